@@ -1,0 +1,129 @@
+// Output of the pure billing module: the rows of the billing sheets and the flags an
+// accountant must look at. Writers (CSV/XLSX) and the TUI consume these types.
+//
+// Money-like quantities are decimal strings in plain notation ("12.5", "-0.001",
+// never "1e-7"): billing sums them with decimal arithmetic and writers decide the
+// rendering (dot or comma, number cells in XLSX).
+
+export type DecimalString = string;
+
+export type Severity = 'not_billed' | 'review' | 'info';
+
+export const FLAG_SEVERITY = {
+  CALIBRATION_EXPIRED: 'not_billed',
+  MISSING_VALUE: 'not_billed',
+  ASSUMED_ZERO_BASELINE: 'review',
+  NOT_SYSTEM_LINKED: 'review',
+  UNKNOWN_ENUM_VALUE: 'review',
+  SHARE_SUM_MISMATCH: 'review',
+  DATA_GAP: 'info',
+  DIFFERENCE_METER: 'info',
+  DEVICE_REPLACED: 'info',
+  DEVICE_REMOVED: 'info',
+  SYNTHETIC_VALUE: 'info',
+  WEIGHTED_VALUE_ABSENT: 'info',
+  WATER_OUTDOOR: 'info',
+  UNALLOCATED_POINT: 'info',
+} as const satisfies Record<string, Severity>;
+
+export type FlagCode = keyof typeof FLAG_SEVERITY;
+export const FLAG_CODES = Object.keys(FLAG_SEVERITY) as FlagCode[];
+
+/** One finding. Ids are null where the finding is not about that level. */
+export interface Flag {
+  code: FlagCode;
+  severity: Severity;
+  property_id: string;
+  usage_unit_id: string | null;
+  measuring_point_id: string | null;
+  device_id: string | null;
+  /** Facts the message template fills in, e.g. { field: 'status', value: 'frozen' }. Never secrets. */
+  facts?: Record<string, string>;
+}
+
+/** billing.csv: one row per usage unit and metric the unit has points for. */
+export interface BillingRow {
+  property_id: string;
+  property_name: string;
+  usage_unit_id: string;
+  usage_unit_name: string;
+  unit_type: string;
+  metric: string;
+  unit: string;
+  from: string;
+  to: string;
+  billable_value: DecimalString;
+  /** Number of measuring points that fed this row. */
+  points: number;
+  /** Sorted, unique. */
+  review_flags: FlagCode[];
+}
+
+/** segments.csv: one row per unit, point and device segment; a point without segments gets one row with empty device fields. */
+export interface SegmentRow {
+  property_id: string;
+  usage_unit_id: string | null;
+  measuring_point_id: string;
+  metric: string;
+  unit: string;
+  unit_share: DecimalString | null;
+  is_system_linked: boolean;
+  data_gap: boolean;
+  is_difference_meter: boolean;
+  device_id: string | null;
+  serial: string | null;
+  manufacturer: string | null;
+  installed_at: string | null;
+  deinstalled_at: string | null;
+  replacement_reason: string | null;
+  factor: DecimalString | null;
+  baseline_value: DecimalString | null;
+  baseline_date: string | null;
+  baseline_origin: string | null;
+  end_value: DecimalString | null;
+  billable_value: DecimalString | null;
+  weighted_billable_value: DecimalString | null;
+  status: string | null;
+  /** What this segment contributes to the bill after the rules (0 for non-billable statuses). */
+  billed_value: DecimalString;
+  review_flags: FlagCode[];
+}
+
+/** readings.csv: one row per monthly reading, each point once. */
+export interface ReadingRow {
+  measuring_point_id: string;
+  device_id: string;
+  serial: string;
+  at: string;
+  value: DecimalString;
+  status: string;
+  is_synthetic: boolean;
+  substitution_method: string | null;
+}
+
+/** plant-points.csv: measuring points allocated to no unit (plant room, main meters). */
+export interface PlantPointRow {
+  property_id: string;
+  property_name: string;
+  measuring_point_id: string;
+  metric: string;
+  unit: string;
+  localization: string | null;
+  is_difference_meter: boolean;
+  is_system_linked: boolean;
+  billable_value: DecimalString;
+  /** Status of the last segment's period consumption, or null without segments. */
+  status: string | null;
+  review_flags: FlagCode[];
+}
+
+/** review.csv: one row per flag, with an accountant-facing message. */
+export interface ReviewRow {
+  severity: Severity;
+  code: FlagCode;
+  property_id: string;
+  usage_unit_id: string | null;
+  measuring_point_id: string | null;
+  device_id: string | null;
+  message: string;
+}

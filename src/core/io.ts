@@ -1,0 +1,20 @@
+import type { Readable, Writable } from 'node:stream';
+
+/**
+ * Everything a command may touch of the outside process. The entry point passes
+ * the real streams; in-process tests (`runCli`) pass captured ones, so no command
+ * reads `process.*` directly.
+ */
+export interface Io {
+  stdout: Writable & { isTTY?: boolean; columns?: number; rows?: number };
+  stderr: Writable & { isTTY?: boolean };
+  stdin: Readable & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Aborted on SIGINT/SIGTERM so long-running commands can stop cleanly. */
+  signal: AbortSignal;
+}
+
+export function write(stream: Writable, text: string): void {
+  stream.write(text.endsWith('\n') ? text : `${text}\n`);
+}

@@ -1,0 +1,36 @@
+import os from 'node:os';
+import path from 'node:path';
+
+export interface Dirs {
+  /** Profiles (config.json). */
+  config: string;
+  /** Credentials file store, locks, export journals. */
+  state: string;
+  cache: string;
+}
+
+/**
+ * Where meterdata keeps its files. METERDATA_HOME overrides everything (tests
+ * and portable installs); otherwise XDG on Linux and the platform's own elsewhere.
+ */
+export function dirs(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): Dirs {
+  const home = env.METERDATA_HOME;
+  if (home) {
+    return { config: path.join(home, 'config'), state: path.join(home, 'state'), cache: path.join(home, 'cache') };
+  }
+  const userHome = env.HOME ?? os.homedir();
+  if (platform === 'darwin') {
+    const base = path.join(userHome, 'Library', 'Application Support', 'meterdata');
+    return { config: base, state: path.join(base, 'state'), cache: path.join(userHome, 'Library', 'Caches', 'meterdata') };
+  }
+  if (platform === 'win32') {
+    const appData = env.APPDATA ?? path.join(userHome, 'AppData', 'Roaming');
+    const local = env.LOCALAPPDATA ?? path.join(userHome, 'AppData', 'Local');
+    return { config: path.join(appData, 'meterdata'), state: path.join(local, 'meterdata', 'state'), cache: path.join(local, 'meterdata', 'cache') };
+  }
+  return {
+    config: path.join(env.XDG_CONFIG_HOME || path.join(userHome, '.config'), 'meterdata'),
+    state: path.join(env.XDG_STATE_HOME || path.join(userHome, '.local', 'state'), 'meterdata'),
+    cache: path.join(env.XDG_CACHE_HOME || path.join(userHome, '.cache'), 'meterdata'),
+  };
+}
