@@ -35,3 +35,11 @@ export interface TokenValidator {
 }
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+/** What the authorization server needs to know of the synthetic data (consent page, whitelist). */
+export interface Directory {
+  /** Customer organisations (Tenants), in a stable order. */
+  tenants(): { id: string; name: string }[];
+  /** Properties of a tenant, in a stable order. */
+  propertiesOf(tenantId: string): { id: string; name: string }[];
+}
