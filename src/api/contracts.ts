@@ -1,0 +1,67 @@
+// The surface of the one API helper (implemented in src/api/client.ts). Export, browse
+// and status code against this interface; tests may pass their own implementation.
+import type {
+  MeasuringPoint,
+  MeasuringPointConsumption,
+  Metric,
+  Property,
+  UnitConsumption,
+  UsageUnit,
+  WhoAmI,
+} from './types.js';
+
+export interface RangeQuery {
+  /** yyyy-MM-dd; the server widens to whole months and caps at the last completed month. */
+  from: string;
+  to: string;
+}
+
+/** A value outside the contract's enum, kept as received (versioning rules 4 and 7). */
+export interface UnknownValue {
+  /** e.g. 'MeasuringPointConsumption.metric' */
+  field: string;
+  value: string;
+  /** Id of the object that carried it. */
+  id: string | null;
+}
+
+/** Progress and log events, for the progress bar and cron log lines. */
+export type ApiEvent =
+  | { type: 'request'; method: string; path: string; status: number; ms: number; attempt: number }
+  | { type: 'retry'; path: string; status: number | null; reason: string; waitMs: number; attempt: number }
+  | { type: 'rate-limited'; waitMs: number }
+  | { type: 'refreshed' };
+
+export interface ApiClientOptions {
+  /** API base including /v1, e.g. http://127.0.0.1:4000/v1 */
+  baseUrl: string;
+  credentials: import('../core/credentials.js').Credentials;
+  /** Requests per minute for this connection (default 300). */
+  rateLimitPerMinute?: number;
+  /** Requests in flight at once (default: enough to hide latency within the rate). */
+  concurrency?: number;
+  /** Give up retrying a request after this many attempts (default 6). */
+  maxAttempts?: number;
+  signal?: AbortSignal;
+  onEvent?: (e: ApiEvent) => void;
+  /** Called for every enum value outside the contract seen in an answer. */
+  onUnknownValue?: (u: UnknownValue) => void;
+}
+
+export interface ApiClient {
+  whoami(): Promise<WhoAmI>;
+  /** Every Property in scope, following next_cursor to the end with limit=200. */
+  listProperties(): AsyncIterable<Property>;
+  getProperty(id: string): Promise<Property>;
+  /** Every measuring point of a Property, with and without a unit. */
+  listPropertyMeasuringPoints(propertyId: string): AsyncIterable<MeasuringPoint>;
+  /** Units of one Property, or every unit in scope without propertyId. */
+  listUsageUnits(query?: { propertyId?: string }): AsyncIterable<UsageUnit>;
+  getUsageUnit(id: string): Promise<UsageUnit>;
+  unitConsumption(id: string, range: RangeQuery & { metrics?: Metric[] }): Promise<UnitConsumption>;
+  getMeasuringPoint(id: string): Promise<MeasuringPoint>;
+  pointReadings(id: string, range: RangeQuery): Promise<MeasuringPointConsumption>;
+  /** Requests made so far (for summaries and benchmarks). */
+  stats(): { requests: number; retries: number; rateLimited: number };
+  close(): Promise<void>;
+}
