@@ -1,0 +1,31 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const bin = new URL('../../bin/meterdata.js', import.meta.url).pathname;
+const hook = new URL('./fixtures/record-imports.mjs', import.meta.url).pathname;
+
+function importsOf(args: string[]): { status: number | null; stdout: string; imports: string[] } {
+  const r = spawnSync(process.execPath, ['--import', hook, bin, ...args], { encoding: 'utf8', timeout: 20_000 });
+  const line = r.stderr.split('\n').find((l) => l.startsWith('IMPORTS '));
+  return { status: r.status, stdout: r.stdout, imports: line ? (JSON.parse(line.slice(8)) as string[]) : [] };
+}
+
+describe('start-up of the built binary', () => {
+  it('is built (npm test builds before running tests)', () => {
+    expect(existsSync(new URL('../../dist/cli.js', import.meta.url))).toBe(true);
+  });
+
+  it.each([['--help'], ['--version'], ['export', '--help'], ['browse', '--help']])('`meterdata %s` loads neither Ink, React nor exceljs', (...args) => {
+    const r = importsOf(args);
+    expect(r.status).toBe(0);
+    expect(r.imports.some((u) => u.includes('node_modules/commander/'))).toBe(true); // the hook saw the CLI's own imports
+    const heavy = r.imports.filter((u) => /node_modules\/(ink|react|react-reconciler|exceljs|oidc-provider|openid-client)\//.test(u));
+    expect(heavy).toEqual([]);
+  });
+
+  it('prints the version from package.json', () => {
+    const out = execFileSync(process.execPath, [bin, '--version'], { encoding: 'utf8' }).trim();
+    expect(out).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});
