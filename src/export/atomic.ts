@@ -1,0 +1,116 @@
+// The out folder's files are written under hidden temporary names (".billing.csv.partial"),
+// fsynced, and renamed to their final names only once the whole export succeeded, the
+// manifest last. A run that fails or is interrupted leaves no file under a final name
+// that could be mistaken for a complete export.
+import { mkdir, open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+
+const FLUSH_AT = 1 << 16;
+
+/** Buffered appends to one file; `write` awaits the disk when the buffer is full, so memory stays flat. */
+export class BufferedFile {
+  private chunks: string[] = [];
+  private size = 0;
+  bytes = 0;
+
+  constructor(
+    private readonly fh: FileHandle,
+    readonly path: string,
+  ) {}
+
+  async write(text: string): Promise<void> {
+    this.chunks.push(text);
+    this.size += text.length;
+    if (this.size >= FLUSH_AT) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.chunks.length === 0) return;
+    const buf = Buffer.from(this.chunks.join(''), 'utf8');
+    this.chunks = [];
+    this.size = 0;
+    this.bytes += buf.length;
+    await this.fh.write(buf);
+  }
+
+  /** Flushes, fsyncs and closes. */
+  async close(): Promise<void> {
+    await this.flush();
+    await this.fh.sync();
+    await this.fh.close();
+  }
+
+  async discard(): Promise<void> {
+    await this.fh.close().catch(() => undefined);
+  }
+}
+
+export function partialName(finalName: string): string {
+  return `.${finalName}.partial`;
+}
+
+export class AtomicOutput {
+  private readonly pending = new Map<string, string>(); // final name -> partial path
+  private readonly open = new Set<BufferedFile>();
+
+  constructor(readonly dir: string) {}
+
+  /** Removes leftovers of an earlier interrupted run (only our own ".*.partial" names). */
+  async prepare(): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    for (const name of await readdir(this.dir)) {
+      if (name.startsWith('.') && name.endsWith('.partial')) await rm(path.join(this.dir, name), { force: true });
+    }
+  }
+
+  /** Opens the temporary file behind `finalName`. */
+  async create(finalName: string): Promise<BufferedFile> {
+    const p = path.join(this.dir, partialName(finalName));
+    const fh = await open(p, 'w');
+    const f = new BufferedFile(fh, p);
+    this.pending.set(finalName, p);
+    this.open.add(f);
+    return f;
+  }
+
+  /** A scratch file that is never renamed into place (spools); removed by commit/abort. */
+  async scratch(name: string): Promise<BufferedFile> {
+    const p = path.join(this.dir, partialName(name));
+    const fh = await open(p, 'w+');
+    const f = new BufferedFile(fh, p);
+    this.open.add(f);
+    return f;
+  }
+
+  async closeFile(f: BufferedFile): Promise<void> {
+    this.open.delete(f);
+    await f.close();
+  }
+
+  /** Renames every pending file into place, `last` (the manifest) after all others, then fsyncs the folder. */
+  async commit(last: string): Promise<string[]> {
+    for (const f of this.open) throw new Error(`file still open at commit: ${f.path}`);
+    const names = [...this.pending.keys()].filter((n) => n !== last);
+    if (this.pending.has(last)) names.push(last);
+    for (const n of names) await rename(this.pending.get(n)!, path.join(this.dir, n));
+    this.pending.clear();
+    const dh = await open(this.dir, 'r');
+    try {
+      await dh.sync();
+    } catch {
+      // some file systems cannot fsync a directory; the renames are still atomic
+    } finally {
+      await dh.close();
+    }
+    return names;
+  }
+
+  /** Removes every temporary file; final names are never touched. */
+  async abort(): Promise<void> {
+    for (const f of this.open) await f.discard();
+    this.open.clear();
+    for (const p of this.pending.values()) await rm(p, { force: true });
+    this.pending.clear();
+    await this.prepare().catch(() => undefined);
+  }
+}
