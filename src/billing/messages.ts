@@ -1,0 +1,108 @@
+// Accountant-facing texts for every flag, English and German: what happened, what to do.
+import type { Flag, FlagCode, ReviewRow, Severity } from './types.js';
+
+export type Lang = 'en' | 'de';
+interface Text { title: string; explanation: string }
+
+const TEXTS: Record<FlagCode, Record<Lang, Text>> = {
+  CALIBRATION_EXPIRED: {
+    en: { title: 'Calibration expired: value must not be billed', explanation: "The device's calibration period had ended, so its consumption for this period is not billed (counted as 0). Arrange for the device to be replaced and agree with the landlord how this consumption is allocated (e.g. an estimate)." },
+    de: { title: 'Eichfrist abgelaufen: Wert darf nicht abgerechnet werden', explanation: 'Die Eichfrist des Geräts war abgelaufen; der Verbrauch für diesen Zeitraum wurde mit 0 angesetzt und nicht abgerechnet. Bitte den Gerätetausch veranlassen und mit dem Eigentümer klären, wie der Verbrauch verteilt wird (z. B. Schätzung nach § 9a HeizkostenV).' },
+  },
+  MISSING_VALUE: {
+    en: { title: 'Value missing: not billed', explanation: 'No value was delivered for the end of the period, so this device is counted as 0. Request a reading from the metering service or agree an estimate with the landlord before finalising the bill.' },
+    de: { title: 'Wert fehlt: nicht abgerechnet', explanation: 'Zum Ende des Zeitraums liegt für dieses Gerät kein Wert vor; der Verbrauch wurde mit 0 angesetzt. Vor Abschluss der Abrechnung einen Ablesewert beim Messdienst anfordern oder eine Schätzung mit dem Eigentümer abstimmen.' },
+  },
+  ASSUMED_ZERO_BASELINE: {
+    en: { title: 'Start value assumed to be 0', explanation: 'The start value of this replacement heat cost allocator was not recorded and is taken as 0. Its consumption is included in the bill: show it to the landlord and have it confirmed before the bill is sent.' },
+    de: { title: 'Anfangswert mit 0 angenommen', explanation: 'Der Anfangswert dieses Ersatz-Heizkostenverteilers wurde nicht erfasst und mit 0 angesetzt. Der Verbrauch ist in der Abrechnung enthalten: bitte dem Eigentümer vorlegen und bestätigen lassen, bevor die Abrechnung versandt wird.' },
+  },
+  NOT_SYSTEM_LINKED: {
+    en: { title: 'Meter not linked to a heating or water system', explanation: 'This meter has no active assignment to a heating or water system. Its values are delivered and included here, while the landlord portal shows 0. Clarify with the landlord whether it belongs in the bill before billing.' },
+    de: { title: 'Zähler keiner Heizungs- oder Wasseranlage zugeordnet', explanation: 'Dieser Zähler ist keiner Heizungs- oder Wasseranlage zugeordnet. Die Werte werden geliefert und sind hier enthalten, im Eigentümerportal erscheint jedoch 0. Vor der Abrechnung mit dem Eigentümer klären, ob der Zähler abgerechnet wird.' },
+  },
+  UNKNOWN_ENUM_VALUE: {
+    en: { title: 'Unknown value from the metering service', explanation: 'The service sent a value this version of meterdata does not know. An unknown status is not billed (counted as 0); an unknown metric gets its own row. Check the entry with the metering service and update meterdata.' },
+    de: { title: 'Unbekannter Wert vom Messdienst', explanation: 'Der Messdienst hat einen Wert geliefert, den diese Version von meterdata nicht kennt. Ein unbekannter Status wird nicht abgerechnet (mit 0 angesetzt); eine unbekannte Verbrauchsart erhält eine eigene Zeile. Bitte beim Messdienst nachfragen und meterdata aktualisieren.' },
+  },
+  SHARE_SUM_MISMATCH: {
+    en: { title: 'Shares of a shared meter do not add up to 100 %', explanation: 'This meter is shared by several units, but the shares of the units in this export do not sum to 1, so part of its consumption is billed to no one or billed twice. Check the allocation with the landlord (units outside the selected properties also cause this).' },
+    de: { title: 'Anteile eines gemeinsamen Zählers ergeben nicht 100 %', explanation: 'Dieser Zähler wird von mehreren Nutzeinheiten geteilt, die Anteile der Einheiten in diesem Export ergeben aber nicht 1. Ein Teil des Verbrauchs wird dadurch niemandem oder doppelt berechnet. Bitte die Aufteilung mit dem Eigentümer prüfen (auch Einheiten außerhalb der freigegebenen Liegenschaften führen dazu).' },
+  },
+  DATA_GAP: {
+    en: { title: 'No data for the period', explanation: 'The meter has no values at all in the requested period, so nothing is billed for it. Request readings from the metering service or agree an estimate with the landlord.' },
+    de: { title: 'Keine Daten im Zeitraum', explanation: 'Für diesen Zähler liegen im gewählten Zeitraum keine Werte vor; es wird nichts abgerechnet. Ablesewerte beim Messdienst anfordern oder eine Schätzung mit dem Eigentümer abstimmen.' },
+  },
+  DIFFERENCE_METER: {
+    en: { title: 'Difference meter without own device', explanation: 'This measuring point is a difference meter: it has no device and no values of its own, so nothing is billed for it here. Derive its consumption from the related meters if your allocation needs it.' },
+    de: { title: 'Differenzzähler ohne eigenes Gerät', explanation: 'Diese Messstelle ist ein Differenzzähler ohne eigenes Gerät und ohne eigene Werte; hier wird nichts abgerechnet. Den Verbrauch bei Bedarf aus den zugehörigen Zählern ermitteln.' },
+  },
+  DEVICE_REPLACED: {
+    en: { title: 'Device replaced during the period', explanation: 'The device was exchanged; the consumption of the old and the new device is added up, each from its own start value. No action needed unless the values look implausible.' },
+    de: { title: 'Gerätetausch im Zeitraum', explanation: 'Das Gerät wurde getauscht; die Verbräuche des alten und des neuen Geräts sind addiert, jeweils ab dem eigenen Anfangswert. Kein Handlungsbedarf, sofern die Werte plausibel sind.' },
+  },
+  DEVICE_REMOVED: {
+    en: { title: 'Device removed without replacement', explanation: 'The device was removed and no new device follows; consumption is billed up to the removal day. Check whether the unit still needs a meter.' },
+    de: { title: 'Gerät ohne Ersatz ausgebaut', explanation: 'Das Gerät wurde ausgebaut und nicht ersetzt; der Verbrauch ist bis zum Ausbautag abgerechnet. Prüfen, ob die Nutzeinheit weiterhin einen Zähler benötigt.' },
+  },
+  SYNTHETIC_VALUE: {
+    en: { title: 'Calculated values included', explanation: 'Some month-end values were calculated (interpolated) by the metering service instead of read from the device. They are billed as delivered; mention this if a tenant queries the bill.' },
+    de: { title: 'Rechnerisch ermittelte Werte enthalten', explanation: 'Einzelne Monatsendwerte wurden vom Messdienst rechnerisch ermittelt (interpoliert) statt vom Gerät abgelesen. Sie werden wie geliefert abgerechnet; bei Rückfragen von Mietern darauf hinweisen.' },
+  },
+  WEIGHTED_VALUE_ABSENT: {
+    en: { title: 'Share applied by meterdata', explanation: "The service sent no weighted value for this unit, so meterdata multiplied the billable value by the unit's share. No action needed unless the share looks wrong." },
+    de: { title: 'Anteil von meterdata berechnet', explanation: 'Der Messdienst hat keinen gewichteten Wert für diese Nutzeinheit geliefert; meterdata hat den abrechenbaren Wert mit dem Anteil der Einheit multipliziert. Kein Handlungsbedarf, sofern der Anteil stimmt.' },
+  },
+  WATER_OUTDOOR: {
+    en: { title: 'Outdoor water kept separate', explanation: 'Outdoor and garden water has its own row and is never added to the water billed to residents. Allocate it as the leases say (e.g. to the landlord or to garden users).' },
+    de: { title: 'Außenwasser getrennt ausgewiesen', explanation: 'Außen- und Gartenwasser steht in einer eigenen Zeile und wird nie zum Wasserverbrauch der Bewohner addiert. Bitte nach Mietvertrag zuordnen (z. B. Eigentümer oder Gartennutzer).' },
+  },
+  UNALLOCATED_POINT: {
+    en: { title: 'Meter not allocated to a unit', explanation: 'Plant-room or main meter, listed separately with the plant points. The service does not split it over the units; apply your own allocation key if it is part of the bill.' },
+    de: { title: 'Zähler keiner Nutzeinheit zugeordnet', explanation: 'Technikraum- oder Hauptzähler, gesondert bei den Anlagenzählern aufgeführt. Der Messdienst verteilt ihn nicht auf die Nutzeinheiten; bei Bedarf nach eigenem Umlageschlüssel verteilen.' },
+  },
+};
+
+const FACT_LABELS: Record<string, Record<Lang, string>> = {
+  field: { en: 'field', de: 'Feld' },
+  value: { en: 'value', de: 'Wert' },
+  serial: { en: 'device', de: 'Gerät' },
+  baseline_date: { en: 'start date', de: 'Stichtag' },
+  segments: { en: 'devices in period', de: 'Geräte im Zeitraum' },
+  deinstalled_at: { en: 'removed on', de: 'ausgebaut am' },
+  readings: { en: 'calculated readings', de: 'errechnete Werte' },
+  unit_share: { en: 'share of this unit', de: 'Anteil dieser Einheit' },
+  share_sum: { en: 'sum of shares', de: 'Summe der Anteile' },
+  units: { en: 'units', de: 'Einheiten' },
+};
+
+const SEVERITY_ORDER: Record<Severity, number> = { not_billed: 0, review: 1, info: 2 };
+
+export function flagText(code: FlagCode, lang: Lang): Text {
+  return TEXTS[code][lang];
+}
+
+/** "title (facts). explanation" — facts in the reader's language, German decimals with a comma. */
+export function flagMessage(flag: Flag, lang: Lang): string {
+  const { title, explanation } = flagText(flag.code, lang);
+  const facts = Object.entries(flag.facts ?? {})
+    .filter(([, v]) => v !== '')
+    .map(([k, v]) => `${FACT_LABELS[k]?.[lang] ?? k}: ${lang === 'de' && /^-?\d+\.\d+$/.test(v) ? v.replace('.', ',') : v}`);
+  return `${title}${facts.length ? ` (${facts.join(', ')})` : ''}. ${explanation}`;
+}
+
+/** review.csv rows: not billed first, then review, then info; within a severity the flags' order. */
+export function reviewRows(flags: Flag[], lang: Lang): ReviewRow[] {
+  return flags
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => SEVERITY_ORDER[a.f.severity] - SEVERITY_ORDER[b.f.severity] || a.i - b.i)
+    .map(({ f }) => ({
+      severity: f.severity,
+      code: f.code,
+      property_id: f.property_id,
+      usage_unit_id: f.usage_unit_id,
+      measuring_point_id: f.measuring_point_id,
+      device_id: f.device_id,
+      message: flagMessage(f, lang),
+    }));
+}

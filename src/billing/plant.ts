@@ -1,0 +1,49 @@
+// Plant-room and main meters (usage_unit_id null): billed per point with billable_value
+// (rule 1), never spread over units. Rule 8: "no unit" and "no system link" are independent.
+import type { MeasuringPoint, MeasuringPointConsumption } from '../api/types.js';
+import { formatDecimal } from './decimal.js';
+import { codesOf, makeFlag } from './flags.js';
+import { billPoint, sortSegments } from './point.js';
+import type { Flag, PlantPointRow, ReadingRow, SegmentRow } from './types.js';
+
+export interface PlantInput {
+  property: { id: string; name: string };
+  point: MeasuringPoint;
+  consumption: MeasuringPointConsumption;
+}
+
+export interface PlantBill {
+  row: PlantPointRow;
+  segments: SegmentRow[];
+  readings: ReadingRow[];
+  flags: Flag[];
+}
+
+export function billPlantPoint({ property, point, consumption }: PlantInput): PlantBill {
+  const unallocated = makeFlag('UNALLOCATED_POINT', {
+    property_id: property.id,
+    usage_unit_id: null,
+    measuring_point_id: consumption.measuring_point_id,
+    device_id: null,
+  });
+  const bill = billPoint(
+    consumption,
+    { property_id: property.id, usage_unit_id: null, is_system_linked: point.is_system_linked, extraFlags: [unallocated] },
+    null,
+  );
+  const last = sortSegments(consumption.segments).at(-1);
+  const row: PlantPointRow = {
+    property_id: property.id,
+    property_name: property.name,
+    measuring_point_id: consumption.measuring_point_id,
+    metric: consumption.metric,
+    unit: consumption.unit,
+    localization: point.localization ?? null,
+    is_difference_meter: consumption.is_difference_meter,
+    is_system_linked: bill.is_system_linked,
+    billable_value: formatDecimal(bill.billed),
+    status: last ? last.period_consumption.status : null,
+    review_flags: codesOf(bill.flags),
+  };
+  return { row, segments: bill.segments, readings: bill.readings, flags: bill.flags };
+}

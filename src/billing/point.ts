@@ -1,0 +1,184 @@
+// One measuring point's answer (under a unit, or a plant-room point) → billed value,
+// segment rows, reading rows and flags. Rules: spec "Billing rules" 1, 2, 4, 5, 6, 7.
+import type { DeviceSegment, MeasuringPointConsumption } from '../api/types.js';
+import { ZERO, dec, formatDecimal, formatOptional, sum, type Decimal } from './decimal.js';
+import { codesOf, dedupeFlags, enumFlag, makeFlag, type FlagScope } from './flags.js';
+import type { Flag, ReadingRow, SegmentRow } from './types.js';
+
+/** Statuses whose value may be billed. calibration_expired and missing never (rule 5); unknown ones not either. */
+export const BILLABLE_STATUSES: readonly string[] = ['measured', 'substituted', 'calculated'];
+
+export interface PointContext {
+  property_id: string;
+  /** null for plant-room and main points (readings endpoint). */
+  usage_unit_id: string | null;
+  /** From the MeasuringPoint resource, where known: false on either side means not linked. */
+  is_system_linked?: boolean | undefined;
+  /** Point-level findings made elsewhere (e.g. share sums across units, plant-room allocation). */
+  extraFlags?: Flag[] | undefined;
+}
+
+export interface PointBill {
+  measuring_point_id: string;
+  metric: string;
+  unit: string;
+  is_system_linked: boolean;
+  /** The point's contribution after all rules (share-weighted under a unit). */
+  billed: Decimal;
+  segments: SegmentRow[];
+  readings: ReadingRow[];
+  /** Point-level and segment-level flags of this point, in segment order. */
+  flags: Flag[];
+}
+
+export interface SegmentValue {
+  billed: Decimal;
+  /** True when weighted_billable_value was expected (under a unit) but absent and the value counts. */
+  weightedAbsent: boolean;
+}
+
+/**
+ * What one segment contributes. Under a unit: weighted_billable_value; where absent,
+ * billable_value x unit_share (the contract defines weighted as exactly that, and billing
+ * billable_value alone would bill a shared meter in full to each unit). Plant points:
+ * billable_value. Non-billable statuses: 0, whatever value they carry.
+ */
+export function segmentValue(segment: DeviceSegment, unitShare: number | null): SegmentValue {
+  const pc = segment.period_consumption;
+  if (!BILLABLE_STATUSES.includes(pc.status)) return { billed: ZERO, weightedAbsent: false };
+  if (unitShare === null) return { billed: dec(pc.billable_value), weightedAbsent: false };
+  if (typeof pc.weighted_billable_value === 'number') return { billed: dec(pc.weighted_billable_value), weightedAbsent: false };
+  return { billed: dec(pc.billable_value).times(unitShare), weightedAbsent: true };
+}
+
+/** Segment order: by start (installation, else baseline date), then device id, independent of input order. */
+export function sortSegments(segments: readonly DeviceSegment[]): DeviceSegment[] {
+  const start = (s: DeviceSegment) => s.installed_at ?? s.baseline_date ?? '';
+  return [...segments].sort(
+    (a, b) => cmp(start(a), start(b)) || cmp(a.baseline_date ?? '', b.baseline_date ?? '') || cmp(a.device_id, b.device_id),
+  );
+}
+
+export function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Flags about the point as a whole (device_id null). */
+export function pointFlags(c: MeasuringPointConsumption, scope: FlagScope, linked: boolean): Flag[] {
+  const flags: (Flag | null)[] = [enumFlag('metric', c.metric, scope), enumFlag('unit', c.unit, scope)];
+  if (c.metric === 'water_outdoor') flags.push(makeFlag('WATER_OUTDOOR', scope));
+  if (!linked) flags.push(makeFlag('NOT_SYSTEM_LINKED', scope));
+  if (c.is_difference_meter) flags.push(makeFlag('DIFFERENCE_METER', scope));
+  // A point with no segments that is not a difference meter has no coverage at all, whatever data_gap says.
+  if (c.data_gap === true || (c.segments.length === 0 && !c.is_difference_meter)) flags.push(makeFlag('DATA_GAP', scope));
+  return flags.filter((f): f is Flag => f !== null);
+}
+
+/** Flags about one segment (device_id set). */
+export function segmentFlags(seg: DeviceSegment, scope: FlagScope, ctx: { segmentCount: number; isLast: boolean; weightedAbsent: boolean }): Flag[] {
+  const s: FlagScope = { ...scope, device_id: seg.device_id };
+  const serial = { serial: seg.serial };
+  const pc = seg.period_consumption;
+  const flags: (Flag | null)[] = [];
+  if (pc.status === 'calibration_expired' || pc.status === 'missing') {
+    flags.push(makeFlag(pc.status === 'missing' ? 'MISSING_VALUE' : 'CALIBRATION_EXPIRED', s, { ...serial, value: String(pc.billable_value) }));
+  } else {
+    flags.push(enumFlag('status', pc.status, s));
+  }
+  flags.push(enumFlag('baseline_origin', seg.baseline_origin, s), enumFlag('replacement_reason', seg.replacement_reason, s));
+  if (seg.baseline_origin === 'assumed_zero') flags.push(makeFlag('ASSUMED_ZERO_BASELINE', s, { ...serial, baseline_date: seg.baseline_date }));
+  if (seg.replacement_reason === 'DeviceReplacement' || ctx.segmentCount > 1) {
+    flags.push(makeFlag('DEVICE_REPLACED', s, { ...serial, segments: String(ctx.segmentCount) }));
+  }
+  if (seg.replacement_reason === 'DeviceRemoval' || (seg.deinstalled_at && ctx.isLast)) {
+    flags.push(makeFlag('DEVICE_REMOVED', s, { ...serial, deinstalled_at: seg.deinstalled_at ?? '' }));
+  }
+  for (const r of seg.readings) {
+    flags.push(enumFlag('reading_status', r.status, s), enumFlag('substitution_method', r.substitution_method, s));
+  }
+  const synthetic = seg.readings.filter((r) => r.is_synthetic || r.status === 'calculated').length;
+  if (synthetic > 0 || pc.status === 'calculated' || pc.status === 'substituted') {
+    flags.push(makeFlag('SYNTHETIC_VALUE', s, { ...serial, readings: String(synthetic) }));
+  }
+  if (ctx.weightedAbsent) flags.push(makeFlag('WEIGHTED_VALUE_ABSENT', s, serial));
+  return flags.filter((f): f is Flag => f !== null);
+}
+
+/**
+ * Bills one point. unitShare: the unit's share (unit consumption endpoint, default 1),
+ * or null for a plant-room point read through the readings endpoint (rule 1).
+ */
+export function billPoint(c: MeasuringPointConsumption, ctx: PointContext, unitShare: number | null): PointBill {
+  const linked = c.is_system_linked !== false && ctx.is_system_linked !== false;
+  const scope: FlagScope = { property_id: ctx.property_id, usage_unit_id: ctx.usage_unit_id, measuring_point_id: c.measuring_point_id, device_id: null };
+  const own = [...(ctx.extraFlags ?? []), ...pointFlags(c, scope, linked)];
+  const base = {
+    property_id: ctx.property_id,
+    usage_unit_id: ctx.usage_unit_id,
+    measuring_point_id: c.measuring_point_id,
+    metric: c.metric,
+    unit: c.unit,
+    unit_share: unitShare === null ? null : formatDecimal(unitShare),
+    is_system_linked: linked,
+    data_gap: c.data_gap === true,
+    is_difference_meter: c.is_difference_meter,
+  };
+  const segments = sortSegments(c.segments);
+  const flags = [...own];
+  const rows: SegmentRow[] = [];
+  const readings: ReadingRow[] = [];
+  const values: Decimal[] = [];
+  segments.forEach((seg, i) => {
+    const v = segmentValue(seg, unitShare);
+    const segFlags = dedupeFlags(segmentFlags(seg, scope, { segmentCount: segments.length, isLast: i === segments.length - 1, weightedAbsent: v.weightedAbsent }));
+    values.push(v.billed);
+    flags.push(...segFlags);
+    rows.push({ ...base, ...deviceFields(seg), billed_value: formatDecimal(v.billed), review_flags: codesOf([...own, ...segFlags]) });
+    readings.push(...readingRows(c.measuring_point_id, seg));
+  });
+  if (segments.length === 0) rows.push({ ...base, ...EMPTY_DEVICE, billed_value: '0', review_flags: codesOf(own) });
+  return { measuring_point_id: c.measuring_point_id, metric: c.metric, unit: c.unit, is_system_linked: linked, billed: sum(values), segments: rows, readings, flags };
+}
+
+type DeviceFields = Omit<SegmentRow, 'property_id' | 'usage_unit_id' | 'measuring_point_id' | 'metric' | 'unit' | 'unit_share' | 'is_system_linked' | 'data_gap' | 'is_difference_meter' | 'billed_value' | 'review_flags'>;
+
+const EMPTY_DEVICE: DeviceFields = {
+  device_id: null, serial: null, manufacturer: null, installed_at: null, deinstalled_at: null, replacement_reason: null,
+  factor: null, baseline_value: null, baseline_date: null, baseline_origin: null, end_value: null, billable_value: null,
+  weighted_billable_value: null, status: null,
+};
+
+function deviceFields(seg: DeviceSegment): DeviceFields {
+  const pc = seg.period_consumption;
+  return {
+    device_id: seg.device_id,
+    serial: seg.serial,
+    manufacturer: seg.manufacturer,
+    installed_at: seg.installed_at,
+    deinstalled_at: seg.deinstalled_at,
+    replacement_reason: seg.replacement_reason,
+    factor: formatOptional(seg.factor),
+    baseline_value: formatOptional(seg.baseline_value),
+    baseline_date: seg.baseline_date ?? null,
+    baseline_origin: seg.baseline_origin ?? null,
+    end_value: formatOptional(pc.end_value),
+    billable_value: formatOptional(pc.billable_value),
+    weighted_billable_value: formatOptional(pc.weighted_billable_value),
+    status: pc.status,
+  };
+}
+
+export function readingRows(pointId: string, seg: DeviceSegment): ReadingRow[] {
+  return [...seg.readings]
+    .sort((a, b) => cmp(a.at, b.at))
+    .map((r) => ({
+      measuring_point_id: pointId,
+      device_id: seg.device_id,
+      serial: seg.serial,
+      at: r.at,
+      value: formatDecimal(r.value),
+      status: r.status,
+      is_synthetic: r.is_synthetic,
+      substitution_method: r.substitution_method ?? null,
+    }));
+}

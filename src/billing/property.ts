@@ -1,0 +1,51 @@
+// A whole property: every unit's bill, the plant-room points, share sums across units,
+// and the readings of every point once. Output order depends only on ids and names.
+import type { MeasuringPoint, MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
+import { dedupeFlags } from './flags.js';
+import { billPlantPoint } from './plant.js';
+import { cmp } from './point.js';
+import type { BillingRow, Flag, PlantPointRow, ReadingRow, SegmentRow } from './types.js';
+import { billUnit, shareTotals } from './unit.js';
+
+export interface PropertyInput {
+  property: { id: string; name: string };
+  /** Effective range echoed by the server. */
+  range: { from: string; to: string };
+  units: { unit: UsageUnit; consumption: UnitConsumption }[];
+  /** Points with usage_unit_id null, with their /readings answer. */
+  plantPoints: { point: MeasuringPoint; consumption: MeasuringPointConsumption }[];
+}
+
+export interface PropertyBill {
+  billing: BillingRow[];
+  segments: SegmentRow[];
+  /** Each point once, also when shared by several units. */
+  readings: ReadingRow[];
+  plant: PlantPointRow[];
+  flags: Flag[];
+}
+
+export function billProperty(input: PropertyInput): PropertyBill {
+  const { property, range } = input;
+  const units = [...input.units].sort((a, b) => cmp(a.unit.name, b.unit.name) || cmp(a.unit.id, b.unit.id));
+  const shares = shareTotals(units.map((u) => u.consumption));
+  const unitBills = units.map(({ unit, consumption }) => billUnit({ property, unit, consumption, range, shares }));
+  const plantBills = [...input.plantPoints]
+    .sort((a, b) => cmp(a.consumption.metric, b.consumption.metric) || cmp(a.consumption.measuring_point_id, b.consumption.measuring_point_id))
+    .map(({ point, consumption }) => billPlantPoint({ property, point, consumption }));
+
+  // A shared point's readings come once: from the first unit (by name, id) that has it.
+  const readingsByPoint = new Map<string, ReadingRow[]>();
+  for (const bill of [...unitBills.flatMap((u) => u.points), ...plantBills.map((p) => ({ measuring_point_id: p.row.measuring_point_id, readings: p.readings }))]) {
+    if (!readingsByPoint.has(bill.measuring_point_id)) readingsByPoint.set(bill.measuring_point_id, bill.readings);
+  }
+  const readings = [...readingsByPoint.entries()].sort(([a], [b]) => cmp(a, b)).flatMap(([, rows]) => rows);
+
+  return {
+    billing: unitBills.flatMap((u) => u.billing),
+    segments: [...unitBills.flatMap((u) => u.segments), ...plantBills.flatMap((p) => p.segments)],
+    readings,
+    plant: plantBills.map((p) => p.row),
+    flags: dedupeFlags([...unitBills.flatMap((u) => u.flags), ...plantBills.flatMap((p) => p.flags)]),
+  };
+}

@@ -1,0 +1,96 @@
+// One usage unit's consumption answer → billing rows (per metric), segment rows, flags.
+// Rule 2: weighted values per unit; rule 3 is checked across units by shareTotals().
+import type { UnitConsumption, UsageUnit } from '../api/types.js';
+import { dec, formatDecimal, sum, type Decimal } from './decimal.js';
+import { codesOf, enumFlag, makeFlag, type FlagScope } from './flags.js';
+import { billPoint, cmp, type PointBill } from './point.js';
+import type { BillingRow, Flag, ReadingRow, SegmentRow } from './types.js';
+
+/** |sum of shares - 1| above this is a SHARE_SUM_MISMATCH. */
+export const SHARE_TOLERANCE = dec('0.0001');
+
+export interface ShareTotal {
+  sum: Decimal;
+  units: number;
+  /** Shared: under more than one unit, or a share below 1. */
+  shared: boolean;
+}
+
+export interface UnitInput {
+  property: { id: string; name: string };
+  unit: UsageUnit;
+  consumption: UnitConsumption;
+  /** Effective range of the property run; used where the unit's answer echoes none. */
+  range?: { from: string; to: string };
+  /** Share sums across all units of the property (billProperty supplies them); without, shares are not checked. */
+  shares?: ReadonlyMap<string, ShareTotal>;
+}
+
+export interface UnitBill {
+  billing: BillingRow[];
+  segments: SegmentRow[];
+  readings: ReadingRow[];
+  flags: Flag[];
+  points: PointBill[];
+}
+
+/** Sum of unit_share per point over the given units' answers (missing unit_share counts as 1). */
+export function shareTotals(consumptions: readonly UnitConsumption[]): Map<string, ShareTotal> {
+  const totals = new Map<string, ShareTotal>();
+  for (const c of consumptions) {
+    for (const p of c.measuring_points) {
+      const share = p.unit_share ?? 1;
+      const t = totals.get(p.measuring_point_id) ?? { sum: dec(0), units: 0, shared: false };
+      totals.set(p.measuring_point_id, { sum: t.sum.plus(share), units: t.units + 1, shared: t.shared || t.units > 0 || share < 1 });
+    }
+  }
+  return totals;
+}
+
+export function shareMismatch(total: ShareTotal | undefined): boolean {
+  return total !== undefined && total.shared && total.sum.minus(1).abs().greaterThan(SHARE_TOLERANCE);
+}
+
+export function billUnit(input: UnitInput): UnitBill {
+  const { property, unit, consumption } = input;
+  const unitScope: FlagScope = { property_id: property.id, usage_unit_id: unit.id, measuring_point_id: null, device_id: null };
+  const unitFlags = [enumFlag('unit_type', unit.unit_type, unitScope)].filter((f): f is Flag => f !== null);
+  const sorted = [...consumption.measuring_points].sort(
+    (a, b) => cmp(a.metric, b.metric) || cmp(a.unit, b.unit) || cmp(a.measuring_point_id, b.measuring_point_id),
+  );
+  const points = sorted.map((c) => {
+    const total = input.shares?.get(c.measuring_point_id);
+    const scope = { ...unitScope, measuring_point_id: c.measuring_point_id };
+    const extraFlags = shareMismatch(total)
+      ? [makeFlag('SHARE_SUM_MISMATCH', scope, { unit_share: formatDecimal(c.unit_share ?? 1), share_sum: formatDecimal(total!.sum), units: String(total!.units) })]
+      : [];
+    return billPoint(c, { property_id: property.id, usage_unit_id: unit.id, extraFlags }, c.unit_share ?? 1);
+  });
+
+  const groups = new Map<string, PointBill[]>();
+  for (const p of points) {
+    const key = JSON.stringify([p.metric, p.unit]);
+    groups.set(key, [...(groups.get(key) ?? []), p]);
+  }
+  const billing: BillingRow[] = [...groups.values()].map((group) => ({
+    property_id: property.id,
+    property_name: property.name,
+    usage_unit_id: unit.id,
+    usage_unit_name: unit.name,
+    unit_type: unit.unit_type,
+    metric: group[0]!.metric,
+    unit: group[0]!.unit,
+    from: consumption.from || input.range?.from || '',
+    to: consumption.to || input.range?.to || '',
+    billable_value: formatDecimal(sum(group.map((p) => p.billed))),
+    points: group.length,
+    review_flags: codesOf([...unitFlags, ...group.flatMap((p) => p.flags)]),
+  }));
+  return {
+    billing,
+    segments: points.flatMap((p) => p.segments),
+    readings: points.flatMap((p) => p.readings),
+    flags: [...unitFlags, ...points.flatMap((p) => p.flags)],
+    points,
+  };
+}
