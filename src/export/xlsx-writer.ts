@@ -1,0 +1,165 @@
+// billing.xlsx through exceljs' streaming WorkbookWriter. Its sheets are entries of one
+// zip stream, so they cannot be written interleaved without buffering: the export
+// therefore spools each table's rows to an NDJSON scratch file while it walks, and this
+// module writes the workbook at the end, one sheet after the other, from those spools.
+// Memory stays flat (rows are committed as they are written; only the small Overview
+// totals are held in memory).
+import { createReadStream, createWriteStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import ExcelJS from 'exceljs';
+import { formatCell, plainNumber } from './format.js';
+import type { ColumnType, Row, TableName } from './tables.js';
+import type { Template, TemplateColumn } from './templates.js';
+
+export interface OverviewUnit {
+  property_id: string;
+  property_name: string;
+  usage_unit_id: string;
+  usage_unit_name: string;
+  unit_type: string;
+  /** metric -> billed value and whether a not_billed/review flag touches it */
+  values: Map<string, { value: string; flagged: boolean }>;
+}
+
+export interface OverviewData {
+  /** Metrics in column order, each with its unit, e.g. { metric: 'heat', unit: 'kWh' }. */
+  metrics: { metric: string; unit: string }[];
+  units: OverviewUnit[];
+}
+
+export interface XlsxInput {
+  file: string;
+  template: Template;
+  /** Table -> NDJSON spool of its rows, in order. */
+  spools: Partial<Record<TableName, string>>;
+  overview: OverviewData;
+  /** Label/value pairs of the About sheet, in order. */
+  about: [string, string | number][];
+  /** Fixed timestamps inside the file, so a resumed run yields the same bytes. */
+  exportTime: Date;
+}
+
+const FLAG_FILL: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFE08A' } };
+const HEADER_FONT: Partial<ExcelJS.Font> = { bold: true };
+
+const WIDTH: Record<ColumnType, number> = { id: 38, text: 20, number: 14, integer: 10, date: 12, boolean: 10, flags: 30 };
+
+function widthOf(col: TemplateColumn): number {
+  const base = col.key === 'message' ? 80 : col.key.endsWith('_name') ? 30 : WIDTH[col.type];
+  return Math.min(90, Math.max(base, col.header.length + 3));
+}
+
+/** A cell value with a real type: numbers and dates as such, the rest as the CSV text. */
+function cellValue(v: unknown, type: ColumnType, t: Template): ExcelJS.CellValue {
+  if (v === null || v === undefined) return null;
+  if ((type === 'number' || type === 'integer') && (typeof v === 'string' || typeof v === 'number')) return Number(plainNumber(v));
+  if (type === 'date' && typeof v === 'string') {
+    const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(v);
+    if (m) return new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  }
+  return formatCell(v, type, t);
+}
+
+function sheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, name: string, widths: number[]): ExcelJS.Worksheet {
+  const ws = wb.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] });
+  ws.columns = widths.map((width) => ({ width }));
+  return ws;
+}
+
+function header(ws: ExcelJS.Worksheet, labels: string[]): void {
+  const row = ws.addRow(labels);
+  row.font = HEADER_FONT;
+  row.commit();
+}
+
+function filter(ws: ExcelJS.Worksheet, rows: number, cols: number): void {
+  ws.autoFilter = { from: { row: 1, column: 1 }, to: { row: Math.max(1, rows + 1), column: cols } };
+}
+
+async function* spoolRows(file: string): AsyncGenerator<Row> {
+  const rl = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+  for await (const line of rl) if (line) yield JSON.parse(line) as Row;
+}
+
+async function tableSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template, name: string, cols: TemplateColumn[], spool: string): Promise<void> {
+  const ws = sheet(wb, name, cols.map(widthOf));
+  header(ws, cols.map((c) => c.header));
+  let n = 0;
+  for await (const r of spoolRows(spool)) {
+    const row = ws.addRow(cols.map((c) => cellValue(r[c.key], c.type, t)));
+    cols.forEach((c, i) => {
+      if (c.type === 'date') row.getCell(i + 1).numFmt = t.dateFormat;
+    });
+    row.commit();
+    n++;
+  }
+  filter(ws, n, cols.length);
+  ws.commit();
+}
+
+const OVERVIEW_LABELS = {
+  en: ['property_id', 'property_name', 'usage_unit_id', 'usage_unit_name', 'unit_type'],
+  de: ['Liegenschaft-ID', 'Liegenschaft', 'Nutzeinheit-ID', 'Nutzeinheit', 'Art der Nutzeinheit'],
+};
+
+function overviewSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template, o: OverviewData): void {
+  const fixed = OVERVIEW_LABELS[t.language];
+  const ws = sheet(wb, t.sheets.overview, [38, 30, 38, 30, 14, ...o.metrics.map(() => 16)]);
+  header(ws, [...fixed, ...o.metrics.map((m) => `${m.metric} (${m.unit})`)]);
+  for (const u of o.units) {
+    const vals = o.metrics.map((m) => u.values.get(m.metric));
+    const row = ws.addRow([u.property_id, u.property_name, u.usage_unit_id, u.usage_unit_name, u.unit_type, ...vals.map((v) => (v ? Number(plainNumber(v.value)) : null))]);
+    vals.forEach((v, i) => {
+      if (v?.flagged) row.getCell(fixed.length + i + 1).fill = FLAG_FILL;
+    });
+    row.commit();
+  }
+  filter(ws, o.units.length, fixed.length + o.metrics.length);
+  ws.commit();
+}
+
+function aboutSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template, about: [string, string | number][]): void {
+  const ws = sheet(wb, t.sheets.about, [28, 60]);
+  header(ws, t.language === 'de' ? ['Angabe', 'Wert'] : ['item', 'value']);
+  for (const [k, v] of about) ws.addRow([k, v]).commit();
+  ws.commit();
+}
+
+type Zip = { append: (source: unknown, data: Record<string, unknown>) => unknown };
+
+/**
+ * archiver stamps every zip entry with "now", which would make two exports of the same
+ * data differ. The constructor already appends two entries (through addThemes), so the
+ * pin is installed there, dating every entry at `created` (the export time).
+ */
+class PinnedWorkbookWriter extends ExcelJS.stream.xlsx.WorkbookWriter {
+  override addThemes(): Promise<void> {
+    const self = this as unknown as { zip: Zip & { pinned?: boolean }; created: Date };
+    if (!self.zip.pinned) {
+      const append = self.zip.append.bind(self.zip);
+      self.zip.append = (source, data) => append(source, { ...data, date: self.created });
+      self.zip.pinned = true;
+    }
+    return super.addThemes();
+  }
+}
+
+export async function writeXlsx(input: XlsxInput): Promise<void> {
+  const { template: t } = input;
+  const stream = createWriteStream(input.file);
+  const done = new Promise<void>((resolve, reject) => {
+    stream.on('close', resolve);
+    stream.on('error', reject);
+  });
+  const wb = new PinnedWorkbookWriter({ stream, useStyles: true, useSharedStrings: false, created: input.exportTime });
+  wb.creator = 'meterdata';
+  wb.lastModifiedBy = 'meterdata';
+  overviewSheet(wb, t, input.overview);
+  for (const f of t.files) {
+    const spool = input.spools[f.table];
+    if (spool) await tableSheet(wb, t, f.sheet, f.columns, spool);
+  }
+  aboutSheet(wb, t, input.about);
+  await wb.commit();
+  await done;
+}

@@ -1,0 +1,53 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import { describe, expect, it } from 'vitest';
+import { loadTemplate } from '../../src/export/templates.js';
+import { writeXlsx, type OverviewData } from '../../src/export/xlsx-writer.js';
+
+const rows = [
+  { property_id: 'p', property_name: 'Haus A', usage_unit_id: 'u1', usage_unit_name: 'WE 1', unit_type: 'residential', metric: 'heat', unit: 'kWh', from: '2025-01-01', to: '2025-12-31', billable_value: '1234.5', points: 2, review_flags: ['NOT_SYSTEM_LINKED'] },
+  { property_id: 'p', property_name: 'Haus A', usage_unit_id: 'u1', usage_unit_name: 'WE 1', unit_type: 'residential', metric: 'water_cold', unit: 'm3', from: '2025-01-01', to: '2025-12-31', billable_value: '0.0000001', points: 1, review_flags: [] },
+];
+
+async function build(dir: string, name: string) {
+  const t = await loadTemplate('generic', process.cwd());
+  const spool = path.join(dir, 'billing.ndjson');
+  await writeFile(spool, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  const overview: OverviewData = {
+    metrics: [{ metric: 'heat', unit: 'kWh' }, { metric: 'water_cold', unit: 'm3' }],
+    units: [{ property_id: 'p', property_name: 'Haus A', usage_unit_id: 'u1', usage_unit_name: 'WE 1', unit_type: 'residential', values: new Map([['heat', { value: '1234.5', flagged: true }], ['water_cold', { value: '0.0000001', flagged: false }]]) }],
+  };
+  const file = path.join(dir, name);
+  await writeXlsx({ file, template: t, spools: { billing: spool }, overview, about: [['tenant', 'Demo'], ['units', 1]], exportTime: new Date('2026-11-22T10:00:00Z') });
+  return file;
+}
+
+describe('XLSX writer', () => {
+  it('writes typed cells, frozen header, autofilter, flagged fill, and repeats its bytes', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'md-xlsx-'));
+    const a = await build(dir, 'a.xlsx');
+    await new Promise((r) => setTimeout(r, 2100)); // zip stamps have 2 s resolution
+    const b = await build(dir, 'b.xlsx');
+    const hash = async (f: string) => createHash('sha256').update(await readFile(f)).digest('hex');
+    expect(await hash(a)).toBe(await hash(b));
+
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(a);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['Overview', 'billing', 'About']);
+    const bill = wb.getWorksheet('billing')!;
+    expect(bill.getRow(1).getCell(1).value).toBe('property_id');
+    expect(bill.getRow(2).getCell(10).value).toBe(1234.5);
+    expect(bill.getRow(2).getCell(8).value).toEqual(new Date(Date.UTC(2025, 0, 1)));
+    expect(bill.getRow(2).getCell(12).value).toBe('NOT_SYSTEM_LINKED');
+    expect(bill.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(bill.autoFilter).toBeTruthy();
+    const ov = wb.getWorksheet('Overview')!;
+    expect(ov.getRow(1).values).toContain('heat (kWh)');
+    expect(ov.getRow(2).getCell(6).fill).toMatchObject({ type: 'pattern', pattern: 'solid' });
+    expect(ov.getRow(2).getCell(7).fill).toBeUndefined();
+    expect(wb.getWorksheet('About')!.getRow(3).getCell(2).value).toBe(1);
+  });
+});
