@@ -46,6 +46,14 @@ export interface ApiClientOptions {
   onEvent?: (e: ApiEvent) => void;
   /** Called for every enum value outside the contract seen in an answer. */
   onUnknownValue?: (u: UnknownValue) => void;
+  /** Requests that may start back to back before even spacing applies (default rateLimitPerMinute/20). */
+  burst?: number;
+  /** One attempt's limit, headers and body together (default 30000 ms). */
+  requestTimeoutMs?: number;
+  /** First backoff step after a 5xx, timeout or dropped connection (default 250 ms, doubling, jittered). */
+  retryBaseMs?: number;
+  /** Longest backoff step (default 8000 ms). */
+  retryMaxMs?: number;
 }
 
 export interface ApiClient {

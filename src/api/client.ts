@@ -1,0 +1,207 @@
+// The one API helper: typed access to the nine /v1 endpoints, paginated to the end,
+// answers checked against the contract, and 404s on ids seen earlier in the run read as
+// withdrawn access (spec "Property scope" rule 4). Pacing and retries live in transport.
+import { AccessWithdrawnError, ServiceUnavailableError } from '../core/errors.js';
+import type { ApiClient, ApiClientOptions, RangeQuery, UnknownValue } from './contracts.js';
+import { RateBudget, Scheduler } from './pacer.js';
+import { ApiProblemError, notFound } from './problems.js';
+import { check, SchemaViolation, type Schema } from './schema.js';
+import * as S from './schemas.js';
+import { Transport } from './transport.js';
+import type {
+  MeasuringPoint,
+  MeasuringPointConsumption,
+  Metric,
+  Property,
+  UnitConsumption,
+  UsageUnit,
+  WhoAmI,
+} from './types.js';
+
+/** The page size the contract allows at most: fewest requests for a full walk. */
+export const PAGE_LIMIT = 200;
+
+type Kind = 'property' | 'unit' | 'point';
+/** The id a request is about, for telling "withdrawn" from "never existed" on a 404. */
+interface Subject {
+  kind: Kind;
+  id: string;
+}
+
+export function defaultConcurrency(perMinute: number): number {
+  // Enough requests in flight to keep the rate busy at ~1-2 s latency, never a crowd.
+  return Math.max(2, Math.min(16, Math.ceil(perMinute / 60) * 2));
+}
+
+export function createApiClient(opts: ApiClientOptions): ApiClient {
+  const perMinute = opts.rateLimitPerMinute ?? 300;
+  const budget = new RateBudget({ perMinute, ...(opts.burst === undefined ? {} : { burst: opts.burst }) });
+  const scheduler = new Scheduler(budget, Math.max(1, opts.concurrency ?? defaultConcurrency(perMinute)));
+  const transport = new Transport({
+    baseUrl: opts.baseUrl,
+    credentials: opts.credentials,
+    scheduler,
+    maxAttempts: Math.max(1, opts.maxAttempts ?? 6),
+    retryBaseMs: opts.retryBaseMs ?? 250,
+    retryMaxMs: opts.retryMaxMs ?? 8_000,
+    requestTimeoutMs: opts.requestTimeoutMs ?? 30_000,
+    signal: opts.signal,
+    onEvent: opts.onEvent ?? (() => {}),
+    userAgent: 'meterdata/0.1.0',
+  });
+  const onUnknown: (u: UnknownValue) => void = opts.onUnknownValue ?? (() => {});
+  /** Every property, unit and point id an answer of this client has shown, with a name for messages. */
+  const seen = new Map<string, { kind: Kind; name: string | null }>();
+
+  const remember = (kind: Kind, id: string | null | undefined, name: string | null = null) => {
+    if (!id) return;
+    const known = seen.get(id);
+    if (!known || (known.name === null && name !== null)) seen.set(id, { kind, name });
+  };
+  const pointName = (metric: string | undefined, serial: string | null | undefined) =>
+    `${metric ?? 'measuring'} point${serial ? ` (device ${serial})` : ''}`;
+
+  const rememberProperty = (p: Property) => remember('property', p.id, p.name);
+  const rememberUnit = (u: UsageUnit) => {
+    remember('unit', u.id, u.name);
+    remember('property', u.property.id, u.property.name);
+    for (const mp of u.measuring_points) remember('point', mp.measuring_point_id, pointName(mp.metric, mp.active_device_serial));
+  };
+  const rememberPoint = (p: MeasuringPoint) => {
+    remember('point', p.id, pointName(p.metric, p.active_device?.serial));
+    remember('property', p.property_id);
+    remember('unit', p.usage_unit_id);
+    for (const a of p.allocations ?? []) remember('unit', a.usage_unit_id);
+  };
+  const rememberConsumption = (c: MeasuringPointConsumption) =>
+    remember('point', c.measuring_point_id, pointName(c.metric, c.segments.at(-1)?.serial));
+
+  async function vanished(subject: Subject, e: ApiProblemError): Promise<Error> {
+    const known = seen.get(subject.id);
+    if (!known) return notFound(e.endpoint, subject.kind === 'point' ? 'measuring point' : subject.kind, subject.id, e.problem);
+    // Rule 4: a 404 on a known id is withdrawn access; re-check what the grant still covers.
+    const who = await client.whoami();
+    const label = known.name ? `"${known.name}" (${subject.id})` : subject.id;
+    const kindText = known.kind === 'point' ? 'measuring point' : known.kind;
+    const scope = who.property_scope === 'all' ? 'all properties' : `${who.property_scope.length} selected properties`;
+    return new AccessWithdrawnError(
+      `Access to ${kindText} ${label} was withdrawn: the service listed it earlier in this run and now answers "not found" (the connection now covers ${scope}).`,
+      {
+        hint: 'The landlord changed which properties this connection may read. Ask them to include it again (they reconnect the application in the portal), then run the command again.',
+        details: { kind: known.kind, id: subject.id, name: known.name, propertyScope: who.property_scope, traceId: e.traceId },
+      },
+    );
+  }
+
+  /** GET, map a 404 on `subject`, check the answer against `schema`. */
+  async function fetchChecked(path: string, schema: Schema, subject?: Subject, userInput = false): Promise<unknown> {
+    let json: unknown;
+    try {
+      json = await transport.getJson(path, userInput);
+    } catch (e) {
+      if (e instanceof ApiProblemError && e.status === 404 && subject) throw await vanished(subject, e);
+      throw e;
+    }
+    try {
+      check(json, schema, onUnknown);
+    } catch (e) {
+      if (!(e instanceof SchemaViolation)) throw e;
+      throw new ServiceUnavailableError(
+        `The metering service sent an answer to ${transport.endpoint(path)} that breaks the API contract: ${e.message.replace(/^\$\.?/, '')}.`,
+        {
+          code: 'API_BAD_ANSWER',
+          hint: 'Try again later; if it persists, report it to the service (the answer does not match contract 1.0.0-rc.3).',
+          details: { endpoint: transport.endpoint(path), field: e.path, problem: e.problem },
+        },
+      );
+    }
+    return json;
+  }
+
+  /** Follows next_cursor to the end, one page ahead of nobody: the next page is fetched when the caller gets there. */
+  async function* paginate<T>(path: string, item: Schema, rememberItem: (x: T) => void, subject?: Subject): AsyncGenerator<T> {
+    const cursors = new Set<string>();
+    let cursor: string | null = null;
+    const sep = path.includes('?') ? '&' : '?';
+    for (;;) {
+      const query = `${sep}limit=${PAGE_LIMIT}${cursor === null ? '' : `&page_cursor=${encodeURIComponent(cursor)}`}`;
+      const page = (await fetchChecked(path + query, S.page(item), subject)) as { data: T[]; next_cursor: string | null };
+      for (const x of page.data) rememberItem(x);
+      yield* page.data;
+      if (page.next_cursor === null) return;
+      if (cursors.has(page.next_cursor)) {
+        throw new ServiceUnavailableError(
+          `The metering service returned the same page cursor twice while listing ${transport.endpoint(path)}; stopped instead of looping forever.`,
+          { code: 'API_CURSOR_LOOP', details: { endpoint: transport.endpoint(path), pages: cursors.size + 1 } },
+        );
+      }
+      cursors.add(page.next_cursor);
+      cursor = page.next_cursor;
+    }
+  }
+
+  const id = (x: string) => encodeURIComponent(x);
+  const rangeQuery = (r: RangeQuery, metrics?: Metric[]) =>
+    `?from=${encodeURIComponent(r.from)}&to=${encodeURIComponent(r.to)}` +
+    (metrics && metrics.length > 0 ? `&metric=${metrics.map(encodeURIComponent).join(',')}` : '');
+
+  const client: ApiClient = {
+    async whoami() {
+      const who = (await fetchChecked('/whoami', S.whoAmI)) as WhoAmI;
+      if (typeof who.property_scope === 'string' && who.property_scope !== 'all') {
+        throw new ServiceUnavailableError(
+          `The metering service sent an answer to ${transport.endpoint('/whoami')} that breaks the API contract: property_scope is "${who.property_scope}", expected "all" or a list.`,
+          { code: 'API_BAD_ANSWER', details: { endpoint: transport.endpoint('/whoami'), field: '$.property_scope' } },
+        );
+      }
+      if (Array.isArray(who.property_scope)) for (const p of who.property_scope) remember('property', p);
+      return who;
+    },
+    listProperties() {
+      return paginate<Property>('/properties', S.property, rememberProperty);
+    },
+    async getProperty(pid) {
+      const p = (await fetchChecked(`/properties/${id(pid)}`, S.property, { kind: 'property', id: pid })) as Property;
+      rememberProperty(p);
+      return p;
+    },
+    listPropertyMeasuringPoints(pid) {
+      return paginate<MeasuringPoint>(`/properties/${id(pid)}/measuring-points`, S.measuringPoint, rememberPoint, { kind: 'property', id: pid });
+    },
+    listUsageUnits(query = {}) {
+      const pid = query.propertyId;
+      const path = pid === undefined ? '/usage-units' : `/usage-units?property_id=${id(pid)}`;
+      return paginate<UsageUnit>(path, S.usageUnit, rememberUnit, pid === undefined ? undefined : { kind: 'property', id: pid });
+    },
+    async getUsageUnit(uid) {
+      const u = (await fetchChecked(`/usage-units/${id(uid)}`, S.usageUnit, { kind: 'unit', id: uid })) as UsageUnit;
+      rememberUnit(u);
+      return u;
+    },
+    async unitConsumption(uid, range) {
+      const path = `/usage-units/${id(uid)}/consumption${rangeQuery(range, range.metrics)}`;
+      const c = (await fetchChecked(path, S.unitConsumption, { kind: 'unit', id: uid }, true)) as UnitConsumption;
+      remember('unit', c.usage_unit_id);
+      for (const p of c.measuring_points) rememberConsumption(p);
+      return c;
+    },
+    async getMeasuringPoint(pid) {
+      const p = (await fetchChecked(`/measuring-points/${id(pid)}`, S.measuringPoint, { kind: 'point', id: pid })) as MeasuringPoint;
+      rememberPoint(p);
+      return p;
+    },
+    async pointReadings(pid, range) {
+      const path = `/measuring-points/${id(pid)}/readings${rangeQuery(range)}`;
+      const c = (await fetchChecked(path, S.pointConsumption, { kind: 'point', id: pid }, true)) as MeasuringPointConsumption;
+      rememberConsumption(c);
+      return c;
+    },
+    stats() {
+      return { ...transport.stats };
+    },
+    close() {
+      return transport.close();
+    },
+  };
+  return client;
+}

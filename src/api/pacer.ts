@@ -1,0 +1,146 @@
+// Pacing for one connection: the service counts 300 requests/min per grant, in memory,
+// per fixed or sliding minute (we cannot know which). To get zero 429s from either we
+// (a) space starts evenly at 60000/L ms with a small burst allowance, and (b) never
+// start more than L requests in any rolling window of 60 s plus a safety margin (the
+// server timestamps arrival, not our start, so network jitter would otherwise let two
+// starts 60 s apart land 59.9 s apart). Every attempt, retries included, takes a slot.
+
+/** Pure rate arithmetic, time passed in: easy to check against a simulated clock. */
+export class RateBudget {
+  readonly perWindow: number;
+  readonly burst: number;
+  readonly windowMs: number;
+  private readonly spacingMs: number;
+  private tokens: number;
+  private refilledAt: number | null = null;
+  /** Start times of the last `perWindow` grants, as a ring buffer. */
+  private readonly starts: number[] = [];
+  private head = 0;
+  private pausedUntil = 0;
+
+  constructor(opts: { perMinute: number; burst?: number; windowMs?: number; marginMs?: number }) {
+    if (!(opts.perMinute >= 1)) throw new RangeError('rateLimitPerMinute must be at least 1');
+    this.perWindow = Math.floor(opts.perMinute);
+    this.burst = Math.max(1, Math.min(this.perWindow, Math.floor(opts.burst ?? this.perWindow / 20)));
+    this.windowMs = (opts.windowMs ?? 60_000) + (opts.marginMs ?? 1_000);
+    this.spacingMs = (opts.windowMs ?? 60_000) / this.perWindow;
+    this.tokens = this.burst;
+  }
+
+  /** Earliest time at or after `now` when the next request may start. */
+  nextStart(now: number): number {
+    this.refill(now);
+    let t = Math.max(now, this.pausedUntil);
+    if (this.tokens < 1) t = Math.max(t, now + (1 - this.tokens) * this.spacingMs);
+    if (this.starts.length === this.perWindow) t = Math.max(t, this.starts[this.head]! + this.windowMs);
+    return t;
+  }
+
+  /** Records a start at `now`; the caller has waited until nextStart(now) <= now. */
+  take(now: number): void {
+    this.refill(now);
+    this.tokens -= 1;
+    if (this.starts.length < this.perWindow) this.starts.push(now);
+    else {
+      this.starts[this.head] = now;
+      this.head = (this.head + 1) % this.perWindow;
+    }
+  }
+
+  /** Retry-After: nobody starts before `until`. The bucket restarts empty-ish so the release is not a stampede. */
+  pauseUntil(until: number): void {
+    if (until <= this.pausedUntil) return;
+    this.pausedUntil = until;
+    this.tokens = Math.min(this.tokens, 1);
+    this.refilledAt = until;
+  }
+
+  private refill(now: number): void {
+    if (this.refilledAt === null) this.refilledAt = now;
+    if (now > this.refilledAt) {
+      this.tokens = Math.min(this.burst, this.tokens + (now - this.refilledAt) / this.spacingMs);
+      this.refilledAt = now;
+    }
+  }
+}
+
+interface Waiter {
+  resolve: (release: () => void) => void;
+  reject: (e: unknown) => void;
+  signal: AbortSignal | undefined;
+  onAbort: () => void;
+}
+
+/** FIFO admission: a concurrency slot and a rate slot, shared by every caller of one client. */
+export class Scheduler {
+  private readonly queue: Waiter[] = [];
+  private active = 0;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    readonly budget: RateBudget,
+    readonly concurrency: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** Resolves with a release function once this caller may start its request. */
+  acquire(signal?: AbortSignal): Promise<() => void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve,
+        reject,
+        signal,
+        onAbort: () => {
+          const i = this.queue.indexOf(waiter);
+          if (i >= 0) this.queue.splice(i, 1);
+          reject(signal!.reason);
+        },
+      };
+      signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      this.queue.push(waiter);
+      this.pump();
+    });
+  }
+
+  /** Pauses every caller for `ms` (a 429's Retry-After). */
+  pauseFor(ms: number): void {
+    this.budget.pauseUntil(this.now() + ms);
+    this.pump();
+  }
+
+  private pump(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    while (this.queue.length > 0 && this.active < this.concurrency) {
+      const now = this.now();
+      const at = this.budget.nextStart(now);
+      if (at > now) {
+        this.timer = setTimeout(() => {
+          this.timer = null;
+          this.pump();
+        }, Math.ceil(at - now));
+        return;
+      }
+      this.budget.take(now);
+      const waiter = this.queue.shift()!;
+      waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      this.active++;
+      let released = false;
+      waiter.resolve(() => {
+        if (released) return;
+        released = true;
+        this.active--;
+        this.pump();
+      });
+    }
+  }
+
+  /** Stops the timer so a closed client does not keep the process alive. */
+  close(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}

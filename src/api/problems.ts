@@ -1,0 +1,139 @@
+// Turning /v1 error answers (application/problem+json, RFC 7807) into the tool's typed
+// errors. Branch on the fragment after `#` in `type`, never on title or detail text.
+import { ExitCode, MeterdataError, NotSignedInError } from '../core/errors.js';
+import { problemCode, type Problem } from './types.js';
+
+/** An error answer of the API, with what support needs to find it (trace id). */
+export class ApiProblemError extends MeterdataError {
+  readonly status: number;
+  /** The fragment of the Problem's `type`, e.g. `resource-not-found` ('' when the body was no Problem). */
+  readonly problemCode: string;
+  readonly detail: string | undefined;
+  readonly traceId: string | undefined;
+  /** Method and path without query, e.g. `GET /v1/usage-units/…/consumption`. */
+  readonly endpoint: string;
+  readonly problem: Problem | null;
+
+  constructor(
+    message: string,
+    opts: { code: string; exitCode: ExitCode; hint?: string; status: number; problem: Problem | null; endpoint: string },
+  ) {
+    const traceId = opts.problem?.trace_id;
+    super(message, {
+      code: opts.code,
+      exitCode: opts.exitCode,
+      hint: opts.hint,
+      details: { status: opts.status, endpoint: opts.endpoint, problem: opts.problem ? problemCode(opts.problem) : null, traceId },
+    });
+    this.status = opts.status;
+    this.problemCode = opts.problem ? problemCode(opts.problem) : '';
+    this.detail = opts.problem?.detail;
+    this.traceId = traceId;
+    this.endpoint = opts.endpoint;
+    this.problem = opts.problem;
+  }
+}
+
+/** The Problem in an error body, or null when the body is something else (a proxy's HTML page). */
+export function parseProblem(text: string): Problem | null {
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (v && typeof v === 'object' && typeof (v as Problem).type === 'string') return v as Problem;
+  } catch {
+    // not JSON: the caller falls back to the status code
+  }
+  return null;
+}
+
+/** One auth-param of a WWW-Authenticate header, e.g. error or scope. */
+export function authParam(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  const m = new RegExp(`(?:^|[\\s,])${name}="([^"]*)"`, 'i').exec(header) ?? new RegExp(`(?:^|[\\s,])${name}=([^\\s,]+)`, 'i').exec(header);
+  return m?.[1];
+}
+
+/** "Retry-After" in seconds or as an HTTP date, in ms; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | undefined, nowMs = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const s = header.trim();
+  if (/^\d+$/.test(s)) return Number(s) * 1000;
+  const at = Date.parse(s);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+
+const traceNote = (p: Problem | null) => (p?.trace_id ? ` (trace id ${p.trace_id})` : '');
+
+/** 403: the sign-in lacks a scope; name it and how to get it. */
+export function insufficientScope(endpoint: string, problem: Problem | null, wwwAuthenticate: string | undefined): ApiProblemError {
+  const scope = authParam(wwwAuthenticate, 'scope');
+  const needed = scope ? `the permission "${scope}"` : 'a permission';
+  const all = new Set(['read:units', 'read:devices', 'read:readings', ...(scope ? scope.split(/\s+/) : [])]);
+  return new ApiProblemError(`The sign-in does not include ${needed}, which ${endpoint} needs${traceNote(problem)}.`, {
+    code: 'AUTH_INSUFFICIENT_SCOPE',
+    exitCode: ExitCode.NOT_SIGNED_IN,
+    hint: `Sign in again with it: meterdata login --scope '${[...all].join(' ')}'`,
+    status: 403,
+    problem,
+    endpoint,
+  });
+}
+
+/** 400: `userInput` says the request carried the user's dates or metrics, so it is their input to fix. */
+export function invalidRequest(endpoint: string, problem: Problem | null, userInput: boolean): ApiProblemError {
+  const detail = problem?.detail ? `: ${problem.detail}` : '';
+  return userInput
+    ? new ApiProblemError(`The service refused the requested range or metric${detail}${traceNote(problem)}.`, {
+        code: 'API_INVALID_RANGE',
+        exitCode: ExitCode.USAGE,
+        hint: 'Check --year/--from/--to (yyyy-MM-dd, a range that ends at or before the last completed month) and --metric.',
+        status: 400,
+        problem,
+        endpoint,
+      })
+    : new ApiProblemError(`The service refused the tool's request ${endpoint}${detail}${traceNote(problem)}.`, {
+        code: 'API_INVALID_REQUEST',
+        exitCode: ExitCode.UNEXPECTED,
+        hint: 'This is a bug in meterdata; please report it with the trace id.',
+        status: 400,
+        problem,
+        endpoint,
+      });
+}
+
+/** A status the contract does not list for this API. */
+export function unexpectedStatus(endpoint: string, status: number, problem: Problem | null): ApiProblemError {
+  const what = problem ? `${problem.title}${problem.detail ? `: ${problem.detail}` : ''}` : 'no problem details';
+  return new ApiProblemError(`The service answered ${endpoint} with HTTP ${status} (${what})${traceNote(problem)}.`, {
+    code: 'API_UNEXPECTED_STATUS',
+    exitCode: ExitCode.UNEXPECTED,
+    hint: 'If this persists, report it with the trace id.',
+    status,
+    problem,
+    endpoint,
+  });
+}
+
+/** 404 on an id this client never saw: the user typed or passed an id that is not there. */
+export function notFound(endpoint: string, kind: string, id: string, problem: Problem | null): ApiProblemError {
+  return new ApiProblemError(`No such ${kind} ${id} in the landlord's selection${traceNote(problem)}.`, {
+    code: 'NOT_FOUND',
+    exitCode: ExitCode.USAGE,
+    hint: 'Check the id; `meterdata browse` shows what this connection can see.',
+    status: 404,
+    problem,
+    endpoint,
+  });
+}
+
+/** A second 401 after one refresh (or one fresh DPoP proof): the connection is gone. */
+export function rejectedSignIn(endpoint: string, problem: Problem | null, dpop: boolean): NotSignedInError {
+  return dpop
+    ? new NotSignedInError(`The service rejected the DPoP proof for ${endpoint} twice${traceNote(problem)}.`, {
+        code: 'AUTH_DPOP_REJECTED',
+        hint: "Check the computer's clock (proofs are valid for 60 s), then run `meterdata login` again.",
+      })
+    : new NotSignedInError(`The service no longer accepts this sign-in, even after a token refresh${traceNote(problem)}.`, {
+        code: 'AUTH_REJECTED',
+        hint: 'The connection was revoked or has ended: run `meterdata login` to connect again.',
+      });
+}

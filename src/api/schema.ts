@@ -1,0 +1,126 @@
+// A small checker for API answers: required fields present with the right JSON type,
+// unknown fields left alone, unknown enum values kept and reported (versioning rules
+// 4 and 7), spec defaults filled in. It mutates the parsed JSON in place (defaults only)
+// and never copies it, so big consumption answers cost one walk.
+import type { UnknownValue } from './contracts.js';
+
+export type Schema =
+  | { t: 'string' | 'number' | 'integer' | 'boolean' | 'date' }
+  | { t: 'enum'; values: readonly string[] }
+  | { t: 'array'; of: Schema }
+  | { t: 'object'; name: string; fields: Record<string, Field> }
+  | { t: 'nullable'; of: Schema }
+  | { t: 'either'; a: Schema; b: Schema };
+
+/** `required` fields must be present; `optional` may be absent; `default` fills in when absent. */
+export type Field = { s: Schema; mode: 'required' | 'optional' } | { s: Schema; mode: 'default'; value: unknown };
+
+export const str: Schema = { t: 'string' };
+export const num: Schema = { t: 'number' };
+export const int: Schema = { t: 'integer' };
+export const bool: Schema = { t: 'boolean' };
+/** yyyy-MM-dd: rc.3 made MeterReading.at a date; a date-time here means an old contract. */
+export const date: Schema = { t: 'date' };
+export const nul = (of: Schema): Schema => ({ t: 'nullable', of });
+export const arr = (of: Schema): Schema => ({ t: 'array', of });
+export const oneOf = (values: readonly string[]): Schema => ({ t: 'enum', values });
+export const either = (a: Schema, b: Schema): Schema => ({ t: 'either', a, b });
+export const opt = (s: Schema): Field => ({ s, mode: 'optional' });
+export const def = (s: Schema, value: unknown): Field => ({ s, mode: 'default', value });
+/** A nullable field whose absence we read as null (the tolerant reading of "key present with null"). */
+export const nullish = (s: Schema): Field => def(nul(s), null);
+export function obj(name: string, fields: Record<string, Schema | Field>): Schema {
+  const out: Record<string, Field> = {};
+  for (const [k, v] of Object.entries(fields)) out[k] = 'mode' in v ? v : { s: v, mode: 'required' };
+  return { t: 'object', name, fields: out };
+}
+
+/** A field that breaks the contract, with its path in the answer. */
+export class SchemaViolation extends Error {
+  constructor(
+    readonly path: string,
+    readonly problem: string,
+  ) {
+    super(`${path} ${problem}`);
+  }
+}
+
+const ID_KEYS = ['id', 'measuring_point_id', 'device_id', 'usage_unit_id'] as const;
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Checks `value` against `schema`; throws SchemaViolation at the first break. */
+export function check(value: unknown, schema: Schema, onUnknown: (u: UnknownValue) => void, path = '$'): void {
+  walk(value, schema, path, { field: '', id: null }, onUnknown);
+}
+
+interface Ctx {
+  /** `Type.field` of the enclosing object, for unknown-value reports. */
+  field: string;
+  id: string | null;
+}
+
+function typeName(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
+}
+
+function walk(v: unknown, s: Schema, path: string, ctx: Ctx, onUnknown: (u: UnknownValue) => void): void {
+  const bad = (want: string) => new SchemaViolation(path, `should be ${want} but is ${typeName(v)}`);
+  switch (s.t) {
+    case 'string':
+      if (typeof v !== 'string') throw bad('a string');
+      return;
+    case 'date':
+      if (typeof v !== 'string') throw bad('a date (yyyy-MM-dd)');
+      if (!DATE_RE.test(v)) throw new SchemaViolation(path, `should be a date (yyyy-MM-dd) but is "${v.slice(0, 40)}"`);
+      return;
+    case 'number':
+      if (typeof v !== 'number' || !Number.isFinite(v)) throw bad('a number');
+      return;
+    case 'integer':
+      if (typeof v !== 'number' || !Number.isInteger(v)) throw bad('an integer');
+      return;
+    case 'boolean':
+      if (typeof v !== 'boolean') throw bad('true or false');
+      return;
+    case 'enum':
+      if (typeof v !== 'string') throw bad('a string');
+      if (!s.values.includes(v)) onUnknown({ field: ctx.field, value: v, id: ctx.id });
+      return;
+    case 'nullable':
+      if (v !== null) walk(v, s.of, path, ctx, onUnknown);
+      return;
+    case 'either':
+      try {
+        walk(v, s.a, path, ctx, onUnknown);
+      } catch (e) {
+        if (!(e instanceof SchemaViolation)) throw e;
+        walk(v, s.b, path, ctx, onUnknown);
+      }
+      return;
+    case 'array':
+      if (!Array.isArray(v)) throw bad('an array');
+      for (let i = 0; i < v.length; i++) walk(v[i], s.of, `${path}[${i}]`, ctx, onUnknown);
+      return;
+    case 'object': {
+      if (typeName(v) !== 'object') throw bad(`an object (${s.name})`);
+      const o = v as Record<string, unknown>;
+      let id = ctx.id;
+      for (const k of ID_KEYS) {
+        if (typeof o[k] === 'string') {
+          id = o[k] as string;
+          break;
+        }
+      }
+      for (const [key, f] of Object.entries(s.fields)) {
+        const here = `${path}.${key}`;
+        if (!(key in o) || o[key] === undefined) {
+          if (f.mode === 'required') throw new SchemaViolation(here, 'is missing');
+          if (f.mode === 'default') o[key] = f.value;
+          continue;
+        }
+        walk(o[key], f.s, here, { field: `${s.name}.${key}`, id }, onUnknown);
+      }
+      return;
+    }
+  }
+}

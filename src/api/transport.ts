@@ -1,0 +1,228 @@
+// One GET against /v1 with everything that can go wrong on the way: pacing, credentials,
+// timeouts, dropped connections, corrupt bodies, 429 pauses, 401 refresh, backoff.
+// Never puts a token into an error, an event or a log line.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Pool } from 'undici';
+import type { Credentials } from '../core/credentials.js';
+import { ServiceUnavailableError } from '../core/errors.js';
+import type { ApiEvent } from './contracts.js';
+import type { Scheduler } from './pacer.js';
+import {
+  authParam,
+  insufficientScope,
+  invalidRequest,
+  notFound,
+  parseProblem,
+  rejectedSignIn,
+  retryAfterMs,
+  unexpectedStatus,
+} from './problems.js';
+import { problemCode, type Problem } from './types.js';
+
+export interface TransportOptions {
+  baseUrl: string;
+  credentials: Credentials;
+  scheduler: Scheduler;
+  maxAttempts: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  requestTimeoutMs: number;
+  signal: AbortSignal | undefined;
+  onEvent: (e: ApiEvent) => void;
+  userAgent: string;
+}
+
+export interface Stats {
+  requests: number;
+  retries: number;
+  rateLimited: number;
+}
+
+/** What went wrong on one attempt that is worth another try. */
+interface Transient {
+  reason: string;
+  status: number | null;
+  rateLimited: boolean;
+  problem: Problem | null;
+}
+
+const RETRY_STATUSES = new Set([500, 502, 503, 504]);
+
+export class Transport {
+  readonly stats: Stats = { requests: 0, retries: 0, rateLimited: 0 };
+  private readonly pool: Pool;
+  private readonly origin: string;
+  private readonly basePath: string;
+
+  constructor(private readonly o: TransportOptions) {
+    const base = new URL(o.baseUrl);
+    this.origin = base.origin;
+    this.basePath = base.pathname.replace(/\/+$/, '');
+    // One pool per client and so per origin; keep-alive hides TLS and TCP setup.
+    this.pool = new Pool(this.origin, {
+      connections: o.scheduler.concurrency,
+      keepAliveTimeout: 30_000,
+      keepAliveMaxTimeout: 120_000,
+    });
+  }
+
+  /**
+   * GETs `path` (relative to the base URL, with query) and returns the parsed JSON.
+   * `userInput`: the query carries the user's dates/metrics, so a 400 is theirs to fix.
+   */
+  async getJson(path: string, userInput = false): Promise<unknown> {
+    const requestPath = this.basePath + path;
+    const url = this.origin + requestPath;
+    const endpoint = this.endpoint(path);
+    let failures = 0;
+    let refreshed = false;
+    let freshProofTried = false;
+    for (let attempt = 1; ; attempt++) {
+      const release = await this.o.scheduler.acquire(this.o.signal);
+      let status = 0;
+      let text = '';
+      let headers: Record<string, string | string[] | undefined> = {};
+      let sentToken = '';
+      const started = performance.now();
+      let sending = false;
+      try {
+        const auth = await this.o.credentials.headersFor('GET', url);
+        sentToken = tokenOf(auth);
+        this.stats.requests++;
+        sending = true;
+        const timeout = AbortSignal.timeout(this.o.requestTimeoutMs);
+        const signal = this.o.signal ? AbortSignal.any([this.o.signal, timeout]) : timeout;
+        const res = await this.pool.request({
+          path: requestPath,
+          method: 'GET',
+          headers: { ...auth, accept: 'application/json, application/problem+json', 'user-agent': this.o.userAgent },
+          signal,
+        });
+        status = res.statusCode;
+        headers = res.headers;
+        text = await res.body.text();
+      } catch (e) {
+        if (this.o.signal?.aborted) throw this.o.signal.reason;
+        // Failures of the credentials (refresh failed, store locked) are not the network's.
+        const t = sending ? networkFailure(e, this.o.requestTimeoutMs) : null;
+        if (!t) throw e;
+        failures = await this.backoff(endpoint, failures, t, attempt);
+        continue;
+      } finally {
+        release();
+      }
+      const ms = Math.round(performance.now() - started);
+      this.o.onEvent({ type: 'request', method: 'GET', path: requestPath.split('?')[0]!, status, ms, attempt });
+
+      if (status >= 200 && status < 300) {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          failures = await this.backoff(endpoint, failures, { reason: 'truncated or invalid JSON body', status, rateLimited: false, problem: null }, attempt);
+          continue;
+        }
+      }
+      const problem = parseProblem(text);
+      const code = problem ? problemCode(problem) : '';
+      const wwwAuth = header(headers, 'www-authenticate');
+      if (status === 429) {
+        const wait = retryAfterMs(header(headers, 'retry-after')) ?? this.delay(failures + 1);
+        this.stats.rateLimited++;
+        this.o.scheduler.pauseFor(wait);
+        this.o.onEvent({ type: 'rate-limited', waitMs: wait });
+        // The pause is the wait: the scheduler holds every caller until it ends.
+        failures = await this.backoff(endpoint, failures, { reason: 'HTTP 429 too-many-requests', status, rateLimited: true, problem }, attempt, 0);
+        continue;
+      }
+      if (RETRY_STATUSES.has(status)) {
+        failures = await this.backoff(endpoint, failures, { reason: `HTTP ${status}${code ? ` ${code}` : ''}`, status, rateLimited: false, problem }, attempt);
+        continue;
+      }
+      if (status === 401) {
+        if (authParam(wwwAuth, 'error') === 'invalid_dpop_proof') {
+          if (freshProofTried) throw rejectedSignIn(endpoint, problem, true);
+          freshProofTried = true; // headersFor makes a new proof on the next loop
+          continue;
+        }
+        if (refreshed) throw rejectedSignIn(endpoint, problem, false);
+        refreshed = true;
+        await this.o.credentials.refreshAfterRejection(sentToken);
+        this.o.onEvent({ type: 'refreshed' });
+        continue;
+      }
+      if (status === 403) throw insufficientScope(endpoint, problem, wwwAuth);
+      if (status === 404) throw notFound(endpoint, 'resource', requestPath.split('?')[0]!.split('/').pop() ?? '', problem);
+      if (status === 400) throw invalidRequest(endpoint, problem, userInput);
+      throw unexpectedStatus(endpoint, status, problem);
+    }
+  }
+
+  /** `GET /v1/...` without the query: how messages and details name a request. */
+  endpoint(path: string): string {
+    return `GET ${this.basePath}${path.split('?')[0]}`;
+  }
+
+  /** Counts a failure; throws once attempts are used up, else waits (backoff with jitter). */
+  private async backoff(endpoint: string, failures: number, t: Transient, attempt: number, waitOverride?: number): Promise<number> {
+    const n = failures + 1;
+    if (n >= this.o.maxAttempts) throw exhausted(endpoint, n, t);
+    const wait = waitOverride ?? this.delay(n);
+    this.stats.retries++;
+    this.o.onEvent({ type: 'retry', path: endpoint.slice(4), status: t.status, reason: t.reason, waitMs: wait, attempt });
+    if (wait > 0) await sleep(wait, undefined, { signal: this.o.signal });
+    return n;
+  }
+
+  /** Exponential with "equal jitter": half fixed, half random, capped. */
+  private delay(n: number): number {
+    const ceiling = Math.min(this.o.retryMaxMs, this.o.retryBaseMs * 2 ** (n - 1));
+    return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+  }
+
+  async close(): Promise<void> {
+    this.o.scheduler.close();
+    await this.pool.close();
+  }
+}
+
+function exhausted(endpoint: string, attempts: number, t: Transient): ServiceUnavailableError {
+  const trace = t.problem?.trace_id;
+  const details = { endpoint, attempts, lastStatus: t.status, lastReason: t.reason, traceId: trace };
+  if (t.rateLimited) {
+    return new ServiceUnavailableError(`The metering service kept rate-limiting ${endpoint} (HTTP 429) after ${attempts} attempts.`, {
+      code: 'RATE_LIMITED',
+      hint: 'Another program may be using the same connection; wait a few minutes and run the command again.',
+      details,
+    });
+  }
+  return new ServiceUnavailableError(
+    `The metering service did not answer ${endpoint} after ${attempts} attempts (last: ${t.reason}${trace ? `, trace id ${trace}` : ''}).`,
+    { details },
+  );
+}
+
+/** A network-level failure worth retrying, or null for anything else (a bug: rethrow). */
+function networkFailure(e: unknown, timeoutMs: number): Transient | null {
+  const err = e as { name?: string; code?: string; message?: string } | null;
+  const base = { status: null, rateLimited: false, problem: null };
+  if (err?.name === 'TimeoutError' || err?.name === 'AbortError' || err?.code === 'UND_ERR_HEADERS_TIMEOUT' || err?.code === 'UND_ERR_BODY_TIMEOUT') {
+    return { ...base, reason: `no answer within ${Math.round(timeoutMs / 1000)} s` };
+  }
+  if (typeof err?.code === 'string' && /^(UND_ERR|E[A-Z]+)/.test(err.code)) {
+    return { ...base, reason: `connection failed (${err.code})` };
+  }
+  return null;
+}
+
+function header(h: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const v = h[name];
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+/** The token inside `Authorization: Bearer|DPoP <token>`, for refreshAfterRejection bookkeeping. */
+function tokenOf(headers: Record<string, string>): string {
+  for (const [k, v] of Object.entries(headers)) {
+    if (k.toLowerCase() === 'authorization') return v.replace(/^\S+\s+/, '');
+  }
+  return '';
+}
