@@ -1,0 +1,157 @@
+// Builders of Partner API wire objects for unit tests. Every builder takes overrides;
+// ids come from a counter so each object is distinct unless a test pins an id.
+import type {
+  DeviceSegment,
+  MeasuringPoint,
+  MeasuringPointConsumption,
+  MeterReading,
+  PeriodConsumption,
+  UnitConsumption,
+  UsageUnit,
+} from '../../src/api/types.js';
+import type { PropertyInput } from '../../src/billing/index.js';
+
+let counter = 0;
+/** A valid UUID made from a number: uuid(7) → 00000000-0000-4000-8000-000000000007. */
+export function uuid(n: number = ++counter + 0x100000): string {
+  return `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+}
+
+export const PROPERTY = { id: uuid(1), name: 'Lindenstraße 12' };
+export const RANGE = { from: '2025-01-01', to: '2025-12-31' };
+
+const ADDRESS = { street: 'Lindenstraße', house_number: '12', house_number_addition: null, postal_code: '10115', city: 'Berlin', country_code: 'DE' };
+
+export function aReading(overrides: Partial<MeterReading> = {}): MeterReading {
+  return { at: '2025-12-31', value: 110, status: 'measured', substitution_method: null, is_synthetic: false, ...overrides };
+}
+
+export type SegmentOverrides = Omit<Partial<DeviceSegment>, 'period_consumption'> & { period_consumption?: Partial<PeriodConsumption> };
+
+/** A measured segment billing 10 (weighted 10, i.e. unit_share 1), baseline recorded at 100. A period_consumption key overridden with undefined is left out. */
+export function aSegment(overrides: SegmentOverrides = {}): DeviceSegment {
+  const { period_consumption, ...rest } = overrides;
+  const segment: DeviceSegment = {
+    device_id: uuid(),
+    serial: `SN-${counter}`,
+    manufacturer: 'Qundis',
+    installed_at: '2020-03-15',
+    deinstalled_at: null,
+    replacement_reason: null,
+    resolution: null,
+    factor: 1,
+    baseline_value: 100,
+    baseline_date: '2024-12-31',
+    baseline_origin: 'recorded',
+    readings: [aReading()],
+    ...rest,
+    period_consumption: { end_value: 110, billable_value: 10, weighted_billable_value: 10, status: 'measured', ...period_consumption },
+  };
+  const pc = segment.period_consumption as unknown as Record<string, unknown>;
+  for (const key of Object.keys(pc)) if (pc[key] === undefined) delete pc[key];
+  return segment;
+}
+
+/** A heat point under a unit with unit_share 1 and one aSegment(). */
+export function aPointConsumption(overrides: Partial<MeasuringPointConsumption> = {}): MeasuringPointConsumption {
+  return {
+    measuring_point_id: uuid(),
+    metric: 'heat',
+    obis: null,
+    unit: 'kWh',
+    data_gap: false,
+    is_difference_meter: false,
+    is_system_linked: true,
+    unit_share: 1,
+    segments: [aSegment()],
+    ...overrides,
+  };
+}
+
+export function aUnit(overrides: Partial<UsageUnit> = {}): UsageUnit {
+  return {
+    id: uuid(),
+    tenant_id: uuid(2),
+    property_id: PROPERTY.id,
+    property: { id: PROPERTY.id, name: PROPERTY.name, address_line: 'Lindenstraße 12, 10115 Berlin', external_ref: null },
+    external_ref: null,
+    name: 'WE 01',
+    floor: 'EG',
+    position: 'links',
+    unit_type: 'residential',
+    area_heated_m2: 72.5,
+    area_ww_m2: 72.5,
+    address: ADDRESS,
+    measuring_points: [],
+    ...overrides,
+  };
+}
+
+export function aUnitConsumption(overrides: Partial<UnitConsumption> = {}): UnitConsumption {
+  return { usage_unit_id: uuid(), external_ref: null, ...RANGE, measuring_points: [aPointConsumption()], ...overrides };
+}
+
+/** A unit and its consumption answer with matching ids. */
+export function aUnitEntry(
+  name: string,
+  points: MeasuringPointConsumption[],
+  unitOverrides: Partial<UsageUnit> = {},
+): { unit: UsageUnit; consumption: UnitConsumption } {
+  const unit = aUnit({ name, ...unitOverrides });
+  return { unit, consumption: aUnitConsumption({ usage_unit_id: unit.id, measuring_points: points }) };
+}
+
+export interface PlantOverrides {
+  point?: Partial<MeasuringPoint>;
+  consumption?: Partial<MeasuringPointConsumption>;
+}
+
+/** A plant-room point (usage_unit_id null, no allocations) with its /readings answer (no unit_share, no weighted values). */
+export function aPlantPoint(overrides: PlantOverrides = {}): { point: MeasuringPoint; consumption: MeasuringPointConsumption } {
+  const id = overrides.consumption?.measuring_point_id ?? overrides.point?.id ?? uuid();
+  const segment = aSegment({ period_consumption: { billable_value: 500, end_value: 1500, weighted_billable_value: undefined } });
+  const consumption: MeasuringPointConsumption = {
+    measuring_point_id: id,
+    metric: 'water_cold',
+    obis: null,
+    unit: 'm3',
+    data_gap: false,
+    is_difference_meter: false,
+    is_system_linked: true,
+    segments: [segment],
+    ...overrides.consumption,
+  };
+  const point: MeasuringPoint = {
+    id,
+    usage_unit_id: null,
+    property_id: PROPERTY.id,
+    metric: consumption.metric,
+    obis: null,
+    unit: consumption.unit,
+    localization: 'Heizungskeller',
+    active_device: null,
+    is_difference_meter: consumption.is_difference_meter,
+    is_system_linked: true,
+    allocations: [],
+    ...overrides.point,
+  };
+  return { point, consumption };
+}
+
+export function aPropertyInput(overrides: Partial<PropertyInput> = {}): PropertyInput {
+  return { property: PROPERTY, range: RANGE, units: [], plantPoints: [], ...overrides };
+}
+
+/** The same point as seen under several units: each copy carries its unit's share and weighted value (as the server computes it, in floats). */
+export function sharedCopies(billable: number, shares: number[], base: Partial<MeasuringPointConsumption> = {}): MeasuringPointConsumption[] {
+  const id = base.measuring_point_id ?? uuid();
+  const device = uuid();
+  return shares.map((share) =>
+    aPointConsumption({
+      ...base,
+      measuring_point_id: id,
+      unit_share: share,
+      segments: [aSegment({ device_id: device, serial: 'SN-SHARED', period_consumption: { billable_value: billable, weighted_billable_value: billable * share } })],
+    }),
+  );
+}
