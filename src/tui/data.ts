@@ -1,0 +1,167 @@
+// The seam between the screens and the outside world. Screens only see BrowseData;
+// the real one wraps the shared paced ApiClient and the pure billing module, and
+// tests pass a fake built from plain objects. Loading is lazy: nothing is fetched
+// until a screen asks for it, and a Property is fetched once per range.
+import type { ApiClient, ApiEvent } from '../api/contracts.js';
+import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit } from '../api/types.js';
+import type { BillingRow, Flag, FlagCode, PlantPointRow, ReadingRow, SegmentRow } from '../billing/types.js';
+import { rangeKey, type DateRange } from './range.js';
+
+/** What billProperty (src/billing) returns; the browser reads totals and flags from it. */
+export interface BillResult {
+  billing: BillingRow[];
+  segments: SegmentRow[];
+  readings: ReadingRow[];
+  plant: PlantPointRow[];
+  flags: Flag[];
+}
+
+export interface BillInput {
+  property: { id: string; name: string };
+  range: DateRange;
+  units: { unit: UsageUnit; consumption: UnitConsumption }[];
+  plantPoints: { point: MeasuringPoint; consumption: MeasuringPointConsumption }[];
+}
+
+export type BillPropertyFn = (input: BillInput) => BillResult | Promise<BillResult>;
+export type FlagTextFn = (code: FlagCode, lang: 'en' | 'de') => { title: string; explanation: string };
+
+/** Everything about one Property over one range, after billing. */
+export interface PropertyBundle {
+  property: Property;
+  /** The range asked for. */
+  range: DateRange;
+  /** The range the service answered for (widened to months, capped at the last completed month). */
+  effective: DateRange;
+  units: { unit: UsageUnit; consumption: UnitConsumption }[];
+  /** Plant-room and main meters: points allocated to no unit. */
+  plant: { point: MeasuringPoint; consumption: MeasuringPointConsumption }[];
+  /** Every point of the Property by id, for localization and system link. */
+  points: Map<string, MeasuringPoint>;
+  bill: BillResult;
+}
+
+export interface LoadProgress {
+  done: number;
+  total: number;
+}
+
+export interface BrowseData {
+  listProperties(): Promise<Property[]>;
+  /** Fetches and bills one Property for a range; cached per Property and range. */
+  loadProperty(property: Property, range: DateRange, onProgress?: (p: LoadProgress) => void): Promise<PropertyBundle>;
+  /** Flags of a Property already loaded for this range, or null when it has not been opened yet. */
+  cachedFlagCount(propertyId: string, range: DateRange): number | null;
+  flagText: FlagTextFn;
+  /** API events (rate limiting, retries) while the UI waits; returns the unsubscribe function. */
+  onEvent(listener: (e: ApiEvent) => void): () => void;
+  /**
+   * Writes the export files for one Property (or one unit of it) and says where;
+   * absent when this build has no export module to call.
+   */
+  exportSelection?: (s: ExportSelection) => Promise<string>;
+}
+
+export interface ExportSelection {
+  property: Property;
+  range: DateRange;
+  unitId?: string;
+}
+
+/** An ApiEvent fan-out: the client is created with `emit` as onEvent before the screens subscribe. */
+export function eventHub(): { emit: (e: ApiEvent) => void; subscribe: (l: (e: ApiEvent) => void) => () => void } {
+  const listeners = new Set<(e: ApiEvent) => void>();
+  return {
+    emit: (e) => {
+      for (const l of listeners) l(e);
+    },
+    subscribe: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+  };
+}
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+export interface BrowseDataDeps {
+  api: ApiClient;
+  billProperty: BillPropertyFn;
+  flagText: FlagTextFn;
+  /** Subscribe to the client's events (see eventHub). */
+  subscribe?: (l: (e: ApiEvent) => void) => () => void;
+  exportSelection?: (s: ExportSelection) => Promise<string>;
+}
+
+export function createBrowseData(deps: BrowseDataDeps): BrowseData {
+  const { api } = deps;
+  let properties: Promise<Property[]> | null = null;
+  const bundles = new Map<string, Promise<PropertyBundle>>();
+  const flagCounts = new Map<string, number>();
+
+  async function fetchProperty(property: Property, range: DateRange, onProgress?: (p: LoadProgress) => void): Promise<PropertyBundle> {
+    const [unitList, pointList] = await Promise.all([collect(api.listUsageUnits({ propertyId: property.id })), collect(api.listPropertyMeasuringPoints(property.id))]);
+    const plantPoints = pointList.filter((p) => p.id && (p.usage_unit_id ?? null) === null);
+    const total = unitList.length + plantPoints.length;
+    let done = 0;
+    const tick = () => onProgress?.({ done: ++done, total });
+    onProgress?.({ done, total });
+    // The client paces and limits concurrency itself; asking for everything at once
+    // lets it keep its budget busy without a second queue here.
+    const units = await Promise.all(
+      unitList.map(async (unit) => {
+        const consumption = await api.unitConsumption(unit.id, range);
+        tick();
+        return { unit, consumption };
+      }),
+    );
+    const plant = await Promise.all(
+      plantPoints.map(async (point) => {
+        const consumption = await api.pointReadings(point.id!, range);
+        tick();
+        return { point, consumption };
+      }),
+    );
+    // Billing and the chart use the range the service echoed (widened and capped).
+    const first = units[0]?.consumption;
+    const effective = first ? { from: first.from, to: first.to } : range;
+    const bill = await deps.billProperty({ property: { id: property.id, name: property.name }, range: effective, units, plantPoints: plant });
+    const points = new Map(pointList.filter((p) => p.id).map((p) => [p.id!, p]));
+    flagCounts.set(`${property.id}|${rangeKey(range)}`, bill.flags.length);
+    return { property, range, effective, units, plant, points, bill };
+  }
+
+  return {
+    listProperties() {
+      properties ??= collect(api.listProperties()).catch((e: unknown) => {
+        properties = null; // a failed load is retried next time, not cached
+        throw e;
+      });
+      return properties;
+    },
+    loadProperty(property, range, onProgress) {
+      const key = `${property.id}|${rangeKey(range)}`;
+      let p = bundles.get(key);
+      if (!p) {
+        p = fetchProperty(property, range, onProgress).catch((e: unknown) => {
+          bundles.delete(key);
+          throw e;
+        });
+        bundles.set(key, p);
+      }
+      return p;
+    },
+    cachedFlagCount(propertyId, range) {
+      return flagCounts.get(`${propertyId}|${rangeKey(range)}`) ?? null;
+    },
+    flagText: deps.flagText,
+    onEvent(listener) {
+      return deps.subscribe ? deps.subscribe(listener) : () => {};
+    },
+    ...(deps.exportSelection ? { exportSelection: deps.exportSelection } : {}),
+  };
+}

@@ -1,0 +1,166 @@
+// Pure text helpers for the screens: fitting text to a width, numbers, addresses
+// and the monthly series behind the bar chart. No Ink here, so all of it is
+// testable without rendering.
+import type { Address, MeasuringPointConsumption, ReadingStatus } from '../api/types.js';
+import type { DateRange } from './range.js';
+
+/** Cuts text to `width` columns, marking the cut with an ellipsis. */
+export function fit(text: string, width: number): string {
+  if (width <= 0) return '';
+  const chars = [...text];
+  if (chars.length <= width) return text;
+  if (width === 1) return '…';
+  return `${chars.slice(0, width - 1).join('')}…`;
+}
+
+/** Fits and pads to exactly `width` columns (right-aligned with align 'right'). */
+export function cell(text: string, width: number, align: 'left' | 'right' = 'left'): string {
+  const t = fit(text, width);
+  const pad = ' '.repeat(Math.max(0, width - [...t].length));
+  return align === 'left' ? t + pad : pad + t;
+}
+
+/** A quantity for people: at most 2 decimals, no trailing zeros, no exponent. */
+export function qty(value: string | number | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '–';
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isFinite(n)) return String(value);
+  const rounded = Math.round(n * 100) / 100;
+  return rounded.toFixed(2).replace(/\.?0+$/, '') || '0';
+}
+
+/** At most 4 columns, for the value row under the chart: 412, 1.2k, 12.3, 0.56. */
+export function compact(n: number): string {
+  const a = Math.abs(n);
+  if (a >= 9999.5) return `${Math.round(n / 1000)}k`.slice(0, 4);
+  if (a >= 999.5) return `${(n / 1000).toFixed(1)}k`;
+  if (a >= 99.5) return String(Math.round(n));
+  if (a >= 9.95) return n.toFixed(1);
+  if (a === 0) return '0';
+  return n.toFixed(2).replace(/0$/, '');
+}
+
+export function addressLine(a: Address | undefined): string {
+  if (!a) return '';
+  return `${a.street} ${a.house_number}${a.house_number_addition ?? ''}, ${a.postal_code} ${a.city}`;
+}
+
+export function addressesLine(list: Address[]): string {
+  if (list.length === 0) return '(no address)';
+  const first = addressLine(list[0]);
+  return list.length > 1 ? `${first} (+${list.length - 1})` : first;
+}
+
+/** Letter and colour of a reading status: the letter makes the chart readable without colour. */
+export interface StatusMark {
+  letter: string;
+  color: string;
+  label: string;
+}
+
+const MARKS: Record<string, StatusMark> = {
+  measured: { letter: 'M', color: 'green', label: 'measured' },
+  calculated: { letter: 'C', color: 'yellow', label: 'calculated' },
+  substituted: { letter: 'S', color: 'yellow', label: 'substituted' },
+  missing: { letter: '-', color: 'red', label: 'missing' },
+  calibration_expired: { letter: 'X', color: 'magenta', label: 'calibration expired' },
+};
+
+export const NO_READING: StatusMark = { letter: '·', color: 'gray', label: 'no reading' };
+
+export function statusMark(status: ReadingStatus | null | undefined): StatusMark {
+  if (status === null || status === undefined) return NO_READING;
+  return MARKS[status] ?? { letter: '?', color: 'cyan', label: `unknown status "${status}"` };
+}
+
+export const LEGEND_STATUSES = ['measured', 'calculated', 'missing', 'calibration_expired'] as const;
+
+export interface MonthPoint {
+  /** yyyy-mm */
+  month: string;
+  status: ReadingStatus | null;
+  /** Consumption within the month (value difference x factor), or null when it cannot be told. */
+  use: number | null;
+}
+
+/** Month keys yyyy-mm from the range's first to its last month. */
+export function monthsOf(range: DateRange): string[] {
+  const out: string[] = [];
+  let y = Number(range.from.slice(0, 4));
+  let m = Number(range.from.slice(5, 7));
+  const end = range.to.slice(0, 7);
+  for (let i = 0; i < 600; i++) {
+    const key = `${y}-${String(m).padStart(2, '0')}`;
+    if (key > end) break;
+    out.push(key);
+    if (++m > 12) {
+      m = 1;
+      y++;
+    }
+  }
+  return out;
+}
+
+const BILLABLE_READING = new Set(['measured', 'calculated', 'substituted']);
+const STATUS_WEIGHT: Record<string, number> = { measured: 0, calculated: 1, substituted: 1, missing: 3, calibration_expired: 4 };
+
+/**
+ * Monthly consumption of a point, from the month-end readings of its device
+ * segments: each month's value minus the one before (the segment's baseline for
+ * its first month), times the K-factor. A month after a missing value has no
+ * known start, so it shows no bar rather than a catch-up spike. A month with two
+ * segments (a replacement) adds both parts and shows the worse status.
+ */
+export function monthlySeries(point: MeasuringPointConsumption, range: DateRange): MonthPoint[] {
+  const byMonth = new Map<string, MonthPoint>();
+  for (const seg of point.segments ?? []) {
+    let prev: number | null = seg.baseline_value;
+    for (const r of seg.readings ?? []) {
+      const month = r.at.slice(0, 7);
+      const ok = BILLABLE_READING.has(r.status);
+      const use = ok && prev !== null ? (r.value - prev) * (seg.factor ?? 1) : null;
+      prev = ok || r.status === 'calibration_expired' ? r.value : null;
+      const had = byMonth.get(month);
+      if (!had) {
+        byMonth.set(month, { month, status: r.status, use });
+        continue;
+      }
+      const worse = (STATUS_WEIGHT[r.status] ?? 2) > (STATUS_WEIGHT[had.status ?? ''] ?? 2) ? r.status : had.status;
+      byMonth.set(month, { month, status: worse, use: had.use === null || use === null ? null : had.use + use });
+    }
+  }
+  return monthsOf(range).map((month) => byMonth.get(month) ?? { month, status: null, use: null });
+}
+
+const BLOCKS = [' ', '▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+
+/** Two-row vertical bar for `value` out of `max`: [top, bottom], each one block character. */
+export function bar(value: number | null, max: number): [string, string] {
+  if (value === null || max <= 0 || value <= 0) return [' ', value === 0 ? '▁' : ' '];
+  const level = Math.max(1, Math.round((value / max) * 16));
+  const bottom = BLOCKS[Math.min(8, level)]!;
+  const top = BLOCKS[Math.max(0, level - 8)]!;
+  return [top, bottom];
+}
+
+const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+export function monthName(key: string): string {
+  return MONTH_NAMES[Number(key.slice(5, 7)) - 1] ?? key;
+}
+
+export function metricLabel(metric: string): string {
+  const labels: Record<string, string> = {
+    heat: 'heat',
+    hca: 'heat cost alloc.',
+    water_cold: 'cold water',
+    water_warm: 'warm water',
+    electricity: 'electricity',
+    gas: 'gas',
+    water_outdoor: 'outdoor water',
+  };
+  return labels[metric] ?? metric;
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,87 @@
+// The billing range of the browser: a whole calendar year or a from/to pair.
+// Pure and shared by the command's flags and the inline `y` prompt, so both give
+// the same one-line messages for the same mistakes.
+
+export interface DateRange {
+  from: string;
+  to: string;
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Parses yyyy-mm-dd into a real calendar date or returns null (2025-02-30 is not a date). */
+export function parseIsoDate(text: string): string | null {
+  const m = ISO_DATE.exec(text.trim());
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return null;
+  return text.trim();
+}
+
+export function yearRange(year: number): DateRange {
+  return { from: `${year}-01-01`, to: `${year}-12-31` };
+}
+
+/** The last completed calendar year: what a clerk most often bills. */
+export function defaultRange(today: Date): DateRange {
+  return yearRange(today.getUTCFullYear() - 1);
+}
+
+export type RangeResult = { ok: true; range: DateRange } | { ok: false; message: string };
+
+function parseYear(text: string): RangeResult {
+  const year = Number(text);
+  if (!/^\d{4}$/.test(text) || year < 2000 || year > 2100) {
+    return { ok: false, message: `"${text}" is not a year; type a year such as 2025` };
+  }
+  return { ok: true, range: yearRange(year) };
+}
+
+function parsePair(fromText: string, toText: string): RangeResult {
+  const from = parseIsoDate(fromText);
+  if (!from) return { ok: false, message: `"${fromText}" is not a date; use yyyy-mm-dd, e.g. 2025-01-01` };
+  const to = parseIsoDate(toText);
+  if (!to) return { ok: false, message: `"${toText}" is not a date; use yyyy-mm-dd, e.g. 2025-12-31` };
+  if (to < from) return { ok: false, message: `the end ${to} lies before the start ${from}; swap them` };
+  return { ok: true, range: { from, to } };
+}
+
+/**
+ * Text typed at the `y` prompt: "2025", "2025-01-01..2025-06-30" or
+ * "2025-01-01 2025-06-30".
+ */
+export function parseRangeInput(input: string): RangeResult {
+  const text = input.trim();
+  if (text === '') return { ok: false, message: 'type a year such as 2025, or from..to such as 2025-01-01..2025-06-30' };
+  const parts = text.split(/\s*\.\.\s*|\s+/).filter((p) => p !== '');
+  if (parts.length === 1) return parseYear(parts[0]!);
+  if (parts.length === 2) return parsePair(parts[0]!, parts[1]!);
+  return { ok: false, message: `"${text}" is neither a year nor from..to; e.g. 2025 or 2025-01-01..2025-06-30` };
+}
+
+/** The command's --year / --from / --to flags; `today` fills the default. */
+export function rangeFromFlags(flags: { year?: unknown; from?: unknown; to?: unknown }, today: Date): RangeResult {
+  const year = typeof flags.year === 'string' ? flags.year : undefined;
+  const from = typeof flags.from === 'string' ? flags.from : undefined;
+  const to = typeof flags.to === 'string' ? flags.to : undefined;
+  if (year !== undefined && (from !== undefined || to !== undefined)) {
+    return { ok: false, message: '--year cannot be combined with --from/--to; give either a year or a date range' };
+  }
+  if (year !== undefined) return parseYear(year);
+  if (from !== undefined || to !== undefined) {
+    if (from === undefined || to === undefined) return { ok: false, message: '--from and --to go together; give both dates' };
+    return parsePair(from, to);
+  }
+  return { ok: true, range: defaultRange(today) };
+}
+
+export function rangeLabel(r: DateRange): string {
+  const y = r.from.slice(0, 4);
+  if (r.from === `${y}-01-01` && r.to === `${y}-12-31`) return y;
+  return `${r.from}..${r.to}`;
+}
+
+export function rangeKey(r: DateRange): string {
+  return `${r.from}..${r.to}`;
+}

@@ -1,0 +1,126 @@
+// Rows of the two list screens: all Properties, and one Property's units with its
+// plant-room and main meters.
+import { Decimal } from 'decimal.js';
+import type { Property } from '../api/types.js';
+import type { Flag } from '../billing/types.js';
+import type { PropertyBundle } from './data.js';
+import { addressesLine, cell, metricLabel, qty } from './format.js';
+import { flagCountSpan, heading, row, type Row, type Span } from './rows.js';
+
+export interface Screen {
+  /** The column header line. */
+  columns: string;
+  rows: Row[];
+}
+
+export function propertiesScreen(list: Property[], flagCount: (id: string) => number | null, width: number): Screen {
+  const nameW = Math.max(12, Math.floor((width - 18) * 0.4));
+  const addrW = Math.max(10, width - 2 - nameW - 1 - 6 - 1 - 6);
+  const columns = `  ${cell('Property', nameW)} ${cell('Address', addrW)} ${cell('Units', 6, 'right')}${cell('Flags', 7, 'right')}`;
+  const rows = list.map((p) => {
+    const address = addressesLine(p.addresses ?? []);
+    const count = flagCount(p.id);
+    const flags = flagCountSpan(count);
+    return row(
+      `p:${p.id}`,
+      [
+        { text: cell(p.name, nameW), bold: true },
+        { text: ` ${cell(address, addrW)} ` },
+        { text: cell(p.usage_unit_count === null ? '?' : String(p.usage_unit_count), 6, 'right') },
+        { ...flags, text: cell(flags.text, 7, 'right') },
+      ],
+      { filterText: `${p.name} ${address}`, open: { kind: 'property', propertyId: p.id } },
+    );
+  });
+  return { columns, rows };
+}
+
+const SHORT_METRIC: Record<string, string> = { water_cold: 'cold', water_warm: 'warm', water_outdoor: 'outdoor', electricity: 'elec' };
+
+/** "heat 1234.5 kWh  warm 12.3 m3": one unit's billed totals per metric. */
+export function totalsText(rows: { metric: string; unit: string; billable_value: string }[]): string {
+  return rows.map((r) => `${SHORT_METRIC[r.metric] ?? r.metric} ${qty(r.billable_value)} ${r.unit}`).join('  ');
+}
+
+export function floorText(floor: string | null, position: string | null): string {
+  return [floor === null ? null : `fl ${floor}`, position].filter(Boolean).join(' ') || '–';
+}
+
+export function propertyScreen(b: PropertyBundle, width: number, titleOf: (f: Flag) => string): Screen {
+  const nameW = 12;
+  const typeW = 11;
+  const floorW = 11;
+  const flagsW = 5;
+  const totalsW = Math.max(10, width - 2 - nameW - typeW - floorW - flagsW - 4);
+  const columns = `  ${cell('Unit', nameW)} ${cell('Type', typeW)} ${cell('Floor/pos.', floorW)} ${cell('Billed per metric', totalsW)} ${cell('Flags', flagsW, 'right')}`;
+  const flagsOf = (pred: (f: Flag) => boolean) => b.bill.flags.filter(pred);
+  const rows: Row[] = [];
+
+  const propertyFlags = flagsOf((f) => f.usage_unit_id === null && f.measuring_point_id === null);
+  if (propertyFlags.length > 0) {
+    rows.push(heading('h:pf', 'Findings about the whole Property'));
+    for (const [i, f] of propertyFlags.entries()) rows.push(flagRow(`pf:${i}`, f, b.property.name, '', titleOf(f)));
+  }
+
+  rows.push(heading('h:units', `Units (${b.units.length})`));
+  if (b.units.length === 0) rows.push(row('units:none', [{ text: '  no units in this Property', dim: true }], { selectable: false }));
+  for (const { unit } of b.units) {
+    const totals = totalsText(b.bill.billing.filter((r) => r.usage_unit_id === unit.id));
+    const flags = flagsOf((f) => f.usage_unit_id === unit.id);
+    const fc = flagCountSpan(flags);
+    const floor = floorText(unit.floor, unit.position);
+    rows.push(
+      row(
+        `u:${unit.id}`,
+        [
+          { text: cell(unit.name, nameW), bold: true },
+          { text: ` ${cell(unit.unit_type, typeW)} ${cell(floor, floorW)} ` },
+          { text: cell(totals || 'no billable points', totalsW), ...(totals ? {} : { dim: true }) },
+          { ...fc, text: ` ${cell(fc.text, flagsW, 'right')}` },
+        ],
+        { filterText: `${unit.name} ${unit.unit_type} ${floor} ${totals}`, open: { kind: 'unit', propertyId: b.property.id, unitId: unit.id }, flags },
+      ),
+    );
+  }
+
+  rows.push(heading('h:plant', `Plant-room and main meters, not part of any unit (${b.plant.length})`));
+  if (b.plant.length === 0) rows.push(row('plant:none', [{ text: '  none', dim: true }], { selectable: false }));
+  for (const { point, consumption } of b.plant) {
+    const id = point.id ?? consumption.measuring_point_id;
+    const billed = b.bill.plant.find((r) => r.measuring_point_id === id);
+    const flags = flagsOf((f) => f.usage_unit_id === null && f.measuring_point_id === id);
+    const fc = flagCountSpan(flags);
+    const label = `${metricLabel(consumption.metric)}${point.localization ? ` · ${point.localization}` : ''}`;
+    const value = point.is_difference_meter || consumption.is_difference_meter ? 'difference meter' : `${qty(billed?.billable_value ?? sumSegments(consumption))} ${consumption.unit}`;
+    const serial = point.active_device?.serial ?? consumption.segments.at(-1)?.serial ?? 'no device';
+    const labelW = nameW + typeW + floorW + 2;
+    rows.push(
+      row(
+        `m:${id}`,
+        [
+          { text: cell(label, labelW), bold: true },
+          { text: ` ${cell(`${value} · ${serial}`, totalsW)}` },
+          { ...fc, text: ` ${cell(fc.text, flagsW, 'right')}` },
+        ],
+        { filterText: `${label} ${serial} plant main`, open: { kind: 'plant', propertyId: b.property.id, pointId: id }, flags },
+      ),
+    );
+  }
+  return { columns, rows };
+}
+
+function sumSegments(c: { segments: { period_consumption: { billable_value: number } }[] }): string {
+  return c.segments.reduce((s, seg) => s.plus(seg.period_consumption?.billable_value ?? 0), new Decimal(0)).toString();
+}
+
+/** One selectable line per flag: `i` or Enter on it shows the accountant's explanation. */
+export function flagRow(key: string, f: Flag, filterText: string, indent: string, title?: string): Row {
+  const fc = flagCountSpan([f]);
+  const spans: Span[] = [
+    { text: indent },
+    { text: `[${fc.text.slice(-1)}] `, ...(fc.color ? { color: fc.color } : {}) },
+    { text: title ?? f.code },
+    { text: '  (i: explain)', dim: true },
+  ];
+  return row(key, spans, { filterText, flags: [f] });
+}

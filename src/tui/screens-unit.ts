@@ -1,0 +1,176 @@
+// The detail screens: one unit (its points grouped by metric) or one plant-room
+// meter. Each point is a block of lines: the point, its device segments, the
+// billed value, a monthly bar chart with a status letter per month, and its flags.
+import { Decimal } from 'decimal.js';
+import { METRICS, type MeasuringPoint, type MeasuringPointConsumption } from '../api/types.js';
+import type { Flag } from '../billing/types.js';
+import type { PropertyBundle } from './data.js';
+import { addressLine, bar, compact, metricLabel, monthName, monthlySeries, qty, statusMark, type MonthPoint } from './format.js';
+import type { DateRange } from './range.js';
+import { heading, row, type Row, type Span } from './rows.js';
+import { flagRow, floorText, totalsText, type Screen } from './screens-list.js';
+
+export interface PointBlockInput {
+  consumption: MeasuringPointConsumption;
+  point: MeasuringPoint | undefined;
+  /** What the bill counts for this point (weighted for a unit), as a decimal string. */
+  billed: string;
+  flags: Flag[];
+  range: DateRange;
+  titleOf: (f: Flag) => string;
+  keyPrefix: string;
+}
+
+const CELL = 5;
+
+/** The chart's lines for at most 12 months per band, so 80 columns suffice. */
+export function chartRows(series: MonthPoint[], unit: string, key: string, filterText: string): Row[] {
+  const rows: Row[] = [];
+  const max = Math.max(0, ...series.map((m) => m.use ?? 0));
+  for (let start = 0; start < series.length; start += 12) {
+    const band = series.slice(start, start + 12);
+    const top: Span[] = [{ text: '      ' }];
+    const bottom: Span[] = [{ text: '      ' }];
+    const values: Span[] = [{ text: cell6(unit) }];
+    const months: Span[] = [{ text: '      ' }];
+    const letters: Span[] = [{ text: '      ' }];
+    for (const m of band) {
+      const mark = statusMark(m.status);
+      const [t, b] = bar(m.use, max);
+      top.push({ text: `${t.repeat(3)}  `, color: mark.color });
+      bottom.push({ text: `${b.repeat(3)}  `, color: mark.color });
+      values.push({ text: (m.use === null ? '' : compact(m.use)).padEnd(CELL) });
+      months.push({ text: monthName(m.month).padEnd(CELL), dim: true });
+      letters.push({ text: ` ${mark.letter}   `, color: mark.color, bold: true });
+    }
+    const k = `${key}:c${start}`;
+    rows.push(row(`${k}t`, top, { selectable: false, filterText }));
+    rows.push(row(`${k}b`, bottom, { selectable: false, filterText }));
+    rows.push(row(`${k}v`, values, { selectable: false, filterText }));
+    rows.push(row(`${k}m`, months, { selectable: false, filterText }));
+    rows.push(row(`${k}s`, letters, { selectable: false, filterText }));
+  }
+  return rows;
+}
+
+function cell6(s: string): string {
+  return s.length > 5 ? `${s.slice(0, 5)} ` : s.padEnd(6);
+}
+
+export function pointBlock(i: PointBlockInput): Row[] {
+  const c = i.consumption;
+  const id = c.measuring_point_id;
+  const where = i.point?.localization ?? '';
+  const serials = c.segments.map((s) => s.serial).join(' ');
+  const filterText = `${c.metric} ${metricLabel(c.metric)} ${id} ${where} ${serials}`;
+  const rows: Row[] = [];
+  const k = `${i.keyPrefix}${id}`;
+  const linked = c.is_system_linked ?? i.point?.is_system_linked ?? true;
+  const pointSpans: Span[] = [
+    { text: `  Point ${id.slice(0, 8)}`, bold: true },
+    { text: where ? ` · ${where}` : '' },
+    { text: c.unit_share !== undefined ? ` · share ${c.unit_share}` : '' },
+    linked ? { text: ' · system linked' } : { text: ' · NOT system linked', color: 'yellow', bold: true },
+    { text: ` · billed ${qty(i.billed)} ${c.unit}`, bold: true },
+  ];
+  rows.push(row(`${k}`, pointSpans, { filterText, flags: i.flags.filter((f) => f.device_id === null) }));
+  if (c.is_difference_meter) {
+    rows.push(row(`${k}:diff`, [{ text: '    difference meter: no device and no values of its own', dim: true }], { selectable: false, filterText }));
+  } else if (c.data_gap || c.segments.length === 0) {
+    rows.push(row(`${k}:gap`, [{ text: '    no readings at all in this range (data gap)', color: 'red' }], { selectable: false, filterText }));
+  }
+  for (const s of c.segments) {
+    const pc = s.period_consumption;
+    const mark = statusMark(pc?.status);
+    const removed = s.deinstalled_at ? ` removed ${s.deinstalled_at}` : '';
+    const reason = s.replacement_reason ? ` (${s.replacement_reason})` : '';
+    rows.push(
+      row(
+        `${k}:d${s.device_id}`,
+        [
+          { text: `    Device ${s.serial}`, bold: true },
+          { text: ` ${s.manufacturer} · installed ${s.installed_at ?? 'date not documented'}${removed}${reason} · factor ${s.factor}` },
+        ],
+        { filterText, flags: i.flags.filter((f) => f.device_id === s.device_id) },
+      ),
+    );
+    const origin = s.baseline_origin ?? 'not stated';
+    rows.push(
+      row(
+        `${k}:b${s.device_id}`,
+        [
+          { text: `      baseline ${qty(s.baseline_value)} on ${s.baseline_date} (${origin})`, ...(origin === 'assumed_zero' ? { color: 'yellow' } : {}) },
+          { text: ` · end ${qty(pc?.end_value)} · billable ${qty(pc?.billable_value)} · ` },
+          { text: `${mark.letter} ${mark.label}`, color: mark.color },
+        ],
+        { selectable: false, filterText },
+      ),
+    );
+  }
+  if (c.segments.length > 0) rows.push(...chartRows(monthlySeries(c, i.range), c.unit, k, filterText));
+  for (const [n, f] of i.flags.entries()) rows.push(flagRow(`${k}:f${n}`, f, filterText, '    ', i.titleOf(f)));
+  return rows;
+}
+
+function metricOrder(m: string): number {
+  const i = (METRICS as readonly string[]).indexOf(m);
+  return i < 0 ? METRICS.length : i;
+}
+
+function billedOf(b: PropertyBundle, unitId: string | null, pointId: string): string {
+  return b.bill.segments
+    .filter((s) => s.usage_unit_id === unitId && s.measuring_point_id === pointId)
+    .reduce((sum, s) => sum.plus(s.billed_value || 0), new Decimal(0))
+    .toString();
+}
+
+export function unitScreen(b: PropertyBundle, unitId: string, titleOf: (f: Flag) => string): Screen | null {
+  const entry = b.units.find((u) => u.unit.id === unitId);
+  if (!entry) return null;
+  const { unit, consumption } = entry;
+  const flags = b.bill.flags.filter((f) => f.usage_unit_id === unit.id);
+  const rows: Row[] = [];
+  const totals = totalsText(b.bill.billing.filter((r) => r.usage_unit_id === unit.id));
+  rows.push(row('u:info', [{ text: `${unit.unit_type} · ${floorText(unit.floor, unit.position)} · ${addressLine(unit.address)}` }], { selectable: false, filterText: '' }));
+  rows.push(row('u:billed', [{ text: `Billed ${b.effective.from}..${b.effective.to}: ` }, { text: totals || 'nothing billable', bold: true }], { selectable: false, filterText: '' }));
+  for (const [n, f] of flags.filter((f) => f.measuring_point_id === null).entries()) rows.push(flagRow(`u:f${n}`, f, '', '', titleOf(f)));
+  const byMetric = [...consumption.measuring_points].sort((a, z) => metricOrder(a.metric) - metricOrder(z.metric));
+  let metric: string | null = null;
+  for (const c of byMetric) {
+    if (c.metric !== metric) {
+      metric = c.metric;
+      const n = byMetric.filter((x) => x.metric === metric).length;
+      rows.push(heading(`u:h:${metric}`, `── ${metricLabel(metric)} (${c.unit}) · ${n} point${n === 1 ? '' : 's'} ──`, `${metric} ${metricLabel(metric)}`));
+    }
+    const id = c.measuring_point_id;
+    rows.push(
+      ...pointBlock({
+        consumption: c,
+        point: b.points.get(id),
+        billed: billedOf(b, unit.id, id),
+        flags: flags.filter((f) => f.measuring_point_id === id),
+        range: b.effective,
+        titleOf,
+        keyPrefix: 'u:p:',
+      }),
+    );
+  }
+  if (byMetric.length === 0) rows.push(row('u:none', [{ text: 'This unit has no measuring points.', dim: true }], { selectable: false }));
+  return { columns: `${unit.name} — ${consumption.measuring_points.length} measuring points`, rows };
+}
+
+export function plantScreen(b: PropertyBundle, pointId: string, titleOf: (f: Flag) => string): Screen | null {
+  const entry = b.plant.find((p) => (p.point.id ?? p.consumption.measuring_point_id) === pointId);
+  if (!entry) return null;
+  const billed = b.bill.plant.find((r) => r.measuring_point_id === pointId)?.billable_value ?? billedOf(b, null, pointId);
+  const rows = pointBlock({
+    consumption: entry.consumption,
+    point: entry.point,
+    billed,
+    flags: b.bill.flags.filter((f) => f.usage_unit_id === null && f.measuring_point_id === pointId),
+    range: b.effective,
+    titleOf,
+    keyPrefix: 'm:',
+  });
+  return { columns: `${metricLabel(entry.consumption.metric)} meter allocated to no unit (plant room / main meter)`, rows };
+}
