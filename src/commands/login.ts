@@ -1,7 +1,140 @@
-import { MeterdataError, ExitCode } from '../core/errors.js';
+// `meterdata login`: settles the profile's settings from flags, presets and the existing
+// profile, then runs the browser sign-in (src/auth/login-flow.ts) and says who is connected.
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { DEFAULT_SCOPES, SANDBOX_CLIENT_ID, configFile, loadProfile, readConfig, resolveProfileName, type ClientAuthMethod, type Preset, type Profile } from '../core/config.js';
+import { UsageError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
+import { chooseStoreKind, openStore } from '../auth/credential-store/index.js';
+import { isLoopbackHttp } from '../auth/discovery.js';
+import { login } from '../auth/login-flow.js';
+import { describePropertyScope } from '../auth/whoami.js';
 
-// Placeholder until the command lands; says so plainly instead of pretending.
-export async function run(_opts: Record<string, unknown>, _io: Io): Promise<number> {
-  throw new MeterdataError('`meterdata login` is not available in this build yet.', { code: 'NOT_IMPLEMENTED', exitCode: ExitCode.UNEXPECTED });
+const KNOWN_SCOPES = new Set(DEFAULT_SCOPES);
+
+export async function run(opts: Record<string, unknown>, io: Io): Promise<number> {
+  const name = resolveProfileName(opts, io.env);
+  const existing = await loadProfile(io.env, name);
+  const profile = await settle(name, opts, io, existing);
+  let secret: string | undefined;
+  let storeSecret = false;
+  if (profile.client_auth === 'client_secret_basic') {
+    if (opts.clientSecretStdin) {
+      secret = await firstLine(io);
+      storeSecret = true;
+      if (!secret) throw new UsageError('--client-secret-stdin was given but standard input was empty.', 'Pipe the secret in, e.g. `pass show erp-client | meterdata login --client-secret-stdin …`.', 'AUTH_NO_CLIENT_SECRET');
+    } else if (io.env.METERDATA_CLIENT_SECRET) {
+      secret = io.env.METERDATA_CLIENT_SECRET;
+    } else {
+      const previous = await openStore(profile.credential_store, io.env).read(name).catch(() => null);
+      secret = previous?.client_secret;
+      storeSecret = !!secret;
+    }
+  }
+  const timeoutS = Number(opts.timeout ?? 300);
+  if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new UsageError(`--timeout must be a positive number of seconds, not "${String(opts.timeout)}".`);
+  const result = await login(profile, io, {
+    openBrowser: opts.browser !== false,
+    acceptPasted: opts.browser === false && !opts.clientSecretStdin,
+    timeoutMs: timeoutS * 1000,
+    clientSecret: secret,
+    storeClientSecret: storeSecret,
+  });
+  const p = result.profile;
+  io.stdout.write(
+    [
+      `Connected profile "${p.name}" to ${p.tenant_name ?? 'the landlord'}${p.tenant_id ? ` (${p.tenant_id})` : ''}.`,
+      `  Scopes:          ${(p.granted_scopes ?? []).join(' ') || 'none'}`,
+      `  Property scope:  ${describePropertyScope(p)}`,
+      `  DPoP:            ${p.dpop ? 'on (tokens bound to a key kept with them)' : 'off'}`,
+      `  Token stored in: ${result.store.describe(p.name)}`,
+      '',
+    ].join('\n'),
+  );
+  return 0;
+}
+
+async function settle(name: string, opts: Record<string, unknown>, io: Io, existing: Profile | undefined): Promise<Profile> {
+  const str = (k: string) => (typeof opts[k] === 'string' && opts[k] ? (opts[k] as string) : undefined);
+  let preset: Preset = {};
+  const envName = str('env');
+  if (envName) {
+    const config = await readConfig(io.env);
+    preset = config.presets?.[envName as 'sandbox' | 'production'] ?? {};
+    if (!preset.auth_url && !preset.base_url) {
+      throw new UsageError(
+        `No URLs are configured for --env ${envName}.`,
+        `Add "presets": { "${envName}": { "auth_url": "https://…", "base_url": "https://…/v1" } } to ${configFile(io.env)}, or pass --auth-url and --base-url.`,
+        'USAGE_PRESET_MISSING',
+      );
+    }
+  }
+  const explicit = str('authUrl') ?? str('baseUrl') ?? envName;
+  let authUrl = str('authUrl') ?? preset.auth_url ?? (explicit ? undefined : existing?.auth_url);
+  let baseUrl = str('baseUrl') ?? preset.base_url ?? (explicit ? undefined : existing?.base_url);
+  if (!authUrl && !baseUrl) {
+    throw new UsageError('meterdata does not know where to sign in.', 'Pass --env sandbox or --env production (URLs from the config file), or --auth-url (and --base-url) for another server.', 'USAGE_NO_SERVER');
+  }
+  authUrl ??= new URL(checkUrl(baseUrl!, '--base-url')).origin;
+  baseUrl ??= `${new URL(checkUrl(authUrl, '--auth-url')).origin}/v1`;
+  const auth = new URL(checkUrl(authUrl, '--auth-url'));
+  const base = new URL(checkUrl(baseUrl, '--base-url'));
+  const sameServer = existing && existing.auth_url === authUrl.replace(/\/$/, '');
+  const clientId = str('clientId') ?? preset.client_id ?? (sameServer ? existing.client_id : undefined) ?? (envName === 'sandbox' || isLoopbackHttp(auth) ? SANDBOX_CLIENT_ID : undefined);
+  if (!clientId) throw new UsageError('No client id for this server.', 'Pass --client-id with the client id the operator registered (erp_…).', 'USAGE_NO_CLIENT_ID');
+  const privateKey = str('privateKey');
+  const clientAuth = (str('clientAuth') as ClientAuthMethod | undefined) ??
+    (privateKey ? 'private_key_jwt' : opts.clientSecretStdin || io.env.METERDATA_CLIENT_SECRET ? 'client_secret_basic' : undefined) ??
+    (sameServer && existing.client_id === clientId ? existing.client_auth : 'none');
+  const scopes = str('scope') ? str('scope')!.split(/[\s,]+/).filter(Boolean) : DEFAULT_SCOPES;
+  const unknown = scopes.filter((s) => !KNOWN_SCOPES.has(s));
+  if (!scopes.length || unknown.length) {
+    throw new UsageError(`Unknown scope ${unknown.join(', ') || '(none given)'}.`, `Use some of: ${DEFAULT_SCOPES.join(' ')}.`, 'USAGE_SCOPE');
+  }
+  const profile: Profile = {
+    name,
+    auth_url: auth.href.replace(/\/$/, ''),
+    base_url: base.href.replace(/\/$/, ''),
+    resource: base.origin,
+    client_id: clientId,
+    client_auth: clientAuth,
+    dpop: opts.dpop === true || (opts.dpop === undefined && !!sameServer && existing.dpop),
+    scopes,
+    credential_store: chooseStoreKind(opts.credentialStore, io.env, existing?.credential_store),
+  };
+  if (clientAuth === 'private_key_jwt') {
+    const file = privateKey ? path.resolve(io.cwd, privateKey) : existing?.private_key_file;
+    if (!file) throw new UsageError('private_key_jwt needs a private key.', 'Pass --private-key FILE (PEM or JWK), --kid and --alg.', 'AUTH_NO_PRIVATE_KEY');
+    profile.private_key_file = file;
+    const kid = str('kid') ?? existing?.kid;
+    if (kid) profile.kid = kid;
+    profile.alg = (str('alg') as Profile['alg']) ?? existing?.alg ?? 'RS256';
+  } else if (privateKey) {
+    throw new UsageError('--private-key is only used with --client-auth private_key_jwt.');
+  }
+  return profile;
+}
+
+function checkUrl(value: string, flag: string): string {
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    throw new UsageError(`${flag} "${value}" is not a URL.`, `Pass a full address such as https://auth.example.com.`, 'USAGE_URL');
+  }
+  if (u.protocol !== 'https:' && !isLoopbackHttp(u)) {
+    throw new UsageError(`${flag} must use https (plain http is only allowed for 127.0.0.1/localhost): ${u.origin}.`, undefined, 'USAGE_URL');
+  }
+  if (u.search || u.hash) throw new UsageError(`${flag} must not carry a query or fragment.`, undefined, 'USAGE_URL');
+  return value;
+}
+
+async function firstLine(io: Io): Promise<string | undefined> {
+  const rl = createInterface({ input: io.stdin, crlfDelay: Infinity });
+  try {
+    for await (const line of rl) return line.trim() || undefined;
+    return undefined;
+  } finally {
+    rl.close();
+  }
 }

@@ -1,7 +1,39 @@
-import { MeterdataError, ExitCode } from '../core/errors.js';
+// `meterdata logout`: revoke at the server (RFC 7009, with client authentication), then
+// delete the local record. Says what happened even when the server could not be reached.
+import { loadProfile, removeProfileFields, resolveProfileName } from '../core/config.js';
 import type { Io } from '../core/io.js';
+import { clientAuthFor, clientSecretFrom } from '../auth/client-auth.js';
+import { openStore } from '../auth/credential-store/index.js';
+import { describeError, discover } from '../auth/discovery.js';
+import { revokeToken } from '../auth/token-exchange.js';
 
-// Placeholder until the command lands; says so plainly instead of pretending.
-export async function run(_opts: Record<string, unknown>, _io: Io): Promise<number> {
-  throw new MeterdataError('`meterdata logout` is not available in this build yet.', { code: 'NOT_IMPLEMENTED', exitCode: ExitCode.UNEXPECTED });
+export async function run(opts: Record<string, unknown>, io: Io): Promise<number> {
+  const name = resolveProfileName(opts, io.env);
+  const profile = await loadProfile(io.env, name);
+  if (!profile) {
+    io.stderr.write(`Profile "${name}" does not exist; nothing to do.\n`);
+    return 0;
+  }
+  const store = openStore(profile.credential_store, io.env);
+  const record = await store.read(name);
+  if (!record) {
+    io.stderr.write(`Profile "${name}" is not signed in; nothing to revoke or delete.\n`);
+    return 0;
+  }
+  let revoked: string;
+  if (opts.localOnly) {
+    revoked = 'not revoked at the server (--local-only); the landlord can still see the connection in the portal until it expires or is disconnected';
+  } else {
+    try {
+      const config = await discover(profile, await clientAuthFor(profile, clientSecretFrom(io.env, record.client_secret)));
+      await revokeToken(config, record.refresh_token);
+      revoked = 'revoked at the server';
+    } catch (e) {
+      revoked = `NOT revoked at the server (${describeError(e)}); the landlord can disconnect it in the portal, or it expires after 90 days unused`;
+    }
+  }
+  await store.remove(name);
+  await removeProfileFields(io.env, name, ['tenant_id', 'tenant_name', 'client_id_seen', 'granted_scopes', 'property_scope', 'property_names', 'last_refresh_at', 'access_expires_at']);
+  io.stderr.write(`Signed out profile "${name}": connection ${revoked}; local sign-in deleted from the ${store.kind === 'file' ? 'credential file' : 'keychain'}.\n`);
+  return 0;
 }

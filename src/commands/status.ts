@@ -1,7 +1,77 @@
-import { MeterdataError, ExitCode } from '../core/errors.js';
+// `meterdata status`: what a profile is connected to and whether the connection works
+// right now (a live /whoami). Exit 0 when it does, 3 otherwise.
+import { loadProfile, loadProfiles, resolveProfileName, type Profile } from '../core/config.js';
+import { ExitCode, MeterdataError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
+import { openConnection } from '../auth/connection.js';
+import { openStore } from '../auth/credential-store/index.js';
+import { describePropertyScope, reconcile } from '../auth/whoami.js';
 
-// Placeholder until the command lands; says so plainly instead of pretending.
-export async function run(_opts: Record<string, unknown>, _io: Io): Promise<number> {
-  throw new MeterdataError('`meterdata status` is not available in this build yet.', { code: 'NOT_IMPLEMENTED', exitCode: ExitCode.UNEXPECTED });
+interface StatusReport {
+  profile: string;
+  auth_url?: string;
+  base_url?: string;
+  client_id?: string;
+  client_auth?: string;
+  dpop?: boolean;
+  tenant_id?: string;
+  tenant_name?: string;
+  granted_scopes?: string[];
+  property_scope?: 'all' | string[];
+  property_names?: string[];
+  access_expires_at?: string;
+  last_refresh_at?: string;
+  storage?: string;
+  signed_in: boolean;
+  working: boolean;
+  problem?: { code: string; message: string; hint?: string };
+}
+
+export async function run(opts: Record<string, unknown>, io: Io): Promise<number> {
+  const names = opts.all ? Object.keys(await loadProfiles(io.env)).sort() : [resolveProfileName(opts, io.env)];
+  const reports: StatusReport[] = [];
+  for (const name of names) reports.push(await check(name, io));
+  if (opts.json) io.stdout.write(`${JSON.stringify(opts.all ? reports : reports[0], null, 2)}\n`);
+  else io.stdout.write(reports.length ? reports.map(render).join('\n') : 'No profiles yet. Run `meterdata login`.\n');
+  return reports.length && reports.every((r) => r.working) ? ExitCode.OK : ExitCode.NOT_SIGNED_IN;
+}
+
+async function check(name: string, io: Io): Promise<StatusReport> {
+  const stored = await loadProfile(io.env, name);
+  const report: StatusReport = { profile: name, signed_in: false, working: false };
+  if (stored) Object.assign(report, facts(stored), { storage: openStore(stored.credential_store, io.env).describe(name) });
+  if (io.env.METERDATA_ACCESS_TOKEN) report.storage = 'METERDATA_ACCESS_TOKEN (environment; never refreshed)';
+  try {
+    const conn = await openConnection({ profile: name, env: io.env, signal: io.signal });
+    report.signed_in = true;
+    const fresh = conn.session ? await conn.session.reconcileProfile() : await reconcile(conn.profile, (m, u) => conn.credentials.headersFor(m, u));
+    Object.assign(report, facts(fresh));
+    report.working = true;
+  } catch (e) {
+    if (!(e instanceof MeterdataError)) throw e;
+    report.problem = { code: e.code, message: e.message, ...(e.hint ? { hint: e.hint } : {}) };
+  }
+  return report;
+}
+
+function facts(p: Profile): Partial<StatusReport> {
+  const { auth_url, base_url, client_id, client_auth, dpop, tenant_id, tenant_name, granted_scopes, property_scope, property_names, access_expires_at, last_refresh_at } = p;
+  return { auth_url, base_url, client_id, client_auth, dpop, tenant_id, tenant_name, granted_scopes, property_scope, property_names, access_expires_at, last_refresh_at };
+}
+
+function render(r: StatusReport): string {
+  const line = (k: string, v: string | undefined) => (v === undefined ? '' : `  ${`${k}:`.padEnd(17)}${v}\n`);
+  const state = r.working ? 'connected, working' : r.signed_in ? 'signed in, NOT working' : 'not signed in';
+  let out = `Profile "${r.profile}": ${state}\n`;
+  out += line('Auth server', r.auth_url);
+  out += line('API', r.base_url);
+  out += line('Client', r.client_id && `${r.client_id} (${r.client_auth}${r.dpop ? ', DPoP' : ''})`);
+  out += line('Tenant', r.tenant_name && `${r.tenant_name} (${r.tenant_id})`);
+  out += line('Scopes', r.granted_scopes?.join(' '));
+  out += line('Property scope', r.property_scope && describePropertyScope(r));
+  out += line('Access token', r.access_expires_at && `expires ${r.access_expires_at}`);
+  out += line('Last refresh', r.last_refresh_at);
+  out += line('Stored in', r.storage);
+  if (r.problem) out += `  Problem:         ${r.problem.message}\n${r.problem.hint ? `                   ${r.problem.hint}\n` : ''}`;
+  return out;
 }

@@ -1,7 +1,9 @@
-import { MeterdataError, ExitCode } from '../core/errors.js';
+// `meterdata token`: a valid access token on stdout for scripts (refreshed if needed).
 import type { Io } from '../core/io.js';
+import { openConnection } from '../auth/connection.js';
 
-// Placeholder until the command lands; says so plainly instead of pretending.
-export async function run(_opts: Record<string, unknown>, _io: Io): Promise<number> {
-  throw new MeterdataError('`meterdata token` is not available in this build yet.', { code: 'NOT_IMPLEMENTED', exitCode: ExitCode.UNEXPECTED });
+export async function run(opts: Record<string, unknown>, io: Io): Promise<number> {
+  const conn = await openConnection({ profile: opts.profile as string | undefined, env: io.env, signal: io.signal });
+  io.stdout.write(`${await conn.credentials.currentToken()}\n`);
+  return 0;
 }

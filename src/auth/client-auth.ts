@@ -1,0 +1,56 @@
+// How meterdata proves the client's identity at /oauth/token and /oauth/revoke.
+// Secrets never come from argv: the keychain/file record, stdin or METERDATA_CLIENT_SECRET.
+import { readFile } from 'node:fs/promises';
+import * as oidc from 'openid-client';
+import type { CryptoKey } from 'openid-client';
+import { importJWK, importPKCS8, type JWK } from 'jose';
+import type { Profile } from '../core/config.js';
+import { UsageError } from '../core/errors.js';
+
+export async function clientAuthFor(profile: Profile, secret: string | undefined): Promise<oidc.ClientAuth> {
+  switch (profile.client_auth) {
+    case 'none':
+      return oidc.None();
+    case 'client_secret_basic':
+      if (!secret) {
+        throw new UsageError('No client secret for client_secret_basic.', 'Pass it on standard input with --client-secret-stdin, or set METERDATA_CLIENT_SECRET.', 'AUTH_NO_CLIENT_SECRET');
+      }
+      return oidc.ClientSecretBasic(secret);
+    case 'private_key_jwt': {
+      const key = await loadPrivateKey(profile);
+      return oidc.PrivateKeyJwt({ key, kid: profile.kid });
+    }
+  }
+}
+
+async function loadPrivateKey(profile: Profile): Promise<CryptoKey> {
+  const file = profile.private_key_file;
+  const alg = profile.alg ?? 'RS256';
+  if (!file) throw new UsageError('private_key_jwt needs a private key.', 'Pass --private-key FILE (PEM or JWK) with --kid and --alg.', 'AUTH_NO_PRIVATE_KEY');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`Cannot read the private key file ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'}).`, 'Check the path given with --private-key.', 'AUTH_PRIVATE_KEY_UNREADABLE');
+  }
+  try {
+    const trimmed = text.trim();
+    if (trimmed.startsWith('{')) {
+      const jwk = JSON.parse(trimmed) as JWK;
+      if (!jwk.d) throw new Error('the JWK has no private part');
+      return (await importJWK(jwk, alg)) as CryptoKey;
+    }
+    return await importPKCS8(trimmed, alg);
+  } catch (e) {
+    throw new UsageError(
+      `The private key in ${file} cannot be used with ${alg}: ${(e as Error).message}.`,
+      'Use a PKCS#8 PEM ("BEGIN PRIVATE KEY") or a private JWK that matches --alg (RS256/PS256: RSA, ES256: P-256).',
+      'AUTH_PRIVATE_KEY_INVALID',
+    );
+  }
+}
+
+/** The secret for client_secret_basic: environment first, then what login stored. */
+export function clientSecretFrom(env: NodeJS.ProcessEnv, stored: string | undefined): string | undefined {
+  return env.METERDATA_CLIENT_SECRET || stored;
+}

@@ -1,0 +1,125 @@
+// The browser sign-in: discovery → loopback server → authorize URL (printed, browser
+// opened) → one callback (or a pasted URL) → checks → code redemption → durable store →
+// /whoami reconciliation.
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { saveProfile, type Profile } from '../core/config.js';
+import { NotSignedInError } from '../core/errors.js';
+import type { Io } from '../core/io.js';
+import { checkCallback, buildAuthorizationRequest } from './authorize.js';
+import { openBrowser } from './browser.js';
+import { clientAuthFor } from './client-auth.js';
+import { openStore, type CredentialStore } from './credential-store/index.js';
+import { KeychainCredentialStore } from './credential-store/keychain.js';
+import { assertServerCapabilities, discover } from './discovery.js';
+import { generateDpopKey } from './dpop.js';
+import { startCallbackServer } from './loopback-callback.js';
+import { Session } from './session.js';
+import { dpopHandle, recordFromTokens, redeemCode } from './token-exchange.js';
+
+export interface LoginOptions {
+  openBrowser: boolean;
+  timeoutMs: number;
+  clientSecret?: string;
+  /** Keep the secret in the credential store (it came from stdin, not the environment). */
+  storeClientSecret: boolean;
+  /** Lines on stdin may carry the redirected URL (--no-browser, SSH sessions). */
+  acceptPasted: boolean;
+}
+
+export interface LoginResult {
+  profile: Profile;
+  store: CredentialStore;
+}
+
+export async function login(profile: Profile, io: Io, opts: LoginOptions): Promise<LoginResult> {
+  const store = openStore(profile.credential_store, io.env);
+  if (store instanceof KeychainCredentialStore) await store.probe();
+  const config = await discover(profile, await clientAuthFor(profile, opts.clientSecret));
+  assertServerCapabilities(config);
+  const issuer = config.serverMetadata().issuer;
+  const dpop = profile.dpop ? await generateDpopKey() : undefined;
+  const relogin = `Run \`meterdata login${profile.name !== 'default' ? ` --profile ${profile.name}` : ''}\` again`;
+
+  let expected = { issuer, state: '' };
+  const server = await startCallbackServer((params) => {
+    const v = checkCallback(params, expected, relogin);
+    return v.ok ? { ok: true, message: 'meterdata received the sign-in.' } : { ok: false, message: v.error.message };
+  });
+  let params: URLSearchParams;
+  let request: Awaited<ReturnType<typeof buildAuthorizationRequest>>;
+  try {
+    request = await buildAuthorizationRequest(config, { redirectUri: server.redirectUri, scopes: profile.scopes, resource: profile.resource });
+    expected = { issuer, state: request.state };
+    io.stderr.write(`To connect meterdata, open this address in a browser and approve access:\n${request.url.href}\n`);
+    if (opts.openBrowser) openBrowser(request.url.href, io.env);
+    else io.stderr.write('Waiting for the sign-in. Without a browser on this machine, paste the address the browser ends up on here and press Enter.\n');
+    params = await waitForAnswer(server.received, opts, io, relogin);
+  } finally {
+    await server.close();
+  }
+
+  const verdict = checkCallback(params, expected, relogin);
+  if (!verdict.ok) throw verdict.error;
+  const callbackUrl = new URL(server.redirectUri);
+  for (const [k, v] of params) callbackUrl.searchParams.append(k, v);
+  const tokens = await redeemCode(config, callbackUrl, { verifier: request.verifier, state: request.state }, profile.resource, dpopHandle(config, dpop?.key));
+
+  const record = recordFromTokens(tokens, {
+    ...(dpop ? { dpop_jwk: dpop.privateJwk } : {}),
+    ...(opts.storeClientSecret && opts.clientSecret ? { client_secret: opts.clientSecret } : {}),
+  });
+  // The refresh token is durable before anything uses the access token.
+  await store.write(profile.name, record);
+  const bare = stripConnectionFacts(profile);
+  await saveProfile(io.env, bare);
+  const session = new Session(bare, store, record, io.env);
+  return { profile: await session.reconcileProfile(), store };
+}
+
+function stripConnectionFacts(p: Profile): Profile {
+  const { tenant_id: _a, tenant_name: _b, client_id_seen: _c, granted_scopes: _d, property_scope: _e, property_names: _f, last_refresh_at: _g, access_expires_at: _h, ...rest } = p;
+  return rest;
+}
+
+function waitForAnswer(received: Promise<URLSearchParams>, opts: LoginOptions, io: Io, relogin: string): Promise<URLSearchParams> {
+  const cleanups: (() => void)[] = [];
+  const racers: Promise<URLSearchParams>[] = [received];
+  racers.push(
+    new Promise((_, reject) => {
+      const t = setTimeout(() => {
+        const minutes = opts.timeoutMs >= 60_000 ? `${Math.round(opts.timeoutMs / 60_000)} minutes` : `${Math.round(opts.timeoutMs / 1000)} seconds`;
+        reject(new NotSignedInError(`No sign-in answer arrived within ${minutes}; nothing was changed.`, { code: 'AUTH_LOGIN_TIMEOUT', hint: `${relogin} and approve access in the browser.` }));
+      }, opts.timeoutMs);
+      cleanups.push(() => clearTimeout(t));
+    }),
+  );
+  racers.push(
+    new Promise((_, reject) => {
+      const onAbort = () => reject(new NotSignedInError('Sign-in interrupted; nothing was changed.', { code: 'AUTH_LOGIN_INTERRUPTED', hint: `${relogin}.` }));
+      if (io.signal.aborted) onAbort();
+      io.signal.addEventListener('abort', onAbort, { once: true });
+      cleanups.push(() => io.signal.removeEventListener('abort', onAbort));
+    }),
+  );
+  if (opts.acceptPasted) racers.push(pastedAnswer(io.stdin, cleanups));
+  return Promise.race(racers).finally(() => cleanups.forEach((c) => c()));
+}
+
+/** Resolves with the query of the first pasted line that is a redirect URL; never resolves otherwise. */
+function pastedAnswer(stdin: Readable, cleanups: (() => void)[]): Promise<URLSearchParams> {
+  return new Promise((resolve) => {
+    const rl = createInterface({ input: stdin, crlfDelay: Infinity });
+    cleanups.push(() => rl.close());
+    rl.on('line', (line) => {
+      const text = line.trim();
+      if (!text) return;
+      try {
+        const u = new URL(text);
+        if (u.searchParams.has('code') || u.searchParams.has('error')) resolve(u.searchParams);
+      } catch {
+        // not a URL: ignore and keep waiting
+      }
+    });
+  });
+}

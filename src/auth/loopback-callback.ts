@@ -1,0 +1,70 @@
+// The loopback redirect target: http://127.0.0.1:<free port>/callback, bound to 127.0.0.1
+// only. The first request to /callback ends the wait (whatever it carries: login checks it
+// and reports); every other path is 404. The page tells the person to return to the terminal.
+import http from 'node:http';
+import { ExitCode, MeterdataError } from '../core/errors.js';
+
+export interface CallbackPage {
+  ok: boolean;
+  message: string;
+}
+
+export interface CallbackServer {
+  redirectUri: string;
+  /** Resolves with the query of the first /callback request. */
+  received: Promise<URLSearchParams>;
+  close(): Promise<void>;
+}
+
+/** `judge` decides which page the browser sees for the callback it delivered. */
+export async function startCallbackServer(judge: (params: URLSearchParams) => CallbackPage): Promise<CallbackServer> {
+  let deliver!: (p: URLSearchParams) => void;
+  const received = new Promise<URLSearchParams>((resolve) => (deliver = resolve));
+  let done = false;
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (req.method !== 'GET' || url.pathname !== '/callback') {
+      page(res, 404, 'Not found', 'This address only receives the sign-in answer for meterdata.');
+      return;
+    }
+    if (done) {
+      page(res, 409, 'Already answered', 'meterdata has already received a sign-in answer. Return to the terminal.');
+      return;
+    }
+    done = true;
+    const verdict = judge(url.searchParams);
+    page(res, verdict.ok ? 200 : 400, verdict.ok ? 'Signed in' : 'Sign-in not completed', `${verdict.message} You can close this tab and return to the terminal.`);
+    deliver(url.searchParams);
+  });
+  server.keepAliveTimeout = 1000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      reject(
+        new MeterdataError(`Cannot open a local port on 127.0.0.1 for the sign-in answer (${e.code ?? e.message}).`, {
+          code: 'AUTH_NO_LOOPBACK_PORT',
+          exitCode: ExitCode.UNAVAILABLE,
+          hint: 'Check that the loopback interface is up and not blocked by a firewall, then try again.',
+          cause: e,
+        }),
+      ),
+    );
+    server.listen({ host: '127.0.0.1', port: 0 }, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    redirectUri: `http://127.0.0.1:${port}/callback`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function page(res: http.ServerResponse, status: number, title: string, text: string): void {
+  const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+  res.end(`<!doctype html><html><head><meta charset="utf-8"><title>meterdata: ${esc(title)}</title></head><body><h1 id="meterdata-result">${esc(title)}</h1><p>${esc(text)}</p></body></html>`);
+}

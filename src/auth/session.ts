@@ -1,0 +1,156 @@
+// A signed-in connection at run time: hands out access tokens, refreshes them shortly
+// before expiry or after a 401, and keeps every process on the same token family.
+//
+// Refresh protocol (per profile): single-flight inside the process, then the cross-process
+// lock; under the lock the store is read again, and if another process already refreshed,
+// its token is used. The new refresh token is persisted (durably) before the new access
+// token is used. A transient failure never touches the stored record.
+import type * as oidc from 'openid-client';
+import type { Credentials } from '../core/credentials.js';
+import { loadProfile, saveProfile, type Profile } from '../core/config.js';
+import { NotSignedInError } from '../core/errors.js';
+import { openStore, type CredentialStore, type StoredRecord } from './credential-store/index.js';
+import { clientAuthFor, clientSecretFrom } from './client-auth.js';
+import { discover } from './discovery.js';
+import { dpopProof, importDpopKey, type DpopKey } from './dpop.js';
+import { SingleFlight, withRefreshLock } from './lock.js';
+import { dpopHandle, recordFromTokens, refreshGrant, RefreshAnswerLostError } from './token-exchange.js';
+import { reconcile } from './whoami.js';
+
+/** Refresh when less than this is left on the access token. */
+export const REFRESH_MARGIN_MS = 60_000;
+
+const flights = new SingleFlight<StoredRecord>();
+
+export function loginHint(profile: string): string {
+  return `Run \`meterdata login${profile !== 'default' ? ` --profile ${profile}` : ''}\`.`;
+}
+
+export function notSignedIn(profile: string): NotSignedInError {
+  return new NotSignedInError(`Profile "${profile}" is not signed in.`, { code: 'AUTH_NOT_SIGNED_IN', hint: loginHint(profile) });
+}
+
+function usable(rec: StoredRecord, now: number): boolean {
+  return !!rec.access_token && !!rec.access_expires_at && Date.parse(rec.access_expires_at) - now > REFRESH_MARGIN_MS;
+}
+
+export class Session {
+  private record: StoredRecord;
+  private dpopKey: DpopKey | undefined;
+  private config: oidc.Configuration | undefined;
+  /** Called after each refresh (tests count refreshes with it). */
+  onRefresh: ((rec: StoredRecord) => void) | undefined;
+
+  constructor(
+    public profile: Profile,
+    readonly store: CredentialStore,
+    record: StoredRecord,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {
+    this.record = record;
+  }
+
+  static async open(profile: Profile, env: NodeJS.ProcessEnv): Promise<Session> {
+    const store = openStore(profile.credential_store, env);
+    const record = await store.read(profile.name);
+    if (!record) throw notSignedIn(profile.name);
+    return new Session(profile, store, record, env);
+  }
+
+  private async key(): Promise<DpopKey | undefined> {
+    if (!this.record.dpop_jwk) return undefined;
+    this.dpopKey ??= await importDpopKey(this.record.dpop_jwk);
+    return this.dpopKey;
+  }
+
+  /** A record whose access token has more than a minute left. */
+  async fresh(): Promise<StoredRecord> {
+    if (usable(this.record, Date.now())) return this.record;
+    return this.refresh(undefined);
+  }
+
+  /** Refreshes unless someone already replaced `rejectedToken` (or the token is still fresh and not rejected). */
+  refresh(rejectedToken: string | undefined): Promise<StoredRecord> {
+    return flights.run(`${this.env.METERDATA_HOME ?? ''}\0${this.profile.name}`, async () => {
+      if (rejectedToken !== undefined && this.record.access_token !== rejectedToken && usable(this.record, Date.now())) return this.record;
+      const rec = await withRefreshLock(this.env, this.profile.name, () => this.refreshLocked(rejectedToken));
+      this.record = rec;
+      return rec;
+    });
+  }
+
+  private async refreshLocked(rejectedToken: string | undefined): Promise<StoredRecord> {
+    const current = await this.store.read(this.profile.name);
+    if (!current) throw notSignedIn(this.profile.name);
+    const replacedByOther = rejectedToken === undefined ? true : current.access_token !== rejectedToken;
+    if (replacedByOther && usable(current, Date.now())) return current;
+    if (current.refresh_uncertain_since) {
+      throw new NotSignedInError(
+        `An earlier refresh of this connection (${current.refresh_uncertain_since}) got no answer; the server may have replaced the refresh token, and sending the old one again would end the connection.`,
+        { code: 'AUTH_REFRESH_UNCERTAIN', hint: loginHint(this.profile.name) },
+      );
+    }
+    this.record = current;
+    const config = await this.configuration();
+    const key = await this.key();
+    let next: StoredRecord;
+    try {
+      const tokens = await refreshGrant(config, current.refresh_token, dpopHandle(config, key), this.profile);
+      next = recordFromTokens(tokens, current);
+    } catch (e) {
+      if (e instanceof RefreshAnswerLostError) {
+        // The request may have reached the server: remember that, so nobody resends the token.
+        await this.store.write(this.profile.name, { ...current, refresh_uncertain_since: new Date().toISOString() }).catch(() => undefined);
+      }
+      throw e;
+    }
+    // Durable before use: a crash after this line loses nothing.
+    await this.store.write(this.profile.name, next);
+    this.record = next;
+    this.onRefresh?.(next);
+    await this.reconcileProfile();
+    return next;
+  }
+
+  /** GET /whoami with the current token and store what it says in the profile. */
+  async reconcileProfile(): Promise<Profile> {
+    const latest = (await loadProfile(this.env, this.profile.name)) ?? this.profile;
+    const next = await reconcile({ ...latest, credential_store: this.profile.credential_store }, (m, u) => this.headersWith(this.record, m, u));
+    if (this.record.access_expires_at) next.access_expires_at = this.record.access_expires_at;
+    await saveProfile(this.env, next);
+    this.profile = next;
+    return next;
+  }
+
+  private async configuration(): Promise<oidc.Configuration> {
+    if (this.config) return this.config;
+    const auth = await clientAuthFor(this.profile, clientSecretFrom(this.env, this.record.client_secret));
+    this.config = await discover(this.profile, auth);
+    return this.config;
+  }
+
+  async headersWith(rec: StoredRecord, method: string, url: string): Promise<Record<string, string>> {
+    const token = rec.access_token;
+    if (!token) throw notSignedIn(this.profile.name);
+    const key = await this.key();
+    if (key && rec.token_type === 'DPoP') {
+      return { authorization: `DPoP ${token}`, dpop: await dpopProof(key, method, url, token) };
+    }
+    return { authorization: `Bearer ${token}` };
+  }
+
+  credentials(): Credentials {
+    return {
+      headersFor: async (method, url) => this.headersWith(await this.fresh(), method, url),
+      refreshAfterRejection: async (rejectedToken) => {
+        await this.refresh(rejectedToken);
+      },
+      currentToken: async () => {
+        const rec = await this.fresh();
+        if (!rec.access_token) throw notSignedIn(this.profile.name);
+        return rec.access_token;
+      },
+    };
+  }
+}
+

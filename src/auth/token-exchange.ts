@@ -1,0 +1,132 @@
+// The three calls to the authorization server after discovery: redeem the code, refresh,
+// revoke. Errors become typed meterdata errors whose text carries no token.
+import * as oidc from 'openid-client';
+import type { Profile } from '../core/config.js';
+import { ExitCode, MeterdataError, NotSignedInError, ServiceUnavailableError } from '../core/errors.js';
+import { describeError } from './discovery.js';
+import type { DpopKey } from './dpop.js';
+import type { StoredRecord } from './credential-store/types.js';
+
+export type TokenSet = oidc.TokenEndpointResponse;
+
+export function dpopHandle(config: oidc.Configuration, key: DpopKey | undefined): oidc.DPoPHandle | undefined {
+  return key ? oidc.getDPoPHandle(config, { privateKey: key.privateKey, publicKey: key.publicKey }) : undefined;
+}
+
+export async function redeemCode(
+  config: oidc.Configuration,
+  callbackUrl: URL,
+  checks: { verifier: string; state: string },
+  resource: string,
+  dpop: oidc.DPoPHandle | undefined,
+): Promise<TokenSet> {
+  try {
+    return await oidc.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: checks.verifier, expectedState: checks.state }, { resource }, dpop ? { DPoP: dpop } : undefined);
+  } catch (e) {
+    throw tokenError(e, 'redeem the sign-in code', undefined);
+  }
+}
+
+export async function refreshGrant(config: oidc.Configuration, refreshToken: string, dpop: oidc.DPoPHandle | undefined, profile: Profile): Promise<TokenSet> {
+  try {
+    return await oidc.refreshTokenGrant(config, refreshToken, undefined, dpop ? { DPoP: dpop } : undefined);
+  } catch (e) {
+    throw tokenError(e, 'refresh the access token', profile);
+  }
+}
+
+export async function revokeToken(config: oidc.Configuration, token: string): Promise<void> {
+  await oidc.tokenRevocation(config, token);
+}
+
+/** A refresh request whose answer was lost after it may have reached the server. */
+export class RefreshAnswerLostError extends ServiceUnavailableError {}
+
+/** The OAuth error of a token-endpoint answer, whether in the body or a WWW-Authenticate challenge. */
+export function oauthErrorOf(e: unknown): { error: string; status: number } | undefined {
+  if (e instanceof oidc.ResponseBodyError) return { error: e.error, status: e.status };
+  if (e instanceof oidc.WWWAuthenticateChallengeError) {
+    const error = e.cause.map((c) => c.parameters.error).find((x) => typeof x === 'string');
+    return { error: error ?? (e.status === 401 ? 'invalid_client' : 'unknown'), status: e.status };
+  }
+  return undefined;
+}
+
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function causeCodes(e: unknown): string[] {
+  const codes: string[] = [];
+  let cur = e as { code?: unknown; cause?: unknown; name?: unknown } | undefined;
+  for (let i = 0; cur && i < 6; i++) {
+    if (typeof cur.code === 'string') codes.push(cur.code);
+    if (typeof cur.name === 'string') codes.push(cur.name);
+    cur = cur.cause as typeof cur;
+  }
+  return codes;
+}
+
+export function tokenError(e: unknown, what: string, profile: Profile | undefined): MeterdataError {
+  const relogin = `Run \`meterdata login${profile && profile.name !== 'default' ? ` --profile ${profile.name}` : ''}\` to connect again.`;
+  const oauthError = oauthErrorOf(e);
+  if (oauthError) {
+    if (oauthError.error === 'invalid_grant') {
+      return new NotSignedInError(
+        profile ? 'The connection was revoked or expired (the landlord disconnected it, its access ended, or it was unused for 90 days).' : 'The sign-in code was refused (expired or already used).',
+        { code: profile ? 'AUTH_CONNECTION_ENDED' : 'AUTH_CODE_REFUSED', hint: relogin },
+      );
+    }
+    if (oauthError.error === 'invalid_client') {
+      return new MeterdataError(`The server refused the client's authentication while trying to ${what} (invalid_client).`, {
+        code: 'AUTH_CLIENT_REFUSED',
+        exitCode: ExitCode.NOT_SIGNED_IN,
+        hint: 'Check the client id, secret or private key (and --kid/--alg) registered for this client, then run `meterdata login` again.',
+      });
+    }
+    if (oauthError.status === 429 || oauthError.status >= 500) {
+      return new ServiceUnavailableError(`The sign-in server could not ${what} right now (${describeError(e)}).`, { code: 'AUTH_SERVER_UNAVAILABLE' });
+    }
+    return new MeterdataError(`The sign-in server refused to ${what}: ${describeError(e)}.`, { code: 'AUTH_TOKEN_REFUSED', exitCode: ExitCode.NOT_SIGNED_IN, hint: relogin });
+  }
+  const codes = causeCodes(e);
+  if (codes.some((c) => NEVER_SENT.has(c))) {
+    return new ServiceUnavailableError(`Cannot reach the sign-in server to ${what} (${describeError(e)}).`, { code: 'AUTH_SERVER_UNREACHABLE' });
+  }
+  if (e instanceof oidc.ClientError || (e as { name?: string }).name === 'OperationProcessingError') {
+    return new MeterdataError(`The sign-in server's answer could not be used while trying to ${what} (${describeError(e)}).`, {
+      code: 'AUTH_BAD_SERVER_ANSWER',
+      exitCode: ExitCode.UNAVAILABLE,
+      hint: 'Try again later; if it persists, report it with `meterdata status --json`.',
+    });
+  }
+  return new RefreshAnswerLostError(`The answer of the sign-in server was lost while trying to ${what} (${describeError(e)}).`, {
+    code: 'AUTH_ANSWER_LOST',
+    hint: profile
+      ? `The server may already have replaced the stored refresh token; meterdata will not send it again. Run \`meterdata status${profile.name !== 'default' ? ` --profile ${profile.name}` : ''}\`; if it says not signed in, run \`meterdata login\`.`
+      : 'Run `meterdata login` again.',
+  });
+}
+
+/** The stored record after a token answer; the refresh token is kept if the server sent none. */
+export function recordFromTokens(tokens: TokenSet, prev: Partial<StoredRecord>, now = Date.now()): StoredRecord {
+  const refresh = tokens.refresh_token ?? prev.refresh_token;
+  if (!refresh) {
+    throw new MeterdataError('The sign-in server issued no refresh token.', {
+      code: 'AUTH_NO_REFRESH_TOKEN',
+      exitCode: ExitCode.NOT_SIGNED_IN,
+      hint: 'meterdata needs a refresh token to keep the connection; check the client registration.',
+    });
+  }
+  const expiresIn = typeof tokens.expires_in === 'number' ? tokens.expires_in : 3600;
+  const rec: StoredRecord = {
+    v: 1,
+    refresh_token: refresh,
+    access_token: tokens.access_token,
+    access_expires_at: new Date(now + expiresIn * 1000).toISOString(),
+    token_type: String(tokens.token_type).toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer',
+    updated_at: new Date(now).toISOString(),
+  };
+  if (prev.dpop_jwk) rec.dpop_jwk = prev.dpop_jwk;
+  if (prev.client_secret) rec.client_secret = prev.client_secret;
+  if (tokens.scope) rec.scope = tokens.scope;
+  return rec;
+}

@@ -1,0 +1,156 @@
+// Profiles: one landlord connection each, kept in <config>/config.json. Nothing secret
+// is ever written here: tokens, client secrets and DPoP keys live in the credential store.
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import lockfile from 'proper-lockfile';
+import { UsageError } from './errors.js';
+import { dirs } from './paths.js';
+
+export type ClientAuthMethod = 'none' | 'client_secret_basic' | 'private_key_jwt';
+export type CredentialStoreKind = 'keychain' | 'file';
+
+export interface Profile {
+  name: string;
+  /** Issuer of the authorization server. */
+  auth_url: string;
+  /** API base including `/v1`. */
+  base_url: string;
+  /** RFC 8707 resource: the origin of base_url. */
+  resource: string;
+  client_id: string;
+  client_auth: ClientAuthMethod;
+  /** private_key_jwt only: where the key is (a path, never the key itself). */
+  private_key_file?: string;
+  kid?: string;
+  alg?: 'RS256' | 'PS256' | 'ES256';
+  dpop: boolean;
+  scopes: string[];
+  credential_store: CredentialStoreKind;
+  // Reconciled from /whoami after every token issue and refresh.
+  tenant_id?: string;
+  tenant_name?: string;
+  client_id_seen?: string;
+  granted_scopes?: string[];
+  property_scope?: 'all' | string[];
+  /** Names of the Properties in scope (when read:units was granted). */
+  property_names?: string[];
+  last_refresh_at?: string;
+  access_expires_at?: string;
+}
+
+export interface Preset {
+  auth_url?: string;
+  base_url?: string;
+  client_id?: string;
+}
+
+export interface ConfigFile {
+  presets?: { sandbox?: Preset; production?: Preset };
+  profiles?: Record<string, Profile>;
+}
+
+export const DEFAULT_SCOPES = ['read:units', 'read:devices', 'read:readings'];
+export const SANDBOX_CLIENT_ID = 'sandbox-demo-client';
+
+export function configFile(env: NodeJS.ProcessEnv): string {
+  return path.join(dirs(env).config, 'config.json');
+}
+
+export async function readConfig(env: NodeJS.ProcessEnv): Promise<ConfigFile> {
+  const file = configFile(env);
+  let text: string;
+  try {
+    text = await fsp.readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw e;
+  }
+  try {
+    const parsed = JSON.parse(text) as ConfigFile;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+    return parsed;
+  } catch {
+    throw new UsageError(`The configuration file ${file} is not valid JSON.`, 'Fix or remove it, then run `meterdata login` again.', 'CONFIG_INVALID');
+  }
+}
+
+export async function loadProfiles(env: NodeJS.ProcessEnv): Promise<Record<string, Profile>> {
+  return (await readConfig(env)).profiles ?? {};
+}
+
+export async function loadProfile(env: NodeJS.ProcessEnv, name: string): Promise<Profile | undefined> {
+  return (await loadProfiles(env))[name];
+}
+
+/** Read-modify-write of config.json under a lock, written atomically. */
+export async function updateConfig(env: NodeJS.ProcessEnv, change: (c: ConfigFile) => ConfigFile): Promise<void> {
+  const file = configFile(env);
+  await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const release = await lockfile.lock(file, { realpath: false, stale: 10_000, retries: { retries: 40, minTimeout: 25, maxTimeout: 250 } });
+  try {
+    const next = change(await readConfig(env));
+    await writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`, 0o600);
+  } finally {
+    await release();
+  }
+}
+
+export async function saveProfile(env: NodeJS.ProcessEnv, profile: Profile): Promise<void> {
+  await updateConfig(env, (c) => ({ ...c, profiles: { ...c.profiles, [profile.name]: profile } }));
+}
+
+export async function removeProfileFields(env: NodeJS.ProcessEnv, name: string, fields: (keyof Profile)[]): Promise<void> {
+  await updateConfig(env, (c) => {
+    const p = c.profiles?.[name];
+    if (!p) return c;
+    const copy: Record<string, unknown> = { ...p };
+    for (const f of fields) delete copy[f];
+    return { ...c, profiles: { ...c.profiles, [name]: copy as unknown as Profile } };
+  });
+}
+
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+export function resolveProfileName(opts: { profile?: unknown }, env: NodeJS.ProcessEnv): string {
+  const name = (typeof opts.profile === 'string' && opts.profile) || env.METERDATA_PROFILE || 'default';
+  if (!PROFILE_NAME.test(name)) {
+    throw new UsageError(`"${name}" is not a valid profile name.`, 'Use letters, digits, ".", "_" or "-" (at most 64 characters).', 'PROFILE_NAME_INVALID');
+  }
+  return name;
+}
+
+/**
+ * Writes a file so that a reader sees the old or the new content, never a mix:
+ * temp file in the same directory, fsync, rename, fsync of the directory.
+ */
+export async function writeFileAtomic(file: string, content: string, mode: number): Promise<void> {
+  const dir = path.dirname(file);
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`);
+  const handle = await fsp.open(tmp, 'wx', mode);
+  try {
+    await handle.writeFile(content, 'utf8');
+    await handle.chmod(mode);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await fsp.rename(tmp, file);
+  } catch (e) {
+    await fsp.rm(tmp, { force: true });
+    throw e;
+  }
+  await fsyncDir(dir);
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  let handle: fsp.FileHandle | undefined;
+  try {
+    handle = await fsp.open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Some platforms (Windows) cannot open or fsync a directory; the rename is still atomic there.
+  } finally {
+    await handle?.close();
+  }
+}
