@@ -2,6 +2,7 @@
 // fsynced, and renamed to their final names only once the whole export succeeded, the
 // manifest last. A run that fails or is interrupted leaves no file under a final name
 // that could be mistaken for a complete export.
+import { createHash, type Hash } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -11,6 +12,7 @@ const FLUSH_AT = 1 << 16;
 export class BufferedFile {
   private chunks: string[] = [];
   private size = 0;
+  private readonly hash: Hash = createHash('sha256');
   bytes = 0;
 
   constructor(
@@ -30,7 +32,13 @@ export class BufferedFile {
     this.chunks = [];
     this.size = 0;
     this.bytes += buf.length;
-    await this.fh.write(buf);
+    this.hash.update(buf);
+    await this.fh.writeFile(buf); // writes all of buf, unlike a single write()
+  }
+
+  /** sha256 of everything written (call after close). */
+  digest(): string {
+    return this.hash.copy().digest('hex');
   }
 
   /** Flushes, fsyncs and closes. */

@@ -1,7 +1,7 @@
 // Rendering of one cell as text, for CSV. Numbers are always plain notation
 // ("0.0000001", never "1e-7"): billing hands over decimal strings, and anything
 // else is normalised with decimal.js so that a spreadsheet never sees an exponent.
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import type { ColumnType } from './tables.js';
 
 export interface CellStyle {

@@ -151,7 +151,9 @@ export async function writeXlsx(input: XlsxInput): Promise<void> {
     stream.on('close', resolve);
     stream.on('error', reject);
   });
-  const wb = new PinnedWorkbookWriter({ stream, useStyles: true, useSharedStrings: false, created: input.exportTime });
+  // `created` is read in the constructor (before the first zip entry), so it goes in the options.
+  const options = { stream, useStyles: true, useSharedStrings: false, created: input.exportTime };
+  const wb = new PinnedWorkbookWriter(options as Partial<ExcelJS.stream.xlsx.WorkbookStreamWriterOptions>);
   wb.creator = 'meterdata';
   wb.lastModifiedBy = 'meterdata';
   overviewSheet(wb, t, input.overview);

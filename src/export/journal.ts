@@ -1,0 +1,118 @@
+// Resume support. Under dirs().state/exports/<hash of profile and arguments>/ the export
+// keeps what it fetched, one gzip'd JSON file per completed Property, plus meta.json with
+// the identity it was fetched under (tenant, property scope), the Property list and the
+// time of the first start. A re-run with the same arguments re-checks /whoami against it
+// and fetches only the Properties not yet there; the files are then rebuilt from the
+// journal, so they are byte-identical to an uninterrupted run. Removed after success.
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit, WhoAmI } from '../api/types.js';
+
+export interface PropertyAnswers {
+  property: Property;
+  units: { unit: UsageUnit; consumption: UnitConsumption }[];
+  /** Every measuring point listed for the Property (with and without a unit). */
+  points: MeasuringPoint[];
+  plantPoints: { point: MeasuringPoint; consumption: MeasuringPointConsumption }[];
+}
+
+export interface JournalMeta {
+  version: 1;
+  identity: Record<string, unknown>;
+  /** ISO time of the first start: the export time shown in the files. */
+  startedAt: string;
+  tenantId: string;
+  tenantName: string;
+  propertyScope: WhoAmI['property_scope'];
+  /** Filled in once the Property list is complete. */
+  properties: Property[] | null;
+}
+
+export function journalKey(identity: Record<string, unknown>): string {
+  return createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 32);
+}
+
+async function writeAtomic(file: string, data: string | Buffer): Promise<void> {
+  const tmp = `${file}.tmp`;
+  await writeFile(tmp, data, { flush: true });
+  await rename(tmp, file);
+}
+
+function sameScope(a: WhoAmI['property_scope'], b: WhoAmI['property_scope']): boolean {
+  const norm = (s: WhoAmI['property_scope']) => (s === 'all' ? 'all' : JSON.stringify([...s].sort()));
+  return norm(a) === norm(b);
+}
+
+export class Journal {
+  private constructor(
+    readonly dir: string,
+    public meta: JournalMeta,
+    /** Why an earlier journal was dropped, for the user; null when none was. */
+    readonly restartReason: string | null,
+    readonly resumed: boolean,
+  ) {}
+
+  /**
+   * Opens the journal of `identity`, resuming it when it was made under the same tenant
+   * and property scope; otherwise starts a new one (and says why the old one was dropped).
+   */
+  static async open(stateDir: string, identity: Record<string, unknown>, who: WhoAmI, now: Date): Promise<Journal> {
+    const dir = path.join(stateDir, 'exports', journalKey(identity));
+    let reason: string | null = null;
+    try {
+      const meta = JSON.parse(await readFile(path.join(dir, 'meta.json'), 'utf8')) as JournalMeta;
+      if (meta.version !== 1 || JSON.stringify(meta.identity) !== JSON.stringify(identity)) reason = 'it was written by another version';
+      else if (meta.tenantId !== who.tenant_id) reason = `the connection now belongs to "${who.tenant_name}", not "${meta.tenantName}"`;
+      else if (!sameScope(meta.propertyScope, who.property_scope)) reason = "the landlord's property selection has changed since";
+      else return new Journal(dir, meta, null, true);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') reason = 'its files could not be read';
+    }
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    const meta: JournalMeta = {
+      version: 1,
+      identity,
+      startedAt: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      tenantId: who.tenant_id,
+      tenantName: who.tenant_name,
+      propertyScope: who.property_scope,
+      properties: null,
+    };
+    const j = new Journal(dir, meta, reason, false);
+    await j.saveMeta();
+    return j;
+  }
+
+  private async saveMeta(): Promise<void> {
+    await writeAtomic(path.join(this.dir, 'meta.json'), JSON.stringify(this.meta));
+  }
+
+  async setProperties(properties: Property[]): Promise<void> {
+    this.meta.properties = properties;
+    await this.saveMeta();
+  }
+
+  private file(index: number): string {
+    return path.join(this.dir, `property-${String(index).padStart(6, '0')}.json.gz`);
+  }
+
+  async load(index: number): Promise<PropertyAnswers | null> {
+    try {
+      return JSON.parse(gunzipSync(await readFile(this.file(index))).toString('utf8')) as PropertyAnswers;
+    } catch {
+      return null; // not fetched yet (or unreadable): fetch it again
+    }
+  }
+
+  async save(index: number, answers: PropertyAnswers): Promise<void> {
+    await writeAtomic(this.file(index), gzipSync(JSON.stringify(answers), { level: 1 }));
+  }
+
+  async remove(): Promise<void> {
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}

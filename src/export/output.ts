@@ -1,0 +1,159 @@
+// Every file of one export: CSV tables written as rows arrive, NDJSON spools for the
+// workbook, the Overview totals, then billing.xlsx and the manifest, all renamed into
+// place together by AtomicOutput only when everything succeeded.
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { FLAG_SEVERITY, type BillingRow, type FlagCode } from '../billing/types.js';
+import { UsageError } from '../core/errors.js';
+import { AtomicOutput, partialName, type BufferedFile } from './atomic.js';
+import { CsvTableWriter } from './csv-writer.js';
+import type { Format } from './options.js';
+import type { Row, TableName } from './tables.js';
+import type { Template } from './templates.js';
+import { writeXlsx, type OverviewData, type OverviewUnit } from './xlsx-writer.js';
+
+export const MANIFEST = 'meterdata-manifest.json';
+export const XLSX_FILE = 'billing.xlsx';
+
+export interface FileEntry {
+  name: string;
+  bytes: number;
+  sha256: string;
+  rows?: number;
+}
+
+const METRIC_ORDER = ['heat', 'hca', 'water_warm', 'water_cold', 'water_outdoor', 'electricity', 'gas'];
+
+function metricRank(m: string): number {
+  const i = METRIC_ORDER.indexOf(m);
+  return i < 0 ? METRIC_ORDER.length : i;
+}
+
+/** Final file names this template and format list produce. */
+export function finalNames(template: Template, formats: Format[]): string[] {
+  return [...(formats.includes('csv') ? template.files.map((f) => f.file) : []), ...(formats.includes('xlsx') ? [XLSX_FILE] : [])];
+}
+
+/**
+ * Refuses an --out folder that holds another export (its manifest names other arguments)
+ * or files under our names that no complete export of these arguments wrote. A folder
+ * holding a complete export of the same arguments is overwritten (a plain re-run).
+ */
+export async function checkOutDir(dir: string, identity: Record<string, unknown>, names: string[]): Promise<void> {
+  let manifest: { identity?: unknown } | null = null;
+  try {
+    manifest = JSON.parse(await readFile(path.join(dir, MANIFEST), 'utf8')) as { identity?: unknown };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') manifest = {};
+  }
+  if (manifest) {
+    if (JSON.stringify(manifest.identity) === JSON.stringify(identity)) return;
+    throw new UsageError(`--out ${dir} already holds an export made with other arguments.`, 'Choose another --out folder, or delete that folder first.', 'EXPORT_OUT_IN_USE');
+  }
+  for (const n of names) {
+    const exists = await stat(path.join(dir, n)).then(() => true, () => false);
+    if (exists) throw new UsageError(`--out ${dir} already holds ${n}, which is not from a complete meterdata export.`, 'Choose another --out folder, or move those files away first.', 'EXPORT_OUT_IN_USE');
+  }
+}
+
+async function sha256File(file: string): Promise<string> {
+  const h = createHash('sha256');
+  for await (const chunk of createReadStream(file)) h.update(chunk as Buffer);
+  return h.digest('hex');
+}
+
+export class OutputSet {
+  private readonly atomic: AtomicOutput;
+  private readonly csv = new Map<TableName, { file: BufferedFile; writer: CsvTableWriter }>();
+  private readonly spools = new Map<TableName, BufferedFile>();
+  private readonly units: OverviewUnit[] = [];
+  private readonly metricUnits = new Map<string, string>();
+  readonly rows: Partial<Record<TableName, number>> = {};
+
+  constructor(
+    readonly dir: string,
+    private readonly template: Template,
+    private readonly formats: Format[],
+  ) {
+    this.atomic = new AtomicOutput(dir);
+  }
+
+  async start(): Promise<void> {
+    await this.atomic.prepare();
+    for (const f of this.template.files) {
+      this.rows[f.table] = 0;
+      if (this.formats.includes('csv')) {
+        const file = await this.atomic.create(f.file);
+        const writer = new CsvTableWriter(file, this.template, f);
+        await writer.start();
+        this.csv.set(f.table, { file, writer });
+      }
+      if (this.formats.includes('xlsx')) this.spools.set(f.table, await this.atomic.scratch(`${f.table}.ndjson`));
+    }
+  }
+
+  async write(table: TableName, rows: readonly object[]): Promise<void> {
+    if (this.rows[table] === undefined) return; // the template leaves this table out
+    const csv = this.csv.get(table);
+    const spool = this.spools.get(table);
+    for (const r of rows as Row[]) {
+      if (csv) await csv.writer.write(r);
+      if (spool) await spool.write(`${JSON.stringify(r)}\n`);
+    }
+    this.rows[table]! += rows.length;
+  }
+
+  /** Keeps the small per-unit totals for the Overview sheet (only when a workbook is written). */
+  addOverview(billing: BillingRow[]): void {
+    if (!this.formats.includes('xlsx')) return;
+    let current: OverviewUnit | undefined;
+    for (const b of billing) {
+      if (current?.usage_unit_id !== b.usage_unit_id) {
+        current = { property_id: b.property_id, property_name: b.property_name, usage_unit_id: b.usage_unit_id, usage_unit_name: b.usage_unit_name, unit_type: b.unit_type, values: new Map() };
+        this.units.push(current);
+      }
+      const flagged = b.review_flags.some((c: FlagCode) => FLAG_SEVERITY[c] !== 'info');
+      current.values.set(b.metric, { value: b.billable_value, flagged });
+      if (!this.metricUnits.has(b.metric)) this.metricUnits.set(b.metric, b.unit);
+    }
+  }
+
+  overview(): OverviewData {
+    const metrics = [...this.metricUnits.entries()]
+      .map(([metric, unit]) => ({ metric, unit }))
+      .sort((a, b) => metricRank(a.metric) - metricRank(b.metric) || (a.metric < b.metric ? -1 : a.metric > b.metric ? 1 : 0));
+    return { metrics, units: this.units };
+  }
+
+  /** Closes everything, writes the workbook and the manifest, renames all into place. */
+  async finish(about: [string, string | number][], exportTime: Date, manifest: (files: FileEntry[]) => unknown): Promise<FileEntry[]> {
+    const files: FileEntry[] = [];
+    for (const [table, { file, writer }] of this.csv) {
+      await this.atomic.closeFile(file);
+      files.push({ name: writer.file.file, bytes: file.bytes, sha256: file.digest(), rows: this.rows[table] ?? 0 });
+    }
+    if (this.formats.includes('xlsx')) {
+      for (const s of this.spools.values()) await this.atomic.closeFile(s);
+      const spools = Object.fromEntries([...this.spools.entries()].map(([t, f]) => [t, f.path]));
+      const xlsx = await this.atomic.create(XLSX_FILE);
+      await this.atomic.closeFile(xlsx); // exceljs writes the file itself, through its own stream
+      const target = path.join(this.dir, partialName(XLSX_FILE));
+      await writeXlsx({ file: target, template: this.template, spools, overview: this.overview(), about, exportTime });
+      const fh = await open(target, 'r+');
+      await fh.sync().finally(() => fh.close());
+      files.push({ name: XLSX_FILE, bytes: (await stat(target)).size, sha256: await sha256File(target) });
+    }
+    const m = await this.atomic.create(MANIFEST);
+    await m.write(`${JSON.stringify(manifest(files), null, 2)}\n`);
+    await this.atomic.closeFile(m);
+    await this.atomic.commit(MANIFEST);
+    await this.atomic.abort(); // removes the spools; final files are never touched
+    return files;
+  }
+
+  async abort(): Promise<void> {
+    await this.atomic.abort();
+  }
+}

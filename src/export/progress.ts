@@ -1,0 +1,86 @@
+// Progress of an export on stderr. On a terminal: one bar line (units done, request
+// rate, ETA) redrawn at most 10 times a second. Off a terminal (cron, pipes): one log
+// line per Property and nothing that redraws. --quiet: nothing.
+import type { Io } from '../core/io.js';
+
+export interface Reporter {
+  begin(properties: number, unitsHint: number | null): void;
+  unit(): void;
+  property(p: { index: number; total: number; name: string; units: number; plantPoints: number; flags: number; fromJournal: boolean }): void;
+  note(line: string): void;
+  end(): void;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export function propertyLine(p: Parameters<Reporter['property']>[0]): string {
+  const src = p.fromJournal ? ' (from the journal of the interrupted run)' : '';
+  return `property ${p.index}/${p.total} "${p.name}": ${plural(p.units, 'unit')}, ${plural(p.plantPoints, 'plant point')}, ${plural(p.flags, 'flag')}${src}`;
+}
+
+function duration(s: number): string {
+  if (!Number.isFinite(s) || s < 0) return '?';
+  if (s < 60) return `${Math.ceil(s)}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(Math.ceil(s % 60)).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+export function createReporter(io: Io, opts: { quiet: boolean; requests: () => number; now?: () => number }): Reporter {
+  const now = opts.now ?? Date.now;
+  const write = (s: string) => void io.stderr.write(s);
+  if (opts.quiet) return { begin() {}, unit() {}, property() {}, note() {}, end() {} };
+  if (!io.stderr.isTTY) {
+    return {
+      begin() {},
+      unit() {},
+      property: (p) => write(`${propertyLine(p)}\n`),
+      note: (line) => write(`${line}\n`),
+      end() {},
+    };
+  }
+  const started = now();
+  let units = 0;
+  let total: number | null = null;
+  let props = 0;
+  let propsDone = 0;
+  let lastDraw = 0;
+  let drawn = false;
+  const draw = (force = false) => {
+    const t = now();
+    if (!force && t - lastDraw < 100) return;
+    lastDraw = t;
+    const secs = Math.max(0.001, (t - started) / 1000);
+    const rate = opts.requests() / secs;
+    const share = total ? Math.min(1, units / total) : props ? propsDone / props : 0;
+    const eta = share > 0 ? (secs / share) * (1 - share) : Number.NaN;
+    const width = 24;
+    const filled = Math.round(share * width);
+    const bar = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`;
+    const count = total ? `${units}/${total} units` : `${units} units`;
+    write(`\r\x1b[2K${bar} ${count} · property ${propsDone}/${props} · ${rate.toFixed(1)} req/s · ETA ${duration(eta)}`);
+    drawn = true;
+  };
+  return {
+    begin(n, hint) {
+      props = n;
+      total = hint;
+      draw(true);
+    },
+    unit() {
+      units++;
+      draw();
+    },
+    property(p) {
+      propsDone = p.index;
+      if (p.fromJournal) units += p.units;
+      draw();
+    },
+    note(line) {
+      write(`${drawn ? '\r\x1b[2K' : ''}${line}\n`);
+      draw(true);
+    },
+    end() {
+      if (drawn) write('\r\x1b[2K');
+    },
+  };
+}

@@ -1,0 +1,166 @@
+// One export: identity check and journal, the walk Property by Property (fetch the next
+// while writing the current), billing, rows streamed to the writers, then everything
+// renamed into place at once. Output order depends only on the data, so two runs (or an
+// interrupted and resumed one) write the same bytes.
+import type { ApiClient } from '../api/contracts.js';
+import { CONTRACT_VERSION, type Property } from '../api/types.js';
+import { billProperty, reviewRows } from '../billing/index.js';
+import type { Severity } from '../billing/types.js';
+import { ExitCode, MeterdataError, isMeterdataError } from '../core/errors.js';
+import { Journal, type PropertyAnswers } from './journal.js';
+import { identity, type ExportArgs } from './options.js';
+import { OutputSet, type FileEntry } from './output.js';
+import type { Reporter } from './progress.js';
+import type { Template } from './templates.js';
+import { collectProperty, propertiesInScope } from './walk.js';
+
+export interface ExportDeps {
+  api: ApiClient;
+  args: ExportArgs;
+  template: Template;
+  /** dirs().state: the journal lives under exports/ there. */
+  stateDir: string;
+  reporter: Reporter;
+  toolVersion: string;
+  signal?: AbortSignal;
+  now?: () => Date;
+}
+
+export interface ExportSummary {
+  out: string;
+  files: FileEntry[];
+  range: { from: string; to: string };
+  tenant: string;
+  exportedAt: string;
+  resumed: boolean;
+  counts: { properties: number; units: number; measuring_points: number; plant_points: number; rows: Record<string, number> };
+  flags: Record<Severity, number>;
+  requests: number;
+}
+
+const ABOUT_LABELS = {
+  en: ['Tenant', 'Property scope', 'From', 'To', 'Contract version', 'Export time (UTC)', 'Tool version', 'Template', 'Properties', 'Units', 'Measuring points', 'Plant-room and main meters', 'Flags: not billed', 'Flags: review', 'Flags: info'],
+  de: ['Mandant', 'Freigegebene Liegenschaften', 'Von', 'Bis', 'Vertragsversion', 'Exportzeit (UTC)', 'Programmversion', 'Vorlage', 'Liegenschaften', 'Nutzeinheiten', 'Messstellen', 'Technikraum- und Hauptzähler', 'Hinweise: nicht abgerechnet', 'Hinweise: prüfen', 'Hinweise: Info'],
+};
+
+function scopeText(scope: 'all' | string[], lang: 'en' | 'de'): string {
+  if (scope !== 'all') return scope.join(', ');
+  return lang === 'de' ? 'alle (auch künftige)' : 'all (including future ones)';
+}
+
+export async function runExport(deps: ExportDeps): Promise<ExportSummary> {
+  const { api, args, template, reporter } = deps;
+  const now = deps.now ?? (() => new Date());
+  const id = identity(args);
+  const who = await api.whoami();
+  const journal = await Journal.open(deps.stateDir, id, who, now());
+  if (journal.restartReason) reporter.note(`starting over: the saved progress of an earlier run was dropped because ${journal.restartReason}.`);
+  if (journal.resumed) reporter.note(`resuming the export started at ${journal.meta.startedAt}: Properties fetched then are not fetched again.`);
+
+  let properties: Property[];
+  if (journal.meta.properties) properties = journal.meta.properties;
+  else {
+    properties = await propertiesInScope(api, args.propertyIds);
+    await journal.setProperties(properties);
+  }
+  const hint = properties.every((p) => typeof p.usage_unit_count === 'number') ? properties.reduce((s, p) => s + (p.usage_unit_count ?? 0), 0) : null;
+  reporter.begin(properties.length, hint);
+
+  const output = new OutputSet(args.out, template, args.formats);
+  const counts = { properties: properties.length, units: 0, measuring_points: 0, plant_points: 0 };
+  const flags: Record<Severity, number> = { not_billed: 0, review: 0, info: 0 };
+  let range: { from: string; to: string } | null = null;
+  let done = 0;
+  const fromJournal = new Set<number>();
+
+  const fetchAt = async (i: number): Promise<PropertyAnswers> => {
+    const saved = await journal.load(i);
+    if (saved) {
+      fromJournal.add(i);
+      return saved;
+    }
+    const answers = await collectProperty(api, properties[i]!, { range: { from: args.from, to: args.to }, metrics: args.metrics, onUnit: () => reporter.unit() });
+    await journal.save(i, answers);
+    return answers;
+  };
+
+  try {
+    await output.start();
+    let pending: Promise<PropertyAnswers> | null = properties.length ? fetchAt(0) : null;
+    for (let i = 0; i < properties.length; i++) {
+      const answers = await pending!;
+      pending = i + 1 < properties.length ? fetchAt(i + 1) : null;
+      pending?.catch(() => undefined); // surfaced when awaited in the next round
+      if (deps.signal?.aborted) throw deps.signal.reason;
+      const echoed = answers.units[0]?.consumption;
+      const propRange: { from: string; to: string } = echoed ? { from: echoed.from, to: echoed.to } : (range ?? { from: args.from, to: args.to });
+      range ??= echoed ? propRange : null;
+      const { property } = answers;
+      const bill = billProperty({ property: { id: property.id, name: property.name }, range: propRange, units: answers.units, plantPoints: answers.plantPoints });
+      await output.write('billing', bill.billing);
+      await output.write('segments', bill.segments);
+      await output.write('readings', bill.readings);
+      await output.write('plant-points', bill.plant);
+      await output.write('review', reviewRows(bill.flags, template.language));
+      output.addOverview(bill.billing);
+      for (const f of bill.flags) flags[f.severity]++;
+      counts.units += answers.units.length;
+      counts.measuring_points += answers.points.length;
+      counts.plant_points += bill.plant.length;
+      done = i + 1;
+      reporter.property({ index: i + 1, total: properties.length, name: property.name, units: answers.units.length, plantPoints: bill.plant.length, flags: bill.flags.length, fromJournal: fromJournal.has(i) });
+    }
+    const effective = range ?? { from: args.from, to: args.to };
+    const exportedAt = journal.meta.startedAt;
+    const values: (string | number)[] = [
+      journal.meta.tenantName,
+      scopeText(journal.meta.propertyScope, template.language),
+      effective.from,
+      effective.to,
+      CONTRACT_VERSION,
+      exportedAt,
+      deps.toolVersion,
+      template.name,
+      counts.properties,
+      counts.units,
+      counts.measuring_points,
+      counts.plant_points,
+      flags.not_billed,
+      flags.review,
+      flags.info,
+    ];
+    const about = ABOUT_LABELS[template.language].map((label, i) => [label, values[i]!] as [string, string | number]);
+    const rows = Object.fromEntries(Object.entries(output.rows)) as Record<string, number>;
+    const files = await output.finish(about, new Date(exportedAt), (files) => ({
+      tool: 'meterdata',
+      version: deps.toolVersion,
+      contract: CONTRACT_VERSION,
+      identity: id,
+      tenant: { id: journal.meta.tenantId, name: journal.meta.tenantName },
+      range: effective,
+      exported_at: exportedAt,
+      counts: { ...counts, rows },
+      flags,
+      files,
+    }));
+    reporter.end();
+    await journal.remove();
+    return { out: args.out, files, range: effective, tenant: journal.meta.tenantName, exportedAt, resumed: journal.resumed, counts: { ...counts, rows }, flags, requests: api.stats().requests };
+  } catch (e) {
+    reporter.end();
+    await output.abort().catch(() => undefined);
+    throw incomplete(e, done, properties.length, args.out, deps.signal);
+  }
+}
+
+/** The failure, plus what is missing and how to continue. Keeps the cause's exit status. */
+function incomplete(e: unknown, done: number, total: number, out: string, signal: AbortSignal | undefined): unknown {
+  const what = `The export stopped after ${done} of ${total} Properties; no files were put under their final names in ${out}.`;
+  const again = 'Run the same command again to continue: what was fetched is kept.';
+  if (signal?.aborted && !isMeterdataError(e)) {
+    return new MeterdataError(`Interrupted. ${what}`, { code: 'EXPORT_INTERRUPTED', exitCode: ExitCode.UNEXPECTED, hint: again });
+  }
+  if (!isMeterdataError(e)) return e;
+  const hint = e.exitCode === ExitCode.ACCESS_WITHDRAWN || e.exitCode === ExitCode.NOT_SIGNED_IN || e.exitCode === ExitCode.USAGE ? e.hint : [e.hint, again].filter(Boolean).join(' ');
+  return new MeterdataError(`${e.message} ${what}`, { code: e.code, exitCode: e.exitCode, hint, cause: e, details: e.details });
+}
