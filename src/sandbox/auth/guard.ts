@@ -1,0 +1,159 @@
+// Runs in front of oidc-provider's /oauth routes: rate limits, client-authentication rules
+// the provider is more lenient about, and the refresh-token rules that follow the sandbox
+// clock or need atomicity (oidc-provider's consume-then-rotate is not atomic).
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { decodeJwt } from 'jose';
+import type Provider from 'oidc-provider';
+import type { Clock } from '../contracts.js';
+import { readBody } from './body.js';
+import { PROBLEM_TYPE_BASE, RateLimiter } from './limits.js';
+import { ROUTES } from './provider.js';
+import { REFRESH_IDLE_MS, type ConnectionRegistry } from './registry.js';
+
+type Kind = 'token' | 'revoke' | 'authorize';
+
+interface Ctx {
+  path: string;
+  method: string;
+  status: number;
+  body: unknown;
+  type: string;
+  req: IncomingMessage & { body?: string };
+  get(h: string): string;
+  set(h: string, v: string): void;
+  is(t: string): string | false | null;
+  oidc?: { client?: { clientId: string } };
+}
+
+export interface GuardDeps {
+  provider: Provider;
+  registry: ConnectionRegistry;
+  clock: Clock;
+  perMinute: number;
+  revokeConnection(sid: string, reason: string): Promise<boolean>;
+}
+
+function oauthError(ctx: Ctx, status: number, error: string, description: string): void {
+  ctx.status = status;
+  ctx.type = 'application/json';
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = { error, error_description: description };
+}
+
+function tooMany(ctx: Ctx, wait: number, what: string): void {
+  ctx.status = 429;
+  ctx.type = 'application/problem+json';
+  ctx.set('Retry-After', String(wait));
+  ctx.body = { type: `${PROBLEM_TYPE_BASE}too-many-requests`, title: 'Too many requests', status: 429, detail: `Rate limit of ${what} exceeded; retry after ${wait} seconds.` };
+}
+
+function kindOf(path: string): Kind | undefined {
+  if (path === ROUTES.token) return 'token';
+  if (path === ROUTES.revocation) return 'revoke';
+  if (path === ROUTES.authorization || path.startsWith(`${ROUTES.authorization}/`)) return 'authorize';
+  return undefined;
+}
+
+/** Hashes a Basic secret so oidc-provider compares it with the stored hash; returns the claimed client id. */
+function hashBasic(ctx: Ctx): string | undefined {
+  const [scheme, value] = ctx.get('authorization').split(' ');
+  if (scheme?.toLowerCase() !== 'basic' || !value) return undefined;
+  const decoded = Buffer.from(value, 'base64').toString('utf8');
+  const i = decoded.indexOf(':');
+  if (i < 0) return undefined;
+  const dec = (s: string) => {
+    try {
+      return decodeURIComponent(s.replace(/\+/g, '%20'));
+    } catch {
+      return undefined;
+    }
+  };
+  const id = dec(decoded.slice(0, i));
+  const secret = dec(decoded.slice(i + 1));
+  if (id === undefined || !secret) return id;
+  const hashed = createHash('sha256').update(secret, 'utf8').digest('hex');
+  ctx.req.headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(id)}:${hashed}`).toString('base64')}`;
+  return id;
+}
+
+function claimedClient(ctx: Ctx, form: URLSearchParams): string | undefined {
+  if (ctx.get('authorization')) return hashBasic(ctx);
+  const assertion = form.get('client_assertion');
+  if (assertion) {
+    try {
+      const iss = decodeJwt(assertion).iss;
+      return typeof iss === 'string' ? iss : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return form.get('client_id') ?? undefined;
+}
+
+export function createGuard(d: GuardDeps) {
+  const limiter = () => new RateLimiter(d.clock, d.perMinute);
+  const byAddress: Record<Kind, RateLimiter> = { token: limiter(), revoke: limiter(), authorize: limiter() };
+  const byClient: Record<Kind, RateLimiter> = { token: limiter(), revoke: limiter(), authorize: limiter() };
+  const inFlight = new Set<string>();
+
+  async function refreshChecks(ctx: Ctx, rt: string): Promise<string | undefined> {
+    const found = await d.provider.RefreshToken.find(rt, { ignoreExpiration: true });
+    const sid = found?.grantId;
+    if (!found || !sid) return undefined;
+    if (d.registry.isRevoked(sid)) {
+      oauthError(ctx, 400, 'invalid_grant', 'the connection was revoked; start a new authorization flow');
+      return sid;
+    }
+    const issued = d.registry.issuedAt(found.jti);
+    if (issued !== undefined && d.clock.now().getTime() - issued > REFRESH_IDLE_MS) {
+      await d.revokeConnection(sid, 'refresh token unused for 90 days');
+      oauthError(ctx, 400, 'invalid_grant', 'the refresh token was unused for 90 days and the connection is revoked; start a new authorization flow');
+    }
+    return sid;
+  }
+
+  return async function guard(ctx: Ctx, next: () => Promise<void>): Promise<void> {
+    const kind = kindOf(ctx.path);
+    if (!kind) return next();
+    const wait = byAddress[kind].take(ctx.req.socket.remoteAddress ?? 'unknown');
+    if (wait !== undefined) return tooMany(ctx, wait, `${d.perMinute} requests per minute per caller address`);
+    if (kind === 'authorize' || ctx.method !== 'POST' || !ctx.is('application/x-www-form-urlencoded')) return next();
+
+    let raw: string;
+    try {
+      raw = await readBody(ctx.req, 56 * 1024);
+    } catch {
+      return oauthError(ctx, 400, 'invalid_request', 'the request body is too large');
+    }
+    ctx.req.body = raw;
+    const form = new URLSearchParams(raw);
+    const methods = [ctx.get('authorization'), form.get('client_assertion'), form.get('client_secret')].filter(Boolean).length;
+    if (methods > 1) return oauthError(ctx, 400, 'invalid_request', 'use exactly one client authentication method');
+    if (form.has('client_secret'))
+      return oauthError(ctx, 401, 'invalid_client', 'client_secret_post is not supported; send the secret with HTTP Basic authentication (client_secret_basic)');
+    const claimed = claimedClient(ctx, form);
+    const clientWait = claimed ? byClient[kind].blocked(claimed) : undefined;
+    if (clientWait !== undefined) return tooMany(ctx, clientWait, `${d.perMinute} requests per minute per client`);
+
+    const rt = kind === 'token' && form.get('grant_type') === 'refresh_token' ? form.get('refresh_token') : null;
+    if (rt && inFlight.has(rt)) {
+      // Checked and marked synchronously, so two concurrent refreshes cannot both pass.
+      const found = await d.provider.RefreshToken.find(rt, { ignoreExpiration: true });
+      if (found?.grantId) await d.revokeConnection(found.grantId, 'two refreshes with the same refresh token ran concurrently');
+      return oauthError(ctx, 400, 'invalid_grant', 'two refreshes with the same refresh token ran concurrently; the connection is revoked, start a new authorization flow');
+    }
+    if (rt) inFlight.add(rt);
+    try {
+      const sid = rt ? await refreshChecks(ctx, rt) : undefined;
+      if (ctx.status === 400) return;
+      await next();
+      const client = ctx.oidc?.client?.clientId;
+      if (client) byClient[kind].hit(client);
+      if (sid && ctx.status === 200 && d.registry.isRevoked(sid))
+        oauthError(ctx, 400, 'invalid_grant', 'the connection was revoked while refreshing; start a new authorization flow');
+    } finally {
+      if (rt) inFlight.delete(rt);
+    }
+  };
+}

@@ -1,0 +1,102 @@
+// The sandbox authorization server: oidc-provider plus the guard, consent pages,
+// connection registry and the token validator the /v1 API uses.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type Provider from 'oidc-provider';
+import type { ClientRegistration } from '../clients.js';
+import type { Clock, Directory, TokenValidator } from '../contracts.js';
+import { MemoryStore } from './adapter.js';
+import { createConsentHandler } from './consent.js';
+import { createGuard } from './guard.js';
+import { createProvider, discoveryDocument } from './provider.js';
+import { ConnectionRegistry, type Connection } from './registry.js';
+import { createTokenValidator } from './validator.js';
+
+export type { Connection } from './registry.js';
+
+export interface AuthServerOptions {
+  /** Origin of the sandbox: issuer and REST API resource. */
+  origin: string;
+  clock: Clock;
+  directory: Directory;
+  clients: ClientRegistration[];
+  autoConsent?: boolean;
+  /** /oauth/* requests per minute per client and per caller address (0: off). */
+  oauthRateLimitPerMinute?: number;
+}
+
+export interface AuthServer {
+  provider: Provider;
+  issuer: string;
+  resource: string;
+  assistantResource: string;
+  registry: ConnectionRegistry;
+  validator: TokenValidator;
+  /** Handles everything outside /v1 and /admin. */
+  handle(req: IncomingMessage, res: ServerResponse): void | Promise<void>;
+  revokeConnection(sid: string, reason: string): Promise<boolean>;
+  endAccess(tenantId: string): Promise<Connection[]>;
+  enableAccess(tenantId: string): void;
+}
+
+const ROUTE_REASON: Record<string, string> = {
+  token: 'an authorization code or refresh token was presented again',
+  revocation: 'the client revoked a token',
+};
+
+export function createAuthServer(o: AuthServerOptions): AuthServer {
+  const issuer = o.origin;
+  const resource = o.origin;
+  const assistantResource = `${o.origin}/assistant`;
+  const registry = new ConnectionRegistry(o.clock, o.directory);
+  const store = new MemoryStore({
+    saved(model, id, payload) {
+      if (model === 'AccessToken' || model === 'RefreshToken') registry.tokenIssued(id, payload.grantId);
+    },
+  });
+  const provider = createProvider({ issuer, resource, assistantResource, clients: o.clients, store, registry });
+
+  async function revokeConnection(sid: string, reason: string): Promise<boolean> {
+    const changed = registry.markRevoked(sid, reason);
+    store.revokeByGrantId(sid);
+    return changed;
+  }
+
+  provider.on('grant.revoked', (ctx: { oidc?: { route?: string } }, grantId: string) => {
+    registry.markRevoked(grantId, ROUTE_REASON[ctx.oidc?.route ?? ''] ?? 'revoked by the authorization server');
+  });
+  provider.use(
+    createGuard({ provider, registry, clock: o.clock, perMinute: o.oauthRateLimitPerMinute ?? 60, revokeConnection }) as Parameters<Provider['use']>[0],
+  );
+
+  const consent = createConsentHandler({ provider, directory: o.directory, registry, resource, autoConsent: o.autoConsent ?? false });
+  const callback = provider.callback();
+  const discovery = JSON.stringify(discoveryDocument(issuer));
+
+  return {
+    provider,
+    issuer,
+    resource,
+    assistantResource,
+    registry,
+    validator: createTokenValidator({ provider, registry, clock: o.clock, resource }),
+    revokeConnection,
+    async endAccess(tenantId) {
+      registry.setTenantAccess(tenantId, false);
+      const ended = registry.connectionsOfTenant(tenantId);
+      for (const c of ended) await revokeConnection(c.sid, "the landlord's API access ended");
+      return ended;
+    },
+    enableAccess: (tenantId) => registry.setTenantAccess(tenantId, true),
+    handle(req, res) {
+      const path = (req.url ?? '/').split('?')[0]!;
+      if (path === '/.well-known/oauth-authorization-server' && (req.method === 'GET' || req.method === 'HEAD')) {
+        res.setHeader('Content-Type', 'application/json');
+        res.setHeader('Access-Control-Allow-Origin', '*');
+        res.end(discovery);
+        return;
+      }
+      if (/^\/interaction\/[^/]+$/.test(path)) return consent(req, res);
+      return callback(req, res);
+    },
+  };
+}
