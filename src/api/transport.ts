@@ -85,6 +85,7 @@ export class Transport {
       let sentToken = '';
       const started = performance.now();
       let sending = false;
+      let pauseMs = 0;
       try {
         const auth = await this.o.credentials.headersFor('GET', url);
         sentToken = tokenOf(auth);
@@ -100,6 +101,8 @@ export class Transport {
         });
         status = res.statusCode;
         headers = res.headers;
+        // Pause before this caller's slot is released, so no queued caller slips through.
+        if (status === 429) pauseMs = this.pauseAll(header(headers, 'retry-after'), failures);
         text = await res.body.text();
       } catch (e) {
         if (this.o.signal?.aborted) throw this.o.signal.reason;
@@ -126,10 +129,7 @@ export class Transport {
       const code = problem ? problemCode(problem) : '';
       const wwwAuth = header(headers, 'www-authenticate');
       if (status === 429) {
-        const wait = retryAfterMs(header(headers, 'retry-after')) ?? this.delay(failures + 1);
-        this.stats.rateLimited++;
-        this.o.scheduler.pauseFor(wait);
-        this.o.onEvent({ type: 'rate-limited', waitMs: wait });
+        this.o.onEvent({ type: 'rate-limited', waitMs: pauseMs });
         // The pause is the wait: the scheduler holds every caller until it ends.
         failures = await this.backoff(endpoint, failures, { reason: 'HTTP 429 too-many-requests', status, rateLimited: true, problem }, attempt, 0);
         continue;
@@ -155,6 +155,14 @@ export class Transport {
       if (status === 400) throw invalidRequest(endpoint, problem, userInput);
       throw unexpectedStatus(endpoint, status, problem);
     }
+  }
+
+  /** A 429: Retry-After (or a backoff step when absent) pauses every caller of this client. */
+  private pauseAll(retryAfter: string | undefined, failures: number): number {
+    const wait = retryAfterMs(retryAfter) ?? this.delay(failures + 1);
+    this.stats.rateLimited++;
+    this.o.scheduler.pauseFor(wait);
+    return wait;
   }
 
   /** `GET /v1/...` without the query: how messages and details name a request. */
@@ -206,7 +214,7 @@ function networkFailure(e: unknown, timeoutMs: number): Transient | null {
   const err = e as { name?: string; code?: string; message?: string } | null;
   const base = { status: null, rateLimited: false, problem: null };
   if (err?.name === 'TimeoutError' || err?.name === 'AbortError' || err?.code === 'UND_ERR_HEADERS_TIMEOUT' || err?.code === 'UND_ERR_BODY_TIMEOUT') {
-    return { ...base, reason: `no answer within ${Math.round(timeoutMs / 1000)} s` };
+    return { ...base, reason: `no answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}` };
   }
   if (typeof err?.code === 'string' && /^(UND_ERR|E[A-Z]+)/.test(err.code)) {
     return { ...base, reason: `connection failed (${err.code})` };
