@@ -1,0 +1,92 @@
+// Test helpers for the browser half of sign-in: a login run whose stderr can be watched
+// while it waits, a cookie-keeping redirect follower for auto-consent sandboxes, and the
+// Chromium launch options for the real-browser tests.
+import { PassThrough, Readable } from 'node:stream';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { main } from '../../src/cli.js';
+import type { Io } from '../../src/core/io.js';
+
+export interface LiveRun {
+  /** The first https?:// line printed on stderr (the authorize URL). */
+  url: Promise<string>;
+  done: Promise<{ code: number; stdout: string; stderr: string }>;
+  stdin: PassThrough;
+}
+
+/** Runs the CLI in-process and exposes the authorize URL as soon as it is printed. */
+export function runLive(argv: string[], env: NodeJS.ProcessEnv, opts: { stdinText?: string } = {}): LiveRun {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const stdin = new PassThrough();
+  if (opts.stdinText !== undefined) stdin.end(opts.stdinText);
+  let out = '';
+  let err = '';
+  let resolveUrl!: (u: string) => void;
+  let rejectUrl!: (e: Error) => void;
+  const url = new Promise<string>((res, rej) => ((resolveUrl = res), (rejectUrl = rej)));
+  url.catch(() => undefined);
+  stdout.on('data', (c: Buffer) => (out += c.toString()));
+  stderr.on('data', (c: Buffer) => {
+    err += c.toString();
+    const m = /^(https?:\/\/\S+)$/m.exec(err);
+    if (m) resolveUrl(m[1]!);
+  });
+  const io: Io = { stdout, stderr, stdin: stdin as unknown as Readable, env: { ...env }, cwd: process.cwd(), signal: new AbortController().signal };
+  const done = main(argv, io).then((code) => {
+    rejectUrl(new Error(`login ended (exit ${code}) before printing a URL: ${err}`));
+    return { code, stdout: out, stderr: err };
+  });
+  return { url, done, stdin };
+}
+
+/**
+ * Follows redirects by hand with a cookie jar (what a browser does) until the answer leaves
+ * the server's origin; returns that final URL without requesting it.
+ */
+export async function followToRedirect(start: string): Promise<URL> {
+  const origin = new URL(start).origin;
+  const jar = new Map<string, string>();
+  let url = new URL(start);
+  for (let i = 0; i < 15; i++) {
+    const res = await fetch(url, { redirect: 'manual', headers: { accept: 'text/html', cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const eq = pair!.indexOf('=');
+      jar.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1));
+    }
+    await res.body?.cancel();
+    const loc = res.headers.get('location');
+    if (!loc) throw new Error(`no redirect from ${url.pathname} (HTTP ${res.status})`);
+    url = new URL(loc, url);
+    if (url.origin !== origin) return url;
+  }
+  throw new Error('too many redirects');
+}
+
+/** Delivers a redirect URL to the loopback server like a browser would. */
+export async function deliver(redirect: URL): Promise<{ status: number; text: string }> {
+  const res = await fetch(redirect);
+  return { status: res.status, text: await res.text() };
+}
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+export function chromiumArgs(): { executablePath: string; args: string[]; userDataDir: string } {
+  const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'meterdata-chromium-'));
+  return {
+    executablePath: CHROMIUM,
+    userDataDir,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  };
+}
