@@ -2,7 +2,10 @@
 import type { ServerResponse } from 'node:http';
 import type { Clock } from '../contracts.js';
 
-export const PROBLEM_TYPE_BASE = 'https://developer.sandbox.invalid/errors/#';
+import { DEVELOPER_URL } from '../api/problem.js';
+
+/** Same problem type base as the /v1 API, so clients branch on the same fragment. */
+export const PROBLEM_TYPE_BASE = `${DEVELOPER_URL}/errors/#`;
 
 export class RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
