@@ -2,7 +2,7 @@
 // keys, prompts and overlays. Data comes only through BrowseData; every load has
 // a loading, empty and error state, so the UI never blocks or crashes on one.
 import { Box, Text, useApp, useInput, useWindowSize, type Key } from 'ink';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Property } from '../api/types.js';
 import type { Flag } from '../billing/types.js';
 import type { BrowseData, LoadProgress } from './data.js';
@@ -82,15 +82,16 @@ export function App(props: AppProps) {
   );
 
   const titleOf = (f: Flag) => data.flagText(f.code, 'en').title;
-  const screen: Screen | null | 'missing' = useMemo(() => {
-    if (target.kind === 'properties') return props$.status === 'ready' ? propertiesScreen(props$.value, (id) => data.cachedFlagCount(id, range), width) : null;
+  // Rebuilt on every render: cheap next to drawing, and flag counts of Properties
+  // opened meanwhile show up without extra bookkeeping.
+  const screen: Screen | null | 'missing' = (() => {
+    if (target.kind === 'properties') return props$.status === 'ready' ? propertiesScreen(props$.value, (id) => data.cachedFlags(id, range), width) : null;
     if (bundle$.status !== 'ready') return null;
     const b = bundle$.value;
     if (target.kind === 'property') return propertyScreen(b, width, titleOf);
     if (target.kind === 'unit') return unitScreen(b, target.unitId, titleOf) ?? 'missing';
     return plantScreen(b, target.pointId, titleOf) ?? 'missing';
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [target, props$, bundle$, width, range, data]);
+  })();
 
   const rows = screen && screen !== 'missing' ? filterRows(screen.rows, frame.filter) : [];
   const first = nextSelectable(rows, 0, 1);

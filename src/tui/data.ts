@@ -50,8 +50,8 @@ export interface BrowseData {
   listProperties(): Promise<Property[]>;
   /** Fetches and bills one Property for a range; cached per Property and range. */
   loadProperty(property: Property, range: DateRange, onProgress?: (p: LoadProgress) => void): Promise<PropertyBundle>;
-  /** Flags of a Property already loaded for this range, or null when it has not been opened yet. */
-  cachedFlagCount(propertyId: string, range: DateRange): number | null;
+  /** Flags of a Property already loaded for this range, or null when it has not been opened yet (loading stays lazy). */
+  cachedFlags(propertyId: string, range: DateRange): Flag[] | null;
   flagText: FlagTextFn;
   /** API events (rate limiting, retries) while the UI waits; returns the unsubscribe function. */
   onEvent(listener: (e: ApiEvent) => void): () => void;
@@ -101,7 +101,7 @@ export function createBrowseData(deps: BrowseDataDeps): BrowseData {
   const { api } = deps;
   let properties: Promise<Property[]> | null = null;
   const bundles = new Map<string, Promise<PropertyBundle>>();
-  const flagCounts = new Map<string, number>();
+  const flagsSeen = new Map<string, Flag[]>();
 
   async function fetchProperty(property: Property, range: DateRange, onProgress?: (p: LoadProgress) => void): Promise<PropertyBundle> {
     const [unitList, pointList] = await Promise.all([collect(api.listUsageUnits({ propertyId: property.id })), collect(api.listPropertyMeasuringPoints(property.id))]);
@@ -131,7 +131,7 @@ export function createBrowseData(deps: BrowseDataDeps): BrowseData {
     const effective = first ? { from: first.from, to: first.to } : range;
     const bill = await deps.billProperty({ property: { id: property.id, name: property.name }, range: effective, units, plantPoints: plant });
     const points = new Map(pointList.filter((p) => p.id).map((p) => [p.id!, p]));
-    flagCounts.set(`${property.id}|${rangeKey(range)}`, bill.flags.length);
+    flagsSeen.set(`${property.id}|${rangeKey(range)}`, bill.flags);
     return { property, range, effective, units, plant, points, bill };
   }
 
@@ -155,8 +155,8 @@ export function createBrowseData(deps: BrowseDataDeps): BrowseData {
       }
       return p;
     },
-    cachedFlagCount(propertyId, range) {
-      return flagCounts.get(`${propertyId}|${rangeKey(range)}`) ?? null;
+    cachedFlags(propertyId, range) {
+      return flagsSeen.get(`${propertyId}|${rangeKey(range)}`) ?? null;
     },
     flagText: deps.flagText,
     onEvent(listener) {

@@ -35,9 +35,10 @@ export function compact(n: number): string {
   if (a >= 9999.5) return `${Math.round(n / 1000)}k`.slice(0, 4);
   if (a >= 999.5) return `${(n / 1000).toFixed(1)}k`;
   if (a >= 99.5) return String(Math.round(n));
-  if (a >= 9.95) return n.toFixed(1);
   if (a === 0) return '0';
-  return n.toFixed(2).replace(/0$/, '');
+  // 50.0 → 50, 1.50 → 1.5: no zeros that say nothing
+  const text = a >= 9.95 ? n.toFixed(1) : n.toFixed(2);
+  return text.replace(/\.?0+$/, '');
 }
 
 export function addressLine(a: Address | undefined): string {

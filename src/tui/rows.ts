@@ -69,9 +69,8 @@ export function worstSeverity(flags: Flag[]): Severity | null {
 }
 
 /** "3!" — the count and the worst severity's mark, so it reads without colour. */
-export function flagCountSpan(flags: Flag[] | number | null): Span {
+export function flagCountSpan(flags: Flag[] | null): Span {
   if (flags === null) return { text: '…', dim: true };
-  if (typeof flags === 'number') return { text: flags === 0 ? '0' : String(flags), ...(flags > 0 ? { color: 'yellow' } : {}) };
   const worst = worstSeverity(flags);
   if (!worst) return { text: '0', dim: true };
   const m = SEVERITY_MARK[worst];

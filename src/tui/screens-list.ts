@@ -13,14 +13,13 @@ export interface Screen {
   rows: Row[];
 }
 
-export function propertiesScreen(list: Property[], flagCount: (id: string) => number | null, width: number): Screen {
+export function propertiesScreen(list: Property[], flagsOf: (id: string) => Flag[] | null, width: number): Screen {
   const nameW = Math.max(12, Math.floor((width - 18) * 0.4));
-  const addrW = Math.max(10, width - 2 - nameW - 1 - 6 - 1 - 6);
+  const addrW = Math.max(10, width - 18 - nameW);
   const columns = `  ${cell('Property', nameW)} ${cell('Address', addrW)} ${cell('Units', 6, 'right')}${cell('Flags', 7, 'right')}`;
   const rows = list.map((p) => {
     const address = addressesLine(p.addresses ?? []);
-    const count = flagCount(p.id);
-    const flags = flagCountSpan(count);
+    const flags = flagCountSpan(flagsOf(p.id));
     return row(
       `p:${p.id}`,
       [

@@ -79,36 +79,30 @@ export function pointBlock(i: PointBlockInput): Row[] {
   } else if (c.data_gap || c.segments.length === 0) {
     rows.push(row(`${k}:gap`, [{ text: '    no readings at all in this range (data gap)', color: 'red' }], { selectable: false, filterText }));
   }
+  const flagLine = (f: Flag, n: string, extra = '') => flagRow(`${k}:f${n}`, f, filterText, '      ', `${i.titleOf(f)}${extra}`);
   for (const s of c.segments) {
     const pc = s.period_consumption;
     const mark = statusMark(pc?.status);
-    const removed = s.deinstalled_at ? ` removed ${s.deinstalled_at}` : '';
-    const reason = s.replacement_reason ? ` (${s.replacement_reason})` : '';
+    const d = `${k}:d${s.device_id}`;
+    const deviceFlags = i.flags.filter((f) => f.device_id === s.device_id);
     rows.push(
-      row(
-        `${k}:d${s.device_id}`,
-        [
-          { text: `    Device ${s.serial}`, bold: true },
-          { text: ` ${s.manufacturer} · installed ${s.installed_at ?? 'date not documented'}${removed}${reason} · factor ${s.factor}` },
-        ],
-        { filterText, flags: i.flags.filter((f) => f.device_id === s.device_id) },
-      ),
+      row(d, [{ text: `    Device ${s.serial}`, bold: true }, { text: ` · ${s.manufacturer} · factor ${s.factor} · installed ${s.installed_at ?? 'date not documented'}` }], {
+        filterText,
+        flags: deviceFlags,
+      }),
     );
-    const origin = s.baseline_origin ?? 'not stated';
-    rows.push(
-      row(
-        `${k}:b${s.device_id}`,
-        [
-          { text: `      baseline ${qty(s.baseline_value)} on ${s.baseline_date} (${origin})`, ...(origin === 'assumed_zero' ? { color: 'yellow' } : {}) },
-          { text: ` · end ${qty(pc?.end_value)} · billable ${qty(pc?.billable_value)} · ` },
-          { text: `${mark.letter} ${mark.label}`, color: mark.color },
-        ],
-        { selectable: false, filterText },
-      ),
-    );
+    const line = (key: string, spans: Span[]) => rows.push(row(`${d}:${key}`, [{ text: '      ' }, ...spans], { selectable: false, filterText }));
+    if (s.deinstalled_at || s.replacement_reason) {
+      line('rm', [{ text: `removed ${s.deinstalled_at ?? '(date not documented)'}${s.replacement_reason ? ` · reason ${s.replacement_reason}` : ''}` }]);
+    }
+    const origin = s.baseline_origin ?? 'origin not stated';
+    line('bl', [{ text: `baseline ${qty(s.baseline_value)} on ${s.baseline_date} (${origin})`, ...(origin === 'assumed_zero' ? { color: 'yellow', bold: true } : {}) }]);
+    line('end', [{ text: `end ${qty(pc?.end_value)} · billable ${qty(pc?.billable_value)} · ` }, { text: `${mark.letter} ${mark.label}`, color: mark.color }]);
+    for (const [n, f] of deviceFlags.entries()) rows.push(flagLine(f, `${s.device_id}:${n}`, ` (${s.serial})`));
   }
   if (c.segments.length > 0) rows.push(...chartRows(monthlySeries(c, i.range), c.unit, k, filterText));
-  for (const [n, f] of i.flags.entries()) rows.push(flagRow(`${k}:f${n}`, f, filterText, '    ', i.titleOf(f)));
+  const known = new Set(c.segments.map((s) => s.device_id));
+  for (const [n, f] of i.flags.filter((f) => f.device_id === null || !known.has(f.device_id)).entries()) rows.push(flagLine(f, String(n)));
   return rows;
 }
 
