@@ -1,0 +1,76 @@
+import { PassThrough, Readable } from 'node:stream';
+import { afterEach, expect, test } from 'vitest';
+import { main } from '../../src/cli.js';
+import type { Io } from '../../src/core/io.js';
+import { runCli } from '../helpers/run-cli.js';
+
+const controllers: AbortController[] = [];
+afterEach(() => controllers.splice(0).forEach((c) => c.abort()));
+
+/** Starts `meterdata sandbox ...` in-process and resolves once it printed its URL. */
+async function startCommand(args: string[]) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const ac = new AbortController();
+  controllers.push(ac);
+  const io: Io = { stdout, stderr, stdin: Readable.from([]), env: {}, cwd: process.cwd(), signal: ac.signal };
+  const url = new Promise<string>((resolve) =>
+    stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(out);
+      if (m) resolve(m[1]!);
+    }),
+  );
+  const exit = main(['sandbox', ...args], io);
+  const origin = await Promise.race([url, exit.then((code) => Promise.reject(new Error(`exited ${code}: ${err}`)))]);
+  return { origin, ac, exit, output: () => ({ out, err }) };
+}
+
+test('sandbox --port 0 prints its URL, serves discovery and the API, and stops when the signal aborts', async () => {
+  const s = await startCommand(['--port', '0', '--units', '3']);
+  expect(s.output().out).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+  const meta = (await (await fetch(`${s.origin}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+  expect(meta.issuer).toBe(s.origin);
+  expect(meta.token_endpoint).toBe(`${s.origin}/oauth/token`);
+  const api = await fetch(`${s.origin}/v1/whoami`);
+  expect(api.status).toBe(401);
+  expect((await fetch(`${s.origin}/admin/connections`)).status).toBe(404);
+  s.ac.abort();
+  expect(await s.exit).toBe(0);
+  expect(s.output().err).toContain('sandbox stopped');
+  await expect(fetch(`${s.origin}/.well-known/oauth-authorization-server`)).rejects.toThrow();
+});
+
+test('sandbox --admin --clock serves the admin interface with the given date', async () => {
+  const s = await startCommand(['--admin', '--clock', '2026-11-22', '--units', '2']);
+  const clock = (await (await fetch(`${s.origin}/admin/clock`)).json()) as { now: string };
+  expect(clock.now.slice(0, 10)).toBe('2026-11-22');
+  s.ac.abort();
+  expect(await s.exit).toBe(0);
+});
+
+test.each([
+  [['--port', '70000'], /--port must be a whole number from 0 to 65535/],
+  [['--units', '0'], /--units must be a whole number from 1 to 50000/],
+  [['--rate-limit', '-1'], /--rate-limit/],
+  [['--clock', '2026-13-01'], /invalid clock date "2026-13-01"/],
+  [['--fault', 'nonsense'], /Invalid fault spec 'nonsense'/],
+  [['--clients', '/nonexistent/clients.json'], /cannot read clients file/],
+])('sandbox %j is refused with a usage error', async (args, message) => {
+  const r = await runCli(['sandbox', ...args]);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(message);
+});
+
+test('a port already in use gives a clear error', async () => {
+  const s = await startCommand(['--units', '2']);
+  const port = new URL(s.origin).port;
+  const r = await runCli(['sandbox', '--port', port, '--units', '2']);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(new RegExp(`Port ${port} on 127.0.0.1 is already in use`));
+  s.ac.abort();
+  await s.exit;
+});
