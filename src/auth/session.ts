@@ -112,10 +112,19 @@ export class Session {
     return next;
   }
 
-  /** GET /whoami with the current token and store what it says in the profile. */
-  async reconcileProfile(): Promise<Profile> {
+  /**
+   * GET /whoami and store what it says in the profile. `refreshOn401`: after a 401, refresh
+   * once and ask again (never from inside a refresh, which already holds the lock).
+   */
+  async reconcileProfile(opts: { refreshOn401?: boolean } = {}): Promise<Profile> {
     const latest = (await loadProfile(this.env, this.profile.name)) ?? this.profile;
-    const next = await reconcile({ ...latest, credential_store: this.profile.credential_store }, (m, u) => this.headersWith(this.record, m, u));
+    const onRejected = opts.refreshOn401
+      ? async (h: Record<string, string>) => {
+          await this.refresh(h.authorization?.replace(/^\S+ /, ''));
+        }
+      : undefined;
+    const headersFor = (m: string, u: string) => (opts.refreshOn401 ? this.fresh() : Promise.resolve(this.record)).then((rec) => this.headersWith(rec, m, u));
+    const next = await reconcile({ ...latest, credential_store: this.profile.credential_store }, headersFor, onRejected);
     if (this.record.access_expires_at) next.access_expires_at = this.record.access_expires_at;
     await saveProfile(this.env, next);
     this.profile = next;

@@ -5,17 +5,34 @@ import type { Profile } from '../core/config.js';
 import { NotSignedInError, ServiceUnavailableError } from '../core/errors.js';
 
 export type HeadersFor = (method: string, url: string) => Promise<Record<string, string>>;
+/** Called once after a 401 with the rejected headers; refreshes so the request can be retried. */
+export type OnRejected = (rejected: Record<string, string>) => Promise<void>;
 
-async function getJson<T>(url: string, headersFor: HeadersFor, profile: Profile): Promise<T> {
+async function getJson<T>(url: string, headersFor: HeadersFor, profile: Profile, onRejected?: OnRejected): Promise<T> {
+  const first = await getOnce(url, headersFor, profile);
+  if (first.status === 401 && onRejected) {
+    await first.res.body?.cancel();
+    await onRejected(first.headers);
+    return handle<T>((await getOnce(url, headersFor, profile)).res, url, profile);
+  }
+  return handle<T>(first.res, url, profile);
+}
+
+async function getOnce(url: string, headersFor: HeadersFor, profile: Profile): Promise<{ res: Response; status: number; headers: Record<string, string> }> {
   let res: Response;
+  const headers = await headersFor('GET', url);
   try {
-    res = await fetch(url, { headers: { accept: 'application/json', ...(await headersFor('GET', url)) }, signal: AbortSignal.timeout(30_000) });
+    res = await fetch(url, { headers: { accept: 'application/json', ...headers }, signal: AbortSignal.timeout(30_000) });
   } catch (e) {
     throw new ServiceUnavailableError(`Cannot reach the API at ${new URL(url).origin} (${(e as { cause?: { code?: string } }).cause?.code ?? (e as Error).name}).`, {
       code: 'API_UNREACHABLE',
       cause: e,
     });
   }
+  return { res, status: res.status, headers };
+}
+
+async function handle<T>(res: Response, url: string, profile: Profile): Promise<T> {
   if (res.status === 401) {
     await res.body?.cancel();
     throw new NotSignedInError('The API no longer accepts this connection (the landlord disconnected it or their API access ended).', {
@@ -30,8 +47,8 @@ async function getJson<T>(url: string, headersFor: HeadersFor, profile: Profile)
   return (await res.json()) as T;
 }
 
-export function fetchWhoami(profile: Profile, headersFor: HeadersFor): Promise<WhoAmI> {
-  return getJson<WhoAmI>(`${profile.base_url.replace(/\/$/, '')}/whoami`, headersFor, profile);
+export function fetchWhoami(profile: Profile, headersFor: HeadersFor, onRejected?: OnRejected): Promise<WhoAmI> {
+  return getJson<WhoAmI>(`${profile.base_url.replace(/\/$/, '')}/whoami`, headersFor, profile, onRejected);
 }
 
 /** Names of the Properties in scope; bounded to 50 pages so a huge landlord cannot stall login. */
@@ -51,8 +68,8 @@ export async function fetchPropertyNames(profile: Profile, headersFor: HeadersFo
 }
 
 /** Copies what /whoami says into the profile (nothing secret). */
-export async function reconcile(profile: Profile, headersFor: HeadersFor, now = new Date()): Promise<Profile> {
-  const who = await fetchWhoami(profile, headersFor);
+export async function reconcile(profile: Profile, headersFor: HeadersFor, onRejected?: OnRejected, now = new Date()): Promise<Profile> {
+  const who = await fetchWhoami(profile, headersFor, onRejected);
   const next: Profile = {
     ...profile,
     tenant_id: who.tenant_id,

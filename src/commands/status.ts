@@ -44,7 +44,7 @@ async function check(name: string, io: Io): Promise<StatusReport> {
   try {
     const conn = await openConnection({ profile: name, env: io.env, signal: io.signal });
     report.signed_in = true;
-    const fresh = conn.session ? await conn.session.reconcileProfile() : await reconcile(conn.profile, (m, u) => conn.credentials.headersFor(m, u));
+    const fresh = conn.session ? await conn.session.reconcileProfile({ refreshOn401: true }) : await reconcile(conn.profile, (m, u) => conn.credentials.headersFor(m, u));
     Object.assign(report, facts(fresh));
     report.working = true;
   } catch (e) {
