@@ -21,6 +21,9 @@ import type {
 /** The page size the contract allows at most: fewest requests for a full walk. */
 export const PAGE_LIMIT = 200;
 
+const WITHDRAWN_HINT =
+  'The landlord changed which properties this connection may read. Ask them to include it again (they reconnect the application in the portal), then run the command again.';
+
 type Kind = 'property' | 'unit' | 'point';
 /** The id a request is about, for telling "withdrawn" from "never existed" on a 404. */
 interface Subject {
@@ -48,10 +51,16 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     signal: opts.signal,
     onEvent: opts.onEvent ?? (() => {}),
     userAgent: 'meterdata/0.1.0',
+    onTokenChanged: () => {
+      scopeStale = true;
+    },
   });
   const onUnknown: (u: UnknownValue) => void = opts.onUnknownValue ?? (() => {});
   /** Every property, unit and point id an answer of this client has shown, with a name for messages. */
   const seen = new Map<string, { kind: Kind; name: string | null }>();
+  /** Set when a new access token appeared: the spec wants /whoami re-read after every refresh. */
+  let scopeStale = false;
+  let reconciling: Promise<void> | null = null;
 
   const remember = (kind: Kind, id: string | null | undefined, name: string | null = null) => {
     if (!id) return;
@@ -87,14 +96,35 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     return new AccessWithdrawnError(
       `Access to ${kindText} ${label} was withdrawn: the service listed it earlier in this run and now answers "not found" (the connection now covers ${scope}).`,
       {
-        hint: 'The landlord changed which properties this connection may read. Ask them to include it again (they reconnect the application in the portal), then run the command again.',
+        hint: WITHDRAWN_HINT,
         details: { kind: known.kind, id: subject.id, name: known.name, propertyScope: who.property_scope, traceId: e.traceId },
       },
     );
   }
 
+  /** After a token refresh: a property seen earlier that the grant no longer lists is withdrawn access. */
+  async function reconcile(): Promise<void> {
+    const who = await client.whoami();
+    if (who.property_scope === 'all') return;
+    const allowed = new Set(who.property_scope);
+    for (const [pid, known] of seen) {
+      if (known.kind !== 'property' || allowed.has(pid)) continue;
+      throw new AccessWithdrawnError(
+        `Access to property ${known.name ? `"${known.name}" (${pid})` : pid} was withdrawn: after the sign-in was refreshed, the connection no longer covers it.`,
+        { hint: WITHDRAWN_HINT, details: { kind: 'property', id: pid, name: known.name, propertyScope: who.property_scope } },
+      );
+    }
+  }
+
   /** GET, map a 404 on `subject`, check the answer against `schema`. */
   async function fetchChecked(path: string, schema: Schema, subject?: Subject, userInput = false): Promise<unknown> {
+    if (scopeStale && path !== '/whoami') {
+      scopeStale = false;
+      reconciling ??= reconcile().finally(() => {
+        reconciling = null;
+      });
+    }
+    if (reconciling && path !== '/whoami') await reconciling;
     let json: unknown;
     try {
       json = await transport.getJson(path, userInput);

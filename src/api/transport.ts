@@ -30,6 +30,8 @@ export interface TransportOptions {
   signal: AbortSignal | undefined;
   onEvent: (e: ApiEvent) => void;
   userAgent: string;
+  /** Called when the access token differs from the one of the previous request (a refresh happened). */
+  onTokenChanged?: () => void;
 }
 
 export interface Stats {
@@ -53,6 +55,7 @@ export class Transport {
   private readonly pool: Pool;
   private readonly origin: string;
   private readonly basePath: string;
+  private lastToken: string | null = null;
 
   constructor(private readonly o: TransportOptions) {
     const base = new URL(o.baseUrl);
@@ -89,6 +92,8 @@ export class Transport {
       try {
         const auth = await this.o.credentials.headersFor('GET', url);
         sentToken = tokenOf(auth);
+        if (this.lastToken !== null && sentToken !== this.lastToken) this.o.onTokenChanged?.();
+        this.lastToken = sentToken;
         this.stats.requests++;
         sending = true;
         const timeout = AbortSignal.timeout(this.o.requestTimeoutMs);

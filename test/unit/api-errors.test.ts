@@ -132,6 +132,44 @@ describe('401: refresh once, then give up', () => {
   });
 });
 
+describe('property scope re-checked after a token refresh', () => {
+  it('re-reads /whoami once when the token changed and carries on while the scope still covers what was seen', async () => {
+    const { api, client, creds } = await rig();
+    const p = property(uid(), 'Lindenhof');
+    api.route('/v1/properties', pageOf([p], null));
+    api.route(`/v1/properties/${p.id}`, { json: p });
+    api.route('/v1/whoami', { json: whoami([p.id]) });
+    await collect(client.listProperties());
+    creds.token = 'tok-rotated';
+    await Promise.all([client.getProperty(p.id), client.getProperty(p.id)]);
+    await client.getProperty(p.id);
+    // the change shows on the first requests with the new token; the next call re-reads /whoami once
+    expect(api.requests.map((r) => r.pathname.replace(p.id, 'P'))).toEqual([
+      '/v1/properties',
+      '/v1/properties/P',
+      '/v1/properties/P',
+      '/v1/whoami',
+      '/v1/properties/P',
+    ]);
+    expect(api.requests.at(-1)!.headers.authorization).toBe('Bearer tok-rotated');
+  });
+
+  it('a property seen earlier and missing from the new scope is AccessWithdrawnError', async () => {
+    const { api, client, creds } = await rig();
+    const [a, b] = [property(uid(), 'Lindenhof'), property(uid(), 'Eichenhof')];
+    api.route('/v1/properties', pageOf([a, b], null));
+    api.route(`/v1/properties/${a.id}`, { json: a });
+    api.route('/v1/whoami', { json: whoami([a.id]) });
+    await collect(client.listProperties());
+    await client.getProperty(a.id);
+    creds.token = 'tok-rotated';
+    await client.getProperty(a.id);
+    const e = await failure(client.getProperty(a.id));
+    expect(e).toBeInstanceOf(AccessWithdrawnError);
+    expect(e.message).toContain('property "Eichenhof"');
+  });
+});
+
 describe('403, 404 and 400', () => {
   it('403 names the missing scope and how to get it (exit 3)', async () => {
     const { api, client } = await rig();
