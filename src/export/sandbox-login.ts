@@ -1,0 +1,68 @@
+// Headless sign-in to a sandbox started with autoConsent (used by `meterdata demo` and
+// the export tests): it runs the ordinary `meterdata login` flow (PKCE, loopback
+// callback, file credential store) and, instead of a browser, follows the printed
+// authorization URL with a plain fetch. autoConsent approves at once and redirects to
+// the loopback callback, so no page needs to be shown.
+import { Writable } from 'node:stream';
+import { NotSignedInError } from '../core/errors.js';
+import type { Io } from '../core/io.js';
+
+export interface HeadlessLoginOptions {
+  authUrl: string;
+  baseUrl: string;
+  /** Environment with METERDATA_HOME set to where the profile and tokens should go. */
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+  profile?: string;
+}
+
+/** Follows redirects like a browser would, keeping cookies (the authorization server's interaction cookies). */
+async function follow(start: string, signal: AbortSignal): Promise<void> {
+  const jar = new Map<string, string>();
+  let url = start;
+  for (let hop = 0; hop < 12; hop++) {
+    const cookie = [...jar.entries()].map(([k, v]) => `${k}=${v}`).join('; ');
+    const res = await fetch(url, { redirect: 'manual', signal, headers: cookie ? { cookie } : {} });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const i = pair!.indexOf('=');
+      if (i > 0) jar.set(pair!.slice(0, i).trim(), pair!.slice(i + 1).trim());
+    }
+    await res.arrayBuffer();
+    const location = res.headers.get('location');
+    if (res.status < 300 || res.status >= 400 || !location) return;
+    url = new URL(location, url).href;
+  }
+  throw new Error(`too many redirects from ${start}`);
+}
+
+export async function headlessLogin(o: HeadlessLoginOptions): Promise<void> {
+  let followed: Promise<unknown> | null = null;
+  let log = '';
+  const stderr = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      log += chunk.toString('utf8');
+      const m = /^(https?:\/\/\S+)$/m.exec(log);
+      if (m && !followed) followed = follow(m[1]!, o.signal);
+      done();
+    },
+  });
+  const stdout = new Writable({ write: (_c, _e, done) => done() });
+  const io: Io = {
+    stdout,
+    stderr,
+    stdin: (await import('node:stream')).Readable.from([]),
+    // BROWSER=true: the flow "opens a browser" with a command that does nothing.
+    env: { ...o.env, BROWSER: 'true' },
+    cwd: process.cwd(),
+    signal: o.signal,
+  };
+  const { run } = await import('../commands/login.js');
+  try {
+    await run({ authUrl: o.authUrl, baseUrl: o.baseUrl, clientId: 'sandbox-demo-client', credentialStore: 'file', timeout: '60', ...(o.profile ? { profile: o.profile } : {}) }, io, []);
+    await followed;
+  } catch (e) {
+    if (e instanceof NotSignedInError) throw new NotSignedInError(`Sign-in to the sandbox failed: ${e.message}`, { code: e.code, hint: log.trim().split('\n').slice(-2).join(' ') });
+    throw e;
+  }
+}

@@ -1,0 +1,66 @@
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { headlessLogin } from '../../src/export/sandbox-login.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { runCli } from '../helpers/run-cli.js';
+
+let sandbox: Sandbox;
+let home: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 40, admin: true });
+  home = await mkdtemp(path.join(os.tmpdir(), 'md-export-'));
+  env = { METERDATA_HOME: home };
+  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: new AbortController().signal });
+});
+afterAll(async () => sandbox?.close());
+
+const apiRequests = () => sandbox.log.total;
+
+describe('export flags are checked before any request', () => {
+  const cases: [string[], RegExp][] = [
+    [[], /--year/],
+    [['--year', '25'], /--year/],
+    [['--year', '2025', '--from', '2025-01-01'], /--year/],
+    [['--from', '2025-02-30', '--to', '2025-03-01'], /--from/],
+    [['--from', '2025-01-01'], /--to/],
+    [['--from', '2025-05-01', '--to', '2025-04-01'], /--to/],
+    [['--year', '2025', '--property', 'abc'], /--property/],
+    [['--year', '2025', '--metric', 'heat,steam'], /--metric: unknown metric "steam"/],
+    [['--year', '2025', '--format', 'pdf'], /--format/],
+    [['--year', '2025', '--rate-limit', '0'], /--rate-limit/],
+    [['--year', '2025', '--template', 'fancy'], /--template/],
+    [['--year', '2025', '--template', './missing.json'], /--template/],
+  ];
+  for (const [argv, msg] of cases) {
+    it(`rejects ${argv.join(' ') || '(no period)'}`, async () => {
+      const before = apiRequests();
+      const r = await runCli(['export', ...argv], { env, cwd: home });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(msg);
+      expect(r.stderr.trim().split('\n')[0]).toMatch(/^meterdata: /);
+      expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
+      expect(apiRequests()).toBe(before);
+    });
+  }
+});
+
+describe('export against the sandbox', () => {
+  it('writes every file and a manifest, and exits 0 with flags', async () => {
+    const out = path.join(home, 'out1');
+    const r = await runCli(['export', '--year', '2025', '--out', out, '--json'], { env, cwd: home });
+    expect(r.stderr).toMatch(/property 1\/\d+ "/);
+    expect(r.code).toBe(0);
+    const names = (await readdir(out)).sort();
+    expect(names).toEqual(['billing.csv', 'billing.xlsx', 'meterdata-manifest.json', 'plant-points.csv', 'readings.csv', 'review.csv', 'segments.csv']);
+    const summary = JSON.parse(r.stdout);
+    expect(summary.range).toEqual({ from: '2025-01-01', to: '2025-12-31' });
+    const tenant = sandbox.dataset.tenants()[0]!.id;
+    expect(summary.counts.properties).toBe(sandbox.dataset.propertiesOf(tenant).length);
+    const billing = await readFile(path.join(out, 'billing.csv'), 'utf8');
+    expect(billing.split('\r\n')[0]).toBe('property_id,property_name,usage_unit_id,usage_unit_name,unit_type,metric,unit,from,to,billable_value,points,review_flags');
+  });
+});
