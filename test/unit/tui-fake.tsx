@@ -149,9 +149,9 @@ export function fakeData(opts: FakeOptions = {}): FakeData {
 
 export const KEY = { enter: '\r', down: '\u001B[B', up: '\u001B[A', esc: '\u001B', backspace: '\u007F' };
 
-/** Polls the last frame (bounded: 200 x 5 ms) until `pred` holds; returns the frame. */
+/** Polls the last frame (bounded: 600 x 5 ms) until `pred` holds; returns the frame. */
 export async function frameWhere(get: () => string | undefined, pred: (f: string) => boolean, what = 'frame'): Promise<string> {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 600; i++) {
     const f = get() ?? '';
     if (pred(f)) return f;
     await new Promise((r) => setTimeout(r, 5));

@@ -1,0 +1,102 @@
+// The real BrowseData over an in-memory ApiClient: lazy, cached per Property and
+// range, plant points read separately, billing fed the range the service echoed.
+import { describe, expect, it } from 'vitest';
+import type { ApiClient } from '../../src/api/contracts.js';
+import type { MeasuringPoint, UnitConsumption } from '../../src/api/types.js';
+import { billProperty, flagText } from '../../src/billing/index.js';
+import { ServiceUnavailableError } from '../../src/core/errors.js';
+import { createBrowseData, eventHub, type BillInput } from '../../src/tui/data.js';
+import { RANGE } from './builders.js';
+import { aProperty, bundleFor, MARKT } from './tui-fake.js';
+
+function memoryApi(opts: { failUnits?: number } = {}) {
+  const fixture = bundleFor();
+  const calls: string[] = [];
+  let failUnits = opts.failUnits ?? 0;
+  const points: MeasuringPoint[] = [
+    ...fixture.plant.map((p) => p.point),
+    { id: fixture.units[0]!.consumption.measuring_points[0]!.measuring_point_id, usage_unit_id: fixture.units[0]!.unit.id, property_id: fixture.property.id },
+  ];
+  async function* each<T>(name: string, items: T[]) {
+    calls.push(name);
+    yield* items;
+  }
+  const api: ApiClient = {
+    whoami: async () => ({ tenant_id: 't', tenant_name: 'T', client_id: 'c', granted_scopes: [], property_scope: 'all' }),
+    listProperties: () => each('properties', [fixture.property, MARKT]),
+    getProperty: async () => fixture.property,
+    listPropertyMeasuringPoints: (id) => each(`points ${id === fixture.property.id ? 'L' : 'M'}`, id === fixture.property.id ? points : []),
+    listUsageUnits: (q) => each(`units ${q?.propertyId === fixture.property.id ? 'L' : 'M'}`, q?.propertyId === fixture.property.id ? fixture.units.map((u) => u.unit) : []),
+    getUsageUnit: async () => fixture.units[0]!.unit,
+    unitConsumption: async (id, range): Promise<UnitConsumption> => {
+      calls.push(`consumption ${range.from}`);
+      if (failUnits-- > 0) throw new ServiceUnavailableError('The service answered 503 after 6 attempts.');
+      const c = fixture.units.find((u) => u.unit.id === id)!.consumption;
+      return { ...c, from: range.from, to: '2025-10-31' };
+    },
+    getMeasuringPoint: async () => points[0]!,
+    pointReadings: async (id) => {
+      calls.push(`readings ${id === fixture.plant[0]!.point.id ? 'plant' : id}`);
+      return fixture.plant[0]!.consumption;
+    },
+    stats: () => ({ requests: calls.length, retries: 0, rateLimited: 0 }),
+    close: async () => {},
+  };
+  return { api, calls, fixture };
+}
+
+describe('BrowseData', () => {
+  it('fetches nothing until asked, then one Property at a time', async () => {
+    const { api, calls } = memoryApi();
+    const data = createBrowseData({ api, billProperty, flagText });
+    expect(calls).toEqual([]);
+    expect(await data.listProperties()).toHaveLength(2);
+    expect(calls).toEqual(['properties']);
+    await data.listProperties();
+    expect(calls).toEqual(['properties']);
+  });
+
+  it('loads units, their consumption and the plant meters, reports progress, and bills the echoed range', async () => {
+    const { api, calls } = memoryApi();
+    const inputs: BillInput[] = [];
+    const data = createBrowseData({ api, billProperty: (i) => (inputs.push(i), billProperty(i)), flagText });
+    const progress: string[] = [];
+    const b = await data.loadProperty(aProperty(), RANGE, (p) => progress.push(`${p.done}/${p.total}`));
+    expect(calls.filter((c) => c.startsWith('consumption'))).toHaveLength(2);
+    expect(calls).toContain('readings plant');
+    expect(calls.filter((c) => c.startsWith('readings'))).toEqual(['readings plant']);
+    expect(progress).toEqual(['0/3', '1/3', '2/3', '3/3']);
+    expect(b.effective).toEqual({ from: '2025-01-01', to: '2025-10-31' });
+    expect(inputs[0]!.range).toEqual({ from: '2025-01-01', to: '2025-10-31' });
+    expect(b.plant.map((p) => p.point.localization)).toEqual(['Heizungskeller Hauptzähler']);
+    expect(b.bill.billing.length).toBeGreaterThan(0);
+    expect(data.cachedFlags(aProperty().id, RANGE)).toEqual(b.bill.flags);
+    expect(data.cachedFlags(MARKT.id, RANGE)).toBeNull();
+  });
+
+  it('caches per Property and range, and does not cache a failure', async () => {
+    const { api, calls } = memoryApi({ failUnits: 1 });
+    const data = createBrowseData({ api, billProperty, flagText });
+    await expect(data.loadProperty(aProperty(), RANGE)).rejects.toBeInstanceOf(ServiceUnavailableError);
+    const a = await data.loadProperty(aProperty(), RANGE);
+    const count = calls.length;
+    expect(await data.loadProperty(aProperty(), RANGE)).toBe(a);
+    expect(calls.length).toBe(count);
+    await data.loadProperty(aProperty(), { from: '2024-01-01', to: '2024-12-31' });
+    expect(calls.filter((c) => c === 'consumption 2024-01-01')).toHaveLength(2);
+  });
+
+  it('passes API events to the screens that listen', () => {
+    const hub = eventHub();
+    const { api } = memoryApi();
+    const data = createBrowseData({ api, billProperty, flagText, subscribe: hub.subscribe });
+    const seen: unknown[] = [];
+    const off = data.onEvent((e) => seen.push(e));
+    hub.emit({ type: 'rate-limited', waitMs: 1000 });
+    off();
+    hub.emit({ type: 'rate-limited', waitMs: 2000 });
+    expect(seen).toEqual([{ type: 'rate-limited', waitMs: 1000 }]);
+    expect(data.exportSelection).toBeUndefined();
+  });
+
+});

@@ -1,0 +1,117 @@
+// The browser's pure parts (range input, monthly series, fitting text) and the
+// command's refusal without a terminal.
+import { describe, expect, it } from 'vitest';
+import { bar, compact, fit, monthlySeries, monthsOf } from '../../src/tui/format.js';
+import { parseRangeInput, rangeFromFlags, rangeLabel } from '../../src/tui/range.js';
+import { filterRows, row } from '../../src/tui/rows.js';
+import { windowStart } from '../../src/tui/view.js';
+import { runCli } from '../helpers/run-cli.js';
+import { aPointConsumption, aSegment } from './builders.js';
+import { monthly } from './tui-fake.js';
+
+const TODAY = new Date('2026-11-22T10:00:00Z');
+
+describe('range input', () => {
+  it.each([
+    ['2024', { from: '2024-01-01', to: '2024-12-31' }],
+    [' 2025-01-01..2025-06-30 ', { from: '2025-01-01', to: '2025-06-30' }],
+    ['2025-01-01 2025-06-30', { from: '2025-01-01', to: '2025-06-30' }],
+  ])('accepts %j', (text, range) => {
+    expect(parseRangeInput(text)).toEqual({ ok: true, range });
+  });
+
+  it.each([
+    ['', 'type a year'],
+    ['202', '"202" is not a year'],
+    ['1999', '"1999" is not a year'],
+    ['2025-02-30..2025-03-31', '"2025-02-30" is not a date; use yyyy-mm-dd'],
+    ['2025-06-30..2025-01-01', 'the end 2025-01-01 lies before the start 2025-06-30; swap them'],
+    ['a b c', 'neither a year nor from..to'],
+  ])('refuses %j with a reason', (text, message) => {
+    const r = parseRangeInput(text);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.message).toContain(message);
+  });
+
+  it('reads the flags, defaulting to the last completed year', () => {
+    expect(rangeFromFlags({}, TODAY)).toEqual({ ok: true, range: { from: '2025-01-01', to: '2025-12-31' } });
+    expect(rangeFromFlags({ from: '2025-03-01', to: '2025-04-30' }, TODAY)).toEqual({ ok: true, range: { from: '2025-03-01', to: '2025-04-30' } });
+    expect(rangeFromFlags({ year: '2025', from: '2025-01-01' }, TODAY)).toMatchObject({ ok: false, message: expect.stringContaining('cannot be combined') });
+    expect(rangeFromFlags({ from: '2025-01-01' }, TODAY)).toMatchObject({ ok: false, message: expect.stringContaining('--from and --to go together') });
+    expect(rangeLabel({ from: '2025-01-01', to: '2025-12-31' })).toBe('2025');
+    expect(rangeLabel({ from: '2025-01-01', to: '2025-06-30' })).toBe('2025-01-01..2025-06-30');
+  });
+});
+
+describe('monthly series', () => {
+  it('takes differences from the baseline, applies the K-factor and joins a replacement month', () => {
+    const point = aPointConsumption({
+      segments: [
+        aSegment({ baseline_value: 10, factor: 2, readings: monthly([12, 15, 20]) }),
+        aSegment({ baseline_value: 0, readings: monthly([4, 9], [], 3) }),
+      ],
+    });
+    const s = monthlySeries(point, { from: '2025-01-01', to: '2025-04-30' });
+    expect(s).toEqual([
+      { month: '2025-01', status: 'measured', use: 4 },
+      { month: '2025-02', status: 'measured', use: 6 },
+      { month: '2025-03', status: 'measured', use: 14 },
+      { month: '2025-04', status: 'measured', use: 5 },
+    ]);
+  });
+
+  it('shows no bar for missing and calibration-expired months, nor for the month after a missing one', () => {
+    const point = aPointConsumption({ segments: [aSegment({ baseline_value: 0, readings: monthly([1, 0, 5, 6, 8], ['measured', 'missing', 'measured', 'calibration_expired', 'measured']) })] });
+    expect(monthlySeries(point, { from: '2025-01-01', to: '2025-06-30' }).map((m) => [m.status, m.use])).toEqual([
+      ['measured', 1],
+      ['missing', null],
+      ['measured', null],
+      ['calibration_expired', null],
+      ['measured', 2],
+      [null, null],
+    ]);
+  });
+
+  it('draws bars and compact numbers that fit their cells', () => {
+    expect(monthsOf({ from: '2024-11-01', to: '2025-02-28' })).toEqual(['2024-11', '2024-12', '2025-01', '2025-02']);
+    expect(bar(16, 16)).toEqual(['█', '█']);
+    expect(bar(4, 16)).toEqual([' ', '▄']);
+    expect(bar(null, 16)).toEqual([' ', ' ']);
+    for (const n of [0, 0.5, 7.25, 50, 412, 1234, 98765, 123456]) expect(compact(n).length).toBeLessThanOrEqual(4);
+    expect([compact(50), compact(1234), compact(0.5)]).toEqual(['50', '1.2k', '0.5']);
+  });
+});
+
+describe('lists', () => {
+  it('fits text with an ellipsis and filters rows by every word', () => {
+    expect(fit('Lindenstraße 12', 8)).toBe('Lindens…');
+    expect(fit('WE 01', 5)).toBe('WE 01');
+    const rows = [row('a', [{ text: 'WE 01 residential' }]), row('b', [{ text: 'Laden commercial' }])];
+    expect(filterRows(rows, 'RESID 01').map((r) => r.key)).toEqual(['a']);
+    expect(filterRows(rows, '').map((r) => r.key)).toEqual(['a', 'b']);
+  });
+
+  it('keeps the cursor inside the visible window', () => {
+    for (const cursor of [0, 5, 17, 39]) {
+      const start = windowStart(cursor, 40, 18);
+      expect(cursor).toBeGreaterThanOrEqual(start);
+      expect(cursor).toBeLessThan(start + 18);
+      expect(start + 18).toBeLessThanOrEqual(40);
+    }
+  });
+});
+
+describe('meterdata browse without a terminal', () => {
+  it('refuses with a usage error that points to export', async () => {
+    const r = await runCli(['browse', '--year', '2025'], { tty: false });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('`meterdata browse` is interactive and needs a terminal');
+    expect(r.stderr).toContain('meterdata export --year 2025');
+  });
+
+  it('refuses a bad year before anything else', async () => {
+    const r = await runCli(['browse', '--year', '25'], { tty: true });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('"25" is not a year');
+  });
+});
