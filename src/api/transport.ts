@@ -182,7 +182,7 @@ export class Transport {
     const wait = waitOverride ?? this.delay(n);
     this.stats.retries++;
     this.o.onEvent({ type: 'retry', path: endpoint.slice(4), status: t.status, reason: t.reason, waitMs: wait, attempt });
-    if (wait > 0) await sleep(wait, undefined, { signal: this.o.signal });
+    if (wait > 0) await sleep(wait, undefined, { signal: this.o.signal }).catch((e: unknown) => Promise.reject(this.o.signal?.reason ?? e));
     return n;
   }
 

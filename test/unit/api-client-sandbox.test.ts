@@ -8,7 +8,7 @@ import { createApiClient } from '../../src/api/client.js';
 import type { ApiClient, UnknownValue } from '../../src/api/contracts.js';
 import { staticCredentials } from '../../src/core/credentials.js';
 import { AccessWithdrawnError } from '../../src/core/errors.js';
-import { createApi } from '../../src/sandbox/api/index.js';
+import { createApi, type FaultPlan } from '../../src/sandbox/api/index.js';
 import type { TokenInfo, TokenValidator } from '../../src/sandbox/contracts.js';
 import { generateDataset } from '../../src/sandbox/data/index.js';
 import { collect } from './api-fixtures.js';
@@ -23,8 +23,8 @@ afterEach(async () => {
   for (const c of closers.splice(0)) await c();
 });
 
-async function sandbox(opts: { futureContract?: boolean; tenant?: string } = {}) {
-  const { tenant = tenantId, ...apiOpts } = opts;
+async function sandbox(opts: { futureContract?: boolean; tenant?: string; faults?: FaultPlan; requestTimeoutMs?: number } = {}) {
+  const { tenant = tenantId, requestTimeoutMs, ...apiOpts } = opts;
   const token: TokenInfo = {
     sid: 'conn-1',
     client_id: 'sandbox-demo-client',
@@ -50,6 +50,8 @@ async function sandbox(opts: { futureContract?: boolean; tenant?: string } = {})
     credentials: staticCredentials(TOKEN),
     rateLimitPerMinute: 60_000,
     concurrency: 8,
+    retryBaseMs: 10,
+    ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
     onUnknownValue: (u) => unknown.push(u),
   });
   closers.push(async () => {
@@ -97,6 +99,27 @@ describe('API helper against the sandbox API', () => {
 
     expect(unknown).toEqual([]);
     expect(client.stats()).toMatchObject({ retries: 0, rateLimited: 0 });
+  });
+
+  it('rides out the sandbox’s injected faults (500, 503, drop, truncate, slow, 429) with the same data as a clean run', async () => {
+    const walk = async (client: ApiClient) => {
+      const units = await collect(client.listUsageUnits());
+      return Promise.all(units.map((u) => client.unitConsumption(u.id, YEAR)));
+    };
+    const clean = await walk((await sandbox()).client);
+    const faults: FaultPlan = {
+      rules: [
+        { kind: '500', at: [2] },
+        { kind: '503', at: [4] },
+        { kind: 'drop', at: [6] },
+        { kind: 'truncate', at: [8] },
+        { kind: 'slow', at: [10], ms: 600 },
+        { kind: '429', at: [12] },
+      ],
+    };
+    const { client } = await sandbox({ faults, requestTimeoutMs: 300 });
+    expect(await walk(client)).toEqual(clean);
+    expect(client.stats()).toMatchObject({ retries: 6, rateLimited: 1 });
   });
 
   it('tolerates the future-contract mode: unknown fields ignored, unknown enum values kept and reported', async () => {

@@ -81,6 +81,18 @@ describe('transient failures', () => {
     expect((await failure(p)).message).toBe('cancelled by user');
     expect(api.requests).toHaveLength(1);
   });
+
+  it('stops during a backoff wait when the caller aborts', async () => {
+    const ac = new AbortController();
+    const { api, client } = await rig({ signal: ac.signal, retryBaseMs: 5000, retryMaxMs: 5000 });
+    api.route('/v1/whoami', problem(503, 'service-unavailable'));
+    const started = performance.now();
+    const p = client.whoami();
+    setTimeout(() => ac.abort(new Error('cancelled by user')), 100);
+    expect((await failure(p)).message).toBe('cancelled by user');
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(api.requests).toHaveLength(1);
+  });
 });
 
 describe('401: refresh once, then give up', () => {
