@@ -23,7 +23,7 @@ export async function redeemCode(
   try {
     return await oidc.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: checks.verifier, expectedState: checks.state }, { resource }, dpop ? { DPoP: dpop } : undefined);
   } catch (e) {
-    throw tokenError(e, 'redeem the sign-in code', undefined);
+    throw tokenError(e, 'redeem the sign-in code', undefined, !!dpop);
   }
 }
 
@@ -65,14 +65,27 @@ function causeCodes(e: unknown): string[] {
   return codes;
 }
 
-export function tokenError(e: unknown, what: string, profile: Profile | undefined): MeterdataError {
+export function tokenError(e: unknown, what: string, profile: Profile | undefined, dpopUsed = profile?.dpop ?? false): MeterdataError {
   const relogin = `Run \`meterdata login${profile && profile.name !== 'default' ? ` --profile ${profile.name}` : ''}\` to connect again.`;
   const oauthError = oauthErrorOf(e);
+  if (oauthError && /dpop/i.test(describeError(e)) && !dpopUsed) {
+    return new MeterdataError(`The sign-in server requires DPoP-bound tokens for this client (${describeError(e)}).`, {
+      code: 'AUTH_DPOP_REQUIRED',
+      exitCode: ExitCode.USAGE,
+      hint: 'Run `meterdata login --dpop` (with the same other options).',
+    });
+  }
   if (oauthError) {
     if (oauthError.error === 'invalid_grant') {
       return new NotSignedInError(
-        profile ? 'The connection was revoked or expired (the landlord disconnected it, its access ended, or it was unused for 90 days).' : 'The sign-in code was refused (expired or already used).',
-        { code: profile ? 'AUTH_CONNECTION_ENDED' : 'AUTH_CODE_REFUSED', hint: relogin },
+        profile
+          ? 'The connection was revoked or expired (the landlord disconnected it, its access ended, or it was unused for 90 days).'
+          : `The sign-in code was refused (${describeError(e)}).`,
+        {
+          code: profile ? 'AUTH_CONNECTION_ENDED' : 'AUTH_CODE_REFUSED',
+          // Some servers answer a DPoP-bound client's proofless request with a bare invalid_grant.
+          hint: profile || dpopUsed ? relogin : `${relogin} If the client is registered as DPoP-bound, add --dpop.`,
+        },
       );
     }
     if (oauthError.error === 'invalid_client') {

@@ -12,7 +12,7 @@ import { describePropertyScope } from '../auth/whoami.js';
 
 const KNOWN_SCOPES = new Set(DEFAULT_SCOPES);
 
-export async function run(opts: Record<string, unknown>, io: Io): Promise<number> {
+export async function run(opts: Record<string, unknown>, io: Io, _args: string[] = []): Promise<number> {
   const name = resolveProfileName(opts, io.env);
   const existing = await loadProfile(io.env, name);
   const profile = await settle(name, opts, io, existing);

@@ -7,7 +7,7 @@ import { openStore } from '../auth/credential-store/index.js';
 import { describeError, discover } from '../auth/discovery.js';
 import { revokeToken } from '../auth/token-exchange.js';
 
-export async function run(opts: Record<string, unknown>, io: Io): Promise<number> {
+export async function run(opts: Record<string, unknown>, io: Io, _args: string[] = []): Promise<number> {
   const name = resolveProfileName(opts, io.env);
   const profile = await loadProfile(io.env, name);
   if (!profile) {
