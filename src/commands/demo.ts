@@ -1,7 +1,44 @@
-import { MeterdataError, ExitCode } from '../core/errors.js';
+// `meterdata demo`: the whole job without an account. Starts the embedded sandbox
+// (auto-consent, clock 2026-11-22), signs in as the demo landlord through the ordinary
+// login flow into a throw-away METERDATA_HOME (file credential store), exports 2025
+// into --out and says what was written and what needs a look.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { flagText } from '../billing/index.js';
+import type { FlagCode } from '../billing/types.js';
+import { UsageError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
+import { headlessLogin } from '../export/sandbox-login.js';
+import { exportWith, prepareExport, summaryText } from './export.js';
 
-// Placeholder until the command lands; says so plainly instead of pretending.
-export async function run(_opts: Record<string, unknown>, _io: Io): Promise<number> {
-  throw new MeterdataError('`meterdata demo` is not available in this build yet.', { code: 'NOT_IMPLEMENTED', exitCode: ExitCode.UNEXPECTED });
+export async function run(opts: Record<string, unknown>, io: Io): Promise<number> {
+  const unitsRaw = typeof opts.units === 'string' ? opts.units : undefined;
+  if (unitsRaw !== undefined && (!/^\d+$/.test(unitsRaw) || Number(unitsRaw) < 1 || Number(unitsRaw) > 50_000)) {
+    throw new UsageError(`--units: "${unitsRaw}" is not a number of units from 1 to 50000.`);
+  }
+  const home = await mkdtemp(path.join(os.tmpdir(), 'meterdata-demo-'));
+  const env: NodeJS.ProcessEnv = { ...io.env, METERDATA_HOME: home, METERDATA_PROFILE: 'demo' };
+  delete env.METERDATA_ACCESS_TOKEN;
+  const demoIo: Io = { ...io, env };
+  // Checked before the sandbox starts: a bad --out fails at once.
+  const { args, template } = await prepareExport({ year: '2025', out: typeof opts.out === 'string' ? opts.out : 'meterdata-demo' }, demoIo);
+  const { startSandbox } = await import('../sandbox/server.js');
+  const sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', ...(unitsRaw ? { units: Number(unitsRaw) } : {}) });
+  try {
+    io.stderr.write(`demo: sandbox running at ${sandbox.url}; signing in as the demo landlord…\n`);
+    await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: io.signal, profile: 'demo' });
+    const { openConnection } = await import('../auth/connection.js');
+    const conn = await openConnection({ profile: 'demo', env, signal: io.signal });
+    io.stderr.write(`demo: exporting 2025 for ${conn.profile.tenant_name ?? 'the demo landlord'}…\n`);
+    const summary = await exportWith(args, template, demoIo, conn);
+    const top = Object.entries(summary.codes)
+      .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))
+      .map(([code, n]) => `  ${String(n).padStart(4)} × ${code}: ${flagText(code as FlagCode, 'en').title}`);
+    io.stdout.write(`${summaryText(summary)}\n${top.length ? `findings:\n${top.join('\n')}\n` : ''}Open ${path.join(args.out, 'billing.xlsx')} or the CSV files next to it.\n`);
+    return 0;
+  } finally {
+    await sandbox.close();
+    await rm(home, { recursive: true, force: true });
+  }
 }

@@ -35,6 +35,8 @@ export interface ExportSummary {
   resumed: boolean;
   counts: { properties: number; units: number; measuring_points: number; plant_points: number; rows: Record<string, number> };
   flags: Record<Severity, number>;
+  /** Findings per flag code, e.g. { MISSING_VALUE: 2 }. */
+  codes: Record<string, number>;
   requests: number;
 }
 
@@ -69,6 +71,7 @@ export async function runExport(deps: ExportDeps): Promise<ExportSummary> {
   const output = new OutputSet(args.out, template, args.formats);
   const counts = { properties: properties.length, units: 0, measuring_points: 0, plant_points: 0 };
   const flags: Record<Severity, number> = { not_billed: 0, review: 0, info: 0 };
+  const codes: Record<string, number> = {};
   let range: { from: string; to: string } | null = null;
   let done = 0;
   const fromJournal = new Set<number>();
@@ -103,7 +106,10 @@ export async function runExport(deps: ExportDeps): Promise<ExportSummary> {
       await output.write('plant-points', bill.plant);
       await output.write('review', reviewRows(bill.flags, template.language));
       output.addOverview(bill.billing);
-      for (const f of bill.flags) flags[f.severity]++;
+      for (const f of bill.flags) {
+        flags[f.severity]++;
+        codes[f.code] = (codes[f.code] ?? 0) + 1;
+      }
       counts.units += answers.units.length;
       counts.measuring_points += answers.points.length;
       counts.plant_points += bill.plant.length;
@@ -145,7 +151,7 @@ export async function runExport(deps: ExportDeps): Promise<ExportSummary> {
     }));
     reporter.end();
     await journal.remove();
-    return { out: args.out, files, range: effective, tenant: journal.meta.tenantName, exportedAt, resumed: journal.resumed, counts: { ...counts, rows }, flags, requests: api.stats().requests };
+    return { out: args.out, files, range: effective, tenant: journal.meta.tenantName, exportedAt, resumed: journal.resumed, counts: { ...counts, rows }, flags, codes, requests: api.stats().requests };
   } catch (e) {
     reporter.end();
     await output.abort().catch(() => undefined);
