@@ -1,0 +1,151 @@
+// The synthetic data generator: determinism, every special case in the default data set,
+// raw-model invariants, and the footprint of 50,000 units (printed, not asserted on time).
+import { describe, expect, it } from 'vitest';
+import { generateDataset, type Dataset, type PointRec } from '../../src/sandbox/data/index.js';
+import { miOf } from '../../src/sandbox/data/dates.js';
+import { BASELINE_ORIGINS } from '../../src/api/types.js';
+
+function allPoints(ds: Dataset): PointRec[] {
+  return ds.properties().flatMap((p) => ds.pointsOfProperty(p));
+}
+function snapshot(ds: Dataset): string {
+  const units = Array.from({ length: ds.unitCount }, (_, i) => ds.unitByIndex(i));
+  return JSON.stringify({ props: ds.properties().map((p) => [ds.propertyId(p), p]), units: units.map((u) => [ds.unitId(u!), u]), points: allPoints(ds).map((p) => [ds.pointId(p), p]) });
+}
+
+describe('generateDataset', () => {
+  it('is deterministic per seed and units; another seed gives other ids', () => {
+    expect(snapshot(generateDataset({}))).toBe(snapshot(generateDataset({ seed: 'meterdata', units: 60 })));
+    const a = generateDataset({ seed: 1 });
+    const b = generateDataset({ seed: 2 });
+    expect(a.tenants()[0]!.id).not.toBe(b.tenants()[0]!.id);
+    expect(a.tenants().map((t) => t.name)).toEqual(['Hausverwaltung Nordlicht GmbH', 'Immobilien Süd KG']);
+  });
+
+  it('rejects a unit count outside 1..50000', () => {
+    expect(() => generateDataset({ units: 0 })).toThrow(/1 to 50000/);
+    expect(() => generateDataset({ units: 50_001 })).toThrow(/1 to 50000/);
+  });
+
+  it('ids are v4-format UUIDs that resolve back, and only for their own kind and seed', () => {
+    const ds = generateDataset({});
+    const p = ds.properties()[0]!;
+    const id = ds.propertyId(p);
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(ds.property(id)).toBe(p);
+    expect(ds.property(id.toUpperCase())).toBe(p);
+    expect(ds.unit(id)).toBeUndefined();
+    expect(generateDataset({ seed: 'x' }).property(id)).toBeUndefined();
+    const pt = allPoints(ds)[5]!;
+    expect(ds.point(ds.pointId(pt))).toEqual(pt);
+    expect(ds.device(ds.deviceId(pt.devices[0]!))).toEqual(pt.devices[0]);
+  });
+
+  it('Directory: tenants() and propertiesOf() for the consent page', () => {
+    const ds = generateDataset({});
+    const [nord, sued] = ds.tenants();
+    expect(ds.propertiesOf(nord!.id).map((p) => p.name)).toEqual(['Musterstraße 1-5', 'Lindenhof']);
+    expect(ds.propertiesOf(sued!.id)).toHaveLength(1);
+    expect(ds.propertiesOf('nope')).toEqual([]);
+  });
+
+  it('every special case occurs in the default data set', () => {
+    const ds = generateDataset({});
+    const points = allPoints(ds);
+    const devices = points.flatMap((p) => p.devices);
+    const units = Array.from({ length: ds.unitCount }, (_, i) => ds.unitByIndex(i)!);
+    expect(ds.properties().length).toBeGreaterThanOrEqual(3);
+    expect(ds.properties().some((p) => p.unitCountUnknown)).toBe(true);
+    expect(new Set(units.map((u) => u.type))).toEqual(new Set(['residential', 'commercial', 'technical', 'traffic']));
+    const p0 = ds.properties()[0]!;
+    const usedAddresses = new Set(units.filter((u) => u.propertyIdx === 0).map((u) => u.addressIdx));
+    expect(p0.addresses.filter((_, i) => !usedAddresses.has(i))).toHaveLength(1);
+    expect(points.some((p) => p.allocations.length === 0)).toBe(true);
+    expect(points.filter((p) => p.allocations.length > 1)).toHaveLength(2);
+    for (const p of points.filter((x) => x.allocations.length)) {
+      expect(p.allocations.reduce((s, a) => s + Number(a.share) * 1000, 0)).toBe(1000);
+    }
+    expect(points.some((p) => p.isDifference && p.devices.length === 0)).toBe(true);
+    expect(points.some((p) => !p.isSystemLinked)).toBe(true);
+    expect(points.some((p) => p.metric === 'water_outdoor')).toBe(true);
+    expect(devices.some((d) => d.metric === 'hca' && d.factor !== '1')).toBe(true);
+    expect(devices.some((d) => d.installedAt === null)).toBe(true);
+    expect(devices.some((d) => d.replacementReason === 'DeviceReplacement' && d.deinstalledAt?.startsWith('2025'))).toBe(true);
+    expect(devices.filter((d) => d.replacementReason === 'DeviceRemoval').map((d) => d.deinstalledAt)).toEqual(['2025-09-10', '2025-08-31']);
+    expect(points.some((p) => p.devices.length && ds.activeDevice(p) === null)).toBe(true);
+    expect(devices.some((d) => d.startKind === 'assumed_zero' && d.metric === 'hca')).toBe(true);
+
+    const origins = new Set<string>();
+    const statuses = new Set<string>();
+    const methods = new Set<string>();
+    let dataGap = 0;
+    let syntheticExpired = 0;
+    for (const p of points) {
+      const c = ds.consumption(p, miOf('2025-01-01'), miOf('2025-12-31'));
+      if (c.dataGap && c.segments.length) dataGap++;
+      for (const s of c.segments) {
+        origins.add(s.baselineOrigin);
+        statuses.add(s.status);
+        for (const r of s.readings) {
+          statuses.add(r.status);
+          if (r.substitutionMethod) methods.add(`${p.metric}:${r.substitutionMethod}`);
+          if (r.status === 'calibration_expired' && r.isSynthetic && r.substitutionMethod === null) syntheticExpired++;
+        }
+      }
+    }
+    expect([...origins].sort()).toEqual([...BASELINE_ORIGINS].sort());
+    expect([...statuses].sort()).toEqual(['calculated', 'calibration_expired', 'measured', 'missing']);
+    expect(methods).toContain('heat:degree_day_weighted');
+    expect(methods).toContain('hca:degree_day_weighted');
+    expect(methods).toContain('water_cold:linear_interpolation');
+    expect(dataGap).toBeGreaterThan(0);
+    expect(syntheticExpired).toBeGreaterThan(0);
+  });
+
+  it('month-end values never decrease and match valueAt', () => {
+    const ds = generateDataset({});
+    for (const p of allPoints(ds).slice(0, 80)) {
+      for (const d of p.devices) {
+        const vals = ds.monthValues(d, '2024-01-01', '2026-12-31');
+        let last = -Infinity;
+        for (const v of vals) {
+          if (v.status === 'missing') {
+            expect(v.milli).toBe(0);
+            continue;
+          }
+          expect(v.milli).toBe(ds.valueAt(d, v.at));
+          expect(v.milli).toBeGreaterThanOrEqual(last);
+          last = v.milli;
+        }
+      }
+    }
+  });
+
+  it('a single unit works; large sets spread units over Properties of at most 200', () => {
+    const one = generateDataset({ units: 1 });
+    expect(one.unitCount).toBe(1);
+    expect(one.properties()).toHaveLength(1);
+    expect(one.pointsOfUnit(one.unitByIndex(0)!).length).toBeGreaterThan(0);
+    const big = generateDataset({ units: 5_000 });
+    const sizes = big.properties().map((p) => p.unitEnd - p.unitStart);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(200);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(5_000);
+  });
+
+  it('50,000 units: generation time and memory (printed)', () => {
+    globalThis.gc?.();
+    const heap0 = process.memoryUsage().heapUsed;
+    const t0 = performance.now();
+    const ds = generateDataset({ units: 50_000 });
+    const tGen = performance.now() - t0;
+    let points = 0;
+    for (let i = 0; i < ds.unitCount; i += 1) points += ds.pointsOfUnit(ds.unitByIndex(i)!).length;
+    const tWalk = performance.now() - t0 - tGen;
+    const last = ds.unitByIndex(49_999)!;
+    const c = ds.consumption(ds.pointsOfUnit(last)[0]!.point, miOf('2025-01-01'), miOf('2025-12-31'));
+    const heapMb = (process.memoryUsage().heapUsed - heap0) / 1e6;
+    console.log(`50,000 units: generate ${tGen.toFixed(1)} ms, walk all units and ${points} points ${tWalk.toFixed(0)} ms, heap delta ${heapMb.toFixed(1)} MB, ${ds.properties().length} Properties`);
+    expect(points).toBeGreaterThan(150_000);
+    expect(c.segments.length).toBeGreaterThan(0);
+  });
+});
