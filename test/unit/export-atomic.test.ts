@@ -1,0 +1,56 @@
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AtomicOutput } from '../../src/export/atomic.js';
+import { checkOutDir, OutputSet } from '../../src/export/output.js';
+import { loadTemplate } from '../../src/export/templates.js';
+
+const tmp = () => mkdtemp(path.join(os.tmpdir(), 'md-atomic-'));
+
+describe('atomic output', () => {
+  it('shows nothing under a final name until commit, then everything with the manifest last', async () => {
+    const dir = await tmp();
+    const out = new AtomicOutput(dir);
+    await out.prepare();
+    const a = await out.create('billing.csv');
+    await a.write('x'.repeat(200_000));
+    await out.closeFile(a);
+    const m = await out.create('manifest.json');
+    await m.write('{}');
+    await out.closeFile(m);
+    expect((await readdir(dir)).sort()).toEqual(['.billing.csv.partial', '.manifest.json.partial']);
+    expect(await out.commit('manifest.json')).toEqual(['billing.csv', 'manifest.json']);
+    expect((await readdir(dir)).sort()).toEqual(['billing.csv', 'manifest.json']);
+    expect(a.bytes).toBe(200_000);
+  });
+
+  it('leaves no final-named file when the export fails half-way', async () => {
+    const dir = await tmp();
+    const t = await loadTemplate('generic', process.cwd());
+    const set = new OutputSet(dir, t, ['csv', 'xlsx']);
+    await set.start();
+    await set.write('billing', [{ property_id: 'p', billable_value: '1' }]);
+    // the walk fails here (e.g. the service stays unavailable): the command aborts the set
+    await set.abort();
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('removes leftovers of an interrupted run but never touches other files', async () => {
+    const dir = await tmp();
+    await writeFile(path.join(dir, '.segments.csv.partial'), 'half');
+    await writeFile(path.join(dir, 'notes.txt'), 'mine');
+    await new AtomicOutput(dir).prepare();
+    expect(await readdir(dir)).toEqual(['notes.txt']);
+  });
+
+  it('refuses an out folder with another export or foreign files of our names', async () => {
+    const dir = await tmp();
+    await checkOutDir(dir, { a: 1 }, ['billing.csv']);
+    await writeFile(path.join(dir, 'billing.csv'), 'someone else');
+    await expect(checkOutDir(dir, { a: 1 }, ['billing.csv'])).rejects.toThrow(/already holds billing\.csv/);
+    await writeFile(path.join(dir, 'meterdata-manifest.json'), JSON.stringify({ identity: { a: 1 } }));
+    await checkOutDir(dir, { a: 1 }, ['billing.csv']);
+    await expect(checkOutDir(dir, { a: 2 }, ['billing.csv'])).rejects.toThrow(/export made with other arguments/);
+  });
+});

@@ -1,0 +1,72 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { renderCsv } from '../../src/export/csv-writer.js';
+import { loadTemplate } from '../../src/export/templates.js';
+import { UsageError } from '../../src/core/errors.js';
+
+async function userTemplate(doc: unknown): Promise<{ dir: string; file: string }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'md-tpl-'));
+  const file = 'my.json';
+  await writeFile(path.join(dir, file), typeof doc === 'string' ? doc : JSON.stringify(doc));
+  return { dir, file };
+}
+
+async function problem(doc: unknown): Promise<string> {
+  const { dir, file } = await userTemplate(doc);
+  try {
+    await loadTemplate(`./${file}`, dir);
+  } catch (e) {
+    expect(e).toBeInstanceOf(UsageError);
+    const msg = (e as Error).message;
+    expect(msg).not.toContain('\n');
+    return msg;
+  }
+  throw new Error('template was accepted');
+}
+
+describe('templates', () => {
+  it('loads both built-ins with every table', async () => {
+    for (const name of ['generic', 'de']) {
+      const t = await loadTemplate(name, process.cwd());
+      expect(t.files.map((f) => f.table)).toEqual(['billing', 'segments', 'readings', 'plant-points', 'review']);
+    }
+    const de = await loadTemplate('de', process.cwd());
+    expect([de.separator, de.decimal, de.dateFormat, de.bom, de.language]).toEqual([';', ',', 'dd.mm.yyyy', true, 'de']);
+  });
+
+  it('lets a user template rename, pick and order columns and change the style', async () => {
+    const { dir, file } = await userTemplate({
+      extends: 'de',
+      separator: '\t',
+      bom: false,
+      files: { billing: { columns: ['usage_unit_name', { key: 'billable_value', header: 'Verbrauch' }, 'to'] }, readings: false },
+    });
+    const t = await loadTemplate(`./${file}`, dir);
+    expect(t.files.map((f) => f.table)).toEqual(['billing', 'segments', 'plant-points', 'review']);
+    const billing = t.files[0]!;
+    const csv = renderCsv(t, billing, [{ usage_unit_name: 'WE 1', billable_value: '3.25', to: '2025-12-31', metric: 'heat' }]);
+    expect(csv).toBe('Nutzeinheit\tVerbrauch\tBis\r\nWE 1\t3,25\t31.12.2025\r\n');
+  });
+
+  it('names the problem in one line', async () => {
+    expect(await problem('{ "separator": ";", ')).toMatch(/^template \.\/my\.json: not valid JSON/);
+    expect(await problem({ separator: '#' })).toMatch(/separator: must be/);
+    expect(await problem({ decimal: ',', separator: ',' })).toMatch(/decimal: cannot equal the separator/);
+    expect(await problem({ files: { billing: { columns: ['nope'] } } })).toMatch(/files\.billing\.columns\[0\]: unknown column "nope"/);
+    expect(await problem({ files: { billing: { columns: ['metric', 'metric'] } } })).toMatch(/listed twice/);
+    expect(await problem({ files: { bills: {} } })).toMatch(/files\.bills: unknown setting/);
+    expect(await problem({ files: { billing: { sheet: 'a/b' } } })).toMatch(/files\.billing\.sheet/);
+    expect(await problem({ files: { billing: { file: '../x.csv' } } })).toMatch(/files\.billing\.file/);
+    expect(await problem({ extends: 'fancy' })).toMatch(/extends: must be/);
+    expect(await problem({ date_format: 'dd/mm' })).toMatch(/date_format/);
+    expect(await problem({ colour: 'red' })).toMatch(/colour: unknown setting/);
+    expect(await problem({ files: { billing: false, segments: false, readings: false, 'plant-points': false, review: false } })).toMatch(/leaves out every table/);
+  });
+
+  it('refuses an unknown name and a missing file naming --template', async () => {
+    await expect(loadTemplate('fancy', process.cwd())).rejects.toThrow(/--template: no template named "fancy"/);
+    await expect(loadTemplate('./nope.json', os.tmpdir())).rejects.toThrow(/--template: cannot read \.\/nope\.json/);
+  });
+});
