@@ -13,6 +13,9 @@ import { REFRESH_IDLE_MS, type ConnectionRegistry } from './registry.js';
 
 type Kind = 'token' | 'revoke' | 'authorize';
 
+/** Emulated storage latency of a refresh (ms). */
+export const REFRESH_HOLD_MS = 25;
+
 interface Ctx {
   path: string;
   method: string;
@@ -95,7 +98,8 @@ export function createGuard(d: GuardDeps) {
   const limiter = () => new RateLimiter(d.clock, d.perMinute);
   const byAddress: Record<Kind, RateLimiter> = { token: limiter(), revoke: limiter(), authorize: limiter() };
   const byClient: Record<Kind, RateLimiter> = { token: limiter(), revoke: limiter(), authorize: limiter() };
-  const inFlight = new Set<string>();
+  /** Refresh tokens being redeemed right now; `collided` is set when a second request uses one. */
+  const inFlight = new Map<string, { collided: boolean }>();
 
   async function refreshChecks(ctx: Ctx, rt: string): Promise<string | undefined> {
     const found = await d.provider.RefreshToken.find(rt, { ignoreExpiration: true });
@@ -137,19 +141,26 @@ export function createGuard(d: GuardDeps) {
     if (clientWait !== undefined) return tooMany(ctx, clientWait, `${d.perMinute} requests per minute per client`);
 
     const rt = kind === 'token' && form.get('grant_type') === 'refresh_token' ? form.get('refresh_token') : null;
-    if (rt && inFlight.has(rt)) {
+    const running = rt ? inFlight.get(rt) : undefined;
+    if (running) {
       // Checked and marked synchronously, so two concurrent refreshes cannot both pass.
+      running.collided = true;
       const found = await d.provider.RefreshToken.find(rt, { ignoreExpiration: true });
       if (found?.grantId) await d.revokeConnection(found.grantId, 'two refreshes with the same refresh token ran concurrently');
       return oauthError(ctx, 400, 'invalid_grant', 'two refreshes with the same refresh token ran concurrently; the connection is revoked, start a new authorization flow');
     }
-    if (rt) inFlight.add(rt);
+    const mine = { collided: false };
+    if (rt) inFlight.set(rt, mine);
     try {
       const sid = rt ? await refreshChecks(ctx, rt) : undefined;
       if (ctx.status === 400) return;
+      // The in-memory store answers within one tick, so without this pause two refreshes could
+      // never overlap here as they do against production storage.
+      if (rt) await new Promise((resolve) => setTimeout(resolve, REFRESH_HOLD_MS));
       await next();
       const client = ctx.oidc?.client?.clientId;
       if (client) byClient[kind].hit(client);
+      if (sid && mine.collided) await d.revokeConnection(sid, 'two refreshes with the same refresh token ran concurrently');
       if (sid && ctx.status === 200 && d.registry.isRevoked(sid))
         oauthError(ctx, 400, 'invalid_grant', 'the connection was revoked while refreshing; start a new authorization flow');
     } finally {

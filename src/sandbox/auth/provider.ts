@@ -78,7 +78,8 @@ export function createProvider(deps: ProviderDeps): Provider {
       devInteractions: { enabled: false },
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
-      revocation: { enabled: true },
+      // A client may only end its own connections; others still get 200 (RFC 7009).
+      revocation: { enabled: true, allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId?: string }) => token.clientId === client.clientId },
       dPoP: { enabled: true },
       resourceIndicators: {
         enabled: true,
