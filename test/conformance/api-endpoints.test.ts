@@ -211,3 +211,32 @@ describe('determinism', () => {
     }
   });
 });
+
+describe('scale and latency', () => {
+  it('50,000 units: Properties of at most 200 units, pages and consumption of the last unit', async () => {
+    const big = await startApi({ units: 50_000 });
+    try {
+      const props = await walk(big, '/properties', 200);
+      expect(props.items.length).toBeGreaterThan(100);
+      expect(Math.max(...props.items.map((p: any) => p.usage_unit_count ?? 0))).toBeLessThanOrEqual(200);
+      const last = props.items.at(-1);
+      const units = await walk(big, `/usage-units?property_id=${last.id}`, 200);
+      expect(units.items.length).toBe(last.usage_unit_count);
+      const c = await big.get(`/usage-units/${units.items.at(-1).id}/consumption?from=2025-01-01&to=2025-12-31`);
+      expect(c.status).toBe(200);
+      expect(c.body.measuring_points.length).toBeGreaterThan(1);
+    } finally {
+      await big.close();
+    }
+  });
+  it('injects answer latency within the configured range', async () => {
+    const slow = await startApi({ latencyMs: [150, 200] });
+    try {
+      const t0 = performance.now();
+      expect((await slow.get('/whoami')).status).toBe(200);
+      expect(performance.now() - t0).toBeGreaterThanOrEqual(145);
+    } finally {
+      await slow.close();
+    }
+  });
+});

@@ -34,6 +34,7 @@ export interface HarnessOptions {
   rateLimitPerMinute?: number;
   faults?: FaultPlan;
   futureContract?: boolean;
+  latencyMs?: [number, number];
 }
 
 function tokenTable(ds: Dataset): Record<string, TokenInfo> {
@@ -82,6 +83,7 @@ export async function startApi(opts: HarnessOptions = {}): Promise<Harness> {
     rateLimitPerMinute: opts.rateLimitPerMinute ?? 0,
     faults: opts.faults,
     futureContract: opts.futureContract,
+    latencyMs: opts.latencyMs,
     log,
   });
   const server: Server = createServer((req, res) => void handler(req, res));
