@@ -158,8 +158,11 @@ export function App(props: AppProps) {
       if (key.escape || key.return || ch === '?' || ch === 'i' || key.backspace) setMode('normal');
       return;
     }
-    if (key.upArrow || ch === 'k') return move(-1);
-    if (key.downArrow || ch === 'j') return move(1);
+    // Held-down j/k (or keys sent faster than a frame) arrive as one string: "jjj".
+    if (/^k+$/.test(ch)) return move(-1, ch.length);
+    if (/^j+$/.test(ch)) return move(1, ch.length);
+    if (key.upArrow) return move(-1);
+    if (key.downArrow) return move(1);
     if (key.pageUp) return move(-1, listHeight - 1);
     if (key.pageDown) return move(1, listHeight - 1);
     if (key.return || key.rightArrow) return open();

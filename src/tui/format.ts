@@ -129,6 +129,17 @@ export function monthlySeries(point: MeasuringPointConsumption, range: DateRange
       const worse = (STATUS_WEIGHT[r.status] ?? 2) > (STATUS_WEIGHT[had.status ?? ''] ?? 2) ? r.status : had.status;
       byMonth.set(month, { month, status: worse, use: had.use === null || use === null ? null : had.use + use });
     }
+    // A device removed between month ends: its last stretch (last reading to the
+    // removal-day end value) belongs to the removal month, next to its successor's start.
+    const last = seg.readings?.at(-1);
+    const pc = seg.period_consumption;
+    if (seg.deinstalled_at && pc && last && last.at < seg.deinstalled_at) {
+      const month = seg.deinstalled_at.slice(0, 7);
+      const ok = BILLABLE_READING.has(pc.status);
+      const use = ok && prev !== null ? (pc.end_value - prev) * (seg.factor ?? 1) : null;
+      const had = byMonth.get(month);
+      byMonth.set(month, had ? { month, status: had.status, use: had.use === null || use === null ? null : had.use + use } : { month, status: pc.status, use });
+    }
   }
   return monthsOf(range).map((month) => byMonth.get(month) ?? { month, status: null, use: null });
 }

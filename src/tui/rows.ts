@@ -42,14 +42,11 @@ export function heading(key: string, text: string, filterText = ''): Row {
   return row(key, [{ text, bold: true }], { selectable: false, filterText });
 }
 
-/** Keeps rows whose filter text contains every word of the query (case-insensitive). */
+/** Keeps rows whose filter text contains the query as typed (case-insensitive), so "WE 03" finds just that unit. */
 export function filterRows(rows: Row[], query: string): Row[] {
-  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return rows;
-  return rows.filter((r) => {
-    const text = r.filterText.toLowerCase();
-    return words.every((w) => text.includes(w));
-  });
+  const q = query.trim().toLowerCase();
+  if (q === '') return rows;
+  return rows.filter((r) => r.filterText.toLowerCase().includes(q));
 }
 
 const SEVERITY_ORDER: Severity[] = ['not_billed', 'review', 'info'];

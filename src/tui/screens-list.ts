@@ -42,7 +42,7 @@ export function totalsText(rows: { metric: string; unit: string; billable_value:
 }
 
 export function floorText(floor: string | null, position: string | null): string {
-  return [floor === null ? null : `fl ${floor}`, position].filter(Boolean).join(' ') || '–';
+  return [floor, position].filter(Boolean).join(' ') || '–';
 }
 
 export function propertyScreen(b: PropertyBundle, width: number, titleOf: (f: Flag) => string): Screen {
@@ -50,7 +50,7 @@ export function propertyScreen(b: PropertyBundle, width: number, titleOf: (f: Fl
   const typeW = 11;
   const floorW = 11;
   const flagsW = 5;
-  const totalsW = Math.max(10, width - 2 - nameW - typeW - floorW - flagsW - 4);
+  const totalsW = Math.max(10, width - 3 - nameW - typeW - floorW - flagsW - 4);
   const columns = `  ${cell('Unit', nameW)} ${cell('Type', typeW)} ${cell('Floor/pos.', floorW)} ${cell('Billed per metric', totalsW)} ${cell('Flags', flagsW, 'right')}`;
   const flagsOf = (pred: (f: Flag) => boolean) => b.bill.flags.filter(pred);
   const rows: Row[] = [];

@@ -83,11 +83,13 @@ describe('monthly series', () => {
 });
 
 describe('lists', () => {
-  it('fits text with an ellipsis and filters rows by every word', () => {
+  it('fits text with an ellipsis and filters rows by the text as typed', () => {
     expect(fit('Lindenstraße 12', 8)).toBe('Lindens…');
     expect(fit('WE 01', 5)).toBe('WE 01');
     const rows = [row('a', [{ text: 'WE 01 residential' }]), row('b', [{ text: 'Laden commercial' }])];
-    expect(filterRows(rows, 'RESID 01').map((r) => r.key)).toEqual(['a']);
+    expect(filterRows(rows, '01 RESID').map((r) => r.key)).toEqual(['a']);
+    expect(filterRows(rows, 'we 01').map((r) => r.key)).toEqual(['a']);
+    expect(filterRows(rows, 'WE 1').map((r) => r.key)).toEqual([]);
     expect(filterRows(rows, '').map((r) => r.key)).toEqual(['a', 'b']);
   });
 
@@ -113,5 +115,17 @@ describe('meterdata browse without a terminal', () => {
     const r = await runCli(['browse', '--year', '25'], { tty: true });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('"25" is not a year');
+  });
+});
+
+describe('monthly series of a removed device', () => {
+  it('puts the stretch from the last month end to the removal day into the removal month', () => {
+    const point = aPointConsumption({
+      segments: [
+        aSegment({ baseline_value: 100, deinstalled_at: '2025-03-15', readings: monthly([110, 120]), period_consumption: { end_value: 125, billable_value: 25, status: 'measured' } }),
+        aSegment({ installed_at: '2025-03-15', baseline_value: 0, readings: monthly([7], [], 3) }),
+      ],
+    });
+    expect(monthlySeries(point, { from: '2025-01-01', to: '2025-03-31' }).map((m) => m.use)).toEqual([10, 10, 12]);
   });
 });

@@ -26,8 +26,8 @@ describe('browse screens', () => {
     const f = await frame((s) => s.includes('Plant-room'));
     expect(data.calls.loadProperty).toEqual([{ id: data.calls.loadProperty[0]!.id, range: RANGE }]);
     expect(f).toContain('Properties › Lindenstraße 12');
-    expect(f).toMatch(/3\.2\s+residential\s+fl 3 links\s+heat 2110 kWh {2}warm 0 m3\s+\d+!/);
-    expect(f).toMatch(/EG links\s+residential\s+fl EG links\s+cold 10 m3/);
+    expect(f).toMatch(/3\.2\s+residential\s+3 links\s+heat 2110 kWh {2}warm 0 m3\s+\d+!/);
+    expect(f).toMatch(/EG links\s+residential\s+EG links\s+cold 10 m3/);
     expect(f).toMatch(/cold water · Heizungskeller Hauptz.*500 m3/);
   });
 
