@@ -2,7 +2,9 @@
 // while it waits, a cookie-keeping redirect follower for auto-consent sandboxes, and the
 // Chromium launch options for the real-browser tests.
 import { PassThrough, Readable } from 'node:stream';
-import { mkdtempSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import path from 'node:path';
 import { main } from '../../src/cli.js';
@@ -89,4 +91,50 @@ export function chromiumArgs(): { executablePath: string; args: string[]; userDa
       '--disable-sync',
     ],
   };
+}
+
+// ---- the built binary as a child process (login e2e tests) ----
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const BIN = path.join(ROOT, 'bin', 'meterdata.js');
+
+/** Fails clearly when dist/ is missing or older than src/auth (e2e tests run the built binary). */
+export function assertBuilt(): void {
+  const cli = path.join(ROOT, 'dist', 'cli.js');
+  if (!existsSync(cli)) throw new Error('dist/ is missing: run `bash scripts/node24 tsc -p tsconfig.build.json` (npm test builds first)');
+  const session = path.join(ROOT, 'dist', 'auth', 'session.js');
+  if (!existsSync(session) || statSync(session).mtimeMs < statSync(path.join(ROOT, 'src', 'auth', 'session.ts')).mtimeMs) {
+    throw new Error('dist/ is older than src/auth: rebuild with `bash scripts/node24 tsc -p tsconfig.build.json`');
+  }
+}
+
+export interface ChildRun {
+  child: ChildProcess;
+  url: Promise<string>;
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+}
+
+export function spawnCli(args: string[], env: NodeJS.ProcessEnv, opts: { stdin?: string } = {}): ChildRun {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  if (opts.stdin !== undefined) child.stdin!.end(opts.stdin);
+  else child.stdin!.end();
+  let out = '';
+  let err = '';
+  let resolveUrl!: (u: string) => void;
+  let rejectUrl!: (e: Error) => void;
+  const url = new Promise<string>((res, rej) => ((resolveUrl = res), (rejectUrl = rej)));
+  url.catch(() => undefined);
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => {
+    err += c.toString();
+    const m = /^(https?:\/\/\S+)$/m.exec(err);
+    if (m) resolveUrl(m[1]!);
+  });
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
+    child.on('close', (code, signal) => {
+      rejectUrl(new Error(`exited (${code}) before printing a URL: ${err}`));
+      resolve({ code, signal, stdout: out, stderr: err });
+    });
+  });
+  return { child, url, done };
 }
