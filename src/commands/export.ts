@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { ExitCode, MeterdataError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { dirs } from '../core/paths.js';
-import { identity, parseExportArgs, type ExportArgs } from '../export/options.js';
+import { fixedExportTime, identity, parseExportArgs, type ExportArgs } from '../export/options.js';
 import { checkOutDir, finalNames } from '../export/output.js';
 import { createReporter } from '../export/progress.js';
 import type { ExportSummary } from '../export/run.js';
@@ -45,6 +45,7 @@ export function summaryJson(s: ExportSummary): string {
 /** Everything that can be checked without the network; throws UsageError naming the flag. */
 export async function prepareExport(opts: Record<string, unknown>, io: Io) {
   const args = parseExportArgs(opts, io.cwd, io.env);
+  fixedExportTime(io.env);
   const template = await loadTemplate(args.template, io.cwd);
   await checkOutDir(args.out, identity(args), finalNames(template, args.formats));
   return { args, template };
@@ -54,8 +55,9 @@ export async function exportWith(args: ExportArgs, template: Awaited<ReturnType<
   const [{ createApiClient }, { runExport }] = await Promise.all([import('../api/client.js'), import('../export/run.js')]);
   const api = createApiClient({ baseUrl: conn.baseUrl, credentials: conn.credentials, rateLimitPerMinute: args.rateLimit, signal: io.signal });
   const reporter = createReporter(io, { quiet: args.quiet, requests: () => api.stats().requests });
+  const fixed = fixedExportTime(io.env);
   try {
-    return await runExport({ api, args, template, stateDir: dirs(io.env).state, reporter, toolVersion: toolVersion(), signal: io.signal });
+    return await runExport({ api, args, template, stateDir: dirs(io.env).state, reporter, toolVersion: toolVersion(), signal: io.signal, ...(fixed ? { now: () => fixed } : {}) });
   } finally {
     await api.close();
   }

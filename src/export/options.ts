@@ -127,7 +127,21 @@ export function parseExportArgs(opts: Record<string, unknown>, cwd: string, env:
   };
 }
 
-/** What identifies "the same export" (journal key, manifest check): everything that shapes the files. */
+/**
+ * What identifies "the same export": everything that shapes the files. The manifest and
+ * the --out check use it; the journal key adds the out folder (two folders, two journals).
+ */
 export function identity(a: ExportArgs): Record<string, unknown> {
-  return { profile: a.profile ?? 'default', from: a.from, to: a.to, properties: a.propertyIds, metrics: a.metrics, formats: a.formats, template: a.template, out: a.out };
+  return { profile: a.profile ?? 'default', from: a.from, to: a.to, properties: a.propertyIds, metrics: a.metrics, formats: a.formats, template: a.template };
+}
+
+/**
+ * SOURCE_DATE_EPOCH (seconds, the reproducible-builds convention) fixes the export time
+ * written into the files, so separate runs over the same data give the same bytes.
+ */
+export function fixedExportTime(env: NodeJS.ProcessEnv): Date | null {
+  const v = env.SOURCE_DATE_EPOCH;
+  if (v === undefined || v === '') return null;
+  if (!/^\d{1,12}$/.test(v)) throw new UsageError(`SOURCE_DATE_EPOCH: "${v}" is not a number of seconds since 1970.`, 'Unset it, or set it to e.g. $(date +%s).');
+  return new Date(Number(v) * 1000);
 }

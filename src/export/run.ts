@@ -55,7 +55,7 @@ export async function runExport(deps: ExportDeps): Promise<ExportSummary> {
   const now = deps.now ?? (() => new Date());
   const id = identity(args);
   const who = await api.whoami();
-  const journal = await Journal.open(deps.stateDir, id, who, now());
+  const journal = await Journal.open(deps.stateDir, { ...id, out: args.out }, who, now());
   if (journal.restartReason) reporter.note(`starting over: the saved progress of an earlier run was dropped because ${journal.restartReason}.`);
   if (journal.resumed) reporter.note(`resuming the export started at ${journal.meta.startedAt}: Properties fetched then are not fetched again.`);
 

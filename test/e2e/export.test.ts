@@ -1,0 +1,188 @@
+// The built binary against the sandbox over real HTTP: totals, faults, future contract,
+// kill-and-resume, withdrawn access. Needs `npm run build` (npm test does it).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Decimal } from 'decimal.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { headlessLogin } from '../../src/export/sandbox-login.js';
+import { miOf } from '../../src/sandbox/data/dates.js';
+import { weightedValue } from '../../src/sandbox/data/index.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const BIN = path.join(ROOT, 'bin/meterdata.js');
+const EPOCH = '1767225600'; // 2026-01-01T00:00:00Z: same export time in every run below
+const FINAL = ['billing.csv', 'billing.xlsx', 'meterdata-manifest.json', 'plant-points.csv', 'readings.csv', 'review.csv', 'segments.csv'];
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runBin(args: string[], env: NodeJS.ProcessEnv, onStderr?: (text: string, child: ChildProcess) => void): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, HOME: env.METERDATA_HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+      onStderr?.(stderr, child);
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+async function signedIn(opts: SandboxOptions = {}): Promise<{ sandbox: Sandbox; env: NodeJS.ProcessEnv; home: string }> {
+  const sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', ...opts });
+  const home = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-export-'));
+  const env = { METERDATA_HOME: home, SOURCE_DATE_EPOCH: EPOCH };
+  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(30_000) });
+  return { sandbox, env, home };
+}
+
+async function files(dir: string): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  for (const n of (await readdir(dir)).sort()) out.set(n, await readFile(path.join(dir, n)));
+  return out;
+}
+
+function parseCsv(text: string): Record<string, string>[] {
+  // generic layout, test data without quoted fields in the columns read here
+  const [head, ...lines] = text.trimEnd().split('\r\n');
+  const cols = head!.split(',');
+  return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i], v])));
+}
+
+const started: Sandbox[] = [];
+let clean: Map<string, Buffer>;
+let cleanRequests = 0;
+
+beforeAll(() => {
+  if (!existsSync(path.join(ROOT, 'dist/cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+});
+afterAll(async () => {
+  for (const s of started) await s.close();
+});
+
+describe('meterdata export (built binary, sandbox)', () => {
+  it('bills what the sandbox data adds up to', async () => {
+    const { sandbox, env, home } = await signedIn();
+    started.push(sandbox);
+    const out = path.join(home, 'out');
+    const before = sandbox.log.total;
+    const r = await runBin(['export', '--year', '2025', '--out', out], env);
+    expect(r.stderr).toMatch(/wrote .* for 2025-01-01 to 2025-12-31/);
+    expect(r.code).toBe(0);
+    cleanRequests = sandbox.log.total - before;
+    clean = await files(out);
+    expect([...clean.keys()]).toEqual(FINAL);
+
+    const ds = sandbox.dataset;
+    const expected = new Map<string, Decimal>();
+    for (const p of ds.properties(ds.tenants()[0]!.id)) {
+      for (let u = p.unitStart; u < p.unitEnd; u++) {
+        const unit = ds.unitByIndex(u)!;
+        for (const { point, share } of ds.pointsOfUnit(unit)) {
+          const key = `${ds.unitId(unit)}|${point.metric}`;
+          let sum = expected.get(key) ?? new Decimal(0);
+          for (const s of ds.consumption(point, miOf('2025-01-01'), miOf('2025-12-31')).segments) sum = sum.plus(weightedValue(s.billable, share));
+          expected.set(key, sum);
+        }
+      }
+    }
+    const rows = parseCsv(clean.get('billing.csv')!.toString('utf8'));
+    expect(rows.length).toBe(expected.size);
+    for (const row of rows) {
+      const want = expected.get(`${row.usage_unit_id}|${row.metric}`);
+      expect(want, `${row.usage_unit_id} ${row.metric}`).toBeDefined();
+      expect(new Decimal(row.billable_value!).equals(want!), `${row.usage_unit_name} ${row.metric}: ${row.billable_value} vs ${want}`).toBe(true);
+    }
+  }, 120_000);
+
+  it('writes the same bytes under injected 429s, 5xx, resets and truncated bodies', async () => {
+    const { sandbox, env, home } = await signedIn({ faults: ['429:0.08', '500:0.05', '503:0.05', 'drop:0.04', 'truncate:0.04'] });
+    started.push(sandbox);
+    const out = path.join(home, 'out');
+    const r = await runBin(['export', '--year', '2025', '--out', out], env);
+    expect(sandbox.log.faults.size).toBeGreaterThan(0);
+    expect(r.code, r.stderr).toBe(0);
+    const got = await files(out);
+    expect([...got.keys()]).toEqual([...clean.keys()]);
+    for (const [n, b] of clean) expect(got.get(n)!.equals(b), n).toBe(true);
+  }, 120_000);
+
+  it('exports future-contract answers and flags the unknown values', async () => {
+    const { sandbox, env, home } = await signedIn({ futureContract: true });
+    started.push(sandbox);
+    const out = path.join(home, 'out');
+    const r = await runBin(['export', '--year', '2025', '--out', out, '--json'], env);
+    expect(r.code, r.stderr).toBe(0);
+    const review = await readFile(path.join(out, 'review.csv'), 'utf8');
+    expect(review).toContain('UNKNOWN_ENUM_VALUE');
+    expect(JSON.parse(r.stdout).flags.review).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('continues a killed run and ends with the same files, fetching only what was missing', async () => {
+    const { sandbox, env, home } = await signedIn({ latencyMs: [150, 250] });
+    started.push(sandbox);
+    const out = path.join(home, 'out');
+    const before = sandbox.log.total;
+    let killed = false;
+    const first = await runBin(['export', '--year', '2025', '--out', out], env, (text, child) => {
+      if (!killed && /property 1\/\d+ /.test(text)) {
+        killed = true;
+        child.kill('SIGKILL');
+      }
+    });
+    expect(killed).toBe(true);
+    expect(first.code).not.toBe(0);
+    const left = await readdir(out);
+    expect(left.filter((n) => !n.startsWith('.'))).toEqual([]); // nothing under a final name
+    const firstRequests = sandbox.log.total - before;
+
+    const mid = sandbox.log.total;
+    const second = await runBin(['export', '--year', '2025', '--out', out], env);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toMatch(/resuming the export started at/);
+    expect(second.stderr).toMatch(/from the journal of the interrupted run/);
+    expect(sandbox.log.total - mid).toBeLessThan(cleanRequests);
+    expect(firstRequests).toBeGreaterThan(0);
+    const got = await files(out);
+    for (const [n, b] of clean) expect(got.get(n)!.equals(b), n).toBe(true);
+    expect(existsSync(path.join(home, 'state', 'exports')) ? await readdir(path.join(home, 'state', 'exports')) : []).toEqual([]);
+  }, 120_000);
+
+  it('stops with exit 4 when a Property is withdrawn mid-run', async () => {
+    const { sandbox, env, home } = await signedIn({ latencyMs: [150, 250] });
+    started.push(sandbox);
+    const ds = sandbox.dataset;
+    const out = path.join(home, 'out');
+    const tenant = ds.tenants()[0]!.id;
+    const [, second] = ds.properties(tenant);
+    const original = ds.properties.bind(ds);
+    let withdrawn = false;
+    const r = await runBin(['export', '--year', '2025', '--out', out], env, (text) => {
+      if (!withdrawn && /property 1\/\d+ /.test(text)) {
+        withdrawn = true; // the landlord takes the second Property out of the selection
+        ds.properties = (t?: string) => original(t).filter((p) => p !== second);
+      }
+    });
+    ds.properties = original;
+    expect(withdrawn).toBe(true);
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toMatch(/withdrawn/i);
+    expect(r.stderr).toMatch(/stopped after 1 of 2 Properties/);
+    expect((await readdir(out)).filter((n) => !n.startsWith('.'))).toEqual([]);
+  }, 120_000);
+});
