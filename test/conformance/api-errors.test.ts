@@ -228,6 +228,8 @@ describe('future-contract mode', () => {
     try {
       const units = (await f.get('/usage-units?limit=200')).body.data;
       expect(units[0].x_revision).toBe(2);
+      expect((await f.get('/usage-units?limit=200')).body.x_contract_version).toBe('1.1.0');
+      expect((await f.get('/whoami')).body.x_contract_version).toBe('1.1.0');
       expect(units.some((u: any) => u.unit_type === 'parking')).toBe(true);
       expect(units.some((u: any) => u.measuring_points.some((m: any) => m.metric === 'heat_pump_power'))).toBe(true);
       const texts: string[] = [];

@@ -5,11 +5,18 @@ import { hash32 } from '../data/prng.js';
 
 const pick = (key: string, mod: number): boolean => hash32(`future|${key}`) % mod === 0;
 
+/** The whole answer: every resource as below, plus an unknown field on the top-level object. */
 export function futurise(body: unknown): unknown {
-  if (Array.isArray(body)) return body.map(futurise);
+  const out = walk(body);
+  if (out !== null && typeof out === 'object' && !Array.isArray(out)) (out as Record<string, unknown>).x_contract_version = '1.1.0';
+  return out;
+}
+
+function walk(body: unknown): unknown {
+  if (Array.isArray(body)) return body.map(walk);
   if (body === null || typeof body !== 'object') return body;
   const o: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(body)) o[k] = futurise(v);
+  for (const [k, v] of Object.entries(body)) o[k] = walk(v);
   const id = String(o.id ?? o.measuring_point_id ?? o.device_id ?? (o.at !== undefined ? `${o.at}|${String(o.value)}` : ''));
   if (id === '') return o;
   o.x_revision = 2;
