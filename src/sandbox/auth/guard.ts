@@ -158,8 +158,9 @@ export function createGuard(d: GuardDeps) {
       // never overlap here as they do against production storage.
       if (rt) await new Promise((resolve) => setTimeout(resolve, REFRESH_HOLD_MS));
       await next();
+      // ctx.oidc.client is set as soon as the client is found; a 401 means it did not authenticate.
       const client = ctx.oidc?.client?.clientId;
-      if (client) byClient[kind].hit(client);
+      if (client && ctx.status !== 401) byClient[kind].hit(client);
       if (sid && mine.collided) await d.revokeConnection(sid, 'two refreshes with the same refresh token ran concurrently');
       if (sid && ctx.status === 200 && d.registry.isRevoked(sid))
         oauthError(ctx, 400, 'invalid_grant', 'the connection was revoked while refreshing; start a new authorization flow');
