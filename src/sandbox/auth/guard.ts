@@ -34,6 +34,8 @@ export interface GuardDeps {
   registry: ConnectionRegistry;
   clock: Clock;
   perMinute: number;
+  /** Clients registered as DPoP-bound. */
+  dpopBound: Set<string>;
   revokeConnection(sid: string, reason: string): Promise<boolean>;
 }
 
@@ -139,6 +141,9 @@ export function createGuard(d: GuardDeps) {
     const claimed = claimedClient(ctx, form);
     const clientWait = claimed ? byClient[kind].blocked(claimed) : undefined;
     if (clientWait !== undefined) return tooMany(ctx, clientWait, `${d.perMinute} requests per minute per client`);
+
+    if (kind === 'token' && claimed && d.dpopBound.has(claimed) && !ctx.get('dpop'))
+      return oauthError(ctx, 400, 'invalid_dpop_proof', 'this client is DPoP-bound: send a DPoP proof with every token request');
 
     const rt = kind === 'token' && form.get('grant_type') === 'refresh_token' ? form.get('refresh_token') : null;
     const running = rt ? inFlight.get(rt) : undefined;

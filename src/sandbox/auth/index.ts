@@ -65,7 +65,10 @@ export function createAuthServer(o: AuthServerOptions): AuthServer {
     registry.markRevoked(grantId, ROUTE_REASON[ctx.oidc?.route ?? ''] ?? 'revoked by the authorization server');
   });
   provider.use(
-    createGuard({ provider, registry, clock: o.clock, perMinute: o.oauthRateLimitPerMinute ?? 60, revokeConnection }) as Parameters<Provider['use']>[0],
+    createGuard({ provider, registry, clock: o.clock, perMinute: o.oauthRateLimitPerMinute ?? 60,
+      dpopBound: new Set(o.clients.filter((c) => c.dpop_bound_access_tokens).map((c) => c.client_id)),
+      revokeConnection,
+    }) as Parameters<Provider['use']>[0],
   );
 
   const consent = createConsentHandler({ provider, directory: o.directory, registry, resource, autoConsent: o.autoConsent ?? false });
