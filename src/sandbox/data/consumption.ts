@@ -77,10 +77,11 @@ function segment(series: Series, d: DeviceRec, fromMi: number, toMi: number): Se
     endMilli = series.valueAt(d, d.deinstalledAt!);
     status = 'measured';
   } else {
+    // Only the reading at the end of the range counts: nothing is carried forward.
     const last = readings[readings.length - 1];
-    status = last?.status ?? 'missing';
-    endMilli = last && last.at === monthEnd(toMi) ? last.milli : 0;
-    if (!last || last.at !== monthEnd(toMi)) status = 'missing';
+    const atEnd = last && last.at === monthEnd(toMi) ? last : undefined;
+    status = atEnd?.status ?? 'missing';
+    endMilli = atEnd?.milli ?? 0;
   }
   if (base.origin === 'none') status = 'missing';
   if (status === 'missing') endMilli = 0;
