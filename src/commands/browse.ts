@@ -2,6 +2,7 @@
 // only after the checks that need no terminal, so `--help` and errors stay light.
 import { UsageError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
+import path from 'node:path';
 import type { ApiClient } from '../api/contracts.js';
 import { dirs } from '../core/paths.js';
 import type { ExportSelection } from '../tui/data.js';
@@ -55,11 +56,12 @@ async function exportFromBrowser(s: ExportSelection, ctx: { api: ApiClient; io: 
     import('../export/run.js'),
     import('../export/progress.js'),
   ]);
-  const slug = s.property.name.normalize('NFKD').replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || s.property.id;
+  const slug = s.property.name.replace(/ß/g, 'ss').normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || s.property.id;
   const opts = { from: s.range.from, to: s.range.to, property: [s.property.id], out: `meterdata-${s.range.from}_${s.range.to}-${slug}`, quiet: true, profile: ctx.profile };
   const { args, template } = await prepareExport(opts, ctx.io);
   const reporter = createReporter(ctx.io, { quiet: true, requests: () => ctx.api.stats().requests });
   const summary = await runExport({ api: ctx.api, args, template, stateDir: dirs(ctx.io.env).state, reporter, toolVersion: toolVersion(), signal: ctx.io.signal });
-  const whole = s.unitId ? ' (the whole Property; exports cover whole Properties)' : '';
-  return `${summary.out}${whole}: ${summary.files.map((f) => f.name).join(', ')}`;
+  const where = path.relative(ctx.io.cwd, summary.out);
+  const shown = where && !where.startsWith('..') && !path.isAbsolute(where) ? `./${where}` : summary.out;
+  return `${summary.files.length} files in ${shown}${s.unitId ? ' (exports cover the whole Property)' : ''}`;
 }

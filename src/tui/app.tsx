@@ -124,9 +124,9 @@ export function App(props: AppProps) {
     if (!data.exportSelection) return setMessage('Export from here is not available in this build; run: meterdata export --year ' + range.from.slice(0, 4));
     if (!prop) return setMessage('Select a Property to export.');
     const unitId = target.kind === 'unit' ? target.unitId : undefined;
-    setMessage(`Exporting ${prop.name}${unitId ? ', one unit' : ''}…`);
+    setMessage(`Exporting ${prop.name}${unitId ? ' (exports cover the whole Property)' : ''}…`);
     data.exportSelection({ property: prop, range, ...(unitId ? { unitId } : {}) }).then(
-      (where) => setMessage(`Exported to ${where}`),
+      (where) => setMessage(`Exported: ${where}`),
       (e: unknown) => setMessage(`Export failed: ${describeError(e).message}`),
     );
   };

@@ -66,12 +66,13 @@ export function pointBlock(i: PointBlockInput): Row[] {
   const rows: Row[] = [];
   const k = `${i.keyPrefix}${id}`;
   const linked = c.is_system_linked ?? i.point?.is_system_linked ?? true;
+  // Most important first: an 80-column terminal cuts the end (the mounting place).
   const pointSpans: Span[] = [
     { text: `  Point ${id.slice(0, 8)}`, bold: true },
-    { text: where ? ` · ${where}` : '' },
+    { text: ` · billed ${qty(i.billed)} ${c.unit}`, bold: true },
     { text: c.unit_share !== undefined ? ` · share ${c.unit_share}` : '' },
     linked ? { text: ' · system linked' } : { text: ' · NOT system linked', color: 'yellow', bold: true },
-    { text: ` · billed ${qty(i.billed)} ${c.unit}`, bold: true },
+    { text: where ? ` · ${where}` : '' },
   ];
   rows.push(row(`${k}`, pointSpans, { filterText, flags: i.flags.filter((f) => f.device_id === null) }));
   if (c.is_difference_meter) {
