@@ -111,7 +111,8 @@ describe('meterdata export (built binary, sandbox)', () => {
   }, 120_000);
 
   it('writes the same bytes under injected 429s, 5xx, resets and truncated bodies', async () => {
-    const { sandbox, env, home } = await signedIn({ faults: ['429:0.08', '500:0.05', '503:0.05', 'drop:0.04', 'truncate:0.04'] });
+    // At fixed request numbers, never the first (the sign-in's own /whoami).
+    const { sandbox, env, home } = await signedIn({ faults: ['429@3,9,17,26,40', '500@5,14,33', '503@7,21,45', 'drop@11,30', 'truncate@13,28,38'] });
     started.push(sandbox);
     const out = path.join(home, 'out');
     const r = await runBin(['export', '--year', '2025', '--out', out], env);

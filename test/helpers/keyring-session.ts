@@ -55,7 +55,7 @@ export async function startKeyringSession(): Promise<KeyringSession> {
   await new Promise((r) => setTimeout(r, 200));
   return {
     env,
-    secretTool: (args) => execFileSync('secret-tool', args, { env, encoding: 'utf8', timeout: 5000 }),
+    secretTool: (args) => execFileSync('secret-tool', args, { env, encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'pipe'] }),
     async stop() {
       for (const p of [keyring, bus]) {
         if (p.exitCode === null && p.pid) {
