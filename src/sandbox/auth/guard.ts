@@ -22,7 +22,7 @@ interface Ctx {
   status: number;
   body: unknown;
   type: string;
-  req: IncomingMessage & { body?: string };
+  req: IncomingMessage;
   get(h: string): string;
   set(h: string, v: string): void;
   is(t: string): string | false | null;
@@ -51,6 +51,17 @@ function tooMany(ctx: Ctx, wait: number, what: string): void {
   ctx.type = 'application/problem+json';
   ctx.set('Retry-After', String(wait));
   ctx.body = { type: `${PROBLEM_TYPE_BASE}too-many-requests`, title: 'Too many requests', status: 429, detail: `Rate limit of ${what} exceeded; retry after ${wait} seconds.` };
+}
+
+/** Lets oidc-provider read the body this guard already consumed, as if it were still unread. */
+function replayBody(req: IncomingMessage, raw: string): void {
+  Object.defineProperty(req, 'readable', { value: true, configurable: true });
+  Object.defineProperty(req, 'iterator', {
+    configurable: true,
+    value: async function* () {
+      yield Buffer.from(raw, 'utf8');
+    },
+  });
 }
 
 function kindOf(path: string): Kind | undefined {
@@ -132,7 +143,7 @@ export function createGuard(d: GuardDeps) {
     } catch {
       return oauthError(ctx, 400, 'invalid_request', 'the request body is too large');
     }
-    ctx.req.body = raw;
+    replayBody(ctx.req, raw);
     const form = new URLSearchParams(raw);
     const methods = [ctx.get('authorization'), form.get('client_assertion'), form.get('client_secret')].filter(Boolean).length;
     if (methods > 1) return oauthError(ctx, 400, 'invalid_request', 'use exactly one client authentication method');
