@@ -39,7 +39,7 @@ export function checkCallback(params: URLSearchParams, expected: { issuer: strin
       ok: false,
       error: new MeterdataError(
         iss === null
-          ? 'The sign-in answer carries no issuer (iss); meterdata did not use its code.'
+          ? 'The sign-in answer carries no issuer (iss); its code was not used.'
           : `The sign-in answer names a different server (${clean(iss)}) than the one meterdata asked (${expected.issuer}); its code was not used.`,
         { code: 'AUTH_ISSUER_MISMATCH', exitCode: ExitCode.NOT_SIGNED_IN, hint: `${relogin}. If this repeats, something between the browser and meterdata is interfering.` },
       ),

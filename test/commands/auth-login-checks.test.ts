@@ -1,0 +1,122 @@
+// What login refuses: a forged answer (iss/state) before redemption, servers without
+// S256 or the iss parameter, missing presets, plain http; and the pasted-URL path.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { runCli } from '../helpers/run-cli.js';
+import { deliver, followToRedirect, runLive } from '../helpers/browser.js';
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await startSandbox({ autoConsent: true, admin: true, clock: '2026-11-22' });
+});
+afterAll(async () => sb?.close());
+
+const freshEnv = (): NodeJS.ProcessEnv => ({ METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-checks-')), METERDATA_CREDENTIAL_STORE: 'file' });
+
+describe('a forged sign-in answer is refused before the code is redeemed', () => {
+  it.each([
+    ['state', (u: URL) => u.searchParams.set('state', 'forged-state'), /state mismatch/],
+    ['iss', (u: URL) => u.searchParams.set('iss', 'http://127.0.0.1:1'), /names a different server/],
+    ['missing iss', (u: URL) => u.searchParams.delete('iss'), /carries no issuer/],
+  ])('%s', async (_what, tamper, message) => {
+    const env = freshEnv();
+    const before = new Set(sb.admin.connections().map((c) => c.sid));
+    const run = runLive(['login', '--no-browser', '--auth-url', sb.url], env);
+    const redirect = await followToRedirect(await run.url);
+    const conn = sb.admin.connections().find((c) => !before.has(c.sid))!;
+    expect(conn.state).toBe('consented');
+    tamper(redirect);
+    const page = await deliver(redirect);
+    expect(page.status).toBe(400);
+    const r = await run.done;
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).toMatch(/code was not used/);
+    // the code was never redeemed: the grant is still only consented, not connected or revoked
+    expect(sb.admin.connections().find((c) => c.sid === conn.sid)!.state).toBe('consented');
+    expect((await runCli(['status'], { env })).code).toBe(3);
+  });
+});
+
+describe('--no-browser', () => {
+  it('accepts the redirected URL pasted on stdin', async () => {
+    const env = freshEnv();
+    const run = runLive(['login', '--no-browser', '--auth-url', sb.url], env);
+    const redirect = await followToRedirect(await run.url);
+    run.stdin.write('not a url\n');
+    run.stdin.write(`${redirect.href}\n`);
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/paste the address/);
+    expect((await runCli(['status'], { env })).code).toBe(0);
+  });
+});
+
+describe('server and settings checks', () => {
+  let fake: http.Server;
+  let fakeUrl: string;
+  beforeAll(async () => {
+    fake = http.createServer((req, res) => {
+      if (req.url === '/.well-known/oauth-authorization-server') {
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ issuer: fakeUrl, authorization_endpoint: `${fakeUrl}/oauth/authorize`, token_endpoint: `${fakeUrl}/oauth/token`, code_challenge_methods_supported: ['plain'] }));
+      } else {
+        res.statusCode = 404;
+        res.end();
+      }
+    });
+    await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
+    fakeUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => fake.close(() => r())));
+
+  it('refuses a server without S256 and the iss parameter, before printing any URL', async () => {
+    const r = await runCli(['login', '--no-browser', '--auth-url', fakeUrl], { env: freshEnv() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/does not advertise PKCE with S256 and the iss parameter/);
+    expect(r.stderr).not.toMatch(/oauth\/authorize/);
+  });
+
+  it('an unreachable server is "unavailable" (exit 5) and names the URL', async () => {
+    const r = await runCli(['login', '--no-browser', '--auth-url', 'http://127.0.0.1:9'], { env: freshEnv() });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/Cannot read the sign-in server's metadata at http:\/\/127\.0\.0\.1:9/);
+  });
+
+  it('--env production without configured URLs is a usage error naming how to set them', async () => {
+    const r = await runCli(['login', '--env', 'production'], { env: freshEnv() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/No URLs are configured for --env production/);
+    expect(r.stderr).toMatch(/"presets"/);
+    expect(r.stderr).toMatch(/config\.json/);
+  });
+
+  it('--env sandbox takes the URLs from the presets section and the demo client by default', async () => {
+    const env = freshEnv();
+    mkdirSync(path.join(env.METERDATA_HOME!, 'config'), { recursive: true });
+    writeFileSync(path.join(env.METERDATA_HOME!, 'config', 'config.json'), JSON.stringify({ presets: { sandbox: { auth_url: sb.url, base_url: sb.apiBase } } }));
+    const run = runLive(['login', '--no-browser', '--env', 'sandbox', '--profile', 'sbx'], env);
+    await deliver(await followToRedirect(await run.url));
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(0);
+    const st = JSON.parse((await runCli(['status', '--json', '--all'], { env })).stdout);
+    expect(st).toEqual([expect.objectContaining({ profile: 'sbx', auth_url: sb.url, base_url: sb.apiBase, client_id: 'sandbox-demo-client', working: true })]);
+  });
+
+  it('refuses plain http for a non-loopback server, and needs to know where to sign in', async () => {
+    const a = await runCli(['login', '--auth-url', 'http://auth.example.com'], { env: freshEnv() });
+    expect(a.code).toBe(2);
+    expect(a.stderr).toMatch(/must use https/);
+    const b = await runCli(['login'], { env: freshEnv() });
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/does not know where to sign in/);
+    const c = await runCli(['login', '--auth-url', 'https://auth.example.com'], { env: freshEnv() });
+    expect(c.code).toBe(2);
+    expect(c.stderr).toMatch(/--client-id/);
+  });
+});
