@@ -158,7 +158,7 @@ export function createGuard(d: GuardDeps) {
 
     const rt = kind === 'token' && form.get('grant_type') === 'refresh_token' ? form.get('refresh_token') : null;
     const running = rt ? inFlight.get(rt) : undefined;
-    if (running) {
+    if (rt && running) {
       // Checked and marked synchronously, so two concurrent refreshes cannot both pass.
       running.collided = true;
       const found = await d.provider.RefreshToken.find(rt, { ignoreExpiration: true });
