@@ -91,6 +91,12 @@ describe('client_secret_basic', () => {
     expect((await postForm(tokenUrl, codeForm(flow), basic(basicId, SECRET))).status).toBe(200);
   });
 
+  test('PKCE is mandatory for confidential clients too', async () => {
+    const flow = await authorize(sb.url, { client_id: basicId, code_challenge: null, code_challenge_method: null });
+    expect(flow.location!.searchParams.get('error')).toBe('invalid_request');
+    expect(flow.location!.searchParams.get('error_description')).toMatch(/PKCE/);
+  });
+
   test('no authentication at all is refused', async () => {
     const flow = await flowFor(basicId);
     expectInvalidClient(await postForm(tokenUrl, codeForm(flow, { client_id: basicId })));
