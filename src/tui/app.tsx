@@ -185,7 +185,7 @@ export function App(props: AppProps) {
     }
   });
 
-  const crumbs = ['Properties', property?.name, target.kind === 'unit' || target.kind === 'plant' ? (screen && screen !== 'missing' ? screen.columns.split(' — ')[0] : '') : undefined]
+  const crumbs = ['Properties', property?.name, screen && screen !== 'missing' ? screen.title : undefined]
     .filter((c): c is string => Boolean(c))
     .join(' › ');
   const head = `meterdata browse · ${crumbs}`;

@@ -8,6 +8,8 @@ import { addressesLine, cell, metricLabel, qty } from './format.js';
 import { flagCountSpan, heading, row, type Row, type Span } from './rows.js';
 
 export interface Screen {
+  /** The last part of the breadcrumb, for detail screens. */
+  title?: string;
   /** The column header line. */
   columns: string;
   rows: Row[];

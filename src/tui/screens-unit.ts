@@ -87,7 +87,7 @@ export function pointBlock(i: PointBlockInput): Row[] {
     const d = `${k}:d${s.device_id}`;
     const deviceFlags = i.flags.filter((f) => f.device_id === s.device_id);
     rows.push(
-      row(d, [{ text: `    Device ${s.serial}`, bold: true }, { text: ` · ${s.manufacturer} · factor ${s.factor} · installed ${s.installed_at ?? 'date not documented'}` }], {
+      row(d, [{ text: `    Device ${s.serial}`, bold: true }, { text: ` · installed ${s.installed_at ?? 'date not documented'} · factor ${s.factor} · ${s.manufacturer}` }], {
         filterText,
         flags: deviceFlags,
       }),
@@ -151,14 +151,19 @@ export function unitScreen(b: PropertyBundle, unitId: string, titleOf: (f: Flag)
     );
   }
   if (byMetric.length === 0) rows.push(row('u:none', [{ text: 'This unit has no measuring points.', dim: true }], { selectable: false }));
-  return { columns: `${unit.name} — ${consumption.measuring_points.length} measuring points`, rows };
+  return { title: unit.name, columns: '', rows };
 }
 
 export function plantScreen(b: PropertyBundle, pointId: string, titleOf: (f: Flag) => string): Screen | null {
   const entry = b.plant.find((p) => (p.point.id ?? p.consumption.measuring_point_id) === pointId);
   if (!entry) return null;
   const billed = b.bill.plant.find((r) => r.measuring_point_id === pointId)?.billable_value ?? billedOf(b, null, pointId);
-  const rows = pointBlock({
+  const c = entry.consumption;
+  const rows = [
+    row('m:info', [{ text: `Plant-room or main meter, allocated to no unit: ${metricLabel(c.metric)} (${c.unit})` }], { selectable: false, filterText: '' }),
+    row('m:billed', [{ text: `Read ${b.effective.from}..${b.effective.to}; how it is split among the units is your billing rule.`, dim: true }], { selectable: false, filterText: '' }),
+  ];
+  rows.push(...pointBlock({
     consumption: entry.consumption,
     point: entry.point,
     billed,
@@ -166,6 +171,7 @@ export function plantScreen(b: PropertyBundle, pointId: string, titleOf: (f: Fla
     range: b.effective,
     titleOf,
     keyPrefix: 'm:',
-  });
-  return { columns: `${metricLabel(entry.consumption.metric)} meter allocated to no unit (plant room / main meter)`, rows };
+  }));
+  const title = `${metricLabel(c.metric)}${entry.point.localization ? ` · ${entry.point.localization}` : ''}`;
+  return { title, columns: '', rows };
 }

@@ -70,12 +70,13 @@ export function Centered({ height, lines }: { height: number; lines: Span[][] })
     <Panel height={height}>
       <Text> </Text>
       {lines.map((l, i) => (
-        <Text key={i} wrap="wrap">
-          {'  '}
-          {l.map((s, j) => (
-            <SpanText key={j} span={s} />
-          ))}
-        </Text>
+        <Box key={i} paddingLeft={2} paddingRight={1}>
+          <Text wrap="wrap">
+            {l.map((s, j) => (
+              <SpanText key={j} span={s} />
+            ))}
+          </Text>
+        </Box>
       ))}
     </Panel>
   );
@@ -126,6 +127,7 @@ export function HelpView({ height }: { height: number }) {
   lines.push(legend);
   lines.push([{ text: 'Flags', bold: true }]);
   lines.push(Object.values(SEVERITY_MARK).flatMap((m) => [{ text: `${m.mark} `, color: m.color, bold: true }, { text: `${m.label}  ` }]));
+  lines.push([{ text: '…', bold: true }, { text: ' in the Flags column of Properties: not opened yet (flags are counted when a Property is loaded)' }]);
   lines.push([{ text: 'Press Esc or ? to close.', dim: true }]);
   return <Centered height={height} lines={lines} />;
 }

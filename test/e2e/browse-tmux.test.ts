@@ -70,7 +70,7 @@ describe('meterdata browse in a terminal', () => {
     await keys('/', 'WE 03', 'Enter', 'Enter');
     const we03 = await waitFor((p) => p.includes('Musterstraße 1-5 › WE 03') && p.includes('Months:'), 'unit WE 03');
     expect(we03).toContain('removed 2025-06-15 · reason DeviceReplacement');
-    expect(we03).toMatch(/Device WMZ-\d+ · .* · installed 2025-06-15/);
+    expect(we03).toMatch(/Device WMZ-\d+ · installed 2025-06-15 · factor 1/);
     expect(we03).toContain('baseline 12.5 on 2025-06-15 (recorded)');
     expect(we03).toMatch(/Jan\s+Feb\s+Mar\s+Apr\s+May\s+Jun\s+Jul\s+Aug\s+Sep\s+Oct\s+Nov\s+Dec/);
     expect(we03).toMatch(/\[i\] Device replaced during the period \(WMZ-\d+\)/);

@@ -42,11 +42,11 @@ describe('browse screens', () => {
     expect(f).toContain('Months: M measured  C calculated  - missing  X calibration expired');
     expect(f).toContain('── heat (kWh) · 1 point ──');
     expect(f).toContain("Point 00000000 · billed 2110 kWh · share 1 · system linked · Bad, Heizkörper");
-    expect(f).toContain('Device HZ-OLD-0815 · Qundis · factor 1 · installed 2016-05-01');
+    expect(f).toContain('Device HZ-OLD-0815 · installed 2016-05-01 · factor 1 · Qundis');
     expect(f).toContain('removed 2025-06-30 · reason DeviceReplacement');
     expect(f).toContain('baseline 1000 on 2024-12-31 (month_end_before_range)');
     expect(f).toContain('end 2210 · billable 1210 · M measured');
-    expect(f).toContain('Device HZ-NEW-4711 · Qundis · factor 1 · installed 2025-07-01');
+    expect(f).toContain('Device HZ-NEW-4711 · installed 2025-07-01 · factor 1 · Qundis');
     expect(f).toContain('baseline 0 on 2025-07-01 (recorded)');
     expect(f).toMatch(/\[i\] Device replaced during the period \(HZ-OLD-0815\)/);
     // heat: Jan 400 (1400-1000), Mar calculated; Jul 5 from the new device's baseline 0
@@ -156,6 +156,11 @@ describe('browse screens', () => {
     expect(bottom).not.toContain('Units (32)');
     expect(bottom).toMatch(/^> cold water/m);
     await press(stdin, KEY.enter);
-    check(await frame((s) => s.includes('meter allocated to no unit') || s.includes('Months:')));
+    const plant = await frame((s) => s.includes('Months:'), 'the plant meter');
+    check(plant);
+    expect(plant).toContain('Lindenstraße 12 › cold water · Heizungs');
+    expect(plant).toContain('Plant-room or main meter, allocated to no unit: cold water (m3)');
+    expect(plant).toMatch(/Point 00000000 · billed 500 m3 · system linked/);
+    expect(plant).toMatch(/\[i\] Meter not allocated to a unit/);
   });
 });
