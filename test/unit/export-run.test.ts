@@ -1,0 +1,145 @@
+// The export engine against a fake ApiClient: request discipline, failure, resume.
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ApiClient } from '../../src/api/contracts.js';
+import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit, WhoAmI } from '../../src/api/types.js';
+import { ServiceUnavailableError } from '../../src/core/errors.js';
+import { parseExportArgs } from '../../src/export/options.js';
+import type { Reporter } from '../../src/export/progress.js';
+import { runExport } from '../../src/export/run.js';
+import { loadTemplate } from '../../src/export/templates.js';
+import { aPlantPoint, aPointConsumption, aUnitEntry, uuid } from './builders.js';
+
+interface Data {
+  property: Property;
+  units: { unit: UsageUnit; consumption: UnitConsumption }[];
+  plant: { point: MeasuringPoint; consumption: MeasuringPointConsumption }[];
+}
+
+function dataset(): Data[] {
+  return [1, 2, 3].map((n) => {
+    const property: Property = { id: uuid(0x9000 + n), tenant_id: uuid(2), external_ref: null, name: `Haus ${n}`, addresses: [], usage_unit_count: 2 };
+    const units = ['WE 2', 'WE 1'].map((name) => aUnitEntry(name, [aPointConsumption()], { property_id: property.id }));
+    const plant = [aPlantPoint({ point: { property_id: property.id } })];
+    return { property, units, plant };
+  });
+}
+
+function fakeApi(data: Data[], opts: { failAt?: number; scope?: WhoAmI['property_scope'] } = {}) {
+  const calls: string[] = [];
+  const find = <T>(xs: T[], ok: (x: T) => boolean) => xs.find(ok)!;
+  const api: ApiClient = {
+    async whoami() {
+      calls.push('whoami');
+      return { tenant_id: uuid(2), tenant_name: 'Nordlicht', client_id: 'c', granted_scopes: [], property_scope: opts.scope ?? 'all' };
+    },
+    async *listProperties() {
+      calls.push('properties');
+      for (const d of data) yield d.property;
+    },
+    async getProperty(id) {
+      calls.push(`property:${id}`);
+      return find(data, (d) => d.property.id === id).property;
+    },
+    async *listPropertyMeasuringPoints(id) {
+      calls.push(`points:${id}`);
+      yield* find(data, (d) => d.property.id === id).plant.map((p) => p.point);
+    },
+    async *listUsageUnits(q) {
+      calls.push(`units:${q?.propertyId}`);
+      const i = data.findIndex((d) => d.property.id === q?.propertyId);
+      if (i === opts.failAt) throw new ServiceUnavailableError('The API kept answering 503.');
+      yield* data[i]!.units.map((u) => u.unit);
+    },
+    async getUsageUnit() {
+      throw new Error('not used');
+    },
+    async unitConsumption(id) {
+      calls.push(`consumption:${id}`);
+      return data.flatMap((d) => d.units).find((u) => u.unit.id === id)!.consumption;
+    },
+    async getMeasuringPoint() {
+      throw new Error('not used');
+    },
+    async pointReadings(id) {
+      calls.push(`readings:${id}`);
+      return data.flatMap((d) => d.plant).find((p) => p.point.id === id)!.consumption;
+    },
+    stats: () => ({ requests: calls.length, retries: 0, rateLimited: 0 }),
+    async close() {},
+  };
+  return { api, calls };
+}
+
+function reporter(): Reporter & { notes: string[] } {
+  const notes: string[] = [];
+  return { notes, begin() {}, unit() {}, property() {}, note: (l) => void notes.push(l), end() {} };
+}
+
+async function setup() {
+  const home = await mkdtemp(path.join(os.tmpdir(), 'md-run-'));
+  const args = parseExportArgs({ year: '2025', out: 'out' }, home, {});
+  const template = await loadTemplate('generic', process.cwd());
+  return { home, args, template, stateDir: path.join(home, 'state') };
+}
+
+const T0 = new Date('2026-11-22T08:00:00Z');
+const T1 = new Date('2026-11-22T09:30:00Z');
+
+async function contents(dir: string) {
+  const names = (await readdir(dir)).sort();
+  return Object.fromEntries(await Promise.all(names.map(async (n) => [n, (await readFile(path.join(dir, n))).toString('base64')])));
+}
+
+describe('export engine', () => {
+  it('asks for everything once, in Property order, and cleans up its journal', async () => {
+    const s = await setup();
+    const data = dataset();
+    const { api, calls } = fakeApi(data);
+    const summary = await runExport({ api, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
+    expect(new Set(calls).size).toBe(calls.length);
+    expect(calls.filter((c) => c.startsWith('consumption:')).length).toBe(6);
+    expect(calls.filter((c) => c.startsWith('readings:')).length).toBe(3);
+    expect(summary.counts).toMatchObject({ properties: 3, units: 6, plant_points: 3 });
+    expect(summary.exportedAt).toBe('2026-11-22T08:00:00Z');
+    expect(await readdir(path.join(s.stateDir, 'exports'))).toEqual([]);
+    const billing = (await readFile(path.join(s.args.out, 'billing.csv'), 'utf8')).split('\r\n');
+    expect(billing.slice(1, 3).map((l) => l.split(',')[1] + ' ' + l.split(',')[3])).toEqual(['Haus 1 WE 1', 'Haus 1 WE 2']);
+  });
+
+  it('fails without final files, then resumes fetching only the rest, with the first start as export time', async () => {
+    const data = dataset();
+    const ref = await setup();
+    await runExport({ api: fakeApi(data).api, ...ref, reporter: reporter(), toolVersion: 't', now: () => T0 });
+
+    const s = await setup();
+    const failing = fakeApi(data, { failAt: 2 });
+    const err = await runExport({ api: failing.api, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ exitCode: 5 });
+    expect((err as Error).message).toMatch(/stopped after 2 of 3 Properties; no files were put under their final names/);
+    expect((await readdir(s.args.out)).filter((n) => !n.startsWith('.'))).toEqual([]);
+
+    const again = fakeApi(data);
+    const rep = reporter();
+    const summary = await runExport({ api: again.api, ...s, reporter: rep, toolVersion: 't', now: () => T1 });
+    expect(rep.notes.join('\n')).toMatch(/resuming the export started at 2026-11-22T08:00:00Z/);
+    expect(again.calls.filter((c) => c !== 'whoami').every((c) => !c.includes(data[0]!.property.id) && !c.includes(data[1]!.property.id))).toBe(true);
+    expect(again.calls).not.toContain('properties');
+    expect(summary.exportedAt).toBe('2026-11-22T08:00:00Z');
+    expect(await contents(s.args.out)).toEqual(await contents(ref.args.out));
+  });
+
+  it('starts over and says why when the property scope changed since the interruption', async () => {
+    const data = dataset();
+    const s = await setup();
+    await runExport({ api: fakeApi(data, { failAt: 1 }).api, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch(() => undefined);
+    const again = fakeApi(data, { scope: [data[0]!.property.id, data[1]!.property.id, data[2]!.property.id] });
+    const rep = reporter();
+    const summary = await runExport({ api: again.api, ...s, reporter: rep, toolVersion: 't', now: () => T1 });
+    expect(rep.notes.join('\n')).toMatch(/starting over: .*property selection has changed/);
+    expect(again.calls).toContain('properties');
+    expect(summary.exportedAt).toBe('2026-11-22T09:30:00Z');
+  });
+});
