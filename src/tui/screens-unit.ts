@@ -161,7 +161,7 @@ export function plantScreen(b: PropertyBundle, pointId: string, titleOf: (f: Fla
   const c = entry.consumption;
   const rows = [
     row('m:info', [{ text: `Plant-room or main meter, allocated to no unit: ${metricLabel(c.metric)} (${c.unit})` }], { selectable: false, filterText: '' }),
-    row('m:billed', [{ text: `Read ${b.effective.from}..${b.effective.to}; how it is split among the units is your billing rule.`, dim: true }], { selectable: false, filterText: '' }),
+    row('m:billed', [{ text: 'The service does not split it among the units; that is your billing rule.', dim: true }], { selectable: false, filterText: '' }),
   ];
   rows.push(...pointBlock({
     consumption: entry.consumption,

@@ -158,7 +158,7 @@ describe('browse screens', () => {
     await press(stdin, KEY.enter);
     const plant = await frame((s) => s.includes('Months:'), 'the plant meter');
     check(plant);
-    expect(plant).toContain('Lindenstraße 12 › cold water · Heizungs');
+    expect(plant).toContain('Lindenstraße 12 › cold water · Heiz');
     expect(plant).toContain('Plant-room or main meter, allocated to no unit: cold water (m3)');
     expect(plant).toMatch(/Point 00000000 · billed 500 m3 · system linked/);
     expect(plant).toMatch(/\[i\] Meter not allocated to a unit/);
