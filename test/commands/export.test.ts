@@ -64,3 +64,45 @@ describe('export against the sandbox', () => {
     expect(billing.split('\r\n')[0]).toBe('property_id,property_name,usage_unit_id,usage_unit_name,unit_type,metric,unit,from,to,billable_value,points,review_flags');
   });
 });
+
+describe('export output modes', () => {
+  it('--quiet prints nothing, --json one summary object; --strict exits 1 after writing', async () => {
+    const out = path.join(home, 'strict');
+    const r = await runCli(['export', '--year', '2025', '--out', out, '--quiet', '--json', '--strict'], { env, cwd: home });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^meterdata: --strict: \d+ findings need attention/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(2);
+    const s = JSON.parse(r.stdout);
+    expect(Object.keys(s)).toEqual(expect.arrayContaining(['out', 'files', 'range', 'counts', 'flags', 'requests']));
+    expect((await readdir(out)).sort()).toContain('billing.xlsx');
+  });
+
+  it('writes the de layout with a BOM, semicolons and German headers', async () => {
+    const out = path.join(home, 'de');
+    const r = await runCli(['export', '--from', '2025-03-15', '--to', '2025-05-02', '--template', 'de', '--format', 'csv', '--metric', 'heat', '--out', out], { env, cwd: home });
+    expect(r.code, r.stderr).toBe(0);
+    expect((await readdir(out)).sort()).toEqual(['billing.csv', 'meterdata-manifest.json', 'plant-points.csv', 'readings.csv', 'review.csv', 'segments.csv']);
+    const csv = await readFile(path.join(out, 'billing.csv'));
+    expect([...csv.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const [head, first] = csv.toString('utf8').slice(1).split('\r\n');
+    expect(head).toMatch(/^Liegenschaft-ID;Liegenschaft;/);
+    expect(first).toMatch(/;01\.03\.2025;31\.05\.2025;\d+(,\d+)?;/); // the widened range the server echoed
+    expect(first).toMatch(/;heat;/);
+  });
+
+  it('refuses an --out folder holding an export of other arguments, before any request', async () => {
+    const out = path.join(home, 'strict'); // written above for --year 2025 with --strict
+    const before = apiRequests();
+    const r = await runCli(['export', '--year', '2024', '--out', out], { env, cwd: home });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--out .* already holds an export made with other arguments/);
+    expect(apiRequests()).toBe(before);
+  });
+
+  it('uses the default folder name from the range', async () => {
+    const r = await runCli(['export', '--year', '2025', '--property', sandbox.dataset.propertiesOf(sandbox.dataset.tenants()[0]!.id)[1]!.id, '--quiet'], { env, cwd: home });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(await readdir(path.join(home, 'meterdata-2025-01-01_2025-12-31'))).toContain('billing.csv');
+  });
+});
