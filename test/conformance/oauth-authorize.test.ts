@@ -1,7 +1,7 @@
 // Discovery, the authorization request and the consent screen (Authentication section).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { authorize, authorizeUrl, connect, DEMO_CLIENT, DEMO_REDIRECT, get, redeem, whoami } from './helpers/sandbox-oauth.js';
+import { authorize, authorizeUrl, connect, CookieJar, DEMO_CLIENT, DEMO_REDIRECT, get, redeem, whoami } from './helpers/sandbox-oauth.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -142,6 +142,21 @@ describe('consent screen', () => {
     const tokens = await connect(sb.url, {}, { decision: 'approve', tenant: second.id, scope_mode: 'all' });
     const me = await whoami(sb.apiBase, tokens.access_token);
     expect(me.body).toMatchObject({ tenant_id: second.id, property_scope: 'all' });
+  });
+
+  test('a browser that consented before sees the consent screen again and gets a new connection', async () => {
+    const jar = new CookieJar();
+    const first = await authorize(sb.url, {}, { decision: 'approve' }, jar);
+    expect(first.location!.searchParams.get('code')).toBeTruthy();
+    const second = await authorize(sb.url, {}, undefined, jar);
+    expect(second.location).toBeUndefined();
+    expect(second.page!.html).toContain('id="consent-form"');
+    const a = await connect(sb.url);
+    const b = await connect(sb.url);
+    expect((await whoami(sb.apiBase, a.access_token)).status).toBe(200);
+    expect(sb.admin.connections().filter((c) => c.state === 'connected').length).toBeGreaterThanOrEqual(2);
+    expect(new Set(sb.admin.connections().map((c) => c.sid)).size).toBe(sb.admin.connections().length);
+    expect(b.access_token).not.toBe(a.access_token);
   });
 
   test('an empty selection re-shows the form with a message and issues no code', async () => {

@@ -103,6 +103,12 @@ export function createProvider(deps: ProviderDeps): Provider {
     rotateRefreshToken: true,
     issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(t: string): boolean }) => client.grantTypeAllowed('refresh_token'),
     expiresWithSession: async () => false,
+    // Every authorization shows the consent screen and makes a new connection, even in a browser
+    // that consented before (changing the selection means consenting again).
+    loadExistingGrant: async (ctx: { oidc: { result?: { consent?: { grantId?: string } }; provider: Provider } }) => {
+      const grantId = ctx.oidc.result?.consent?.grantId;
+      return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
+    },
     revokeGrantPolicy: () => true,
     extraTokenClaims: async (_ctx: unknown, token: { grantId?: string }) => {
       const conn = token.grantId ? registry.get(token.grantId) : undefined;

@@ -80,10 +80,9 @@ export interface FlowResult {
 }
 
 /** Opens the authorization URL, optionally answers the consent form, and returns the redirect to the client. */
-export async function authorize(origin: string, params: AuthorizeParams = {}, choice?: ConsentChoice): Promise<FlowResult> {
+export async function authorize(origin: string, params: AuthorizeParams = {}, choice?: ConsentChoice, jar = new CookieJar()): Promise<FlowResult> {
   const { verifier, challenge } = pkce();
   const state = params.state ?? randomUUID();
-  const jar = new CookieJar();
   const first = await get(authorizeUrl(origin, { code_challenge: challenge, code_challenge_method: 'S256', ...params, state }), jar);
   let step = await follow(origin, first, jar);
   if (step.location || !choice) return { location: step.location, page: step.location ? undefined : { status: step.res.status, html: await step.res.text() }, verifier, state };
@@ -177,4 +176,51 @@ export async function dpopKey(): Promise<DpopKey> {
 export async function dpopProof(key: DpopKey, htm: string, htu: string, o: { accessToken?: string; claims?: Record<string, unknown>; header?: Record<string, unknown> } = {}): Promise<string> {
   const claims: Record<string, unknown> = { htm, htu, iat: Math.floor(Date.now() / 1000), jti: randomUUID(), ...(o.accessToken ? { ath: createHash('sha256').update(o.accessToken).digest('base64url') } : {}), ...o.claims };
   return new SignJWT(claims).setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: key.jwk, ...o.header } as { alg: string }).sign(key.privateKey);
+}
+
+export function codeOf(flow: FlowResult): string {
+  const code = flow.location?.searchParams.get('code');
+  if (!code) throw new Error(`no code: ${flow.location?.href ?? flow.page?.html.slice(0, 300)}`);
+  return code;
+}
+
+/** Redeems the code of a finished flow at /oauth/token. */
+export function redeem(origin: string, flow: FlowResult, form: Record<string, string | undefined> = {}, headers: Record<string, string> = {}): Promise<TokenAnswer> {
+  return postForm(
+    `${origin}/oauth/token`,
+    { grant_type: 'authorization_code', code: codeOf(flow), client_id: DEMO_CLIENT, redirect_uri: DEMO_REDIRECT, code_verifier: flow.verifier, ...form },
+    headers,
+  );
+}
+
+export function refresh(origin: string, refreshToken: string, form: Record<string, string | undefined> = {}, headers: Record<string, string> = {}): Promise<TokenAnswer> {
+  return postForm(`${origin}/oauth/token`, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: DEMO_CLIENT, ...form }, headers);
+}
+
+export interface Tokens {
+  access_token: string;
+  refresh_token: string;
+  token_type: string;
+  scope: string;
+  expires_in: number;
+}
+
+/** Approves the consent as the demo client (all Properties unless told) and redeems the code. */
+export async function connect(origin: string, params: AuthorizeParams = {}, choice: ConsentChoice = { decision: 'approve' }): Promise<Tokens> {
+  const flow = await authorize(origin, params, choice);
+  const answer = await redeem(origin, flow);
+  if (answer.status !== 200) throw new Error(`token request failed: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body as unknown as Tokens;
+}
+
+export interface ApiAnswer {
+  status: number;
+  body: Record<string, unknown>;
+  headers: Headers;
+}
+
+export async function whoami(apiBase: string, accessToken: string, headers: Record<string, string> = { authorization: `Bearer ${accessToken}` }): Promise<ApiAnswer> {
+  const res = await fetch(`${apiBase}/whoami`, { headers });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, headers: res.headers };
 }
