@@ -1,8 +1,6 @@
 // Fixed one-minute windows on the sandbox clock (advancing the clock resets them).
-import type { ServerResponse } from 'node:http';
-import type { Clock } from '../contracts.js';
-
 import { DEVELOPER_URL } from '../api/problem.js';
+import type { Clock } from '../contracts.js';
 
 /** Same problem type base as the /v1 API, so clients branch on the same fragment. */
 export const PROBLEM_TYPE_BASE = `${DEVELOPER_URL}/errors/#`;
@@ -42,19 +40,4 @@ export class RateLimiter {
     if (wait === undefined) this.hit(key);
     return wait;
   }
-}
-
-export function sendTooManyRequests(res: ServerResponse, retryAfter: number, what: string): void {
-  res.statusCode = 429;
-  res.setHeader('Retry-After', String(retryAfter));
-  res.setHeader('Content-Type', 'application/problem+json');
-  res.setHeader('Cache-Control', 'no-store');
-  res.end(
-    JSON.stringify({
-      type: `${PROBLEM_TYPE_BASE}too-many-requests`,
-      title: 'Too many requests',
-      status: 429,
-      detail: `Rate limit of ${what} exceeded; retry after ${retryAfter} seconds.`,
-    }),
-  );
 }
