@@ -203,8 +203,8 @@ export function App(props: AppProps) {
   const load = target.kind === 'properties' ? props$ : props$.status !== 'ready' ? props$ : bundle$;
   let body;
   if (mode === 'help') body = <HelpView height={listHeight + 1} />;
-  else if (mode === 'explain' && selected) body = <ExplainView flags={selected.flags} flagText={data.flagText} height={listHeight + 1} />;
-  else if (load.status === 'error') body = <ErrorView info={describeError(load.error)} height={listHeight + 1} />;
+  else if (mode === 'explain' && selected) body = <ExplainView flags={selected.flags} flagText={data.flagText} height={listHeight + 1} width={width} />;
+  else if (load.status === 'error') body = <ErrorView info={describeError(load.error)} height={listHeight + 1} canGoBack={stack.length > 1} />;
   else if (load.status !== 'ready' || screen === null) {
     const what = target.kind === 'properties' || !property ? 'Properties' : `${property.name} (${rangeLabel(range)})`;
     const p = progress && target.kind !== 'properties' ? `: ${progress.done} of ${progress.total} units and meters` : '';

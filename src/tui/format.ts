@@ -13,6 +13,20 @@ export function fit(text: string, width: number): string {
   return `${chars.slice(0, width - 1).join('')}…`;
 }
 
+/** Breaks text into lines of at most `width` columns at spaces (Ink's own wrap keeps a leading space). */
+export function wordWrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && [...line].length + 1 + [...word].length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
 /** Fits and pads to exactly `width` columns (right-aligned with align 'right'). */
 export function cell(text: string, width: number, align: 'left' | 'right' = 'left'): string {
   const t = fit(text, width);

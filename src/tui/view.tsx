@@ -5,7 +5,7 @@ import { createContext, useContext, type ReactNode } from 'react';
 import type { Flag } from '../billing/types.js';
 import type { FlagTextFn } from './data.js';
 import type { ErrorInfo } from './errors.js';
-import { fit, LEGEND_STATUSES, statusMark } from './format.js';
+import { fit, LEGEND_STATUSES, statusMark, wordWrap } from './format.js';
 import { SEVERITY_MARK, severityOf, type Row, type Span } from './rows.js';
 
 export const ColorContext = createContext(true);
@@ -82,20 +82,21 @@ export function Centered({ height, lines }: { height: number; lines: Span[][] })
   );
 }
 
-export function ErrorView({ info, height }: { info: ErrorInfo; height: number }) {
+export function ErrorView({ info, height, canGoBack }: { info: ErrorInfo; height: number; canGoBack: boolean }) {
   const lines: Span[][] = [[{ text: info.title, color: 'red', bold: true }], [{ text: info.message }]];
   if (info.hint) lines.push([{ text: info.hint, bold: true }]);
-  lines.push([{ text: info.retryable ? 'Press r to try again, Esc to go back, q to quit.' : 'Press Esc to go back or q to quit.', dim: true }]);
+  const keys = [info.retryable ? 'r to try again' : null, canGoBack ? 'Esc to go back' : null, 'q to quit'].filter(Boolean);
+  lines.push([{ text: `Press ${keys.join(', ')}.`, dim: true }]);
   return <Centered height={height} lines={lines} />;
 }
 
-export function ExplainView({ flags, flagText, height }: { flags: Flag[]; flagText: FlagTextFn; height: number }) {
+export function ExplainView({ flags, flagText, height, width }: { flags: Flag[]; flagText: FlagTextFn; height: number; width: number }) {
   const lines: Span[][] = [[{ text: 'Why this is flagged (Esc or i to close)', bold: true }]];
   for (const f of flags) {
     const t = flagText(f.code, 'en');
     const sev = SEVERITY_MARK[severityOf(f)];
     lines.push([{ text: `[${sev.mark}] ${sev.label}: `, color: sev.color, bold: true }, { text: t.title, bold: true }]);
-    lines.push([{ text: t.explanation }]);
+    for (const l of wordWrap(t.explanation, width - 4)) lines.push([{ text: l }]);
     const facts = Object.entries(f.facts ?? {});
     if (facts.length > 0) lines.push([{ text: facts.map(([k, v]) => `${k}: ${v}`).join(' · '), dim: true }]);
   }

@@ -1,7 +1,7 @@
 // The browser's pure parts (range input, monthly series, fitting text) and the
 // command's refusal without a terminal.
 import { describe, expect, it } from 'vitest';
-import { bar, compact, fit, monthlySeries, monthsOf } from '../../src/tui/format.js';
+import { bar, compact, fit, monthlySeries, monthsOf, wordWrap } from '../../src/tui/format.js';
 import { parseRangeInput, rangeFromFlags, rangeLabel } from '../../src/tui/range.js';
 import { filterRows, row } from '../../src/tui/rows.js';
 import { windowStart } from '../../src/tui/view.js';
@@ -86,6 +86,7 @@ describe('lists', () => {
   it('fits text with an ellipsis and filters rows by the text as typed', () => {
     expect(fit('Lindenstraße 12', 8)).toBe('Lindens…');
     expect(fit('WE 01', 5)).toBe('WE 01');
+    expect(wordWrap('The device was replaced during the period.', 16)).toEqual(['The device was', 'replaced during', 'the period.']);
     const rows = [row('a', [{ text: 'WE 01 residential' }]), row('b', [{ text: 'Laden commercial' }])];
     expect(filterRows(rows, '01 RESID').map((r) => r.key)).toEqual(['a']);
     expect(filterRows(rows, 'we 01').map((r) => r.key)).toEqual(['a']);

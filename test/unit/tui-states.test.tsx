@@ -28,6 +28,8 @@ describe('browse states', () => {
     const { frame, stdin, lastFrame } = mount(fakeData({ properties: () => Promise.reject(error) }));
     const f = await frame((s) => s.includes(title));
     expect(f).toContain(hint);
+    expect(f).not.toContain('Esc to go back'); // nothing to go back to from the first screen
+    expect(f).toMatch(/Press (r to try again, )?q to quit\./);
     await press(stdin, '?');
     await frame((s) => s.includes('Monthly status letters'), 'help still opens');
     await press(stdin, '?');
