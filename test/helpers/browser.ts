@@ -17,30 +17,36 @@ export interface LiveRun {
   stdin: PassThrough;
 }
 
+/** Collects stdout/stderr and resolves `url` with the first line on stderr that is a URL. */
+function watch(stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) {
+  const text = { out: '', err: '' };
+  let resolveUrl!: (u: string) => void;
+  let rejectUrl!: (e: Error) => void;
+  const url = new Promise<string>((res, rej) => ((resolveUrl = res), (rejectUrl = rej)));
+  url.catch(() => undefined);
+  stdout.on('data', (c: Buffer) => (text.out += c.toString()));
+  stderr.on('data', (c: Buffer) => {
+    text.err += c.toString();
+    const m = /^(https?:\/\/\S+)$/m.exec(text.err);
+    if (m) resolveUrl(m[1]!);
+  });
+  const ended = (code: number | null) => rejectUrl(new Error(`ended (exit ${code}) before printing a URL: ${text.err}`));
+  return { text, url, ended };
+}
+
 /** Runs the CLI in-process and exposes the authorize URL as soon as it is printed. */
 export function runLive(argv: string[], env: NodeJS.ProcessEnv, opts: { stdinText?: string } = {}): LiveRun {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const stdin = new PassThrough();
   if (opts.stdinText !== undefined) stdin.end(opts.stdinText);
-  let out = '';
-  let err = '';
-  let resolveUrl!: (u: string) => void;
-  let rejectUrl!: (e: Error) => void;
-  const url = new Promise<string>((res, rej) => ((resolveUrl = res), (rejectUrl = rej)));
-  url.catch(() => undefined);
-  stdout.on('data', (c: Buffer) => (out += c.toString()));
-  stderr.on('data', (c: Buffer) => {
-    err += c.toString();
-    const m = /^(https?:\/\/\S+)$/m.exec(err);
-    if (m) resolveUrl(m[1]!);
-  });
+  const w = watch(stdout, stderr);
   const io: Io = { stdout, stderr, stdin: stdin as unknown as Readable, env: { ...env }, cwd: process.cwd(), signal: new AbortController().signal };
   const done = main(argv, io).then((code) => {
-    rejectUrl(new Error(`login ended (exit ${code}) before printing a URL: ${err}`));
-    return { code, stdout: out, stderr: err };
+    w.ended(code);
+    return { code, stdout: w.text.out, stderr: w.text.err };
   });
-  return { url, done, stdin };
+  return { url: w.url, done, stdin };
 }
 
 /**
@@ -118,23 +124,12 @@ export function spawnCli(args: string[], env: NodeJS.ProcessEnv, opts: { stdin?:
   const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   if (opts.stdin !== undefined) child.stdin!.end(opts.stdin);
   else child.stdin!.end();
-  let out = '';
-  let err = '';
-  let resolveUrl!: (u: string) => void;
-  let rejectUrl!: (e: Error) => void;
-  const url = new Promise<string>((res, rej) => ((resolveUrl = res), (rejectUrl = rej)));
-  url.catch(() => undefined);
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => {
-    err += c.toString();
-    const m = /^(https?:\/\/\S+)$/m.exec(err);
-    if (m) resolveUrl(m[1]!);
-  });
+  const w = watch(child.stdout!, child.stderr!);
   const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
     child.on('close', (code, signal) => {
-      rejectUrl(new Error(`exited (${code}) before printing a URL: ${err}`));
-      resolve({ code, signal, stdout: out, stderr: err });
+      w.ended(code);
+      resolve({ code, signal, stdout: w.text.out, stderr: w.text.err });
     });
   });
-  return { child, url, done };
+  return { child, url: w.url, done };
 }

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasTool, requireTool } from '../helpers/tools.js';
 import { startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
-import { KeychainCredentialStore } from '../../src/auth/credential-store/keychain.js';
+import { KeychainCredentialStore, KeychainUnavailableError } from '../../src/auth/credential-store/keychain.js';
 import type { StoredRecord } from '../../src/auth/credential-store/types.js';
 
 const record = (rt: string): StoredRecord => ({ v: 1, refresh_token: rt, access_token: `at-${rt}`, updated_at: new Date().toISOString() });
@@ -37,5 +37,33 @@ describe('keychain credential store', () => {
     expect(await store.remove('default')).toBe(true);
     expect(await store.remove('default')).toBe(false);
     expect(await store.read('default')).toBeNull();
+  });
+});
+
+describe('keychain call timeout', () => {
+  class Probe extends KeychainCredentialStore {
+    run<T>(op: (signal: AbortSignal) => Promise<T>) {
+      return this.call('read the sign-in', op);
+    }
+  }
+
+  it('a keychain that never answers ends as "locked or unavailable" (exit 5) after the timeout, and the call is aborted', async () => {
+    const store = new Probe({ METERDATA_KEYCHAIN_TIMEOUT_MS: '50' });
+    let aborted = false;
+    const err = await store
+      .run((signal) => new Promise<never>(() => signal.addEventListener('abort', () => (aborted = true))))
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(KeychainUnavailableError);
+    expect((err as Error).message).toMatch(/no answer within 50 ms while trying to read the sign-in/);
+    expect((err as KeychainUnavailableError).exitCode).toBe(5);
+    expect(aborted).toBe(true);
+  });
+
+  it('a failing keychain call is reported as unavailable, never as "not signed in"', async () => {
+    const store = new Probe({});
+    const err = await store.run(() => Promise.reject(new Error('Platform secure storage failure: locked collection'))).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(KeychainUnavailableError);
+    expect((err as Error).message).toMatch(/locked collection/);
+    expect((err as KeychainUnavailableError).hint).toMatch(/--credential-store file/);
   });
 });

@@ -48,13 +48,13 @@ export class KeychainCredentialStore implements CredentialStore {
     }
   }
 
-  private async call<T>(what: string, op: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  protected async call<T>(what: string, op: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         controller.abort();
-        reject(new KeychainUnavailableError(`no answer within ${Math.round(this.timeoutMs / 1000)} s while trying to ${what}`));
+        reject(new KeychainUnavailableError(`no answer within ${this.timeoutMs >= 1000 ? `${Math.round(this.timeoutMs / 1000)} s` : `${this.timeoutMs} ms`} while trying to ${what}`));
       }, this.timeoutMs);
     });
     try {
