@@ -61,6 +61,17 @@ describe('token endpoint', () => {
     expect(answer.body.error).toBe('invalid_dpop_proof');
   });
 
+  test.each([
+    ['2 minutes old', -120],
+    ['2 minutes ahead', 120],
+  ])('a proof with iat %s is refused (60 s tolerance)', async (_what, skew) => {
+    const flow = await authorize(sb.url, {}, { decision: 'approve' });
+    const answer = await redeem(sb.url, flow, {}, { dpop: await dpopProof(key, 'POST', tokenUrl, { claims: { iat: Math.floor(Date.now() / 1000) + skew } }) });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe('invalid_dpop_proof');
+    expect((await redeem(sb.url, flow, {}, { dpop: await dpopProof(key, 'POST', tokenUrl) })).status).toBe(200);
+  });
+
   test('a proof for another URL is refused', async () => {
     const flow = await authorize(sb.url, {}, { decision: 'approve' });
     const answer = await redeem(sb.url, flow, {}, { dpop: await dpopProof(key, 'POST', `${sb.url}/oauth/revoke`) });

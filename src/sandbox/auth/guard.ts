@@ -10,6 +10,7 @@ import { readBody } from './body.js';
 import { PROBLEM_TYPE_BASE, RateLimiter } from './limits.js';
 import { ROUTES } from './provider.js';
 import { REFRESH_IDLE_MS, type ConnectionRegistry } from './registry.js';
+import { DPOP_IAT_TOLERANCE_S } from './validator.js';
 
 type Kind = 'token' | 'revoke' | 'authorize';
 
@@ -53,6 +54,19 @@ function tooMany(ctx: Ctx, wait: number, what: string): void {
   ctx.body = { type: `${PROBLEM_TYPE_BASE}too-many-requests`, title: 'Too many requests', status: 429, detail: `Rate limit of ${what} exceeded; retry after ${wait} seconds.` };
 }
 
+/** oidc-provider allows 300 s of DPoP iat skew; the contract allows 60 s (checked against real time). */
+function dpopIatProblem(proof: string): string | undefined {
+  if (!proof) return undefined;
+  let iat: unknown;
+  try {
+    iat = decodeJwt(proof).iat;
+  } catch {
+    return 'the DPoP proof is not a JWT';
+  }
+  if (typeof iat !== 'number' || Math.abs(Date.now() / 1000 - iat) > DPOP_IAT_TOLERANCE_S) return 'DPoP proof iat is not within 60 seconds';
+  return undefined;
+}
+
 /** Lets oidc-provider read the body this guard already consumed, as if it were still unread. */
 function replayBody(req: IncomingMessage, raw: string): void {
   Object.defineProperty(req, 'readable', { value: true, configurable: true });
@@ -67,7 +81,8 @@ function replayBody(req: IncomingMessage, raw: string): void {
 function kindOf(path: string): Kind | undefined {
   if (path === ROUTES.token) return 'token';
   if (path === ROUTES.revocation) return 'revoke';
-  if (path === ROUTES.authorization || path.startsWith(`${ROUTES.authorization}/`)) return 'authorize';
+  // The resume step (/oauth/authorize/{uid}) continues the same request and is not counted again.
+  if (path === ROUTES.authorization) return 'authorize';
   return undefined;
 }
 
@@ -153,6 +168,8 @@ export function createGuard(d: GuardDeps) {
     const clientWait = claimed ? byClient[kind].blocked(claimed) : undefined;
     if (clientWait !== undefined) return tooMany(ctx, clientWait, `${d.perMinute} requests per minute per client`);
 
+    const proofProblem = kind === 'token' ? dpopIatProblem(ctx.get('dpop')) : undefined;
+    if (proofProblem) return oauthError(ctx, 400, 'invalid_dpop_proof', proofProblem);
     if (kind === 'token' && claimed && d.dpopBound.has(claimed) && !ctx.get('dpop'))
       return oauthError(ctx, 400, 'invalid_dpop_proof', 'this client is DPoP-bound: send a DPoP proof with every token request');
 
