@@ -55,7 +55,7 @@ export function App(props: AppProps) {
     () =>
       data.onEvent((e) => {
         if (e.type === 'rate-limited') setRateUntil(Date.now() + e.waitMs);
-        if (e.type === 'retry') setMessage(`The service answered ${e.status ?? 'no answer'} (${e.reason}); retrying, attempt ${e.attempt}…`);
+        if (e.type === 'retry') setMessage(`Retrying after ${e.reason} (attempt ${e.attempt})…`);
       }),
     [data],
   );

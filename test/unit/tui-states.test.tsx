@@ -23,6 +23,7 @@ describe('browse states', () => {
     [new NotSignedInError('You are not signed in (profile "default").'), 'Not signed in', 'meterdata login'],
     [new AccessWithdrawnError('The landlord no longer shares Property Lindenstraße 12.'), 'Access withdrawn', 'connect again'],
     [new ServiceUnavailableError('The service answered 503 after 6 attempts.'), 'Service unavailable', 'Press r to try again'],
+    [new ServiceUnavailableError('The metering service kept rate-limiting /properties (HTTP 429) after 6 attempts.', { code: 'RATE_LIMITED', hint: 'wait a few minutes' }), 'Rate limited', 'wait a few minutes'],
     [new Error('boom'), 'Unexpected failure (a bug: please report it)', 'boom'],
   ])('shows %s as a screen, not a crash', async (error, title, hint) => {
     const { frame, stdin, lastFrame } = mount(fakeData({ properties: () => Promise.reject(error) }));
@@ -52,12 +53,12 @@ describe('browse states', () => {
     const data = fakeData();
     const { frame } = mount(data);
     await frame((s) => s.includes('Am Markt 3'));
-    data.emit({ type: 'retry', path: '/v1/properties', status: 503, reason: 'service-unavailable', waitMs: 500, attempt: 2 });
+    data.emit({ type: 'retry', path: '/v1/properties', status: 503, reason: 'HTTP 503 service-unavailable', waitMs: 500, attempt: 2 });
     data.emit({ type: 'rate-limited', waitMs: 2_000 });
     await frame((s) => /Rate limited by the service: waiting 2 s before the next request/.test(s));
     await frame((s) => /waiting 1 s/.test(s), 'countdown');
     // when the wait is over, the last retry note is shown again
-    await frame((s) => s.includes('The service answered 503 (service-unavailable); retrying, attempt 2…'), 'after the wait');
+    await frame((s) => s.includes('Retrying after HTTP 503 service-unavailable (attempt 2)…'), 'after the wait');
   });
 
   it('shows load progress of a Property, keeps keys working, and an error there goes back with Esc', async () => {
