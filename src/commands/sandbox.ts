@@ -18,17 +18,17 @@ interface SandboxFlags {
   rateLimit?: string;
 }
 
-function wholeNumber(flag: string, value: string | undefined, min: number, max: number): number | undefined {
+function wholeNumber(flag: string, value: string | undefined, min: number, max: number, example: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || n < min || n > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, not "${value}".`, `Example: ${flag} ${min === 0 ? 0 : min}`);
+  if (!/^\d+$/.test(value.trim()) || n < min || n > max) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, not "${value}".`, `Example: ${flag} ${example}`);
   return n;
 }
 
 export async function run(opts: SandboxFlags, io: Io): Promise<number> {
-  const port = wholeNumber('--port', opts.port, 0, 65535);
-  const units = wholeNumber('--units', opts.units, 1, 50000);
-  const rateLimit = wholeNumber('--rate-limit', opts.rateLimit, 0, 1_000_000);
+  const port = wholeNumber('--port', opts.port, 0, 65535, '0 (any free port)');
+  const units = wholeNumber('--units', opts.units, 1, 50000, '60');
+  const rateLimit = wholeNumber('--rate-limit', opts.rateLimit, 0, 1_000_000, '300 (0 turns the limit off)');
   if (opts.clock !== undefined) {
     try {
       parseClockDate(opts.clock);
