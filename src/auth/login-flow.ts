@@ -3,7 +3,7 @@
 // /whoami reconciliation.
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { saveProfile, type Profile } from '../core/config.js';
+import { loadProfile, saveProfile, type Profile } from '../core/config.js';
 import { NotSignedInError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { checkCallback, buildAuthorizationRequest } from './authorize.js';
@@ -11,11 +11,12 @@ import { openBrowser } from './browser.js';
 import { clientAuthFor } from './client-auth.js';
 import { openStore, type CredentialStore } from './credential-store/index.js';
 import { KeychainCredentialStore } from './credential-store/keychain.js';
-import { assertServerCapabilities, discover } from './discovery.js';
+import { assertServerCapabilities, describeError, discover } from './discovery.js';
+import { withRefreshLock } from './lock.js';
 import { generateDpopKey } from './dpop.js';
 import { startCallbackServer } from './loopback-callback.js';
 import { Session } from './session.js';
-import { dpopHandle, recordFromTokens, redeemCode } from './token-exchange.js';
+import { dpopHandle, recordFromTokens, redeemCode, revokeToken } from './token-exchange.js';
 
 export interface LoginOptions {
   openBrowser: boolean;
@@ -30,6 +31,8 @@ export interface LoginOptions {
 export interface LoginResult {
   profile: Profile;
   store: CredentialStore;
+  /** What happened to the connection this login replaced, if there was one. */
+  previous?: string;
 }
 
 export async function login(profile: Profile, io: Io, opts: LoginOptions): Promise<LoginResult> {
@@ -69,12 +72,30 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
     ...(dpop ? { dpop_jwk: dpop.privateJwk } : {}),
     ...(opts.storeClientSecret && opts.clientSecret ? { client_secret: opts.clientSecret } : {}),
   });
-  // The refresh token is durable before anything uses the access token.
-  await store.write(profile.name, record);
+  // The refresh token is durable before anything uses the access token. Under the refresh
+  // lock, so a refresh of the previous connection running in a cron job cannot overwrite it.
+  const previous = await withRefreshLock(io.env, profile.name, async () => {
+    const old = await store.read(profile.name).catch(() => null);
+    await store.write(profile.name, record);
+    return old;
+  });
+  const before = await loadProfile(io.env, profile.name);
   const bare = stripConnectionFacts(profile);
   await saveProfile(io.env, bare);
   const session = new Session(bare, store, record, io.env);
-  return { profile: await session.reconcileProfile(), store };
+  const reconciled = await session.reconcileProfile();
+  const result: LoginResult = { profile: reconciled, store };
+  // A new login replaces the profile's connection: end the old one at the server too, so
+  // the landlord does not keep seeing a connection nobody uses.
+  if (previous && previous.refresh_token !== record.refresh_token && before?.auth_url === profile.auth_url && before.client_id === profile.client_id) {
+    try {
+      await revokeToken(config, previous.refresh_token);
+      result.previous = 'revoked';
+    } catch (e) {
+      result.previous = `not revoked (${describeError(e)})`;
+    }
+  }
+  return result;
 }
 
 function stripConnectionFacts(p: Profile): Profile {

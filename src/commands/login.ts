@@ -48,6 +48,7 @@ export async function run(opts: Record<string, unknown>, io: Io, _args: string[]
       `  Property scope:  ${describePropertyScope(p)}`,
       `  DPoP:            ${p.dpop ? 'on (tokens bound to a key kept with them)' : 'off'}`,
       `  Token stored in: ${result.store.describe(p.name)}`,
+      ...(result.previous ? [`  The profile's previous connection was ${result.previous} at the server.`] : []),
       '',
     ].join('\n'),
   );

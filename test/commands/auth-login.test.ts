@@ -83,3 +83,17 @@ describe('login against the sandbox (auto consent, file store)', () => {
     expect(st.stdout).toMatch(/meterdata login/);
   });
 });
+
+describe('signing in again', () => {
+  it('replaces the connection: the old one is revoked at the server, the new one works', async () => {
+    const env = freshEnv();
+    const before = new Set(sb.admin.connections().map((c) => c.sid));
+    expect((await signIn(env)).code).toBe(0);
+    const first = sb.admin.connections().find((c) => !before.has(c.sid))!;
+    const again = await signIn(env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/previous connection was revoked at the server/);
+    expect(sb.admin.connections().find((c) => c.sid === first.sid)!.state).toBe('revoked');
+    expect((await runCli(['status'], { env })).code).toBe(0);
+  });
+});
