@@ -13,6 +13,7 @@ export interface SandboxAdmin {
   endAccess(tenantId: string): Promise<string[]>;
   /** Re-enables API access; revoked connections stay revoked. */
   enableAccess(tenantId: string): void;
+  /** All connections; idle ones (90 days) are revoked first, as production would have done. */
   connections(): Connection[];
   /** Revokes every open connection; returns how many. */
   revokeAll(): Promise<number>;
@@ -26,7 +27,10 @@ export function createAdmin(auth: AuthServer, clock: MutableClock): SandboxAdmin
     disconnect: (sid) => auth.revokeConnection(sid, 'the landlord disconnected the application in the portal'),
     endAccess: async (tenantId) => (await auth.endAccess(tenantId)).map((c) => c.sid),
     enableAccess: (tenantId) => auth.enableAccess(tenantId),
-    connections: () => auth.registry.list().map((c) => ({ ...c })),
+    connections() {
+      auth.expireIdle();
+      return auth.registry.list().map((c) => ({ ...c }));
+    },
     async revokeAll() {
       let n = 0;
       for (const c of auth.registry.list()) if (await auth.revokeConnection(c.sid, 'revoked by the operator')) n++;

@@ -124,6 +124,15 @@ test('connected -> revoked: a refresh token unused for 90 days; later refresh fa
   expect((await refresh(sb.url, stillOk.body.refresh_token as string)).status).toBe(200);
 });
 
+test('a connection idle for 90 days is listed as revoked even before its next refresh', async () => {
+  const quiet = await connect(sb.url);
+  const quietSid = sb.admin.connections().at(-1)!.sid;
+  expect(stateOf(quietSid)).toBe('connected');
+  sb.admin.advanceClock(91 * DAY);
+  expect(stateOf(quietSid)).toBe('revoked');
+  expect((await refresh(sb.url, quiet.refresh_token)).body.error).toBe('invalid_grant');
+});
+
 test('access tokens expire after 3600 s of sandbox time', async () => {
   const t = await connect(sb.url);
   const me = await whoami(sb.apiBase, t.access_token);

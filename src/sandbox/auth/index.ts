@@ -36,6 +36,8 @@ export interface AuthServer {
   revokeConnection(sid: string, reason: string): Promise<boolean>;
   endAccess(tenantId: string): Promise<Connection[]>;
   enableAccess(tenantId: string): void;
+  /** Revokes connections idle for 90 days (otherwise noticed at their next refresh); returns them. */
+  expireIdle(): Connection[];
 }
 
 const ROUTE_REASON: Record<string, string> = {
@@ -50,16 +52,17 @@ export function createAuthServer(o: AuthServerOptions): AuthServer {
   const registry = new ConnectionRegistry(o.clock, o.directory);
   const store = new MemoryStore({
     saved(model, id, payload) {
-      if (model === 'AccessToken' || model === 'RefreshToken') registry.tokenIssued(id, payload.grantId);
+      if (model === 'AccessToken' || model === 'RefreshToken') registry.tokenIssued(id, payload.grantId, model);
     },
   });
   const provider = createProvider({ issuer, resource, assistantResource, clients: o.clients, store, registry });
 
-  async function revokeConnection(sid: string, reason: string): Promise<boolean> {
+  function revokeNow(sid: string, reason: string): boolean {
     const changed = registry.markRevoked(sid, reason);
     store.revokeByGrantId(sid);
     return changed;
   }
+  const revokeConnection = async (sid: string, reason: string) => revokeNow(sid, reason);
 
   provider.on('grant.revoked', (ctx: { oidc?: { route?: string } }, grantId: string) => {
     registry.markRevoked(grantId, ROUTE_REASON[ctx.oidc?.route ?? ''] ?? 'revoked by the authorization server');
@@ -90,6 +93,11 @@ export function createAuthServer(o: AuthServerOptions): AuthServer {
       return ended;
     },
     enableAccess: (tenantId) => registry.setTenantAccess(tenantId, true),
+    expireIdle() {
+      const idle = registry.idle();
+      for (const c of idle) revokeNow(c.sid, 'refresh token unused for 90 days');
+      return idle;
+    },
     handle(req, res) {
       const path = (req.url ?? '/').split('?')[0]!;
       if (path === '/.well-known/oauth-authorization-server' && (req.method === 'GET' || req.method === 'HEAD')) {

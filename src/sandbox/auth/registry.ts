@@ -26,6 +26,7 @@ export class ConnectionRegistry {
   /** Sandbox time each access/refresh token was issued at, by token id. */
   private readonly issued = new Map<string, number>();
   private readonly disabledTenants = new Set<string>();
+  private readonly lastRefreshIssued = new Map<string, number>();
 
   constructor(
     private readonly clock: Clock,
@@ -49,10 +50,19 @@ export class ConnectionRegistry {
     return [...this.connections.values()];
   }
 
-  tokenIssued(tokenId: string, sid: string | undefined): void {
-    this.issued.set(tokenId, this.clock.now().getTime());
+  tokenIssued(tokenId: string, sid: string | undefined, kind: 'AccessToken' | 'RefreshToken'): void {
+    const now = this.clock.now().getTime();
+    this.issued.set(tokenId, now);
     const conn = sid ? this.connections.get(sid) : undefined;
-    if (conn?.state === 'consented') conn.state = 'connected';
+    if (!conn) return;
+    if (conn.state === 'consented') conn.state = 'connected';
+    if (kind === 'RefreshToken') this.lastRefreshIssued.set(conn.sid, now);
+  }
+
+  /** Connected connections whose newest refresh token has been unused for 90 days (sandbox clock). */
+  idle(): Connection[] {
+    const now = this.clock.now().getTime();
+    return this.list().filter((c) => c.state === 'connected' && now - (this.lastRefreshIssued.get(c.sid) ?? now) > REFRESH_IDLE_MS);
   }
 
   issuedAt(tokenId: string): number | undefined {
