@@ -55,12 +55,17 @@ export function segmentValue(segment: DeviceSegment, unitShare: number | null): 
 export function sortSegments(segments: readonly DeviceSegment[]): DeviceSegment[] {
   const start = (s: DeviceSegment) => s.installed_at ?? s.baseline_date ?? '';
   return [...segments].sort(
-    (a, b) => cmp(start(a), start(b)) || cmp(a.baseline_date ?? '', b.baseline_date ?? '') || cmp(a.device_id, b.device_id),
+    (a, b) => cmp(start(a), start(b)) || cmp(a.baseline_date ?? '', b.baseline_date ?? '') || cmp(a.device_id, b.device_id) || tieBreak(a, b),
   );
 }
 
 export function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Last resort when ids tie (the same point or device twice in an answer): order by content, so input order never shows. */
+export function tieBreak(a: unknown, b: unknown): number {
+  return cmp(JSON.stringify(a), JSON.stringify(b));
 }
 
 /** Flags about the point as a whole (device_id null). */
@@ -170,7 +175,7 @@ function deviceFields(seg: DeviceSegment): DeviceFields {
 
 export function readingRows(pointId: string, seg: DeviceSegment): ReadingRow[] {
   return [...seg.readings]
-    .sort((a, b) => cmp(a.at, b.at))
+    .sort((a, b) => cmp(a.at, b.at) || tieBreak(a, b))
     .map((r) => ({
       measuring_point_id: pointId,
       device_id: seg.device_id,

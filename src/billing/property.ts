@@ -3,7 +3,7 @@
 import type { MeasuringPoint, MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
 import { dedupeFlags } from './flags.js';
 import { billPlantPoint } from './plant.js';
-import { cmp } from './point.js';
+import { cmp, tieBreak } from './point.js';
 import type { BillingRow, Flag, PlantPointRow, ReadingRow, SegmentRow } from './types.js';
 import { billUnit, shareTotals } from './unit.js';
 
@@ -27,11 +27,11 @@ export interface PropertyBill {
 
 export function billProperty(input: PropertyInput): PropertyBill {
   const { property, range } = input;
-  const units = [...input.units].sort((a, b) => cmp(a.unit.name, b.unit.name) || cmp(a.unit.id, b.unit.id));
+  const units = [...input.units].sort((a, b) => cmp(a.unit.name, b.unit.name) || cmp(a.unit.id, b.unit.id) || tieBreak(a, b));
   const shares = shareTotals(units.map((u) => u.consumption));
   const unitBills = units.map(({ unit, consumption }) => billUnit({ property, unit, consumption, range, shares }));
   const plantBills = [...input.plantPoints]
-    .sort((a, b) => cmp(a.consumption.metric, b.consumption.metric) || cmp(a.consumption.measuring_point_id, b.consumption.measuring_point_id))
+    .sort((a, b) => cmp(a.consumption.metric, b.consumption.metric) || cmp(a.consumption.measuring_point_id, b.consumption.measuring_point_id) || tieBreak(a, b))
     .map(({ point, consumption }) => billPlantPoint({ property, point, consumption }));
 
   // A shared point's readings come once: from the first unit (by name, id) that has it.

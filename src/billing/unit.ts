@@ -3,7 +3,7 @@
 import type { UnitConsumption, UsageUnit } from '../api/types.js';
 import { dec, formatDecimal, sum, type Decimal } from './decimal.js';
 import { codesOf, enumFlag, makeFlag, type FlagScope } from './flags.js';
-import { billPoint, cmp, type PointBill } from './point.js';
+import { billPoint, cmp, tieBreak, type PointBill } from './point.js';
 import type { BillingRow, Flag, ReadingRow, SegmentRow } from './types.js';
 
 /** |sum of shares - 1| above this is a SHARE_SUM_MISMATCH. */
@@ -56,7 +56,7 @@ export function billUnit(input: UnitInput): UnitBill {
   const unitScope: FlagScope = { property_id: property.id, usage_unit_id: unit.id, measuring_point_id: null, device_id: null };
   const unitFlags = [enumFlag('unit_type', unit.unit_type, unitScope)].filter((f): f is Flag => f !== null);
   const sorted = [...consumption.measuring_points].sort(
-    (a, b) => cmp(a.metric, b.metric) || cmp(a.unit, b.unit) || cmp(a.measuring_point_id, b.measuring_point_id),
+    (a, b) => cmp(a.metric, b.metric) || cmp(a.unit, b.unit) || cmp(a.measuring_point_id, b.measuring_point_id) || tieBreak(a, b),
   );
   const points = sorted.map((c) => {
     const total = input.shares?.get(c.measuring_point_id);
