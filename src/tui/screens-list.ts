@@ -49,11 +49,14 @@ export function floorText(floor: string | null, position: string | null): string
 
 export function propertyScreen(b: PropertyBundle, width: number, titleOf: (f: Flag) => string): Screen {
   const nameW = 12;
-  const typeW = 11;
+  // Below 100 columns the type gives way to the totals (the unit screen still shows it).
+  const showType = width >= 100;
+  const typeW = showType ? 11 : 0;
   const floorW = 11;
   const flagsW = 5;
-  const totalsW = Math.max(10, width - 3 - nameW - typeW - floorW - flagsW - 4);
-  const columns = `  ${cell('Unit', nameW)} ${cell('Type', typeW)} ${cell('Floor/pos.', floorW)} ${cell('Billed per metric', totalsW)} ${cell('Flags', flagsW, 'right')}`;
+  const totalsW = Math.max(10, width - 3 - nameW - (showType ? typeW + 1 : 0) - floorW - flagsW - 3);
+  const typeCol = (text: string) => (showType ? `${cell(text, typeW)} ` : '');
+  const columns = `  ${cell('Unit', nameW)} ${typeCol('Type')}${cell('Floor/pos.', floorW)} ${cell('Billed per metric', totalsW)} ${cell('Flags', flagsW, 'right')}`;
   const flagsOf = (pred: (f: Flag) => boolean) => b.bill.flags.filter(pred);
   const rows: Row[] = [];
 
@@ -75,7 +78,7 @@ export function propertyScreen(b: PropertyBundle, width: number, titleOf: (f: Fl
         `u:${unit.id}`,
         [
           { text: cell(unit.name, nameW), bold: true },
-          { text: ` ${cell(unit.unit_type, typeW)} ${cell(floor, floorW)} ` },
+          { text: ` ${typeCol(unit.unit_type)}${cell(floor, floorW)} ` },
           { text: cell(totals || 'no billable points', totalsW), ...(totals ? {} : { dim: true }) },
           { ...fc, text: ` ${cell(fc.text, flagsW, 'right')}` },
         ],
@@ -94,7 +97,7 @@ export function propertyScreen(b: PropertyBundle, width: number, titleOf: (f: Fl
     const label = `${metricLabel(consumption.metric)}${point.localization ? ` · ${point.localization}` : ''}`;
     const value = point.is_difference_meter || consumption.is_difference_meter ? 'difference meter' : `${qty(billed?.billable_value ?? sumSegments(consumption))} ${consumption.unit}`;
     const serial = point.active_device?.serial ?? consumption.segments.at(-1)?.serial ?? 'no device';
-    const labelW = nameW + typeW + floorW + 2;
+    const labelW = nameW + (showType ? typeW + 1 : 0) + floorW + 1;
     rows.push(
       row(
         `m:${id}`,

@@ -151,7 +151,7 @@ describe('browse screens', () => {
     };
     check(lastFrame()!);
     for (let i = 0; i < 40; i++) await press(stdin, KEY.down);
-    const bottom = await frame((s) => s.includes('Heizungskeller'), 'scrolled to the plant meter');
+    const bottom = await frame((s) => /^> cold water · Heizungs/m.test(s), 'scrolled to the plant meter');
     check(bottom);
     expect(bottom).not.toContain('Units (32)');
     expect(bottom).toMatch(/^> cold water/m);
