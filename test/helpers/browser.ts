@@ -35,13 +35,13 @@ function watch(stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) {
 }
 
 /** Runs the CLI in-process and exposes the authorize URL as soon as it is printed. */
-export function runLive(argv: string[], env: NodeJS.ProcessEnv, opts: { stdinText?: string } = {}): LiveRun {
+export function runLive(argv: string[], env: NodeJS.ProcessEnv, opts: { stdinText?: string; signal?: AbortSignal } = {}): LiveRun {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const stdin = new PassThrough();
   if (opts.stdinText !== undefined) stdin.end(opts.stdinText);
   const w = watch(stdout, stderr);
-  const io: Io = { stdout, stderr, stdin: stdin as unknown as Readable, env: { ...env }, cwd: process.cwd(), signal: new AbortController().signal };
+  const io: Io = { stdout, stderr, stdin: stdin as unknown as Readable, env: { ...env }, cwd: process.cwd(), signal: opts.signal ?? new AbortController().signal };
   const done = main(argv, io).then((code) => {
     w.ended(code);
     return { code, stdout: w.text.out, stderr: w.text.err };

@@ -1,7 +1,8 @@
 // The loopback callback server, the checks on the authorization answer, and DPoP proofs.
 import { createHash } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
-import { describe, expect, it } from 'vitest';
+import http from 'node:http';
+import { describe, expect, it, vi } from 'vitest';
 import { checkCallback } from '../../src/auth/authorize.js';
 import { dpopProof, generateDpopKey, importDpopKey } from '../../src/auth/dpop.js';
 import { startCallbackServer } from '../../src/auth/loopback-callback.js';
@@ -65,6 +66,20 @@ describe('loopback callback server', () => {
       expect(other).toBe('refused');
     } finally {
       await srv.close();
+    }
+  });
+
+  it('no bindable port on 127.0.0.1 is a clear error (exit 5) naming the cause', async () => {
+    const spy = vi.spyOn(http.Server.prototype, 'listen').mockImplementation(function (this: http.Server) {
+      process.nextTick(() => this.emit('error', Object.assign(new Error('listen EADDRNOTAVAIL'), { code: 'EADDRNOTAVAIL' })));
+      return this;
+    });
+    try {
+      const err = await startCallbackServer(() => ({ ok: true, message: '' })).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'AUTH_NO_LOOPBACK_PORT', exitCode: 5 });
+      expect((err as Error).message).toMatch(/Cannot open a local port on 127\.0\.0\.1 .*EADDRNOTAVAIL/);
+    } finally {
+      spy.mockRestore();
     }
   });
 
