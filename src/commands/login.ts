@@ -87,7 +87,7 @@ async function settle(name: string, opts: Record<string, unknown>, io: Io, exist
   const clientAuth = (str('clientAuth') as ClientAuthMethod | undefined) ??
     (privateKey ? 'private_key_jwt' : opts.clientSecretStdin || io.env.METERDATA_CLIENT_SECRET ? 'client_secret_basic' : undefined) ??
     (sameServer && existing.client_id === clientId ? existing.client_auth : 'none');
-  const scopes = str('scope') ? str('scope')!.split(/[\s,]+/).filter(Boolean) : DEFAULT_SCOPES;
+  const scopes = str('scope') ? str('scope')!.split(/[\s,]+/).filter(Boolean) : sameServer ? existing.scopes : DEFAULT_SCOPES;
   const unknown = scopes.filter((s) => !KNOWN_SCOPES.has(s));
   if (!scopes.length || unknown.length) {
     throw new UsageError(`Unknown scope ${unknown.join(', ') || '(none given)'}.`, `Use some of: ${DEFAULT_SCOPES.join(' ')}.`, 'USAGE_SCOPE');

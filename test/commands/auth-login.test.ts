@@ -1,5 +1,5 @@
 // login / status / token / logout in-process against the sandbox over real HTTP (file store).
-import { mkdtempSync, readFileSync, statSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,5 +95,29 @@ describe('signing in again', () => {
     expect(again.stdout).toMatch(/previous connection was revoked at the server/);
     expect(sb.admin.connections().find((c) => c.sid === first.sid)!.state).toBe('revoked');
     expect((await runCli(['status'], { env })).code).toBe(0);
+  });
+});
+
+describe('logout when the server cannot be reached', () => {
+  it('still deletes the local record and says the connection was NOT revoked', async () => {
+    const env = freshEnv();
+    expect((await signIn(env, ['--scope', 'read:units'])).code).toBe(0);
+    const configPath = path.join(env.METERDATA_HOME!, 'config', 'config.json');
+    const config = JSON.parse(readFileSync(configPath, 'utf8'));
+    config.profiles.default.auth_url = 'http://127.0.0.1:9';
+    writeFileSync(configPath, JSON.stringify(config));
+    const out = await runCli(['logout'], { env });
+    expect(out.code).toBe(0);
+    expect(out.stderr).toMatch(/NOT revoked at the server \(.+\); the landlord can disconnect it in the portal/);
+    expect(out.stderr).toMatch(/local sign-in deleted/);
+    expect(existsSync(path.join(env.METERDATA_HOME!, 'state', 'credentials', 'default.json'))).toBe(false);
+    // the settings stay, so signing in again needs no flags and keeps the narrower scope
+    config.profiles.default.auth_url = sb.url;
+    writeFileSync(configPath, JSON.stringify(config));
+    const run = runLive(['login', '--no-browser'], env);
+    await deliver(await followToRedirect(await run.url));
+    const again = await run.done;
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/Scopes: +read:units\n/);
   });
 });
