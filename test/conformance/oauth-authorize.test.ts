@@ -181,6 +181,44 @@ describe('consent screen', () => {
   });
 });
 
+describe('scopes', () => {
+  test.each(['read:nothing', 'openid'])('asking only for %s gives invalid_scope (with iss)', async (scope) => {
+    const flow = await authorize(sb.url, { scope }, { decision: 'approve' });
+    const q = flow.location!.searchParams;
+    expect(q.get('error')).toBe('invalid_scope');
+    expect(q.get('iss')).toBe(sb.issuer);
+    expect(q.get('state')).toBe(flow.state);
+  });
+
+  test('no scope parameter asks for every scope the client is registered for', async () => {
+    const answer = await redeem(sb.url, await authorize(sb.url, { scope: null }, { decision: 'approve' }));
+    expect(answer.body.scope).toBe('read:units read:devices read:readings');
+  });
+
+  test('unknown scopes next to known ones are dropped', async () => {
+    const answer = await redeem(sb.url, await authorize(sb.url, { scope: 'read:units read:nothing' }, { decision: 'approve' }));
+    expect(answer.body.scope).toBe('read:units');
+  });
+
+  test('a client registered for fewer scopes only gets those', async () => {
+    const id = `erp_${'c'.repeat(32)}`;
+    const narrow = await startSandbox({ units: 2, autoConsent: true, clients: [{ client_id: id, redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none', scope: 'read:units' }] });
+    try {
+      const unasked = await authorize(narrow.url, { client_id: id, scope: null });
+      expect((await redeem(narrow.url, unasked, { client_id: id })).body.scope).toBe('read:units');
+      const own = await authorize(narrow.url, { client_id: id, scope: 'read:units' });
+      expect((await redeem(narrow.url, own, { client_id: id })).body.scope).toBe('read:units');
+      for (const scope of ['read:readings', 'read:units read:readings']) {
+        const outside = await authorize(narrow.url, { client_id: id, scope });
+        expect(outside.location!.searchParams.get('error')).toBe('invalid_scope');
+        expect(outside.location!.searchParams.get('error_description')).toMatch(/read:readings is not permitted/);
+      }
+    } finally {
+      await narrow.close();
+    }
+  });
+});
+
 describe('resource indicators', () => {
   test('a missing resource falls back to the REST API', async () => {
     const tokens = await connect(sb.url, { resource: null });

@@ -2,8 +2,8 @@
 // organisation and all Properties (pre-selected) or a selection, then approve or decline.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
-import { SCOPES } from '../clients.js';
 import type { Directory } from '../contracts.js';
+import { SCOPES } from '../clients.js';
 import { readForm } from './body.js';
 import { esc, page } from './pages.js';
 import type { ConnectionRegistry } from './registry.js';
@@ -21,6 +21,8 @@ export interface ConsentDeps {
   registry: ConnectionRegistry;
   resource: string;
   autoConsent: boolean;
+  /** Scopes a client is registered for. */
+  allowedScopes(clientId: string): string[];
 }
 
 function send(res: ServerResponse, status: number, html: string): void {
@@ -36,6 +38,7 @@ interface Request {
   clientName: string;
   scopes: string[];
   resource: string;
+  notPermitted: string[];
 }
 
 function noticePage(clientName: string): string {
@@ -89,13 +92,17 @@ export function createConsentHandler(deps: ConsentDeps) {
     const details = await provider.interactionDetails(req, res);
     const params = details.params as Record<string, string | undefined>;
     const client = await provider.Client.find(String(params.client_id));
-    const allowed = (client?.scope ?? SCOPES.join(' ')).split(' ');
-    const requested = (params.scope ?? '').split(' ').filter((s) => allowed.includes(s) && (SCOPES as readonly string[]).includes(s));
+    const clientId = String(params.client_id);
+    const allowed = deps.allowedScopes(clientId);
+    const asked = (params.scope ?? '').split(' ').filter(Boolean);
     return {
       uid: details.uid,
-      clientId: String(params.client_id),
-      clientName: client?.clientName ?? String(params.client_id),
-      scopes: requested.length ? requested : allowed,
+      clientId,
+      clientName: client?.clientName ?? clientId,
+      // Unknown scopes are dropped (as oidc-provider does); known ones the client is not
+      // registered for make the request fail. (No scope at all was expanded in index.ts.)
+      scopes: asked.filter((x) => allowed.includes(x)),
+      notPermitted: asked.filter((x) => (SCOPES as readonly string[]).includes(x) && !allowed.includes(x)),
       resource: params.resource ?? deps.resource,
     };
   }
@@ -119,6 +126,10 @@ export function createConsentHandler(deps: ConsentDeps) {
     }
     const tenants = enabledTenants();
     if (tenants.length === 0) return send(res, 200, noticePage(r.clientName));
+    if (r.scopes.length === 0 || r.notPermitted.length) {
+      const error_description = `${r.notPermitted.length ? `scope ${r.notPermitted.join(' ')} is not permitted for this client` : 'none of the requested scopes is available'}; registered: ${deps.allowedScopes(r.clientId).join(' ')}`;
+      return void (await provider.interactionFinished(req, res, { error: 'invalid_scope', error_description }, { mergeWithLastSubmission: false }));
+    }
     if (req.method === 'GET') {
       if (deps.autoConsent) return approve(req, res, r, tenants[0]!.id, 'all');
       return send(res, 200, consentPage(r, tenants, directory));

@@ -2,12 +2,12 @@
 // connection registry and the token validator the /v1 API uses.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
-import type { ClientRegistration } from '../clients.js';
+import { SCOPES, type ClientRegistration } from '../clients.js';
 import type { Clock, Directory, TokenValidator } from '../contracts.js';
 import { MemoryStore } from './adapter.js';
 import { createConsentHandler } from './consent.js';
 import { createGuard } from './guard.js';
-import { createProvider, discoveryDocument } from './provider.js';
+import { createProvider, discoveryDocument, ROUTES } from './provider.js';
 import { ConnectionRegistry, type Connection } from './registry.js';
 import { createTokenValidator } from './validator.js';
 
@@ -38,6 +38,15 @@ export interface AuthServer {
   enableAccess(tenantId: string): void;
   /** Revokes connections idle for 90 days (otherwise noticed at their next refresh); returns them. */
   expireIdle(): Connection[];
+}
+
+/** A request without `scope` asks for everything the client is registered for. */
+function withDefaultScope(url: string, scopesOf: Map<string, string[]>): string {
+  const u = new URL(url, 'http://x');
+  const registered = scopesOf.get(u.searchParams.get('client_id') ?? '');
+  if (u.searchParams.has('scope') || !registered) return url;
+  u.searchParams.set('scope', registered.join(' '));
+  return `${u.pathname}${u.search}`;
 }
 
 const ROUTE_REASON: Record<string, string> = {
@@ -74,7 +83,15 @@ export function createAuthServer(o: AuthServerOptions): AuthServer {
     }) as Parameters<Provider['use']>[0],
   );
 
-  const consent = createConsentHandler({ provider, directory: o.directory, registry, resource, autoConsent: o.autoConsent ?? false });
+  const scopesOf = new Map(o.clients.map((c) => [c.client_id, (c.scope ?? SCOPES.join(' ')).split(' ')]));
+  const consent = createConsentHandler({
+    provider,
+    directory: o.directory,
+    registry,
+    resource,
+    autoConsent: o.autoConsent ?? false,
+    allowedScopes: (clientId) => scopesOf.get(clientId) ?? [],
+  });
   const callback = provider.callback();
   const discovery = JSON.stringify(discoveryDocument(issuer));
 
@@ -107,6 +124,7 @@ export function createAuthServer(o: AuthServerOptions): AuthServer {
         return;
       }
       if (/^\/interaction\/[^/]+$/.test(path)) return consent(req, res);
+      if (path === ROUTES.authorization) req.url = withDefaultScope(req.url ?? '/', scopesOf);
       return callback(req, res);
     },
   };
