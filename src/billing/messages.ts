@@ -66,6 +66,7 @@ const TEXTS: Record<FlagCode, Record<Lang, Text>> = {
 const FACT_LABELS: Record<string, Record<Lang, string>> = {
   field: { en: 'field', de: 'Feld' },
   value: { en: 'value', de: 'Wert' },
+  delivered_value: { en: 'value sent, not billed', de: 'gelieferter Wert, nicht abgerechnet' },
   serial: { en: 'device', de: 'Gerät' },
   baseline_date: { en: 'start date', de: 'Stichtag' },
   segments: { en: 'devices in period', de: 'Geräte im Zeitraum' },

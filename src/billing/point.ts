@@ -80,13 +80,15 @@ export function pointFlags(c: MeasuringPointConsumption, scope: FlagScope, linke
 }
 
 /** Flags about one segment (device_id set). */
-export function segmentFlags(seg: DeviceSegment, scope: FlagScope, ctx: { segmentCount: number; isLast: boolean; weightedAbsent: boolean }): Flag[] {
+export function segmentFlags(seg: DeviceSegment, scope: FlagScope, ctx: { segmentCount: number; isLast: boolean; weightedAbsent: boolean; unitShare?: number | null }): Flag[] {
   const s: FlagScope = { ...scope, device_id: seg.device_id };
   const serial = { serial: seg.serial };
   const pc = seg.period_consumption;
   const flags: (Flag | null)[] = [];
   if (pc.status === 'calibration_expired' || pc.status === 'missing') {
-    flags.push(makeFlag(pc.status === 'missing' ? 'MISSING_VALUE' : 'CALIBRATION_EXPIRED', s, { ...serial, value: String(pc.billable_value) }));
+    // The value the server still sent is shown (it is not billed), so the accountant can judge an estimate.
+    const delivered = pc.billable_value ? { delivered_value: formatDecimal(pc.billable_value) } : {};
+    flags.push(makeFlag(pc.status === 'missing' ? 'MISSING_VALUE' : 'CALIBRATION_EXPIRED', s, { ...serial, ...delivered }));
   } else {
     flags.push(enumFlag('status', pc.status, s));
   }
@@ -105,7 +107,7 @@ export function segmentFlags(seg: DeviceSegment, scope: FlagScope, ctx: { segmen
   if (synthetic > 0 || pc.status === 'calculated' || pc.status === 'substituted') {
     flags.push(makeFlag('SYNTHETIC_VALUE', s, { ...serial, readings: String(synthetic) }));
   }
-  if (ctx.weightedAbsent) flags.push(makeFlag('WEIGHTED_VALUE_ABSENT', s, serial));
+  if (ctx.weightedAbsent) flags.push(makeFlag('WEIGHTED_VALUE_ABSENT', s, { ...serial, unit_share: formatDecimal(ctx.unitShare ?? 1) }));
   return flags.filter((f): f is Flag => f !== null);
 }
 
@@ -135,7 +137,7 @@ export function billPoint(c: MeasuringPointConsumption, ctx: PointContext, unitS
   const values: Decimal[] = [];
   segments.forEach((seg, i) => {
     const v = segmentValue(seg, unitShare);
-    const segFlags = dedupeFlags(segmentFlags(seg, scope, { segmentCount: segments.length, isLast: i === segments.length - 1, weightedAbsent: v.weightedAbsent }));
+    const segFlags = dedupeFlags(segmentFlags(seg, scope, { segmentCount: segments.length, isLast: i === segments.length - 1, weightedAbsent: v.weightedAbsent, unitShare }));
     values.push(v.billed);
     flags.push(...segFlags);
     rows.push({ ...base, ...deviceFields(seg), billed_value: formatDecimal(v.billed), review_flags: codesOf([...own, ...segFlags]) });

@@ -49,7 +49,7 @@ describe('segment flags carry the device', () => {
     const absentButMissing = aSegment({ installed_at: '2025-06-01', period_consumption: { weighted_billable_value: undefined, status: 'missing' } });
     const bill = billOne([aPointConsumption({ segments: [absent, absentButMissing] })]);
     expect(codes(bill.flags).sort()).toEqual(['DEVICE_REPLACED', 'DEVICE_REPLACED', 'MISSING_VALUE', 'WEIGHTED_VALUE_ABSENT']);
-    expect(bill.flags.find((f) => f.code === 'WEIGHTED_VALUE_ABSENT')!.device_id).toBe(absent.device_id);
+    expect(bill.flags.find((f) => f.code === 'WEIGHTED_VALUE_ABSENT')).toMatchObject({ device_id: absent.device_id, facts: { serial: absent.serial, unit_share: '1' } });
   });
 });
 
@@ -173,7 +173,7 @@ describe('texts for the accountant', () => {
     );
     const rows = reviewRows(bill.flags, 'de');
     expect(rows.map((r) => r.severity)).toEqual(['not_billed', 'review', 'info']);
-    expect(rows[0]!.message).toBe(`Wert fehlt: nicht abgerechnet (Gerät: 4711, Wert: 10). ${flagText('MISSING_VALUE', 'de').explanation}`);
+    expect(rows[0]!.message).toBe(`Wert fehlt: nicht abgerechnet (Gerät: 4711, gelieferter Wert, nicht abgerechnet: 10). ${flagText('MISSING_VALUE', 'de').explanation}`);
     expect(reviewRows(bill.flags, 'en')[1]!.message).toMatch(/^Unknown value from the metering service \(field: status, value: frozen\)\. /);
     expect(rows.every((r) => FLAG_SEVERITY[r.code] === r.severity)).toBe(true);
   });
