@@ -30,7 +30,8 @@ export class CookieJar {
 export interface AuthorizeParams {
   client_id?: string;
   redirect_uri?: string;
-  scope?: string;
+  /** null leaves the parameter out. */
+  scope?: string | null;
   state?: string;
   resource?: string | null;
   code_challenge?: string | null;
