@@ -1,0 +1,40 @@
+// The Markdown table of one bench run: every figure with its target and whether it is met.
+const f = (x, d = 2) => (x === null || x === undefined || Number.isNaN(x) ? '–' : Number(x).toFixed(d));
+const ok = (met) => (met ? 'met' : '**not met**');
+
+export function table(r) {
+  const m = r.machine;
+  const lines = [
+    `### ${r.date.slice(0, 10)} — ${r.profile} profile, ${r.runs} run(s) per export figure (medians)`,
+    '',
+    `Machine: ${m.cores} cores (${m.cpu}), Node ${m.node}, ${m.platform}; load average at start ${m.loadavg_at_start.join(' ')}. Started ${r.date}, finished ${r.finished}.`,
+    '',
+    '| # | figure | measured | target | |',
+    '|---|---|---|---|---|',
+  ];
+  const row = (n, what, got, target, met) => lines.push(`| ${n} | ${what} | ${got} | ${target} | ${met === null ? '' : ok(met)} |`);
+  for (const s of r.rate) {
+    const ds = `${s.units_in_data_set.toLocaleString('en')}-unit data set (${s.units_exported.toLocaleString('en')} units exported)`;
+    row(1, `request optimality, ${ds}, ${s.limit_per_min}/min`, `${f(s.optimality, 4)} (${s.requests_made} made / ${s.requests_minimum} minimum)`, '1.00', s.optimality < 1.005);
+    row(2, `use of the rate limit L=${s.limit_per_min}/min, latency ${s.latency_ms.join('-')} ms, ${ds}`, `${f(s.use_of_limit, 3)} (${f(s.achieved_per_min, 0)}/min over ${f(s.traffic_minutes, 1)} min; max ${s.max_in_any_60s} in any 60 s)`, '≥ 0.95', s.use_of_limit >= 0.95);
+    row(2, `429 answers at L=${s.limit_per_min}/min`, String(s.too_many_requests), '0', s.too_many_requests === 0);
+  }
+  for (const c of r.cost) {
+    const ds = `${c.units_in_data_set.toLocaleString('en')}-unit data set (${c.units_exported.toLocaleString('en')} exported)`;
+    row(3, `client cost, ${ds}: export ÷ raw fetch paced at the same --rate-limit ${c.rate_limit_flag}`, `${f(c.ratio_vs_paced)} (${f(c.export_s, 1)} s / ${f(c.raw_paced_s, 1)} s)`, '≤ 1.25', c.ratio_vs_paced <= 1.25);
+    row(3, `client cost, ${ds}: export ÷ raw fetch unpaced (concurrency ${c.concurrency})`, `${f(c.ratio_vs_unpaced)} (${f(c.export_s, 1)} s / ${f(c.raw_unpaced_s, 1)} s)`, '(≤ 1.25)', c.ratio_vs_unpaced <= 1.25);
+    row(3, `peak RSS of the export process, ${ds}`, `${f(c.peak_rss_mib, 0)} MiB`, c.units_in_data_set <= 10_000 ? '≤ 200 MB' : 'flat vs 10,000', c.units_in_data_set <= 10_000 ? c.peak_rss_mib <= 200 : null);
+  }
+  if (r.cost.length >= 2) {
+    const [a, b] = [r.cost[0], r.cost.at(-1)];
+    const growth = b.peak_rss_mib / a.peak_rss_mib;
+    const scale = b.units_exported / a.units_exported;
+    row(3, `peak RSS growth ${a.units_in_data_set.toLocaleString('en')} → ${b.units_in_data_set.toLocaleString('en')} (${f(scale, 1)}× the units)`, `${f(growth)}×`, 'flat (≈ 1×)', growth <= 1.2);
+  }
+  if (r.startup) {
+    const s = r.startup;
+    row(4, `\`meterdata --version\` ÷ \`node -e 0\` (${s.runs} runs)`, `${f(s.version_ratio)} (${f(s.version_ms, 0)} ms / ${f(s.node_ms, 0)} ms)`, '≤ 2.5', s.version_ratio <= 2.5);
+    row(4, `\`meterdata --help\` ÷ \`node -e 0\` (${s.runs} runs)`, `${f(s.help_ratio)} (${f(s.help_ms, 0)} ms / ${f(s.node_ms, 0)} ms)`, '≤ 2.5', s.help_ratio <= 2.5);
+  }
+  return `${lines.join('\n')}\n`;
+}

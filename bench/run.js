@@ -1,0 +1,69 @@
+// `npm run bench` (builds first): request optimality, use of the rate limit, client cost
+// and start-up of the built binary against the sandbox, each printed with the machine's
+// core count, Node version and date; writes bench/results/<date>.json and <date>.md.
+//
+//   npm run bench                         quick profile (default, about 12 minutes)
+//   BENCH_PROFILE=full npm run bench      3 runs of everything (about 40 minutes)
+//   npm run bench -- --only startup,rate  a subset: startup, rate, cost
+//   npm run bench -- --runs 2             runs per figure (overrides the profile)
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { median, ROOT } from './lib/harness.js';
+import { table } from './lib/report.js';
+import { clientCost, paced, startup } from './lib/scenarios.js';
+
+const argv = process.argv.slice(2);
+const flag = (name) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const profile = flag('--profile') ?? process.env.BENCH_PROFILE ?? 'quick';
+if (!['quick', 'full'].includes(profile)) throw new Error(`--profile must be quick or full, not ${profile}`);
+const only = new Set((flag('--only') ?? 'startup,rate,cost').split(','));
+const runs = Number(flag('--runs') ?? (profile === 'full' ? 3 : 1));
+const log = (s) => process.stderr.write(`${s}\n`);
+
+const PROFILES = {
+  // 300/min: the spec's limit on a short run (~2 minutes of traffic); 3,000/min: scaled up.
+  quick: { rate: [{ units: 1000, limit: 300 }, { units: 10_000, limit: 3000 }], cost: [10_000, 50_000], startupRuns: 15 },
+  full: { rate: [{ units: 1000, limit: 300 }, { units: 10_000, limit: 3000 }, { units: 1000, limit: 3000 }], cost: [10_000, 50_000], startupRuns: 31 },
+};
+const plan = PROFILES[profile];
+const LATENCY = [80, 150];
+
+const started = new Date();
+const results = {
+  date: started.toISOString(),
+  profile,
+  runs,
+  machine: { cores: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, platform: `${os.platform()} ${os.release()}`, loadavg_at_start: os.loadavg().map((x) => +x.toFixed(2)) },
+  startup: null,
+  rate: [],
+  cost: [],
+};
+log(`meterdata bench, ${profile} profile, ${runs} run(s) per figure; ${results.machine.cores} cores, Node ${process.version}, load ${results.machine.loadavg_at_start.join(' ')}`);
+
+if (only.has('startup')) {
+  log('start-up …');
+  results.startup = startup({ runs: plan.startupRuns });
+}
+if (only.has('rate')) {
+  for (const s of plan.rate) {
+    const samples = [];
+    for (let i = 0; i < runs; i++) samples.push(await paced({ ...s, latencyMs: LATENCY, log }));
+    const m = (k) => median(samples.map((x) => x[k]));
+    results.rate.push({ ...samples[0], runs: samples, optimality: m('optimality'), achieved_per_min: m('achieved_per_min'), use_of_limit: m('use_of_limit'), too_many_requests: Math.max(...samples.map((x) => x.too_many_requests)), max_in_any_60s: Math.max(...samples.map((x) => x.max_in_any_60s)), requests_made: m('requests_made'), export_wall_s: m('export_wall_s') });
+  }
+}
+if (only.has('cost')) for (const units of plan.cost) results.cost.push(await clientCost({ units, runs, log }));
+
+results.finished = new Date().toISOString();
+const day = started.toISOString().slice(0, 10);
+const dir = path.join(ROOT, 'bench', 'results');
+await mkdir(dir, { recursive: true });
+const md = table(results);
+await writeFile(path.join(dir, `${day}.json`), `${JSON.stringify(results, null, 2)}\n`);
+await writeFile(path.join(dir, `${day}.md`), md);
+process.stdout.write(md);
+log(`wrote bench/results/${day}.json and bench/results/${day}.md`);

@@ -1,0 +1,145 @@
+// The fault harness's tools: an in-process sandbox, a headless sign-in into a fresh
+// METERDATA_HOME, the built binary as a child process (so kill -9 is a real kill), the
+// clean run every trial is compared with, and the one summary line per scenario.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { headlessLogin } from '../../src/export/sandbox-login.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const BIN = path.join(ROOT, 'bin', 'meterdata.js');
+/** Same export time in every run, so files compare byte for byte. */
+const EPOCH = '1767225600';
+export const FINAL = ['billing.csv', 'billing.xlsx', 'meterdata-manifest.json', 'plant-points.csv', 'readings.csv', 'review.csv', 'segments.csv'];
+export const MANIFEST = 'meterdata-manifest.json';
+/** FAULTS_FULL=1 (`npm run test:faults` documents it): every kill point and rate. */
+export const FULL = process.env.FAULTS_FULL === '1';
+
+export function assertBuilt(): void {
+  if (!existsSync(path.join(ROOT, 'dist', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm run test:faults builds)');
+}
+
+export interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+export function runBin(args: string[], env: NodeJS.ProcessEnv, opts: { onStderr?: (text: string, child: ChildProcess) => void; killAfterMs?: number; timeoutMs?: number } = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, HOME: env.METERDATA_HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+      opts.onStderr?.(stderr, child);
+    });
+    const killer = opts.killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), opts.killAfterMs);
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 120_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      clearTimeout(killer);
+      resolve({ code, signal, stdout, stderr, ms: performance.now() - t0 });
+    });
+  });
+}
+
+export async function signedIn(opts: SandboxOptions = {}): Promise<{ sandbox: Sandbox; env: NodeJS.ProcessEnv; home: string }> {
+  const sandbox = await startSandbox({ port: 0, autoConsent: true, admin: true, clock: '2026-11-22', seed: 'faults', oauthRateLimitPerMinute: 0, ...opts });
+  const home = await mkdtemp(path.join(os.tmpdir(), 'md-faults-'));
+  const env = { METERDATA_HOME: home, METERDATA_CREDENTIAL_STORE: 'file', SOURCE_DATE_EPOCH: EPOCH };
+  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(30_000) });
+  return { sandbox, env, home };
+}
+
+/** Every file of a folder (hidden ones too) as buffers; empty when the folder is missing. */
+export async function folder(dir: string): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  const names = await readdir(dir).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return [] as string[];
+    throw e;
+  });
+  for (const n of names.sort()) out.set(n, await readFile(path.join(dir, n)));
+  return out;
+}
+
+/** Lines of the clean run's CSV files that a run's files lack ("what was lost"). */
+export function lostRows(clean: Map<string, Buffer>, got: Map<string, Buffer>): number {
+  let lost = 0;
+  for (const [name, buf] of clean) {
+    if (!name.endsWith('.csv')) continue;
+    const have = new Set((got.get(name)?.toString('utf8') ?? '').split('\r\n'));
+    for (const line of buf.toString('utf8').split('\r\n')) if (line && !have.has(line)) lost++;
+  }
+  return lost;
+}
+
+/** Names that differ from the clean run (missing, extra, or other bytes). */
+export function differences(clean: Map<string, Buffer>, got: Map<string, Buffer>): string[] {
+  const names = new Set([...clean.keys(), ...got.keys()]);
+  return [...names].filter((n) => !clean.get(n) || !got.get(n) || !clean.get(n)!.equals(got.get(n)!));
+}
+
+/**
+ * What a failed or killed run left in its out folder that someone could mistake for
+ * a result: a final name whose bytes are not the clean run's, or a manifest without
+ * every file it lists. Hidden ".partial" names are the export's scratch space.
+ */
+export function halfWritten(clean: Map<string, Buffer>, got: Map<string, Buffer>): string[] {
+  const bad: string[] = [];
+  for (const n of FINAL) if (got.has(n) && !(clean.get(n) && clean.get(n)!.equals(got.get(n)!))) bad.push(n);
+  if (got.has(MANIFEST)) for (const n of FINAL) if (!got.has(n)) bad.push(`${n} (listed by the manifest, missing)`);
+  return bad;
+}
+
+/** Counts POST /oauth/token requests reaching any in-process HTTP server while `fn` runs. */
+export async function countTokenRequests<T>(fn: () => Promise<T>): Promise<{ result: T; tokenRequests: number }> {
+  let n = 0;
+  const onStart = (msg: unknown) => {
+    const req = (msg as { request: { method?: string; url?: string } }).request;
+    if (req.method === 'POST' && req.url?.startsWith('/oauth/token')) n++;
+  };
+  subscribe('http.server.request.start', onStart);
+  try {
+    const result = await fn();
+    return { result, tokenRequests: n };
+  } finally {
+    unsubscribe('http.server.request.start', onStart);
+  }
+}
+
+export interface ScenarioLine {
+  scenario: string;
+  trials: number;
+  passed: number;
+  lost: string[];
+}
+
+/** The one line a scenario prints: scenario, trials, passed, what was lost. */
+export function report(s: ScenarioLine): string {
+  const line = `[faults] ${s.scenario}: trials ${s.trials}, passed ${s.passed}, lost: ${s.lost.length ? s.lost.join('; ') : 'nothing'}`;
+  console.log(line);
+  return line;
+}
+
+/** A deterministic PRNG for kill times (mulberry32). */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

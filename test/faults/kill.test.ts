@@ -1,0 +1,54 @@
+// kill -9 of an export at random points (process start, the walk, the workbook, the
+// renames): never a complete-looking file at a final path, and the re-run with the same
+// arguments finishes with the clean run's bytes. 6 points by default, 20 with FAULTS_FULL=1.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { assertBuilt, differences, folder, FULL, halfWritten, lostRows, prng, report, runBin, signedIn } from './helpers.js';
+
+const POINTS = FULL ? 20 : 6;
+const ARGS = ['export', '--year', '2025', '--rate-limit', '3000'];
+let sandbox: Sandbox;
+let env: NodeJS.ProcessEnv;
+let home: string;
+let clean: Map<string, Buffer>;
+let cleanMs = 0;
+
+beforeAll(async () => {
+  assertBuilt();
+  // Two Properties, ~170 requests, answers 20-60 ms: a run of a few seconds to kill into.
+  ({ sandbox, env, home } = await signedIn({ units: 300, latencyMs: [20, 60], rateLimitPerMinute: 3000 }));
+  const r = await runBin([...ARGS, '--out', path.join(home, 'clean')], env);
+  expect(r.code, r.stderr).toBe(0);
+  cleanMs = r.ms;
+  clean = await folder(path.join(home, 'clean'));
+}, 120_000);
+afterAll(async () => sandbox?.close());
+
+describe('kill -9 at random points', () => {
+  it(`${POINTS} kills: nothing half-written at a final path, the re-run equals a clean run`, async () => {
+    const random = prng(20251122);
+    const lost: string[] = [];
+    let passed = 0;
+    const states = { nothing: 0, scratch: 0, final: 0 };
+    for (let i = 0; i < POINTS; i++) {
+      // spread over the whole clean run, start-up to the final renames, with jitter
+      const at = Math.round(((i + random()) / POINTS) * cleanMs * 1.05);
+      const out = path.join(home, `kill-${i}`);
+      const killed = await runBin([...ARGS, '--out', out], env, { killAfterMs: at });
+      const left = await folder(out);
+      const bad = halfWritten(clean, left);
+      states[[...left.keys()].some((n) => !n.startsWith('.')) ? 'final' : left.size ? 'scratch' : 'nothing']++;
+      const rerun = await runBin([...ARGS, '--out', out], env);
+      const after = await folder(out);
+      const diff = differences(clean, after);
+      const rows = lostRows(clean, after);
+      const ok = bad.length === 0 && rerun.code === 0 && diff.length === 0;
+      if (ok) passed++;
+      else lost.push(`kill at ${at} ms (${killed.signal ?? `exit ${killed.code}`}): half-written [${bad.join(', ')}], re-run exit ${rerun.code}, differing [${diff.join(', ')}], ${rows} rows lost`);
+    }
+    const where = `left ${states.nothing}× nothing, ${states.scratch}× only hidden scratch files, ${states.final}× final files`;
+    report({ scenario: `kill -9 at ${POINTS} points over a ${Math.round(cleanMs)} ms export (${where})`, trials: POINTS, passed, lost });
+    expect(lost).toEqual([]);
+  }, FULL ? 600_000 : 240_000);
+});
