@@ -207,7 +207,7 @@ export function App(props: AppProps) {
   else if (load.status === 'error') body = <ErrorView info={describeError(load.error)} height={listHeight + 1} canGoBack={stack.length > 1} />;
   else if (load.status !== 'ready' || screen === null) {
     const what = target.kind === 'properties' || !property ? 'Properties' : `${property.name} (${rangeLabel(range)})`;
-    const p = progress && target.kind !== 'properties' ? `: ${progress.done} of ${progress.total} units and meters` : '';
+    const p = progress && target.kind !== 'properties' ? `: ${progress.done}${progress.total === null ? '' : ` of ${progress.total}`} units` : '';
     body = <Centered height={listHeight + 1} lines={[[{ text: `Loading ${what}${p}…`, color: 'cyan' }]]} />;
   } else if (screen === 'missing') {
     body = <Centered height={listHeight + 1} lines={[[{ text: `This is not part of ${property?.name ?? 'the Property'} for ${rangeLabel(range)}. Press Esc to go back.` }]]} />;

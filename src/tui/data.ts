@@ -5,6 +5,7 @@
 import type { ApiClient, ApiEvent } from '../api/contracts.js';
 import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit } from '../api/types.js';
 import type { BillingRow, Flag, FlagCode, PlantPointRow, ReadingRow, SegmentRow } from '../billing/types.js';
+import { collectProperty, propertiesInScope } from '../export/walk.js';
 import { rangeKey, type DateRange } from './range.js';
 
 /** What billProperty (src/billing) returns; the browser reads totals and flags from it. */
@@ -42,8 +43,10 @@ export interface PropertyBundle {
 }
 
 export interface LoadProgress {
+  /** Units whose consumption has arrived. */
   done: number;
-  total: number;
+  /** The Property's unit count when the service states it. */
+  total: number | null;
 }
 
 export interface BrowseData {
@@ -82,12 +85,6 @@ export function eventHub(): { emit: (e: ApiEvent) => void; subscribe: (l: (e: Ap
   };
 }
 
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
-
 export interface BrowseDataDeps {
   api: ApiClient;
   billProperty: BillPropertyFn;
@@ -104,40 +101,25 @@ export function createBrowseData(deps: BrowseDataDeps): BrowseData {
   const flagsSeen = new Map<string, Flag[]>();
 
   async function fetchProperty(property: Property, range: DateRange, onProgress?: (p: LoadProgress) => void): Promise<PropertyBundle> {
-    const [unitList, pointList] = await Promise.all([collect(api.listUsageUnits({ propertyId: property.id })), collect(api.listPropertyMeasuringPoints(property.id))]);
-    const plantPoints = pointList.filter((p) => p.id && (p.usage_unit_id ?? null) === null);
-    const total = unitList.length + plantPoints.length;
+    // The export's walk: the same requests in the same order, so the screen and the
+    // billing sheet rest on the same answers.
+    const total = property.usage_unit_count ?? null;
     let done = 0;
-    const tick = () => onProgress?.({ done: ++done, total });
     onProgress?.({ done, total });
-    // The client paces and limits concurrency itself; asking for everything at once
-    // lets it keep its budget busy without a second queue here.
-    const units = await Promise.all(
-      unitList.map(async (unit) => {
-        const consumption = await api.unitConsumption(unit.id, range);
-        tick();
-        return { unit, consumption };
-      }),
-    );
-    const plant = await Promise.all(
-      plantPoints.map(async (point) => {
-        const consumption = await api.pointReadings(point.id!, range);
-        tick();
-        return { point, consumption };
-      }),
-    );
+    const answers = await collectProperty(api, property, { range, metrics: [], onUnit: () => onProgress?.({ done: ++done, total }) });
+    const { units, plantPoints: plant } = answers;
     // Billing and the chart use the range the service echoed (widened and capped).
     const first = units[0]?.consumption;
     const effective = first ? { from: first.from, to: first.to } : range;
     const bill = await deps.billProperty({ property: { id: property.id, name: property.name }, range: effective, units, plantPoints: plant });
-    const points = new Map(pointList.filter((p) => p.id).map((p) => [p.id!, p]));
+    const points = new Map(answers.points.filter((p) => p.id).map((p) => [p.id!, p]));
     flagsSeen.set(`${property.id}|${rangeKey(range)}`, bill.flags);
     return { property, range, effective, units, plant, points, bill };
   }
 
   return {
     listProperties() {
-      properties ??= collect(api.listProperties()).catch((e: unknown) => {
+      properties ??= propertiesInScope(api, []).catch((e: unknown) => {
         properties = null; // a failed load is retried next time, not cached
         throw e;
       });

@@ -65,7 +65,7 @@ describe('BrowseData', () => {
     expect(calls.filter((c) => c.startsWith('consumption'))).toHaveLength(2);
     expect(calls).toContain('readings plant');
     expect(calls.filter((c) => c.startsWith('readings'))).toEqual(['readings plant']);
-    expect(progress).toEqual(['0/3', '1/3', '2/3', '3/3']);
+    expect(progress).toEqual(['0/3', '1/3', '2/3']); // the Property says 3 units; the service lists 2
     expect(b.effective).toEqual({ from: '2025-01-01', to: '2025-10-31' });
     expect(inputs[0]!.range).toEqual({ from: '2025-01-01', to: '2025-10-31' });
     expect(b.plant.map((p) => p.point.localization)).toEqual(['Heizungskeller Hauptzähler']);

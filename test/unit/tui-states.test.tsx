@@ -75,7 +75,7 @@ describe('browse states', () => {
     const { frame, stdin } = mount(data);
     await frame((s) => s.includes('Am Markt 3'));
     await press(stdin, KEY.enter);
-    await frame((s) => s.includes('Loading Lindenstraße 12 (2025): 3 of 8 units and meters…'));
+    await frame((s) => s.includes('Loading Lindenstraße 12 (2025): 3 of 8 units…'));
     await press(stdin, '?');
     await frame((s) => s.includes('Monthly status letters'), 'help while loading');
     await press(stdin, KEY.esc);
