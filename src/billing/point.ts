@@ -87,7 +87,7 @@ export function segmentFlags(seg: DeviceSegment, scope: FlagScope, ctx: { segmen
   const flags: (Flag | null)[] = [];
   if (pc.status === 'calibration_expired' || pc.status === 'missing') {
     // The value the server still sent is shown (it is not billed), so the accountant can judge an estimate.
-    const delivered = pc.billable_value ? { delivered_value: formatDecimal(pc.billable_value) } : {};
+    const delivered: Record<string, string> = pc.billable_value ? { delivered_value: formatDecimal(pc.billable_value) } : {};
     flags.push(makeFlag(pc.status === 'missing' ? 'MISSING_VALUE' : 'CALIBRATION_EXPIRED', s, { ...serial, ...delivered }));
   } else {
     flags.push(enumFlag('status', pc.status, s));
