@@ -35,6 +35,7 @@ export async function run(opts: Record<string, unknown>, io: Io): Promise<number
     flagText: billing.flagText,
     subscribe: hub.subscribe,
     exportSelection: (s) => exportFromBrowser(s, { api, io, profile }),
+    currentToken: () => connection.credentials.currentToken(),
   });
   try {
     await runBrowser(io, data, parsed.range);

@@ -49,6 +49,7 @@ export function App(props: AppProps) {
   const [nonce, setNonce] = useState(0);
   const [progress, setProgress] = useState<LoadProgress | null>(null);
   const [rateUntil, setRateUntil] = useState(0);
+  const [listVisits, setListVisits] = useState(0);
   const [now, setNow] = useState(() => Date.now());
 
   useEffect(
@@ -68,7 +69,8 @@ export function App(props: AppProps) {
 
   const frame = stack[stack.length - 1]!;
   const target = frame.target;
-  const props$ = useLoad('properties', () => data.listProperties(), nonce);
+  // Coming back to the list loads it again (from cache unless the sign-in changed).
+  const props$ = useLoad('properties', () => data.listProperties(), `${nonce}:${listVisits}`);
   const propertyList = props$.status === 'ready' ? props$.value : [];
   const property: Property | undefined = target.kind === 'properties' ? undefined : propertyList.find((p) => p.id === target.propertyId);
   const bundleKey = property ? `${property.id}|${rangeKey(range)}` : null;
@@ -111,6 +113,7 @@ export function App(props: AppProps) {
   };
   const back = () => {
     if (frame.filter) return update({ filter: '', cursor: 0 });
+    if (stack.length === 2) setListVisits((v) => v + 1);
     if (stack.length > 1) setStack((s) => s.slice(0, -1));
   };
   const open = () => {

@@ -3,6 +3,7 @@
 // tests pass a fake built from plain objects. Loading is lazy: nothing is fetched
 // until a screen asks for it, and a Property is fetched once per range.
 import type { ApiClient, ApiEvent } from '../api/contracts.js';
+import { AccessWithdrawnError } from '../core/errors.js';
 import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit } from '../api/types.js';
 import type { BillingRow, Flag, FlagCode, PlantPointRow, ReadingRow, SegmentRow } from '../billing/types.js';
 import { collectProperty, propertiesInScope } from '../export/walk.js';
@@ -92,6 +93,8 @@ export interface BrowseDataDeps {
   /** Subscribe to the client's events (see eventHub). */
   subscribe?: (l: (e: ApiEvent) => void) => () => void;
   exportSelection?: (s: ExportSelection) => Promise<string>;
+  /** The access token the next request would use (Credentials.currentToken): a change triggers the scope re-check. */
+  currentToken?: () => Promise<string>;
 }
 
 export function createBrowseData(deps: BrowseDataDeps): BrowseData {
@@ -99,6 +102,38 @@ export function createBrowseData(deps: BrowseDataDeps): BrowseData {
   let properties: Promise<Property[]> | null = null;
   const bundles = new Map<string, Promise<PropertyBundle>>();
   const flagsSeen = new Map<string, Flag[]>();
+  /** The access token the cached answers were fetched with. */
+  let cachedWith: string | null = null;
+
+  /**
+   * Spec "Property scope" rule 4: Property data is not kept across a token change
+   * without re-checking /whoami. After a change the list is fetched again and a
+   * cached Property is shown only while the grant still covers it.
+   */
+  async function revalidate(propertyId: string | null): Promise<void> {
+    if (!deps.currentToken) return;
+    const token = await deps.currentToken();
+    if (cachedWith === null) {
+      cachedWith = token;
+      return;
+    }
+    if (token === cachedWith) return;
+    const who = await api.whoami();
+    cachedWith = token;
+    properties = null;
+    if (who.property_scope === 'all') return;
+    const allowed = new Set(who.property_scope);
+    for (const key of [...bundles.keys()]) {
+      if (allowed.has(key.split('|')[0]!)) continue;
+      bundles.delete(key);
+      flagsSeen.delete(key);
+    }
+    if (propertyId !== null && !allowed.has(propertyId)) {
+      throw new AccessWithdrawnError('The landlord no longer shares this Property with meterdata (checked after the sign-in was refreshed).', {
+        hint: 'Ask the landlord to include it again; they choose the Properties when connecting (meterdata login).',
+      });
+    }
+  }
 
   async function fetchProperty(property: Property, range: DateRange, onProgress?: (p: LoadProgress) => void): Promise<PropertyBundle> {
     // The export's walk: the same requests in the same order, so the screen and the
@@ -118,14 +153,16 @@ export function createBrowseData(deps: BrowseDataDeps): BrowseData {
   }
 
   return {
-    listProperties() {
+    async listProperties() {
+      await revalidate(null);
       properties ??= propertiesInScope(api, []).catch((e: unknown) => {
         properties = null; // a failed load is retried next time, not cached
         throw e;
       });
       return properties;
     },
-    loadProperty(property, range, onProgress) {
+    async loadProperty(property, range, onProgress) {
+      await revalidate(property.id);
       const key = `${property.id}|${rangeKey(range)}`;
       let p = bundles.get(key);
       if (!p) {

@@ -5,32 +5,37 @@ import { useEffect, useRef, useState } from 'react';
 
 export type LoadState<T> = { status: 'idle' } | { status: 'loading' } | { status: 'ready'; value: T } | { status: 'error'; error: unknown };
 
-export function useLoad<T>(key: string | null, load: () => Promise<T>, nonce: number): LoadState<T> {
-  const done = useRef(new Map<string, T>());
-  const [state, setState] = useState<{ key: string | null; nonce: number; s: LoadState<T> }>({ key: null, nonce, s: { status: 'idle' } });
+export function useLoad<T>(key: string | null, load: () => Promise<T>, nonce: number | string): LoadState<T> {
+  // What was last shown per key: drawn at once when the user comes back, while the
+  // load runs again underneath (BrowseData answers from its cache, after re-checking
+  // the grant when the token changed) and may still turn it into an error.
+  const shown = useRef(new Map<string, T>());
+  const [state, setState] = useState<{ key: string | null; s: LoadState<T> }>({ key: null, s: { status: 'idle' } });
   useEffect(() => {
     if (key === null) return;
-    if (done.current.has(key)) return;
     let live = true;
-    setState({ key, nonce, s: { status: 'loading' } });
+    const had = shown.current.get(key);
+    setState({ key, s: had === undefined ? { status: 'loading' } : { status: 'ready', value: had } });
     load().then(
       (value) => {
-        done.current.set(key, value);
-        if (live) setState({ key, nonce, s: { status: 'ready', value } });
+        shown.current.set(key, value);
+        if (live) setState({ key, s: { status: 'ready', value } });
       },
       (error: unknown) => {
-        if (live) setState({ key, nonce, s: { status: 'error', error } });
+        shown.current.delete(key);
+        if (live) setState({ key, s: { status: 'error', error } });
       },
     );
     return () => {
       live = false;
     };
-    // `load` changes every render; the key says when the value changes.
+    // `load` changes every render; the key (and a retry's nonce) say when to load again.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, nonce]);
   if (key === null) return { status: 'idle' };
-  const cached = done.current.get(key);
-  if (cached !== undefined && !(state.key === key && state.s.status === 'loading')) return { status: 'ready', value: cached };
-  if (state.key !== key) return { status: 'loading' };
+  if (state.key !== key) {
+    const had = shown.current.get(key);
+    return had === undefined ? { status: 'loading' } : { status: 'ready', value: had };
+  }
   return state.s;
 }

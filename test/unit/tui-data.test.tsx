@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/contracts.js';
 import type { MeasuringPoint, UnitConsumption } from '../../src/api/types.js';
 import { billProperty, flagText } from '../../src/billing/index.js';
-import { ServiceUnavailableError } from '../../src/core/errors.js';
+import { AccessWithdrawnError, ServiceUnavailableError } from '../../src/core/errors.js';
 import { createBrowseData, eventHub, type BillInput } from '../../src/tui/data.js';
 import { RANGE } from './builders.js';
 import { aProperty, bundleFor, MARKT } from './tui-fake.js';
 
-function memoryApi(opts: { failUnits?: number } = {}) {
+function memoryApi(opts: { failUnits?: number; scope?: () => 'all' | string[] } = {}) {
   const fixture = bundleFor();
   const calls: string[] = [];
   let failUnits = opts.failUnits ?? 0;
@@ -22,7 +22,10 @@ function memoryApi(opts: { failUnits?: number } = {}) {
     yield* items;
   }
   const api: ApiClient = {
-    whoami: async () => ({ tenant_id: 't', tenant_name: 'T', client_id: 'c', granted_scopes: [], property_scope: 'all' }),
+    whoami: async () => {
+      calls.push('whoami');
+      return { tenant_id: 't', tenant_name: 'T', client_id: 'c', granted_scopes: [], property_scope: opts.scope?.() ?? 'all' };
+    },
     listProperties: () => each('properties', [fixture.property, MARKT]),
     getProperty: async () => fixture.property,
     listPropertyMeasuringPoints: (id) => each(`points ${id === fixture.property.id ? 'L' : 'M'}`, id === fixture.property.id ? points : []),
@@ -99,4 +102,25 @@ describe('BrowseData', () => {
     expect(data.exportSelection).toBeUndefined();
   });
 
+
+  it('re-checks the grant after the token changed before showing a cached Property again', async () => {
+    let scope: 'all' | string[] = 'all';
+    let token = 't1';
+    const { api, calls } = memoryApi({ scope: () => scope });
+    const data = createBrowseData({ api, billProperty, flagText, currentToken: async () => token });
+    const first = await data.loadProperty(aProperty(), RANGE);
+    await data.loadProperty(MARKT, RANGE);
+    expect(calls).not.toContain('whoami');
+    token = 't2';
+    expect(await data.loadProperty(aProperty(), RANGE)).toBe(first);
+    expect(calls.filter((c) => c === 'whoami')).toHaveLength(1);
+    token = 't3';
+    scope = [MARKT.id];
+    await expect(data.loadProperty(aProperty(), RANGE)).rejects.toBeInstanceOf(AccessWithdrawnError);
+    expect(data.cachedFlags(aProperty().id, RANGE)).toBeNull();
+    await data.loadProperty(MARKT, RANGE);
+    const before = calls.length;
+    await data.listProperties();
+    expect(calls.slice(before)).toEqual(['properties']); // the list is fetched again after a token change
+  });
 });
