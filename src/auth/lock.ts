@@ -7,7 +7,7 @@ import lockfile from 'proper-lockfile';
 import { dirs } from '../core/paths.js';
 import { ServiceUnavailableError } from '../core/errors.js';
 
-export const LOCK_STALE_MS = 5_000;
+export const LOCK_STALE_MS = 20_000;
 
 export function lockPathFor(env: NodeJS.ProcessEnv, profile: string): string {
   return path.join(dirs(env).state, 'locks', `${profile}.refresh`);
@@ -22,7 +22,7 @@ export async function withRefreshLock<T>(env: NodeJS.ProcessEnv, profile: string
     release = await lockfile.lock(file, {
       realpath: false,
       stale: LOCK_STALE_MS,
-      update: 1_000,
+      update: 2_000,
       retries: { retries: 120, factor: 1.2, minTimeout: 20, maxTimeout: 500, randomize: true },
       onCompromised: () => {
         // Another process took the lock over as stale: our write, if any, is still atomic.
