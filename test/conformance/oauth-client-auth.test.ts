@@ -80,6 +80,16 @@ describe('client_secret_basic', () => {
     expect((await postForm(tokenUrl, codeForm(flow), basic(basicId, SECRET))).status).toBe(200);
   });
 
+  test('refresh rules run after client authentication: a wrong secret on a revoked connection is 401, not invalid_grant', async () => {
+    const answer = await postForm(tokenUrl, codeForm(await flowFor(basicId)), basic(basicId, SECRET));
+    await sb.admin.disconnect(sb.admin.connections().at(-1)!.sid);
+    const form = { grant_type: 'refresh_token', refresh_token: answer.body.refresh_token as string };
+    expectInvalidClient(await postForm(tokenUrl, form, basic(basicId, 'wrong')));
+    const right = await postForm(tokenUrl, form, basic(basicId, SECRET));
+    expect(right.status).toBe(400);
+    expect(right.body.error).toBe('invalid_grant');
+  });
+
   test('the stored hash is not a password', async () => {
     const flow = await flowFor(basicId);
     expectInvalidClient(await postForm(tokenUrl, codeForm(flow), basic(basicId, hashClientSecret(SECRET))));

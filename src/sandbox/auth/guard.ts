@@ -1,21 +1,15 @@
-// Runs in front of oidc-provider's /oauth routes: rate limits, client-authentication rules
-// the provider is more lenient about, and the refresh-token rules that follow the sandbox
-// clock or need atomicity (oidc-provider's consume-then-rotate is not atomic).
+// Runs in front of oidc-provider's /oauth routes: rate limits, and the client-authentication
+// and DPoP rules the provider is more lenient about. Refresh-token rules: refresh.ts.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { decodeJwt } from 'jose';
-import type Provider from 'oidc-provider';
 import type { Clock } from '../contracts.js';
 import { readBody } from './body.js';
 import { PROBLEM_TYPE_BASE, RateLimiter } from './limits.js';
 import { ROUTES } from './provider.js';
-import { REFRESH_IDLE_MS, type ConnectionRegistry } from './registry.js';
 import { DPOP_IAT_TOLERANCE_S } from './validator.js';
 
 type Kind = 'token' | 'revoke' | 'authorize';
-
-/** Emulated storage latency of a refresh (ms). */
-export const REFRESH_HOLD_MS = 25;
 
 interface Ctx {
   path: string;
@@ -31,13 +25,10 @@ interface Ctx {
 }
 
 export interface GuardDeps {
-  provider: Provider;
-  registry: ConnectionRegistry;
   clock: Clock;
   perMinute: number;
   /** Clients registered as DPoP-bound. */
   dpopBound: Set<string>;
-  revokeConnection(sid: string, reason: string): Promise<boolean>;
 }
 
 function oauthError(ctx: Ctx, status: number, error: string, description: string): void {
@@ -126,24 +117,6 @@ export function createGuard(d: GuardDeps) {
   const limiter = () => new RateLimiter(d.clock, d.perMinute);
   const byAddress: Record<Kind, RateLimiter> = { token: limiter(), revoke: limiter(), authorize: limiter() };
   const byClient: Record<Kind, RateLimiter> = { token: limiter(), revoke: limiter(), authorize: limiter() };
-  /** Refresh tokens being redeemed right now; `collided` is set when a second request uses one. */
-  const inFlight = new Map<string, { collided: boolean }>();
-
-  async function refreshChecks(ctx: Ctx, rt: string): Promise<string | undefined> {
-    const found = await d.provider.RefreshToken.find(rt, { ignoreExpiration: true });
-    const sid = found?.grantId;
-    if (!found || !sid) return undefined;
-    if (d.registry.isRevoked(sid)) {
-      oauthError(ctx, 400, 'invalid_grant', 'the connection was revoked; start a new authorization flow');
-      return sid;
-    }
-    const issued = d.registry.issuedAt(found.jti);
-    if (issued !== undefined && d.clock.now().getTime() - issued > REFRESH_IDLE_MS) {
-      await d.revokeConnection(sid, 'refresh token unused for 90 days');
-      oauthError(ctx, 400, 'invalid_grant', 'the refresh token was unused for 90 days and the connection is revoked; start a new authorization flow');
-    }
-    return sid;
-  }
 
   return async function guard(ctx: Ctx, next: () => Promise<void>): Promise<void> {
     const kind = kindOf(ctx.path);
@@ -173,32 +146,9 @@ export function createGuard(d: GuardDeps) {
     if (kind === 'token' && claimed && d.dpopBound.has(claimed) && !ctx.get('dpop'))
       return oauthError(ctx, 400, 'invalid_dpop_proof', 'this client is DPoP-bound: send a DPoP proof with every token request');
 
-    const rt = kind === 'token' && form.get('grant_type') === 'refresh_token' ? form.get('refresh_token') : null;
-    const running = rt ? inFlight.get(rt) : undefined;
-    if (rt && running) {
-      // Checked and marked synchronously, so two concurrent refreshes cannot both pass.
-      running.collided = true;
-      const found = await d.provider.RefreshToken.find(rt, { ignoreExpiration: true });
-      if (found?.grantId) await d.revokeConnection(found.grantId, 'two refreshes with the same refresh token ran concurrently');
-      return oauthError(ctx, 400, 'invalid_grant', 'two refreshes with the same refresh token ran concurrently; the connection is revoked, start a new authorization flow');
-    }
-    const mine = { collided: false };
-    if (rt) inFlight.set(rt, mine);
-    try {
-      const sid = rt ? await refreshChecks(ctx, rt) : undefined;
-      if (ctx.status === 400) return;
-      // The in-memory store answers within one tick, so without this pause two refreshes could
-      // never overlap here as they do against production storage.
-      if (rt) await new Promise((resolve) => setTimeout(resolve, REFRESH_HOLD_MS));
-      await next();
-      // ctx.oidc.client is set as soon as the client is found; a 401 means it did not authenticate.
-      const client = ctx.oidc?.client?.clientId;
-      if (client && ctx.status !== 401) byClient[kind].hit(client);
-      if (sid && mine.collided) await d.revokeConnection(sid, 'two refreshes with the same refresh token ran concurrently');
-      if (sid && ctx.status === 200 && d.registry.isRevoked(sid))
-        oauthError(ctx, 400, 'invalid_grant', 'the connection was revoked while refreshing; start a new authorization flow');
-    } finally {
-      if (rt) inFlight.delete(rt);
-    }
+    await next();
+    // ctx.oidc.client is set as soon as the client is found; a 401 means it did not authenticate.
+    const client = ctx.oidc?.client?.clientId;
+    if (client && ctx.status !== 401) byClient[kind].hit(client);
   };
 }

@@ -7,6 +7,7 @@ import type { Clock, Directory, TokenValidator } from '../contracts.js';
 import { MemoryStore } from './adapter.js';
 import { createConsentHandler } from './consent.js';
 import { createGuard } from './guard.js';
+import { guardRefreshGrant } from './refresh.js';
 import { createProvider, discoveryDocument, ROUTES } from './provider.js';
 import { ConnectionRegistry, type Connection } from './registry.js';
 import { createTokenValidator } from './validator.js';
@@ -77,11 +78,13 @@ export function createAuthServer(o: AuthServerOptions): AuthServer {
     registry.markRevoked(grantId, ROUTE_REASON[ctx.oidc?.route ?? ''] ?? 'revoked by the authorization server');
   });
   provider.use(
-    createGuard({ provider, registry, clock: o.clock, perMinute: o.oauthRateLimitPerMinute ?? 60,
+    createGuard({
+      clock: o.clock,
+      perMinute: o.oauthRateLimitPerMinute ?? 60,
       dpopBound: new Set(o.clients.filter((c) => c.dpop_bound_access_tokens).map((c) => c.client_id)),
-      revokeConnection,
     }) as Parameters<Provider['use']>[0],
   );
+  guardRefreshGrant(provider, { registry, clock: o.clock, revokeConnection });
 
   const scopesOf = new Map(o.clients.map((c) => [c.client_id, (c.scope ?? SCOPES.join(' ')).split(' ')]));
   const consent = createConsentHandler({

@@ -1,0 +1,76 @@
+// Refresh-token rules oidc-provider does not have, run after client authentication:
+// revoked connections, the 90-day idle expiry on the sandbox clock, and two concurrent
+// refreshes with the same token (oidc-provider's find-then-consume is not atomic).
+import type Provider from 'oidc-provider';
+import instance from 'oidc-provider/lib/helpers/weak_cache.js';
+import type { Clock } from '../contracts.js';
+import { REFRESH_IDLE_MS, type ConnectionRegistry } from './registry.js';
+
+/** Emulated storage latency of a refresh (ms); see below. */
+export const REFRESH_HOLD_MS = 25;
+const CONCURRENT = 'two refreshes with the same refresh token ran concurrently';
+
+interface GrantCtx {
+  status: number;
+  body: unknown;
+  set(h: string, v: string): void;
+  oidc: { params?: { refresh_token?: unknown } };
+}
+
+export interface RefreshDeps {
+  registry: ConnectionRegistry;
+  clock: Clock;
+  revokeConnection(sid: string, reason: string): Promise<boolean>;
+}
+
+function invalidGrant(ctx: GrantCtx, description: string): void {
+  ctx.status = 400;
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = { error: 'invalid_grant', error_description: description };
+}
+
+export function guardRefreshGrant(provider: Provider, d: RefreshDeps): void {
+  const handlers = instance(provider).grantTypeHandlers;
+  const original = handlers.get('refresh_token');
+  if (!original) throw new Error('oidc-provider has no refresh_token grant handler to wrap');
+  /** Refresh tokens being redeemed right now; `collided` is set when a second request uses one. */
+  const inFlight = new Map<string, { collided: boolean }>();
+
+  async function sidOf(rt: string): Promise<{ sid?: string; jti?: string }> {
+    const found = await provider.RefreshToken.find(rt, { ignoreExpiration: true });
+    return { sid: found?.grantId, jti: found?.jti };
+  }
+
+  handlers.set('refresh_token', async (raw) => {
+    const ctx = raw as GrantCtx;
+    const rt = ctx.oidc.params?.refresh_token;
+    if (typeof rt !== 'string' || !rt) return original(ctx);
+    const running = inFlight.get(rt);
+    if (running) {
+      // Checked and marked synchronously, so two concurrent refreshes cannot both pass.
+      running.collided = true;
+      const { sid } = await sidOf(rt);
+      if (sid) await d.revokeConnection(sid, CONCURRENT);
+      return invalidGrant(ctx, `${CONCURRENT}; the connection is revoked, start a new authorization flow`);
+    }
+    const mine = { collided: false };
+    inFlight.set(rt, mine);
+    try {
+      const { sid, jti } = await sidOf(rt);
+      if (sid && d.registry.isRevoked(sid)) return invalidGrant(ctx, 'the connection was revoked; start a new authorization flow');
+      const issued = jti ? d.registry.issuedAt(jti) : undefined;
+      if (sid && issued !== undefined && d.clock.now().getTime() - issued > REFRESH_IDLE_MS) {
+        await d.revokeConnection(sid, 'refresh token unused for 90 days');
+        return invalidGrant(ctx, 'the refresh token was unused for 90 days and the connection is revoked; start a new authorization flow');
+      }
+      // The in-memory store answers within one tick, so without this pause two refreshes
+      // could never overlap as they do against production storage.
+      await new Promise((resolve) => setTimeout(resolve, REFRESH_HOLD_MS));
+      await original(ctx);
+      if (sid && mine.collided) await d.revokeConnection(sid, CONCURRENT);
+      if (sid && d.registry.isRevoked(sid)) invalidGrant(ctx, 'the connection was revoked while refreshing; start a new authorization flow');
+    } finally {
+      inFlight.delete(rt);
+    }
+  });
+}
