@@ -64,5 +64,5 @@ async function exportFromBrowser(s: ExportSelection, ctx: { api: ApiClient; io: 
   const summary = await runExport({ api: ctx.api, args, template, stateDir: dirs(ctx.io.env).state, reporter, toolVersion: toolVersion(), signal: ctx.io.signal });
   const where = path.relative(ctx.io.cwd, summary.out);
   const shown = where && !where.startsWith('..') && !path.isAbsolute(where) ? `./${where}` : summary.out;
-  return `${summary.files.length} files in ${shown}${s.unitId ? ' (exports cover the whole Property)' : ''}`;
+  return `${summary.files.length} files in ${shown}`;
 }

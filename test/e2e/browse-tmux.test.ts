@@ -1,9 +1,9 @@
 // The built `meterdata browse` in a real terminal (tmux) against the sandbox: a clerk
 // finds flat WE 03's replaced heat meter and WE 09's months with an expired
-// calibration (docs/sandbox-data.md, Property "Musterstraße 1-5"), reads why, quits.
+// calibration (docs/sandbox-data.md, Property "Musterstraße 1-5"), reads why, exports, quits.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -87,7 +87,14 @@ describe('meterdata browse in a terminal', () => {
     const why = await waitFor((p) => p.includes('Why this is flagged'), 'the explanation of the flag');
     expect(why).toMatch(/\[!\] not billed: Calibration expired/);
 
-    await keys('Escape', 'q');
+    // `e` writes the export command's files for the Property, into the working folder
+    await keys('Escape', 'e');
+    await waitFor((p) => /Exported: \d+ files in \.\/meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5/.test(p), 'the export');
+    const out = path.join(home, 'meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5');
+    expect((await readdir(out)).sort()).toEqual(expect.arrayContaining(['billing.csv', 'billing.xlsx', 'review.csv', 'segments.csv']));
+    expect(await readFile(path.join(out, 'billing.csv'), 'utf8')).toContain('WE 09');
+
+    await keys('q');
     await waitFor((p) => p.includes('EXIT=0'), 'a clean exit with status 0');
   }, 90_000);
 });

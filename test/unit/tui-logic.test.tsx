@@ -1,7 +1,7 @@
 // The browser's pure parts (range input, monthly series, fitting text) and the
 // command's refusal without a terminal.
 import { describe, expect, it } from 'vitest';
-import { bar, compact, fit, monthlySeries, monthsOf, wordWrap } from '../../src/tui/format.js';
+import { bar, compact, fit, monthlySeries, monthsOf, statusMark, wordWrap } from '../../src/tui/format.js';
 import { parseRangeInput, rangeFromFlags, rangeLabel } from '../../src/tui/range.js';
 import { filterRows, row } from '../../src/tui/rows.js';
 import { windowStart } from '../../src/tui/view.js';
@@ -70,6 +70,11 @@ describe('monthly series', () => {
       ['measured', 2],
       [null, null],
     ]);
+  });
+
+  it('marks a status outside the contract with ? instead of failing', () => {
+    expect(statusMark('frozen')).toMatchObject({ letter: '?', label: 'unknown status "frozen"' });
+    expect(statusMark(null).letter).toBe('·');
   });
 
   it('draws bars and compact numbers that fit their cells', () => {

@@ -163,4 +163,17 @@ describe('browse screens', () => {
     expect(plant).toMatch(/Point 00000000 · billed 500 m3 · system linked/);
     expect(plant).toMatch(/\[i\] Meter not allocated to a unit/);
   });
+
+  it('explains all flags of a unit from the Property screen with i, and says so when a line has none', async () => {
+    const { frame, stdin } = mount(fakeData(), { width: 100, height: 40 });
+    await frame((s) => s.includes('Am Markt 3'));
+    await press(stdin, KEY.enter);
+    await frame((s) => s.includes('Plant-room'));
+    await press(stdin, 'i');
+    const f = await frame((s) => s.includes('Why this is flagged'));
+    expect(f).toMatch(/\[!\] not billed: Calibration expired/);
+    expect(f).toMatch(/\[i\] for information: .*replaced/i);
+    await press(stdin, 'i', KEY.down, 'i');
+    await frame((s) => s.includes('The selected line has no flags to explain.'));
+  });
 });
