@@ -13,7 +13,7 @@ export async function run(opts: Record<string, unknown>, io: Io): Promise<number
   if (!parsed.ok) throw new UsageError(parsed.message, 'e.g. meterdata browse --year 2025');
   if (!io.stdout.isTTY || !io.stdin.isTTY) {
     throw new UsageError(
-      '`meterdata browse` is interactive and needs a terminal, but its output is not one.',
+      '`meterdata browse` is interactive and needs a terminal, but its input or output is redirected.',
       'For files or scripts use: meterdata export --year 2025',
       'USAGE_NOT_A_TERMINAL',
     );

@@ -50,13 +50,14 @@ export function App(props: AppProps) {
   const [progress, setProgress] = useState<LoadProgress | null>(null);
   const [rateUntil, setRateUntil] = useState(0);
   const [listVisits, setListVisits] = useState(0);
+  const [retryNote, setRetryNote] = useState<string | null>(null);
   const [now, setNow] = useState(() => Date.now());
 
   useEffect(
     () =>
       data.onEvent((e) => {
         if (e.type === 'rate-limited') setRateUntil(Date.now() + e.waitMs);
-        if (e.type === 'retry') setMessage(`Retrying after ${e.reason} (attempt ${e.attempt})…`);
+        if (e.type === 'retry') setRetryNote(`Retrying after ${e.reason} (attempt ${e.attempt})…`);
       }),
     [data],
   );
@@ -82,6 +83,9 @@ export function App(props: AppProps) {
     },
     nonce,
   );
+
+  // A retry note is about the load under way: it goes when that load ends either way.
+  useEffect(() => setRetryNote(null), [props$.status, bundle$.status]);
 
   const titleOf = (f: Flag) => data.flagText(f.code, 'en').title;
   // Rebuilt on every render: cheap next to drawing, and flag counts of Properties
@@ -201,7 +205,7 @@ export function App(props: AppProps) {
         ? `Year or from..to: ${input}█  ${promptError ?? '(e.g. 2024 or 2025-01-01..2025-06-30; Enter apply · Esc cancel)'}`
         : rateWait > 0
           ? `Rate limited by the service: waiting ${rateWait} s before the next request…`
-          : (message ?? (frame.filter ? `Filtered by "${frame.filter}": ${plural(rows.filter((r) => r.selectable).length, 'match')} (Esc clears)` : ''));
+          : (retryNote ?? message ?? (frame.filter ? `Filtered by "${frame.filter}": ${plural(rows.filter((r) => r.selectable).length, 'match')} (Esc clears)` : ''));
 
   const load = target.kind === 'properties' ? props$ : props$.status !== 'ready' ? props$ : bundle$;
   let body;
