@@ -2,7 +2,7 @@
 // keys, prompts and overlays. Data comes only through BrowseData; every load has
 // a loading, empty and error state, so the UI never blocks or crashes on one.
 import { Box, Text, useApp, useInput, useWindowSize, type Key } from 'ink';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Property } from '../api/types.js';
 import type { Flag } from '../billing/types.js';
 import type { BrowseData, LoadProgress } from './data.js';
@@ -50,14 +50,16 @@ export function App(props: AppProps) {
   const [progress, setProgress] = useState<LoadProgress | null>(null);
   const [rateUntil, setRateUntil] = useState(0);
   const [listVisits, setListVisits] = useState(0);
-  const [retryNote, setRetryNote] = useState<string | null>(null);
+  const [retryNote, setRetryNote] = useState<{ text: string; during: string } | null>(null);
+  /** Which loads are under way; a retry note is about them and is shown only while they last. */
+  const loadsNow = useRef('');
   const [now, setNow] = useState(() => Date.now());
 
   useEffect(
     () =>
       data.onEvent((e) => {
         if (e.type === 'rate-limited') setRateUntil(Date.now() + e.waitMs);
-        if (e.type === 'retry') setRetryNote(`Retrying after ${e.reason} (attempt ${e.attempt})…`);
+        if (e.type === 'retry') setRetryNote({ text: `Retrying after ${e.reason} (attempt ${e.attempt})…`, during: loadsNow.current });
       }),
     [data],
   );
@@ -84,8 +86,8 @@ export function App(props: AppProps) {
     nonce,
   );
 
-  // A retry note is about the load under way: it goes when that load ends either way.
-  useEffect(() => setRetryNote(null), [props$.status, bundle$.status]);
+  loadsNow.current = `${props$.status}|${bundle$.status}`;
+  const retryText = retryNote && retryNote.during === loadsNow.current ? retryNote.text : null;
 
   const titleOf = (f: Flag) => data.flagText(f.code, 'en').title;
   // Rebuilt on every render: cheap next to drawing, and flag counts of Properties
@@ -205,7 +207,7 @@ export function App(props: AppProps) {
         ? `Year or from..to: ${input}█  ${promptError ?? '(e.g. 2024 or 2025-01-01..2025-06-30; Enter apply · Esc cancel)'}`
         : rateWait > 0
           ? `Rate limited by the service: waiting ${rateWait} s before the next request…`
-          : (retryNote ?? message ?? (frame.filter ? `Filtered by "${frame.filter}": ${plural(rows.filter((r) => r.selectable).length, 'match')} (Esc clears)` : ''));
+          : (retryText ?? message ?? (frame.filter ? `Filtered by "${frame.filter}": ${plural(rows.filter((r) => r.selectable).length, 'match')} (Esc clears)` : ''));
 
   const load = target.kind === 'properties' ? props$ : props$.status !== 'ready' ? props$ : bundle$;
   let body;
