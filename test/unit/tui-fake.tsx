@@ -172,3 +172,11 @@ export function mount(data: FakeData, size = { width: 100, height: 30 }, color =
   return { ...app, frame };
 }
 
+/** From the Properties list into flat 3.2 of Lindenstraße 12; returns the unit's frame. */
+export async function openFlat32(app: ReturnType<typeof mount>): Promise<string> {
+  await app.frame((s) => s.includes('Am Markt 3'), 'the Properties');
+  await press(app.stdin, KEY.enter);
+  await app.frame((s) => s.includes('Plant-room'), 'the Property');
+  await press(app.stdin, KEY.enter);
+  return app.frame((s) => s.includes('HZ-NEW-4711'), 'flat 3.2');
+}

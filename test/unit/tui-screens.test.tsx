@@ -2,7 +2,7 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RANGE } from './builders.js';
-import { fakeData, KEY, mount, press } from './tui-fake.js';
+import { fakeData, KEY, mount, openFlat32, press } from './tui-fake.js';
 
 afterEach(() => cleanup());
 
@@ -32,12 +32,7 @@ describe('browse screens', () => {
   });
 
   it('opens flat 3.2: device replacement, baselines, chart letters and legend', async () => {
-    const { frame, stdin } = mount(fakeData(), { width: 100, height: 60 });
-    await frame((s) => s.includes('Am Markt 3'));
-    await press(stdin, KEY.enter);
-    await frame((s) => s.includes('Plant-room'));
-    await press(stdin, KEY.enter);
-    const f = await frame((s) => s.includes('Device HZ-NEW-4711'));
+    const f = await openFlat32(mount(fakeData(), { width: 100, height: 60 }));
     expect(f).toContain('Properties › Lindenstraße 12 › 3.2');
     expect(f).toContain('Months: M measured  C calculated  - missing  X calibration expired');
     expect(f).toContain('── heat (kWh) · 1 point ──');
@@ -61,12 +56,9 @@ describe('browse screens', () => {
       });
 
   it('explains a flag on demand with the accountant-facing text, and goes back with Esc and Backspace', async () => {
-    const { frame, stdin, lastFrame } = mount(fakeData(), { width: 100, height: 60 });
-    await frame((s) => s.includes('Am Markt 3'));
-    await press(stdin, KEY.enter);
-    await frame((s) => s.includes('Plant-room'));
-    await press(stdin, KEY.enter);
-    await frame((s) => s.includes('HZ-NEW-4711'));
+    const app = mount(fakeData(), { width: 100, height: 60 });
+    const { frame, stdin, lastFrame } = app;
+    await openFlat32(app);
     // move down to the calibration flag line
     for (let i = 0; i < 12 && !/^> .*\[!\]/m.test(lastFrame() ?? ''); i++) await press(stdin, KEY.down);
     expect(lastFrame()).toMatch(/^> .*\[!\] /m);

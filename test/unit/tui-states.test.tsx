@@ -4,7 +4,7 @@ import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AccessWithdrawnError, NotSignedInError, ServiceUnavailableError } from '../../src/core/errors.js';
 import type { PropertyBundle } from '../../src/tui/data.js';
-import { bundleFor, deferred, fakeData, KEY, MARKT, mount, press } from './tui-fake.js';
+import { bundleFor, deferred, fakeData, KEY, MARKT, mount, openFlat32, press } from './tui-fake.js';
 
 afterEach(() => cleanup());
 
@@ -108,19 +108,9 @@ describe('browse states', () => {
     chalk.level = 1;
     try {
       const colored = mount(fakeData(), { width: 100, height: 60 }, true);
-      await colored.frame((s) => s.includes('Am Markt 3'));
-      await press(colored.stdin, KEY.enter);
-      await colored.frame((s) => s.includes('Plant-room'));
-      await press(colored.stdin, KEY.enter);
-      const c = await colored.frame((s) => s.includes('HZ-NEW-4711'));
-      expect(c).toMatch(/\u001B\[3[1-6]m/);
+      expect(await openFlat32(colored)).toMatch(/\u001B\[3[1-6]m/);
       colored.unmount();
-      const plain = mount(fakeData(), { width: 100, height: 60 }, false);
-      await plain.frame((s) => s.includes('Am Markt 3'));
-      await press(plain.stdin, KEY.enter);
-      await plain.frame((s) => s.includes('Plant-room'));
-      await press(plain.stdin, KEY.enter);
-      const p = await plain.frame((s) => s.includes('HZ-NEW-4711'));
+      const p = await openFlat32(mount(fakeData(), { width: 100, height: 60 }, false));
       expect(p).not.toMatch(/\u001B\[3[0-9]m/);
       expect(p).toMatch(/ M {4}M {4}- {4}X/);
     } finally {
