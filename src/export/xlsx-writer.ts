@@ -4,7 +4,9 @@
 // module writes the workbook at the end, one sheet after the other, from those spools.
 // Memory stays flat (rows are committed as they are written; only the small Overview
 // totals are held in memory).
+import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import ExcelJS from 'exceljs';
 import { formatCell, plainNumber } from './format.js';
@@ -81,6 +83,20 @@ async function* spoolRows(file: string): AsyncGenerator<Row> {
   for await (const line of rl) if (line) yield JSON.parse(line) as Row;
 }
 
+const MAX_PENDING = 4 << 20;
+
+/**
+ * exceljs' sheet stream pushes into archiver's entry stream without honouring
+ * backpressure, so a large sheet would pile up in memory while zlib catches up. Waiting
+ * for that entry stream to drain keeps the pending data under MAX_PENDING.
+ */
+async function drained(ws: ExcelJS.Worksheet): Promise<void> {
+  // archiver's entry stream comes from readable-stream 2, which has no writableLength
+  const pipe = (ws as unknown as { stream?: { pipes?: (Writable & { _writableState?: { length: number } })[] } }).stream?.pipes?.[0];
+  const pending = pipe ? (pipe.writableLength ?? pipe._writableState?.length ?? 0) : 0;
+  if (pipe && pending > MAX_PENDING) await once(pipe, 'drain');
+}
+
 async function tableSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template, name: string, cols: TemplateColumn[], spool: string): Promise<void> {
   const ws = sheet(wb, name, cols.map(widthOf));
   header(ws, cols.map((c) => c.header));
@@ -91,7 +107,7 @@ async function tableSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template, n
       if (c.type === 'date') row.getCell(i + 1).numFmt = t.dateFormat;
     });
     row.commit();
-    n++;
+    if (++n % 256 === 0) await drained(ws);
   }
   filter(ws, n, cols.length);
   ws.commit();
