@@ -8,6 +8,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import lockfile from 'proper-lockfile';
+import { UsageError } from '../core/errors.js';
 import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit, WhoAmI } from '../api/types.js';
 
 export interface PropertyAnswers {
@@ -52,7 +54,19 @@ export class Journal {
     /** Why an earlier journal was dropped, for the user; null when none was. */
     readonly restartReason: string | null,
     readonly resumed: boolean,
+    private readonly unlock: () => Promise<void>,
   ) {}
+
+  /** One export per journal at a time (two cron jobs with the same arguments). */
+  private static async lock(dir: string): Promise<() => Promise<void>> {
+    await mkdir(path.dirname(dir), { recursive: true });
+    try {
+      return await lockfile.lock(dir, { realpath: false, lockfilePath: `${dir}.lock`, stale: 30_000, update: 5_000, retries: 0, onCompromised: () => undefined });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ELOCKED') throw e;
+      throw new UsageError('Another `meterdata export` with the same arguments is running.', 'Wait for it to finish (or stop it); its progress is kept either way.', 'EXPORT_ALREADY_RUNNING');
+    }
+  }
 
   /**
    * Opens the journal of `identity`, resuming it when it was made under the same tenant
@@ -60,13 +74,14 @@ export class Journal {
    */
   static async open(stateDir: string, identity: Record<string, unknown>, who: WhoAmI, now: Date): Promise<Journal> {
     const dir = path.join(stateDir, 'exports', journalKey(identity));
+    const unlock = await Journal.lock(dir);
     let reason: string | null = null;
     try {
       const meta = JSON.parse(await readFile(path.join(dir, 'meta.json'), 'utf8')) as JournalMeta;
       if (meta.version !== 1 || JSON.stringify(meta.identity) !== JSON.stringify(identity)) reason = 'it was written by another version';
       else if (meta.tenantId !== who.tenant_id) reason = `the connection now belongs to "${who.tenant_name}", not "${meta.tenantName}"`;
       else if (!sameScope(meta.propertyScope, who.property_scope)) reason = "the landlord's property selection has changed since";
-      else return new Journal(dir, meta, null, true);
+      else return new Journal(dir, meta, null, true, unlock);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT') reason = 'its files could not be read';
@@ -82,7 +97,7 @@ export class Journal {
       propertyScope: who.property_scope,
       properties: null,
     };
-    const j = new Journal(dir, meta, reason, false);
+    const j = new Journal(dir, meta, reason, false, unlock);
     await j.saveMeta();
     return j;
   }
@@ -112,7 +127,14 @@ export class Journal {
     await writeAtomic(this.file(index), gzipSync(JSON.stringify(answers), { level: 1 }));
   }
 
+  /** After success: the journal is no longer needed. */
   async remove(): Promise<void> {
     await rm(this.dir, { recursive: true, force: true });
+    await this.close();
+  }
+
+  /** Keeps the journal for a later resume and lets another run take it. */
+  async close(): Promise<void> {
+    await this.unlock().catch(() => undefined);
   }
 }

@@ -12,7 +12,7 @@ import { CsvTableWriter } from './csv-writer.js';
 import type { Format } from './options.js';
 import type { Row, TableName } from './tables.js';
 import type { Template } from './templates.js';
-import { writeXlsx, type OverviewData, type OverviewUnit } from './xlsx-writer.js';
+import type { OverviewData, OverviewUnit } from './xlsx-writer.js';
 
 export const MANIFEST = 'meterdata-manifest.json';
 export const XLSX_FILE = 'billing.xlsx';
@@ -140,6 +140,7 @@ export class OutputSet {
       const xlsx = await this.atomic.create(XLSX_FILE);
       await this.atomic.closeFile(xlsx); // exceljs writes the file itself, through its own stream
       const target = path.join(this.dir, partialName(XLSX_FILE));
+      const { writeXlsx } = await import('./xlsx-writer.js'); // exceljs only when a workbook is wanted
       await writeXlsx({ file: target, template: this.template, spools, overview: this.overview(), about, exportTime });
       const fh = await open(target, 'r+');
       await fh.sync().finally(() => fh.close());

@@ -60,10 +60,12 @@ export async function runExport(deps: ExportDeps): Promise<ExportSummary> {
   if (journal.resumed) reporter.note(`resuming the export started at ${journal.meta.startedAt}: Properties fetched then are not fetched again.`);
 
   let properties: Property[];
-  if (journal.meta.properties) properties = journal.meta.properties;
-  else {
-    properties = await propertiesInScope(api, args.propertyIds);
-    await journal.setProperties(properties);
+  try {
+    properties = journal.meta.properties ?? (await propertiesInScope(api, args.propertyIds));
+    if (!journal.meta.properties) await journal.setProperties(properties);
+  } catch (e) {
+    await journal.close();
+    throw e;
   }
   const hint = properties.every((p) => typeof p.usage_unit_count === 'number') ? properties.reduce((s, p) => s + (p.usage_unit_count ?? 0), 0) : null;
   reporter.begin(properties.length, hint);
@@ -155,6 +157,7 @@ export async function runExport(deps: ExportDeps): Promise<ExportSummary> {
   } catch (e) {
     reporter.end();
     await output.abort().catch(() => undefined);
+    await journal.close();
     throw incomplete(e, done, properties.length, args.out, deps.signal);
   }
 }

@@ -143,3 +143,25 @@ describe('export engine', () => {
     expect(summary.exportedAt).toBe('2026-11-22T09:30:00Z');
   });
 });
+
+describe('export journal lock', () => {
+  it('refuses a second export with the same arguments while the first runs', async () => {
+    const data = dataset();
+    const s = await setup();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const slow = fakeApi(data);
+    const inner = slow.api.listUsageUnits.bind(slow.api);
+    slow.api.listUsageUnits = async function* (q) {
+      await gate;
+      yield* inner(q);
+    };
+    const first = runExport({ api: slow.api, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
+    await new Promise((r) => setTimeout(r, 100));
+    const second = await runExport({ api: fakeApi(data).api, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch((e: unknown) => e);
+    expect(second).toMatchObject({ code: 'EXPORT_ALREADY_RUNNING', exitCode: 2 });
+    release();
+    await first;
+    await runExport({ api: fakeApi(data).api, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
+  });
+});
