@@ -14,6 +14,9 @@ export async function runBrowser(io: Io, data: BrowseData, range: DateRange): Pr
     stderr: io.stderr as NodeJS.WriteStream,
     exitOnCtrlC: true,
     patchConsole: false,
+    // browse has already refused a non-terminal stdout, so this is a person at a
+    // terminal: Ink must not fall back to "final frame only" just because CI is set.
+    interactive: true,
     alternateScreen: true,
   });
   const stop = () => app.unmount();
