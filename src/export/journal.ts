@@ -5,10 +5,10 @@
 // and fetches only the Properties not yet there; the files are then rebuilt from the
 // journal, so they are byte-identical to an uninterrupted run. Removed after success.
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import lockfile from 'proper-lockfile';
 import { UsageError } from '../core/errors.js';
 import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit, WhoAmI } from '../api/types.js';
 
@@ -30,6 +30,15 @@ export interface JournalMeta {
   propertyScope: WhoAmI['property_scope'];
   /** Filled in once the Property list is complete. */
   properties: Property[] | null;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 export function journalKey(identity: Record<string, unknown>): string {
@@ -57,14 +66,30 @@ export class Journal {
     private readonly unlock: () => Promise<void>,
   ) {}
 
-  /** One export per journal at a time (two cron jobs with the same arguments). */
+  /**
+   * One export per journal at a time (two cron jobs with the same arguments). The lock
+   * file names its holder; a lock left by a process that no longer runs on this host (a
+   * killed export) is taken over, so a resume right after a kill works.
+   */
   private static async lock(dir: string): Promise<() => Promise<void>> {
+    const file = `${dir}.lock`;
     await mkdir(path.dirname(dir), { recursive: true });
-    try {
-      return await lockfile.lock(dir, { realpath: false, lockfilePath: `${dir}.lock`, stale: 30_000, update: 5_000, retries: 0, onCompromised: () => undefined });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ELOCKED') throw e;
-      throw new UsageError('Another `meterdata export` with the same arguments is running.', 'Wait for it to finish (or stop it); its progress is kept either way.', 'EXPORT_ALREADY_RUNNING');
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const fh = await open(file, 'wx');
+        await fh.writeFile(JSON.stringify({ pid: process.pid, host: os.hostname() }));
+        await fh.close();
+        return () => rm(file, { force: true });
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        const holder = await readFile(file, 'utf8').then((t) => JSON.parse(t) as { pid?: unknown; host?: unknown }, () => ({}) as { pid?: unknown; host?: unknown });
+        const gone = holder.host === os.hostname() && typeof holder.pid === 'number' && !alive(holder.pid);
+        if (gone && attempt === 0) {
+          await rm(file, { force: true });
+          continue;
+        }
+        throw new UsageError('Another `meterdata export` with the same arguments is running.', `Wait for it to finish; if none runs, delete ${file}.`, 'EXPORT_ALREADY_RUNNING');
+      }
     }
   }
 
