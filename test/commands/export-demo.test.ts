@@ -1,0 +1,22 @@
+import { mkdtemp, readdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+
+it('meterdata demo signs in to the embedded sandbox and exports 2025', async () => {
+  const cwd = await mkdtemp(path.join(os.tmpdir(), 'md-demo-'));
+  const r = await runCli(['demo', '--units', '30'], { cwd, env: { HOME: cwd } });
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout).toMatch(/^wrote .*meterdata-demo for 2025-01-01 to 2025-12-31: billing\.csv \(\d+ rows\)/);
+  expect(r.stdout).toMatch(/findings:\n\s+\d+ × [A-Z_]+: /);
+  expect((await readdir(path.join(cwd, 'meterdata-demo'))).sort()).toEqual(['billing.csv', 'billing.xlsx', 'meterdata-manifest.json', 'plant-points.csv', 'readings.csv', 'review.csv', 'segments.csv']);
+  // the throw-away sign-in is gone: nothing was written to the user's own meterdata folders
+  expect((await readdir(cwd)).sort()).toEqual(['meterdata-demo']);
+}, 60_000);
+
+it('meterdata demo rejects a bad --units before starting anything', async () => {
+  const r = await runCli(['demo', '--units', 'many']);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(/--units/);
+});
