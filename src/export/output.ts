@@ -105,18 +105,27 @@ export class OutputSet {
     this.rows[table]! += rows.length;
   }
 
-  /** Keeps the small per-unit totals for the Overview sheet (only when a workbook is written). */
-  addOverview(billing: BillingRow[]): void {
+  /**
+   * Keeps the small per-unit totals for the Overview sheet (only when a workbook is
+   * written): units in billing order, then units without any billing row (no points).
+   */
+  addOverview(billing: BillingRow[], property: { id: string; name: string }, units: { id: string; name: string; unit_type: string }[]): void {
     if (!this.formats.includes('xlsx')) return;
-    let current: OverviewUnit | undefined;
+    const byUnit = new Map<string, OverviewUnit>();
     for (const b of billing) {
-      if (current?.usage_unit_id !== b.usage_unit_id) {
-        current = { property_id: b.property_id, property_name: b.property_name, usage_unit_id: b.usage_unit_id, usage_unit_name: b.usage_unit_name, unit_type: b.unit_type, values: new Map() };
-        this.units.push(current);
+      let row = byUnit.get(b.usage_unit_id);
+      if (!row) {
+        row = { property_id: b.property_id, property_name: b.property_name, usage_unit_id: b.usage_unit_id, usage_unit_name: b.usage_unit_name, unit_type: b.unit_type, values: new Map() };
+        byUnit.set(b.usage_unit_id, row);
       }
       const flagged = b.review_flags.some((c: FlagCode) => FLAG_SEVERITY[c] !== 'info');
-      current.values.set(b.metric, { value: b.billable_value, flagged });
+      row.values.set(b.metric, { value: b.billable_value, flagged });
       if (!this.metricUnits.has(b.metric)) this.metricUnits.set(b.metric, b.unit);
+    }
+    this.units.push(...byUnit.values());
+    const rest = units.filter((u) => !byUnit.has(u.id)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1));
+    for (const u of rest) {
+      this.units.push({ property_id: property.id, property_name: property.name, usage_unit_id: u.id, usage_unit_name: u.name, unit_type: u.unit_type, values: new Map() });
     }
   }
 

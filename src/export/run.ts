@@ -107,7 +107,7 @@ export async function runExport(deps: ExportDeps): Promise<ExportSummary> {
       await output.write('readings', bill.readings);
       await output.write('plant-points', bill.plant);
       await output.write('review', reviewRows(bill.flags, template.language));
-      output.addOverview(bill.billing);
+      output.addOverview(bill.billing, property, answers.units.map((u) => u.unit));
       for (const f of bill.flags) {
         flags[f.severity]++;
         codes[f.code] = (codes[f.code] ?? 0) + 1;
