@@ -60,11 +60,15 @@ export function createReporter(io: Io, opts: { quiet: boolean; requests: () => n
     write(`\r\x1b[2K${bar} ${count} · property ${propsDone}/${props} · ${rate.toFixed(1)} req/s · ETA ${duration(eta)}`);
     drawn = true;
   };
+  // Redrawn once a second also while requests wait (rate limit, retries), so rate and ETA stay honest.
+  let ticker: NodeJS.Timeout | undefined;
   return {
     begin(n, hint) {
       props = n;
       total = hint;
       draw(true);
+      ticker = setInterval(() => draw(true), 1000);
+      ticker.unref();
     },
     unit() {
       units++;
@@ -80,6 +84,7 @@ export function createReporter(io: Io, opts: { quiet: boolean; requests: () => n
       draw(true);
     },
     end() {
+      clearInterval(ticker);
       if (drawn) write('\r\x1b[2K');
     },
   };
