@@ -38,6 +38,7 @@ export function summaryJson(s: ExportSummary): string {
     resumed: s.resumed,
     counts: s.counts,
     flags: s.flags,
+    flag_codes: s.codes,
     requests: s.requests,
   });
 }
