@@ -45,8 +45,8 @@ const ABOUT_LABELS = {
   de: ['Mandant', 'Freigegebene Liegenschaften', 'Von', 'Bis', 'Vertragsversion', 'Exportzeit (UTC)', 'Programmversion', 'Vorlage', 'Liegenschaften', 'Nutzeinheiten', 'Messstellen', 'Technikraum- und Hauptzähler', 'Hinweise: nicht abgerechnet', 'Hinweise: prüfen', 'Hinweise: Info'],
 };
 
-function scopeText(scope: 'all' | string[], lang: 'en' | 'de'): string {
-  if (scope !== 'all') return scope.join(', ');
+function scopeText(scope: 'all' | string[], lang: 'en' | 'de', known: Property[]): string {
+  if (scope !== 'all') return scope.map((id) => known.find((p) => p.id === id)?.name ?? id).join(', ');
   return lang === 'de' ? 'alle (auch künftige)' : 'all (including future ones)';
 }
 
@@ -122,7 +122,7 @@ export async function runExport(deps: ExportDeps): Promise<ExportSummary> {
     const exportedAt = journal.meta.startedAt;
     const values: (string | number)[] = [
       journal.meta.tenantName,
-      scopeText(journal.meta.propertyScope, template.language),
+      scopeText(journal.meta.propertyScope, template.language, properties),
       effective.from,
       effective.to,
       CONTRACT_VERSION,
