@@ -76,7 +76,7 @@ export async function signIn(sandbox, { home, profile } = {}) {
 
 /**
  * Runs `meterdata <args>` as a child process. Resolves with exit code, signal, output,
- * wall time and (when measured) peak RSS in MiB. onStderr(text, child) sees the growing stderr.
+ * wall time and (when measured) peak RSS in MiB with a memoryUsage() breakdown near the peak. onStderr(text, child) sees the growing stderr.
  */
 export function runCli(args, env, { onStderr, timeoutMs = 30 * 60_000, measure = false, startedAt } = {}) {
   return new Promise((resolve, reject) => {
@@ -100,15 +100,18 @@ export function runCli(args, env, { onStderr, timeoutMs = 30 * 60_000, measure =
       clearTimeout(timer);
       const wallMs = performance.now() - t0;
       let peakRssMiB = null;
+      let memoryAtPeakMiB = null;
       if (rusageFile) {
         try {
-          peakRssMiB = JSON.parse(await readFile(rusageFile, 'utf8')).maxRSS / 1024;
+          const u = JSON.parse(await readFile(rusageFile, 'utf8'));
+          peakRssMiB = u.maxRSS / 1024;
+          memoryAtPeakMiB = Object.fromEntries(Object.entries(u.memoryAtPeak).map(([k, v]) => [k, Math.round(v / 2 ** 20)]));
           await rm(rusageFile, { force: true });
         } catch {
           // killed before its exit handler ran
         }
       }
-      resolve({ code, signal, stdout, stderr, wallMs, peakRssMiB });
+      resolve({ code, signal, stdout, stderr, wallMs, peakRssMiB, memoryAtPeakMiB });
     });
   });
 }

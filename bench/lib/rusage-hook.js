@@ -1,7 +1,15 @@
 // Preloaded into a measured process with --import: on exit it writes
 // process.resourceUsage() (maxRSS in KiB = the kernel's peak resident set, like VmHWM)
-// to the file named by MD_BENCH_RUSAGE.
+// to the file named by MD_BENCH_RUSAGE, plus the process.memoryUsage() sample (every
+// 500 ms) taken at the highest RSS seen, to tell V8 heap from buffers and native memory.
 import { writeFileSync } from 'node:fs';
 
 const file = process.env.MD_BENCH_RUSAGE;
-if (file) process.on('exit', () => writeFileSync(file, JSON.stringify(process.resourceUsage())));
+if (file) {
+  let atPeak = process.memoryUsage();
+  setInterval(() => {
+    const m = process.memoryUsage();
+    if (m.rss > atPeak.rss) atPeak = m;
+  }, 500).unref();
+  process.on('exit', () => writeFileSync(file, JSON.stringify({ ...process.resourceUsage(), memoryAtPeak: atPeak })));
+}
