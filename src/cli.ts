@@ -13,6 +13,8 @@ Exit codes:
   3  not signed in, or the connection was revoked or expired (run: meterdata login)
   4  access withdrawn: the landlord's property selection no longer covers the data
   5  service unavailable or rate-limited after retries (try again later)
+  6  export --strict: files written, but values were not billed or need review
+  130 interrupted (Ctrl-C): run the same command again to continue
 `;
 
 function version(): string {
@@ -166,8 +168,15 @@ export async function main(argv: string[], io?: Io): Promise<number> {
 
 function processIo(): Io {
   const controller = new AbortController();
-  const stop = () => controller.abort(new Error('interrupted'));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // The first Ctrl-C asks the running command to stop cleanly (temp files removed,
+  // journal kept); a second one ends the process at once. Listeners stay installed:
+  // with `once`, proper-lockfile's signal-exit handler would re-raise the signal and
+  // kill the process before the command could clean up.
+  const stop = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) process.exit(ExitCode.INTERRUPTED);
+    controller.abort(new Error(`interrupted by ${signal}`));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd(), signal: controller.signal };
 }

@@ -1,7 +1,7 @@
 // `meterdata export`: flags, template and out folder are checked before any request;
 // then sign-in, the walk and the files (src/export). Exit 0 also when values were not
 // billed or need review (they are listed in review.csv); with --strict such a run
-// ends with exit 1 (code EXPORT_FLAGS_STRICT) after all files were written.
+// ends with exit 6 (code EXPORT_FLAGS_STRICT) after all files were written.
 import { readFileSync } from 'node:fs';
 import { ExitCode, MeterdataError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
@@ -75,7 +75,7 @@ export async function run(opts: Record<string, unknown>, io: Io): Promise<number
   if (args.strict && attention > 0) {
     throw new MeterdataError(`--strict: ${plural(attention, 'finding')} need attention (${summary.flags.not_billed} not billed, ${summary.flags.review} to review); the files were written.`, {
       code: 'EXPORT_FLAGS_STRICT',
-      exitCode: ExitCode.UNEXPECTED,
+      exitCode: ExitCode.NEEDS_REVIEW,
       hint: `See review.csv in ${summary.out}.`,
     });
   }

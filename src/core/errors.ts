@@ -14,6 +14,10 @@ export const ExitCode = {
   ACCESS_WITHDRAWN: 4,
   /** The service is unavailable or rate-limited after retries. */
   UNAVAILABLE: 5,
+  /** `export --strict`: the files were written, but values were not billed or need review. */
+  NEEDS_REVIEW: 6,
+  /** Stopped by Ctrl-C or SIGTERM; a re-run with the same arguments continues (128 + SIGINT, the shell convention). */
+  INTERRUPTED: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 

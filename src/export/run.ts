@@ -167,7 +167,7 @@ function incomplete(e: unknown, done: number, total: number, out: string, signal
   const what = `The export stopped after ${done} of ${total} Properties; no files were put under their final names in ${out}.`;
   const again = 'Run the same command again to continue: what was fetched is kept.';
   if (signal?.aborted && !isMeterdataError(e)) {
-    return new MeterdataError(`Interrupted. ${what}`, { code: 'EXPORT_INTERRUPTED', exitCode: ExitCode.UNEXPECTED, hint: again });
+    return new MeterdataError(`Interrupted. ${what}`, { code: 'EXPORT_INTERRUPTED', exitCode: ExitCode.INTERRUPTED, hint: again });
   }
   if (!isMeterdataError(e)) return e;
   const hint = e.exitCode === ExitCode.ACCESS_WITHDRAWN || e.exitCode === ExitCode.NOT_SIGNED_IN || e.exitCode === ExitCode.USAGE ? e.hint : [e.hint, again].filter(Boolean).join(' ');

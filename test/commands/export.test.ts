@@ -66,10 +66,10 @@ describe('export against the sandbox', () => {
 });
 
 describe('export output modes', () => {
-  it('--quiet prints nothing, --json one summary object; --strict exits 1 after writing', async () => {
+  it('--quiet prints nothing, --json one summary object; --strict exits 6 after writing', async () => {
     const out = path.join(home, 'strict');
     const r = await runCli(['export', '--year', '2025', '--out', out, '--quiet', '--json', '--strict'], { env, cwd: home });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(6);
     expect(r.stderr).toMatch(/^meterdata: --strict: \d+ findings need attention/);
     expect(r.stderr.trim().split('\n')).toHaveLength(2);
     const s = JSON.parse(r.stdout);

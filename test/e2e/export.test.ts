@@ -164,10 +164,7 @@ describe('meterdata export (built binary, sandbox)', () => {
     expect(existsSync(path.join(home, 'state', 'exports')) ? await readdir(path.join(home, 'state', 'exports')) : []).toEqual([]);
   }, 120_000);
 
-  // Skipped until src/cli.ts processIo listens with process.on instead of process.once:
-  // proper-lockfile's signal-exit re-raises SIGINT when it is the only listener left, so
-  // after the once-listener fires the process dies before the export can clean up.
-  it.skip('stops cleanly on Ctrl-C, saying how far it got', async () => {
+  it('stops cleanly on Ctrl-C, saying how far it got', async () => {
     const { sandbox, env, home } = await signedIn({ latencyMs: [150, 250] });
     started.push(sandbox);
     const out = path.join(home, 'out');
@@ -178,7 +175,7 @@ describe('meterdata export (built binary, sandbox)', () => {
         child.kill('SIGINT');
       }
     });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/meterdata: Interrupted\. The export stopped after 1 of 2 Properties/);
     expect(r.stderr).toMatch(/Run the same command again to continue/);
     expect(r.stderr).not.toMatch(/bug/);
