@@ -1,75 +1,65 @@
 // After every token issue and refresh the contract asks for GET /whoami, so the local
 // record (tenant, scopes, property scope) always matches what the token really grants.
-import type { Page, Property, WhoAmI } from '../api/types.js';
+import { createApiClient } from '../api/client.js';
+import type { ApiClient } from '../api/contracts.js';
 import type { Profile } from '../core/config.js';
-import { NotSignedInError, ServiceUnavailableError } from '../core/errors.js';
+import type { Credentials } from '../core/credentials.js';
+import { NotSignedInError } from '../core/errors.js';
 
 export type HeadersFor = (method: string, url: string) => Promise<Record<string, string>>;
 /** Called once after a 401 with the rejected headers; refreshes so the request can be retried. */
 export type OnRejected = (rejected: Record<string, string>) => Promise<void>;
 
-async function getJson<T>(url: string, headersFor: HeadersFor, profile: Profile, onRejected?: OnRejected): Promise<T> {
-  const first = await getOnce(url, headersFor, profile);
-  if (first.status === 401 && onRejected) {
-    await first.res.body?.cancel();
-    await onRejected(first.headers);
-    return handle<T>((await getOnce(url, headersFor, profile)).res, url, profile);
-  }
-  return handle<T>(first.res, url, profile);
+/** At most this many Properties' names are kept for `status`, so a huge landlord cannot stall sign-in. */
+const MAX_PROPERTY_NAMES = 10_000;
+
+/**
+ * The one API helper, driven by the session's headers: sign-in and status get the same
+ * retries, pacing and answer checks as an export. Without `onRejected` (inside a refresh,
+ * which already holds the lock) a 401 means the connection itself has ended.
+ */
+function apiFor(profile: Profile, headersFor: HeadersFor, onRejected?: OnRejected): ApiClient {
+  const relogin = `Run \`meterdata login${profile.name !== 'default' ? ` --profile ${profile.name}` : ''}\` to connect again.`;
+  const credentials: Credentials = {
+    headersFor,
+    async refreshAfterRejection(rejectedToken) {
+      if (!onRejected) {
+        throw new NotSignedInError('The API no longer accepts this connection (the landlord disconnected it or their API access ended).', {
+          code: 'AUTH_CONNECTION_ENDED',
+          hint: relogin,
+        });
+      }
+      await onRejected({ authorization: `Bearer ${rejectedToken}` });
+    },
+    async currentToken() {
+      const h = await headersFor('GET', `${profile.base_url.replace(/\/$/, '')}/whoami`);
+      return (h.authorization ?? '').replace(/^\S+ /, '');
+    },
+  };
+  return createApiClient({ baseUrl: profile.base_url.replace(/\/$/, ''), credentials });
 }
 
-async function getOnce(url: string, headersFor: HeadersFor, profile: Profile): Promise<{ res: Response; status: number; headers: Record<string, string> }> {
-  let res: Response;
-  const headers = await headersFor('GET', url);
-  try {
-    res = await fetch(url, { headers: { accept: 'application/json', ...headers }, signal: AbortSignal.timeout(30_000) });
-  } catch (e) {
-    throw new ServiceUnavailableError(`Cannot reach the API at ${new URL(url).origin} (${(e as { cause?: { code?: string } }).cause?.code ?? (e as Error).name}).`, {
-      code: 'API_UNREACHABLE',
-      cause: e,
-    });
-  }
-  return { res, status: res.status, headers };
-}
-
-async function handle<T>(res: Response, url: string, profile: Profile): Promise<T> {
-  if (res.status === 401) {
-    await res.body?.cancel();
-    throw new NotSignedInError('The API no longer accepts this connection (the landlord disconnected it or their API access ended).', {
-      code: 'AUTH_CONNECTION_ENDED',
-      hint: `Run \`meterdata login${profile.name !== 'default' ? ` --profile ${profile.name}` : ''}\` to connect again.`,
-    });
-  }
-  if (!res.ok) {
-    await res.body?.cancel();
-    throw new ServiceUnavailableError(`The API answered ${res.status} to ${new URL(url).pathname}.`, { code: 'API_UNAVAILABLE' });
-  }
-  return (await res.json()) as T;
-}
-
-export function fetchWhoami(profile: Profile, headersFor: HeadersFor, onRejected?: OnRejected): Promise<WhoAmI> {
-  return getJson<WhoAmI>(`${profile.base_url.replace(/\/$/, '')}/whoami`, headersFor, profile, onRejected);
-}
-
-/** Names of the Properties in scope; bounded to 50 pages so a huge landlord cannot stall login. */
-export async function fetchPropertyNames(profile: Profile, headersFor: HeadersFor): Promise<string[]> {
+async function propertyNames(api: ApiClient): Promise<string[]> {
   const names: string[] = [];
-  let cursor: string | null = null;
-  for (let page = 0; page < 50; page++) {
-    const url = new URL(`${profile.base_url.replace(/\/$/, '')}/properties`);
-    url.searchParams.set('limit', '200');
-    if (cursor) url.searchParams.set('page_cursor', cursor);
-    const body: Page<Property> = await getJson<Page<Property>>(url.toString(), headersFor, profile);
-    names.push(...body.data.map((p) => p.name));
-    cursor = body.next_cursor;
-    if (!cursor) break;
+  for await (const p of api.listProperties()) {
+    names.push(p.name);
+    if (names.length >= MAX_PROPERTY_NAMES) break;
   }
   return names;
 }
 
 /** Copies what /whoami says into the profile (nothing secret). */
 export async function reconcile(profile: Profile, headersFor: HeadersFor, onRejected?: OnRejected, now = new Date()): Promise<Profile> {
-  const who = await fetchWhoami(profile, headersFor, onRejected);
+  const api = apiFor(profile, headersFor, onRejected);
+  try {
+    return await reconcileWith(api, profile, now);
+  } finally {
+    await api.close();
+  }
+}
+
+async function reconcileWith(api: ApiClient, profile: Profile, now: Date): Promise<Profile> {
+  const who = await api.whoami();
   const next: Profile = {
     ...profile,
     tenant_id: who.tenant_id,
@@ -81,7 +71,7 @@ export async function reconcile(profile: Profile, headersFor: HeadersFor, onReje
   };
   if (who.token_expires_at) next.access_expires_at = who.token_expires_at;
   if (who.property_scope !== 'all' && who.granted_scopes.includes('read:units')) {
-    next.property_names = await fetchPropertyNames(profile, headersFor);
+    next.property_names = await propertyNames(api);
   } else {
     delete next.property_names;
   }
