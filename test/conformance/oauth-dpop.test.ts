@@ -82,13 +82,68 @@ describe('token endpoint', () => {
     const t = await boundTokens();
     const none = await refresh(sb.url, t.refresh_token);
     expect(none.status).toBe(400);
+    expect(none.body.error).toBe('invalid_dpop_proof');
+    expect(String(none.body.error_description)).toMatch(/DPoP/);
     const other = await dpopKey();
     const wrongKey = await refresh(sb.url, t.refresh_token, {}, { dpop: await dpopProof(other, 'POST', tokenUrl) });
     expect(wrongKey.status).toBe(400);
+    expect(wrongKey.body.error).toBe('invalid_dpop_proof');
+    expect(String(wrongKey.body.error_description)).toMatch(/bound/);
+    // Neither answer used up the refresh token.
+    const ok1 = await refresh(sb.url, t.refresh_token, {}, { dpop: await dpopProof(key, 'POST', tokenUrl) });
+    expect(ok1.status).toBe(200);
     const t2 = await boundTokens();
     const ok = await refresh(sb.url, t2.refresh_token, {}, { dpop: await dpopProof(key, 'POST', tokenUrl) });
     expect(ok.status).toBe(200);
     expect(ok.body.token_type).toBe('DPoP');
+  });
+});
+
+describe('proof replay and htm/htu at the token endpoint', () => {
+  test('a replayed proof is refused with invalid_dpop_proof and the code still redeems with a fresh proof', async () => {
+    const proof = await dpopProof(key, 'POST', tokenUrl);
+    const first = await redeem(sb.url, await authorize(sb.url, {}, { decision: 'approve' }), {}, { dpop: proof });
+    expect(first.status).toBe(200);
+    const flow = await authorize(sb.url, {}, { decision: 'approve' });
+    const replayed = await redeem(sb.url, flow, {}, { dpop: proof });
+    expect(replayed.status).toBe(400);
+    expect(replayed.body.error).toBe('invalid_dpop_proof');
+    expect(String(replayed.body.error_description)).toMatch(/jti|already used/);
+    const fresh = await redeem(sb.url, flow, {}, { dpop: await dpopProof(key, 'POST', tokenUrl) });
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.token_type).toBe('DPoP');
+  });
+
+  test('a replayed proof on refresh is refused; the refresh token and the connection stay valid', async () => {
+    const t = await boundTokens();
+    const revoked = () => sb.admin.connections().filter((c) => c.state === 'revoked').length;
+    const revokedBefore = revoked();
+    const proof = await dpopProof(key, 'POST', tokenUrl);
+    const first = await refresh(sb.url, t.refresh_token, {}, { dpop: proof });
+    expect(first.status).toBe(200);
+    const rt = String(first.body.refresh_token);
+    const replayed = await refresh(sb.url, rt, {}, { dpop: proof });
+    expect(replayed.status).toBe(400);
+    expect(replayed.body.error).toBe('invalid_dpop_proof');
+    const again = await refresh(sb.url, rt, {}, { dpop: await dpopProof(key, 'POST', tokenUrl) });
+    expect(again.status).toBe(200);
+    const at = String(again.body.access_token);
+    const me = await dpopCall({ ...t, access_token: at }, await dpopProof(key, 'GET', whoamiUrl, { accessToken: at }));
+    expect(me.status).toBe(200);
+    expect(revoked()).toBe(revokedBefore);
+  });
+
+  test.each([
+    ['htm GET', () => dpopProof(key, 'GET', tokenUrl)],
+    ['htu of the revocation endpoint', () => dpopProof(key, 'POST', `${sb.url}/oauth/revoke`)],
+    ['htu of another origin', () => dpopProof(key, 'POST', 'http://127.0.0.2:1/oauth/token')],
+  ])('a proof with %s is refused with invalid_dpop_proof and the code stays usable', async (_what, make) => {
+    const flow = await authorize(sb.url, {}, { decision: 'approve' });
+    const refused = await redeem(sb.url, flow, {}, { dpop: await make() });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('invalid_dpop_proof');
+    expect(String(refused.body.error_description)).toMatch(/htm|htu/);
+    expect((await redeem(sb.url, flow, {}, { dpop: await dpopProof(key, 'POST', tokenUrl) })).status).toBe(200);
   });
 });
 

@@ -7,7 +7,7 @@ import type { Clock } from '../contracts.js';
 import { readBody } from './body.js';
 import { PROBLEM_TYPE_BASE, RateLimiter } from './limits.js';
 import { ROUTES } from './provider.js';
-import { DPOP_IAT_TOLERANCE_S } from './validator.js';
+import { checkDpopProof, type DpopReplayCache } from './dpop.js';
 
 type Kind = 'token' | 'revoke' | 'authorize';
 
@@ -29,6 +29,10 @@ export interface GuardDeps {
   perMinute: number;
   /** Clients registered as DPoP-bound. */
   dpopBound: Set<string>;
+  /** Public URL of the token endpoint (DPoP htu). */
+  tokenUrl: string;
+  /** Shared with the /v1 validator. */
+  replay: DpopReplayCache;
 }
 
 function oauthError(ctx: Ctx, status: number, error: string, description: string): void {
@@ -45,16 +49,16 @@ function tooMany(ctx: Ctx, wait: number, what: string): void {
   ctx.body = { type: `${PROBLEM_TYPE_BASE}too-many-requests`, title: 'Too many requests', status: 429, detail: `Rate limit of ${what} exceeded; retry after ${wait} seconds.` };
 }
 
-/** oidc-provider allows 300 s of DPoP iat skew; the contract allows 60 s (checked against real time). */
-function dpopIatProblem(proof: string): string | undefined {
+/**
+ * oidc-provider allows 300 s of iat skew and answers a replayed jti with invalid_grant, which a
+ * client reads as "connection ended" (and the code is used up). Checked here first instead:
+ * a bad proof is invalid_dpop_proof and the code or refresh token stays usable.
+ */
+async function dpopProblem(proof: string, tokenUrl: string, replay: DpopReplayCache): Promise<string | undefined> {
   if (!proof) return undefined;
-  let iat: unknown;
-  try {
-    iat = decodeJwt(proof).iat;
-  } catch {
-    return 'the DPoP proof is not a JWT';
-  }
-  if (typeof iat !== 'number' || Math.abs(Date.now() / 1000 - iat) > DPOP_IAT_TOLERANCE_S) return 'DPoP proof iat is not within 60 seconds';
+  const checked = await checkDpopProof(proof, 'POST', tokenUrl, replay);
+  if (!checked.ok) return checked.problem;
+  replay.remember(checked.payload.jti!, checked.payload.iat!);
   return undefined;
 }
 
@@ -141,7 +145,7 @@ export function createGuard(d: GuardDeps) {
     const clientWait = claimed ? byClient[kind].blocked(claimed) : undefined;
     if (clientWait !== undefined) return tooMany(ctx, clientWait, `${d.perMinute} requests per minute per client`);
 
-    const proofProblem = kind === 'token' ? dpopIatProblem(ctx.get('dpop')) : undefined;
+    const proofProblem = kind === 'token' ? await dpopProblem(ctx.get('dpop'), d.tokenUrl, d.replay) : undefined;
     if (proofProblem) return oauthError(ctx, 400, 'invalid_dpop_proof', proofProblem);
     if (kind === 'token' && claimed && d.dpopBound.has(claimed) && !ctx.get('dpop'))
       return oauthError(ctx, 400, 'invalid_dpop_proof', 'this client is DPoP-bound: send a DPoP proof with every token request');

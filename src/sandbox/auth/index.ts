@@ -6,6 +6,7 @@ import { SCOPES, type ClientRegistration } from '../clients.js';
 import type { Clock, Directory, TokenValidator } from '../contracts.js';
 import { MemoryStore } from './adapter.js';
 import { createConsentHandler } from './consent.js';
+import { DpopReplayCache } from './dpop.js';
 import { createGuard } from './guard.js';
 import { guardRefreshGrant } from './refresh.js';
 import { createProvider, discoveryDocument, ROUTES } from './provider.js';
@@ -65,6 +66,7 @@ export function createAuthServer(o: AuthServerOptions): AuthServer {
       if (model === 'AccessToken' || model === 'RefreshToken') registry.tokenIssued(id, payload.grantId, model);
     },
   });
+  const replay = new DpopReplayCache();
   const provider = createProvider({ issuer, resource, assistantResource, clients: o.clients, store, registry });
 
   function revokeNow(sid: string, reason: string): boolean {
@@ -82,6 +84,8 @@ export function createAuthServer(o: AuthServerOptions): AuthServer {
       clock: o.clock,
       perMinute: o.oauthRateLimitPerMinute ?? 60,
       dpopBound: new Set(o.clients.filter((c) => c.dpop_bound_access_tokens).map((c) => c.client_id)),
+      tokenUrl: `${issuer}${ROUTES.token}`,
+      replay,
     }) as Parameters<Provider['use']>[0],
   );
   guardRefreshGrant(provider, { registry, clock: o.clock, revokeConnection });
@@ -104,7 +108,7 @@ export function createAuthServer(o: AuthServerOptions): AuthServer {
     resource,
     assistantResource,
     registry,
-    validator: createTokenValidator({ provider, registry, clock: o.clock, resource }),
+    validator: createTokenValidator({ provider, registry, clock: o.clock, resource, replay }),
     revokeConnection,
     async endAccess(tenantId) {
       registry.setTenantAccess(tenantId, false);

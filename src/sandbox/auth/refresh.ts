@@ -23,11 +23,13 @@ export interface RefreshDeps {
   revokeConnection(sid: string, reason: string): Promise<boolean>;
 }
 
-function invalidGrant(ctx: GrantCtx, description: string): void {
+function oauthError(ctx: GrantCtx, error: string, description: string): void {
   ctx.status = 400;
   ctx.set('Cache-Control', 'no-store');
-  ctx.body = { error: 'invalid_grant', error_description: description };
+  ctx.body = { error, error_description: description };
 }
+
+const invalidGrant = (ctx: GrantCtx, description: string) => oauthError(ctx, 'invalid_grant', description);
 
 export function guardRefreshGrant(provider: Provider, d: RefreshDeps): void {
   const handlers = instance(provider).grantTypeHandlers;
@@ -66,7 +68,14 @@ export function guardRefreshGrant(provider: Provider, d: RefreshDeps): void {
       // The in-memory store answers within one tick, so without this pause two refreshes
       // could never overlap as they do against production storage.
       await new Promise((resolve) => setTimeout(resolve, REFRESH_HOLD_MS));
-      await original(ctx);
+      try {
+        await original(ctx);
+      } catch (e) {
+        // oidc-provider says invalid_grant when the proof is missing or signed with another key,
+        // but the refresh token is still good: a spec client would wrongly drop the connection.
+        if ((e as { error_detail?: string }).error_detail !== 'failed jkt verification') throw e;
+        return oauthError(ctx, 'invalid_dpop_proof', 'this refresh token is DPoP-bound: send a proof signed with the key the tokens are bound to');
+      }
       if (sid && mine.collided) await d.revokeConnection(sid, CONCURRENT);
       if (sid && d.registry.isRevoked(sid)) invalidGrant(ctx, 'the connection was revoked while refreshing; start a new authorization flow');
     } finally {

@@ -2,13 +2,11 @@
 // token store, the connection registry and the sandbox clock.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { calculateJwkThumbprint, EmbeddedJWK, jwtVerify, type JWK } from 'jose';
+import { calculateJwkThumbprint } from 'jose';
 import type Provider from 'oidc-provider';
 import type { Clock, TokenCheck, TokenValidator } from '../contracts.js';
+import { checkDpopProof, type DpopReplayCache } from './dpop.js';
 import { ACCESS_TOKEN_TTL_S, type ConnectionRegistry } from './registry.js';
-
-export const DPOP_IAT_TOLERANCE_S = 60;
-const DPOP_ALGS = ['ES256', 'ES384', 'PS256', 'RS256', 'EdDSA'];
 
 interface StoredAccessToken {
   jti: string;
@@ -25,6 +23,8 @@ export interface ValidatorDeps {
   registry: ConnectionRegistry;
   clock: Clock;
   resource: string;
+  /** Shared with the token endpoint: a proof is single-use across both. */
+  replay: DpopReplayCache;
 }
 
 const bad = (error: 'invalid_token' | 'invalid_dpop_proof', description: string, scheme: 'Bearer' | 'DPoP' = 'Bearer'): TokenCheck => ({
@@ -35,38 +35,15 @@ const bad = (error: 'invalid_token' | 'invalid_dpop_proof', description: string,
 });
 
 export function createTokenValidator(d: ValidatorDeps): TokenValidator {
-  /** DPoP proof jti -> real-time expiry (ms); proofs are single-use within their window. */
-  const seenProofs = new Map<string, number>();
-
   async function checkProof(req: IncomingMessage, publicUrl: string, token: string, jkt: string): Promise<string | undefined> {
     const proof = req.headers.dpop;
     if (typeof proof !== 'string' || !proof) return 'a DPoP header with a proof is required for this DPoP-bound token';
-    let payload;
-    let header;
-    try {
-      ({ payload, protectedHeader: header } = await jwtVerify(proof, EmbeddedJWK, { typ: 'dpop+jwt', algorithms: DPOP_ALGS }));
-    } catch (e) {
-      return `DPoP proof is not valid: ${(e as Error).message}`;
-    }
-    const jwk = header.jwk as JWK;
-    if ('d' in jwk || 'k' in jwk) return 'DPoP proof jwk must be a public key';
-    if ('nonce' in payload) return 'DPoP nonces are not used by this server; send a proof without nonce';
-    if (payload.htm !== req.method) return 'DPoP proof htm does not match the request method';
-    const htu = typeof payload.htu === 'string' ? URL.parse(payload.htu) : null;
-    if (!htu) return 'DPoP proof htu is missing';
-    htu.search = '';
-    htu.hash = '';
-    if (htu.href !== new URL(publicUrl).href) return `DPoP proof htu must be ${publicUrl}`;
-    // iat is compared with real time: clients sign with their own clock, not the sandbox's.
-    const now = Date.now() / 1000;
-    if (typeof payload.iat !== 'number' || Math.abs(now - payload.iat) > DPOP_IAT_TOLERANCE_S) return 'DPoP proof iat is not within 60 seconds';
-    if (typeof payload.jti !== 'string' || !payload.jti) return 'DPoP proof jti is missing';
-    for (const [k, exp] of seenProofs) if (exp < Date.now()) seenProofs.delete(k);
-    if (seenProofs.has(payload.jti)) return 'DPoP proof was already used (jti replay)';
+    const checked = await checkDpopProof(proof, req.method ?? 'GET', publicUrl, d.replay);
+    if (!checked.ok) return checked.problem;
     const ath = createHash('sha256').update(token).digest('base64url');
-    if (payload.ath !== ath) return 'DPoP proof ath does not match the access token';
-    if ((await calculateJwkThumbprint(jwk)) !== jkt) return 'DPoP proof key is not the key the token is bound to';
-    seenProofs.set(payload.jti, Date.now() + 2 * DPOP_IAT_TOLERANCE_S * 1000);
+    if (checked.payload.ath !== ath) return 'DPoP proof ath does not match the access token';
+    if ((await calculateJwkThumbprint(checked.jwk)) !== jkt) return 'DPoP proof key is not the key the token is bound to';
+    d.replay.remember(checked.payload.jti!, checked.payload.iat!);
     return undefined;
   }
 
