@@ -59,7 +59,10 @@ if (only.has('rate')) {
 if (only.has('cost')) for (const units of plan.cost) results.cost.push(await clientCost({ units, runs, log }));
 
 results.finished = new Date().toISOString();
-const day = started.toISOString().slice(0, 10);
+// A complete run is <date>.json; a subset (--only) gets its parts in the name, so it never
+// replaces a complete run's results.
+const subset = only.size < 3 ? `-${[...only].sort().join('-')}` : '';
+const day = `${started.toISOString().slice(0, 10)}${subset}`;
 const dir = path.join(ROOT, 'bench', 'results');
 await mkdir(dir, { recursive: true });
 const md = table(results);

@@ -9,7 +9,8 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const BIN = path.join(ROOT, 'bin', 'meterdata.js');
+/** MD_BENCH_BIN: measure another build's launcher (e.g. a patched copy) with the same harness. */
+export const BIN = process.env.MD_BENCH_BIN || path.join(ROOT, 'bin', 'meterdata.js');
 const HOOK = path.join(ROOT, 'bench', 'lib', 'rusage-hook.js');
 /** 2026-01-01T00:00:00Z: every run writes the same export time, so files compare byte for byte. */
 export const EPOCH = '1767225600';
