@@ -4,7 +4,7 @@
 import { AccessWithdrawnError, ServiceUnavailableError } from '../core/errors.js';
 import type { ApiClient, ApiClientOptions, RangeQuery, UnknownValue } from './contracts.js';
 import { RateBudget, Scheduler } from './pacer.js';
-import { ApiProblemError, notFound } from './problems.js';
+import { ApiProblemError, notFound, unexpectedNotFound } from './problems.js';
 import { check, SchemaViolation, type Schema } from './schema.js';
 import * as S from './schemas.js';
 import { Transport } from './transport.js';
@@ -87,7 +87,9 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
 
   async function vanished(subject: Subject, e: ApiProblemError): Promise<Error> {
     const known = seen.get(subject.id);
-    if (!known) return notFound(e.endpoint, subject.kind === 'point' ? 'measuring point' : subject.kind, subject.id, e.problem);
+    // Only the contract's resource-not-found says "gone": a proxy's HTML 404 or another fragment does not.
+    if (known && e.problemCode !== 'resource-not-found') return unexpectedNotFound(e.endpoint, e.problem);
+    if (!known) return e.problemCode === 'resource-not-found' || e.problem === null ? notFound(e.endpoint, subject.kind === 'point' ? 'measuring point' : subject.kind, subject.id, e.problem) : e;
     // Rule 4: a 404 on a known id is withdrawn access; re-check what the grant still covers.
     const who = await client.whoami();
     const label = known.name ? `"${known.name}" (${subject.id})` : subject.id;

@@ -125,6 +125,23 @@ export function notFound(endpoint: string, kind: string, id: string, problem: Pr
   });
 }
 
+/**
+ * 404 on an id seen earlier in the run, but not the contract's resource-not-found: no proof
+ * the access was withdrawn. No Problem body (something between us and the service answered):
+ * unavailable, exit 5; another fragment: an answer this version does not understand, exit 1.
+ */
+export function unexpectedNotFound(endpoint: string, problem: Problem | null): ApiProblemError {
+  const what = problem ? `with the problem type "${problemCode(problem)}" instead of resource-not-found` : 'without the problem details the service sends (perhaps a proxy answered)';
+  return new ApiProblemError(`The service answered ${endpoint} with HTTP 404 ${what}${traceNote(problem)}; this is not read as withdrawn access.`, {
+    code: 'API_UNEXPECTED_NOT_FOUND',
+    exitCode: problem ? ExitCode.UNEXPECTED : ExitCode.UNAVAILABLE,
+    hint: problem ? 'If this persists, report it with the trace id.' : 'Try again later; if it persists, check the network path to the metering service (proxy, firewall).',
+    status: 404,
+    problem,
+    endpoint,
+  });
+}
+
 /** A second 401 after one refresh (or one fresh DPoP proof): the connection is gone. */
 export function rejectedSignIn(endpoint: string, problem: Problem | null, dpop: boolean): NotSignedInError {
   return dpop

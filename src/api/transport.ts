@@ -133,17 +133,20 @@ export class Transport {
       const problem = parseProblem(text);
       const code = problem ? problemCode(problem) : '';
       const wwwAuth = header(headers, 'www-authenticate');
-      if (status === 429) {
+      const action = actionFor(status, problem === null ? null : code);
+      if (action === 'pause') {
+        // A 429 paused the budget before its body was read; another status carrying the code pauses now.
+        if (status !== 429) pauseMs = this.pauseAll(header(headers, 'retry-after'), failures);
         this.o.onEvent({ type: 'rate-limited', waitMs: pauseMs });
         // The pause is the wait: the scheduler holds every caller until it ends.
-        failures = await this.backoff(endpoint, failures, { reason: 'HTTP 429 too-many-requests', status, rateLimited: true, problem }, attempt, 0);
+        failures = await this.backoff(endpoint, failures, { reason: `HTTP ${status} too-many-requests`, status, rateLimited: true, problem }, attempt, 0);
         continue;
       }
-      if (RETRY_STATUSES.has(status)) {
+      if (action === 'backoff') {
         failures = await this.backoff(endpoint, failures, { reason: `HTTP ${status}${code ? ` ${code}` : ''}`, status, rateLimited: false, problem }, attempt);
         continue;
       }
-      if (status === 401) {
+      if (action === 'refresh') {
         if (authParam(wwwAuth, 'error') === 'invalid_dpop_proof') {
           if (freshProofTried) throw rejectedSignIn(endpoint, problem, true);
           freshProofTried = true; // headersFor makes a new proof on the next loop
@@ -155,9 +158,9 @@ export class Transport {
         this.o.onEvent({ type: 'refreshed' });
         continue;
       }
-      if (status === 403) throw insufficientScope(endpoint, problem, wwwAuth);
-      if (status === 404) throw notFound(endpoint, 'resource', requestPath.split('?')[0]!.split('/').pop() ?? '', problem);
-      if (status === 400) throw invalidRequest(endpoint, problem, userInput);
+      if (action === 'scope') throw insufficientScope(endpoint, problem, wwwAuth);
+      if (action === 'not-found') throw notFound(endpoint, 'resource', requestPath.split('?')[0]!.split('/').pop() ?? '', problem);
+      if (action === 'invalid') throw invalidRequest(endpoint, problem, userInput);
       throw unexpectedStatus(endpoint, status, problem);
     }
   }
@@ -196,6 +199,36 @@ export class Transport {
     this.o.scheduler.close();
     await this.pool.close();
   }
+}
+
+type Action = 'pause' | 'backoff' | 'refresh' | 'scope' | 'not-found' | 'invalid' | 'unexpected';
+
+const ACTION_OF_CODE: Record<string, Action> = {
+  'too-many-requests': 'pause',
+  'internal-error': 'backoff',
+  'service-unavailable': 'backoff',
+  'invalid-token': 'refresh',
+  'insufficient-scope': 'scope',
+  'resource-not-found': 'not-found',
+  'invalid-request': 'invalid',
+};
+
+const ACTION_OF_STATUS: Record<number, Action> = { 429: 'pause', 401: 'refresh', 403: 'scope', 404: 'not-found', 400: 'invalid' };
+
+/**
+ * What to do with an error answer. The contract says clients branch on the Problem's type
+ * fragment (`code`), so it decides; the status only when the body is no Problem (a proxy's
+ * page). An unknown fragment is an unexpected answer, except on a 5xx, which is retried
+ * anyway: repeating a read is harmless.
+ */
+export function actionFor(status: number, code: string | null): Action {
+  if (code !== null) {
+    const byCode = ACTION_OF_CODE[code];
+    if (byCode) return byCode;
+    return RETRY_STATUSES.has(status) ? 'backoff' : 'unexpected';
+  }
+  if (RETRY_STATUSES.has(status)) return 'backoff';
+  return ACTION_OF_STATUS[status] ?? 'unexpected';
 }
 
 function exhausted(endpoint: string, attempts: number, t: Transient): ServiceUnavailableError {

@@ -261,3 +261,58 @@ describe('403, 404 and 400', () => {
     expect((await client.unitConsumption(u, { from: '2025-01-01', to: '2025-12-31' })).usage_unit_id).toBe(u);
   });
 });
+
+describe('the Problem type fragment decides, the status only without a Problem body', () => {
+  const range = { from: '2025-01-01', to: '2025-12-31' };
+  async function seenUnit() {
+    const r = await rig();
+    const u = unit(uid(), 'WE 07 Dachgeschoss');
+    r.api.route('/v1/usage-units', pageOf([u], null));
+    r.api.route('/v1/whoami', { json: whoami([uid()]) });
+    await collect(r.client.listUsageUnits());
+    return { ...r, u };
+  }
+
+  it('a 404 with an HTML body on a seen unit is not withdrawn access (exit 5, no /whoami)', async () => {
+    const { api, client, u } = await seenUnit();
+    api.route(`/v1/usage-units/${u.id}/consumption`, { status: 404, body: '<html><body>Not Found</body></html>', headers: { 'content-type': 'text/html' } });
+    const e = await failure(client.unitConsumption(u.id, range));
+    expect(e).not.toBeInstanceOf(AccessWithdrawnError);
+    expect([e.code, e.exitCode]).toEqual(['API_UNEXPECTED_NOT_FOUND', 5]);
+    expect(api.hits('/v1/whoami')).toHaveLength(0);
+  });
+
+  it('a 404 with another fragment on a seen unit is not withdrawn access (exit 1)', async () => {
+    const { api, client, u } = await seenUnit();
+    api.route(`/v1/usage-units/${u.id}/consumption`, problem(404, 'route-not-found'));
+    const e = await failure(client.unitConsumption(u.id, range));
+    expect(e).not.toBeInstanceOf(AccessWithdrawnError);
+    expect(e.exitCode).toBe(1);
+    expect(e.message).toContain('route-not-found');
+  });
+
+  it('a 401 whose fragment is not invalid-token does not refresh', async () => {
+    const { api, client, creds } = await rig();
+    api.route('/v1/whoami', problem(401, 'account-locked'));
+    const e = await failure(client.whoami());
+    expect(creds.refreshes).toBe(0);
+    expect(api.requests).toHaveLength(1);
+    expect(e.exitCode).toBe(1);
+  });
+
+  it('a 401 without a Problem body falls back to the status: one refresh and a retry', async () => {
+    const { api, client, creds } = await rig();
+    api.route('/v1/whoami', { json: whoami() });
+    api.inject('/v1/whoami', { status: 401, body: 'Unauthorized' });
+    await client.whoami();
+    expect(creds.refreshes).toBe(1);
+  });
+
+  it('a too-many-requests fragment pauses and retries even under another status', async () => {
+    const { api, client } = await rig();
+    api.route('/v1/whoami', { json: whoami() });
+    api.inject('/v1/whoami', problem(503, 'too-many-requests', { headers: { 'retry-after': '0' } }));
+    await client.whoami();
+    expect(client.stats()).toMatchObject({ requests: 2, rateLimited: 1 });
+  });
+});
