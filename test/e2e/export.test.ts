@@ -81,6 +81,7 @@ describe('meterdata export (built binary, sandbox)', () => {
     started.push(sandbox);
     const out = path.join(home, 'out');
     const before = sandbox.log.total;
+    const logBefore = new Map(sandbox.log.byEndpoint);
     const r = await runBin(['export', '--year', '2025', '--out', out], env);
     expect(r.stderr).toMatch(/wrote .* for 2025-01-01 to 2025-12-31/);
     expect(r.code).toBe(0);
@@ -108,6 +109,39 @@ describe('meterdata export (built binary, sandbox)', () => {
       expect(want, `${row.usage_unit_id} ${row.metric}`).toBeDefined();
       expect(new Decimal(row.billable_value!).equals(want!), `${row.usage_unit_name} ${row.metric}: ${row.billable_value} vs ${want}`).toBe(true);
     }
+
+    // Plant-room and main meters: the sum of the sandbox's own billable segment values (rule 1).
+    const plantWant = new Map<string, Decimal>();
+    for (const p of ds.properties(ds.tenants()[0]!.id)) {
+      for (const point of ds.pointsOfProperty(p).filter((x) => x.allocations.length === 0)) {
+        const segs = ds.consumption(point, miOf('2025-01-01'), miOf('2025-12-31')).segments;
+        plantWant.set(ds.pointId(point), segs.reduce((acc, s) => acc.plus(s.billable), new Decimal(0)));
+      }
+    }
+    const plantRows = parseCsv(clean.get('plant-points.csv')!.toString('utf8'));
+    expect(plantRows.map((r) => r.measuring_point_id).sort()).toEqual([...plantWant.keys()].sort());
+    for (const row of plantRows) {
+      const want = plantWant.get(row.measuring_point_id!)!;
+      expect(new Decimal(row.billable_value!).equals(want), `plant ${row.measuring_point_id}: ${row.billable_value} vs ${want}`).toBe(true);
+    }
+    expect([...plantWant.values()].some((v) => v.gt(0))).toBe(true);
+
+    // No request made twice: per endpoint exactly what the walk needs, no retries in a clean run.
+    const pages = (n: number) => Math.max(1, Math.ceil(n / 200));
+    const props = ds.properties(ds.tenants()[0]!.id);
+    const points = props.map((p) => ds.pointsOfProperty(p));
+    const want: Record<string, number> = {
+      'GET /whoami': 1,
+      'GET /properties': pages(props.length),
+      'GET /usage-units': props.reduce((n, p) => n + pages(p.unitEnd - p.unitStart), 0),
+      'GET /properties/{id}/measuring-points': points.reduce((n, ps) => n + pages(ps.length), 0),
+      'GET /usage-units/{id}/consumption': props.reduce((n, p) => n + p.unitEnd - p.unitStart, 0),
+      'GET /measuring-points/{id}/readings': points.reduce((n, ps) => n + ps.filter((x) => x.allocations.length === 0).length, 0),
+    };
+    const got = Object.fromEntries([...sandbox.log.byEndpoint].map(([k, n]) => [k, n - (logBefore.get(k) ?? 0)]).filter(([, n]) => n !== 0));
+    expect(got).toEqual(want);
+    expect(cleanRequests).toBe(Object.values(want).reduce((a, b) => a + b, 0));
+    expect(sandbox.log.byStatus.get('200')).toBe(sandbox.log.total);
   }, 120_000);
 
   it('writes the same bytes under injected 429s, 5xx, resets and truncated bodies', async () => {
