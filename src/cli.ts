@@ -144,6 +144,8 @@ function build(io: Io): Command {
     .option('--units <n>', 'units in the embedded sandbox')
     .action(action(io, () => import('./commands/demo.js')));
 
+  // Cron jobs and scripts branch on these: every command's --help lists them.
+  for (const cmd of program.commands) cmd.addHelpText('after', EXIT_CODES_HELP);
   return program;
 }
 

@@ -12,6 +12,13 @@ describe('meterdata CLI wiring', () => {
     }
   });
 
+  it.each(['login', 'logout', 'status', 'token', 'export', 'browse', 'sandbox', 'demo'])('`%s --help` lists the exit codes too', async (cmd) => {
+    const r = await runCli([cmd, '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`Usage: meterdata ${cmd}`);
+    expect(r.stdout).toMatch(/Exit codes:[\s\S]*3\s+not signed in[\s\S]*5\s+service unavailable/);
+  });
+
   it('rejects an unknown command with the usage exit code', async () => {
     const r = await runCli(['exprot']);
     expect(r.code).toBe(2);
