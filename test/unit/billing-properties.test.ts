@@ -89,6 +89,29 @@ describe('billing properties', () => {
     );
   });
 
+  it("each unit bills a shared point's billable value times its own share, within the rounding of weighted values", () => {
+    fc.assert(
+      fc.property(amount, fc.array(fc.integer({ min: 1, max: 100 }), { minLength: 1, maxLength: 6 }), fc.boolean(), (billable, weights, dropWeighted) => {
+        const w = weights.reduce((a, b) => a + b, 0);
+        const copies = sharedCopies(billable, weights.map((x) => x / w));
+        for (const c of copies) {
+          const pc = c.segments[0]!.period_consumption;
+          // As the service sends it: billable × share rounded to 3 decimals, or not at all.
+          if (dropWeighted) delete pc.weighted_billable_value;
+          else pc.weighted_billable_value = dec(billable).times(c.unit_share!).toDecimalPlaces(3).toNumber();
+        }
+        const out = billProperty(aPropertyInput({ units: copies.map((c, i) => aUnitEntry(`WE ${i}`, [c])) }));
+        expect(out.billing).toHaveLength(copies.length);
+        for (const row of out.billing) {
+          const share = out.segments.find((s) => s.usage_unit_id === row.usage_unit_id)!.unit_share!;
+          const exact = dec(billable).times(share);
+          expect(dec(row.billable_value).minus(exact).abs().lessThanOrEqualTo('0.0005'), `${row.usage_unit_name}: ${row.billable_value} vs ${exact.toString()}`).toBe(true);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('segments with a non-billable status never contribute, whatever value they carry', () => {
     fc.assert(
       fc.property(fc.array(segmentArb, { minLength: 1, maxLength: 5 }), amount, (segments, other) => {
