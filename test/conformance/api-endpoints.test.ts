@@ -56,9 +56,31 @@ describe('GET /properties and /properties/{id}', () => {
   });
   it('answers usage_unit_count null for "Birkenweg" of Immobilien Süd KG', async () => {
     const r = await h.get('/properties', 'sued');
-    expect(r.body.data).toHaveLength(1);
+    expect(r.body.data).toHaveLength(2);
+    expect(r.body.data[0].name).toMatch(/^Birkenweg /);
     expect(r.body.data[0].usage_unit_count).toBeNull();
     expect(r.body.data[0].tenant_id).toBe(h.ds.tenants()[1]!.id);
+  });
+  it('a Property without units: usage_unit_count 0, no units, only its main water meter', async () => {
+    const empty = (await h.get('/properties', 'sued')).body.data[1];
+    expect(empty).toMatchObject({ name: 'Gewerbehof Kanalstraße 2-4', usage_unit_count: 0 });
+    expect(empty.addresses.map((a: any) => `${a.street} ${a.house_number}`)).toEqual(['Kanalstraße 2', 'Kanalstraße 4']);
+    expect((await h.get(`/usage-units?property_id=${empty.id}`, 'sued')).body).toEqual({ data: [], next_cursor: null, prev_cursor: null });
+    const points = (await h.get(`/properties/${empty.id}/measuring-points`, 'sued')).body.data;
+    expect(points.map((p: any) => [p.metric, p.usage_unit_id])).toEqual([['water_cold', null]]);
+    expect((await h.get(`/measuring-points/${points[0].id}`, 'sued')).status).toBe(200);
+  });
+  it('Lindenhof has two addresses, both used by units', async () => {
+    const lindenhof = (await h.get('/properties')).body.data[1];
+    expect(lindenhof.addresses).toHaveLength(2);
+    const units = (await walk(h, `/usage-units?property_id=${lindenhof.id}`, 200)).items;
+    expect(new Set(units.map((u: any) => u.address.house_number))).toEqual(new Set(lindenhof.addresses.map((a: any) => a.house_number)));
+  });
+  it('a 50/50 shared point names the unit with the smaller id as usage_unit_id', async () => {
+    const { points, unit } = await musterstrasse(h);
+    const tie = points.find((p: any) => p.localization === 'Heizkreis Allgemeinräume');
+    const ids = [unit('Treppenhaus').id, unit('Technikraum').id].sort();
+    expect(tie.usage_unit_id).toBe(ids[0]);
   });
   it('keeps an address without units (Musterstraße 5)', async () => {
     const { p1, units } = await musterstrasse(h);

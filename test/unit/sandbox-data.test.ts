@@ -1,5 +1,5 @@
 // The synthetic data generator: determinism, every special case in the default data set,
-// raw-model invariants, and the footprint of 50,000 units (printed, not asserted on time).
+// raw-model invariants, and the footprint of 50,000 units (time printed; heap growth bounded).
 import { describe, expect, it } from 'vitest';
 import { generateDataset, type Dataset, type PointRec } from '../../src/sandbox/data/index.js';
 import { miOf } from '../../src/sandbox/data/dates.js';
@@ -45,7 +45,7 @@ describe('generateDataset', () => {
     const ds = generateDataset({});
     const [nord, sued] = ds.tenants();
     expect(ds.propertiesOf(nord!.id).map((p) => p.name)).toEqual(['Musterstraße 1-5', 'Lindenhof']);
-    expect(ds.propertiesOf(sued!.id)).toHaveLength(1);
+    expect(ds.propertiesOf(sued!.id).map((p) => p.name)).toEqual([expect.stringMatching(/^Birkenweg /), 'Gewerbehof Kanalstraße 2-4']);
     expect(ds.propertiesOf('nope')).toEqual([]);
   });
 
@@ -61,7 +61,7 @@ describe('generateDataset', () => {
     const usedAddresses = new Set(units.filter((u) => u.propertyIdx === 0).map((u) => u.addressIdx));
     expect(p0.addresses.filter((_, i) => !usedAddresses.has(i))).toHaveLength(1);
     expect(points.some((p) => p.allocations.length === 0)).toBe(true);
-    expect(points.filter((p) => p.allocations.length > 1)).toHaveLength(2);
+    expect(points.filter((p) => p.allocations.length > 1)).toHaveLength(3);
     for (const p of points.filter((x) => x.allocations.length)) {
       expect(p.allocations.reduce((s, a) => s + Number(a.share) * 1000, 0)).toBe(1000);
     }
@@ -121,6 +121,39 @@ describe('generateDataset', () => {
     }
   });
 
+  it('several Properties have several addresses; one Property has no units and only a main water meter', () => {
+    const ds = generateDataset({});
+    const multi = ds.properties().filter((p) => p.addresses.length > 1).map((p) => p.name);
+    expect(multi).toEqual(['Musterstraße 1-5', 'Lindenhof', 'Gewerbehof Kanalstraße 2-4']);
+    const lindenhof = ds.properties().find((p) => p.name === 'Lindenhof')!;
+    const used = new Set(Array.from({ length: lindenhof.unitEnd - lindenhof.unitStart }, (_, i) => ds.unitByIndex(lindenhof.unitStart + i)!.addressIdx));
+    expect(used).toEqual(new Set([0, 1]));
+    const empty = ds.properties().filter((p) => p.unitEnd === p.unitStart);
+    expect(empty.map((p) => [p.name, p.unitCountUnknown, ds.tenantId(p.tenantIdx)])).toEqual([['Gewerbehof Kanalstraße 2-4', false, ds.tenants()[1]!.id]]);
+    const meters = ds.pointsOfProperty(empty[0]!);
+    expect(meters.map((p) => [p.metric, p.localization, p.allocations.length])).toEqual([['water_cold', 'Hauptwasserzähler Hausanschluss', 0]]);
+    expect(ds.point(ds.pointId(meters[0]!))).toEqual(meters[0]);
+    // Unit lookups never land on the empty Property, also with other sizes.
+    for (const units of [22, 60, 450]) {
+      const d = generateDataset({ units });
+      expect(d.properties().at(-1)!.unitEnd - d.properties().at(-1)!.unitStart).toBe(0);
+      expect(d.unitByIndex(units - 1)!.propertyIdx).toBe(d.properties().length - 2);
+    }
+  });
+
+  it('a 50/50 shared point: the primary unit is the one with the smaller id', () => {
+    const ds = generateDataset({});
+    const tie = allPoints(ds).filter((p) => p.allocations.length === 2 && p.allocations.every((a) => a.share === '0.5'));
+    expect(tie).toHaveLength(1);
+    const names = tie[0]!.allocations.map((a) => ds.unitByIndex(a.unitIdx)!.name);
+    expect(names).toEqual(['Treppenhaus', 'Technikraum']);
+    const ids = tie[0]!.allocations.map((a) => ds.unitId(a.unitIdx));
+    const smaller = ids[0]! < ids[1]! ? 0 : 1;
+    expect(ds.primaryUnit(tie[0]!)).toBe(tie[0]!.allocations[smaller]!.unitIdx);
+    // Same result whichever order the allocations are listed in.
+    expect(ds.primaryUnit({ ...tie[0]!, allocations: [...tie[0]!.allocations].reverse() })).toBe(tie[0]!.allocations[smaller]!.unitIdx);
+  });
+
   it('a single unit works; large sets spread units over Properties of at most 200', () => {
     const one = generateDataset({ units: 1 });
     expect(one.unitCount).toBe(1);
@@ -130,6 +163,7 @@ describe('generateDataset', () => {
     const sizes = big.properties().map((p) => p.unitEnd - p.unitStart);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(200);
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(5_000);
+    expect(sizes.filter((n) => n === 0)).toHaveLength(1);
   });
 
   it('50,000 units: generation time and memory (printed)', () => {
@@ -146,6 +180,8 @@ describe('generateDataset', () => {
     const heapMb = (process.memoryUsage().heapUsed - heap0) / 1e6;
     console.log(`50,000 units: generate ${tGen.toFixed(1)} ms, walk all units and ${points} points ${tWalk.toFixed(0)} ms, heap delta ${heapMb.toFixed(1)} MB, ${ds.properties().length} Properties`);
     expect(points).toBeGreaterThan(150_000);
+    // Generous bound (measured ≈ 14 MB): a data set that materialised its units would exceed it.
+    expect(heapMb).toBeLessThan(150);
     expect(c.segments.length).toBeGreaterThan(0);
   });
 });

@@ -16,7 +16,13 @@ const CITIES: [postal: string, city: string][][] = [
 const HCA_FACTORS = ['0.85', '1', '1.15', '1.25', '1.4', '2.1'];
 const MAX_UNITS_PER_PROPERTY = 200;
 
-/** Generated Properties 1..P holding units [first, total). Property q+1 belongs to tenant q % 2. */
+/** A Property of Immobilien Süd KG with two addresses and no units at all, last in the list. */
+export const EMPTY_PROPERTY_NAME = 'Gewerbehof Kanalstraße 2-4';
+
+/**
+ * Generated Properties 1..P holding units [first, total). Property q+1 belongs to tenant q % 2.
+ * Then one Property without units (P+1, tenant 1). Lindenhof has at least two addresses.
+ */
 export function genericProperties(seed: string, first: number, total: number): PropertyRec[] {
   const r = total - first;
   if (r <= 0) return [];
@@ -30,13 +36,16 @@ export function genericProperties(seed: string, first: number, total: number): P
     const street = STREETS[q % STREETS.length]!;
     const [postal_code, city] = CITIES[tenantIdx]![Math.floor(q / 2) % 4]!;
     const base = 1 + 2 * Math.floor(rand(seed, 'house', idx) * 40);
-    const houses = Math.min(4, 1 + Math.floor((unitEnd - unitStart) / 40));
+    const houses = Math.min(4, Math.max(q === 0 && unitEnd - unitStart > 1 ? 2 : 1, 1 + Math.floor((unitEnd - unitStart) / 40)));
     const addresses: AddressRec[] = Array.from({ length: houses }, (_, i) => ({
       street, house_number: String(base + 2 * i), house_number_addition: null, postal_code, city, country_code: 'DE',
     }));
     const name = q === 0 ? 'Lindenhof' : houses > 1 ? `${street} ${base}-${base + 2 * (houses - 1)}` : `${street} ${base}`;
     out.push({ idx, tenantIdx, name, addresses, unitCountUnknown: q === 1, unitStart, unitEnd });
   }
+  const kanal = (house_number: string): AddressRec => ({ street: 'Kanalstraße', house_number, house_number_addition: null, postal_code: '93047', city: 'Regensburg', country_code: 'DE' });
+  // Empty unit range at the very end, so unit lookups by index never land on it.
+  out.push({ idx: p + 1, tenantIdx: 1, name: EMPTY_PROPERTY_NAME, addresses: [kanal('2'), kanal('4')], unitCountUnknown: false, unitStart: total, unitEnd: total });
   return out;
 }
 
@@ -90,9 +99,10 @@ export function genericUnitPoints(seed: string, unit: UnitRec): PointRec[] {
   return out;
 }
 
-/** Plant-room and main meters of a generated Property (no unit). */
+/** Plant-room and main meters of a generated Property (no unit); a Property without units has only its main water meter. */
 export function genericPropertyPoints(seed: string, prop: PropertyRec): PointRec[] {
-  return ([[0, 'water_cold', 'Hauptwasserzähler Hausanschluss'], [1, 'heat', 'Wärmemengenzähler Heizzentrale']] as const).map(([j, metric, loc]) => {
+  const meters = [[0, 'water_cold', 'Hauptwasserzähler Hausanschluss'], [1, 'heat', 'Wärmemengenzähler Heizzentrale']] as const;
+  return meters.slice(0, prop.unitEnd > prop.unitStart ? 2 : 1).map(([j, metric, loc]) => {
     const key = propertySlot(prop.idx, j);
     const devices = genericDevices(seed, key, metric, '1').map((d) => ({ ...d, rateMilli: d.rateMilli * 20 }));
     return point(prop.idx, key, metric, loc, { devices });

@@ -113,6 +113,8 @@ function specialPoints(seed: string): PointRec[] {
   own(18, 3, 'heat', 'Differenzzähler Heizung Laden', () => [], { isDifference: true });
   own(19, 0, 'water_cold', 'Reinigungswasser Keller');
   own(20, 0, 'water_cold', 'Technikraum Ausguss');
+  // A 50/50 tie: the primary unit is the one with the smaller id.
+  own(19, 1, 'heat', 'Heizkreis Allgemeinräume', undefined, { allocations: [{ unitIdx: 19, share: '0.5' }, { unitIdx: 20, share: '0.5' }] });
   const plant = (j: number, metric: PointRec['metric'], loc: string) => {
     const key = propertySlot(0, j);
     pts.push(point(0, key, metric, loc, { devices: [device(seed, key, 0, metric, { installedAt: '2017-09-01' })] }));
