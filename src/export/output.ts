@@ -10,7 +10,7 @@ import { UsageError } from '../core/errors.js';
 import { AtomicOutput, partialName, type BufferedFile } from './atomic.js';
 import { CsvTableWriter } from './csv-writer.js';
 import type { Format } from './options.js';
-import type { Row, TableName } from './tables.js';
+import { overviewKey, type Row, type TableName } from './tables.js';
 import type { Template } from './templates.js';
 import type { OverviewData, OverviewUnit } from './xlsx-writer.js';
 
@@ -25,6 +25,8 @@ export interface FileEntry {
 }
 
 const METRIC_ORDER = ['heat', 'hca', 'water_warm', 'water_cold', 'water_outdoor', 'electricity', 'gas'];
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 function metricRank(m: string): number {
   const i = METRIC_ORDER.indexOf(m);
@@ -69,7 +71,8 @@ export class OutputSet {
   private readonly csv = new Map<TableName, { file: BufferedFile; writer: CsvTableWriter }>();
   private readonly spools = new Map<TableName, BufferedFile>();
   private readonly units: OverviewUnit[] = [];
-  private readonly metricUnits = new Map<string, string>();
+  /** overviewKey -> the pair, one Overview column each. */
+  private readonly metricUnits = new Map<string, { metric: string; unit: string }>();
   readonly rows: Partial<Record<TableName, number>> = {};
 
   constructor(
@@ -119,8 +122,9 @@ export class OutputSet {
         byUnit.set(b.usage_unit_id, row);
       }
       const flagged = b.review_flags.some((c: FlagCode) => FLAG_SEVERITY[c] !== 'info');
-      row.values.set(b.metric, { value: b.billable_value, flagged });
-      if (!this.metricUnits.has(b.metric)) this.metricUnits.set(b.metric, b.unit);
+      const key = overviewKey(b.metric, b.unit);
+      row.values.set(key, { value: b.billable_value, flagged });
+      if (!this.metricUnits.has(key)) this.metricUnits.set(key, { metric: b.metric, unit: b.unit });
     }
     this.units.push(...byUnit.values());
     const rest = units.filter((u) => !byUnit.has(u.id)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1));
@@ -130,9 +134,9 @@ export class OutputSet {
   }
 
   overview(): OverviewData {
-    const metrics = [...this.metricUnits.entries()]
-      .map(([metric, unit]) => ({ metric, unit }))
-      .sort((a, b) => metricRank(a.metric) - metricRank(b.metric) || (a.metric < b.metric ? -1 : a.metric > b.metric ? 1 : 0));
+    const metrics = [...this.metricUnits.values()].sort(
+      (a, b) => metricRank(a.metric) - metricRank(b.metric) || cmp(a.metric, b.metric) || cmp(a.unit, b.unit),
+    );
     return { metrics, units: this.units };
   }
 

@@ -4,6 +4,11 @@
 
 export type ColumnType = 'text' | 'number' | 'integer' | 'date' | 'boolean' | 'flags' | 'id';
 
+/** One Overview column per (metric, unit) pair, as billing groups its rows: a metric sent with two units is two columns, never one mixed sum. */
+export function overviewKey(metric: string, unit: string): string {
+  return JSON.stringify([metric, unit]);
+}
+
 export const TABLE_NAMES = ['billing', 'segments', 'readings', 'plant-points', 'review'] as const;
 export type TableName = (typeof TABLE_NAMES)[number];
 

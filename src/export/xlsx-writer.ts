@@ -10,7 +10,7 @@ import type { Writable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import ExcelJS from 'exceljs';
 import { formatCell, plainNumber } from './format.js';
-import type { ColumnType, Row, TableName } from './tables.js';
+import { overviewKey, type ColumnType, type Row, type TableName } from './tables.js';
 import type { Template, TemplateColumn } from './templates.js';
 
 export interface OverviewUnit {
@@ -19,12 +19,12 @@ export interface OverviewUnit {
   usage_unit_id: string;
   usage_unit_name: string;
   unit_type: string;
-  /** metric -> billed value and whether a not_billed/review flag touches it */
+  /** overviewKey(metric, unit) -> billed value and whether a not_billed/review flag touches it */
   values: Map<string, { value: string; flagged: boolean }>;
 }
 
 export interface OverviewData {
-  /** Metrics in column order, each with its unit, e.g. { metric: 'heat', unit: 'kWh' }. */
+  /** (metric, unit) pairs in column order, e.g. { metric: 'heat', unit: 'kWh' }. */
   metrics: { metric: string; unit: string }[];
   units: OverviewUnit[];
 }
@@ -123,7 +123,7 @@ function overviewSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template, o: O
   const ws = sheet(wb, t.sheets.overview, [38, 30, 38, 30, 14, ...o.metrics.map(() => 16)]);
   header(ws, [...fixed, ...o.metrics.map((m) => `${m.metric} (${m.unit})`)]);
   for (const u of o.units) {
-    const vals = o.metrics.map((m) => u.values.get(m.metric));
+    const vals = o.metrics.map((m) => u.values.get(overviewKey(m.metric, m.unit)));
     const row = ws.addRow([u.property_id, u.property_name, u.usage_unit_id, u.usage_unit_name, u.unit_type, ...vals.map((v) => (v ? Number(plainNumber(v.value)) : null))]);
     vals.forEach((v, i) => {
       if (v?.flagged) row.getCell(fixed.length + i + 1).fill = FLAG_FILL;

@@ -6,6 +6,9 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { loadTemplate } from '../../src/export/templates.js';
 import { writeXlsx, type OverviewData } from '../../src/export/xlsx-writer.js';
+import { OutputSet } from '../../src/export/output.js';
+import { overviewKey } from '../../src/export/tables.js';
+import type { BillingRow } from '../../src/billing/types.js';
 
 const rows = [
   { property_id: 'p', property_name: 'Haus A', usage_unit_id: 'u1', usage_unit_name: 'WE 1', unit_type: 'residential', metric: 'heat', unit: 'kWh', from: '2025-01-01', to: '2025-12-31', billable_value: '1234.5', points: 2, review_flags: ['NOT_SYSTEM_LINKED'] },
@@ -18,7 +21,7 @@ async function build(dir: string, name: string) {
   await writeFile(spool, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
   const overview: OverviewData = {
     metrics: [{ metric: 'heat', unit: 'kWh' }, { metric: 'water_cold', unit: 'm3' }],
-    units: [{ property_id: 'p', property_name: 'Haus A', usage_unit_id: 'u1', usage_unit_name: 'WE 1', unit_type: 'residential', values: new Map([['heat', { value: '1234.5', flagged: true }], ['water_cold', { value: '0.0000001', flagged: false }]]) }],
+    units: [{ property_id: 'p', property_name: 'Haus A', usage_unit_id: 'u1', usage_unit_name: 'WE 1', unit_type: 'residential', values: new Map([[overviewKey('heat', 'kWh'), { value: '1234.5', flagged: true }], [overviewKey('water_cold', 'm3'), { value: '0.0000001', flagged: false }]]) }],
   };
   const file = path.join(dir, name);
   await writeXlsx({ file, template: t, spools: { billing: spool }, overview, about: [['tenant', 'Demo'], ['units', 1]], exportTime: new Date('2026-11-22T10:00:00Z') });
@@ -49,5 +52,32 @@ describe('XLSX writer', () => {
     expect(ov.getRow(2).getCell(6).fill).toMatchObject({ type: 'pattern', pattern: 'solid' });
     expect(ov.getRow(2).getCell(7).fill).toBeUndefined();
     expect(wb.getWorksheet('About')!.getRow(3).getCell(2).value).toBe(1);
+  });
+});
+
+describe('Overview sheet', () => {
+  it('keys cells by (metric, unit) as billing does: one metric with two units is two columns, each cell its own value', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'md-xlsx-ov-'));
+    const t = await loadTemplate('generic', process.cwd());
+    const set = new OutputSet(path.join(dir, 'out'), t, ['xlsx']);
+    const row = (unit: string, value: string, flags: BillingRow['review_flags'] = []): BillingRow => ({
+      property_id: 'p', property_name: 'Haus A', usage_unit_id: 'u1', usage_unit_name: 'WE 1', unit_type: 'residential',
+      metric: 'heat', unit, from: '2025-01-01', to: '2025-12-31', billable_value: value, points: 1, review_flags: flags,
+    });
+    set.addOverview([row('kWh', '100'), row('MWh', '0.5', ['UNKNOWN_ENUM_VALUE'])], { id: 'p', name: 'Haus A' }, [{ id: 'u1', name: 'WE 1', unit_type: 'residential' }]);
+    const ov = set.overview();
+    expect(ov.metrics).toEqual([{ metric: 'heat', unit: 'MWh' }, { metric: 'heat', unit: 'kWh' }]);
+    expect(ov.units[0]!.values.get(overviewKey('heat', 'kWh'))).toEqual({ value: '100', flagged: false });
+    expect(ov.units[0]!.values.get(overviewKey('heat', 'MWh'))).toEqual({ value: '0.5', flagged: true });
+
+    const file = path.join(dir, 'ov.xlsx');
+    await writeXlsx({ file, template: t, spools: {}, overview: ov, about: [], exportTime: new Date('2026-11-22T10:00:00Z') });
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(file);
+    const sheet = wb.getWorksheet('Overview')!;
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    const cell = (h: string) => sheet.getRow(2).getCell(header.indexOf(h) + 1).value;
+    expect(header.filter((h) => String(h).startsWith('heat'))).toEqual(['heat (MWh)', 'heat (kWh)']);
+    expect([cell('heat (kWh)'), cell('heat (MWh)')]).toEqual([100, 0.5]);
   });
 });
