@@ -135,6 +135,7 @@ function build(io: Io): Command {
     .option('--future-contract', 'add unknown fields and enum values to answers')
     .option('--fault <spec>', 'inject faults, e.g. 429:0.05, 500@12 (repeatable)', collect)
     .option('--rate-limit <n>', 'API requests per minute per connection (default 300; 0: off)')
+    .option('--oauth-rate-limit <n>', '/oauth/* requests per minute per client and per caller address (default 60; 0: off)')
     .action(action(io, () => import('./commands/sandbox.js')));
 
   program

@@ -16,6 +16,7 @@ interface SandboxFlags {
   futureContract?: boolean;
   fault?: string[];
   rateLimit?: string;
+  oauthRateLimit?: string;
 }
 
 function wholeNumber(flag: string, value: string | undefined, min: number, max: number, example: string): number | undefined {
@@ -29,6 +30,7 @@ export async function run(opts: SandboxFlags, io: Io): Promise<number> {
   const port = wholeNumber('--port', opts.port, 0, 65535, '0 (any free port)');
   const units = wholeNumber('--units', opts.units, 1, 50000, '60');
   const rateLimit = wholeNumber('--rate-limit', opts.rateLimit, 0, 1_000_000, '300 (0 turns the limit off)');
+  const oauthRateLimit = wholeNumber('--oauth-rate-limit', opts.oauthRateLimit, 0, 1_000_000, '60 (0 turns the limit off)');
   if (opts.clock !== undefined) {
     try {
       parseClockDate(opts.clock);
@@ -62,6 +64,7 @@ export async function run(opts: SandboxFlags, io: Io): Promise<number> {
       futureContract: opts.futureContract,
       faults,
       rateLimitPerMinute: rateLimit,
+      oauthRateLimitPerMinute: oauthRateLimit,
     });
   } catch (e) {
     const err = e as NodeJS.ErrnoException;

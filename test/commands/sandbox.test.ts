@@ -56,6 +56,7 @@ test.each([
   [['--port', '70000'], /--port must be a whole number from 0 to 65535/],
   [['--units', '0'], /--units must be a whole number from 1 to 50000/],
   [['--rate-limit', '-1'], /--rate-limit/],
+  [['--oauth-rate-limit', 'x'], /--oauth-rate-limit must be a whole number from 0 to 1000000, not "x"/],
   [['--clock', '2026-13-01'], /invalid clock date "2026-13-01"/],
   [['--fault', 'nonsense'], /Invalid fault spec 'nonsense'/],
   [['--clients', '/nonexistent/clients.json'], /cannot read clients file/],
@@ -63,6 +64,18 @@ test.each([
   const r = await runCli(['sandbox', ...args]);
   expect(r.code).toBe(2);
   expect(r.stderr).toMatch(message);
+});
+
+test('sandbox --oauth-rate-limit 2: the third /oauth/authorize request within a minute is 429', async () => {
+  const s = await startCommand(['--oauth-rate-limit', '2', '--units', '2']);
+  const open = () => fetch(`${s.origin}/oauth/authorize?client_id=sandbox-demo-client`, { redirect: 'manual' });
+  expect((await open()).status).not.toBe(429);
+  expect((await open()).status).not.toBe(429);
+  const third = await open();
+  expect(third.status).toBe(429);
+  expect(third.headers.get('retry-after')).toMatch(/^\d+$/);
+  s.ac.abort();
+  expect(await s.exit).toBe(0);
 });
 
 test('a port already in use gives a clear error', async () => {
