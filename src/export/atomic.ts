@@ -57,6 +57,15 @@ export function partialName(finalName: string): string {
   return `.${finalName}.partial`;
 }
 
+/**
+ * Where commit moves the previous export's manifest while it replaces the files: a crash
+ * mid-commit then leaves no valid-looking manifest beside a mix of old and new files, yet
+ * checkOutDir still knows the folder holds an export of these arguments.
+ */
+export function asideName(finalName: string): string {
+  return `.${finalName}.replaced`;
+}
+
 export class AtomicOutput {
   private readonly pending = new Map<string, string>(); // final name -> partial path
   private readonly open = new Set<BufferedFile>();
@@ -95,13 +104,31 @@ export class AtomicOutput {
     await f.close();
   }
 
-  /** Renames every pending file into place, `last` (the manifest) after all others, then fsyncs the folder. */
+  /**
+   * Renames every pending file into place, `last` (the manifest) after all others. An
+   * existing `last` is first moved aside (and that made durable), so from the first rename
+   * on, the folder has no manifest until the new one lands.
+   */
   async commit(last: string): Promise<string[]> {
     for (const f of this.open) throw new Error(`file still open at commit: ${f.path}`);
     const names = [...this.pending.keys()].filter((n) => n !== last);
-    if (this.pending.has(last)) names.push(last);
+    const aside = path.join(this.dir, asideName(last));
+    if (this.pending.has(last)) {
+      names.push(last);
+      const moved = await rename(path.join(this.dir, last), aside).then(
+        () => true,
+        (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? false : Promise.reject(e)),
+      );
+      if (moved) await this.syncDir();
+    }
     for (const n of names) await rename(this.pending.get(n)!, path.join(this.dir, n));
     this.pending.clear();
+    await this.syncDir();
+    await rm(aside, { force: true });
+    return names;
+  }
+
+  private async syncDir(): Promise<void> {
     const dh = await open(this.dir, 'r');
     try {
       await dh.sync();
@@ -110,7 +137,6 @@ export class AtomicOutput {
     } finally {
       await dh.close();
     }
-    return names;
   }
 
   /** Removes every temporary file; final names are never touched. */

@@ -7,7 +7,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FLAG_SEVERITY, type BillingRow, type FlagCode } from '../billing/types.js';
 import { UsageError } from '../core/errors.js';
-import { AtomicOutput, partialName, type BufferedFile } from './atomic.js';
+import { AtomicOutput, asideName, partialName, type BufferedFile } from './atomic.js';
 import { CsvTableWriter } from './csv-writer.js';
 import type { Format } from './options.js';
 import { overviewKey, type Row, type TableName } from './tables.js';
@@ -44,12 +44,8 @@ export function finalNames(template: Template, formats: Format[]): string[] {
  * holding a complete export of the same arguments is overwritten (a plain re-run).
  */
 export async function checkOutDir(dir: string, identity: Record<string, unknown>, names: string[]): Promise<void> {
-  let manifest: { identity?: unknown } | null = null;
-  try {
-    manifest = JSON.parse(await readFile(path.join(dir, MANIFEST), 'utf8')) as { identity?: unknown };
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') manifest = {};
-  }
+  // A commit that crashed half-way left the previous manifest aside: the folder is still that export's.
+  const manifest = (await readManifest(path.join(dir, MANIFEST))) ?? (await readManifest(path.join(dir, asideName(MANIFEST))));
   if (manifest) {
     if (JSON.stringify(manifest.identity) === JSON.stringify(identity)) return;
     throw new UsageError(`--out ${dir} already holds an export made with other arguments.`, 'Choose another --out folder, or delete that folder first.', 'EXPORT_OUT_IN_USE');
@@ -57,6 +53,15 @@ export async function checkOutDir(dir: string, identity: Record<string, unknown>
   for (const n of names) {
     const exists = await stat(path.join(dir, n)).then(() => true, () => false);
     if (exists) throw new UsageError(`--out ${dir} already holds ${n}, which is not from a complete meterdata export.`, 'Choose another --out folder, or move those files away first.', 'EXPORT_OUT_IN_USE');
+  }
+}
+
+/** The manifest's content; {} when unreadable (not ours to overwrite), null when absent. */
+async function readManifest(file: string): Promise<{ identity?: unknown } | null> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as { identity?: unknown };
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : {};
   }
 }
 

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -52,5 +52,44 @@ describe('atomic output', () => {
     await writeFile(path.join(dir, 'meterdata-manifest.json'), JSON.stringify({ identity: { a: 1 } }));
     await checkOutDir(dir, { a: 1 }, ['billing.csv']);
     await expect(checkOutDir(dir, { a: 2 }, ['billing.csv'])).rejects.toThrow(/export made with other arguments/);
+  });
+
+  it('a re-run whose commit fails between renames leaves no valid-looking manifest beside mixed files, and may run again', async () => {
+    const dir = await tmp();
+    const id = { year: 2025 };
+    const old = JSON.stringify({ identity: id, run: 'old' });
+    await writeFile(path.join(dir, 'billing.csv'), 'old billing');
+    await writeFile(path.join(dir, 'segments.csv'), 'old segments');
+    await writeFile(path.join(dir, 'meterdata-manifest.json'), old);
+
+    const write = async (out: AtomicOutput, name: string, text: string) => {
+      const f = await out.create(name);
+      await f.write(text);
+      await out.closeFile(f);
+    };
+    const rerun = new AtomicOutput(dir);
+    await rerun.prepare();
+    await write(rerun, 'billing.csv', 'new billing');
+    await write(rerun, 'segments.csv', 'new segments');
+    await write(rerun, 'meterdata-manifest.json', JSON.stringify({ identity: id, run: 'new' }));
+    // The crash: the second rename fails after the first one replaced billing.csv.
+    await rm(path.join(dir, '.segments.csv.partial'));
+    await expect(rerun.commit('meterdata-manifest.json')).rejects.toThrow(/ENOENT/);
+
+    expect(await readFile(path.join(dir, 'billing.csv'), 'utf8')).toBe('new billing');
+    expect(await readFile(path.join(dir, 'segments.csv'), 'utf8')).toBe('old segments');
+    expect((await readdir(dir)).filter((n) => !n.startsWith('.'))).toEqual(['billing.csv', 'segments.csv']);
+    // The same arguments may run again over it; other arguments are still refused.
+    await checkOutDir(dir, id, ['billing.csv', 'segments.csv']);
+    await expect(checkOutDir(dir, { year: 2024 }, ['billing.csv'])).rejects.toThrow(/other arguments/);
+
+    const again = new AtomicOutput(dir);
+    await again.prepare();
+    await write(again, 'billing.csv', 'new billing');
+    await write(again, 'segments.csv', 'new segments');
+    await write(again, 'meterdata-manifest.json', JSON.stringify({ identity: id, run: 'new' }));
+    await again.commit('meterdata-manifest.json');
+    expect(await readdir(dir)).toEqual(['billing.csv', 'meterdata-manifest.json', 'segments.csv']);
+    expect(await readFile(path.join(dir, 'segments.csv'), 'utf8')).toBe('new segments');
   });
 });
