@@ -158,13 +158,13 @@ export async function runExport(deps: ExportDeps): Promise<ExportSummary> {
     reporter.end();
     await output.abort().catch(() => undefined);
     await journal.close();
-    throw incomplete(e, done, properties.length, args.out, deps.signal);
+    throw incomplete(e, done, properties.map((p) => p.name), args.out, deps.signal);
   }
 }
 
 /** The failure, plus what is missing and how to continue. Keeps the cause's exit status. */
-function incomplete(e: unknown, done: number, total: number, out: string, signal: AbortSignal | undefined): unknown {
-  const what = `The export stopped after ${done} of ${total} Properties; no files were put under their final names in ${out}.`;
+function incomplete(e: unknown, done: number, names: string[], out: string, signal: AbortSignal | undefined): unknown {
+  const what = `The export stopped after ${done} of ${names.length} Properties (not finished: ${nameList(names.slice(done))}); no files were put under their final names in ${out}.`;
   const again = 'Run the same command again to continue: what was fetched is kept.';
   if (signal?.aborted && !isMeterdataError(e)) {
     return new MeterdataError(`Interrupted. ${what}`, { code: 'EXPORT_INTERRUPTED', exitCode: ExitCode.INTERRUPTED, hint: again });
@@ -172,4 +172,10 @@ function incomplete(e: unknown, done: number, total: number, out: string, signal
   if (!isMeterdataError(e)) return e;
   const hint = e.exitCode === ExitCode.ACCESS_WITHDRAWN || e.exitCode === ExitCode.NOT_SIGNED_IN || e.exitCode === ExitCode.USAGE ? e.hint : [e.hint, again].filter(Boolean).join(' ');
   return new MeterdataError(`${e.message} ${what}`, { code: e.code, exitCode: e.exitCode, hint, cause: e, details: e.details });
+}
+
+/** Up to five names in quotes, then "and N more". */
+export function nameList(names: string[], max = 5): string {
+  const shown = names.slice(0, max).map((n) => `"${n}"`).join(', ');
+  return names.length > max ? `${shown} and ${names.length - max} more` : shown;
 }

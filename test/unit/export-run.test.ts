@@ -8,7 +8,7 @@ import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumpti
 import { ServiceUnavailableError } from '../../src/core/errors.js';
 import { parseExportArgs } from '../../src/export/options.js';
 import type { Reporter } from '../../src/export/progress.js';
-import { runExport } from '../../src/export/run.js';
+import { nameList, runExport } from '../../src/export/run.js';
 import { loadTemplate } from '../../src/export/templates.js';
 import { aPlantPoint, aPointConsumption, aUnitEntry, uuid } from './builders.js';
 
@@ -94,6 +94,11 @@ async function contents(dir: string) {
 }
 
 describe('export engine', () => {
+  it('names at most five unfinished Properties, then how many more', () => {
+    expect(nameList(['A'])).toBe('"A"');
+    expect(nameList(['A', 'B', 'C', 'D', 'E', 'F', 'G'])).toBe('"A", "B", "C", "D", "E" and 2 more');
+  });
+
   it('asks for everything once, in Property order, and cleans up its journal', async () => {
     const s = await setup();
     const data = dataset();
@@ -118,7 +123,7 @@ describe('export engine', () => {
     const failing = fakeApi(data, { failAt: 2 });
     const err = await runExport({ api: failing.api, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch((e: unknown) => e);
     expect(err).toMatchObject({ exitCode: 5 });
-    expect((err as Error).message).toMatch(/stopped after 2 of 3 Properties; no files were put under their final names/);
+    expect((err as Error).message).toMatch(/stopped after 2 of 3 Properties \(not finished: "Haus 3"\); no files were put under their final names/);
     expect((await readdir(s.args.out)).filter((n) => !n.startsWith('.'))).toEqual([]);
 
     const again = fakeApi(data);
