@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { hashClientSecret } from '../../src/sandbox/clients.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { authorize, basic, connect, erpClientId, postForm, redeem, refresh, testKey, whoami } from './helpers/sandbox-oauth.js';
+import { assertionForm, authorize, basic, clientAssertion, connect, dpopKey, dpopProof, erpClientId, postForm, redeem, refresh, testKey, whoami } from './helpers/sandbox-oauth.js';
 
 const adminFetch = async (sb: Sandbox, method: string, path: string, body?: unknown) => {
   const res = await fetch(`${sb.url}${path}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
@@ -106,6 +106,7 @@ test('auto-consent approves as the demo landlord with all Properties of the firs
 test('a clients file registers confidential clients (secret hash, inline JWKS, DPoP binding)', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'meterdata-clients-'));
   const basicId = erpClientId();
+  const dpopId = erpClientId();
   const key = await testKey('ES256');
   const file = join(dir, 'clients.json');
   await writeFile(
@@ -113,7 +114,7 @@ test('a clients file registers confidential clients (secret hash, inline JWKS, D
     JSON.stringify({
       clients: [
         { client_id: basicId, client_name: 'File ERP', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'client_secret_basic', client_secret_sha256: hashClientSecret('s3cret') },
-        { client_id: erpClientId(), redirect_uris: ['https://erp.example/cb'], token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [key.publicJwk] }, dpop_bound_access_tokens: true },
+        { client_id: dpopId, redirect_uris: ['https://erp.example/cb', 'http://127.0.0.1/callback'], token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [key.publicJwk] }, dpop_bound_access_tokens: true },
       ],
     }),
   );
@@ -126,6 +127,26 @@ test('a clients file registers confidential clients (secret hash, inline JWKS, D
       basic(basicId, 's3cret'),
     );
     expect(answer.status).toBe(200);
+
+    // The DPoP-bound private_key_jwt client of the file: no proof, no tokens; with one, DPoP tokens.
+    const tokenUrl = `${sb.url}/oauth/token`;
+    const dpopFlow = await authorize(sb.url, { client_id: dpopId });
+    const form = async () => ({
+      grant_type: 'authorization_code', code: dpopFlow.location!.searchParams.get('code')!, redirect_uri: 'http://127.0.0.1:53682/callback', code_verifier: dpopFlow.verifier,
+      ...assertionForm(await clientAssertion(key, dpopId, tokenUrl)),
+    });
+    const refused = await postForm(tokenUrl, await form());
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('invalid_dpop_proof');
+    const pop = await dpopKey();
+    const bound = await postForm(tokenUrl, await form(), { dpop: await dpopProof(pop, 'POST', tokenUrl) });
+    expect(bound.status).toBe(200);
+    expect(bound.body.token_type).toBe('DPoP');
+    const at = String(bound.body.access_token);
+    const me = await whoami(sb.apiBase, at, { authorization: `DPoP ${at}`, dpop: await dpopProof(pop, 'GET', `${sb.apiBase}/whoami`, { accessToken: at }) });
+    expect(me.status).toBe(200);
+    expect(me.body.client_id).toBe(dpopId);
+    expect((await whoami(sb.apiBase, at)).status).toBe(401);
   } finally {
     await sb.close();
     await rm(dir, { recursive: true, force: true });

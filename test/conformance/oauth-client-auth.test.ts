@@ -151,7 +151,9 @@ describe('private_key_jwt', () => {
     ['an x5u header', () => clientAssertion(keys.ES256, jwtId, tokenUrl, { header: { x5u: 'https://evil.example/cert' } })],
     ['an x5c header', () => clientAssertion(keys.ES256, jwtId, tokenUrl, { header: { x5c: ['MIIB'] } })],
     ['a crit header', () => clientAssertion(keys.ES256, jwtId, tokenUrl, { header: { crit: ['b64'], b64: true } })],
-    ['sub different from iss', () => clientAssertion(keys.ES256, jwtId, tokenUrl, { claims: { iss: erpClientId() } })],
+    ['sub different from iss (iss = the client)', () => clientAssertion(keys.ES256, jwtId, tokenUrl, { claims: { sub: erpClientId() } })],
+    ['no sub', () => clientAssertion(keys.ES256, jwtId, tokenUrl, { omit: ['sub'] })],
+    ['iss of another client', () => clientAssertion(keys.ES256, jwtId, tokenUrl, { claims: { iss: erpClientId() } })],
     ['aud of another endpoint', () => clientAssertion(keys.ES256, jwtId, `${sb.url}/oauth/revoke`)],
     ['aud of another server', () => clientAssertion(keys.ES256, jwtId, 'https://elsewhere.example/oauth/token')],
     ['no iat', () => clientAssertion(keys.ES256, jwtId, tokenUrl, { omit: ['iat'] })],
@@ -224,6 +226,19 @@ describe('client registration rules', () => {
     expect(() => validateClient({ client_id: erpClientId(), redirect_uris: ['https://erp.example/cb'], token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [privateJwk] } })).toThrow(/not a public key/);
     const small = { kty: 'RSA', kid: 's', e: 'AQAB', n: Buffer.alloc(128, 1).toString('base64url') };
     expect(() => validateClient({ client_id: erpClientId(), redirect_uris: ['https://erp.example/cb'], token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [small] } })).toThrow(/1024 bits/);
+  });
+  test('a JWKS larger than 64 KB is refused; one just under is accepted', async () => {
+    const k = await testKey('ES256');
+    const filler = (n: number) => Array.from({ length: n }, (_, i) => ({ ...k.publicJwk, kid: `k${i}` }));
+    const reg = (keysList: unknown[]) => ({ client_id: erpClientId(), redirect_uris: ['https://erp.example/cb'], token_endpoint_auth_method: 'private_key_jwt' as const, jwks: { keys: keysList as never[] } });
+    const size = (n: number) => JSON.stringify({ keys: filler(n) }).length;
+    let under = 1;
+    while (size(under + 1) <= 64 * 1024) under++;
+    expect(JSON.stringify({ keys: filler(under) }).length).toBeLessThanOrEqual(64 * 1024);
+    expect(() => validateClient(reg(filler(under)))).not.toThrow();
+    const over = under + 1;
+    expect(JSON.stringify({ keys: filler(over) }).length).toBeGreaterThan(64 * 1024);
+    expect(() => validateClient(reg(filler(over)))).toThrow(/jwks is larger than 64 KB/);
   });
   test('redirect URIs must be https (or loopback http) without a fragment', () => {
     expect(() => validateClient({ ...base, client_id: erpClientId(), redirect_uris: ['http://erp.example/cb'] })).toThrow(/must be https/);
