@@ -152,6 +152,7 @@ describe('private_key_jwt', () => {
     ['an x5c header', () => clientAssertion(keys.ES256, jwtId, tokenUrl, { header: { x5c: ['MIIB'] } })],
     ['a crit header', () => clientAssertion(keys.ES256, jwtId, tokenUrl, { header: { crit: ['b64'], b64: true } })],
     ['sub different from iss (iss = the client)', () => clientAssertion(keys.ES256, jwtId, tokenUrl, { claims: { sub: erpClientId() } })],
+    ['sub of another registered client (iss = the client)', () => clientAssertion(keys.ES256, jwtId, tokenUrl, { claims: { sub: basicId } })],
     ['no sub', () => clientAssertion(keys.ES256, jwtId, tokenUrl, { omit: ['sub'] })],
     ['iss of another client', () => clientAssertion(keys.ES256, jwtId, tokenUrl, { claims: { iss: erpClientId() } })],
     ['aud of another endpoint', () => clientAssertion(keys.ES256, jwtId, `${sb.url}/oauth/revoke`)],
