@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { ApiClient } from '../api/contracts.js';
 import { dirs } from '../core/paths.js';
 import type { ExportSelection } from '../tui/data.js';
-import { rangeFromFlags } from '../tui/range.js';
+import { rangeFlags, rangeFromFlags } from '../tui/range.js';
 
 export async function run(opts: Record<string, unknown>, io: Io): Promise<number> {
   const parsed = rangeFromFlags(opts, new Date());
@@ -14,7 +14,7 @@ export async function run(opts: Record<string, unknown>, io: Io): Promise<number
   if (!io.stdout.isTTY || !io.stdin.isTTY) {
     throw new UsageError(
       '`meterdata browse` is interactive and needs a terminal, but its input or output is redirected.',
-      'For files or scripts use: meterdata export --year 2025',
+      `For files or scripts use: meterdata export ${rangeFlags(parsed.range)}`,
       'USAGE_NOT_A_TERMINAL',
     );
   }

@@ -7,13 +7,15 @@ import type { Property } from '../api/types.js';
 import type { Flag } from '../billing/types.js';
 import type { BrowseData, LoadProgress } from './data.js';
 import { describeError } from './errors.js';
-import { fit, plural } from './format.js';
-import { parseRangeInput, rangeKey, rangeLabel, type DateRange } from './range.js';
+import { fit, fitCrumbs, plural } from './format.js';
+import { splitKeys, type KeyPress } from './keys.js';
+import { parseRangeInput, rangeFlags, rangeKey, rangeLabel, shortRangeLabel, type DateRange } from './range.js';
 import { filterRows, type Row, type Target } from './rows.js';
-import { propertiesScreen, propertyScreen, type Screen } from './screens-list.js';
+import { flagWhere, propertiesScreen, propertyScreen, type Screen } from './screens-list.js';
 import { plantScreen, unitScreen } from './screens-unit.js';
+import { useFlagCount } from './use-flag-count.js';
 import { useLoad } from './use-load.js';
-import { Centered, ColorContext, ErrorView, ExplainView, Footer, HelpView, ListView, StatusLegend } from './view.js';
+import { Centered, ColorContext, ErrorView, explainLines, Footer, helpLines, ListView, maxScroll, ScrollView, StatusLegend } from './view.js';
 
 export interface AppProps {
   data: BrowseData;
@@ -54,6 +56,12 @@ export function App(props: AppProps) {
   /** Which loads are under way; a retry note is about them and is shown only while they last. */
   const loadsNow = useRef('');
   const [now, setNow] = useState(() => Date.now());
+  const [overlayTop, setOverlayTop] = useState(0);
+  const exporting = useRef(false);
+  const counter = useFlagCount(data, range);
+  /** Keys not handled yet: one per render, so "j" then Enter opens the row j moved to. */
+  const queue = useRef<KeyPress[]>([]);
+  const [queued, setQueued] = useState(0);
 
   useEffect(
     () =>
@@ -118,6 +126,8 @@ export function App(props: AppProps) {
     update({ cursor: c });
   };
   const back = () => {
+    setMessage(null);
+    counter.dismiss();
     if (frame.filter) return update({ filter: '', cursor: 0 });
     if (stack.length === 2) setListVisits((v) => v + 1);
     if (stack.length > 1) setStack((s) => s.slice(0, -1));
@@ -126,21 +136,52 @@ export function App(props: AppProps) {
     if (selected?.open) {
       setStack((s) => [...s, { target: selected.open!, cursor: 0, filter: '' }]);
       setMessage(null);
-    } else if (selected && selected.flags.length > 0) setMode('explain');
+      counter.dismiss();
+    } else if (selected && selected.flags.length > 0) showOverlay('explain');
   };
   const runExport = () => {
     const prop = property ?? (target.kind === 'properties' ? propertyList.find((p) => selected?.open?.propertyId === p.id) : undefined);
-    if (!data.exportSelection) return setMessage('Export from here is not available in this build; run: meterdata export --year ' + range.from.slice(0, 4));
+    if (!data.exportSelection) return setMessage(`Export from here is not available in this build; run: meterdata export ${rangeFlags(range)}`);
+    if (exporting.current) return setMessage('An export is already running; wait until it says where the files went.');
     if (!prop) return setMessage('Select a Property to export.');
     const unitId = target.kind === 'unit' ? target.unitId : undefined;
-    setMessage(`Exporting ${prop.name}${unitId ? ' (exports cover the whole Property)' : ''}…`);
-    data.exportSelection({ property: prop, range, ...(unitId ? { unitId } : {}) }).then(
+    const unitName = unitId && bundle$.status === 'ready' ? bundle$.value.units.find((u) => u.unit.id === unitId)?.unit.name : undefined;
+    exporting.current = true;
+    setMessage(unitId ? `Exporting unit ${unitName ?? unitId} of ${prop.name}…` : `Exporting ${prop.name}…`);
+    data.exportSelection({ property: prop, range, ...(unitId ? { unitId, ...(unitName ? { unitName } : {}) } : {}) }).then(
       (where) => setMessage(`Exported: ${where}`),
       (e: unknown) => setMessage(`Export failed: ${describeError(e).message}`),
-    );
+    ).finally(() => {
+      exporting.current = false;
+    });
   };
+  const bundle = bundle$.status === 'ready' ? bundle$.value : null;
+  const overlay =
+    mode === 'help'
+      ? helpLines(width)
+      : mode === 'explain' && selected
+        ? explainLines(selected.flags, data.flagText, width, (f) => (bundle ? flagWhere(bundle, f) : ''))
+        : null;
+  const overlayHeight = listHeight + 1;
+  const showOverlay = (m: 'help' | 'explain') => {
+    setOverlayTop(0);
+    setMode(m);
+  };
+  const scroll = (step: number) => setOverlayTop((t) => Math.max(0, Math.min(maxScroll(overlay?.length ?? 0, overlayHeight), t + step)));
 
   useInput((ch, key) => {
+    queue.current.push(...splitKeys(ch, key));
+    setQueued((n) => n + 1);
+  });
+  useEffect(() => {
+    const next = queue.current.shift();
+    if (!next) return;
+    handleKey(next.ch, next.key);
+    if (queue.current.length > 0) setQueued((n) => n + 1);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [queued]);
+
+  function handleKey(ch: string, key: Key) {
     if (mode === 'filter' || mode === 'range') {
       if (key.escape) {
         if (mode === 'filter') update({ filter: '', cursor: 0 });
@@ -165,40 +206,51 @@ export function App(props: AppProps) {
     if (ch === 'q') return exit();
     if (mode === 'help' || mode === 'explain') {
       if (key.escape || key.return || ch === '?' || ch === 'i' || key.backspace) setMode('normal');
+      else if (ch === 'j' || key.downArrow) scroll(1);
+      else if (ch === 'k' || key.upArrow) scroll(-1);
+      else if (key.pageDown || ch === ' ') scroll(overlayHeight - 2);
+      else if (key.pageUp) scroll(-(overlayHeight - 2));
       return;
     }
-    // Held-down j/k (or keys sent faster than a frame) arrive as one string: "jjj".
-    if (/^k+$/.test(ch)) return move(-1, ch.length);
-    if (/^j+$/.test(ch)) return move(1, ch.length);
+    if (ch === 'k') return move(-1);
+    if (ch === 'j') return move(1);
     if (key.upArrow) return move(-1);
     if (key.downArrow) return move(1);
     if (key.pageUp) return move(-1, listHeight - 1);
     if (key.pageDown) return move(1, listHeight - 1);
     if (key.return || key.rightArrow) return open();
+    if (key.escape && counter.stop()) return;
     if (isBack(key)) return back();
-    if (ch === '?') return setMode('help');
+    if (ch === '?') return showOverlay('help');
+    if (ch === 'c') {
+      if (target.kind !== 'properties' || props$.status !== 'ready') return setMessage('c counts the flags of every Property; press it on the Properties list.');
+      setMessage(null);
+      return counter.start(props$.value);
+    }
     if (ch === '/') {
+      setMessage(null);
       setInput(frame.filter);
       return setMode('filter');
     }
     if (ch === 'y') {
+      setMessage(null);
       setInput('');
       setPromptError(null);
       return setMode('range');
     }
-    if (ch === 'i') return selected && selected.flags.length > 0 ? setMode('explain') : setMessage('The selected line has no flags to explain.');
+    if (ch === 'i') return selected && selected.flags.length > 0 ? showOverlay('explain') : setMessage('The selected line has no flags to explain.');
     if (ch === 'e') return runExport();
     if (ch === 'r') {
       setMessage(null);
       return setNonce((n) => n + 1);
     }
-  });
+  }
 
-  const crumbs = ['Properties', property?.name, screen && screen !== 'missing' ? screen.title : undefined]
-    .filter((c): c is string => Boolean(c))
-    .join(' › ');
-  const head = `meterdata browse · ${crumbs}`;
-  const right = `range ${rangeLabel(range)}`;
+  const crumbs = ['Properties', property?.name, screen && screen !== 'missing' ? screen.title : undefined].filter((c): c is string => Boolean(c));
+  const right = `range ${shortRangeLabel(range)}`;
+  // The program's name goes first when room is short, then the middle crumbs; the last stays.
+  const named = `meterdata browse · ${crumbs.join(' › ')}`;
+  const head = [...named].length <= width - right.length - 2 ? named : fitCrumbs(crumbs, width - right.length - 2);
   const rateWait = Math.ceil((rateUntil - now) / 1000);
   const status =
     mode === 'filter'
@@ -207,12 +259,11 @@ export function App(props: AppProps) {
         ? `Year or from..to: ${input}█  ${promptError ?? '(e.g. 2024 or 2025-01-01..2025-06-30; Enter apply · Esc cancel)'}`
         : rateWait > 0
           ? `Rate limited by the service: waiting ${rateWait} s before the next request…`
-          : (retryText ?? message ?? (frame.filter ? `Filtered by "${frame.filter}": ${plural(rows.filter((r) => r.selectable).length, 'match')} (Esc clears)` : ''));
+          : (retryText ?? message ?? counter.text() ?? (frame.filter ? `Filtered by "${frame.filter}": ${plural(rows.filter((r) => r.selectable).length, 'match')} (Esc clears)` : ''));
 
   const load = target.kind === 'properties' ? props$ : props$.status !== 'ready' ? props$ : bundle$;
   let body;
-  if (mode === 'help') body = <HelpView height={listHeight + 1} />;
-  else if (mode === 'explain' && selected) body = <ExplainView flags={selected.flags} flagText={data.flagText} height={listHeight + 1} width={width} />;
+  if (overlay) body = <ScrollView lines={overlay} top={overlayTop} height={overlayHeight} width={width} />;
   else if (load.status === 'error') body = <ErrorView info={describeError(load.error)} height={listHeight + 1} canGoBack={stack.length > 1} />;
   else if (load.status !== 'ready' || screen === null) {
     const what = target.kind === 'properties' || !property ? 'Properties' : `${property.name} (${rangeLabel(range)})`;

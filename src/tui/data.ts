@@ -69,7 +69,9 @@ export interface BrowseData {
 export interface ExportSelection {
   property: Property;
   range: DateRange;
+  /** Only this unit (its rows, no plant-room meters); the folder is named after it. */
   unitId?: string;
+  unitName?: string;
 }
 
 /** An ApiEvent fan-out: the client is created with `emit` as onEvent before the screens subscribe. */

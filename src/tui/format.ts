@@ -81,6 +81,8 @@ const MARKS: Record<string, StatusMark> = {
   calibration_expired: { letter: 'X', color: 'magenta', label: 'calibration expired' },
 };
 
+export const STATUS_MARKS: StatusMark[] = Object.values(MARKS);
+
 export const NO_READING: StatusMark = { letter: '·', color: 'gray', label: 'no reading' };
 
 export function statusMark(status: ReadingStatus | null | undefined): StatusMark {
@@ -189,4 +191,80 @@ export function metricLabel(metric: string): string {
 
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** Words for the contract's replacement reasons; an unknown value is shown as received, marked. */
+const REASON_WORDS: Record<string, string> = {
+  DeviceReplacement: 'device replaced',
+  DeviceRemoval: 'device removed',
+  EndOfLife: 'end of service life',
+  Defect: 'defect',
+  PeriodEnd: 'end of the calibration period',
+  Other: 'other reason',
+};
+
+/** Words for where a segment's baseline comes from. */
+const ORIGIN_WORDS: Record<string, string> = {
+  recorded: 'recorded',
+  assumed_zero: 'assumed 0 (not recorded)',
+  first_reading: 'first reading of the device',
+  portal_rule: 'set by the portal rule',
+  month_end_before_range: 'last month end before the range',
+  first_known_in_range: 'first known value in the range',
+  none: 'no baseline',
+};
+
+const unknownWord = (value: string) => `"${value}" (value not known to this version)`;
+
+export function reasonWords(reason: string): string {
+  return REASON_WORDS[reason] ?? unknownWord(reason);
+}
+
+export function originWords(origin: string | null | undefined): string {
+  if (origin === null || origin === undefined) return 'origin not stated';
+  return ORIGIN_WORDS[origin] ?? unknownWord(origin);
+}
+
+/** Short metric codes for the Property list, so four totals fit 80 columns; the help lists them. */
+export const METRIC_CODES: [string, string, string][] = [
+  ['heat', 'H', 'heat'],
+  ['hca', 'HCA', 'heat cost allocator units'],
+  ['water_warm', 'WW', 'warm water'],
+  ['water_cold', 'CW', 'cold water'],
+  ['electricity', 'E', 'electricity'],
+  ['gas', 'G', 'gas'],
+  ['water_outdoor', 'OW', 'outdoor water'],
+];
+
+export function metricCode(metric: string): string {
+  return METRIC_CODES.find(([m]) => m === metric)?.[1] ?? metric;
+}
+
+/** Unit types as three letters, so the type column always fits. */
+export const TYPE_CODES: [string, string][] = [
+  ['residential', 'res'],
+  ['commercial', 'com'],
+  ['technical', 'tec'],
+  ['traffic', 'trf'],
+];
+
+export function typeCode(type: string): string {
+  return TYPE_CODES.find(([t]) => t === type)?.[1] ?? fit(type, 3);
+}
+
+/**
+ * The breadcrumb fitted to `width`: middle crumbs are cut first (down to "…"),
+ * then the first; the last one (where the user is) is cut only when nothing else is left.
+ */
+export function fitCrumbs(crumbs: string[], width: number, sep = ' › '): string {
+  const parts = [...crumbs];
+  const len = () => [...parts.join(sep)].length;
+  const order = [...parts.keys()].slice(1, -1).concat(parts.length > 1 ? [0] : []);
+  for (const i of order) {
+    const over = len() - width;
+    if (over <= 0) break;
+    const chars = [...parts[i]!].length;
+    parts[i] = fit(parts[i]!, Math.max(1, chars - over));
+  }
+  return fit(parts.join(sep), width);
 }

@@ -82,6 +82,28 @@ export function rangeLabel(r: DateRange): string {
   return `${r.from}..${r.to}`;
 }
 
+function lastDayOfMonth(ym: string): string {
+  const [y, m] = [Number(ym.slice(0, 4)), Number(ym.slice(5, 7))];
+  return `${ym}-${String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, '0')}`;
+}
+
+/** For the header: "2025", "2025-03..2025-05" for whole months, else the dates. */
+export function shortRangeLabel(r: DateRange): string {
+  const whole = rangeLabel(r);
+  if (whole.length === 4) return whole;
+  if (r.from.endsWith('-01') && r.to === lastDayOfMonth(r.to.slice(0, 7))) {
+    const [a, b] = [r.from.slice(0, 7), r.to.slice(0, 7)];
+    return a === b ? a : `${a}..${b}`;
+  }
+  return whole;
+}
+
+/** The flags that select this range on the command line, for hints. */
+export function rangeFlags(r: DateRange): string {
+  const whole = rangeLabel(r);
+  return whole.length === 4 ? `--year ${whole}` : `--from ${r.from} --to ${r.to}`;
+}
+
 export function rangeKey(r: DateRange): string {
   return `${r.from}..${r.to}`;
 }

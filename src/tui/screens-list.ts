@@ -4,7 +4,7 @@ import { Decimal } from 'decimal.js';
 import type { Property } from '../api/types.js';
 import type { Flag } from '../billing/types.js';
 import type { PropertyBundle } from './data.js';
-import { addressesLine, cell, metricLabel, qty } from './format.js';
+import { addressesLine, cell, metricCode, metricLabel, qty, typeCode } from './format.js';
 import { flagCountSpan, heading, row, type Row, type Span } from './rows.js';
 
 export interface Screen {
@@ -43,20 +43,42 @@ export function totalsText(rows: { metric: string; unit: string; billable_value:
   return rows.map((r) => `${SHORT_METRIC[r.metric] ?? r.metric} ${qty(r.billable_value)} ${r.unit}`).join('  ');
 }
 
+/** "H 1234.5 kWh  WW 12.3 m3" (units only when there is room): the Property list's column; the help lists the codes. */
+export function shortTotalsText(rows: { metric: string; unit: string; billable_value: string }[], units: boolean): string {
+  return rows.map((r) => `${metricCode(r.metric)} ${qty(r.billable_value)}${units ? ` ${r.unit}` : ''}`).join('  ');
+}
+
+/** Where a flag arises, in words: "WE 03 · heat point 1a2b3c4d · device WMZ-1". */
+export function flagWhere(b: PropertyBundle, f: Flag): string {
+  const unit = f.usage_unit_id ? b.units.find((u) => u.unit.id === f.usage_unit_id) : undefined;
+  const points = unit ? unit.consumption.measuring_points : b.plant.map((p) => p.consumption);
+  const c = f.measuring_point_id ? points.find((p) => p.measuring_point_id === f.measuring_point_id) : undefined;
+  const seg = f.device_id ? c?.segments.find((s) => s.device_id === f.device_id) : undefined;
+  return [
+    unit?.unit.name ?? (f.measuring_point_id ? 'plant-room/main meter' : ''),
+    c ? `${metricLabel(c.metric)} point ${c.measuring_point_id.slice(0, 8)}` : f.measuring_point_id ? `point ${f.measuring_point_id.slice(0, 8)}` : '',
+    seg ? `device ${seg.serial}` : f.device_id ? `device ${f.device_id.slice(0, 8)}` : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
 export function floorText(floor: string | null, position: string | null): string {
   return [floor, position].filter(Boolean).join(' ') || '–';
 }
 
 export function propertyScreen(b: PropertyBundle, width: number, titleOf: (f: Flag) => string): Screen {
-  const nameW = 12;
-  // Below 100 columns the type gives way to the totals (the unit screen still shows it).
-  const showType = width >= 100;
-  const typeW = showType ? 11 : 0;
-  const floorW = 11;
+  // At 80 columns four totals (codes, no units) must fit; wider terminals give the
+  // spare room to units in the totals, then to names and floor/position.
+  const units = width >= 100;
+  const spare = Math.max(0, width - (units ? 100 : 80));
+  const nameW = 12 + Math.floor(spare * 0.3);
+  const typeW = 3;
+  const floorW = 11 + Math.floor(spare * 0.3);
   const flagsW = 5;
-  const totalsW = Math.max(10, width - 3 - nameW - (showType ? typeW + 1 : 0) - floorW - flagsW - 3);
-  const typeCol = (text: string) => (showType ? `${cell(text, typeW)} ` : '');
-  const columns = `  ${cell('Unit', nameW)} ${typeCol('Type')}${cell('Floor/pos.', floorW)} ${cell('Billed per metric', totalsW)} ${cell('Flags', flagsW, 'right')}`;
+  const totalsW = Math.max(10, width - 3 - nameW - typeW - 1 - floorW - flagsW - 3);
+  const typeCol = (text: string) => `${cell(text, typeW)} `;
+  const columns = `  ${cell('Unit', nameW)} ${typeCol('Typ')}${cell('Floor/pos.', floorW)} ${cell(`Billed per metric (${units ? '' : 'units and '}codes: ?)`, totalsW)} ${cell('Flags', flagsW, 'right')}`;
   const flagsOf = (pred: (f: Flag) => boolean) => b.bill.flags.filter(pred);
   const rows: Row[] = [];
 
@@ -69,7 +91,7 @@ export function propertyScreen(b: PropertyBundle, width: number, titleOf: (f: Fl
   rows.push(heading('h:units', `Units (${b.units.length})`));
   if (b.units.length === 0) rows.push(row('units:none', [{ text: '  no units in this Property', dim: true }], { selectable: false }));
   for (const { unit } of b.units) {
-    const totals = totalsText(b.bill.billing.filter((r) => r.usage_unit_id === unit.id));
+    const totals = shortTotalsText(b.bill.billing.filter((r) => r.usage_unit_id === unit.id), units);
     const flags = flagsOf((f) => f.usage_unit_id === unit.id);
     const fc = flagCountSpan(flags);
     const floor = floorText(unit.floor, unit.position);
@@ -78,7 +100,7 @@ export function propertyScreen(b: PropertyBundle, width: number, titleOf: (f: Fl
         `u:${unit.id}`,
         [
           { text: cell(unit.name, nameW), bold: true },
-          { text: ` ${typeCol(unit.unit_type)}${cell(floor, floorW)} ` },
+          { text: ` ${typeCol(typeCode(unit.unit_type))}${cell(floor, floorW)} ` },
           { text: cell(totals || 'no billable points', totalsW), ...(totals ? {} : { dim: true }) },
           { ...fc, text: ` ${cell(fc.text, flagsW, 'right')}` },
         ],
@@ -97,13 +119,16 @@ export function propertyScreen(b: PropertyBundle, width: number, titleOf: (f: Fl
     const label = `${metricLabel(consumption.metric)}${point.localization ? ` · ${point.localization}` : ''}`;
     const value = point.is_difference_meter || consumption.is_difference_meter ? 'difference meter' : `${qty(billed?.billable_value ?? sumSegments(consumption))} ${consumption.unit}`;
     const serial = point.active_device?.serial ?? consumption.segments.at(-1)?.serial ?? 'no device';
-    const labelW = nameW + (showType ? typeW + 1 : 0) + floorW + 1;
+    // The place of a plant meter is its name: it may use what the value does not need.
+    const valueText = `${value} · ${serial}`;
+    const avail = nameW + typeW + 1 + floorW + 1 + 1 + totalsW;
+    const labelW = Math.max(nameW + typeW + 1 + floorW + 1, Math.min([...label].length, avail - [...valueText].length - 1));
     rows.push(
       row(
         `m:${id}`,
         [
           { text: cell(label, labelW), bold: true },
-          { text: ` ${cell(`${value} · ${serial}`, totalsW)}` },
+          { text: ` ${cell(valueText, avail - labelW - 1)}` },
           { ...fc, text: ` ${cell(fc.text, flagsW, 'right')}` },
         ],
         { filterText: `${label} ${serial} plant main`, open: { kind: 'plant', propertyId: b.property.id, pointId: id }, flags },

@@ -5,7 +5,7 @@ import { Decimal } from 'decimal.js';
 import { METRICS, type MeasuringPoint, type MeasuringPointConsumption } from '../api/types.js';
 import type { Flag } from '../billing/types.js';
 import type { PropertyBundle } from './data.js';
-import { addressLine, bar, compact, metricLabel, monthName, monthlySeries, qty, statusMark, type MonthPoint } from './format.js';
+import { addressLine, bar, compact, metricLabel, monthName, monthlySeries, originWords, qty, reasonWords, statusMark, type MonthPoint } from './format.js';
 import type { DateRange } from './range.js';
 import { heading, row, type Row, type Span } from './rows.js';
 import { flagRow, floorText, totalsText, type Screen } from './screens-list.js';
@@ -94,10 +94,9 @@ export function pointBlock(i: PointBlockInput): Row[] {
     );
     const line = (key: string, spans: Span[]) => rows.push(row(`${d}:${key}`, [{ text: '      ' }, ...spans], { selectable: false, filterText }));
     if (s.deinstalled_at || s.replacement_reason) {
-      line('rm', [{ text: `removed ${s.deinstalled_at ?? '(date not documented)'}${s.replacement_reason ? ` · reason ${s.replacement_reason}` : ''}` }]);
+      line('rm', [{ text: `removed ${s.deinstalled_at ?? '(date not documented)'}${s.replacement_reason ? ` · ${reasonWords(s.replacement_reason)}` : ''}` }]);
     }
-    const origin = s.baseline_origin ?? 'origin not stated';
-    line('bl', [{ text: `baseline ${qty(s.baseline_value)} on ${s.baseline_date} (${origin})`, ...(origin === 'assumed_zero' ? { color: 'yellow', bold: true } : {}) }]);
+    line('bl', [{ text: `baseline ${qty(s.baseline_value)} on ${s.baseline_date} (${originWords(s.baseline_origin)})`, ...(s.baseline_origin === 'assumed_zero' ? { color: 'yellow', bold: true } : {}) }]);
     line('end', [{ text: `end ${qty(pc?.end_value)} · billable ${qty(pc?.billable_value)} · ` }, { text: `${mark.letter} ${mark.label}`, color: mark.color }]);
     for (const [n, f] of deviceFlags.entries()) rows.push(flagLine(f, `${s.device_id}:${n}`, ` (${s.serial})`));
   }

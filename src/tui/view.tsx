@@ -5,7 +5,7 @@ import { createContext, useContext, type ReactNode } from 'react';
 import type { Flag } from '../billing/types.js';
 import type { FlagTextFn } from './data.js';
 import type { ErrorInfo } from './errors.js';
-import { fit, LEGEND_STATUSES, statusMark, wordWrap } from './format.js';
+import { fit, LEGEND_STATUSES, METRIC_CODES, NO_READING, STATUS_MARKS, statusMark, TYPE_CODES, wordWrap } from './format.js';
 import { SEVERITY_MARK, severityOf, type Row, type Span } from './rows.js';
 
 export const ColorContext = createContext(true);
@@ -90,17 +90,57 @@ export function ErrorView({ info, height, canGoBack }: { info: ErrorInfo; height
   return <Centered height={height} lines={lines} />;
 }
 
-export function ExplainView({ flags, flagText, height, width }: { flags: Flag[]; flagText: FlagTextFn; height: number; width: number }) {
+/** Where a flag arises, in words (unit, point, device serial), for the list under its explanation. */
+export type WhereFn = (f: Flag) => string;
+
+/** The explanation of each flag code once, with every place it arises listed under it. */
+export function explainLines(flags: Flag[], flagText: FlagTextFn, width: number, where: WhereFn): Span[][] {
   const lines: Span[][] = [[{ text: 'Why this is flagged (Esc or i to close)', bold: true }]];
-  for (const f of flags) {
-    const t = flagText(f.code, 'en');
-    const sev = SEVERITY_MARK[severityOf(f)];
+  const codes = [...new Set(flags.map((f) => f.code))];
+  for (const code of codes) {
+    const same = flags.filter((f) => f.code === code);
+    const t = flagText(code, 'en');
+    const sev = SEVERITY_MARK[severityOf(same[0]!)];
+    lines.push([{ text: ' ' }]);
     lines.push([{ text: `[${sev.mark}] ${sev.label}: `, color: sev.color, bold: true }, { text: t.title, bold: true }]);
     for (const l of wordWrap(t.explanation, width - 4)) lines.push([{ text: l }]);
-    const facts = Object.entries(f.facts ?? {});
-    if (facts.length > 0) lines.push([{ text: facts.map(([k, v]) => `${k}: ${v}`).join(' · '), dim: true }]);
+    lines.push([{ text: same.length === 1 ? 'Where:' : `Where (${same.length}):`, dim: true }]);
+    for (const f of same) {
+      const facts = Object.entries(f.facts ?? {}).map(([k, v]) => `${k}: ${v}`);
+      const text = [where(f), ...facts].filter(Boolean).join(' · ') || 'the whole Property';
+      for (const [i, l] of wordWrap(text, width - 8).entries()) lines.push([{ text: `${i === 0 ? '  • ' : '    '}${l}`, dim: true }]);
+    }
   }
-  return <Centered height={height} lines={lines} />;
+  return lines;
+}
+
+/** Lines taller than the screen scroll with j/k; the last line says there is more. */
+export function ScrollView({ lines, top, height, width }: { lines: Span[][]; top: number; height: number; width: number }) {
+  const fits = lines.length <= height;
+  const bodyH = fits ? height : height - 1;
+  const start = Math.max(0, Math.min(top, lines.length - bodyH));
+  const visible = lines.slice(start, start + bodyH);
+  const below = lines.length - start - bodyH;
+  const marker = below > 0 ? `more ↓ (${below} lines; j/k or ↑↓ scroll)` : 'end ↑ (k or ↑ scrolls back)';
+  return (
+    <Box flexDirection="column" height={height}>
+      {visible.map((l, i) => (
+        <Box key={i} flexShrink={0}>
+          <Line spans={l} width={width} />
+        </Box>
+      ))}
+      {fits ? null : (
+        <Text wrap="truncate-end" dimColor>
+          {fit(`  ${marker}`, width - 1)}
+        </Text>
+      )}
+    </Box>
+  );
+}
+
+/** How far an overlay of `count` lines may scroll in `height` rows. */
+export function maxScroll(count: number, height: number): number {
+  return count <= height ? 0 : count - (height - 1);
 }
 
 export const KEYS: [string, string][] = [
@@ -110,27 +150,35 @@ export const KEYS: [string, string][] = [
   ['/', 'filter the list by text'],
   ['y', 'change the year or range'],
   ['i', 'explain the flags of the selected line'],
-  ['e', 'export the current Property or unit'],
+  ['e', 'export the current Property, or on a unit screen just that unit'],
+  ['c', 'count the flags of every Property (on the Properties list); runs in the background one Property at a time, Esc stops it'],
   ['r', 'reload after an error'],
   ['?', 'help'],
   ['q', 'quit'],
 ];
 
-export function HelpView({ height }: { height: number }) {
+/** Every letter the monthly chart can show, so the legend covers them all. */
+export const ALL_STATUS_MARKS = [...STATUS_MARKS, NO_READING, statusMark('(unknown)' as never)].map((m) =>
+  m.label.startsWith('unknown status') ? { ...m, label: 'a status this version does not know' } : m,
+);
+
+export function helpLines(width: number): Span[][] {
   const lines: Span[][] = [[{ text: 'Keys', bold: true }]];
-  for (const [k, what] of KEYS) lines.push([{ text: k.padEnd(8), bold: true }, { text: what }]);
+  const item = (head: string, what: string, headSpan: Omit<Span, 'text'> = { bold: true }) => {
+    for (const [i, l] of wordWrap(what, width - 14).entries()) lines.push(i === 0 ? [{ text: head.padEnd(8), ...headSpan }, { text: l }] : [{ text: `${' '.repeat(8)}${l}` }]);
+  };
+  for (const [k, what] of KEYS) item(k, what);
   lines.push([{ text: 'Monthly status letters', bold: true }]);
-  const legend: Span[] = [];
-  for (const s of [...LEGEND_STATUSES, null]) {
-    const m = statusMark(s);
-    legend.push({ text: `${m.letter} `, color: m.color, bold: true }, { text: `${m.label}  ` });
-  }
-  lines.push(legend);
+  for (const m of ALL_STATUS_MARKS) item(m.letter, m.label, { color: m.color, bold: true });
   lines.push([{ text: 'Flags', bold: true }]);
-  lines.push(Object.values(SEVERITY_MARK).flatMap((m) => [{ text: `${m.mark} `, color: m.color, bold: true }, { text: `${m.label}  ` }]));
-  lines.push([{ text: '…', bold: true }, { text: ' in the Flags column of Properties: not opened yet (flags are counted when a Property is loaded)' }]);
+  for (const m of Object.values(SEVERITY_MARK)) item(m.mark, m.label, { color: m.color, bold: true });
+  item('…', 'in the Flags column of Properties: not counted yet (opening a Property or c counts them)');
+  lines.push([{ text: 'Billed per metric (units list)', bold: true }]);
+  for (const [, code, label] of METRIC_CODES) item(code, label);
+  lines.push([{ text: 'Unit types', bold: true }]);
+  for (const [type, code] of TYPE_CODES) item(code, type);
   lines.push([{ text: 'Press Esc or ? to close.', dim: true }]);
-  return <Centered height={height} lines={lines} />;
+  return lines;
 }
 
 export function Footer({ width }: { width: number }) {

@@ -26,8 +26,8 @@ describe('browse screens', () => {
     const f = await frame((s) => s.includes('Plant-room'));
     expect(data.calls.loadProperty).toEqual([{ id: data.calls.loadProperty[0]!.id, range: RANGE }]);
     expect(f).toContain('Properties › Lindenstraße 12');
-    expect(f).toMatch(/3\.2\s+residential\s+3 links\s+heat 2110 kWh {2}warm 0 m3\s+\d+!/);
-    expect(f).toMatch(/EG links\s+residential\s+EG links\s+cold 10 m3/);
+    expect(f).toMatch(/3\.2\s+res\s+3 links\s+H 2110 kWh {2}WW 0 m3\s+\d+!/);
+    expect(f).toMatch(/EG links\s+res\s+EG links\s+CW 10 m3/);
     expect(f).toMatch(/cold water · Heizungskeller Hauptz.*500 m3/);
   });
 
@@ -38,8 +38,8 @@ describe('browse screens', () => {
     expect(f).toContain('── heat (kWh) · 1 point ──');
     expect(f).toContain("Point 00000000 · billed 2110 kWh · share 1 · system linked · Bad, Heizkörper");
     expect(f).toContain('Device HZ-OLD-0815 · installed 2016-05-01 · factor 1 · Qundis');
-    expect(f).toContain('removed 2025-06-30 · reason DeviceReplacement');
-    expect(f).toContain('baseline 1000 on 2024-12-31 (month_end_before_range)');
+    expect(f).toContain('removed 2025-06-30 · device replaced');
+    expect(f).toContain('baseline 1000 on 2024-12-31 (last month end before the range)');
     expect(f).toContain('end 2210 · billable 1210 · M measured');
     expect(f).toContain('Device HZ-NEW-4711 · installed 2025-07-01 · factor 1 · Qundis');
     expect(f).toContain('baseline 0 on 2025-07-01 (recorded)');
@@ -101,7 +101,7 @@ describe('browse screens', () => {
     await frame((s) => s.includes('"202" is not a year'));
     await press(stdin, KEY.backspace, KEY.backspace, KEY.backspace);
     await press(stdin, ...'2024-01-01..2024-06-30', KEY.enter);
-    await frame((s) => s.includes('range 2024-01-01..2024-06-30') && s.includes('Plant-room'));
+    await frame((s) => s.includes('range 2024-01..2024-06') && s.includes('Plant-room'));
     expect(data.calls.loadProperty.map((c) => c.range)).toEqual([RANGE, { from: '2024-01-01', to: '2024-06-30' }]);
   });
 
@@ -110,8 +110,8 @@ describe('browse screens', () => {
     await frame((s) => s.includes('Am Markt 3'));
     await press(stdin, '?');
     const f = await frame((s) => s.includes('Monthly status letters'));
-    expect(f).toContain('X calibration expired');
-    expect(f).toContain('! not billed');
+    expect(f).toMatch(/X\s+calibration expired/);
+    expect(f).toMatch(/!\s+not billed/);
     expect(f).toContain('change the year or range');
     await press(stdin, '?');
     await frame((s) => s.includes('Am Markt 3'));
@@ -150,7 +150,7 @@ describe('browse screens', () => {
     await press(stdin, KEY.enter);
     const plant = await frame((s) => s.includes('Months:'), 'the plant meter');
     check(plant);
-    expect(plant).toContain('Lindenstraße 12 › cold water · Heiz');
+    expect(plant).toContain('› cold water · Heizungskeller Hauptzähler');
     expect(plant).toContain('Plant-room or main meter, allocated to no unit: cold water (m3)');
     expect(plant).toMatch(/Point 00000000 · billed 500 m3 · system linked/);
     expect(plant).toMatch(/\[i\] Meter not allocated to a unit/);

@@ -1,0 +1,67 @@
+// `c` on the Properties list: loads every Property not loaded yet, one at a time,
+// through the same BrowseData (so the same paced client and cache), and lets the
+// list fill in its flag counts as they arrive. Navigation never waits for it.
+import { useEffect, useRef, useState } from 'react';
+import type { Property } from '../api/types.js';
+import type { BrowseData } from './data.js';
+import { describeError } from './errors.js';
+import type { DateRange } from './range.js';
+
+export interface FlagCountState {
+  running: boolean;
+  done: number;
+  total: number;
+  failed: string[];
+  stopped: boolean;
+}
+
+export function useFlagCount(data: BrowseData, range: DateRange) {
+  const [state, setState] = useState<FlagCountState | null>(null);
+  const stopRef = useRef<(() => void) | null>(null);
+
+  const stop = () => {
+    if (!stopRef.current) return false;
+    stopRef.current();
+    stopRef.current = null;
+    setState((s) => s && { ...s, running: false, stopped: true });
+    return true;
+  };
+  // Counts belong to a range: a new range stops a count of the old one.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useEffect(() => () => void stop(), [range.from, range.to]);
+
+  const start = (properties: Property[]) => {
+    if (stopRef.current) return;
+    const todo = properties.filter((p) => data.cachedFlags(p.id, range) === null);
+    let stopped = false;
+    stopRef.current = () => {
+      stopped = true;
+    };
+    const failed: string[] = [];
+    setState({ running: true, done: 0, total: todo.length, failed, stopped: false });
+    void (async () => {
+      for (const [i, p] of todo.entries()) {
+        if (stopped) return;
+        try {
+          await data.loadProperty(p, range);
+        } catch (e) {
+          failed.push(`${p.name}: ${describeError(e).title}`);
+        }
+        if (stopped) return;
+        setState({ running: i + 1 < todo.length, done: i + 1, total: todo.length, failed: [...failed], stopped: false });
+      }
+      if (todo.length === 0) setState({ running: false, done: 0, total: 0, failed, stopped: false });
+      stopRef.current = null;
+    })();
+  };
+
+  const text = (): string | null => {
+    if (!state) return null;
+    if (state.running) return `Counting flags: ${state.done} of ${state.total} Properties… (Esc stops)`;
+    if (state.stopped) return `Counting stopped after ${state.done} of ${state.total} Properties; c continues.`;
+    const fails = state.failed.length ? ` ${state.failed.length} could not be loaded (${state.failed.join('; ')}); c tries again.` : '';
+    return state.total === 0 ? 'Flags of every Property are already counted.' : `Flags counted for ${state.done - state.failed.length} of ${state.total} Properties.${fails}`;
+  };
+
+  return { state, start, stop, text, dismiss: () => setState((s) => (s && s.running ? s : null)) };
+}
