@@ -75,7 +75,9 @@ describe('token endpoint', () => {
   test('a proof for another URL is refused', async () => {
     const flow = await authorize(sb.url, {}, { decision: 'approve' });
     const answer = await redeem(sb.url, flow, {}, { dpop: await dpopProof(key, 'POST', `${sb.url}/oauth/revoke`) });
+    expect(answer.status).toBe(400);
     expect(answer.body.error).toBe('invalid_dpop_proof');
+    expect(String(answer.body.error_description)).toBe(`DPoP proof htu must be ${tokenUrl}`);
   });
 
   test('refresh of a bound token needs a proof with the same key and stays DPoP', async () => {
@@ -162,7 +164,8 @@ describe('API', () => {
   test('DPoP scheme without a proof is rejected with invalid_dpop_proof', async () => {
     const res = await fetch(whoamiUrl, { headers: { authorization: `DPoP ${t.access_token}` } });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toMatch(/error="invalid_dpop_proof"/);
+    expect(res.headers.get('www-authenticate')).toMatch(/^DPoP error="invalid_dpop_proof"/);
+    expect(((await res.json()) as { detail: string }).detail).toMatch(/DPoP header with a proof is required/);
   });
 
   test('a query string is not part of htu', async () => {
@@ -203,7 +206,10 @@ describe('API', () => {
     expect((await dpopCall(t, proof)).status).toBe(200);
     const again = await dpopCall(t, proof);
     expect(again.status).toBe(401);
-    expect(again.www).toMatch(/invalid_dpop_proof/);
+    expect(again.www).toMatch(/^DPoP error="invalid_dpop_proof"/);
+    expect(String(again.body.detail)).toMatch(/jti replay/);
+    // A replay at the API does not end the connection: a fresh proof works.
+    expect((await dpopCall(t, await dpopProof(key, 'GET', whoamiUrl, { accessToken: t.access_token }))).status).toBe(200);
   });
 
   test('a Bearer token sent with the DPoP scheme is rejected', async () => {
@@ -212,5 +218,8 @@ describe('API', () => {
     expect(bearer.token_type).toBe('Bearer');
     const r = await dpopCall(bearer, await dpopProof(key, 'GET', whoamiUrl, { accessToken: bearer.access_token }));
     expect(r.status).toBe(401);
+    expect(r.www).toMatch(/^Bearer error="invalid_token"/);
+    expect(String(r.body.type)).toMatch(/#invalid-token$/);
+    expect(String(r.body.detail)).toMatch(/not DPoP-bound; send it as Bearer/);
   });
 });
