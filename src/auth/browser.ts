@@ -2,6 +2,11 @@
 // URL is always printed as well. $BROWSER (a command) wins over the platform opener.
 import { spawn } from 'node:child_process';
 
+/** The opener's environment: no METERDATA_* variable (client secret, access token, …) reaches the browser. */
+export function browserEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !/^METERDATA_/i.test(k)));
+}
+
 export function openBrowser(url: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): void {
   let cmd: string;
   let args: string[];
@@ -19,7 +24,7 @@ export function openBrowser(url: string, env: NodeJS.ProcessEnv, platform: NodeJ
     args = [url];
   }
   try {
-    const child = spawn(cmd, args, { detached: true, stdio: 'ignore', env });
+    const child = spawn(cmd, args, { detached: true, stdio: 'ignore', env: browserEnv(env) });
     child.on('error', () => undefined);
     child.unref();
   } catch {

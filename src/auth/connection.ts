@@ -18,7 +18,13 @@ export interface Connection {
  * profile's base_url) overrides the store and is never refreshed.
  * Throws NotSignedInError (exit 3) when the profile has no sign-in.
  */
-export async function openConnection(opts: { profile?: string; env: NodeJS.ProcessEnv; signal?: AbortSignal }): Promise<Connection> {
+export async function openConnection(opts: {
+  profile?: string;
+  env: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+  /** Receives warnings that do not stop the command (one line each, for stderr). */
+  warn?: (line: string) => void;
+}): Promise<Connection> {
   const { env } = opts;
   const name = resolveProfileName({ profile: opts.profile }, env);
   const profile = await loadProfile(env, name);
@@ -43,6 +49,6 @@ export async function openConnection(opts: { profile?: string; env: NodeJS.Proce
     return { profile: p, baseUrl, credentials: staticCredentials(staticToken) };
   }
   if (!profile) throw notSignedIn(name);
-  const session = await Session.open(profile, env);
+  const session = await Session.open(profile, env, opts.warn);
   return { profile, baseUrl: profile.base_url.replace(/\/$/, ''), credentials: session.credentials(), session };
 }

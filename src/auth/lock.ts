@@ -6,26 +6,46 @@ import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { dirs } from '../core/paths.js';
 import { ServiceUnavailableError } from '../core/errors.js';
+import { testNumber } from './test-hooks.js';
 
 export const LOCK_STALE_MS = 20_000;
+
+/** What the holder can ask about its lock while it works. */
+export interface RefreshLock {
+  /**
+   * False when another process took the lock over as stale (this holder was stalled past the
+   * stale limit: suspended, swapped out, a blocked event loop). Cheap while the lock is young.
+   */
+  stillHeld(): Promise<boolean>;
+}
+
+function timings(env: NodeJS.ProcessEnv): { stale: number; update: number } {
+  // Tests shorten the stale limit (proper-lockfile's minimum is 2 s) to provoke a takeover.
+  const stale = testNumber(env, 'LOCK_STALE_MS') ?? LOCK_STALE_MS;
+  return { stale, update: Math.max(1000, Math.min(2000, Math.floor(stale / 2))) };
+}
 
 export function lockPathFor(env: NodeJS.ProcessEnv, profile: string): string {
   return path.join(dirs(env).state, 'locks', `${profile}.refresh`);
 }
 
 /** Runs `fn` while holding the profile's refresh lock; waits up to ~60 s for another holder. */
-export async function withRefreshLock<T>(env: NodeJS.ProcessEnv, profile: string, fn: () => Promise<T>): Promise<T> {
+export async function withRefreshLock<T>(env: NodeJS.ProcessEnv, profile: string, fn: (lock: RefreshLock) => Promise<T>): Promise<T> {
   const file = lockPathFor(env, profile);
   await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const { stale, update } = timings(env);
+  let compromised = false;
   let release: () => Promise<void>;
   try {
     release = await lockfile.lock(file, {
       realpath: false,
-      stale: LOCK_STALE_MS,
-      update: 2_000,
+      stale,
+      update,
       retries: { retries: 120, factor: 1.2, minTimeout: 20, maxTimeout: 500, randomize: true },
       onCompromised: () => {
-        // Another process took the lock over as stale: our write, if any, is still atomic.
+        // Another process took the lock over as stale (or removed it). The holder checks
+        // this before sending a refresh and before persisting its answer (session.ts).
+        compromised = true;
       },
     });
   } catch (e) {
@@ -35,8 +55,21 @@ export async function withRefreshLock<T>(env: NodeJS.ProcessEnv, profile: string
       cause: e,
     });
   }
+  let confirmedAt = Date.now();
+  const lock: RefreshLock = {
+    async stillHeld() {
+      if (compromised) return false;
+      // Nobody can see the lock as stale before `stale` ms after our last stamp.
+      if (Date.now() - confirmedAt < stale / 2) return true;
+      // Held a long time (or stalled): give proper-lockfile one update cycle to compare the
+      // lock's mtime with its own stamp; a takeover shows up as `compromised`.
+      await new Promise((r) => setTimeout(r, update + 100));
+      confirmedAt = Date.now();
+      return !compromised;
+    },
+  };
   try {
-    return await fn();
+    return await fn(lock);
   } finally {
     await release().catch(() => undefined);
   }

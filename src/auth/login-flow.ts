@@ -14,7 +14,7 @@ import { KeychainCredentialStore } from './credential-store/keychain.js';
 import { assertServerCapabilities, describeError, discover } from './discovery.js';
 import { withRefreshLock } from './lock.js';
 import { generateDpopKey } from './dpop.js';
-import { startCallbackServer } from './loopback-callback.js';
+import { startCallbackServer, type CallbackPage } from './loopback-callback.js';
 import { Session } from './session.js';
 import { dpopHandle, recordFromTokens, redeemCode, revokeToken } from './token-exchange.js';
 
@@ -45,10 +45,15 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   const relogin = `Run \`meterdata login${profile.name !== 'default' ? ` --profile ${profile.name}` : ''}\` again`;
 
   let expected = { issuer, state: '' };
-  const server = await startCallbackServer((params) => {
+  // Only an answer that belongs to this sign-in ends the wait; others are reported and ignored.
+  const judge = (params: URLSearchParams): CallbackPage => {
     const v = checkCallback(params, expected, relogin);
-    return v.ok ? { ok: true, message: 'meterdata received the sign-in.' } : { ok: false, message: v.error.message };
-  });
+    if (v.ok) return { ok: true, final: true, message: 'meterdata received the sign-in.' };
+    const final = !NOT_OURS.has(v.error.code);
+    if (!final) io.stderr.write(`Ignored a sign-in answer: ${v.error.message} Still waiting.\n`);
+    return { ok: false, final, message: v.error.message };
+  };
+  const server = await startCallbackServer(judge);
   let params: URLSearchParams;
   let request: Awaited<ReturnType<typeof buildAuthorizationRequest>>;
   try {
@@ -57,7 +62,7 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
     io.stderr.write(`To connect meterdata, open this address in a browser and approve access:\n${request.url.href}\n`);
     if (opts.openBrowser) openBrowser(request.url.href, io.env);
     else io.stderr.write('Waiting for the sign-in. Without a browser on this machine, paste the address the browser ends up on here and press Enter.\n');
-    params = await waitForAnswer(server.received, opts, io, relogin);
+    params = await waitForAnswer(server.received, opts, io, relogin, judge);
   } finally {
     await server.close();
   }
@@ -80,9 +85,10 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
     return old;
   });
   const before = await loadProfile(io.env, profile.name);
-  const bare = stripConnectionFacts(profile);
+  // Tokens were issued: this is the connection's latest refresh (a /whoami is not).
+  const bare: Profile = { ...stripConnectionFacts(profile), last_refresh_at: record.updated_at };
   await saveProfile(io.env, bare);
-  const session = new Session(bare, store, record, io.env);
+  const session = new Session(bare, store, record, io.env, (l) => io.stderr.write(l));
   const reconciled = await session.reconcileProfile();
   const result: LoginResult = { profile: reconciled, store };
   // A new login replaces the profile's connection: end the old one at the server too, so
@@ -103,7 +109,10 @@ function stripConnectionFacts(p: Profile): Profile {
   return rest;
 }
 
-function waitForAnswer(received: Promise<URLSearchParams>, opts: LoginOptions, io: Io, relogin: string): Promise<URLSearchParams> {
+/** Answers that do not belong to this sign-in: ignored, the wait goes on. */
+const NOT_OURS = new Set(['AUTH_ISSUER_MISMATCH', 'AUTH_STATE_MISMATCH', 'AUTH_NO_CODE']);
+
+function waitForAnswer(received: Promise<URLSearchParams>, opts: LoginOptions, io: Io, relogin: string, judge: (p: URLSearchParams) => CallbackPage): Promise<URLSearchParams> {
   const cleanups: (() => void)[] = [];
   const racers: Promise<URLSearchParams>[] = [received];
   racers.push(
@@ -123,12 +132,12 @@ function waitForAnswer(received: Promise<URLSearchParams>, opts: LoginOptions, i
       cleanups.push(() => io.signal.removeEventListener('abort', onAbort));
     }),
   );
-  if (opts.acceptPasted) racers.push(pastedAnswer(io.stdin, cleanups));
+  if (opts.acceptPasted) racers.push(pastedAnswer(io.stdin, cleanups, judge));
   return Promise.race(racers).finally(() => cleanups.forEach((c) => c()));
 }
 
-/** Resolves with the query of the first pasted line that is a redirect URL; never resolves otherwise. */
-function pastedAnswer(stdin: Readable, cleanups: (() => void)[]): Promise<URLSearchParams> {
+/** Resolves with the query of the first pasted redirect URL that belongs to this sign-in; never resolves otherwise. */
+function pastedAnswer(stdin: Readable, cleanups: (() => void)[], judge: (p: URLSearchParams) => CallbackPage): Promise<URLSearchParams> {
   return new Promise((resolve) => {
     const rl = createInterface({ input: stdin, crlfDelay: Infinity });
     cleanups.push(() => rl.close());
@@ -137,7 +146,7 @@ function pastedAnswer(stdin: Readable, cleanups: (() => void)[]): Promise<URLSea
       if (!text) return;
       try {
         const u = new URL(text);
-        if (u.searchParams.has('code') || u.searchParams.has('error')) resolve(u.searchParams);
+        if ((u.searchParams.has('code') || u.searchParams.has('error')) && judge(u.searchParams).final) resolve(u.searchParams);
       } catch {
         // not a URL: ignore and keep waiting
       }

@@ -1,17 +1,21 @@
 // The loopback redirect target: http://127.0.0.1:<free port>/callback, bound to 127.0.0.1
-// only. The first request to /callback ends the wait (whatever it carries: login checks it
-// and reports); every other path is 404. The page tells the person to return to the terminal.
+// only. Exactly one valid callback ends the wait: one whose iss and state match this sign-in
+// (a success or an error redirect). Anything else sent to /callback (a forged or stale answer,
+// a request without code or error) gets a 400 page and the wait goes on, so a local page
+// cannot end or hijack the sign-in. Every other path is 404.
 import http from 'node:http';
 import { ExitCode, MeterdataError } from '../core/errors.js';
 
 export interface CallbackPage {
   ok: boolean;
   message: string;
+  /** True when this answer belongs to the sign-in (iss and state match) and ends the wait. */
+  final: boolean;
 }
 
 export interface CallbackServer {
   redirectUri: string;
-  /** Resolves with the query of the first /callback request. */
+  /** Resolves with the query of the first /callback request judged `final`. */
   received: Promise<URLSearchParams>;
   close(): Promise<void>;
 }
@@ -31,8 +35,12 @@ export async function startCallbackServer(judge: (params: URLSearchParams) => Ca
       page(res, 409, 'Already answered', 'meterdata has already received a sign-in answer. Return to the terminal.');
       return;
     }
-    done = true;
     const verdict = judge(url.searchParams);
+    if (!verdict.final) {
+      page(res, 400, 'Not a valid sign-in answer', `${verdict.message} meterdata is still waiting for the answer to the address it printed.`);
+      return;
+    }
+    done = true;
     page(res, verdict.ok ? 200 : 400, verdict.ok ? 'Signed in' : 'Sign-in not completed', `${verdict.message} You can close this tab and return to the terminal.`);
     deliver(url.searchParams);
   });

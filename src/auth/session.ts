@@ -7,13 +7,14 @@
 // token is used. A transient failure never touches the stored record.
 import type * as oidc from 'openid-client';
 import type { Credentials } from '../core/credentials.js';
-import { loadProfile, saveProfile, type Profile } from '../core/config.js';
-import { NotSignedInError } from '../core/errors.js';
+import { loadProfile, saveProfile, setProfileFields, type Profile } from '../core/config.js';
+import { NotSignedInError, ServiceUnavailableError } from '../core/errors.js';
 import { openStore, type CredentialStore, type StoredRecord } from './credential-store/index.js';
 import { clientAuthFor, clientSecretFrom } from './client-auth.js';
 import { discover } from './discovery.js';
 import { dpopProof, importDpopKey, type DpopKey } from './dpop.js';
-import { SingleFlight, withRefreshLock } from './lock.js';
+import { SingleFlight, withRefreshLock, type RefreshLock } from './lock.js';
+import { pauseAt } from './test-hooks.js';
 import { dpopHandle, recordFromTokens, refreshGrant, RefreshAnswerLostError } from './token-exchange.js';
 import { reconcile } from './whoami.js';
 
@@ -24,6 +25,13 @@ const flights = new SingleFlight<StoredRecord>();
 
 export function loginHint(profile: string): string {
   return `Run \`meterdata login${profile !== 'default' ? ` --profile ${profile}` : ''}\`.`;
+}
+
+function lockLost(): ServiceUnavailableError {
+  return new ServiceUnavailableError('Another meterdata process took over the refresh of this sign-in twice while this one was stalled.', {
+    code: 'AUTH_LOCK_LOST',
+    hint: 'Try again; if it repeats, check for a suspended or overloaded meterdata process.',
+  });
 }
 
 export function notSignedIn(profile: string): NotSignedInError {
@@ -46,15 +54,17 @@ export class Session {
     readonly store: CredentialStore,
     record: StoredRecord,
     private readonly env: NodeJS.ProcessEnv,
+    /** One line for stderr: warnings that do not stop the command. */
+    private readonly warn: (line: string) => void = () => undefined,
   ) {
     this.record = record;
   }
 
-  static async open(profile: Profile, env: NodeJS.ProcessEnv): Promise<Session> {
+  static async open(profile: Profile, env: NodeJS.ProcessEnv, warn?: (line: string) => void): Promise<Session> {
     const store = openStore(profile.credential_store, env);
     const record = await store.read(profile.name);
     if (!record) throw notSignedIn(profile.name);
-    return new Session(profile, store, record, env);
+    return new Session(profile, store, record, env, warn);
   }
 
   private async key(): Promise<DpopKey | undefined> {
@@ -73,17 +83,37 @@ export class Session {
   refresh(rejectedToken: string | undefined): Promise<StoredRecord> {
     return flights.run(`${this.env.METERDATA_HOME ?? ''}\0${this.profile.name}`, async () => {
       if (rejectedToken !== undefined && this.record.access_token !== rejectedToken && usable(this.record, Date.now())) return this.record;
-      const rec = await withRefreshLock(this.env, this.profile.name, () => this.refreshLocked(rejectedToken));
-      this.record = rec;
-      return rec;
+      let outcome = await withRefreshLock(this.env, this.profile.name, (lock) => this.refreshLocked(rejectedToken, lock));
+      // Lost the lock before sending: another process is refreshing; wait for it and use its result.
+      if (outcome === 'lock-lost') outcome = await withRefreshLock(this.env, this.profile.name, (lock) => this.refreshLocked(rejectedToken, lock));
+      if (outcome === 'lock-lost') throw lockLost();
+      this.record = outcome.record;
+      if (outcome.refreshed) await this.afterRefresh(outcome.record);
+      return outcome.record;
     });
   }
 
-  private async refreshLocked(rejectedToken: string | undefined): Promise<StoredRecord> {
+  /**
+   * Outside the lock (a slow /whoami or a large landlord must not block other processes):
+   * note the refresh in the profile, then reconcile. The new tokens are already persisted, so a
+   * passing /whoami failure costs nothing but a warning; an ended connection is still an error.
+   */
+  private async afterRefresh(rec: StoredRecord): Promise<void> {
+    this.onRefresh?.(rec);
+    await setProfileFields(this.env, this.profile.name, { last_refresh_at: rec.updated_at, ...(rec.access_expires_at ? { access_expires_at: rec.access_expires_at } : {}) });
+    try {
+      await this.reconcileProfile();
+    } catch (e) {
+      if (!(e instanceof ServiceUnavailableError)) throw e;
+      this.warn(`Warning: the access token was refreshed and saved, but checking the connection (/whoami) failed: ${e.message} The tenant and property scope shown by \`meterdata status\` may be out of date.\n`);
+    }
+  }
+
+  private async refreshLocked(rejectedToken: string | undefined, lock: RefreshLock): Promise<{ record: StoredRecord; refreshed: boolean } | 'lock-lost'> {
     const current = await this.store.read(this.profile.name);
     if (!current) throw notSignedIn(this.profile.name);
     const replacedByOther = rejectedToken === undefined ? true : current.access_token !== rejectedToken;
-    if (replacedByOther && usable(current, Date.now())) return current;
+    if (replacedByOther && usable(current, Date.now())) return { record: current, refreshed: false };
     if (current.refresh_uncertain_since) {
       throw new NotSignedInError(
         `An earlier refresh of this connection (${current.refresh_uncertain_since}) got no answer; the server may have replaced the refresh token, and sending the old one again would end the connection.`,
@@ -93,6 +123,9 @@ export class Session {
     this.record = current;
     const config = await this.configuration();
     const key = await this.key();
+    await pauseAt(this.env, 'BEFORE_REFRESH', this.warn);
+    // Taken over while stalled: the new holder may be refreshing with this very token.
+    if (!(await lock.stillHeld())) return 'lock-lost';
     let next: StoredRecord;
     try {
       const tokens = await refreshGrant(config, current.refresh_token, dpopHandle(config, key), this.profile);
@@ -104,12 +137,34 @@ export class Session {
       }
       throw e;
     }
-    // Durable before use: a crash after this line loses nothing.
-    await this.store.write(this.profile.name, next);
-    this.record = next;
-    this.onRefresh?.(next);
-    await this.reconcileProfile();
-    return next;
+    await pauseAt(this.env, 'AFTER_REFRESH', this.warn);
+    if (await lock.stillHeld()) {
+      // Durable before use: a crash after this line loses nothing.
+      await this.persist(next);
+      return { record: next, refreshed: true };
+    }
+    // The server already rotated: our answer holds the only live refresh token, unless someone
+    // else changed the store meanwhile (a new login, or a refresh that ended the connection).
+    return withRefreshLock(this.env, this.profile.name, async () => {
+      const now = await this.store.read(this.profile.name);
+      if (now && now.refresh_token === current.refresh_token) {
+        await this.persist(next);
+        return { record: next, refreshed: true };
+      }
+      if (!now) throw notSignedIn(this.profile.name);
+      return { record: now, refreshed: false };
+    });
+  }
+
+  private async persist(next: StoredRecord): Promise<void> {
+    try {
+      await this.store.write(this.profile.name, next);
+    } catch (e) {
+      throw new ServiceUnavailableError(
+        `The sign-in server issued new tokens, but they could not be saved (${e instanceof Error ? e.message : String(e)}); they were not used. The server has replaced the stored refresh token, so this connection probably has to be signed in again.`,
+        { code: 'AUTH_STORE_WRITE_FAILED', hint: `Fix the credential store (free disk space, unlock the keychain), then run \`meterdata status${this.profile.name !== 'default' ? ` --profile ${this.profile.name}` : ''}\`; if it says not signed in, ${loginHint(this.profile.name).replace(/^Run/, 'run')}`, cause: e },
+      );
+    }
   }
 
   /**

@@ -27,12 +27,45 @@ export async function redeemCode(
   }
 }
 
+/** A 429 is retried this many times, each wait at most RETRY_AFTER_MAX_S. */
+export const REFRESH_429_RETRIES = 3;
+const RETRY_AFTER_MAX_S = 30;
+
+/**
+ * A 429 is the only failure retried: the server turned the request away before using the
+ * refresh token. A 5xx or a lost answer may come after a rotation, so it is never resent.
+ */
 export async function refreshGrant(config: oidc.Configuration, refreshToken: string, dpop: oidc.DPoPHandle | undefined, profile: Profile): Promise<TokenSet> {
-  try {
-    return await oidc.refreshTokenGrant(config, refreshToken, undefined, dpop ? { DPoP: dpop } : undefined);
-  } catch (e) {
-    throw tokenError(e, 'refresh the access token', profile);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await oidc.refreshTokenGrant(config, refreshToken, undefined, dpop ? { DPoP: dpop } : undefined);
+    } catch (e) {
+      const wait = httpStatusOf(e) === 429 ? retryAfterSeconds(e) : undefined;
+      if (wait === undefined || attempt >= REFRESH_429_RETRIES || wait > RETRY_AFTER_MAX_S) throw tokenError(e, 'refresh the access token', profile);
+      await new Promise((r) => setTimeout(r, wait * 1000));
+    }
   }
+}
+
+function responseOf(e: unknown): Response | undefined {
+  const x = e as { response?: unknown; cause?: unknown };
+  if (x?.response instanceof Response) return x.response;
+  if (x?.cause instanceof Response) return x.cause;
+  return undefined;
+}
+
+function httpStatusOf(e: unknown): number | undefined {
+  return oauthErrorOf(e)?.status ?? responseOf(e)?.status;
+}
+
+/** Retry-After in whole seconds (delta form; an HTTP date is converted); 1 when absent. */
+function retryAfterSeconds(e: unknown): number {
+  const raw = responseOf(e)?.headers.get('retry-after');
+  if (!raw) return 1;
+  const n = Number(raw);
+  if (Number.isFinite(n)) return Math.max(0, Math.ceil(n));
+  const at = Date.parse(raw);
+  return Number.isNaN(at) ? 1 : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
 export async function revokeToken(config: oidc.Configuration, token: string): Promise<void> {
@@ -99,6 +132,12 @@ export function tokenError(e: unknown, what: string, profile: Profile | undefine
       return new ServiceUnavailableError(`The sign-in server could not ${what} right now (${describeError(e)}).`, { code: 'AUTH_SERVER_UNAVAILABLE' });
     }
     return new MeterdataError(`The sign-in server refused to ${what}: ${describeError(e)}.`, { code: 'AUTH_TOKEN_REFUSED', exitCode: ExitCode.NOT_SIGNED_IN, hint: relogin });
+  }
+  if (httpStatusOf(e) === 429) {
+    return new ServiceUnavailableError(`The sign-in server is rate-limiting requests (HTTP 429) and could not ${what}.`, {
+      code: 'AUTH_RATE_LIMITED',
+      hint: 'Wait a minute and try again; the stored sign-in was not changed.',
+    });
   }
   const codes = causeCodes(e);
   if (codes.some((c) => NEVER_SENT.has(c))) {

@@ -48,17 +48,17 @@ async function propertyNames(api: ApiClient): Promise<string[]> {
   return names;
 }
 
-/** Copies what /whoami says into the profile (nothing secret). */
-export async function reconcile(profile: Profile, headersFor: HeadersFor, onRejected?: OnRejected, now = new Date()): Promise<Profile> {
+/** Copies what /whoami says into the profile (nothing secret). `last_refresh_at` is the session's business: a /whoami is not a refresh. */
+export async function reconcile(profile: Profile, headersFor: HeadersFor, onRejected?: OnRejected): Promise<Profile> {
   const api = apiFor(profile, headersFor, onRejected);
   try {
-    return await reconcileWith(api, profile, now);
+    return await reconcileWith(api, profile);
   } finally {
     await api.close();
   }
 }
 
-async function reconcileWith(api: ApiClient, profile: Profile, now: Date): Promise<Profile> {
+async function reconcileWith(api: ApiClient, profile: Profile): Promise<Profile> {
   const who = await api.whoami();
   const next: Profile = {
     ...profile,
@@ -67,7 +67,6 @@ async function reconcileWith(api: ApiClient, profile: Profile, now: Date): Promi
     client_id_seen: who.client_id,
     granted_scopes: who.granted_scopes,
     property_scope: who.property_scope,
-    last_refresh_at: now.toISOString(),
   };
   if (who.token_expires_at) next.access_expires_at = who.token_expires_at;
   if (who.property_scope !== 'all' && who.granted_scopes.includes('read:units')) {

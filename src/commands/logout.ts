@@ -6,6 +6,11 @@ import { clientAuthFor, clientSecretFrom } from '../auth/client-auth.js';
 import { openStore } from '../auth/credential-store/index.js';
 import { describeError, discover } from '../auth/discovery.js';
 import { revokeToken } from '../auth/token-exchange.js';
+import type { StoredRecord } from '../auth/credential-store/types.js';
+import { MeterdataError } from '../core/errors.js';
+import type { Profile } from '../core/config.js';
+
+const CONNECTION_FACTS: (keyof Profile)[] = ['tenant_id', 'tenant_name', 'client_id_seen', 'granted_scopes', 'property_scope', 'property_names', 'last_refresh_at', 'access_expires_at'];
 
 export async function run(opts: Record<string, unknown>, io: Io, _args: string[] = []): Promise<number> {
   const name = resolveProfileName(opts, io.env);
@@ -15,7 +20,17 @@ export async function run(opts: Record<string, unknown>, io: Io, _args: string[]
     return 0;
   }
   const store = openStore(profile.credential_store, io.env);
-  const record = await store.read(name);
+  let record: StoredRecord | null;
+  try {
+    record = await store.read(name);
+  } catch (e) {
+    // A damaged record holds no usable token to revoke, but logout must still be able to clear it.
+    if (!(e instanceof MeterdataError && e.code === 'AUTH_STORE_DAMAGED')) throw e;
+    await store.remove(name);
+    await removeProfileFields(io.env, name, CONNECTION_FACTS);
+    io.stderr.write(`Signed out profile "${name}": the stored sign-in was damaged, so nothing could be revoked at the server (the landlord can disconnect it in the portal, or it expires after 90 days unused); the damaged record was deleted from the ${store.kind === 'file' ? 'credential file' : 'keychain'}.\n`);
+    return 0;
+  }
   if (!record) {
     io.stderr.write(`Profile "${name}" is not signed in; nothing to revoke or delete.\n`);
     return 0;
@@ -33,7 +48,7 @@ export async function run(opts: Record<string, unknown>, io: Io, _args: string[]
     }
   }
   await store.remove(name);
-  await removeProfileFields(io.env, name, ['tenant_id', 'tenant_name', 'client_id_seen', 'granted_scopes', 'property_scope', 'property_names', 'last_refresh_at', 'access_expires_at']);
+  await removeProfileFields(io.env, name, CONNECTION_FACTS);
   io.stderr.write(`Signed out profile "${name}": connection ${revoked}; local sign-in deleted from the ${store.kind === 'file' ? 'credential file' : 'keychain'}.\n`);
   return 0;
 }

@@ -42,7 +42,7 @@ async function check(name: string, io: Io): Promise<StatusReport> {
   if (stored) Object.assign(report, facts(stored), { storage: openStore(stored.credential_store, io.env).describe(name) });
   if (io.env.METERDATA_ACCESS_TOKEN) report.storage = 'METERDATA_ACCESS_TOKEN (environment; never refreshed)';
   try {
-    const conn = await openConnection({ profile: name, env: io.env, signal: io.signal });
+    const conn = await openConnection({ profile: name, env: io.env, signal: io.signal, warn: (l) => io.stderr.write(l) });
     report.signed_in = true;
     const fresh = conn.session ? await conn.session.reconcileProfile({ refreshOn401: true }) : await reconcile(conn.profile, (m, u) => conn.credentials.headersFor(m, u));
     Object.assign(report, facts(fresh));

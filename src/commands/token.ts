@@ -3,7 +3,12 @@ import type { Io } from '../core/io.js';
 import { openConnection } from '../auth/connection.js';
 
 export async function run(opts: Record<string, unknown>, io: Io, _args: string[] = []): Promise<number> {
-  const conn = await openConnection({ profile: opts.profile as string | undefined, env: io.env, signal: io.signal });
+  // The override needs no API, profile or base URL: print it as it is (never refreshed).
+  if (io.env.METERDATA_ACCESS_TOKEN) {
+    io.stdout.write(`${io.env.METERDATA_ACCESS_TOKEN}\n`);
+    return 0;
+  }
+  const conn = await openConnection({ profile: opts.profile as string | undefined, env: io.env, signal: io.signal, warn: (l) => io.stderr.write(l) });
   io.stdout.write(`${await conn.credentials.currentToken()}\n`);
   return 0;
 }

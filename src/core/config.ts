@@ -99,6 +99,14 @@ export async function saveProfile(env: NodeJS.ProcessEnv, profile: Profile): Pro
   await updateConfig(env, (c) => ({ ...c, profiles: { ...c.profiles, [profile.name]: profile } }));
 }
 
+/** Sets some fields of an existing profile (no-op when the profile is gone). */
+export async function setProfileFields(env: NodeJS.ProcessEnv, name: string, fields: Partial<Omit<Profile, 'name'>>): Promise<void> {
+  await updateConfig(env, (c) => {
+    const p = c.profiles?.[name];
+    return p ? { ...c, profiles: { ...c.profiles, [name]: { ...p, ...fields } } } : c;
+  });
+}
+
 export async function removeProfileFields(env: NodeJS.ProcessEnv, name: string, fields: (keyof Profile)[]): Promise<void> {
   await updateConfig(env, (c) => {
     const p = c.profiles?.[name];

@@ -47,17 +47,21 @@ describe('checkCallback', () => {
 
 describe('loopback callback server', () => {
   it('listens on 127.0.0.1 only, 404s other paths, takes exactly one callback', async () => {
-    const srv = await startCallbackServer((p) => ({ ok: p.get('code') === 'good', message: 'm' }));
+    const srv = await startCallbackServer((p) => ({ ok: p.get('code') === 'good', message: 'm', final: p.get('state') === 's' }));
     try {
       expect(srv.redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
       const base = new URL(srv.redirectUri);
       expect((await fetch(new URL('/favicon.ico', base))).status).toBe(404);
       expect((await fetch(new URL('/callbackx?code=1', base))).status).toBe(404);
+      // not this sign-in's answer: 400, and the wait goes on
+      const forged = await fetch(`${srv.redirectUri}?code=evil&state=forged`);
+      expect(forged.status).toBe(400);
+      expect(await forged.text()).toMatch(/still waiting/);
       const first = await fetch(`${srv.redirectUri}?code=good&state=s`);
       expect(first.status).toBe(200);
       expect(await first.text()).toMatch(/return to the terminal/);
       expect((await srv.received).get('code')).toBe('good');
-      expect((await fetch(`${srv.redirectUri}?code=again`)).status).toBe(409);
+      expect((await fetch(`${srv.redirectUri}?code=again&state=s`)).status).toBe(409);
       // not reachable on another local address
       const other = await fetch(`http://127.0.0.2:${base.port}/callback`).then(
         (r) => r.status,
@@ -75,7 +79,7 @@ describe('loopback callback server', () => {
       return this;
     });
     try {
-      const err = await startCallbackServer(() => ({ ok: true, message: '' })).catch((e: unknown) => e);
+      const err = await startCallbackServer(() => ({ ok: true, message: '', final: true })).catch((e: unknown) => e);
       expect(err).toMatchObject({ code: 'AUTH_NO_LOOPBACK_PORT', exitCode: 5 });
       expect((err as Error).message).toMatch(/Cannot open a local port on 127\.0\.0\.1 .*EADDRNOTAVAIL/);
     } finally {
@@ -83,12 +87,13 @@ describe('loopback callback server', () => {
     }
   });
 
-  it('answers a refused callback with a 400 page', async () => {
-    const srv = await startCallbackServer(() => ({ ok: false, message: 'State mismatch.' }));
+  it('answers a refused callback of this sign-in (an error redirect) with a 400 page and ends the wait', async () => {
+    const srv = await startCallbackServer(() => ({ ok: false, message: 'Access denied.', final: true }));
     try {
-      const res = await fetch(`${srv.redirectUri}?code=x`);
+      const res = await fetch(`${srv.redirectUri}?error=access_denied`);
       expect(res.status).toBe(400);
-      expect(await res.text()).toMatch(/State mismatch/);
+      expect(await res.text()).toMatch(/Access denied\..*return to the terminal/);
+      expect((await srv.received).get('error')).toBe('access_denied');
     } finally {
       await srv.close();
     }
