@@ -116,7 +116,7 @@ describe('403 insufficient-scope with a narrowed token', () => {
     expect(r.headers.get('www-authenticate')).toMatch(/error="insufficient_scope"/);
     expect(r.headers.get('www-authenticate')).toMatch(/scope="read:readings"/);
     expect(r.body.detail).toMatch(/read:readings/);
-    const points = await call(sb.apiBase, `/measuring-points/${sb.dataset.pointId(sb.dataset.pointsOfUnit(sb.dataset.unitByIndex(0))[0]!.point)}`, bearer(t.access_token));
+    const points = await call(sb.apiBase, `/measuring-points/${sb.dataset.pointId(sb.dataset.pointsOfUnit(sb.dataset.unitByIndex(0)!)[0]!.point)}`, bearer(t.access_token));
     expect(points.status).toBe(403);
     expect(points.headers.get('www-authenticate')).toMatch(/scope="read:devices"/);
   });
@@ -124,7 +124,7 @@ describe('403 insufficient-scope with a narrowed token', () => {
 
 describe('Property whitelist from a consent selection', () => {
   it('other Properties and their units are 404 and lists are filtered', async () => {
-    const [chosen, other] = sb.dataset.propertiesOf(nordlicht) as [{ id: string }, { id: string }];
+    const [chosen, other] = sb.dataset.propertiesOf(nordlicht) as [{ id: string }, { id: string }, ...unknown[]];
     const t = await connect(sb.url, {}, { decision: 'approve', tenant: nordlicht, scope_mode: 'selection', properties: [chosen.id] });
     const h = bearer(t.access_token);
     expect((await call(sb.apiBase, '/whoami', h)).body.property_scope).toEqual([chosen.id]);
@@ -138,7 +138,7 @@ describe('Property whitelist from a consent selection', () => {
     expect(new Set(units.body.data.map((u: any) => u.property.id))).toEqual(new Set([chosen.id]));
     expect((await call(sb.apiBase, `/usage-units?property_id=${other.id}`, h)).body.data).toEqual([]);
     const otherRec = sb.dataset.property(other.id)!;
-    const otherUnit = sb.dataset.unitId(sb.dataset.unitByIndex(otherRec.unitStart));
+    const otherUnit = sb.dataset.unitId(sb.dataset.unitByIndex(otherRec.unitStart)!);
     expectProblem(await call(sb.apiBase, `/usage-units/${otherUnit}`, h), 404, 'resource-not-found', `/usage-units/${otherUnit}`);
   });
 });

@@ -68,6 +68,22 @@ test('connected -> revoked: a code redeemed a second time revokes the whole conn
   await expectDead(first.body as unknown as Tokens);
 });
 
+test.each([1, 2, 3])('connected -> revoked: one code redeemed twice concurrently (round %i): at most one answer has tokens, the connection ends revoked', async () => {
+  const flow = await authorize(sb.url, {}, { decision: 'approve' });
+  const sid = sb.admin.connections().at(-1)!.sid;
+  const answers = await Promise.all([redeem(sb.url, flow), redeem(sb.url, flow)]);
+  const ok = answers.filter((a) => a.status === 200);
+  expect(ok.length).toBeLessThanOrEqual(1);
+  for (const a of answers.filter((x) => x.status !== 200)) {
+    expect(a.status).toBe(400);
+    expect(a.body.error).toBe('invalid_grant');
+  }
+  expect(stateOf(sid)).toBe('revoked');
+  // Revoked by the in-flight check, not by luck of ordering.
+  expect(sb.admin.connections().find((c) => c.sid === sid)?.revoked_reason).toMatch(/concurrently/);
+  for (const a of ok) await expectDead(a.body as unknown as Tokens);
+});
+
 test('connected -> connected: refresh rotates the refresh token every time; scope may be narrowed, never widened', async () => {
   const t0 = await connect(sb.url);
   const r1 = await refresh(sb.url, t0.refresh_token);
@@ -78,6 +94,15 @@ test('connected -> connected: refresh rotates the refresh token every time; scop
   expect(narrowed.status).toBe(200);
   expect(narrowed.body.scope).toBe('read:units');
   expect((await whoami(sb.apiBase, narrowed.body.access_token as string)).body.granted_scopes).toEqual(['read:units']);
+  // The narrowed refresh token cannot widen back to the original grant.
+  const rewiden = await refresh(sb.url, narrowed.body.refresh_token as string, { scope: 'read:units read:readings' });
+  expect(rewiden.status).toBe(400);
+  expect(rewiden.body.error).toBe('invalid_scope');
+  expect(String(rewiden.body.error_description)).toMatch(/read:readings/);
+  // A refresh without scope keeps the narrowed scope; the refresh token stays usable after invalid_scope.
+  const same = await refresh(sb.url, narrowed.body.refresh_token as string);
+  expect(same.status).toBe(200);
+  expect(same.body.scope).toBe('read:units');
   const t1 = await connect(sb.url, { scope: 'read:units' });
   const widened = await refresh(sb.url, t1.refresh_token, { scope: 'read:units read:readings' });
   expect(widened.status).toBe(400);

@@ -6,6 +6,7 @@ import { SCOPES, type ClientRegistration } from '../clients.js';
 import type { Clock, Directory, TokenValidator } from '../contracts.js';
 import { MemoryStore } from './adapter.js';
 import { createConsentHandler } from './consent.js';
+import { guardCodeGrant } from './code-grant.js';
 import { DpopReplayCache } from './dpop.js';
 import { createGuard } from './guard.js';
 import { guardRefreshGrant } from './refresh.js';
@@ -89,6 +90,7 @@ export function createAuthServer(o: AuthServerOptions): AuthServer {
     }) as Parameters<Provider['use']>[0],
   );
   guardRefreshGrant(provider, { registry, clock: o.clock, revokeConnection });
+  guardCodeGrant(provider, revokeConnection);
 
   const scopesOf = new Map(o.clients.map((c) => [c.client_id, (c.scope ?? SCOPES.join(' ')).split(' ')]));
   const consent = createConsentHandler({

@@ -10,11 +10,11 @@ import { REFRESH_IDLE_MS, type ConnectionRegistry } from './registry.js';
 export const REFRESH_HOLD_MS = 25;
 const CONCURRENT = 'two refreshes with the same refresh token ran concurrently';
 
-interface GrantCtx {
+export interface GrantCtx {
   status: number;
   body: unknown;
   set(h: string, v: string): void;
-  oidc: { params?: { refresh_token?: unknown } };
+  oidc: { params?: { refresh_token?: unknown; code?: unknown; scope?: unknown } };
 }
 
 export interface RefreshDeps {
@@ -23,7 +23,7 @@ export interface RefreshDeps {
   revokeConnection(sid: string, reason: string): Promise<boolean>;
 }
 
-function oauthError(ctx: GrantCtx, error: string, description: string): void {
+export function oauthError(ctx: GrantCtx, error: string, description: string): void {
   ctx.status = 400;
   ctx.set('Cache-Control', 'no-store');
   ctx.body = { error, error_description: description };
@@ -37,6 +37,28 @@ export function guardRefreshGrant(provider: Provider, d: RefreshDeps): void {
   if (!original) throw new Error('oidc-provider has no refresh_token grant handler to wrap');
   /** Refresh tokens being redeemed right now; `collided` is set when a second request uses one. */
   const inFlight = new Map<string, { collided: boolean }>();
+  /**
+   * Scope of refresh tokens issued by a refresh that asked for `scope`. oidc-provider checks a
+   * requested scope against the grant, so a narrowed connection could widen back; the contract
+   * says never widened, so the presented token's own scope is the ceiling.
+   */
+  const narrowedScope = new Map<string, string>();
+
+  /** invalid_scope when `scope` asks for more than the token's (narrowed) scope; inherits it when absent. */
+  function applyNarrowed(ctx: GrantCtx, rt: string): boolean {
+    const ceiling = narrowedScope.get(rt);
+    const params = ctx.oidc.params!;
+    if (ceiling === undefined) return true;
+    if (typeof params.scope !== 'string' || !params.scope) {
+      params.scope = ceiling;
+      return true;
+    }
+    const allowed = new Set(ceiling.split(' '));
+    const wider = params.scope.split(' ').filter((s) => s && !allowed.has(s));
+    if (!wider.length) return true;
+    oauthError(ctx, 'invalid_scope', `this connection was narrowed to "${ceiling}"; ${wider.join(' ')} cannot be requested again (scope may be narrowed, never widened). Sign in again to grant more.`);
+    return false;
+  }
 
   async function sidOf(rt: string): Promise<{ sid?: string; jti?: string }> {
     const found = await provider.RefreshToken.find(rt, { ignoreExpiration: true });
@@ -67,6 +89,7 @@ export function guardRefreshGrant(provider: Provider, d: RefreshDeps): void {
       }
       // The in-memory store answers within one tick, so without this pause two refreshes
       // could never overlap as they do against production storage.
+      if (!applyNarrowed(ctx, rt)) return;
       await new Promise((resolve) => setTimeout(resolve, REFRESH_HOLD_MS));
       try {
         await original(ctx);
@@ -75,6 +98,11 @@ export function guardRefreshGrant(provider: Provider, d: RefreshDeps): void {
         // but the refresh token is still good: a spec client would wrongly drop the connection.
         if ((e as { error_detail?: string }).error_detail !== 'failed jkt verification') throw e;
         return oauthError(ctx, 'invalid_dpop_proof', 'this refresh token is DPoP-bound: send a proof signed with the key the tokens are bound to');
+      }
+      const answer = ctx.body as { refresh_token?: unknown; scope?: unknown } | undefined;
+      if (ctx.oidc.params?.scope && typeof answer?.refresh_token === 'string' && typeof answer.scope === 'string') {
+        narrowedScope.delete(rt);
+        narrowedScope.set(answer.refresh_token, answer.scope);
       }
       if (sid && mine.collided) await d.revokeConnection(sid, CONCURRENT);
       if (sid && d.registry.isRevoked(sid)) invalidGrant(ctx, 'the connection was revoked while refreshing; start a new authorization flow');
