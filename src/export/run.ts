@@ -12,6 +12,7 @@ import { identity, type ExportArgs } from './options.js';
 import { OutputSet, type FileEntry } from './output.js';
 import type { Reporter } from './progress.js';
 import type { Template } from './templates.js';
+import { unknownValueFlags } from './unknown.js';
 import { collectProperty, propertiesInScope } from './walk.js';
 
 export interface ExportDeps {
@@ -24,6 +25,8 @@ export interface ExportDeps {
   toolVersion: string;
   signal?: AbortSignal;
   now?: () => Date;
+  /** Narrows each Property's answers before billing (the browser's export of one unit); the journal keeps them whole. */
+  select?: (answers: PropertyAnswers) => PropertyAnswers;
 }
 
 export interface ExportSummary {
@@ -93,7 +96,8 @@ export async function runExport(deps: ExportDeps): Promise<ExportSummary> {
     await output.start();
     let pending: Promise<PropertyAnswers> | null = properties.length ? fetchAt(0) : null;
     for (let i = 0; i < properties.length; i++) {
-      const answers = await pending!;
+      const fetched = await pending!;
+      const answers = deps.select ? deps.select(fetched) : fetched;
       pending = i + 1 < properties.length ? fetchAt(i + 1) : null;
       pending?.catch(() => undefined); // surfaced when awaited in the next round
       if (deps.signal?.aborted) throw deps.signal.reason;
@@ -106,9 +110,10 @@ export async function runExport(deps: ExportDeps): Promise<ExportSummary> {
       await output.write('segments', bill.segments);
       await output.write('readings', bill.readings);
       await output.write('plant-points', bill.plant);
-      await output.write('review', reviewRows(bill.flags, template.language));
+      const allFlags = [...bill.flags, ...unknownValueFlags(answers, bill.flags)];
+      await output.write('review', reviewRows(allFlags, template.language));
       output.addOverview(bill.billing, property, answers.units.map((u) => u.unit));
-      for (const f of bill.flags) {
+      for (const f of allFlags) {
         flags[f.severity]++;
         codes[f.code] = (codes[f.code] ?? 0) + 1;
       }
@@ -116,7 +121,7 @@ export async function runExport(deps: ExportDeps): Promise<ExportSummary> {
       counts.measuring_points += answers.points.length;
       counts.plant_points += bill.plant.length;
       done = i + 1;
-      reporter.property({ index: i + 1, total: properties.length, name: property.name, units: answers.units.length, plantPoints: bill.plant.length, flags: bill.flags.length, fromJournal: fromJournal.has(i) });
+      reporter.property({ index: i + 1, total: properties.length, name: property.name, units: answers.units.length, plantPoints: bill.plant.length, flags: allFlags.length, fromJournal: fromJournal.has(i) });
     }
     const effective = range ?? { from: args.from, to: args.to };
     const exportedAt = journal.meta.startedAt;
