@@ -166,6 +166,16 @@ describe('meterdata export (built binary, sandbox)', () => {
     const review = await readFile(path.join(out, 'review.csv'), 'utf8');
     expect(review).toContain('UNKNOWN_ENUM_VALUE');
     expect(JSON.parse(r.stdout).flags.review).toBeGreaterThan(0);
+    const billing = parseCsv(await readFile(path.join(out, 'billing.csv'), 'utf8'));
+    // An unknown metric is billed in its own row, under the name the service sent, and flagged.
+    const unknownMetric = billing.filter((b) => b.metric === 'heat_pump_power');
+    expect(unknownMetric.length).toBeGreaterThan(0);
+    for (const b of unknownMetric) expect(b.review_flags!.split('|')).toContain('UNKNOWN_ENUM_VALUE');
+    for (const b of billing) expect(['heat', 'hca', 'water_cold', 'water_warm', 'water_outdoor', 'heat_pump_power']).toContain(b.metric);
+    // An unknown unit_type is kept as received and flags every row of that unit.
+    const parking = billing.filter((b) => b.unit_type === 'parking');
+    expect(parking.length).toBeGreaterThan(0);
+    for (const b of parking) expect(b.review_flags!.split('|')).toContain('UNKNOWN_ENUM_VALUE');
   }, 120_000);
 
   it('continues a killed run and ends with the same files, fetching only what was missing', async () => {
