@@ -103,8 +103,9 @@ export function segmentFlags(seg: DeviceSegment, scope: FlagScope, ctx: { segmen
   for (const r of seg.readings) {
     flags.push(enumFlag('reading_status', r.status, s), enumFlag('substitution_method', r.substitution_method, s));
   }
+  // "Billed as delivered" is only true where the segment is billed at all.
   const synthetic = seg.readings.filter((r) => r.is_synthetic || r.status === 'calculated').length;
-  if (synthetic > 0 || pc.status === 'calculated' || pc.status === 'substituted') {
+  if (BILLABLE_STATUSES.includes(pc.status) && (synthetic > 0 || pc.status === 'calculated' || pc.status === 'substituted')) {
     flags.push(makeFlag('SYNTHETIC_VALUE', s, { ...serial, readings: String(synthetic) }));
   }
   if (ctx.weightedAbsent) flags.push(makeFlag('WEIGHTED_VALUE_ABSENT', s, { ...serial, unit_share: formatDecimal(ctx.unitShare ?? 1) }));

@@ -44,6 +44,16 @@ describe('segment flags carry the device', () => {
     expect(bill.flags).toEqual([expect.objectContaining({ code: 'SYNTHETIC_VALUE', device_id: seg.device_id, facts: { serial: seg.serial, readings: '2' } })]);
   });
 
+  it('SYNTHETIC_VALUE only where the segment is billed: synthetic readings of a calibration_expired or missing segment are not "billed as delivered"', () => {
+    const synthetic = [aReading({ at: '2025-08-31', is_synthetic: true, status: 'calibration_expired', substitution_method: null }), aReading({ at: '2025-12-31', status: 'calibration_expired' })];
+    const expired = aSegment({ readings: synthetic, period_consumption: { status: 'calibration_expired', billable_value: 0 } });
+    expect(codes(billOne([aPointConsumption({ segments: [expired] })]).flags)).toEqual(['CALIBRATION_EXPIRED']);
+    const missing = aSegment({ readings: [aReading({ at: '2025-11-30', is_synthetic: true, status: 'calculated', substitution_method: 'linear_interpolation' })], period_consumption: { status: 'missing' } });
+    expect(codes(billOne([aPointConsumption({ segments: [missing] })]).flags)).toEqual(['MISSING_VALUE']);
+    const measured = aSegment({ readings: synthetic.map((r) => ({ ...r, status: 'measured' })), period_consumption: { status: 'measured' } });
+    expect(codes(billOne([aPointConsumption({ segments: [measured] })]).flags)).toEqual(['SYNTHETIC_VALUE']);
+  });
+
   it('WEIGHTED_VALUE_ABSENT only where the fallback is actually used', () => {
     const absent = aSegment({ period_consumption: { weighted_billable_value: undefined } });
     const absentButMissing = aSegment({ installed_at: '2025-06-01', period_consumption: { weighted_billable_value: undefined, status: 'missing' } });
