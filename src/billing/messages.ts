@@ -50,8 +50,8 @@ const TEXTS: Record<FlagCode, Record<Lang, Text>> = {
     de: { title: 'Rechnerisch ermittelte Werte enthalten', explanation: 'Einzelne Monatsendwerte wurden vom Messdienst rechnerisch ermittelt (interpoliert) statt vom Gerät abgelesen. Sie werden wie geliefert abgerechnet; bei Rückfragen von Mietern darauf hinweisen.' },
   },
   WEIGHTED_VALUE_ABSENT: {
-    en: { title: 'Share applied by meterdata', explanation: "The service sent no weighted value for this unit, so meterdata multiplied the billable value by the unit's share. No action needed unless the share looks wrong." },
-    de: { title: 'Anteil von meterdata berechnet', explanation: 'Der Messdienst hat keinen gewichteten Wert für diese Nutzeinheit geliefert; meterdata hat den abrechenbaren Wert mit dem Anteil der Einheit multipliziert. Kein Handlungsbedarf, sofern der Anteil stimmt.' },
+    en: { title: "No weighted value sent: billed the billable value × this unit's share", explanation: "The service sent no weighted value for this unit, so meterdata billed the billable value × this unit's share, which is how the contract defines the weighted value (for a meter the unit does not share, the share is 1 and this is the billable value itself). Billing the full billable value would charge a shared meter in full to every unit. No action needed unless the share looks wrong." },
+    de: { title: 'Kein gewichteter Wert geliefert: abrechenbarer Wert × Anteil dieser Einheit abgerechnet', explanation: 'Der Messdienst hat für diese Nutzeinheit keinen gewichteten Wert geliefert; meterdata hat den abrechenbaren Wert × Anteil dieser Einheit abgerechnet. So definiert die Schnittstelle den gewichteten Wert (bei einem nicht geteilten Zähler ist der Anteil 1, also der abrechenbare Wert selbst). Den vollen abrechenbaren Wert anzusetzen, würde einen gemeinsamen Zähler jeder Einheit voll berechnen. Kein Handlungsbedarf, sofern der Anteil stimmt.' },
   },
   WATER_OUTDOOR: {
     en: { title: 'Outdoor water kept separate', explanation: 'Outdoor and garden water has its own row and is never added to the water billed to residents. Allocate it as the leases say (e.g. to the landlord or to garden users).' },
@@ -88,8 +88,15 @@ export function flagMessage(flag: Flag, lang: Lang): string {
   const { title, explanation } = flagText(flag.code, lang);
   const facts = Object.entries(flag.facts ?? {})
     .filter(([, v]) => v !== '')
-    .map(([k, v]) => `${FACT_LABELS[k]?.[lang] ?? k}: ${lang === 'de' && /^-?\d+\.\d+$/.test(v) ? v.replace('.', ',') : v}`);
+    .map(([k, v]) => `${FACT_LABELS[k]?.[lang] ?? k}: ${lang === 'de' ? germanFact(v) : v}`);
   return `${title}${facts.length ? ` (${facts.join(', ')})` : ''}. ${explanation}`;
+}
+
+/** German decimals with a comma, dates as dd.mm.yyyy; everything else as is. */
+function germanFact(v: string): string {
+  if (/^-?\d+\.\d+$/.test(v)) return v.replace('.', ',');
+  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  return date ? `${date[3]}.${date[2]}.${date[1]}` : v;
 }
 
 /** review.csv rows: not billed first, then review, then info; within a severity the flags' order. */

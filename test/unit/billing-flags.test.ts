@@ -1,6 +1,6 @@
 // Every flag: when it is raised, at which level, how rows carry it, and its texts.
 import { describe, expect, it } from 'vitest';
-import { FLAG_CODES, FLAG_SEVERITY, billProperty, billUnit, flagText, reviewRows, type Flag } from '../../src/billing/index.js';
+import { FLAG_CODES, FLAG_SEVERITY, billProperty, billUnit, dec, flagText, formatDecimal, reviewRows, type Flag } from '../../src/billing/index.js';
 import { PROPERTY, aPlantPoint, aPointConsumption, aPropertyInput, aReading, aSegment, aUnitEntry, sharedCopies } from './builders.js';
 
 function billOne(points: Parameters<typeof aUnitEntry>[1], unitOverrides = {}) {
@@ -191,5 +191,25 @@ describe('texts for the accountant', () => {
   it('German messages write decimals with a comma', () => {
     const out = billProperty(aPropertyInput({ units: sharedCopies(90, [0.5, 0.4]).map((p, i) => aUnitEntry(`WE ${i}`, [p])) }));
     expect(reviewRows(out.flags, 'de')[0]!.message).toContain('(Anteil dieser Einheit: 0,5, Summe der Anteile: 0,9, Einheiten: 2)');
+  });
+
+  it('German messages write dates as dd.mm.yyyy, English ones keep ISO dates', () => {
+    const seg = aSegment({ serial: '0815', baseline_origin: 'assumed_zero', baseline_date: '2025-03-12' });
+    const out = billProperty(aPropertyInput({ units: [aUnitEntry('WE 08', [aPointConsumption({ segments: [seg] })])] }));
+    const flag = out.flags.filter((f) => f.code === 'ASSUMED_ZERO_BASELINE');
+    expect(reviewRows(flag, 'de')[0]!.message).toContain('(Gerät: 0815, Stichtag: 12.03.2025)');
+    expect(reviewRows(flag, 'en')[0]!.message).toContain('(device: 0815, start date: 2025-03-12)');
+  });
+
+  it('WEIGHTED_VALUE_ABSENT says what was billed and why', () => {
+    const seg = aSegment({ serial: 'SN-1', period_consumption: { weighted_billable_value: undefined } });
+    const out = billProperty(aPropertyInput({ units: [aUnitEntry('WE 14', [aPointConsumption({ unit_share: 0.6, segments: [seg] })])] }));
+    const flag = out.flags.filter((f) => f.code === 'WEIGHTED_VALUE_ABSENT');
+    const en = reviewRows(flag, 'en')[0]!.message;
+    expect(en).toMatch(/^No weighted value sent: billed the billable value × this unit's share \(device: SN-1, share of this unit: 0\.6\)\. /);
+    expect(en).toContain('how the contract defines the weighted value');
+    expect(en).toContain('would charge a shared meter in full to every unit');
+    expect(reviewRows(flag, 'de')[0]!.message).toMatch(/abrechenbarer Wert × Anteil dieser Einheit abgerechnet \(Gerät: SN-1, Anteil dieser Einheit: 0,6\)/);
+    expect(out.billing[0]!.billable_value).toBe(formatDecimal(dec(seg.period_consumption.billable_value).times(0.6)));
   });
 });
