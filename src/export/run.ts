@@ -48,6 +48,8 @@ const ABOUT_LABELS = {
   de: ['Mandant', 'Freigegebene Liegenschaften', 'Von', 'Bis', 'Vertragsversion', 'Exportzeit (UTC)', 'Programmversion', 'Vorlage', 'Liegenschaften', 'Nutzeinheiten', 'Messstellen', 'Technikraum- und Hauptzähler', 'Hinweise: nicht abgerechnet', 'Hinweise: prüfen', 'Hinweise: Info'],
 };
 
+const EXPORTED_LABEL = { en: 'Exported Properties (--property)', de: 'Exportierte Liegenschaften (--property)' };
+
 function scopeText(scope: 'all' | string[], lang: 'en' | 'de', known: Property[]): string {
   if (scope !== 'all') return scope.map((id) => known.find((p) => p.id === id)?.name ?? id).join(', ');
   return lang === 'de' ? 'alle (auch künftige)' : 'all (including future ones)';
@@ -143,6 +145,8 @@ export async function runExport(deps: ExportDeps): Promise<ExportSummary> {
       flags.info,
     ];
     const about = ABOUT_LABELS[template.language].map((label, i) => [label, values[i]!] as [string, string | number]);
+    // --property narrows the export below the connection's scope: say which ones the files hold.
+    if (args.propertyIds.length > 0) about.splice(2, 0, [EXPORTED_LABEL[template.language], properties.map((p) => p.name).join(', ')]);
     const rows = Object.fromEntries(Object.entries(output.rows)) as Record<string, number>;
     const files = await output.finish(about, new Date(exportedAt), (files) => ({
       tool: 'meterdata',

@@ -114,6 +114,19 @@ describe('export engine', () => {
     expect(billing.slice(1, 3).map((l) => l.split(',')[1] + ' ' + l.split(',')[3])).toEqual(['Haus 1 WE 1', 'Haus 1 WE 2']);
   });
 
+  it('lists the exported Properties in the About sheet when --property narrows the export', async () => {
+    const data = dataset();
+    const s = await setup();
+    const ids = [data[2]!.property.id, data[0]!.property.id];
+    const args = parseExportArgs({ year: '2025', out: 'out', property: ids }, s.home, {});
+    await runExport({ api: fakeApi(data).api, ...s, args, reporter: reporter(), toolVersion: 't', now: () => T0 });
+    const { default: ExcelJS } = await import('exceljs');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(path.join(args.out, 'billing.xlsx'));
+    const rows = wb.getWorksheet('About')!.getSheetValues().filter(Boolean).map((r) => (r as unknown[]).slice(1));
+    expect(rows).toContainEqual(['Exported Properties (--property)', 'Haus 3, Haus 1']);
+  });
+
   it('fails without final files, then resumes fetching only the rest, with the first start as export time', async () => {
     const data = dataset();
     const ref = await setup();
