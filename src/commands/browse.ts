@@ -4,6 +4,7 @@ import { UsageError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import path from 'node:path';
 import type { ApiClient } from '../api/contracts.js';
+import type { PropertyAnswers } from '../export/journal.js';
 import { dirs } from '../core/paths.js';
 import type { ExportSelection } from '../tui/data.js';
 import { rangeFlags, rangeFromFlags } from '../tui/range.js';
@@ -45,11 +46,17 @@ export async function run(opts: Record<string, unknown>, io: Io): Promise<number
   return 0;
 }
 
+/** A folder-name part: ASCII letters, digits, dot and dash. */
+function slug(text: string, fallback: string): string {
+  return text.replace(/ß/g, 'ss').normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || fallback;
+}
+
 /**
  * `e` in the browser: the export command's own run (journal, writers, atomic rename)
  * for the selected Property, over the browser's paced client and without progress
- * output, which would scribble over the screen. The export covers whole Properties,
- * so a unit is exported with its Property.
+ * output, which would scribble over the screen. On a unit screen only that unit's
+ * rows are written (billing, segments, readings, review; no plant-room meters), into
+ * a folder named after the unit.
  */
 async function exportFromBrowser(s: ExportSelection, ctx: { api: ApiClient; io: Io; profile: string | undefined }): Promise<string> {
   const [{ prepareExport, toolVersion }, { runExport }, { createReporter }] = await Promise.all([
@@ -57,11 +64,20 @@ async function exportFromBrowser(s: ExportSelection, ctx: { api: ApiClient; io: 
     import('../export/run.js'),
     import('../export/progress.js'),
   ]);
-  const slug = s.property.name.replace(/ß/g, 'ss').normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || s.property.id;
-  const opts = { from: s.range.from, to: s.range.to, property: [s.property.id], out: `meterdata-${s.range.from}_${s.range.to}-${slug}`, quiet: true, profile: ctx.profile };
+  const unitPart = s.unitId ? `-${slug(s.unitName ?? '', s.unitId)}` : '';
+  const out = `meterdata-${s.range.from}_${s.range.to}-${slug(s.property.name, s.property.id)}${unitPart}`;
+  const opts = { from: s.range.from, to: s.range.to, property: [s.property.id], out, quiet: true, profile: ctx.profile };
   const { args, template } = await prepareExport(opts, ctx.io);
   const reporter = createReporter(ctx.io, { quiet: true, requests: () => ctx.api.stats().requests });
-  const summary = await runExport({ api: ctx.api, args, template, stateDir: dirs(ctx.io.env).state, reporter, toolVersion: toolVersion(), signal: ctx.io.signal });
+  const unitId = s.unitId;
+  const select = unitId
+    ? (a: PropertyAnswers): PropertyAnswers => {
+        const units = a.units.filter((u) => u.unit.id === unitId);
+        const ids = new Set(units.flatMap((u) => u.consumption.measuring_points.map((c) => c.measuring_point_id)));
+        return { ...a, units, plantPoints: [], points: a.points.filter((p) => p.id !== undefined && ids.has(p.id)) };
+      }
+    : undefined;
+  const summary = await runExport({ api: ctx.api, args, template, stateDir: dirs(ctx.io.env).state, reporter, toolVersion: toolVersion(), signal: ctx.io.signal, ...(select ? { select } : {}) });
   const where = path.relative(ctx.io.cwd, summary.out);
   const shown = where && !where.startsWith('..') && !path.isAbsolute(where) ? `./${where}` : summary.out;
   return `${summary.files.length} files in ${shown}`;

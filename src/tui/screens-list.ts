@@ -78,7 +78,7 @@ export function propertyScreen(b: PropertyBundle, width: number, titleOf: (f: Fl
   const flagsW = 5;
   const totalsW = Math.max(10, width - 3 - nameW - typeW - 1 - floorW - flagsW - 3);
   const typeCol = (text: string) => `${cell(text, typeW)} `;
-  const columns = `  ${cell('Unit', nameW)} ${typeCol('Typ')}${cell('Floor/pos.', floorW)} ${cell(`Billed per metric (${units ? '' : 'units and '}codes: ?)`, totalsW)} ${cell('Flags', flagsW, 'right')}`;
+  const columns = `  ${cell('Unit', nameW)} ${typeCol('Typ')}${cell('Floor/pos.', floorW)} ${cell('Billed per metric (codes: ?)', totalsW)} ${cell('Flags', flagsW, 'right')}`;
   const flagsOf = (pred: (f: Flag) => boolean) => b.bill.flags.filter(pred);
   const rows: Row[] = [];
 

@@ -106,8 +106,12 @@ export function explainLines(flags: Flag[], flagText: FlagTextFn, width: number,
     for (const l of wordWrap(t.explanation, width - 4)) lines.push([{ text: l }]);
     lines.push([{ text: same.length === 1 ? 'Where:' : `Where (${same.length}):`, dim: true }]);
     for (const f of same) {
-      const facts = Object.entries(f.facts ?? {}).map(([k, v]) => `${k}: ${v}`);
-      const text = [where(f), ...facts].filter(Boolean).join(' · ') || 'the whole Property';
+      const place = where(f);
+      // A fact the place already names (the serial) is not repeated.
+      const facts = Object.entries(f.facts ?? {})
+        .filter(([, v]) => !place.includes(v))
+        .map(([k, v]) => `${k}: ${v}`);
+      const text = [place, ...facts].filter(Boolean).join(' · ') || 'the whole Property';
       for (const [i, l] of wordWrap(text, width - 8).entries()) lines.push([{ text: `${i === 0 ? '  • ' : '    '}${l}`, dim: true }]);
     }
   }

@@ -1,9 +1,13 @@
 // The built `meterdata browse` in a real terminal (tmux) against the sandbox: a clerk
 // finds flat WE 03's replaced heat meter and WE 09's months with an expired
 // calibration (docs/sandbox-data.md, Property "Musterstraße 1-5"), reads why, exports, quits.
+// Once at 100x30 with one key per send-keys, once at 80x24 with several keys per
+// send-keys (they reach the program as one input chunk), once against a sandbox that
+// rate-limits. Every pane shown in docs/browse.md is written raw to test/.tmp/browse-panes/
+// (test/e2e/browse-doc-panes.mjs puts them into the docs).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,89 +16,210 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { requireTool } from '../helpers/tools.js';
 
 const bin = new URL('../../bin/meterdata.js', import.meta.url).pathname;
+const panesDir = new URL('../.tmp/browse-panes/', import.meta.url).pathname;
 // A server of our own, so the test never touches anyone's tmux sessions.
 const socket = `meterdata-browse-${process.pid}`;
 const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-const pane = () => tmux('capture-pane', '-p', '-t', 'browse');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls the pane (at most 150 x 100 ms) until `pred` holds. */
-async function waitFor(pred: (p: string) => boolean, what: string): Promise<string> {
-  let last = '';
-  for (let i = 0; i < 150; i++) {
-    last = pane();
-    if (pred(last)) return last;
-    await sleep(100);
-  }
-  throw new Error(`the browser never showed ${what}; the pane was:\n${last}`);
+function terminal(session: string) {
+  const pane = () => tmux('capture-pane', '-p', '-t', session);
+  return {
+    pane,
+    /** Polls the pane (at most 150 x 100 ms) until `pred` holds. */
+    async waitFor(pred: (p: string) => boolean, what: string): Promise<string> {
+      let last = '';
+      for (let i = 0; i < 150; i++) {
+        last = pane();
+        if (pred(last)) return last;
+        await sleep(100);
+      }
+      throw new Error(`the browser never showed ${what}; the pane was:\n${last}`);
+    },
+    /** One key (or one typed word) per send-keys, as a person would type. */
+    async keys(...ks: string[]) {
+      for (const k of ks) {
+        tmux('send-keys', '-t', session, k);
+        await sleep(200);
+      }
+    },
+    /** Several keys in one send-keys: the program reads them as one chunk. */
+    async chunk(...ks: string[]) {
+      tmux('send-keys', '-t', session, ...ks);
+      await sleep(200);
+    },
+    /** Keeps the pane as captured, for docs/browse.md. */
+    async save(name: string, text: string) {
+      await mkdir(panesDir, { recursive: true });
+      await writeFile(path.join(panesDir, `${name}.txt`), text);
+    },
+  };
 }
 
-/** One key (or one typed word) at a time, as a person would. */
-async function keys(...ks: string[]) {
-  for (const k of ks) {
-    tmux('send-keys', '-t', 'browse', k);
-    await sleep(200);
-  }
+async function signedIn(sandbox: Sandbox): Promise<string> {
+  const home = await mkdtemp(path.join(os.tmpdir(), 'md-browse-'));
+  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env: { METERDATA_HOME: home }, signal: AbortSignal.timeout(60_000) });
+  return home;
 }
 
-let sandbox: Sandbox | undefined;
+function start(session: string, home: string, size: [number, number], env = '') {
+  const command = `cd ${home} && env METERDATA_HOME=${home} NO_COLOR=1 ${env} ${process.execPath} ${bin} browse --year 2025; echo EXIT=$?; sleep 60`;
+  tmux('new-session', '-d', '-s', session, '-x', String(size[0]), '-y', String(size[1]), command);
+  return terminal(session);
+}
+
+const sandboxes: Sandbox[] = [];
 afterAll(async () => {
   try {
     tmux('kill-server');
   } catch {
     // not started (tmux missing) or already gone
   }
-  await sandbox?.close();
+  await Promise.all(sandboxes.map((s) => s.close()));
 });
 
+async function sandboxWith(opts: Parameters<typeof startSandbox>[0] = {}): Promise<Sandbox> {
+  const s = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', ...opts });
+  sandboxes.push(s);
+  return s;
+}
+
 describe('meterdata browse in a terminal', () => {
-  it('walks from the Properties to a replaced meter and an expired calibration, explains the flag and quits', async (ctx) => {
+  it('walks from the Properties to a replaced meter and an expired calibration at 100x30, explains the flag, exports and quits', async (ctx) => {
     requireTool(ctx, 'tmux', 'the end-to-end test of `meterdata browse` runs it in a tmux pane');
     expect(existsSync(new URL('../../dist/cli.js', import.meta.url)), 'build first: npm run build').toBe(true);
-    sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22' });
-    const home = await mkdtemp(path.join(os.tmpdir(), 'md-browse-'));
-    await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env: { METERDATA_HOME: home }, signal: AbortSignal.timeout(60_000) });
+    const home = await signedIn(await sandboxWith());
+    const t = start('wide', home, [100, 30]);
 
-    const command = `cd ${home} && env METERDATA_HOME=${home} NO_COLOR=1 ${process.execPath} ${bin} browse --year 2025; echo EXIT=$?; sleep 60`;
-    tmux('new-session', '-d', '-s', 'browse', '-x', '100', '-y', '30', command);
-
-    const list = await waitFor((p) => p.includes('Musterstraße 1-5') && p.includes('q quit'), 'the Properties');
+    const list = await t.waitFor((p) => p.includes('Musterstraße 1-5') && p.includes('q quit'), 'the Properties');
     expect(list).toMatch(/Property\s+Address\s+Units\s+Flags/);
     expect(list).toMatch(/Musterstraße 1-5\s+Musterstraße 1, 22085 Hamburg \(\+3\)\s+21\s+…/);
 
-    await keys('/', 'Musterstraße 1-5', 'Enter', 'Enter');
-    const property = await waitFor((p) => p.includes('Plant-room and main meters'), 'the units of Musterstraße 1-5');
+    await t.keys('/', 'Musterstraße 1-5', 'Enter', 'Enter');
+    const property = await t.waitFor((p) => p.includes('Plant-room and main meters'), 'the units of Musterstraße 1-5');
     expect(property).toContain('Units (21)');
-    expect(property).toMatch(/WE 03\s+residential\s+1\. OG links\s+heat [\d.]+ kWh/);
+    expect(property).toMatch(/WE 03\s+res\s+1\. OG links\s+H [\d.]+ kWh/);
 
-    await keys('/', 'WE 03', 'Enter', 'Enter');
-    const we03 = await waitFor((p) => p.includes('Musterstraße 1-5 › WE 03') && p.includes('Months:'), 'unit WE 03');
-    expect(we03).toContain('removed 2025-06-15 · reason DeviceReplacement');
+    await t.keys('/', 'WE 03', 'Enter', 'Enter');
+    const we03 = await t.waitFor((p) => p.includes('Musterstraße 1-5 › WE 03') && p.includes('Months:'), 'unit WE 03');
+    expect(we03).toContain('removed 2025-06-15 · device replaced');
     expect(we03).toMatch(/Device WMZ-\d+ · installed 2025-06-15 · factor 1/);
     expect(we03).toContain('baseline 12.5 on 2025-06-15 (recorded)');
     expect(we03).toMatch(/Jan\s+Feb\s+Mar\s+Apr\s+May\s+Jun\s+Jul\s+Aug\s+Sep\s+Oct\s+Nov\s+Dec/);
     expect(we03).toMatch(/\[i\] Device replaced during the period \(WMZ-\d+\)/);
 
-    await keys('Escape', 'Escape');
-    await waitFor((p) => p.includes('Units (21)') && !p.includes('Filtered by'), 'the whole unit list again');
-    await keys('/', 'WE 09', 'Enter', 'Enter');
-    const we09 = await waitFor((p) => p.includes('› WE 09') && p.includes('Months:'), 'unit WE 09');
+    await t.keys('Escape', 'Escape');
+    await t.waitFor((p) => p.includes('Units (21)') && !p.includes('Filtered by'), 'the whole unit list again');
+    await t.keys('/', 'WE 09', 'Enter', 'Enter');
+    const we09 = await t.waitFor((p) => p.includes('› WE 09') && p.includes('Months:'), 'unit WE 09');
     expect(we09).toContain('billable 0 · X calibration expired');
     expect(we09).toMatch(/ M {4}M {4}M {4}M {4}M {4}M {4}M {4}X {4}X {4}X {4}X {4}X/);
     expect(we09).toMatch(/\[!\] Calibration expired/);
 
-    await keys('j', 'j', 'i');
-    const why = await waitFor((p) => p.includes('Why this is flagged'), 'the explanation of the flag');
+    await t.keys('j', 'j', 'i');
+    const why = await t.waitFor((p) => p.includes('Why this is flagged'), 'the explanation of the flag');
     expect(why).toMatch(/\[!\] not billed: Calibration expired/);
+    expect(why).toMatch(/• WE 09 · heat point \w+ · device WMZ-\d+/);
 
-    // `e` writes the export command's files for the Property, into the working folder
-    await keys('Escape', 'e');
-    await waitFor((p) => /Exported: \d+ files in \.\/meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5/.test(p), 'the export');
+    // `e` on a unit writes the export command's files for that unit only
+    await t.keys('Escape', 'e');
+    await t.waitFor((p) => /Exported: \d+ files in \.\/meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5-WE-09/.test(p), 'the unit export');
+    const unitBilling = await readFile(path.join(home, 'meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5-WE-09', 'billing.csv'), 'utf8');
+    expect(unitBilling).toContain('WE 09');
+    expect(unitBilling).not.toContain('WE 03');
+
+    // and on the unit list, for the whole Property
+    await t.keys('Escape', 'e');
+    await t.waitFor((p) => /Exported: \d+ files in \.\/meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5\b(?!-)/.test(p), 'the Property export');
     const out = path.join(home, 'meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5');
     expect((await readdir(out)).sort()).toEqual(expect.arrayContaining(['billing.csv', 'billing.xlsx', 'review.csv', 'segments.csv']));
-    expect(await readFile(path.join(out, 'billing.csv'), 'utf8')).toContain('WE 09');
+    const billing = await readFile(path.join(out, 'billing.csv'), 'utf8');
+    expect(billing).toContain('WE 09');
+    expect(billing).toContain('WE 03');
 
-    await keys('q');
-    await waitFor((p) => p.includes('EXIT=0'), 'a clean exit with status 0');
-  }, 90_000);
+    await t.keys('q');
+    await t.waitFor((p) => p.includes('EXIT=0'), 'a clean exit with status 0');
+  }, 120_000);
+
+  it('works at 80x24 with keys arriving several at once, and keeps the panes for the docs', async (ctx) => {
+    requireTool(ctx, 'tmux', 'the end-to-end test of `meterdata browse` runs it in a tmux pane');
+    const home = await signedIn(await sandboxWith());
+    const t = start('narrow', home, [80, 24]);
+
+    await t.save('properties', await t.waitFor((p) => p.includes('Musterstraße 1-5') && p.includes('q quit'), 'the Properties'));
+    // text and Enter in one chunk: the prompt takes the text and closes
+    await t.chunk('/Musterstraße 1-5', 'Enter');
+    await t.waitFor((p) => p.includes('Filtered by "Musterstraße 1-5"'), 'the kept filter');
+    await t.chunk('Enter');
+    const loading = await t.waitFor((p) => p.includes('Loading Musterstraße 1-5') || p.includes('Units (21)'), 'the Property loading');
+    if (loading.includes('Loading')) await t.save('loading', loading);
+    const property = await t.waitFor((p) => p.includes('Units (21)'), 'the units at 80 columns');
+    await t.save('property', property);
+    const we10 = property.split('\n').find((l) => l.includes('WE 10'))!;
+    expect(we10).toMatch(/WE 10\s+res\s+\S/);
+    for (const code of ['H ', 'HCA ', 'CW ', 'WW ']) expect(we10).toContain(code);
+    expect(we10).toMatch(/ \d+[!?i]$/);
+
+    // a filter, its Enter and the Enter that opens the unit, all in one chunk
+    await t.chunk('/WE 03', 'Enter', 'Enter');
+    const we03 = await t.waitFor((p) => p.includes('› WE 03') && p.includes('Months:'), 'unit WE 03 at 80 columns');
+    expect(we03.split('\n')[0]).toMatch(/Properties › Musterstraße 1-5 › WE 03 +range 2025$/);
+    await t.save('we03', we03);
+
+    await t.keys('Escape', 'Escape');
+    await t.waitFor((p) => p.includes('Units (21)') && !p.includes('Filtered by'), 'the whole unit list again');
+    await t.chunk('/WE 09', 'Enter', 'Enter');
+    await t.save('we09', await t.waitFor((p) => p.includes('› WE 09') && p.includes('Months:'), 'unit WE 09 at 80 columns'));
+    // j then Enter in one chunk: Enter acts on the line j moved to (the flag), not the old one
+    await t.chunk('j', 'j', 'Enter');
+    const why = await t.waitFor((p) => p.includes('Why this is flagged'), 'the explanation');
+    expect(why).toMatch(/\[!\] not billed: Calibration expired/);
+    await t.save('explain', why);
+
+    await t.keys('Escape', 'Escape', 'Escape');
+    await t.waitFor((p) => p.includes('Units (21)') && !p.includes('Filtered by'), 'the unit list');
+    await t.chunk('/Wärme');
+    await t.save('filter', await t.waitFor((p) => p.includes('Filter: Wärme'), 'the filter prompt'));
+    await t.chunk('Enter', 'Enter');
+    await t.save('plant', await t.waitFor((p) => p.includes('Plant-room or main meter'), 'the plant-room meter'));
+    await t.chunk('y202', 'Enter');
+    await t.save('range', await t.waitFor((p) => p.includes('"202" is not a year'), 'the refused range'));
+    await t.keys('Escape', '?');
+    const help = await t.waitFor((p) => p.includes('Keys') && p.includes('more ↓'), 'the help');
+    await t.save('help', help);
+    await t.chunk(...Array<string>(40).fill('j'));
+    const end = await t.waitFor((p) => p.includes('end ↑'), 'the end of the help');
+    expect(end).toContain('Press Esc or ? to close.');
+    expect(end).toMatch(/res +residential/);
+    await t.save('help-end', end);
+
+    await t.keys('Escape', 'Escape', 'Escape');
+    await t.waitFor((p) => p.includes('Units (21)') && !p.includes('Filtered by'), 'the unit list once more');
+    await t.keys('e');
+    await t.save('export', await t.waitFor((p) => p.includes('Exported:'), 'the export from the unit list'));
+    await t.keys('Escape', 'Escape', 'c');
+    await t.save('count', await t.waitFor((p) => p.includes('Flags counted for'), 'the flags of every Property counted'));
+    await t.keys('q');
+    await t.waitFor((p) => p.includes('EXIT=0'), 'a clean exit with status 0');
+  }, 120_000);
+
+  it('shows the wait while the service rate-limits, and a signed-out screen', async (ctx) => {
+    requireTool(ctx, 'tmux', 'the end-to-end test of `meterdata browse` runs it in a tmux pane');
+    const home = await signedIn(await sandboxWith({ rateLimitPerMinute: 12 }));
+    const t = start('limited', home, [80, 24]);
+    await t.waitFor((p) => p.includes('Musterstraße 1-5'), 'the Properties');
+    await t.chunk('/Musterstraße 1-5', 'Enter', 'Enter');
+    const limited = await t.waitFor((p) => p.includes('Rate limited by the service: waiting'), 'the rate-limit wait');
+    expect(limited).toMatch(/waiting \d+ s before the next request/);
+    await t.save('rate-limited', limited);
+    // keys keep working while the client waits
+    await t.keys('Escape');
+    await t.waitFor((p) => p.includes('Property') && p.includes('Address'), 'the Properties while waiting');
+
+    const out = start('signed-out', home, [80, 24], 'METERDATA_ACCESS_TOKEN=expired-or-revoked');
+    const signedOut = await out.waitFor((p) => p.includes('Not signed in') || p.includes('EXIT='), 'the signed-out screen');
+    expect(signedOut).toContain('Not signed in');
+    await out.save('signed-out', signedOut);
+    await out.keys('q');
+  }, 120_000);
 });

@@ -146,7 +146,7 @@ describe('80 columns', () => {
     expect(line).toMatch(/WE 10 Dachg… res 4\. OG rech… /);
     for (const total of ['H 12345.67', 'WW 123.45', 'CW 123.45', 'HCA 1234']) expect(line).toContain(`${total}  `);
     expect(line).toMatch(/ \d+[!?i]$/);
-    expect(f).toMatch(/Unit +Typ +Floor\/pos\. +Billed per metric \(units and codes: \?\)/);
+    expect(f).toMatch(/Unit +Typ +Floor\/pos\. +Billed per metric \(codes: \?\)/);
   });
 
   it('gives spare width at 120 columns to names, floor/position and units', async () => {
