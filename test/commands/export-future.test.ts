@@ -42,10 +42,10 @@ function parseCsv(text: string): Record<string, string>[] {
   return data.map((r) => Object.fromEntries(r.map((v, i) => [cols![i], v])));
 }
 
-function unknownRows(csv: string) {
+function unknownRows(csv: string): (Record<string, string> & { fact: string | undefined })[] {
   return parseCsv(csv)
     .filter((r) => r.code === 'UNKNOWN_ENUM_VALUE')
-    .map((r) => ({ ...r, fact: /\(field: ([^,]+), value: ([^)]+)\)/.exec(r.message!)?.slice(1, 3).join('=') }));
+    .map((r: Record<string, string>) => Object.assign({}, r, { fact: /\(field: ([^,]+), value: ([^)]+)\)/.exec(r.message!)?.slice(1, 3).join('=') }));
 }
 
 describe('unknown values outside billing', () => {
