@@ -8,13 +8,14 @@ const docs = new URL('../../docs/browse.md', import.meta.url);
 const panes = new URL('../.tmp/browse-panes/', import.meta.url);
 const text = readFileSync(docs, 'utf8');
 const missing = [];
-const out = text.replace(/(<!-- pane: ([\w-]+) -->\n```text\n)[\s\S]*?(\n```)/g, (all, head, name, tail) => {
+// The block's old content is empty or ends with a newline before the closing fence.
+const out = text.replace(/(<!-- pane: ([\w-]+) -->\n```text\n)(?:[\s\S]*?\n)??(```)/g, (all, head, name, tail) => {
   const file = new URL(`${name}.txt`, panes);
   if (!existsSync(file)) {
     missing.push(name);
     return all;
   }
-  return `${head}${readFileSync(file, 'utf8').replace(/\n+$/, '')}${tail}`;
+  return `${head}${readFileSync(file, 'utf8').replace(/\n+$/, '')}\n${tail}`;
 });
 writeFileSync(docs, out);
 if (missing.length) {
