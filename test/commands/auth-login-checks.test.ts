@@ -1,6 +1,6 @@
 // What login refuses: a forged answer (iss/state) before redemption, servers without
 // S256 or the iss parameter, missing presets, plain http; and the pasted-URL path.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -18,11 +18,12 @@ afterAll(async () => sb?.close());
 
 const freshEnv = (): NodeJS.ProcessEnv => ({ METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-checks-')), METERDATA_CREDENTIAL_STORE: 'file' });
 
-describe('a forged sign-in answer is refused before the code is redeemed', () => {
+describe('a forged sign-in answer is refused before the code is redeemed, and the wait goes on', () => {
   it.each([
     ['state', (u: URL) => u.searchParams.set('state', 'forged-state'), /state mismatch/],
     ['iss', (u: URL) => u.searchParams.set('iss', 'http://127.0.0.1:1'), /names a different server/],
     ['missing iss', (u: URL) => u.searchParams.delete('iss'), /carries no issuer/],
+    ['neither code nor error', (u: URL) => u.searchParams.delete('code'), /neither a code nor an error/],
   ])('%s', async (_what, tamper, message) => {
     const env = freshEnv();
     const before = new Set(sb.admin.connections().map((c) => c.sid));
@@ -30,30 +31,75 @@ describe('a forged sign-in answer is refused before the code is redeemed', () =>
     const redirect = await followToRedirect(await run.url);
     const conn = sb.admin.connections().find((c) => !before.has(c.sid))!;
     expect(conn.state).toBe('consented');
-    tamper(redirect);
-    const page = await deliver(redirect);
+    const forged = new URL(redirect);
+    tamper(forged);
+    const page = await deliver(forged);
     expect(page.status).toBe(400);
+    expect(page.text).toMatch(/still waiting/);
+    // the forged answer's code was not redeemed: the grant is still only consented
+    expect(sb.admin.connections().find((c) => c.sid === conn.sid)!.state).toBe('consented');
+    // the real answer still completes the sign-in
+    const real = await deliver(redirect);
+    expect(real.status).toBe(200);
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).toMatch(/Ignored a sign-in answer: .*Still waiting/);
+    // redeemed exactly once: a second redemption of the code would have revoked the grant
+    expect(sb.admin.connections().find((c) => c.sid === conn.sid)!.state).toBe('connected');
+    expect((await runCli(['status'], { env })).code).toBe(0);
+  });
+
+  it('only forged answers: the code is never redeemed and login ends at the timeout (exit 3)', async () => {
+    const env = freshEnv();
+    const before = new Set(sb.admin.connections().map((c) => c.sid));
+    const run = runLive(['login', '--no-browser', '--timeout', '2', '--auth-url', sb.url], env);
+    const redirect = await followToRedirect(await run.url);
+    const conn = sb.admin.connections().find((c) => !before.has(c.sid))!;
+    redirect.searchParams.set('state', 'forged-state');
+    expect((await deliver(redirect)).status).toBe(400);
     const r = await run.done;
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(message);
-    expect(r.stderr).toMatch(/code was not used/);
-    // the code was never redeemed: the grant is still only consented, not connected or revoked
+    expect(r.stderr).toMatch(/state mismatch/);
+    expect(r.stderr).toMatch(/No sign-in answer arrived within 2 seconds/);
     expect(sb.admin.connections().find((c) => c.sid === conn.sid)!.state).toBe('consented');
-    expect((await runCli(['status'], { env })).code).toBe(3);
   });
 });
 
 describe('--no-browser', () => {
-  it('accepts the redirected URL pasted on stdin', async () => {
+  it('accepts the redirected URL pasted on stdin, after ignoring a forged one', async () => {
     const env = freshEnv();
     const run = runLive(['login', '--no-browser', '--auth-url', sb.url], env);
     const redirect = await followToRedirect(await run.url);
+    const forged = new URL(redirect);
+    forged.searchParams.set('state', 'forged-state');
     run.stdin.write('not a url\n');
+    run.stdin.write(`${forged.href}\n`);
     run.stdin.write(`${redirect.href}\n`);
     const r = await run.done;
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/paste the address/);
+    expect(r.stderr).toMatch(/Ignored a sign-in answer: .*state mismatch/);
     expect((await runCli(['status'], { env })).code).toBe(0);
+  });
+
+  it('never starts $BROWSER (and without --no-browser it does, so this test can fail)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'md-browser-'));
+    const marker = path.join(dir, 'started');
+    const script = path.join(dir, 'browser.sh');
+    writeFileSync(script, `#!/bin/sh\necho "$1" > "${marker}"\n`, { mode: 0o755 });
+    const env = { ...freshEnv(), BROWSER: script, PATH: process.env.PATH };
+    const quiet = runLive(['login', '--no-browser', '--auth-url', sb.url], env);
+    await deliver(await followToRedirect(await quiet.url));
+    expect((await quiet.done).code).toBe(0);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(existsSync(marker)).toBe(false);
+    const loud = runLive(['login', '--auth-url', sb.url], { ...env, METERDATA_HOME: freshEnv().METERDATA_HOME });
+    const url = await loud.url;
+    for (let i = 0; i < 50 && !existsSync(marker); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(readFileSync(marker, 'utf8').trim()).toBe(url);
+    await deliver(await followToRedirect(url));
+    expect((await loud.done).code).toBe(0);
   });
 });
 
@@ -75,10 +121,19 @@ describe('server and settings checks', () => {
   let fake: http.Server;
   let fakeUrl: string;
   beforeAll(async () => {
+    // RFC 8414 path insertion: /.well-known/oauth-authorization-server/<variant> describes issuer <fake>/<variant>
+    const variants: Record<string, Record<string, unknown>> = {
+      '': { code_challenge_methods_supported: ['plain'] },
+      '/no-s256': { code_challenge_methods_supported: ['plain'], authorization_response_iss_parameter_supported: true },
+      '/no-iss': { code_challenge_methods_supported: ['S256'] },
+    };
     fake = http.createServer((req, res) => {
-      if (req.url === '/.well-known/oauth-authorization-server') {
+      const prefix = '/.well-known/oauth-authorization-server';
+      const variant = req.url?.startsWith(prefix) ? variants[req.url.slice(prefix.length)] : undefined;
+      if (variant) {
+        const issuer = `${fakeUrl}${req.url!.slice(prefix.length)}`;
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ issuer: fakeUrl, authorization_endpoint: `${fakeUrl}/oauth/authorize`, token_endpoint: `${fakeUrl}/oauth/token`, code_challenge_methods_supported: ['plain'] }));
+        res.end(JSON.stringify({ issuer, authorization_endpoint: `${issuer}/oauth/authorize`, token_endpoint: `${issuer}/oauth/token`, ...variant }));
       } else {
         res.statusCode = 404;
         res.end();
@@ -93,6 +148,16 @@ describe('server and settings checks', () => {
     const r = await runCli(['login', '--no-browser', '--auth-url', fakeUrl], { env: freshEnv() });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/does not advertise PKCE with S256 and the iss parameter/);
+    expect(r.stderr).not.toMatch(/oauth\/authorize/);
+  });
+
+  it.each([
+    ['no-s256', /does not advertise PKCE with S256;/],
+    ['no-iss', /does not advertise the iss parameter in authorization responses \(RFC 9207\);/],
+  ])('refuses a server lacking only one of them (%s)', async (variant, message) => {
+    const r = await runCli(['login', '--no-browser', '--auth-url', `${fakeUrl}/${variant}`], { env: freshEnv() });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/oauth\/authorize/);
   });
 

@@ -118,6 +118,8 @@ export interface ChildRun {
   child: ChildProcess;
   url: Promise<string>;
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+  /** Resolves once stderr matches (test hooks announce their pause points there). */
+  waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<void>;
 }
 
 export function spawnCli(args: string[], env: NodeJS.ProcessEnv, opts: { stdin?: string } = {}): ChildRun {
@@ -131,5 +133,79 @@ export function spawnCli(args: string[], env: NodeJS.ProcessEnv, opts: { stdin?:
       resolve({ code, signal, stdout: w.text.out, stderr: w.text.err });
     });
   });
-  return { child, url: w.url, done };
+  const waitForStderr = async (pattern: RegExp, timeoutMs = 20_000) => {
+    const until = Date.now() + timeoutMs;
+    while (!pattern.test(w.text.err)) {
+      if (Date.now() > until || child.exitCode !== null) throw new Error(`stderr never matched ${pattern}: ${w.text.err}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  return { child, url: w.url, done, waitForStderr };
+}
+
+// ---- a counting, scriptable proxy in front of the sandbox (refresh tests) ----
+
+export interface ProxiedRequest {
+  method: string;
+  path: string;
+  authorization: string | undefined;
+}
+
+export interface SandboxProxy {
+  /** Use as a profile's auth_url (the issuer it advertises) and `${url}/v1` as its base_url. */
+  url: string;
+  /** Every request that reached the proxy, in order. */
+  requests: ProxiedRequest[];
+  count(method: string, path: string): number;
+  /** Answers a request itself when it returns something; otherwise the request is forwarded. */
+  intercept: ((r: ProxiedRequest) => Promise<{ status: number; headers?: Record<string, string>; body?: string } | undefined>) | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * Forwards everything to the sandbox; its RFC 8414 metadata is rewritten to name the proxy as
+ * issuer and endpoints, so the CLI's token requests can be counted and answered by a script.
+ * (The sandbox's request log covers /v1 only.)
+ */
+export async function proxySandbox(target: string): Promise<SandboxProxy> {
+  const http = await import('node:http');
+  const proxy: SandboxProxy = {
+    url: '',
+    requests: [],
+    count: (method, p) => proxy.requests.filter((r) => r.method === method && r.path === p).length,
+    intercept: undefined,
+    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
+  };
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = Buffer.concat(chunks);
+    const rec: ProxiedRequest = { method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0]!, authorization: req.headers.authorization };
+    proxy.requests.push(rec);
+    try {
+      const own = await proxy.intercept?.(rec);
+      if (own) {
+        res.writeHead(own.status, { 'content-type': 'application/json', ...own.headers });
+        res.end(own.body ?? '{}');
+        return;
+      }
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k)) headers[k] = v;
+      const up = await fetch(`${target}${req.url}`, { method: req.method, headers, ...(body.length ? { body } : {}), redirect: 'manual' });
+      let text = Buffer.from(await up.arrayBuffer());
+      if (rec.path.startsWith('/.well-known/')) text = Buffer.from(text.toString('utf8').replaceAll(target, proxy.url));
+      const out: Record<string, string> = {};
+      up.headers.forEach((v, k) => {
+        if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(k)) out[k] = v;
+      });
+      res.writeHead(up.status, out);
+      res.end(text);
+    } catch {
+      res.destroy();
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const addr = server.address();
+  proxy.url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  return proxy;
 }

@@ -1,0 +1,213 @@
+// The refresh's guarantees, observed from outside: last refresh is a real refresh, /whoami
+// runs after the lock is released, a token is never used before it is saved, 429s are
+// retried and nothing else is, the 60 s margin. A counting proxy sits in front of the sandbox.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { createApiClient } from '../../src/api/client.js';
+import { loadProfile, setProfileFields } from '../../src/core/config.js';
+import { openStore, type CredentialStore } from '../../src/auth/credential-store/index.js';
+import { withRefreshLock } from '../../src/auth/lock.js';
+import { Session } from '../../src/auth/session.js';
+import { runCli } from '../helpers/run-cli.js';
+import { deliver, followToRedirect, proxySandbox, runLive, type SandboxProxy } from '../helpers/browser.js';
+
+let sb: Sandbox;
+let proxy: SandboxProxy;
+beforeAll(async () => {
+  sb = await startSandbox({ autoConsent: true, admin: true, clock: '2026-11-22', oauthRateLimitPerMinute: 0 });
+  proxy = await proxySandbox(sb.url);
+});
+afterAll(async () => {
+  await proxy?.close();
+  await sb?.close();
+});
+afterEach(() => {
+  proxy.intercept = undefined;
+});
+
+/** Signed in at the sandbox, then pointed at the proxy (issuer and API), file store. */
+async function signedIn(): Promise<{ env: NodeJS.ProcessEnv; file: string }> {
+  const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-safety-')), METERDATA_CREDENTIAL_STORE: 'file' };
+  const run = runLive(['login', '--no-browser', '--auth-url', sb.url], env);
+  await deliver(await followToRedirect(await run.url));
+  const r = await run.done;
+  expect(r.code, r.stderr).toBe(0);
+  await setProfileFields(env, 'default', { auth_url: proxy.url, base_url: `${proxy.url}/v1` });
+  return { env, file: path.join(env.METERDATA_HOME, 'state', 'credentials', 'default.json') };
+}
+
+function expiresIn(file: string, ms: number): { access_token: string; refresh_token: string } {
+  const rec = JSON.parse(readFileSync(file, 'utf8'));
+  rec.access_expires_at = new Date(Date.now() + ms).toISOString();
+  writeFileSync(file, JSON.stringify(rec), { mode: 0o600 });
+  return rec;
+}
+
+const lastRefresh = async (env: NodeJS.ProcessEnv) => (await loadProfile(env, 'default'))!.last_refresh_at!;
+const tokenPosts = () => proxy.count('POST', '/oauth/token');
+
+describe('status "Last refresh"', () => {
+  it('moves only when tokens are issued: not on status, later after a real refresh', async () => {
+    const { env, file } = await signedIn();
+    const atLogin = await lastRefresh(env);
+    expect(Date.parse(atLogin)).toBeGreaterThan(Date.now() - 60_000);
+    await new Promise((r) => setTimeout(r, 30));
+    for (let i = 0; i < 2; i++) {
+      const st = await runCli(['status'], { env });
+      expect(st.code, st.stdout).toBe(0);
+      expect(st.stdout).toContain(`Last refresh:    ${atLogin}`);
+      expect(await lastRefresh(env)).toBe(atLogin);
+    }
+    expiresIn(file, -1000);
+    const tok = await runCli(['token'], { env });
+    expect(tok.code, tok.stderr).toBe(0);
+    const afterRefresh = await lastRefresh(env);
+    expect(Date.parse(afterRefresh)).toBeGreaterThan(Date.parse(atLogin));
+    for (let i = 0; i < 2; i++) {
+      expect((await runCli(['status'], { env })).code).toBe(0);
+      expect(await lastRefresh(env)).toBe(afterRefresh);
+    }
+  });
+});
+
+describe('/whoami after a refresh', () => {
+  it('runs after the refresh lock is released: a slow /whoami does not hold other processes', async () => {
+    const { env, file } = await signedIn();
+    expiresIn(file, -1000);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let whoamiSeen = false;
+    proxy.intercept = async (r) => {
+      if (r.path === '/v1/whoami') {
+        whoamiSeen = true;
+        await held;
+      }
+      return undefined;
+    };
+    const tok = runCli(['token'], { env });
+    for (let i = 0; i < 200 && !whoamiSeen; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(whoamiSeen).toBe(true);
+    const got = await Promise.race([
+      withRefreshLock(env, 'default', async () => 'lock free'),
+      new Promise((r) => setTimeout(() => r('lock still held'), 3000)),
+    ]);
+    release();
+    expect(got).toBe('lock free');
+    const r = await tok;
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  it('a failing /whoami after a successful refresh keeps the refresh and says so as a warning', async () => {
+    const { env, file } = await signedIn();
+    const old = expiresIn(file, -1000);
+    proxy.intercept = async (r) => (r.path === '/v1/whoami' ? { status: 503, headers: { 'content-type': 'application/problem+json', 'retry-after': '0' }, body: '{"type":"https://errors.example/service-unavailable","status":503}' } : undefined);
+    const tok = await runCli(['token'], { env });
+    expect(tok.code, tok.stderr).toBe(0);
+    const rec = JSON.parse(readFileSync(file, 'utf8'));
+    expect(rec.refresh_token).not.toBe(old.refresh_token);
+    expect(tok.stdout.trim()).toBe(rec.access_token);
+    expect(tok.stderr).toMatch(/Warning: the access token was refreshed and saved, but checking the connection \(\/whoami\) failed/);
+    proxy.intercept = undefined;
+    // nothing was lost: the next run uses the saved token without refreshing
+    const posts = tokenPosts();
+    expect((await runCli(['token'], { env })).stdout.trim()).toBe(rec.access_token);
+    expect(tokenPosts()).toBe(posts);
+  }, 30_000);
+});
+
+describe('persist before use', () => {
+  it('a store that cannot save the new tokens: no API request carries them, exit 5, the message says what happened', async () => {
+    const { env, file } = await signedIn();
+    expiresIn(file, -1000);
+    const profile = (await loadProfile(env, 'default'))!;
+    const real = openStore('file', env);
+    const failing: CredentialStore = {
+      kind: real.kind,
+      describe: (p) => real.describe(p),
+      read: (p) => real.read(p),
+      remove: (p) => real.remove(p),
+      write: async () => {
+        throw new Error('no space left on device');
+      },
+    };
+    const session = new Session(profile, failing, (await real.read('default'))!, env);
+    const posts = tokenPosts();
+    const v1Before = proxy.requests.filter((r) => r.path.startsWith('/v1/')).length;
+    const api = createApiClient({ baseUrl: profile.base_url, credentials: session.credentials() });
+    const err = await api.whoami().catch((e: unknown) => e);
+    await api.close();
+    expect(tokenPosts()).toBe(posts + 1); // the server did answer with new tokens
+    expect(proxy.requests.filter((r) => r.path.startsWith('/v1/')).length).toBe(v1Before);
+    expect(err).toMatchObject({ code: 'AUTH_STORE_WRITE_FAILED', exitCode: 5 });
+    expect((err as Error).message).toMatch(/issued new tokens, but they could not be saved \(no space left on device\); they were not used/);
+  });
+});
+
+describe('token endpoint answers', () => {
+  const tooMany = { status: 429, headers: { 'content-type': 'application/problem+json', 'retry-after': '1' }, body: '{"type":"https://errors.example/too-many-requests","status":429}' };
+
+  it('a 429 is retried after Retry-After (the refresh token was not used), then the refresh succeeds', async () => {
+    const { env, file } = await signedIn();
+    const old = expiresIn(file, -1000);
+    let refused = 0;
+    proxy.intercept = async (r) => (r.path === '/oauth/token' && refused++ < 2 ? tooMany : undefined);
+    const posts = tokenPosts();
+    const tok = await runCli(['token'], { env });
+    expect(tok.code, tok.stderr).toBe(0);
+    expect(tokenPosts()).toBe(posts + 3);
+    expect(JSON.parse(readFileSync(file, 'utf8')).refresh_token).not.toBe(old.refresh_token);
+  }, 20_000);
+
+  it('a 429 that does not stop: bounded retries, exit 5, the store untouched', async () => {
+    const { env, file } = await signedIn();
+    expiresIn(file, -1000);
+    const before = readFileSync(file, 'utf8');
+    proxy.intercept = async (r) => (r.path === '/oauth/token' ? tooMany : undefined);
+    const posts = tokenPosts();
+    const tok = await runCli(['token'], { env });
+    expect(tok.code).toBe(5);
+    expect(tok.stderr).toMatch(/rate-limiting requests \(HTTP 429\)/);
+    expect(tokenPosts()).toBe(posts + 4);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+  }, 20_000);
+
+  it('a 5xx is not retried (the server may have rotated the token)', async () => {
+    const { env, file } = await signedIn();
+    expiresIn(file, -1000);
+    proxy.intercept = async (r) => (r.path === '/oauth/token' ? { status: 503, body: '{"error":"temporarily_unavailable"}' } : undefined);
+    const posts = tokenPosts();
+    const tok = await runCli(['token'], { env });
+    expect(tok.code).toBe(5);
+    expect(tokenPosts()).toBe(posts + 1);
+  });
+});
+
+describe('the 60 s margin', () => {
+  it('a token expiring in 30 s is refreshed before use; one with 2 minutes left is not', async () => {
+    const { env, file } = await signedIn();
+    const soon = expiresIn(file, 30_000);
+    let posts = tokenPosts();
+    const a = await runCli(['token'], { env });
+    expect(a.code, a.stderr).toBe(0);
+    expect(tokenPosts()).toBe(posts + 1);
+    expect(a.stdout.trim()).not.toBe(soon.access_token);
+    const later = expiresIn(file, 120_000);
+    posts = tokenPosts();
+    const b = await runCli(['token'], { env });
+    expect(b.stdout.trim()).toBe(later.access_token);
+    expect(tokenPosts()).toBe(posts);
+  });
+});
+
+describe('METERDATA_ACCESS_TOKEN', () => {
+  it('`token` prints it without any profile or METERDATA_BASE_URL', async () => {
+    const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-override-')), METERDATA_ACCESS_TOKEN: 'static-token' };
+    const tok = await runCli(['token', '--profile', 'nowhere'], { env });
+    expect(tok.code, tok.stderr).toBe(0);
+    expect(tok.stdout).toBe('static-token\n');
+    expect(tok.stderr).toBe('');
+  });
+});
