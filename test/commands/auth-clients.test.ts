@@ -143,8 +143,9 @@ describe('DPoP', () => {
     const env = freshEnv();
     const r = await login(env, ['--client-id', dpopPublic.client_id]);
     expect(r.code).not.toBe(0);
-    // the sandbox answers with a bare invalid_grant; meterdata names --dpop either way
-    expect(r.code === 2 || r.code === 3).toBe(true);
+    // the sandbox answers invalid_dpop_proof: a usage error (exit 2, AUTH_DPOP_REQUIRED) naming --dpop
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/requires DPoP-bound tokens for this client/);
     expect(r.stderr).toMatch(/--dpop/);
     expect(existsSync(storeFile(env))).toBe(false);
   });

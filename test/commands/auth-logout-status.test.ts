@@ -1,0 +1,94 @@
+// logout with a damaged record and with --local-only, and `status --all` with a broken profile.
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { loadProfile, setProfileFields } from '../../src/core/config.js';
+import { runCli } from '../helpers/run-cli.js';
+import { deliver, followToRedirect, proxySandbox, runLive, type SandboxProxy } from '../helpers/browser.js';
+
+let sb: Sandbox;
+let proxy: SandboxProxy;
+beforeAll(async () => {
+  sb = await startSandbox({ autoConsent: true, admin: true, clock: '2026-11-22', oauthRateLimitPerMinute: 0 });
+  proxy = await proxySandbox(sb.url);
+});
+afterAll(async () => {
+  await proxy?.close();
+  await sb?.close();
+});
+
+const newHome = () => ({ METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-logout-')), METERDATA_CREDENTIAL_STORE: 'file' });
+const storeFile = (env: NodeJS.ProcessEnv, profile = 'default') => path.join(env.METERDATA_HOME!, 'state', 'credentials', `${profile}.json`);
+
+async function signIn(env: NodeJS.ProcessEnv, profile = 'default'): Promise<string> {
+  const before = new Set(sb.admin.connections().map((c) => c.sid));
+  const run = runLive(['login', '--no-browser', '--profile', profile, '--auth-url', sb.url], env);
+  await deliver(await followToRedirect(await run.url));
+  const r = await run.done;
+  expect(r.code, r.stderr).toBe(0);
+  return sb.admin.connections().find((c) => !before.has(c.sid))!.sid;
+}
+
+const stateOf = (sid: string) => sb.admin.connections().find((c) => c.sid === sid)?.state;
+
+describe('logout', () => {
+  it('clears a damaged record: no revocation attempted, says so, record and facts gone', async () => {
+    const env = newHome();
+    await signIn(env);
+    writeFileSync(storeFile(env), '{"refresh_tok', { mode: 0o600 });
+    expect((await runCli(['status'], { env })).code).toBe(3);
+    const out = await runCli(['logout'], { env });
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).toMatch(/stored sign-in was damaged, so nothing could be revoked at the server/);
+    expect(out.stderr).toMatch(/damaged record was deleted/);
+    expect(existsSync(storeFile(env))).toBe(false);
+    expect((await loadProfile(env, 'default'))!.tenant_id).toBeUndefined();
+    const st = await runCli(['status'], { env });
+    expect(st.code).toBe(3);
+    expect(st.stdout).toMatch(/not signed in/);
+  });
+
+  it('--local-only sends nothing to the server and deletes the record; plain logout revokes', async () => {
+    const env = newHome();
+    const sid = await signIn(env);
+    await setProfileFields(env, 'default', { auth_url: proxy.url });
+    const seen = proxy.requests.length;
+    const out = await runCli(['logout', '--local-only'], { env });
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).toMatch(/not revoked at the server \(--local-only\)/);
+    expect(proxy.requests.length).toBe(seen);
+    expect(existsSync(storeFile(env))).toBe(false);
+    expect(stateOf(sid)).toBe('connected');
+
+    const other = newHome();
+    const sid2 = await signIn(other);
+    await setProfileFields(other, 'default', { auth_url: proxy.url });
+    const revokes = proxy.count('POST', '/oauth/revoke');
+    const out2 = await runCli(['logout'], { env: other });
+    expect(out2.code, out2.stderr).toBe(0);
+    expect(out2.stderr).toMatch(/revoked at the server/);
+    expect(proxy.count('POST', '/oauth/revoke')).toBe(revokes + 1);
+    expect(stateOf(sid2)).toBe('revoked');
+  });
+});
+
+describe('status --all', () => {
+  it('lists every profile; one broken profile makes the exit code 3', async () => {
+    const env = newHome();
+    await signIn(env, 'good');
+    const badSid = await signIn(env, 'bad');
+    expect(await sb.admin.disconnect(badSid)).toBe(true);
+    const text = await runCli(['status', '--all'], { env });
+    expect(text.code).toBe(3);
+    expect(text.stdout).toMatch(/Profile "bad": signed in, NOT working/);
+    expect(text.stdout).toMatch(/Profile "good": connected, working/);
+    const json = await runCli(['status', '--all', '--json'], { env });
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stdout)).toEqual([
+      expect.objectContaining({ profile: 'bad', signed_in: true, working: false, problem: expect.objectContaining({ code: 'AUTH_CONNECTION_ENDED' }) }),
+      expect.objectContaining({ profile: 'good', signed_in: true, working: true }),
+    ]);
+  });
+});

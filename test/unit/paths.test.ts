@@ -1,0 +1,53 @@
+// Where meterdata keeps its files on each platform (pure: env and platform are arguments).
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { dirs } from '../../src/core/paths.js';
+
+describe('dirs', () => {
+  it('METERDATA_HOME overrides everything, on every platform', () => {
+    for (const platform of ['linux', 'darwin', 'win32'] as const) {
+      expect(dirs({ METERDATA_HOME: '/m', HOME: '/h', XDG_CONFIG_HOME: '/x', APPDATA: 'C:\\A' }, platform)).toEqual({
+        config: path.join('/m', 'config'),
+        state: path.join('/m', 'state'),
+        cache: path.join('/m', 'cache'),
+      });
+    }
+  });
+
+  it('Linux: XDG variables when set', () => {
+    expect(dirs({ HOME: '/h', XDG_CONFIG_HOME: '/xc', XDG_STATE_HOME: '/xs', XDG_CACHE_HOME: '/xk' }, 'linux')).toEqual({
+      config: '/xc/meterdata',
+      state: '/xs/meterdata',
+      cache: '/xk/meterdata',
+    });
+  });
+
+  it('Linux: the XDG defaults under HOME when unset or empty', () => {
+    expect(dirs({ HOME: '/h', XDG_CONFIG_HOME: '' }, 'linux')).toEqual({
+      config: '/h/.config/meterdata',
+      state: '/h/.local/state/meterdata',
+      cache: '/h/.cache/meterdata',
+    });
+  });
+
+  it('macOS: Application Support and Caches', () => {
+    expect(dirs({ HOME: '/Users/u', XDG_CONFIG_HOME: '/ignored' }, 'darwin')).toEqual({
+      config: '/Users/u/Library/Application Support/meterdata',
+      state: '/Users/u/Library/Application Support/meterdata/state',
+      cache: '/Users/u/Library/Caches/meterdata',
+    });
+  });
+
+  it('Windows: APPDATA for config, LOCALAPPDATA for state and cache, with fallbacks under HOME', () => {
+    expect(dirs({ HOME: '/home/u', APPDATA: '/roaming', LOCALAPPDATA: '/local' }, 'win32')).toEqual({
+      config: path.join('/roaming', 'meterdata'),
+      state: path.join('/local', 'meterdata', 'state'),
+      cache: path.join('/local', 'meterdata', 'cache'),
+    });
+    expect(dirs({ HOME: '/home/u' }, 'win32')).toEqual({
+      config: path.join('/home/u', 'AppData', 'Roaming', 'meterdata'),
+      state: path.join('/home/u', 'AppData', 'Local', 'meterdata', 'state'),
+      cache: path.join('/home/u', 'AppData', 'Local', 'meterdata', 'cache'),
+    });
+  });
+});
