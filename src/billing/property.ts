@@ -14,6 +14,8 @@ export interface PropertyInput {
   units: { unit: UsageUnit; consumption: UnitConsumption }[];
   /** Points with usage_unit_id null, with their /readings answer. */
   plantPoints: { point: MeasuringPoint; consumption: MeasuringPointConsumption }[];
+  /** The Property's measuring-point list, where fetched: its is_system_linked also counts for unit points (rule 7). */
+  points?: readonly MeasuringPoint[];
 }
 
 export interface PropertyBill {
@@ -29,7 +31,9 @@ export function billProperty(input: PropertyInput): PropertyBill {
   const { property, range } = input;
   const units = [...input.units].sort((a, b) => cmp(a.unit.name, b.unit.name) || cmp(a.unit.id, b.unit.id) || tieBreak(a, b));
   const shares = shareTotals(units.map((u) => u.consumption));
-  const unitBills = units.map(({ unit, consumption }) => billUnit({ property, unit, consumption, range, shares }));
+  const listedLinks = new Map<string, boolean>();
+  for (const p of input.points ?? []) if (p.id && typeof p.is_system_linked === 'boolean') listedLinks.set(p.id, p.is_system_linked);
+  const unitBills = units.map(({ unit, consumption }) => billUnit({ property, unit, consumption, range, shares, listedLinks }));
   const plantBills = [...input.plantPoints]
     .sort((a, b) => cmp(a.consumption.metric, b.consumption.metric) || cmp(a.consumption.measuring_point_id, b.consumption.measuring_point_id) || tieBreak(a, b))
     .map(({ point, consumption }) => billPlantPoint({ property, point, consumption }));

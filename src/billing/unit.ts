@@ -24,6 +24,8 @@ export interface UnitInput {
   range?: { from: string; to: string };
   /** Share sums across all units of the property (billProperty supplies them); without, shares are not checked. */
   shares?: ReadonlyMap<string, ShareTotal>;
+  /** is_system_linked per point id from the Property's point list: false on either side means not linked (as for plant points). */
+  listedLinks?: ReadonlyMap<string, boolean>;
 }
 
 export interface UnitBill {
@@ -64,7 +66,7 @@ export function billUnit(input: UnitInput): UnitBill {
     const extraFlags = shareMismatch(total)
       ? [makeFlag('SHARE_SUM_MISMATCH', scope, { unit_share: formatDecimal(c.unit_share ?? 1), share_sum: formatDecimal(total!.sum), units: String(total!.units) })]
       : [];
-    return billPoint(c, { property_id: property.id, usage_unit_id: unit.id, extraFlags }, c.unit_share ?? 1);
+    return billPoint(c, { property_id: property.id, usage_unit_id: unit.id, is_system_linked: input.listedLinks?.get(c.measuring_point_id), extraFlags }, c.unit_share ?? 1);
   });
 
   const groups = new Map<string, PointBill[]>();

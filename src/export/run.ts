@@ -107,7 +107,7 @@ export async function runExport(deps: ExportDeps): Promise<ExportSummary> {
       const propRange: { from: string; to: string } = echoed ? { from: echoed.from, to: echoed.to } : (range ?? { from: args.from, to: args.to });
       range ??= echoed ? propRange : null;
       const { property } = answers;
-      const bill = billProperty({ property: { id: property.id, name: property.name }, range: propRange, units: answers.units, plantPoints: answers.plantPoints });
+      const bill = billProperty({ property: { id: property.id, name: property.name }, range: propRange, units: answers.units, plantPoints: answers.plantPoints, points: answers.points });
       await output.write('billing', bill.billing);
       await output.write('segments', bill.segments);
       await output.write('readings', bill.readings);

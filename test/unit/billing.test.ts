@@ -174,6 +174,18 @@ describe('rule 1 and rule 8: plant-room and main points', () => {
     expect(segments.map((s) => [s.usage_unit_id, s.unit_share, s.billed_value])).toEqual([[null, null, '300.4'], [null, null, '199.7']]);
   });
 
+  it("a unit point whose consumption answer omits is_system_linked takes it from the Property's point list", () => {
+    const c = aPointConsumption();
+    delete c.is_system_linked;
+    const listed = aPlantPoint({ point: { id: c.measuring_point_id, is_system_linked: false } }).point;
+    const out = billProperty(aPropertyInput({ units: [aUnitEntry('WE 02', [c])], points: [listed] }));
+    expect(out.billing[0]!.review_flags).toEqual(['NOT_SYSTEM_LINKED']);
+    expect(out.segments[0]!.is_system_linked).toBe(false);
+    expect(out.billing[0]!.billable_value).toBe('10'); // still billed: clarify, not drop
+    const linked = billProperty(aPropertyInput({ units: [aUnitEntry('WE 02', [c])], points: [{ ...listed, is_system_linked: true }] }));
+    expect(linked.billing[0]!.review_flags).toEqual([]);
+  });
+
   it('no unit and no system link are independent: a plant point can be both', () => {
     const both = billPlantPoint({ property: PROPERTY, ...aPlantPoint({ point: { is_system_linked: false } }) });
     expect(both.row.review_flags).toEqual(['NOT_SYSTEM_LINKED', 'UNALLOCATED_POINT']);
