@@ -8,7 +8,7 @@ import { flagText } from '../../src/billing/index.js';
 import { App } from '../../src/tui/app.js';
 import { fitCrumbs, wordWrap } from '../../src/tui/format.js';
 import { shortRangeLabel } from '../../src/tui/range.js';
-import { ALL_STATUS_MARKS } from '../../src/tui/view.js';
+import { ALL_STATUS_MARKS, explainLines } from '../../src/tui/view.js';
 import { runCli } from '../helpers/run-cli.js';
 import { aPointConsumption, aSegment, aUnitEntry, RANGE } from './builders.js';
 import { aProperty, bundleFor, flat32, deferred, fakeData, frameWhere, KEY, MARKT, monthly, mount, press } from './tui-fake.js';
@@ -86,9 +86,14 @@ describe('overlays that are taller than the screen', () => {
     expect(seen.join('\n')).toMatch(/• WE 11 · heat point 00000000 · device HZ-OLD-0815/);
     expect(seen.join('\n')).toMatch(/• WE 11 · heat point 00000000 · device HZ-NEW-4711/);
     const distinct = [...new Set(seen)];
+    // the overlay's own lines (scrolled frames repeat lines, so count there): each title once
+    const unitFlags = b.bill.flags.filter((f) => f.usage_unit_id === unitId);
+    const overlay = explainLines(unitFlags, flagText, 80, () => '').map((l) => l.map((x) => x.text).join(''));
+    expect(unitFlags.length).toBeGreaterThan(codes.length);
     for (const code of codes) {
       const t = flagText(code, 'en');
-      expect(distinct.filter((l) => l.endsWith(t.title)).length, `${code} explained once`).toBe(1);
+      expect(overlay.filter((l) => l.endsWith(t.title)).length, `${code} explained once`).toBe(1);
+      expect(distinct.filter((l) => l.endsWith(t.title)).length, `${code} shown`).toBe(1);
       for (const l of wordWrap(t.explanation, 76)) expect(distinct, `${code}: "${l}"`).toContain(l);
     }
   });
