@@ -1,30 +1,40 @@
-// The built binary: eight processes refreshing one connection at once, and refreshes
-// killed at random points. The sandbox's reuse detection is the judge: presenting a
-// rotated refresh token (or two refreshes with one token) revokes the whole connection.
+// The built binary: eight processes refreshing one connection at once, refreshes killed at
+// fixed points, and a lock holder stalled past the stale limit. The sandbox's reuse detection
+// is the judge: presenting a rotated refresh token (or two refreshes with one token) revokes
+// the whole connection. A counting proxy in front of the sandbox counts token requests.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { assertBuilt, deliver, followToRedirect, runLive, spawnCli } from '../helpers/browser.js';
+import { setProfileFields } from '../../src/core/config.js';
+import { assertBuilt, deliver, followToRedirect, proxySandbox, runLive, spawnCli, type SandboxProxy } from '../helpers/browser.js';
 
 let sb: Sandbox;
+let proxy: SandboxProxy;
 beforeAll(async () => {
   assertBuilt();
   sb = await startSandbox({ autoConsent: true, admin: true, clock: '2026-11-22', oauthRateLimitPerMinute: 0 });
+  proxy = await proxySandbox(sb.url);
 });
-afterAll(async () => sb?.close());
+afterAll(async () => {
+  await proxy?.close();
+  await sb?.close();
+});
 
+/** Signs in at the sandbox, then points the profile's issuer at the counting proxy. */
 async function signedIn(env: NodeJS.ProcessEnv): Promise<string> {
   const before = new Set(sb.admin.connections().map((c) => c.sid));
   const run = runLive(['login', '--no-browser', '--auth-url', sb.url], env);
   await deliver(await followToRedirect(await run.url));
   const r = await run.done;
   expect(r.code, r.stderr).toBe(0);
+  await setProfileFields(env, 'default', { auth_url: proxy.url });
   return sb.admin.connections().find((c) => !before.has(c.sid))!.sid;
 }
 
 const storeFile = (env: NodeJS.ProcessEnv) => path.join(env.METERDATA_HOME!, 'state', 'credentials', 'default.json');
+const stored = (env: NodeJS.ProcessEnv) => JSON.parse(readFileSync(storeFile(env), 'utf8')) as { access_token: string; refresh_token: string };
 
 function expireLocally(env: NodeJS.ProcessEnv) {
   const rec = JSON.parse(readFileSync(storeFile(env), 'utf8'));
@@ -34,17 +44,24 @@ function expireLocally(env: NodeJS.ProcessEnv) {
 }
 
 const whoami = (token: string) => fetch(`${sb.apiBase}/whoami`, { headers: { authorization: `Bearer ${token}` } });
+const refreshes = () => proxy.count('POST', '/oauth/token');
+const stateOf = (sid: string) => sb.admin.connections().find((c) => c.sid === sid)?.state;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Test hooks on, and a 2 s stale limit so a takeover happens within a test. */
+const hooks = (env: NodeJS.ProcessEnv, extra: Record<string, string> = {}) => ({ ...env, METERDATA_TEST_HOOKS: '1', METERDATA_TEST_LOCK_STALE_MS: '2000', ...extra });
 
 describe('parallel processes share one refresh', () => {
   it('8 `meterdata token` processes started together make exactly one refresh and keep the connection', async () => {
     const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-race-')), METERDATA_CREDENTIAL_STORE: 'file' };
     const sid = await signedIn(env);
     const old = expireLocally(env);
+    const before = refreshes();
     const runs = Array.from({ length: 8 }, () => spawnCli(['token'], env));
     const results = await Promise.all(runs.map((r) => r.done));
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     const tokens = new Set(results.map((r) => r.stdout.trim()));
-    // one refresh: every process printed the same new token
+    // one refresh: the token endpoint saw one request, and every process printed the same new token
+    expect(refreshes() - before).toBe(1);
     expect(tokens.size).toBe(1);
     const [token] = [...tokens];
     expect(token).not.toBe(old.access_token);
@@ -58,34 +75,122 @@ describe('parallel processes share one refresh', () => {
   }, 60_000);
 });
 
-describe('a refresh killed at random points', () => {
-  it('leaves a usable store: the next run works, or (rotated-but-unanswered window) says to log in again', async () => {
-    const outcomes: string[] = [];
+describe('a refresh killed at fixed points', () => {
+  it('before the refresh request is sent: nothing was rotated, the next run just works', async () => {
     const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-kill-')), METERDATA_CREDENTIAL_STORE: 'file' };
-    await signedIn(env);
-    // delays spread over process start-up, lock, token request and persist
-    for (const delay of [60, 150, 250, 350, 450, 600]) {
-      expireLocally(env);
-      const victim = spawnCli(['token'], env);
-      await new Promise((r) => setTimeout(r, delay));
-      victim.child.kill('SIGKILL');
-      await victim.done;
-      // the record is always whole
-      const rec = JSON.parse(readFileSync(storeFile(env), 'utf8'));
-      expect(typeof rec.refresh_token).toBe('string');
-      const next = await spawnCli(['token'], env).done;
-      if (next.code === 0) {
-        outcomes.push(`${delay}ms: usable`);
-        expect((await whoami(next.stdout.trim())).status).toBe(200);
-      } else {
-        outcomes.push(`${delay}ms: login needed`);
-        expect(next.code).toBe(3);
-        expect(next.stderr).toMatch(/revoked or expired/);
-        expect(next.stderr).toMatch(/meterdata login/);
-        await signedIn(env);
-      }
+    const sid = await signedIn(env);
+    const old = expireLocally(env);
+    const before = refreshes();
+    const victim = spawnCli(['token'], hooks(env, { METERDATA_TEST_PAUSE_BEFORE_REFRESH_MS: '30000' }));
+    await victim.waitForStderr(/test-hook: BEFORE_REFRESH/);
+    victim.child.kill('SIGKILL');
+    expect((await victim.done).signal).toBe('SIGKILL');
+    expect(refreshes()).toBe(before);
+    expect(stored(env).refresh_token).toBe(old.refresh_token);
+    // the dead holder's lock is stale after 2 s; the next run takes it over and refreshes
+    const next = await spawnCli(['token'], hooks(env)).done;
+    expect(next.code, next.stderr).toBe(0);
+    expect(refreshes()).toBe(before + 1);
+    expect((await whoami(next.stdout.trim())).status).toBe(200);
+    expect(stateOf(sid)).toBe('connected');
+  }, 60_000);
+
+  it('after the server rotated, before the answer was persisted: the next run says log in again (exit 3), nothing crashes', async () => {
+    const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-kill-')), METERDATA_CREDENTIAL_STORE: 'file' };
+    const sid = await signedIn(env);
+    const old = expireLocally(env);
+    const before = refreshes();
+    const victim = spawnCli(['token'], hooks(env, { METERDATA_TEST_PAUSE_AFTER_REFRESH_MS: '30000' }));
+    await victim.waitForStderr(/test-hook: AFTER_REFRESH/);
+    victim.child.kill('SIGKILL');
+    await victim.done;
+    expect(refreshes()).toBe(before + 1);
+    // the record is whole, with the old (now rotated) refresh token: the documented window
+    expect(stored(env).refresh_token).toBe(old.refresh_token);
+    const next = await spawnCli(['token'], hooks(env)).done;
+    expect(next.code).toBe(3);
+    expect(next.stdout).toBe('');
+    expect(next.stderr).toMatch(/revoked or expired/);
+    expect(next.stderr).toMatch(/meterdata login/);
+    expect(next.stderr).not.toMatch(/\n\s+at /);
+    expect(stateOf(sid)).toBe('revoked');
+    const status = await spawnCli(['status'], env).done;
+    expect(status.code).toBe(3);
+  }, 60_000);
+});
+
+describe('a lock holder stalled past the stale limit', () => {
+  it('stalled before sending: it does not refresh with the token the new holder already rotated; it uses the new token', async () => {
+    const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-stall-')), METERDATA_CREDENTIAL_STORE: 'file' };
+    const sid = await signedIn(env);
+    expireLocally(env);
+    const before = refreshes();
+    const a = spawnCli(['token'], hooks(env, { METERDATA_TEST_PAUSE_BEFORE_REFRESH_MS: '500' }));
+    await a.waitForStderr(/test-hook: BEFORE_REFRESH/);
+    a.child.kill('SIGSTOP');
+    try {
+      await sleep(2600);
+      const b = await spawnCli(['token'], hooks(env)).done;
+      expect(b.code, b.stderr).toBe(0);
+      expect(refreshes()).toBe(before + 1);
+      a.child.kill('SIGCONT');
+      const ra = await a.done;
+      expect(ra.code, ra.stderr).toBe(0);
+      expect(ra.stdout.trim()).toBe(b.stdout.trim());
+      expect(refreshes()).toBe(before + 1);
+      expect(stateOf(sid)).toBe('connected');
+      expect((await whoami(b.stdout.trim())).status).toBe(200);
+    } finally {
+      a.child.kill('SIGCONT');
     }
-    console.log(`kill outcomes: ${outcomes.join(', ')}`);
-    expect(outcomes).toHaveLength(6);
-  }, 240_000);
+  }, 60_000);
+
+  it('stalled after the rotation while a new login replaced the record: the stalled answer does not overwrite it', async () => {
+    const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-stall-')), METERDATA_CREDENTIAL_STORE: 'file' };
+    await signedIn(env);
+    expireLocally(env);
+    const a = spawnCli(['token'], hooks(env, { METERDATA_TEST_PAUSE_AFTER_REFRESH_MS: '500' }));
+    await a.waitForStderr(/test-hook: AFTER_REFRESH/);
+    a.child.kill('SIGSTOP');
+    try {
+      await sleep(2600);
+      // a new sign-in meanwhile (it takes the stale lock over to write its record)
+      const sid2 = await signedIn(hooks(env));
+      const relogged = stored(env);
+      a.child.kill('SIGCONT');
+      const ra = await a.done;
+      expect(ra.code, ra.stderr).toBe(0);
+      expect(stored(env).refresh_token).toBe(relogged.refresh_token);
+      expect(ra.stdout.trim()).toBe(relogged.access_token);
+      expect(stateOf(sid2)).toBe('connected');
+      const next = await spawnCli(['token'], env).done;
+      expect(next.stdout.trim()).toBe(relogged.access_token);
+    } finally {
+      a.child.kill('SIGCONT');
+    }
+  }, 60_000);
+
+  it('stalled after the rotation with nobody else refreshing: it still persists its answer (the only live refresh token)', async () => {
+    const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-stall-')), METERDATA_CREDENTIAL_STORE: 'file' };
+    const sid = await signedIn(env);
+    const old = expireLocally(env);
+    const a = spawnCli(['token'], hooks(env, { METERDATA_TEST_PAUSE_AFTER_REFRESH_MS: '500' }));
+    await a.waitForStderr(/test-hook: AFTER_REFRESH/);
+    a.child.kill('SIGSTOP');
+    try {
+      await sleep(2600);
+      // another process takes the stale lock over and finds nothing to do (a fresh status run)
+      const { withRefreshLock } = await import('../../src/auth/lock.js');
+      await withRefreshLock(hooks(env), 'default', async () => undefined);
+      a.child.kill('SIGCONT');
+      const ra = await a.done;
+      expect(ra.code, ra.stderr).toBe(0);
+      const rec = stored(env);
+      expect(rec.refresh_token).not.toBe(old.refresh_token);
+      expect(ra.stdout.trim()).toBe(rec.access_token);
+      expect(stateOf(sid)).toBe('connected');
+    } finally {
+      a.child.kill('SIGCONT');
+    }
+  }, 60_000);
 });
