@@ -29,7 +29,7 @@ export async function run(opts: Record<string, unknown>, io: Io): Promise<number
     io.stderr.write(`demo: sandbox running at ${sandbox.url}; signing in as the demo landlord…\n`);
     await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: io.signal, profile: 'demo' });
     const { openConnection } = await import('../auth/connection.js');
-    const conn = await openConnection({ profile: 'demo', env, signal: io.signal });
+    const conn = await openConnection({ profile: 'demo', env, signal: io.signal, warn: (l) => io.stderr.write(l) });
     io.stderr.write(`demo: exporting 2025 for ${conn.profile.tenant_name ?? 'the demo landlord'}…\n`);
     const summary = await exportWith(args, template, demoIo, conn);
     const top = Object.entries(summary.codes)

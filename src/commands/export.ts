@@ -67,7 +67,7 @@ export async function exportWith(args: ExportArgs, template: Awaited<ReturnType<
 export async function run(opts: Record<string, unknown>, io: Io): Promise<number> {
   const { args, template } = await prepareExport(opts, io);
   const { openConnection } = await import('../auth/connection.js');
-  const conn = await openConnection({ profile: args.profile, env: io.env, signal: io.signal });
+  const conn = await openConnection({ profile: args.profile, env: io.env, signal: io.signal, ...(args.quiet ? {} : { warn: (l: string) => io.stderr.write(l) }) });
   const summary = await exportWith(args, template, io, conn);
   if (args.json) io.stdout.write(`${summaryJson(summary)}\n`);
   if (!args.quiet) io.stderr.write(`${summaryText(summary)}\n`);
