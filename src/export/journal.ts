@@ -5,7 +5,7 @@
 // and fetches only the Properties not yet there; the files are then rebuilt from the
 // journal, so they are byte-identical to an uninterrupted run. Removed after success.
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -31,6 +31,9 @@ export interface JournalMeta {
   /** Filled in once the Property list is complete. */
   properties: Property[] | null;
 }
+
+/** A lock file that cannot be read as ours is taken over once it is this old. */
+export const LOCK_DAMAGED_STALE_MS = 30_000;
 
 function alive(pid: number): boolean {
   try {
@@ -69,28 +72,51 @@ export class Journal {
   /**
    * One export per journal at a time (two cron jobs with the same arguments). The lock
    * file names its holder; a lock left by a process that no longer runs on this host (a
-   * killed export) is taken over, so a resume right after a kill works.
+   * killed export) is taken over, so a resume right after a kill works. The file appears
+   * with its content in one step (written aside, then hard-linked into place), so a kill
+   * can never leave an empty lock behind; a damaged one (another tool, a full disk) is
+   * taken over once it is older than LOCK_DAMAGED_STALE_MS.
    */
   private static async lock(dir: string): Promise<() => Promise<void>> {
     const file = `${dir}.lock`;
     await mkdir(path.dirname(dir), { recursive: true });
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const fh = await open(file, 'wx');
-        await fh.writeFile(JSON.stringify({ pid: process.pid, host: os.hostname() }));
-        await fh.close();
-        return () => rm(file, { force: true });
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-        const holder = await readFile(file, 'utf8').then((t) => JSON.parse(t) as { pid?: unknown; host?: unknown }, () => ({}) as { pid?: unknown; host?: unknown });
-        const gone = holder.host === os.hostname() && typeof holder.pid === 'number' && !alive(holder.pid);
-        if (gone && attempt === 0) {
-          await rm(file, { force: true });
-          continue;
+    const mine = `${file}.${process.pid}.tmp`;
+    await writeFile(mine, JSON.stringify({ pid: process.pid, host: os.hostname() }));
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await link(mine, file);
+          return () => rm(file, { force: true });
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+          if (attempt === 0 && (await Journal.staleLock(file))) {
+            await rm(file, { force: true });
+            continue;
+          }
+          throw new UsageError('Another `meterdata export` with the same arguments is running.', `Wait for it to finish; if none runs, delete ${file}.`, 'EXPORT_ALREADY_RUNNING');
         }
-        throw new UsageError('Another `meterdata export` with the same arguments is running.', `Wait for it to finish; if none runs, delete ${file}.`, 'EXPORT_ALREADY_RUNNING');
       }
+    } finally {
+      await rm(mine, { force: true });
     }
+  }
+
+  /** Whether the lock's holder is gone: a dead process on this host, or a damaged file left long ago. */
+  private static async staleLock(file: string): Promise<boolean> {
+    let text: string;
+    let ageMs: number;
+    try {
+      [text, ageMs] = await Promise.all([readFile(file, 'utf8'), stat(file).then((st) => Date.now() - st.mtimeMs)]);
+    } catch {
+      return true; // gone between our attempt and this look: try again
+    }
+    let holder: { pid?: unknown; host?: unknown };
+    try {
+      holder = JSON.parse(text) as { pid?: unknown; host?: unknown };
+    } catch {
+      return ageMs > LOCK_DAMAGED_STALE_MS;
+    }
+    return holder.host === os.hostname() && typeof holder.pid === 'number' && !alive(holder.pid);
   }
 
   /**

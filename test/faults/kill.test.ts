@@ -55,7 +55,7 @@ describe('kill -9 at random points', () => {
       const rows = lostRows(clean, after);
       const ok = bad.length === 0 && rerun.code === 0 && diff.length === 0;
       if (ok) passed++;
-      else lost.push(`kill at ${at} ms (${killed.signal ?? `exit ${killed.code}`}): half-written [${bad.join(', ')}], re-run exit ${rerun.code}, differing [${diff.join(', ')}], ${rows} rows lost`);
+      else lost.push(`kill at ${at} ms (${killed.signal ?? `exit ${killed.code}`}): half-written [${bad.join(', ')}], re-run exit ${rerun.code}${rerun.code === 0 ? '' : ` (${rerun.stderr.trim().split('\n').slice(0, 3).join(' / ')})`}, differing [${diff.join(', ')}], ${rows} rows lost`);
     }
     const where = `left ${states.nothing}× nothing, ${states.scratch}× only hidden scratch files, ${states.final}× final files; ${states.finishedFirst}× no run could be caught before it finished`;
     report({ scenario: `kill -9 at ${POINTS} points over a ${Math.round(cleanMs)} ms export (${where})`, trials: POINTS, passed, lost });

@@ -1,11 +1,13 @@
 // The export engine against a fake ApiClient: request discipline, failure, resume.
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/contracts.js';
 import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit, WhoAmI } from '../../src/api/types.js';
 import { ServiceUnavailableError } from '../../src/core/errors.js';
+import { LOCK_DAMAGED_STALE_MS } from '../../src/export/journal.js';
 import { parseExportArgs } from '../../src/export/options.js';
 import type { Reporter } from '../../src/export/progress.js';
 import { nameList, runExport } from '../../src/export/run.js';
@@ -181,5 +183,31 @@ describe('export journal lock', () => {
     release();
     await first;
     await runExport({ api: fakeApi(data).api, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
+  });
+
+  // A kill -9 used to be able to leave an empty lock file (created, not yet written); the
+  // re-run then crashed with exit 1 instead of resuming. A damaged lock is now a handled case.
+  it('takes over a damaged lock file once it is old, and refuses (exit 2, no crash) while it is fresh', async () => {
+    const data = dataset();
+    const s = await setup();
+    await runExport({ api: fakeApi(data, { failAt: 1 }).api, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch(() => undefined);
+    const [key] = (await readdir(path.join(s.stateDir, 'exports'))).filter((n) => !n.endsWith('.lock'));
+    const lock = path.join(s.stateDir, 'exports', `${key}.lock`);
+    await writeFile(lock, '');
+    const fresh = await runExport({ api: fakeApi(data).api, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch((e: unknown) => e);
+    expect(fresh).toMatchObject({ code: 'EXPORT_ALREADY_RUNNING', exitCode: 2 });
+    const old = new Date(Date.now() - LOCK_DAMAGED_STALE_MS - 5_000);
+    await utimes(lock, old, old);
+    const rep = reporter();
+    await runExport({ api: fakeApi(data).api, ...s, reporter: rep, toolVersion: 't', now: () => T0 });
+    expect(existsSync(lock)).toBe(false);
+    expect(await readdir(path.join(s.stateDir, 'exports'))).toEqual([]);
+  });
+
+  it('never leaves its own scratch files next to the lock', async () => {
+    const data = dataset();
+    const s = await setup();
+    await runExport({ api: fakeApi(data).api, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
+    expect(await readdir(path.join(s.stateDir, 'exports'))).toEqual([]);
   });
 });
