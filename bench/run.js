@@ -2,8 +2,8 @@
 // and start-up of the built binary against the sandbox, each printed with the machine's
 // core count, Node version and date; writes bench/results/<date>.json and <date>.md.
 //
-//   npm run bench                         quick profile (default, about 12 minutes)
-//   BENCH_PROFILE=full npm run bench      3 runs of everything (about 40 minutes)
+//   npm run bench                         quick profile (default, about 15 minutes)
+//   BENCH_PROFILE=full npm run bench      3 runs of everything (about 50 minutes)
 //   npm run bench -- --only startup,rate  a subset: startup, rate, cost
 //   npm run bench -- --runs 2             runs per figure (overrides the profile)
 import { mkdir, writeFile } from 'node:fs/promises';
