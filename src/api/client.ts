@@ -56,31 +56,34 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     },
   });
   const onUnknown: (u: UnknownValue) => void = opts.onUnknownValue ?? (() => {});
-  /** Every property, unit and point id an answer of this client has shown, with a name for messages. */
-  const seen = new Map<string, { kind: Kind; name: string | null }>();
+  /**
+   * Every property, unit and point id an answer of this client has shown, with a name and
+   * the Property it belongs to, so a withdrawal is reported as what the landlord changed.
+   */
+  const seen = new Map<string, { kind: Kind; name: string | null; propertyId: string | null }>();
   /** Set when a new access token appeared: the spec wants /whoami re-read after every refresh. */
   let scopeStale = false;
   let reconciling: Promise<void> | null = null;
 
-  const remember = (kind: Kind, id: string | null | undefined, name: string | null = null) => {
+  const remember = (kind: Kind, id: string | null | undefined, name: string | null = null, propertyId: string | null = null) => {
     if (!id) return;
     const known = seen.get(id);
-    if (!known || (known.name === null && name !== null)) seen.set(id, { kind, name });
+    seen.set(id, { kind, name: known?.name ?? name, propertyId: known?.propertyId ?? (kind === 'property' ? id : propertyId) });
   };
   const pointName = (metric: string | undefined, serial: string | null | undefined) =>
     `${metric ?? 'measuring'} point${serial ? ` (device ${serial})` : ''}`;
 
   const rememberProperty = (p: Property) => remember('property', p.id, p.name);
   const rememberUnit = (u: UsageUnit) => {
-    remember('unit', u.id, u.name);
+    remember('unit', u.id, u.name, u.property_id);
     remember('property', u.property.id, u.property.name);
-    for (const mp of u.measuring_points) remember('point', mp.measuring_point_id, pointName(mp.metric, mp.active_device_serial));
+    for (const mp of u.measuring_points) remember('point', mp.measuring_point_id, pointName(mp.metric, mp.active_device_serial), u.property_id);
   };
   const rememberPoint = (p: MeasuringPoint) => {
-    remember('point', p.id, pointName(p.metric, p.active_device?.serial));
+    remember('point', p.id, pointName(p.metric, p.active_device?.serial), p.property_id);
     remember('property', p.property_id);
-    remember('unit', p.usage_unit_id);
-    for (const a of p.allocations ?? []) remember('unit', a.usage_unit_id);
+    remember('unit', p.usage_unit_id, null, p.property_id);
+    for (const a of p.allocations ?? []) remember('unit', a.usage_unit_id, null, p.property_id);
   };
   const rememberConsumption = (c: MeasuringPointConsumption) =>
     remember('point', c.measuring_point_id, pointName(c.metric, c.segments.at(-1)?.serial));
@@ -92,15 +95,24 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     if (!known) return e.problemCode === 'resource-not-found' || e.problem === null ? notFound(e.endpoint, subject.kind === 'point' ? 'measuring point' : subject.kind, subject.id, e.problem) : e;
     // Rule 4: a 404 on a known id is withdrawn access; re-check what the grant still covers.
     const who = await client.whoami();
-    const label = known.name ? `"${known.name}" (${subject.id})` : subject.id;
+    const label = (id: string, name: string | null) => (name ? `"${name}" (${id})` : id);
     const kindText = known.kind === 'point' ? 'measuring point' : known.kind;
-    const scope = who.property_scope === 'all' ? 'all properties' : `${who.property_scope.length} selected properties`;
+    const n = who.property_scope === 'all' ? 0 : who.property_scope.length;
+    const scope = who.property_scope === 'all' ? 'all properties' : `${n} selected ${n === 1 ? 'property' : 'properties'}`;
+    const owner = known.propertyId && known.propertyId !== subject.id ? { id: known.propertyId, name: seen.get(known.propertyId)?.name ?? null } : null;
+    const ownerLeft = owner !== null && who.property_scope !== 'all' && !who.property_scope.includes(owner.id);
+    const details = { kind: known.kind, id: subject.id, name: known.name, propertyId: known.propertyId, propertyScope: who.property_scope, traceId: e.traceId };
+    if (ownerLeft) {
+      // Say what the landlord changed (a Property left the selection), then what showed it.
+      return new AccessWithdrawnError(
+        `Access to property ${label(owner.id, owner.name)} was withdrawn: the landlord's selection for this connection no longer includes it (it now covers ${scope}); its ${kindText} ${label(subject.id, known.name)} answered "not found".`,
+        { hint: WITHDRAWN_HINT, details },
+      );
+    }
+    const of = owner ? ` of property ${label(owner.id, owner.name)}` : '';
     return new AccessWithdrawnError(
-      `Access to ${kindText} ${label} was withdrawn: the service listed it earlier in this run and now answers "not found" (the connection now covers ${scope}).`,
-      {
-        hint: WITHDRAWN_HINT,
-        details: { kind: known.kind, id: subject.id, name: known.name, propertyScope: who.property_scope, traceId: e.traceId },
-      },
+      `Access to ${kindText} ${label(subject.id, known.name)}${of} was withdrawn: the service listed it earlier in this run and now answers "not found" (the connection now covers ${scope}).`,
+      { hint: WITHDRAWN_HINT, details },
     );
   }
 

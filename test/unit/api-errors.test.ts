@@ -203,10 +203,25 @@ describe('403, 404 and 400', () => {
     const e = await failure(client.unitConsumption(u.id, { from: '2025-01-01', to: '2025-12-31' }));
     expect(e).toBeInstanceOf(AccessWithdrawnError);
     expect(e.exitCode).toBe(4);
-    expect(e.message).toContain(`unit "WE 07 Dachgeschoss" (${u.id}) was withdrawn`);
-    expect(e.message).toContain('1 selected properties');
-    expect(e.details).toMatchObject({ kind: 'unit', id: u.id, traceId: 'trace-resource-not-found-404' });
+    // the unit's Property left the selection: that is what the landlord changed, so it is named first
+    expect(e.message).toContain(`Access to property "${u.property.name}" (${u.property_id}) was withdrawn: the landlord's selection`);
+    expect(e.message).toContain(`its unit "WE 07 Dachgeschoss" (${u.id}) answered "not found"`);
+    expect(e.message).toContain('now covers 1 selected property)');
+    expect(e.details).toMatchObject({ kind: 'unit', id: u.id, propertyId: u.property_id, traceId: 'trace-resource-not-found-404' });
     expect(api.requests.map((r) => r.pathname)).toEqual(['/v1/usage-units', `/v1/usage-units/${u.id}/consumption`, '/v1/whoami']);
+  });
+
+  it('404 on a unit whose Property is still selected names the unit and its Property (exit 4)', async () => {
+    const { api, client } = await rig();
+    const u = unit(uid(), 'WE 08');
+    api.route('/v1/usage-units', pageOf([u], null));
+    api.route('/v1/whoami', { json: whoami([u.property_id, uid()]) });
+    await collect(client.listUsageUnits());
+    const e = await failure(client.unitConsumption(u.id, { from: '2025-01-01', to: '2025-12-31' }));
+    expect(e).toBeInstanceOf(AccessWithdrawnError);
+    expect(e.message).toBe(
+      `Access to unit "WE 08" (${u.id}) of property "${u.property.name}" (${u.property_id}) was withdrawn: the service listed it earlier in this run and now answers "not found" (the connection now covers 2 selected properties).`,
+    );
   });
 
   it('404 on a measuring point seen inside a unit answer also counts as seen', async () => {
