@@ -1,6 +1,5 @@
 // The built binary against the sandbox over real HTTP: totals, faults, future contract,
 // kill-and-resume, withdrawn access. Needs `npm run build` (npm test does it).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -12,36 +11,11 @@ import { headlessLogin } from '../../src/export/sandbox-login.js';
 import { miOf } from '../../src/sandbox/data/dates.js';
 import { weightedValue } from '../../src/sandbox/data/index.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+import { runBin } from '../helpers/bin.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'bin/meterdata.js');
 const EPOCH = '1767225600'; // 2026-01-01T00:00:00Z: same export time in every run below
 const FINAL = ['billing.csv', 'billing.xlsx', 'meterdata-manifest.json', 'plant-points.csv', 'readings.csv', 'review.csv', 'segments.csv'];
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runBin(args: string[], env: NodeJS.ProcessEnv, onStderr?: (text: string, child: ChildProcess) => void): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, HOME: env.METERDATA_HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-      onStderr?.(stderr, child);
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 async function signedIn(opts: SandboxOptions = {}): Promise<{ sandbox: Sandbox; env: NodeJS.ProcessEnv; home: string }> {
   const sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', ...opts });
@@ -184,12 +158,12 @@ describe('meterdata export (built binary, sandbox)', () => {
     const out = path.join(home, 'out');
     const before = sandbox.log.total;
     let killed = false;
-    const first = await runBin(['export', '--year', '2025', '--out', out], env, (text, child) => {
+    const first = await runBin(['export', '--year', '2025', '--out', out], env, { onStderr: (text, child) => {
       if (!killed && /property 1\/\d+ /.test(text)) {
         killed = true;
         child.kill('SIGKILL');
       }
-    });
+    } });
     expect(killed).toBe(true);
     expect(first.code).not.toBe(0);
     const left = await readdir(out);
@@ -213,12 +187,12 @@ describe('meterdata export (built binary, sandbox)', () => {
     started.push(sandbox);
     const out = path.join(home, 'out');
     let sent = false;
-    const r = await runBin(['export', '--year', '2025', '--out', out], env, (text, child) => {
+    const r = await runBin(['export', '--year', '2025', '--out', out], env, { onStderr: (text, child) => {
       if (!sent && /property 1\/\d+ /.test(text)) {
         sent = true;
         child.kill('SIGINT');
       }
-    });
+    } });
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/meterdata: Interrupted\. The export stopped after 1 of 2 Properties/);
     expect(r.stderr).toMatch(/Run the same command again to continue/);
@@ -235,12 +209,12 @@ describe('meterdata export (built binary, sandbox)', () => {
     const [, second] = ds.properties(tenant);
     const original = ds.properties.bind(ds);
     let withdrawn = false;
-    const r = await runBin(['export', '--year', '2025', '--out', out], env, (text) => {
+    const r = await runBin(['export', '--year', '2025', '--out', out], env, { onStderr: (text) => {
       if (!withdrawn && /property 1\/\d+ /.test(text)) {
         withdrawn = true; // the landlord takes the second Property out of the selection
         ds.properties = (t?: string) => original(t).filter((p) => p !== second);
       }
-    });
+    } });
     ds.properties = original;
     expect(withdrawn).toBe(true);
     expect(r.code, r.stderr).toBe(4);

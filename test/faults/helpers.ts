@@ -1,7 +1,6 @@
 // The fault harness's tools: an in-process sandbox, a headless sign-in into a fresh
 // METERDATA_HOME, the built binary as a child process (so kill -9 is a real kill), the
 // clean run every trial is compared with, and the one summary line per scenario.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
@@ -10,9 +9,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { headlessLogin } from '../../src/export/sandbox-login.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+export { runBin, type Run } from '../helpers/bin.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'bin', 'meterdata.js');
 /** Same export time in every run, so files compare byte for byte. */
 const EPOCH = '1767225600';
 export const FINAL = ['billing.csv', 'billing.xlsx', 'meterdata-manifest.json', 'plant-points.csv', 'readings.csv', 'review.csv', 'segments.csv'];
@@ -22,36 +21,6 @@ export const FULL = process.env.FAULTS_FULL === '1';
 
 export function assertBuilt(): void {
   if (!existsSync(path.join(ROOT, 'dist', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm run test:faults builds)');
-}
-
-export interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-export function runBin(args: string[], env: NodeJS.ProcessEnv, opts: { onStderr?: (text: string, child: ChildProcess) => void; killAfterMs?: number; timeoutMs?: number } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, HOME: env.METERDATA_HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-      opts.onStderr?.(stderr, child);
-    });
-    const killer = opts.killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), opts.killAfterMs);
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 120_000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      clearTimeout(killer);
-      resolve({ code, signal, stdout, stderr, ms: performance.now() - t0 });
-    });
-  });
 }
 
 export async function signedIn(opts: SandboxOptions = {}): Promise<{ sandbox: Sandbox; env: NodeJS.ProcessEnv; home: string }> {
@@ -132,14 +101,5 @@ export function report(s: ScenarioLine): string {
   return line;
 }
 
-/** A deterministic PRNG for kill times (mulberry32). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic PRNG for kill times: the sandbox's own mulberry32. */
+export { mulberry32 as prng } from '../../src/sandbox/data/prng.js';

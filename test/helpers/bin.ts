@@ -1,0 +1,38 @@
+// The built binary as a child process (so kill -9 is a real kill), shared by the
+// end-to-end tests and the fault harness. Needs `npm run build` (npm test does it).
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BIN = path.join(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..'), 'bin', 'meterdata.js');
+
+export interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+export function runBin(args: string[], env: NodeJS.ProcessEnv, opts: { onStderr?: (text: string, child: ChildProcess) => void; killAfterMs?: number; timeoutMs?: number } = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, HOME: env.METERDATA_HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+      opts.onStderr?.(stderr, child);
+    });
+    const killer = opts.killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), opts.killAfterMs);
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 120_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      clearTimeout(killer);
+      resolve({ code, signal, stdout, stderr, ms: performance.now() - t0 });
+    });
+  });
+}
+
