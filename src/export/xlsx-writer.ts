@@ -78,6 +78,31 @@ function filter(ws: ExcelJS.Worksheet, rows: number, cols: number): void {
   ws.autoFilter = { from: { row: 1, column: 1 }, to: { row: Math.max(1, rows + 1), column: cols } };
 }
 
+type Style = Partial<ExcelJS.Style>;
+
+/**
+ * exceljs gives every cell a fresh style object, and its styles registry caches by object
+ * identity only, so each cell's style would be serialised and looked up again (the
+ * workbook's main CPU cost). Cells share one style object per (format, fill, value kind)
+ * instead; the kind is in the key because exceljs derives the default number format from
+ * the first cell type it sees for an object.
+ */
+function styleCache(): (value: ExcelJS.CellValue, numFmt?: string, fill?: ExcelJS.Fill) => Style {
+  const styles = new Map<string, Style>();
+  return (value, numFmt, fill) => {
+    const kind = value === null ? 'null' : value instanceof Date ? 'date' : typeof value;
+    const key = `${kind}\u0000${numFmt ?? ''}\u0000${fill ? 'fill' : ''}`;
+    let s = styles.get(key);
+    if (!s) {
+      s = {};
+      if (numFmt) s.numFmt = numFmt;
+      if (fill) s.fill = fill;
+      styles.set(key, s);
+    }
+    return s;
+  };
+}
+
 async function* spoolRows(file: string): AsyncGenerator<Row> {
   const rl = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
   for await (const line of rl) if (line) yield JSON.parse(line) as Row;
@@ -100,11 +125,13 @@ async function drained(ws: ExcelJS.Worksheet): Promise<void> {
 async function tableSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template, name: string, cols: TemplateColumn[], spool: string): Promise<void> {
   const ws = sheet(wb, name, cols.map(widthOf));
   header(ws, cols.map((c) => c.header));
+  const style = styleCache();
   let n = 0;
   for await (const r of spoolRows(spool)) {
-    const row = ws.addRow(cols.map((c) => cellValue(r[c.key], c.type, t)));
+    const values = cols.map((c) => cellValue(r[c.key], c.type, t));
+    const row = ws.addRow(values);
     cols.forEach((c, i) => {
-      if (c.type === 'date') row.getCell(i + 1).numFmt = t.dateFormat;
+      row.getCell(i + 1).style = style(values[i] ?? null, c.type === 'date' ? t.dateFormat : undefined);
     });
     row.commit();
     if (++n % 256 === 0) await drained(ws);
@@ -122,11 +149,13 @@ function overviewSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template, o: O
   const fixed = OVERVIEW_LABELS[t.language];
   const ws = sheet(wb, t.sheets.overview, [38, 30, 38, 30, 14, ...o.metrics.map(() => 16)]);
   header(ws, [...fixed, ...o.metrics.map((m) => `${m.metric} (${m.unit})`)]);
+  const style = styleCache();
   for (const u of o.units) {
     const vals = o.metrics.map((m) => u.values.get(overviewKey(m.metric, m.unit)));
-    const row = ws.addRow([u.property_id, u.property_name, u.usage_unit_id, u.usage_unit_name, u.unit_type, ...vals.map((v) => (v ? Number(plainNumber(v.value)) : null))]);
-    vals.forEach((v, i) => {
-      if (v?.flagged) row.getCell(fixed.length + i + 1).fill = FLAG_FILL;
+    const values = [u.property_id, u.property_name, u.usage_unit_id, u.usage_unit_name, u.unit_type, ...vals.map((v) => (v ? Number(plainNumber(v.value)) : null))];
+    const row = ws.addRow(values);
+    values.forEach((v, i) => {
+      row.getCell(i + 1).style = style(v, undefined, i >= fixed.length && vals[i - fixed.length]?.flagged ? FLAG_FILL : undefined);
     });
     row.commit();
   }
