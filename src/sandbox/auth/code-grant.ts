@@ -1,11 +1,12 @@
 // Two token requests with the same authorization code running at the same time: oidc-provider
-// finds the code in both before either consumes it, so both could get tokens. An in-flight set
-// (checked and marked synchronously) makes the second one revoke the connection; the first then
-// answers invalid_grant too. A code presented again after the first finished is oidc-provider's
+// finds the code in both before either consumes it, so both could get tokens. The in-flight
+// guard (single-use.ts) makes the second one revoke the connection; the first then answers
+// invalid_grant too. A code presented again after the first finished is oidc-provider's
 // own reuse rule (also revokes).
 import type Provider from 'oidc-provider';
 import instance from 'oidc-provider/lib/helpers/weak_cache.js';
-import { oauthError, REFRESH_HOLD_MS, type GrantCtx } from './refresh.js';
+import { oauthError, type GrantCtx } from './refresh.js';
+import { holdForStorage, InFlight } from './single-use.js';
 
 const CONCURRENT = 'the authorization code was redeemed twice concurrently';
 
@@ -13,7 +14,7 @@ export function guardCodeGrant(provider: Provider, revokeConnection: (sid: strin
   const handlers = instance(provider).grantTypeHandlers;
   const original = handlers.get('authorization_code');
   if (!original) throw new Error('oidc-provider has no authorization_code grant handler to wrap');
-  const inFlight = new Map<string, { collided: boolean }>();
+  const inFlight = new InFlight();
 
   async function revoke(code: string): Promise<void> {
     const grantId = (await provider.AuthorizationCode.find(code, { ignoreExpiration: true }))?.grantId;
@@ -25,24 +26,20 @@ export function guardCodeGrant(provider: Provider, revokeConnection: (sid: strin
     const ctx = raw as GrantCtx;
     const code = ctx.oidc.params?.code;
     if (typeof code !== 'string' || !code) return original(ctx);
-    const running = inFlight.get(code);
-    if (running) {
-      running.collided = true;
+    const slot = inFlight.enter(code);
+    if (!slot) {
       await revoke(code);
       return refuse(ctx);
     }
-    const mine = { collided: false };
-    inFlight.set(code, mine);
     try {
-      // Emulated storage latency, as for refreshes: concurrent redemptions overlap as in production.
-      await new Promise((resolve) => setTimeout(resolve, REFRESH_HOLD_MS));
+      await holdForStorage();
       await original(ctx);
-      if (mine.collided) {
+      if (slot.collided) {
         await revoke(code);
         refuse(ctx);
       }
     } finally {
-      inFlight.delete(code);
+      slot.leave();
     }
   });
 }

@@ -5,9 +5,7 @@ import type Provider from 'oidc-provider';
 import instance from 'oidc-provider/lib/helpers/weak_cache.js';
 import type { Clock } from '../contracts.js';
 import { REFRESH_IDLE_MS, type ConnectionRegistry } from './registry.js';
-
-/** Emulated storage latency of a refresh (ms); see below. */
-export const REFRESH_HOLD_MS = 25;
+import { holdForStorage, InFlight } from './single-use.js';
 const CONCURRENT = 'two refreshes with the same refresh token ran concurrently';
 
 export interface GrantCtx {
@@ -36,7 +34,7 @@ export function guardRefreshGrant(provider: Provider, d: RefreshDeps): void {
   const original = handlers.get('refresh_token');
   if (!original) throw new Error('oidc-provider has no refresh_token grant handler to wrap');
   /** Refresh tokens being redeemed right now; `collided` is set when a second request uses one. */
-  const inFlight = new Map<string, { collided: boolean }>();
+  const inFlight = new InFlight();
   /**
    * Scope of refresh tokens issued by a refresh that asked for `scope`. oidc-provider checks a
    * requested scope against the grant, so a narrowed connection could widen back; the contract
@@ -69,16 +67,12 @@ export function guardRefreshGrant(provider: Provider, d: RefreshDeps): void {
     const ctx = raw as GrantCtx;
     const rt = ctx.oidc.params?.refresh_token;
     if (typeof rt !== 'string' || !rt) return original(ctx);
-    const running = inFlight.get(rt);
-    if (running) {
-      // Checked and marked synchronously, so two concurrent refreshes cannot both pass.
-      running.collided = true;
+    const slot = inFlight.enter(rt);
+    if (!slot) {
       const { sid } = await sidOf(rt);
       if (sid) await d.revokeConnection(sid, CONCURRENT);
       return invalidGrant(ctx, `${CONCURRENT}; the connection is revoked, start a new authorization flow`);
     }
-    const mine = { collided: false };
-    inFlight.set(rt, mine);
     try {
       const { sid, jti } = await sidOf(rt);
       if (sid && d.registry.isRevoked(sid)) return invalidGrant(ctx, 'the connection was revoked; start a new authorization flow');
@@ -87,10 +81,8 @@ export function guardRefreshGrant(provider: Provider, d: RefreshDeps): void {
         await d.revokeConnection(sid, 'refresh token unused for 90 days');
         return invalidGrant(ctx, 'the refresh token was unused for 90 days and the connection is revoked; start a new authorization flow');
       }
-      // The in-memory store answers within one tick, so without this pause two refreshes
-      // could never overlap as they do against production storage.
       if (!applyNarrowed(ctx, rt)) return;
-      await new Promise((resolve) => setTimeout(resolve, REFRESH_HOLD_MS));
+      await holdForStorage();
       try {
         await original(ctx);
       } catch (e) {
@@ -104,10 +96,10 @@ export function guardRefreshGrant(provider: Provider, d: RefreshDeps): void {
         narrowedScope.delete(rt);
         narrowedScope.set(answer.refresh_token, answer.scope);
       }
-      if (sid && mine.collided) await d.revokeConnection(sid, CONCURRENT);
+      if (sid && slot.collided) await d.revokeConnection(sid, CONCURRENT);
       if (sid && d.registry.isRevoked(sid)) invalidGrant(ctx, 'the connection was revoked while refreshing; start a new authorization flow');
     } finally {
-      inFlight.delete(rt);
+      slot.leave();
     }
   });
 }
