@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { hashClientSecret } from '../../src/sandbox/clients.js';
 import { runCli } from '../helpers/run-cli.js';
-import { deliver, followToRedirect, runLive } from '../helpers/browser.js';
+import { loginLive } from '../helpers/browser.js';
 
 const secret = randomBytes(24).toString('base64url');
 const clientId = `erp_${randomBytes(16).toString('hex')}`;
@@ -46,9 +46,8 @@ it('no token, secret or DPoP key appears in any output, page, log or config file
 
   // login with a secret on stdin and DPoP
   const before = new Set(sb.admin.connections().map((c) => c.sid));
-  const run = runLive(['login', '--no-browser', '--auth-url', sb.url, '--client-id', clientId, '--client-secret-stdin', '--dpop'], env, { stdinText: `${secret}\n` });
-  const page = await deliver(await followToRedirect(await run.url));
-  const done = await run.done;
+  const done = await loginLive(['login', '--no-browser', '--auth-url', sb.url, '--client-id', clientId, '--client-secret-stdin', '--dpop'], env, { stdinText: `${secret}\n` });
+  const page = done.page;
   expect(done.code, done.stderr).toBe(0);
   outputs.push(done.stdout, done.stderr, page.text);
   collect();

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/run-cli.js';
-import { deliver, followToRedirect, runLive } from '../helpers/browser.js';
+import { deliver, followToRedirect, loginLive, runLive } from '../helpers/browser.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -89,9 +89,7 @@ describe('--no-browser', () => {
     const script = path.join(dir, 'browser.sh');
     writeFileSync(script, `#!/bin/sh\necho "$1" > "${marker}"\n`, { mode: 0o755 });
     const env = { ...freshEnv(), BROWSER: script, PATH: process.env.PATH };
-    const quiet = runLive(['login', '--no-browser', '--auth-url', sb.url], env);
-    await deliver(await followToRedirect(await quiet.url));
-    expect((await quiet.done).code).toBe(0);
+    expect((await loginLive(['login', '--no-browser', '--auth-url', sb.url], env)).code).toBe(0);
     await new Promise((r) => setTimeout(r, 300));
     expect(existsSync(marker)).toBe(false);
     const loud = runLive(['login', '--auth-url', sb.url], { ...env, METERDATA_HOME: freshEnv().METERDATA_HOME });
@@ -179,9 +177,7 @@ describe('server and settings checks', () => {
     const env = freshEnv();
     mkdirSync(path.join(env.METERDATA_HOME!, 'config'), { recursive: true });
     writeFileSync(path.join(env.METERDATA_HOME!, 'config', 'config.json'), JSON.stringify({ presets: { sandbox: { auth_url: sb.url, base_url: sb.apiBase } } }));
-    const run = runLive(['login', '--no-browser', '--env', 'sandbox', '--profile', 'sbx'], env);
-    await deliver(await followToRedirect(await run.url));
-    const r = await run.done;
+    const r = await loginLive(['login', '--no-browser', '--env', 'sandbox', '--profile', 'sbx'], env);
     expect(r.code, r.stderr).toBe(0);
     const st = JSON.parse((await runCli(['status', '--json', '--all'], { env })).stdout);
     expect(st).toEqual([expect.objectContaining({ profile: 'sbx', auth_url: sb.url, base_url: sb.apiBase, client_id: 'sandbox-demo-client', working: true })]);

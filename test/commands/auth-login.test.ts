@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/run-cli.js';
-import { deliver, followToRedirect, runLive } from '../helpers/browser.js';
+import { loginLive } from '../helpers/browser.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -18,11 +18,7 @@ function freshEnv(): NodeJS.ProcessEnv {
 }
 
 async function signIn(env: NodeJS.ProcessEnv, extra: string[] = []) {
-  const run = runLive(['login', '--no-browser', '--auth-url', sb.url, ...extra], env);
-  const redirect = await followToRedirect(await run.url);
-  const page = await deliver(redirect);
-  const result = await run.done;
-  return { ...result, page, redirect };
+  return loginLive(['login', '--no-browser', '--auth-url', sb.url, ...extra], env);
 }
 
 describe('login against the sandbox (auto consent, file store)', () => {
@@ -114,9 +110,7 @@ describe('logout when the server cannot be reached', () => {
     // the settings stay, so signing in again needs no flags and keeps the narrower scope
     config.profiles.default.auth_url = sb.url;
     writeFileSync(configPath, JSON.stringify(config));
-    const run = runLive(['login', '--no-browser'], env);
-    await deliver(await followToRedirect(await run.url));
-    const again = await run.done;
+    const again = await loginLive(['login', '--no-browser'], env);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/Scopes: +read:units\n/);
   });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { loadProfile, setProfileFields } from '../../src/core/config.js';
 import { runCli } from '../helpers/run-cli.js';
-import { deliver, followToRedirect, proxySandbox, runLive, type SandboxProxy } from '../helpers/browser.js';
+import { loginLive, proxySandbox, type SandboxProxy } from '../helpers/browser.js';
 
 let sb: Sandbox;
 let proxy: SandboxProxy;
@@ -24,9 +24,7 @@ const storeFile = (env: NodeJS.ProcessEnv, profile = 'default') => path.join(env
 
 async function signIn(env: NodeJS.ProcessEnv, profile = 'default'): Promise<string> {
   const before = new Set(sb.admin.connections().map((c) => c.sid));
-  const run = runLive(['login', '--no-browser', '--profile', profile, '--auth-url', sb.url], env);
-  await deliver(await followToRedirect(await run.url));
-  const r = await run.done;
+  const r = await loginLive(['login', '--no-browser', '--profile', profile, '--auth-url', sb.url], env);
   expect(r.code, r.stderr).toBe(0);
   return sb.admin.connections().find((c) => !before.has(c.sid))!.sid;
 }

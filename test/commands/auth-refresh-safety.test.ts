@@ -12,7 +12,7 @@ import { openStore, type CredentialStore } from '../../src/auth/credential-store
 import { withRefreshLock } from '../../src/auth/lock.js';
 import { Session } from '../../src/auth/session.js';
 import { runCli } from '../helpers/run-cli.js';
-import { deliver, followToRedirect, proxySandbox, runLive, type SandboxProxy } from '../helpers/browser.js';
+import { loginLive, proxySandbox, type SandboxProxy } from '../helpers/browser.js';
 
 let sb: Sandbox;
 let proxy: SandboxProxy;
@@ -31,9 +31,7 @@ afterEach(() => {
 /** Signed in at the sandbox, then pointed at the proxy (issuer and API), file store. */
 async function signedIn(): Promise<{ env: NodeJS.ProcessEnv; file: string }> {
   const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-safety-')), METERDATA_CREDENTIAL_STORE: 'file' };
-  const run = runLive(['login', '--no-browser', '--auth-url', sb.url], env);
-  await deliver(await followToRedirect(await run.url));
-  const r = await run.done;
+  const r = await loginLive(['login', '--no-browser', '--auth-url', sb.url], env);
   expect(r.code, r.stderr).toBe(0);
   await setProfileFields(env, 'default', { auth_url: proxy.url, base_url: `${proxy.url}/v1` });
   return { env, file: path.join(env.METERDATA_HOME, 'state', 'credentials', 'default.json') };

@@ -7,7 +7,7 @@ import { getGlobalDispatcher, MockAgent, setGlobalDispatcher, type Dispatcher } 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/run-cli.js';
-import { deliver, followToRedirect, runLive } from '../helpers/browser.js';
+import { loginLive } from '../helpers/browser.js';
 
 let sb: Sandbox;
 let original: Dispatcher;
@@ -20,9 +20,7 @@ afterAll(async () => sb?.close());
 
 async function signedIn() {
   const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-transient-')), METERDATA_CREDENTIAL_STORE: 'file' };
-  const run = runLive(['login', '--no-browser', '--auth-url', sb.url], env);
-  await deliver(await followToRedirect(await run.url));
-  expect((await run.done).code).toBe(0);
+  expect((await loginLive(['login', '--no-browser', '--auth-url', sb.url], env)).code).toBe(0);
   const file = path.join(env.METERDATA_HOME, 'state', 'credentials', 'default.json');
   const rec = JSON.parse(readFileSync(file, 'utf8'));
   rec.access_expires_at = new Date(Date.now() - 1000).toISOString();

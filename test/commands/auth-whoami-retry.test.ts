@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/run-cli.js';
-import { deliver, followToRedirect, runLive } from '../helpers/browser.js';
+import { loginLive } from '../helpers/browser.js';
 
 let sb: Sandbox | undefined;
 afterEach(async () => sb?.close());
@@ -14,9 +14,7 @@ afterEach(async () => sb?.close());
 async function signIn(faults: string[]) {
   sb = await startSandbox({ autoConsent: true, clock: '2026-11-22', faults });
   const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-whoami-')), METERDATA_CREDENTIAL_STORE: 'file' };
-  const run = runLive(['login', '--no-browser', '--auth-url', sb.url], env);
-  await deliver(await followToRedirect(await run.url));
-  return { ...(await run.done), env };
+  return { ...(await loginLive(['login', '--no-browser', '--auth-url', sb.url], env)), env };
 }
 
 describe('sign-in and the API helper', () => {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { setProfileFields } from '../../src/core/config.js';
-import { assertBuilt, deliver, followToRedirect, proxySandbox, runLive, spawnCli, type SandboxProxy } from '../helpers/browser.js';
+import { assertBuilt, loginLive, proxySandbox, type SandboxProxy, spawnCli } from '../helpers/browser.js';
 
 let sb: Sandbox;
 let proxy: SandboxProxy;
@@ -25,9 +25,7 @@ afterAll(async () => {
 /** Signs in at the sandbox, then points the profile's issuer at the counting proxy. */
 async function signedIn(env: NodeJS.ProcessEnv): Promise<string> {
   const before = new Set(sb.admin.connections().map((c) => c.sid));
-  const run = runLive(['login', '--no-browser', '--auth-url', sb.url], env);
-  await deliver(await followToRedirect(await run.url));
-  const r = await run.done;
+  const r = await loginLive(['login', '--no-browser', '--auth-url', sb.url], env);
   expect(r.code, r.stderr).toBe(0);
   await setProfileFields(env, 'default', { auth_url: proxy.url });
   return sb.admin.connections().find((c) => !before.has(c.sid))!.sid;

@@ -79,6 +79,21 @@ export async function deliver(redirect: URL): Promise<{ status: number; text: st
   return { status: res.status, text: await res.text() };
 }
 
+/**
+ * `meterdata login` in-process against an auto-consent server: follows the printed URL to
+ * the redirect as a browser would and delivers it to the CLI's loopback server.
+ */
+export async function loginLive(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  opts: { stdinText?: string; signal?: AbortSignal } = {},
+): Promise<{ code: number; stdout: string; stderr: string; redirect: URL; page: { status: number; text: string } }> {
+  const run = runLive(argv, env, opts);
+  const redirect = await followToRedirect(await run.url);
+  const page = await deliver(redirect);
+  return { ...(await run.done), redirect, page };
+}
+
 export const CHROMIUM = '/usr/bin/chromium';
 
 export function chromiumArgs(): { executablePath: string; args: string[]; userDataDir: string } {
