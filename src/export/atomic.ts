@@ -72,6 +72,19 @@ export class AtomicOutput {
 
   constructor(readonly dir: string) {}
 
+  /** Closed temporary files (final name -> temporary path), to commit from another thread (see `adopt`). */
+  staged(): [string, string][] {
+    for (const f of this.open) throw new Error(`file still open when staged: ${f.path}`);
+    return [...this.pending.entries()];
+  }
+
+  /** The output of `staged()`, ready to commit or abort here. */
+  static adopt(dir: string, pending: [string, string][]): AtomicOutput {
+    const out = new AtomicOutput(dir);
+    for (const [name, p] of pending) out.pending.set(name, p);
+    return out;
+  }
+
   /** Removes leftovers of an earlier interrupted run (only our own ".*.partial" names). */
   async prepare(): Promise<void> {
     await mkdir(this.dir, { recursive: true });

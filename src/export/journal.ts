@@ -59,6 +59,15 @@ function sameScope(a: WhoAmI['property_scope'], b: WhoAmI['property_scope']): bo
   return norm(a) === norm(b);
 }
 
+/**
+ * A journal whose lock outlived the thread that opened it: the export's walk hands it to
+ * the thread that writes the workbook and commits the files, which releases it.
+ */
+export interface JournalHandle {
+  dir: string;
+  lockFile: string;
+}
+
 export class Journal {
   private constructor(
     readonly dir: string,
@@ -182,6 +191,17 @@ export class Journal {
   async remove(): Promise<void> {
     await rm(this.dir, { recursive: true, force: true });
     await this.close();
+  }
+
+  /** Keeps the lock held (the process still runs) and gives it to `Journal.release` in another thread. */
+  handOver(): JournalHandle {
+    return { dir: this.dir, lockFile: `${this.dir}.lock` };
+  }
+
+  /** Ends a handed-over journal: removes it after success, keeps it for a resume otherwise; the lock is released either way. */
+  static async release(handle: JournalHandle, done: boolean): Promise<void> {
+    if (done) await rm(handle.dir, { recursive: true, force: true });
+    await rm(handle.lockFile, { force: true }).catch(() => undefined);
   }
 
   /** Keeps the journal for a later resume and lets another run take it. */

@@ -12,10 +12,21 @@ import { CsvTableWriter } from './csv-writer.js';
 import type { Format } from './options.js';
 import { overviewKey, type Row, type TableName } from './tables.js';
 import type { Template } from './templates.js';
-import type { OverviewData, OverviewUnit } from './xlsx-writer.js';
+import type { OverviewData, OverviewUnit, XlsxInput } from './xlsx-writer.js';
 
 export const MANIFEST = 'meterdata-manifest.json';
 export const XLSX_FILE = 'billing.xlsx';
+
+/** Every file of an export closed under its temporary name, as plain data (it may cross a thread). */
+export interface StagedOutput {
+  dir: string;
+  /** final name -> temporary path */
+  pending: [string, string][];
+  /** The CSV files, complete. */
+  files: FileEntry[];
+  /** What billing.xlsx is written from; null when no workbook is wanted. */
+  xlsx: XlsxInput | null;
+}
 
 export interface FileEntry {
   name: string;
@@ -145,34 +156,63 @@ export class OutputSet {
     return { metrics, units: this.units };
   }
 
-  /** Closes everything, writes the workbook and the manifest, renames all into place. */
-  async finish(about: [string, string | number][], exportTime: Date, manifest: (files: FileEntry[]) => unknown): Promise<FileEntry[]> {
+  /**
+   * Closes every file; nothing is renamed yet. What comes back is plain data, so the
+   * workbook and the commit can happen in another thread (`completeOutput`).
+   */
+  async stage(about: [string, string | number][], exportTime: Date): Promise<StagedOutput> {
     const files: FileEntry[] = [];
     for (const [table, { file, writer }] of this.csv) {
       await this.atomic.closeFile(file);
       files.push({ name: writer.file.file, bytes: file.bytes, sha256: file.digest(), rows: this.rows[table] ?? 0 });
     }
+    let xlsx: XlsxInput | null = null;
     if (this.formats.includes('xlsx')) {
       for (const s of this.spools.values()) await this.atomic.closeFile(s);
       const spools = Object.fromEntries([...this.spools.entries()].map(([t, f]) => [t, f.path]));
-      const xlsx = await this.atomic.create(XLSX_FILE);
-      await this.atomic.closeFile(xlsx); // exceljs writes the file itself, through its own stream
-      const target = path.join(this.dir, partialName(XLSX_FILE));
-      const { writeXlsx } = await import('./xlsx-writer.js'); // exceljs only when a workbook is wanted
-      await writeXlsx({ file: target, template: this.template, spools, overview: this.overview(), about, exportTime });
-      const fh = await open(target, 'r+');
-      await fh.sync().finally(() => fh.close());
-      files.push({ name: XLSX_FILE, bytes: (await stat(target)).size, sha256: await sha256File(target) });
+      await this.atomic.closeFile(await this.atomic.create(XLSX_FILE)); // exceljs writes the file itself, through its own stream
+      xlsx = { file: path.join(this.dir, partialName(XLSX_FILE)), template: this.template, spools, overview: this.overview(), about, exportTime };
     }
-    const m = await this.atomic.create(MANIFEST);
-    await m.write(`${JSON.stringify(manifest(files), null, 2)}\n`);
-    await this.atomic.closeFile(m);
-    await this.atomic.commit(MANIFEST);
-    await this.atomic.abort(); // removes the spools; final files are never touched
-    return files;
+    return { dir: this.dir, pending: this.atomic.staged(), files, xlsx };
+  }
+
+  /** Closes everything, writes the workbook and the manifest, renames all into place. */
+  async finish(about: [string, string | number][], exportTime: Date, manifest: (files: FileEntry[]) => unknown): Promise<FileEntry[]> {
+    return completeOutput(await this.stage(about, exportTime), manifest);
   }
 
   async abort(): Promise<void> {
     await this.atomic.abort();
   }
+}
+
+/** Writes billing.xlsx from its input (in this thread, or in a worker with its own heap limits). */
+export type WorkbookWriter = (input: XlsxInput) => Promise<void>;
+
+export const writeWorkbookHere: WorkbookWriter = async (input) => {
+  const { writeXlsx } = await import('./xlsx-writer.js'); // exceljs only when a workbook is wanted
+  await writeXlsx(input);
+};
+
+/** A staged output: writes the workbook and the manifest, renames all into place, removes the spools. */
+export async function completeOutput(staged: StagedOutput, manifest: (files: FileEntry[]) => unknown, writeWorkbook: WorkbookWriter = writeWorkbookHere): Promise<FileEntry[]> {
+  const atomic = AtomicOutput.adopt(staged.dir, staged.pending);
+  const files = [...staged.files];
+  if (staged.xlsx) {
+    await writeWorkbook(staged.xlsx);
+    const fh = await open(staged.xlsx.file, 'r+');
+    await fh.sync().finally(() => fh.close());
+    files.push({ name: XLSX_FILE, bytes: (await stat(staged.xlsx.file)).size, sha256: await sha256File(staged.xlsx.file) });
+  }
+  const m = await atomic.create(MANIFEST);
+  await m.write(`${JSON.stringify(manifest(files), null, 2)}\n`);
+  await atomic.closeFile(m);
+  await atomic.commit(MANIFEST);
+  await atomic.abort(); // removes the spools; final files are never touched
+  return files;
+}
+
+/** Removes a staged output's temporary files; final names are never touched. */
+export async function discardOutput(staged: StagedOutput): Promise<void> {
+  await AtomicOutput.adopt(staged.dir, staged.pending).abort();
 }

@@ -7,9 +7,9 @@ import { CONTRACT_VERSION, type Property } from '../api/types.js';
 import { billProperty, reviewRows } from '../billing/index.js';
 import type { Severity } from '../billing/types.js';
 import { ExitCode, MeterdataError, isMeterdataError } from '../core/errors.js';
-import { Journal, type PropertyAnswers } from './journal.js';
+import { Journal, type JournalHandle, type PropertyAnswers } from './journal.js';
 import { identity, type ExportArgs } from './options.js';
-import { OutputSet, type FileEntry } from './output.js';
+import { OutputSet, completeOutput, discardOutput, writeWorkbookHere, type FileEntry, type StagedOutput, type WorkbookWriter } from './output.js';
 import type { Reporter } from './progress.js';
 import type { Template } from './templates.js';
 import { unknownValueFlags } from './unknown.js';
@@ -55,7 +55,25 @@ function scopeText(scope: 'all' | string[], lang: 'en' | 'de', known: Property[]
   return lang === 'de' ? 'alle (auch künftige)' : 'all (including future ones)';
 }
 
+/**
+ * An export whose data is all fetched, billed and written to temporary files, with its
+ * journal still locked: `finishExport` writes the workbook and puts the files in place.
+ * Plain data, so the two halves can run in different threads.
+ */
+export interface StagedExport {
+  output: StagedOutput;
+  journal: JournalHandle;
+  /** The manifest without its file list. */
+  manifest: Record<string, unknown>;
+  summary: Omit<ExportSummary, 'files'>;
+}
+
 export async function runExport(deps: ExportDeps): Promise<ExportSummary> {
+  return finishExport(await stageExport(deps), { signal: deps.signal });
+}
+
+/** The walk, billing and every CSV and spool, under temporary names (see StagedExport). */
+export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
   const { api, args, template, reporter } = deps;
   const now = deps.now ?? (() => new Date());
   const id = identity(args);
@@ -148,27 +166,62 @@ export async function runExport(deps: ExportDeps): Promise<ExportSummary> {
     // --property narrows the export below the connection's scope: say which ones the files hold.
     if (args.propertyIds.length > 0) about.splice(2, 0, [EXPORTED_LABEL[template.language], properties.map((p) => p.name).join(', ')]);
     const rows = Object.fromEntries(Object.entries(output.rows)) as Record<string, number>;
-    const files = await output.finish(about, new Date(exportedAt), (files) => ({
-      tool: 'meterdata',
-      version: deps.toolVersion,
-      contract: CONTRACT_VERSION,
-      identity: id,
-      tenant: { id: journal.meta.tenantId, name: journal.meta.tenantName },
-      range: effective,
-      exported_at: exportedAt,
-      counts: { ...counts, rows },
-      flags,
-      files,
-    }));
+    const staged = await output.stage(about, new Date(exportedAt));
     reporter.end();
-    await journal.remove();
-    return { out: args.out, files, range: effective, tenant: journal.meta.tenantName, exportedAt, resumed: journal.resumed, counts: { ...counts, rows }, flags, codes, requests: api.stats().requests };
+    return {
+      output: staged,
+      journal: journal.handOver(),
+      manifest: {
+        tool: 'meterdata',
+        version: deps.toolVersion,
+        contract: CONTRACT_VERSION,
+        identity: id,
+        tenant: { id: journal.meta.tenantId, name: journal.meta.tenantName },
+        range: effective,
+        exported_at: exportedAt,
+        counts: { ...counts, rows },
+      },
+      summary: { out: args.out, range: effective, tenant: journal.meta.tenantName, exportedAt, resumed: journal.resumed, counts: { ...counts, rows }, flags, codes, requests: api.stats().requests },
+    };
   } catch (e) {
     reporter.end();
     await output.abort().catch(() => undefined);
     await journal.close();
     throw incomplete(e, done, properties.map((p) => p.name), args.out, deps.signal);
   }
+}
+
+/**
+ * Writes billing.xlsx (with `writeWorkbook`, by default in this thread) and the manifest,
+ * renames everything into place and removes the journal. On failure nothing is put
+ * under a final name and the journal stays for a re-run.
+ */
+export async function finishExport(staged: StagedExport, opts: { writeWorkbook?: WorkbookWriter; signal?: AbortSignal | undefined } = {}): Promise<ExportSummary> {
+  const { summary } = staged;
+  try {
+    const write = opts.writeWorkbook ?? writeWorkbookHere;
+    const files = await completeOutput(staged.output, (files) => ({ ...staged.manifest, flags: summary.flags, files }), async (input) => {
+      await write(input);
+      if (opts.signal?.aborted) throw opts.signal.reason; // a Ctrl-C while the workbook was written: nothing is committed
+    });
+    await Journal.release(staged.journal, true);
+    return { ...summary, files };
+  } catch (e) {
+    await discardOutput(staged.output).catch(() => undefined);
+    await Journal.release(staged.journal, false);
+    throw unfinished(e, summary.out, opts.signal);
+  }
+}
+
+/** A failure after every Property was fetched: the files could not be finished. */
+function unfinished(e: unknown, out: string, signal: AbortSignal | undefined): unknown {
+  const what = `Every Property was fetched, but the files could not be finished; no files were put under their final names in ${out}.`;
+  const again = 'Run the same command again: it continues from what was fetched.';
+  if (signal?.aborted && !isMeterdataError(e)) {
+    return new MeterdataError(`Interrupted while writing the files. ${what}`, { code: 'EXPORT_INTERRUPTED', exitCode: ExitCode.INTERRUPTED, hint: again });
+  }
+  if (!isMeterdataError(e)) return e;
+  return new MeterdataError(`${e.message} ${what}`, { code: e.code, exitCode: e.exitCode, hint: [e.hint, again].filter(Boolean).join(' '), cause: e, details: e.details });
 }
 
 /** The failure, plus what is missing and how to continue. Keeps the cause's exit status. */
