@@ -181,5 +181,5 @@ function processIo(): Io {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd(), signal: controller.signal };
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd(), signal: controller.signal, isolate: true };
 }

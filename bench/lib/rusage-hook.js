@@ -3,9 +3,11 @@
 // to the file named by MD_BENCH_RUSAGE, plus the process.memoryUsage() sample (every
 // 500 ms) taken at the highest RSS seen, to tell V8 heap from buffers and native memory.
 import { writeFileSync } from 'node:fs';
+import { isMainThread } from 'node:worker_threads';
 
 const file = process.env.MD_BENCH_RUSAGE;
-if (file) {
+// Worker threads inherit the --import; only the main thread reports (maxRSS is the process's).
+if (file && isMainThread) {
   let atPeak = process.memoryUsage();
   setInterval(() => {
     const m = process.memoryUsage();

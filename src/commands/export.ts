@@ -3,13 +3,13 @@
 // billed or need review (they are listed in review.csv); with --strict such a run
 // ends with exit 6 (code EXPORT_FLAGS_STRICT) after all files were written.
 import { readFileSync } from 'node:fs';
-import { ExitCode, MeterdataError } from '../core/errors.js';
+import { ExitCode, MeterdataError, UsageError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { dirs } from '../core/paths.js';
 import { fixedExportTime, identity, parseExportArgs, type ExportArgs } from '../export/options.js';
 import { checkOutDir, finalNames } from '../export/output.js';
 import { createReporter } from '../export/progress.js';
-import type { ExportSummary } from '../export/run.js';
+import type { ExportSummary, StagedExport } from '../export/run.js';
 import { loadTemplate } from '../export/templates.js';
 
 export function toolVersion(): string {
@@ -52,7 +52,7 @@ export async function prepareExport(opts: Record<string, unknown>, io: Io) {
   return { args, template };
 }
 
-export async function exportWith(args: ExportArgs, template: Awaited<ReturnType<typeof loadTemplate>>, io: Io, conn: { baseUrl: string; credentials: import('../core/credentials.js').Credentials }): Promise<ExportSummary> {
+export async function exportWith(args: ExportArgs, template: Template, io: Io, conn: { baseUrl: string; credentials: import('../core/credentials.js').Credentials }): Promise<ExportSummary> {
   const [{ createApiClient }, { runExport }] = await Promise.all([import('../api/client.js'), import('../export/run.js')]);
   const api = createApiClient({ baseUrl: conn.baseUrl, credentials: conn.credentials, rateLimitPerMinute: args.rateLimit, signal: io.signal });
   const reporter = createReporter(io, { quiet: args.quiet, requests: () => api.stats().requests });
@@ -64,11 +64,65 @@ export async function exportWith(args: ExportArgs, template: Awaited<ReturnType<
   }
 }
 
+async function connect(args: ExportArgs, io: Io) {
+  const { openConnection } = await import('../auth/connection.js');
+  return openConnection({ profile: args.profile, env: io.env, signal: io.signal, ...(args.quiet ? {} : { warn: (l: string) => io.stderr.write(l) }) });
+}
+
+type Template = Awaited<ReturnType<typeof loadTemplate>>;
+
+/** Worker side of an isolated export: sign-in, the walk, billing and the CSV files (see exportIsolated). */
+export async function stageInWorker(input: { args: ExportArgs; template: Template }, io: Io): Promise<StagedExport> {
+  const { args, template } = input;
+  const conn = await connect(args, io);
+  const [{ createApiClient }, { stageExport }] = await Promise.all([import('../api/client.js'), import('../export/run.js')]);
+  const api = createApiClient({ baseUrl: conn.baseUrl, credentials: conn.credentials, rateLimitPerMinute: args.rateLimit, signal: io.signal });
+  const reporter = createReporter(io, { quiet: args.quiet, requests: () => api.stats().requests });
+  const fixed = fixedExportTime(io.env);
+  try {
+    return await stageExport({ api, args, template, stateDir: dirs(io.env).state, reporter, toolVersion: toolVersion(), signal: io.signal, ...(fixed ? { now: () => fixed } : {}) });
+  } finally {
+    await api.close();
+  }
+}
+
+const YOUNG_MB = 8;
+const DEFAULT_HEAP_MB = 1024;
+
+/** Old-space cap of the export's workers: METERDATA_EXPORT_HEAP_MB, else 1024. */
+export function exportHeapMb(env: NodeJS.ProcessEnv): number {
+  const raw = env.METERDATA_EXPORT_HEAP_MB;
+  if (raw === undefined || raw === '') return DEFAULT_HEAP_MB;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 128 || n > 65536) {
+    throw new UsageError(`METERDATA_EXPORT_HEAP_MB=${raw} is not a whole number of megabytes between 128 and 65536.`, `Set it to e.g. ${DEFAULT_HEAP_MB * 4}, or unset it for the default ${DEFAULT_HEAP_MB}.`, 'EXPORT_HEAP_INVALID');
+  }
+  return n;
+}
+
+/**
+ * The export of the built CLI: the walk and the workbook each in a worker thread with
+ * small heap limits (core/isolate.ts), one after the other, so the second starts with
+ * the first one's heap gone; the commit happens here. Same files as exportWith.
+ */
+async function exportIsolated(args: ExportArgs, template: Template, io: Io): Promise<ExportSummary> {
+  const [{ runIsolated }, { finishExport }] = await Promise.all([import('../core/isolate.js'), import('../export/run.js')]);
+  const limits = { youngMb: YOUNG_MB, oldMb: exportHeapMb(io.env) };
+  const outOfMemory = (phase: string) => () =>
+    new MeterdataError(`The export needed more than ${limits.oldMb} MB of memory ${phase}; no files were put under their final names in ${args.out}.`, {
+      code: 'EXPORT_OUT_OF_MEMORY',
+      exitCode: ExitCode.UNEXPECTED,
+      hint: `Run the same command again with METERDATA_EXPORT_HEAP_MB=${limits.oldMb * 4} set; what was fetched is kept.`,
+    });
+  const staged = await runIsolated<StagedExport>(new URL(import.meta.url), 'stageInWorker', { args, template }, { limits, io, outOfMemory: outOfMemory('while fetching the data') });
+  const xlsxModule = new URL('../export/xlsx-writer.js', import.meta.url);
+  return finishExport(staged, { signal: io.signal, writeWorkbook: (input) => runIsolated<void>(xlsxModule, 'writeXlsx', input, { limits, io, outOfMemory: outOfMemory('while writing billing.xlsx') }) });
+}
+
 export async function run(opts: Record<string, unknown>, io: Io): Promise<number> {
   const { args, template } = await prepareExport(opts, io);
-  const { openConnection } = await import('../auth/connection.js');
-  const conn = await openConnection({ profile: args.profile, env: io.env, signal: io.signal, ...(args.quiet ? {} : { warn: (l: string) => io.stderr.write(l) }) });
-  const summary = await exportWith(args, template, io, conn);
+  const { isolationAvailable } = await import('../core/isolate.js');
+  const summary = io.isolate && isolationAvailable() ? await exportIsolated(args, template, io) : await exportWith(args, template, io, await connect(args, io));
   if (args.json) io.stdout.write(`${summaryJson(summary)}\n`);
   if (!args.quiet) io.stderr.write(`${summaryText(summary)}\n`);
   const attention = summary.flags.not_billed + summary.flags.review;

@@ -13,6 +13,8 @@ export interface Io {
   cwd: string;
   /** Aborted on SIGINT/SIGTERM so long-running commands can stop cleanly. */
   signal: AbortSignal;
+  /** Run the export's heavy phases in worker threads with their own heap limits (core/isolate.ts): set by the built CLI's entry point. */
+  isolate?: boolean;
 }
 
 export function write(stream: Writable, text: string): void {

@@ -8,7 +8,8 @@ import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { createInterface } from 'node:readline';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import WorkbookWriter from 'exceljs/lib/stream/xlsx/workbook-writer.js';
 import { formatCell, plainNumber } from './format.js';
 import { overviewKey, type ColumnType, type Row, type TableName } from './tables.js';
 import type { Template, TemplateColumn } from './templates.js';
@@ -177,7 +178,7 @@ type Zip = { append: (source: unknown, data: Record<string, unknown>) => unknown
  * data differ. The constructor already appends two entries (through addThemes), so the
  * pin is installed there, dating every entry at `created` (the export time).
  */
-class PinnedWorkbookWriter extends ExcelJS.stream.xlsx.WorkbookWriter {
+class PinnedWorkbookWriter extends WorkbookWriter {
   override addThemes(): Promise<void> {
     const self = this as unknown as { zip: Zip & { pinned?: boolean }; created: Date };
     if (!self.zip.pinned) {
