@@ -9,7 +9,7 @@ import { dirs } from '../core/paths.js';
 import { fixedExportTime, identity, parseExportArgs, type ExportArgs } from '../export/options.js';
 import { checkOutDir, finalNames } from '../export/output.js';
 import { createReporter } from '../export/progress.js';
-import type { ExportSummary, StagedExport } from '../export/run.js';
+import type { ExportDeps, ExportSummary, StagedExport } from '../export/run.js';
 import { loadTemplate } from '../export/templates.js';
 
 export function toolVersion(): string {
@@ -52,38 +52,38 @@ export async function prepareExport(opts: Record<string, unknown>, io: Io) {
   return { args, template };
 }
 
-export async function exportWith(args: ExportArgs, template: Template, io: Io, conn: { baseUrl: string; credentials: import('../core/credentials.js').Credentials }): Promise<ExportSummary> {
-  const [{ createApiClient }, { runExport }] = await Promise.all([import('../api/client.js'), import('../export/run.js')]);
+type Template = Awaited<ReturnType<typeof loadTemplate>>;
+type Connection = { baseUrl: string; credentials: import('../core/credentials.js').Credentials };
+
+/** An API client, a reporter and the rest of ExportDeps for `fn`; the client is closed afterwards. */
+async function withExportDeps<T>(args: ExportArgs, template: Template, io: Io, conn: Connection, fn: (deps: ExportDeps) => Promise<T>): Promise<T> {
+  const { createApiClient } = await import('../api/client.js');
   const api = createApiClient({ baseUrl: conn.baseUrl, credentials: conn.credentials, rateLimitPerMinute: args.rateLimit, signal: io.signal });
   const reporter = createReporter(io, { quiet: args.quiet, requests: () => api.stats().requests });
   const fixed = fixedExportTime(io.env);
   try {
-    return await runExport({ api, args, template, stateDir: dirs(io.env).state, reporter, toolVersion: toolVersion(), signal: io.signal, ...(fixed ? { now: () => fixed } : {}) });
+    return await fn({ api, args, template, stateDir: dirs(io.env).state, reporter, toolVersion: toolVersion(), signal: io.signal, ...(fixed ? { now: () => fixed } : {}) });
   } finally {
     await api.close();
   }
 }
 
-async function connect(args: ExportArgs, io: Io) {
+export async function exportWith(args: ExportArgs, template: Template, io: Io, conn: Connection): Promise<ExportSummary> {
+  const { runExport } = await import('../export/run.js');
+  return withExportDeps(args, template, io, conn, runExport);
+}
+
+async function connect(args: ExportArgs, io: Io): Promise<Connection> {
   const { openConnection } = await import('../auth/connection.js');
   return openConnection({ profile: args.profile, env: io.env, signal: io.signal, ...(args.quiet ? {} : { warn: (l: string) => io.stderr.write(l) }) });
 }
-
-type Template = Awaited<ReturnType<typeof loadTemplate>>;
 
 /** Worker side of an isolated export: sign-in, the walk, billing and the CSV files (see exportIsolated). */
 export async function stageInWorker(input: { args: ExportArgs; template: Template }, io: Io): Promise<StagedExport> {
   const { args, template } = input;
   const conn = await connect(args, io);
-  const [{ createApiClient }, { stageExport }] = await Promise.all([import('../api/client.js'), import('../export/run.js')]);
-  const api = createApiClient({ baseUrl: conn.baseUrl, credentials: conn.credentials, rateLimitPerMinute: args.rateLimit, signal: io.signal });
-  const reporter = createReporter(io, { quiet: args.quiet, requests: () => api.stats().requests });
-  const fixed = fixedExportTime(io.env);
-  try {
-    return await stageExport({ api, args, template, stateDir: dirs(io.env).state, reporter, toolVersion: toolVersion(), signal: io.signal, ...(fixed ? { now: () => fixed } : {}) });
-  } finally {
-    await api.close();
-  }
+  const { stageExport } = await import('../export/run.js');
+  return withExportDeps(args, template, io, conn, stageExport);
 }
 
 const YOUNG_MB = 8;
@@ -116,7 +116,7 @@ async function exportIsolated(args: ExportArgs, template: Template, io: Io): Pro
     });
   const staged = await runIsolated<StagedExport>(new URL(import.meta.url), 'stageInWorker', { args, template }, { limits, io, outOfMemory: outOfMemory('while fetching the data') });
   const xlsxModule = new URL('../export/xlsx-writer.js', import.meta.url);
-  return finishExport(staged, { signal: io.signal, writeWorkbook: (input) => runIsolated<void>(xlsxModule, 'writeXlsx', input, { limits, io, outOfMemory: outOfMemory('while writing billing.xlsx') }) });
+  return finishExport(staged, { signal: io.signal, writeWorkbook: (input) => runIsolated<void>(xlsxModule, 'writeXlsx', input, { limits, io, outOfMemory: outOfMemory('while writing billing.xlsx'), onAbort: 'terminate' }) });
 }
 
 export async function run(opts: Record<string, unknown>, io: Io): Promise<number> {

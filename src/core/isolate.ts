@@ -47,6 +47,8 @@ export interface SerializedError {
 }
 
 const ENTRY = new URL('./isolate-worker.js', import.meta.url);
+/** How long a worker may run on after its answer before it is stopped. */
+const LINGER_MS = 5000;
 
 /** Only the built CLI has a compiled worker entry; tests running the TypeScript sources stay in one thread. */
 export function isolationAvailable(): boolean {
@@ -85,6 +87,12 @@ export interface IsolateOptions {
   io: Io;
   /** What to tell the user when the worker needs more old space than `limits.oldMb`. */
   outOfMemory: () => MeterdataError;
+  /**
+   * On io.signal: 'tell' aborts the worker's own signal and waits for its answer (it
+   * cleans up itself); 'terminate' stops it at once and rejects with the signal's reason
+   * (for work whose output the caller throws away anyway).
+   */
+  onAbort?: 'tell' | 'terminate';
 }
 
 /**
@@ -109,20 +117,33 @@ export function runIsolated<T>(module: URL, name: string, input: unknown, opts: 
   // Piped by hand so the output lands on the Io's streams (captured ones in tests).
   worker.stdout.on('data', (c: Buffer) => io.stdout.write(c));
   worker.stderr.on('data', (c: Buffer) => io.stderr.write(c));
-  const abort = () => worker.postMessage({ abort: String((io.signal.reason as Error | undefined)?.message ?? 'aborted') });
+  let terminated = false;
+  const abort = () => {
+    if (opts.onAbort === 'terminate') {
+      terminated = true;
+      void worker.terminate();
+    } else worker.postMessage({ abort: String((io.signal.reason as Error | undefined)?.message ?? 'aborted') });
+  };
   if (io.signal.aborted) abort();
   else io.signal.addEventListener('abort', abort, { once: true });
   return new Promise<T>((resolve, reject) => {
     let reply: WorkerReply | null = null;
     let failure: Error | null = null;
-    worker.on('message', (m: WorkerReply) => (reply = m));
+    let linger: NodeJS.Timeout | undefined;
+    worker.on('message', (m: WorkerReply) => {
+      reply = m;
+      // The answer is in: a handle left open in the worker must not keep the command waiting.
+      linger = setTimeout(() => void worker.terminate(), LINGER_MS);
+    });
     worker.on('error', (e: Error & { code?: string }) => {
       failure = e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? opts.outOfMemory() : e;
     });
     worker.on('exit', (code) => {
+      clearTimeout(linger);
       io.signal.removeEventListener('abort', abort);
       const r = reply as WorkerReply | null;
-      if (failure) reject(failure);
+      if (terminated) reject(io.signal.reason);
+      else if (failure) reject(failure);
       else if (r?.ok) resolve(r.value as T);
       else if (r) reject(deserializeError(r.error));
       else reject(new Error(`the worker running ${name} exited (code ${code}) without an answer`));

@@ -12,6 +12,7 @@ import { miOf } from '../../src/sandbox/data/dates.js';
 import { weightedValue } from '../../src/sandbox/data/index.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 import { runBin } from '../helpers/bin.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const EPOCH = '1767225600'; // 2026-01-01T00:00:00Z: same export time in every run below
@@ -117,6 +118,25 @@ describe('meterdata export (built binary, sandbox)', () => {
     expect(cleanRequests).toBe(Object.values(want).reduce((a, b) => a + b, 0));
     expect(sandbox.log.byStatus.get('200')).toBe(sandbox.log.total);
   }, 120_000);
+
+  it('writes the same bytes in one thread (in-process, as the tests and the browser run it) as the binary does with its worker threads', async () => {
+    const { sandbox, env, home } = await signedIn();
+    started.push(sandbox);
+    const out = path.join(home, 'out-in-process');
+    const r = await runCli(['export', '--year', '2025', '--out', out], { env });
+    expect(r.code).toBe(0);
+    expect(await files(out)).toEqual(clean);
+  });
+
+  it('refuses a bad METERDATA_EXPORT_HEAP_MB before any request, naming the fix', async () => {
+    const { sandbox, env, home } = await signedIn();
+    started.push(sandbox);
+    const before = sandbox.log.total;
+    const r = await runBin(['export', '--year', '2025', '--out', path.join(home, 'out')], { ...env, METERDATA_EXPORT_HEAP_MB: '64' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('meterdata: METERDATA_EXPORT_HEAP_MB=64 is not a whole number of megabytes between 128 and 65536.\n  Set it to e.g. 4096, or unset it for the default 1024.\n');
+    expect(sandbox.log.total).toBe(before);
+  });
 
   it('writes the same bytes under injected 429s, 5xx, resets and truncated bodies', async () => {
     // At fixed request numbers, never the first (the sign-in's own /whoami).
