@@ -240,6 +240,9 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       rememberConsumption(c);
       return c;
     },
+    forgetProperty(propertyId) {
+      for (const [id, known] of seen) if (known.kind !== 'property' && known.propertyId === propertyId) seen.delete(id);
+    },
     stats() {
       return { ...transport.stats };
     },

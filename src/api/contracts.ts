@@ -69,6 +69,13 @@ export interface ApiClient {
   unitConsumption(id: string, range: RangeQuery & { metrics?: Metric[] }): Promise<UnitConsumption>;
   getMeasuringPoint(id: string): Promise<MeasuringPoint>;
   pointReadings(id: string, range: RangeQuery): Promise<MeasuringPointConsumption>;
+  /**
+   * The client remembers every id its answers showed, to report a later 404 on one as
+   * withdrawn access. A caller done with a Property (the export, after billing it) drops
+   * what is remembered of its units and points, so a long walk holds only what it still
+   * asks about; the Property itself stays known.
+   */
+  forgetProperty(propertyId: string): void;
   /** Requests made so far (for summaries and benchmarks). */
   stats(): { requests: number; retries: number; rateLimited: number };
   close(): Promise<void>;

@@ -86,7 +86,8 @@ export class OutputSet {
   private readonly atomic: AtomicOutput;
   private readonly csv = new Map<TableName, { file: BufferedFile; writer: CsvTableWriter }>();
   private readonly spools = new Map<TableName, BufferedFile>();
-  private readonly units: OverviewUnit[] = [];
+  /** The Overview's rows, spooled like the tables' (only with a workbook). */
+  private overviewSpool: BufferedFile | null = null;
   /** overviewKey -> the pair, one Overview column each. */
   private readonly metricUnits = new Map<string, { metric: string; unit: string }>();
   readonly rows: Partial<Record<TableName, number>> = {};
@@ -101,6 +102,7 @@ export class OutputSet {
 
   async start(): Promise<void> {
     await this.atomic.prepare();
+    if (this.formats.includes('xlsx')) this.overviewSpool = await this.atomic.scratch('overview.ndjson');
     for (const f of this.template.files) {
       this.rows[f.table] = 0;
       if (this.formats.includes('csv')) {
@@ -125,35 +127,33 @@ export class OutputSet {
   }
 
   /**
-   * Keeps the small per-unit totals for the Overview sheet (only when a workbook is
-   * written): units in billing order, then units without any billing row (no points).
+   * Spools the per-unit totals for the Overview sheet (only when a workbook is written):
+   * units in billing order, then units without any billing row (no points).
    */
-  addOverview(billing: BillingRow[], property: { id: string; name: string }, units: { id: string; name: string; unit_type: string }[]): void {
-    if (!this.formats.includes('xlsx')) return;
+  async addOverview(billing: BillingRow[], property: { id: string; name: string }, units: { id: string; name: string; unit_type: string }[]): Promise<void> {
+    if (!this.overviewSpool) return;
     const byUnit = new Map<string, OverviewUnit>();
     for (const b of billing) {
       let row = byUnit.get(b.usage_unit_id);
       if (!row) {
-        row = { property_id: b.property_id, property_name: b.property_name, usage_unit_id: b.usage_unit_id, usage_unit_name: b.usage_unit_name, unit_type: b.unit_type, values: new Map() };
+        row = { property_id: b.property_id, property_name: b.property_name, usage_unit_id: b.usage_unit_id, usage_unit_name: b.usage_unit_name, unit_type: b.unit_type, values: {} };
         byUnit.set(b.usage_unit_id, row);
       }
       const flagged = b.review_flags.some((c: FlagCode) => FLAG_SEVERITY[c] !== 'info');
       const key = overviewKey(b.metric, b.unit);
-      row.values.set(key, { value: b.billable_value, flagged });
+      row.values[key] = { value: b.billable_value, flagged };
       if (!this.metricUnits.has(key)) this.metricUnits.set(key, { metric: b.metric, unit: b.unit });
     }
-    this.units.push(...byUnit.values());
     const rest = units.filter((u) => !byUnit.has(u.id)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1));
-    for (const u of rest) {
-      this.units.push({ property_id: property.id, property_name: property.name, usage_unit_id: u.id, usage_unit_name: u.name, unit_type: u.unit_type, values: new Map() });
-    }
+    const rows: OverviewUnit[] = [...byUnit.values(), ...rest.map((u) => ({ property_id: property.id, property_name: property.name, usage_unit_id: u.id, usage_unit_name: u.name, unit_type: u.unit_type, values: {} }))];
+    for (const r of rows) await this.overviewSpool.write(`${JSON.stringify(r)}\n`);
   }
 
   overview(): OverviewData {
     const metrics = [...this.metricUnits.values()].sort(
       (a, b) => metricRank(a.metric) - metricRank(b.metric) || cmp(a.metric, b.metric) || cmp(a.unit, b.unit),
     );
-    return { metrics, units: this.units };
+    return { metrics, spool: this.overviewSpool?.path ?? null };
   }
 
   /**
@@ -168,7 +168,7 @@ export class OutputSet {
     }
     let xlsx: XlsxInput | null = null;
     if (this.formats.includes('xlsx')) {
-      for (const s of this.spools.values()) await this.atomic.closeFile(s);
+      for (const s of [...this.spools.values(), this.overviewSpool!]) await this.atomic.closeFile(s);
       const spools = Object.fromEntries([...this.spools.entries()].map(([t, f]) => [t, f.path]));
       await this.atomic.closeFile(await this.atomic.create(XLSX_FILE)); // exceljs writes the file itself, through its own stream
       xlsx = { file: path.join(this.dir, partialName(XLSX_FILE)), template: this.template, spools, overview: this.overview(), about, exportTime };

@@ -132,7 +132,8 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
       await output.write('plant-points', bill.plant);
       const allFlags = [...bill.flags, ...unknownValueFlags(answers, bill.flags)];
       await output.write('review', reviewRows(allFlags, template.language));
-      output.addOverview(bill.billing, property, answers.units.map((u) => u.unit));
+      await output.addOverview(bill.billing, property, answers.units.map((u) => u.unit));
+      api.forgetProperty(property.id); // no request names its units or points again
       for (const f of allFlags) {
         flags[f.severity]++;
         codes[f.code] = (codes[f.code] ?? 0) + 1;

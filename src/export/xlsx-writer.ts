@@ -2,8 +2,8 @@
 // zip stream, so they cannot be written interleaved without buffering: the export
 // therefore spools each table's rows to an NDJSON scratch file while it walks, and this
 // module writes the workbook at the end, one sheet after the other, from those spools.
-// Memory stays flat (rows are committed as they are written; only the small Overview
-// totals are held in memory).
+// The Overview's rows are spooled too (only its column list is held), so memory stays
+// flat whatever the number of units.
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
@@ -21,13 +21,14 @@ export interface OverviewUnit {
   usage_unit_name: string;
   unit_type: string;
   /** overviewKey(metric, unit) -> billed value and whether a not_billed/review flag touches it */
-  values: Map<string, { value: string; flagged: boolean }>;
+  values: Record<string, { value: string; flagged: boolean }>;
 }
 
 export interface OverviewData {
   /** (metric, unit) pairs in column order, e.g. { metric: 'heat', unit: 'kWh' }. */
   metrics: { metric: string; unit: string }[];
-  units: OverviewUnit[];
+  /** NDJSON spool of OverviewUnit rows, in sheet order; null: no rows. */
+  spool: string | null;
 }
 
 export interface XlsxInput {
@@ -146,21 +147,24 @@ const OVERVIEW_LABELS = {
   de: ['Liegenschaft-ID', 'Liegenschaft', 'Nutzeinheit-ID', 'Nutzeinheit', 'Art der Nutzeinheit'],
 };
 
-function overviewSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template, o: OverviewData): void {
+async function overviewSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template, o: OverviewData): Promise<void> {
   const fixed = OVERVIEW_LABELS[t.language];
   const ws = sheet(wb, t.sheets.overview, [38, 30, 38, 30, 14, ...o.metrics.map(() => 16)]);
   header(ws, [...fixed, ...o.metrics.map((m) => `${m.metric} (${m.unit})`)]);
   const style = styleCache();
-  for (const u of o.units) {
-    const vals = o.metrics.map((m) => u.values.get(overviewKey(m.metric, m.unit)));
+  let n = 0;
+  for await (const r of o.spool ? spoolRows(o.spool) : []) {
+    const u = r as unknown as OverviewUnit;
+    const vals = o.metrics.map((m) => u.values[overviewKey(m.metric, m.unit)]);
     const values = [u.property_id, u.property_name, u.usage_unit_id, u.usage_unit_name, u.unit_type, ...vals.map((v) => (v ? Number(plainNumber(v.value)) : null))];
     const row = ws.addRow(values);
     values.forEach((v, i) => {
       row.getCell(i + 1).style = style(v, undefined, i >= fixed.length && vals[i - fixed.length]?.flagged ? FLAG_FILL : undefined);
     });
     row.commit();
+    if (++n % 256 === 0) await drained(ws);
   }
-  filter(ws, o.units.length, fixed.length + o.metrics.length);
+  filter(ws, n, fixed.length + o.metrics.length);
   ws.commit();
 }
 
@@ -202,7 +206,7 @@ export async function writeXlsx(input: XlsxInput): Promise<void> {
   const wb = new PinnedWorkbookWriter(options as Partial<ExcelJS.stream.xlsx.WorkbookStreamWriterOptions>);
   wb.creator = 'meterdata';
   wb.lastModifiedBy = 'meterdata';
-  overviewSheet(wb, t, input.overview);
+  await overviewSheet(wb, t, input.overview);
   for (const f of t.files) {
     const spool = input.spools[f.table];
     if (spool) await tableSheet(wb, t, f.sheet, f.columns, spool);

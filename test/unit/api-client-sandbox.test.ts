@@ -144,4 +144,17 @@ describe('API helper against the sandbox API', () => {
     expect((e as AccessWithdrawnError).message).toContain(`unit "${victim.name}"`);
     expect((e as AccessWithdrawnError).details).toMatchObject({ propertyScope: token.property_scope });
   });
+
+  it('forgetProperty drops what it remembers of a Property’s units (a later 404 is a plain not-found), not of other Properties', async () => {
+    const { client, token } = await sandbox();
+    const units = await collect(client.listUsageUnits());
+    const victim = units[0]!;
+    const other = units.find((u) => u.property_id !== victim.property_id)!;
+    client.forgetProperty(victim.property_id);
+    token.property_scope = [];
+    const e = await client.unitConsumption(victim.id, YEAR).catch((x: unknown) => x);
+    expect(e).not.toBeInstanceOf(AccessWithdrawnError);
+    expect(e).toMatchObject({ code: 'NOT_FOUND', exitCode: 2 });
+    await expect(client.unitConsumption(other.id, YEAR)).rejects.toBeInstanceOf(AccessWithdrawnError);
+  });
 });

@@ -69,6 +69,7 @@ function fakeApi(data: Data[], opts: { failAt?: number; scope?: WhoAmI['property
       calls.push(`readings:${id}`);
       return data.flatMap((d) => d.plant).find((p) => p.point.id === id)!.consumption;
     },
+    forgetProperty: (id) => void calls.push(`forget:${id}`),
     stats: () => ({ requests: calls.length, retries: 0, rateLimited: 0 }),
     async close() {},
   };
@@ -109,6 +110,10 @@ describe('export engine', () => {
     expect(new Set(calls).size).toBe(calls.length);
     expect(calls.filter((c) => c.startsWith('consumption:')).length).toBe(6);
     expect(calls.filter((c) => c.startsWith('readings:')).length).toBe(3);
+    // each Property's ids are dropped from the client's memory once it is billed, after its last request
+    expect(calls.filter((c) => c.startsWith('forget:'))).toEqual(data.map((d) => `forget:${d.property.id}`));
+    const lastOf = (d: Data) => Math.max(...[...d.units.map((u) => `consumption:${u.unit.id}`), ...d.plant.map((p) => `readings:${p.point.id}`)].map((c) => calls.indexOf(c)));
+    for (const d of data) expect(calls.indexOf(`forget:${d.property.id}`)).toBeGreaterThan(lastOf(d));
     expect(summary.counts).toMatchObject({ properties: 3, units: 6, plant_points: 3 });
     expect(summary.exportedAt).toBe('2026-11-22T08:00:00Z');
     expect(await readdir(path.join(s.stateDir, 'exports'))).toEqual([]);
@@ -145,7 +150,7 @@ describe('export engine', () => {
     const rep = reporter();
     const summary = await runExport({ api: again.api, ...s, reporter: rep, toolVersion: 't', now: () => T1 });
     expect(rep.notes.join('\n')).toMatch(/resuming the export started at 2026-11-22T08:00:00Z/);
-    expect(again.calls.filter((c) => c !== 'whoami').every((c) => !c.includes(data[0]!.property.id) && !c.includes(data[1]!.property.id))).toBe(true);
+    expect(again.calls.filter((c) => c !== 'whoami' && !c.startsWith('forget:')).every((c) => !c.includes(data[0]!.property.id) && !c.includes(data[1]!.property.id))).toBe(true);
     expect(again.calls).not.toContain('properties');
     expect(summary.exportedAt).toBe('2026-11-22T08:00:00Z');
     expect(await contents(s.args.out)).toEqual(await contents(ref.args.out));

@@ -5,7 +5,7 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { loadTemplate } from '../../src/export/templates.js';
-import { writeXlsx, type OverviewData } from '../../src/export/xlsx-writer.js';
+import { writeXlsx, type OverviewData, type OverviewUnit } from '../../src/export/xlsx-writer.js';
 import { OutputSet } from '../../src/export/output.js';
 import { overviewKey } from '../../src/export/tables.js';
 import type { BillingRow } from '../../src/billing/types.js';
@@ -19,10 +19,10 @@ async function build(dir: string, name: string) {
   const t = await loadTemplate('generic', process.cwd());
   const spool = path.join(dir, 'billing.ndjson');
   await writeFile(spool, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  const overview: OverviewData = {
-    metrics: [{ metric: 'heat', unit: 'kWh' }, { metric: 'water_cold', unit: 'm3' }],
-    units: [{ property_id: 'p', property_name: 'Haus A', usage_unit_id: 'u1', usage_unit_name: 'WE 1', unit_type: 'residential', values: new Map([[overviewKey('heat', 'kWh'), { value: '1234.5', flagged: true }], [overviewKey('water_cold', 'm3'), { value: '0.0000001', flagged: false }]]) }],
-  };
+  const ovSpool = path.join(dir, 'overview.ndjson');
+  const unit: OverviewUnit = { property_id: 'p', property_name: 'Haus A', usage_unit_id: 'u1', usage_unit_name: 'WE 1', unit_type: 'residential', values: { [overviewKey('heat', 'kWh')]: { value: '1234.5', flagged: true }, [overviewKey('water_cold', 'm3')]: { value: '0.0000001', flagged: false } } };
+  await writeFile(ovSpool, `${JSON.stringify(unit)}\n`);
+  const overview: OverviewData = { metrics: [{ metric: 'heat', unit: 'kWh' }, { metric: 'water_cold', unit: 'm3' }], spool: ovSpool };
   const file = path.join(dir, name);
   await writeXlsx({ file, template: t, spools: { billing: spool }, overview, about: [['tenant', 'Demo'], ['units', 1]], exportTime: new Date('2026-11-22T10:00:00Z') });
   return file;
@@ -64,11 +64,16 @@ describe('Overview sheet', () => {
       property_id: 'p', property_name: 'Haus A', usage_unit_id: 'u1', usage_unit_name: 'WE 1', unit_type: 'residential',
       metric: 'heat', unit, from: '2025-01-01', to: '2025-12-31', billable_value: value, points: 1, review_flags: flags,
     });
-    set.addOverview([row('kWh', '100'), row('MWh', '0.5', ['UNKNOWN_ENUM_VALUE'])], { id: 'p', name: 'Haus A' }, [{ id: 'u1', name: 'WE 1', unit_type: 'residential' }]);
-    const ov = set.overview();
+    await set.start();
+    await set.addOverview([row('kWh', '100'), row('MWh', '0.5', ['UNKNOWN_ENUM_VALUE'])], { id: 'p', name: 'Haus A' }, [{ id: 'u1', name: 'WE 1', unit_type: 'residential' }, { id: 'u2', name: 'WE 2', unit_type: 'residential' }]);
+    const ov = (await set.stage([], new Date('2026-11-22T10:00:00Z'))).xlsx!.overview;
     expect(ov.metrics).toEqual([{ metric: 'heat', unit: 'MWh' }, { metric: 'heat', unit: 'kWh' }]);
-    expect(ov.units[0]!.values.get(overviewKey('heat', 'kWh'))).toEqual({ value: '100', flagged: false });
-    expect(ov.units[0]!.values.get(overviewKey('heat', 'MWh'))).toEqual({ value: '0.5', flagged: true });
+    const units = (await readFile(ov.spool!, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as OverviewUnit);
+    // billed units first, then the ones without any billing row
+    expect(units.map((u) => u.usage_unit_id)).toEqual(['u1', 'u2']);
+    expect(units[0]!.values[overviewKey('heat', 'kWh')]).toEqual({ value: '100', flagged: false });
+    expect(units[0]!.values[overviewKey('heat', 'MWh')]).toEqual({ value: '0.5', flagged: true });
+    expect(units[1]!.values).toEqual({});
 
     const file = path.join(dir, 'ov.xlsx');
     await writeXlsx({ file, template: t, spools: {}, overview: ov, about: [], exportTime: new Date('2026-11-22T10:00:00Z') });

@@ -38,6 +38,7 @@ function memoryApi(opts: { failUnits?: number; scope?: () => 'all' | string[] } 
       return { ...c, from: range.from, to: '2025-10-31' };
     },
     getMeasuringPoint: async () => points[0]!,
+    forgetProperty: () => undefined,
     pointReadings: async (id) => {
       calls.push(`readings ${id === fixture.plant[0]!.point.id ? 'plant' : id}`);
       return fixture.plant[0]!.consumption;
