@@ -10,7 +10,7 @@ import { ServiceUnavailableError } from '../../src/core/errors.js';
 import { LOCK_DAMAGED_STALE_MS } from '../../src/export/journal.js';
 import { parseExportArgs } from '../../src/export/options.js';
 import type { Reporter } from '../../src/export/progress.js';
-import { nameList, runExport } from '../../src/export/run.js';
+import { finishExport, nameList, runExport, stageExport } from '../../src/export/run.js';
 import { loadTemplate } from '../../src/export/templates.js';
 import { aPlantPoint, aPointConsumption, aUnitEntry, uuid } from './builders.js';
 
@@ -153,6 +153,31 @@ describe('export engine', () => {
     expect(again.calls.filter((c) => c !== 'whoami' && !c.startsWith('forget:')).every((c) => !c.includes(data[0]!.property.id) && !c.includes(data[1]!.property.id))).toBe(true);
     expect(again.calls).not.toContain('properties');
     expect(summary.exportedAt).toBe('2026-11-22T08:00:00Z');
+    expect(await contents(s.args.out)).toEqual(await contents(ref.args.out));
+  });
+
+  it('commits nothing when the workbook phase fails or is interrupted, keeps the journal, and a re-run fetches nothing again', async () => {
+    const data = dataset();
+    const ref = await setup();
+    await runExport({ api: fakeApi(data).api, ...ref, reporter: reporter(), toolVersion: 't', now: () => T0 });
+
+    const s = await setup();
+    const deps = { ...s, reporter: reporter(), toolVersion: 't', now: () => T0 };
+    // a failing workbook writer (the disk filled up, the worker ran out of memory)
+    const full = new ServiceUnavailableError('disk full', { code: 'FIXTURE_DISK' });
+    const e1 = await finishExport(await stageExport({ api: fakeApi(data).api, ...deps }), { writeWorkbook: async () => Promise.reject(full) }).catch((e: unknown) => e);
+    expect(e1).toMatchObject({ code: 'FIXTURE_DISK', exitCode: 5 });
+    expect((e1 as Error).message).toMatch(/^disk full Every Property was fetched, but the files could not be finished; no files were put under their final names/);
+    expect(await readdir(s.args.out)).toEqual([]);
+    // Ctrl-C while the workbook is written
+    const ac = new AbortController();
+    const e2 = await finishExport(await stageExport({ api: fakeApi(data).api, ...deps, signal: ac.signal }), { signal: ac.signal, writeWorkbook: async () => ac.abort(new Error('interrupted by SIGINT')) }).catch((e: unknown) => e);
+    expect(e2).toMatchObject({ code: 'EXPORT_INTERRUPTED', exitCode: 130 });
+    expect(await readdir(s.args.out)).toEqual([]);
+
+    const again = fakeApi(data);
+    await runExport({ api: again.api, ...deps });
+    expect(again.calls.filter((c) => c.startsWith('consumption:') || c.startsWith('readings:'))).toEqual([]);
     expect(await contents(s.args.out)).toEqual(await contents(ref.args.out));
   });
 
