@@ -56,6 +56,10 @@ describe('keychain store (Secret Service)', () => {
     const st = await spawnCli(['status'], env).done;
     expect(st.code, st.stderr).toBe(0);
     expect(st.stdout).toMatch(/Stored in: +system keychain \(Secret Service\)/);
+    // the export signs in from its worker thread: the keychain is reached from there too
+    const ex = await spawnCli(['export', '--year', '2025', '--out', path.join(home, 'out'), '--quiet'], env).done;
+    expect(ex.code, ex.stderr).toBe(0);
+    expect(readdirSync(path.join(home, 'out'))).toContain('billing.xlsx');
 
     const out = await spawnCli(['logout'], env).done;
     expect(out.code).toBe(0);
