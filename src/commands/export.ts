@@ -108,15 +108,22 @@ export function exportHeapMb(env: NodeJS.ProcessEnv): number {
 async function exportIsolated(args: ExportArgs, template: Template, io: Io): Promise<ExportSummary> {
   const [{ runIsolated }, { finishExport }] = await Promise.all([import('../core/isolate.js'), import('../export/run.js')]);
   const limits = { youngMb: YOUNG_MB, oldMb: exportHeapMb(io.env) };
-  const outOfMemory = (phase: string) => () =>
-    new MeterdataError(`The export needed more than ${limits.oldMb} MB of memory ${phase}; no files were put under their final names in ${args.out}.`, {
-      code: 'EXPORT_OUT_OF_MEMORY',
-      exitCode: ExitCode.UNEXPECTED,
-      hint: `Run the same command again with METERDATA_EXPORT_HEAP_MB=${limits.oldMb * 4} set; what was fetched is kept.`,
-    });
-  const staged = await runIsolated<StagedExport>(new URL(import.meta.url), 'stageInWorker', { args, template }, { limits, io, outOfMemory: outOfMemory('while fetching the data') });
+  // finishExport adds to a workbook failure that nothing was committed and how to continue.
+  const raise = `METERDATA_EXPORT_HEAP_MB=${limits.oldMb * 4}`;
+  const outOfMemory = (phase: 'fetching' | 'workbook') => () =>
+    new MeterdataError(
+      phase === 'fetching'
+        ? `The export needed more than ${limits.oldMb} MB of memory while fetching the data; no files were put under their final names in ${args.out}.`
+        : `The export needed more than ${limits.oldMb} MB of memory while writing billing.xlsx.`,
+      {
+        code: 'EXPORT_OUT_OF_MEMORY',
+        exitCode: ExitCode.UNEXPECTED,
+        hint: phase === 'fetching' ? `Run the same command again with ${raise} set; what was fetched is kept.` : `Set ${raise} for the next run.`,
+      },
+    );
+  const staged = await runIsolated<StagedExport>(new URL(import.meta.url), 'stageInWorker', { args, template }, { limits, io, outOfMemory: outOfMemory('fetching') });
   const xlsxModule = new URL('../export/xlsx-writer.js', import.meta.url);
-  return finishExport(staged, { signal: io.signal, writeWorkbook: (input) => runIsolated<void>(xlsxModule, 'writeXlsx', input, { limits, io, outOfMemory: outOfMemory('while writing billing.xlsx'), onAbort: 'terminate' }) });
+  return finishExport(staged, { signal: io.signal, writeWorkbook: (input) => runIsolated<void>(xlsxModule, 'writeXlsx', input, { limits, io, outOfMemory: outOfMemory('workbook'), onAbort: 'terminate' }) });
 }
 
 export async function run(opts: Record<string, unknown>, io: Io): Promise<number> {
