@@ -187,12 +187,6 @@ export class Journal {
     await writeAtomic(this.file(index), gzipSync(JSON.stringify(answers), { level: 1 }));
   }
 
-  /** After success: the journal is no longer needed. */
-  async remove(): Promise<void> {
-    await rm(this.dir, { recursive: true, force: true });
-    await this.close();
-  }
-
   /** Keeps the lock held (the process still runs) and gives it to `Journal.release` in another thread. */
   handOver(): JournalHandle {
     return { dir: this.dir, lockFile: `${this.dir}.lock` };

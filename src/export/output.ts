@@ -149,7 +149,7 @@ export class OutputSet {
     for (const r of rows) await this.overviewSpool.write(`${JSON.stringify(r)}\n`);
   }
 
-  overview(): OverviewData {
+  private overview(): OverviewData {
     const metrics = [...this.metricUnits.values()].sort(
       (a, b) => metricRank(a.metric) - metricRank(b.metric) || cmp(a.metric, b.metric) || cmp(a.unit, b.unit),
     );
@@ -174,11 +174,6 @@ export class OutputSet {
       xlsx = { file: path.join(this.dir, partialName(XLSX_FILE)), template: this.template, spools, overview: this.overview(), about, exportTime };
     }
     return { dir: this.dir, pending: this.atomic.staged(), files, xlsx };
-  }
-
-  /** Closes everything, writes the workbook and the manifest, renames all into place. */
-  async finish(about: [string, string | number][], exportTime: Date, manifest: (files: FileEntry[]) => unknown): Promise<FileEntry[]> {
-    return completeOutput(await this.stage(about, exportTime), manifest);
   }
 
   async abort(): Promise<void> {

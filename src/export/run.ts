@@ -63,7 +63,7 @@ function scopeText(scope: 'all' | string[], lang: 'en' | 'de', known: Property[]
 export interface StagedExport {
   output: StagedOutput;
   journal: JournalHandle;
-  /** The manifest without its file list. */
+  /** The manifest without its file list (which finishExport adds last). */
   manifest: Record<string, unknown>;
   summary: Omit<ExportSummary, 'files'>;
 }
@@ -181,6 +181,7 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
         range: effective,
         exported_at: exportedAt,
         counts: { ...counts, rows },
+        flags,
       },
       summary: { out: args.out, range: effective, tenant: journal.meta.tenantName, exportedAt, resumed: journal.resumed, counts: { ...counts, rows }, flags, codes, requests: api.stats().requests },
     };
@@ -201,7 +202,7 @@ export async function finishExport(staged: StagedExport, opts: { writeWorkbook?:
   const { summary } = staged;
   try {
     const write = opts.writeWorkbook ?? writeWorkbookHere;
-    const files = await completeOutput(staged.output, (files) => ({ ...staged.manifest, flags: summary.flags, files }), async (input) => {
+    const files = await completeOutput(staged.output, (files) => ({ ...staged.manifest, files }), async (input) => {
       await write(input);
       if (opts.signal?.aborted) throw opts.signal.reason; // a Ctrl-C while the workbook was written: nothing is committed
     });
