@@ -87,7 +87,8 @@ describe('--no-browser', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'md-browser-'));
     const marker = path.join(dir, 'started');
     const script = path.join(dir, 'browser.sh');
-    writeFileSync(script, `#!/bin/sh\necho "$1" > "${marker}"\n`, { mode: 0o755 });
+    // written aside and renamed, so the marker never exists before it holds the whole URL
+    writeFileSync(script, `#!/bin/sh\necho "$1" > "${marker}.tmp" && mv "${marker}.tmp" "${marker}"\n`, { mode: 0o755 });
     const env = { ...freshEnv(), BROWSER: script, PATH: process.env.PATH };
     expect((await loginLive(['login', '--no-browser', '--auth-url', sb.url], env)).code).toBe(0);
     await new Promise((r) => setTimeout(r, 300));

@@ -6,8 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { hasTool, requireTool } from '../helpers/tools.js';
-import { startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
+import { hasKeyringTools, requireKeyringTools, startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
 import { assertBuilt, deliver, followToRedirect, spawnCli } from '../helpers/browser.js';
 
 let sb: Sandbox;
@@ -15,7 +14,7 @@ let ks: KeyringSession | undefined;
 beforeAll(async () => {
   assertBuilt();
   sb = await startSandbox({ autoConsent: true, admin: true, clock: '2026-11-22' });
-  if (hasTool('gnome-keyring-daemon') && hasTool('dbus-daemon')) ks = await startKeyringSession();
+  if (hasKeyringTools()) ks = await startKeyringSession();
 });
 afterAll(async () => {
   await sb?.close();
@@ -30,8 +29,7 @@ function filesUnder(dir: string): string[] {
 
 describe('keychain store (Secret Service)', () => {
   it('login keeps the sign-in in the Secret Service only; token, status and logout use it', async (ctx) => {
-    requireTool(ctx, 'gnome-keyring-daemon', 'the keychain path runs against a real Secret Service');
-    requireTool(ctx, 'secret-tool', 'the test looks the token up in the Secret Service');
+    requireKeyringTools(ctx, 'the keychain path runs against a real Secret Service');
     const home = mkdtempSync(path.join(os.tmpdir(), 'md-kc-'));
     const env = { ...ks!.env, METERDATA_HOME: home };
     const login = spawnCli(['login', '--no-browser', '--auth-url', sb.url], env);

@@ -5,6 +5,8 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { TestContext } from 'vitest';
+import { hasTool, requireTool } from './tools.js';
 
 export interface KeyringSession {
   /** Environment for child processes (DBUS_SESSION_BUS_ADDRESS, HOME, XDG_*). */
@@ -12,6 +14,17 @@ export interface KeyringSession {
   /** secret-tool against this session; returns stdout. */
   secretTool(args: string[]): string;
   stop(): Promise<void>;
+}
+
+/** Every outside program a session and its checks run: the bus, the daemon and secret-tool. */
+const KEYRING_TOOLS = ['dbus-daemon', 'gnome-keyring-daemon', 'secret-tool'] as const;
+
+/** True when a session can be started and looked into. */
+export const hasKeyringTools = (): boolean => KEYRING_TOOLS.every((t) => hasTool(t));
+
+/** Skips locally (fails under CI=true) unless every program the session uses is installed. */
+export function requireKeyringTools(ctx: TestContext, why: string): void {
+  for (const t of KEYRING_TOOLS) requireTool(ctx, t, why);
 }
 
 function waitForLine(child: ChildProcess, what: string, ms = 10_000): Promise<string> {

@@ -1,7 +1,6 @@
 // The keychain store against a real Secret Service (gnome-keyring on a private D-Bus).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasTool, requireTool } from '../helpers/tools.js';
-import { startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
+import { hasKeyringTools, requireKeyringTools, startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
 import { KeychainCredentialStore, KeychainUnavailableError } from '../../src/auth/credential-store/keychain.js';
 import type { StoredRecord } from '../../src/auth/credential-store/types.js';
 
@@ -11,7 +10,7 @@ describe('keychain credential store', () => {
   let ks: KeyringSession | undefined;
   const saved = process.env.DBUS_SESSION_BUS_ADDRESS;
   beforeAll(async () => {
-    if (hasTool('gnome-keyring-daemon') && hasTool('dbus-daemon')) {
+    if (hasKeyringTools()) {
       ks = await startKeyringSession();
       // the native module reads the bus address from this process's environment
       process.env.DBUS_SESSION_BUS_ADDRESS = ks.env.DBUS_SESSION_BUS_ADDRESS;
@@ -24,7 +23,7 @@ describe('keychain credential store', () => {
   });
 
   it('writes, reads and deletes a record in the Secret Service', async (ctx) => {
-    requireTool(ctx, 'gnome-keyring-daemon', 'the keychain store is tested against a real Secret Service');
+    requireKeyringTools(ctx, 'the keychain store is tested against a real Secret Service');
     const store = new KeychainCredentialStore({ METERDATA_HOME: '/tmp/md-unit-home' });
     expect(await store.read('default')).toBeNull();
     await store.write('default', record('rt-one'));
