@@ -8,7 +8,7 @@ import { billProperty, reviewRows } from '../billing/index.js';
 import type { Severity } from '../billing/types.js';
 import { ExitCode, MeterdataError, isMeterdataError } from '../core/errors.js';
 import { Journal, type JournalHandle, type PropertyAnswers } from './journal.js';
-import { identity, type ExportArgs } from './options.js';
+import { expectedRange, identity, type ExportArgs } from './options.js';
 import { OutputSet, completeOutput, discardOutput, writeWorkbookHere, type FileEntry, type StagedOutput, type WorkbookWriter } from './output.js';
 import type { Reporter } from './progress.js';
 import type { Template } from './templates.js';
@@ -32,7 +32,12 @@ export interface ExportDeps {
 export interface ExportSummary {
   out: string;
   files: FileEntry[];
+  /** The effective range the service answered for (widened, capped at the last completed month). */
   range: { from: string; to: string };
+  /** The range asked for, widened to whole months: `range` ends earlier when the service shortened it. */
+  requested: { from: string; to: string };
+  /** Measuring points with any values in the range (each once); 0 means nothing could be billed. */
+  pointsWithData: number;
   tenant: string;
   exportedAt: string;
   resumed: boolean;
@@ -98,6 +103,7 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
   const flags: Record<Severity, number> = { not_billed: 0, review: 0, info: 0 };
   const codes: Record<string, number> = {};
   let range: { from: string; to: string } | null = null;
+  let pointsWithData = 0;
   let done = 0;
   const fromJournal = new Set<number>();
 
@@ -141,10 +147,14 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
       counts.units += answers.units.length;
       counts.measuring_points += answers.points.length;
       counts.plant_points += bill.plant.length;
+      const withData = [...answers.units.flatMap((u) => u.consumption.measuring_points), ...answers.plantPoints.map((p) => p.consumption)].filter((c) => c.segments.length > 0);
+      pointsWithData += new Set(withData.map((c) => c.measuring_point_id)).size;
       done = i + 1;
       reporter.property({ index: i + 1, total: properties.length, name: property.name, units: answers.units.length, plantPoints: bill.plant.length, flags: allFlags.length, fromJournal: fromJournal.has(i) });
     }
-    const effective = range ?? { from: args.from, to: args.to };
+    // Without a unit answer (plant-room points only) nothing echoed a range: this computer's clock caps it.
+    const effective = range ?? expectedRange(args.from, args.to, new Date());
+    const requested = { from: args.from, to: args.to };
     const exportedAt = journal.meta.startedAt;
     const values: (string | number)[] = [
       journal.meta.tenantName,
@@ -179,11 +189,12 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
         identity: id,
         tenant: { id: journal.meta.tenantId, name: journal.meta.tenantName },
         range: effective,
+        requested_range: requested,
         exported_at: exportedAt,
         counts: { ...counts, rows },
         flags,
       },
-      summary: { out: args.out, range: effective, tenant: journal.meta.tenantName, exportedAt, resumed: journal.resumed, counts: { ...counts, rows }, flags, codes, requests: api.stats().requests },
+      summary: { out: args.out, range: effective, requested, pointsWithData, tenant: journal.meta.tenantName, exportedAt, resumed: journal.resumed, counts: { ...counts, rows }, flags, codes, requests: api.stats().requests },
     };
   } catch (e) {
     reporter.end();
