@@ -207,7 +207,9 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       return paginate<Property>('/properties', S.property, rememberProperty);
     },
     async getProperty(pid) {
-      const p = (await fetchChecked(`/properties/${id(pid)}`, S.property, { kind: 'property', id: pid })) as Property;
+      const path = `/properties/${id(pid)}`;
+      const p = (await fetchChecked(path, S.property, { kind: 'property', id: pid })) as Property;
+      checkSubject(transport.endpoint(path), 'property', 'id', pid, p.id);
       rememberProperty(p);
       return p;
     },
@@ -220,7 +222,9 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       return paginate<UsageUnit>(path, S.usageUnit, rememberUnit, pid === undefined ? undefined : { kind: 'property', id: pid });
     },
     async getUsageUnit(uid) {
-      const u = (await fetchChecked(`/usage-units/${id(uid)}`, S.usageUnit, { kind: 'unit', id: uid })) as UsageUnit;
+      const path = `/usage-units/${id(uid)}`;
+      const u = (await fetchChecked(path, S.usageUnit, { kind: 'unit', id: uid })) as UsageUnit;
+      checkSubject(transport.endpoint(path), 'usage unit', 'id', uid, u.id);
       rememberUnit(u);
       return u;
     },
@@ -234,7 +238,9 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       return c;
     },
     async getMeasuringPoint(pid) {
-      const p = (await fetchChecked(`/measuring-points/${id(pid)}`, S.measuringPoint, { kind: 'point', id: pid })) as MeasuringPoint;
+      const path = `/measuring-points/${id(pid)}`;
+      const p = (await fetchChecked(path, S.measuringPoint, { kind: 'point', id: pid })) as MeasuringPoint;
+      if (p.id !== undefined) checkSubject(transport.endpoint(path), 'measuring point', 'id', pid, p.id); // the contract leaves its id "not shown"
       rememberPoint(p);
       return p;
     },

@@ -3,7 +3,7 @@
 // a ServiceUnavailableError of its own code (exit 5) naming the request.
 import { describe, expect, it } from 'vitest';
 import { contractRange } from '../../src/api/answers.js';
-import { failure, pointConsumption, rig, uid, unitConsumption } from './api-fixtures.js';
+import { failure, pointConsumption, property, rig, uid, unit, unitConsumption } from './api-fixtures.js';
 
 /** This computer's clock in these tests: the last completed month is October 2026. */
 const NOW = new Date('2026-11-23T14:00:00Z');
@@ -38,6 +38,23 @@ describe('an answer for another object than the one requested', () => {
     expect(e).toMatchObject({ code: 'API_WRONG_OBJECT', exitCode: 5 });
     expect(e.message).toContain(`GET /v1/measuring-points/${asked}/readings`);
     expect(e.message).toContain(`for measuring point ${other} instead of ${asked}`);
+  });
+
+  it('single resources for another object: property, usage unit, measuring point', async () => {
+    const { api, client } = await rig();
+    const [p, u, mp, other] = [uid(), uid(), uid(), uid()];
+    api.route(`/v1/properties/${p}`, { json: property(other) });
+    api.route(`/v1/usage-units/${u}`, { json: unit(other) });
+    api.route(`/v1/measuring-points/${mp}`, { json: { id: other, property_id: p, usage_unit_id: null, is_system_linked: true } });
+    for (const [call, kind, path] of [
+      [client.getProperty(p), 'property', `/v1/properties/${p}`],
+      [client.getUsageUnit(u), 'usage unit', `/v1/usage-units/${u}`],
+      [client.getMeasuringPoint(mp), 'measuring point', `/v1/measuring-points/${mp}`],
+    ] as const) {
+      const e = await failure(call);
+      expect(e).toMatchObject({ code: 'API_WRONG_OBJECT', exitCode: 5 });
+      expect(e.message).toContain(`answered GET ${path} for ${kind} ${other} instead of`);
+    }
   });
 
   it('the same id in upper case is the same object', async () => {
