@@ -127,10 +127,12 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
       pending = i + 1 < properties.length ? fetchAt(i + 1) : null;
       pending?.catch(() => undefined); // surfaced when awaited in the next round
       if (deps.signal?.aborted) throw deps.signal.reason;
-      const echoed = answers.units[0]?.consumption;
-      const propRange: { from: string; to: string } = echoed ? { from: echoed.from, to: echoed.to } : (range ?? { from: args.from, to: args.to });
-      range ??= echoed ? propRange : null;
       const { property } = answers;
+      for (const { unit, consumption: c } of answers.units) {
+        range ??= { from: c.from, to: c.to };
+        if (c.from !== range.from || c.to !== range.to) throw periodChanged(range, c, property.name, unit.name);
+      }
+      const propRange = range ?? expectedRange(args.from, args.to, new Date());
       const bill = billProperty({ property: { id: property.id, name: property.name }, range: propRange, units: answers.units, plantPoints: answers.plantPoints, points: answers.points });
       await output.write('billing', bill.billing);
       await output.write('segments', bill.segments);
@@ -245,8 +247,17 @@ function incomplete(e: unknown, done: number, names: string[], out: string, sign
     return new MeterdataError(`Interrupted. ${what}`, { code: 'EXPORT_INTERRUPTED', exitCode: ExitCode.INTERRUPTED, hint: again });
   }
   if (!isMeterdataError(e)) return e;
-  const hint = e.exitCode === ExitCode.ACCESS_WITHDRAWN || e.exitCode === ExitCode.NOT_SIGNED_IN || e.exitCode === ExitCode.USAGE ? e.hint : [e.hint, again].filter(Boolean).join(' ');
+  const final = e.exitCode === ExitCode.ACCESS_WITHDRAWN || e.exitCode === ExitCode.NOT_SIGNED_IN || e.exitCode === ExitCode.USAGE || e.code === 'EXPORT_PERIOD_CHANGED';
+  const hint = final ? e.hint : [e.hint, again].filter(Boolean).join(' ');
   return new MeterdataError(`${e.message} ${what}`, { code: e.code, exitCode: e.exitCode, hint, cause: e, details: e.details });
+}
+
+/** One folder never mixes two periods: the service's last completed month moved on during the run (or since the saved progress). */
+function periodChanged(first: { from: string; to: string }, now: { from: string; to: string }, property: string, unit: string): MeterdataError {
+  return new MeterdataError(
+    `The service answered for ${now.from} to ${now.to} for unit "${unit}" of "${property}", but for ${first.from} to ${first.to} earlier in this export: a month ended in between, and one export must not mix two periods.`,
+    { code: 'EXPORT_PERIOD_CHANGED', exitCode: ExitCode.UNAVAILABLE, hint: 'Run the command again with another --out folder (or without --out, whose default name follows the month): the saved progress for this folder holds the earlier period.', details: { first, now } },
+  );
 }
 
 /** Up to five names in quotes, then "and N more". */

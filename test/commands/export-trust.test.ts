@@ -131,6 +131,23 @@ describe('values that cannot be right', () => {
   });
 });
 
+describe('one export, one period', () => {
+  it('units answered for two different (each legitimate) periods: exit 5, nothing committed, no mixed folder', async () => {
+    const out = path.join(home, 'two-periods');
+    let changed = false;
+    const r = await hostileExport(['--year', String(YEAR - 1), '--out', out], (p, json) => {
+      if (!isConsumption(p) || changed) return undefined;
+      changed = true; // as if the service's last completed month moved on between two requests
+      return { ...json, to: `${YEAR - 1}-11-30` };
+    });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(new RegExp(`^meterdata: The service answered for ${YEAR - 1}-01-01 to ${YEAR - 1}-(11-30|12-31) for unit "[^"]+" of "[^"]+", but for ${YEAR - 1}-01-01 to ${YEAR - 1}-(11-30|12-31) earlier in this export: a month ended in between`));
+    expect(r.stderr).toMatch(/another --out folder/);
+    expect(r.stderr).not.toMatch(/Run the same command again to continue/);
+    expect(await finalFiles(out)).toEqual([]);
+  });
+});
+
 describe('the summary says what happened', () => {
   it('no point has data at all: one line says so; DATA_GAP is review', async () => {
     const out = path.join(home, 'no-data');
