@@ -2,6 +2,7 @@
 // answers checked against the contract, and 404s on ids seen earlier in the run read as
 // withdrawn access (spec "Property scope" rule 4). Pacing and retries live in transport.
 import { AccessWithdrawnError, ServiceUnavailableError } from '../core/errors.js';
+import { checkEchoedRange, checkSubject } from './answers.js';
 import type { ApiClient, ApiClientOptions, RangeQuery, UnknownValue } from './contracts.js';
 import { RateBudget, Scheduler } from './pacer.js';
 import { ApiProblemError, notFound, unexpectedNotFound } from './problems.js';
@@ -56,6 +57,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     },
   });
   const onUnknown: (u: UnknownValue) => void = opts.onUnknownValue ?? (() => {});
+  const now = opts.now ?? (() => new Date());
   /**
    * Every property, unit and point id an answer of this client has shown, with a name and
    * the Property it belongs to, so a withdrawal is reported as what the landlord changed.
@@ -205,7 +207,9 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       return paginate<Property>('/properties', S.property, rememberProperty);
     },
     async getProperty(pid) {
-      const p = (await fetchChecked(`/properties/${id(pid)}`, S.property, { kind: 'property', id: pid })) as Property;
+      const path = `/properties/${id(pid)}`;
+      const p = (await fetchChecked(path, S.property, { kind: 'property', id: pid })) as Property;
+      checkSubject(transport.endpoint(path), 'property', 'id', pid, p.id);
       rememberProperty(p);
       return p;
     },
@@ -218,25 +222,32 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       return paginate<UsageUnit>(path, S.usageUnit, rememberUnit, pid === undefined ? undefined : { kind: 'property', id: pid });
     },
     async getUsageUnit(uid) {
-      const u = (await fetchChecked(`/usage-units/${id(uid)}`, S.usageUnit, { kind: 'unit', id: uid })) as UsageUnit;
+      const path = `/usage-units/${id(uid)}`;
+      const u = (await fetchChecked(path, S.usageUnit, { kind: 'unit', id: uid })) as UsageUnit;
+      checkSubject(transport.endpoint(path), 'usage unit', 'id', uid, u.id);
       rememberUnit(u);
       return u;
     },
     async unitConsumption(uid, range) {
       const path = `/usage-units/${id(uid)}/consumption${rangeQuery(range, range.metrics)}`;
       const c = (await fetchChecked(path, S.unitConsumption, { kind: 'unit', id: uid }, true)) as UnitConsumption;
+      checkSubject(transport.endpoint(path), 'usage unit', 'usage_unit_id', uid, c.usage_unit_id);
+      checkEchoedRange(transport.endpoint(path), range, c, now());
       remember('unit', c.usage_unit_id);
       for (const p of c.measuring_points) rememberConsumption(p);
       return c;
     },
     async getMeasuringPoint(pid) {
-      const p = (await fetchChecked(`/measuring-points/${id(pid)}`, S.measuringPoint, { kind: 'point', id: pid })) as MeasuringPoint;
+      const path = `/measuring-points/${id(pid)}`;
+      const p = (await fetchChecked(path, S.measuringPoint, { kind: 'point', id: pid })) as MeasuringPoint;
+      if (p.id !== undefined) checkSubject(transport.endpoint(path), 'measuring point', 'id', pid, p.id); // the contract leaves its id "not shown"
       rememberPoint(p);
       return p;
     },
     async pointReadings(pid, range) {
       const path = `/measuring-points/${id(pid)}/readings${rangeQuery(range)}`;
       const c = (await fetchChecked(path, S.pointConsumption, { kind: 'point', id: pid }, true)) as MeasuringPointConsumption;
+      checkSubject(transport.endpoint(path), 'measuring point', 'measuring_point_id', pid, c.measuring_point_id);
       rememberConsumption(c);
       return c;
     },

@@ -54,6 +54,8 @@ export interface ApiClientOptions {
   retryBaseMs?: number;
   /** Longest backoff step (default 8000 ms). */
   retryMaxMs?: number;
+  /** This computer's clock, for what "the last completed month" can be when an echoed range is checked (default: the system clock). */
+  now?: () => Date;
 }
 
 export interface ApiClient {

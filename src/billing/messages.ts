@@ -13,6 +13,18 @@ const TEXTS: Record<FlagCode, Record<Lang, Text>> = {
     en: { title: 'Value missing: not billed', explanation: 'No value was delivered for the end of the period, so this device is counted as 0. Request a reading from the metering service or agree an estimate with the landlord before finalising the bill.' },
     de: { title: 'Wert fehlt: nicht abgerechnet', explanation: 'Zum Ende des Zeitraums liegt für dieses Gerät kein Wert vor; der Verbrauch wurde mit 0 angesetzt. Vor Abschluss der Abrechnung einen Ablesewert beim Messdienst anfordern oder eine Schätzung mit dem Eigentümer abstimmen.' },
   },
+  IMPLAUSIBLE_VALUE: {
+    en: { title: 'Impossible value from the metering service: not billed', explanation: 'The service sent a value no meter can show for this period: a negative consumption, an end value below the start value, or a number beyond what a meter can hold (more than 1,000,000,000,000). It is not billed (counted as 0). Ask the metering service to check and correct this device\'s data, then export again; until then agree an estimate with the landlord.' },
+    de: { title: 'Unmöglicher Wert vom Messdienst: nicht abgerechnet', explanation: 'Der Messdienst hat einen Wert geliefert, den kein Zähler für diesen Zeitraum anzeigen kann: einen negativen Verbrauch, einen Endstand unter dem Anfangsstand oder eine Zahl jenseits dessen, was ein Zähler fassen kann (über 1.000.000.000.000). Der Verbrauch wurde mit 0 angesetzt und nicht abgerechnet. Bitte die Gerätedaten beim Messdienst prüfen und berichtigen lassen und danach erneut exportieren; bis dahin eine Schätzung mit dem Eigentümer abstimmen.' },
+  },
+  IMPLAUSIBLE_SHARE: {
+    en: { title: "Impossible share of a shared meter: not billed", explanation: "The service sent a share for this unit that is not above 0 % and at most 100 %, so no part of this meter's consumption can be allocated to the unit from it. It is not billed (counted as 0). Ask the metering service to correct the allocation, then export again." },
+    de: { title: 'Unmöglicher Anteil an einem gemeinsamen Zähler: nicht abgerechnet', explanation: 'Der Messdienst hat für diese Nutzeinheit einen Anteil geliefert, der nicht über 0 % und höchstens 100 % liegt; danach lässt sich der Verbrauch dieses Zählers der Einheit nicht zuordnen. Der Verbrauch wurde mit 0 angesetzt und nicht abgerechnet. Bitte die Aufteilung beim Messdienst berichtigen lassen und danach erneut exportieren.' },
+  },
+  WEIGHTED_VALUE_MISMATCH: {
+    en: { title: "Weighted value does not match billable value × share: not billed", explanation: "The service's weighted value for this unit differs from the billable value × this unit's share by more than rounding, so one of the two is wrong and either could over- or under-charge the unit. It is not billed (counted as 0). Ask the metering service which value is right, then export again." },
+    de: { title: 'Gewichteter Wert passt nicht zu abrechenbarem Wert × Anteil: nicht abgerechnet', explanation: 'Der gewichtete Wert des Messdienstes für diese Nutzeinheit weicht um mehr als eine Rundung vom abrechenbaren Wert × Anteil dieser Einheit ab; einer der beiden Werte ist falsch, die Einheit würde zu viel oder zu wenig belastet. Der Verbrauch wurde mit 0 angesetzt und nicht abgerechnet. Bitte beim Messdienst klären, welcher Wert stimmt, und danach erneut exportieren.' },
+  },
   ASSUMED_ZERO_BASELINE: {
     en: { title: 'Start value assumed to be 0', explanation: 'The start value of this replacement heat cost allocator was not recorded and is taken as 0. Its consumption is included in the bill: show it to the landlord and have it confirmed before the bill is sent.' },
     de: { title: 'Anfangswert mit 0 angenommen', explanation: 'Der Anfangswert dieses Ersatz-Heizkostenverteilers wurde nicht erfasst und mit 0 angesetzt. Der Verbrauch ist in der Abrechnung enthalten: bitte dem Eigentümer vorlegen und bestätigen lassen, bevor die Abrechnung versandt wird.' },
@@ -75,6 +87,9 @@ const FACT_LABELS: Record<string, Record<Lang, string>> = {
   unit_share: { en: 'share of this unit', de: 'Anteil dieser Einheit' },
   share_sum: { en: 'sum of shares', de: 'Summe der Anteile' },
   units: { en: 'units', de: 'Einheiten' },
+  received: { en: 'received', de: 'geliefert' },
+  expected: { en: 'billable value × share', de: 'abrechenbarer Wert × Anteil' },
+  baseline_value: { en: 'start value', de: 'Anfangsstand' },
 };
 
 const SEVERITY_ORDER: Record<Severity, number> = { not_billed: 0, review: 1, info: 2 };

@@ -10,6 +10,8 @@ export interface PlantInput {
   property: { id: string; name: string };
   point: MeasuringPoint;
   consumption: MeasuringPointConsumption;
+  /** The Property's effective range (the readings endpoint echoes none). */
+  range?: { from: string; to: string };
 }
 
 export interface PlantBill {
@@ -19,7 +21,7 @@ export interface PlantBill {
   flags: Flag[];
 }
 
-export function billPlantPoint({ property, point, consumption }: PlantInput): PlantBill {
+export function billPlantPoint({ property, point, consumption, range }: PlantInput): PlantBill {
   const unallocated = makeFlag('UNALLOCATED_POINT', {
     property_id: property.id,
     usage_unit_id: null,
@@ -28,7 +30,7 @@ export function billPlantPoint({ property, point, consumption }: PlantInput): Pl
   });
   const bill = billPoint(
     consumption,
-    { property_id: property.id, usage_unit_id: null, is_system_linked: point.is_system_linked, extraFlags: [unallocated] },
+    { property_id: property.id, usage_unit_id: null, is_system_linked: point.is_system_linked, extraFlags: [unallocated], range },
     null,
   );
   const last = sortSegments(consumption.segments).at(-1);

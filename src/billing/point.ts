@@ -1,8 +1,9 @@
 // One measuring point's answer (under a unit, or a plant-room point) → billed value,
 // segment rows, reading rows and flags. Rules: spec "Billing rules" 1, 2, 4, 5, 6, 7.
 import type { DeviceSegment, MeasuringPointConsumption } from '../api/types.js';
-import { ZERO, dec, formatDecimal, formatOptional, sum, type Decimal } from './decimal.js';
+import { ZERO, dec, formatDecimal, sum, type Decimal } from './decimal.js';
 import { codesOf, dedupeFlags, enumFlag, makeFlag, type FlagScope } from './flags.js';
+import { receivedText, segmentProblems, shareProblem, shownValue, unrepresentable } from './plausible.js';
 import type { Flag, ReadingRow, SegmentRow } from './types.js';
 
 /** Statuses whose value may be billed. calibration_expired and missing never (rule 5); unknown ones not either. */
@@ -16,6 +17,8 @@ export interface PointContext {
   is_system_linked?: boolean | undefined;
   /** Point-level findings made elsewhere (e.g. share sums across units, plant-room allocation). */
   extraFlags?: Flag[] | undefined;
+  /** Effective range: a device removed or replaced after its end is no finding for this period. */
+  range?: { from: string; to: string } | undefined;
 }
 
 export interface PointBill {
@@ -80,24 +83,28 @@ export function pointFlags(c: MeasuringPointConsumption, scope: FlagScope, linke
 }
 
 /** Flags about one segment (device_id set). */
-export function segmentFlags(seg: DeviceSegment, scope: FlagScope, ctx: { segmentCount: number; isLast: boolean; weightedAbsent: boolean; unitShare?: number | null }): Flag[] {
+export function segmentFlags(seg: DeviceSegment, scope: FlagScope, ctx: { segmentCount: number; isLast: boolean; weightedAbsent: boolean; unitShare?: number | null; rangeTo?: string | undefined }): Flag[] {
   const s: FlagScope = { ...scope, device_id: seg.device_id };
   const serial = { serial: seg.serial };
   const pc = seg.period_consumption;
   const flags: (Flag | null)[] = [];
   if (pc.status === 'calibration_expired' || pc.status === 'missing') {
     // The value the server still sent is shown (it is not billed), so the accountant can judge an estimate.
-    const delivered: Record<string, string> = pc.billable_value ? { delivered_value: formatDecimal(pc.billable_value) } : {};
+    const delivered: Record<string, string> = pc.billable_value ? { delivered_value: receivedText(pc.billable_value) } : {};
     flags.push(makeFlag(pc.status === 'missing' ? 'MISSING_VALUE' : 'CALIBRATION_EXPIRED', s, { ...serial, ...delivered }));
   } else {
     flags.push(enumFlag('status', pc.status, s));
   }
   flags.push(enumFlag('baseline_origin', seg.baseline_origin, s), enumFlag('replacement_reason', seg.replacement_reason, s));
   if (seg.baseline_origin === 'assumed_zero') flags.push(makeFlag('ASSUMED_ZERO_BASELINE', s, { ...serial, baseline_date: seg.baseline_date }));
-  if (seg.replacement_reason === 'DeviceReplacement' || ctx.segmentCount > 1) {
+  // A device taken out after the range still measured the whole period: its reason is about a later one.
+  const inRange = !(seg.deinstalled_at && ctx.rangeTo && seg.deinstalled_at > ctx.rangeTo);
+  const reason = inRange ? seg.replacement_reason : null;
+  if (reason === 'DeviceReplacement' || ctx.segmentCount > 1) {
     flags.push(makeFlag('DEVICE_REPLACED', s, { ...serial, segments: String(ctx.segmentCount) }));
   }
-  if (seg.replacement_reason === 'DeviceRemoval' || (seg.deinstalled_at && ctx.isLast)) {
+  // "Removed without replacement" only where no device follows and the service does not say it was replaced.
+  if (ctx.isLast && inRange && reason !== 'DeviceReplacement' && (reason === 'DeviceRemoval' || seg.deinstalled_at)) {
     flags.push(makeFlag('DEVICE_REMOVED', s, { ...serial, deinstalled_at: seg.deinstalled_at ?? '' }));
   }
   for (const r of seg.readings) {
@@ -119,14 +126,16 @@ export function segmentFlags(seg: DeviceSegment, scope: FlagScope, ctx: { segmen
 export function billPoint(c: MeasuringPointConsumption, ctx: PointContext, unitShare: number | null): PointBill {
   const linked = c.is_system_linked !== false && ctx.is_system_linked !== false;
   const scope: FlagScope = { property_id: ctx.property_id, usage_unit_id: ctx.usage_unit_id, measuring_point_id: c.measuring_point_id, device_id: null };
-  const own = [...(ctx.extraFlags ?? []), ...pointFlags(c, scope, linked)];
+  // An impossible share blocks every segment of the point; it is blamed once, on the point.
+  const badShare = unitShare === null ? null : shareProblem(unitShare);
+  const own = [...(ctx.extraFlags ?? []), ...pointFlags(c, scope, linked), ...(badShare ? [makeFlag(badShare.code, scope, badShare.facts)] : [])];
   const base = {
     property_id: ctx.property_id,
     usage_unit_id: ctx.usage_unit_id,
     measuring_point_id: c.measuring_point_id,
     metric: c.metric,
     unit: c.unit,
-    unit_share: unitShare === null ? null : formatDecimal(unitShare),
+    unit_share: unitShare === null ? null : shownValue(unitShare),
     is_system_linked: linked,
     data_gap: c.data_gap === true,
     is_difference_meter: c.is_difference_meter,
@@ -137,8 +146,11 @@ export function billPoint(c: MeasuringPointConsumption, ctx: PointContext, unitS
   const readings: ReadingRow[] = [];
   const values: Decimal[] = [];
   segments.forEach((seg, i) => {
-    const v = segmentValue(seg, unitShare);
-    const segFlags = dedupeFlags(segmentFlags(seg, scope, { segmentCount: segments.length, isLast: i === segments.length - 1, weightedAbsent: v.weightedAbsent, unitShare }));
+    const billable = BILLABLE_STATUSES.includes(seg.period_consumption.status);
+    const problems = billable ? segmentProblems(seg, badShare ? null : unitShare) : unrepresentable(seg);
+    const v = billable && !badShare && problems.length === 0 ? segmentValue(seg, unitShare) : { billed: ZERO, weightedAbsent: false };
+    const found = problems.map((p) => makeFlag(p.code, { ...scope, device_id: seg.device_id }, { serial: seg.serial, ...p.facts }));
+    const segFlags = dedupeFlags([...found, ...segmentFlags(seg, scope, { segmentCount: segments.length, isLast: i === segments.length - 1, weightedAbsent: v.weightedAbsent, unitShare, rangeTo: ctx.range?.to })]);
     values.push(v.billed);
     flags.push(...segFlags);
     rows.push({ ...base, ...deviceFields(seg), billed_value: formatDecimal(v.billed), review_flags: codesOf([...own, ...segFlags]) });
@@ -165,13 +177,13 @@ function deviceFields(seg: DeviceSegment): DeviceFields {
     installed_at: seg.installed_at,
     deinstalled_at: seg.deinstalled_at,
     replacement_reason: seg.replacement_reason,
-    factor: formatOptional(seg.factor),
-    baseline_value: formatOptional(seg.baseline_value),
+    factor: shownValue(seg.factor),
+    baseline_value: shownValue(seg.baseline_value),
     baseline_date: seg.baseline_date ?? null,
     baseline_origin: seg.baseline_origin ?? null,
-    end_value: formatOptional(pc.end_value),
-    billable_value: formatOptional(pc.billable_value),
-    weighted_billable_value: formatOptional(pc.weighted_billable_value),
+    end_value: shownValue(pc.end_value),
+    billable_value: shownValue(pc.billable_value),
+    weighted_billable_value: shownValue(pc.weighted_billable_value),
     status: pc.status,
   };
 }
@@ -184,7 +196,7 @@ export function readingRows(pointId: string, seg: DeviceSegment): ReadingRow[] {
       device_id: seg.device_id,
       serial: seg.serial,
       at: r.at,
-      value: formatDecimal(r.value),
+      value: shownValue(r.value),
       status: r.status,
       is_synthetic: r.is_synthetic,
       substitution_method: r.substitution_method ?? null,

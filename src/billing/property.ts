@@ -36,7 +36,7 @@ export function billProperty(input: PropertyInput): PropertyBill {
   const unitBills = units.map(({ unit, consumption }) => billUnit({ property, unit, consumption, range, shares, listedLinks }));
   const plantBills = [...input.plantPoints]
     .sort((a, b) => cmp(a.consumption.metric, b.consumption.metric) || cmp(a.consumption.measuring_point_id, b.consumption.measuring_point_id) || tieBreak(a, b))
-    .map(({ point, consumption }) => billPlantPoint({ property, point, consumption }));
+    .map(({ point, consumption }) => billPlantPoint({ property, point, consumption, range }));
 
   // A shared point's readings come once: from the first unit (by name, id) that has it.
   const readingsByPoint = new Map<string, ReadingRow[]>();

@@ -12,11 +12,14 @@ export type Severity = 'not_billed' | 'review' | 'info';
 export const FLAG_SEVERITY = {
   CALIBRATION_EXPIRED: 'not_billed',
   MISSING_VALUE: 'not_billed',
+  IMPLAUSIBLE_VALUE: 'not_billed',
+  IMPLAUSIBLE_SHARE: 'not_billed',
+  WEIGHTED_VALUE_MISMATCH: 'not_billed',
   ASSUMED_ZERO_BASELINE: 'review',
   NOT_SYSTEM_LINKED: 'review',
   UNKNOWN_ENUM_VALUE: 'review',
   SHARE_SUM_MISMATCH: 'review',
-  DATA_GAP: 'info',
+  DATA_GAP: 'review',
   DIFFERENCE_METER: 'info',
   DEVICE_REPLACED: 'info',
   DEVICE_REMOVED: 'info',
@@ -95,7 +98,8 @@ export interface ReadingRow {
   device_id: string;
   serial: string;
   at: string;
-  value: DecimalString;
+  /** null where the service sent a number no meter can show (see the IMPLAUSIBLE_VALUE finding). */
+  value: DecimalString | null;
   status: string;
   is_synthetic: boolean;
   substitution_method: string | null;

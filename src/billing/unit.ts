@@ -3,6 +3,7 @@
 import type { UnitConsumption, UsageUnit } from '../api/types.js';
 import { dec, formatDecimal, sum, type Decimal } from './decimal.js';
 import { codesOf, enumFlag, makeFlag, type FlagScope } from './flags.js';
+import { receivedText, representable } from './plausible.js';
 import { billPoint, cmp, tieBreak, type PointBill } from './point.js';
 import type { BillingRow, Flag, ReadingRow, SegmentRow } from './types.js';
 
@@ -60,13 +61,14 @@ export function billUnit(input: UnitInput): UnitBill {
   const sorted = [...consumption.measuring_points].sort(
     (a, b) => cmp(a.metric, b.metric) || cmp(a.unit, b.unit) || cmp(a.measuring_point_id, b.measuring_point_id) || tieBreak(a, b),
   );
+  const range = { from: consumption.from || input.range?.from || '', to: consumption.to || input.range?.to || '' };
   const points = sorted.map((c) => {
     const total = input.shares?.get(c.measuring_point_id);
     const scope = { ...unitScope, measuring_point_id: c.measuring_point_id };
     const extraFlags = shareMismatch(total)
-      ? [makeFlag('SHARE_SUM_MISMATCH', scope, { unit_share: formatDecimal(c.unit_share ?? 1), share_sum: formatDecimal(total!.sum), units: String(total!.units) })]
+      ? [makeFlag('SHARE_SUM_MISMATCH', scope, { unit_share: receivedText(c.unit_share ?? 1), share_sum: representable(total!.sum) ? formatDecimal(total!.sum) : receivedText(total!.sum.toNumber()), units: String(total!.units) })]
       : [];
-    return billPoint(c, { property_id: property.id, usage_unit_id: unit.id, is_system_linked: input.listedLinks?.get(c.measuring_point_id), extraFlags }, c.unit_share ?? 1);
+    return billPoint(c, { property_id: property.id, usage_unit_id: unit.id, is_system_linked: input.listedLinks?.get(c.measuring_point_id), extraFlags, range }, c.unit_share ?? 1);
   });
 
   const groups = new Map<string, PointBill[]>();
@@ -82,8 +84,8 @@ export function billUnit(input: UnitInput): UnitBill {
     unit_type: unit.unit_type,
     metric: group[0]!.metric,
     unit: group[0]!.unit,
-    from: consumption.from || input.range?.from || '',
-    to: consumption.to || input.range?.to || '',
+    from: range.from,
+    to: range.to,
     billable_value: formatDecimal(sum(group.map((p) => p.billed))),
     points: group.length,
     review_flags: codesOf([...unitFlags, ...group.flatMap((p) => p.flags)]),

@@ -18,11 +18,25 @@ export function toolVersion(): string {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/** A line of its own where the service answered for less than was asked, or where nothing had values. */
+function rangeLines(s: ExportSummary): string[] {
+  const lines: string[] = [];
+  if (s.range.to < s.requested.to || s.range.from !== s.requested.from) {
+    lines.push(`range shortened: requested ${s.requested.from} to ${s.requested.to}, the service answered for ${s.range.from} to ${s.range.to} (it delivers completed months only, and has no data past its last one); the folder's manifest carries ${s.range.from} to ${s.range.to}`);
+  }
+  if (s.pointsWithData === 0) {
+    const points = s.counts.measuring_points;
+    lines.push(points ? `no data: none of the ${plural(points, 'measuring point')} has values for ${s.range.from} to ${s.range.to}, so nothing was billed (see review.csv)` : `no data: the exported Properties have no measuring points, so nothing was billed`);
+  }
+  return lines;
+}
+
 export function summaryText(s: ExportSummary): string {
   const files = s.files.map((f) => (f.rows === undefined ? f.name : `${f.name} (${plural(f.rows, 'row')})`)).join(', ');
   const c = s.counts;
   return [
     `wrote ${s.out} for ${s.range.from} to ${s.range.to}: ${files}`,
+    ...rangeLines(s),
     `${plural(c.properties, 'Property', 'Properties')}, ${plural(c.units, 'unit')}, ${plural(c.measuring_points, 'measuring point')} (${c.plant_points} plant-room/main), ${plural(s.requests, 'request')}${s.resumed ? ', resumed' : ''}`,
     `flags: ${s.flags.not_billed} not billed, ${s.flags.review} to review, ${s.flags.info} info${s.flags.not_billed + s.flags.review ? ' (see review.csv)' : ''}`,
   ].join('\n');
@@ -33,6 +47,8 @@ export function summaryJson(s: ExportSummary): string {
     out: s.out,
     files: s.files,
     range: s.range,
+    requested_range: s.requested,
+    points_with_data: s.pointsWithData,
     tenant: s.tenant,
     exported_at: s.exportedAt,
     resumed: s.resumed,

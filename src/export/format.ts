@@ -13,12 +13,19 @@ export interface CellStyle {
 
 const PLAIN = /^-?\d+(\.\d+)?$/;
 
-/** Plain decimal notation of a number or decimal string; trailing zeros kept as given. */
+/** The largest magnitude a spreadsheet cell holds (Excel's 9.99999999999999E+307); beyond it a workbook shows an error or 0. */
+export const MAX_CELL_NUMBER = 9.99999999999999e307;
+
+/**
+ * Plain decimal notation of a number or decimal string; trailing zeros kept as given.
+ * Billing never hands over a value a cell cannot hold (src/billing/plausible.ts); this
+ * refuses one anyway, so no file can ever carry Infinity, NaN or an overflowing number.
+ */
 export function plainNumber(v: string | number): string {
+  const n = typeof v === 'number' ? v : Number(v);
+  if (!Number.isFinite(n) || Math.abs(n) > MAX_CELL_NUMBER) throw new Error(`not a number a spreadsheet cell can hold: ${String(v).slice(0, 40)}`);
   if (typeof v === 'string' && PLAIN.test(v)) return v === '-0' ? '0' : v;
-  const d = new Decimal(v);
-  if (!d.isFinite()) throw new Error(`not a finite number: ${String(v)}`);
-  const s = d.toFixed();
+  const s = new Decimal(v).toFixed();
   return s === '-0' ? '0' : s;
 }
 

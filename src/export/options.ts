@@ -2,6 +2,7 @@
 // naming the flag (UsageError, exit 2).
 import path from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { lastCompletedMonthEnd } from '../api/answers.js';
 import { METRICS, isKnown, type KnownMetric } from '../api/types.js';
 
 export const FORMATS = ['csv', 'xlsx'] as const;
@@ -53,7 +54,17 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
-export function parseExportArgs(opts: Record<string, unknown>, cwd: string, env: NodeJS.ProcessEnv): ExportArgs {
+/**
+ * The range the service will answer for, as far as this computer's clock can tell: `to`
+ * capped at the last completed month. The default folder is named after it; the sheets
+ * and the manifest carry what the service echoed.
+ */
+export function expectedRange(from: string, to: string, now: Date): { from: string; to: string } {
+  const last = lastCompletedMonthEnd(now);
+  return { from, to: to > last && last >= from ? last : to };
+}
+
+export function parseExportArgs(opts: Record<string, unknown>, cwd: string, env: NodeJS.ProcessEnv, now = new Date()): ExportArgs {
   const year = str(opts.year);
   const fromOpt = str(opts.from);
   const toOpt = str(opts.to);
@@ -109,7 +120,8 @@ export function parseExportArgs(opts: Record<string, unknown>, cwd: string, env:
   }
 
   const template = str(opts.template) ?? 'generic';
-  const out = path.resolve(cwd, str(opts.out) ?? `meterdata-${from}_${to}`);
+  const expected = expectedRange(from, to, now);
+  const out = path.resolve(cwd, str(opts.out) ?? `meterdata-${expected.from}_${expected.to}`);
   const profile = str(opts.profile) ?? env.METERDATA_PROFILE;
   return {
     from,

@@ -8,7 +8,7 @@ import { billProperty, reviewRows } from '../billing/index.js';
 import type { Severity } from '../billing/types.js';
 import { ExitCode, MeterdataError, isMeterdataError } from '../core/errors.js';
 import { Journal, type JournalHandle, type PropertyAnswers } from './journal.js';
-import { identity, type ExportArgs } from './options.js';
+import { expectedRange, identity, type ExportArgs } from './options.js';
 import { OutputSet, completeOutput, discardOutput, writeWorkbookHere, type FileEntry, type StagedOutput, type WorkbookWriter } from './output.js';
 import type { Reporter } from './progress.js';
 import type { Template } from './templates.js';
@@ -32,7 +32,12 @@ export interface ExportDeps {
 export interface ExportSummary {
   out: string;
   files: FileEntry[];
+  /** The effective range the service answered for (widened, capped at the last completed month). */
   range: { from: string; to: string };
+  /** The range asked for, widened to whole months: `range` ends earlier when the service shortened it. */
+  requested: { from: string; to: string };
+  /** Measuring points with any values in the range (each once); 0 means nothing could be billed. */
+  pointsWithData: number;
   tenant: string;
   exportedAt: string;
   resumed: boolean;
@@ -98,6 +103,7 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
   const flags: Record<Severity, number> = { not_billed: 0, review: 0, info: 0 };
   const codes: Record<string, number> = {};
   let range: { from: string; to: string } | null = null;
+  let pointsWithData = 0;
   let done = 0;
   const fromJournal = new Set<number>();
 
@@ -121,10 +127,12 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
       pending = i + 1 < properties.length ? fetchAt(i + 1) : null;
       pending?.catch(() => undefined); // surfaced when awaited in the next round
       if (deps.signal?.aborted) throw deps.signal.reason;
-      const echoed = answers.units[0]?.consumption;
-      const propRange: { from: string; to: string } = echoed ? { from: echoed.from, to: echoed.to } : (range ?? { from: args.from, to: args.to });
-      range ??= echoed ? propRange : null;
       const { property } = answers;
+      for (const { unit, consumption: c } of answers.units) {
+        range ??= { from: c.from, to: c.to };
+        if (c.from !== range.from || c.to !== range.to) throw periodChanged(range, c, property.name, unit.name);
+      }
+      const propRange = range ?? expectedRange(args.from, args.to, new Date());
       const bill = billProperty({ property: { id: property.id, name: property.name }, range: propRange, units: answers.units, plantPoints: answers.plantPoints, points: answers.points });
       await output.write('billing', bill.billing);
       await output.write('segments', bill.segments);
@@ -141,10 +149,14 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
       counts.units += answers.units.length;
       counts.measuring_points += answers.points.length;
       counts.plant_points += bill.plant.length;
+      const withData = [...answers.units.flatMap((u) => u.consumption.measuring_points), ...answers.plantPoints.map((p) => p.consumption)].filter((c) => c.segments.length > 0);
+      pointsWithData += new Set(withData.map((c) => c.measuring_point_id)).size;
       done = i + 1;
       reporter.property({ index: i + 1, total: properties.length, name: property.name, units: answers.units.length, plantPoints: bill.plant.length, flags: allFlags.length, fromJournal: fromJournal.has(i) });
     }
-    const effective = range ?? { from: args.from, to: args.to };
+    // Without a unit answer (plant-room points only) nothing echoed a range: this computer's clock caps it.
+    const effective = range ?? expectedRange(args.from, args.to, new Date());
+    const requested = { from: args.from, to: args.to };
     const exportedAt = journal.meta.startedAt;
     const values: (string | number)[] = [
       journal.meta.tenantName,
@@ -179,11 +191,12 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
         identity: id,
         tenant: { id: journal.meta.tenantId, name: journal.meta.tenantName },
         range: effective,
+        requested_range: requested,
         exported_at: exportedAt,
         counts: { ...counts, rows },
         flags,
       },
-      summary: { out: args.out, range: effective, tenant: journal.meta.tenantName, exportedAt, resumed: journal.resumed, counts: { ...counts, rows }, flags, codes, requests: api.stats().requests },
+      summary: { out: args.out, range: effective, requested, pointsWithData, tenant: journal.meta.tenantName, exportedAt, resumed: journal.resumed, counts: { ...counts, rows }, flags, codes, requests: api.stats().requests },
     };
   } catch (e) {
     reporter.end();
@@ -234,8 +247,17 @@ function incomplete(e: unknown, done: number, names: string[], out: string, sign
     return new MeterdataError(`Interrupted. ${what}`, { code: 'EXPORT_INTERRUPTED', exitCode: ExitCode.INTERRUPTED, hint: again });
   }
   if (!isMeterdataError(e)) return e;
-  const hint = e.exitCode === ExitCode.ACCESS_WITHDRAWN || e.exitCode === ExitCode.NOT_SIGNED_IN || e.exitCode === ExitCode.USAGE ? e.hint : [e.hint, again].filter(Boolean).join(' ');
+  const final = e.exitCode === ExitCode.ACCESS_WITHDRAWN || e.exitCode === ExitCode.NOT_SIGNED_IN || e.exitCode === ExitCode.USAGE || e.code === 'EXPORT_PERIOD_CHANGED';
+  const hint = final ? e.hint : [e.hint, again].filter(Boolean).join(' ');
   return new MeterdataError(`${e.message} ${what}`, { code: e.code, exitCode: e.exitCode, hint, cause: e, details: e.details });
+}
+
+/** One folder never mixes two periods: the service's last completed month moved on during the run (or since the saved progress). */
+function periodChanged(first: { from: string; to: string }, now: { from: string; to: string }, property: string, unit: string): MeterdataError {
+  return new MeterdataError(
+    `The service answered for ${now.from} to ${now.to} for unit "${unit}" of "${property}", but for ${first.from} to ${first.to} earlier in this export: a month ended in between, and one export must not mix two periods.`,
+    { code: 'EXPORT_PERIOD_CHANGED', exitCode: ExitCode.UNAVAILABLE, hint: 'Run the command again with another --out folder (or without --out, whose default name follows the month): the saved progress for this folder holds the earlier period.', details: { first, now } },
+  );
 }
 
 /** Up to five names in quotes, then "and N more". */

@@ -28,9 +28,14 @@ export function aReading(overrides: Partial<MeterReading> = {}): MeterReading {
 
 export type SegmentOverrides = Omit<Partial<DeviceSegment>, 'period_consumption'> & { period_consumption?: Partial<PeriodConsumption> };
 
-/** A measured segment billing 10 (weighted 10, i.e. unit_share 1), baseline recorded at 100. A period_consumption key overridden with undefined is left out. */
+/**
+ * A measured segment billing 10 (weighted 10, i.e. unit_share 1), baseline recorded at 100. A period_consumption key overridden with undefined is left out.
+ * A weighted value given without a billable value is a unit_share 1 segment: the billable value follows it (billing refuses a weighted value that is not billable × share).
+ */
 export function aSegment(overrides: SegmentOverrides = {}): DeviceSegment {
-  const { period_consumption, ...rest } = overrides;
+  const { period_consumption: given, ...rest } = overrides;
+  const follows = typeof given?.weighted_billable_value === 'number' && !(given && 'billable_value' in given);
+  const period_consumption = follows ? { billable_value: given!.weighted_billable_value!, ...given } : given;
   const segment: DeviceSegment = {
     device_id: uuid(),
     serial: `SN-${counter}`,

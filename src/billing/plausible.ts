@@ -1,0 +1,83 @@
+// Server values that cannot be right (spec "Billing rules" apply only to values a meter can
+// show): such a value is never billed, whatever its status claims, and never reaches a
+// number cell, because a spreadsheet reads Infinity or an overflowing sum as 0 or an error.
+import type { DeviceSegment } from '../api/types.js';
+import { dec, formatDecimal, type Decimal } from './decimal.js';
+import type { DecimalString, FlagCode } from './types.js';
+
+/** More than any meter register holds (12 digits before the point); also keeps every sum exact in a workbook cell. */
+export const METER_LIMIT = 1e12;
+
+/** One value that cannot be right: the flag it raises and what the message shows. */
+export interface Implausible {
+  code: Extract<FlagCode, 'IMPLAUSIBLE_VALUE' | 'IMPLAUSIBLE_SHARE' | 'WEIGHTED_VALUE_MISMATCH'>;
+  facts: Record<string, string>;
+}
+
+/** A finite number a meter can show (|v| <= METER_LIMIT). */
+export function representable(v: number | Decimal): boolean {
+  const d = typeof v === 'number' ? v : v.toNumber();
+  return Number.isFinite(d) && Math.abs(d) <= METER_LIMIT;
+}
+
+/** What a message shows for a received number: plain decimals where sane, else the short JS form (never "Infinity"). */
+export function receivedText(v: number): string {
+  if (Number.isNaN(v)) return 'NaN (not a number)';
+  if (!Number.isFinite(v)) return v > 0 ? '∞' : '-∞';
+  return representable(v) ? formatDecimal(v) : String(v);
+}
+
+/** A row's display of a value the server sent: null (empty cell) where the value cannot be shown as a number. */
+export function shownValue(v: number | null | undefined): DecimalString | null {
+  return v === null || v === undefined || !representable(v) ? null : formatDecimal(v);
+}
+
+/** unit_share must lie in (0, 1]: a unit's part of a meter. */
+export function shareProblem(share: number): Implausible | null {
+  if (Number.isFinite(share) && share > 0 && share <= 1) return null;
+  return { code: 'IMPLAUSIBLE_SHARE', facts: { field: 'unit_share', received: receivedText(share) } };
+}
+
+/** Half a unit in the last decimal place a value was sent with: how far rounding can move it. */
+function halfUlp(v: number): Decimal {
+  return dec(10).pow(-dec(v).decimalPlaces()).div(2);
+}
+
+const problem = (field: string, v: number, more: Record<string, string> = {}): Implausible => ({ code: 'IMPLAUSIBLE_VALUE', facts: { field, received: receivedText(v), ...more } });
+
+/** Numbers of a segment no meter can show (whatever its status): they never reach a row. */
+export function unrepresentable(seg: DeviceSegment): Implausible[] {
+  const pc = seg.period_consumption;
+  const numbers: [string, number | undefined][] = [
+    ['billable_value', pc.billable_value],
+    ['weighted_billable_value', pc.weighted_billable_value],
+    ['end_value', pc.end_value],
+    ['baseline_value', seg.baseline_value],
+    ['factor', seg.factor],
+    ...seg.readings.map((r): [string, number] => [`reading ${r.at}`, r.value]),
+  ];
+  return numbers.filter(([, v]) => typeof v === 'number' && !representable(v)).map(([field, v]) => problem(field, v!));
+}
+
+/**
+ * Why one segment with a billable status cannot be billed, if it cannot. unitShare: the
+ * unit's share (a share already found impossible is passed as null, so it is not blamed
+ * twice), or null for a plant point.
+ */
+export function segmentProblems(seg: DeviceSegment, unitShare: number | null): Implausible[] {
+  const out = unrepresentable(seg);
+  if (out.length > 0) return out; // the checks below compare these numbers
+  const pc = seg.period_consumption;
+  const weighted = pc.weighted_billable_value;
+  if (pc.billable_value < 0) out.push(problem('billable_value', pc.billable_value));
+  if (typeof weighted === 'number' && weighted < 0) out.push(problem('weighted_billable_value', weighted));
+  if (seg.factor > 0 && pc.end_value < seg.baseline_value) out.push(problem('end_value', pc.end_value, { baseline_value: formatDecimal(seg.baseline_value) }));
+  if (out.length === 0 && unitShare !== null && typeof weighted === 'number') {
+    const expected = dec(pc.billable_value).times(unitShare);
+    const tolerance = halfUlp(weighted).plus(halfUlp(pc.billable_value).times(unitShare));
+    if (dec(weighted).minus(expected).abs().greaterThan(tolerance)) {
+      out.push({ code: 'WEIGHTED_VALUE_MISMATCH', facts: { field: 'weighted_billable_value', received: formatDecimal(weighted), expected: formatDecimal(expected), unit_share: formatDecimal(unitShare) } });
+    }
+  }
+  return out;
+}

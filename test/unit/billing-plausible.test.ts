@@ -1,0 +1,180 @@
+// Server values that cannot be right are never billed: each gets a not_billed finding
+// saying what was received, and no row carries a number a workbook cannot hold.
+import { describe, expect, it } from 'vitest';
+import { FLAG_SEVERITY, billPlantPoint, billProperty, billUnit, flagMessage, type Flag } from '../../src/billing/index.js';
+import { formatCell, plainNumber } from '../../src/export/format.js';
+import { TABLE_COLUMNS } from '../../src/export/tables.js';
+import { PROPERTY, aPlantPoint, aPointConsumption, aPropertyInput, aReading, aSegment, aUnitEntry, type SegmentOverrides } from './builders.js';
+
+function billOne(points: Parameters<typeof aUnitEntry>[1], range?: { from: string; to: string }) {
+  const { unit, consumption } = aUnitEntry('WE 01', points);
+  return billUnit({ property: PROPERTY, unit, consumption: range ? { ...consumption, ...range } : consumption });
+}
+/** What a meter register can hold at most (src/billing/plausible.ts METER_LIMIT). */
+const METER_LIMIT = 1e12;
+const codes = (flags: Flag[]) => flags.map((f) => f.code).sort();
+const STYLE = { decimal: ',' as const, dateFormat: 'dd.mm.yyyy', booleans: ['ja', 'nein'] as [string, string] };
+
+/** Every cell of every row as the CSV writer renders it: throws where a cell cannot be written. */
+function renderAll(bill: ReturnType<typeof billUnit>): string {
+  const cells: string[] = [];
+  for (const [table, rows] of [['billing', bill.billing], ['segments', bill.segments], ['readings', bill.readings]] as const) {
+    for (const row of rows as unknown as Record<string, unknown>[]) {
+      for (const [key, type] of Object.entries(TABLE_COLUMNS[table])) cells.push(formatCell(row[key], type, STYLE));
+    }
+  }
+  return cells.join(';');
+}
+
+/** One unit with one point holding `segments`, billed; its flags of the given code. */
+function billSegments(overrides: SegmentOverrides[], share = 1) {
+  const bill = billOne([aPointConsumption({ unit_share: share, segments: overrides.map((o) => aSegment(o)) })]);
+  return { bill, value: bill.billing[0]!.billable_value };
+}
+
+describe('implausible values are not billed (IMPLAUSIBLE_VALUE, not_billed)', () => {
+  it.each<[string, SegmentOverrides, string, string]>([
+    ['negative billable_value', { period_consumption: { billable_value: -5, weighted_billable_value: -5, end_value: 95 } }, 'billable_value', '-5'],
+    ['negative weighted_billable_value', { period_consumption: { billable_value: 5, weighted_billable_value: -5, end_value: 105 } }, 'weighted_billable_value', '-5'],
+    ['end_value below baseline_value with a positive factor', { baseline_value: 500, period_consumption: { end_value: 120, billable_value: 10 } }, 'end_value', '120'],
+    ['billable_value beyond what a meter holds', { period_consumption: { billable_value: 2e12, weighted_billable_value: 2e12, end_value: 3e12 } }, 'billable_value', '2000000000000'],
+    ['a reading beyond what a meter holds', { readings: [aReading({ value: 1e300 })] }, 'reading 2025-12-31', '1e+300'],
+    ['a non-finite billable_value', { period_consumption: { billable_value: Infinity, weighted_billable_value: 10 } }, 'billable_value', '∞'],
+    ['a NaN end_value', { period_consumption: { end_value: NaN } }, 'end_value', 'NaN (not a number)'],
+  ])('%s: billed 0, finding names the field and what was received', (_, seg, field, received) => {
+    const { bill, value } = billSegments([seg]);
+    expect(value).toBe('0');
+    const flag = bill.flags.find((f) => f.code === 'IMPLAUSIBLE_VALUE');
+    expect(flag).toMatchObject({ severity: 'not_billed', facts: expect.objectContaining({ field, received }) });
+    expect(bill.billing[0]!.review_flags).toContain('IMPLAUSIBLE_VALUE');
+    expect(bill.segments[0]!.billed_value).toBe('0');
+    expect(() => renderAll(bill)).not.toThrow();
+    expect(renderAll(bill)).not.toMatch(/Infinity|NaN/);
+  });
+
+  it('the message says what was received and what to do, in English and German', () => {
+    const { bill } = billSegments([{ period_consumption: { billable_value: -5.5, weighted_billable_value: -5.5, end_value: 94.5 } }]);
+    const flag = bill.flags.find((f) => f.code === 'IMPLAUSIBLE_VALUE')!;
+    expect(flagMessage(flag, 'en')).toMatch(/^Impossible value from the metering service: not billed \(device: SN-\d+, field: billable_value, received: -5\.5\)\. .*not billed \(counted as 0\)\. Ask the metering service/);
+    expect(flagMessage(flag, 'de')).toMatch(/^Unmöglicher Wert vom Messdienst: nicht abgerechnet \(Gerät: SN-\d+, Feld: billable_value, geliefert: -5,5\)\. .*mit 0 angesetzt.*Messdienst prüfen/);
+  });
+
+  it('two segments of 1e308 sum to nothing billed, and no row or cell holds Infinity', () => {
+    const huge = { period_consumption: { billable_value: 1e308, weighted_billable_value: 1e308, end_value: 1e308 } };
+    const { bill, value } = billSegments([{ ...huge, installed_at: '2020-01-01' }, { ...huge, installed_at: '2025-06-01' }]);
+    expect(value).toBe('0');
+    expect(codes(bill.flags).filter((c) => c === 'IMPLAUSIBLE_VALUE').length).toBeGreaterThanOrEqual(2);
+    // What the service sent is named in the finding, never written as a number cell.
+    expect(bill.segments.map((s) => [s.billable_value, s.weighted_billable_value, s.end_value])).toEqual([[null, null, null], [null, null, null]]);
+    expect(renderAll(bill)).not.toMatch(/Infinity|NaN|e\+/);
+  });
+
+  it('a plausible segment next to an implausible one is still billed', () => {
+    const { bill, value } = billSegments([{ installed_at: '2020-01-01', period_consumption: { billable_value: -1, weighted_billable_value: -1, end_value: 99 } }, { installed_at: '2025-06-01' }]);
+    expect(value).toBe('10');
+    expect(bill.segments.map((s) => s.billed_value)).toEqual(['0', '10']);
+  });
+
+  it('plant-room points: a negative billable_value is not billed either', () => {
+    const plant = aPlantPoint({ consumption: { segments: [aSegment({ period_consumption: { billable_value: -500, end_value: 1500, weighted_billable_value: undefined } })] } });
+    const bill = billPlantPoint({ property: PROPERTY, ...plant });
+    expect(bill.row.billable_value).toBe('0');
+    expect(codes(bill.flags)).toContain('IMPLAUSIBLE_VALUE');
+  });
+
+  it('a value at the limit and a zero consumption are plausible', () => {
+    expect(billSegments([{ period_consumption: { billable_value: METER_LIMIT - 100, weighted_billable_value: METER_LIMIT - 100, end_value: METER_LIMIT } }]).value).toBe('999999999900');
+    expect(billSegments([{ baseline_value: 110, period_consumption: { billable_value: 0, weighted_billable_value: 0, end_value: 110 } }]).bill.flags).toEqual([]);
+  });
+
+  it('values of a segment that is not billed anyway are not shown as numbers when no cell can hold them', () => {
+    const { bill } = billSegments([{ period_consumption: { status: 'missing', billable_value: 1e308, end_value: 1e308, weighted_billable_value: undefined } }]);
+    expect(codes(bill.flags)).toEqual(['IMPLAUSIBLE_VALUE', 'IMPLAUSIBLE_VALUE', 'MISSING_VALUE']);
+    expect(bill.flags.find((f) => f.code === 'MISSING_VALUE')!.facts).toMatchObject({ delivered_value: '1e+308' });
+    expect(renderAll(bill)).not.toMatch(/Infinity|e\+/);
+  });
+});
+
+describe('unit_share outside (0, 1] is not billed (IMPLAUSIBLE_SHARE)', () => {
+  it.each([0, -0.25, 1.5, 40])('unit_share %s: every segment of the point billed 0, one finding on the point', (share) => {
+    const { bill, value } = billSegments([{ installed_at: '2020-01-01' }, { installed_at: '2025-06-01' }], share);
+    expect(value).toBe('0');
+    const found = bill.flags.filter((f) => f.code === 'IMPLAUSIBLE_SHARE');
+    expect(found).toEqual([expect.objectContaining({ severity: 'not_billed', device_id: null, facts: { field: 'unit_share', received: String(share === -0.25 ? '-0.25' : share) } })]);
+    expect(codes(bill.flags)).not.toContain('WEIGHTED_VALUE_MISMATCH');
+  });
+
+  it('a share of exactly 1 and one just above 0 are billed', () => {
+    expect(billSegments([{}], 1).value).toBe('10');
+    expect(billSegments([{ period_consumption: { billable_value: 10, weighted_billable_value: 0.001 } }], 0.0001).value).toBe('0.001');
+  });
+});
+
+describe('weighted_billable_value that is not billable_value × unit_share (WEIGHTED_VALUE_MISMATCH)', () => {
+  it('beyond rounding: not billed, the finding shows both values', () => {
+    const { bill, value } = billSegments([{ period_consumption: { billable_value: 10, weighted_billable_value: 6 } }], 0.5);
+    expect(value).toBe('0');
+    expect(bill.flags.find((f) => f.code === 'WEIGHTED_VALUE_MISMATCH')).toMatchObject({ severity: 'not_billed', facts: { received: '6', expected: '5', unit_share: '0.5' } });
+  });
+
+  it('within the rounding of the values as sent: billed as sent', () => {
+    // 10.001 × 1/3 = 3.33366..., sent rounded to 3 decimals
+    expect(billSegments([{ period_consumption: { billable_value: 10.001, weighted_billable_value: 3.334 } }], 1 / 3).value).toBe('3.334');
+    // the server's float product
+    expect(billSegments([{ period_consumption: { billable_value: 33.3, weighted_billable_value: 33.3 * 0.3 } }], 0.3).bill.flags).toEqual([]);
+    // a whole-number weighted value is rounding to whole units
+    expect(billSegments([{ period_consumption: { billable_value: 10.8, weighted_billable_value: 5 } }], 0.5).value).toBe('5');
+    expect(billSegments([{ period_consumption: { billable_value: 10.8, weighted_billable_value: 5.1 } }], 0.5).value).toBe('0');
+  });
+});
+
+describe('findings say what happened in the range', () => {
+  const spring = { from: '2025-03-01', to: '2025-05-31' };
+
+  it('a device replaced on 15 June raises neither DEVICE_REPLACED nor DEVICE_REMOVED for March-May', () => {
+    const seg = aSegment({ installed_at: '2019-01-01', deinstalled_at: '2025-06-15', replacement_reason: 'DeviceReplacement' });
+    const bill = billOne([aPointConsumption({ segments: [seg] })], spring);
+    expect(codes(bill.flags)).toEqual([]);
+    expect(bill.billing[0]).toMatchObject({ billable_value: '10', review_flags: [] });
+  });
+
+  it('a device removed after the range raises no DEVICE_REMOVED; removed inside it, it does', () => {
+    const removal = (at: string) => aSegment({ installed_at: '2019-01-01', deinstalled_at: at, replacement_reason: 'DeviceRemoval' });
+    expect(codes(billOne([aPointConsumption({ segments: [removal('2025-07-01')] })], spring).flags)).toEqual([]);
+    expect(codes(billOne([aPointConsumption({ segments: [removal('2025-05-20')] })], spring).flags)).toEqual(['DEVICE_REMOVED']);
+  });
+
+  it('plant-room points use the Property range for the same rule', () => {
+    const plant = aPlantPoint({ consumption: { segments: [aSegment({ deinstalled_at: '2025-06-15', replacement_reason: 'DeviceReplacement', period_consumption: { billable_value: 5, end_value: 105, weighted_billable_value: undefined } })] } });
+    const bill = billProperty(aPropertyInput({ range: spring, plantPoints: [plant] }));
+    expect(codes(bill.flags)).toEqual(['UNALLOCATED_POINT']);
+  });
+
+  it('a replacement inside the range is DEVICE_REPLACED only, never also "removed without replacement"', () => {
+    const seg = aSegment({ installed_at: '2019-01-01', deinstalled_at: '2025-04-15', replacement_reason: 'DeviceReplacement' });
+    expect(codes(billOne([aPointConsumption({ segments: [seg] })], spring).flags)).toEqual(['DEVICE_REPLACED']);
+  });
+
+  it('DATA_GAP bills 0, so it is review, not info', () => {
+    expect(FLAG_SEVERITY.DATA_GAP).toBe('review');
+    const bill = billOne([aPointConsumption({ data_gap: true, segments: [] })]);
+    expect(bill.flags).toEqual([expect.objectContaining({ code: 'DATA_GAP', severity: 'review' })]);
+  });
+});
+
+describe('the writers refuse what a workbook cannot hold', () => {
+  it.each<[string, string | number]>([
+    ['Infinity', Infinity],
+    ['NaN', NaN],
+    ['2e308 as a plain decimal string', `2${'0'.repeat(308)}`],
+    ['a finite number beyond the largest cell number', '9.999999999999999e307'],
+  ])('%s', (_, v) => {
+    expect(() => plainNumber(v)).toThrow(/spreadsheet cell/);
+  });
+
+  it('ordinary values are written as before', () => {
+    expect(plainNumber('12.50')).toBe('12.50');
+    expect(plainNumber(1e-7)).toBe('0.0000001');
+    expect(plainNumber('-0')).toBe('0');
+  });
+});
