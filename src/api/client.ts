@@ -2,6 +2,7 @@
 // answers checked against the contract, and 404s on ids seen earlier in the run read as
 // withdrawn access (spec "Property scope" rule 4). Pacing and retries live in transport.
 import { AccessWithdrawnError, ServiceUnavailableError } from '../core/errors.js';
+import { tokenSafeUrl } from '../core/secure-url.js';
 import type { ApiClient, ApiClientOptions, RangeQuery, UnknownValue } from './contracts.js';
 import { RateBudget, Scheduler } from './pacer.js';
 import { ApiProblemError, notFound, unexpectedNotFound } from './problems.js';
@@ -17,6 +18,26 @@ import type {
   UsageUnit,
   WhoAmI,
 } from './types.js';
+import { UUID } from './types.js';
+
+/**
+ * No answer of the contract nests deeper than a handful of levels. Deeper (an unknown
+ * field nested 20,000 times) is refused here: JSON.stringify and the structured clone
+ * between threads recurse, and would crash the journal with a stack overflow.
+ */
+export const MAX_DEPTH = 64;
+
+/** Whether `json` nests deeper than MAX_DEPTH; iterative, so the check itself cannot overflow. */
+export function tooDeep(json: unknown): boolean {
+  const stack: [unknown, number][] = [[json, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= MAX_DEPTH) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
 
 /** The page size the contract allows at most: fewest requests for a full walk. */
 export const PAGE_LIMIT = 200;
@@ -25,6 +46,7 @@ const WITHDRAWN_HINT =
   'The landlord changed which properties this connection may read. Ask them to include it again (they reconnect the application in the portal), then run the command again.';
 
 type Kind = 'property' | 'unit' | 'point';
+const KIND_TEXT: Record<Kind, string> = { property: 'property', unit: 'usage unit', point: 'measuring point' };
 /** The id a request is about, for telling "withdrawn" from "never existed" on a 404. */
 interface Subject {
   kind: Kind;
@@ -37,6 +59,8 @@ export function defaultConcurrency(perMinute: number): number {
 }
 
 export function createApiClient(opts: ApiClientOptions): ApiClient {
+  // Every request carries the access token: never in clear to another machine.
+  tokenSafeUrl(opts.baseUrl, 'The API base URL', 'Use the https address of the service (METERDATA_BASE_URL or the profile\'s base_url), or sign in again with meterdata login.');
   const perMinute = opts.rateLimitPerMinute ?? 300;
   const budget = new RateBudget({ perMinute, ...(opts.burst === undefined ? {} : { burst: opts.burst }) });
   const scheduler = new Scheduler(budget, Math.max(1, opts.concurrency ?? defaultConcurrency(perMinute)));
@@ -147,11 +171,12 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       throw e;
     }
     try {
+      if (tooDeep(json)) throw new SchemaViolation('$', `nests deeper than ${MAX_DEPTH} levels`);
       check(json, schema, onUnknown);
     } catch (e) {
       if (!(e instanceof SchemaViolation)) throw e;
       throw new ServiceUnavailableError(
-        `The metering service sent an answer to ${transport.endpoint(path)} that breaks the API contract: ${e.message.replace(/^\$\.?/, '')}.`,
+        `The metering service sent an answer to ${transport.endpoint(path)} that breaks the API contract: ${e.message.replace(/^\$\.?\s*/, '')}.`,
         {
           code: 'API_BAD_ANSWER',
           hint: 'Try again later; if it persists, report it to the service (the answer does not match contract 1.0.0-rc.3).',
@@ -184,7 +209,18 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     }
   }
 
-  const id = (x: string) => encodeURIComponent(x);
+  // An id goes into a URL path only when it is the UUID the contract promises: a server
+  // that sends "../admin" or "x?y=" as an id must not steer the next request elsewhere.
+  const id = (x: string, kind: Kind) => {
+    if (!UUID.test(x)) {
+      throw new ServiceUnavailableError(`The metering service sent a ${KIND_TEXT[kind]} id that is not a UUID (${JSON.stringify(x)}); meterdata will not put it into a request.`, {
+        code: 'API_BAD_ID',
+        hint: 'Try again later; if it persists, report it to the service (ids must be UUIDs under contract 1.0.0-rc.3).',
+        details: { kind, id: x },
+      });
+    }
+    return x;
+  };
   const rangeQuery = (r: RangeQuery, metrics?: Metric[]) =>
     `?from=${encodeURIComponent(r.from)}&to=${encodeURIComponent(r.to)}` +
     (metrics && metrics.length > 0 ? `&metric=${metrics.map(encodeURIComponent).join(',')}` : '');
@@ -205,37 +241,37 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       return paginate<Property>('/properties', S.property, rememberProperty);
     },
     async getProperty(pid) {
-      const p = (await fetchChecked(`/properties/${id(pid)}`, S.property, { kind: 'property', id: pid })) as Property;
+      const p = (await fetchChecked(`/properties/${id(pid, 'property')}`, S.property, { kind: 'property', id: pid })) as Property;
       rememberProperty(p);
       return p;
     },
     listPropertyMeasuringPoints(pid) {
-      return paginate<MeasuringPoint>(`/properties/${id(pid)}/measuring-points`, S.measuringPoint, rememberPoint, { kind: 'property', id: pid });
+      return paginate<MeasuringPoint>(`/properties/${id(pid, 'property')}/measuring-points`, S.measuringPoint, rememberPoint, { kind: 'property', id: pid });
     },
     listUsageUnits(query = {}) {
       const pid = query.propertyId;
-      const path = pid === undefined ? '/usage-units' : `/usage-units?property_id=${id(pid)}`;
+      const path = pid === undefined ? '/usage-units' : `/usage-units?property_id=${id(pid, 'property')}`;
       return paginate<UsageUnit>(path, S.usageUnit, rememberUnit, pid === undefined ? undefined : { kind: 'property', id: pid });
     },
     async getUsageUnit(uid) {
-      const u = (await fetchChecked(`/usage-units/${id(uid)}`, S.usageUnit, { kind: 'unit', id: uid })) as UsageUnit;
+      const u = (await fetchChecked(`/usage-units/${id(uid, 'unit')}`, S.usageUnit, { kind: 'unit', id: uid })) as UsageUnit;
       rememberUnit(u);
       return u;
     },
     async unitConsumption(uid, range) {
-      const path = `/usage-units/${id(uid)}/consumption${rangeQuery(range, range.metrics)}`;
+      const path = `/usage-units/${id(uid, 'unit')}/consumption${rangeQuery(range, range.metrics)}`;
       const c = (await fetchChecked(path, S.unitConsumption, { kind: 'unit', id: uid }, true)) as UnitConsumption;
       remember('unit', c.usage_unit_id);
       for (const p of c.measuring_points) rememberConsumption(p);
       return c;
     },
     async getMeasuringPoint(pid) {
-      const p = (await fetchChecked(`/measuring-points/${id(pid)}`, S.measuringPoint, { kind: 'point', id: pid })) as MeasuringPoint;
+      const p = (await fetchChecked(`/measuring-points/${id(pid, 'point')}`, S.measuringPoint, { kind: 'point', id: pid })) as MeasuringPoint;
       rememberPoint(p);
       return p;
     },
     async pointReadings(pid, range) {
-      const path = `/measuring-points/${id(pid)}/readings${rangeQuery(range)}`;
+      const path = `/measuring-points/${id(pid, 'point')}/readings${rangeQuery(range)}`;
       const c = (await fetchChecked(path, S.pointConsumption, { kind: 'point', id: pid }, true)) as MeasuringPointConsumption;
       rememberConsumption(c);
       return c;
