@@ -71,6 +71,17 @@ describe('export against a hostile server', () => {
   });
 });
 
+describe('status against a hostile server', () => {
+  it('shows the tenant name with its control characters escaped', async () => {
+    const a = await hostileApi([property(uid(), HOSTILE)]);
+    a.route('/v1/whoami', { json: { ...whoami(), tenant_name: HOSTILE } });
+    const r = await runCli(['status'], { env: { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-hostile-')), METERDATA_ACCESS_TOKEN: 'tok', METERDATA_BASE_URL: a.baseUrl } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Haus\\u{1b}[2J');
+    expect(r.stdout + r.stderr).not.toMatch(CONTROL);
+  });
+});
+
 describe('no token over plain http to another machine', () => {
   it('METERDATA_BASE_URL=http://<not loopback> with METERDATA_ACCESS_TOKEN is a usage error, and nothing is sent', async () => {
     // 127.0.0.2 reaches this machine, but is none of the loopback names the contract allows plain http for.
