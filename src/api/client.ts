@@ -6,7 +6,7 @@ import { tokenSafeUrl } from '../core/secure-url.js';
 import type { ApiClient, ApiClientOptions, RangeQuery, UnknownValue } from './contracts.js';
 import { RateBudget, Scheduler } from './pacer.js';
 import { ApiProblemError, notFound, unexpectedNotFound } from './problems.js';
-import { check, SchemaViolation, type Schema } from './schema.js';
+import { check, MAX_DEPTH, SchemaViolation, tooDeep, type Schema } from './schema.js';
 import * as S from './schemas.js';
 import { Transport } from './transport.js';
 import type {
@@ -19,25 +19,6 @@ import type {
   WhoAmI,
 } from './types.js';
 import { UUID } from './types.js';
-
-/**
- * No answer of the contract nests deeper than a handful of levels. Deeper (an unknown
- * field nested 20,000 times) is refused here: JSON.stringify and the structured clone
- * between threads recurse, and would crash the journal with a stack overflow.
- */
-export const MAX_DEPTH = 64;
-
-/** Whether `json` nests deeper than MAX_DEPTH; iterative, so the check itself cannot overflow. */
-export function tooDeep(json: unknown): boolean {
-  const stack: [unknown, number][] = [[json, 0]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (depth >= MAX_DEPTH) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
 
 /** The page size the contract allows at most: fewest requests for a full walk. */
 export const PAGE_LIMIT = 200;
