@@ -1,15 +1,16 @@
 // The built binary and its --out folder: one export owns a folder at a time (two real
 // processes with different arguments), a refused run leaves no folder behind, and a
 // folder that cannot be written is refused before any request. Needs `npm run build`.
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headlessLogin } from '../../src/export/sandbox-login.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { runBin } from '../helpers/bin.js';
+import { BIN, runBin } from '../helpers/bin.js';
 
 let sandbox: Sandbox;
 let home: string;
@@ -61,7 +62,8 @@ describe('one export owns an --out folder at a time', () => {
 
 describe('an --out that cannot be written is refused before any request (exit 2, naming the folder)', () => {
   // Tests run as root, where chmod does not stop a write: /proc/sys refuses even root
-  // (EACCES), and a path under a file fails for everyone. No request is made: the
+  // (EACCES), a read-only tmpfs mounted in a private mount namespace refuses it (EROFS),
+  // and a path under a file fails for everyone. No request is made: the
   // process has no sign-in (an empty METERDATA_HOME) and still gets exit 2, not 3.
   const unsigned = async () => ({ METERDATA_HOME: await mkdtemp(path.join(os.tmpdir(), 'md-e2e-unsigned-')) });
 
@@ -69,6 +71,18 @@ describe('an --out that cannot be written is refused before any request (exit 2,
     const r = await runBin(['export', '--year', '2025', '--out', '/proc/sys/meterdata-out'], await unsigned(), { timeoutMs: 30_000 });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('--out /proc/sys/meterdata-out cannot be written (in /proc/sys): permission denied.');
+  });
+
+  it('read-only file system (a read-only tmpfs in a private mount namespace: refuses root too)', async () => {
+    const e = await unsigned();
+    const ro = path.join(e.METERDATA_HOME, 'ro');
+    await mkdir(ro);
+    const out = path.join(ro, 'out');
+    // unshare gives the child its own mount table, so the read-only mount never shows outside it.
+    const script = `mount -t tmpfs -o ro meterdata-ro "$1" && exec "$2" "$3" export --year 2025 --out "$4"`;
+    const r = spawnSync('unshare', ['--mount', 'sh', '-c', script, 'sh', ro, process.execPath, BIN, out], { env: { PATH: process.env.PATH, ...e }, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`--out ${out} cannot be written (in ${ro}): it is on a read-only file system.`);
   });
 
   it('--out is a file', async () => {
