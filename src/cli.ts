@@ -29,6 +29,7 @@ function action(io: Io, load: Loader) {
   return async (...params: unknown[]) => {
     const cmd = params[params.length - 1] as Command;
     const opts = { ...cmd.optsWithGlobals() };
+    refuseEmptyValues(cmd, opts);
     const args = cmd.args;
     const { run } = await load();
     const code = await run(opts, io, args);
@@ -37,6 +38,20 @@ function action(io: Io, load: Loader) {
 }
 
 let exitCode: number = ExitCode.OK;
+
+/**
+ * `--out ""` or `--property "$UNSET"` is a mistake, never a choice: an empty value read
+ * as "not given" would widen an export to every Property or write into the current folder.
+ */
+function refuseEmptyValues(cmd: Command, opts: Record<string, unknown>): void {
+  for (const o of cmd.options) {
+    const v = opts[o.attributeName()];
+    const values = Array.isArray(v) ? v : [v];
+    if (values.some((x) => typeof x === 'string' && x.trim() === '')) {
+      throw new UsageError(`${o.long ?? o.flags}: the value is empty.`, `Give a value, or leave ${o.long ?? o.flags} out (check the variable your script passes).`, 'USAGE_EMPTY_VALUE');
+    }
+  }
+}
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 

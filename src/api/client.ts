@@ -3,10 +3,11 @@
 // withdrawn access (spec "Property scope" rule 4). Pacing and retries live in transport.
 import { AccessWithdrawnError, ServiceUnavailableError } from '../core/errors.js';
 import { checkEchoedRange, checkSubject } from './answers.js';
+import { tokenSafeUrl } from '../core/secure-url.js';
 import type { ApiClient, ApiClientOptions, RangeQuery, UnknownValue } from './contracts.js';
 import { RateBudget, Scheduler } from './pacer.js';
 import { ApiProblemError, notFound, unexpectedNotFound } from './problems.js';
-import { check, SchemaViolation, type Schema } from './schema.js';
+import { check, MAX_DEPTH, SchemaViolation, tooDeep, type Schema } from './schema.js';
 import * as S from './schemas.js';
 import { Transport } from './transport.js';
 import type {
@@ -18,6 +19,7 @@ import type {
   UsageUnit,
   WhoAmI,
 } from './types.js';
+import { UUID } from './types.js';
 
 /** The page size the contract allows at most: fewest requests for a full walk. */
 export const PAGE_LIMIT = 200;
@@ -26,6 +28,7 @@ const WITHDRAWN_HINT =
   'The landlord changed which properties this connection may read. Ask them to include it again (they reconnect the application in the portal), then run the command again.';
 
 type Kind = 'property' | 'unit' | 'point';
+const KIND_TEXT: Record<Kind, string> = { property: 'property', unit: 'usage unit', point: 'measuring point' };
 /** The id a request is about, for telling "withdrawn" from "never existed" on a 404. */
 interface Subject {
   kind: Kind;
@@ -38,6 +41,8 @@ export function defaultConcurrency(perMinute: number): number {
 }
 
 export function createApiClient(opts: ApiClientOptions): ApiClient {
+  // Every request carries the access token: never in clear to another machine.
+  tokenSafeUrl(opts.baseUrl, 'The API base URL', 'Use the https address of the service (METERDATA_BASE_URL or the profile\'s base_url), or sign in again with meterdata login.');
   const perMinute = opts.rateLimitPerMinute ?? 300;
   const budget = new RateBudget({ perMinute, ...(opts.burst === undefined ? {} : { burst: opts.burst }) });
   const scheduler = new Scheduler(budget, Math.max(1, opts.concurrency ?? defaultConcurrency(perMinute)));
@@ -149,11 +154,12 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       throw e;
     }
     try {
+      if (tooDeep(json)) throw new SchemaViolation('$', `nests deeper than ${MAX_DEPTH} levels`);
       check(json, schema, onUnknown);
     } catch (e) {
       if (!(e instanceof SchemaViolation)) throw e;
       throw new ServiceUnavailableError(
-        `The metering service sent an answer to ${transport.endpoint(path)} that breaks the API contract: ${e.message.replace(/^\$\.?/, '')}.`,
+        `The metering service sent an answer to ${transport.endpoint(path)} that breaks the API contract: ${e.message.replace(/^\$\.?\s*/, '')}.`,
         {
           code: 'API_BAD_ANSWER',
           hint: 'Try again later; if it persists, report it to the service (the answer does not match contract 1.0.0-rc.3).',
@@ -186,7 +192,18 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     }
   }
 
-  const id = (x: string) => encodeURIComponent(x);
+  // An id goes into a URL path only when it is the UUID the contract promises: a server
+  // that sends "../admin" or "x?y=" as an id must not steer the next request elsewhere.
+  const id = (x: string, kind: Kind) => {
+    if (!UUID.test(x)) {
+      throw new ServiceUnavailableError(`The metering service sent a ${KIND_TEXT[kind]} id that is not a UUID (${JSON.stringify(x)}); meterdata will not put it into a request.`, {
+        code: 'API_BAD_ID',
+        hint: 'Try again later; if it persists, report it to the service (ids must be UUIDs under contract 1.0.0-rc.3).',
+        details: { kind, id: x },
+      });
+    }
+    return x;
+  };
   const rangeQuery = (r: RangeQuery, metrics?: Metric[]) =>
     `?from=${encodeURIComponent(r.from)}&to=${encodeURIComponent(r.to)}` +
     (metrics && metrics.length > 0 ? `&metric=${metrics.map(encodeURIComponent).join(',')}` : '');
@@ -207,29 +224,29 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       return paginate<Property>('/properties', S.property, rememberProperty);
     },
     async getProperty(pid) {
-      const path = `/properties/${id(pid)}`;
+      const path = `/properties/${id(pid, 'property')}`;
       const p = (await fetchChecked(path, S.property, { kind: 'property', id: pid })) as Property;
       checkSubject(transport.endpoint(path), 'property', 'id', pid, p.id);
       rememberProperty(p);
       return p;
     },
     listPropertyMeasuringPoints(pid) {
-      return paginate<MeasuringPoint>(`/properties/${id(pid)}/measuring-points`, S.measuringPoint, rememberPoint, { kind: 'property', id: pid });
+      return paginate<MeasuringPoint>(`/properties/${id(pid, 'property')}/measuring-points`, S.measuringPoint, rememberPoint, { kind: 'property', id: pid });
     },
     listUsageUnits(query = {}) {
       const pid = query.propertyId;
-      const path = pid === undefined ? '/usage-units' : `/usage-units?property_id=${id(pid)}`;
+      const path = pid === undefined ? '/usage-units' : `/usage-units?property_id=${id(pid, 'property')}`;
       return paginate<UsageUnit>(path, S.usageUnit, rememberUnit, pid === undefined ? undefined : { kind: 'property', id: pid });
     },
     async getUsageUnit(uid) {
-      const path = `/usage-units/${id(uid)}`;
+      const path = `/usage-units/${id(uid, 'unit')}`;
       const u = (await fetchChecked(path, S.usageUnit, { kind: 'unit', id: uid })) as UsageUnit;
       checkSubject(transport.endpoint(path), 'usage unit', 'id', uid, u.id);
       rememberUnit(u);
       return u;
     },
     async unitConsumption(uid, range) {
-      const path = `/usage-units/${id(uid)}/consumption${rangeQuery(range, range.metrics)}`;
+      const path = `/usage-units/${id(uid, 'unit')}/consumption${rangeQuery(range, range.metrics)}`;
       const c = (await fetchChecked(path, S.unitConsumption, { kind: 'unit', id: uid }, true)) as UnitConsumption;
       checkSubject(transport.endpoint(path), 'usage unit', 'usage_unit_id', uid, c.usage_unit_id);
       checkEchoedRange(transport.endpoint(path), range, c, now());
@@ -238,14 +255,14 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       return c;
     },
     async getMeasuringPoint(pid) {
-      const path = `/measuring-points/${id(pid)}`;
+      const path = `/measuring-points/${id(pid, 'point')}`;
       const p = (await fetchChecked(path, S.measuringPoint, { kind: 'point', id: pid })) as MeasuringPoint;
       if (p.id !== undefined) checkSubject(transport.endpoint(path), 'measuring point', 'id', pid, p.id); // the contract leaves its id "not shown"
       rememberPoint(p);
       return p;
     },
     async pointReadings(pid, range) {
-      const path = `/measuring-points/${id(pid)}/readings${rangeQuery(range)}`;
+      const path = `/measuring-points/${id(pid, 'point')}/readings${rangeQuery(range)}`;
       const c = (await fetchChecked(path, S.pointConsumption, { kind: 'point', id: pid }, true)) as MeasuringPointConsumption;
       checkSubject(transport.endpoint(path), 'measuring point', 'measuring_point_id', pid, c.measuring_point_id);
       rememberConsumption(c);

@@ -124,3 +124,23 @@ function walk(v: unknown, s: Schema, path: string, ctx: Ctx, onUnknown: (u: Unkn
     }
   }
 }
+
+/**
+ * No answer of the contract nests deeper than a handful of levels. Deeper (an unknown
+ * field nested 20,000 times) is refused before the schema check (client.ts): JSON.stringify
+ * and the structured clone between threads recurse, and would crash the journal with a
+ * stack overflow.
+ */
+export const MAX_DEPTH = 64;
+
+/** Whether `json` nests deeper than MAX_DEPTH; iterative, so the check itself cannot overflow. */
+export function tooDeep(json: unknown): boolean {
+  const stack: [unknown, number][] = [[json, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= MAX_DEPTH) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}

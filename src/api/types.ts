@@ -258,3 +258,6 @@ export const UNIT_OF_METRIC: Record<KnownMetric, MetricUnit> = {
 export function isKnown<T extends string>(values: readonly T[], v: string): v is T {
   return (values as readonly string[]).includes(v);
 }
+
+/** The contract's ids: UUIDs in the canonical 8-4-4-4-12 hex form. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

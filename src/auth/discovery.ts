@@ -1,10 +1,39 @@
 // RFC 8414 discovery, and the server properties meterdata insists on before sign-in.
 import * as oidc from 'openid-client';
 import type { Profile } from '../core/config.js';
-import { MeterdataError, ExitCode, ServiceUnavailableError } from '../core/errors.js';
+import { MeterdataError, ExitCode, ServiceUnavailableError, UsageError } from '../core/errors.js';
+import { isLoopbackHost, isLoopbackHttp } from '../core/secure-url.js';
 
-export function isLoopbackHttp(url: URL): boolean {
-  return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+export { isLoopbackHttp };
+
+const ENDPOINTS = ['authorization_endpoint', 'token_endpoint', 'revocation_endpoint'] as const;
+
+/**
+ * The endpoints the metadata names get the sign-in page, the code, the refresh token:
+ * each must be https, or plain http on the loopback issuer's own host (the sandbox). A
+ * loopback issuer's endpoints stay on its host: a page on this machine must not send
+ * the user, or a token, to another one.
+ */
+export function assertEndpointsSafe(issuer: URL, md: Record<string, unknown>): void {
+  for (const name of ENDPOINTS) {
+    const raw = md[name];
+    if (raw === undefined) continue;
+    let u: URL | null = null;
+    try {
+      u = new URL(String(raw));
+    } catch {
+      // reported below
+    }
+    const local = isLoopbackHost(issuer);
+    const ok = u !== null && (u.protocol === 'https:' || (local && isLoopbackHttp(u))) && (!local || u.hostname === issuer.hostname);
+    if (!ok) {
+      throw new UsageError(
+        `The sign-in server ${issuer.origin} names ${JSON.stringify(String(raw))} as its ${name}; meterdata only uses https endpoints${local ? `, on ${issuer.hostname} for a local server` : ''}.`,
+        'Check that --auth-url (or the profile\'s auth_url) points at the Metering Data Partner API authorization server.',
+        'AUTH_ENDPOINT_UNSAFE',
+      );
+    }
+  }
 }
 
 /** Discovers the server; http is allowed only for loopback servers (the local sandbox). */
@@ -21,6 +50,7 @@ export async function discover(profile: Profile, clientAuth: oidc.ClientAuth): P
       cause: e,
     });
   }
+  assertEndpointsSafe(issuer, config.serverMetadata() as Record<string, unknown>);
   return config;
 }
 

@@ -9,6 +9,7 @@ import { flagText } from '../billing/index.js';
 import type { FlagCode } from '../billing/types.js';
 import { UsageError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
+import { terminalSafe } from '../core/terminal-text.js';
 import { headlessLogin } from '../export/sandbox-login.js';
 import { exportWith, prepareExport, summaryText } from './export.js';
 
@@ -30,7 +31,7 @@ export async function run(opts: Record<string, unknown>, io: Io): Promise<number
     await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: io.signal, profile: 'demo' });
     const { openConnection } = await import('../auth/connection.js');
     const conn = await openConnection({ profile: 'demo', env, signal: io.signal, warn: (l) => io.stderr.write(l) });
-    io.stderr.write(`demo: exporting 2025 for ${conn.profile.tenant_name ?? 'the demo landlord'}…\n`);
+    io.stderr.write(`demo: exporting 2025 for ${terminalSafe(conn.profile.tenant_name ?? 'the demo landlord')}…\n`);
     const summary = await exportWith(args, template, demoIo, conn);
     const top = Object.entries(summary.codes)
       .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { DEFAULT_SCOPES, SANDBOX_CLIENT_ID, configFile, loadProfile, readConfig, resolveProfileName, type ClientAuthMethod, type Preset, type Profile } from '../core/config.js';
 import { UsageError } from '../core/errors.js';
+import { terminalSafe } from '../core/terminal-text.js';
 import type { Io } from '../core/io.js';
 import { chooseStoreKind, openStore } from '../auth/credential-store/index.js';
 import { isLoopbackHttp } from '../auth/discovery.js';
@@ -43,9 +44,9 @@ export async function run(opts: Record<string, unknown>, io: Io, _args: string[]
   const p = result.profile;
   io.stdout.write(
     [
-      `Connected profile "${p.name}" to ${p.tenant_name ?? 'the landlord'}${p.tenant_id ? ` (${p.tenant_id})` : ''}.`,
+      `Connected profile "${p.name}" to ${terminalSafe(p.tenant_name ?? 'the landlord')}${p.tenant_id ? ` (${terminalSafe(p.tenant_id)})` : ''}.`,
       `  Scopes:          ${(p.granted_scopes ?? []).join(' ') || 'none'}`,
-      `  Property scope:  ${describePropertyScope(p)}`,
+      `  Property scope:  ${terminalSafe(describePropertyScope(p))}`,
       `  DPoP:            ${p.dpop ? 'on (tokens bound to a key kept with them)' : 'off'}`,
       `  Token stored in: ${result.store.describe(p.name)}`,
       ...(result.previous ? [`  The profile's previous connection was ${result.previous} at the server.`] : []),

@@ -3,6 +3,7 @@
 import { loadProfile, loadProfiles, resolveProfileName, type Profile } from '../core/config.js';
 import { ExitCode, MeterdataError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
+import { terminalSafe } from '../core/terminal-text.js';
 import { openConnection } from '../auth/connection.js';
 import { openStore } from '../auth/credential-store/index.js';
 import { describePropertyScope, reconcile } from '../auth/whoami.js';
@@ -60,7 +61,8 @@ function facts(p: Profile): Partial<StatusReport> {
 }
 
 function render(r: StatusReport): string {
-  const line = (k: string, v: string | undefined) => (v === undefined ? '' : `  ${`${k}:`.padEnd(17)}${v}\n`);
+  // Tenant and Property names, problem texts: the server's words, shown with control characters escaped.
+  const line = (k: string, v: string | undefined) => (v === undefined ? '' : `  ${`${k}:`.padEnd(17)}${terminalSafe(v)}\n`);
   const state = r.working ? 'connected, working' : r.signed_in ? 'signed in, NOT working' : 'not signed in';
   let out = `Profile "${r.profile}": ${state}\n`;
   out += line('Auth server', r.auth_url);
@@ -72,6 +74,6 @@ function render(r: StatusReport): string {
   out += line('Access token', r.access_expires_at && `expires ${r.access_expires_at}`);
   out += line('Last refresh', r.last_refresh_at);
   out += line('Stored in', r.storage);
-  if (r.problem) out += `  Problem:         ${r.problem.message}\n${r.problem.hint ? `                   ${r.problem.hint}\n` : ''}`;
+  if (r.problem) out += `${line('Problem', r.problem.message)}${r.problem.hint ? `                   ${terminalSafe(r.problem.hint)}\n` : ''}`;
   return out;
 }

@@ -1,5 +1,6 @@
 // One error family for the whole tool. Code below cli.ts throws these; only the
 // entry point turns them into a message and an exit status.
+import { terminalSafe, terminalSafeLines } from './terminal-text.js';
 
 /** Exit statuses, documented in the README and `meterdata --help`. */
 export const ExitCode = {
@@ -93,13 +94,14 @@ export function isMeterdataError(e: unknown): e is MeterdataError {
  */
 export function formatError(e: unknown): { text: string; exitCode: ExitCode } {
   if (isMeterdataError(e)) {
-    const lines = [`meterdata: ${e.message}`];
-    if (e.hint) lines.push(`  ${e.hint}`);
+    // Messages quote the server (names, problem details): no control character reaches the terminal.
+    const lines = [`meterdata: ${terminalSafe(e.message)}`];
+    if (e.hint) lines.push(`  ${terminalSafe(e.hint)}`);
     return { text: lines.join('\n'), exitCode: e.exitCode };
   }
   const stack = e instanceof Error ? (e.stack ?? e.message) : String(e);
   return {
-    text: `meterdata: unexpected failure (this is a bug; please report it with the lines below)\n${stack}`,
+    text: `meterdata: unexpected failure (this is a bug; please report it with the lines below)\n${terminalSafeLines(stack)}`,
     exitCode: ExitCode.UNEXPECTED,
   };
 }

@@ -3,7 +3,7 @@
 // manifest last. A run that fails or is interrupted leaves no file under a final name
 // that could be mistaken for a complete export.
 import { createHash, type Hash } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, rmdir, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
 const FLUSH_AT = 1 << 16;
@@ -70,7 +70,15 @@ export class AtomicOutput {
   private readonly pending = new Map<string, string>(); // final name -> partial path
   private readonly open = new Set<BufferedFile>();
 
+  /** The outermost folder `prepare` created (null: `dir` existed), removed again by abort when left empty. */
+  private created: string | null = null;
+
   constructor(readonly dir: string) {}
+
+  /** What an AtomicOutput in another thread needs to remove a folder this one created. */
+  get createdDir(): string | null {
+    return this.created;
+  }
 
   /** Closed temporary files (final name -> temporary path), to commit from another thread (see `adopt`). */
   staged(): [string, string][] {
@@ -79,15 +87,20 @@ export class AtomicOutput {
   }
 
   /** The output of `staged()`, ready to commit or abort here. */
-  static adopt(dir: string, pending: [string, string][]): AtomicOutput {
+  static adopt(dir: string, pending: [string, string][], created: string | null = null): AtomicOutput {
     const out = new AtomicOutput(dir);
+    out.created = created;
     for (const [name, p] of pending) out.pending.set(name, p);
     return out;
   }
 
   /** Removes leftovers of an earlier interrupted run (only our own ".*.partial" names). */
   async prepare(): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
+    this.created = (await mkdir(this.dir, { recursive: true })) ?? this.created;
+    await this.removePartials();
+  }
+
+  private async removePartials(): Promise<void> {
     for (const name of await readdir(this.dir)) {
       if (name.startsWith('.') && name.endsWith('.partial')) await rm(path.join(this.dir, name), { force: true });
     }
@@ -152,12 +165,29 @@ export class AtomicOutput {
     }
   }
 
-  /** Removes every temporary file; final names are never touched. */
+  /**
+   * Removes every temporary file; final names are never touched. A folder this export
+   * created is removed again when nothing is left in it: a refused or failed run leaves
+   * no empty folder that looks like an export.
+   */
   async abort(): Promise<void> {
     for (const f of this.open) await f.discard();
     this.open.clear();
     for (const p of this.pending.values()) await rm(p, { force: true });
     this.pending.clear();
-    await this.prepare().catch(() => undefined);
+    await this.removePartials().catch(() => undefined);
+    if (this.created) await removeEmptyUpTo(this.dir, this.created);
+  }
+}
+
+/** rmdir `dir` and its parents up to and including `top`, stopping at the first that is not empty. */
+async function removeEmptyUpTo(dir: string, top: string): Promise<void> {
+  for (let d = dir; ; d = path.dirname(d)) {
+    try {
+      await rmdir(d);
+    } catch {
+      return; // not empty (a file of the user's, or a commit that succeeded): keep it
+    }
+    if (d === top || path.dirname(d) === d) return;
   }
 }

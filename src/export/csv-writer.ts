@@ -1,6 +1,8 @@
 // One CSV table as the template lays it out: optional BOM, a header row, then rows
-// streamed as they come. Bytes depend only on the rows and the template.
-import { csvLine, formatCell } from './format.js';
+// streamed as they come. Bytes depend only on the rows and the template. Text cells
+// that a spreadsheet would run as a formula are neutralised (the workbook keeps them
+// as plain string cells, which no spreadsheet evaluates).
+import { csvLine, formatCell, neutraliseFormula } from './format.js';
 import type { Row } from './tables.js';
 import type { Template, TemplateFile } from './templates.js';
 
@@ -29,7 +31,14 @@ export class CsvTableWriter {
 
   line(row: Row): string {
     const t = this.template;
-    return csvLine(this.file.columns.map((c) => formatCell(row[c.key], c.type, t)), t.separator, t.eol);
+    return csvLine(
+      this.file.columns.map((c) => {
+        const text = formatCell(row[c.key], c.type, t);
+        return c.type === 'number' || c.type === 'integer' ? text : neutraliseFormula(text);
+      }),
+      t.separator,
+      t.eol,
+    );
   }
 }
 

@@ -58,6 +58,18 @@ export function formatCell(value: unknown, type: ColumnType, style: CellStyle): 
   }
 }
 
+/** What a spreadsheet would read as the start of a formula (OWASP "CSV injection"). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A text cell for CSV: one that a spreadsheet would evaluate (a Property named
+ * "=HYPERLINK(…)" or "@SUM(…)") gets a leading apostrophe, which Excel and LibreOffice
+ * show as text. Numbers never come here: their minus sign stays.
+ */
+export function neutraliseFormula(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
 /** RFC 4180 quoting: a field with the separator, a quote, CR or LF is quoted and its quotes doubled. */
 export function csvField(text: string, separator: string): string {
   if (text.includes(separator) || text.includes('"') || text.includes('\n') || text.includes('\r')) {

@@ -5,7 +5,7 @@
 // and fetches only the Properties not yet there; the files are then rebuilt from the
 // journal, so they are byte-identical to an uninterrupted run. Removed after success.
 import { createHash } from 'node:crypto';
-import { link, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -66,6 +66,34 @@ function sameScope(a: WhoAmI['property_scope'], b: WhoAmI['property_scope']): bo
 export interface JournalHandle {
   dir: string;
   lockFile: string;
+  /** The --out folder's lock (see outLockFile). */
+  outLockFile: string;
+}
+
+/**
+ * One export writes into a folder at a time, whatever its arguments: the journal's own
+ * lock is per arguments, so two exports with different arguments into one --out would
+ * otherwise delete each other's temporary files and leave files that disagree with the
+ * manifest. Keyed on the folder's real path, so a symlink or "./x" vs "x" is one folder.
+ */
+export async function outLockFile(stateDir: string, out: string): Promise<string> {
+  return path.join(stateDir, 'exports', `out-${createHash('sha256').update(await realOut(out)).digest('hex').slice(0, 32)}.lock`);
+}
+
+/** The real path of `out`, or of its nearest existing ancestor joined with the rest. */
+async function realOut(out: string): Promise<string> {
+  const rest: string[] = [];
+  let dir = path.resolve(out);
+  for (;;) {
+    try {
+      return path.join(await realpath(dir), ...rest);
+    } catch {
+      const up = path.dirname(dir);
+      if (up === dir) return path.resolve(out);
+      rest.unshift(path.basename(dir));
+      dir = up;
+    }
+  }
 }
 
 export class Journal {
@@ -76,6 +104,7 @@ export class Journal {
     readonly restartReason: string | null,
     readonly resumed: boolean,
     private readonly unlock: () => Promise<void>,
+    private readonly outLock: string,
   ) {}
 
   /**
@@ -86,9 +115,8 @@ export class Journal {
    * can never leave an empty lock behind; a damaged one (another tool, a full disk) is
    * taken over once it is older than LOCK_DAMAGED_STALE_MS.
    */
-  private static async lock(dir: string): Promise<() => Promise<void>> {
-    const file = `${dir}.lock`;
-    await mkdir(path.dirname(dir), { recursive: true });
+  private static async lock(file: string, busy: UsageError): Promise<() => Promise<void>> {
+    await mkdir(path.dirname(file), { recursive: true });
     const mine = `${file}.${process.pid}.tmp`;
     await writeFile(mine, JSON.stringify({ pid: process.pid, host: os.hostname() }));
     try {
@@ -102,7 +130,7 @@ export class Journal {
             await rm(file, { force: true });
             continue;
           }
-          throw new UsageError('Another `meterdata export` with the same arguments is running.', `Wait for it to finish; if none runs, delete ${file}.`, 'EXPORT_ALREADY_RUNNING');
+          throw busy;
         }
       }
     } finally {
@@ -132,16 +160,32 @@ export class Journal {
    * Opens the journal of `identity`, resuming it when it was made under the same tenant
    * and property scope; otherwise starts a new one (and says why the old one was dropped).
    */
-  static async open(stateDir: string, identity: Record<string, unknown>, who: WhoAmI, now: Date): Promise<Journal> {
+  static async open(stateDir: string, identity: Record<string, unknown>, who: WhoAmI, now: Date, out: string): Promise<Journal> {
     const dir = path.join(stateDir, 'exports', journalKey(identity));
-    const unlock = await Journal.lock(dir);
+    // The journal first: a second run with the same arguments is told just that.
+    const unlockJournal = await Journal.lock(
+      `${dir}.lock`,
+      new UsageError('Another `meterdata export` with the same arguments is running.', `Wait for it to finish; if none runs, delete ${dir}.lock.`, 'EXPORT_ALREADY_RUNNING'),
+    );
+    const outLock = await outLockFile(stateDir, out);
+    let unlockOut: () => Promise<void>;
+    try {
+      unlockOut = await Journal.lock(
+        outLock,
+        new UsageError(`Another \`meterdata export\` is writing to ${out}; one export owns a folder at a time.`, `Wait for it to finish, or choose another --out folder; if none runs, delete ${outLock}.`, 'EXPORT_OUT_BUSY'),
+      );
+    } catch (e) {
+      await unlockJournal();
+      throw e;
+    }
+    const unlock = () => unlockOut().finally(unlockJournal);
     let reason: string | null = null;
     try {
       const meta = JSON.parse(await readFile(path.join(dir, 'meta.json'), 'utf8')) as JournalMeta;
       if (meta.version !== 1 || JSON.stringify(meta.identity) !== JSON.stringify(identity)) reason = 'it was written by another version';
       else if (meta.tenantId !== who.tenant_id) reason = `the connection now belongs to "${who.tenant_name}", not "${meta.tenantName}"`;
       else if (!sameScope(meta.propertyScope, who.property_scope)) reason = "the landlord's property selection has changed since";
-      else return new Journal(dir, meta, null, true, unlock);
+      else return new Journal(dir, meta, null, true, unlock, outLock);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT') reason = 'its files could not be read';
@@ -157,7 +201,7 @@ export class Journal {
       propertyScope: who.property_scope,
       properties: null,
     };
-    const j = new Journal(dir, meta, reason, false, unlock);
+    const j = new Journal(dir, meta, reason, false, unlock, outLock);
     await j.saveMeta();
     return j;
   }
@@ -189,13 +233,14 @@ export class Journal {
 
   /** Keeps the lock held (the process still runs) and gives it to `Journal.release` in another thread. */
   handOver(): JournalHandle {
-    return { dir: this.dir, lockFile: `${this.dir}.lock` };
+    return { dir: this.dir, lockFile: `${this.dir}.lock`, outLockFile: this.outLock };
   }
 
   /** Ends a handed-over journal: removes it after success, keeps it for a resume otherwise; the lock is released either way. */
   static async release(handle: JournalHandle, done: boolean): Promise<void> {
     if (done) await rm(handle.dir, { recursive: true, force: true });
     await rm(handle.lockFile, { force: true }).catch(() => undefined);
+    await rm(handle.outLockFile, { force: true }).catch(() => undefined);
   }
 
   /** Keeps the journal for a later resume and lets another run take it. */

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { lastCompletedMonthEnd } from '../api/answers.js';
-import { METRICS, isKnown, type KnownMetric } from '../api/types.js';
+import { METRICS, UUID, isKnown, type KnownMetric } from '../api/types.js';
 
 export const FORMATS = ['csv', 'xlsx'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -25,7 +25,6 @@ export interface ExportArgs {
   strict: boolean;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 function lastDay(year: number, month: number): number {

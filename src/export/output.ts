@@ -2,8 +2,8 @@
 // workbook, the Overview totals, then billing.xlsx and the manifest, all renamed into
 // place together by AtomicOutput only when everything succeeded.
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { open, readFile, stat } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { access, open, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FLAG_SEVERITY, type BillingRow, type FlagCode } from '../billing/types.js';
 import { UsageError } from '../core/errors.js';
@@ -26,6 +26,8 @@ export interface StagedOutput {
   files: FileEntry[];
   /** What billing.xlsx is written from; null when no workbook is wanted. */
   xlsx: XlsxInput | null;
+  /** The folder this export created, removed again if it fails (see AtomicOutput.abort). */
+  created: string | null;
 }
 
 export interface FileEntry {
@@ -55,6 +57,7 @@ export function finalNames(template: Template, formats: Format[]): string[] {
  * holding a complete export of the same arguments is overwritten (a plain re-run).
  */
 export async function checkOutDir(dir: string, identity: Record<string, unknown>, names: string[]): Promise<void> {
+  await checkWritable(dir);
   // A commit that crashed half-way left the previous manifest aside: the folder is still that export's.
   const manifest = (await readManifest(path.join(dir, MANIFEST))) ?? (await readManifest(path.join(dir, asideName(MANIFEST))));
   if (manifest) {
@@ -65,6 +68,45 @@ export async function checkOutDir(dir: string, identity: Record<string, unknown>
     const exists = await stat(path.join(dir, n)).then(() => true, () => false);
     if (exists) throw new UsageError(`--out ${dir} already holds ${n}, which is not from a complete meterdata export.`, 'Choose another --out folder, or move those files away first.', 'EXPORT_OUT_IN_USE');
   }
+}
+
+const NOT_WRITABLE_HINT = 'Choose a folder you may write to for --out (it is created if missing).';
+
+/**
+ * The --out folder (or, when it does not exist yet, the folder it would be created in)
+ * can take our files: checked before any request, and without creating anything, so a
+ * refused run leaves no folder behind. `access` alone is not enough (root passes it on
+ * most read-only places), so a probe file is created and removed as well.
+ */
+export async function checkWritable(dir: string): Promise<void> {
+  let at = dir;
+  for (;;) {
+    const st = await stat(at).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' || e.code === 'ENOTDIR' ? null : Promise.reject(notWritable(dir, at, e))));
+    if (st?.isDirectory()) break;
+    if (st) {
+      throw new UsageError(
+        at === dir ? `--out ${dir} is a file, not a folder.` : `--out ${dir} cannot be created: ${at} is a file, not a folder.`,
+        NOT_WRITABLE_HINT,
+        'EXPORT_OUT_NOT_A_FOLDER',
+      );
+    }
+    if (path.dirname(at) === at) break;
+    at = path.dirname(at);
+  }
+  const probe = path.join(at, `.meterdata-write-test-${process.pid}`);
+  try {
+    await access(at, constants.W_OK);
+    await (await open(probe, 'wx')).close();
+    await rm(probe, { force: true });
+  } catch (e) {
+    throw notWritable(dir, at, e as NodeJS.ErrnoException);
+  }
+}
+
+function notWritable(dir: string, at: string, e: NodeJS.ErrnoException): UsageError {
+  const why = e.code === 'EROFS' ? 'it is on a read-only file system' : e.code === 'EACCES' || e.code === 'EPERM' ? 'permission denied' : (e.code ?? e.message);
+  const where = at === dir ? '' : ` (in ${at})`;
+  return new UsageError(`--out ${dir} cannot be written${where}: ${why}.`, NOT_WRITABLE_HINT, 'EXPORT_OUT_NOT_WRITABLE');
 }
 
 /** The manifest's content; {} when unreadable (not ours to overwrite), null when absent. */
@@ -173,7 +215,7 @@ export class OutputSet {
       await this.atomic.closeFile(await this.atomic.create(XLSX_FILE)); // exceljs writes the file itself, through its own stream
       xlsx = { file: path.join(this.dir, partialName(XLSX_FILE)), template: this.template, spools, overview: this.overview(), about, exportTime };
     }
-    return { dir: this.dir, pending: this.atomic.staged(), files, xlsx };
+    return { dir: this.dir, pending: this.atomic.staged(), files, xlsx, created: this.atomic.createdDir };
   }
 
   async abort(): Promise<void> {
@@ -209,5 +251,5 @@ export async function completeOutput(staged: StagedOutput, manifest: (files: Fil
 
 /** Removes a staged output's temporary files; final names are never touched. */
 export async function discardOutput(staged: StagedOutput): Promise<void> {
-  await AtomicOutput.adopt(staged.dir, staged.pending).abort();
+  await AtomicOutput.adopt(staged.dir, staged.pending, staged.created).abort();
 }

@@ -2,6 +2,7 @@
 // rate, ETA) redrawn at most 10 times a second. Off a terminal (cron, pipes): one log
 // line per Property and nothing that redraws. --quiet: nothing.
 import type { Io } from '../core/io.js';
+import { terminalSafe } from '../core/terminal-text.js';
 
 export interface Reporter {
   begin(properties: number, unitsHint: number | null): void;
@@ -15,7 +16,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 export function propertyLine(p: Parameters<Reporter['property']>[0]): string {
   const src = p.fromJournal ? ' (from the journal of the interrupted run)' : '';
-  return `property ${p.index}/${p.total} "${p.name}": ${plural(p.units, 'unit')}, ${plural(p.plantPoints, 'plant point')}, ${plural(p.flags, 'flag')}${src}`;
+  return `property ${p.index}/${p.total} "${terminalSafe(p.name)}": ${plural(p.units, 'unit')}, ${plural(p.plantPoints, 'plant point')}, ${plural(p.flags, 'flag')}${src}`;
 }
 
 function duration(s: number): string {
@@ -34,7 +35,7 @@ export function createReporter(io: Io, opts: { quiet: boolean; requests: () => n
       begin() {},
       unit() {},
       property: (p) => write(`${propertyLine(p)}\n`),
-      note: (line) => write(`${line}\n`),
+      note: (line) => write(`${terminalSafe(line)}\n`),
       end() {},
     };
   }
@@ -80,7 +81,7 @@ export function createReporter(io: Io, opts: { quiet: boolean; requests: () => n
       draw();
     },
     note(line) {
-      write(`${drawn ? '\r\x1b[2K' : ''}${line}\n`);
+      write(`${drawn ? '\r\x1b[2K' : ''}${terminalSafe(line)}\n`);
       draw(true);
     },
     end() {

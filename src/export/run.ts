@@ -9,7 +9,7 @@ import type { Severity } from '../billing/types.js';
 import { ExitCode, MeterdataError, isMeterdataError } from '../core/errors.js';
 import { Journal, type JournalHandle, type PropertyAnswers } from './journal.js';
 import { expectedRange, identity, type ExportArgs } from './options.js';
-import { OutputSet, completeOutput, discardOutput, writeWorkbookHere, type FileEntry, type StagedOutput, type WorkbookWriter } from './output.js';
+import { OutputSet, checkOutDir, completeOutput, finalNames, discardOutput, writeWorkbookHere, type FileEntry, type StagedOutput, type WorkbookWriter } from './output.js';
 import type { Reporter } from './progress.js';
 import type { Template } from './templates.js';
 import { unknownValueFlags } from './unknown.js';
@@ -83,7 +83,14 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
   const now = deps.now ?? (() => new Date());
   const id = identity(args);
   const who = await api.whoami();
-  const journal = await Journal.open(deps.stateDir, { ...id, out: args.out }, who, now());
+  const journal = await Journal.open(deps.stateDir, { ...id, out: args.out }, who, now(), args.out);
+  try {
+    // Checked again under the folder's lock: another export may have finished there since.
+    await checkOutDir(args.out, id, finalNames(template, args.formats));
+  } catch (e) {
+    await Journal.release(journal.handOver(), !journal.resumed); // a journal just made for a refused run goes too
+    throw e;
+  }
   if (journal.restartReason) reporter.note(`starting over: the saved progress of an earlier run was dropped because ${journal.restartReason}.`);
   if (journal.resumed) reporter.note(`resuming the export started at ${journal.meta.startedAt}: Properties fetched then are not fetched again.`);
 

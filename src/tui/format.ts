@@ -2,11 +2,13 @@
 // and the monthly series behind the bar chart. No Ink here, so all of it is
 // testable without rendering.
 import type { Address, MeasuringPointConsumption, ReadingStatus } from '../api/types.js';
+import { terminalSafe } from '../core/terminal-text.js';
 import type { DateRange } from './range.js';
 
-/** Cuts text to `width` columns, marking the cut with an ellipsis. */
-export function fit(text: string, width: number): string {
+/** Cuts text to `width` columns, marking the cut with an ellipsis; control characters from the server are shown escaped. */
+export function fit(raw: string, width: number): string {
   if (width <= 0) return '';
+  const text = terminalSafe(raw);
   const chars = [...text];
   if (chars.length <= width) return text;
   if (width === 1) return '…';
@@ -17,7 +19,7 @@ export function fit(text: string, width: number): string {
 export function wordWrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
+  for (const word of terminalSafe(text).split(/\s+/).filter(Boolean)) {
     if (line && [...line].length + 1 + [...word].length > width) {
       lines.push(line);
       line = word;

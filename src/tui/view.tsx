@@ -5,6 +5,7 @@ import { createContext, useContext, type ReactNode } from 'react';
 import type { Flag } from '../billing/types.js';
 import type { FlagTextFn } from './data.js';
 import type { ErrorInfo } from './errors.js';
+import { terminalSafe } from '../core/terminal-text.js';
 import { fit, LEGEND_STATUSES, METRIC_CODES, NO_READING, STATUS_MARKS, statusMark, TYPE_CODES, wordWrap } from './format.js';
 import { SEVERITY_MARK, severityOf, type Row, type Span } from './rows.js';
 
@@ -14,7 +15,7 @@ export function SpanText({ span, inverse }: { span: Span; inverse?: boolean }) {
   const color = useContext(ColorContext);
   return (
     <Text color={color ? span.color : undefined} bold={span.bold} dimColor={color ? span.dim : false} inverse={inverse}>
-      {span.text}
+      {terminalSafe(span.text)}
     </Text>
   );
 }

@@ -120,11 +120,18 @@ describe('server and settings checks', () => {
   let fake: http.Server;
   let fakeUrl: string;
   beforeAll(async () => {
+    const good = { code_challenge_methods_supported: ['S256'], authorization_response_iss_parameter_supported: true };
     // RFC 8414 path insertion: /.well-known/oauth-authorization-server/<variant> describes issuer <fake>/<variant>
     const variants: Record<string, Record<string, unknown>> = {
       '': { code_challenge_methods_supported: ['plain'] },
       '/no-s256': { code_challenge_methods_supported: ['plain'], authorization_response_iss_parameter_supported: true },
       '/no-iss': { code_challenge_methods_supported: ['S256'] },
+      // a loopback issuer whose endpoints point elsewhere: the sign-in page, the code or the refresh token would leave the machine
+      '/auth-off-host': { ...good, authorization_endpoint: 'http://login.example.net/authorize' },
+      '/auth-https-off-host': { ...good, authorization_endpoint: 'https://login.example.net/authorize' },
+      '/auth-javascript': { ...good, authorization_endpoint: 'javascript:alert(1)' },
+      '/token-off-host': { ...good, token_endpoint: 'http://192.0.2.7/token' },
+      '/revoke-localhost': { ...good, revocation_endpoint: 'http://localhost:9/revoke' },
     };
     fake = http.createServer((req, res) => {
       const prefix = '/.well-known/oauth-authorization-server';
@@ -158,6 +165,19 @@ describe('server and settings checks', () => {
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/oauth\/authorize/);
+  });
+
+  it.each([
+    ['auth-off-host', 'authorization_endpoint', 'http://login.example.net/authorize'],
+    ['auth-https-off-host', 'authorization_endpoint', 'https://login.example.net/authorize'],
+    ['auth-javascript', 'authorization_endpoint', 'javascript:alert(1)'],
+    ['token-off-host', 'token_endpoint', 'http://192.0.2.7/token'],
+    ['revoke-localhost', 'revocation_endpoint', 'http://localhost:9/revoke'],
+  ])('refuses a loopback server whose metadata points off its host or off https (%s): usage error, no URL printed', async (variant, field, value) => {
+    const r = await runCli(['login', '--no-browser', '--auth-url', `${fakeUrl}/${variant}`], { env: freshEnv() });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`names "${value}" as its ${field}; meterdata only uses https endpoints, on 127.0.0.1 for a local server.`);
+    expect(r.stderr).not.toMatch(/example\.net\/authorize\?/);
   });
 
   it('an unreachable server is "unavailable" (exit 5) and names the URL', async () => {

@@ -29,3 +29,19 @@ describe('openBrowser', () => {
     }
   });
 });
+
+describe('openerCommand', () => {
+  const hostile = 'https://auth.example.com/authorize?a=1&calc.exe|whoami^x"y';
+
+  it('on Windows hands the URL to url.dll as one argument, never to cmd /c start', async () => {
+    const { openerCommand } = await import('../../src/auth/browser.js');
+    expect(openerCommand(hostile, {}, 'win32')).toEqual({ cmd: 'rundll32', args: ['url.dll,FileProtocolHandler', hostile] });
+  });
+
+  it('everywhere else the URL is the single argument too', async () => {
+    const { openerCommand } = await import('../../src/auth/browser.js');
+    expect(openerCommand(hostile, {}, 'darwin')).toEqual({ cmd: 'open', args: [hostile] });
+    expect(openerCommand(hostile, {}, 'linux')).toEqual({ cmd: 'xdg-open', args: [hostile] });
+    expect(openerCommand(hostile, { BROWSER: '/usr/bin/firefox' }, 'win32')).toEqual({ cmd: '/usr/bin/firefox', args: [hostile] });
+  });
+});

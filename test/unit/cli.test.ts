@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 
@@ -30,5 +33,29 @@ describe('meterdata CLI wiring', () => {
     const r = await runCli(['login', '--client-auth', 'client_secret_post']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--client-auth');
+  });
+
+  // An unset variable in a cron script ("--property $PROP") must never widen an export
+  // to every Property, write into the current folder, or pick the default profile.
+  it.each([
+    [['export', '--year', '2025', '--out', ''], '--out'],
+    [['export', '--year', '2025', '--property', ''], '--property'],
+    [['export', '--year', '2025', '--property', '3f2a0000-0000-4000-8000-000000000001', '--property', ' '], '--property'],
+    [['export', '--year', '2025', '--profile', ''], '--profile'],
+    [['export', '--year', '', '--out', 'x'], '--year'],
+    [['export', '--year', '2025', '--template', ''], '--template'],
+    [['status', '--profile', ''], '--profile'],
+    [['token', '--profile', ''], '--profile'],
+    [['logout', '--profile', ''], '--profile'],
+    [['browse', '--profile', ''], '--profile'],
+    [['login', '--auth-url', ''], '--auth-url'],
+    [['demo', '--out', ''], '--out'],
+    [['sandbox', '--clients', ''], '--clients'],
+  ])('refuses an empty value before doing anything: %j', async (argv, flag) => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'md-empty-'));
+    const r = await runCli(argv, { env: { METERDATA_HOME: home }, cwd: home });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`meterdata: ${flag}: the value is empty.`);
+    expect(readdirSync(home)).toEqual([]);
   });
 });

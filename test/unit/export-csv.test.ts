@@ -21,6 +21,28 @@ const billingRow = {
 const file = (t: Template, table: string) => t.files.find((f) => f.table === table)!;
 
 describe('CSV writer', () => {
+  it("neutralises text cells a spreadsheet would run as a formula (=, +, -, @, tab, CR) with an apostrophe; numbers keep their sign", async () => {
+    for (const name of ['generic', 'de']) {
+      const t = await loadTemplate(name, process.cwd());
+      const hostile = ['=HYPERLINK("http://x","y")', '+1+1', '-2+3', '@SUM(A1)', '\tTab', '\rCR'];
+      const csv = renderCsv(t, file(t, 'billing'), hostile.map((n, i) => ({ ...billingRow, property_name: n, usage_unit_name: `WE ${i}`, billable_value: '-12.5', points: -1 })));
+      const body = csv.replace(/^\uFEFF/, '').split(t.eol).slice(1).join(t.eol);
+      const sep = t.separator;
+      const expected = hostile.map((n, i) =>
+        [billingRow.property_id, csvField(`'${n}`, sep), billingRow.usage_unit_id, `WE ${i}`, 'residential', 'heat', 'kWh'].join(sep),
+      );
+      for (const prefix of expected) expect(body).toContain(prefix);
+      expect(body.split(`${sep}${name === 'de' ? '-12,5' : '-12.5'}${sep}-1${sep}`).length - 1).toBe(hostile.length);
+      expect(body).not.toContain(`${sep}'-12`);
+    }
+  });
+
+  it('leaves ordinary text alone, and a text cell with a formula character further in', async () => {
+    const t = await loadTemplate('generic', process.cwd());
+    const csv = renderCsv(t, file(t, 'billing'), [{ ...billingRow, property_name: 'Haus A-1 = Hof', usage_unit_name: 'WE 1' }]);
+    expect(csv.split('\r\n')[1]).toContain(',Haus A-1 = Hof,');
+  });
+
   it('writes the generic billing.csv byte for byte', async () => {
     const t = await loadTemplate('generic', process.cwd());
     const csv = renderCsv(t, file(t, 'billing'), [billingRow, { ...billingRow, property_name: 'A', usage_unit_name: 'B', billable_value: '0.0000001', review_flags: [] }]);

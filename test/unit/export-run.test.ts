@@ -1,13 +1,14 @@
 // The export engine against a fake ApiClient: request discipline, failure, resume.
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/contracts.js';
 import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit, WhoAmI } from '../../src/api/types.js';
 import { ServiceUnavailableError } from '../../src/core/errors.js';
-import { LOCK_DAMAGED_STALE_MS } from '../../src/export/journal.js';
+import { LOCK_DAMAGED_STALE_MS, outLockFile } from '../../src/export/journal.js';
 import { parseExportArgs } from '../../src/export/options.js';
 import type { Reporter } from '../../src/export/progress.js';
 import { finishExport, nameList, runExport, stageExport } from '../../src/export/run.js';
@@ -144,7 +145,7 @@ describe('export engine', () => {
     const err = await runExport({ api: failing.api, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch((e: unknown) => e);
     expect(err).toMatchObject({ exitCode: 5 });
     expect((err as Error).message).toMatch(/stopped after 2 of 3 Properties \(not finished: "Haus 3"\); no files were put under their final names/);
-    expect((await readdir(s.args.out)).filter((n) => !n.startsWith('.'))).toEqual([]);
+    expect(existsSync(s.args.out)).toBe(false); // the folder it created is gone again: nothing looks like an export
 
     const again = fakeApi(data);
     const rep = reporter();
@@ -168,12 +169,12 @@ describe('export engine', () => {
     const e1 = await finishExport(await stageExport({ api: fakeApi(data).api, ...deps }), { writeWorkbook: async () => Promise.reject(full) }).catch((e: unknown) => e);
     expect(e1).toMatchObject({ code: 'FIXTURE_DISK', exitCode: 5 });
     expect((e1 as Error).message).toMatch(/^disk full Every Property was fetched, but the files could not be finished; no files were put under their final names/);
-    expect(await readdir(s.args.out)).toEqual([]);
+    expect(existsSync(s.args.out)).toBe(false);
     // Ctrl-C while the workbook is written
     const ac = new AbortController();
     const e2 = await finishExport(await stageExport({ api: fakeApi(data).api, ...deps, signal: ac.signal }), { signal: ac.signal, writeWorkbook: async () => ac.abort(new Error('interrupted by SIGINT')) }).catch((e: unknown) => e);
     expect(e2).toMatchObject({ code: 'EXPORT_INTERRUPTED', exitCode: 130 });
-    expect(await readdir(s.args.out)).toEqual([]);
+    expect(existsSync(s.args.out)).toBe(false);
 
     const again = fakeApi(data);
     await runExport({ api: again.api, ...deps });
@@ -194,25 +195,62 @@ describe('export engine', () => {
   });
 });
 
+/** An export that has taken its locks and waits (listing units) until `release` is called. */
+async function heldExport(data: ReturnType<typeof dataset>, s: Awaited<ReturnType<typeof setup>>) {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const slow = fakeApi(data);
+  const inner = slow.api.listUsageUnits.bind(slow.api);
+  slow.api.listUsageUnits = async function* (q) {
+    await gate;
+    yield* inner(q);
+  };
+  const first = runExport({ api: slow.api, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
+  await new Promise((r) => setTimeout(r, 100));
+  return { first, release };
+}
+
 describe('export journal lock', () => {
   it('refuses a second export with the same arguments while the first runs', async () => {
     const data = dataset();
     const s = await setup();
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const slow = fakeApi(data);
-    const inner = slow.api.listUsageUnits.bind(slow.api);
-    slow.api.listUsageUnits = async function* (q) {
-      await gate;
-      yield* inner(q);
-    };
-    const first = runExport({ api: slow.api, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
-    await new Promise((r) => setTimeout(r, 100));
+    const { first, release } = await heldExport(data, s);
     const second = await runExport({ api: fakeApi(data).api, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch((e: unknown) => e);
     expect(second).toMatchObject({ code: 'EXPORT_ALREADY_RUNNING', exitCode: 2 });
     release();
     await first;
     await runExport({ api: fakeApi(data).api, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
+  });
+
+  it('one export owns a folder: a second one with other arguments into the same --out is refused (exit 2) and cannot mix up the files', async () => {
+    const data = dataset();
+    const s = await setup();
+    const { first, release } = await heldExport(data, s);
+    const other = { ...s, args: parseExportArgs({ year: '2024', out: 'out', format: 'csv' }, s.home, {}) };
+    const second = await runExport({ api: fakeApi(data).api, ...other, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch((e: unknown) => e);
+    expect(second).toMatchObject({ code: 'EXPORT_OUT_BUSY', exitCode: 2 });
+    expect((second as Error).message).toMatch(/Another `meterdata export` is writing to .*out; one export owns a folder at a time/);
+    release();
+    const summary = await first;
+    const manifest = JSON.parse(await readFile(path.join(s.args.out, 'meterdata-manifest.json'), 'utf8')) as { files: { name: string }[] };
+    expect(manifest.files.map((f) => f.name).sort()).toEqual((await readdir(s.args.out)).filter((n) => n !== 'meterdata-manifest.json').sort());
+    expect(summary.files.length).toBe(manifest.files.length);
+    // Once the first is done, the folder holds its export: the other arguments are refused as before.
+    const third = await runExport({ api: fakeApi(data).api, ...other, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch((e: unknown) => e);
+    expect(third).toMatchObject({ code: 'EXPORT_OUT_IN_USE', exitCode: 2 });
+    expect(await readdir(path.join(s.stateDir, 'exports'))).toEqual([]);
+  });
+
+  it("takes over the folder lock of an export that no longer runs", async () => {
+    const data = dataset();
+    const s = await setup();
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const lock = await outLockFile(s.stateDir, s.args.out);
+    await mkdir(path.dirname(lock), { recursive: true });
+    await writeFile(lock, JSON.stringify({ pid: dead, host: os.hostname() }));
+    await runExport({ api: fakeApi(data).api, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
+    expect(existsSync(lock)).toBe(false);
+    expect(existsSync(path.join(s.args.out, 'meterdata-manifest.json'))).toBe(true);
   });
 
   // A kill -9 used to be able to leave an empty lock file (created, not yet written); the

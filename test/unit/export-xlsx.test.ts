@@ -55,6 +55,23 @@ describe('XLSX writer', () => {
   });
 });
 
+describe('XLSX text cells', () => {
+  it('keeps a name that looks like a formula as a plain string cell, without the CSV apostrophe', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'md-xlsx-'));
+    const t = await loadTemplate('generic', process.cwd());
+    const spool = path.join(dir, 'billing.ndjson');
+    await writeFile(spool, `${JSON.stringify({ ...rows[0], property_name: '=1+1', usage_unit_name: '@SUM(A1)' })}\n`);
+    const file = path.join(dir, 'x.xlsx');
+    await writeXlsx({ file, template: t, spools: { billing: spool }, overview: { metrics: [], spool: null }, about: [], exportTime: new Date('2026-11-22T10:00:00Z') });
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(file);
+    const row = wb.getWorksheet('billing')!.getRow(2);
+    expect(row.getCell(2).value).toBe('=1+1');
+    expect(row.getCell(2).type).toBe(ExcelJS.ValueType.String);
+    expect(row.getCell(4).value).toBe('@SUM(A1)');
+  });
+});
+
 describe('Overview sheet', () => {
   it('keys cells by (metric, unit) as billing does: one metric with two units is two columns, each cell its own value', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'md-xlsx-ov-'));

@@ -1,0 +1,28 @@
+// Where a token may be sent: https anywhere, plain http only to this machine (the local
+// sandbox), under the loopback names the contract lists. A token sent over plain http
+// to any other host can be read by everyone on the way.
+import { UsageError } from './errors.js';
+
+const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]'];
+
+export function isLoopbackHost(url: URL): boolean {
+  return LOOPBACK_HOSTS.includes(url.hostname);
+}
+
+export function isLoopbackHttp(url: URL): boolean {
+  return url.protocol === 'http:' && isLoopbackHost(url);
+}
+
+/** `url` parsed, or a UsageError (exit 2) naming `what` when a token must not go there. */
+export function tokenSafeUrl(value: string, what: string, hint: string): URL {
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    throw new UsageError(`${what} "${value}" is not a URL.`, hint, 'USAGE_URL');
+  }
+  if (u.protocol !== 'https:' && !isLoopbackHttp(u)) {
+    throw new UsageError(`${what} ${u.origin} is not https; meterdata sends tokens over plain http only to 127.0.0.1, localhost or [::1].`, hint, 'USAGE_INSECURE_URL');
+  }
+  return u;
+}
