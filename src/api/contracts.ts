@@ -54,6 +54,10 @@ export interface ApiClientOptions {
   retryBaseMs?: number;
   /** Longest backoff step (default 8000 ms). */
   retryMaxMs?: number;
+  /** One answer's body is read no further than this (default MAX_ANSWER_BYTES, 32 MiB); beyond it: API_ANSWER_TOO_LARGE. */
+  maxAnswerBytes?: number;
+  /** Pages one listing may have (default MAX_PAGES, 5000); beyond it: API_TOO_MANY_PAGES. */
+  maxPages?: number;
 }
 
 export interface ApiClient {
