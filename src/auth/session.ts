@@ -57,15 +57,17 @@ export class Session {
     private readonly env: NodeJS.ProcessEnv,
     /** One line for stderr: warnings that do not stop the command. */
     private readonly warn: (line: string) => void = () => undefined,
+    /** Ctrl-C: stops the /whoami reads (never a refresh in flight: its answer must be saved). */
+    private readonly signal?: AbortSignal,
   ) {
     this.record = record;
   }
 
-  static async open(profile: Profile, env: NodeJS.ProcessEnv, warn?: (line: string) => void): Promise<Session> {
+  static async open(profile: Profile, env: NodeJS.ProcessEnv, warn?: (line: string) => void, signal?: AbortSignal): Promise<Session> {
     const store = openStore(profile.credential_store, env);
     const record = await store.read(profile.name);
     if (!record) throw notSignedIn(profile.name);
-    return new Session(profile, store, record, env, warn);
+    return new Session(profile, store, record, env, warn, signal);
   }
 
   private async key(): Promise<DpopKey | undefined> {
@@ -200,7 +202,7 @@ export class Session {
         }
       : undefined;
     const headersFor = (m: string, u: string) => (opts.refreshOn401 ? this.fresh() : Promise.resolve(this.record)).then((rec) => this.headersWith(rec, m, u));
-    const next = await reconcile({ ...latest, credential_store: this.profile.credential_store }, headersFor, onRejected);
+    const next = await reconcile({ ...latest, credential_store: this.profile.credential_store }, headersFor, onRejected, this.signal);
     if (this.record.access_expires_at) next.access_expires_at = this.record.access_expires_at;
     await saveProfile(this.env, next);
     this.profile = next;
