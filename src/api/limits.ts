@@ -19,7 +19,7 @@ export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 export const MAX_PAGES = 5_000;
 
 /** `ms` for a person: seconds, minutes, hours or days. */
-function duration(ms: number): string {
+export function duration(ms: number): string {
   const s = ms / 1000;
   if (s < 120) return `${Math.round(s)} seconds`;
   if (s < 7200) return `${Math.round(s / 60)} minutes`;
@@ -27,15 +27,22 @@ function duration(ms: number): string {
   return `${Math.round(s / 86_400)} days`;
 }
 
-export function waitTooLong(endpoint: string, waitMs: number, now: number): ServiceUnavailableError {
+/** When a wait asked for at `now` ends, as an ISO time without milliseconds; null when it is beyond any date. */
+export function retryAt(now: number, waitMs: number): string | null {
   const at = new Date(now + waitMs);
-  const retryAt = Number.isFinite(at.getTime()) ? at.toISOString().replace(/\.\d{3}Z$/, 'Z') : null;
+  return Number.isFinite(at.getTime()) ? at.toISOString().replace(/\.\d{3}Z$/, 'Z') : null;
+}
+
+export const retryHint = (at: string | null) => (at ? `Run the command again after ${at} (UTC).` : 'The service gave no usable time; try again later.');
+
+export function waitTooLong(endpoint: string, waitMs: number, now: number): ServiceUnavailableError {
+  const at = retryAt(now, waitMs);
   return new ServiceUnavailableError(
     `The metering service asked to wait ${duration(waitMs)} before the next request to ${endpoint} (HTTP 429, Retry-After), longer than the ${RETRY_AFTER_MAX_MS / 60_000} minutes meterdata waits; stopped instead of waiting.`,
     {
       code: 'RATE_LIMITED_TOO_LONG',
-      hint: retryAt ? `Run the command again after ${retryAt} (UTC).` : 'The service gave no usable time; try again later.',
-      details: { endpoint, retryAfterMs: waitMs, retryAt },
+      hint: retryHint(at),
+      details: { endpoint, retryAfterMs: waitMs, retryAt: at },
     },
   );
 }

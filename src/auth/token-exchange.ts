@@ -6,6 +6,7 @@ import { ExitCode, MeterdataError, NotSignedInError, ServiceUnavailableError } f
 import { describeError } from './discovery.js';
 import type { DpopKey } from './dpop.js';
 import type { StoredRecord } from './credential-store/types.js';
+import { duration, retryAt, retryHint } from '../api/limits.js';
 
 export type TokenSet = oidc.TokenEndpointResponse;
 
@@ -68,11 +69,21 @@ export async function refreshGrant(config: oidc.Configuration, refreshToken: str
         return await oidc.refreshTokenGrant(config, refreshToken, undefined, dpop ? { DPoP: dpop } : undefined);
       } catch (e) {
         const wait = httpStatusOf(e) === 429 ? retryAfterSeconds(e) : undefined;
-        if (wait === undefined || attempt >= REFRESH_429_RETRIES || wait > RETRY_AFTER_MAX_S) throw tokenError(e, 'refresh the access token', profile, undefined, wire);
+        if (wait !== undefined && wait > RETRY_AFTER_MAX_S) throw tokenWaitTooLong(wait);
+        if (wait === undefined || attempt >= REFRESH_429_RETRIES) throw tokenError(e, 'refresh the access token', profile, undefined, wire);
         await new Promise((r) => setTimeout(r, wait * 1000));
       }
     }
   });
+}
+
+/** A token-endpoint 429 asking for more than RETRY_AFTER_MAX_S: the refresh token was not used; say when to come back. */
+function tokenWaitTooLong(seconds: number): ServiceUnavailableError {
+  const ms = seconds * 1000;
+  return new ServiceUnavailableError(
+    `The sign-in server asked to wait ${duration(ms)} before the next token request (HTTP 429, Retry-After), longer than the ${RETRY_AFTER_MAX_S} seconds meterdata waits; the stored sign-in was not changed.`,
+    { code: 'AUTH_RATE_LIMITED', hint: retryHint(retryAt(Date.now(), ms)) },
+  );
 }
 
 function responseOf(e: unknown): Response | undefined {

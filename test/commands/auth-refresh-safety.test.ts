@@ -196,6 +196,20 @@ describe('token endpoint answers', () => {
     expect(readFileSync(file, 'utf8')).toBe(before);
   }, 20_000);
 
+  it('a 429 asking for more than 30 s: not waited, exit 5 saying when to run again, the store untouched', async () => {
+    const { env, file } = await signedIn();
+    expiresIn(file, -1000);
+    const before = readFileSync(file, 'utf8');
+    proxy.intercept = async (r) => (r.path === '/oauth/token' ? { ...tooMany, headers: { ...tooMany.headers, 'retry-after': '1000000000' } } : undefined);
+    const posts = tokenPosts();
+    const tok = await runCli(['token'], { env });
+    expect(tok.code).toBe(5);
+    expect(tok.stderr).toMatch(/asked to wait \d+ days before the next token request/);
+    expect(tok.stderr).toMatch(/Run the command again after \d{4}-\d\d-\d\dT/);
+    expect(tokenPosts()).toBe(posts + 1);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+  });
+
   it('a 5xx is not retried (the server may have rotated the token)', async () => {
     const { env, file } = await signedIn();
     expiresIn(file, -1000);
