@@ -9,6 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { spawnCli } from '../helpers/browser.js';
 import { pageOf, startFakeApi, type FakeApi } from '../helpers/fake-api-server.js';
 import { property, whoami } from '../unit/api-fixtures.js';
 
@@ -45,7 +47,7 @@ async function interruptAt(api: FakeApi, args: string[], at: string, signal: Nod
 
 const held = { json: whoami(), delayMs: 60_000 };
 
-describe('interrupted while a request is in flight', () => {
+describe('interrupted while the command waits (a request in flight, the browser)', () => {
   it.each([
     ['export', 'SIGINT', '/v1/whoami'],
     ['export', 'SIGTERM', '/v1/properties'],
@@ -74,5 +76,22 @@ describe('interrupted while a request is in flight', () => {
     expect(r.code, r.stderr).toBe(130);
     expect(r.stderr).toMatch(/^meterdata: Interrupted by SIGINT\./m);
     expect(r.stderr).not.toMatch(/\n\s+at |bug/);
+  }, 30_000);
+
+  it('login, SIGTERM while waiting for the browser: exit 130, nothing stored, no stack trace', async () => {
+    const sb = await startSandbox({ clock: '2026-11-22' });
+    try {
+      const home = await mkdtemp(path.join(os.tmpdir(), 'md-signal-login-'));
+      const run = spawnCli(['login', '--no-browser', '--auth-url', sb.url, '--credential-store', 'file'], { HOME: home, METERDATA_HOME: home });
+      await run.waitForStderr(/Waiting for the sign-in/);
+      run.child.kill('SIGTERM');
+      const r = await run.done;
+      expect(r.code, r.stderr).toBe(130);
+      expect(r.stderr).toMatch(/^meterdata: Sign-in interrupted; nothing was changed\./m);
+      expect(r.stderr).not.toMatch(/\n\s+at |bug/);
+      expect(existsSync(path.join(home, 'state', 'credentials', 'default.json'))).toBe(false);
+    } finally {
+      await sb.close();
+    }
   }, 30_000);
 });
