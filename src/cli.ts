@@ -2,7 +2,7 @@
 // Command modules are imported lazily so that `--help` loads neither Ink nor exceljs.
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
-import { ExitCode, formatError, UsageError } from './core/errors.js';
+import { ExitCode, formatError, InterruptedError, isMeterdataError, UsageError } from './core/errors.js';
 import type { Io } from './core/io.js';
 
 const EXIT_CODES_HELP = `
@@ -10,11 +10,11 @@ Exit codes:
   0  success
   1  unexpected failure (a bug: please report it)
   2  usage error (bad flag, date, file or argument)
-  3  not signed in, or the connection was revoked or expired (run: meterdata login)
+  3  not signed in, the connection was revoked or expired, or a refresh answer was lost (run: meterdata login)
   4  access withdrawn: the landlord's property selection no longer covers the data
-  5  service unavailable or rate-limited after retries (try again later)
+  5  service unavailable, rate-limited or out of bounds after retries (try again later)
   6  export --strict: files written, but values were not billed or need review
-  130 interrupted (Ctrl-C): run the same command again to continue
+  130 interrupted (Ctrl-C or SIGTERM): nothing half-written; run the same command again
 `;
 
 function version(): string {
@@ -179,6 +179,11 @@ export async function main(argv: string[], io?: Io): Promise<number> {
       return ExitCode.USAGE;
     }
     const { text, exitCode: code } = formatError(e instanceof Error && 'code' in e && e.code === 'commander.invalidArgument' ? new UsageError(e.message) : e);
+    if (ctx.signal.aborted) {
+      // Whatever a command made of the abort, the run was interrupted: 130, never a stack trace.
+      ctx.stderr.write(`${isMeterdataError(e) ? text : formatError(ctx.signal.reason instanceof InterruptedError ? ctx.signal.reason : new InterruptedError()).text}\n`);
+      return ExitCode.INTERRUPTED;
+    }
     ctx.stderr.write(`${text}\n`);
     return code;
   }
@@ -192,7 +197,7 @@ function processIo(): Io {
   // kill the process before the command could clean up.
   const stop = (signal: NodeJS.Signals) => {
     if (controller.signal.aborted) process.exit(ExitCode.INTERRUPTED);
-    controller.abort(new Error(`interrupted by ${signal}`));
+    controller.abort(new InterruptedError(`Interrupted by ${signal}.`));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -5,6 +5,7 @@ import { AccessWithdrawnError, ServiceUnavailableError } from '../core/errors.js
 import { checkEchoedRange, checkSubject } from './answers.js';
 import { tokenSafeUrl } from '../core/secure-url.js';
 import type { ApiClient, ApiClientOptions, RangeQuery, UnknownValue } from './contracts.js';
+import { MAX_ANSWER_BYTES, MAX_PAGES } from './limits.js';
 import { RateBudget, Scheduler } from './pacer.js';
 import { ApiProblemError, notFound, unexpectedNotFound } from './problems.js';
 import { check, MAX_DEPTH, SchemaViolation, tooDeep, type Schema } from './schema.js';
@@ -54,6 +55,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     retryBaseMs: opts.retryBaseMs ?? 250,
     retryMaxMs: opts.retryMaxMs ?? 8_000,
     requestTimeoutMs: opts.requestTimeoutMs ?? 30_000,
+    maxAnswerBytes: opts.maxAnswerBytes ?? MAX_ANSWER_BYTES,
     signal: opts.signal,
     onEvent: opts.onEvent ?? (() => {}),
     userAgent: 'meterdata/0.1.0',
@@ -170,23 +172,43 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     return json;
   }
 
-  /** Follows next_cursor to the end, one page ahead of nobody: the next page is fetched when the caller gets there. */
+  const maxPages = opts.maxPages ?? MAX_PAGES;
+  /** A listing that would never end: exit 5 naming the endpoint, before anything repeated is handed on. */
+  const endless = (path: string, code: string, what: string, pages: number) =>
+    new ServiceUnavailableError(`The metering service's list ${transport.endpoint(path)} does not end: it ${what}; stopped after ${pages} ${pages === 1 ? 'page' : 'pages'} instead of looping forever.`, {
+      code,
+      hint: 'Try again later; if it persists, report it to the service (its pagination breaks contract 1.0.0-rc.3).',
+      details: { endpoint: transport.endpoint(path), pages },
+    });
+
+  /**
+   * Follows next_cursor to the end, one page ahead of nobody: the next page is fetched when
+   * the caller gets there. Every page must bring new items, so a walk ends: an empty page
+   * that names a next one, an item listed twice (a cycle under fresh cursors), a cursor
+   * seen before, or more than maxPages pages stop it.
+   */
   async function* paginate<T>(path: string, item: Schema, rememberItem: (x: T) => void, subject?: Subject): AsyncGenerator<T> {
     const cursors = new Set<string>();
+    const listed = new Set<string>();
     let cursor: string | null = null;
+    let pages = 0;
     const sep = path.includes('?') ? '&' : '?';
     for (;;) {
       const query = `${sep}limit=${PAGE_LIMIT}${cursor === null ? '' : `&page_cursor=${encodeURIComponent(cursor)}`}`;
       const page = (await fetchChecked(path + query, S.page(item), subject)) as { data: T[]; next_cursor: string | null };
+      pages++;
+      for (const x of page.data) {
+        const itemId = (x as { id?: unknown }).id;
+        if (typeof itemId !== 'string') continue;
+        if (listed.has(itemId)) throw endless(path, 'API_PAGE_REPEATS', `listed ${itemId} again on page ${pages}`, pages);
+        listed.add(itemId);
+      }
       for (const x of page.data) rememberItem(x);
       yield* page.data;
       if (page.next_cursor === null) return;
-      if (cursors.has(page.next_cursor)) {
-        throw new ServiceUnavailableError(
-          `The metering service returned the same page cursor twice while listing ${transport.endpoint(path)}; stopped instead of looping forever.`,
-          { code: 'API_CURSOR_LOOP', details: { endpoint: transport.endpoint(path), pages: cursors.size + 1 } },
-        );
-      }
+      if (page.data.length === 0) throw endless(path, 'API_EMPTY_PAGE', `sent page ${pages} without items but with a cursor to another page`, pages);
+      if (cursors.has(page.next_cursor)) throw endless(path, 'API_CURSOR_LOOP', 'returned the same page cursor twice', pages);
+      if (pages >= maxPages) throw endless(path, 'API_TOO_MANY_PAGES', `still named a next page after ${maxPages} pages (${maxPages * PAGE_LIMIT} items, far more than any landlord's data)`, pages);
       cursors.add(page.next_cursor);
       cursor = page.next_cursor;
     }

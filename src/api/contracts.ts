@@ -56,6 +56,10 @@ export interface ApiClientOptions {
   retryMaxMs?: number;
   /** This computer's clock, for what "the last completed month" can be when an echoed range is checked (default: the system clock). */
   now?: () => Date;
+  /** One answer's body is read no further than this (default MAX_ANSWER_BYTES, 32 MiB); beyond it: API_ANSWER_TOO_LARGE. */
+  maxAnswerBytes?: number;
+  /** Pages one listing may have (default MAX_PAGES, 5000); beyond it: API_TOO_MANY_PAGES. */
+  maxPages?: number;
 }
 
 export interface ApiClient {

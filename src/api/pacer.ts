@@ -64,6 +64,9 @@ export class RateBudget {
   }
 }
 
+/** setTimeout's largest delay; a longer one fires at once (with a warning), which would spin. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 interface Waiter {
   resolve: (release: () => void) => void;
   reject: (e: unknown) => void;
@@ -121,7 +124,7 @@ export class Scheduler {
         this.timer = setTimeout(() => {
           this.timer = null;
           this.pump();
-        }, Math.ceil(at - now));
+        }, Math.min(MAX_TIMER_MS, Math.ceil(at - now)));
         return;
       }
       this.budget.take(now);

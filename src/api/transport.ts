@@ -2,9 +2,9 @@
 // timeouts, dropped connections, corrupt bodies, 429 pauses, 401 refresh, backoff.
 // Never puts a token into an error, an event or a log line.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import type { Credentials } from '../core/credentials.js';
-import { ServiceUnavailableError } from '../core/errors.js';
+import { isMeterdataError, ServiceUnavailableError } from '../core/errors.js';
 import type { ApiEvent } from './contracts.js';
 import type { Scheduler } from './pacer.js';
 import {
@@ -18,6 +18,7 @@ import {
   unexpectedStatus,
 } from './problems.js';
 import { problemCode, type Problem } from './types.js';
+import { discard, readCapped, RETRY_AFTER_MAX_MS, tooLarge, waitTooLong } from './limits.js';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -27,6 +28,8 @@ export interface TransportOptions {
   retryBaseMs: number;
   retryMaxMs: number;
   requestTimeoutMs: number;
+  /** One answer's body is read no further than this (see MAX_ANSWER_BYTES). */
+  maxAnswerBytes: number;
   signal: AbortSignal | undefined;
   onEvent: (e: ApiEvent) => void;
   userAgent: string;
@@ -89,6 +92,7 @@ export class Transport {
       const started = performance.now();
       let sending = false;
       let pauseMs = 0;
+      let res: Dispatcher.ResponseData | undefined;
       try {
         const auth = await this.o.credentials.headersFor('GET', url);
         sentToken = tokenOf(auth);
@@ -98,7 +102,7 @@ export class Transport {
         sending = true;
         const timeout = AbortSignal.timeout(this.o.requestTimeoutMs);
         const signal = this.o.signal ? AbortSignal.any([this.o.signal, timeout]) : timeout;
-        const res = await this.pool.request({
+        res = await this.pool.request({
           path: requestPath,
           method: 'GET',
           headers: { ...auth, accept: 'application/json, application/problem+json', 'user-agent': this.o.userAgent },
@@ -107,10 +111,17 @@ export class Transport {
         status = res.statusCode;
         headers = res.headers;
         // Pause before this caller's slot is released, so no queued caller slips through.
-        if (status === 429) pauseMs = this.pauseAll(header(headers, 'retry-after'), failures);
-        text = await res.body.text();
+        if (status === 429) pauseMs = this.pauseAll(header(headers, 'retry-after'), failures, endpoint);
+        const body = await readCapped(res.body, header(headers, 'content-length'), this.o.maxAnswerBytes);
+        if (body === null) throw tooLarge(endpoint, this.o.maxAnswerBytes);
+        text = body;
       } catch (e) {
         if (this.o.signal?.aborted) throw this.o.signal.reason;
+        // Our own verdicts on the answer (too large, a wait beyond the cap) are final, not the network's.
+        if (isMeterdataError(e)) {
+          if (res) discard(res.body);
+          throw e;
+        }
         // Failures of the credentials (refresh failed, store locked) are not the network's.
         const t = sending ? networkFailure(e, this.o.requestTimeoutMs) : null;
         if (!t) throw e;
@@ -136,7 +147,7 @@ export class Transport {
       const action = actionFor(status, problem === null ? null : code);
       if (action === 'pause') {
         // A 429 paused the budget before its body was read; another status carrying the code pauses now.
-        if (status !== 429) pauseMs = this.pauseAll(header(headers, 'retry-after'), failures);
+        if (status !== 429) pauseMs = this.pauseAll(header(headers, 'retry-after'), failures, endpoint);
         this.o.onEvent({ type: 'rate-limited', waitMs: pauseMs });
         // The pause is the wait: the scheduler holds every caller until it ends.
         failures = await this.backoff(endpoint, failures, { reason: `HTTP ${status} too-many-requests`, status, rateLimited: true, problem }, attempt, 0);
@@ -165,9 +176,15 @@ export class Transport {
     }
   }
 
-  /** A 429: Retry-After (or a backoff step when absent) pauses every caller of this client. */
-  private pauseAll(retryAfter: string | undefined, failures: number): number {
-    const wait = retryAfterMs(retryAfter) ?? this.delay(failures + 1);
+  /**
+   * A 429: Retry-After (or a backoff step when absent) pauses every caller of this client.
+   * A wait beyond RETRY_AFTER_MAX_MS is not waited out: a cron job must end, not hang.
+   */
+  private pauseAll(retryAfter: string | undefined, failures: number, endpoint: string): number {
+    const now = Date.now();
+    const asked = retryAfterMs(retryAfter, now);
+    if (asked !== undefined && asked > RETRY_AFTER_MAX_MS) throw waitTooLong(endpoint, asked, now);
+    const wait = asked ?? this.delay(failures + 1);
     this.stats.rateLimited++;
     this.o.scheduler.pauseFor(wait);
     return wait;

@@ -49,6 +49,6 @@ export async function openConnection(opts: {
     return { profile: p, baseUrl, credentials: staticCredentials(staticToken) };
   }
   if (!profile) throw notSignedIn(name);
-  const session = await Session.open(profile, env, opts.warn);
+  const session = await Session.open(profile, env, opts.warn, opts.signal);
   return { profile, baseUrl: profile.base_url.replace(/\/$/, ''), credentials: session.credentials(), session };
 }

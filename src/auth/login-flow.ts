@@ -4,7 +4,7 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { loadProfile, saveProfile, type Profile } from '../core/config.js';
-import { NotSignedInError } from '../core/errors.js';
+import { InterruptedError, NotSignedInError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { checkCallback, buildAuthorizationRequest } from './authorize.js';
 import { openBrowser } from './browser.js';
@@ -88,7 +88,7 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   // Tokens were issued: this is the connection's latest refresh (a /whoami is not).
   const bare: Profile = { ...stripConnectionFacts(profile), last_refresh_at: record.updated_at };
   await saveProfile(io.env, bare);
-  const session = new Session(bare, store, record, io.env, (l) => io.stderr.write(l));
+  const session = new Session(bare, store, record, io.env, (l) => io.stderr.write(l), io.signal);
   const reconciled = await session.reconcileProfile();
   const result: LoginResult = { profile: reconciled, store };
   // A new login replaces the profile's connection: end the old one at the server too, so
@@ -126,7 +126,7 @@ function waitForAnswer(received: Promise<URLSearchParams>, opts: LoginOptions, i
   );
   racers.push(
     new Promise((_, reject) => {
-      const onAbort = () => reject(new NotSignedInError('Sign-in interrupted; nothing was changed.', { code: 'AUTH_LOGIN_INTERRUPTED', hint: `${relogin}.` }));
+      const onAbort = () => reject(new InterruptedError('Sign-in interrupted; nothing was changed.', { code: 'AUTH_LOGIN_INTERRUPTED', hint: `${relogin}.` }));
       if (io.signal.aborted) onAbort();
       io.signal.addEventListener('abort', onAbort, { once: true });
       cleanups.push(() => io.signal.removeEventListener('abort', onAbort));

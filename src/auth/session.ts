@@ -14,7 +14,8 @@ import { clientAuthFor, clientSecretFrom } from './client-auth.js';
 import { discover } from './discovery.js';
 import { dpopProof, importDpopKey, type DpopKey } from './dpop.js';
 import { SingleFlight, withRefreshLock, type RefreshLock } from './lock.js';
-import { pauseAt } from './test-hooks.js';
+import { intentOf, refreshInFlight, refreshUncertain, stillInFlight } from './refresh-intent.js';
+import { pauseAt, testNumber } from './test-hooks.js';
 import { dpopHandle, recordFromTokens, refreshGrant, RefreshAnswerLostError } from './token-exchange.js';
 import { reconcile } from './whoami.js';
 
@@ -56,15 +57,17 @@ export class Session {
     private readonly env: NodeJS.ProcessEnv,
     /** One line for stderr: warnings that do not stop the command. */
     private readonly warn: (line: string) => void = () => undefined,
+    /** Ctrl-C: stops the /whoami reads (never a refresh in flight: its answer must be saved). */
+    private readonly signal?: AbortSignal,
   ) {
     this.record = record;
   }
 
-  static async open(profile: Profile, env: NodeJS.ProcessEnv, warn?: (line: string) => void): Promise<Session> {
+  static async open(profile: Profile, env: NodeJS.ProcessEnv, warn?: (line: string) => void, signal?: AbortSignal): Promise<Session> {
     const store = openStore(profile.credential_store, env);
     const record = await store.read(profile.name);
     if (!record) throw notSignedIn(profile.name);
-    return new Session(profile, store, record, env, warn);
+    return new Session(profile, store, record, env, warn, signal);
   }
 
   private async key(): Promise<DpopKey | undefined> {
@@ -114,11 +117,13 @@ export class Session {
     if (!current) throw notSignedIn(this.profile.name);
     const replacedByOther = rejectedToken === undefined ? true : current.access_token !== rejectedToken;
     if (replacedByOther && usable(current, Date.now())) return { record: current, refreshed: false };
-    if (current.refresh_uncertain_since) {
-      throw new NotSignedInError(
-        `An earlier refresh of this connection (${current.refresh_uncertain_since}) got no answer; the server may have replaced the refresh token, and sending the old one again would end the connection.`,
-        { code: 'AUTH_REFRESH_UNCERTAIN', hint: loginHint(this.profile.name) },
-      );
+    const relogin = loginHint(this.profile.name);
+    if (current.refresh_uncertain_since) throw refreshUncertain(current.refresh_uncertain_since, 'lost', relogin);
+    if (current.refresh_intent) {
+      // A refresh was sent and never settled: its holder is stalled (we took its lock over) or died.
+      if (stillInFlight(current.refresh_intent)) throw refreshInFlight(current.refresh_intent, relogin);
+      await this.store.write(this.profile.name, { ...current, refresh_uncertain_since: current.refresh_intent.at }).catch(() => undefined);
+      throw refreshUncertain(current.refresh_intent.at, 'abandoned', relogin);
     }
     this.record = current;
     const config = await this.configuration();
@@ -126,15 +131,17 @@ export class Session {
     await pauseAt(this.env, 'BEFORE_REFRESH', this.warn);
     // Taken over while stalled: the new holder may be refreshing with this very token.
     if (!(await lock.stillHeld())) return 'lock-lost';
+    // Durable before the request leaves, so whoever takes this lock over while we stall sees it.
+    const intended: StoredRecord = { ...current, refresh_intent: intentOf() };
+    await this.persist(intended, 'intent');
     let next: StoredRecord;
     try {
       const tokens = await refreshGrant(config, current.refresh_token, dpopHandle(config, key), this.profile);
       next = recordFromTokens(tokens, current);
     } catch (e) {
-      if (e instanceof RefreshAnswerLostError) {
-        // The request may have reached the server: remember that, so nobody resends the token.
-        await this.store.write(this.profile.name, { ...current, refresh_uncertain_since: new Date().toISOString() }).catch(() => undefined);
-      }
+      // Lost after sending: remember it, so nobody resends the token. Otherwise the token was not used.
+      const settled = e instanceof RefreshAnswerLostError ? { ...current, refresh_uncertain_since: new Date().toISOString() } : current;
+      await this.settle(lock, intended, settled).catch(() => undefined);
       throw e;
     }
     await pauseAt(this.env, 'AFTER_REFRESH', this.warn);
@@ -156,10 +163,26 @@ export class Session {
     });
   }
 
-  private async persist(next: StoredRecord): Promise<void> {
+  /** Replaces our own intent with its outcome, unless someone else changed the record meanwhile. */
+  private async settle(lock: RefreshLock, intended: StoredRecord, outcome: StoredRecord): Promise<void> {
+    if (await lock.stillHeld()) return this.store.write(this.profile.name, outcome);
+    await withRefreshLock(this.env, this.profile.name, async () => {
+      const now = await this.store.read(this.profile.name);
+      if (now && now.refresh_token === intended.refresh_token && now.refresh_intent?.at === intended.refresh_intent?.at) await this.store.write(this.profile.name, outcome);
+    });
+  }
+
+  private async persist(next: StoredRecord, what: 'tokens' | 'intent' = 'tokens'): Promise<void> {
     try {
       await this.store.write(this.profile.name, next);
     } catch (e) {
+      if (what === 'intent') {
+        throw new ServiceUnavailableError(`The sign-in could not be refreshed: the credential store could not be written (${e instanceof Error ? e.message : String(e)}); no refresh was sent.`, {
+          code: 'AUTH_STORE_WRITE_FAILED',
+          hint: 'Fix the credential store (free disk space, unlock the keychain), then run the command again.',
+          cause: e,
+        });
+      }
       throw new ServiceUnavailableError(
         `The sign-in server issued new tokens, but they could not be saved (${e instanceof Error ? e.message : String(e)}); they were not used. The server has replaced the stored refresh token, so this connection probably has to be signed in again.`,
         { code: 'AUTH_STORE_WRITE_FAILED', hint: `Fix the credential store (free disk space, unlock the keychain), then run \`meterdata status${this.profile.name !== 'default' ? ` --profile ${this.profile.name}` : ''}\`; if it says not signed in, ${loginHint(this.profile.name).replace(/^Run/, 'run')}`, cause: e },
@@ -179,7 +202,7 @@ export class Session {
         }
       : undefined;
     const headersFor = (m: string, u: string) => (opts.refreshOn401 ? this.fresh() : Promise.resolve(this.record)).then((rec) => this.headersWith(rec, m, u));
-    const next = await reconcile({ ...latest, credential_store: this.profile.credential_store }, headersFor, onRejected);
+    const next = await reconcile({ ...latest, credential_store: this.profile.credential_store }, headersFor, onRejected, this.signal);
     if (this.record.access_expires_at) next.access_expires_at = this.record.access_expires_at;
     await saveProfile(this.env, next);
     this.profile = next;
@@ -190,6 +213,9 @@ export class Session {
     if (this.config) return this.config;
     const auth = await clientAuthFor(this.profile, clientSecretFrom(this.env, this.record.client_secret));
     this.config = await discover(this.profile, auth);
+    // Tests shorten the token endpoint's timeout to provoke an answer lost after sending.
+    const timeoutMs = testNumber(this.env, 'TOKEN_TIMEOUT_MS');
+    if (timeoutMs) this.config.timeout = timeoutMs / 1000;
     return this.config;
   }
 

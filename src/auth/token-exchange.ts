@@ -6,6 +6,7 @@ import { ExitCode, MeterdataError, NotSignedInError, ServiceUnavailableError } f
 import { describeError } from './discovery.js';
 import type { DpopKey } from './dpop.js';
 import type { StoredRecord } from './credential-store/types.js';
+import { duration, retryAt, retryHint } from '../api/limits.js';
 
 export type TokenSet = oidc.TokenEndpointResponse;
 
@@ -31,20 +32,58 @@ export async function redeemCode(
 export const REFRESH_429_RETRIES = 3;
 const RETRY_AFTER_MAX_S = 30;
 
+/** What one token request did on the wire: whether it left, and the status of the answer if one came. */
+export interface Wire {
+  sent: boolean;
+  status: number | undefined;
+}
+
+/** Runs `fn` with the configuration's fetch watched, so a failure can be judged "lost after sending". */
+async function watched<T>(config: oidc.Configuration, fn: (wire: Wire) => Promise<T>): Promise<T> {
+  const wire: Wire = { sent: false, status: undefined };
+  const previous = config[oidc.customFetch] as oidc.CustomFetch | undefined;
+  const send = previous ?? (fetch as unknown as oidc.CustomFetch);
+  config[oidc.customFetch] = async (url, options) => {
+    wire.sent = true;
+    wire.status = undefined;
+    const res = await send(url, options);
+    wire.status = res.status;
+    return res;
+  };
+  try {
+    return await fn(wire);
+  } finally {
+    // openid-client falls back to the global fetch when none is set.
+    config[oidc.customFetch] = previous as oidc.CustomFetch;
+  }
+}
+
 /**
  * A 429 is the only failure retried: the server turned the request away before using the
  * refresh token. A 5xx or a lost answer may come after a rotation, so it is never resent.
  */
 export async function refreshGrant(config: oidc.Configuration, refreshToken: string, dpop: oidc.DPoPHandle | undefined, profile: Profile): Promise<TokenSet> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await oidc.refreshTokenGrant(config, refreshToken, undefined, dpop ? { DPoP: dpop } : undefined);
-    } catch (e) {
-      const wait = httpStatusOf(e) === 429 ? retryAfterSeconds(e) : undefined;
-      if (wait === undefined || attempt >= REFRESH_429_RETRIES || wait > RETRY_AFTER_MAX_S) throw tokenError(e, 'refresh the access token', profile);
-      await new Promise((r) => setTimeout(r, wait * 1000));
+  return watched(config, async (wire) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await oidc.refreshTokenGrant(config, refreshToken, undefined, dpop ? { DPoP: dpop } : undefined);
+      } catch (e) {
+        const wait = httpStatusOf(e) === 429 ? retryAfterSeconds(e) : undefined;
+        if (wait !== undefined && wait > RETRY_AFTER_MAX_S) throw tokenWaitTooLong(wait);
+        if (wait === undefined || attempt >= REFRESH_429_RETRIES) throw tokenError(e, 'refresh the access token', profile, undefined, wire);
+        await new Promise((r) => setTimeout(r, wait * 1000));
+      }
     }
-  }
+  });
+}
+
+/** A token-endpoint 429 asking for more than RETRY_AFTER_MAX_S: the refresh token was not used; say when to come back. */
+function tokenWaitTooLong(seconds: number): ServiceUnavailableError {
+  const ms = seconds * 1000;
+  return new ServiceUnavailableError(
+    `The sign-in server asked to wait ${duration(ms)} before the next token request (HTTP 429, Retry-After), longer than the ${RETRY_AFTER_MAX_S} seconds meterdata waits; the stored sign-in was not changed.`,
+    { code: 'AUTH_RATE_LIMITED', hint: retryHint(retryAt(Date.now(), ms)) },
+  );
 }
 
 function responseOf(e: unknown): Response | undefined {
@@ -72,8 +111,12 @@ export async function revokeToken(config: oidc.Configuration, token: string): Pr
   await oidc.tokenRevocation(config, token);
 }
 
-/** A refresh request whose answer was lost after it may have reached the server. */
-export class RefreshAnswerLostError extends ServiceUnavailableError {}
+/**
+ * A refresh request that left, whose answer was lost (no answer in time, a dropped connection,
+ * a body cut off or unreadable after a 2xx): the server may have rotated the refresh token,
+ * so it is never sent again and the person signs in again (exit 3).
+ */
+export class RefreshAnswerLostError extends NotSignedInError {}
 
 /** The OAuth error of a token-endpoint answer, whether in the body or a WWW-Authenticate challenge. */
 export function oauthErrorOf(e: unknown): { error: string; status: number } | undefined {
@@ -87,6 +130,23 @@ export function oauthErrorOf(e: unknown): { error: string; status: number } | un
 
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
+const neverSent = (e: unknown) => causeCodes(e).some((c) => NEVER_SENT.has(c));
+
+/** The request left and no usable answer came back: none at all, or a 2xx we could not read. */
+function lostAfterSending(e: unknown, wire: Wire): boolean {
+  if (!wire.sent) return false;
+  if (wire.status === undefined) return !neverSent(e);
+  return wire.status >= 200 && wire.status < 300;
+}
+
+/** Why the answer is lost, in words (describeError of a timeout says "OAUTH_TIMEOUT: 23"). */
+function lostReason(e: unknown, wire: Wire | undefined): string {
+  const codes = causeCodes(e);
+  if (codes.includes('OAUTH_TIMEOUT') || codes.includes('TimeoutError')) return 'no answer in time';
+  if (wire?.status !== undefined) return `the answer (HTTP ${wire.status}) arrived cut off or unreadable: ${describeError(e)}`;
+  return describeError(e);
+}
+
 function causeCodes(e: unknown): string[] {
   const codes: string[] = [];
   let cur = e as { code?: unknown; cause?: unknown; name?: unknown } | undefined;
@@ -98,7 +158,8 @@ function causeCodes(e: unknown): string[] {
   return codes;
 }
 
-export function tokenError(e: unknown, what: string, profile: Profile | undefined, dpopUsed = profile?.dpop ?? false): MeterdataError {
+/** `wire` (refreshes only): what the request did, so a timeout or a cut-off 2xx counts as an answer lost after sending. */
+export function tokenError(e: unknown, what: string, profile: Profile | undefined, dpopUsed = profile?.dpop ?? false, wire?: Wire): MeterdataError {
   const relogin = `Run \`meterdata login${profile && profile.name !== 'default' ? ` --profile ${profile.name}` : ''}\` to connect again.`;
   const oauthError = oauthErrorOf(e);
   if (oauthError && /dpop/i.test(describeError(e)) && !dpopUsed) {
@@ -139,8 +200,8 @@ export function tokenError(e: unknown, what: string, profile: Profile | undefine
       hint: 'Wait a minute and try again; the stored sign-in was not changed.',
     });
   }
-  const codes = causeCodes(e);
-  if (codes.some((c) => NEVER_SENT.has(c))) {
+  if (wire && lostAfterSending(e, wire)) return answerLost(e, what, profile, wire);
+  if (neverSent(e)) {
     return new ServiceUnavailableError(`Cannot reach the sign-in server to ${what} (${describeError(e)}).`, { code: 'AUTH_SERVER_UNREACHABLE' });
   }
   if (e instanceof oidc.ClientError || (e as { name?: string }).name === 'OperationProcessingError') {
@@ -150,11 +211,16 @@ export function tokenError(e: unknown, what: string, profile: Profile | undefine
       hint: 'Try again later; if it persists, report it with `meterdata status --json`.',
     });
   }
-  return new RefreshAnswerLostError(`The answer of the sign-in server was lost while trying to ${what} (${describeError(e)}).`, {
+  return answerLost(e, what, profile, wire);
+}
+
+function answerLost(e: unknown, what: string, profile: Profile | undefined, wire: Wire | undefined): RefreshAnswerLostError {
+  return new RefreshAnswerLostError(`The answer of the sign-in server was lost while trying to ${what} (${lostReason(e, wire)}).`, {
     code: 'AUTH_ANSWER_LOST',
     hint: profile
-      ? `The server may already have replaced the stored refresh token; meterdata will not send it again. Run \`meterdata status${profile.name !== 'default' ? ` --profile ${profile.name}` : ''}\`; if it says not signed in, run \`meterdata login\`.`
+      ? `The server may already have replaced the stored refresh token, and sending the old one again would end the connection, so meterdata will not send it again. Run \`meterdata login${profile.name !== 'default' ? ` --profile ${profile.name}` : ''}\` to sign in again.`
       : 'Run `meterdata login` again.',
+    cause: e,
   });
 }
 

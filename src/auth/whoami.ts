@@ -18,7 +18,7 @@ const MAX_PROPERTY_NAMES = 10_000;
  * retries, pacing and answer checks as an export. Without `onRejected` (inside a refresh,
  * which already holds the lock) a 401 means the connection itself has ended.
  */
-function apiFor(profile: Profile, headersFor: HeadersFor, onRejected?: OnRejected): ApiClient {
+function apiFor(profile: Profile, headersFor: HeadersFor, onRejected: OnRejected | undefined, signal: AbortSignal | undefined): ApiClient {
   const relogin = `Run \`meterdata login${profile.name !== 'default' ? ` --profile ${profile.name}` : ''}\` to connect again.`;
   const credentials: Credentials = {
     headersFor,
@@ -36,7 +36,7 @@ function apiFor(profile: Profile, headersFor: HeadersFor, onRejected?: OnRejecte
       return (h.authorization ?? '').replace(/^\S+ /, '');
     },
   };
-  return createApiClient({ baseUrl: profile.base_url.replace(/\/$/, ''), credentials });
+  return createApiClient({ baseUrl: profile.base_url.replace(/\/$/, ''), credentials, ...(signal ? { signal } : {}) });
 }
 
 async function propertyNames(api: ApiClient): Promise<string[]> {
@@ -49,8 +49,8 @@ async function propertyNames(api: ApiClient): Promise<string[]> {
 }
 
 /** Copies what /whoami says into the profile (nothing secret). `last_refresh_at` is the session's business: a /whoami is not a refresh. */
-export async function reconcile(profile: Profile, headersFor: HeadersFor, onRejected?: OnRejected): Promise<Profile> {
-  const api = apiFor(profile, headersFor, onRejected);
+export async function reconcile(profile: Profile, headersFor: HeadersFor, onRejected?: OnRejected, signal?: AbortSignal): Promise<Profile> {
+  const api = apiFor(profile, headersFor, onRejected, signal);
   try {
     return await reconcileWith(api, profile);
   } finally {

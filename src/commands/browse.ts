@@ -1,6 +1,6 @@
 // `meterdata browse`: the clerks' terminal UI. Ink and React load only here, and
 // only after the checks that need no terminal, so `--help` and errors stay light.
-import { UsageError } from '../core/errors.js';
+import { ExitCode, UsageError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import path from 'node:path';
 import type { ApiClient } from '../api/contracts.js';
@@ -38,12 +38,13 @@ export async function run(opts: Record<string, unknown>, io: Io): Promise<number
     exportSelection: (s) => exportFromBrowser(s, { api, io, profile }),
     currentToken: () => connection.credentials.currentToken(),
   });
+  let how: 'quit' | 'interrupted';
   try {
-    await runBrowser(io, data, parsed.range);
+    how = await runBrowser(io, data, parsed.range);
   } finally {
     await api.close();
   }
-  return 0;
+  return how === 'interrupted' ? ExitCode.INTERRUPTED : ExitCode.OK;
 }
 
 /** A folder-name part: ASCII letters, digits, dot and dash. */

@@ -45,11 +45,12 @@ async function check(name: string, io: Io): Promise<StatusReport> {
   try {
     const conn = await openConnection({ profile: name, env: io.env, signal: io.signal, warn: (l) => io.stderr.write(l) });
     report.signed_in = true;
-    const fresh = conn.session ? await conn.session.reconcileProfile({ refreshOn401: true }) : await reconcile(conn.profile, (m, u) => conn.credentials.headersFor(m, u));
+    const fresh = conn.session ? await conn.session.reconcileProfile({ refreshOn401: true }) : await reconcile(conn.profile, (m, u) => conn.credentials.headersFor(m, u), undefined, io.signal);
     Object.assign(report, facts(fresh));
     report.working = true;
   } catch (e) {
-    if (!(e instanceof MeterdataError)) throw e;
+    // Interrupted is no finding about the profile: the command stops (130).
+    if (!(e instanceof MeterdataError) || io.signal.aborted) throw e;
     report.problem = { code: e.code, message: e.message, ...(e.hint ? { hint: e.hint } : {}) };
   }
   return report;

@@ -84,6 +84,20 @@ export class ServiceUnavailableError extends MeterdataError {
   }
 }
 
+/**
+ * Ctrl-C or SIGTERM: the reason the entry point aborts io.signal with, so whatever rethrows
+ * the abort (a request, the pacer, a worker) ends with 130 and no stack trace.
+ */
+export class InterruptedError extends MeterdataError {
+  constructor(message = 'Interrupted.', opts: { code?: string; hint?: string } = {}) {
+    super(message, {
+      code: opts.code ?? 'INTERRUPTED',
+      exitCode: ExitCode.INTERRUPTED,
+      hint: opts.hint ?? 'Nothing was half-written; run the same command again to continue.',
+    });
+  }
+}
+
 export function isMeterdataError(e: unknown): e is MeterdataError {
   return e instanceof MeterdataError;
 }

@@ -3,12 +3,13 @@
 import { Readable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Io } from './io.js';
+import { InterruptedError } from './errors.js';
 import { serializeError, type WorkerReply, type WorkerRequest } from './isolate.js';
 
 const req = workerData as WorkerRequest;
 const controller = new AbortController();
 parentPort!.on('message', (m: { abort?: string }) => {
-  if (m.abort !== undefined) controller.abort(new Error(m.abort));
+  if (m.abort !== undefined) controller.abort(new InterruptedError(m.abort));
 });
 // Keeps nothing alive once the function is done.
 parentPort!.unref();

@@ -239,7 +239,7 @@ export async function finishExport(staged: StagedExport, opts: { writeWorkbook?:
 function unfinished(e: unknown, out: string, signal: AbortSignal | undefined): unknown {
   const what = `Every Property was fetched, but the files could not be finished; no files were put under their final names in ${out}.`;
   const again = 'Run the same command again: it continues from what was fetched.';
-  if (signal?.aborted && !isMeterdataError(e)) {
+  if (signal?.aborted && (!isMeterdataError(e) || e.exitCode === ExitCode.INTERRUPTED)) {
     return new MeterdataError(`Interrupted while writing the files. ${what}`, { code: 'EXPORT_INTERRUPTED', exitCode: ExitCode.INTERRUPTED, hint: again });
   }
   if (!isMeterdataError(e)) return e;
@@ -250,7 +250,7 @@ function unfinished(e: unknown, out: string, signal: AbortSignal | undefined): u
 function incomplete(e: unknown, done: number, names: string[], out: string, signal: AbortSignal | undefined): unknown {
   const what = `The export stopped after ${done} of ${names.length} Properties (not finished: ${nameList(names.slice(done))}); no files were put under their final names in ${out}.`;
   const again = 'Run the same command again to continue: what was fetched is kept.';
-  if (signal?.aborted && !isMeterdataError(e)) {
+  if (signal?.aborted && (!isMeterdataError(e) || e.exitCode === ExitCode.INTERRUPTED)) {
     return new MeterdataError(`Interrupted. ${what}`, { code: 'EXPORT_INTERRUPTED', exitCode: ExitCode.INTERRUPTED, hint: again });
   }
   if (!isMeterdataError(e)) return e;

@@ -103,15 +103,16 @@ describe('--no-browser', () => {
 });
 
 describe('interrupting login', () => {
-  it('Ctrl-C ends the wait with a plain message and closes the loopback port', async () => {
+  it('Ctrl-C ends the wait with a plain message, exit 130, and closes the loopback port', async () => {
     const env = freshEnv();
     const stop = new AbortController();
     const run = runLive(['login', '--no-browser', '--auth-url', sb.url], env, { signal: stop.signal });
     const redirectUri = new URL(new URL(await run.url).searchParams.get('redirect_uri')!);
     stop.abort(new Error('interrupted'));
     const r = await run.done;
-    expect(r.code).toBe(3);
+    expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/Sign-in interrupted; nothing was changed/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
     await expect(fetch(redirectUri)).rejects.toThrow();
   });
 });

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { createApiClient } from '../../src/api/client.js';
 import { loadProfile, setProfileFields } from '../../src/core/config.js';
-import { openStore, type CredentialStore } from '../../src/auth/credential-store/index.js';
+import { openStore, type CredentialStore, type StoredRecord } from '../../src/auth/credential-store/index.js';
 import { withRefreshLock } from '../../src/auth/lock.js';
 import { Session } from '../../src/auth/session.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -117,9 +117,8 @@ describe('/whoami after a refresh', () => {
 });
 
 describe('persist before use', () => {
-  it('a store that cannot save the new tokens: no API request carries them, exit 5, the message says what happened', async () => {
-    const { env, file } = await signedIn();
-    expiresIn(file, -1000);
+  /** The file store, with writes refused when `refuse` says so. */
+  async function storeRefusing(env: NodeJS.ProcessEnv, refuse: (rec: StoredRecord) => boolean) {
     const profile = (await loadProfile(env, 'default'))!;
     const real = openStore('file', env);
     const failing: CredentialStore = {
@@ -127,11 +126,18 @@ describe('persist before use', () => {
       describe: (p) => real.describe(p),
       read: (p) => real.read(p),
       remove: (p) => real.remove(p),
-      write: async () => {
-        throw new Error('no space left on device');
+      write: async (p, rec) => {
+        if (refuse(rec)) throw new Error('no space left on device');
+        return real.write(p, rec);
       },
     };
-    const session = new Session(profile, failing, (await real.read('default'))!, env);
+    return { profile, session: new Session(profile, failing, (await real.read('default'))!, env) };
+  }
+
+  it('a store that cannot save the new tokens: no API request carries them, exit 5, the message says what happened', async () => {
+    const { env, file } = await signedIn();
+    expiresIn(file, -1000);
+    const { profile, session } = await storeRefusing(env, (rec) => !rec.refresh_intent);
     const posts = tokenPosts();
     const v1Before = proxy.requests.filter((r) => r.path.startsWith('/v1/')).length;
     const api = createApiClient({ baseUrl: profile.base_url, credentials: session.credentials() });
@@ -141,6 +147,24 @@ describe('persist before use', () => {
     expect(proxy.requests.filter((r) => r.path.startsWith('/v1/')).length).toBe(v1Before);
     expect(err).toMatchObject({ code: 'AUTH_STORE_WRITE_FAILED', exitCode: 5 });
     expect((err as Error).message).toMatch(/issued new tokens, but they could not be saved \(no space left on device\); they were not used/);
+    // the intent stays: the next run does not present the rotated token, it says sign in again
+    const next = await runCli(['token'], { env });
+    expect(next.code).toBe(3);
+    expect(tokenPosts()).toBe(posts + 1);
+  });
+
+  it('a store that cannot record the intent: no refresh is sent, exit 5', async () => {
+    const { env, file } = await signedIn();
+    const before = expiresIn(file, -1000);
+    const { profile, session } = await storeRefusing(env, () => true);
+    const posts = tokenPosts();
+    const api = createApiClient({ baseUrl: profile.base_url, credentials: session.credentials() });
+    const err = await api.whoami().catch((e: unknown) => e);
+    await api.close();
+    expect(tokenPosts()).toBe(posts);
+    expect(err).toMatchObject({ code: 'AUTH_STORE_WRITE_FAILED', exitCode: 5 });
+    expect((err as Error).message).toMatch(/no refresh was sent/);
+    expect(JSON.parse(readFileSync(file, 'utf8')).refresh_token).toBe(before.refresh_token);
   });
 });
 
@@ -171,6 +195,20 @@ describe('token endpoint answers', () => {
     expect(tokenPosts()).toBe(posts + 4);
     expect(readFileSync(file, 'utf8')).toBe(before);
   }, 20_000);
+
+  it('a 429 asking for more than 30 s: not waited, exit 5 saying when to run again, the store untouched', async () => {
+    const { env, file } = await signedIn();
+    expiresIn(file, -1000);
+    const before = readFileSync(file, 'utf8');
+    proxy.intercept = async (r) => (r.path === '/oauth/token' ? { ...tooMany, headers: { ...tooMany.headers, 'retry-after': '1000000000' } } : undefined);
+    const posts = tokenPosts();
+    const tok = await runCli(['token'], { env });
+    expect(tok.code).toBe(5);
+    expect(tok.stderr).toMatch(/asked to wait \d+ days before the next token request/);
+    expect(tok.stderr).toMatch(/Run the command again after \d{4}-\d\d-\d\dT/);
+    expect(tokenPosts()).toBe(posts + 1);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+  });
 
   it('a 5xx is not retried (the server may have rotated the token)', async () => {
     const { env, file } = await signedIn();

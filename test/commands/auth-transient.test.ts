@@ -56,13 +56,13 @@ describe('transient refresh failures keep the stored record', () => {
     expect(again.stdout.trim()).not.toBe(rec.access_token);
   });
 
-  it('a lost answer (connection dropped after sending): exit 5, the token is marked and never resent', async () => {
+  it('a lost answer (connection dropped after sending): exit 3 "sign in again", the token is marked and never resent', async () => {
     const { env, file, rec } = await signedIn();
     tokenEndpoint((i) => i.replyWithError(Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' })));
     const r = await runCli(['token'], { env });
-    expect(r.code).toBe(5);
+    expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/answer of the sign-in server was lost/);
-    expect(r.stderr).toMatch(/will not send it again/);
+    expect(r.stderr).toMatch(/will not send it again\. Run `meterdata login` to sign in again/);
     const marked = JSON.parse(readFileSync(file, 'utf8'));
     expect(marked.refresh_token).toBe(rec.refresh_token);
     expect(marked.refresh_uncertain_since).toBeTruthy();

@@ -203,6 +203,16 @@ describe('meterdata browse in a terminal', () => {
     await t.waitFor((p) => p.includes('EXIT=0'), 'a clean exit with status 0');
   }, 120_000);
 
+  it('Ctrl-C typed in the browser ends it like the signal does: exit 130', async (ctx) => {
+    requireTool(ctx, 'tmux', 'the end-to-end test of `meterdata browse` runs it in a tmux pane');
+    const home = await signedIn(await sandboxWith());
+    const t = start('ctrl-c', home, [80, 24]);
+    await t.waitFor((p) => p.includes('Musterstraße 1-5') && p.includes('q quit'), 'the Properties');
+    await t.keys('C-c');
+    const end = await t.waitFor((p) => p.includes('EXIT='), 'the exit');
+    expect(end).toContain('EXIT=130');
+  }, 60_000);
+
   it('shows the wait while the service rate-limits, and a signed-out screen', async (ctx) => {
     requireTool(ctx, 'tmux', 'the end-to-end test of `meterdata browse` runs it in a tmux pane');
     const home = await signedIn(await sandboxWith({ rateLimitPerMinute: 12 }));

@@ -93,7 +93,7 @@ describe('a refresh killed at fixed points', () => {
     expect(stateOf(sid)).toBe('connected');
   }, 60_000);
 
-  it('after the server rotated, before the answer was persisted: the next run says log in again (exit 3), nothing crashes', async () => {
+  it('after the server rotated, before the answer was persisted: the next run never re-sends the token, says sign in again (exit 3)', async () => {
     const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-kill-')), METERDATA_CREDENTIAL_STORE: 'file' };
     const sid = await signedIn(env);
     const old = expireLocally(env);
@@ -103,17 +103,20 @@ describe('a refresh killed at fixed points', () => {
     victim.child.kill('SIGKILL');
     await victim.done;
     expect(refreshes()).toBe(before + 1);
-    // the record is whole, with the old (now rotated) refresh token: the documented window
+    // the record is whole, with the old (now rotated) refresh token and the intent of the dead process
     expect(stored(env).refresh_token).toBe(old.refresh_token);
     const next = await spawnCli(['token'], hooks(env)).done;
     expect(next.code).toBe(3);
     expect(next.stdout).toBe('');
-    expect(next.stderr).toMatch(/revoked or expired/);
+    expect(next.stderr).toMatch(/sent by a process that ended before saving its answer/);
     expect(next.stderr).toMatch(/meterdata login/);
     expect(next.stderr).not.toMatch(/\n\s+at /);
-    expect(stateOf(sid)).toBe('revoked');
+    // the rotated token was not presented: the server had no reason to revoke the connection
+    expect(refreshes()).toBe(before + 1);
+    expect(stateOf(sid)).toBe('connected');
     const status = await spawnCli(['status'], env).done;
     expect(status.code).toBe(3);
+    expect(refreshes()).toBe(before + 1);
   }, 60_000);
 });
 
@@ -139,6 +142,49 @@ describe('a lock holder stalled past the stale limit', () => {
       expect(stateOf(sid)).toBe('connected');
       expect((await whoami(b.stdout.trim())).status).toBe(200);
     } finally {
+      a.child.kill('SIGCONT');
+    }
+  }, 60_000);
+
+  it('stalled while its refresh is in flight: the process that takes the lock over sees the intent and does not send the token', async () => {
+    const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-stall-')), METERDATA_CREDENTIAL_STORE: 'file' };
+    const sid = await signedIn(env);
+    const old = expireLocally(env);
+    const before = refreshes();
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let arrived = false;
+    proxy.intercept = async (r) => {
+      if (r.path === '/oauth/token') {
+        arrived = true;
+        await held; // the answer waits until A is stopped and B has tried
+      }
+      return undefined;
+    };
+    const a = spawnCli(['token'], hooks(env));
+    try {
+      for (let i = 0; i < 200 && !arrived; i++) await sleep(25);
+      expect(arrived).toBe(true);
+      a.child.kill('SIGSTOP');
+      await sleep(2600);
+      const b = await spawnCli(['token'], hooks(env)).done;
+      expect(b.code, b.stderr).toBe(5);
+      expect(b.stderr).toMatch(new RegExp(`Another meterdata process \\(pid ${a.child.pid}\\) sent a refresh`));
+      expect(refreshes()).toBe(before + 1); // only A's request
+      release();
+      a.child.kill('SIGCONT');
+      const ra = await a.done;
+      expect(ra.code, ra.stderr).toBe(0);
+      const rec = stored(env);
+      expect(rec.refresh_token).not.toBe(old.refresh_token);
+      expect(ra.stdout.trim()).toBe(rec.access_token);
+      expect(stateOf(sid)).toBe('connected');
+      const c = await spawnCli(['token'], env).done;
+      expect(c.code, c.stderr).toBe(0);
+      expect(c.stdout.trim()).toBe(rec.access_token);
+    } finally {
+      release();
+      proxy.intercept = undefined;
       a.child.kill('SIGCONT');
     }
   }, 60_000);

@@ -174,6 +174,8 @@ export interface SandboxProxy {
   count(method: string, path: string): number;
   /** Answers a request itself when it returns something; otherwise the request is forwarded. */
   intercept: ((r: ProxiedRequest) => Promise<{ status: number; headers?: Record<string, string>; body?: string } | undefined>) | undefined;
+  /** After the sandbox has answered a forwarded request: 'stall' never passes its answer on, 'cut' sends half of it and drops the connection. */
+  lose: ((r: ProxiedRequest) => 'stall' | 'cut' | undefined) | undefined;
   close(): Promise<void>;
 }
 
@@ -189,6 +191,7 @@ export async function proxySandbox(target: string): Promise<SandboxProxy> {
     requests: [],
     count: (method, p) => proxy.requests.filter((r) => r.method === method && r.path === p).length,
     intercept: undefined,
+    lose: undefined,
     close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
   };
   const server = http.createServer(async (req, res) => {
@@ -213,8 +216,11 @@ export async function proxySandbox(target: string): Promise<SandboxProxy> {
       up.headers.forEach((v, k) => {
         if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(k)) out[k] = v;
       });
-      res.writeHead(up.status, out);
-      res.end(text);
+      const lose = proxy.lose?.(rec);
+      if (lose === 'stall') return;
+      res.writeHead(up.status, lose === 'cut' ? { ...out, 'content-length': String(text.length) } : out);
+      if (lose === 'cut') res.write(text.subarray(0, Math.floor(text.length / 2)), () => res.destroy());
+      else res.end(text);
     } catch {
       res.destroy();
     }

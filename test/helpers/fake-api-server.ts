@@ -24,7 +24,9 @@ export type Reply =
   /** Close the connection without an answer. */
   | { destroy: true; delayMs?: number }
   /** Announce the full JSON's length, send half of it, then drop the connection. */
-  | { truncate: unknown };
+  | { truncate: unknown }
+  /** A 200 JSON body of `bytes` bytes sent in 64 KiB chunks (length announced when `announce`); stops when the client goes away. */
+  | { stream: { bytes: number; announce?: boolean }; sent?: { bytes: number } };
 
 export type Handler = (req: RecordedRequest) => Reply | undefined | Promise<Reply | undefined>;
 type Pattern = string | RegExp;
@@ -88,6 +90,25 @@ export async function startFakeApi(): Promise<FakeApi> {
         res.socket?.destroy();
         r.doneAt = performance.now();
       });
+      return;
+    }
+    if ('stream' in reply) {
+      const { bytes, announce } = reply.stream;
+      const counter = reply.sent ?? { bytes: 0 };
+      r.status = 200;
+      res.writeHead(200, { 'content-type': 'application/json', ...(announce ? { 'content-length': String(bytes) } : {}) });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pump = () => {
+        while (counter.bytes < bytes && !res.destroyed) {
+          const part = chunk.subarray(0, Math.min(chunk.length, bytes - counter.bytes));
+          counter.bytes += part.length;
+          if (!res.write(part)) return void res.once('drain', pump);
+        }
+        if (!res.destroyed) res.end();
+        r.doneAt = performance.now();
+      };
+      res.once('close', () => (r.doneAt ??= performance.now()));
+      pump();
       return;
     }
     const status = reply.status ?? 200;

@@ -1,7 +1,7 @@
 // Pacing: the arithmetic on a simulated clock (long runs, exact windows), then the
 // real client over HTTP (spacing of arrivals, Retry-After holding every caller).
 import { describe, expect, it } from 'vitest';
-import { RateBudget } from '../../src/api/pacer.js';
+import { RateBudget, Scheduler } from '../../src/api/pacer.js';
 import { problem } from '../helpers/fake-api-server.js';
 import { rig, whoami } from './api-fixtures.js';
 
@@ -64,6 +64,27 @@ describe('RateBudget (simulated clock)', () => {
   it('a small limit with burst 1 spaces every start evenly', () => {
     const times = greedy(new RateBudget({ perMinute: 60, burst: 1 }), 10);
     expect(times).toEqual([0, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000]);
+  });
+});
+
+describe('the scheduler timer', () => {
+  it('a pause beyond setTimeout\'s range waits (no overflow warning, no spinning)', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    const scheduler = new Scheduler(new RateBudget({ perMinute: 60 }), 1);
+    try {
+      scheduler.pauseFor(2 ** 40);
+      const ac = new AbortController();
+      const waiting = scheduler.acquire(ac.signal);
+      await new Promise((r) => setTimeout(r, 100));
+      ac.abort(new Error('over'));
+      await expect(waiting).rejects.toThrow('over');
+      expect(warnings.map((w) => w.name)).not.toContain('TimeoutOverflowWarning');
+    } finally {
+      scheduler.close();
+      process.off('warning', onWarning);
+    }
   });
 });
 

@@ -16,6 +16,8 @@ export interface StoredRecord {
   scope?: string;
   /** Set when a refresh request was sent and its answer was lost: the refresh token may be rotated. */
   refresh_uncertain_since?: string;
+  /** Written (durably) before a refresh request is sent, removed with its outcome (src/auth/refresh-intent.ts). */
+  refresh_intent?: { at: string; pid: number; host: string };
   updated_at: string;
 }
 

@@ -1,0 +1,87 @@
+// The bounds of every wait and walk against /v1 (issue "Trust", section 2): how long a
+// Retry-After may pause a run, how large one answer may be, how many pages one list may
+// have. Beyond a bound the run ends with exit 5 and a message naming the endpoint.
+import type { Dispatcher } from 'undici';
+import { ServiceUnavailableError } from '../core/errors.js';
+
+/** The longest Retry-After meterdata waits out; a longer one ends the run (exit 5) saying when to come back. */
+export const RETRY_AFTER_MAX_MS = 5 * 60_000;
+/**
+ * The largest answer read: a full page of 200 units or a year of one unit's readings is well
+ * under 1 MiB, so 32 MiB is no real answer's limit, yet it keeps a hostile one out of memory.
+ */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The most pages one listing may have: 1,000,000 items at 200 a page, twenty times the
+ * largest data set the sandbox makes, yet a bound for a server that invents items forever.
+ */
+export const MAX_PAGES = 5_000;
+
+/** `ms` for a person: seconds, minutes, hours or days. */
+export function duration(ms: number): string {
+  const s = ms / 1000;
+  if (s < 120) return `${Math.round(s)} seconds`;
+  if (s < 7200) return `${Math.round(s / 60)} minutes`;
+  if (s < 172_800) return `${Math.round(s / 3600)} hours`;
+  return `${Math.round(s / 86_400)} days`;
+}
+
+/** When a wait asked for at `now` ends, as an ISO time without milliseconds; null when it is beyond any date. */
+export function retryAt(now: number, waitMs: number): string | null {
+  const at = new Date(now + waitMs);
+  return Number.isFinite(at.getTime()) ? at.toISOString().replace(/\.\d{3}Z$/, 'Z') : null;
+}
+
+export const retryHint = (at: string | null) => (at ? `Run the command again after ${at} (UTC).` : 'The service gave no usable time; try again later.');
+
+export function waitTooLong(endpoint: string, waitMs: number, now: number): ServiceUnavailableError {
+  const at = retryAt(now, waitMs);
+  return new ServiceUnavailableError(
+    `The metering service asked to wait ${duration(waitMs)} before the next request to ${endpoint} (HTTP 429, Retry-After), longer than the ${RETRY_AFTER_MAX_MS / 60_000} minutes meterdata waits; stopped instead of waiting.`,
+    {
+      code: 'RATE_LIMITED_TOO_LONG',
+      hint: retryHint(at),
+      details: { endpoint, retryAfterMs: waitMs, retryAt: at },
+    },
+  );
+}
+
+const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MiB` : `${bytes} bytes`);
+
+export function tooLarge(endpoint: string, max: number): ServiceUnavailableError {
+  return new ServiceUnavailableError(
+    `The metering service's answer to ${endpoint} is larger than ${sizeText(max)}, meterdata's limit for one answer (a full page of 200 items is far smaller); stopped reading it.`,
+    {
+      code: 'API_ANSWER_TOO_LARGE',
+      hint: 'Try again later; if it persists, report it to the service (no answer of contract 1.0.0-rc.3 is this large).',
+      details: { endpoint, limitBytes: max },
+    },
+  );
+}
+
+/** Drops a body we will not read; undici reports the abort as an 'error' nobody else listens to. */
+export function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
+/** The body as text, or null as soon as it is known to exceed `max` bytes (announced or counted). */
+export async function readCapped(body: Dispatcher.ResponseData['body'], declared: string | undefined, max: number): Promise<string | null> {
+  if (declared !== undefined && Number(declared) > max) {
+    discard(body);
+    return null;
+  }
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    if (bytes > max) {
+      discard(body);
+      return null;
+    }
+    chunks.push(chunk);
+  }
+  return new TextDecoder().decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+}
+

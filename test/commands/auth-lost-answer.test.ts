@@ -1,0 +1,125 @@
+// A refresh whose answer is lost after the request left (no answer in time, an answer cut off)
+// is treated like a dropped connection: the record is marked, the person is told to sign in
+// again (exit 3), and the token is never sent again, so the server never sees a rotated token
+// and the connection is not revoked by meterdata's doing. The intent is recorded before sending.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { setProfileFields } from '../../src/core/config.js';
+import { runCli } from '../helpers/run-cli.js';
+import { loginLive, proxySandbox, type SandboxProxy } from '../helpers/browser.js';
+
+let sb: Sandbox;
+let proxy: SandboxProxy;
+beforeAll(async () => {
+  sb = await startSandbox({ autoConsent: true, admin: true, clock: '2026-11-22', oauthRateLimitPerMinute: 0 });
+  proxy = await proxySandbox(sb.url);
+});
+afterAll(async () => {
+  await proxy?.close();
+  await sb?.close();
+});
+afterEach(() => {
+  proxy.intercept = undefined;
+  proxy.lose = undefined;
+});
+
+/** Signed in at the sandbox, then pointed at the proxy; the access token expired locally. */
+async function signedIn() {
+  const before = new Set(sb.admin.connections().map((c) => c.sid));
+  const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-lost-')), METERDATA_CREDENTIAL_STORE: 'file', METERDATA_TEST_HOOKS: '1', METERDATA_TEST_TOKEN_TIMEOUT_MS: '700' };
+  const r = await loginLive(['login', '--no-browser', '--auth-url', sb.url], env);
+  expect(r.code, r.stderr).toBe(0);
+  await setProfileFields(env, 'default', { auth_url: proxy.url, base_url: `${proxy.url}/v1` });
+  const file = path.join(env.METERDATA_HOME, 'state', 'credentials', 'default.json');
+  const rec = JSON.parse(readFileSync(file, 'utf8'));
+  rec.access_expires_at = new Date(Date.now() - 1000).toISOString();
+  writeFileSync(file, JSON.stringify(rec), { mode: 0o600 });
+  const sid = sb.admin.connections().find((c) => !before.has(c.sid))!.sid;
+  return { env, file, rec, sid, stored: () => JSON.parse(readFileSync(file, 'utf8')) };
+}
+
+const tokenPosts = () => proxy.count('POST', '/oauth/token');
+const stateOf = (sid: string) => sb.admin.connections().find((c) => c.sid === sid)?.state;
+
+describe('an answer lost after sending', () => {
+  it.each([
+    ['timed out (the server rotated, its answer never came)', 'stall' as const, /no answer in time/],
+    ['cut off (the server rotated, half its answer came)', 'cut' as const, /arrived cut off or unreadable/],
+  ])('%s: exit 3 "sign in again", the record marked, the token never sent again, the connection not revoked', async (_name, mode, reason) => {
+    const { env, rec, sid, stored } = await signedIn();
+    proxy.lose = (r) => (r.path === '/oauth/token' ? mode : undefined);
+    const posts = tokenPosts();
+    const r = await runCli(['token'], { env });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/answer of the sign-in server was lost while trying to refresh the access token/);
+    expect(r.stderr).toMatch(reason);
+    expect(r.stderr).toMatch(/will not send it again\. Run `meterdata login` to sign in again/);
+    expect(r.stderr).not.toMatch(/try again later/i);
+    expect(r.stderr).not.toContain(rec.refresh_token);
+    expect(tokenPosts()).toBe(posts + 1);
+    const marked = stored();
+    expect(marked.refresh_token).toBe(rec.refresh_token);
+    expect(marked.refresh_uncertain_since).toBeTruthy();
+    expect(marked.refresh_intent).toBeUndefined();
+
+    proxy.lose = undefined;
+    const next = await runCli(['token'], { env });
+    expect(next.code).toBe(3);
+    expect(next.stderr).toMatch(/got no answer/);
+    expect(next.stderr).toMatch(/meterdata login/);
+    expect(tokenPosts()).toBe(posts + 1); // never re-sent
+    expect(stateOf(sid)).toBe('connected'); // so the server had no reason to revoke it
+  }, 20_000);
+});
+
+describe('the refresh intent', () => {
+  it('is in the store, with this process, while the request is on its way; gone after success', async () => {
+    const { env, stored } = await signedIn();
+    let during: Record<string, unknown> | undefined;
+    proxy.intercept = async (r) => {
+      if (r.path === '/oauth/token') during = stored();
+      return undefined;
+    };
+    const r = await runCli(['token'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(during?.refresh_intent).toMatchObject({ pid: process.pid, host: os.hostname() });
+    expect(stored().refresh_intent).toBeUndefined();
+    expect(stored().access_token).toBe(r.stdout.trim());
+  });
+
+  it('left behind by a process that ended: never sent again; marked, exit 3', async () => {
+    const { env, file, rec, sid, stored } = await signedIn();
+    const dead = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => dead.on('exit', resolve));
+    writeFileSync(file, JSON.stringify({ ...rec, refresh_intent: { at: new Date().toISOString(), pid: dead.pid, host: os.hostname() } }), { mode: 0o600 });
+    const posts = tokenPosts();
+    const r = await runCli(['token'], { env });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/sent by a process that ended before saving its answer/);
+    expect(r.stderr).toMatch(/meterdata login/);
+    expect(tokenPosts()).toBe(posts);
+    expect(stored().refresh_uncertain_since).toBeTruthy();
+    expect(stateOf(sid)).toBe('connected');
+  });
+
+  it('of a process still running (stalled past the lock): not sent, exit 5 naming it, the record untouched', async () => {
+    const { env, file, rec, stored } = await signedIn();
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+    try {
+      const withIntent = { ...rec, refresh_intent: { at: new Date().toISOString(), pid: holder.pid, host: os.hostname() } };
+      writeFileSync(file, JSON.stringify(withIntent), { mode: 0o600 });
+      const posts = tokenPosts();
+      const r = await runCli(['token'], { env });
+      expect(r.code).toBe(5);
+      expect(r.stderr).toMatch(new RegExp(`Another meterdata process \\(pid ${holder.pid}\\) sent a refresh`));
+      expect(tokenPosts()).toBe(posts);
+      expect(stored()).toEqual(withIntent);
+    } finally {
+      holder.kill('SIGKILL');
+    }
+  });
+});
