@@ -8,7 +8,7 @@
 //    keyring.node as assets), and postject injects it into a copy of the target's Node.
 // Usage: node scripts/build-exe.mjs [--target linux-x64,win-x64,darwin-arm64,darwin-x64]
 // Writes build/meterdata-<target>[.exe]; macOS executables are unsigned (docs/install.md).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,7 +43,8 @@ function fromRegistry(spec, member) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   log(`fetching ${spec} from the npm registry`);
-  execFileSync('npm', ['pack', spec, '--silent', '--pack-destination', dir], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const r = spawnSync('npm', ['pack', spec, '--loglevel=error', '--pack-destination', dir], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`npm pack ${spec} failed: ${/ETARGET|E404/.test(r.stderr) ? 'the npm registry has no such package or version' : r.stderr.trim().split('\n')[0]}`);
   const tgz = readdirSync(dir).find((f) => f.endsWith('.tgz'));
   execFileSync('tar', ['xzf', tgz, `package/${member}`], { cwd: dir, stdio: 'inherit' });
   rmSync(path.join(dir, tgz));
@@ -134,7 +135,11 @@ async function main() {
       copyFileSync(nodeFile, out);
       const inject = [postject, out, 'NODE_SEA_BLOB', prep, '--sentinel-fuse', FUSE];
       if (t.macho) inject.push('--macho-segment-name', 'NODE_SEA');
-      execFileSync(process.execPath, inject, { stdio: ['ignore', 'ignore', 'inherit'] });
+      // postject warns once per ELF note section it cannot name; those are harmless.
+      const r = spawnSync(process.execPath, inject, { encoding: 'utf8' });
+      const said = r.stderr.split('\n').filter((l) => l && !l.includes("Can't find string offset for section name"));
+      if (said.length) log(`postject: ${said.join(' / ')}`);
+      if (r.status !== 0) throw new Error(`postject failed (status ${r.status})`);
       log(`wrote ${path.relative(root, out)} (${(statSync(out).size / 1e6).toFixed(1)} MB)${t.macho ? ', unsigned' : ''}`);
     } catch (e) {
       failed.push(target);
