@@ -26,7 +26,10 @@ export class KeychainCredentialStore implements CredentialStore {
   readonly kind = 'keychain' as const;
   private readonly timeoutMs: number;
 
-  constructor(private readonly env: NodeJS.ProcessEnv) {
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly platform: NodeJS.Platform = process.platform,
+  ) {
     this.timeoutMs = Number(env.METERDATA_KEYCHAIN_TIMEOUT_MS) || 20_000;
   }
 
@@ -36,7 +39,7 @@ export class KeychainCredentialStore implements CredentialStore {
   }
 
   describe(profile: string): string {
-    const backend = process.platform === 'linux' ? 'Secret Service' : process.platform === 'darwin' ? 'macOS Keychain' : 'Windows Credential Manager';
+    const backend = this.platform === 'win32' ? 'Windows Credential Manager' : this.platform === 'darwin' ? 'macOS Keychain' : 'Secret Service';
     return `system keychain (${backend}), service "${KEYCHAIN_SERVICE}", account "${this.account(profile)}"`;
   }
 
