@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KeychainCredentialStore } from '../../src/auth/credential-store/keychain.js';
+import { KeychainCredentialStore, type EntryLike } from '../../src/auth/credential-store/keychain.js';
+import type { StoredRecord } from '../../src/auth/credential-store/types.js';
 import { ExitCode } from '../../src/core/errors.js';
 import { dirs } from '../../src/core/paths.js';
 import { checkReplaceable, FileInUseError, IN_USE_WAITS_MS, renameReplacing, type ReplaceDeps } from '../../src/core/replace.js';
@@ -52,9 +53,74 @@ describe('folders on Windows', () => {
 describe('the keychain on Windows', () => {
   it('is described as the Windows Credential Manager (status names where the sign-in is)', () => {
     const env = { METERDATA_HOME: 'C:\\md' };
-    expect(new KeychainCredentialStore(env, 'win32').describe('default')).toBe('system keychain (Windows Credential Manager), service "meterdata", account "default@C:\\md"');
-    expect(new KeychainCredentialStore(env, 'linux').describe('default')).toMatch(/\(Secret Service\)/);
-    expect(new KeychainCredentialStore(env, 'darwin').describe('default')).toMatch(/\(macOS Keychain\)/);
+    expect(new KeychainCredentialStore(env, { platform: 'win32' }).describe('default')).toBe('system keychain (Windows Credential Manager), service "meterdata", account "default@C:\\md"');
+    expect(new KeychainCredentialStore(env, { platform: 'linux' }).describe('default')).toMatch(/\(Secret Service\)/);
+    expect(new KeychainCredentialStore(env, { platform: 'darwin' }).describe('default')).toMatch(/\(macOS Keychain\)/);
+  });
+});
+
+/** An in-memory Windows Credential Manager: like the real one, it refuses a credential over 1280 characters. */
+function credentialManager() {
+  const store = new Map<string, string>();
+  const entry = (account: string): EntryLike => ({
+    getPassword: async () => store.get(account) ?? null,
+    setPassword: async (text: string) => {
+      if (text.length > 1280) throw new Error('Attribute password is longer than platform limit of 2560 bytes');
+      store.set(account, text);
+    },
+    deletePassword: async () => store.delete(account),
+  });
+  return { store, entry };
+}
+
+const longRecord = (rt: string): StoredRecord => ({
+  v: 1,
+  refresh_token: rt,
+  access_token: `eyJ${'a'.repeat(1800)}.${'b'.repeat(400)}`, // a JWT access token
+  token_type: 'DPoP',
+  dpop_jwk: { kty: 'EC', crv: 'P-256', x: 'x'.repeat(43), y: 'y'.repeat(43), d: 'd'.repeat(43) },
+  updated_at: '2026-11-22T10:00:00.000Z',
+});
+
+describe('a long sign-in record in the Windows Credential Manager', () => {
+  const env = { METERDATA_HOME: 'C:\\md' };
+
+  it('is kept in parts within the 1280-character limit and read back whole; a new record replaces the old parts', async () => {
+    const cm = credentialManager();
+    const store = new KeychainCredentialStore(env, { platform: 'win32', entry: cm.entry });
+    const first = longRecord('rt-one');
+    expect(JSON.stringify(first).length).toBeGreaterThan(2000);
+    await store.write('default', first);
+    expect(await store.read('default')).toEqual(first);
+    expect([...cm.store.values()].every((v) => v.length <= 1280)).toBe(true);
+    expect(cm.store.size).toBeGreaterThan(2);
+    await store.write('default', longRecord('rt-two'));
+    expect((await store.read('default'))?.refresh_token).toBe('rt-two');
+    const parts = [...cm.store.keys()].filter((k) => k !== 'default@C:\\md');
+    expect(parts.length).toBe(Math.ceil(JSON.stringify(longRecord('rt-two')).length / 1200)); // none of the first record's left
+    // a short record is one entry again, and no part is left behind
+    await store.write('default', { v: 1, refresh_token: 'rt-3', updated_at: '2026-11-22T10:00:00.000Z' });
+    expect([...cm.store.keys()]).toEqual(['default@C:\\md']);
+    await store.write('default', longRecord('rt-four'));
+    expect(await store.remove('default')).toBe(true);
+    expect(cm.store.size).toBe(0);
+    expect(await store.read('default')).toBeNull();
+  });
+
+  it('a part that went missing makes the record damaged (sign in again), never a wrong token', async () => {
+    const cm = credentialManager();
+    const store = new KeychainCredentialStore(env, { platform: 'win32', entry: cm.entry });
+    await store.write('default', longRecord('rt-one'));
+    cm.store.delete([...cm.store.keys()].find((k) => k.endsWith('.1'))!);
+    await expect(store.read('default')).rejects.toMatchObject({ code: 'AUTH_STORE_DAMAGED', exitCode: ExitCode.NOT_SIGNED_IN });
+  });
+
+  it('on other platforms the record stays one entry', async () => {
+    const cm = credentialManager();
+    const unlimited = (account: string): EntryLike => ({ ...cm.entry(account), setPassword: async (t: string) => void cm.store.set(account, t) });
+    const store = new KeychainCredentialStore(env, { platform: 'linux', entry: unlimited });
+    await store.write('default', longRecord('rt-one'));
+    expect([...cm.store.keys()]).toEqual(['default@C:\\md']);
   });
 });
 
