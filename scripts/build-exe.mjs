@@ -82,10 +82,11 @@ async function bundle() {
     target: 'node24',
     minify: true,
     legalComments: 'none',
-    // Inside the executable import.meta.url means the executable itself: no file beside it
-    // (so the export's worker entry is not found and it runs in the main thread).
+    // Inside the executable no module is a file, and import.meta.url says so: nothing on disk
+    // beside the executable is ever loaded as code. The export's worker entry is then not
+    // available (isolate.ts wants a file: URL) and the export runs in the main thread.
     define: { 'import.meta.url': '__meterdataExeUrl' },
-    banner: { js: 'var __meterdataExeUrl=require("node:url").pathToFileURL(process.execPath).href;' },
+    banner: { js: 'var __meterdataExeUrl="meterdata-sea:/embedded/main.cjs";' },
     plugins: [seaPlugin],
     logLevel: 'warning',
   });

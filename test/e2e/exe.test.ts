@@ -5,7 +5,7 @@
 // (a PE image holding the embedded application) and run under Wine where Wine can run
 // the same version of Node.js itself.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
@@ -70,7 +70,7 @@ describe('the Linux executable, without Node.js on PATH', () => {
       await ks?.stop();
     });
 
-    it('login, token and logout', async (ctx) => {
+    it('login, token, export and logout', async (ctx) => {
       need(ctx);
       requireTool(ctx, 'gnome-keyring-daemon', 'the keychain path runs against a real Secret Service');
       requireTool(ctx, 'secret-tool', 'the test looks the token up in the Secret Service');
@@ -85,6 +85,18 @@ describe('the Linux executable, without Node.js on PATH', () => {
       const tok = await spawnCli(['token'], env, { command: linuxExe }).done;
       expect(tok.code, tok.stderr).toBe(0);
       expect(tok.stdout.trim()).toBe(stored.access_token);
+      // export from the keychain sign-in; a script planted beside the executable is never run as code
+      const planted = path.join(build, 'isolate-worker.js');
+      const marker = path.join(home, 'planted-ran');
+      writeFileSync(planted, `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\n`);
+      try {
+        const ex = await spawnCli(['export', '--year', '2025', '--out', path.join(home, 'out'), '--quiet'], env, { command: linuxExe }).done;
+        expect(ex.code, ex.stderr).toBe(0);
+      } finally {
+        rmSync(planted, { force: true });
+      }
+      expect(readdirSync(path.join(home, 'out'))).toContain('billing.xlsx');
+      expect(existsSync(marker)).toBe(false);
       const out = await spawnCli(['logout'], env, { command: linuxExe }).done;
       expect(out.code, out.stderr).toBe(0);
       expect(() => ks!.secretTool(['lookup', 'service', 'meterdata', 'username', `default@${home}`])).toThrow();
