@@ -128,8 +128,8 @@ async function main() {
   for (const target of targets) {
     const t = TARGETS[target];
     try {
-      const keyringFile = fromRegistry(`@napi-rs/keyring-${t.keyring}@${keyringVersion}`, `keyring.${t.keyring}.node`);
       const nodeFile = fromRegistry(`${t.node}@${nodeVersion}`, t.exe);
+      const keyringFile = fromRegistry(`@napi-rs/keyring-${t.keyring}@${keyringVersion}`, `keyring.${t.keyring}.node`);
       const prep = blob(script, target, keyringFile);
       const out = path.join(build, t.out);
       rmSync(out, { force: true });
