@@ -146,8 +146,8 @@ describe('the Windows executable', () => {
     const stock = wine(winNode, ['-p', 'process.versions.node']);
     const ours = wine(winExe, ['--version']);
     const report = [`stock node.exe ${process.versions.node}: status ${stock.status}: ${firstError(stock.out)}`, `meterdata-win-x64.exe --version: status ${ours.status}: ${firstError(ours.out)}`];
-    if (stock.status === 0) {
-      expect(stock.out.trim()).toBe(process.versions.node);
+    // Wine's exit status after a crash varies (0 or 3 seen): what the program printed decides.
+    if (stock.out.trim() === process.versions.node) {
       expect(ours.status, ours.out).toBe(0);
       expect(ours.out.trim()).toBe(version);
       const cwd = mkdtempSync(path.join(os.tmpdir(), 'md-wine-demo-'));
@@ -158,7 +158,7 @@ describe('the Windows executable', () => {
     } else {
       // Wine cannot start this Node.js at all: the executable must stop at the same point,
       // before any of meterdata's code runs (anything else would be a fault of the build).
-      expect(ours.status).toBe(stock.status);
+      expect(ours.out).not.toContain(version);
       expect(firstError(ours.out)).toBe(firstError(stock.out));
     }
     writeFileSync(path.join(build, 'wine-report.txt'), `${report.join('\n')}\n`);
