@@ -1,6 +1,22 @@
 #!/usr/bin/env node
-// Tiny launcher: the compiled CLI does everything, including choosing the exit code.
-import { main } from '../dist/cli.js';
+// Tiny launcher: checks the Node.js version, then the compiled CLI does everything,
+// including choosing the exit code. This file must stay parseable by old Node.js (no
+// static import of the CLI: its modules need a newer Node before any line here runs).
+import { readFileSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const need = /(\d+)\.(\d+)\.(\d+)/.exec(pkg.engines.node).slice(1).map(Number);
+const have = process.versions.node.split('.').map(Number);
+const older = have[0] !== need[0] ? have[0] < need[0] : have[1] !== need[1] ? have[1] < need[1] : have[2] < need[2];
+if (older) {
+  process.stderr.write(
+    'meterdata needs Node.js ' + need.join('.') + ' or newer, but this is Node.js ' + process.versions.node +
+      ': install Node.js 24 LTS from https://nodejs.org, or use the single executable that needs no Node.js (see docs/install.md).\n',
+  );
+  process.exit(1);
+}
+
+const { main } = await import('../dist/cli.js');
 
 // `meterdata --help | head` closes the pipe early: that is not an error.
 for (const stream of [process.stdout, process.stderr]) {

@@ -1,9 +1,9 @@
 // The one place that wires commands and turns errors into exit statuses.
 // Command modules are imported lazily so that `--help` loads neither Ink nor exceljs.
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { ExitCode, formatError, InterruptedError, isMeterdataError, UsageError } from './core/errors.js';
 import type { Io } from './core/io.js';
+import { packageVersion } from './core/resources.js';
 
 const EXIT_CODES_HELP = `
 Exit codes:
@@ -16,11 +16,6 @@ Exit codes:
   6  export --strict: files written, but values were not billed or need review
   130 interrupted (Ctrl-C or SIGTERM): nothing half-written; run the same command again
 `;
-
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
 
 type Handler = (opts: Record<string, unknown>, io: Io, args: string[]) => Promise<number | void>;
 type Loader = () => Promise<{ run: Handler }>;
@@ -58,7 +53,7 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 function build(io: Io): Command {
   const program = new Command('meterdata')
     .description('Billing-ready consumption data from the Metering Data Partner API (contract 1.0.0-rc.3).')
-    .version(version(), '-V, --version')
+    .version(packageVersion(), '-V, --version')
     .addHelpText('after', EXIT_CODES_HELP)
     .showSuggestionAfterError(true)
     .exitOverride()

@@ -1,11 +1,15 @@
 // The four measurements of `npm run bench`. Each returns plain numbers for the results
 // JSON; run.js takes medians over repeated runs and prints the table.
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { BIN, ROOT, median, runCli, signIn, startSandboxProcess } from './harness.js';
 import { minimumRequests } from './minimum.js';
+
+// What `npm run build:exe` writes for this machine (docs/install.md).
+const EXE = path.join(ROOT, 'build', 'meterdata-linux-x64');
 
 const YEAR = ['--year', '2025'];
 
@@ -132,20 +136,25 @@ export async function clientCost({ units, runs, log }) {
   };
 }
 
-/** Start-up: `meterdata --version` / `--help` against `node -e 0`, interleaved, medians. */
+/**
+ * Start-up: `meterdata --version` / `--help` against `node -e 0`, interleaved, medians; and
+ * the single executable's `--version` when `npm run build:exe` has made it.
+ */
 export function startup({ runs }) {
-  const time = (args) => {
+  const time = (args, cmd = process.execPath) => {
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const r = spawnSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
     return performance.now() - t0;
   };
-  const t = { node: [], version: [], help: [] };
+  const exe = existsSync(EXE) ? EXE : null;
+  const t = { node: [], version: [], help: [], exe: [] };
   for (let i = 0; i < runs + 1; i++) {
-    const s = { node: time(['-e', '0']), version: time([BIN, '--version']), help: time([BIN, '--help']) };
+    const s = { node: time(['-e', '0']), version: time([BIN, '--version']), help: time([BIN, '--help']), exe: exe ? time(['--version'], exe) : NaN };
     if (i === 0) continue; // warm the page cache first
     for (const k of Object.keys(t)) t[k].push(s[k]);
   }
   const node = median(t.node);
-  return { runs, node_ms: node, version_ms: median(t.version), help_ms: median(t.help), version_ratio: median(t.version) / node, help_ratio: median(t.help) / node };
+  const exeFigures = exe ? { exe_version_ms: median(t.exe), exe_version_ratio: median(t.exe) / node } : { exe_version_ms: null, exe_version_ratio: null };
+  return { runs, node_ms: node, version_ms: median(t.version), help_ms: median(t.help), version_ratio: median(t.version) / node, help_ratio: median(t.help) / node, ...exeFigures };
 }

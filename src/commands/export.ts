@@ -2,10 +2,10 @@
 // then sign-in, the walk and the files (src/export). Exit 0 also when values were not
 // billed or need review (they are listed in review.csv); with --strict such a run
 // ends with exit 6 (code EXPORT_FLAGS_STRICT) after all files were written.
-import { readFileSync } from 'node:fs';
 import { ExitCode, MeterdataError, UsageError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { dirs } from '../core/paths.js';
+import { packageVersion } from '../core/resources.js';
 import { fixedExportTime, identity, parseExportArgs, type ExportArgs } from '../export/options.js';
 import { checkOutDir, finalNames } from '../export/output.js';
 import { createReporter } from '../export/progress.js';
@@ -13,7 +13,7 @@ import type { ExportDeps, ExportSummary, StagedExport } from '../export/run.js';
 import { loadTemplate } from '../export/templates.js';
 
 export function toolVersion(): string {
-  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return packageVersion();
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

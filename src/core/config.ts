@@ -5,6 +5,7 @@ import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { UsageError } from './errors.js';
 import { dirs } from './paths.js';
+import { renameReplacing } from './replace.js';
 
 export type ClientAuthMethod = 'none' | 'client_secret_basic' | 'private_key_jwt';
 export type CredentialStoreKind = 'keychain' | 'file';
@@ -143,7 +144,7 @@ export async function writeFileAtomic(file: string, content: string, mode: numbe
     await handle.close();
   }
   try {
-    await fsp.rename(tmp, file);
+    await renameReplacing(tmp, file);
   } catch (e) {
     await fsp.rm(tmp, { force: true });
     throw e;

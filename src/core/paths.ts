@@ -24,8 +24,9 @@ export function dirs(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Plat
     return { config: base, state: path.join(base, 'state'), cache: path.join(userHome, 'Library', 'Caches', 'meterdata') };
   }
   if (platform === 'win32') {
-    const appData = env.APPDATA ?? path.join(userHome, 'AppData', 'Roaming');
-    const local = env.LOCALAPPDATA ?? path.join(userHome, 'AppData', 'Local');
+    // An empty variable counts as unset (as XDG's do below): '' would put the files in the working folder.
+    const appData = env.APPDATA || path.join(userHome, 'AppData', 'Roaming');
+    const local = env.LOCALAPPDATA || path.join(userHome, 'AppData', 'Local');
     return { config: path.join(appData, 'meterdata'), state: path.join(local, 'meterdata', 'state'), cache: path.join(local, 'meterdata', 'cache') };
   }
   return {

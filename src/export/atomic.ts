@@ -3,8 +3,9 @@
 // manifest last. A run that fails or is interrupted leaves no file under a final name
 // that could be mistaken for a complete export.
 import { createHash, type Hash } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm, rmdir, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, rm, rmdir, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { checkReplaceable, renameReplacing, type ReplaceDeps } from '../core/replace.js';
 
 const FLUSH_AT = 1 << 16;
 
@@ -73,7 +74,11 @@ export class AtomicOutput {
   /** The outermost folder `prepare` created (null: `dir` existed), removed again by abort when left empty. */
   private created: string | null = null;
 
-  constructor(readonly dir: string) {}
+  /** `replace`: the platform and file operations, for tests of the Windows behaviour. */
+  constructor(
+    readonly dir: string,
+    private readonly replace: ReplaceDeps = {},
+  ) {}
 
   /** What an AtomicOutput in another thread needs to remove a folder this one created. */
   get createdDir(): string | null {
@@ -139,15 +144,18 @@ export class AtomicOutput {
     for (const f of this.open) throw new Error(`file still open at commit: ${f.path}`);
     const names = [...this.pending.keys()].filter((n) => n !== last);
     const aside = path.join(this.dir, asideName(last));
+    if (this.pending.has(last)) names.push(last);
+    // A file another program keeps open (Windows: billing.xlsx in Excel) stops the commit
+    // here, before the first rename, so the folder never holds a mix of old and new files.
+    await checkReplaceable(names.map((n) => path.join(this.dir, n)), this.replace);
     if (this.pending.has(last)) {
-      names.push(last);
-      const moved = await rename(path.join(this.dir, last), aside).then(
+      const moved = await renameReplacing(path.join(this.dir, last), aside, this.replace).then(
         () => true,
         (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? false : Promise.reject(e)),
       );
       if (moved) await this.syncDir();
     }
-    for (const n of names) await rename(this.pending.get(n)!, path.join(this.dir, n));
+    for (const n of names) await renameReplacing(this.pending.get(n)!, path.join(this.dir, n), this.replace);
     this.pending.clear();
     await this.syncDir();
     await rm(aside, { force: true });

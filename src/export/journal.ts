@@ -5,7 +5,8 @@
 // and fetches only the Properties not yet there; the files are then rebuilt from the
 // journal, so they are byte-identical to an uninterrupted run. Removed after success.
 import { createHash } from 'node:crypto';
-import { link, mkdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { renameReplacing } from '../core/replace.js';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -51,7 +52,7 @@ export function journalKey(identity: Record<string, unknown>): string {
 async function writeAtomic(file: string, data: string | Buffer): Promise<void> {
   const tmp = `${file}.tmp`;
   await writeFile(tmp, data, { flush: true });
-  await rename(tmp, file);
+  await renameReplacing(tmp, file);
 }
 
 function sameScope(a: WhoAmI['property_scope'], b: WhoAmI['property_scope']): boolean {

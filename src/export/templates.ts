@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { readResource } from '../core/resources.js';
 import type { CellStyle } from './format.js';
 import { TABLE_COLUMNS, TABLE_NAMES, type ColumnType, type TableName } from './tables.js';
 
@@ -36,7 +37,6 @@ export interface Template extends CellStyle {
   files: TemplateFile[];
 }
 
-const TEMPLATE_DIR = new URL('../../templates/', import.meta.url);
 const SHEET_NAME_BAD = /[[\]:*?/\\]/;
 const FILE_NAME_OK = /^[^/\\\0]+\.csv$/;
 
@@ -150,10 +150,10 @@ export function applyTemplate(doc: unknown, base: Template | null): Template {
   return { name, language, separator, decimal, dateFormat, booleans, bom, eol: eolName === 'lf' ? '\n' : '\r\n', sheets, files };
 }
 
-async function readJson(file: URL | string, label: string): Promise<unknown> {
+async function readJson(read: () => Promise<string>, label: string): Promise<unknown> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await read();
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new UsageError(`--template: cannot read ${label} (${code ?? String(e)}).`, 'Pass generic, de, or the path of a template JSON file (see docs/export.md).', 'EXPORT_TEMPLATE_INVALID');
@@ -166,7 +166,7 @@ async function readJson(file: URL | string, label: string): Promise<unknown> {
 }
 
 async function builtin(name: string): Promise<Template> {
-  const doc = await readJson(new URL(`${name}.json`, TEMPLATE_DIR), `${name}.json`);
+  const doc = await readJson(() => readResource(`templates/${name}.json`), `${name}.json`);
   return applyTemplate(doc, null);
 }
 
@@ -177,7 +177,7 @@ export async function loadTemplate(nameOrFile: string, cwd: string): Promise<Tem
     throw new UsageError(`--template: no template named "${nameOrFile}".`, `Use ${BUILTIN_TEMPLATES.join(' or ')}, or the path of a template JSON file.`, 'EXPORT_TEMPLATE_INVALID');
   }
   const file = path.resolve(cwd, nameOrFile);
-  const doc = await readJson(file, nameOrFile);
+  const doc = await readJson(() => readFile(file, 'utf8'), nameOrFile);
   const ext = isObject(doc) ? (doc.extends ?? 'generic') : 'generic';
   try {
     if (typeof ext !== 'string' || !(BUILTIN_TEMPLATES as readonly string[]).includes(ext)) fail('extends', `must be ${BUILTIN_TEMPLATES.map((b) => `"${b}"`).join(' or ')}`);

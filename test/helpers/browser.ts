@@ -137,8 +137,11 @@ export interface ChildRun {
   waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<void>;
 }
 
-export function spawnCli(args: string[], env: NodeJS.ProcessEnv, opts: { stdin?: string } = {}): ChildRun {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+/** `opts.command` runs another build (the single executable) with exactly `env`. */
+export function spawnCli(args: string[], env: NodeJS.ProcessEnv, opts: { stdin?: string; command?: string } = {}): ChildRun {
+  const child = opts.command
+    ? spawn(opts.command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] })
+    : spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   if (opts.stdin !== undefined) child.stdin!.end(opts.stdin);
   else child.stdin!.end();
   const w = watch(child.stdout!, child.stderr!);

