@@ -2,8 +2,11 @@
 // show): such a value is never billed, whatever its status claims, and never reaches a
 // number cell, because a spreadsheet reads Infinity or an overflowing sum as 0 or an error.
 import type { DeviceSegment } from '../api/types.js';
-import { dec, formatDecimal, type Decimal } from './decimal.js';
+import { Dec, dec, formatDecimal, type Decimal } from './decimal.js';
 import type { DecimalString, FlagCode } from './types.js';
+
+/** |sum of shares - 1| above this is a SHARE_SUM_MISMATCH: shares are taken as exact to half of it. */
+export const SHARE_TOLERANCE = dec('0.0001');
 
 /** More than any meter register holds (12 digits before the point); also keeps every sum exact in a workbook cell. */
 export const METER_LIMIT = 1e12;
@@ -74,7 +77,11 @@ export function segmentProblems(seg: DeviceSegment, unitShare: number | null): I
   if (seg.factor > 0 && pc.end_value < seg.baseline_value) out.push(problem('end_value', pc.end_value, { baseline_value: formatDecimal(seg.baseline_value) }));
   if (out.length === 0 && unitShare !== null && typeof weighted === 'number') {
     const expected = dec(pc.billable_value).times(unitShare);
-    const tolerance = halfUlp(weighted).plus(halfUlp(pc.billable_value).times(unitShare));
+    // A share such as 1/3 is sent rounded (0.3333): the service may weight with the exact one.
+    const shareRounding = Dec.min(halfUlp(unitShare), SHARE_TOLERANCE.div(2));
+    const tolerance = halfUlp(weighted)
+      .plus(halfUlp(pc.billable_value).times(unitShare))
+      .plus(dec(pc.billable_value).abs().plus(halfUlp(pc.billable_value)).times(shareRounding));
     if (dec(weighted).minus(expected).abs().greaterThan(tolerance)) {
       out.push({ code: 'WEIGHTED_VALUE_MISMATCH', facts: { field: 'weighted_billable_value', received: formatDecimal(weighted), expected: formatDecimal(expected), unit_share: formatDecimal(unitShare) } });
     }

@@ -126,6 +126,21 @@ describe('weighted_billable_value that is not billable_value × unit_share (WEIG
     expect(billSegments([{ period_consumption: { billable_value: 10.8, weighted_billable_value: 5 } }], 0.5).value).toBe('5');
     expect(billSegments([{ period_consumption: { billable_value: 10.8, weighted_billable_value: 5.1 } }], 0.5).value).toBe('0');
   });
+
+  it('a share of 1/3 sent rounded (0.3333) while the service weighted with the exact third: billed as sent', () => {
+    // 12345.678 / 3 = 4115.226; 12345.678 × 0.3333 = 4114.81 (the share sum 0.9999 is within SHARE_TOLERANCE too)
+    const seg = { baseline_value: 10000, period_consumption: { billable_value: 12345.678, weighted_billable_value: 4115.226, end_value: 22345.678 } };
+    const { bill, value } = billSegments([seg], 0.3333);
+    expect(value).toBe('4115.226');
+    expect(bill.flags).toEqual([]);
+  });
+
+  it('the share rounding allowed is at most what the share sum check allows: beyond it still not billed', () => {
+    // 4120 is not 12345.678 × 1/3 under any rounding of 0.3333
+    expect(billSegments([{ baseline_value: 10000, period_consumption: { billable_value: 12345.678, weighted_billable_value: 4120, end_value: 22345.678 } }], 0.3333).value).toBe('0');
+    // "0.5" is taken as exactly one half, not as anything from 0.45 to 0.55
+    expect(billSegments([{ period_consumption: { billable_value: 10, weighted_billable_value: 5.4 } }], 0.5).value).toBe('0');
+  });
 });
 
 describe('findings say what happened in the range', () => {
