@@ -51,15 +51,16 @@ const problem = (field: string, v: number, more: Record<string, string> = {}): I
 /** Numbers of a segment no meter can show (whatever its status): they never reach a row. */
 export function unrepresentable(seg: DeviceSegment): Implausible[] {
   const pc = seg.period_consumption;
-  const numbers: [string, number | undefined][] = [
+  const numbers: [string, number | undefined, Record<string, string>?][] = [
     ['billable_value', pc.billable_value],
     ['weighted_billable_value', pc.weighted_billable_value],
     ['end_value', pc.end_value],
     ['baseline_value', seg.baseline_value],
     ['factor', seg.factor],
-    ...seg.readings.map((r): [string, number] => [`reading ${r.at}`, r.value]),
+    // The date as a fact of its own, so a German message shows it as dd.mm.yyyy.
+    ...seg.readings.map((r): [string, number, Record<string, string>] => ['readings.value', r.value, { reading_date: r.at }]),
   ];
-  return numbers.filter(([, v]) => typeof v === 'number' && !representable(v)).map(([field, v]) => problem(field, v!));
+  return numbers.filter(([, v]) => typeof v === 'number' && !representable(v)).map(([field, v, more]) => problem(field, v!, more));
 }
 
 /**
