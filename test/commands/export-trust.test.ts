@@ -17,6 +17,8 @@ import { runCli } from '../helpers/run-cli.js';
 const TODAY = new Date();
 const YEAR = TODAY.getUTCFullYear();
 const LAST_COMPLETED = new Date(Date.UTC(YEAR, TODAY.getUTCMonth(), 0)).toISOString().slice(0, 10);
+/** A range the service must shorten in every month (in January `--year` would lie entirely after the last completed month: 400). */
+const SHORTENED = { from: `${LAST_COMPLETED.slice(0, 4)}-01-01`, to: new Date(Date.UTC(YEAR, TODAY.getUTCMonth() + 1, 0)).toISOString().slice(0, 10) };
 const FINAL = ['billing.csv', 'billing.xlsx', 'meterdata-manifest.json', 'plant-points.csv', 'readings.csv', 'review.csv', 'segments.csv'];
 
 let sandbox: Sandbox;
@@ -172,12 +174,12 @@ describe('the summary says what happened', () => {
   });
 
   it('a range the service shortened: its own line; the default folder and the manifest carry the effective range', async () => {
-    const r = await runCli(['export', '--year', String(YEAR), '--format', 'csv', '--metric', 'heat', '--json'], { env, cwd: home });
+    const r = await runCli(['export', '--from', SHORTENED.from, '--to', SHORTENED.to, '--format', 'csv', '--metric', 'heat', '--json'], { env, cwd: home });
     expect(r.code, r.stderr).toBe(0);
-    const folder = path.join(home, `meterdata-${YEAR}-01-01_${LAST_COMPLETED}`);
-    expect(JSON.parse(r.stdout)).toMatchObject({ out: folder, range: { from: `${YEAR}-01-01`, to: LAST_COMPLETED }, requested_range: { from: `${YEAR}-01-01`, to: `${YEAR}-12-31` } });
-    expect(r.stderr).toMatch(new RegExp(`^range shortened: requested ${YEAR}-01-01 to ${YEAR}-12-31, the service answered for ${YEAR}-01-01 to ${LAST_COMPLETED} `, 'm'));
+    const folder = path.join(home, `meterdata-${SHORTENED.from}_${LAST_COMPLETED}`);
+    expect(JSON.parse(r.stdout)).toMatchObject({ out: folder, range: { from: SHORTENED.from, to: LAST_COMPLETED }, requested_range: SHORTENED });
+    expect(r.stderr).toMatch(new RegExp(`^range shortened: requested ${SHORTENED.from} to ${SHORTENED.to}, the service answered for ${SHORTENED.from} to ${LAST_COMPLETED} `, 'm'));
     const manifest = JSON.parse(await readFile(path.join(folder, 'meterdata-manifest.json'), 'utf8'));
-    expect(manifest).toMatchObject({ range: { from: `${YEAR}-01-01`, to: LAST_COMPLETED }, requested_range: { to: `${YEAR}-12-31` } });
+    expect(manifest).toMatchObject({ range: { from: SHORTENED.from, to: LAST_COMPLETED }, requested_range: { to: SHORTENED.to } });
   });
 });

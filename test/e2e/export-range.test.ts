@@ -17,6 +17,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const TODAY = new Date();
 const YEAR = TODAY.getUTCFullYear();
 const LAST_COMPLETED = new Date(Date.UTC(YEAR, TODAY.getUTCMonth(), 0)).toISOString().slice(0, 10);
+/** A range the service must shorten in every month (in January `--year` would lie entirely after the last completed month: 400). */
+const SHORTENED = { from: `${LAST_COMPLETED.slice(0, 4)}-01-01`, to: new Date(Date.UTC(YEAR, TODAY.getUTCMonth() + 1, 0)).toISOString().slice(0, 10) };
 
 let sandbox: Sandbox;
 let home: string;
@@ -33,19 +35,19 @@ afterAll(async () => sandbox?.close());
 
 describe('the effective range', () => {
   it('shortened at the last completed month: a line of its own, the default folder and the manifest carry it', async () => {
-    const r = await runBin(['export', '--year', String(YEAR), '--format', 'csv'], { ...env }, { timeoutMs: 60_000, cwd: home });
+    const r = await runBin(['export', '--from', SHORTENED.from, '--to', SHORTENED.to, '--format', 'csv'], { ...env }, { timeoutMs: 60_000, cwd: home });
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stderr.trim().split('\n');
     expect(lines.filter((l) => l.startsWith('range shortened: '))).toEqual([
-      expect.stringContaining(`requested ${YEAR}-01-01 to ${YEAR}-12-31, the service answered for ${YEAR}-01-01 to ${LAST_COMPLETED} `),
+      expect.stringContaining(`requested ${SHORTENED.from} to ${SHORTENED.to}, the service answered for ${SHORTENED.from} to ${LAST_COMPLETED} `),
     ]);
     const folders = (await readdir(home)).filter((n) => n.startsWith('meterdata-'));
-    expect(folders).toEqual([`meterdata-${YEAR}-01-01_${LAST_COMPLETED}`]);
+    expect(folders).toEqual([`meterdata-${SHORTENED.from}_${LAST_COMPLETED}`]);
     const manifest = JSON.parse(await readFile(path.join(home, folders[0]!, 'meterdata-manifest.json'), 'utf8'));
-    expect(manifest.range).toEqual({ from: `${YEAR}-01-01`, to: LAST_COMPLETED });
-    expect(manifest.requested_range).toEqual({ from: `${YEAR}-01-01`, to: `${YEAR}-12-31` });
+    expect(manifest.range).toEqual({ from: SHORTENED.from, to: LAST_COMPLETED });
+    expect(manifest.requested_range).toEqual(SHORTENED);
     const billing = await readFile(path.join(home, folders[0]!, 'billing.csv'), 'utf8');
-    expect(billing.split('\r\n')[1]).toContain(`,${YEAR}-01-01,${LAST_COMPLETED},`);
+    expect(billing.split('\r\n')[1]).toContain(`,${SHORTENED.from},${LAST_COMPLETED},`);
   });
 
   it('no point has data: one line says so, exit 0', async () => {
