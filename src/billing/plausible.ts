@@ -75,7 +75,10 @@ export function segmentProblems(seg: DeviceSegment, unitShare: number | null): I
   const weighted = pc.weighted_billable_value;
   if (pc.billable_value < 0) out.push(problem('billable_value', pc.billable_value));
   if (typeof weighted === 'number' && weighted < 0) out.push(problem('weighted_billable_value', weighted));
-  if (seg.factor > 0 && pc.end_value < seg.baseline_value) out.push(problem('end_value', pc.end_value, { baseline_value: formatDecimal(seg.baseline_value) }));
+  // A register counts up from 0: a negative start or end value is no meter's (its difference may still look fine).
+  if (seg.baseline_value < 0) out.push(problem('baseline_value', seg.baseline_value));
+  if (pc.end_value < 0) out.push(problem('end_value', pc.end_value));
+  else if (seg.factor > 0 && pc.end_value < seg.baseline_value) out.push(problem('end_value', pc.end_value, { baseline_value: formatDecimal(seg.baseline_value) }));
   if (out.length === 0 && unitShare !== null && typeof weighted === 'number') {
     const expected = dec(pc.billable_value).times(unitShare);
     // A share such as 1/3 is sent rounded (0.3333): the service may weight with the exact one.
