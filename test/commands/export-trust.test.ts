@@ -144,9 +144,15 @@ describe('one export, one period', () => {
     });
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(new RegExp(`^meterdata: The service answered for ${YEAR - 1}-01-01 to ${YEAR - 1}-(11-30|12-31) for unit "[^"]+" of "[^"]+", but for ${YEAR - 1}-01-01 to ${YEAR - 1}-(11-30|12-31) earlier in this export: a month ended in between`));
-    expect(r.stderr).toMatch(/another --out folder/);
+    expect(r.stderr).toMatch(/Run the same command again: it starts over/);
     expect(r.stderr).not.toMatch(/Run the same command again to continue/);
     expect(await finalFiles(out)).toEqual([]);
+    // The same command (a cron job's fixed --out) recovers: the progress saved for the other period is not resumed.
+    const again = await runCli(['export', '--year', String(YEAR - 1), '--out', out], { env, cwd: home });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toMatch(/resuming/);
+    const manifest = JSON.parse(await readFile(path.join(out, 'meterdata-manifest.json'), 'utf8'));
+    expect(manifest.range).toEqual({ from: `${YEAR - 1}-01-01`, to: `${YEAR - 1}-12-31` });
   });
 });
 
