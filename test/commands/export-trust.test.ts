@@ -19,6 +19,8 @@ const YEAR = TODAY.getUTCFullYear();
 const LAST_COMPLETED = new Date(Date.UTC(YEAR, TODAY.getUTCMonth(), 0)).toISOString().slice(0, 10);
 /** A range the service must shorten in every month (in January `--year` would lie entirely after the last completed month: 400). */
 const SHORTENED = { from: `${LAST_COMPLETED.slice(0, 4)}-01-01`, to: new Date(Date.UTC(YEAR, TODAY.getUTCMonth() + 1, 0)).toISOString().slice(0, 10) };
+/** A completed year inside the sandbox's data (its horizon is 2026-12-31): the year before this one would have none from 2028 on. */
+const PAST = 2025;
 const FINAL = ['billing.csv', 'billing.xlsx', 'meterdata-manifest.json', 'plant-points.csv', 'readings.csv', 'review.csv', 'segments.csv'];
 
 let sandbox: Sandbox;
@@ -83,7 +85,7 @@ describe('values that cannot be right', () => {
     });
     const out = path.join(home, 'hostile-values');
     // The first unit answered gets the 1e308 segments, the next one the negative value.
-    const r = await hostileExport(['--year', String(YEAR - 1), '--out', out], (p, json, q) => huge.rewrite(p, json, q) ?? negative.rewrite(p, json, q));
+    const r = await hostileExport(['--year', String(PAST), '--out', out], (p, json, q) => huge.rewrite(p, json, q) ?? negative.rewrite(p, json, q));
     expect(r.code, r.stderr).toBe(0);
     expect(huge.unit()).not.toBeNull();
     expect(negative.unit()).not.toBeNull();
@@ -113,7 +115,7 @@ describe('values that cannot be right', () => {
   it('an answer for another usage unit: exit 5 naming the request, nothing committed', async () => {
     const out = path.join(home, 'wrong-object');
     let asked = '';
-    const r = await hostileExport(['--year', String(YEAR - 1), '--out', out], (p, json) => {
+    const r = await hostileExport(['--year', String(PAST), '--out', out], (p, json) => {
       if (!isConsumption(p) || asked) return undefined;
       asked = json.usage_unit_id as string;
       return { ...json, usage_unit_id: '00000000-0000-4000-8000-00000000beef' };
@@ -126,7 +128,7 @@ describe('values that cannot be right', () => {
 
   it('an echoed range the range rules cannot produce: exit 5, nothing committed', async () => {
     const out = path.join(home, 'wrong-range');
-    const r = await hostileExport(['--year', String(YEAR - 1), '--out', out], (p, json) => (isConsumption(p) ? { ...json, from: `${YEAR - 2}-01-01` } : undefined));
+    const r = await hostileExport(['--year', String(PAST), '--out', out], (p, json) => (isConsumption(p) ? { ...json, from: `${PAST - 1}-01-01` } : undefined));
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/^meterdata: The metering service answered GET \/v1\/usage-units\/[^/]+\/consumption for \d{4}-01-01 to \d{4}-12-31 when .* was requested, which the API's range rules cannot produce/);
     expect(await finalFiles(out)).toEqual([]);
@@ -137,22 +139,22 @@ describe('one export, one period', () => {
   it('units answered for two different (each legitimate) periods: exit 5, nothing committed, no mixed folder', async () => {
     const out = path.join(home, 'two-periods');
     let changed = false;
-    const r = await hostileExport(['--year', String(YEAR - 1), '--out', out], (p, json) => {
+    const r = await hostileExport(['--year', String(PAST), '--out', out], (p, json) => {
       if (!isConsumption(p) || changed) return undefined;
       changed = true; // as if the service's last completed month moved on between two requests
-      return { ...json, to: `${YEAR - 1}-11-30` };
+      return { ...json, to: `${PAST}-11-30` };
     });
     expect(r.code).toBe(5);
-    expect(r.stderr).toMatch(new RegExp(`^meterdata: The service answered for ${YEAR - 1}-01-01 to ${YEAR - 1}-(11-30|12-31) for unit "[^"]+" of "[^"]+", but for ${YEAR - 1}-01-01 to ${YEAR - 1}-(11-30|12-31) earlier in this export: a month ended in between`));
+    expect(r.stderr).toMatch(new RegExp(`^meterdata: The service answered for ${PAST}-01-01 to ${PAST}-(11-30|12-31) for unit "[^"]+" of "[^"]+", but for ${PAST}-01-01 to ${PAST}-(11-30|12-31) earlier in this export: a month ended in between`));
     expect(r.stderr).toMatch(/Run the same command again: it starts over/);
     expect(r.stderr).not.toMatch(/Run the same command again to continue/);
     expect(await finalFiles(out)).toEqual([]);
     // The same command (a cron job's fixed --out) recovers: the progress saved for the other period is not resumed.
-    const again = await runCli(['export', '--year', String(YEAR - 1), '--out', out], { env, cwd: home });
+    const again = await runCli(['export', '--year', String(PAST), '--out', out], { env, cwd: home });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).not.toMatch(/resuming/);
     const manifest = JSON.parse(await readFile(path.join(out, 'meterdata-manifest.json'), 'utf8'));
-    expect(manifest.range).toEqual({ from: `${YEAR - 1}-01-01`, to: `${YEAR - 1}-12-31` });
+    expect(manifest.range).toEqual({ from: `${PAST}-01-01`, to: `${PAST}-12-31` });
   });
 });
 
@@ -160,7 +162,7 @@ describe('the summary says what happened', () => {
   it('no point has data at all: one line says so; DATA_GAP is review', async () => {
     const out = path.join(home, 'no-data');
     const empty = (c: Json) => ({ ...c, data_gap: true, segments: [] });
-    const r = await hostileExport(['--year', String(YEAR - 1), '--out', out], (p, json) => {
+    const r = await hostileExport(['--year', String(PAST), '--out', out], (p, json) => {
       if (isConsumption(p)) return { ...json, measuring_points: (json.measuring_points as Json[]).map(empty) };
       if (/\/readings$/.test(p)) return empty(json);
       return undefined;
@@ -174,7 +176,7 @@ describe('the summary says what happened', () => {
   });
 
   it('a normal export has no such line', async () => {
-    const r = await runCli(['export', '--year', String(YEAR - 1), '--out', path.join(home, 'normal'), '--metric', 'heat'], { env, cwd: home });
+    const r = await runCli(['export', '--year', String(PAST), '--out', path.join(home, 'normal'), '--metric', 'heat'], { env, cwd: home });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/^(no data|range shortened):/m);
   });

@@ -20,6 +20,8 @@ const LAST_COMPLETED = new Date(Date.UTC(YEAR, TODAY.getUTCMonth(), 0)).toISOStr
 /** A range the service must shorten in every month (in January `--year` would lie entirely after the last completed month: 400). */
 const SHORTENED = { from: `${LAST_COMPLETED.slice(0, 4)}-01-01`, to: new Date(Date.UTC(YEAR, TODAY.getUTCMonth() + 1, 0)).toISOString().slice(0, 10) };
 
+/** A completed year inside the sandbox's data (its horizon is 2026-12-31): the year before this one would have none from 2028 on. */
+const PAST = 2025;
 let sandbox: Sandbox;
 let home: string;
 let env: NodeJS.ProcessEnv;
@@ -58,11 +60,11 @@ describe('the effective range', () => {
       return /\/readings$/.test(p) ? empty(json) : undefined;
     });
     const out = path.join(home, 'no-data');
-    const r = await runBin(['export', '--year', String(YEAR - 1), '--out', out], { ...env, METERDATA_ACCESS_TOKEN: token, METERDATA_BASE_URL: proxy.base }, { timeoutMs: 60_000 });
+    const r = await runBin(['export', '--year', String(PAST), '--out', out], { ...env, METERDATA_ACCESS_TOKEN: token, METERDATA_BASE_URL: proxy.base }, { timeoutMs: 60_000 });
     await proxy.close();
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr.split('\n').filter((l) => l.startsWith('no data: '))).toEqual([
-      expect.stringMatching(new RegExp(`^no data: none of the \\d+ measuring points has values for ${YEAR - 1}-01-01 to ${YEAR - 1}-12-31, so nothing was billed`)),
+      expect.stringMatching(new RegExp(`^no data: none of the \\d+ measuring points has values for ${PAST}-01-01 to ${PAST}-12-31, so nothing was billed`)),
     ]);
     expect(r.stderr).toMatch(/flags: 0 not billed, \d+ to review/);
   });
