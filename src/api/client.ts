@@ -226,6 +226,8 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     }
     return x;
   };
+  /** A list asked for one Property holds only its items: another Property's unit or meter would be billed under this one. */
+  const ownedBy = (path: string, pid: string, x: { property_id: string }) => checkSubject(transport.endpoint(path), 'Property', 'property_id', pid, x.property_id);
   const rangeQuery = (r: RangeQuery, metrics?: Metric[]) =>
     `?from=${encodeURIComponent(r.from)}&to=${encodeURIComponent(r.to)}` +
     (metrics && metrics.length > 0 ? `&metric=${metrics.map(encodeURIComponent).join(',')}` : '');
@@ -253,12 +255,14 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       return p;
     },
     listPropertyMeasuringPoints(pid) {
-      return paginate<MeasuringPoint>(`/properties/${id(pid, 'property')}/measuring-points`, S.measuringPoint, rememberPoint, { kind: 'property', id: pid });
+      const path = `/properties/${id(pid, 'property')}/measuring-points`;
+      return paginate<MeasuringPoint>(path, S.measuringPoint, (p) => (ownedBy(path, pid, p), rememberPoint(p)), { kind: 'property', id: pid });
     },
     listUsageUnits(query = {}) {
       const pid = query.propertyId;
-      const path = pid === undefined ? '/usage-units' : `/usage-units?property_id=${id(pid, 'property')}`;
-      return paginate<UsageUnit>(path, S.usageUnit, rememberUnit, pid === undefined ? undefined : { kind: 'property', id: pid });
+      if (pid === undefined) return paginate<UsageUnit>('/usage-units', S.usageUnit, rememberUnit);
+      const path = `/usage-units?property_id=${id(pid, 'property')}`;
+      return paginate<UsageUnit>(path, S.usageUnit, (u) => (ownedBy(path, pid, u), rememberUnit(u)), { kind: 'property', id: pid });
     },
     async getUsageUnit(uid) {
       const path = `/usage-units/${id(uid, 'unit')}`;

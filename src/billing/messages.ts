@@ -14,12 +14,12 @@ const TEXTS: Record<FlagCode, Record<Lang, Text>> = {
     de: { title: 'Wert fehlt: nicht abgerechnet', explanation: 'Zum Ende des Zeitraums liegt für dieses Gerät kein Wert vor; der Verbrauch wurde mit 0 angesetzt. Vor Abschluss der Abrechnung einen Ablesewert beim Messdienst anfordern oder eine Schätzung mit dem Eigentümer abstimmen.' },
   },
   IMPLAUSIBLE_VALUE: {
-    en: { title: 'Impossible value from the metering service: not billed', explanation: 'The service sent a value no meter can show for this period: a negative consumption, an end value below the start value, or a number beyond what a meter can hold (more than 1,000,000,000,000). It is not billed (counted as 0). Ask the metering service to check and correct this device\'s data, then export again; until then agree an estimate with the landlord.' },
-    de: { title: 'Unmöglicher Wert vom Messdienst: nicht abgerechnet', explanation: 'Der Messdienst hat einen Wert geliefert, den kein Zähler für diesen Zeitraum anzeigen kann: einen negativen Verbrauch, einen Endstand unter dem Anfangsstand oder eine Zahl jenseits dessen, was ein Zähler fassen kann (über 1.000.000.000.000). Der Verbrauch wurde mit 0 angesetzt und nicht abgerechnet. Bitte die Gerätedaten beim Messdienst prüfen und berichtigen lassen und danach erneut exportieren; bis dahin eine Schätzung mit dem Eigentümer abstimmen.' },
+    en: { title: 'Impossible value from the metering service: not billed', explanation: 'The service sent a value no meter can show for this period: a negative consumption or meter value, an end value below the start value, or a number beyond what a meter can hold (more than 1,000,000,000,000). It is not billed (counted as 0). Ask the metering service to check and correct this device\'s data, then export again; until then agree an estimate with the landlord.' },
+    de: { title: 'Unplausibler Wert vom Messdienst: nicht abgerechnet', explanation: 'Der Messdienst hat einen Wert geliefert, den kein Zähler für diesen Zeitraum anzeigen kann: einen negativen Verbrauch oder Zählerstand, einen Endstand unter dem Anfangsstand oder eine Zahl, die größer ist, als ein Zählwerk anzeigen kann (über 1.000.000.000.000). Der Verbrauch wurde mit 0 angesetzt und nicht abgerechnet. Bitte die Gerätedaten beim Messdienst prüfen und berichtigen lassen und danach erneut exportieren; bis dahin eine Schätzung mit dem Eigentümer abstimmen.' },
   },
   IMPLAUSIBLE_SHARE: {
-    en: { title: "Impossible share of a shared meter: not billed", explanation: "The service sent a share for this unit that is not above 0 % and at most 100 %, so no part of this meter's consumption can be allocated to the unit from it. It is not billed (counted as 0). Ask the metering service to correct the allocation, then export again." },
-    de: { title: 'Unmöglicher Anteil an einem gemeinsamen Zähler: nicht abgerechnet', explanation: 'Der Messdienst hat für diese Nutzeinheit einen Anteil geliefert, der nicht über 0 % und höchstens 100 % liegt; danach lässt sich der Verbrauch dieses Zählers der Einheit nicht zuordnen. Der Verbrauch wurde mit 0 angesetzt und nicht abgerechnet. Bitte die Aufteilung beim Messdienst berichtigen lassen und danach erneut exportieren.' },
+    en: { title: "Impossible share of a shared meter: not billed", explanation: "The service sent a share for this unit outside the possible range (more than 0 up to 1, i.e. more than 0 % up to 100 %), so no part of this meter's consumption can be allocated to the unit from it. It is not billed (counted as 0). Ask the metering service to correct the allocation, then export again." },
+    de: { title: 'Unplausibler Anteil an einem gemeinsamen Zähler: nicht abgerechnet', explanation: 'Der Messdienst hat für diese Nutzeinheit einen Anteil außerhalb des möglichen Bereichs geliefert (größer als 0 bis höchstens 1, also über 0 % bis 100 %); danach lässt sich der Verbrauch dieses Zählers der Einheit nicht zuordnen. Der Verbrauch wurde mit 0 angesetzt und nicht abgerechnet. Bitte die Aufteilung beim Messdienst berichtigen lassen und danach erneut exportieren.' },
   },
   WEIGHTED_VALUE_MISMATCH: {
     en: { title: "Weighted value does not match billable value × share: not billed", explanation: "The service's weighted value for this unit differs from the billable value × this unit's share by more than rounding, so one of the two is wrong and either could over- or under-charge the unit. It is not billed (counted as 0). Ask the metering service which value is right, then export again." },
@@ -90,6 +90,7 @@ const FACT_LABELS: Record<string, Record<Lang, string>> = {
   received: { en: 'received', de: 'geliefert' },
   expected: { en: 'billable value × share', de: 'abrechenbarer Wert × Anteil' },
   baseline_value: { en: 'start value', de: 'Anfangsstand' },
+  reading_date: { en: 'reading of', de: 'Ablesewert vom' },
 };
 
 const SEVERITY_ORDER: Record<Severity, number> = { not_billed: 0, review: 1, info: 2 };

@@ -2,8 +2,11 @@
 // show): such a value is never billed, whatever its status claims, and never reaches a
 // number cell, because a spreadsheet reads Infinity or an overflowing sum as 0 or an error.
 import type { DeviceSegment } from '../api/types.js';
-import { dec, formatDecimal, type Decimal } from './decimal.js';
+import { Dec, dec, formatDecimal, type Decimal } from './decimal.js';
 import type { DecimalString, FlagCode } from './types.js';
+
+/** |sum of shares - 1| above this is a SHARE_SUM_MISMATCH: shares are taken as exact to half of it. */
+export const SHARE_TOLERANCE = dec('0.0001');
 
 /** More than any meter register holds (12 digits before the point); also keeps every sum exact in a workbook cell. */
 export const METER_LIMIT = 1e12;
@@ -48,15 +51,16 @@ const problem = (field: string, v: number, more: Record<string, string> = {}): I
 /** Numbers of a segment no meter can show (whatever its status): they never reach a row. */
 export function unrepresentable(seg: DeviceSegment): Implausible[] {
   const pc = seg.period_consumption;
-  const numbers: [string, number | undefined][] = [
+  const numbers: [string, number | undefined, Record<string, string>?][] = [
     ['billable_value', pc.billable_value],
     ['weighted_billable_value', pc.weighted_billable_value],
     ['end_value', pc.end_value],
     ['baseline_value', seg.baseline_value],
     ['factor', seg.factor],
-    ...seg.readings.map((r): [string, number] => [`reading ${r.at}`, r.value]),
+    // The date as a fact of its own, so a German message shows it as dd.mm.yyyy.
+    ...seg.readings.map((r): [string, number, Record<string, string>] => ['readings.value', r.value, { reading_date: r.at }]),
   ];
-  return numbers.filter(([, v]) => typeof v === 'number' && !representable(v)).map(([field, v]) => problem(field, v!));
+  return numbers.filter(([, v]) => typeof v === 'number' && !representable(v)).map(([field, v, more]) => problem(field, v!, more));
 }
 
 /**
@@ -71,10 +75,17 @@ export function segmentProblems(seg: DeviceSegment, unitShare: number | null): I
   const weighted = pc.weighted_billable_value;
   if (pc.billable_value < 0) out.push(problem('billable_value', pc.billable_value));
   if (typeof weighted === 'number' && weighted < 0) out.push(problem('weighted_billable_value', weighted));
-  if (seg.factor > 0 && pc.end_value < seg.baseline_value) out.push(problem('end_value', pc.end_value, { baseline_value: formatDecimal(seg.baseline_value) }));
+  // A register counts up from 0: a negative start or end value is no meter's (its difference may still look fine).
+  if (seg.baseline_value < 0) out.push(problem('baseline_value', seg.baseline_value));
+  if (pc.end_value < 0) out.push(problem('end_value', pc.end_value));
+  else if (seg.factor > 0 && pc.end_value < seg.baseline_value) out.push(problem('end_value', pc.end_value, { baseline_value: formatDecimal(seg.baseline_value) }));
   if (out.length === 0 && unitShare !== null && typeof weighted === 'number') {
     const expected = dec(pc.billable_value).times(unitShare);
-    const tolerance = halfUlp(weighted).plus(halfUlp(pc.billable_value).times(unitShare));
+    // A share such as 1/3 is sent rounded (0.3333): the service may weight with the exact one.
+    const shareRounding = Dec.min(halfUlp(unitShare), SHARE_TOLERANCE.div(2));
+    const tolerance = halfUlp(weighted)
+      .plus(halfUlp(pc.billable_value).times(unitShare))
+      .plus(dec(pc.billable_value).abs().plus(halfUlp(pc.billable_value)).times(shareRounding));
     if (dec(weighted).minus(expected).abs().greaterThan(tolerance)) {
       out.push({ code: 'WEIGHTED_VALUE_MISMATCH', facts: { field: 'weighted_billable_value', received: formatDecimal(weighted), expected: formatDecimal(expected), unit_share: formatDecimal(unitShare) } });
     }

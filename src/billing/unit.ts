@@ -3,12 +3,11 @@
 import type { UnitConsumption, UsageUnit } from '../api/types.js';
 import { dec, formatDecimal, sum, type Decimal } from './decimal.js';
 import { codesOf, enumFlag, makeFlag, type FlagScope } from './flags.js';
-import { receivedText, representable } from './plausible.js';
+import { SHARE_TOLERANCE, receivedText, representable } from './plausible.js';
 import { billPoint, cmp, tieBreak, type PointBill } from './point.js';
 import type { BillingRow, Flag, ReadingRow, SegmentRow } from './types.js';
 
-/** |sum of shares - 1| above this is a SHARE_SUM_MISMATCH. */
-export const SHARE_TOLERANCE = dec('0.0001');
+export { SHARE_TOLERANCE };
 
 export interface ShareTotal {
   sum: Decimal;

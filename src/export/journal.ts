@@ -248,4 +248,10 @@ export class Journal {
   async close(): Promise<void> {
     await this.unlock().catch(() => undefined);
   }
+
+  /** Drops progress that can never be continued (it holds another period), so the next run starts over. */
+  async discard(): Promise<void> {
+    await rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
+    await this.close();
+  }
 }

@@ -208,7 +208,7 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
   } catch (e) {
     reporter.end();
     await output.abort().catch(() => undefined);
-    await journal.close();
+    await (isMeterdataError(e) && e.code === 'EXPORT_PERIOD_CHANGED' ? journal.discard() : journal.close());
     throw incomplete(e, done, properties.map((p) => p.name), args.out, deps.signal);
   }
 }
@@ -263,7 +263,7 @@ function incomplete(e: unknown, done: number, names: string[], out: string, sign
 function periodChanged(first: { from: string; to: string }, now: { from: string; to: string }, property: string, unit: string): MeterdataError {
   return new MeterdataError(
     `The service answered for ${now.from} to ${now.to} for unit "${unit}" of "${property}", but for ${first.from} to ${first.to} earlier in this export: a month ended in between, and one export must not mix two periods.`,
-    { code: 'EXPORT_PERIOD_CHANGED', exitCode: ExitCode.UNAVAILABLE, hint: 'Run the command again with another --out folder (or without --out, whose default name follows the month): the saved progress for this folder holds the earlier period.', details: { first, now } },
+    { code: 'EXPORT_PERIOD_CHANGED', exitCode: ExitCode.UNAVAILABLE, hint: 'Run the same command again: it starts over for the period the service answers for now (the progress saved for the earlier one was dropped).', details: { first, now } },
   );
 }
 

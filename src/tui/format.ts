@@ -2,6 +2,7 @@
 // and the monthly series behind the bar chart. No Ink here, so all of it is
 // testable without rendering.
 import type { Address, MeasuringPointConsumption, ReadingStatus } from '../api/types.js';
+import { representable } from '../billing/plausible.js';
 import { terminalSafe } from '../core/terminal-text.js';
 import type { DateRange } from './range.js';
 
@@ -133,12 +134,15 @@ const STATUS_WEIGHT: Record<string, number> = { measured: 0, calculated: 1, subs
 export function monthlySeries(point: MeasuringPointConsumption, range: DateRange): MonthPoint[] {
   const byMonth = new Map<string, MonthPoint>();
   for (const seg of point.segments ?? []) {
-    let prev: number | null = seg.baseline_value;
+    // A number billing refuses as no meter's (IMPLAUSIBLE_VALUE) draws no bar either, nor the month after it.
+    const factor = representable(seg.factor ?? 1) ? (seg.factor ?? 1) : NaN;
+    let prev: number | null = representable(seg.baseline_value) ? seg.baseline_value : null;
     for (const r of seg.readings ?? []) {
       const month = r.at.slice(0, 7);
-      const ok = BILLABLE_READING.has(r.status);
-      const use = ok && prev !== null ? (r.value - prev) * (seg.factor ?? 1) : null;
-      prev = ok || r.status === 'calibration_expired' ? r.value : null;
+      const shown = representable(r.value);
+      const ok = BILLABLE_READING.has(r.status) && shown;
+      const use = ok && prev !== null && !Number.isNaN(factor) ? (r.value - prev) * factor : null;
+      prev = ok || (shown && r.status === 'calibration_expired') ? r.value : null;
       const had = byMonth.get(month);
       if (!had) {
         byMonth.set(month, { month, status: r.status, use });
@@ -153,8 +157,8 @@ export function monthlySeries(point: MeasuringPointConsumption, range: DateRange
     const pc = seg.period_consumption;
     if (seg.deinstalled_at && pc && last && last.at < seg.deinstalled_at) {
       const month = seg.deinstalled_at.slice(0, 7);
-      const ok = BILLABLE_READING.has(pc.status);
-      const use = ok && prev !== null ? (pc.end_value - prev) * (seg.factor ?? 1) : null;
+      const ok = BILLABLE_READING.has(pc.status) && representable(pc.end_value);
+      const use = ok && prev !== null && !Number.isNaN(factor) ? (pc.end_value - prev) * factor : null;
       const had = byMonth.get(month);
       byMonth.set(month, had ? { month, status: had.status, use: had.use === null || use === null ? null : had.use + use } : { month, status: pc.status, use });
     }

@@ -17,6 +17,10 @@ import { runCli } from '../helpers/run-cli.js';
 const TODAY = new Date();
 const YEAR = TODAY.getUTCFullYear();
 const LAST_COMPLETED = new Date(Date.UTC(YEAR, TODAY.getUTCMonth(), 0)).toISOString().slice(0, 10);
+/** A range the service must shorten in every month (in January `--year` would lie entirely after the last completed month: 400). */
+const SHORTENED = { from: `${LAST_COMPLETED.slice(0, 4)}-01-01`, to: new Date(Date.UTC(YEAR, TODAY.getUTCMonth() + 1, 0)).toISOString().slice(0, 10) };
+/** A completed year inside the sandbox's data (its horizon is 2026-12-31): the year before this one would have none from 2028 on. */
+const PAST = 2025;
 const FINAL = ['billing.csv', 'billing.xlsx', 'meterdata-manifest.json', 'plant-points.csv', 'readings.csv', 'review.csv', 'segments.csv'];
 
 let sandbox: Sandbox;
@@ -81,7 +85,7 @@ describe('values that cannot be right', () => {
     });
     const out = path.join(home, 'hostile-values');
     // The first unit answered gets the 1e308 segments, the next one the negative value.
-    const r = await hostileExport(['--year', String(YEAR - 1), '--out', out], (p, json, q) => huge.rewrite(p, json, q) ?? negative.rewrite(p, json, q));
+    const r = await hostileExport(['--year', String(PAST), '--out', out], (p, json, q) => huge.rewrite(p, json, q) ?? negative.rewrite(p, json, q));
     expect(r.code, r.stderr).toBe(0);
     expect(huge.unit()).not.toBeNull();
     expect(negative.unit()).not.toBeNull();
@@ -111,7 +115,7 @@ describe('values that cannot be right', () => {
   it('an answer for another usage unit: exit 5 naming the request, nothing committed', async () => {
     const out = path.join(home, 'wrong-object');
     let asked = '';
-    const r = await hostileExport(['--year', String(YEAR - 1), '--out', out], (p, json) => {
+    const r = await hostileExport(['--year', String(PAST), '--out', out], (p, json) => {
       if (!isConsumption(p) || asked) return undefined;
       asked = json.usage_unit_id as string;
       return { ...json, usage_unit_id: '00000000-0000-4000-8000-00000000beef' };
@@ -124,7 +128,7 @@ describe('values that cannot be right', () => {
 
   it('an echoed range the range rules cannot produce: exit 5, nothing committed', async () => {
     const out = path.join(home, 'wrong-range');
-    const r = await hostileExport(['--year', String(YEAR - 1), '--out', out], (p, json) => (isConsumption(p) ? { ...json, from: `${YEAR - 2}-01-01` } : undefined));
+    const r = await hostileExport(['--year', String(PAST), '--out', out], (p, json) => (isConsumption(p) ? { ...json, from: `${PAST - 1}-01-01` } : undefined));
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/^meterdata: The metering service answered GET \/v1\/usage-units\/[^/]+\/consumption for \d{4}-01-01 to \d{4}-12-31 when .* was requested, which the API's range rules cannot produce/);
     expect(await finalFiles(out)).toEqual([]);
@@ -135,16 +139,22 @@ describe('one export, one period', () => {
   it('units answered for two different (each legitimate) periods: exit 5, nothing committed, no mixed folder', async () => {
     const out = path.join(home, 'two-periods');
     let changed = false;
-    const r = await hostileExport(['--year', String(YEAR - 1), '--out', out], (p, json) => {
+    const r = await hostileExport(['--year', String(PAST), '--out', out], (p, json) => {
       if (!isConsumption(p) || changed) return undefined;
       changed = true; // as if the service's last completed month moved on between two requests
-      return { ...json, to: `${YEAR - 1}-11-30` };
+      return { ...json, to: `${PAST}-11-30` };
     });
     expect(r.code).toBe(5);
-    expect(r.stderr).toMatch(new RegExp(`^meterdata: The service answered for ${YEAR - 1}-01-01 to ${YEAR - 1}-(11-30|12-31) for unit "[^"]+" of "[^"]+", but for ${YEAR - 1}-01-01 to ${YEAR - 1}-(11-30|12-31) earlier in this export: a month ended in between`));
-    expect(r.stderr).toMatch(/another --out folder/);
+    expect(r.stderr).toMatch(new RegExp(`^meterdata: The service answered for ${PAST}-01-01 to ${PAST}-(11-30|12-31) for unit "[^"]+" of "[^"]+", but for ${PAST}-01-01 to ${PAST}-(11-30|12-31) earlier in this export: a month ended in between`));
+    expect(r.stderr).toMatch(/Run the same command again: it starts over/);
     expect(r.stderr).not.toMatch(/Run the same command again to continue/);
     expect(await finalFiles(out)).toEqual([]);
+    // The same command (a cron job's fixed --out) recovers: the progress saved for the other period is not resumed.
+    const again = await runCli(['export', '--year', String(PAST), '--out', out], { env, cwd: home });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toMatch(/resuming/);
+    const manifest = JSON.parse(await readFile(path.join(out, 'meterdata-manifest.json'), 'utf8'));
+    expect(manifest.range).toEqual({ from: `${PAST}-01-01`, to: `${PAST}-12-31` });
   });
 });
 
@@ -152,7 +162,7 @@ describe('the summary says what happened', () => {
   it('no point has data at all: one line says so; DATA_GAP is review', async () => {
     const out = path.join(home, 'no-data');
     const empty = (c: Json) => ({ ...c, data_gap: true, segments: [] });
-    const r = await hostileExport(['--year', String(YEAR - 1), '--out', out], (p, json) => {
+    const r = await hostileExport(['--year', String(PAST), '--out', out], (p, json) => {
       if (isConsumption(p)) return { ...json, measuring_points: (json.measuring_points as Json[]).map(empty) };
       if (/\/readings$/.test(p)) return empty(json);
       return undefined;
@@ -166,18 +176,18 @@ describe('the summary says what happened', () => {
   });
 
   it('a normal export has no such line', async () => {
-    const r = await runCli(['export', '--year', String(YEAR - 1), '--out', path.join(home, 'normal'), '--metric', 'heat'], { env, cwd: home });
+    const r = await runCli(['export', '--year', String(PAST), '--out', path.join(home, 'normal'), '--metric', 'heat'], { env, cwd: home });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/^(no data|range shortened):/m);
   });
 
   it('a range the service shortened: its own line; the default folder and the manifest carry the effective range', async () => {
-    const r = await runCli(['export', '--year', String(YEAR), '--format', 'csv', '--metric', 'heat', '--json'], { env, cwd: home });
+    const r = await runCli(['export', '--from', SHORTENED.from, '--to', SHORTENED.to, '--format', 'csv', '--metric', 'heat', '--json'], { env, cwd: home });
     expect(r.code, r.stderr).toBe(0);
-    const folder = path.join(home, `meterdata-${YEAR}-01-01_${LAST_COMPLETED}`);
-    expect(JSON.parse(r.stdout)).toMatchObject({ out: folder, range: { from: `${YEAR}-01-01`, to: LAST_COMPLETED }, requested_range: { from: `${YEAR}-01-01`, to: `${YEAR}-12-31` } });
-    expect(r.stderr).toMatch(new RegExp(`^range shortened: requested ${YEAR}-01-01 to ${YEAR}-12-31, the service answered for ${YEAR}-01-01 to ${LAST_COMPLETED} `, 'm'));
+    const folder = path.join(home, `meterdata-${SHORTENED.from}_${LAST_COMPLETED}`);
+    expect(JSON.parse(r.stdout)).toMatchObject({ out: folder, range: { from: SHORTENED.from, to: LAST_COMPLETED }, requested_range: SHORTENED });
+    expect(r.stderr).toMatch(new RegExp(`^range shortened: requested ${SHORTENED.from} to ${SHORTENED.to}, the service answered for ${SHORTENED.from} to ${LAST_COMPLETED} `, 'm'));
     const manifest = JSON.parse(await readFile(path.join(folder, 'meterdata-manifest.json'), 'utf8'));
-    expect(manifest).toMatchObject({ range: { from: `${YEAR}-01-01`, to: LAST_COMPLETED }, requested_range: { to: `${YEAR}-12-31` } });
+    expect(manifest).toMatchObject({ range: { from: SHORTENED.from, to: LAST_COMPLETED }, requested_range: { to: SHORTENED.to } });
   });
 });

@@ -17,7 +17,11 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const TODAY = new Date();
 const YEAR = TODAY.getUTCFullYear();
 const LAST_COMPLETED = new Date(Date.UTC(YEAR, TODAY.getUTCMonth(), 0)).toISOString().slice(0, 10);
+/** A range the service must shorten in every month (in January `--year` would lie entirely after the last completed month: 400). */
+const SHORTENED = { from: `${LAST_COMPLETED.slice(0, 4)}-01-01`, to: new Date(Date.UTC(YEAR, TODAY.getUTCMonth() + 1, 0)).toISOString().slice(0, 10) };
 
+/** A completed year inside the sandbox's data (its horizon is 2026-12-31): the year before this one would have none from 2028 on. */
+const PAST = 2025;
 let sandbox: Sandbox;
 let home: string;
 let env: NodeJS.ProcessEnv;
@@ -33,19 +37,19 @@ afterAll(async () => sandbox?.close());
 
 describe('the effective range', () => {
   it('shortened at the last completed month: a line of its own, the default folder and the manifest carry it', async () => {
-    const r = await runBin(['export', '--year', String(YEAR), '--format', 'csv'], { ...env }, { timeoutMs: 60_000, cwd: home });
+    const r = await runBin(['export', '--from', SHORTENED.from, '--to', SHORTENED.to, '--format', 'csv'], { ...env }, { timeoutMs: 60_000, cwd: home });
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stderr.trim().split('\n');
     expect(lines.filter((l) => l.startsWith('range shortened: '))).toEqual([
-      expect.stringContaining(`requested ${YEAR}-01-01 to ${YEAR}-12-31, the service answered for ${YEAR}-01-01 to ${LAST_COMPLETED} `),
+      expect.stringContaining(`requested ${SHORTENED.from} to ${SHORTENED.to}, the service answered for ${SHORTENED.from} to ${LAST_COMPLETED} `),
     ]);
     const folders = (await readdir(home)).filter((n) => n.startsWith('meterdata-'));
-    expect(folders).toEqual([`meterdata-${YEAR}-01-01_${LAST_COMPLETED}`]);
+    expect(folders).toEqual([`meterdata-${SHORTENED.from}_${LAST_COMPLETED}`]);
     const manifest = JSON.parse(await readFile(path.join(home, folders[0]!, 'meterdata-manifest.json'), 'utf8'));
-    expect(manifest.range).toEqual({ from: `${YEAR}-01-01`, to: LAST_COMPLETED });
-    expect(manifest.requested_range).toEqual({ from: `${YEAR}-01-01`, to: `${YEAR}-12-31` });
+    expect(manifest.range).toEqual({ from: SHORTENED.from, to: LAST_COMPLETED });
+    expect(manifest.requested_range).toEqual(SHORTENED);
     const billing = await readFile(path.join(home, folders[0]!, 'billing.csv'), 'utf8');
-    expect(billing.split('\r\n')[1]).toContain(`,${YEAR}-01-01,${LAST_COMPLETED},`);
+    expect(billing.split('\r\n')[1]).toContain(`,${SHORTENED.from},${LAST_COMPLETED},`);
   });
 
   it('no point has data: one line says so, exit 0', async () => {
@@ -56,11 +60,11 @@ describe('the effective range', () => {
       return /\/readings$/.test(p) ? empty(json) : undefined;
     });
     const out = path.join(home, 'no-data');
-    const r = await runBin(['export', '--year', String(YEAR - 1), '--out', out], { ...env, METERDATA_ACCESS_TOKEN: token, METERDATA_BASE_URL: proxy.base }, { timeoutMs: 60_000 });
+    const r = await runBin(['export', '--year', String(PAST), '--out', out], { ...env, METERDATA_ACCESS_TOKEN: token, METERDATA_BASE_URL: proxy.base }, { timeoutMs: 60_000 });
     await proxy.close();
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr.split('\n').filter((l) => l.startsWith('no data: '))).toEqual([
-      expect.stringMatching(new RegExp(`^no data: none of the \\d+ measuring points has values for ${YEAR - 1}-01-01 to ${YEAR - 1}-12-31, so nothing was billed`)),
+      expect.stringMatching(new RegExp(`^no data: none of the \\d+ measuring points has values for ${PAST}-01-01 to ${PAST}-12-31, so nothing was billed`)),
     ]);
     expect(r.stderr).toMatch(/flags: 0 not billed, \d+ to review/);
   });

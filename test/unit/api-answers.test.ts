@@ -57,6 +57,23 @@ describe('an answer for another object than the one requested', () => {
     }
   });
 
+  it("a Property's unit or measuring-point list holding another Property's item: API_WRONG_OBJECT, nothing of it handed on", async () => {
+    const { api, client } = await rig();
+    const [p, other] = [uid(), uid()];
+    api.route('/v1/usage-units', { json: { data: [unit(uid(), 'WE 01', p), unit(uid(), 'WE 99', other)], next_cursor: null } });
+    api.route(`/v1/properties/${p}/measuring-points`, { json: { data: [{ id: uid(), property_id: other, usage_unit_id: null, is_system_linked: true }], next_cursor: null } });
+    const seen: string[] = [];
+    const drain = async (items: AsyncIterable<{ id?: string }>) => {
+      for await (const x of items) seen.push(String(x.id));
+    };
+    for (const [list, path] of [[() => client.listUsageUnits({ propertyId: p }), '/v1/usage-units'], [() => client.listPropertyMeasuringPoints(p), `/v1/properties/${p}/measuring-points`]] as const) {
+      const e = await failure(drain(list()));
+      expect(e).toMatchObject({ code: 'API_WRONG_OBJECT', exitCode: 5 });
+      expect(e.message).toContain(`answered GET ${path} for Property ${other} instead of ${p}`);
+    }
+    expect(seen).toEqual([]);
+  });
+
   it('the same id in upper case is the same object', async () => {
     const { api, client } = await rig();
     const asked = uid();

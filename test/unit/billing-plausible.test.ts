@@ -37,8 +37,10 @@ describe('implausible values are not billed (IMPLAUSIBLE_VALUE, not_billed)', ()
     ['negative billable_value', { period_consumption: { billable_value: -5, weighted_billable_value: -5, end_value: 95 } }, 'billable_value', '-5'],
     ['negative weighted_billable_value', { period_consumption: { billable_value: 5, weighted_billable_value: -5, end_value: 105 } }, 'weighted_billable_value', '-5'],
     ['end_value below baseline_value with a positive factor', { baseline_value: 500, period_consumption: { end_value: 120, billable_value: 10 } }, 'end_value', '120'],
+    ['a negative start value whose difference looks fine', { baseline_value: -1000, period_consumption: { end_value: 10, billable_value: 1010, weighted_billable_value: 1010 } }, 'baseline_value', '-1000'],
+    ['a negative end value (with a negative factor, so the difference looks fine)', { factor: -1, baseline_value: 0, period_consumption: { end_value: -10, billable_value: 10, weighted_billable_value: 10 } }, 'end_value', '-10'],
     ['billable_value beyond what a meter holds', { period_consumption: { billable_value: 2e12, weighted_billable_value: 2e12, end_value: 3e12 } }, 'billable_value', '2000000000000'],
-    ['a reading beyond what a meter holds', { readings: [aReading({ value: 1e300 })] }, 'reading 2025-12-31', '1e+300'],
+    ['a reading beyond what a meter holds', { readings: [aReading({ value: 1e300 })] }, 'readings.value', '1e+300'],
     ['a non-finite billable_value', { period_consumption: { billable_value: Infinity, weighted_billable_value: 10 } }, 'billable_value', '∞'],
     ['a NaN end_value', { period_consumption: { end_value: NaN } }, 'end_value', 'NaN (not a number)'],
   ])('%s: billed 0, finding names the field and what was received', (_, seg, field, received) => {
@@ -56,7 +58,16 @@ describe('implausible values are not billed (IMPLAUSIBLE_VALUE, not_billed)', ()
     const { bill } = billSegments([{ period_consumption: { billable_value: -5.5, weighted_billable_value: -5.5, end_value: 94.5 } }]);
     const flag = bill.flags.find((f) => f.code === 'IMPLAUSIBLE_VALUE')!;
     expect(flagMessage(flag, 'en')).toMatch(/^Impossible value from the metering service: not billed \(device: SN-\d+, field: billable_value, received: -5\.5\)\. .*not billed \(counted as 0\)\. Ask the metering service/);
-    expect(flagMessage(flag, 'de')).toMatch(/^Unmöglicher Wert vom Messdienst: nicht abgerechnet \(Gerät: SN-\d+, Feld: billable_value, geliefert: -5,5\)\. .*mit 0 angesetzt.*Messdienst prüfen/);
+    expect(flagMessage(flag, 'de')).toMatch(/^Unplausibler Wert vom Messdienst: nicht abgerechnet \(Gerät: SN-\d+, Feld: billable_value, geliefert: -5,5\)\. .*mit 0 angesetzt.*Messdienst prüfen/);
+  });
+
+  it('a reading that cannot be right names its date as a date, in German as dd.mm.yyyy and without English words', () => {
+    const { bill } = billSegments([{ readings: [aReading({ value: 1e300 })] }]);
+    const flag = bill.flags.find((f) => f.code === 'IMPLAUSIBLE_VALUE')!;
+    expect(flag.facts).toMatchObject({ field: 'readings.value', reading_date: '2025-12-31' });
+    expect(flagMessage(flag, 'de')).toContain('Ablesewert vom: 31.12.2025');
+    expect(flagMessage(flag, 'de')).not.toMatch(/reading /);
+    expect(flagMessage(flag, 'en')).toContain('reading of: 2025-12-31');
   });
 
   it('two segments of 1e308 sum to nothing billed, and no row or cell holds Infinity', () => {
@@ -104,6 +115,12 @@ describe('unit_share outside (0, 1] is not billed (IMPLAUSIBLE_SHARE)', () => {
     expect(codes(bill.flags)).not.toContain('WEIGHTED_VALUE_MISMATCH');
   });
 
+  it('the message names the range a share must lie in without ambiguity, in English and German', () => {
+    const flag = billSegments([{}], 1.5).bill.flags.find((f) => f.code === 'IMPLAUSIBLE_SHARE')!;
+    expect(flagMessage(flag, 'en')).toMatch(/^Impossible share of a shared meter: not billed \(field: unit_share, received: 1\.5\)\. .*outside the possible range \(more than 0 up to 1/);
+    expect(flagMessage(flag, 'de')).toMatch(/^Unplausibler Anteil an einem gemeinsamen Zähler: nicht abgerechnet \(Feld: unit_share, geliefert: 1,5\)\. .*außerhalb des möglichen Bereichs .*größer als 0 bis höchstens 1/);
+  });
+
   it('a share of exactly 1 and one just above 0 are billed', () => {
     expect(billSegments([{}], 1).value).toBe('10');
     expect(billSegments([{ period_consumption: { billable_value: 10, weighted_billable_value: 0.001 } }], 0.0001).value).toBe('0.001');
@@ -125,6 +142,21 @@ describe('weighted_billable_value that is not billable_value × unit_share (WEIG
     // a whole-number weighted value is rounding to whole units
     expect(billSegments([{ period_consumption: { billable_value: 10.8, weighted_billable_value: 5 } }], 0.5).value).toBe('5');
     expect(billSegments([{ period_consumption: { billable_value: 10.8, weighted_billable_value: 5.1 } }], 0.5).value).toBe('0');
+  });
+
+  it('a share of 1/3 sent rounded (0.3333) while the service weighted with the exact third: billed as sent', () => {
+    // 12345.678 / 3 = 4115.226; 12345.678 × 0.3333 = 4114.81 (the share sum 0.9999 is within SHARE_TOLERANCE too)
+    const seg = { baseline_value: 10000, period_consumption: { billable_value: 12345.678, weighted_billable_value: 4115.226, end_value: 22345.678 } };
+    const { bill, value } = billSegments([seg], 0.3333);
+    expect(value).toBe('4115.226');
+    expect(bill.flags).toEqual([]);
+  });
+
+  it('the share rounding allowed is at most what the share sum check allows: beyond it still not billed', () => {
+    // 4120 is not 12345.678 × 1/3 under any rounding of 0.3333
+    expect(billSegments([{ baseline_value: 10000, period_consumption: { billable_value: 12345.678, weighted_billable_value: 4120, end_value: 22345.678 } }], 0.3333).value).toBe('0');
+    // "0.5" is taken as exactly one half, not as anything from 0.45 to 0.55
+    expect(billSegments([{ period_consumption: { billable_value: 10, weighted_billable_value: 5.4 } }], 0.5).value).toBe('0');
   });
 });
 

@@ -72,6 +72,17 @@ describe('monthly series', () => {
     ]);
   });
 
+  it('a reading no meter can show (IMPLAUSIBLE_VALUE in billing) draws no bar, nor the month after it: no "1e+2" under the chart', () => {
+    const point = aPointConsumption({ segments: [aSegment({ baseline_value: 0, readings: monthly([1, 1e300, 5, 6]) })] });
+    const s = monthlySeries(point, { from: '2025-01-01', to: '2025-04-30' });
+    expect(s.map((m) => [m.status, m.use])).toEqual([
+      ['measured', 1],
+      ['measured', null],
+      ['measured', null],
+      ['measured', 1],
+    ]);
+  });
+
   it('marks a status outside the contract with ? instead of failing', () => {
     expect(statusMark('frozen')).toMatchObject({ letter: '?', label: 'unknown status "frozen"' });
     expect(statusMark(null).letter).toBe('·');
