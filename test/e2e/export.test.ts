@@ -214,7 +214,7 @@ describe('meterdata export (built binary, sandbox)', () => {
       }
     } });
     expect(r.code).toBe(130);
-    expect(r.stderr).toMatch(/meterdata: Interrupted\. The export stopped after 1 of 2 Properties/);
+    expect(r.stderr).toMatch(/meterdata: Interrupted\. The export stopped after 1 of 3 Properties/);
     expect(r.stderr).toMatch(/Run the same command again to continue/);
     expect(r.stderr).not.toMatch(/bug/);
     expect(await readdir(out)).toEqual([]);
@@ -239,7 +239,7 @@ describe('meterdata export (built binary, sandbox)', () => {
     expect(withdrawn).toBe(true);
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toMatch(/withdrawn/i);
-    expect(r.stderr).toMatch(/stopped after 1 of 2 Properties/);
+    expect(r.stderr).toMatch(/stopped after 1 of 3 Properties/);
     expect((await readdir(out)).filter((n) => !n.startsWith('.'))).toEqual([]);
   }, 120_000);
 });
