@@ -9,6 +9,8 @@ import type { Severity } from '../billing/types.js';
 import { ExitCode, MeterdataError, isMeterdataError } from '../core/errors.js';
 import { Journal, type JournalHandle, type PropertyAnswers } from './journal.js';
 import { identity, type ExportArgs } from './options.js';
+import { startPlausibility } from './plausibility.js';
+import { activeTemplate } from './review-options.js';
 import { OutputSet, completeOutput, discardOutput, writeWorkbookHere, type FileEntry, type StagedOutput, type WorkbookWriter } from './output.js';
 import type { Reporter } from './progress.js';
 import type { Template } from './templates.js';
@@ -74,10 +76,12 @@ export async function runExport(deps: ExportDeps): Promise<ExportSummary> {
 
 /** The walk, billing and every CSV and spool, under temporary names (see StagedExport). */
 export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
-  const { api, args, template, reporter } = deps;
+  const { api, args, reporter } = deps;
+  const template = activeTemplate(deps.template, args.review);
   const now = deps.now ?? (() => new Date());
   const id = identity(args);
   const who = await api.whoami();
+  const plausibility = await startPlausibility(args, who);
   const journal = await Journal.open(deps.stateDir, { ...id, out: args.out }, who, now());
   if (journal.restartReason) reporter.note(`starting over: the saved progress of an earlier run was dropped because ${journal.restartReason}.`);
   if (journal.resumed) reporter.note(`resuming the export started at ${journal.meta.startedAt}: Properties fetched then are not fetched again.`);
@@ -91,7 +95,8 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
     throw e;
   }
   const hint = properties.every((p) => typeof p.usage_unit_count === 'number') ? properties.reduce((s, p) => s + (p.usage_unit_count ?? 0), 0) : null;
-  reporter.begin(properties.length, hint);
+  plausibility?.announce(reporter, hint);
+  reporter.begin(properties.length, plausibility ? plausibility.progressUnits(hint) : hint);
 
   const output = new OutputSet(args.out, template, args.formats);
   const counts = { properties: properties.length, units: 0, measuring_points: 0, plant_points: 0 };
@@ -107,7 +112,8 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
       fromJournal.add(i);
       return saved;
     }
-    const answers = await collectProperty(api, properties[i]!, { range: { from: args.from, to: args.to }, metrics: args.metrics, onUnit: () => reporter.unit() });
+    const walked = await collectProperty(api, properties[i]!, { range: { from: args.from, to: args.to }, metrics: args.metrics, onUnit: () => reporter.unit() });
+    const answers = plausibility ? await plausibility.fetch(api, walked, () => reporter.unit()) : walked;
     await journal.save(i, answers);
     return answers;
   };
@@ -130,7 +136,9 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
       await output.write('segments', bill.segments);
       await output.write('readings', bill.readings);
       await output.write('plant-points', bill.plant);
-      const allFlags = [...bill.flags, ...unknownValueFlags(answers, bill.flags)];
+      const review = plausibility?.review(answers, bill, propRange);
+      if (review) await output.write('plausibility', review.rows);
+      const allFlags = [...bill.flags, ...unknownValueFlags(answers, bill.flags), ...(review?.flags ?? [])];
       await output.write('review', reviewRows(allFlags, template.language));
       await output.addOverview(bill.billing, property, answers.units.map((u) => u.unit));
       api.forgetProperty(property.id); // no request names its units or points again
@@ -163,7 +171,7 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
       flags.review,
       flags.info,
     ];
-    const about = ABOUT_LABELS[template.language].map((label, i) => [label, values[i]!] as [string, string | number]);
+    const about = [...ABOUT_LABELS[template.language].map((label, i) => [label, values[i]!] as [string, string | number]), ...(plausibility?.about(template.language) ?? [])];
     // --property narrows the export below the connection's scope: say which ones the files hold.
     if (args.propertyIds.length > 0) about.splice(2, 0, [EXPORTED_LABEL[template.language], properties.map((p) => p.name).join(', ')]);
     const rows = Object.fromEntries(Object.entries(output.rows)) as Record<string, number>;

@@ -5,3 +5,4 @@ export { PER_M2_FACTOR, PER_M2_MIN_UNITS, PER_M2_METRICS, ESTIMATE_LIMIT_PERCENT
 export { figuresOf, currentFigures, devicesOf, type BilledProperty, type UnitArea } from './from-bill.js';
 export { reviewProperty, type ReviewInput, type ReviewResult } from './property.js';
 export * from './types.js';
+export { parseCsv, figuresFromTables, type TableLayout } from './csv.js';

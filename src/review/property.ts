@@ -60,6 +60,7 @@ export function reviewProperty(input: ReviewInput, opts: ReviewOptions): ReviewR
 
   const areas = perM2(input.current);
   const rows: PlausibilityRow[] = [];
+  const rowByKey = new Map<string, PlausibilityRow>();
   const flags: Flag[] = [];
   for (const k of keys) {
     const cur = current.get(k);
@@ -84,7 +85,7 @@ export function reviewProperty(input: ReviewInput, opts: ReviewOptions): ReviewR
       codes.push('PER_M2_OUTLIER');
       flags.push(makeFlag('PER_M2_OUTLIER', scopeOf(cur), { metric: cur.metric, value_per_m2: show(a.perM2)!, median_per_m2: show(a.median)! }));
     }
-    rows.push({
+    const row: PlausibilityRow = {
       property_id: f.property_id,
       property_name: f.property_name,
       usage_unit_id: f.usage_unit_id,
@@ -101,14 +102,17 @@ export function reviewProperty(input: ReviewInput, opts: ReviewOptions): ReviewR
       value_per_m2: show(a?.perM2 ?? null),
       median_per_m2: show(a?.median ?? null),
       checks: codes,
-    });
+    };
+    rows.push(row);
+    rowByKey.set(k, row);
   }
 
   for (const s of estimatedShares(input.current)) {
     if (!s.high) continue;
     const scope = { property_id: s.property_id, usage_unit_id: null, measuring_point_id: null, device_id: null };
     flags.push(makeFlag('ESTIMATED_SHARE_HIGH', scope, { metric: s.metric, estimated_share: s.percent.toFixed(1) }));
-    for (const r of rows) if (r.usage_unit_id !== null && r.metric === s.metric && r.unit === s.unit && r.billable_value !== null) r.checks.push('ESTIMATED_SHARE_HIGH');
+    // The rows whose figure rests on non-measured values carry the mark, so the accountant sees where the share comes from.
+    for (const [k, f] of current) if (f.kind === 'unit' && f.metric === s.metric && f.unit === s.unit && !dec(f.estimated_value).isZero()) rowByKey.get(k)?.checks.push('ESTIMATED_SHARE_HIGH');
   }
   const calibration = calibrationFlags(input.devices, opts.range);
   flags.push(...calibration);
