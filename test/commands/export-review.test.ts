@@ -97,4 +97,31 @@ describe('export with the plausibility review', () => {
     expect(m.code, m.stderr).toBe(0);
     expect((await readFile(path.join(mine, 'pruefung.csv'), 'utf8')).split('\r\n')[0]).toBe('usage_unit_name,Änderung %,checks');
   }, 60_000);
+
+  it('is resumable: a run that failed on the second Property continues without fetching either period of the first again', async () => {
+    const ds = sandbox.dataset;
+    const tenant = ds.tenants()[0]!.id;
+    const [first, second] = ds.properties(tenant);
+    const lastUnit = ds.unitId(second!.unitEnd - 1);
+    const original = ds.unit.bind(ds);
+    ds.unit = (id: string) => (id === lastUnit ? undefined : original(id));
+    const out = path.join(home, 'resumed');
+    const argv = ['export', '--year', '2025', '--compare', '2024', '--format', 'csv', '--out', out];
+    try {
+      const failed = await runCli(argv, { env, cwd: home });
+      expect(failed.code).toBe(4);
+    } finally {
+      ds.unit = original;
+    }
+    const before = count();
+    const r = await runCli([...argv, '--json'], { env, cwd: home });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).resumed).toBe(true);
+    expect(count() - before).toBe(2 * (second!.unitEnd - second!.unitStart));
+    expect(first!.unitEnd - first!.unitStart).toBeGreaterThan(0);
+    const uninterrupted = path.join(home, 'cmp-fetched');
+    for (const name of ['review.csv', 'plausibility.csv', 'billing.csv']) {
+      expect(await readFile(path.join(out, name), 'utf8'), name).toBe(await readFile(path.join(uninterrupted, name), 'utf8'));
+    }
+  }, 90_000);
 });

@@ -6,6 +6,7 @@ import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headlessLogin } from '../../src/export/sandbox-login.js';
 import { parseCsv } from '../../src/review/index.js';
@@ -73,6 +74,13 @@ describe('export --compare (built binary, sandbox)', () => {
     const newUnit = review.find((x) => x.code === 'NEW_SINCE_COMPARISON' && x.property_id === property)!;
     expect(newUnit.usage_unit_id).toBe(rows.find((x) => x.usage_unit_name === 'WE 08')!.usage_unit_id);
     expect(newUnit.measuring_point_id).toBe('');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(path.join(fetched(), 'billing.xlsx'));
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['Overview', 'billing', 'segments', 'readings', 'plant-points', 'review', 'plausibility', 'About']);
+    const sheet = wb.getWorksheet('plausibility')!;
+    expect(sheet.rowCount).toBe(table(await read(fetched(), 'plausibility.csv')).length + 1);
+    const about = wb.getWorksheet('About')!.getSheetValues().map((r) => (Array.isArray(r) ? r.slice(1, 3) : null)).filter(Boolean);
+    expect(about).toEqual(expect.arrayContaining([['Comparison period', '2024-01-01 – 2024-12-31'], ['Review threshold (change in %)', '25']]));
     expect(review.find((x) => x.code === 'ESTIMATED_SHARE_HIGH')!.message).toMatch(/^More than 25 % of the consumption is not measured \(metric: water_cold, share not measured in %: 37\.\d\)/);
   }, 120_000);
 

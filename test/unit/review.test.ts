@@ -10,7 +10,9 @@ import {
   changePercent,
   compareFigure,
   estimatedShares,
+  figuresFromTables,
   isZeroConsumption,
+  parseCsv,
   median,
   perM2,
   reviewProperty,
@@ -210,5 +212,29 @@ describe('reviewProperty', () => {
     expect(en!.message).toMatch(/^Consumption changed markedly .*billed: 140, comparison period: 100, change in %: 40\.0/);
     expect(de!.message).toMatch(/^Deutliche Verbrauchsänderung .*abgerechnet: 140, Vergleichszeitraum: 100, Veränderung in %: 40,0/);
     expect(reviewRows(out.flags, 'de')[1]!.message).toMatch(/Eichfrist vor Ende .*geeicht bis: 31\.12\.2024/);
+  });
+});
+
+describe('an earlier export folder read back', () => {
+  it('parses RFC 4180 fields: BOM, quotes, separators and line breaks inside quotes, CRLF and LF', () => {
+    expect(parseCsv('\uFEFFa;b\r\n"x;1";"he said ""hi"""\r\n"two\nlines";\n', ';')).toEqual([['a', 'b'], ['x;1', 'he said "hi"'], ['two\nlines', '']]);
+    fc.assert(fc.property(fc.array(fc.array(fc.string({ maxLength: 6 }), { minLength: 2, maxLength: 4 }), { minLength: 1, maxLength: 5 }), (rows) => {
+      const text = rows.map((r) => r.map((f) => `"${f.replace(/"/g, '""')}"`).join(',')).join('\r\n') + '\r\n';
+      expect(parseCsv(text, ',')).toEqual(rows);
+    }));
+  });
+
+  it('maps the template headers back to keys, reads decimal commas, and names a missing column or a bad number', () => {
+    const headers = { property_id: 'Liegenschaft-ID', property_name: 'Liegenschaft', usage_unit_id: 'Nutzeinheit-ID', usage_unit_name: 'Nutzeinheit', unit_type: 'Art', metric: 'Messart', unit: 'Einheit', billable_value: 'Wert', review_flags: 'Hinweise', measuring_point_id: 'Messstelle' };
+    const layout = { headers, separator: ';', decimal: ',' as const };
+    const billing = `Nutzeinheit;Liegenschaft-ID;Liegenschaft;Nutzeinheit-ID;Art;Messart;Einheit;Wert;Hinweise\r\nWE 01;${P};Haus;${uid(1)};residential;heat;kWh;1234,5;DATA_GAP|MISSING_VALUE\r\n`;
+    const plant = `Liegenschaft-ID;Liegenschaft;Messstelle;Messart;Einheit;Wert;Hinweise\r\n${P};Haus;${uid(2)};water_cold;m3;10;\r\n`;
+    expect(figuresFromTables(billing, plant, { billing: layout, plant: layout })).toEqual([
+      { kind: 'unit', property_id: P, property_name: 'Haus', usage_unit_id: uid(1), usage_unit_name: 'WE 01', unit_type: 'residential', measuring_point_id: null, metric: 'heat', unit: 'kWh', value: '1234.5', flags: ['DATA_GAP', 'MISSING_VALUE'] },
+      { kind: 'plant', property_id: P, property_name: 'Haus', usage_unit_id: null, usage_unit_name: null, unit_type: null, measuring_point_id: uid(2), metric: 'water_cold', unit: 'm3', value: '10', flags: [] },
+    ]);
+    expect(() => figuresFromTables(billing.replace('Messart', 'Art der Messung'), null, { billing: layout, plant: null })).toThrow(/billing table has no column "Messart" \(metric\)/);
+    expect(() => figuresFromTables(billing.replace('1234,5', '12x'), null, { billing: layout, plant: null })).toThrow(/billing table line 2: "12x" is not a number/);
+    expect(() => figuresFromTables(billing.replace('kWh;', 'kWh'), null, { billing: layout, plant: null })).toThrow(/line 2 has 8 fields, the header 9/);
   });
 });
