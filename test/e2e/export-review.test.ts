@@ -67,6 +67,15 @@ describe('export --compare (built binary, sandbox)', () => {
     const we04 = rows.find((x) => x.usage_unit_name === 'WE 04' && x.metric === 'heat')!;
     expect(Number(we04.value_per_m2) / Number(we04.median_per_m2)).toBeGreaterThan(3);
 
+    // A side that is not billed is marked, never compared as 0: WE 11's heat was missing at the end of 2024, WE 09's heat meter is expired in 2025.
+    const muster = table(await read(fetched(), 'plausibility.csv')).filter((x) => x.property_name === 'Musterstraße 1-5');
+    const we11 = muster.find((x) => x.usage_unit_name === 'WE 11' && x.metric === 'heat')!;
+    expect([we11.comparison_status, we11.comparison_value, we11.change_percent]).toEqual(['not_billed', '', '']);
+    expect(we11.checks).toContain('COMPARISON_NOT_BILLED');
+    const we09 = muster.find((x) => x.usage_unit_name === 'WE 09' && x.metric === 'heat')!;
+    expect([we09.billable_value, we09.comparison_status, we09.change_percent]).toEqual(['0', 'billed', '']);
+    expect(we09.checks).toContain('COMPARISON_NOT_BILLED');
+    expect(we09.checks).not.toContain('COMPARISON_ZERO');
     const review = table(await read(fetched(), 'review.csv'));
     const property = rows[0]!.property_id;
     const mine = review.filter((x) => x.property_id === property && x.severity !== 'info').map((x) => x.code).sort();
