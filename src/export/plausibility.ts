@@ -4,6 +4,7 @@
 import type { ApiClient } from '../api/contracts.js';
 import type { MeasuringPointConsumption, MeasuringPoint, UnitConsumption, UsageUnit, WhoAmI } from '../api/types.js';
 import { billProperty, type PropertyBill } from '../billing/index.js';
+import { ExitCode, MeterdataError, isMeterdataError } from '../core/errors.js';
 import { currentFigures, devicesOf, figuresOf, reviewProperty, type Figure, type ReviewResult } from '../review/index.js';
 import { loadComparisonFolder, type FolderComparison } from './compare-folder.js';
 import type { PropertyAnswers } from './journal.js';
@@ -39,6 +40,21 @@ export interface Plausibility {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/** A range the service refuses for the comparison period names the comparison flags, not --year/--from/--to. */
+async function comparisonRequests<T>(range: { from: string; to: string }, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (e) {
+    if (!isMeterdataError(e) || e.exitCode !== ExitCode.USAGE) throw e;
+    throw new MeterdataError(`Comparison period ${range.from} to ${range.to}: ${e.message}`, {
+      code: e.code,
+      exitCode: e.exitCode,
+      hint: 'Check --compare (or --compare-from/--compare-to): the comparison period must end at or before the last completed month.',
+      cause: e,
+    });
+  }
+}
+
 /** null without a review; loads (and checks) a comparison folder before anything is fetched. */
 export async function startPlausibility(args: ExportArgs, who: WhoAmI): Promise<Plausibility | null> {
   const review = args.review;
@@ -58,14 +74,14 @@ export async function startPlausibility(args: ExportArgs, who: WhoAmI): Promise<
     },
     async fetch(api, answers, onUnit) {
       if (!fetched || !query) return answers;
-      const [units, plantPoints] = await Promise.all([
+      const [units, plantPoints] = await comparisonRequests(fetched, Promise.all([
         mapPool(answers.units, 8, async ({ unit }) => {
           const consumption = await api.unitConsumption(unit.id, query);
           onUnit();
           return { unit, consumption };
         }),
         mapPool(answers.plantPoints, 8, async ({ point }) => ({ point, consumption: await api.pointReadings(point.id!, fetched) })),
-      ]);
+      ]));
       const echo = units[0]?.consumption;
       return { ...answers, comparison: { range: echo ? { from: echo.from, to: echo.to } : fetched, units, plantPoints } };
     },

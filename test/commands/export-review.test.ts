@@ -54,6 +54,16 @@ const rows = (text: string, sep = ',') => {
 };
 
 describe('export with the plausibility review', () => {
+  it('a comparison period the service refuses (after the last completed month) stops with exit 2 naming --compare, nothing written', async () => {
+    const out = path.join(home, 'future');
+    const r = await runCli(['export', '--year', '2025', '--compare', '2027', '--format', 'csv', '--out', out], { env, cwd: home });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^comparing with 2027-01-01 to 2027-12-31: /);
+    expect(r.stderr).toMatch(/meterdata: Comparison period 2027-01-01 to 2027-12-31: The service refused the requested range/);
+    expect(r.stderr).toMatch(/Check --compare \(or --compare-from\/--compare-to\)/);
+    expect((await readdir(out).catch(() => [])).filter((n) => !n.startsWith('.'))).toEqual([]);
+  }, 60_000);
+
   it('--plausibility alone: plausibility.csv without comparison columns, no extra request', async () => {
     const out = path.join(home, 'plain');
     const before = count();
