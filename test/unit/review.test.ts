@@ -248,3 +248,21 @@ describe('zero consumption (property)', () => {
     }));
   });
 });
+
+describe('figures out of billing', () => {
+  it('a status this version does not know is not compared (billing counts it 0), a known one is', async () => {
+    const { billProperty } = await import('../../src/billing/index.js');
+    const { aPointConsumption, aPropertyInput, aSegment, aUnitEntry } = await import('./builders.js');
+    const { figuresOf } = await import('../../src/review/index.js');
+    const billed = (status: string) => {
+      const seg = aSegment({ period_consumption: { billable_value: 50, status, weighted_billable_value: 50 } });
+      const bill = billProperty(aPropertyInput({ units: [aUnitEntry('WE 01', [aPointConsumption({ segments: [seg] })])] }));
+      return figuresOf(bill, { id: P, name: 'Haus' })[0]!;
+    };
+    const frozen = billed('frozen');
+    expect(frozen.value).toBe('0');
+    expect(sideState(frozen)).toBe('not_billed');
+    expect(compareFigure(frozen, billed('measured'), '25').codes).toEqual(['COMPARISON_NOT_BILLED']);
+    expect(compareFigure(billed('measured'), billed('measured'), '25').codes).toEqual([]);
+  });
+});
