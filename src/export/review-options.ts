@@ -35,10 +35,8 @@ export function parseReviewArgs(opts: Record<string, unknown>, cwd: string, whol
     if (cTo === undefined) throw new UsageError('--compare-to is missing: --compare-from needs an end date too.', 'e.g. --compare-from 2024-01-01 --compare-to 2024-12-31, or --compare 2024.');
     target = wholeMonths(cFrom, cTo, ['--compare-from', '--compare-to']);
   }
-  if (target === null && opts.plausibility !== true) {
-    if (thresholdRaw !== undefined) throw new UsageError('--threshold needs a comparison period.', 'Add --compare 2024 (or an earlier export folder), or leave --threshold out.');
-    return null;
-  }
+  if (target === null && thresholdRaw !== undefined) throw new UsageError('--threshold needs a comparison period.', 'Add --compare 2024 (or an earlier export folder), or leave --threshold out.');
+  if (target === null && opts.plausibility !== true) return null;
   const threshold = thresholdRaw ?? DEFAULT_THRESHOLD;
   if (!/^\d{1,4}(\.\d{1,2})?$/.test(threshold) || Number(threshold) <= 0 || Number(threshold) > 1000) {
     throw new UsageError(`--threshold: "${threshold}" is not a percentage above 0 and up to 1000.`, 'e.g. --threshold 25 for changes of more than 25 %.');

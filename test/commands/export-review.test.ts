@@ -32,6 +32,7 @@ describe('review flags are checked before any request', () => {
     [['--compare-from', '2024-05-01', '--compare-to', '2024-04-01'], /--compare-to 2024-04-01 lies before --compare-from/],
     [['--compare-from', '2024-02-30', '--compare-to', '2024-04-01'], /--compare-from: "2024-02-30" is not a date/],
     [['--threshold', '30'], /--threshold needs a comparison period/],
+    [['--plausibility', '--threshold', '30'], /--threshold needs a comparison period/],
     [['--compare', '2024', '--threshold', 'abc'], /--threshold: "abc" is not a percentage/],
     [['--compare', '2024', '--threshold', '0'], /--threshold: "0"/],
     [['--compare', ''], /--compare is empty/],

@@ -242,7 +242,7 @@ describe('an earlier export folder read back', () => {
 describe('zero consumption (property)', () => {
   it('fires exactly for a unit figure billed at 0 with a device over the whole range', () => {
     fc.assert(fc.property(fc.constantFrom('unit', 'plant'), fc.boolean(), fc.constantFrom('0', '0.000', '0.001', '12'), fc.constantFrom([], ['DEVICE_REPLACED'], ['MISSING_VALUE'], ['DATA_GAP'], ['CALIBRATION_EXPIRED']), (kind, active, value, flags) => {
-      const f = fig({ kind: kind as 'unit' | 'plant', active_whole_range: active, value, flags });
+      const f = fig({ kind: kind as 'unit' | 'plant', active_whole_range: active, value, flags: [...flags] });
       const billed = !flags.some((c) => ['MISSING_VALUE', 'CALIBRATION_EXPIRED', 'DATA_GAP'].includes(c));
       expect(isZeroConsumption(f)).toBe(kind === 'unit' && active && billed && dec(value).isZero());
     }));
