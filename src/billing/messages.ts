@@ -102,8 +102,8 @@ const TEXTS: Record<FlagCode, Record<Lang, Text>> = {
     de: { title: 'Eichfrist nicht beurteilbar: Einbaudatum unbekannt', explanation: 'Das Einbaudatum dieses Geräts ist nicht dokumentiert; das Ende der Eichfrist lässt sich daher nicht bestimmen. Das Datum beim Messdienst erfragen.' },
   },
   ESTIMATED_SHARE_HIGH: {
-    en: { title: 'More than 25 % of the consumption is not measured', explanation: 'More than a quarter of the billed consumption of this Property and metric rests on calculated, substituted or assumed values. Under § 9a (2) HeizkostenV the costs must then be allocated by the fixed key (e.g. floor area) instead of consumption: check with the landlord.' },
-    de: { title: 'Mehr als 25 % des Verbrauchs nicht gemessen', explanation: 'Mehr als ein Viertel des abgerechneten Verbrauchs dieser Liegenschaft und Verbrauchsart beruht auf errechneten, ersetzten oder angenommenen Werten. Nach § 9a Abs. 2 HeizkostenV sind die Kosten dann nach dem Festkostenmaßstab (z. B. Wohnfläche) statt nach Verbrauch zu verteilen: mit dem Eigentümer klären.' },
+    en: { title: 'More than 25 % of the consumption is not measured', explanation: 'More than a quarter of the billed consumption of this Property and metric rests on calculated, substituted or assumed values. Under § 9a (2) HeizkostenV, where the estimated units make up more than 25 % of the floor area, the costs must be allocated by the fixed key (e.g. floor area) instead of consumption: check the affected units and areas with the landlord.' },
+    de: { title: 'Mehr als 25 % des Verbrauchs nicht gemessen', explanation: 'Mehr als ein Viertel des abgerechneten Verbrauchs dieser Liegenschaft und Verbrauchsart beruht auf errechneten, ersetzten oder angenommenen Werten. Entfallen die geschätzten Nutzeinheiten auf mehr als 25 % der Fläche, sind die Kosten nach § 9a Abs. 2 HeizkostenV nach dem Festkostenmaßstab (z. B. Wohnfläche) statt nach Verbrauch zu verteilen: betroffene Nutzeinheiten und Flächen mit dem Eigentümer klären.' },
   },
 };
 
