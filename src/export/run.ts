@@ -150,7 +150,7 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
       counts.measuring_points += answers.points.length;
       counts.plant_points += bill.plant.length;
       done = i + 1;
-      reporter.property({ index: i + 1, total: properties.length, name: property.name, units: answers.units.length, plantPoints: bill.plant.length, flags: allFlags.length, fromJournal: fromJournal.has(i) });
+      reporter.property({ index: i + 1, total: properties.length, name: property.name, units: answers.units.length, plantPoints: bill.plant.length, flags: allFlags.length, fromJournal: fromJournal.has(i), ...(plausibility ? { work: plausibility.progressUnits(answers.units.length)! } : {}) });
     }
     const effective = range ?? { from: args.from, to: args.to };
     const exportedAt = journal.meta.startedAt;
