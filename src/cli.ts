@@ -121,6 +121,11 @@ function build(io: Io): Command {
     .option('--json', 'print a machine-readable summary on stdout')
     .option('--quiet', 'print nothing but errors')
     .option('--strict', 'exit non-zero when values were not billed or need review')
+    .option('--compare <yyyy|dir>', 'plausibility review against another year, or an earlier export folder')
+    .option('--compare-from <date>', 'start of the comparison period (yyyy-mm-dd)')
+    .option('--compare-to <date>', 'end of the comparison period (yyyy-mm-dd)')
+    .option('--threshold <percent>', 'review changes above this percentage (default 25)')
+    .option('--plausibility', 'plausibility review of this period alone (no comparison)')
     .action(action(io, () => import('./commands/export.js')));
 
   program

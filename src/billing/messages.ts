@@ -73,6 +73,50 @@ const TEXTS: Record<FlagCode, Record<Lang, Text>> = {
     en: { title: 'Meter not allocated to a unit', explanation: 'Plant-room or main meter, listed separately with the plant points. The service does not split it over the units; apply your own allocation key if it is part of the bill.' },
     de: { title: 'Zähler keiner Nutzeinheit zugeordnet', explanation: 'Technikraum- oder Hauptzähler, gesondert bei den Anlagenzählern aufgeführt. Der Messdienst verteilt ihn nicht auf die Nutzeinheiten; bei Bedarf nach eigenem Umlageschlüssel verteilen.' },
   },
+  CONSUMPTION_CHANGE: {
+    en: { title: 'Consumption changed markedly against the comparison period', explanation: 'The billed consumption differs from the comparison period by more than the review threshold. Check the readings (device exchange, vacancy, change of tenant, leak) before the bill is sent.' },
+    de: { title: 'Deutliche Verbrauchsänderung gegenüber dem Vergleichszeitraum', explanation: 'Der abgerechnete Verbrauch weicht stärker als die Prüfschwelle vom Vergleichszeitraum ab. Vor dem Versand die Ablesewerte prüfen (Gerätetausch, Leerstand, Mieterwechsel, Leckage).' },
+  },
+  COMPARISON_ZERO: {
+    en: { title: 'Consumption is 0 in one of the two periods', explanation: 'One period shows consumption and the other shows none. Check for vacancy, a stopped meter or a reading error before billing.' },
+    de: { title: 'Verbrauch in einem der beiden Zeiträume 0', explanation: 'In einem Zeitraum wurde Verbrauch erfasst, im anderen keiner. Vor der Abrechnung auf Leerstand, einen stehenden Zähler oder einen Ablesefehler prüfen.' },
+  },
+  NEW_SINCE_COMPARISON: {
+    en: { title: 'No data in the comparison period (new unit or meter)', explanation: 'This unit or meter has no consumption data in the comparison period, so there is nothing to compare with. Confirm with the landlord that it is new and billed from the right date.' },
+    de: { title: 'Keine Daten im Vergleichszeitraum (neue Nutzeinheit oder neuer Zähler)', explanation: 'Für diese Nutzeinheit bzw. diesen Zähler liegen im Vergleichszeitraum keine Verbrauchsdaten vor; ein Vergleich ist nicht möglich. Mit dem Eigentümer klären, ob sie neu ist und ab dem richtigen Datum abgerechnet wird.' },
+  },
+  GONE_SINCE_COMPARISON: {
+    en: { title: 'In the comparison period only (removed unit or meter)', explanation: 'This unit or meter had consumption in the comparison period but has no data now. Check whether it was removed, merged or is missing from this export.' },
+    de: { title: 'Nur im Vergleichszeitraum vorhanden (entfallene Nutzeinheit oder entfallener Zähler)', explanation: 'Diese Nutzeinheit bzw. dieser Zähler hatte im Vergleichszeitraum Verbrauch, im aktuellen Zeitraum liegen keine Daten vor. Prüfen, ob sie aufgelöst, zusammengelegt wurde oder in diesem Export fehlt.' },
+  },
+  COMPARISON_NOT_BILLED: {
+    en: { title: 'Not compared: one side is not billed', explanation: 'In one of the two periods this figure was not billed (value missing or calibration expired), so it is not compared; it is not treated as 0. Judge the change by hand if needed.' },
+    de: { title: 'Kein Vergleich: eine Seite nicht abgerechnet', explanation: 'In einem der beiden Zeiträume wurde dieser Wert nicht abgerechnet (Wert fehlt oder Eichfrist abgelaufen); er wird daher nicht verglichen und nicht als 0 gewertet. Die Veränderung bei Bedarf von Hand beurteilen.' },
+  },
+  ZERO_CONSUMPTION: {
+    en: { title: 'No consumption although a meter was installed all period', explanation: 'A device was installed over the whole period but recorded no consumption. Check for vacancy or a faulty or stopped meter before billing.' },
+    de: { title: 'Kein Verbrauch trotz Zähler im gesamten Zeitraum', explanation: 'Ein Gerät war über den gesamten Zeitraum eingebaut, hat aber keinen Verbrauch erfasst. Vor der Abrechnung auf Leerstand oder einen defekten bzw. stehenden Zähler prüfen.' },
+  },
+  PER_M2_OUTLIER: {
+    en: { title: "Consumption per m² far from the Property's median", explanation: "This unit's consumption per square metre lies outside one third to three times the median of comparable units of the Property. Check the readings and the unit's area before billing." },
+    de: { title: 'Verbrauch je m² weit vom Median der Liegenschaft entfernt', explanation: 'Der Verbrauch je Quadratmeter dieser Nutzeinheit liegt außerhalb von einem Drittel bis zum Dreifachen des Medians vergleichbarer Nutzeinheiten der Liegenschaft. Vor der Abrechnung Ablesewerte und Wohnfläche prüfen.' },
+  },
+  CALIBRATION_ENDED: {
+    en: { title: 'Calibration period ended before the end of the period', explanation: 'By the statutory calibration period this device had to be replaced before the end of the billed period. Values after that date may not be billed: check with the metering service and arrange the exchange.' },
+    de: { title: 'Eichfrist vor Ende des Zeitraums abgelaufen', explanation: 'Nach der gesetzlichen Eichfrist hätte dieses Gerät vor Ende des Abrechnungszeitraums getauscht werden müssen. Werte nach diesem Datum dürfen nicht abgerechnet werden: beim Messdienst nachfragen und den Tausch veranlassen.' },
+  },
+  CALIBRATION_ENDS_SOON: {
+    en: { title: 'Calibration period ends at the end of this period or next year', explanation: 'The statutory calibration period of this device runs out at the end of this period or during the following year. Plan the exchange in time.' },
+    de: { title: 'Eichfrist endet zum Ende dieses Zeitraums oder im Folgejahr', explanation: 'Die gesetzliche Eichfrist dieses Geräts läuft zum Ende dieses Zeitraums oder im Folgejahr ab. Den Gerätetausch rechtzeitig einplanen.' },
+  },
+  CALIBRATION_DATE_UNKNOWN: {
+    en: { title: 'Calibration cannot be judged: installation date unknown', explanation: 'The installation date of this device is not documented, so the end of its calibration period cannot be worked out. Ask the metering service for the date.' },
+    de: { title: 'Eichfrist nicht beurteilbar: Einbaudatum unbekannt', explanation: 'Das Einbaudatum dieses Geräts ist nicht dokumentiert; das Ende der Eichfrist lässt sich daher nicht bestimmen. Das Datum beim Messdienst erfragen.' },
+  },
+  ESTIMATED_SHARE_HIGH: {
+    en: { title: 'More than 25 % of the consumption is not measured', explanation: 'More than a quarter of the billed consumption of this Property and metric rests on calculated, substituted or assumed values. Under § 9a (2) HeizkostenV, where the estimated units make up more than 25 % of the floor area, the costs must be allocated by the fixed key (e.g. floor area) instead of consumption: check the affected units and areas with the landlord.' },
+    de: { title: 'Mehr als 25 % des Verbrauchs nicht gemessen', explanation: 'Mehr als ein Viertel des abgerechneten Verbrauchs dieser Liegenschaft und Verbrauchsart beruht auf errechneten, ersetzten oder angenommenen Werten. Entfallen die geschätzten Nutzeinheiten auf mehr als 25 % der Fläche, sind die Kosten nach § 9a Abs. 2 HeizkostenV nach dem Festkostenmaßstab (z. B. Wohnfläche) statt nach Verbrauch zu verteilen: betroffene Nutzeinheiten und Flächen mit dem Eigentümer klären.' },
+  },
 };
 
 const FACT_LABELS: Record<string, Record<Lang, string>> = {
@@ -91,6 +135,16 @@ const FACT_LABELS: Record<string, Record<Lang, string>> = {
   expected: { en: 'billable value × share', de: 'abrechenbarer Wert × Anteil' },
   baseline_value: { en: 'start value', de: 'Anfangsstand' },
   reading_date: { en: 'reading of', de: 'Ablesewert vom' },
+  metric: { en: 'metric', de: 'Verbrauchsart' },
+  billed_value: { en: 'billed', de: 'abgerechnet' },
+  comparison_value: { en: 'comparison period', de: 'Vergleichszeitraum' },
+  change_percent: { en: 'change in %', de: 'Veränderung in %' },
+  not_billed_in: { en: 'not billed in', de: 'nicht abgerechnet im' },
+  value_per_m2: { en: 'per m²', de: 'je m²' },
+  median_per_m2: { en: 'median per m²', de: 'Median je m²' },
+  installed_at: { en: 'installed on', de: 'eingebaut am' },
+  calibration_end: { en: 'calibration valid until', de: 'geeicht bis' },
+  estimated_share: { en: 'share not measured in %', de: 'nicht gemessener Anteil in %' },
 };
 
 const SEVERITY_ORDER: Record<Severity, number> = { not_billed: 0, review: 1, info: 2 };

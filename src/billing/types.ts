@@ -27,6 +27,18 @@ export const FLAG_SEVERITY = {
   WEIGHTED_VALUE_ABSENT: 'info',
   WATER_OUTDOOR: 'info',
   UNALLOCATED_POINT: 'info',
+  // Plausibility review (src/review): figures that look plausible but deserve a second look.
+  CONSUMPTION_CHANGE: 'review',
+  COMPARISON_ZERO: 'review',
+  NEW_SINCE_COMPARISON: 'review',
+  GONE_SINCE_COMPARISON: 'review',
+  COMPARISON_NOT_BILLED: 'info',
+  ZERO_CONSUMPTION: 'review',
+  PER_M2_OUTLIER: 'review',
+  CALIBRATION_ENDED: 'review',
+  CALIBRATION_ENDS_SOON: 'info',
+  CALIBRATION_DATE_UNKNOWN: 'info',
+  ESTIMATED_SHARE_HIGH: 'review',
 } as const satisfies Record<string, Severity>;
 
 export type FlagCode = keyof typeof FLAG_SEVERITY;

@@ -10,6 +10,7 @@ import { fixedExportTime, identity, parseExportArgs, type ExportArgs } from '../
 import { checkOutDir, finalNames } from '../export/output.js';
 import { createReporter } from '../export/progress.js';
 import type { ExportDeps, ExportSummary, StagedExport } from '../export/run.js';
+import { activeTemplate } from '../export/review-options.js';
 import { loadTemplate } from '../export/templates.js';
 
 export function toolVersion(): string {
@@ -64,7 +65,7 @@ export async function prepareExport(opts: Record<string, unknown>, io: Io) {
   const args = parseExportArgs(opts, io.cwd, io.env);
   fixedExportTime(io.env);
   const template = await loadTemplate(args.template, io.cwd);
-  await checkOutDir(args.out, identity(args), finalNames(template, args.formats));
+  await checkOutDir(args.out, identity(args), finalNames(activeTemplate(template, args.review), args.formats));
   return { args, template };
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { lastCompletedMonthEnd } from '../api/answers.js';
 import { METRICS, UUID, isKnown, type KnownMetric } from '../api/types.js';
+import { parseReviewArgs, type ReviewArgs } from './review-options.js';
 
 export const FORMATS = ['csv', 'xlsx'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -23,6 +24,8 @@ export interface ExportArgs {
   json: boolean;
   quiet: boolean;
   strict: boolean;
+  /** The plausibility review (src/review); null when not asked for. */
+  review: ReviewArgs | null;
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -43,6 +46,14 @@ export function parseDate(value: string, flag: string): { y: number; m: number; 
   const d = Number(m[3]);
   if (y < 1900 || y > 2999 || mo < 1 || mo > 12 || d < 1 || d > lastDay(y, mo)) throw bad();
   return { y, m: mo, d };
+}
+
+/** A date pair widened to whole months, as the service does (it also names the default folder). */
+export function wholeMonths(fromOpt: string, toOpt: string, [fromFlag, toFlag]: [string, string]): { from: string; to: string } {
+  const f = parseDate(fromOpt, fromFlag);
+  const t = parseDate(toOpt, toFlag);
+  if (toOpt < fromOpt) throw new UsageError(`${toFlag} ${toOpt} lies before ${fromFlag} ${fromOpt}.`);
+  return { from: `${f.y}-${pad(f.m)}-01`, to: `${t.y}-${pad(t.m)}-${pad(lastDay(t.y, t.m))}` };
 }
 
 function list(value: string): string[] {
@@ -77,12 +88,7 @@ export function parseExportArgs(opts: Record<string, unknown>, cwd: string, env:
   } else if (fromOpt !== undefined || toOpt !== undefined) {
     if (fromOpt === undefined) throw new UsageError('--from is missing: --to needs a start date too.', 'e.g. --from 2025-01-01 --to 2025-12-31, or --year 2025.');
     if (toOpt === undefined) throw new UsageError('--to is missing: --from needs an end date too.', 'e.g. --from 2025-01-01 --to 2025-12-31, or --year 2025.');
-    const f = parseDate(fromOpt, '--from');
-    const t = parseDate(toOpt, '--to');
-    if (toOpt < fromOpt) throw new UsageError(`--to ${toOpt} lies before --from ${fromOpt}.`);
-    // The service widens to whole months; doing the same here names the default folder.
-    from = `${f.y}-${pad(f.m)}-01`;
-    to = `${t.y}-${pad(t.m)}-${pad(lastDay(t.y, t.m))}`;
+    ({ from, to } = wholeMonths(fromOpt, toOpt, ['--from', '--to']));
   } else {
     throw new UsageError('Which period? Give --year (e.g. --year 2025) or --from and --to (yyyy-mm-dd).');
   }
@@ -135,6 +141,7 @@ export function parseExportArgs(opts: Record<string, unknown>, cwd: string, env:
     json: opts.json === true,
     quiet: opts.quiet === true,
     strict: opts.strict === true,
+    review: parseReviewArgs(opts, cwd, wholeMonths),
   };
 }
 
@@ -143,7 +150,7 @@ export function parseExportArgs(opts: Record<string, unknown>, cwd: string, env:
  * the --out check use it; the journal key adds the out folder (two folders, two journals).
  */
 export function identity(a: ExportArgs): Record<string, unknown> {
-  return { profile: a.profile ?? 'default', from: a.from, to: a.to, properties: a.propertyIds, metrics: a.metrics, formats: a.formats, template: a.template };
+  return { profile: a.profile ?? 'default', from: a.from, to: a.to, properties: a.propertyIds, metrics: a.metrics, formats: a.formats, template: a.template, ...(a.review ? { review: a.review } : {}) };
 }
 
 /**

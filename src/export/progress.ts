@@ -7,7 +7,8 @@ import { terminalSafe } from '../core/terminal-text.js';
 export interface Reporter {
   begin(properties: number, unitsHint: number | null): void;
   unit(): void;
-  property(p: { index: number; total: number; name: string; units: number; plantPoints: number; flags: number; fromJournal: boolean }): void;
+  /** `work`: units this Property counts on the bar when it differs from `units` (each unit twice with a fetched comparison period). */
+  property(p: { index: number; total: number; name: string; units: number; plantPoints: number; flags: number; fromJournal: boolean; work?: number }): void;
   note(line: string): void;
   end(): void;
 }
@@ -77,7 +78,7 @@ export function createReporter(io: Io, opts: { quiet: boolean; requests: () => n
     },
     property(p) {
       propsDone = p.index;
-      if (p.fromJournal) units += p.units;
+      if (p.fromJournal) units += p.work ?? p.units;
       draw();
     },
     note(line) {

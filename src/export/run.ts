@@ -9,6 +9,8 @@ import type { Severity } from '../billing/types.js';
 import { ExitCode, MeterdataError, isMeterdataError } from '../core/errors.js';
 import { Journal, type JournalHandle, type PropertyAnswers } from './journal.js';
 import { expectedRange, identity, type ExportArgs } from './options.js';
+import { startPlausibility } from './plausibility.js';
+import { activeTemplate } from './review-options.js';
 import { OutputSet, checkOutDir, completeOutput, finalNames, discardOutput, writeWorkbookHere, type FileEntry, type StagedOutput, type WorkbookWriter } from './output.js';
 import type { Reporter } from './progress.js';
 import type { Template } from './templates.js';
@@ -79,10 +81,12 @@ export async function runExport(deps: ExportDeps): Promise<ExportSummary> {
 
 /** The walk, billing and every CSV and spool, under temporary names (see StagedExport). */
 export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
-  const { api, args, template, reporter } = deps;
+  const { api, args, reporter } = deps;
+  const template = activeTemplate(deps.template, args.review);
   const now = deps.now ?? (() => new Date());
   const id = identity(args);
   const who = await api.whoami();
+  const plausibility = await startPlausibility(args, who);
   const journal = await Journal.open(deps.stateDir, { ...id, out: args.out }, who, now(), args.out);
   try {
     // Checked again under the folder's lock: another export may have finished there since.
@@ -103,7 +107,8 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
     throw e;
   }
   const hint = properties.every((p) => typeof p.usage_unit_count === 'number') ? properties.reduce((s, p) => s + (p.usage_unit_count ?? 0), 0) : null;
-  reporter.begin(properties.length, hint);
+  plausibility?.announce(reporter, hint);
+  reporter.begin(properties.length, plausibility ? plausibility.progressUnits(hint) : hint);
 
   const output = new OutputSet(args.out, template, args.formats);
   const counts = { properties: properties.length, units: 0, measuring_points: 0, plant_points: 0 };
@@ -120,7 +125,8 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
       fromJournal.add(i);
       return saved;
     }
-    const answers = await collectProperty(api, properties[i]!, { range: { from: args.from, to: args.to }, metrics: args.metrics, onUnit: () => reporter.unit() });
+    const walked = await collectProperty(api, properties[i]!, { range: { from: args.from, to: args.to }, metrics: args.metrics, onUnit: () => reporter.unit() });
+    const answers = plausibility ? await plausibility.fetch(api, walked, () => reporter.unit()) : walked;
     await journal.save(i, answers);
     return answers;
   };
@@ -145,7 +151,9 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
       await output.write('segments', bill.segments);
       await output.write('readings', bill.readings);
       await output.write('plant-points', bill.plant);
-      const allFlags = [...bill.flags, ...unknownValueFlags(answers, bill.flags)];
+      const review = plausibility?.review(answers, bill, propRange);
+      if (review) await output.write('plausibility', review.rows);
+      const allFlags = [...bill.flags, ...unknownValueFlags(answers, bill.flags), ...(review?.flags ?? [])];
       await output.write('review', reviewRows(allFlags, template.language));
       await output.addOverview(bill.billing, property, answers.units.map((u) => u.unit));
       api.forgetProperty(property.id); // no request names its units or points again
@@ -159,7 +167,7 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
       const withData = [...answers.units.flatMap((u) => u.consumption.measuring_points), ...answers.plantPoints.map((p) => p.consumption)].filter((c) => c.segments.length > 0);
       pointsWithData += new Set(withData.map((c) => c.measuring_point_id)).size;
       done = i + 1;
-      reporter.property({ index: i + 1, total: properties.length, name: property.name, units: answers.units.length, plantPoints: bill.plant.length, flags: allFlags.length, fromJournal: fromJournal.has(i) });
+      reporter.property({ index: i + 1, total: properties.length, name: property.name, units: answers.units.length, plantPoints: bill.plant.length, flags: allFlags.length, fromJournal: fromJournal.has(i), ...(plausibility ? { work: plausibility.progressUnits(answers.units.length)! } : {}) });
     }
     // Without a unit answer (plant-room points only) nothing echoed a range: this computer's clock caps it.
     const effective = range ?? expectedRange(args.from, args.to, new Date());
@@ -182,7 +190,7 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
       flags.review,
       flags.info,
     ];
-    const about = ABOUT_LABELS[template.language].map((label, i) => [label, values[i]!] as [string, string | number]);
+    const about = [...ABOUT_LABELS[template.language].map((label, i) => [label, values[i]!] as [string, string | number]), ...(plausibility?.about(template.language) ?? [])];
     // --property narrows the export below the connection's scope: say which ones the files hold.
     if (args.propertyIds.length > 0) about.splice(2, 0, [EXPORTED_LABEL[template.language], properties.map((p) => p.name).join(', ')]);
     const rows = Object.fromEntries(Object.entries(output.rows)) as Record<string, number>;

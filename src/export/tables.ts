@@ -9,7 +9,7 @@ export function overviewKey(metric: string, unit: string): string {
   return JSON.stringify([metric, unit]);
 }
 
-export const TABLE_NAMES = ['billing', 'segments', 'readings', 'plant-points', 'review'] as const;
+export const TABLE_NAMES = ['billing', 'segments', 'readings', 'plant-points', 'review', 'plausibility'] as const;
 export type TableName = (typeof TABLE_NAMES)[number];
 
 const id = 'id' as const;
@@ -92,6 +92,25 @@ export const TABLE_COLUMNS: Record<TableName, Record<string, ColumnType>> = {
     measuring_point_id: id,
     device_id: id,
     message: text,
+  },
+  // Written only when the export runs the plausibility review (--compare, --plausibility).
+  plausibility: {
+    property_id: id,
+    property_name: text,
+    usage_unit_id: id,
+    usage_unit_name: text,
+    unit_type: text,
+    measuring_point_id: id,
+    metric: text,
+    unit: text,
+    billable_value: num,
+    comparison_value: num,
+    comparison_status: text,
+    change_percent: num,
+    area_m2: num,
+    value_per_m2: num,
+    median_per_m2: num,
+    checks: flags,
   },
 };
 

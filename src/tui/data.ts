@@ -7,6 +7,7 @@ import { AccessWithdrawnError } from '../core/errors.js';
 import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit } from '../api/types.js';
 import type { BillingRow, Flag, FlagCode, PlantPointRow, ReadingRow, SegmentRow } from '../billing/types.js';
 import { collectProperty, propertiesInScope } from '../export/walk.js';
+import { reviewBundle, type BundleReview } from './compare.js';
 import { rangeKey, type DateRange } from './range.js';
 
 /** What billProperty (src/billing) returns; the browser reads totals and flags from it. */
@@ -40,6 +41,8 @@ export interface PropertyBundle {
   plant: { point: MeasuringPoint; consumption: MeasuringPointConsumption }[];
   /** Every point of the Property by id, for localization and system link. */
   points: Map<string, MeasuringPoint>;
+  /** With a comparison range: the plausibility review (its findings are also in bill.flags). */
+  review?: BundleReview;
   bill: BillResult;
 }
 
@@ -143,15 +146,36 @@ export function createBrowseData(deps: BrowseDataDeps): BrowseData {
     const total = property.usage_unit_count ?? null;
     let done = 0;
     onProgress?.({ done, total });
-    const answers = await collectProperty(api, property, { range, metrics: [], onUnit: () => onProgress?.({ done: ++done, total }) });
+    const answers = await collectProperty(api, property, { range: { from: range.from, to: range.to }, metrics: [], onUnit: () => onProgress?.({ done: ++done, total }) });
     const { units, plantPoints: plant } = answers;
     // Billing and the chart use the range the service echoed (widened and capped).
     const first = units[0]?.consumption;
     const effective = first ? { from: first.from, to: first.to } : range;
-    const bill = await deps.billProperty({ property: { id: property.id, name: property.name }, range: effective, units, plantPoints: plant });
+    let bill = await deps.billProperty({ property: { id: property.id, name: property.name }, range: effective, units, plantPoints: plant });
     const points = new Map(answers.points.filter((p) => p.id).map((p) => [p.id!, p]));
+    let review: BundleReview | undefined;
+    if (range.compare) {
+      // The comparison period is an ordinary load of its own range (cached like any other).
+      const previous = await load(property, range.compare, onProgress);
+      review = reviewBundle({ property, effective, units, bill }, previous);
+      bill = { ...bill, flags: [...bill.flags, ...review.flags] };
+    }
     flagsSeen.set(`${property.id}|${rangeKey(range)}`, bill.flags);
-    return { property, range, effective, units, plant, points, bill };
+    return { property, range, effective, units, plant, points, bill, ...(review ? { review } : {}) };
+  }
+
+  async function load(property: Property, range: DateRange, onProgress?: (p: LoadProgress) => void): Promise<PropertyBundle> {
+    await revalidate(property.id);
+    const key = `${property.id}|${rangeKey(range)}`;
+    let p = bundles.get(key);
+    if (!p) {
+      p = fetchProperty(property, range, onProgress).catch((e: unknown) => {
+        bundles.delete(key);
+        throw e;
+      });
+      bundles.set(key, p);
+    }
+    return p;
   }
 
   return {
@@ -163,19 +187,7 @@ export function createBrowseData(deps: BrowseDataDeps): BrowseData {
       });
       return properties;
     },
-    async loadProperty(property, range, onProgress) {
-      await revalidate(property.id);
-      const key = `${property.id}|${rangeKey(range)}`;
-      let p = bundles.get(key);
-      if (!p) {
-        p = fetchProperty(property, range, onProgress).catch((e: unknown) => {
-          bundles.delete(key);
-          throw e;
-        });
-        bundles.set(key, p);
-      }
-      return p;
-    },
+    loadProperty: load,
     cachedFlags(propertyId, range) {
       return flagsSeen.get(`${propertyId}|${rangeKey(range)}`) ?? null;
     },

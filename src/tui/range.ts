@@ -5,6 +5,8 @@
 export interface DateRange {
   from: string;
   to: string;
+  /** A comparison period (`y 2025 vs 2024`): the plausibility review runs against it. */
+  compare?: { from: string; to: string };
 }
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -49,9 +51,20 @@ function parsePair(fromText: string, toText: string): RangeResult {
 
 /**
  * Text typed at the `y` prompt: "2025", "2025-01-01..2025-06-30" or
- * "2025-01-01 2025-06-30".
+ * "2025-01-01 2025-06-30", optionally followed by "vs" and a comparison range ("2025 vs 2024").
  */
 export function parseRangeInput(input: string): RangeResult {
+  const [main, compare, ...more] = input.trim().split(/\s+vs\.?\s+/i);
+  if (more.length > 0) return { ok: false, message: 'give one comparison, e.g. 2025 vs 2024' };
+  const r = parseOne(main ?? '');
+  if (!r.ok || compare === undefined) return r;
+  const c = parseOne(compare);
+  if (!c.ok) return { ok: false, message: `comparison: ${c.message}` };
+  return { ok: true, range: { ...r.range, compare: c.range } };
+}
+
+/** One range: a year, or from..to. */
+function parseOne(input: string): RangeResult {
   const text = input.trim();
   if (text === '') return { ok: false, message: 'type a year such as 2025, or from..to such as 2025-01-01..2025-06-30' };
   const parts = text.split(/\s*\.\.\s*|\s+/).filter((p) => p !== '');
@@ -78,8 +91,9 @@ export function rangeFromFlags(flags: { year?: unknown; from?: unknown; to?: unk
 
 export function rangeLabel(r: DateRange): string {
   const y = r.from.slice(0, 4);
-  if (r.from === `${y}-01-01` && r.to === `${y}-12-31`) return y;
-  return `${r.from}..${r.to}`;
+  const vs = r.compare ? ` vs ${rangeLabel(r.compare)}` : '';
+  if (r.from === `${y}-01-01` && r.to === `${y}-12-31`) return `${y}${vs}`;
+  return `${r.from}..${r.to}${vs}`;
 }
 
 function lastDayOfMonth(ym: string): string {
@@ -89,21 +103,25 @@ function lastDayOfMonth(ym: string): string {
 
 /** For the header: "2025", "2025-03..2025-05" for whole months, else the dates. */
 export function shortRangeLabel(r: DateRange): string {
-  const whole = rangeLabel(r);
-  if (whole.length === 4) return whole;
+  const vs = r.compare ? ` vs ${shortRangeLabel(r.compare)}` : '';
+  const whole = rangeLabel({ from: r.from, to: r.to });
+  if (whole.length === 4) return `${whole}${vs}`;
   if (r.from.endsWith('-01') && r.to === lastDayOfMonth(r.to.slice(0, 7))) {
     const [a, b] = [r.from.slice(0, 7), r.to.slice(0, 7)];
-    return a === b ? a : `${a}..${b}`;
+    return `${a === b ? a : `${a}..${b}`}${vs}`;
   }
-  return whole;
+  return `${whole}${vs}`;
 }
 
 /** The flags that select this range on the command line, for hints. */
 export function rangeFlags(r: DateRange): string {
-  const whole = rangeLabel(r);
-  return whole.length === 4 ? `--year ${whole}` : `--from ${r.from} --to ${r.to}`;
+  const whole = rangeLabel({ from: r.from, to: r.to });
+  const flags = whole.length === 4 ? `--year ${whole}` : `--from ${r.from} --to ${r.to}`;
+  if (!r.compare) return flags;
+  const c = rangeLabel(r.compare);
+  return `${flags} ${c.length === 4 ? `--compare ${c}` : `--compare-from ${r.compare.from} --compare-to ${r.compare.to}`}`;
 }
 
 export function rangeKey(r: DateRange): string {
-  return `${r.from}..${r.to}`;
+  return `${r.from}..${r.to}${r.compare ? ` vs ${r.compare.from}..${r.compare.to}` : ''}`;
 }

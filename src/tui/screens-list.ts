@@ -39,6 +39,9 @@ export function propertiesScreen(list: Property[], flagsOf: (id: string) => Flag
 const SHORT_METRIC: Record<string, string> = { water_cold: 'cold', water_warm: 'warm', water_outdoor: 'outdoor', electricity: 'elec' };
 
 /** "heat 1234.5 kWh  warm 12.3 m3": one unit's billed totals per metric. */
+/** The word the unit screen uses for a metric ("cold", "warm", "heat"). */
+export const shortMetric = (metric: string): string => SHORT_METRIC[metric] ?? metric;
+
 export function totalsText(rows: { metric: string; unit: string; billable_value: string }[]): string {
   return rows.map((r) => `${SHORT_METRIC[r.metric] ?? r.metric} ${qty(r.billable_value)} ${r.unit}`).join('  ');
 }

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Property } from '../api/types.js';
 import type { BrowseData } from './data.js';
 import { describeError } from './errors.js';
-import type { DateRange } from './range.js';
+import { rangeKey, type DateRange } from './range.js';
 
 export interface FlagCountState {
   running: boolean;
@@ -28,7 +28,7 @@ export function useFlagCount(data: BrowseData, range: DateRange) {
   };
   // Counts belong to a range: a new range stops a count of the old one.
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  useEffect(() => () => void stop(), [range.from, range.to]);
+  useEffect(() => () => void stop(), [rangeKey(range)]);
 
   const start = (properties: Property[]) => {
     if (stopRef.current) return;

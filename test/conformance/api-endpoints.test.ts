@@ -44,7 +44,7 @@ describe('GET /properties and /properties/{id}', () => {
     expect(r.body.prev_cursor).toBeNull();
     expect(r.body.next_cursor).toBeNull();
     const names = r.body.data.map((p: any) => p.name);
-    expect(names).toEqual(['Musterstraße 1-5', 'Lindenhof']);
+    expect(names).toEqual(['Musterstraße 1-5', 'Lindenhof', 'Lessingstraße 7']);
     const p1 = r.body.data[0];
     expect(Object.keys(p1)).toEqual(['id', 'tenant_id', 'external_ref', 'name', 'addresses', 'usage_unit_count']);
     expect(p1.id).toMatch(UUID);
@@ -90,7 +90,7 @@ describe('GET /properties and /properties/{id}', () => {
   });
   it('external_ref filter: a non-empty value gives an empty page, an empty one filters nothing', async () => {
     expect((await h.get('/properties?external_ref=ERP-1')).body).toEqual({ data: [], next_cursor: null, prev_cursor: null });
-    expect((await h.get('/properties?external_ref=')).body.data).toHaveLength(2);
+    expect((await h.get('/properties?external_ref=')).body.data).toHaveLength(3);
   });
 });
 
@@ -102,8 +102,8 @@ describe('GET /usage-units', () => {
     expect(small.items.map((u: any) => u.id)).toEqual(big.items.map((u: any) => u.id));
     expect(small.pages).toBe(Math.ceil(big.items.length / 7));
     expect(new Set(big.items.map((u: any) => u.id)).size).toBe(big.items.length);
-    // Nordlicht: Musterstraße (21) + Lindenhof (19) of the 60 default units.
-    expect(big.items).toHaveLength(40);
+    // Nordlicht: Musterstraße (21) + Lindenhof (19) + Lessingstraße 7 (8) of the 60 default units.
+    expect(big.items).toHaveLength(48);
   });
   it('prev_cursor leads back to the previous page', async () => {
     const first = (await h.get('/usage-units?limit=5')).body;

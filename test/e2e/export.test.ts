@@ -214,7 +214,7 @@ describe('meterdata export (built binary, sandbox)', () => {
       }
     } });
     expect(r.code).toBe(130);
-    expect(r.stderr).toMatch(/meterdata: Interrupted\. The export stopped after 1 of 2 Properties/);
+    expect(r.stderr).toMatch(/meterdata: Interrupted\. The export stopped after 1 of 3 Properties/);
     expect(r.stderr).toMatch(/Run the same command again to continue/);
     expect(r.stderr).not.toMatch(/bug/);
     expect(existsSync(out)).toBe(false); // the folder it created is removed again: nothing looks like an export
@@ -239,7 +239,7 @@ describe('meterdata export (built binary, sandbox)', () => {
     expect(withdrawn).toBe(true);
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toMatch(/withdrawn/i);
-    expect(r.stderr).toMatch(/stopped after 1 of 2 Properties/);
+    expect(r.stderr).toMatch(/stopped after 1 of 3 Properties/);
     expect(existsSync(out)).toBe(false);
   }, 120_000);
 });

@@ -37,6 +37,16 @@ describe('progress', () => {
     r.end();
   });
 
+  it('a Property from the journal counts its work on the bar (each unit twice with a fetched comparison)', async () => {
+    const t = io(true);
+    const r = createReporter(t.fake, { quiet: false, requests: () => 0, now: () => 0 });
+    r.begin(2, 20);
+    r.property({ index: 1, total: 2, name: 'A', units: 5, plantPoints: 0, flags: 0, fromJournal: true, work: 10 });
+    r.note('x');
+    expect(t.out()).toMatch(/10\/20 units · property 1\/2/);
+    r.end();
+  });
+
   it('off a terminal writes one line per Property and no bar', async () => {
     const t = io(false);
     const r = createReporter(t.fake, { quiet: false, requests: () => 0 });

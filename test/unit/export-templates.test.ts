@@ -30,7 +30,7 @@ describe('templates', () => {
   it('loads both built-ins with every table', async () => {
     for (const name of ['generic', 'de']) {
       const t = await loadTemplate(name, process.cwd());
-      expect(t.files.map((f) => f.table)).toEqual(['billing', 'segments', 'readings', 'plant-points', 'review']);
+      expect(t.files.map((f) => f.table)).toEqual(['billing', 'segments', 'readings', 'plant-points', 'review', 'plausibility']);
     }
     const de = await loadTemplate('de', process.cwd());
     expect([de.separator, de.decimal, de.dateFormat, de.bom, de.language]).toEqual([';', ',', 'dd.mm.yyyy', true, 'de']);
@@ -44,7 +44,7 @@ describe('templates', () => {
       files: { billing: { columns: ['usage_unit_name', { key: 'billable_value', header: 'Verbrauch' }, 'to'] }, readings: false },
     });
     const t = await loadTemplate(`./${file}`, dir);
-    expect(t.files.map((f) => f.table)).toEqual(['billing', 'segments', 'plant-points', 'review']);
+    expect(t.files.map((f) => f.table)).toEqual(['billing', 'segments', 'plant-points', 'review', 'plausibility']);
     const billing = t.files[0]!;
     const csv = renderCsv(t, billing, [{ usage_unit_name: 'WE 1', billable_value: '3.25', to: '2025-12-31', metric: 'heat' }]);
     expect(csv).toBe('Nutzeinheit\tVerbrauch\tBis\r\nWE 1\t3,25\t31.12.2025\r\n');

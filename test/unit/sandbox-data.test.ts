@@ -44,7 +44,7 @@ describe('generateDataset', () => {
   it('Directory: tenants() and propertiesOf() for the consent page', () => {
     const ds = generateDataset({});
     const [nord, sued] = ds.tenants();
-    expect(ds.propertiesOf(nord!.id).map((p) => p.name)).toEqual(['Musterstraße 1-5', 'Lindenhof']);
+    expect(ds.propertiesOf(nord!.id).map((p) => p.name)).toEqual(['Musterstraße 1-5', 'Lindenhof', 'Lessingstraße 7']);
     expect(ds.propertiesOf(sued!.id).map((p) => p.name)).toEqual([expect.stringMatching(/^Birkenweg /), 'Gewerbehof Kanalstraße 2-4']);
     expect(ds.propertiesOf('nope')).toEqual([]);
   });
@@ -139,6 +139,33 @@ describe('generateDataset', () => {
       expect(d.properties().at(-1)!.unitEnd - d.properties().at(-1)!.unitStart).toBe(0);
       expect(d.unitByIndex(units - 1)!.propertyIdx).toBe(d.properties().length - 2);
     }
+  });
+
+  it('the review Property holds the plausibility cases; every other unit keeps its index and values', () => {
+    const ds = generateDataset({});
+    const before = generateDataset({ units: 59 }); // below REVIEW_MIN_UNITS: no review Property
+    expect(before.properties().map((p) => p.name)).not.toContain('Lessingstraße 7');
+    const review = ds.properties().find((p) => p.name === 'Lessingstraße 7')!;
+    expect([review.unitStart, review.unitEnd, review.tenantIdx]).toEqual([52, 60, 0]);
+    for (let i = 0; i < review.unitStart; i++) {
+      expect(ds.unitByIndex(i)).toEqual(before.unitByIndex(i));
+      expect(ds.pointsOfUnit(ds.unitByIndex(i)!)).toEqual(before.pointsOfUnit(before.unitByIndex(i)!));
+    }
+    const byName = (name: string) => ds.pointsOfUnit(Array.from({ length: 8 }, (_, i) => ds.unitByIndex(review.unitStart + i)!).find((u) => u.name === name)!);
+    const year = (pt: PointRec, y: number) => Number(ds.consumption(pt, miOf(`${y}-01-31`), miOf(`${y}-12-31`)).segments.reduce((s, g) => s + Number(g.billable), 0));
+    const heat = (name: string) => byName(name).find((x) => x.point.metric === 'heat')!.point;
+    const change = year(heat('WE 02'), 2025) / year(heat('WE 02'), 2024);
+    console.log(`Lessingstraße 7 WE 02 heat 2025/2024: ${change.toFixed(3)}`);
+    expect(change).toBeGreaterThan(1.3);
+    for (const we of ['WE 01', 'WE 03', 'WE 06']) expect(Math.abs(year(heat(we), 2025) / year(heat(we), 2024) - 1)).toBeLessThan(0.2);
+    expect(year(byName('WE 03').find((x) => x.point.metric === 'water_warm')!.point, 2025)).toBe(0);
+    expect(year(heat('WE 04'), 2025) / year(heat('WE 01'), 2025)).toBeGreaterThan(3);
+    expect(heat('WE 05').devices[0]!.installedAt).toBe('2019-03-01');
+    expect(ds.consumption(heat('WE 08'), miOf('2024-01-31'), miOf('2024-12-31')).dataGap).toBe(true);
+    const cold = (name: string) => ds.consumption(byName(name).find((x) => x.point.metric === 'water_cold')!.point, miOf('2025-01-31'), miOf('2025-12-31')).segments[0]!.status;
+    expect(['WE 01', 'WE 02', 'WE 03', 'WE 04'].map(cold)).toEqual(['calculated', 'calculated', 'calculated', 'measured']);
+    expect(ds.pointsOfProperty(review).filter((p) => p.allocations.length === 0).map((p) => p.localization)).toEqual(['Hauptwasserzähler Hausanschluss', 'Wärmemengenzähler Heizzentrale']);
+    for (const p of ds.pointsOfProperty(review)) expect(ds.point(ds.pointId(p))).toEqual(p);
   });
 
   it('a 50/50 shared point: the primary unit is the one with the smaller id', () => {

@@ -8,6 +8,7 @@ import { genericProperties, genericPropertyPoints, genericUnit, genericUnitPoint
 import type { DeviceRec, PointRec, PropertyRec, TenantRec, UnitRec } from './model.js';
 import { hash32, Ids } from './prng.js';
 import { Series, type MonthValue } from './series.js';
+import { withReviewProperty } from './review.js';
 import { specialProperty, SPECIAL_UNIT_COUNT } from './special.js';
 
 export type { AddressRec, Allocation, DeviceRec, PointRec, PropertyRec, TenantRec, UnitRec } from './model.js';
@@ -36,6 +37,9 @@ export class Dataset implements Directory {
   private readonly specialUnits: UnitRec[];
   private readonly specialPoints = new Map<number, PointRec>();
   private readonly specialUnitPoints = new Map<number, UnitPoint[]>();
+  /** Units of the review Property (materialised like Property 0's), by index. */
+  private readonly reviewUnits = new Map<number, UnitRec>();
+  private readonly reviewIdx: number;
 
   constructor(seed: string, units: number) {
     this.seed = seed;
@@ -44,8 +48,11 @@ export class Dataset implements Directory {
     this.series = new Series(seed);
     const special = specialProperty(seed, units);
     this.specialUnits = special.part.units;
-    this.propertyRecs = [special.property, ...genericProperties(seed, special.property.unitEnd, units)];
-    for (const p of special.part.points) {
+    const review = withReviewProperty(seed, genericProperties(seed, special.property.unitEnd, units), units);
+    this.propertyRecs = [special.property, ...review.properties];
+    this.reviewIdx = review.part?.units[0]?.propertyIdx ?? -1;
+    for (const u of review.part?.units ?? []) this.reviewUnits.set(u.idx, u);
+    for (const p of [...special.part.points, ...(review.part?.points ?? [])]) {
       this.specialPoints.set(p.key, p);
       for (const a of p.allocations) {
         const list = this.specialUnitPoints.get(a.unitIdx) ?? [];
@@ -89,6 +96,8 @@ export class Dataset implements Directory {
   unitByIndex(idx: number): UnitRec | undefined {
     if (idx < 0 || idx >= this.unitCount) return undefined;
     if (idx < this.specialUnits.length) return this.specialUnits[idx];
+    const review = this.reviewUnits.get(idx);
+    if (review) return review;
     const prop = this.propertyOfUnit(idx);
     return prop && genericUnit(this.seed, prop, idx);
   }
@@ -98,12 +107,12 @@ export class Dataset implements Directory {
   }
   /** Points allocated to a unit (shared ones included) with the unit's share, in slot order. */
   pointsOfUnit(u: UnitRec): UnitPoint[] {
-    if (u.propertyIdx === 0) return this.specialUnitPoints.get(u.idx) ?? [];
+    if (u.propertyIdx === 0 || this.reviewUnits.has(u.idx)) return this.specialUnitPoints.get(u.idx) ?? [];
     return genericUnitPoints(this.seed, u).map((point) => ({ point, share: '1' }));
   }
   /** Every point of a Property: unit points (each once) in unit order, then plant-room and main meters. */
   pointsOfProperty(p: PropertyRec): PointRec[] {
-    if (p.idx === 0) return [...this.specialPoints.values()].sort((a, b) => orderKey(a) - orderKey(b));
+    if (p.idx === 0 || p.idx === this.reviewIdx) return [...this.specialPoints.values()].filter((x) => x.propertyIdx === p.idx).sort((a, b) => orderKey(a) - orderKey(b));
     const out: PointRec[] = [];
     for (let u = p.unitStart; u < p.unitEnd; u++) out.push(...genericUnitPoints(this.seed, this.unitByIndex(u)!));
     return [...out, ...genericPropertyPoints(this.seed, p)];
@@ -116,11 +125,11 @@ export class Dataset implements Directory {
     const slot = Math.floor(key / 2);
     const owner = Math.floor(slot / 16);
     if (key % 2 === 1) {
-      if (owner === 0) return this.specialPoints.get(key);
+      if (owner === 0 || owner === this.reviewIdx) return this.specialPoints.get(key);
       const prop = this.propertyRecs[owner];
       return prop && genericPropertyPoints(this.seed, prop).find((p) => p.key === key);
     }
-    if (owner < this.specialUnits.length) return this.specialPoints.get(key);
+    if (owner < this.specialUnits.length || this.reviewUnits.has(owner)) return this.specialPoints.get(key);
     const u = this.unitByIndex(owner);
     return u && genericUnitPoints(this.seed, u).find((p) => p.key === key);
   }

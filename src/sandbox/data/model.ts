@@ -84,6 +84,8 @@ export interface DeviceRec {
   startKind: StartKind;
   /** Mean consumption per month in milli-units. */
   rateMilli: number;
+  /** From month index `from` on, every increment is multiplied by `factor` (a change against the year before). */
+  rateChange?: { from: number; factor: number };
   /** Month index from which every month end is calibration_expired. */
   calibrationFrom?: number;
   /** Month indices [from, to] without any data (status missing). */

@@ -35,7 +35,8 @@ export class Series {
 
   /** Consumption of one whole calendar month, milli-units. */
   increment(d: DeviceRec, m: number): number {
-    return Math.round(d.rateMilli * season(d.metric, m) * (0.75 + 0.5 * rand(this.seed, 'inc', d.key, m)));
+    const rate = d.rateChange && m >= d.rateChange.from ? d.rateMilli * d.rateChange.factor : d.rateMilli;
+    return Math.round(rate * season(d.metric, m) * (0.75 + 0.5 * rand(this.seed, 'inc', d.key, m)));
   }
 
   /** Cumulative value on day `date` (>= anchor), milli-units; consumption within a month is linear. */

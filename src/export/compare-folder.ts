@@ -1,0 +1,97 @@
+// --compare DIR: an earlier meterdata export folder as the comparison period. Its manifest
+// says tenant, range and template; every file it lists must still have its recorded size
+// and SHA-256, so a folder edited after the export (or another tenant's) is refused.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { WhoAmI } from '../api/types.js';
+import { UsageError, isMeterdataError } from '../core/errors.js';
+import { figuresFromTables, type Figure, type TableLayout } from '../review/index.js';
+import { MANIFEST } from './output.js';
+import { loadTemplate, type Template } from './templates.js';
+
+export interface FolderComparison {
+  dir: string;
+  range: { from: string; to: string };
+  byProperty: Map<string, Figure[]>;
+}
+
+interface Manifest {
+  tool?: unknown;
+  identity?: { template?: unknown };
+  tenant?: { id?: unknown; name?: unknown };
+  range?: { from?: unknown; to?: unknown };
+  files?: { name?: unknown; bytes?: unknown; sha256?: unknown }[];
+}
+
+const refuse = (dir: string, what: string, hint: string, code = 'EXPORT_COMPARE_INVALID') => new UsageError(`--compare ${dir}: ${what}`, hint, code);
+const ANOTHER = 'Give the folder of an earlier, unchanged meterdata export of this connection, or --compare with a year.';
+
+async function readManifest(dir: string): Promise<Manifest> {
+  let text: string;
+  try {
+    text = await readFile(path.join(dir, MANIFEST), 'utf8');
+  } catch {
+    throw refuse(dir, `no meterdata export there (no readable ${MANIFEST}).`, ANOTHER);
+  }
+  try {
+    const m = JSON.parse(text) as Manifest;
+    if (m && typeof m === 'object' && m.tool === 'meterdata') return m;
+  } catch {
+    // reported below
+  }
+  throw refuse(dir, `${MANIFEST} is not a meterdata manifest.`, ANOTHER);
+}
+
+/** The template the earlier export was written with: a built-in, or its file beside the folder or under the current directory. */
+async function templateOf(dir: string, name: unknown): Promise<Template> {
+  if (typeof name !== 'string') throw refuse(dir, 'its manifest names no template.', ANOTHER);
+  for (const base of [path.dirname(dir), process.cwd()]) {
+    try {
+      return await loadTemplate(name, base);
+    } catch (e) {
+      if (!isMeterdataError(e)) throw e;
+    }
+  }
+  throw refuse(dir, `the template "${name}" it was written with cannot be read.`, 'Run meterdata from the folder the template path is relative to, or compare with a year.');
+}
+
+export async function loadComparisonFolder(dir: string, who: WhoAmI): Promise<FolderComparison> {
+  const m = await readManifest(dir);
+  if (m.tenant?.id !== who.tenant_id) {
+    throw refuse(dir, `that export belongs to "${String(m.tenant?.name ?? 'another tenant')}", not to this connection's "${who.tenant_name}".`, 'Compare only with exports of the same connection.', 'EXPORT_COMPARE_OTHER_TENANT');
+  }
+  const range = m.range;
+  if (typeof range?.from !== 'string' || typeof range.to !== 'string') throw refuse(dir, 'its manifest has no range.', ANOTHER);
+  const texts = new Map<string, string>();
+  for (const f of m.files ?? []) {
+    if (typeof f.name !== 'string' || f.name.includes('/') || f.name.includes('\\')) throw refuse(dir, 'its manifest lists a file name that is not plain.', ANOTHER, 'EXPORT_COMPARE_MISMATCH');
+    const data = await readFile(path.join(dir, f.name)).catch(() => null);
+    if (data === null || data.length !== f.bytes || createHash('sha256').update(data).digest('hex') !== f.sha256) {
+      throw refuse(dir, `${f.name} does not match the manifest (missing or changed after the export).`, ANOTHER, 'EXPORT_COMPARE_MISMATCH');
+    }
+    if (f.name.endsWith('.csv')) texts.set(f.name, data.toString('utf8'));
+  }
+  const template = await templateOf(dir, m.identity?.template);
+  const layout = (table: string): { file: string; layout: TableLayout } | null => {
+    const f = template.files.find((x) => x.table === table);
+    return f ? { file: f.file, layout: { headers: Object.fromEntries(f.columns.map((c) => [c.key, c.header])), separator: template.separator, decimal: template.decimal } } : null;
+  };
+  const billing = layout('billing');
+  const plant = layout('plant-points');
+  const billingCsv = billing && texts.get(billing.file);
+  if (!billing || billingCsv === undefined) throw refuse(dir, 'it has no billing CSV to compare with (exported without csv, or its template leaves billing out).', ANOTHER);
+  let figures: Figure[];
+  try {
+    figures = figuresFromTables(billingCsv!, plant ? (texts.get(plant.file) ?? null) : null, { billing: billing.layout, plant: plant?.layout ?? null });
+  } catch (e) {
+    throw refuse(dir, `${(e as Error).message}.`, ANOTHER, 'EXPORT_COMPARE_MISMATCH');
+  }
+  const byProperty = new Map<string, Figure[]>();
+  for (const f of figures) {
+    const list = byProperty.get(f.property_id) ?? [];
+    list.push(f);
+    byProperty.set(f.property_id, list);
+  }
+  return { dir, range: { from: range.from, to: range.to }, byProperty };
+}

@@ -1,0 +1,88 @@
+// An earlier export's billing.csv and plant-points.csv read back into figures, so a
+// comparison with a folder bills nothing twice and costs no request. Pure: text in.
+import type { Figure } from './types.js';
+
+/** RFC 4180 fields (quoted fields may hold the separator, quotes and line breaks). */
+export function parseCsv(text: string, separator: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  for (; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c !== '"') field += c;
+      else if (text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else quoted = false;
+    } else if (c === '"' && field === '') quoted = true;
+    else if (c === separator) {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
+  }
+  if (field !== '' || row.length > 0) rows.push([...row, field]);
+  return rows;
+}
+
+export interface TableLayout {
+  /** Column key -> its header in this export's template. */
+  headers: Record<string, string>;
+  separator: string;
+  decimal: '.' | ',';
+}
+
+const BILLING_KEYS = ['property_id', 'property_name', 'usage_unit_id', 'usage_unit_name', 'unit_type', 'metric', 'unit', 'billable_value', 'review_flags'];
+const PLANT_KEYS = ['property_id', 'property_name', 'measuring_point_id', 'metric', 'unit', 'billable_value', 'review_flags'];
+
+/** Reads one table; throws an Error naming the missing column or the bad line. */
+function table(text: string, layout: TableLayout, keys: string[], name: string): Record<string, string>[] {
+  const [head, ...rows] = parseCsv(text, layout.separator);
+  const at: Record<string, number> = {};
+  for (const k of keys) {
+    const header = layout.headers[k];
+    const i = header === undefined ? -1 : (head ?? []).indexOf(header);
+    if (i < 0) throw new Error(`${name} has no column ${JSON.stringify(header ?? k)} (${k})`);
+    at[k] = i;
+  }
+  return rows
+    .filter((r) => !(r.length === 1 && r[0] === ''))
+    .map((r, n) => {
+      if (r.length !== head!.length) throw new Error(`${name} line ${n + 2} has ${r.length} fields, the header ${head!.length}`);
+      return Object.fromEntries(keys.map((k) => [k, r[at[k]!]!]));
+    });
+}
+
+function value(v: string, layout: TableLayout, where: string): string {
+  const plain = layout.decimal === ',' ? v.replace(',', '.') : v;
+  if (!/^-?\d+(\.\d+)?$/.test(plain)) throw new Error(`${where}: "${v}" is not a number`);
+  return plain;
+}
+
+const flagsOf = (v: string): string[] => v.split('|').filter(Boolean);
+const orNull = (v: string): string | null => (v === '' ? null : v);
+
+/** Figures of an earlier export from its billing and plant-point tables. */
+export function figuresFromTables(billingCsv: string, plantCsv: string | null, layouts: { billing: TableLayout; plant: TableLayout | null }): Figure[] {
+  const units = table(billingCsv, layouts.billing, BILLING_KEYS, 'billing table').map(
+    (r, i): Figure => ({
+      kind: 'unit', property_id: r.property_id!, property_name: r.property_name!, usage_unit_id: r.usage_unit_id!, usage_unit_name: r.usage_unit_name!, unit_type: orNull(r.unit_type!),
+      measuring_point_id: null, metric: r.metric!, unit: r.unit!, value: value(r.billable_value!, layouts.billing, `billing table line ${i + 2}`), flags: flagsOf(r.review_flags!),
+    }),
+  );
+  const plant = plantCsv === null || layouts.plant === null ? [] : table(plantCsv, layouts.plant, PLANT_KEYS, 'plant-point table').map(
+    (r, i): Figure => ({
+      kind: 'plant', property_id: r.property_id!, property_name: r.property_name!, usage_unit_id: null, usage_unit_name: null, unit_type: null,
+      measuring_point_id: r.measuring_point_id!, metric: r.metric!, unit: r.unit!, value: value(r.billable_value!, layouts.plant!, `plant-point table line ${i + 2}`), flags: flagsOf(r.review_flags!),
+    }),
+  );
+  return [...units, ...plant];
+}

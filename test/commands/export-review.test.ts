@@ -1,0 +1,138 @@
+// export --compare / --plausibility in-process against the sandbox: flag checks before any
+// request, the single-period review, a comparison folder written with the German template,
+// and a resumed run that fetches no comparison answer twice.
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { headlessLogin } from '../../src/export/sandbox-login.js';
+import { parseCsv } from '../../src/review/index.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { runCli } from '../helpers/run-cli.js';
+
+let sandbox: Sandbox;
+let home: string;
+let env: NodeJS.ProcessEnv;
+const CONSUMPTION = 'GET /usage-units/{id}/consumption';
+const count = () => sandbox.log.byEndpoint.get(CONSUMPTION) ?? 0;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 40, admin: true });
+  home = await mkdtemp(path.join(os.tmpdir(), 'md-export-review-'));
+  env = { METERDATA_HOME: home, SOURCE_DATE_EPOCH: '1767225600' };
+  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: new AbortController().signal });
+});
+afterAll(async () => sandbox?.close());
+
+describe('review flags are checked before any request', () => {
+  const cases: [string[], RegExp][] = [
+    [['--compare', '2024', '--compare-from', '2024-01-01', '--compare-to', '2024-12-31'], /--compare cannot be combined/],
+    [['--compare-from', '2024-01-01'], /--compare-to is missing/],
+    [['--compare-to', '2024-12-31'], /--compare-from is missing/],
+    [['--compare-from', '2024-05-01', '--compare-to', '2024-04-01'], /--compare-to 2024-04-01 lies before --compare-from/],
+    [['--compare-from', '2024-02-30', '--compare-to', '2024-04-01'], /--compare-from: "2024-02-30" is not a date/],
+    [['--threshold', '30'], /--threshold needs a comparison period/],
+    [['--plausibility', '--threshold', '30'], /--threshold needs a comparison period/],
+    [['--compare', '2024', '--threshold', 'abc'], /--threshold: "abc" is not a percentage/],
+    [['--compare', '2024', '--threshold', '0'], /--threshold: "0"/],
+    [['--compare', ''], /--compare is empty/],
+  ];
+  for (const [argv, msg] of cases) {
+    it(`rejects ${argv.join(' ')}`, async () => {
+      const before = sandbox.log.total;
+      const r = await runCli(['export', '--year', '2025', ...argv], { env, cwd: home });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(msg);
+      expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
+      expect(sandbox.log.total).toBe(before);
+    });
+  }
+});
+
+const rows = (text: string, sep = ',') => {
+  const [head, ...rest] = parseCsv(text, sep);
+  return rest.filter((r) => r.length > 1).map((r) => Object.fromEntries(r.map((v, i) => [head![i]!, v])));
+};
+
+describe('export with the plausibility review', () => {
+  it('a comparison period the service refuses (after the last completed month) stops with exit 2 naming --compare, nothing written', async () => {
+    const out = path.join(home, 'future');
+    const r = await runCli(['export', '--year', '2025', '--compare', '2027', '--format', 'csv', '--out', out], { env, cwd: home });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^comparing with 2027-01-01 to 2027-12-31: /);
+    expect(r.stderr).toMatch(/meterdata: Comparison period 2027-01-01 to 2027-12-31: The service refused the requested range/);
+    expect(r.stderr).toMatch(/Check --compare \(or --compare-from\/--compare-to\)/);
+    expect((await readdir(out).catch(() => [])).filter((n) => !n.startsWith('.'))).toEqual([]);
+  }, 60_000);
+
+  it('--plausibility alone: plausibility.csv without comparison columns, no extra request', async () => {
+    const out = path.join(home, 'plain');
+    const before = count();
+    const r = await runCli(['export', '--year', '2025', '--plausibility', '--out', out, '--format', 'csv', '--json'], { env, cwd: home });
+    expect(r.code, r.stderr).toBe(0);
+    expect(count() - before).toBe(JSON.parse(r.stdout).counts.units);
+    expect((await readdir(out)).sort()).toEqual(['billing.csv', 'meterdata-manifest.json', 'plant-points.csv', 'plausibility.csv', 'readings.csv', 'review.csv', 'segments.csv']);
+    const p = rows(await readFile(path.join(out, 'plausibility.csv'), 'utf8'));
+    expect(p.length).toBeGreaterThan(0);
+    expect(p.every((x) => x.comparison_value === '' && x.comparison_status === '' && x.change_percent === '')).toBe(true);
+    expect(p.some((x) => x.checks!.includes('CALIBRATION_ENDED'))).toBe(true);
+    expect(JSON.parse(r.stdout).flag_codes.CALIBRATION_ENDED).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('--compare DIR reads a folder written with the German template (semicolons, decimal commas) to the same findings as --compare 2024', async () => {
+    const de = path.join(home, 'de2024');
+    expect((await runCli(['export', '--year', '2024', '--template', 'de', '--format', 'csv', '--out', de], { env, cwd: home })).code).toBe(0);
+    const a = path.join(home, 'cmp-fetched');
+    const b = path.join(home, 'cmp-folder');
+    const ra = await runCli(['export', '--year', '2025', '--compare', '2024', '--format', 'csv', '--out', a], { env, cwd: home });
+    expect(ra.code, ra.stderr).toBe(0);
+    const rb = await runCli(['export', '--year', '2025', '--compare', de, '--format', 'csv', '--out', b], { env, cwd: home });
+    expect(rb.code, rb.stderr).toBe(0);
+    const review = await readFile(path.join(a, 'review.csv'), 'utf8');
+    expect(await readFile(path.join(b, 'review.csv'), 'utf8')).toBe(review);
+    expect(await readFile(path.join(b, 'plausibility.csv'), 'utf8')).toBe(await readFile(path.join(a, 'plausibility.csv'), 'utf8'));
+    expect(rows(review).some((x) => x.code === 'CONSUMPTION_CHANGE' || x.code === 'COMPARISON_NOT_BILLED')).toBe(true);
+  }, 90_000);
+
+  it('a German template names the new columns in German; a user template can rename them', async () => {
+    const out = path.join(home, 'de-review');
+    const r = await runCli(['export', '--year', '2025', '--compare', '2024', '--template', 'de', '--format', 'csv', '--out', out, '--metric', 'heat'], { env, cwd: home });
+    expect(r.code, r.stderr).toBe(0);
+    const head = (await readFile(path.join(out, 'plausibility.csv'), 'utf8')).split(/\r?\n/)[0]!;
+    expect(head).toContain('Vergleichswert;Status Vergleichszeitraum;Veränderung in %');
+    const review = rows(await readFile(path.join(out, 'review.csv'), 'utf8'), ';');
+    expect(review.find((x) => x['Hinweis-Code'] === 'CALIBRATION_ENDED')!.Hinweis).toMatch(/^Eichfrist vor Ende des Zeitraums abgelaufen \(Gerät: WMZ-\d+, eingebaut am: 14\.05\.2019, geeicht bis: 31\.12\.2024\)/);
+    await writeFile(path.join(home, 'mine.json'), JSON.stringify({ extends: 'generic', files: { plausibility: { file: 'pruefung.csv', columns: ['usage_unit_name', { key: 'change_percent', header: 'Änderung %' }, 'checks'] } } }));
+    const mine = path.join(home, 'mine-review');
+    const m = await runCli(['export', '--year', '2025', '--compare', '2024', '--template', './mine.json', '--format', 'csv', '--out', mine, '--metric', 'heat'], { env, cwd: home });
+    expect(m.code, m.stderr).toBe(0);
+    expect((await readFile(path.join(mine, 'pruefung.csv'), 'utf8')).split('\r\n')[0]).toBe('usage_unit_name,Änderung %,checks');
+  }, 60_000);
+
+  it('is resumable: a run that failed on the second Property continues without fetching either period of the first again', async () => {
+    const ds = sandbox.dataset;
+    const tenant = ds.tenants()[0]!.id;
+    const [first, second] = ds.properties(tenant);
+    const lastUnit = ds.unitId(second!.unitEnd - 1);
+    const original = ds.unit.bind(ds);
+    ds.unit = (id: string) => (id === lastUnit ? undefined : original(id));
+    const out = path.join(home, 'resumed');
+    const argv = ['export', '--year', '2025', '--compare', '2024', '--format', 'csv', '--out', out];
+    try {
+      const failed = await runCli(argv, { env, cwd: home });
+      expect(failed.code).toBe(4);
+    } finally {
+      ds.unit = original;
+    }
+    const before = count();
+    const r = await runCli([...argv, '--json'], { env, cwd: home });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).resumed).toBe(true);
+    expect(count() - before).toBe(2 * (second!.unitEnd - second!.unitStart));
+    expect(first!.unitEnd - first!.unitStart).toBeGreaterThan(0);
+    const uninterrupted = path.join(home, 'cmp-fetched');
+    for (const name of ['review.csv', 'plausibility.csv', 'billing.csv']) {
+      expect(await readFile(path.join(out, name), 'utf8'), name).toBe(await readFile(path.join(uninterrupted, name), 'utf8'));
+    }
+  }, 90_000);
+});

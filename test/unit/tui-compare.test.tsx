@@ -1,0 +1,72 @@
+// browse with a comparison range (`y 2025 vs 2024`): parsing, the review in BrowseData, and
+// the comparison value and change beside the billed value on the unit screen.
+import { describe, expect, it } from 'vitest';
+import type { ApiClient } from '../../src/api/contracts.js';
+import type { UnitConsumption } from '../../src/api/types.js';
+import { billProperty, flagText } from '../../src/billing/index.js';
+import { createBrowseData } from '../../src/tui/data.js';
+import { parseRangeInput, rangeFlags, rangeKey, rangeLabel, shortRangeLabel } from '../../src/tui/range.js';
+import { unitScreen } from '../../src/tui/screens-unit.js';
+import { aProperty, bundleFor } from './tui-fake.js';
+
+const Y2025 = { from: '2025-01-01', to: '2025-12-31' };
+const Y2024 = { from: '2024-01-01', to: '2024-12-31' };
+
+describe('a comparison range', () => {
+  it('y accepts "<range> vs <range>" and refuses a bad comparison with the reason', () => {
+    expect(parseRangeInput('2025 vs 2024')).toEqual({ ok: true, range: { ...Y2025, compare: Y2024 } });
+    expect(parseRangeInput('2025-01-01..2025-06-30 VS 2024-01-01..2024-06-30')).toEqual({ ok: true, range: { from: '2025-01-01', to: '2025-06-30', compare: { from: '2024-01-01', to: '2024-06-30' } } });
+    expect(parseRangeInput('2025 vs 24')).toEqual({ ok: false, message: 'comparison: "24" is not a year; type a year such as 2025' });
+    expect(parseRangeInput('2025 vs 2024 vs 2023')).toMatchObject({ ok: false, message: expect.stringContaining('one comparison') });
+    const r = { ...Y2025, compare: Y2024 };
+    expect([rangeLabel(r), shortRangeLabel(r), rangeFlags(r)]).toEqual(['2025 vs 2024', '2025 vs 2024', '--year 2025 --compare 2024']);
+    expect(rangeKey(r)).not.toBe(rangeKey(Y2025));
+  });
+
+  it('BrowseData loads the comparison range as a range of its own and adds the review findings to the bill', async () => {
+    const fixture = bundleFor(aProperty(), Y2025);
+    const calls: string[] = [];
+    const scale = (c: UnitConsumption, k: number): UnitConsumption => ({
+      ...c,
+      measuring_points: c.measuring_points.map((p) => ({
+        ...p,
+        segments: p.segments.map((s) => ({ ...s, period_consumption: { ...s.period_consumption!, billable_value: s.period_consumption!.billable_value! * k, weighted_billable_value: undefined } })),
+      })),
+    });
+    async function* each<T>(items: T[]) {
+      yield* items;
+    }
+    const api = {
+      listUsageUnits: () => each(fixture.units.map((u) => u.unit)),
+      listPropertyMeasuringPoints: () => each(fixture.plant.map((p) => p.point)),
+      unitConsumption: async (id: string, range: { from: string; to: string }) => {
+        calls.push(`consumption ${range.from}`);
+        const c = fixture.units.find((u) => u.unit.id === id)!.consumption;
+        // 2024 had half of 2025's consumption: +100 %.
+        return { ...scale(c, range.from.startsWith('2024') ? 0.5 : 1), from: range.from, to: range.to };
+      },
+      pointReadings: async () => fixture.plant[0]!.consumption,
+      forgetProperty: () => undefined,
+    } as unknown as ApiClient;
+    const data = createBrowseData({ api, billProperty, flagText });
+    const b = await data.loadProperty(fixture.property, { ...Y2025, compare: Y2024 });
+    expect(calls.filter((c) => c.endsWith('2024-01-01'))).toHaveLength(fixture.units.length);
+    expect(b.review!.compare).toEqual(Y2024);
+    const changed = b.review!.rows.filter((r) => r.checks.includes('CONSUMPTION_CHANGE'));
+    expect(changed.length).toBeGreaterThan(0);
+    expect(changed.every((r) => r.change_percent === '100.0')).toBe(true);
+    expect(b.bill.flags.filter((f) => f.code === 'CONSUMPTION_CHANGE')).toHaveLength(changed.length);
+    // The plain range stays as it was, and the 2024 bundle is reused from the cache.
+    const plain = await data.loadProperty(fixture.property, Y2025);
+    expect(plain.review).toBeUndefined();
+    expect(plain.bill.flags.some((f) => f.code === 'CONSUMPTION_CHANGE')).toBe(false);
+    await data.loadProperty(fixture.property, Y2024);
+    expect(calls.filter((c) => c.endsWith('2024-01-01'))).toHaveLength(fixture.units.length);
+
+    const unit = changed[0]!.usage_unit_id!;
+    const screen = unitScreen(b, unit, (f) => flagText(f.code, 'en').title)!;
+    const text = screen.rows.map((r) => r.spans.map((s) => s.text).join('')).join('\n');
+    expect(text).toMatch(/Compared with 2024-01-01\.\.2024-12-31: .*\+100\.0 %/);
+    expect(text).toContain('Consumption changed markedly against the comparison period');
+  });
+});
