@@ -1,0 +1,135 @@
+import { mkdtemp, readFile, readdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { TENANT_NAMES } from '../../src/sandbox/data/index.js';
+import { folderBytes, liveSid, signIn, tenantClients } from '../helpers/portfolio.js';
+import { runCli } from '../helpers/run-cli.js';
+
+let sandbox: Sandbox;
+let home: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 40, admin: true, clients: tenantClients() });
+  home = await mkdtemp(path.join(os.tmpdir(), 'md-portfolio-'));
+  env = { METERDATA_HOME: home, SOURCE_DATE_EPOCH: '1795000000' };
+  await signIn(sandbox, env, 'nord', 0);
+  await signIn(sandbox, env, 'sued', 1);
+});
+afterAll(async () => sandbox?.close());
+
+const lines = (text: string) => text.trim().split('\n').filter(Boolean);
+
+describe('portfolio flags are checked before any request', () => {
+  const cases: [string[], RegExp][] = [
+    [['--all-profiles', '--profile', 'nord'], /--all-profiles cannot be combined with --profile/],
+    [['--profiles', 'nord,sued', '--profile', 'nord'], /--profiles cannot be combined with --profile/],
+    [['--all-profiles', '--profiles', 'nord'], /--all-profiles cannot be combined with --profiles/],
+    [['--profiles', ' , '], /--profiles: the list is empty/],
+    [['--profiles', 'nord,../x'], /not a valid profile name/],
+    [['--profiles', 'nord', '--year', '25'], /--year/],
+  ];
+  for (const [argv, msg] of cases) {
+    it(`rejects ${argv.join(' ')}`, async () => {
+      const before = sandbox.log.total;
+      const r = await runCli(['export', '--year', '2025', ...argv], { env, cwd: home });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(msg);
+      expect(sandbox.log.total).toBe(before);
+    });
+  }
+
+  it('refuses METERDATA_ACCESS_TOKEN, which stands for one connection', async () => {
+    const r = await runCli(['export', '--year', '2025', '--all-profiles'], { env: { ...env, METERDATA_ACCESS_TOKEN: 'x' }, cwd: home });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/METERDATA_ACCESS_TOKEN/);
+  });
+
+  it('--all-profiles without any signed-in profile exits 3', async () => {
+    const empty = await mkdtemp(path.join(os.tmpdir(), 'md-portfolio-none-'));
+    const r = await runCli(['export', '--year', '2025', '--all-profiles'], { env: { METERDATA_HOME: empty }, cwd: empty });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/no profile is signed in/);
+  });
+});
+
+describe('portfolio export against one sandbox with two landlords', () => {
+  it('writes <out>/<profile>/ byte for byte as single exports, a summary CSV, one JSON object and one log line per profile', async () => {
+    const out = path.join(home, 'all');
+    const r = await runCli(['export', '--year', '2025', '--all-profiles', '--out', out, '--json'], { env, cwd: home });
+    expect(r.code).toBe(0);
+    expect((await readdir(out)).sort()).toEqual(['nord', 'portfolio-summary.csv', 'sued']);
+    for (const p of ['nord', 'sued']) {
+      const single = path.join(home, `single-${p}`);
+      const s = await runCli(['export', '--year', '2025', '--profile', p, '--out', single, '--quiet'], { env, cwd: home });
+      expect(s.code).toBe(0);
+      expect(await folderBytes(path.join(out, p))).toEqual(await folderBytes(single));
+    }
+    const objects = lines(r.stdout).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(objects.map((o) => [o.profile, o.outcome, o.exit_code, o.tenant])).toEqual([
+      ['nord', 'exported', 0, TENANT_NAMES[0]],
+      ['sued', 'exported', 0, TENANT_NAMES[1]],
+    ]);
+    // not a terminal: Property lines and a summary line, each naming its profile
+    expect(r.stderr).toMatch(/^nord: property 1\/\d+ "/m);
+    expect(r.stderr).toMatch(/^sued: property 1\/\d+ "/m);
+    expect(r.stderr).toMatch(new RegExp(`^profile sued: exported in [\\d.]+s: "${TENANT_NAMES[1]}", \\d+ Propert(y|ies), \\d+ units?, flags \\d+ not billed`, 'm'));
+    expect(r.stderr).toMatch(/^portfolio: 2 of 2 profiles exported; summary in /m);
+    const csv = (await readFile(path.join(out, 'portfolio-summary.csv'), 'utf8')).split('\r\n');
+    expect(csv[0]).toBe('profile,outcome,exit_code,error_code,tenant,properties,units,flags_not_billed,flags_review,flags_info,requests,seconds,out,message,hint');
+    expect(csv[1]).toMatch(/^nord,exported,0,,Hausverwaltung Nordlicht GmbH,\d+,\d+,/);
+    expect(csv[2]).toMatch(/^sued,exported,0,,Immobilien Süd KG,/);
+  });
+
+  it('a failing profile does not stop the others; the exit status is the worst one; a re-run continues only the unfinished', async () => {
+    await signIn(sandbox, env, 'spaet', 0);
+    await sandbox.admin.disconnect(liveSid(sandbox, 0, 1)); // spaet's connection: the landlord disconnected it
+    const out = path.join(home, 'partial');
+    const argv = ['export', '--year', '2025', '--profiles', 'nord,spaet,ghost,sued', '--out', out, '--json'];
+    const first = await runCli(argv, { env, cwd: home });
+    expect(first.code).toBe(3);
+    const objs = lines(first.stdout).map((l) => JSON.parse(l) as { profile: string; outcome: string; exit_code: number; error?: { code: string; hint?: string } });
+    expect(objs.map((o) => [o.profile, o.outcome, o.exit_code])).toEqual([
+      ['nord', 'exported', 0],
+      ['spaet', 'failed', 3],
+      ['ghost', 'failed', 3],
+      ['sued', 'exported', 0],
+    ]);
+    expect(objs[2]!.error!.hint).toMatch(/meterdata login/);
+    expect(first.stderr).toMatch(/^profile spaet: failed \(exit 3, /m);
+    expect(first.stderr).toMatch(/failed: spaet, ghost; run the same command again to continue them/);
+    expect((await readdir(out)).sort()).toEqual(['nord', 'portfolio-summary.csv', 'sued']);
+
+    await signIn(sandbox, env, 'spaet', 0);
+    const nordBefore = await folderBytes(path.join(out, 'nord'));
+    const again = await runCli([...argv.slice(0, 4), 'nord,spaet,sued', ...argv.slice(5)], { env, cwd: home });
+    expect(again.code).toBe(0);
+    const second = lines(again.stdout).map((l) => JSON.parse(l) as { profile: string; outcome: string; requests?: number });
+    expect(second.map((o) => [o.profile, o.outcome])).toEqual([
+      ['nord', 'kept'],
+      ['spaet', 'exported'],
+      ['sued', 'kept'],
+    ]);
+    expect(await folderBytes(path.join(out, 'nord'))).toEqual(nordBefore);
+    // every profile finished: the next run exports them all again (a nightly job refreshes)
+    const third = await runCli([...argv.slice(0, 4), 'nord,spaet,sued', ...argv.slice(5)], { env, cwd: home });
+    expect(third.code).toBe(0);
+    expect(lines(third.stdout).map((l) => (JSON.parse(l) as { outcome: string }).outcome)).toEqual(['exported', 'exported', 'exported']);
+  });
+
+  it('with room for a single Property across all profiles every export still finishes, with the same bytes', async () => {
+    const out = path.join(home, 'tight');
+    const r = await runCli(['export', '--year', '2025', '--profiles', 'nord,sued', '--out', out, '--quiet'], { env: { ...env, METERDATA_PORTFOLIO_PROPERTIES: '1' }, cwd: home });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    for (const p of ['nord', 'sued']) expect(await folderBytes(path.join(out, p))).toEqual(await folderBytes(path.join(home, `single-${p}`)));
+  });
+
+  it('refuses an --out folder that holds a single-profile export', async () => {
+    const r = await runCli(['export', '--year', '2025', '--all-profiles', '--out', path.join(home, 'single-nord')], { env, cwd: home });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/holds a single-profile export/);
+  });
+});
