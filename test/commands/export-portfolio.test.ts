@@ -7,12 +7,14 @@ import { TENANT_NAMES } from '../../src/sandbox/data/index.js';
 import { folderBytes, liveSid, signIn, tenantClients } from '../helpers/portfolio.js';
 import { runCli } from '../helpers/run-cli.js';
 
+// The sandbox's limit is off: the client paces itself at this rate (the files do not depend on it).
+const FAST = ['--rate-limit', '3000'];
 let sandbox: Sandbox;
 let home: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 40, admin: true, clients: tenantClients() });
+  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 40, admin: true, rateLimitPerMinute: 0, clients: tenantClients() });
   home = await mkdtemp(path.join(os.tmpdir(), 'md-portfolio-'));
   env = { METERDATA_HOME: home, SOURCE_DATE_EPOCH: '1795000000' };
   await signIn(sandbox, env, 'nord', 0);
@@ -21,6 +23,16 @@ beforeAll(async () => {
 afterAll(async () => sandbox?.close());
 
 const lines = (text: string) => text.trim().split('\n').filter(Boolean);
+
+describe('sandbox: several landlords, one auto-consent client each', () => {
+  it('each test client signs in to its own tenant; an unknown auto_consent_tenant stops the sandbox from starting', async () => {
+    const who = async (profile: string) => JSON.parse((await runCli(['status', '--profile', profile, '--json'], { env, cwd: home })).stdout) as { tenant_name?: string };
+    expect((await who('nord')).tenant_name).toBe(TENANT_NAMES[0]);
+    expect((await who('sued')).tenant_name).toBe(TENANT_NAMES[1]);
+    const bad = [{ ...tenantClients()[0]!, auto_consent_tenant: 'Niemand GmbH' }];
+    await expect(startSandbox({ port: 0, autoConsent: true, clients: bad })).rejects.toThrow(/auto_consent_tenant Niemand GmbH is no tenant of this sandbox/);
+  });
+});
 
 describe('portfolio flags are checked before any request', () => {
   const cases: [string[], RegExp][] = [
@@ -34,7 +46,7 @@ describe('portfolio flags are checked before any request', () => {
   for (const [argv, msg] of cases) {
     it(`rejects ${argv.join(' ')}`, async () => {
       const before = sandbox.log.total;
-      const r = await runCli(['export', '--year', '2025', ...argv], { env, cwd: home });
+      const r = await runCli(['export', '--year', '2025', ...FAST, ...argv], { env, cwd: home });
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(msg);
       expect(sandbox.log.total).toBe(before);
@@ -42,14 +54,14 @@ describe('portfolio flags are checked before any request', () => {
   }
 
   it('refuses METERDATA_ACCESS_TOKEN, which stands for one connection', async () => {
-    const r = await runCli(['export', '--year', '2025', '--all-profiles'], { env: { ...env, METERDATA_ACCESS_TOKEN: 'x' }, cwd: home });
+    const r = await runCli(['export', '--year', '2025', ...FAST, '--all-profiles'], { env: { ...env, METERDATA_ACCESS_TOKEN: 'x' }, cwd: home });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/METERDATA_ACCESS_TOKEN/);
   });
 
   it('--all-profiles without any signed-in profile exits 3', async () => {
     const empty = await mkdtemp(path.join(os.tmpdir(), 'md-portfolio-none-'));
-    const r = await runCli(['export', '--year', '2025', '--all-profiles'], { env: { METERDATA_HOME: empty }, cwd: empty });
+    const r = await runCli(['export', '--year', '2025', ...FAST, '--all-profiles'], { env: { METERDATA_HOME: empty }, cwd: empty });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/no profile is signed in/);
   });
@@ -58,12 +70,12 @@ describe('portfolio flags are checked before any request', () => {
 describe('portfolio export against one sandbox with two landlords', () => {
   it('writes <out>/<profile>/ byte for byte as single exports, a summary CSV, one JSON object and one log line per profile', async () => {
     const out = path.join(home, 'all');
-    const r = await runCli(['export', '--year', '2025', '--all-profiles', '--out', out, '--json'], { env, cwd: home });
+    const r = await runCli(['export', '--year', '2025', ...FAST, '--all-profiles', '--out', out, '--json'], { env, cwd: home });
     expect(r.code).toBe(0);
     expect((await readdir(out)).sort()).toEqual(['nord', 'portfolio-summary.csv', 'sued']);
     for (const p of ['nord', 'sued']) {
       const single = path.join(home, `single-${p}`);
-      const s = await runCli(['export', '--year', '2025', '--profile', p, '--out', single, '--quiet'], { env, cwd: home });
+      const s = await runCli(['export', '--year', '2025', ...FAST, '--profile', p, '--out', single, '--quiet'], { env, cwd: home });
       expect(s.code).toBe(0);
       expect(await folderBytes(path.join(out, p))).toEqual(await folderBytes(single));
     }
@@ -87,8 +99,8 @@ describe('portfolio export against one sandbox with two landlords', () => {
     await signIn(sandbox, env, 'spaet', 0);
     await sandbox.admin.disconnect(liveSid(sandbox, 0, 1)); // spaet's connection: the landlord disconnected it
     const out = path.join(home, 'partial');
-    const argv = ['export', '--year', '2025', '--profiles', 'nord,spaet,ghost,sued', '--out', out, '--json'];
-    const first = await runCli(argv, { env, cwd: home });
+    const argv = (profiles: string) => ['export', '--year', '2025', ...FAST, '--profiles', profiles, '--out', out, '--json'];
+    const first = await runCli(argv('nord,spaet,ghost,sued'), { env, cwd: home });
     expect(first.code).toBe(3);
     const objs = lines(first.stdout).map((l) => JSON.parse(l) as { profile: string; outcome: string; exit_code: number; error?: { code: string; hint?: string } });
     expect(objs.map((o) => [o.profile, o.outcome, o.exit_code])).toEqual([
@@ -104,7 +116,7 @@ describe('portfolio export against one sandbox with two landlords', () => {
 
     await signIn(sandbox, env, 'spaet', 0);
     const nordBefore = await folderBytes(path.join(out, 'nord'));
-    const again = await runCli([...argv.slice(0, 4), 'nord,spaet,sued', ...argv.slice(5)], { env, cwd: home });
+    const again = await runCli(argv('nord,spaet,sued'), { env, cwd: home });
     expect(again.code).toBe(0);
     const second = lines(again.stdout).map((l) => JSON.parse(l) as { profile: string; outcome: string; requests?: number });
     expect(second.map((o) => [o.profile, o.outcome])).toEqual([
@@ -114,21 +126,21 @@ describe('portfolio export against one sandbox with two landlords', () => {
     ]);
     expect(await folderBytes(path.join(out, 'nord'))).toEqual(nordBefore);
     // every profile finished: the next run exports them all again (a nightly job refreshes)
-    const third = await runCli([...argv.slice(0, 4), 'nord,spaet,sued', ...argv.slice(5)], { env, cwd: home });
+    const third = await runCli(argv('nord,spaet,sued'), { env, cwd: home });
     expect(third.code).toBe(0);
     expect(lines(third.stdout).map((l) => (JSON.parse(l) as { outcome: string }).outcome)).toEqual(['exported', 'exported', 'exported']);
   });
 
   it('with room for a single Property across all profiles every export still finishes, with the same bytes', async () => {
     const out = path.join(home, 'tight');
-    const r = await runCli(['export', '--year', '2025', '--profiles', 'nord,sued', '--out', out, '--quiet'], { env: { ...env, METERDATA_PORTFOLIO_PROPERTIES: '1' }, cwd: home });
+    const r = await runCli(['export', '--year', '2025', ...FAST, '--profiles', 'nord,sued', '--out', out, '--quiet'], { env: { ...env, METERDATA_PORTFOLIO_PROPERTIES: '1' }, cwd: home });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     for (const p of ['nord', 'sued']) expect(await folderBytes(path.join(out, p))).toEqual(await folderBytes(path.join(home, `single-${p}`)));
   });
 
   it('refuses an --out folder that holds a single-profile export', async () => {
-    const r = await runCli(['export', '--year', '2025', '--all-profiles', '--out', path.join(home, 'single-nord')], { env, cwd: home });
+    const r = await runCli(['export', '--year', '2025', ...FAST, '--all-profiles', '--out', path.join(home, 'single-nord')], { env, cwd: home });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/holds a single-profile export/);
   });
