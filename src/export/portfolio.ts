@@ -163,7 +163,9 @@ export async function runPortfolio(opts: Record<string, unknown>, io: Io): Promi
   if (results.every((r) => r.outcome !== 'failed')) await record.clear();
   if (base.json) for (const r of results) io.stdout.write(`${JSON.stringify(profileJson(r))}\n`);
   const failed = results.filter((r) => r.outcome === 'failed');
-  if (!base.quiet) {
+  // --quiet: nothing but errors, so the failed profiles' lines still show.
+  if (base.quiet) for (const r of failed) io.stderr.write(`${profileLine(r)}\n`);
+  else {
     if (io.stderr.isTTY) for (const r of results) io.stderr.write(`${profileLine(r)}\n`);
     io.stderr.write(`portfolio: ${results.length - failed.length} of ${results.length} profiles exported${failed.length ? ` (failed: ${failed.map((r) => r.profile).join(', ')}; run the same command again to continue them)` : ''}; summary in ${path.join(base.out, SUMMARY_FILE)}\n`);
   }

@@ -113,6 +113,10 @@ describe('portfolio export against one sandbox with two landlords', () => {
     expect(first.stderr).toMatch(/^profile spaet: failed \(exit 3, /m);
     expect(first.stderr).toMatch(/failed: spaet, ghost; run the same command again to continue them/);
     expect((await readdir(out)).sort()).toEqual(['nord', 'portfolio-summary.csv', 'sued']);
+    // --quiet: nothing but the failures
+    const quiet = await runCli([...argv('nord,ghost'), '--quiet'], { env, cwd: home });
+    expect(quiet.code).toBe(3);
+    expect(lines(quiet.stderr)).toEqual([expect.stringMatching(/^profile ghost: failed \(exit 3, AUTH_NOT_SIGNED_IN\): .*meterdata login/)]);
 
     await signIn(sandbox, env, 'spaet', 0);
     const nordBefore = await folderBytes(path.join(out, 'nord'));
@@ -135,7 +139,7 @@ describe('portfolio export against one sandbox with two landlords', () => {
     const out = path.join(home, 'tight');
     const r = await runCli(['export', '--year', '2025', ...FAST, '--profiles', 'nord,sued', '--out', out, '--quiet'], { env: { ...env, METERDATA_PORTFOLIO_PROPERTIES: '1' }, cwd: home });
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toBe(''); // --quiet
     for (const p of ['nord', 'sued']) expect(await folderBytes(path.join(out, p))).toEqual(await folderBytes(path.join(home, `single-${p}`)));
   });
 
