@@ -1,10 +1,11 @@
-import { mkdtemp, readFile, readdir } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { EMPTY_PROPERTY_NAME } from '../../src/sandbox/data/generic.js';
 import { TENANT_NAMES } from '../../src/sandbox/data/index.js';
-import { folderBytes, liveSid, signIn, tenantClients } from '../helpers/portfolio.js';
+import { folderBytes, liveSid, signIn, TENANT_CLIENTS, tenantClients } from '../helpers/portfolio.js';
 import { runCli } from '../helpers/run-cli.js';
 
 // The sandbox's limit is off: the client paces itself at this rate (the files do not depend on it).
@@ -14,7 +15,7 @@ let home: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 40, admin: true, rateLimitPerMinute: 0, clients: tenantClients() });
+  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 40, admin: true, rateLimitPerMinute: 0, oauthRateLimitPerMinute: 0, clients: tenantClients() });
   home = await mkdtemp(path.join(os.tmpdir(), 'md-portfolio-'));
   env = { METERDATA_HOME: home, SOURCE_DATE_EPOCH: '1795000000' };
   await signIn(sandbox, env, 'nord', 0);
@@ -148,4 +149,30 @@ describe('portfolio export against one sandbox with two landlords', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/holds a single-profile export/);
   });
+
+  it('20 profiles whose access tokens all expired refresh at the same moment without stalling, each with its own record', async () => {
+    const names = Array.from({ length: 20 }, (_, i) => `r${String(i + 1).padStart(2, '0')}`);
+    const rhome = await mkdtemp(path.join(os.tmpdir(), 'md-portfolio-20-'));
+    const renv = { METERDATA_HOME: rhome, SOURCE_DATE_EPOCH: '1795000000' };
+    for (const n of names) await signIn(sandbox, renv, n, 1);
+    const file = (n: string) => path.join(rhome, 'state', 'credentials', `${n}.json`);
+    const before = new Map<string, { access_token: string; refresh_token: string }>();
+    for (const n of names) {
+      const rec = JSON.parse(await readFile(file(n), 'utf8'));
+      rec.access_expires_at = new Date(Date.now() - 1000).toISOString();
+      await writeFile(file(n), JSON.stringify(rec), { mode: 0o600 });
+      before.set(n, rec);
+    }
+    // the Property without units: a few requests per profile, so the run is all sign-in
+    const empty = sandbox.dataset.propertiesOf(sandbox.dataset.tenants()[1]!.id).find((p) => p.name === EMPTY_PROPERTY_NAME)!.id;
+    const r = await runCli(['export', '--year', '2025', ...FAST, '--profiles', names.join(','), '--property', empty, '--out', path.join(rhome, 'out'), '--json', '--format', 'csv'], { env: renv, cwd: rhome });
+    expect(r.code, r.stderr).toBe(0);
+    expect(lines(r.stdout).map((l) => (JSON.parse(l) as { outcome: string }).outcome)).toEqual(names.map(() => 'exported'));
+    for (const n of names) {
+      const now = JSON.parse(await readFile(file(n), 'utf8'));
+      expect(now.access_token).not.toBe(before.get(n)!.access_token);
+      expect(now.refresh_token).not.toBe(before.get(n)!.refresh_token);
+    }
+    expect(sandbox.admin.connections().filter((c) => c.client_id === TENANT_CLIENTS[1] && c.state === 'revoked')).toEqual([]);
+  }, 60_000);
 });
