@@ -32,8 +32,10 @@ export function worstExitCode(codes: number[]): number {
 }
 
 /** A failure as the summary shows it; an unclassified error is a bug (exit 1) and keeps its stack for the report. */
-export function describeFailure(e: unknown): { exitCode: number; error: { code: string; message: string; hint?: string }; stack?: string } {
+export function describeFailure(e: unknown, signal?: AbortSignal): { exitCode: number; error: { code: string; message: string; hint?: string }; stack?: string } {
   if (isMeterdataError(e)) return { exitCode: e.exitCode, error: { code: e.code, message: e.message, ...(e.hint ? { hint: e.hint } : {}) } };
+  // Ctrl-C or SIGTERM while a profile was still signing in: an interruption, not a bug.
+  if (signal?.aborted) return { exitCode: ExitCode.INTERRUPTED, error: { code: 'EXPORT_INTERRUPTED', message: 'Interrupted before the export of this profile started.', hint: 'Run the same command again to continue.' } };
   const err = e instanceof Error ? e : new Error(String(e));
   return { exitCode: ExitCode.UNEXPECTED, error: { code: 'UNEXPECTED', message: `unexpected failure (this is a bug; please report it): ${err.message}` }, ...(err.stack ? { stack: err.stack } : {}) };
 }

@@ -142,7 +142,7 @@ export async function runPortfolio(opts: Record<string, unknown>, io: Io): Promi
       await record.add(result);
       return result;
     } catch (e) {
-      const { exitCode, error, stack } = describeFailure(e);
+      const { exitCode, error, stack } = describeFailure(e, io.signal);
       if (stack) display.note(profile, stack);
       return { profile, out: args.out, outcome: 'failed', exitCode, seconds: seconds(), error };
     }

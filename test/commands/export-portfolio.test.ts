@@ -144,6 +144,37 @@ describe('portfolio export against one sandbox with two landlords', () => {
     for (const p of ['nord', 'sued']) expect(await folderBytes(path.join(out, p))).toEqual(await folderBytes(path.join(home, `single-${p}`)));
   });
 
+  it('--strict: exit 6 for the profile with findings, 0 for the other, 6 for the run', async () => {
+    const out = path.join(home, 'strict');
+    const r = await runCli(['export', '--year', '2025', ...FAST, '--profiles', 'nord,sued', '--out', out, '--json', '--strict', '--quiet'], { env, cwd: home });
+    expect(r.code).toBe(6);
+    const objs = lines(r.stdout).map((l) => JSON.parse(l) as { outcome: string; exit_code: number; error?: { code: string } });
+    expect(objs.map((o) => [o.outcome, o.exit_code, o.error?.code])).toEqual([
+      ['exported', 6, 'EXPORT_FLAGS_STRICT'],
+      ['exported', 0, undefined], // this landlord's data has no finding to review
+    ]);
+  });
+
+  it('Ctrl-C stops every profile: exit 130, each profile interrupted, the summary written, a re-run continues', async () => {
+    const out = path.join(home, 'stopped');
+    const ctrl = new AbortController();
+    // at the default 300/min each export takes seconds: the abort lands in the middle
+    setTimeout(() => ctrl.abort(new Error('interrupted by SIGINT')), 700);
+    const r = await runCli(['export', '--year', '2025', '--profiles', 'nord,sued', '--out', out, '--json'], { env, cwd: home, signal: ctrl.signal });
+    expect(r.code).toBe(130);
+    expect(lines(r.stdout).map((l) => (JSON.parse(l) as { exit_code: number }).exit_code)).toEqual([130, 130]);
+    expect((await readFile(path.join(out, 'portfolio-summary.csv'), 'utf8')).split('\r\n')[1]).toMatch(/^nord,failed,130,EXPORT_INTERRUPTED,/);
+    // stopped while still signing in: an interruption too, not a bug
+    const early = new AbortController();
+    early.abort(new Error('interrupted by SIGTERM'));
+    const before = await runCli(['export', '--year', '2025', '--profiles', 'nord,sued', '--out', out, '--json'], { env, cwd: home, signal: early.signal });
+    expect(before.code).toBe(130);
+    expect(lines(before.stdout).map((l) => (JSON.parse(l) as { error: { code: string } }).error.code)).toEqual(['EXPORT_INTERRUPTED', 'EXPORT_INTERRUPTED']);
+    const again = await runCli(['export', '--year', '2025', ...FAST, '--profiles', 'nord,sued', '--out', out, '--quiet'], { env, cwd: home });
+    expect(again.code).toBe(0);
+    for (const p of ['nord', 'sued']) expect(await folderBytes(path.join(out, p))).toEqual(await folderBytes(path.join(home, `single-${p}`)));
+  });
+
   it('refuses an --out folder that holds a single-profile export', async () => {
     const r = await runCli(['export', '--year', '2025', ...FAST, '--all-profiles', '--out', path.join(home, 'single-nord')], { env, cwd: home });
     expect(r.code).toBe(2);
