@@ -58,7 +58,7 @@ async function chooseProfiles(opts: Record<string, unknown>, io: Io): Promise<st
 class FinishedRecord {
   private chain: Promise<unknown> = Promise.resolve();
   private constructor(
-    private readonly file: string,
+    readonly file: string,
     readonly finished: Record<string, ProfileResult>,
   ) {}
 
@@ -71,7 +71,7 @@ class FinishedRecord {
   add(r: ProfileResult): Promise<unknown> {
     this.finished[r.profile] = r;
     const content = JSON.stringify({ finished: this.finished });
-    this.chain = this.chain.then(async () => {
+    this.chain = this.chain.catch(() => undefined).then(async () => {
       await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
       await writeFileAtomic(this.file, content, 0o600);
     });
@@ -139,7 +139,8 @@ export async function runPortfolio(opts: Record<string, unknown>, io: Io): Promi
         summary,
         ...(strict ? { error: { code: 'EXPORT_FLAGS_STRICT', message: `--strict: ${attention} findings need attention; the files were written.`, hint: `See review.csv in ${args.out}.` } } : {}),
       };
-      await record.add(result);
+      // Losing this note only costs a re-run of this profile; its files are complete.
+      await record.add(result).catch((e: Error) => display.note(profile, `could not note that this profile is finished (${e.message}); a re-run of a failed portfolio exports it again.`));
       return result;
     } catch (e) {
       const { exitCode, error, stack } = describeFailure(e, io.signal);
@@ -160,7 +161,9 @@ export async function runPortfolio(opts: Record<string, unknown>, io: Io): Promi
   display.close();
   await mkdir(base.out, { recursive: true });
   await writeFileAtomic(path.join(base.out, SUMMARY_FILE), summaryCsv(results), 0o644);
-  if (results.every((r) => r.outcome !== 'failed')) await record.clear();
+  if (results.every((r) => r.outcome !== 'failed')) {
+    await record.clear().catch((e: Error) => io.stderr.write(`warning: could not remove the note of finished profiles (${e.message}); delete ${record.file} so that the next run exports every profile again.\n`));
+  }
   if (base.json) for (const r of results) io.stdout.write(`${JSON.stringify(profileJson(r))}\n`);
   const failed = results.filter((r) => r.outcome === 'failed');
   // --quiet: nothing but errors, so the failed profiles' lines still show.

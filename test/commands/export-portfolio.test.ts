@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -173,6 +173,20 @@ describe('portfolio export against one sandbox with two landlords', () => {
     const again = await runCli(['export', '--year', '2025', ...FAST, '--profiles', 'nord,sued', '--out', out, '--quiet'], { env, cwd: home });
     expect(again.code).toBe(0);
     for (const p of ['nord', 'sued']) expect(await folderBytes(path.join(out, p))).toEqual(await folderBytes(path.join(home, `single-${p}`)));
+  });
+
+  it('a profile whose files are complete stays exported when its note for a re-run cannot be saved', async () => {
+    const blocker = path.join(home, 'state', 'portfolio');
+    await rm(blocker, { recursive: true, force: true });
+    await writeFile(blocker, 'not a folder');
+    try {
+      const r = await runCli(['export', '--year', '2025', ...FAST, '--profiles', 'nord', '--out', path.join(home, 'unnoted'), '--json'], { env, cwd: home });
+      expect(r.code).toBe(0);
+      expect((JSON.parse(r.stdout) as { outcome: string }).outcome).toBe('exported');
+      expect(r.stderr).toMatch(/^nord: could not note that this profile is finished/m);
+    } finally {
+      await rm(blocker, { force: true });
+    }
   });
 
   it('refuses an --out folder that holds a single-profile export', async () => {
