@@ -31,7 +31,11 @@ describe('sandbox: several landlords, one auto-consent client each', () => {
     expect((await who('nord')).tenant_name).toBe(TENANT_NAMES[0]);
     expect((await who('sued')).tenant_name).toBe(TENANT_NAMES[1]);
     const bad = [{ ...tenantClients()[0]!, auto_consent_tenant: 'Niemand GmbH' }];
-    await expect(startSandbox({ port: 0, autoConsent: true, clients: bad })).rejects.toThrow(/auto_consent_tenant Niemand GmbH is no tenant of this sandbox/);
+    const port = Number(new URL((await startSandbox({ port: 0 }).then(async (sb) => (await sb.close(), sb))).url).port);
+    await expect(startSandbox({ port, autoConsent: true, clients: bad })).rejects.toThrow(/auto_consent_tenant Niemand GmbH is no tenant of this sandbox/);
+    // the refused start left the port free
+    const again = await startSandbox({ port });
+    await again.close();
   });
 });
 
