@@ -33,6 +33,11 @@ describe('sandbox: several landlords, one auto-consent client each', () => {
     const bad = [{ ...tenantClients()[0]!, auto_consent_tenant: 'Niemand GmbH' }];
     const port = Number(new URL((await startSandbox({ port: 0 }).then(async (sb) => (await sb.close(), sb))).url).port);
     await expect(startSandbox({ port, autoConsent: true, clients: bad })).rejects.toThrow(/auto_consent_tenant Niemand GmbH is no tenant of this sandbox/);
+    const file = path.join(home, 'bad-clients.json');
+    await writeFile(file, JSON.stringify({ clients: bad }));
+    const cmd = await runCli(['sandbox', '--port', '0', '--auto-consent', '--clients', file], { cwd: home });
+    expect(cmd.code).toBe(2);
+    expect(cmd.stderr).toMatch(/^meterdata: client erp_a+1: auto_consent_tenant Niemand GmbH is no tenant of this sandbox/);
     // the refused start left the port free
     const again = await startSandbox({ port });
     await again.close();

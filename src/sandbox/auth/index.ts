@@ -49,7 +49,10 @@ function autoConsentTenants(clients: ClientRegistration[], directory: Directory)
   for (const c of clients) {
     if (c.auto_consent_tenant === undefined) continue;
     const t = directory.tenants().find((x) => x.id === c.auto_consent_tenant || x.name === c.auto_consent_tenant);
-    if (!t) throw new Error(`client ${c.client_id}: auto_consent_tenant ${c.auto_consent_tenant} is no tenant of this sandbox (${directory.tenants().map((x) => `${x.id} "${x.name}"`).join(', ')})`);
+    if (!t) {
+      const known = directory.tenants().map((x) => `${x.id} "${x.name}"`).join(', ');
+      throw Object.assign(new Error(`client ${c.client_id}: auto_consent_tenant ${c.auto_consent_tenant} is no tenant of this sandbox (${known})`), { code: 'SANDBOX_CLIENTS_INVALID' });
+    }
     chosen.set(c.client_id, t.id);
   }
   return (clientId) => chosen.get(clientId);
