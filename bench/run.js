@@ -1,16 +1,17 @@
-// `npm run bench` (builds first): request optimality, use of the rate limit, client cost
-// and start-up of the built binary against the sandbox, each printed with the machine's
+// `npm run bench` (builds first): request optimality, use of the rate limit, client cost,
+// the portfolio export (several connections in one run) and start-up of the built binary against the sandbox, each printed with the machine's
 // core count, Node version and date; writes bench/results/<date>.json and <date>.md.
 //
 //   npm run bench                         quick profile (default, about 15 minutes)
 //   BENCH_PROFILE=full npm run bench      3 runs of everything (about 50 minutes)
-//   npm run bench -- --only startup,rate  a subset: startup, rate, cost
+//   npm run bench -- --only startup,rate  a subset: startup, rate, cost, portfolio
 //   npm run bench -- --runs 2             runs per figure (overrides the profile)
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { median, ROOT } from './lib/harness.js';
 import { table } from './lib/report.js';
+import { portfolio } from './lib/portfolio.js';
 import { clientCost, paced, startup } from './lib/scenarios.js';
 
 const argv = process.argv.slice(2);
@@ -20,14 +21,16 @@ const flag = (name) => {
 };
 const profile = flag('--profile') ?? process.env.BENCH_PROFILE ?? 'quick';
 if (!['quick', 'full'].includes(profile)) throw new Error(`--profile must be quick or full, not ${profile}`);
-const only = new Set((flag('--only') ?? 'startup,rate,cost').split(','));
+const PARTS = ['startup', 'rate', 'cost', 'portfolio'];
+const only = new Set((flag('--only') ?? PARTS.join(',')).split(','));
 const runs = Number(flag('--runs') ?? (profile === 'full' ? 3 : 1));
 const log = (s) => process.stderr.write(`${s}\n`);
 
 const PROFILES = {
   // 300/min: the spec's limit on a short run (~2 minutes of traffic); 3,000/min: scaled up.
-  quick: { rate: [{ units: 1000, limit: 300 }, { units: 10_000, limit: 3000 }], cost: [10_000, 50_000], startupRuns: 15 },
-  full: { rate: [{ units: 1000, limit: 300 }, { units: 10_000, limit: 3000 }, { units: 1000, limit: 3000 }], cost: [10_000, 50_000], startupRuns: 31 },
+  // portfolio: P connections of the 400-unit data set (210 units each) at 600/min each, scaled up from 300.
+  quick: { rate: [{ units: 1000, limit: 300 }, { units: 10_000, limit: 3000 }], cost: [10_000, 50_000], startupRuns: 15, portfolio: { units: 400, limit: 600, sizes: [1, 4, 16] } },
+  full: { rate: [{ units: 1000, limit: 300 }, { units: 10_000, limit: 3000 }, { units: 1000, limit: 3000 }], cost: [10_000, 50_000], startupRuns: 31, portfolio: { units: 400, limit: 600, sizes: [1, 4, 16] } },
 };
 const plan = PROFILES[profile];
 const LATENCY = [80, 150];
@@ -41,6 +44,7 @@ const results = {
   startup: null,
   rate: [],
   cost: [],
+  portfolio: null,
 };
 log(`meterdata bench, ${profile} profile, ${runs} run(s) per figure; ${results.machine.cores} cores, Node ${process.version}, load ${results.machine.loadavg_at_start.join(' ')}`);
 
@@ -57,11 +61,12 @@ if (only.has('rate')) {
   }
 }
 if (only.has('cost')) for (const units of plan.cost) results.cost.push(await clientCost({ units, runs, log }));
+if (only.has('portfolio')) results.portfolio = await portfolio({ ...plan.portfolio, ...(flag('--sizes') ? { sizes: flag('--sizes').split(',').map(Number) } : {}), latencyMs: LATENCY, log });
 
 results.finished = new Date().toISOString();
 // A complete run is <date>.json; a subset (--only) gets its parts in the name, so it never
 // replaces a complete run's results.
-const subset = only.size < 3 ? `-${[...only].sort().join('-')}` : '';
+const subset = PARTS.some((p) => !only.has(p)) ? `-${[...only].sort().join('-')}` : '';
 const day = `${started.toISOString().slice(0, 10)}${subset}`;
 const dir = path.join(ROOT, 'bench', 'results');
 await mkdir(dir, { recursive: true });

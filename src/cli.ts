@@ -109,6 +109,8 @@ function build(io: Io): Command {
     .command('export')
     .description('export billing sheets (CSV and XLSX) for a year or a date range')
     .addOption(profile())
+    .option('--all-profiles', 'export every signed-in profile at once, each into <out>/<profile>/')
+    .option('--profiles <list>', 'export these profiles at once, e.g. a,b,c, each into <out>/<profile>/')
     .option('--year <yyyy>', 'calendar year, e.g. 2025')
     .option('--from <date>', 'start date (yyyy-mm-dd), widened to the start of its month')
     .option('--to <date>', 'end date (yyyy-mm-dd), widened to the end of its month')

@@ -77,7 +77,8 @@ export async function signIn(sandbox, { home, profile } = {}) {
 
 /**
  * Runs `meterdata <args>` as a child process. Resolves with exit code, signal, output,
- * wall time and (when measured) peak RSS in MiB with a memoryUsage() breakdown near the peak. onStderr(text, child) sees the growing stderr.
+ * wall time and (when measured) peak RSS in MiB with a memoryUsage() breakdown near the peak and the
+ * process's CPU time (user + system, µs). onStderr(text, child) sees the growing stderr.
  */
 export function runCli(args, env, { onStderr, timeoutMs = 30 * 60_000, measure = false, startedAt } = {}) {
   return new Promise((resolve, reject) => {
@@ -102,17 +103,19 @@ export function runCli(args, env, { onStderr, timeoutMs = 30 * 60_000, measure =
       const wallMs = performance.now() - t0;
       let peakRssMiB = null;
       let memoryAtPeakMiB = null;
+      let cpuMicros = null;
       if (rusageFile) {
         try {
           const u = JSON.parse(await readFile(rusageFile, 'utf8'));
           peakRssMiB = u.maxRSS / 1024;
+          cpuMicros = u.userCPUTime + u.systemCPUTime;
           memoryAtPeakMiB = Object.fromEntries(Object.entries(u.memoryAtPeak).map(([k, v]) => [k, Math.round(v / 2 ** 20)]));
           await rm(rusageFile, { force: true });
         } catch {
           // killed before its exit handler ran
         }
       }
-      resolve({ code, signal, stdout, stderr, wallMs, peakRssMiB, memoryAtPeakMiB });
+      resolve({ code, signal, stdout, stderr, wallMs, peakRssMiB, memoryAtPeakMiB, cpuMicros });
     });
   });
 }

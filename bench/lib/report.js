@@ -31,6 +31,15 @@ export function table(r) {
     const scale = b.units_exported / a.units_exported;
     row(3, `peak RSS growth ${a.units_in_data_set.toLocaleString('en')} → ${b.units_in_data_set.toLocaleString('en')} (${f(scale, 1)}× the units)`, `${f(growth)}×`, 'flat (≈ 1×)', growth <= 1.2);
   }
+  if (r.portfolio) {
+    const q = r.portfolio;
+    const ds = `${q.units_in_data_set.toLocaleString('en')}-unit data set (${q.units_exported} units) per connection, L=${q.limit_per_min}/min each, latency ${q.latency_ms.join('-')} ms`;
+    for (const x of q.rows) {
+      if (x.p !== 1) row(5, `portfolio: wall time of P=${x.p} ÷ P=1, ${ds}`, `${f(x.wall_ratio)} (${f(x.wall_s, 1)} s / ${f(q.rows.find((y) => y.p === 1)?.wall_s, 1)} s)`, '≤ 1.10', x.wall_ratio <= 1.1);
+      row(5, `portfolio P=${x.p}: lowest use of its own limit over the connections; 429s`, `${f(x.min_use_of_limit, 3)}; ${x.too_many_requests}`, '≥ 0.97; 0', x.min_use_of_limit >= 0.97 && x.too_many_requests === 0);
+      row(5, `portfolio P=${x.p}: peak RSS; CPU per request`, `${f(x.peak_rss_mib, 0)} MiB; ${f(x.cpu_per_request_us, 0)} µs${q.raw_cpu_per_request_us ? ` (${f(x.cpu_per_request_us / q.raw_cpu_per_request_us, 1)}× raw fetch's ${f(q.raw_cpu_per_request_us, 0)} µs)` : ''}`, '(reported)', null);
+    }
+  }
   if (r.startup) {
     const s = r.startup;
     row(4, `\`meterdata --version\` ÷ \`node -e 0\` (${s.runs} runs)`, `${f(s.version_ratio)} (${f(s.version_ms, 0)} ms / ${f(s.node_ms, 0)} ms)`, '≤ 2.5', s.version_ratio <= 2.5);

@@ -14,7 +14,7 @@ const EXE = path.join(ROOT, 'build', 'meterdata-linux-x64');
 const YEAR = ['--year', '2025'];
 
 /** Largest number of arrivals inside any window of `ms` (sliding). */
-function maxInWindow(times, ms) {
+export function maxInWindow(times, ms) {
   let best = 0;
   for (let i = 0, j = 0; j < times.length; j++) {
     while (times[j] - times[i] >= ms) i++;
@@ -70,7 +70,7 @@ export async function paced({ units, limit, latencyMs, log }) {
   }
 }
 
-function rawFetch(apiBase, token, concurrency, perMinute) {
+export function rawFetch(apiBase, token, concurrency, perMinute) {
   return new Promise((resolve, reject) => {
     const c = spawn(process.execPath, [path.join(ROOT, 'bench', 'lib', 'raw-fetch.js'), apiBase, '2025-01-01', '2025-12-31', String(concurrency), String(perMinute)], {
       env: { PATH: process.env.PATH, MD_TOKEN: token },
@@ -86,7 +86,7 @@ function rawFetch(apiBase, token, concurrency, perMinute) {
 }
 
 /** The client's concurrency at --rate-limit L (src/api/client.ts defaultConcurrency). */
-async function clientConcurrency(perMinute) {
+export async function clientConcurrency(perMinute) {
   const { defaultConcurrency } = await import('../../dist/api/client.js');
   return defaultConcurrency(perMinute);
 }

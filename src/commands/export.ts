@@ -8,7 +8,8 @@ import { dirs } from '../core/paths.js';
 import { packageVersion } from '../core/resources.js';
 import { fixedExportTime, identity, parseExportArgs, type ExportArgs } from '../export/options.js';
 import { checkOutDir, finalNames } from '../export/output.js';
-import { createReporter } from '../export/progress.js';
+import type { Slots } from '../export/held.js';
+import { createReporter, type Reporter } from '../export/progress.js';
 import type { ExportDeps, ExportSummary, StagedExport } from '../export/run.js';
 import { activeTemplate } from '../export/review-options.js';
 import { loadTemplate } from '../export/templates.js';
@@ -72,14 +73,21 @@ export async function prepareExport(opts: Record<string, unknown>, io: Io) {
 type Template = Awaited<ReturnType<typeof loadTemplate>>;
 type Connection = { baseUrl: string; credentials: import('../core/credentials.js').Credentials };
 
+/** A reporter other than the export's own bar (the portfolio display), and slots shared with other exports. */
+interface Shared {
+  reporter?: (requests: () => number) => Reporter;
+  slots?: Slots;
+}
+
 /** An API client, a reporter and the rest of ExportDeps for `fn`; the client is closed afterwards. */
-async function withExportDeps<T>(args: ExportArgs, template: Template, io: Io, conn: Connection, fn: (deps: ExportDeps) => Promise<T>): Promise<T> {
+async function withExportDeps<T>(args: ExportArgs, template: Template, io: Io, conn: Connection, fn: (deps: ExportDeps) => Promise<T>, shared: Shared = {}): Promise<T> {
   const { createApiClient } = await import('../api/client.js');
   const api = createApiClient({ baseUrl: conn.baseUrl, credentials: conn.credentials, rateLimitPerMinute: args.rateLimit, signal: io.signal });
-  const reporter = createReporter(io, { quiet: args.quiet, requests: () => api.stats().requests });
+  const requests = () => api.stats().requests;
+  const reporter = shared.reporter ? shared.reporter(requests) : createReporter(io, { quiet: args.quiet, requests });
   const fixed = fixedExportTime(io.env);
   try {
-    return await fn({ api, args, template, stateDir: dirs(io.env).state, reporter, toolVersion: toolVersion(), signal: io.signal, ...(fixed ? { now: () => fixed } : {}) });
+    return await fn({ api, args, template, stateDir: dirs(io.env).state, reporter, toolVersion: toolVersion(), signal: io.signal, ...(fixed ? { now: () => fixed } : {}), ...(shared.slots ? { slots: shared.slots } : {}) });
   } finally {
     await api.close();
   }
@@ -124,6 +132,20 @@ export function exportHeapMb(env: NodeJS.ProcessEnv): number {
  */
 async function exportIsolated(args: ExportArgs, template: Template, io: Io): Promise<ExportSummary> {
   const [{ runIsolated }, { finishExport }] = await Promise.all([import('../core/isolate.js'), import('../export/run.js')]);
+  const { limits, outOfMemory } = isolation(args, io);
+  const staged = await runIsolated<StagedExport>(new URL(import.meta.url), 'stageInWorker', { args, template }, { limits, io, outOfMemory: outOfMemory('fetching') });
+  return finishExport(staged, { signal: io.signal, writeWorkbook: await workbookWriter(args, io) });
+}
+
+/** billing.xlsx written in a worker thread with the export's heap limits (see exportIsolated). */
+async function workbookWriter(args: ExportArgs, io: Io) {
+  const { runIsolated } = await import('../core/isolate.js');
+  const { limits, outOfMemory } = isolation(args, io);
+  const xlsxModule = new URL('../export/xlsx-writer.js', import.meta.url);
+  return (input: unknown) => runIsolated<void>(xlsxModule, 'writeXlsx', input, { limits, io, outOfMemory: outOfMemory('workbook'), onAbort: 'terminate' });
+}
+
+function isolation(args: ExportArgs, io: Io) {
   const limits = { youngMb: YOUNG_MB, oldMb: exportHeapMb(io.env) };
   // finishExport adds to a workbook failure that nothing was committed and how to continue.
   const raise = `METERDATA_EXPORT_HEAP_MB=${limits.oldMb * 4}`;
@@ -138,12 +160,29 @@ async function exportIsolated(args: ExportArgs, template: Template, io: Io): Pro
         hint: phase === 'fetching' ? `Run the same command again with ${raise} set; what was fetched is kept.` : `Set ${raise} for the next run.`,
       },
     );
-  const staged = await runIsolated<StagedExport>(new URL(import.meta.url), 'stageInWorker', { args, template }, { limits, io, outOfMemory: outOfMemory('fetching') });
-  const xlsxModule = new URL('../export/xlsx-writer.js', import.meta.url);
-  return finishExport(staged, { signal: io.signal, writeWorkbook: (input) => runIsolated<void>(xlsxModule, 'writeXlsx', input, { limits, io, outOfMemory: outOfMemory('workbook'), onAbort: 'terminate' }) });
+  return { limits, outOfMemory };
+}
+
+/**
+ * One profile of the portfolio export (src/export/portfolio.ts): the walk in this thread,
+ * holding `slots` for its Properties, then billing.xlsx (in a worker where the built CLI
+ * isolates) while holding one of `workbooks`. Same files as a single export.
+ */
+export async function exportProfile(args: ExportArgs, template: Template, io: Io, shared: Shared & { workbooks: Slots }): Promise<ExportSummary> {
+  const { stageExport, finishExport } = await import('../export/run.js');
+  const { isolationAvailable } = await import('../core/isolate.js');
+  const staged = await withExportDeps(args, template, io, await connect(args, io), stageExport, shared);
+  const release = await shared.workbooks.acquire();
+  try {
+    const writeWorkbook = io.isolate && isolationAvailable() ? await workbookWriter(args, io) : undefined;
+    return await finishExport(staged, { signal: io.signal, ...(writeWorkbook ? { writeWorkbook } : {}) });
+  } finally {
+    release();
+  }
 }
 
 export async function run(opts: Record<string, unknown>, io: Io): Promise<number> {
+  if (opts.allProfiles === true || opts.profiles !== undefined) return (await import('../export/portfolio.js')).runPortfolio(opts, io);
   const { args, template } = await prepareExport(opts, io);
   const { isolationAvailable } = await import('../core/isolate.js');
   const summary = io.isolate && isolationAvailable() ? await exportIsolated(args, template, io) : await exportWith(args, template, io, await connect(args, io));

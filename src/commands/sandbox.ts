@@ -70,6 +70,7 @@ export async function run(opts: SandboxFlags, io: Io): Promise<number> {
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE')
       throw new MeterdataError(`Port ${port} on 127.0.0.1 is already in use.`, { code: 'SANDBOX_PORT_IN_USE', exitCode: ExitCode.USAGE, hint: 'Choose another --port, or --port 0 for any free port.' });
+    if (err.code === 'SANDBOX_CLIENTS_INVALID') throw new UsageError(err.message, 'See docs/sandbox.md for the clients file format.');
     throw e;
   }
   write(io.stdout, `listening on ${sandbox.url}`);

@@ -12,6 +12,7 @@ import { expectedRange, identity, type ExportArgs } from './options.js';
 import { startPlausibility } from './plausibility.js';
 import { activeTemplate } from './review-options.js';
 import { OutputSet, checkOutDir, completeOutput, finalNames, discardOutput, writeWorkbookHere, type FileEntry, type StagedOutput, type WorkbookWriter } from './output.js';
+import { heldProperties, type Slots } from './held.js';
 import type { Reporter } from './progress.js';
 import type { Template } from './templates.js';
 import { unknownValueFlags } from './unknown.js';
@@ -29,6 +30,8 @@ export interface ExportDeps {
   now?: () => Date;
   /** Narrows each Property's answers before billing (the browser's export of one unit); the journal keeps them whole. */
   select?: (answers: PropertyAnswers) => PropertyAnswers;
+  /** Caps the Properties held in memory across several exports (the portfolio export); none: at most two. */
+  slots?: Slots;
 }
 
 export interface ExportSummary {
@@ -119,16 +122,23 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
   let done = 0;
   const fromJournal = new Set<number>();
 
+  const held = heldProperties(deps.slots);
   const fetchAt = async (i: number): Promise<PropertyAnswers> => {
-    const saved = await journal.load(i);
-    if (saved) {
-      fromJournal.add(i);
-      return saved;
+    await held.take(i);
+    try {
+      const saved = await journal.load(i);
+      if (saved) {
+        fromJournal.add(i);
+        return saved;
+      }
+      const walked = await collectProperty(api, properties[i]!, { range: { from: args.from, to: args.to }, metrics: args.metrics, onUnit: () => reporter.unit() });
+      const answers = plausibility ? await plausibility.fetch(api, walked, () => reporter.unit()) : walked;
+      await journal.save(i, answers);
+      return answers;
+    } catch (e) {
+      held.release(i);
+      throw e;
     }
-    const walked = await collectProperty(api, properties[i]!, { range: { from: args.from, to: args.to }, metrics: args.metrics, onUnit: () => reporter.unit() });
-    const answers = plausibility ? await plausibility.fetch(api, walked, () => reporter.unit()) : walked;
-    await journal.save(i, answers);
-    return answers;
   };
 
   try {
@@ -166,6 +176,7 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
       counts.plant_points += bill.plant.length;
       const withData = [...answers.units.flatMap((u) => u.consumption.measuring_points), ...answers.plantPoints.map((p) => p.consumption)].filter((c) => c.segments.length > 0);
       pointsWithData += new Set(withData.map((c) => c.measuring_point_id)).size;
+      held.release(i);
       done = i + 1;
       reporter.property({ index: i + 1, total: properties.length, name: property.name, units: answers.units.length, plantPoints: bill.plant.length, flags: allFlags.length, fromJournal: fromJournal.has(i), ...(plausibility ? { work: plausibility.progressUnits(answers.units.length)! } : {}) });
     }
@@ -214,6 +225,7 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
       summary: { out: args.out, range: effective, requested, pointsWithData, tenant: journal.meta.tenantName, exportedAt, resumed: journal.resumed, counts: { ...counts, rows }, flags, codes, requests: api.stats().requests },
     };
   } catch (e) {
+    held.stop();
     reporter.end();
     await output.abort().catch(() => undefined);
     await (isMeterdataError(e) && e.code === 'EXPORT_PERIOD_CHANGED' ? journal.discard() : journal.close());

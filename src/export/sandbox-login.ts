@@ -14,6 +14,8 @@ export interface HeadlessLoginOptions {
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
   profile?: string;
+  /** Default sandbox-demo-client; a public client of the clients file with `auto_consent_tenant` signs in to that landlord. */
+  clientId?: string;
 }
 
 /** Follows redirects like a browser would, keeping cookies (the authorization server's interaction cookies). */
@@ -59,7 +61,7 @@ export async function headlessLogin(o: HeadlessLoginOptions): Promise<void> {
   };
   const { run } = await import('../commands/login.js');
   try {
-    await run({ authUrl: o.authUrl, baseUrl: o.baseUrl, clientId: 'sandbox-demo-client', credentialStore: 'file', timeout: '60', ...(o.profile ? { profile: o.profile } : {}) }, io, []);
+    await run({ authUrl: o.authUrl, baseUrl: o.baseUrl, clientId: o.clientId ?? 'sandbox-demo-client', credentialStore: 'file', timeout: '60', ...(o.profile ? { profile: o.profile } : {}) }, io, []);
     await followed;
   } catch (e) {
     if (e instanceof NotSignedInError) throw new NotSignedInError(`Sign-in to the sandbox failed: ${e.message}`, { code: e.code, hint: log.trim().split('\n').slice(-2).join(' ') });

@@ -25,6 +25,8 @@ export interface ClientRegistration {
   dpop_bound_access_tokens?: boolean;
   /** Scopes the client may ask for (default: all three). */
   scope?: string;
+  /** With auto-consent: the customer organisation (tenant id or name) this client's consents are approved for, instead of the first one. */
+  auto_consent_tenant?: string;
 }
 
 export function hashClientSecret(secret: string): string {
@@ -77,6 +79,7 @@ export function validateClient(c: ClientRegistration): ClientRegistration {
     default:
       fail(id, 'token_endpoint_auth_method must be none, client_secret_basic or private_key_jwt');
   }
+  if (c.auto_consent_tenant !== undefined && (typeof c.auto_consent_tenant !== 'string' || c.auto_consent_tenant === '')) fail(id, 'auto_consent_tenant must be a tenant id or name');
   const scope = c.scope ?? SCOPES.join(' ');
   for (const s of scope.split(' ')) if (!(SCOPES as readonly string[]).includes(s)) fail(id, `unknown scope ${s}`);
   return { ...c, scope };

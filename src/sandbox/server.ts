@@ -88,7 +88,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  const auth = createAuthServer({ origin: url, clock, directory: dataset, clients, autoConsent: opts.autoConsent, oauthRateLimitPerMinute: opts.oauthRateLimitPerMinute });
+  // A clients file naming an unknown auto-consent tenant stops the start: close the port again.
+  const auth = (() => {
+    try {
+      return createAuthServer({ origin: url, clock, directory: dataset, clients, autoConsent: opts.autoConsent, oauthRateLimitPerMinute: opts.oauthRateLimitPerMinute });
+    } catch (e) {
+      server.close();
+      throw e;
+    }
+  })();
   const api = createApi({
     dataset,
     tokens: auth.validator,

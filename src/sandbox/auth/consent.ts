@@ -21,6 +21,8 @@ export interface ConsentDeps {
   registry: ConnectionRegistry;
   resource: string;
   autoConsent: boolean;
+  /** The tenant id a client's auto-consent picks (clients file `auto_consent_tenant`); none: the first enabled one. */
+  autoConsentTenant?(clientId: string): string | undefined;
   /** Scopes a client is registered for. */
   allowedScopes(clientId: string): string[];
 }
@@ -131,7 +133,12 @@ export function createConsentHandler(deps: ConsentDeps) {
       return void (await provider.interactionFinished(req, res, { error: 'invalid_scope', error_description }, { mergeWithLastSubmission: false }));
     }
     if (req.method === 'GET') {
-      if (deps.autoConsent) return approve(req, res, r, tenants[0]!.id, 'all');
+      if (deps.autoConsent) {
+        const wanted = deps.autoConsentTenant?.(r.clientId);
+        const tenant = wanted === undefined ? tenants[0] : tenants.find((t) => t.id === wanted);
+        // The client's own landlord has no API access (ended): no code, as for a person.
+        return tenant ? approve(req, res, r, tenant.id, 'all') : send(res, 200, noticePage(r.clientName));
+      }
       return send(res, 200, consentPage(r, tenants, directory));
     }
     if (req.method !== 'POST') return send(res, 405, page('Not allowed', '<h1>Method not allowed</h1>'));

@@ -43,6 +43,21 @@ export interface AuthServer {
   expireIdle(): Connection[];
 }
 
+/** Each client's auto-consent tenant (id or name) as a tenant id; an unknown one is a mistake in the clients file. */
+function autoConsentTenants(clients: ClientRegistration[], directory: Directory): (clientId: string) => string | undefined {
+  const chosen = new Map<string, string>();
+  for (const c of clients) {
+    if (c.auto_consent_tenant === undefined) continue;
+    const t = directory.tenants().find((x) => x.id === c.auto_consent_tenant || x.name === c.auto_consent_tenant);
+    if (!t) {
+      const known = directory.tenants().map((x) => `${x.id} "${x.name}"`).join(', ');
+      throw Object.assign(new Error(`client ${c.client_id}: auto_consent_tenant ${c.auto_consent_tenant} is no tenant of this sandbox (${known})`), { code: 'SANDBOX_CLIENTS_INVALID' });
+    }
+    chosen.set(c.client_id, t.id);
+  }
+  return (clientId) => chosen.get(clientId);
+}
+
 /** A request without `scope` asks for everything the client is registered for. */
 function withDefaultScope(url: string, scopesOf: Map<string, string[]>): string {
   const u = new URL(url, 'http://x');
@@ -99,6 +114,7 @@ export function createAuthServer(o: AuthServerOptions): AuthServer {
     registry,
     resource,
     autoConsent: o.autoConsent ?? false,
+    autoConsentTenant: autoConsentTenants(o.clients, o.directory),
     allowedScopes: (clientId) => scopesOf.get(clientId) ?? [],
   });
   const callback = provider.callback();

@@ -1,0 +1,176 @@
+// `meterdata export --all-profiles` / `--profiles a,b,c`: the export of every listed
+// profile at the same time in one process. Each profile's export is an ordinary
+// single-profile export into <out>/<profile>/ (same files, same manifest, the bytes of
+// `meterdata export --profile P --out <out>/P`), with its own API client and so its own
+// rate budget; what they share is the cap on Properties held in memory (held.ts) and
+// one workbook written at a time. A profile that fails does not stop the others.
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { loadProfiles, resolveProfileName, writeFileAtomic } from '../core/config.js';
+import { ExitCode, NotSignedInError, UsageError } from '../core/errors.js';
+import type { Io } from '../core/io.js';
+import { dirs } from '../core/paths.js';
+import { Slots } from './held.js';
+import { identity, parseExportArgs, type ExportArgs } from './options.js';
+import { checkOutDir, finalNames, MANIFEST } from './output.js';
+import { createPortfolioDisplay, type PortfolioDisplay } from './portfolio-progress.js';
+import { describeFailure, profileJson, profileLine, summaryCsv, SUMMARY_FILE, worstExitCode, type ProfileResult } from './portfolio-summary.js';
+import type { ExportSummary } from './run.js';
+import { loadTemplate } from './templates.js';
+
+export const DEFAULT_HELD_PROPERTIES = 32;
+
+/** METERDATA_PORTFOLIO_PROPERTIES: Properties held in memory at once across all profiles (default 32). */
+export function heldPropertiesCap(env: NodeJS.ProcessEnv): number {
+  const raw = env.METERDATA_PORTFOLIO_PROPERTIES;
+  if (raw === undefined || raw === '') return DEFAULT_HELD_PROPERTIES;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 4096) {
+    throw new UsageError(`METERDATA_PORTFOLIO_PROPERTIES=${raw} is not a number of Properties between 1 and 4096.`, `Set it to e.g. ${DEFAULT_HELD_PROPERTIES}, or unset it.`, 'EXPORT_HELD_INVALID');
+  }
+  return Number(raw);
+}
+
+/** The profiles to export, checked before any request. */
+async function chooseProfiles(opts: Record<string, unknown>, io: Io): Promise<string[]> {
+  const all = opts.allProfiles === true;
+  const listed = typeof opts.profiles === 'string' ? opts.profiles : undefined;
+  if (all && listed !== undefined) throw new UsageError('--all-profiles cannot be combined with --profiles.', 'Give --all-profiles for every signed-in profile, or --profiles a,b,c for some.');
+  if (typeof opts.profile === 'string') throw new UsageError(`${all ? '--all-profiles' : '--profiles'} cannot be combined with --profile.`, 'Drop --profile: each listed profile is exported into <out>/<profile>/.');
+  if (io.env.METERDATA_ACCESS_TOKEN) throw new UsageError('METERDATA_ACCESS_TOKEN is set: it stands for one connection and cannot be used for several profiles.', 'Unset it for --all-profiles / --profiles.', 'USAGE_STATIC_TOKEN_PORTFOLIO');
+  let names: string[];
+  if (all) {
+    names = Object.keys(await loadProfiles(io.env)).sort();
+    if (names.length === 0) throw new NotSignedInError('--all-profiles: no profile is signed in.', { hint: 'Sign in each landlord connection first: meterdata login --profile <name>.' });
+  } else {
+    names = [...new Set(listed!.split(',').map((s) => s.trim()).filter(Boolean))];
+    if (names.length === 0) throw new UsageError('--profiles: the list is empty.', 'e.g. --profiles hausverwaltung-a,hausverwaltung-b, or --all-profiles.');
+  }
+  for (const n of names) {
+    resolveProfileName({ profile: n }, {});
+    if (n === SUMMARY_FILE) throw new UsageError(`The profile "${n}" has the name of the portfolio summary file.`, 'Export it on its own with --profile.');
+  }
+  return names;
+}
+
+/** Which profiles an earlier run of the same portfolio export finished (kept until a run finishes them all). */
+class FinishedRecord {
+  private chain: Promise<unknown> = Promise.resolve();
+  private constructor(
+    readonly file: string,
+    readonly finished: Record<string, ProfileResult>,
+  ) {}
+
+  static async open(stateDir: string, key: unknown): Promise<FinishedRecord> {
+    const file = path.join(stateDir, 'portfolio', `${createHash('sha256').update(JSON.stringify(key)).digest('hex').slice(0, 32)}.json`);
+    const saved = await readFile(file, 'utf8').then((t) => JSON.parse(t) as { finished?: Record<string, ProfileResult> }, () => null);
+    return new FinishedRecord(file, saved?.finished ?? {});
+  }
+
+  add(r: ProfileResult): Promise<unknown> {
+    this.finished[r.profile] = r;
+    const content = JSON.stringify({ finished: this.finished });
+    this.chain = this.chain.catch(() => undefined).then(async () => {
+      await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+      await writeFileAtomic(this.file, content, 0o600);
+    });
+    return this.chain;
+  }
+
+  async clear(): Promise<void> {
+    await this.chain.catch(() => undefined);
+    await rm(this.file, { force: true });
+  }
+}
+
+/** A profile finished by an earlier run whose folder still holds exactly that export. */
+async function keptResult(rec: FinishedRecord, args: ExportArgs): Promise<ProfileResult | null> {
+  const done = rec.finished[args.profile!];
+  if (!done?.summary) return null;
+  const manifest = await readFile(path.join(args.out, MANIFEST), 'utf8').then((t) => JSON.parse(t) as { identity?: unknown; exported_at?: unknown }, () => null);
+  if (!manifest || JSON.stringify(manifest.identity) !== JSON.stringify(identity(args)) || manifest.exported_at !== done.summary.exportedAt) return null;
+  return { ...done, outcome: 'kept', seconds: 0 };
+}
+
+/** An Io whose stderr lines go to the shared display, marked with the profile. */
+function profileIo(io: Io, profile: string, display: PortfolioDisplay): Io {
+  const stderr = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      display.note(profile, chunk.toString('utf8'));
+      done();
+    },
+  });
+  return { ...io, stderr };
+}
+
+export async function runPortfolio(opts: Record<string, unknown>, io: Io): Promise<number> {
+  const profiles = await chooseProfiles(opts, io);
+  const base = parseExportArgs({ ...opts, profile: undefined }, io.cwd, io.env);
+  const template = await loadTemplate(base.template, io.cwd);
+  const cap = heldPropertiesCap(io.env);
+  if (await stat(path.join(base.out, MANIFEST)).then(() => true, () => false)) {
+    throw new UsageError(`--out ${base.out} holds a single-profile export; the portfolio export writes one folder per profile below --out.`, 'Choose another --out folder.', 'EXPORT_OUT_IN_USE');
+  }
+  const { profile: _p, ...shared } = identity(base);
+  const record = await FinishedRecord.open(dirs(io.env).state, { out: base.out, ...shared });
+  const display = createPortfolioDisplay(io, profiles, { quiet: base.quiet });
+  const slots = new Slots(cap);
+  const workbooks = new Slots(1);
+  const { exportProfile } = await import('../commands/export.js');
+
+  const one = async (profile: string): Promise<ProfileResult> => {
+    const args: ExportArgs = { ...base, profile, out: path.join(base.out, profile) };
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
+    try {
+      const kept = await keptResult(record, args);
+      if (kept) return kept;
+      await checkOutDir(args.out, identity(args), finalNames(template, args.formats));
+      const summary: ExportSummary = await exportProfile(args, template, profileIo(io, profile, display), { reporter: (requests) => display.reporter(profile, requests), slots, workbooks });
+      const attention = summary.flags.not_billed + summary.flags.review;
+      const strict = args.strict && attention > 0;
+      const result: ProfileResult = {
+        profile,
+        out: args.out,
+        outcome: 'exported',
+        exitCode: strict ? ExitCode.NEEDS_REVIEW : ExitCode.OK,
+        seconds: seconds(),
+        summary,
+        ...(strict ? { error: { code: 'EXPORT_FLAGS_STRICT', message: `--strict: ${attention} findings need attention; the files were written.`, hint: `See review.csv in ${args.out}.` } } : {}),
+      };
+      // Losing this note only costs a re-run of this profile; its files are complete.
+      await record.add(result).catch((e: Error) => display.note(profile, `could not note that this profile is finished (${e.message}); a re-run of a failed portfolio exports it again.`));
+      return result;
+    } catch (e) {
+      const { exitCode, error, stack } = describeFailure(e, io.signal);
+      if (stack) display.note(profile, stack);
+      return { profile, out: args.out, outcome: 'failed', exitCode, seconds: seconds(), error };
+    }
+  };
+
+  const results = await Promise.all(
+    profiles.map((p) =>
+      one(p).then((r) => {
+        display.finish(p, r.outcome === 'failed' ? `failed (exit ${r.exitCode})` : r.outcome === 'kept' ? 'kept from the earlier run' : 'done');
+        if (!base.quiet && !io.stderr.isTTY) display.note(null, profileLine(r));
+        return r;
+      }),
+    ),
+  );
+  display.close();
+  await mkdir(base.out, { recursive: true });
+  await writeFileAtomic(path.join(base.out, SUMMARY_FILE), summaryCsv(results), 0o644);
+  if (results.every((r) => r.outcome !== 'failed')) {
+    await record.clear().catch((e: Error) => io.stderr.write(`warning: could not remove the note of finished profiles (${e.message}); delete ${record.file} so that the next run exports every profile again.\n`));
+  }
+  if (base.json) for (const r of results) io.stdout.write(`${JSON.stringify(profileJson(r))}\n`);
+  const failed = results.filter((r) => r.outcome === 'failed');
+  // --quiet: nothing but errors, so the failed profiles' lines still show.
+  if (base.quiet) for (const r of failed) io.stderr.write(`${profileLine(r)}\n`);
+  else {
+    if (io.stderr.isTTY) for (const r of results) io.stderr.write(`${profileLine(r)}\n`);
+    io.stderr.write(`portfolio: ${results.length - failed.length} of ${results.length} profiles exported${failed.length ? ` (failed: ${failed.map((r) => r.profile).join(', ')}; run the same command again to continue them)` : ''}; summary in ${path.join(base.out, SUMMARY_FILE)}\n`);
+  }
+  return worstExitCode(results.map((r) => r.exitCode));
+}

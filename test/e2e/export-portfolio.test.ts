@@ -1,0 +1,75 @@
+// The built binary exports three landlord connections in one run; one of them is
+// disconnected by its landlord in the middle. Each folder must hold exactly what a
+// single-profile export of that profile writes. Needs `npm run build`.
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { runBin } from '../helpers/bin.js';
+import { folderBytes, liveSid, signIn, tenantClients } from '../helpers/portfolio.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+// The sandbox's limit is off: the client paces itself at this rate (the files do not depend on it).
+const FAST = ['--rate-limit', '3000'];
+let sandbox: Sandbox;
+let home: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  if (!existsSync(path.join(ROOT, 'dist/cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 120, admin: true, rateLimitPerMinute: 0, clients: tenantClients() });
+  home = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-portfolio-'));
+  env = { METERDATA_HOME: home, SOURCE_DATE_EPOCH: '1767225600' };
+  await signIn(sandbox, env, 'nord', 0);
+  await signIn(sandbox, env, 'sued', 1);
+  await signIn(sandbox, env, 'spaet', 0);
+}, 60_000);
+afterAll(async () => sandbox?.close());
+
+describe('portfolio export of the built CLI', () => {
+  it('exports three profiles at once, one revoked in the middle; each folder is byte for byte a single-profile export', async () => {
+    const out = path.join(home, 'portfolio');
+    const spaetSid = liveSid(sandbox, 0, 1);
+    let revoked: Promise<Response> | null = null;
+    const run = await runBin(['export', '--year', '2025', ...FAST, '--all-profiles', '--out', out], env, {
+      cwd: home,
+      timeoutMs: 120_000,
+      // the landlord disconnects spaet in the portal (the sandbox's /admin) once its first Property is written
+      onStderr: (text) => {
+        if (!revoked && /^spaet: property 1\//m.test(text)) revoked = fetch(`${sandbox.url}/admin/connections/${spaetSid}/disconnect`, { method: 'POST' });
+      },
+    });
+    expect(revoked).not.toBeNull();
+    expect((await revoked!).status).toBe(200);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/^profile nord: exported in /m);
+    expect(run.stderr).toMatch(/^profile sued: exported in /m);
+    expect(run.stderr).toMatch(/^profile spaet: failed \(exit 3, [A-Z_]+\): .*meterdata login/m);
+    const summary = (await readFile(path.join(out, 'portfolio-summary.csv'), 'utf8')).split('\r\n');
+    expect(summary.slice(1, 4).map((l) => l.split(',').slice(0, 3).join(','))).toEqual(['nord,exported,0', 'spaet,failed,3', 'sued,exported,0']);
+    expect(existsSync(path.join(out, 'spaet', 'meterdata-manifest.json'))).toBe(false);
+
+    // signed in again, the same command continues spaet only
+    await signIn(sandbox, env, 'spaet', 0);
+    const before = sandbox.log.total;
+    const again = await runBin(['export', '--year', '2025', ...FAST, '--all-profiles', '--out', out, '--json'], env, { cwd: home, timeoutMs: 120_000 });
+    expect(again.code).toBe(0);
+    const objects = again.stdout.trim().split('\n').map((l) => JSON.parse(l) as { profile: string; outcome: string; requests: number; resumed: boolean });
+    expect(objects.map((o) => [o.profile, o.outcome])).toEqual([['nord', 'kept'], ['spaet', 'exported'], ['sued', 'kept']]);
+    expect(objects[1]!.resumed).toBe(true);
+    expect(sandbox.log.total - before).toBe(objects[1]!.requests);
+
+    for (const p of ['nord', 'spaet', 'sued']) {
+      const single = path.join(home, `single-${p}`);
+      const s = await runBin(['export', '--year', '2025', ...FAST, '--profile', p, '--out', single, '--quiet'], env, { cwd: home, timeoutMs: 120_000 });
+      expect(s.code).toBe(0);
+      const got = await folderBytes(path.join(out, p));
+      const want = await folderBytes(single);
+      expect(Object.keys(got)).toEqual(Object.keys(want));
+      for (const name of Object.keys(want)) expect(got[name]!.equals(want[name]!), `${p}/${name}`).toBe(true);
+    }
+  }, 300_000);
+});
