@@ -102,4 +102,11 @@ describe('no token over plain http to another machine', () => {
       await new Promise<void>((r) => trap.close(() => r()));
     }
   });
+
+  it('a METERDATA_BASE_URL that is not a URL is a usage error naming it, not a crash', async () => {
+    const r = await exportRun('example.com/v1').run();
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('The API base URL "example.com/v1" is not a URL.');
+    expect(r.stderr).not.toMatch(/unexpected failure|TypeError/);
+  });
 });
