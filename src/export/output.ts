@@ -1,7 +1,7 @@
 // Every file of one export: CSV tables written as rows arrive, NDJSON spools for the
 // workbook, the Overview totals, then billing.xlsx and the manifest, all renamed into
 // place together by AtomicOutput only when everything succeeded.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { constants, createReadStream } from 'node:fs';
 import { access, open, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -93,7 +93,7 @@ export async function checkWritable(dir: string): Promise<void> {
     if (path.dirname(at) === at) break;
     at = path.dirname(at);
   }
-  const probe = path.join(at, `.meterdata-write-test-${process.pid}`);
+  const probe = probeFile(at);
   try {
     await access(at, constants.W_OK);
     await (await open(probe, 'wx')).close();
@@ -101,6 +101,15 @@ export async function checkWritable(dir: string): Promise<void> {
   } catch (e) {
     throw notWritable(dir, at, e as NodeJS.ErrnoException);
   }
+}
+
+/**
+ * A name no user file and no earlier run's leftover can have (a pid repeats: every run in a
+ * container may be pid 7), ending in ".partial" so that a probe a kill left in --out goes
+ * with the next export's scratch files (AtomicOutput.prepare).
+ */
+export function probeFile(dir: string): string {
+  return path.join(dir, `.meterdata-write-test-${process.pid}-${randomUUID()}.partial`);
 }
 
 function notWritable(dir: string, at: string, e: NodeJS.ErrnoException): UsageError {
