@@ -2,7 +2,7 @@
 // Command modules are imported lazily so that `--help` loads neither Ink nor exceljs.
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
-import { ExitCode, formatError, UsageError } from './core/errors.js';
+import { ExitCode, formatError, isMeterdataError, MeterdataError, UsageError } from './core/errors.js';
 import type { Io } from './core/io.js';
 
 const EXIT_CODES_HELP = `
@@ -178,10 +178,19 @@ export async function main(argv: string[], io?: Io): Promise<number> {
       if (e.exitCode === 0) return ExitCode.OK;
       return ExitCode.USAGE;
     }
-    const { text, exitCode: code } = formatError(e instanceof Error && 'code' in e && e.code === 'commander.invalidArgument' ? new UsageError(e.message) : e);
+    const { text, exitCode: code } = formatError(e instanceof Error && 'code' in e && e.code === 'commander.invalidArgument' ? new UsageError(e.message) : interrupted(e, ctx.signal));
     ctx.stderr.write(`${text}\n`);
     return code;
   }
+}
+
+/**
+ * A Ctrl-C before a command could say what it stopped (a request still on its way, a
+ * sign-in being read) surfaces as the abort itself: that is an interruption (130), not a bug.
+ */
+function interrupted(e: unknown, signal: AbortSignal): unknown {
+  if (!signal.aborted || isMeterdataError(e)) return e;
+  return new MeterdataError('Interrupted before the command finished.', { code: 'INTERRUPTED', exitCode: ExitCode.INTERRUPTED, hint: 'Run the same command again.' });
 }
 
 function processIo(): Io {

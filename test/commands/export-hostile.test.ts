@@ -110,3 +110,19 @@ describe('no token over plain http to another machine', () => {
     expect(r.stderr).not.toMatch(/unexpected failure|TypeError/);
   });
 });
+
+describe('Ctrl-C before the export has started', () => {
+  it('while /whoami is still on its way: exit 130 with one line saying so, not an unexpected failure', async () => {
+    api = await startFakeApi();
+    api.route('/v1/whoami', { json: whoami(), delayMs: 5_000 });
+    const home = mkdtempSync(path.join(os.tmpdir(), 'md-interrupt-'));
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(new Error('interrupted by SIGINT')), 300);
+    const env = { METERDATA_HOME: home, METERDATA_ACCESS_TOKEN: 'tok', METERDATA_BASE_URL: api.baseUrl };
+    const r = await runCli(['export', '--year', '2025', '--out', path.join(home, 'out')], { env, cwd: home, signal: ac.signal });
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toMatch(/^meterdata: Interrupted/);
+    expect(r.stderr).not.toMatch(/unexpected failure|^\s+at /m);
+    expect(existsSync(path.join(home, 'out'))).toBe(false);
+  });
+});
