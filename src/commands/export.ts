@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { ExitCode, MeterdataError, UsageError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
+import { terminalSafeJson } from '../core/terminal-text.js';
 import { dirs } from '../core/paths.js';
 import { fixedExportTime, identity, parseExportArgs, type ExportArgs } from '../export/options.js';
 import { checkOutDir, finalNames } from '../export/output.js';
@@ -43,7 +44,7 @@ export function summaryText(s: ExportSummary): string {
 }
 
 export function summaryJson(s: ExportSummary): string {
-  return JSON.stringify({
+  return terminalSafeJson({
     out: s.out,
     files: s.files,
     range: s.range,

@@ -80,6 +80,23 @@ describe('status against a hostile server', () => {
     expect(r.stdout).toContain('Haus\\u{1b}[2J');
     expect(r.stdout + r.stderr).not.toMatch(CONTROL);
   });
+
+  it('--json (status, export) carries the same name, with C1 and bidi controls written as JSON escapes', async () => {
+    const a = await hostileApi([property(uid(), HOSTILE)]);
+    a.route('/v1/whoami', { json: { ...whoami(), tenant_name: HOSTILE } });
+    const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-hostile-')), METERDATA_ACCESS_TOKEN: 'tok', METERDATA_BASE_URL: a.baseUrl };
+    const status = await runCli(['status', '--json'], { env });
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).not.toMatch(CONTROL);
+    expect((JSON.parse(status.stdout) as { tenant_name: string }).tenant_name).toBe(HOSTILE);
+    a.route('/v1/usage-units', pageOf([], null));
+    a.route(/^\/v1\/properties\/[^/]+\/measuring-points/, pageOf([], null));
+    const out = path.join(env.METERDATA_HOME, 'out');
+    const exp = await runCli(['export', '--year', '2025', '--out', out, '--format', 'csv', '--json', '--quiet'], { env, cwd: env.METERDATA_HOME });
+    expect(exp.code, exp.stderr).toBe(0);
+    expect(exp.stdout).not.toMatch(CONTROL);
+    expect((JSON.parse(exp.stdout) as { tenant: string }).tenant).toBe(HOSTILE);
+  });
 });
 
 describe('no token over plain http to another machine', () => {
