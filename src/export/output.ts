@@ -3,7 +3,7 @@
 // place together by AtomicOutput only when everything succeeded.
 import { createHash, randomUUID } from 'node:crypto';
 import { constants, createReadStream } from 'node:fs';
-import { access, open, readFile, rm, stat } from 'node:fs/promises';
+import { access, open, readFile, readlink, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FLAG_SEVERITY, type BillingRow, type FlagCode } from '../billing/types.js';
 import { UsageError } from '../core/errors.js';
@@ -89,6 +89,11 @@ export async function checkWritable(dir: string): Promise<void> {
         NOT_WRITABLE_HINT,
         'EXPORT_OUT_NOT_A_FOLDER',
       );
+    }
+    // A link to nothing: mkdir cannot create it (EEXIST) and would fail only after the requests.
+    const target = await readlink(at).catch(() => null);
+    if (target !== null) {
+      throw new UsageError(`--out ${dir} cannot be created: ${at} is a link to ${target}, which does not exist.`, 'Create the folder the link points to, or choose another --out folder.', 'EXPORT_OUT_NOT_A_FOLDER');
     }
     if (path.dirname(at) === at) break;
     at = path.dirname(at);

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +16,17 @@ describe('the --out writability probe', () => {
     await checkOutDir(dir, { a: 1 }, ['billing.csv']);
     expect(await readdir(dir)).toEqual([path.basename(theirs)]);
     expect(await readFile(theirs, 'utf8')).toBe('mine');
+  });
+
+  it('an --out that is (or lies under) a link to nothing is refused before any request, naming the link', async () => {
+    const dir = await tmp();
+    const link = path.join(dir, 'out');
+    await symlink(path.join(dir, 'missing', 'x'), link);
+    for (const out of [link, path.join(link, 'sub')]) {
+      const e = await checkOutDir(out, { a: 1 }, ['billing.csv']).catch((x: unknown) => x);
+      expect(e).toMatchObject({ code: 'EXPORT_OUT_NOT_A_FOLDER', exitCode: 2 });
+      expect((e as Error).message).toBe(`--out ${out} cannot be created: ${link} is a link to ${path.join(dir, 'missing', 'x')}, which does not exist.`);
+    }
   });
 
   it('a probe a kill left in --out is removed with the next export’s scratch files', async () => {
