@@ -2,6 +2,7 @@
 import { DEFAULT_SCOPES, loadProfile, resolveProfileName, type Profile } from '../core/config.js';
 import { staticCredentials, type Credentials } from '../core/credentials.js';
 import { UsageError } from '../core/errors.js';
+import { tokenSafeUrl } from '../core/secure-url.js';
 import { notSignedIn, Session } from './session.js';
 
 export interface Connection {
@@ -35,6 +36,8 @@ export async function openConnection(opts: {
       throw new UsageError('METERDATA_ACCESS_TOKEN is set but the API base URL is unknown.', `Set METERDATA_BASE_URL (including /v1) or sign in the profile "${name}" once.`, 'USAGE_NO_BASE_URL');
     }
     const baseUrl = base.replace(/\/$/, '');
+    // Checked here, before anything parses it: a typo in a cron script is a usage error, not a crash.
+    tokenSafeUrl(baseUrl, 'The API base URL', 'Set METERDATA_BASE_URL to the https address of the service, including /v1.');
     const p: Profile = profile ?? {
       name,
       auth_url: new URL(baseUrl).origin,

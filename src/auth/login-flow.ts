@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { loadProfile, saveProfile, type Profile } from '../core/config.js';
 import { InterruptedError, NotSignedInError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
+import { terminalSafe } from '../core/terminal-text.js';
 import { checkCallback, buildAuthorizationRequest } from './authorize.js';
 import { openBrowser } from './browser.js';
 import { clientAuthFor } from './client-auth.js';
@@ -50,7 +51,7 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
     const v = checkCallback(params, expected, relogin);
     if (v.ok) return { ok: true, final: true, message: 'meterdata received the sign-in.' };
     const final = !NOT_OURS.has(v.error.code);
-    if (!final) io.stderr.write(`Ignored a sign-in answer: ${v.error.message} Still waiting.\n`);
+    if (!final) io.stderr.write(`Ignored a sign-in answer: ${terminalSafe(v.error.message)} Still waiting.\n`);
     return { ok: false, final, message: v.error.message };
   };
   const server = await startCallbackServer(judge);

@@ -9,6 +9,7 @@ import type * as oidc from 'openid-client';
 import type { Credentials } from '../core/credentials.js';
 import { loadProfile, saveProfile, setProfileFields, type Profile } from '../core/config.js';
 import { NotSignedInError, ServiceUnavailableError } from '../core/errors.js';
+import { terminalSafeLines } from '../core/terminal-text.js';
 import { openStore, type CredentialStore, type StoredRecord } from './credential-store/index.js';
 import { clientAuthFor, clientSecretFrom } from './client-auth.js';
 import { discover } from './discovery.js';
@@ -56,12 +57,16 @@ export class Session {
     record: StoredRecord,
     private readonly env: NodeJS.ProcessEnv,
     /** One line for stderr: warnings that do not stop the command. */
-    private readonly warn: (line: string) => void = () => undefined,
+    warnTo: (line: string) => void = () => undefined,
     /** Ctrl-C: stops the /whoami reads (never a refresh in flight: its answer must be saved). */
     private readonly signal?: AbortSignal,
   ) {
     this.record = record;
+    // Warnings quote the server (problem details, trace ids): no control character reaches the terminal.
+    this.warn = (line) => warnTo(terminalSafeLines(line));
   }
+
+  private readonly warn: (line: string) => void;
 
   static async open(profile: Profile, env: NodeJS.ProcessEnv, warn?: (line: string) => void, signal?: AbortSignal): Promise<Session> {
     const store = openStore(profile.credential_store, env);

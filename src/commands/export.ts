@@ -4,6 +4,7 @@
 // ends with exit 6 (code EXPORT_FLAGS_STRICT) after all files were written.
 import { ExitCode, MeterdataError, UsageError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
+import { terminalSafeJson } from '../core/terminal-text.js';
 import { dirs } from '../core/paths.js';
 import { packageVersion } from '../core/resources.js';
 import { fixedExportTime, identity, parseExportArgs, type ExportArgs } from '../export/options.js';
@@ -45,7 +46,7 @@ export function summaryText(s: ExportSummary): string {
 }
 
 export function summaryJson(s: ExportSummary): string {
-  return JSON.stringify({
+  return terminalSafeJson({
     out: s.out,
     files: s.files,
     range: s.range,

@@ -3,7 +3,7 @@
 import { loadProfile, loadProfiles, resolveProfileName, type Profile } from '../core/config.js';
 import { ExitCode, MeterdataError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
-import { terminalSafe } from '../core/terminal-text.js';
+import { terminalSafe, terminalSafeJson } from '../core/terminal-text.js';
 import { openConnection } from '../auth/connection.js';
 import { openStore } from '../auth/credential-store/index.js';
 import { describePropertyScope, reconcile } from '../auth/whoami.js';
@@ -32,7 +32,7 @@ export async function run(opts: Record<string, unknown>, io: Io, _args: string[]
   const names = opts.all ? Object.keys(await loadProfiles(io.env)).sort() : [resolveProfileName(opts, io.env)];
   const reports: StatusReport[] = [];
   for (const name of names) reports.push(await check(name, io));
-  if (opts.json) io.stdout.write(`${JSON.stringify(opts.all ? reports : reports[0], null, 2)}\n`);
+  if (opts.json) io.stdout.write(`${terminalSafeJson(opts.all ? reports : reports[0], 2)}\n`);
   else io.stdout.write(reports.length ? reports.map(render).join('\n') : 'No profiles yet. Run `meterdata login`.\n');
   return reports.length && reports.every((r) => r.working) ? ExitCode.OK : ExitCode.NOT_SIGNED_IN;
 }

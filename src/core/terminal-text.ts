@@ -19,3 +19,14 @@ export function terminalSafe(text: string): string {
 export function terminalSafeLines(text: string): string {
   return text.replace(UNSAFE_KEEP_NEWLINE, escape);
 }
+
+// What JSON.stringify leaves as it is (it escapes only C0): DEL, C1, the bidi controls.
+const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/**
+ * JSON for stdout (--json), where a terminal may read it: the remaining controls written
+ * as \uXXXX escapes, which only occur inside strings, so the parsed value is the same.
+ */
+export function terminalSafeJson(value: unknown, space?: number): string {
+  return JSON.stringify(value, null, space).replace(UNSAFE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

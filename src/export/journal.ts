@@ -36,7 +36,15 @@ export interface JournalMeta {
 /** A lock file that cannot be read as ours is taken over once it is this old. */
 export const LOCK_DAMAGED_STALE_MS = 30_000;
 
-function alive(pid: number): boolean {
+/**
+ * When this process started (ms since the epoch; the same in every thread). A lock naming
+ * our own pid but another start was left by an earlier process that had the same pid: in
+ * a container every cron run may be pid 7, and a killed one must not block the next forever.
+ */
+const PROCESS_STARTED = Math.round(Date.now() - process.uptime() * 1000);
+
+function alive(pid: number, started: unknown): boolean {
+  if (pid === process.pid) return typeof started !== 'number' || Math.abs(started - PROCESS_STARTED) < 2_000;
   try {
     process.kill(pid, 0);
     return true;
@@ -119,7 +127,7 @@ export class Journal {
   private static async lock(file: string, busy: UsageError): Promise<() => Promise<void>> {
     await mkdir(path.dirname(file), { recursive: true });
     const mine = `${file}.${process.pid}.tmp`;
-    await writeFile(mine, JSON.stringify({ pid: process.pid, host: os.hostname() }));
+    await writeFile(mine, JSON.stringify({ pid: process.pid, host: os.hostname(), started: PROCESS_STARTED }));
     try {
       for (let attempt = 0; ; attempt++) {
         try {
@@ -148,13 +156,13 @@ export class Journal {
     } catch {
       return true; // gone between our attempt and this look: try again
     }
-    let holder: { pid?: unknown; host?: unknown };
+    let holder: { pid?: unknown; host?: unknown; started?: unknown };
     try {
-      holder = JSON.parse(text) as { pid?: unknown; host?: unknown };
+      holder = JSON.parse(text) as typeof holder;
     } catch {
       return ageMs > LOCK_DAMAGED_STALE_MS;
     }
-    return holder.host === os.hostname() && typeof holder.pid === 'number' && !alive(holder.pid);
+    return holder.host === os.hostname() && typeof holder.pid === 'number' && !alive(holder.pid, holder.started);
   }
 
   /**

@@ -95,6 +95,7 @@ export function parseExportArgs(opts: Record<string, unknown>, cwd: string, env:
 
   const rawIds = Array.isArray(opts.property) ? (opts.property as string[]) : str(opts.property) ? [str(opts.property)!] : [];
   const propertyIds: string[] = [];
+  if (rawIds.some((r) => list(r).length === 0)) throw new UsageError('--property: the list is empty.', 'Give Property ids (e.g. --property <id>,<id>), or leave --property out to export every Property (check the variables your script passes).');
   for (const raw of rawIds.flatMap(list)) {
     if (!UUID.test(raw)) throw new UsageError(`--property: "${raw}" is not a Property id (a UUID such as 3f2a…-…).`, 'Copy the id from `meterdata browse`.');
     const id = raw.toLowerCase();

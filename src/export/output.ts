@@ -1,9 +1,9 @@
 // Every file of one export: CSV tables written as rows arrive, NDJSON spools for the
 // workbook, the Overview totals, then billing.xlsx and the manifest, all renamed into
 // place together by AtomicOutput only when everything succeeded.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { constants, createReadStream } from 'node:fs';
-import { access, open, readFile, rm, stat } from 'node:fs/promises';
+import { access, open, readFile, readlink, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FLAG_SEVERITY, type BillingRow, type FlagCode } from '../billing/types.js';
 import { UsageError } from '../core/errors.js';
@@ -90,10 +90,15 @@ export async function checkWritable(dir: string): Promise<void> {
         'EXPORT_OUT_NOT_A_FOLDER',
       );
     }
+    // A link to nothing: mkdir cannot create it (EEXIST) and would fail only after the requests.
+    const target = await readlink(at).catch(() => null);
+    if (target !== null) {
+      throw new UsageError(`--out ${dir} cannot be created: ${at} is a link to ${target}, which does not exist.`, 'Create the folder the link points to, or choose another --out folder.', 'EXPORT_OUT_NOT_A_FOLDER');
+    }
     if (path.dirname(at) === at) break;
     at = path.dirname(at);
   }
-  const probe = path.join(at, `.meterdata-write-test-${process.pid}`);
+  const probe = probeFile(at);
   try {
     await access(at, constants.W_OK);
     await (await open(probe, 'wx')).close();
@@ -101,6 +106,15 @@ export async function checkWritable(dir: string): Promise<void> {
   } catch (e) {
     throw notWritable(dir, at, e as NodeJS.ErrnoException);
   }
+}
+
+/**
+ * A name no user file and no earlier run's leftover can have (a pid repeats: every run in a
+ * container may be pid 7), ending in ".partial" so that a probe a kill left in --out goes
+ * with the next export's scratch files (AtomicOutput.prepare).
+ */
+export function probeFile(dir: string): string {
+  return path.join(dir, `.meterdata-write-test-${process.pid}-${randomUUID()}.partial`);
 }
 
 function notWritable(dir: string, at: string, e: NodeJS.ErrnoException): UsageError {

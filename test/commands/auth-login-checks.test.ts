@@ -50,6 +50,18 @@ describe('a forged sign-in answer is refused before the code is redeemed, and th
     expect((await runCli(['status'], { env })).code).toBe(0);
   });
 
+  it('a forged answer’s text reaches the terminal with its bidi and C1 controls escaped', async () => {
+    const env = freshEnv();
+    const run = runLive(['login', '--no-browser', '--timeout', '2', '--auth-url', sb.url], env);
+    const redirect = await followToRedirect(await run.url);
+    redirect.searchParams.set('iss', 'https://evil.example/\u202etxt.exe\u009b2J');
+    expect((await deliver(redirect)).status).toBe(400);
+    const r = await run.done;
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('Ignored a sign-in answer: The sign-in answer names a different server (https://evil.example/\\u{202e}txt.exe\\u{9b}2J)');
+    expect(r.stderr).not.toMatch(/[\u0080-\u009f\u202e]/);
+  });
+
   it('only forged answers: the code is never redeemed and login ends at the timeout (exit 3)', async () => {
     const env = freshEnv();
     const before = new Set(sb.admin.connections().map((c) => c.sid));

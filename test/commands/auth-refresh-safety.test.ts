@@ -98,6 +98,18 @@ describe('/whoami after a refresh', () => {
     expect(r.code, r.stderr).toBe(0);
   });
 
+  it('the warning after a failing /whoami shows the server’s text (a trace id) with its control characters escaped', async () => {
+    const { env, file } = await signedIn();
+    expiresIn(file, -1000);
+    const body = JSON.stringify({ type: 'https://errors.example/service-unavailable', status: 503, trace_id: 'abc\u001b]0;owned\u0007\u001b[2J\u202e' });
+    proxy.intercept = async (r) => (r.path === '/v1/whoami' ? { status: 503, headers: { 'content-type': 'application/problem+json', 'retry-after': '0' }, body } : undefined);
+    const tok = await runCli(['token'], { env });
+    proxy.intercept = undefined;
+    expect(tok.code, tok.stderr).toBe(0);
+    expect(tok.stderr).toContain('abc\\u{1b}]0;owned\\u{7}\\u{1b}[2J\\u{202e}');
+    expect(tok.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+  });
+
   it('a failing /whoami after a successful refresh keeps the refresh and says so as a warning', async () => {
     const { env, file } = await signedIn();
     const old = expiresIn(file, -1000);

@@ -80,6 +80,23 @@ describe('status against a hostile server', () => {
     expect(r.stdout).toContain('Haus\\u{1b}[2J');
     expect(r.stdout + r.stderr).not.toMatch(CONTROL);
   });
+
+  it('--json (status, export) carries the same name, with C1 and bidi controls written as JSON escapes', async () => {
+    const a = await hostileApi([property(uid(), HOSTILE)]);
+    a.route('/v1/whoami', { json: { ...whoami(), tenant_name: HOSTILE } });
+    const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-hostile-')), METERDATA_ACCESS_TOKEN: 'tok', METERDATA_BASE_URL: a.baseUrl };
+    const status = await runCli(['status', '--json'], { env });
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).not.toMatch(CONTROL);
+    expect((JSON.parse(status.stdout) as { tenant_name: string }).tenant_name).toBe(HOSTILE);
+    a.route('/v1/usage-units', pageOf([], null));
+    a.route(/^\/v1\/properties\/[^/]+\/measuring-points/, pageOf([], null));
+    const out = path.join(env.METERDATA_HOME, 'out');
+    const exp = await runCli(['export', '--year', '2025', '--out', out, '--format', 'csv', '--json', '--quiet'], { env, cwd: env.METERDATA_HOME });
+    expect(exp.code, exp.stderr).toBe(0);
+    expect(exp.stdout).not.toMatch(CONTROL);
+    expect((JSON.parse(exp.stdout) as { tenant: string }).tenant).toBe(HOSTILE);
+  });
 });
 
 describe('no token over plain http to another machine', () => {
@@ -101,5 +118,28 @@ describe('no token over plain http to another machine', () => {
     } finally {
       await new Promise<void>((r) => trap.close(() => r()));
     }
+  });
+
+  it('a METERDATA_BASE_URL that is not a URL is a usage error naming it, not a crash', async () => {
+    const r = await exportRun('example.com/v1').run();
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('The API base URL "example.com/v1" is not a URL.');
+    expect(r.stderr).not.toMatch(/unexpected failure|TypeError/);
+  });
+});
+
+describe('Ctrl-C before the export has started', () => {
+  it('while /whoami is still on its way: exit 130 with one line saying so, not an unexpected failure', async () => {
+    api = await startFakeApi();
+    api.route('/v1/whoami', { json: whoami(), delayMs: 5_000 });
+    const home = mkdtempSync(path.join(os.tmpdir(), 'md-interrupt-'));
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(new Error('interrupted by SIGINT')), 300);
+    const env = { METERDATA_HOME: home, METERDATA_ACCESS_TOKEN: 'tok', METERDATA_BASE_URL: api.baseUrl };
+    const r = await runCli(['export', '--year', '2025', '--out', path.join(home, 'out')], { env, cwd: home, signal: ac.signal });
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toMatch(/^meterdata: Interrupted/);
+    expect(r.stderr).not.toMatch(/unexpected failure|^\s+at /m);
+    expect(existsSync(path.join(home, 'out'))).toBe(false);
   });
 });

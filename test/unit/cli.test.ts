@@ -58,4 +58,13 @@ describe('meterdata CLI wiring', () => {
     expect(r.stderr).toContain(`meterdata: ${flag}: the value is empty.`);
     expect(readdirSync(home)).toEqual([]);
   });
+
+  // `--property "$A,$B"` with both unset is "," : a list of nothing must not mean every Property.
+  it.each([[','], [' , '], ['3f2a0000-0000-4000-8000-000000000001', ',']])('refuses a --property list without an id (%j) instead of exporting every Property', async (...values) => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'md-empty-'));
+    const r = await runCli(['export', '--year', '2025', ...values.flatMap((v) => ['--property', v])], { env: { METERDATA_HOME: home }, cwd: home });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('meterdata: --property: the list is empty.');
+    expect(readdirSync(home)).toEqual([]);
+  });
 });

@@ -1,12 +1,41 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AtomicOutput } from '../../src/export/atomic.js';
-import { checkOutDir, OutputSet } from '../../src/export/output.js';
+import { checkOutDir, OutputSet, probeFile } from '../../src/export/output.js';
 import { loadTemplate } from '../../src/export/templates.js';
 
 const tmp = () => mkdtemp(path.join(os.tmpdir(), 'md-atomic-'));
+
+describe('the --out writability probe', () => {
+  it("never clashes with a file of that name (a user's, or a probe an earlier run with the same pid left), and leaves nothing behind", async () => {
+    const dir = await tmp();
+    const theirs = path.join(dir, `.meterdata-write-test-${process.pid}`);
+    await writeFile(theirs, 'mine');
+    await checkOutDir(dir, { a: 1 }, ['billing.csv']);
+    expect(await readdir(dir)).toEqual([path.basename(theirs)]);
+    expect(await readFile(theirs, 'utf8')).toBe('mine');
+  });
+
+  it('an --out that is (or lies under) a link to nothing is refused before any request, naming the link', async () => {
+    const dir = await tmp();
+    const link = path.join(dir, 'out');
+    await symlink(path.join(dir, 'missing', 'x'), link);
+    for (const out of [link, path.join(link, 'sub')]) {
+      const e = await checkOutDir(out, { a: 1 }, ['billing.csv']).catch((x: unknown) => x);
+      expect(e).toMatchObject({ code: 'EXPORT_OUT_NOT_A_FOLDER', exitCode: 2 });
+      expect((e as Error).message).toBe(`--out ${out} cannot be created: ${link} is a link to ${path.join(dir, 'missing', 'x')}, which does not exist.`);
+    }
+  });
+
+  it('a probe a kill left in --out is removed with the next export’s scratch files', async () => {
+    const dir = await tmp();
+    await writeFile(probeFile(dir), '');
+    await new AtomicOutput(dir).prepare();
+    expect(await readdir(dir)).toEqual([]);
+  });
+});
 
 describe('atomic output', () => {
   it('shows nothing under a final name until commit, then everything with the manifest last', async () => {

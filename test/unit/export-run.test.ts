@@ -253,6 +253,17 @@ describe('export journal lock', () => {
     expect(existsSync(path.join(s.args.out, 'meterdata-manifest.json'))).toBe(true);
   });
 
+  it('takes over a lock left by an earlier process that had this process’s pid (every cron run in a container may be pid 7)', async () => {
+    const data = dataset();
+    const s = await setup();
+    const lock = await outLockFile(s.stateDir, s.args.out);
+    await mkdir(path.dirname(lock), { recursive: true });
+    await writeFile(lock, JSON.stringify({ pid: process.pid, host: os.hostname(), started: Date.now() - 86_400_000 }));
+    await runExport({ api: fakeApi(data).api, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
+    expect(existsSync(lock)).toBe(false);
+    expect(existsSync(path.join(s.args.out, 'meterdata-manifest.json'))).toBe(true);
+  });
+
   // A kill -9 used to be able to leave an empty lock file (created, not yet written); the
   // re-run then crashed with exit 1 instead of resuming. A damaged lock is now a handled case.
   it('takes over a damaged lock file once it is old, and refuses (exit 2, no crash) while it is fresh', async () => {
