@@ -66,8 +66,12 @@ export async function refreshGrant(config: oidc.Configuration, refreshToken: str
   return watched(config, async (wire) => {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await oidc.refreshTokenGrant(config, refreshToken, undefined, dpop ? { DPoP: dpop } : undefined);
+        const tokens = await oidc.refreshTokenGrant(config, refreshToken, undefined, dpop ? { DPoP: dpop } : undefined);
+        // Every refresh rotates (contract): an answer without the new token lost it, and keeping the old one would present a rotated token.
+        if (!tokens.refresh_token) throw answerLost(undefined, 'refresh the access token', profile, `the answer (HTTP ${wire.status ?? 200}) carried no new refresh token`);
+        return tokens;
       } catch (e) {
+        if (e instanceof RefreshAnswerLostError) throw e;
         const wait = httpStatusOf(e) === 429 ? retryAfterSeconds(e) : undefined;
         if (wait !== undefined && wait > RETRY_AFTER_MAX_S) throw tokenWaitTooLong(wait);
         if (wait === undefined || attempt >= REFRESH_429_RETRIES) throw tokenError(e, 'refresh the access token', profile, undefined, wire);
@@ -214,8 +218,8 @@ export function tokenError(e: unknown, what: string, profile: Profile | undefine
   return answerLost(e, what, profile, wire);
 }
 
-function answerLost(e: unknown, what: string, profile: Profile | undefined, wire: Wire | undefined): RefreshAnswerLostError {
-  return new RefreshAnswerLostError(`The answer of the sign-in server was lost while trying to ${what} (${lostReason(e, wire)}).`, {
+function answerLost(e: unknown, what: string, profile: Profile | undefined, wire: Wire | string | undefined): RefreshAnswerLostError {
+  return new RefreshAnswerLostError(`The answer of the sign-in server was lost while trying to ${what} (${typeof wire === 'string' ? wire : lostReason(e, wire)}).`, {
     code: 'AUTH_ANSWER_LOST',
     hint: profile
       ? `The server may already have replaced the stored refresh token, and sending the old one again would end the connection, so meterdata will not send it again. Run \`meterdata login${profile.name !== 'default' ? ` --profile ${profile.name}` : ''}\` to sign in again.`

@@ -25,6 +25,7 @@ afterAll(async () => {
 afterEach(() => {
   proxy.intercept = undefined;
   proxy.lose = undefined;
+  proxy.rewrite = undefined;
 });
 
 /** Signed in at the sandbox, then pointed at the proxy; the access token expired locally. */
@@ -74,6 +75,32 @@ describe('an answer lost after sending', () => {
     expect(tokenPosts()).toBe(posts + 1); // never re-sent
     expect(stateOf(sid)).toBe('connected'); // so the server had no reason to revoke it
   }, 20_000);
+});
+
+describe('a 200 that cannot be kept', () => {
+  it('without a new refresh token (the server rotated, the new one is missing): exit 3, marked, the old token never sent again', async () => {
+    const { env, rec, sid, stored } = await signedIn();
+    proxy.rewrite = (r, body) => {
+      if (r.path !== '/oauth/token') return body;
+      const { refresh_token: _dropped, ...rest } = JSON.parse(body) as Record<string, unknown>;
+      return JSON.stringify(rest);
+    };
+    const posts = tokenPosts();
+    const r = await runCli(['token'], { env });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/carried no new refresh token/);
+    expect(r.stderr).toMatch(/will not send it again\. Run `meterdata login` to sign in again/);
+    expect(stored().refresh_uncertain_since).toBeTruthy();
+    expect(stored().refresh_intent).toBeUndefined();
+
+    expect(stored().refresh_token).toBe(rec.refresh_token); // rotated by the server: sending it would end the connection
+
+    proxy.rewrite = undefined;
+    const next = await runCli(['token'], { env });
+    expect(next.code).toBe(3);
+    expect(tokenPosts()).toBe(posts + 1);
+    expect(stateOf(sid)).toBe('connected');
+  });
 });
 
 describe('the refresh intent', () => {
