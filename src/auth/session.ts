@@ -57,7 +57,7 @@ export class Session {
     private readonly env: NodeJS.ProcessEnv,
     /** One line for stderr: warnings that do not stop the command. */
     private readonly warn: (line: string) => void = () => undefined,
-    /** Ctrl-C: stops the /whoami reads (never a refresh in flight: its answer must be saved). */
+    /** Ctrl-C: stops the /whoami reads and a refresh's 429 wait (never a refresh in flight: its answer must be saved). */
     private readonly signal?: AbortSignal,
   ) {
     this.record = record;
@@ -136,7 +136,7 @@ export class Session {
     await this.persist(intended, 'intent');
     let next: StoredRecord;
     try {
-      const tokens = await refreshGrant(config, current.refresh_token, dpopHandle(config, key), this.profile);
+      const tokens = await refreshGrant(config, current.refresh_token, dpopHandle(config, key), this.profile, this.signal);
       next = recordFromTokens(tokens, current);
     } catch (e) {
       // Lost after sending: remember it, so nobody resends the token. Otherwise the token was not used.

@@ -1,5 +1,6 @@
 // The three calls to the authorization server after discovery: redeem the code, refresh,
 // revoke. Errors become typed meterdata errors whose text carries no token.
+import { setTimeout as sleep } from 'node:timers/promises';
 import * as oidc from 'openid-client';
 import type { Profile } from '../core/config.js';
 import { ExitCode, MeterdataError, NotSignedInError, ServiceUnavailableError } from '../core/errors.js';
@@ -62,7 +63,7 @@ async function watched<T>(config: oidc.Configuration, fn: (wire: Wire) => Promis
  * A 429 is the only failure retried: the server turned the request away before using the
  * refresh token. A 5xx or a lost answer may come after a rotation, so it is never resent.
  */
-export async function refreshGrant(config: oidc.Configuration, refreshToken: string, dpop: oidc.DPoPHandle | undefined, profile: Profile): Promise<TokenSet> {
+export async function refreshGrant(config: oidc.Configuration, refreshToken: string, dpop: oidc.DPoPHandle | undefined, profile: Profile, signal?: AbortSignal): Promise<TokenSet> {
   return watched(config, async (wire) => {
     for (let attempt = 0; ; attempt++) {
       try {
@@ -75,7 +76,8 @@ export async function refreshGrant(config: oidc.Configuration, refreshToken: str
         const wait = httpStatusOf(e) === 429 ? retryAfterSeconds(e) : undefined;
         if (wait !== undefined && wait > RETRY_AFTER_MAX_S) throw tokenWaitTooLong(wait);
         if (wait === undefined || attempt >= REFRESH_429_RETRIES) throw tokenError(e, 'refresh the access token', profile, undefined, wire);
-        await new Promise((r) => setTimeout(r, wait * 1000));
+        // Ctrl-C ends the wait (no request is on its way then); never a request in flight.
+        await sleep(wait * 1000, undefined, { signal }).catch((err: unknown) => Promise.reject(signal?.reason ?? err));
       }
     }
   });
