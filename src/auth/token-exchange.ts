@@ -135,8 +135,15 @@ export function oauthErrorOf(e: unknown): { error: string; status: number } | un
 }
 
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+/**
+ * A TLS handshake that failed (a certificate refused, no TLS server there): the request is only
+ * written after the handshake, so it never left. Only handshake-time codes: an error later in
+ * the stream (a bad record, a reset) may follow a request the server used.
+ */
+const HANDSHAKE_FAILED =
+  /^(ERR_TLS_CERT_ALTNAME_INVALID|ERR_SSL_WRONG_VERSION_NUMBER|ERR_SSL_UNSUPPORTED_PROTOCOL|ERR_SSL_\w*HANDSHAKE_FAILURE|ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION|CERT_\w+|\w*SELF_SIGNED_CERT\w*|UNABLE_TO_\w+|HOSTNAME_MISMATCH|INVALID_CA)$/;
 
-const neverSent = (e: unknown) => causeCodes(e).some((c) => NEVER_SENT.has(c));
+const neverSent = (e: unknown) => causeCodes(e).some((c) => NEVER_SENT.has(c) || HANDSHAKE_FAILED.test(c));
 
 /** The request left and no usable answer came back: none at all, or a 2xx we could not read. */
 function lostAfterSending(e: unknown, wire: Wire): boolean {

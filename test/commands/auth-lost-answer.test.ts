@@ -77,6 +77,27 @@ describe('an answer lost after sending', () => {
   }, 20_000);
 });
 
+describe('never sent', () => {
+  it('a TLS handshake that fails (the token endpoint is no TLS server): exit 5, the record untouched, the next run refreshes', async () => {
+    const { env, rec, stored } = await signedIn();
+    const before = stored();
+    // The metadata names https on the proxy's own (plain http) port: the handshake fails, no request leaves.
+    proxy.rewrite = (r, body) => (r.path.startsWith('/.well-known/') ? body.replace(`"${proxy.url}/oauth/token"`, `"${proxy.url.replace('http:', 'https:')}/oauth/token"`) : body);
+    const posts = tokenPosts();
+    const r = await runCli(['token'], { env });
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stderr).toMatch(/Cannot reach the sign-in server to refresh the access token \(.*SSL/);
+    expect(r.stderr).not.toMatch(/was lost/);
+    expect(tokenPosts()).toBe(posts);
+    expect(stored()).toEqual(before);
+
+    proxy.rewrite = undefined;
+    const next = await runCli(['token'], { env });
+    expect(next.code, next.stderr).toBe(0);
+    expect(stored().refresh_token).not.toBe(rec.refresh_token);
+  });
+});
+
 describe('a 200 that cannot be kept', () => {
   it('without a new refresh token (the server rotated, the new one is missing): exit 3, marked, the old token never sent again', async () => {
     const { env, rec, sid, stored } = await signedIn();
