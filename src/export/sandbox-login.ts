@@ -43,7 +43,11 @@ export async function headlessLogin(o: HeadlessLoginOptions): Promise<void> {
     write(chunk: Buffer, _enc, done) {
       log += chunk.toString('utf8');
       const m = /^(https?:\/\/\S+)$/m.exec(log);
-      if (m && !followed) followed = follow(m[1]!, o.signal);
+      if (m && !followed) {
+        followed = follow(m[1]!, o.signal);
+        // Awaited after the login; a Ctrl-C rejects it while the login still waits, and unhandled that would end the process.
+        followed.catch(() => undefined);
+      }
       done();
     },
   });
