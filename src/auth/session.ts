@@ -133,7 +133,10 @@ export class Session {
     if (!(await lock.stillHeld())) return 'lock-lost';
     // Durable before the request leaves, so whoever takes this lock over while we stall sees it.
     const intended: StoredRecord = { ...current, refresh_intent: intentOf() };
+    await pauseAt(this.env, 'BEFORE_INTENT', this.warn);
     await this.persist(intended, 'intent');
+    // Stalled past the stale limit while writing it: the new holder may be refreshing with this token.
+    if (!(await lock.stillHeld())) return this.takenOverDuringIntent(intended, relogin);
     let next: StoredRecord;
     try {
       const tokens = await refreshGrant(config, current.refresh_token, dpopHandle(config, key), this.profile, this.signal);
@@ -161,6 +164,24 @@ export class Session {
       if (!now) throw notSignedIn(this.profile.name);
       return { record: now, refreshed: false };
     });
+  }
+
+  /**
+   * Our intent landed after the lock was taken over. If the store still holds it, it may have
+   * replaced tokens the new holder refreshed and saved meanwhile, and they cannot be told apart
+   * from none: mark the record (sign in again). Otherwise someone wrote after it: use that.
+   */
+  private async takenOverDuringIntent(intended: StoredRecord, relogin: string): Promise<'lock-lost'> {
+    const at = intended.refresh_intent!.at;
+    const ours = await withRefreshLock(this.env, this.profile.name, async () => {
+      const now = await this.store.read(this.profile.name);
+      if (!now || now.refresh_intent?.at !== at || now.refresh_token !== intended.refresh_token) return false;
+      const { refresh_intent: _ours, ...rest } = now;
+      await this.store.write(this.profile.name, { ...rest, refresh_uncertain_since: at }).catch(() => undefined);
+      return true;
+    });
+    if (ours) throw refreshUncertain(at, 'taken-over', relogin);
+    return 'lock-lost';
   }
 
   /** Replaces our own intent with its outcome, unless someone else changed the record meanwhile. */
