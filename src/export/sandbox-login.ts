@@ -66,6 +66,8 @@ export async function headlessLogin(o: HeadlessLoginOptions): Promise<void> {
     await run({ authUrl: o.authUrl, baseUrl: o.baseUrl, clientId: 'sandbox-demo-client', credentialStore: 'file', timeout: '60', ...(o.profile ? { profile: o.profile } : {}) }, io, []);
     await followed;
   } catch (e) {
+    // Ctrl-C: the caller's interruption ("run the same command again"), not the inner login's "run meterdata login".
+    if (o.signal.aborted) throw o.signal.reason;
     if (e instanceof NotSignedInError) throw new NotSignedInError(`Sign-in to the sandbox failed: ${e.message}`, { code: e.code, hint: log.trim().split('\n').slice(-2).join(' ') });
     throw e;
   }

@@ -39,7 +39,7 @@ it('Ctrl-C during the demo sandbox sign-in: an interruption, not an unhandled re
       return undefined;
     };
     const env = { METERDATA_HOME: await mkdtemp(path.join(os.tmpdir(), 'md-demo-int-')) };
-    await expect(headlessLogin({ authUrl: proxy.url, baseUrl: `${sb.url}/v1`, env, signal: ctrlC.signal })).rejects.toMatchObject({ exitCode: 130 });
+    await expect(headlessLogin({ authUrl: proxy.url, baseUrl: `${sb.url}/v1`, env, signal: ctrlC.signal })).rejects.toMatchObject({ exitCode: 130, message: 'Interrupted by SIGINT.' });
     await new Promise((r) => setTimeout(r, 50));
     expect(unhandled).toEqual([]);
   } finally {
