@@ -34,11 +34,12 @@ export function refreshInFlight(intent: RefreshIntent, relogin: string): Service
 }
 
 /** The refresh token may have been rotated by a request whose answer nobody saved: exit 3. */
-export function refreshUncertain(since: string, how: 'lost' | 'abandoned', relogin: string): NotSignedInError {
-  const what =
-    how === 'lost'
-      ? `An earlier refresh of this connection (${since}) got no answer`
-      : `An earlier refresh of this connection (${since}) was sent by a process that ended before saving its answer`;
+export function refreshUncertain(since: string, how: 'lost' | 'abandoned' | 'taken-over', relogin: string): NotSignedInError {
+  const what = {
+    lost: `An earlier refresh of this connection (${since}) got no answer`,
+    abandoned: `An earlier refresh of this connection (${since}) was sent by a process that ended before saving its answer`,
+    'taken-over': `This process stalled while starting a refresh (${since}) and another meterdata process took over meanwhile; the tokens that process may have saved could not be kept`,
+  }[how];
   return new NotSignedInError(`${what}; the server may have replaced the refresh token, and sending the old one again would end the connection.`, {
     code: 'AUTH_REFRESH_UNCERTAIN',
     hint: relogin,

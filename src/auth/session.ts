@@ -58,7 +58,7 @@ export class Session {
     private readonly env: NodeJS.ProcessEnv,
     /** One line for stderr: warnings that do not stop the command. */
     warnTo: (line: string) => void = () => undefined,
-    /** Ctrl-C: stops the /whoami reads (never a refresh in flight: its answer must be saved). */
+    /** Ctrl-C: stops the /whoami reads and a refresh's 429 wait (never a refresh in flight: its answer must be saved). */
     private readonly signal?: AbortSignal,
   ) {
     this.record = record;
@@ -138,10 +138,13 @@ export class Session {
     if (!(await lock.stillHeld())) return 'lock-lost';
     // Durable before the request leaves, so whoever takes this lock over while we stall sees it.
     const intended: StoredRecord = { ...current, refresh_intent: intentOf() };
+    await pauseAt(this.env, 'BEFORE_INTENT', this.warn);
     await this.persist(intended, 'intent');
+    // Stalled past the stale limit while writing it: the new holder may be refreshing with this token.
+    if (!(await lock.stillHeld())) return this.takenOverDuringIntent(intended, relogin);
     let next: StoredRecord;
     try {
-      const tokens = await refreshGrant(config, current.refresh_token, dpopHandle(config, key), this.profile);
+      const tokens = await refreshGrant(config, current.refresh_token, dpopHandle(config, key), this.profile, this.signal);
       next = recordFromTokens(tokens, current);
     } catch (e) {
       // Lost after sending: remember it, so nobody resends the token. Otherwise the token was not used.
@@ -166,6 +169,24 @@ export class Session {
       if (!now) throw notSignedIn(this.profile.name);
       return { record: now, refreshed: false };
     });
+  }
+
+  /**
+   * Our intent landed after the lock was taken over. If the store still holds it, it may have
+   * replaced tokens the new holder refreshed and saved meanwhile, and they cannot be told apart
+   * from none: mark the record (sign in again). Otherwise someone wrote after it: use that.
+   */
+  private async takenOverDuringIntent(intended: StoredRecord, relogin: string): Promise<'lock-lost'> {
+    const at = intended.refresh_intent!.at;
+    const ours = await withRefreshLock(this.env, this.profile.name, async () => {
+      const now = await this.store.read(this.profile.name);
+      if (!now || now.refresh_intent?.at !== at || now.refresh_token !== intended.refresh_token) return false;
+      const { refresh_intent: _ours, ...rest } = now;
+      await this.store.write(this.profile.name, { ...rest, refresh_uncertain_since: at }).catch(() => undefined);
+      return true;
+    });
+    if (ours) throw refreshUncertain(at, 'taken-over', relogin);
+    return 'lock-lost';
   }
 
   /** Replaces our own intent with its outcome, unless someone else changed the record meanwhile. */

@@ -1,5 +1,6 @@
 // The three calls to the authorization server after discovery: redeem the code, refresh,
 // revoke. Errors become typed meterdata errors whose text carries no token.
+import { setTimeout as sleep } from 'node:timers/promises';
 import * as oidc from 'openid-client';
 import type { Profile } from '../core/config.js';
 import { ExitCode, MeterdataError, NotSignedInError, ServiceUnavailableError } from '../core/errors.js';
@@ -62,16 +63,21 @@ async function watched<T>(config: oidc.Configuration, fn: (wire: Wire) => Promis
  * A 429 is the only failure retried: the server turned the request away before using the
  * refresh token. A 5xx or a lost answer may come after a rotation, so it is never resent.
  */
-export async function refreshGrant(config: oidc.Configuration, refreshToken: string, dpop: oidc.DPoPHandle | undefined, profile: Profile): Promise<TokenSet> {
+export async function refreshGrant(config: oidc.Configuration, refreshToken: string, dpop: oidc.DPoPHandle | undefined, profile: Profile, signal?: AbortSignal): Promise<TokenSet> {
   return watched(config, async (wire) => {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await oidc.refreshTokenGrant(config, refreshToken, undefined, dpop ? { DPoP: dpop } : undefined);
+        const tokens = await oidc.refreshTokenGrant(config, refreshToken, undefined, dpop ? { DPoP: dpop } : undefined);
+        // Every refresh rotates (contract): an answer without the new token lost it, and keeping the old one would present a rotated token.
+        if (!tokens.refresh_token) throw answerLost(undefined, 'refresh the access token', profile, `the answer (HTTP ${wire.status ?? 200}) carried no new refresh token`);
+        return tokens;
       } catch (e) {
+        if (e instanceof RefreshAnswerLostError) throw e;
         const wait = httpStatusOf(e) === 429 ? retryAfterSeconds(e) : undefined;
         if (wait !== undefined && wait > RETRY_AFTER_MAX_S) throw tokenWaitTooLong(wait);
         if (wait === undefined || attempt >= REFRESH_429_RETRIES) throw tokenError(e, 'refresh the access token', profile, undefined, wire);
-        await new Promise((r) => setTimeout(r, wait * 1000));
+        // Ctrl-C ends the wait (no request is on its way then); never a request in flight.
+        await sleep(wait * 1000, undefined, { signal }).catch((err: unknown) => Promise.reject(signal?.reason ?? err));
       }
     }
   });
@@ -129,8 +135,15 @@ export function oauthErrorOf(e: unknown): { error: string; status: number } | un
 }
 
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+/**
+ * A TLS handshake that failed (a certificate refused, no TLS server there): the request is only
+ * written after the handshake, so it never left. Only handshake-time codes: an error later in
+ * the stream (a bad record, a reset) may follow a request the server used.
+ */
+const HANDSHAKE_FAILED =
+  /^(ERR_TLS_CERT_ALTNAME_INVALID|ERR_SSL_WRONG_VERSION_NUMBER|ERR_SSL_UNSUPPORTED_PROTOCOL|ERR_SSL_\w*HANDSHAKE_FAILURE|ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION|CERT_\w+|\w*SELF_SIGNED_CERT\w*|UNABLE_TO_\w+|HOSTNAME_MISMATCH|INVALID_CA)$/;
 
-const neverSent = (e: unknown) => causeCodes(e).some((c) => NEVER_SENT.has(c));
+const neverSent = (e: unknown) => causeCodes(e).some((c) => NEVER_SENT.has(c) || HANDSHAKE_FAILED.test(c));
 
 /** The request left and no usable answer came back: none at all, or a 2xx we could not read. */
 function lostAfterSending(e: unknown, wire: Wire): boolean {
@@ -214,8 +227,8 @@ export function tokenError(e: unknown, what: string, profile: Profile | undefine
   return answerLost(e, what, profile, wire);
 }
 
-function answerLost(e: unknown, what: string, profile: Profile | undefined, wire: Wire | undefined): RefreshAnswerLostError {
-  return new RefreshAnswerLostError(`The answer of the sign-in server was lost while trying to ${what} (${lostReason(e, wire)}).`, {
+function answerLost(e: unknown, what: string, profile: Profile | undefined, wire: Wire | string | undefined): RefreshAnswerLostError {
+  return new RefreshAnswerLostError(`The answer of the sign-in server was lost while trying to ${what} (${typeof wire === 'string' ? wire : lostReason(e, wire)}).`, {
     code: 'AUTH_ANSWER_LOST',
     hint: profile
       ? `The server may already have replaced the stored refresh token, and sending the old one again would end the connection, so meterdata will not send it again. Run \`meterdata login${profile.name !== 'default' ? ` --profile ${profile.name}` : ''}\` to sign in again.`

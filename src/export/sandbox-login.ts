@@ -45,7 +45,11 @@ export async function headlessLogin(o: HeadlessLoginOptions): Promise<void> {
     write(chunk: Buffer, _enc, done) {
       log += chunk.toString('utf8');
       const m = /^(https?:\/\/\S+)$/m.exec(log);
-      if (m && !followed) followed = follow(m[1]!, o.signal);
+      if (m && !followed) {
+        followed = follow(m[1]!, o.signal);
+        // Awaited after the login; a Ctrl-C rejects it while the login still waits, and unhandled that would end the process.
+        followed.catch(() => undefined);
+      }
       done();
     },
   });
@@ -64,6 +68,8 @@ export async function headlessLogin(o: HeadlessLoginOptions): Promise<void> {
     await run({ authUrl: o.authUrl, baseUrl: o.baseUrl, clientId: o.clientId ?? 'sandbox-demo-client', credentialStore: 'file', timeout: '60', ...(o.profile ? { profile: o.profile } : {}) }, io, []);
     await followed;
   } catch (e) {
+    // Ctrl-C: the caller's interruption ("run the same command again"), not the inner login's "run meterdata login".
+    if (o.signal.aborted) throw o.signal.reason;
     if (e instanceof NotSignedInError) throw new NotSignedInError(`Sign-in to the sandbox failed: ${e.message}`, { code: e.code, hint: log.trim().split('\n').slice(-2).join(' ') });
     throw e;
   }

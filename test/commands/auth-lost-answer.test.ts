@@ -25,6 +25,7 @@ afterAll(async () => {
 afterEach(() => {
   proxy.intercept = undefined;
   proxy.lose = undefined;
+  proxy.rewrite = undefined;
 });
 
 /** Signed in at the sandbox, then pointed at the proxy; the access token expired locally. */
@@ -74,6 +75,53 @@ describe('an answer lost after sending', () => {
     expect(tokenPosts()).toBe(posts + 1); // never re-sent
     expect(stateOf(sid)).toBe('connected'); // so the server had no reason to revoke it
   }, 20_000);
+});
+
+describe('never sent', () => {
+  it('a TLS handshake that fails (the token endpoint is no TLS server): exit 5, the record untouched, the next run refreshes', async () => {
+    const { env, rec, stored } = await signedIn();
+    const before = stored();
+    // The metadata names https on the proxy's own (plain http) port: the handshake fails, no request leaves.
+    proxy.rewrite = (r, body) => (r.path.startsWith('/.well-known/') ? body.replace(`"${proxy.url}/oauth/token"`, `"${proxy.url.replace('http:', 'https:')}/oauth/token"`) : body);
+    const posts = tokenPosts();
+    const r = await runCli(['token'], { env });
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stderr).toMatch(/Cannot reach the sign-in server to refresh the access token \(.*SSL/);
+    expect(r.stderr).not.toMatch(/was lost/);
+    expect(tokenPosts()).toBe(posts);
+    expect(stored()).toEqual(before);
+
+    proxy.rewrite = undefined;
+    const next = await runCli(['token'], { env });
+    expect(next.code, next.stderr).toBe(0);
+    expect(stored().refresh_token).not.toBe(rec.refresh_token);
+  });
+});
+
+describe('a 200 that cannot be kept', () => {
+  it('without a new refresh token (the server rotated, the new one is missing): exit 3, marked, the old token never sent again', async () => {
+    const { env, rec, sid, stored } = await signedIn();
+    proxy.rewrite = (r, body) => {
+      if (r.path !== '/oauth/token') return body;
+      const { refresh_token: _dropped, ...rest } = JSON.parse(body) as Record<string, unknown>;
+      return JSON.stringify(rest);
+    };
+    const posts = tokenPosts();
+    const r = await runCli(['token'], { env });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/carried no new refresh token/);
+    expect(r.stderr).toMatch(/will not send it again\. Run `meterdata login` to sign in again/);
+    expect(stored().refresh_uncertain_since).toBeTruthy();
+    expect(stored().refresh_intent).toBeUndefined();
+
+    expect(stored().refresh_token).toBe(rec.refresh_token); // rotated by the server: sending it would end the connection
+
+    proxy.rewrite = undefined;
+    const next = await runCli(['token'], { env });
+    expect(next.code).toBe(3);
+    expect(tokenPosts()).toBe(posts + 1);
+    expect(stateOf(sid)).toBe('connected');
+  });
 });
 
 describe('the refresh intent', () => {

@@ -11,6 +11,7 @@ import { loadProfile, setProfileFields } from '../../src/core/config.js';
 import { openStore, type CredentialStore, type StoredRecord } from '../../src/auth/credential-store/index.js';
 import { withRefreshLock } from '../../src/auth/lock.js';
 import { Session } from '../../src/auth/session.js';
+import { InterruptedError } from '../../src/core/errors.js';
 import { runCli } from '../helpers/run-cli.js';
 import { loginLive, proxySandbox, type SandboxProxy } from '../helpers/browser.js';
 
@@ -221,6 +222,25 @@ describe('token endpoint answers', () => {
     expect(tokenPosts()).toBe(posts + 1);
     expect(readFileSync(file, 'utf8')).toBe(before);
   });
+
+  it('Ctrl-C while waiting out a 429: exit 130 at once, nothing sent again, no refresh intent left behind', async () => {
+    const { env, file } = await signedIn();
+    expiresIn(file, -1000);
+    const before = readFileSync(file, 'utf8');
+    const ctrlC = new AbortController();
+    proxy.intercept = async (r) => {
+      if (r.path !== '/oauth/token') return undefined;
+      setTimeout(() => ctrlC.abort(new InterruptedError('Interrupted by SIGINT.')), 100);
+      return { ...tooMany, headers: { ...tooMany.headers, 'retry-after': '2' } };
+    };
+    const posts = tokenPosts();
+    const tok = await runCli(['token'], { env, signal: ctrlC.signal });
+    expect(tok.code, tok.stderr).toBe(130);
+    expect(tok.stderr).toMatch(/Interrupted by SIGINT/);
+    expect(tokenPosts()).toBe(posts + 1);
+    // no intent: the next run may refresh (the token was turned away, never used)
+    expect(readFileSync(file, 'utf8')).toBe(before);
+  }, 20_000);
 
   it('a 5xx is not retried (the server may have rotated the token)', async () => {
     const { env, file } = await signedIn();

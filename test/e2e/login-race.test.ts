@@ -121,13 +121,17 @@ describe('a refresh killed at fixed points', () => {
 });
 
 describe('a lock holder stalled past the stale limit', () => {
-  it('stalled before sending: it does not refresh with the token the new holder already rotated; it uses the new token', async () => {
+  /**
+   * A (`meterdata token`) is stopped at `point` past the stale limit; B takes the lock over and
+   * refreshes; then A goes on. Returns A's and B's results.
+   */
+  async function stalledAt(point: 'BEFORE_REFRESH' | 'BEFORE_INTENT') {
     const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-stall-')), METERDATA_CREDENTIAL_STORE: 'file' };
     const sid = await signedIn(env);
     expireLocally(env);
     const before = refreshes();
-    const a = spawnCli(['token'], hooks(env, { METERDATA_TEST_PAUSE_BEFORE_REFRESH_MS: '500' }));
-    await a.waitForStderr(/test-hook: BEFORE_REFRESH/);
+    const a = spawnCli(['token'], hooks(env, { [`METERDATA_TEST_PAUSE_${point}_MS`]: '500' }));
+    await a.waitForStderr(new RegExp(`test-hook: ${point}`));
     a.child.kill('SIGSTOP');
     try {
       await sleep(2600);
@@ -135,15 +139,32 @@ describe('a lock holder stalled past the stale limit', () => {
       expect(b.code, b.stderr).toBe(0);
       expect(refreshes()).toBe(before + 1);
       a.child.kill('SIGCONT');
-      const ra = await a.done;
-      expect(ra.code, ra.stderr).toBe(0);
-      expect(ra.stdout.trim()).toBe(b.stdout.trim());
-      expect(refreshes()).toBe(before + 1);
-      expect(stateOf(sid)).toBe('connected');
-      expect((await whoami(b.stdout.trim())).status).toBe(200);
+      return { env, sid, before, b, ra: await a.done };
     } finally {
       a.child.kill('SIGCONT');
     }
+  }
+
+  it('stalled before sending: it does not refresh with the token the new holder already rotated; it uses the new token', async () => {
+    const { sid, before, b, ra } = await stalledAt('BEFORE_REFRESH');
+    expect(ra.code, ra.stderr).toBe(0);
+    expect(ra.stdout.trim()).toBe(b.stdout.trim());
+    expect(refreshes()).toBe(before + 1);
+    expect(stateOf(sid)).toBe('connected');
+    expect((await whoami(b.stdout.trim())).status).toBe(200);
+  }, 60_000);
+
+  it('stalled after its last lock check, before its intent was written: it does not send the token the new holder rotated', async () => {
+    const { env, sid, before, ra } = await stalledAt('BEFORE_INTENT');
+    // A's intent may have replaced B's saved tokens: it never sends, it says to sign in again.
+    expect(ra.code, ra.stderr).toBe(3);
+    expect(ra.stderr).toMatch(/took over/);
+    expect(ra.stderr).toMatch(/meterdata login/);
+    expect(refreshes()).toBe(before + 1);
+    expect(stateOf(sid)).toBe('connected');
+    const c = await spawnCli(['token'], hooks(env)).done;
+    expect(c.code).toBe(3);
+    expect(refreshes()).toBe(before + 1);
   }, 60_000);
 
   it('stalled while its refresh is in flight: the process that takes the lock over sees the intent and does not send the token', async () => {

@@ -179,6 +179,8 @@ export interface SandboxProxy {
   intercept: ((r: ProxiedRequest) => Promise<{ status: number; headers?: Record<string, string>; body?: string } | undefined>) | undefined;
   /** After the sandbox has answered a forwarded request: 'stall' never passes its answer on, 'cut' sends half of it and drops the connection. */
   lose: ((r: ProxiedRequest) => 'stall' | 'cut' | undefined) | undefined;
+  /** Changes a forwarded answer's body after the sandbox has acted on the request (a server that answers other than it did). */
+  rewrite: ((r: ProxiedRequest, body: string) => string) | undefined;
   close(): Promise<void>;
 }
 
@@ -195,6 +197,7 @@ export async function proxySandbox(target: string): Promise<SandboxProxy> {
     count: (method, p) => proxy.requests.filter((r) => r.method === method && r.path === p).length,
     intercept: undefined,
     lose: undefined,
+    rewrite: undefined,
     close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
   };
   const server = http.createServer(async (req, res) => {
@@ -215,6 +218,7 @@ export async function proxySandbox(target: string): Promise<SandboxProxy> {
       const up = await fetch(`${target}${req.url}`, { method: req.method, headers, ...(body.length ? { body } : {}), redirect: 'manual' });
       let text = Buffer.from(await up.arrayBuffer());
       if (rec.path.startsWith('/.well-known/')) text = Buffer.from(text.toString('utf8').replaceAll(target, proxy.url));
+      if (proxy.rewrite) text = Buffer.from(proxy.rewrite(rec, text.toString('utf8')));
       const out: Record<string, string> = {};
       up.headers.forEach((v, k) => {
         if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(k)) out[k] = v;
