@@ -35,7 +35,7 @@ describe('review flags are checked before any request', () => {
     [['--plausibility', '--threshold', '30'], /--threshold needs a comparison period/],
     [['--compare', '2024', '--threshold', 'abc'], /--threshold: "abc" is not a percentage/],
     [['--compare', '2024', '--threshold', '0'], /--threshold: "0"/],
-    [['--compare', ''], /--compare is empty/],
+    [['--compare', ''], /--compare: the value is empty/],
   ];
   for (const [argv, msg] of cases) {
     it(`rejects ${argv.join(' ')}`, async () => {
