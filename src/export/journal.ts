@@ -105,6 +105,23 @@ async function realOut(out: string): Promise<string> {
   }
 }
 
+/**
+ * Puts the written-aside lock `mine` into place as `file`, failing with EEXIST when a lock is
+ * there. A hard link makes it appear with its content in one step; where the file system has no
+ * hard links (FAT32 and exFAT drives, some network shares on Windows: EPERM, ENOTSUP, ENOSYS)
+ * an exclusive create is the fallback. There a kill between create and write can leave an empty
+ * lock, which the damaged-lock rule takes over once it is old.
+ */
+export async function placeLock(mine: string, file: string, linkFn: (from: string, to: string) => Promise<void> = link): Promise<void> {
+  try {
+    await linkFn(mine, file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EOPNOTSUPP') throw e;
+    await writeFile(file, await readFile(mine), { flag: 'wx' });
+  }
+}
+
 export class Journal {
   private constructor(
     readonly dir: string,
@@ -131,7 +148,7 @@ export class Journal {
     try {
       for (let attempt = 0; ; attempt++) {
         try {
-          await link(mine, file);
+          await placeLock(mine, file);
           return () => rm(file, { force: true });
         } catch (e) {
           if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
