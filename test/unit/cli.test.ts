@@ -35,6 +35,23 @@ describe('meterdata CLI wiring', () => {
     expect(r.stderr).toContain('--client-auth');
   });
 
+  // Commander's own errors read like every other meterdata error: one line naming the
+  // flag or command (with commander's suggestion), a hint to that command's --help, exit 2.
+  it.each([
+    [['exprot'], "meterdata: unknown command 'exprot' (did you mean export?).", 'meterdata --help'],
+    [['export', '--yaer', '2025'], "meterdata: unknown option '--yaer' (did you mean --year?).", 'meterdata export --help'],
+    [['export', '--year'], "meterdata: option '--year <yyyy>' argument missing.", 'meterdata export --help'],
+    [['token', 'extra'], "meterdata: too many arguments for 'token'. Expected 0 arguments but got 1: extra.", 'meterdata token --help'],
+    [['login', '--client-auth', 'x'], "meterdata: option '--client-auth <method>' argument 'x' is invalid. Allowed choices are none, client_secret_basic, private_key_jwt.", 'meterdata login --help'],
+    [['--bogus'], "meterdata: unknown option '--bogus'.", 'meterdata --help'],
+  ])('reports commander errors as one meterdata line and a --help hint: %j', async (argv, line, help) => {
+    const r = await runCli(argv);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`${line}\n  See: ${help}\n`);
+    expect(r.stderr).not.toMatch(/error:|Usage:/);
+    expect(r.stdout).toBe('');
+  });
+
   // An unset variable in a cron script ("--property $PROP") must never widen an export
   // to every Property, write into the current folder, or pick the default profile.
   it.each([
