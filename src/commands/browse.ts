@@ -1,5 +1,6 @@
 // `meterdata browse`: the clerks' terminal UI. Ink and React load only here, and
 // only after the checks that need no terminal, so `--help` and errors stay light.
+import { plural } from '../core/plural.js';
 import { ExitCode, UsageError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import path from 'node:path';
@@ -81,5 +82,5 @@ async function exportFromBrowser(s: ExportSelection, ctx: { api: ApiClient; io: 
   const summary = await runExport({ api: ctx.api, args, template, stateDir: dirs(ctx.io.env).state, reporter, toolVersion: toolVersion(), signal: ctx.io.signal, ...(select ? { select } : {}) });
   const where = path.relative(ctx.io.cwd, summary.out);
   const shown = where && !where.startsWith('..') && !path.isAbsolute(where) ? `./${where}` : summary.out;
-  return `${summary.files.length} files in ${shown}`;
+  return `${plural(summary.files.length, 'file')} in ${shown}`;
 }

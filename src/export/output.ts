@@ -51,6 +51,14 @@ export function finalNames(template: Template, formats: Format[]): string[] {
   return [...(formats.includes('csv') ? template.files.map((f) => f.file) : []), ...(formats.includes('xlsx') ? [XLSX_FILE] : [])];
 }
 
+/** The file that holds the findings: the review CSV, else the review sheet of the workbook (`--format xlsx`). */
+export function findingsPlace(s: { files: FileEntry[] }, template: Pick<Template, 'files'>): string | null {
+  const review = template.files.find((f) => f.table === 'review');
+  if (!review) return null;
+  if (s.files.some((f) => f.name === review.file)) return review.file;
+  return s.files.some((f) => f.name === XLSX_FILE) ? `the "${review.sheet}" sheet of ${XLSX_FILE}` : null;
+}
+
 /**
  * Refuses an --out folder that holds another export (its manifest names other arguments)
  * or files under our names that no complete export of these arguments wrote. A folder
