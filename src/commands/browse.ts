@@ -8,15 +8,16 @@ import type { ApiClient } from '../api/contracts.js';
 import type { PropertyAnswers } from '../export/journal.js';
 import { dirs } from '../core/paths.js';
 import type { ExportSelection } from '../tui/data.js';
-import { rangeFlags, rangeFromFlags } from '../tui/range.js';
+import { periodFlags } from '../export/options.js';
+import { defaultRange, rangeFlags } from '../tui/range.js';
 
 export async function run(opts: Record<string, unknown>, io: Io): Promise<number> {
-  const parsed = rangeFromFlags(opts, new Date());
-  if (!parsed.ok) throw new UsageError(parsed.message, 'e.g. meterdata browse --year 2025');
+  // The same flags as export, read by the same code: the same messages, naming the flag.
+  const range = periodFlags(opts) ?? defaultRange(new Date());
   if (!io.stdout.isTTY || !io.stdin.isTTY) {
     throw new UsageError(
       '`meterdata browse` is interactive and needs a terminal, but its input or output is redirected.',
-      `For files or scripts use: meterdata export ${rangeFlags(parsed.range)}`,
+      `For files or scripts use: meterdata export ${rangeFlags(range)}`,
       'USAGE_NOT_A_TERMINAL',
     );
   }
@@ -41,7 +42,7 @@ export async function run(opts: Record<string, unknown>, io: Io): Promise<number
   });
   let how: 'quit' | 'interrupted';
   try {
-    how = await runBrowser(io, data, parsed.range);
+    how = await runBrowser(io, data, range);
   } finally {
     await api.close();
   }

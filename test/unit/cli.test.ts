@@ -52,6 +52,31 @@ describe('meterdata CLI wiring', () => {
     expect(r.stdout).toBe('');
   });
 
+  // browse reads --year/--from/--to with export's code: the same one-line message, naming the flag.
+  it.each([
+    [['--from', '2025-13-01', '--to', '2025-12-31'], 'meterdata: --from: "2025-13-01" is not a date; use yyyy-mm-dd, e.g. 2025-01-01.'],
+    [['--from', '2025-01-01', '--to', '2025-02-30'], 'meterdata: --to: "2025-02-30" is not a date; use yyyy-mm-dd, e.g. 2025-12-31.'],
+    [['--from', '2025-01-01'], 'meterdata: --to is missing: --from needs an end date too.'],
+    [['--to', '2025-01-31'], 'meterdata: --from is missing: --to needs a start date too.'],
+    [['--year', '2025', '--from', '2025-01-01'], 'meterdata: --year cannot be combined with --from/--to.'],
+    [['--from', '2025-05-01', '--to', '2025-04-01'], 'meterdata: --to 2025-04-01 lies before --from 2025-05-01.'],
+    [['--year', '25'], 'meterdata: --year: "25" is not a year; use four digits, e.g. --year 2025.'],
+  ])('browse and export refuse %j with the same message', async (flags, line) => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'md-dates-'));
+    const browse = await runCli(['browse', ...flags], { env: { METERDATA_HOME: home }, cwd: home });
+    const exp = await runCli(['export', ...flags], { env: { METERDATA_HOME: home }, cwd: home });
+    expect(browse.code).toBe(2);
+    expect(browse.stderr.split('\n')[0]).toBe(line);
+    expect(browse.stderr).toBe(exp.stderr);
+  });
+
+  it('browse takes the years export takes (--year 1999)', async () => {
+    const r = await runCli(['browse', '--year', '1999'], { tty: false });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('needs a terminal');
+    expect(r.stderr).toContain('meterdata export --year 1999');
+  });
+
   // An unset variable in a cron script ("--property $PROP") must never widen an export
   // to every Property, write into the current folder, or pick the default profile.
   it.each([
