@@ -161,7 +161,7 @@ function build(io: Io): Command {
     .option('--seed <s>', 'seed of the synthetic data', '1')
     .option('--units <n>', 'number of usage units to generate (1 to 50000)')
     .option('--auto-consent', 'approve every consent as the demo landlord with all Properties')
-    .option('--clock <date>', 'fixed server date (yyyy-mm-dd), e.g. 2026-11-22')
+    .option('--clock <date>', 'start the server clock at this date (yyyy-mm-dd, midnight UTC); it then ticks on with real time (default: now)')
     .option('--admin', 'enable the operator interface under /admin (for tests)')
     .option('--clients <file>', 'JSON file registering confidential and DPoP-bound test clients')
     .option('--future-contract', 'add unknown fields and enum values to answers')

@@ -22,6 +22,15 @@ describe('meterdata CLI wiring', () => {
     expect(r.stdout).toMatch(/Exit codes:[\s\S]*3\s+not signed in[\s\S]*5\s+service unavailable/);
   });
 
+  it('`sandbox --help` says the --clock date is where a ticking clock starts, not a fixed date', async () => {
+    const r = await runCli(['sandbox', '--help']);
+    const line = r.stdout.split('\n').findIndex((l) => l.includes('--clock <date>'));
+    const text = r.stdout.split('\n').slice(line, line + 3).join(' ').replace(/\s+/g, ' ');
+    expect(text).toContain('start the server clock at this date');
+    expect(text).toContain('ticks on with real time');
+    expect(text).not.toMatch(/fixed/);
+  });
+
   it('rejects an unknown command with the usage exit code', async () => {
     const r = await runCli(['exprot']);
     expect(r.code).toBe(2);
