@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { ApiClient } from '../api/contracts.js';
 import type { PropertyAnswers } from '../export/journal.js';
 import { dirs } from '../core/paths.js';
+import { packageVersion } from '../core/resources.js';
 import type { ExportSelection } from '../tui/data.js';
 import { periodFlags } from '../export/options.js';
 import { defaultRange, rangeFlags } from '../tui/range.js';
@@ -62,7 +63,7 @@ function slug(text: string, fallback: string): string {
  * a folder named after the unit.
  */
 async function exportFromBrowser(s: ExportSelection, ctx: { api: ApiClient; io: Io; profile: string | undefined }): Promise<string> {
-  const [{ prepareExport, toolVersion }, { runExport }, { createReporter }] = await Promise.all([
+  const [{ prepareExport }, { runExport }, { createReporter }] = await Promise.all([
     import('./export.js'),
     import('../export/run.js'),
     import('../export/progress.js'),
@@ -80,7 +81,7 @@ async function exportFromBrowser(s: ExportSelection, ctx: { api: ApiClient; io: 
         return { ...a, units, plantPoints: [], points: a.points.filter((p) => p.id !== undefined && ids.has(p.id)) };
       }
     : undefined;
-  const summary = await runExport({ api: ctx.api, args, template, stateDir: dirs(ctx.io.env).state, reporter, toolVersion: toolVersion(), signal: ctx.io.signal, ...(select ? { select } : {}) });
+  const summary = await runExport({ api: ctx.api, args, template, stateDir: dirs(ctx.io.env).state, reporter, toolVersion: packageVersion(), signal: ctx.io.signal, ...(select ? { select } : {}) });
   const where = path.relative(ctx.io.cwd, summary.out);
   const shown = where && !where.startsWith('..') && !path.isAbsolute(where) ? `./${where}` : summary.out;
   return `${plural(summary.files.length, 'file')} in ${shown}`;

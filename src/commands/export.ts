@@ -15,11 +15,6 @@ import { activeTemplate } from '../export/review-options.js';
 import { loadTemplate } from '../export/templates.js';
 import { plural, pluralWord } from '../core/plural.js';
 
-export function toolVersion(): string {
-  return packageVersion();
-}
-
-
 /** A line of its own where the service answered for less than was asked, or where nothing had values. */
 function rangeLines(s: ExportSummary, see: string): string[] {
   const lines: string[] = [];
@@ -89,7 +84,7 @@ async function withExportDeps<T>(args: ExportArgs, template: Template, io: Io, c
   const reporter = shared.reporter ? shared.reporter(requests) : createReporter(io, { quiet: args.quiet, requests });
   const fixed = fixedExportTime(io.env);
   try {
-    return await fn({ api, args, template, stateDir: dirs(io.env).state, reporter, toolVersion: toolVersion(), signal: io.signal, ...(fixed ? { now: () => fixed } : {}), ...(shared.slots ? { slots: shared.slots } : {}) });
+    return await fn({ api, args, template, stateDir: dirs(io.env).state, reporter, toolVersion: packageVersion(), signal: io.signal, ...(fixed ? { now: () => fixed } : {}), ...(shared.slots ? { slots: shared.slots } : {}) });
   } finally {
     await api.close();
   }
