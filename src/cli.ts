@@ -33,6 +33,19 @@ function action(io: Io, load: Loader) {
 }
 
 let exitCode: number = ExitCode.OK;
+let failedCommand: string | undefined;
+
+/**
+ * Commander's "error: unknown option '--yaer'\n(Did you mean --year?)" as a meterdata
+ * usage error: one line naming the flag or command, the suggestion kept, a hint to --help.
+ */
+function commanderUsageError(e: CommanderError, command: string | undefined): UsageError {
+  const [first = '', ...rest] = e.message.replace(/^error:\s*/, '').split('\n');
+  const suggestion = rest.join(' ').trim().replace(/^\((.*)\)$/, '$1');
+  const message = `${first.trim().replace(/\.$/, '')}${suggestion ? ` (${suggestion.charAt(0).toLowerCase()}${suggestion.slice(1)})` : ''}.`;
+  const code = `USAGE_${e.code.replace(/^commander\./, '').replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}`;
+  return new UsageError(message, `See: meterdata ${command ? `${command} ` : ''}--help`, code);
+}
 
 /**
  * `--out ""` or `--property "$UNSET"` is a mistake, never a choice: an empty value read
@@ -60,6 +73,8 @@ function build(io: Io): Command {
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
+      // Commander's own errors are reworded in main(), like every other error.
+      outputError: () => undefined,
     });
 
   const profile = () => new Option('--profile <name>', 'connection profile (default: $METERDATA_PROFILE or "default")');
@@ -146,7 +161,7 @@ function build(io: Io): Command {
     .option('--seed <s>', 'seed of the synthetic data', '1')
     .option('--units <n>', 'number of usage units to generate (1 to 50000)')
     .option('--auto-consent', 'approve every consent as the demo landlord with all Properties')
-    .option('--clock <date>', 'fixed server date (yyyy-mm-dd), e.g. 2026-11-22')
+    .option('--clock <date>', 'start the server clock at this date (yyyy-mm-dd, midnight UTC); it then ticks on with real time (default: now)')
     .option('--admin', 'enable the operator interface under /admin (for tests)')
     .option('--clients <file>', 'JSON file registering confidential and DPoP-bound test clients')
     .option('--future-contract', 'add unknown fields and enum values to answers')
@@ -163,7 +178,11 @@ function build(io: Io): Command {
     .action(action(io, () => import('./commands/demo.js')));
 
   // Cron jobs and scripts branch on these: every command's --help lists them.
-  for (const cmd of program.commands) cmd.addHelpText('after', EXIT_CODES_HELP);
+  for (const cmd of program.commands) {
+    cmd.addHelpText('after', EXIT_CODES_HELP);
+    // Remember which command rejected its arguments, so the hint names its --help.
+    cmd.configureOutput({ ...cmd.configureOutput(), outputError: () => (failedCommand = cmd.name()) });
+  }
   return program;
 }
 
@@ -171,6 +190,7 @@ function build(io: Io): Command {
 export async function main(argv: string[], io?: Io): Promise<number> {
   const ctx = io ?? processIo();
   exitCode = ExitCode.OK;
+  failedCommand = undefined;
   try {
     await build(ctx).parseAsync(argv, { from: 'user' });
     return exitCode;
@@ -178,9 +198,11 @@ export async function main(argv: string[], io?: Io): Promise<number> {
     if (e instanceof CommanderError) {
       // help and version are successful exits; everything else is a usage error
       if (e.exitCode === 0) return ExitCode.OK;
+      // `meterdata` alone: commander has already printed the help (to stderr)
+      if (e.code !== 'commander.help') ctx.stderr.write(`${formatError(commanderUsageError(e, failedCommand)).text}\n`);
       return ExitCode.USAGE;
     }
-    const { text, exitCode: code } = formatError(e instanceof Error && 'code' in e && e.code === 'commander.invalidArgument' ? new UsageError(e.message) : e);
+    const { text, exitCode: code } = formatError(e);
     if (ctx.signal.aborted) {
       // Whatever a command made of the abort, the run was interrupted: 130, never a stack trace.
       ctx.stderr.write(`${isMeterdataError(e) ? text : formatError(ctx.signal.reason instanceof InterruptedError ? ctx.signal.reason : new InterruptedError()).text}\n`);

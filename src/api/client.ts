@@ -21,6 +21,7 @@ import type {
   WhoAmI,
 } from './types.js';
 import { UUID } from './types.js';
+import { packageVersion } from '../core/resources.js';
 
 /** The page size the contract allows at most: fewest requests for a full walk. */
 export const PAGE_LIMIT = 200;
@@ -58,7 +59,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     maxAnswerBytes: opts.maxAnswerBytes ?? MAX_ANSWER_BYTES,
     signal: opts.signal,
     onEvent: opts.onEvent ?? (() => {}),
-    userAgent: 'meterdata/0.1.0',
+    userAgent: `meterdata/${packageVersion()}`,
     onTokenChanged: () => {
       scopeStale = true;
     },

@@ -4,6 +4,7 @@ export { makeFlag, enumFlag, codesOf, dedupeFlags, ENUM_FIELDS, type EnumField, 
 export { billPoint, segmentValue, sortSegments, pointFlags, segmentFlags, readingRows, BILLABLE_STATUSES, type PointBill, type PointContext, type SegmentValue } from './point.js';
 export { billUnit, shareTotals, shareMismatch, SHARE_TOLERANCE, type UnitInput, type UnitBill, type ShareTotal } from './unit.js';
 export { billPlantPoint, type PlantInput, type PlantBill } from './plant.js';
+export { compareUnits, compareNames, type UnitOrderKey } from './order.js';
 export { billProperty, type PropertyInput, type PropertyBill } from './property.js';
 export { flagText, flagMessage, reviewRows, type Lang } from './messages.js';
 export * from './types.js';

@@ -3,6 +3,7 @@
 import type { MeasuringPoint, MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
 import { dedupeFlags } from './flags.js';
 import { billPlantPoint } from './plant.js';
+import { compareUnits } from './order.js';
 import { cmp, tieBreak } from './point.js';
 import type { BillingRow, Flag, PlantPointRow, ReadingRow, SegmentRow } from './types.js';
 import { billUnit, shareTotals } from './unit.js';
@@ -29,7 +30,7 @@ export interface PropertyBill {
 
 export function billProperty(input: PropertyInput): PropertyBill {
   const { property, range } = input;
-  const units = [...input.units].sort((a, b) => cmp(a.unit.name, b.unit.name) || cmp(a.unit.id, b.unit.id) || tieBreak(a, b));
+  const units = [...input.units].sort((a, b) => compareUnits(a.unit, b.unit) || tieBreak(a, b));
   const shares = shareTotals(units.map((u) => u.consumption));
   const listedLinks = new Map<string, boolean>();
   for (const p of input.points ?? []) if (p.id && typeof p.is_system_linked === 'boolean') listedLinks.set(p.id, p.is_system_linked);
@@ -38,12 +39,13 @@ export function billProperty(input: PropertyInput): PropertyBill {
     .sort((a, b) => cmp(a.consumption.metric, b.consumption.metric) || cmp(a.consumption.measuring_point_id, b.consumption.measuring_point_id) || tieBreak(a, b))
     .map(({ point, consumption }) => billPlantPoint({ property, point, consumption, range }));
 
-  // A shared point's readings come once: from the first unit (by name, id) that has it.
+  // A shared point's readings come once: from the first unit (in unit order) that has it.
   const readingsByPoint = new Map<string, ReadingRow[]>();
   for (const bill of [...unitBills.flatMap((u) => u.points), ...plantBills.map((p) => ({ measuring_point_id: p.row.measuring_point_id, readings: p.readings }))]) {
     if (!readingsByPoint.has(bill.measuring_point_id)) readingsByPoint.set(bill.measuring_point_id, bill.readings);
   }
-  const readings = [...readingsByPoint.entries()].sort(([a], [b]) => cmp(a, b)).flatMap(([, rows]) => rows);
+  // In unit order, as billing.csv: a point's readings follow its first unit's, plant points last.
+  const readings = [...readingsByPoint.values()].flat();
 
   return {
     billing: unitBills.flatMap((u) => u.billing),

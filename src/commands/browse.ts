@@ -1,21 +1,24 @@
 // `meterdata browse`: the clerks' terminal UI. Ink and React load only here, and
 // only after the checks that need no terminal, so `--help` and errors stay light.
+import { plural } from '../core/plural.js';
 import { ExitCode, UsageError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import path from 'node:path';
 import type { ApiClient } from '../api/contracts.js';
 import type { PropertyAnswers } from '../export/journal.js';
 import { dirs } from '../core/paths.js';
+import { packageVersion } from '../core/resources.js';
 import type { ExportSelection } from '../tui/data.js';
-import { rangeFlags, rangeFromFlags } from '../tui/range.js';
+import { periodFlags } from '../export/options.js';
+import { defaultRange, rangeFlags } from '../tui/range.js';
 
 export async function run(opts: Record<string, unknown>, io: Io): Promise<number> {
-  const parsed = rangeFromFlags(opts, new Date());
-  if (!parsed.ok) throw new UsageError(parsed.message, 'e.g. meterdata browse --year 2025');
+  // The same flags as export, read by the same code: the same messages, naming the flag.
+  const range = periodFlags(opts) ?? defaultRange(new Date());
   if (!io.stdout.isTTY || !io.stdin.isTTY) {
     throw new UsageError(
       '`meterdata browse` is interactive and needs a terminal, but its input or output is redirected.',
-      `For files or scripts use: meterdata export ${rangeFlags(parsed.range)}`,
+      `For files or scripts use: meterdata export ${rangeFlags(range)}`,
       'USAGE_NOT_A_TERMINAL',
     );
   }
@@ -40,7 +43,7 @@ export async function run(opts: Record<string, unknown>, io: Io): Promise<number
   });
   let how: 'quit' | 'interrupted';
   try {
-    how = await runBrowser(io, data, parsed.range);
+    how = await runBrowser(io, data, range);
   } finally {
     await api.close();
   }
@@ -60,7 +63,7 @@ function slug(text: string, fallback: string): string {
  * a folder named after the unit.
  */
 async function exportFromBrowser(s: ExportSelection, ctx: { api: ApiClient; io: Io; profile: string | undefined }): Promise<string> {
-  const [{ prepareExport, toolVersion }, { runExport }, { createReporter }] = await Promise.all([
+  const [{ prepareExport }, { runExport }, { createReporter }] = await Promise.all([
     import('./export.js'),
     import('../export/run.js'),
     import('../export/progress.js'),
@@ -78,8 +81,8 @@ async function exportFromBrowser(s: ExportSelection, ctx: { api: ApiClient; io: 
         return { ...a, units, plantPoints: [], points: a.points.filter((p) => p.id !== undefined && ids.has(p.id)) };
       }
     : undefined;
-  const summary = await runExport({ api: ctx.api, args, template, stateDir: dirs(ctx.io.env).state, reporter, toolVersion: toolVersion(), signal: ctx.io.signal, ...(select ? { select } : {}) });
+  const summary = await runExport({ api: ctx.api, args, template, stateDir: dirs(ctx.io.env).state, reporter, toolVersion: packageVersion(), signal: ctx.io.signal, ...(select ? { select } : {}) });
   const where = path.relative(ctx.io.cwd, summary.out);
   const shown = where && !where.startsWith('..') && !path.isAbsolute(where) ? `./${where}` : summary.out;
-  return `${summary.files.length} files in ${shown}`;
+  return `${plural(summary.files.length, 'file')} in ${shown}`;
 }

@@ -36,7 +36,7 @@ export async function run(opts: Record<string, unknown>, io: Io): Promise<number
     const top = Object.entries(summary.codes)
       .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))
       .map(([code, n]) => `  ${String(n).padStart(4)} × ${code}: ${flagText(code as FlagCode, 'en').title}`);
-    io.stdout.write(`${summaryText(summary)}\n${top.length ? `findings:\n${top.join('\n')}\n` : ''}Open ${path.join(args.out, 'billing.xlsx')} or the CSV files next to it.\n`);
+    io.stdout.write(`${summaryText(summary, template)}\n${top.length ? `findings:\n${top.join('\n')}\n` : ''}Open ${path.join(args.out, 'billing.xlsx')} or the CSV files next to it.\n`);
     return 0;
   } finally {
     await sandbox.close();

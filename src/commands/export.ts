@@ -8,40 +8,37 @@ import { terminalSafeJson } from '../core/terminal-text.js';
 import { dirs } from '../core/paths.js';
 import { packageVersion } from '../core/resources.js';
 import { fixedExportTime, identity, parseExportArgs, type ExportArgs } from '../export/options.js';
-import { checkOutDir, finalNames } from '../export/output.js';
+import { checkOutDir, finalNames, findingsPlace } from '../export/output.js';
 import type { Slots } from '../export/held.js';
 import { createReporter, type Reporter } from '../export/progress.js';
 import type { ExportDeps, ExportSummary, StagedExport } from '../export/run.js';
 import { activeTemplate } from '../export/review-options.js';
 import { loadTemplate } from '../export/templates.js';
-
-export function toolVersion(): string {
-  return packageVersion();
-}
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+import { plural, pluralWord } from '../core/plural.js';
 
 /** A line of its own where the service answered for less than was asked, or where nothing had values. */
-function rangeLines(s: ExportSummary): string[] {
+function rangeLines(s: ExportSummary, see: string): string[] {
   const lines: string[] = [];
   if (s.range.to < s.requested.to || s.range.from !== s.requested.from) {
     lines.push(`range shortened: requested ${s.requested.from} to ${s.requested.to}, the service answered for ${s.range.from} to ${s.range.to} (it delivers completed months only, and has no data past its last one); the folder's manifest carries ${s.range.from} to ${s.range.to}`);
   }
   if (s.pointsWithData === 0) {
     const points = s.counts.measuring_points;
-    lines.push(points ? `no data: none of the ${plural(points, 'measuring point')} has values for ${s.range.from} to ${s.range.to}, so nothing was billed (see review.csv)` : `no data: the exported Properties have no measuring points, so nothing was billed`);
+    lines.push(points ? `no data: none of the ${plural(points, 'measuring point')} has values for ${s.range.from} to ${s.range.to}, so nothing was billed${see}` : `no data: the exported Properties have no measuring points, so nothing was billed`);
   }
   return lines;
 }
 
-export function summaryText(s: ExportSummary): string {
+export function summaryText(s: ExportSummary, template: Pick<Template, 'files'>): string {
+  const place = findingsPlace(s, template);
+  const see = place ? ` (see ${place})` : '';
   const files = s.files.map((f) => (f.rows === undefined ? f.name : `${f.name} (${plural(f.rows, 'row')})`)).join(', ');
   const c = s.counts;
   return [
     `wrote ${s.out} for ${s.range.from} to ${s.range.to}: ${files}`,
-    ...rangeLines(s),
-    `${plural(c.properties, 'Property', 'Properties')}, ${plural(c.units, 'unit')}, ${plural(c.measuring_points, 'measuring point')} (${c.plant_points} plant-room/main), ${plural(s.requests, 'request')}${s.resumed ? ', resumed' : ''}`,
-    `flags: ${s.flags.not_billed} not billed, ${s.flags.review} to review, ${s.flags.info} info${s.flags.not_billed + s.flags.review ? ' (see review.csv)' : ''}`,
+    ...rangeLines(s, see),
+    `${plural(c.properties, 'Property')}, ${plural(c.units, 'unit')}, ${plural(c.measuring_points, 'measuring point')} (${c.plant_points} plant-room/main), ${plural(s.requests, 'request')}${s.resumed ? ', resumed' : ''}`,
+    `flags: ${s.flags.not_billed} not billed, ${s.flags.review} to review, ${s.flags.info} info${s.flags.not_billed + s.flags.review ? see : ''}`,
   ].join('\n');
 }
 
@@ -88,7 +85,7 @@ async function withExportDeps<T>(args: ExportArgs, template: Template, io: Io, c
   const reporter = shared.reporter ? shared.reporter(requests) : createReporter(io, { quiet: args.quiet, requests });
   const fixed = fixedExportTime(io.env);
   try {
-    return await fn({ api, args, template, stateDir: dirs(io.env).state, reporter, toolVersion: toolVersion(), signal: io.signal, ...(fixed ? { now: () => fixed } : {}), ...(shared.slots ? { slots: shared.slots } : {}) });
+    return await fn({ api, args, template, stateDir: dirs(io.env).state, reporter, toolVersion: packageVersion(), signal: io.signal, ...(fixed ? { now: () => fixed } : {}), ...(shared.slots ? { slots: shared.slots } : {}) });
   } finally {
     await api.close();
   }
@@ -188,14 +185,19 @@ export async function run(opts: Record<string, unknown>, io: Io): Promise<number
   const { isolationAvailable } = await import('../core/isolate.js');
   const summary = io.isolate && isolationAvailable() ? await exportIsolated(args, template, io) : await exportWith(args, template, io, await connect(args, io));
   if (args.json) io.stdout.write(`${summaryJson(summary)}\n`);
-  if (!args.quiet) io.stderr.write(`${summaryText(summary)}\n`);
-  const attention = summary.flags.not_billed + summary.flags.review;
-  if (args.strict && attention > 0) {
-    throw new MeterdataError(`--strict: ${plural(attention, 'finding')} need attention (${summary.flags.not_billed} not billed, ${summary.flags.review} to review); the files were written.`, {
-      code: 'EXPORT_FLAGS_STRICT',
-      exitCode: ExitCode.NEEDS_REVIEW,
-      hint: `See review.csv in ${summary.out}.`,
-    });
-  }
+  if (!args.quiet) io.stderr.write(`${summaryText(summary, template)}\n`);
+  const failure = strictFailure(summary, template);
+  if (args.strict && failure) throw failure;
   return ExitCode.OK;
+}
+
+/** What `--strict` reports when values were not billed or need review; null when none do. */
+export function strictFailure(summary: ExportSummary, template: Pick<Template, 'files'>): MeterdataError | null {
+  const attention = summary.flags.not_billed + summary.flags.review;
+  if (attention === 0) return null;
+  return new MeterdataError(`--strict: ${plural(attention, 'finding')} ${pluralWord(attention, 'needs', 'need')} attention (${summary.flags.not_billed} not billed, ${summary.flags.review} to review); the files were written.`, {
+    code: 'EXPORT_FLAGS_STRICT',
+    exitCode: ExitCode.NEEDS_REVIEW,
+    hint: `See ${findingsPlace(summary, template) ?? 'the files'} in ${summary.out}.`,
+  });
 }

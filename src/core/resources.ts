@@ -15,9 +15,13 @@ export function useEmbeddedResources(version: string, read: ResourceReader): voi
   embedded = { version, read };
 }
 
+let version: string | null = null;
+
+/** The one source of the version: --version, the files' About sheet and manifest, the User-Agent. Read once. */
 export function packageVersion(): string {
   if (embedded) return embedded.version;
-  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  version ??= (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return version;
 }
 
 export async function readResource(rel: string): Promise<string> {

@@ -74,24 +74,32 @@ export function expectedRange(from: string, to: string, now: Date): { from: stri
   return { from, to: to > last && last >= from ? last : to };
 }
 
-export function parseExportArgs(opts: Record<string, unknown>, cwd: string, env: NodeJS.ProcessEnv, now = new Date()): ExportArgs {
+/**
+ * --year, or --from and --to, as given (checked, not yet widened to whole months); null when
+ * neither is given. export and browse both read their period here, so both name the flag alike.
+ */
+export function periodFlags(opts: { year?: unknown; from?: unknown; to?: unknown }): { from: string; to: string } | null {
   const year = str(opts.year);
   const fromOpt = str(opts.from);
   const toOpt = str(opts.to);
-  let from: string;
-  let to: string;
   if (year !== undefined) {
     if (fromOpt !== undefined || toOpt !== undefined) throw new UsageError('--year cannot be combined with --from/--to.', 'Give either --year 2025 or --from 2025-01-01 --to 2025-12-31.');
     if (!/^\d{4}$/.test(year) || Number(year) < 1900 || Number(year) > 2999) throw new UsageError(`--year: "${year}" is not a year; use four digits, e.g. --year 2025.`);
-    from = `${year}-01-01`;
-    to = `${year}-12-31`;
-  } else if (fromOpt !== undefined || toOpt !== undefined) {
-    if (fromOpt === undefined) throw new UsageError('--from is missing: --to needs a start date too.', 'e.g. --from 2025-01-01 --to 2025-12-31, or --year 2025.');
-    if (toOpt === undefined) throw new UsageError('--to is missing: --from needs an end date too.', 'e.g. --from 2025-01-01 --to 2025-12-31, or --year 2025.');
-    ({ from, to } = wholeMonths(fromOpt, toOpt, ['--from', '--to']));
-  } else {
-    throw new UsageError('Which period? Give --year (e.g. --year 2025) or --from and --to (yyyy-mm-dd).');
+    return { from: `${year}-01-01`, to: `${year}-12-31` };
   }
+  if (fromOpt === undefined && toOpt === undefined) return null;
+  if (fromOpt === undefined) throw new UsageError('--from is missing: --to needs a start date too.', 'e.g. --from 2025-01-01 --to 2025-12-31, or --year 2025.');
+  if (toOpt === undefined) throw new UsageError('--to is missing: --from needs an end date too.', 'e.g. --from 2025-01-01 --to 2025-12-31, or --year 2025.');
+  parseDate(fromOpt, '--from');
+  parseDate(toOpt, '--to');
+  if (toOpt < fromOpt) throw new UsageError(`--to ${toOpt} lies before --from ${fromOpt}.`);
+  return { from: fromOpt, to: toOpt };
+}
+
+export function parseExportArgs(opts: Record<string, unknown>, cwd: string, env: NodeJS.ProcessEnv, now = new Date()): ExportArgs {
+  const period = periodFlags(opts);
+  if (!period) throw new UsageError('Which period? Give --year (e.g. --year 2025) or --from and --to (yyyy-mm-dd).');
+  const { from, to } = wholeMonths(period.from, period.to, ['--from', '--to']);
 
   const rawIds = Array.isArray(opts.property) ? (opts.property as string[]) : str(opts.property) ? [str(opts.property)!] : [];
   const propertyIds: string[] = [];

@@ -5,6 +5,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { constants, createReadStream } from 'node:fs';
 import { access, open, readFile, readlink, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { compareUnits } from '../billing/order.js';
 import { FLAG_SEVERITY, type BillingRow, type FlagCode } from '../billing/types.js';
 import { UsageError } from '../core/errors.js';
 import { AtomicOutput, asideName, partialName, type BufferedFile } from './atomic.js';
@@ -49,6 +50,14 @@ function metricRank(m: string): number {
 /** Final file names this template and format list produce. */
 export function finalNames(template: Template, formats: Format[]): string[] {
   return [...(formats.includes('csv') ? template.files.map((f) => f.file) : []), ...(formats.includes('xlsx') ? [XLSX_FILE] : [])];
+}
+
+/** The file that holds the findings: the review CSV, else the review sheet of the workbook (`--format xlsx`). */
+export function findingsPlace(s: { files: FileEntry[] }, template: Pick<Template, 'files'>): string | null {
+  const review = template.files.find((f) => f.table === 'review');
+  if (!review) return null;
+  if (s.files.some((f) => f.name === review.file)) return review.file;
+  return s.files.some((f) => f.name === XLSX_FILE) ? `the "${review.sheet}" sheet of ${XLSX_FILE}` : null;
 }
 
 /**
@@ -200,8 +209,10 @@ export class OutputSet {
       row.values[key] = { value: b.billable_value, flagged };
       if (!this.metricUnits.has(key)) this.metricUnits.set(key, { metric: b.metric, unit: b.unit });
     }
-    const rest = units.filter((u) => !byUnit.has(u.id)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1));
+    const rest = units.filter((u) => !byUnit.has(u.id));
     const rows: OverviewUnit[] = [...byUnit.values(), ...rest.map((u) => ({ property_id: property.id, property_name: property.name, usage_unit_id: u.id, usage_unit_name: u.name, unit_type: u.unit_type, values: {} }))];
+    // Units without a billed row take their place in the one unit order, not the end.
+    rows.sort((a, b) => compareUnits({ id: a.usage_unit_id, name: a.usage_unit_name, unit_type: a.unit_type }, { id: b.usage_unit_id, name: b.usage_unit_name, unit_type: b.unit_type }));
     for (const r of rows) await this.overviewSpool.write(`${JSON.stringify(r)}\n`);
   }
 

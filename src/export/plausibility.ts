@@ -11,6 +11,7 @@ import type { PropertyAnswers } from './journal.js';
 import type { ExportArgs } from './options.js';
 import type { Reporter } from './progress.js';
 import { mapPool } from './walk.js';
+import { plural } from '../core/plural.js';
 
 /** The comparison period's answers for the same units and plant points. */
 export interface ComparisonAnswers {
@@ -38,7 +39,6 @@ export interface Plausibility {
   about(lang: 'en' | 'de'): [string, string][];
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** A range the service refuses for the comparison period names the comparison flags, not --year/--from/--to. */
 async function comparisonRequests<T>(range: { from: string; to: string }, work: Promise<T>): Promise<T> {

@@ -2,6 +2,7 @@
 // a line per profile (units, Properties, requests, state), redrawn at most 10 times a
 // second. Off a terminal (cron): a log line per finished Property and per note, each
 // starting with the profile's name, and nothing that redraws. --quiet: nothing.
+import { plural } from '../core/plural.js';
 import type { Io } from '../core/io.js';
 import { propertyLine, type Reporter } from './progress.js';
 
@@ -46,7 +47,7 @@ export function createPortfolioDisplay(io: Io, profiles: string[], opts: { quiet
   let lastDraw = 0;
   const text = (r: Row) => {
     const secs = Math.max(0.001, (now() - started) / 1000);
-    const units = r.total ? `${r.units}/${r.total} units` : `${r.units} units`;
+    const units = r.total ? `${r.units}/${plural(r.total, 'unit')}` : plural(r.units, 'unit');
     return `${r.profile.padEnd(width)}  ${units} · property ${r.propsDone}/${r.props} · ${(r.requests() / secs).toFixed(1)} req/s · ${r.state}`;
   };
   const clear = () => {

@@ -5,6 +5,7 @@ import { ExitCode, isMeterdataError } from '../core/errors.js';
 import { terminalSafe } from '../core/terminal-text.js';
 import { csvLine, neutraliseFormula } from './format.js';
 import type { ExportSummary } from './run.js';
+import { plural } from '../core/plural.js';
 
 export const SUMMARY_FILE = 'portfolio-summary.csv';
 
@@ -41,7 +42,6 @@ export function describeFailure(e: unknown, signal?: AbortSignal): { exitCode: n
   return { exitCode: ExitCode.UNEXPECTED, error: { code: 'UNEXPECTED', message: `unexpected failure (this is a bug; please report it): ${err.message}` }, ...(err.stack ? { stack: err.stack } : {}) };
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** One line a person reads: names and messages from the server reach the terminal escaped. */
 export function profileLine(r: ProfileResult): string {
@@ -54,7 +54,7 @@ function profileText(r: ProfileResult): string {
   const s = r.summary;
   const what = r.outcome === 'kept' ? 'exported by the earlier run, kept' : `exported in ${r.seconds.toFixed(1)}s`;
   const strict = r.exitCode === ExitCode.NEEDS_REVIEW ? ` (--strict: exit 6)` : '';
-  return `${head} ${what}${strict}: "${s.tenant}", ${plural(s.counts.properties, 'Property', 'Properties')}, ${plural(s.counts.units, 'unit')}, flags ${s.flags.not_billed} not billed, ${s.flags.review} to review, ${s.flags.info} info, ${plural(s.requests, 'request')} -> ${r.out}`;
+  return `${head} ${what}${strict}: "${s.tenant}", ${plural(s.counts.properties, 'Property')}, ${plural(s.counts.units, 'unit')}, flags ${s.flags.not_billed} not billed, ${s.flags.review} to review, ${s.flags.info} info, ${plural(s.requests, 'request')} -> ${r.out}`;
 }
 
 export function profileJson(r: ProfileResult): Record<string, unknown> {

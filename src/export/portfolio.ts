@@ -14,7 +14,8 @@ import type { Io } from '../core/io.js';
 import { dirs } from '../core/paths.js';
 import { Slots } from './held.js';
 import { identity, parseExportArgs, type ExportArgs } from './options.js';
-import { checkOutDir, finalNames, MANIFEST } from './output.js';
+import { plural, pluralWord } from '../core/plural.js';
+import { checkOutDir, finalNames, findingsPlace, MANIFEST } from './output.js';
 import { createPortfolioDisplay, type PortfolioDisplay } from './portfolio-progress.js';
 import { describeFailure, profileJson, profileLine, summaryCsv, SUMMARY_FILE, worstExitCode, type ProfileResult } from './portfolio-summary.js';
 import type { ExportSummary } from './run.js';
@@ -137,7 +138,7 @@ export async function runPortfolio(opts: Record<string, unknown>, io: Io): Promi
         exitCode: strict ? ExitCode.NEEDS_REVIEW : ExitCode.OK,
         seconds: seconds(),
         summary,
-        ...(strict ? { error: { code: 'EXPORT_FLAGS_STRICT', message: `--strict: ${attention} findings need attention; the files were written.`, hint: `See review.csv in ${args.out}.` } } : {}),
+        ...(strict ? { error: { code: 'EXPORT_FLAGS_STRICT', message: `--strict: ${plural(attention, 'finding')} ${pluralWord(attention, 'needs', 'need')} attention; the files were written.`, hint: `See ${findingsPlace(summary, template) ?? 'the files'} in ${args.out}.` } } : {}),
       };
       // Losing this note only costs a re-run of this profile; its files are complete.
       await record.add(result).catch((e: Error) => display.note(profile, `could not note that this profile is finished (${e.message}); a re-run of a failed portfolio exports it again.`));
@@ -170,7 +171,7 @@ export async function runPortfolio(opts: Record<string, unknown>, io: Io): Promi
   if (base.quiet) for (const r of failed) io.stderr.write(`${profileLine(r)}\n`);
   else {
     if (io.stderr.isTTY) for (const r of results) io.stderr.write(`${profileLine(r)}\n`);
-    io.stderr.write(`portfolio: ${results.length - failed.length} of ${results.length} profiles exported${failed.length ? ` (failed: ${failed.map((r) => r.profile).join(', ')}; run the same command again to continue them)` : ''}; summary in ${path.join(base.out, SUMMARY_FILE)}\n`);
+    io.stderr.write(`portfolio: ${results.length - failed.length} of ${plural(results.length, 'profile')} exported${failed.length ? ` (failed: ${failed.map((r) => r.profile).join(', ')}; run the same command again to continue them)` : ''}; summary in ${path.join(base.out, SUMMARY_FILE)}\n`);
   }
   return worstExitCode(results.map((r) => r.exitCode));
 }

@@ -3,6 +3,7 @@
 // line per Property and nothing that redraws. --quiet: nothing.
 import type { Io } from '../core/io.js';
 import { terminalSafe } from '../core/terminal-text.js';
+import { plural } from '../core/plural.js';
 
 export interface Reporter {
   begin(properties: number, unitsHint: number | null): void;
@@ -13,7 +14,6 @@ export interface Reporter {
   end(): void;
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export function propertyLine(p: Parameters<Reporter['property']>[0]): string {
   const src = p.fromJournal ? ' (from the journal of the interrupted run)' : '';
@@ -58,7 +58,7 @@ export function createReporter(io: Io, opts: { quiet: boolean; requests: () => n
     const width = 24;
     const filled = Math.round(share * width);
     const bar = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`;
-    const count = total ? `${units}/${total} units` : `${units} units`;
+    const count = total ? `${units}/${plural(total, 'unit')}` : plural(units, 'unit');
     write(`\r\x1b[2K${bar} ${count} · property ${propsDone}/${props} · ${rate.toFixed(1)} req/s · ETA ${duration(eta)}`);
     drawn = true;
   };

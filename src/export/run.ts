@@ -2,6 +2,7 @@
 // while writing the current), billing, rows streamed to the writers, then everything
 // renamed into place at once. Output order depends only on the data, so two runs (or an
 // interrupted and resumed one) write the same bytes.
+import { plural } from '../core/plural.js';
 import type { ApiClient } from '../api/contracts.js';
 import { CONTRACT_VERSION, type Property } from '../api/types.js';
 import { billProperty, reviewRows } from '../billing/index.js';
@@ -268,7 +269,7 @@ function unfinished(e: unknown, out: string, signal: AbortSignal | undefined): u
 
 /** The failure, plus what is missing and how to continue. Keeps the cause's exit status. */
 function incomplete(e: unknown, done: number, names: string[], out: string, signal: AbortSignal | undefined): unknown {
-  const what = `The export stopped after ${done} of ${names.length} Properties (not finished: ${nameList(names.slice(done))}); no files were put under their final names in ${out}.`;
+  const what = `The export stopped after ${done} of ${plural(names.length, 'Property')} (not finished: ${nameList(names.slice(done))}); no files were put under their final names in ${out}.`;
   const again = 'Run the same command again to continue: what was fetched is kept.';
   if (signal?.aborted && (!isMeterdataError(e) || e.exitCode === ExitCode.INTERRUPTED)) {
     return new MeterdataError(`Interrupted. ${what}`, { code: 'EXPORT_INTERRUPTED', exitCode: ExitCode.INTERRUPTED, hint: again });

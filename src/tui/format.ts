@@ -195,10 +195,6 @@ export function metricLabel(metric: string): string {
   return labels[metric] ?? metric;
 }
 
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
 /** Words for the contract's replacement reasons; an unknown value is shown as received, marked. */
 const REASON_WORDS: Record<string, string> = {
   DeviceReplacement: 'device replaced',

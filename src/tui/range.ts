@@ -73,22 +73,6 @@ function parseOne(input: string): RangeResult {
   return { ok: false, message: `"${text}" is neither a year nor from..to; e.g. 2025 or 2025-01-01..2025-06-30` };
 }
 
-/** The command's --year / --from / --to flags; `today` fills the default. */
-export function rangeFromFlags(flags: { year?: unknown; from?: unknown; to?: unknown }, today: Date): RangeResult {
-  const year = typeof flags.year === 'string' ? flags.year : undefined;
-  const from = typeof flags.from === 'string' ? flags.from : undefined;
-  const to = typeof flags.to === 'string' ? flags.to : undefined;
-  if (year !== undefined && (from !== undefined || to !== undefined)) {
-    return { ok: false, message: '--year cannot be combined with --from/--to; give either a year or a date range' };
-  }
-  if (year !== undefined) return parseYear(year);
-  if (from !== undefined || to !== undefined) {
-    if (from === undefined || to === undefined) return { ok: false, message: '--from and --to go together; give both dates' };
-    return parsePair(from, to);
-  }
-  return { ok: true, range: defaultRange(today) };
-}
-
 export function rangeLabel(r: DateRange): string {
   const y = r.from.slice(0, 4);
   const vs = r.compare ? ` vs ${rangeLabel(r.compare)}` : '';

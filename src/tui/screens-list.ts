@@ -3,6 +3,7 @@
 import { Decimal } from 'decimal.js';
 import type { Property } from '../api/types.js';
 import type { Flag } from '../billing/types.js';
+import { compareUnits } from '../billing/order.js';
 import type { PropertyBundle } from './data.js';
 import { addressesLine, cell, metricCode, metricLabel, qty, typeCode } from './format.js';
 import { flagCountSpan, heading, row, type Row, type Span } from './rows.js';
@@ -93,7 +94,8 @@ export function propertyScreen(b: PropertyBundle, width: number, titleOf: (f: Fl
 
   rows.push(heading('h:units', `Units (${b.units.length})`));
   if (b.units.length === 0) rows.push(row('units:none', [{ text: '  no units in this Property', dim: true }], { selectable: false }));
-  for (const { unit } of b.units) {
+  // The files' order (src/billing/order.ts), whatever order the service listed them in.
+  for (const unit of b.units.map((u) => u.unit).sort(compareUnits)) {
     const totals = shortTotalsText(b.bill.billing.filter((r) => r.usage_unit_id === unit.id), units);
     const flags = flagsOf((f) => f.usage_unit_id === unit.id);
     const fc = flagCountSpan(flags);

@@ -1,6 +1,7 @@
 // The detail screens: one unit (its points grouped by metric) or one plant-room
 // meter. Each point is a block of lines: the point, its device segments, the
 // billed value, a monthly bar chart with a status letter per month, and its flags.
+import { plural } from '../core/plural.js';
 import { Decimal } from 'decimal.js';
 import { METRICS, type MeasuringPoint, type MeasuringPointConsumption } from '../api/types.js';
 import type { Flag } from '../billing/types.js';
@@ -143,7 +144,7 @@ export function unitScreen(b: PropertyBundle, unitId: string, titleOf: (f: Flag)
     if (c.metric !== metric) {
       metric = c.metric;
       const n = byMetric.filter((x) => x.metric === metric).length;
-      rows.push(heading(`u:h:${metric}`, `── ${metricLabel(metric)} (${c.unit}) · ${n} point${n === 1 ? '' : 's'} ──`, `${metric} ${metricLabel(metric)}`));
+      rows.push(heading(`u:h:${metric}`, `── ${metricLabel(metric)} (${c.unit}) · ${plural(n, 'point')} ──`, `${metric} ${metricLabel(metric)}`));
     }
     const id = c.measuring_point_id;
     rows.push(

@@ -3,14 +3,19 @@
 // list fill in its flag counts as they arrive. Navigation never waits for it.
 import { useEffect, useRef, useState } from 'react';
 import type { Property } from '../api/types.js';
+import { plural } from '../core/plural.js';
 import type { BrowseData } from './data.js';
 import { describeError } from './errors.js';
 import { rangeKey, type DateRange } from './range.js';
 
 export interface FlagCountState {
   running: boolean;
+  /** Properties of the list whose flags are counted, those counted before `c` included. */
   done: number;
+  /** Every Property of the list, so the message counts what the list shows. */
   total: number;
+  /** Properties this run had to load (0: all were counted already). */
+  todo: number;
   failed: string[];
   stopped: boolean;
 }
@@ -38,7 +43,9 @@ export function useFlagCount(data: BrowseData, range: DateRange) {
       stopped = true;
     };
     const failed: string[] = [];
-    setState({ running: true, done: 0, total: todo.length, failed, stopped: false });
+    const total = properties.length;
+    const before = total - todo.length;
+    setState({ running: todo.length > 0, done: before, total, todo: todo.length, failed, stopped: false });
     void (async () => {
       for (const [i, p] of todo.entries()) {
         if (stopped) return;
@@ -48,19 +55,19 @@ export function useFlagCount(data: BrowseData, range: DateRange) {
           failed.push(`${p.name}: ${describeError(e).title}`);
         }
         if (stopped) return;
-        setState({ running: i + 1 < todo.length, done: i + 1, total: todo.length, failed: [...failed], stopped: false });
+        setState({ running: i + 1 < todo.length, done: before + i + 1, total, todo: todo.length, failed: [...failed], stopped: false });
       }
-      if (todo.length === 0) setState({ running: false, done: 0, total: 0, failed, stopped: false });
       stopRef.current = null;
     })();
   };
 
   const text = (): string | null => {
     if (!state) return null;
-    if (state.running) return `Counting flags: ${state.done} of ${state.total} Properties… (Esc stops)`;
-    if (state.stopped) return `Counting stopped after ${state.done} of ${state.total} Properties; c continues.`;
+    const of = `${state.done - state.failed.length} of ${plural(state.total, 'Property')}`;
+    if (state.running) return `Counting flags: ${of}… (Esc stops)`;
+    if (state.stopped) return `Counting stopped after ${of}; c continues.`;
     const fails = state.failed.length ? ` ${state.failed.length} could not be loaded (${state.failed.join('; ')}); c tries again.` : '';
-    return state.total === 0 ? 'Flags of every Property are already counted.' : `Flags counted for ${state.done - state.failed.length} of ${state.total} Properties.${fails}`;
+    return state.todo === 0 ? 'Flags of every Property are already counted.' : `Flags counted for ${of}.${fails}`;
   };
 
   return { state, start, stop, text, dismiss: () => setState((s) => (s && s.running ? s : null)) };

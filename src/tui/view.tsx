@@ -1,5 +1,6 @@
 // Drawing only: styled lines, the scrolling list, overlays and the footer. Colour
 // is dropped entirely when NO_COLOR is set; every meaning also has a letter or word.
+import { plural } from '../core/plural.js';
 import { Box, Text } from 'ink';
 import { createContext, useContext, type ReactNode } from 'react';
 import type { Flag } from '../billing/types.js';
@@ -126,7 +127,7 @@ export function ScrollView({ lines, top, height, width }: { lines: Span[][]; top
   const start = Math.max(0, Math.min(top, lines.length - bodyH));
   const visible = lines.slice(start, start + bodyH);
   const below = lines.length - start - bodyH;
-  const marker = below > 0 ? `more ↓ (${below} lines; j/k or ↑↓ scroll)` : 'end ↑ (k or ↑ scrolls back)';
+  const marker = below > 0 ? `more ↓ (${plural(below, 'line')}; j/k or ↑↓ scroll)` : 'end ↑ (k or ↑ scrolls back)';
   return (
     <Box flexDirection="column" height={height}>
       {visible.map((l, i) => (

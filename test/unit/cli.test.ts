@@ -22,6 +22,15 @@ describe('meterdata CLI wiring', () => {
     expect(r.stdout).toMatch(/Exit codes:[\s\S]*3\s+not signed in[\s\S]*5\s+service unavailable/);
   });
 
+  it('`sandbox --help` says the --clock date is where a ticking clock starts, not a fixed date', async () => {
+    const r = await runCli(['sandbox', '--help']);
+    const line = r.stdout.split('\n').findIndex((l) => l.includes('--clock <date>'));
+    const text = r.stdout.split('\n').slice(line, line + 3).join(' ').replace(/\s+/g, ' ');
+    expect(text).toContain('start the server clock at this date');
+    expect(text).toContain('ticks on with real time');
+    expect(text).not.toMatch(/fixed/);
+  });
+
   it('rejects an unknown command with the usage exit code', async () => {
     const r = await runCli(['exprot']);
     expect(r.code).toBe(2);
@@ -33,6 +42,48 @@ describe('meterdata CLI wiring', () => {
     const r = await runCli(['login', '--client-auth', 'client_secret_post']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--client-auth');
+  });
+
+  // Commander's own errors read like every other meterdata error: one line naming the
+  // flag or command (with commander's suggestion), a hint to that command's --help, exit 2.
+  it.each([
+    [['exprot'], "meterdata: unknown command 'exprot' (did you mean export?).", 'meterdata --help'],
+    [['export', '--yaer', '2025'], "meterdata: unknown option '--yaer' (did you mean --year?).", 'meterdata export --help'],
+    [['export', '--year'], "meterdata: option '--year <yyyy>' argument missing.", 'meterdata export --help'],
+    [['token', 'extra'], "meterdata: too many arguments for 'token'. Expected 0 arguments but got 1: extra.", 'meterdata token --help'],
+    [['login', '--client-auth', 'x'], "meterdata: option '--client-auth <method>' argument 'x' is invalid. Allowed choices are none, client_secret_basic, private_key_jwt.", 'meterdata login --help'],
+    [['--bogus'], "meterdata: unknown option '--bogus'.", 'meterdata --help'],
+  ])('reports commander errors as one meterdata line and a --help hint: %j', async (argv, line, help) => {
+    const r = await runCli(argv);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`${line}\n  See: ${help}\n`);
+    expect(r.stderr).not.toMatch(/error:|Usage:/);
+    expect(r.stdout).toBe('');
+  });
+
+  // browse reads --year/--from/--to with export's code: the same one-line message, naming the flag.
+  it.each([
+    [['--from', '2025-13-01', '--to', '2025-12-31'], 'meterdata: --from: "2025-13-01" is not a date; use yyyy-mm-dd, e.g. 2025-01-01.'],
+    [['--from', '2025-01-01', '--to', '2025-02-30'], 'meterdata: --to: "2025-02-30" is not a date; use yyyy-mm-dd, e.g. 2025-12-31.'],
+    [['--from', '2025-01-01'], 'meterdata: --to is missing: --from needs an end date too.'],
+    [['--to', '2025-01-31'], 'meterdata: --from is missing: --to needs a start date too.'],
+    [['--year', '2025', '--from', '2025-01-01'], 'meterdata: --year cannot be combined with --from/--to.'],
+    [['--from', '2025-05-01', '--to', '2025-04-01'], 'meterdata: --to 2025-04-01 lies before --from 2025-05-01.'],
+    [['--year', '25'], 'meterdata: --year: "25" is not a year; use four digits, e.g. --year 2025.'],
+  ])('browse and export refuse %j with the same message', async (flags, line) => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'md-dates-'));
+    const browse = await runCli(['browse', ...flags], { env: { METERDATA_HOME: home }, cwd: home });
+    const exp = await runCli(['export', ...flags], { env: { METERDATA_HOME: home }, cwd: home });
+    expect(browse.code).toBe(2);
+    expect(browse.stderr.split('\n')[0]).toBe(line);
+    expect(browse.stderr).toBe(exp.stderr);
+  });
+
+  it('browse takes the years export takes (--year 1999)', async () => {
+    const r = await runCli(['browse', '--year', '1999'], { tty: false });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('needs a terminal');
+    expect(r.stderr).toContain('meterdata export --year 1999');
   });
 
   // An unset variable in a cron script ("--property $PROP") must never widen an export

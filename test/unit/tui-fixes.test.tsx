@@ -278,10 +278,13 @@ describe('counting the flags of every Property', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(data.calls.loadProperty).toHaveLength(2);
     await press(app.stdin, 'c');
-    await app.frame((s) => s.includes('Counting flags: 0 of 1'));
+    // The count is of the list shown (3 Properties), the two counted before included.
+    await app.frame((s) => s.includes('Counting flags: 2 of 3 Properties… (Esc stops)'));
     waits.get('Hafenweg 7')!.resolve();
-    const all = await app.frame((s) => s.includes('Flags counted for 1 of 1 Properties.'));
+    const all = await app.frame((s) => s.includes('Flags counted for 3 of 3 Properties.'));
     expect(all).not.toMatch(/…$/m);
+    await press(app.stdin, 'c');
+    await app.frame((s) => s.includes('Flags of every Property are already counted.'));
     await press(app.stdin, '?');
     const help = await app.frame((s) => s.includes('Keys'));
     expect(help).toContain('count the flags of every Property');

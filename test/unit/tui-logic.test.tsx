@@ -2,14 +2,13 @@
 // command's refusal without a terminal.
 import { describe, expect, it } from 'vitest';
 import { bar, compact, fit, monthlySeries, monthsOf, statusMark, wordWrap } from '../../src/tui/format.js';
-import { parseRangeInput, rangeFromFlags, rangeLabel } from '../../src/tui/range.js';
+import { parseRangeInput, rangeLabel } from '../../src/tui/range.js';
 import { filterRows, row } from '../../src/tui/rows.js';
 import { windowStart } from '../../src/tui/view.js';
 import { runCli } from '../helpers/run-cli.js';
 import { aPointConsumption, aSegment } from './builders.js';
 import { monthly } from './tui-fake.js';
 
-const TODAY = new Date('2026-11-22T10:00:00Z');
 
 describe('range input', () => {
   it.each([
@@ -33,11 +32,7 @@ describe('range input', () => {
     if (!r.ok) expect(r.message).toContain(message);
   });
 
-  it('reads the flags, defaulting to the last completed year', () => {
-    expect(rangeFromFlags({}, TODAY)).toEqual({ ok: true, range: { from: '2025-01-01', to: '2025-12-31' } });
-    expect(rangeFromFlags({ from: '2025-03-01', to: '2025-04-30' }, TODAY)).toEqual({ ok: true, range: { from: '2025-03-01', to: '2025-04-30' } });
-    expect(rangeFromFlags({ year: '2025', from: '2025-01-01' }, TODAY)).toMatchObject({ ok: false, message: expect.stringContaining('cannot be combined') });
-    expect(rangeFromFlags({ from: '2025-01-01' }, TODAY)).toMatchObject({ ok: false, message: expect.stringContaining('--from and --to go together') });
+  it('labels a range', () => {
     expect(rangeLabel({ from: '2025-01-01', to: '2025-12-31' })).toBe('2025');
     expect(rangeLabel({ from: '2025-01-01', to: '2025-06-30' })).toBe('2025-01-01..2025-06-30');
   });

@@ -91,6 +91,13 @@ describe('browse screens', () => {
     await frame((s) => s.includes('Nothing matches "xyz"'));
   });
 
+  it('counts the matches of a filter in plain English ("2 matches", not "2 matchs")', async () => {
+    const { frame, stdin } = mount(fakeData());
+    await frame((s) => s.includes('Am Markt 3'));
+    await press(stdin, '/', 'e', KEY.enter);
+    await frame((s) => s.includes('Filtered by "e": 2 matches'));
+  });
+
   it('changes the range with y, refusing a bad entry with a one-line reason', async () => {
     const data = fakeData();
     const { frame, stdin } = mount(data);
