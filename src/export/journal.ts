@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { link, mkdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { renameReplacing } from '../core/replace.js';
 import os from 'node:os';
+import { processAlive } from '../core/pid.js';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { UsageError } from '../core/errors.js';
@@ -45,12 +46,7 @@ const PROCESS_STARTED = Math.round(Date.now() - process.uptime() * 1000);
 
 function alive(pid: number, started: unknown): boolean {
   if (pid === process.pid) return typeof started !== 'number' || Math.abs(started - PROCESS_STARTED) < 2_000;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return processAlive(pid);
 }
 
 export function journalKey(identity: Record<string, unknown>): string {
