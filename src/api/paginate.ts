@@ -1,0 +1,58 @@
+// Walking a cursor-paginated list to its end, bounded: every page must bring new items, so
+// a server that loops (empty pages, repeated items or cursors, no end) stops with exit 5
+// naming the endpoint, before anything repeated is handed on.
+import { ServiceUnavailableError } from '../core/errors.js';
+import { checkSubject } from './answers.js';
+import type { Schema } from './schema.js';
+import * as S from './schemas.js';
+
+/** The page size the contract allows at most: fewest requests for a full walk. */
+export const PAGE_LIMIT = 200;
+
+export type FetchPage = (path: string, schema: Schema) => Promise<unknown>;
+
+/** A listing that would never end: exit 5 naming the endpoint. */
+function endless(endpoint: string, code: string, what: string, pages: number): ServiceUnavailableError {
+  return new ServiceUnavailableError(`The metering service's list ${endpoint} does not end: it ${what}; stopped after ${pages} ${pages === 1 ? 'page' : 'pages'} instead of looping forever.`, {
+    code,
+    hint: 'Try again later; if it persists, report it to the service (its pagination breaks contract 1.0.0-rc.3).',
+    details: { endpoint, pages },
+  });
+}
+
+/**
+ * Follows next_cursor to the end, one page ahead of nobody: the next page is fetched when
+ * the caller gets there. An empty page that names a next one, an item listed twice (a cycle
+ * under fresh cursors), a cursor seen before, or more than maxPages pages stop it.
+ */
+export async function* paginate<T>(fetchPage: FetchPage, endpoint: string, path: string, item: Schema, rememberItem: (x: T) => void, maxPages: number): AsyncGenerator<T> {
+  const cursors = new Set<string>();
+  const listed = new Set<string>();
+  let cursor: string | null = null;
+  let pages = 0;
+  const sep = path.includes('?') ? '&' : '?';
+  for (;;) {
+    const query = `${sep}limit=${PAGE_LIMIT}${cursor === null ? '' : `&page_cursor=${encodeURIComponent(cursor)}`}`;
+    const page = (await fetchPage(path + query, S.page(item))) as { data: T[]; next_cursor: string | null };
+    pages++;
+    for (const x of page.data) {
+      const itemId = (x as { id?: unknown }).id;
+      if (typeof itemId !== 'string') continue;
+      if (listed.has(itemId)) throw endless(endpoint, 'API_PAGE_REPEATS', `listed ${itemId} again on page ${pages}`, pages);
+      listed.add(itemId);
+    }
+    for (const x of page.data) rememberItem(x);
+    yield* page.data;
+    if (page.next_cursor === null) return;
+    if (page.data.length === 0) throw endless(endpoint, 'API_EMPTY_PAGE', `sent page ${pages} without items but with a cursor to another page`, pages);
+    if (cursors.has(page.next_cursor)) throw endless(endpoint, 'API_CURSOR_LOOP', 'returned the same page cursor twice', pages);
+    if (pages >= maxPages) throw endless(endpoint, 'API_TOO_MANY_PAGES', `still named a next page after ${maxPages} pages (${maxPages * PAGE_LIMIT} items, far more than any landlord's data)`, pages);
+    cursors.add(page.next_cursor);
+    cursor = page.next_cursor;
+  }
+}
+
+/** A list asked for one Property holds only its items: another Property's unit or meter would be billed under this one. */
+export function ownedBy(endpoint: string, pid: string, x: { property_id: string }): void {
+  checkSubject(endpoint, 'Property', 'property_id', pid, x.property_id);
+}
