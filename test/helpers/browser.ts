@@ -3,12 +3,12 @@
 // Chromium launch options for the real-browser tests.
 import { PassThrough, Readable } from 'node:stream';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { main } from '../../src/cli.js';
 import type { Io } from '../../src/core/io.js';
+import { BIN } from './bin.js';
 
 export interface LiveRun {
   /** The first https?:// line printed on stderr (the authorize URL). */
@@ -116,18 +116,7 @@ export function chromiumArgs(): { executablePath: string; args: string[]; userDa
 
 // ---- the built binary as a child process (login e2e tests) ----
 
-export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const BIN = path.join(ROOT, 'bin', 'meterdata.js');
-
-/** Fails clearly when dist/ is missing or older than src/auth (e2e tests run the built binary). */
-export function assertBuilt(): void {
-  const cli = path.join(ROOT, 'dist', 'cli.js');
-  if (!existsSync(cli)) throw new Error('dist/ is missing: run `bash scripts/node24 tsc -p tsconfig.build.json` (npm test builds first)');
-  const session = path.join(ROOT, 'dist', 'auth', 'session.js');
-  if (!existsSync(session) || statSync(session).mtimeMs < statSync(path.join(ROOT, 'src', 'auth', 'session.ts')).mtimeMs) {
-    throw new Error('dist/ is older than src/auth: rebuild with `bash scripts/node24 tsc -p tsconfig.build.json`');
-  }
-}
+export { assertBuilt, BIN, ROOT } from './bin.js';
 
 export interface ChildRun {
   child: ChildProcess;
