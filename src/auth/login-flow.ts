@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { loadProfile, saveProfile, type Profile } from '../core/config.js';
 import { InterruptedError, NotSignedInError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
+import { plural } from '../core/plural.js';
 import { terminalSafe } from '../core/terminal-text.js';
 import { checkCallback, buildAuthorizationRequest } from './authorize.js';
 import { openBrowser } from './browser.js';
@@ -110,6 +111,11 @@ function stripConnectionFacts(p: Profile): Profile {
   return rest;
 }
 
+/** The sign-in wait as a person reads it: "1 minute", "5 minutes", "30 seconds". */
+export function describeWait(ms: number): string {
+  return ms >= 60_000 ? plural(Math.round(ms / 60_000), 'minute') : plural(Math.round(ms / 1000), 'second');
+}
+
 /** Answers that do not belong to this sign-in: ignored, the wait goes on. */
 const NOT_OURS = new Set(['AUTH_ISSUER_MISMATCH', 'AUTH_STATE_MISMATCH', 'AUTH_NO_CODE']);
 
@@ -119,8 +125,7 @@ function waitForAnswer(received: Promise<URLSearchParams>, opts: LoginOptions, i
   racers.push(
     new Promise((_, reject) => {
       const t = setTimeout(() => {
-        const minutes = opts.timeoutMs >= 60_000 ? `${Math.round(opts.timeoutMs / 60_000)} minutes` : `${Math.round(opts.timeoutMs / 1000)} seconds`;
-        reject(new NotSignedInError(`No sign-in answer arrived within ${minutes}; nothing was changed.`, { code: 'AUTH_LOGIN_TIMEOUT', hint: `${relogin} and approve access in the browser.` }));
+        reject(new NotSignedInError(`No sign-in answer arrived within ${describeWait(opts.timeoutMs)}; nothing was changed.`, { code: 'AUTH_LOGIN_TIMEOUT', hint: `${relogin} and approve access in the browser.` }));
       }, opts.timeoutMs);
       cleanups.push(() => clearTimeout(t));
     }),

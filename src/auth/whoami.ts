@@ -5,6 +5,7 @@ import type { ApiClient } from '../api/contracts.js';
 import type { Profile } from '../core/config.js';
 import type { Credentials } from '../core/credentials.js';
 import { NotSignedInError } from '../core/errors.js';
+import { plural } from '../core/plural.js';
 
 export type HeadersFor = (method: string, url: string) => Promise<Record<string, string>>;
 /** Called once after a 401 with the rejected headers; refreshes so the request can be retried. */
@@ -82,5 +83,5 @@ export function describePropertyScope(p: Pick<Profile, 'property_scope' | 'prope
   if (p.property_scope === 'all') return 'all Properties (including future ones)';
   const n = p.property_scope.length;
   const names = p.property_names?.length ? `: ${p.property_names.join(', ')}` : '';
-  return `${n} ${n === 1 ? 'Property' : 'Properties'}${names}`;
+  return `${plural(n, 'Property')}${names}`;
 }

@@ -6,6 +6,7 @@
 import { Writable } from 'node:stream';
 import { NotSignedInError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
+import { followRedirects } from '../sandbox/follow-redirects.js';
 
 export interface HeadlessLoginOptions {
   authUrl: string;
@@ -18,26 +19,6 @@ export interface HeadlessLoginOptions {
   clientId?: string;
 }
 
-/** Follows redirects like a browser would, keeping cookies (the authorization server's interaction cookies). */
-async function follow(start: string, signal: AbortSignal): Promise<void> {
-  const jar = new Map<string, string>();
-  let url = start;
-  for (let hop = 0; hop < 12; hop++) {
-    const cookie = [...jar.entries()].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await fetch(url, { redirect: 'manual', signal, headers: cookie ? { cookie } : {} });
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const i = pair!.indexOf('=');
-      if (i > 0) jar.set(pair!.slice(0, i).trim(), pair!.slice(i + 1).trim());
-    }
-    await res.arrayBuffer();
-    const location = res.headers.get('location');
-    if (res.status < 300 || res.status >= 400 || !location) return;
-    url = new URL(location, url).href;
-  }
-  throw new Error(`too many redirects from ${start}`);
-}
-
 export async function headlessLogin(o: HeadlessLoginOptions): Promise<void> {
   let followed: Promise<unknown> | null = null;
   let log = '';
@@ -46,7 +27,8 @@ export async function headlessLogin(o: HeadlessLoginOptions): Promise<void> {
       log += chunk.toString('utf8');
       const m = /^(https?:\/\/\S+)$/m.exec(log);
       if (m && !followed) {
-        followed = follow(m[1]!, o.signal);
+        // Every redirect is followed, the last one to the loopback callback too: that request is the sign-in's answer.
+        followed = followRedirects(m[1]!, { maxHops: 12, signal: o.signal }).then(({ res }) => res.body?.cancel());
         // Awaited after the login; a Ctrl-C rejects it while the login still waits, and unhandled that would end the process.
         followed.catch(() => undefined);
       }

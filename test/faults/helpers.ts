@@ -2,26 +2,19 @@
 // METERDATA_HOME, the built binary as a child process (so kill -9 is a real kill), the
 // clean run every trial is compared with, and the one summary line per scenario.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { headlessLogin } from '../../src/export/sandbox-login.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
-export { runBin, type Run } from '../helpers/bin.js';
+export { assertBuilt, ROOT, runBin, type Run } from '../helpers/bin.js';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** Same export time in every run, so files compare byte for byte. */
 const EPOCH = '1767225600';
 export const FINAL = ['billing.csv', 'billing.xlsx', 'meterdata-manifest.json', 'plant-points.csv', 'readings.csv', 'review.csv', 'segments.csv'];
 export const MANIFEST = 'meterdata-manifest.json';
 /** FAULTS_FULL=1 (`npm run test:faults` documents it): every kill point and rate. */
 export const FULL = process.env.FAULTS_FULL === '1';
-
-export function assertBuilt(): void {
-  if (!existsSync(path.join(ROOT, 'dist', 'cli.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm run test:faults builds)');
-}
 
 export async function signedIn(opts: SandboxOptions = {}): Promise<{ sandbox: Sandbox; env: NodeJS.ProcessEnv; home: string }> {
   const sandbox = await startSandbox({ port: 0, autoConsent: true, admin: true, clock: '2026-11-22', seed: 'faults', oauthRateLimitPerMinute: 0, ...opts });

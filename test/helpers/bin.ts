@@ -1,10 +1,21 @@
 // The built binary as a child process (so kill -9 is a real kill), shared by the
 // end-to-end tests and the fault harness. Needs `npm run build` (npm test does it).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const BIN = path.join(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..'), 'bin', 'meterdata.js');
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const BIN = path.join(ROOT, 'bin', 'meterdata.js');
+
+/** Fails clearly when dist/ is missing or older than src/auth (a stale build would test yesterday's sign-in). */
+export function assertBuilt(): void {
+  if (!existsSync(path.join(ROOT, 'dist', 'cli.js'))) throw new Error('dist/ is missing: run `bash scripts/node24 npm run build` first (npm test and npm run test:faults build)');
+  const session = path.join(ROOT, 'dist', 'auth', 'session.js');
+  if (!existsSync(session) || statSync(session).mtimeMs < statSync(path.join(ROOT, 'src', 'auth', 'session.ts')).mtimeMs) {
+    throw new Error('dist/ is older than src/auth: rebuild with `bash scripts/node24 npm run build`');
+  }
+}
 
 export interface Run {
   code: number | null;

@@ -3,12 +3,13 @@
 // Chromium launch options for the real-browser tests.
 import { PassThrough, Readable } from 'node:stream';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { main } from '../../src/cli.js';
 import type { Io } from '../../src/core/io.js';
+import { followRedirects } from '../../src/sandbox/follow-redirects.js';
+import { BIN } from './bin.js';
 
 export interface LiveRun {
   /** The first https?:// line printed on stderr (the authorize URL). */
@@ -54,23 +55,10 @@ export function runLive(argv: string[], env: NodeJS.ProcessEnv, opts: { stdinTex
  * the server's origin; returns that final URL without requesting it.
  */
 export async function followToRedirect(start: string): Promise<URL> {
-  const origin = new URL(start).origin;
-  const jar = new Map<string, string>();
-  let url = new URL(start);
-  for (let i = 0; i < 15; i++) {
-    const res = await fetch(url, { redirect: 'manual', headers: { accept: 'text/html', cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } });
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const eq = pair!.indexOf('=');
-      jar.set(pair!.slice(0, eq).trim(), pair!.slice(eq + 1));
-    }
-    await res.body?.cancel();
-    const loc = res.headers.get('location');
-    if (!loc) throw new Error(`no redirect from ${url.pathname} (HTTP ${res.status})`);
-    url = new URL(loc, url);
-    if (url.origin !== origin) return url;
-  }
-  throw new Error('too many redirects');
+  const { res, url, location } = await followRedirects(start, { maxHops: 15, accept: 'text/html', stayOnOrigin: true });
+  if (location) return location;
+  await res.body?.cancel();
+  throw new Error(`no redirect from ${url.pathname} (HTTP ${res.status})`);
 }
 
 /** Delivers a redirect URL to the loopback server like a browser would. */
@@ -116,18 +104,7 @@ export function chromiumArgs(): { executablePath: string; args: string[]; userDa
 
 // ---- the built binary as a child process (login e2e tests) ----
 
-export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const BIN = path.join(ROOT, 'bin', 'meterdata.js');
-
-/** Fails clearly when dist/ is missing or older than src/auth (e2e tests run the built binary). */
-export function assertBuilt(): void {
-  const cli = path.join(ROOT, 'dist', 'cli.js');
-  if (!existsSync(cli)) throw new Error('dist/ is missing: run `bash scripts/node24 tsc -p tsconfig.build.json` (npm test builds first)');
-  const session = path.join(ROOT, 'dist', 'auth', 'session.js');
-  if (!existsSync(session) || statSync(session).mtimeMs < statSync(path.join(ROOT, 'src', 'auth', 'session.ts')).mtimeMs) {
-    throw new Error('dist/ is older than src/auth: rebuild with `bash scripts/node24 tsc -p tsconfig.build.json`');
-  }
-}
+export { assertBuilt, BIN, ROOT } from './bin.js';
 
 export interface ChildRun {
   child: ChildProcess;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { strictFailure, summaryText } from '../../src/commands/export.js';
+import { describeWait } from '../../src/auth/login-flow.js';
+import { describePropertyScope } from '../../src/auth/whoami.js';
 import { plural, pluralWord } from '../../src/core/plural.js';
 import type { ExportSummary } from '../../src/export/run.js';
 import { loadTemplate } from '../../src/export/templates.js';
@@ -72,4 +74,18 @@ describe('the export summary counts and names the file with the findings', () =>
     expect(three.hint).toBe('See review.csv in /tmp/out.');
     expect(strictFailure(summary(['review.csv'], { not_billed: 0, review: 0, info: 5 }), t)).toBeNull();
   });
+});
+
+describe('auth messages count with the one plural helper', () => {
+  it.each([
+    [60_000, '1 minute'],
+    [300_000, '5 minutes'],
+    [1_000, '1 second'],
+    [2_000, '2 seconds'],
+  ])('the sign-in wait of %d ms reads "%s"', (ms, text) => expect(describeWait(ms)).toBe(text));
+
+  it.each([
+    [['p1'], '1 Property'],
+    [['p1', 'p2'], '2 Properties'],
+  ])('a property scope of %j reads "%s"', (scope, text) => expect(describePropertyScope({ property_scope: scope })).toBe(text));
 });

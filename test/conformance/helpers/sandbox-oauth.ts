@@ -1,8 +1,11 @@
 // Plain-HTTP OAuth helpers for the sandbox conformance tests: PKCE, a tiny cookie jar,
 // following the consent flow by hand, token requests, client assertions and DPoP proofs.
-// Deliberately independent of the project's sign-in code.
+// Independent of the project's sign-in code; only the browser's redirect-and-cookie loop is shared.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
+import { CookieJar, followRedirects } from '../../../src/sandbox/follow-redirects.js';
+
+export { CookieJar };
 
 export const DEMO_CLIENT = 'sandbox-demo-client';
 export const DEMO_REDIRECT = 'http://127.0.0.1:53682/callback';
@@ -11,20 +14,6 @@ export const ALL_SCOPES = 'read:units read:devices read:readings';
 export function pkce() {
   const verifier = randomBytes(32).toString('base64url');
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-}
-
-export class CookieJar {
-  private readonly cookies = new Map<string, string>();
-  take(res: Response): void {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const i = pair!.indexOf('=');
-      this.cookies.set(pair!.slice(0, i).trim(), pair!.slice(i + 1));
-    }
-  }
-  header(): string {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  }
 }
 
 export interface AuthorizeParams {
@@ -53,15 +42,8 @@ export async function get(url: string | URL, jar?: CookieJar, accept = 'text/htm
 }
 
 /** Follows redirects on the sandbox until one leaves it (the client's redirect URI) or a page is shown. */
-export async function follow(origin: string, res: Response, jar: CookieJar): Promise<{ res: Response; location?: URL }> {
-  for (let i = 0; i < 10; i++) {
-    const loc = res.headers.get('location');
-    if (res.status < 300 || res.status >= 400 || !loc) return { res };
-    const next = new URL(loc, origin);
-    if (next.origin !== origin) return { res, location: next };
-    res = await get(next, jar);
-  }
-  throw new Error('too many redirects');
+export async function follow(res: Response, jar: CookieJar): Promise<{ res: Response; location?: URL }> {
+  return followRedirects(res, { maxHops: 10, jar, accept: 'text/html', stayOnOrigin: true });
 }
 
 export interface ConsentChoice {
@@ -85,7 +67,7 @@ export async function authorize(origin: string, params: AuthorizeParams = {}, ch
   const { verifier, challenge } = pkce();
   const state = params.state ?? randomUUID();
   const first = await get(authorizeUrl(origin, { code_challenge: challenge, code_challenge_method: 'S256', ...params, state }), jar);
-  let step = await follow(origin, first, jar);
+  let step = await follow(first, jar);
   if (step.location || !choice) return { location: step.location, page: step.location ? undefined : { status: step.res.status, html: await step.res.text() }, verifier, state };
   const html = await step.res.text();
   const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
@@ -100,7 +82,7 @@ export async function authorize(origin: string, params: AuthorizeParams = {}, ch
     body: form,
   });
   jar.take(posted);
-  step = await follow(origin, posted, jar);
+  step = await follow(posted, jar);
   return { location: step.location, page: step.location ? undefined : { status: step.res.status, html: await step.res.text() }, verifier, state };
 }
 
