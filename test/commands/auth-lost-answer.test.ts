@@ -8,9 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { setProfileFields } from '../../src/core/config.js';
 import { runCli } from '../helpers/run-cli.js';
-import { loginLive, proxySandbox, type SandboxProxy } from '../helpers/browser.js';
+import { proxySandbox, type SandboxProxy } from '../helpers/browser.js';
+import { setAccessExpiry, signInBehindProxy } from '../helpers/signed-in.js';
 
 let sb: Sandbox;
 let proxy: SandboxProxy;
@@ -32,13 +32,8 @@ afterEach(() => {
 async function signedIn() {
   const before = new Set(sb.admin.connections().map((c) => c.sid));
   const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-lost-')), METERDATA_CREDENTIAL_STORE: 'file', METERDATA_TEST_HOOKS: '1', METERDATA_TEST_TOKEN_TIMEOUT_MS: '700' };
-  const r = await loginLive(['login', '--no-browser', '--auth-url', sb.url], env);
-  expect(r.code, r.stderr).toBe(0);
-  await setProfileFields(env, 'default', { auth_url: proxy.url, base_url: `${proxy.url}/v1` });
-  const file = path.join(env.METERDATA_HOME, 'state', 'credentials', 'default.json');
-  const rec = JSON.parse(readFileSync(file, 'utf8'));
-  rec.access_expires_at = new Date(Date.now() - 1000).toISOString();
-  writeFileSync(file, JSON.stringify(rec), { mode: 0o600 });
+  const file = await signInBehindProxy(sb.url, proxy.url, env);
+  const rec = setAccessExpiry(file);
   const sid = sb.admin.connections().find((c) => !before.has(c.sid))!.sid;
   return { env, file, rec, sid, stored: () => JSON.parse(readFileSync(file, 'utf8')) };
 }

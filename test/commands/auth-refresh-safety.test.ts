@@ -1,19 +1,20 @@
 // The refresh's guarantees, observed from outside: last refresh is a real refresh, /whoami
 // runs after the lock is released, a token is never used before it is saved, 429s are
 // retried and nothing else is, the 60 s margin. A counting proxy sits in front of the sandbox.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { createApiClient } from '../../src/api/client.js';
-import { loadProfile, setProfileFields } from '../../src/core/config.js';
+import { loadProfile } from '../../src/core/config.js';
 import { openStore, type CredentialStore, type StoredRecord } from '../../src/auth/credential-store/index.js';
 import { withRefreshLock } from '../../src/auth/lock.js';
 import { Session } from '../../src/auth/session.js';
 import { InterruptedError } from '../../src/core/errors.js';
 import { runCli } from '../helpers/run-cli.js';
-import { loginLive, proxySandbox, type SandboxProxy } from '../helpers/browser.js';
+import { proxySandbox, type SandboxProxy } from '../helpers/browser.js';
+import { setAccessExpiry, signInBehindProxy } from '../helpers/signed-in.js';
 
 let sb: Sandbox;
 let proxy: SandboxProxy;
@@ -32,18 +33,10 @@ afterEach(() => {
 /** Signed in at the sandbox, then pointed at the proxy (issuer and API), file store. */
 async function signedIn(): Promise<{ env: NodeJS.ProcessEnv; file: string }> {
   const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-safety-')), METERDATA_CREDENTIAL_STORE: 'file' };
-  const r = await loginLive(['login', '--no-browser', '--auth-url', sb.url], env);
-  expect(r.code, r.stderr).toBe(0);
-  await setProfileFields(env, 'default', { auth_url: proxy.url, base_url: `${proxy.url}/v1` });
-  return { env, file: path.join(env.METERDATA_HOME, 'state', 'credentials', 'default.json') };
+  return { env, file: await signInBehindProxy(sb.url, proxy.url, env) };
 }
 
-function expiresIn(file: string, ms: number): { access_token: string; refresh_token: string } {
-  const rec = JSON.parse(readFileSync(file, 'utf8'));
-  rec.access_expires_at = new Date(Date.now() + ms).toISOString();
-  writeFileSync(file, JSON.stringify(rec), { mode: 0o600 });
-  return rec;
-}
+const expiresIn = (file: string, ms: number) => setAccessExpiry(file, ms);
 
 const lastRefresh = async (env: NodeJS.ProcessEnv) => (await loadProfile(env, 'default'))!.last_refresh_at!;
 const tokenPosts = () => proxy.count('POST', '/oauth/token');

@@ -1,5 +1,5 @@
 // Refresh, and every way a connection ends, in-process against the sandbox (file store).
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { openConnection } from '../../src/auth/connection.js';
 import { runCli } from '../helpers/run-cli.js';
 import { loginLive } from '../helpers/browser.js';
+import { setAccessExpiry } from '../helpers/signed-in.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -25,12 +26,7 @@ async function signedIn(): Promise<{ env: NodeJS.ProcessEnv; sid: string; tenant
   return { env, sid: conn.sid, tenant: conn.tenant_id, file: path.join(env.METERDATA_HOME, 'state', 'credentials', 'default.json') };
 }
 
-function expireLocally(file: string): { refresh_token: string; access_token: string } {
-  const rec = JSON.parse(readFileSync(file, 'utf8'));
-  rec.access_expires_at = new Date(Date.now() - 1000).toISOString();
-  writeFileSync(file, JSON.stringify(rec), { mode: 0o600 });
-  return rec;
-}
+const expireLocally = (file: string) => setAccessExpiry(file);
 
 function noSecrets(outputs: string[], secrets: string[]) {
   for (const o of outputs) for (const s of secrets) expect(o.includes(s), 'a token leaked into output').toBe(false);

@@ -1,6 +1,6 @@
 // Transient failures of a refresh never wipe or damage the stored sign-in; a refresh whose
 // answer was lost after it may have reached the server is never sent again.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { getGlobalDispatcher, MockAgent, setGlobalDispatcher, type Dispatcher } from 'undici';
@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/run-cli.js';
 import { loginLive } from '../helpers/browser.js';
+import { setAccessExpiry, storeFile } from '../helpers/signed-in.js';
 
 let sb: Sandbox;
 let original: Dispatcher;
@@ -21,11 +22,8 @@ afterAll(async () => sb?.close());
 async function signedIn() {
   const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-transient-')), METERDATA_CREDENTIAL_STORE: 'file' };
   expect((await loginLive(['login', '--no-browser', '--auth-url', sb.url], env)).code).toBe(0);
-  const file = path.join(env.METERDATA_HOME, 'state', 'credentials', 'default.json');
-  const rec = JSON.parse(readFileSync(file, 'utf8'));
-  rec.access_expires_at = new Date(Date.now() - 1000).toISOString();
-  writeFileSync(file, JSON.stringify(rec), { mode: 0o600 });
-  return { env, file, rec };
+  const file = storeFile(env);
+  return { env, file, rec: setAccessExpiry(file) };
 }
 
 /** Token endpoint answers through a mock; everything else reaches the sandbox. */

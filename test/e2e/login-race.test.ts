@@ -2,13 +2,14 @@
 // fixed points, and a lock holder stalled past the stale limit. The sandbox's reuse detection
 // is the judge: presenting a rotated refresh token (or two refreshes with one token) revokes
 // the whole connection. A counting proxy in front of the sandbox counts token requests.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { setProfileFields } from '../../src/core/config.js';
 import { assertBuilt, loginLive, proxySandbox, type SandboxProxy, spawnCli } from '../helpers/browser.js';
+import { setAccessExpiry, storeFile } from '../helpers/signed-in.js';
 
 let sb: Sandbox;
 let proxy: SandboxProxy;
@@ -31,15 +32,9 @@ async function signedIn(env: NodeJS.ProcessEnv): Promise<string> {
   return sb.admin.connections().find((c) => !before.has(c.sid))!.sid;
 }
 
-const storeFile = (env: NodeJS.ProcessEnv) => path.join(env.METERDATA_HOME!, 'state', 'credentials', 'default.json');
 const stored = (env: NodeJS.ProcessEnv) => JSON.parse(readFileSync(storeFile(env), 'utf8')) as { access_token: string; refresh_token: string };
 
-function expireLocally(env: NodeJS.ProcessEnv) {
-  const rec = JSON.parse(readFileSync(storeFile(env), 'utf8'));
-  rec.access_expires_at = new Date(Date.now() - 1000).toISOString();
-  writeFileSync(storeFile(env), JSON.stringify(rec), { mode: 0o600 });
-  return rec as { access_token: string; refresh_token: string };
-}
+const expireLocally = (env: NodeJS.ProcessEnv) => setAccessExpiry(storeFile(env));
 
 const whoami = (token: string) => fetch(`${sb.apiBase}/whoami`, { headers: { authorization: `Bearer ${token}` } });
 const refreshes = () => proxy.count('POST', '/oauth/token');
