@@ -4,6 +4,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { ExitCode, formatError, InterruptedError, isMeterdataError, UsageError } from './core/errors.js';
 import type { Io } from './core/io.js';
 import { packageVersion } from './core/resources.js';
+import { isLang, languageFromArgv, languageFromEnv, LANGUAGES, setLanguage } from './i18n/index.js';
 
 const EXIT_CODES_HELP = `
 Exit codes:
@@ -61,6 +62,9 @@ function refuseEmptyValues(cmd: Command, opts: Record<string, unknown>): void {
   }
 }
 
+/** Every command takes it; main() has already read it from argv, before any text was built. */
+const langOption = () => new Option('--lang <lang>', 'language of messages, help and workbook (default: from LC_ALL, LC_MESSAGES, LANG)').choices([...LANGUAGES]);
+
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 function build(io: Io): Command {
@@ -77,6 +81,7 @@ function build(io: Io): Command {
       outputError: () => undefined,
     });
 
+  program.addOption(langOption());
   const profile = () => new Option('--profile <name>', 'connection profile (default: $METERDATA_PROFILE or "default")');
 
   program
@@ -179,6 +184,7 @@ function build(io: Io): Command {
 
   // Cron jobs and scripts branch on these: every command's --help lists them.
   for (const cmd of program.commands) {
+    cmd.addOption(langOption());
     cmd.addHelpText('after', EXIT_CODES_HELP);
     // Remember which command rejected its arguments, so the hint names its --help.
     cmd.configureOutput({ ...cmd.configureOutput(), outputError: () => (failedCommand = cmd.name()) });
@@ -191,6 +197,9 @@ export async function main(argv: string[], io?: Io): Promise<number> {
   const ctx = io ?? processIo();
   exitCode = ExitCode.OK;
   failedCommand = undefined;
+  // Before the program is built: its help texts are rendered in this language.
+  const asked = languageFromArgv(argv);
+  setLanguage(isLang(asked) ? asked : languageFromEnv(ctx.env));
   try {
     await build(ctx).parseAsync(argv, { from: 'user' });
     return exitCode;

@@ -4,9 +4,11 @@ import { Readable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Io } from './io.js';
 import { InterruptedError } from './errors.js';
+import { setLanguage } from '../i18n/index.js';
 import { serializeError, type WorkerReply, type WorkerRequest } from './isolate.js';
 
 const req = workerData as WorkerRequest;
+setLanguage(req.lang);
 const controller = new AbortController();
 parentPort!.on('message', (m: { abort?: string }) => {
   if (m.abort !== undefined) controller.abort(new InterruptedError(m.abort));

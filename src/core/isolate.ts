@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { Io } from './io.js';
 import { ExitCode, MeterdataError } from './errors.js';
+import { language, type Lang } from '../i18n/index.js';
 
 export interface HeapLimits {
   /** V8's young generation (both semi-spaces and more), MB. */
@@ -31,6 +32,8 @@ export interface WorkerRequest {
   name: string;
   input: unknown;
   io: WorkerIo;
+  /** The run's language: `--lang` is not in the environment the worker sees. */
+  lang: Lang;
 }
 
 export type WorkerReply = { ok: true; value: unknown } | { ok: false; error: SerializedError };
@@ -106,6 +109,7 @@ export function runIsolated<T>(module: URL, name: string, input: unknown, opts: 
     module: module.href,
     name,
     input,
+    lang: language(),
     io: { env: { ...io.env }, cwd: io.cwd, stdoutIsTTY: io.stdout.isTTY === true, stderrIsTTY: io.stderr.isTTY === true, columns: io.stdout.columns, rows: io.stdout.rows },
   };
   const worker = new Worker(ENTRY, {
