@@ -71,7 +71,8 @@ export function pointBlock(i: PointBlockInput): Row[] {
   const unit = unitWord(c.unit);
   const rows: Row[] = [];
   const k = `${i.keyPrefix}${id}`;
-  const linked = c.is_system_linked ?? i.point?.is_system_linked ?? true;
+  // Billing's rule 7 (src/billing/point.ts): not linked when either the answer or the Property's point list says so.
+  const linked = c.is_system_linked !== false && i.point?.is_system_linked !== false;
   // Most important first: an 80-column terminal cuts the end (the mounting place).
   const pointSpans: Span[] = [
     { text: s.pointHead({ id: id.slice(0, 8) }), bold: true },

@@ -109,7 +109,12 @@ export function explainLines(flags: Flag[], flagText: FlagTextFn, width: number,
     const text = flagText(code, lang);
     const sev = SEVERITY_MARK[severityOf(same[0]!)];
     lines.push([{ text: ' ' }]);
-    lines.push([{ text: `[${sev.mark}] ${sev.label}: `, color: sev.color, bold: true }, { text: text.title, bold: true }]);
+    // A title too long for the line (German ones often are) wraps under itself instead of being cut.
+    const head = `[${sev.mark}] ${sev.label}: `;
+    const fits = [...head].length + [...text.title].length <= width - 2;
+    for (const [i, l] of (fits ? [text.title] : wordWrap(text.title, width - 2 - [...head].length)).entries()) {
+      lines.push([{ text: i === 0 ? head : ' '.repeat([...head].length), color: sev.color, bold: true }, { text: l, bold: true }]);
+    }
     for (const l of wordWrap(text.explanation, width - 4)) lines.push([{ text: l }]);
     lines.push([{ text: same.length === 1 ? h.where : h.whereN({ n: same.length }), dim: true }]);
     for (const f of same) {

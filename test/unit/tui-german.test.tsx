@@ -1,0 +1,131 @@
+// browse in German (issue 11): every text on the screens from the catalogues, the
+// glossary's words, dates dd.mm.yyyy, decimal commas, German month names, and every
+// frame still inside 80x24 although German words are longer.
+import { cleanup } from 'ink-testing-library';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { NotSignedInError, ServiceUnavailableError } from '../../src/core/errors.js';
+import { setLanguage } from '../../src/i18n/index.js';
+import { findEnglish } from '../helpers/catalogues.js';
+import { runCli } from '../helpers/run-cli.js';
+import { deferred, fakeData, KEY, mount, press } from './tui-fake.js';
+
+afterEach(() => cleanup());
+beforeAll(() => setLanguage('de'));
+afterAll(() => setLanguage('en'));
+
+/** A frame of an 80x24 terminal: no line wider than 80, at most 24 lines, no English catalogue phrase. */
+async function german(frame: string): Promise<string> {
+  const lines = frame.split('\n');
+  expect(lines.length).toBeLessThanOrEqual(24);
+  for (const l of lines) expect([...l].length, l).toBeLessThanOrEqual(80);
+  expect(await findEnglish(frame)).toEqual([]);
+  return frame;
+}
+
+describe('browse in German', () => {
+  it('walks from the Properties to a unit, its explanation and the whole help at 80x24, in German only', async () => {
+    const app = mount(fakeData(), { width: 80, height: 24 });
+    const list = await german(await app.frame((s) => s.includes('Am Markt 3'), 'the Properties'));
+    expect(list).toMatch(/^meterdata browse · Liegenschaften +Zeitraum 2025$/m);
+    expect(list).toMatch(/Liegenschaft +Anschrift +NE +Hinw\./);
+    expect(list).toContain('↑↓jk ⏎ öffnen Esc zurück / Filter y Zeitraum i warum e Export ? Hilfe q Ende');
+
+    await press(app.stdin, KEY.enter);
+    const property = await german(await app.frame((s) => s.includes('Nutzeinheiten (2)'), 'the Property'));
+    expect(property).toMatch(/Nutzeinheit +Art +Lage +Abgerechnet je Verbrauchsart \(Kürzel: \?\) +Hinw\./);
+    expect(property).toMatch(/3\.2 +Woh 3 links +W 2\.110 {2}WW 0 +\d+!/);
+    expect(property).toMatch(/EG links +Woh EG links +KW 10/);
+    expect(property).toContain('Anlagen- und Hauptzähler, keiner Nutzeinheit zugeordnet (1)');
+    expect(property).toMatch(/Kaltwasser · Heizungskeller Hauptzähler 500 m³/);
+
+    await press(app.stdin, 'i');
+    const why = await german(await app.frame((s) => s.includes('Warum dieser Hinweis'), 'the explanation'));
+    // a title longer than the line wraps under itself, whole
+    expect(why).toMatch(/\[!\] nicht abgerechnet: Eichfrist abgelaufen: Wert darf nicht abgerechnet\n {25}werden\n/);
+    expect(why).toContain('weiter ↓');
+
+    await press(app.stdin, KEY.esc);
+    await app.frame((s) => !s.includes('Warum dieser Hinweis'), 'the explanation closed');
+    await press(app.stdin, KEY.enter);
+    const unit = await german(await app.frame((s) => s.includes('› 3.2') && s.includes('Monate:'), 'flat 3.2'));
+    expect(unit).toContain('Monate: M gemessen  B berechnet  - fehlend  X Eichfrist abgelaufen');
+    expect(unit).toContain('Abgerechnet 01.01.2025..31.12.2025: Wärme 2.110 kWh  WW 0 m³');
+
+    await press(app.stdin, '?');
+    const seen: string[] = [await german(await app.frame((s) => s.includes('Tasten'), 'the help'))];
+    for (let i = 0; i < 60 && !seen.at(-1)!.includes('Ende ↑'); i++) {
+      await press(app.stdin, 'j');
+      seen.push(await german(app.lastFrame() ?? ''));
+    }
+    const help = seen.join('\n');
+    expect(help).toContain('Schließen mit Esc oder ?.');
+    expect(help).toMatch(/B +berechnet/);
+    expect(help).toMatch(/HKV +Einheiten der Heizkostenverteiler/);
+    expect(help).toMatch(/Woh +Wohnen/);
+  });
+
+  it('writes dates dd.mm.yyyy, numbers with a decimal comma, the months and the enum values in German', async () => {
+    const app = mount(fakeData(), { width: 100, height: 60 });
+    await app.frame((s) => s.includes('Am Markt 3'));
+    await press(app.stdin, KEY.enter);
+    await app.frame((s) => s.includes('Nutzeinheiten (2)'));
+    await press(app.stdin, KEY.enter);
+    const f = await app.frame((s) => s.includes('HZ-NEW-4711'), 'flat 3.2');
+    expect(f).toContain('Wohnen · 3 links · Lindenstraße 12, 10115 Berlin');
+    expect(f).toContain('── Wärme (kWh) · 1 Messstelle ──');
+    expect(f).toContain('Messstelle 00000000 · abgerechnet 2.110 kWh · Anteil 1 · Anlage zugeordnet · Bad, Heizkörper');
+    expect(f).toContain('Zähler HZ-OLD-0815 · eingebaut 01.05.2016 · Faktor 1 · Qundis');
+    expect(f).toContain('ausgebaut 30.06.2025 · Gerätetausch');
+    expect(f).toContain('Anfangsstand 1.000 am 31.12.2024 (letztes Monatsende vor dem Zeitraum)');
+    expect(f).toContain('Endstand 2.210 · abrechenbar 1.210 · M gemessen');
+    expect(f).toMatch(/Jan\s+Feb\s+Mär\s+Apr\s+Mai\s+Jun\s+Jul\s+Aug\s+Sep\s+Okt\s+Nov\s+Dez/);
+    expect(f).toMatch(/ M {4}M {4}B {4}M/);
+    expect(f).toContain('Endstand 62 · abrechenbar 0 · X Eichfrist abgelaufen');
+    expect(f).toMatch(/\[i\] Gerätetausch im Zeitraum \(HZ-OLD-0815\) {2}\(i: erklären\)/);
+    expect(await findEnglish(f)).toEqual([]);
+  });
+
+  it('says prompts, messages, counts and the range in German', async () => {
+    const app = mount(fakeData(), { width: 100, height: 30 });
+    await app.frame((s) => s.includes('Am Markt 3'));
+    await press(app.stdin, 'e');
+    await app.frame((s) => s.includes('Export ist hier in dieser Version nicht möglich; bitte ausführen: meterdata export --year 2025'));
+    await press(app.stdin, '/', ...'leip');
+    await app.frame((s) => s.includes('Filter: leip█  (Enter behalten · Esc löschen)'));
+    await press(app.stdin, KEY.enter);
+    await app.frame((s) => s.includes('Gefiltert nach „leip“: 1 Treffer (Esc hebt auf)'));
+    await press(app.stdin, 'y', ...'202', KEY.enter);
+    const refused = await app.frame((s) => s.includes('Jahr oder von..bis: 202█'));
+    expect(refused).toContain('202');
+    await press(app.stdin, KEY.backspace, KEY.backspace, KEY.backspace, ...'2024-03-01..2024-05-31', KEY.enter);
+    const set = await app.frame((s) => s.includes('Zeitraum jetzt 01.03.2024..31.05.2024'), 'the new range');
+    expect(set).toMatch(/Zeitraum 03\.2024\.\.05\.2024$/m);
+    expect(set).toContain('Gefiltert nach „leip“');
+    await press(app.stdin, KEY.esc, 'c');
+    await app.frame((s) => s.includes('Hinweise gezählt für 2 von 2 Liegenschaften.'), 'the count');
+    expect(await findEnglish(app.lastFrame() ?? '')).toEqual([]);
+  });
+
+  it('shows loading and error screens in German', async () => {
+    const held = deferred<never>();
+    const app = mount(fakeData({ properties: () => held.promise }), { width: 80, height: 24 });
+    await german(await app.frame((s) => s.includes('Liegenschaften wird geladen…') || s.includes('wird geladen'), 'loading'));
+    held.reject(new NotSignedInError('You are not signed in (profile "default").'));
+    const f = await german(await app.frame((s) => s.includes('Nicht angemeldet'), 'the signed-out screen'));
+    expect(f).toContain('Beenden (q) und meterdata login ausführen.');
+    expect(f).toContain('q: beenden.');
+    cleanup();
+    const b = mount(fakeData({ properties: () => Promise.reject(new ServiceUnavailableError('503', { hint: 'Später erneut versuchen.' })) }), { width: 80, height: 24 });
+    const u = await german(await b.frame((s) => s.includes('Dienst nicht erreichbar'), 'the unavailable screen'));
+    expect(u).toContain('r: erneut versuchen, q: beenden.');
+  });
+
+  it('refuses to run without a terminal in German', async () => {
+    const r = await runCli(['browse', '--year', '2024'], { tty: false, env: { LANG: 'de_DE.UTF-8' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('`meterdata browse` ist interaktiv und braucht ein Terminal');
+    expect(r.stderr).toContain('Für Dateien oder Skripte: meterdata export --year 2024');
+    expect(await findEnglish(r.stderr)).toEqual([]);
+    setLanguage('de');
+  });
+});
