@@ -11,6 +11,7 @@ import { unknownValueFlags } from '../export/unknown.js';
 import { collectProperty, propertiesInScope } from '../export/walk.js';
 import { reviewBundle, type BundleReview } from './compare.js';
 import { rangeKey, type DateRange } from './range.js';
+import { t } from './texts.js';
 
 /** What billProperty (src/billing) returns; the browser reads totals and flags from it. */
 export type BillResult = PropertyBill;
@@ -126,9 +127,7 @@ export function createBrowseData(deps: BrowseDataDeps): BrowseData {
       flagsSeen.delete(key);
     }
     if (propertyId !== null && !allowed.has(propertyId)) {
-      throw new AccessWithdrawnError('The landlord no longer shares this Property with meterdata (checked after the sign-in was refreshed).', {
-        hint: 'Ask the landlord to include it again; they choose the Properties when connecting (meterdata login).',
-      });
+      throw new AccessWithdrawnError(t.scopeLost, { hint: t.scopeLostHint });
     }
   }
 

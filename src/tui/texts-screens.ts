@@ -283,7 +283,7 @@ export const h = catalogue(
     metrics: 'Abgerechnet je Verbrauchsart (Liste der Nutzeinheiten)',
     unitTypes: 'Arten der Nutzeinheit',
     close: 'Schließen mit Esc oder ?.',
-    footerWide: '↑↓/jk bewegen  Enter öffnen  Esc zurück  / Filter  y Zeitraum  i erklären  e Export  ? Hilfe  q Ende',
+    footerWide: '↑↓jk bewegen  ⏎ öffnen  Esc zurück  / Filter  y Zeitraum  i erklären  e Export  ? Hilfe  q Ende',
     footer: '↑↓jk ⏎ öffnen Esc zurück / Filter y Zeitraum i warum e Export ? Hilfe q Ende',
     legend: 'Monate: ',
     explainTitle: 'Warum dieser Hinweis (schließen mit Esc oder i)',

@@ -60,6 +60,9 @@ export const t = catalogue(
     keyRetry: 'r to try again',
     keyBack: 'Esc to go back',
     keyQuit: 'q to quit',
+    // a cached Property after the sign-in was refreshed (spec "Property scope" rule 4)
+    scopeLost: 'The landlord no longer shares this Property with meterdata (checked after the sign-in was refreshed).',
+    scopeLostHint: 'Ask the landlord to include it again; they choose the Properties when connecting (meterdata login).',
     // the command
     notATerminal: '`meterdata browse` is interactive and needs a terminal, but its input or output is redirected.',
     notATerminalHint: (p: { flags: string }) => `For files or scripts use: meterdata export ${p.flags}`,
@@ -114,6 +117,8 @@ export const t = catalogue(
     keyRetry: 'r: erneut versuchen',
     keyBack: 'Esc: zurück',
     keyQuit: 'q: beenden',
+    scopeLost: 'Der Eigentümer gibt diese Liegenschaft nicht mehr für meterdata frei (geprüft nach der Erneuerung der Anmeldung).',
+    scopeLostHint: 'Bitten Sie den Eigentümer, sie wieder freizugeben; er wählt die Liegenschaften beim Verbinden (meterdata login).',
     notATerminal: '`meterdata browse` ist interaktiv und braucht ein Terminal, aber Ein- oder Ausgabe sind umgeleitet.',
     notATerminalHint: (p) => `Für Dateien oder Skripte: meterdata export ${p.flags}`,
   },

@@ -85,8 +85,9 @@ describe('browse and export bill a Property the same way', () => {
       const exported = billing.filter((r) => r.usage_unit_id === unit.id).map((r) => [r.metric, r.billable_value, r.review_flags]);
       const shown = b.bill.billing.filter((r) => r.usage_unit_id === unit.id).map((r) => [r.metric, r.billable_value, r.review_flags.join('|')]);
       expect(shown, unit.name).toEqual(exported);
-      const flagsOf = (rows: { code: string; usage_unit_id: string | null; measuring_point_id: string | null; device_id: string | null }[]) =>
-        rows.filter((f) => f.usage_unit_id === unit.id).map((f) => [f.code, f.measuring_point_id || null, f.device_id || null].join(' ')).sort();
+      // the same fields of a flag and of a review.csv row (an empty cell is a null id)
+      const flagsOf = (rows: readonly object[]) =>
+        (rows as Record<string, string | null>[]).filter((f) => f.usage_unit_id === unit.id).map((f) => [f.code, f.measuring_point_id || null, f.device_id || null].join(' ')).sort();
       expect(flagsOf(b.bill.flags), unit.name).toEqual(flagsOf(review));
       expect(flagsOf(b.bill.flags).length, unit.name).toBeGreaterThan(0);
     }

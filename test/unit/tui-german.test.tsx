@@ -89,7 +89,7 @@ describe('browse in German', () => {
   });
 
   it('writes dates dd.mm.yyyy, numbers with a decimal comma, the months and the enum values in German', async () => {
-    const app = mount(fakeData(), { width: 100, height: 60 });
+    const app = mount(fakeData(), { width: 96, height: 60 });
     await app.frame((s) => s.includes('Am Markt 3'));
     await press(app.stdin, KEY.enter);
     await app.frame((s) => s.includes('Nutzeinheiten (2)'));
@@ -106,6 +106,8 @@ describe('browse in German', () => {
     expect(f).toMatch(/ M {4}M {4}B {4}M/);
     expect(f).toContain('Endstand 62 · abrechenbar 0 · X Eichfrist abgelaufen');
     expect(f).toMatch(/\[i\] Gerätetausch im Zeitraum \(HZ-OLD-0815\) {2}\(i: erklären\)/);
+    // the footer of a terminal from 96 columns, whole
+    expect(f).toMatch(/^↑↓jk bewegen {2}⏎ öffnen {2}Esc zurück {2}\/ Filter {2}y Zeitraum {2}i erklären {2}e Export {2}\? Hilfe {2}q Ende$/m);
     expect(await findEnglish(f)).toEqual([]);
   });
 
