@@ -62,7 +62,7 @@ export function plain(value: number | string | null | undefined): string {
 export function periodText(r: DateRange): string {
   if (language() !== 'de') return rangeLabel(r);
   const one = (x: { from: string; to: string }) => rangeLabel(x).replace(/\d{4}-\d{2}-\d{2}/g, (d) => day(d));
-  return `${one(r)}${r.compare ? ` ${t.vs} ${one(r.compare)}` : ''}`;
+  return `${one({ from: r.from, to: r.to })}${r.compare ? ` ${t.vs} ${one(r.compare)}` : ''}`;
 }
 
 /** The header's short form ("2025", "2025-03..2025-05"); German months mm.yyyy. */
@@ -72,7 +72,7 @@ export function shortPeriodText(r: DateRange): string {
     shortRangeLabel(x)
       .replace(/\d{4}-\d{2}-\d{2}/g, (d) => day(d))
       .replace(/(\d{4})-(\d{2})(?!\d)/g, '$2.$1');
-  return `${one(r)}${r.compare ? ` ${t.vs} ${one(r.compare)}` : ''}`;
+  return `${one({ from: r.from, to: r.to })}${r.compare ? ` ${t.vs} ${one(r.compare)}` : ''}`;
 }
 
 /** "2025-01-01..2025-12-31" as the service answered it; German dd.mm.yyyy. */

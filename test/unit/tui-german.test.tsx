@@ -5,6 +5,7 @@ import { cleanup } from 'ink-testing-library';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NotSignedInError, ServiceUnavailableError } from '../../src/core/errors.js';
 import { setLanguage } from '../../src/i18n/index.js';
+import { compactText, periodText, plain, qty, shortPeriodText } from '../../src/tui/format.js';
 import { findEnglish } from '../helpers/catalogues.js';
 import { runCli } from '../helpers/run-cli.js';
 import { deferred, fakeData, KEY, mount, press } from './tui-fake.js';
@@ -145,6 +146,21 @@ describe('browse in German', () => {
     const u = german(await b.frame((s) => s.includes('Dienst nicht erreichbar'), 'the unavailable screen'));
     expect(u).toContain('r: erneut versuchen, q: beenden.');
     await done();
+  });
+
+  it('writes ranges, chart values and shares as a German reader does', () => {
+    const r = { from: '2025-01-01', to: '2025-12-31', compare: { from: '2024-03-01', to: '2024-05-31' } };
+    expect(periodText(r)).toBe('2025 ggü. 01.03.2024..31.05.2024');
+    expect(shortPeriodText(r)).toBe('2025 ggü. 03.2024..05.2024');
+    expect(shortPeriodText({ from: '2025-03-02', to: '2025-05-31' })).toBe('02.03.2025..31.05.2025');
+    expect([compactText(1234), compactText(12345), compactText(0.5), compactText(412)]).toEqual(['1,2T', '12T', '0,5', '412']);
+    expect([qty('12345.678'), plain(0.25), plain(null)]).toEqual(['12.345,68', '0,25', 'null']);
+    setLanguage('en');
+    try {
+      expect([periodText(r), shortPeriodText(r), compactText(1234), qty('12345.678'), plain(0.25)]).toEqual(['2025 vs 2024-03-01..2024-05-31', '2025 vs 2024-03..2024-05', '1.2k', '12345.68', '0.25']);
+    } finally {
+      setLanguage('de');
+    }
   });
 
   it('refuses to run without a terminal in German', async () => {
