@@ -5,7 +5,11 @@ import { cleanup } from 'ink-testing-library';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NotSignedInError, ServiceUnavailableError } from '../../src/core/errors.js';
 import { setLanguage } from '../../src/i18n/index.js';
+import { flagText, type Flag } from '../../src/billing/index.js';
+import type { PlausibilityRow } from '../../src/review/index.js';
+import { changeText } from '../../src/tui/compare.js';
 import { compactText, periodText, plain, qty, shortPeriodText } from '../../src/tui/format.js';
+import { explainLines } from '../../src/tui/view.js';
 import { findEnglish } from '../helpers/catalogues.js';
 import { runCli } from '../helpers/run-cli.js';
 import { deferred, fakeData, KEY, mount, press } from './tui-fake.js';
@@ -158,6 +162,24 @@ describe('browse in German', () => {
     setLanguage('en');
     try {
       expect([periodText(r), shortPeriodText(r), compactText(1234), qty('12345.678'), plain(0.25)]).toEqual(['2025 vs 2024-03-01..2024-05-31', '2025 vs 2024-03..2024-05', '1.2k', '12345.68', '0.25']);
+    } finally {
+      setLanguage('de');
+    }
+  });
+
+  it('names the facts of a flag and the change against a comparison as review.csv does in German', () => {
+    const flag: Flag = { code: 'ASSUMED_ZERO_BASELINE', severity: 'review', property_id: 'p', usage_unit_id: 'u', measuring_point_id: 'm', device_id: 'd', facts: { serial: 'A-1', baseline_date: '2025-03-31', baseline_value: '12.5' } };
+    const text = (lines: { text: string }[][]) => lines.map((l) => l.map((x) => x.text).join('')).join('\n');
+    const de = text(explainLines([flag], flagText, 80, () => 'WE 1 · Zähler A-1'));
+    expect(de).toContain('Anfangswert mit 0 angenommen');
+    expect(de).toContain('• WE 1 · Zähler A-1 · Stichtag: 31.03.2025 · Anfangsstand: 12,5');
+    const row = { comparison_status: 'billed', change_percent: '-3.1', comparison_value: '10' } as PlausibilityRow;
+    expect([changeText(row), changeText({ ...row, change_percent: '43.7' }), changeText({ ...row, comparison_status: 'absent' })]).toEqual(['-3,1 %', '+43,7 %', 'damals keine Daten']);
+    setLanguage('en');
+    try {
+      // English keeps the facts' own names, as it always showed them
+      expect(text(explainLines([flag], flagText, 80, () => 'WE 1 · device A-1'))).toContain('• WE 1 · device A-1 · baseline_date: 2025-03-31 · baseline_value: 12.5');
+      expect(changeText(row)).toBe('-3.1 %');
     } finally {
       setLanguage('de');
     }
