@@ -85,15 +85,13 @@ export function periodFlags(opts: { year?: unknown; from?: unknown; to?: unknown
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** The sandbox's --clock: a date (midnight UTC) or a full ISO 8601 timestamp, within the same years. */
+/** The sandbox's --clock: a date (midnight UTC), read like every other date, or a full ISO 8601 timestamp. */
 export function parseClock(value: string): Date {
-  if (TIMESTAMP.test(value)) {
-    const date = new Date(value);
-    parseDate(value.slice(0, 10), '--clock');
-    if (!Number.isNaN(date.getTime())) return date;
-  }
-  if (!DATE.test(value)) throw new UsageError(t.clockNotADate({ value }), t.clockHint);
-  return new Date(`${parseDate(value, '--clock')}T00:00:00Z`);
+  if (!value.includes('T')) return new Date(`${parseDate(value, '--clock')}T00:00:00Z`);
+  const date = new Date(value);
+  if (!TIMESTAMP.test(value) || Number.isNaN(date.getTime())) throw new UsageError(t.clockNotADate({ value }), t.clockHint);
+  parseDate(value.slice(0, 10), '--clock');
+  return date;
 }
 
 /** Commander parsers (`.argParser`): the value checked as it is read, the error naming the flag. */
