@@ -2,13 +2,14 @@ import { PassThrough, Readable } from 'node:stream';
 import { afterEach, expect, test } from 'vitest';
 import { main } from '../../src/cli.js';
 import type { Io } from '../../src/core/io.js';
+import { findEnglish } from '../helpers/catalogues.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const controllers: AbortController[] = [];
 afterEach(() => controllers.splice(0).forEach((c) => c.abort()));
 
 /** Starts `meterdata sandbox ...` in-process and resolves once it printed its URL. */
-async function startCommand(args: string[]) {
+async function startCommand(args: string[], env: NodeJS.ProcessEnv = {}) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
@@ -16,7 +17,7 @@ async function startCommand(args: string[]) {
   stderr.on('data', (c: Buffer) => (err += c.toString()));
   const ac = new AbortController();
   controllers.push(ac);
-  const io: Io = { stdout, stderr, stdin: Readable.from([]), env: {}, cwd: process.cwd(), signal: ac.signal };
+  const io: Io = { stdout, stderr, stdin: Readable.from([]), env, cwd: process.cwd(), signal: ac.signal };
   const url = new Promise<string>((resolve) =>
     stdout.on('data', (c: Buffer) => {
       out += c.toString();
@@ -42,6 +43,25 @@ test('sandbox --port 0 prints its URL, serves discovery and the API, and stops w
   expect(await s.exit).toBe(0);
   expect(s.output().err).toContain('sandbox stopped');
   await expect(fetch(`${s.origin}/.well-known/oauth-authorization-server`)).rejects.toThrow();
+});
+
+test('sandbox in German: its own lines in German, the "listening on" line that scripts read unchanged', async () => {
+  const s = await startCommand(['--auto-consent', '--admin', '--units', '2'], { LANG: 'de_DE.UTF-8' });
+  s.ac.abort();
+  expect(await s.exit).toBe(0);
+  const { out, err } = s.output();
+  expect(out).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+  expect(err).toMatch(/^auth_url http:\/\/127\.0\.0\.1:\d+ {2}base_url \S+\/v1 {2}Client sandbox-demo-client {2}\(Zustimmung automatisch\) {2}Betreiberschnittstelle unter \/admin\nSandbox beendet\n$/);
+  expect(await findEnglish(err)).toEqual([]);
+});
+
+test.each([
+  [['--port', '70000'], 'meterdata: --port muss eine ganze Zahl von 0 bis 65535 sein, nicht „70000“.\n  Beispiel: --port 0 (ein beliebiger freier Port)\n'],
+  [['--clock', '2026-02-30'], 'meterdata: --clock: „2026-02-30“ ist kein Datum; bitte als jjjj-mm-tt angeben, z. B. 2025-01-01.\n'],
+])('sandbox %j is refused in German', async (args, text) => {
+  const r = await runCli(['sandbox', ...args, '--lang', 'de']);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toBe(text);
 });
 
 test('sandbox --admin --clock serves the admin interface with the given date', async () => {
