@@ -181,7 +181,7 @@ export async function main(argv: string[], io?: Io): Promise<number> {
     const { text, exitCode: code } = formatError(e);
     if (ctx.signal.aborted) {
       // Whatever a command made of the abort, the run was interrupted: 130, never a stack trace.
-      ctx.stderr.write(`${isMeterdataError(e) ? text : formatError(ctx.signal.reason instanceof InterruptedError ? ctx.signal.reason : new InterruptedError()).text}\n`);
+      ctx.stderr.write(`${isMeterdataError(e) ? text : formatError(ctx.signal.reason instanceof InterruptedError ? ctx.signal.reason : new InterruptedError(cliTexts.interrupted, { hint: cliTexts.interruptedHint })).text}\n`);
       return ExitCode.INTERRUPTED;
     }
     ctx.stderr.write(`${text}\n`);
@@ -197,7 +197,7 @@ function processIo(): Io {
   // kill the process before the command could clean up.
   const stop = (signal: NodeJS.Signals) => {
     if (controller.signal.aborted) process.exit(ExitCode.INTERRUPTED);
-    controller.abort(new InterruptedError(`Interrupted by ${signal}.`));
+    controller.abort(new InterruptedError(cliTexts.interruptedBy({ signal }), { hint: cliTexts.interruptedHint }));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
