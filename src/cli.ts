@@ -14,16 +14,14 @@ import { isLang, languageFromArgv, languageFromEnv, LANGUAGES, setLanguage } fro
 import { cliTexts } from './texts-cli.js';
 import { helpTexts as h } from './texts-cli-options.js';
 
-// Each command module takes its own typed flags; commander has parsed and checked them.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Handler = (opts: any, io: Io, args: string[]) => Promise<number | void>;
-type Loader = () => Promise<{ run: Handler }>;
+/** A command module's run(), taking its own typed flags as commander parsed and checked them. */
+type Handler<T> = (opts: T, io: Io, args: string[]) => Promise<number | void>;
 
-function action(io: Io, load: Loader) {
+function action<T extends object>(io: Io, load: () => Promise<{ run: Handler<T> }>) {
   return async (...params: unknown[]) => {
     const cmd = params[params.length - 1] as Command;
     const { run } = await load();
-    const code = await run({ ...cmd.optsWithGlobals() }, io, cmd.args);
+    const code = await run({ ...cmd.optsWithGlobals<T & Record<string, unknown>>() }, io, cmd.args);
     if (typeof code === 'number') exitCode = code;
   };
 }

@@ -40,7 +40,7 @@ export { periodFlags };
  * caller that builds them by hand (demo, browse's `e`, tests) may give the raw text of a
  * list flag: it goes through the same parser.
  */
-export interface ExportFlags {
+export type ExportFlags = {
   profile?: string;
   allProfiles?: boolean;
   profiles?: string;
@@ -61,7 +61,7 @@ export interface ExportFlags {
   compareTo?: string;
   threshold?: string;
   plausibility?: boolean;
-}
+};
 
 function list(value: string): string[] {
   return [...new Set(value.split(',').map((s) => s.trim()).filter(Boolean))];
