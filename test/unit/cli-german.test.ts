@@ -1,6 +1,9 @@
 // The command line in German (issue 11): every command's --help, commander's own words
 // (headings, choices, defaults, help and version) and each of commander's errors, chosen
 // by --lang de or by the locale; --lang en stays as it was.
+import { mkdtempSync, readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { commanderUsageError } from '../../src/cli-help.js';
@@ -118,5 +121,28 @@ describe("commander's errors in German", () => {
     } finally {
       setLanguage('en');
     }
+  });
+});
+
+describe("export's flags refused in German, each naming the flag", () => {
+  it.each([
+    [['--year', '2025', '--metric', 'heizung'], 'meterdata: --metric: unbekannte Verbrauchsart „heizung“.'],
+    [['--year', '2025', '--format', 'pdf'], 'meterdata: --format: unbekanntes Format „pdf“.'],
+    [['--year', '2025', '--rate-limit', '0'], 'meterdata: --rate-limit: „0“ ist keine Zahl von Abfragen pro Minute (1 bis 10000).'],
+    [['--year', '2025', '--property', 'abc'], 'meterdata: --property: „abc“ ist keine Liegenschafts-ID (eine UUID wie 3f2a…-…).'],
+    [['--year', '2025', '--property', ','], 'meterdata: --property: Die Liste ist leer.'],
+    [['--year', '2025', '--compare', '2024', '--threshold', '0'], 'meterdata: --threshold: „0“ ist kein Prozentsatz über 0 und bis 1000.'],
+    [['--year', '2025', '--threshold', '10'], 'meterdata: --threshold braucht einen Vergleichszeitraum.'],
+    [['--year', '2025', '--compare-to', '2024-12-31'], 'meterdata: --compare-from fehlt: zu --compare-to gehört auch ein Anfangsdatum.'],
+    [['--from', '2025-01-01'], 'meterdata: --to fehlt: zu --from gehört auch ein Enddatum.'],
+    [[], 'meterdata: Welcher Zeitraum? Bitte --year (z. B. --year 2025) oder --from und --to (jjjj-mm-tt) angeben.'],
+    [['--year', '2025', '--out', ' '], 'meterdata: --out: Der Wert ist leer.'],
+  ])('%j', async (flags, line) => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'md-de-flags-'));
+    const r = await runCli(['export', ...flags], { env: { ...GERMAN, METERDATA_HOME: home }, cwd: home });
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe(line);
+    expect(await findEnglish(r.stderr)).toEqual([]);
+    expect(readdirSync(home)).toEqual([]);
   });
 });
