@@ -102,7 +102,7 @@ export const cliTexts = catalogue(
     exit2Browse: 'Bedienfehler (falsche Option, falsches Datum oder kein Terminal)',
     exit2Sandbox: 'Bedienfehler (falsche Option oder Client-Datei, oder der Port ist belegt)',
     exit3: 'nicht angemeldet, Verbindung widerrufen oder abgelaufen, oder die Antwort auf eine Token-Erneuerung ging verloren (bitte meterdata login ausführen)',
-    exit3Status: 'nicht angemeldet, oder die Verbindung funktioniert nicht (das Problem wird angezeigt)',
+    exit3Status: 'nicht angemeldet oder die Verbindung funktioniert nicht (das Problem wird angezeigt)',
     exit3Login: 'die Anmeldung wurde abgelehnt oder nicht abgeschlossen',
     exit4: 'Freigabe entzogen: die Auswahl der Liegenschaften des Eigentümers deckt die Daten nicht mehr ab',
     exit5: 'Dienst nicht erreichbar, Abfragelimit erreicht oder Antwort außerhalb der Grenzen, auch nach Wiederholungen (später erneut versuchen)',
