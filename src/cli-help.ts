@@ -34,10 +34,6 @@ export function exitCodesHelp(command: CommandName | 'meterdata'): () => string 
   return () => `\n${t.exitCodes}\n${EXITS[command].map(([code, text]) => `  ${String(code).padEnd(2)} ${t[text]}`).join('\n')}\n`;
 }
 
-export function exitCodesOf(command: CommandName | 'meterdata'): number[] {
-  return EXITS[command].map(([code]) => code);
-}
-
 const HEADINGS: Record<string, () => string> = {
   'Usage:': () => t.usage,
   'Arguments:': () => t.arguments,
