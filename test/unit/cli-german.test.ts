@@ -1,7 +1,7 @@
 // The command line in German (issue 11): every command's --help, commander's own words
 // (headings, choices, defaults, help and version) and each of commander's errors, chosen
 // by --lang de or by the locale; --lang en stays as it was.
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
@@ -54,6 +54,13 @@ describe('--help in German', () => {
     expect(en.stdout).toMatch(new RegExp(`^Usage: meterdata ${cmd} \\[options\\]\\n`));
     expect(en.stdout).toMatch(/\n {2}-h, --help +display help for command\n/);
     expect(en.stdout).toContain('\nExit codes:\n  0  ');
+  });
+
+  // The help as the English-only tool printed it (captured from the build before issue 11):
+  // the same bytes with --lang en, also where the locale is German.
+  it.each([[[], 'help-en-meterdata.txt'], [['export'], 'help-en-export.txt']])('`meterdata %j --help --lang en` is byte for byte the help before issue 11', async (cmd, file) => {
+    const before = readFileSync(new URL(`./fixtures/${file}`, import.meta.url), 'utf8');
+    expect((await runCli([...cmd, '--help', '--lang', 'en'], { env: GERMAN })).stdout).toBe(before);
   });
 
   it('--lang fr is a usage error naming the choices, in the locale language', async () => {
