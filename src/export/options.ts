@@ -31,7 +31,6 @@ export interface ExportArgs {
   review: ReviewArgs | null;
 }
 
-export type { Range } from '../core/dates.js';
 /** Read here by browse too (src/commands/browse.ts): one reader of --year/--from/--to. */
 export { periodFlags };
 
