@@ -5,7 +5,7 @@ import { catalogue } from '../i18n/index.js';
 const label = (what: string) => (what ? `${what}: ` : '');
 
 export const dateTexts = catalogue(
-  'dates',
+  'core-dates',
   {
     notADate: (p: { what: string; value: string; example: string }) => `${label(p.what)}"${p.value}" is not a date; use yyyy-mm-dd, e.g. ${p.example}.`,
     notAYear: (p: { what: string; value: string; example: string }) => `${label(p.what)}"${p.value}" is not a year; use four digits, e.g. ${p.example}.`,
