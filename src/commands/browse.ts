@@ -12,7 +12,15 @@ import { periodFlags } from '../export/options.js';
 import { defaultRange, rangeFlags } from '../tui/range.js';
 import { t } from '../tui/texts.js';
 
-export async function run(opts: Record<string, unknown>, io: Io): Promise<number> {
+/** As src/cli.ts parsed them: --year, --from and --to already checked by src/core/dates.ts. */
+export interface BrowseFlags {
+  profile?: string;
+  year?: string;
+  from?: string;
+  to?: string;
+}
+
+export async function run(opts: BrowseFlags, io: Io): Promise<number> {
   // The same flags as export, read by the same code: the same messages, naming the flag.
   const range = periodFlags(opts) ?? defaultRange(new Date());
   if (!io.stdout.isTTY || !io.stdin.isTTY) {

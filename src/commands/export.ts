@@ -7,7 +7,7 @@ import type { Io } from '../core/io.js';
 import { terminalSafeJson } from '../core/terminal-text.js';
 import { dirs } from '../core/paths.js';
 import { packageVersion } from '../core/resources.js';
-import { fixedExportTime, identity, parseExportArgs, type ExportArgs } from '../export/options.js';
+import { fixedExportTime, identity, parseExportArgs, type ExportArgs, type ExportFlags } from '../export/options.js';
 import { checkOutDir, finalNames, findingsPlace } from '../export/output.js';
 import type { Slots } from '../export/held.js';
 import { createReporter, type Reporter } from '../export/progress.js';
@@ -60,7 +60,7 @@ export function summaryJson(s: ExportSummary): string {
 }
 
 /** Everything that can be checked without the network; throws UsageError naming the flag. */
-export async function prepareExport(opts: Record<string, unknown>, io: Io) {
+export async function prepareExport(opts: ExportFlags, io: Io) {
   const args = parseExportArgs(opts, io.cwd, io.env);
   fixedExportTime(io.env);
   const template = await loadTemplate(args.template, io.cwd);
@@ -179,7 +179,7 @@ export async function exportProfile(args: ExportArgs, template: Template, io: Io
   }
 }
 
-export async function run(opts: Record<string, unknown>, io: Io): Promise<number> {
+export async function run(opts: ExportFlags, io: Io): Promise<number> {
   if (opts.allProfiles === true || opts.profiles !== undefined) return (await import('../export/portfolio.js')).runPortfolio(opts, io);
   const { args, template } = await prepareExport(opts, io);
   const { isolationAvailable } = await import('../core/isolate.js');

@@ -28,7 +28,14 @@ interface StatusReport {
   problem?: { code: string; message: string; hint?: string };
 }
 
-export async function run(opts: Record<string, unknown>, io: Io, _args: string[] = []): Promise<number> {
+/** As src/cli.ts parsed them. */
+export interface StatusFlags {
+  profile?: string;
+  json?: boolean;
+  all?: boolean;
+}
+
+export async function run(opts: StatusFlags, io: Io, _args: string[] = []): Promise<number> {
   const names = opts.all ? Object.keys(await loadProfiles(io.env)).sort() : [resolveProfileName(opts, io.env)];
   const reports: StatusReport[] = [];
   for (const name of names) reports.push(await check(name, io));
