@@ -10,8 +10,9 @@ import type { FlagCode } from '../billing/types.js';
 import { UsageError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { terminalSafe } from '../core/terminal-text.js';
-import { headlessLogin } from '../export/sandbox-login.js';
-import { exportWith, prepareExport, summaryText } from './export.js';
+import { exportWith, prepareExport } from '../export/single.js';
+import { summaryText } from '../export/summary.js';
+import { headlessLogin } from '../sandbox/headless-login.js';
 
 export async function run(opts: Record<string, unknown>, io: Io): Promise<number> {
   const unitsRaw = typeof opts.units === 'string' ? opts.units : undefined;
