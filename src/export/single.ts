@@ -12,6 +12,7 @@ import { createReporter, type Reporter } from './progress.js';
 import type { ExportDeps, ExportSummary, StagedExport } from './run.js';
 import { activeTemplate } from './review-options.js';
 import { loadTemplate } from './templates.js';
+import { runText as t } from './texts-run.js';
 
 /** Everything that can be checked without the network; throws UsageError naming the flag. */
 export async function prepareExport(opts: Record<string, unknown>, io: Io) {
@@ -72,7 +73,7 @@ export function exportHeapMb(env: NodeJS.ProcessEnv): number {
   if (raw === undefined || raw === '') return DEFAULT_HEAP_MB;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 128 || n > 65536) {
-    throw new UsageError(`METERDATA_EXPORT_HEAP_MB=${raw} is not a whole number of megabytes between 128 and 65536.`, `Set it to e.g. ${DEFAULT_HEAP_MB * 4}, or unset it for the default ${DEFAULT_HEAP_MB}.`, 'EXPORT_HEAP_INVALID');
+    throw new UsageError(t.heapInvalid({ raw }), t.heapInvalidHint({ example: DEFAULT_HEAP_MB * 4, standard: DEFAULT_HEAP_MB }), 'EXPORT_HEAP_INVALID');
   }
   return n;
 }
@@ -103,13 +104,11 @@ function isolation(args: ExportArgs, io: Io) {
   const raise = `METERDATA_EXPORT_HEAP_MB=${limits.oldMb * 4}`;
   const outOfMemory = (phase: 'fetching' | 'workbook') => () =>
     new MeterdataError(
-      phase === 'fetching'
-        ? `The export needed more than ${limits.oldMb} MB of memory while fetching the data; no files were put under their final names in ${args.out}.`
-        : `The export needed more than ${limits.oldMb} MB of memory while writing billing.xlsx.`,
+      phase === 'fetching' ? t.memoryFetching({ mb: limits.oldMb, out: args.out }) : t.memoryWorkbook({ mb: limits.oldMb }),
       {
         code: 'EXPORT_OUT_OF_MEMORY',
         exitCode: ExitCode.UNEXPECTED,
-        hint: phase === 'fetching' ? `Run the same command again with ${raise} set; what was fetched is kept.` : `Set ${raise} for the next run.`,
+        hint: phase === 'fetching' ? t.memoryFetchingHint({ raise }) : t.memoryWorkbookHint({ raise }),
       },
     );
   return { limits, outOfMemory };
