@@ -106,7 +106,7 @@ describe('the summary in German', () => {
     const lines = [
       profileLine(base),
       profileLine({ ...base, outcome: 'kept', exitCode: 6 }),
-      profileLine({ ...base, outcome: 'failed', exitCode: 130, summary: undefined, ...describeFailure(new Error('x'), AbortSignal.abort()) }),
+      profileLine({ ...base, outcome: 'failed', summary: undefined, ...describeFailure(new Error('x'), AbortSignal.abort()) }),
     ];
     expect(lines).toEqual([
       'Profil nord: exportiert in 2,3 s: „Nordlicht“, 1 Liegenschaft, 1.200 Nutzeinheiten, Hinweise 1 nicht abgerechnet, 2 zu prüfen, 1 nur zur Information, 1 Abfrage -> /srv/2025/nord',
@@ -121,8 +121,8 @@ async function aboutRows(out: string): Promise<unknown[][]> {
   const { default: ExcelJS } = await import('exceljs');
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.readFile(path.join(out, 'billing.xlsx'));
-  const ws = wb.worksheets.find((w) => /about|info/i.test(w.name)) ?? wb.worksheets.at(-1)!;
-  return ws.getSheetValues().filter(Boolean).map((r) => (r as unknown[]).slice(1));
+  // the rows of every sheet: the About sheet's name and place are the layout's business
+  return wb.worksheets.flatMap((ws) => ws.getSheetValues().filter(Boolean).map((r) => (r as unknown[]).slice(1)));
 }
 
 describe("the About sheet follows the run's language, not the template's", () => {
@@ -164,7 +164,7 @@ describe("the export's errors in German", () => {
   it('a --compare folder without an export', async () => {
     setLanguage('de');
     const dir = await mkdtemp(path.join(os.tmpdir(), 'md-de-'));
-    const e = await loadComparisonFolder(dir, { tenant_id: 't', tenant_name: 'T', client_id: 'c', granted_scopes: [], property_scope: 'all' }).catch((x: unknown) => x as { message: string; hint: string });
+    const e = (await loadComparisonFolder(dir, { tenant_id: 't', tenant_name: 'T', client_id: 'c', granted_scopes: [], property_scope: 'all' }).catch((x: unknown) => x)) as { message: string; hint: string };
     expect(e).toMatchObject({ code: 'EXPORT_COMPARE_INVALID', message: `--compare ${dir}: Dort liegt kein meterdata-Export (keine lesbare meterdata-manifest.json).` });
     expect(await findEnglish(`${e.message} ${e.hint}`)).toEqual([]);
   });
@@ -172,7 +172,7 @@ describe("the export's errors in German", () => {
   it('an export stopped part-way: what is missing and how to continue', async () => {
     setLanguage('de');
     const s = await setup();
-    const e = await runExport({ api: fakeApi(dataset(), { failAt: 2 }).api, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch((x: unknown) => x as { message: string; hint: string });
+    const e = (await runExport({ api: fakeApi(dataset(), { failAt: 2 }).api, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch((x: unknown) => x)) as { message: string; hint: string };
     expect(e.message).toMatch(/Der Export endete nach 2 von 3 Liegenschaften \(nicht fertig: "Haus 3"\); in .* wurde keine Datei unter ihrem endgültigen Namen abgelegt\.$/);
     expect(e.hint).toMatch(/Führen Sie denselben Befehl erneut aus, um fortzusetzen: Bereits Abgerufenes bleibt erhalten\.$/);
     expect(nameList(['A', 'B', 'C', 'D', 'E', 'F', 'G'])).toBe('"A", "B", "C", "D", "E" und 2 weitere');
