@@ -16,7 +16,7 @@ export const demoText = catalogue(
     signingIn: (p) => `demo: Sandbox läuft unter ${p.url}; Anmeldung als Demo-Eigentümer …`,
     exporting: (p) => `demo: Export 2025 für ${p.tenant} …`,
     theLandlord: 'den Demo-Eigentümer',
-    findings: 'Hinweise:',
+    findings: 'Hinweise nach Art:',
     open: (p) => `Öffnen Sie ${p.file} oder die CSV-Dateien daneben.`,
   },
 );

@@ -73,7 +73,11 @@ export function profileJson(r: ProfileResult): Record<string, unknown> {
 
 const COLUMNS = ['profile', 'outcome', 'exit_code', 'error_code', 'tenant', 'properties', 'units', 'flags_not_billed', 'flags_review', 'flags_info', 'requests', 'seconds', 'out', 'message', 'hint'];
 
-/** portfolio-summary.csv: one row per profile in the order given, comma-separated, CRLF (as the generic layout). */
+/**
+ * portfolio-summary.csv: one row per profile in the order given, comma-separated, CRLF (as the generic layout).
+ * Column names, outcome and error codes are what scripts match on, the same in both languages; message and
+ * hint are the texts a person reads, in the run's language.
+ */
 export function summaryCsv(results: ProfileResult[]): string {
   const rows = results.map((r) => {
     const s = r.summary;

@@ -33,7 +33,7 @@ export const summaryWords = catalogue(
     noPoints: 'Keine Daten: Die exportierten Liegenschaften haben keine Messstellen, daher wurde nichts abgerechnet',
     see: (p) => ` (siehe ${p.place})`,
     counts: (p) =>
-      `${count(p.properties, 'Liegenschaft', 'Liegenschaften')}, ${count(p.units, 'Nutzeinheit', 'Nutzeinheiten')}, ${count(p.points, 'Messstelle', 'Messstellen')} (davon ${num(p.plant)} Anlagen- und Hauptzähler), ${count(p.requests, 'Abfrage', 'Abfragen')}`,
+      `${count(p.properties, 'Liegenschaft', 'Liegenschaften')}, ${count(p.units, 'Nutzeinheit', 'Nutzeinheiten')}, ${count(p.points, 'Messstelle', 'Messstellen')} (davon ${num(p.plant)} Hauptzähler), ${count(p.requests, 'Abfrage', 'Abfragen')}`,
     resumed: ', fortgesetzt',
     flags: (p) => `Hinweise: ${num(p.notBilled)} nicht abgerechnet, ${num(p.review)} zu prüfen, ${num(p.info)} nur zur Information`,
     strict: (p) =>

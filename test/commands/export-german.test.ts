@@ -33,7 +33,7 @@ describe('meterdata export --lang de', () => {
     const lines = r.stderr.trim().split('\n');
     expect(lines[0]).toMatch(/^Liegenschaft 1\/\d+ „.+“: \d+ Nutzeinheite?n?, \d+ Hauptzähler, \d+ Hinweise?$/);
     expect(r.stderr).toContain(`${out} geschrieben für 01.01.2025 bis 31.12.2025: billing.csv (`);
-    expect(r.stderr).toMatch(/^\d+ Liegenschaften?, \d+ Nutzeinheiten?, \d+ Messstellen? \(davon \d+ Anlagen- und Hauptzähler\), \d+ Abfragen?$/m);
+    expect(r.stderr).toMatch(/^\d+ Liegenschaften?, \d+ Nutzeinheiten?, \d+ Messstellen? \(davon \d+ Hauptzähler\), \d+ Abfragen?$/m);
     expect(r.stderr).toMatch(/^Hinweise: \d+ nicht abgerechnet, \d+ zu prüfen, \d+ nur zur Information/m);
     expect(await findEnglish(r.stdout + r.stderr)).toEqual([]);
   }, 60_000);
@@ -76,7 +76,7 @@ describe('meterdata demo in German', () => {
     expect(r.stderr).toMatch(/^demo: Sandbox läuft unter http:\/\/127\.0\.0\.1:\d+; Anmeldung als Demo-Eigentümer …$/m);
     expect(r.stderr).toMatch(/^demo: Export 2025 für .+ …$/m);
     expect(r.stdout).toMatch(/^.*meterdata-demo geschrieben für 01\.01\.2025 bis 31\.12\.2025: billing\.csv \(\d+ Zeilen\)/);
-    expect(r.stdout).toMatch(/\nHinweise:\n\s+\d+ × [A-Z_]+: /);
+    expect(r.stdout).toMatch(/\nHinweise nach Art:\n\s+\d+ × [A-Z_]+: /);
     expect(r.stdout).toMatch(/\nÖffnen Sie \S*meterdata-demo\/billing\.xlsx oder die CSV-Dateien daneben\.\n$/);
     expect(await findEnglish(r.stdout + r.stderr)).toEqual([]);
   }, 60_000);

@@ -62,7 +62,7 @@ describe('the built binary in German', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/^demo: Sandbox läuft unter http:\/\/127\.0\.0\.1:\d+; Anmeldung als Demo-Eigentümer …$/m);
     expect(r.stdout).toMatch(/meterdata-demo geschrieben für 01\.01\.2025 bis 31\.12\.2025: /);
-    expect(r.stdout).toMatch(/\nHinweise:\n\s+\d+ × [A-Z_]+: /);
+    expect(r.stdout).toMatch(/\nHinweise nach Art:\n\s+\d+ × [A-Z_]+: /);
     expect(await findEnglish(r.stdout + r.stderr)).toEqual([]);
   }, 90_000);
 });

@@ -85,7 +85,7 @@ describe('the summary in German', () => {
       '/srv/2025 geschrieben für 01.01.2025 bis 31.10.2025: billing.csv (1.234 Zeilen), review.csv (1 Zeile), billing.xlsx',
       'Zeitraum verkürzt: angefordert 01.01.2025 bis 31.12.2025, der Dienst lieferte 01.01.2025 bis 31.10.2025 (er liefert nur abgeschlossene Monate und keine Daten nach dem letzten); das Manifest des Ordners nennt 01.01.2025 bis 31.10.2025',
       'Keine Daten: Für 01.01.2025 bis 31.10.2025 hat keine Messstelle Werte (3 Messstellen), daher wurde nichts abgerechnet (siehe review.csv)',
-      '1 Liegenschaft, 1.200 Nutzeinheiten, 3 Messstellen (davon 1 Anlagen- und Hauptzähler), 1 Abfrage, fortgesetzt',
+      '1 Liegenschaft, 1.200 Nutzeinheiten, 3 Messstellen (davon 1 Hauptzähler), 1 Abfrage, fortgesetzt',
       'Hinweise: 1 nicht abgerechnet, 2 zu prüfen, 1 nur zur Information (siehe review.csv)',
     ]);
     expect(await findEnglish(text)).toEqual([]);
