@@ -51,7 +51,7 @@ export async function exportWith(args: ExportArgs, template: Template, io: Io, c
   return withExportDeps(args, template, io, conn, runExport);
 }
 
-export async function connect(args: ExportArgs, io: Io): Promise<Connection> {
+async function connect(args: ExportArgs, io: Io): Promise<Connection> {
   const { openConnection } = await import('../auth/connection.js');
   return openConnection({ profile: args.profile, env: io.env, signal: io.signal, ...(args.quiet ? {} : { warn: (l: string) => io.stderr.write(l) }) });
 }
