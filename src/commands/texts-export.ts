@@ -2,7 +2,7 @@
 import { catalogue, num } from '../i18n/index.js';
 
 export const demoText = catalogue(
-  'demo',
+  'export-run.demo',
   {
     badUnits: (p: { raw: string }) => `--units: "${p.raw}" is not a number of units from 1 to 50000.`,
     signingIn: (p: { url: string }) => `demo: sandbox running at ${p.url}; signing in as the demo landlord…`,

@@ -2,7 +2,7 @@
 import { catalogue } from '../i18n/index.js';
 
 export const outText = catalogue(
-  'export-out-folder',
+  'export-run.out-folder',
   {
     otherArguments: (p: { dir: string }) => `--out ${p.dir} already holds an export made with other arguments.`,
     otherArgumentsHint: 'Choose another --out folder, or delete that folder first.',
@@ -36,7 +36,7 @@ export const outText = catalogue(
 );
 
 export const compareText = catalogue(
-  'export-compare-folder',
+  'export-run.compare-folder',
   {
     refused: (p: { dir: string; what: string }) => `--compare ${p.dir}: ${p.what}`,
     another: 'Give the folder of an earlier, unchanged meterdata export of this connection, or --compare with a year.',

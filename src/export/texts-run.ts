@@ -11,7 +11,7 @@ function moment(iso: string | number): string {
 const comma = (v: string | number) => String(v).replace('.', ',');
 
 export const progressText = catalogue(
-  'export-progress',
+  'export-run.progress',
   {
     property: (p: { index: number; total: number; name: string; units: number; plant: number; flags: number }) =>
       `property ${p.index}/${p.total} "${p.name}": ${count(p.units, 'unit', 'units')}, ${count(p.plant, 'plant point', 'plant points')}, ${count(p.flags, 'flag', 'flags')}`,
@@ -47,7 +47,7 @@ export const progressText = catalogue(
 );
 
 export const runText = catalogue(
-  'export-run',
+  'export-run.notes-and-errors',
   {
     startingOver: (p: { reason: string }) => `starting over: the saved progress of an earlier run was dropped because ${p.reason}.`,
     resuming: (p: { started: string }) => `resuming the export started at ${p.started}: Properties fetched then are not fetched again.`,
@@ -122,7 +122,7 @@ export const runText = catalogue(
 
 /** The About sheet's labels and the values run.ts words itself. */
 export const aboutText = catalogue(
-  'export-about',
+  'export-run.about-sheet',
   {
     tenant: 'Tenant',
     scope: 'Property scope',

@@ -5,7 +5,7 @@ import { catalogue, count, day, num } from '../i18n/index.js';
 const comma = (v: string | number) => String(v).replace('.', ',');
 
 export const summaryWords = catalogue(
-  'export-summary',
+  'export-run.summary',
   {
     wrote: (p: { out: string; from: string; to: string; files: string }) => `wrote ${p.out} for ${p.from} to ${p.to}: ${p.files}`,
     fileRows: (p: { name: string; rows: number }) => `${p.name} (${count(p.rows, 'row', 'rows')})`,
@@ -45,7 +45,7 @@ export const summaryWords = catalogue(
 );
 
 export const portfolioText = catalogue(
-  'export-portfolio-summary',
+  'export-run.portfolio-lines',
   {
     failed: (p: { profile: string; exit: number; code: string; message: string }) => `profile ${p.profile}: failed (exit ${p.exit}, ${p.code}): ${p.message}`,
     exported: (p: { profile: string; seconds: string; strict: string; tenant: string; properties: number; units: number; notBilled: number; review: number; info: number; requests: number; out: string }) =>

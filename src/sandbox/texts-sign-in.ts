@@ -2,7 +2,7 @@
 import { catalogue } from '../i18n/index.js';
 
 export const t = catalogue(
-  'sandbox-sign-in',
+  'export-run.sandbox-sign-in',
   {
     failed: (p: { why: string }) => `Sign-in to the sandbox failed: ${p.why}`,
   },
