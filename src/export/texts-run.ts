@@ -40,8 +40,8 @@ export const progressText = catalogue(
     minutes: (p) => `${p.m} min ${p.s} s`,
     hours: (p) => `${p.h} h ${p.m} min`,
     waiting: 'wartet',
-    signingIn: 'Anmeldung',
-    fetching: 'Abruf',
+    signingIn: 'meldet an',
+    fetching: 'ruft ab',
     writing: 'schreibt Dateien',
   },
 );

@@ -73,7 +73,7 @@ describe('progress in German', () => {
     d.reporter('nord', () => 0).begin(3, 10);
     d.close();
     const last = t.text().slice(t.text().lastIndexOf('\x1b[J') + 3).split('\n');
-    expect(last.slice(0, 2)).toEqual(['nord  0/10 Nutzeinheiten · Liegenschaft 0/3 · 0,0 Abfragen/s · Abruf', 'sued  0 Nutzeinheiten · Liegenschaft 0/0 · 0,0 Abfragen/s · wartet']);
+    expect(last.slice(0, 2)).toEqual(['nord  0/10 Nutzeinheiten · Liegenschaft 0/3 · 0,0 Abfragen/s · ruft ab', 'sued  0 Nutzeinheiten · Liegenschaft 0/0 · 0,0 Abfragen/s · wartet']);
   });
 });
 
