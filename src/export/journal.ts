@@ -204,7 +204,10 @@ export class Journal {
     } catch (e) {
       // Damaged progress is only a cache of answers: starting over is always safe, and says which file it was.
       if (e instanceof JournalDamage) reason = t.damaged({ file: metaFile, why: e.message });
-      else if ((e as NodeJS.ErrnoException).code !== 'ENOENT') reason = t.unreadable;
+      else {
+        const { code, message } = e as NodeJS.ErrnoException;
+        if (code !== 'ENOENT') reason = t.unreadable({ file: metaFile, why: code ?? message });
+      }
     }
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });

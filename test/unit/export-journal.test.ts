@@ -1,6 +1,6 @@
 // The journal read back: a damaged meta.json or saved answer (a full disk, a crash, a hand
 // edit) is named in a note and dropped or fetched again; it is never resumed from or billed.
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -69,6 +69,16 @@ describe('a damaged meta.json: the saved progress is dropped, naming the file an
     expect(r.calls).toContain('properties');
     expect(r.calls.filter((c) => c.startsWith('consumption:')).length).toBe(6);
     expect(r.summary.exportedAt).toBe('2026-11-22T09:30:00Z');
+  });
+
+  it('a meta.json that cannot be read at all (a folder in its place) is named with the reason', async () => {
+    const x = await interrupted();
+    const meta = path.join(x.dir, 'meta.json');
+    await rm(meta);
+    await mkdir(meta);
+    const r = await rerun(x);
+    expect(r.notes).toBe(`starting over: the saved progress of an earlier run was dropped because ${meta} could not be read (EISDIR).`);
+    expect(r.calls).toContain('properties');
   });
 
   it('a journal of another format is still "another version", not damaged', async () => {
