@@ -69,3 +69,15 @@ export function readAnswers<T>(text: string, expected: Pick<Property, 'id'>): T 
   if ((json as { property: Property }).property.id !== expected.id) throw new JournalDamage(t.otherProperty);
   return json as T;
 }
+
+const LockHolder = v.object({ pid: v.pipe(v.number(), v.integer()), host: v.string(), started: v.optional(v.number()) });
+
+/** Who holds a lock file; null when the file is not a holder record (damaged, or another tool's). */
+export function readLockHolder(text: string): v.InferOutput<typeof LockHolder> | null {
+  try {
+    const r = v.safeParse(LockHolder, JSON.parse(text));
+    return r.success ? r.output : null;
+  } catch {
+    return null;
+  }
+}

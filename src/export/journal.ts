@@ -13,7 +13,7 @@ import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { UsageError } from '../core/errors.js';
 import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit, WhoAmI } from '../api/types.js';
-import { JournalDamage, readAnswers, readMeta, type JournalMeta } from './journal-check.js';
+import { JournalDamage, readAnswers, readLockHolder, readMeta, type JournalMeta } from './journal-check.js';
 import { runText as t } from './texts-run.js';
 
 export type { JournalMeta };
@@ -161,13 +161,9 @@ export class Journal {
     } catch {
       return true; // gone between our attempt and this look: try again
     }
-    let holder: { pid?: unknown; host?: unknown; started?: unknown };
-    try {
-      holder = JSON.parse(text) as typeof holder;
-    } catch {
-      return ageMs > LOCK_DAMAGED_STALE_MS;
-    }
-    return holder.host === os.hostname() && typeof holder.pid === 'number' && !alive(holder.pid, holder.started);
+    const holder = readLockHolder(text);
+    if (!holder) return ageMs > LOCK_DAMAGED_STALE_MS;
+    return holder.host === os.hostname() && !alive(holder.pid, holder.started);
   }
 
   /**

@@ -1,10 +1,13 @@
 // The journal read back: a damaged meta.json or saved answer (a full disk, a crash, a hand
 // edit) is named in a note and dropped or fetched again; it is never resumed from or billed.
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setLanguage } from '../../src/i18n/index.js';
+import { LOCK_DAMAGED_STALE_MS } from '../../src/export/journal.js';
 import { runExport } from '../../src/export/run.js';
 import { T0, T1, dataset, fakeApi, reporter, setup } from './export-fixtures.js';
 import { findEnglish } from '../helpers/catalogues.js';
@@ -126,5 +129,20 @@ describe("a damaged Property's saved answers: fetched again, never billed", () =
     const r = await rerun(x);
     expect(r.notes).toContain(`property "Haus 1": the saved answers in ${file} are damaged (it holds the answers of another Property); fetching them again.`);
     expect(await contents(x.s.args.out)).toEqual(ref);
+  });
+});
+
+describe('a lock file that is not a holder record', () => {
+  it('is taken over once it is old, like a damaged one, instead of blocking every later run', async () => {
+    const x = await interrupted();
+    const lock = `${x.dir}.lock`;
+    // another tool's record, or a hand edit: the pid is text
+    await writeFile(lock, JSON.stringify({ pid: String(process.pid + 100000), host: os.hostname() }));
+    const fresh = await runExport({ api: fakeApi(x.data).api, ...x.s, reporter: reporter(), toolVersion: 't', now: () => T1 }).catch((e: unknown) => e);
+    expect(fresh).toMatchObject({ code: 'EXPORT_ALREADY_RUNNING', exitCode: 2 });
+    const old = new Date(Date.now() - LOCK_DAMAGED_STALE_MS - 5_000);
+    await utimes(lock, old, old);
+    await rerun(x);
+    expect(existsSync(lock)).toBe(false);
   });
 });
