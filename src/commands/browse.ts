@@ -68,7 +68,7 @@ function slug(text: string, fallback: string): string {
  */
 async function exportFromBrowser(s: ExportSelection, ctx: { api: ApiClient; io: Io; profile: string | undefined }): Promise<string> {
   const [{ prepareExport }, { runExport }, { createReporter }] = await Promise.all([
-    import('./export.js'),
+    import('../export/single.js'),
     import('../export/run.js'),
     import('../export/progress.js'),
   ]);
