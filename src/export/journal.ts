@@ -14,13 +14,10 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { UsageError } from '../core/errors.js';
 import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit, WhoAmI } from '../api/types.js';
 
-export interface PropertyAnswers {
-  property: Property;
-  units: { unit: UsageUnit; consumption: UnitConsumption }[];
-  /** Every measuring point listed for the Property (with and without a unit). */
-  points: MeasuringPoint[];
-  plantPoints: { point: MeasuringPoint; consumption: MeasuringPointConsumption }[];
-}
+import type { PropertyAnswers } from '../api/walk.js';
+
+/** What the walk collected about one Property (defined with the walk, src/api/walk.ts). */
+export type { PropertyAnswers };
 
 export interface JournalMeta {
   version: 1;
