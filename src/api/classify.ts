@@ -37,7 +37,7 @@ export type Verdict =
   /** Back off and try again (5xx, timeout, dropped connection, a corrupt body). */
   | { act: 'retry'; transient: Transient }
   /** Rate-limited: every caller of the connection waits (Retry-After), then this one tries again. */
-  | { act: 'pause'; transient: Transient }
+  | { act: 'pause'; transient: Transient; retryAfter: string | undefined }
   /** The access token was rejected: refresh once and try again. */
   | { act: 'refresh' }
   /** The DPoP proof was rejected: once more with a fresh proof, no refresh. */
@@ -114,7 +114,7 @@ export function classify(outcome: Outcome, a: Attempt): Verdict {
   const wwwAuth = header(headers, 'www-authenticate');
   switch (actionFor(status, problem === null ? null : code)) {
     case 'pause':
-      return { act: 'pause', transient: { reason: `HTTP ${status} too-many-requests`, status, rateLimited: true, problem } };
+      return { act: 'pause', transient: { reason: `HTTP ${status} too-many-requests`, status, rateLimited: true, problem }, retryAfter: header(headers, 'retry-after') };
     case 'backoff':
       return { act: 'retry', transient: { reason: `HTTP ${status}${code ? ` ${code}` : ''}`, status, rateLimited: false, problem } };
     case 'refresh':

@@ -7,7 +7,7 @@ import type { Credentials } from '../core/credentials.js';
 import { isMeterdataError, ServiceUnavailableError } from '../core/errors.js';
 import type { ApiEvent } from './contracts.js';
 import type { Scheduler } from './pacer.js';
-import { classify, header, type Attempt, type Headers, type Outcome, type Transient } from './classify.js';
+import { classify, header, type Attempt, type Outcome, type Transient } from './classify.js';
 import { retryAfterMs } from './problems.js';
 import { discard, readCapped, RETRY_AFTER_MAX_MS, tooLarge, waitTooLong } from './limits.js';
 import { t as texts } from './texts.js';
@@ -97,8 +97,7 @@ export class Transport {
           continue;
         case 'pause': {
           // A 429 paused the budget before its body was read; another status carrying the code pauses now.
-          const status = verdict.transient.status;
-          const pauseMs = status === 429 ? sent.pauseMs : this.pauseAll(header((outcome as { headers: Headers }).headers, 'retry-after'), failures, endpoint);
+          const pauseMs = verdict.transient.status === 429 ? sent.pauseMs : this.pauseAll(verdict.retryAfter, failures, endpoint);
           this.o.onEvent({ type: 'rate-limited', waitMs: pauseMs });
           // The pause is the wait: the scheduler holds every caller until it ends.
           failures = await this.backoff(endpoint, failures, verdict.transient, attempt, 0);
@@ -113,7 +112,6 @@ export class Transport {
           this.o.onEvent({ type: 'refreshed' });
           continue;
         case 'fail':
-          throw verdict.error;
         case 'rethrow':
           throw verdict.error;
       }
