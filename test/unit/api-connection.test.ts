@@ -13,7 +13,8 @@ import { collectProperty, propertiesInScope } from '../../src/api/walk.js';
 import { sharedWindowFile } from '../../src/api/shared-window.js';
 import { runCli } from '../helpers/run-cli.js';
 import { proxySandbox, type SandboxProxy } from '../helpers/browser.js';
-import { signInBehindProxy } from '../helpers/signed-in.js';
+import { setAccessExpiry, signInBehindProxy, storeFile } from '../helpers/signed-in.js';
+import { findEnglish } from '../helpers/catalogues.js';
 
 let sb: Sandbox;
 let proxy: SandboxProxy;
@@ -139,5 +140,17 @@ describe('the rate window shared by the processes of one profile', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).requests).toBeGreaterThan(LIMIT);
     expect(limit.rejected()).toBe(0);
+  });
+});
+
+describe('the refresh subscriber in German', () => {
+  it('a /whoami that fails after a saved refresh is a German warning, and the command goes on', async () => {
+    const env = await signedIn();
+    setAccessExpiry(storeFile(env));
+    proxy.intercept = async (r) => (r.path === '/v1/whoami' ? { status: 200, headers: { 'content-type': 'application/json' }, body: '{}' } : undefined);
+    const r = await runCli(['token', '--lang', 'de'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Warnung: Das Zugriffstoken wurde erneuert und gespeichert, die Prüfung der Verbindung (/whoami) ist aber fehlgeschlagen: Der Messdienst hat auf GET /v1/whoami eine Antwort gesendet, die den API-Vertrag verletzt: tenant_id fehlt.');
+    expect(await findEnglish(r.stderr)).toEqual([]);
   });
 });
