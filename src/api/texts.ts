@@ -138,7 +138,7 @@ export const t = catalogue(
     noProblemDetails: 'ohne Fehlerbeschreibung',
     unexpectedStatus: (p) => `Der Messdienst hat ${p.endpoint} mit HTTP ${p.status} beantwortet (${p.what})${p.trace}.`,
     reportHint: 'Wenn es bestehen bleibt, bitte mit der Trace-ID melden.',
-    notFound: (p) => `${p.kind} ${p.id} ist in der Auswahl des Eigentümers nicht vorhanden${p.trace}.`,
+    notFound: (p) => `Die ${p.kind} ${p.id} ist in der Auswahl des Eigentümers nicht vorhanden${p.trace}.`,
     notFoundHint: 'Bitte die ID prüfen; `meterdata browse` zeigt, was diese Verbindung sehen darf.',
     otherProblemType: (p) => `mit dem Fehlertyp "${p.code}" statt resource-not-found`,
     noProblemBody: 'ohne die Fehlerbeschreibung, die der Messdienst sendet (vielleicht hat ein Proxy geantwortet)',

@@ -75,6 +75,16 @@ describe('API errors in German', () => {
     expect(await findEnglish(said(de))).toEqual([]);
   });
 
+  it('an id that is not there (NOT_FOUND) is named with its kind in German', async () => {
+    const asked = uid();
+    api.inject(`/v1/properties/${asked}`, problem(404, 'resource-not-found'));
+    const de = await exportIn('de', ['--property', asked]);
+    expect(de.code).toBe(2);
+    expect(said(de)).toContain(`Die Liegenschaft ${asked} ist in der Auswahl des Eigentümers nicht vorhanden (Trace-ID trace-resource-not-found-404).`);
+    expect(said(de)).toContain('Bitte die ID prüfen; `meterdata browse` zeigt, was diese Verbindung sehen darf.');
+    expect(await findEnglish(said(de))).toEqual([]);
+  });
+
   it('a profile that is not signed in (AUTH_NOT_SIGNED_IN): message and hint of the session in German', async () => {
     const home = mkdtempSync(path.join(os.tmpdir(), 'md-api-de-'));
     const de = await runCli(['export', '--year', '2025', '--out', path.join(home, 'out'), '--profile', 'buero', '--lang', 'de'], { env: { METERDATA_HOME: home } });
