@@ -5,8 +5,8 @@
 // and nothing is committed.
 import { ServiceUnavailableError } from '../core/errors.js';
 import type { RangeQuery } from './contracts.js';
+import { kinds, t, type KindWord } from './texts.js';
 
-const HINT = 'Nothing was billed from this answer and no files were committed. Try again later; if it persists, report it to the metering service (its answer does not match the request).';
 
 /**
  * How far this computer's clock may lag the service's before a month the service calls
@@ -51,27 +51,28 @@ export function contractRange(requested: RangeQuery, now: Date): RangeQuery {
 }
 
 /** The answer is about the object the path names (UUIDs compare case-insensitively). */
-export function checkSubject(endpoint: string, kind: string, field: string, requested: string, received: string): void {
+export function checkSubject(endpoint: string, kind: KindWord, field: string, requested: string, received: string): void {
   if (received.toLowerCase() === requested.toLowerCase()) return;
-  throw new ServiceUnavailableError(
-    `The metering service answered ${endpoint} for ${kind} ${received} instead of ${requested}, the one requested; stopped so that no ${kind} is billed with another one's consumption.`,
-    { code: 'API_WRONG_OBJECT', hint: HINT, details: { endpoint, field, requested, received } },
-  );
+  throw new ServiceUnavailableError(t.wrongObject({ endpoint, kind: kinds[kind], received, requested }), {
+    code: 'API_WRONG_OBJECT',
+    hint: t.notBilledHint,
+    details: { endpoint, field, requested, received },
+  });
 }
 
 /** The echoed from/to is what the range rules make of the requested range. */
 export function checkEchoedRange(endpoint: string, requested: RangeQuery, echoed: RangeQuery, now: Date): void {
   const allowed = contractRange(requested, now);
-  const asked = `${requested.from} to ${requested.to}`;
   let why: string | null = null;
-  if (echoed.from !== allowed.from) why = `it should start on ${allowed.from} (the first day of the requested month)`;
-  else if (echoed.to !== monthEnd(echoed.to)) why = 'its end is not the last day of a month';
-  else if (echoed.to < monthEnd(allowed.from)) why = 'it ends before the requested range begins';
-  else if (echoed.to > monthEnd(requested.to)) why = `it ends after the requested month (${monthEnd(requested.to)})`;
-  else if (echoed.to > allowed.to) why = `it reaches past the last completed month (${allowed.to} by this computer's clock), where no billing data can exist yet`;
+  if (echoed.from !== allowed.from) why = t.shouldStart({ from: allowed.from });
+  else if (echoed.to !== monthEnd(echoed.to)) why = t.notMonthEnd;
+  else if (echoed.to < monthEnd(allowed.from)) why = t.endsBefore;
+  else if (echoed.to > monthEnd(requested.to)) why = t.endsAfter({ end: monthEnd(requested.to) });
+  else if (echoed.to > allowed.to) why = t.pastCompleted({ end: allowed.to });
   if (why === null) return;
-  throw new ServiceUnavailableError(
-    `The metering service answered ${endpoint} for ${echoed.from} to ${echoed.to} when ${asked} was requested, which the API's range rules cannot produce: ${why}; stopped so that no other period is billed.`,
-    { code: 'API_WRONG_RANGE', hint: `${HINT} If this computer's clock is wrong, correct it first.`, details: { endpoint, requested, received: echoed, allowed } },
-  );
+  throw new ServiceUnavailableError(t.wrongRange({ endpoint, echoed: t.range(echoed), asked: t.range(requested), why }), {
+    code: 'API_WRONG_RANGE',
+    hint: t.wrongRangeHint,
+    details: { endpoint, requested, received: echoed, allowed },
+  });
 }

@@ -25,22 +25,29 @@ import type {
 } from './types.js';
 import { UUID } from './types.js';
 import { packageVersion } from '../core/resources.js';
+import { kinds, t } from './texts.js';
 
 export { PAGE_LIMIT } from './paginate.js';
 
-const KIND_TEXT: Record<Kind, string> = { property: 'property', unit: 'usage unit', point: 'measuring point' };
+/** A kind as the id check names it: a unit is a usage unit there. */
+const KIND_WORD = { property: 'property', unit: 'usageUnit', point: 'point' } as const satisfies Record<Kind, keyof typeof kinds>;
 
 export function defaultConcurrency(perMinute: number): number {
   // Enough requests in flight to keep the rate busy at ~1-2 s latency, never a crowd.
   return Math.max(2, Math.min(16, Math.ceil(perMinute / 60) * 2));
 }
 
-export function createApiClient(opts: ApiClientOptions): ApiClient {
-  // Every request carries the access token: never in clear to another machine.
-  tokenSafeUrl(opts.baseUrl, 'The API base URL', 'Use the https address of the service (METERDATA_BASE_URL or the profile\'s base_url), or sign in again with meterdata login.');
+/** A pacer of its own, for a client made without a connection (tests, benchmarks). */
+export function pacerFor(opts: Pick<ApiClientOptions, 'rateLimitPerMinute' | 'burst' | 'concurrency'>): Scheduler {
   const perMinute = opts.rateLimitPerMinute ?? 300;
   const budget = new RateBudget({ perMinute, ...(opts.burst === undefined ? {} : { burst: opts.burst }) });
-  const scheduler = new Scheduler(budget, Math.max(1, opts.concurrency ?? defaultConcurrency(perMinute)));
+  return new Scheduler(budget, Math.max(1, opts.concurrency ?? defaultConcurrency(perMinute)));
+}
+
+export function createApiClient(opts: ApiClientOptions): ApiClient {
+  // Every request carries the access token: never in clear to another machine.
+  tokenSafeUrl(opts.baseUrl, t.apiBaseUrl, t.useHttps);
+  const scheduler = opts.scheduler ?? pacerFor(opts);
   const transport = new Transport({
     baseUrl: opts.baseUrl,
     credentials: opts.credentials,
@@ -53,16 +60,18 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     signal: opts.signal,
     onEvent: opts.onEvent ?? (() => {}),
     userAgent: `meterdata/${packageVersion()}`,
-    onTokenChanged: () => {
-      scopeStale = true;
+    onTokenChanged: (token) => {
+      scopeStale = token;
     },
+    ownsScheduler: !opts.scheduler,
+    ...(opts.urgent ? { urgent: true } : {}),
   });
   const onUnknown: (u: UnknownValue) => void = opts.onUnknownValue ?? (() => {});
   const now = opts.now ?? (() => new Date());
   /** Every id an answer of this client has shown, so a withdrawal is reported as what the landlord changed. */
   const seen = new SeenIds();
-  /** Set when a new access token appeared: the spec wants /whoami re-read after every refresh. */
-  let scopeStale = false;
+  /** The new access token, once one appeared: the spec wants /whoami re-read after every refresh. */
+  let scopeStale: string | null = null;
   let reconciling: Promise<void> | null = null;
 
   /** A 404 on `subject`, diagnosed; a known id is withdrawn access once /whoami is re-read (rule 4). */
@@ -75,16 +84,23 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
   }
 
   /** After a token refresh: a property seen earlier that the grant no longer lists is withdrawn access. */
-  async function reconcile(): Promise<void> {
-    const left = scopeLeft(seen.entries(), await client.whoami());
+  async function reconcile(token: string): Promise<void> {
+    const who = opts.whoamiAfterRefresh ? await opts.whoamiAfterRefresh(token) : await client.whoami();
+    const left = scopeLeft(seen.entries(), who);
     if (left) throw left;
+    rememberScope(who);
+  }
+
+  function rememberScope(who: WhoAmI): void {
+    if (Array.isArray(who.property_scope)) for (const p of who.property_scope) seen.remember('property', p);
   }
 
   /** GET, map a 404 on `subject`, check the answer against `schema`. */
   async function fetchChecked(path: string, schema: Schema, subject?: Subject, userInput = false): Promise<unknown> {
-    if (scopeStale && path !== '/whoami') {
-      scopeStale = false;
-      reconciling ??= reconcile().finally(() => {
+    if (scopeStale !== null && path !== '/whoami') {
+      const token = scopeStale;
+      scopeStale = null;
+      reconciling ??= reconcile(token).finally(() => {
         reconciling = null;
       });
     }
@@ -97,18 +113,15 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       throw e;
     }
     try {
-      if (tooDeep(json)) throw new SchemaViolation('$', `nests deeper than ${MAX_DEPTH} levels`);
+      if (tooDeep(json)) throw new SchemaViolation('$', t.tooDeep({ max: MAX_DEPTH }));
       check(json, schema, onUnknown);
     } catch (e) {
       if (!(e instanceof SchemaViolation)) throw e;
-      throw new ServiceUnavailableError(
-        `The metering service sent an answer to ${transport.endpoint(path)} that breaks the API contract: ${e.message.replace(/^\$\.?\s*/, '')}.`,
-        {
-          code: 'API_BAD_ANSWER',
-          hint: 'Try again later; if it persists, report it to the service (the answer does not match contract 1.0.0-rc.3).',
-          details: { endpoint: transport.endpoint(path), field: e.path, problem: e.problem },
-        },
-      );
+      throw new ServiceUnavailableError(t.badAnswer({ endpoint: transport.endpoint(path), problem: e.message.replace(/^\$\.?\s*/, '') }), {
+        code: 'API_BAD_ANSWER',
+        hint: t.badAnswerHint,
+        details: { endpoint: transport.endpoint(path), field: e.path, problem: e.problem },
+      });
     }
     return json;
   }
@@ -121,9 +134,9 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
   // that sends "../admin" or "x?y=" as an id must not steer the next request elsewhere.
   const id = (x: string, kind: Kind) => {
     if (!UUID.test(x)) {
-      throw new ServiceUnavailableError(`The metering service sent a ${KIND_TEXT[kind]} id that is not a UUID (${JSON.stringify(x)}); meterdata will not put it into a request.`, {
+      throw new ServiceUnavailableError(t.badId({ kind: kinds[KIND_WORD[kind]], id: JSON.stringify(x) }), {
         code: 'API_BAD_ID',
-        hint: 'Try again later; if it persists, report it to the service (ids must be UUIDs under contract 1.0.0-rc.3).',
+        hint: t.badIdHint,
         details: { kind, id: x },
       });
     }
@@ -137,12 +150,12 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     async whoami() {
       const who = (await fetchChecked('/whoami', S.whoAmI)) as WhoAmI;
       if (typeof who.property_scope === 'string' && who.property_scope !== 'all') {
-        throw new ServiceUnavailableError(
-          `The metering service sent an answer to ${transport.endpoint('/whoami')} that breaks the API contract: property_scope is "${who.property_scope}", expected "all" or a list.`,
-          { code: 'API_BAD_ANSWER', details: { endpoint: transport.endpoint('/whoami'), field: '$.property_scope' } },
-        );
+        throw new ServiceUnavailableError(t.badAnswer({ endpoint: transport.endpoint('/whoami'), problem: t.badScope({ value: who.property_scope }) }), {
+          code: 'API_BAD_ANSWER',
+          details: { endpoint: transport.endpoint('/whoami'), field: '$.property_scope' },
+        });
       }
-      if (Array.isArray(who.property_scope)) for (const p of who.property_scope) seen.remember('property', p);
+      rememberScope(who);
       return who;
     },
     listProperties() {
@@ -168,14 +181,14 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     async getUsageUnit(uid) {
       const path = `/usage-units/${id(uid, 'unit')}`;
       const u = (await fetchChecked(path, S.usageUnit, { kind: 'unit', id: uid })) as UsageUnit;
-      checkSubject(transport.endpoint(path), 'usage unit', 'id', uid, u.id);
+      checkSubject(transport.endpoint(path), 'usageUnit', 'id', uid, u.id);
       seen.rememberUnit(u);
       return u;
     },
     async unitConsumption(uid, range) {
       const path = `/usage-units/${id(uid, 'unit')}/consumption${rangeQuery(range, range.metrics)}`;
       const c = (await fetchChecked(path, S.unitConsumption, { kind: 'unit', id: uid }, true)) as UnitConsumption;
-      checkSubject(transport.endpoint(path), 'usage unit', 'usage_unit_id', uid, c.usage_unit_id);
+      checkSubject(transport.endpoint(path), 'usageUnit', 'usage_unit_id', uid, c.usage_unit_id);
       checkEchoedRange(transport.endpoint(path), range, c, now());
       seen.remember('unit', c.usage_unit_id);
       for (const p of c.measuring_points) seen.rememberConsumption(p);
@@ -184,14 +197,14 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     async getMeasuringPoint(pid) {
       const path = `/measuring-points/${id(pid, 'point')}`;
       const p = (await fetchChecked(path, S.measuringPoint, { kind: 'point', id: pid })) as MeasuringPoint;
-      if (p.id !== undefined) checkSubject(transport.endpoint(path), 'measuring point', 'id', pid, p.id); // the contract leaves its id "not shown"
+      if (p.id !== undefined) checkSubject(transport.endpoint(path), 'point', 'id', pid, p.id); // the contract leaves its id "not shown"
       seen.rememberPoint(p);
       return p;
     },
     async pointReadings(pid, range) {
       const path = `/measuring-points/${id(pid, 'point')}/readings${rangeQuery(range)}`;
       const c = (await fetchChecked(path, S.pointConsumption, { kind: 'point', id: pid }, true)) as MeasuringPointConsumption;
-      checkSubject(transport.endpoint(path), 'measuring point', 'measuring_point_id', pid, c.measuring_point_id);
+      checkSubject(transport.endpoint(path), 'point', 'measuring_point_id', pid, c.measuring_point_id);
       seen.rememberConsumption(c);
       return c;
     },

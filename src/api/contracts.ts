@@ -60,6 +60,20 @@ export interface ApiClientOptions {
   maxAnswerBytes?: number;
   /** Pages one listing may have (default MAX_PAGES, 5000); beyond it: API_TOO_MANY_PAGES. */
   maxPages?: number;
+  /**
+   * The connection's one pacer (src/auth/connection.ts), shared with every other client of
+   * the connection; rateLimitPerMinute, burst and concurrency are then the pacer's. Without
+   * it the client makes its own.
+   */
+  scheduler?: import('./pacer.js').Scheduler;
+  /** Requests go ahead of the queue without a concurrency slot: the /whoami a refresh makes (see Scheduler). */
+  urgent?: boolean;
+  /**
+   * After a token change, the /whoami answer for the new token. The connection reads it once
+   * per token for every subscriber (the profile reconcile, each client's withdrawn-access
+   * check); without it the client asks /whoami itself.
+   */
+  whoamiAfterRefresh?: (token: string) => Promise<import('./types.js').WhoAmI>;
 }
 
 export interface ApiClient {

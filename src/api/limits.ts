@@ -3,6 +3,7 @@
 // have. Beyond a bound the run ends with exit 5 and a message naming the endpoint.
 import type { Dispatcher } from 'undici';
 import { ServiceUnavailableError } from '../core/errors.js';
+import { t } from './texts.js';
 
 /** The longest Retry-After meterdata waits out; a longer one ends the run (exit 5) saying when to come back. */
 export const RETRY_AFTER_MAX_MS = 5 * 60_000;
@@ -21,10 +22,10 @@ export const MAX_PAGES = 5_000;
 /** `ms` for a person: seconds, minutes, hours or days. */
 export function duration(ms: number): string {
   const s = ms / 1000;
-  if (s < 120) return `${Math.round(s)} seconds`;
-  if (s < 7200) return `${Math.round(s / 60)} minutes`;
-  if (s < 172_800) return `${Math.round(s / 3600)} hours`;
-  return `${Math.round(s / 86_400)} days`;
+  if (s < 120) return t.seconds({ n: Math.round(s) });
+  if (s < 7200) return t.minutes({ n: Math.round(s / 60) });
+  if (s < 172_800) return t.hours({ n: Math.round(s / 3600) });
+  return t.days({ n: Math.round(s / 86_400) });
 }
 
 /** When a wait asked for at `now` ends, as an ISO time without milliseconds; null when it is beyond any date. */
@@ -33,12 +34,12 @@ export function retryAt(now: number, waitMs: number): string | null {
   return Number.isFinite(at.getTime()) ? at.toISOString().replace(/\.\d{3}Z$/, 'Z') : null;
 }
 
-export const retryHint = (at: string | null) => (at ? `Run the command again after ${at} (UTC).` : 'The service gave no usable time; try again later.');
+export const retryHint = (at: string | null) => (at ? t.retryAfter({ at }) : t.noUsableTime);
 
 export function waitTooLong(endpoint: string, waitMs: number, now: number): ServiceUnavailableError {
   const at = retryAt(now, waitMs);
   return new ServiceUnavailableError(
-    `The metering service asked to wait ${duration(waitMs)} before the next request to ${endpoint} (HTTP 429, Retry-After), longer than the ${RETRY_AFTER_MAX_MS / 60_000} minutes meterdata waits; stopped instead of waiting.`,
+    t.waitTooLong({ wait: duration(waitMs), endpoint, max: RETRY_AFTER_MAX_MS / 60_000 }),
     {
       code: 'RATE_LIMITED_TOO_LONG',
       hint: retryHint(at),
@@ -47,14 +48,14 @@ export function waitTooLong(endpoint: string, waitMs: number, now: number): Serv
   );
 }
 
-const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MiB` : `${bytes} bytes`);
+const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MiB` : t.bytes({ n: bytes }));
 
 export function tooLarge(endpoint: string, max: number): ServiceUnavailableError {
   return new ServiceUnavailableError(
-    `The metering service's answer to ${endpoint} is larger than ${sizeText(max)}, meterdata's limit for one answer (a full page of 200 items is far smaller); stopped reading it.`,
+    t.tooLarge({ endpoint, size: sizeText(max) }),
     {
       code: 'API_ANSWER_TOO_LARGE',
-      hint: 'Try again later; if it persists, report it to the service (no answer of contract 1.0.0-rc.3 is this large).',
+      hint: t.tooLargeHint,
       details: { endpoint, limitBytes: max },
     },
   );

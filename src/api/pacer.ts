@@ -47,6 +47,25 @@ export class RateBudget {
     }
   }
 
+  /**
+   * Starts this budget did not grant but the service counted (another process of the same
+   * connection, read from the shared window): they fill the window log, oldest first.
+   */
+  seed(starts: number[]): void {
+    for (const t of [...starts].sort((a, b) => a - b).slice(-this.perWindow)) {
+      if (this.starts.length < this.perWindow) this.starts.push(t);
+      else {
+        this.starts[this.head] = t;
+        this.head = (this.head + 1) % this.perWindow;
+      }
+    }
+  }
+
+  /** The starts of the current window (at or after `now` minus the window), for the shared window file. */
+  recent(now: number): number[] {
+    return this.starts.filter((t) => t > now - this.windowMs);
+  }
+
   /** Retry-After: nobody starts before `until`. The bucket restarts empty-ish so the release is not a stampede. */
   pauseUntil(until: number): void {
     if (until <= this.pausedUntil) return;
@@ -72,9 +91,14 @@ interface Waiter {
   reject: (e: unknown) => void;
   signal: AbortSignal | undefined;
   onAbort: () => void;
+  urgent: boolean;
 }
 
-/** FIFO admission: a concurrency slot and a rate slot, shared by every caller of one client. */
+/**
+ * FIFO admission: a concurrency slot and a rate slot, shared by every caller of one
+ * connection. An urgent caller (the /whoami a token refresh makes while callers hold every
+ * concurrency slot waiting for that refresh) goes first and needs only a rate slot.
+ */
 export class Scheduler {
   private readonly queue: Waiter[] = [];
   private active = 0;
@@ -87,13 +111,14 @@ export class Scheduler {
   ) {}
 
   /** Resolves with a release function once this caller may start its request. */
-  acquire(signal?: AbortSignal): Promise<() => void> {
+  acquire(signal?: AbortSignal, urgent = false): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         resolve,
         reject,
         signal,
+        urgent,
         onAbort: () => {
           const i = this.queue.indexOf(waiter);
           if (i >= 0) this.queue.splice(i, 1);
@@ -101,7 +126,8 @@ export class Scheduler {
         },
       };
       signal?.addEventListener('abort', waiter.onAbort, { once: true });
-      this.queue.push(waiter);
+      if (urgent) this.queue.splice(this.queue.filter((w) => w.urgent).length, 0, waiter);
+      else this.queue.push(waiter);
       this.pump();
     });
   }
@@ -117,7 +143,7 @@ export class Scheduler {
       clearTimeout(this.timer);
       this.timer = null;
     }
-    while (this.queue.length > 0 && this.active < this.concurrency) {
+    while (this.queue.length > 0 && (this.queue[0]!.urgent || this.active < this.concurrency)) {
       const now = this.now();
       const at = this.budget.nextStart(now);
       if (at > now) {

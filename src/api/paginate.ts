@@ -5,6 +5,7 @@ import { ServiceUnavailableError } from '../core/errors.js';
 import { checkSubject } from './answers.js';
 import type { Schema } from './schema.js';
 import * as S from './schemas.js';
+import { t } from './texts.js';
 
 /** The page size the contract allows at most: fewest requests for a full walk. */
 export const PAGE_LIMIT = 200;
@@ -13,9 +14,9 @@ export type FetchPage = (path: string, schema: Schema) => Promise<unknown>;
 
 /** A listing that would never end: exit 5 naming the endpoint. */
 function endless(endpoint: string, code: string, what: string, pages: number): ServiceUnavailableError {
-  return new ServiceUnavailableError(`The metering service's list ${endpoint} does not end: it ${what}; stopped after ${pages} ${pages === 1 ? 'page' : 'pages'} instead of looping forever.`, {
+  return new ServiceUnavailableError(t.endless({ endpoint, what, pages }), {
     code,
-    hint: 'Try again later; if it persists, report it to the service (its pagination breaks contract 1.0.0-rc.3).',
+    hint: t.paginationHint,
     details: { endpoint, pages },
   });
 }
@@ -38,15 +39,15 @@ export async function* paginate<T>(fetchPage: FetchPage, endpoint: string, path:
     for (const x of page.data) {
       const itemId = (x as { id?: unknown }).id;
       if (typeof itemId !== 'string') continue;
-      if (listed.has(itemId)) throw endless(endpoint, 'API_PAGE_REPEATS', `listed ${itemId} again on page ${pages}`, pages);
+      if (listed.has(itemId)) throw endless(endpoint, 'API_PAGE_REPEATS', t.listedAgain({ id: itemId, page: pages }), pages);
       listed.add(itemId);
     }
     for (const x of page.data) rememberItem(x);
     yield* page.data;
     if (page.next_cursor === null) return;
-    if (page.data.length === 0) throw endless(endpoint, 'API_EMPTY_PAGE', `sent page ${pages} without items but with a cursor to another page`, pages);
-    if (cursors.has(page.next_cursor)) throw endless(endpoint, 'API_CURSOR_LOOP', 'returned the same page cursor twice', pages);
-    if (pages >= maxPages) throw endless(endpoint, 'API_TOO_MANY_PAGES', `still named a next page after ${maxPages} pages (${maxPages * PAGE_LIMIT} items, far more than any landlord's data)`, pages);
+    if (page.data.length === 0) throw endless(endpoint, 'API_EMPTY_PAGE', t.emptyPage({ page: pages }), pages);
+    if (cursors.has(page.next_cursor)) throw endless(endpoint, 'API_CURSOR_LOOP', t.cursorTwice, pages);
+    if (pages >= maxPages) throw endless(endpoint, 'API_TOO_MANY_PAGES', t.tooManyPages({ max: maxPages, items: maxPages * PAGE_LIMIT }), pages);
     cursors.add(page.next_cursor);
     cursor = page.next_cursor;
   }

@@ -2,6 +2,7 @@
 // errors. Branch on the fragment after `#` in `type`, never on title or detail text.
 import { ExitCode, MeterdataError, NotSignedInError } from '../core/errors.js';
 import { problemCode, type Problem } from './types.js';
+import { kinds, t, type KindWord } from './texts.js';
 
 /** An error answer of the API, with what support needs to find it (trace id). */
 export class ApiProblemError extends MeterdataError {
@@ -61,17 +62,17 @@ export function retryAfterMs(header: string | undefined, nowMs = Date.now()): nu
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 
-const traceNote = (p: Problem | null) => (p?.trace_id ? ` (trace id ${p.trace_id})` : '');
+const traceNote = (p: Problem | null) => (p?.trace_id ? t.traceId({ id: p.trace_id }) : '');
 
 /** 403: the sign-in lacks a scope; name it and how to get it. */
 export function insufficientScope(endpoint: string, problem: Problem | null, wwwAuthenticate: string | undefined): ApiProblemError {
   const scope = authParam(wwwAuthenticate, 'scope');
-  const needed = scope ? `the permission "${scope}"` : 'a permission';
+  const needed = scope ? t.permission({ scope }) : t.somePermission;
   const all = new Set(['read:units', 'read:devices', 'read:readings', ...(scope ? scope.split(/\s+/) : [])]);
-  return new ApiProblemError(`The sign-in does not include ${needed}, which ${endpoint} needs${traceNote(problem)}.`, {
+  return new ApiProblemError(t.insufficientScope({ needed, endpoint, trace: traceNote(problem) }), {
     code: 'AUTH_INSUFFICIENT_SCOPE',
     exitCode: ExitCode.NOT_SIGNED_IN,
-    hint: `Sign in again with it: meterdata login --scope '${[...all].join(' ')}'`,
+    hint: t.insufficientScopeHint({ scopes: [...all].join(' ') }),
     status: 403,
     problem,
     endpoint,
@@ -82,18 +83,18 @@ export function insufficientScope(endpoint: string, problem: Problem | null, www
 export function invalidRequest(endpoint: string, problem: Problem | null, userInput: boolean): ApiProblemError {
   const detail = problem?.detail ? `: ${problem.detail}` : '';
   return userInput
-    ? new ApiProblemError(`The service refused the requested range or metric${detail}${traceNote(problem)}.`, {
+    ? new ApiProblemError(t.invalidRange({ detail, trace: traceNote(problem) }), {
         code: 'API_INVALID_RANGE',
         exitCode: ExitCode.USAGE,
-        hint: 'Check --year/--from/--to (yyyy-MM-dd, a range that ends at or before the last completed month) and --metric.',
+        hint: t.invalidRangeHint,
         status: 400,
         problem,
         endpoint,
       })
-    : new ApiProblemError(`The service refused the tool's request ${endpoint}${detail}${traceNote(problem)}.`, {
+    : new ApiProblemError(t.invalidRequest({ endpoint, detail, trace: traceNote(problem) }), {
         code: 'API_INVALID_REQUEST',
         exitCode: ExitCode.UNEXPECTED,
-        hint: 'This is a bug in meterdata; please report it with the trace id.',
+        hint: t.bugHint,
         status: 400,
         problem,
         endpoint,
@@ -102,11 +103,11 @@ export function invalidRequest(endpoint: string, problem: Problem | null, userIn
 
 /** A status the contract does not list for this API. */
 export function unexpectedStatus(endpoint: string, status: number, problem: Problem | null): ApiProblemError {
-  const what = problem ? `${problem.title}${problem.detail ? `: ${problem.detail}` : ''}` : 'no problem details';
-  return new ApiProblemError(`The service answered ${endpoint} with HTTP ${status} (${what})${traceNote(problem)}.`, {
+  const what = problem ? `${problem.title}${problem.detail ? `: ${problem.detail}` : ''}` : t.noProblemDetails;
+  return new ApiProblemError(t.unexpectedStatus({ endpoint, status, what, trace: traceNote(problem) }), {
     code: 'API_UNEXPECTED_STATUS',
     exitCode: ExitCode.UNEXPECTED,
-    hint: 'If this persists, report it with the trace id.',
+    hint: t.reportHint,
     status,
     problem,
     endpoint,
@@ -114,11 +115,11 @@ export function unexpectedStatus(endpoint: string, status: number, problem: Prob
 }
 
 /** 404 on an id this client never saw: the user typed or passed an id that is not there. */
-export function notFound(endpoint: string, kind: string, id: string, problem: Problem | null): ApiProblemError {
-  return new ApiProblemError(`No such ${kind} ${id} in the landlord's selection${traceNote(problem)}.`, {
+export function notFound(endpoint: string, kind: KindWord, id: string, problem: Problem | null): ApiProblemError {
+  return new ApiProblemError(t.notFound({ kind: kinds[kind], id, trace: traceNote(problem) }), {
     code: 'NOT_FOUND',
     exitCode: ExitCode.USAGE,
-    hint: 'Check the id; `meterdata browse` shows what this connection can see.',
+    hint: t.notFoundHint,
     status: 404,
     problem,
     endpoint,
@@ -131,11 +132,11 @@ export function notFound(endpoint: string, kind: string, id: string, problem: Pr
  * unavailable, exit 5; another fragment: an answer this version does not understand, exit 1.
  */
 export function unexpectedNotFound(endpoint: string, problem: Problem | null): ApiProblemError {
-  const what = problem ? `with the problem type "${problemCode(problem)}" instead of resource-not-found` : 'without the problem details the service sends (perhaps a proxy answered)';
-  return new ApiProblemError(`The service answered ${endpoint} with HTTP 404 ${what}${traceNote(problem)}; this is not read as withdrawn access.`, {
+  const what = problem ? t.otherProblemType({ code: problemCode(problem) }) : t.noProblemBody;
+  return new ApiProblemError(t.unexpectedNotFound({ endpoint, what, trace: traceNote(problem) }), {
     code: 'API_UNEXPECTED_NOT_FOUND',
     exitCode: problem ? ExitCode.UNEXPECTED : ExitCode.UNAVAILABLE,
-    hint: problem ? 'If this persists, report it with the trace id.' : 'Try again later; if it persists, check the network path to the metering service (proxy, firewall).',
+    hint: problem ? t.reportHint : t.networkHint,
     status: 404,
     problem,
     endpoint,
@@ -145,12 +146,6 @@ export function unexpectedNotFound(endpoint: string, problem: Problem | null): A
 /** A second 401 after one refresh (or one fresh DPoP proof): the connection is gone. */
 export function rejectedSignIn(endpoint: string, problem: Problem | null, dpop: boolean): NotSignedInError {
   return dpop
-    ? new NotSignedInError(`The service rejected the DPoP proof for ${endpoint} twice${traceNote(problem)}.`, {
-        code: 'AUTH_DPOP_REJECTED',
-        hint: "Check the computer's clock (proofs are valid for 60 s), then run `meterdata login` again.",
-      })
-    : new NotSignedInError(`The service no longer accepts this sign-in, even after a token refresh${traceNote(problem)}.`, {
-        code: 'AUTH_REJECTED',
-        hint: 'The connection was revoked or has ended: run `meterdata login` to connect again.',
-      });
+    ? new NotSignedInError(t.dpopRejected({ endpoint, trace: traceNote(problem) }), { code: 'AUTH_DPOP_REJECTED', hint: t.dpopHint })
+    : new NotSignedInError(t.signInRejected({ trace: traceNote(problem) }), { code: 'AUTH_REJECTED', hint: t.signInRejectedHint });
 }

@@ -3,6 +3,7 @@
 // 4 and 7), spec defaults filled in. It mutates the parsed JSON in place (defaults only)
 // and never copies it, so big consumption answers cost one walk.
 import type { UnknownValue } from './contracts.js';
+import { t } from './texts.js';
 
 export type Schema =
   | { t: 'string' | 'number' | 'integer' | 'boolean' | 'date' }
@@ -64,26 +65,26 @@ function typeName(v: unknown): string {
 }
 
 function walk(v: unknown, s: Schema, path: string, ctx: Ctx, onUnknown: (u: UnknownValue) => void): void {
-  const bad = (want: string) => new SchemaViolation(path, `should be ${want} but is ${typeName(v)}`);
+  const bad = (want: string) => new SchemaViolation(path, t.shouldBe({ want, got: typeName(v) }));
   switch (s.t) {
     case 'string':
-      if (typeof v !== 'string') throw bad('a string');
+      if (typeof v !== 'string') throw bad(t.aString);
       return;
     case 'date':
-      if (typeof v !== 'string') throw bad('a date (yyyy-MM-dd)');
-      if (!DATE_RE.test(v)) throw new SchemaViolation(path, `should be a date (yyyy-MM-dd) but is "${v.slice(0, 40)}"`);
+      if (typeof v !== 'string') throw bad(t.aDate);
+      if (!DATE_RE.test(v)) throw new SchemaViolation(path, t.badDate({ value: v.slice(0, 40) }));
       return;
     case 'number':
-      if (typeof v !== 'number' || !Number.isFinite(v)) throw bad('a number');
+      if (typeof v !== 'number' || !Number.isFinite(v)) throw bad(t.aNumber);
       return;
     case 'integer':
-      if (typeof v !== 'number' || !Number.isInteger(v)) throw bad('an integer');
+      if (typeof v !== 'number' || !Number.isInteger(v)) throw bad(t.anInteger);
       return;
     case 'boolean':
-      if (typeof v !== 'boolean') throw bad('true or false');
+      if (typeof v !== 'boolean') throw bad(t.aBoolean);
       return;
     case 'enum':
-      if (typeof v !== 'string') throw bad('a string');
+      if (typeof v !== 'string') throw bad(t.aString);
       if (!s.values.includes(v)) onUnknown({ field: ctx.field, value: v, id: ctx.id });
       return;
     case 'nullable':
@@ -98,11 +99,11 @@ function walk(v: unknown, s: Schema, path: string, ctx: Ctx, onUnknown: (u: Unkn
       }
       return;
     case 'array':
-      if (!Array.isArray(v)) throw bad('an array');
+      if (!Array.isArray(v)) throw bad(t.anArray);
       for (let i = 0; i < v.length; i++) walk(v[i], s.of, `${path}[${i}]`, ctx, onUnknown);
       return;
     case 'object': {
-      if (typeName(v) !== 'object') throw bad(`an object (${s.name})`);
+      if (typeName(v) !== 'object') throw bad(t.anObject({ name: s.name }));
       const o = v as Record<string, unknown>;
       let id = ctx.id;
       for (const k of ID_KEYS) {
@@ -114,7 +115,7 @@ function walk(v: unknown, s: Schema, path: string, ctx: Ctx, onUnknown: (u: Unkn
       for (const [key, f] of Object.entries(s.fields)) {
         const here = `${path}.${key}`;
         if (!(key in o) || o[key] === undefined) {
-          if (f.mode === 'required') throw new SchemaViolation(here, 'is missing');
+          if (f.mode === 'required') throw new SchemaViolation(here, t.isMissing);
           if (f.mode === 'default') o[key] = f.value;
           continue;
         }

@@ -7,18 +7,10 @@ import type { Credentials } from '../core/credentials.js';
 import { isMeterdataError, ServiceUnavailableError } from '../core/errors.js';
 import type { ApiEvent } from './contracts.js';
 import type { Scheduler } from './pacer.js';
-import {
-  authParam,
-  insufficientScope,
-  invalidRequest,
-  notFound,
-  parseProblem,
-  rejectedSignIn,
-  retryAfterMs,
-  unexpectedStatus,
-} from './problems.js';
-import { problemCode, type Problem } from './types.js';
+import { classify, header, type Attempt, type Outcome, type Transient } from './classify.js';
+import { retryAfterMs } from './problems.js';
 import { discard, readCapped, RETRY_AFTER_MAX_MS, tooLarge, waitTooLong } from './limits.js';
+import { t as texts } from './texts.js';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -33,8 +25,12 @@ export interface TransportOptions {
   signal: AbortSignal | undefined;
   onEvent: (e: ApiEvent) => void;
   userAgent: string;
-  /** Called when the access token differs from the one of the previous request (a refresh happened). */
-  onTokenChanged?: () => void;
+  /** Called with the new access token when it differs from the one of the previous request (a refresh happened). */
+  onTokenChanged?: (token: string) => void;
+  /** The connection's pacer is shared: closing this transport leaves it running for the others. */
+  ownsScheduler: boolean;
+  /** Take slots ahead of the queue and without a concurrency slot (the /whoami of a refresh; see Scheduler). */
+  urgent?: boolean;
 }
 
 export interface Stats {
@@ -43,15 +39,15 @@ export interface Stats {
   rateLimited: number;
 }
 
-/** What went wrong on one attempt that is worth another try. */
-interface Transient {
-  reason: string;
-  status: number | null;
-  rateLimited: boolean;
-  problem: Problem | null;
+/** One attempt's outcome and what the act step needs from it. */
+interface Sent {
+  outcome: Outcome;
+  /** The access token sent, for refreshAfterRejection. */
+  token: string;
+  /** A 429's pause, already set on the scheduler. */
+  pauseMs: number;
+  ms: number;
 }
-
-const RETRY_STATUSES = new Set([500, 502, 503, 504]);
 
 export class Transport {
   readonly stats: Stats = { requests: 0, retries: 0, rateLimited: 0 };
@@ -74,105 +70,89 @@ export class Transport {
 
   /**
    * GETs `path` (relative to the base URL, with query) and returns the parsed JSON.
+   * Each attempt: acquire a slot, send, classify the outcome (pure, classify.ts), act.
    * `userInput`: the query carries the user's dates/metrics, so a 400 is theirs to fix.
    */
   async getJson(path: string, userInput = false): Promise<unknown> {
     const requestPath = this.basePath + path;
-    const url = this.origin + requestPath;
     const endpoint = this.endpoint(path);
+    const tried: Attempt = { endpoint, path: requestPath.split('?')[0]!, userInput, refreshed: false, freshProofTried: false, requestTimeoutMs: this.o.requestTimeoutMs };
     let failures = 0;
-    let refreshed = false;
-    let freshProofTried = false;
     for (let attempt = 1; ; attempt++) {
-      const release = await this.o.scheduler.acquire(this.o.signal);
-      let status = 0;
-      let text = '';
-      let headers: Record<string, string | string[] | undefined> = {};
-      let sentToken = '';
-      const started = performance.now();
-      let sending = false;
-      let pauseMs = 0;
-      let res: Dispatcher.ResponseData | undefined;
+      const release = await this.o.scheduler.acquire(this.o.signal, this.o.urgent);
+      let sent: Sent;
       try {
-        const auth = await this.o.credentials.headersFor('GET', url);
-        sentToken = tokenOf(auth);
-        if (this.lastToken !== null && sentToken !== this.lastToken) this.o.onTokenChanged?.();
-        this.lastToken = sentToken;
-        this.stats.requests++;
-        sending = true;
-        const timeout = AbortSignal.timeout(this.o.requestTimeoutMs);
-        const signal = this.o.signal ? AbortSignal.any([this.o.signal, timeout]) : timeout;
-        res = await this.pool.request({
-          path: requestPath,
-          method: 'GET',
-          headers: { ...auth, accept: 'application/json, application/problem+json', 'user-agent': this.o.userAgent },
-          signal,
-        });
-        status = res.statusCode;
-        headers = res.headers;
-        // Pause before this caller's slot is released, so no queued caller slips through.
-        if (status === 429) pauseMs = this.pauseAll(header(headers, 'retry-after'), failures, endpoint);
-        const body = await readCapped(res.body, header(headers, 'content-length'), this.o.maxAnswerBytes);
-        if (body === null) throw tooLarge(endpoint, this.o.maxAnswerBytes);
-        text = body;
-      } catch (e) {
-        if (this.o.signal?.aborted) throw this.o.signal.reason;
-        // Our own verdicts on the answer (too large, a wait beyond the cap) are final, not the network's.
-        if (isMeterdataError(e)) {
-          if (res) discard(res.body);
-          throw e;
-        }
-        // Failures of the credentials (refresh failed, store locked) are not the network's.
-        const t = sending ? networkFailure(e, this.o.requestTimeoutMs) : null;
-        if (!t) throw e;
-        failures = await this.backoff(endpoint, failures, t, attempt);
-        continue;
+        sent = await this.send(requestPath, endpoint, failures);
       } finally {
         release();
       }
-      const ms = Math.round(performance.now() - started);
-      this.o.onEvent({ type: 'request', method: 'GET', path: requestPath.split('?')[0]!, status, ms, attempt });
+      const { outcome } = sent;
+      if (!('failed' in outcome)) this.o.onEvent({ type: 'request', method: 'GET', path: tried.path, status: outcome.status, ms: sent.ms, attempt });
+      const verdict = classify(outcome, tried);
+      switch (verdict.act) {
+        case 'done':
+          return verdict.json;
+        case 'retry':
+          failures = await this.backoff(endpoint, failures, verdict.transient, attempt);
+          continue;
+        case 'pause': {
+          // A 429 paused the budget before its body was read; another status carrying the code pauses now.
+          const pauseMs = verdict.transient.status === 429 ? sent.pauseMs : this.pauseAll(verdict.retryAfter, failures, endpoint);
+          this.o.onEvent({ type: 'rate-limited', waitMs: pauseMs });
+          // The pause is the wait: the scheduler holds every caller until it ends.
+          failures = await this.backoff(endpoint, failures, verdict.transient, attempt, 0);
+          continue;
+        }
+        case 'fresh-proof':
+          tried.freshProofTried = true; // headersFor makes a new proof on the next loop
+          continue;
+        case 'refresh':
+          tried.refreshed = true;
+          await this.o.credentials.refreshAfterRejection(sent.token);
+          this.o.onEvent({ type: 'refreshed' });
+          continue;
+        case 'fail':
+        case 'rethrow':
+          throw verdict.error;
+      }
+    }
+  }
 
-      if (status >= 200 && status < 300) {
-        try {
-          return JSON.parse(text) as unknown;
-        } catch {
-          failures = await this.backoff(endpoint, failures, { reason: 'truncated or invalid JSON body', status, rateLimited: false, problem: null }, attempt);
-          continue;
-        }
+  /** One attempt inside its slot: the credentials' headers, the request, the body read within its bound. */
+  private async send(requestPath: string, endpoint: string, failures: number): Promise<Sent> {
+    const url = this.origin + requestPath;
+    const started = performance.now();
+    let res: Dispatcher.ResponseData | undefined;
+    // Failures of the credentials (refresh failed, store locked) are not the network's: they propagate.
+    const auth = await this.o.credentials.headersFor('GET', url).catch((e: unknown) => Promise.reject(this.o.signal?.aborted ? this.o.signal.reason : e));
+    const token = tokenOf(auth);
+    if (this.lastToken !== null && token !== this.lastToken) this.o.onTokenChanged?.(token);
+    this.lastToken = token;
+    let pauseMs = 0;
+    try {
+      this.stats.requests++;
+      const timeout = AbortSignal.timeout(this.o.requestTimeoutMs);
+      const signal = this.o.signal ? AbortSignal.any([this.o.signal, timeout]) : timeout;
+      res = await this.pool.request({
+        path: requestPath,
+        method: 'GET',
+        headers: { ...auth, accept: 'application/json, application/problem+json', 'user-agent': this.o.userAgent },
+        signal,
+      });
+      const { statusCode: status, headers } = res;
+      // Pause before this caller's slot is released, so no queued caller slips through.
+      if (status === 429) pauseMs = this.pauseAll(header(headers, 'retry-after'), failures, endpoint);
+      const text = await readCapped(res.body, header(headers, 'content-length'), this.o.maxAnswerBytes);
+      if (text === null) throw tooLarge(endpoint, this.o.maxAnswerBytes);
+      return { outcome: { status, headers, text }, token, pauseMs, ms: Math.round(performance.now() - started) };
+    } catch (e) {
+      if (this.o.signal?.aborted) throw this.o.signal.reason;
+      // Our own verdicts on the answer (too large, a wait beyond the cap) are final, not the network's.
+      if (isMeterdataError(e)) {
+        if (res) discard(res.body);
+        throw e;
       }
-      const problem = parseProblem(text);
-      const code = problem ? problemCode(problem) : '';
-      const wwwAuth = header(headers, 'www-authenticate');
-      const action = actionFor(status, problem === null ? null : code);
-      if (action === 'pause') {
-        // A 429 paused the budget before its body was read; another status carrying the code pauses now.
-        if (status !== 429) pauseMs = this.pauseAll(header(headers, 'retry-after'), failures, endpoint);
-        this.o.onEvent({ type: 'rate-limited', waitMs: pauseMs });
-        // The pause is the wait: the scheduler holds every caller until it ends.
-        failures = await this.backoff(endpoint, failures, { reason: `HTTP ${status} too-many-requests`, status, rateLimited: true, problem }, attempt, 0);
-        continue;
-      }
-      if (action === 'backoff') {
-        failures = await this.backoff(endpoint, failures, { reason: `HTTP ${status}${code ? ` ${code}` : ''}`, status, rateLimited: false, problem }, attempt);
-        continue;
-      }
-      if (action === 'refresh') {
-        if (authParam(wwwAuth, 'error') === 'invalid_dpop_proof') {
-          if (freshProofTried) throw rejectedSignIn(endpoint, problem, true);
-          freshProofTried = true; // headersFor makes a new proof on the next loop
-          continue;
-        }
-        if (refreshed) throw rejectedSignIn(endpoint, problem, false);
-        refreshed = true;
-        await this.o.credentials.refreshAfterRejection(sentToken);
-        this.o.onEvent({ type: 'refreshed' });
-        continue;
-      }
-      if (action === 'scope') throw insufficientScope(endpoint, problem, wwwAuth);
-      if (action === 'not-found') throw notFound(endpoint, 'resource', requestPath.split('?')[0]!.split('/').pop() ?? '', problem);
-      if (action === 'invalid') throw invalidRequest(endpoint, problem, userInput);
-      throw unexpectedStatus(endpoint, status, problem);
+      return { outcome: { failed: e }, token, pauseMs, ms: Math.round(performance.now() - started) };
     }
   }
 
@@ -213,73 +193,19 @@ export class Transport {
   }
 
   async close(): Promise<void> {
-    this.o.scheduler.close();
+    if (this.o.ownsScheduler) this.o.scheduler.close();
     await this.pool.close();
   }
-}
-
-type Action = 'pause' | 'backoff' | 'refresh' | 'scope' | 'not-found' | 'invalid' | 'unexpected';
-
-const ACTION_OF_CODE: Record<string, Action> = {
-  'too-many-requests': 'pause',
-  'internal-error': 'backoff',
-  'service-unavailable': 'backoff',
-  'invalid-token': 'refresh',
-  'insufficient-scope': 'scope',
-  'resource-not-found': 'not-found',
-  'invalid-request': 'invalid',
-};
-
-const ACTION_OF_STATUS: Record<number, Action> = { 429: 'pause', 401: 'refresh', 403: 'scope', 404: 'not-found', 400: 'invalid' };
-
-/**
- * What to do with an error answer. The contract says clients branch on the Problem's type
- * fragment (`code`), so it decides; the status only when the body is no Problem (a proxy's
- * page). An unknown fragment is an unexpected answer, except on a 5xx, which is retried
- * anyway: repeating a read is harmless.
- */
-export function actionFor(status: number, code: string | null): Action {
-  if (code !== null) {
-    const byCode = ACTION_OF_CODE[code];
-    if (byCode) return byCode;
-    return RETRY_STATUSES.has(status) ? 'backoff' : 'unexpected';
-  }
-  if (RETRY_STATUSES.has(status)) return 'backoff';
-  return ACTION_OF_STATUS[status] ?? 'unexpected';
 }
 
 function exhausted(endpoint: string, attempts: number, t: Transient): ServiceUnavailableError {
   const trace = t.problem?.trace_id;
   const details = { endpoint, attempts, lastStatus: t.status, lastReason: t.reason, traceId: trace };
   if (t.rateLimited) {
-    return new ServiceUnavailableError(`The metering service kept rate-limiting ${endpoint} (HTTP 429) after ${attempts} attempts.`, {
-      code: 'RATE_LIMITED',
-      hint: 'Another program may be using the same connection; wait a few minutes and run the command again.',
-      details,
-    });
+    return new ServiceUnavailableError(texts.rateLimited({ endpoint, attempts }), { code: 'RATE_LIMITED', hint: texts.rateLimitedHint, details });
   }
-  return new ServiceUnavailableError(
-    `The metering service did not answer ${endpoint} after ${attempts} attempts (last: ${t.reason}${trace ? `, trace id ${trace}` : ''}).`,
-    { details },
-  );
-}
-
-/** A network-level failure worth retrying, or null for anything else (a bug: rethrow). */
-function networkFailure(e: unknown, timeoutMs: number): Transient | null {
-  const err = e as { name?: string; code?: string; message?: string } | null;
-  const base = { status: null, rateLimited: false, problem: null };
-  if (err?.name === 'TimeoutError' || err?.name === 'AbortError' || err?.code === 'UND_ERR_HEADERS_TIMEOUT' || err?.code === 'UND_ERR_BODY_TIMEOUT') {
-    return { ...base, reason: `no answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}` };
-  }
-  if (typeof err?.code === 'string' && /^(UND_ERR|E[A-Z]+)/.test(err.code)) {
-    return { ...base, reason: `connection failed (${err.code})` };
-  }
-  return null;
-}
-
-function header(h: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  const v = h[name];
-  return Array.isArray(v) ? v.join(', ') : v;
+  const last = texts.noAnswer({ endpoint, attempts, last: t.reason, trace: trace ? texts.traceIdAfter({ id: trace }) : '' });
+  return new ServiceUnavailableError(last, { hint: texts.unavailableHint, details });
 }
 
 /** The token inside `Authorization: Bearer|DPoP <token>`, for refreshAfterRejection bookkeeping. */

@@ -1,9 +1,24 @@
-// The one entry point for commands that talk to the API (export, browse, status).
+// The one connection of a run: it owns the credentials and the single rate budget, and
+// every request of the run goes through it (export, browse, status, sign-in, and the
+// /whoami a refresh makes). It is the one subscriber to "tokens refreshed": one /whoami
+// per new token feeds both the profile reconcile and every client's withdrawn-access check.
+import { defaultConcurrency, createApiClient } from '../api/client.js';
+import type { ApiClient, ApiClientOptions } from '../api/contracts.js';
+import { RateBudget, Scheduler } from '../api/pacer.js';
+import { readWindow, sharedWindowFile, writeWindow } from '../api/shared-window.js';
+import type { WhoAmI } from '../api/types.js';
 import { DEFAULT_SCOPES, loadProfile, resolveProfileName, type Profile } from '../core/config.js';
 import { staticCredentials, type Credentials } from '../core/credentials.js';
-import { UsageError } from '../core/errors.js';
+import { ServiceUnavailableError, UsageError } from '../core/errors.js';
 import { tokenSafeUrl } from '../core/secure-url.js';
+import type { StoredRecord } from './credential-store/index.js';
 import { notSignedIn, Session } from './session.js';
+import { testNumber } from './test-hooks.js';
+import { ts } from './texts-session.js';
+import { profileFrom } from './whoami.js';
+
+/** What a command may choose for its clients; the pacer and the credentials are the connection's. */
+export type ClientOptions = Omit<ApiClientOptions, 'baseUrl' | 'credentials' | 'scheduler' | 'rateLimitPerMinute' | 'burst' | 'concurrency' | 'whoamiAfterRefresh'>;
 
 export interface Connection {
   profile: Profile;
@@ -12,6 +27,135 @@ export interface Connection {
   credentials: Credentials;
   /** The signed-in session behind the credentials; undefined for METERDATA_ACCESS_TOKEN. */
   session?: Session;
+  /** The one pacer: every request of this connection, /whoami included, takes its slots. */
+  readonly scheduler: Scheduler;
+  /** An API client on this connection's credentials and pacer. */
+  api(opts?: ClientOptions): ApiClient;
+  /** The /whoami answer for `token` (a new access token): asked once per token, whoever asks. */
+  whoamiAfterRefresh(token: string): Promise<WhoAmI>;
+  /** GET /whoami now and store what it says in the profile (status, sign-in); `refreshOn401`: refresh once after a 401. */
+  reconcile(opts?: { refreshOn401?: boolean }): Promise<Profile>;
+  /** Leaves this run's request times for the next process of the profile (src/api/shared-window.ts). */
+  close(): Promise<void>;
+}
+
+export interface ConnectionOptions {
+  env: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+  /** Receives warnings that do not stop the command (one line each, for stderr). */
+  warn?: (line: string) => void;
+  /** Requests per minute for this connection (export's --rate-limit; default 300, the contract's limit). */
+  rateLimitPerMinute?: number;
+}
+
+class Link implements Connection {
+  readonly scheduler: Scheduler;
+  private latestWho: { token: string; who: Promise<WhoAmI> } | null = null;
+  /** performance.now() + offset = epoch ms, fixed once so starts convert back exactly. */
+  private readonly offset = Date.now() - performance.now();
+  private readonly windowFile: string;
+
+  constructor(
+    public profile: Profile,
+    readonly baseUrl: string,
+    readonly credentials: Credentials,
+    readonly session: Session | undefined,
+    private readonly o: ConnectionOptions,
+    private readonly budget: RateBudget,
+    seeded: number[],
+  ) {
+    budget.seed(seeded.map((t) => t - this.offset));
+    this.scheduler = new Scheduler(budget, defaultConcurrency(budget.perWindow));
+    this.windowFile = sharedWindowFile(o.env, profile.name);
+    if (session) session.whenRefreshed = (rec) => this.refreshed(rec);
+  }
+
+  api(opts: ClientOptions = {}): ApiClient {
+    return this.client(this.credentials, opts);
+  }
+
+  private client(credentials: Credentials, opts: ClientOptions): ApiClient {
+    return createApiClient({
+      ...(this.o.signal ? { signal: this.o.signal } : {}),
+      ...opts,
+      baseUrl: this.baseUrl,
+      credentials,
+      scheduler: this.scheduler,
+      whoamiAfterRefresh: (token) => this.whoamiAfterRefresh(token),
+    });
+  }
+
+  /** A client fixed to `rec`'s token, ahead of the queue: what a refresh uses while callers hold every slot waiting for it. */
+  private pinned(rec: StoredRecord): ApiClient {
+    return this.client(this.session!.pinnedCredentials(rec), { urgent: true });
+  }
+
+  whoamiAfterRefresh(token: string): Promise<WhoAmI> {
+    if (this.latestWho?.token === token) return this.latestWho.who;
+    const rec = this.session?.current();
+    const api = rec ? this.pinned(rec) : this.api();
+    const entry = { token: rec?.access_token ?? token, who: api.whoami().finally(() => api.close()) };
+    // A failed read is not remembered: the next subscriber asks again rather than skip its check.
+    entry.who.catch(() => {
+      if (this.latestWho === entry) this.latestWho = null;
+    });
+    this.latestWho = entry;
+    return entry.who;
+  }
+
+  /** The one subscriber to "tokens refreshed": the new token's /whoami into the profile; a passing failure only warns. */
+  private async refreshed(rec: StoredRecord): Promise<void> {
+    const api = this.pinned(rec);
+    try {
+      const who = await this.whoamiAfterRefresh(rec.access_token ?? '');
+      this.profile = await this.session!.saveReconciled((latest) => profileFrom(latest, who, api));
+    } catch (e) {
+      if (!(e instanceof ServiceUnavailableError)) throw e;
+      this.session!.warn(ts.whoamiFailed({ reason: e.message }));
+    } finally {
+      await api.close();
+    }
+  }
+
+  async reconcile(opts: { refreshOn401?: boolean } = {}): Promise<Profile> {
+    const session = this.session;
+    const api = session && !opts.refreshOn401 ? this.pinned(session.current()) : this.api();
+    try {
+      // A refresh on the way (the token had expired) has just read /whoami for the new token: its answer is used.
+      const token = opts.refreshOn401 ? await this.credentials.currentToken() : null;
+      const who = token !== null && this.latestWho?.token === token ? await this.latestWho.who : await api.whoami();
+      if (!session) return await profileFrom(this.profile, who, api);
+      this.profile = await session.saveReconciled((latest) => profileFrom(latest, who, api));
+      return this.profile;
+    } finally {
+      await api.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.scheduler.close();
+    const perfNow = performance.now();
+    await writeWindow(this.windowFile, this.budget.recent(perfNow).map((t) => t + this.offset), perfNow + this.offset);
+  }
+}
+
+/** The profile's one pacer, counting the requests other processes of the profile made in the last minute. */
+async function budgetFor(o: ConnectionOptions, profile: string): Promise<{ budget: RateBudget; seeded: number[] }> {
+  // Tests shorten the window so a "minute" of requests takes seconds, and widen the burst so a run spends its window at once.
+  const windowMs = testNumber(o.env, 'RATE_WINDOW_MS');
+  const burst = testNumber(o.env, 'RATE_BURST');
+  const budget = new RateBudget({
+    perMinute: o.rateLimitPerMinute ?? 300,
+    ...(windowMs ? { windowMs, marginMs: Math.min(1000, windowMs / 10) } : {}),
+    ...(burst ? { burst } : {}),
+  });
+  return { budget, seeded: await readWindow(sharedWindowFile(o.env, profile), Date.now(), budget.windowMs) };
+}
+
+/** A connection over a session opened by the caller (sign-in, right after the tokens were stored). */
+export async function connectionFor(session: Session, o: ConnectionOptions): Promise<Connection> {
+  const { budget, seeded } = await budgetFor(o, session.profile.name);
+  return new Link(session.profile, session.profile.base_url.replace(/\/$/, ''), session.credentials(), session, o, budget, seeded);
 }
 
 /**
@@ -19,13 +163,7 @@ export interface Connection {
  * profile's base_url) overrides the store and is never refreshed.
  * Throws NotSignedInError (exit 3) when the profile has no sign-in.
  */
-export async function openConnection(opts: {
-  profile?: string;
-  env: NodeJS.ProcessEnv;
-  signal?: AbortSignal;
-  /** Receives warnings that do not stop the command (one line each, for stderr). */
-  warn?: (line: string) => void;
-}): Promise<Connection> {
+export async function openConnection(opts: ConnectionOptions & { profile?: string }): Promise<Connection> {
   const { env } = opts;
   const name = resolveProfileName({ profile: opts.profile }, env);
   const profile = await loadProfile(env, name);
@@ -33,11 +171,11 @@ export async function openConnection(opts: {
   if (staticToken) {
     const base = env.METERDATA_BASE_URL || profile?.base_url;
     if (!base) {
-      throw new UsageError('METERDATA_ACCESS_TOKEN is set but the API base URL is unknown.', `Set METERDATA_BASE_URL (including /v1) or sign in the profile "${name}" once.`, 'USAGE_NO_BASE_URL');
+      throw new UsageError(ts.noBaseUrl, ts.noBaseUrlHint({ profile: name }), 'USAGE_NO_BASE_URL');
     }
     const baseUrl = base.replace(/\/$/, '');
     // Checked here, before anything parses it: a typo in a cron script is a usage error, not a crash.
-    tokenSafeUrl(baseUrl, 'The API base URL', 'Set METERDATA_BASE_URL to the https address of the service, including /v1.');
+    tokenSafeUrl(baseUrl, ts.apiBaseUrl, ts.setBaseUrl);
     const p: Profile = profile ?? {
       name,
       auth_url: new URL(baseUrl).origin,
@@ -49,9 +187,10 @@ export async function openConnection(opts: {
       scopes: DEFAULT_SCOPES,
       credential_store: 'keychain',
     };
-    return { profile: p, baseUrl, credentials: staticCredentials(staticToken) };
+    const { budget, seeded } = await budgetFor(opts, name);
+    return new Link(p, baseUrl, staticCredentials(staticToken), undefined, opts, budget, seeded);
   }
   if (!profile) throw notSignedIn(name);
   const session = await Session.open(profile, env, opts.warn, opts.signal);
-  return { profile, baseUrl: profile.base_url.replace(/\/$/, ''), credentials: session.credentials(), session };
+  return connectionFor(session, opts);
 }

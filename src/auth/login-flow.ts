@@ -18,6 +18,7 @@ import { withRefreshLock } from './lock.js';
 import { generateDpopKey } from './dpop.js';
 import { startCallbackServer, type CallbackPage } from './loopback-callback.js';
 import { Session } from './session.js';
+import { connectionFor } from './connection.js';
 import { dpopHandle, recordFromTokens, redeemCode, revokeToken } from './token-exchange.js';
 
 export interface LoginOptions {
@@ -91,7 +92,8 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   const bare: Profile = { ...stripConnectionFacts(profile), last_refresh_at: record.updated_at };
   await saveProfile(io.env, bare);
   const session = new Session(bare, store, record, io.env, (l) => io.stderr.write(l), io.signal);
-  const reconciled = await session.reconcileProfile();
+  const conn = await connectionFor(session, { env: io.env, signal: io.signal });
+  const reconciled = await conn.reconcile().finally(() => conn.close());
   const result: LoginResult = { profile: reconciled, store };
   // A new login replaces the profile's connection: end the old one at the server too, so
   // the landlord does not keep seeing a connection nobody uses.

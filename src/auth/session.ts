@@ -18,26 +18,28 @@ import { SingleFlight, withRefreshLock, type RefreshLock } from './lock.js';
 import { intentOf, refreshInFlight, refreshUncertain, stillInFlight } from './refresh-intent.js';
 import { pauseAt, testNumber } from './test-hooks.js';
 import { dpopHandle, recordFromTokens, refreshGrant, RefreshAnswerLostError } from './token-exchange.js';
-import { reconcile } from './whoami.js';
+import { ts } from './texts-session.js';
 
 /** Refresh when less than this is left on the access token. */
 export const REFRESH_MARGIN_MS = 60_000;
 
 const flights = new SingleFlight<StoredRecord>();
 
+/** `meterdata login` for `profile`, as a person types it. */
+export function loginCommand(profile: string): string {
+  return `meterdata login${profile !== 'default' ? ` --profile ${profile}` : ''}`;
+}
+
 export function loginHint(profile: string): string {
-  return `Run \`meterdata login${profile !== 'default' ? ` --profile ${profile}` : ''}\`.`;
+  return ts.runLogin({ login: loginCommand(profile) });
 }
 
 function lockLost(): ServiceUnavailableError {
-  return new ServiceUnavailableError('Another meterdata process took over the refresh of this sign-in twice while this one was stalled.', {
-    code: 'AUTH_LOCK_LOST',
-    hint: 'Try again; if it repeats, check for a suspended or overloaded meterdata process.',
-  });
+  return new ServiceUnavailableError(ts.lockLost, { code: 'AUTH_LOCK_LOST', hint: ts.lockLostHint });
 }
 
 export function notSignedIn(profile: string): NotSignedInError {
-  return new NotSignedInError(`Profile "${profile}" is not signed in.`, { code: 'AUTH_NOT_SIGNED_IN', hint: loginHint(profile) });
+  return new NotSignedInError(ts.notSignedIn({ profile }), { code: 'AUTH_NOT_SIGNED_IN', hint: loginHint(profile) });
 }
 
 function usable(rec: StoredRecord, now: number): boolean {
@@ -50,6 +52,8 @@ export class Session {
   private config: oidc.Configuration | undefined;
   /** Called after each refresh (tests count refreshes with it). */
   onRefresh: ((rec: StoredRecord) => void) | undefined;
+  /** The one subscriber to "tokens refreshed" (the connection: one /whoami for the new token), awaited before the token is used. */
+  whenRefreshed: ((rec: StoredRecord) => Promise<void>) | undefined;
 
   constructor(
     public profile: Profile,
@@ -66,7 +70,8 @@ export class Session {
     this.warn = (line) => warnTo(terminalSafeLines(line));
   }
 
-  private readonly warn: (line: string) => void;
+  /** Warnings that do not stop the command, control characters escaped. */
+  readonly warn: (line: string) => void;
 
   static async open(profile: Profile, env: NodeJS.ProcessEnv, warn?: (line: string) => void, signal?: AbortSignal): Promise<Session> {
     const store = openStore(profile.credential_store, env);
@@ -103,18 +108,12 @@ export class Session {
 
   /**
    * Outside the lock (a slow /whoami or a large landlord must not block other processes):
-   * note the refresh in the profile, then reconcile. The new tokens are already persisted, so a
-   * passing /whoami failure costs nothing but a warning; an ended connection is still an error.
+   * note the refresh in the profile, then let the connection read /whoami for the new token.
    */
   private async afterRefresh(rec: StoredRecord): Promise<void> {
     this.onRefresh?.(rec);
     await setProfileFields(this.env, this.profile.name, { last_refresh_at: rec.updated_at, ...(rec.access_expires_at ? { access_expires_at: rec.access_expires_at } : {}) });
-    try {
-      await this.reconcileProfile();
-    } catch (e) {
-      if (!(e instanceof ServiceUnavailableError)) throw e;
-      this.warn(`Warning: the access token was refreshed and saved, but checking the connection (/whoami) failed: ${e.message} The tenant and property scope shown by \`meterdata status\` may be out of date.\n`);
-    }
+    await this.whenRefreshed?.(rec);
   }
 
   private async refreshLocked(rejectedToken: string | undefined, lock: RefreshLock): Promise<{ record: StoredRecord; refreshed: boolean } | 'lock-lost'> {
@@ -202,33 +201,23 @@ export class Session {
     try {
       await this.store.write(this.profile.name, next);
     } catch (e) {
-      if (what === 'intent') {
-        throw new ServiceUnavailableError(`The sign-in could not be refreshed: the credential store could not be written (${e instanceof Error ? e.message : String(e)}); no refresh was sent.`, {
-          code: 'AUTH_STORE_WRITE_FAILED',
-          hint: 'Fix the credential store (free disk space, unlock the keychain), then run the command again.',
-          cause: e,
-        });
-      }
-      throw new ServiceUnavailableError(
-        `The sign-in server issued new tokens, but they could not be saved (${e instanceof Error ? e.message : String(e)}); they were not used. The server has replaced the stored refresh token, so this connection probably has to be signed in again.`,
-        { code: 'AUTH_STORE_WRITE_FAILED', hint: `Fix the credential store (free disk space, unlock the keychain), then run \`meterdata status${this.profile.name !== 'default' ? ` --profile ${this.profile.name}` : ''}\`; if it says not signed in, ${loginHint(this.profile.name).replace(/^Run/, 'run')}`, cause: e },
-      );
+      const reason = e instanceof Error ? e.message : String(e);
+      if (what === 'intent') throw new ServiceUnavailableError(ts.intentNotWritten({ reason }), { code: 'AUTH_STORE_WRITE_FAILED', hint: ts.fixStore, cause: e });
+      const name = this.profile.name;
+      const status = `meterdata status${name !== 'default' ? ` --profile ${name}` : ''}`;
+      throw new ServiceUnavailableError(ts.tokensNotSaved({ reason }), { code: 'AUTH_STORE_WRITE_FAILED', hint: ts.fixStoreThenStatus({ status, login: loginCommand(name) }), cause: e });
     }
   }
 
-  /**
-   * GET /whoami and store what it says in the profile. `refreshOn401`: after a 401, refresh
-   * once and ask again (never from inside a refresh, which already holds the lock).
-   */
-  async reconcileProfile(opts: { refreshOn401?: boolean } = {}): Promise<Profile> {
+  /** The record in use: its access token is the one the next request sends, unless it is about to expire. */
+  current(): StoredRecord {
+    return this.record;
+  }
+
+  /** Stores what /whoami said (`facts` of the latest saved profile) and the token's expiry in the profile. */
+  async saveReconciled(facts: (latest: Profile) => Promise<Profile>): Promise<Profile> {
     const latest = (await loadProfile(this.env, this.profile.name)) ?? this.profile;
-    const onRejected = opts.refreshOn401
-      ? async (h: Record<string, string>) => {
-          await this.refresh(h.authorization?.replace(/^\S+ /, ''));
-        }
-      : undefined;
-    const headersFor = (m: string, u: string) => (opts.refreshOn401 ? this.fresh() : Promise.resolve(this.record)).then((rec) => this.headersWith(rec, m, u));
-    const next = await reconcile({ ...latest, credential_store: this.profile.credential_store }, headersFor, onRejected, this.signal);
+    const next = await facts({ ...latest, credential_store: this.profile.credential_store });
     if (this.record.access_expires_at) next.access_expires_at = this.record.access_expires_at;
     await saveProfile(this.env, next);
     this.profile = next;
@@ -253,6 +242,20 @@ export class Session {
       return { authorization: `DPoP ${token}`, dpop: await dpopProof(key, method, url, token) };
     }
     return { authorization: `Bearer ${token}` };
+  }
+
+  /**
+   * Credentials fixed to `rec`, for the /whoami of a refresh or a sign-in: no refresh of
+   * their own (a refresh already holds the lock), so a 401 means the connection has ended.
+   */
+  pinnedCredentials(rec: StoredRecord): Credentials {
+    return {
+      headersFor: (method, url) => this.headersWith(rec, method, url),
+      refreshAfterRejection: async () => {
+        throw new NotSignedInError(ts.connectionEnded, { code: 'AUTH_CONNECTION_ENDED', hint: ts.connectAgain({ login: loginCommand(this.profile.name) }) });
+      },
+      currentToken: async () => rec.access_token ?? '',
+    };
   }
 
   credentials(): Credentials {

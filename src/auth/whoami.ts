@@ -1,44 +1,15 @@
 // After every token issue and refresh the contract asks for GET /whoami, so the local
 // record (tenant, scopes, property scope) always matches what the token really grants.
-import { createApiClient } from '../api/client.js';
+// The request itself is the connection's (src/auth/connection.ts): one /whoami per token.
 import type { ApiClient } from '../api/contracts.js';
+import type { WhoAmI } from '../api/types.js';
 import type { Profile } from '../core/config.js';
-import type { Credentials } from '../core/credentials.js';
-import { NotSignedInError } from '../core/errors.js';
-import { plural } from '../core/plural.js';
-
-export type HeadersFor = (method: string, url: string) => Promise<Record<string, string>>;
-/** Called once after a 401 with the rejected headers; refreshes so the request can be retried. */
-export type OnRejected = (rejected: Record<string, string>) => Promise<void>;
+import { words } from '../i18n/common.js';
+import { count } from '../i18n/index.js';
+import { ts } from './texts-session.js';
 
 /** At most this many Properties' names are kept for `status`, so a huge landlord cannot stall sign-in. */
 const MAX_PROPERTY_NAMES = 10_000;
-
-/**
- * The one API helper, driven by the session's headers: sign-in and status get the same
- * retries, pacing and answer checks as an export. Without `onRejected` (inside a refresh,
- * which already holds the lock) a 401 means the connection itself has ended.
- */
-function apiFor(profile: Profile, headersFor: HeadersFor, onRejected: OnRejected | undefined, signal: AbortSignal | undefined): ApiClient {
-  const relogin = `Run \`meterdata login${profile.name !== 'default' ? ` --profile ${profile.name}` : ''}\` to connect again.`;
-  const credentials: Credentials = {
-    headersFor,
-    async refreshAfterRejection(rejectedToken) {
-      if (!onRejected) {
-        throw new NotSignedInError('The API no longer accepts this connection (the landlord disconnected it or their API access ended).', {
-          code: 'AUTH_CONNECTION_ENDED',
-          hint: relogin,
-        });
-      }
-      await onRejected({ authorization: `Bearer ${rejectedToken}` });
-    },
-    async currentToken() {
-      const h = await headersFor('GET', `${profile.base_url.replace(/\/$/, '')}/whoami`);
-      return (h.authorization ?? '').replace(/^\S+ /, '');
-    },
-  };
-  return createApiClient({ baseUrl: profile.base_url.replace(/\/$/, ''), credentials, ...(signal ? { signal } : {}) });
-}
 
 async function propertyNames(api: ApiClient): Promise<string[]> {
   const names: string[] = [];
@@ -49,18 +20,12 @@ async function propertyNames(api: ApiClient): Promise<string[]> {
   return names;
 }
 
-/** Copies what /whoami says into the profile (nothing secret). `last_refresh_at` is the session's business: a /whoami is not a refresh. */
-export async function reconcile(profile: Profile, headersFor: HeadersFor, onRejected?: OnRejected, signal?: AbortSignal): Promise<Profile> {
-  const api = apiFor(profile, headersFor, onRejected, signal);
-  try {
-    return await reconcileWith(api, profile);
-  } finally {
-    await api.close();
-  }
-}
-
-async function reconcileWith(api: ApiClient, profile: Profile): Promise<Profile> {
-  const who = await api.whoami();
+/**
+ * What /whoami said, copied into the profile (nothing secret); the names of a listed
+ * property scope are read with `api` (the connection's pacer). `last_refresh_at` is the
+ * session's business: a /whoami is not a refresh.
+ */
+export async function profileFrom(profile: Profile, who: WhoAmI, api: ApiClient): Promise<Profile> {
   const next: Profile = {
     ...profile,
     tenant_id: who.tenant_id,
@@ -79,9 +44,8 @@ async function reconcileWith(api: ApiClient, profile: Profile): Promise<Profile>
 }
 
 export function describePropertyScope(p: Pick<Profile, 'property_scope' | 'property_names'>): string {
-  if (p.property_scope === undefined) return 'unknown';
-  if (p.property_scope === 'all') return 'all Properties (including future ones)';
-  const n = p.property_scope.length;
+  if (p.property_scope === undefined) return ts.scopeUnknown;
+  if (p.property_scope === 'all') return ts.scopeAll;
   const names = p.property_names?.length ? `: ${p.property_names.join(', ')}` : '';
-  return `${plural(n, 'Property')}${names}`;
+  return `${count(p.property_scope.length, words.property, words.properties)}${names}`;
 }

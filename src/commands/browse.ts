@@ -26,16 +26,15 @@ export async function run(opts: BrowseFlags, io: Io): Promise<number> {
   if (!io.stdout.isTTY || !io.stdin.isTTY) {
     throw new UsageError(t.notATerminal, t.notATerminalHint({ flags: rangeFlags(range) }), 'USAGE_NOT_A_TERMINAL');
   }
-  const [{ openConnection }, { createApiClient }, billing, { createBrowseData, eventHub }, { runBrowser }] = await Promise.all([
+  const [{ openConnection }, billing, { createBrowseData, eventHub }, { runBrowser }] = await Promise.all([
     import('../auth/connection.js'),
-    import('../api/client.js'),
     import('../billing/index.js'),
     import('../tui/data.js'),
     import('../tui/run.js'),
   ]);
   const connection = await openConnection({ ...(typeof opts.profile === 'string' ? { profile: opts.profile } : {}), env: io.env, signal: io.signal });
   const hub = eventHub();
-  const api = createApiClient({ baseUrl: connection.baseUrl, credentials: connection.credentials, onEvent: hub.emit, signal: io.signal });
+  const api = connection.api({ onEvent: hub.emit });
   const profile = typeof opts.profile === 'string' ? opts.profile : undefined;
   const data = createBrowseData({
     api,
@@ -50,6 +49,7 @@ export async function run(opts: BrowseFlags, io: Io): Promise<number> {
     how = await runBrowser(io, data, range);
   } finally {
     await api.close();
+    await connection.close();
   }
   return how === 'interrupted' ? ExitCode.INTERRUPTED : ExitCode.OK;
 }

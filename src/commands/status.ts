@@ -6,7 +6,7 @@ import type { Io } from '../core/io.js';
 import { terminalSafe, terminalSafeJson } from '../core/terminal-text.js';
 import { openConnection } from '../auth/connection.js';
 import { openStore } from '../auth/credential-store/index.js';
-import { describePropertyScope, reconcile } from '../auth/whoami.js';
+import { describePropertyScope } from '../auth/whoami.js';
 
 interface StatusReport {
   profile: string;
@@ -52,7 +52,7 @@ async function check(name: string, io: Io): Promise<StatusReport> {
   try {
     const conn = await openConnection({ profile: name, env: io.env, signal: io.signal, warn: (l) => io.stderr.write(l) });
     report.signed_in = true;
-    const fresh = conn.session ? await conn.session.reconcileProfile({ refreshOn401: true }) : await reconcile(conn.profile, (m, u) => conn.credentials.headersFor(m, u), undefined, io.signal);
+    const fresh = await conn.reconcile({ refreshOn401: true }).finally(() => conn.close());
     Object.assign(report, facts(fresh));
     report.working = true;
   } catch (e) {

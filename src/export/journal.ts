@@ -18,13 +18,10 @@ import { runText as t } from './texts-run.js';
 
 export type { JournalMeta };
 
-export interface PropertyAnswers {
-  property: Property;
-  units: { unit: UsageUnit; consumption: UnitConsumption }[];
-  /** Every measuring point listed for the Property (with and without a unit). */
-  points: MeasuringPoint[];
-  plantPoints: { point: MeasuringPoint; consumption: MeasuringPointConsumption }[];
-}
+import type { PropertyAnswers } from '../api/walk.js';
+
+/** What the walk collected about one Property (defined with the walk, src/api/walk.ts). */
+export type { PropertyAnswers };
 
 /** A lock file that cannot be read as ours is taken over once it is this old. */
 export const LOCK_DAMAGED_STALE_MS = 30_000;

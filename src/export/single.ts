@@ -24,7 +24,7 @@ export async function prepareExport(opts: ExportFlags, io: Io) {
 }
 
 type Template = Awaited<ReturnType<typeof loadTemplate>>;
-type Connection = { baseUrl: string; credentials: import('../core/credentials.js').Credentials };
+type Connection = import('../auth/connection.js').Connection;
 
 /** A reporter other than the export's own bar (the portfolio display), and slots shared with other exports. */
 interface Shared {
@@ -32,10 +32,9 @@ interface Shared {
   slots?: Slots;
 }
 
-/** An API client, a reporter and the rest of ExportDeps for `fn`; the client is closed afterwards. */
+/** An API client on the connection, a reporter and the rest of ExportDeps for `fn`; client and connection are closed afterwards. */
 async function withExportDeps<T>(args: ExportArgs, template: Template, io: Io, conn: Connection, fn: (deps: ExportDeps) => Promise<T>, shared: Shared = {}): Promise<T> {
-  const { createApiClient } = await import('../api/client.js');
-  const api = createApiClient({ baseUrl: conn.baseUrl, credentials: conn.credentials, rateLimitPerMinute: args.rateLimit, signal: io.signal });
+  const api = conn.api({ signal: io.signal });
   const requests = () => api.stats().requests;
   const reporter = shared.reporter ? shared.reporter(requests) : createReporter(io, { quiet: args.quiet, requests });
   const fixed = fixedExportTime(io.env);
@@ -43,6 +42,7 @@ async function withExportDeps<T>(args: ExportArgs, template: Template, io: Io, c
     return await fn({ api, args, template, stateDir: dirs(io.env).state, reporter, toolVersion: packageVersion(), signal: io.signal, ...(fixed ? { now: () => fixed } : {}), ...(shared.slots ? { slots: shared.slots } : {}) });
   } finally {
     await api.close();
+    await conn.close();
   }
 }
 
@@ -53,7 +53,7 @@ export async function exportWith(args: ExportArgs, template: Template, io: Io, c
 
 async function connect(args: ExportArgs, io: Io): Promise<Connection> {
   const { openConnection } = await import('../auth/connection.js');
-  return openConnection({ profile: args.profile, env: io.env, signal: io.signal, ...(args.quiet ? {} : { warn: (l: string) => io.stderr.write(l) }) });
+  return openConnection({ profile: args.profile, env: io.env, signal: io.signal, rateLimitPerMinute: args.rateLimit, ...(args.quiet ? {} : { warn: (l: string) => io.stderr.write(l) }) });
 }
 
 /** Worker side of an isolated export: sign-in, the walk, billing and the CSV files (see exportIsolated). */

@@ -1,0 +1,76 @@
+// The walk export and browse share: what one Property needs from the API (its units and
+// their consumption, its measuring points, and the readings of the points allocated to no
+// unit: plant room, main meters) and the Properties in scope. Every answer is kept (the
+// export's journal stores them); no request is made twice. Unit consumption requests run
+// concurrently (the connection paces); results keep list order.
+import type { ApiClient, RangeQuery } from './contracts.js';
+import type { KnownMetric, MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit } from './types.js';
+
+/** Everything the API answered about one Property, as the walk collected it. */
+export interface PropertyAnswers {
+  property: Property;
+  units: { unit: UsageUnit; consumption: UnitConsumption }[];
+  /** Every measuring point listed for the Property (with and without a unit). */
+  points: MeasuringPoint[];
+  plantPoints: { point: MeasuringPoint; consumption: MeasuringPointConsumption }[];
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight; stops starting new ones after a failure. */
+export async function mapPool<T, R>(items: T[], limit: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      const i = next++;
+      try {
+        out[i] = await fn(items[i]!, i);
+      } catch (e) {
+        failed = true;
+        throw e;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
+
+export interface WalkOptions {
+  range: RangeQuery;
+  /** Empty: all metrics. */
+  metrics: KnownMetric[];
+  /** Requests in flight per Property (the client's own pacing still applies). */
+  concurrency?: number;
+  onUnit?: (unit: UsageUnit) => void;
+}
+
+export async function collectProperty(api: ApiClient, property: Property, opts: WalkOptions): Promise<PropertyAnswers> {
+  const [units, points] = await Promise.all([all(api.listUsageUnits({ propertyId: property.id })), all(api.listPropertyMeasuringPoints(property.id))]);
+  const wanted = (m: string | undefined) => opts.metrics.length === 0 || (m !== undefined && (opts.metrics as string[]).includes(m));
+  const plant = points.filter((p): p is MeasuringPoint & { id: string } => (p.usage_unit_id ?? null) === null && typeof p.id === 'string' && wanted(p.metric));
+  const query = { from: opts.range.from, to: opts.range.to, ...(opts.metrics.length ? { metrics: opts.metrics } : {}) };
+  const limit = opts.concurrency ?? 8;
+  const [unitAnswers, plantAnswers] = await Promise.all([
+    mapPool(units, limit, async (unit) => {
+      const consumption = await api.unitConsumption(unit.id, query);
+      opts.onUnit?.(unit);
+      return { unit, consumption };
+    }),
+    mapPool(plant, limit, async (point) => ({ point, consumption: await api.pointReadings(point.id, opts.range) })),
+  ]);
+  return { property, units: unitAnswers, points, plantPoints: plantAnswers };
+}
+
+/** The Properties to export, in the order the service lists them (or as given with --property). */
+export async function propertiesInScope(api: ApiClient, ids: string[]): Promise<Property[]> {
+  if (ids.length === 0) return all(api.listProperties());
+  const out: Property[] = [];
+  for (const id of ids) out.push(await api.getProperty(id));
+  return out;
+}

@@ -1,0 +1,51 @@
+// What the signed-in session and the connection say: not signed in, a refresh that could
+// not be saved, the /whoami after a refresh, an ended connection. German per docs/glossary.md.
+import { catalogue } from '../i18n/index.js';
+
+export const ts = catalogue(
+  'auth-session',
+  {
+    runLogin: (p: { login: string }) => `Run \`${p.login}\`.`,
+    connectAgain: (p: { login: string }) => `Run \`${p.login}\` to connect again.`,
+    notSignedIn: (p: { profile: string }) => `Profile "${p.profile}" is not signed in.`,
+    lockLost: 'Another meterdata process took over the refresh of this sign-in twice while this one was stalled.',
+    lockLostHint: 'Try again; if it repeats, check for a suspended or overloaded meterdata process.',
+    intentNotWritten: (p: { reason: string }) => `The sign-in could not be refreshed: the credential store could not be written (${p.reason}); no refresh was sent.`,
+    fixStore: 'Fix the credential store (free disk space, unlock the keychain), then run the command again.',
+    tokensNotSaved: (p: { reason: string }) =>
+      `The sign-in server issued new tokens, but they could not be saved (${p.reason}); they were not used. The server has replaced the stored refresh token, so this connection probably has to be signed in again.`,
+    fixStoreThenStatus: (p: { status: string; login: string }) =>
+      `Fix the credential store (free disk space, unlock the keychain), then run \`${p.status}\`; if it says not signed in, run \`${p.login}\`.`,
+    connectionEnded: 'The API no longer accepts this connection (the landlord disconnected it or their API access ended).',
+    whoamiFailed: (p: { reason: string }) =>
+      `Warning: the access token was refreshed and saved, but checking the connection (/whoami) failed: ${p.reason} The tenant and property scope shown by \`meterdata status\` may be out of date.\n`,
+    scopeUnknown: 'unknown',
+    scopeAll: 'all Properties (including future ones)',
+    noBaseUrl: 'METERDATA_ACCESS_TOKEN is set but the API base URL is unknown.',
+    noBaseUrlHint: (p: { profile: string }) => `Set METERDATA_BASE_URL (including /v1) or sign in the profile "${p.profile}" once.`,
+    apiBaseUrl: 'The API base URL',
+    setBaseUrl: 'Set METERDATA_BASE_URL to the https address of the service, including /v1.',
+  },
+  {
+    runLogin: (p) => `Bitte \`${p.login}\` ausführen.`,
+    connectAgain: (p) => `Bitte \`${p.login}\` ausführen, um die Verbindung neu herzustellen.`,
+    notSignedIn: (p) => `Das Profil "${p.profile}" ist nicht angemeldet.`,
+    lockLost: 'Ein anderer meterdata-Prozess hat die Erneuerung dieser Anmeldung zweimal übernommen, während dieser Prozess hing.',
+    lockLostHint: 'Bitte erneut versuchen; wenn es wieder auftritt, nach einem angehaltenen oder überlasteten meterdata-Prozess suchen.',
+    intentNotWritten: (p) => `Die Anmeldung konnte nicht erneuert werden: Der Anmeldespeicher ließ sich nicht schreiben (${p.reason}); es wurde keine Erneuerung gesendet.`,
+    fixStore: 'Bitte den Anmeldespeicher in Ordnung bringen (Speicherplatz freigeben, Schlüsselbund entsperren) und den Befehl erneut ausführen.',
+    tokensNotSaved: (p) =>
+      `Der Anmeldeserver hat neue Tokens ausgestellt, sie konnten aber nicht gespeichert werden (${p.reason}); sie wurden nicht verwendet. Der Server hat das gespeicherte Refresh-Token ersetzt, die Verbindung muss daher vermutlich neu angemeldet werden.`,
+    fixStoreThenStatus: (p) =>
+      `Bitte den Anmeldespeicher in Ordnung bringen (Speicherplatz freigeben, Schlüsselbund entsperren) und dann \`${p.status}\` ausführen; meldet er „nicht angemeldet“, \`${p.login}\` ausführen.`,
+    connectionEnded: 'Die Schnittstelle nimmt diese Verbindung nicht mehr an (der Eigentümer hat sie getrennt oder sein API-Zugang ist beendet).',
+    whoamiFailed: (p) =>
+      `Warnung: Das Zugriffstoken wurde erneuert und gespeichert, die Prüfung der Verbindung (/whoami) ist aber fehlgeschlagen: ${p.reason} Mandant und Liegenschaften, die \`meterdata status\` zeigt, sind womöglich nicht aktuell.\n`,
+    scopeUnknown: 'unbekannt',
+    scopeAll: 'alle Liegenschaften (auch künftige)',
+    noBaseUrl: 'METERDATA_ACCESS_TOKEN ist gesetzt, die API-Adresse ist aber unbekannt.',
+    noBaseUrlHint: (p) => `Bitte METERDATA_BASE_URL setzen (einschließlich /v1) oder das Profil "${p.profile}" einmal anmelden.`,
+    apiBaseUrl: 'Die API-Adresse',
+    setBaseUrl: 'Bitte METERDATA_BASE_URL auf die https-Adresse des Messdienstes setzen, einschließlich /v1.',
+  },
+);
