@@ -148,6 +148,7 @@ function build(io: Io): Command {
     .option('--compare-to <date>', 'end of the comparison period (yyyy-mm-dd)')
     .option('--threshold <percent>', 'review changes above this percentage (default 25)')
     .option('--plausibility', 'plausibility review of this period alone (no comparison)')
+    .option('--unit-refs <file>', 'CSV of usage_unit_id and erp_ref: an erp_ref column in billing and the Overview')
     .action(action(io, () => import('./commands/export.js')));
 
   program

@@ -5,6 +5,7 @@ import { UsageError } from '../core/errors.js';
 import { lastCompletedMonthEnd } from '../api/answers.js';
 import { METRICS, UUID, isKnown, type KnownMetric } from '../api/types.js';
 import { parseReviewArgs, type ReviewArgs } from './review-options.js';
+import { readUnitRefs, type UnitRefs } from './unit-refs.js';
 
 export const FORMATS = ['csv', 'xlsx'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -26,6 +27,8 @@ export interface ExportArgs {
   strict: boolean;
   /** The plausibility review (src/review); null when not asked for. */
   review: ReviewArgs | null;
+  /** --unit-refs: the ERP references, read and checked with the flags (src/export/unit-refs.ts). */
+  unitRefs: UnitRefs | null;
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -151,6 +154,7 @@ export function parseExportArgs(opts: Record<string, unknown>, cwd: string, env:
     quiet: opts.quiet === true,
     strict: opts.strict === true,
     review: parseReviewArgs(opts, cwd, wholeMonths),
+    unitRefs: readUnitRefs(str(opts.unitRefs), cwd),
   };
 }
 
