@@ -45,7 +45,8 @@ export interface Template extends CellStyle {
   /** --unit-refs: billing carries erp_ref and the Overview shows it (src/export/unit-refs.ts). */
   erpRef?: boolean;
 }
-const SHEET_NAME_BAD = /[[\]:*?/\\]/;
+// An apostrophe too: the print titles name a sheet in quotes, which exceljs does not escape.
+const SHEET_NAME_BAD = /[[\]:*?/\\']/;
 const FILE_NAME_OK = /^[^/\\\0.][^/\\\0]*\.csv$/;
 
 class Problem extends Error {}
