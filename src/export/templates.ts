@@ -136,6 +136,7 @@ function resolveColumns(table: TableName, spec: ColumnSpec[], base: TemplateFile
 
 /** Applies one template document on top of a base (or builds a built-in from scratch). */
 export function applyTemplate(raw: unknown, base: Template | null): Template {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('', tt.notObject);
   const parsed = v.safeParse((schema ??= buildSchema()), raw, { abortEarly: true });
   if (!parsed.success) fail(pathOf(parsed.issues[0]), parsed.issues[0].message);
   const doc: Doc = parsed.output;
