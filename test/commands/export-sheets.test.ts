@@ -99,6 +99,17 @@ describe('the language of a run and the layout of its files are independent', ()
   });
 });
 
+describe('the plausibility review in German', () => {
+  it('announces the comparison and fills the About sheet in German, dates as dd.mm.yyyy', async () => {
+    const out = path.join(home, 'de-compare');
+    const r = await runCli(['export', '--year', '2025', '--compare', '2024', '--lang', 'de', '--format', 'xlsx', '--out', out], { env, cwd: home });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/Vergleich mit 01\.01\.2024 bis 31\.12\.2024: eine weitere Verbrauchsabfrage je Nutzeinheit und je Haupt- bzw\. Anlagenzähler \(\d+ Abfragen für die Nutzeinheiten, etwa \d+ Minuten? mehr bei 300 Abfragen je Minute\)/);
+    const about = Object.fromEntries((await sheetRows(path.join(out, 'billing.xlsx'), 'Info')).map((x) => [x.Angabe, x.Wert]));
+    expect(about).toMatchObject({ Vergleichszeitraum: '01.01.2024 – 31.12.2024', 'Prüfschwelle (Veränderung in %)': '25', Von: '01.01.2025' });
+  });
+});
+
 describe('--unit-refs', () => {
   it('adds erp_ref to billing.csv and the Overview, and lists units without one and lines for units not exported', async () => {
     const first = path.join(home, 'no-refs');
