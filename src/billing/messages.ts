@@ -16,10 +16,9 @@ export function flagText(code: FlagCode, lang: Lang): Text {
 /** "title (facts). explanation" — facts in the reader's language, German decimals with a comma. */
 export function flagMessage(flag: Flag, lang: Lang): string {
   const { title, explanation } = flagText(flag.code, lang);
-  const labels = inLanguage(factLabels, lang) as Record<string, string>;
-  const facts = Object.entries(flag.facts ?? {})
+  const facts = factPairs(flag, lang)
     .filter(([, v]) => v !== '')
-    .map(([k, v]) => `${labels[k] ?? k}: ${lang === 'de' ? germanFact(v) : v}`);
+    .map(([k, v]) => `${k}: ${v}`);
   return `${title}${facts.length ? ` (${facts.join(', ')})` : ''}. ${explanation}`;
 }
 
@@ -60,5 +59,6 @@ export function reviewRows(flags: Flag[], lang: Lang, place: (f: Flag) => Findin
 
 /** A flag's facts as [label, value] in the reader's language, for screens that list them. */
 export function factPairs(flag: Flag, lang: Lang): [string, string][] {
-  return Object.entries(flag.facts ?? {}).map(([k, v]) => [FACT_LABELS[k]?.[lang] ?? k, lang === 'de' ? germanFact(v) : v]);
+  const labels = inLanguage(factLabels, lang) as Record<string, string>;
+  return Object.entries(flag.facts ?? {}).map(([k, v]) => [labels[k] ?? k, lang === 'de' ? germanFact(v) : v]);
 }
