@@ -130,6 +130,8 @@ describe('--unit-refs', () => {
     const overview = await sheetRows(path.join(out, 'billing.xlsx'), 'Overview');
     expect(Object.keys(overview[0]!).slice(0, 3)).toEqual(['property_name', 'usage_unit_name', 'erp_ref']);
     expect(overview.find((o) => o.usage_unit_id === rest[0])!.erp_ref).toBe('1000');
+    const about = Object.fromEntries((await sheetRows(path.join(out, 'billing.xlsx'), 'About')).map((x) => [x.item, x.value]));
+    expect(about['ERP references (--unit-refs)']).toBe(`refs.csv (${units.length} units)`);
     const review = await table(path.join(out, 'review.csv'));
     const codes = (code: string) => review.filter((x) => x.code === code).map((x) => x.usage_unit_id);
     expect(codes('UNIT_REF_MISSING')).toEqual([missing]);
