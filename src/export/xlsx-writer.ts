@@ -51,7 +51,6 @@ export interface XlsxInput {
 const FLAG_FILL: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFE08A' } };
 const HEADER_FONT: Partial<ExcelJS.Font> = { bold: true };
 
-const WIDTH: Record<string, number> = { id: 38, text: 20, number: 14, integer: 10, date: 12, boolean: 10, flags: 30, value: 16 };
 /** Rows read for the column widths: enough to fit real names, bounded whatever the export's size. */
 const WIDTH_SAMPLE = 2000;
 
@@ -74,15 +73,14 @@ function workbookColumns(cols: TemplateColumn[]): TemplateColumn[] {
   return [...labelled.filter((c) => c.type !== 'id'), ...labelled.filter((c) => c.type === 'id')];
 }
 
-function baseWidth(key: string, type: ColumnType): number {
-  return key === 'message' ? 80 : key.endsWith('_name') ? 30 : (WIDTH[type.startsWith('value:') ? 'value' : type] ?? 20);
-}
+/** The widest a column gets: a finding's message reads better wrapped at 90 than in one endless line. */
+const widest = (key: string): number => (key === 'message' ? 90 : 60);
 
 /** Each column as wide as its header and the longest text among the first rows, within bounds. */
-function fitWidths(headers: string[], bases: number[], sample: string[][]): number[] {
+function fitWidths(headers: string[], caps: number[], sample: string[][]): number[] {
   return headers.map((h, i) => {
-    const longest = Math.max(h.length, ...sample.map((r) => r[i]?.length ?? 0));
-    return Math.min(bases[i]! >= 80 ? 90 : 60, Math.max(8, longest + 2, Math.min(bases[i]!, h.length + 3)));
+    const longest = sample.reduce((n, r) => Math.max(n, r[i]?.length ?? 0), h.length);
+    return Math.min(caps[i]!, Math.max(8, longest + 2));
   });
 }
 
@@ -177,7 +175,7 @@ async function tableSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template, n
   const cols = workbookColumns(templateCols);
   const style = workbookStyle(t);
   const values = (r: Row) => cols.map((c) => cellValue(cellOf(r, c.key), c.type, style));
-  const widths = fitWidths(cols.map((c) => c.header), cols.map((c) => baseWidth(c.key, c.type)), await sample(spool, (r) => values(r).map(shownText)));
+  const widths = fitWidths(cols.map((c) => c.header), cols.map((c) => widest(c.key)), await sample(spool, (r) => values(r).map(shownText)));
   const ws = sheet(wb, name, widths);
   header(ws, cols.map((c) => c.header));
   const styleOf = styleCache();
@@ -216,8 +214,8 @@ async function overviewSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template
     const cells: ExcelJS.CellValue[] = [...fixed.map((c) => cellValue(u[c.key], c.type, style)), ...vals.map((v) => (v ? Number(plainNumber(v.value)) : null)), ...ids.map((k) => u[k])];
     return { vals, cells };
   };
-  const bases = [...fixed.map((c) => baseWidth(c.key, c.type)), ...o.metrics.map(() => 16), 38, 38];
-  const widths = fitWidths(labels, bases, await sample(o.spool, (r) => values(r as unknown as OverviewUnit).cells.map((c, i) => (i >= fixed.length && i < fixed.length + o.metrics.length ? '' : shownText(c)))));
+  // Figures are sampled too: a number cell shows its digits, so "12345.678" needs its width as much as a name.
+  const widths = fitWidths(labels, labels.map(() => 60), await sample(o.spool, (r) => values(r as unknown as OverviewUnit).cells.map(shownText)));
   const ws = sheet(wb, t.sheets.overview, widths);
   header(ws, labels);
   const styleOf = styleCache();
