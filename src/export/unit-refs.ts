@@ -49,30 +49,32 @@ export function readUnitRefs(given: string | undefined, cwd: string): UnitRefs |
   return parseUnitRefs(text, given);
 }
 
-/** The separator of the header line: a semicolon when it has more of them than commas. */
-function separatorOf(head: string): string {
+/** The separator of the header (the first line with a name in it): a semicolon when it has more of them than commas. */
+function separatorOf(text: string): string {
+  const head = text.split(/\r\n|\n|\r/, 100).find((l) => /[^\s;,"]/.test(l)) ?? '';
   const count = (c: string) => head.split(c).length - 1;
   return count(';') > count(',') ? ';' : ',';
 }
 
 export function parseUnitRefs(text: string, file: string): UnitRefs {
   const body = text.replace(/^\uFEFF/, '');
-  const { records, open } = parseCsvRecords(body, separatorOf(body.slice(0, body.search(/\r|\n|$/))));
+  const { records, open } = parseCsvRecords(body, separatorOf(body));
   const bad = (message: string, line: number, hint = t.lineHint({ line, file })) => new UsageError(message, hint, CODE);
   if (open !== null) throw bad(t.openQuote({ file, line: open }), open);
   const rows = records.filter((r) => r.fields.some((f) => f.trim() !== ''));
-  const head = (rows.shift()?.fields ?? []).map((h) => h.trim().toLowerCase());
+  const header = rows.shift() ?? { fields: [], line: 1 };
+  const head = header.fields.map((h) => h.trim().toLowerCase());
   const idAt = head.indexOf('usage_unit_id');
   const refAt = head.indexOf('erp_ref');
   for (const [column, at] of [['usage_unit_id', idAt], ['erp_ref', refAt]] as const) {
-    if (at < 0) throw new UsageError(t.noColumn({ file, column }), t.noColumnHint, CODE);
+    if (at < 0) throw new UsageError(t.noColumn({ file, line: header.line, column }), t.noColumnHint, CODE);
   }
   if (rows.length > MAX_LINES) throw new UsageError(t.tooMany({ file, max: MAX_LINES }), t.tooLargeHint, CODE);
   const seen = new Map<string, { ref: string; line: number }>();
   const entries: [string, string, number][] = [];
+  const last = idAt > refAt ? { column: 'usage_unit_id', needed: idAt + 1 } : { column: 'erp_ref', needed: refAt + 1 };
   for (const { fields, line } of rows) {
-    const needed = Math.max(idAt, refAt) + 1;
-    if (fields.length < needed) throw bad(t.fields({ file, line, n: fields.length, needed: refAt + 1 }), line);
+    if (fields.length < last.needed) throw bad(t.fields({ file, line, n: fields.length, ...last }), line);
     const id = fields[idAt]!.trim();
     const ref = fields[refAt]!.trim();
     if (!UUID.test(id)) throw bad(t.notUnit({ file, line, id: id.slice(0, 60) }), line);

@@ -60,6 +60,7 @@ describe('reading a --unit-refs file', () => {
   it.each([
     ['a missing column', `usage_unit_id;ref\n${U1};A\n`, /line 1: no column erp_ref\.$/],
     ['an empty file', '', /line 1: no column usage_unit_id\.$/],
+    ['a header below empty lines without a column', `\r\n;\r\nusage_unit_id;erp-ref\r\n`, /line 3: no column erp_ref\.$/],
     ['a short line', `usage_unit_id;erp_ref\n${U1}\n`, /line 2: 1 field, but erp_ref is field 2\.$/],
     ['a short line, the id column last', `erp_ref;name;usage_unit_id\nA;WE 1\n`, /line 2: 2 fields, but usage_unit_id is field 3\.$/],
     ['an open quote', `usage_unit_id;erp_ref\n${U1};"A\n`, /line 2: a quote is opened and never closed\.$/],
