@@ -120,6 +120,7 @@ function build(io: Io): Command {
     .addOption(new Option('--compare-to <date>', h.compareTo).argParser(dateFlag('--compare-to')))
     .addOption(new Option('--threshold <percent>', h.threshold).argParser(thresholdFlag))
     .option('--plausibility', h.plausibility)
+    .option('--unit-refs <file>', h.unitRefs)
     .action(action(io, () => import('./commands/export.js')));
 
   period(command('browse', h.browse).addOption(profile()), { year: h.browseYear, from: h.browseFrom, to: h.browseTo })

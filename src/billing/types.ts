@@ -39,6 +39,10 @@ export const FLAG_SEVERITY = {
   CALIBRATION_ENDS_SOON: 'info',
   CALIBRATION_DATE_UNKNOWN: 'info',
   ESTIMATED_SHARE_HIGH: 'review',
+  // --unit-refs (src/export/unit-refs.ts): the ERP references an accountant supplied.
+  UNIT_REF_MISSING: 'review',
+  UNIT_REF_SHARED: 'review',
+  UNIT_REF_UNKNOWN: 'info',
 } as const satisfies Record<string, Severity>;
 
 export type FlagCode = keyof typeof FLAG_SEVERITY;

@@ -3,7 +3,7 @@
 // that a spreadsheet would run as a formula are neutralised (the workbook keeps them
 // as plain string cells, which no spreadsheet evaluates).
 import { csvLine, formatCell, neutraliseFormula } from './format.js';
-import type { Row } from './tables.js';
+import { cellOf, type Row } from './tables.js';
 import type { Template, TemplateFile } from './templates.js';
 
 export interface TextSink {
@@ -33,7 +33,7 @@ export class CsvTableWriter {
     const t = this.template;
     return csvLine(
       this.file.columns.map((c) => {
-        const text = formatCell(row[c.key], c.type, t);
+        const text = formatCell(cellOf(row, c.key), c.type, t);
         return c.type === 'number' || c.type === 'integer' ? text : neutraliseFormula(text);
       }),
       t.separator,

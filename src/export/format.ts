@@ -2,6 +2,8 @@
 // ("0.0000001", never "1e-7"): billing hands over decimal strings, and anything
 // else is normalised with decimal.js so that a spreadsheet never sees an exponent.
 import { Decimal } from 'decimal.js';
+import { valueWord, type ValueKind } from '../billing/texts-values.js';
+import type { Lang } from '../i18n/index.js';
 import type { ColumnType } from './tables.js';
 
 export interface CellStyle {
@@ -9,6 +11,8 @@ export interface CellStyle {
   /** Tokens yyyy, mm, dd; e.g. "yyyy-mm-dd" or "dd.mm.yyyy". */
   dateFormat: string;
   booleans: [string, string];
+  /** Contract codes (metric, status, ...) as words in this language; null: the codes themselves. */
+  words?: Lang | null;
 }
 
 const PLAIN = /^-?\d+(\.\d+)?$/;
@@ -54,7 +58,7 @@ export function formatCell(value: unknown, type: ColumnType, style: CellStyle): 
     case 'flags':
       return Array.isArray(value) ? [...new Set(value.map(String))].sort().join('|') : String(value);
     default:
-      return String(value);
+      return type.startsWith('value:') && style.words ? valueWord(type.slice('value:'.length) as ValueKind, value, style.words) : String(value);
   }
 }
 

@@ -8,6 +8,7 @@ import { lastCompletedMonthEnd } from '../api/answers.js';
 import { METRICS, UUID, isKnown, type KnownMetric } from '../api/types.js';
 import { parseReviewArgs, type ReviewArgs } from './review-options.js';
 import { optionTexts as t } from './texts-options.js';
+import { readUnitRefs, type UnitRefs } from './unit-refs.js';
 
 export const FORMATS = ['csv', 'xlsx'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -29,6 +30,8 @@ export interface ExportArgs {
   strict: boolean;
   /** The plausibility review (src/review); null when not asked for. */
   review: ReviewArgs | null;
+  /** --unit-refs: the ERP references, read and checked with the flags (src/export/unit-refs.ts). */
+  unitRefs: UnitRefs | null;
 }
 
 /** Read here by browse too (src/commands/browse.ts): one reader of --year/--from/--to. */
@@ -60,6 +63,7 @@ export type ExportFlags = {
   compareTo?: string;
   threshold?: string;
   plausibility?: boolean;
+  unitRefs?: string;
 };
 
 function list(value: string): string[] {
@@ -138,6 +142,7 @@ export function parseExportArgs(opts: ExportFlags, cwd: string, env: NodeJS.Proc
     quiet: opts.quiet === true,
     strict: opts.strict === true,
     review: parseReviewArgs(opts, cwd),
+    unitRefs: readUnitRefs(opts.unitRefs, cwd),
   };
 }
 

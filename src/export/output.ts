@@ -194,13 +194,13 @@ export class OutputSet {
    * Spools the per-unit totals for the Overview sheet (only when a workbook is written):
    * units in billing order, then units without any billing row (no points).
    */
-  async addOverview(billing: BillingRow[], property: { id: string; name: string }, units: { id: string; name: string; unit_type: string }[]): Promise<void> {
+  async addOverview(billing: (BillingRow & { erp_ref?: string | null })[], property: { id: string; name: string }, units: { id: string; name: string; unit_type: string; erp_ref?: string | null }[]): Promise<void> {
     if (!this.overviewSpool) return;
     const byUnit = new Map<string, OverviewUnit>();
     for (const b of billing) {
       let row = byUnit.get(b.usage_unit_id);
       if (!row) {
-        row = { property_id: b.property_id, property_name: b.property_name, usage_unit_id: b.usage_unit_id, usage_unit_name: b.usage_unit_name, unit_type: b.unit_type, values: {} };
+        row = { property_id: b.property_id, property_name: b.property_name, usage_unit_id: b.usage_unit_id, usage_unit_name: b.usage_unit_name, unit_type: b.unit_type, erp_ref: b.erp_ref, values: {} };
         byUnit.set(b.usage_unit_id, row);
       }
       const flagged = b.review_flags.some((c: FlagCode) => FLAG_SEVERITY[c] !== 'info');
@@ -209,7 +209,7 @@ export class OutputSet {
       if (!this.metricUnits.has(key)) this.metricUnits.set(key, { metric: b.metric, unit: b.unit });
     }
     const rest = units.filter((u) => !byUnit.has(u.id));
-    const rows: OverviewUnit[] = [...byUnit.values(), ...rest.map((u) => ({ property_id: property.id, property_name: property.name, usage_unit_id: u.id, usage_unit_name: u.name, unit_type: u.unit_type, values: {} }))];
+    const rows: OverviewUnit[] = [...byUnit.values(), ...rest.map((u) => ({ property_id: property.id, property_name: property.name, usage_unit_id: u.id, usage_unit_name: u.name, unit_type: u.unit_type, erp_ref: u.erp_ref, values: {} }))];
     // Units without a billed row take their place in the one unit order, not the end.
     rows.sort((a, b) => compareUnits({ id: a.usage_unit_id, name: a.usage_unit_name, unit_type: a.unit_type }, { id: b.usage_unit_id, name: b.usage_unit_name, unit_type: b.unit_type }));
     for (const r of rows) await this.overviewSpool.write(`${JSON.stringify(r)}\n`);

@@ -11,7 +11,9 @@ import type { PropertyAnswers } from './journal.js';
 import type { ExportArgs } from './options.js';
 import type { Reporter } from './progress.js';
 import { mapPool } from './walk.js';
-import { plural } from '../core/plural.js';
+import { day } from '../i18n/index.js';
+import { aboutTexts } from './texts-sheets.js';
+import { plausibilityTexts as pt } from './texts-plausibility.js';
 
 /** The comparison period's answers for the same units and plant points. */
 export interface ComparisonAnswers {
@@ -23,11 +25,6 @@ export interface ComparisonAnswers {
 /** What the journal stores per Property when a comparison period is fetched. */
 export type AnswersWithComparison = PropertyAnswers & { comparison?: ComparisonAnswers };
 
-const ABOUT = {
-  en: { period: 'Comparison period', folder: 'Comparison with export folder', threshold: 'Review threshold (change in %)' },
-  de: { period: 'Vergleichszeitraum', folder: 'Vergleich mit Exportordner', threshold: 'Prüfschwelle (Veränderung in %)' },
-};
-
 export interface Plausibility {
   /** Units the progress bar counts: each unit twice when the comparison is fetched. */
   progressUnits(hint: number | null): number | null;
@@ -36,7 +33,8 @@ export interface Plausibility {
   /** The answers plus the comparison period's, when it is fetched. */
   fetch(api: ApiClient, answers: PropertyAnswers, onUnit: () => void): Promise<AnswersWithComparison>;
   review(answers: AnswersWithComparison, bill: PropertyBill, range: { from: string; to: string }): ReviewResult;
-  about(lang: 'en' | 'de'): [string, string][];
+  /** Rows of the About sheet, in the run's language. */
+  about(): [string, string][];
 }
 
 
@@ -46,10 +44,10 @@ async function comparisonRequests<T>(range: { from: string; to: string }, work: 
     return await work;
   } catch (e) {
     if (!isMeterdataError(e) || e.exitCode !== ExitCode.USAGE) throw e;
-    throw new MeterdataError(`Comparison period ${range.from} to ${range.to}: ${e.message}`, {
+    throw new MeterdataError(pt.refused({ from: range.from, to: range.to, message: e.message }), {
       code: e.code,
       exitCode: e.exitCode,
-      hint: 'Check --compare (or --compare-from/--compare-to): the comparison period must end at or before the last completed month.',
+      hint: pt.refusedHint,
       cause: e,
     });
   }
@@ -68,9 +66,9 @@ export async function startPlausibility(args: ExportArgs, who: WhoAmI): Promise<
     progressUnits: (hint) => (hint !== null && fetched ? hint * 2 : hint),
     announce(reporter, hint) {
       if (!fetched) return;
-      const more = hint === null ? 'one per unit' : plural(hint, 'request');
-      const minutes = hint === null ? null : Math.max(1, Math.ceil(hint / args.rateLimit));
-      reporter.note(`comparing with ${fetched.from} to ${fetched.to}: one more consumption request per unit and per plant-room/main meter (${more} for the units${minutes === null ? '' : `, about ${plural(minutes, 'minute')} more at ${args.rateLimit} requests a minute`}).`);
+      const more = hint === null ? pt.perUnit : pt.requests({ n: hint });
+      const minutes = hint === null ? '' : pt.minutes({ minutes: Math.max(1, Math.ceil(hint / args.rateLimit)), rate: args.rateLimit });
+      reporter.note(pt.announce({ from: day(fetched.from), to: day(fetched.to), more, minutes }));
     },
     async fetch(api, answers, onUnit) {
       if (!fetched || !query) return answers;
@@ -97,11 +95,11 @@ export async function startPlausibility(args: ExportArgs, who: WhoAmI): Promise<
       const current = currentFigures(bill, ids, answers.units.map((u) => u.unit), range);
       return reviewProperty({ current, devices: devicesOf(bill), comparison }, { threshold: review.threshold, range });
     },
-    about(lang) {
-      const t = ABOUT[lang];
+    about() {
+      const t = aboutTexts;
       const rows: [string, string][] = [];
-      if (fetched) rows.push([t.period, `${fetched.from} – ${fetched.to}`]);
-      if (folder) rows.push([t.folder, `${folder.dir} (${folder.range.from} – ${folder.range.to})`]);
+      if (fetched) rows.push([t.comparisonPeriod, t.range({ from: day(fetched.from), to: day(fetched.to) })]);
+      if (folder) rows.push([t.comparisonFolder, `${folder.dir} (${t.range({ from: day(folder.range.from), to: day(folder.range.to) })})`]);
       if (compare) rows.push([t.threshold, review.threshold]);
       return rows;
     },

@@ -7,6 +7,8 @@ import { CONTRACT_VERSION, type Property } from '../api/types.js';
 import { billProperty, reviewRows } from '../billing/index.js';
 import type { Severity } from '../billing/types.js';
 import { ExitCode, MeterdataError, isMeterdataError } from '../core/errors.js';
+import { language } from '../i18n/index.js';
+import { aboutRows } from './about.js';
 import { Journal, type JournalHandle, type PropertyAnswers } from './journal.js';
 import { expectedRange, identity, type ExportArgs } from './options.js';
 import { startPlausibility } from './plausibility.js';
@@ -16,7 +18,9 @@ import { heldProperties, type Slots } from './held.js';
 import type { Reporter } from './progress.js';
 import type { Template } from './templates.js';
 import { unknownValueFlags } from './unknown.js';
-import { aboutText as about_, runText as t } from './texts-run.js';
+import { runText as t } from './texts-run.js';
+import { placesOf } from './places.js';
+import { unitRefIndex, withUnitRefs } from './unit-refs.js';
 import { collectProperty, propertiesInScope } from './walk.js';
 
 export interface ExportDeps {
@@ -54,11 +58,6 @@ export interface ExportSummary {
   requests: number;
 }
 
-function scopeText(scope: 'all' | string[], known: Property[]): string {
-  if (scope !== 'all') return scope.map((id) => known.find((p) => p.id === id)?.name ?? id).join(', ');
-  return about_.all;
-}
-
 /**
  * An export whose data is all fetched, billed and written to temporary files, with its
  * journal still locked: `finishExport` writes the workbook and puts the files in place.
@@ -79,7 +78,8 @@ export async function runExport(deps: ExportDeps): Promise<ExportSummary> {
 /** The walk, billing and every CSV and spool, under temporary names (see StagedExport). */
 export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
   const { api, args, reporter } = deps;
-  const template = activeTemplate(deps.template, args.review);
+  const template = withUnitRefs(activeTemplate(deps.template, args.review), args.unitRefs);
+  const refs = unitRefIndex(args.unitRefs);
   const now = deps.now ?? (() => new Date());
   const id = identity(args);
   const who = await api.whoami();
@@ -151,15 +151,16 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
       }
       const propRange = range ?? expectedRange(args.from, args.to, new Date());
       const bill = billProperty({ property: { id: property.id, name: property.name }, range: propRange, units: answers.units, plantPoints: answers.plantPoints, points: answers.points });
-      await output.write('billing', bill.billing);
+      const places = placesOf(answers, bill);
+      await output.write('billing', refs.withRef(bill.billing));
       await output.write('segments', bill.segments);
-      await output.write('readings', bill.readings);
+      await output.write('readings', places.readings(bill.readings));
       await output.write('plant-points', bill.plant);
       const review = plausibility?.review(answers, bill, propRange);
       if (review) await output.write('plausibility', review.rows);
-      const allFlags = [...bill.flags, ...unknownValueFlags(answers, bill.flags), ...(review?.flags ?? [])];
-      await output.write('review', reviewRows(allFlags, template.language));
-      await output.addOverview(bill.billing, property, answers.units.map((u) => u.unit));
+      const allFlags = [...bill.flags, ...unknownValueFlags(answers, bill.flags), ...(review?.flags ?? []), ...refs.flags(property.id, answers.units.map((u) => u.unit.id))];
+      await output.write('review', reviewRows(allFlags, language(), places.of));
+      await output.addOverview(refs.withRef(bill.billing), property, refs.withRef(answers.units.map((u) => u.unit)));
       api.forgetProperty(property.id); // no request names its units or points again
       for (const f of allFlags) {
         flags[f.severity]++;
@@ -174,31 +175,35 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
       done = i + 1;
       reporter.property({ index: i + 1, total: properties.length, name: property.name, units: answers.units.length, plantPoints: bill.plant.length, flags: allFlags.length, fromJournal: fromJournal.has(i), ...(plausibility ? { work: plausibility.progressUnits(answers.units.length)! } : {}) });
     }
+    // Lines of --unit-refs for units no Property had: known only now, listed after every Property's findings.
+    const unknownRefs = refs.unknown();
+    await output.write('review', reviewRows(unknownRefs, language()));
+    for (const f of unknownRefs) {
+      flags[f.severity]++;
+      codes[f.code] = (codes[f.code] ?? 0) + 1;
+    }
     // Without a unit answer (plant-room points only) nothing echoed a range: this computer's clock caps it.
     const effective = range ?? expectedRange(args.from, args.to, new Date());
     const requested = { from: args.from, to: args.to };
     const exportedAt = journal.meta.startedAt;
-    // In the run's language (the template decides the CSV layout, not the words).
-    const about: [string, string | number][] = [
-      [about_.tenant, journal.meta.tenantName],
-      [about_.scope, scopeText(journal.meta.propertyScope, properties)],
-      // --property narrows the export below the connection's scope: say which ones the files hold.
-      ...(args.propertyIds.length > 0 ? [[about_.exported, properties.map((p) => p.name).join(', ')] as [string, string]] : []),
-      [about_.from, about_.date({ iso: effective.from })],
-      [about_.to, about_.date({ iso: effective.to })],
-      [about_.contract, CONTRACT_VERSION],
-      [about_.time, about_.stamp({ iso: exportedAt })],
-      [about_.tool, deps.toolVersion],
-      [about_.template, template.name],
-      [about_.properties, counts.properties],
-      [about_.units, counts.units],
-      [about_.points, counts.measuring_points],
-      [about_.plant, counts.plant_points],
-      [about_.notBilled, flags.not_billed],
-      [about_.review, flags.review],
-      [about_.info, flags.info],
-      ...(plausibility?.about(template.language) ?? []),
-    ];
+    const scope = journal.meta.propertyScope;
+    const about = aboutRows(
+      {
+        tenant: journal.meta.tenantName,
+        scope: scope === 'all' ? 'all' : scope.map((id) => properties.find((p) => p.id === id)?.name ?? id),
+        // --property narrows the export below the connection's scope: say which ones the files hold.
+        exported: args.propertyIds.length > 0 ? properties.map((p) => p.name) : null,
+        range: effective,
+        contract: CONTRACT_VERSION,
+        exportedAt,
+        toolVersion: deps.toolVersion,
+        template: template.name,
+        counts,
+        flags,
+        unitRefs: args.unitRefs ? { file: args.unitRefs.file, units: args.unitRefs.entries.length } : null,
+      },
+      plausibility?.about() ?? [],
+    );
     const rows = Object.fromEntries(Object.entries(output.rows)) as Record<string, number>;
     const staged = await output.stage(about, new Date(exportedAt));
     reporter.end();

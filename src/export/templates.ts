@@ -1,13 +1,19 @@
 // Export layouts. Built-in templates are data files (templates/generic.json, de.json);
 // a user template is a JSON file that extends one of them and overrides what it names.
-// Every problem is one line naming the file and the JSON path, e.g.
+// A template shapes the CSV files (separator, decimals, dates, column names, codes or
+// words); the workbook's sheet names default to the run's language. Every problem is one
+// line naming the file and the JSON path, e.g.
 //   template my.json: files.billing.columns[2]: unknown column "foo" (billing has: ...)
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import * as v from 'valibot';
 import { UsageError } from '../core/errors.js';
 import { readResource } from '../core/resources.js';
+import type { Lang } from '../i18n/index.js';
 import type { CellStyle } from './format.js';
 import { TABLE_COLUMNS, TABLE_NAMES, type ColumnType, type TableName } from './tables.js';
+import { sheetNames } from './texts-sheets.js';
+import { templateTexts as tt } from './texts-templates.js';
 
 export const BUILTIN_TEMPLATES = ['generic', 'de'] as const;
 
@@ -21,24 +27,27 @@ export interface TemplateFile {
   table: TableName;
   /** CSV file name inside the out folder. */
   file: string;
-  /** Sheet name in billing.xlsx. */
+  /** Sheet name in billing.xlsx (the template's, else the run language's). */
   sheet: string;
   columns: TemplateColumn[];
 }
 
 export interface Template extends CellStyle {
   name: string;
-  language: 'en' | 'de';
+  /** The language of the layout's words (enum values when `words` is set). */
+  language: Lang;
   separator: string;
   bom: boolean;
   eol: '\r\n' | '\n';
   sheets: { overview: string; about: string };
   /** In output order; a table the template drops is absent. */
   files: TemplateFile[];
+  /** --unit-refs: billing carries erp_ref and the Overview shows it (src/export/unit-refs.ts). */
+  erpRef?: boolean;
 }
-
-const SHEET_NAME_BAD = /[[\]:*?/\\]/;
-const FILE_NAME_OK = /^[^/\\\0]+\.csv$/;
+// An apostrophe too: the print titles name a sheet in quotes, which exceljs does not escape.
+const SHEET_NAME_BAD = /[[\]:*?/\\']/;
+const FILE_NAME_OK = /^[^/\\\0.][^/\\\0]*\.csv$/;
 
 class Problem extends Error {}
 
@@ -46,75 +55,104 @@ function fail(at: string, msg: string): never {
   throw new Problem(at ? `${at}: ${msg}` : msg);
 }
 
-type Json = Record<string, unknown>;
+// The schema of a template document. Every setting is optional: a user template names only
+// what it changes, and applyTemplate requires the rest of a built-in. Messages are
+// functions, so they are rendered in the run's language when a problem is found.
+type Issue = v.BaseIssue<unknown>;
+const shown = (x: unknown): string => JSON.stringify(x) ?? String(x);
+const must = (what: () => string) => (i: Issue) => tt.mustBe({ what: what(), got: shown(i.input) });
+function strict<E extends v.ObjectEntries>(entries: E, what: () => string) {
+  return v.strictObject(entries, (i) => (i.expected === 'never' ? tt.unknownSetting({ allowed: Object.keys(entries).join(', ') }) : must(what)(i)));
+}
+const text = v.string(must(() => tt.text));
+const nonEmpty = (what: () => string) => v.pipe(v.string(must(what)), v.minLength(1, must(what)));
+const sheetName = v.pipe(
+  v.string(() => tt.sheetName),
+  v.check((s) => s.length > 0 && s.length <= 31 && !SHEET_NAME_BAD.test(s), () => tt.sheetName),
+);
 
-function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+function columnKey(table: TableName) {
+  const known = TABLE_COLUMNS[table];
+  return v.pipe(
+    v.string(must(() => tt.columnWhat)),
+    v.check((k) => Object.hasOwn(known, k), (i) => tt.unknownColumn({ key: shown(i.input), table, known: Object.keys(known).join(', ') })),
+  );
 }
 
-const TOP_KEYS = ['name', 'description', 'extends', 'language', 'separator', 'decimal', 'date_format', 'booleans', 'bom', 'line_ending', 'sheets', 'files'];
-
-function checkKeys(obj: Json, allowed: string[], at: string): void {
-  for (const k of Object.keys(obj)) {
-    if (!allowed.includes(k)) fail(at ? `${at}.${k}` : k, `unknown setting (allowed: ${allowed.join(', ')})`);
-  }
+function fileSchema(table: TableName) {
+  const key = columnKey(table);
+  const column = v.lazy((input) => (typeof input === 'string' ? key : strict({ key, header: v.optional(nonEmpty(() => tt.headerWhat)) }, () => tt.columnWhat)));
+  const columns = v.pipe(v.array(column, must(() => tt.columnsWhat)), v.minLength(1, must(() => tt.columnsWhat)));
+  const file = v.pipe(v.string(() => tt.fileName), v.regex(FILE_NAME_OK, () => tt.fileName));
+  const entry = strict({ file: v.optional(file), sheet: v.optional(sheetName), columns: v.optional(columns) }, () => tt.fileWhat);
+  return v.lazy((input) => (input === false ? v.literal(false) : entry));
 }
 
-function sheetName(v: unknown, at: string): string {
-  if (typeof v !== 'string' || v.length === 0 || v.length > 31 || SHEET_NAME_BAD.test(v)) {
-    fail(at, 'a sheet name must be 1 to 31 characters without [ ] : * ? / \\');
-  }
-  return v;
+const STYLE = {
+  language: v.picklist(['en', 'de'], must(() => tt.languageWhat)),
+  values: v.picklist(['codes', 'words'], must(() => tt.valuesWhat)),
+  separator: v.picklist([',', ';', '\t', '|'], must(() => tt.separatorWhat)),
+  decimal: v.picklist(['.', ','], must(() => tt.decimalWhat)),
+  date_format: v.pipe(v.string(must(() => tt.dateWhat)), v.check((s) => /yyyy/.test(s) && /mm/.test(s) && /dd/.test(s) && s.length <= 12, must(() => tt.dateWhat))),
+  booleans: v.pipe(v.tuple([nonEmpty(() => tt.booleansWhat), nonEmpty(() => tt.booleansWhat)], must(() => tt.booleansWhat)), v.check(([t, f]) => t !== f, must(() => tt.booleansWhat))),
+  bom: v.boolean(must(() => tt.bomWhat)),
+  line_ending: v.picklist(['crlf', 'lf'], must(() => tt.eolWhat)),
+};
+
+let schema: ReturnType<typeof buildSchema> | null = null;
+function buildSchema() {
+  const optional = <T extends Record<string, v.GenericSchema>>(o: T) => Object.fromEntries(Object.entries(o).map(([k, s]) => [k, v.optional(s)])) as { [K in keyof T]: v.OptionalSchema<T[K], undefined> };
+  return strict(
+    {
+      name: v.optional(text),
+      description: v.optional(text),
+      extends: v.optional(v.unknown()),
+      ...optional(STYLE),
+      sheets: v.optional(strict({ overview: v.optional(sheetName), about: v.optional(sheetName) }, () => tt.sheetsWhat)),
+      files: v.optional(strict(Object.fromEntries(TABLE_NAMES.map((t) => [t, v.optional(fileSchema(t))])) as Record<TableName, v.OptionalSchema<ReturnType<typeof fileSchema>, undefined>>, () => tt.filesWhat({ tables: TABLE_NAMES.join(', ') }))),
+    },
+    () => tt.notObject,
+  );
 }
 
-function resolveColumns(table: TableName, spec: unknown, base: TemplateFile | undefined, at: string): TemplateColumn[] {
-  if (!Array.isArray(spec) || spec.length === 0) fail(at, 'must be a non-empty list of column keys or {"key", "header"} objects');
+/** "files.billing.columns[2].header" */
+function pathOf(issue: Issue): string {
+  return (issue.path ?? []).map((p, i) => (typeof p.key === 'number' ? `[${p.key}]` : `${i ? '.' : ''}${String(p.key)}`)).join('');
+}
+
+type Doc = v.InferOutput<ReturnType<typeof buildSchema>>;
+type ColumnSpec = string | { key: string; header?: string | undefined };
+
+function resolveColumns(table: TableName, spec: ColumnSpec[], base: TemplateFile | undefined, at: string): TemplateColumn[] {
   const known = TABLE_COLUMNS[table];
   const seen = new Set<string>();
   return spec.map((c, i) => {
-    const cat = `${at}[${i}]`;
-    const col = typeof c === 'string' ? { key: c } : c;
-    if (!isObject(col)) fail(cat, 'must be a column key or {"key", "header"}');
-    checkKeys(col, ['key', 'header'], cat);
-    const key = col.key;
-    if (typeof key !== 'string' || !(key in known)) fail(cat, `unknown column ${JSON.stringify(key)} (${table} has: ${Object.keys(known).join(', ')})`);
-    if (seen.has(key)) fail(cat, `column "${key}" is listed twice`);
+    const { key, header } = typeof c === 'string' ? { key: c, header: undefined } : c;
+    if (seen.has(key)) fail(`${at}[${i}]`, tt.twice({ key }));
     seen.add(key);
-    const header = col.header ?? base?.columns.find((b) => b.key === key)?.header ?? key;
-    if (typeof header !== 'string' || header.length === 0) fail(`${cat}.header`, 'must be a non-empty string');
-    return { key, header, type: known[key] as ColumnType };
+    return { key, header: header ?? base?.columns.find((b) => b.key === key)?.header ?? key, type: known[key]! };
   });
 }
 
 /** Applies one template document on top of a base (or builds a built-in from scratch). */
-export function applyTemplate(doc: unknown, base: Template | null): Template {
-  if (!isObject(doc)) fail('', 'a template must be a JSON object');
-  checkKeys(doc, TOP_KEYS, '');
-  const pick = <T>(key: string, ok: (v: unknown) => v is T, what: string, fallback: T | undefined): T => {
-    const v = doc[key];
-    if (v === undefined) return fallback === undefined ? fail(key, `is required (${what})`) : fallback;
-    if (!ok(v)) fail(key, `must be ${what}, not ${JSON.stringify(v)}`);
-    return v;
-  };
-  const str = (v: unknown): v is string => typeof v === 'string';
-  const language = pick('language', (v): v is 'en' | 'de' => v === 'en' || v === 'de', '"en" or "de"', base?.language);
-  const separator = pick('separator', (v): v is string => v === ',' || v === ';' || v === '\t' || v === '|', '",", ";", "\\t" or "|"', base?.separator);
-  const decimal = pick('decimal', (v): v is '.' | ',' => v === '.' || v === ',', '"." or ","', base?.decimal);
-  if (decimal === separator) fail('decimal', `cannot equal the separator ${JSON.stringify(separator)}`);
-  const dateFormat = pick('date_format', (v): v is string => str(v) && /yyyy/.test(v) && /mm/.test(v) && /dd/.test(v) && v.length <= 12, 'a pattern with yyyy, mm and dd such as "dd.mm.yyyy"', base?.dateFormat);
-  const booleans = pick('booleans', (v): v is [string, string] => Array.isArray(v) && v.length === 2 && v.every((b) => str(b) && b.length > 0) && v[0] !== v[1], 'two different words for true and false, e.g. ["ja", "nein"]', base?.booleans);
-  const bom = pick('bom', (v): v is boolean => typeof v === 'boolean', 'true or false', base?.bom);
-  const eolName = pick('line_ending', (v): v is 'crlf' | 'lf' => v === 'crlf' || v === 'lf', '"crlf" or "lf"', base ? (base.eol === '\n' ? 'lf' : 'crlf') : undefined);
-  const sheetsDoc = doc.sheets ?? {};
-  if (!isObject(sheetsDoc)) fail('sheets', 'must be an object {"overview", "about"}');
-  checkKeys(sheetsDoc, ['overview', 'about'], 'sheets');
-  const sheets = {
-    overview: sheetName(sheetsDoc.overview ?? base?.sheets.overview ?? fail('sheets.overview', 'is required'), 'sheets.overview'),
-    about: sheetName(sheetsDoc.about ?? base?.sheets.about ?? fail('sheets.about', 'is required'), 'sheets.about'),
-  };
+export function applyTemplate(raw: unknown, base: Template | null): Template {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('', tt.notObject);
+  const parsed = v.safeParse((schema ??= buildSchema()), raw, { abortEarly: true });
+  if (!parsed.success) fail(pathOf(parsed.issues[0]), parsed.issues[0].message);
+  const doc: Doc = parsed.output;
+  const need = <T>(key: keyof typeof STYLE, value: T | undefined, what: () => string): T => value ?? fail(key, tt.required({ what: what() }));
+  const language = need('language', doc.language ?? base?.language, () => tt.languageWhat);
+  const values = need('values', doc.values ?? (base ? (base.words ? 'words' : 'codes') : undefined), () => tt.valuesWhat);
+  const words = values === 'words' ? language : null;
+  const separator = need('separator', doc.separator ?? base?.separator, () => tt.separatorWhat);
+  const decimal = need('decimal', doc.decimal ?? base?.decimal, () => tt.decimalWhat);
+  if (decimal === separator) fail('decimal', tt.decimalIsSeparator({ separator: shown(separator) }));
+  const dateFormat = need('date_format', doc.date_format ?? base?.dateFormat, () => tt.dateWhat);
+  const booleans = need('booleans', doc.booleans ?? base?.booleans, () => tt.booleansWhat);
+  const bom = need('bom', doc.bom ?? base?.bom, () => tt.bomWhat);
+  const eolName = need('line_ending', doc.line_ending ?? (base ? (base.eol === '\n' ? 'lf' : 'crlf') : undefined), () => tt.eolWhat);
+  const sheets = { overview: doc.sheets?.overview ?? base?.sheets.overview ?? sheetNames.overview, about: doc.sheets?.about ?? base?.sheets.about ?? sheetNames.about };
   const filesDoc = doc.files ?? {};
-  if (!isObject(filesDoc)) fail('files', `must be an object keyed by ${TABLE_NAMES.join(', ')}`);
-  checkKeys(filesDoc, [...TABLE_NAMES], 'files');
   const files: TemplateFile[] = [];
   for (const table of TABLE_NAMES) {
     const at = `files.${table}`;
@@ -123,32 +161,28 @@ export function applyTemplate(doc: unknown, base: Template | null): Template {
     if (spec === false) continue; // the template drops this table
     if (spec === undefined) {
       if (baseFile) files.push(baseFile);
-      else if (!base) fail(at, 'is required in a built-in template');
+      else if (!base) fail(at, tt.required({ what: tt.fileWhat }));
       continue;
     }
-    if (!isObject(spec)) fail(at, 'must be an object {"file", "sheet", "columns"} or false to leave the table out');
-    checkKeys(spec, ['file', 'sheet', 'columns'], at);
     const file = spec.file ?? baseFile?.file ?? `${table}.csv`;
-    if (typeof file !== 'string' || !FILE_NAME_OK.test(file) || file.startsWith('.')) fail(`${at}.file`, 'must be a plain file name ending in .csv');
-    const sheet = sheetName(spec.sheet ?? baseFile?.sheet ?? table, `${at}.sheet`);
-    const columns = spec.columns === undefined && baseFile ? baseFile.columns : resolveColumns(table, spec.columns, baseFile, `${at}.columns`);
+    const sheet = spec.sheet ?? baseFile?.sheet ?? sheetNames[table];
+    const columns = spec.columns === undefined ? (baseFile?.columns ?? fail(`${at}.columns`, tt.required({ what: tt.columnsWhat }))) : resolveColumns(table, spec.columns, baseFile, `${at}.columns`);
     files.push({ table, file, sheet, columns });
   }
   // plausibility.csv is written only with a review, so it alone does not make an export.
-  if (files.every((f) => f.table === 'plausibility')) fail('files', 'leaves out every table');
+  if (files.every((f) => f.table === 'plausibility')) fail('files', tt.everyTable);
   const names = new Set<string>();
+  const once = (key: string, at: string, msg: string) => {
+    if (names.has(key.toLowerCase())) fail(at, msg);
+    names.add(key.toLowerCase());
+  };
   for (const f of files) {
-    for (const n of [`file:${f.file.toLowerCase()}`, `sheet:${f.sheet.toLowerCase()}`]) {
-      if (names.has(n)) fail(`files.${f.table}`, `${n.replace(':', ' name ')} is used twice`);
-      names.add(n);
-    }
+    once(`file:${f.file}`, `files.${f.table}`, tt.fileTwice({ name: f.file }));
+    once(`sheet:${f.sheet}`, `files.${f.table}`, tt.sheetTwice({ name: f.sheet }));
   }
-  for (const s of [sheets.overview, sheets.about]) {
-    if (names.has(`sheet:${s.toLowerCase()}`)) fail('sheets', `sheet name "${s}" is used twice`);
-    names.add(`sheet:${s.toLowerCase()}`);
-  }
-  const name = typeof doc.name === 'string' ? doc.name : (base?.name ?? 'custom');
-  return { name, language, separator, decimal, dateFormat, booleans, bom, eol: eolName === 'lf' ? '\n' : '\r\n', sheets, files };
+  for (const s of [sheets.overview, sheets.about]) once(`sheet:${s}`, 'sheets', tt.sheetTwice({ name: s }));
+  const name = doc.name ?? base?.name ?? 'custom';
+  return { name, language, words, separator, decimal, dateFormat, booleans, bom, eol: eolName === 'lf' ? '\n' : '\r\n', sheets, files };
 }
 
 async function readJson(read: () => Promise<string>, label: string): Promise<unknown> {
@@ -157,12 +191,12 @@ async function readJson(read: () => Promise<string>, label: string): Promise<unk
     text = await read();
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(`--template: cannot read ${label} (${code ?? String(e)}).`, 'Pass generic, de, or the path of a template JSON file (see docs/export.md).', 'EXPORT_TEMPLATE_INVALID');
+    throw new UsageError(tt.cannotRead({ file: label, error: code ?? String(e) }), tt.cannotReadHint, 'EXPORT_TEMPLATE_INVALID');
   }
   try {
     return JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (e) {
-    throw new UsageError(`template ${label}: not valid JSON (${(e as Error).message}).`, 'Fix the file; docs/export.md describes the template format.', 'EXPORT_TEMPLATE_INVALID');
+    throw new UsageError(tt.notJson({ file: label, error: (e as Error).message }), tt.problemHint, 'EXPORT_TEMPLATE_INVALID');
   }
 }
 
@@ -175,18 +209,16 @@ async function builtin(name: string): Promise<Template> {
 export async function loadTemplate(nameOrFile: string, cwd: string): Promise<Template> {
   if ((BUILTIN_TEMPLATES as readonly string[]).includes(nameOrFile)) return builtin(nameOrFile);
   if (!/[./\\]/.test(nameOrFile)) {
-    throw new UsageError(`--template: no template named "${nameOrFile}".`, `Use ${BUILTIN_TEMPLATES.join(' or ')}, or the path of a template JSON file.`, 'EXPORT_TEMPLATE_INVALID');
+    throw new UsageError(tt.noSuch({ name: nameOrFile }), tt.noSuchHint, 'EXPORT_TEMPLATE_INVALID');
   }
   const file = path.resolve(cwd, nameOrFile);
   const doc = await readJson(() => readFile(file, 'utf8'), nameOrFile);
-  const ext = isObject(doc) ? (doc.extends ?? 'generic') : 'generic';
+  const ext = typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? ((doc as Record<string, unknown>).extends ?? 'generic') : 'generic';
   try {
-    if (typeof ext !== 'string' || !(BUILTIN_TEMPLATES as readonly string[]).includes(ext)) fail('extends', `must be ${BUILTIN_TEMPLATES.map((b) => `"${b}"`).join(' or ')}`);
+    if (typeof ext !== 'string' || !(BUILTIN_TEMPLATES as readonly string[]).includes(ext)) fail('extends', tt.extendsWhat);
     return applyTemplate(doc, await builtin(ext));
   } catch (e) {
-    if (e instanceof Problem) {
-      throw new UsageError(`template ${nameOrFile}: ${e.message}.`, 'Fix the template file; docs/export.md describes the format.', 'EXPORT_TEMPLATE_INVALID');
-    }
+    if (e instanceof Problem) throw new UsageError(tt.problem({ file: nameOrFile, problem: e.message }), tt.problemHint, 'EXPORT_TEMPLATE_INVALID');
     throw e;
   }
 }

@@ -10,9 +10,12 @@ import type { Writable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import type ExcelJS from 'exceljs';
 import WorkbookWriter from 'exceljs/lib/stream/xlsx/workbook-writer.js';
-import { formatCell, plainNumber } from './format.js';
-import { overviewKey, type ColumnType, type Row, type TableName } from './tables.js';
+import { valueWord } from '../billing/texts-values.js';
+import { language } from '../i18n/index.js';
+import { formatCell, plainNumber, type CellStyle } from './format.js';
+import { cellOf, overviewKey, TABLE_COLUMNS, type ColumnType, type Row, type TableName } from './tables.js';
 import type { Template, TemplateColumn } from './templates.js';
+import { aboutTexts, columnHeaders } from './texts-sheets.js';
 
 export interface OverviewUnit {
   property_id: string;
@@ -20,6 +23,8 @@ export interface OverviewUnit {
   usage_unit_id: string;
   usage_unit_name: string;
   unit_type: string;
+  /** --unit-refs: the unit's ERP reference (null: none in the file). */
+  erp_ref?: string | null;
   /** overviewKey(metric, unit) -> billed value and whether a not_billed/review flag touches it */
   values: Record<string, { value: string; flagged: boolean }>;
 }
@@ -46,26 +51,55 @@ export interface XlsxInput {
 const FLAG_FILL: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFE08A' } };
 const HEADER_FONT: Partial<ExcelJS.Font> = { bold: true };
 
-const WIDTH: Record<ColumnType, number> = { id: 38, text: 20, number: 14, integer: 10, date: 12, boolean: 10, flags: 30 };
+/** Rows read for the column widths: enough to fit real names, bounded whatever the export's size. */
+const WIDTH_SAMPLE = 2000;
 
-function widthOf(col: TemplateColumn): number {
-  const base = col.key === 'message' ? 80 : col.key.endsWith('_name') ? 30 : WIDTH[col.type];
-  return Math.min(90, Math.max(base, col.header.length + 3));
+/** The workbook speaks the run's language: its own headers, contract codes as words. */
+function workbookStyle(t: Template): CellStyle {
+  return { ...t, words: language() };
 }
 
-/** A cell value with a real type: numbers and dates as such, the rest as the CSV text. */
-function cellValue(v: unknown, type: ColumnType, t: Template): ExcelJS.CellValue {
+/** The header of a column in the run's language; a `_code` column is its word column's header plus "code". */
+function headerOf(key: string): string {
+  const h = columnHeaders as unknown as Record<string, string>;
+  if (Object.hasOwn(h, key) && key !== 'code_of') return h[key]!;
+  const base = key.replace(/_code$/, '');
+  return Object.hasOwn(h, base) ? columnHeaders.code_of({ column: h[base]! }) : key;
+}
+
+/** Names and figures first, ids last (a reader looks for the name; the id is for machines). */
+function workbookColumns(cols: TemplateColumn[]): TemplateColumn[] {
+  const labelled = cols.map((c) => ({ ...c, header: headerOf(c.key) }));
+  return [...labelled.filter((c) => c.type !== 'id'), ...labelled.filter((c) => c.type === 'id')];
+}
+
+/** The widest a column gets: a finding's message reads better wrapped at 90 than in one endless line. */
+const widest = (key: string): number => (key === 'message' ? 90 : 60);
+
+/** Each column as wide as its header and the longest text among the first rows, within bounds. */
+function fitWidths(headers: string[], caps: number[], sample: string[][]): number[] {
+  return headers.map((h, i) => {
+    const longest = sample.reduce((n, r) => Math.max(n, r[i]?.length ?? 0), h.length);
+    return Math.min(caps[i]!, Math.max(8, longest + 2));
+  });
+}
+
+/** A cell value with a real type: numbers and dates as such, the rest as text in the run's words. */
+function cellValue(v: unknown, type: ColumnType, style: CellStyle): ExcelJS.CellValue {
   if (v === null || v === undefined) return null;
   if ((type === 'number' || type === 'integer') && (typeof v === 'string' || typeof v === 'number')) return Number(plainNumber(v));
   if (type === 'date' && typeof v === 'string') {
     const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(v);
     if (m) return new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
   }
-  return formatCell(v, type, t);
+  return formatCell(v, type, style);
 }
 
+/** Landscape, one page wide, the header row repeated on every printed page. */
+const PAGE_SETUP: Partial<ExcelJS.PageSetup> = { orientation: 'landscape', paperSize: 9, fitToPage: true, fitToWidth: 1, fitToHeight: 0, printTitlesRow: '1:1' };
+
 function sheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, name: string, widths: number[]): ExcelJS.Worksheet {
-  const ws = wb.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }] });
+  const ws = wb.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }], pageSetup: PAGE_SETUP });
   ws.columns = widths.map((width) => ({ width }));
   return ws;
 }
@@ -124,16 +158,33 @@ async function drained(ws: ExcelJS.Worksheet): Promise<void> {
   if (pipe && pending > MAX_PENDING) await once(pipe, 'drain');
 }
 
-async function tableSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template, name: string, cols: TemplateColumn[], spool: string): Promise<void> {
-  const ws = sheet(wb, name, cols.map(widthOf));
+/** The first rows of a spool as the texts they show, to fit the column widths. */
+async function sample(spool: string | null, cells: (r: Row) => string[]): Promise<string[][]> {
+  const out: string[][] = [];
+  if (!spool) return out;
+  for await (const r of spoolRows(spool)) {
+    out.push(cells(r));
+    if (out.length >= WIDTH_SAMPLE) break;
+  }
+  return out;
+}
+
+const shownText = (v: ExcelJS.CellValue): string => (v instanceof Date ? '00.00.0000' : v === null ? '' : String(v));
+
+async function tableSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template, name: string, templateCols: TemplateColumn[], spool: string): Promise<void> {
+  const cols = workbookColumns(templateCols);
+  const style = workbookStyle(t);
+  const values = (r: Row) => cols.map((c) => cellValue(cellOf(r, c.key), c.type, style));
+  const widths = fitWidths(cols.map((c) => c.header), cols.map((c) => widest(c.key)), await sample(spool, (r) => values(r).map(shownText)));
+  const ws = sheet(wb, name, widths);
   header(ws, cols.map((c) => c.header));
-  const style = styleCache();
+  const styleOf = styleCache();
   let n = 0;
   for await (const r of spoolRows(spool)) {
-    const values = cols.map((c) => cellValue(r[c.key], c.type, t));
-    const row = ws.addRow(values);
+    const cells = values(r);
+    const row = ws.addRow(cells);
     cols.forEach((c, i) => {
-      row.getCell(i + 1).style = style(values[i] ?? null, c.type === 'date' ? t.dateFormat : undefined);
+      row.getCell(i + 1).style = styleOf(cells[i] ?? null, c.type === 'date' ? t.dateFormat : undefined);
     });
     row.commit();
     if (++n % 256 === 0) await drained(ws);
@@ -142,35 +193,50 @@ async function tableSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template, n
   ws.commit();
 }
 
-const OVERVIEW_LABELS = {
-  en: ['property_id', 'property_name', 'usage_unit_id', 'usage_unit_name', 'unit_type'],
-  de: ['Liegenschaft-ID', 'Liegenschaft', 'Nutzeinheit-ID', 'Nutzeinheit', 'Art der Nutzeinheit'],
-};
+/** The Overview's columns before the figures: names (and the ERP reference), then the ids last. */
+function overviewFixed(t: Template): { key: keyof OverviewUnit; type: ColumnType }[] {
+  return [
+    { key: 'property_name', type: 'text' },
+    { key: 'usage_unit_name', type: 'text' },
+    ...(t.erpRef ? [{ key: 'erp_ref' as const, type: 'text' as const }] : []),
+    { key: 'unit_type', type: TABLE_COLUMNS.billing.unit_type! },
+  ];
+}
 
 async function overviewSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template, o: OverviewData): Promise<void> {
-  const fixed = OVERVIEW_LABELS[t.language];
-  const ws = sheet(wb, t.sheets.overview, [38, 30, 38, 30, 14, ...o.metrics.map(() => 16)]);
-  header(ws, [...fixed, ...o.metrics.map((m) => `${m.metric} (${m.unit})`)]);
-  const style = styleCache();
+  const lang = language();
+  const fixed = overviewFixed(t);
+  const ids = ['property_id', 'usage_unit_id'] as const;
+  const style = workbookStyle(t);
+  const labels = [...fixed.map((c) => headerOf(c.key)), ...o.metrics.map((m) => `${valueWord('metric', m.metric, lang)} (${valueWord('unit', m.unit, lang)})`), ...ids.map(headerOf)];
+  const values = (u: OverviewUnit) => {
+    const vals = o.metrics.map((m) => u.values[overviewKey(m.metric, m.unit)]);
+    const cells: ExcelJS.CellValue[] = [...fixed.map((c) => cellValue(u[c.key], c.type, style)), ...vals.map((v) => (v ? Number(plainNumber(v.value)) : null)), ...ids.map((k) => u[k])];
+    return { vals, cells };
+  };
+  // Figures are sampled too: a number cell shows its digits, so "12345.678" needs its width as much as a name.
+  const widths = fitWidths(labels, labels.map(() => 60), await sample(o.spool, (r) => values(r as unknown as OverviewUnit).cells.map(shownText)));
+  const ws = sheet(wb, t.sheets.overview, widths);
+  header(ws, labels);
+  const styleOf = styleCache();
   let n = 0;
   for await (const r of o.spool ? spoolRows(o.spool) : []) {
-    const u = r as unknown as OverviewUnit;
-    const vals = o.metrics.map((m) => u.values[overviewKey(m.metric, m.unit)]);
-    const values = [u.property_id, u.property_name, u.usage_unit_id, u.usage_unit_name, u.unit_type, ...vals.map((v) => (v ? Number(plainNumber(v.value)) : null))];
-    const row = ws.addRow(values);
-    values.forEach((v, i) => {
-      row.getCell(i + 1).style = style(v, undefined, i >= fixed.length && vals[i - fixed.length]?.flagged ? FLAG_FILL : undefined);
+    const { vals, cells } = values(r as unknown as OverviewUnit);
+    const row = ws.addRow(cells);
+    cells.forEach((v, i) => {
+      const figure = i - fixed.length;
+      row.getCell(i + 1).style = styleOf(v, undefined, figure >= 0 && vals[figure]?.flagged ? FLAG_FILL : undefined);
     });
     row.commit();
     if (++n % 256 === 0) await drained(ws);
   }
-  filter(ws, n, fixed.length + o.metrics.length);
+  filter(ws, n, labels.length);
   ws.commit();
 }
 
 function aboutSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template, about: [string, string | number][]): void {
-  const ws = sheet(wb, t.sheets.about, [28, 60]);
-  header(ws, t.language === 'de' ? ['Angabe', 'Wert'] : ['item', 'value']);
+  const ws = sheet(wb, t.sheets.about, [32, 60]);
+  header(ws, [aboutTexts.item, aboutTexts.value]);
   for (const [k, v] of about) ws.addRow([k, v]).commit();
   ws.commit();
 }

@@ -1,36 +1,63 @@
 // An earlier export's billing.csv and plant-points.csv read back into figures, so a
 // comparison with a folder bills nothing twice and costs no request. Pure: text in.
+// A layout that writes words (the `de` template: "Wärme", "m³") is read back to the codes.
+import { valueCode } from '../billing/texts-values.js';
+import { reviewTexts as t } from './texts.js';
 import type { Figure } from './types.js';
 
-/** RFC 4180 fields (quoted fields may hold the separator, quotes and line breaks). */
-export function parseCsv(text: string, separator: string): string[][] {
-  const rows: string[][] = [];
+/** One record of a CSV text and the line it starts on (1-based; a quoted field may span lines). */
+export interface CsvRecord {
+  fields: string[];
+  line: number;
+}
+
+/**
+ * RFC 4180 records (quoted fields may hold the separator, quotes and line breaks), with
+ * the line each starts on; `open` is the line of a quote never closed, else null.
+ */
+export function parseCsvRecords(text: string, separator: string): { records: CsvRecord[]; open: number | null } {
+  const records: CsvRecord[] = [];
   let row: string[] = [];
   let field = '';
   let quoted = false;
+  let line = 1;
+  let start = 1;
+  let quoteAt = 0;
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   for (; i < text.length; i++) {
     const c = text[i]!;
+    if (c === '\n' || (c === '\r' && text[i + 1] !== '\n')) line++;
     if (quoted) {
       if (c !== '"') field += c;
       else if (text[i + 1] === '"') {
         field += '"';
         i++;
       } else quoted = false;
-    } else if (c === '"' && field === '') quoted = true;
-    else if (c === separator) {
+    } else if (c === '"' && field === '') {
+      quoted = true;
+      quoteAt = line;
+    } else if (c === separator) {
       row.push(field);
       field = '';
     } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
+      if (c === '\r' && text[i + 1] === '\n') {
+        i++;
+        line++;
+      }
       row.push(field);
-      rows.push(row);
+      records.push({ fields: row, line: start });
       row = [];
       field = '';
+      start = line;
     } else field += c;
   }
-  if (field !== '' || row.length > 0) rows.push([...row, field]);
-  return rows;
+  if (field !== '' || row.length > 0) records.push({ fields: [...row, field], line: start });
+  return { records, open: quoted ? quoteAt : null };
+}
+
+/** RFC 4180 fields of every record. */
+export function parseCsv(text: string, separator: string): string[][] {
+  return parseCsvRecords(text, separator).records.map((r) => r.fields);
 }
 
 export interface TableLayout {
@@ -50,20 +77,20 @@ function table(text: string, layout: TableLayout, keys: string[], name: string):
   for (const k of keys) {
     const header = layout.headers[k];
     const i = header === undefined ? -1 : (head ?? []).indexOf(header);
-    if (i < 0) throw new Error(`${name} has no column ${JSON.stringify(header ?? k)} (${k})`);
+    if (i < 0) throw new Error(t.noColumn({ table: name, header: JSON.stringify(header ?? k), key: k }));
     at[k] = i;
   }
   return rows
     .filter((r) => !(r.length === 1 && r[0] === ''))
     .map((r, n) => {
-      if (r.length !== head!.length) throw new Error(`${name} line ${n + 2} has ${r.length} fields, the header ${head!.length}`);
+      if (r.length !== head!.length) throw new Error(t.fields({ table: name, line: n + 2, n: r.length, header: head!.length }));
       return Object.fromEntries(keys.map((k) => [k, r[at[k]!]!]));
     });
 }
 
 function value(v: string, layout: TableLayout, where: string): string {
   const plain = layout.decimal === ',' ? v.replace(',', '.') : v;
-  if (!/^-?\d+(\.\d+)?$/.test(plain)) throw new Error(`${where}: "${v}" is not a number`);
+  if (!/^-?\d+(\.\d+)?$/.test(plain)) throw new Error(t.notNumber({ where, value: v }));
   return plain;
 }
 
@@ -72,16 +99,16 @@ const orNull = (v: string): string | null => (v === '' ? null : v);
 
 /** Figures of an earlier export from its billing and plant-point tables. */
 export function figuresFromTables(billingCsv: string, plantCsv: string | null, layouts: { billing: TableLayout; plant: TableLayout | null }): Figure[] {
-  const units = table(billingCsv, layouts.billing, BILLING_KEYS, 'billing table').map(
+  const units = table(billingCsv, layouts.billing, BILLING_KEYS, t.billingTable).map(
     (r, i): Figure => ({
-      kind: 'unit', property_id: r.property_id!, property_name: r.property_name!, usage_unit_id: r.usage_unit_id!, usage_unit_name: r.usage_unit_name!, unit_type: orNull(r.unit_type!),
-      measuring_point_id: null, metric: r.metric!, unit: r.unit!, value: value(r.billable_value!, layouts.billing, `billing table line ${i + 2}`), flags: flagsOf(r.review_flags!),
+      kind: 'unit', property_id: r.property_id!, property_name: r.property_name!, usage_unit_id: r.usage_unit_id!, usage_unit_name: r.usage_unit_name!, unit_type: orNull(valueCode('unit_type', r.unit_type!)),
+      measuring_point_id: null, metric: valueCode('metric', r.metric!), unit: valueCode('unit', r.unit!), value: value(r.billable_value!, layouts.billing, t.tableLine({ table: t.billingTable, line: i + 2 })), flags: flagsOf(r.review_flags!),
     }),
   );
-  const plant = plantCsv === null || layouts.plant === null ? [] : table(plantCsv, layouts.plant, PLANT_KEYS, 'plant-point table').map(
+  const plant = plantCsv === null || layouts.plant === null ? [] : table(plantCsv, layouts.plant, PLANT_KEYS, t.plantTable).map(
     (r, i): Figure => ({
       kind: 'plant', property_id: r.property_id!, property_name: r.property_name!, usage_unit_id: null, usage_unit_name: null, unit_type: null,
-      measuring_point_id: r.measuring_point_id!, metric: r.metric!, unit: r.unit!, value: value(r.billable_value!, layouts.plant!, `plant-point table line ${i + 2}`), flags: flagsOf(r.review_flags!),
+      measuring_point_id: r.measuring_point_id!, metric: valueCode('metric', r.metric!), unit: valueCode('unit', r.unit!), value: value(r.billable_value!, layouts.plant!, t.tableLine({ table: t.plantTable, line: i + 2 })), flags: flagsOf(r.review_flags!),
     }),
   );
   return [...units, ...plant];

@@ -96,7 +96,8 @@ describe('export with the plausibility review', () => {
 
   it('a German template names the new columns in German; a user template can rename them', async () => {
     const out = path.join(home, 'de-review');
-    const r = await runCli(['export', '--year', '2025', '--compare', '2024', '--template', 'de', '--format', 'csv', '--out', out, '--metric', 'heat'], { env, cwd: home });
+    // --template de lays out the files; --lang de writes the messages in German (independent of each other).
+    const r = await runCli(['export', '--year', '2025', '--compare', '2024', '--template', 'de', '--lang', 'de', '--format', 'csv', '--out', out, '--metric', 'heat'], { env, cwd: home });
     expect(r.code, r.stderr).toBe(0);
     const head = (await readFile(path.join(out, 'plausibility.csv'), 'utf8')).split(/\r?\n/)[0]!;
     expect(head).toContain('Vergleichswert;Status Vergleichszeitraum;Veränderung in %');

@@ -53,7 +53,9 @@ export async function englishPhrases(): Promise<string[]> {
         for (const part of render(c.en[key], v).split(MARK)) {
           for (const line of part.split('\n')) {
             const phrase = line.trim().replace(/^[\s:;,.()"'-]+|[\s:;,.()"'-]+$/g, '');
-            if ((phrase.match(/[A-Za-z]{2,}/g) ?? []).length >= 3 && !de.includes(phrase)) phrases.add(phrase);
+            // A column key such as usage_unit_id is a code both languages write, not an English phrase.
+            const code = /^[a-z0-9]+(?:_[a-z0-9]+)+$/.test(phrase);
+            if (!code && (phrase.match(/[A-Za-z]{2,}/g) ?? []).length >= 3 && !de.includes(phrase)) phrases.add(phrase);
           }
         }
       }

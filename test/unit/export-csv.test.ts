@@ -29,7 +29,7 @@ describe('CSV writer', () => {
       const body = csv.replace(/^\uFEFF/, '').split(t.eol).slice(1).join(t.eol);
       const sep = t.separator;
       const expected = hostile.map((n, i) =>
-        [billingRow.property_id, csvField(`'${n}`, sep), billingRow.usage_unit_id, `WE ${i}`, 'residential', 'heat', 'kWh'].join(sep),
+        [billingRow.property_id, csvField(`'${n}`, sep), billingRow.usage_unit_id, `WE ${i}`, ...(name === 'de' ? ['Wohnen', 'Wärme', 'kWh'] : ['residential', 'heat', 'kWh'])].join(sep),
       );
       for (const prefix of expected) expect(body).toContain(prefix);
       expect(body.split(`${sep}${name === 'de' ? '-12,5' : '-12.5'}${sep}-1${sep}`).length - 1).toBe(hostile.length);
@@ -53,18 +53,19 @@ describe('CSV writer', () => {
     );
   });
 
-  it('writes the de layout: BOM, semicolon, decimal comma, dd.mm.yyyy, German headers and booleans', async () => {
+  it('writes the de layout: BOM, semicolon, decimal comma, dd.mm.yyyy, German headers, booleans and words', async () => {
     const t = await loadTemplate('de', process.cwd());
+    const where = { usage_unit_name: 'WE 1', metric: 'water_warm', unit: 'm3' };
     const csv = renderCsv(t, file(t, 'readings'), [
-      { measuring_point_id: 'p1', device_id: 'd1', serial: 'S;1', at: '2025-01-31', value: '12.5', status: 'measured', is_synthetic: false, substitution_method: null },
-      { measuring_point_id: 'p1', device_id: 'd1', serial: 'S2', at: '2025-02-28', value: -0.25, status: 'calculated', is_synthetic: true, substitution_method: 'degree_day_weighted' },
+      { measuring_point_id: 'p1', ...where, device_id: 'd1', serial: 'S;1', at: '2025-01-31', value: '12.5', status: 'measured', is_synthetic: false, substitution_method: null },
+      { measuring_point_id: 'p1', ...where, device_id: 'd1', serial: 'S2', at: '2025-02-28', value: -0.25, status: 'calculated', is_synthetic: true, substitution_method: 'degree_day_weighted' },
     ]);
     expect(csv.startsWith('\uFEFF')).toBe(true);
     expect(Buffer.from(csv, 'utf8').subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     expect(csv.slice(1)).toBe(
-      'Messstellen-ID;Geräte-ID;Gerätenummer;Stichtag;Zählerstand;Status;Errechnet;Ersatzwertverfahren\r\n' +
-        'p1;d1;"S;1";31.01.2025;12,5;measured;nein;\r\n' +
-        'p1;d1;S2;28.02.2025;-0,25;calculated;ja;degree_day_weighted\r\n',
+      'Messstellen-ID;Nutzeinheit;Messart;Einheit;Geräte-ID;Gerätenummer;Stichtag;Zählerstand;Status;Errechnet;Ersatzwertverfahren\r\n' +
+        'p1;WE 1;Warmwasser;m³;d1;"S;1";31.01.2025;12,5;gemessen;nein;\r\n' +
+        'p1;WE 1;Warmwasser;m³;d1;S2;28.02.2025;-0,25;berechnet;ja;nach Gradtagzahlen gewichtet\r\n',
     );
   });
 

@@ -95,7 +95,7 @@ describe('the summary in German', () => {
     setLanguage('de');
     const e = strictFailure(summary({ files: [{ name: 'billing.xlsx', bytes: 1, sha256: 'x' }] }), await loadTemplate('generic', process.cwd()))!;
     expect(e.message).toBe('--strict: 3 Hinweise erfordern Aufmerksamkeit (1 nicht abgerechnet, 2 zu prüfen); die Dateien wurden geschrieben.');
-    expect(e.hint).toBe('Siehe Blatt „review“ in billing.xlsx in /srv/2025.');
+    expect(e.hint).toBe('Siehe Blatt „Prüfhinweise“ in billing.xlsx in /srv/2025.');
     expect(await findEnglish(`${e.message} ${e.hint}`)).toEqual([]);
   });
 

@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { renderCsv } from '../../src/export/csv-writer.js';
 import { loadTemplate } from '../../src/export/templates.js';
 import { UsageError } from '../../src/core/errors.js';
+import { setLanguage } from '../../src/i18n/index.js';
+import { findEnglish } from '../helpers/catalogues.js';
 
 async function userTemplate(doc: unknown): Promise<{ dir: string; file: string }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'md-tpl-'));
@@ -63,6 +65,42 @@ describe('templates', () => {
     expect(await problem({ date_format: 'dd/mm' })).toMatch(/date_format/);
     expect(await problem({ colour: 'red' })).toMatch(/colour: unknown setting/);
     expect(await problem({ files: { billing: false, segments: false, readings: false, 'plant-points': false, review: false } })).toMatch(/leaves out every table/);
+  });
+
+  it('names the setting and the fix for damaged values at any depth (valibot schema)', async () => {
+    expect(await problem({ files: { billing: { columns: ['metric', { key: 'unit', header: '' }] } } })).toBe(
+      'template ./my.json: files.billing.columns[1].header: must be a non-empty text, not "".',
+    );
+    expect(await problem({ files: { billing: { columns: ['metric', { key: 'unit', colour: 1 }] } } })).toBe('template ./my.json: files.billing.columns[1].colour: unknown setting (allowed: key, header).');
+    expect(await problem({ files: { review: 'yes' } })).toBe('template ./my.json: files.review: must be an object {"file", "sheet", "columns"} or false to leave the table out, not "yes".');
+    expect(await problem({ booleans: ['ja', 'ja'] })).toMatch(/^template \.\/my\.json: booleans: must be two different words/);
+    expect(await problem({ bom: 'yes' })).toBe('template ./my.json: bom: must be true or false, not "yes".');
+    expect(await problem({ values: 'names' })).toBe('template ./my.json: values: must be "codes" or "words", not "names".');
+    expect(await problem({ files: { billing: { sheet: "Mieter's" } } })).toMatch(/files\.billing\.sheet: a sheet name must be 1 to 31 characters/);
+    expect(await problem([1])).toBe('template ./my.json: a template must be a JSON object.');
+  });
+
+  it('says what is wrong in German with --lang de', async () => {
+    setLanguage('de');
+    try {
+      const msg = await problem({ files: { billing: { columns: ['nope'] } } });
+      expect(msg).toMatch(/^Vorlage \.\/my\.json: files\.billing\.columns\[0\]: unbekannte Spalte "nope" \(billing hat: /);
+      expect(await findEnglish(msg)).toEqual([]);
+    } finally {
+      setLanguage('en');
+    }
+  });
+
+  it('writes codes or words as the layout says, and the codes of a word column through <key>_code', async () => {
+    const row = { metric: 'water_cold', unit: 'm3', unit_type: 'residential', usage_unit_name: 'WE 1' };
+    const { dir, file } = await userTemplate({ extends: 'de', files: { billing: { columns: ['usage_unit_name', 'metric', 'metric_code', 'unit', 'unit_type_code'] } } });
+    const de = await loadTemplate(`./${file}`, dir);
+    expect(renderCsv(de, de.files[0]!, [row]).slice(1)).toBe('Nutzeinheit;Messart;metric_code;Einheit;unit_type_code\r\nWE 1;Kaltwasser;water_cold;m³;residential\r\n');
+    const codes = await userTemplate({ extends: 'de', values: 'codes', files: { billing: { columns: ['metric', 'unit'] } } });
+    const t = await loadTemplate(`./${codes.file}`, codes.dir);
+    expect(renderCsv(t, t.files[0]!, [row]).slice(1)).toBe('Messart;Einheit\r\nwater_cold;m3\r\n');
+    const generic = await loadTemplate('generic', process.cwd());
+    expect(renderCsv(generic, { ...generic.files[0]!, columns: generic.files[0]!.columns.filter((c) => c.key === 'metric' || c.key === 'unit_type') }, [row])).toBe('unit_type,metric\r\nresidential,water_cold\r\n');
   });
 
   it('refuses an unknown name and a missing file naming --template', async () => {

@@ -41,16 +41,18 @@ describe('XLSX writer', () => {
     await wb.xlsx.readFile(a);
     expect(wb.worksheets.map((w) => w.name)).toEqual(['Overview', 'billing', 'About']);
     const bill = wb.getWorksheet('billing')!;
-    expect(bill.getRow(1).getCell(1).value).toBe('property_id');
-    expect(bill.getRow(2).getCell(10).value).toBe(1234.5);
-    expect(bill.getRow(2).getCell(8).value).toEqual(new Date(Date.UTC(2025, 0, 1)));
-    expect(bill.getRow(2).getCell(12).value).toBe('NOT_SYSTEM_LINKED');
+    // names and figures first, ids last
+    expect((bill.getRow(1).values as unknown[]).slice(1)).toEqual(['property_name', 'usage_unit_name', 'unit_type', 'metric', 'unit', 'from', 'to', 'billable_value', 'points', 'review_flags', 'property_id', 'usage_unit_id']);
+    expect(bill.getRow(2).getCell(8).value).toBe(1234.5);
+    expect(bill.getRow(2).getCell(6).value).toEqual(new Date(Date.UTC(2025, 0, 1)));
+    expect(bill.getRow(2).getCell(10).value).toBe('NOT_SYSTEM_LINKED');
+    expect(bill.getRow(2).getCell(11).value).toBe('p');
     expect(bill.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
     expect(bill.autoFilter).toBeTruthy();
     const ov = wb.getWorksheet('Overview')!;
     expect(ov.getRow(1).values).toContain('heat (kWh)');
-    expect(ov.getRow(2).getCell(6).fill).toMatchObject({ type: 'pattern', pattern: 'solid' });
-    expect(ov.getRow(2).getCell(7).fill).toBeUndefined();
+    expect(ov.getRow(2).getCell(4).fill).toMatchObject({ type: 'pattern', pattern: 'solid' });
+    expect(ov.getRow(2).getCell(5).fill).toBeUndefined();
     expect(wb.getWorksheet('About')!.getRow(3).getCell(2).value).toBe(1);
   });
 });
@@ -66,9 +68,9 @@ describe('XLSX text cells', () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(file);
     const row = wb.getWorksheet('billing')!.getRow(2);
-    expect(row.getCell(2).value).toBe('=1+1');
-    expect(row.getCell(2).type).toBe(ExcelJS.ValueType.String);
-    expect(row.getCell(4).value).toBe('@SUM(A1)');
+    expect(row.getCell(1).value).toBe('=1+1');
+    expect(row.getCell(1).type).toBe(ExcelJS.ValueType.String);
+    expect(row.getCell(2).value).toBe('@SUM(A1)');
   });
 });
 

@@ -171,7 +171,7 @@ describe('browse in German', () => {
     const flag: Flag = { code: 'ASSUMED_ZERO_BASELINE', severity: 'review', property_id: 'p', usage_unit_id: 'u', measuring_point_id: 'm', device_id: 'd', facts: { serial: 'A-1', baseline_date: '2025-03-31', baseline_value: '12.5' } };
     const text = (lines: { text: string }[][]) => lines.map((l) => l.map((x) => x.text).join('')).join('\n');
     const de = text(explainLines([flag], flagText, 80, () => 'WE 1 · Zähler A-1'));
-    expect(de).toContain('Anfangswert mit 0 angenommen');
+    expect(de).toContain('Anfangsstand mit 0 angenommen');
     expect(de).toContain('• WE 1 · Zähler A-1 · Stichtag: 31.03.2025 · Anfangsstand: 12,5');
     const row = { comparison_status: 'billed', change_percent: '-3.1', comparison_value: '10' } as PlausibilityRow;
     expect([changeText(row), changeText({ ...row, change_percent: '43.7' }), changeText({ ...row, comparison_status: 'absent' })]).toEqual(['-3,1 %', '+43,7 %', 'damals keine Daten']);

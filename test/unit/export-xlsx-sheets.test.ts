@@ -1,0 +1,121 @@
+// billing.xlsx read on its own (issue 11): the run's language decides every word in it,
+// whatever the CSV layout; names first, ids last; widths that fit; printable pages.
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
+import { afterEach, describe, expect, it } from 'vitest';
+import { aboutRows } from '../../src/export/about.js';
+import { loadTemplate } from '../../src/export/templates.js';
+import { overviewKey } from '../../src/export/tables.js';
+import { writeXlsx, type OverviewUnit } from '../../src/export/xlsx-writer.js';
+import { setLanguage, type Lang } from '../../src/i18n/index.js';
+import { findEnglish } from '../helpers/catalogues.js';
+
+afterEach(() => setLanguage('en'));
+
+const bill = (over: Record<string, unknown>) => ({
+  property_id: 'p-id', property_name: 'Haus A', usage_unit_id: 'u-id', usage_unit_name: 'WE 1', unit_type: 'residential', metric: 'heat', unit: 'kWh',
+  from: '2025-01-01', to: '2025-12-31', billable_value: '12.5', points: 1, review_flags: [], ...over,
+});
+const review = { severity: 'not_billed', code: 'CALIBRATION_EXPIRED', property_id: 'p-id', property_name: 'Haus A', usage_unit_id: 'u-id', usage_unit_name: 'WE 1', measuring_point_id: 'mp-id', metric: 'water_cold', localization: 'Bad', device_id: 'd-id', serial: 'KW-1', message: 'x' };
+const readings = { measuring_point_id: 'mp-id', usage_unit_name: 'WE 1', metric: 'water_cold', unit: 'm3', device_id: 'd-id', serial: 'KW-1', at: '2025-01-31', value: '3', status: 'calibration_expired', is_synthetic: false, substitution_method: null };
+
+/** A workbook of billing, readings and review rows, written with `template` in `lang`. */
+async function workbook(lang: Lang, template: string, longName = 'WE 1') {
+  setLanguage(lang);
+  const t = await loadTemplate(template, process.cwd());
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'md-xlsx-sheets-'));
+  const spool = async (name: string, rows: object[]) => {
+    const f = path.join(dir, `${name}.ndjson`);
+    await writeFile(f, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    return f;
+  };
+  const unit: OverviewUnit = { property_id: 'p-id', property_name: 'Haus A', usage_unit_id: 'u-id', usage_unit_name: longName, unit_type: 'commercial', values: { [overviewKey('heat', 'kWh')]: { value: '12.5', flagged: false }, [overviewKey('water_cold', 'm3')]: { value: '3', flagged: true } } };
+  const file = path.join(dir, 'billing.xlsx');
+  await writeXlsx({
+    file,
+    template: t,
+    spools: {
+      billing: await spool('billing', [bill({ usage_unit_name: longName }), bill({ metric: 'water_cold', unit: 'm3', unit_type: 'technical' }), bill({ metric: 'steam', unit: 'MWh' })]),
+      readings: await spool('readings', [readings]),
+      review: await spool('review', [review]),
+    },
+    overview: { metrics: [{ metric: 'heat', unit: 'kWh' }, { metric: 'water_cold', unit: 'm3' }], spool: await spool('overview', [unit]) },
+    about: aboutRows({ tenant: 'Demo', scope: 'all', exported: null, range: { from: '2025-01-01', to: '2025-12-31' }, contract: '1.0.0', exportedAt: '2026-11-22T10:00:00.000Z', toolVersion: '1.0.0', template: t.name, counts: { properties: 1, units: 1, measuring_points: 2, plant_points: 0 }, flags: { not_billed: 1, review: 0, info: 0 } }),
+    exportTime: new Date('2026-11-22T10:00:00Z'),
+  });
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.readFile(file);
+  return { wb, file };
+}
+
+const headers = (ws: ExcelJS.Worksheet) => (ws.getRow(1).values as unknown[]).slice(1);
+const texts = (wb: ExcelJS.Workbook) => wb.worksheets.flatMap((ws) => [ws.name, ...ws.getSheetValues().flatMap((r) => (Array.isArray(r) ? r.filter((v) => typeof v === 'string') : []))]).join('\n');
+
+describe('the workbook in German (--lang de), whatever the template', () => {
+  it('has German sheet names, headers and words for the contract codes, names first and ids last', async () => {
+    const { wb } = await workbook('de', 'generic');
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['Übersicht', 'Abrechnung', 'Ablesewerte', 'Prüfhinweise', 'Info']);
+    const billing = wb.getWorksheet('Abrechnung')!;
+    expect(headers(billing)).toEqual(['Liegenschaft', 'Nutzeinheit', 'Art der Nutzeinheit', 'Verbrauchsart', 'Einheit', 'Von', 'Bis', 'abrechenbarer Verbrauch', 'Messstellen', 'Prüfhinweise', 'Liegenschaft-ID', 'Nutzeinheit-ID']);
+    expect((billing.getRow(2).values as unknown[]).slice(1, 5)).toEqual(['Haus A', 'WE 1', 'Wohnen', 'Wärme']);
+    expect((billing.getRow(3).values as unknown[]).slice(3, 6)).toEqual(['Technik', 'Kaltwasser', 'm³']);
+    // a value the contract does not list stays its code
+    expect((billing.getRow(4).values as unknown[]).slice(4, 6)).toEqual(['steam', 'MWh']);
+    const rev = wb.getWorksheet('Prüfhinweise')!;
+    expect(headers(rev)).toEqual(['Einstufung', 'Hinweis-Code', 'Liegenschaft', 'Nutzeinheit', 'Verbrauchsart', 'Einbauort', 'Zählernummer', 'Befund', 'Liegenschaft-ID', 'Nutzeinheit-ID', 'Messstellen-ID', 'Geräte-ID']);
+    expect((rev.getRow(2).values as unknown[]).slice(1, 8)).toEqual(['nicht abgerechnet', 'CALIBRATION_EXPIRED', 'Haus A', 'WE 1', 'Kaltwasser', 'Bad', 'KW-1']);
+    const read = wb.getWorksheet('Ablesewerte')!;
+    expect(read.getRow(2).getCell(headers(read).indexOf('Status') + 1).value).toBe('Eichfrist abgelaufen');
+    const ov = wb.getWorksheet('Übersicht')!;
+    expect(headers(ov)).toEqual(['Liegenschaft', 'Nutzeinheit', 'Art der Nutzeinheit', 'Wärme (kWh)', 'Kaltwasser (m³)', 'Liegenschaft-ID', 'Nutzeinheit-ID']);
+    expect((ov.getRow(2).values as unknown[]).slice(1)).toEqual(['Haus A', 'WE 1', 'Gewerbe', 12.5, 3, 'p-id', 'u-id']);
+    const about = wb.getWorksheet('Info')!;
+    expect(headers(about)).toEqual(['Angabe', 'Wert']);
+    const aboutValues = Object.fromEntries(about.getSheetValues().slice(2).map((r) => [(r as unknown[])[1], (r as unknown[])[2]]));
+    expect(aboutValues).toMatchObject({ Von: '01.01.2025', Bis: '31.12.2025', 'Exportzeit (UTC)': '22.11.2026 10:00:00', 'Freigegebene Liegenschaften': 'alle (auch künftige)' });
+    expect(await findEnglish(texts(wb))).toEqual([]);
+  });
+
+  it('stays English with --lang en even with the de template, whose CSV layout is German', async () => {
+    const { wb } = await workbook('en', 'de');
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['Overview', 'billing', 'readings', 'review', 'About']);
+    const billing = wb.getWorksheet('billing')!;
+    expect(headers(billing).slice(0, 4)).toEqual(['property_name', 'usage_unit_name', 'unit_type', 'metric']);
+    expect((billing.getRow(3).values as unknown[]).slice(3, 6)).toEqual(['technical', 'cold water', 'm³']);
+    expect(headers(wb.getWorksheet('Overview')!)).toContain('cold water (m³)');
+    expect(headers(wb.getWorksheet('About')!)).toEqual(['item', 'value']);
+    expect(texts(wb)).not.toMatch(/Liegenschaft|Nutzeinheit|Kaltwasser/);
+  });
+});
+
+describe('the workbook on paper and on screen', () => {
+  it('prints landscape, one page wide, the header row repeated, with an autofilter over every row on every table sheet', async () => {
+    const { wb, file } = await workbook('en', 'generic');
+    for (const ws of wb.worksheets.filter((w) => w.name !== 'About')) {
+      expect(ws.pageSetup, ws.name).toMatchObject({ orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0, printTitlesRow: '1:1' });
+      expect(ws.autoFilter, ws.name).toBeTruthy();
+    }
+    // the same in the file's XML, as a spreadsheet reads it
+    const zip = await JSZip.loadAsync(await readFile(file));
+    const book = await zip.file('xl/workbook.xml')!.async('string');
+    expect(book).toContain(`<definedName name="_xlnm.Print_Titles" localSheetId="1">&apos;billing&apos;!$1:$1</definedName>`);
+    const sheet = await zip.file('xl/worksheets/sheet2.xml')!.async('string');
+    expect(sheet).toMatch(/<pageSetUpPr fitToPage="1"\/>/);
+    expect(sheet).toMatch(/<pageSetup[^>]*orientation="landscape"/);
+    expect(sheet).toMatch(/<pageSetup[^>]*fitToHeight="0"/);
+    expect(sheet).toMatch(/<autoFilter ref="A1:L4"\/>/);
+  });
+
+  it('makes a column as wide as its longest name, within bounds', async () => {
+    const long = 'Wohnung 17, 3. Obergeschoss links, Hinterhaus';
+    const { wb } = await workbook('en', 'generic', long);
+    const ov = wb.getWorksheet('Overview')!;
+    expect(ov.getColumn(2).width).toBeGreaterThanOrEqual(long.length);
+    expect(ov.getColumn(2).width).toBeLessThanOrEqual(60);
+    const billing = wb.getWorksheet('billing')!;
+    expect(billing.getColumn(2).width).toBeGreaterThanOrEqual(long.length);
+  });
+});
