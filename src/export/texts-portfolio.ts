@@ -32,6 +32,8 @@ export const t = catalogue(
     finished: (p: { done: number; total: number; failed: string; summary: string }) =>
       `portfolio: ${p.done} of ${plural(p.total, 'profile')} exported${p.failed ? ` (failed: ${p.failed}; run the same command again to continue them)` : ''}; summary in ${p.summary}\n`,
     stoppedWaiting: 'the export stopped while this Property waited for memory',
+    outOfMemory: (p: { mb: number }) => `The portfolio export needed more than ${p.mb} MB of memory; profiles it finished keep their files, no other files were put under their final names.`,
+    outOfMemoryHint: (p: { mb: number }) => `Run the same command again with METERDATA_EXPORT_HEAP_MB=${p.mb} set; it continues the unfinished profiles.`,
   },
   {
     heldInvalid: (p) => `METERDATA_PORTFOLIO_PROPERTIES=${p.raw} ist keine Anzahl von Liegenschaften zwischen 1 und 4096.`,
@@ -61,5 +63,7 @@ export const t = catalogue(
     finished: (p) =>
       `Portfolio: ${num(p.done)} von ${count(p.total, 'Profil', 'Profilen')} exportiert${p.failed ? ` (fehlgeschlagen: ${p.failed}; führen Sie denselben Befehl erneut aus, um diese fortzusetzen)` : ''}; Übersicht in ${p.summary}\n`,
     stoppedWaiting: 'Der Export wurde beendet, während diese Liegenschaft auf Arbeitsspeicher wartete.',
+    outOfMemory: (p) => `Der Portfolio-Export brauchte mehr als ${num(p.mb)} MB Arbeitsspeicher; fertige Profile behalten ihre Dateien, weitere Dateien wurden nicht unter ihren endgültigen Namen abgelegt.`,
+    outOfMemoryHint: (p) => `Führen Sie denselben Befehl mit METERDATA_EXPORT_HEAP_MB=${p.mb} erneut aus; er setzt die nicht fertigen Profile fort.`,
   },
 );
