@@ -8,7 +8,7 @@ import { terminalSafeJson } from '../core/terminal-text.js';
 import { dirs } from '../core/paths.js';
 import { packageVersion } from '../core/resources.js';
 import { fixedExportTime, identity, parseExportArgs, type ExportArgs } from '../export/options.js';
-import { checkOutDir, finalNames, findingsPlace } from '../export/output.js';
+import { checkOutDir, finalNames, findingsPlace, type WorkbookWriter } from '../export/output.js';
 import type { Slots } from '../export/held.js';
 import { createReporter, type Reporter } from '../export/progress.js';
 import type { ExportDeps, ExportSummary, StagedExport } from '../export/run.js';
@@ -75,6 +75,8 @@ type Connection = { baseUrl: string; credentials: import('../core/credentials.js
 interface Shared {
   reporter?: (requests: () => number) => Reporter;
   slots?: Slots;
+  /** Writes billing.xlsx instead of a worker of its own (the portfolio's workbook workers). */
+  writeWorkbook?: WorkbookWriter;
 }
 
 /** An API client, a reporter and the rest of ExportDeps for `fn`; the client is closed afterwards. */
@@ -172,7 +174,7 @@ export async function exportProfile(args: ExportArgs, template: Template, io: Io
   const staged = await withExportDeps(args, template, io, await connect(args, io), stageExport, shared);
   const release = await shared.workbooks.acquire();
   try {
-    const writeWorkbook = io.isolate && isolationAvailable() ? await workbookWriter(args, io) : undefined;
+    const writeWorkbook = shared.writeWorkbook ?? (io.isolate && isolationAvailable() ? await workbookWriter(args, io) : undefined);
     return await finishExport(staged, { signal: io.signal, ...(writeWorkbook ? { writeWorkbook } : {}) });
   } finally {
     release();

@@ -132,9 +132,19 @@ export async function runPortfolio(opts: Record<string, unknown>, io: Io): Promi
   return runIsolated<number>(new URL(import.meta.url), 'portfolioInWorker', opts, { limits: { youngMb: YOUNG_MB, oldMb }, io, outOfMemory, onAbort: 'tell' });
 }
 
-/** Worker side of runPortfolio: each profile's workbook goes to a worker of its own, as in the main thread. */
+/** Worker side of runPortfolio: the workbooks go to workers of that worker (workbookWorkersFor). */
 export function portfolioInWorker(opts: Record<string, unknown>, io: Io): Promise<number> {
   return portfolioHere(opts, { ...io, isolate: true });
+}
+
+/** Workers that write one workbook after another, one per core at most (workbook-workers.ts); null where the CLI does not isolate. */
+async function workbookWorkersFor(io: Io) {
+  const [{ isolationAvailable, runIsolated }, { exportHeapMb }, { workbookWorkers }] = await Promise.all([import('../core/isolate.js'), import('../commands/export.js'), import('./workbook-workers.js')]);
+  if (!isolationAvailable()) return null;
+  const oldMb = exportHeapMb(io.env);
+  const outOfMemory = () => new MeterdataError(t.workbookOutOfMemory({ mb: oldMb }), { code: 'EXPORT_OUT_OF_MEMORY', exitCode: ExitCode.UNEXPECTED, hint: t.workbookOutOfMemoryHint({ mb: oldMb * 4 }) });
+  const module = new URL('./workbook-workers.js', import.meta.url);
+  return workbookWorkers(workbooksAtOnce(), (port, { transfer }) => runIsolated<void>(module, 'serveWorkbooks', { port }, { limits: { youngMb: YOUNG_MB, oldMb }, io, outOfMemory, onAbort: 'terminate', ...(transfer ? { transfer } : {}) }));
 }
 
 async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<number> {
@@ -151,6 +161,7 @@ async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<num
   const slots = new Slots(cap);
   const workbooks = new Slots(workbooksAtOnce());
   const { exportProfile } = await import('../commands/export.js');
+  const workers = io.isolate ? await workbookWorkersFor(io) : null;
 
   const one = async (profile: string): Promise<ProfileResult> => {
     const args: ExportArgs = { ...base, profile, out: path.join(base.out, profile) };
@@ -160,7 +171,7 @@ async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<num
       const kept = await keptResult(record, args);
       if (kept) return kept;
       await checkOutDir(args.out, identity(args), finalNames(template, args.formats));
-      const summary: ExportSummary = await exportProfile(args, template, profileIo(io, profile, display), { reporter: (requests) => display.reporter(profile, requests), slots, workbooks });
+      const summary: ExportSummary = await exportProfile(args, template, profileIo(io, profile, display), { reporter: (requests) => display.reporter(profile, requests), slots, workbooks, ...(workers ? { writeWorkbook: workers.write } : {}) });
       const attention = summary.flags.not_billed + summary.flags.review;
       const strict = args.strict && attention > 0;
       const result: ProfileResult = {
@@ -191,6 +202,7 @@ async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<num
       }),
     ),
   );
+  await workers?.close();
   display.close();
   await mkdir(base.out, { recursive: true });
   await writeFileAtomic(path.join(base.out, SUMMARY_FILE), summaryCsv(results), 0o644);

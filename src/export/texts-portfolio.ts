@@ -34,6 +34,8 @@ export const t = catalogue(
     stoppedWaiting: 'the export stopped while this Property waited for memory',
     outOfMemory: (p: { mb: number }) => `The portfolio export needed more than ${p.mb} MB of memory; profiles it finished keep their files, no other files were put under their final names.`,
     outOfMemoryHint: (p: { mb: number }) => `Run the same command again with METERDATA_EXPORT_HEAP_MB=${p.mb} set; it continues the unfinished profiles.`,
+    workbookOutOfMemory: (p: { mb: number }) => `The export needed more than ${p.mb} MB of memory while writing billing.xlsx.`,
+    workbookOutOfMemoryHint: (p: { mb: number }) => `Set METERDATA_EXPORT_HEAP_MB=${p.mb} for the next run.`,
   },
   {
     heldInvalid: (p) => `METERDATA_PORTFOLIO_PROPERTIES=${p.raw} ist keine Anzahl von Liegenschaften zwischen 1 und 4096.`,
@@ -65,5 +67,7 @@ export const t = catalogue(
     stoppedWaiting: 'Der Export wurde beendet, während diese Liegenschaft auf Arbeitsspeicher wartete.',
     outOfMemory: (p) => `Der Portfolio-Export brauchte mehr als ${num(p.mb)} MB Arbeitsspeicher; fertige Profile behalten ihre Dateien, weitere Dateien wurden nicht unter ihren endgültigen Namen abgelegt.`,
     outOfMemoryHint: (p) => `Führen Sie denselben Befehl mit METERDATA_EXPORT_HEAP_MB=${p.mb} erneut aus; er setzt die nicht fertigen Profile fort.`,
+    workbookOutOfMemory: (p) => `Beim Schreiben von billing.xlsx brauchte der Export mehr als ${num(p.mb)} MB Arbeitsspeicher.`,
+    workbookOutOfMemoryHint: (p) => `Setzen Sie für den nächsten Lauf METERDATA_EXPORT_HEAP_MB=${p.mb}.`,
   },
 );
