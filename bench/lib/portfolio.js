@@ -57,7 +57,8 @@ async function once({ units, limit, latencyMs, p, log }) {
     const main = r.threads.find((x) => x.ran === null);
     // the walks: the portfolio's worker thread (the main thread in builds that ran them there)
     const walker = r.threads.find((x) => x.ran === 'portfolioInWorker') ?? main;
-    const workbooks = r.threads.filter((x) => x.ran === 'writeXlsx');
+    // a worker per workbook (builds before issue 15), or workers that write one after another
+    const workbooks = r.threads.filter((x) => x.ran === 'writeXlsx' || x.ran === 'serveWorkbooks');
     const byThread = {};
     for (const x of r.threads) {
       const k = x.ran ?? 'main';
@@ -92,7 +93,8 @@ async function once({ units, limit, latencyMs, p, log }) {
       // Node's own threads: V8's garbage-collector helpers, and libuv's pool (file writes, zlib, hashing)
       cpu_other_s: (r.cpuMicros - sum(r.threads.map((x) => x.cpuMicros))) / 1e6,
       cpu_by_thread: byThread,
-      workbooks: workbooks.length,
+      workbooks: p,
+      workbook_threads: workbooks.length,
       workbooks_at_once: maxOverlap(workbooks),
       cpu_per_request_us: r.cpuMicros / made,
       raw,
@@ -117,18 +119,19 @@ function maxOverlap(spans) {
  * starts only once its walk has ended, so P workbooks of w CPU seconds each, c at a time,
  * add at least P·w/c after it: wall(P) ≥ walk_end(1) + P·w/c. And no run is shorter than
  * its CPU time spread over c cores. The larger of the two, ÷ wall(1), is the lowest ratio
- * this design can reach on c idle cores; `p_within_target` is the largest P it allows at 1.10.
+ * this design can reach on c idle cores; `p_within_target` is the largest P it allows at 1.10
+ * with this run's CPU per workbook.
  */
 function bound(row, one, cores) {
   const w = row.workbooks ? row.cpu_workbooks_s / row.workbooks : 0;
   const byWorkbooks = one.walk_end_s + (row.p * w) / cores;
   const byCpu = row.cpu_s / cores;
-  const perWorkbook = one.workbooks ? one.cpu_workbooks_s / one.workbooks : w;
   return {
     cores,
     workbook_cpu_s: w,
     lowest_ratio: Math.max(byWorkbooks, byCpu) / one.wall_s,
-    p_within_target: perWorkbook > 0 ? Math.floor((cores * (1.1 * one.wall_s - one.walk_end_s)) / perWorkbook) : null,
+    // at this run's CPU per workbook (workers that stay cost less per workbook the more they write)
+    p_within_target: w > 0 ? Math.floor((cores * (1.1 * one.wall_s - one.walk_end_s)) / w) : null,
   };
 }
 

@@ -7,7 +7,7 @@ export function table(r) {
   const lines = [
     `### ${r.date.slice(0, 10)} — ${r.profile} profile, ${r.runs} run(s) per export figure (medians)`,
     '',
-    `Machine: ${m.cores} cores (${m.cpu}), Node ${m.node}, ${m.platform}; load average at start ${m.loadavg_at_start.join(' ')}. Started ${r.date}, finished ${r.finished}.`,
+    `Machine: ${m.cores} cores (${m.cpu}), Node ${m.node}, ${m.platform}; load average at start ${m.loadavg_at_start.join(' ')}. Started ${r.date}, finished ${r.finished}.${r.command ? ` Command: \`${r.command}\`.` : ''}`,
     '',
     '| # | figure | measured | target | |',
     '|---|---|---|---|---|',
@@ -38,12 +38,13 @@ export function table(r) {
     for (const x of q.rows) {
       const load = `load ${x.load_at_start.join(' ')} → ${x.load_at_end[0]}`;
       if (x.p !== 1) {
-        row(5, `portfolio: wall time of P=${x.p} ÷ P=1, ${ds}`, `${f(x.wall_ratio)} (${f(x.wall_s, 1)} s / ${f(one?.wall_s, 1)} s; ${load})`, '≤ 1.10', x.wall_ratio <= 1.1);
+        if (one) row(5, `portfolio: wall time of P=${x.p} ÷ P=1, ${ds}`, `${f(x.wall_ratio)} (${f(x.wall_s, 1)} s / ${f(one.wall_s, 1)} s; ${load})`, '≤ 1.10', x.wall_ratio <= 1.1);
+        else row(5, `portfolio P=${x.p}: wall time, ${ds}`, `${f(x.wall_s, 1)} s (${load})`, '(reported)', null);
         const b = x.bound;
-        row(5, `portfolio P=${x.p}: lowest ratio ${b.cores} idle cores allow (walks end with P=1's at ${f(one.walk_end_s, 1)} s, then ${x.p} workbooks of ${f(b.workbook_cpu_s, 2)} s CPU, ${b.cores} at a time; or all CPU ÷ ${b.cores})`, `≥ ${f(b.lowest_ratio)}; target reachable up to P=${b.p_within_target}`, '≤ 1.10', b.lowest_ratio <= 1.1 ? 'within reach' : `out of reach on ${b.cores} cores`);
+        if (b) row(5, `portfolio P=${x.p}: lowest ratio ${b.cores} idle cores allow (walks end with P=1's at ${f(one.walk_end_s, 1)} s, then ${x.p} workbooks of ${f(b.workbook_cpu_s, 2)} s CPU, ${b.cores} at a time; or all CPU ÷ ${b.cores})`, `≥ ${f(b.lowest_ratio)}; target reachable up to P=${b.p_within_target}`, '≤ 1.10', b.lowest_ratio <= 1.1 ? 'within reach' : `out of reach on ${b.cores} cores`);
       } else row(5, `portfolio P=1: wall time, ${ds}`, `${f(x.wall_s, 1)} s (${load})`, '(reported)', null);
       row(5, `portfolio P=${x.p}: lowest use of its own limit over the connections (burst of ${x.burst} excluded); 429s`, `${f(x.min_use_of_limit, 3)} (plain rate ÷ L at most ${f(x.max_plain_rate_over_limit, 3)}); ${x.too_many_requests}`, '≥ 0.97; 0', x.min_use_of_limit >= 0.97 && x.too_many_requests === 0);
-      row(5, `portfolio P=${x.p}: phases: last request at; tail after it; CPU of the walks' thread (sign-in, walk, billing, CSV, spools); of the workbooks (${x.workbooks}, at most ${x.workbooks_at_once} at once); of Node's own threads (GC, file I/O, zlib); total`, `${f(x.walk_end_s, 1)} s; ${f(x.tail_s, 1)} s; ${f(x.cpu_walk_s, 1)} s; ${f(x.cpu_workbooks_s, 1)} s; ${f(x.cpu_other_s, 1)} s; ${f(x.cpu_s, 1)} s`, '(reported)', null);
+      row(5, `portfolio P=${x.p}: phases: last request at; tail after it; CPU of the walks' thread (sign-in, walk, billing, CSV, spools); of the workbooks (${x.workbooks} in ${x.workbook_threads} worker threads, at most ${x.workbooks_at_once} at once); of Node's own threads (GC, file I/O, zlib); total`, `${f(x.walk_end_s, 1)} s; ${f(x.tail_s, 1)} s; ${f(x.cpu_walk_s, 1)} s; ${f(x.cpu_workbooks_s, 1)} s; ${f(x.cpu_other_s, 1)} s; ${f(x.cpu_s, 1)} s`, '(reported)', null);
       row(5, `portfolio P=${x.p}: peak RSS; CPU per request`, `${f(x.peak_rss_mib, 0)} MiB; ${f(x.cpu_per_request_us, 0)} µs${q.raw_cpu_per_request_us ? ` (${f(x.cpu_per_request_us / q.raw_cpu_per_request_us, 1)}× raw fetch's ${f(q.raw_cpu_per_request_us, 0)} µs)` : ''}`, '(reported)', null);
     }
     if (q.marginal_walk_cpu_per_request_us != null) {
