@@ -40,6 +40,7 @@ const results = {
   date: started.toISOString(),
   profile,
   runs,
+  command: ['node', 'bench/run.js', ...argv].join(' '),
   machine: { cores: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, platform: `${os.platform()} ${os.release()}`, loadavg_at_start: os.loadavg().map((x) => +x.toFixed(2)) },
   startup: null,
   rate: [],

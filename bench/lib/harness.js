@@ -77,13 +77,16 @@ export async function signIn(sandbox, { home, profile } = {}) {
 
 /**
  * Runs `meterdata <args>` as a child process. Resolves with exit code, signal, output,
- * wall time and (when measured) peak RSS in MiB with a memoryUsage() breakdown near the peak and the
- * process's CPU time (user + system, µs). onStderr(text, child) sees the growing stderr.
+ * wall time and (when measured) peak RSS in MiB with a memoryUsage() breakdown near the peak, the
+ * process's CPU time (user + system, µs) and each thread's (`threads`: what it ran, its CPU time,
+ * start and end in ms since the epoch). `spawnedAt` is the child's start, ms since the epoch.
+ * onStderr(text, child) sees the growing stderr.
  */
 export function runCli(args, env, { onStderr, timeoutMs = 30 * 60_000, measure = false, startedAt } = {}) {
   return new Promise((resolve, reject) => {
     const rusageFile = measure ? path.join(env.METERDATA_HOME ?? os.tmpdir(), `rusage-${process.pid}-${Math.random().toString(36).slice(2)}.json`) : undefined;
     const t0 = performance.now();
+    const spawnedAt = performance.timeOrigin + t0;
     const child = spawn(process.execPath, [...(measure ? ['--import', HOOK] : []), BIN, ...args], {
       env: { PATH: process.env.PATH, HOME: env.METERDATA_HOME ?? os.homedir(), ...env, ...(rusageFile ? { MD_BENCH_RUSAGE: rusageFile } : {}) },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -104,6 +107,7 @@ export function runCli(args, env, { onStderr, timeoutMs = 30 * 60_000, measure =
       let peakRssMiB = null;
       let memoryAtPeakMiB = null;
       let cpuMicros = null;
+      let threads = null;
       if (rusageFile) {
         try {
           const u = JSON.parse(await readFile(rusageFile, 'utf8'));
@@ -111,11 +115,13 @@ export function runCli(args, env, { onStderr, timeoutMs = 30 * 60_000, measure =
           cpuMicros = u.userCPUTime + u.systemCPUTime;
           memoryAtPeakMiB = Object.fromEntries(Object.entries(u.memoryAtPeak).map(([k, v]) => [k, Math.round(v / 2 ** 20)]));
           await rm(rusageFile, { force: true });
+          threads = (await readFile(`${rusageFile}.threads`, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+          await rm(`${rusageFile}.threads`, { force: true });
         } catch {
           // killed before its exit handler ran
         }
       }
-      resolve({ code, signal, stdout, stderr, wallMs, peakRssMiB, memoryAtPeakMiB, cpuMicros });
+      resolve({ code, signal, stdout, stderr, wallMs, spawnedAt, peakRssMiB, memoryAtPeakMiB, cpuMicros, threads });
     });
   });
 }

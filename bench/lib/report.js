@@ -7,12 +7,12 @@ export function table(r) {
   const lines = [
     `### ${r.date.slice(0, 10)} — ${r.profile} profile, ${r.runs} run(s) per export figure (medians)`,
     '',
-    `Machine: ${m.cores} cores (${m.cpu}), Node ${m.node}, ${m.platform}; load average at start ${m.loadavg_at_start.join(' ')}. Started ${r.date}, finished ${r.finished}.`,
+    `Machine: ${m.cores} cores (${m.cpu}), Node ${m.node}, ${m.platform}; load average at start ${m.loadavg_at_start.join(' ')}. Started ${r.date}, finished ${r.finished}.${r.command ? ` Command: \`${r.command}\`.` : ''}`,
     '',
     '| # | figure | measured | target | |',
     '|---|---|---|---|---|',
   ];
-  const row = (n, what, got, target, met) => lines.push(`| ${n} | ${what} | ${got} | ${target} | ${met === null ? '' : ok(met)} |`);
+  const row = (n, what, got, target, met) => lines.push(`| ${n} | ${what} | ${got} | ${target} | ${met === null ? '' : typeof met === 'string' ? met : ok(met)} |`);
   for (const s of r.rate) {
     const ds = `${s.units_in_data_set.toLocaleString('en')}-unit data set (${s.units_exported.toLocaleString('en')} units exported)`;
     row(1, `request optimality, ${ds}, ${s.limit_per_min}/min`, `${f(s.optimality, 4)} (${s.requests_made} made / ${s.requests_minimum} minimum)`, '1.00', s.optimality < 1.005);
@@ -34,10 +34,21 @@ export function table(r) {
   if (r.portfolio) {
     const q = r.portfolio;
     const ds = `${q.units_in_data_set.toLocaleString('en')}-unit data set (${q.units_exported} units) per connection, L=${q.limit_per_min}/min each, latency ${q.latency_ms.join('-')} ms`;
+    const one = q.rows.find((y) => y.p === 1);
     for (const x of q.rows) {
-      if (x.p !== 1) row(5, `portfolio: wall time of P=${x.p} ÷ P=1, ${ds}`, `${f(x.wall_ratio)} (${f(x.wall_s, 1)} s / ${f(q.rows.find((y) => y.p === 1)?.wall_s, 1)} s)`, '≤ 1.10', x.wall_ratio <= 1.1);
-      row(5, `portfolio P=${x.p}: lowest use of its own limit over the connections; 429s`, `${f(x.min_use_of_limit, 3)}; ${x.too_many_requests}`, '≥ 0.97; 0', x.min_use_of_limit >= 0.97 && x.too_many_requests === 0);
+      const load = `load ${x.load_at_start.join(' ')} → ${x.load_at_end[0]}`;
+      if (x.p !== 1) {
+        if (one) row(5, `portfolio: wall time of P=${x.p} ÷ P=1, ${ds}`, `${f(x.wall_ratio)} (${f(x.wall_s, 1)} s / ${f(one.wall_s, 1)} s; ${load})`, '≤ 1.10', x.wall_ratio <= 1.1);
+        else row(5, `portfolio P=${x.p}: wall time, ${ds}`, `${f(x.wall_s, 1)} s (${load})`, '(reported)', null);
+        const b = x.bound;
+        if (b) row(5, `portfolio P=${x.p}: lowest ratio ${b.cores} idle cores allow (walks end with P=1's at ${f(one.walk_end_s, 1)} s, then ${x.p} workbooks of ${f(b.workbook_cpu_s, 2)} s CPU, ${b.cores} at a time; or all CPU ÷ ${b.cores})`, `≥ ${f(b.lowest_ratio)}; target reachable up to P=${b.p_within_target}`, '≤ 1.10', b.lowest_ratio <= 1.1 ? 'within reach' : `out of reach on ${b.cores} cores`);
+      } else row(5, `portfolio P=1: wall time, ${ds}`, `${f(x.wall_s, 1)} s (${load})`, '(reported)', null);
+      row(5, `portfolio P=${x.p}: lowest use of its own limit over the connections (burst of ${x.burst} excluded); 429s`, `${f(x.min_use_of_limit, 3)} (plain rate ÷ L at most ${f(x.max_plain_rate_over_limit, 3)}); ${x.too_many_requests}`, '≥ 0.97; 0', x.min_use_of_limit >= 0.97 && x.too_many_requests === 0);
+      row(5, `portfolio P=${x.p}: phases: last request at; tail after it; CPU of the walks' thread (sign-in, walk, billing, CSV, spools); of the workbooks (${x.workbooks} in ${x.workbook_threads} worker threads, at most ${x.workbooks_at_once} at once); of Node's own threads (GC, file I/O, zlib); total`, `${f(x.walk_end_s, 1)} s; ${f(x.tail_s, 1)} s; ${f(x.cpu_walk_s, 1)} s; ${f(x.cpu_workbooks_s, 1)} s; ${f(x.cpu_other_s, 1)} s; ${f(x.cpu_s, 1)} s`, '(reported)', null);
       row(5, `portfolio P=${x.p}: peak RSS; CPU per request`, `${f(x.peak_rss_mib, 0)} MiB; ${f(x.cpu_per_request_us, 0)} µs${q.raw_cpu_per_request_us ? ` (${f(x.cpu_per_request_us / q.raw_cpu_per_request_us, 1)}× raw fetch's ${f(q.raw_cpu_per_request_us, 0)} µs)` : ''}`, '(reported)', null);
+    }
+    if (q.marginal_walk_cpu_per_request_us != null) {
+      row(5, `portfolio: CPU per request of one more connection (P=${q.rows.at(-1).p} − P=1): the walks' thread; whole process; raw fetch without start-up`, `${f(q.marginal_walk_cpu_per_request_us, 0)} µs; ${f(q.marginal_cpu_per_request_us, 0)} µs; ${f(q.raw_request_cpu_per_request_us, 0)} µs (walks ${f(q.marginal_walk_cpu_per_request_us / q.raw_request_cpu_per_request_us, 1)}×)`, '(reported)', null);
     }
   }
   if (r.startup) {

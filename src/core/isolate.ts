@@ -5,7 +5,7 @@
 // (the documented `resourceLimits`; node flags would need a second process, and a
 // second process would survive a kill -9 of the first). A worker dies with its process.
 import { existsSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
+import { Worker, type Transferable } from 'node:worker_threads';
 import type { Io } from './io.js';
 import { ExitCode, MeterdataError } from './errors.js';
 import { language, type Lang } from '../i18n/index.js';
@@ -96,6 +96,8 @@ export interface IsolateOptions {
    * (for work whose output the caller throws away anyway).
    */
   onAbort?: 'tell' | 'terminate';
+  /** MessagePorts in `input`, handed over to the worker (a worker that serves several requests). */
+  transfer?: Transferable[];
 }
 
 /**
@@ -114,6 +116,7 @@ export function runIsolated<T>(module: URL, name: string, input: unknown, opts: 
   };
   const worker = new Worker(ENTRY, {
     workerData: request,
+    ...(opts.transfer ? { transferList: opts.transfer } : {}),
     resourceLimits: { maxYoungGenerationSizeMb: opts.limits.youngMb, maxOldGenerationSizeMb: opts.limits.oldMb },
     stdout: true,
     stderr: true,

@@ -1,6 +1,7 @@
 // How many Properties' answers are in memory at once, across the exports of one
 // process (the portfolio export runs one per profile). A single export passes no
 // slots and holds at most two (the one being written and the next one fetched).
+import { t } from './texts-portfolio.js';
 
 /** A counting semaphore; each release function works once. */
 export class Slots {
@@ -44,7 +45,7 @@ export function heldProperties(slots: Slots | undefined) {
       const release = await slots.acquire();
       if (stopped) {
         release();
-        throw new Error('the export stopped while this Property waited for memory');
+        throw new Error(t.stoppedWaiting);
       }
       held.set(i, release);
     },

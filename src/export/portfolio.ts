@@ -3,23 +3,24 @@
 // single-profile export into <out>/<profile>/ (same files, same manifest, the bytes of
 // `meterdata export --profile P --out <out>/P`), with its own API client and so its own
 // rate budget; what they share is the cap on Properties held in memory (held.ts) and
-// one workbook written at a time. A profile that fails does not stop the others.
+// the workbooks written at once (workbooksAtOnce). A profile that fails does not stop the others.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { loadProfiles, resolveProfileName, writeFileAtomic } from '../core/config.js';
-import { ExitCode, NotSignedInError, UsageError } from '../core/errors.js';
+import { ExitCode, MeterdataError, NotSignedInError, UsageError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { dirs } from '../core/paths.js';
 import { Slots } from './held.js';
 import { identity, parseExportArgs, type ExportArgs } from './options.js';
-import { plural, pluralWord } from '../core/plural.js';
 import { checkOutDir, finalNames, findingsPlace, MANIFEST } from './output.js';
 import { createPortfolioDisplay, type PortfolioDisplay } from './portfolio-progress.js';
 import { describeFailure, profileJson, profileLine, summaryCsv, SUMMARY_FILE, worstExitCode, type ProfileResult } from './portfolio-summary.js';
 import type { ExportSummary } from './run.js';
 import { loadTemplate } from './templates.js';
+import { t } from './texts-portfolio.js';
 
 export const DEFAULT_HELD_PROPERTIES = 32;
 
@@ -28,29 +29,38 @@ export function heldPropertiesCap(env: NodeJS.ProcessEnv): number {
   const raw = env.METERDATA_PORTFOLIO_PROPERTIES;
   if (raw === undefined || raw === '') return DEFAULT_HELD_PROPERTIES;
   if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 4096) {
-    throw new UsageError(`METERDATA_PORTFOLIO_PROPERTIES=${raw} is not a number of Properties between 1 and 4096.`, `Set it to e.g. ${DEFAULT_HELD_PROPERTIES}, or unset it.`, 'EXPORT_HELD_INVALID');
+    throw new UsageError(t.heldInvalid({ raw }), t.heldInvalidHint({ cap: DEFAULT_HELD_PROPERTIES }), 'EXPORT_HELD_INVALID');
   }
   return Number(raw);
+}
+
+/**
+ * Workbooks written at once, each in a worker of its own (about 60 MiB while it runs): one per
+ * core, at most 4. Profiles of the same size finish their walks together, and written one
+ * after another their workbooks were the run's tail (docs/export.md, "Portfolio").
+ */
+export function workbooksAtOnce(cores = os.availableParallelism()): number {
+  return Math.max(1, Math.min(4, cores));
 }
 
 /** The profiles to export, checked before any request. */
 async function chooseProfiles(opts: Record<string, unknown>, io: Io): Promise<string[]> {
   const all = opts.allProfiles === true;
   const listed = typeof opts.profiles === 'string' ? opts.profiles : undefined;
-  if (all && listed !== undefined) throw new UsageError('--all-profiles cannot be combined with --profiles.', 'Give --all-profiles for every signed-in profile, or --profiles a,b,c for some.');
-  if (typeof opts.profile === 'string') throw new UsageError(`${all ? '--all-profiles' : '--profiles'} cannot be combined with --profile.`, 'Drop --profile: each listed profile is exported into <out>/<profile>/.');
-  if (io.env.METERDATA_ACCESS_TOKEN) throw new UsageError('METERDATA_ACCESS_TOKEN is set: it stands for one connection and cannot be used for several profiles.', 'Unset it for --all-profiles / --profiles.', 'USAGE_STATIC_TOKEN_PORTFOLIO');
+  if (all && listed !== undefined) throw new UsageError(t.allAndList, t.allAndListHint);
+  if (typeof opts.profile === 'string') throw new UsageError(t.withProfile({ flag: all ? '--all-profiles' : '--profiles' }), t.withProfileHint);
+  if (io.env.METERDATA_ACCESS_TOKEN) throw new UsageError(t.staticToken, t.staticTokenHint, 'USAGE_STATIC_TOKEN_PORTFOLIO');
   let names: string[];
   if (all) {
     names = Object.keys(await loadProfiles(io.env)).sort();
-    if (names.length === 0) throw new NotSignedInError('--all-profiles: no profile is signed in.', { hint: 'Sign in each landlord connection first: meterdata login --profile <name>.' });
+    if (names.length === 0) throw new NotSignedInError(t.noneSignedIn, { hint: t.noneSignedInHint });
   } else {
     names = [...new Set(listed!.split(',').map((s) => s.trim()).filter(Boolean))];
-    if (names.length === 0) throw new UsageError('--profiles: the list is empty.', 'e.g. --profiles hausverwaltung-a,hausverwaltung-b, or --all-profiles.');
+    if (names.length === 0) throw new UsageError(t.emptyList, t.emptyListHint);
   }
   for (const n of names) {
     resolveProfileName({ profile: n }, {});
-    if (n === SUMMARY_FILE) throw new UsageError(`The profile "${n}" has the name of the portfolio summary file.`, 'Export it on its own with --profile.');
+    if (n === SUMMARY_FILE) throw new UsageError(t.summaryName({ name: n }), t.summaryNameHint);
   }
   return names;
 }
@@ -105,20 +115,53 @@ function profileIo(io: Io, profile: string, display: PortfolioDisplay): Io {
   return { ...io, stderr };
 }
 
+const YOUNG_MB = 8;
+
+/**
+ * The built CLI runs the whole portfolio in one worker thread with the single export's heap
+ * limits (young generation 8 MB, old space METERDATA_EXPORT_HEAP_MB): in the main thread V8
+ * sized the heap of 16 concurrent walks from the machine's memory (heapTotal 58 MiB at P = 1,
+ * 257 MiB at P = 16, with 37-57 MiB of it live). The workbooks are workers of that worker.
+ */
 export async function runPortfolio(opts: Record<string, unknown>, io: Io): Promise<number> {
+  const { isolationAvailable, runIsolated } = await import('../core/isolate.js');
+  if (!io.isolate || !isolationAvailable()) return portfolioHere(opts, io);
+  const { exportHeapMb } = await import('./single.js');
+  const oldMb = exportHeapMb(io.env);
+  const outOfMemory = () => new MeterdataError(t.outOfMemory({ mb: oldMb }), { code: 'EXPORT_OUT_OF_MEMORY', exitCode: ExitCode.UNEXPECTED, hint: t.outOfMemoryHint({ mb: oldMb * 4 }) });
+  return runIsolated<number>(new URL(import.meta.url), 'portfolioInWorker', opts, { limits: { youngMb: YOUNG_MB, oldMb }, io, outOfMemory, onAbort: 'tell' });
+}
+
+/** Worker side of runPortfolio: the workbooks go to workers of that worker (workbookWorkersFor). */
+export function portfolioInWorker(opts: Record<string, unknown>, io: Io): Promise<number> {
+  return portfolioHere(opts, { ...io, isolate: true });
+}
+
+/** Workers that write one workbook after another, one per core at most (workbook-workers.ts); null where the CLI does not isolate. */
+async function workbookWorkersFor(io: Io) {
+  const [{ isolationAvailable, runIsolated }, { exportHeapMb }, { workbookWorkers }] = await Promise.all([import('../core/isolate.js'), import('./single.js'), import('./workbook-workers.js')]);
+  if (!isolationAvailable()) return null;
+  const oldMb = exportHeapMb(io.env);
+  const outOfMemory = () => new MeterdataError(t.workbookOutOfMemory({ mb: oldMb }), { code: 'EXPORT_OUT_OF_MEMORY', exitCode: ExitCode.UNEXPECTED, hint: t.workbookOutOfMemoryHint({ mb: oldMb * 4 }) });
+  const module = new URL('./workbook-workers.js', import.meta.url);
+  return workbookWorkers(workbooksAtOnce(), (port, { transfer }) => runIsolated<void>(module, 'serveWorkbooks', { port }, { limits: { youngMb: YOUNG_MB, oldMb }, io, outOfMemory, onAbort: 'terminate', ...(transfer ? { transfer } : {}) }));
+}
+
+async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<number> {
   const profiles = await chooseProfiles(opts, io);
   const base = parseExportArgs({ ...opts, profile: undefined }, io.cwd, io.env);
   const template = await loadTemplate(base.template, io.cwd);
   const cap = heldPropertiesCap(io.env);
   if (await stat(path.join(base.out, MANIFEST)).then(() => true, () => false)) {
-    throw new UsageError(`--out ${base.out} holds a single-profile export; the portfolio export writes one folder per profile below --out.`, 'Choose another --out folder.', 'EXPORT_OUT_IN_USE');
+    throw new UsageError(t.singleInOut({ out: base.out }), t.singleInOutHint, 'EXPORT_OUT_IN_USE');
   }
   const { profile: _p, ...shared } = identity(base);
   const record = await FinishedRecord.open(dirs(io.env).state, { out: base.out, ...shared });
   const display = createPortfolioDisplay(io, profiles, { quiet: base.quiet });
   const slots = new Slots(cap);
-  const workbooks = new Slots(1);
+  const workbooks = new Slots(workbooksAtOnce());
   const { exportProfile } = await import('./single.js');
+  const workers = io.isolate ? await workbookWorkersFor(io) : null;
 
   const one = async (profile: string): Promise<ProfileResult> => {
     const args: ExportArgs = { ...base, profile, out: path.join(base.out, profile) };
@@ -128,7 +171,7 @@ export async function runPortfolio(opts: Record<string, unknown>, io: Io): Promi
       const kept = await keptResult(record, args);
       if (kept) return kept;
       await checkOutDir(args.out, identity(args), finalNames(template, args.formats));
-      const summary: ExportSummary = await exportProfile(args, template, profileIo(io, profile, display), { reporter: (requests) => display.reporter(profile, requests), slots, workbooks });
+      const summary: ExportSummary = await exportProfile(args, template, profileIo(io, profile, display), { reporter: (requests) => display.reporter(profile, requests), slots, workbooks, ...(workers ? { writeWorkbook: workers.write } : {}) });
       const attention = summary.flags.not_billed + summary.flags.review;
       const strict = args.strict && attention > 0;
       const result: ProfileResult = {
@@ -138,10 +181,10 @@ export async function runPortfolio(opts: Record<string, unknown>, io: Io): Promi
         exitCode: strict ? ExitCode.NEEDS_REVIEW : ExitCode.OK,
         seconds: seconds(),
         summary,
-        ...(strict ? { error: { code: 'EXPORT_FLAGS_STRICT', message: `--strict: ${plural(attention, 'finding')} ${pluralWord(attention, 'needs', 'need')} attention; the files were written.`, hint: `See ${findingsPlace(summary, template) ?? 'the files'} in ${args.out}.` } } : {}),
+        ...(strict ? { error: { code: 'EXPORT_FLAGS_STRICT', message: t.strict({ n: attention }), hint: t.strictHint({ place: findingsPlace(summary, template) ?? t.theFiles, out: args.out }) } } : {}),
       };
       // Losing this note only costs a re-run of this profile; its files are complete.
-      await record.add(result).catch((e: Error) => display.note(profile, `could not note that this profile is finished (${e.message}); a re-run of a failed portfolio exports it again.`));
+      await record.add(result).catch((e: Error) => display.note(profile, t.notNoted({ why: e.message })));
       return result;
     } catch (e) {
       const { exitCode, error, stack } = describeFailure(e, io.signal);
@@ -153,17 +196,18 @@ export async function runPortfolio(opts: Record<string, unknown>, io: Io): Promi
   const results = await Promise.all(
     profiles.map((p) =>
       one(p).then((r) => {
-        display.finish(p, r.outcome === 'failed' ? `failed (exit ${r.exitCode})` : r.outcome === 'kept' ? 'kept from the earlier run' : 'done');
+        display.finish(p, r.outcome === 'failed' ? t.stateFailed({ code: r.exitCode }) : r.outcome === 'kept' ? t.stateKept : t.stateDone);
         if (!base.quiet && !io.stderr.isTTY) display.note(null, profileLine(r));
         return r;
       }),
     ),
   );
+  await workers?.close();
   display.close();
   await mkdir(base.out, { recursive: true });
   await writeFileAtomic(path.join(base.out, SUMMARY_FILE), summaryCsv(results), 0o644);
   if (results.every((r) => r.outcome !== 'failed')) {
-    await record.clear().catch((e: Error) => io.stderr.write(`warning: could not remove the note of finished profiles (${e.message}); delete ${record.file} so that the next run exports every profile again.\n`));
+    await record.clear().catch((e: Error) => io.stderr.write(t.notCleared({ why: e.message, file: record.file })));
   }
   if (base.json) for (const r of results) io.stdout.write(`${JSON.stringify(profileJson(r))}\n`);
   const failed = results.filter((r) => r.outcome === 'failed');
@@ -171,7 +215,7 @@ export async function runPortfolio(opts: Record<string, unknown>, io: Io): Promi
   if (base.quiet) for (const r of failed) io.stderr.write(`${profileLine(r)}\n`);
   else {
     if (io.stderr.isTTY) for (const r of results) io.stderr.write(`${profileLine(r)}\n`);
-    io.stderr.write(`portfolio: ${results.length - failed.length} of ${plural(results.length, 'profile')} exported${failed.length ? ` (failed: ${failed.map((r) => r.profile).join(', ')}; run the same command again to continue them)` : ''}; summary in ${path.join(base.out, SUMMARY_FILE)}\n`);
+    io.stderr.write(t.finished({ done: results.length - failed.length, total: results.length, failed: failed.map((r) => r.profile).join(', '), summary: path.join(base.out, SUMMARY_FILE) }));
   }
   return worstExitCode(results.map((r) => r.exitCode));
 }

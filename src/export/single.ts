@@ -6,7 +6,7 @@ import type { Io } from '../core/io.js';
 import { dirs } from '../core/paths.js';
 import { packageVersion } from '../core/resources.js';
 import { fixedExportTime, identity, parseExportArgs, type ExportArgs, type ExportFlags } from './options.js';
-import { checkOutDir, finalNames } from './output.js';
+import { checkOutDir, finalNames, type WorkbookWriter } from './output.js';
 import type { Slots } from './held.js';
 import { createReporter, type Reporter } from './progress.js';
 import type { ExportDeps, ExportSummary, StagedExport } from './run.js';
@@ -30,6 +30,8 @@ type Connection = import('../auth/connection.js').Connection;
 interface Shared {
   reporter?: (requests: () => number) => Reporter;
   slots?: Slots;
+  /** Writes billing.xlsx instead of a worker of its own (the portfolio's workbook workers). */
+  writeWorkbook?: WorkbookWriter;
 }
 
 /** An API client on the connection, a reporter and the rest of ExportDeps for `fn`; client and connection are closed afterwards. */
@@ -125,7 +127,7 @@ export async function exportProfile(args: ExportArgs, template: Template, io: Io
   const staged = await withExportDeps(args, template, io, await connect(args, io), stageExport, shared);
   const release = await shared.workbooks.acquire();
   try {
-    const writeWorkbook = io.isolate && isolationAvailable() ? await workbookWriter(args, io) : undefined;
+    const writeWorkbook = shared.writeWorkbook ?? (io.isolate && isolationAvailable() ? await workbookWriter(args, io) : undefined);
     return await finishExport(staged, { signal: io.signal, ...(writeWorkbook ? { writeWorkbook } : {}) });
   } finally {
     release();

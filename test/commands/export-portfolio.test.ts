@@ -6,6 +6,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { EMPTY_PROPERTY_NAME } from '../../src/sandbox/data/generic.js';
 import { TENANT_NAMES } from '../../src/sandbox/data/index.js';
 import { folderBytes, liveSid, signIn, TENANT_CLIENTS, tenantClients } from '../helpers/portfolio.js';
+import { findEnglish } from '../helpers/catalogues.js';
 import { runCli } from '../helpers/run-cli.js';
 
 // The sandbox's limit is off: the client paces itself at this rate (the files do not depend on it).
@@ -229,4 +230,52 @@ describe('portfolio export against one sandbox with two landlords', () => {
     }
     expect(sandbox.admin.connections().filter((c) => c.client_id === TENANT_CLIENTS[1] && c.state === 'revoked')).toEqual([]);
   }, 60_000);
+});
+
+describe('the portfolio export in German (--lang de)', () => {
+  const de = ['--lang', 'de'];
+  const cases: [string, string[], NodeJS.ProcessEnv, number, RegExp][] = [
+    ['both lists', ['--all-profiles', '--profiles', 'nord'], {}, 2, /--all-profiles und --profiles können nicht zusammen angegeben werden\..*Geben Sie --all-profiles für alle angemeldeten Profile an/s],
+    ['--profile too', ['--profiles', 'nord', '--profile', 'nord'], {}, 2, /--profiles und --profile können nicht zusammen angegeben werden\..*Lassen Sie --profile weg/s],
+    ['an empty list', ['--profiles', ' , '], {}, 2, /--profiles: Die Liste ist leer\./],
+    ['the summary file as a profile', ['--profiles', 'portfolio-summary.csv'], {}, 2, /Das Profil "portfolio-summary\.csv" trägt den Namen der Übersichtsdatei.*Exportieren Sie es einzeln mit --profile/s],
+    ['a static token', ['--all-profiles'], { METERDATA_ACCESS_TOKEN: 'x' }, 2, /METERDATA_ACCESS_TOKEN ist gesetzt.*Entfernen Sie die Variable/s],
+    ['a bad cap', ['--all-profiles'], { METERDATA_PORTFOLIO_PROPERTIES: '0' }, 2, /METERDATA_PORTFOLIO_PROPERTIES=0 ist keine Anzahl von Liegenschaften zwischen 1 und 4096\..*Setzen Sie den Wert z\. B\. auf 32/s],
+  ];
+  for (const [what, argv, extra, code, msg] of cases) {
+    it(`refuses ${what} in German, without an English phrase`, async () => {
+      const r = await runCli(['export', '--year', '2025', ...FAST, ...de, ...argv], { env: { ...env, ...extra }, cwd: home });
+      expect(r.code).toBe(code);
+      expect(r.stderr).toMatch(msg);
+      expect(await findEnglish(r.stderr)).toEqual([]);
+    });
+  }
+
+  it('no signed-in profile, and an --out holding a single export, are told in German too', async () => {
+    const empty = await mkdtemp(path.join(os.tmpdir(), 'md-portfolio-none-de-'));
+    const none = await runCli(['export', '--year', '2025', ...FAST, '--all-profiles'], { env: { METERDATA_HOME: empty, LANG: 'de_DE.UTF-8' }, cwd: empty });
+    expect(none.code).toBe(3);
+    expect(none.stderr).toMatch(/--all-profiles: Es ist kein Profil angemeldet\..*meterdata login --profile <name>/s);
+    expect(await findEnglish(none.stderr)).toEqual([]);
+    const single = path.join(home, 'single-de');
+    expect((await runCli(['export', '--year', '2025', ...FAST, '--profile', 'nord', '--out', single, '--quiet'], { env, cwd: home })).code).toBe(0);
+    const r = await runCli(['export', '--year', '2025', ...FAST, ...de, '--all-profiles', '--out', single], { env, cwd: home });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/Der Zielordner --out .* enthält den Export eines einzelnen Profils.*Wählen Sie einen anderen Zielordner/s);
+    expect(await findEnglish(r.stderr)).toEqual([]);
+  });
+
+  it('the run\'s last line and the --strict finding of a profile are German', async () => {
+    const out = path.join(home, 'deutsch');
+    const r = await runCli(['export', '--year', '2025', ...FAST, ...de, '--profiles', 'nord,sued', '--out', out, '--json', '--strict'], { env, cwd: home });
+    expect(r.code).toBe(6);
+    const last = lines(r.stderr).at(-1)!;
+    expect(last).toMatch(/^Portfolio: 2 von 2 Profilen exportiert; Übersicht in .*portfolio-summary\.csv$/);
+    expect(await findEnglish(last)).toEqual([]);
+    const nord = JSON.parse(lines(r.stdout)[0]!) as { error: { code: string; message: string; hint: string } };
+    expect(nord.error.code).toBe('EXPORT_FLAGS_STRICT');
+    expect(nord.error.message).toMatch(/^--strict: \d+ Hinweise? (muss|müssen) geprüft werden; die Dateien wurden geschrieben\.$/);
+    expect(nord.error.hint).toMatch(/^Details: .* im Zielordner /);
+    expect(await findEnglish(`${nord.error.message} ${nord.error.hint}`)).toEqual([]);
+  });
 });

@@ -2,7 +2,7 @@
 // disconnected by its landlord in the middle. Each folder must hold exactly what a
 // single-profile export of that profile writes. Needs `npm run build`.
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,4 +72,46 @@ describe('portfolio export of the built CLI', () => {
       for (const name of Object.keys(want)) expect(got[name]!.equals(want[name]!), `${p}/${name}`).toBe(true);
     }
   }, 300_000);
+
+  it('checks METERDATA_EXPORT_HEAP_MB, the heap of the worker it runs in, before any request', async () => {
+    const before = sandbox.log.total;
+    const run = await runBin(['export', '--year', '2025', ...FAST, '--all-profiles', '--out', path.join(home, 'heap')], { ...env, METERDATA_EXPORT_HEAP_MB: '5' }, { cwd: home, timeoutMs: 60_000 });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/METERDATA_EXPORT_HEAP_MB=5 is not a whole number of megabytes between 128 and 65536/);
+    expect(sandbox.log.total).toBe(before);
+  }, 120_000);
+
+  it('Ctrl-C reaches the profiles in the worker: exit 130, every profile interrupted, the summary written', async () => {
+    const out = path.join(home, 'interrupted');
+    let sent = false;
+    // at the default 300/min each export takes many seconds: the signal lands in the middle
+    const run = await runBin(['export', '--year', '2025', '--profiles', 'nord,sued', '--out', out], env, {
+      cwd: home,
+      timeoutMs: 120_000,
+      onStderr: (text, child) => {
+        if (!sent && /^(nord|sued): property 1\//m.test(text)) sent = child.kill('SIGINT');
+      },
+    });
+    expect(sent).toBe(true);
+    expect(run.code).toBe(130);
+    const summary = (await readFile(path.join(out, 'portfolio-summary.csv'), 'utf8')).split('\r\n');
+    expect(summary.slice(1, 3).map((l) => l.split(',').slice(0, 4).join(','))).toEqual(['nord,failed,130,EXPORT_INTERRUPTED', 'sued,failed,130,EXPORT_INTERRUPTED']);
+  }, 180_000);
+
+  it('writes the workbooks of several profiles in workers that stay, one per core at most, not in a worker per workbook', async () => {
+    // a preloaded module notes what every thread of the export process runs
+    const hook = path.join(home, 'threads-hook.mjs');
+    const threads = path.join(home, 'threads.ndjson');
+    await writeFile(hook, `import { appendFileSync } from 'node:fs';\nimport { workerData } from 'node:worker_threads';\nappendFileSync(${JSON.stringify(threads)}, JSON.stringify(workerData?.name ?? 'main') + '\\n');\n`);
+    const out = path.join(home, 'workbooks');
+    const run = await runBin(['export', '--year', '2025', ...FAST, '--profiles', 'nord,sued,spaet', '--format', 'xlsx', '--out', out, '--quiet'], { ...env, NODE_OPTIONS: `--import ${hook}` }, { cwd: home, timeoutMs: 120_000 });
+    expect(run.code, run.stderr).toBe(0);
+    for (const p of ['nord', 'sued', 'spaet']) expect(await readdir(path.join(out, p))).toContain('billing.xlsx');
+    const ran = (await readFile(threads, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as string);
+    expect(ran.filter((r) => r === 'writeXlsx')).toEqual([]);
+    const workers = ran.filter((r) => r === 'serveWorkbooks').length;
+    expect(workers).toBeGreaterThanOrEqual(1);
+    expect(workers).toBeLessThanOrEqual(Math.min(3, os.availableParallelism(), 4));
+    expect(ran.filter((r) => r === 'portfolioInWorker')).toHaveLength(1);
+  }, 180_000);
 });

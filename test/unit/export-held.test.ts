@@ -3,7 +3,8 @@
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { PassThrough, Readable } from 'node:stream';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApiClient } from '../../src/api/contracts.js';
 import type { Property } from '../../src/api/types.js';
 import { ServiceUnavailableError } from '../../src/core/errors.js';
@@ -12,6 +13,8 @@ import { parseExportArgs } from '../../src/export/options.js';
 import { runExport } from '../../src/export/run.js';
 import { loadTemplate } from '../../src/export/templates.js';
 import { WORST_FIRST, worstExitCode } from '../../src/export/portfolio-summary.js';
+import type { ExportSummary } from '../../src/export/run.js';
+import type { Io } from '../../src/core/io.js';
 import { aPlantPoint, aPointConsumption, aUnitEntry, uuid } from './builders.js';
 
 /** Held = a Property whose units were asked for and that the export has not yet forgotten (billed and written). */
@@ -108,5 +111,48 @@ describe('the worst exit status of several profiles', () => {
     expect(worstExitCode([4, 2])).toBe(2);
     expect(worstExitCode([2, 1, 130])).toBe(130);
     expect(worstExitCode([0, 99])).toBe(99);
+  });
+});
+
+describe('workbooks of finished profiles', () => {
+  afterEach(() => {
+    vi.doUnmock('../../src/commands/export.js');
+    vi.restoreAllMocks();
+  });
+
+  /**
+   * runPortfolio over profiles whose export is a stand-in that only takes a workbook slot
+   * (as exportProfile does around billing.xlsx) for a few ms: how many are open at once.
+   */
+  async function workbooksOpenAtOnce(profiles: number): Promise<number> {
+    let open = 0;
+    let most = 0;
+    vi.doMock('../../src/commands/export.js', () => ({
+      exportProfile: async (args: { out: string }, _t: unknown, _io: unknown, shared: { workbooks: Slots }): Promise<ExportSummary> => {
+        const release = await shared.workbooks.acquire();
+        open++;
+        most = Math.max(most, open);
+        await new Promise((r) => setTimeout(r, 15));
+        open--;
+        release();
+        const counts = { properties: 1, units: 1, measuring_points: 1, plant_points: 0, rows: {} };
+        return { out: args.out, files: [], range: { from: '2025-01-01', to: '2025-12-31' }, requested: { from: '2025-01-01', to: '2025-12-31' }, pointsWithData: 1, tenant: 'T', exportedAt: '2026-01-01T00:00:00Z', resumed: false, counts, flags: { not_billed: 0, review: 0, info: 0 }, codes: {}, requests: 3 };
+      },
+    }));
+    const { runPortfolio } = await import('../../src/export/portfolio.js');
+    const home = await mkdtemp(path.join(os.tmpdir(), 'md-workbooks-'));
+    const io: Io = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: Readable.from([]), env: { METERDATA_HOME: home }, cwd: home, signal: new AbortController().signal };
+    const names = Array.from({ length: profiles }, (_, i) => `p${i}`).join(',');
+    expect(await runPortfolio({ year: '2025', profiles: names, out: path.join(home, 'out'), quiet: true }, io)).toBe(0);
+    return most;
+  }
+
+  it('are written one per core at once (at most 4), never more, where they were written one at a time', async () => {
+    vi.spyOn(os, 'availableParallelism').mockReturnValue(2);
+    expect(await workbooksOpenAtOnce(5)).toBe(2);
+    vi.spyOn(os, 'availableParallelism').mockReturnValue(16);
+    expect(await workbooksOpenAtOnce(6)).toBe(4);
+    vi.spyOn(os, 'availableParallelism').mockReturnValue(1);
+    expect(await workbooksOpenAtOnce(3)).toBe(1);
   });
 });
