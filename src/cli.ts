@@ -2,6 +2,7 @@
 // Command modules are imported lazily so that `--help` loads neither Ink nor exceljs.
 import { Command, CommanderError, Option } from 'commander';
 import { ExitCode, formatError, InterruptedError, isMeterdataError, UsageError } from './core/errors.js';
+import { commanderUsageCode } from './core/codes.js';
 import type { Io } from './core/io.js';
 import { packageVersion } from './core/resources.js';
 import { isLang, languageFromArgv, languageFromEnv, LANGUAGES, setLanguage } from './i18n/index.js';
@@ -44,8 +45,7 @@ function commanderUsageError(e: CommanderError, command: string | undefined): Us
   const [first = '', ...rest] = e.message.replace(/^error:\s*/, '').split('\n');
   const suggestion = rest.join(' ').trim().replace(/^\((.*)\)$/, '$1');
   const message = `${first.trim().replace(/\.$/, '')}${suggestion ? ` (${suggestion.charAt(0).toLowerCase()}${suggestion.slice(1)})` : ''}.`;
-  const code = `USAGE_${e.code.replace(/^commander\./, '').replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}`;
-  return new UsageError(message, `See: meterdata ${command ? `${command} ` : ''}--help`, code);
+  return new UsageError(message, `See: meterdata ${command ? `${command} ` : ''}--help`, commanderUsageCode(e.code));
 }
 
 /**

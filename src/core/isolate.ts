@@ -7,7 +7,8 @@
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { Io } from './io.js';
-import { ExitCode, MeterdataError } from './errors.js';
+import { ExitCode, MeterdataError, type ErrorCode } from './errors.js';
+import { isErrorCode } from './codes.js';
 import { language, type Lang } from '../i18n/index.js';
 
 export interface HeapLimits {
@@ -43,7 +44,7 @@ export interface SerializedError {
   name: string;
   message: string;
   stack: string | undefined;
-  code: string | undefined;
+  code: ErrorCode | undefined;
   exitCode: number | undefined;
   hint: string | undefined;
   details: Record<string, unknown> | undefined;
@@ -75,7 +76,7 @@ export function serializeError(e: unknown): SerializedError {
 
 export function deserializeError(s: SerializedError): Error {
   if (s.meterdata) {
-    const e = new MeterdataError(s.message, { code: s.code ?? 'UNKNOWN', exitCode: (s.exitCode ?? ExitCode.UNEXPECTED) as ExitCode, hint: s.hint, details: s.details });
+    const e = new MeterdataError(s.message, { code: isErrorCode(s.code) ? s.code : 'UNKNOWN', exitCode: (s.exitCode ?? ExitCode.UNEXPECTED) as ExitCode, hint: s.hint, details: s.details });
     e.name = s.name;
     return e;
   }

@@ -1,5 +1,6 @@
 // Turns any failure of a load into what the screen says and whether `r` may help.
 import { AccessWithdrawnError, MeterdataError, NotSignedInError, ServiceUnavailableError } from '../core/errors.js';
+import { isRateLimit } from '../core/codes.js';
 
 export interface ErrorInfo {
   kind: 'signed-out' | 'access-withdrawn' | 'rate-limited' | 'unavailable' | 'other';
@@ -23,7 +24,7 @@ export function describeError(e: unknown): ErrorInfo {
       retryable: false,
     };
   }
-  if (e instanceof MeterdataError && /RATE/i.test(e.code)) {
+  if (e instanceof MeterdataError && isRateLimit(e.code)) {
     return { kind: 'rate-limited', title: 'Rate limited', message, hint: e.hint ?? 'Wait a minute, then press r.', retryable: true };
   }
   if (e instanceof ServiceUnavailableError) {
