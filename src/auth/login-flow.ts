@@ -34,7 +34,7 @@ export interface LoginResult {
   profile: Profile;
   store: CredentialStore;
   /** What happened to the connection this login replaced, if there was one. */
-  previous?: string;
+  previous?: { revoked: true } | { revoked: false; reason: string };
 }
 
 export async function login(profile: Profile, io: Io, opts: LoginOptions): Promise<LoginResult> {
@@ -98,9 +98,9 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   if (previous && previous.refresh_token !== record.refresh_token && before?.auth_url === profile.auth_url && before.client_id === profile.client_id) {
     try {
       await revokeToken(config, previous.refresh_token);
-      result.previous = 'revoked';
+      result.previous = { revoked: true };
     } catch (e) {
-      result.previous = `not revoked (${describeError(e)})`;
+      result.previous = { revoked: false, reason: describeError(e) };
     }
   }
   return result;

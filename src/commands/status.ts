@@ -7,6 +7,7 @@ import { terminalSafe, terminalSafeJson } from '../core/terminal-text.js';
 import { openConnection } from '../auth/connection.js';
 import { openStore } from '../auth/credential-store/index.js';
 import { describePropertyScope, reconcile } from '../auth/whoami.js';
+import { aligned, statusTexts as t } from './texts-auth.js';
 
 interface StatusReport {
   profile: string;
@@ -33,7 +34,7 @@ export async function run(opts: Record<string, unknown>, io: Io, _args: string[]
   const reports: StatusReport[] = [];
   for (const name of names) reports.push(await check(name, io));
   if (opts.json) io.stdout.write(`${terminalSafeJson(opts.all ? reports : reports[0], 2)}\n`);
-  else io.stdout.write(reports.length ? reports.map(render).join('\n') : 'No profiles yet. Run `meterdata login`.\n');
+  else io.stdout.write(reports.length ? reports.map(render).join('\n') : `${t.noProfiles}\n`);
   return reports.length && reports.every((r) => r.working) ? ExitCode.OK : ExitCode.NOT_SIGNED_IN;
 }
 
@@ -41,7 +42,7 @@ async function check(name: string, io: Io): Promise<StatusReport> {
   const stored = await loadProfile(io.env, name);
   const report: StatusReport = { profile: name, signed_in: false, working: false };
   if (stored) Object.assign(report, facts(stored), { storage: openStore(stored.credential_store, io.env).describe(name) });
-  if (io.env.METERDATA_ACCESS_TOKEN) report.storage = 'METERDATA_ACCESS_TOKEN (environment; never refreshed)';
+  if (io.env.METERDATA_ACCESS_TOKEN) report.storage = t.staticToken;
   try {
     const conn = await openConnection({ profile: name, env: io.env, signal: io.signal, warn: (l) => io.stderr.write(l) });
     report.signed_in = true;
@@ -63,18 +64,19 @@ function facts(p: Profile): Partial<StatusReport> {
 
 function render(r: StatusReport): string {
   // Tenant and Property names, problem texts: the server's words, shown with control characters escaped.
-  const line = (k: string, v: string | undefined) => (v === undefined ? '' : `  ${`${k}:`.padEnd(17)}${terminalSafe(v)}\n`);
-  const state = r.working ? 'connected, working' : r.signed_in ? 'signed in, NOT working' : 'not signed in';
-  let out = `Profile "${r.profile}": ${state}\n`;
-  out += line('Auth server', r.auth_url);
-  out += line('API', r.base_url);
-  out += line('Client', r.client_id && `${r.client_id} (${r.client_auth}${r.dpop ? ', DPoP' : ''})`);
-  out += line('Tenant', r.tenant_name && `${r.tenant_name} (${r.tenant_id})`);
-  out += line('Scopes', r.granted_scopes?.join(' '));
-  out += line('Property scope', r.property_scope && describePropertyScope(r));
-  out += line('Access token', r.access_expires_at && `expires ${r.access_expires_at}`);
-  out += line('Last refresh', r.last_refresh_at);
-  out += line('Stored in', r.storage);
-  if (r.problem) out += `${line('Problem', r.problem.message)}${r.problem.hint ? `                   ${terminalSafe(r.problem.hint)}\n` : ''}`;
+  const { row, indent } = aligned([t.authServer, t.api, t.client, t.tenant, t.scopes, t.propertyScope, t.accessToken, t.lastRefresh, t.storedIn, t.problem], 17);
+  const line = (k: string, v: string | undefined) => (v === undefined ? '' : `${row(k, terminalSafe(v))}\n`);
+  const state = r.working ? t.working : r.signed_in ? t.notWorking : t.notSignedIn;
+  let out = `${t.profile({ profile: r.profile, state })}\n`;
+  out += line(t.authServer, r.auth_url);
+  out += line(t.api, r.base_url);
+  out += line(t.client, r.client_id && `${r.client_id} (${r.client_auth}${r.dpop ? ', DPoP' : ''})`);
+  out += line(t.tenant, r.tenant_name && `${r.tenant_name} (${r.tenant_id})`);
+  out += line(t.scopes, r.granted_scopes?.join(' '));
+  out += line(t.propertyScope, r.property_scope && describePropertyScope(r));
+  out += line(t.accessToken, r.access_expires_at && t.expires({ at: r.access_expires_at }));
+  out += line(t.lastRefresh, r.last_refresh_at);
+  out += line(t.storedIn, r.storage);
+  if (r.problem) out += `${line(t.problem, r.problem.message)}${r.problem.hint ? `${indent}${terminalSafe(r.problem.hint)}\n` : ''}`;
   return out;
 }

@@ -46,6 +46,7 @@ export const ERROR_CODES = {
   ACCESS_WITHDRAWN: { exit: [WITHDRAWN], area: 'core' },
   FILE_IN_USE: { exit: [UNAVAILABLE], area: 'core' },
   CONFIG_INVALID: { exit: [USAGE], area: 'core' },
+  CONFIG_PROFILE_INVALID: { exit: [USAGE], area: 'core' },
   PROFILE_NAME_INVALID: { exit: [USAGE], area: 'core' },
   // Flags, as commander and the entry point see them
   USAGE_EMPTY_VALUE: { exit: [USAGE], area: 'cli' },

@@ -2,6 +2,7 @@
 // entry point turns them into a message and an exit status.
 import { ExitCode, type ErrorCode } from './codes.js';
 import { terminalSafe, terminalSafeLines } from './terminal-text.js';
+import { coreTexts as t } from './texts.js';
 
 export { ExitCode, type ErrorCode } from './codes.js';
 
@@ -60,7 +61,7 @@ export class ServiceUnavailableError extends MeterdataError {
     super(message, {
       code: opts.code ?? 'SERVICE_UNAVAILABLE',
       exitCode: ExitCode.UNAVAILABLE,
-      hint: opts.hint ?? 'Try again later; if it persists, check the service status.',
+      hint: opts.hint ?? t.unavailableHint,
       cause: opts.cause,
       details: opts.details,
     });
@@ -72,11 +73,11 @@ export class ServiceUnavailableError extends MeterdataError {
  * the abort (a request, the pacer, a worker) ends with 130 and no stack trace.
  */
 export class InterruptedError extends MeterdataError {
-  constructor(message = 'Interrupted.', opts: { code?: ErrorCode; hint?: string } = {}) {
+  constructor(message: string = t.interrupted, opts: { code?: ErrorCode; hint?: string } = {}) {
     super(message, {
       code: opts.code ?? 'INTERRUPTED',
       exitCode: ExitCode.INTERRUPTED,
-      hint: opts.hint ?? 'Nothing was half-written; run the same command again to continue.',
+      hint: opts.hint ?? t.interruptedHint,
     });
   }
 }
@@ -98,7 +99,7 @@ export function formatError(e: unknown): { text: string; exitCode: ExitCode } {
   }
   const stack = e instanceof Error ? (e.stack ?? e.message) : String(e);
   return {
-    text: `meterdata: unexpected failure (this is a bug; please report it with the lines below)\n${terminalSafeLines(stack)}`,
+    text: `meterdata: ${t.unexpected}\n${terminalSafeLines(stack)}`,
     exitCode: ExitCode.UNEXPECTED,
   };
 }

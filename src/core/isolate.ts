@@ -10,6 +10,7 @@ import type { Io } from './io.js';
 import { ExitCode, MeterdataError, type ErrorCode } from './errors.js';
 import { isErrorCode } from './codes.js';
 import { language, type Lang } from '../i18n/index.js';
+import { coreTexts } from './texts.js';
 
 export interface HeapLimits {
   /** V8's young generation (both semi-spaces and more), MB. */
@@ -151,7 +152,7 @@ export function runIsolated<T>(module: URL, name: string, input: unknown, opts: 
       else if (failure) reject(failure);
       else if (r?.ok) resolve(r.value as T);
       else if (r) reject(deserializeError(r.error));
-      else reject(new Error(`the worker running ${name} exited (code ${code}) without an answer`));
+      else reject(new Error(coreTexts.workerNoAnswer({ name, code })));
     });
   });
 }

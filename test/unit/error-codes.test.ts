@@ -37,7 +37,10 @@ describe('the error-code table', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const documented = new Set([...readme.slice(readme.indexOf('## Exit codes')).matchAll(/^\| (\d+) \|/gm)].map((m) => Number(m[1])));
     const statuses = new Set<number>(Object.values(ExitCode));
-    const bad = Object.entries(ERROR_CODES).filter(([, e]) => e.exit.length === 0 || e.exit.some((x) => !statuses.has(x) || !documented.has(x) || x === ExitCode.OK));
+    const bad = Object.entries(ERROR_CODES).filter(([, e]) => {
+      const exits: readonly number[] = e.exit;
+      return exits.length === 0 || exits.some((x) => !statuses.has(x) || !documented.has(x) || x === ExitCode.OK);
+    });
     expect(bad).toEqual([]);
   });
 
