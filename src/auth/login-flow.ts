@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { loadProfile, saveProfile, type Profile } from '../core/config.js';
 import { InterruptedError, NotSignedInError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
-import { plural } from '../core/plural.js';
+import { count } from '../i18n/index.js';
 import { terminalSafe } from '../core/terminal-text.js';
 import { checkCallback, buildAuthorizationRequest } from './authorize.js';
 import { openBrowser } from './browser.js';
@@ -19,6 +19,7 @@ import { generateDpopKey } from './dpop.js';
 import { startCallbackServer, type CallbackPage } from './loopback-callback.js';
 import { Session } from './session.js';
 import { dpopHandle, recordFromTokens, redeemCode, revokeToken } from './token-exchange.js';
+import { signInTexts as t } from './texts.js';
 
 export interface LoginOptions {
   openBrowser: boolean;
@@ -44,15 +45,15 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   assertServerCapabilities(config);
   const issuer = config.serverMetadata().issuer;
   const dpop = profile.dpop ? await generateDpopKey() : undefined;
-  const relogin = `Run \`meterdata login${profile.name !== 'default' ? ` --profile ${profile.name}` : ''}\` again`;
+  const relogin = t.relogin({ login: `meterdata login${profile.name !== 'default' ? ` --profile ${profile.name}` : ''}` });
 
   let expected = { issuer, state: '' };
   // Only an answer that belongs to this sign-in ends the wait; others are reported and ignored.
   const judge = (params: URLSearchParams): CallbackPage => {
     const v = checkCallback(params, expected, relogin);
-    if (v.ok) return { ok: true, final: true, message: 'meterdata received the sign-in.' };
+    if (v.ok) return { ok: true, final: true, message: t.received };
     const final = !NOT_OURS.has(v.error.code);
-    if (!final) io.stderr.write(`Ignored a sign-in answer: ${terminalSafe(v.error.message)} Still waiting.\n`);
+    if (!final) io.stderr.write(`${t.ignored({ message: terminalSafe(v.error.message) })}\n`);
     return { ok: false, final, message: v.error.message };
   };
   const server = await startCallbackServer(judge);
@@ -61,9 +62,9 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   try {
     request = await buildAuthorizationRequest(config, { redirectUri: server.redirectUri, scopes: profile.scopes, resource: profile.resource });
     expected = { issuer, state: request.state };
-    io.stderr.write(`To connect meterdata, open this address in a browser and approve access:\n${request.url.href}\n`);
+    io.stderr.write(`${t.openAddress}\n${request.url.href}\n`);
     if (opts.openBrowser) openBrowser(request.url.href, io.env);
-    else io.stderr.write('Waiting for the sign-in. Without a browser on this machine, paste the address the browser ends up on here and press Enter.\n');
+    else io.stderr.write(`${t.waitingForPaste}\n`);
     params = await waitForAnswer(server.received, opts, io, relogin, judge);
   } finally {
     await server.close();
@@ -113,7 +114,7 @@ function stripConnectionFacts(p: Profile): Profile {
 
 /** The sign-in wait as a person reads it: "1 minute", "5 minutes", "30 seconds". */
 export function describeWait(ms: number): string {
-  return ms >= 60_000 ? plural(Math.round(ms / 60_000), 'minute') : plural(Math.round(ms / 1000), 'second');
+  return ms >= 60_000 ? count(Math.round(ms / 60_000), t.minute, t.minutes) : count(Math.round(ms / 1000), t.second, t.seconds);
 }
 
 /** Answers that do not belong to this sign-in: ignored, the wait goes on. */
@@ -124,15 +125,15 @@ function waitForAnswer(received: Promise<URLSearchParams>, opts: LoginOptions, i
   const racers: Promise<URLSearchParams>[] = [received];
   racers.push(
     new Promise((_, reject) => {
-      const t = setTimeout(() => {
-        reject(new NotSignedInError(`No sign-in answer arrived within ${describeWait(opts.timeoutMs)}; nothing was changed.`, { code: 'AUTH_LOGIN_TIMEOUT', hint: `${relogin} and approve access in the browser.` }));
+      const timer = setTimeout(() => {
+        reject(new NotSignedInError(t.timeout({ wait: describeWait(opts.timeoutMs) }), { code: 'AUTH_LOGIN_TIMEOUT', hint: t.timeoutHint({ relogin }) }));
       }, opts.timeoutMs);
-      cleanups.push(() => clearTimeout(t));
+      cleanups.push(() => clearTimeout(timer));
     }),
   );
   racers.push(
     new Promise((_, reject) => {
-      const onAbort = () => reject(new InterruptedError('Sign-in interrupted; nothing was changed.', { code: 'AUTH_LOGIN_INTERRUPTED', hint: `${relogin}.` }));
+      const onAbort = () => reject(new InterruptedError(t.interrupted, { code: 'AUTH_LOGIN_INTERRUPTED', hint: `${relogin}.` }));
       if (io.signal.aborted) onAbort();
       io.signal.addEventListener('abort', onAbort, { once: true });
       cleanups.push(() => io.signal.removeEventListener('abort', onAbort));

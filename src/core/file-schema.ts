@@ -29,7 +29,9 @@ export function checkJson<S extends v.GenericSchema>(schema: S, text: string, op
 export function checkValue<S extends v.GenericSchema>(schema: S, data: unknown, opts: CheckOptions = {}): Checked<v.InferOutput<S>> {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return { ok: false, problem: t.notAnObject };
   const result = v.safeParse(schema, data, { abortEarly: true });
-  if (result.success) return { ok: true, value: result.output };
+  // The value as read, not valibot's copy: that one reorders the keys, and a record written
+  // back unchanged must stay byte for byte what it was (the schemas transform nothing).
+  if (result.success) return { ok: true, value: data as v.InferOutput<S> };
   return { ok: false, problem: describeIssue(result.issues[0], opts) };
 }
 

@@ -138,6 +138,16 @@ describe('the stored sign-in, damaged', () => {
     expect(JSON.parse(readFileSync(store.fileFor('p'), 'utf8'))).toMatchObject({ refresh_token: RT, access_token: 'at-2', future_field: { a: 1 } });
   });
 
+  it('writes a record it read back unchanged byte for byte (the key order is kept)', async () => {
+    const env = home();
+    const store = new FileCredentialStore(env);
+    mkdirSync(path.dirname(store.fileFor('p')), { recursive: true });
+    const text = JSON.stringify({ updated_at: record.updated_at, extra: 1, ...record });
+    writeFileSync(store.fileFor('p'), text, { mode: 0o600 });
+    await store.write('p', (await store.read('p'))!);
+    expect(readFileSync(store.fileFor('p'), 'utf8')).toBe(text);
+  });
+
   it("the keychain's payload is checked the same way, and said in German", async () => {
     const entry = (): EntryLike => ({
       getPassword: async () => JSON.stringify({ ...record, dpop_jwk: { kty: 'RSA' } }),
