@@ -142,7 +142,8 @@ describe('the stored sign-in, damaged', () => {
     const env = home();
     const store = new FileCredentialStore(env);
     mkdirSync(path.dirname(store.fileFor('p')), { recursive: true });
-    const text = JSON.stringify({ updated_at: record.updated_at, extra: 1, ...record });
+    const { updated_at, ...rest } = record;
+    const text = JSON.stringify({ updated_at, extra: 1, ...rest });
     writeFileSync(store.fileFor('p'), text, { mode: 0o600 });
     await store.write('p', (await store.read('p'))!);
     expect(readFileSync(store.fileFor('p'), 'utf8')).toBe(text);
