@@ -4,7 +4,7 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { loadProfile, saveProfile, type Profile } from '../core/config.js';
-import { InterruptedError, NotSignedInError } from '../core/errors.js';
+import { InterruptedError, MeterdataError, NotSignedInError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { count } from '../i18n/index.js';
 import { terminalSafe } from '../core/terminal-text.js';
@@ -87,7 +87,8 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
     await store.write(profile.name, record);
     return old;
   });
-  const before = await loadProfile(io.env, profile.name);
+  // A damaged profile (login replaces it) cannot tell which server the old connection was at: it is not revoked.
+  const before = await loadProfile(io.env, profile.name).catch((e: unknown) => (e instanceof MeterdataError && e.code === 'CONFIG_PROFILE_INVALID' ? undefined : Promise.reject(e)));
   // Tokens were issued: this is the connection's latest refresh (a /whoami is not).
   const bare: Profile = { ...stripConnectionFacts(profile), last_refresh_at: record.updated_at };
   await saveProfile(io.env, bare);
