@@ -1,6 +1,6 @@
 // `meterdata status`: what a profile is connected to and whether the connection works
 // right now (a live /whoami). Exit 0 when it does, 3 otherwise.
-import { loadProfile, loadProfiles, resolveProfileName, type Profile } from '../core/config.js';
+import { loadProfile, readConfig, resolveProfileName, type Profile } from '../core/config.js';
 import { ExitCode, MeterdataError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { terminalSafe, terminalSafeJson } from '../core/terminal-text.js';
@@ -30,17 +30,24 @@ interface StatusReport {
 }
 
 export async function run(opts: Record<string, unknown>, io: Io, _args: string[] = []): Promise<number> {
-  const names = opts.all ? Object.keys(await loadProfiles(io.env)).sort() : [resolveProfileName(opts, io.env)];
+  // --all lists a damaged profile as one with a problem; the others are still checked.
+  const names = opts.all ? Object.keys((await readConfig(io.env)).profiles ?? {}).sort() : [resolveProfileName(opts, io.env)];
   const reports: StatusReport[] = [];
-  for (const name of names) reports.push(await check(name, io));
+  for (const name of names) reports.push(await check(name, io, opts.all === true));
   if (opts.json) io.stdout.write(`${terminalSafeJson(opts.all ? reports : reports[0], 2)}\n`);
   else io.stdout.write(reports.length ? reports.map(render).join('\n') : `${t.noProfiles}\n`);
   return reports.length && reports.every((r) => r.working) ? ExitCode.OK : ExitCode.NOT_SIGNED_IN;
 }
 
-async function check(name: string, io: Io): Promise<StatusReport> {
-  const stored = await loadProfile(io.env, name);
+async function check(name: string, io: Io, all: boolean): Promise<StatusReport> {
   const report: StatusReport = { profile: name, signed_in: false, working: false };
+  let stored: Profile | undefined;
+  try {
+    stored = await loadProfile(io.env, name);
+  } catch (e) {
+    if (!(all && e instanceof MeterdataError && e.code === 'CONFIG_PROFILE_INVALID')) throw e;
+    return { ...report, problem: problemOf(e) };
+  }
   if (stored) Object.assign(report, facts(stored), { storage: openStore(stored.credential_store, io.env).describe(name) });
   if (io.env.METERDATA_ACCESS_TOKEN) report.storage = t.staticToken;
   try {
@@ -52,10 +59,12 @@ async function check(name: string, io: Io): Promise<StatusReport> {
   } catch (e) {
     // Interrupted is no finding about the profile: the command stops (130).
     if (!(e instanceof MeterdataError) || io.signal.aborted) throw e;
-    report.problem = { code: e.code, message: e.message, ...(e.hint ? { hint: e.hint } : {}) };
+    report.problem = problemOf(e);
   }
   return report;
 }
+
+const problemOf = (e: MeterdataError): NonNullable<StatusReport['problem']> => ({ code: e.code, message: e.message, ...(e.hint ? { hint: e.hint } : {}) });
 
 function facts(p: Profile): Partial<StatusReport> {
   const { auth_url, base_url, client_id, client_auth, dpop, tenant_id, tenant_name, granted_scopes, property_scope, property_names, access_expires_at, last_refresh_at } = p;

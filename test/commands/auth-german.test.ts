@@ -90,6 +90,28 @@ describe('sign-in in German', () => {
   });
 });
 
+describe('status --all with a damaged profile', () => {
+  it('lists it with its problem (the field named) and still checks the others; exit 3', async () => {
+    const env = freshEnv();
+    expect((await loginLive(['login', '--no-browser', '--profile', 'good', '--auth-url', sb.url], env)).code).toBe(0);
+    const config = JSON.parse(readFileSync(configFile(env), 'utf8'));
+    config.profiles.bad = { ...config.profiles.good, name: 'bad', scopes: 'read:units' };
+    writeFileSync(configFile(env), JSON.stringify(config));
+    const json = await runCli(['status', '--all', '--json'], { env });
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stdout)).toEqual([
+      { profile: 'bad', signed_in: false, working: false, problem: expect.objectContaining({ code: 'CONFIG_PROFILE_INVALID', message: expect.stringMatching(/"scopes" must be a list, not "read:units"\.$/) }) },
+      expect.objectContaining({ profile: 'good', signed_in: true, working: true }),
+    ]);
+    const de = await runCli(['status', '--all', '--lang', 'de'], { env });
+    expect(de.stdout).toMatch(/^Profil „bad“: nicht angemeldet\n {2}Problem: {10}Das Profil „bad“ in .*config\.json ist nicht verwendbar: „scopes“ muss eine Liste sein, nicht "read:units"\.\n/);
+    expect(de.stdout).toMatch(/\nProfil „good“: verbunden, funktioniert\n/);
+    // Only that profile is named: `status --profile bad` is a usage error (exit 2), `--profile good` works.
+    expect((await runCli(['status', '--profile', 'bad'], { env })).code).toBe(2);
+    expect((await runCli(['status', '--profile', 'good'], { env })).code).toBe(0);
+  });
+});
+
 describe('error lines in German', () => {
   it('a usage error, a sign-in timeout and an interruption: one German line and hint each, no English phrase', async () => {
     const env = { ...freshEnv(), ...GERMAN };
