@@ -13,7 +13,7 @@ import { setLanguage } from '../../src/i18n/index.js';
 import { runCli } from '../helpers/run-cli.js';
 import { loginLive, runLive } from '../helpers/browser.js';
 import { findEnglish } from '../helpers/catalogues.js';
-import { storeFile } from '../helpers/signed-in.js';
+import { setAccessExpiry, storeFile } from '../helpers/signed-in.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -131,6 +131,22 @@ describe('error lines in German', () => {
     expect(interrupted.code).toBe(130);
     expect(interrupted.stderr).toMatch(/\nmeterdata: Anmeldung abgebrochen; es wurde nichts geändert\.\n {2}Führen Sie `meterdata login` erneut aus\.\n$/);
     expect(await findEnglish([usage.stderr, timeout.stderr, interrupted.stderr].join('\n'))).toEqual([]);
+  });
+
+  it('a connection the landlord ended: the refresh is refused, said in German (exit 3)', async () => {
+    const env = freshEnv();
+    const before = new Set(sb.admin.connections().map((c) => c.sid));
+    expect((await loginLive(['login', '--no-browser', '--auth-url', sb.url], env)).code).toBe(0);
+    const sid = sb.admin.connections().find((c) => !before.has(c.sid))!.sid;
+    expect(await sb.admin.disconnect(sid)).toBe(true);
+    setAccessExpiry(storeFile(env));
+    const tok = await runCli(['token', '--lang', 'de'], { env });
+    expect(tok.code).toBe(3);
+    expect(tok.stderr).toBe(
+      'meterdata: Die Verbindung wurde widerrufen oder ist abgelaufen (der Eigentümer hat sie getrennt, die Freigabe ist beendet, oder sie wurde 90 Tage nicht genutzt).\n' +
+        '  Führen Sie `meterdata login` aus, um die Verbindung neu herzustellen.\n',
+    );
+    expect(await findEnglish(tok.stderr)).toEqual([]);
   });
 
   it("the error family's own texts and a forged sign-in answer", async () => {

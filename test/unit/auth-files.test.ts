@@ -168,3 +168,19 @@ describe('the stored sign-in, damaged', () => {
     expect(await findEnglish(`${err.message}\n${err.hint}`)).toEqual([]);
   });
 });
+
+describe('a keychain that cannot be used', () => {
+  it('says so in German, naming the file store as the way out (exit 5)', async () => {
+    const entry = (): EntryLike => ({
+      getPassword: async () => Promise.reject(new Error('org.freedesktop.DBus.Error.ServiceUnknown')),
+      setPassword: async () => undefined,
+      deletePassword: async () => true,
+    });
+    setLanguage('de');
+    const err = (await new KeychainCredentialStore({}, { platform: 'linux', entry }).read('default').catch((e: unknown) => e)) as Error & { hint: string };
+    expect(err).toMatchObject({ code: 'AUTH_KEYCHAIN_UNAVAILABLE', exitCode: 5 });
+    expect(err.message).toBe('Der Schlüsselbund des Systems ist gesperrt oder nicht erreichbar (Lesen der Anmeldung: org.freedesktop.DBus.Error.ServiceUnknown).');
+    expect(err.hint).toMatch(/^Entsperren Sie den Schlüsselbund .* `meterdata login --credential-store file` \(oder METERDATA_CREDENTIAL_STORE=file\)\.$/);
+    expect(await findEnglish(`${err.message}\n${err.hint}`)).toEqual([]);
+  });
+});
