@@ -2,7 +2,7 @@
 import { catalogue } from '../i18n/index.js';
 
 export const loginTexts = catalogue(
-  'login',
+  'auth-login',
   {
     connected: (p: { profile: string; tenant: string }) => `Connected profile "${p.profile}" to ${p.tenant}.`,
     theLandlord: 'the landlord',
@@ -74,7 +74,7 @@ export const loginTexts = catalogue(
 );
 
 export const logoutTexts = catalogue(
-  'logout',
+  'auth-logout',
   {
     noProfile: (p: { profile: string }) => `Profile "${p.profile}" does not exist; nothing to do.`,
     notSignedIn: (p: { profile: string }) => `Profile "${p.profile}" is not signed in; nothing to revoke or delete.`,
@@ -102,7 +102,7 @@ export const logoutTexts = catalogue(
 );
 
 export const statusTexts = catalogue(
-  'status',
+  'auth-status',
   {
     profile: (p: { profile: string; state: string }) => `Profile "${p.profile}": ${p.state}`,
     working: 'connected, working',
