@@ -83,7 +83,11 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   // The refresh token is durable before anything uses the access token. Under the refresh
   // lock, so a refresh of the previous connection running in a cron job cannot overwrite it.
   const previous = await withRefreshLock(io.env, profile.name, async () => {
-    const old = await store.read(profile.name).catch(() => null);
+    const old = await store.read(profile.name).catch((e: unknown) => {
+      // Nothing in a damaged record can be revoked; replacing it is the fix, and it is said, not silent.
+      if (e instanceof MeterdataError && e.code === 'AUTH_STORE_DAMAGED') io.stderr.write(`${t.damagedRecordReplaced({ problem: e.message })}\n`);
+      return null;
+    });
     await store.write(profile.name, record);
     return old;
   });

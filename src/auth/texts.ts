@@ -23,6 +23,8 @@ export const signInTexts = catalogue(
     serverErrorHint: (p: { relogin: string }) => `Try again later: ${p.relogin}.`,
     redirectError: (p: { error: string; said: string }) => `The sign-in server ended the sign-in with "${p.error}"${p.said}.`,
     received: 'meterdata received the sign-in.',
+    damagedRecordReplaced: (p: { problem: string }) =>
+      `${p.problem} This sign-in replaces it; its connection was not revoked (the landlord can disconnect it in the portal, or it expires after 90 days unused).`,
     ignored: (p: { message: string }) => `Ignored a sign-in answer: ${p.message} Still waiting.`,
     openAddress: 'To connect meterdata, open this address in a browser and approve access:',
     waitingForPaste: 'Waiting for the sign-in. Without a browser on this machine, paste the address the browser ends up on here and press Enter.',
@@ -86,6 +88,8 @@ export const signInTexts = catalogue(
     serverErrorHint: (p) => `Bitte später erneut versuchen: ${p.relogin}.`,
     redirectError: (p) => `Der Anmeldeserver hat die Anmeldung mit „${p.error}“ beendet${p.said}.`,
     received: 'meterdata hat die Anmeldung erhalten.',
+    damagedRecordReplaced: (p) =>
+      `${p.problem} Diese Anmeldung ersetzt sie; ihre Verbindung wurde nicht widerrufen (der Eigentümer kann sie im Portal trennen, sonst läuft sie nach 90 Tagen ohne Nutzung ab).`,
     ignored: (p) => `Eine Antwort der Anmeldung wurde nicht beachtet: ${p.message} Es wird weiter gewartet.`,
     openAddress: 'Um meterdata zu verbinden, öffnen Sie diese Adresse in einem Browser und geben Sie den Zugriff frei:',
     waitingForPaste:

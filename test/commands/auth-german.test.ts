@@ -53,7 +53,7 @@ describe('sign-in in German', () => {
     expect(again.stderr).toBe('Das Profil „default“ ist nicht angemeldet; nichts zu widerrufen oder zu löschen.\n');
   });
 
-  it('a damaged stored sign-in: status names the field in German (exit 3), logout clears it in German', async () => {
+  it('a damaged stored sign-in: status names the field in German (exit 3), login replaces it saying so, logout clears it', async () => {
     const env = freshEnv();
     expect((await loginLive(['login', '--no-browser', '--auth-url', sb.url], env)).code).toBe(0);
     const rec = JSON.parse(readFileSync(storeFile(env), 'utf8'));
@@ -66,6 +66,12 @@ describe('sign-in in German', () => {
     expect(await findEnglish(status.stdout)).toEqual([]);
     const json = JSON.parse((await runCli(['status', '--json'], { env })).stdout);
     expect(json.problem).toMatchObject({ code: 'AUTH_STORE_DAMAGED', message: expect.stringMatching(/is damaged: "refresh_intent\.pid" must be a number\.$/) });
+    // Signing in again replaces it, and says that its connection could not be revoked.
+    const relogin = await loginLive(['login', '--lang', 'de', '--no-browser', '--auth-url', sb.url], env);
+    expect(relogin.code, relogin.stderr).toBe(0);
+    expect(relogin.stderr).toMatch(/^Die gespeicherte Anmeldung in .*default\.json ist beschädigt: „refresh_intent\.pid“ muss eine Zahl sein\. Diese Anmeldung ersetzt sie; ihre Verbindung wurde nicht widerrufen/m);
+    expect(JSON.parse(readFileSync(storeFile(env), 'utf8')).refresh_intent).toBeUndefined();
+    writeFileSync(storeFile(env), '{"v":1,"refresh_tok', { mode: 0o600 });
     const logout = await runCli(['logout'], { env: { ...env, ...GERMAN } });
     expect(logout.code).toBe(0);
     expect(logout.stderr).toMatch(/^Profil „default“ abgemeldet: die gespeicherte Anmeldung war beschädigt, .* der beschädigte Eintrag wurde aus der Anmeldedatei gelöscht\.\n$/);
