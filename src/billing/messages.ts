@@ -184,3 +184,8 @@ export function reviewRows(flags: Flag[], lang: Lang): ReviewRow[] {
       message: flagMessage(f, lang),
     }));
 }
+
+/** A flag's facts as [label, value] in the reader's language, for screens that list them. */
+export function factPairs(flag: Flag, lang: Lang): [string, string][] {
+  return Object.entries(flag.facts ?? {}).map(([k, v]) => [FACT_LABELS[k]?.[lang] ?? k, lang === 'de' ? germanFact(v) : v]);
+}

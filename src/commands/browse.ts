@@ -1,6 +1,5 @@
 // `meterdata browse`: the clerks' terminal UI. Ink and React load only here, and
 // only after the checks that need no terminal, so `--help` and errors stay light.
-import { plural } from '../core/plural.js';
 import { ExitCode, UsageError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import path from 'node:path';
@@ -11,16 +10,21 @@ import { packageVersion } from '../core/resources.js';
 import type { ExportSelection } from '../tui/data.js';
 import { periodFlags } from '../export/options.js';
 import { defaultRange, rangeFlags } from '../tui/range.js';
+import { t } from '../tui/texts.js';
 
-export async function run(opts: Record<string, unknown>, io: Io): Promise<number> {
+/** As src/cli.ts parsed them: --year, --from and --to already checked by src/core/dates.ts. */
+export interface BrowseFlags {
+  profile?: string;
+  year?: string;
+  from?: string;
+  to?: string;
+}
+
+export async function run(opts: BrowseFlags, io: Io): Promise<number> {
   // The same flags as export, read by the same code: the same messages, naming the flag.
   const range = periodFlags(opts) ?? defaultRange(new Date());
   if (!io.stdout.isTTY || !io.stdin.isTTY) {
-    throw new UsageError(
-      '`meterdata browse` is interactive and needs a terminal, but its input or output is redirected.',
-      `For files or scripts use: meterdata export ${rangeFlags(range)}`,
-      'USAGE_NOT_A_TERMINAL',
-    );
+    throw new UsageError(t.notATerminal, t.notATerminalHint({ flags: rangeFlags(range) }), 'USAGE_NOT_A_TERMINAL');
   }
   const [{ openConnection }, { createApiClient }, billing, { createBrowseData, eventHub }, { runBrowser }] = await Promise.all([
     import('../auth/connection.js'),
@@ -64,7 +68,7 @@ function slug(text: string, fallback: string): string {
  */
 async function exportFromBrowser(s: ExportSelection, ctx: { api: ApiClient; io: Io; profile: string | undefined }): Promise<string> {
   const [{ prepareExport }, { runExport }, { createReporter }] = await Promise.all([
-    import('./export.js'),
+    import('../export/single.js'),
     import('../export/run.js'),
     import('../export/progress.js'),
   ]);
@@ -84,5 +88,5 @@ async function exportFromBrowser(s: ExportSelection, ctx: { api: ApiClient; io: 
   const summary = await runExport({ api: ctx.api, args, template, stateDir: dirs(ctx.io.env).state, reporter, toolVersion: packageVersion(), signal: ctx.io.signal, ...(select ? { select } : {}) });
   const where = path.relative(ctx.io.cwd, summary.out);
   const shown = where && !where.startsWith('..') && !path.isAbsolute(where) ? `./${where}` : summary.out;
-  return `${plural(summary.files.length, 'file')} in ${shown}`;
+  return t.exportedFiles({ n: summary.files.length, where: shown });
 }

@@ -10,13 +10,16 @@ import type { FlagCode } from '../billing/types.js';
 import { UsageError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { terminalSafe } from '../core/terminal-text.js';
-import { headlessLogin } from '../export/sandbox-login.js';
-import { exportWith, prepareExport, summaryText } from './export.js';
+import { language, num } from '../i18n/index.js';
+import { exportWith, prepareExport } from '../export/single.js';
+import { summaryText } from '../export/summary.js';
+import { headlessLogin } from '../sandbox/headless-login.js';
+import { demoText as t } from './texts-export.js';
 
 export async function run(opts: Record<string, unknown>, io: Io): Promise<number> {
   const unitsRaw = typeof opts.units === 'string' ? opts.units : undefined;
   if (unitsRaw !== undefined && (!/^\d+$/.test(unitsRaw) || Number(unitsRaw) < 1 || Number(unitsRaw) > 50_000)) {
-    throw new UsageError(`--units: "${unitsRaw}" is not a number of units from 1 to 50000.`);
+    throw new UsageError(t.badUnits({ raw: unitsRaw }));
   }
   const home = await mkdtemp(path.join(os.tmpdir(), 'meterdata-demo-'));
   const env: NodeJS.ProcessEnv = { ...io.env, METERDATA_HOME: home, METERDATA_PROFILE: 'demo' };
@@ -27,16 +30,16 @@ export async function run(opts: Record<string, unknown>, io: Io): Promise<number
   const { startSandbox } = await import('../sandbox/server.js');
   const sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', ...(unitsRaw ? { units: Number(unitsRaw) } : {}) });
   try {
-    io.stderr.write(`demo: sandbox running at ${sandbox.url}; signing in as the demo landlord…\n`);
+    io.stderr.write(`${t.signingIn({ url: sandbox.url })}\n`);
     await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: io.signal, profile: 'demo' });
     const { openConnection } = await import('../auth/connection.js');
     const conn = await openConnection({ profile: 'demo', env, signal: io.signal, warn: (l) => io.stderr.write(l) });
-    io.stderr.write(`demo: exporting 2025 for ${terminalSafe(conn.profile.tenant_name ?? 'the demo landlord')}…\n`);
+    io.stderr.write(`${t.exporting({ tenant: terminalSafe(conn.profile.tenant_name ?? t.theLandlord) })}\n`);
     const summary = await exportWith(args, template, demoIo, conn);
     const top = Object.entries(summary.codes)
       .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))
-      .map(([code, n]) => `  ${String(n).padStart(4)} × ${code}: ${flagText(code as FlagCode, 'en').title}`);
-    io.stdout.write(`${summaryText(summary, template)}\n${top.length ? `findings:\n${top.join('\n')}\n` : ''}Open ${path.join(args.out, 'billing.xlsx')} or the CSV files next to it.\n`);
+      .map(([code, n]) => `  ${num(n).padStart(4)} × ${code}: ${flagText(code as FlagCode, language()).title}`);
+    io.stdout.write(`${summaryText(summary, template)}\n${top.length ? `${t.findings}\n${top.join('\n')}\n` : ''}${t.open({ file: path.join(args.out, 'billing.xlsx') })}\n`);
     return 0;
   } finally {
     await sandbox.close();

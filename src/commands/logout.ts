@@ -13,7 +13,13 @@ import { logoutTexts as t } from './texts-auth.js';
 
 const CONNECTION_FACTS: (keyof Profile)[] = ['tenant_id', 'tenant_name', 'client_id_seen', 'granted_scopes', 'property_scope', 'property_names', 'last_refresh_at', 'access_expires_at'];
 
-export async function run(opts: Record<string, unknown>, io: Io, _args: string[] = []): Promise<number> {
+/** As src/cli.ts parsed them. */
+export interface LogoutFlags {
+  profile?: string;
+  localOnly?: boolean;
+}
+
+export async function run(opts: LogoutFlags, io: Io, _args: string[] = []): Promise<number> {
   const name = resolveProfileName(opts, io.env);
   const profile = await loadProfile(io.env, name);
   if (!profile) {

@@ -29,7 +29,14 @@ interface StatusReport {
   problem?: { code: string; message: string; hint?: string };
 }
 
-export async function run(opts: Record<string, unknown>, io: Io, _args: string[] = []): Promise<number> {
+/** As src/cli.ts parsed them. */
+export interface StatusFlags {
+  profile?: string;
+  json?: boolean;
+  all?: boolean;
+}
+
+export async function run(opts: StatusFlags, io: Io, _args: string[] = []): Promise<number> {
   // --all lists a damaged profile as one with a problem; the others are still checked.
   const names = opts.all ? Object.keys((await readConfig(io.env)).profiles ?? {}).sort() : [resolveProfileName(opts, io.env)];
   const reports: StatusReport[] = [];

@@ -2,13 +2,18 @@
 import type { Io } from '../core/io.js';
 import { openConnection } from '../auth/connection.js';
 
-export async function run(opts: Record<string, unknown>, io: Io, _args: string[] = []): Promise<number> {
+/** As src/cli.ts parsed them. */
+export interface TokenFlags {
+  profile?: string;
+}
+
+export async function run(opts: TokenFlags, io: Io, _args: string[] = []): Promise<number> {
   // The override needs no API, profile or base URL: print it as it is (never refreshed).
   if (io.env.METERDATA_ACCESS_TOKEN) {
     io.stdout.write(`${io.env.METERDATA_ACCESS_TOKEN}\n`);
     return 0;
   }
-  const conn = await openConnection({ profile: opts.profile as string | undefined, env: io.env, signal: io.signal, warn: (l) => io.stderr.write(l) });
+  const conn = await openConnection({ profile: opts.profile, env: io.env, signal: io.signal, warn: (l) => io.stderr.write(l) });
   io.stdout.write(`${await conn.credentials.currentToken()}\n`);
   return 0;
 }

@@ -156,7 +156,7 @@ export function isErrorCode(v: unknown): v is ErrorCode {
 
 /** Waiting helps: the service or the sign-in server asked to slow down. */
 export function isRateLimit(code: ErrorCode): boolean {
-  return (ERROR_CODES[code] as CodeEntry).rateLimit === true;
+  return (ERROR_CODES[code] as CodeEntry | undefined)?.rateLimit === true;
 }
 
 // commander's error codes for a bad command line, as meterdata's usage codes.

@@ -9,6 +9,7 @@ import { UsageError, isMeterdataError, type ErrorCode } from '../core/errors.js'
 import { figuresFromTables, type Figure, type TableLayout } from '../review/index.js';
 import { MANIFEST } from './output.js';
 import { loadTemplate, type Template } from './templates.js';
+import { compareText as t } from './texts-folder.js';
 
 export interface FolderComparison {
   dir: string;
@@ -24,15 +25,14 @@ interface Manifest {
   files?: { name?: unknown; bytes?: unknown; sha256?: unknown }[];
 }
 
-const refuse = (dir: string, what: string, hint: string, code: ErrorCode = 'EXPORT_COMPARE_INVALID') => new UsageError(`--compare ${dir}: ${what}`, hint, code);
-const ANOTHER = 'Give the folder of an earlier, unchanged meterdata export of this connection, or --compare with a year.';
+const refuse = (dir: string, what: string, hint: string, code: ErrorCode = 'EXPORT_COMPARE_INVALID') => new UsageError(t.refused({ dir, what }), hint, code);
 
 async function readManifest(dir: string): Promise<Manifest> {
   let text: string;
   try {
     text = await readFile(path.join(dir, MANIFEST), 'utf8');
   } catch {
-    throw refuse(dir, `no meterdata export there (no readable ${MANIFEST}).`, ANOTHER);
+    throw refuse(dir, t.noExport({ manifest: MANIFEST }), t.another);
   }
   try {
     const m = JSON.parse(text) as Manifest;
@@ -40,12 +40,12 @@ async function readManifest(dir: string): Promise<Manifest> {
   } catch {
     // reported below
   }
-  throw refuse(dir, `${MANIFEST} is not a meterdata manifest.`, ANOTHER);
+  throw refuse(dir, t.notManifest({ manifest: MANIFEST }), t.another);
 }
 
 /** The template the earlier export was written with: a built-in, or its file beside the folder or under the current directory. */
 async function templateOf(dir: string, name: unknown): Promise<Template> {
-  if (typeof name !== 'string') throw refuse(dir, 'its manifest names no template.', ANOTHER);
+  if (typeof name !== 'string') throw refuse(dir, t.noTemplate, t.another);
   for (const base of [path.dirname(dir), process.cwd()]) {
     try {
       return await loadTemplate(name, base);
@@ -53,22 +53,22 @@ async function templateOf(dir: string, name: unknown): Promise<Template> {
       if (!isMeterdataError(e)) throw e;
     }
   }
-  throw refuse(dir, `the template "${name}" it was written with cannot be read.`, 'Run meterdata from the folder the template path is relative to, or compare with a year.');
+  throw refuse(dir, t.templateUnreadable({ name }), t.templateUnreadableHint);
 }
 
 export async function loadComparisonFolder(dir: string, who: WhoAmI): Promise<FolderComparison> {
   const m = await readManifest(dir);
   if (m.tenant?.id !== who.tenant_id) {
-    throw refuse(dir, `that export belongs to "${String(m.tenant?.name ?? 'another tenant')}", not to this connection's "${who.tenant_name}".`, 'Compare only with exports of the same connection.', 'EXPORT_COMPARE_OTHER_TENANT');
+    throw refuse(dir, t.otherTenant({ theirs: String(m.tenant?.name ?? t.anotherTenant), ours: who.tenant_name }), t.otherTenantHint, 'EXPORT_COMPARE_OTHER_TENANT');
   }
   const range = m.range;
-  if (typeof range?.from !== 'string' || typeof range.to !== 'string') throw refuse(dir, 'its manifest has no range.', ANOTHER);
+  if (typeof range?.from !== 'string' || typeof range.to !== 'string') throw refuse(dir, t.noRange, t.another);
   const texts = new Map<string, string>();
   for (const f of m.files ?? []) {
-    if (typeof f.name !== 'string' || f.name.includes('/') || f.name.includes('\\')) throw refuse(dir, 'its manifest lists a file name that is not plain.', ANOTHER, 'EXPORT_COMPARE_MISMATCH');
+    if (typeof f.name !== 'string' || f.name.includes('/') || f.name.includes('\\')) throw refuse(dir, t.notPlain, t.another, 'EXPORT_COMPARE_MISMATCH');
     const data = await readFile(path.join(dir, f.name)).catch(() => null);
     if (data === null || data.length !== f.bytes || createHash('sha256').update(data).digest('hex') !== f.sha256) {
-      throw refuse(dir, `${f.name} does not match the manifest (missing or changed after the export).`, ANOTHER, 'EXPORT_COMPARE_MISMATCH');
+      throw refuse(dir, t.changed({ file: f.name }), t.another, 'EXPORT_COMPARE_MISMATCH');
     }
     if (f.name.endsWith('.csv')) texts.set(f.name, data.toString('utf8'));
   }
@@ -80,12 +80,12 @@ export async function loadComparisonFolder(dir: string, who: WhoAmI): Promise<Fo
   const billing = layout('billing');
   const plant = layout('plant-points');
   const billingCsv = billing && texts.get(billing.file);
-  if (!billing || billingCsv === undefined) throw refuse(dir, 'it has no billing CSV to compare with (exported without csv, or its template leaves billing out).', ANOTHER);
+  if (!billing || billingCsv === undefined) throw refuse(dir, t.noBilling, t.another);
   let figures: Figure[];
   try {
     figures = figuresFromTables(billingCsv!, plant ? (texts.get(plant.file) ?? null) : null, { billing: billing.layout, plant: plant?.layout ?? null });
   } catch (e) {
-    throw refuse(dir, `${(e as Error).message}.`, ANOTHER, 'EXPORT_COMPARE_MISMATCH');
+    throw refuse(dir, `${(e as Error).message}.`, t.another, 'EXPORT_COMPARE_MISMATCH');
   }
   const byProperty = new Map<string, Figure[]>();
   for (const f of figures) {

@@ -13,6 +13,10 @@ import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { UsageError } from '../core/errors.js';
 import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit, WhoAmI } from '../api/types.js';
+import { JournalDamage, readAnswers, readLockHolder, readMeta, type JournalMeta } from './journal-check.js';
+import { runText as t } from './texts-run.js';
+
+export type { JournalMeta };
 
 export interface PropertyAnswers {
   property: Property;
@@ -20,18 +24,6 @@ export interface PropertyAnswers {
   /** Every measuring point listed for the Property (with and without a unit). */
   points: MeasuringPoint[];
   plantPoints: { point: MeasuringPoint; consumption: MeasuringPointConsumption }[];
-}
-
-export interface JournalMeta {
-  version: 1;
-  identity: Record<string, unknown>;
-  /** ISO time of the first start: the export time shown in the files. */
-  startedAt: string;
-  tenantId: string;
-  tenantName: string;
-  propertyScope: WhoAmI['property_scope'];
-  /** Filled in once the Property list is complete. */
-  properties: Property[] | null;
 }
 
 /** A lock file that cannot be read as ours is taken over once it is this old. */
@@ -169,13 +161,9 @@ export class Journal {
     } catch {
       return true; // gone between our attempt and this look: try again
     }
-    let holder: { pid?: unknown; host?: unknown; started?: unknown };
-    try {
-      holder = JSON.parse(text) as typeof holder;
-    } catch {
-      return ageMs > LOCK_DAMAGED_STALE_MS;
-    }
-    return holder.host === os.hostname() && typeof holder.pid === 'number' && !alive(holder.pid, holder.started);
+    const holder = readLockHolder(text);
+    if (!holder) return ageMs > LOCK_DAMAGED_STALE_MS;
+    return holder.host === os.hostname() && !alive(holder.pid, holder.started);
   }
 
   /**
@@ -187,14 +175,14 @@ export class Journal {
     // The journal first: a second run with the same arguments is told just that.
     const unlockJournal = await Journal.lock(
       `${dir}.lock`,
-      new UsageError('Another `meterdata export` with the same arguments is running.', `Wait for it to finish; if none runs, delete ${dir}.lock.`, 'EXPORT_ALREADY_RUNNING'),
+      new UsageError(t.running, t.runningHint({ lock: `${dir}.lock` }), 'EXPORT_ALREADY_RUNNING'),
     );
     const outLock = await outLockFile(stateDir, out);
     let unlockOut: () => Promise<void>;
     try {
       unlockOut = await Journal.lock(
         outLock,
-        new UsageError(`Another \`meterdata export\` is writing to ${out}; one export owns a folder at a time.`, `Wait for it to finish, or choose another --out folder; if none runs, delete ${outLock}.`, 'EXPORT_OUT_BUSY'),
+        new UsageError(t.outBusy({ out }), t.outBusyHint({ lock: outLock }), 'EXPORT_OUT_BUSY'),
       );
     } catch (e) {
       await unlockJournal();
@@ -202,15 +190,20 @@ export class Journal {
     }
     const unlock = () => unlockOut().finally(unlockJournal);
     let reason: string | null = null;
+    const metaFile = path.join(dir, 'meta.json');
     try {
-      const meta = JSON.parse(await readFile(path.join(dir, 'meta.json'), 'utf8')) as JournalMeta;
-      if (meta.version !== 1 || JSON.stringify(meta.identity) !== JSON.stringify(identity)) reason = 'it was written by another version';
-      else if (meta.tenantId !== who.tenant_id) reason = `the connection now belongs to "${who.tenant_name}", not "${meta.tenantName}"`;
-      else if (!sameScope(meta.propertyScope, who.property_scope)) reason = "the landlord's property selection has changed since";
+      const meta = readMeta(await readFile(metaFile, 'utf8'));
+      if (meta === 'other-version' || JSON.stringify(meta.identity) !== JSON.stringify(identity)) reason = t.otherVersion;
+      else if (meta.tenantId !== who.tenant_id) reason = t.otherTenant({ now: who.tenant_name, before: meta.tenantName });
+      else if (!sameScope(meta.propertyScope, who.property_scope)) reason = t.otherScope;
       else return new Journal(dir, meta, null, true, unlock, outLock);
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT') reason = 'its files could not be read';
+      // Damaged progress is only a cache of answers: starting over is always safe, and says which file it was.
+      if (e instanceof JournalDamage) reason = t.damaged({ file: metaFile, why: e.message });
+      else {
+        const { code, message } = e as NodeJS.ErrnoException;
+        if (code !== 'ENOENT') reason = t.unreadable({ file: metaFile, why: code ?? message });
+      }
     }
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
@@ -241,11 +234,26 @@ export class Journal {
     return path.join(this.dir, `property-${String(index).padStart(6, '0')}.json.gz`);
   }
 
-  async load(index: number): Promise<PropertyAnswers | null> {
+  /**
+   * The saved answers of the Property at `index`, or null when it is to be fetched: not
+   * fetched yet, or damaged (said through `onDamaged`, naming the file and why).
+   */
+  async load(index: number, expected: Pick<Property, 'id'>, onDamaged: (file: string, why: string) => void): Promise<PropertyAnswers | null> {
+    const file = this.file(index);
+    let text: string;
     try {
-      return JSON.parse(gunzipSync(await readFile(this.file(index))).toString('utf8')) as PropertyAnswers;
-    } catch {
-      return null; // not fetched yet (or unreadable): fetch it again
+      text = gunzipSync(await readFile(file)).toString('utf8');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') onDamaged(file, code?.startsWith('Z_') ? t.notGzip : (code ?? String(e)));
+      return null;
+    }
+    try {
+      return readAnswers<PropertyAnswers>(text, expected);
+    } catch (e) {
+      if (!(e instanceof JournalDamage)) throw e;
+      onDamaged(file, e.message);
+      return null;
     }
   }
 

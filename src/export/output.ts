@@ -13,6 +13,8 @@ import { CsvTableWriter } from './csv-writer.js';
 import type { Format } from './options.js';
 import { overviewKey, type Row, type TableName } from './tables.js';
 import type { Template } from './templates.js';
+import { outText as t } from './texts-folder.js';
+import { summaryWords } from './texts-summary.js';
 import type { OverviewData, OverviewUnit, XlsxInput } from './xlsx-writer.js';
 
 export const MANIFEST = 'meterdata-manifest.json';
@@ -57,7 +59,7 @@ export function findingsPlace(s: { files: FileEntry[] }, template: Pick<Template
   const review = template.files.find((f) => f.table === 'review');
   if (!review) return null;
   if (s.files.some((f) => f.name === review.file)) return review.file;
-  return s.files.some((f) => f.name === XLSX_FILE) ? `the "${review.sheet}" sheet of ${XLSX_FILE}` : null;
+  return s.files.some((f) => f.name === XLSX_FILE) ? summaryWords.sheetOf({ sheet: review.sheet, file: XLSX_FILE }) : null;
 }
 
 /**
@@ -71,15 +73,13 @@ export async function checkOutDir(dir: string, identity: Record<string, unknown>
   const manifest = (await readManifest(path.join(dir, MANIFEST))) ?? (await readManifest(path.join(dir, asideName(MANIFEST))));
   if (manifest) {
     if (JSON.stringify(manifest.identity) === JSON.stringify(identity)) return;
-    throw new UsageError(`--out ${dir} already holds an export made with other arguments.`, 'Choose another --out folder, or delete that folder first.', 'EXPORT_OUT_IN_USE');
+    throw new UsageError(t.otherArguments({ dir }), t.otherArgumentsHint, 'EXPORT_OUT_IN_USE');
   }
   for (const n of names) {
     const exists = await stat(path.join(dir, n)).then(() => true, () => false);
-    if (exists) throw new UsageError(`--out ${dir} already holds ${n}, which is not from a complete meterdata export.`, 'Choose another --out folder, or move those files away first.', 'EXPORT_OUT_IN_USE');
+    if (exists) throw new UsageError(t.foreignFile({ dir, file: n }), t.foreignFileHint, 'EXPORT_OUT_IN_USE');
   }
 }
-
-const NOT_WRITABLE_HINT = 'Choose a folder you may write to for --out (it is created if missing).';
 
 /**
  * The --out folder (or, when it does not exist yet, the folder it would be created in)
@@ -94,15 +94,15 @@ export async function checkWritable(dir: string): Promise<void> {
     if (st?.isDirectory()) break;
     if (st) {
       throw new UsageError(
-        at === dir ? `--out ${dir} is a file, not a folder.` : `--out ${dir} cannot be created: ${at} is a file, not a folder.`,
-        NOT_WRITABLE_HINT,
+        at === dir ? t.isFile({ dir }) : t.parentIsFile({ dir, at }),
+        t.notWritableHint,
         'EXPORT_OUT_NOT_A_FOLDER',
       );
     }
     // A link to nothing: mkdir cannot create it (EEXIST) and would fail only after the requests.
     const target = await readlink(at).catch(() => null);
     if (target !== null) {
-      throw new UsageError(`--out ${dir} cannot be created: ${at} is a link to ${target}, which does not exist.`, 'Create the folder the link points to, or choose another --out folder.', 'EXPORT_OUT_NOT_A_FOLDER');
+      throw new UsageError(t.danglingLink({ dir, at, target }), t.danglingLinkHint, 'EXPORT_OUT_NOT_A_FOLDER');
     }
     if (path.dirname(at) === at) break;
     at = path.dirname(at);
@@ -127,9 +127,8 @@ export function probeFile(dir: string): string {
 }
 
 function notWritable(dir: string, at: string, e: NodeJS.ErrnoException): UsageError {
-  const why = e.code === 'EROFS' ? 'it is on a read-only file system' : e.code === 'EACCES' || e.code === 'EPERM' ? 'permission denied' : (e.code ?? e.message);
-  const where = at === dir ? '' : ` (in ${at})`;
-  return new UsageError(`--out ${dir} cannot be written${where}: ${why}.`, NOT_WRITABLE_HINT, 'EXPORT_OUT_NOT_WRITABLE');
+  const why = e.code === 'EROFS' ? t.readOnly : e.code === 'EACCES' || e.code === 'EPERM' ? t.denied : (e.code ?? e.message);
+  return new UsageError(at === dir ? t.notWritable({ dir, why }) : t.notWritableIn({ dir, at, why }), t.notWritableHint, 'EXPORT_OUT_NOT_WRITABLE');
 }
 
 /** The manifest's content; {} when unreadable (not ours to overwrite), null when absent. */

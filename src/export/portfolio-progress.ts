@@ -2,9 +2,9 @@
 // a line per profile (units, Properties, requests, state), redrawn at most 10 times a
 // second. Off a terminal (cron): a log line per finished Property and per note, each
 // starting with the profile's name, and nothing that redraws. --quiet: nothing.
-import { plural } from '../core/plural.js';
 import type { Io } from '../core/io.js';
-import { propertyLine, type Reporter } from './progress.js';
+import { propertyLine, unitCount, type Reporter } from './progress.js';
+import { progressText as t } from './texts-run.js';
 
 interface Row {
   profile: string;
@@ -42,22 +42,21 @@ export function createPortfolioDisplay(io: Io, profiles: string[], opts: { quiet
   const now = opts.now ?? Date.now;
   const started = now();
   const width = Math.max(...profiles.map((p) => p.length));
-  const rows = new Map<string, Row>(profiles.map((p) => [p, { profile: p, units: 0, total: null, props: 0, propsDone: 0, requests: () => 0, state: 'waiting' }]));
+  const rows = new Map<string, Row>(profiles.map((p) => [p, { profile: p, units: 0, total: null, props: 0, propsDone: 0, requests: () => 0, state: t.waiting }]));
   let drawnLines = 0;
   let lastDraw = 0;
   const text = (r: Row) => {
     const secs = Math.max(0.001, (now() - started) / 1000);
-    const units = r.total ? `${r.units}/${plural(r.total, 'unit')}` : plural(r.units, 'unit');
-    return `${r.profile.padEnd(width)}  ${units} · property ${r.propsDone}/${r.props} · ${(r.requests() / secs).toFixed(1)} req/s · ${r.state}`;
+    return `${r.profile.padEnd(width)}  ${t.row({ units: unitCount(r.units, r.total), done: r.propsDone, total: r.props, rate: (r.requests() / secs).toFixed(1), state: r.state })}`;
   };
   const clear = () => {
     if (drawnLines) write(`\x1b[${drawnLines}A\r\x1b[J`);
     drawnLines = 0;
   };
   const draw = (force = false) => {
-    const t = now();
-    if (!force && t - lastDraw < 100) return;
-    lastDraw = t;
+    const at = now();
+    if (!force && at - lastDraw < 100) return;
+    lastDraw = at;
     clear();
     write([...rows.values()].map((r) => `${text(r)}\n`).join(''));
     drawnLines = rows.size;
@@ -74,12 +73,12 @@ export function createPortfolioDisplay(io: Io, profiles: string[], opts: { quiet
     reporter(profile, requests) {
       const r = rows.get(profile)!;
       r.requests = requests;
-      r.state = 'signing in';
+      r.state = t.signingIn;
       return {
         begin(n, hint) {
           r.props = n;
           r.total = hint;
-          r.state = 'fetching';
+          r.state = t.fetching;
           draw(true);
         },
         unit() {
@@ -93,7 +92,7 @@ export function createPortfolioDisplay(io: Io, profiles: string[], opts: { quiet
         },
         note: (line) => note(profile, line),
         end() {
-          r.state = 'writing files';
+          r.state = t.writing;
           draw(true);
         },
       };

@@ -5,7 +5,7 @@ import { ExitCode, isMeterdataError } from '../core/errors.js';
 import { terminalSafe } from '../core/terminal-text.js';
 import { csvLine, neutraliseFormula } from './format.js';
 import type { ExportSummary } from './run.js';
-import { plural } from '../core/plural.js';
+import { portfolioText as t } from './texts-summary.js';
 
 export const SUMMARY_FILE = 'portfolio-summary.csv';
 
@@ -37,9 +37,9 @@ export function worstExitCode(codes: number[]): number {
 export function describeFailure(e: unknown, signal?: AbortSignal): { exitCode: number; error: { code: string; message: string; hint?: string }; stack?: string } {
   if (isMeterdataError(e)) return { exitCode: e.exitCode, error: { code: e.code, message: e.message, ...(e.hint ? { hint: e.hint } : {}) } };
   // Ctrl-C or SIGTERM while a profile was still signing in: an interruption, not a bug.
-  if (signal?.aborted) return { exitCode: ExitCode.INTERRUPTED, error: { code: 'EXPORT_INTERRUPTED', message: 'Interrupted before the export of this profile started.', hint: 'Run the same command again to continue.' } };
+  if (signal?.aborted) return { exitCode: ExitCode.INTERRUPTED, error: { code: 'EXPORT_INTERRUPTED', message: t.interrupted, hint: t.interruptedHint } };
   const err = e instanceof Error ? e : new Error(String(e));
-  return { exitCode: ExitCode.UNEXPECTED, error: { code: 'UNEXPECTED', message: `unexpected failure (this is a bug; please report it): ${err.message}` }, ...(err.stack ? { stack: err.stack } : {}) };
+  return { exitCode: ExitCode.UNEXPECTED, error: { code: 'UNEXPECTED', message: t.bug({ message: err.message }) }, ...(err.stack ? { stack: err.stack } : {}) };
 }
 
 
@@ -49,12 +49,13 @@ export function profileLine(r: ProfileResult): string {
 }
 
 function profileText(r: ProfileResult): string {
-  const head = `profile ${r.profile}:`;
-  if (r.outcome === 'failed' || !r.summary) return `${head} failed (exit ${r.exitCode}, ${r.error?.code}): ${r.error?.message}${r.error?.hint ? ` ${r.error.hint}` : ''}`;
+  if (r.outcome === 'failed' || !r.summary) {
+    return `${t.failed({ profile: r.profile, exit: r.exitCode, code: String(r.error?.code), message: String(r.error?.message) })}${r.error?.hint ? ` ${r.error.hint}` : ''}`;
+  }
   const s = r.summary;
-  const what = r.outcome === 'kept' ? 'exported by the earlier run, kept' : `exported in ${r.seconds.toFixed(1)}s`;
-  const strict = r.exitCode === ExitCode.NEEDS_REVIEW ? ` (--strict: exit 6)` : '';
-  return `${head} ${what}${strict}: "${s.tenant}", ${plural(s.counts.properties, 'Property')}, ${plural(s.counts.units, 'unit')}, flags ${s.flags.not_billed} not billed, ${s.flags.review} to review, ${s.flags.info} info, ${plural(s.requests, 'request')} -> ${r.out}`;
+  const strict = r.exitCode === ExitCode.NEEDS_REVIEW ? t.strictExit : '';
+  const p = { profile: r.profile, strict, tenant: s.tenant, properties: s.counts.properties, units: s.counts.units, notBilled: s.flags.not_billed, review: s.flags.review, info: s.flags.info, requests: s.requests, out: r.out };
+  return r.outcome === 'kept' ? t.kept(p) : t.exported({ ...p, seconds: r.seconds.toFixed(1) });
 }
 
 export function profileJson(r: ProfileResult): Record<string, unknown> {
@@ -72,14 +73,18 @@ export function profileJson(r: ProfileResult): Record<string, unknown> {
 
 const COLUMNS = ['profile', 'outcome', 'exit_code', 'error_code', 'tenant', 'properties', 'units', 'flags_not_billed', 'flags_review', 'flags_info', 'requests', 'seconds', 'out', 'message', 'hint'];
 
-/** portfolio-summary.csv: one row per profile in the order given, comma-separated, CRLF (as the generic layout). */
+/**
+ * portfolio-summary.csv: one row per profile in the order given, comma-separated, CRLF (as the generic layout).
+ * Column names, outcome and error codes are what scripts match on, the same in both languages; message and
+ * hint are the texts a person reads, in the run's language.
+ */
 export function summaryCsv(results: ProfileResult[]): string {
   const rows = results.map((r) => {
     const s = r.summary;
     const n = (v: number | undefined) => (v === undefined ? '' : String(v));
     // text cells neutralised like every other CSV file's (a tenant name from the server could start with "=")
-    const t = neutraliseFormula;
-    return [t(r.profile), r.outcome, String(r.exitCode), t(r.error?.code ?? ''), t(s?.tenant ?? ''), n(s?.counts.properties), n(s?.counts.units), n(s?.flags.not_billed), n(s?.flags.review), n(s?.flags.info), n(s?.requests), r.seconds.toFixed(1), t(r.out), t(r.error?.message ?? ''), t(r.error?.hint ?? '')];
+    const safe = neutraliseFormula;
+    return [safe(r.profile), r.outcome, String(r.exitCode), safe(r.error?.code ?? ''), safe(s?.tenant ?? ''), n(s?.counts.properties), n(s?.counts.units), n(s?.flags.not_billed), n(s?.flags.review), n(s?.flags.info), n(s?.requests), r.seconds.toFixed(1), safe(r.out), safe(r.error?.message ?? ''), safe(r.error?.hint ?? '')];
   });
   return [COLUMNS, ...rows].map((f) => csvLine(f, ',', '\r\n')).join('');
 }

@@ -118,7 +118,7 @@ export async function runPortfolio(opts: Record<string, unknown>, io: Io): Promi
   const display = createPortfolioDisplay(io, profiles, { quiet: base.quiet });
   const slots = new Slots(cap);
   const workbooks = new Slots(1);
-  const { exportProfile } = await import('../commands/export.js');
+  const { exportProfile } = await import('./single.js');
 
   const one = async (profile: string): Promise<ProfileResult> => {
     const args: ExportArgs = { ...base, profile, out: path.join(base.out, profile) };

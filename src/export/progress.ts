@@ -3,7 +3,7 @@
 // line per Property and nothing that redraws. --quiet: nothing.
 import type { Io } from '../core/io.js';
 import { terminalSafe } from '../core/terminal-text.js';
-import { plural } from '../core/plural.js';
+import { progressText as t } from './texts-run.js';
 
 export interface Reporter {
   begin(properties: number, unitsHint: number | null): void;
@@ -16,15 +16,20 @@ export interface Reporter {
 
 
 export function propertyLine(p: Parameters<Reporter['property']>[0]): string {
-  const src = p.fromJournal ? ' (from the journal of the interrupted run)' : '';
-  return `property ${p.index}/${p.total} "${terminalSafe(p.name)}": ${plural(p.units, 'unit')}, ${plural(p.plantPoints, 'plant point')}, ${plural(p.flags, 'flag')}${src}`;
+  const line = t.property({ index: p.index, total: p.total, name: terminalSafe(p.name), units: p.units, plant: p.plantPoints, flags: p.flags });
+  return p.fromJournal ? `${line}${t.fromJournal}` : line;
+}
+
+/** "12/40 units", or "12 units" while the total is not known. */
+export function unitCount(done: number, total: number | null): string {
+  return total ? t.unitsOf({ done, total }) : t.units({ n: done });
 }
 
 function duration(s: number): string {
   if (!Number.isFinite(s) || s < 0) return '?';
-  if (s < 60) return `${Math.ceil(s)}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${String(Math.ceil(s % 60)).padStart(2, '0')}s`;
-  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+  if (s < 60) return t.seconds({ s: Math.ceil(s) });
+  if (s < 3600) return t.minutes({ m: Math.floor(s / 60), s: String(Math.ceil(s % 60)).padStart(2, '0') });
+  return t.hours({ h: Math.floor(s / 3600), m: String(Math.floor((s % 3600) / 60)).padStart(2, '0') });
 }
 
 export function createReporter(io: Io, opts: { quiet: boolean; requests: () => number; now?: () => number }): Reporter {
@@ -48,18 +53,17 @@ export function createReporter(io: Io, opts: { quiet: boolean; requests: () => n
   let lastDraw = 0;
   let drawn = false;
   const draw = (force = false) => {
-    const t = now();
-    if (!force && t - lastDraw < 100) return;
-    lastDraw = t;
-    const secs = Math.max(0.001, (t - started) / 1000);
+    const at = now();
+    if (!force && at - lastDraw < 100) return;
+    lastDraw = at;
+    const secs = Math.max(0.001, (at - started) / 1000);
     const rate = opts.requests() / secs;
     const share = total ? Math.min(1, units / total) : props ? propsDone / props : 0;
     const eta = share > 0 ? (secs / share) * (1 - share) : Number.NaN;
     const width = 24;
     const filled = Math.round(share * width);
     const bar = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`;
-    const count = total ? `${units}/${plural(total, 'unit')}` : plural(units, 'unit');
-    write(`\r\x1b[2K${bar} ${count} · property ${propsDone}/${props} · ${rate.toFixed(1)} req/s · ETA ${duration(eta)}`);
+    write(`\r\x1b[2K${t.bar({ bar, units: unitCount(units, total), done: propsDone, total: props, rate: rate.toFixed(1), eta: duration(eta) })}`);
     drawn = true;
   };
   // Redrawn once a second also while requests wait (rate limit, retries), so rate and ETA stay honest.

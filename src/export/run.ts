@@ -2,7 +2,6 @@
 // while writing the current), billing, rows streamed to the writers, then everything
 // renamed into place at once. Output order depends only on the data, so two runs (or an
 // interrupted and resumed one) write the same bytes.
-import { plural } from '../core/plural.js';
 import type { ApiClient } from '../api/contracts.js';
 import { CONTRACT_VERSION, type Property } from '../api/types.js';
 import { billProperty, reviewRows } from '../billing/index.js';
@@ -17,6 +16,7 @@ import { heldProperties, type Slots } from './held.js';
 import type { Reporter } from './progress.js';
 import type { Template } from './templates.js';
 import { unknownValueFlags } from './unknown.js';
+import { aboutText as about_, runText as t } from './texts-run.js';
 import { collectProperty, propertiesInScope } from './walk.js';
 
 export interface ExportDeps {
@@ -54,16 +54,9 @@ export interface ExportSummary {
   requests: number;
 }
 
-const ABOUT_LABELS = {
-  en: ['Tenant', 'Property scope', 'From', 'To', 'Contract version', 'Export time (UTC)', 'Tool version', 'Template', 'Properties', 'Units', 'Measuring points', 'Plant-room and main meters', 'Flags: not billed', 'Flags: review', 'Flags: info'],
-  de: ['Mandant', 'Freigegebene Liegenschaften', 'Von', 'Bis', 'Vertragsversion', 'Exportzeit (UTC)', 'Programmversion', 'Vorlage', 'Liegenschaften', 'Nutzeinheiten', 'Messstellen', 'Technikraum- und Hauptzähler', 'Hinweise: nicht abgerechnet', 'Hinweise: prüfen', 'Hinweise: Info'],
-};
-
-const EXPORTED_LABEL = { en: 'Exported Properties (--property)', de: 'Exportierte Liegenschaften (--property)' };
-
-function scopeText(scope: 'all' | string[], lang: 'en' | 'de', known: Property[]): string {
+function scopeText(scope: 'all' | string[], known: Property[]): string {
   if (scope !== 'all') return scope.map((id) => known.find((p) => p.id === id)?.name ?? id).join(', ');
-  return lang === 'de' ? 'alle (auch künftige)' : 'all (including future ones)';
+  return about_.all;
 }
 
 /**
@@ -99,8 +92,8 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
     await Journal.release(journal.handOver(), !journal.resumed); // a journal just made for a refused run goes too
     throw e;
   }
-  if (journal.restartReason) reporter.note(`starting over: the saved progress of an earlier run was dropped because ${journal.restartReason}.`);
-  if (journal.resumed) reporter.note(`resuming the export started at ${journal.meta.startedAt}: Properties fetched then are not fetched again.`);
+  if (journal.restartReason) reporter.note(t.startingOver({ reason: journal.restartReason }));
+  if (journal.resumed) reporter.note(t.resuming({ started: journal.meta.startedAt }));
 
   let properties: Property[];
   try {
@@ -127,7 +120,7 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
   const fetchAt = async (i: number): Promise<PropertyAnswers> => {
     await held.take(i);
     try {
-      const saved = await journal.load(i);
+      const saved = await journal.load(i, properties[i]!, (file, why) => reporter.note(t.answersDamaged({ name: properties[i]!.name, file, why })));
       if (saved) {
         fromJournal.add(i);
         return saved;
@@ -185,26 +178,27 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
     const effective = range ?? expectedRange(args.from, args.to, new Date());
     const requested = { from: args.from, to: args.to };
     const exportedAt = journal.meta.startedAt;
-    const values: (string | number)[] = [
-      journal.meta.tenantName,
-      scopeText(journal.meta.propertyScope, template.language, properties),
-      effective.from,
-      effective.to,
-      CONTRACT_VERSION,
-      exportedAt,
-      deps.toolVersion,
-      template.name,
-      counts.properties,
-      counts.units,
-      counts.measuring_points,
-      counts.plant_points,
-      flags.not_billed,
-      flags.review,
-      flags.info,
+    // In the run's language (the template decides the CSV layout, not the words).
+    const about: [string, string | number][] = [
+      [about_.tenant, journal.meta.tenantName],
+      [about_.scope, scopeText(journal.meta.propertyScope, properties)],
+      // --property narrows the export below the connection's scope: say which ones the files hold.
+      ...(args.propertyIds.length > 0 ? [[about_.exported, properties.map((p) => p.name).join(', ')] as [string, string]] : []),
+      [about_.from, about_.date({ iso: effective.from })],
+      [about_.to, about_.date({ iso: effective.to })],
+      [about_.contract, CONTRACT_VERSION],
+      [about_.time, about_.stamp({ iso: exportedAt })],
+      [about_.tool, deps.toolVersion],
+      [about_.template, template.name],
+      [about_.properties, counts.properties],
+      [about_.units, counts.units],
+      [about_.points, counts.measuring_points],
+      [about_.plant, counts.plant_points],
+      [about_.notBilled, flags.not_billed],
+      [about_.review, flags.review],
+      [about_.info, flags.info],
+      ...(plausibility?.about(template.language) ?? []),
     ];
-    const about = [...ABOUT_LABELS[template.language].map((label, i) => [label, values[i]!] as [string, string | number]), ...(plausibility?.about(template.language) ?? [])];
-    // --property narrows the export below the connection's scope: say which ones the files hold.
-    if (args.propertyIds.length > 0) about.splice(2, 0, [EXPORTED_LABEL[template.language], properties.map((p) => p.name).join(', ')]);
     const rows = Object.fromEntries(Object.entries(output.rows)) as Record<string, number>;
     const staged = await output.stage(about, new Date(exportedAt));
     reporter.end();
@@ -258,10 +252,10 @@ export async function finishExport(staged: StagedExport, opts: { writeWorkbook?:
 
 /** A failure after every Property was fetched: the files could not be finished. */
 function unfinished(e: unknown, out: string, signal: AbortSignal | undefined): unknown {
-  const what = `Every Property was fetched, but the files could not be finished; no files were put under their final names in ${out}.`;
-  const again = 'Run the same command again: it continues from what was fetched.';
+  const what = `${t.allFetched} ${t.notPut({ out })}`;
+  const again = t.finishAgain;
   if (signal?.aborted && (!isMeterdataError(e) || e.exitCode === ExitCode.INTERRUPTED)) {
-    return new MeterdataError(`Interrupted while writing the files. ${what}`, { code: 'EXPORT_INTERRUPTED', exitCode: ExitCode.INTERRUPTED, hint: again });
+    return new MeterdataError(`${t.interruptedWriting} ${what}`, { code: 'EXPORT_INTERRUPTED', exitCode: ExitCode.INTERRUPTED, hint: again });
   }
   if (!isMeterdataError(e)) return e;
   return new MeterdataError(`${e.message} ${what}`, { code: e.code, exitCode: e.exitCode, hint: [e.hint, again].filter(Boolean).join(' '), cause: e, details: e.details });
@@ -269,10 +263,10 @@ function unfinished(e: unknown, out: string, signal: AbortSignal | undefined): u
 
 /** The failure, plus what is missing and how to continue. Keeps the cause's exit status. */
 function incomplete(e: unknown, done: number, names: string[], out: string, signal: AbortSignal | undefined): unknown {
-  const what = `The export stopped after ${done} of ${plural(names.length, 'Property')} (not finished: ${nameList(names.slice(done))}); no files were put under their final names in ${out}.`;
-  const again = 'Run the same command again to continue: what was fetched is kept.';
+  const what = `${t.stoppedAfter({ done, total: names.length, missing: nameList(names.slice(done)) })} ${t.notPut({ out })}`;
+  const again = t.continueAgain;
   if (signal?.aborted && (!isMeterdataError(e) || e.exitCode === ExitCode.INTERRUPTED)) {
-    return new MeterdataError(`Interrupted. ${what}`, { code: 'EXPORT_INTERRUPTED', exitCode: ExitCode.INTERRUPTED, hint: again });
+    return new MeterdataError(`${t.interrupted} ${what}`, { code: 'EXPORT_INTERRUPTED', exitCode: ExitCode.INTERRUPTED, hint: again });
   }
   if (!isMeterdataError(e)) return e;
   const final = e.exitCode === ExitCode.ACCESS_WITHDRAWN || e.exitCode === ExitCode.NOT_SIGNED_IN || e.exitCode === ExitCode.USAGE || e.code === 'EXPORT_PERIOD_CHANGED';
@@ -283,13 +277,13 @@ function incomplete(e: unknown, done: number, names: string[], out: string, sign
 /** One folder never mixes two periods: the service's last completed month moved on during the run (or since the saved progress). */
 function periodChanged(first: { from: string; to: string }, now: { from: string; to: string }, property: string, unit: string): MeterdataError {
   return new MeterdataError(
-    `The service answered for ${now.from} to ${now.to} for unit "${unit}" of "${property}", but for ${first.from} to ${first.to} earlier in this export: a month ended in between, and one export must not mix two periods.`,
-    { code: 'EXPORT_PERIOD_CHANGED', exitCode: ExitCode.UNAVAILABLE, hint: 'Run the same command again: it starts over for the period the service answers for now (the progress saved for the earlier one was dropped).', details: { first, now } },
+    t.periodChanged({ from: now.from, to: now.to, firstFrom: first.from, firstTo: first.to, unit, property }),
+    { code: 'EXPORT_PERIOD_CHANGED', exitCode: ExitCode.UNAVAILABLE, hint: t.periodChangedHint, details: { first, now } },
   );
 }
 
 /** Up to five names in quotes, then "and N more". */
 export function nameList(names: string[], max = 5): string {
   const shown = names.slice(0, max).map((n) => `"${n}"`).join(', ');
-  return names.length > max ? `${shown} and ${names.length - max} more` : shown;
+  return names.length > max ? t.andMore({ shown, n: names.length - max }) : shown;
 }

@@ -1,3 +1,4 @@
+import { parseClock } from '../core/dates.js';
 import type { Clock } from './contracts.js';
 
 /** A clock tests can move. It ticks with real time from wherever it was set. */
@@ -6,15 +7,11 @@ export interface MutableClock extends Clock {
   advance(ms: number): void;
 }
 
-/** Parses `yyyy-mm-dd` (or a full ISO timestamp) strictly; throws a readable error otherwise. */
-export function parseClockDate(value: string): Date {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  const date = m ? new Date(`${value}T00:00:00Z`) : new Date(value);
-  if (Number.isNaN(date.getTime()) || (m && date.toISOString().slice(0, 10) !== value)) {
-    throw new Error(`invalid clock date "${value}": use ISO 8601 yyyy-MM-dd, e.g. 2026-11-22`);
-  }
-  return date;
-}
+/**
+ * `yyyy-mm-dd` (midnight UTC) or a full ISO 8601 timestamp, read by src/core/dates.ts like
+ * every other date (same years, the message naming --clock); throws a UsageError otherwise.
+ */
+export const parseClockDate = parseClock;
 
 /**
  * An offset over the real clock: set() and advance() shift the offset, so time keeps

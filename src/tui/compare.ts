@@ -1,10 +1,12 @@
 // The plausibility review in the browser: a Property's bundle against the same Property
 // over the comparison range, with the export's checks (src/review) and its default threshold.
 import type { Flag } from '../billing/types.js';
+import { language } from '../i18n/index.js';
 import { DEFAULT_THRESHOLD } from '../export/review-options.js';
 import { currentFigures, devicesOf, figuresOf, reviewProperty, type PlausibilityRow } from '../review/index.js';
 import type { BillResult } from './data.js';
 import type { DateRange } from './range.js';
+import { s } from './texts-screens.js';
 
 export interface BundleReview {
   /** The comparison range the service answered for. */
@@ -30,8 +32,10 @@ export function reviewBundle(current: Billed, previous: Billed): BundleReview {
 
 /** "+43.7 %", "-3.1 %", or why there is no change. */
 export function changeText(r: PlausibilityRow): string {
-  if (r.comparison_status === 'not_billed') return 'not billed then';
-  if (r.comparison_status === 'absent') return 'no data then';
-  if (r.change_percent === null) return r.comparison_value === '0' ? 'was 0' : '';
-  return `${r.change_percent.startsWith('-') ? '' : '+'}${r.change_percent} %`;
+  if (r.comparison_status === 'not_billed') return s.notBilledThen;
+  if (r.comparison_status === 'absent') return s.noDataThen;
+  if (r.change_percent === null) return r.comparison_value === '0' ? s.wasZero : '';
+  // The review's own digits (one decimal), with the reader's decimal mark.
+  const digits = language() === 'de' ? r.change_percent.replace('.', ',') : r.change_percent;
+  return `${r.change_percent.startsWith('-') ? '' : '+'}${digits} %`;
 }

@@ -5,26 +5,19 @@
 import type { ApiClient, ApiEvent } from '../api/contracts.js';
 import { AccessWithdrawnError } from '../core/errors.js';
 import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit } from '../api/types.js';
-import type { BillingRow, Flag, FlagCode, PlantPointRow, ReadingRow, SegmentRow } from '../billing/types.js';
+import type { PropertyBill, PropertyInput } from '../billing/property.js';
+import type { Flag, FlagCode } from '../billing/types.js';
+import { unknownValueFlags } from '../export/unknown.js';
 import { collectProperty, propertiesInScope } from '../export/walk.js';
 import { reviewBundle, type BundleReview } from './compare.js';
 import { rangeKey, type DateRange } from './range.js';
+import { t } from './texts.js';
 
 /** What billProperty (src/billing) returns; the browser reads totals and flags from it. */
-export interface BillResult {
-  billing: BillingRow[];
-  segments: SegmentRow[];
-  readings: ReadingRow[];
-  plant: PlantPointRow[];
-  flags: Flag[];
-}
+export type BillResult = PropertyBill;
 
-export interface BillInput {
-  property: { id: string; name: string };
-  range: DateRange;
-  units: { unit: UsageUnit; consumption: UnitConsumption }[];
-  plantPoints: { point: MeasuringPoint; consumption: MeasuringPointConsumption }[];
-}
+/** Billing's own input, whole (the Property's measuring-point list included: rule 7), as the export passes it. */
+export type BillInput = PropertyInput;
 
 export type BillPropertyFn = (input: BillInput) => BillResult | Promise<BillResult>;
 export type FlagTextFn = (code: FlagCode, lang: 'en' | 'de') => { title: string; explanation: string };
@@ -134,9 +127,7 @@ export function createBrowseData(deps: BrowseDataDeps): BrowseData {
       flagsSeen.delete(key);
     }
     if (propertyId !== null && !allowed.has(propertyId)) {
-      throw new AccessWithdrawnError('The landlord no longer shares this Property with meterdata (checked after the sign-in was refreshed).', {
-        hint: 'Ask the landlord to include it again; they choose the Properties when connecting (meterdata login).',
-      });
+      throw new AccessWithdrawnError(t.scopeLost, { hint: t.scopeLostHint });
     }
   }
 
@@ -151,7 +142,10 @@ export function createBrowseData(deps: BrowseDataDeps): BrowseData {
     // Billing and the chart use the range the service echoed (widened and capped).
     const first = units[0]?.consumption;
     const effective = first ? { from: first.from, to: first.to } : range;
-    let bill = await deps.billProperty({ property: { id: property.id, name: property.name }, range: effective, units, plantPoints: plant });
+    // The export's input and its extra review flags (src/export/run.ts), so a unit
+    // shows here what the billing sheet and review.csv say about it.
+    const billed = await deps.billProperty({ property: { id: property.id, name: property.name }, range: effective, units, plantPoints: plant, points: answers.points });
+    let bill: BillResult = { ...billed, flags: [...billed.flags, ...unknownValueFlags(answers, billed.flags)] };
     const points = new Map(answers.points.filter((p) => p.id).map((p) => [p.id!, p]));
     let review: BundleReview | undefined;
     if (range.compare) {

@@ -1,6 +1,8 @@
 // Turns any failure of a load into what the screen says and whether `r` may help.
+// Classified by the error's class and stable code, never by the words of a message.
 import { AccessWithdrawnError, MeterdataError, NotSignedInError, ServiceUnavailableError } from '../core/errors.js';
 import { isRateLimit } from '../core/codes.js';
+import { t } from './texts.js';
 
 export interface ErrorInfo {
   kind: 'signed-out' | 'access-withdrawn' | 'rate-limited' | 'unavailable' | 'other';
@@ -10,28 +12,24 @@ export interface ErrorInfo {
   retryable: boolean;
 }
 
+
 export function describeError(e: unknown): ErrorInfo {
   const message = e instanceof Error ? e.message : String(e);
   if (e instanceof NotSignedInError) {
-    return { kind: 'signed-out', title: 'Not signed in', message, hint: e.hint ?? 'Quit (q) and run: meterdata login', retryable: false };
+    return { kind: 'signed-out', title: t.signedOut, message, hint: e.hint ?? t.signedOutHint, retryable: false };
   }
   if (e instanceof AccessWithdrawnError) {
-    return {
-      kind: 'access-withdrawn',
-      title: 'Access withdrawn',
-      message,
-      hint: e.hint ?? 'The landlord no longer shares this data with meterdata; ask them to connect again (meterdata login).',
-      retryable: false,
-    };
+    return { kind: 'access-withdrawn', title: t.withdrawn, message, hint: e.hint ?? t.withdrawnHint, retryable: false };
   }
+  // The codes of the service and the sign-in server refusing for now: marked in the one table.
   if (e instanceof MeterdataError && isRateLimit(e.code)) {
-    return { kind: 'rate-limited', title: 'Rate limited', message, hint: e.hint ?? 'Wait a minute, then press r.', retryable: true };
+    return { kind: 'rate-limited', title: t.rateLimited, message, hint: e.hint ?? t.rateLimitedHint, retryable: true };
   }
   if (e instanceof ServiceUnavailableError) {
-    return { kind: 'unavailable', title: 'Service unavailable', message, hint: e.hint ?? 'Try again later.', retryable: true };
+    return { kind: 'unavailable', title: t.unavailable, message, hint: e.hint ?? t.unavailableHint, retryable: true };
   }
   if (e instanceof MeterdataError) {
-    return { kind: 'other', title: 'Could not load', message, ...(e.hint ? { hint: e.hint } : {}), retryable: true };
+    return { kind: 'other', title: t.failed, message, ...(e.hint ? { hint: e.hint } : {}), retryable: true };
   }
-  return { kind: 'other', title: 'Unexpected failure (a bug: please report it)', message, retryable: true };
+  return { kind: 'other', title: t.bug, message, retryable: true };
 }

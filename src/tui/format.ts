@@ -4,7 +4,12 @@
 import type { Address, MeasuringPointConsumption, ReadingStatus } from '../api/types.js';
 import { representable } from '../billing/plausible.js';
 import { terminalSafe } from '../core/terminal-text.js';
-import type { DateRange } from './range.js';
+import { day, language, num } from '../i18n/index.js';
+import { rangeLabel, shortRangeLabel, type DateRange } from './range.js';
+import { t } from './texts.js';
+import { s } from './texts-screens.js';
+
+export { statusMark } from './words.js';
 
 /** Cuts text to `width` columns, marking the cut with an ellipsis; control characters from the server are shown escaped. */
 export function fit(raw: string, width: number): string {
@@ -37,13 +42,42 @@ export function cell(text: string, width: number, align: 'left' | 'right' = 'lef
   return align === 'left' ? t + pad : pad + t;
 }
 
-/** A quantity for people: at most 2 decimals, no trailing zeros, no exponent. */
+/** A quantity for people: at most 2 decimals, no trailing zeros, no exponent; German with a decimal comma. */
 export function qty(value: string | number | null | undefined): string {
   if (value === null || value === undefined || value === '') return '–';
   const n = typeof value === 'number' ? value : Number(value);
   if (!Number.isFinite(n)) return String(value);
   const rounded = Math.round(n * 100) / 100;
-  return rounded.toFixed(2).replace(/\.?0+$/, '') || '0';
+  const text = rounded.toFixed(2).replace(/\.?0+$/, '') || '0';
+  return language() === 'de' ? num(Number(text)) : text;
+}
+
+/** A number as the contract sends it (a factor, a share), in the reader's notation. */
+export function plain(value: number | string | null | undefined): string {
+  const n = Number(value);
+  return value === null || value === undefined || value === '' || !Number.isFinite(n) ? String(value) : num(n);
+}
+
+/** A period for people: "2025", "2025-01-01..2025-06-30", "2025 vs 2024"; German dates dd.mm.yyyy. */
+export function periodText(r: DateRange): string {
+  if (language() !== 'de') return rangeLabel(r);
+  const one = (x: { from: string; to: string }) => rangeLabel(x).replace(/\d{4}-\d{2}-\d{2}/g, (d) => day(d));
+  return `${one({ from: r.from, to: r.to })}${r.compare ? ` ${t.vs} ${one(r.compare)}` : ''}`;
+}
+
+/** The header's short form ("2025", "2025-03..2025-05"); German months mm.yyyy. */
+export function shortPeriodText(r: DateRange): string {
+  if (language() !== 'de') return shortRangeLabel(r);
+  const one = (x: { from: string; to: string }) =>
+    shortRangeLabel(x)
+      .replace(/\d{4}-\d{2}-\d{2}/g, (d) => day(d))
+      .replace(/(\d{4})-(\d{2})(?!\d)/g, '$2.$1');
+  return `${one({ from: r.from, to: r.to })}${r.compare ? ` ${t.vs} ${one(r.compare)}` : ''}`;
+}
+
+/** "2025-01-01..2025-12-31" as the service answered it; German dd.mm.yyyy. */
+export function spanText(r: { from: string; to: string }): string {
+  return `${day(r.from)}..${day(r.to)}`;
 }
 
 /** At most 4 columns, for the value row under the chart: 412, 1.2k, 12.3, 0.56. */
@@ -58,42 +92,23 @@ export function compact(n: number): string {
   return text.replace(/\.?0+$/, '');
 }
 
+/** compact() in the reader's notation: "1,2T" in German. */
+export function compactText(n: number): string {
+  const text = compact(n);
+  return language() === 'de' ? text.replace('.', ',').replace(/k$/, s.thousand) : text;
+}
+
 export function addressLine(a: Address | undefined): string {
   if (!a) return '';
   return `${a.street} ${a.house_number}${a.house_number_addition ?? ''}, ${a.postal_code} ${a.city}`;
 }
 
 export function addressesLine(list: Address[]): string {
-  if (list.length === 0) return '(no address)';
+  if (list.length === 0) return s.noAddress;
   const first = addressLine(list[0]);
   return list.length > 1 ? `${first} (+${list.length - 1})` : first;
 }
 
-/** Letter and colour of a reading status: the letter makes the chart readable without colour. */
-export interface StatusMark {
-  letter: string;
-  color: string;
-  label: string;
-}
-
-const MARKS: Record<string, StatusMark> = {
-  measured: { letter: 'M', color: 'green', label: 'measured' },
-  calculated: { letter: 'C', color: 'yellow', label: 'calculated' },
-  substituted: { letter: 'S', color: 'yellow', label: 'substituted' },
-  missing: { letter: '-', color: 'red', label: 'missing' },
-  calibration_expired: { letter: 'X', color: 'magenta', label: 'calibration expired' },
-};
-
-export const STATUS_MARKS: StatusMark[] = Object.values(MARKS);
-
-export const NO_READING: StatusMark = { letter: '·', color: 'gray', label: 'no reading' };
-
-export function statusMark(status: ReadingStatus | null | undefined): StatusMark {
-  if (status === null || status === undefined) return NO_READING;
-  return MARKS[status] ?? { letter: '?', color: 'cyan', label: `unknown status "${status}"` };
-}
-
-export const LEGEND_STATUSES = ['measured', 'calculated', 'missing', 'calibration_expired'] as const;
 
 export interface MonthPoint {
   /** yyyy-mm */
@@ -175,83 +190,6 @@ export function bar(value: number | null, max: number): [string, string] {
   const bottom = BLOCKS[Math.min(8, level)]!;
   const top = BLOCKS[Math.max(0, level - 8)]!;
   return [top, bottom];
-}
-
-const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-export function monthName(key: string): string {
-  return MONTH_NAMES[Number(key.slice(5, 7)) - 1] ?? key;
-}
-
-export function metricLabel(metric: string): string {
-  const labels: Record<string, string> = {
-    heat: 'heat',
-    hca: 'heat cost alloc.',
-    water_cold: 'cold water',
-    water_warm: 'warm water',
-    electricity: 'electricity',
-    gas: 'gas',
-    water_outdoor: 'outdoor water',
-  };
-  return labels[metric] ?? metric;
-}
-
-/** Words for the contract's replacement reasons; an unknown value is shown as received, marked. */
-const REASON_WORDS: Record<string, string> = {
-  DeviceReplacement: 'device replaced',
-  DeviceRemoval: 'device removed',
-  EndOfLife: 'end of service life',
-  Defect: 'defect',
-  PeriodEnd: 'end of the calibration period',
-  Other: 'other reason',
-};
-
-/** Words for where a segment's baseline comes from. */
-const ORIGIN_WORDS: Record<string, string> = {
-  recorded: 'recorded',
-  assumed_zero: 'assumed 0 (not recorded)',
-  first_reading: 'first reading of the device',
-  portal_rule: 'set by the portal rule',
-  month_end_before_range: 'last month end before the range',
-  first_known_in_range: 'first known value in the range',
-  none: 'no baseline',
-};
-
-const unknownWord = (value: string) => `"${value}" (value not known to this version)`;
-
-export function reasonWords(reason: string): string {
-  return REASON_WORDS[reason] ?? unknownWord(reason);
-}
-
-export function originWords(origin: string | null | undefined): string {
-  if (origin === null || origin === undefined) return 'origin not stated';
-  return ORIGIN_WORDS[origin] ?? unknownWord(origin);
-}
-
-/** Short metric codes for the Property list, so four totals fit 80 columns; the help lists them. */
-export const METRIC_CODES: [string, string, string][] = [
-  ['heat', 'H', 'heat'],
-  ['hca', 'HCA', 'heat cost allocator units'],
-  ['water_warm', 'WW', 'warm water'],
-  ['water_cold', 'CW', 'cold water'],
-  ['electricity', 'E', 'electricity'],
-  ['gas', 'G', 'gas'],
-  ['water_outdoor', 'OW', 'outdoor water'],
-];
-
-export function metricCode(metric: string): string {
-  return METRIC_CODES.find(([m]) => m === metric)?.[1] ?? metric;
-}
-
-/** Unit types as three letters, so the type column always fits. */
-export const TYPE_CODES: [string, string][] = [
-  ['residential', 'res'],
-  ['commercial', 'com'],
-  ['technical', 'tec'],
-  ['traffic', 'trf'],
-];
-
-export function typeCode(type: string): string {
-  return TYPE_CODES.find(([t]) => t === type)?.[1] ?? fit(type, 3);
 }
 
 /**

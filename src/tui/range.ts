@@ -1,6 +1,9 @@
 // The billing range of the browser: a whole calendar year or a from/to pair.
-// Pure and shared by the command's flags and the inline `y` prompt, so both give
-// the same one-line messages for the same mistakes.
+// The `y` prompt reads it with src/core/dates.ts, like export's and browse's flags:
+// the same bounds and the same messages for the same mistakes.
+import { datePair, parseYear, yearRange as fromYear } from '../core/dates.js';
+import { UsageError } from '../core/errors.js';
+import { rangeTexts as t } from './texts-range.js';
 
 export interface DateRange {
   from: string;
@@ -9,20 +12,8 @@ export interface DateRange {
   compare?: { from: string; to: string };
 }
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** Parses yyyy-mm-dd into a real calendar date or returns null (2025-02-30 is not a date). */
-export function parseIsoDate(text: string): string | null {
-  const m = ISO_DATE.exec(text.trim());
-  if (!m) return null;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return null;
-  return text.trim();
-}
-
 export function yearRange(year: number): DateRange {
-  return { from: `${year}-01-01`, to: `${year}-12-31` };
+  return fromYear(year);
 }
 
 /** The last completed calendar year: what a clerk most often bills. */
@@ -32,21 +23,14 @@ export function defaultRange(today: Date): DateRange {
 
 export type RangeResult = { ok: true; range: DateRange } | { ok: false; message: string };
 
-function parseYear(text: string): RangeResult {
-  const year = Number(text);
-  if (!/^\d{4}$/.test(text) || year < 2000 || year > 2100) {
-    return { ok: false, message: `"${text}" is not a year; type a year such as 2025` };
+/** A refusal of src/core/dates.ts as the prompt's one-line message; anything else is a bug and thrown on. */
+function checked(read: () => DateRange): RangeResult {
+  try {
+    return { ok: true, range: read() };
+  } catch (e) {
+    if (e instanceof UsageError) return { ok: false, message: e.message };
+    throw e;
   }
-  return { ok: true, range: yearRange(year) };
-}
-
-function parsePair(fromText: string, toText: string): RangeResult {
-  const from = parseIsoDate(fromText);
-  if (!from) return { ok: false, message: `"${fromText}" is not a date; use yyyy-mm-dd, e.g. 2025-01-01` };
-  const to = parseIsoDate(toText);
-  if (!to) return { ok: false, message: `"${toText}" is not a date; use yyyy-mm-dd, e.g. 2025-12-31` };
-  if (to < from) return { ok: false, message: `the end ${to} lies before the start ${from}; swap them` };
-  return { ok: true, range: { from, to } };
 }
 
 /**
@@ -55,22 +39,23 @@ function parsePair(fromText: string, toText: string): RangeResult {
  */
 export function parseRangeInput(input: string): RangeResult {
   const [main, compare, ...more] = input.trim().split(/\s+vs\.?\s+/i);
-  if (more.length > 0) return { ok: false, message: 'give one comparison, e.g. 2025 vs 2024' };
+  if (more.length > 0) return { ok: false, message: t.oneComparison };
   const r = parseOne(main ?? '');
   if (!r.ok || compare === undefined) return r;
   const c = parseOne(compare);
-  if (!c.ok) return { ok: false, message: `comparison: ${c.message}` };
+  if (!c.ok) return { ok: false, message: t.comparison({ message: c.message }) };
   return { ok: true, range: { ...r.range, compare: c.range } };
 }
 
 /** One range: a year, or from..to. */
 function parseOne(input: string): RangeResult {
   const text = input.trim();
-  if (text === '') return { ok: false, message: 'type a year such as 2025, or from..to such as 2025-01-01..2025-06-30' };
+  if (text === '') return { ok: false, message: t.empty };
   const parts = text.split(/\s*\.\.\s*|\s+/).filter((p) => p !== '');
-  if (parts.length === 1) return parseYear(parts[0]!);
-  if (parts.length === 2) return parsePair(parts[0]!, parts[1]!);
-  return { ok: false, message: `"${text}" is neither a year nor from..to; e.g. 2025 or 2025-01-01..2025-06-30` };
+  // No flag at the prompt: the messages name the typed value (and the year example is just "2025").
+  if (parts.length === 1) return checked(() => fromYear(parseYear(parts[0]!, '', '2025')));
+  if (parts.length === 2) return checked(() => datePair(parts[0]!, parts[1]!, null));
+  return { ok: false, message: t.neither({ text }) };
 }
 
 export function rangeLabel(r: DateRange): string {

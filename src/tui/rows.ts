@@ -3,6 +3,7 @@
 // functions in screens-*.ts; the list component only draws and scrolls them.
 import type { Flag, Severity } from '../billing/types.js';
 import { FLAG_SEVERITY } from '../billing/types.js';
+import { h } from './texts-screens.js';
 
 export interface Span {
   text: string;
@@ -50,10 +51,10 @@ export function filterRows(rows: Row[], query: string): Row[] {
 }
 
 const SEVERITY_ORDER: Severity[] = ['not_billed', 'review', 'info'];
-export const SEVERITY_MARK: Record<Severity, { mark: string; color: string; label: string }> = {
-  not_billed: { mark: '!', color: 'red', label: 'not billed' },
-  review: { mark: '?', color: 'yellow', label: 'needs review' },
-  info: { mark: 'i', color: 'cyan', label: 'for information' },
+export const SEVERITY_MARK: Record<Severity, { mark: string; color: string; readonly label: string }> = {
+  not_billed: { mark: '!', color: 'red', get label() { return h.notBilled; } },
+  review: { mark: '?', color: 'yellow', get label() { return h.review; } },
+  info: { mark: 'i', color: 'cyan', get label() { return h.info; } },
 };
 
 export function severityOf(f: Flag): Severity {

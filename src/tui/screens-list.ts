@@ -5,8 +5,10 @@ import type { Property } from '../api/types.js';
 import type { Flag } from '../billing/types.js';
 import { compareUnits } from '../billing/order.js';
 import type { PropertyBundle } from './data.js';
-import { addressesLine, cell, metricCode, metricLabel, qty, typeCode } from './format.js';
+import { addressesLine, cell, qty } from './format.js';
+import { metricCode, metricLabel, shortMetric, typeCode, typeWord, unitWord } from './words.js';
 import { flagCountSpan, heading, row, type Row, type Span } from './rows.js';
+import { s } from './texts-screens.js';
 
 export interface Screen {
   /** The last part of the breadcrumb, for detail screens. */
@@ -19,7 +21,7 @@ export interface Screen {
 export function propertiesScreen(list: Property[], flagsOf: (id: string) => Flag[] | null, width: number): Screen {
   const nameW = Math.max(12, Math.floor((width - 18) * 0.4));
   const addrW = Math.max(10, width - 18 - nameW);
-  const columns = `  ${cell('Property', nameW)} ${cell('Address', addrW)} ${cell('Units', 6, 'right')}${cell('Flags', 7, 'right')}`;
+  const columns = `  ${cell(s.colProperty, nameW)} ${cell(s.colAddress, addrW)} ${cell(s.colUnits, 6, 'right')}${cell(s.colFlags, 7, 'right')}`;
   const rows = list.map((p) => {
     const address = addressesLine(p.addresses ?? []);
     const flags = flagCountSpan(flagsOf(p.id));
@@ -37,19 +39,14 @@ export function propertiesScreen(list: Property[], flagsOf: (id: string) => Flag
   return { columns, rows };
 }
 
-const SHORT_METRIC: Record<string, string> = { water_cold: 'cold', water_warm: 'warm', water_outdoor: 'outdoor', electricity: 'elec' };
-
 /** "heat 1234.5 kWh  warm 12.3 m3": one unit's billed totals per metric. */
-/** The word the unit screen uses for a metric ("cold", "warm", "heat"). */
-export const shortMetric = (metric: string): string => SHORT_METRIC[metric] ?? metric;
-
 export function totalsText(rows: { metric: string; unit: string; billable_value: string }[]): string {
-  return rows.map((r) => `${SHORT_METRIC[r.metric] ?? r.metric} ${qty(r.billable_value)} ${r.unit}`).join('  ');
+  return rows.map((r) => `${shortMetric(r.metric)} ${qty(r.billable_value)} ${unitWord(r.unit)}`).join('  ');
 }
 
 /** "H 1234.5 kWh  WW 12.3 m3" (units only when there is room): the Property list's column; the help lists the codes. */
 export function shortTotalsText(rows: { metric: string; unit: string; billable_value: string }[], units: boolean): string {
-  return rows.map((r) => `${metricCode(r.metric)} ${qty(r.billable_value)}${units ? ` ${r.unit}` : ''}`).join('  ');
+  return rows.map((r) => `${metricCode(r.metric)} ${qty(r.billable_value)}${units ? ` ${unitWord(r.unit)}` : ''}`).join('  ');
 }
 
 /** Where a flag arises, in words: "WE 03 · heat point 1a2b3c4d · device WMZ-1". */
@@ -59,9 +56,9 @@ export function flagWhere(b: PropertyBundle, f: Flag): string {
   const c = f.measuring_point_id ? points.find((p) => p.measuring_point_id === f.measuring_point_id) : undefined;
   const seg = f.device_id ? c?.segments.find((s) => s.device_id === f.device_id) : undefined;
   return [
-    unit?.unit.name ?? (f.measuring_point_id ? 'plant-room/main meter' : ''),
-    c ? `${metricLabel(c.metric)} point ${c.measuring_point_id.slice(0, 8)}` : f.measuring_point_id ? `point ${f.measuring_point_id.slice(0, 8)}` : '',
-    seg ? `device ${seg.serial}` : f.device_id ? `device ${f.device_id.slice(0, 8)}` : '',
+    unit?.unit.name ?? (f.measuring_point_id ? s.plantPlace : ''),
+    c ? s.pointOf({ metric: metricLabel(c.metric), id: c.measuring_point_id.slice(0, 8) }) : f.measuring_point_id ? s.point({ id: f.measuring_point_id.slice(0, 8) }) : '',
+    seg ? s.device({ serial: seg.serial }) : f.device_id ? s.device({ serial: f.device_id.slice(0, 8) }) : '',
   ]
     .filter(Boolean)
     .join(' · ');
@@ -82,18 +79,18 @@ export function propertyScreen(b: PropertyBundle, width: number, titleOf: (f: Fl
   const flagsW = 5;
   const totalsW = Math.max(10, width - 3 - nameW - typeW - 1 - floorW - flagsW - 3);
   const typeCol = (text: string) => `${cell(text, typeW)} `;
-  const columns = `  ${cell('Unit', nameW)} ${typeCol('Typ')}${cell('Floor/pos.', floorW)} ${cell('Billed per metric (codes: ?)', totalsW)} ${cell('Flags', flagsW, 'right')}`;
+  const columns = `  ${cell(s.colUnit, nameW)} ${typeCol(s.colType)}${cell(s.colFloor, floorW)} ${cell(s.colBilled, totalsW)} ${cell(s.colFlags, flagsW, 'right')}`;
   const flagsOf = (pred: (f: Flag) => boolean) => b.bill.flags.filter(pred);
   const rows: Row[] = [];
 
   const propertyFlags = flagsOf((f) => f.usage_unit_id === null && f.measuring_point_id === null);
   if (propertyFlags.length > 0) {
-    rows.push(heading('h:pf', 'Findings about the whole Property'));
+    rows.push(heading('h:pf', s.propertyFindings));
     for (const [i, f] of propertyFlags.entries()) rows.push(flagRow(`pf:${i}`, f, b.property.name, '', titleOf(f)));
   }
 
-  rows.push(heading('h:units', `Units (${b.units.length})`));
-  if (b.units.length === 0) rows.push(row('units:none', [{ text: '  no units in this Property', dim: true }], { selectable: false }));
+  rows.push(heading('h:units', s.unitsHeading({ n: b.units.length })));
+  if (b.units.length === 0) rows.push(row('units:none', [{ text: s.noUnits, dim: true }], { selectable: false }));
   // The files' order (src/billing/order.ts), whatever order the service listed them in.
   for (const unit of b.units.map((u) => u.unit).sort(compareUnits)) {
     const totals = shortTotalsText(b.bill.billing.filter((r) => r.usage_unit_id === unit.id), units);
@@ -106,24 +103,24 @@ export function propertyScreen(b: PropertyBundle, width: number, titleOf: (f: Fl
         [
           { text: cell(unit.name, nameW), bold: true },
           { text: ` ${typeCol(typeCode(unit.unit_type))}${cell(floor, floorW)} ` },
-          { text: cell(totals || 'no billable points', totalsW), ...(totals ? {} : { dim: true }) },
+          { text: cell(totals || s.noBillable, totalsW), ...(totals ? {} : { dim: true }) },
           { ...fc, text: ` ${cell(fc.text, flagsW, 'right')}` },
         ],
-        { filterText: `${unit.name} ${unit.unit_type} ${floor} ${totals}`, open: { kind: 'unit', propertyId: b.property.id, unitId: unit.id }, flags },
+        { filterText: `${unit.name} ${unit.unit_type} ${typeWord(unit.unit_type)} ${floor} ${totals}`, open: { kind: 'unit', propertyId: b.property.id, unitId: unit.id }, flags },
       ),
     );
   }
 
-  rows.push(heading('h:plant', `Plant-room and main meters, not part of any unit (${b.plant.length})`));
-  if (b.plant.length === 0) rows.push(row('plant:none', [{ text: '  none', dim: true }], { selectable: false }));
+  rows.push(heading('h:plant', s.plantHeading({ n: b.plant.length })));
+  if (b.plant.length === 0) rows.push(row('plant:none', [{ text: s.none, dim: true }], { selectable: false }));
   for (const { point, consumption } of b.plant) {
     const id = point.id ?? consumption.measuring_point_id;
     const billed = b.bill.plant.find((r) => r.measuring_point_id === id);
     const flags = flagsOf((f) => f.usage_unit_id === null && f.measuring_point_id === id);
     const fc = flagCountSpan(flags);
     const label = `${metricLabel(consumption.metric)}${point.localization ? ` · ${point.localization}` : ''}`;
-    const value = point.is_difference_meter || consumption.is_difference_meter ? 'difference meter' : `${qty(billed?.billable_value ?? sumSegments(consumption))} ${consumption.unit}`;
-    const serial = point.active_device?.serial ?? consumption.segments.at(-1)?.serial ?? 'no device';
+    const value = point.is_difference_meter || consumption.is_difference_meter ? s.differenceMeter : `${qty(billed?.billable_value ?? sumSegments(consumption))} ${unitWord(consumption.unit)}`;
+    const serial = point.active_device?.serial ?? consumption.segments.at(-1)?.serial ?? s.noDevice;
     // The place of a plant meter is its name: it may use what the value does not need.
     const valueText = `${value} · ${serial}`;
     const avail = nameW + typeW + 1 + floorW + 1 + 1 + totalsW;
@@ -154,7 +151,7 @@ export function flagRow(key: string, f: Flag, filterText: string, indent: string
     { text: indent },
     { text: `[${fc.text.slice(-1)}] `, ...(fc.color ? { color: fc.color } : {}) },
     { text: title ?? f.code },
-    { text: '  (i: explain)', dim: true },
+    { text: s.explainHint, dim: true },
   ];
   return row(key, spans, { filterText, flags: [f] });
 }

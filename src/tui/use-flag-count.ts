@@ -3,10 +3,10 @@
 // list fill in its flag counts as they arrive. Navigation never waits for it.
 import { useEffect, useRef, useState } from 'react';
 import type { Property } from '../api/types.js';
-import { plural } from '../core/plural.js';
 import type { BrowseData } from './data.js';
 import { describeError } from './errors.js';
 import { rangeKey, type DateRange } from './range.js';
+import { t } from './texts.js';
 
 export interface FlagCountState {
   running: boolean;
@@ -61,14 +61,15 @@ export function useFlagCount(data: BrowseData, range: DateRange) {
     })();
   };
 
-  const text = (): string | null => {
-    if (!state) return null;
-    const of = `${state.done - state.failed.length} of ${plural(state.total, 'Property')}`;
-    if (state.running) return `Counting flags: ${of}… (Esc stops)`;
-    if (state.stopped) return `Counting stopped after ${of}; c continues.`;
-    const fails = state.failed.length ? ` ${state.failed.length} could not be loaded (${state.failed.join('; ')}); c tries again.` : '';
-    return state.todo === 0 ? 'Flags of every Property are already counted.' : `Flags counted for ${of}.${fails}`;
-  };
+  return { state, start, stop, active: () => stopRef.current !== null, text: () => countText(state), dismiss: () => setState((s) => (s && s.running ? s : null)) };
+}
 
-  return { state, start, stop, text, dismiss: () => setState((s) => (s && s.running ? s : null)) };
+/** The status line while and after counting. */
+export function countText(state: FlagCountState | null): string | null {
+  if (!state) return null;
+  const of = t.countOf({ done: state.done - state.failed.length, total: state.total });
+  if (state.running) return t.counting({ of });
+  if (state.stopped) return t.countStopped({ of });
+  const fails = state.failed.length ? t.countFailed({ n: state.failed.length, list: state.failed.join('; ') }) : '';
+  return state.todo === 0 ? t.countAll : t.counted({ of, fails });
 }

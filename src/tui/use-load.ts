@@ -2,6 +2,9 @@
 // state, a stale answer (the user already moved on) is dropped, and a failure
 // becomes a state instead of an exception.
 import { useEffect, useRef, useState } from 'react';
+import type { Property } from '../api/types.js';
+import type { BrowseData, LoadProgress, PropertyBundle } from './data.js';
+import { rangeKey, type DateRange } from './range.js';
 
 export type LoadState<T> = { status: 'idle' } | { status: 'loading' } | { status: 'ready'; value: T } | { status: 'error'; error: unknown };
 
@@ -38,4 +41,19 @@ export function useLoad<T>(key: string | null, load: () => Promise<T>, nonce: nu
     return had === undefined ? { status: 'loading' } : { status: 'ready', value: had };
   }
   return state.s;
+}
+
+/** One Property over a range, billed, with the progress of its units while it loads. */
+export function useBundle(data: BrowseData, property: Property | undefined, range: DateRange, reloads: number): { state: LoadState<PropertyBundle>; progress: LoadProgress | null } {
+  const [progress, setProgress] = useState<LoadProgress | null>(null);
+  const key = property ? `${property.id}|${rangeKey(range)}` : null;
+  const state = useLoad(
+    key,
+    () => {
+      setProgress(null);
+      return data.loadProperty(property!, range, setProgress);
+    },
+    reloads,
+  );
+  return { state, progress };
 }

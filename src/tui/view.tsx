@@ -1,14 +1,18 @@
 // Drawing only: styled lines, the scrolling list, overlays and the footer. Colour
 // is dropped entirely when NO_COLOR is set; every meaning also has a letter or word.
-import { plural } from '../core/plural.js';
 import { Box, Text } from 'ink';
 import { createContext, useContext, type ReactNode } from 'react';
+import { factPairs } from '../billing/messages.js';
 import type { Flag } from '../billing/types.js';
+import { terminalSafe } from '../core/terminal-text.js';
+import { language } from '../i18n/index.js';
 import type { FlagTextFn } from './data.js';
 import type { ErrorInfo } from './errors.js';
-import { terminalSafe } from '../core/terminal-text.js';
-import { fit, LEGEND_STATUSES, METRIC_CODES, NO_READING, STATUS_MARKS, statusMark, TYPE_CODES, wordWrap } from './format.js';
+import { fit, wordWrap } from './format.js';
 import { SEVERITY_MARK, severityOf, type Row, type Span } from './rows.js';
+import { t } from './texts.js';
+import { h } from './texts-screens.js';
+import { LEGEND_STATUSES, metricCodes, NO_READING, STATUS_MARKS, statusMark, typeCodes, UNKNOWN_MARK } from './words.js';
 
 export const ColorContext = createContext(true);
 
@@ -87,8 +91,8 @@ export function Centered({ height, lines }: { height: number; lines: Span[][] })
 export function ErrorView({ info, height, canGoBack }: { info: ErrorInfo; height: number; canGoBack: boolean }) {
   const lines: Span[][] = [[{ text: info.title, color: 'red', bold: true }], [{ text: info.message }]];
   if (info.hint) lines.push([{ text: info.hint, bold: true }]);
-  const keys = [info.retryable ? 'r to try again' : null, canGoBack ? 'Esc to go back' : null, 'q to quit'].filter(Boolean);
-  lines.push([{ text: `Press ${keys.join(', ')}.`, dim: true }]);
+  const keys = [info.retryable ? t.keyRetry : null, canGoBack ? t.keyBack : null, t.keyQuit].filter(Boolean);
+  lines.push([{ text: t.errorKeys({ keys: keys.join(', ') }), dim: true }]);
   return <Centered height={height} lines={lines} />;
 }
 
@@ -97,23 +101,30 @@ export type WhereFn = (f: Flag) => string;
 
 /** The explanation of each flag code once, with every place it arises listed under it. */
 export function explainLines(flags: Flag[], flagText: FlagTextFn, width: number, where: WhereFn): Span[][] {
-  const lines: Span[][] = [[{ text: 'Why this is flagged (Esc or i to close)', bold: true }]];
+  const lang = language();
+  const lines: Span[][] = [[{ text: h.explainTitle, bold: true }]];
   const codes = [...new Set(flags.map((f) => f.code))];
   for (const code of codes) {
     const same = flags.filter((f) => f.code === code);
-    const t = flagText(code, 'en');
+    const text = flagText(code, lang);
     const sev = SEVERITY_MARK[severityOf(same[0]!)];
     lines.push([{ text: ' ' }]);
-    lines.push([{ text: `[${sev.mark}] ${sev.label}: `, color: sev.color, bold: true }, { text: t.title, bold: true }]);
-    for (const l of wordWrap(t.explanation, width - 4)) lines.push([{ text: l }]);
-    lines.push([{ text: same.length === 1 ? 'Where:' : `Where (${same.length}):`, dim: true }]);
+    // A title too long for the line (German ones often are) wraps under itself instead of being cut.
+    const head = `[${sev.mark}] ${sev.label}: `;
+    const fits = [...head].length + [...text.title].length <= width - 2;
+    for (const [i, l] of (fits ? [text.title] : wordWrap(text.title, width - 2 - [...head].length)).entries()) {
+      lines.push([{ text: i === 0 ? head : ' '.repeat([...head].length), color: sev.color, bold: true }, { text: l, bold: true }]);
+    }
+    for (const l of wordWrap(text.explanation, width - 4)) lines.push([{ text: l }]);
+    lines.push([{ text: same.length === 1 ? h.where : h.whereN({ n: same.length }), dim: true }]);
     for (const f of same) {
       const place = where(f);
-      // A fact the place already names (the serial) is not repeated.
-      const facts = Object.entries(f.facts ?? {})
+      // A fact the place already names (the serial) is not repeated. English keeps the
+      // facts' own names, as it always showed them; German names them as review.csv does.
+      const facts = (lang === 'de' ? factPairs(f, lang) : Object.entries(f.facts ?? {}))
         .filter(([, v]) => !place.includes(v))
         .map(([k, v]) => `${k}: ${v}`);
-      const text = [place, ...facts].filter(Boolean).join(' · ') || 'the whole Property';
+      const text = [place, ...facts].filter(Boolean).join(' · ') || h.wholeProperty;
       for (const [i, l] of wordWrap(text, width - 8).entries()) lines.push([{ text: `${i === 0 ? '  • ' : '    '}${l}`, dim: true }]);
     }
   }
@@ -127,7 +138,7 @@ export function ScrollView({ lines, top, height, width }: { lines: Span[][]; top
   const start = Math.max(0, Math.min(top, lines.length - bodyH));
   const visible = lines.slice(start, start + bodyH);
   const below = lines.length - start - bodyH;
-  const marker = below > 0 ? `more ↓ (${plural(below, 'line')}; j/k or ↑↓ scroll)` : 'end ↑ (k or ↑ scrolls back)';
+  const marker = below > 0 ? h.more({ n: below }) : h.end;
   return (
     <Box flexDirection="column" height={height}>
       {visible.map((l, i) => (
@@ -144,51 +155,47 @@ export function ScrollView({ lines, top, height, width }: { lines: Span[][]; top
   );
 }
 
-/** How far an overlay of `count` lines may scroll in `height` rows. */
-export function maxScroll(count: number, height: number): number {
-  return count <= height ? 0 : count - (height - 1);
+
+function keys(): [string, string][] {
+  return [
+    ['↑↓ j k', h.move],
+    ['Enter', h.open],
+    ['Esc ⌫', h.back],
+    ['/', h.filter],
+    ['y', h.range],
+    ['i', h.explain],
+    ['e', h.export],
+    ['c', h.count],
+    ['r', h.reload],
+    ['?', h.help],
+    ['q', h.quit],
+  ];
 }
 
-export const KEYS: [string, string][] = [
-  ['↑↓ j k', 'move (PgUp/PgDn page)'],
-  ['Enter', 'open'],
-  ['Esc ⌫', 'back'],
-  ['/', 'filter the list by text'],
-  ['y', 'change the year or range'],
-  ['i', 'explain the flags of the selected line'],
-  ['e', 'export the current Property, or on a unit screen just that unit'],
-  ['c', 'count the flags of every Property (on the Properties list); runs in the background one Property at a time, Esc stops it'],
-  ['r', 'reload after an error'],
-  ['?', 'help'],
-  ['q', 'quit'],
-];
-
 /** Every letter the monthly chart can show, so the legend covers them all. */
-export const ALL_STATUS_MARKS = [...STATUS_MARKS, NO_READING, statusMark('(unknown)' as never)].map((m) =>
-  m.label.startsWith('unknown status') ? { ...m, label: 'a status this version does not know' } : m,
-);
+export const ALL_STATUS_MARKS = [...STATUS_MARKS, NO_READING, UNKNOWN_MARK];
 
 export function helpLines(width: number): Span[][] {
-  const lines: Span[][] = [[{ text: 'Keys', bold: true }]];
+  const lines: Span[][] = [[{ text: h.keys, bold: true }]];
   const item = (head: string, what: string, headSpan: Omit<Span, 'text'> = { bold: true }) => {
     for (const [i, l] of wordWrap(what, width - 14).entries()) lines.push(i === 0 ? [{ text: head.padEnd(8), ...headSpan }, { text: l }] : [{ text: `${' '.repeat(8)}${l}` }]);
   };
-  for (const [k, what] of KEYS) item(k, what);
-  lines.push([{ text: 'Monthly status letters', bold: true }]);
+  for (const [k, what] of keys()) item(k, what);
+  lines.push([{ text: h.statusLetters, bold: true }]);
   for (const m of ALL_STATUS_MARKS) item(m.letter, m.label, { color: m.color, bold: true });
-  lines.push([{ text: 'Flags', bold: true }]);
+  lines.push([{ text: h.flags, bold: true }]);
   for (const m of Object.values(SEVERITY_MARK)) item(m.mark, m.label, { color: m.color, bold: true });
-  item('…', 'in the Flags column of Properties: not counted yet (opening a Property or c counts them)');
-  lines.push([{ text: 'Billed per metric (units list)', bold: true }]);
-  for (const [, code, label] of METRIC_CODES) item(code, label);
-  lines.push([{ text: 'Unit types', bold: true }]);
-  for (const [type, code] of TYPE_CODES) item(code, type);
-  lines.push([{ text: 'Press Esc or ? to close.', dim: true }]);
+  item('…', h.notCounted);
+  lines.push([{ text: h.metrics, bold: true }]);
+  for (const [, code, label] of metricCodes()) item(code, label);
+  lines.push([{ text: h.unitTypes, bold: true }]);
+  for (const [, code, word] of typeCodes()) item(code, word);
+  lines.push([{ text: h.close, dim: true }]);
   return lines;
 }
 
 export function Footer({ width }: { width: number }) {
-  const text = width >= 96 ? '↑↓/jk move  Enter open  Esc back  / filter  y range  i explain  e export  ? help  q quit' : '↑↓jk move ⏎ open Esc back / filter y range i why e export ? help q quit';
+  const text = width >= 96 ? h.footerWide : h.footer;
   return (
     <Text wrap="truncate-end" dimColor>
       {fit(text, width - 1)}
@@ -197,7 +204,7 @@ export function Footer({ width }: { width: number }) {
 }
 
 export function StatusLegend() {
-  const spans: Span[] = [{ text: 'Months: ' }];
+  const spans: Span[] = [{ text: h.legend }];
   for (const s of LEGEND_STATUSES) {
     const m = statusMark(s);
     spans.push({ text: m.letter, color: m.color, bold: true }, { text: ` ${m.label}  ` });

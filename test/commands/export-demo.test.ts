@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { InterruptedError } from '../../src/core/errors.js';
-import { headlessLogin } from '../../src/export/sandbox-login.js';
+import { headlessLogin } from '../../src/sandbox/headless-login.js';
 import { proxySandbox } from '../helpers/browser.js';
 import { runCli } from '../helpers/run-cli.js';
 

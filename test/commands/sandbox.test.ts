@@ -2,13 +2,14 @@ import { PassThrough, Readable } from 'node:stream';
 import { afterEach, expect, test } from 'vitest';
 import { main } from '../../src/cli.js';
 import type { Io } from '../../src/core/io.js';
+import { findEnglish } from '../helpers/catalogues.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const controllers: AbortController[] = [];
 afterEach(() => controllers.splice(0).forEach((c) => c.abort()));
 
 /** Starts `meterdata sandbox ...` in-process and resolves once it printed its URL. */
-async function startCommand(args: string[]) {
+async function startCommand(args: string[], env: NodeJS.ProcessEnv = {}) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
@@ -16,7 +17,7 @@ async function startCommand(args: string[]) {
   stderr.on('data', (c: Buffer) => (err += c.toString()));
   const ac = new AbortController();
   controllers.push(ac);
-  const io: Io = { stdout, stderr, stdin: Readable.from([]), env: {}, cwd: process.cwd(), signal: ac.signal };
+  const io: Io = { stdout, stderr, stdin: Readable.from([]), env, cwd: process.cwd(), signal: ac.signal };
   const url = new Promise<string>((resolve) =>
     stdout.on('data', (c: Buffer) => {
       out += c.toString();
@@ -44,6 +45,25 @@ test('sandbox --port 0 prints its URL, serves discovery and the API, and stops w
   await expect(fetch(`${s.origin}/.well-known/oauth-authorization-server`)).rejects.toThrow();
 });
 
+test('sandbox in German: its own lines in German, the "listening on" line that scripts read unchanged', async () => {
+  const s = await startCommand(['--auto-consent', '--admin', '--units', '2'], { LANG: 'de_DE.UTF-8' });
+  s.ac.abort();
+  expect(await s.exit).toBe(0);
+  const { out, err } = s.output();
+  expect(out).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+  expect(err).toMatch(/^auth_url http:\/\/127\.0\.0\.1:\d+ {2}base_url \S+\/v1 {2}Client sandbox-demo-client {2}\(Zustimmung automatisch\) {2}Betreiberschnittstelle unter \/admin\nSandbox beendet\n$/);
+  expect(await findEnglish(err)).toEqual([]);
+});
+
+test.each([
+  [['--port', '70000'], 'meterdata: --port muss eine ganze Zahl von 0 bis 65535 sein, nicht „70000“.\n  Beispiel: --port 0 (ein beliebiger freier Port)\n'],
+  [['--clock', '2026-02-30'], 'meterdata: --clock: „2026-02-30“ ist kein Datum; bitte als jjjj-mm-tt angeben, z. B. 2025-01-01.\n'],
+])('sandbox %j is refused in German', async (args, text) => {
+  const r = await runCli(['sandbox', ...args, '--lang', 'de']);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toBe(text);
+});
+
 test('sandbox --admin --clock serves the admin interface with the given date', async () => {
   const s = await startCommand(['--admin', '--clock', '2026-11-22', '--units', '2']);
   const clock = (await (await fetch(`${s.origin}/admin/clock`)).json()) as { now: string };
@@ -57,7 +77,9 @@ test.each([
   [['--units', '0'], /--units must be a whole number from 1 to 50000/],
   [['--rate-limit', '-1'], /--rate-limit/],
   [['--oauth-rate-limit', 'x'], /--oauth-rate-limit must be a whole number from 0 to 1000000, not "x"/],
-  [['--clock', '2026-13-01'], /invalid clock date "2026-13-01"/],
+  [['--clock', '2026-13-01'], /--clock: "2026-13-01" is not a date; use yyyy-mm-dd/],
+  [['--clock', 'Nov 22 2026'], /--clock: "Nov 22 2026" is not a date; use yyyy-mm-dd/],
+  [['--clock', '1899-12-31'], /--clock: 1899-12-31 lies outside the years 1900 to 2999/],
   [['--fault', 'nonsense'], /Invalid fault spec 'nonsense'/],
   [['--clients', '/nonexistent/clients.json'], /cannot read clients file/],
 ])('sandbox %j is refused with a usage error', async (args, message) => {

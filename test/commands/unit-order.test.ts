@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import { openConnection } from '../../src/auth/connection.js';
 import { billProperty, compareNames, compareUnits, flagText } from '../../src/billing/index.js';
-import { headlessLogin } from '../../src/export/sandbox-login.js';
+import { headlessLogin } from '../../src/sandbox/headless-login.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { createBrowseData } from '../../src/tui/data.js';
 import { propertyScreen } from '../../src/tui/screens-list.js';

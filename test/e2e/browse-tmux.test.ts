@@ -3,16 +3,19 @@
 // calibration (docs/sandbox-data.md, Property "Musterstraße 1-5"), reads why, exports, quits.
 // Once at 100x30 with one key per send-keys, once at 80x24 with several keys per
 // send-keys (they reach the program as one input chunk), once against a sandbox that
-// rate-limits. Every pane shown in docs/browse.md is written raw to test/.tmp/browse-panes/
-// (test/e2e/browse-doc-panes.mjs puts them into the docs).
+// rate-limits. The 100x30 walk runs once in each language: in German (`--lang de`) every
+// pane must be German, with no English phrase of the catalogues. Every pane shown in
+// docs/browse.md is written raw to test/.tmp/browse-panes/ (test/e2e/browse-doc-panes.mjs
+// puts them into the docs).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { headlessLogin } from '../../src/export/sandbox-login.js';
+import { headlessLogin } from '../../src/sandbox/headless-login.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { findEnglish } from '../helpers/catalogues.js';
 import { requireTool } from '../helpers/tools.js';
 
 const bin = new URL('../../bin/meterdata.js', import.meta.url).pathname;
@@ -62,8 +65,8 @@ async function signedIn(sandbox: Sandbox): Promise<string> {
   return home;
 }
 
-function start(session: string, home: string, size: [number, number], env = '') {
-  const command = `cd ${home} && env METERDATA_HOME=${home} NO_COLOR=1 ${env} ${process.execPath} ${bin} browse --year 2025; echo EXIT=$?; sleep 60`;
+function start(session: string, home: string, size: [number, number], env = '', lang: 'en' | 'de' = 'en') {
+  const command = `cd ${home} && env METERDATA_HOME=${home} NO_COLOR=1 ${env} ${process.execPath} ${bin} browse --year 2025 --lang ${lang}; echo EXIT=$?; sleep 60`;
   tmux('new-session', '-d', '-s', session, '-x', String(size[0]), '-y', String(size[1]), command);
   return terminal(session);
 }
@@ -85,52 +88,105 @@ async function sandboxWith(opts: Parameters<typeof startSandbox>[0] = {}): Promi
 }
 
 describe('meterdata browse in a terminal', () => {
-  it('walks from the Properties to a replaced meter and an expired calibration at 100x30, explains the flag, exports and quits', async (ctx) => {
+  // What the walk expects to read, in each language.
+  const WORDS = {
+    en: {
+      quit: 'q quit',
+      columns: /Property\s+Address\s+Units\s+Flags/,
+      plant: 'Plant-room and main meters',
+      units: 'Units (21)',
+      we03Row: /WE 03\s+res\s+1\. OG links\s+H [\d.]+ kWh/,
+      months: 'Months:',
+      removed: 'removed 2025-06-15 · device replaced',
+      device: /Device WMZ-\d+ · installed 2025-06-15 · factor 1/,
+      baseline: 'baseline 12.5 on 2025-06-15 (recorded)',
+      monthNames: /Jan\s+Feb\s+Mar\s+Apr\s+May\s+Jun\s+Jul\s+Aug\s+Sep\s+Oct\s+Nov\s+Dec/,
+      replaced: /\[i\] Device replaced during the period \(WMZ-\d+\)/,
+      filtered: 'Filtered by',
+      expired: 'billable 0 · X calibration expired',
+      expiredFlag: /\[!\] Calibration expired/,
+      why: 'Why this is flagged',
+      whyFlag: /\[!\] not billed: Calibration expired/,
+      where: /• WE 09 · heat point \w+ · device WMZ-\d+/,
+      exported: 'Exported: \\d+ files in',
+    },
+    de: {
+      quit: 'q Ende',
+      columns: /Liegenschaft\s+Anschrift\s+NE\s+Hinw\./,
+      plant: 'Anlagen- und Hauptzähler',
+      units: 'Nutzeinheiten (21)',
+      we03Row: /WE 03\s+Woh\s+1\. OG links\s+W [\d.,]+ kWh/,
+      months: 'Monate:',
+      removed: 'ausgebaut 15.06.2025 · Gerätetausch',
+      device: /Zähler WMZ-\d+ · eingebaut 15\.06\.2025 · Faktor 1/,
+      baseline: 'Anfangsstand 12,5 am 15.06.2025 (erfasst)',
+      monthNames: /Jan\s+Feb\s+Mär\s+Apr\s+Mai\s+Jun\s+Jul\s+Aug\s+Sep\s+Okt\s+Nov\s+Dez/,
+      replaced: /\[i\] Gerätetausch im Zeitraum \(WMZ-\d+\)/,
+      filtered: 'Gefiltert nach',
+      expired: 'abrechenbar 0 · X Eichfrist abgelaufen',
+      expiredFlag: /\[!\] Eichfrist abgelaufen/,
+      why: 'Warum dieser Hinweis',
+      whyFlag: /\[!\] nicht abgerechnet: Eichfrist abgelaufen/,
+      where: /• WE 09 · Messstelle Wärme \w+ · Zähler WMZ-\d+/,
+      exported: 'Exportiert: \\d+ Dateien in',
+    },
+  } as const;
+
+  it.for(['en', 'de'] as const)('walks from the Properties to a replaced meter and an expired calibration at 100x30, explains the flag, exports and quits (--lang %s)', { timeout: 120_000 }, async (lang, ctx) => {
     requireTool(ctx, 'tmux', 'the end-to-end test of `meterdata browse` runs it in a tmux pane');
     expect(existsSync(new URL('../../dist/cli.js', import.meta.url)), 'build first: npm run build').toBe(true);
+    const w = WORDS[lang];
     const home = await signedIn(await sandboxWith());
-    const t = start('wide', home, [100, 30]);
+    const t = start(`wide-${lang}`, home, [100, 30], '', lang);
+    // Every pane of the German walk is German: no English phrase of any catalogue.
+    const seen = async (pane: string) => {
+      if (lang === 'de') expect(await findEnglish(pane), pane).toEqual([]);
+      return pane;
+    };
 
-    const list = await t.waitFor((p) => p.includes('Musterstraße 1-5') && p.includes('q quit'), 'the Properties');
-    expect(list).toMatch(/Property\s+Address\s+Units\s+Flags/);
+    const list = await seen(await t.waitFor((p) => p.includes('Musterstraße 1-5') && p.includes(w.quit), 'the Properties'));
+    expect(list).toMatch(w.columns);
     expect(list).toMatch(/Musterstraße 1-5\s+Musterstraße 1, 22085 Hamburg \(\+3\)\s+21\s+…/);
 
     await t.keys('/', 'Musterstraße 1-5', 'Enter', 'Enter');
-    const property = await t.waitFor((p) => p.includes('Plant-room and main meters'), 'the units of Musterstraße 1-5');
-    expect(property).toContain('Units (21)');
-    expect(property).toMatch(/WE 03\s+res\s+1\. OG links\s+H [\d.]+ kWh/);
+    const property = await seen(await t.waitFor((p) => p.includes(w.plant), 'the units of Musterstraße 1-5'));
+    expect(property).toContain(w.units);
+    expect(property).toMatch(w.we03Row);
+    if (lang === 'de') await t.save('de-property', property);
 
     await t.keys('/', 'WE 03', 'Enter', 'Enter');
-    const we03 = await t.waitFor((p) => p.includes('Musterstraße 1-5 › WE 03') && p.includes('Months:'), 'unit WE 03');
-    expect(we03).toContain('removed 2025-06-15 · device replaced');
-    expect(we03).toMatch(/Device WMZ-\d+ · installed 2025-06-15 · factor 1/);
-    expect(we03).toContain('baseline 12.5 on 2025-06-15 (recorded)');
-    expect(we03).toMatch(/Jan\s+Feb\s+Mar\s+Apr\s+May\s+Jun\s+Jul\s+Aug\s+Sep\s+Oct\s+Nov\s+Dec/);
-    expect(we03).toMatch(/\[i\] Device replaced during the period \(WMZ-\d+\)/);
+    const we03 = await seen(await t.waitFor((p) => p.includes('Musterstraße 1-5 › WE 03') && p.includes(w.months), 'unit WE 03'));
+    expect(we03).toContain(w.removed);
+    expect(we03).toMatch(w.device);
+    expect(we03).toContain(w.baseline);
+    expect(we03).toMatch(w.monthNames);
+    expect(we03).toMatch(w.replaced);
 
     await t.keys('Escape', 'Escape');
-    await t.waitFor((p) => p.includes('Units (21)') && !p.includes('Filtered by'), 'the whole unit list again');
+    await t.waitFor((p) => p.includes(w.units) && !p.includes(w.filtered), 'the whole unit list again');
     await t.keys('/', 'WE 09', 'Enter', 'Enter');
-    const we09 = await t.waitFor((p) => p.includes('› WE 09') && p.includes('Months:'), 'unit WE 09');
-    expect(we09).toContain('billable 0 · X calibration expired');
+    const we09 = await seen(await t.waitFor((p) => p.includes('› WE 09') && p.includes(w.months), 'unit WE 09'));
+    expect(we09).toContain(w.expired);
     expect(we09).toMatch(/ M {4}M {4}M {4}M {4}M {4}M {4}M {4}X {4}X {4}X {4}X {4}X/);
-    expect(we09).toMatch(/\[!\] Calibration expired/);
+    expect(we09).toMatch(w.expiredFlag);
+    if (lang === 'de') await t.save('de-we09', we09);
 
     await t.keys('j', 'j', 'i');
-    const why = await t.waitFor((p) => p.includes('Why this is flagged'), 'the explanation of the flag');
-    expect(why).toMatch(/\[!\] not billed: Calibration expired/);
-    expect(why).toMatch(/• WE 09 · heat point \w+ · device WMZ-\d+/);
+    const why = await seen(await t.waitFor((p) => p.includes(w.why), 'the explanation of the flag'));
+    expect(why).toMatch(w.whyFlag);
+    expect(why).toMatch(w.where);
+    if (lang === 'de') await t.save('de-explain', why);
 
     // `e` on a unit writes the export command's files for that unit only
     await t.keys('Escape', 'e');
-    await t.waitFor((p) => /Exported: \d+ files in \.\/meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5-WE-09/.test(p), 'the unit export');
+    await seen(await t.waitFor((p) => new RegExp(`${w.exported} \\./meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5-WE-09`).test(p), 'the unit export'));
     const unitBilling = await readFile(path.join(home, 'meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5-WE-09', 'billing.csv'), 'utf8');
     expect(unitBilling).toContain('WE 09');
     expect(unitBilling).not.toContain('WE 03');
 
     // and on the unit list, for the whole Property
     await t.keys('Escape', 'e');
-    await t.waitFor((p) => /Exported: \d+ files in \.\/meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5\b(?!-)/.test(p), 'the Property export');
+    await seen(await t.waitFor((p) => new RegExp(`${w.exported} \\./meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5\\b(?!-)`).test(p), 'the Property export'));
     const out = path.join(home, 'meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5');
     expect((await readdir(out)).sort()).toEqual(expect.arrayContaining(['billing.csv', 'billing.xlsx', 'review.csv', 'segments.csv']));
     const billing = await readFile(path.join(out, 'billing.csv'), 'utf8');
@@ -139,7 +195,7 @@ describe('meterdata browse in a terminal', () => {
 
     await t.keys('q');
     await t.waitFor((p) => p.includes('EXIT=0'), 'a clean exit with status 0');
-  }, 120_000);
+  });
 
   it('works at 80x24 with keys arriving several at once, and keeps the panes for the docs', async (ctx) => {
     requireTool(ctx, 'tmux', 'the end-to-end test of `meterdata browse` runs it in a tmux pane');

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headlessLogin } from '../../src/export/sandbox-login.js';
+import { headlessLogin } from '../../src/sandbox/headless-login.js';
 import { miOf } from '../../src/sandbox/data/dates.js';
 import { weightedValue } from '../../src/sandbox/data/index.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';

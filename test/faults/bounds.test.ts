@@ -14,7 +14,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { setProfileFields } from '../../src/core/config.js';
-import { headlessLogin } from '../../src/export/sandbox-login.js';
+import { headlessLogin } from '../../src/sandbox/headless-login.js';
 import { proxySandbox, spawnCli, type SandboxProxy } from '../helpers/browser.js';
 import { assertBuilt, differences, folder, FULL, halfWritten, report, runBin, signedIn } from './helpers.js';
 

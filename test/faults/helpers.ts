@@ -5,7 +5,7 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { headlessLogin } from '../../src/export/sandbox-login.js';
+import { headlessLogin } from '../../src/sandbox/headless-login.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 export { assertBuilt, ROOT, runBin, type Run } from '../helpers/bin.js';
 

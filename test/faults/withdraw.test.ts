@@ -127,7 +127,7 @@ describe('the connection changes under a running export', () => {
 
 /** Signs the same METERDATA_HOME in again to the same sandbox (a new connection). */
 async function signedInAgain(): Promise<NodeJS.ProcessEnv> {
-  const { headlessLogin } = await import('../../src/export/sandbox-login.js');
+  const { headlessLogin } = await import('../../src/sandbox/headless-login.js');
   await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(30_000) });
   return env;
 }

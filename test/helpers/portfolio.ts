@@ -3,7 +3,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DEMO_REDIRECT_URIS, type ClientRegistration } from '../../src/sandbox/clients.js';
-import { headlessLogin } from '../../src/export/sandbox-login.js';
+import { headlessLogin } from '../../src/sandbox/headless-login.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { TENANT_NAMES } from '../../src/sandbox/data/index.js';
 

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { headlessLogin } from '../../src/export/sandbox-login.js';
+import { headlessLogin } from '../../src/sandbox/headless-login.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

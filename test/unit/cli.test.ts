@@ -15,11 +15,29 @@ describe('meterdata CLI wiring', () => {
     }
   });
 
-  it.each(['login', 'logout', 'status', 'token', 'export', 'browse', 'sandbox', 'demo'])('`%s --help` lists the exit codes too', async (cmd) => {
+  // Each command lists the exit codes it can end with, and only those (read off its code).
+  it.each([
+    ['login', [0, 1, 2, 3, 5, 130]],
+    ['logout', [0, 1, 2, 5, 130]],
+    ['status', [0, 1, 2, 3, 130]],
+    ['token', [0, 1, 2, 3, 5, 130]],
+    ['export', [0, 1, 2, 3, 4, 5, 6, 130]],
+    ['browse', [0, 1, 2, 3, 5, 130]],
+    ['sandbox', [0, 1, 2, 130]],
+    ['demo', [0, 1, 2, 3, 5, 130]],
+  ])('`%s --help` lists its own exit codes: %j', async (cmd, codes) => {
     const r = await runCli([cmd, '--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`Usage: meterdata ${cmd}`);
-    expect(r.stdout).toMatch(/Exit codes:[\s\S]*3\s+not signed in[\s\S]*5\s+service unavailable/);
+    const listed = r.stdout.split('Exit codes:\n')[1]!.trim().split('\n').map((l) => Number(/^\s*(\d+) /.exec(l)![1]));
+    expect(listed).toEqual(codes);
+  });
+
+  it('says per command what Ctrl-C ends with: 130, the sandbox 0 (a signal is how it stops)', async () => {
+    expect((await runCli(['export', '--help'])).stdout).toMatch(/\n  130 interrupted \(Ctrl-C or SIGTERM\)/);
+    expect((await runCli(['browse', '--help'])).stdout).toMatch(/\n  0  quit with q\n[\s\S]*\n  130 interrupted \(Ctrl-C or SIGTERM\)/);
+    expect((await runCli(['sandbox', '--help'])).stdout).toMatch(/\n  0  stopped by Ctrl-C or SIGTERM/);
+    expect((await runCli(['status', '--help'])).stdout).toMatch(/\n  3  not signed in, or the connection does not work/);
   });
 
   it('`sandbox --help` says the --clock date is where a ticking clock starts, not a fixed date', async () => {

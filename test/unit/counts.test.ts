@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { strictFailure, summaryText } from '../../src/commands/export.js';
+import { strictFailure, summaryText } from '../../src/export/summary.js';
 import { describeWait } from '../../src/auth/login-flow.js';
 import { describePropertyScope } from '../../src/auth/whoami.js';
 import { plural, pluralWord } from '../../src/core/plural.js';

@@ -1,0 +1,139 @@
+// One profile's export as the commands run it (`export`, `demo`, browse's `e`, each
+// profile of the portfolio): the checks before any request, the API client and the
+// reporter around the walk, and the built CLI's worker threads with small heap limits.
+import { ExitCode, MeterdataError, UsageError } from '../core/errors.js';
+import type { Io } from '../core/io.js';
+import { dirs } from '../core/paths.js';
+import { packageVersion } from '../core/resources.js';
+import { fixedExportTime, identity, parseExportArgs, type ExportArgs, type ExportFlags } from './options.js';
+import { checkOutDir, finalNames } from './output.js';
+import type { Slots } from './held.js';
+import { createReporter, type Reporter } from './progress.js';
+import type { ExportDeps, ExportSummary, StagedExport } from './run.js';
+import { activeTemplate } from './review-options.js';
+import { loadTemplate } from './templates.js';
+import { runText as t } from './texts-run.js';
+
+/** Everything that can be checked without the network; throws UsageError naming the flag. */
+export async function prepareExport(opts: ExportFlags, io: Io) {
+  const args = parseExportArgs(opts, io.cwd, io.env);
+  fixedExportTime(io.env);
+  const template = await loadTemplate(args.template, io.cwd);
+  await checkOutDir(args.out, identity(args), finalNames(activeTemplate(template, args.review), args.formats));
+  return { args, template };
+}
+
+type Template = Awaited<ReturnType<typeof loadTemplate>>;
+type Connection = { baseUrl: string; credentials: import('../core/credentials.js').Credentials };
+
+/** A reporter other than the export's own bar (the portfolio display), and slots shared with other exports. */
+interface Shared {
+  reporter?: (requests: () => number) => Reporter;
+  slots?: Slots;
+}
+
+/** An API client, a reporter and the rest of ExportDeps for `fn`; the client is closed afterwards. */
+async function withExportDeps<T>(args: ExportArgs, template: Template, io: Io, conn: Connection, fn: (deps: ExportDeps) => Promise<T>, shared: Shared = {}): Promise<T> {
+  const { createApiClient } = await import('../api/client.js');
+  const api = createApiClient({ baseUrl: conn.baseUrl, credentials: conn.credentials, rateLimitPerMinute: args.rateLimit, signal: io.signal });
+  const requests = () => api.stats().requests;
+  const reporter = shared.reporter ? shared.reporter(requests) : createReporter(io, { quiet: args.quiet, requests });
+  const fixed = fixedExportTime(io.env);
+  try {
+    return await fn({ api, args, template, stateDir: dirs(io.env).state, reporter, toolVersion: packageVersion(), signal: io.signal, ...(fixed ? { now: () => fixed } : {}), ...(shared.slots ? { slots: shared.slots } : {}) });
+  } finally {
+    await api.close();
+  }
+}
+
+export async function exportWith(args: ExportArgs, template: Template, io: Io, conn: Connection): Promise<ExportSummary> {
+  const { runExport } = await import('./run.js');
+  return withExportDeps(args, template, io, conn, runExport);
+}
+
+async function connect(args: ExportArgs, io: Io): Promise<Connection> {
+  const { openConnection } = await import('../auth/connection.js');
+  return openConnection({ profile: args.profile, env: io.env, signal: io.signal, ...(args.quiet ? {} : { warn: (l: string) => io.stderr.write(l) }) });
+}
+
+/** Worker side of an isolated export: sign-in, the walk, billing and the CSV files (see exportIsolated). */
+export async function stageInWorker(input: { args: ExportArgs; template: Template }, io: Io): Promise<StagedExport> {
+  const { args, template } = input;
+  const conn = await connect(args, io);
+  const { stageExport } = await import('./run.js');
+  return withExportDeps(args, template, io, conn, stageExport);
+}
+
+const YOUNG_MB = 8;
+const DEFAULT_HEAP_MB = 1024;
+
+/** Old-space cap of the export's workers: METERDATA_EXPORT_HEAP_MB, else 1024. */
+export function exportHeapMb(env: NodeJS.ProcessEnv): number {
+  const raw = env.METERDATA_EXPORT_HEAP_MB;
+  if (raw === undefined || raw === '') return DEFAULT_HEAP_MB;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 128 || n > 65536) {
+    throw new UsageError(t.heapInvalid({ raw }), t.heapInvalidHint({ example: DEFAULT_HEAP_MB * 4, standard: DEFAULT_HEAP_MB }), 'EXPORT_HEAP_INVALID');
+  }
+  return n;
+}
+
+/**
+ * The export of the built CLI: the walk and the workbook each in a worker thread with
+ * small heap limits (core/isolate.ts), one after the other, so the second starts with
+ * the first one's heap gone; the commit happens here. Same files as exportWith.
+ */
+async function exportIsolated(args: ExportArgs, template: Template, io: Io): Promise<ExportSummary> {
+  const [{ runIsolated }, { finishExport }] = await Promise.all([import('../core/isolate.js'), import('./run.js')]);
+  const { limits, outOfMemory } = isolation(args, io);
+  const staged = await runIsolated<StagedExport>(new URL(import.meta.url), 'stageInWorker', { args, template }, { limits, io, outOfMemory: outOfMemory('fetching') });
+  return finishExport(staged, { signal: io.signal, writeWorkbook: await workbookWriter(args, io) });
+}
+
+/** billing.xlsx written in a worker thread with the export's heap limits (see exportIsolated). */
+async function workbookWriter(args: ExportArgs, io: Io) {
+  const { runIsolated } = await import('../core/isolate.js');
+  const { limits, outOfMemory } = isolation(args, io);
+  const xlsxModule = new URL('./xlsx-writer.js', import.meta.url);
+  return (input: unknown) => runIsolated<void>(xlsxModule, 'writeXlsx', input, { limits, io, outOfMemory: outOfMemory('workbook'), onAbort: 'terminate' });
+}
+
+function isolation(args: ExportArgs, io: Io) {
+  const limits = { youngMb: YOUNG_MB, oldMb: exportHeapMb(io.env) };
+  // finishExport adds to a workbook failure that nothing was committed and how to continue.
+  const raise = `METERDATA_EXPORT_HEAP_MB=${limits.oldMb * 4}`;
+  const outOfMemory = (phase: 'fetching' | 'workbook') => () =>
+    new MeterdataError(
+      phase === 'fetching' ? t.memoryFetching({ mb: limits.oldMb, out: args.out }) : t.memoryWorkbook({ mb: limits.oldMb }),
+      {
+        code: 'EXPORT_OUT_OF_MEMORY',
+        exitCode: ExitCode.UNEXPECTED,
+        hint: phase === 'fetching' ? t.memoryFetchingHint({ raise }) : t.memoryWorkbookHint({ raise }),
+      },
+    );
+  return { limits, outOfMemory };
+}
+
+/**
+ * One profile of the portfolio export (src/export/portfolio.ts): the walk in this thread,
+ * holding `slots` for its Properties, then billing.xlsx (in a worker where the built CLI
+ * isolates) while holding one of `workbooks`. Same files as a single export.
+ */
+export async function exportProfile(args: ExportArgs, template: Template, io: Io, shared: Shared & { workbooks: Slots }): Promise<ExportSummary> {
+  const { stageExport, finishExport } = await import('./run.js');
+  const { isolationAvailable } = await import('../core/isolate.js');
+  const staged = await withExportDeps(args, template, io, await connect(args, io), stageExport, shared);
+  const release = await shared.workbooks.acquire();
+  try {
+    const writeWorkbook = io.isolate && isolationAvailable() ? await workbookWriter(args, io) : undefined;
+    return await finishExport(staged, { signal: io.signal, ...(writeWorkbook ? { writeWorkbook } : {}) });
+  } finally {
+    release();
+  }
+}
+
+/** `meterdata export` of one profile: in worker threads where the built CLI isolates, else in this thread. */
+export async function exportSingle(args: ExportArgs, template: Template, io: Io): Promise<ExportSummary> {
+  const { isolationAvailable } = await import('../core/isolate.js');
+  return io.isolate && isolationAvailable() ? exportIsolated(args, template, io) : exportWith(args, template, io, await connect(args, io));
+}

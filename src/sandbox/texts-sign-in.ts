@@ -1,0 +1,12 @@
+// The demo's sign-in to its embedded sandbox, as the person running `meterdata demo` reads it.
+import { catalogue } from '../i18n/index.js';
+
+export const t = catalogue(
+  'export-run.sandbox-sign-in',
+  {
+    failed: (p: { why: string }) => `Sign-in to the sandbox failed: ${p.why}`,
+  },
+  {
+    failed: (p) => `Die Anmeldung an der Sandbox ist fehlgeschlagen: ${p.why}`,
+  },
+);

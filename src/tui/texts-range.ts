@@ -1,0 +1,18 @@
+// The `y` prompt's own refusals (src/tui/range.ts); dates and years are refused by src/core/dates.ts.
+import { catalogue } from '../i18n/index.js';
+
+export const rangeTexts = catalogue(
+  'tui-range-prompt',
+  {
+    oneComparison: 'give one comparison, e.g. 2025 vs 2024',
+    comparison: (p: { message: string }) => `comparison: ${p.message}`,
+    empty: 'type a year such as 2025, or from..to such as 2025-01-01..2025-06-30',
+    neither: (p: { text: string }) => `"${p.text}" is neither a year nor from..to; e.g. 2025 or 2025-01-01..2025-06-30`,
+  },
+  {
+    oneComparison: 'nur ein Vergleich, z. B. 2025 vs 2024',
+    comparison: (p) => `Vergleich: ${p.message}`,
+    empty: 'ein Jahr wie 2025 eingeben oder von..bis wie 2025-01-01..2025-06-30',
+    neither: (p) => `„${p.text}“ ist weder ein Jahr noch von..bis; z. B. 2025 oder 2025-01-01..2025-06-30`,
+  },
+);
