@@ -3,6 +3,7 @@
 // it is read (argParser), and commander's errors as meterdata usage errors.
 import { CommanderError, InvalidArgumentError, type Command, type HelpConfiguration, type Option } from 'commander';
 import { ExitCode, UsageError } from './core/errors.js';
+import { commanderUsageCode } from './core/codes.js';
 import { words } from './i18n/common.js';
 import { cliTexts as t } from './texts-cli.js';
 
@@ -120,7 +121,7 @@ function suggestion(rest: string): string {
 export function commanderUsageError(e: CommanderError, command: string | undefined): UsageError {
   const [first = '', ...more] = e.message.replace(/^error:\s*/, '').split('\n');
   const rest = more.join(' ');
-  const code = `USAGE_${e.code.replace(/^commander\./, '').replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}`;
+  const code = commanderUsageCode(e.code);
   const hint = seeHelp(command);
   let m: RegExpExecArray | null;
   let message: string | undefined;

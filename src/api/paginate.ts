@@ -1,7 +1,7 @@
 // Walking a cursor-paginated list to its end, bounded: every page must bring new items, so
 // a server that loops (empty pages, repeated items or cursors, no end) stops with exit 5
 // naming the endpoint, before anything repeated is handed on.
-import { ServiceUnavailableError } from '../core/errors.js';
+import { ServiceUnavailableError, type ErrorCode } from '../core/errors.js';
 import { checkSubject } from './answers.js';
 import type { Schema } from './schema.js';
 import * as S from './schemas.js';
@@ -13,7 +13,7 @@ export const PAGE_LIMIT = 200;
 export type FetchPage = (path: string, schema: Schema) => Promise<unknown>;
 
 /** A listing that would never end: exit 5 naming the endpoint. */
-function endless(endpoint: string, code: string, what: string, pages: number): ServiceUnavailableError {
+function endless(endpoint: string, code: ErrorCode, what: string, pages: number): ServiceUnavailableError {
   return new ServiceUnavailableError(t.endless({ endpoint, what, pages }), {
     code,
     hint: t.paginationHint,

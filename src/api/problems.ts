@@ -1,6 +1,6 @@
 // Turning /v1 error answers (application/problem+json, RFC 7807) into the tool's typed
 // errors. Branch on the fragment after `#` in `type`, never on title or detail text.
-import { ExitCode, MeterdataError, NotSignedInError } from '../core/errors.js';
+import { ExitCode, MeterdataError, NotSignedInError, type ErrorCode } from '../core/errors.js';
 import { problemCode, type Problem } from './types.js';
 import { kinds, t, type KindWord } from './texts.js';
 
@@ -17,7 +17,7 @@ export class ApiProblemError extends MeterdataError {
 
   constructor(
     message: string,
-    opts: { code: string; exitCode: ExitCode; hint?: string; status: number; problem: Problem | null; endpoint: string },
+    opts: { code: ErrorCode; exitCode: ExitCode; hint?: string; status: number; problem: Problem | null; endpoint: string },
   ) {
     const traceId = opts.problem?.trace_id;
     super(message, {

@@ -6,6 +6,7 @@ import type { CryptoKey } from 'openid-client';
 import { importJWK, importPKCS8, type JWK } from 'jose';
 import type { Profile } from '../core/config.js';
 import { UsageError } from '../core/errors.js';
+import { signInTexts as t } from './texts.js';
 
 export async function clientAuthFor(profile: Profile, secret: string | undefined): Promise<oidc.ClientAuth> {
   switch (profile.client_auth) {
@@ -13,7 +14,7 @@ export async function clientAuthFor(profile: Profile, secret: string | undefined
       return oidc.None();
     case 'client_secret_basic':
       if (!secret) {
-        throw new UsageError('No client secret for client_secret_basic.', 'Pass it on standard input with --client-secret-stdin, or set METERDATA_CLIENT_SECRET.', 'AUTH_NO_CLIENT_SECRET');
+        throw new UsageError(t.noSecret, t.noSecretHint, 'AUTH_NO_CLIENT_SECRET');
       }
       return oidc.ClientSecretBasic(secret);
     case 'private_key_jwt': {
@@ -26,27 +27,23 @@ export async function clientAuthFor(profile: Profile, secret: string | undefined
 async function loadPrivateKey(profile: Profile): Promise<CryptoKey> {
   const file = profile.private_key_file;
   const alg = profile.alg ?? 'RS256';
-  if (!file) throw new UsageError('private_key_jwt needs a private key.', 'Pass --private-key FILE (PEM or JWK) with --kid and --alg.', 'AUTH_NO_PRIVATE_KEY');
+  if (!file) throw new UsageError(t.noKey, t.noKeyHint, 'AUTH_NO_PRIVATE_KEY');
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    throw new UsageError(`Cannot read the private key file ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'}).`, 'Check the path given with --private-key.', 'AUTH_PRIVATE_KEY_UNREADABLE');
+    throw new UsageError(t.keyUnreadable({ file, code: (e as NodeJS.ErrnoException).code ?? 'error' }), t.keyUnreadableHint, 'AUTH_PRIVATE_KEY_UNREADABLE');
   }
   try {
     const trimmed = text.trim();
     if (trimmed.startsWith('{')) {
       const jwk = JSON.parse(trimmed) as JWK;
-      if (!jwk.d) throw new Error('the JWK has no private part');
+      if (!jwk.d) throw new Error(t.keyNotPrivate);
       return (await importJWK(jwk, alg)) as CryptoKey;
     }
     return await importPKCS8(trimmed, alg);
   } catch (e) {
-    throw new UsageError(
-      `The private key in ${file} cannot be used with ${alg}: ${(e as Error).message}.`,
-      'Use a PKCS#8 PEM ("BEGIN PRIVATE KEY") or a private JWK that matches --alg (RS256/PS256: RSA, ES256: P-256).',
-      'AUTH_PRIVATE_KEY_INVALID',
-    );
+    throw new UsageError(t.keyInvalid({ file, alg, reason: (e as Error).message }), t.keyInvalidHint, 'AUTH_PRIVATE_KEY_INVALID');
   }
 }
 

@@ -3,6 +3,7 @@ import * as oidc from 'openid-client';
 import type { Profile } from '../core/config.js';
 import { MeterdataError, ExitCode, ServiceUnavailableError, UsageError } from '../core/errors.js';
 import { isLoopbackHost, isLoopbackHttp } from '../core/secure-url.js';
+import { signInTexts as t } from './texts.js';
 
 export { isLoopbackHttp };
 
@@ -27,11 +28,8 @@ export function assertEndpointsSafe(issuer: URL, md: Record<string, unknown>): v
     const local = isLoopbackHost(issuer);
     const ok = u !== null && (u.protocol === 'https:' || (local && isLoopbackHttp(u))) && (!local || u.hostname === issuer.hostname);
     if (!ok) {
-      throw new UsageError(
-        `The sign-in server ${issuer.origin} names ${JSON.stringify(String(raw))} as its ${name}; meterdata only uses https endpoints${local ? `, on ${issuer.hostname} for a local server` : ''}.`,
-        'Check that --auth-url (or the profile\'s auth_url) points at the Metering Data Partner API authorization server.',
-        'AUTH_ENDPOINT_UNSAFE',
-      );
+      const said = { issuer: issuer.origin, value: JSON.stringify(String(raw)), name };
+      throw new UsageError(local ? t.endpointUnsafeLocal({ ...said, host: issuer.hostname }) : t.endpointUnsafe(said), t.endpointHint, 'AUTH_ENDPOINT_UNSAFE');
     }
   }
 }
@@ -44,9 +42,9 @@ export async function discover(profile: Profile, clientAuth: oidc.ClientAuth): P
   try {
     config = await oidc.discovery(issuer, profile.client_id, undefined, clientAuth, { algorithm: 'oauth2', execute, timeout: 30 });
   } catch (e) {
-    throw new ServiceUnavailableError(`Cannot read the sign-in server's metadata at ${issuer.origin}/.well-known/oauth-authorization-server (${describeError(e)}).`, {
+    throw new ServiceUnavailableError(t.discoveryFailed({ url: `${issuer.origin}/.well-known/oauth-authorization-server`, reason: describeError(e) }), {
       code: 'AUTH_DISCOVERY_FAILED',
-      hint: 'Check --auth-url (or the profile\'s auth_url) and that the server is reachable, then try again.',
+      hint: t.discoveryHint,
       cause: e,
     });
   }
@@ -58,14 +56,14 @@ export async function discover(profile: Profile, clientAuth: oidc.ClientAuth): P
 export function assertServerCapabilities(config: oidc.Configuration): void {
   const md = config.serverMetadata();
   const missing: string[] = [];
-  if (!md.code_challenge_methods_supported?.includes('S256')) missing.push('PKCE with S256');
-  if (md.authorization_response_iss_parameter_supported !== true) missing.push('the iss parameter in authorization responses (RFC 9207)');
-  if (!md.token_endpoint) missing.push('a token endpoint');
+  if (!md.code_challenge_methods_supported?.includes('S256')) missing.push(t.needsPkce);
+  if (md.authorization_response_iss_parameter_supported !== true) missing.push(t.needsIss);
+  if (!md.token_endpoint) missing.push(t.needsTokenEndpoint);
   if (missing.length) {
-    throw new MeterdataError(`The sign-in server ${md.issuer} does not advertise ${missing.join(' and ')}; meterdata will not sign in there.`, {
+    throw new MeterdataError(t.unsupported({ issuer: md.issuer, missing: missing.join(t.and) }), {
       code: 'AUTH_SERVER_UNSUPPORTED',
       exitCode: ExitCode.USAGE,
-      hint: 'Check that --auth-url points at the Metering Data Partner API authorization server.',
+      hint: t.unsupportedHint,
     });
   }
 }

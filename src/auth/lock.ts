@@ -7,6 +7,7 @@ import lockfile from 'proper-lockfile';
 import { dirs } from '../core/paths.js';
 import { ServiceUnavailableError } from '../core/errors.js';
 import { testNumber } from './test-hooks.js';
+import { tokenTexts as t } from './texts-tokens.js';
 
 export const LOCK_STALE_MS = 20_000;
 
@@ -49,9 +50,9 @@ export async function withRefreshLock<T>(env: NodeJS.ProcessEnv, profile: string
       },
     });
   } catch (e) {
-    throw new ServiceUnavailableError('Another meterdata process has been refreshing this sign-in for too long.', {
+    throw new ServiceUnavailableError(t.lockTimeout, {
       code: 'AUTH_LOCK_TIMEOUT',
-      hint: `Try again in a minute; if it persists, remove ${file}.lock.`,
+      hint: t.lockTimeoutHint({ file: `${file}.lock` }),
       cause: e,
     });
   }

@@ -4,9 +4,9 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { loadProfile, saveProfile, type Profile } from '../core/config.js';
-import { InterruptedError, NotSignedInError } from '../core/errors.js';
+import { InterruptedError, MeterdataError, NotSignedInError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
-import { plural } from '../core/plural.js';
+import { count } from '../i18n/index.js';
 import { terminalSafe } from '../core/terminal-text.js';
 import { checkCallback, buildAuthorizationRequest } from './authorize.js';
 import { openBrowser } from './browser.js';
@@ -20,6 +20,7 @@ import { startCallbackServer, type CallbackPage } from './loopback-callback.js';
 import { Session } from './session.js';
 import { connectionFor } from './connection.js';
 import { dpopHandle, recordFromTokens, redeemCode, revokeToken } from './token-exchange.js';
+import { signInTexts as t } from './texts.js';
 
 export interface LoginOptions {
   openBrowser: boolean;
@@ -35,7 +36,7 @@ export interface LoginResult {
   profile: Profile;
   store: CredentialStore;
   /** What happened to the connection this login replaced, if there was one. */
-  previous?: string;
+  previous?: { revoked: true } | { revoked: false; reason: string };
 }
 
 export async function login(profile: Profile, io: Io, opts: LoginOptions): Promise<LoginResult> {
@@ -45,15 +46,15 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   assertServerCapabilities(config);
   const issuer = config.serverMetadata().issuer;
   const dpop = profile.dpop ? await generateDpopKey() : undefined;
-  const relogin = `Run \`meterdata login${profile.name !== 'default' ? ` --profile ${profile.name}` : ''}\` again`;
+  const relogin = t.relogin({ login: `meterdata login${profile.name !== 'default' ? ` --profile ${profile.name}` : ''}` });
 
   let expected = { issuer, state: '' };
   // Only an answer that belongs to this sign-in ends the wait; others are reported and ignored.
   const judge = (params: URLSearchParams): CallbackPage => {
     const v = checkCallback(params, expected, relogin);
-    if (v.ok) return { ok: true, final: true, message: 'meterdata received the sign-in.' };
+    if (v.ok) return { ok: true, final: true, message: t.received };
     const final = !NOT_OURS.has(v.error.code);
-    if (!final) io.stderr.write(`Ignored a sign-in answer: ${terminalSafe(v.error.message)} Still waiting.\n`);
+    if (!final) io.stderr.write(`${t.ignored({ message: terminalSafe(v.error.message) })}\n`);
     return { ok: false, final, message: v.error.message };
   };
   const server = await startCallbackServer(judge);
@@ -62,9 +63,9 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   try {
     request = await buildAuthorizationRequest(config, { redirectUri: server.redirectUri, scopes: profile.scopes, resource: profile.resource });
     expected = { issuer, state: request.state };
-    io.stderr.write(`To connect meterdata, open this address in a browser and approve access:\n${request.url.href}\n`);
+    io.stderr.write(`${t.openAddress}\n${request.url.href}\n`);
     if (opts.openBrowser) openBrowser(request.url.href, io.env);
-    else io.stderr.write('Waiting for the sign-in. Without a browser on this machine, paste the address the browser ends up on here and press Enter.\n');
+    else io.stderr.write(`${t.waitingForPaste}\n`);
     params = await waitForAnswer(server.received, opts, io, relogin, judge);
   } finally {
     await server.close();
@@ -83,11 +84,16 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   // The refresh token is durable before anything uses the access token. Under the refresh
   // lock, so a refresh of the previous connection running in a cron job cannot overwrite it.
   const previous = await withRefreshLock(io.env, profile.name, async () => {
-    const old = await store.read(profile.name).catch(() => null);
+    const old = await store.read(profile.name).catch((e: unknown) => {
+      // Nothing in a damaged record can be revoked; replacing it is the fix, and it is said, not silent.
+      if (e instanceof MeterdataError && e.code === 'AUTH_STORE_DAMAGED') io.stderr.write(`${t.damagedRecordReplaced({ problem: e.message })}\n`);
+      return null;
+    });
     await store.write(profile.name, record);
     return old;
   });
-  const before = await loadProfile(io.env, profile.name);
+  // A damaged profile (login replaces it) cannot tell which server the old connection was at: it is not revoked.
+  const before = await loadProfile(io.env, profile.name).catch((e: unknown) => (e instanceof MeterdataError && e.code === 'CONFIG_PROFILE_INVALID' ? undefined : Promise.reject(e)));
   // Tokens were issued: this is the connection's latest refresh (a /whoami is not).
   const bare: Profile = { ...stripConnectionFacts(profile), last_refresh_at: record.updated_at };
   await saveProfile(io.env, bare);
@@ -100,9 +106,9 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   if (previous && previous.refresh_token !== record.refresh_token && before?.auth_url === profile.auth_url && before.client_id === profile.client_id) {
     try {
       await revokeToken(config, previous.refresh_token);
-      result.previous = 'revoked';
+      result.previous = { revoked: true };
     } catch (e) {
-      result.previous = `not revoked (${describeError(e)})`;
+      result.previous = { revoked: false, reason: describeError(e) };
     }
   }
   return result;
@@ -115,7 +121,7 @@ function stripConnectionFacts(p: Profile): Profile {
 
 /** The sign-in wait as a person reads it: "1 minute", "5 minutes", "30 seconds". */
 export function describeWait(ms: number): string {
-  return ms >= 60_000 ? plural(Math.round(ms / 60_000), 'minute') : plural(Math.round(ms / 1000), 'second');
+  return ms >= 60_000 ? count(Math.round(ms / 60_000), t.minute, t.minutes) : count(Math.round(ms / 1000), t.second, t.seconds);
 }
 
 /** Answers that do not belong to this sign-in: ignored, the wait goes on. */
@@ -126,15 +132,15 @@ function waitForAnswer(received: Promise<URLSearchParams>, opts: LoginOptions, i
   const racers: Promise<URLSearchParams>[] = [received];
   racers.push(
     new Promise((_, reject) => {
-      const t = setTimeout(() => {
-        reject(new NotSignedInError(`No sign-in answer arrived within ${describeWait(opts.timeoutMs)}; nothing was changed.`, { code: 'AUTH_LOGIN_TIMEOUT', hint: `${relogin} and approve access in the browser.` }));
+      const timer = setTimeout(() => {
+        reject(new NotSignedInError(t.timeout({ wait: describeWait(opts.timeoutMs) }), { code: 'AUTH_LOGIN_TIMEOUT', hint: t.timeoutHint({ relogin }) }));
       }, opts.timeoutMs);
-      cleanups.push(() => clearTimeout(t));
+      cleanups.push(() => clearTimeout(timer));
     }),
   );
   racers.push(
     new Promise((_, reject) => {
-      const onAbort = () => reject(new InterruptedError('Sign-in interrupted; nothing was changed.', { code: 'AUTH_LOGIN_INTERRUPTED', hint: `${relogin}.` }));
+      const onAbort = () => reject(new InterruptedError(t.interrupted, { code: 'AUTH_LOGIN_INTERRUPTED', hint: `${relogin}.` }));
       if (io.signal.aborted) onAbort();
       io.signal.addEventListener('abort', onAbort, { once: true });
       cleanups.push(() => io.signal.removeEventListener('abort', onAbort));

@@ -5,6 +5,8 @@
 // cannot end or hijack the sign-in. Every other path is 404.
 import http from 'node:http';
 import { ExitCode, MeterdataError } from '../core/errors.js';
+import { language } from '../i18n/index.js';
+import { signInTexts as t } from './texts.js';
 
 export interface CallbackPage {
   ok: boolean;
@@ -28,30 +30,30 @@ export async function startCallbackServer(judge: (params: URLSearchParams) => Ca
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method !== 'GET' || url.pathname !== '/callback') {
-      page(res, 404, 'Not found', 'This address only receives the sign-in answer for meterdata.');
+      page(res, 404, t.pageNotFound, t.pageNotFoundText);
       return;
     }
     if (done) {
-      page(res, 409, 'Already answered', 'meterdata has already received a sign-in answer. Return to the terminal.');
+      page(res, 409, t.pageAnswered, t.pageAnsweredText);
       return;
     }
     const verdict = judge(url.searchParams);
     if (!verdict.final) {
-      page(res, 400, 'Not a valid sign-in answer', `${verdict.message} meterdata is still waiting for the answer to the address it printed.`);
+      page(res, 400, t.pageInvalid, t.pageInvalidText({ message: verdict.message }));
       return;
     }
     done = true;
-    page(res, verdict.ok ? 200 : 400, verdict.ok ? 'Signed in' : 'Sign-in not completed', `${verdict.message} You can close this tab and return to the terminal.`);
+    page(res, verdict.ok ? 200 : 400, verdict.ok ? t.pageSignedIn : t.pageNotCompleted, t.pageDoneText({ message: verdict.message }));
     deliver(url.searchParams);
   });
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) =>
       reject(
-        new MeterdataError(`Cannot open a local port on 127.0.0.1 for the sign-in answer (${e.code ?? e.message}).`, {
+        new MeterdataError(t.noPort({ reason: e.code ?? e.message }), {
           code: 'AUTH_NO_LOOPBACK_PORT',
           exitCode: ExitCode.UNAVAILABLE,
-          hint: 'Check that the loopback interface is up and not blocked by a firewall, then try again.',
+          hint: t.noPortHint,
           cause: e,
         }),
       ),
@@ -74,5 +76,5 @@ export async function startCallbackServer(judge: (params: URLSearchParams) => Ca
 function page(res: http.ServerResponse, status: number, title: string, text: string): void {
   const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
   res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
-  res.end(`<!doctype html><html><head><meta charset="utf-8"><title>meterdata: ${esc(title)}</title></head><body><h1 id="meterdata-result">${esc(title)}</h1><p>${esc(text)}</p></body></html>`);
+  res.end(`<!doctype html><html lang="${language()}"><head><meta charset="utf-8"><title>meterdata: ${esc(title)}</title></head><body><h1 id="meterdata-result">${esc(title)}</h1><p>${esc(text)}</p></body></html>`);
 }

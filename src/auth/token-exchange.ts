@@ -8,6 +8,7 @@ import { describeError } from './discovery.js';
 import type { DpopKey } from './dpop.js';
 import type { StoredRecord } from './credential-store/types.js';
 import { duration, retryAt, retryHint } from '../api/limits.js';
+import { tokenTexts as t } from './texts-tokens.js';
 
 export type TokenSet = oidc.TokenEndpointResponse;
 
@@ -25,7 +26,7 @@ export async function redeemCode(
   try {
     return await oidc.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: checks.verifier, expectedState: checks.state }, { resource }, dpop ? { DPoP: dpop } : undefined);
   } catch (e) {
-    throw tokenError(e, 'redeem the sign-in code', undefined, !!dpop);
+    throw tokenError(e, 'redeem', undefined, !!dpop);
   }
 }
 
@@ -69,13 +70,13 @@ export async function refreshGrant(config: oidc.Configuration, refreshToken: str
       try {
         const tokens = await oidc.refreshTokenGrant(config, refreshToken, undefined, dpop ? { DPoP: dpop } : undefined);
         // Every refresh rotates (contract): an answer without the new token lost it, and keeping the old one would present a rotated token.
-        if (!tokens.refresh_token) throw answerLost(undefined, 'refresh the access token', profile, `the answer (HTTP ${wire.status ?? 200}) carried no new refresh token`);
+        if (!tokens.refresh_token) throw answerLost(undefined, 'refresh', profile, t.noNewRefreshToken({ status: wire.status ?? 200 }));
         return tokens;
       } catch (e) {
         if (e instanceof RefreshAnswerLostError) throw e;
         const wait = httpStatusOf(e) === 429 ? retryAfterSeconds(e) : undefined;
         if (wait !== undefined && wait > RETRY_AFTER_MAX_S) throw tokenWaitTooLong(wait);
-        if (wait === undefined || attempt >= REFRESH_429_RETRIES) throw tokenError(e, 'refresh the access token', profile, undefined, wire);
+        if (wait === undefined || attempt >= REFRESH_429_RETRIES) throw tokenError(e, 'refresh', profile, undefined, wire);
         // Ctrl-C ends the wait (no request is on its way then); never a request in flight.
         await sleep(wait * 1000, undefined, { signal }).catch((err: unknown) => Promise.reject(signal?.reason ?? err));
       }
@@ -86,10 +87,7 @@ export async function refreshGrant(config: oidc.Configuration, refreshToken: str
 /** A token-endpoint 429 asking for more than RETRY_AFTER_MAX_S: the refresh token was not used; say when to come back. */
 function tokenWaitTooLong(seconds: number): ServiceUnavailableError {
   const ms = seconds * 1000;
-  return new ServiceUnavailableError(
-    `The sign-in server asked to wait ${duration(ms)} before the next token request (HTTP 429, Retry-After), longer than the ${RETRY_AFTER_MAX_S} seconds meterdata waits; the stored sign-in was not changed.`,
-    { code: 'AUTH_RATE_LIMITED', hint: retryHint(retryAt(Date.now(), ms)) },
-  );
+  return new ServiceUnavailableError(t.waitTooLong({ wait: duration(ms), max: RETRY_AFTER_MAX_S }), { code: 'AUTH_RATE_LIMITED', hint: retryHint(retryAt(Date.now(), ms)) });
 }
 
 function responseOf(e: unknown): Response | undefined {
@@ -155,8 +153,8 @@ function lostAfterSending(e: unknown, wire: Wire): boolean {
 /** Why the answer is lost, in words (describeError of a timeout says "OAUTH_TIMEOUT: 23"). */
 function lostReason(e: unknown, wire: Wire | undefined): string {
   const codes = causeCodes(e);
-  if (codes.includes('OAUTH_TIMEOUT') || codes.includes('TimeoutError')) return 'no answer in time';
-  if (wire?.status !== undefined) return `the answer (HTTP ${wire.status}) arrived cut off or unreadable: ${describeError(e)}`;
+  if (codes.includes('OAUTH_TIMEOUT') || codes.includes('TimeoutError')) return t.noAnswerInTime;
+  if (wire?.status !== undefined) return t.cutOff({ status: wire.status, reason: describeError(e) });
   return describeError(e);
 }
 
@@ -172,67 +170,69 @@ function causeCodes(e: unknown): string[] {
 }
 
 /** `wire` (refreshes only): what the request did, so a timeout or a cut-off 2xx counts as an answer lost after sending. */
-export function tokenError(e: unknown, what: string, profile: Profile | undefined, dpopUsed = profile?.dpop ?? false, wire?: Wire): MeterdataError {
-  const relogin = `Run \`meterdata login${profile && profile.name !== 'default' ? ` --profile ${profile.name}` : ''}\` to connect again.`;
+export function tokenError(e: unknown, action: TokenAction, profile: Profile | undefined, dpopUsed = profile?.dpop ?? false, wire?: Wire): MeterdataError {
+  const relogin = t.connectAgain({ login: loginCommand(profile) });
+  const what = t[action];
   const oauthError = oauthErrorOf(e);
   if (oauthError && /dpop/i.test(describeError(e)) && !dpopUsed) {
-    return new MeterdataError(`The sign-in server requires DPoP-bound tokens for this client (${describeError(e)}).`, {
+    return new MeterdataError(t.dpopRequired({ reason: describeError(e) }), {
       code: 'AUTH_DPOP_REQUIRED',
       exitCode: ExitCode.USAGE,
-      hint: 'Run `meterdata login --dpop` (with the same other options).',
+      hint: t.dpopRequiredHint,
     });
   }
   if (oauthError) {
     if (oauthError.error === 'invalid_grant') {
       return new NotSignedInError(
-        profile
-          ? 'The connection was revoked or expired (the landlord disconnected it, its access ended, or it was unused for 90 days).'
-          : `The sign-in code was refused (${describeError(e)}).`,
+        profile ? t.connectionEnded : t.codeRefused({ reason: describeError(e) }),
         {
           code: profile ? 'AUTH_CONNECTION_ENDED' : 'AUTH_CODE_REFUSED',
           // Some servers answer a DPoP-bound client's proofless request with a bare invalid_grant.
-          hint: profile || dpopUsed ? relogin : `${relogin} If the client is registered as DPoP-bound, add --dpop.`,
+          hint: profile || dpopUsed ? relogin : t.addDpop({ relogin }),
         },
       );
     }
     if (oauthError.error === 'invalid_client') {
-      return new MeterdataError(`The server refused the client's authentication while trying to ${what} (invalid_client).`, {
+      return new MeterdataError(t.clientRefused({ what }), {
         code: 'AUTH_CLIENT_REFUSED',
         exitCode: ExitCode.NOT_SIGNED_IN,
-        hint: 'Check the client id, secret or private key (and --kid/--alg) registered for this client, then run `meterdata login` again.',
+        hint: t.clientRefusedHint,
       });
     }
     if (oauthError.status === 429 || oauthError.status >= 500) {
-      return new ServiceUnavailableError(`The sign-in server could not ${what} right now (${describeError(e)}).`, { code: 'AUTH_SERVER_UNAVAILABLE' });
+      return new ServiceUnavailableError(t.serverUnavailable({ what, reason: describeError(e) }), { code: 'AUTH_SERVER_UNAVAILABLE' });
     }
-    return new MeterdataError(`The sign-in server refused to ${what}: ${describeError(e)}.`, { code: 'AUTH_TOKEN_REFUSED', exitCode: ExitCode.NOT_SIGNED_IN, hint: relogin });
+    return new MeterdataError(t.refused({ what, reason: describeError(e) }), { code: 'AUTH_TOKEN_REFUSED', exitCode: ExitCode.NOT_SIGNED_IN, hint: relogin });
   }
   if (httpStatusOf(e) === 429) {
-    return new ServiceUnavailableError(`The sign-in server is rate-limiting requests (HTTP 429) and could not ${what}.`, {
+    return new ServiceUnavailableError(t.rateLimited({ what }), {
       code: 'AUTH_RATE_LIMITED',
-      hint: 'Wait a minute and try again; the stored sign-in was not changed.',
+      hint: t.rateLimitedHint,
     });
   }
-  if (wire && lostAfterSending(e, wire)) return answerLost(e, what, profile, wire);
+  if (wire && lostAfterSending(e, wire)) return answerLost(e, action, profile, wire);
   if (neverSent(e)) {
-    return new ServiceUnavailableError(`Cannot reach the sign-in server to ${what} (${describeError(e)}).`, { code: 'AUTH_SERVER_UNREACHABLE' });
+    return new ServiceUnavailableError(t.unreachable({ what, reason: describeError(e) }), { code: 'AUTH_SERVER_UNREACHABLE' });
   }
   if (e instanceof oidc.ClientError || (e as { name?: string }).name === 'OperationProcessingError') {
-    return new MeterdataError(`The sign-in server's answer could not be used while trying to ${what} (${describeError(e)}).`, {
+    return new MeterdataError(t.badAnswer({ what, reason: describeError(e) }), {
       code: 'AUTH_BAD_SERVER_ANSWER',
       exitCode: ExitCode.UNAVAILABLE,
-      hint: 'Try again later; if it persists, report it with `meterdata status --json`.',
+      hint: t.badAnswerHint,
     });
   }
-  return answerLost(e, what, profile, wire);
+  return answerLost(e, action, profile, wire);
 }
 
-function answerLost(e: unknown, what: string, profile: Profile | undefined, wire: Wire | string | undefined): RefreshAnswerLostError {
-  return new RefreshAnswerLostError(`The answer of the sign-in server was lost while trying to ${what} (${typeof wire === 'string' ? wire : lostReason(e, wire)}).`, {
+/** What a token request was for; the messages say it in the run's language. */
+export type TokenAction = 'redeem' | 'refresh';
+
+const loginCommand = (profile: Profile | undefined) => `meterdata login${profile && profile.name !== 'default' ? ` --profile ${profile.name}` : ''}`;
+
+function answerLost(e: unknown, action: TokenAction, profile: Profile | undefined, wire: Wire | string | undefined): RefreshAnswerLostError {
+  return new RefreshAnswerLostError(t.answerLost({ what: t[action], reason: typeof wire === 'string' ? wire : lostReason(e, wire) }), {
     code: 'AUTH_ANSWER_LOST',
-    hint: profile
-      ? `The server may already have replaced the stored refresh token, and sending the old one again would end the connection, so meterdata will not send it again. Run \`meterdata login${profile.name !== 'default' ? ` --profile ${profile.name}` : ''}\` to sign in again.`
-      : 'Run `meterdata login` again.',
+    hint: profile ? t.answerLostHint({ login: loginCommand(profile) }) : t.loginAgain,
     cause: e,
   });
 }
@@ -241,10 +241,10 @@ function answerLost(e: unknown, what: string, profile: Profile | undefined, wire
 export function recordFromTokens(tokens: TokenSet, prev: Partial<StoredRecord>, now = Date.now()): StoredRecord {
   const refresh = tokens.refresh_token ?? prev.refresh_token;
   if (!refresh) {
-    throw new MeterdataError('The sign-in server issued no refresh token.', {
+    throw new MeterdataError(t.noRefreshToken, {
       code: 'AUTH_NO_REFRESH_TOKEN',
       exitCode: ExitCode.NOT_SIGNED_IN,
-      hint: 'meterdata needs a refresh token to keep the connection; check the client registration.',
+      hint: t.noRefreshTokenHint,
     });
   }
   const expiresIn = typeof tokens.expires_in === 'number' ? tokens.expires_in : 3600;

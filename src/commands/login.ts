@@ -3,19 +3,25 @@
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { DEFAULT_SCOPES, SANDBOX_CLIENT_ID, configFile, loadProfile, readConfig, resolveProfileName, type ClientAuthMethod, type Preset, type Profile } from '../core/config.js';
-import { UsageError } from '../core/errors.js';
+import { MeterdataError, UsageError } from '../core/errors.js';
 import { terminalSafe } from '../core/terminal-text.js';
 import type { Io } from '../core/io.js';
 import { chooseStoreKind, openStore } from '../auth/credential-store/index.js';
 import { isLoopbackHttp } from '../auth/discovery.js';
 import { login } from '../auth/login-flow.js';
 import { describePropertyScope } from '../auth/whoami.js';
+import { aligned, loginTexts as t } from './texts-auth.js';
 
 const KNOWN_SCOPES = new Set(DEFAULT_SCOPES);
 
 export async function run(opts: Record<string, unknown>, io: Io, _args: string[] = []): Promise<number> {
   const name = resolveProfileName(opts, io.env);
-  const existing = await loadProfile(io.env, name);
+  const existing = await loadProfile(io.env, name).catch((e: unknown) => {
+    // Signing in again is how a damaged profile is replaced: its settings come from the flags.
+    if (!(e instanceof MeterdataError && e.code === 'CONFIG_PROFILE_INVALID')) throw e;
+    io.stderr.write(`${terminalSafe(t.damagedReplaced({ problem: e.message }))}\n`);
+    return undefined;
+  });
   const profile = await settle(name, opts, io, existing);
   let secret: string | undefined;
   let storeSecret = false;
@@ -23,7 +29,7 @@ export async function run(opts: Record<string, unknown>, io: Io, _args: string[]
     if (opts.clientSecretStdin) {
       secret = await firstLine(io);
       storeSecret = true;
-      if (!secret) throw new UsageError('--client-secret-stdin was given but standard input was empty.', 'Pipe the secret in, e.g. `pass show erp-client | meterdata login --client-secret-stdin …`.', 'AUTH_NO_CLIENT_SECRET');
+      if (!secret) throw new UsageError(t.secretStdinEmpty, t.secretStdinHint, 'AUTH_NO_CLIENT_SECRET');
     } else if (io.env.METERDATA_CLIENT_SECRET) {
       secret = io.env.METERDATA_CLIENT_SECRET;
     } else {
@@ -33,7 +39,7 @@ export async function run(opts: Record<string, unknown>, io: Io, _args: string[]
     }
   }
   const timeoutS = Number(opts.timeout ?? 300);
-  if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new UsageError(`--timeout must be a positive number of seconds, not "${String(opts.timeout)}".`);
+  if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new UsageError(t.badTimeout({ value: String(opts.timeout) }));
   const result = await login(profile, io, {
     openBrowser: opts.browser !== false,
     acceptPasted: opts.browser === false && !opts.clientSecretStdin,
@@ -42,14 +48,16 @@ export async function run(opts: Record<string, unknown>, io: Io, _args: string[]
     storeClientSecret: storeSecret,
   });
   const p = result.profile;
+  const { row } = aligned([t.scopes, t.propertyScope, t.dpop, t.storedIn]);
+  const previous = result.previous && (result.previous.revoked ? t.previousRevoked : t.previousNotRevoked({ reason: result.previous.reason }));
   io.stdout.write(
     [
-      `Connected profile "${p.name}" to ${terminalSafe(p.tenant_name ?? 'the landlord')}${p.tenant_id ? ` (${terminalSafe(p.tenant_id)})` : ''}.`,
-      `  Scopes:          ${(p.granted_scopes ?? []).join(' ') || 'none'}`,
-      `  Property scope:  ${terminalSafe(describePropertyScope(p))}`,
-      `  DPoP:            ${p.dpop ? 'on (tokens bound to a key kept with them)' : 'off'}`,
-      `  Token stored in: ${result.store.describe(p.name)}`,
-      ...(result.previous ? [`  The profile's previous connection was ${result.previous} at the server.`] : []),
+      t.connected({ profile: p.name, tenant: `${terminalSafe(p.tenant_name ?? t.theLandlord)}${p.tenant_id ? ` (${terminalSafe(p.tenant_id)})` : ''}` }),
+      row(t.scopes, (p.granted_scopes ?? []).join(' ') || t.none),
+      row(t.propertyScope, terminalSafe(describePropertyScope(p))),
+      row(t.dpop, p.dpop ? t.dpopOn : t.dpopOff),
+      row(t.storedIn, result.store.describe(p.name)),
+      ...(previous ? [`  ${previous}`] : []),
       '',
     ].join('\n'),
   );
@@ -64,18 +72,14 @@ async function settle(name: string, opts: Record<string, unknown>, io: Io, exist
     const config = await readConfig(io.env);
     preset = config.presets?.[envName as 'sandbox' | 'production'] ?? {};
     if (!preset.auth_url && !preset.base_url) {
-      throw new UsageError(
-        `No URLs are configured for --env ${envName}.`,
-        `Add "presets": { "${envName}": { "auth_url": "https://…", "base_url": "https://…/v1" } } to ${configFile(io.env)}, or pass --auth-url and --base-url.`,
-        'USAGE_PRESET_MISSING',
-      );
+      throw new UsageError(t.presetMissing({ env: envName }), t.presetHint({ env: envName, file: configFile(io.env) }), 'USAGE_PRESET_MISSING');
     }
   }
   const explicit = str('authUrl') ?? str('baseUrl') ?? envName;
   let authUrl = str('authUrl') ?? preset.auth_url ?? (explicit ? undefined : existing?.auth_url);
   let baseUrl = str('baseUrl') ?? preset.base_url ?? (explicit ? undefined : existing?.base_url);
   if (!authUrl && !baseUrl) {
-    throw new UsageError('meterdata does not know where to sign in.', 'Pass --env sandbox or --env production (URLs from the config file), or --auth-url (and --base-url) for another server.', 'USAGE_NO_SERVER');
+    throw new UsageError(t.noServer, t.noServerHint, 'USAGE_NO_SERVER');
   }
   authUrl ??= new URL(checkUrl(baseUrl!, '--base-url')).origin;
   baseUrl ??= `${new URL(checkUrl(authUrl, '--auth-url')).origin}/v1`;
@@ -83,7 +87,7 @@ async function settle(name: string, opts: Record<string, unknown>, io: Io, exist
   const base = new URL(checkUrl(baseUrl, '--base-url'));
   const sameServer = existing && existing.auth_url === authUrl.replace(/\/$/, '');
   const clientId = str('clientId') ?? preset.client_id ?? (sameServer ? existing.client_id : undefined) ?? (envName === 'sandbox' || isLoopbackHttp(auth) ? SANDBOX_CLIENT_ID : undefined);
-  if (!clientId) throw new UsageError('No client id for this server.', 'Pass --client-id with the client id the operator registered (erp_…).', 'USAGE_NO_CLIENT_ID');
+  if (!clientId) throw new UsageError(t.noClientId, t.noClientIdHint, 'USAGE_NO_CLIENT_ID');
   const privateKey = str('privateKey');
   const clientAuth = (str('clientAuth') as ClientAuthMethod | undefined) ??
     (privateKey ? 'private_key_jwt' : opts.clientSecretStdin || io.env.METERDATA_CLIENT_SECRET ? 'client_secret_basic' : undefined) ??
@@ -91,7 +95,7 @@ async function settle(name: string, opts: Record<string, unknown>, io: Io, exist
   const scopes = str('scope') ? str('scope')!.split(/[\s,]+/).filter(Boolean) : sameServer ? existing.scopes : DEFAULT_SCOPES;
   const unknown = scopes.filter((s) => !KNOWN_SCOPES.has(s));
   if (!scopes.length || unknown.length) {
-    throw new UsageError(`Unknown scope ${unknown.join(', ') || '(none given)'}.`, `Use some of: ${DEFAULT_SCOPES.join(' ')}.`, 'USAGE_SCOPE');
+    throw new UsageError(t.unknownScope({ scopes: unknown.join(', ') || t.noneGiven }), t.scopeHint({ known: DEFAULT_SCOPES.join(' ') }), 'USAGE_SCOPE');
   }
   const profile: Profile = {
     name,
@@ -106,13 +110,13 @@ async function settle(name: string, opts: Record<string, unknown>, io: Io, exist
   };
   if (clientAuth === 'private_key_jwt') {
     const file = privateKey ? path.resolve(io.cwd, privateKey) : existing?.private_key_file;
-    if (!file) throw new UsageError('private_key_jwt needs a private key.', 'Pass --private-key FILE (PEM or JWK), --kid and --alg.', 'AUTH_NO_PRIVATE_KEY');
+    if (!file) throw new UsageError(t.keyNeeded, t.keyNeededHint, 'AUTH_NO_PRIVATE_KEY');
     profile.private_key_file = file;
     const kid = str('kid') ?? existing?.kid;
     if (kid) profile.kid = kid;
     profile.alg = (str('alg') as Profile['alg']) ?? existing?.alg ?? 'RS256';
   } else if (privateKey) {
-    throw new UsageError('--private-key is only used with --client-auth private_key_jwt.');
+    throw new UsageError(t.keyOnlyWithJwt);
   }
   return profile;
 }
@@ -122,12 +126,12 @@ function checkUrl(value: string, flag: string): string {
   try {
     u = new URL(value);
   } catch {
-    throw new UsageError(`${flag} "${value}" is not a URL.`, `Pass a full address such as https://auth.example.com.`, 'USAGE_URL');
+    throw new UsageError(t.notAUrl({ flag, value }), t.notAUrlHint, 'USAGE_URL');
   }
   if (u.protocol !== 'https:' && !isLoopbackHttp(u)) {
-    throw new UsageError(`${flag} must use https (plain http is only allowed for 127.0.0.1/localhost): ${u.origin}.`, undefined, 'USAGE_URL');
+    throw new UsageError(t.notHttps({ flag, origin: u.origin }), undefined, 'USAGE_URL');
   }
-  if (u.search || u.hash) throw new UsageError(`${flag} must not carry a query or fragment.`, undefined, 'USAGE_URL');
+  if (u.search || u.hash) throw new UsageError(t.noQuery({ flag }), undefined, 'USAGE_URL');
   return value;
 }
 

@@ -9,6 +9,7 @@ import { revokeToken } from '../auth/token-exchange.js';
 import type { StoredRecord } from '../auth/credential-store/types.js';
 import { MeterdataError } from '../core/errors.js';
 import type { Profile } from '../core/config.js';
+import { logoutTexts as t } from './texts-auth.js';
 
 const CONNECTION_FACTS: (keyof Profile)[] = ['tenant_id', 'tenant_name', 'client_id_seen', 'granted_scopes', 'property_scope', 'property_names', 'last_refresh_at', 'access_expires_at'];
 
@@ -22,7 +23,7 @@ export async function run(opts: LogoutFlags, io: Io, _args: string[] = []): Prom
   const name = resolveProfileName(opts, io.env);
   const profile = await loadProfile(io.env, name);
   if (!profile) {
-    io.stderr.write(`Profile "${name}" does not exist; nothing to do.\n`);
+    io.stderr.write(`${t.noProfile({ profile: name })}\n`);
     return 0;
   }
   const store = openStore(profile.credential_store, io.env);
@@ -34,27 +35,27 @@ export async function run(opts: LogoutFlags, io: Io, _args: string[] = []): Prom
     if (!(e instanceof MeterdataError && e.code === 'AUTH_STORE_DAMAGED')) throw e;
     await store.remove(name);
     await removeProfileFields(io.env, name, CONNECTION_FACTS);
-    io.stderr.write(`Signed out profile "${name}": the stored sign-in was damaged, so nothing could be revoked at the server (the landlord can disconnect it in the portal, or it expires after 90 days unused); the damaged record was deleted from the ${store.kind === 'file' ? 'credential file' : 'keychain'}.\n`);
+    io.stderr.write(`${t.damaged({ profile: name, where: t[store.kind] })}\n`);
     return 0;
   }
   if (!record) {
-    io.stderr.write(`Profile "${name}" is not signed in; nothing to revoke or delete.\n`);
+    io.stderr.write(`${t.notSignedIn({ profile: name })}\n`);
     return 0;
   }
   let revoked: string;
   if (opts.localOnly) {
-    revoked = 'not revoked at the server (--local-only); the landlord can still see the connection in the portal until it expires or is disconnected';
+    revoked = t.localOnly;
   } else {
     try {
       const config = await discover(profile, await clientAuthFor(profile, clientSecretFrom(io.env, record.client_secret)));
       await revokeToken(config, record.refresh_token);
-      revoked = 'revoked at the server';
+      revoked = t.revoked;
     } catch (e) {
-      revoked = `NOT revoked at the server (${describeError(e)}); the landlord can disconnect it in the portal, or it expires after 90 days unused`;
+      revoked = t.notRevoked({ reason: describeError(e) });
     }
   }
   await store.remove(name);
   await removeProfileFields(io.env, name, CONNECTION_FACTS);
-  io.stderr.write(`Signed out profile "${name}": connection ${revoked}; local sign-in deleted from the ${store.kind === 'file' ? 'credential file' : 'keychain'}.\n`);
+  io.stderr.write(`${t.signedOut({ profile: name, revoked, where: t[store.kind] })}\n`);
   return 0;
 }

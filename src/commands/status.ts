@@ -1,12 +1,13 @@
 // `meterdata status`: what a profile is connected to and whether the connection works
 // right now (a live /whoami). Exit 0 when it does, 3 otherwise.
-import { loadProfile, loadProfiles, resolveProfileName, type Profile } from '../core/config.js';
+import { loadProfile, readConfig, resolveProfileName, type Profile } from '../core/config.js';
 import { ExitCode, MeterdataError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { terminalSafe, terminalSafeJson } from '../core/terminal-text.js';
 import { openConnection } from '../auth/connection.js';
 import { openStore } from '../auth/credential-store/index.js';
 import { describePropertyScope } from '../auth/whoami.js';
+import { aligned, statusTexts as t } from './texts-auth.js';
 
 interface StatusReport {
   profile: string;
@@ -36,19 +37,26 @@ export interface StatusFlags {
 }
 
 export async function run(opts: StatusFlags, io: Io, _args: string[] = []): Promise<number> {
-  const names = opts.all ? Object.keys(await loadProfiles(io.env)).sort() : [resolveProfileName(opts, io.env)];
+  // --all lists a damaged profile as one with a problem; the others are still checked.
+  const names = opts.all ? Object.keys((await readConfig(io.env)).profiles ?? {}).sort() : [resolveProfileName(opts, io.env)];
   const reports: StatusReport[] = [];
-  for (const name of names) reports.push(await check(name, io));
+  for (const name of names) reports.push(await check(name, io, opts.all === true));
   if (opts.json) io.stdout.write(`${terminalSafeJson(opts.all ? reports : reports[0], 2)}\n`);
-  else io.stdout.write(reports.length ? reports.map(render).join('\n') : 'No profiles yet. Run `meterdata login`.\n');
+  else io.stdout.write(reports.length ? reports.map(render).join('\n') : `${t.noProfiles}\n`);
   return reports.length && reports.every((r) => r.working) ? ExitCode.OK : ExitCode.NOT_SIGNED_IN;
 }
 
-async function check(name: string, io: Io): Promise<StatusReport> {
-  const stored = await loadProfile(io.env, name);
+async function check(name: string, io: Io, all: boolean): Promise<StatusReport> {
   const report: StatusReport = { profile: name, signed_in: false, working: false };
+  let stored: Profile | undefined;
+  try {
+    stored = await loadProfile(io.env, name);
+  } catch (e) {
+    if (!(all && e instanceof MeterdataError && e.code === 'CONFIG_PROFILE_INVALID')) throw e;
+    return { ...report, problem: problemOf(e) };
+  }
   if (stored) Object.assign(report, facts(stored), { storage: openStore(stored.credential_store, io.env).describe(name) });
-  if (io.env.METERDATA_ACCESS_TOKEN) report.storage = 'METERDATA_ACCESS_TOKEN (environment; never refreshed)';
+  if (io.env.METERDATA_ACCESS_TOKEN) report.storage = t.staticToken;
   try {
     const conn = await openConnection({ profile: name, env: io.env, signal: io.signal, warn: (l) => io.stderr.write(l) });
     report.signed_in = true;
@@ -58,10 +66,12 @@ async function check(name: string, io: Io): Promise<StatusReport> {
   } catch (e) {
     // Interrupted is no finding about the profile: the command stops (130).
     if (!(e instanceof MeterdataError) || io.signal.aborted) throw e;
-    report.problem = { code: e.code, message: e.message, ...(e.hint ? { hint: e.hint } : {}) };
+    report.problem = problemOf(e);
   }
   return report;
 }
+
+const problemOf = (e: MeterdataError): NonNullable<StatusReport['problem']> => ({ code: e.code, message: e.message, ...(e.hint ? { hint: e.hint } : {}) });
 
 function facts(p: Profile): Partial<StatusReport> {
   const { auth_url, base_url, client_id, client_auth, dpop, tenant_id, tenant_name, granted_scopes, property_scope, property_names, access_expires_at, last_refresh_at } = p;
@@ -70,18 +80,19 @@ function facts(p: Profile): Partial<StatusReport> {
 
 function render(r: StatusReport): string {
   // Tenant and Property names, problem texts: the server's words, shown with control characters escaped.
-  const line = (k: string, v: string | undefined) => (v === undefined ? '' : `  ${`${k}:`.padEnd(17)}${terminalSafe(v)}\n`);
-  const state = r.working ? 'connected, working' : r.signed_in ? 'signed in, NOT working' : 'not signed in';
-  let out = `Profile "${r.profile}": ${state}\n`;
-  out += line('Auth server', r.auth_url);
-  out += line('API', r.base_url);
-  out += line('Client', r.client_id && `${r.client_id} (${r.client_auth}${r.dpop ? ', DPoP' : ''})`);
-  out += line('Tenant', r.tenant_name && `${r.tenant_name} (${r.tenant_id})`);
-  out += line('Scopes', r.granted_scopes?.join(' '));
-  out += line('Property scope', r.property_scope && describePropertyScope(r));
-  out += line('Access token', r.access_expires_at && `expires ${r.access_expires_at}`);
-  out += line('Last refresh', r.last_refresh_at);
-  out += line('Stored in', r.storage);
-  if (r.problem) out += `${line('Problem', r.problem.message)}${r.problem.hint ? `                   ${terminalSafe(r.problem.hint)}\n` : ''}`;
+  const { row, indent } = aligned([t.authServer, t.api, t.client, t.tenant, t.scopes, t.propertyScope, t.accessToken, t.lastRefresh, t.storedIn, t.problem], 17);
+  const line = (k: string, v: string | undefined) => (v === undefined ? '' : `${row(k, terminalSafe(v))}\n`);
+  const state = r.working ? t.working : r.signed_in ? t.notWorking : t.notSignedIn;
+  let out = `${t.profile({ profile: r.profile, state })}\n`;
+  out += line(t.authServer, r.auth_url);
+  out += line(t.api, r.base_url);
+  out += line(t.client, r.client_id && `${r.client_id} (${r.client_auth}${r.dpop ? ', DPoP' : ''})`);
+  out += line(t.tenant, r.tenant_name && `${r.tenant_name} (${r.tenant_id})`);
+  out += line(t.scopes, r.granted_scopes?.join(' '));
+  out += line(t.propertyScope, r.property_scope && describePropertyScope(r));
+  out += line(t.accessToken, r.access_expires_at && t.expires({ at: r.access_expires_at }));
+  out += line(t.lastRefresh, r.last_refresh_at);
+  out += line(t.storedIn, r.storage);
+  if (r.problem) out += `${line(t.problem, r.problem.message)}${r.problem.hint ? `${indent}${terminalSafe(r.problem.hint)}\n` : ''}`;
   return out;
 }

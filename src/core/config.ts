@@ -4,6 +4,9 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { UsageError } from './errors.js';
+import { checkJson, checkValue } from './file-schema.js';
+import { ConfigSchema, ProfileSchema } from './config-schema.js';
+import { coreTexts as t, fileTexts as ft } from './texts.js';
 import { dirs } from './paths.js';
 import { renameReplacing } from './replace.js';
 
@@ -66,21 +69,31 @@ export async function readConfig(env: NodeJS.ProcessEnv): Promise<ConfigFile> {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw e;
   }
-  try {
-    const parsed = JSON.parse(text) as ConfigFile;
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
-    return parsed;
-  } catch {
-    throw new UsageError(`The configuration file ${file} is not valid JSON.`, 'Fix or remove it, then run `meterdata login` again.', 'CONFIG_INVALID');
-  }
+  const checked = checkJson(ConfigSchema, text);
+  if (!checked.ok) throw new UsageError(ft.configDamaged({ file, problem: checked.problem }), ft.configHint, 'CONFIG_INVALID');
+  return checked.value as ConfigFile;
 }
 
+/**
+ * Every profile, each checked: one damaged profile is named with its field. Profiles are
+ * checked where they are read, not in readConfig, so a damaged one does not stop the others
+ * and an update of another profile writes it back unchanged.
+ */
 export async function loadProfiles(env: NodeJS.ProcessEnv): Promise<Record<string, Profile>> {
-  return (await readConfig(env)).profiles ?? {};
+  const profiles = (await readConfig(env)).profiles ?? {};
+  for (const name of Object.keys(profiles)) checkedProfile(env, name, profiles[name]);
+  return profiles;
 }
 
 export async function loadProfile(env: NodeJS.ProcessEnv, name: string): Promise<Profile | undefined> {
-  return (await loadProfiles(env))[name];
+  const raw = (await readConfig(env)).profiles?.[name];
+  return raw === undefined ? undefined : checkedProfile(env, name, raw);
+}
+
+function checkedProfile(env: NodeJS.ProcessEnv, name: string, raw: unknown): Profile {
+  const checked = checkValue(ProfileSchema, raw);
+  if (checked.ok) return checked.value;
+  throw new UsageError(ft.profileDamaged({ profile: name, file: configFile(env), problem: checked.problem }), ft.profileHint({ profile: name }), 'CONFIG_PROFILE_INVALID');
 }
 
 /** Read-modify-write of config.json under a lock, written atomically. */
@@ -123,7 +136,7 @@ const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export function resolveProfileName(opts: { profile?: unknown }, env: NodeJS.ProcessEnv): string {
   const name = (typeof opts.profile === 'string' && opts.profile) || env.METERDATA_PROFILE || 'default';
   if (!PROFILE_NAME.test(name)) {
-    throw new UsageError(`"${name}" is not a valid profile name.`, 'Use letters, digits, ".", "_" or "-" (at most 64 characters).', 'PROFILE_NAME_INVALID');
+    throw new UsageError(t.profileNameInvalid({ name }), t.profileNameHint, 'PROFILE_NAME_INVALID');
   }
   return name;
 }

@@ -27,11 +27,8 @@ export function staticCredentials(accessToken: string): Credentials {
       return { authorization: `Bearer ${accessToken}` };
     },
     async refreshAfterRejection() {
-      const { NotSignedInError } = await import('./errors.js');
-      throw new NotSignedInError('The access token was rejected (expired or revoked) and cannot be refreshed.', {
-        code: 'AUTH_STATIC_TOKEN_REJECTED',
-        hint: 'Unset METERDATA_ACCESS_TOKEN to use the stored sign-in, or run `meterdata login`.',
-      });
+      const [{ NotSignedInError }, { coreTexts: t }] = await Promise.all([import('./errors.js'), import('./texts.js')]);
+      throw new NotSignedInError(t.staticTokenRejected, { code: 'AUTH_STATIC_TOKEN_REJECTED', hint: t.staticTokenHint });
     },
     async currentToken() {
       return accessToken;

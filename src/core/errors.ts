@@ -1,30 +1,14 @@
 // One error family for the whole tool. Code below cli.ts throws these; only the
 // entry point turns them into a message and an exit status.
+import { ExitCode, type ErrorCode } from './codes.js';
 import { terminalSafe, terminalSafeLines } from './terminal-text.js';
+import { coreTexts as t } from './texts.js';
 
-/** Exit statuses, documented in the README and `meterdata --help`. */
-export const ExitCode = {
-  OK: 0,
-  /** Unexpected failure (a bug, or something the tool cannot classify). */
-  UNEXPECTED: 1,
-  /** Bad flags, dates, files or arguments. */
-  USAGE: 2,
-  /** Not signed in, or the connection was revoked / expired / ended. */
-  NOT_SIGNED_IN: 3,
-  /** The landlord withdrew access to data (property scope changed). */
-  ACCESS_WITHDRAWN: 4,
-  /** The service is unavailable or rate-limited after retries. */
-  UNAVAILABLE: 5,
-  /** `export --strict`: the files were written, but values were not billed or need review. */
-  NEEDS_REVIEW: 6,
-  /** Stopped by Ctrl-C or SIGTERM; a re-run with the same arguments continues (128 + SIGINT, the shell convention). */
-  INTERRUPTED: 130,
-} as const;
-export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+export { ExitCode, type ErrorCode } from './codes.js';
 
 export interface MeterdataErrorOptions {
-  /** Stable machine-readable code, e.g. `AUTH_CONNECTION_ENDED`. */
-  code: string;
+  /** Stable machine-readable code from the one table (src/core/codes.ts), e.g. `AUTH_CONNECTION_ENDED`. */
+  code: ErrorCode;
   exitCode: ExitCode;
   /** What to do next, naming a command or flag where there is one. */
   hint?: string;
@@ -35,7 +19,7 @@ export interface MeterdataErrorOptions {
 
 /** Base class: a failure a person can act on. Printed without a stack trace. */
 export class MeterdataError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly exitCode: ExitCode;
   readonly hint: string | undefined;
   readonly details: Record<string, unknown> | undefined;
@@ -52,32 +36,32 @@ export class MeterdataError extends Error {
 
 /** Bad input from the user: flags, dates, files. */
 export class UsageError extends MeterdataError {
-  constructor(message: string, hint?: string, code = 'USAGE') {
+  constructor(message: string, hint?: string, code: ErrorCode = 'USAGE') {
     super(message, { code, exitCode: ExitCode.USAGE, hint });
   }
 }
 
 /** Not signed in, or the connection has ended. */
 export class NotSignedInError extends MeterdataError {
-  constructor(message: string, opts: { code?: string; hint?: string; cause?: unknown } = {}) {
+  constructor(message: string, opts: { code?: ErrorCode; hint?: string; cause?: unknown } = {}) {
     super(message, { code: opts.code ?? 'AUTH_NOT_SIGNED_IN', exitCode: ExitCode.NOT_SIGNED_IN, hint: opts.hint, cause: opts.cause });
   }
 }
 
 /** The landlord's property scope no longer covers something seen earlier. */
 export class AccessWithdrawnError extends MeterdataError {
-  constructor(message: string, opts: { code?: string; hint?: string; details?: Record<string, unknown> } = {}) {
+  constructor(message: string, opts: { code?: ErrorCode; hint?: string; details?: Record<string, unknown> } = {}) {
     super(message, { code: opts.code ?? 'ACCESS_WITHDRAWN', exitCode: ExitCode.ACCESS_WITHDRAWN, hint: opts.hint, details: opts.details });
   }
 }
 
 /** The service is down or kept rate-limiting after every retry. */
 export class ServiceUnavailableError extends MeterdataError {
-  constructor(message: string, opts: { code?: string; hint?: string; cause?: unknown; details?: Record<string, unknown> } = {}) {
+  constructor(message: string, opts: { code?: ErrorCode; hint?: string; cause?: unknown; details?: Record<string, unknown> } = {}) {
     super(message, {
       code: opts.code ?? 'SERVICE_UNAVAILABLE',
       exitCode: ExitCode.UNAVAILABLE,
-      hint: opts.hint ?? 'Try again later; if it persists, check the service status.',
+      hint: opts.hint ?? t.unavailableHint,
       cause: opts.cause,
       details: opts.details,
     });
@@ -89,11 +73,11 @@ export class ServiceUnavailableError extends MeterdataError {
  * the abort (a request, the pacer, a worker) ends with 130 and no stack trace.
  */
 export class InterruptedError extends MeterdataError {
-  constructor(message = 'Interrupted.', opts: { code?: string; hint?: string } = {}) {
+  constructor(message: string = t.interrupted, opts: { code?: ErrorCode; hint?: string } = {}) {
     super(message, {
       code: opts.code ?? 'INTERRUPTED',
       exitCode: ExitCode.INTERRUPTED,
-      hint: opts.hint ?? 'Nothing was half-written; run the same command again to continue.',
+      hint: opts.hint ?? t.interruptedHint,
     });
   }
 }
@@ -115,7 +99,7 @@ export function formatError(e: unknown): { text: string; exitCode: ExitCode } {
   }
   const stack = e instanceof Error ? (e.stack ?? e.message) : String(e);
   return {
-    text: `meterdata: unexpected failure (this is a bug; please report it with the lines below)\n${terminalSafeLines(stack)}`,
+    text: `meterdata: ${t.unexpected}\n${terminalSafeLines(stack)}`,
     exitCode: ExitCode.UNEXPECTED,
   };
 }

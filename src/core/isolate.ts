@@ -7,8 +7,10 @@
 import { existsSync } from 'node:fs';
 import { Worker, type Transferable } from 'node:worker_threads';
 import type { Io } from './io.js';
-import { ExitCode, MeterdataError } from './errors.js';
+import { ExitCode, MeterdataError, type ErrorCode } from './errors.js';
+import { isErrorCode } from './codes.js';
 import { language, type Lang } from '../i18n/index.js';
+import { coreTexts } from './texts.js';
 
 export interface HeapLimits {
   /** V8's young generation (both semi-spaces and more), MB. */
@@ -43,7 +45,7 @@ export interface SerializedError {
   name: string;
   message: string;
   stack: string | undefined;
-  code: string | undefined;
+  code: ErrorCode | undefined;
   exitCode: number | undefined;
   hint: string | undefined;
   details: Record<string, unknown> | undefined;
@@ -75,7 +77,7 @@ export function serializeError(e: unknown): SerializedError {
 
 export function deserializeError(s: SerializedError): Error {
   if (s.meterdata) {
-    const e = new MeterdataError(s.message, { code: s.code ?? 'UNKNOWN', exitCode: (s.exitCode ?? ExitCode.UNEXPECTED) as ExitCode, hint: s.hint, details: s.details });
+    const e = new MeterdataError(s.message, { code: isErrorCode(s.code) ? s.code : 'UNKNOWN', exitCode: (s.exitCode ?? ExitCode.UNEXPECTED) as ExitCode, hint: s.hint, details: s.details });
     e.name = s.name;
     return e;
   }
@@ -153,7 +155,7 @@ export function runIsolated<T>(module: URL, name: string, input: unknown, opts: 
       else if (failure) reject(failure);
       else if (r?.ok) resolve(r.value as T);
       else if (r) reject(deserializeError(r.error));
-      else reject(new Error(`the worker running ${name} exited (code ${code}) without an answer`));
+      else reject(new Error(coreTexts.workerNoAnswer({ name, code })));
     });
   });
 }

@@ -7,6 +7,7 @@
 import { open as fsOpen, rename as fsRename } from 'node:fs/promises';
 import path from 'node:path';
 import { ExitCode, MeterdataError } from './errors.js';
+import { coreTexts as t } from './texts.js';
 
 const IN_USE = new Set(['EPERM', 'EACCES', 'EBUSY']);
 /** Waits between attempts on Windows; their sum bounds how long a locked file is waited for. */
@@ -14,10 +15,10 @@ export const IN_USE_WAITS_MS = [50, 100, 200, 400, 800, 1500, 3000];
 
 export class FileInUseError extends MeterdataError {
   constructor(file: string, cause: unknown) {
-    super(`Cannot replace ${file}: another program has it open.`, {
+    super(t.fileInUse({ file }), {
       code: 'FILE_IN_USE',
       exitCode: ExitCode.UNAVAILABLE,
-      hint: `Close ${path.basename(file)} (in Excel or wherever it is open) and run the same command again.`,
+      hint: t.fileInUseHint({ name: path.basename(file) }),
       cause,
     });
   }

@@ -2,6 +2,7 @@
 // sandbox), under the loopback names the contract lists. A token sent over plain http
 // to any other host can be read by everyone on the way.
 import { UsageError } from './errors.js';
+import { coreTexts as t } from './texts.js';
 
 const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]'];
 
@@ -19,10 +20,10 @@ export function tokenSafeUrl(value: string, what: string, hint: string): URL {
   try {
     u = new URL(value);
   } catch {
-    throw new UsageError(`${what} "${value}" is not a URL.`, hint, 'USAGE_URL');
+    throw new UsageError(t.notAUrl({ what, value }), hint, 'USAGE_URL');
   }
   if (u.protocol !== 'https:' && !isLoopbackHttp(u)) {
-    throw new UsageError(`${what} ${u.origin} is not https; meterdata sends tokens over plain http only to 127.0.0.1, localhost or [::1].`, hint, 'USAGE_INSECURE_URL');
+    throw new UsageError(t.insecureUrl({ what, origin: u.origin }), hint, 'USAGE_INSECURE_URL');
   }
   return u;
 }

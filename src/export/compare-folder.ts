@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { WhoAmI } from '../api/types.js';
-import { UsageError, isMeterdataError } from '../core/errors.js';
+import { UsageError, isMeterdataError, type ErrorCode } from '../core/errors.js';
 import { figuresFromTables, type Figure, type TableLayout } from '../review/index.js';
 import { MANIFEST } from './output.js';
 import { loadTemplate, type Template } from './templates.js';
@@ -25,7 +25,7 @@ interface Manifest {
   files?: { name?: unknown; bytes?: unknown; sha256?: unknown }[];
 }
 
-const refuse = (dir: string, what: string, hint: string, code = 'EXPORT_COMPARE_INVALID') => new UsageError(t.refused({ dir, what }), hint, code);
+const refuse = (dir: string, what: string, hint: string, code: ErrorCode = 'EXPORT_COMPARE_INVALID') => new UsageError(t.refused({ dir, what }), hint, code);
 
 async function readManifest(dir: string): Promise<Manifest> {
   let text: string;

@@ -1,6 +1,7 @@
 // Turns any failure of a load into what the screen says and whether `r` may help.
 // Classified by the error's class and stable code, never by the words of a message.
 import { AccessWithdrawnError, MeterdataError, NotSignedInError, ServiceUnavailableError } from '../core/errors.js';
+import { isRateLimit } from '../core/codes.js';
 import { t } from './texts.js';
 
 export interface ErrorInfo {
@@ -11,8 +12,6 @@ export interface ErrorInfo {
   retryable: boolean;
 }
 
-/** The codes of the service and the sign-in server refusing for now because of too many requests. */
-export const RATE_LIMIT_CODES: ReadonlySet<string> = new Set(['RATE_LIMITED', 'RATE_LIMITED_TOO_LONG', 'AUTH_RATE_LIMITED']);
 
 export function describeError(e: unknown): ErrorInfo {
   const message = e instanceof Error ? e.message : String(e);
@@ -22,7 +21,8 @@ export function describeError(e: unknown): ErrorInfo {
   if (e instanceof AccessWithdrawnError) {
     return { kind: 'access-withdrawn', title: t.withdrawn, message, hint: e.hint ?? t.withdrawnHint, retryable: false };
   }
-  if (e instanceof MeterdataError && RATE_LIMIT_CODES.has(e.code)) {
+  // The codes of the service and the sign-in server refusing for now: marked in the one table.
+  if (e instanceof MeterdataError && isRateLimit(e.code)) {
     return { kind: 'rate-limited', title: t.rateLimited, message, hint: e.hint ?? t.rateLimitedHint, retryable: true };
   }
   if (e instanceof ServiceUnavailableError) {

@@ -31,7 +31,7 @@ function captured(signal = new AbortController().signal) {
   return { io, text };
 }
 
-const outOfMemory = () => new MeterdataError('needs more memory', { code: 'FIXTURE_OOM', exitCode: ExitCode.UNEXPECTED, hint: 'raise the cap' });
+const outOfMemory = () => new MeterdataError('needs more memory', { code: 'EXPORT_OUT_OF_MEMORY', exitCode: ExitCode.UNEXPECTED, hint: 'raise the cap' });
 const run = <T>(name: string, io: Io, extra: Partial<Isolate.IsolateOptions> = {}, input: unknown = {}) =>
   isolate.runIsolated<T>(FIXTURE, name, input, { limits: { youngMb: 8, oldMb: 256 }, io, outOfMemory, ...extra });
 
@@ -64,7 +64,7 @@ describe('runIsolated (worker thread with heap limits)', () => {
 
   it('turns running out of the old-space cap into the caller’s error', async () => {
     const e = await run('hog', captured().io, { limits: { youngMb: 8, oldMb: 128 } }).catch((x: unknown) => x);
-    expect(e).toMatchObject({ code: 'FIXTURE_OOM', hint: 'raise the cap' });
+    expect(e).toMatchObject({ code: 'EXPORT_OUT_OF_MEMORY', hint: 'raise the cap' });
   }, 60_000);
 
   it("'tell' hands the abort to the worker's signal and waits for its answer", async () => {

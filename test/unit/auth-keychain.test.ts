@@ -42,7 +42,7 @@ describe('keychain credential store', () => {
 describe('keychain call timeout', () => {
   class Probe extends KeychainCredentialStore {
     run<T>(op: (signal: AbortSignal) => Promise<T>) {
-      return this.call('read the sign-in', op);
+      return this.call('read', op);
     }
   }
 

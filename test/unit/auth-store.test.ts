@@ -41,7 +41,7 @@ describe('profiles', () => {
     const env = home();
     mkdirSync(path.join(env.METERDATA_HOME, 'config'), { recursive: true });
     writeFileSync(path.join(env.METERDATA_HOME, 'config', 'config.json'), '{oops');
-    await expect(loadProfiles(env)).rejects.toThrow(/config\.json is not valid JSON/);
+    await expect(loadProfiles(env)).rejects.toThrow(/config\.json cannot be used: it is not complete JSON/);
   });
 
   it('chooses the store: flag, then METERDATA_CREDENTIAL_STORE, then the profile, then keychain', () => {

@@ -84,9 +84,9 @@ describe('export engine', () => {
     const s = await setup();
     const deps = { ...s, reporter: reporter(), toolVersion: 't', now: () => T0 };
     // a failing workbook writer (the disk filled up, the worker ran out of memory)
-    const full = new ServiceUnavailableError('disk full', { code: 'FIXTURE_DISK' });
+    const full = new ServiceUnavailableError('disk full', { code: 'SERVICE_UNAVAILABLE' });
     const e1 = await finishExport(await stageExport({ api: fakeApi(data).api, ...deps }), { writeWorkbook: async () => Promise.reject(full) }).catch((e: unknown) => e);
-    expect(e1).toMatchObject({ code: 'FIXTURE_DISK', exitCode: 5 });
+    expect(e1).toMatchObject({ code: 'SERVICE_UNAVAILABLE', exitCode: 5 });
     expect((e1 as Error).message).toMatch(/^disk full Every Property was fetched, but the files could not be finished; no files were put under their final names/);
     expect(existsSync(s.args.out)).toBe(false);
     // Ctrl-C while the workbook is written

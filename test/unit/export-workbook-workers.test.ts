@@ -26,7 +26,7 @@ function fakeWorkers() {
           return;
         }
         log.wrote.push([me, m.input.file]);
-        const error = m.input.file === 'bad' ? { error: serializeError(new MeterdataError('disk full', { code: 'EXPORT_DISK_FULL', exitCode: 5 })) } : {};
+        const error = m.input.file === 'bad' ? { error: serializeError(new MeterdataError('disk full', { code: 'EXPORT_PERIOD_CHANGED', exitCode: 5 })) } : {};
         setTimeout(() => port.postMessage({ id: m.id, ...error }), 5);
       });
       port.on('close', () => {
@@ -63,7 +63,7 @@ describe('workbook workers of the portfolio export', () => {
     const { log, start } = fakeWorkers();
     const pool = workbookWorkers(1, start);
     const bad = await pool.write(job('bad')).catch((e: unknown) => e);
-    expect(isMeterdataError(bad) && [bad.code, bad.exitCode, bad.message]).toEqual(['EXPORT_DISK_FULL', 5, 'disk full']);
+    expect(isMeterdataError(bad) && [bad.code, bad.exitCode, bad.message]).toEqual(['EXPORT_PERIOD_CHANGED', 5, 'disk full']);
     await pool.write(job('ok'));
     const [died, queued] = await Promise.allSettled([pool.write(job('die')), pool.write(job('queued'))]);
     expect(died.status === 'rejected' && (died.reason as MeterdataError).code).toBe('EXPORT_OUT_OF_MEMORY');

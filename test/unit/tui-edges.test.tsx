@@ -3,7 +3,7 @@
 // load errors classified by their code, never by the words in it.
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MeterdataError, ServiceUnavailableError } from '../../src/core/errors.js';
+import { MeterdataError, ServiceUnavailableError, type ErrorCode } from '../../src/core/errors.js';
 import { describeError } from '../../src/tui/errors.js';
 import { fakeData, KEY, mount, openFlat32, press } from './tui-fake.js';
 
@@ -65,8 +65,8 @@ describe('load errors', () => {
     expect(describeError(new ServiceUnavailableError('wait 2 h', { code: 'RATE_LIMITED_TOO_LONG' })).kind).toBe('rate-limited');
     expect(describeError(new ServiceUnavailableError('token 429', { code: 'AUTH_RATE_LIMITED' })).kind).toBe('rate-limited');
     // "GENERATED", "SEPARATE", "ACCURATE": no rate limit, whatever letters the code has
-    const other = describeError(new MeterdataError('the answer is not valid', { code: 'API_GENERATED_ID_INVALID', exitCode: 5 }));
+    const other = describeError(new MeterdataError('the answer is not valid', { code: 'API_GENERATED_ID_INVALID' as ErrorCode, exitCode: 5 }));
     expect(other).toMatchObject({ kind: 'other', title: 'Could not load', retryable: true });
-    expect(describeError(new ServiceUnavailableError('503 x6', { code: 'SEPARATE_OUTAGE' }))).toMatchObject({ kind: 'unavailable', title: 'Service unavailable' });
+    expect(describeError(new ServiceUnavailableError('503 x6', { code: 'SEPARATE_OUTAGE' as ErrorCode }))).toMatchObject({ kind: 'unavailable', title: 'Service unavailable' });
   });
 });

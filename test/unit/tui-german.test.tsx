@@ -141,7 +141,8 @@ describe('browse in German', () => {
     const app = mount(fakeData({ properties: () => held.promise }), { width: 80, height: 24 });
     const { german, done } = frames();
     german(await app.frame((s) => s.includes('Liegenschaften wird geladen…'), 'loading'));
-    held.reject(new NotSignedInError('You are not signed in (profile "default").'));
+    // In a German run the message comes from the sign-in's catalogue, in German.
+    held.reject(new NotSignedInError('Das Profil „default“ ist nicht angemeldet.'));
     const f = german(await app.frame((s) => s.includes('Nicht angemeldet'), 'the signed-out screen'));
     expect(f).toContain('Beenden (q) und meterdata login ausführen.');
     expect(f).toContain('q: beenden.');

@@ -4,8 +4,8 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../../core/config.js';
 import { dirs } from '../../core/paths.js';
-import { NotSignedInError } from '../../core/errors.js';
-import { parseRecord, type CredentialStore, type StoredRecord } from './types.js';
+import { damagedRecord, parseRecord, type CredentialStore, type StoredRecord } from './types.js';
+import { storeTexts as t } from './texts.js';
 
 export class FileCredentialStore implements CredentialStore {
   readonly kind = 'file' as const;
@@ -20,7 +20,7 @@ export class FileCredentialStore implements CredentialStore {
   }
 
   describe(profile: string): string {
-    return `file ${this.fileFor(profile)} (mode 0600)`;
+    return t.describeFile({ file: this.fileFor(profile) });
   }
 
   async read(profile: string): Promise<StoredRecord | null> {
@@ -32,14 +32,9 @@ export class FileCredentialStore implements CredentialStore {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw e;
     }
-    try {
-      return parseRecord(text, file);
-    } catch {
-      throw new NotSignedInError(`The stored sign-in in ${file} is damaged.`, {
-        code: 'AUTH_STORE_DAMAGED',
-        hint: `Run \`meterdata login --profile ${profile}\` to replace it.`,
-      });
-    }
+    const checked = parseRecord(text);
+    if (!checked.ok) throw damagedRecord(t.fileDamaged({ file, problem: checked.problem }), profile);
+    return checked.value;
   }
 
   async write(profile: string, record: StoredRecord): Promise<void> {

@@ -3,6 +3,7 @@ import { UsageError } from '../../core/errors.js';
 import { FileCredentialStore } from './file.js';
 import { KeychainCredentialStore } from './keychain.js';
 import type { CredentialStore } from './types.js';
+import { storeTexts as t } from './texts.js';
 
 export type { CredentialStore, StoredRecord } from './types.js';
 
@@ -14,7 +15,7 @@ export function openStore(kind: CredentialStoreKind, env: NodeJS.ProcessEnv): Cr
 export function chooseStoreKind(flag: unknown, env: NodeJS.ProcessEnv, fallback?: CredentialStoreKind): CredentialStoreKind {
   const value = (typeof flag === 'string' && flag) || env.METERDATA_CREDENTIAL_STORE || fallback || 'keychain';
   if (value !== 'keychain' && value !== 'file') {
-    throw new UsageError(`Unknown credential store "${value}".`, 'Use --credential-store keychain or --credential-store file.', 'USAGE_CREDENTIAL_STORE');
+    throw new UsageError(t.unknownStore({ value }), t.unknownStoreHint, 'USAGE_CREDENTIAL_STORE');
   }
   return value;
 }

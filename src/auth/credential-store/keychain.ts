@@ -4,9 +4,10 @@
 // new consent by the landlord). The keytar-compatible wrapper cannot pin, so AsyncEntry
 // is used directly with the same service/account model.
 import { AsyncEntry } from '@napi-rs/keyring';
-import { ExitCode, MeterdataError, NotSignedInError } from '../../core/errors.js';
+import { ExitCode, MeterdataError } from '../../core/errors.js';
 import { readSplit, removeSplit, WINDOWS_MAX_CHARS, writeSplit, type Slots } from './split.js';
-import { parseRecord, type CredentialStore, type StoredRecord } from './types.js';
+import { damagedRecord, parseRecord, type CredentialStore, type StoredRecord } from './types.js';
+import { storeTexts as t } from './texts.js';
 
 /** What the store uses of the keyring module's AsyncEntry. */
 export type EntryLike = Pick<AsyncEntry, 'getPassword' | 'setPassword' | 'deletePassword'>;
@@ -15,12 +16,10 @@ export const KEYCHAIN_SERVICE = 'meterdata';
 
 export class KeychainUnavailableError extends MeterdataError {
   constructor(what: string, cause?: unknown) {
-    super(`The system keychain is locked or unavailable (${what}).`, {
+    super(t.keychainUnavailable({ what }), {
       code: 'AUTH_KEYCHAIN_UNAVAILABLE',
       exitCode: ExitCode.UNAVAILABLE,
-      hint:
-        'Unlock the keychain (sign in to the desktop session) and try again, or keep the sign-in in a file instead: ' +
-        '`meterdata login --credential-store file` (or METERDATA_CREDENTIAL_STORE=file).',
+      hint: t.keychainHint,
       cause,
     });
   }
@@ -50,7 +49,7 @@ export class KeychainCredentialStore implements CredentialStore {
 
   describe(profile: string): string {
     const backend = this.platform === 'win32' ? 'Windows Credential Manager' : this.platform === 'darwin' ? 'macOS Keychain' : 'Secret Service';
-    return `system keychain (${backend}), service "${KEYCHAIN_SERVICE}", account "${this.account(profile)}"`;
+    return t.describeKeychain({ backend, service: KEYCHAIN_SERVICE, account: this.account(profile) });
   }
 
   private entry(account: string): EntryLike {
@@ -70,51 +69,46 @@ export class KeychainCredentialStore implements CredentialStore {
     };
   }
 
-  protected async call<T>(what: string, op: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  protected async call<T>(what: 'read' | 'save' | 'delete' | 'reach', op: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         controller.abort();
-        reject(new KeychainUnavailableError(`no answer within ${this.timeoutMs >= 1000 ? `${Math.round(this.timeoutMs / 1000)} s` : `${this.timeoutMs} ms`} while trying to ${what}`));
+        reject(new KeychainUnavailableError(t.noAnswer({ wait: this.timeoutMs >= 1000 ? `${Math.round(this.timeoutMs / 1000)} s` : `${this.timeoutMs} ms`, what: t[what] })));
       }, this.timeoutMs);
     });
     try {
       return await Promise.race([op(controller.signal), timeout]);
     } catch (e) {
       if (e instanceof MeterdataError) throw e;
-      throw new KeychainUnavailableError(`${what}: ${reason(e)}`, e);
+      throw new KeychainUnavailableError(t.failed({ what: t[what], reason: reason(e) }), e);
     } finally {
       clearTimeout(timer);
     }
   }
 
   async read(profile: string): Promise<StoredRecord | null> {
-    const text = await this.call('read the sign-in', (s) => readSplit(this.slots(s), this.account(profile)));
+    const text = await this.call('read', (s) => readSplit(this.slots(s), this.account(profile)));
     if (text === null) return null;
-    try {
-      return parseRecord(text, 'the keychain');
-    } catch {
-      throw new NotSignedInError('The sign-in stored in the keychain is damaged.', {
-        code: 'AUTH_STORE_DAMAGED',
-        hint: `Run \`meterdata login --profile ${profile}\` to replace it.`,
-      });
-    }
+    const checked = parseRecord(text);
+    if (!checked.ok) throw damagedRecord(t.keychainDamaged({ problem: checked.problem }), profile);
+    return checked.value;
   }
 
   async write(profile: string, record: StoredRecord): Promise<void> {
     const max = this.platform === 'win32' ? WINDOWS_MAX_CHARS : Infinity;
-    await this.call('save the sign-in', (s) => writeSplit(this.slots(s), this.account(profile), JSON.stringify(record), max));
+    await this.call('save', (s) => writeSplit(this.slots(s), this.account(profile), JSON.stringify(record), max));
   }
 
   async remove(profile: string): Promise<boolean> {
-    return this.call('delete the sign-in', (s) => removeSplit(this.slots(s), this.account(profile)));
+    return this.call('delete', (s) => removeSplit(this.slots(s), this.account(profile)));
   }
 
   /** Login calls this before the browser opens, so a missing keychain is found before consent. */
   async probe(): Promise<void> {
     const entry = this.entry(this.account('probe'));
-    await this.call('reach the keychain', (s) => entry.getPassword(s));
+    await this.call('reach', (s) => entry.getPassword(s));
   }
 }
 

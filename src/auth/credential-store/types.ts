@@ -1,4 +1,8 @@
 import type { JWK } from 'jose';
+import * as v from 'valibot';
+import { checkJson, type Checked } from '../../core/file-schema.js';
+import { NotSignedInError } from '../../core/errors.js';
+import { storeTexts as t } from './texts.js';
 
 /** What the credential store keeps for one profile. Every field is a secret or sits next to one. */
 export interface StoredRecord {
@@ -32,10 +36,38 @@ export interface CredentialStore {
   remove(profile: string): Promise<boolean>;
 }
 
-export function parseRecord(text: string, where: string): StoredRecord {
-  const rec = JSON.parse(text) as StoredRecord;
-  if (typeof rec !== 'object' || rec === null || typeof rec.refresh_token !== 'string') {
-    throw new Error(`the stored sign-in in ${where} is damaged`);
-  }
-  return rec;
+const text = v.string();
+const filled = v.pipe(v.string(), v.nonEmpty());
+const moment = v.pipe(v.string(), v.isoTimestamp());
+
+/**
+ * The record as it must be read back. Strict where a wrong value would send a wrong request
+ * or misjudge a refresh (the tokens, the DPoP key, the intent: a pid that is no number would
+ * be taken for a dead process); any text where the value is only shown or recomputed (the
+ * dates of the access token and the record). Fields a newer meterdata may add are kept, so
+ * writing the record back does not drop them.
+ */
+export const RecordSchema = v.looseObject({
+  v: v.literal(1),
+  refresh_token: filled,
+  access_token: v.optional(text),
+  access_expires_at: v.optional(text),
+  token_type: v.optional(v.picklist(['Bearer', 'DPoP'])),
+  dpop_jwk: v.optional(v.looseObject({ kty: v.literal('EC'), crv: v.literal('P-256'), x: filled, y: filled, d: filled })),
+  client_secret: v.optional(text),
+  scope: v.optional(text),
+  refresh_uncertain_since: v.optional(text),
+  refresh_intent: v.optional(v.looseObject({ at: moment, pid: v.pipe(v.number(), v.integer()), host: text })),
+  updated_at: text,
+});
+
+/** The record, or what is wrong with it (in the run's language; never a value from it: they are secrets). */
+export function parseRecord(text: string): Checked<StoredRecord> {
+  return checkJson(RecordSchema, text, { secret: true });
+}
+
+/** Exit 3: the record holds no sign-in this run can use; login replaces it (nothing else writes over it). */
+export function damagedRecord(message: string, profile: string): NotSignedInError {
+  const flag = profile !== 'default' ? ` --profile ${profile}` : '';
+  return new NotSignedInError(message, { code: 'AUTH_STORE_DAMAGED', hint: t.damagedHint({ login: `meterdata login${flag}`, logout: `meterdata logout${flag}` }) });
 }

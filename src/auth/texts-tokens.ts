@@ -1,0 +1,93 @@
+// What the token calls say: redeeming the code, refreshing (and why a refresh token is not
+// sent again), and the lock that serialises refreshes.
+import { catalogue } from '../i18n/index.js';
+
+export const tokenTexts = catalogue(
+  'auth-tokens',
+  {
+    // `what` is one of these two, put into the sentences below.
+    redeem: 'redeem the sign-in code',
+    refresh: 'refresh the access token',
+    connectAgain: (p: { login: string }) => `Run \`${p.login}\` to connect again.`,
+    dpopRequired: (p: { reason: string }) => `The sign-in server requires DPoP-bound tokens for this client (${p.reason}).`,
+    dpopRequiredHint: 'Run `meterdata login --dpop` (with the same other options).',
+    connectionEnded: 'The connection was revoked or expired (the landlord disconnected it, its access ended, or it was unused for 90 days).',
+    codeRefused: (p: { reason: string }) => `The sign-in code was refused (${p.reason}).`,
+    addDpop: (p: { relogin: string }) => `${p.relogin} If the client is registered as DPoP-bound, add --dpop.`,
+    clientRefused: (p: { what: string }) => `The server refused the client's authentication while trying to ${p.what} (invalid_client).`,
+    clientRefusedHint: 'Check the client id, secret or private key (and --kid/--alg) registered for this client, then run `meterdata login` again.',
+    serverUnavailable: (p: { what: string; reason: string }) => `The sign-in server could not ${p.what} right now (${p.reason}).`,
+    refused: (p: { what: string; reason: string }) => `The sign-in server refused to ${p.what}: ${p.reason}.`,
+    rateLimited: (p: { what: string }) => `The sign-in server is rate-limiting requests (HTTP 429) and could not ${p.what}.`,
+    rateLimitedHint: 'Wait a minute and try again; the stored sign-in was not changed.',
+    waitTooLong: (p: { wait: string; max: number }) =>
+      `The sign-in server asked to wait ${p.wait} before the next token request (HTTP 429, Retry-After), longer than the ${p.max} seconds meterdata waits; the stored sign-in was not changed.`,
+    unreachable: (p: { what: string; reason: string }) => `Cannot reach the sign-in server to ${p.what} (${p.reason}).`,
+    badAnswer: (p: { what: string; reason: string }) => `The sign-in server's answer could not be used while trying to ${p.what} (${p.reason}).`,
+    badAnswerHint: 'Try again later; if it persists, report it with `meterdata status --json`.',
+    answerLost: (p: { what: string; reason: string }) => `The answer of the sign-in server was lost while trying to ${p.what} (${p.reason}).`,
+    answerLostHint: (p: { login: string }) =>
+      `The server may already have replaced the stored refresh token, and sending the old one again would end the connection, so meterdata will not send it again. Run \`${p.login}\` to sign in again.`,
+    loginAgain: 'Run `meterdata login` again.',
+    noAnswerInTime: 'no answer in time',
+    cutOff: (p: { status: number; reason: string }) => `the answer (HTTP ${p.status}) arrived cut off or unreadable: ${p.reason}`,
+    noNewRefreshToken: (p: { status: number }) => `the answer (HTTP ${p.status}) carried no new refresh token`,
+    noRefreshToken: 'The sign-in server issued no refresh token.',
+    noRefreshTokenHint: 'meterdata needs a refresh token to keep the connection; check the client registration.',
+    inFlight: (p: { pid: number; at: string }) =>
+      `Another meterdata process (pid ${p.pid}) sent a refresh of this sign-in at ${p.at} and has not saved its answer; sending the same refresh token again would end the connection, so this run does not.`,
+    inFlightHint: (p: { relogin: string }) =>
+      `Run the command again once that process has finished (it may be suspended or stopped). If it was killed, the next run says whether you must sign in again: ${p.relogin}`,
+    uncertainLost: (p: { since: string }) =>
+      `An earlier refresh of this connection (${p.since}) got no answer; the server may have replaced the refresh token, and sending the old one again would end the connection.`,
+    uncertainAbandoned: (p: { since: string }) =>
+      `An earlier refresh of this connection (${p.since}) was sent by a process that ended before saving its answer; the server may have replaced the refresh token, and sending the old one again would end the connection.`,
+    uncertainTakenOver: (p: { since: string }) =>
+      `This process stalled while starting a refresh (${p.since}) and another meterdata process took over meanwhile; the tokens that process may have saved could not be kept; the server may have replaced the refresh token, and sending the old one again would end the connection.`,
+    lockTimeout: 'Another meterdata process has been refreshing this sign-in for too long.',
+    lockTimeoutHint: (p: { file: string }) => `Try again in a minute; if it persists, remove ${p.file}.`,
+  },
+  {
+    redeem: 'Einlösen des Anmeldecodes',
+    refresh: 'Erneuern des Zugriffstokens',
+    connectAgain: (p) => `Führen Sie \`${p.login}\` aus, um die Verbindung neu herzustellen.`,
+    dpopRequired: (p) => `Der Anmeldeserver verlangt für diesen Client DPoP-gebundene Tokens (${p.reason}).`,
+    dpopRequiredHint: 'Führen Sie `meterdata login --dpop` aus (mit denselben übrigen Optionen).',
+    connectionEnded:
+      'Die Verbindung wurde widerrufen oder ist abgelaufen (der Eigentümer hat sie getrennt, die Freigabe ist beendet, oder sie wurde 90 Tage nicht genutzt).',
+    codeRefused: (p) => `Der Anmeldecode wurde abgelehnt (${p.reason}).`,
+    addDpop: (p) => `${p.relogin} Wenn der Client als DPoP-gebunden registriert ist, ergänzen Sie --dpop.`,
+    clientRefused: (p) => `Der Server hat die Authentifizierung des Clients beim ${p.what} abgelehnt (invalid_client).`,
+    clientRefusedHint: 'Prüfen Sie Client-ID, Secret oder privaten Schlüssel (und --kid/--alg) dieses Clients und führen Sie dann `meterdata login` erneut aus.',
+    serverUnavailable: (p) => `Das ${p.what} ist beim Anmeldeserver gerade nicht möglich (${p.reason}).`,
+    refused: (p) => `Der Anmeldeserver hat das ${p.what} abgelehnt: ${p.reason}.`,
+    rateLimited: (p) => `Der Anmeldeserver begrenzt die Anfragen (HTTP 429); das ${p.what} war nicht möglich.`,
+    rateLimitedHint: 'Bitte eine Minute warten und erneut versuchen; die gespeicherte Anmeldung wurde nicht geändert.',
+    waitTooLong: (p) =>
+      `Der Anmeldeserver verlangt ${p.wait} Wartezeit bis zur nächsten Token-Anfrage (HTTP 429, Retry-After), länger als die ${p.max} Sekunden, die meterdata wartet; die gespeicherte Anmeldung wurde nicht geändert.`,
+    unreachable: (p) => `Der Anmeldeserver ist für das ${p.what} nicht erreichbar (${p.reason}).`,
+    badAnswer: (p) => `Die Antwort des Anmeldeservers beim ${p.what} war nicht verwendbar (${p.reason}).`,
+    badAnswerHint: 'Bitte später erneut versuchen; wenn der Fehler bleibt, melden Sie ihn mit der Ausgabe von `meterdata status --json`.',
+    answerLost: (p) => `Die Antwort des Anmeldeservers beim ${p.what} ist verloren gegangen (${p.reason}).`,
+    answerLostHint: (p) =>
+      `Der Server hat das gespeicherte Refresh-Token möglicherweise schon ersetzt, und das alte erneut zu senden würde die Verbindung beenden; daher sendet meterdata es nicht noch einmal. Führen Sie \`${p.login}\` aus, um sich neu anzumelden.`,
+    loginAgain: 'Führen Sie `meterdata login` erneut aus.',
+    noAnswerInTime: 'keine Antwort in der vorgesehenen Zeit',
+    cutOff: (p) => `die Antwort (HTTP ${p.status}) kam abgeschnitten oder unlesbar an: ${p.reason}`,
+    noNewRefreshToken: (p) => `die Antwort (HTTP ${p.status}) enthielt kein neues Refresh-Token`,
+    noRefreshToken: 'Der Anmeldeserver hat kein Refresh-Token ausgestellt.',
+    noRefreshTokenHint: 'meterdata braucht ein Refresh-Token, um die Verbindung zu halten; prüfen Sie die Registrierung des Clients.',
+    inFlight: (p) =>
+      `Ein anderer meterdata-Prozess (PID ${p.pid}) hat um ${p.at} eine Erneuerung dieser Anmeldung gesendet und seine Antwort nicht gespeichert; dasselbe Refresh-Token erneut zu senden würde die Verbindung beenden, daher tut dieser Aufruf es nicht.`,
+    inFlightHint: (p) =>
+      `Führen Sie den Befehl erneut aus, sobald dieser Prozess beendet ist (er kann angehalten oder gestoppt sein). Wurde er abgebrochen, sagt der nächste Aufruf, ob Sie sich neu anmelden müssen: ${p.relogin}`,
+    uncertainLost: (p) =>
+      `Eine frühere Erneuerung dieser Verbindung (${p.since}) blieb ohne Antwort; der Server hat das Refresh-Token möglicherweise ersetzt, und das alte erneut zu senden würde die Verbindung beenden.`,
+    uncertainAbandoned: (p) =>
+      `Eine frühere Erneuerung dieser Verbindung (${p.since}) kam von einem Prozess, der vor dem Speichern der Antwort beendet wurde; der Server hat das Refresh-Token möglicherweise ersetzt, und das alte erneut zu senden würde die Verbindung beenden.`,
+    uncertainTakenOver: (p) =>
+      `Dieser Prozess stockte beim Start einer Erneuerung (${p.since}), und ein anderer meterdata-Prozess hat inzwischen übernommen; die Tokens, die jener Prozess gespeichert haben mag, ließen sich nicht behalten; der Server hat das Refresh-Token möglicherweise ersetzt, und das alte erneut zu senden würde die Verbindung beenden.`,
+    lockTimeout: 'Ein anderer meterdata-Prozess erneuert diese Anmeldung schon zu lange.',
+    lockTimeoutHint: (p) => `Bitte in einer Minute erneut versuchen; wenn es anhält, entfernen Sie ${p.file}.`,
+  },
+);

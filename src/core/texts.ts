@@ -1,0 +1,90 @@
+// What src/core says to a person: the error family's defaults, config and profile names,
+// URLs a token may go to, files in use, and what is wrong with a file meterdata reads back.
+import { catalogue } from '../i18n/index.js';
+
+export const coreTexts = catalogue(
+  'core',
+  {
+    unexpected: 'unexpected failure (this is a bug; please report it with the lines below)',
+    interrupted: 'Interrupted.',
+    interruptedHint: 'Nothing was half-written; run the same command again to continue.',
+    unavailableHint: 'Try again later; if it persists, check the service status.',
+    profileNameInvalid: (p: { name: string }) => `"${p.name}" is not a valid profile name.`,
+    profileNameHint: 'Use letters, digits, ".", "_" or "-" (at most 64 characters).',
+    notAUrl: (p: { what: string; value: string }) => `${p.what} "${p.value}" is not a URL.`,
+    insecureUrl: (p: { what: string; origin: string }) =>
+      `${p.what} ${p.origin} is not https; meterdata sends tokens over plain http only to 127.0.0.1, localhost or [::1].`,
+    fileInUse: (p: { file: string }) => `Cannot replace ${p.file}: another program has it open.`,
+    fileInUseHint: (p: { name: string }) => `Close ${p.name} (in Excel or wherever it is open) and run the same command again.`,
+    staticTokenRejected: 'The access token was rejected (expired or revoked) and cannot be refreshed.',
+    staticTokenHint: 'Unset METERDATA_ACCESS_TOKEN to use the stored sign-in, or run `meterdata login`.',
+    workerNoAnswer: (p: { name: string; code: number }) => `the worker running ${p.name} exited (code ${p.code}) without an answer`,
+  },
+  {
+    unexpected: 'unerwarteter Fehler (ein Programmfehler; bitte melden Sie ihn mit den folgenden Zeilen)',
+    interrupted: 'Abgebrochen.',
+    interruptedHint: 'Es wurde nichts halb geschrieben; führen Sie denselben Befehl erneut aus, um fortzufahren.',
+    unavailableHint: 'Bitte versuchen Sie es später erneut; wenn der Fehler bleibt, prüfen Sie den Status des Dienstes.',
+    profileNameInvalid: (p) => `„${p.name}“ ist kein gültiger Profilname.`,
+    profileNameHint: 'Verwenden Sie Buchstaben, Ziffern, „.“, „_“ oder „-“ (höchstens 64 Zeichen).',
+    notAUrl: (p) => `${p.what} „${p.value}“ ist keine URL.`,
+    insecureUrl: (p) =>
+      `${p.what} ${p.origin} nutzt kein https; meterdata sendet Tokens über unverschlüsseltes http nur an 127.0.0.1, localhost oder [::1].`,
+    fileInUse: (p) => `${p.file} kann nicht ersetzt werden: ein anderes Programm hat die Datei geöffnet.`,
+    fileInUseHint: (p) => `Schließen Sie ${p.name} (in Excel oder wo sie sonst geöffnet ist) und führen Sie denselben Befehl erneut aus.`,
+    staticTokenRejected: 'Das Zugriffstoken wurde abgelehnt (abgelaufen oder widerrufen) und kann nicht erneuert werden.',
+    staticTokenHint: 'Entfernen Sie METERDATA_ACCESS_TOKEN, um die gespeicherte Anmeldung zu nutzen, oder führen Sie `meterdata login` aus.',
+    workerNoAnswer: (p) => `der Worker für ${p.name} wurde ohne Antwort beendet (Code ${p.code})`,
+  },
+);
+
+/** A file meterdata reads back (config, the stored sign-in): what is wrong with it, and the fix. */
+export const fileTexts = catalogue(
+  'core-files',
+  {
+    empty: 'it is empty',
+    notJson: 'it is not complete JSON (cut off, or edited by hand)',
+    notAnObject: 'it does not hold a JSON object',
+    missing: (p: { field: string }) => `"${p.field}" is missing`,
+    wrong: (p: { field: string; expected: string; found: string }) => `"${p.field}" must be ${p.expected}, not ${p.found}`,
+    wrongSecret: (p: { field: string; expected: string }) => `"${p.field}" must be ${p.expected}`,
+    text: 'text',
+    textNotEmpty: 'a text that is not empty',
+    yesNo: 'true or false',
+    number: 'a number',
+    wholeNumber: 'a whole number',
+    list: 'a list',
+    object: 'an object',
+    dateTime: 'a date and time (ISO 8601, e.g. 2025-01-31T12:00:00Z)',
+    oneOf: (p: { values: string }) => `one of ${p.values}`,
+    valid: 'a valid value',
+    configDamaged: (p: { file: string; problem: string }) => `The configuration file ${p.file} cannot be used: ${p.problem}.`,
+    configHint: 'Correct the file, or move it away and sign in again with `meterdata login`.',
+    profileDamaged: (p: { profile: string; file: string; problem: string }) => `The profile "${p.profile}" in ${p.file} cannot be used: ${p.problem}.`,
+    profileHint: (p: { profile: string }) =>
+      `Correct that field in the file, or replace the profile: \`meterdata login --profile ${p.profile}\` with --env or --auth-url.`,
+  },
+  {
+    empty: 'sie ist leer',
+    notJson: 'sie enthält kein vollständiges JSON (abgeschnitten oder von Hand bearbeitet)',
+    notAnObject: 'sie enthält kein JSON-Objekt',
+    missing: (p) => `„${p.field}“ fehlt`,
+    wrong: (p) => `„${p.field}“ muss ${p.expected} sein, nicht ${p.found}`,
+    wrongSecret: (p) => `„${p.field}“ muss ${p.expected} sein`,
+    text: 'ein Text',
+    textNotEmpty: 'ein nicht leerer Text',
+    yesNo: 'true oder false',
+    number: 'eine Zahl',
+    wholeNumber: 'eine ganze Zahl',
+    list: 'eine Liste',
+    object: 'ein Objekt',
+    dateTime: 'ein Zeitpunkt (ISO 8601, z. B. 2025-01-31T12:00:00Z)',
+    oneOf: (p) => `einer der Werte ${p.values}`,
+    valid: 'ein gültiger Wert',
+    configDamaged: (p) => `Die Konfigurationsdatei ${p.file} ist nicht verwendbar: ${p.problem}.`,
+    configHint: 'Bitte korrigieren Sie die Datei, oder verschieben Sie sie und melden Sie sich mit `meterdata login` neu an.',
+    profileDamaged: (p) => `Das Profil „${p.profile}“ in ${p.file} ist nicht verwendbar: ${p.problem}.`,
+    profileHint: (p) =>
+      `Bitte korrigieren Sie das Feld in der Datei, oder ersetzen Sie das Profil: \`meterdata login --profile ${p.profile}\` mit --env oder --auth-url.`,
+  },
+);
