@@ -98,7 +98,7 @@ describe('German end to end (built binary)', () => {
     const out = path.join(home, 'en');
     const r = await runBin(['export', '--year', '2025', '--lang', 'en', '--out', out], { ...env, ...GERMAN }, { timeoutMs: 120_000 });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^wrote /m);
+    expect(r.stderr).toMatch(/^wrote /m);
     const wb = await workbookText(path.join(out, 'billing.xlsx'));
     expect(wb.sheets).toContain('Overview');
   }, 150_000);

@@ -55,7 +55,7 @@ describe('runIsolated (worker thread with heap limits)', () => {
   it('brings a MeterdataError back with its code, exit status, hint and details; anything else stays a bug with its stack', async () => {
     const e1 = await run('userError', captured().io).catch((e: unknown) => e);
     expect(e1).toBeInstanceOf(DistMeterdataError);
-    expect(e1).toMatchObject({ message: 'The thing failed.', code: 'FIXTURE_FAILED', exitCode: 5, hint: 'Do the other thing.', details: { n: 1 } });
+    expect(e1).toMatchObject({ message: 'The thing failed.', code: 'SERVICE_UNAVAILABLE', exitCode: 5, hint: 'Do the other thing.', details: { n: 1 } });
     const e2 = (await run('bug', captured().io).catch((e: unknown) => e)) as Error;
     expect(e2).not.toBeInstanceOf(DistMeterdataError);
     expect(e2.name).toBe('TypeError');
