@@ -17,6 +17,9 @@ export const ts = catalogue(
     fixStoreThenStatus: (p: { status: string; login: string }) =>
       `Fix the credential store (free disk space, unlock the keychain), then run \`${p.status}\`; if it says not signed in, run \`${p.login}\`.`,
     connectionEnded: 'The API no longer accepts this connection (the landlord disconnected it or their API access ended).',
+    otherTenant: (p: { now: string; before: string }) =>
+      `After the token refresh the API names another tenant ("${p.now}", before "${p.before}"); the run stops so no other landlord's data is mixed into it.`,
+    otherTenantHint: (p: { login: string }) => `Check which landlord this profile should read, then run \`${p.login}\`.`,
     whoamiFailed: (p: { reason: string }) =>
       `Warning: the access token was refreshed and saved, but checking the connection (/whoami) failed: ${p.reason} The tenant and property scope shown by \`meterdata status\` may be out of date.\n`,
     scopeUnknown: 'unknown',
@@ -39,6 +42,9 @@ export const ts = catalogue(
     fixStoreThenStatus: (p) =>
       `Bitte den Anmeldespeicher in Ordnung bringen (Speicherplatz freigeben, Schlüsselbund entsperren) und dann \`${p.status}\` ausführen; meldet er „nicht angemeldet“, \`${p.login}\` ausführen.`,
     connectionEnded: 'Die Schnittstelle nimmt diese Verbindung nicht mehr an (der Eigentümer hat sie getrennt oder sein API-Zugang ist beendet).',
+    otherTenant: (p) =>
+      `Nach der Erneuerung des Tokens nennt die Schnittstelle einen anderen Mandanten („${p.now}“, vorher „${p.before}“); der Lauf bricht ab, damit keine Daten eines anderen Eigentümers hineingeraten.`,
+    otherTenantHint: (p) => `Bitte prüfen Sie, welchen Eigentümer dieses Profil lesen soll, und führen Sie dann \`${p.login}\` aus.`,
     whoamiFailed: (p) =>
       `Warnung: Das Zugriffstoken wurde erneuert und gespeichert, die Prüfung der Verbindung (/whoami) ist aber fehlgeschlagen: ${p.reason} Mandant und Liegenschaften, die \`meterdata status\` zeigt, sind womöglich nicht aktuell.\n`,
     scopeUnknown: 'unbekannt',
