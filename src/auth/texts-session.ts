@@ -10,6 +10,9 @@ export const ts = catalogue(
     notSignedIn: (p: { profile: string }) => `Profile "${p.profile}" is not signed in.`,
     lockLost: 'Another meterdata process took over the refresh of this sign-in twice while this one was stalled.',
     lockLostHint: 'Try again; if it repeats, check for a suspended or overloaded meterdata process.',
+    keptRejecting: (p: { n: number; minutes: number }) =>
+      `The API rejected ${p.n} access tokens within ${p.minutes} minutes, each right after a refresh; no further refresh is sent.`,
+    keptRejectingHint: (p: { status: string }) => `Try again later; if it repeats, run \`${p.status}\` and check the computer's clock.`,
     intentNotWritten: (p: { reason: string }) => `The sign-in could not be refreshed: the credential store could not be written (${p.reason}); no refresh was sent.`,
     fixStore: 'Fix the credential store (free disk space, unlock the keychain), then run the command again.',
     tokensNotSaved: (p: { reason: string }) =>
@@ -35,6 +38,9 @@ export const ts = catalogue(
     notSignedIn: (p) => `Das Profil "${p.profile}" ist nicht angemeldet.`,
     lockLost: 'Ein anderer meterdata-Prozess hat die Erneuerung dieser Anmeldung zweimal übernommen, während dieser Prozess hing.',
     lockLostHint: 'Bitte erneut versuchen; wenn es wieder auftritt, nach einem angehaltenen oder überlasteten meterdata-Prozess suchen.',
+    keptRejecting: (p) =>
+      `Die Schnittstelle hat innerhalb von ${p.minutes} Minuten ${p.n} Zugriffstoken abgelehnt, jedes gleich nach einer Erneuerung; es wird keine weitere Erneuerung gesendet.`,
+    keptRejectingHint: (p) => `Bitte später erneut versuchen; wenn es wieder auftritt, \`${p.status}\` ausführen und die Uhrzeit des Rechners prüfen.`,
     intentNotWritten: (p) => `Die Anmeldung konnte nicht erneuert werden: Der Anmeldespeicher ließ sich nicht schreiben (${p.reason}); es wurde keine Erneuerung gesendet.`,
     fixStore: 'Bitte den Anmeldespeicher in Ordnung bringen (Speicherplatz freigeben, Schlüsselbund entsperren) und den Befehl erneut ausführen.',
     tokensNotSaved: (p) =>
