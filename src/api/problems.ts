@@ -53,12 +53,19 @@ export function authParam(header: string | undefined, name: string): string | un
   return m?.[1];
 }
 
-/** "Retry-After" in seconds or as an HTTP date, in ms; undefined when absent or unreadable. */
+/** An HTTP date (RFC 9110: IMF-fixdate, or the obsolete RFC 850 and asctime forms) opens with a day name. */
+const HTTP_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? [A-Za-z0-9: -]+$/;
+
+/**
+ * "Retry-After" in seconds or as an HTTP date, in ms; undefined when absent or unreadable
+ * (the caller backs off instead). Date.parse alone would read "-1" or "1.5" as days in 2001,
+ * a wait of 0: a retry at once into the limit.
+ */
 export function retryAfterMs(header: string | undefined, nowMs = Date.now()): number | undefined {
   if (!header) return undefined;
   const s = header.trim();
   if (/^\d+$/.test(s)) return Number(s) * 1000;
-  const at = Date.parse(s);
+  const at = HTTP_DATE.test(s) ? Date.parse(s) : Number.NaN;
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 

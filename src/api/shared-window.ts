@@ -7,10 +7,12 @@
 // Bounded and safe by construction: the file holds at most MAX_STARTS numbers of the last
 // window (older ones are dropped on every read and write), it is replaced atomically (a
 // process that dies mid-write leaves the old file), and anything unreadable counts as
-// empty. Two processes writing at the same moment can lose each other's entries; the cost
+// empty: so does anything that is no regular file or larger than MAX_FILE_BYTES (a FIFO
+// or a link to /dev/zero put there would otherwise hang or fill the memory of every run). Two processes writing at the same moment can lose each other's entries; the cost
 // is at most a 429, which the Retry-After pause handles. A process that is killed leaves
 // no entries, with the same cost.
-import { mkdir, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../core/config.js';
 import { dirs } from '../core/paths.js';
@@ -19,6 +21,8 @@ import { dirs } from '../core/paths.js';
 export const SHARED_WINDOW_MS = 61_000;
 /** The most starts one window can hold: --rate-limit's largest value. */
 const MAX_STARTS = 10_000;
+/** MAX_STARTS epoch-ms numbers as JSON need under 150 KB; a larger file is not ours. */
+const MAX_FILE_BYTES = 1024 * 1024;
 
 export function sharedWindowFile(env: NodeJS.ProcessEnv, profile: string): string {
   return path.join(dirs(env).state, 'pacing', `${encodeURIComponent(profile)}.json`);
@@ -28,7 +32,7 @@ export function sharedWindowFile(env: NodeJS.ProcessEnv, profile: string): strin
 export async function readWindow(file: string, now: number, windowMs = SHARED_WINDOW_MS): Promise<number[]> {
   let raw: unknown;
   try {
-    raw = JSON.parse(await readFile(file, 'utf8'));
+    raw = JSON.parse(await readSmallFile(file));
   } catch {
     return [];
   }
@@ -40,6 +44,22 @@ export async function readWindow(file: string, now: number, windowMs = SHARED_WI
     now,
     windowMs,
   );
+}
+
+/** The file's text; throws unless it is a regular file of at most MAX_FILE_BYTES. Non-blocking open: a FIFO does not wait for a writer. */
+async function readSmallFile(file: string): Promise<string> {
+  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const st = await handle.stat();
+    if (!st.isFile() || st.size > MAX_FILE_BYTES) throw new Error('not a window file');
+    const buf = Buffer.alloc(MAX_FILE_BYTES + 1);
+    let at = 0;
+    for (let n = -1; n !== 0 && at < buf.length; at += n) n = (await handle.read(buf, at, buf.length - at, at)).bytesRead;
+    if (at > MAX_FILE_BYTES) throw new Error('not a window file');
+    return buf.toString('utf8', 0, at);
+  } finally {
+    await handle.close();
+  }
 }
 
 function recentOf(starts: number[], now: number, windowMs: number): number[] {

@@ -9,10 +9,10 @@ import { readWindow, sharedWindowFile, writeWindow } from '../api/shared-window.
 import type { WhoAmI } from '../api/types.js';
 import { DEFAULT_SCOPES, loadProfile, resolveProfileName, type Profile } from '../core/config.js';
 import { staticCredentials, type Credentials } from '../core/credentials.js';
-import { ServiceUnavailableError, UsageError } from '../core/errors.js';
+import { AccessWithdrawnError, ServiceUnavailableError, UsageError } from '../core/errors.js';
 import { tokenSafeUrl } from '../core/secure-url.js';
 import type { StoredRecord } from './credential-store/index.js';
-import { notSignedIn, Session } from './session.js';
+import { loginCommand, notSignedIn, Session } from './session.js';
 import { testNumber } from './test-hooks.js';
 import { ts } from './texts-session.js';
 import { profileFrom } from './whoami.js';
@@ -94,13 +94,28 @@ class Link implements Connection {
     if (this.latestWho?.token === token) return this.latestWho.who;
     const rec = this.session?.current();
     const api = rec ? this.pinned(rec) : this.api();
-    const entry = { token: rec?.access_token ?? token, who: api.whoami().finally(() => api.close()) };
+    const entry = { token: rec?.access_token ?? token, who: api.whoami().then((who) => this.sameTenant(who)).finally(() => api.close()) };
     // A failed read is not remembered: the next subscriber asks again rather than skip its check.
     entry.who.catch(() => {
       if (this.latestWho === entry) this.latestWho = null;
     });
     this.latestWho = entry;
     return entry.who;
+  }
+
+  /**
+   * A refreshed token of the same connection cannot belong to another landlord: if /whoami
+   * says so, nothing more is read with it (their data would land in this profile's files)
+   * and the profile keeps the tenant it had.
+   */
+  private sameTenant(who: WhoAmI): WhoAmI {
+    const before = this.profile.tenant_id;
+    if (before === undefined || who.tenant_id === before) return who;
+    throw new AccessWithdrawnError(ts.otherTenant({ now: who.tenant_name, before: this.profile.tenant_name ?? before }), {
+      code: 'AUTH_OTHER_TENANT',
+      hint: ts.otherTenantHint({ login: loginCommand(this.profile.name) }),
+      details: { tenantId: who.tenant_id, before },
+    });
   }
 
   /** The one subscriber to "tokens refreshed": the new token's /whoami into the profile; a passing failure only warns. */

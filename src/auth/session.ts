@@ -25,9 +25,21 @@ export const REFRESH_MARGIN_MS = 60_000;
 
 const flights = new SingleFlight<StoredRecord>();
 
+/**
+ * Refreshes after a rejected token allowed within REJECTED_WINDOW_MS. A token lives an hour,
+ * so a healthy run needs one now and then; a server that rejects every token it just issued
+ * would otherwise get a refresh (a token request and a /whoami) for every request of the run.
+ */
+export const MAX_REJECTED_REFRESHES = 5;
+const REJECTED_WINDOW_MS = 10 * 60_000;
+
 /** `meterdata login` for `profile`, as a person types it. */
 export function loginCommand(profile: string): string {
   return `meterdata login${profile !== 'default' ? ` --profile ${profile}` : ''}`;
+}
+
+function statusCommand(profile: string): string {
+  return `meterdata status${profile !== 'default' ? ` --profile ${profile}` : ''}`;
 }
 
 export function loginHint(profile: string): string {
@@ -50,6 +62,8 @@ export class Session {
   private record: StoredRecord;
   private dpopKey: DpopKey | undefined;
   private config: oidc.Configuration | undefined;
+  /** When refreshes after a rejected token were started (the last REJECTED_WINDOW_MS). */
+  private rejectedAt: number[] = [];
   /** Called after each refresh (tests count refreshes with it). */
   onRefresh: ((rec: StoredRecord) => void) | undefined;
   /** The one subscriber to "tokens refreshed" (the connection: one /whoami for the new token), awaited before the token is used. */
@@ -96,6 +110,7 @@ export class Session {
   refresh(rejectedToken: string | undefined): Promise<StoredRecord> {
     return flights.run(`${this.env.METERDATA_HOME ?? ''}\0${this.profile.name}`, async () => {
       if (rejectedToken !== undefined && this.record.access_token !== rejectedToken && usable(this.record, Date.now())) return this.record;
+      if (rejectedToken !== undefined) this.countRejection();
       let outcome = await withRefreshLock(this.env, this.profile.name, (lock) => this.refreshLocked(rejectedToken, lock));
       // Lost the lock before sending: another process is refreshing; wait for it and use its result.
       if (outcome === 'lock-lost') outcome = await withRefreshLock(this.env, this.profile.name, (lock) => this.refreshLocked(rejectedToken, lock));
@@ -103,6 +118,16 @@ export class Session {
       this.record = outcome.record;
       if (outcome.refreshed) await this.afterRefresh(outcome.record);
       return outcome.record;
+    });
+  }
+
+  private countRejection(): void {
+    const now = Date.now();
+    this.rejectedAt = [...this.rejectedAt.filter((t) => t > now - REJECTED_WINDOW_MS), now];
+    if (this.rejectedAt.length <= MAX_REJECTED_REFRESHES) return;
+    throw new ServiceUnavailableError(ts.keptRejecting({ n: this.rejectedAt.length, minutes: REJECTED_WINDOW_MS / 60_000 }), {
+      code: 'AUTH_TOKENS_REJECTED',
+      hint: ts.keptRejectingHint({ status: statusCommand(this.profile.name) }),
     });
   }
 
@@ -204,8 +229,7 @@ export class Session {
       const reason = e instanceof Error ? e.message : String(e);
       if (what === 'intent') throw new ServiceUnavailableError(ts.intentNotWritten({ reason }), { code: 'AUTH_STORE_WRITE_FAILED', hint: ts.fixStore, cause: e });
       const name = this.profile.name;
-      const status = `meterdata status${name !== 'default' ? ` --profile ${name}` : ''}`;
-      throw new ServiceUnavailableError(ts.tokensNotSaved({ reason }), { code: 'AUTH_STORE_WRITE_FAILED', hint: ts.fixStoreThenStatus({ status, login: loginCommand(name) }), cause: e });
+      throw new ServiceUnavailableError(ts.tokensNotSaved({ reason }), { code: 'AUTH_STORE_WRITE_FAILED', hint: ts.fixStoreThenStatus({ status: statusCommand(name), login: loginCommand(name) }), cause: e });
     }
   }
 

@@ -10,6 +10,9 @@ export const ts = catalogue(
     notSignedIn: (p: { profile: string }) => `Profile "${p.profile}" is not signed in.`,
     lockLost: 'Another meterdata process took over the refresh of this sign-in twice while this one was stalled.',
     lockLostHint: 'Try again; if it repeats, check for a suspended or overloaded meterdata process.',
+    keptRejecting: (p: { n: number; minutes: number }) =>
+      `The API rejected ${p.n} access tokens within ${p.minutes} minutes, each right after a refresh; no further refresh is sent.`,
+    keptRejectingHint: (p: { status: string }) => `Try again later; if it repeats, run \`${p.status}\` and check the computer's clock.`,
     intentNotWritten: (p: { reason: string }) => `The sign-in could not be refreshed: the credential store could not be written (${p.reason}); no refresh was sent.`,
     fixStore: 'Fix the credential store (free disk space, unlock the keychain), then run the command again.',
     tokensNotSaved: (p: { reason: string }) =>
@@ -17,6 +20,9 @@ export const ts = catalogue(
     fixStoreThenStatus: (p: { status: string; login: string }) =>
       `Fix the credential store (free disk space, unlock the keychain), then run \`${p.status}\`; if it says not signed in, run \`${p.login}\`.`,
     connectionEnded: 'The API no longer accepts this connection (the landlord disconnected it or their API access ended).',
+    otherTenant: (p: { now: string; before: string }) =>
+      `After the token refresh the API names another tenant ("${p.now}", before "${p.before}"); the run stops so no other landlord's data is mixed into it.`,
+    otherTenantHint: (p: { login: string }) => `Check which landlord this profile should read, then run \`${p.login}\`.`,
     whoamiFailed: (p: { reason: string }) =>
       `Warning: the access token was refreshed and saved, but checking the connection (/whoami) failed: ${p.reason} The tenant and property scope shown by \`meterdata status\` may be out of date.\n`,
     scopeUnknown: 'unknown',
@@ -32,6 +38,9 @@ export const ts = catalogue(
     notSignedIn: (p) => `Das Profil "${p.profile}" ist nicht angemeldet.`,
     lockLost: 'Ein anderer meterdata-Prozess hat die Erneuerung dieser Anmeldung zweimal übernommen, während dieser Prozess hing.',
     lockLostHint: 'Bitte erneut versuchen; wenn es wieder auftritt, nach einem angehaltenen oder überlasteten meterdata-Prozess suchen.',
+    keptRejecting: (p) =>
+      `Die Schnittstelle hat innerhalb von ${p.minutes} Minuten ${p.n} Zugriffstoken abgelehnt, jedes gleich nach einer Erneuerung; es wird keine weitere Erneuerung gesendet.`,
+    keptRejectingHint: (p) => `Bitte später erneut versuchen; wenn es wieder auftritt, \`${p.status}\` ausführen und die Uhrzeit des Rechners prüfen.`,
     intentNotWritten: (p) => `Die Anmeldung konnte nicht erneuert werden: Der Anmeldespeicher ließ sich nicht schreiben (${p.reason}); es wurde keine Erneuerung gesendet.`,
     fixStore: 'Bitte den Anmeldespeicher in Ordnung bringen (Speicherplatz freigeben, Schlüsselbund entsperren) und den Befehl erneut ausführen.',
     tokensNotSaved: (p) =>
@@ -39,6 +48,9 @@ export const ts = catalogue(
     fixStoreThenStatus: (p) =>
       `Bitte den Anmeldespeicher in Ordnung bringen (Speicherplatz freigeben, Schlüsselbund entsperren) und dann \`${p.status}\` ausführen; meldet er „nicht angemeldet“, \`${p.login}\` ausführen.`,
     connectionEnded: 'Die Schnittstelle nimmt diese Verbindung nicht mehr an (der Eigentümer hat sie getrennt oder sein API-Zugang ist beendet).',
+    otherTenant: (p) =>
+      `Nach der Erneuerung des Tokens nennt die Schnittstelle einen anderen Mandanten („${p.now}“, vorher „${p.before}“); der Lauf bricht ab, damit keine Daten eines anderen Eigentümers hineingeraten.`,
+    otherTenantHint: (p) => `Bitte prüfen Sie, welchen Eigentümer dieses Profil lesen soll, und führen Sie dann \`${p.login}\` aus.`,
     whoamiFailed: (p) =>
       `Warnung: Das Zugriffstoken wurde erneuert und gespeichert, die Prüfung der Verbindung (/whoami) ist aber fehlgeschlagen: ${p.reason} Mandant und Liegenschaften, die \`meterdata status\` zeigt, sind womöglich nicht aktuell.\n`,
     scopeUnknown: 'unbekannt',

@@ -71,6 +71,7 @@ export const ERROR_CODES = {
   // Sign-in, the stored sign-in, refresh
   AUTH_NOT_SIGNED_IN: { exit: [SIGNED_OUT], area: 'auth' },
   AUTH_CONNECTION_ENDED: { exit: [SIGNED_OUT], area: 'auth' },
+  AUTH_OTHER_TENANT: { exit: [WITHDRAWN], area: 'auth' },
   AUTH_CODE_REFUSED: { exit: [SIGNED_OUT], area: 'auth' },
   AUTH_ACCESS_DENIED: { exit: [SIGNED_OUT], area: 'auth' },
   AUTH_REDIRECT_ERROR: { exit: [SIGNED_OUT], area: 'auth' },
@@ -103,6 +104,7 @@ export const ERROR_CODES = {
   AUTH_REFRESH_UNCERTAIN: { exit: [SIGNED_OUT], area: 'auth' },
   AUTH_LOCK_TIMEOUT: { exit: [UNAVAILABLE], area: 'auth' },
   AUTH_LOCK_LOST: { exit: [UNAVAILABLE], area: 'auth' },
+  AUTH_TOKENS_REJECTED: { exit: [UNAVAILABLE], area: 'auth' },
   AUTH_KEYCHAIN_UNAVAILABLE: { exit: [UNAVAILABLE], area: 'auth' },
   AUTH_STORE_DAMAGED: { exit: [SIGNED_OUT], area: 'auth' },
   AUTH_STORE_WRITE_FAILED: { exit: [UNAVAILABLE], area: 'auth' },
