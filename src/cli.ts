@@ -3,7 +3,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { checkValues, commanderUsageError, conflictMessage, exitCodesHelp, helpConfiguration, wholeNumber, type CommandName } from './cli-help.js';
 import { dateFlag, parseClock, yearFlag } from './core/dates.js';
-import { ExitCode, formatError, InterruptedError, isMeterdataError } from './core/errors.js';
+import { ExitCode, formatError, InterruptedError, isMeterdataError, UsageError } from './core/errors.js';
 import type { Io } from './core/io.js';
 import { packageVersion } from './core/resources.js';
 import { formatFlag, metricFlag, propertyFlag, rateLimitFlag } from './export/options.js';
@@ -11,6 +11,8 @@ import { thresholdFlag } from './export/review-options.js';
 import { dateTexts } from './core/texts-dates.js';
 import { optionTexts } from './export/texts-options.js';
 import { isLang, languageFromArgv, languageFromEnv, LANGUAGES, setLanguage } from './i18n/index.js';
+import { loginTexts } from './commands/texts-auth.js';
+import { demoText } from './commands/texts-export.js';
 import { cliTexts } from './texts-cli.js';
 import { helpTexts as h } from './texts-cli-options.js';
 
@@ -33,6 +35,19 @@ let failedCommand: string | undefined;
 const langOption = () => new Option('--lang <lang>', h.lang).choices([...LANGUAGES]);
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** login --timeout: how long to wait for the sign-in's answer, in seconds (fractions allowed). */
+const seconds = (value: string): number => {
+  const n = Number(value);
+  if (!value.trim() || !Number.isFinite(n) || n <= 0) throw new UsageError(loginTexts.badTimeout({ value }), cliTexts.example({ text: '--timeout 300' }));
+  return n;
+};
+
+/** demo --units: the embedded sandbox's size, said as the demo always said it. */
+const demoUnits = (value: string): number => {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 50_000) throw new UsageError(demoText.badUnits({ raw: value }), cliTexts.example({ text: '--units 60' }));
+  return Number(value);
+};
 
 // One sentence for the pairs that exclude each other, as the commands always said it.
 conflictMessage('--year', () => ({ message: dateTexts.yearWithRange({ year: '--year', from: '--from', to: '--to' }), hint: dateTexts.yearWithRangeHint }));
@@ -83,7 +98,7 @@ function build(io: Io): Command {
     .option('--scope <scopes>', h.scope)
     .option('--no-browser', h.noBrowser)
     .addOption(new Option('--credential-store <store>', h.credentialStore).choices(['keychain', 'file']))
-    .addOption(new Option('--timeout <seconds>').default('300').hideHelp())
+    .addOption(new Option('--timeout <seconds>').argParser(seconds).default(300).hideHelp())
     .action(action(io, () => import('./commands/login.js')));
 
   command('logout', h.logout)
@@ -143,7 +158,7 @@ function build(io: Io): Command {
 
   command('demo', h.demo)
     .option('--out <dir>', h.demoOut, 'meterdata-demo')
-    .option('--units <n>', h.demoUnits)
+    .addOption(new Option('--units <n>', h.demoUnits).argParser(demoUnits))
     .action(action(io, () => import('./commands/demo.js')));
 
   checkValues(program);

@@ -7,7 +7,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { flagText } from '../billing/index.js';
 import type { FlagCode } from '../billing/types.js';
-import { UsageError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { terminalSafe } from '../core/terminal-text.js';
 import { language, num } from '../i18n/index.js';
@@ -16,19 +15,21 @@ import { summaryText } from '../export/summary.js';
 import { headlessLogin } from '../sandbox/headless-login.js';
 import { demoText as t } from './texts-export.js';
 
-export async function run(opts: Record<string, unknown>, io: Io): Promise<number> {
-  const unitsRaw = typeof opts.units === 'string' ? opts.units : undefined;
-  if (unitsRaw !== undefined && (!/^\d+$/.test(unitsRaw) || Number(unitsRaw) < 1 || Number(unitsRaw) > 50_000)) {
-    throw new UsageError(t.badUnits({ raw: unitsRaw }));
-  }
+/** As src/cli.ts parsed them: --units a whole number from 1 to 50000, --out defaulting to meterdata-demo. */
+export interface DemoFlags {
+  out?: string;
+  units?: number;
+}
+
+export async function run(opts: DemoFlags, io: Io): Promise<number> {
   const home = await mkdtemp(path.join(os.tmpdir(), 'meterdata-demo-'));
   const env: NodeJS.ProcessEnv = { ...io.env, METERDATA_HOME: home, METERDATA_PROFILE: 'demo' };
   delete env.METERDATA_ACCESS_TOKEN;
   const demoIo: Io = { ...io, env };
   // Checked before the sandbox starts: a bad --out fails at once.
-  const { args, template } = await prepareExport({ year: '2025', out: typeof opts.out === 'string' ? opts.out : 'meterdata-demo' }, demoIo);
+  const { args, template } = await prepareExport({ year: '2025', out: opts.out ?? 'meterdata-demo' }, demoIo);
   const { startSandbox } = await import('../sandbox/server.js');
-  const sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', ...(unitsRaw ? { units: Number(unitsRaw) } : {}) });
+  const sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', ...(opts.units ? { units: opts.units } : {}) });
   try {
     io.stderr.write(`${t.signingIn({ url: sandbox.url })}\n`);
     await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: io.signal, profile: 'demo' });

@@ -14,7 +14,28 @@ import { aligned, loginTexts as t } from './texts-auth.js';
 
 const KNOWN_SCOPES = new Set(DEFAULT_SCOPES);
 
-export async function run(opts: Record<string, unknown>, io: Io, _args: string[] = []): Promise<number> {
+/** As src/cli.ts parsed them: the choices checked by commander, --timeout a positive number of seconds. */
+export interface LoginFlags {
+  profile?: string;
+  env?: 'sandbox' | 'production';
+  authUrl?: string;
+  baseUrl?: string;
+  clientId?: string;
+  clientAuth?: ClientAuthMethod;
+  clientSecretStdin?: boolean;
+  privateKey?: string;
+  kid?: string;
+  alg?: NonNullable<Profile['alg']>;
+  dpop?: boolean;
+  scope?: string;
+  /** false with --no-browser. */
+  browser?: boolean;
+  credentialStore?: Profile['credential_store'];
+  /** Seconds to wait for the sign-in's answer (default 300). */
+  timeout?: number;
+}
+
+export async function run(opts: LoginFlags, io: Io, _args: string[] = []): Promise<number> {
   const name = resolveProfileName(opts, io.env);
   const existing = await loadProfile(io.env, name).catch((e: unknown) => {
     // Signing in again is how a damaged profile is replaced: its settings come from the flags.
@@ -38,12 +59,10 @@ export async function run(opts: Record<string, unknown>, io: Io, _args: string[]
       storeSecret = !!secret;
     }
   }
-  const timeoutS = Number(opts.timeout ?? 300);
-  if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new UsageError(t.badTimeout({ value: String(opts.timeout) }));
   const result = await login(profile, io, {
     openBrowser: opts.browser !== false,
     acceptPasted: opts.browser === false && !opts.clientSecretStdin,
-    timeoutMs: timeoutS * 1000,
+    timeoutMs: (opts.timeout ?? 300) * 1000,
     clientSecret: secret,
     storeClientSecret: storeSecret,
   });
@@ -64,13 +83,14 @@ export async function run(opts: Record<string, unknown>, io: Io, _args: string[]
   return 0;
 }
 
-async function settle(name: string, opts: Record<string, unknown>, io: Io, existing: Profile | undefined): Promise<Profile> {
-  const str = (k: string) => (typeof opts[k] === 'string' && opts[k] ? (opts[k] as string) : undefined);
+async function settle(name: string, opts: LoginFlags, io: Io, existing: Profile | undefined): Promise<Profile> {
+  // An empty value (--client-id "") counts as not given, as it always has.
+  const str = <K extends keyof LoginFlags>(k: K) => (typeof opts[k] === 'string' && opts[k] ? (opts[k] as Extract<LoginFlags[K], string>) : undefined);
   let preset: Preset = {};
   const envName = str('env');
   if (envName) {
     const config = await readConfig(io.env);
-    preset = config.presets?.[envName as 'sandbox' | 'production'] ?? {};
+    preset = config.presets?.[envName] ?? {};
     if (!preset.auth_url && !preset.base_url) {
       throw new UsageError(t.presetMissing({ env: envName }), t.presetHint({ env: envName, file: configFile(io.env) }), 'USAGE_PRESET_MISSING');
     }
@@ -89,7 +109,7 @@ async function settle(name: string, opts: Record<string, unknown>, io: Io, exist
   const clientId = str('clientId') ?? preset.client_id ?? (sameServer ? existing.client_id : undefined) ?? (envName === 'sandbox' || isLoopbackHttp(auth) ? SANDBOX_CLIENT_ID : undefined);
   if (!clientId) throw new UsageError(t.noClientId, t.noClientIdHint, 'USAGE_NO_CLIENT_ID');
   const privateKey = str('privateKey');
-  const clientAuth = (str('clientAuth') as ClientAuthMethod | undefined) ??
+  const clientAuth = str('clientAuth') ??
     (privateKey ? 'private_key_jwt' : opts.clientSecretStdin || io.env.METERDATA_CLIENT_SECRET ? 'client_secret_basic' : undefined) ??
     (sameServer && existing.client_id === clientId ? existing.client_auth : 'none');
   const scopes = str('scope') ? str('scope')!.split(/[\s,]+/).filter(Boolean) : sameServer ? existing.scopes : DEFAULT_SCOPES;
@@ -114,7 +134,7 @@ async function settle(name: string, opts: Record<string, unknown>, io: Io, exist
     profile.private_key_file = file;
     const kid = str('kid') ?? existing?.kid;
     if (kid) profile.kid = kid;
-    profile.alg = (str('alg') as Profile['alg']) ?? existing?.alg ?? 'RS256';
+    profile.alg = str('alg') ?? existing?.alg ?? 'RS256';
   } else if (privateKey) {
     throw new UsageError(t.keyOnlyWithJwt);
   }

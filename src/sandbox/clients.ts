@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { JWK } from 'jose';
+import { setupTexts as t } from './texts-setup.js';
 
 export const DEMO_CLIENT_ID = 'sandbox-demo-client';
 /** Loopback redirect URIs of the demo client; any port matches (RFC 8252). */
@@ -41,60 +42,62 @@ export const demoClient: ClientRegistration = {
 };
 
 function fail(id: string, why: string): never {
-  throw new Error(`client ${id || '(no client_id)'}: ${why}`);
+  throw new Error(t.client({ id: id || t.noClientId, why }));
 }
 
 function checkKey(id: string, key: JWK): void {
-  if (!key.kid) fail(id, 'every key in jwks needs a kid');
-  if ('d' in key || 'p' in key || 'k' in key) fail(id, `key ${key.kid} is not a public key; register only public keys`);
+  if (!key.kid) fail(id, t.keyKid);
+  if ('d' in key || 'p' in key || 'k' in key) fail(id, t.keyPrivate({ kid: key.kid }));
   if (key.kty === 'RSA') {
     const bits = Buffer.from(key.n ?? '', 'base64url').length * 8;
-    if (bits < 2048) fail(id, `RSA key ${key.kid} has ${bits} bits; at least 2048 are needed`);
+    if (bits < 2048) fail(id, t.keyBits({ kid: key.kid, bits }));
   } else if (key.kty !== 'EC' || key.crv !== 'P-256') {
-    fail(id, `key ${key.kid} must be RSA (>= 2048 bits) or EC P-256`);
+    fail(id, t.keyType({ kid: key.kid }));
   }
 }
 
 /** Checks one registration and returns it normalised; throws an Error naming the fix. */
 export function validateClient(c: ClientRegistration): ClientRegistration {
   const id = String(c?.client_id ?? '');
-  if (id !== DEMO_CLIENT_ID && !ERP_CLIENT_ID.test(id)) fail(id, 'client_id must be erp_ followed by 32 lower-case hex characters');
-  if (!Array.isArray(c.redirect_uris) || c.redirect_uris.length === 0) fail(id, 'redirect_uris must list at least one URI');
+  if (id !== DEMO_CLIENT_ID && !ERP_CLIENT_ID.test(id)) fail(id, t.clientId);
+  if (!Array.isArray(c.redirect_uris) || c.redirect_uris.length === 0) fail(id, t.redirectNone);
   for (const uri of c.redirect_uris) {
     const u = URL.parse(uri);
     if (!u || u.hash || (u.protocol !== 'https:' && !(u.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname))))
-      fail(id, `redirect URI ${uri} must be https (or http on a loopback address) without a fragment`);
+      fail(id, t.redirectBad({ uri }));
   }
   switch (c.token_endpoint_auth_method) {
     case 'none':
       break;
     case 'client_secret_basic':
-      if (!/^[0-9a-f]{64}$/.test(c.client_secret_sha256 ?? '')) fail(id, 'client_secret_basic needs client_secret_sha256 (64 hex characters)');
+      if (!/^[0-9a-f]{64}$/.test(c.client_secret_sha256 ?? '')) fail(id, t.secretHash);
       break;
     case 'private_key_jwt':
-      if (!Array.isArray(c.jwks?.keys) || c.jwks.keys.length === 0) fail(id, 'private_key_jwt needs jwks with at least one public key');
+      if (!Array.isArray(c.jwks?.keys) || c.jwks.keys.length === 0) fail(id, t.jwksNone);
       c.jwks.keys.forEach((k) => checkKey(id, k));
-      if (JSON.stringify(c.jwks).length > 64 * 1024) fail(id, 'jwks is larger than 64 KB');
+      if (JSON.stringify(c.jwks).length > 64 * 1024) fail(id, t.jwksLarge);
       break;
     default:
-      fail(id, 'token_endpoint_auth_method must be none, client_secret_basic or private_key_jwt');
+      fail(id, t.authMethod);
   }
-  if (c.auto_consent_tenant !== undefined && (typeof c.auto_consent_tenant !== 'string' || c.auto_consent_tenant === '')) fail(id, 'auto_consent_tenant must be a tenant id or name');
+  if (c.auto_consent_tenant !== undefined && (typeof c.auto_consent_tenant !== 'string' || c.auto_consent_tenant === '')) fail(id, t.tenantEmpty);
   const scope = c.scope ?? SCOPES.join(' ');
-  for (const s of scope.split(' ')) if (!(SCOPES as readonly string[]).includes(s)) fail(id, `unknown scope ${s}`);
+  for (const s of scope.split(' ')) if (!(SCOPES as readonly string[]).includes(s)) fail(id, t.scopeUnknown({ scope: s }));
   return { ...c, scope };
 }
 
 /** Reads a clients file: `{ "clients": [ClientRegistration...] }` or a bare array. */
 export async function loadClientsFile(path: string): Promise<ClientRegistration[]> {
+  // The error code (ENOENT, EACCES), not Node's English sentence; a JSON error in the run's language.
+  const text = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => Promise.reject(new Error(t.fileUnreadable({ path, why: e.code ?? e.message }))));
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(path, 'utf8'));
-  } catch (e) {
-    throw new Error(`cannot read clients file ${path}: ${(e as Error).message}`);
+    parsed = JSON.parse(text);
+  } catch {
+    throw new Error(t.fileUnreadable({ path, why: t.notJson }));
   }
   const list = Array.isArray(parsed) ? parsed : (parsed as { clients?: unknown })?.clients;
-  if (!Array.isArray(list)) throw new Error(`clients file ${path} must hold {"clients": [...]} or an array`);
+  if (!Array.isArray(list)) throw new Error(t.fileShape({ path }));
   return list.map((c) => validateClient(c as ClientRegistration));
 }
 

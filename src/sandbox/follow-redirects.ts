@@ -1,6 +1,7 @@
 // What a browser does between the authorize URL and the client's redirect URI: follow
 // redirects by hand, keeping the authorization server's interaction cookies. One loop for
 // the demo's headless sandbox sign-in and the tests that drive the consent flow.
+import { t } from './texts-sign-in.js';
 
 /** The cookies a server set, sent back on every later request (names and values only). */
 export class CookieJar {
@@ -45,7 +46,7 @@ export async function followRedirects(start: string | URL | Response, o: FollowO
   const origin = url.origin;
   for (let requests = 0; ; ) {
     if (!res) {
-      if (requests === o.maxHops) throw new Error(`too many redirects from ${start instanceof Response ? start.url : String(start)}`);
+      if (requests === o.maxHops) throw new Error(t.tooManyRedirects({ url: start instanceof Response ? start.url : String(start) }));
       requests++;
       const cookie = jar.header();
       res = await fetch(url, { redirect: 'manual', ...(o.signal ? { signal: o.signal } : {}), headers: { ...(o.accept ? { accept: o.accept } : {}), ...(cookie ? { cookie } : {}) } });

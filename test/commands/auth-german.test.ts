@@ -139,6 +139,18 @@ describe('error lines in German', () => {
     expect(await findEnglish([usage.stderr, timeout.stderr, interrupted.stderr].join('\n'))).toEqual([]);
   });
 
+  it('login --timeout is checked as the flags are read: a bad value is named before anything else, with an example, in both languages', async () => {
+    const env = freshEnv();
+    // No server is given either: the flag's own error comes first, not "where to sign in".
+    const de = await runCli(['login', '--timeout', 'bald', '--lang', 'de'], { env });
+    expect(de.code).toBe(2);
+    expect(de.stderr).toBe('meterdata: --timeout muss eine positive Zahl von Sekunden sein, nicht „bald“.\n  Beispiel: --timeout 300\n');
+    expect(await findEnglish(de.stderr)).toEqual([]);
+    const en = await runCli(['login', '--timeout', '0', '--lang', 'en'], { env });
+    expect(en.code).toBe(2);
+    expect(en.stderr).toBe('meterdata: --timeout must be a positive number of seconds, not "0".\n  Example: --timeout 300\n');
+  });
+
   it('a connection the landlord ended: the refresh is refused, said in German (exit 3)', async () => {
     const env = freshEnv();
     const before = new Set(sb.admin.connections().map((c) => c.sid));

@@ -2,34 +2,24 @@
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
 import { loadProfile, setProfileFields } from '../../src/core/config.js';
 import { runCli } from '../helpers/run-cli.js';
-import { loginLive, proxySandbox, type SandboxProxy } from '../helpers/browser.js';
+import { loginLive } from '../helpers/browser.js';
+import { sandboxBehindProxy, storeFile } from '../helpers/signed-in.js';
 
-let sb: Sandbox;
-let proxy: SandboxProxy;
-beforeAll(async () => {
-  sb = await startSandbox({ autoConsent: true, admin: true, clock: '2026-11-22', oauthRateLimitPerMinute: 0 });
-  proxy = await proxySandbox(sb.url);
-});
-afterAll(async () => {
-  await proxy?.close();
-  await sb?.close();
-});
+const at = sandboxBehindProxy({ autoConsent: true, admin: true, clock: '2026-11-22', oauthRateLimitPerMinute: 0 }, 'md-logout-');
 
 const newHome = () => ({ METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-logout-')), METERDATA_CREDENTIAL_STORE: 'file' });
-const storeFile = (env: NodeJS.ProcessEnv, profile = 'default') => path.join(env.METERDATA_HOME!, 'state', 'credentials', `${profile}.json`);
 
 async function signIn(env: NodeJS.ProcessEnv, profile = 'default'): Promise<string> {
-  const before = new Set(sb.admin.connections().map((c) => c.sid));
-  const r = await loginLive(['login', '--no-browser', '--profile', profile, '--auth-url', sb.url], env);
+  const before = new Set(at.sb.admin.connections().map((c) => c.sid));
+  const r = await loginLive(['login', '--no-browser', '--profile', profile, '--auth-url', at.sb.url], env);
   expect(r.code, r.stderr).toBe(0);
-  return sb.admin.connections().find((c) => !before.has(c.sid))!.sid;
+  return at.sb.admin.connections().find((c) => !before.has(c.sid))!.sid;
 }
 
-const stateOf = (sid: string) => sb.admin.connections().find((c) => c.sid === sid)?.state;
+const stateOf = (sid: string) => at.sb.admin.connections().find((c) => c.sid === sid)?.state;
 
 describe('logout', () => {
   it('clears a damaged record: no revocation attempted, says so, record and facts gone', async () => {
@@ -51,23 +41,23 @@ describe('logout', () => {
   it('--local-only sends nothing to the server and deletes the record; plain logout revokes', async () => {
     const env = newHome();
     const sid = await signIn(env);
-    await setProfileFields(env, 'default', { auth_url: proxy.url });
-    const seen = proxy.requests.length;
+    await setProfileFields(env, 'default', { auth_url: at.proxy.url });
+    const seen = at.proxy.requests.length;
     const out = await runCli(['logout', '--local-only'], { env });
     expect(out.code, out.stderr).toBe(0);
     expect(out.stderr).toMatch(/not revoked at the server \(--local-only\)/);
-    expect(proxy.requests.length).toBe(seen);
+    expect(at.proxy.requests.length).toBe(seen);
     expect(existsSync(storeFile(env))).toBe(false);
     expect(stateOf(sid)).toBe('connected');
 
     const other = newHome();
     const sid2 = await signIn(other);
-    await setProfileFields(other, 'default', { auth_url: proxy.url });
-    const revokes = proxy.count('POST', '/oauth/revoke');
+    await setProfileFields(other, 'default', { auth_url: at.proxy.url });
+    const revokes = at.proxy.count('POST', '/oauth/revoke');
     const out2 = await runCli(['logout'], { env: other });
     expect(out2.code, out2.stderr).toBe(0);
     expect(out2.stderr).toMatch(/revoked at the server/);
-    expect(proxy.count('POST', '/oauth/revoke')).toBe(revokes + 1);
+    expect(at.proxy.count('POST', '/oauth/revoke')).toBe(revokes + 1);
     expect(stateOf(sid2)).toBe('revoked');
   });
 });
@@ -77,7 +67,7 @@ describe('status --all', () => {
     const env = newHome();
     await signIn(env, 'good');
     const badSid = await signIn(env, 'bad');
-    expect(await sb.admin.disconnect(badSid)).toBe(true);
+    expect(await at.sb.admin.disconnect(badSid)).toBe(true);
     const text = await runCli(['status', '--all'], { env });
     expect(text.code).toBe(3);
     expect(text.stdout).toMatch(/Profile "bad": signed in, NOT working/);

@@ -3,43 +3,25 @@
 // again (exit 3), and the token is never sent again, so the server never sees a rotated token
 // and the connection is not revoked by meterdata's doing. The intent is recorded before sending.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
-import { proxySandbox, type SandboxProxy } from '../helpers/browser.js';
-import { setAccessExpiry, signInBehindProxy } from '../helpers/signed-in.js';
+import { sandboxBehindProxy, setAccessExpiry } from '../helpers/signed-in.js';
 
-let sb: Sandbox;
-let proxy: SandboxProxy;
-beforeAll(async () => {
-  sb = await startSandbox({ autoConsent: true, admin: true, clock: '2026-11-22', oauthRateLimitPerMinute: 0 });
-  proxy = await proxySandbox(sb.url);
-});
-afterAll(async () => {
-  await proxy?.close();
-  await sb?.close();
-});
-afterEach(() => {
-  proxy.intercept = undefined;
-  proxy.lose = undefined;
-  proxy.rewrite = undefined;
-});
+const at = sandboxBehindProxy({ autoConsent: true, admin: true, clock: '2026-11-22', oauthRateLimitPerMinute: 0 }, 'md-lost-');
 
 /** Signed in at the sandbox, then pointed at the proxy; the access token expired locally. */
 async function signedIn() {
-  const before = new Set(sb.admin.connections().map((c) => c.sid));
-  const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-lost-')), METERDATA_CREDENTIAL_STORE: 'file', METERDATA_TEST_HOOKS: '1', METERDATA_TEST_TOKEN_TIMEOUT_MS: '700' };
-  const file = await signInBehindProxy(sb.url, proxy.url, env);
+  const before = new Set(at.sb.admin.connections().map((c) => c.sid));
+  const { env, file } = await at.signedIn({ METERDATA_TEST_HOOKS: '1', METERDATA_TEST_TOKEN_TIMEOUT_MS: '700' });
   const rec = setAccessExpiry(file);
-  const sid = sb.admin.connections().find((c) => !before.has(c.sid))!.sid;
+  const sid = at.sb.admin.connections().find((c) => !before.has(c.sid))!.sid;
   return { env, file, rec, sid, stored: () => JSON.parse(readFileSync(file, 'utf8')) };
 }
 
-const tokenPosts = () => proxy.count('POST', '/oauth/token');
-const stateOf = (sid: string) => sb.admin.connections().find((c) => c.sid === sid)?.state;
+const tokenPosts = () => at.proxy.count('POST', '/oauth/token');
+const stateOf = (sid: string) => at.sb.admin.connections().find((c) => c.sid === sid)?.state;
 
 describe('an answer lost after sending', () => {
   it.each([
@@ -47,7 +29,7 @@ describe('an answer lost after sending', () => {
     ['cut off (the server rotated, half its answer came)', 'cut' as const, /arrived cut off or unreadable/],
   ])('%s: exit 3 "sign in again", the record marked, the token never sent again, the connection not revoked', async (_name, mode, reason) => {
     const { env, rec, sid, stored } = await signedIn();
-    proxy.lose = (r) => (r.path === '/oauth/token' ? mode : undefined);
+    at.proxy.lose = (r) => (r.path === '/oauth/token' ? mode : undefined);
     const posts = tokenPosts();
     const r = await runCli(['token'], { env });
     expect(r.code, r.stderr).toBe(3);
@@ -62,7 +44,7 @@ describe('an answer lost after sending', () => {
     expect(marked.refresh_uncertain_since).toBeTruthy();
     expect(marked.refresh_intent).toBeUndefined();
 
-    proxy.lose = undefined;
+    at.proxy.lose = undefined;
     const next = await runCli(['token'], { env });
     expect(next.code).toBe(3);
     expect(next.stderr).toMatch(/got no answer/);
@@ -77,7 +59,7 @@ describe('never sent', () => {
     const { env, rec, stored } = await signedIn();
     const before = stored();
     // The metadata names https on the proxy's own (plain http) port: the handshake fails, no request leaves.
-    proxy.rewrite = (r, body) => (r.path.startsWith('/.well-known/') ? body.replace(`"${proxy.url}/oauth/token"`, `"${proxy.url.replace('http:', 'https:')}/oauth/token"`) : body);
+    at.proxy.rewrite = (r, body) => (r.path.startsWith('/.well-known/') ? body.replace(`"${at.proxy.url}/oauth/token"`, `"${at.proxy.url.replace('http:', 'https:')}/oauth/token"`) : body);
     const posts = tokenPosts();
     const r = await runCli(['token'], { env });
     expect(r.code, r.stderr).toBe(5);
@@ -86,7 +68,7 @@ describe('never sent', () => {
     expect(tokenPosts()).toBe(posts);
     expect(stored()).toEqual(before);
 
-    proxy.rewrite = undefined;
+    at.proxy.rewrite = undefined;
     const next = await runCli(['token'], { env });
     expect(next.code, next.stderr).toBe(0);
     expect(stored().refresh_token).not.toBe(rec.refresh_token);
@@ -96,7 +78,7 @@ describe('never sent', () => {
 describe('a 200 that cannot be kept', () => {
   it('without a new refresh token (the server rotated, the new one is missing): exit 3, marked, the old token never sent again', async () => {
     const { env, rec, sid, stored } = await signedIn();
-    proxy.rewrite = (r, body) => {
+    at.proxy.rewrite = (r, body) => {
       if (r.path !== '/oauth/token') return body;
       const { refresh_token: _dropped, ...rest } = JSON.parse(body) as Record<string, unknown>;
       return JSON.stringify(rest);
@@ -111,7 +93,7 @@ describe('a 200 that cannot be kept', () => {
 
     expect(stored().refresh_token).toBe(rec.refresh_token); // rotated by the server: sending it would end the connection
 
-    proxy.rewrite = undefined;
+    at.proxy.rewrite = undefined;
     const next = await runCli(['token'], { env });
     expect(next.code).toBe(3);
     expect(tokenPosts()).toBe(posts + 1);
@@ -123,7 +105,7 @@ describe('the refresh intent', () => {
   it('is in the store, with this process, while the request is on its way; gone after success', async () => {
     const { env, stored } = await signedIn();
     let during: Record<string, unknown> | undefined;
-    proxy.intercept = async (r) => {
+    at.proxy.intercept = async (r) => {
       if (r.path === '/oauth/token') during = stored();
       return undefined;
     };

@@ -4,8 +4,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import { loadProfile } from '../../src/core/config.js';
 import { openStore, type CredentialStore, type StoredRecord } from '../../src/auth/credential-store/index.js';
@@ -13,33 +12,19 @@ import { withRefreshLock } from '../../src/auth/lock.js';
 import { Session } from '../../src/auth/session.js';
 import { InterruptedError } from '../../src/core/errors.js';
 import { runCli } from '../helpers/run-cli.js';
-import { proxySandbox, type SandboxProxy } from '../helpers/browser.js';
-import { setAccessExpiry, signInBehindProxy } from '../helpers/signed-in.js';
+import { sandboxBehindProxy, setAccessExpiry } from '../helpers/signed-in.js';
 
-let sb: Sandbox;
-let proxy: SandboxProxy;
-beforeAll(async () => {
-  sb = await startSandbox({ autoConsent: true, admin: true, clock: '2026-11-22', oauthRateLimitPerMinute: 0 });
-  proxy = await proxySandbox(sb.url);
-});
-afterAll(async () => {
-  await proxy?.close();
-  await sb?.close();
-});
-afterEach(() => {
-  proxy.intercept = undefined;
-});
+const at = sandboxBehindProxy({ autoConsent: true, admin: true, clock: '2026-11-22', oauthRateLimitPerMinute: 0 }, 'md-safety-');
 
 /** Signed in at the sandbox, then pointed at the proxy (issuer and API), file store. */
 async function signedIn(): Promise<{ env: NodeJS.ProcessEnv; file: string }> {
-  const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-safety-')), METERDATA_CREDENTIAL_STORE: 'file' };
-  return { env, file: await signInBehindProxy(sb.url, proxy.url, env) };
+  return at.signedIn();
 }
 
 const expiresIn = (file: string, ms: number) => setAccessExpiry(file, ms);
 
 const lastRefresh = async (env: NodeJS.ProcessEnv) => (await loadProfile(env, 'default'))!.last_refresh_at!;
-const tokenPosts = () => proxy.count('POST', '/oauth/token');
+const tokenPosts = () => at.proxy.count('POST', '/oauth/token');
 
 describe('status "Last refresh"', () => {
   it('moves only when tokens are issued: not on status, later after a real refresh', async () => {
@@ -72,7 +57,7 @@ describe('/whoami after a refresh', () => {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     let whoamiSeen = false;
-    proxy.intercept = async (r) => {
+    at.proxy.intercept = async (r) => {
       if (r.path === '/v1/whoami') {
         whoamiSeen = true;
         await held;
@@ -96,9 +81,9 @@ describe('/whoami after a refresh', () => {
     const { env, file } = await signedIn();
     expiresIn(file, -1000);
     const body = JSON.stringify({ type: 'https://errors.example/service-unavailable', status: 503, trace_id: 'abc\u001b]0;owned\u0007\u001b[2J\u202e' });
-    proxy.intercept = async (r) => (r.path === '/v1/whoami' ? { status: 503, headers: { 'content-type': 'application/problem+json', 'retry-after': '0' }, body } : undefined);
+    at.proxy.intercept = async (r) => (r.path === '/v1/whoami' ? { status: 503, headers: { 'content-type': 'application/problem+json', 'retry-after': '0' }, body } : undefined);
     const tok = await runCli(['token'], { env });
-    proxy.intercept = undefined;
+    at.proxy.intercept = undefined;
     expect(tok.code, tok.stderr).toBe(0);
     expect(tok.stderr).toContain('abc\\u{1b}]0;owned\\u{7}\\u{1b}[2J\\u{202e}');
     expect(tok.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
@@ -107,14 +92,14 @@ describe('/whoami after a refresh', () => {
   it('a failing /whoami after a successful refresh keeps the refresh and says so as a warning', async () => {
     const { env, file } = await signedIn();
     const old = expiresIn(file, -1000);
-    proxy.intercept = async (r) => (r.path === '/v1/whoami' ? { status: 503, headers: { 'content-type': 'application/problem+json', 'retry-after': '0' }, body: '{"type":"https://errors.example/service-unavailable","status":503}' } : undefined);
+    at.proxy.intercept = async (r) => (r.path === '/v1/whoami' ? { status: 503, headers: { 'content-type': 'application/problem+json', 'retry-after': '0' }, body: '{"type":"https://errors.example/service-unavailable","status":503}' } : undefined);
     const tok = await runCli(['token'], { env });
     expect(tok.code, tok.stderr).toBe(0);
     const rec = JSON.parse(readFileSync(file, 'utf8'));
     expect(rec.refresh_token).not.toBe(old.refresh_token);
     expect(tok.stdout.trim()).toBe(rec.access_token);
     expect(tok.stderr).toMatch(/Warning: the access token was refreshed and saved, but checking the connection \(\/whoami\) failed/);
-    proxy.intercept = undefined;
+    at.proxy.intercept = undefined;
     // nothing was lost: the next run uses the saved token without refreshing
     const posts = tokenPosts();
     expect((await runCli(['token'], { env })).stdout.trim()).toBe(rec.access_token);
@@ -145,12 +130,12 @@ describe('persist before use', () => {
     expiresIn(file, -1000);
     const { profile, session } = await storeRefusing(env, (rec) => !rec.refresh_intent);
     const posts = tokenPosts();
-    const v1Before = proxy.requests.filter((r) => r.path.startsWith('/v1/')).length;
+    const v1Before = at.proxy.requests.filter((r) => r.path.startsWith('/v1/')).length;
     const api = createApiClient({ baseUrl: profile.base_url, credentials: session.credentials() });
     const err = await api.whoami().catch((e: unknown) => e);
     await api.close();
     expect(tokenPosts()).toBe(posts + 1); // the server did answer with new tokens
-    expect(proxy.requests.filter((r) => r.path.startsWith('/v1/')).length).toBe(v1Before);
+    expect(at.proxy.requests.filter((r) => r.path.startsWith('/v1/')).length).toBe(v1Before);
     expect(err).toMatchObject({ code: 'AUTH_STORE_WRITE_FAILED', exitCode: 5 });
     expect((err as Error).message).toMatch(/issued new tokens, but they could not be saved \(no space left on device\); they were not used/);
     // the intent stays: the next run does not present the rotated token, it says sign in again
@@ -181,7 +166,7 @@ describe('token endpoint answers', () => {
     const { env, file } = await signedIn();
     const old = expiresIn(file, -1000);
     let refused = 0;
-    proxy.intercept = async (r) => (r.path === '/oauth/token' && refused++ < 2 ? tooMany : undefined);
+    at.proxy.intercept = async (r) => (r.path === '/oauth/token' && refused++ < 2 ? tooMany : undefined);
     const posts = tokenPosts();
     const tok = await runCli(['token'], { env });
     expect(tok.code, tok.stderr).toBe(0);
@@ -193,7 +178,7 @@ describe('token endpoint answers', () => {
     const { env, file } = await signedIn();
     expiresIn(file, -1000);
     const before = readFileSync(file, 'utf8');
-    proxy.intercept = async (r) => (r.path === '/oauth/token' ? tooMany : undefined);
+    at.proxy.intercept = async (r) => (r.path === '/oauth/token' ? tooMany : undefined);
     const posts = tokenPosts();
     const tok = await runCli(['token'], { env });
     expect(tok.code).toBe(5);
@@ -206,7 +191,7 @@ describe('token endpoint answers', () => {
     const { env, file } = await signedIn();
     expiresIn(file, -1000);
     const before = readFileSync(file, 'utf8');
-    proxy.intercept = async (r) => (r.path === '/oauth/token' ? { ...tooMany, headers: { ...tooMany.headers, 'retry-after': '1000000000' } } : undefined);
+    at.proxy.intercept = async (r) => (r.path === '/oauth/token' ? { ...tooMany, headers: { ...tooMany.headers, 'retry-after': '1000000000' } } : undefined);
     const posts = tokenPosts();
     const tok = await runCli(['token'], { env });
     expect(tok.code).toBe(5);
@@ -221,7 +206,7 @@ describe('token endpoint answers', () => {
     expiresIn(file, -1000);
     const before = readFileSync(file, 'utf8');
     const ctrlC = new AbortController();
-    proxy.intercept = async (r) => {
+    at.proxy.intercept = async (r) => {
       if (r.path !== '/oauth/token') return undefined;
       setTimeout(() => ctrlC.abort(new InterruptedError('Interrupted by SIGINT.')), 100);
       return { ...tooMany, headers: { ...tooMany.headers, 'retry-after': '2' } };
@@ -238,7 +223,7 @@ describe('token endpoint answers', () => {
   it('a 5xx is not retried (the server may have rotated the token)', async () => {
     const { env, file } = await signedIn();
     expiresIn(file, -1000);
-    proxy.intercept = async (r) => (r.path === '/oauth/token' ? { status: 503, body: '{"error":"temporarily_unavailable"}' } : undefined);
+    at.proxy.intercept = async (r) => (r.path === '/oauth/token' ? { status: 503, body: '{"error":"temporarily_unavailable"}' } : undefined);
     const posts = tokenPosts();
     const tok = await runCli(['token'], { env });
     expect(tok.code).toBe(5);

@@ -22,7 +22,10 @@ it('meterdata demo signs in to the embedded sandbox and exports 2025', async () 
 it('meterdata demo rejects a bad --units before starting anything', async () => {
   const r = await runCli(['demo', '--units', 'many']);
   expect(r.code).toBe(2);
-  expect(r.stderr).toMatch(/--units/);
+  expect(r.stderr).toBe('meterdata: --units: "many" is not a number of units from 1 to 50000.\n  Example: --units 60\n');
+  // Read as the flags are parsed: refused before --out is looked at.
+  const both = await runCli(['demo', '--units', '0', '--out', '/dev/null/demo']);
+  expect(both.stderr).toMatch(/^meterdata: --units: "0" is not a number of units/);
 });
 
 it('Ctrl-C during the demo sandbox sign-in: an interruption, not an unhandled rejection that crashes the process', async () => {

@@ -84,6 +84,7 @@ describe('meterdata demo in German', () => {
   it('--lang de: a bad --units in German', async () => {
     const r = await runCli(['demo', '--units', 'viele', '--lang', 'de']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--units: „viele“ ist keine Anzahl von Nutzeinheiten zwischen 1 und 50.000.');
+    expect(r.stderr).toBe('meterdata: --units: „viele“ ist keine Anzahl von Nutzeinheiten zwischen 1 und 50.000.\n  Beispiel: --units 60\n');
+    expect(await findEnglish(r.stderr)).toEqual([]);
   });
 });

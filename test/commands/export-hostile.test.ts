@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pageOf, problem, startFakeApi, type FakeApi } from '../helpers/fake-api-server.js';
 import { runCli } from '../helpers/run-cli.js';
-import { property, uid, unit, whoami } from '../unit/api-fixtures.js';
+import { aProperty, aUnit, aWhoAmI, uuid } from '../unit/builders.js';
 
 // C0 but newline, DEL, C1, bidi controls
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
@@ -23,7 +23,7 @@ afterEach(async () => {
 async function hostileApi(props: unknown[]): Promise<FakeApi> {
   api = await startFakeApi();
   api.route(/.*/, problem(400, 'invalid-request', { detail: HOSTILE }));
-  api.route('/v1/whoami', { json: whoami() });
+  api.route('/v1/whoami', { json: aWhoAmI() });
   api.route('/v1/properties', pageOf(props, null));
   return api;
 }
@@ -36,7 +36,7 @@ function exportRun(base: string, extra: NodeJS.ProcessEnv = {}) {
 
 describe('export against a hostile server', () => {
   it('escapes control characters in names and problem details before they reach the terminal', async () => {
-    const a = await hostileApi([property(uid(), HOSTILE)]);
+    const a = await hostileApi([aProperty({ id: uuid(), name: HOSTILE })]);
     const r = await exportRun(a.baseUrl).run();
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('\\u{1b}[2J');
@@ -47,9 +47,9 @@ describe('export against a hostile server', () => {
   });
 
   it('refuses an id that is not a UUID before it goes into a URL path (exit 5, naming it)', async () => {
-    const pid = uid();
-    const a = await hostileApi([property(pid)]);
-    a.route('/v1/usage-units', pageOf([unit('../../whoami?x=', 'WE 01', pid)], null));
+    const pid = uuid();
+    const a = await hostileApi([aProperty({ id: pid })]);
+    a.route('/v1/usage-units', pageOf([aUnit({ id: '../../whoami?x=', name: 'WE 01', property_id: pid })], null));
     a.route(`/v1/properties/${pid}/measuring-points`, pageOf([], null));
     const r = await exportRun(a.baseUrl).run();
     expect(r.code, r.stderr).toBe(5);
@@ -60,7 +60,7 @@ describe('export against a hostile server', () => {
   it('refuses an answer nested 20,000 levels deep as a broken answer (exit 5) instead of crashing the journal', async () => {
     const deep = `${'{"x":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
     const a = await hostileApi([]);
-    const page = JSON.stringify({ data: [{ ...property(), future_field: 0 }], next_cursor: null, prev_cursor: null }).replace('"future_field":0', `"future_field":${deep}`);
+    const page = JSON.stringify({ data: [{ ...aProperty(), future_field: 0 }], next_cursor: null, prev_cursor: null }).replace('"future_field":0', `"future_field":${deep}`);
     a.route('/v1/properties', { body: page, headers: { 'content-type': 'application/json' } });
     const { home, run } = exportRun(a.baseUrl);
     const r = await run();
@@ -73,8 +73,8 @@ describe('export against a hostile server', () => {
 
 describe('status against a hostile server', () => {
   it('shows the tenant name with its control characters escaped', async () => {
-    const a = await hostileApi([property(uid(), HOSTILE)]);
-    a.route('/v1/whoami', { json: { ...whoami(), tenant_name: HOSTILE } });
+    const a = await hostileApi([aProperty({ id: uuid(), name: HOSTILE })]);
+    a.route('/v1/whoami', { json: { ...aWhoAmI(), tenant_name: HOSTILE } });
     const r = await runCli(['status'], { env: { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-hostile-')), METERDATA_ACCESS_TOKEN: 'tok', METERDATA_BASE_URL: a.baseUrl } });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Haus\\u{1b}[2J');
@@ -82,8 +82,8 @@ describe('status against a hostile server', () => {
   });
 
   it('--json (status, export) carries the same name, with C1 and bidi controls written as JSON escapes', async () => {
-    const a = await hostileApi([property(uid(), HOSTILE)]);
-    a.route('/v1/whoami', { json: { ...whoami(), tenant_name: HOSTILE } });
+    const a = await hostileApi([aProperty({ id: uuid(), name: HOSTILE })]);
+    a.route('/v1/whoami', { json: { ...aWhoAmI(), tenant_name: HOSTILE } });
     const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-hostile-')), METERDATA_ACCESS_TOKEN: 'tok', METERDATA_BASE_URL: a.baseUrl };
     const status = await runCli(['status', '--json'], { env });
     expect(status.code, status.stderr).toBe(0);
@@ -131,7 +131,7 @@ describe('no token over plain http to another machine', () => {
 describe('Ctrl-C before the export has started', () => {
   it('while /whoami is still on its way: exit 130 with one line saying so, not an unexpected failure', async () => {
     api = await startFakeApi();
-    api.route('/v1/whoami', { json: whoami(), delayMs: 5_000 });
+    api.route('/v1/whoami', { json: aWhoAmI(), delayMs: 5_000 });
     const home = mkdtempSync(path.join(os.tmpdir(), 'md-interrupt-'));
     const ac = new AbortController();
     setTimeout(() => ac.abort(new Error('interrupted by SIGINT')), 300);

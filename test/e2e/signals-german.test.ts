@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, assertBuilt } from '../helpers/bin.js';
 import { findEnglish } from '../helpers/catalogues.js';
 import { startFakeApi, type FakeApi } from '../helpers/fake-api-server.js';
-import { whoami } from '../unit/api-fixtures.js';
+import { aWhoAmI } from '../unit/builders.js';
 
 const servers: FakeApi[] = [];
 afterEach(async () => {
@@ -21,7 +21,7 @@ describe('interrupted in German', () => {
     assertBuilt();
     const api = await startFakeApi();
     servers.push(api);
-    api.route('/v1/whoami', { json: whoami(), delayMs: 60_000 });
+    api.route('/v1/whoami', { json: aWhoAmI(), delayMs: 60_000 });
     const home = await mkdtemp(path.join(os.tmpdir(), 'md-signal-de-'));
     const env = { PATH: process.env.PATH, HOME: home, METERDATA_HOME: home, METERDATA_ACCESS_TOKEN: 'static-token', METERDATA_BASE_URL: api.baseUrl, LANG: 'de_DE.UTF-8' };
     const child = spawn(process.execPath, [BIN, 'status'], { cwd: home, env, stdio: ['ignore', 'pipe', 'pipe'] });

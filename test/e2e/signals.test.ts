@@ -12,7 +12,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { spawnCli } from '../helpers/browser.js';
 import { pageOf, startFakeApi, type FakeApi } from '../helpers/fake-api-server.js';
-import { property, whoami } from '../unit/api-fixtures.js';
+import { aProperty, aWhoAmI } from '../unit/builders.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'bin', 'meterdata.js');
@@ -45,7 +45,7 @@ async function interruptAt(api: FakeApi, args: string[], at: string, signal: Nod
   return { code, stderr, sent, home };
 }
 
-const held = { json: whoami(), delayMs: 60_000 };
+const held = { json: aWhoAmI(), delayMs: 60_000 };
 
 describe('interrupted while the command waits (a request in flight, the browser)', () => {
   it.each([
@@ -54,8 +54,8 @@ describe('interrupted while the command waits (a request in flight, the browser)
   ] as const)('%s, %s during %s: exit 130, no stack trace, nothing written', async (_cmd, signal, at) => {
     const api = await startFakeApi();
     servers.push(api);
-    api.route('/v1/whoami', at === '/v1/whoami' ? held : { json: whoami() });
-    api.route('/v1/properties', { ...pageOf([property()], null), delayMs: 60_000 });
+    api.route('/v1/whoami', at === '/v1/whoami' ? held : { json: aWhoAmI() });
+    api.route('/v1/properties', { ...pageOf([aProperty()], null), delayMs: 60_000 });
     const r = await interruptAt(api, ['export', '--year', '2025', '--out', 'out'], at, signal);
     expect(r.sent).toBe(true);
     expect(r.code, r.stderr).toBe(130);

@@ -1,10 +1,12 @@
 // Sign-in set-ups the auth tests share: the file store's record of a profile, its access
 // token made to expire, and a profile signed in at the sandbox but then pointed at a proxy.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { setProfileFields } from '../../src/core/config.js';
-import { loginLive } from './browser.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+import { loginLive, proxySandbox, type SandboxProxy } from './browser.js';
 
 /** The file store's record of `profile` under METERDATA_HOME. */
 export const storeFile = (env: NodeJS.ProcessEnv, profile = 'default'): string => path.join(env.METERDATA_HOME!, 'state', 'credentials', `${profile}.json`);
@@ -23,4 +25,47 @@ export async function signInBehindProxy(sandboxUrl: string, proxyUrl: string, en
   expect(r.code, r.stderr).toBe(0);
   await setProfileFields(env, 'default', { auth_url: proxyUrl, base_url: `${proxyUrl}/v1` });
   return storeFile(env);
+}
+
+export interface BehindProxy {
+  /** Set once the file's tests start. */
+  readonly sb: Sandbox;
+  readonly proxy: SandboxProxy;
+  /** A fresh METERDATA_HOME (file store) whose default profile signed in at the sandbox and now talks to the proxy. */
+  signedIn(extra?: NodeJS.ProcessEnv): Promise<{ env: NodeJS.ProcessEnv; file: string }>;
+}
+
+/**
+ * One sandbox with a scriptable proxy in front for a test file: started before its tests,
+ * closed after them, the proxy's scripted answers (intercept, lose, rewrite) cleared after each test.
+ */
+export function sandboxBehindProxy(options: SandboxOptions, homePrefix: string): BehindProxy {
+  let sb: Sandbox | undefined;
+  let proxy: SandboxProxy | undefined;
+  beforeAll(async () => {
+    sb = await startSandbox(options);
+    proxy = await proxySandbox(sb.url);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await sb?.close();
+  });
+  afterEach(() => {
+    if (!proxy) return;
+    proxy.intercept = undefined;
+    proxy.lose = undefined;
+    proxy.rewrite = undefined;
+  });
+  return {
+    get sb() {
+      return sb!;
+    },
+    get proxy() {
+      return proxy!;
+    },
+    async signedIn(extra = {}) {
+      const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), homePrefix)), METERDATA_CREDENTIAL_STORE: 'file', ...extra };
+      return { env, file: await signInBehindProxy(sb!.url, proxy!.url, env) };
+    },
+  };
 }

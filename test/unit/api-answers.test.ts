@@ -3,24 +3,25 @@
 // a ServiceUnavailableError of its own code (exit 5) naming the request.
 import { describe, expect, it } from 'vitest';
 import { contractRange } from '../../src/api/answers.js';
-import { failure, pointConsumption, property, rig, uid, unit, unitConsumption } from './api-fixtures.js';
+import { failure, rig } from './api-fixtures.js';
+import { aPointConsumption, aProperty, aUnit, aUnitConsumption, uuid } from './builders.js';
 
 /** This computer's clock in these tests: the last completed month is October 2026. */
 const NOW = new Date('2026-11-23T14:00:00Z');
 
 async function unitAnswer(echo: { from: string; to: string }, requested: { from: string; to: string }, now = NOW) {
   const { api, client } = await rig({ now: () => now, maxAttempts: 1 });
-  const u = uid();
-  api.route(`/v1/usage-units/${u}/consumption`, { json: { ...unitConsumption(u), ...echo } });
+  const u = uuid();
+  api.route(`/v1/usage-units/${u}/consumption`, { json: { ...aUnitConsumption({ usage_unit_id: u }), ...echo } });
   return { api, u, result: client.unitConsumption(u, requested) };
 }
 
 describe('an answer for another object than the one requested', () => {
   it('unit consumption for another usage unit: API_WRONG_OBJECT, exit 5, naming the request and both ids', async () => {
     const { api, client } = await rig();
-    const asked = uid();
-    const other = uid();
-    api.route(`/v1/usage-units/${asked}/consumption`, { json: unitConsumption(other) });
+    const asked = uuid();
+    const other = uuid();
+    api.route(`/v1/usage-units/${asked}/consumption`, { json: aUnitConsumption({ usage_unit_id: other }) });
     const e = await failure(client.unitConsumption(asked, { from: '2025-01-01', to: '2025-12-31' }));
     expect(e).toMatchObject({ code: 'API_WRONG_OBJECT', exitCode: 5, name: 'ServiceUnavailableError' });
     expect(e.message).toContain(`GET /v1/usage-units/${asked}/consumption`);
@@ -31,9 +32,9 @@ describe('an answer for another object than the one requested', () => {
 
   it('point readings for another measuring point: API_WRONG_OBJECT', async () => {
     const { api, client } = await rig();
-    const asked = uid();
-    const other = uid();
-    api.route(`/v1/measuring-points/${asked}/readings`, { json: pointConsumption(other, { unit_share: undefined }) });
+    const asked = uuid();
+    const other = uuid();
+    api.route(`/v1/measuring-points/${asked}/readings`, { json: aPointConsumption({ measuring_point_id: other, unit_share: undefined }) });
     const e = await failure(client.pointReadings(asked, { from: '2025-01-01', to: '2025-12-31' }));
     expect(e).toMatchObject({ code: 'API_WRONG_OBJECT', exitCode: 5 });
     expect(e.message).toContain(`GET /v1/measuring-points/${asked}/readings`);
@@ -42,9 +43,9 @@ describe('an answer for another object than the one requested', () => {
 
   it('single resources for another object: property, usage unit, measuring point', async () => {
     const { api, client } = await rig();
-    const [p, u, mp, other] = [uid(), uid(), uid(), uid()];
-    api.route(`/v1/properties/${p}`, { json: property(other) });
-    api.route(`/v1/usage-units/${u}`, { json: unit(other) });
+    const [p, u, mp, other] = [uuid(), uuid(), uuid(), uuid()];
+    api.route(`/v1/properties/${p}`, { json: aProperty({ id: other }) });
+    api.route(`/v1/usage-units/${u}`, { json: aUnit({ id: other }) });
     api.route(`/v1/measuring-points/${mp}`, { json: { id: other, property_id: p, usage_unit_id: null, is_system_linked: true } });
     for (const [call, kind, path] of [
       [client.getProperty(p), 'property', `/v1/properties/${p}`],
@@ -59,9 +60,9 @@ describe('an answer for another object than the one requested', () => {
 
   it("a Property's unit or measuring-point list holding another Property's item: API_WRONG_OBJECT, nothing of it handed on", async () => {
     const { api, client } = await rig();
-    const [p, other] = [uid(), uid()];
-    api.route('/v1/usage-units', { json: { data: [unit(uid(), 'WE 01', p), unit(uid(), 'WE 99', other)], next_cursor: null } });
-    api.route(`/v1/properties/${p}/measuring-points`, { json: { data: [{ id: uid(), property_id: other, usage_unit_id: null, is_system_linked: true }], next_cursor: null } });
+    const [p, other] = [uuid(), uuid()];
+    api.route('/v1/usage-units', { json: { data: [aUnit({ id: uuid(), name: 'WE 01', property_id: p }), aUnit({ id: uuid(), name: 'WE 99', property_id: other })], next_cursor: null } });
+    api.route(`/v1/properties/${p}/measuring-points`, { json: { data: [{ id: uuid(), property_id: other, usage_unit_id: null, is_system_linked: true }], next_cursor: null } });
     const seen: string[] = [];
     const drain = async (items: AsyncIterable<{ id?: string }>) => {
       for await (const x of items) seen.push(String(x.id));
@@ -76,8 +77,8 @@ describe('an answer for another object than the one requested', () => {
 
   it('the same id in upper case is the same object', async () => {
     const { api, client } = await rig();
-    const asked = uid();
-    api.route(`/v1/usage-units/${asked}/consumption`, { json: unitConsumption(asked.toUpperCase()) });
+    const asked = uuid();
+    api.route(`/v1/usage-units/${asked}/consumption`, { json: aUnitConsumption({ usage_unit_id: asked.toUpperCase() }) });
     await expect(client.unitConsumption(asked, { from: '2025-01-01', to: '2025-12-31' })).resolves.toMatchObject({ from: '2025-01-01' });
   });
 });

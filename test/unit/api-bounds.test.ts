@@ -4,7 +4,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_ANSWER_BYTES, RETRY_AFTER_MAX_MS } from '../../src/api/limits.js';
 import { pageOf, problem } from '../helpers/fake-api-server.js';
-import { collect, failure, property, rig, uid, unit, whoami } from './api-fixtures.js';
+import { collect, failure, rig } from './api-fixtures.js';
+import { aProperty, aUnit, aWhoAmI, uuid } from './builders.js';
 
 let warnings: Error[] = [];
 const onWarning = (w: Error) => warnings.push(w);
@@ -35,7 +36,7 @@ describe('Retry-After is capped at 5 minutes', () => {
   it('an HTTP date beyond the cap is refused the same way; one within it is waited out', async () => {
     const { api, client } = await rig();
     const far = new Date(Date.now() + RETRY_AFTER_MAX_MS + 60_000);
-    api.route('/v1/whoami', { json: whoami() });
+    api.route('/v1/whoami', { json: aWhoAmI() });
     api.inject('/v1/whoami', problem(429, 'too-many-requests', { headers: { 'retry-after': far.toUTCString() } }));
     const e = await failure(client.whoami());
     expect([e.code, e.exitCode]).toEqual(['RATE_LIMITED_TOO_LONG', 5]);
@@ -70,7 +71,7 @@ describe('pagination ends', () => {
 
   it('a cycle under fresh cursors (the same items again): API_PAGE_REPEATS, nothing handed on twice', async () => {
     const { api, client } = await rig();
-    const items = [unit(), unit()];
+    const items = [aUnit(), aUnit()];
     let n = 0;
     api.route('/v1/usage-units', () => pageOf(items, `fresh-${++n}`));
     const seen: string[] = [];
@@ -85,7 +86,7 @@ describe('pagination ends', () => {
   it('more pages than any data can need: API_TOO_MANY_PAGES at maxPages', async () => {
     const { api, client } = await rig({ maxPages: 4 });
     let n = 0;
-    api.route('/v1/properties', () => pageOf([property()], `fresh-${++n}`));
+    api.route('/v1/properties', () => pageOf([aProperty()], `fresh-${++n}`));
     const e = await failure(collect(client.listProperties()));
     expect([e.code, e.exitCode]).toEqual(['API_TOO_MANY_PAGES', 5]);
     expect(e.message).toContain('after 4 pages (800 items');
@@ -96,7 +97,7 @@ describe('pagination ends', () => {
     const { api, client } = await rig({ maxPages: 3 });
     api.route('/v1/properties', (r) => {
       const page = Number(r.query.get('page_cursor') ?? '1');
-      return pageOf([property(uid())], page < 3 ? String(page + 1) : null);
+      return pageOf([aProperty({ id: uuid() })], page < 3 ? String(page + 1) : null);
     });
     expect(await collect(client.listProperties())).toHaveLength(3);
   });
@@ -128,7 +129,7 @@ describe('one answer has a size cap', () => {
   });
 
   it('the cap is configurable and an answer at the cap is read', async () => {
-    const body = JSON.stringify(whoami());
+    const body = JSON.stringify(aWhoAmI());
     const { api, client } = await rig({ maxAnswerBytes: Buffer.byteLength(body) });
     api.route('/v1/whoami', { body });
     expect((await client.whoami()).tenant_name).toBe('Hausverwaltung Test');

@@ -3,41 +3,24 @@
 // both the profile and the withdrawn-access check; and the processes of one profile share
 // the rate window, so `status` right before `export` costs the export no 429.
 // Against the sandbox behind a proxy that can answer for it (a 401 mid-run, a rate limit).
-import { mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
 import { openConnection } from '../../src/auth/connection.js';
 import { collectProperty, propertiesInScope } from '../../src/api/walk.js';
 import { sharedWindowFile } from '../../src/api/shared-window.js';
 import { runCli } from '../helpers/run-cli.js';
-import { proxySandbox, type SandboxProxy } from '../helpers/browser.js';
-import { setAccessExpiry, signInBehindProxy, storeFile } from '../helpers/signed-in.js';
+import { sandboxBehindProxy, setAccessExpiry, storeFile } from '../helpers/signed-in.js';
 import { findEnglish } from '../helpers/catalogues.js';
 
-let sb: Sandbox;
-let proxy: SandboxProxy;
-beforeAll(async () => {
-  sb = await startSandbox({ autoConsent: true, admin: true, clock: '2026-11-22', units: 20, oauthRateLimitPerMinute: 0, rateLimitPerMinute: 0 });
-  proxy = await proxySandbox(sb.url);
-});
-afterAll(async () => {
-  await proxy?.close();
-  await sb?.close();
-});
-afterEach(() => {
-  proxy.intercept = undefined;
-});
+const at = sandboxBehindProxy({ autoConsent: true, admin: true, clock: '2026-11-22', units: 20, oauthRateLimitPerMinute: 0, rateLimitPerMinute: 0 }, 'md-conn-');
 
 async function signedIn(extra: NodeJS.ProcessEnv = {}): Promise<NodeJS.ProcessEnv> {
-  const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-conn-')), METERDATA_CREDENTIAL_STORE: 'file', ...extra };
-  await signInBehindProxy(sb.url, proxy.url, env);
-  return env;
+  return (await at.signedIn(extra)).env;
 }
 
-const v1 = () => proxy.requests.filter((r) => r.path.startsWith('/v1/')).length;
-const whoamis = () => proxy.count('GET', '/v1/whoami');
+const v1 = () => at.proxy.requests.filter((r) => r.path.startsWith('/v1/')).length;
+const whoamis = () => at.proxy.count('GET', '/v1/whoami');
 const problem = (status: number, code: string, headers: Record<string, string> = {}) => ({
   status,
   headers: { 'content-type': 'application/problem+json', ...headers },
@@ -51,7 +34,7 @@ const problem = (status: number, code: string, headers: Record<string, string> =
 function rejectOnce(nth: number): () => number {
   let n = 0;
   let after = 0;
-  proxy.intercept = async (r) => {
+  at.proxy.intercept = async (r) => {
     if (!r.path.startsWith('/v1/')) return undefined;
     if (++n === nth) return problem(401, 'invalid-token', { 'www-authenticate': 'Bearer error="invalid_token"' });
     if (n > nth && r.path === '/v1/whoami') after++;
@@ -65,11 +48,11 @@ describe('one connection, one budget', () => {
     const env = await signedIn();
     const out = path.join(env.METERDATA_HOME!, 'out');
     const before = whoamis();
-    const tokens = proxy.count('POST', '/oauth/token');
+    const tokens = at.proxy.count('POST', '/oauth/token');
     const afterRefresh = rejectOnce(3);
     const r = await runCli(['export', '--year', '2025', '--out', out, '--quiet'], { env });
     expect(r.code, r.stderr).toBe(0);
-    expect(proxy.count('POST', '/oauth/token') - tokens).toBe(1);
+    expect(at.proxy.count('POST', '/oauth/token') - tokens).toBe(1);
     // The export reads /whoami once at its start (the tenant), and once more for the refreshed token.
     expect(afterRefresh()).toBe(1);
     expect(whoamis() - before).toBe(2);
@@ -117,7 +100,7 @@ describe('the rate window shared by the processes of one profile', () => {
   function limitAtProxy(): { rejected: () => number } {
     const arrivals: number[] = [];
     let rejected = 0;
-    proxy.intercept = async (r) => {
+    at.proxy.intercept = async (r) => {
       if (!r.path.startsWith('/v1/')) return undefined;
       const now = performance.now();
       const recent = arrivals.filter((t) => t > now - WINDOW_MS);
@@ -147,7 +130,7 @@ describe('the refresh subscriber in German', () => {
   it('a /whoami that fails after a saved refresh is a German warning, and the command goes on', async () => {
     const env = await signedIn();
     setAccessExpiry(storeFile(env));
-    proxy.intercept = async (r) => (r.path === '/v1/whoami' ? { status: 200, headers: { 'content-type': 'application/json' }, body: '{}' } : undefined);
+    at.proxy.intercept = async (r) => (r.path === '/v1/whoami' ? { status: 200, headers: { 'content-type': 'application/json' }, body: '{}' } : undefined);
     const r = await runCli(['token', '--lang', 'de'], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('Warnung: Das Zugriffstoken wurde erneuert und gespeichert, die Prüfung der Verbindung (/whoami) ist aber fehlgeschlagen: Der Messdienst hat auf GET /v1/whoami eine Antwort gesendet, die den API-Vertrag verletzt: tenant_id fehlt.');

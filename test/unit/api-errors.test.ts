@@ -4,18 +4,19 @@ import { describe, expect, it } from 'vitest';
 import { AccessWithdrawnError, NotSignedInError, ServiceUnavailableError } from '../../src/core/errors.js';
 import { ApiProblemError } from '../../src/api/problems.js';
 import { pageOf, problem } from '../helpers/fake-api-server.js';
-import { collect, failure, property, rig, uid, unit, unitConsumption, whoami } from './api-fixtures.js';
+import { collect, failure, rig } from './api-fixtures.js';
+import { aPointSummary, aProperty, aUnit, aUnitConsumption, aWhoAmI, uuid } from './builders.js';
 
 describe('transient failures', () => {
   it('retries 503, 500, a dropped connection, a truncated and an invalid body, then succeeds', async () => {
     const { api, client, events } = await rig();
-    api.route('/v1/whoami', { json: whoami() });
+    api.route('/v1/whoami', { json: aWhoAmI() });
     api.inject(
       '/v1/whoami',
       problem(503, 'service-unavailable'),
       problem(500, 'internal-error'),
       { destroy: true },
-      { truncate: whoami() },
+      { truncate: aWhoAmI() },
       { body: '{"tenant_id": "x", "tena' },
     );
     expect((await client.whoami()).tenant_name).toBe('Hausverwaltung Test');
@@ -31,7 +32,7 @@ describe('transient failures', () => {
 
   it('backs off exponentially with jitter between attempts', async () => {
     const { api, client, events } = await rig({ retryBaseMs: 40, retryMaxMs: 100, maxAttempts: 5 });
-    api.route('/v1/whoami', { json: whoami() });
+    api.route('/v1/whoami', { json: aWhoAmI() });
     api.inject('/v1/whoami', ...Array.from({ length: 4 }, () => problem(503, 'service-unavailable')));
     await client.whoami();
     const waits = events.filter((e) => e.type === 'retry').map((e) => (e as { waitMs: number }).waitMs);
@@ -57,8 +58,8 @@ describe('transient failures', () => {
 
   it('retries an answer that does not come within the request timeout', async () => {
     const { api, client, events } = await rig({ requestTimeoutMs: 150 });
-    api.route('/v1/whoami', { json: whoami() });
-    api.inject('/v1/whoami', { json: whoami(), delayMs: 1000 });
+    api.route('/v1/whoami', { json: aWhoAmI() });
+    api.inject('/v1/whoami', { json: aWhoAmI(), delayMs: 1000 });
     await client.whoami();
     expect(api.hits('/v1/whoami')).toHaveLength(2);
     expect(events.find((e) => e.type === 'retry')).toMatchObject({ reason: 'no answer within 150 ms', status: null });
@@ -75,7 +76,7 @@ describe('transient failures', () => {
   it('stops at once when the caller aborts', async () => {
     const ac = new AbortController();
     const { api, client } = await rig({ signal: ac.signal });
-    api.route('/v1/whoami', { json: whoami(), delayMs: 2000 });
+    api.route('/v1/whoami', { json: aWhoAmI(), delayMs: 2000 });
     const p = client.whoami();
     setTimeout(() => ac.abort(new Error('cancelled by user')), 50);
     expect((await failure(p)).message).toBe('cancelled by user');
@@ -98,7 +99,7 @@ describe('transient failures', () => {
 describe('401: refresh once, then give up', () => {
   it('refreshes exactly once with the rejected token and retries with the new one', async () => {
     const { api, client, creds, events } = await rig();
-    api.route('/v1/whoami', { json: whoami() });
+    api.route('/v1/whoami', { json: aWhoAmI() });
     api.inject('/v1/whoami', problem(401, 'invalid-token', { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } }));
     await client.whoami();
     expect(creds.refreshes).toBe(1);
@@ -122,7 +123,7 @@ describe('401: refresh once, then give up', () => {
   it('concurrent 401s share one refresh', async () => {
     const { api, client, creds } = await rig();
     api.route('/v1/whoami', (r) =>
-      r.headers.authorization === 'Bearer tok-1' ? problem(401, 'invalid-token', { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } }) : { json: whoami() },
+      r.headers.authorization === 'Bearer tok-1' ? problem(401, 'invalid-token', { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } }) : { json: aWhoAmI() },
     );
     await Promise.all(Array.from({ length: 6 }, () => client.whoami()));
     expect(creds.refreshes).toBe(1);
@@ -133,7 +134,7 @@ describe('401: refresh once, then give up', () => {
   it('invalid_dpop_proof: one retry with a fresh proof and no refresh, then NotSignedInError', async () => {
     const { api, client, creds } = await rig({ dpop: true });
     const dpop401 = problem(401, 'invalid-token', { headers: { 'www-authenticate': 'DPoP error="invalid_dpop_proof"' } });
-    api.route('/v1/whoami', { json: whoami() });
+    api.route('/v1/whoami', { json: aWhoAmI() });
     api.inject('/v1/whoami', dpop401);
     await client.whoami();
     const [a, b] = api.requests;
@@ -147,10 +148,10 @@ describe('401: refresh once, then give up', () => {
 describe('property scope re-checked after a token refresh', () => {
   it('re-reads /whoami once when the token changed and carries on while the scope still covers what was seen', async () => {
     const { api, client, creds } = await rig();
-    const p = property(uid(), 'Lindenhof');
+    const p = aProperty({ id: uuid(), name: 'Lindenhof' });
     api.route('/v1/properties', pageOf([p], null));
     api.route(`/v1/properties/${p.id}`, { json: p });
-    api.route('/v1/whoami', { json: whoami([p.id]) });
+    api.route('/v1/whoami', { json: aWhoAmI({ property_scope: [p.id] }) });
     await collect(client.listProperties());
     creds.token = 'tok-rotated';
     await Promise.all([client.getProperty(p.id), client.getProperty(p.id)]);
@@ -168,10 +169,10 @@ describe('property scope re-checked after a token refresh', () => {
 
   it('a property seen earlier and missing from the new scope is AccessWithdrawnError', async () => {
     const { api, client, creds } = await rig();
-    const [a, b] = [property(uid(), 'Lindenhof'), property(uid(), 'Eichenhof')];
+    const [a, b] = [aProperty({ id: uuid(), name: 'Lindenhof' }), aProperty({ id: uuid(), name: 'Eichenhof' })];
     api.route('/v1/properties', pageOf([a, b], null));
     api.route(`/v1/properties/${a.id}`, { json: a });
-    api.route('/v1/whoami', { json: whoami([a.id]) });
+    api.route('/v1/whoami', { json: aWhoAmI({ property_scope: [a.id] }) });
     await collect(client.listProperties());
     await client.getProperty(a.id);
     creds.token = 'tok-rotated';
@@ -185,7 +186,7 @@ describe('property scope re-checked after a token refresh', () => {
 describe('403, 404 and 400', () => {
   it('403 names the missing scope and how to get it (exit 3)', async () => {
     const { api, client } = await rig();
-    const u = uid();
+    const u = uuid();
     api.route(`/v1/usage-units/${u}/consumption`, problem(403, 'insufficient-scope', { headers: { 'www-authenticate': 'Bearer error="insufficient_scope", scope="read:readings"' } }));
     const e = await failure(client.unitConsumption(u, { from: '2025-01-01', to: '2025-12-31' }));
     expect(e).toBeInstanceOf(ApiProblemError);
@@ -196,9 +197,9 @@ describe('403, 404 and 400', () => {
 
   it('404 on a unit listed earlier is withdrawn access: re-checks /whoami and names the unit (exit 4)', async () => {
     const { api, client } = await rig();
-    const u = unit(uid(), 'WE 07 Dachgeschoss');
+    const u = aUnit({ id: uuid(), name: 'WE 07 Dachgeschoss' });
     api.route('/v1/usage-units', pageOf([u], null));
-    api.route('/v1/whoami', { json: whoami([uid()]) });
+    api.route('/v1/whoami', { json: aWhoAmI({ property_scope: [uuid()] }) });
     await collect(client.listUsageUnits());
     const e = await failure(client.unitConsumption(u.id, { from: '2025-01-01', to: '2025-12-31' }));
     expect(e).toBeInstanceOf(AccessWithdrawnError);
@@ -213,9 +214,9 @@ describe('403, 404 and 400', () => {
 
   it('404 on a unit whose Property is still selected names the unit and its Property (exit 4)', async () => {
     const { api, client } = await rig();
-    const u = unit(uid(), 'WE 08');
+    const u = aUnit({ id: uuid(), name: 'WE 08' });
     api.route('/v1/usage-units', pageOf([u], null));
-    api.route('/v1/whoami', { json: whoami([u.property_id, uid()]) });
+    api.route('/v1/whoami', { json: aWhoAmI({ property_scope: [u.property_id, uuid()] }) });
     await collect(client.listUsageUnits());
     const e = await failure(client.unitConsumption(u.id, { from: '2025-01-01', to: '2025-12-31' }));
     expect(e).toBeInstanceOf(AccessWithdrawnError);
@@ -226,10 +227,10 @@ describe('403, 404 and 400', () => {
 
   it('404 on a measuring point seen inside a unit answer also counts as seen', async () => {
     const { api, client } = await rig();
-    const pointId = uid();
-    const u = unit(uid(), 'WE 01', uid(), pointId);
+    const pointId = uuid();
+    const u = aUnit({ id: uuid(), name: 'WE 01', property_id: uuid(), measuring_points: [aPointSummary({ measuring_point_id: pointId })] });
     api.route(`/v1/usage-units/${u.id}`, { json: u });
-    api.route('/v1/whoami', { json: whoami() });
+    api.route('/v1/whoami', { json: aWhoAmI() });
     await client.getUsageUnit(u.id);
     const e = await failure(client.pointReadings(pointId, { from: '2025-01-01', to: '2025-12-31' }));
     expect(e).toBeInstanceOf(AccessWithdrawnError);
@@ -238,7 +239,7 @@ describe('403, 404 and 400', () => {
 
   it('404 on an id never seen is a plain not-found (exit 2) and does not call /whoami', async () => {
     const { api, client } = await rig();
-    const p = uid();
+    const p = uuid();
     const e = await failure(client.getProperty(p));
     expect([e.code, e.exitCode]).toEqual(['NOT_FOUND', 2]);
     expect(e.message).toBe(`No such property ${p} in the landlord's selection (trace id trace-resource-not-found-404).`);
@@ -247,7 +248,7 @@ describe('403, 404 and 400', () => {
 
   it('a 400 on the user’s range is a usage error carrying the detail; elsewhere it is a bug (exit 1)', async () => {
     const { api, client } = await rig();
-    const u = uid();
+    const u = uuid();
     api.route(`/v1/usage-units/${u}/consumption`, problem(400, 'invalid-request', { detail: 'from: range lies after the last completed month' }));
     const e = await failure(client.unitConsumption(u, { from: '2030-01-01', to: '2030-12-31' }));
     expect([e.code, e.exitCode]).toEqual(['API_INVALID_RANGE', 2]);
@@ -260,9 +261,9 @@ describe('403, 404 and 400', () => {
 
   it('seen ids come from property lists too', async () => {
     const { api, client } = await rig();
-    const p = property(uid(), 'Lindenhof');
+    const p = aProperty({ id: uuid(), name: 'Lindenhof' });
     api.route('/v1/properties', pageOf([p], null));
-    api.route('/v1/whoami', { json: whoami('all') });
+    api.route('/v1/whoami', { json: aWhoAmI() });
     await collect(client.listProperties());
     const e = await failure(collect(client.listPropertyMeasuringPoints(p.id)));
     expect(e.message).toContain('property "Lindenhof"');
@@ -271,8 +272,8 @@ describe('403, 404 and 400', () => {
 
   it('a consumption answer is checked and returned', async () => {
     const { api, client } = await rig();
-    const u = uid();
-    api.route(`/v1/usage-units/${u}/consumption`, { json: unitConsumption(u) });
+    const u = uuid();
+    api.route(`/v1/usage-units/${u}/consumption`, { json: aUnitConsumption({ usage_unit_id: u }) });
     expect((await client.unitConsumption(u, { from: '2025-01-01', to: '2025-12-31' })).usage_unit_id).toBe(u);
   });
 });
@@ -281,9 +282,9 @@ describe('the Problem type fragment decides, the status only without a Problem b
   const range = { from: '2025-01-01', to: '2025-12-31' };
   async function seenUnit() {
     const r = await rig();
-    const u = unit(uid(), 'WE 07 Dachgeschoss');
+    const u = aUnit({ id: uuid(), name: 'WE 07 Dachgeschoss' });
     r.api.route('/v1/usage-units', pageOf([u], null));
-    r.api.route('/v1/whoami', { json: whoami([uid()]) });
+    r.api.route('/v1/whoami', { json: aWhoAmI({ property_scope: [uuid()] }) });
     await collect(r.client.listUsageUnits());
     return { ...r, u };
   }
@@ -317,7 +318,7 @@ describe('the Problem type fragment decides, the status only without a Problem b
 
   it('a 401 without a Problem body falls back to the status: one refresh and a retry', async () => {
     const { api, client, creds } = await rig();
-    api.route('/v1/whoami', { json: whoami() });
+    api.route('/v1/whoami', { json: aWhoAmI() });
     api.inject('/v1/whoami', { status: 401, body: 'Unauthorized' });
     await client.whoami();
     expect(creds.refreshes).toBe(1);
@@ -325,7 +326,7 @@ describe('the Problem type fragment decides, the status only without a Problem b
 
   it('a too-many-requests fragment pauses and retries even under another status', async () => {
     const { api, client } = await rig();
-    api.route('/v1/whoami', { json: whoami() });
+    api.route('/v1/whoami', { json: aWhoAmI() });
     api.inject('/v1/whoami', problem(503, 'too-many-requests', { headers: { 'retry-after': '0' } }));
     await client.whoami();
     expect(client.stats()).toMatchObject({ requests: 2, rateLimited: 1 });

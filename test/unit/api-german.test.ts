@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeApi, pageOf, problem, type FakeApi } from '../helpers/fake-api-server.js';
 import { findEnglish } from '../helpers/catalogues.js';
 import { runCli } from '../helpers/run-cli.js';
-import { property, uid, whoami } from './api-fixtures.js';
+import { aProperty, aWhoAmI, uuid } from './builders.js';
 
 let api: FakeApi;
 beforeAll(async () => {
@@ -49,25 +49,25 @@ describe('API errors in German', () => {
   });
 
   it('a list that does not end (API_EMPTY_PAGE) and an answer that breaks the contract (API_BAD_ANSWER)', async () => {
-    api.route('/v1/whoami', { json: whoami('all') });
+    api.route('/v1/whoami', { json: aWhoAmI() });
     api.inject('/v1/properties', pageOf([], 'again'));
     const empty = await exportIn('de');
     expect(empty.code).toBe(5);
     expect(said(empty)).toContain('Die Liste GET /v1/properties des Messdienstes endet nicht: Seite 1 kommt ohne Einträge, verweist aber auf eine weitere Seite; nach 1 Seite abgebrochen');
     expect(await findEnglish(said(empty))).toEqual([]);
 
-    api.inject('/v1/properties', pageOf([{ id: uid() }], null));
+    api.inject('/v1/properties', pageOf([{ id: uuid() }], null));
     const bad = await exportIn('de');
     expect(bad.code).toBe(5);
     expect(said(bad)).toContain('Der Messdienst hat auf GET /v1/properties eine Antwort gesendet, die den API-Vertrag verletzt: data[0].tenant_id fehlt.');
     expect(await findEnglish(said(bad))).toEqual([]);
-    api.inject('/v1/properties', pageOf([{ id: uid() }], null));
+    api.inject('/v1/properties', pageOf([{ id: uuid() }], null));
     expect(said(await exportIn('en'))).toContain('The metering service sent an answer to GET /v1/properties that breaks the API contract: data[0].tenant_id is missing.');
   });
 
   it('an answer about another Property than the one asked for (API_WRONG_OBJECT)', async () => {
-    const asked = uid();
-    api.inject(`/v1/properties/${asked}`, { json: property(uid(), 'Musterhof') });
+    const asked = uuid();
+    api.inject(`/v1/properties/${asked}`, { json: aProperty({ id: uuid(), name: 'Musterhof' }) });
     const de = await exportIn('de', ['--property', asked]);
     expect(de.code).toBe(5);
     expect(said(de)).toContain(`Der Messdienst hat GET /v1/properties/${asked} für die Liegenschaft`);
@@ -76,7 +76,7 @@ describe('API errors in German', () => {
   });
 
   it('an id that is not there (NOT_FOUND) is named with its kind in German', async () => {
-    const asked = uid();
+    const asked = uuid();
     api.inject(`/v1/properties/${asked}`, problem(404, 'resource-not-found'));
     const de = await exportIn('de', ['--property', asked]);
     expect(de.code).toBe(2);

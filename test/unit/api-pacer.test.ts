@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { RateBudget, Scheduler } from '../../src/api/pacer.js';
 import { problem } from '../helpers/fake-api-server.js';
-import { rig, whoami } from './api-fixtures.js';
+import { rig } from './api-fixtures.js';
+import { aWhoAmI } from './builders.js';
 
 /** Start times of `n` requests from callers that always want to go now. */
 function greedy(budget: RateBudget, n: number, onEach?: (i: number, t: number) => void): number[] {
@@ -91,7 +92,7 @@ describe('the scheduler timer', () => {
 describe('pacing over HTTP', () => {
   it('spaces 40 concurrent requests at L=600/min: no second holds more than L/60 + burst', async () => {
     const { api, client } = await rig({ rateLimitPerMinute: 600, burst: 3, concurrency: 8 });
-    api.route('/v1/whoami', { json: whoami() });
+    api.route('/v1/whoami', { json: aWhoAmI() });
     await Promise.all(Array.from({ length: 40 }, () => client.whoami()));
     const at = api.requests.map((r) => r.at).sort((a, b) => a - b);
     expect(at).toHaveLength(40);
@@ -104,7 +105,7 @@ describe('pacing over HTTP', () => {
 
   it('Retry-After pauses every caller: no request reaches the server during the pause', async () => {
     const { api, client, events } = await rig({ concurrency: 4 });
-    api.route('/v1/whoami', { json: whoami() });
+    api.route('/v1/whoami', { json: aWhoAmI() });
     const limited = problem(429, 'too-many-requests', { headers: { 'retry-after': '1' } });
     api.inject('/v1/whoami', limited, limited, limited, limited);
     const results = await Promise.all(Array.from({ length: 8 }, () => client.whoami()));

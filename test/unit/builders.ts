@@ -4,10 +4,13 @@ import type {
   DeviceSegment,
   MeasuringPoint,
   MeasuringPointConsumption,
+  MeasuringPointSummary,
   MeterReading,
   PeriodConsumption,
+  Property,
   UnitConsumption,
   UsageUnit,
+  WhoAmI,
 } from '../../src/api/types.js';
 import type { PropertyInput } from '../../src/billing/index.js';
 
@@ -20,7 +23,27 @@ export function uuid(n: number = ++counter + 0x100000): string {
 export const PROPERTY = { id: uuid(1), name: 'Lindenstraße 12' };
 export const RANGE = { from: '2025-01-01', to: '2025-12-31' };
 
+/** The tenant every builder's object belongs to. */
+export const TENANT = uuid(2);
+
 const ADDRESS = { street: 'Lindenstraße', house_number: '12', house_number_addition: null, postal_code: '10115', city: 'Berlin', country_code: 'DE' };
+
+/** What /whoami says for a signed-in demo client with every scope: all Properties unless a list is given. */
+export function aWhoAmI(overrides: Partial<WhoAmI> = {}): WhoAmI {
+  return {
+    tenant_id: TENANT,
+    tenant_name: 'Hausverwaltung Test',
+    client_id: 'sandbox-demo-client',
+    granted_scopes: ['read:units', 'read:devices', 'read:readings'],
+    property_scope: 'all',
+    ...overrides,
+  };
+}
+
+/** A Property with one address and two units. */
+export function aProperty(overrides: Partial<Property> = {}): Property {
+  return { id: uuid(), tenant_id: TENANT, external_ref: null, name: PROPERTY.name, addresses: [ADDRESS], usage_unit_count: 2, ...overrides };
+}
 
 export function aReading(overrides: Partial<MeterReading> = {}): MeterReading {
   return { at: '2025-12-31', value: 110, status: 'measured', substitution_method: null, is_synthetic: false, ...overrides };
@@ -73,12 +96,19 @@ export function aPointConsumption(overrides: Partial<MeasuringPointConsumption> 
   };
 }
 
+/** A heat point as a unit answer lists it, with its active device. */
+export function aPointSummary(overrides: Partial<MeasuringPointSummary> = {}): MeasuringPointSummary {
+  return { measuring_point_id: uuid(), metric: 'heat', obis: null, unit: 'kWh', active_device_serial: 'H-1001', is_difference_meter: false, ...overrides };
+}
+
+/** A unit of PROPERTY (or of the given property_id: the embedded Property follows it) without points unless given. */
 export function aUnit(overrides: Partial<UsageUnit> = {}): UsageUnit {
+  const propertyId = overrides.property_id ?? PROPERTY.id;
   return {
     id: uuid(),
-    tenant_id: uuid(2),
-    property_id: PROPERTY.id,
-    property: { id: PROPERTY.id, name: PROPERTY.name, address_line: 'Lindenstraße 12, 10115 Berlin', external_ref: null },
+    tenant_id: TENANT,
+    property_id: propertyId,
+    property: { id: propertyId, name: PROPERTY.name, address_line: 'Lindenstraße 12, 10115 Berlin', external_ref: null },
     external_ref: null,
     name: 'WE 01',
     floor: 'EG',

@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CookieJar, followRedirects } from '../../src/sandbox/follow-redirects.js';
+import { setLanguage } from '../../src/i18n/index.js';
+import { findEnglish } from '../helpers/catalogues.js';
 
 let server: Server;
 let origin: string;
@@ -25,6 +27,17 @@ describe('followRedirects: the one browser-like redirect loop', () => {
     requests = [];
     await expect(followRedirects(`${origin}/forever`, { maxHops: 5 })).rejects.toThrow(/too many redirects/);
     expect(requests).toHaveLength(5);
+  });
+
+  it('says so in German in a German run (the demo\'s sign-in quotes it)', async () => {
+    setLanguage('de');
+    try {
+      const e = (await followRedirects(`${origin}/forever`, { maxHops: 2 }).catch((x: unknown) => x)) as Error;
+      expect(e.message).toBe(`zu viele Weiterleitungen ab ${origin}/forever`);
+      expect(await findEnglish(e.message)).toEqual([]);
+    } finally {
+      setLanguage('en');
+    }
   });
 
   it('sends the cookies set on the way and stops before leaving the origin', async () => {

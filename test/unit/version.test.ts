@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { packageVersion, useEmbeddedResources } from '../../src/core/resources.js';
-import { rig, whoami } from './api-fixtures.js';
+import { rig } from './api-fixtures.js';
+import { aWhoAmI } from './builders.js';
 import { runCli } from '../helpers/run-cli.js';
 
 describe('one version', () => {
@@ -20,7 +21,7 @@ describe('one version', () => {
     const v = await runCli(['--version']);
     expect(v.stdout.trim()).toBe('9.8.7-test');
     const { api, client } = await rig();
-    api.route('/v1/whoami', { json: whoami() });
+    api.route('/v1/whoami', { json: aWhoAmI() });
     await client.whoami();
     expect(api.hits('/v1/whoami')[0]!.headers['user-agent']).toBe('meterdata/9.8.7-test');
   });

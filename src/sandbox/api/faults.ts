@@ -2,6 +2,7 @@
 // truncated bodies, at a seeded rate or at given request numbers (1-based, counted per handler).
 import { UsageError } from '../../core/errors.js';
 import { mulberry32 } from '../data/prng.js';
+import { setupTexts as t } from '../texts-setup.js';
 
 export type FaultKind = '429' | '500' | '503' | 'slow' | 'drop' | 'truncate';
 const KINDS: FaultKind[] = ['429', '500', '503', 'slow', 'drop', 'truncate'];
@@ -22,31 +23,29 @@ export interface FaultPlan {
   seed?: number;
 }
 
-const FORMAT = 'use KIND:RATE or KIND@N,N (KIND one of 429, 500, 503, slow, drop, truncate; slow takes a third part :MS), e.g. 429:0.05, 500@12,13, slow:0.1:2000';
-
 /** Parses --fault specs such as "429:0.05", "500@12,13", "slow:0.1:2000", "slow@3:1500", "drop:0.05". */
 export function parseFaultSpecs(specs: string[], seed = 1): FaultPlan {
   return { seed, rules: specs.map(parseOne) };
 }
 
 function parseOne(spec: string): FaultRule {
-  const bad = (why: string) => new UsageError(`Invalid fault spec '${spec}': ${why}.`, FORMAT);
+  const bad = (why: string) => new UsageError(t.badFault({ spec, why }), t.faultFormat);
   const m = /^([a-z0-9]+)(?:(@)([0-9,]+)|:([0-9.]+))(?::([0-9]+))?$/.exec(spec.trim());
-  if (!m) throw bad('not in the form KIND:RATE or KIND@N,N');
+  if (!m) throw bad(t.faultForm);
   const kind = m[1] as FaultKind;
-  if (!KINDS.includes(kind)) throw bad(`unknown kind '${m[1]}'`);
+  if (!KINDS.includes(kind)) throw bad(t.faultKind({ kind: m[1]! }));
   const rule: FaultRule = { kind };
   if (m[2]) {
     const nums = m[3]!.split(',').map(Number);
-    if (nums.some((n) => !Number.isInteger(n) || n < 1)) throw bad('request numbers must be whole numbers from 1');
+    if (nums.some((n) => !Number.isInteger(n) || n < 1)) throw bad(t.faultNumbers);
     rule.at = nums;
   } else {
     const rate = Number(m[4]);
-    if (!(rate >= 0 && rate <= 1)) throw bad('the rate must be a number from 0 to 1');
+    if (!(rate >= 0 && rate <= 1)) throw bad(t.faultRate);
     rule.rate = rate;
   }
   if (m[5] !== undefined) {
-    if (kind !== 'slow') throw bad('only slow takes a delay');
+    if (kind !== 'slow') throw bad(t.faultDelay);
     rule.ms = Number(m[5]);
   } else if (kind === 'slow') rule.ms = 2000;
   return rule;

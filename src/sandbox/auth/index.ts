@@ -13,6 +13,7 @@ import { guardRefreshGrant } from './refresh.js';
 import { createProvider, discoveryDocument, ROUTES } from './provider.js';
 import { ConnectionRegistry, type Connection } from './registry.js';
 import { createTokenValidator } from './validator.js';
+import { setupTexts } from '../texts-setup.js';
 
 export type { Connection } from './registry.js';
 
@@ -51,7 +52,7 @@ function autoConsentTenants(clients: ClientRegistration[], directory: Directory)
     const t = directory.tenants().find((x) => x.id === c.auto_consent_tenant || x.name === c.auto_consent_tenant);
     if (!t) {
       const known = directory.tenants().map((x) => `${x.id} "${x.name}"`).join(', ');
-      throw Object.assign(new Error(`client ${c.client_id}: auto_consent_tenant ${c.auto_consent_tenant} is no tenant of this sandbox (${known})`), { code: 'SANDBOX_CLIENTS_INVALID' });
+      throw Object.assign(new Error(setupTexts.client({ id: c.client_id, why: setupTexts.tenantUnknown({ tenant: c.auto_consent_tenant, known }) })), { code: 'SANDBOX_CLIENTS_INVALID' });
     }
     chosen.set(c.client_id, t.id);
   }

@@ -1,0 +1,67 @@
+// What `meterdata sandbox` says about its own flags (--fault, --clients and the clients
+// file). The sandbox's HTTP answers are the service's and stay English; these lines are
+// meterdata's, read by the person who typed the flag. Field names, kinds and methods of
+// the clients file are the file's keys and stay as they are.
+import { catalogue } from '../i18n/index.js';
+
+export const setupTexts = catalogue(
+  'sandbox-setup',
+  {
+    faultFormat:
+      'use KIND:RATE or KIND@N,N (KIND one of 429, 500, 503, slow, drop, truncate; slow takes a third part :MS), e.g. 429:0.05, 500@12,13, slow:0.1:2000',
+    badFault: (p: { spec: string; why: string }) => `Invalid fault spec '${p.spec}': ${p.why}.`,
+    faultForm: 'not in the form KIND:RATE or KIND@N,N',
+    faultKind: (p: { kind: string }) => `unknown kind '${p.kind}'`,
+    faultNumbers: 'request numbers must be whole numbers from 1',
+    faultRate: 'the rate must be a number from 0 to 1',
+    faultDelay: 'only slow takes a delay',
+    client: (p: { id: string; why: string }) => `client ${p.id}: ${p.why}`,
+    noClientId: '(no client_id)',
+    keyKid: 'every key in jwks needs a kid',
+    keyPrivate: (p: { kid: string }) => `key ${p.kid} is not a public key; register only public keys`,
+    keyBits: (p: { kid: string; bits: number }) => `RSA key ${p.kid} has ${p.bits} bits; at least 2048 are needed`,
+    keyType: (p: { kid: string }) => `key ${p.kid} must be RSA (>= 2048 bits) or EC P-256`,
+    clientId: 'client_id must be erp_ followed by 32 lower-case hex characters',
+    redirectNone: 'redirect_uris must list at least one URI',
+    redirectBad: (p: { uri: string }) => `redirect URI ${p.uri} must be https (or http on a loopback address) without a fragment`,
+    secretHash: 'client_secret_basic needs client_secret_sha256 (64 hex characters)',
+    jwksNone: 'private_key_jwt needs jwks with at least one public key',
+    jwksLarge: 'jwks is larger than 64 KB',
+    authMethod: 'token_endpoint_auth_method must be none, client_secret_basic or private_key_jwt',
+    tenantEmpty: 'auto_consent_tenant must be a tenant id or name',
+    tenantUnknown: (p: { tenant: string; known: string }) => `auto_consent_tenant ${p.tenant} is no tenant of this sandbox (${p.known})`,
+    scopeUnknown: (p: { scope: string }) => `unknown scope ${p.scope}`,
+    fileUnreadable: (p: { path: string; why: string }) => `cannot read clients file ${p.path}: ${p.why}`,
+    notJson: 'not valid JSON',
+    fileShape: (p: { path: string }) => `clients file ${p.path} must hold {"clients": [...]} or an array`,
+  },
+  {
+    faultFormat:
+      'Bitte als KIND:RATE oder KIND@N,N angeben (KIND ist 429, 500, 503, slow, drop oder truncate; slow nimmt als dritten Teil :MS), z. B. 429:0.05, 500@12,13, slow:0.1:2000',
+    badFault: (p) => `Ungültige Fehlerangabe „${p.spec}“: ${p.why}.`,
+    faultForm: 'nicht in der Form KIND:RATE oder KIND@N,N',
+    faultKind: (p) => `unbekannte Art „${p.kind}“`,
+    faultNumbers: 'die Nummern der Abfragen müssen ganze Zahlen ab 1 sein',
+    faultRate: 'die Rate muss eine Zahl von 0 bis 1 sein',
+    faultDelay: 'nur slow nimmt eine Verzögerung',
+    client: (p) => `Client ${p.id}: ${p.why}`,
+    noClientId: '(ohne client_id)',
+    keyKid: 'jeder Schlüssel in jwks braucht eine kid',
+    keyPrivate: (p) => `Schlüssel ${p.kid} ist kein öffentlicher Schlüssel; bitte nur öffentliche Schlüssel eintragen`,
+    keyBits: (p) => `RSA-Schlüssel ${p.kid} hat ${p.bits} Bit; nötig sind mindestens 2048`,
+    keyType: (p) => `Schlüssel ${p.kid} muss ein RSA-Schlüssel (ab 2048 Bit) oder EC P-256 sein`,
+    clientId: 'client_id muss erp_ gefolgt von 32 Hex-Zeichen in Kleinbuchstaben sein',
+    redirectNone: 'redirect_uris muss mindestens eine URI enthalten',
+    redirectBad: (p) => `Redirect-URI ${p.uri} muss https sein (oder http auf einer Loopback-Adresse), ohne Fragment`,
+    secretHash: 'client_secret_basic braucht client_secret_sha256 (64 Hex-Zeichen)',
+    jwksNone: 'private_key_jwt braucht jwks mit mindestens einem öffentlichen Schlüssel',
+    jwksLarge: 'jwks ist größer als 64 KB',
+    authMethod: 'token_endpoint_auth_method muss none, client_secret_basic oder private_key_jwt sein',
+    tenantEmpty: 'auto_consent_tenant muss die ID oder der Name eines Eigentümers sein',
+    tenantUnknown: (p) => `auto_consent_tenant ${p.tenant} ist kein Eigentümer dieser Sandbox (${p.known})`,
+    scopeUnknown: (p) => `unbekannter Scope ${p.scope}`,
+    fileUnreadable: (p) => `Die Client-Datei ${p.path} lässt sich nicht lesen: ${p.why}`,
+    notJson: 'kein gültiges JSON',
+    fileShape: (p) => `Die Client-Datei ${p.path} muss {"clients": [...]} oder eine Liste enthalten`,
+  },
+);
