@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { classify, type Attempt, type Outcome } from '../../src/api/classify.js';
 import { retryAfterMs } from '../../src/api/problems.js';
 import { problem } from '../helpers/fake-api-server.js';
-import { failure, rig, whoami } from './api-fixtures.js';
+import { failure, rig } from './api-fixtures.js';
+import { aWhoAmI } from './builders.js';
 
 const fresh: Attempt = { endpoint: 'GET /v1/whoami', path: '/v1/whoami', userInput: false, refreshed: false, freshProofTried: false, requestTimeoutMs: 30_000 };
 const answer = (status: number, text: string, headers: Record<string, string> = {}): Outcome => ({ status, headers, text });
@@ -31,7 +32,7 @@ describe('Retry-After: only whole seconds or an HTTP date are read', () => {
 
   it('a 429 with Retry-After: -1 waits a backoff step, not 0 ms', async () => {
     const { api, client, events } = await rig({ retryBaseMs: 40, retryMaxMs: 40 });
-    api.route('/v1/whoami', { json: whoami() });
+    api.route('/v1/whoami', { json: aWhoAmI() });
     api.inject('/v1/whoami', problem(429, 'too-many-requests', { headers: { 'retry-after': '-1' } }));
     expect((await client.whoami()).tenant_name).toBe('Hausverwaltung Test');
     const waits = events.filter((e) => e.type === 'rate-limited').map((e) => (e as { waitMs: number }).waitMs);
