@@ -126,11 +126,17 @@ type ColumnSpec = string | { key: string; header?: string | undefined };
 function resolveColumns(table: TableName, spec: ColumnSpec[], base: TemplateFile | undefined, at: string): TemplateColumn[] {
   const known = TABLE_COLUMNS[table];
   const seen = new Set<string>();
+  const headers = new Map<string, string>();
   return spec.map((c, i) => {
     const { key, header } = typeof c === 'string' ? { key: c, header: undefined } : c;
     if (seen.has(key)) fail(`${at}[${i}]`, tt.twice({ key }));
     seen.add(key);
-    return { key, header: header ?? base?.columns.find((b) => b.key === key)?.header ?? key, type: known[key]! };
+    const shown = header ?? base?.columns.find((b) => b.key === key)?.header ?? key;
+    // Two columns under one header: a reader (an ERP import, --compare DIR) would take the first for both.
+    const other = headers.get(shown.trim().toLowerCase());
+    if (other !== undefined) fail(`${at}[${i}]${typeof c === 'string' ? '' : '.header'}`, tt.headerTwice({ header: shown, key: other }));
+    headers.set(shown.trim().toLowerCase(), key);
+    return { key, header: shown, type: known[key]! };
   });
 }
 
