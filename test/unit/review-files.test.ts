@@ -1,10 +1,11 @@
 // Adversarial review of config.json and the stored sign-in (issues 11, 14): hostile files and
 // names. Each case here misled the user or crashed with a stack trace before.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileCredentialStore } from '../../src/auth/credential-store/file.js';
+import { stillInFlight } from '../../src/auth/refresh-intent.js';
 import { configFile, loadProfile, removeProfileFields, setProfileFields, type Profile } from '../../src/core/config.js';
 import { setLanguage } from '../../src/i18n/index.js';
 import { findEnglish } from '../helpers/catalogues.js';
@@ -85,5 +86,35 @@ describe('a file nested deeper than any meterdata wrote', () => {
     const env = home();
     writeConfig(env, JSON.stringify({ profiles: { default: { ...profile('default'), client_id: '[{'.repeat(100), note: JSON.parse(deep(61)) } } }));
     expect((await loadProfile(env, 'default'))!.client_id).toBe('[{'.repeat(100));
+  });
+});
+
+describe('the stored sign-in, edited or restored by hand', () => {
+  function stored(env: NodeJS.ProcessEnv, record: unknown, mode = 0o600): FileCredentialStore {
+    const store = new FileCredentialStore(env);
+    mkdirSync(path.dirname(store.fileFor('default')), { recursive: true });
+    writeFileSync(store.fileFor('default'), JSON.stringify(record), { mode });
+    return store;
+  }
+  const record = { v: 1, refresh_token: 'r', updated_at: '2026-01-01T00:00:00Z' };
+
+  // kill(0, 0) and kill(-1, 0) succeed (a process group, every process): such an intent read as a refresh in flight.
+  it.each([0, -1, 1e20])('an intent whose pid is %s is damaged (exit 3), not a refresh in flight', async (pid) => {
+    const store = stored(home(), { ...record, refresh_intent: { at: new Date().toISOString(), pid, host: os.hostname() } });
+    await expect(store.read('default')).rejects.toMatchObject({ code: 'AUTH_STORE_DAMAGED', exitCode: 3 });
+  });
+
+  it('an intent dated ahead of this clock is not in flight (it refused every run until that date), a fresh one is', () => {
+    const intent = (at: number) => ({ at: new Date(at).toISOString(), pid: process.ppid, host: os.hostname() });
+    const now = Date.now();
+    expect(stillInFlight(intent(now + 86_400_000), now)).toBe(false);
+    expect(stillInFlight(intent(now - 1000), now)).toBe(true);
+    expect(stillInFlight(intent(now + 5000), now)).toBe(true);
+  });
+
+  it('a record readable by others is made 0600 when read, as status says it is', async () => {
+    const store = stored(home(), record, 0o644);
+    expect((await store.read('default'))!.refresh_token).toBe('r');
+    expect(statSync(store.fileFor('default')).mode & 0o777).toBe(0o600);
   });
 });
