@@ -28,6 +28,8 @@ const MAX_BYTES = 64 << 20;
 const MAX_LINES = 1_000_000;
 const MAX_REF = 100;
 const CODE = 'EXPORT_UNIT_REFS_INVALID';
+/** Zero-width characters and a stray byte order mark: invisible in a sheet, yet the ERP would not match the number. */
+const INVISIBLE = /[\u200b-\u200d\u2060\ufeff]/;
 
 /** null without the flag; otherwise the file read and checked, or a UsageError naming the line. */
 export function readUnitRefs(given: string | undefined, cwd: string): UnitRefs | null {
@@ -108,6 +110,8 @@ export function parseUnitRefs(text: string, file: string): UnitRefs {
   const refAt = head.indexOf('erp_ref');
   for (const [column, at] of [['usage_unit_id', idAt], ['erp_ref', refAt]] as const) {
     if (at < 0) throw new UsageError(t.noColumn({ file, line: header.line, column }), t.noColumnHint, CODE);
+    // Two columns of one name: which one holds the ids (or the references) cannot be told.
+    if (head.lastIndexOf(column) !== at) throw new UsageError(t.columnTwice({ file, line: header.line, column }), t.noColumnHint, CODE);
   }
   const seen = new Map<string, { ref: string; line: number }>();
   const entries: [string, string, number][] = [];
@@ -119,7 +123,7 @@ export function parseUnitRefs(text: string, file: string): UnitRefs {
     if (!UUID.test(id)) throw bad(t.notUnit({ file, line, id: id.slice(0, 60) }), line);
     if (ref === '') continue; // a unit listed without its number yet: reported as a unit without a reference
     // C0, DEL, C1 and bidi controls: none belongs in an ERP number, and U+202E would show it reversed.
-    if (hasControlCharacter(ref)) throw bad(t.badRef({ file, line }), line);
+    if (hasControlCharacter(ref) || INVISIBLE.test(ref)) throw bad(t.badRef({ file, line }), line);
     if (ref.length > MAX_REF) throw bad(t.longRef({ file, line, max: MAX_REF }), line);
     const key = id.toLowerCase();
     const before = seen.get(key);

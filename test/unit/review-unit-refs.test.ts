@@ -33,13 +33,23 @@ describe('an erp_ref with characters that are not there to be read', () => {
     ['a right-to-left override (U+202E)', '0001\u202e0002'],
     ['a left-to-right isolate (U+2066)', '\u20660001'],
     ['a right-to-left mark (U+200F)', '0001\u200f'],
+    ['a zero-width space (U+200B)', '0001\u200b0002'],
+    ['a byte order mark inside (U+FEFF)', '00\ufeff01'],
   ])('refuses %s naming the line', (_what, ref) => {
     const e = refusedBy(() => parseUnitRefs(`usage_unit_id;erp_ref\n${U1};${ref}\n`, 'refs.csv'));
-    expect(e.message).toBe('--unit-refs refs.csv line 2: the erp_ref holds a line break or a control character.');
+    expect(e.message).toBe('--unit-refs refs.csv line 2: the erp_ref holds a line break, a control character or an invisible character.');
   });
 
   it('keeps letters of any script, umlauts and punctuation an ERP number may hold', () => {
     expect(parseUnitRefs(`usage_unit_id;erp_ref\n${U1};Müller/ÄÖÜ-ß.#1 אב\n`, 'r').entries).toEqual([[U1, 'Müller/ÄÖÜ-ß.#1 אב', 2]]);
+  });
+});
+
+describe('a header that names a column twice', () => {
+  // The first of them was taken silently: the ids (or references) may have come from the wrong column.
+  it.each(['usage_unit_id', 'erp_ref'])('refuses two columns named %s', (column) => {
+    const text = column === 'erp_ref' ? `usage_unit_id;erp_ref;ERP_Ref\n${U1};A;B\n` : `usage_unit_id;erp_ref; Usage_Unit_Id\n${U1};A;${U1}\n`;
+    expect(refusedBy(() => parseUnitRefs(text, 'refs.csv')).message).toBe(`--unit-refs refs.csv line 1: the column ${column} is named twice.`);
   });
 });
 
