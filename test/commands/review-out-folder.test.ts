@@ -57,3 +57,29 @@ describe('a re-run after the template file was edited', () => {
     expect(await readFile(path.join(home, 'victim.txt'), 'utf8')).toBe('keep');
   });
 });
+
+describe('an erp_ref a spreadsheet would run as a formula', () => {
+  it('is text with a leading apostrophe in billing.csv and a plain string cell (never a formula) in the workbook', async () => {
+    const first = path.join(home, 'plain');
+    expect((await runCli(['export', '--year', '2025', '--format', 'csv', '--out', first], { env, cwd: home })).code).toBe(0);
+    const [, ...rows] = (await readFile(path.join(first, 'billing.csv'), 'utf8')).trim().split('\r\n');
+    const units = [...new Set(rows.map((r) => r.split(',')[2]!))];
+    const refs = ['=1+1', '0001234560001', '-0001', '@SUM(A1)'];
+    expect(units.length).toBeGreaterThanOrEqual(refs.length);
+    await writeFile(path.join(home, 'formula-refs.csv'), `usage_unit_id;erp_ref\n${units.slice(0, refs.length).map((u, i) => `${u};"${refs[i]}"`).join('\n')}\n`);
+    const out = path.join(home, 'formula');
+    const r = await runCli(['export', '--year', '2025', '--unit-refs', 'formula-refs.csv', '--out', out], { env, cwd: home });
+    expect(r.code, r.stderr).toBe(0);
+    const billing = await readFile(path.join(out, 'billing.csv'), 'utf8');
+    expect(billing).toContain(',0001234560001,');
+    for (const ref of refs.filter((x) => /^[=+\-@]/.test(x))) expect(billing).toContain(`,'${ref},`);
+    const { default: ExcelJS } = await import('exceljs');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(path.join(out, 'billing.xlsx'));
+    const ws = wb.getWorksheet('Overview')!;
+    const col = (ws.getRow(1).values as unknown[]).indexOf('erp_ref');
+    const cells: unknown[] = [];
+    ws.eachRow((row, n) => n > 1 && cells.push(row.getCell(col).value));
+    expect(cells.filter((c) => c !== null && c !== '').sort()).toEqual([...refs].sort());
+  });
+});
