@@ -3,11 +3,11 @@
 // comma or semicolon, BOM tolerated, read and checked with the other flags, before any
 // request: a bad line is one error naming it (exit 2). billing.csv and the Overview carry
 // erp_ref; units without one, and lines for units not in the export, are findings.
-import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UUID } from '../api/types.js';
 import { makeFlag } from '../billing/flags.js';
 import type { Flag } from '../billing/types.js';
+import { readBounded } from '../core/bounded-read.js';
 import { UsageError } from '../core/errors.js';
 import { hasControlCharacter } from '../core/terminal-text.js';
 import { inLanguage } from '../i18n/index.js';
@@ -35,14 +35,17 @@ const INVISIBLE = /[\u200b-\u200d\u2060\ufeff]/;
 export function readUnitRefs(given: string | undefined, cwd: string): UnitRefs | null {
   if (given === undefined) return null;
   const file = path.resolve(cwd, given);
-  let bytes: Buffer;
+  let read: ReturnType<typeof readBounded>;
   try {
-    if (statSync(file).isDirectory()) throw new UsageError(t.isFolder({ file: given }), t.cannotReadHint, CODE);
-    bytes = readBounded(file, given);
+    read = readBounded(file, MAX_BYTES);
   } catch (e) {
-    if (e instanceof UsageError) throw e;
     throw new UsageError(t.cannotRead({ file: given, error: (e as NodeJS.ErrnoException).code ?? String(e) }), t.cannotReadHint, CODE);
   }
+  if (!read.ok) {
+    const message = { folder: t.isFolder, 'not-a-file': t.notAFile, 'too-large': (p: { file: string }) => t.tooLarge({ ...p, mb: MAX_BYTES >> 20 }) }[read.why];
+    throw new UsageError(message({ file: given }), read.why === 'too-large' ? t.tooLargeHint : t.cannotReadHint, CODE);
+  }
+  const bytes = read.bytes;
   let text: string;
   try {
     // A NUL is no text: UTF-16 without a byte order mark decodes as "valid" UTF-8 full of them.
@@ -52,34 +55,6 @@ export function readUnitRefs(given: string | undefined, cwd: string): UnitRefs |
     throw new UsageError(t.notUtf8({ file: given }), t.notUtf8Hint, CODE);
   }
   return parseUnitRefs(text, given);
-}
-
-/**
- * At most MAX_BYTES of a regular file. A FIFO, /dev/zero or /dev/stdin would block or never
- * end, so only a file is read (opened without blocking, checked once open), and never past
- * the bound, also when it grows meanwhile.
- */
-function readBounded(file: string, given: string): Buffer {
-  const tooLarge = () => new UsageError(t.tooLarge({ file: given, mb: MAX_BYTES >> 20 }), t.tooLargeHint, CODE);
-  const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new UsageError(t.notAFile({ file: given }), t.cannotReadHint, CODE);
-    if (stat.size > MAX_BYTES) throw tooLarge();
-    const chunks: Buffer[] = [];
-    let total = 0;
-    while (total <= MAX_BYTES) {
-      const chunk = Buffer.alloc(Math.max(stat.size + 1 - total, 1 << 16));
-      const n = readSync(fd, chunk, 0, chunk.length, null);
-      if (n === 0) break;
-      chunks.push(chunk.subarray(0, n));
-      total += n;
-    }
-    if (total > MAX_BYTES) throw tooLarge();
-    return Buffer.concat(chunks);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** Lines as an editor counts them, before the CSV is parsed: 60 MB of empty lines would be 60 million records. */

@@ -1,7 +1,8 @@
 // Adversarial review of user templates (issues 11, 14): two columns under one header. An ERP
 // import, or `--compare DIR` reading the file back, takes the first column for both: the
 // count of points could be read as a consumption. Refused with the JSON path, in both languages.
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -47,5 +48,41 @@ describe('two columns under one header', () => {
     for (const name of ['generic', 'de']) {
       for (const f of (await loadTemplate(name, process.cwd())).files) expect(new Set(f.columns.map((c) => c.header.toLowerCase())).size).toBe(f.columns.length);
     }
+  });
+});
+
+describe('a --template path that is no template file', () => {
+  async function refusedPath(given: string, setup: (dir: string) => Promise<void>): Promise<UsageError> {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'md-review-tpl-'));
+    await setup(dir);
+    try {
+      await loadTemplate(given, dir);
+    } catch (e) {
+      expect(e).toBeInstanceOf(UsageError);
+      expect((e as UsageError).code).toBe('EXPORT_TEMPLATE_INVALID');
+      return e as UsageError;
+    }
+    throw new Error('the template was accepted');
+  }
+
+  it('a folder is named as one (not EISDIR), in both languages', async () => {
+    expect((await refusedPath('./tpl', (d) => mkdir(path.join(d, 'tpl')))).message).toBe('--template ./tpl is a folder, not a file.');
+    setLanguage('de');
+    const e = await refusedPath('./tpl', (d) => mkdir(path.join(d, 'tpl')));
+    expect(e.message).toBe('--template ./tpl ist ein Ordner, keine Datei.');
+    expect(await findEnglish(`${e.message}\n${e.hint}`)).toEqual([]);
+  });
+
+  // Before: a FIFO blocked the run for ever and /dev/zero was read until memory ran out.
+  it('a FIFO and a device are refused at once, without reading from them', async () => {
+    const started = Date.now();
+    expect((await refusedPath('./pipe.json', async (d) => void execFileSync('mkfifo', [path.join(d, 'pipe.json')]))).message).toMatch(/^--template \.\/pipe\.json is not a file/);
+    expect((await refusedPath('/dev/zero', async () => undefined)).message).toMatch(/^--template \/dev\/zero is not a file/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('a file over 1 MB is refused, even when it is valid JSON', async () => {
+    const big = JSON.stringify({ extends: 'generic', description: 'x'.repeat(1 << 20) });
+    expect((await refusedPath('./big.json', (d) => writeFile(path.join(d, 'big.json'), big))).message).toBe('--template ./big.json: the file is larger than 1024 kB; a template is a short JSON file.');
   });
 });
