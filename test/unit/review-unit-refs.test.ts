@@ -93,3 +93,22 @@ describe('a --unit-refs file that is not what it seems', () => {
     expect(parseUnitRefs(`usage_unit_id;erp_ref\n${U1};A${'\n'.repeat(999_999)}`, 'r').entries).toHaveLength(1);
   });
 });
+
+describe('--unit-refs with --property', () => {
+  it('a reference for a unit of a Property not exported is UNIT_REF_UNKNOWN (info), never in billing', async () => {
+    const { runExport } = await import('../../src/export/run.js');
+    const { T0, dataset, fakeApi, reporter, setup } = await import('./export-fixtures.js');
+    const { readFile } = await import('node:fs/promises');
+    const data = dataset();
+    const s = await setup();
+    const [mine, other] = [data[0]!.units[0]!.unit.id, data[1]!.units[0]!.unit.id];
+    const args = { ...s.args, formats: ['csv' as const], propertyIds: [data[0]!.property.id], unitRefs: parseUnitRefs(`usage_unit_id,erp_ref\n${mine},M-1\n${other},O-1\n`, 'refs.csv') };
+    await runExport({ api: fakeApi(data).api, ...s, args, reporter: reporter(), toolVersion: 't', now: () => T0 });
+    const billing = await readFile(path.join(args.out, 'billing.csv'), 'utf8');
+    expect(billing).toContain(`,${mine},M-1,`);
+    expect(billing).not.toContain('O-1');
+    const unknown = (await readFile(path.join(args.out, 'review.csv'), 'utf8')).split('\r\n').filter((l) => l.includes('UNIT_REF_UNKNOWN'));
+    expect(unknown).toHaveLength(1);
+    expect(unknown[0]).toMatch(new RegExp(`^info,UNIT_REF_UNKNOWN,.*${other}`));
+  });
+});
