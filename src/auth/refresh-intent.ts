@@ -13,6 +13,9 @@ import { tokenTexts as t } from './texts-tokens.js';
 /** An intent younger than this whose process still lives is taken as a refresh still in flight. */
 export const IN_FLIGHT_MAX_MS = 10 * 60_000;
 
+/** How far ahead of this clock an intent may be dated and still count (clock steps of NTP). */
+const CLOCK_SLACK_MS = 60_000;
+
 export type RefreshIntent = NonNullable<StoredRecord['refresh_intent']>;
 
 export function intentOf(now = new Date()): RefreshIntent {
@@ -21,7 +24,10 @@ export function intentOf(now = new Date()): RefreshIntent {
 
 /** Another process on this machine, still running, that started the refresh a short while ago. */
 export function stillInFlight(intent: RefreshIntent, now = Date.now()): boolean {
-  return intent.host === os.hostname() && intent.pid !== process.pid && now - Date.parse(intent.at) < IN_FLIGHT_MAX_MS && processAlive(intent.pid);
+  // An intent dated ahead of this clock (edited, or written before the clock went back) is not young:
+  // taken as in flight it would refuse every run until that date.
+  const age = now - Date.parse(intent.at);
+  return intent.host === os.hostname() && intent.pid !== process.pid && age > -CLOCK_SLACK_MS && age < IN_FLIGHT_MAX_MS && processAlive(intent.pid);
 }
 
 export function refreshInFlight(intent: RefreshIntent, relogin: string): ServiceUnavailableError {

@@ -86,8 +86,16 @@ export async function loadProfiles(env: NodeJS.ProcessEnv): Promise<Record<strin
 }
 
 export async function loadProfile(env: NodeJS.ProcessEnv, name: string): Promise<Profile | undefined> {
-  const raw = (await readConfig(env)).profiles?.[name];
+  const raw = own((await readConfig(env)).profiles, name);
   return raw === undefined ? undefined : checkedProfile(env, name, raw);
+}
+
+/**
+ * The profile of that name, if the file has one: `--profile constructor` (a valid name) must
+ * not find Object.prototype.constructor and call it a damaged profile.
+ */
+function own(profiles: Record<string, Profile> | undefined, name: string): Profile | undefined {
+  return profiles && Object.hasOwn(profiles, name) ? profiles[name] : undefined;
 }
 
 function checkedProfile(env: NodeJS.ProcessEnv, name: string, raw: unknown): Profile {
@@ -116,14 +124,14 @@ export async function saveProfile(env: NodeJS.ProcessEnv, profile: Profile): Pro
 /** Sets some fields of an existing profile (no-op when the profile is gone). */
 export async function setProfileFields(env: NodeJS.ProcessEnv, name: string, fields: Partial<Omit<Profile, 'name'>>): Promise<void> {
   await updateConfig(env, (c) => {
-    const p = c.profiles?.[name];
+    const p = own(c.profiles, name);
     return p ? { ...c, profiles: { ...c.profiles, [name]: { ...p, ...fields } } } : c;
   });
 }
 
 export async function removeProfileFields(env: NodeJS.ProcessEnv, name: string, fields: (keyof Profile)[]): Promise<void> {
   await updateConfig(env, (c) => {
-    const p = c.profiles?.[name];
+    const p = own(c.profiles, name);
     if (!p) return c;
     const copy: Record<string, unknown> = { ...p };
     for (const f of fields) delete copy[f];

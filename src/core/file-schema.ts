@@ -17,12 +17,34 @@ export interface CheckOptions {
 /** Parses JSON text and checks it; the top level must be an object. */
 export function checkJson<S extends v.GenericSchema>(schema: S, text: string, opts: CheckOptions = {}): Checked<v.InferOutput<S>> {
   let data: unknown;
+  // Parsing copes with any depth, but writing it back (JSON.stringify) overflows the stack
+  // and the extra fields this file may keep are written back: refused here, in one line.
+  if (deeperThan(text, MAX_DEPTH)) return { ok: false, problem: t.tooDeep({ max: MAX_DEPTH }) };
   try {
     data = JSON.parse(text);
   } catch {
     return { ok: false, problem: text.trim() ? t.notJson : t.empty };
   }
   return checkValue(schema, data, opts);
+}
+
+const MAX_DEPTH = 64;
+
+/** Whether the JSON text nests objects and arrays deeper than `max` (brackets inside strings do not count). */
+function deeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
 }
 
 /** Checks a value already parsed (one profile of config.json). */

@@ -15,6 +15,11 @@ export function terminalSafe(text: string): string {
   return text.replace(UNSAFE, escape);
 }
 
+/** Whether the text holds a character terminalSafe would escape (a control or bidi character). */
+export function hasControlCharacter(text: string): boolean {
+  return text.search(UNSAFE) >= 0;
+}
+
 /** Like terminalSafe, but keeps line breaks (for texts the tool itself wraps over lines). */
 export function terminalSafeLines(text: string): string {
   return text.replace(UNSAFE_KEEP_NEWLINE, escape);

@@ -138,16 +138,17 @@ export class AtomicOutput {
   /**
    * Renames every pending file into place, `last` (the manifest) after all others. An
    * existing `last` is first moved aside (and that made durable), so from the first rename
-   * on, the folder has no manifest until the new one lands.
+   * on, the folder has no manifest until the new one lands; `stale` files are removed once
+   * the old one is aside.
    */
-  async commit(last: string): Promise<string[]> {
+  async commit(last: string, stale: readonly string[] = []): Promise<string[]> {
     for (const f of this.open) throw new Error(`file still open at commit: ${f.path}`);
     const names = [...this.pending.keys()].filter((n) => n !== last);
     const aside = path.join(this.dir, asideName(last));
     if (this.pending.has(last)) names.push(last);
     // A file another program keeps open (Windows: billing.xlsx in Excel) stops the commit
     // here, before the first rename, so the folder never holds a mix of old and new files.
-    await checkReplaceable(names.map((n) => path.join(this.dir, n)), this.replace);
+    await checkReplaceable([...names, ...stale].map((n) => path.join(this.dir, n)), this.replace);
     if (this.pending.has(last)) {
       const moved = await renameReplacing(path.join(this.dir, last), aside, this.replace).then(
         () => true,
@@ -155,6 +156,8 @@ export class AtomicOutput {
       );
       if (moved) await this.syncDir();
     }
+    // Files of the export being replaced that this one does not write: gone once its manifest is aside.
+    for (const old of stale) await rm(path.join(this.dir, old), { force: true });
     for (const n of names) await renameReplacing(this.pending.get(n)!, path.join(this.dir, n), this.replace);
     this.pending.clear();
     await this.syncDir();

@@ -5,7 +5,7 @@
 // fresh answer from the service (src/api/schemas.ts), so a damaged one is fetched again
 // instead of billed.
 import * as v from 'valibot';
-import { SchemaViolation, arr, check, obj } from '../api/schema.js';
+import { MAX_DEPTH, SchemaViolation, arr, check, obj, tooDeep } from '../api/schema.js';
 import { measuringPoint, pointConsumption, property, unitConsumption, usageUnit } from '../api/schemas.js';
 import type { Property } from '../api/types.js';
 import { runText as t } from './texts-run.js';
@@ -36,11 +36,15 @@ const answersSchema = obj('PropertyAnswers', {
 });
 
 function parse(text: string): unknown {
+  let json: unknown;
   try {
-    return JSON.parse(text);
+    json = JSON.parse(text);
   } catch {
     throw new JournalDamage(t.notJson);
   }
+  // Kept whole and written again (meta.json) or compared as JSON: deeper would overflow the stack.
+  if (tooDeep(json)) throw new JournalDamage(t.tooDeep({ max: MAX_DEPTH }));
+  return json;
 }
 
 function contract(json: unknown, schema: Parameters<typeof check>[1], path: string): void {

@@ -268,9 +268,23 @@ export async function completeOutput(staged: StagedOutput, manifest: (files: Fil
   const m = await atomic.create(MANIFEST);
   await m.write(`${JSON.stringify(manifest(files), null, 2)}\n`);
   await atomic.closeFile(m);
-  await atomic.commit(MANIFEST);
+  await atomic.commit(MANIFEST, await staleFiles(staged.dir, files));
   await atomic.abort(); // removes the spools; final files are never touched
   return files;
+}
+
+/**
+ * The files the export being replaced listed (checkOutDir let this run in: same arguments)
+ * that this one does not write: a template file edited to drop a table or rename a file
+ * would otherwise leave the old file beside the new ones. Only plain names in the folder.
+ */
+async function staleFiles(dir: string, files: FileEntry[]): Promise<string[]> {
+  const old = (await readManifest(path.join(dir, MANIFEST))) ?? (await readManifest(path.join(dir, asideName(MANIFEST))));
+  const listed = (old as { files?: unknown } | null)?.files;
+  if (!Array.isArray(listed)) return [];
+  const now = new Set([...files.map((f) => f.name), MANIFEST]);
+  const names = listed.map((f: unknown) => (f as { name?: unknown } | null)?.name);
+  return names.filter((n): n is string => typeof n === 'string' && n === path.basename(n) && !/^\.{0,2}$/.test(n) && !n.includes('\\') && !now.has(n));
 }
 
 /** Removes a staged output's temporary files; final names are never touched. */

@@ -4,9 +4,9 @@
 // words); the workbook's sheet names default to the run's language. Every problem is one
 // line naming the file and the JSON path, e.g.
 //   template my.json: files.billing.columns[2]: unknown column "foo" (billing has: ...)
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as v from 'valibot';
+import { readBounded } from '../core/bounded-read.js';
 import { UsageError } from '../core/errors.js';
 import { readResource } from '../core/resources.js';
 import type { Lang } from '../i18n/index.js';
@@ -126,11 +126,17 @@ type ColumnSpec = string | { key: string; header?: string | undefined };
 function resolveColumns(table: TableName, spec: ColumnSpec[], base: TemplateFile | undefined, at: string): TemplateColumn[] {
   const known = TABLE_COLUMNS[table];
   const seen = new Set<string>();
+  const headers = new Map<string, string>();
   return spec.map((c, i) => {
     const { key, header } = typeof c === 'string' ? { key: c, header: undefined } : c;
     if (seen.has(key)) fail(`${at}[${i}]`, tt.twice({ key }));
     seen.add(key);
-    return { key, header: header ?? base?.columns.find((b) => b.key === key)?.header ?? key, type: known[key]! };
+    const shown = header ?? base?.columns.find((b) => b.key === key)?.header ?? key;
+    // Two columns under one header: a reader (an ERP import, --compare DIR) would take the first for both.
+    const other = headers.get(shown.trim().toLowerCase());
+    if (other !== undefined) fail(`${at}[${i}]${typeof c === 'string' ? '' : '.header'}`, tt.headerTwice({ header: shown, key: other }));
+    headers.set(shown.trim().toLowerCase(), key);
+    return { key, header: shown, type: known[key]! };
   });
 }
 
@@ -190,6 +196,7 @@ async function readJson(read: () => Promise<string>, label: string): Promise<unk
   try {
     text = await read();
   } catch (e) {
+    if (e instanceof UsageError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     throw new UsageError(tt.cannotRead({ file: label, error: code ?? String(e) }), tt.cannotReadHint, 'EXPORT_TEMPLATE_INVALID');
   }
@@ -205,6 +212,9 @@ async function builtin(name: string): Promise<Template> {
   return applyTemplate(doc, null);
 }
 
+/** A template is a few kB of JSON; a pipe, a device or a huge file is not one. */
+const MAX_TEMPLATE_BYTES = 1 << 20;
+
 /** Resolves --template: a built-in name, or a JSON file (relative to cwd) extending one. */
 export async function loadTemplate(nameOrFile: string, cwd: string): Promise<Template> {
   if ((BUILTIN_TEMPLATES as readonly string[]).includes(nameOrFile)) return builtin(nameOrFile);
@@ -212,7 +222,12 @@ export async function loadTemplate(nameOrFile: string, cwd: string): Promise<Tem
     throw new UsageError(tt.noSuch({ name: nameOrFile }), tt.noSuchHint, 'EXPORT_TEMPLATE_INVALID');
   }
   const file = path.resolve(cwd, nameOrFile);
-  const doc = await readJson(() => readFile(file, 'utf8'), nameOrFile);
+  const doc = await readJson(async () => {
+    const read = readBounded(file, MAX_TEMPLATE_BYTES);
+    if (read.ok) return read.bytes.toString('utf8');
+    const message = { folder: tt.isFolder, 'not-a-file': tt.notAFile, 'too-large': (p: { file: string }) => tt.tooLarge({ ...p, kb: MAX_TEMPLATE_BYTES >> 10 }) }[read.why];
+    throw new UsageError(message({ file: nameOrFile }), tt.cannotReadHint, 'EXPORT_TEMPLATE_INVALID');
+  }, nameOrFile);
   const ext = typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? ((doc as Record<string, unknown>).extends ?? 'generic') : 'generic';
   try {
     if (typeof ext !== 'string' || !(BUILTIN_TEMPLATES as readonly string[]).includes(ext)) fail('extends', tt.extendsWhat);

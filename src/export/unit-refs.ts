@@ -3,12 +3,13 @@
 // comma or semicolon, BOM tolerated, read and checked with the other flags, before any
 // request: a bad line is one error naming it (exit 2). billing.csv and the Overview carry
 // erp_ref; units without one, and lines for units not in the export, are findings.
-import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UUID } from '../api/types.js';
 import { makeFlag } from '../billing/flags.js';
 import type { Flag } from '../billing/types.js';
+import { readBounded } from '../core/bounded-read.js';
 import { UsageError } from '../core/errors.js';
+import { hasControlCharacter } from '../core/terminal-text.js';
 import { inLanguage } from '../i18n/index.js';
 import { parseCsvRecords } from '../review/csv.js';
 import type { Template } from './templates.js';
@@ -27,26 +28,41 @@ const MAX_BYTES = 64 << 20;
 const MAX_LINES = 1_000_000;
 const MAX_REF = 100;
 const CODE = 'EXPORT_UNIT_REFS_INVALID';
+/** Zero-width characters and a stray byte order mark: invisible in a sheet, yet the ERP would not match the number. */
+const INVISIBLE = /[\u200b-\u200d\u2060\ufeff]/;
 
 /** null without the flag; otherwise the file read and checked, or a UsageError naming the line. */
 export function readUnitRefs(given: string | undefined, cwd: string): UnitRefs | null {
   if (given === undefined) return null;
   const file = path.resolve(cwd, given);
-  let bytes: Buffer;
+  let read: ReturnType<typeof readBounded>;
   try {
-    if (statSync(file).size > MAX_BYTES) throw new UsageError(t.tooLarge({ file: given, mb: MAX_BYTES >> 20 }), t.tooLargeHint, CODE);
-    bytes = readFileSync(file);
+    read = readBounded(file, MAX_BYTES);
   } catch (e) {
-    if (e instanceof UsageError) throw e;
     throw new UsageError(t.cannotRead({ file: given, error: (e as NodeJS.ErrnoException).code ?? String(e) }), t.cannotReadHint, CODE);
   }
+  if (!read.ok) {
+    const message = { folder: t.isFolder, 'not-a-file': t.notAFile, 'too-large': (p: { file: string }) => t.tooLarge({ ...p, mb: MAX_BYTES >> 20 }) }[read.why];
+    throw new UsageError(message({ file: given }), read.why === 'too-large' ? t.tooLargeHint : t.cannotReadHint, CODE);
+  }
+  const bytes = read.bytes;
   let text: string;
   try {
+    // A NUL is no text: UTF-16 without a byte order mark decodes as "valid" UTF-8 full of them.
+    if (bytes.includes(0)) throw new Error('NUL');
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw new UsageError(t.notUtf8({ file: given }), t.notUtf8Hint, CODE);
   }
   return parseUnitRefs(text, given);
+}
+
+/** Lines as an editor counts them, before the CSV is parsed: 60 MB of empty lines would be 60 million records. */
+function tooManyLines(text: string): boolean {
+  const breaks = /\r\n|\r|\n/g;
+  let n = 0;
+  while (n <= MAX_LINES && breaks.exec(text)) n++;
+  return n + (/[\r\n]$/.test(text) ? 0 : 1) > MAX_LINES;
 }
 
 /** The separator of the header (the first line with a name in it): a semicolon when it has more of them than commas. */
@@ -58,6 +74,7 @@ function separatorOf(text: string): string {
 
 export function parseUnitRefs(text: string, file: string): UnitRefs {
   const body = text.replace(/^\uFEFF/, '');
+  if (tooManyLines(body)) throw new UsageError(t.tooMany({ file, max: MAX_LINES }), t.tooLargeHint, CODE);
   const { records, open } = parseCsvRecords(body, separatorOf(body));
   const bad = (message: string, line: number, hint = t.lineHint({ line, file })) => new UsageError(message, hint, CODE);
   if (open !== null) throw bad(t.openQuote({ file, line: open }), open);
@@ -68,8 +85,9 @@ export function parseUnitRefs(text: string, file: string): UnitRefs {
   const refAt = head.indexOf('erp_ref');
   for (const [column, at] of [['usage_unit_id', idAt], ['erp_ref', refAt]] as const) {
     if (at < 0) throw new UsageError(t.noColumn({ file, line: header.line, column }), t.noColumnHint, CODE);
+    // Two columns of one name: which one holds the ids (or the references) cannot be told.
+    if (head.lastIndexOf(column) !== at) throw new UsageError(t.columnTwice({ file, line: header.line, column }), t.noColumnHint, CODE);
   }
-  if (rows.length > MAX_LINES) throw new UsageError(t.tooMany({ file, max: MAX_LINES }), t.tooLargeHint, CODE);
   const seen = new Map<string, { ref: string; line: number }>();
   const entries: [string, string, number][] = [];
   const last = idAt > refAt ? { column: 'usage_unit_id', needed: idAt + 1 } : { column: 'erp_ref', needed: refAt + 1 };
@@ -79,8 +97,8 @@ export function parseUnitRefs(text: string, file: string): UnitRefs {
     const ref = fields[refAt]!.trim();
     if (!UUID.test(id)) throw bad(t.notUnit({ file, line, id: id.slice(0, 60) }), line);
     if (ref === '') continue; // a unit listed without its number yet: reported as a unit without a reference
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f\u007f]/.test(ref)) throw bad(t.badRef({ file, line }), line);
+    // C0, DEL, C1 and bidi controls: none belongs in an ERP number, and U+202E would show it reversed.
+    if (hasControlCharacter(ref) || INVISIBLE.test(ref)) throw bad(t.badRef({ file, line }), line);
     if (ref.length > MAX_REF) throw bad(t.longRef({ file, line, max: MAX_REF }), line);
     const key = id.toLowerCase();
     const before = seen.get(key);

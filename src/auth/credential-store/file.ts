@@ -7,6 +7,16 @@ import { dirs } from '../../core/paths.js';
 import { damagedRecord, parseRecord, type CredentialStore, type StoredRecord } from './types.js';
 import { storeTexts as t } from './texts.js';
 
+/**
+ * The record holds a refresh token: a copy restored from a backup or edited with another
+ * umask may be readable by others, and `status` says "mode 0600". Made so at once.
+ */
+async function tighten(file: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  const { mode } = await fsp.stat(file);
+  if ((mode & 0o077) !== 0) await fsp.chmod(file, 0o600).catch(() => undefined);
+}
+
 export class FileCredentialStore implements CredentialStore {
   readonly kind = 'file' as const;
   private readonly dir: string;
@@ -32,6 +42,7 @@ export class FileCredentialStore implements CredentialStore {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw e;
     }
+    await tighten(file);
     const checked = parseRecord(text);
     if (!checked.ok) throw damagedRecord(t.fileDamaged({ file, problem: checked.problem }), profile);
     return checked.value;

@@ -57,7 +57,8 @@ export const RecordSchema = v.looseObject({
   client_secret: v.optional(text),
   scope: v.optional(text),
   refresh_uncertain_since: v.optional(text),
-  refresh_intent: v.optional(v.looseObject({ at: moment, pid: v.pipe(v.number(), v.integer()), host: text })),
+  // pid 0 and -1 are no process: kill(0|-1, 0) signals a group and succeeds, which read as a refresh in flight.
+  refresh_intent: v.optional(v.looseObject({ at: moment, pid: v.pipe(v.number(), v.safeInteger(), v.minValue(1)), host: text })),
   updated_at: text,
 });
 

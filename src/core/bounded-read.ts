@@ -1,0 +1,30 @@
+// A file named on the command line (--unit-refs, --template) is read before any request.
+// Only a plain file is read, and never past a bound: a FIFO or /dev/stdin would block the
+// run, /dev/zero would be read until memory runs out, a file growing meanwhile never ends.
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
+
+export type BoundedRead = { ok: true; bytes: Buffer } | { ok: false; why: 'folder' | 'not-a-file' | 'too-large' };
+
+/** The file's bytes, or why it is not read; errors of the file system (ENOENT, EACCES) are thrown. */
+export function readBounded(file: string, maxBytes: number): BoundedRead {
+  if (statSync(file).isDirectory()) return { ok: false, why: 'folder' };
+  // Opened without blocking (a FIFO without a writer would block here), checked once open.
+  const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return { ok: false, why: 'not-a-file' };
+    if (stat.size > maxBytes) return { ok: false, why: 'too-large' };
+    const chunks: Buffer[] = [];
+    let total = 0;
+    while (total <= maxBytes) {
+      const chunk = Buffer.alloc(Math.max(stat.size + 1 - total, 1 << 16));
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      chunks.push(chunk.subarray(0, n));
+      total += n;
+    }
+    return total > maxBytes ? { ok: false, why: 'too-large' } : { ok: true, bytes: Buffer.concat(chunks) };
+  } finally {
+    closeSync(fd);
+  }
+}
