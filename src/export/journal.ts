@@ -227,6 +227,13 @@ export class Journal {
     await this.saveMeta();
   }
 
+  /**
+   * A saved file is unpacked into at most this much: the service's answers for one Property
+   * (each answer capped at 32 MiB) stay far below it, and a damaged or planted file must not
+   * fill the memory (a few KB of gzip can unpack to gigabytes).
+   */
+  static readonly UNPACKED_MAX = 512 * 1024 * 1024;
+
   private file(index: number): string {
     return path.join(this.dir, `property-${String(index).padStart(6, '0')}.json.gz`);
   }
@@ -239,10 +246,10 @@ export class Journal {
     const file = this.file(index);
     let text: string;
     try {
-      text = gunzipSync(await readFile(file)).toString('utf8');
+      text = gunzipSync(await readFile(file), { maxOutputLength: Journal.UNPACKED_MAX }).toString('utf8');
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT') onDamaged(file, code?.startsWith('Z_') ? t.notGzip : (code ?? String(e)));
+      if (code !== 'ENOENT') onDamaged(file, code === 'ERR_BUFFER_TOO_LARGE' ? t.unpackedTooLarge({ mb: Journal.UNPACKED_MAX / 1024 / 1024 }) : code?.startsWith('Z_') ? t.notGzip : (code ?? String(e)));
       return null;
     }
     try {

@@ -70,3 +70,14 @@ describe('a run interrupted in one language and resumed in the other', () => {
     expect(got).toEqual(want);
   });
 });
+
+describe('a saved file that unpacks to more than the journal allows', () => {
+  it('is damaged: fetched again, and the memory it could fill is never allocated', async () => {
+    const x = await interrupted();
+    const file = path.join(x.dir, 'property-000000.json.gz');
+    // about 600 KB of gzip that unpacks to 600 MiB
+    await writeFile(file, gzipSync(Buffer.alloc(600 * 1024 * 1024, 0x20), { level: 9 }));
+    const r = await rerun(x);
+    expect(r.notes).toContain(`the saved answers in ${file} are damaged (it unpacks to more than 512 MB); fetching them again.`);
+  }, 60_000);
+});
