@@ -16,9 +16,11 @@ export class BufferedFile {
   private readonly hash: Hash = createHash('sha256');
   bytes = 0;
 
+  /** `durable`: fsynced on close. A scratch file is read back by this run and removed, and a crash re-runs from the journal, so it is not. */
   constructor(
     private readonly fh: FileHandle,
     readonly path: string,
+    private readonly durable = true,
   ) {}
 
   async write(text: string): Promise<void> {
@@ -42,10 +44,10 @@ export class BufferedFile {
     return this.hash.copy().digest('hex');
   }
 
-  /** Flushes, fsyncs and closes. */
+  /** Flushes, fsyncs (a durable file) and closes. */
   async close(): Promise<void> {
     await this.flush();
-    await this.fh.sync();
+    if (this.durable) await this.fh.sync();
     await this.fh.close();
   }
 
@@ -125,7 +127,7 @@ export class AtomicOutput {
   async scratch(name: string): Promise<BufferedFile> {
     const p = path.join(this.dir, partialName(name));
     const fh = await open(p, 'w+');
-    const f = new BufferedFile(fh, p);
+    const f = new BufferedFile(fh, p, false);
     this.open.add(f);
     return f;
   }

@@ -54,6 +54,25 @@ describe('atomic output', () => {
     expect(a.bytes).toBe(200_000);
   });
 
+  it('fsyncs the files it puts in place, not the scratch spools it reads back and removes (16 profiles ending together waited on them)', async () => {
+    const dir = await tmp();
+    const out = new AtomicOutput(dir);
+    await out.prepare();
+    const spool = await out.scratch('billing.ndjson');
+    const final = await out.create('billing.csv');
+    const synced: string[] = [];
+    for (const [f, name] of [[spool, 'spool'], [final, 'final']] as const) {
+      const fh = (f as unknown as { fh: { sync: () => Promise<void> } }).fh;
+      const sync = fh.sync.bind(fh);
+      fh.sync = () => (synced.push(name), sync());
+      await f.write('x'.repeat(100));
+      await out.closeFile(f);
+    }
+    expect(synced).toEqual(['final']);
+    expect(await readFile(spool.path, 'utf8')).toBe('x'.repeat(100));
+    await out.abort();
+  });
+
   it('leaves no final-named file when the export fails half-way', async () => {
     const dir = await tmp();
     const t = await loadTemplate('generic', process.cwd());

@@ -127,7 +127,7 @@ describe('workbooks of finished profiles', () => {
   async function workbooksOpenAtOnce(profiles: number): Promise<number> {
     let open = 0;
     let most = 0;
-    vi.doMock('../../src/commands/export.js', () => ({
+    vi.doMock('../../src/export/single.js', () => ({
       exportProfile: async (args: { out: string }, _t: unknown, _io: unknown, shared: { workbooks: Slots }): Promise<ExportSummary> => {
         const release = await shared.workbooks.acquire();
         open++;
