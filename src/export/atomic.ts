@@ -44,16 +44,26 @@ export class BufferedFile {
     return this.hash.copy().digest('hex');
   }
 
-  /** Flushes, fsyncs (a durable file) and closes. */
-  async close(): Promise<void> {
+  /** Flushes, fsyncs (a durable file, unless its commit does: `syncFiles`) and closes. */
+  async close(sync = this.durable): Promise<void> {
     await this.flush();
-    if (this.durable) await this.fh.sync();
+    if (sync) await this.fh.sync();
     await this.fh.close();
   }
 
   async discard(): Promise<void> {
     await this.fh.close().catch(() => undefined);
   }
+}
+
+/** fsyncs closed files, all at once (the disk can merge them). */
+export async function syncFiles(paths: string[]): Promise<void> {
+  await Promise.all(
+    paths.map(async (p) => {
+      const fh = await open(p, 'r+');
+      await fh.sync().finally(() => fh.close());
+    }),
+  );
 }
 
 export function partialName(finalName: string): string {
@@ -132,9 +142,10 @@ export class AtomicOutput {
     return f;
   }
 
-  async closeFile(f: BufferedFile): Promise<void> {
+  /** `sync` false: the caller fsyncs the file before the commit (`syncFiles`). */
+  async closeFile(f: BufferedFile, sync?: boolean): Promise<void> {
     this.open.delete(f);
-    await f.close();
+    await f.close(sync);
   }
 
   /**

@@ -1,9 +1,9 @@
-import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AtomicOutput } from '../../src/export/atomic.js';
-import { checkOutDir, OutputSet, probeFile } from '../../src/export/output.js';
+import { checkOutDir, completeOutput, OutputSet, probeFile, writeWorkbookHere } from '../../src/export/output.js';
 import { loadTemplate } from '../../src/export/templates.js';
 
 const tmp = () => mkdtemp(path.join(os.tmpdir(), 'md-atomic-'));
@@ -71,6 +71,34 @@ describe('atomic output', () => {
     expect(synced).toEqual(['final']);
     expect(await readFile(spool.path, 'utf8')).toBe('x'.repeat(100));
     await out.abort();
+  });
+
+  it('fsyncs the CSV files while the workbook is written, and all of them before the manifest goes in place', async () => {
+    const dir = await tmp();
+    const t = await loadTemplate('generic', process.cwd());
+    const set = new OutputSet(dir, t, ['csv', 'xlsx']);
+    await set.start();
+    await set.write('billing', [{ property_id: 'p', billable_value: '1' }]);
+    const probe = await open(path.join(dir, 'probe'), 'w');
+    const sync = vi.spyOn(Object.getPrototypeOf(probe) as { sync: () => Promise<void> }, 'sync');
+    await probe.close();
+    try {
+      const staged = await set.stage([['tenant', 'T']], new Date('2026-01-01T00:00:00Z'));
+      expect(sync).toHaveBeenCalledTimes(0); // the first workbook need not wait for the disk
+      const csvs = staged.files.length;
+      let syncedDuringWorkbook = -1;
+      const files = await completeOutput(staged, (f) => ({ files: f }), async (input) => {
+        await writeWorkbookHere(input);
+        await new Promise((r) => setTimeout(r, 50));
+        syncedDuringWorkbook = sync.mock.calls.length;
+      });
+      expect(syncedDuringWorkbook).toBe(csvs);
+      // each CSV, the workbook and the manifest (then the folder, at the renames)
+      expect(sync.mock.calls.length).toBeGreaterThanOrEqual(csvs + 2);
+      expect(files.map((f) => f.name)).toContain('billing.xlsx');
+    } finally {
+      sync.mockRestore();
+    }
   });
 
   it('leaves no final-named file when the export fails half-way', async () => {
