@@ -16,11 +16,9 @@ export class BufferedFile {
   private readonly hash: Hash = createHash('sha256');
   bytes = 0;
 
-  /** `durable`: fsynced on close. A scratch file is read back by this run and removed, and a crash re-runs from the journal, so it is not. */
   constructor(
     private readonly fh: FileHandle,
     readonly path: string,
-    private readonly durable = true,
   ) {}
 
   async write(text: string): Promise<void> {
@@ -44,26 +42,16 @@ export class BufferedFile {
     return this.hash.copy().digest('hex');
   }
 
-  /** Flushes, fsyncs (a durable file, unless its commit does: `syncFiles`) and closes. */
-  async close(sync = this.durable): Promise<void> {
+  /** Flushes, fsyncs and closes. */
+  async close(): Promise<void> {
     await this.flush();
-    if (sync) await this.fh.sync();
+    await this.fh.sync();
     await this.fh.close();
   }
 
   async discard(): Promise<void> {
     await this.fh.close().catch(() => undefined);
   }
-}
-
-/** fsyncs closed files, all at once (the disk can merge them). */
-export async function syncFiles(paths: string[]): Promise<void> {
-  await Promise.all(
-    paths.map(async (p) => {
-      const fh = await open(p, 'r+');
-      await fh.sync().finally(() => fh.close());
-    }),
-  );
 }
 
 export function partialName(finalName: string): string {
@@ -137,15 +125,14 @@ export class AtomicOutput {
   async scratch(name: string): Promise<BufferedFile> {
     const p = path.join(this.dir, partialName(name));
     const fh = await open(p, 'w+');
-    const f = new BufferedFile(fh, p, false);
+    const f = new BufferedFile(fh, p);
     this.open.add(f);
     return f;
   }
 
-  /** `sync` false: the caller fsyncs the file before the commit (`syncFiles`). */
-  async closeFile(f: BufferedFile, sync?: boolean): Promise<void> {
+  async closeFile(f: BufferedFile): Promise<void> {
     this.open.delete(f);
-    await f.close(sync);
+    await f.close();
   }
 
   /**

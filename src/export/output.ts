@@ -8,7 +8,7 @@ import path from 'node:path';
 import { compareUnits } from '../billing/order.js';
 import { FLAG_SEVERITY, type BillingRow, type FlagCode } from '../billing/types.js';
 import { UsageError } from '../core/errors.js';
-import { AtomicOutput, asideName, partialName, syncFiles, type BufferedFile } from './atomic.js';
+import { AtomicOutput, asideName, partialName, type BufferedFile } from './atomic.js';
 import { CsvTableWriter } from './csv-writer.js';
 import type { Format } from './options.js';
 import { overviewKey, type Row, type TableName } from './tables.js';
@@ -20,7 +20,7 @@ import type { OverviewData, OverviewUnit, XlsxInput } from './xlsx-writer.js';
 export const MANIFEST = 'meterdata-manifest.json';
 export const XLSX_FILE = 'billing.xlsx';
 
-/** Every file of an export closed under its temporary name, as plain data (it may cross a thread); completeOutput fsyncs the CSVs. */
+/** Every file of an export closed under its temporary name, as plain data (it may cross a thread). */
 export interface StagedOutput {
   dir: string;
   /** final name -> temporary path */
@@ -229,14 +229,14 @@ export class OutputSet {
   async stage(about: [string, string | number][], exportTime: Date): Promise<StagedOutput> {
     const files: FileEntry[] = [];
     for (const [table, { file, writer }] of this.csv) {
-      await this.atomic.closeFile(file, false); // fsynced by completeOutput while the workbook is written
+      await this.atomic.closeFile(file);
       files.push({ name: writer.file.file, bytes: file.bytes, sha256: file.digest(), rows: this.rows[table] ?? 0 });
     }
     let xlsx: XlsxInput | null = null;
     if (this.formats.includes('xlsx')) {
       for (const s of [...this.spools.values(), this.overviewSpool!]) await this.atomic.closeFile(s);
       const spools = Object.fromEntries([...this.spools.entries()].map(([t, f]) => [t, f.path]));
-      await this.atomic.closeFile(await this.atomic.create(XLSX_FILE), false); // exceljs writes the file itself, through its own stream
+      await this.atomic.closeFile(await this.atomic.create(XLSX_FILE)); // exceljs writes the file itself, through its own stream
       xlsx = { file: path.join(this.dir, partialName(XLSX_FILE)), template: this.template, spools, overview: this.overview(), about, exportTime };
     }
     return { dir: this.dir, pending: this.atomic.staged(), files, xlsx, created: this.atomic.createdDir };
@@ -259,16 +259,12 @@ export const writeWorkbookHere: WorkbookWriter = async (input) => {
 export async function completeOutput(staged: StagedOutput, manifest: (files: FileEntry[]) => unknown, writeWorkbook: WorkbookWriter = writeWorkbookHere): Promise<FileEntry[]> {
   const atomic = AtomicOutput.adopt(staged.dir, staged.pending);
   const files = [...staged.files];
-  // The CSVs reach the disk while the workbook is written, not before it starts: 16 profiles
-  // staged together queued their fsyncs ahead of every workbook (issue 15, the portfolio's tail).
-  const csvSynced = syncFiles(staged.pending.map(([, p]) => p).filter((p) => p !== staged.xlsx?.file));
-  csvSynced.catch(() => undefined); // awaited below; a workbook failure is the one reported
   if (staged.xlsx) {
     await writeWorkbook(staged.xlsx);
-    await syncFiles([staged.xlsx.file]);
+    const fh = await open(staged.xlsx.file, 'r+');
+    await fh.sync().finally(() => fh.close());
     files.push({ name: XLSX_FILE, bytes: (await stat(staged.xlsx.file)).size, sha256: await sha256File(staged.xlsx.file) });
   }
-  await csvSynced;
   const m = await atomic.create(MANIFEST);
   await m.write(`${JSON.stringify(manifest(files), null, 2)}\n`);
   await atomic.closeFile(m);

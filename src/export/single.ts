@@ -6,7 +6,7 @@ import type { Io } from '../core/io.js';
 import { dirs } from '../core/paths.js';
 import { packageVersion } from '../core/resources.js';
 import { fixedExportTime, identity, parseExportArgs, type ExportArgs, type ExportFlags } from './options.js';
-import { checkOutDir, finalNames, writeWorkbookHere, type WorkbookWriter } from './output.js';
+import { checkOutDir, finalNames, type WorkbookWriter } from './output.js';
 import type { Slots } from './held.js';
 import { createReporter, type Reporter } from './progress.js';
 import type { ExportDeps, ExportSummary, StagedExport } from './run.js';
@@ -125,18 +125,13 @@ export async function exportProfile(args: ExportArgs, template: Template, io: Io
   const { stageExport, finishExport } = await import('./run.js');
   const { isolationAvailable } = await import('../core/isolate.js');
   const staged = await withExportDeps(args, template, io, await connect(args, io), stageExport, shared);
-  const write = shared.writeWorkbook ?? (io.isolate && isolationAvailable() ? await workbookWriter(args, io) : writeWorkbookHere);
-  // Only the workbook itself holds a slot: its fsync, checksum, manifest and renames are the
-  // disk's work, and 16 profiles ending together otherwise kept the workbook writers idle for them.
-  const writeWorkbook: WorkbookWriter = async (input) => {
-    const release = await shared.workbooks.acquire();
-    try {
-      await write(input);
-    } finally {
-      release();
-    }
-  };
-  return finishExport(staged, { signal: io.signal, writeWorkbook });
+  const release = await shared.workbooks.acquire();
+  try {
+    const writeWorkbook = shared.writeWorkbook ?? (io.isolate && isolationAvailable() ? await workbookWriter(args, io) : undefined);
+    return await finishExport(staged, { signal: io.signal, ...(writeWorkbook ? { writeWorkbook } : {}) });
+  } finally {
+    release();
+  }
 }
 
 /** `meterdata export` of one profile: in worker threads where the built CLI isolates, else in this thread. */

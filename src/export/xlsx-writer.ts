@@ -139,11 +139,9 @@ function styleCache(): (value: ExcelJS.CellValue, numFmt?: string, fill?: ExcelJ
   };
 }
 
-/** A spool's rows from the `skip`+1st on; skipped lines are counted, not parsed. */
-async function* spoolRows(file: string, skip = 0): AsyncGenerator<Row> {
+async function* spoolRows(file: string): AsyncGenerator<Row> {
   const rl = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
-  let seen = 0;
-  for await (const line of rl) if (line && ++seen > skip) yield JSON.parse(line) as Row;
+  for await (const line of rl) if (line) yield JSON.parse(line) as Row;
 }
 
 const MAX_PENDING = 4 << 20;
@@ -160,22 +158,15 @@ async function drained(ws: ExcelJS.Worksheet): Promise<void> {
   if (pipe && pending > MAX_PENDING) await once(pipe, 'drain');
 }
 
-/**
- * A spool's rows as cells: the first WIDTH_SAMPLE are read and converted once, for the column
- * widths and then for the sheet (they were parsed twice: a tenth of a workbook's CPU time);
- * the rows after them are read again from the spool, so memory stays bounded.
- */
-async function sampled<T>(spool: string | null, convert: (r: Row) => T): Promise<{ head: T[]; rows: () => AsyncGenerator<T> }> {
-  const head: T[] = [];
-  if (spool) {
-    const first = spoolRows(spool);
-    for (let r = await first.next(); !r.done; r = head.length < WIDTH_SAMPLE ? await first.next() : await first.return(undefined)) head.push(convert(r.value));
+/** The first rows of a spool as the texts they show, to fit the column widths. */
+async function sample(spool: string | null, cells: (r: Row) => string[]): Promise<string[][]> {
+  const out: string[][] = [];
+  if (!spool) return out;
+  for await (const r of spoolRows(spool)) {
+    out.push(cells(r));
+    if (out.length >= WIDTH_SAMPLE) break;
   }
-  async function* rows(): AsyncGenerator<T> {
-    yield* head;
-    if (head.length === WIDTH_SAMPLE) for await (const r of spoolRows(spool!, WIDTH_SAMPLE)) yield convert(r);
-  }
-  return { head, rows };
+  return out;
 }
 
 const shownText = (v: ExcelJS.CellValue): string => (v instanceof Date ? '00.00.0000' : v === null ? '' : String(v));
@@ -184,13 +175,13 @@ async function tableSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template, n
   const cols = workbookColumns(templateCols);
   const style = workbookStyle(t);
   const values = (r: Row) => cols.map((c) => cellValue(cellOf(r, c.key), c.type, style));
-  const { head, rows } = await sampled(spool, values);
-  const widths = fitWidths(cols.map((c) => c.header), cols.map((c) => widest(c.key)), head.map((cells) => cells.map(shownText)));
+  const widths = fitWidths(cols.map((c) => c.header), cols.map((c) => widest(c.key)), await sample(spool, (r) => values(r).map(shownText)));
   const ws = sheet(wb, name, widths);
   header(ws, cols.map((c) => c.header));
   const styleOf = styleCache();
   let n = 0;
-  for await (const cells of rows()) {
+  for await (const r of spoolRows(spool)) {
+    const cells = values(r);
     const row = ws.addRow(cells);
     cols.forEach((c, i) => {
       row.getCell(i + 1).style = styleOf(cells[i] ?? null, c.type === 'date' ? t.dateFormat : undefined);
@@ -224,13 +215,13 @@ async function overviewSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template
     return { vals, cells };
   };
   // Figures are sampled too: a number cell shows its digits, so "12345.678" needs its width as much as a name.
-  const { head, rows } = await sampled(o.spool, (r) => values(r as unknown as OverviewUnit));
-  const widths = fitWidths(labels, labels.map(() => 60), head.map((r) => r.cells.map(shownText)));
+  const widths = fitWidths(labels, labels.map(() => 60), await sample(o.spool, (r) => values(r as unknown as OverviewUnit).cells.map(shownText)));
   const ws = sheet(wb, t.sheets.overview, widths);
   header(ws, labels);
   const styleOf = styleCache();
   let n = 0;
-  for await (const { vals, cells } of rows()) {
+  for await (const r of o.spool ? spoolRows(o.spool) : []) {
+    const { vals, cells } = values(r as unknown as OverviewUnit);
     const row = ws.addRow(cells);
     cells.forEach((v, i) => {
       const figure = i - fixed.length;

@@ -1,9 +1,9 @@
-import { mkdtemp, open, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AtomicOutput } from '../../src/export/atomic.js';
-import { checkOutDir, completeOutput, OutputSet, probeFile, writeWorkbookHere } from '../../src/export/output.js';
+import { checkOutDir, OutputSet, probeFile } from '../../src/export/output.js';
 import { loadTemplate } from '../../src/export/templates.js';
 
 const tmp = () => mkdtemp(path.join(os.tmpdir(), 'md-atomic-'));
@@ -52,53 +52,6 @@ describe('atomic output', () => {
     expect(await out.commit('manifest.json')).toEqual(['billing.csv', 'manifest.json']);
     expect((await readdir(dir)).sort()).toEqual(['billing.csv', 'manifest.json']);
     expect(a.bytes).toBe(200_000);
-  });
-
-  it('fsyncs the files it puts in place, not the scratch spools it reads back and removes (16 profiles ending together waited on them)', async () => {
-    const dir = await tmp();
-    const out = new AtomicOutput(dir);
-    await out.prepare();
-    const spool = await out.scratch('billing.ndjson');
-    const final = await out.create('billing.csv');
-    const synced: string[] = [];
-    for (const [f, name] of [[spool, 'spool'], [final, 'final']] as const) {
-      const fh = (f as unknown as { fh: { sync: () => Promise<void> } }).fh;
-      const sync = fh.sync.bind(fh);
-      fh.sync = () => (synced.push(name), sync());
-      await f.write('x'.repeat(100));
-      await out.closeFile(f);
-    }
-    expect(synced).toEqual(['final']);
-    expect(await readFile(spool.path, 'utf8')).toBe('x'.repeat(100));
-    await out.abort();
-  });
-
-  it('fsyncs the CSV files while the workbook is written, and all of them before the manifest goes in place', async () => {
-    const dir = await tmp();
-    const t = await loadTemplate('generic', process.cwd());
-    const set = new OutputSet(dir, t, ['csv', 'xlsx']);
-    await set.start();
-    await set.write('billing', [{ property_id: 'p', billable_value: '1' }]);
-    const probe = await open(path.join(dir, 'probe'), 'w');
-    const sync = vi.spyOn(Object.getPrototypeOf(probe) as { sync: () => Promise<void> }, 'sync');
-    await probe.close();
-    try {
-      const staged = await set.stage([['tenant', 'T']], new Date('2026-01-01T00:00:00Z'));
-      expect(sync).toHaveBeenCalledTimes(0); // the first workbook need not wait for the disk
-      const csvs = staged.files.length;
-      let syncedDuringWorkbook = -1;
-      const files = await completeOutput(staged, (f) => ({ files: f }), async (input) => {
-        await writeWorkbookHere(input);
-        await new Promise((r) => setTimeout(r, 50));
-        syncedDuringWorkbook = sync.mock.calls.length;
-      });
-      expect(syncedDuringWorkbook).toBe(csvs);
-      // each CSV, the workbook and the manifest (then the folder, at the renames)
-      expect(sync.mock.calls.length).toBeGreaterThanOrEqual(csvs + 2);
-      expect(files.map((f) => f.name)).toContain('billing.xlsx');
-    } finally {
-      sync.mockRestore();
-    }
   });
 
   it('leaves no final-named file when the export fails half-way', async () => {
