@@ -68,7 +68,8 @@ results.finished = new Date().toISOString();
 // A complete run is <date>.json; a subset (--only) gets its parts in the name, so it never
 // replaces a complete run's results.
 const subset = PARTS.some((p) => !only.has(p)) ? `-${[...only].sort().join('-')}` : '';
-const day = `${started.toISOString().slice(0, 10)}${subset}`;
+// --tag NAME: a side measurement (e.g. the build before a change) gets its own files too.
+const day = `${started.toISOString().slice(0, 10)}${subset}${flag('--tag') ? `-${flag('--tag').replace(/[^\w.-]/g, '')}` : ''}`;
 const dir = path.join(ROOT, 'bench', 'results');
 await mkdir(dir, { recursive: true });
 const md = table(results);

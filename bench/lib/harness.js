@@ -68,7 +68,7 @@ export async function startSandboxProcess(opts) {
 
 /** Signs in to an auto-consent sandbox into a fresh METERDATA_HOME (file credential store). */
 export async function signIn(sandbox, { home, profile } = {}) {
-  const { headlessLogin } = await import('../../dist/export/sandbox-login.js');
+  const { headlessLogin } = await import('../../dist/sandbox/headless-login.js');
   home ??= await mkdtemp(path.join(os.tmpdir(), 'md-bench-'));
   const env = { METERDATA_HOME: home, METERDATA_CREDENTIAL_STORE: 'file', SOURCE_DATE_EPOCH: EPOCH };
   await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(60_000), ...(profile ? { profile } : {}) });
