@@ -10,7 +10,7 @@ import { loadComparisonFolder, type FolderComparison } from './compare-folder.js
 import type { PropertyAnswers } from './journal.js';
 import type { ExportArgs } from './options.js';
 import type { Reporter } from './progress.js';
-import { mapPool } from './walk.js';
+import { mapPool } from '../api/walk.js';
 import { day } from '../i18n/index.js';
 import { aboutTexts } from './texts-sheets.js';
 import { plausibilityTexts as pt } from './texts-plausibility.js';

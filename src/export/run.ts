@@ -21,7 +21,7 @@ import { unknownValueFlags } from './unknown.js';
 import { runText as t } from './texts-run.js';
 import { placesOf } from './places.js';
 import { unitRefIndex, withUnitRefs } from './unit-refs.js';
-import { collectProperty, propertiesInScope } from './walk.js';
+import { collectProperty, propertiesInScope } from '../api/walk.js';
 
 export interface ExportDeps {
   api: ApiClient;

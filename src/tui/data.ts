@@ -8,7 +8,7 @@ import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumpti
 import type { PropertyBill, PropertyInput } from '../billing/property.js';
 import type { Flag, FlagCode } from '../billing/types.js';
 import { unknownValueFlags } from '../export/unknown.js';
-import { collectProperty, propertiesInScope } from '../export/walk.js';
+import { collectProperty, propertiesInScope } from '../api/walk.js';
 import { reviewBundle, type BundleReview } from './compare.js';
 import { rangeKey, type DateRange } from './range.js';
 import { t } from './texts.js';
