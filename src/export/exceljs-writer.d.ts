@@ -6,3 +6,18 @@ declare module 'exceljs/lib/stream/xlsx/workbook-writer.js' {
   const WorkbookWriter: typeof ExcelJS.stream.xlsx.WorkbookWriter;
   export default WorkbookWriter;
 }
+
+// The pieces of exceljs the direct row writer (xlsx-rows.ts) shares with exceljs' own rows,
+// so both escape text, number dates and name columns the same way.
+declare module 'exceljs/lib/utils/utils.js' {
+  const utils: { xmlEncode(text: string): string; dateToExcel(d: Date, date1904?: boolean): number };
+  export default utils;
+}
+declare module 'exceljs/lib/utils/col-cache.js' {
+  const colCache: { n2l(n: number): string };
+  export default colCache;
+}
+declare module 'exceljs/lib/doc/enums.js' {
+  const Enums: { ValueType: { Null: number; Number: number; String: number; Date: number } };
+  export default Enums;
+}

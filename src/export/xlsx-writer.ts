@@ -15,6 +15,7 @@ import { language } from '../i18n/index.js';
 import { formatCell, plainNumber, type CellStyle } from './format.js';
 import { cellOf, overviewKey, TABLE_COLUMNS, type ColumnType, type Row, type TableName } from './tables.js';
 import type { Template, TemplateColumn } from './templates.js';
+import { DirectRows, type CellValue } from './xlsx-rows.js';
 import { aboutTexts, columnHeaders } from './texts-sheets.js';
 
 export interface OverviewUnit {
@@ -85,7 +86,7 @@ function fitWidths(headers: string[], caps: number[], sample: string[][]): numbe
 }
 
 /** A cell value with a real type: numbers and dates as such, the rest as text in the run's words. */
-function cellValue(v: unknown, type: ColumnType, style: CellStyle): ExcelJS.CellValue {
+function cellValue(v: unknown, type: ColumnType, style: CellStyle): CellValue {
   if (v === null || v === undefined) return null;
   if ((type === 'number' || type === 'integer') && (typeof v === 'string' || typeof v === 'number')) return Number(plainNumber(v));
   if (type === 'date' && typeof v === 'string') {
@@ -123,7 +124,7 @@ type Style = Partial<ExcelJS.Style>;
  * instead; the kind is in the key because exceljs derives the default number format from
  * the first cell type it sees for an object.
  */
-function styleCache(): (value: ExcelJS.CellValue, numFmt?: string, fill?: ExcelJS.Fill) => Style {
+function styleCache(): (value: CellValue, numFmt?: string, fill?: ExcelJS.Fill) => Style {
   const styles = new Map<string, Style>();
   return (value, numFmt, fill) => {
     const kind = value === null ? 'null' : value instanceof Date ? 'date' : typeof value;
@@ -151,7 +152,8 @@ const MAX_PENDING = 4 << 20;
  * backpressure, so a large sheet would pile up in memory while zlib catches up. Waiting
  * for that entry stream to drain keeps the pending data under MAX_PENDING.
  */
-async function drained(ws: ExcelJS.Worksheet): Promise<void> {
+async function drained(ws: ExcelJS.Worksheet, rows: DirectRows): Promise<void> {
+  rows.flush();
   // archiver's entry stream comes from readable-stream 2, which has no writableLength
   const pipe = (ws as unknown as { stream?: { pipes?: (Writable & { _writableState?: { length: number } })[] } }).stream?.pipes?.[0];
   const pending = pipe ? (pipe.writableLength ?? pipe._writableState?.length ?? 0) : 0;
@@ -169,7 +171,7 @@ async function sample(spool: string | null, cells: (r: Row) => string[]): Promis
   return out;
 }
 
-const shownText = (v: ExcelJS.CellValue): string => (v instanceof Date ? '00.00.0000' : v === null ? '' : String(v));
+const shownText = (v: CellValue): string => (v instanceof Date ? '00.00.0000' : v === null ? '' : String(v));
 
 async function tableSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template, name: string, templateCols: TemplateColumn[], spool: string): Promise<void> {
   const cols = workbookColumns(templateCols);
@@ -179,17 +181,14 @@ async function tableSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template, n
   const ws = sheet(wb, name, widths);
   header(ws, cols.map((c) => c.header));
   const styleOf = styleCache();
-  let n = 0;
+  const rows = new DirectRows(ws);
   for await (const r of spoolRows(spool)) {
     const cells = values(r);
-    const row = ws.addRow(cells);
-    cols.forEach((c, i) => {
-      row.getCell(i + 1).style = styleOf(cells[i] ?? null, c.type === 'date' ? t.dateFormat : undefined);
-    });
-    row.commit();
-    if (++n % 256 === 0) await drained(ws);
+    rows.add(cells, cols.map((c, i) => styleOf(cells[i] ?? null, c.type === 'date' ? t.dateFormat : undefined)));
+    if (rows.rows % 256 === 0) await drained(ws, rows);
   }
-  filter(ws, n, cols.length);
+  rows.flush();
+  filter(ws, rows.rows, cols.length);
   ws.commit();
 }
 
@@ -211,7 +210,7 @@ async function overviewSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template
   const labels = [...fixed.map((c) => headerOf(c.key)), ...o.metrics.map((m) => `${valueWord('metric', m.metric, lang)} (${valueWord('unit', m.unit, lang)})`), ...ids.map(headerOf)];
   const values = (u: OverviewUnit) => {
     const vals = o.metrics.map((m) => u.values[overviewKey(m.metric, m.unit)]);
-    const cells: ExcelJS.CellValue[] = [...fixed.map((c) => cellValue(u[c.key], c.type, style)), ...vals.map((v) => (v ? Number(plainNumber(v.value)) : null)), ...ids.map((k) => u[k])];
+    const cells: CellValue[] = [...fixed.map((c) => cellValue(u[c.key], c.type, style)), ...vals.map((v) => (v ? Number(plainNumber(v.value)) : null)), ...ids.map((k) => u[k])];
     return { vals, cells };
   };
   // Figures are sampled too: a number cell shows its digits, so "12345.678" needs its width as much as a name.
@@ -219,18 +218,17 @@ async function overviewSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template
   const ws = sheet(wb, t.sheets.overview, widths);
   header(ws, labels);
   const styleOf = styleCache();
-  let n = 0;
+  const rows = new DirectRows(ws);
   for await (const r of o.spool ? spoolRows(o.spool) : []) {
     const { vals, cells } = values(r as unknown as OverviewUnit);
-    const row = ws.addRow(cells);
-    cells.forEach((v, i) => {
+    rows.add(cells, cells.map((v, i) => {
       const figure = i - fixed.length;
-      row.getCell(i + 1).style = styleOf(v, undefined, figure >= 0 && vals[figure]?.flagged ? FLAG_FILL : undefined);
-    });
-    row.commit();
-    if (++n % 256 === 0) await drained(ws);
+      return styleOf(v, undefined, figure >= 0 && vals[figure]?.flagged ? FLAG_FILL : undefined);
+    }));
+    if (rows.rows % 256 === 0) await drained(ws, rows);
   }
-  filter(ws, n, labels.length);
+  rows.flush();
+  filter(ws, rows.rows, labels.length);
   ws.commit();
 }
 
