@@ -21,3 +21,12 @@ declare module 'exceljs/lib/doc/enums.js' {
   const Enums: { ValueType: { Null: number; Number: number; String: number; Date: number } };
   export default Enums;
 }
+declare module 'exceljs/lib/xlsx/xform/style/styles-xform.js' {
+  import type ExcelJS from 'exceljs';
+  /** exceljs' style registry, as a workbook writer makes it (`new StylesXform(true)`). */
+  class StylesXform {
+    constructor(initialise?: boolean);
+    addStyleModel(style: Partial<ExcelJS.Style>, cellType?: number): number;
+  }
+  export default StylesXform;
+}

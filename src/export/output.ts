@@ -175,8 +175,28 @@ export class OutputSet {
         await writer.start();
         this.csv.set(f.table, { file, writer });
       }
-      if (this.formats.includes('xlsx')) this.spools.set(f.table, await this.atomic.scratch(`${f.table}.ndjson`));
+      if (this.formats.includes('xlsx')) {
+        this.spools.set(f.table, await this.atomic.scratch(`${f.table}.ndjson`));
+        // made here, empty, so that a render that comes late (xlsx-fragments.ts) never makes it again after an abort
+        await this.atomic.closeFile(await this.atomic.scratch(`${f.table}.ndjson.rows`));
+      }
     }
+  }
+
+  /** What the table rows are rendered from ahead of the workbook (null: no workbook): see RenderAhead. */
+  renderSpec(): RenderSpec | null {
+    if (!this.formats.includes('xlsx')) return null;
+    return { file: path.join(this.dir, partialName(XLSX_FILE)), template: this.template, spools: Object.fromEntries([...this.spools.entries()].map(([t, f]) => [t, f.path])) };
+  }
+
+  /** Writes out what the spools buffer and says how far each is on disk (table -> bytes): rows up to there can be rendered. */
+  async flushedSpools(): Promise<Partial<Record<TableName, number>>> {
+    const out: Partial<Record<TableName, number>> = {};
+    for (const [t, f] of this.spools) {
+      await f.flush();
+      out[t] = f.bytes;
+    }
+    return out;
   }
 
   async write(table: TableName, rows: readonly object[]): Promise<void> {
@@ -246,6 +266,21 @@ export class OutputSet {
     await this.atomic.abort();
   }
 }
+
+/** The workbook's table sheets as the rows can be rendered before the workbook is written (xlsx-fragments.ts). */
+export interface RenderSpec {
+  /** billing.xlsx's temporary path: names the workbook these rows are for. */
+  file: string;
+  template: Template;
+  spools: Partial<Record<TableName, string>>;
+}
+
+/**
+ * Renders the spooled rows up to `upTo` (table -> bytes) while the export goes on (the
+ * portfolio's workbook workers); it never fails the export: the workbook renders what is
+ * missing or wrong itself.
+ */
+export type RenderAhead = (spec: RenderSpec, upTo: Partial<Record<TableName, number>>) => void;
 
 /** Writes billing.xlsx from its input (in this thread, or in a worker with its own heap limits). */
 export type WorkbookWriter = (input: XlsxInput) => Promise<void>;

@@ -171,7 +171,7 @@ async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<num
       const kept = await keptResult(record, args);
       if (kept) return kept;
       await checkOutDir(args.out, identity(args), finalNames(template, args.formats));
-      const summary: ExportSummary = await exportProfile(args, template, profileIo(io, profile, display), { reporter: (requests) => display.reporter(profile, requests), slots, workbooks, ...(workers ? { writeWorkbook: workers.write } : {}) });
+      const summary: ExportSummary = await exportProfile(args, template, profileIo(io, profile, display), { reporter: (requests) => display.reporter(profile, requests), slots, workbooks, ...(workers ? { writeWorkbook: workers.write, renderAhead: workers.ahead } : {}) });
       const attention = summary.flags.not_billed + summary.flags.review;
       const strict = args.strict && attention > 0;
       const result: ProfileResult = {

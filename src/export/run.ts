@@ -13,7 +13,7 @@ import { Journal, type JournalHandle, type PropertyAnswers } from './journal.js'
 import { expectedRange, identity, type ExportArgs } from './options.js';
 import { startPlausibility } from './plausibility.js';
 import { activeTemplate } from './review-options.js';
-import { OutputSet, checkOutDir, completeOutput, finalNames, discardOutput, writeWorkbookHere, type FileEntry, type StagedOutput, type WorkbookWriter } from './output.js';
+import { OutputSet, checkOutDir, completeOutput, finalNames, discardOutput, writeWorkbookHere, type FileEntry, type RenderAhead, type StagedOutput, type WorkbookWriter } from './output.js';
 import { heldProperties, type Slots } from './held.js';
 import type { Reporter } from './progress.js';
 import type { Template } from './templates.js';
@@ -37,6 +37,8 @@ export interface ExportDeps {
   select?: (answers: PropertyAnswers) => PropertyAnswers;
   /** Caps the Properties held in memory across several exports (the portfolio export); none: at most two. */
   slots?: Slots;
+  /** Renders the workbook's table rows while the walk goes on (the portfolio's workbook workers). */
+  renderAhead?: RenderAhead;
 }
 
 export interface ExportSummary {
@@ -137,6 +139,7 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
 
   try {
     await output.start();
+    const ahead = deps.renderAhead ? output.renderSpec() : null;
     let pending: Promise<PropertyAnswers> | null = properties.length ? fetchAt(0) : null;
     for (let i = 0; i < properties.length; i++) {
       const fetched = await pending!;
@@ -161,6 +164,7 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
       const allFlags = [...bill.flags, ...unknownValueFlags(answers, bill.flags), ...(review?.flags ?? []), ...refs.flags(property.id, answers.units.map((u) => u.unit.id))];
       await output.write('review', reviewRows(allFlags, language(), places.of));
       await output.addOverview(refs.withRef(bill.billing), property, refs.withRef(answers.units.map((u) => u.unit)));
+      if (ahead) deps.renderAhead!(ahead, await output.flushedSpools());
       api.forgetProperty(property.id); // no request names its units or points again
       for (const f of allFlags) {
         flags[f.severity]++;

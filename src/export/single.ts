@@ -6,7 +6,7 @@ import type { Io } from '../core/io.js';
 import { dirs } from '../core/paths.js';
 import { packageVersion } from '../core/resources.js';
 import { fixedExportTime, identity, parseExportArgs, type ExportArgs, type ExportFlags } from './options.js';
-import { checkOutDir, finalNames, type WorkbookWriter } from './output.js';
+import { checkOutDir, finalNames, type RenderAhead, type WorkbookWriter } from './output.js';
 import type { Slots } from './held.js';
 import { createReporter, type Reporter } from './progress.js';
 import type { ExportDeps, ExportSummary, StagedExport } from './run.js';
@@ -32,6 +32,8 @@ interface Shared {
   slots?: Slots;
   /** Writes billing.xlsx instead of a worker of its own (the portfolio's workbook workers). */
   writeWorkbook?: WorkbookWriter;
+  /** Renders the workbook's rows while the walk goes on (the same workers; see workbook-workers.ts). */
+  renderAhead?: RenderAhead;
 }
 
 /** An API client on the connection, a reporter and the rest of ExportDeps for `fn`; client and connection are closed afterwards. */
@@ -41,7 +43,7 @@ async function withExportDeps<T>(args: ExportArgs, template: Template, io: Io, c
   const reporter = shared.reporter ? shared.reporter(requests) : createReporter(io, { quiet: args.quiet, requests });
   const fixed = fixedExportTime(io.env);
   try {
-    return await fn({ api, args, template, stateDir: dirs(io.env).state, reporter, toolVersion: packageVersion(), signal: io.signal, ...(fixed ? { now: () => fixed } : {}), ...(shared.slots ? { slots: shared.slots } : {}) });
+    return await fn({ api, args, template, stateDir: dirs(io.env).state, reporter, toolVersion: packageVersion(), signal: io.signal, ...(fixed ? { now: () => fixed } : {}), ...(shared.slots ? { slots: shared.slots } : {}), ...(shared.renderAhead ? { renderAhead: shared.renderAhead } : {}) });
   } finally {
     await api.close();
     await conn.close();

@@ -1,104 +1,132 @@
-// A sheet's data rows written straight into exceljs' sheet stream, byte for byte as
-// exceljs' own `addRow … commit` would write them (test/unit/xlsx-rows.test.ts compares
-// the two). exceljs builds a Row, a Cell per value, a model per cell and an XML node tree
-// per row, which was about half of a workbook's CPU time; a portfolio's profiles of one
-// size end their walks together, so their workbooks were the run's tail (bench/README.md).
-// exceljs still writes everything else: the header row, columns, styles, zip.
+// A sheet's data rows as XML, byte for byte as exceljs' own `addRow … commit` writes them
+// (test/unit/xlsx-rows.test.ts compares the two). exceljs builds a Row, a Cell per value, a
+// model per cell and an XML node tree per row, which was about half of a workbook's CPU
+// time; rendered here, the rows of a sheet can also be written ahead, while the export
+// still walks (xlsx-fragments.ts). exceljs still writes everything else: header rows,
+// columns, styles, the zip.
+//
+// A cell's style id comes from a fixed table registered before anything else, so a row's
+// XML does not depend on which rows came before it: exceljs numbers styles in the order it
+// first meets them, which would tie every row to the whole workbook written so far.
 import type ExcelJS from 'exceljs';
 import colCache from 'exceljs/lib/utils/col-cache.js';
 import Enums from 'exceljs/lib/doc/enums.js';
+import StylesXform from 'exceljs/lib/xlsx/xform/style/styles-xform.js';
 import utils from 'exceljs/lib/utils/utils.js';
 
 type Style = Partial<ExcelJS.Style>;
+
 /** The values a workbook cell of the export holds. */
 export type CellValue = string | number | Date | null;
-type Value = CellValue;
 
-/** What this module needs of exceljs' WorksheetWriter and its workbook's style registry. */
-interface SheetInternals {
-  stream: { write(chunk: string): unknown };
-  startedData: boolean;
-  _workbook: { styles: { addStyleModel(style: Style, cellType?: number): number } };
+/** What exceljs' style registry (a workbook's `styles`) offers. */
+export interface StyleRegistry {
+  addStyleModel(style: Style, cellType?: number): number;
 }
 
 const TYPE = Enums.ValueType;
+const KINDS = ['null', 'number', 'string', 'date'] as const;
+type Kind = (typeof KINDS)[number];
+const TYPE_OF: Record<Kind, number> = { null: TYPE.Null, number: TYPE.Number, string: TYPE.String, date: TYPE.Date };
 
-function typeOf(v: Value): number {
-  if (v === null) return TYPE.Null;
-  if (typeof v === 'number') return TYPE.Number;
-  if (v instanceof Date) return TYPE.Date;
-  return TYPE.String;
+function kindOf(v: CellValue): Kind {
+  if (v === null) return 'null';
+  if (typeof v === 'number') return 'number';
+  if (v instanceof Date) return 'date';
+  return 'string';
 }
 
+/** The highlight of a figure a finding touches. */
+export const FLAG_FILL: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFE08A' } };
+
 /**
- * Writes rows 2, 3, … of a sheet whose header row exceljs has committed. Each cell's style
- * must be one shared object per look (xlsx-writer's styleCache): exceljs' registry numbers
- * a style object the first time it sees it, with the type of that first cell, and so
- * does this writer, in the same order.
+ * Every style a data cell can have: (value kind) × (the template's date format or none) ×
+ * (highlight or none), plus the rows' own empty style, each one shared object, registered
+ * in one fixed order. `ids` are what that order gives in a fresh registry.
  */
-export class DirectRows {
-  private readonly sheet: SheetInternals;
-  private readonly letters: string[] = [];
-  private readonly ids = new Map<Style, number>();
-  private rowStyle: string | null = null;
-  private next = 2;
-  private chunk = '';
+export class StyleTable {
+  private readonly styles = new Map<string, { style: Style; type: number }>();
+  readonly rowStyle: Style = {};
+  private ids = new Map<Style, number>();
 
-  constructor(ws: ExcelJS.Worksheet) {
-    this.sheet = ws as unknown as SheetInternals;
-    if (!this.sheet.startedData) throw new Error('DirectRows: commit the header row first');
-  }
-
-  /** Appends one row; a row with no value but nulls is skipped as exceljs skips it (its number is used up). */
-  add(values: Value[], styles: Style[]): void {
-    const r = this.next++;
-    // exceljs writes no row (and registers none of its styles) without a value
-    if (!values.some((v) => v !== null && v !== undefined)) return;
-    if (this.rowStyle === null) {
-      // exceljs registers each row's own (empty) style before its cells' styles
-      const id = this.sheet._workbook.styles.addStyleModel({});
-      this.rowStyle = id ? ` s="${id}" customFormat="1"` : '';
-    }
-    let cells = '';
-    for (let i = 0; i < values.length; i++) {
-      const v = values[i] ?? null;
-      const type = typeOf(v);
-      const id = this.styleId(styles[i]!, type);
-      const s = id ? ` s="${id}"` : '';
-      const ref = `${this.letter(i)}${r}`;
-      if (v === null) {
-        if (id) cells += `<c r="${ref}"${s}/>`;
-        continue;
+  constructor(readonly dateFormat: string) {
+    for (const kind of KINDS) {
+      for (const numFmt of [undefined, dateFormat]) {
+        for (const fill of [false, true]) {
+          const style: Style = {};
+          if (numFmt) style.numFmt = numFmt;
+          if (fill) style.fill = FLAG_FILL;
+          this.styles.set(key(kind, numFmt, fill), { style, type: TYPE_OF[kind] });
+        }
       }
-      if (typeof v === 'number') cells += `<c r="${ref}"${s}><v>${v}</v></c>`;
-      else if (v instanceof Date) cells += `<c r="${ref}"${s}><v>${utils.dateToExcel(v)}</v></c>`;
-      else cells += `<c r="${ref}"${s} t="str"><v>${utils.xmlEncode(v)}</v></c>`;
     }
-    this.chunk += `<row r="${r}" spans="1:${values.length}"${this.rowStyle} x14ac:dyDescent="0.25">${cells}</row>`;
-    if (this.chunk.length >= 1 << 16) this.flush();
+    this.ids = this.register(new StylesXform(true));
   }
 
-  /** Hands the rows so far to the sheet's stream (before waiting on it to drain, and before the sheet's commit). */
-  flush(): void {
-    if (this.chunk) this.sheet.stream.write(this.chunk);
-    this.chunk = '';
+  /**
+   * Registers the table in a workbook's registry, before any other style: a registry that
+   * numbers them otherwise would make the rows written ahead wrong, so that is refused.
+   */
+  registerIn(registry: StyleRegistry): void {
+    const got = this.register(registry);
+    for (const [style, id] of got) if (this.ids.get(style) !== id) throw new Error('workbook styles registered before the table: row styles would not match');
   }
 
-  /** Data rows added so far, skipped ones included. */
-  get rows(): number {
-    return this.next - 2;
+  private register(registry: StyleRegistry): Map<Style, number> {
+    const ids = new Map<Style, number>([[this.rowStyle, registry.addStyleModel(this.rowStyle)]]);
+    for (const { style, type } of this.styles.values()) ids.set(style, registry.addStyleModel(style, type));
+    return ids;
   }
 
-  private styleId(style: Style, type: number): number {
-    let id = this.ids.get(style);
-    if (id === undefined) {
-      id = this.sheet._workbook.styles.addStyleModel(style, type);
-      this.ids.set(style, id);
-    }
-    return id;
+  /** The shared style object of a cell (for exceljs' own rows). */
+  style(v: CellValue, numFmt?: string, fill?: boolean): Style {
+    const s = this.styles.get(key(kindOf(v), numFmt, fill ?? false));
+    if (!s) throw new Error(`no style for number format ${numFmt}`);
+    return s.style;
   }
 
-  private letter(i: number): string {
-    return (this.letters[i] ??= colCache.n2l(i + 1));
+  /** The style id of a cell. */
+  id(v: CellValue, numFmt?: string, fill?: boolean): number {
+    return this.ids.get(this.style(v, numFmt, fill))!;
   }
+
+  /** A column's style id by the kind of its value (numFmt and fill fixed for the column): no lookup per cell. */
+  column(numFmt?: string, fill?: boolean): (v: CellValue) => number {
+    const [n, u, s, d] = KINDS.map((k) => this.ids.get(this.styles.get(key(k, numFmt, fill ?? false))!.style)!);
+    return (v) => (v === null ? n! : typeof v === 'number' ? u! : v instanceof Date ? d! : s!);
+  }
+
+  /** The row element's style attributes (none while the rows' style is the default). */
+  rowAttributes(): string {
+    const id = this.ids.get(this.rowStyle)!;
+    return id ? ` s="${id}" customFormat="1"` : '';
+  }
+}
+
+function key(kind: Kind, numFmt: string | undefined, fill: boolean): string {
+  return `${kind}\u0000${numFmt ?? ''}\u0000${fill ? 1 : 0}`;
+}
+
+const letters: string[] = [];
+const letter = (i: number): string => (letters[i] ??= colCache.n2l(i + 1));
+
+/**
+ * Row `r` of a sheet: `ids[i]` is the style id of `values[i]`. A row of nothing but nulls
+ * is '' (exceljs writes no such row; its number is still used up).
+ */
+export function rowXml(r: number, values: readonly CellValue[], ids: readonly number[], rowAttributes: string): string {
+  if (!values.some((v) => v !== null && v !== undefined)) return '';
+  let cells = '';
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] ?? null;
+    const id = ids[i]!;
+    const s = id ? ` s="${id}"` : '';
+    const ref = `${letter(i)}${r}`;
+    if (v === null) {
+      if (id) cells += `<c r="${ref}"${s}/>`;
+    } else if (typeof v === 'number') cells += `<c r="${ref}"${s}><v>${v}</v></c>`;
+    else if (v instanceof Date) cells += `<c r="${ref}"${s}><v>${utils.dateToExcel(v)}</v></c>`;
+    else cells += `<c r="${ref}"${s} t="str"><v>${utils.xmlEncode(v)}</v></c>`;
+  }
+  return `<row r="${r}" spans="1:${values.length}"${rowAttributes} x14ac:dyDescent="0.25">${cells}</row>`;
 }

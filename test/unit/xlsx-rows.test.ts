@@ -1,34 +1,13 @@
-// The direct row writer (src/export/xlsx-rows.ts) against exceljs' own rows: the same
-// values and style objects written both ways must give the same sheet XML and the same
-// styles.xml, byte for byte, including the awkward values (markup characters, control
-// characters exceljs drops, text beyond Latin-1, empty text, rows of nothing but nulls).
+// The row renderer (src/export/xlsx-rows.ts) against exceljs' own rows: the same values
+// and style table written both ways must give the same sheet XML and the same styles.xml,
+// byte for byte, including the awkward values (markup characters, control characters
+// exceljs drops, text beyond Latin-1, empty text, rows of nothing but nulls).
 import { PassThrough } from 'node:stream';
 import type ExcelJS from 'exceljs';
 import WorkbookWriter from 'exceljs/lib/stream/xlsx/workbook-writer.js';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
-import { DirectRows, type CellValue } from '../../src/export/xlsx-rows.js';
-
-type Style = Partial<ExcelJS.Style>;
-
-const FILL: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFE08A' } };
-
-/** One shared style object per look, as xlsx-writer's styleCache hands them out. */
-function styles() {
-  const m = new Map<string, Style>();
-  return (v: CellValue, numFmt?: string, fill?: boolean): Style => {
-    const kind = v === null ? 'null' : v instanceof Date ? 'date' : typeof v;
-    const key = `${kind}|${numFmt ?? ''}|${fill ? 1 : 0}`;
-    let s = m.get(key);
-    if (!s) {
-      s = {};
-      if (numFmt) s.numFmt = numFmt;
-      if (fill) s.fill = FILL;
-      m.set(key, s);
-    }
-    return s;
-  };
-}
+import { rowXml, StyleTable, type CellValue, type StyleRegistry } from '../../src/export/xlsx-rows.js';
 
 type Sheet = { header: string[]; rows: { values: CellValue[]; numFmt?: (string | undefined)[]; fill?: boolean[] }[] };
 
@@ -38,24 +17,24 @@ async function write(sheets: Sheet[], direct: boolean): Promise<Map<string, stri
   stream.on('data', (c: Buffer) => chunks.push(c));
   const ended = new Promise((r) => stream.on('end', r));
   const wb = new WorkbookWriter({ stream, useStyles: true, useSharedStrings: false } as Partial<ExcelJS.stream.xlsx.WorkbookStreamWriterOptions>);
+  const table = new StyleTable(DATE);
+  table.registerIn((wb as unknown as { styles: StyleRegistry }).styles);
   for (const [n, s] of sheets.entries()) {
     const ws = wb.addWorksheet(`S${n}`);
     ws.columns = s.header.map(() => ({ width: 12 }));
     const h = ws.addRow(s.header);
     h.font = { bold: true };
     h.commit();
-    const styleOf = styles();
-    const rows = direct ? new DirectRows(ws) : null;
-    for (const r of s.rows) {
-      const st = r.values.map((v, i) => styleOf(v, r.numFmt?.[i], r.fill?.[i]));
-      if (rows) rows.add(r.values, st);
+    let xml = '';
+    for (const [i, r] of s.rows.entries()) {
+      if (direct) xml += rowXml(i + 2, r.values, r.values.map((v, c) => table.id(v, r.numFmt?.[c], r.fill?.[c])), table.rowAttributes());
       else {
         const row = ws.addRow(r.values);
-        r.values.forEach((_v, i) => (row.getCell(i + 1).style = st[i]!));
+        r.values.forEach((v, c) => (row.getCell(c + 1).style = table.style(v, r.numFmt?.[c], r.fill?.[c])));
         row.commit();
       }
     }
-    rows?.flush();
+    if (xml) (ws as unknown as { stream: { write(s: string): void } }).stream.write(xml);
     ws.commit();
   }
   await wb.commit();
@@ -77,6 +56,7 @@ function rng(seed: number) {
   };
 }
 
+const DATE = 'dd.mm.yyyy';
 const TEXTS = ['', 'Wärme', 'Kaltwasser <Keller> & "Hof"', "O'Brien", 'a\tb\nc\rd', '\u0000\u0001\u0008\u000b\u000c\u000e\u001f\u007f', '€ 12,50 — ½ 🔥 Łódź', ' führendes Leerzeichen ', 'x'.repeat(300)];
 const NUMBERS = [0, -0, 1, -1, 0.1, 1234.567, -98765.4321, 1e-7, 123456789012, 9.99999999999999e307, 1 / 3];
 const DATES = [new Date(Date.UTC(2025, 0, 1)), new Date(Date.UTC(2025, 11, 31)), new Date(Date.UTC(1900, 1, 28)), new Date(Date.UTC(2024, 1, 29))];
@@ -92,7 +72,7 @@ function randomSheet(seed: number, cols: number, rowCount: number): Sheet {
       const k = r();
       return k < 0.2 ? null : k < 0.5 ? pick(TEXTS) : k < 0.8 ? pick(NUMBERS) : pick(DATES);
     });
-    rows.push({ values, numFmt: values.map((v) => (v instanceof Date && r() < 0.8 ? 'dd.mm.yyyy' : undefined)), fill: values.map(() => r() < 0.1) });
+    rows.push({ values, numFmt: values.map((v) => (v instanceof Date && r() < 0.8 ? DATE : undefined)), fill: values.map(() => r() < 0.1) });
   }
   return { header: Array.from({ length: cols }, (_, i) => `Spalte ${i + 1}`), rows };
 }
@@ -114,8 +94,10 @@ describe('direct rows', () => {
     expect(sheet).toContain('<row r="4"');
   });
 
-  it('refuse to start before the header row is committed', async () => {
+  it('refuse a workbook whose registry numbered other styles first', () => {
     const wb = new WorkbookWriter({ stream: new PassThrough(), useStyles: true } as Partial<ExcelJS.stream.xlsx.WorkbookStreamWriterOptions>);
-    expect(() => new DirectRows(wb.addWorksheet('x'))).toThrow(/header row/);
+    const styles = (wb as unknown as { styles: StyleRegistry }).styles;
+    styles.addStyleModel({ font: { italic: true } });
+    expect(() => new StyleTable(DATE).registerIn(styles)).toThrow(/registered before/);
   });
 });

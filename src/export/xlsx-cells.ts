@@ -1,0 +1,74 @@
+// What a workbook cell shows: its header, its typed value in the run's language, and the
+// column widths fitted to the first rows. Shared by the sheets written at the end
+// (xlsx-writer.ts) and the table rows written ahead (xlsx-fragments.ts).
+import { language } from '../i18n/index.js';
+import { formatCell, plainNumber, type CellStyle } from './format.js';
+import type { ColumnType } from './tables.js';
+import type { Template, TemplateColumn } from './templates.js';
+import type { CellValue } from './xlsx-rows.js';
+import { columnHeaders } from './texts-sheets.js';
+
+/** Rows read for the column widths: enough to fit real names, bounded whatever the export's size. */
+export const WIDTH_SAMPLE = 2000;
+
+/** The workbook speaks the run's language: its own headers, contract codes as words. */
+export function workbookStyle(t: Template): CellStyle {
+  return { ...t, words: language() };
+}
+
+/** The header of a column in the run's language; a `_code` column is its word column's header plus "code". */
+export function headerOf(key: string): string {
+  const h = columnHeaders as unknown as Record<string, string>;
+  if (Object.hasOwn(h, key) && key !== 'code_of') return h[key]!;
+  const base = key.replace(/_code$/, '');
+  return Object.hasOwn(h, base) ? columnHeaders.code_of({ column: h[base]! }) : key;
+}
+
+/** Names and figures first, ids last (a reader looks for the name; the id is for machines). */
+export function workbookColumns(cols: TemplateColumn[]): TemplateColumn[] {
+  const labelled = cols.map((c) => ({ ...c, header: headerOf(c.key) }));
+  return [...labelled.filter((c) => c.type !== 'id'), ...labelled.filter((c) => c.type === 'id')];
+}
+
+/** The widest a column gets: a finding's message reads better wrapped at 90 than in one endless line. */
+export const widest = (key: string): number => (key === 'message' ? 90 : 60);
+
+/**
+ * Each column as wide as its header and the longest text among the first WIDTH_SAMPLE
+ * rows, within its cap; rows are fed one at a time, so the rows may arrive in pieces.
+ */
+export class Widths {
+  private readonly longest: number[];
+  private seen = 0;
+
+  constructor(
+    headers: string[],
+    private readonly caps: number[],
+  ) {
+    this.longest = headers.map((h) => h.length);
+  }
+
+  add(values: readonly CellValue[]): void {
+    if (this.seen >= WIDTH_SAMPLE) return;
+    this.seen++;
+    for (let i = 0; i < this.longest.length; i++) this.longest[i] = Math.max(this.longest[i]!, shownText(values[i] ?? null).length);
+  }
+
+  get widths(): number[] {
+    return this.longest.map((n, i) => Math.min(this.caps[i]!, Math.max(8, n + 2)));
+  }
+}
+
+/** A cell value with a real type: numbers and dates as such, the rest as text in the run's words. */
+export function cellValue(v: unknown, type: ColumnType, style: CellStyle): CellValue {
+  if (v === null || v === undefined) return null;
+  if ((type === 'number' || type === 'integer') && (typeof v === 'string' || typeof v === 'number')) return Number(plainNumber(v));
+  if (type === 'date' && typeof v === 'string') {
+    const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(v);
+    if (m) return new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  }
+  return formatCell(v, type, style);
+}
+
+/** The text a cell shows, for its width (a date shows as dd.mm.yyyy or the like). */
+const shownText = (v: CellValue): string => (v instanceof Date ? '00.00.0000' : v === null ? '' : String(v));

@@ -1,0 +1,115 @@
+// The data rows of one table sheet as sheet XML in a scratch file (the sheet's "fragment"),
+// rendered from the table's NDJSON spool. The rows can be rendered in pieces while the
+// export still walks (the portfolio's workbook workers render each profile's spools as its
+// Properties finish), or all at once at the end: the bytes are the same either way, since
+// a row's XML depends only on the row, its number and the fixed style table. The workbook
+// then only copies the fragment into its sheet (xlsx-writer.ts).
+import { open } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
+import { cellOf, type Row, type TableName } from './tables.js';
+import type { Template, TemplateColumn } from './templates.js';
+import { cellValue, widest, Widths, workbookColumns, workbookStyle } from './xlsx-cells.js';
+import { rowXml, type CellValue, type StyleTable } from './xlsx-rows.js';
+
+/** One table sheet: where its rows are spooled and where its rendered rows go. */
+export interface TableSheet {
+  table: TableName;
+  sheet: string;
+  columns: TemplateColumn[];
+  spool: string;
+  fragment: string;
+}
+
+const READ = 1 << 20;
+
+/** Where a spool's rows go, rendered: beside it, a scratch name like the spool's (".billing.ndjson.rows.partial"). */
+export function fragmentOf(spool: string): string {
+  return spool.replace(/(\.partial)?$/, '.rows.partial');
+}
+
+export class SheetFragment {
+  readonly columns: TemplateColumn[];
+  private readonly widthsOf: Widths;
+  private readonly style;
+  private readonly idOf: ((v: CellValue) => number)[];
+  /** Bytes of the spool rendered so far (whole lines only), and of the fragment written. */
+  private read = 0;
+  private written = 0;
+  private rowCount = 0;
+  private carry = '';
+  private readonly decoder = new StringDecoder('utf8');
+  private outFlags: 'w' | 'r+';
+
+  /** `create`: the fragment is made here (rendered all at once); else the export made it, empty. */
+  constructor(
+    readonly spec: TableSheet,
+    template: Template,
+    private readonly styles: StyleTable,
+    create = false,
+  ) {
+    this.outFlags = create ? 'w' : 'r+';
+    this.columns = workbookColumns(spec.columns);
+    this.widthsOf = new Widths(this.columns.map((c) => c.header), this.columns.map((c) => widest(c.key)));
+    this.style = workbookStyle(template);
+    this.idOf = this.columns.map((c) => styles.column(c.type === 'date' ? template.dateFormat : undefined));
+  }
+
+  /**
+   * Renders the spool's bytes from where the last call stopped up to `upTo` (null: its end).
+   * The fragment file must exist (the export creates it with the spool): a fragment removed
+   * by an aborted export is not created again by a late render.
+   */
+  async advance(upTo: number | null): Promise<void> {
+    const spool = await open(this.spec.spool, 'r');
+    const out = await open(this.spec.fragment, this.outFlags);
+    this.outFlags = 'r+';
+    try {
+      const buf = Buffer.allocUnsafe(READ);
+      for (;;) {
+        const want = upTo === null ? READ : Math.min(READ, upTo - this.read);
+        if (want <= 0) break;
+        const { bytesRead } = await spool.read(buf, 0, want, this.read);
+        if (bytesRead === 0) break;
+        this.read += bytesRead;
+        const xml = this.render(this.decoder.write(buf.subarray(0, bytesRead)));
+        if (xml) {
+          const bytes = Buffer.from(xml, 'utf8');
+          await out.write(bytes, 0, bytes.length, this.written);
+          this.written += bytes.length;
+        }
+      }
+    } finally {
+      await spool.close();
+      await out.close();
+    }
+  }
+
+  /** Renders the whole lines of `text` (after what an earlier piece left over). */
+  private render(text: string): string {
+    const lines = (this.carry + text).split('\n');
+    this.carry = lines.pop()!;
+    const rowAttributes = this.styles.rowAttributes();
+    const n = this.columns.length;
+    let xml = '';
+    for (const line of lines) {
+      if (!line) continue;
+      const r = JSON.parse(line) as Row;
+      const values = new Array<CellValue>(n);
+      const ids = new Array<number>(n);
+      for (let i = 0; i < n; i++) {
+        const c = this.columns[i]!;
+        values[i] = cellValue(cellOf(r, c.key), c.type, this.style);
+        ids[i] = this.idOf[i]!(values[i]!);
+      }
+      this.widthsOf.add(values);
+      xml += rowXml(2 + this.rowCount++, values, ids, rowAttributes);
+    }
+    return xml;
+  }
+
+  /** What the sheet needs once every row is rendered; a spool that ends without a newline is damaged. */
+  result(): { rows: number; widths: number[]; bytes: number } {
+    if (this.carry || this.decoder.end()) throw new Error(`${this.spec.spool}: the last row is incomplete`);
+    return { rows: this.rowCount, widths: this.widthsOf.widths, bytes: this.written };
+  }
+}

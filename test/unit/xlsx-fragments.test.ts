@@ -1,0 +1,95 @@
+// A table's rows rendered in pieces while the spool still grows (the portfolio's workbook
+// workers) must be the same bytes as rendered all at once at the end (a single export):
+// cut anywhere, inside a line and inside a multi-byte character included.
+import { mkdtemp, readFile, rm, stat, writeFile, appendFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadTemplate } from '../../src/export/templates.js';
+import { fragmentOf, SheetFragment, type TableSheet } from '../../src/export/xlsx-fragments.js';
+import { StyleTable } from '../../src/export/xlsx-rows.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'md-fragments-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const NAMES = ['Whg. 1 links', 'Büro <EG> & "Lager"', 'Łódź 🔥 ½', 'x'.repeat(120), ''];
+
+function lines(n: number): string[] {
+  return Array.from({ length: n }, (_, i) =>
+    JSON.stringify({
+      property_id: `p-${i % 3}`,
+      property_name: NAMES[i % NAMES.length],
+      usage_unit_id: `u-${i}`,
+      usage_unit_name: NAMES[(i + 2) % NAMES.length],
+      unit_type: i % 4 === 0 ? 'commercial' : 'residential',
+      metric: ['heat', 'water_cold', 'hca', 'something_new'][i % 4],
+      unit: ['kWh', 'm3', 'units', 'l'][i % 4],
+      from: '2025-01-01',
+      to: i % 7 === 0 ? null : '2025-12-31',
+      billable_value: i % 5 === 0 ? null : String((i * 12.345).toFixed(3)),
+      points: i % 3,
+      review_flags: i % 6 === 0 ? ['assumed_zero', 'calibration_expired'] : [],
+    }),
+  );
+}
+
+async function sheetFor(table: 'billing', spoolText: string, name: string): Promise<TableSheet> {
+  const template = await loadTemplate('de', dir);
+  const f = template.files.find((x) => x.table === table)!;
+  const spool = path.join(dir, `${name}.ndjson.partial`);
+  await writeFile(spool, spoolText);
+  return { table, sheet: f.sheet, columns: f.columns, spool, fragment: fragmentOf(spool) };
+}
+
+describe('table rows rendered ahead', () => {
+  it('are the same bytes and widths in pieces as all at once, wherever the pieces end', async () => {
+    const template = await loadTemplate('de', dir);
+    const text = `${lines(400).join('\n')}\n`;
+    const bytes = Buffer.from(text, 'utf8');
+    const once = await sheetFor('billing', text, 'once');
+    const whole = new SheetFragment(once, template, new StyleTable(template.dateFormat), true);
+    await whole.advance(null);
+    const expected = { xml: await readFile(once.fragment), result: whole.result() };
+    expect(expected.result.rows).toBe(400);
+
+    for (const seed of [1, 2, 3]) {
+      // the spool grows as the walk writes it; the renderer is told how far it is
+      const grow = await sheetFor('billing', '', `grow-${seed}`);
+      await writeFile(grow.fragment, '');
+      const piecewise = new SheetFragment(grow, template, new StyleTable(template.dateFormat));
+      let at = 0;
+      let k = seed;
+      while (at < bytes.length) {
+        k = (k * 1103515245 + 12345) % 2 ** 31;
+        const next = Math.min(bytes.length, at + 1 + (k % 3000));
+        await appendFile(grow.spool, bytes.subarray(at, next));
+        await piecewise.advance(next);
+        at = next;
+      }
+      await piecewise.advance(null);
+      expect(await readFile(grow.fragment)).toEqual(expected.xml);
+      expect(piecewise.result()).toEqual(expected.result);
+    }
+  });
+
+  it('never make a fragment again that an aborted export removed', async () => {
+    const template = await loadTemplate('de', dir);
+    const spec = await sheetFor('billing', `${lines(3).join('\n')}\n`, 'gone');
+    const f = new SheetFragment(spec, template, new StyleTable(template.dateFormat));
+    await expect(f.advance(null)).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(stat(spec.fragment)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('refuse a spool whose last row has no end', async () => {
+    const template = await loadTemplate('de', dir);
+    const spec = await sheetFor('billing', `${lines(2).join('\n')}`, 'cut');
+    const f = new SheetFragment(spec, template, new StyleTable(template.dateFormat), true);
+    await f.advance(null);
+    expect(() => f.result()).toThrow(/last row is incomplete/);
+  });
+});
