@@ -116,10 +116,16 @@ function profileIo(io: Io, profile: string, display: PortfolioDisplay): Io {
 }
 
 const YOUNG_MB = 8;
+/**
+ * The walks' worker: its young generation holds what P walks allocate between two
+ * scavenges. At 8 MB, 16 walks spent 2.4 of the thread's 9 s of CPU in the collector,
+ * most of it when their largest Properties ended together (bench/README.md, "P = 16").
+ */
+const WALKS_YOUNG_MB = 32;
 
 /**
  * The built CLI runs the whole portfolio in one worker thread with the single export's heap
- * limits (young generation 8 MB, old space METERDATA_EXPORT_HEAP_MB): in the main thread V8
+ * limits (young generation WALKS_YOUNG_MB, old space METERDATA_EXPORT_HEAP_MB): in the main thread V8
  * sized the heap of 16 concurrent walks from the machine's memory (heapTotal 58 MiB at P = 1,
  * 257 MiB at P = 16, with 37-57 MiB of it live). The workbooks are workers of that worker.
  */
@@ -129,7 +135,7 @@ export async function runPortfolio(opts: Record<string, unknown>, io: Io): Promi
   const { exportHeapMb } = await import('./single.js');
   const oldMb = exportHeapMb(io.env);
   const outOfMemory = () => new MeterdataError(t.outOfMemory({ mb: oldMb }), { code: 'EXPORT_OUT_OF_MEMORY', exitCode: ExitCode.UNEXPECTED, hint: t.outOfMemoryHint({ mb: oldMb * 4 }) });
-  return runIsolated<number>(new URL(import.meta.url), 'portfolioInWorker', opts, { limits: { youngMb: YOUNG_MB, oldMb }, io, outOfMemory, onAbort: 'tell' });
+  return runIsolated<number>(new URL(import.meta.url), 'portfolioInWorker', opts, { limits: { youngMb: WALKS_YOUNG_MB, oldMb }, io, outOfMemory, onAbort: 'tell' });
 }
 
 /** Worker side of runPortfolio: the workbooks go to workers of that worker (workbookWorkersFor). */
