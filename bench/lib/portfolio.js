@@ -118,9 +118,12 @@ function maxOverlap(spans) {
  * the time P = 1's does (each connection keeps to its own limit), and a profile's workbook
  * starts only once its walk has ended, so P workbooks of w CPU seconds each, c at a time,
  * add at least P·w/c after it: wall(P) ≥ walk_end(1) + P·w/c. And no run is shorter than
- * its CPU time spread over c cores. The larger of the two, ÷ wall(1), is the lowest ratio
- * this design can reach on c idle cores; `p_within_target` is the largest P it allows at 1.10
- * with this run's CPU per workbook.
+ * its CPU time spread over c cores. Not counted: the walks' thread's own work when the P
+ * profiles' largest Properties end together (billing, CSV, spools, journal of P Properties
+ * on one thread: bench/README.md, "The P = 16 tail, continued"), which is what decides
+ * P = 16 on 2 cores. The larger of the two, ÷ wall(1), is a lower bound on the ratio on c
+ * idle cores, not what the design reaches; `p_within_target` is the largest P that bound
+ * allows at 1.10 with this run's CPU per workbook.
  */
 function bound(row, one, cores) {
   const w = row.workbooks ? row.cpu_workbooks_s / row.workbooks : 0;
