@@ -22,9 +22,13 @@ export interface TableSheet {
 
 const READ = 1 << 20;
 
-/** Where a spool's rows go, rendered: beside it, a scratch name like the spool's (".billing.ndjson.rows.partial"). */
-export function fragmentOf(spool: string): string {
-  return spool.replace(/(\.partial)?$/, '.rows.partial');
+/**
+ * Where a spool's rows go, rendered: beside it, a scratch name like the spool's with the
+ * export run's token (".billing.ndjson.<run>.rows.partial"). The token keeps a render that
+ * comes late for an aborted run from writing into the files of a later run in the folder.
+ */
+export function fragmentOf(spool: string, run?: string): string {
+  return spool.replace(/(\.partial)?$/, `${run ? `.${run}` : ''}.rows.partial`);
 }
 
 export class SheetFragment {

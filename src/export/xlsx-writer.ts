@@ -51,6 +51,8 @@ export interface XlsxInput {
   about: [string, string | number][];
   /** Fixed timestamps inside the file, so a resumed run yields the same bytes. */
   exportTime: Date;
+  /** The export run's token: names its rendered rows (fragmentOf); none where nothing renders them ahead. */
+  run?: string;
 }
 
 const HEADER_FONT: Partial<ExcelJS.Font> = { bold: true };
@@ -194,10 +196,10 @@ class PinnedWorkbookWriter extends WorkbookWriter {
 }
 
 /** The table sheets of a workbook, in sheet order: the template's tables that have a spool. */
-export function tableSheets(input: Pick<XlsxInput, 'template' | 'spools'>): TableSheet[] {
+export function tableSheets(input: Pick<XlsxInput, 'template' | 'spools' | 'run'>): TableSheet[] {
   return input.template.files.flatMap((f) => {
     const spool = input.spools[f.table];
-    return spool ? [{ table: f.table, sheet: f.sheet, columns: f.columns, spool, fragment: fragmentOf(spool) }] : [];
+    return spool ? [{ table: f.table, sheet: f.sheet, columns: f.columns, spool, fragment: fragmentOf(spool, input.run) }] : [];
   });
 }
 
