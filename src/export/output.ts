@@ -259,7 +259,7 @@ export class OutputSet {
       for (const s of [...this.spools.values(), this.overviewSpool!]) await this.atomic.closeFile(s);
       const spools = Object.fromEntries([...this.spools.entries()].map(([t, f]) => [t, f.path]));
       await this.atomic.closeFile(await this.atomic.create(XLSX_FILE)); // exceljs writes the file itself, through its own stream
-      xlsx = { file: path.join(this.dir, partialName(XLSX_FILE)), run: this.run, template: this.template, spools, overview: this.overview(), about, exportTime };
+      xlsx = { file: path.join(this.dir, partialName(XLSX_FILE)), run: this.run, template: this.template, spools, rows: { ...this.rows }, overview: this.overview(), about, exportTime };
     }
     return { dir: this.dir, pending: this.atomic.staged(), files, xlsx, created: this.atomic.createdDir };
   }

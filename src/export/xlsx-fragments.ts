@@ -73,6 +73,8 @@ export class SheetFragment {
         const want = upTo === null ? READ : Math.min(READ, upTo - this.read);
         if (want <= 0) break;
         const { bytesRead } = await spool.read(buf, 0, want, this.read);
+        // the export said this much was on disk: less is a damaged spool, never a shorter sheet
+        if (bytesRead === 0 && upTo !== null) throw new Error(`${this.spec.spool}: shorter than the ${upTo} bytes written to it`);
         if (bytesRead === 0) break;
         this.read += bytesRead;
         const xml = this.render(this.decoder.write(buf.subarray(0, bytesRead)));
@@ -97,7 +99,7 @@ export class SheetFragment {
     let xml = '';
     for (const line of lines) {
       if (!line) continue;
-      const r = JSON.parse(line) as Row;
+      const r = parseRow(line, this.spec.spool, this.rowCount + 1);
       const values = new Array<CellValue>(n);
       const ids = new Array<number>(n);
       for (let i = 0; i < n; i++) {
@@ -111,9 +113,21 @@ export class SheetFragment {
     return xml;
   }
 
-  /** What the sheet needs once every row is rendered; a spool that ends without a newline is damaged. */
-  result(): { rows: number; widths: number[]; bytes: number } {
+  /**
+   * What the sheet needs once every row is rendered; a spool that ends without a newline,
+   * or holds other than the `rows` the export wrote, is damaged.
+   */
+  result(rows?: number): { rows: number; widths: number[]; bytes: number } {
     if (this.carry || this.decoder.end()) throw new Error(`${this.spec.spool}: the last row is incomplete`);
+    if (rows !== undefined && rows !== this.rowCount) throw new Error(`${this.spec.spool}: holds ${this.rowCount} rows, the export wrote ${rows}`);
     return { rows: this.rowCount, widths: this.widthsOf.widths, bytes: this.written };
+  }
+}
+
+function parseRow(line: string, spool: string, n: number): Row {
+  try {
+    return JSON.parse(line) as Row;
+  } catch {
+    throw new Error(`${spool}: row ${n} is not JSON (the scratch file is damaged)`);
   }
 }

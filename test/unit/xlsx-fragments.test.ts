@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadTemplate } from '../../src/export/templates.js';
 import { fragmentOf, SheetFragment, type TableSheet } from '../../src/export/xlsx-fragments.js';
 import { StyleTable } from '../../src/export/xlsx-rows.js';
+import { writeXlsx, type XlsxInput } from '../../src/export/xlsx-writer.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -91,5 +92,34 @@ describe('table rows rendered ahead', () => {
     const f = new SheetFragment(spec, template, new StyleTable(template.dateFormat), true);
     await f.advance(null);
     expect(() => f.result()).toThrow(/last row is incomplete/);
+  });
+});
+
+describe('a damaged spool', () => {
+  it('shorter than the bytes the export said it wrote fails the render, naming the spool', async () => {
+    const template = await loadTemplate('de', dir);
+    const text = `${lines(3).join('\n')}\n`;
+    const spec = await sheetFor('billing', text, 'short');
+    await writeFile(spec.fragment, '');
+    const f = new SheetFragment(spec, template, new StyleTable(template.dateFormat));
+    await expect(f.advance(Buffer.byteLength(text) + 10)).rejects.toThrow(`${spec.spool}: shorter than the ${Buffer.byteLength(text) + 10} bytes`);
+  });
+
+  it('with a line that is not JSON fails with the spool and the row named', async () => {
+    const template = await loadTemplate('de', dir);
+    const spec = await sheetFor('billing', `${lines(2).join('\n')}\n{"property_id": "p-\u0000\u0000\n`, 'garbage');
+    const f = new SheetFragment(spec, template, new StyleTable(template.dateFormat), true);
+    await expect(f.advance(null)).rejects.toThrow(`${spec.spool}: row 3 is not JSON`);
+  });
+
+  it('holding fewer rows than the export wrote fails the workbook before billing.xlsx is made', async () => {
+    const template = await loadTemplate('de', dir);
+    const spec = await sheetFor('billing', `${lines(4).join('\n')}\n`, 'lost');
+    const file = path.join(dir, '.billing.xlsx.partial');
+    const input: XlsxInput = { file, template, spools: { billing: spec.spool }, rows: { billing: 5 }, overview: { metrics: [], spool: null }, about: [], exportTime: new Date(Date.UTC(2026, 0, 2)) };
+    await expect(writeXlsx(input)).rejects.toThrow(`${spec.spool}: holds 4 rows, the export wrote 5`);
+    await expect(stat(file)).rejects.toMatchObject({ code: 'ENOENT' });
+    await writeXlsx({ ...input, rows: { billing: 4 } });
+    expect((await stat(file)).size).toBeGreaterThan(0);
   });
 });
