@@ -123,3 +123,32 @@ describe('a damaged spool', () => {
     expect((await stat(file)).size).toBeGreaterThan(0);
   });
 });
+
+describe('a spool of several read buffers (1 MiB each)', () => {
+  it('renders the same bytes and widths at once as in small pieces, a character cut at the buffer end, more rows than the width sample', async () => {
+    const template = await loadTemplate('de', dir);
+    // names of 4-byte characters: most buffer ends fall inside one
+    const rows = lines(9000).map((l, i) => l.replace('"property_name":"', `"property_name":"${'🔥'.repeat(i % 50)}`));
+    // the first row padded until the first buffer ends inside a character
+    const unpadded = Buffer.from(`${rows.join('\n')}\n`, 'utf8');
+    let pad = 0;
+    while (pad < 1000 && (unpadded[(1 << 20) - pad]! & 0xc0) !== 0x80) pad++;
+    const bytes = Buffer.from(`${[rows[0]!.replace('"u-0"', `"u-0${'x'.repeat(pad)}"`), ...rows.slice(1)].join('\n')}\n`, 'utf8');
+    expect(bytes.length).toBeGreaterThan(3 << 20);
+    expect(bytes[1 << 20]! & 0xc0).toBe(0x80);
+    const once = await sheetFor('billing', bytes.toString('utf8'), 'big-once');
+    const whole = new SheetFragment(once, template, new StyleTable(template.dateFormat), true);
+    await whole.advance(null);
+
+    const grow = await sheetFor('billing', bytes.toString('utf8'), 'big-grow');
+    await writeFile(grow.fragment, '');
+    const piecewise = new SheetFragment(grow, template, new StyleTable(template.dateFormat));
+    for (let at = 0, k = 7; at < bytes.length; ) {
+      k = (k * 1103515245 + 12345) % 2 ** 31;
+      at = Math.min(bytes.length, at + 1 + (k % 60000));
+      await piecewise.advance(at);
+    }
+    expect((await readFile(grow.fragment)).equals(await readFile(once.fragment))).toBe(true);
+    expect(piecewise.result(9000)).toEqual(whole.result(9000));
+  });
+});
