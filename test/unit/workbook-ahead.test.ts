@@ -4,6 +4,7 @@
 // side runs in this thread, over a real MessagePort.
 import { appendFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
+import type { MessagePort } from 'node:worker_threads';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RenderSpec } from '../../src/export/output.js';
@@ -121,6 +122,47 @@ describe('a render that comes late', () => {
     } finally {
       await old.close();
       await now.close();
+    }
+  });
+});
+
+describe('a workbook worker that dies while it holds the renders of several profiles', () => {
+  it('leaves each profile a workbook of the right bytes, written by another worker', async () => {
+    const kills: (() => void)[] = [];
+    const start = (port: MessagePort) =>
+      new Promise<void>((resolve, reject) => {
+        kills.push(() => {
+          port.close();
+          reject(new Error('out of memory'));
+        });
+        serveWorkbooks({ port }).then(resolve, reject);
+      });
+    const workers = workbookWorkers(1, start);
+    try {
+      const a = await input('a');
+      const b = await input('b');
+      for (const [x, n] of [[a, 40], [b, 25]] as const) {
+        await appendFile(x.spools.billing!, Array.from({ length: n }, (_, i) => row(i)).join(''));
+        workers.ahead({ file: x.file, template: x.template, spools: x.spools, run: x.run } as RenderSpec, { billing: (await stat(x.spools.billing!)).size });
+        await until(async () => (await stat(fragmentOf(x.spools.billing!, x.run))).size > 0);
+      }
+      kills[0]!();
+      await new Promise((r) => setTimeout(r, 20));
+      // a's walk goes on: its next rows go to a new worker, which renders all of them
+      await appendFile(a.spools.billing!, Array.from({ length: 10 }, (_, i) => row(40 + i)).join(''));
+      workers.ahead({ file: a.file, template: a.template, spools: a.spools, run: a.run } as RenderSpec, { billing: (await stat(a.spools.billing!)).size });
+      await workers.write(a);
+      await workers.write(b);
+      expect(kills).toHaveLength(2);
+
+      for (const x of [a, b]) {
+        const atEnd = await input(`end-${path.basename(path.dirname(x.file))}`);
+        await writeFile(atEnd.spools.billing!, await readFile(x.spools.billing!));
+        await writeXlsx(atEnd);
+        expect((await readFile(x.file)).equals(await readFile(atEnd.file))).toBe(true);
+      }
+    } finally {
+      await workers.close();
     }
   });
 });
