@@ -4,7 +4,7 @@
 // Properties finish), or all at once at the end: the bytes are the same either way, since
 // a row's XML depends only on the row, its number and the fixed style table. The workbook
 // then only copies the fragment into its sheet (xlsx-writer.ts).
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { cellOf, type Row, type TableName } from './tables.js';
 import type { Template, TemplateColumn } from './templates.js';
@@ -78,15 +78,21 @@ export class SheetFragment {
         if (bytesRead === 0) break;
         this.read += bytesRead;
         const xml = this.render(this.decoder.write(buf.subarray(0, bytesRead)));
-        if (xml) {
-          const bytes = Buffer.from(xml, 'utf8');
-          await out.write(bytes, 0, bytes.length, this.written);
-          this.written += bytes.length;
-        }
+        if (xml) await this.writeAll(out, Buffer.from(xml, 'utf8'));
       }
     } finally {
       await spool.close();
       await out.close();
+    }
+  }
+
+  /** A write may take part of the bytes (a disk filling up): the rest follows, never a hole. */
+  private async writeAll(out: FileHandle, bytes: Buffer): Promise<void> {
+    for (let at = 0; at < bytes.length; ) {
+      const { bytesWritten } = await out.write(bytes, at, bytes.length - at, this.written);
+      if (bytesWritten <= 0) throw new Error(`${this.spec.fragment}: the disk took none of ${bytes.length - at} bytes`);
+      at += bytesWritten;
+      this.written += bytesWritten;
     }
   }
 
