@@ -155,6 +155,8 @@ export class OutputSet {
   /** overviewKey -> the pair, one Overview column each. */
   private readonly metricUnits = new Map<string, { metric: string; unit: string }>();
   readonly rows: Partial<Record<TableName, number>> = {};
+  /** This run's token in its scratch names of rendered rows (fragmentOf). */
+  private readonly run = randomUUID().slice(0, 13);
 
   constructor(
     readonly dir: string,
@@ -178,7 +180,7 @@ export class OutputSet {
       if (this.formats.includes('xlsx')) {
         this.spools.set(f.table, await this.atomic.scratch(`${f.table}.ndjson`));
         // made here, empty, so that a render that comes late (xlsx-fragments.ts) never makes it again after an abort
-        await this.atomic.closeFile(await this.atomic.scratch(`${f.table}.ndjson.rows`));
+        await this.atomic.closeFile(await this.atomic.scratch(`${f.table}.ndjson.${this.run}.rows`));
       }
     }
   }
@@ -186,7 +188,7 @@ export class OutputSet {
   /** What the table rows are rendered from ahead of the workbook (null: no workbook): see RenderAhead. */
   renderSpec(): RenderSpec | null {
     if (!this.formats.includes('xlsx')) return null;
-    return { file: path.join(this.dir, partialName(XLSX_FILE)), template: this.template, spools: Object.fromEntries([...this.spools.entries()].map(([t, f]) => [t, f.path])) };
+    return { file: path.join(this.dir, partialName(XLSX_FILE)), run: this.run, template: this.template, spools: Object.fromEntries([...this.spools.entries()].map(([t, f]) => [t, f.path])) };
   }
 
   /** Writes out what the spools buffer and says how far each is on disk (table -> bytes): rows up to there can be rendered. */
@@ -257,7 +259,7 @@ export class OutputSet {
       for (const s of [...this.spools.values(), this.overviewSpool!]) await this.atomic.closeFile(s);
       const spools = Object.fromEntries([...this.spools.entries()].map(([t, f]) => [t, f.path]));
       await this.atomic.closeFile(await this.atomic.create(XLSX_FILE)); // exceljs writes the file itself, through its own stream
-      xlsx = { file: path.join(this.dir, partialName(XLSX_FILE)), template: this.template, spools, overview: this.overview(), about, exportTime };
+      xlsx = { file: path.join(this.dir, partialName(XLSX_FILE)), run: this.run, template: this.template, spools, rows: { ...this.rows }, overview: this.overview(), about, exportTime };
     }
     return { dir: this.dir, pending: this.atomic.staged(), files, xlsx, created: this.atomic.createdDir };
   }
@@ -271,6 +273,8 @@ export class OutputSet {
 export interface RenderSpec {
   /** billing.xlsx's temporary path: names the workbook these rows are for. */
   file: string;
+  /** The export run's token (XlsxInput.run): a later run in the same folder has another. */
+  run: string;
   template: Template;
   spools: Partial<Record<TableName, string>>;
 }

@@ -44,12 +44,14 @@ export async function serveWorkbooks(input: { port: MessagePort }): Promise<void
   const rendered = new Map<string, Rendered>();
   let chain = Promise.resolve();
 
+  // keyed by run too: an earlier run in the same folder is never taken for this one
+  const key = (x: { file: string; run?: string | undefined }) => `${x.file}\u0000${x.run ?? ''}`;
   const renderAhead = ({ ahead: spec, upTo }: Ahead) => {
-    let r = rendered.get(spec.file);
+    let r = rendered.get(key(spec));
     if (!r) {
       const styles = new StyleTable(spec.template.dateFormat);
       r = { fragments: new Map(tableSheets(spec).map((t) => [t.table, new SheetFragment(t, spec.template, styles)])), chain: Promise.resolve(), failed: false };
-      rendered.set(spec.file, r);
+      rendered.set(key(spec), r);
     }
     const own = r;
     own.chain = own.chain.then(async () => {
@@ -63,8 +65,8 @@ export async function serveWorkbooks(input: { port: MessagePort }): Promise<void
   };
 
   const write = async (job: Job) => {
-    const r = rendered.get(job.input.file);
-    rendered.delete(job.input.file);
+    const r = rendered.get(key(job.input));
+    rendered.delete(key(job.input));
     if (r) await r.chain;
     await writeXlsxAhead(job.input, r && !r.failed ? r.fragments : undefined);
   };

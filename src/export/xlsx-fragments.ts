@@ -4,7 +4,7 @@
 // Properties finish), or all at once at the end: the bytes are the same either way, since
 // a row's XML depends only on the row, its number and the fixed style table. The workbook
 // then only copies the fragment into its sheet (xlsx-writer.ts).
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { cellOf, type Row, type TableName } from './tables.js';
 import type { Template, TemplateColumn } from './templates.js';
@@ -22,9 +22,13 @@ export interface TableSheet {
 
 const READ = 1 << 20;
 
-/** Where a spool's rows go, rendered: beside it, a scratch name like the spool's (".billing.ndjson.rows.partial"). */
-export function fragmentOf(spool: string): string {
-  return spool.replace(/(\.partial)?$/, '.rows.partial');
+/**
+ * Where a spool's rows go, rendered: beside it, a scratch name like the spool's with the
+ * export run's token (".billing.ndjson.<run>.rows.partial"). The token keeps a render that
+ * comes late for an aborted run from writing into the files of a later run in the folder.
+ */
+export function fragmentOf(spool: string, run?: string): string {
+  return spool.replace(/(\.partial)?$/, `${run ? `.${run}` : ''}.rows.partial`);
 }
 
 export class SheetFragment {
@@ -69,18 +73,26 @@ export class SheetFragment {
         const want = upTo === null ? READ : Math.min(READ, upTo - this.read);
         if (want <= 0) break;
         const { bytesRead } = await spool.read(buf, 0, want, this.read);
+        // the export said this much was on disk: less is a damaged spool, never a shorter sheet
+        if (bytesRead === 0 && upTo !== null) throw new Error(`${this.spec.spool}: shorter than the ${upTo} bytes written to it`);
         if (bytesRead === 0) break;
         this.read += bytesRead;
         const xml = this.render(this.decoder.write(buf.subarray(0, bytesRead)));
-        if (xml) {
-          const bytes = Buffer.from(xml, 'utf8');
-          await out.write(bytes, 0, bytes.length, this.written);
-          this.written += bytes.length;
-        }
+        if (xml) await this.writeAll(out, Buffer.from(xml, 'utf8'));
       }
     } finally {
       await spool.close();
       await out.close();
+    }
+  }
+
+  /** A write may take part of the bytes (a disk filling up): the rest follows, never a hole. */
+  private async writeAll(out: FileHandle, bytes: Buffer): Promise<void> {
+    for (let at = 0; at < bytes.length; ) {
+      const { bytesWritten } = await out.write(bytes, at, bytes.length - at, this.written);
+      if (bytesWritten <= 0) throw new Error(`${this.spec.fragment}: the disk took none of ${bytes.length - at} bytes`);
+      at += bytesWritten;
+      this.written += bytesWritten;
     }
   }
 
@@ -93,7 +105,7 @@ export class SheetFragment {
     let xml = '';
     for (const line of lines) {
       if (!line) continue;
-      const r = JSON.parse(line) as Row;
+      const r = parseRow(line, this.spec.spool, this.rowCount + 1);
       const values = new Array<CellValue>(n);
       const ids = new Array<number>(n);
       for (let i = 0; i < n; i++) {
@@ -107,9 +119,21 @@ export class SheetFragment {
     return xml;
   }
 
-  /** What the sheet needs once every row is rendered; a spool that ends without a newline is damaged. */
-  result(): { rows: number; widths: number[]; bytes: number } {
+  /**
+   * What the sheet needs once every row is rendered; a spool that ends without a newline,
+   * or holds other than the `rows` the export wrote, is damaged.
+   */
+  result(rows?: number): { rows: number; widths: number[]; bytes: number } {
     if (this.carry || this.decoder.end()) throw new Error(`${this.spec.spool}: the last row is incomplete`);
+    if (rows !== undefined && rows !== this.rowCount) throw new Error(`${this.spec.spool}: holds ${this.rowCount} rows, the export wrote ${rows}`);
     return { rows: this.rowCount, widths: this.widthsOf.widths, bytes: this.written };
+  }
+}
+
+function parseRow(line: string, spool: string, n: number): Row {
+  try {
+    return JSON.parse(line) as Row;
+  } catch {
+    throw new Error(`${spool}: row ${n} is not JSON (the scratch file is damaged)`);
   }
 }

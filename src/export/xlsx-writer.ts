@@ -46,11 +46,15 @@ export interface XlsxInput {
   template: Template;
   /** Table -> NDJSON spool of its rows, in order. */
   spools: Partial<Record<TableName, string>>;
+  /** Table -> the rows the export wrote to its spool: a sheet with other than these is refused. */
+  rows?: Partial<Record<TableName, number>>;
   overview: OverviewData;
   /** Label/value pairs of the About sheet, in order. */
   about: [string, string | number][];
   /** Fixed timestamps inside the file, so a resumed run yields the same bytes. */
   exportTime: Date;
+  /** The export run's token: names its rendered rows (fragmentOf); none where nothing renders them ahead. */
+  run?: string;
 }
 
 const HEADER_FONT: Partial<ExcelJS.Font> = { bold: true };
@@ -98,8 +102,8 @@ async function drained(ws: ExcelJS.Worksheet): Promise<void> {
 }
 
 /** Copies a table's rendered rows (xlsx-fragments.ts) into its sheet, below the header row. */
-async function tableSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, f: SheetFragment): Promise<void> {
-  const { rows, widths, bytes } = f.result();
+async function tableSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, f: SheetFragment, expected?: number): Promise<void> {
+  const { rows, widths, bytes } = f.result(expected);
   const ws = sheet(wb, f.spec.sheet, widths);
   header(ws, f.columns.map((c) => c.header));
   const fh = await open(f.spec.fragment, 'r');
@@ -194,10 +198,10 @@ class PinnedWorkbookWriter extends WorkbookWriter {
 }
 
 /** The table sheets of a workbook, in sheet order: the template's tables that have a spool. */
-export function tableSheets(input: Pick<XlsxInput, 'template' | 'spools'>): TableSheet[] {
+export function tableSheets(input: Pick<XlsxInput, 'template' | 'spools' | 'run'>): TableSheet[] {
   return input.template.files.flatMap((f) => {
     const spool = input.spools[f.table];
-    return spool ? [{ table: f.table, sheet: f.sheet, columns: f.columns, spool, fragment: fragmentOf(spool) }] : [];
+    return spool ? [{ table: f.table, sheet: f.sheet, columns: f.columns, spool, fragment: fragmentOf(spool, input.run) }] : [];
   });
 }
 
@@ -214,7 +218,10 @@ export async function writeXlsxAhead(input: XlsxInput, ahead?: ReadonlyMap<Table
   const { template: t } = input;
   const styles = new StyleTable(t.dateFormat);
   const fragments = tableSheets(input).map((spec) => ahead?.get(spec.table) ?? new SheetFragment(spec, t, styles, true));
-  for (const f of fragments) await f.advance(null);
+  for (const f of fragments) {
+    await f.advance(null);
+    f.result(input.rows?.[f.spec.table]); // a damaged spool fails before billing.xlsx is opened
+  }
   const stream = createWriteStream(input.file);
   const done = new Promise<void>((resolve, reject) => {
     stream.on('close', resolve);
@@ -227,7 +234,7 @@ export async function writeXlsxAhead(input: XlsxInput, ahead?: ReadonlyMap<Table
   wb.lastModifiedBy = 'meterdata';
   styles.registerIn((wb as unknown as { styles: StyleRegistry }).styles);
   await overviewSheet(wb, t, input.overview, styles);
-  for (const f of fragments) await tableSheet(wb, f);
+  for (const f of fragments) await tableSheet(wb, f, input.rows?.[f.spec.table]);
   aboutSheet(wb, t, input.about);
   await wb.commit();
   await done;

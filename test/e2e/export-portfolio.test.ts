@@ -51,6 +51,8 @@ describe('portfolio export of the built CLI', () => {
     const summary = (await readFile(path.join(out, 'portfolio-summary.csv'), 'utf8')).split('\r\n');
     expect(summary.slice(1, 4).map((l) => l.split(',').slice(0, 3).join(','))).toEqual(['nord,exported,0', 'spaet,failed,3', 'sued,exported,0']);
     expect(existsSync(path.join(out, 'spaet', 'meterdata-manifest.json'))).toBe(false);
+    // nothing left in its folder (the process has ended: a render of its rows that came after the abort made nothing again)
+    expect(await readdir(path.join(out, 'spaet')).catch(() => [])).toEqual([]);
 
     // signed in again, the same command continues spaet only
     await signIn(sandbox, env, 'spaet', 0);

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadTemplate } from '../../src/export/templates.js';
 import { fragmentOf, SheetFragment, type TableSheet } from '../../src/export/xlsx-fragments.js';
 import { StyleTable } from '../../src/export/xlsx-rows.js';
+import { writeXlsx, type XlsxInput } from '../../src/export/xlsx-writer.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -91,5 +92,63 @@ describe('table rows rendered ahead', () => {
     const f = new SheetFragment(spec, template, new StyleTable(template.dateFormat), true);
     await f.advance(null);
     expect(() => f.result()).toThrow(/last row is incomplete/);
+  });
+});
+
+describe('a damaged spool', () => {
+  it('shorter than the bytes the export said it wrote fails the render, naming the spool', async () => {
+    const template = await loadTemplate('de', dir);
+    const text = `${lines(3).join('\n')}\n`;
+    const spec = await sheetFor('billing', text, 'short');
+    await writeFile(spec.fragment, '');
+    const f = new SheetFragment(spec, template, new StyleTable(template.dateFormat));
+    await expect(f.advance(Buffer.byteLength(text) + 10)).rejects.toThrow(`${spec.spool}: shorter than the ${Buffer.byteLength(text) + 10} bytes`);
+  });
+
+  it('with a line that is not JSON fails with the spool and the row named', async () => {
+    const template = await loadTemplate('de', dir);
+    const spec = await sheetFor('billing', `${lines(2).join('\n')}\n{"property_id": "p-\u0000\u0000\n`, 'garbage');
+    const f = new SheetFragment(spec, template, new StyleTable(template.dateFormat), true);
+    await expect(f.advance(null)).rejects.toThrow(`${spec.spool}: row 3 is not JSON`);
+  });
+
+  it('holding fewer rows than the export wrote fails the workbook before billing.xlsx is made', async () => {
+    const template = await loadTemplate('de', dir);
+    const spec = await sheetFor('billing', `${lines(4).join('\n')}\n`, 'lost');
+    const file = path.join(dir, '.billing.xlsx.partial');
+    const input: XlsxInput = { file, template, spools: { billing: spec.spool }, rows: { billing: 5 }, overview: { metrics: [], spool: null }, about: [], exportTime: new Date(Date.UTC(2026, 0, 2)) };
+    await expect(writeXlsx(input)).rejects.toThrow(`${spec.spool}: holds 4 rows, the export wrote 5`);
+    await expect(stat(file)).rejects.toMatchObject({ code: 'ENOENT' });
+    await writeXlsx({ ...input, rows: { billing: 4 } });
+    expect((await stat(file)).size).toBeGreaterThan(0);
+  });
+});
+
+describe('a spool of several read buffers (1 MiB each)', () => {
+  it('renders the same bytes and widths at once as in small pieces, a character cut at the buffer end, more rows than the width sample', async () => {
+    const template = await loadTemplate('de', dir);
+    // names of 4-byte characters: most buffer ends fall inside one
+    const rows = lines(9000).map((l, i) => l.replace('"property_name":"', `"property_name":"${'🔥'.repeat(i % 50)}`));
+    // the first row padded until the first buffer ends inside a character
+    const unpadded = Buffer.from(`${rows.join('\n')}\n`, 'utf8');
+    let pad = 0;
+    while (pad < 1000 && (unpadded[(1 << 20) - pad]! & 0xc0) !== 0x80) pad++;
+    const bytes = Buffer.from(`${[rows[0]!.replace('"u-0"', `"u-0${'x'.repeat(pad)}"`), ...rows.slice(1)].join('\n')}\n`, 'utf8');
+    expect(bytes.length).toBeGreaterThan(3 << 20);
+    expect(bytes[1 << 20]! & 0xc0).toBe(0x80);
+    const once = await sheetFor('billing', bytes.toString('utf8'), 'big-once');
+    const whole = new SheetFragment(once, template, new StyleTable(template.dateFormat), true);
+    await whole.advance(null);
+
+    const grow = await sheetFor('billing', bytes.toString('utf8'), 'big-grow');
+    await writeFile(grow.fragment, '');
+    const piecewise = new SheetFragment(grow, template, new StyleTable(template.dateFormat));
+    for (let at = 0, k = 7; at < bytes.length; ) {
+      k = (k * 1103515245 + 12345) % 2 ** 31;
+      at = Math.min(bytes.length, at + 1 + (k % 60000));
+      await piecewise.advance(at);
+    }
+    expect((await readFile(grow.fragment)).equals(await readFile(once.fragment))).toBe(true);
+    expect(piecewise.result(9000)).toEqual(whole.result(9000));
   });
 });
