@@ -180,7 +180,7 @@ export async function main(argv: string[], io?: Io): Promise<number> {
   failedCommand = undefined;
   // Before the program is built: its help texts are rendered in this language.
   const asked = languageFromArgv(argv);
-  setLanguage(isLang(asked) ? asked : languageFromEnv(ctx.env));
+  setLanguage(isLang(asked) ? asked : languageFromEnv(ctx.env, ctx.locale));
   try {
     await build(ctx).parseAsync(argv, { from: 'user' });
     return exitCode;

@@ -15,6 +15,8 @@ export interface Io {
   signal: AbortSignal;
   /** Run the export's heavy phases in worker threads with their own heap limits (core/isolate.ts): set by the built CLI's entry point. */
   isolate?: boolean;
+  /** The system's locale where no LANG says otherwise (i18n's systemLocale); tests fix it, so a German machine runs them alike. */
+  locale?: () => string;
 }
 
 export function write(stream: Writable, text: string): void {

@@ -21,16 +21,28 @@ export function isLang(v: unknown): v is Lang {
   return v === 'en' || v === 'de';
 }
 
+const GERMAN = /^de(?:[_.@-]|$)/i;
+
+/** The system's locale as Node's ICU reads it: on Windows the user's region settings; elsewhere it follows the variables below (en-US without them). */
+export function systemLocale(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().locale;
+  } catch {
+    return 'en-US';
+  }
+}
+
 /**
  * POSIX order: LC_ALL overrides LC_MESSAGES overrides LANG; the first one set decides.
  * A value starting with `de` (de_DE.UTF-8, de_AT, de) means German; C, POSIX and anything else English.
+ * None set (Windows sets none of them): the system's locale, so a German Windows gets German.
  */
-export function languageFromEnv(env: NodeJS.ProcessEnv): Lang {
+export function languageFromEnv(env: NodeJS.ProcessEnv, osLocale: () => string = systemLocale): Lang {
   for (const name of ['LC_ALL', 'LC_MESSAGES', 'LANG']) {
     const v = env[name]?.trim();
-    if (v) return /^de(?:[_.@-]|$)/i.test(v) ? 'de' : 'en';
+    if (v) return GERMAN.test(v) ? 'de' : 'en';
   }
-  return 'en';
+  return GERMAN.test(osLocale()) ? 'de' : 'en';
 }
 
 /** `--lang de`, `--lang=de` before a `--` in argv; undefined when absent (an invalid value is left to commander's choices check). */

@@ -10,6 +10,8 @@ export interface CliResult {
 
 export interface RunCliOptions {
   env?: NodeJS.ProcessEnv;
+  /** The system locale the run sees where its env sets no LANG (default en-US, whatever this machine's). */
+  locale?: string;
   cwd?: string;
   /** Text offered on stdin; stdin is empty (and ends at once) otherwise. */
   stdin?: string | Readable;
@@ -37,6 +39,7 @@ export async function runCli(argv: string[], opts: RunCliOptions = {}): Promise<
     env: { ...opts.env },
     cwd: opts.cwd ?? process.cwd(),
     signal: opts.signal ?? new AbortController().signal,
+    locale: () => opts.locale ?? 'en-US',
   };
   const code = await main(argv, io);
   return { code, stdout: out, stderr: err };

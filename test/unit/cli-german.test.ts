@@ -17,6 +17,17 @@ const GERMAN = { LANG: 'de_DE.UTF-8' };
 /** What commander itself would print in English. */
 const COMMANDER_ENGLISH = /Usage:|Options:|Commands:|Arguments:|display help|output the version|\(default:|choices:|Exit codes|\[options\]|\[command\]|unknown|Did you mean|too many|argument missing|is invalid|cannot be used/;
 
+describe('the language without LANG (Windows sets none of LC_ALL, LC_MESSAGES, LANG)', () => {
+  it('a German system locale gives German; LANG, where set, still decides', async () => {
+    const windowsGerman = await runCli(['export', '--help'], { env: {}, locale: 'de-DE' });
+    expect(windowsGerman.stdout).toMatch(/^Aufruf: meterdata export/);
+    expect(await findEnglish(windowsGerman.stdout)).toEqual([]);
+    expect((await runCli(['export', '--help'], { env: {}, locale: 'en-US' })).stdout).toMatch(/^Usage: meterdata export/);
+    expect((await runCli(['export', '--help'], { env: { LANG: 'en_US.UTF-8' }, locale: 'de-DE' })).stdout).toMatch(/^Usage: meterdata export/);
+    expect((await runCli(['export', '--help', '--lang', 'en'], { env: {}, locale: 'de-DE' })).stdout).toMatch(/^Usage: meterdata export/);
+  });
+});
+
 describe('--help in German', () => {
   it.each([[[]], ...COMMANDS.map((c) => [[c]])])('`meterdata %j --help`, by --lang de and by LANG=de_DE.UTF-8: German, no English phrase', async (cmd) => {
     const byFlag = await runCli([...cmd, '--help', '--lang', 'de']);

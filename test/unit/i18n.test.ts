@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { count, day, languageFromArgv, languageFromEnv, num } from '../../src/i18n/index.js';
+import { count, day, languageFromArgv, languageFromEnv, num, systemLocale } from '../../src/i18n/index.js';
 import { loadCatalogues, misplacedCatalogues, render } from '../helpers/catalogues.js';
 
 describe('the language of a run', () => {
@@ -17,7 +17,24 @@ describe('the language of a run', () => {
     [{ LC_ALL: '', LANG: 'de_DE' }, 'de'],
     [{ LANG: 'dex' }, 'en'],
   ] as const)('%j → %s', (env, lang) => {
-    expect(languageFromEnv(env as NodeJS.ProcessEnv)).toBe(lang);
+    expect(languageFromEnv(env as NodeJS.ProcessEnv, () => 'en-US')).toBe(lang);
+  });
+
+  it.each([
+    [{}, 'de-DE', 'de'],
+    [{}, 'de-AT', 'de'],
+    [{}, 'en-US', 'en'],
+    [{}, 'fr-FR', 'en'],
+    [{ LANG: '', LC_ALL: ' ' }, 'de-DE', 'de'],
+    [{ LANG: 'en_US.UTF-8' }, 'de-DE', 'en'],
+    [{ LANG: 'C' }, 'de-DE', 'en'],
+    [{ LC_MESSAGES: 'POSIX' }, 'de-DE', 'en'],
+  ] as const)('without a variable the system locale decides (Windows): %j, system %s → %s', (env, system, lang) => {
+    expect(languageFromEnv(env as NodeJS.ProcessEnv, () => system)).toBe(lang);
+  });
+
+  it("reads the system locale from Node's ICU", () => {
+    expect(systemLocale()).toBe(Intl.DateTimeFormat().resolvedOptions().locale);
   });
 
   it('reads --lang from argv, the last one winning, never after --', () => {
