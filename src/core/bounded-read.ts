@@ -2,6 +2,7 @@
 // Only a plain file is read, and never past a bound: a FIFO or /dev/stdin would block the
 // run, /dev/zero would be read until memory runs out, a file growing meanwhile never ends.
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { fileTexts as ft } from './texts.js';
 
 export type BoundedRead = { ok: true; bytes: Buffer } | { ok: false; why: 'folder' | 'not-a-file' | 'too-large' };
 
@@ -27,4 +28,24 @@ export function readBounded(file: string, maxBytes: number): BoundedRead {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Files of our own that a person or another tool may have replaced (config.json, a stored
+ * sign-in): a few KB each, so 1 MiB is far above any real one, yet a FIFO, /dev/zero or a
+ * huge file put in their place can neither block nor fill the memory.
+ */
+export const OWN_FILE_MAX = 1 << 20;
+
+/** Such a file's text; null when it does not exist; `problem` (in the run's language) when it cannot be one of ours. */
+export function readOwnFile(file: string): { text: string } | { problem: string } | null {
+  let read: BoundedRead;
+  try {
+    read = readBounded(file, OWN_FILE_MAX);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+  if (read.ok) return { text: read.bytes.toString('utf8') };
+  return { problem: read.why === 'folder' ? ft.isFolder : read.why === 'not-a-file' ? ft.notPlainFile : ft.tooLarge({ mib: OWN_FILE_MAX >> 20 }) };
 }

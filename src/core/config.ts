@@ -3,6 +3,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
+import { readOwnFile } from './bounded-read.js';
 import { UsageError } from './errors.js';
 import { checkJson, checkValue } from './file-schema.js';
 import { ConfigSchema, ProfileSchema } from './config-schema.js';
@@ -62,14 +63,10 @@ export function configFile(env: NodeJS.ProcessEnv): string {
 
 export async function readConfig(env: NodeJS.ProcessEnv): Promise<ConfigFile> {
   const file = configFile(env);
-  let text: string;
-  try {
-    text = await fsp.readFile(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw e;
-  }
-  const checked = checkJson(ConfigSchema, text);
+  const read = readOwnFile(file);
+  if (read === null) return {};
+  if ('problem' in read) throw new UsageError(ft.configDamaged({ file, problem: read.problem }), ft.configHint, 'CONFIG_INVALID');
+  const checked = checkJson(ConfigSchema, read.text);
   if (!checked.ok) throw new UsageError(ft.configDamaged({ file, problem: checked.problem }), ft.configHint, 'CONFIG_INVALID');
   return checked.value as ConfigFile;
 }

@@ -1,5 +1,6 @@
 // config.json and the stored sign-in, damaged or edited by hand: one clear error naming the
 // file, the field and the fix, in both languages; nothing overwritten, nothing secret quoted.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -183,4 +184,37 @@ describe('a keychain that cannot be used', () => {
     expect(err.hint).toMatch(/^Entsperren Sie den Schlüsselbund .* `meterdata login --credential-store file` \(oder METERDATA_CREDENTIAL_STORE=file\)\.$/);
     expect(await findEnglish(`${err.message}\n${err.hint}`)).toEqual([]);
   });
+});
+
+describe('config.json and the stored sign-in replaced by what is no file of ours', () => {
+  // a FIFO without a writer blocked the read forever; /dev/zero or a huge file filled the memory
+  const replace = (file: string, what: 'fifo' | 'huge' | 'folder') => {
+    mkdirSync(path.dirname(file), { recursive: true });
+    if (what === 'fifo') execFileSync('mkfifo', [file]);
+    else if (what === 'folder') mkdirSync(file);
+    else writeFileSync(file, Buffer.alloc((1 << 20) + 1, 0x20));
+  };
+  const problem = { fifo: /it is not a plain file \(a pipe or a device\?\)/, huge: /it is larger than 1 MiB/, folder: /it is a folder/ };
+
+  it.each(['fifo', 'huge', 'folder'] as const)('config.json as a %s: exit 2 at once, naming the file and the fix', async (what) => {
+    const env = home();
+    replace(configFile(env), what);
+    const r = await runCli(['status'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^meterdata: The configuration file .*config\.json cannot be used: /);
+    expect(r.stderr).toMatch(problem[what]);
+    expect(r.stderr.trim().split('\n')).toHaveLength(2);
+    const de = await runCli(['status', '--lang', 'de'], { env });
+    expect(de.stderr).toMatch(/ist nicht verwendbar: sie (ist keine gewöhnliche Datei|ist größer als 1 MiB|ist ein Ordner)/);
+  }, 10_000);
+
+  it.each(['fifo', 'huge', 'folder'] as const)('the stored sign-in as a %s: AUTH_STORE_DAMAGED naming the file and login', async (what) => {
+    const env = home();
+    const store = new FileCredentialStore(env);
+    replace(store.fileFor('p'), what);
+    const err = (await store.read('p').catch((e: unknown) => e)) as Error & { hint: string };
+    expect(err).toMatchObject({ code: 'AUTH_STORE_DAMAGED', exitCode: 3 });
+    expect(err.message).toContain(store.fileFor('p'));
+    expect(err.message).toMatch(problem[what]);
+  }, 10_000);
 });

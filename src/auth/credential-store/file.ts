@@ -2,6 +2,7 @@
 // replaced atomically so a crash leaves the old or the new record, never half of one.
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
+import { readOwnFile } from '../../core/bounded-read.js';
 import { writeFileAtomic } from '../../core/config.js';
 import { dirs } from '../../core/paths.js';
 import { damagedRecord, parseRecord, type CredentialStore, type StoredRecord } from './types.js';
@@ -35,15 +36,11 @@ export class FileCredentialStore implements CredentialStore {
 
   async read(profile: string): Promise<StoredRecord | null> {
     const file = this.fileFor(profile);
-    let text: string;
-    try {
-      text = await fsp.readFile(file, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw e;
-    }
+    const read = readOwnFile(file);
+    if (read === null) return null;
+    if ('problem' in read) throw damagedRecord(t.fileDamaged({ file, problem: read.problem }), profile);
     await tighten(file);
-    const checked = parseRecord(text);
+    const checked = parseRecord(read.text);
     if (!checked.ok) throw damagedRecord(t.fileDamaged({ file, problem: checked.problem }), profile);
     return checked.value;
   }
