@@ -11,9 +11,9 @@
 // or a link to /dev/zero put there would otherwise hang or fill the memory of every run). Two processes writing at the same moment can lose each other's entries; the cost
 // is at most a 429, which the Retry-After pause handles. A process that is killed leaves
 // no entries, with the same cost.
-import { constants } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { readBounded } from '../core/bounded-read.js';
 import { writeFileAtomic } from '../core/config.js';
 import { dirs } from '../core/paths.js';
 
@@ -32,7 +32,7 @@ export function sharedWindowFile(env: NodeJS.ProcessEnv, profile: string): strin
 export async function readWindow(file: string, now: number, windowMs = SHARED_WINDOW_MS): Promise<number[]> {
   let raw: unknown;
   try {
-    raw = JSON.parse(await readSmallFile(file));
+    raw = JSON.parse(readSmallFile(file));
   } catch {
     return [];
   }
@@ -46,20 +46,11 @@ export async function readWindow(file: string, now: number, windowMs = SHARED_WI
   );
 }
 
-/** The file's text; throws unless it is a regular file of at most MAX_FILE_BYTES. Non-blocking open: a FIFO does not wait for a writer. */
-async function readSmallFile(file: string): Promise<string> {
-  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  try {
-    const st = await handle.stat();
-    if (!st.isFile() || st.size > MAX_FILE_BYTES) throw new Error('not a window file');
-    const buf = Buffer.alloc(MAX_FILE_BYTES + 1);
-    let at = 0;
-    for (let n = -1; n !== 0 && at < buf.length; at += n) n = (await handle.read(buf, at, buf.length - at, at)).bytesRead;
-    if (at > MAX_FILE_BYTES) throw new Error('not a window file');
-    return buf.toString('utf8', 0, at);
-  } finally {
-    await handle.close();
-  }
+/** The file's text; throws unless it is a regular file of at most MAX_FILE_BYTES (a FIFO does not wait for a writer). */
+function readSmallFile(file: string): string {
+  const read = readBounded(file, MAX_FILE_BYTES);
+  if (!read.ok) throw new Error('not a window file');
+  return read.bytes.toString('utf8');
 }
 
 function recentOf(starts: number[], now: number, windowMs: number): number[] {

@@ -257,9 +257,8 @@ export class OutputSet {
     let xlsx: XlsxInput | null = null;
     if (this.formats.includes('xlsx')) {
       for (const s of [...this.spools.values(), this.overviewSpool!]) await this.atomic.closeFile(s);
-      const spools = Object.fromEntries([...this.spools.entries()].map(([t, f]) => [t, f.path]));
       await this.atomic.closeFile(await this.atomic.create(XLSX_FILE)); // exceljs writes the file itself, through its own stream
-      xlsx = { file: path.join(this.dir, partialName(XLSX_FILE)), run: this.run, template: this.template, spools, rows: { ...this.rows }, overview: this.overview(), about, exportTime };
+      xlsx = { ...this.renderSpec()!, rows: { ...this.rows }, overview: this.overview(), about, exportTime };
     }
     return { dir: this.dir, pending: this.atomic.staged(), files, xlsx, created: this.atomic.createdDir };
   }
@@ -269,15 +268,11 @@ export class OutputSet {
   }
 }
 
-/** The workbook's table sheets as the rows can be rendered before the workbook is written (xlsx-fragments.ts). */
-export interface RenderSpec {
-  /** billing.xlsx's temporary path: names the workbook these rows are for. */
-  file: string;
-  /** The export run's token (XlsxInput.run): a later run in the same folder has another. */
-  run: string;
-  template: Template;
-  spools: Partial<Record<TableName, string>>;
-}
+/**
+ * The workbook's table sheets as the rows can be rendered before the workbook is written
+ * (xlsx-fragments.ts): the part of its XlsxInput known from the start, the run's token included.
+ */
+export type RenderSpec = Pick<XlsxInput, 'file' | 'template' | 'spools'> & { run: string };
 
 /**
  * Renders the spooled rows up to `upTo` (table -> bytes) while the export goes on (the

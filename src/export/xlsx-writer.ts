@@ -22,6 +22,9 @@ import { fragmentOf, SheetFragment, type TableSheet } from './xlsx-fragments.js'
 import { rowXml, StyleTable, type CellValue, type StyleRegistry } from './xlsx-rows.js';
 import { aboutTexts } from './texts-sheets.js';
 
+/** A table sheet's rendered rows: how many, the column widths, the bytes of sheet XML. */
+type Rendered = ReturnType<SheetFragment['result']>;
+
 export interface OverviewUnit {
   property_id: string;
   property_name: string;
@@ -102,8 +105,7 @@ async function drained(ws: ExcelJS.Worksheet): Promise<void> {
 }
 
 /** Copies a table's rendered rows (xlsx-fragments.ts) into its sheet, below the header row. */
-async function tableSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, f: SheetFragment, expected?: number): Promise<void> {
-  const { rows, widths, bytes } = f.result(expected);
+async function tableSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, f: SheetFragment, { rows, widths, bytes }: Rendered): Promise<void> {
   const ws = sheet(wb, f.spec.sheet, widths);
   header(ws, f.columns.map((c) => c.header));
   const fh = await open(f.spec.fragment, 'r');
@@ -218,9 +220,10 @@ export async function writeXlsxAhead(input: XlsxInput, ahead?: ReadonlyMap<Table
   const { template: t } = input;
   const styles = new StyleTable(t.dateFormat);
   const fragments = tableSheets(input).map((spec) => ahead?.get(spec.table) ?? new SheetFragment(spec, t, styles, true));
+  const rendered: Rendered[] = [];
   for (const f of fragments) {
     await f.advance(null);
-    f.result(input.rows?.[f.spec.table]); // a damaged spool fails before billing.xlsx is opened
+    rendered.push(f.result(input.rows?.[f.spec.table])); // a damaged spool fails before billing.xlsx is opened
   }
   const stream = createWriteStream(input.file);
   const done = new Promise<void>((resolve, reject) => {
@@ -234,7 +237,7 @@ export async function writeXlsxAhead(input: XlsxInput, ahead?: ReadonlyMap<Table
   wb.lastModifiedBy = 'meterdata';
   styles.registerIn((wb as unknown as { styles: StyleRegistry }).styles);
   await overviewSheet(wb, t, input.overview, styles);
-  for (const f of fragments) await tableSheet(wb, f, input.rows?.[f.spec.table]);
+  for (const [i, f] of fragments.entries()) await tableSheet(wb, f, rendered[i]!);
   aboutSheet(wb, t, input.about);
   await wb.commit();
   await done;

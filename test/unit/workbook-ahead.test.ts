@@ -37,6 +37,17 @@ async function input(sub: string, run = 'r1'): Promise<XlsxInput> {
   return { file: path.join(d, '.billing.xlsx.partial'), run, template, spools, overview: { metrics: [], spool: null }, about: [['Stand', '2026-01-01']], exportTime: new Date(Date.UTC(2026, 0, 2)) };
 }
 
+/** What OutputSet.renderSpec gives for an export with this workbook input. */
+const specOf = (x: XlsxInput): RenderSpec => ({ file: x.file, template: x.template, spools: x.spools, run: x.run! });
+
+/** The workbook is the bytes of one written at the end from the same billing spool (in a fresh folder `sub`). */
+async function expectAsWrittenAtEnd(x: XlsxInput, sub: string): Promise<void> {
+  const atEnd = await input(sub, 'r-end');
+  await writeFile(atEnd.spools.billing!, await readFile(x.spools.billing!));
+  await writeXlsx(atEnd);
+  expect((await readFile(x.file)).equals(await readFile(atEnd.file))).toBe(true);
+}
+
 async function until(ok: () => Promise<boolean>): Promise<void> {
   for (let i = 0; i < 200; i++) {
     if (await ok()) return;
@@ -50,7 +61,7 @@ describe('rows rendered ahead by the workbook workers', () => {
     const workers = workbookWorkers(2, (port) => serveWorkbooks({ port }));
     try {
       const ahead = await input('ahead');
-      const spec = { file: ahead.file, template: ahead.template, spools: ahead.spools, run: ahead.run } as RenderSpec;
+      const spec = specOf(ahead);
       const billing = ahead.spools.billing!;
       // two Properties' rows, each announced once it is on disk
       await appendFile(billing, Array.from({ length: 50 }, (_, i) => row(i)).join(''));
@@ -62,10 +73,7 @@ describe('rows rendered ahead by the workbook workers', () => {
       workers.ahead(spec, { billing: (await stat(billing)).size - Buffer.byteLength(row(80)) });
       await workers.write(ahead);
 
-      const atEnd = await input('end');
-      await writeFile(atEnd.spools.billing!, await readFile(billing));
-      await writeXlsx(atEnd);
-      expect((await readFile(ahead.file)).equals(await readFile(atEnd.file))).toBe(true);
+      await expectAsWrittenAtEnd(ahead, 'end');
     } finally {
       await workers.close();
     }
@@ -79,15 +87,12 @@ describe('rows rendered ahead by the workbook workers', () => {
       await appendFile(billing, Array.from({ length: 20 }, (_, i) => row(i)).join(''));
       // the fragment is gone (as after an abort) when the render comes: it fails and is not made again
       await rm(fragmentOf(billing, ahead.run));
-      workers.ahead({ file: ahead.file, template: ahead.template, spools: ahead.spools, run: ahead.run } as RenderSpec, { billing: (await stat(billing)).size });
+      workers.ahead(specOf(ahead), { billing: (await stat(billing)).size });
       await new Promise((r) => setTimeout(r, 100));
       await expect(stat(fragmentOf(billing, ahead.run))).rejects.toMatchObject({ code: 'ENOENT' });
       await workers.write(ahead);
 
-      const atEnd = await input('end');
-      await writeFile(atEnd.spools.billing!, await readFile(billing));
-      await writeXlsx(atEnd);
-      expect((await readFile(ahead.file)).equals(await readFile(atEnd.file))).toBe(true);
+      await expectAsWrittenAtEnd(ahead, 'end');
     } finally {
       await workers.close();
     }
@@ -108,17 +113,14 @@ describe('a render that comes late', () => {
       const billing = second.spools.billing!;
       await appendFile(billing, Array.from({ length: 20 }, (_, i) => row(i)).join(''));
       const size = (await stat(billing)).size;
-      now.ahead({ file: second.file, template: second.template, spools: second.spools, run: second.run } as RenderSpec, { billing: size });
+      now.ahead(specOf(second), { billing: size });
       await until(async () => (await stat(fragmentOf(billing, second.run))).size > 0);
       // now run 1's render comes: its files are gone, the paths are run 2's
-      old.ahead({ file: first.file, template: narrow, spools: first.spools, run: first.run } as RenderSpec, { billing: size });
+      old.ahead({ ...specOf(first), template: narrow }, { billing: size });
       await new Promise((r) => setTimeout(r, 300));
       await now.write(second);
 
-      const atEnd = await input('end', 'run3');
-      await writeFile(atEnd.spools.billing!, await readFile(billing));
-      await writeXlsx(atEnd);
-      expect((await readFile(second.file)).equals(await readFile(atEnd.file))).toBe(true);
+      await expectAsWrittenAtEnd(second, 'end');
     } finally {
       await old.close();
       await now.close();
@@ -143,24 +145,19 @@ describe('a workbook worker that dies while it holds the renders of several prof
       const b = await input('b');
       for (const [x, n] of [[a, 40], [b, 25]] as const) {
         await appendFile(x.spools.billing!, Array.from({ length: n }, (_, i) => row(i)).join(''));
-        workers.ahead({ file: x.file, template: x.template, spools: x.spools, run: x.run } as RenderSpec, { billing: (await stat(x.spools.billing!)).size });
+        workers.ahead(specOf(x), { billing: (await stat(x.spools.billing!)).size });
         await until(async () => (await stat(fragmentOf(x.spools.billing!, x.run))).size > 0);
       }
       kills[0]!();
       await new Promise((r) => setTimeout(r, 20));
       // a's walk goes on: its next rows go to a new worker, which renders all of them
       await appendFile(a.spools.billing!, Array.from({ length: 10 }, (_, i) => row(40 + i)).join(''));
-      workers.ahead({ file: a.file, template: a.template, spools: a.spools, run: a.run } as RenderSpec, { billing: (await stat(a.spools.billing!)).size });
+      workers.ahead(specOf(a), { billing: (await stat(a.spools.billing!)).size });
       await workers.write(a);
       await workers.write(b);
       expect(kills).toHaveLength(2);
 
-      for (const x of [a, b]) {
-        const atEnd = await input(`end-${path.basename(path.dirname(x.file))}`);
-        await writeFile(atEnd.spools.billing!, await readFile(x.spools.billing!));
-        await writeXlsx(atEnd);
-        expect((await readFile(x.file)).equals(await readFile(atEnd.file))).toBe(true);
-      }
+      for (const x of [a, b]) await expectAsWrittenAtEnd(x, `end-${path.basename(path.dirname(x.file))}`);
     } finally {
       await workers.close();
     }
