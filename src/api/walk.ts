@@ -48,6 +48,12 @@ export interface WalkOptions {
   /** Requests in flight per Property (the client's own pacing still applies). */
   concurrency?: number;
   onUnit?: (unit: UsageUnit) => void;
+  /** Called with the Property's unit and point lists before any consumption is asked for. */
+  onLists?: (units: UsageUnit[], points: MeasuringPoint[]) => void;
+  /** The order to ask for the units' consumption in, as indexes into the unit list (default: list order). */
+  askOrder?: (units: UsageUnit[]) => number[];
+  /** Each unit's answer as it comes, with the unit's index in the list. */
+  onAnswer?: (index: number, entry: { unit: UsageUnit; consumption: UnitConsumption }) => void;
 }
 
 export async function collectProperty(api: ApiClient, property: Property, opts: WalkOptions): Promise<PropertyAnswers> {
@@ -56,15 +62,27 @@ export async function collectProperty(api: ApiClient, property: Property, opts: 
   const plant = points.filter((p): p is MeasuringPoint & { id: string } => (p.usage_unit_id ?? null) === null && typeof p.id === 'string' && wanted(p.metric));
   const query = { from: opts.range.from, to: opts.range.to, ...(opts.metrics.length ? { metrics: opts.metrics } : {}) };
   const limit = opts.concurrency ?? 8;
-  const [unitAnswers, plantAnswers] = await Promise.all([
-    mapPool(units, limit, async (unit) => {
-      const consumption = await api.unitConsumption(unit.id, query);
+  opts.onLists?.(units, points);
+  const order = askOrder(units, opts.askOrder);
+  const unitAnswers = new Array<{ unit: UsageUnit; consumption: UnitConsumption }>(units.length);
+  const [, plantAnswers] = await Promise.all([
+    mapPool(order, limit, async (i) => {
+      const unit = units[i]!;
+      const entry = { unit, consumption: await api.unitConsumption(unit.id, query) };
+      unitAnswers[i] = entry;
       opts.onUnit?.(unit);
-      return { unit, consumption };
+      opts.onAnswer?.(i, entry);
     }),
     mapPool(plant, limit, async (point) => ({ point, consumption: await api.pointReadings(point.id, opts.range) })),
   ]);
   return { property, units: unitAnswers, points, plantPoints: plantAnswers };
+}
+
+/** The given order when it names each unit once, else list order. */
+function askOrder(units: UsageUnit[], given: WalkOptions['askOrder']): number[] {
+  const order = given?.(units);
+  const each = order && order.length === units.length && new Set(order).size === units.length && order.every((i) => Number.isInteger(i) && i >= 0 && i < units.length);
+  return each ? order : units.map((_, i) => i);
 }
 
 /** The Properties to export, in the order the service lists them (or as given with --property). */

@@ -6,7 +6,7 @@ import { billPlantPoint } from './plant.js';
 import { compareUnits } from './order.js';
 import { cmp, tieBreak } from './point.js';
 import type { BillingRow, Flag, PlantPointRow, ReadingRow, SegmentRow } from './types.js';
-import { billUnit, shareTotals } from './unit.js';
+import { billUnit, shareMismatch, shareTotals, type UnitBill } from './unit.js';
 
 export interface PropertyInput {
   property: { id: string; name: string };
@@ -26,15 +26,42 @@ export interface PropertyBill {
   readings: ReadingRow[];
   plant: PlantPointRow[];
   flags: Flag[];
+  /** Each unit's bill, in unit order (the export checks the rows it wrote early against them). */
+  units: UnitBill[];
 }
 
-export function billProperty(input: PropertyInput): PropertyBill {
+type UnitEntry = PropertyInput['units'][number];
+
+/**
+ * A unit billed before the Property's other answers came (the export bills each unit as it
+ * arrives): its range, and the bill made without share sums but with the same point list.
+ */
+export interface EarlyBill {
+  range: { from: string; to: string };
+  bill: UnitBill;
+}
+
+/** is_system_linked per point id, from the Property's point list (rule 7). */
+export function listedLinksOf(points: readonly MeasuringPoint[] | undefined): Map<string, boolean> {
+  const links = new Map<string, boolean>();
+  for (const p of points ?? []) if (p.id && typeof p.is_system_linked === 'boolean') links.set(p.id, p.is_system_linked);
+  return links;
+}
+
+/**
+ * `early`: a unit's bill made as its answer came, taken as it is where nothing across units
+ * changes it (the same range, and no share sum of its points off 1), else billed again.
+ */
+export function billProperty(input: PropertyInput, early?: (entry: UnitEntry) => EarlyBill | undefined): PropertyBill {
   const { property, range } = input;
   const units = [...input.units].sort((a, b) => compareUnits(a.unit, b.unit) || tieBreak(a, b));
   const shares = shareTotals(units.map((u) => u.consumption));
-  const listedLinks = new Map<string, boolean>();
-  for (const p of input.points ?? []) if (p.id && typeof p.is_system_linked === 'boolean') listedLinks.set(p.id, p.is_system_linked);
-  const unitBills = units.map(({ unit, consumption }) => billUnit({ property, unit, consumption, range, shares, listedLinks }));
+  const listedLinks = listedLinksOf(input.points);
+  const unitBills = units.map((entry) => {
+    const known = early?.(entry);
+    if (known && known.range.from === range.from && known.range.to === range.to && !entry.consumption.measuring_points.some((c) => shareMismatch(shares.get(c.measuring_point_id)))) return known.bill;
+    return billUnit({ property, unit: entry.unit, consumption: entry.consumption, range, shares, listedLinks });
+  });
   const plantBills = [...input.plantPoints]
     .sort((a, b) => cmp(a.consumption.metric, b.consumption.metric) || cmp(a.consumption.measuring_point_id, b.consumption.measuring_point_id) || tieBreak(a, b))
     .map(({ point, consumption }) => billPlantPoint({ property, point, consumption, range }));
@@ -53,5 +80,6 @@ export function billProperty(input: PropertyInput): PropertyBill {
     readings,
     plant: plantBills.map((p) => p.row),
     flags: dedupeFlags([...unitBills.flatMap((u) => u.flags), ...plantBills.flatMap((p) => p.flags)]),
+    units: unitBills,
   };
 }

@@ -9,11 +9,17 @@ import { checkReplaceable, renameReplacing, type ReplaceDeps } from '../core/rep
 
 const FLUSH_AT = 1 << 16;
 
+/** A place in a BufferedFile (see `mark`). */
+export interface FileMark {
+  bytes: number;
+  hash: Hash;
+}
+
 /** Buffered appends to one file; `write` awaits the disk when the buffer is full, so memory stays flat. */
 export class BufferedFile {
   private chunks: string[] = [];
   private size = 0;
-  private readonly hash: Hash = createHash('sha256');
+  private hash: Hash = createHash('sha256');
   bytes = 0;
 
   constructor(
@@ -32,9 +38,29 @@ export class BufferedFile {
     const buf = Buffer.from(this.chunks.join(''), 'utf8');
     this.chunks = [];
     this.size = 0;
-    this.bytes += buf.length;
     this.hash.update(buf);
-    await this.fh.writeFile(buf); // writes all of buf, unlike a single write()
+    // at an explicit offset, not the handle's position: `rewind` truncates behind it
+    for (let at = 0; at < buf.length; ) {
+      const { bytesWritten } = await this.fh.write(buf, at, buf.length - at, this.bytes);
+      if (bytesWritten <= 0) throw new Error(`${this.path}: the disk took none of ${buf.length - at} bytes`);
+      at += bytesWritten;
+      this.bytes += bytesWritten;
+    }
+  }
+
+  /** Where the file is now (flushed), to `rewind` to: bytes and the digest so far. */
+  async mark(): Promise<FileMark> {
+    await this.flush();
+    return { bytes: this.bytes, hash: this.hash.copy() };
+  }
+
+  /** Drops everything written after `mark`, as if it never was. */
+  async rewind(mark: FileMark): Promise<void> {
+    this.chunks = [];
+    this.size = 0;
+    await this.fh.truncate(mark.bytes);
+    this.bytes = mark.bytes;
+    this.hash = mark.hash.copy(); // the mark stays usable for another rewind
   }
 
   /** sha256 of everything written (call after close). */

@@ -264,9 +264,13 @@ export class Journal {
     }
   }
 
-  async save(index: number, answers: PropertyAnswers): Promise<void> {
+  /**
+   * `unitsJson`: each unit's answer as JSON, made as it came (stream.ts), so that the large
+   * Properties of many profiles ending together do not serialise all their units at once.
+   */
+  async save(index: number, answers: PropertyAnswers, unitsJson?: readonly string[]): Promise<void> {
     // compressed on libuv's pool: in the portfolio, 16 walks share one thread
-    await writeAtomic(this.file(index), await gzipAsync(JSON.stringify(answers), { level: 1 }));
+    await writeAtomic(this.file(index), await gzipAsync(answersJson(answers, unitsJson), { level: 1 }));
   }
 
   /** Keeps the lock held (the process still runs) and gives it to `Journal.release` in another thread. */
@@ -291,4 +295,16 @@ export class Journal {
     await rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
     await this.close();
   }
+}
+
+/** JSON.stringify(answers), its units taken from `unitsJson` where it holds each of them. */
+export function answersJson(answers: PropertyAnswers, unitsJson?: readonly string[]): string {
+  if (!unitsJson || unitsJson.length !== answers.units.length) return JSON.stringify(answers);
+  for (let k = 0; k < unitsJson.length; k++) if (typeof unitsJson[k] !== 'string') return JSON.stringify(answers); // a hole: not every unit came through the stream
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(answers)) {
+    if (key === 'units') parts.push(`"units":[${unitsJson.join(',')}]`);
+    else if (value !== undefined) parts.push(`${JSON.stringify(key)}:${JSON.stringify(value)}`);
+  }
+  return `{${parts.join(',')}}`;
 }

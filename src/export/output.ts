@@ -8,7 +8,7 @@ import path from 'node:path';
 import { compareUnits } from '../billing/order.js';
 import { FLAG_SEVERITY, type BillingRow, type FlagCode } from '../billing/types.js';
 import { UsageError } from '../core/errors.js';
-import { AtomicOutput, asideName, partialName, type BufferedFile } from './atomic.js';
+import { AtomicOutput, asideName, partialName, type BufferedFile, type FileMark } from './atomic.js';
 import { CsvTableWriter } from './csv-writer.js';
 import type { Format } from './options.js';
 import { overviewKey, type Row, type TableName } from './tables.js';
@@ -16,6 +16,14 @@ import type { Template } from './templates.js';
 import { outText as t } from './texts-folder.js';
 import { summaryWords } from './texts-summary.js';
 import type { OverviewData, OverviewUnit, XlsxInput } from './xlsx-writer.js';
+
+/** See OutputSet.mark. */
+export interface OutputMark {
+  files: Map<BufferedFile, FileMark>;
+  rows: Partial<Record<TableName, number>>;
+  csvRows: Map<TableName, number>;
+  metricUnits: [string, { metric: string; unit: string }][];
+}
 
 export const MANIFEST = 'meterdata-manifest.json';
 export const XLSX_FILE = 'billing.xlsx';
@@ -156,7 +164,7 @@ export class OutputSet {
   private readonly metricUnits = new Map<string, { metric: string; unit: string }>();
   readonly rows: Partial<Record<TableName, number>> = {};
   /** This run's token in its scratch names of rendered rows (fragmentOf). */
-  private readonly run = randomUUID().slice(0, 13);
+  private run = randomUUID().slice(0, 13);
 
   constructor(
     readonly dir: string,
@@ -164,6 +172,29 @@ export class OutputSet {
     private readonly formats: Format[],
   ) {
     this.atomic = new AtomicOutput(dir);
+  }
+
+  /** Every file's place and the counts now, to `rewind` to (see PropertyStream). */
+  async mark(): Promise<OutputMark> {
+    const files = new Map<BufferedFile, FileMark>();
+    for (const f of [...[...this.csv.values()].map((c) => c.file), ...this.spools.values(), ...(this.overviewSpool ? [this.overviewSpool] : [])]) files.set(f, await f.mark());
+    return { files, rows: { ...this.rows }, csvRows: new Map([...this.csv].map(([t, c]) => [t, c.writer.rows])), metricUnits: [...this.metricUnits] };
+  }
+
+  /**
+   * Drops every row written since `mark`. Rows rendered ahead from the dropped ones are in
+   * the run's scratch files of rendered rows: the run takes a new token, so the workbook
+   * renders its rows again from the spools rather than take them.
+   */
+  async rewind(mark: OutputMark): Promise<void> {
+    for (const [f, m] of mark.files) await f.rewind(m);
+    for (const k of Object.keys(this.rows) as TableName[]) this.rows[k] = mark.rows[k];
+    for (const [t, c] of this.csv) c.writer.rows = mark.csvRows.get(t) ?? 0;
+    this.metricUnits.clear();
+    for (const [k, v] of mark.metricUnits) this.metricUnits.set(k, v);
+    if (this.spools.size === 0) return;
+    this.run = randomUUID().slice(0, 13);
+    for (const t of this.spools.keys()) await this.atomic.closeFile(await this.atomic.scratch(`${t}.ndjson.${this.run}.rows`));
   }
 
   async start(): Promise<void> {

@@ -4,6 +4,7 @@
 import type { FindingPlace } from '../billing/messages.js';
 import type { PropertyBill } from '../billing/property.js';
 import type { Flag, ReadingRow } from '../billing/types.js';
+import type { MeasuringPoint, MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
 import type { PropertyAnswers } from './journal.js';
 
 interface Point {
@@ -20,40 +21,82 @@ export interface Places {
   /** Where a finding is: the ids' names. */
   of(f: Flag): FindingPlace;
   /** readings.csv rows with the unit name(s), metric and unit of their point. */
-  readings(rows: readonly ReadingRow[]): (ReadingRow & { usage_unit_name: string | null; metric: string | null; unit: string | null })[];
+  readings(rows: readonly ReadingRow[]): ReadingPlaceRow[];
+  /** What `readings` adds to a row of this point. */
+  readingPlace(pointId: string): ReadingPlace;
 }
+
+export interface ReadingPlace {
+  usage_unit_name: string | null;
+  metric: string | null;
+  unit: string | null;
+}
+export type ReadingPlaceRow = ReadingRow & ReadingPlace;
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
-export function placesOf(answers: PropertyAnswers, bill: Pick<PropertyBill, 'segments'>): Places {
-  const unitNames = new Map(answers.units.map(({ unit }) => [unit.id, unit.name]));
-  const points = new Map<string, Point>();
-  const pointOf = (id: string): Point => {
-    let p = points.get(id);
-    if (!p) points.set(id, (p = { metric: null, unit: null, localization: null, serial: null, units: [] }));
-    return p;
-  };
-  for (const mp of [...answers.points, ...answers.plantPoints.map((p) => p.point)]) {
-    if (!mp.id) continue;
-    const p = pointOf(mp.id);
-    p.metric ??= str(mp.metric);
-    p.unit ??= str(mp.unit);
-    p.localization ??= str(mp.localization);
-    p.serial ??= str(mp.active_device?.serial);
+/**
+ * What the answers say about each point, filled in answer order (the first name given
+ * wins): the point lists, then the units' answers, then the plant-room points' readings.
+ * The export fills one unit by unit, to write readings before the Property's last answer.
+ */
+export class PointIndex {
+  private readonly points = new Map<string, Point>();
+
+  get(id: string): Point | undefined {
+    return this.points.get(id);
   }
-  for (const { unit, consumption } of answers.units) {
+
+  private pointOf(id: string): Point {
+    let p = this.points.get(id);
+    if (!p) this.points.set(id, (p = { metric: null, unit: null, localization: null, serial: null, units: [] }));
+    return p;
+  }
+
+  listed(points: readonly MeasuringPoint[]): this {
+    for (const mp of points) {
+      if (!mp.id) continue;
+      const p = this.pointOf(mp.id);
+      p.metric ??= str(mp.metric);
+      p.unit ??= str(mp.unit);
+      p.localization ??= str(mp.localization);
+      p.serial ??= str(mp.active_device?.serial);
+    }
+    return this;
+  }
+
+  unit(unit: Pick<UsageUnit, 'name'>, consumption: Pick<UnitConsumption, 'measuring_points'>): this {
     for (const c of consumption.measuring_points) {
-      const p = pointOf(c.measuring_point_id);
+      const p = this.pointOf(c.measuring_point_id);
       p.metric ??= str(c.metric);
       p.unit ??= str(c.unit);
       if (!p.units.includes(unit.name)) p.units.push(unit.name);
     }
+    return this;
   }
-  for (const { consumption: c } of answers.plantPoints) {
-    const p = pointOf(c.measuring_point_id);
+
+  plant(c: Pick<MeasuringPointConsumption, 'measuring_point_id' | 'metric' | 'unit'>): this {
+    const p = this.pointOf(c.measuring_point_id);
     p.metric ??= str(c.metric);
     p.unit ??= str(c.unit);
+    return this;
   }
+
+  readingPlace(id: string): ReadingPlace {
+    const p = this.points.get(id);
+    return { usage_unit_name: p?.units.length ? p.units.join(', ') : null, metric: p?.metric ?? null, unit: p?.unit ?? null };
+  }
+
+  readings(rows: readonly ReadingRow[]): ReadingPlaceRow[] {
+    return rows.map((r) => ({ ...r, ...this.readingPlace(r.measuring_point_id) }));
+  }
+}
+
+export function placesOf(answers: PropertyAnswers, bill: Pick<PropertyBill, 'segments'>): Places {
+  const unitNames = new Map(answers.units.map(({ unit }) => [unit.id, unit.name]));
+  const points = new PointIndex().listed([...answers.points, ...answers.plantPoints.map((p) => p.point)]);
+  for (const { unit, consumption } of answers.units) points.unit(unit, consumption);
+  for (const { consumption } of answers.plantPoints) points.plant(consumption);
   const serials = new Map(bill.segments.filter((s) => s.device_id).map((s) => [s.device_id!, s.serial]));
   const property_name = answers.property.name;
 
@@ -68,11 +111,7 @@ export function placesOf(answers: PropertyAnswers, bill: Pick<PropertyBill, 'seg
         localization: p?.localization ?? null,
       };
     },
-    readings(rows) {
-      return rows.map((r) => {
-        const p = points.get(r.measuring_point_id);
-        return { ...r, usage_unit_name: p?.units.length ? p.units.join(', ') : null, metric: p?.metric ?? null, unit: p?.unit ?? null };
-      });
-    },
+    readings: (rows) => points.readings(rows),
+    readingPlace: (id) => points.readingPlace(id),
   };
 }

@@ -22,6 +22,7 @@ import { runText as t } from './texts-run.js';
 import { placesOf } from './places.js';
 import { unitRefIndex, withUnitRefs } from './unit-refs.js';
 import { collectProperty, propertiesInScope } from '../api/walk.js';
+import { NOTHING_WRITTEN, PropertyStream } from './stream.js';
 
 export interface ExportDeps {
   api: ApiClient;
@@ -119,7 +120,19 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
   const fromJournal = new Set<number>();
 
   const held = heldProperties(deps.slots);
+  /** The Properties being walked whose units are written as they come (see stream.ts). */
+  const streams = new Map<number, PropertyStream>();
+  const renderAhead = deps.renderAhead
+    ? async () => {
+        const spec = output.renderSpec();
+        if (spec) deps.renderAhead!(spec, await output.flushedSpools());
+      }
+    : null;
   const fetchAt = async (i: number): Promise<PropertyAnswers> => {
+    // made before any wait, so that the loop finds it when the Property's turn comes; the
+    // browser's export of one unit narrows the answers first: its Property is written at the end
+    const stream = deps.select ? null : new PropertyStream({ output, refs, property: { id: properties[i]!.id, name: properties[i]!.name }, ...(renderAhead ? { renderAhead } : {}) });
+    if (stream) streams.set(i, stream);
     await held.take(i);
     try {
       const saved = await journal.load(i, properties[i]!, (file, why) => reporter.note(t.answersDamaged({ name: properties[i]!.name, file, why })));
@@ -127,9 +140,14 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
         fromJournal.add(i);
         return saved;
       }
-      const walked = await collectProperty(api, properties[i]!, { range: { from: args.from, to: args.to }, metrics: args.metrics, onUnit: () => reporter.unit() });
+      const walked = await collectProperty(api, properties[i]!, {
+        range: { from: args.from, to: args.to },
+        metrics: args.metrics,
+        onUnit: () => reporter.unit(),
+        ...(stream ? { onLists: (u, p) => stream.lists(u, p), askOrder: (u) => stream.askOrder(u), onAnswer: (k, e) => stream.answer(k, e) } : {}),
+      });
       const answers = plausibility ? await plausibility.fetch(api, walked, () => reporter.unit()) : walked;
-      await journal.save(i, answers);
+      await journal.save(i, answers, stream?.unitsJson(answers.units));
       return answers;
     } catch (e) {
       held.release(i);
@@ -139,9 +157,9 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
 
   try {
     await output.start();
-    const ahead = deps.renderAhead ? output.renderSpec() : null;
     let pending: Promise<PropertyAnswers> | null = properties.length ? fetchAt(0) : null;
     for (let i = 0; i < properties.length; i++) {
+      await streams.get(i)?.activate(range);
       const fetched = await pending!;
       const answers = deps.select ? deps.select(fetched) : fetched;
       pending = i + 1 < properties.length ? fetchAt(i + 1) : null;
@@ -153,18 +171,22 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
         if (c.from !== range.from || c.to !== range.to) throw periodChanged(range, c, property.name, unit.name);
       }
       const propRange = range ?? expectedRange(args.from, args.to, new Date());
-      const bill = billProperty({ property: { id: property.id, name: property.name }, range: propRange, units: answers.units, plantPoints: answers.plantPoints, points: answers.points });
+      const stream = streams.get(i);
+      streams.delete(i);
+      const bill = billProperty({ property: { id: property.id, name: property.name }, range: propRange, units: answers.units, plantPoints: answers.plantPoints, points: answers.points }, stream?.earlyBill);
       const places = placesOf(answers, bill);
-      await output.write('billing', refs.withRef(bill.billing));
-      await output.write('segments', bill.segments);
-      await output.write('readings', places.readings(bill.readings));
+      // the units' rows the stream wrote while the walk went on stay where they are what the bill writes first
+      const written = stream ? await stream.settle(bill, places) : NOTHING_WRITTEN;
+      await output.write('billing', refs.withRef(bill.billing.slice(written.billing)));
+      await output.write('segments', bill.segments.slice(written.segments));
+      await output.write('readings', places.readings(bill.readings.slice(written.readings)));
       await output.write('plant-points', bill.plant);
       const review = plausibility?.review(answers, bill, propRange);
       if (review) await output.write('plausibility', review.rows);
       const allFlags = [...bill.flags, ...unknownValueFlags(answers, bill.flags), ...(review?.flags ?? []), ...refs.flags(property.id, answers.units.map((u) => u.unit.id))];
       await output.write('review', reviewRows(allFlags, language(), places.of));
-      await output.addOverview(refs.withRef(bill.billing), property, refs.withRef(answers.units.map((u) => u.unit)));
-      if (ahead) deps.renderAhead!(ahead, await output.flushedSpools());
+      await output.addOverview(refs.withRef(bill.billing.slice(written.billing)), property, refs.withRef(answers.units.map((u) => u.unit).filter((u) => !written.units.has(u.id))));
+      await renderAhead?.();
       api.forgetProperty(property.id); // no request names its units or points again
       for (const f of allFlags) {
         flags[f.severity]++;
@@ -231,6 +253,7 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
   } catch (e) {
     held.stop();
     reporter.end();
+    for (const stream of streams.values()) await stream.stop(); // nothing writes into the files being removed
     await output.abort().catch(() => undefined);
     await (isMeterdataError(e) && e.code === 'EXPORT_PERIOD_CHANGED' ? journal.discard() : journal.close());
     throw incomplete(e, done, properties.map((p) => p.name), args.out, deps.signal);

@@ -1,0 +1,198 @@
+// A Property's units billed and written as their answers come, in unit order, so that the
+// rows of a large Property are made during its walk and not all at its end (in the
+// portfolio export, the large Properties of many profiles end at the same moment and
+// their billing would queue on one thread). What is written early is only ever a prefix
+// of each table: at the Property's end the whole Property is billed as always, the early
+// rows are checked against that bill, the rest follows, and when anything differs (a share
+// sum off 1, a point under two units, a period that changed) the early rows are dropped
+// and the Property is written the usual way. The bytes are the same either way.
+import type { UnitConsumption, UsageUnit, MeasuringPoint } from '../api/types.js';
+import { compareUnits } from '../billing/order.js';
+import { listedLinksOf, type EarlyBill, type PropertyBill } from '../billing/property.js';
+import { billUnit, type UnitBill } from '../billing/unit.js';
+import type { OutputMark, OutputSet } from './output.js';
+import { PointIndex, type Places, type ReadingPlace } from './places.js';
+import type { UnitRefIndex } from './unit-refs.js';
+
+type Entry = { unit: UsageUnit; consumption: UnitConsumption };
+
+/** How much of each table a Property's stream wrote and kept (see `settle`). */
+export interface Written {
+  billing: number;
+  segments: number;
+  readings: number;
+  /** Units whose Overview row is written. */
+  units: ReadonlySet<string>;
+}
+
+export const NOTHING_WRITTEN: Written = { billing: 0, segments: 0, readings: 0, units: new Set() };
+
+/** Units written between two renders of the workbook's rows ahead. */
+const RENDER_EVERY = 32;
+
+export interface StreamDeps {
+  output: OutputSet;
+  refs: UnitRefIndex;
+  property: { id: string; name: string };
+  /** Renders the rows spooled so far ahead of the workbook (the portfolio); none: nothing to do. */
+  renderAhead?: () => Promise<void>;
+}
+
+export class PropertyStream {
+  private units: UsageUnit[] = [];
+  /** Unit indexes in unit order; null: this Property is written at its end (duplicate ids, or units without one order). */
+  private order: number[] | null = null;
+  private points: readonly MeasuringPoint[] = [];
+  private readonly answers = new Map<number, Entry>();
+  /** Each answer as the journal saves it, made as it came. */
+  private readonly json = new Map<number, string>();
+  private readonly early = new Map<UnitConsumption, EarlyBill & { unit: UsageUnit }>();
+  private cursor = 0;
+  private active = false;
+  private stopped = false;
+  private range: { from: string; to: string } | null = null;
+  private chain: Promise<void> = Promise.resolve();
+  private failure: { error: unknown } | null = null;
+  private mark: OutputMark | null = null;
+  private readonly index = new PointIndex();
+  private links = new Map<string, boolean>();
+  /** What is written: each unit's bill in order, rows per table, readings' places per point. */
+  private readonly bills: UnitBill[] = [];
+  private readonly written = { billing: 0, segments: 0, readings: 0, units: new Set<string>() };
+  private readingsOpen = true;
+  private readonly places = new Map<string, ReadingPlace>();
+  private sinceRender = 0;
+  /** Whether early rows were dropped at the end (tests, the bench's notes). */
+  rewound = false;
+
+  constructor(private readonly deps: StreamDeps) {}
+
+  /** The walk's unit and point lists: the unit order is known from here on. */
+  lists(units: UsageUnit[], points: MeasuringPoint[]): void {
+    this.units = units;
+    this.points = points;
+    this.links = listedLinksOf(points);
+    this.index.listed(points);
+    const order = units.map((_, i) => i).sort((a, b) => compareUnits(units[a]!, units[b]!));
+    const strict = order.every((i, k) => k === 0 || compareUnits(units[order[k - 1]!]!, units[i]!) < 0);
+    const ids = new Set(units.map((u) => u.id));
+    this.order = strict && ids.size === units.length ? order : null;
+  }
+
+  /** The order to ask for the units in: the order they are written in. */
+  askOrder(units: UsageUnit[]): number[] {
+    return this.order && units === this.units ? this.order : units.map((_, i) => i);
+  }
+
+  answer(index: number, entry: Entry): void {
+    this.answers.set(index, entry);
+    this.json.set(index, JSON.stringify(entry));
+    if (this.active) this.pump();
+  }
+
+  /**
+   * The Properties before this one are written: its rows may follow now. `range`: the
+   * period earlier Properties' answers gave (null: none yet, the first unit's decides).
+   */
+  async activate(range: { from: string; to: string } | null): Promise<void> {
+    this.range = range;
+    this.mark = await this.deps.output.mark();
+    this.active = true;
+    this.pump();
+  }
+
+  /** The units' answers as JSON for the journal (journal.ts answersJson), where each of `units` came through here. */
+  unitsJson(units: readonly Entry[]): string[] | undefined {
+    const out: string[] = [];
+    for (const [k, entry] of units.entries()) {
+      const json = this.json.get(k);
+      if (this.answers.get(k) !== entry || json === undefined) return undefined;
+      out.push(json);
+    }
+    return out;
+  }
+
+  /** Early bills for billProperty: the bill each written unit got. */
+  readonly earlyBill = (entry: Entry): EarlyBill | undefined => {
+    const e = this.early.get(entry.consumption);
+    return e && e.unit === entry.unit ? e : undefined;
+  };
+
+  private pump(): void {
+    this.chain = this.chain.then(async () => {
+      if (this.failure) return;
+      try {
+        while (!this.stopped && this.order && this.cursor < this.order.length) {
+          const entry = this.answers.get(this.order[this.cursor]!);
+          if (!entry) break;
+          await this.writeUnit(entry);
+          this.cursor++;
+          if (++this.sinceRender >= RENDER_EVERY && this.deps.renderAhead) {
+            this.sinceRender = 0;
+            await this.deps.renderAhead();
+          }
+        }
+      } catch (e) {
+        this.failure = { error: e };
+      }
+    });
+  }
+
+  private async writeUnit({ unit, consumption }: Entry): Promise<void> {
+    const { output, refs, property } = this.deps;
+    const period = { from: consumption.from, to: consumption.to };
+    this.range ??= period;
+    // one folder, one period: the Property's end says which unit differs, in list order
+    if (period.from !== this.range.from || period.to !== this.range.to) {
+      this.stopped = true;
+      return;
+    }
+    const range = this.range;
+    const bill = billUnit({ property, unit, consumption, range, listedLinks: this.links });
+    this.early.set(consumption, { range, bill, unit });
+    this.bills.push(bill);
+    const billing = refs.withRef(bill.billing);
+    await output.write('billing', billing);
+    await output.write('segments', bill.segments);
+    this.written.billing += bill.billing.length;
+    this.written.segments += bill.segments.length;
+    this.index.unit(unit, consumption);
+    // a point shared on purpose is named with all its units: its readings wait for the end, and all after them
+    if (this.readingsOpen && consumption.measuring_points.some((c) => (c.unit_share ?? 1) !== 1)) this.readingsOpen = false;
+    if (this.readingsOpen) {
+      for (const p of bill.points) {
+        if (this.places.has(p.measuring_point_id)) continue;
+        this.places.set(p.measuring_point_id, this.index.readingPlace(p.measuring_point_id));
+        await output.write('readings', this.index.readings(p.readings));
+        this.written.readings += p.readings.length;
+      }
+    }
+    await output.addOverview(billing, property, refs.withRef([unit]));
+    this.written.units.add(unit.id);
+  }
+
+  /** Stops writing (the walk failed): settles once nothing is being written. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.chain;
+  }
+
+  /**
+   * The Property's whole bill is made: what the stream wrote stays where it is the start of
+   * what the bill writes, row for row; otherwise it is dropped. Says what stays written.
+   */
+  async settle(bill: Pick<PropertyBill, 'units'>, places: Pick<Places, 'readingPlace'>): Promise<Written> {
+    await this.stop();
+    if (this.failure) throw this.failure.error;
+    if (this.bills.length === 0) return NOTHING_WRITTEN;
+    const same = this.bills.every((b, k) => bill.units[k] === b) && [...this.places].every(([id, p]) => samePlace(p, places.readingPlace(id)));
+    if (same) return this.written;
+    await this.deps.output.rewind(this.mark!);
+    this.rewound = true;
+    return NOTHING_WRITTEN;
+  }
+}
+
+function samePlace(a: ReadingPlace, b: ReadingPlace): boolean {
+  return a.usage_unit_name === b.usage_unit_name && a.metric === b.metric && a.unit === b.unit;
+}
