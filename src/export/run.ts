@@ -40,6 +40,8 @@ export interface ExportDeps {
   slots?: Slots;
   /** Renders the workbook's table rows while the walk goes on (the portfolio's workbook workers). */
   renderAhead?: RenderAhead;
+  /** false: each Property is billed and written at its end only (tests compare the bytes both ways); default: units as they come. */
+  streamUnits?: boolean;
 }
 
 export interface ExportSummary {
@@ -131,7 +133,7 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
   const fetchAt = async (i: number): Promise<PropertyAnswers> => {
     // made before any wait, so that the loop finds it when the Property's turn comes; the
     // browser's export of one unit narrows the answers first: its Property is written at the end
-    const stream = deps.select ? null : new PropertyStream({ output, refs, property: { id: properties[i]!.id, name: properties[i]!.name }, ...(renderAhead ? { renderAhead } : {}) });
+    const stream = deps.select || deps.streamUnits === false ? null : new PropertyStream({ output, refs, property: { id: properties[i]!.id, name: properties[i]!.name }, ...(renderAhead ? { renderAhead } : {}) });
     if (stream) streams.set(i, stream);
     await held.take(i);
     try {

@@ -1,0 +1,339 @@
+// Units billed and written as their answers come (src/export/stream.ts): the files are the
+// bytes of an export that writes each Property at its end, whatever order the answers come
+// in, and also when the Property's last answers change what was written early (a share sum
+// off 1, a point under a second unit, a plant-room answer naming a point's metric): then
+// the early rows are dropped. The workbook workers' renders ahead follow the drop.
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ApiClient } from '../../src/api/contracts.js';
+import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit } from '../../src/api/types.js';
+import { billProperty, listedLinksOf } from '../../src/billing/property.js';
+import { billUnit } from '../../src/billing/unit.js';
+import { ServiceUnavailableError } from '../../src/core/errors.js';
+import { AtomicOutput } from '../../src/export/atomic.js';
+import { answersJson } from '../../src/export/journal.js';
+import type { RenderAhead, WorkbookWriter } from '../../src/export/output.js';
+import { finishExport, stageExport, type ExportDeps } from '../../src/export/run.js';
+import { serveWorkbooks, workbookWorkers } from '../../src/export/workbook-workers.js';
+import { fragmentOf } from '../../src/export/xlsx-fragments.js';
+import { RANGE, aPlantPoint, aPointConsumption, aSegment, aUnitEntry, uuid } from './builders.js';
+import { T0, reporter, setup } from './export-fixtures.js';
+
+type Entry = { unit: UsageUnit; consumption: UnitConsumption };
+interface Building {
+  property: Property;
+  units: Entry[];
+  /** The point list beyond the units' points (plant-room points are added from `plant`). */
+  points: MeasuringPoint[];
+  plant: { point: MeasuringPoint; consumption: MeasuringPointConsumption }[];
+}
+
+/** A small deterministic generator (the arrival order must differ between runs of one test, not between test runs). */
+function prng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const METRICS = [
+  ['heat', 'kWh'],
+  ['water_warm', 'm3'],
+  ['water_cold', 'm3'],
+  ['hca', 'units'],
+] as const;
+
+/** `n` units listed in an order other than the written one (WE 10 before WE 2 …), 0-3 points each, and a plant-room point. */
+function building(n: number, seed: number, name = `Haus ${seed}`): Building {
+  const rnd = prng(seed);
+  const property: Property = { id: uuid(), tenant_id: uuid(2), external_ref: null, name, addresses: [], usage_unit_count: n };
+  const units: Entry[] = [];
+  for (let i = 0; i < n; i++) {
+    const points = Array.from({ length: Math.floor(rnd() * 4) }, (_, k) => {
+      const [metric, unit] = METRICS[(i + k) % METRICS.length]!;
+      return aPointConsumption({ metric, unit, segments: [aSegment({ period_consumption: { billable_value: Math.round(rnd() * 5000) / 10, weighted_billable_value: undefined } })] });
+    });
+    const type = i % 9 === 8 ? 'commercial' : i % 13 === 12 ? 'storage_room' : 'residential'; // one unit type this version does not know
+    units.push(aUnitEntry(`WE ${i + 1}`, points, { property_id: property.id, unit_type: type as UsageUnit['unit_type'] }));
+  }
+  units.sort(() => rnd() - 0.5);
+  return { property, units, points: [], plant: [aPlantPoint({ point: { property_id: property.id } })] };
+}
+
+const pointsOf = (b: Building): MeasuringPoint[] => [
+  ...b.units.flatMap(({ unit, consumption }) => consumption.measuring_points.map((c) => ({ id: c.measuring_point_id, usage_unit_id: unit.id, property_id: b.property.id, metric: c.metric as MeasuringPoint['metric'] }))),
+  ...b.points,
+  ...b.plant.map((p) => p.point),
+];
+
+interface Options {
+  /** Answers wait this long (ms) for unit `id`: the order they come in. */
+  delay?: (id: string) => number;
+  /** The answer for this unit waits for `release`. */
+  hold?: { unitId: string; release: Promise<void> };
+  failAtProperty?: number;
+}
+
+function api(data: Building[], opts: Options = {}): ApiClient {
+  const at = (id: string) => data.find((d) => d.property.id === id)!;
+  const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  return {
+    async whoami() {
+      return { tenant_id: uuid(2), tenant_name: 'Nordlicht', client_id: 'c', granted_scopes: [], property_scope: 'all' };
+    },
+    async *listProperties() {
+      for (const d of data) yield d.property;
+    },
+    async getProperty(id) {
+      return at(id).property;
+    },
+    async *listPropertyMeasuringPoints(id) {
+      yield* pointsOf(at(id));
+    },
+    async *listUsageUnits(q) {
+      const i = data.findIndex((d) => d.property.id === q?.propertyId);
+      if (i === opts.failAtProperty) throw new ServiceUnavailableError('The API kept answering 503.');
+      yield* data[i]!.units.map((u) => u.unit);
+    },
+    async getUsageUnit() {
+      throw new Error('not used');
+    },
+    async unitConsumption(id) {
+      if (opts.hold?.unitId === id) await opts.hold.release;
+      await wait(opts.delay?.(id) ?? 0);
+      return data.flatMap((d) => d.units).find((u) => u.unit.id === id)!.consumption;
+    },
+    async getMeasuringPoint() {
+      throw new Error('not used');
+    },
+    async pointReadings(id) {
+      return data.flatMap((d) => d.plant).find((p) => p.point.id === id)!.consumption;
+    },
+    forgetProperty: () => undefined,
+    stats: () => ({ requests: 0, retries: 0, rateLimited: 0 }),
+    async close() {},
+  };
+}
+
+async function contents(dir: string): Promise<Record<string, string>> {
+  const names = (await readdir(dir)).sort();
+  return Object.fromEntries(await Promise.all(names.map(async (n) => [n, (await readFile(path.join(dir, n))).toString('base64')])));
+}
+
+/** One export of `data` into a fresh folder: its files, or its error's message. */
+async function exportOf(data: Building[], opts: Options & Partial<Pick<ExportDeps, 'streamUnits' | 'renderAhead'>> & { writeWorkbook?: WorkbookWriter } = {}) {
+  const s = await setup();
+  try {
+    const staged = await stageExport({ api: api(data, opts), ...s, reporter: reporter(), toolVersion: 't', now: () => T0, ...(opts.streamUnits === false ? { streamUnits: false } : {}), ...(opts.renderAhead ? { renderAhead: opts.renderAhead } : {}) });
+    const summary = await finishExport(staged, opts.writeWorkbook ? { writeWorkbook: opts.writeWorkbook } : {});
+    return { files: await contents(s.args.out), summary, s };
+  } catch (e) {
+    return { error: (e as Error).message.replaceAll(s.args.out, '<out>'), s };
+  }
+}
+
+/** The same data exported both ways: the same files (or the same error). */
+async function expectSameBothWays(data: Building[], opts: Options = {}) {
+  const atEnd = await exportOf(data, { streamUnits: false });
+  const streamed = await exportOf(data, opts);
+  expect(streamed.error).toEqual(atEnd.error);
+  expect(Object.keys(streamed.files ?? {})).toEqual(Object.keys(atEnd.files ?? {}));
+  for (const name of Object.keys(atEnd.files ?? {})) expect({ name, bytes: streamed.files![name] }).toEqual({ name, bytes: atEnd.files![name] });
+  return { atEnd, streamed };
+}
+
+/** The last flat of a Property (the largest name): its answer is held back to find rows of the flats before it on disk first. */
+function lastWritten(b: Building): Entry {
+  return [...b.units].sort((x, y) => Number(x.unit.name.slice(3)) - Number(y.unit.name.slice(3))).filter((u) => u.unit.unit_type === 'residential').at(-1)!;
+}
+
+/**
+ * Exports `data` with the last unit of `big` held until rows of `big` were spooled (the
+ * renders ahead say so), through workbook workers serving in this thread; the other way
+ * round, the same data without streaming nor workers. Both folders must be the same bytes.
+ */
+async function expectEarlyRowsThenSame(data: Building[], big: Building) {
+  let release!: () => void;
+  const held = lastWritten(big);
+  const seen: number[] = [];
+  let earlyWhileHeld = false;
+  let heldBack = true;
+  const workers = workbookWorkers(2, (port) => serveWorkbooks({ port }));
+  const runs = new Set<string>();
+  const spy: RenderAhead = (spec, upTo) => {
+    seen.push(upTo.billing ?? 0);
+    runs.add(spec.run);
+    const spooled = readFileSync(spec.spools.billing!).subarray(0, upTo.billing ?? 0).toString('utf8');
+    workers.ahead(spec, upTo);
+    if (heldBack && spooled.includes(big.property.id)) {
+      earlyWhileHeld = true;
+      heldBack = false;
+      // the held answer comes once the workers rendered those rows: a drop must not leave them in the workbook
+      void until(() => statSync(fragmentOf(spec.spools.billing!, spec.run)).size > 0).then(() => release());
+    }
+  };
+  let releaseAnyway: NodeJS.Timeout | undefined;
+  try {
+    const atEnd = await exportOf(data, { streamUnits: false });
+    releaseAnyway = setTimeout(() => release(), 5000); // bounded: a failure shows as earlyWhileHeld false
+    const streamed = await exportOf(data, { hold: { unitId: held.unit.id, release: new Promise<void>((r) => (release = r)) }, delay: (id) => id.charCodeAt(id.length - 1) % 4, renderAhead: spy, writeWorkbook: workers.write });
+    expect(streamed.error).toBeUndefined();
+    expect(earlyWhileHeld).toBe(true);
+    expect(Object.keys(streamed.files!)).toEqual(Object.keys(atEnd.files!));
+    for (const name of Object.keys(atEnd.files!)) expect({ name, bytes: streamed.files![name] }).toEqual({ name, bytes: atEnd.files![name] });
+    return { atEnd, streamed, seen, runs };
+  } finally {
+    clearTimeout(releaseAnyway);
+    await workers.close();
+  }
+}
+
+/** Polls (every 10 ms, at most 2 s). */
+async function until(ok: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
+}
+
+const csv = (files: Record<string, string>, name: string) => Buffer.from(files[name]!, 'base64').toString('utf8');
+
+describe('units written as their answers come', () => {
+  it('give the bytes of an export that writes each Property at its end, whatever order the answers come in', async () => {
+    for (const seed of [1, 2, 3]) {
+      const rnd = prng(seed * 7);
+      const delays = new Map<string, number>();
+      const data = [building(5, seed * 10), building(45, seed * 10 + 1), building(0, seed * 10 + 2), building(9, seed * 10 + 3)];
+      const { streamed } = await expectSameBothWays(data, {
+        delay: (id) => {
+          if (!delays.has(id)) delays.set(id, Math.floor(rnd() * 6));
+          return delays.get(id)!;
+        },
+      });
+      expect(streamed.summary!.counts.units).toBe(59);
+    }
+  });
+
+  it('are on disk before the Property\'s last answer came, and the workbook rendered ahead from them is the same', async () => {
+    const big = building(70, 41);
+    const { seen, runs } = await expectEarlyRowsThenSame([building(3, 40), big, building(4, 42)], big);
+    expect(runs.size).toBe(1); // nothing was dropped
+    // rendered ahead during the large Property, not only after each Property
+    expect(seen.length).toBeGreaterThan(3);
+  });
+
+  it('are dropped when a later unit lists a point already written (share sum 2): same bytes, the finding in review.csv', async () => {
+    const big = building(70, 51);
+    const first = big.units.find((u) => u.unit.name === 'WE 1')!;
+    first.consumption.measuring_points.push(aPointConsumption({ metric: 'heat', unit: 'kWh' }));
+    const shared = first.consumption.measuring_points.at(-1)!;
+    lastWritten(big).consumption.measuring_points.push({ ...shared, segments: [aSegment()] });
+    const { streamed, runs } = await expectEarlyRowsThenSame([building(2, 50), big], big);
+    expect(csv(streamed.files!, 'review.csv')).toMatch(/SHARE_SUM_MISMATCH/);
+    // rows rendered ahead from the dropped ones are another run's: the workbook renders its rows again
+    expect(runs.size).toBe(2);
+  });
+
+  it('are dropped when a plant-room answer names the metric a unit\'s answer left out (readings name it)', async () => {
+    const big = building(70, 61);
+    const plant = big.plant[0]!;
+    delete plant.point.metric;
+    const first = big.units.find((u) => u.unit.name === 'WE 1')!;
+    first.consumption.measuring_points.push(aPointConsumption({ measuring_point_id: plant.point.id!, metric: '' as never, unit: 'm3' }));
+    const { streamed, runs } = await expectEarlyRowsThenSame([big], big);
+    expect(runs.size).toBe(2);
+    const readings = csv(streamed.files!, 'readings.csv').split('\r\n');
+    expect(readings.filter((l) => l.includes(plant.point.id!)).every((l) => l.includes('water_cold'))).toBe(true);
+  });
+
+  it('keep a point shared on purpose (halves) named with both units, its readings and all after them written at the end', async () => {
+    const big = building(45, 71);
+    const a = big.units.find((u) => u.unit.name === 'WE 3')!;
+    const b = big.units.find((u) => u.unit.name === 'WE 30')!;
+    const half = aPointConsumption({ metric: 'water_warm', unit: 'm3', unit_share: 0.5 });
+    a.consumption.measuring_points.push(half);
+    b.consumption.measuring_points.push({ ...half });
+    const { streamed } = await expectSameBothWays([big], { delay: (id) => id.charCodeAt(id.length - 2) % 5 });
+    expect(csv(streamed.files!, 'readings.csv')).toMatch(/WE 3, WE 30|WE 30, WE 3/);
+    expect(csv(streamed.files!, 'review.csv')).not.toMatch(/SHARE_SUM_MISMATCH/);
+  });
+
+  it('are not written early where units have no one order (the same id twice): the same bytes', async () => {
+    const big = building(12, 81);
+    const twin = big.units[3]!;
+    big.units.push({ unit: { ...twin.unit }, consumption: twin.consumption });
+    await expectSameBothWays([big], { delay: (id) => id.charCodeAt(id.length - 1) % 3 });
+  });
+
+  it('stop at a unit of another period: the same error, naming the same unit, as when written at the end', async () => {
+    const big = building(20, 91);
+    big.units[5]!.consumption = { ...big.units[5]!.consumption, to: '2025-11-30' };
+    const { streamed } = await expectSameBothWays([building(3, 90), big], { delay: (id) => id.charCodeAt(id.length - 1) % 3 });
+    expect(streamed.error).toMatch(/2025-11-30/);
+  });
+
+  it('leave a journal a re-run continues from: the same bytes as one uninterrupted export', async () => {
+    const data = [building(30, 101), building(40, 102), building(5, 103)];
+    const whole = await exportOf(data, { streamUnits: false });
+    const s = await setup();
+    const failed = await stageExport({ api: api(data, { failAtProperty: 2, delay: (id) => id.charCodeAt(id.length - 1) % 3 }), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch((e: unknown) => e);
+    expect(failed).toMatchObject({ exitCode: 5 });
+    const rep = reporter();
+    await finishExport(await stageExport({ api: api(data), ...s, reporter: rep, toolVersion: 't', now: () => T0 }));
+    expect(rep.notes.join('\n')).toMatch(/resuming/);
+    expect(await contents(s.args.out)).toEqual(whole.files);
+  });
+});
+
+describe('the pieces the stream relies on', () => {
+  it('the journal\'s JSON from units serialised as they came is JSON.stringify of the whole answers', () => {
+    const b = building(6, 111);
+    const answers = { property: b.property, units: b.units, points: pointsOf(b), plantPoints: b.plant, comparison: { range: { from: '2024-01-01', to: '2024-12-31' }, units: b.units.slice(0, 2), plantPoints: [] }, dropped: undefined };
+    const pieces = b.units.map((u) => JSON.stringify(u));
+    expect(answersJson(answers, pieces)).toBe(JSON.stringify(answers));
+    // a unit missing (a hole) or a list of another length: the whole answers are serialised again
+    const holed = [...pieces];
+    delete holed[2];
+    expect(answersJson(answers, holed)).toBe(JSON.stringify(answers));
+    expect(answersJson(answers, pieces.slice(1))).toBe(JSON.stringify(answers));
+  });
+
+  it('a rewound file holds, and its digest covers, only what was kept, with no hole where the dropped bytes were', async () => {
+    const s = await setup();
+    const out = new AtomicOutput(path.join(s.home, 'files'));
+    await out.prepare();
+    const f = await out.create('a.csv');
+    await f.write('kept;1\n');
+    const mark = await f.mark();
+    await f.write('dropped;'.repeat(20_000)); // over the buffer: part of it reaches the disk
+    await f.rewind(mark);
+    await f.write('after;2\n');
+    await f.rewind(mark); // the same mark twice
+    await f.write('after;3\n');
+    await out.closeFile(f);
+    const bytes = await readFile(f.path);
+    expect(bytes.toString('utf8')).toBe('kept;1\nafter;3\n');
+    expect(f.bytes).toBe(bytes.length);
+    expect(f.digest()).toBe(createHash('sha256').update(bytes).digest('hex'));
+  });
+
+  it('billing reuses a unit\'s early bill only where nothing across units changes it', () => {
+    const b = building(8, 121);
+    const shared = aPointConsumption({ metric: 'heat', unit: 'kWh' });
+    b.units[0]!.consumption.measuring_points.push(shared);
+    b.units[1]!.consumption.measuring_points.push({ ...shared });
+    const input = { property: { id: b.property.id, name: b.property.name }, range: RANGE, units: b.units, plantPoints: b.plant, points: pointsOf(b) };
+    const links = listedLinksOf(input.points);
+    const early = new Map(b.units.map((u) => [u, { range: RANGE, bill: billUnit({ property: input.property, unit: u.unit, consumption: u.consumption, range: RANGE, listedLinks: links }) }]));
+    const fresh = billProperty(input);
+    const reused = billProperty(input, (u) => early.get(u));
+    expect(reused).toEqual(fresh);
+    // the two units of the point listed twice (share sum 2) are billed again; every other unit's bill is the early one
+    const again = b.units.filter((u) => !reused.units.includes(early.get(u)!.bill)).map((u) => u.unit.id);
+    expect(again.sort()).toEqual([b.units[0]!.unit.id, b.units[1]!.unit.id].sort());
+    // an early bill of another period is never taken
+    const otherRange = billProperty(input, (u) => ({ ...early.get(u)!, range: { from: '2025-02-01', to: '2025-12-31' } }));
+    expect(otherRange.units.some((x) => [...early.values()].some((e) => e.bill === x))).toBe(false);
+  });
+});
