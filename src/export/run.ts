@@ -160,6 +160,7 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
   try {
     await output.start();
     let pending: Promise<PropertyAnswers> | null = properties.length ? fetchAt(0) : null;
+    pending?.catch(() => undefined); // surfaced when awaited: a failure while the stream is activated is not unhandled
     for (let i = 0; i < properties.length; i++) {
       await streams.get(i)?.activate(range);
       const fetched = await pending!;

@@ -286,6 +286,25 @@ describe('units written as their answers come', () => {
   });
 });
 
+describe('a walk that fails while its Property\'s stream is being started', () => {
+  it('fails the export with its error, never as an unhandled rejection (which would end the process)', async () => {
+    const unhandled: unknown[] = [];
+    const on = (e: unknown) => void unhandled.push(e);
+    process.on('unhandledRejection', on);
+    try {
+      for (let n = 0; n < 5; n++) {
+        const s = await setup();
+        const err = await stageExport({ api: api([building(3, 130 + n), building(2, 140 + n)], { failAtProperty: 0 }), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch((e: unknown) => e);
+        expect(err).toMatchObject({ exitCode: 5 });
+      }
+      await new Promise((r) => setTimeout(r, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', on);
+    }
+  });
+});
+
 describe('the pieces the stream relies on', () => {
   it('the journal\'s JSON from units serialised as they came is JSON.stringify of the whole answers', () => {
     const b = building(6, 111);
