@@ -1,12 +1,12 @@
 // One export: identity check and journal, the walk Property by Property (fetch the next
 // while writing the current), billing, rows streamed to the writers, then everything
 // renamed into place at once. Output order depends only on the data, so two runs (or an
-// interrupted and resumed one) write the same bytes.
+// interrupted and resumed one) write the same bytes. A failure's message: run-errors.ts.
 import type { ApiClient } from '../api/contracts.js';
 import { CONTRACT_VERSION, type Property } from '../api/types.js';
 import { billProperty, reviewRows } from '../billing/index.js';
 import type { Severity } from '../billing/types.js';
-import { ExitCode, MeterdataError, isMeterdataError } from '../core/errors.js';
+import { isMeterdataError } from '../core/errors.js';
 import { language } from '../i18n/index.js';
 import { aboutRows } from './about.js';
 import { Journal, type JournalHandle, type PropertyAnswers } from './journal.js';
@@ -22,6 +22,9 @@ import { runText as t } from './texts-run.js';
 import { placesOf } from './places.js';
 import { unitRefIndex, withUnitRefs } from './unit-refs.js';
 import { collectProperty, propertiesInScope } from '../api/walk.js';
+import { incomplete, periodChanged, unfinished } from './run-errors.js';
+
+export { nameList } from './run-errors.js';
 import { NOTHING_WRITTEN, PropertyStream } from './stream.js';
 
 export interface ExportDeps {
@@ -149,7 +152,7 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
         ...(stream ? { onLists: (u, p) => stream.lists(u, p), askOrder: (u) => stream.askOrder(u), onAnswer: (k, e) => stream.answer(k, e) } : {}),
       });
       const answers = plausibility ? await plausibility.fetch(api, walked, () => reporter.unit()) : walked;
-      await journal.save(i, answers, stream?.unitsJson(answers.units));
+      await journal.save(i, answers, stream?.takeUnitsJson(answers.units));
       return answers;
     } catch (e) {
       held.release(i);
@@ -283,42 +286,4 @@ export async function finishExport(staged: StagedExport, opts: { writeWorkbook?:
     await Journal.release(staged.journal, false);
     throw unfinished(e, summary.out, opts.signal);
   }
-}
-
-/** A failure after every Property was fetched: the files could not be finished. */
-function unfinished(e: unknown, out: string, signal: AbortSignal | undefined): unknown {
-  const what = `${t.allFetched} ${t.notPut({ out })}`;
-  const again = t.finishAgain;
-  if (signal?.aborted && (!isMeterdataError(e) || e.exitCode === ExitCode.INTERRUPTED)) {
-    return new MeterdataError(`${t.interruptedWriting} ${what}`, { code: 'EXPORT_INTERRUPTED', exitCode: ExitCode.INTERRUPTED, hint: again });
-  }
-  if (!isMeterdataError(e)) return e;
-  return new MeterdataError(`${e.message} ${what}`, { code: e.code, exitCode: e.exitCode, hint: [e.hint, again].filter(Boolean).join(' '), cause: e, details: e.details });
-}
-
-/** The failure, plus what is missing and how to continue. Keeps the cause's exit status. */
-function incomplete(e: unknown, done: number, names: string[], out: string, signal: AbortSignal | undefined): unknown {
-  const what = `${t.stoppedAfter({ done, total: names.length, missing: nameList(names.slice(done)) })} ${t.notPut({ out })}`;
-  const again = t.continueAgain;
-  if (signal?.aborted && (!isMeterdataError(e) || e.exitCode === ExitCode.INTERRUPTED)) {
-    return new MeterdataError(`${t.interrupted} ${what}`, { code: 'EXPORT_INTERRUPTED', exitCode: ExitCode.INTERRUPTED, hint: again });
-  }
-  if (!isMeterdataError(e)) return e;
-  const final = e.exitCode === ExitCode.ACCESS_WITHDRAWN || e.exitCode === ExitCode.NOT_SIGNED_IN || e.exitCode === ExitCode.USAGE || e.code === 'EXPORT_PERIOD_CHANGED';
-  const hint = final ? e.hint : [e.hint, again].filter(Boolean).join(' ');
-  return new MeterdataError(`${e.message} ${what}`, { code: e.code, exitCode: e.exitCode, hint, cause: e, details: e.details });
-}
-
-/** One folder never mixes two periods: the service's last completed month moved on during the run (or since the saved progress). */
-function periodChanged(first: { from: string; to: string }, now: { from: string; to: string }, property: string, unit: string): MeterdataError {
-  return new MeterdataError(
-    t.periodChanged({ from: now.from, to: now.to, firstFrom: first.from, firstTo: first.to, unit, property }),
-    { code: 'EXPORT_PERIOD_CHANGED', exitCode: ExitCode.UNAVAILABLE, hint: t.periodChangedHint, details: { first, now } },
-  );
-}
-
-/** Up to five names in quotes, then "and N more". */
-export function nameList(names: string[], max = 5): string {
-  const shown = names.slice(0, max).map((n) => `"${n}"`).join(', ');
-  return names.length > max ? t.andMore({ shown, n: names.length - max }) : shown;
 }

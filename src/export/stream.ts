@@ -42,7 +42,6 @@ export class PropertyStream {
   private units: UsageUnit[] = [];
   /** Unit indexes in unit order; null: this Property is written at its end (duplicate ids, or units without one order). */
   private order: number[] | null = null;
-  private points: readonly MeasuringPoint[] = [];
   private readonly answers = new Map<number, Entry>();
   /** Each answer as the journal saves it, made as it came. */
   private readonly json = new Map<number, string>();
@@ -70,7 +69,6 @@ export class PropertyStream {
   /** The walk's unit and point lists: the unit order is known from here on. */
   lists(units: UsageUnit[], points: MeasuringPoint[]): void {
     this.units = units;
-    this.points = points;
     this.links = listedLinksOf(points);
     this.index.listed(points);
     const order = units.map((_, i) => i).sort((a, b) => compareUnits(units[a]!, units[b]!));
@@ -101,15 +99,19 @@ export class PropertyStream {
     this.pump();
   }
 
-  /** The units' answers as JSON for the journal (journal.ts answersJson), where each of `units` came through here. */
-  unitsJson(units: readonly Entry[]): string[] | undefined {
+  /**
+   * The units' answers as JSON for the journal (journal.ts answersJson), where each of `units`
+   * came through here; asked for once, so the strings go with the journal's save.
+   */
+  takeUnitsJson(units: readonly Entry[]): string[] | undefined {
     const out: string[] = [];
     for (const [k, entry] of units.entries()) {
       const json = this.json.get(k);
-      if (this.answers.get(k) !== entry || json === undefined) return undefined;
+      if (this.answers.get(k) !== entry || json === undefined) break;
       out.push(json);
     }
-    return out;
+    this.json.clear();
+    return out.length === units.length ? out : undefined;
   }
 
   /** Early bills for billProperty: the bill each written unit got. */
