@@ -115,17 +115,13 @@ function profileIo(io: Io, profile: string, display: PortfolioDisplay): Io {
   return { ...io, stderr };
 }
 
+const YOUNG_MB = 8;
 /**
  * The walks' worker: its young generation holds what P walks allocate between two
  * scavenges. At 8 MB, 16 walks spent 2.4 of the thread's 9 s of CPU in the collector,
  * most of it when their largest Properties ended together (bench/README.md, "P = 16").
  */
 const WALKS_YOUNG_MB = 32;
-/**
- * The workbook workers: at 8 MB, a fifth of their CPU at the end of a P = 16 run went to
- * the collector (rows parsed, rendered and zipped are all short-lived).
- */
-const WORKBOOKS_YOUNG_MB = 32;
 
 /**
  * The built CLI runs the whole portfolio in one worker thread with the single export's heap
@@ -154,7 +150,7 @@ async function workbookWorkersFor(io: Io) {
   const oldMb = exportHeapMb(io.env);
   const outOfMemory = () => new MeterdataError(t.workbookOutOfMemory({ mb: oldMb }), { code: 'EXPORT_OUT_OF_MEMORY', exitCode: ExitCode.UNEXPECTED, hint: t.workbookOutOfMemoryHint({ mb: oldMb * 4 }) });
   const module = new URL('./workbook-workers.js', import.meta.url);
-  return workbookWorkers(workbooksAtOnce(), (port, { transfer }) => runIsolated<void>(module, 'serveWorkbooks', { port }, { limits: { youngMb: WORKBOOKS_YOUNG_MB, oldMb }, io, outOfMemory, onAbort: 'terminate', ...(transfer ? { transfer } : {}) }));
+  return workbookWorkers(workbooksAtOnce(), (port, { transfer }) => runIsolated<void>(module, 'serveWorkbooks', { port }, { limits: { youngMb: YOUNG_MB, oldMb }, io, outOfMemory, onAbort: 'terminate', ...(transfer ? { transfer } : {}) }));
 }
 
 async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<number> {
