@@ -28,7 +28,7 @@ export interface Written {
 export const NOTHING_WRITTEN: Written = { billing: 0, segments: 0, readings: 0, units: new Set() };
 
 /** Units written between two renders of the workbook's rows ahead. */
-const RENDER_EVERY = 32;
+const RENDER_EVERY = 16;
 
 export interface StreamDeps {
   output: OutputSet;
