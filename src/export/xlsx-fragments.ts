@@ -6,7 +6,9 @@
 // then only copies the fragment into its sheet (xlsx-writer.ts).
 import { open, type FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
+import { ExitCode, MeterdataError } from '../core/errors.js';
 import { cellOf, type Row, type TableName } from './tables.js';
+import { scratchText as t } from './texts-scratch.js';
 import type { Template, TemplateColumn } from './templates.js';
 import { cellValue, widest, Widths, workbookColumns, workbookStyle } from './xlsx-cells.js';
 import { rowXml, type CellValue, type StyleTable } from './xlsx-rows.js';
@@ -74,7 +76,7 @@ export class SheetFragment {
         if (want <= 0) break;
         const { bytesRead } = await spool.read(buf, 0, want, this.read);
         // the export said this much was on disk: less is a damaged spool, never a shorter sheet
-        if (bytesRead === 0 && upTo !== null) throw new Error(`${this.spec.spool}: shorter than the ${upTo} bytes written to it`);
+        if (bytesRead === 0 && upTo !== null) throw scratchDamaged(this.spec.spool, t.shorter({ bytes: upTo }));
         if (bytesRead === 0) break;
         this.read += bytesRead;
         const xml = this.render(this.decoder.write(buf.subarray(0, bytesRead)));
@@ -90,7 +92,7 @@ export class SheetFragment {
   private async writeAll(out: FileHandle, bytes: Buffer): Promise<void> {
     for (let at = 0; at < bytes.length; ) {
       const { bytesWritten } = await out.write(bytes, at, bytes.length - at, this.written);
-      if (bytesWritten <= 0) throw new Error(`${this.spec.fragment}: the disk took none of ${bytes.length - at} bytes`);
+      if (bytesWritten <= 0) throw new MeterdataError(t.notWritten({ file: this.spec.fragment, bytes: bytes.length - at }), { code: 'EXPORT_SCRATCH_DAMAGED', exitCode: ExitCode.UNEXPECTED, hint: t.hint });
       at += bytesWritten;
       this.written += bytesWritten;
     }
@@ -124,8 +126,8 @@ export class SheetFragment {
    * or holds other than the `rows` the export wrote, is damaged.
    */
   result(rows?: number): { rows: number; widths: number[]; bytes: number } {
-    if (this.carry || this.decoder.end()) throw new Error(`${this.spec.spool}: the last row is incomplete`);
-    if (rows !== undefined && rows !== this.rowCount) throw new Error(`${this.spec.spool}: holds ${this.rowCount} rows, the export wrote ${rows}`);
+    if (this.carry || this.decoder.end()) throw scratchDamaged(this.spec.spool, t.lastRowIncomplete);
+    if (rows !== undefined && rows !== this.rowCount) throw scratchDamaged(this.spec.spool, t.rowCount({ rows: this.rowCount, wrote: rows }));
     return { rows: this.rowCount, widths: this.widthsOf.widths, bytes: this.written };
   }
 }
@@ -134,6 +136,11 @@ function parseRow(line: string, spool: string, n: number): Row {
   try {
     return JSON.parse(line) as Row;
   } catch {
-    throw new Error(`${spool}: row ${n} is not JSON (the scratch file is damaged)`);
+    throw scratchDamaged(spool, t.notJson({ row: n }));
   }
+}
+
+/** One of the export's own scratch files is not what the export wrote (see texts-scratch.ts). */
+export function scratchDamaged(file: string, why: string): MeterdataError {
+  return new MeterdataError(t.damaged({ file, why }), { code: 'EXPORT_SCRATCH_DAMAGED', exitCode: ExitCode.UNEXPECTED, hint: t.hint });
 }

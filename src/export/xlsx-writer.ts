@@ -18,7 +18,8 @@ import { plainNumber } from './format.js';
 import { overviewKey, TABLE_COLUMNS, type ColumnType, type TableName } from './tables.js';
 import type { Template } from './templates.js';
 import { cellValue, headerOf, Widths, WIDTH_SAMPLE, workbookStyle } from './xlsx-cells.js';
-import { fragmentOf, SheetFragment, type TableSheet } from './xlsx-fragments.js';
+import { fragmentOf, scratchDamaged, SheetFragment, type TableSheet } from './xlsx-fragments.js';
+import { scratchText } from './texts-scratch.js';
 import { rowXml, StyleTable, type CellValue, type StyleRegistry } from './xlsx-rows.js';
 import { aboutTexts } from './texts-sheets.js';
 
@@ -114,7 +115,7 @@ async function tableSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, f: SheetFragme
       // a fresh buffer each time: exceljs' stream keeps the chunk until zlib has read it
       const want = Math.min(COPY, bytes - at);
       const { bytesRead, buffer } = await fh.read(Buffer.allocUnsafe(want), 0, want, at);
-      if (bytesRead === 0) throw new Error(`${f.spec.fragment}: shorter than its ${bytes} bytes`);
+      if (bytesRead === 0) throw scratchDamaged(f.spec.fragment, scratchText.shorter({ bytes }));
       streamOf(ws).write(buffer.subarray(0, bytesRead));
       at += bytesRead;
       await drained(ws);

@@ -1,7 +1,7 @@
 // The export engine against a fake ApiClient: request discipline, failure, resume.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, truncate, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -99,6 +99,23 @@ describe('export engine', () => {
     await runExport({ api: again.api, ...deps });
     expect(again.calls.filter((c) => c.startsWith('consumption:') || c.startsWith('readings:'))).toEqual([]);
     expect(await contents(s.args.out)).toEqual(await contents(ref.args.out));
+  });
+
+  it('fails with EXPORT_SCRATCH_DAMAGED, one line naming the file, when a spool was cut before the workbook: nothing put in place, a re-run finishes', async () => {
+    const data = dataset();
+    const s = await setup();
+    const deps = { ...s, reporter: reporter(), toolVersion: 't', now: () => T0 };
+    const staged = await stageExport({ api: fakeApi(data).api, ...deps });
+    const spool = staged.output.xlsx!.spools.billing!;
+    await truncate(spool, (await stat(spool)).size - 7); // cut inside the last row, as a failing disk or another program would
+    const err = await finishExport(staged).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'EXPORT_SCRATCH_DAMAGED', exitCode: 1 });
+    expect((err as Error).message).toMatch(new RegExp(`^The export's scratch file ${spool.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged: its last row is incomplete\\. Every Property was fetched`));
+    expect((err as Error).message).not.toMatch(/\n/);
+    expect((err as { hint: string }).hint).toMatch(/^Check the disk, and that no other program writes into the --out folder during the export\. /);
+    expect(existsSync(s.args.out)).toBe(false);
+    await runExport({ api: fakeApi(data).api, ...deps });
+    expect(existsSync(path.join(s.args.out, 'billing.xlsx'))).toBe(true);
   });
 
   it('starts over and says why when the property scope changed since the interruption', async () => {

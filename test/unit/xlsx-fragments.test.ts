@@ -91,7 +91,7 @@ describe('table rows rendered ahead', () => {
     const spec = await sheetFor('billing', `${lines(2).join('\n')}`, 'cut');
     const f = new SheetFragment(spec, template, new StyleTable(template.dateFormat), true);
     await f.advance(null);
-    expect(() => f.result()).toThrow(/last row is incomplete/);
+    expect(() => f.result()).toThrow(expect.objectContaining({ code: 'EXPORT_SCRATCH_DAMAGED', message: expect.stringMatching(/last row is incomplete/) }));
   });
 });
 
@@ -102,14 +102,14 @@ describe('a damaged spool', () => {
     const spec = await sheetFor('billing', text, 'short');
     await writeFile(spec.fragment, '');
     const f = new SheetFragment(spec, template, new StyleTable(template.dateFormat));
-    await expect(f.advance(Buffer.byteLength(text) + 10)).rejects.toThrow(`${spec.spool}: shorter than the ${Buffer.byteLength(text) + 10} bytes`);
+    await expect(f.advance(Buffer.byteLength(text) + 10)).rejects.toMatchObject({ code: 'EXPORT_SCRATCH_DAMAGED', message: `The export's scratch file ${spec.spool} is damaged: it is shorter than the ${Buffer.byteLength(text) + 10} bytes the export wrote to it.` });
   });
 
   it('with a line that is not JSON fails with the spool and the row named', async () => {
     const template = await loadTemplate('de', dir);
     const spec = await sheetFor('billing', `${lines(2).join('\n')}\n{"property_id": "p-\u0000\u0000\n`, 'garbage');
     const f = new SheetFragment(spec, template, new StyleTable(template.dateFormat), true);
-    await expect(f.advance(null)).rejects.toThrow(`${spec.spool}: row 3 is not JSON`);
+    await expect(f.advance(null)).rejects.toMatchObject({ code: 'EXPORT_SCRATCH_DAMAGED', message: `The export's scratch file ${spec.spool} is damaged: row 3 is not JSON.` });
   });
 
   it('holding fewer rows than the export wrote fails the workbook before billing.xlsx is made', async () => {
@@ -117,7 +117,7 @@ describe('a damaged spool', () => {
     const spec = await sheetFor('billing', `${lines(4).join('\n')}\n`, 'lost');
     const file = path.join(dir, '.billing.xlsx.partial');
     const input: XlsxInput = { file, template, spools: { billing: spec.spool }, rows: { billing: 5 }, overview: { metrics: [], spool: null }, about: [], exportTime: new Date(Date.UTC(2026, 0, 2)) };
-    await expect(writeXlsx(input)).rejects.toThrow(`${spec.spool}: holds 4 rows, the export wrote 5`);
+    await expect(writeXlsx(input)).rejects.toMatchObject({ code: 'EXPORT_SCRATCH_DAMAGED', message: `The export's scratch file ${spec.spool} is damaged: it holds 4 rows, the export wrote 5.` });
     await expect(stat(file)).rejects.toMatchObject({ code: 'ENOENT' });
     await writeXlsx({ ...input, rows: { billing: 4 } });
     expect((await stat(file)).size).toBeGreaterThan(0);
