@@ -168,6 +168,30 @@ export async function writeFileAtomic(file: string, content: string, mode: numbe
     throw e;
   }
   await fsyncDir(dir);
+  await sweepLeftovers(file);
+}
+
+/** A temporary file this old is a kill's leftover: a write takes milliseconds. */
+export const LEFTOVER_AGE_MS = 60 * 60 * 1000;
+const swept = new Set<string>();
+
+/**
+ * Removes what writes of `file` killed before their rename left (their unique names would
+ * otherwise pile up: the shared rate window is written during every export). Once per file
+ * and process, only names of this file's own pattern, only when older than LEFTOVER_AGE_MS.
+ */
+async function sweepLeftovers(file: string): Promise<void> {
+  if (swept.has(file)) return;
+  swept.add(file);
+  const dir = path.dirname(file);
+  const own = new RegExp(`^\\.${path.basename(file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.\\d+\\.\\d+\\.[a-z0-9]*\\.tmp$`);
+  const names = await fsp.readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!own.test(name)) continue;
+    const at = path.join(dir, name);
+    const st = await fsp.lstat(at).catch(() => null);
+    if (st?.isFile() && Date.now() - st.mtimeMs > LEFTOVER_AGE_MS) await fsp.rm(at, { force: true }).catch(() => undefined);
+  }
 }
 
 async function fsyncDir(dir: string): Promise<void> {
