@@ -42,7 +42,8 @@ export class SheetFragment {
   private read = 0;
   private written = 0;
   private rowCount = 0;
-  private carry = '';
+  /** The start of a row not yet ended, in pieces: a row spread over many reads is joined once, when it ends. */
+  private carry: string[] = [];
   private readonly decoder = new StringDecoder('utf8');
   private outFlags: 'w' | 'r+';
 
@@ -100,8 +101,12 @@ export class SheetFragment {
 
   /** Renders the whole lines of `text` (after what an earlier piece left over). */
   private render(text: string): string {
-    const lines = (this.carry + text).split('\n');
-    this.carry = lines.pop()!;
+    if (!text.includes('\n')) {
+      if (text) this.carry.push(text);
+      return '';
+    }
+    const lines = (this.carry.join('') + text).split('\n');
+    this.carry = [lines.pop()!].filter(Boolean);
     const rowAttributes = this.styles.rowAttributes();
     const n = this.columns.length;
     let xml = '';
@@ -126,7 +131,7 @@ export class SheetFragment {
    * or holds other than the `rows` the export wrote, is damaged.
    */
   result(rows?: number): { rows: number; widths: number[]; bytes: number } {
-    if (this.carry || this.decoder.end()) throw scratchDamaged(this.spec.spool, t.lastRowIncomplete);
+    if (this.carry.length > 0 || this.decoder.end()) throw scratchDamaged(this.spec.spool, t.lastRowIncomplete);
     if (rows !== undefined && rows !== this.rowCount) throw scratchDamaged(this.spec.spool, t.rowCount({ rows: this.rowCount, wrote: rows }));
     return { rows: this.rowCount, widths: this.widthsOf.widths, bytes: this.written };
   }

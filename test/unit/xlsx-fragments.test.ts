@@ -48,6 +48,21 @@ async function sheetFor(table: 'billing', spoolText: string, name: string): Prom
 }
 
 describe('table rows rendered ahead', () => {
+  it('keep a row longer than several reads (3.5 MiB of text) whole, between ordinary rows', async () => {
+    const template = await loadTemplate('de', dir);
+    const rows = lines(5);
+    const huge = JSON.parse(rows[2]!) as Record<string, unknown>;
+    huge.usage_unit_name = 'ä'.repeat(1_800_000); // 2 bytes each: the row spans four reads of 1 MiB
+    rows[2] = JSON.stringify(huge);
+    const spec = await sheetFor('billing', `${rows.join('\n')}\n`, 'huge');
+    const f = new SheetFragment(spec, template, new StyleTable(template.dateFormat), true);
+    await f.advance(null);
+    expect(f.result(5).rows).toBe(5);
+    const xml = (await readFile(spec.fragment)).toString('utf8');
+    expect(xml.split('<row ').length - 1).toBe(5);
+    expect(xml).toContain('ä'.repeat(1_800_000));
+  });
+
   it('are the same bytes and widths in pieces as all at once, wherever the pieces end', async () => {
     const template = await loadTemplate('de', dir);
     const text = `${lines(400).join('\n')}\n`;
