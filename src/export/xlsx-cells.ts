@@ -67,7 +67,21 @@ export function cellValue(v: unknown, type: ColumnType, style: CellStyle): CellV
     const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(v);
     if (m) return new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
   }
-  return formatCell(v, type, style);
+  return fitCell(formatCell(v, type, style));
+}
+
+/**
+ * Excel takes at most 32,767 characters in a cell and calls a workbook with more damaged
+ * (it offers a repair that cuts them). A longer text (only a broken or hostile answer has
+ * one: a name, a localization) is cut well below that, with "…" marking the cut, never
+ * inside a surrogate pair; the CSV files keep it whole.
+ */
+export const CELL_TEXT_MAX = 32_000;
+
+export function fitCell(text: string): string {
+  if (text.length <= CELL_TEXT_MAX) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[CELL_TEXT_MAX - 1]!) ? CELL_TEXT_MAX - 1 : CELL_TEXT_MAX;
+  return `${text.slice(0, end)}…`;
 }
 
 /** The text a cell shows, for its width (a date shows as dd.mm.yyyy or the like). */

@@ -17,7 +17,7 @@ import { language } from '../i18n/index.js';
 import { plainNumber } from './format.js';
 import { overviewKey, TABLE_COLUMNS, type ColumnType, type TableName } from './tables.js';
 import type { Template } from './templates.js';
-import { cellValue, headerOf, Widths, WIDTH_SAMPLE, workbookStyle } from './xlsx-cells.js';
+import { cellValue, fitCell, headerOf, Widths, WIDTH_SAMPLE, workbookStyle } from './xlsx-cells.js';
 import { fragmentOf, scratchDamaged, SheetFragment, type TableSheet } from './xlsx-fragments.js';
 import { scratchText } from './texts-scratch.js';
 import { rowXml, StyleTable, type CellValue, type StyleRegistry } from './xlsx-rows.js';
@@ -177,7 +177,7 @@ async function overviewSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template
 function aboutSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template, about: [string, string | number][]): void {
   const ws = sheet(wb, t.sheets.about, [32, 60]);
   header(ws, [aboutTexts.item, aboutTexts.value]);
-  for (const [k, v] of about) ws.addRow([k, v]).commit();
+  for (const [k, v] of about) ws.addRow([k, typeof v === 'string' ? fitCell(v) : v]).commit(); // a scope of thousands of Properties
   ws.commit();
 }
 

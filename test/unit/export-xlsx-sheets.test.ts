@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { aboutRows } from '../../src/export/about.js';
 import { loadTemplate } from '../../src/export/templates.js';
 import { overviewKey } from '../../src/export/tables.js';
+import { CELL_TEXT_MAX, fitCell } from '../../src/export/xlsx-cells.js';
 import { writeXlsx, type OverviewUnit } from '../../src/export/xlsx-writer.js';
 import { setLanguage, type Lang } from '../../src/i18n/index.js';
 import { findEnglish } from '../helpers/catalogues.js';
@@ -117,5 +118,17 @@ describe('the workbook on paper and on screen', () => {
     expect(ov.getColumn(2).width).toBeLessThanOrEqual(60);
     const billing = wb.getWorksheet('billing')!;
     expect(billing.getColumn(2).width).toBeGreaterThanOrEqual(long.length);
+  });
+});
+
+describe('a text longer than Excel takes in a cell', () => {
+  it('is cut below 32,767 characters with "…" in every sheet (Excel calls a longer cell damaged); never inside a surrogate pair', async () => {
+    const { wb } = await workbook('en', 'generic', 'Ä'.repeat(40_000));
+    const all = wb.worksheets.flatMap((ws) => ws.getSheetValues().flatMap((r) => (Array.isArray(r) ? r.filter((v): v is string => typeof v === 'string') : [])));
+    expect(Math.max(...all.map((s) => s.length))).toBeLessThanOrEqual(32_767);
+    const cut = `${'Ä'.repeat(CELL_TEXT_MAX)}…`;
+    expect(all.filter((s) => s === cut).length).toBe(2); // the billing sheet and the Overview
+    expect(fitCell(`${'x'.repeat(CELL_TEXT_MAX - 1)}${'🔥'.repeat(5)}`)).toBe(`${'x'.repeat(CELL_TEXT_MAX - 1)}…`);
+    expect(fitCell('WE 1')).toBe('WE 1');
   });
 });
