@@ -6,13 +6,20 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/contracts.js';
 import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit } from '../../src/api/types.js';
 import { billProperty, listedLinksOf } from '../../src/billing/property.js';
 import { billUnit } from '../../src/billing/unit.js';
+import { createApiClient } from '../../src/api/client.js';
+import { staticCredentials } from '../../src/core/credentials.js';
 import { ServiceUnavailableError } from '../../src/core/errors.js';
+import { createApi } from '../../src/sandbox/api/index.js';
+import type { TokenInfo, TokenValidator } from '../../src/sandbox/contracts.js';
+import { generateDataset } from '../../src/sandbox/data/index.js';
 import { AtomicOutput } from '../../src/export/atomic.js';
 import { answersJson } from '../../src/export/journal.js';
 import type { RenderAhead, WorkbookWriter } from '../../src/export/output.js';
@@ -286,6 +293,46 @@ describe('units written as their answers come', () => {
   });
 });
 
+const DATASET = generateDataset();
+
+describe('units written as their answers come, against the sandbox API over HTTP', () => {
+  it.each(DATASET.tenants().map((t) => t.id))('give the bytes of an export that writes each Property at its end (tenant %s: shared meters, replacements, plant rooms)', async (tenant) => {
+    const folders: Record<string, string>[] = [];
+    for (const streamUnits of [false, true]) {
+      const { client, close } = await sandboxClient(tenant);
+      try {
+        const s = await setup();
+        await finishExport(await stageExport({ api: client, ...s, reporter: reporter(), toolVersion: 't', now: () => T0, ...(streamUnits ? {} : { streamUnits: false }) }));
+        folders.push(await contents(s.args.out));
+      } finally {
+        await close();
+      }
+    }
+    expect(Object.keys(folders[1]!).length).toBeGreaterThan(5);
+    expect(folders[1]).toEqual(folders[0]);
+  });
+});
+
+/** The real API client against the sandbox's API on 127.0.0.1 (a fixed token, no sign-in). */
+async function sandboxClient(tenant: string): Promise<{ client: ApiClient; close: () => Promise<void> }> {
+  const token: TokenInfo = { sid: 'conn-1', client_id: 'sandbox-demo-client', tenant_id: tenant, scopes: ['read:units', 'read:devices', 'read:readings'], property_scope: 'all', expires_at: Math.floor(Date.now() / 1000) + 3600 };
+  const tokens: TokenValidator = {
+    validate: async (req) => (req.headers.authorization === 'Bearer t' ? { ok: true, token } : { ok: false, error: 'invalid_token', description: 'unknown token', scheme: 'Bearer' }),
+    tenantAccessEnabled: () => true,
+  };
+  const handler = createApi({ dataset: DATASET, tokens, clock: { now: () => new Date('2026-06-15T12:00:00Z') }, rateLimitPerMinute: 0 });
+  const server: Server = createServer((req, res) => void handler(req, res));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const client = createApiClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, credentials: staticCredentials('t'), rateLimitPerMinute: 60_000, concurrency: 8, retryBaseMs: 10 });
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
 describe('a walk that fails while its Property\'s stream is being started', () => {
   it('fails the export with its error, never as an unhandled rejection (which would end the process)', async () => {
     const unhandled: unknown[] = [];
