@@ -4,7 +4,7 @@
 // off 1, a point under a second unit, a plant-room answer naming a point's metric): then
 // the early rows are dropped. The workbook workers' renders ahead follow the drop.
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -83,6 +83,8 @@ interface Options {
   /** The answer for this unit waits for `release`. */
   hold?: { unitId: string; release: Promise<void> };
   failAtProperty?: number;
+  /** This unit's consumption answers 503 (after retries). */
+  failUnit?: string;
 }
 
 function api(data: Building[], opts: Options = {}): ApiClient {
@@ -111,6 +113,7 @@ function api(data: Building[], opts: Options = {}): ApiClient {
     },
     async unitConsumption(id) {
       if (opts.hold?.unitId === id) await opts.hold.release;
+      if (opts.failUnit === id) throw new ServiceUnavailableError('The API kept answering 503.');
       await wait(opts.delay?.(id) ?? 0);
       return data.flatMap((d) => d.units).find((u) => u.unit.id === id)!.consumption;
     },
@@ -278,6 +281,19 @@ describe('units written as their answers come', () => {
     big.units[5]!.consumption = { ...big.units[5]!.consumption, to: '2025-11-30' };
     const { streamed } = await expectSameBothWays([building(3, 90), big], { delay: (id) => id.charCodeAt(id.length - 1) % 3 });
     expect(streamed.error).toMatch(/2025-11-30/);
+  });
+
+  it('fail in the middle of a Property already partly written: nothing left in the folder, and a re-run writes the same bytes as one uninterrupted export', async () => {
+    const data = [building(6, 151), building(60, 152), building(4, 153)];
+    const whole = await exportOf(data, { streamUnits: false });
+    const s = await setup();
+    const late = lastWritten(data[1]!).unit.id;
+    const failed = await stageExport({ api: api(data, { failUnit: late, delay: (id) => (id === late ? 40 : id.charCodeAt(id.length - 1) % 3) }), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch((e: unknown) => e);
+    expect(failed).toMatchObject({ exitCode: 5 });
+    expect((failed as Error).message).toMatch(/stopped after 1 of 3 Properties/);
+    expect(existsSync(s.args.out)).toBe(false);
+    await finishExport(await stageExport({ api: api(data), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }));
+    expect(await contents(s.args.out)).toEqual(whole.files);
   });
 
   it('leave a journal a re-run continues from: the same bytes as one uninterrupted export', async () => {
