@@ -30,10 +30,10 @@ export async function gzipAnswers(answers: PropertyAnswers, unitsJson?: string[]
   return Buffer.concat(out);
 }
 
-/** Whether `unitsJson` holds each unit's JSON (no hole: every unit came through the stream). */
+/** Whether `unitsJson` holds each unit's JSON (no hole: every unit came through the stream; none taken by an earlier save). */
 function whole(answers: PropertyAnswers, unitsJson: readonly string[] | undefined): unitsJson is string[] {
   if (!unitsJson || unitsJson.length !== answers.units.length) return false;
-  for (let k = 0; k < unitsJson.length; k++) if (typeof unitsJson[k] !== 'string') return false;
+  for (let k = 0; k < unitsJson.length; k++) if (typeof unitsJson[k] !== 'string' || unitsJson[k] === '') return false;
   return true;
 }
 

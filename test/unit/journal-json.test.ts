@@ -30,6 +30,8 @@ describe('the journal\'s JSON from the units\' JSON made as they came', () => {
     const bytes = await gzipAnswers(answers, pieces);
     expect(gunzipSync(bytes).toString('utf8')).toBe(JSON.stringify(answers));
     expect(pieces.every((p) => p === '')).toBe(true);
+    // pieces an earlier save took are never written as units: the answers are serialised whole
+    expect(gunzipSync(await gzipAnswers(answers, pieces)).toString('utf8')).toBe(JSON.stringify(answers));
     // without the pieces (or with a hole), the answers are serialised whole
     expect(gunzipSync(await gzipAnswers(answers)).toString('utf8')).toBe(JSON.stringify(answers));
     const holed = answers.units.map((u) => JSON.stringify(u));
