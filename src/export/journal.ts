@@ -10,14 +10,15 @@ import { renameReplacing } from '../core/replace.js';
 import os from 'node:os';
 import { processAlive } from '../core/pid.js';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { gunzipSync, gzip } from 'node:zlib';
+import { gunzipSync } from 'node:zlib';
 import { UsageError } from '../core/errors.js';
 import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit, WhoAmI } from '../api/types.js';
 import { JournalDamage, readAnswers, readLockHolder, readMeta, type JournalMeta } from './journal-check.js';
+import { gzipAnswers } from './journal-json.js';
 import { runText as t } from './texts-run.js';
 
 export type { JournalMeta };
+export { answersJson } from './journal-json.js';
 
 import type { PropertyAnswers } from '../api/walk.js';
 
@@ -38,8 +39,6 @@ function alive(pid: number, started: unknown): boolean {
   if (pid === process.pid) return typeof started !== 'number' || Math.abs(started - PROCESS_STARTED) < 2_000;
   return processAlive(pid);
 }
-
-const gzipAsync = promisify(gzip);
 
 export function journalKey(identity: Record<string, unknown>): string {
   return createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 32);
@@ -265,12 +264,11 @@ export class Journal {
   }
 
   /**
-   * `unitsJson`: each unit's answer as JSON, made as it came (stream.ts), so that the large
-   * Properties of many profiles ending together do not serialise all their units at once.
+   * `unitsJson`: each unit's answer as JSON, made as it came (stream.ts), handed over (see
+   * gzipAnswers in journal-json.ts).
    */
-  async save(index: number, answers: PropertyAnswers, unitsJson?: readonly string[]): Promise<void> {
-    // compressed on libuv's pool: in the portfolio, 16 walks share one thread
-    await writeAtomic(this.file(index), await gzipAsync(answersJson(answers, unitsJson), { level: 1 }));
+  async save(index: number, answers: PropertyAnswers, unitsJson?: string[]): Promise<void> {
+    await writeAtomic(this.file(index), await gzipAnswers(answers, unitsJson));
   }
 
   /** Keeps the lock held (the process still runs) and gives it to `Journal.release` in another thread. */
@@ -295,16 +293,4 @@ export class Journal {
     await rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
     await this.close();
   }
-}
-
-/** JSON.stringify(answers), its units taken from `unitsJson` where it holds each of them. */
-export function answersJson(answers: PropertyAnswers, unitsJson?: readonly string[]): string {
-  if (!unitsJson || unitsJson.length !== answers.units.length) return JSON.stringify(answers);
-  for (let k = 0; k < unitsJson.length; k++) if (typeof unitsJson[k] !== 'string') return JSON.stringify(answers); // a hole: not every unit came through the stream
-  const parts: string[] = [];
-  for (const [key, value] of Object.entries(answers)) {
-    if (key === 'units') parts.push(`"units":[${unitsJson.join(',')}]`);
-    else if (value !== undefined) parts.push(`${JSON.stringify(key)}:${JSON.stringify(value)}`);
-  }
-  return `{${parts.join(',')}}`;
 }

@@ -165,6 +165,10 @@ export class OutputSet {
   readonly rows: Partial<Record<TableName, number>> = {};
   /** This run's token in its scratch names of rendered rows (fragmentOf). */
   private run = randomUUID().slice(0, 13);
+  /** Spool bytes per table handed out to be rendered ahead under this token (see `rewind`). */
+  private readonly aheadTo = new Map<TableName, number>();
+  /** A rewind dropped rows already rendered ahead: from then on only rows that stay are (see `renderAhead`). */
+  private keptOnly = false;
 
   constructor(
     readonly dir: string,
@@ -192,7 +196,13 @@ export class OutputSet {
     for (const [t, c] of this.csv) c.writer.rows = mark.csvRows.get(t) ?? 0;
     this.metricUnits.clear();
     for (const [k, v] of mark.metricUnits) this.metricUnits.set(k, v);
-    if (this.spools.size === 0) return;
+    // Rows rendered ahead only up to the mark are still the spools' rows: the token stays.
+    // Otherwise every row is rendered again under a new one, and so that this happens once
+    // per export and not once per drop (work and scratch space growing with the square of
+    // the Properties), only rows that stay are rendered ahead from then on.
+    if (![...this.spools].some(([t, f]) => (this.aheadTo.get(t) ?? 0) > (mark.files.get(f)?.bytes ?? 0))) return;
+    this.keptOnly = true;
+    this.aheadTo.clear();
     this.run = randomUUID().slice(0, 13);
     for (const t of this.spools.keys()) await this.atomic.closeFile(await this.atomic.scratch(`${t}.ndjson.${this.run}.rows`));
   }
@@ -222,14 +232,22 @@ export class OutputSet {
     return { file: path.join(this.dir, partialName(XLSX_FILE)), run: this.run, template: this.template, spools: Object.fromEntries([...this.spools.entries()].map(([t, f]) => [t, f.path])) };
   }
 
-  /** Writes out what the spools buffer and says how far each is on disk (table -> bytes): rows up to there can be rendered. */
-  async flushedSpools(): Promise<Partial<Record<TableName, number>>> {
-    const out: Partial<Record<TableName, number>> = {};
+  /**
+   * What to render ahead of the workbook now (null: nothing): the spec and how far each spool
+   * is on disk (table -> bytes), its buffer written out. `tentative`: rows a rewind may still
+   * drop are among them (a Property's units written early); after a rewind that dropped rows
+   * rendered ahead, those wait for their Property's end.
+   */
+  async renderAhead(tentative: boolean): Promise<{ spec: RenderSpec; upTo: Partial<Record<TableName, number>> } | null> {
+    const spec = this.renderSpec();
+    if (!spec || (tentative && this.keptOnly)) return null;
+    const upTo: Partial<Record<TableName, number>> = {};
     for (const [t, f] of this.spools) {
       await f.flush();
-      out[t] = f.bytes;
+      upTo[t] = f.bytes;
+      this.aheadTo.set(t, f.bytes);
     }
-    return out;
+    return { spec, upTo };
   }
 
   async write(table: TableName, rows: readonly object[]): Promise<void> {

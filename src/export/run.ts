@@ -127,16 +127,17 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
   const held = heldProperties(deps.slots);
   /** The Properties being walked whose units are written as they come (see stream.ts). */
   const streams = new Map<number, PropertyStream>();
+  /** `tentative`: called by a stream, whose rows may still be dropped (OutputSet.renderAhead). */
   const renderAhead = deps.renderAhead
-    ? async () => {
-        const spec = output.renderSpec();
-        if (spec) deps.renderAhead!(spec, await output.flushedSpools());
+    ? async (tentative: boolean) => {
+        const ahead = await output.renderAhead(tentative);
+        if (ahead) deps.renderAhead!(ahead.spec, ahead.upTo);
       }
     : null;
   const fetchAt = async (i: number): Promise<PropertyAnswers> => {
     // made before any wait, so that the loop finds it when the Property's turn comes; the
     // browser's export of one unit narrows the answers first: its Property is written at the end
-    const stream = deps.select || deps.streamUnits === false ? null : new PropertyStream({ output, refs, property: { id: properties[i]!.id, name: properties[i]!.name }, ...(renderAhead ? { renderAhead } : {}) });
+    const stream = deps.select || deps.streamUnits === false ? null : new PropertyStream({ output, refs, property: { id: properties[i]!.id, name: properties[i]!.name }, ...(renderAhead ? { renderAhead: () => renderAhead(true) } : {}) });
     if (stream) streams.set(i, stream);
     await held.take(i);
     try {
@@ -192,7 +193,7 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
       const allFlags = [...bill.flags, ...unknownValueFlags(answers, bill.flags), ...(review?.flags ?? []), ...refs.flags(property.id, answers.units.map((u) => u.unit.id))];
       await output.write('review', reviewRows(allFlags, language(), places.of));
       await output.addOverview(refs.withRef(bill.billing.slice(written.billing)), property, refs.withRef(answers.units.map((u) => u.unit).filter((u) => !written.units.has(u.id))));
-      await renderAhead?.();
+      await renderAhead?.(false);
       api.forgetProperty(property.id); // no request names its units or points again
       for (const f of allFlags) {
         flags[f.severity]++;

@@ -142,7 +142,8 @@ async function overviewSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template
   const fixed = overviewFixed(t);
   const ids = ['property_id', 'usage_unit_id'] as const;
   const style = workbookStyle(t);
-  const labels = [...fixed.map((c) => headerOf(c.key)), ...o.metrics.map((m) => `${valueWord('metric', m.metric, lang)} (${valueWord('unit', m.unit, lang)})`), ...ids.map(headerOf)];
+  // a metric or unit the contract does not list heads its column as it came, whatever its length
+  const labels = [...fixed.map((c) => headerOf(c.key)), ...o.metrics.map((m) => fitCell(`${valueWord('metric', m.metric, lang)} (${valueWord('unit', m.unit, lang)})`)), ...ids.map(headerOf)];
   const values = (u: OverviewUnit) => {
     const vals = o.metrics.map((m) => u.values[overviewKey(m.metric, m.unit)]);
     const cells: CellValue[] = [...fixed.map((c) => cellValue(u[c.key], c.type, style)), ...vals.map((v) => (v ? Number(plainNumber(v.value)) : null)), ...ids.map((k) => u[k])];

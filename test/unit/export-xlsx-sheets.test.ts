@@ -24,7 +24,7 @@ const review = { severity: 'not_billed', code: 'CALIBRATION_EXPIRED', property_i
 const readings = { measuring_point_id: 'mp-id', usage_unit_name: 'WE 1', metric: 'water_cold', unit: 'm3', device_id: 'd-id', serial: 'KW-1', at: '2025-01-31', value: '3', status: 'calibration_expired', is_synthetic: false, substitution_method: null };
 
 /** A workbook of billing, readings and review rows, written with `template` in `lang`. */
-async function workbook(lang: Lang, template: string, longName = 'WE 1') {
+async function workbook(lang: Lang, template: string, longName = 'WE 1', metric = 'heat') {
   setLanguage(lang);
   const t = await loadTemplate(template, process.cwd());
   const dir = await mkdtemp(path.join(os.tmpdir(), 'md-xlsx-sheets-'));
@@ -33,7 +33,7 @@ async function workbook(lang: Lang, template: string, longName = 'WE 1') {
     await writeFile(f, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
     return f;
   };
-  const unit: OverviewUnit = { property_id: 'p-id', property_name: 'Haus A', usage_unit_id: 'u-id', usage_unit_name: longName, unit_type: 'commercial', values: { [overviewKey('heat', 'kWh')]: { value: '12.5', flagged: false }, [overviewKey('water_cold', 'm3')]: { value: '3', flagged: true } } };
+  const unit: OverviewUnit = { property_id: 'p-id', property_name: 'Haus A', usage_unit_id: 'u-id', usage_unit_name: longName, unit_type: 'commercial', values: { [overviewKey(metric, 'kWh')]: { value: '12.5', flagged: false }, [overviewKey('water_cold', 'm3')]: { value: '3', flagged: true } } };
   const file = path.join(dir, 'billing.xlsx');
   await writeXlsx({
     file,
@@ -43,7 +43,7 @@ async function workbook(lang: Lang, template: string, longName = 'WE 1') {
       readings: await spool('readings', [readings]),
       review: await spool('review', [review]),
     },
-    overview: { metrics: [{ metric: 'heat', unit: 'kWh' }, { metric: 'water_cold', unit: 'm3' }], spool: await spool('overview', [unit]) },
+    overview: { metrics: [{ metric, unit: 'kWh' }, { metric: 'water_cold', unit: 'm3' }], spool: await spool('overview', [unit]) },
     about: aboutRows({ tenant: 'Demo', scope: 'all', exported: null, range: { from: '2025-01-01', to: '2025-12-31' }, contract: '1.0.0', exportedAt: '2026-11-22T10:00:00.000Z', toolVersion: '1.0.0', template: t.name, counts: { properties: 1, units: 1, measuring_points: 2, plant_points: 0 }, flags: { not_billed: 1, review: 0, info: 0 } }),
     exportTime: new Date('2026-11-22T10:00:00Z'),
   });
@@ -130,5 +130,12 @@ describe('a text longer than Excel takes in a cell', () => {
     expect(all.filter((s) => s === cut).length).toBe(2); // the billing sheet and the Overview
     expect(fitCell(`${'x'.repeat(CELL_TEXT_MAX - 1)}${'🔥'.repeat(5)}`)).toBe(`${'x'.repeat(CELL_TEXT_MAX - 1)}…`);
     expect(fitCell('WE 1')).toBe('WE 1');
+  });
+
+  it('is cut in the Overview\'s header too: a metric value the contract does not list is kept as it came, and heads its column', async () => {
+    const { wb } = await workbook('en', 'generic', 'WE 1', 'm'.repeat(40_000));
+    const head = headers(wb.getWorksheet('Overview')!).filter((v): v is string => typeof v === 'string');
+    expect(Math.max(...head.map((s) => s.length))).toBeLessThanOrEqual(32_767);
+    expect(head).toContain(`${'m'.repeat(CELL_TEXT_MAX)}…`);
   });
 });
