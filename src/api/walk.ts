@@ -15,13 +15,17 @@ export interface PropertyAnswers {
   plantPoints: { point: MeasuringPoint; consumption: MeasuringPointConsumption }[];
 }
 
-/** Runs `fn` over `items` with at most `limit` in flight; stops starting new ones after a failure. */
-export async function mapPool<T, R>(items: T[], limit: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
+/**
+ * Runs `fn` over `items` with at most `limit` in flight; stops starting new ones after a
+ * failure, or once `stop` is aborted (then rejects with its reason when those in flight end).
+ */
+export async function mapPool<T, R>(items: T[], limit: number, fn: (item: T, i: number) => Promise<R>, stop?: AbortSignal): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   let failed = false;
   const worker = async () => {
     while (!failed && next < items.length) {
+      stop?.throwIfAborted();
       const i = next++;
       try {
         out[i] = await fn(items[i]!, i);
@@ -54,6 +58,11 @@ export interface WalkOptions {
   askOrder?: (units: UsageUnit[]) => number[];
   /** Each unit's answer as it comes, with the unit's index in the list. */
   onAnswer?: (index: number, entry: { unit: UsageUnit; consumption: UnitConsumption }) => void;
+  /**
+   * No request is started once this is aborted: the export stopped (a failure at another
+   * Property), and answers nobody writes would spend the connection's requests.
+   */
+  stop?: AbortSignal;
 }
 
 export async function collectProperty(api: ApiClient, property: Property, opts: WalkOptions): Promise<PropertyAnswers> {
@@ -72,8 +81,8 @@ export async function collectProperty(api: ApiClient, property: Property, opts: 
       unitAnswers[i] = entry;
       opts.onUnit?.(unit);
       opts.onAnswer?.(i, entry);
-    }),
-    mapPool(plant, limit, async (point) => ({ point, consumption: await api.pointReadings(point.id, opts.range) })),
+    }, opts.stop),
+    mapPool(plant, limit, async (point) => ({ point, consumption: await api.pointReadings(point.id, opts.range) }), opts.stop),
   ]);
   return { property, units: unitAnswers, points, plantPoints: plantAnswers };
 }

@@ -31,7 +31,7 @@ export interface Plausibility {
   /** Says before the walk what the comparison costs. */
   announce(reporter: Reporter, unitsHint: number | null): void;
   /** The answers plus the comparison period's, when it is fetched. */
-  fetch(api: ApiClient, answers: PropertyAnswers, onUnit: () => void): Promise<AnswersWithComparison>;
+  fetch(api: ApiClient, answers: PropertyAnswers, onUnit: () => void, stop?: AbortSignal): Promise<AnswersWithComparison>;
   review(answers: AnswersWithComparison, bill: PropertyBill, range: { from: string; to: string }): ReviewResult;
   /** Rows of the About sheet, in the run's language. */
   about(): [string, string][];
@@ -70,15 +70,15 @@ export async function startPlausibility(args: ExportArgs, who: WhoAmI): Promise<
       const minutes = hint === null ? '' : pt.minutes({ minutes: Math.max(1, Math.ceil(hint / args.rateLimit)), rate: args.rateLimit });
       reporter.note(pt.announce({ from: day(fetched.from), to: day(fetched.to), more, minutes }));
     },
-    async fetch(api, answers, onUnit) {
+    async fetch(api, answers, onUnit, stop) {
       if (!fetched || !query) return answers;
       const [units, plantPoints] = await comparisonRequests(fetched, Promise.all([
         mapPool(answers.units, 8, async ({ unit }) => {
           const consumption = await api.unitConsumption(unit.id, query);
           onUnit();
           return { unit, consumption };
-        }),
-        mapPool(answers.plantPoints, 8, async ({ point }) => ({ point, consumption: await api.pointReadings(point.id!, fetched) })),
+        }, stop),
+        mapPool(answers.plantPoints, 8, async ({ point }) => ({ point, consumption: await api.pointReadings(point.id!, fetched) }), stop),
       ]));
       const echo = units[0]?.consumption;
       return { ...answers, comparison: { range: echo ? { from: echo.from, to: echo.to } : fetched, units, plantPoints } };

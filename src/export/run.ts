@@ -125,6 +125,8 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
   const fromJournal = new Set<number>();
 
   const held = heldProperties(deps.slots);
+  /** Aborted when the export stops: the Property fetched meanwhile asks for nothing more and saves nothing. */
+  const stopWalks = new AbortController();
   /** The Properties being walked whose units are written as they come (see stream.ts). */
   const streams = new Map<number, PropertyStream>();
   /** `tentative`: called by a stream, whose rows may still be dropped (OutputSet.renderAhead). */
@@ -150,9 +152,11 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
         range: { from: args.from, to: args.to },
         metrics: args.metrics,
         onUnit: () => reporter.unit(),
+        stop: stopWalks.signal,
         ...(stream ? { onLists: (u, p) => stream.lists(u, p), askOrder: (u) => stream.askOrder(u), onAnswer: (k, e) => stream.answer(k, e) } : {}),
       });
-      const answers = plausibility ? await plausibility.fetch(api, walked, () => reporter.unit()) : walked;
+      const answers = plausibility ? await plausibility.fetch(api, walked, () => reporter.unit(), stopWalks.signal) : walked;
+      stopWalks.signal.throwIfAborted(); // the journal's lock may be let go already
       await journal.save(i, answers, stream?.takeUnitsJson(answers.units));
       return answers;
     } catch (e) {
@@ -258,6 +262,7 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
       summary: { out: args.out, range: effective, requested, pointsWithData, tenant: journal.meta.tenantName, exportedAt, resumed: journal.resumed, counts: { ...counts, rows }, flags, codes, requests: api.stats().requests },
     };
   } catch (e) {
+    stopWalks.abort(e);
     held.stop();
     reporter.end();
     for (const stream of streams.values()) await stream.stop(); // nothing writes into the files being removed

@@ -1,0 +1,76 @@
+// When an export stops (a failure at one Property's end), the walk of the next Property,
+// fetched meanwhile, stops asking too: it would spend the connection's requests on answers
+// nobody writes (in the portfolio, while the other profiles go on), hold a Property's
+// answers outside the cap the failed profile gave back, and save them into a journal whose
+// lock was already let go.
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import type { ApiClient } from '../../src/api/contracts.js';
+import { OutputSet } from '../../src/export/output.js';
+import { stageExport } from '../../src/export/run.js';
+import { T0, reporter, setup } from './export-fixtures.js';
+import { api, building, type Building } from './export-stream-fixtures.js';
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** `api` counting the consumption requests of `b`'s units, each answered after 20 ms. */
+function counting(data: Building[], b: Building) {
+  const inner = api(data);
+  const ids = new Set(b.units.map((u) => u.unit.id));
+  const asked = { n: 0 };
+  const client: ApiClient = {
+    ...inner,
+    async unitConsumption(id, q) {
+      if (ids.has(id)) asked.n++;
+      await wait(20);
+      return inner.unitConsumption(id, q);
+    },
+  };
+  return { client, asked };
+}
+
+async function journalFiles(stateDir: string): Promise<string[]> {
+  const root = path.join(stateDir, 'exports');
+  const dirs = await readdir(root).catch(() => [] as string[]);
+  const out: string[] = [];
+  for (const d of dirs.filter((n) => !n.endsWith('.lock'))) out.push(...(await readdir(path.join(root, d)).catch(() => [] as string[])).filter((n) => n.endsWith('.gz')));
+  return out.sort();
+}
+
+describe('an export that stops stops the walk fetched meanwhile', () => {
+  it('a period change at the first Property: the second asks for at most the units in flight, and saves nothing', async () => {
+    const first = building(6, 901);
+    const second = building(80, 902);
+    for (const u of first.units.slice(0, 3)) u.consumption = { ...u.consumption, to: '2025-11-30' }; // another period: EXPORT_PERIOD_CHANGED
+    const { client, asked } = counting([first, second], second);
+    const s = await setup();
+    await expect(stageExport({ api: client, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 })).rejects.toMatchObject({ code: 'EXPORT_PERIOD_CHANGED' });
+    const atStop = asked.n;
+    await wait(600); // 80 units at 8 in flight and 20 ms each would take 200 ms
+    expect(asked.n).toBe(atStop);
+    expect(asked.n).toBeLessThanOrEqual(16);
+  });
+
+  it('a disk failure at the first Property: the journal keeps the first Property only, nothing is saved after its lock is let go', async () => {
+    const first = building(6, 903);
+    const second = building(80, 904);
+    const { client, asked } = counting([first, second], second);
+    const s = await setup();
+    const write = OutputSet.prototype.write;
+    const spy = vi.spyOn(OutputSet.prototype, 'write').mockImplementation(async function (this: OutputSet, ...args: Parameters<typeof write>) {
+      if (args[0] === 'plant-points') throw Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' }); // at the first Property's end
+      return write.apply(this, args);
+    });
+    try {
+      await expect(stageExport({ api: client, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 })).rejects.toThrow(/EIO/);
+    } finally {
+      spy.mockRestore();
+    }
+    const saved = await journalFiles(s.stateDir);
+    await wait(600);
+    expect(asked.n).toBeLessThanOrEqual(16);
+    expect(await journalFiles(s.stateDir)).toEqual(saved);
+    expect(saved).toHaveLength(1);
+  });
+});
