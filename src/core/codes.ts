@@ -145,6 +145,7 @@ export const ERROR_CODES = {
   EXPORT_PERIOD_CHANGED: { exit: [UNAVAILABLE], area: 'export' },
   EXPORT_OUT_OF_MEMORY: { exit: [BUG], area: 'export' },
   EXPORT_SCRATCH_DAMAGED: { exit: [BUG], area: 'export' },
+  EXPORT_WRITE_FAILED: { exit: [BUG], area: 'export' },
   EXPORT_INTERRUPTED: { exit: [INTERRUPTED], area: 'export' },
   EXPORT_FLAGS_STRICT: { exit: [NEEDS_REVIEW], area: 'export' },
   // The local sandbox

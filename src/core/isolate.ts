@@ -49,6 +49,8 @@ export interface SerializedError {
   exitCode: number | undefined;
   hint: string | undefined;
   details: Record<string, unknown> | undefined;
+  /** A system error's own code and file (ENOSPC, the path): what the caller tells the user (export/run-errors.ts). */
+  system?: { code?: string; path?: string; syscall?: string };
 }
 
 const ENTRY = new URL('./isolate-worker.js', import.meta.url);
@@ -72,7 +74,16 @@ export function serializeError(e: unknown): SerializedError {
     exitCode: m ? e.exitCode : undefined,
     hint: m ? e.hint : undefined,
     details: m ? e.details : undefined,
+    ...(m ? {} : { system: systemPart(err as NodeJS.ErrnoException) }),
   };
+}
+
+function systemPart(e: NodeJS.ErrnoException): SerializedError['system'] {
+  const part: NonNullable<SerializedError['system']> = {};
+  if (typeof e.code === 'string') part.code = e.code;
+  if (typeof e.path === 'string') part.path = e.path;
+  if (typeof e.syscall === 'string') part.syscall = e.syscall;
+  return part;
 }
 
 export function deserializeError(s: SerializedError): Error {
@@ -81,9 +92,12 @@ export function deserializeError(s: SerializedError): Error {
     e.name = s.name;
     return e;
   }
-  const e = new Error(s.message);
+  const e: NodeJS.ErrnoException = new Error(s.message);
   e.name = s.name;
   e.stack = s.stack;
+  if (s.system?.code !== undefined) e.code = s.system.code;
+  if (s.system?.path !== undefined) e.path = s.system.path;
+  if (s.system?.syscall !== undefined) e.syscall = s.system.syscall;
   return e;
 }
 

@@ -41,7 +41,7 @@ export class BufferedFile {
     this.hash.update(buf);
     // at an explicit offset, not the handle's position: `rewind` truncates behind it
     for (let at = 0; at < buf.length; ) {
-      const { bytesWritten } = await this.fh.write(buf, at, buf.length - at, this.bytes);
+      const { bytesWritten } = await this.fh.write(buf, at, buf.length - at, this.bytes).catch((e: unknown) => Promise.reject(located(e, this.path)));
       if (bytesWritten <= 0) throw new Error(`${this.path}: the disk took none of ${buf.length - at} bytes`);
       at += bytesWritten;
       this.bytes += bytesWritten;
@@ -71,13 +71,20 @@ export class BufferedFile {
   /** Flushes, fsyncs and closes. */
   async close(): Promise<void> {
     await this.flush();
-    await this.fh.sync();
+    await this.fh.sync().catch((e: unknown) => Promise.reject(located(e, this.path))); // a full disk can show only here (NFS, delayed allocation)
     await this.fh.close();
   }
 
   async discard(): Promise<void> {
     await this.fh.close().catch(() => undefined);
   }
+}
+
+/** A write on an open file says no file (ENOSPC, EIO): the one it was to, for the user's message (run-errors.ts). */
+function located(e: unknown, file: string): unknown {
+  const err = e as NodeJS.ErrnoException;
+  if (e instanceof Error && typeof err.code === 'string' && err.path === undefined) err.path = file;
+  return e;
 }
 
 export function partialName(finalName: string): string {

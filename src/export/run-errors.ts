@@ -1,7 +1,37 @@
 // What a failed export says: which Properties are missing, that nothing was put under a
 // final name, and how to continue; the cause's exit status stays.
 import { ExitCode, MeterdataError, isMeterdataError } from '../core/errors.js';
+import { diskText as d } from './texts-disk.js';
 import { runText as t } from './texts-run.js';
+
+/** What the file system said, in the run's words; other errors are not the disk's. */
+const DISK_WHY: Record<string, () => string> = {
+  ENOSPC: () => d.full,
+  EDQUOT: () => d.quota,
+  EROFS: () => d.readOnly,
+  EACCES: () => d.denied,
+  EPERM: () => d.denied,
+  EIO: () => d.failed,
+};
+
+/**
+ * A write the disk refused while the export ran (a nightly job on a filling disk): one line
+ * naming the file and why, and the hint to make room, never an unexpected error with a
+ * stack. Exit 1, as for memory: the machine ran out of something the tool needs.
+ */
+export function diskProblem(e: unknown): MeterdataError | null {
+  const code = e instanceof Error ? (e as NodeJS.ErrnoException).code : undefined;
+  const why = typeof code === 'string' && Object.hasOwn(DISK_WHY, code) ? DISK_WHY[code]!() : null;
+  if (!why) return null;
+  const file = (e as NodeJS.ErrnoException).path;
+  const message = typeof file === 'string' && file !== '' ? d.notWritten({ file, why }) : d.notWrittenAnywhere({ why });
+  return new MeterdataError(message, { code: 'EXPORT_WRITE_FAILED', exitCode: ExitCode.UNEXPECTED, hint: d.hint, cause: e, details: { errno: code } });
+}
+
+/** The failure as a MeterdataError where it is one or the disk's; else null (a bug: its stack is shown). */
+function typed(e: unknown): MeterdataError | null {
+  return isMeterdataError(e) ? e : diskProblem(e);
+}
 
 /** A failure after every Property was fetched: the files could not be finished. */
 export function unfinished(e: unknown, out: string, signal: AbortSignal | undefined): unknown {
@@ -10,8 +40,9 @@ export function unfinished(e: unknown, out: string, signal: AbortSignal | undefi
   if (signal?.aborted && (!isMeterdataError(e) || e.exitCode === ExitCode.INTERRUPTED)) {
     return new MeterdataError(`${t.interruptedWriting} ${what}`, { code: 'EXPORT_INTERRUPTED', exitCode: ExitCode.INTERRUPTED, hint: again });
   }
-  if (!isMeterdataError(e)) return e;
-  return new MeterdataError(`${e.message} ${what}`, { code: e.code, exitCode: e.exitCode, hint: [e.hint, again].filter(Boolean).join(' '), cause: e, details: e.details });
+  const err = typed(e);
+  if (!err) return e;
+  return new MeterdataError(`${err.message} ${what}`, { code: err.code, exitCode: err.exitCode, hint: [err.hint, again].filter(Boolean).join(' '), cause: err, details: err.details });
 }
 
 /** The failure, plus what is missing and how to continue. Keeps the cause's exit status. */
@@ -21,10 +52,11 @@ export function incomplete(e: unknown, done: number, names: string[], out: strin
   if (signal?.aborted && (!isMeterdataError(e) || e.exitCode === ExitCode.INTERRUPTED)) {
     return new MeterdataError(`${t.interrupted} ${what}`, { code: 'EXPORT_INTERRUPTED', exitCode: ExitCode.INTERRUPTED, hint: again });
   }
-  if (!isMeterdataError(e)) return e;
-  const final = e.exitCode === ExitCode.ACCESS_WITHDRAWN || e.exitCode === ExitCode.NOT_SIGNED_IN || e.exitCode === ExitCode.USAGE || e.code === 'EXPORT_PERIOD_CHANGED';
-  const hint = final ? e.hint : [e.hint, again].filter(Boolean).join(' ');
-  return new MeterdataError(`${e.message} ${what}`, { code: e.code, exitCode: e.exitCode, hint, cause: e, details: e.details });
+  const err = typed(e);
+  if (!err) return e;
+  const final = err.exitCode === ExitCode.ACCESS_WITHDRAWN || err.exitCode === ExitCode.NOT_SIGNED_IN || err.exitCode === ExitCode.USAGE || err.code === 'EXPORT_PERIOD_CHANGED';
+  const hint = final ? err.hint : [err.hint, again].filter(Boolean).join(' ');
+  return new MeterdataError(`${err.message} ${what}`, { code: err.code, exitCode: err.exitCode, hint, cause: err, details: err.details });
 }
 
 /** One folder never mixes two periods: the service's last completed month moved on during the run (or since the saved progress). */

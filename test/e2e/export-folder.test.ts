@@ -1,7 +1,8 @@
 // The built binary and its --out folder: one export owns a folder at a time (two real
 // processes with different arguments), a refused run leaves no folder behind, and a
 // folder that cannot be written is refused before any request. Needs `npm run build`.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -98,4 +99,41 @@ describe('an --out that cannot be written is refused before any request (exit 2,
     expect(under.code, under.stderr).toBe(2);
     expect(under.stderr).toContain(`--out ${path.join(file, 'sub')} cannot be created: ${file} is a file, not a folder.`);
   });
+});
+
+describe('a disk that fills up during the export (a small tmpfs in a private mount namespace)', () => {
+  it('exit 1 with one line naming the file and "the disk is full", nothing under a final name; with room again the same command finishes it, the bytes of an uninterrupted export', async () => {
+    const whole = path.join(home, 'whole');
+    const ok = await runBin(['export', '--year', '2025', '--format', 'csv', '--out', whole], env, { timeoutMs: 60_000 });
+    expect(ok.code, ok.stderr).toBe(0);
+    const mnt = path.join(home, 'small-disk');
+    await mkdir(mnt);
+    const out = path.join(mnt, 'out');
+    const logs = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-full-'));
+    // 32 KiB take the folder check and the first rows, not the export; the remount gives room
+    // for the same command again, in the same namespace (the tmpfs goes with it)
+    const script = [
+      'mount -t tmpfs -o size=32k meterdata-full "$1" || exit 90',
+      '"$2" "$3" export --year 2025 --format csv --out "$4" 2>"$5/first.err"; echo $? >"$5/first.code"',
+      'ls -A "$4" >"$5/first.ls" 2>/dev/null',
+      'mount -o remount,size=64m "$1" || exit 91',
+      '"$2" "$3" export --year 2025 --format csv --out "$4" 2>"$5/second.err"; echo $? >"$5/second.code"',
+      'cp "$4/billing.csv" "$5/billing.csv"',
+    ].join('\n');
+    // not spawnSync: the sandbox answering these exports runs in this process
+    const child = spawn('unshare', ['--mount', 'sh', '-c', script, 'sh', mnt, process.execPath, BIN, out, logs], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
+    let err = '';
+    child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+    const [status] = (await once(child, 'close')) as [number | null];
+    expect(status, err).toBe(0);
+    const first = await readFile(path.join(logs, 'first.err'), 'utf8');
+    expect((await readFile(path.join(logs, 'first.code'), 'utf8')).trim(), first).toBe('1');
+    expect(first).toMatch(new RegExp(`^meterdata: A file of the export could not be written \\(${out}/[^)]+\\): the disk is full\\. The export stopped after \\d+ of \\d+ Propert`, 'm'));
+    expect(first).toContain('  Free space on that disk (or make it writable again). Run the same command again to continue: what was fetched is kept.');
+    expect(first).not.toMatch(/unexpected|^\s+at /m);
+    expect((await readFile(path.join(logs, 'first.ls'), 'utf8')).trim()).toBe(''); // no file under a final name, no scratch file left
+    const second = await readFile(path.join(logs, 'second.err'), 'utf8');
+    expect((await readFile(path.join(logs, 'second.code'), 'utf8')).trim(), second).toBe('0');
+    expect(await readFile(path.join(logs, 'billing.csv'), 'utf8')).toBe(await readFile(path.join(whole, 'billing.csv'), 'utf8'));
+  }, 150_000);
 });
