@@ -81,7 +81,7 @@ export class BufferedFile {
 }
 
 /** A write on an open file says no file (ENOSPC, EIO): the one it was to, for the user's message (run-errors.ts). */
-function located(e: unknown, file: string): unknown {
+export function located(e: unknown, file: string): unknown {
   const err = e as NodeJS.ErrnoException;
   if (e instanceof Error && typeof err.code === 'string' && err.path === undefined) err.path = file;
   return e;

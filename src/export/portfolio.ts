@@ -17,6 +17,8 @@ import { Slots } from './held.js';
 import { identity, parseExportArgs, type ExportArgs } from './options.js';
 import { checkOutDir, finalNames, findingsPlace, MANIFEST } from './output.js';
 import { createPortfolioDisplay, type PortfolioDisplay } from './portfolio-progress.js';
+import { diskProblem } from './run-errors.js';
+import { located } from './atomic.js';
 import { describeFailure, profileJson, profileLine, summaryCsv, SUMMARY_FILE, worstExitCode, type ProfileResult } from './portfolio-summary.js';
 import type { ExportSummary } from './run.js';
 import { loadTemplate } from './templates.js';
@@ -210,8 +212,12 @@ async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<num
   );
   await workers?.close();
   display.close();
-  await mkdir(base.out, { recursive: true });
-  await writeFileAtomic(path.join(base.out, SUMMARY_FILE), summaryCsv(results), 0o644);
+  const summaryFile = path.join(base.out, SUMMARY_FILE);
+  // What the profiles' lines and objects tell is printed even where the summary cannot be
+  // written (a full disk at the end of a night): its failure follows them.
+  const unwritten = await mkdir(base.out, { recursive: true })
+    .then(() => writeFileAtomic(summaryFile, summaryCsv(results), 0o644))
+    .then(() => null, (e: unknown) => diskProblem(located(e, summaryFile)) ?? e);
   if (results.every((r) => r.outcome !== 'failed')) {
     await record.clear().catch((e: Error) => io.stderr.write(t.notCleared({ why: e.message, file: record.file })));
   }
@@ -221,7 +227,8 @@ async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<num
   if (base.quiet) for (const r of failed) io.stderr.write(`${profileLine(r)}\n`);
   else {
     if (io.stderr.isTTY) for (const r of results) io.stderr.write(`${profileLine(r)}\n`);
-    io.stderr.write(t.finished({ done: results.length - failed.length, total: results.length, failed: failed.map((r) => r.profile).join(', '), summary: path.join(base.out, SUMMARY_FILE) }));
+    if (!unwritten) io.stderr.write(t.finished({ done: results.length - failed.length, total: results.length, failed: failed.map((r) => r.profile).join(', '), summary: summaryFile }));
   }
+  if (unwritten) throw unwritten;
   return worstExitCode(results.map((r) => r.exitCode));
 }

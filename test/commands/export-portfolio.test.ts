@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -197,6 +197,16 @@ describe('portfolio export against one sandbox with two landlords', () => {
     } finally {
       await rm(blocker, { force: true });
     }
+  });
+
+  it('a summary that cannot be written: each profile\'s object is printed first, then the failure, exit 1', async () => {
+    const out = path.join(home, 'summary-blocked');
+    await mkdir(path.join(out, 'portfolio-summary.csv', 'in-the-way'), { recursive: true }); // a folder where the summary goes
+    const r = await runCli(['export', '--year', '2025', ...FAST, '--profiles', 'nord', '--out', out, '--json'], { env, cwd: home });
+    expect(r.code).toBe(1);
+    expect((JSON.parse(r.stdout) as { outcome: string }).outcome).toBe('exported');
+    expect(r.stderr).toMatch(/^meterdata: /m);
+    expect(r.stderr).not.toMatch(/summary in/);
   });
 
   it('refuses an --out folder that holds a single-profile export', async () => {
