@@ -139,7 +139,7 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
   const fetchAt = async (i: number): Promise<PropertyAnswers> => {
     // made before any wait, so that the loop finds it when the Property's turn comes; the
     // browser's export of one unit narrows the answers first: its Property is written at the end
-    const stream = deps.select || deps.streamUnits === false ? null : new PropertyStream({ output, refs, property: { id: properties[i]!.id, name: properties[i]!.name }, ...(renderAhead ? { renderAhead: () => renderAhead(true) } : {}) });
+    const stream = deps.select || deps.streamUnits === false ? null : new PropertyStream({ output, refs, property: { id: properties[i]!.id, name: properties[i]!.name }, onFailure: (e) => stopWalks.abort(e), ...(renderAhead ? { renderAhead: () => renderAhead(true) } : {}) });
     if (stream) streams.set(i, stream);
     await held.take(i);
     try {

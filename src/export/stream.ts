@@ -36,6 +36,8 @@ export interface StreamDeps {
   property: { id: string; name: string };
   /** Renders the rows spooled so far ahead of the workbook (the portfolio); none: nothing to do. */
   renderAhead?: () => Promise<void>;
+  /** A write failed: the export will fail with it at the Property's end, so its walk can stop now. */
+  onFailure?: (error: unknown) => void;
 }
 
 export class PropertyStream {
@@ -136,6 +138,7 @@ export class PropertyStream {
         }
       } catch (e) {
         this.failure = { error: e };
+        this.deps.onFailure?.(e);
       }
     });
   }

@@ -63,7 +63,7 @@ describe('an export that stops stops the walk fetched meanwhile', () => {
       return write.apply(this, args);
     });
     try {
-      await expect(stageExport({ api: client, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 })).rejects.toThrow(/EIO/);
+      await expect(stageExport({ api: client, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 })).rejects.toMatchObject({ code: 'EXPORT_WRITE_FAILED', message: expect.stringMatching(/input\/output error/) });
     } finally {
       spy.mockRestore();
     }
@@ -72,5 +72,30 @@ describe('an export that stops stops the walk fetched meanwhile', () => {
     expect(asked.n).toBeLessThanOrEqual(16);
     expect(await journalFiles(s.stateDir)).toEqual(saved);
     expect(saved).toHaveLength(1);
+  });
+});
+
+describe('a write the stream fails stops the walk of its own Property at once', () => {
+  it('the disk refusing an early row: the export fails with it before the Property’s other units are asked for', async () => {
+    const first = building(3, 905);
+    const big = building(120, 906);
+    const { client, asked } = counting([first, big], big);
+    const s = await setup();
+    const add = OutputSet.prototype.addOverview;
+    let n = 0;
+    const spy = vi.spyOn(OutputSet.prototype, 'addOverview').mockImplementation(async function (this: OutputSet, ...args: Parameters<typeof add>) {
+      if (++n === 6) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }); // an early row of the large Property
+      return add.apply(this, args);
+    });
+    let failed: unknown;
+    try {
+      failed = await stageExport({ api: client, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch((e: unknown) => e);
+    } finally {
+      spy.mockRestore();
+    }
+    expect((failed as { code?: string }).code).toBe('EXPORT_WRITE_FAILED');
+    expect((failed as Error).message).toMatch(/the disk is full\. The export stopped after 1 of 2 Properties/);
+    await wait(300);
+    expect(asked.n).toBeLessThan(60); // 120 units, 8 in flight, 20 ms each: the rest is never asked for
   });
 });
