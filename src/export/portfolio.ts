@@ -218,7 +218,8 @@ async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<num
   const unwritten = await mkdir(base.out, { recursive: true })
     .then(() => writeFileAtomic(summaryFile, summaryCsv(results), 0o644))
     .then(() => null, (e: unknown) => diskProblem(located(e, summaryFile)) ?? e);
-  if (results.every((r) => r.outcome !== 'failed')) {
+  // Without the summary the record stays: the re-run keeps every finished profile and only writes it.
+  if (!unwritten && results.every((r) => r.outcome !== 'failed')) {
     await record.clear().catch((e: Error) => io.stderr.write(t.notCleared({ why: e.message, file: record.file })));
   }
   if (base.json) for (const r of results) io.stdout.write(`${JSON.stringify(profileJson(r))}\n`);
