@@ -22,7 +22,7 @@ import { runText as t } from './texts-run.js';
 import { placesOf } from './places.js';
 import { unitRefIndex, withUnitRefs } from './unit-refs.js';
 import { collectProperty, propertiesInScope } from '../api/walk.js';
-import { incomplete, periodChanged, unfinished } from './run-errors.js';
+import { diskProblem, incomplete, periodChanged, unfinished } from './run-errors.js';
 
 export { nameList } from './run-errors.js';
 import { NOTHING_WRITTEN, PropertyStream } from './stream.js';
@@ -92,7 +92,8 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
   const id = identity(args);
   const who = await api.whoami();
   const plausibility = await startPlausibility(args, who);
-  const journal = await Journal.open(deps.stateDir, { ...id, out: args.out }, who, now(), args.out);
+  // The saved progress may be on a full disk before anything is fetched: one line naming its file, no stack.
+  const journal = await Journal.open(deps.stateDir, { ...id, out: args.out }, who, now(), args.out).catch((e: unknown) => Promise.reject(diskProblem(e) ?? e));
   try {
     // Checked again under the folder's lock: another export may have finished there since.
     await checkOutDir(args.out, id, finalNames(template, args.formats));
@@ -109,7 +110,7 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
     if (!journal.meta.properties) await journal.setProperties(properties);
   } catch (e) {
     await journal.close();
-    throw e;
+    throw diskProblem(e) ?? e;
   }
   const hint = properties.every((p) => typeof p.usage_unit_count === 'number') ? properties.reduce((s, p) => s + (p.usage_unit_count ?? 0), 0) : null;
   plausibility?.announce(reporter, hint);
