@@ -158,9 +158,13 @@ export async function writeFileAtomic(file: string, content: string, mode: numbe
     await handle.writeFile(content, 'utf8');
     await handle.chmod(mode);
     await handle.sync();
-  } finally {
-    await handle.close();
+  } catch (e) {
+    // A full disk: the part written goes (it takes room, and in the credential store it is a secret)
+    await handle.close().catch(() => undefined);
+    await fsp.rm(tmp, { force: true }).catch(() => undefined);
+    throw e;
   }
+  await handle.close();
   try {
     await renameReplacing(tmp, file);
   } catch (e) {

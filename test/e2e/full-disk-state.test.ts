@@ -1,0 +1,88 @@
+// A full disk under the state folder, real: a small tmpfs in a private mount namespace
+// (`unshare --mount`, root). Needs `npm run build`.
+//  - the file credential store fills up between the refresh's answer and its save: what the
+//    user sees, what the store keeps, whether the next run resends the rotated token, and
+//    whether the connection survives at the server;
+//  - the saved progress (state/exports) fills up during a real export.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { headlessLogin } from '../../src/sandbox/headless-login.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { BIN, assertBuilt, runBin } from '../helpers/bin.js';
+import { setAccessExpiry } from '../helpers/signed-in.js';
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  assertBuilt();
+  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 60, admin: true });
+});
+afterAll(async () => sandbox?.close());
+
+async function signedInHome(prefix: string): Promise<{ home: string; env: NodeJS.ProcessEnv }> {
+  const home = await mkdtemp(path.join(os.tmpdir(), prefix));
+  const env = { METERDATA_HOME: home };
+  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(30_000) });
+  return { home, env };
+}
+
+/** Runs `script` as `sh -c` in a private mount namespace with `args`; resolves with its status and stderr. */
+async function inNamespace(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; err: string }> {
+  const child = spawn('unshare', ['--mount', 'sh', '-c', script, 'sh', ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
+  let err = '';
+  child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+  const [status] = (await once(child, 'close')) as [number | null];
+  return { status, err };
+}
+
+const read = (dir: string, name: string) => readFile(path.join(dir, name), 'utf8');
+
+describe('the file credential store fills up right after a refresh answered', () => {
+  it('the new tokens are not used and are lost; the store keeps the rotated token with its intent, so nothing resends it; the user has to sign in again', async () => {
+    const { home, env } = await signedInHome('md-e2e-credfull-');
+    const cred = path.join(home, 'state', 'credentials');
+    const file = path.join(cred, 'default.json');
+    const before = setAccessExpiry(file, -1000); // the export's first request refreshes
+    const live = () => sandbox.admin.connections().filter((c) => c.state !== 'revoked').length;
+    const liveBefore = live();
+    const logs = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-credfull-logs-'));
+    const out = path.join(home, 'out');
+    // the record is copied into the tmpfs mounted over its folder; the export pauses after the
+    // refresh's answer (test hook), the tmpfs is filled, then it saves
+    const script = [
+      'cp -a "$1/." "$5/cred-before" || exit 89',
+      'mount -t tmpfs -o size=64k meterdata-cred "$1" || exit 90',
+      'cp -a "$5/cred-before/." "$1/" || exit 91',
+      'METERDATA_TEST_HOOKS=1 METERDATA_TEST_PAUSE_AFTER_REFRESH_MS=1500 "$2" "$3" export --year 2025 --format csv --out "$4" 2>"$5/first.err" & pid=$!',
+      'i=0; until grep -q "test-hook: AFTER_REFRESH" "$5/first.err" 2>/dev/null; do sleep 0.05; i=$((i+1)); [ $i -gt 600 ] && break; done',
+      'dd if=/dev/zero of="$1/fill" bs=4096 2>/dev/null',
+      'wait $pid; echo $? >"$5/first.code"',
+      'ls -A "$1" >"$5/cred.ls"; cp "$1/default.json" "$5/after.json"',
+      'rm "$1/fill"',
+      '"$2" "$3" export --year 2025 --format csv --out "$4" 2>"$5/second.err"; echo $? >"$5/second.code"',
+      'cp "$1/default.json" "$5/after-second.json"',
+    ].join('\n');
+    const { status, err } = await inNamespace(script, [cred, process.execPath, BIN, out, logs], env);
+    expect(status, err).toBe(0);
+    const first = await read(logs, 'first.err');
+    // what the user sees the night it happens: exit 5 ("the service is unavailable")
+    expect((await read(logs, 'first.code')).trim(), first).toBe('5');
+    expect(first).toMatch(/^meterdata: The sign-in server issued new tokens, but they could not be saved \(ENOSPC: no space left on device, write\); they were not used\./m);
+    expect(first).toContain('Fix the credential store (free disk space, unlock the keychain), then run `meterdata status`; if it says not signed in, run `meterdata login`.');
+    // the store keeps the old (rotated) refresh token, marked with the intent; no half-written record is left
+    const after = JSON.parse(await read(logs, 'after.json')) as { refresh_token: string; refresh_intent?: unknown };
+    expect(after.refresh_token).toBe(before.refresh_token);
+    expect(after.refresh_intent).toBeTruthy();
+    expect((await read(logs, 'cred.ls')).trim().split('\n').sort()).toEqual(['default.json', 'fill']);
+    // the next night, with room again: the rotated token is not sent (the connection is not revoked), exit 3: sign in again
+    const second = await read(logs, 'second.err');
+    expect((await read(logs, 'second.code')).trim(), second).toBe('3');
+    expect(second).toMatch(/AUTH_REFRESH_UNCERTAIN|was sent by a process that ended before saving its answer/);
+    expect((JSON.parse(await read(logs, 'after-second.json')) as { refresh_uncertain_since?: string }).refresh_uncertain_since).toBeTruthy();
+    expect(live()).toBe(liveBefore); // at the server the connection lives on, its only refresh token lost with the process
+  }, 150_000);
+});
