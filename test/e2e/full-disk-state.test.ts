@@ -86,3 +86,31 @@ describe('the file credential store fills up right after a refresh answered', ()
     expect(live()).toBe(liveBefore); // at the server the connection lives on, its only refresh token lost with the process
   }, 150_000);
 });
+
+describe('the saved progress fills up during a real export (state/exports on a small tmpfs)', () => {
+  // 8k: at the journal's start (its locks and meta.json); 20k: at a Property's answers
+  it.each(['8k', '20k'])('%s: exit 1, one line naming the file in the state folder and "the disk is full", no stack, nothing under a final name; with room the same command finishes', async (size) => {
+    const { home, env } = await signedInHome('md-e2e-statefull-');
+    const exportsDir = path.join(home, 'state', 'exports');
+    await mkdir(exportsDir, { recursive: true });
+    const logs = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-statefull-logs-'));
+    const out = path.join(home, 'out');
+    const script = [
+      'mount -t tmpfs -o size=$6 meterdata-state "$1" || exit 90',
+      '"$2" "$3" export --year 2025 --format csv --out "$4" 2>"$5/first.err"; echo $? >"$5/first.code"',
+      'ls -A "$4" >"$5/first.ls" 2>/dev/null; ls -AR "$1" >"$5/state.ls"',
+      'mount -o remount,size=64m "$1" || exit 91',
+      '"$2" "$3" export --year 2025 --format csv --out "$4" 2>"$5/second.err"; echo $? >"$5/second.code"',
+    ].join('\n');
+    const { status, err } = await inNamespace(script, [exportsDir, process.execPath, BIN, out, logs, size], env);
+    expect(status, err).toBe(0);
+    const first = await read(logs, 'first.err');
+    expect((await read(logs, 'first.code')).trim(), first).toBe('1');
+    expect(first).toMatch(new RegExp(`^meterdata: A file of the export could not be written \\(${exportsDir}/[^)]+\\): the disk is full\\.`, 'm'));
+    expect(first).not.toMatch(/unexpected|^\s+at /m);
+    expect((await read(logs, 'first.ls')).trim()).toBe('');
+    expect(await read(logs, 'state.ls')).not.toMatch(/\.tmp$/m);
+    const second = await read(logs, 'second.err');
+    expect((await read(logs, 'second.code')).trim(), second).toBe('0');
+  }, 150_000);
+});
