@@ -8,7 +8,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatError, isMeterdataError } from '../../src/core/errors.js';
 import { Journal } from '../../src/export/journal.js';
-import { stageExport } from '../../src/export/run.js';
+import { finishExport, stageExport } from '../../src/export/run.js';
+import { deserializeError, serializeError } from '../../src/core/isolate.js';
 import { T0, reporter, setup } from './export-fixtures.js';
 import { api, building } from './export-stream-fixtures.js';
 
@@ -68,5 +69,25 @@ describe('a full disk under the saved progress', () => {
     expect(isMeterdataError(failed) && [failed.code, failed.exitCode]).toEqual(['EXPORT_WRITE_FAILED', 1]);
     expect((failed as Error).message).toMatch(new RegExp(`^A file of the export could not be written \\(${s.stateDir}/exports/[0-9a-f]+/property-00000\\d\\.json\\.gz\\.tmp\\): the disk is full\\. The export stopped after 0 of 2 Properties`));
     expect((await filesUnder(path.join(s.stateDir, 'exports'))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('a full disk while the workbook is written', () => {
+  it('exceljs\'s stream names no file: the message names the workbook (across a worker too)', async () => {
+    const s = await setup();
+    const staged = await stageExport({ api: api([building(3, 45)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
+    const failed = await finishExport(staged, { writeWorkbook: async () => Promise.reject(deserializeError(serializeError(sysError('ENOSPC')))) }).catch((e: unknown) => e);
+    expect(isMeterdataError(failed) && failed.code).toBe('EXPORT_WRITE_FAILED');
+    expect((failed as Error).message).toMatch(new RegExp(`^A file of the export could not be written \\(${s.args.out}/\\.billing\\.xlsx\\.partial\\): the disk is full\\.`));
+  });
+
+  it('a worker\'s own MeterdataError is left as it is (no file is attached to it)', async () => {
+    const s = await setup();
+    const staged = await stageExport({ api: api([building(3, 46)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
+    const { MeterdataError } = await import('../../src/core/errors.js');
+    const oom = new MeterdataError('out of memory', { code: 'EXPORT_OUT_OF_MEMORY', exitCode: 1 });
+    const failed = await finishExport(staged, { writeWorkbook: async () => Promise.reject(oom) }).catch((e: unknown) => e);
+    expect(isMeterdataError(failed) && failed.code).toBe('EXPORT_OUT_OF_MEMORY');
+    expect(oom).not.toHaveProperty('path');
   });
 });
