@@ -128,6 +128,8 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
   const held = heldProperties(deps.slots);
   /** Aborted when the export stops: the Property fetched meanwhile asks for nothing more and saves nothing. */
   const stopWalks = new AbortController();
+  /** Saves under way: the journal's lock is let go only once they ended (one may have started just before the stop). */
+  const saving = new Set<Promise<unknown>>();
   /** The Properties being walked whose units are written as they come (see stream.ts). */
   const streams = new Map<number, PropertyStream>();
   /** `tentative`: called by a stream, whose rows may still be dropped (OutputSet.renderAhead). */
@@ -158,7 +160,10 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
       });
       const answers = plausibility ? await plausibility.fetch(api, walked, () => reporter.unit(), stopWalks.signal) : walked;
       stopWalks.signal.throwIfAborted(); // the journal's lock may be let go already
-      await journal.save(i, answers, stream?.takeUnitsJson(answers.units));
+      const save = journal.save(i, answers, stream?.takeUnitsJson(answers.units));
+      const settled = save.catch(() => undefined);
+      saving.add(settled);
+      await save.finally(() => saving.delete(settled));
       return answers;
     } catch (e) {
       held.release(i);
@@ -268,6 +273,7 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
     reporter.end();
     for (const stream of streams.values()) await stream.stop(); // nothing writes into the files being removed
     await output.abort().catch(() => undefined);
+    await Promise.all(saving);
     await (isMeterdataError(e) && e.code === 'EXPORT_PERIOD_CHANGED' ? journal.discard() : journal.close());
     throw incomplete(e, done, properties.map((p) => p.name), args.out, deps.signal);
   }
