@@ -114,3 +114,33 @@ describe('the saved progress fills up during a real export (state/exports on a s
     expect((await read(logs, 'second.code')).trim(), second).toBe('0');
   }, 150_000);
 });
+
+describe('the portfolio summary on a full disk (--out a full tmpfs, the profile\'s folder below it another one with room)', () => {
+  it('the profile\'s --json object first, then one line naming the summary, exit 1, no stack; the re-run with room keeps the profile and writes the summary', async () => {
+    const { home, env } = await signedInHome('md-e2e-summaryfull-');
+    const out = path.join(home, 'portfolio');
+    const logs = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-summaryfull-logs-'));
+    const script = [
+      'mkdir -p "$1" && mount -t tmpfs -o size=16k meterdata-out "$1" || exit 90',
+      'mkdir "$1/default" && mount -t tmpfs -o size=64m meterdata-profile "$1/default" || exit 91',
+      'dd if=/dev/zero of="$1/fill" bs=4096 2>/dev/null',
+      '"$2" "$3" export --year 2025 --format csv --profiles default --out "$1" --json >"$4/first.out" 2>"$4/first.err"; echo $? >"$4/first.code"',
+      'ls -A "$1" >"$4/first.ls"',
+      'rm "$1/fill"',
+      '"$2" "$3" export --year 2025 --format csv --profiles default --out "$1" --json >"$4/second.out" 2>"$4/second.err"; echo $? >"$4/second.code"',
+      'cp "$1/portfolio-summary.csv" "$4/summary.csv"',
+    ].join('\n');
+    const { status, err } = await inNamespace(script, [out, process.execPath, BIN, logs], env);
+    expect(status, err).toBe(0);
+    const first = await read(logs, 'first.err');
+    expect((await read(logs, 'first.code')).trim(), first).toBe('1');
+    expect((JSON.parse(await read(logs, 'first.out')) as { outcome: string }).outcome).toBe('exported');
+    expect(first).toContain(`meterdata: A file of the export could not be written (${out}/portfolio-summary.csv): the disk is full.`);
+    expect(first).not.toMatch(/unexpected|^\s+at /m);
+    expect((await read(logs, 'first.ls')).trim().split('\n').sort()).toEqual(['default', 'fill']); // no half-written summary
+    const second = await read(logs, 'second.err');
+    expect((await read(logs, 'second.code')).trim(), second).toBe('0');
+    expect((JSON.parse(await read(logs, 'second.out')) as { outcome: string }).outcome).toBe('kept');
+    expect(await read(logs, 'summary.csv')).toMatch(/\r\ndefault,kept,0,/);
+  }, 150_000);
+});
