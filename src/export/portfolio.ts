@@ -15,7 +15,7 @@ import type { Io } from '../core/io.js';
 import { dirs } from '../core/paths.js';
 import { Slots } from './held.js';
 import { identity, parseExportArgs, type ExportArgs } from './options.js';
-import { checkOutDir, finalNames, findingsPlace, MANIFEST } from './output.js';
+import { checkOutDir, checkWritable, finalNames, findingsPlace, MANIFEST } from './output.js';
 import { createPortfolioDisplay, type PortfolioDisplay } from './portfolio-progress.js';
 import { diskProblem } from './run-errors.js';
 import { located } from './atomic.js';
@@ -163,6 +163,9 @@ async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<num
   if (await stat(path.join(base.out, MANIFEST)).then(() => true, () => false)) {
     throw new UsageError(t.singleInOut({ out: base.out }), t.singleInOutHint, 'EXPORT_OUT_IN_USE');
   }
+  // The summary goes there: an --out that cannot be written is the user's to fix (exit 2), before any profile starts,
+  // not a failure of every profile followed by the summary's (a read-only disk: mkdir says ENOENT, a stack)
+  await checkWritable(base.out);
   const { profile: _p, ...shared } = identity(base);
   const record = await FinishedRecord.open(dirs(io.env).state, { out: base.out, ...shared });
   const display = createPortfolioDisplay(io, profiles, { quiet: base.quiet });

@@ -144,3 +144,22 @@ describe('the portfolio summary on a full disk (--out a full tmpfs, the profile\
     expect(await read(logs, 'summary.csv')).toMatch(/\r\ndefault,kept,0,/);
   }, 150_000);
 });
+
+describe('a portfolio --out that cannot be written (a read-only file system)', () => {
+  it('is refused before any profile starts: exit 2 EXPORT_OUT_NOT_WRITABLE (before: every profile failed with exit 2, then the summary\'s mkdir, ENOENT on a read-only tmpfs, ended as an unexpected failure with a stack, exit 1)', async () => {
+    const { home, env } = await signedInHome('md-e2e-summaryro-');
+    const mnt = path.join(home, 'ro');
+    await mkdir(mnt);
+    const logs = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-summaryro-logs-'));
+    const script = [
+      'mount -t tmpfs -o ro,size=1m meterdata-ro "$1" || exit 90',
+      '"$2" "$3" export --year 2025 --format csv --profiles default --out "$1/portfolio" --json >"$4/first.out" 2>"$4/first.err"; echo $? >"$4/first.code"',
+    ].join('\n');
+    const { status, err } = await inNamespace(script, [mnt, process.execPath, BIN, logs], env);
+    expect(status, err).toBe(0);
+    const first = await read(logs, 'first.err');
+    expect((await read(logs, 'first.code')).trim(), first).toBe('2');
+    expect(first).toMatch(/^meterdata: .*read-only/m);
+    expect(first).not.toMatch(/could not be written|Free space/);
+  }, 60_000);
+});
