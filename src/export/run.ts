@@ -90,7 +90,8 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
   const refs = unitRefIndex(args.unitRefs);
   const now = deps.now ?? (() => new Date());
   const id = identity(args);
-  const who = await api.whoami();
+  // The first request may refresh the sign-in, which notes it in config.json: a full disk there is no bug either.
+  const who = await api.whoami().catch((e: unknown) => Promise.reject(diskProblem(e) ?? e));
   const plausibility = await startPlausibility(args, who);
   // The saved progress may be on a full disk before anything is fetched: one line naming its file, no stack.
   const journal = await Journal.open(deps.stateDir, { ...id, out: args.out }, who, now(), args.out).catch((e: unknown) => Promise.reject(diskProblem(e) ?? e));

@@ -163,3 +163,32 @@ describe('a portfolio --out that cannot be written (a read-only file system)', (
     expect(first).not.toMatch(/could not be written|Free space/);
   }, 60_000);
 });
+
+describe('the config folder fills up right after a refresh (its tokens saved, config.json not)', () => {
+  it('exit 1 naming config.json, no stack; the tokens were saved, so the next run works without signing in again', async () => {
+    const { home, env } = await signedInHome('md-e2e-configfull-');
+    const config = path.join(home, 'config');
+    setAccessExpiry(path.join(home, 'state', 'credentials', 'default.json'), -1000);
+    const logs = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-configfull-logs-'));
+    const out = path.join(home, 'out');
+    const script = [
+      'cp -a "$1/." "$5/config-before" || exit 89',
+      'mount -t tmpfs -o size=64k meterdata-config "$1" || exit 90',
+      'cp -a "$5/config-before/." "$1/" || exit 91',
+      'METERDATA_TEST_HOOKS=1 METERDATA_TEST_PAUSE_AFTER_REFRESH_MS=1500 "$2" "$3" export --year 2025 --format csv --out "$4" 2>"$5/first.err" & pid=$!',
+      'i=0; until grep -q "test-hook: AFTER_REFRESH" "$5/first.err" 2>/dev/null; do sleep 0.05; i=$((i+1)); [ $i -gt 600 ] && break; done',
+      'dd if=/dev/zero of="$1/fill" bs=4096 2>/dev/null',
+      'wait $pid; echo $? >"$5/first.code"',
+      'rm "$1/fill"',
+      '"$2" "$3" export --year 2025 --format csv --out "$4" 2>"$5/second.err"; echo $? >"$5/second.code"',
+    ].join('\n');
+    const { status, err } = await inNamespace(script, [config, process.execPath, BIN, out, logs], env);
+    expect(status, err).toBe(0);
+    const first = await read(logs, 'first.err');
+    expect((await read(logs, 'first.code')).trim(), first).toBe('1');
+    expect(first).toMatch(new RegExp(`^meterdata: A file of the export could not be written \\(${config}/[^)]+\\): the disk is full\\.`, 'm'));
+    expect(first).not.toMatch(/unexpected|^\s+at /m);
+    const second = await read(logs, 'second.err');
+    expect((await read(logs, 'second.code')).trim(), second).toBe('0');
+  }, 150_000);
+});
