@@ -7,6 +7,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { ApiClient } from '../../src/api/contracts.js';
+import { Journal } from '../../src/export/journal.js';
 import { OutputSet } from '../../src/export/output.js';
 import { stageExport } from '../../src/export/run.js';
 import { T0, reporter, setup } from './export-fixtures.js';
@@ -102,13 +103,12 @@ describe('a write the stream fails stops the walk of its own Property at once', 
 
 describe('a save already under way when the export stops', () => {
   it('ends before the journal’s lock is let go', async () => {
-    const { Journal } = await import('../../src/export/journal.js');
     const { existsSync } = await import('node:fs');
     let saveStarted!: () => void;
     const started = new Promise<void>((r) => (saveStarted = r));
     const lockAtSaveEnd: boolean[] = [];
     const save = Journal.prototype.save;
-    const saveSpy = vi.spyOn(Journal.prototype, 'save').mockImplementation(async function (this: InstanceType<typeof Journal>, ...args: Parameters<typeof save>) {
+    const saveSpy = vi.spyOn(Journal.prototype, 'save').mockImplementation(async function (this: Journal, ...args: Parameters<typeof save>) {
       if (args[0] !== 1) return save.apply(this, args);
       saveStarted();
       await wait(200); // a large Property's gzip and write
