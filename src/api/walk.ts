@@ -39,9 +39,14 @@ export async function mapPool<T, R>(items: T[], limit: number, fn: (item: T, i: 
   return out;
 }
 
-async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
+/** Every item of a paged list; with `stop`, no next page is asked for once it is aborted. */
+async function all<T>(it: AsyncIterable<T>, stop?: AbortSignal): Promise<T[]> {
   const out: T[] = [];
-  for await (const x of it) out.push(x);
+  stop?.throwIfAborted();
+  for await (const x of it) {
+    stop?.throwIfAborted(); // leaving the loop ends the iterator: the next page is never requested
+    out.push(x);
+  }
   return out;
 }
 
@@ -66,7 +71,7 @@ export interface WalkOptions {
 }
 
 export async function collectProperty(api: ApiClient, property: Property, opts: WalkOptions): Promise<PropertyAnswers> {
-  const [units, points] = await Promise.all([all(api.listUsageUnits({ propertyId: property.id })), all(api.listPropertyMeasuringPoints(property.id))]);
+  const [units, points] = await Promise.all([all(api.listUsageUnits({ propertyId: property.id }), opts.stop), all(api.listPropertyMeasuringPoints(property.id), opts.stop)]);
   const wanted = (m: string | undefined) => opts.metrics.length === 0 || (m !== undefined && (opts.metrics as string[]).includes(m));
   const plant = points.filter((p): p is MeasuringPoint & { id: string } => (p.usage_unit_id ?? null) === null && typeof p.id === 'string' && wanted(p.metric));
   const query = { from: opts.range.from, to: opts.range.to, ...(opts.metrics.length ? { metrics: opts.metrics } : {}) };

@@ -158,9 +158,16 @@ export async function writeFileAtomic(file: string, content: string, mode: numbe
     await handle.writeFile(content, 'utf8');
     await handle.chmod(mode);
     await handle.sync();
-  } finally {
-    await handle.close();
+  } catch (e) {
+    // A full disk: the part written goes (it takes room, and in the credential store it is a secret)
+    await handle.close().catch(() => undefined);
+    await fsp.rm(tmp, { force: true }).catch(() => undefined);
+    // and the error names the file (a write on an open file names none), for the message (export/run-errors.ts)
+    const err = e as NodeJS.ErrnoException;
+    if (e instanceof Error && typeof err.code === 'string' && err.path === undefined) err.path = file;
+    throw e;
   }
+  await handle.close();
   try {
     await renameReplacing(tmp, file);
   } catch (e) {

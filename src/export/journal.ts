@@ -16,6 +16,7 @@ import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumpti
 import { JournalDamage, readAnswers, readLockHolder, readMeta, type JournalMeta } from './journal-check.js';
 import { gzipAnswers } from './journal-json.js';
 import { runText as t } from './texts-run.js';
+import { located } from './atomic.js';
 
 export type { JournalMeta };
 export { answersJson } from './journal-json.js';
@@ -46,7 +47,13 @@ export function journalKey(identity: Record<string, unknown>): string {
 
 async function writeAtomic(file: string, data: string | Buffer): Promise<void> {
   const tmp = `${file}.tmp`;
-  await writeFile(tmp, data, { flush: true });
+  try {
+    await writeFile(tmp, data, { flush: true });
+  } catch (e) {
+    // A write says no file (ENOSPC): the saved progress may be on another disk than --out (run-errors.ts)
+    await rm(tmp, { force: true }).catch(() => undefined);
+    throw located(e, tmp);
+  }
   await renameReplacing(tmp, file);
 }
 
@@ -131,8 +138,8 @@ export class Journal {
   private static async lock(file: string, busy: UsageError): Promise<() => Promise<void>> {
     await mkdir(path.dirname(file), { recursive: true });
     const mine = `${file}.${process.pid}.tmp`;
-    await writeFile(mine, JSON.stringify({ pid: process.pid, host: os.hostname(), started: PROCESS_STARTED }));
     try {
+      await writeFile(mine, JSON.stringify({ pid: process.pid, host: os.hostname(), started: PROCESS_STARTED })).catch((e: unknown) => Promise.reject(located(e, mine)));
       for (let attempt = 0; ; attempt++) {
         try {
           await placeLock(mine, file);
@@ -204,8 +211,6 @@ export class Journal {
         if (code !== 'ENOENT') reason = t.unreadable({ file: metaFile, why: code ?? message });
       }
     }
-    await rm(dir, { recursive: true, force: true });
-    await mkdir(dir, { recursive: true });
     const meta: JournalMeta = {
       version: 1,
       identity,
@@ -216,7 +221,15 @@ export class Journal {
       properties: null,
     };
     const j = new Journal(dir, meta, reason, false, unlock, outLock);
-    await j.saveMeta();
+    try {
+      await rm(dir, { recursive: true, force: true });
+      await mkdir(dir, { recursive: true });
+      await j.saveMeta();
+    } catch (e) {
+      // A full disk: the locks go, or a later export of this process (browse's) would be told another one runs
+      await j.close();
+      throw e;
+    }
     return j;
   }
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { compareUnits } from '../billing/order.js';
 import { FLAG_SEVERITY, type BillingRow, type FlagCode } from '../billing/types.js';
 import { UsageError } from '../core/errors.js';
-import { AtomicOutput, asideName, partialName, type BufferedFile, type FileMark } from './atomic.js';
+import { AtomicOutput, asideName, located, partialName, type BufferedFile, type FileMark } from './atomic.js';
 import { CsvTableWriter } from './csv-writer.js';
 import type { Format } from './options.js';
 import { overviewKey, type Row, type TableName } from './tables.js';
@@ -343,9 +343,11 @@ export async function completeOutput(staged: StagedOutput, manifest: (files: Fil
   const atomic = AtomicOutput.adopt(staged.dir, staged.pending);
   const files = [...staged.files];
   if (staged.xlsx) {
-    await writeWorkbook(staged.xlsx);
-    const fh = await open(staged.xlsx.file, 'r+');
-    await fh.sync().finally(() => fh.close());
+    const file = staged.xlsx.file;
+    // exceljs writes through a stream, whose failed write names no file (ENOSPC): this one (run-errors.ts)
+    await writeWorkbook(staged.xlsx).catch((e: unknown) => Promise.reject(located(e, file)));
+    const fh = await open(file, 'r+');
+    await fh.sync().catch((e: unknown) => Promise.reject(located(e, file))).finally(() => fh.close());
     files.push({ name: XLSX_FILE, bytes: (await stat(staged.xlsx.file)).size, sha256: await sha256File(staged.xlsx.file) });
   }
   const m = await atomic.create(MANIFEST);

@@ -15,7 +15,7 @@ import type { Io } from '../core/io.js';
 import { dirs } from '../core/paths.js';
 import { Slots } from './held.js';
 import { identity, parseExportArgs, type ExportArgs } from './options.js';
-import { checkOutDir, finalNames, findingsPlace, MANIFEST } from './output.js';
+import { checkOutDir, checkWritable, finalNames, findingsPlace, MANIFEST } from './output.js';
 import { createPortfolioDisplay, type PortfolioDisplay } from './portfolio-progress.js';
 import { diskProblem } from './run-errors.js';
 import { located } from './atomic.js';
@@ -163,6 +163,9 @@ async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<num
   if (await stat(path.join(base.out, MANIFEST)).then(() => true, () => false)) {
     throw new UsageError(t.singleInOut({ out: base.out }), t.singleInOutHint, 'EXPORT_OUT_IN_USE');
   }
+  // The summary goes there: an --out that cannot be written is the user's to fix (exit 2), before any profile starts,
+  // not a failure of every profile followed by the summary's (a read-only disk: mkdir says ENOENT, a stack)
+  await checkWritable(base.out);
   const { profile: _p, ...shared } = identity(base);
   const record = await FinishedRecord.open(dirs(io.env).state, { out: base.out, ...shared });
   const display = createPortfolioDisplay(io, profiles, { quiet: base.quiet });
@@ -218,7 +221,8 @@ async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<num
   const unwritten = await mkdir(base.out, { recursive: true })
     .then(() => writeFileAtomic(summaryFile, summaryCsv(results), 0o644))
     .then(() => null, (e: unknown) => diskProblem(located(e, summaryFile)) ?? e);
-  if (results.every((r) => r.outcome !== 'failed')) {
+  // Without the summary the record stays: the re-run keeps every finished profile and only writes it.
+  if (!unwritten && results.every((r) => r.outcome !== 'failed')) {
     await record.clear().catch((e: Error) => io.stderr.write(t.notCleared({ why: e.message, file: record.file })));
   }
   if (base.json) for (const r of results) io.stdout.write(`${JSON.stringify(profileJson(r))}\n`);

@@ -22,7 +22,7 @@ import { runText as t } from './texts-run.js';
 import { placesOf } from './places.js';
 import { unitRefIndex, withUnitRefs } from './unit-refs.js';
 import { collectProperty, propertiesInScope } from '../api/walk.js';
-import { incomplete, periodChanged, unfinished } from './run-errors.js';
+import { diskProblem, incomplete, periodChanged, unfinished } from './run-errors.js';
 
 export { nameList } from './run-errors.js';
 import { NOTHING_WRITTEN, PropertyStream } from './stream.js';
@@ -90,9 +90,11 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
   const refs = unitRefIndex(args.unitRefs);
   const now = deps.now ?? (() => new Date());
   const id = identity(args);
-  const who = await api.whoami();
+  // The first request may refresh the sign-in, which notes it in config.json: a full disk there is no bug either.
+  const who = await api.whoami().catch((e: unknown) => Promise.reject(diskProblem(e) ?? e));
   const plausibility = await startPlausibility(args, who);
-  const journal = await Journal.open(deps.stateDir, { ...id, out: args.out }, who, now(), args.out);
+  // The saved progress may be on a full disk before anything is fetched: one line naming its file, no stack.
+  const journal = await Journal.open(deps.stateDir, { ...id, out: args.out }, who, now(), args.out).catch((e: unknown) => Promise.reject(diskProblem(e) ?? e));
   try {
     // Checked again under the folder's lock: another export may have finished there since.
     await checkOutDir(args.out, id, finalNames(template, args.formats));
@@ -109,7 +111,7 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
     if (!journal.meta.properties) await journal.setProperties(properties);
   } catch (e) {
     await journal.close();
-    throw e;
+    throw diskProblem(e) ?? e;
   }
   const hint = properties.every((p) => typeof p.usage_unit_count === 'number') ? properties.reduce((s, p) => s + (p.usage_unit_count ?? 0), 0) : null;
   plausibility?.announce(reporter, hint);
@@ -127,6 +129,8 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
   const held = heldProperties(deps.slots);
   /** Aborted when the export stops: the Property fetched meanwhile asks for nothing more and saves nothing. */
   const stopWalks = new AbortController();
+  /** Saves under way: the journal's lock is let go only once they ended (one may have started just before the stop). */
+  const saving = new Set<Promise<unknown>>();
   /** The Properties being walked whose units are written as they come (see stream.ts). */
   const streams = new Map<number, PropertyStream>();
   /** `tentative`: called by a stream, whose rows may still be dropped (OutputSet.renderAhead). */
@@ -157,7 +161,10 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
       });
       const answers = plausibility ? await plausibility.fetch(api, walked, () => reporter.unit(), stopWalks.signal) : walked;
       stopWalks.signal.throwIfAborted(); // the journal's lock may be let go already
-      await journal.save(i, answers, stream?.takeUnitsJson(answers.units));
+      const save = journal.save(i, answers, stream?.takeUnitsJson(answers.units));
+      const settled = save.catch(() => undefined);
+      saving.add(settled);
+      await save.finally(() => saving.delete(settled));
       return answers;
     } catch (e) {
       held.release(i);
@@ -267,6 +274,7 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
     reporter.end();
     for (const stream of streams.values()) await stream.stop(); // nothing writes into the files being removed
     await output.abort().catch(() => undefined);
+    await Promise.all(saving);
     await (isMeterdataError(e) && e.code === 'EXPORT_PERIOD_CHANGED' ? journal.discard() : journal.close());
     throw incomplete(e, done, properties.map((p) => p.name), args.out, deps.signal);
   }

@@ -209,6 +209,20 @@ describe('portfolio export against one sandbox with two landlords', () => {
     expect(r.stderr).not.toMatch(/summary in/);
   });
 
+  it('a summary that cannot be written keeps the record of the finished profiles: the re-run keeps them and only writes the summary', async () => {
+    const out = path.join(home, 'summary-blocked-again');
+    await mkdir(path.join(out, 'portfolio-summary.csv', 'in-the-way'), { recursive: true });
+    const first = await runCli(['export', '--year', '2025', ...FAST, '--profiles', 'nord', '--out', out, '--json'], { env, cwd: home });
+    expect(first.code).toBe(1);
+    await rm(path.join(out, 'portfolio-summary.csv'), { recursive: true });
+    const before = sandbox.log.total;
+    const again = await runCli(['export', '--year', '2025', ...FAST, '--profiles', 'nord', '--out', out, '--json'], { env, cwd: home });
+    expect(again.code).toBe(0);
+    expect((JSON.parse(again.stdout) as { outcome: string }).outcome).toBe('kept');
+    expect(sandbox.log.total - before).toBeLessThan(5); // no second walk of the profile
+    expect(await readFile(path.join(out, 'portfolio-summary.csv'), 'utf8')).toMatch(/\r\nnord,kept,0,/);
+  });
+
   it('refuses an --out folder that holds a single-profile export', async () => {
     const r = await runCli(['export', '--year', '2025', ...FAST, '--all-profiles', '--out', path.join(home, 'single-nord')], { env, cwd: home });
     expect(r.code).toBe(2);

@@ -7,6 +7,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { ApiClient } from '../../src/api/contracts.js';
+import { Journal } from '../../src/export/journal.js';
 import { OutputSet } from '../../src/export/output.js';
 import { stageExport } from '../../src/export/run.js';
 import { T0, reporter, setup } from './export-fixtures.js';
@@ -97,5 +98,39 @@ describe('a write the stream fails stops the walk of its own Property at once', 
     expect((failed as Error).message).toMatch(/the disk is full\. The export stopped after 1 of 2 Properties/);
     await wait(300);
     expect(asked.n).toBeLessThan(60); // 120 units, 8 in flight, 20 ms each: the rest is never asked for
+  });
+});
+
+describe('a save already under way when the export stops', () => {
+  it('ends before the journal’s lock is let go', async () => {
+    const { existsSync } = await import('node:fs');
+    let saveStarted!: () => void;
+    const started = new Promise<void>((r) => (saveStarted = r));
+    const lockAtSaveEnd: boolean[] = [];
+    const save = Journal.prototype.save;
+    const saveSpy = vi.spyOn(Journal.prototype, 'save').mockImplementation(async function (this: Journal, ...args: Parameters<typeof save>) {
+      if (args[0] !== 1) return save.apply(this, args);
+      saveStarted();
+      await wait(200); // a large Property's gzip and write
+      await save.apply(this, args);
+      lockAtSaveEnd.push(existsSync(`${this.dir}.lock`));
+    });
+    const write = OutputSet.prototype.write;
+    const writeSpy = vi.spyOn(OutputSet.prototype, 'write').mockImplementation(async function (this: OutputSet, ...args: Parameters<typeof write>) {
+      if (args[0] === 'plant-points') {
+        await started; // the second Property is being saved
+        throw Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' });
+      }
+      return write.apply(this, args);
+    });
+    const s = await setup();
+    try {
+      await expect(stageExport({ api: api([building(3, 905), building(2, 906)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 })).rejects.toMatchObject({ code: 'EXPORT_WRITE_FAILED' });
+      await wait(300);
+    } finally {
+      saveSpy.mockRestore();
+      writeSpy.mockRestore();
+    }
+    expect(lockAtSaveEnd).toEqual([true]);
   });
 });

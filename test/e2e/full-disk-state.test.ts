@@ -1,0 +1,194 @@
+// A full disk under the state folder, real: a small tmpfs in a private mount namespace
+// (`unshare --mount`, root). Needs `npm run build`.
+//  - the file credential store fills up between the refresh's answer and its save: what the
+//    user sees, what the store keeps, whether the next run resends the rotated token, and
+//    whether the connection survives at the server;
+//  - the saved progress (state/exports) fills up during a real export.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { headlessLogin } from '../../src/sandbox/headless-login.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { BIN, assertBuilt, runBin } from '../helpers/bin.js';
+import { setAccessExpiry } from '../helpers/signed-in.js';
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  assertBuilt();
+  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 60, admin: true });
+});
+afterAll(async () => sandbox?.close());
+
+async function signedInHome(prefix: string): Promise<{ home: string; env: NodeJS.ProcessEnv }> {
+  const home = await mkdtemp(path.join(os.tmpdir(), prefix));
+  const env = { METERDATA_HOME: home };
+  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(30_000) });
+  return { home, env };
+}
+
+/** Runs `script` as `sh -c` in a private mount namespace with `args`; resolves with its status and stderr. */
+async function inNamespace(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; err: string }> {
+  const child = spawn('unshare', ['--mount', 'sh', '-c', script, 'sh', ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
+  let err = '';
+  child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+  const [status] = (await once(child, 'close')) as [number | null];
+  return { status, err };
+}
+
+const read = (dir: string, name: string) => readFile(path.join(dir, name), 'utf8');
+
+describe('the file credential store fills up right after a refresh answered', () => {
+  it('the new tokens are not used and are lost; the store keeps the rotated token with its intent, so nothing resends it; the user has to sign in again', async () => {
+    const { home, env } = await signedInHome('md-e2e-credfull-');
+    const cred = path.join(home, 'state', 'credentials');
+    const file = path.join(cred, 'default.json');
+    const before = setAccessExpiry(file, -1000); // the export's first request refreshes
+    const live = () => sandbox.admin.connections().filter((c) => c.state !== 'revoked').length;
+    const liveBefore = live();
+    const logs = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-credfull-logs-'));
+    const out = path.join(home, 'out');
+    // the record is copied into the tmpfs mounted over its folder; the export pauses after the
+    // refresh's answer (test hook), the tmpfs is filled, then it saves
+    const script = [
+      'cp -a "$1/." "$5/cred-before" || exit 89',
+      'mount -t tmpfs -o size=64k meterdata-cred "$1" || exit 90',
+      'cp -a "$5/cred-before/." "$1/" || exit 91',
+      'METERDATA_TEST_HOOKS=1 METERDATA_TEST_PAUSE_AFTER_REFRESH_MS=1500 "$2" "$3" export --year 2025 --format csv --out "$4" 2>"$5/first.err" & pid=$!',
+      'i=0; until grep -q "test-hook: AFTER_REFRESH" "$5/first.err" 2>/dev/null; do sleep 0.05; i=$((i+1)); [ $i -gt 600 ] && break; done',
+      'dd if=/dev/zero of="$1/fill" bs=4096 2>/dev/null',
+      'wait $pid; echo $? >"$5/first.code"',
+      'ls -A "$1" >"$5/cred.ls"; cp "$1/default.json" "$5/after.json"',
+      'rm "$1/fill"',
+      '"$2" "$3" export --year 2025 --format csv --out "$4" 2>"$5/second.err"; echo $? >"$5/second.code"',
+      'cp "$1/default.json" "$5/after-second.json"',
+    ].join('\n');
+    const { status, err } = await inNamespace(script, [cred, process.execPath, BIN, out, logs], env);
+    expect(status, err).toBe(0);
+    const first = await read(logs, 'first.err');
+    // what the user sees the night it happens: exit 5 ("the service is unavailable")
+    expect((await read(logs, 'first.code')).trim(), first).toBe('5');
+    expect(first).toMatch(/^meterdata: The sign-in server issued new tokens, but they could not be saved \(ENOSPC: no space left on device, write\); they were not used\./m);
+    expect(first).toContain('Fix the credential store (free disk space, unlock the keychain), then run `meterdata status`; if it says not signed in, run `meterdata login`.');
+    // the store keeps the old (rotated) refresh token, marked with the intent; no half-written record is left
+    const after = JSON.parse(await read(logs, 'after.json')) as { refresh_token: string; refresh_intent?: unknown };
+    expect(after.refresh_token).toBe(before.refresh_token);
+    expect(after.refresh_intent).toBeTruthy();
+    expect((await read(logs, 'cred.ls')).trim().split('\n').sort()).toEqual(['default.json', 'fill']);
+    // the next night, with room again: the rotated token is not sent (the connection is not revoked), exit 3: sign in again
+    const second = await read(logs, 'second.err');
+    expect((await read(logs, 'second.code')).trim(), second).toBe('3');
+    expect(second).toMatch(/AUTH_REFRESH_UNCERTAIN|was sent by a process that ended before saving its answer/);
+    expect((JSON.parse(await read(logs, 'after-second.json')) as { refresh_uncertain_since?: string }).refresh_uncertain_since).toBeTruthy();
+    expect(live()).toBe(liveBefore); // at the server the connection lives on, its only refresh token lost with the process
+  }, 150_000);
+});
+
+describe('the saved progress fills up during a real export (state/exports on a small tmpfs)', () => {
+  // 8k: at the journal's start (its locks and meta.json); 20k: at a Property's answers
+  it.each(['8k', '20k'])('%s: exit 1, one line naming the file in the state folder and "the disk is full", no stack, nothing under a final name; with room the same command finishes', async (size) => {
+    const { home, env } = await signedInHome('md-e2e-statefull-');
+    const exportsDir = path.join(home, 'state', 'exports');
+    await mkdir(exportsDir, { recursive: true });
+    const logs = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-statefull-logs-'));
+    const out = path.join(home, 'out');
+    const script = [
+      'mount -t tmpfs -o size=$6 meterdata-state "$1" || exit 90',
+      '"$2" "$3" export --year 2025 --format csv --out "$4" 2>"$5/first.err"; echo $? >"$5/first.code"',
+      'ls -A "$4" >"$5/first.ls" 2>/dev/null; ls -AR "$1" >"$5/state.ls"',
+      'mount -o remount,size=64m "$1" || exit 91',
+      '"$2" "$3" export --year 2025 --format csv --out "$4" 2>"$5/second.err"; echo $? >"$5/second.code"',
+    ].join('\n');
+    const { status, err } = await inNamespace(script, [exportsDir, process.execPath, BIN, out, logs, size], env);
+    expect(status, err).toBe(0);
+    const first = await read(logs, 'first.err');
+    expect((await read(logs, 'first.code')).trim(), first).toBe('1');
+    expect(first).toMatch(new RegExp(`^meterdata: A file of the export could not be written \\(${exportsDir}/[^)]+\\): the disk is full\\.`, 'm'));
+    expect(first).not.toMatch(/unexpected|^\s+at /m);
+    expect((await read(logs, 'first.ls')).trim()).toBe('');
+    expect(await read(logs, 'state.ls')).not.toMatch(/\.tmp$/m);
+    const second = await read(logs, 'second.err');
+    expect((await read(logs, 'second.code')).trim(), second).toBe('0');
+  }, 150_000);
+});
+
+describe('the portfolio summary on a full disk (--out a full tmpfs, the profile\'s folder below it another one with room)', () => {
+  it('the profile\'s --json object first, then one line naming the summary, exit 1, no stack; the re-run with room keeps the profile and writes the summary', async () => {
+    const { home, env } = await signedInHome('md-e2e-summaryfull-');
+    const out = path.join(home, 'portfolio');
+    const logs = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-summaryfull-logs-'));
+    const script = [
+      'mkdir -p "$1" && mount -t tmpfs -o size=16k meterdata-out "$1" || exit 90',
+      'mkdir "$1/default" && mount -t tmpfs -o size=64m meterdata-profile "$1/default" || exit 91',
+      'dd if=/dev/zero of="$1/fill" bs=4096 2>/dev/null',
+      '"$2" "$3" export --year 2025 --format csv --profiles default --out "$1" --json >"$4/first.out" 2>"$4/first.err"; echo $? >"$4/first.code"',
+      'ls -A "$1" >"$4/first.ls"',
+      'rm "$1/fill"',
+      '"$2" "$3" export --year 2025 --format csv --profiles default --out "$1" --json >"$4/second.out" 2>"$4/second.err"; echo $? >"$4/second.code"',
+      'cp "$1/portfolio-summary.csv" "$4/summary.csv"',
+    ].join('\n');
+    const { status, err } = await inNamespace(script, [out, process.execPath, BIN, logs], env);
+    expect(status, err).toBe(0);
+    const first = await read(logs, 'first.err');
+    expect((await read(logs, 'first.code')).trim(), first).toBe('1');
+    expect((JSON.parse(await read(logs, 'first.out')) as { outcome: string }).outcome).toBe('exported');
+    expect(first).toContain(`meterdata: A file of the export could not be written (${out}/portfolio-summary.csv): the disk is full.`);
+    expect(first).not.toMatch(/unexpected|^\s+at /m);
+    expect((await read(logs, 'first.ls')).trim().split('\n').sort()).toEqual(['default', 'fill']); // no half-written summary
+    const second = await read(logs, 'second.err');
+    expect((await read(logs, 'second.code')).trim(), second).toBe('0');
+    expect((JSON.parse(await read(logs, 'second.out')) as { outcome: string }).outcome).toBe('kept');
+    expect(await read(logs, 'summary.csv')).toMatch(/\r\ndefault,kept,0,/);
+  }, 150_000);
+});
+
+describe('a portfolio --out that cannot be written (a read-only file system)', () => {
+  it('is refused before any profile starts: exit 2 EXPORT_OUT_NOT_WRITABLE (before: every profile failed with exit 2, then the summary\'s mkdir, ENOENT on a read-only tmpfs, ended as an unexpected failure with a stack, exit 1)', async () => {
+    const { home, env } = await signedInHome('md-e2e-summaryro-');
+    const mnt = path.join(home, 'ro');
+    await mkdir(mnt);
+    const logs = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-summaryro-logs-'));
+    const script = [
+      'mount -t tmpfs -o ro,size=1m meterdata-ro "$1" || exit 90',
+      '"$2" "$3" export --year 2025 --format csv --profiles default --out "$1/portfolio" --json >"$4/first.out" 2>"$4/first.err"; echo $? >"$4/first.code"',
+    ].join('\n');
+    const { status, err } = await inNamespace(script, [mnt, process.execPath, BIN, logs], env);
+    expect(status, err).toBe(0);
+    const first = await read(logs, 'first.err');
+    expect((await read(logs, 'first.code')).trim(), first).toBe('2');
+    expect(first).toMatch(/^meterdata: .*read-only/m);
+    expect(first).not.toMatch(/could not be written|Free space/);
+  }, 60_000);
+});
+
+describe('the config folder fills up right after a refresh (its tokens saved, config.json not)', () => {
+  it('exit 1 naming config.json, no stack; the tokens were saved, so the next run works without signing in again', async () => {
+    const { home, env } = await signedInHome('md-e2e-configfull-');
+    const config = path.join(home, 'config');
+    setAccessExpiry(path.join(home, 'state', 'credentials', 'default.json'), -1000);
+    const logs = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-configfull-logs-'));
+    const out = path.join(home, 'out');
+    const script = [
+      'cp -a "$1/." "$5/config-before" || exit 89',
+      'mount -t tmpfs -o size=64k meterdata-config "$1" || exit 90',
+      'cp -a "$5/config-before/." "$1/" || exit 91',
+      'METERDATA_TEST_HOOKS=1 METERDATA_TEST_PAUSE_AFTER_REFRESH_MS=1500 "$2" "$3" export --year 2025 --format csv --out "$4" 2>"$5/first.err" & pid=$!',
+      'i=0; until grep -q "test-hook: AFTER_REFRESH" "$5/first.err" 2>/dev/null; do sleep 0.05; i=$((i+1)); [ $i -gt 600 ] && break; done',
+      'dd if=/dev/zero of="$1/fill" bs=4096 2>/dev/null',
+      'wait $pid; echo $? >"$5/first.code"',
+      'rm "$1/fill"',
+      '"$2" "$3" export --year 2025 --format csv --out "$4" 2>"$5/second.err"; echo $? >"$5/second.code"',
+    ].join('\n');
+    const { status, err } = await inNamespace(script, [config, process.execPath, BIN, out, logs], env);
+    expect(status, err).toBe(0);
+    const first = await read(logs, 'first.err');
+    expect((await read(logs, 'first.code')).trim(), first).toBe('1');
+    expect(first).toMatch(new RegExp(`^meterdata: A file of the export could not be written \\(${config}/[^)]+\\): the disk is full\\.`, 'm'));
+    expect(first).not.toMatch(/unexpected|^\s+at /m);
+    const second = await read(logs, 'second.err');
+    expect((await read(logs, 'second.code')).trim(), second).toBe('0');
+  }, 150_000);
+});

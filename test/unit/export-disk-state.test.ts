@@ -1,0 +1,93 @@
+// A full disk under the saved progress (the state folder, often another disk than --out):
+// before anything is fetched (the journal's start, its Property list) and while a Property's
+// answers are saved. One line naming the file, EXPORT_WRITE_FAILED, never a stack; the
+// journal's locks are let go (a later export of the same process, browse's, is not told that
+// another one runs); no half-written temporary file is left.
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { formatError, isMeterdataError } from '../../src/core/errors.js';
+import { Journal } from '../../src/export/journal.js';
+import { finishExport, stageExport } from '../../src/export/run.js';
+import { deserializeError, serializeError } from '../../src/core/isolate.js';
+import { T0, reporter, setup } from './export-fixtures.js';
+import { api, building } from './export-stream-fixtures.js';
+
+const { failWrite } = vi.hoisted(() => ({ failWrite: { when: null as null | ((file: string) => boolean) } }));
+
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:fs/promises')>();
+  // A disk that fills up while the file is written: part of it lands, then ENOSPC (a write on an open file names no file).
+  const writeFile: typeof real.writeFile = async (file, data, opts) => {
+    if (typeof file === 'string' && failWrite.when?.(file)) {
+      await real.writeFile(file, 'part of it');
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
+    }
+    return real.writeFile(file, data, opts);
+  };
+  return { ...real, writeFile, default: { ...real, writeFile } };
+});
+
+const sysError = (code: string) => Object.assign(new Error(`${code}: no space left on device, write`), { code, syscall: 'write' });
+
+afterEach(() => {
+  failWrite.when = null;
+  vi.restoreAllMocks();
+});
+
+async function filesUnder(dir: string): Promise<string[]> {
+  return (await readdir(dir, { recursive: true }).catch(() => [] as string[])).map(String).sort();
+}
+
+describe('a full disk under the saved progress', () => {
+  it('when the journal starts: EXPORT_WRITE_FAILED naming meta.json, no stack, and its locks are let go', async () => {
+    const s = await setup();
+    const data = [building(3, 41)];
+    failWrite.when = (f) => f.endsWith(`${path.sep}meta.json.tmp`);
+    const failed = await stageExport({ api: api(data), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch((e: unknown) => e);
+    failWrite.when = null;
+    expect(isMeterdataError(failed) && [failed.code, failed.exitCode]).toEqual(['EXPORT_WRITE_FAILED', 1]);
+    const { text } = formatError(failed);
+    expect(text).toMatch(new RegExp(`^meterdata: A file of the export could not be written \\(${s.stateDir}/exports/[0-9a-f]+/meta\\.json\\.tmp\\): the disk is full\\.\\n  Free space`));
+    expect(text).not.toMatch(/unexpected|^\s+at /m);
+    expect((await filesUnder(path.join(s.stateDir, 'exports'))).filter((f) => f.endsWith('.lock') || f.endsWith('.tmp'))).toEqual([]);
+    // the same export again in this process (browse's `e`): not "another export is running"
+    await expect(stageExport({ api: api(data), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 })).resolves.toBeTruthy();
+  });
+
+  it('when the Property list is saved: EXPORT_WRITE_FAILED, no stack', async () => {
+    const s = await setup();
+    vi.spyOn(Journal.prototype, 'setProperties').mockRejectedValueOnce(sysError('ENOSPC'));
+    const failed = await stageExport({ api: api([building(3, 42)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch((e: unknown) => e);
+    expect(isMeterdataError(failed) && [failed.code, failed.exitCode]).toEqual(['EXPORT_WRITE_FAILED', 1]);
+  });
+
+  it('when a Property’s answers are saved: the message names the saved file; no part of it is left', async () => {
+    const s = await setup();
+    failWrite.when = (f) => f.endsWith('.json.gz.tmp');
+    const failed = await stageExport({ api: api([building(3, 43, 'Haus A'), building(2, 44, 'Haus B')]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch((e: unknown) => e);
+    expect(isMeterdataError(failed) && [failed.code, failed.exitCode]).toEqual(['EXPORT_WRITE_FAILED', 1]);
+    expect((failed as Error).message).toMatch(new RegExp(`^A file of the export could not be written \\(${s.stateDir}/exports/[0-9a-f]+/property-00000\\d\\.json\\.gz\\.tmp\\): the disk is full\\. The export stopped after 0 of 2 Properties`));
+    expect((await filesUnder(path.join(s.stateDir, 'exports'))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('a full disk while the workbook is written', () => {
+  it('exceljs\'s stream names no file: the message names the workbook (across a worker too)', async () => {
+    const s = await setup();
+    const staged = await stageExport({ api: api([building(3, 45)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
+    const failed = await finishExport(staged, { writeWorkbook: async () => Promise.reject(deserializeError(serializeError(sysError('ENOSPC')))) }).catch((e: unknown) => e);
+    expect(isMeterdataError(failed) && failed.code).toBe('EXPORT_WRITE_FAILED');
+    expect((failed as Error).message).toMatch(new RegExp(`^A file of the export could not be written \\(${s.args.out}/\\.billing\\.xlsx\\.partial\\): the disk is full\\.`));
+  });
+
+  it('a worker\'s own MeterdataError is left as it is (no file is attached to it)', async () => {
+    const s = await setup();
+    const staged = await stageExport({ api: api([building(3, 46)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
+    const { MeterdataError } = await import('../../src/core/errors.js');
+    const oom = new MeterdataError('out of memory', { code: 'EXPORT_OUT_OF_MEMORY', exitCode: 1 });
+    const failed = await finishExport(staged, { writeWorkbook: async () => Promise.reject(oom) }).catch((e: unknown) => e);
+    expect(isMeterdataError(failed) && failed.code).toBe('EXPORT_OUT_OF_MEMORY');
+    expect(oom).not.toHaveProperty('path');
+  });
+});
