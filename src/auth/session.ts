@@ -229,7 +229,8 @@ export class Session {
       const reason = e instanceof Error ? e.message : String(e);
       if (what === 'intent') throw new ServiceUnavailableError(ts.intentNotWritten({ reason }), { code: 'AUTH_STORE_WRITE_FAILED', hint: ts.fixStore, cause: e });
       const name = this.profile.name;
-      throw new ServiceUnavailableError(ts.tokensNotSaved({ reason }), { code: 'AUTH_STORE_WRITE_FAILED', hint: ts.fixStoreThenStatus({ status: statusCommand(name), login: loginCommand(name) }), cause: e });
+      // The server rotated already: no later run can refresh (exit 3, like an answer lost after sending), never "try later"
+      throw new NotSignedInError(ts.tokensNotSaved({ reason }), { code: 'AUTH_TOKENS_NOT_SAVED', hint: ts.fixStoreThenStatus({ status: statusCommand(name), login: loginCommand(name) }), cause: e });
     }
   }
 

@@ -108,6 +108,7 @@ export const ERROR_CODES = {
   AUTH_KEYCHAIN_UNAVAILABLE: { exit: [UNAVAILABLE], area: 'auth' },
   AUTH_STORE_DAMAGED: { exit: [SIGNED_OUT], area: 'auth' },
   AUTH_STORE_WRITE_FAILED: { exit: [UNAVAILABLE], area: 'auth' },
+  AUTH_TOKENS_NOT_SAVED: { exit: [SIGNED_OUT], area: 'auth' },
   AUTH_STATIC_TOKEN_REJECTED: { exit: [SIGNED_OUT], area: 'auth' },
   AUTH_REJECTED: { exit: [SIGNED_OUT], area: 'auth' },
   AUTH_DPOP_REJECTED: { exit: [SIGNED_OUT], area: 'auth' },

@@ -125,7 +125,7 @@ describe('persist before use', () => {
     return { profile, session: new Session(profile, failing, (await real.read('default'))!, env) };
   }
 
-  it('a store that cannot save the new tokens: no API request carries them, exit 5, the message says what happened', async () => {
+  it('a store that cannot save the new tokens: no API request carries them, exit 3 (the rotated token is gone: sign in again, not try later), the message says what happened', async () => {
     const { env, file } = await signedIn();
     expiresIn(file, -1000);
     const { profile, session } = await storeRefusing(env, (rec) => !rec.refresh_intent);
@@ -136,7 +136,7 @@ describe('persist before use', () => {
     await api.close();
     expect(tokenPosts()).toBe(posts + 1); // the server did answer with new tokens
     expect(at.proxy.requests.filter((r) => r.path.startsWith('/v1/')).length).toBe(v1Before);
-    expect(err).toMatchObject({ code: 'AUTH_STORE_WRITE_FAILED', exitCode: 5 });
+    expect(err).toMatchObject({ code: 'AUTH_TOKENS_NOT_SAVED', exitCode: 3 });
     expect((err as Error).message).toMatch(/issued new tokens, but they could not be saved \(no space left on device\); they were not used/);
     // the intent stays: the next run does not present the rotated token, it says sign in again
     const next = await runCli(['token'], { env });

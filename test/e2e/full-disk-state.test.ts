@@ -69,8 +69,9 @@ describe('the file credential store fills up right after a refresh answered', ()
     const { status, err } = await inNamespace(script, [cred, process.execPath, BIN, out, logs], env);
     expect(status, err).toBe(0);
     const first = await read(logs, 'first.err');
-    // what the user sees the night it happens: exit 5 ("the service is unavailable")
-    expect((await read(logs, 'first.code')).trim(), first).toBe('5');
+    // what the user sees the night it happens: exit 3 (sign in again), not 5 ("try later"): the rotated token is gone
+    expect((await read(logs, 'first.code')).trim(), first).toBe('3');
+    expect(first).not.toMatch(/Run the same command again to continue/);
     expect(first).toMatch(/^meterdata: The sign-in server issued new tokens, but they could not be saved \(ENOSPC: no space left on device, write\); they were not used\./m);
     expect(first).toContain('Fix the credential store (free disk space, unlock the keychain), then run `meterdata status`; if it says not signed in, run `meterdata login`.');
     // the store keeps the old (rotated) refresh token, marked with the intent; no half-written record is left
