@@ -3,6 +3,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { checkValues, commanderUsageError, conflictMessage, exitCodesHelp, helpConfiguration, wholeNumber, type CommandName } from './cli-help.js';
 import { dateFlag, parseClock, yearFlag } from './core/dates.js';
+import { diskError } from './core/disk.js';
 import { ExitCode, formatError, InterruptedError, isMeterdataError, UsageError } from './core/errors.js';
 import type { Io } from './core/io.js';
 import { packageVersion } from './core/resources.js';
@@ -192,7 +193,8 @@ export async function main(argv: string[], io?: Io): Promise<number> {
       if (e.code !== 'commander.help') ctx.stderr.write(`${formatError(commanderUsageError(e, failedCommand)).text}\n`);
       return ExitCode.USAGE;
     }
-    const { text, exitCode: code } = formatError(e);
+    // a file of meterdata's own on a full or failing disk (config.json after a refresh …): told as such, not as a bug
+    const { text, exitCode: code } = formatError(diskError(e) ?? e);
     if (ctx.signal.aborted) {
       // Whatever a command made of the abort, the run was interrupted: 130, never a stack trace.
       ctx.stderr.write(`${isMeterdataError(e) ? text : formatError(ctx.signal.reason instanceof InterruptedError ? ctx.signal.reason : new InterruptedError(cliTexts.interrupted, { hint: cliTexts.interruptedHint })).text}\n`);

@@ -45,6 +45,7 @@ export const ERROR_CODES = {
   SERVICE_UNAVAILABLE: { exit: [UNAVAILABLE], area: 'core' },
   ACCESS_WITHDRAWN: { exit: [WITHDRAWN], area: 'core' },
   FILE_IN_USE: { exit: [UNAVAILABLE], area: 'core' },
+  DISK_WRITE_FAILED: { exit: [BUG], area: 'core' },
   CONFIG_INVALID: { exit: [USAGE], area: 'core' },
   CONFIG_PROFILE_INVALID: { exit: [USAGE], area: 'core' },
   PROFILE_NAME_INVALID: { exit: [USAGE], area: 'core' },

@@ -1,18 +1,9 @@
 // What a failed export says: which Properties are missing, that nothing was put under a
 // final name, and how to continue; the cause's exit status stays.
+import { diskRefusal } from '../core/disk.js';
 import { ExitCode, MeterdataError, isMeterdataError } from '../core/errors.js';
 import { diskText as d } from './texts-disk.js';
 import { runText as t } from './texts-run.js';
-
-/** What the file system said, in the run's words; other errors are not the disk's. */
-const DISK_WHY: Record<string, () => string> = {
-  ENOSPC: () => d.full,
-  EDQUOT: () => d.quota,
-  EROFS: () => d.readOnly,
-  EACCES: () => d.denied,
-  EPERM: () => d.denied,
-  EIO: () => d.failed,
-};
 
 /**
  * A write the disk refused while the export ran (a nightly job on a filling disk): one line
@@ -20,12 +11,10 @@ const DISK_WHY: Record<string, () => string> = {
  * stack. Exit 1, as for memory: the machine ran out of something the tool needs.
  */
 export function diskProblem(e: unknown): MeterdataError | null {
-  const code = e instanceof Error ? (e as NodeJS.ErrnoException).code : undefined;
-  const why = typeof code === 'string' && Object.hasOwn(DISK_WHY, code) ? DISK_WHY[code]!() : null;
-  if (!why) return null;
-  const file = (e as NodeJS.ErrnoException).path;
-  const message = typeof file === 'string' && file !== '' ? d.notWritten({ file, why }) : d.notWrittenAnywhere({ why });
-  return new MeterdataError(message, { code: 'EXPORT_WRITE_FAILED', exitCode: ExitCode.UNEXPECTED, hint: d.hint, cause: e, details: { errno: code } });
+  const r = diskRefusal(e);
+  if (!r) return null;
+  const message = r.file ? d.notWritten({ file: r.file, why: r.why }) : d.notWrittenAnywhere({ why: r.why });
+  return new MeterdataError(message, { code: 'EXPORT_WRITE_FAILED', exitCode: ExitCode.UNEXPECTED, hint: d.hint, cause: e, details: { errno: r.errno } });
 }
 
 /** The failure as a MeterdataError where it is one or the disk's; else null (a bug: its stack is shown). */

@@ -193,3 +193,31 @@ describe('the config folder fills up right after a refresh (its tokens saved, co
     expect((await read(logs, 'second.code')).trim(), second).toBe('0');
   }, 150_000);
 });
+
+describe('`status` refreshes while the config folder is full (its tokens saved, config.json not)', () => {
+  it('exit 1 with one line naming config.json and "the disk is full", no stack (before: an unexpected failure with a stack); with room the next status works', async () => {
+    const { home, env } = await signedInHome('md-e2e-statusfull-');
+    const config = path.join(home, 'config');
+    setAccessExpiry(path.join(home, 'state', 'credentials', 'default.json'), -1000);
+    const logs = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-statusfull-logs-'));
+    const script = [
+      'cp -a "$1/." "$4/config-before" || exit 89',
+      'mount -t tmpfs -o size=64k meterdata-config "$1" || exit 90',
+      'cp -a "$4/config-before/." "$1/" || exit 91',
+      'METERDATA_TEST_HOOKS=1 METERDATA_TEST_PAUSE_AFTER_REFRESH_MS=1500 "$2" "$3" status 2>"$4/first.err" >/dev/null & pid=$!',
+      'i=0; until grep -q "test-hook: AFTER_REFRESH" "$4/first.err" 2>/dev/null; do sleep 0.05; i=$((i+1)); [ $i -gt 600 ] && break; done',
+      'dd if=/dev/zero of="$1/fill" bs=4096 2>/dev/null',
+      'wait $pid; echo $? >"$4/first.code"',
+      'rm "$1/fill"',
+      '"$2" "$3" status 2>"$4/second.err" >/dev/null; echo $? >"$4/second.code"',
+    ].join('\n');
+    const { status, err } = await inNamespace(script, [config, process.execPath, BIN, logs], env);
+    expect(status, err).toBe(0);
+    const first = await read(logs, 'first.err');
+    expect((await read(logs, 'first.code')).trim(), first).toBe('1');
+    expect(first).toMatch(new RegExp(`^meterdata: A file meterdata keeps could not be written \\(${config}/[^)]+\\): the disk is full\\.\\n  Free space on that disk`, 'm'));
+    expect(first).not.toMatch(/unexpected|^\s+at /m);
+    const second = await read(logs, 'second.err');
+    expect((await read(logs, 'second.code')).trim(), second).toBe('0');
+  }, 150_000);
+});
