@@ -165,59 +165,46 @@ describe('a portfolio --out that cannot be written (a read-only file system)', (
   }, 60_000);
 });
 
-describe('the config folder fills up right after a refresh (its tokens saved, config.json not)', () => {
-  it('exit 1 naming config.json, no stack; the tokens were saved, so the next run works without signing in again', async () => {
-    const { home, env } = await signedInHome('md-e2e-configfull-');
-    const config = path.join(home, 'config');
-    setAccessExpiry(path.join(home, 'state', 'credentials', 'default.json'), -1000);
-    const logs = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-configfull-logs-'));
-    const out = path.join(home, 'out');
-    const script = [
-      'cp -a "$1/." "$5/config-before" || exit 89',
-      'mount -t tmpfs -o size=64k meterdata-config "$1" || exit 90',
-      'cp -a "$5/config-before/." "$1/" || exit 91',
-      'METERDATA_TEST_HOOKS=1 METERDATA_TEST_PAUSE_AFTER_REFRESH_MS=1500 "$2" "$3" export --year 2025 --format csv --out "$4" 2>"$5/first.err" & pid=$!',
-      'i=0; until grep -q "test-hook: AFTER_REFRESH" "$5/first.err" 2>/dev/null; do sleep 0.05; i=$((i+1)); [ $i -gt 600 ] && break; done',
-      'dd if=/dev/zero of="$1/fill" bs=4096 2>/dev/null',
-      'wait $pid; echo $? >"$5/first.code"',
-      'rm "$1/fill"',
-      '"$2" "$3" export --year 2025 --format csv --out "$4" 2>"$5/second.err"; echo $? >"$5/second.code"',
-    ].join('\n');
-    const { status, err } = await inNamespace(script, [config, process.execPath, BIN, out, logs], env);
-    expect(status, err).toBe(0);
-    const first = await read(logs, 'first.err');
-    expect((await read(logs, 'first.code')).trim(), first).toBe('1');
-    expect(first).toMatch(new RegExp(`^meterdata: A file of the export could not be written \\(${config}/[^)]+\\): the disk is full\\.`, 'm'));
-    expect(first).not.toMatch(/unexpected|^\s+at /m);
-    const second = await read(logs, 'second.err');
-    expect((await read(logs, 'second.code')).trim(), second).toBe('0');
-  }, 150_000);
-});
+/**
+ * `argv` run twice by the built binary with the config folder on a 64 KiB tmpfs: the first
+ * run's access token has expired, and the tmpfs is filled while it pauses right after its
+ * refresh (tokens saved, config.json not yet noted); the second runs with room again.
+ */
+async function refreshIntoFullConfig(prefix: string, argv: string): Promise<{ config: string; first: string; firstCode: string; second: string; secondCode: string }> {
+  const { home, env } = await signedInHome(prefix);
+  const config = path.join(home, 'config');
+  setAccessExpiry(path.join(home, 'state', 'credentials', 'default.json'), -1000);
+  const logs = await mkdtemp(path.join(os.tmpdir(), `${prefix}logs-`));
+  const script = [
+    'cp -a "$1/." "$4/config-before" || exit 89',
+    'mount -t tmpfs -o size=64k meterdata-config "$1" || exit 90',
+    'cp -a "$4/config-before/." "$1/" || exit 91',
+    `METERDATA_TEST_HOOKS=1 METERDATA_TEST_PAUSE_AFTER_REFRESH_MS=1500 "$2" "$3" ${argv} 2>"$4/first.err" >/dev/null & pid=$!`,
+    'i=0; until grep -q "test-hook: AFTER_REFRESH" "$4/first.err" 2>/dev/null; do sleep 0.05; i=$((i+1)); [ $i -gt 600 ] && break; done',
+    'dd if=/dev/zero of="$1/fill" bs=4096 2>/dev/null',
+    'wait $pid; echo $? >"$4/first.code"',
+    'rm "$1/fill"',
+    `"$2" "$3" ${argv} 2>"$4/second.err" >/dev/null; echo $? >"$4/second.code"`,
+  ].join('\n');
+  const { status, err } = await inNamespace(script, [config, process.execPath, BIN, logs], { ...env, OUT: path.join(home, 'out') });
+  expect(status, err).toBe(0);
+  return { config, first: await read(logs, 'first.err'), firstCode: (await read(logs, 'first.code')).trim(), second: await read(logs, 'second.err'), secondCode: (await read(logs, 'second.code')).trim() };
+}
 
-describe('`status` refreshes while the config folder is full (its tokens saved, config.json not)', () => {
-  it('exit 1 with one line naming config.json and "the disk is full", no stack (before: an unexpected failure with a stack); with room the next status works', async () => {
-    const { home, env } = await signedInHome('md-e2e-statusfull-');
-    const config = path.join(home, 'config');
-    setAccessExpiry(path.join(home, 'state', 'credentials', 'default.json'), -1000);
-    const logs = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-statusfull-logs-'));
-    const script = [
-      'cp -a "$1/." "$4/config-before" || exit 89',
-      'mount -t tmpfs -o size=64k meterdata-config "$1" || exit 90',
-      'cp -a "$4/config-before/." "$1/" || exit 91',
-      'METERDATA_TEST_HOOKS=1 METERDATA_TEST_PAUSE_AFTER_REFRESH_MS=1500 "$2" "$3" status 2>"$4/first.err" >/dev/null & pid=$!',
-      'i=0; until grep -q "test-hook: AFTER_REFRESH" "$4/first.err" 2>/dev/null; do sleep 0.05; i=$((i+1)); [ $i -gt 600 ] && break; done',
-      'dd if=/dev/zero of="$1/fill" bs=4096 2>/dev/null',
-      'wait $pid; echo $? >"$4/first.code"',
-      'rm "$1/fill"',
-      '"$2" "$3" status 2>"$4/second.err" >/dev/null; echo $? >"$4/second.code"',
-    ].join('\n');
-    const { status, err } = await inNamespace(script, [config, process.execPath, BIN, logs], env);
-    expect(status, err).toBe(0);
-    const first = await read(logs, 'first.err');
-    expect((await read(logs, 'first.code')).trim(), first).toBe('1');
-    expect(first).toMatch(new RegExp(`^meterdata: A file meterdata keeps could not be written \\(${config}/[^)]+\\): the disk is full\\.\\n  Free space on that disk`, 'm'));
-    expect(first).not.toMatch(/unexpected|^\s+at /m);
-    const second = await read(logs, 'second.err');
-    expect((await read(logs, 'second.code')).trim(), second).toBe('0');
+describe('the config folder fills up right after a refresh (its tokens saved, config.json not)', () => {
+  it('export: exit 1 naming config.json, no stack; the tokens were saved, so the next run works without signing in again', async () => {
+    const r = await refreshIntoFullConfig('md-e2e-configfull-', 'export --year 2025 --format csv --out "$OUT"');
+    expect(r.firstCode, r.first).toBe('1');
+    expect(r.first).toMatch(new RegExp(`^meterdata: A file of the export could not be written \\(${r.config}/[^)]+\\): the disk is full\\.`, 'm'));
+    expect(r.first).not.toMatch(/unexpected|^\s+at /m);
+    expect(r.secondCode, r.second).toBe('0');
+  }, 150_000);
+
+  it('status: exit 1 with one line naming config.json and "the disk is full", no stack (before: an unexpected failure with a stack); with room the next status works', async () => {
+    const r = await refreshIntoFullConfig('md-e2e-statusfull-', 'status');
+    expect(r.firstCode, r.first).toBe('1');
+    expect(r.first).toMatch(new RegExp(`^meterdata: A file meterdata keeps could not be written \\(${r.config}/[^)]+\\): the disk is full\\.\\n  Free space on that disk`, 'm'));
+    expect(r.first).not.toMatch(/unexpected|^\s+at /m);
+    expect(r.secondCode, r.second).toBe('0');
   }, 150_000);
 });
