@@ -2,6 +2,7 @@
 // is ever written here: tokens, client secrets and DPoP keys live in the credential store.
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
+import { located } from './disk.js';
 import lockfile from 'proper-lockfile';
 import { readOwnFile } from './bounded-read.js';
 import { UsageError } from './errors.js';
@@ -162,10 +163,8 @@ export async function writeFileAtomic(file: string, content: string, mode: numbe
     // A full disk: the part written goes (it takes room, and in the credential store it is a secret)
     await handle.close().catch(() => undefined);
     await fsp.rm(tmp, { force: true }).catch(() => undefined);
-    // and the error names the file (a write on an open file names none), for the message (export/run-errors.ts)
-    const err = e as NodeJS.ErrnoException;
-    if (e instanceof Error && typeof err.code === 'string' && err.path === undefined) err.path = file;
-    throw e;
+    // and the error names the file (a write on an open file names none), for the message (core/disk.ts)
+    throw located(e, file);
   }
   await handle.close();
   try {

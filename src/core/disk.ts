@@ -21,10 +21,26 @@ export function diskRefusal(e: unknown): { why: string; file: string | null; err
   return { why: WHY[code]!(), file: typeof path === 'string' && path !== '' ? path : null, errno: code };
 }
 
-/** DISK_WRITE_FAILED for a disk's refusal (exit 1, as for memory: the machine ran out of something); else null. */
-export function diskError(e: unknown): MeterdataError | null {
+/** How a caller tells the disk's refusal: its code and words (the export names its own files). */
+export interface DiskWords {
+  code: 'DISK_WRITE_FAILED' | 'EXPORT_WRITE_FAILED';
+  notWritten: (p: { file: string; why: string }) => string;
+  notWrittenAnywhere: (p: { why: string }) => string;
+  hint: string;
+}
+
+/** A disk's refusal as a MeterdataError (exit 1, as for memory: the machine ran out of something); else null. */
+export function diskError(e: unknown, words: DiskWords = { code: 'DISK_WRITE_FAILED', notWritten: w.notWritten, notWrittenAnywhere: w.notWrittenAnywhere, hint: w.hint }): MeterdataError | null {
   const r = diskRefusal(e);
   if (!r) return null;
-  const message = r.file ? w.notWritten({ file: r.file, why: r.why }) : w.notWrittenAnywhere({ why: r.why });
-  return new MeterdataError(message, { code: 'DISK_WRITE_FAILED', exitCode: ExitCode.UNEXPECTED, hint: w.hint, cause: e, details: { errno: r.errno } });
+  const message = r.file ? words.notWritten({ file: r.file, why: r.why }) : words.notWrittenAnywhere({ why: r.why });
+  return new MeterdataError(message, { code: words.code, exitCode: ExitCode.UNEXPECTED, hint: words.hint, cause: e, details: { errno: r.errno } });
+}
+
+/** A write on an open file says no file (ENOSPC, EIO): the one it was to, for the messages above. */
+export function located(e: unknown, file: string): unknown {
+  const err = e as NodeJS.ErrnoException;
+  // a MeterdataError (a worker's out-of-memory, a file in use) has a code of its own and no file to be given
+  if (e instanceof Error && !isMeterdataError(e) && typeof err.code === 'string' && err.path === undefined) err.path = file;
+  return e;
 }

@@ -6,7 +6,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { mkdir, open, readdir, rm, rmdir, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { checkReplaceable, renameReplacing, type ReplaceDeps } from '../core/replace.js';
-import { isMeterdataError } from '../core/errors.js';
+import { located } from '../core/disk.js';
 
 const FLUSH_AT = 1 << 16;
 
@@ -79,14 +79,6 @@ export class BufferedFile {
   async discard(): Promise<void> {
     await this.fh.close().catch(() => undefined);
   }
-}
-
-/** A write on an open file says no file (ENOSPC, EIO): the one it was to, for the user's message (run-errors.ts). */
-export function located(e: unknown, file: string): unknown {
-  const err = e as NodeJS.ErrnoException;
-  // a MeterdataError (a worker's out-of-memory, a file in use) has a code of its own and no file to be given
-  if (e instanceof Error && !isMeterdataError(e) && typeof err.code === 'string' && err.path === undefined) err.path = file;
-  return e;
 }
 
 export function partialName(finalName: string): string {

@@ -16,7 +16,7 @@ import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumpti
 import { JournalDamage, readAnswers, readLockHolder, readMeta, type JournalMeta } from './journal-check.js';
 import { gzipAnswers } from './journal-json.js';
 import { runText as t } from './texts-run.js';
-import { located } from './atomic.js';
+import { located } from '../core/disk.js';
 
 export type { JournalMeta };
 export { answersJson } from './journal-json.js';

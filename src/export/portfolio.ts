@@ -18,7 +18,7 @@ import { identity, parseExportArgs, type ExportArgs } from './options.js';
 import { checkOutDir, checkWritable, finalNames, findingsPlace, MANIFEST } from './output.js';
 import { createPortfolioDisplay, type PortfolioDisplay } from './portfolio-progress.js';
 import { diskProblem } from './run-errors.js';
-import { located } from './atomic.js';
+import { located } from '../core/disk.js';
 import { describeFailure, profileJson, profileLine, summaryCsv, SUMMARY_FILE, worstExitCode, type ProfileResult } from './portfolio-summary.js';
 import type { ExportSummary } from './run.js';
 import { loadTemplate } from './templates.js';

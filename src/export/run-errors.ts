@@ -1,6 +1,6 @@
 // What a failed export says: which Properties are missing, that nothing was put under a
 // final name, and how to continue; the cause's exit status stays.
-import { diskRefusal } from '../core/disk.js';
+import { diskError } from '../core/disk.js';
 import { ExitCode, MeterdataError, isMeterdataError } from '../core/errors.js';
 import { diskText as d } from './texts-disk.js';
 import { runText as t } from './texts-run.js';
@@ -11,10 +11,7 @@ import { runText as t } from './texts-run.js';
  * stack. Exit 1, as for memory: the machine ran out of something the tool needs.
  */
 export function diskProblem(e: unknown): MeterdataError | null {
-  const r = diskRefusal(e);
-  if (!r) return null;
-  const message = r.file ? d.notWritten({ file: r.file, why: r.why }) : d.notWrittenAnywhere({ why: r.why });
-  return new MeterdataError(message, { code: 'EXPORT_WRITE_FAILED', exitCode: ExitCode.UNEXPECTED, hint: d.hint, cause: e, details: { errno: r.errno } });
+  return diskError(e, { code: 'EXPORT_WRITE_FAILED', notWritten: d.notWritten, notWrittenAnywhere: d.notWrittenAnywhere, hint: d.hint });
 }
 
 /** The failure as a MeterdataError where it is one or the disk's; else null (a bug: its stack is shown). */
