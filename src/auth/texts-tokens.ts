@@ -85,7 +85,7 @@ export const tokenTexts = catalogue(
     failedAfterSending: (p) =>
       `der Server ist mit HTTP ${p.status} gescheitert, nachdem die Anfrage ihn erreicht hatte, womöglich erst nach dem Ersetzen des Refresh-Tokens`,
     answerUnusable: (p) => `Der Anmeldeserver hat die Erneuerung des Zugriffstokens beantwortet (HTTP ${p.status}), die Antwort ist aber nicht verwendbar: ${p.reason}.`,
-    unsupportedTokenType: (p) => `ausgestellt wurde ein Token vom Typ ${p.type}, den meterdata nicht unterstützt: nur Bearer und DPoP`,
+    unsupportedTokenType: (p) => `es wurde ein Token vom Typ ${p.type} ausgestellt, den meterdata nicht unterstützt (nur Bearer und DPoP)`,
     badLifetime: (p) => `die Gültigkeitsdauer des Tokens ist ${p.value} statt einer positiven Zahl von Sekunden`,
     notKept: (p) => `die neuen Tokens ließen sich nicht übernehmen (${p.reason})`,
     noRefreshToken: 'Der Anmeldeserver hat kein Refresh-Token ausgestellt.',

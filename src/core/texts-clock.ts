@@ -17,8 +17,8 @@ export const clockTexts = catalogue(
     seconds: (p) => `${p.n} Sekunden`,
     minutes: (p) => `${p.n} Minuten`,
     hours: (p) => `${p.n} Stunden`,
-    ahead: (p) => `Der Messdienst hat den DPoP-Nachweis dieses Computers abgelehnt, weil die Uhr des Computers ${p.off} vorgeht (ein Nachweis gilt ${p.tolerance} Sekunden).`,
-    behind: (p) => `Der Messdienst hat den DPoP-Nachweis dieses Computers abgelehnt, weil die Uhr des Computers ${p.off} nachgeht (ein Nachweis gilt ${p.tolerance} Sekunden).`,
+    ahead: (p) => `Der Messdienst hat den DPoP-Nachweis abgelehnt, weil die Uhr dieses Computers ${p.off} gegenüber der Uhr des Messdienstes vorgeht (ein Nachweis gilt ${p.tolerance} Sekunden).`,
+    behind: (p) => `Der Messdienst hat den DPoP-Nachweis abgelehnt, weil die Uhr dieses Computers ${p.off} gegenüber der Uhr des Messdienstes nachgeht (ein Nachweis gilt ${p.tolerance} Sekunden).`,
     skewedHint:
       'Bitte die Uhrzeit des Computers richtig stellen (automatische Zeiteinstellung einschalten) und den Befehl dann erneut ausführen; die Anmeldung bleibt gültig und muss nicht erneuert werden.',
   },

@@ -53,7 +53,8 @@ describe('a DPoP proof refused for the clock', () => {
     expect(problem.hint).toMatch(/Set the computer's clock right/);
     expect(JSON.stringify(problem)).not.toMatch(/meterdata login/);
     const de = await runBin(['status', '--lang', 'de'], skewed(env, 5));
-    expect(de.stdout).toMatch(/Uhr des Computers 5 Minuten vorgeht/);
+    expect(de.stdout).toMatch(/Uhr dieses Computers 5 Minuten gegenüber der Uhr des Messdienstes vorgeht/);
+    expect(de.stdout).toMatch(/Uhrzeit des Computers richtig stellen/);
     const right = await runBin(['status'], env);
     expect(right.code, right.stdout + right.stderr).toBe(0);
     expect(stateOf(sid)).toBe('connected');
