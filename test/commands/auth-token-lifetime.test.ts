@@ -82,7 +82,7 @@ describe('refreshes per minute', () => {
     }
     await conn.close();
     expect(error).toMatchObject({ code: 'AUTH_REFRESH_TOO_OFTEN', exitCode: 5 });
-    expect((error as Error).message).toMatch(new RegExp(`refreshed the sign-in ${MAX_REFRESHES_PER_MINUTE} times within a minute: .*last only 1 seconds`));
+    expect((error as Error).message).toMatch(new RegExp(`refreshed the sign-in ${MAX_REFRESHES_PER_MINUTE} times within a minute: .*last only 1 s `));
     expect(tokenPosts() - posts).toBe(MAX_REFRESHES_PER_MINUTE);
     const rec = JSON.parse(readFileSync(file, 'utf8'));
     expect(rec.refresh_intent).toBeUndefined();
