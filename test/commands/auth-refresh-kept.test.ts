@@ -24,14 +24,11 @@ vi.mock('../../src/auth/token-exchange.js', async (original) => {
 });
 
 const at = sandboxBehindProxy({ autoConsent: true, admin: true, clock: '2026-11-22', oauthRateLimitPerMinute: 0 }, 'md-kept-');
-const tokenPosts = () => at.proxy.count('POST', '/oauth/token');
-const stateOf = (sid: string) => at.sb.admin.connections().find((c) => c.sid === sid)?.state;
+const { tokenPosts, stateOf } = at;
 
 async function signedIn() {
-  const before = new Set(at.sb.admin.connections().map((c) => c.sid));
-  const { env, file } = await at.signedIn();
-  const rec = setAccessExpiry(file);
-  return { env, rec, sid: at.sb.admin.connections().find((c) => !before.has(c.sid))!.sid, stored: () => JSON.parse(readFileSync(file, 'utf8')) };
+  const { env, file, sid } = await at.signedIn();
+  return { env, rec: setAccessExpiry(file), sid, stored: () => JSON.parse(readFileSync(file, 'utf8')) };
 }
 
 describe('a failure after the 2xx refresh answer', () => {

@@ -13,17 +13,13 @@ import { sandboxBehindProxy, setAccessExpiry, storeFile } from '../helpers/signe
 
 const at = sandboxBehindProxy({ autoConsent: true, admin: true, clock: '2026-11-22', oauthRateLimitPerMinute: 0 }, 'md-answers-');
 
-const tokenPosts = () => at.proxy.count('POST', '/oauth/token');
-const stateOf = (sid: string) => at.sb.admin.connections().find((c) => c.sid === sid)?.state;
-const newSid = (before: Set<string>) => at.sb.admin.connections().find((c) => !before.has(c.sid))!.sid;
+const { tokenPosts, stateOf } = at;
 const DAY_MS = 86_400_000;
 
 /** Signed in at the sandbox, then pointed at the proxy, the access token expired locally. */
 async function signedIn() {
-  const before = new Set(at.sb.admin.connections().map((c) => c.sid));
-  const { env, file } = await at.signedIn();
-  const rec = setAccessExpiry(file);
-  return { env, rec, sid: newSid(before), stored: () => JSON.parse(readFileSync(file, 'utf8')) };
+  const { env, file, sid } = await at.signedIn();
+  return { env, rec: setAccessExpiry(file), sid, stored: () => JSON.parse(readFileSync(file, 'utf8')) };
 }
 
 /** The token endpoint's 200 answers with `field` set to `value` (a literal JSON text, so 1e13 stays 1e13). */

@@ -14,9 +14,8 @@ import { sandboxBehindProxy, setAccessExpiry } from '../helpers/signed-in.js';
 
 const at = sandboxBehindProxy({ autoConsent: true, admin: true, clock: '2026-11-22', oauthRateLimitPerMinute: 0, rateLimitPerMinute: 0 }, 'md-lifetime-');
 
-const tokenPosts = () => at.proxy.count('POST', '/oauth/token');
+const { tokenPosts, stateOf } = at;
 const apiRequests = () => at.proxy.requests.filter((r) => r.path.startsWith('/v1/')).length;
-const stateOf = (sid: string) => at.sb.admin.connections().find((c) => c.sid === sid)?.state;
 
 /** The token endpoint's answers name this lifetime. */
 function lifetime(seconds: number) {
@@ -24,10 +23,9 @@ function lifetime(seconds: number) {
 }
 
 async function signedIn() {
-  const before = new Set(at.sb.admin.connections().map((c) => c.sid));
-  const { env, file } = await at.signedIn();
+  const { env, file, sid } = await at.signedIn();
   setAccessExpiry(file);
-  return { env, file, sid: at.sb.admin.connections().find((c) => !before.has(c.sid))!.sid };
+  return { env, file, sid };
 }
 
 describe('the refresh margin', () => {
