@@ -2,6 +2,7 @@
 // network's failure) and what this request already tried, the one thing to do next. The
 // transport around it only acquires a slot, sends, and acts on the verdict, so every
 // answer the service (or a proxy, or a hostile server) can give is a row of a unit test.
+import { clockSkewError } from '../core/clock-skew.js';
 import { authParam, insufficientScope, invalidRequest, notFound, parseProblem, rejectedSignIn, unexpectedStatus } from './problems.js';
 import { problemCode, type Problem } from './types.js';
 import { t } from './texts.js';
@@ -119,6 +120,9 @@ export function classify(outcome: Outcome, a: Attempt): Verdict {
       return { act: 'retry', transient: { reason: `HTTP ${status}${code ? ` ${code}` : ''}`, status, rateLimited: false, problem } };
     case 'refresh':
       if (authParam(wwwAuth, 'error') === 'invalid_dpop_proof') {
+        // This clock too far off the service's: a fresh proof fails the same way, and signing in again would not help.
+        const skew = clockSkewError(header(headers, 'date') ?? null);
+        if (skew) return { act: 'fail', error: skew };
         return a.freshProofTried ? { act: 'fail', error: rejectedSignIn(a.endpoint, problem, true) } : { act: 'fresh-proof' };
       }
       return a.refreshed ? { act: 'fail', error: rejectedSignIn(a.endpoint, problem, false) } : { act: 'refresh' };

@@ -16,22 +16,16 @@ import { discover } from './discovery.js';
 import { dpopProof, importDpopKey, type DpopKey } from './dpop.js';
 import { SingleFlight, withRefreshLock, type RefreshLock } from './lock.js';
 import { intentOf, refreshInFlight, refreshUncertain, stillInFlight } from './refresh-intent.js';
+import { markedUncertain, replaceIntent, type RecordPlace } from './refresh-outcome.js';
+import { usable } from './lifetime.js';
+import { RefreshBudget } from './refresh-budget.js';
 import { pauseAt, testNumber } from './test-hooks.js';
-import { dpopHandle, recordFromTokens, refreshGrant, RefreshAnswerLostError } from './token-exchange.js';
+import { dpopHandle, keptAnswerLost, recordFromTokens, refreshGrant, RefreshAnswerLostError, type TokenSet } from './token-exchange.js';
 import { ts } from './texts-session.js';
 
-/** Refresh when less than this is left on the access token. */
-export const REFRESH_MARGIN_MS = 60_000;
+export { MAX_REJECTED_REFRESHES } from './refresh-budget.js';
 
 const flights = new SingleFlight<StoredRecord>();
-
-/**
- * Refreshes after a rejected token allowed within REJECTED_WINDOW_MS. A token lives an hour,
- * so a healthy run needs one now and then; a server that rejects every token it just issued
- * would otherwise get a refresh (a token request and a /whoami) for every request of the run.
- */
-export const MAX_REJECTED_REFRESHES = 5;
-const REJECTED_WINDOW_MS = 10 * 60_000;
 
 /** `meterdata login` for `profile`, as a person types it. */
 export function loginCommand(profile: string): string {
@@ -54,16 +48,12 @@ export function notSignedIn(profile: string): NotSignedInError {
   return new NotSignedInError(ts.notSignedIn({ profile }), { code: 'AUTH_NOT_SIGNED_IN', hint: loginHint(profile) });
 }
 
-function usable(rec: StoredRecord, now: number): boolean {
-  return !!rec.access_token && !!rec.access_expires_at && Date.parse(rec.access_expires_at) - now > REFRESH_MARGIN_MS;
-}
-
 export class Session {
   private record: StoredRecord;
   private dpopKey: DpopKey | undefined;
   private config: oidc.Configuration | undefined;
-  /** When refreshes after a rejected token were started (the last REJECTED_WINDOW_MS). */
-  private rejectedAt: number[] = [];
+  /** Refreshes this run may still send (after rejections, and per minute). */
+  private readonly budget: RefreshBudget;
   /** Called after each refresh (tests count refreshes with it). */
   onRefresh: ((rec: StoredRecord) => void) | undefined;
   /** The one subscriber to "tokens refreshed" (the connection: one /whoami for the new token), awaited before the token is used. */
@@ -80,6 +70,7 @@ export class Session {
     private readonly signal?: AbortSignal,
   ) {
     this.record = record;
+    this.budget = new RefreshBudget(statusCommand(profile.name));
     // Warnings quote the server (problem details, trace ids): no control character reaches the terminal.
     this.warn = (line) => warnTo(terminalSafeLines(line));
   }
@@ -110,7 +101,7 @@ export class Session {
   refresh(rejectedToken: string | undefined): Promise<StoredRecord> {
     return flights.run(`${this.env.METERDATA_HOME ?? ''}\0${this.profile.name}`, async () => {
       if (rejectedToken !== undefined && this.record.access_token !== rejectedToken && usable(this.record, Date.now())) return this.record;
-      if (rejectedToken !== undefined) this.countRejection();
+      if (rejectedToken !== undefined) this.budget.rejected();
       let outcome = await withRefreshLock(this.env, this.profile.name, (lock) => this.refreshLocked(rejectedToken, lock));
       // Lost the lock before sending: another process is refreshing; wait for it and use its result.
       if (outcome === 'lock-lost') outcome = await withRefreshLock(this.env, this.profile.name, (lock) => this.refreshLocked(rejectedToken, lock));
@@ -118,16 +109,6 @@ export class Session {
       this.record = outcome.record;
       if (outcome.refreshed) await this.afterRefresh(outcome.record);
       return outcome.record;
-    });
-  }
-
-  private countRejection(): void {
-    const now = Date.now();
-    this.rejectedAt = [...this.rejectedAt.filter((t) => t > now - REJECTED_WINDOW_MS), now];
-    if (this.rejectedAt.length <= MAX_REJECTED_REFRESHES) return;
-    throw new ServiceUnavailableError(ts.keptRejecting({ n: this.rejectedAt.length, minutes: REJECTED_WINDOW_MS / 60_000 }), {
-      code: 'AUTH_TOKENS_REJECTED',
-      hint: ts.keptRejectingHint({ status: statusCommand(this.profile.name) }),
     });
   }
 
@@ -155,6 +136,8 @@ export class Session {
       throw refreshUncertain(current.refresh_intent.at, 'abandoned', relogin);
     }
     this.record = current;
+    // Bounded per minute, before anything is written or sent: tokens that last seconds would otherwise be refreshed before nearly every request.
+    this.budget.sending(Date.parse(current.access_expires_at ?? '') - Date.parse(current.updated_at));
     const config = await this.configuration();
     const key = await this.key();
     await pauseAt(this.env, 'BEFORE_REFRESH', this.warn);
@@ -166,16 +149,28 @@ export class Session {
     await this.persist(intended, 'intent');
     // Stalled past the stale limit while writing it: the new holder may be refreshing with this token.
     if (!(await lock.stillHeld())) return this.takenOverDuringIntent(intended, relogin);
-    let next: StoredRecord;
+    let tokens: TokenSet;
     try {
-      const tokens = await refreshGrant(config, current.refresh_token, dpopHandle(config, key), this.profile, this.signal);
-      next = recordFromTokens(tokens, current);
+      tokens = await refreshGrant(config, current.refresh_token, dpopHandle(config, key), this.profile, this.signal);
     } catch (e) {
       // Lost after sending: remember it, so nobody resends the token. Otherwise the token was not used.
-      const settled = e instanceof RefreshAnswerLostError ? { ...current, refresh_uncertain_since: new Date().toISOString() } : current;
-      await this.settle(lock, intended, settled).catch(() => undefined);
+      const settled = e instanceof RefreshAnswerLostError ? markedUncertain(current) : current;
+      await replaceIntent(this.place(), lock, intended, () => settled).catch(() => undefined);
       throw e;
     }
+    try {
+      return await this.keep(tokens, current, lock);
+    } catch (e) {
+      // The server rotated: whatever failed after its answer (building the record, the store, the lock), the
+      // token we sent is spent. Mark the record unless the new one landed; if even that fails, the intent stays.
+      await replaceIntent(this.place(), lock, intended, (now) => markedUncertain(now)).catch(() => undefined);
+      throw keptAnswerLost(e, this.profile);
+    }
+  }
+
+  /** Builds and saves the record of a 2xx answer (the server has rotated the refresh token). */
+  private async keep(tokens: TokenSet, current: StoredRecord, lock: RefreshLock): Promise<{ record: StoredRecord; refreshed: boolean }> {
+    const next = recordFromTokens(tokens, current);
     await pauseAt(this.env, 'AFTER_REFRESH', this.warn);
     if (await lock.stillHeld()) {
       // Durable before use: a crash after this line loses nothing.
@@ -202,24 +197,13 @@ export class Session {
    */
   private async takenOverDuringIntent(intended: StoredRecord, relogin: string): Promise<'lock-lost'> {
     const at = intended.refresh_intent!.at;
-    const ours = await withRefreshLock(this.env, this.profile.name, async () => {
-      const now = await this.store.read(this.profile.name);
-      if (!now || now.refresh_intent?.at !== at || now.refresh_token !== intended.refresh_token) return false;
-      const { refresh_intent: _ours, ...rest } = now;
-      await this.store.write(this.profile.name, { ...rest, refresh_uncertain_since: at }).catch(() => undefined);
-      return true;
-    });
+    const ours = await replaceIntent(this.place(), undefined, intended, (now) => markedUncertain(now, at));
     if (ours) throw refreshUncertain(at, 'taken-over', relogin);
     return 'lock-lost';
   }
 
-  /** Replaces our own intent with its outcome, unless someone else changed the record meanwhile. */
-  private async settle(lock: RefreshLock, intended: StoredRecord, outcome: StoredRecord): Promise<void> {
-    if (await lock.stillHeld()) return this.store.write(this.profile.name, outcome);
-    await withRefreshLock(this.env, this.profile.name, async () => {
-      const now = await this.store.read(this.profile.name);
-      if (now && now.refresh_token === intended.refresh_token && now.refresh_intent?.at === intended.refresh_intent?.at) await this.store.write(this.profile.name, outcome);
-    });
+  private place(): RecordPlace {
+    return { store: this.store, env: this.env, profile: this.profile.name };
   }
 
   private async persist(next: StoredRecord, what: 'tokens' | 'intent' = 'tokens'): Promise<void> {

@@ -13,6 +13,9 @@ export const ts = catalogue(
     keptRejecting: (p: { n: number; minutes: number }) =>
       `The API rejected ${p.n} access tokens within ${p.minutes} minutes, each right after a refresh; no further refresh is sent.`,
     keptRejectingHint: (p: { status: string }) => `Try again later; if it repeats, run \`${p.status}\` and check the computer's clock.`,
+    refreshingTooOften: (p: { n: number; lifetime: string }) =>
+      `This run has refreshed the sign-in ${p.n} times within a minute: the sign-in server's access tokens last only ${p.lifetime} s (the contract's last an hour). No further refresh is sent, since each one replaces the refresh token.`,
+    refreshingTooOftenHint: 'Try again later; if it repeats, tell the service provider how short-lived its access tokens are.',
     intentNotWritten: (p: { reason: string }) => `The sign-in could not be refreshed: the credential store could not be written (${p.reason}); no refresh was sent.`,
     fixStore: 'Fix the credential store (free disk space, unlock the keychain), then run the command again.',
     tokensNotSaved: (p: { reason: string }) =>
@@ -41,6 +44,9 @@ export const ts = catalogue(
     keptRejecting: (p) =>
       `Die Schnittstelle hat innerhalb von ${p.minutes} Minuten ${p.n} Zugriffstoken abgelehnt, jedes gleich nach einer Erneuerung; es wird keine weitere Erneuerung gesendet.`,
     keptRejectingHint: (p) => `Bitte später erneut versuchen; wenn es wieder auftritt, \`${p.status}\` ausführen und die Uhrzeit des Rechners prüfen.`,
+    refreshingTooOften: (p) =>
+      `Dieser Aufruf hat die Anmeldung innerhalb einer Minute schon ${p.n}-mal erneuert: Die Zugriffstoken des Anmeldeservers gelten nur ${p.lifetime} s (laut Schnittstellenvertrag eine Stunde). Es wird keine weitere Erneuerung gesendet, da jede das Refresh-Token ersetzt.`,
+    refreshingTooOftenHint: 'Bitte später erneut versuchen; wenn es wieder auftritt, den Messdienst auf die kurze Gültigkeit seiner Zugriffstoken hinweisen.',
     intentNotWritten: (p) => `Die Anmeldung konnte nicht erneuert werden: Der Anmeldespeicher ließ sich nicht schreiben (${p.reason}); es wurde keine Erneuerung gesendet.`,
     fixStore: 'Bitte den Anmeldespeicher in Ordnung bringen (Speicherplatz freigeben, Schlüsselbund entsperren) und den Befehl erneut ausführen.',
     tokensNotSaved: (p) =>

@@ -32,6 +32,13 @@ export const tokenTexts = catalogue(
     noAnswerInTime: 'no answer in time',
     cutOff: (p: { status: number; reason: string }) => `the answer (HTTP ${p.status}) arrived cut off or unreadable: ${p.reason}`,
     noNewRefreshToken: (p: { status: number }) => `the answer (HTTP ${p.status}) carried no new refresh token`,
+    failedAfterSending: (p: { status: number }) =>
+      `the server failed with HTTP ${p.status} after the request reached it, possibly after it had already replaced the refresh token`,
+    answerUnusable: (p: { status: number; reason: string }) =>
+      `The sign-in server answered the refresh of the access token (HTTP ${p.status}), but its answer cannot be used: ${p.reason}.`,
+    unsupportedTokenType: (p: { type: string }) => `it issued a token of type ${p.type}, which meterdata does not support: only Bearer and DPoP`,
+    badLifetime: (p: { value: string }) => `the token's lifetime (expires_in) is ${p.value}, not a positive number of seconds`,
+    notKept: (p: { reason: string }) => `the new tokens could not be kept (${p.reason})`,
     noRefreshToken: 'The sign-in server issued no refresh token.',
     noRefreshTokenHint: 'meterdata needs a refresh token to keep the connection; check the client registration.',
     inFlight: (p: { pid: number; at: string }) =>
@@ -39,7 +46,7 @@ export const tokenTexts = catalogue(
     inFlightHint: (p: { relogin: string }) =>
       `Run the command again once that process has finished (it may be suspended or stopped). If it was killed, the next run says whether you must sign in again: ${p.relogin}`,
     uncertainLost: (p: { since: string }) =>
-      `An earlier refresh of this connection (${p.since}) got no answer; the server may have replaced the refresh token, and sending the old one again would end the connection.`,
+      `The answer to an earlier refresh of this connection (${p.since}) was lost or could not be used; the server may have replaced the refresh token, and sending the old one again would end the connection.`,
     uncertainAbandoned: (p: { since: string }) =>
       `An earlier refresh of this connection (${p.since}) was sent by a process that ended before saving its answer; the server may have replaced the refresh token, and sending the old one again would end the connection.`,
     uncertainTakenOver: (p: { since: string }) =>
@@ -75,6 +82,12 @@ export const tokenTexts = catalogue(
     noAnswerInTime: 'keine Antwort in der vorgesehenen Zeit',
     cutOff: (p) => `die Antwort (HTTP ${p.status}) kam abgeschnitten oder unlesbar an: ${p.reason}`,
     noNewRefreshToken: (p) => `die Antwort (HTTP ${p.status}) enthielt kein neues Refresh-Token`,
+    failedAfterSending: (p) =>
+      `der Server ist mit HTTP ${p.status} gescheitert, nachdem die Anfrage ihn erreicht hatte, womöglich erst nach dem Ersetzen des Refresh-Tokens`,
+    answerUnusable: (p) => `Der Anmeldeserver hat die Erneuerung des Zugriffstokens beantwortet (HTTP ${p.status}), die Antwort ist aber nicht verwendbar: ${p.reason}.`,
+    unsupportedTokenType: (p) => `es wurde ein Token vom Typ ${p.type} ausgestellt, den meterdata nicht unterstützt (nur Bearer und DPoP)`,
+    badLifetime: (p) => `die Gültigkeitsdauer des Tokens ist ${p.value} statt einer positiven Zahl von Sekunden`,
+    notKept: (p) => `die neuen Tokens ließen sich nicht übernehmen (${p.reason})`,
     noRefreshToken: 'Der Anmeldeserver hat kein Refresh-Token ausgestellt.',
     noRefreshTokenHint: 'meterdata braucht ein Refresh-Token, um die Verbindung zu halten; prüfen Sie die Registrierung des Clients.',
     inFlight: (p) =>
@@ -82,7 +95,7 @@ export const tokenTexts = catalogue(
     inFlightHint: (p) =>
       `Führen Sie den Befehl erneut aus, sobald dieser Prozess beendet ist (er kann angehalten oder gestoppt sein). Wurde er abgebrochen, sagt der nächste Aufruf, ob Sie sich neu anmelden müssen: ${p.relogin}`,
     uncertainLost: (p) =>
-      `Eine frühere Erneuerung dieser Verbindung (${p.since}) blieb ohne Antwort; der Server hat das Refresh-Token möglicherweise ersetzt, und das alte erneut zu senden würde die Verbindung beenden.`,
+      `Die Antwort auf eine frühere Erneuerung dieser Verbindung (${p.since}) ging verloren oder war nicht verwendbar; der Server hat das Refresh-Token möglicherweise ersetzt, und das alte erneut zu senden würde die Verbindung beenden.`,
     uncertainAbandoned: (p) =>
       `Eine frühere Erneuerung dieser Verbindung (${p.since}) kam von einem Prozess, der vor dem Speichern der Antwort beendet wurde; der Server hat das Refresh-Token möglicherweise ersetzt, und das alte erneut zu senden würde die Verbindung beenden.`,
     uncertainTakenOver: (p) =>

@@ -8,7 +8,11 @@ import { describeError } from './discovery.js';
 import type { DpopKey } from './dpop.js';
 import type { StoredRecord } from './credential-store/types.js';
 import { duration, retryAt, retryHint } from '../api/limits.js';
+import { clockSkewError } from '../core/clock-skew.js';
+import { lifetimeOf } from './lifetime.js';
 import { tokenTexts as t } from './texts-tokens.js';
+import { unusableAnswer } from './token-answer.js';
+import { causeCodes, lostAfterSending, neverSent, watched, type Wire } from './token-wire.js';
 
 export type TokenSet = oidc.TokenEndpointResponse;
 
@@ -23,42 +27,20 @@ export async function redeemCode(
   resource: string,
   dpop: oidc.DPoPHandle | undefined,
 ): Promise<TokenSet> {
+  let tokens: TokenSet;
   try {
-    return await oidc.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: checks.verifier, expectedState: checks.state }, { resource }, dpop ? { DPoP: dpop } : undefined);
+    tokens = await oidc.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: checks.verifier, expectedState: checks.state }, { resource }, dpop ? { DPoP: dpop } : undefined);
   } catch (e) {
     throw tokenError(e, 'redeem', undefined, !!dpop);
   }
+  const bad = unusableAnswer(tokens);
+  if (bad) throw new MeterdataError(t.badAnswer({ what: t.redeem, reason: bad }), { code: 'AUTH_BAD_SERVER_ANSWER', exitCode: ExitCode.UNAVAILABLE, hint: t.badAnswerHint });
+  return tokens;
 }
 
 /** A 429 is retried this many times, each wait at most RETRY_AFTER_MAX_S. */
 export const REFRESH_429_RETRIES = 3;
 const RETRY_AFTER_MAX_S = 30;
-
-/** What one token request did on the wire: whether it left, and the status of the answer if one came. */
-export interface Wire {
-  sent: boolean;
-  status: number | undefined;
-}
-
-/** Runs `fn` with the configuration's fetch watched, so a failure can be judged "lost after sending". */
-async function watched<T>(config: oidc.Configuration, fn: (wire: Wire) => Promise<T>): Promise<T> {
-  const wire: Wire = { sent: false, status: undefined };
-  const previous = config[oidc.customFetch] as oidc.CustomFetch | undefined;
-  const send = previous ?? (fetch as unknown as oidc.CustomFetch);
-  config[oidc.customFetch] = async (url, options) => {
-    wire.sent = true;
-    wire.status = undefined;
-    const res = await send(url, options);
-    wire.status = res.status;
-    return res;
-  };
-  try {
-    return await fn(wire);
-  } finally {
-    // openid-client falls back to the global fetch when none is set.
-    config[oidc.customFetch] = previous as oidc.CustomFetch;
-  }
-}
 
 /**
  * A 429 is the only failure retried: the server turned the request away before using the
@@ -71,6 +53,8 @@ export async function refreshGrant(config: oidc.Configuration, refreshToken: str
         const tokens = await oidc.refreshTokenGrant(config, refreshToken, undefined, dpop ? { DPoP: dpop } : undefined);
         // Every refresh rotates (contract): an answer without the new token lost it, and keeping the old one would present a rotated token.
         if (!tokens.refresh_token) throw answerLost(undefined, 'refresh', profile, t.noNewRefreshToken({ status: wire.status ?? 200 }));
+        const bad = unusableAnswer(tokens);
+        if (bad) throw answerUnusable(undefined, profile, wire.status ?? 200, bad);
         return tokens;
       } catch (e) {
         if (e instanceof RefreshAnswerLostError) throw e;
@@ -132,41 +116,13 @@ export function oauthErrorOf(e: unknown): { error: string; status: number } | un
   return undefined;
 }
 
-const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
-/**
- * A TLS handshake that failed (a certificate refused, no TLS server there): the request is only
- * written after the handshake, so it never left. Only handshake-time codes: an error later in
- * the stream (a bad record, a reset) may follow a request the server used.
- */
-const HANDSHAKE_FAILED =
-  /^(ERR_TLS_CERT_ALTNAME_INVALID|ERR_SSL_WRONG_VERSION_NUMBER|ERR_SSL_UNSUPPORTED_PROTOCOL|ERR_SSL_\w*HANDSHAKE_FAILURE|ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION|CERT_\w+|\w*SELF_SIGNED_CERT\w*|UNABLE_TO_\w+|HOSTNAME_MISMATCH|INVALID_CA)$/;
-
-const neverSent = (e: unknown) => causeCodes(e).some((c) => NEVER_SENT.has(c) || HANDSHAKE_FAILED.test(c));
-
-/** The request left and no usable answer came back: none at all, or a 2xx we could not read. */
-function lostAfterSending(e: unknown, wire: Wire): boolean {
-  if (!wire.sent) return false;
-  if (wire.status === undefined) return !neverSent(e);
-  return wire.status >= 200 && wire.status < 300;
-}
-
 /** Why the answer is lost, in words (describeError of a timeout says "OAUTH_TIMEOUT: 23"). */
 function lostReason(e: unknown, wire: Wire | undefined): string {
   const codes = causeCodes(e);
   if (codes.includes('OAUTH_TIMEOUT') || codes.includes('TimeoutError')) return t.noAnswerInTime;
+  if (wire?.status !== undefined && wire.status >= 500) return t.failedAfterSending({ status: wire.status });
   if (wire?.status !== undefined) return t.cutOff({ status: wire.status, reason: describeError(e) });
   return describeError(e);
-}
-
-function causeCodes(e: unknown): string[] {
-  const codes: string[] = [];
-  let cur = e as { code?: unknown; cause?: unknown; name?: unknown } | undefined;
-  for (let i = 0; cur && i < 6; i++) {
-    if (typeof cur.code === 'string') codes.push(cur.code);
-    if (typeof cur.name === 'string') codes.push(cur.name);
-    cur = cur.cause as typeof cur;
-  }
-  return codes;
 }
 
 /** `wire` (refreshes only): what the request did, so a timeout or a cut-off 2xx counts as an answer lost after sending. */
@@ -174,6 +130,13 @@ export function tokenError(e: unknown, action: TokenAction, profile: Profile | u
   const relogin = t.connectAgain({ login: loginCommand(profile) });
   const what = t[action];
   const oauthError = oauthErrorOf(e);
+  // A refresh that reached the server and failed there may have rotated the token: never "try again".
+  if (wire && wire.status !== undefined && wire.status >= 500 && lostAfterSending(e, wire)) return answerLost(e, action, profile, wire);
+  if (oauthError?.error === 'invalid_dpop_proof') {
+    // A proof refused while this clock is off the server's: the sign-in is fine once the clock is right.
+    const skew = clockSkewError(responseOf(e)?.headers.get('date') ?? null);
+    if (skew) return skew;
+  }
   if (oauthError && /dpop/i.test(describeError(e)) && !dpopUsed) {
     return new MeterdataError(t.dpopRequired({ reason: describeError(e) }), {
       code: 'AUTH_DPOP_REQUIRED',
@@ -210,6 +173,10 @@ export function tokenError(e: unknown, action: TokenAction, profile: Profile | u
       hint: t.rateLimitedHint,
     });
   }
+  const bad = unusableAnswer(e);
+  // Its body was read, so the answer arrived: after a refresh the token is spent.
+  if (bad && wire) return answerUnusable(e, profile, wire.status ?? 200, bad);
+  if (bad) return new MeterdataError(t.badAnswer({ what, reason: bad }), { code: 'AUTH_BAD_SERVER_ANSWER', exitCode: ExitCode.UNAVAILABLE, hint: t.badAnswerHint });
   if (wire && lostAfterSending(e, wire)) return answerLost(e, action, profile, wire);
   if (neverSent(e)) {
     return new ServiceUnavailableError(t.unreachable({ what, reason: describeError(e) }), { code: 'AUTH_SERVER_UNREACHABLE' });
@@ -237,6 +204,20 @@ function answerLost(e: unknown, action: TokenAction, profile: Profile | undefine
   });
 }
 
+/** A 2xx refresh answer that cannot be used: the server rotated, so it counts as lost (exit 3, never re-sent). */
+function answerUnusable(e: unknown, profile: Profile | undefined, status: number, reason: string): RefreshAnswerLostError {
+  return new RefreshAnswerLostError(t.answerUnusable({ status, reason }), { code: 'AUTH_ANSWER_LOST', hint: t.answerLostHint({ login: loginCommand(profile) }), cause: e });
+}
+
+/**
+ * Anything that failed after a 2xx refresh answer (building the record, the store, the lock):
+ * the token we sent is spent. Errors that already say "sign in again" stay as they are.
+ */
+export function keptAnswerLost(e: unknown, profile: Profile): MeterdataError {
+  if (e instanceof MeterdataError && e.exitCode === ExitCode.NOT_SIGNED_IN) return e;
+  return answerUnusable(e, profile, 200, t.notKept({ reason: describeError(e) }));
+}
+
 /** The stored record after a token answer; the refresh token is kept if the server sent none. */
 export function recordFromTokens(tokens: TokenSet, prev: Partial<StoredRecord>, now = Date.now()): StoredRecord {
   const refresh = tokens.refresh_token ?? prev.refresh_token;
@@ -247,7 +228,9 @@ export function recordFromTokens(tokens: TokenSet, prev: Partial<StoredRecord>, 
       hint: t.noRefreshTokenHint,
     });
   }
-  const expiresIn = typeof tokens.expires_in === 'number' ? tokens.expires_in : 3600;
+  const expiresIn = lifetimeOf(tokens.expires_in);
+  // Checked where the answer arrives (unusableAnswer); here only so no invalid date is ever stored.
+  if (typeof expiresIn !== 'number') throw new Error(t.badLifetime({ value: expiresIn.bad }));
   const rec: StoredRecord = {
     v: 1,
     refresh_token: refresh,

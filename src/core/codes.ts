@@ -113,6 +113,8 @@ export const ERROR_CODES = {
   AUTH_STATIC_TOKEN_REJECTED: { exit: [SIGNED_OUT], area: 'auth' },
   AUTH_REJECTED: { exit: [SIGNED_OUT], area: 'auth' },
   AUTH_DPOP_REJECTED: { exit: [SIGNED_OUT], area: 'auth' },
+  AUTH_CLOCK_SKEW: { exit: [UNAVAILABLE], area: 'auth' },
+  AUTH_REFRESH_TOO_OFTEN: { exit: [UNAVAILABLE], area: 'auth' },
   AUTH_INSUFFICIENT_SCOPE: { exit: [SIGNED_OUT], area: 'auth' },
   // The API's answers
   NOT_FOUND: { exit: [USAGE], area: 'api' },

@@ -47,7 +47,7 @@ describe('an answer lost after sending', () => {
     at.proxy.lose = undefined;
     const next = await runCli(['token'], { env });
     expect(next.code).toBe(3);
-    expect(next.stderr).toMatch(/got no answer/);
+    expect(next.stderr).toMatch(/was lost or could not be used/);
     expect(next.stderr).toMatch(/meterdata login/);
     expect(tokenPosts()).toBe(posts + 1); // never re-sent
     expect(stateOf(sid)).toBe('connected'); // so the server had no reason to revoke it

@@ -1,7 +1,7 @@
 // The refresh's guarantees, observed from outside: last refresh is a real refresh, /whoami
 // runs after the lock is released, a token is never used before it is saved, 429s are
 // retried and nothing else is, the 60 s margin. A counting proxy sits in front of the sandbox.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,6 +22,11 @@ async function signedIn(): Promise<{ env: NodeJS.ProcessEnv; file: string }> {
 }
 
 const expiresIn = (file: string, ms: number) => setAccessExpiry(file, ms);
+/** The margin is the smaller of 60 s and half the token's lifetime (from updated_at): make the stored token an hour-long one. */
+function issuedAnHourAgo(file: string) {
+  const rec = JSON.parse(readFileSync(file, 'utf8'));
+  writeFileSync(file, JSON.stringify({ ...rec, updated_at: new Date(Date.now() - 3600_000).toISOString() }), { mode: 0o600 });
+}
 
 const lastRefresh = async (env: NodeJS.ProcessEnv) => (await loadProfile(env, 'default'))!.last_refresh_at!;
 const tokenPosts = () => at.proxy.count('POST', '/oauth/token');
@@ -220,26 +225,32 @@ describe('token endpoint answers', () => {
     expect(readFileSync(file, 'utf8')).toBe(before);
   }, 20_000);
 
-  it('a 5xx is not retried (the server may have rotated the token)', async () => {
+  it('a 5xx is not retried, and the token is never sent again (the server may have rotated it before failing)', async () => {
     const { env, file } = await signedIn();
     expiresIn(file, -1000);
     at.proxy.intercept = async (r) => (r.path === '/oauth/token' ? { status: 503, body: '{"error":"temporarily_unavailable"}' } : undefined);
     const posts = tokenPosts();
     const tok = await runCli(['token'], { env });
-    expect(tok.code).toBe(5);
+    expect(tok.code, tok.stderr).toBe(3);
+    expect(tok.stderr).toMatch(/failed with HTTP 503 after the request reached it/);
+    expect(tokenPosts()).toBe(posts + 1);
+    at.proxy.intercept = undefined;
+    expect((await runCli(['token'], { env })).code).toBe(3);
     expect(tokenPosts()).toBe(posts + 1);
   });
 });
 
 describe('the 60 s margin', () => {
-  it('a token expiring in 30 s is refreshed before use; one with 2 minutes left is not', async () => {
+  it('an hour-long token expiring in 30 s is refreshed before use; one with 2 minutes left is not', async () => {
     const { env, file } = await signedIn();
+    issuedAnHourAgo(file);
     const soon = expiresIn(file, 30_000);
     let posts = tokenPosts();
     const a = await runCli(['token'], { env });
     expect(a.code, a.stderr).toBe(0);
     expect(tokenPosts()).toBe(posts + 1);
     expect(a.stdout.trim()).not.toBe(soon.access_token);
+    issuedAnHourAgo(file);
     const later = expiresIn(file, 120_000);
     posts = tokenPosts();
     const b = await runCli(['token'], { env });

@@ -36,7 +36,6 @@ function tokenEndpoint(reply: (i: ReturnType<ReturnType<MockAgent['get']>['inter
 
 describe('transient refresh failures keep the stored record', () => {
   it.each([
-    ['503', (i: Parameters<Parameters<typeof tokenEndpoint>[0]>[0]) => i.reply(503, { error: 'temporarily_unavailable' }, { headers: { 'content-type': 'application/json' } })],
     // retried after Retry-After (bounded, see auth-refresh-safety.test.ts); a 429 that persists ends here
     ['429 that persists', (i: Parameters<Parameters<typeof tokenEndpoint>[0]>[0]) => i.reply(429, { error: 'too_many_requests' }, { headers: { 'content-type': 'application/json', 'retry-after': '1' } }).persist()],
     ['connection refused', (i: Parameters<Parameters<typeof tokenEndpoint>[0]>[0]) => i.replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))],
@@ -67,7 +66,7 @@ describe('transient refresh failures keep the stored record', () => {
     setGlobalDispatcher(original);
     const next = await runCli(['token'], { env });
     expect(next.code).toBe(3);
-    expect(next.stderr).toMatch(/got no answer/);
+    expect(next.stderr).toMatch(/was lost or could not be used/);
     expect(next.stderr).toMatch(/meterdata login/);
     // the connection was not put at risk: nothing presented the token again
     expect(sb.admin.connections().filter((c) => c.state === 'revoked')).toHaveLength(0);

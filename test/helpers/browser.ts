@@ -154,8 +154,11 @@ export interface SandboxProxy {
   count(method: string, path: string): number;
   /** Answers a request itself when it returns something; otherwise the request is forwarded. */
   intercept: ((r: ProxiedRequest) => Promise<{ status: number; headers?: Record<string, string>; body?: string } | undefined>) | undefined;
-  /** After the sandbox has answered a forwarded request: 'stall' never passes its answer on, 'cut' sends half of it and drops the connection. */
-  lose: ((r: ProxiedRequest) => 'stall' | 'cut' | undefined) | undefined;
+  /**
+   * After the sandbox has answered a forwarded request: 'stall' never passes its answer on, 'cut' sends half of it and
+   * drops the connection, `{ fail: status }` answers that status instead (a server that failed after acting on it).
+   */
+  lose: ((r: ProxiedRequest) => 'stall' | 'cut' | { fail: number } | undefined) | undefined;
   /** Changes a forwarded answer's body after the sandbox has acted on the request (a server that answers other than it did). */
   rewrite: ((r: ProxiedRequest, body: string) => string) | undefined;
   close(): Promise<void>;
@@ -196,12 +199,20 @@ export async function proxySandbox(target: string): Promise<SandboxProxy> {
       let text = Buffer.from(await up.arrayBuffer());
       if (rec.path.startsWith('/.well-known/')) text = Buffer.from(text.toString('utf8').replaceAll(target, proxy.url));
       if (proxy.rewrite) text = Buffer.from(proxy.rewrite(rec, text.toString('utf8')));
-      const out: Record<string, string> = {};
+      const out: Record<string, string | string[]> = {};
       up.headers.forEach((v, k) => {
-        if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(k)) out[k] = v;
+        if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'set-cookie'].includes(k)) out[k] = v;
       });
+      if (up.headers.getSetCookie().length) out['set-cookie'] = up.headers.getSetCookie();
+      // A sign-in through the proxy: the sandbox's redirects (and the callback's iss) name the proxy, its issuer here.
+      if (typeof out.location === 'string') out.location = out.location.replaceAll(target, proxy.url).replaceAll(encodeURIComponent(target), encodeURIComponent(proxy.url));
       const lose = proxy.lose?.(rec);
       if (lose === 'stall') return;
+      if (typeof lose === 'object') {
+        res.writeHead(lose.fail, { 'content-type': 'application/json' });
+        res.end('{"error":"server_error"}');
+        return;
+      }
       res.writeHead(up.status, lose === 'cut' ? { ...out, 'content-length': String(text.length) } : out);
       if (lose === 'cut') res.write(text.subarray(0, Math.floor(text.length / 2)), () => res.destroy());
       else res.end(text);

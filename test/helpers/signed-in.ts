@@ -31,8 +31,12 @@ export interface BehindProxy {
   /** Set once the file's tests start. */
   readonly sb: Sandbox;
   readonly proxy: SandboxProxy;
-  /** A fresh METERDATA_HOME (file store) whose default profile signed in at the sandbox and now talks to the proxy. */
-  signedIn(extra?: NodeJS.ProcessEnv): Promise<{ env: NodeJS.ProcessEnv; file: string }>;
+  /** A fresh METERDATA_HOME (file store) whose default profile signed in at the sandbox and now talks to the proxy; `sid` names its connection at the sandbox. */
+  signedIn(extra?: NodeJS.ProcessEnv): Promise<{ env: NodeJS.ProcessEnv; file: string; sid: string }>;
+  /** Token requests that reached the proxy so far. */
+  tokenPosts(): number;
+  /** The connection's state at the sandbox (its admin interface): "connected", or "revoked" after a re-sent rotated token. */
+  stateOf(sid: string): string | undefined;
 }
 
 /**
@@ -64,8 +68,12 @@ export function sandboxBehindProxy(options: SandboxOptions, homePrefix: string):
       return proxy!;
     },
     async signedIn(extra = {}) {
+      const before = new Set(sb!.admin.connections().map((c) => c.sid));
       const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), homePrefix)), METERDATA_CREDENTIAL_STORE: 'file', ...extra };
-      return { env, file: await signInBehindProxy(sb!.url, proxy!.url, env) };
+      const file = await signInBehindProxy(sb!.url, proxy!.url, env);
+      return { env, file, sid: sb!.admin.connections().find((c) => !before.has(c.sid))!.sid };
     },
+    tokenPosts: () => proxy!.count('POST', '/oauth/token'),
+    stateOf: (sid) => sb!.admin.connections().find((c) => c.sid === sid)?.state,
   };
 }

@@ -42,6 +42,8 @@ const table: [string, Outcome, Partial<Attempt>, string][] = [
   ['a 401 without a problem (proxy)', answer(401, ''), {}, 'refresh'],
   ['a rejected DPoP proof, first time', answer(401, problem(401, 'invalid-token'), { 'www-authenticate': 'DPoP error="invalid_dpop_proof"' }), {}, 'fresh-proof'],
   ['a rejected DPoP proof again', answer(401, problem(401, 'invalid-token'), { 'www-authenticate': 'DPoP error="invalid_dpop_proof"' }), { freshProofTried: true }, 'fail AUTH_DPOP_REJECTED'],
+  ['a rejected DPoP proof, this clock 5 minutes ahead of the answer’s Date', answer(401, problem(401, 'invalid-token'), { 'www-authenticate': 'DPoP error="invalid_dpop_proof"', date: new Date(Date.now() - 300_000).toUTCString() }), {}, 'fail AUTH_CLOCK_SKEW'],
+  ['a rejected DPoP proof, the clocks 30 s apart', answer(401, problem(401, 'invalid-token'), { 'www-authenticate': 'DPoP error="invalid_dpop_proof"', date: new Date(Date.now() - 30_000).toUTCString() }), {}, 'fresh-proof'],
   ['a 401 with another fragment', answer(401, problem(401, 'account-locked')), {}, 'fail API_UNEXPECTED_STATUS'],
   ['a 403 insufficient-scope', answer(403, problem(403, 'insufficient-scope'), { 'www-authenticate': 'Bearer scope="read:readings"' }), {}, 'fail AUTH_INSUFFICIENT_SCOPE'],
   ['a 404 resource-not-found', answer(404, problem(404, 'resource-not-found')), {}, 'fail NOT_FOUND'],

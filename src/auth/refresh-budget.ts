@@ -1,0 +1,54 @@
+// How many refreshes one run may send. Each refresh rotates the refresh token (and each is a
+// chance of an answer lost after sending, which costs a sign-in), so a server whose tokens
+// are rejected right after issue, or expire within seconds, stops the run with a typed error
+// instead of getting a token request before nearly every API request.
+import { ServiceUnavailableError } from '../core/errors.js';
+import { ts } from './texts-session.js';
+
+/**
+ * Refreshes after a rejected token allowed within REJECTED_WINDOW_MS. A token lives an hour,
+ * so a healthy run needs one now and then; a server that rejects every token it just issued
+ * would otherwise get a refresh (a token request and a /whoami) for every request of the run.
+ */
+export const MAX_REJECTED_REFRESHES = 5;
+const REJECTED_WINDOW_MS = 10 * 60_000;
+
+/**
+ * Refreshes sent within a minute, for any reason. With the margin at half the lifetime a token
+ * is refreshed every lifetime/2: lifetimes from 20 s on stay below this bound for ever, an hour's
+ * token needs one an hour; shorter ones would rotate the refresh token every few seconds.
+ */
+export const MAX_REFRESHES_PER_MINUTE = 6;
+const MINUTE_MS = 60_000;
+
+const within = (times: number[], windowMs: number, now: number) => times.filter((t) => t > now - windowMs);
+
+export class RefreshBudget {
+  private rejectedAt: number[] = [];
+  private sentAt: number[] = [];
+
+  constructor(private readonly statusCommand: string) {}
+
+  /** A refresh because the API rejected the token just sent; throws past the bound. */
+  rejected(now = Date.now()): void {
+    this.rejectedAt = [...within(this.rejectedAt, REJECTED_WINDOW_MS, now), now];
+    if (this.rejectedAt.length <= MAX_REJECTED_REFRESHES) return;
+    throw new ServiceUnavailableError(ts.keptRejecting({ n: this.rejectedAt.length, minutes: REJECTED_WINDOW_MS / 60_000 }), {
+      code: 'AUTH_TOKENS_REJECTED',
+      hint: ts.keptRejectingHint({ status: this.statusCommand }),
+    });
+  }
+
+  /** A refresh request about to be sent (nothing is sent and nothing stored when this throws). */
+  sending(lifetimeMs: number, now = Date.now()): void {
+    this.sentAt = within(this.sentAt, MINUTE_MS, now);
+    if (this.sentAt.length >= MAX_REFRESHES_PER_MINUTE) {
+      const seconds = Number.isFinite(lifetimeMs) ? Math.max(0, Math.round(lifetimeMs / 1000)) : undefined;
+      throw new ServiceUnavailableError(ts.refreshingTooOften({ n: this.sentAt.length, lifetime: seconds === undefined ? '?' : String(seconds) }), {
+        code: 'AUTH_REFRESH_TOO_OFTEN',
+        hint: ts.refreshingTooOftenHint,
+      });
+    }
+    this.sentAt.push(now);
+  }
+}

@@ -1,0 +1,62 @@
+// What one token request did on the wire: whether it left and which status came back, so a
+// failure can be judged "never sent" (the refresh token was not used) or "lost after sending"
+// (the server may have rotated it).
+import * as oidc from 'openid-client';
+
+/** What one token request did on the wire: whether it left, and the status of the answer if one came. */
+export interface Wire {
+  sent: boolean;
+  status: number | undefined;
+}
+
+/** Runs `fn` with the configuration's fetch watched, so a failure can be judged "lost after sending". */
+export async function watched<T>(config: oidc.Configuration, fn: (wire: Wire) => Promise<T>): Promise<T> {
+  const wire: Wire = { sent: false, status: undefined };
+  const previous = config[oidc.customFetch] as oidc.CustomFetch | undefined;
+  const send = previous ?? (fetch as unknown as oidc.CustomFetch);
+  config[oidc.customFetch] = async (url, options) => {
+    wire.sent = true;
+    wire.status = undefined;
+    const res = await send(url, options);
+    wire.status = res.status;
+    return res;
+  };
+  try {
+    return await fn(wire);
+  } finally {
+    // openid-client falls back to the global fetch when none is set.
+    config[oidc.customFetch] = previous as oidc.CustomFetch;
+  }
+}
+
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+/**
+ * A TLS handshake that failed (a certificate refused, no TLS server there): the request is only
+ * written after the handshake, so it never left. Only handshake-time codes: an error later in
+ * the stream (a bad record, a reset) may follow a request the server used.
+ */
+const HANDSHAKE_FAILED =
+  /^(ERR_TLS_CERT_ALTNAME_INVALID|ERR_SSL_WRONG_VERSION_NUMBER|ERR_SSL_UNSUPPORTED_PROTOCOL|ERR_SSL_\w*HANDSHAKE_FAILURE|ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION|CERT_\w+|\w*SELF_SIGNED_CERT\w*|UNABLE_TO_\w+|HOSTNAME_MISMATCH|INVALID_CA)$/;
+
+export const neverSent = (e: unknown) => causeCodes(e).some((c) => NEVER_SENT.has(c) || HANDSHAKE_FAILED.test(c));
+
+/**
+ * The request left and no usable answer came back: none at all, a 2xx we could not read, or a
+ * 5xx (the server may have failed after committing the rotation; docs/auth.md, "A 5xx").
+ */
+export function lostAfterSending(e: unknown, wire: Wire): boolean {
+  if (!wire.sent) return false;
+  if (wire.status === undefined) return !neverSent(e);
+  return (wire.status >= 200 && wire.status < 300) || wire.status >= 500;
+}
+
+export function causeCodes(e: unknown): string[] {
+  const codes: string[] = [];
+  let cur = e as { code?: unknown; cause?: unknown; name?: unknown } | undefined;
+  for (let i = 0; cur && i < 6; i++) {
+    if (typeof cur.code === 'string') codes.push(cur.code);
+    if (typeof cur.name === 'string') codes.push(cur.name);
+    cur = cur.cause as typeof cur;
+  }
+  return codes;
+}

@@ -1,0 +1,130 @@
+// Token answers a hostile or broken token endpoint gives after it has acted (the sandbox rotated
+// the refresh token; a proxy changes or replaces its answer): a lifetime no date can hold is
+// shortened and kept; a lifetime that breaks the contract, a token type meterdata cannot send,
+// or a 5xx after the request reached the server spend the token: exit 3, the record marked, the
+// token never sent again, and the connection, checked at the sandbox, never revoked by a re-send.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loginLive } from '../helpers/browser.js';
+import { runCli } from '../helpers/run-cli.js';
+import { sandboxBehindProxy, setAccessExpiry, storeFile } from '../helpers/signed-in.js';
+
+const at = sandboxBehindProxy({ autoConsent: true, admin: true, clock: '2026-11-22', oauthRateLimitPerMinute: 0 }, 'md-answers-');
+
+const { tokenPosts, stateOf } = at;
+const DAY_MS = 86_400_000;
+
+/** Signed in at the sandbox, then pointed at the proxy, the access token expired locally. */
+async function signedIn() {
+  const { env, file, sid } = await at.signedIn();
+  return { env, rec: setAccessExpiry(file), sid, stored: () => JSON.parse(readFileSync(file, 'utf8')) };
+}
+
+/** The token endpoint's 200 answers with `field` set to `value` (a literal JSON text, so 1e13 stays 1e13). */
+function tokenAnswerWith(field: string, value: string) {
+  at.proxy.rewrite = (r, body) => {
+    if (r.path !== '/oauth/token' || !body.includes('"access_token"')) return body;
+    const rest = JSON.parse(body) as Record<string, unknown>;
+    delete rest[field];
+    return `${JSON.stringify(rest).slice(0, -1)},"${field}":${value}}`;
+  };
+}
+
+/** A sign-in whose token requests go through the proxy (the API, named by the resource, is the sandbox's). */
+const loginThroughProxy = (env: NodeJS.ProcessEnv) => loginLive(['login', '--no-browser', '--auth-url', at.proxy.url, '--base-url', `${at.sb.url}/v1`], env);
+
+/** After a refresh whose answer could not be kept: marked, the token never sent again, the connection alive. */
+async function neverSentAgain(env: NodeJS.ProcessEnv, sid: string, posts: number, stored: () => Record<string, unknown>, rec: { refresh_token: string }) {
+  expect(stored().refresh_token).toBe(rec.refresh_token);
+  expect(stored().refresh_uncertain_since).toBeTruthy();
+  expect(stored().refresh_intent).toBeUndefined();
+  at.proxy.rewrite = undefined;
+  at.proxy.lose = undefined;
+  const next = await runCli(['token'], { env });
+  expect(next.code, next.stderr).toBe(3);
+  expect(next.stderr).toMatch(/was lost or could not be used; .*Run `meterdata login`/s);
+  expect(tokenPosts()).toBe(posts + 1);
+  expect(stateOf(sid)).toBe('connected');
+}
+
+describe('a lifetime no date can hold (expires_in 1e13)', () => {
+  it('a refresh keeps the new tokens with a lifetime of one day; the next run uses them and sends nothing', async () => {
+    const { env, rec, sid, stored } = await signedIn();
+    tokenAnswerWith('expires_in', '1e13');
+    const posts = tokenPosts();
+    const r = await runCli(['token'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const kept = stored();
+    expect(kept.refresh_token).not.toBe(rec.refresh_token);
+    expect(kept.refresh_intent).toBeUndefined();
+    const left = Date.parse(kept.access_expires_at) - Date.now();
+    expect(left).toBeGreaterThan(DAY_MS - 60_000);
+    expect(left).toBeLessThanOrEqual(DAY_MS);
+    at.proxy.rewrite = undefined;
+    const next = await runCli(['token'], { env });
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stdout.trim()).toBe(r.stdout.trim());
+    expect(tokenPosts()).toBe(posts + 1);
+    expect(stateOf(sid)).toBe('connected');
+  });
+
+  it("the login's code exchange keeps them too, with a lifetime of one day", async () => {
+    const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-answers-login-')), METERDATA_CREDENTIAL_STORE: 'file' };
+    tokenAnswerWith('expires_in', '1e13');
+    const r = await loginThroughProxy(env);
+    expect(r.code, r.stderr).toBe(0);
+    const left = Date.parse(JSON.parse(readFileSync(storeFile(env), 'utf8')).access_expires_at) - Date.now();
+    expect(left).toBeGreaterThan(DAY_MS - 60_000);
+    expect(left).toBeLessThanOrEqual(DAY_MS);
+  });
+});
+
+describe('answers the contract does not allow, after the server rotated', () => {
+  it.each([
+    ['a lifetime of 0', 'expires_in', '0', /lifetime \(expires_in\) is 0, not a positive number of seconds/],
+    ['a negative lifetime', 'expires_in', '-5', /lifetime \(expires_in\) is -5, not a positive number/],
+    ['a lifetime that is no number', 'expires_in', '"soon"', /lifetime \(expires_in\) is "soon", not a positive number/],
+    ['a token type meterdata cannot send', 'token_type', '"mac"', /issued a token of type "mac", which meterdata does not support: only Bearer and DPoP/],
+  ])('%s: exit 3 saying what the answer carried, the record marked, the token never sent again', async (_name, field, value, reason) => {
+    const { env, rec, sid, stored } = await signedIn();
+    tokenAnswerWith(field, value);
+    const posts = tokenPosts();
+    const r = await runCli(['token'], { env });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/answered the refresh of the access token \(HTTP 200\), but its answer cannot be used/);
+    expect(r.stderr).toMatch(reason);
+    expect(r.stderr).not.toMatch(/cut off|unexpected failure/);
+    expect(r.stderr).toMatch(/will not send it again\. Run `meterdata login` to sign in again/);
+    expect(tokenPosts()).toBe(posts + 1);
+    await neverSentAgain(env, sid, posts, stored, rec);
+  });
+
+  it.each([
+    ['a lifetime of 0', 'expires_in', '0', /lifetime \(expires_in\) is 0/],
+    ['token_type "mac"', 'token_type', '"mac"', /issued a token of type "mac", which meterdata does not support/],
+  ])('at login, %s: exit 5 naming it, nothing stored', async (_name, field, value, reason) => {
+    const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-answers-login-')), METERDATA_CREDENTIAL_STORE: 'file' };
+    tokenAnswerWith(field, value);
+    const r = await loginThroughProxy(env);
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stderr).toMatch(/answer could not be used while trying to redeem the sign-in code/);
+    expect(r.stderr).toMatch(reason);
+    expect(r.stderr).not.toMatch(/cut off|was lost/);
+    expect(() => readFileSync(storeFile(env))).toThrow();
+  });
+});
+
+describe('a 5xx after the refresh reached the server', () => {
+  it.each([500, 502, 503, 504])('HTTP %i (the sandbox had rotated): exit 3, marked, never sent again, the connection not revoked', async (status) => {
+    const { env, rec, sid, stored } = await signedIn();
+    at.proxy.lose = (r) => (r.path === '/oauth/token' ? { fail: status } : undefined);
+    const posts = tokenPosts();
+    const r = await runCli(['token'], { env });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(new RegExp(`failed with HTTP ${status} after the request reached it, possibly after it had already replaced the refresh token`));
+    expect(r.stderr).toMatch(/will not send it again/);
+    await neverSentAgain(env, sid, posts, stored, rec);
+  });
+});

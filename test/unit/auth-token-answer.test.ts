@@ -1,0 +1,56 @@
+// The pure parts of judging a token answer: its lifetime, a token type meterdata cannot send,
+// and a DPoP proof refused while this clock is off the server's Date header.
+import { describe, expect, it } from 'vitest';
+import { lifetimeOf } from '../../src/auth/lifetime.js';
+import { unusableAnswer } from '../../src/auth/token-answer.js';
+import { clockSkewError } from '../../src/core/clock-skew.js';
+
+describe('lifetimeOf', () => {
+  it.each([
+    [undefined, 3600],
+    [3600, 3600],
+    [1e13, 86_400],
+    [Number.MAX_VALUE, 86_400],
+    [0.2, 1],
+  ])('expires_in %s → %s s', (given, kept) => expect(lifetimeOf(given)).toBe(kept));
+
+  it.each([0, -5, Number.NaN, Number.POSITIVE_INFINITY, '3600', null, true])('expires_in %s breaks the contract', (given) => {
+    expect(lifetimeOf(given)).toEqual({ bad: String(given) });
+  });
+});
+
+describe('unusableAnswer', () => {
+  it('names a token type other than Bearer and DPoP, and a lifetime that is no positive number', () => {
+    expect(unusableAnswer({ access_token: 'a', token_type: 'mac', expires_in: 3600 })).toMatch(/token of type "mac"/);
+    expect(unusableAnswer({ access_token: 'a', token_type: 'bearer', expires_in: 0 })).toMatch(/lifetime \(expires_in\) is 0/);
+    expect(unusableAnswer({ access_token: 'a', token_type: 'DPoP', expires_in: 60 })).toBeUndefined();
+  });
+
+  it('reads the body openid-client refused from its error, a lifetime given as text as openid-client does', () => {
+    const refused = (body: Record<string, unknown>) => new Error('invalid response encountered', { cause: new Error('"expires_in" must be a number', { cause: { body } }) });
+    expect(unusableAnswer(refused({ token_type: 'bearer', expires_in: 'soon' }))).toMatch(/is "soon", not a positive number/);
+    expect(unusableAnswer(refused({ token_type: 'mac' }))).toMatch(/"mac"/);
+    expect(unusableAnswer(refused({ token_type: 'bearer', expires_in: '3600' }))).toBeUndefined();
+    expect(unusableAnswer(new Error('socket hang up'))).toBeUndefined();
+  });
+});
+
+describe('clockSkewError', () => {
+  const now = Date.parse('2026-11-27T08:00:00Z');
+  const date = (offsetS: number) => new Date(now + offsetS * 1000).toUTCString();
+  it('none without a Date header, with an unreadable one, or within the 60 s a proof counts for', () => {
+    expect(clockSkewError(null, now)).toBeUndefined();
+    expect(clockSkewError('yesterday-ish', now)).toBeUndefined();
+    expect(clockSkewError(date(-50), now)).toBeUndefined();
+    expect(clockSkewError(date(50), now)).toBeUndefined();
+  });
+
+  it('says how far and which way, in the unit a person reads, and to set the clock right', () => {
+    expect(clockSkewError(date(-90), now)).toMatchObject({ code: 'AUTH_CLOCK_SKEW', exitCode: 5 });
+    expect(clockSkewError(date(-90), now)!.message).toMatch(/clock is 90 seconds ahead of the service's/);
+    expect(clockSkewError(date(600), now)!.message).toMatch(/clock is 10 minutes behind the service's/);
+    expect(clockSkewError(date(-3 * 3600), now)!.message).toMatch(/clock is 3 hours ahead/);
+    expect(clockSkewError(date(-90), now)!.hint).toMatch(/Set the computer's clock right/);
+    expect(clockSkewError(date(-90), now)!.hint).not.toMatch(/login/);
+  });
+});
