@@ -4,8 +4,11 @@ import { catalogue } from '../i18n/index.js';
 export const outText = catalogue(
   'export-run.out-folder',
   {
-    otherArguments: (p: { dir: string }) => `--out ${p.dir} already holds an export made with other arguments.`,
+    otherArguments: (p: { where: string; changes: string }) => `${p.where} already holds an export made with other arguments${p.changes ? `: ${p.changes}` : ''}.`,
+    outFolder: (p: { dir: string }) => `--out ${p.dir}`,
+    defaultFolder: (p: { dir: string }) => `The default folder ${p.dir}`,
     otherArgumentsHint: 'Choose another --out folder, or delete that folder first.',
+    defaultFolderHint: 'Without --out the export goes to this default folder: choose another one with --out FOLDER, or delete that folder first.',
     foreignFile: (p: { dir: string; file: string }) => `--out ${p.dir} already holds ${p.file}, which is not from a complete meterdata export.`,
     foreignFileHint: 'Choose another --out folder, or move those files away first.',
     isFile: (p: { dir: string }) => `--out ${p.dir} is a file, not a folder.`,
@@ -19,8 +22,11 @@ export const outText = catalogue(
     denied: 'permission denied',
   },
   {
-    otherArguments: (p) => `--out ${p.dir} enthält bereits einen Export mit anderen Einstellungen.`,
+    otherArguments: (p) => `${p.where} enthält bereits einen Export mit anderen Einstellungen${p.changes ? `: ${p.changes}` : ''}.`,
+    outFolder: (p) => `--out ${p.dir}`,
+    defaultFolder: (p) => `Der Standardordner ${p.dir}`,
     otherArgumentsHint: 'Wählen Sie einen anderen Zielordner für --out, oder löschen Sie diesen Ordner zuerst.',
+    defaultFolderHint: 'Ohne --out schreibt meterdata in diesen Standardordner: Wählen Sie mit --out ORDNER einen anderen, oder löschen Sie diesen Ordner zuerst.',
     foreignFile: (p) => `--out ${p.dir} enthält bereits die Datei ${p.file}, die nicht aus einem vollständigen meterdata-Export stammt.`,
     foreignFileHint: 'Wählen Sie einen anderen Zielordner für --out, oder verschieben Sie diese Dateien zuerst.',
     isFile: (p) => `--out ${p.dir} ist eine Datei, kein Ordner.`,
