@@ -38,6 +38,11 @@ function reviewWords(v: unknown): string {
 
 const thresholdWords = (v: unknown) => (isRecord(v) && typeof v.threshold === 'string' ? t.percent({ n: v.threshold }) : null);
 
+// A manifest is a file anyone may have edited: its values and the number of settings named are bounded, so the refusal stays one line.
+const MAX_VALUE = 60;
+const MAX_CHANGES = 6;
+const clip = (s: string) => ([...s].length > MAX_VALUE ? `${[...s].slice(0, MAX_VALUE - 1).join('')}…` : s);
+
 const KNOWN = new Set(['from', 'to', 'profile', 'properties', 'metrics', 'formats', 'template', 'review']);
 
 /**
@@ -52,7 +57,7 @@ export function settingChanges(before: unknown, now: Identity): string[] {
     if (same(raw[0], raw[1])) return;
     // Two lists of the same length read the same in words: then the values themselves.
     const [wa, wb] = a === b ? [JSON.stringify(raw[0]) ?? t.unset, JSON.stringify(raw[1]) ?? t.unset] : [a, b];
-    out.push(t.change({ setting, before: wa, after: wb }));
+    out.push(t.change({ setting: clip(setting), before: clip(wa), after: clip(wb) }));
   };
   add(t.period, periodWords(before.from, before.to), periodWords(now.from, now.to), [[before.from, before.to], [now.from, now.to]]);
   add(t.profile, text(before.profile), text(now.profile), [before.profile, now.profile]);
@@ -61,11 +66,11 @@ export function settingChanges(before: unknown, now: Identity): string[] {
   add(t.formats, listWords(before.formats, t.unset), listWords(now.formats, t.unset), [before.formats, now.formats]);
   add(t.template, text(before.template), text(now.template), [before.template, now.template]);
   const [ra, rb] = [reviewWords(before.review), reviewWords(now.review)];
-  if (ra !== rb) out.push(t.change({ setting: t.review, before: ra, after: rb }));
+  if (ra !== rb) out.push(t.change({ setting: t.review, before: clip(ra), after: clip(rb) }));
   const [ta, tb] = [thresholdWords(before.review), thresholdWords(now.review)];
   if (ta !== null && tb !== null && ta !== tb) out.push(t.change({ setting: t.threshold, before: ta, after: tb }));
   for (const key of new Set([...Object.keys(before), ...Object.keys(now)])) {
     if (!KNOWN.has(key)) add(t.other({ key }), JSON.stringify(before[key]) ?? t.unset, JSON.stringify(now[key]) ?? t.unset, [before[key], now[key]]);
   }
-  return out;
+  return out.length > MAX_CHANGES ? [...out.slice(0, MAX_CHANGES - 1), t.more({ n: out.length - MAX_CHANGES + 1 })] : out;
 }

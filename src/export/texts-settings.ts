@@ -24,6 +24,7 @@ export const settingTexts = catalogue(
     percent: (p: { n: string }) => `${p.n} %`,
     other: (p: { key: string }) => `setting "${p.key}"`,
     unset: 'not set',
+    more: (p: { n: number }) => `${p.n} more settings`,
   },
   {
     change: (p) => `${p.setting} ${p.before} → ${p.after}`,
@@ -45,5 +46,6 @@ export const settingTexts = catalogue(
     percent: (p) => `${String(p.n).replace('.', ',')} %`,
     other: (p) => `Einstellung „${p.key}“`,
     unset: 'nicht gesetzt',
+    more: (p) => `${p.n} weitere Einstellungen`,
   },
 );

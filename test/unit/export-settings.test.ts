@@ -63,6 +63,15 @@ describe('settingChanges', () => {
     ]);
   });
 
+  it('a hostile manifest (long values, many settings) still gives one bounded line', () => {
+    const before = { ...id(), template: 'x'.repeat(10_000), ...Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, 'y'.repeat(1000)])) };
+    const changes = settingChanges(before, id());
+    expect(changes).toHaveLength(6);
+    expect(changes[0]).toBe(`layout (--template) ${'x'.repeat(59)}… → generic`);
+    expect(changes[5]).toBe('96 more settings');
+    expect(changes.join('; ').length).toBeLessThan(800);
+  });
+
   it('says nothing it cannot know: an unreadable manifest, or the same settings', () => {
     expect(settingChanges(undefined, id())).toEqual([]);
     expect(settingChanges('x', id())).toEqual([]);
