@@ -57,6 +57,7 @@ describe('an earlier export in the default folder', () => {
     const first = await runCli(['export', '--year', '2025', '--format', 'csv', '--quiet'], { env, cwd });
     expect(first.code, first.stderr).toBe(0);
     const before = sandbox.log.total;
+    const consumptionBefore = count();
     const r = await runCli(['export', '--year', '2025', '--format', 'csv', '--compare', '2024', '--lang', 'de'], { env, cwd });
     expect(r.code).toBe(2);
     const dir = path.join(cwd, 'meterdata-2025-01-01_2025-12-31');
@@ -65,6 +66,11 @@ describe('an earlier export in the default folder', () => {
         '  Ohne --out schreibt meterdata in diesen Standardordner: Wählen Sie mit --out ORDNER einen anderen, oder löschen Sie diesen Ordner zuerst.\n',
     );
     expect(sandbox.log.total).toBe(before);
+    // that folder as the comparison of the same period: refused, nothing fetched but who is signed in
+    const own = await runCli(['export', '--year', '2025', '--format', 'csv', '--compare', dir, '--out', 'other'], { env, cwd });
+    expect(own.code).toBe(2);
+    expect(own.stderr).toContain(`--compare ${dir}: that export covers 2025-01-01 to 2025-12-31, the period of this export itself`);
+    expect(sandbox.log.byEndpoint.get(CONSUMPTION) ?? 0).toBe(consumptionBefore);
   }, 60_000);
 });
 
