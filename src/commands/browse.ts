@@ -11,6 +11,8 @@ import type { ExportSelection } from '../tui/data.js';
 import { periodFlags } from '../export/options.js';
 import { defaultRange, rangeFlags } from '../tui/range.js';
 import { t } from '../tui/texts.js';
+import { language, type Lang } from '../i18n/index.js';
+import type { ExportFlags } from '../export/options.js';
 
 /** As src/cli.ts parsed them: --year, --from and --to already checked by src/core/dates.ts. */
 export interface BrowseFlags {
@@ -60,6 +62,30 @@ function slug(text: string, fallback: string): string {
 }
 
 /**
+ * The export flags of what the screen shows: its range and comparison (`y 2025 vs 2024`
+ * writes plausibility.csv, as `export --compare 2024` does), the layout of its language
+ * (`de` in a German run: the screen's words, semicolons and decimal commas) and a folder
+ * named after all of it, so an export with a comparison never meets one without in the
+ * same folder.
+ */
+export function browseExportFlags(s: ExportSelection, lang: Lang, profile: string | undefined): ExportFlags {
+  const unitPart = s.unitId ? `-${slug(s.unitName ?? '', s.unitId)}` : '';
+  const c = s.range.compare;
+  const vsPart = c ? `-vs-${c.from}_${c.to}` : '';
+  const out = `meterdata-${s.range.from}_${s.range.to}-${slug(s.property.name, s.property.id)}${unitPart}${vsPart}`;
+  return {
+    from: s.range.from,
+    to: s.range.to,
+    property: [s.property.id],
+    out,
+    quiet: true,
+    profile,
+    template: lang === 'de' ? 'de' : 'generic',
+    ...(c ? { compareFrom: c.from, compareTo: c.to } : {}),
+  };
+}
+
+/**
  * `e` in the browser: the export command's own run (journal, writers, atomic rename)
  * for the selected Property, over the browser's paced client and without progress
  * output, which would scribble over the screen. On a unit screen only that unit's
@@ -72,9 +98,7 @@ async function exportFromBrowser(s: ExportSelection, ctx: { api: ApiClient; io: 
     import('../export/run.js'),
     import('../export/progress.js'),
   ]);
-  const unitPart = s.unitId ? `-${slug(s.unitName ?? '', s.unitId)}` : '';
-  const out = `meterdata-${s.range.from}_${s.range.to}-${slug(s.property.name, s.property.id)}${unitPart}`;
-  const opts = { from: s.range.from, to: s.range.to, property: [s.property.id], out, quiet: true, profile: ctx.profile };
+  const opts = browseExportFlags(s, language(), ctx.profile);
   const { args, template } = await prepareExport(opts, ctx.io);
   const reporter = createReporter(ctx.io, { quiet: true, requests: () => ctx.api.stats().requests });
   const unitId = s.unitId;

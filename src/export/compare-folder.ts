@@ -10,6 +10,7 @@ import { figuresFromTables, type Figure, type TableLayout } from '../review/inde
 import { MANIFEST } from './output.js';
 import { loadTemplate, type Template } from './templates.js';
 import { compareText as t } from './texts-folder.js';
+import { day } from '../i18n/index.js';
 
 export interface FolderComparison {
   dir: string;
@@ -56,13 +57,15 @@ async function templateOf(dir: string, name: unknown): Promise<Template> {
   throw refuse(dir, t.templateUnreadable({ name }), t.templateUnreadableHint);
 }
 
-export async function loadComparisonFolder(dir: string, who: WhoAmI): Promise<FolderComparison> {
+/** `own`: the export's own period; a folder of that same period is no comparison (the export's own folder, given twice). */
+export async function loadComparisonFolder(dir: string, who: WhoAmI, own?: { from: string; to: string }): Promise<FolderComparison> {
   const m = await readManifest(dir);
   if (m.tenant?.id !== who.tenant_id) {
     throw refuse(dir, t.otherTenant({ theirs: String(m.tenant?.name ?? t.anotherTenant), ours: who.tenant_name }), t.otherTenantHint, 'EXPORT_COMPARE_OTHER_TENANT');
   }
   const range = m.range;
   if (typeof range?.from !== 'string' || typeof range.to !== 'string') throw refuse(dir, t.noRange, t.another);
+  if (own && range.from === own.from && range.to === own.to) throw refuse(dir, t.samePeriod({ from: day(range.from), to: day(range.to) }), t.another);
   const texts = new Map<string, string>();
   for (const f of m.files ?? []) {
     if (typeof f.name !== 'string' || f.name.includes('/') || f.name.includes('\\')) throw refuse(dir, t.notPlain, t.another, 'EXPORT_COMPARE_MISMATCH');

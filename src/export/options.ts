@@ -22,6 +22,8 @@ export interface ExportArgs {
   metrics: KnownMetric[];
   formats: Format[];
   out: string;
+  /** No --out was given: `out` is the default folder named after the range. */
+  defaultOut?: boolean;
   template: string;
   profile: string | undefined;
   rateLimit: number;
@@ -128,6 +130,8 @@ export function parseExportArgs(opts: ExportFlags, cwd: string, env: NodeJS.Proc
   const expected = expectedRange(from, to, now);
   const out = path.resolve(cwd, opts.out ?? `meterdata-${expected.from}_${expected.to}`);
   const profile = opts.profile ?? env.METERDATA_PROFILE;
+  const review = parseReviewArgs(opts, cwd);
+  refuseSelfComparison(opts, review, { from, to });
   return {
     from,
     to,
@@ -135,15 +139,24 @@ export function parseExportArgs(opts: ExportFlags, cwd: string, env: NodeJS.Proc
     metrics,
     formats,
     out,
+    ...(opts.out === undefined ? { defaultOut: true } : {}),
     template,
     profile: profile || undefined,
     rateLimit,
     json: opts.json === true,
     quiet: opts.quiet === true,
     strict: opts.strict === true,
-    review: parseReviewArgs(opts, cwd),
+    review,
     unitRefs: readUnitRefs(opts.unitRefs, cwd),
   };
+}
+
+/** A comparison period equal to the export's own is a mistake (a year typed twice), never a review. */
+function refuseSelfComparison(opts: ExportFlags, review: ReviewArgs | null, period: { from: string; to: string }): void {
+  const c = review?.compare;
+  if (!c || !('from' in c) || c.from !== period.from || c.to !== period.to) return;
+  const flag = opts.compare !== undefined ? `--compare ${opts.compare}` : `--compare-from ${opts.compareFrom} --compare-to ${opts.compareTo}`;
+  throw new UsageError(t.compareSame({ flag }), t.compareSameHint({ example: String(Number(period.from.slice(0, 4)) - 1) }));
 }
 
 /**

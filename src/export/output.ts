@@ -11,6 +11,7 @@ import { UsageError } from '../core/errors.js';
 import { located } from '../core/disk.js';
 import { AtomicOutput, asideName, partialName, type BufferedFile, type FileMark } from './atomic.js';
 import { CsvTableWriter } from './csv-writer.js';
+import { settingChanges } from './settings.js';
 import type { Format } from './options.js';
 import { overviewKey, type Row, type TableName } from './tables.js';
 import type { Template } from './templates.js';
@@ -72,17 +73,21 @@ export function findingsPlace(s: { files: FileEntry[] }, template: Pick<Template
 }
 
 /**
- * Refuses an --out folder that holds another export (its manifest names other arguments)
- * or files under our names that no complete export of these arguments wrote. A folder
- * holding a complete export of the same arguments is overwritten (a plain re-run).
+ * Refuses an --out folder that holds another export (its manifest names other arguments,
+ * each difference named) or files under our names that no complete export of these
+ * arguments wrote. A folder holding a complete export of the same arguments is
+ * overwritten (a plain re-run). `defaultOut`: no --out was typed, so the message says
+ * that this is the default folder and how to choose another.
  */
-export async function checkOutDir(dir: string, identity: Record<string, unknown>, names: string[]): Promise<void> {
+export async function checkOutDir(dir: string, identity: Record<string, unknown>, names: string[], opts: { defaultOut?: boolean } = {}): Promise<void> {
   await checkWritable(dir);
   // A commit that crashed half-way left the previous manifest aside: the folder is still that export's.
   const manifest = (await readManifest(path.join(dir, MANIFEST))) ?? (await readManifest(path.join(dir, asideName(MANIFEST))));
   if (manifest) {
     if (JSON.stringify(manifest.identity) === JSON.stringify(identity)) return;
-    throw new UsageError(t.otherArguments({ dir }), t.otherArgumentsHint, 'EXPORT_OUT_IN_USE');
+    const where = opts.defaultOut ? t.defaultFolder({ dir }) : t.outFolder({ dir });
+    const changes = settingChanges(manifest.identity, identity).join('; ');
+    throw new UsageError(t.otherArguments({ where, changes }), opts.defaultOut ? t.defaultFolderHint : t.otherArgumentsHint, 'EXPORT_OUT_IN_USE');
   }
   for (const n of names) {
     const exists = await stat(path.join(dir, n)).then(() => true, () => false);

@@ -8,7 +8,7 @@ import { ExitCode, MeterdataError, isMeterdataError } from '../core/errors.js';
 import { currentFigures, devicesOf, figuresOf, reviewProperty, type Figure, type ReviewResult } from '../review/index.js';
 import { loadComparisonFolder, type FolderComparison } from './compare-folder.js';
 import type { PropertyAnswers } from './journal.js';
-import type { ExportArgs } from './options.js';
+import { expectedRange, type ExportArgs } from './options.js';
 import type { Reporter } from './progress.js';
 import { mapPool } from '../api/walk.js';
 import { day } from '../i18n/index.js';
@@ -58,7 +58,7 @@ export async function startPlausibility(args: ExportArgs, who: WhoAmI): Promise<
   const review = args.review;
   if (!review) return null;
   const compare = review.compare;
-  const folder: FolderComparison | null = compare && 'dir' in compare ? await loadComparisonFolder(compare.dir, who) : null;
+  const folder: FolderComparison | null = compare && 'dir' in compare ? await loadComparisonFolder(compare.dir, who, expectedRange(args.from, args.to, new Date())) : null;
   const fetched = compare && 'from' in compare ? compare : null;
   const query = fetched ? { from: fetched.from, to: fetched.to, ...(args.metrics.length ? { metrics: args.metrics } : {}) } : null;
 

@@ -181,7 +181,7 @@ async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<num
     try {
       const kept = await keptResult(record, args);
       if (kept) return kept;
-      await checkOutDir(args.out, identity(args), finalNames(template, args.formats));
+      await checkOutDir(args.out, identity(args), finalNames(template, args.formats), args);
       const summary: ExportSummary = await exportProfile(args, template, profileIo(io, profile, display), { reporter: (requests) => display.reporter(profile, requests), slots, workbooks, ...(workers ? { writeWorkbook: workers.write, renderAhead: workers.ahead } : {}) });
       const attention = summary.flags.not_billed + summary.flags.review;
       const strict = args.strict && attention > 0;

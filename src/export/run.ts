@@ -97,7 +97,7 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
   const journal = await Journal.open(deps.stateDir, { ...id, out: args.out }, who, now(), args.out).catch((e: unknown) => Promise.reject(diskProblem(e) ?? e));
   try {
     // Checked again under the folder's lock: another export may have finished there since.
-    await checkOutDir(args.out, id, finalNames(template, args.formats));
+    await checkOutDir(args.out, id, finalNames(template, args.formats), args);
   } catch (e) {
     await Journal.release(journal.handOver(), !journal.resumed); // a journal just made for a refused run goes too
     throw e;

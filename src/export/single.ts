@@ -19,7 +19,7 @@ export async function prepareExport(opts: ExportFlags, io: Io) {
   const args = parseExportArgs(opts, io.cwd, io.env);
   fixedExportTime(io.env);
   const template = await loadTemplate(args.template, io.cwd);
-  await checkOutDir(args.out, identity(args), finalNames(activeTemplate(template, args.review), args.formats));
+  await checkOutDir(args.out, identity(args), finalNames(activeTemplate(template, args.review), args.formats), args);
   return { args, template };
 }
 

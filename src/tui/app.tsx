@@ -128,7 +128,7 @@ export function App(props: AppProps) {
   const load = target.kind === 'properties' || list$.status !== 'ready' ? list$ : bundle$;
   let body;
   if (overlay) body = <ScrollView lines={overlay} top={state.overlayTop} height={overlayHeight} width={width} />;
-  else if (load.status === 'error') body = <ErrorView info={describeError(load.error)} height={listHeight + 1} canGoBack={state.stack.length > 1} />;
+  else if (load.status === 'error') body = <ErrorView info={describeError(load.error, load === bundle$ ? range : undefined)} height={listHeight + 1} canGoBack={state.stack.length > 1} />;
   else if (load.status !== 'ready' || screen === null) {
     const what = target.kind === 'properties' || !property ? t.properties : `${property.name} (${periodText(range)})`;
     const text = !progress || target.kind === 'properties' ? t.loading({ what }) : progress.total === null ? t.loadingUnits({ what, done: progress.done }) : t.loadingUnitsOf({ what, done: progress.done, total: progress.total });
@@ -160,7 +160,7 @@ export function App(props: AppProps) {
           {fit(status, width - 1) || ' '}
         </Text>
         {body}
-        <Footer width={width} />
+        <Footer width={width} list={target.kind === 'properties'} />
       </Box>
     </ColorContext.Provider>
   );

@@ -2,10 +2,12 @@
 // Classified by the error's class and stable code, never by the words of a message.
 import { AccessWithdrawnError, MeterdataError, NotSignedInError, ServiceUnavailableError } from '../core/errors.js';
 import { isRateLimit } from '../core/codes.js';
+import { periodText } from './format.js';
+import { defaultRange, rangeLabel, type DateRange } from './range.js';
 import { t } from './texts.js';
 
 export interface ErrorInfo {
-  kind: 'signed-out' | 'access-withdrawn' | 'rate-limited' | 'unavailable' | 'other';
+  kind: 'signed-out' | 'access-withdrawn' | 'rate-limited' | 'unavailable' | 'range-refused' | 'other';
   title: string;
   message: string;
   hint?: string;
@@ -13,8 +15,17 @@ export interface ErrorInfo {
 }
 
 
-export function describeError(e: unknown): ErrorInfo {
+/**
+ * `range`: what the screen asked for. A range the service refuses is explained with it in
+ * the browser's own words and keys: the service's detail is its own English, and the
+ * export's hint names --year/--from/--to, which the browser does not have.
+ */
+export function describeError(e: unknown, range?: DateRange, now = new Date()): ErrorInfo {
   const message = e instanceof Error ? e.message : String(e);
+  if (range && e instanceof MeterdataError && e.code === 'API_INVALID_RANGE') {
+    const example = rangeLabel(defaultRange(now));
+    return { kind: 'range-refused', title: t.rangeRefused, message: t.rangeRefusedText({ range: periodText(range) }), hint: t.rangeRefusedHint({ example }), retryable: false };
+  }
   if (e instanceof NotSignedInError) {
     return { kind: 'signed-out', title: t.signedOut, message, hint: e.hint ?? t.signedOutHint, retryable: false };
   }

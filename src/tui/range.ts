@@ -1,7 +1,7 @@
 // The billing range of the browser: a whole calendar year or a from/to pair.
 // The `y` prompt reads it with src/core/dates.ts, like export's and browse's flags:
 // the same bounds and the same messages for the same mistakes.
-import { datePair, parseYear, yearRange as fromYear } from '../core/dates.js';
+import { datePair, parseDate, parseYear, yearRange as fromYear } from '../core/dates.js';
 import { UsageError } from '../core/errors.js';
 import { rangeTexts as t } from './texts-range.js';
 
@@ -44,6 +44,8 @@ export function parseRangeInput(input: string): RangeResult {
   if (!r.ok || compare === undefined) return r;
   const c = parseOne(compare);
   if (!c.ok) return { ok: false, message: t.comparison({ message: c.message }) };
+  // The same period twice shows no change, and export (`e`) refuses it as --compare with its own period.
+  if (c.range.from === r.range.from && c.range.to === r.range.to) return { ok: false, message: t.sameComparison({ example: `${main?.trim()} vs ${Number(r.range.from.slice(0, 4)) - 1}` }) };
   return { ok: true, range: { ...r.range, compare: c.range } };
 }
 
@@ -53,9 +55,16 @@ function parseOne(input: string): RangeResult {
   if (text === '') return { ok: false, message: t.empty };
   const parts = text.split(/\s*\.\.\s*|\s+/).filter((p) => p !== '');
   // No flag at the prompt: the messages name the typed value (and the year example is just "2025").
+  // A date typed alone is read as a date, so a wrong one is "not a date", never "not a year".
+  if (parts.length === 1 && /^\d+-/.test(parts[0]!)) return oneDate(parts[0]!);
   if (parts.length === 1) return checked(() => fromYear(parseYear(parts[0]!, '', '2025')));
   if (parts.length === 2) return checked(() => datePair(parts[0]!, parts[1]!, null));
   return { ok: false, message: t.neither({ text }) };
+}
+
+function oneDate(text: string): RangeResult {
+  const read = checked(() => ({ from: parseDate(text, ''), to: text }));
+  return read.ok ? { ok: false, message: t.oneDate({ date: text, example: `${text}..${text.slice(0, 4)}-12-31` }) } : read;
 }
 
 export function rangeLabel(r: DateRange): string {

@@ -8,11 +8,15 @@ export const rangeTexts = catalogue(
     comparison: (p: { message: string }) => `comparison: ${p.message}`,
     empty: 'type a year such as 2025, or from..to such as 2025-01-01..2025-06-30',
     neither: (p: { text: string }) => `"${p.text}" is neither a year nor from..to; e.g. 2025 or 2025-01-01..2025-06-30`,
+    sameComparison: (p: { example: string }) => `compare with another period than the range itself, e.g. ${p.example}`,
+    oneDate: (p: { date: string; example: string }) => `${p.date} is a single date; give from..to, e.g. ${p.example}`,
   },
   {
     oneComparison: 'nur ein Vergleich, z. B. 2025 vs 2024',
     comparison: (p) => `Vergleich: ${p.message}`,
     empty: 'ein Jahr wie 2025 eingeben oder von..bis wie 2025-01-01..2025-06-30',
     neither: (p) => `„${p.text}“ ist weder ein Jahr noch von..bis; z. B. 2025 oder 2025-01-01..2025-06-30`,
+    sameComparison: (p) => `bitte mit einem anderen Zeitraum als dem gewählten vergleichen, z. B. ${p.example}`,
+    oneDate: (p) => `${p.date} ist nur ein Datum; bitte von..bis angeben, z. B. ${p.example}`,
   },
 );

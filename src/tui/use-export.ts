@@ -12,7 +12,7 @@ export function useExport(data: BrowseData, dispatch: (a: Action) => void): (s: 
       if (!data.exportSelection) return;
       data.exportSelection(selection).then(
         (where) => dispatch({ type: 'export-ended', message: t.exported({ where }) }),
-        (e: unknown) => dispatch({ type: 'export-ended', message: t.exportFailed({ message: describeError(e).message }) }),
+        (e: unknown) => dispatch({ type: 'export-ended', message: t.exportFailed({ message: describeError(e, selection.range).message }) }),
       );
     },
     [data, dispatch],

@@ -51,14 +51,23 @@ export function windowStart(cursor: number, total: number, height: number): numb
   return Math.max(0, Math.min(cursor - Math.floor(height / 2), total - height));
 }
 
+/** A list taller than its rows keeps its last row for a line saying how many more lie below (or, at the end, above). */
 export function ListView({ rows, cursor, width, height }: { rows: Row[]; cursor: number; width: number; height: number }) {
-  const start = windowStart(cursor, rows.length, height);
-  const visible = rows.slice(start, start + height);
+  const fits = rows.length <= height;
+  const bodyH = fits ? height : height - 1;
+  const start = windowStart(cursor, rows.length, bodyH);
+  const visible = rows.slice(start, start + bodyH);
+  const below = rows.length - start - bodyH;
   return (
     <Box flexDirection="column" height={height}>
       {visible.map((r, i) => (
         <Line key={r.key} spans={r.spans} width={width} selected={start + i === cursor && r.selectable} />
       ))}
+      {fits ? null : (
+        <Text wrap="truncate-end" dimColor>
+          {fit(`  ${below > 0 ? t.listBelow({ n: below }) : t.listAbove({ n: start })}`, width - 1)}
+        </Text>
+      )}
     </Box>
   );
 }
@@ -194,8 +203,10 @@ export function helpLines(width: number): Span[][] {
   return lines;
 }
 
-export function Footer({ width }: { width: number }) {
-  const text = width >= 96 ? h.footerWide : h.footer;
+/** `list`: the Properties list, where `c` counts and `i` has no flags to explain. */
+export function Footer({ width, list = false }: { width: number; list?: boolean }) {
+  const [wide, narrow] = list ? [t.footerListWide, t.footerList] : [h.footerWide, h.footer];
+  const text = [...wide].length <= width - 1 ? wide : narrow;
   return (
     <Text wrap="truncate-end" dimColor>
       {fit(text, width - 1)}

@@ -51,7 +51,7 @@ describe('meterdata export --lang de', () => {
     const out = path.join(home, 'de1');
     const r = await runCli(['export', '--year', '2024', '--out', out, '--lang', 'de'], { env, cwd: home });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`--out ${out} enthält bereits einen Export mit anderen Einstellungen.`);
+    expect(r.stderr).toContain(`--out ${out} enthält bereits einen Export mit anderen Einstellungen: Zeitraum 2025 → 2024.`);
     expect(r.stderr).toContain('Wählen Sie einen anderen Zielordner für --out, oder löschen Sie diesen Ordner zuerst.');
     expect(await findEnglish(r.stdout + r.stderr)).toEqual([]);
   });

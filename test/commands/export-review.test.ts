@@ -36,6 +36,8 @@ describe('review flags are checked before any request', () => {
     [['--compare', '2024', '--threshold', 'abc'], /--threshold: "abc" is not a percentage/],
     [['--compare', '2024', '--threshold', '0'], /--threshold: "0"/],
     [['--compare', ''], /--compare: the value is empty/],
+    [['--compare', '2025'], /--compare 2025 is the export's own period/],
+    [['--compare-from', '2025-01-01', '--compare-to', '2025-12-31'], /--compare-from 2025-01-01 --compare-to 2025-12-31 is the export's own period/],
   ];
   for (const [argv, msg] of cases) {
     it(`rejects ${argv.join(' ')}`, async () => {
@@ -47,6 +49,29 @@ describe('review flags are checked before any request', () => {
       expect(sandbox.log.total).toBe(before);
     });
   }
+});
+
+describe('an earlier export in the default folder', () => {
+  it('--compare 2024 added to it is refused naming the comparison, that the folder is the default one and --out', async () => {
+    const cwd = await mkdtemp(path.join(home, 'default-'));
+    const first = await runCli(['export', '--year', '2025', '--format', 'csv', '--quiet'], { env, cwd });
+    expect(first.code, first.stderr).toBe(0);
+    const before = sandbox.log.total;
+    const consumptionBefore = count();
+    const r = await runCli(['export', '--year', '2025', '--format', 'csv', '--compare', '2024', '--lang', 'de'], { env, cwd });
+    expect(r.code).toBe(2);
+    const dir = path.join(cwd, 'meterdata-2025-01-01_2025-12-31');
+    expect(r.stderr).toBe(
+      `meterdata: Der Standardordner ${dir} enthält bereits einen Export mit anderen Einstellungen: Plausibilitätsprüfung keine → Vergleich mit 2024.\n` +
+        '  Ohne --out schreibt meterdata in diesen Standardordner: Wählen Sie mit --out ORDNER einen anderen, oder löschen Sie diesen Ordner zuerst.\n',
+    );
+    expect(sandbox.log.total).toBe(before);
+    // that folder as the comparison of the same period: refused, nothing fetched but who is signed in
+    const own = await runCli(['export', '--year', '2025', '--format', 'csv', '--compare', dir, '--out', 'other'], { env, cwd });
+    expect(own.code).toBe(2);
+    expect(own.stderr).toContain(`--compare ${dir}: that export covers 2025-01-01 to 2025-12-31, the period of this export itself`);
+    expect(sandbox.log.byEndpoint.get(CONSUMPTION) ?? 0).toBe(consumptionBefore);
+  }, 60_000);
 });
 
 const rows = (text: string, sep = ',') => {

@@ -7,57 +7,22 @@
 // pane must be German, with no English phrase of the catalogues. Every pane shown in
 // docs/browse.md is written raw to test/.tmp/browse-panes/ (test/e2e/browse-doc-panes.mjs
 // puts them into the docs).
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { headlessLogin } from '../../src/sandbox/headless-login.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { findEnglish } from '../helpers/catalogues.js';
+import { terminal, tmuxOn } from '../helpers/tmux-pane.js';
 import { requireTool } from '../helpers/tools.js';
 
 const bin = new URL('../../bin/meterdata.js', import.meta.url).pathname;
 const panesDir = new URL('../.tmp/browse-panes/', import.meta.url).pathname;
 // A server of our own, so the test never touches anyone's tmux sessions.
 const socket = `meterdata-browse-${process.pid}`;
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function terminal(session: string) {
-  const pane = () => tmux('capture-pane', '-p', '-t', session);
-  return {
-    pane,
-    /** Polls the pane (at most 150 x 100 ms) until `pred` holds. */
-    async waitFor(pred: (p: string) => boolean, what: string): Promise<string> {
-      let last = '';
-      for (let i = 0; i < 150; i++) {
-        last = pane();
-        if (pred(last)) return last;
-        await sleep(100);
-      }
-      throw new Error(`the browser never showed ${what}; the pane was:\n${last}`);
-    },
-    /** One key (or one typed word) per send-keys, as a person would type. */
-    async keys(...ks: string[]) {
-      for (const k of ks) {
-        tmux('send-keys', '-t', session, k);
-        await sleep(200);
-      }
-    },
-    /** Several keys in one send-keys: the program reads them as one chunk. */
-    async chunk(...ks: string[]) {
-      tmux('send-keys', '-t', session, ...ks);
-      await sleep(200);
-    },
-    /** Keeps the pane as captured, for docs/browse.md. */
-    async save(name: string, text: string) {
-      await mkdir(panesDir, { recursive: true });
-      await writeFile(path.join(panesDir, `${name}.txt`), text);
-    },
-  };
-}
+const tmux = tmuxOn(socket);
 
 async function signedIn(sandbox: Sandbox): Promise<string> {
   const home = await mkdtemp(path.join(os.tmpdir(), 'md-browse-'));
@@ -68,7 +33,7 @@ async function signedIn(sandbox: Sandbox): Promise<string> {
 function start(session: string, home: string, size: [number, number], env = '', lang: 'en' | 'de' = 'en') {
   const command = `cd ${home} && env METERDATA_HOME=${home} NO_COLOR=1 ${env} ${process.execPath} ${bin} browse --year 2025 --lang ${lang}; echo EXIT=$?; sleep 60`;
   tmux('new-session', '-d', '-s', session, '-x', String(size[0]), '-y', String(size[1]), command);
-  return terminal(session);
+  return terminal(tmux, session, panesDir);
 }
 
 const sandboxes: Sandbox[] = [];
@@ -109,6 +74,10 @@ describe('meterdata browse in a terminal', () => {
       whyFlag: /\[!\] not billed: Calibration expired/,
       where: /• WE 09 · heat point \w+ · device WMZ-\d+/,
       exported: 'Exported: \\d+ files in',
+      notADate: '"2025-02-30" is not a date',
+      compared: 'Range set to 2025 vs 2024',
+      refused: 'Range refused',
+      refusedText: 'The metering service gives no values for 2027, only for months that have ended.',
     },
     de: {
       quit: 'q Ende',
@@ -129,6 +98,10 @@ describe('meterdata browse in a terminal', () => {
       whyFlag: /\[!\] nicht abgerechnet: Eichfrist abgelaufen/,
       where: /• WE 09 · Messstelle Wärme \w+ · Zähler WMZ-\d+/,
       exported: 'Exportiert: \\d+ Dateien in',
+      notADate: '„2025-02-30“ ist kein Datum',
+      compared: 'Zeitraum jetzt 2025 ggü. 2024',
+      refused: 'Zeitraum abgelehnt',
+      refusedText: 'Der Messdienst liefert für 2027 keine Werte, nur für abgeschlossene Monate.',
     },
   } as const;
 
@@ -193,6 +166,27 @@ describe('meterdata browse in a terminal', () => {
     expect(billing).toContain('WE 09');
     expect(billing).toContain('WE 03');
 
+    // a date typed alone is read as a date
+    await t.keys('y', '2025-02-30', 'Enter');
+    await seen(await t.waitFor((p) => p.includes(w.notADate), 'the refused date'));
+    // `e` after `y 2025 vs 2024` writes what the screen shows: the comparison and the layout of the run's language
+    await t.keys('Escape', 'y', '2025 vs 2024', 'Enter');
+    await seen(await t.waitFor((p) => p.includes(w.compared), 'the comparison range'));
+    await t.keys('e');
+    await seen(await t.waitFor((p) => new RegExp(`${w.exported} \\./meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5-vs-2024`).test(p), 'the export with the comparison', 60)); // two periods over the browser's paced connection
+    const vs = path.join(home, 'meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5-vs-2024-01-01_2024-12-31');
+    expect(await readdir(vs)).toContain('plausibility.csv');
+    const manifest = JSON.parse(await readFile(path.join(vs, 'meterdata-manifest.json'), 'utf8')) as { identity: { template: string; review?: { compare: unknown } } };
+    expect(manifest.identity.template).toBe(lang === 'de' ? 'de' : 'generic');
+    expect(manifest.identity.review?.compare).toEqual({ from: '2024-01-01', to: '2024-12-31' });
+    expect((await readFile(path.join(vs, 'billing.csv'), 'utf8')).replace(/^\uFEFF/, '')).toMatch(lang === 'de' ? /^[^,\n]+;/ : /^property_id,/); // the de layout: semicolons
+
+    // a range after the last completed month: the service refuses it, browse explains it with its own key
+    await t.keys('y', '2027', 'Enter');
+    const refused = await seen(await t.waitFor((p) => p.includes(w.refused), 'the refused range'));
+    expect(refused.replace(/\s+/g, ' ')).toContain(w.refusedText);
+    expect(refused).not.toContain('--year');
+
     await t.keys('q');
     await t.waitFor((p) => p.includes('EXIT=0'), 'a clean exit with status 0');
   });
@@ -211,6 +205,7 @@ describe('meterdata browse in a terminal', () => {
     if (loading.includes('Loading')) await t.save('loading', loading);
     const property = await t.waitFor((p) => p.includes('Units (21)'), 'the units at 80 columns');
     await t.save('property', property);
+    expect(property).toMatch(/more ↓ \(\d+ lines below\)/);
     const we10 = property.split('\n').find((l) => l.includes('WE 10'))!;
     expect(we10).toMatch(/WE 10\s+res\s+\S/);
     for (const code of ['H ', 'HCA ', 'CW ', 'WW ']) expect(we10).toContain(code);

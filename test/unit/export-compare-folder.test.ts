@@ -33,6 +33,14 @@ async function refusal(dir: string): Promise<{ message: string; code: string; ex
 }
 
 describe('loadComparisonFolder', () => {
+  it('refuses a folder of the export\'s own period (the export\'s own folder given as --compare), exit 2', async () => {
+    const dir = await folder();
+    await expect(loadComparisonFolder(dir, WHO, { from: '2025-01-01', to: '2025-12-31' })).resolves.toMatchObject({ range: { from: '2024-01-01', to: '2024-12-31' } });
+    const e = (await loadComparisonFolder(dir, WHO, { from: '2024-01-01', to: '2024-12-31' }).catch((x: unknown) => x)) as { message: string; exitCode: number };
+    expect(e.message).toBe(`--compare ${dir}: that export covers 2024-01-01 to 2024-12-31, the period of this export itself: a comparison with itself shows no change.`);
+    expect(e.exitCode).toBe(ExitCode.USAGE);
+  });
+
   it('reads the figures of an unchanged folder of this tenant, quoted names included', async () => {
     const c = await loadComparisonFolder(await folder(), WHO);
     expect(c.range).toEqual({ from: '2024-01-01', to: '2024-12-31' });

@@ -47,7 +47,7 @@ describe('browse edges', () => {
     app.stdin.write('/EG\r');
     await app.frame((s) => s.includes('Filtered by "EG": 1 match'));
     app.stdin.write('y');
-    await app.frame((s) => s.includes('Year or from..to'));
+    await app.frame((s) => s.includes('Range: '));
     app.stdin.write('2024\r');
     const f = await app.frame((s) => s.includes('range 2024') && s.includes('EG links'), 'the Property over 2024');
     expect(f).toContain('Range set to 2024');

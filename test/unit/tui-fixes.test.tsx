@@ -125,9 +125,9 @@ describe('keys that arrive in one chunk', () => {
     app.stdin.write('j\r');
     await app.frame((s) => s.includes('Properties › Am Markt 3') && s.includes('Plant-room'), 'Am Markt 3 opened');
     app.stdin.write('y');
-    await app.frame((s) => s.includes('Year or from..to'));
+    await app.frame((s) => s.includes('Range: '));
     app.stdin.write('2024\r');
-    await app.frame((s) => s.includes('range 2024') && !s.includes('Year or from..to'), 'the prompt closed with the new range');
+    await app.frame((s) => s.includes('range 2024') && !s.includes('Range: '), 'the prompt closed with the new range');
     app.stdin.write('/EG\r');
     const f = await app.frame((s) => s.includes('Filtered by "EG"'), 'the filter kept');
     expect(f).not.toContain('Filter: ');

@@ -43,7 +43,8 @@ describe('browse in German', () => {
     const list = german(await app.frame((s) => s.includes('Am Markt 3'), 'the Properties'));
     expect(list).toMatch(/^meterdata browse · Liegenschaften +Zeitraum 2025$/m);
     expect(list).toMatch(/Liegenschaft +Anschrift +NE +Hinw\./);
-    expect(list).toContain('↑↓jk ⏎ öffnen Esc zurück / Filter y Zeitraum i warum e Export ? Hilfe q Ende');
+    // On the list `c` counts and `i` has nothing to explain; on a Property it is the other way round.
+    expect(list).toContain('↑↓jk ⏎ öffnen Esc zurück / Filter y Zeitraum e Export c zählen ? Hilfe q Ende');
 
     await press(app.stdin, KEY.enter);
     const property = german(await app.frame((s) => s.includes('Nutzeinheiten (2)'), 'the Property'));
@@ -52,6 +53,7 @@ describe('browse in German', () => {
     expect(property).toMatch(/EG links +Woh EG links +KW 10/);
     expect(property).toContain('Anlagen- und Hauptzähler, keiner Nutzeinheit zugeordnet (1)');
     expect(property).toMatch(/Kaltwasser · Heizungskeller Hauptzähler 500 m³/);
+    expect(property).toContain('↑↓jk ⏎ öffnen Esc zurück / Filter y Zeitraum i warum e Export ? Hilfe q Ende');
 
     await press(app.stdin, 'i');
     const why = german(await app.frame((s) => s.includes('Warum dieser Hinweis'), 'the explanation'));
@@ -126,7 +128,7 @@ describe('browse in German', () => {
     await press(app.stdin, KEY.enter);
     await app.frame((s) => s.includes('Gefiltert nach „leip“: 1 Treffer (Esc hebt auf)'));
     app.stdin.write('y');
-    await app.frame((s) => s.includes('Jahr oder von..bis: █  (z. B. 2024 oder 2025-01-01..2025-06-30; Enter übernehmen · Esc abbrechen)'));
+    await app.frame((s) => s.includes('Zeitraum: █  (z. B. 2024, 2025-01-01..2025-06-30, 2025 vs 2024; Esc bricht ab)'));
     app.stdin.write('2024-03-01..2024-05-31\r');
     const set = await app.frame((s) => s.includes('Zeitraum jetzt 01.03.2024..31.05.2024'), 'the new range');
     expect(set).toMatch(/Zeitraum 03\.2024\.\.05\.2024$/m);
