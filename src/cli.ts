@@ -4,7 +4,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { checkValues, commanderUsageError, conflictMessage, exitCodesHelp, helpConfiguration, wholeNumber, type CommandName } from './cli-help.js';
 import { dateFlag, parseClock, yearFlag } from './core/dates.js';
 import { diskError } from './core/disk.js';
-import { ExitCode, formatError, InterruptedError, isMeterdataError, UsageError } from './core/errors.js';
+import { describeError, ExitCode, failureJson, formatError, InterruptedError, isMeterdataError, UsageError, wasToldInJson } from './core/errors.js';
 import type { Io } from './core/io.js';
 import { packageVersion } from './core/resources.js';
 import { formatFlag, metricFlag, propertyFlag, rateLimitFlag } from './export/options.js';
@@ -24,13 +24,20 @@ function action<T extends object>(io: Io, load: () => Promise<{ run: Handler<T> 
   return async (...params: unknown[]) => {
     const cmd = params[params.length - 1] as Command;
     const { run } = await load();
-    const code = await run({ ...cmd.optsWithGlobals<T & Record<string, unknown>>() }, io, cmd.args);
+    const opts = cmd.optsWithGlobals<T & Record<string, unknown>>();
+    jsonAsked = opts.json === true;
+    const code = await run({ ...opts }, io, cmd.args);
     if (typeof code === 'number') exitCode = code;
   };
 }
 
 let exitCode: number = ExitCode.OK;
 let failedCommand: string | undefined;
+/** The command takes --json and was given it: its failure is printed on stdout as JSON too. */
+let jsonAsked = false;
+
+/** --json among a command's flags, before a `--` (read from argv: a flag commander refused ends its parsing). */
+const asksJson = (argv: string[]) => (argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv).includes('--json');
 
 /** Every command takes it; main() has already read it from argv, before any text was built. */
 const langOption = () => new Option('--lang <lang>', h.lang).choices([...LANGUAGES]);
@@ -62,7 +69,7 @@ function period(cmd: Command, texts: { year: string; from: string; to: string })
     .addOption(new Option('--to <date>', texts.to).argParser(dateFlag('--to')));
 }
 
-function build(io: Io): Command {
+function build(io: Io, argv: string[]): Command {
   const program = new Command('meterdata')
     .description(h.program)
     .usage(`${cliTexts.optionsPlaceholder} ${cliTexts.commandPlaceholder}`)
@@ -78,6 +85,9 @@ function build(io: Io): Command {
       writeErr: (s) => io.stderr.write(s),
       // Commander's own errors are reworded in main(), like every other error.
       outputError: () => undefined,
+    })
+    .hook('preSubcommand', (_program, sub) => {
+      jsonAsked = sub.options.some((o) => o.long === '--json') && asksJson(argv);
     });
 
   program.addOption(langOption());
@@ -179,28 +189,28 @@ export async function main(argv: string[], io?: Io): Promise<number> {
   const ctx = io ?? processIo();
   exitCode = ExitCode.OK;
   failedCommand = undefined;
+  jsonAsked = false;
   // Before the program is built: its help texts are rendered in this language.
   const asked = languageFromArgv(argv);
   setLanguage(isLang(asked) ? asked : languageFromEnv(ctx.env, ctx.locale));
   try {
-    await build(ctx).parseAsync(argv, { from: 'user' });
+    await build(ctx, argv).parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (e) {
-    if (e instanceof CommanderError) {
-      // help and version are successful exits; everything else is a usage error
-      if (e.exitCode === 0) return ExitCode.OK;
-      // `meterdata` alone: commander has already printed the help (to stderr)
-      if (e.code !== 'commander.help') ctx.stderr.write(`${formatError(commanderUsageError(e, failedCommand)).text}\n`);
-      return ExitCode.USAGE;
-    }
+    if (e instanceof CommanderError && e.exitCode === 0) return ExitCode.OK; // help and version
+    // `meterdata` alone: commander has already printed the help (to stderr)
+    if (e instanceof CommanderError && e.code === 'commander.help') return ExitCode.USAGE;
     // a file of meterdata's own on a full or failing disk (config.json after a refresh …): told as such, not as a bug
-    const { text, exitCode: code } = formatError(diskError(e) ?? e);
-    if (ctx.signal.aborted) {
-      // Whatever a command made of the abort, the run was interrupted: 130, never a stack trace.
-      ctx.stderr.write(`${isMeterdataError(e) ? text : formatError(ctx.signal.reason instanceof InterruptedError ? ctx.signal.reason : new InterruptedError(cliTexts.interrupted, { hint: cliTexts.interruptedHint })).text}\n`);
-      return ExitCode.INTERRUPTED;
+    let shown = e instanceof CommanderError ? commanderUsageError(e, failedCommand) : (diskError(e) ?? e);
+    let { text, exitCode: code } = formatError(shown);
+    // Whatever a command made of the abort, the run was interrupted: 130, never a stack trace.
+    if (ctx.signal.aborted && !(e instanceof CommanderError)) {
+      if (!isMeterdataError(e)) ({ text } = formatError((shown = ctx.signal.reason instanceof InterruptedError ? ctx.signal.reason : new InterruptedError(cliTexts.interrupted, { hint: cliTexts.interruptedHint }))));
+      code = ExitCode.INTERRUPTED;
     }
     ctx.stderr.write(`${text}\n`);
+    // Scripts read the failure of a command given --json on stdout, as its other answers.
+    if (jsonAsked && !wasToldInJson(shown)) ctx.stdout.write(`${failureJson({ ...describeError(shown), exitCode: code })}\n`);
     return code;
   }
 }
