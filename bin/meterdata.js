@@ -16,8 +16,6 @@ if (older) {
   process.exit(1);
 }
 
-// Before the CLI loads: no Node warning (a dependency's deprecated call) reaches the user.
-(await import('../dist/core/node-warnings.js')).quietNodeWarnings();
 const { main } = await import('../dist/cli.js');
 
 // `meterdata --help | head` closes the pipe early: that is not an error.

@@ -6,6 +6,7 @@ import { dateFlag, parseClock, yearFlag } from './core/dates.js';
 import { diskError } from './core/disk.js';
 import { describeError, ExitCode, failureJson, formatError, InterruptedError, isMeterdataError, UsageError, wasToldInJson } from './core/errors.js';
 import type { Io } from './core/io.js';
+import { quietNodeWarnings } from './core/node-warnings.js';
 import { packageVersion } from './core/resources.js';
 import { formatFlag, metricFlag, propertyFlag, rateLimitFlag } from './export/options.js';
 import { thresholdFlag } from './export/review-options.js';
@@ -216,6 +217,8 @@ export async function main(argv: string[], io?: Io): Promise<number> {
 }
 
 function processIo(): Io {
+  // A dependency's deprecated call (DEP0005 in the executable's bundle) is no concern of the user's.
+  quietNodeWarnings();
   const controller = new AbortController();
   // The first Ctrl-C asks the running command to stop cleanly (temp files removed,
   // journal kept); a second one ends the process at once. Listeners stay installed:

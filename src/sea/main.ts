@@ -5,11 +5,9 @@
 // the same main() as bin/meterdata.js.
 import { getAsset } from 'node:sea';
 import { main } from '../cli.js';
-import { quietNodeWarnings } from '../core/node-warnings.js';
 import { useEmbeddedResources } from '../core/resources.js';
 import { initYoga } from './yoga.js';
 
-quietNodeWarnings();
 const text = (rel: string): string => getAsset(rel, 'utf8');
 
 useEmbeddedResources((JSON.parse(text('package.json')) as { version: string }).version, text);
