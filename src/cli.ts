@@ -34,11 +34,19 @@ function action<T extends object>(io: Io, load: () => Promise<{ run: Handler<T> 
 
 let exitCode: number = ExitCode.OK;
 let failedCommand: string | undefined;
-/** The command takes --json and was given it: its failure is printed on stdout as JSON too. */
-let jsonAsked = false;
+/** As the command parsed its flags: --json given. Unset where parsing failed (then argv tells). */
+let jsonAsked: boolean | undefined;
 
-/** --json among a command's flags, before a `--` (read from argv: a flag commander refused ends its parsing). */
-const asksJson = (argv: string[]) => (argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv).includes('--json');
+/**
+ * The command argv names takes --json and argv gives it: read from argv, because a flag commander
+ * refuses ends its parsing (`export --yaer 2025 --json`), also of the global --lang given after it.
+ */
+function asksJson(program: Command, argv: string[]): boolean {
+  const args = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  const name = args.find((a, i) => !a.startsWith('-') && args[i - 1] !== '--lang');
+  const cmd = program.commands.find((c) => c.name() === name);
+  return cmd !== undefined && cmd.options.some((o) => o.long === '--json') && args.includes('--json');
+}
 
 /** Every command takes it; main() has already read it from argv, before any text was built. */
 const langOption = () => new Option('--lang <lang>', h.lang).choices([...LANGUAGES]);
@@ -70,7 +78,7 @@ function period(cmd: Command, texts: { year: string; from: string; to: string })
     .addOption(new Option('--to <date>', texts.to).argParser(dateFlag('--to')));
 }
 
-function build(io: Io, argv: string[]): Command {
+function build(io: Io): Command {
   const program = new Command('meterdata')
     .description(h.program)
     .usage(`${cliTexts.optionsPlaceholder} ${cliTexts.commandPlaceholder}`)
@@ -86,9 +94,6 @@ function build(io: Io, argv: string[]): Command {
       writeErr: (s) => io.stderr.write(s),
       // Commander's own errors are reworded in main(), like every other error.
       outputError: () => undefined,
-    })
-    .hook('preSubcommand', (_program, sub) => {
-      jsonAsked = sub.options.some((o) => o.long === '--json') && asksJson(argv);
     });
 
   program.addOption(langOption());
@@ -190,12 +195,13 @@ export async function main(argv: string[], io?: Io): Promise<number> {
   const ctx = io ?? processIo();
   exitCode = ExitCode.OK;
   failedCommand = undefined;
-  jsonAsked = false;
+  jsonAsked = undefined;
   // Before the program is built: its help texts are rendered in this language.
   const asked = languageFromArgv(argv);
   setLanguage(isLang(asked) ? asked : languageFromEnv(ctx.env, ctx.locale));
+  const program = build(ctx);
   try {
-    await build(ctx, argv).parseAsync(argv, { from: 'user' });
+    await program.parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (e) {
     if (e instanceof CommanderError && e.exitCode === 0) return ExitCode.OK; // help and version
@@ -211,7 +217,7 @@ export async function main(argv: string[], io?: Io): Promise<number> {
     }
     ctx.stderr.write(`${text}\n`);
     // Scripts read the failure of a command given --json on stdout, as its other answers.
-    if (jsonAsked && !wasToldInJson(shown)) ctx.stdout.write(`${failureJson({ ...describeError(shown), exitCode: code })}\n`);
+    if ((jsonAsked ?? asksJson(program, argv)) && !wasToldInJson(shown)) ctx.stdout.write(`${failureJson({ ...describeError(shown), exitCode: code })}\n`);
     return code;
   }
 }

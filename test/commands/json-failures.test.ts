@@ -50,6 +50,12 @@ describe('export --json that fails', () => {
     }
   });
 
+  it('a --lang commander refuses, before the command or after it (parsed as the program\'s flag): USAGE_INVALID_ARGUMENT', async () => {
+    for (const argv of [['export', '--json', '--lang', 'xx'], ['--lang', 'xx', 'export', '--year', '2025', '--json']]) {
+      expect(failureOf(await runCli(argv, { env, cwd: home })).error.code, argv.join(' ')).toBe('USAGE_INVALID_ARGUMENT');
+    }
+  });
+
   it('a value a flag refuses, and a missing period: USAGE, exit 2', async () => {
     expect(failureOf(await runCli(['export', '--year', '25', '--json'], { env, cwd: home })).error.code).toBe('USAGE');
     expect(failureOf(await runCli(['export', '--json'], { env, cwd: home })).exit_code).toBe(2);
@@ -102,6 +108,14 @@ describe('status --json that fails', () => {
     expect(o.exit_code).toBe(2);
   });
 
+  it('a name with terminal controls: escaped in the JSON as on stderr, the parsed message keeps them', async () => {
+    const name = 'a\u202e\u009b2Jb';
+    const r = await runCli(['status', '--profile', name, '--json'], { env });
+    expect(r.stdout).not.toMatch(/[\u202e\u009b]/);
+    expect(r.stdout).toContain('\\u202e');
+    expect(JSON.parse(r.stdout).error.message).toContain(name);
+  });
+
   it('a mistyped flag: USAGE_UNKNOWN_OPTION', async () => {
     expect(failureOf(await runCli(['status', '--json', '--al'], { env })).error.code).toBe('USAGE_UNKNOWN_OPTION');
   });
@@ -114,7 +128,7 @@ describe('status --json that fails', () => {
 
 describe('what stays as it was', () => {
   it('without --json, or for a command that takes no --json, stdout stays empty', async () => {
-    for (const argv of [['export', '--yaer', '2025'], ['login', '--json'], ['token', '--json'], ['status', '--', '--json']]) {
+    for (const argv of [['export', '--yaer', '2025'], ['exprot', '--json'], ['login', '--json'], ['token', '--json'], ['status', '--', '--json']]) {
       const r = await runCli(argv, { env, cwd: home });
       expect(r.code, argv.join(' ')).not.toBe(0);
       expect(r.stdout, argv.join(' ')).toBe('');
