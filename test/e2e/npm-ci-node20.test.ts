@@ -5,7 +5,7 @@
 // about esbuild's install script. The install runs in a scratch folder holding what `npm ci`
 // reads (package.json, package-lock.json, .npmrc), with the system's npm and its cache.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,8 +18,12 @@ const systemEnv = { PATH: `${SYSTEM}:/bin`, HOME: os.homedir() };
 function npmCi(extra: string[]): { status: number | null; stderr: string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'md-npm-ci-'));
   for (const f of ['package.json', 'package-lock.json', '.npmrc']) copyFileSync(path.join(ROOT, f), path.join(dir, f));
-  const r = spawnSync(path.join(SYSTEM, 'npm'), ['ci', ...extra], { cwd: dir, env: systemEnv, encoding: 'utf8', timeout: 400_000 });
-  return { status: r.status, stderr: r.stderr };
+  try {
+    const r = spawnSync(path.join(SYSTEM, 'npm'), ['ci', ...extra], { cwd: dir, env: systemEnv, encoding: 'utf8', timeout: 400_000 });
+    return { status: r.status, stderr: r.stderr };
+  } finally {
+    rmSync(dir, { recursive: true, force: true }); // a whole node_modules
+  }
 }
 
 describe('npm ci on the system Node.js', () => {
