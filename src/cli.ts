@@ -4,8 +4,9 @@ import { Command, CommanderError, Option } from 'commander';
 import { checkValues, commanderUsageError, conflictMessage, exitCodesHelp, helpConfiguration, wholeNumber, type CommandName } from './cli-help.js';
 import { dateFlag, parseClock, yearFlag } from './core/dates.js';
 import { diskError } from './core/disk.js';
-import { ExitCode, formatError, InterruptedError, isMeterdataError, UsageError } from './core/errors.js';
+import { describeError, ExitCode, failureJson, formatError, InterruptedError, isMeterdataError, UsageError, wasToldInJson } from './core/errors.js';
 import type { Io } from './core/io.js';
+import { quietNodeWarnings } from './core/node-warnings.js';
 import { packageVersion } from './core/resources.js';
 import { formatFlag, metricFlag, propertyFlag, rateLimitFlag } from './export/options.js';
 import { thresholdFlag } from './export/review-options.js';
@@ -24,13 +25,28 @@ function action<T extends object>(io: Io, load: () => Promise<{ run: Handler<T> 
   return async (...params: unknown[]) => {
     const cmd = params[params.length - 1] as Command;
     const { run } = await load();
-    const code = await run({ ...cmd.optsWithGlobals<T & Record<string, unknown>>() }, io, cmd.args);
+    const opts = cmd.optsWithGlobals<T & Record<string, unknown>>();
+    jsonAsked = opts.json === true;
+    const code = await run({ ...opts }, io, cmd.args);
     if (typeof code === 'number') exitCode = code;
   };
 }
 
 let exitCode: number = ExitCode.OK;
 let failedCommand: string | undefined;
+/** As the command parsed its flags: --json given. Unset where parsing failed (then argv tells). */
+let jsonAsked: boolean | undefined;
+
+/**
+ * The command argv names takes --json and argv gives it: read from argv, because a flag commander
+ * refuses ends its parsing (`export --yaer 2025 --json`), also of the global --lang given after it.
+ */
+function asksJson(program: Command, argv: string[]): boolean {
+  const args = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  const name = args.find((a, i) => !a.startsWith('-') && args[i - 1] !== '--lang');
+  const cmd = program.commands.find((c) => c.name() === name);
+  return cmd !== undefined && cmd.options.some((o) => o.long === '--json') && args.includes('--json');
+}
 
 /** Every command takes it; main() has already read it from argv, before any text was built. */
 const langOption = () => new Option('--lang <lang>', h.lang).choices([...LANGUAGES]);
@@ -179,33 +195,36 @@ export async function main(argv: string[], io?: Io): Promise<number> {
   const ctx = io ?? processIo();
   exitCode = ExitCode.OK;
   failedCommand = undefined;
+  jsonAsked = undefined;
   // Before the program is built: its help texts are rendered in this language.
   const asked = languageFromArgv(argv);
   setLanguage(isLang(asked) ? asked : languageFromEnv(ctx.env, ctx.locale));
+  const program = build(ctx);
   try {
-    await build(ctx).parseAsync(argv, { from: 'user' });
+    await program.parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (e) {
-    if (e instanceof CommanderError) {
-      // help and version are successful exits; everything else is a usage error
-      if (e.exitCode === 0) return ExitCode.OK;
-      // `meterdata` alone: commander has already printed the help (to stderr)
-      if (e.code !== 'commander.help') ctx.stderr.write(`${formatError(commanderUsageError(e, failedCommand)).text}\n`);
-      return ExitCode.USAGE;
-    }
+    if (e instanceof CommanderError && e.exitCode === 0) return ExitCode.OK; // help and version
+    // `meterdata` alone: commander has already printed the help (to stderr)
+    if (e instanceof CommanderError && e.code === 'commander.help') return ExitCode.USAGE;
     // a file of meterdata's own on a full or failing disk (config.json after a refresh …): told as such, not as a bug
-    const { text, exitCode: code } = formatError(diskError(e) ?? e);
-    if (ctx.signal.aborted) {
-      // Whatever a command made of the abort, the run was interrupted: 130, never a stack trace.
-      ctx.stderr.write(`${isMeterdataError(e) ? text : formatError(ctx.signal.reason instanceof InterruptedError ? ctx.signal.reason : new InterruptedError(cliTexts.interrupted, { hint: cliTexts.interruptedHint })).text}\n`);
-      return ExitCode.INTERRUPTED;
+    let shown = e instanceof CommanderError ? commanderUsageError(e, failedCommand) : (diskError(e) ?? e);
+    let { text, exitCode: code } = formatError(shown);
+    // Whatever a command made of the abort, the run was interrupted: 130, never a stack trace.
+    if (ctx.signal.aborted && !(e instanceof CommanderError)) {
+      if (!isMeterdataError(e)) ({ text } = formatError((shown = ctx.signal.reason instanceof InterruptedError ? ctx.signal.reason : new InterruptedError(cliTexts.interrupted, { hint: cliTexts.interruptedHint }))));
+      code = ExitCode.INTERRUPTED;
     }
     ctx.stderr.write(`${text}\n`);
+    // Scripts read the failure of a command given --json on stdout, as its other answers.
+    if ((jsonAsked ?? asksJson(program, argv)) && !wasToldInJson(shown)) ctx.stdout.write(`${failureJson({ ...describeError(shown), exitCode: code })}\n`);
     return code;
   }
 }
 
 function processIo(): Io {
+  // A dependency's deprecated call (DEP0005 in the executable's bundle) is no concern of the user's.
+  quietNodeWarnings();
   const controller = new AbortController();
   // The first Ctrl-C asks the running command to stop cleanly (temp files removed,
   // journal kept); a second one ends the process at once. Listeners stay installed:

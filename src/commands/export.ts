@@ -2,7 +2,7 @@
 // then sign-in, the walk and the files (src/export). Exit 0 also when values were not
 // billed or need review (they are listed in review.csv); with --strict such a run
 // ends with exit 6 (code EXPORT_FLAGS_STRICT) after all files were written.
-import { ExitCode } from '../core/errors.js';
+import { ExitCode, toldInJson } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import type { ExportFlags } from '../export/options.js';
 import { exportSingle, prepareExport } from '../export/single.js';
@@ -12,9 +12,10 @@ export async function run(opts: ExportFlags, io: Io): Promise<number> {
   if (opts.allProfiles === true || opts.profiles !== undefined) return (await import('../export/portfolio.js')).runPortfolio(opts, io);
   const { args, template } = await prepareExport(opts, io);
   const summary = await exportSingle(args, template, io);
-  if (args.json) io.stdout.write(`${summaryJson(summary)}\n`);
+  const failure = args.strict ? strictFailure(summary, template) : null;
+  if (args.json) io.stdout.write(`${summaryJson(summary, failure)}\n`);
   if (!args.quiet) io.stderr.write(`${summaryText(summary, template)}\n`);
-  const failure = strictFailure(summary, template);
-  if (args.strict && failure) throw failure;
+  // Its facts are in the summary object: --json prints one object, not a second for the failure.
+  if (failure) throw args.json ? toldInJson(failure) : failure;
   return ExitCode.OK;
 }

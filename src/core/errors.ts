@@ -1,7 +1,7 @@
 // One error family for the whole tool. Code below cli.ts throws these; only the
 // entry point turns them into a message and an exit status.
 import { ExitCode, type ErrorCode } from './codes.js';
-import { terminalSafe, terminalSafeLines } from './terminal-text.js';
+import { terminalSafe, terminalSafeJson, terminalSafeLines } from './terminal-text.js';
 import { coreTexts as t } from './texts.js';
 
 export { ExitCode, type ErrorCode } from './codes.js';
@@ -103,3 +103,38 @@ export function formatError(e: unknown): { text: string; exitCode: ExitCode } {
     exitCode: ExitCode.UNEXPECTED,
   };
 }
+
+/** What a script reads of a failure: the exit status and the error's stable code, message and hint. */
+export interface Failure {
+  exitCode: number;
+  error: { code: string; message: string; hint?: string };
+  /** An unclassified error's stack, for the report of the bug (never printed as JSON). */
+  stack?: string;
+}
+
+/** A failure as `--json` and the portfolio's summary tell it; an unclassified error is a bug (exit 1). */
+export function describeError(e: unknown): Failure {
+  if (isMeterdataError(e)) return { exitCode: e.exitCode, error: { code: e.code, message: e.message, ...(e.hint ? { hint: e.hint } : {}) } };
+  const err = e instanceof Error ? e : new Error(String(e));
+  return { exitCode: ExitCode.UNEXPECTED, error: { code: 'UNEXPECTED', message: t.bug({ message: err.message }) }, ...(err.stack ? { stack: err.stack } : {}) };
+}
+
+/**
+ * The object `--json` prints for a failed command, the keys of the portfolio's failed profile:
+ * `{outcome: "failed", exit_code, error{code, message, hint}}`, one line, with the control
+ * characters a message may quote from the server escaped.
+ */
+export function failureJson(f: Failure): string {
+  return terminalSafeJson({ outcome: 'failed', exit_code: f.exitCode, error: f.error });
+}
+
+// An error whose facts a command already printed in its own --json object (export --strict's
+// summary): the entry point does not print them a second time.
+const inJsonObject = new WeakSet<MeterdataError>();
+
+export function toldInJson<E extends MeterdataError>(e: E): E {
+  inJsonObject.add(e);
+  return e;
+}
+
+export const wasToldInJson = (e: unknown): boolean => e instanceof MeterdataError && inJsonObject.has(e);

@@ -6,6 +6,10 @@ import type { Io } from './io.js';
 import { InterruptedError } from './errors.js';
 import { setLanguage } from '../i18n/index.js';
 import { serializeError, type WorkerReply, type WorkerRequest } from './isolate.js';
+import { quietNodeWarnings } from './node-warnings.js';
+
+// A worker prints Node's warnings on its own stderr, which is the user's.
+quietNodeWarnings();
 
 const req = workerData as WorkerRequest;
 setLanguage(req.lang);

@@ -6,6 +6,7 @@ export const coreTexts = catalogue(
   'core',
   {
     unexpected: 'unexpected failure (this is a bug; please report it with the lines below)',
+    bug: (p: { message: string }) => `unexpected failure (this is a bug; please report it): ${p.message}`,
     interrupted: 'Interrupted.',
     interruptedHint: 'Nothing was half-written; run the same command again to continue.',
     unavailableHint: 'Try again later; if it persists, check the service status.',
@@ -22,6 +23,7 @@ export const coreTexts = catalogue(
   },
   {
     unexpected: 'unerwarteter Fehler (ein Programmfehler; bitte melden Sie ihn mit den folgenden Zeilen)',
+    bug: (p) => `unerwarteter Fehler (ein Programmfehler; bitte melden Sie ihn): ${p.message}`,
     interrupted: 'Abgebrochen.',
     interruptedHint: 'Es wurde nichts halb geschrieben; führen Sie denselben Befehl erneut aus, um fortzufahren.',
     unavailableHint: 'Bitte versuchen Sie es später erneut; wenn der Fehler bleibt, prüfen Sie den Status des Dienstes.',

@@ -1,7 +1,7 @@
 // What the portfolio export reports per profile: a summary line on stderr, one JSON
 // object per profile with --json, and portfolio-summary.csv in the --out folder. The
 // exit status of the whole run is the worst of the profiles' (WORST_FIRST).
-import { ExitCode, isMeterdataError } from '../core/errors.js';
+import { describeError, ExitCode, isMeterdataError, type Failure } from '../core/errors.js';
 import { terminalSafe } from '../core/terminal-text.js';
 import { csvLine, neutraliseFormula } from './format.js';
 import type { ExportSummary } from './run.js';
@@ -18,7 +18,7 @@ export interface ProfileResult {
   seconds: number;
   summary?: Omit<ExportSummary, 'files'> & { files?: ExportSummary['files'] };
   /** What went wrong (failed, or exit 6 of --strict). */
-  error?: { code: string; message: string; hint?: string };
+  error?: Failure['error'];
 }
 
 /**
@@ -33,13 +33,11 @@ export function worstExitCode(codes: number[]): number {
   return codes.reduce((worst, c) => (rank(c) < rank(worst) ? c : worst), ExitCode.OK as number);
 }
 
-/** A failure as the summary shows it; an unclassified error is a bug (exit 1) and keeps its stack for the report. */
-export function describeFailure(e: unknown, signal?: AbortSignal): { exitCode: number; error: { code: string; message: string; hint?: string }; stack?: string } {
-  if (isMeterdataError(e)) return { exitCode: e.exitCode, error: { code: e.code, message: e.message, ...(e.hint ? { hint: e.hint } : {}) } };
+/** A failure as the summary shows it (core's describeError); an interruption before the profile started is no bug. */
+export function describeFailure(e: unknown, signal?: AbortSignal): Failure {
   // Ctrl-C or SIGTERM while a profile was still signing in: an interruption, not a bug.
-  if (signal?.aborted) return { exitCode: ExitCode.INTERRUPTED, error: { code: 'EXPORT_INTERRUPTED', message: t.interrupted, hint: t.interruptedHint } };
-  const err = e instanceof Error ? e : new Error(String(e));
-  return { exitCode: ExitCode.UNEXPECTED, error: { code: 'UNEXPECTED', message: t.bug({ message: err.message }) }, ...(err.stack ? { stack: err.stack } : {}) };
+  if (!isMeterdataError(e) && signal?.aborted) return { exitCode: ExitCode.INTERRUPTED, error: { code: 'EXPORT_INTERRUPTED', message: t.interrupted, hint: t.interruptedHint } };
+  return describeError(e);
 }
 
 

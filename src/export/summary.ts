@@ -1,6 +1,6 @@
 // What a finished export says: the summary lines on stderr (stdout for the demo), the
 // --json object, and the --strict failure.
-import { ExitCode, MeterdataError } from '../core/errors.js';
+import { describeError, ExitCode, MeterdataError } from '../core/errors.js';
 import { terminalSafeJson } from '../core/terminal-text.js';
 import { findingsPlace } from './output.js';
 import type { ExportSummary } from './run.js';
@@ -33,7 +33,9 @@ export function summaryText(s: ExportSummary, template: Pick<Template, 'files'>)
   ].join('\n');
 }
 
-export function summaryJson(s: ExportSummary): string {
+/** The --json object; with --strict's failure it carries that failure as a failed command's object does. */
+export function summaryJson(s: ExportSummary, failure?: MeterdataError | null): string {
+  const failed = failure ? describeError(failure) : null;
   return terminalSafeJson({
     out: s.out,
     files: s.files,
@@ -47,6 +49,8 @@ export function summaryJson(s: ExportSummary): string {
     flags: s.flags,
     flag_codes: s.codes,
     requests: s.requests,
+    exit_code: failed ? failed.exitCode : ExitCode.OK,
+    ...(failed ? { error: failed.error } : {}),
   });
 }
 

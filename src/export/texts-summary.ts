@@ -55,7 +55,6 @@ export const portfolioText = catalogue(
     strictExit: ' (--strict: exit 6)',
     interrupted: 'Interrupted before the export of this profile started.',
     interruptedHint: 'Run the same command again to continue.',
-    bug: (p: { message: string }) => `unexpected failure (this is a bug; please report it): ${p.message}`,
   },
   {
     failed: (p) => `Profil ${p.profile}: fehlgeschlagen (Exit-Code ${p.exit}, ${p.code}): ${p.message}`,
@@ -66,6 +65,5 @@ export const portfolioText = catalogue(
     strictExit: ' (--strict: Exit-Code 6)',
     interrupted: 'Abgebrochen, bevor der Export dieses Profils begann.',
     interruptedHint: 'Führen Sie denselben Befehl erneut aus, um fortzusetzen.',
-    bug: (p) => `unerwarteter Fehler (ein Programmfehler; bitte melden Sie ihn): ${p.message}`,
   },
 );

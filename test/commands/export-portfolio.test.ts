@@ -204,7 +204,8 @@ describe('portfolio export against one sandbox with two landlords', () => {
     await mkdir(path.join(out, 'portfolio-summary.csv', 'in-the-way'), { recursive: true }); // a folder where the summary goes
     const r = await runCli(['export', '--year', '2025', ...FAST, '--profiles', 'nord', '--out', out, '--json'], { env, cwd: home });
     expect(r.code).toBe(1);
-    expect((JSON.parse(r.stdout) as { outcome: string }).outcome).toBe('exported');
+    const [profile, failure, ...more] = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { outcome: string; exit_code: number });
+    expect([profile!.outcome, failure!.outcome, failure!.exit_code, more.length]).toEqual(['exported', 'failed', 1, 0]);
     expect(r.stderr).toMatch(/^meterdata: /m);
     expect(r.stderr).not.toMatch(/summary in/);
   });

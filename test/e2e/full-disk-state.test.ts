@@ -135,7 +135,10 @@ describe('the portfolio summary on a full disk (--out a full tmpfs, the profile\
     expect(status, err).toBe(0);
     const first = await read(logs, 'first.err');
     expect((await read(logs, 'first.code')).trim(), first).toBe('1');
-    expect((JSON.parse(await read(logs, 'first.out')) as { outcome: string }).outcome).toBe('exported');
+    // the profile's object, then the failure's: a script reads the full disk's code on stdout too
+    const [profileObject, failure, ...more] = (await read(logs, 'first.out')).trim().split('\n').map((l) => JSON.parse(l) as { outcome: string; exit_code?: number; error?: { code: string } });
+    expect(profileObject!.outcome).toBe('exported');
+    expect([failure!.outcome, failure!.exit_code, failure!.error?.code, more.length]).toEqual(['failed', 1, 'EXPORT_WRITE_FAILED', 0]);
     expect(first).toContain(`meterdata: A file of the export could not be written (${out}/portfolio-summary.csv): the disk is full.`);
     expect(first).not.toMatch(/unexpected|^\s+at /m);
     expect((await read(logs, 'first.ls')).trim().split('\n').sort()).toEqual(['default', 'fill']); // no half-written summary
@@ -143,6 +146,34 @@ describe('the portfolio summary on a full disk (--out a full tmpfs, the profile\
     expect((await read(logs, 'second.code')).trim(), second).toBe('0');
     expect((JSON.parse(await read(logs, 'second.out')) as { outcome: string }).outcome).toBe('kept');
     expect(await read(logs, 'summary.csv')).toMatch(/\r\ndefault,kept,0,/);
+  }, 150_000);
+});
+
+describe('a single export --json whose --out cannot be written (a read-only file system, a full one)', () => {
+  it('stderr\'s line and, on stdout, the failure\'s object with its code and exit status (before: stdout empty)', async () => {
+    const { home, env } = await signedInHome('md-e2e-singlero-');
+    const mnt = path.join(home, 'mnt');
+    await mkdir(mnt);
+    const logs = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-singlero-logs-'));
+    const script = [
+      'mkdir -p "$1/ro" "$1/full" || exit 89',
+      'mount -t tmpfs -o ro,size=1m meterdata-ro "$1/ro" && mount -t tmpfs -o size=16k meterdata-full "$1/full" || exit 90',
+      'dd if=/dev/zero of="$1/full/fill" bs=4096 2>/dev/null',
+      'for d in ro full; do "$2" "$3" export --year 2025 --format csv --out "$1/$d/out" --json >"$4/$d.out" 2>"$4/$d.err"; echo $? >"$4/$d.code"; done',
+    ].join('\n');
+    const { status, err } = await inNamespace(script, [mnt, process.execPath, BIN, logs], env);
+    expect(status, err).toBe(0);
+    for (const [d, code, errorCode, words] of [['ro', 2, 'EXPORT_OUT_NOT_WRITABLE', /read-only/], ['full', 1, 'EXPORT_WRITE_FAILED', /the disk is full/]] as const) {
+      const stderr = await read(logs, `${d}.err`);
+      expect((await read(logs, `${d}.code`)).trim(), stderr).toBe(String(code));
+      const lines = (await read(logs, `${d}.out`)).trim().split('\n');
+      expect(lines, stderr).toHaveLength(1);
+      const o = JSON.parse(lines[0]!) as { outcome: string; exit_code: number; error: { code: string; message: string; hint?: string } };
+      expect([o.outcome, o.exit_code, o.error.code], stderr).toEqual(['failed', code, errorCode]);
+      expect(o.error.message).toMatch(words);
+      expect(stderr).toContain(`meterdata: ${o.error.message}`);
+      expect(stderr).not.toMatch(/unexpected|^\s+at /m);
+    }
   }, 150_000);
 });
 

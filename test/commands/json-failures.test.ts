@@ -1,0 +1,147 @@
+// A command given --json that fails prints one JSON object on stdout as well as its line on
+// stderr: {outcome: "failed", exit_code, error{code, message, hint}}, the keys of the
+// portfolio's failed profile, so that a script reads the failure's code (e.g. a full disk's
+// EXPORT_WRITE_FAILED) where it reads the command's answers. Before, stdout stayed empty.
+import { writeFile, mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { OutputSet } from '../../src/export/output.js';
+import { headlessLogin } from '../../src/sandbox/headless-login.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { runCli, type CliResult } from '../helpers/run-cli.js';
+
+let sandbox: Sandbox;
+let home: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 6 });
+  home = await mkdtemp(path.join(os.tmpdir(), 'md-json-failures-'));
+  env = { METERDATA_HOME: home };
+  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(30_000) });
+});
+afterAll(async () => sandbox?.close());
+
+interface FailureObject {
+  outcome: string;
+  exit_code: number;
+  error: { code: string; message: string; hint?: string };
+}
+
+/** stdout holds exactly one line, the failure's object, and it tells what stderr tells. */
+function failureOf(r: CliResult): FailureObject {
+  const lines = r.stdout.split('\n').filter(Boolean);
+  expect(lines, r.stderr).toHaveLength(1);
+  const o = JSON.parse(lines[0]!) as FailureObject;
+  expect(o.outcome).toBe('failed');
+  expect(o.exit_code).toBe(r.code);
+  expect(r.stderr).toContain(`meterdata: ${o.error.message}`);
+  if (o.error.hint) expect(r.stderr).toContain(o.error.hint);
+  return o;
+}
+
+describe('export --json that fails', () => {
+  it('a mistyped flag (refused by commander, whatever its place): USAGE_UNKNOWN_OPTION, exit 2', async () => {
+    for (const argv of [['export', '--json', '--yaer', '2025'], ['export', '--yaer', '2025', '--json']]) {
+      const o = failureOf(await runCli(argv, { env, cwd: home }));
+      expect([o.exit_code, o.error.code]).toEqual([2, 'USAGE_UNKNOWN_OPTION']);
+      expect(o.error.message).toContain('--yaer');
+    }
+  });
+
+  it('a --lang commander refuses, before the command or after it (parsed as the program\'s flag): USAGE_INVALID_ARGUMENT', async () => {
+    for (const argv of [['export', '--json', '--lang', 'xx'], ['--lang', 'xx', 'export', '--year', '2025', '--json']]) {
+      expect(failureOf(await runCli(argv, { env, cwd: home })).error.code, argv.join(' ')).toBe('USAGE_INVALID_ARGUMENT');
+    }
+  });
+
+  it('a value a flag refuses, and a missing period: USAGE, exit 2', async () => {
+    expect(failureOf(await runCli(['export', '--year', '25', '--json'], { env, cwd: home })).error.code).toBe('USAGE');
+    expect(failureOf(await runCli(['export', '--json'], { env, cwd: home })).exit_code).toBe(2);
+  });
+
+  it('an --out below a file: EXPORT_OUT_NOT_A_FOLDER, exit 2, nothing asked of the server', async () => {
+    const file = path.join(home, 'a-file');
+    await writeFile(file, 'x');
+    const before = sandbox.log.total;
+    const o = failureOf(await runCli(['export', '--year', '2025', '--format', 'csv', '--out', path.join(file, 'out'), '--json'], { env, cwd: home }));
+    expect([o.exit_code, o.error.code]).toEqual([2, 'EXPORT_OUT_NOT_A_FOLDER']);
+    expect(sandbox.log.total).toBe(before);
+  });
+
+  it('a full disk while the files are written: EXPORT_WRITE_FAILED, exit 1, the hint to free space', async () => {
+    const write = OutputSet.prototype.write;
+    const spy = vi.spyOn(OutputSet.prototype, 'write').mockImplementation(async function (this: OutputSet, ...args: Parameters<typeof write>) {
+      if (args[0] === 'billing') throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' });
+      return write.apply(this, args);
+    });
+    let r: CliResult;
+    try {
+      r = await runCli(['export', '--year', '2025', '--format', 'csv', '--out', path.join(home, 'full'), '--json', '--quiet'], { env, cwd: home });
+    } finally {
+      spy.mockRestore();
+    }
+    const o = failureOf(r);
+    expect([o.exit_code, o.error.code]).toEqual([1, 'EXPORT_WRITE_FAILED']);
+    expect(o.error.message).toContain('the disk is full');
+    expect(o.error.hint).toMatch(/^Free space on that disk/);
+  });
+
+  it('the portfolio refusing its arguments before any profile: one failure object', async () => {
+    const file = path.join(home, 'b-file');
+    await writeFile(file, 'x');
+    const o = failureOf(await runCli(['export', '--year', '2025', '--profiles', 'default', '--out', path.join(file, 'out'), '--json'], { env, cwd: home }));
+    expect([o.exit_code, o.error.code]).toEqual([2, 'EXPORT_OUT_NOT_A_FOLDER']);
+  });
+
+  it('in German: the message and hint a person reads are German, code and keys are not', async () => {
+    const o = failureOf(await runCli(['export', '--lang', 'de', '--yaer', '2025', '--json'], { env, cwd: home }));
+    expect(o.error.code).toBe('USAGE_UNKNOWN_OPTION');
+    expect(o.error.message).toMatch(/unbekannte Option/i);
+  });
+});
+
+describe('status --json that fails', () => {
+  it('a profile name that cannot be one: exit 2 as JSON', async () => {
+    const o = failureOf(await runCli(['status', '--profile', '../x', '--json'], { env }));
+    expect(o.exit_code).toBe(2);
+  });
+
+  it('a name with terminal controls: escaped in the JSON as on stderr, the parsed message keeps them', async () => {
+    const name = 'a\u202e\u009b2Jb';
+    const r = await runCli(['status', '--profile', name, '--json'], { env });
+    expect(r.stdout).not.toMatch(/[\u202e\u009b]/);
+    expect(r.stdout).toContain('\\u202e');
+    expect(JSON.parse(r.stdout).error.message).toContain(name);
+  });
+
+  it('a mistyped flag: USAGE_UNKNOWN_OPTION', async () => {
+    expect(failureOf(await runCli(['status', '--json', '--al'], { env })).error.code).toBe('USAGE_UNKNOWN_OPTION');
+  });
+
+  it('interrupted before it could check: exit 130 in the object too', async () => {
+    const o = failureOf(await runCli(['status', '--json'], { env, signal: AbortSignal.abort() }));
+    expect(o.exit_code).toBe(130);
+  });
+});
+
+describe('what stays as it was', () => {
+  it('without --json, or for a command that takes no --json, stdout stays empty', async () => {
+    for (const argv of [['export', '--yaer', '2025'], ['exprot', '--json'], ['login', '--json'], ['token', '--json'], ['status', '--', '--json']]) {
+      const r = await runCli(argv, { env, cwd: home });
+      expect(r.code, argv.join(' ')).not.toBe(0);
+      expect(r.stdout, argv.join(' ')).toBe('');
+    }
+  });
+
+  it('export --strict --json: one summary object carrying exit 6 and its error, no second object', async () => {
+    const r = await runCli(['export', '--year', '2025', '--format', 'csv', '--out', path.join(home, 'strict'), '--json', '--quiet', '--strict'], { env, cwd: home });
+    expect(r.code, r.stderr).toBe(6);
+    const lines = r.stdout.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(1);
+    const s = JSON.parse(lines[0]!) as { exit_code: number; error: { code: string }; counts: unknown };
+    expect([s.exit_code, s.error.code]).toEqual([6, 'EXPORT_FLAGS_STRICT']);
+    expect(s.counts).toBeTruthy();
+  });
+});
