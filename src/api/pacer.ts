@@ -4,6 +4,7 @@
 // start more than L requests in any rolling window of 60 s plus a safety margin (the
 // server timestamps arrival, not our start, so network jitter would otherwise let two
 // starts 60 s apart land 59.9 s apart). Every attempt, retries included, takes a slot.
+import { RETRY_AFTER_TOTAL_MS } from './limits.js';
 
 /** Pure rate arithmetic, time passed in: easy to check against a simulated clock. */
 export class RateBudget {
@@ -17,14 +18,18 @@ export class RateBudget {
   private readonly starts: number[] = [];
   private head = 0;
   private pausedUntil = 0;
+  /** The time Retry-After pauses have added so far, against maxPausedMs. */
+  pausedMs = 0;
+  readonly maxPausedMs: number;
 
-  constructor(opts: { perMinute: number; burst?: number; windowMs?: number; marginMs?: number }) {
+  constructor(opts: { perMinute: number; burst?: number; windowMs?: number; marginMs?: number; maxPausedMs?: number }) {
     if (!(opts.perMinute >= 1)) throw new RangeError('rateLimitPerMinute must be at least 1');
     this.perWindow = Math.floor(opts.perMinute);
     this.burst = Math.max(1, Math.min(this.perWindow, Math.floor(opts.burst ?? this.perWindow / 20)));
     this.windowMs = (opts.windowMs ?? 60_000) + (opts.marginMs ?? 1_000);
     this.spacingMs = (opts.windowMs ?? 60_000) / this.perWindow;
     this.tokens = this.burst;
+    this.maxPausedMs = opts.maxPausedMs ?? RETRY_AFTER_TOTAL_MS;
   }
 
   /** Earliest time at or after `now` when the next request may start. */
@@ -64,6 +69,19 @@ export class RateBudget {
   /** The starts of the current window (at or after `now` minus the window), for the shared window file. */
   recent(now: number): number[] {
     return this.starts.filter((t) => t > now - this.windowMs);
+  }
+
+  /**
+   * A 429's pause of `ms` from `now` if the run's pauses stay within maxPausedMs with it; false,
+   * and no pause, otherwise. Only what it adds to a pause already running counts: many
+   * callers answered 429 at once wait once, not once each.
+   */
+  pause(now: number, ms: number): boolean {
+    const adds = Math.max(0, now + ms - Math.max(now, this.pausedUntil));
+    if (this.pausedMs + adds > this.maxPausedMs) return false;
+    this.pausedMs += adds;
+    this.pauseUntil(now + ms);
+    return true;
   }
 
   /** Retry-After: nobody starts before `until`. The bucket restarts empty-ish so the release is not a stampede. */
@@ -132,10 +150,11 @@ export class Scheduler {
     });
   }
 
-  /** Pauses every caller for `ms` (a 429's Retry-After). */
-  pauseFor(ms: number): void {
-    this.budget.pauseUntil(this.now() + ms);
+  /** Pauses every caller for `ms` (a 429's Retry-After); false, and no pause, when the run's pauses would pass their budget. */
+  pauseFor(ms: number): boolean {
+    if (!this.budget.pause(this.now(), ms)) return false;
     this.pump();
+    return true;
   }
 
   private pump(): void {
