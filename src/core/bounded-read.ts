@@ -1,7 +1,9 @@
-// A file named on the command line (--unit-refs, --template) is read before any request.
+// A file named on the command line (--unit-refs, --template) or one meterdata reads back
+// (config.json, the stored sign-in, the manifest in --out, the saved progress, its spools).
 // Only a plain file is read, and never past a bound: a FIFO or /dev/stdin would block the
 // run, /dev/zero would be read until memory runs out, a file growing meanwhile never ends.
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { fileTexts as ft } from './texts.js';
 
 export type BoundedRead = { ok: true; bytes: Buffer } | { ok: false; why: 'folder' | 'not-a-file' | 'too-large' };
@@ -37,15 +39,40 @@ export function readBounded(file: string, maxBytes: number): BoundedRead {
  */
 export const OWN_FILE_MAX = 1 << 20;
 
-/** Such a file's text; null when it does not exist; `problem` (in the run's language) when it cannot be one of ours. */
-export function readOwnFile(file: string): { text: string } | { problem: string } | null {
+/**
+ * Such a file's bytes; null when it does not exist; `problem` (in the run's language) when it
+ * cannot be one of ours. `maxBytes`: for one that may hold more (the saved progress).
+ */
+export function readOwnBytes(file: string, maxBytes = OWN_FILE_MAX): { bytes: Buffer } | { problem: string } | null {
   let read: BoundedRead;
   try {
-    read = readBounded(file, OWN_FILE_MAX);
+    read = readBounded(file, maxBytes);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
   }
-  if (read.ok) return { text: read.bytes.toString('utf8') };
-  return { problem: read.why === 'folder' ? ft.isFolder : read.why === 'not-a-file' ? ft.notPlainFile : ft.tooLarge({ mib: OWN_FILE_MAX >> 20 }) };
+  if (read.ok) return { bytes: read.bytes };
+  return { problem: read.why === 'folder' ? ft.isFolder : read.why === 'not-a-file' ? ft.notPlainFile : ft.tooLarge({ mib: Math.round(maxBytes / (1 << 20)) }) };
+}
+
+/** Such a file's text (see readOwnBytes). */
+export function readOwnFile(file: string, maxBytes = OWN_FILE_MAX): { text: string } | { problem: string } | null {
+  const read = readOwnBytes(file, maxBytes);
+  return read && 'bytes' in read ? { text: read.bytes.toString('utf8') } : read;
+}
+
+/**
+ * A file of ours read as a stream or in pieces (a spool, the workbook before its hash): opened
+ * only if it is a plain file, so a FIFO or a device put in its place in a shared folder can
+ * neither block the run nor be read forever. Errors of the file system are thrown.
+ */
+export async function openPlain(file: string): Promise<{ handle: FileHandle } | { problem: string }> {
+  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  const st = await handle.stat().catch(async (e: unknown) => {
+    await handle.close();
+    throw e;
+  });
+  if (st.isFile()) return { handle };
+  await handle.close();
+  return { problem: st.isDirectory() ? ft.isFolder : ft.notPlainFile };
 }

@@ -6,6 +6,7 @@
 // journal, so they are byte-identical to an uninterrupted run. Removed after success.
 import { createHash } from 'node:crypto';
 import { link, mkdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { readOwnBytes, readOwnFile } from '../core/bounded-read.js';
 import { renameReplacing } from '../core/replace.js';
 import os from 'node:os';
 import { processAlive } from '../core/pid.js';
@@ -163,9 +164,13 @@ export class Journal {
     let text: string;
     let ageMs: number;
     try {
-      [text, ageMs] = await Promise.all([readFile(file, 'utf8'), stat(file).then((st) => Date.now() - st.mtimeMs)]);
+      ageMs = Date.now() - (await stat(file)).mtimeMs;
+      // a FIFO or a device in its place is a damaged lock, never waited on
+      const read = readOwnFile(file);
+      if (read === null) return true; // gone between our attempt and this look: try again
+      text = 'text' in read ? read.text : '';
     } catch {
-      return true; // gone between our attempt and this look: try again
+      return true;
     }
     const holder = readLockHolder(text);
     if (!holder) return ageMs > LOCK_DAMAGED_STALE_MS;
@@ -198,8 +203,11 @@ export class Journal {
     let reason: string | null = null;
     const metaFile = path.join(dir, 'meta.json');
     try {
-      const meta = readMeta(await readFile(metaFile, 'utf8'));
-      if (meta === 'other-version' || JSON.stringify(meta.identity) !== JSON.stringify(identity)) reason = t.otherVersion;
+      // a FIFO or a device in its place is damage, not a wait
+      const read = readOwnFile(metaFile, Journal.META_MAX);
+      const meta = read === null ? null : 'problem' in read ? Journal.damaged(read.problem) : readMeta(read.text);
+      if (meta === null) reason = null;
+      else if (meta === 'other-version' || JSON.stringify(meta.identity) !== JSON.stringify(identity)) reason = t.otherVersion;
       else if (meta.tenantId !== who.tenant_id) reason = t.otherTenant({ now: who.tenant_name, before: meta.tenantName });
       else if (!sameScope(meta.propertyScope, who.property_scope)) reason = t.otherScope;
       else return new Journal(dir, meta, null, true, unlock, outLock);
@@ -233,6 +241,10 @@ export class Journal {
     return j;
   }
 
+  private static damaged(why: string): never {
+    throw new JournalDamage(why);
+  }
+
   private async saveMeta(): Promise<void> {
     await writeAtomic(path.join(this.dir, 'meta.json'), JSON.stringify(this.meta));
   }
@@ -248,6 +260,8 @@ export class Journal {
    * fill the memory (a few KB of gzip can unpack to gigabytes).
    */
   static readonly UNPACKED_MAX = 512 * 1024 * 1024;
+  /** meta.json is read no further: it holds the Property list, a few hundred bytes each. */
+  static readonly META_MAX = 64 * 1024 * 1024;
 
   private file(index: number): string {
     return path.join(this.dir, `property-${String(index).padStart(6, '0')}.json.gz`);
@@ -261,10 +275,17 @@ export class Journal {
     const file = this.file(index);
     let text: string;
     try {
-      text = gunzipSync(await readFile(file), { maxOutputLength: Journal.UNPACKED_MAX }).toString('utf8');
+      // only a plain file, within the bound: a FIFO or a device in the state folder is damage, not a wait
+      const read = readOwnBytes(file, Journal.UNPACKED_MAX);
+      if (read === null) return null;
+      if ('problem' in read) {
+        onDamaged(file, read.problem);
+        return null;
+      }
+      text = gunzipSync(read.bytes, { maxOutputLength: Journal.UNPACKED_MAX }).toString('utf8');
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT') onDamaged(file, code === 'ERR_BUFFER_TOO_LARGE' ? t.unpackedTooLarge({ mb: Journal.UNPACKED_MAX / 1024 / 1024 }) : code?.startsWith('Z_') ? t.notGzip : (code ?? String(e)));
+      onDamaged(file, code === 'ERR_BUFFER_TOO_LARGE' ? t.unpackedTooLarge({ mb: Journal.UNPACKED_MAX / 1024 / 1024 }) : code?.startsWith('Z_') ? t.notGzip : (code ?? String(e)));
       return null;
     }
     try {

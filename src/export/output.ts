@@ -2,14 +2,16 @@
 // workbook, the Overview totals, then billing.xlsx and the manifest, all renamed into
 // place together by AtomicOutput only when everything succeeded.
 import { createHash, randomUUID } from 'node:crypto';
-import { constants, createReadStream } from 'node:fs';
-import { access, open, readFile, readlink, rm, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, open, readlink, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { compareUnits } from '../billing/order.js';
 import { FLAG_SEVERITY, type BillingRow, type FlagCode } from '../billing/types.js';
+import { readOwnFile } from '../core/bounded-read.js';
 import { UsageError } from '../core/errors.js';
 import { located } from '../core/disk.js';
 import { AtomicOutput, asideName, partialName, type BufferedFile, type FileMark } from './atomic.js';
+import { openScratch } from './xlsx-fragments.js';
 import { CsvTableWriter } from './csv-writer.js';
 import type { Format } from './options.js';
 import { overviewKey, type Row, type TableName } from './tables.js';
@@ -79,7 +81,7 @@ export function findingsPlace(s: { files: FileEntry[] }, template: Pick<Template
 export async function checkOutDir(dir: string, identity: Record<string, unknown>, names: string[]): Promise<void> {
   await checkWritable(dir);
   // A commit that crashed half-way left the previous manifest aside: the folder is still that export's.
-  const manifest = (await readManifest(path.join(dir, MANIFEST))) ?? (await readManifest(path.join(dir, asideName(MANIFEST))));
+  const manifest = readManifest(dir, MANIFEST) ?? readManifest(dir, asideName(MANIFEST));
   if (manifest) {
     if (JSON.stringify(manifest.identity) === JSON.stringify(identity)) return;
     throw new UsageError(t.otherArguments({ dir }), t.otherArgumentsHint, 'EXPORT_OUT_IN_USE');
@@ -140,18 +142,30 @@ function notWritable(dir: string, at: string, e: NodeJS.ErrnoException): UsageEr
   return new UsageError(at === dir ? t.notWritable({ dir, why }) : t.notWritableIn({ dir, at, why }), t.notWritableHint, 'EXPORT_OUT_NOT_WRITABLE');
 }
 
-/** The manifest's content; {} when unreadable (not ours to overwrite), null when absent. */
-async function readManifest(file: string): Promise<{ identity?: unknown } | null> {
+/**
+ * The manifest `name` in `dir`: its content; {} when unreadable (not ours to overwrite), null
+ * when absent. Anyone who may write into a shared --out may have put a FIFO, a device or a huge
+ * file there: that is refused at once, never waited on or read into memory.
+ */
+function readManifest(dir: string, name: string): { identity?: unknown } | null {
   try {
-    return JSON.parse(await readFile(file, 'utf8')) as { identity?: unknown };
+    const read = readOwnFile(path.join(dir, name));
+    if (read && 'problem' in read) throw new UsageError(t.manifestUnusable({ dir, file: name, problem: read.problem }), t.foreignFileHint, 'EXPORT_OUT_IN_USE');
+    return read && (JSON.parse(read.text) as { identity?: unknown });
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : {};
+    if (e instanceof UsageError) throw e;
+    return {};
   }
 }
 
 async function sha256File(file: string): Promise<string> {
+  const handle = await openScratch(file);
   const h = createHash('sha256');
-  for await (const chunk of createReadStream(file)) h.update(chunk as Buffer);
+  try {
+    for await (const chunk of handle.createReadStream({ autoClose: false })) h.update(chunk as Buffer);
+  } finally {
+    await handle.close();
+  }
   return h.digest('hex');
 }
 
@@ -365,7 +379,7 @@ export async function completeOutput(staged: StagedOutput, manifest: (files: Fil
  * would otherwise leave the old file beside the new ones. Only plain names in the folder.
  */
 async function staleFiles(dir: string, files: FileEntry[]): Promise<string[]> {
-  const old = (await readManifest(path.join(dir, MANIFEST))) ?? (await readManifest(path.join(dir, asideName(MANIFEST))));
+  const old = readManifest(dir, MANIFEST) ?? readManifest(dir, asideName(MANIFEST));
   const listed = (old as { files?: unknown } | null)?.files;
   if (!Array.isArray(listed)) return [];
   const now = new Set([...files.map((f) => f.name), MANIFEST]);
