@@ -2,21 +2,23 @@
 // (config.json, the stored sign-in, the manifest in --out, the saved progress, its spools).
 // Only a plain file is read, and never past a bound: a FIFO or /dev/stdin would block the
 // run, /dev/zero would be read until memory runs out, a file growing meanwhile never ends.
-import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { fileTexts as ft } from './texts.js';
 
-export type BoundedRead = { ok: true; bytes: Buffer } | { ok: false; why: 'folder' | 'not-a-file' | 'too-large' };
+/** `stat`: the file read (or refused), from the descriptor read through. */
+export type BoundedRead = ({ ok: true; bytes: Buffer } | { ok: false; why: 'folder' | 'not-a-file' | 'too-large' }) & { stat: Stats };
 
 /** The file's bytes, or why it is not read; errors of the file system (ENOENT, EACCES) are thrown. */
 export function readBounded(file: string, maxBytes: number): BoundedRead {
-  if (statSync(file).isDirectory()) return { ok: false, why: 'folder' };
+  const first = statSync(file);
+  if (first.isDirectory()) return { ok: false, why: 'folder', stat: first };
   // Opened without blocking (a FIFO without a writer would block here), checked once open.
   const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) return { ok: false, why: 'not-a-file' };
-    if (stat.size > maxBytes) return { ok: false, why: 'too-large' };
+    if (!stat.isFile()) return { ok: false, why: 'not-a-file', stat };
+    if (stat.size > maxBytes) return { ok: false, why: 'too-large', stat };
     const chunks: Buffer[] = [];
     let total = 0;
     while (total <= maxBytes) {
@@ -26,7 +28,7 @@ export function readBounded(file: string, maxBytes: number): BoundedRead {
       chunks.push(chunk.subarray(0, n));
       total += n;
     }
-    return total > maxBytes ? { ok: false, why: 'too-large' } : { ok: true, bytes: Buffer.concat(chunks) };
+    return total > maxBytes ? { ok: false, why: 'too-large', stat } : { ok: true, bytes: Buffer.concat(chunks), stat };
   } finally {
     closeSync(fd);
   }
