@@ -18,11 +18,13 @@ export class RateBudget {
   private readonly starts: number[] = [];
   private head = 0;
   private pausedUntil = 0;
-  /** The time Retry-After pauses have added so far, against maxPausedMs. */
-  pausedMs = 0;
+  /** When each Retry-After pause was added and the time it added, against maxPausedMs. */
+  private readonly pauses: { at: number; ms: number }[] = [];
   readonly maxPausedMs: number;
+  /** Only pauses added this recently count (default: every pause of the run). */
+  readonly pauseWindowMs: number;
 
-  constructor(opts: { perMinute: number; burst?: number; windowMs?: number; marginMs?: number; maxPausedMs?: number }) {
+  constructor(opts: { perMinute: number; burst?: number; windowMs?: number; marginMs?: number; maxPausedMs?: number; pauseWindowMs?: number }) {
     if (!(opts.perMinute >= 1)) throw new RangeError('rateLimitPerMinute must be at least 1');
     this.perWindow = Math.floor(opts.perMinute);
     this.burst = Math.max(1, Math.min(this.perWindow, Math.floor(opts.burst ?? this.perWindow / 20)));
@@ -30,6 +32,13 @@ export class RateBudget {
     this.spacingMs = (opts.windowMs ?? 60_000) / this.perWindow;
     this.tokens = this.burst;
     this.maxPausedMs = opts.maxPausedMs ?? RETRY_AFTER_TOTAL_MS;
+    this.pauseWindowMs = opts.pauseWindowMs ?? Infinity;
+  }
+
+  /** The time the pauses that count now (see pauseWindowMs) added. */
+  pausedMs(now: number): number {
+    while (this.pauses.length > 0 && this.pauses[0]!.at <= now - this.pauseWindowMs) this.pauses.shift();
+    return this.pauses.reduce((sum, p) => sum + p.ms, 0);
   }
 
   /** Earliest time at or after `now` when the next request may start. */
@@ -78,8 +87,8 @@ export class RateBudget {
    */
   pause(now: number, ms: number): boolean {
     const adds = Math.max(0, now + ms - Math.max(now, this.pausedUntil));
-    if (this.pausedMs + adds > this.maxPausedMs) return false;
-    this.pausedMs += adds;
+    if (this.pausedMs(now) + adds > this.maxPausedMs) return false;
+    if (adds > 0) this.pauses.push({ at: now, ms: adds });
     this.pauseUntil(now + ms);
     return true;
   }
@@ -148,6 +157,11 @@ export class Scheduler {
       else this.queue.push(waiter);
       this.pump();
     });
+  }
+
+  /** The time the pauses that count now added (RateBudget.pausedMs). */
+  pausedMs(): number {
+    return this.budget.pausedMs(this.now());
   }
 
   /** Pauses every caller for `ms` (a 429's Retry-After); false, and no pause, when the run's pauses would pass their budget. */

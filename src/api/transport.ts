@@ -167,8 +167,8 @@ export class Transport {
     if (asked !== undefined && asked > RETRY_AFTER_MAX_MS) throw waitTooLong(endpoint, asked, now);
     const wait = asked ?? this.delay(failures + 1);
     this.stats.rateLimited++;
-    const { budget } = this.o.scheduler;
-    if (!this.o.scheduler.pauseFor(wait)) throw waitBudgetSpent(endpoint, wait, budget.pausedMs, budget.maxPausedMs, now);
+    const { scheduler } = this.o;
+    if (!scheduler.pauseFor(wait)) throw waitBudgetSpent(endpoint, wait, scheduler.pausedMs(), scheduler.budget.maxPausedMs, now);
     return wait;
   }
 
