@@ -2,7 +2,7 @@
 // (one export per folder). One holder at a time; the lock of a holder that is gone is taken
 // over by exactly one of the processes that find it, however many find it at once.
 import { createHash, randomUUID } from 'node:crypto';
-import { link, lstat, mkdir, opendir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, opendir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { readBounded } from '../core/bounded-read.js';
@@ -137,7 +137,8 @@ async function removeStale(file: string, seen: Seen, mine: string, depth: number
  */
 export async function outLockFile(stateDir: string, out: string, platform: NodeJS.Platform = process.platform): Promise<string> {
   const { real, existing } = await realOut(out);
-  const caseless = platform === 'win32' || platform === 'darwin' || (await namesIgnoreCase(existing)) === true;
+  // the names below the nearest existing folder are looked up there; an empty one says nothing, its parent may
+  const caseless = platform === 'win32' || platform === 'darwin' || ((await namesIgnoreCase(existing)) ?? (await namesIgnoreCase(path.dirname(existing)))) === true;
   return path.join(stateDir, 'exports', `out-${createHash('sha256').update(outLockKey(real, caseless)).digest('hex').slice(0, 32)}.lock`);
 }
 
@@ -179,7 +180,7 @@ export async function namesIgnoreCase(dir: string): Promise<boolean | null> {
   for await (const e of entries) {
     const swapped = [...e.name].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
     if (swapped !== e.name) {
-      const [a, b] = await Promise.all([lstat(path.join(dir, e.name)).catch(() => null), lstat(path.join(dir, swapped)).catch(() => null)]);
+      const [a, b] = await Promise.all([stat(path.join(dir, e.name)).catch(() => null), stat(path.join(dir, swapped)).catch(() => null)]);
       if (a) return b !== null && a.dev === b.dev && a.ino === b.ino;
     }
     if (++looked >= 64) break;

@@ -1,7 +1,7 @@
 // The export's locks: the --out lock's key where names ignore case, and a takeover claim left
 // by a process that died holding it. (Many takers at one instant: test/e2e/lock-takeover.test.ts.)
 import { spawnSync } from 'node:child_process';
-import { existsSync, linkSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -29,6 +29,11 @@ describe('the --out lock where names ignore case', () => {
     const state = tmp();
     expect(await outLockFile(state, path.join(base, 'Out'), 'linux')).toBe(await outLockFile(state, path.join(base, 'out'), 'linux'));
     expect(await namesIgnoreCase(tmp())).toBeNull(); // nothing to try: the platform decides
+    // an existing, empty --out: its parent's names say it (there, "lEER" leads to "Leer")
+    const parent = tmp();
+    mkdirSync(path.join(parent, 'Leer'));
+    symlinkSync('Leer', path.join(parent, 'lEER'));
+    expect(await outLockFile(state, path.join(parent, 'Leer'), 'linux')).toBe(await outLockFile(state, path.join(parent, 'LEER'), 'linux'));
   });
 
   it('folds through upper case and NFC: σ/ς and a decomposed ü meet, a case-keeping key is left alone', () => {
