@@ -38,9 +38,13 @@ export function defaultConcurrency(perMinute: number): number {
 }
 
 /** A pacer of its own, for a client made without a connection (tests, benchmarks). */
-export function pacerFor(opts: Pick<ApiClientOptions, 'rateLimitPerMinute' | 'burst' | 'concurrency'>): Scheduler {
+export function pacerFor(opts: Pick<ApiClientOptions, 'rateLimitPerMinute' | 'burst' | 'concurrency' | 'retryAfterTotalMs'>): Scheduler {
   const perMinute = opts.rateLimitPerMinute ?? 300;
-  const budget = new RateBudget({ perMinute, ...(opts.burst === undefined ? {} : { burst: opts.burst }) });
+  const budget = new RateBudget({
+    perMinute,
+    ...(opts.burst === undefined ? {} : { burst: opts.burst }),
+    ...(opts.retryAfterTotalMs === undefined ? {} : { maxPausedMs: opts.retryAfterTotalMs }),
+  });
   return new Scheduler(budget, Math.max(1, opts.concurrency ?? defaultConcurrency(perMinute)));
 }
 

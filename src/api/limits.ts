@@ -8,6 +8,12 @@ import { t } from './texts.js';
 /** The longest Retry-After meterdata waits out; a longer one ends the run (exit 5) saying when to come back. */
 export const RETRY_AFTER_MAX_MS = 5 * 60_000;
 /**
+ * All 429 pauses of one connection in one run together (each single one capped above, each
+ * request tried 6 times): three of the longest waits, a real run's full minute of requests
+ * many times over, yet a nightly job whose service keeps answering 429 ends within it.
+ */
+export const RETRY_AFTER_TOTAL_MS = 15 * 60_000;
+/**
  * The largest answer read: a full page of 200 units or a year of one unit's readings is well
  * under 1 MiB, so 32 MiB is no real answer's limit, yet it keeps a hostile one out of memory.
  */
@@ -46,6 +52,16 @@ export function waitTooLong(endpoint: string, waitMs: number, now: number): Serv
       details: { endpoint, retryAfterMs: waitMs, retryAt: at },
     },
   );
+}
+
+/** The run's 429 pauses would pass RETRY_AFTER_TOTAL_MS (or the connection's own budget) with this one. */
+export function waitBudgetSpent(endpoint: string, waitMs: number, spentMs: number, budgetMs: number, now: number): ServiceUnavailableError {
+  const at = retryAt(now, waitMs);
+  return new ServiceUnavailableError(t.waitBudgetSpent({ spent: duration(spentMs), wait: duration(waitMs), endpoint, max: duration(budgetMs) }), {
+    code: 'RATE_LIMIT_BUDGET_SPENT',
+    hint: retryHint(at),
+    details: { endpoint, retryAfterMs: waitMs, waitedMs: Math.round(spentMs), budgetMs, retryAt: at },
+  });
 }
 
 const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MiB` : t.bytes({ n: bytes }));

@@ -4,6 +4,7 @@
 // start more than L requests in any rolling window of 60 s plus a safety margin (the
 // server timestamps arrival, not our start, so network jitter would otherwise let two
 // starts 60 s apart land 59.9 s apart). Every attempt, retries included, takes a slot.
+import { RETRY_AFTER_TOTAL_MS } from './limits.js';
 
 /** Pure rate arithmetic, time passed in: easy to check against a simulated clock. */
 export class RateBudget {
@@ -17,14 +18,27 @@ export class RateBudget {
   private readonly starts: number[] = [];
   private head = 0;
   private pausedUntil = 0;
+  /** When each Retry-After pause was added and the time it added, against maxPausedMs. */
+  private readonly pauses: { at: number; ms: number }[] = [];
+  readonly maxPausedMs: number;
+  /** Only pauses added this recently count (default: every pause of the run). */
+  readonly pauseWindowMs: number;
 
-  constructor(opts: { perMinute: number; burst?: number; windowMs?: number; marginMs?: number }) {
+  constructor(opts: { perMinute: number; burst?: number; windowMs?: number; marginMs?: number; maxPausedMs?: number; pauseWindowMs?: number }) {
     if (!(opts.perMinute >= 1)) throw new RangeError('rateLimitPerMinute must be at least 1');
     this.perWindow = Math.floor(opts.perMinute);
     this.burst = Math.max(1, Math.min(this.perWindow, Math.floor(opts.burst ?? this.perWindow / 20)));
     this.windowMs = (opts.windowMs ?? 60_000) + (opts.marginMs ?? 1_000);
     this.spacingMs = (opts.windowMs ?? 60_000) / this.perWindow;
     this.tokens = this.burst;
+    this.maxPausedMs = opts.maxPausedMs ?? RETRY_AFTER_TOTAL_MS;
+    this.pauseWindowMs = opts.pauseWindowMs ?? Infinity;
+  }
+
+  /** The time the pauses that count now (see pauseWindowMs) added. */
+  pausedMs(now: number): number {
+    while (this.pauses.length > 0 && this.pauses[0]!.at <= now - this.pauseWindowMs) this.pauses.shift();
+    return this.pauses.reduce((sum, p) => sum + p.ms, 0);
   }
 
   /** Earliest time at or after `now` when the next request may start. */
@@ -64,6 +78,19 @@ export class RateBudget {
   /** The starts of the current window (at or after `now` minus the window), for the shared window file. */
   recent(now: number): number[] {
     return this.starts.filter((t) => t > now - this.windowMs);
+  }
+
+  /**
+   * A 429's pause of `ms` from `now` if the run's pauses stay within maxPausedMs with it; false,
+   * and no pause, otherwise. Only what it adds to a pause already running counts: many
+   * callers answered 429 at once wait once, not once each.
+   */
+  pause(now: number, ms: number): boolean {
+    const adds = Math.max(0, now + ms - Math.max(now, this.pausedUntil));
+    if (this.pausedMs(now) + adds > this.maxPausedMs) return false;
+    if (adds > 0) this.pauses.push({ at: now, ms: adds });
+    this.pauseUntil(now + ms);
+    return true;
   }
 
   /** Retry-After: nobody starts before `until`. The bucket restarts empty-ish so the release is not a stampede. */
@@ -132,10 +159,16 @@ export class Scheduler {
     });
   }
 
-  /** Pauses every caller for `ms` (a 429's Retry-After). */
-  pauseFor(ms: number): void {
-    this.budget.pauseUntil(this.now() + ms);
+  /** The time the pauses that count now added (RateBudget.pausedMs). */
+  pausedMs(): number {
+    return this.budget.pausedMs(this.now());
+  }
+
+  /** Pauses every caller for `ms` (a 429's Retry-After); false, and no pause, when the run's pauses would pass their budget. */
+  pauseFor(ms: number): boolean {
+    if (!this.budget.pause(this.now(), ms)) return false;
     this.pump();
+    return true;
   }
 
   private pump(): void {

@@ -54,15 +54,17 @@ export const t = catalogue(
     signInRejected: (p: { trace: string }) => `The service no longer accepts this sign-in, even after a token refresh${p.trace}.`,
     signInRejectedHint: 'The connection was revoked or has ended: run `meterdata login` to connect again.',
     // limits.ts: the bounds of a wait and of an answer
-    seconds: (p: { n: number }) => `${p.n} seconds`,
-    minutes: (p: { n: number }) => `${p.n} minutes`,
-    hours: (p: { n: number }) => `${p.n} hours`,
-    days: (p: { n: number }) => `${p.n} days`,
+    seconds: (p: { n: number }) => (p.n === 1 ? '1 second' : `${p.n} seconds`),
+    minutes: (p: { n: number }) => (p.n === 1 ? '1 minute' : `${p.n} minutes`),
+    hours: (p: { n: number }) => (p.n === 1 ? '1 hour' : `${p.n} hours`),
+    days: (p: { n: number }) => (p.n === 1 ? '1 day' : `${p.n} days`),
     bytes: (p: { n: number }) => `${p.n} bytes`,
     retryAfter: (p: { at: string }) => `Run the command again after ${p.at} (UTC).`,
     noUsableTime: 'The service gave no usable time; try again later.',
     waitTooLong: (p: { wait: string; endpoint: string; max: number }) =>
       `The metering service asked to wait ${p.wait} before the next request to ${p.endpoint} (HTTP 429, Retry-After), longer than the ${p.max} minutes meterdata waits; stopped instead of waiting.`,
+    waitBudgetSpent: (p: { spent: string; wait: string; endpoint: string; max: string }) =>
+      `The metering service has had this run wait ${p.spent} in all (HTTP 429, Retry-After) and now asks for ${p.wait} more before the next request to ${p.endpoint}: more than the ${p.max} meterdata waits in one run; stopped instead of waiting.`,
     tooLarge: (p: { endpoint: string; size: string }) =>
       `The metering service's answer to ${p.endpoint} is larger than ${p.size}, meterdata's limit for one answer (a full page of 200 items is far smaller); stopped reading it.`,
     tooLargeHint: `${LATER} (no answer of contract 1.0.0-rc.3 is this large).`,
@@ -157,6 +159,8 @@ export const t = catalogue(
     noUsableTime: 'Der Messdienst hat keine verwertbare Zeit genannt; bitte später erneut versuchen.',
     waitTooLong: (p) =>
       `Der Messdienst verlangt vor der nächsten Abfrage an ${p.endpoint} eine Wartezeit von ${p.wait} (HTTP 429, Retry-After), länger als die ${p.max} Minuten, die meterdata wartet; abgebrochen statt zu warten.`,
+    waitBudgetSpent: (p) =>
+      `Der Messdienst hat diesen Lauf schon ${p.spent} warten lassen (HTTP 429, Retry-After) und verlangt vor der nächsten Abfrage an ${p.endpoint} weitere ${p.wait}: mehr als die ${p.max}, die meterdata in einem Lauf wartet; abgebrochen statt zu warten.`,
     tooLarge: (p) =>
       `Die Antwort des Messdienstes auf ${p.endpoint} ist größer als ${p.size}, die Grenze von meterdata für eine Antwort (eine volle Seite mit 200 Einträgen ist weit kleiner); das Lesen wurde abgebrochen.`,
     tooLargeHint: `${SPÄTER} (keine Antwort nach Vertrag 1.0.0-rc.3 ist so groß).`,

@@ -9,7 +9,7 @@ import type { ApiEvent } from './contracts.js';
 import type { Scheduler } from './pacer.js';
 import { classify, header, type Attempt, type Outcome, type Transient } from './classify.js';
 import { retryAfterMs } from './problems.js';
-import { discard, readCapped, RETRY_AFTER_MAX_MS, tooLarge, waitTooLong } from './limits.js';
+import { discard, readCapped, RETRY_AFTER_MAX_MS, tooLarge, waitBudgetSpent, waitTooLong } from './limits.js';
 import { t as texts } from './texts.js';
 
 export interface TransportOptions {
@@ -158,7 +158,8 @@ export class Transport {
 
   /**
    * A 429: Retry-After (or a backoff step when absent) pauses every caller of this client.
-   * A wait beyond RETRY_AFTER_MAX_MS is not waited out: a cron job must end, not hang.
+   * A wait beyond RETRY_AFTER_MAX_MS, or one that takes the connection's pauses in this run
+   * beyond their total (RETRY_AFTER_TOTAL_MS), is not waited out: a cron job must end, not hang.
    */
   private pauseAll(retryAfter: string | undefined, failures: number, endpoint: string): number {
     const now = Date.now();
@@ -166,7 +167,8 @@ export class Transport {
     if (asked !== undefined && asked > RETRY_AFTER_MAX_MS) throw waitTooLong(endpoint, asked, now);
     const wait = asked ?? this.delay(failures + 1);
     this.stats.rateLimited++;
-    this.o.scheduler.pauseFor(wait);
+    const { scheduler } = this.o;
+    if (!scheduler.pauseFor(wait)) throw waitBudgetSpent(endpoint, wait, scheduler.pausedMs(), scheduler.budget.maxPausedMs, now);
     return wait;
   }
 

@@ -1,10 +1,10 @@
 // How meterdata proves the client's identity at /oauth/token and /oauth/revoke.
 // Secrets never come from argv: the keychain/file record, stdin or METERDATA_CLIENT_SECRET.
-import { readFile } from 'node:fs/promises';
 import * as oidc from 'openid-client';
 import type { CryptoKey } from 'openid-client';
 import { importJWK, importPKCS8, type JWK } from 'jose';
 import type { Profile } from '../core/config.js';
+import { readOwnFile } from '../core/bounded-read.js';
 import { UsageError } from '../core/errors.js';
 import { signInTexts as t } from './texts.js';
 
@@ -24,16 +24,24 @@ export async function clientAuthFor(profile: Profile, secret: string | undefined
   }
 }
 
+/** The key file's text. A key is a few KB: a FIFO, a device or a huge file named here is refused, never waited on. */
+function readKeyFile(file: string): string {
+  let read: ReturnType<typeof readOwnFile> = null;
+  let why = 'ENOENT';
+  try {
+    read = readOwnFile(file);
+  } catch (e) {
+    why = (e as NodeJS.ErrnoException).code ?? 'error';
+  }
+  if (read && 'text' in read) return read.text;
+  throw new UsageError(t.keyUnreadable({ file, code: read ? read.problem : why }), t.keyUnreadableHint, 'AUTH_PRIVATE_KEY_UNREADABLE');
+}
+
 async function loadPrivateKey(profile: Profile): Promise<CryptoKey> {
   const file = profile.private_key_file;
   const alg = profile.alg ?? 'RS256';
   if (!file) throw new UsageError(t.noKey, t.noKeyHint, 'AUTH_NO_PRIVATE_KEY');
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    throw new UsageError(t.keyUnreadable({ file, code: (e as NodeJS.ErrnoException).code ?? 'error' }), t.keyUnreadableHint, 'AUTH_PRIVATE_KEY_UNREADABLE');
-  }
+  const text = readKeyFile(file);
   try {
     const trimmed = text.trim();
     if (trimmed.startsWith('{')) {

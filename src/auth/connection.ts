@@ -46,6 +46,11 @@ export interface ConnectionOptions {
   warn?: (line: string) => void;
   /** Requests per minute for this connection (export's --rate-limit; default 300, the contract's limit). */
   rateLimitPerMinute?: number;
+  /**
+   * Retry-After pauses count against their total (RETRY_AFTER_TOTAL_MS) only this long after
+   * they were added; default: for the whole run. A browse session, open for hours, counts the last hour.
+   */
+  pauseWindowMs?: number;
 }
 
 class Link implements Connection {
@@ -163,6 +168,7 @@ async function budgetFor(o: ConnectionOptions, profile: string): Promise<{ budge
     perMinute: o.rateLimitPerMinute ?? 300,
     ...(windowMs ? { windowMs, marginMs: Math.min(1000, windowMs / 10) } : {}),
     ...(burst ? { burst } : {}),
+    ...(o.pauseWindowMs ? { pauseWindowMs: o.pauseWindowMs } : {}),
   });
   return { budget, seeded: await readWindow(sharedWindowFile(o.env, profile), Date.now(), budget.windowMs) };
 }

@@ -34,7 +34,8 @@ export async function run(opts: BrowseFlags, io: Io): Promise<number> {
     import('../tui/data.js'),
     import('../tui/run.js'),
   ]);
-  const connection = await openConnection({ ...(typeof opts.profile === 'string' ? { profile: opts.profile } : {}), env: io.env, signal: io.signal });
+  // A session stays open for hours: the 429 pauses of the last hour count, not all of them (api/limits.ts)
+  const connection = await openConnection({ ...(typeof opts.profile === 'string' ? { profile: opts.profile } : {}), env: io.env, signal: io.signal, pauseWindowMs: 60 * 60_000 });
   const hub = eventHub();
   const api = connection.api({ onEvent: hub.emit });
   const profile = typeof opts.profile === 'string' ? opts.profile : undefined;

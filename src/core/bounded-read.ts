@@ -1,20 +1,24 @@
-// A file named on the command line (--unit-refs, --template) is read before any request.
+// A file named on the command line (--unit-refs, --template) or one meterdata reads back
+// (config.json, the stored sign-in, the manifest in --out, the saved progress, its spools).
 // Only a plain file is read, and never past a bound: a FIFO or /dev/stdin would block the
 // run, /dev/zero would be read until memory runs out, a file growing meanwhile never ends.
-import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { fileTexts as ft } from './texts.js';
 
-export type BoundedRead = { ok: true; bytes: Buffer } | { ok: false; why: 'folder' | 'not-a-file' | 'too-large' };
+/** `stat`: the file read (or refused), from the descriptor read through. */
+export type BoundedRead = ({ ok: true; bytes: Buffer } | { ok: false; why: 'folder' | 'not-a-file' | 'too-large' }) & { stat: Stats };
 
 /** The file's bytes, or why it is not read; errors of the file system (ENOENT, EACCES) are thrown. */
 export function readBounded(file: string, maxBytes: number): BoundedRead {
-  if (statSync(file).isDirectory()) return { ok: false, why: 'folder' };
+  const first = statSync(file);
+  if (first.isDirectory()) return { ok: false, why: 'folder', stat: first };
   // Opened without blocking (a FIFO without a writer would block here), checked once open.
   const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) return { ok: false, why: 'not-a-file' };
-    if (stat.size > maxBytes) return { ok: false, why: 'too-large' };
+    if (!stat.isFile()) return { ok: false, why: 'not-a-file', stat };
+    if (stat.size > maxBytes) return { ok: false, why: 'too-large', stat };
     const chunks: Buffer[] = [];
     let total = 0;
     while (total <= maxBytes) {
@@ -24,7 +28,7 @@ export function readBounded(file: string, maxBytes: number): BoundedRead {
       chunks.push(chunk.subarray(0, n));
       total += n;
     }
-    return total > maxBytes ? { ok: false, why: 'too-large' } : { ok: true, bytes: Buffer.concat(chunks) };
+    return total > maxBytes ? { ok: false, why: 'too-large', stat } : { ok: true, bytes: Buffer.concat(chunks), stat };
   } finally {
     closeSync(fd);
   }
@@ -37,15 +41,40 @@ export function readBounded(file: string, maxBytes: number): BoundedRead {
  */
 export const OWN_FILE_MAX = 1 << 20;
 
-/** Such a file's text; null when it does not exist; `problem` (in the run's language) when it cannot be one of ours. */
-export function readOwnFile(file: string): { text: string } | { problem: string } | null {
+/**
+ * Such a file's bytes; null when it does not exist; `problem` (in the run's language) when it
+ * cannot be one of ours. `maxBytes`: for one that may hold more (the saved progress).
+ */
+export function readOwnBytes(file: string, maxBytes = OWN_FILE_MAX): { bytes: Buffer } | { problem: string } | null {
   let read: BoundedRead;
   try {
-    read = readBounded(file, OWN_FILE_MAX);
+    read = readBounded(file, maxBytes);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw e;
   }
-  if (read.ok) return { text: read.bytes.toString('utf8') };
-  return { problem: read.why === 'folder' ? ft.isFolder : read.why === 'not-a-file' ? ft.notPlainFile : ft.tooLarge({ mib: OWN_FILE_MAX >> 20 }) };
+  if (read.ok) return { bytes: read.bytes };
+  return { problem: read.why === 'folder' ? ft.isFolder : read.why === 'not-a-file' ? ft.notPlainFile : ft.tooLarge({ mib: Math.round(maxBytes / (1 << 20)) }) };
+}
+
+/** Such a file's text (see readOwnBytes). */
+export function readOwnFile(file: string, maxBytes = OWN_FILE_MAX): { text: string } | { problem: string } | null {
+  const read = readOwnBytes(file, maxBytes);
+  return read && 'bytes' in read ? { text: read.bytes.toString('utf8') } : read;
+}
+
+/**
+ * A file of ours read as a stream or in pieces (a spool, the workbook before its hash): opened
+ * only if it is a plain file, so a FIFO or a device put in its place in a shared folder can
+ * neither block the run nor be read forever. Errors of the file system are thrown.
+ */
+export async function openPlain(file: string): Promise<{ handle: FileHandle } | { problem: string }> {
+  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  const st = await handle.stat().catch(async (e: unknown) => {
+    await handle.close();
+    throw e;
+  });
+  if (st.isFile()) return { handle };
+  await handle.close();
+  return { problem: st.isDirectory() ? ft.isFolder : ft.notPlainFile };
 }

@@ -119,6 +119,7 @@ export const ERROR_CODES = {
   // The API's answers
   NOT_FOUND: { exit: [USAGE], area: 'api' },
   RATE_LIMITED: { exit: [UNAVAILABLE], area: 'api', rateLimit: true },
+  RATE_LIMIT_BUDGET_SPENT: { exit: [UNAVAILABLE], area: 'api', rateLimit: true },
   RATE_LIMITED_TOO_LONG: { exit: [UNAVAILABLE], area: 'api', rateLimit: true },
   API_ANSWER_TOO_LARGE: { exit: [UNAVAILABLE], area: 'api' },
   API_BAD_ANSWER: { exit: [UNAVAILABLE], area: 'api' },

@@ -69,6 +69,12 @@ export const fileTexts = catalogue(
     profileDamaged: (p: { profile: string; file: string; problem: string }) => `The profile "${p.profile}" in ${p.file} cannot be used: ${p.problem}.`,
     profileHint: (p: { profile: string }) =>
       `Correct that field in the file, or replace the profile: \`meterdata login --profile ${p.profile}\` with --env or --auth-url.`,
+    nameNotKey: (p: { name: string }) => `its "name" is "${p.name}", not the name it is listed under`,
+    nameNotKeyHint: (p: { profile: string }) =>
+      `Set "name" in profiles.${p.profile} to "${p.profile}" if it is meant to be its own connection, or remove the entry and sign in with \`meterdata login --profile ${p.profile}\`.`,
+    profileKeyInvalid: (p: { profile: string; file: string }) => `The profile entry "${p.profile}" in ${p.file} cannot be used: its name is not a valid profile name.`,
+    profileKeyHint: (p: { profile: string }) =>
+      `Rename or remove the entry profiles."${p.profile}" in that file (names use letters, digits, ".", "_" or "-", at most 64 characters).`,
   },
   {
     empty: 'sie ist leer',
@@ -96,5 +102,11 @@ export const fileTexts = catalogue(
     profileDamaged: (p) => `Das Profil „${p.profile}“ in ${p.file} ist nicht verwendbar: ${p.problem}.`,
     profileHint: (p) =>
       `Bitte korrigieren Sie das Feld in der Datei, oder ersetzen Sie das Profil: \`meterdata login --profile ${p.profile}\` mit --env oder --auth-url.`,
+    nameNotKey: (p) => `sein „name“ ist „${p.name}“, nicht der Name, unter dem es eingetragen ist`,
+    nameNotKeyHint: (p) =>
+      `Bitte setzen Sie „name“ in profiles.${p.profile} auf „${p.profile}“, wenn es eine eigene Verbindung sein soll, oder entfernen Sie den Eintrag und melden Sie sich mit \`meterdata login --profile ${p.profile}\` an.`,
+    profileKeyInvalid: (p) => `Der Profileintrag „${p.profile}“ in ${p.file} ist nicht verwendbar: sein Name ist kein gültiger Profilname.`,
+    profileKeyHint: (p) =>
+      `Bitte benennen Sie den Eintrag profiles.„${p.profile}“ in dieser Datei um oder entfernen Sie ihn (Namen aus Buchstaben, Ziffern, „.“, „_“ oder „-“, höchstens 64 Zeichen).`,
   },
 );

@@ -2,9 +2,9 @@
 // says tenant, range and template; every file it lists must still have its recorded size
 // and SHA-256, so a folder edited after the export (or another tenant's) is refused.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { WhoAmI } from '../api/types.js';
+import { readBounded, readOwnFile } from '../core/bounded-read.js';
 import { UsageError, isMeterdataError, type ErrorCode } from '../core/errors.js';
 import { figuresFromTables, type Figure, type TableLayout } from '../review/index.js';
 import { MANIFEST } from './output.js';
@@ -28,15 +28,22 @@ interface Manifest {
 
 const refuse = (dir: string, what: string, hint: string, code: ErrorCode = 'EXPORT_COMPARE_INVALID') => new UsageError(t.refused({ dir, what }), hint, code);
 
-async function readManifest(dir: string): Promise<Manifest> {
-  let text: string;
+/** The largest file an export lists that is read back to compare: a year of a large tenant's billing CSV is far smaller. */
+const LISTED_FILE_MAX = 1 << 30;
+
+// Every file is read only as a plain file and within a bound: a FIFO, a device or a huge
+// file in the folder is refused at once, never waited on or read into memory.
+function readManifest(dir: string): Manifest {
+  let read: ReturnType<typeof readOwnFile>;
   try {
-    text = await readFile(path.join(dir, MANIFEST), 'utf8');
+    read = readOwnFile(path.join(dir, MANIFEST));
   } catch {
-    throw refuse(dir, t.noExport({ manifest: MANIFEST }), t.another);
+    read = null;
   }
+  if (read === null) throw refuse(dir, t.noExport({ manifest: MANIFEST }), t.another);
+  if ('problem' in read) throw refuse(dir, t.manifestUnusable({ manifest: MANIFEST, problem: read.problem }), t.another);
   try {
-    const m = JSON.parse(text) as Manifest;
+    const m = JSON.parse(read.text) as Manifest;
     if (m && typeof m === 'object' && m.tool === 'meterdata') return m;
   } catch {
     // reported below
@@ -57,9 +64,20 @@ async function templateOf(dir: string, name: unknown): Promise<Template> {
   throw refuse(dir, t.templateUnreadable({ name }), t.templateUnreadableHint);
 }
 
+/** A listed file's bytes, read no further than the size the manifest gives it; null when it cannot be that file. */
+function listedFile(file: string, bytes: unknown): Buffer | null {
+  if (typeof bytes !== 'number' || !Number.isSafeInteger(bytes) || bytes < 0 || bytes > LISTED_FILE_MAX) return null;
+  try {
+    const read = readBounded(file, bytes);
+    return read.ok ? read.bytes : null;
+  } catch {
+    return null;
+  }
+}
+
 /** `own`: the export's own period; a folder of that same period is no comparison (the export's own folder, given twice). */
 export async function loadComparisonFolder(dir: string, who: WhoAmI, own?: { from: string; to: string }): Promise<FolderComparison> {
-  const m = await readManifest(dir);
+  const m = readManifest(dir);
   if (m.tenant?.id !== who.tenant_id) {
     throw refuse(dir, t.otherTenant({ theirs: String(m.tenant?.name ?? t.anotherTenant), ours: who.tenant_name }), t.otherTenantHint, 'EXPORT_COMPARE_OTHER_TENANT');
   }
@@ -69,7 +87,7 @@ export async function loadComparisonFolder(dir: string, who: WhoAmI, own?: { fro
   const texts = new Map<string, string>();
   for (const f of m.files ?? []) {
     if (typeof f.name !== 'string' || f.name.includes('/') || f.name.includes('\\')) throw refuse(dir, t.notPlain, t.another, 'EXPORT_COMPARE_MISMATCH');
-    const data = await readFile(path.join(dir, f.name)).catch(() => null);
+    const data = listedFile(path.join(dir, f.name), f.bytes);
     if (data === null || data.length !== f.bytes || createHash('sha256').update(data).digest('hex') !== f.sha256) {
       throw refuse(dir, t.changed({ file: f.name }), t.another, 'EXPORT_COMPARE_MISMATCH');
     }

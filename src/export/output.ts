@@ -2,20 +2,18 @@
 // workbook, the Overview totals, then billing.xlsx and the manifest, all renamed into
 // place together by AtomicOutput only when everything succeeded.
 import { createHash, randomUUID } from 'node:crypto';
-import { constants, createReadStream } from 'node:fs';
-import { access, open, readFile, readlink, rm, stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { compareUnits } from '../billing/order.js';
 import { FLAG_SEVERITY, type BillingRow, type FlagCode } from '../billing/types.js';
-import { UsageError } from '../core/errors.js';
 import { located } from '../core/disk.js';
-import { AtomicOutput, asideName, partialName, type BufferedFile, type FileMark } from './atomic.js';
+import { AtomicOutput, partialName, type BufferedFile, type FileMark } from './atomic.js';
+import { MANIFEST, staleFiles } from './out-folder.js';
+import { openScratch } from './xlsx-fragments.js';
 import { CsvTableWriter } from './csv-writer.js';
-import { settingChanges } from './settings.js';
 import type { Format } from './options.js';
 import { overviewKey, type Row, type TableName } from './tables.js';
 import type { Template } from './templates.js';
-import { outText as t } from './texts-folder.js';
 import { summaryWords } from './texts-summary.js';
 import type { OverviewData, OverviewUnit, XlsxInput } from './xlsx-writer.js';
 
@@ -27,7 +25,7 @@ export interface OutputMark {
   metricUnits: [string, { metric: string; unit: string }][];
 }
 
-export const MANIFEST = 'meterdata-manifest.json';
+export { MANIFEST } from './out-folder.js';
 export const XLSX_FILE = 'billing.xlsx';
 
 /** Every file of an export closed under its temporary name, as plain data (it may cross a thread). */
@@ -72,91 +70,14 @@ export function findingsPlace(s: { files: FileEntry[] }, template: Pick<Template
   return s.files.some((f) => f.name === XLSX_FILE) ? summaryWords.sheetOf({ sheet: review.sheet, file: XLSX_FILE }) : null;
 }
 
-/**
- * Refuses an --out folder that holds another export (its manifest names other arguments,
- * each difference named) or files under our names that no complete export of these
- * arguments wrote. A folder holding a complete export of the same arguments is
- * overwritten (a plain re-run). `defaultOut`: no --out was typed, so the message says
- * that this is the default folder and how to choose another.
- */
-export async function checkOutDir(dir: string, identity: Record<string, unknown>, names: string[], opts: { defaultOut?: boolean } = {}): Promise<void> {
-  await checkWritable(dir);
-  // A commit that crashed half-way left the previous manifest aside: the folder is still that export's.
-  const manifest = (await readManifest(path.join(dir, MANIFEST))) ?? (await readManifest(path.join(dir, asideName(MANIFEST))));
-  if (manifest) {
-    if (JSON.stringify(manifest.identity) === JSON.stringify(identity)) return;
-    const where = opts.defaultOut ? t.defaultFolder({ dir }) : t.outFolder({ dir });
-    const changes = settingChanges(manifest.identity, identity).join('; ');
-    throw new UsageError(t.otherArguments({ where, changes }), opts.defaultOut ? t.defaultFolderHint : t.otherArgumentsHint, 'EXPORT_OUT_IN_USE');
-  }
-  for (const n of names) {
-    const exists = await stat(path.join(dir, n)).then(() => true, () => false);
-    if (exists) throw new UsageError(t.foreignFile({ dir, file: n }), t.foreignFileHint, 'EXPORT_OUT_IN_USE');
-  }
-}
-
-/**
- * The --out folder (or, when it does not exist yet, the folder it would be created in)
- * can take our files: checked before any request, and without creating anything, so a
- * refused run leaves no folder behind. `access` alone is not enough (root passes it on
- * most read-only places), so a probe file is created and removed as well.
- */
-export async function checkWritable(dir: string): Promise<void> {
-  let at = dir;
-  for (;;) {
-    const st = await stat(at).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' || e.code === 'ENOTDIR' ? null : Promise.reject(notWritable(dir, at, e))));
-    if (st?.isDirectory()) break;
-    if (st) {
-      throw new UsageError(
-        at === dir ? t.isFile({ dir }) : t.parentIsFile({ dir, at }),
-        t.notWritableHint,
-        'EXPORT_OUT_NOT_A_FOLDER',
-      );
-    }
-    // A link to nothing: mkdir cannot create it (EEXIST) and would fail only after the requests.
-    const target = await readlink(at).catch(() => null);
-    if (target !== null) {
-      throw new UsageError(t.danglingLink({ dir, at, target }), t.danglingLinkHint, 'EXPORT_OUT_NOT_A_FOLDER');
-    }
-    if (path.dirname(at) === at) break;
-    at = path.dirname(at);
-  }
-  const probe = probeFile(at);
-  try {
-    await access(at, constants.W_OK);
-    await (await open(probe, 'wx')).close();
-    await rm(probe, { force: true });
-  } catch (e) {
-    throw notWritable(dir, at, e as NodeJS.ErrnoException);
-  }
-}
-
-/**
- * A name no user file and no earlier run's leftover can have (a pid repeats: every run in a
- * container may be pid 7), ending in ".partial" so that a probe a kill left in --out goes
- * with the next export's scratch files (AtomicOutput.prepare).
- */
-export function probeFile(dir: string): string {
-  return path.join(dir, `.meterdata-write-test-${process.pid}-${randomUUID()}.partial`);
-}
-
-function notWritable(dir: string, at: string, e: NodeJS.ErrnoException): UsageError {
-  const why = e.code === 'EROFS' ? t.readOnly : e.code === 'EACCES' || e.code === 'EPERM' ? t.denied : (e.code ?? e.message);
-  return new UsageError(at === dir ? t.notWritable({ dir, why }) : t.notWritableIn({ dir, at, why }), t.notWritableHint, 'EXPORT_OUT_NOT_WRITABLE');
-}
-
-/** The manifest's content; {} when unreadable (not ours to overwrite), null when absent. */
-async function readManifest(file: string): Promise<{ identity?: unknown } | null> {
-  try {
-    return JSON.parse(await readFile(file, 'utf8')) as { identity?: unknown };
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? null : {};
-  }
-}
-
 async function sha256File(file: string): Promise<string> {
+  const handle = await openScratch(file);
   const h = createHash('sha256');
-  for await (const chunk of createReadStream(file)) h.update(chunk as Buffer);
+  try {
+    for await (const chunk of handle.createReadStream({ autoClose: false })) h.update(chunk as Buffer);
+  } finally {
+    await handle.close();
+  }
   return h.digest('hex');
 }
 
@@ -359,23 +280,9 @@ export async function completeOutput(staged: StagedOutput, manifest: (files: Fil
   const m = await atomic.create(MANIFEST);
   await m.write(`${JSON.stringify(manifest(files), null, 2)}\n`);
   await atomic.closeFile(m);
-  await atomic.commit(MANIFEST, await staleFiles(staged.dir, files));
+  await atomic.commit(MANIFEST, staleFiles(staged.dir, files));
   await atomic.abort(); // removes the spools; final files are never touched
   return files;
-}
-
-/**
- * The files the export being replaced listed (checkOutDir let this run in: same arguments)
- * that this one does not write: a template file edited to drop a table or rename a file
- * would otherwise leave the old file beside the new ones. Only plain names in the folder.
- */
-async function staleFiles(dir: string, files: FileEntry[]): Promise<string[]> {
-  const old = (await readManifest(path.join(dir, MANIFEST))) ?? (await readManifest(path.join(dir, asideName(MANIFEST))));
-  const listed = (old as { files?: unknown } | null)?.files;
-  if (!Array.isArray(listed)) return [];
-  const now = new Set([...files.map((f) => f.name), MANIFEST]);
-  const names = listed.map((f: unknown) => (f as { name?: unknown } | null)?.name);
-  return names.filter((n): n is string => typeof n === 'string' && n === path.basename(n) && !/^\.{0,2}$/.test(n) && !n.includes('\\') && !now.has(n));
 }
 
 /** Removes a staged output's temporary files; final names are never touched. */

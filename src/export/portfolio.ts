@@ -5,17 +5,19 @@
 // rate budget; what they share is the cap on Properties held in memory (held.ts) and
 // the workbooks written at once (workbooksAtOnce). A profile that fails does not stop the others.
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { readOwnFile } from '../core/bounded-read.js';
 import { loadProfiles, resolveProfileName, writeFileAtomic } from '../core/config.js';
 import { ExitCode, MeterdataError, NotSignedInError, UsageError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { dirs } from '../core/paths.js';
 import { Slots } from './held.js';
 import { identity, parseExportArgs, type ExportArgs } from './options.js';
-import { checkOutDir, checkWritable, finalNames, findingsPlace, MANIFEST } from './output.js';
+import { checkOutDir, checkWritable, MANIFEST } from './out-folder.js';
+import { finalNames, findingsPlace } from './output.js';
 import { createPortfolioDisplay, type PortfolioDisplay } from './portfolio-progress.js';
 import { diskProblem } from './run-errors.js';
 import { located } from '../core/disk.js';
@@ -77,7 +79,7 @@ class FinishedRecord {
 
   static async open(stateDir: string, key: unknown): Promise<FinishedRecord> {
     const file = path.join(stateDir, 'portfolio', `${createHash('sha256').update(JSON.stringify(key)).digest('hex').slice(0, 32)}.json`);
-    const saved = await readFile(file, 'utf8').then((t) => JSON.parse(t) as { finished?: Record<string, ProfileResult> }, () => null);
+    const saved = readJson(file) as { finished?: Record<string, ProfileResult> } | null;
     return new FinishedRecord(file, saved?.finished ?? {});
   }
 
@@ -97,11 +99,24 @@ class FinishedRecord {
   }
 }
 
+/**
+ * A file of ours as JSON; null when it is absent or cannot be ours. Read as a plain file within
+ * a bound: a FIFO or a device in the shared --out or state folder must not stop the run.
+ */
+function readJson(file: string): unknown {
+  try {
+    const read = readOwnFile(file);
+    return read && 'text' in read ? JSON.parse(read.text) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A profile finished by an earlier run whose folder still holds exactly that export. */
 async function keptResult(rec: FinishedRecord, args: ExportArgs): Promise<ProfileResult | null> {
   const done = rec.finished[args.profile!];
   if (!done?.summary) return null;
-  const manifest = await readFile(path.join(args.out, MANIFEST), 'utf8').then((t) => JSON.parse(t) as { identity?: unknown; exported_at?: unknown }, () => null);
+  const manifest = readJson(path.join(args.out, MANIFEST)) as { identity?: unknown; exported_at?: unknown } | null;
   if (!manifest || JSON.stringify(manifest.identity) !== JSON.stringify(identity(args)) || manifest.exported_at !== done.summary.exportedAt) return null;
   return { ...done, outcome: 'kept', seconds: 0 };
 }

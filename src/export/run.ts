@@ -13,7 +13,8 @@ import { Journal, type JournalHandle, type PropertyAnswers } from './journal.js'
 import { expectedRange, identity, type ExportArgs } from './options.js';
 import { startPlausibility } from './plausibility.js';
 import { activeTemplate } from './review-options.js';
-import { OutputSet, checkOutDir, completeOutput, finalNames, discardOutput, writeWorkbookHere, type FileEntry, type RenderAhead, type StagedOutput, type WorkbookWriter } from './output.js';
+import { checkOutDir } from './out-folder.js';
+import { OutputSet, completeOutput, finalNames, discardOutput, writeWorkbookHere, type FileEntry, type RenderAhead, type StagedOutput, type WorkbookWriter } from './output.js';
 import { heldProperties, type Slots } from './held.js';
 import type { Reporter } from './progress.js';
 import type { Template } from './templates.js';

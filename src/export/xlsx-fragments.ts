@@ -6,6 +6,7 @@
 // then only copies the fragment into its sheet (xlsx-writer.ts).
 import { open, type FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
+import { openPlain } from '../core/bounded-read.js';
 import { ExitCode, MeterdataError } from '../core/errors.js';
 import { cellOf, type Row, type TableName } from './tables.js';
 import { scratchText as t } from './texts-scratch.js';
@@ -67,7 +68,7 @@ export class SheetFragment {
    * by an aborted export is not created again by a late render.
    */
   async advance(upTo: number | null): Promise<void> {
-    const spool = await open(this.spec.spool, 'r');
+    const spool = await openScratch(this.spec.spool);
     const out = await open(this.spec.fragment, this.outFlags);
     this.outFlags = 'r+';
     try {
@@ -148,4 +149,11 @@ function parseRow(line: string, spool: string, n: number): Row {
 /** One of the export's own scratch files is not what the export wrote (see texts-scratch.ts). */
 export function scratchDamaged(file: string, why: string): MeterdataError {
   return new MeterdataError(t.damaged({ file, why }), { code: 'EXPORT_SCRATCH_DAMAGED', exitCode: ExitCode.UNEXPECTED, hint: t.hint });
+}
+
+/** A scratch file of this export opened to be read back: a FIFO or a device put in its place (a shared --out) is refused, never waited on. */
+export async function openScratch(file: string): Promise<FileHandle> {
+  const opened = await openPlain(file);
+  if ('problem' in opened) throw scratchDamaged(file, opened.problem);
+  return opened.handle;
 }

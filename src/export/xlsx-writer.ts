@@ -6,8 +6,7 @@
 // after the other. The Overview's rows are spooled too (only its column list is held), so
 // memory stays flat whatever the number of units.
 import { once } from 'node:events';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import type ExcelJS from 'exceljs';
@@ -18,7 +17,7 @@ import { plainNumber } from './format.js';
 import { overviewKey, TABLE_COLUMNS, type ColumnType, type TableName } from './tables.js';
 import type { Template } from './templates.js';
 import { cellValue, fitCell, headerOf, Widths, WIDTH_SAMPLE, workbookStyle } from './xlsx-cells.js';
-import { fragmentOf, scratchDamaged, SheetFragment, type TableSheet } from './xlsx-fragments.js';
+import { fragmentOf, openScratch, scratchDamaged, SheetFragment, type TableSheet } from './xlsx-fragments.js';
 import { scratchText } from './texts-scratch.js';
 import { rowXml, StyleTable, type CellValue, type StyleRegistry } from './xlsx-rows.js';
 import { aboutTexts } from './texts-sheets.js';
@@ -83,7 +82,8 @@ function filter(ws: ExcelJS.Worksheet, rows: number, cols: number): void {
 }
 
 async function* spoolRows(file: string): AsyncGenerator<unknown> {
-  const rl = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+  const handle = await openScratch(file);
+  const rl = createInterface({ input: handle.createReadStream({ encoding: 'utf8' }), crlfDelay: Infinity });
   for await (const line of rl) if (line) yield JSON.parse(line);
 }
 
@@ -109,7 +109,7 @@ async function drained(ws: ExcelJS.Worksheet): Promise<void> {
 async function tableSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, f: SheetFragment, { rows, widths, bytes }: Rendered): Promise<void> {
   const ws = sheet(wb, f.spec.sheet, widths);
   header(ws, f.columns.map((c) => c.header));
-  const fh = await open(f.spec.fragment, 'r');
+  const fh = await openScratch(f.spec.fragment);
   try {
     for (let at = 0; at < bytes; ) {
       // a fresh buffer each time: exceljs' stream keeps the chunk until zlib has read it

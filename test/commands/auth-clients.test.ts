@@ -1,5 +1,6 @@
 // Every client authentication method and DPoP against clients registered in the sandbox.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -115,6 +116,16 @@ describe('private_key_jwt', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/Cannot read the private key file/);
   });
+
+  it('a key file that is a FIFO or /dev/zero is refused at once, not waited on or read forever', async () => {
+    const fifo = path.join(dir, 'key.fifo');
+    execFileSync('mkfifo', [fifo]);
+    for (const file of [fifo, '/dev/zero']) {
+      const r = await login(freshEnv(), ['--client-id', rs.reg.client_id, '--private-key', file, '--kid', 'x']);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`Cannot read the private key file ${file} (it is not a plain file (a pipe or a device?)).`);
+    }
+  }, 15_000);
 });
 
 describe('DPoP', () => {

@@ -58,6 +58,33 @@ describe('Retry-After is capped at 5 minutes', () => {
   });
 });
 
+describe('a run waits out Retry-After for a bounded total', () => {
+  it('a service that keeps answering 429 ends the run with RATE_LIMIT_BUDGET_SPENT, exit 5, once the total is used, not after every request\'s six attempts', async () => {
+    const { api, client } = await rig({ retryAfterTotalMs: 2500, maxAttempts: 100 });
+    api.route('/v1/whoami', problem(429, 'too-many-requests', { headers: { 'retry-after': '1' } }));
+    const started = Date.now();
+    const e = await failure(client.whoami());
+    expect([e.code, e.exitCode]).toEqual(['RATE_LIMIT_BUDGET_SPENT', 5]);
+    // two pauses of 1 s fit in 2.5 s, the third does not: three requests, about 2 s
+    expect(api.hits('/v1/whoami')).toHaveLength(3);
+    expect(Date.now() - started).toBeLessThan(2_900);
+    expect(e.message).toBe(
+      'The metering service has had this run wait 2 seconds in all (HTTP 429, Retry-After) and now asks for 1 second more before the next request to GET /v1/whoami: more than the 3 seconds meterdata waits in one run; stopped instead of waiting.',
+    );
+    expect(e.hint).toMatch(/^Run the command again after \S+ \(UTC\)\.$/);
+    expect(e.details).toMatchObject({ waitedMs: 2000, budgetMs: 2500, retryAfterMs: 1000 });
+  });
+
+  it('the total is the connection\'s: waits of different requests add up, and one within the rest is still waited', async () => {
+    const { api, client } = await rig({ retryAfterTotalMs: 1500 });
+    api.route('/v1/whoami', { json: aWhoAmI() });
+    api.inject('/v1/whoami', problem(429, 'too-many-requests', { headers: { 'retry-after': '1' } }));
+    expect((await client.whoami()).tenant_name).toBe('Hausverwaltung Test');
+    api.inject('/v1/whoami', problem(429, 'too-many-requests', { headers: { 'retry-after': '1' } }));
+    expect((await failure(client.whoami())).code).toBe('RATE_LIMIT_BUDGET_SPENT');
+  });
+});
+
 describe('pagination ends', () => {
   it('a fresh cursor on every empty page: API_EMPTY_PAGE after the first such page, exit 5, naming the endpoint', async () => {
     const { api, client } = await rig();

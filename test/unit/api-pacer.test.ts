@@ -73,9 +73,9 @@ describe('the scheduler timer', () => {
     const warnings: Error[] = [];
     const onWarning = (w: Error) => warnings.push(w);
     process.on('warning', onWarning);
-    const scheduler = new Scheduler(new RateBudget({ perMinute: 60 }), 1);
+    const scheduler = new Scheduler(new RateBudget({ perMinute: 60, maxPausedMs: Infinity }), 1);
     try {
-      scheduler.pauseFor(2 ** 40);
+      expect(scheduler.pauseFor(2 ** 40)).toBe(true);
       const ac = new AbortController();
       const waiting = scheduler.acquire(ac.signal);
       await new Promise((r) => setTimeout(r, 100));
@@ -120,3 +120,41 @@ describe('pacing over HTTP', () => {
     expect(events.filter((e) => e.type === 'rate-limited')).toEqual(Array(4).fill({ type: 'rate-limited', waitMs: 1000 }));
   });
 });
+
+describe('the run\'s total of Retry-After pauses', () => {
+  it('counts what each pause adds, so callers paused at once count once, and refuses the pause that would pass it', () => {
+    const budget = new RateBudget({ perMinute: 300, maxPausedMs: 10_000 });
+    expect(budget.pause(0, 4000)).toBe(true);
+    // three more callers answered 429 during the same pause: only the 500 ms beyond it count
+    expect(budget.pause(100, 3900)).toBe(true);
+    expect(budget.pause(200, 4300)).toBe(true);
+    expect(budget.pausedMs(200)).toBe(4500);
+    expect(budget.pause(10_000, 5500)).toBe(true);
+    expect(budget.pausedMs(10_000)).toBe(10_000);
+    // the next one would pass the total: refused, and nobody is held by it
+    expect(budget.pause(20_000, 1)).toBe(false);
+    expect(budget.pausedMs(20_000)).toBe(10_000);
+    expect(budget.nextStart(20_000)).toBe(20_000);
+  });
+
+  it('with a window (a browse session), only the pauses of the last window count: a day later it waits again', () => {
+    const hour = 60 * 60_000;
+    const budget = new RateBudget({ perMinute: 300, maxPausedMs: 10_000, pauseWindowMs: hour });
+    expect(budget.pause(0, 10_000)).toBe(true);
+    expect(budget.pause(30_000, 1000)).toBe(false);
+    expect(budget.pause(hour + 1, 1000)).toBe(true);
+    expect(budget.pausedMs(hour + 1)).toBe(1000);
+    // without a window the run's first pauses count for good
+    const run = new RateBudget({ perMinute: 300, maxPausedMs: 10_000 });
+    expect(run.pause(0, 10_000)).toBe(true);
+    expect(run.pause(24 * hour, 1000)).toBe(false);
+  });
+
+  it('is 15 minutes by default: three of the longest single waits', () => {
+    const budget = new RateBudget({ perMinute: 300 });
+    expect(budget.maxPausedMs).toBe(15 * 60_000);
+    expect([0, 1, 2].map((i) => budget.pause(i * 300_000, 300_000))).toEqual([true, true, true]);
+    expect(budget.pause(900_000, 1000)).toBe(false);
+  });
+});
+

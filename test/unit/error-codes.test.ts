@@ -78,6 +78,6 @@ describe('the error-code table', () => {
 
   it('marks the rate limits (browse offers a retry), and nothing else', () => {
     const rate = (Object.keys(ERROR_CODES) as ErrorCode[]).filter(isRateLimit).sort();
-    expect(rate).toEqual(['AUTH_RATE_LIMITED', 'RATE_LIMITED', 'RATE_LIMITED_TOO_LONG']);
+    expect(rate).toEqual(['AUTH_RATE_LIMITED', 'RATE_LIMITED', 'RATE_LIMITED_TOO_LONG', 'RATE_LIMIT_BUDGET_SPENT']);
   });
 });

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AtomicOutput } from '../../src/export/atomic.js';
-import { checkOutDir, OutputSet, probeFile } from '../../src/export/output.js';
+import { checkOutDir, probeFile } from '../../src/export/out-folder.js';
+import { OutputSet } from '../../src/export/output.js';
 import { loadTemplate } from '../../src/export/templates.js';
 
 const tmp = () => mkdtemp(path.join(os.tmpdir(), 'md-atomic-'));

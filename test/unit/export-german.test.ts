@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Io } from '../../src/core/io.js';
 import { setLanguage } from '../../src/i18n/index.js';
 import { loadComparisonFolder } from '../../src/export/compare-folder.js';
-import { checkOutDir } from '../../src/export/output.js';
+import { checkOutDir } from '../../src/export/out-folder.js';
 import { createPortfolioDisplay } from '../../src/export/portfolio-progress.js';
 import { describeFailure, profileLine, type ProfileResult } from '../../src/export/portfolio-summary.js';
 import { createReporter, propertyLine } from '../../src/export/progress.js';

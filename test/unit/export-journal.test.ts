@@ -80,7 +80,7 @@ describe('a damaged meta.json: the saved progress is dropped, naming the file an
     await rm(meta);
     await mkdir(meta);
     const r = await rerun(x);
-    expect(r.notes).toBe(`starting over: the saved progress of an earlier run was dropped because ${meta} could not be read (EISDIR).`);
+    expect(r.notes).toBe(`starting over: the saved progress of an earlier run was dropped because ${meta} is damaged (it is a folder).`);
     expect(r.calls).toContain('properties');
   });
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setLanguage } from '../../src/i18n/index.js';
 import { identity, parseExportArgs } from '../../src/export/options.js';
-import { checkOutDir } from '../../src/export/output.js';
+import { checkOutDir } from '../../src/export/out-folder.js';
 import { settingChanges } from '../../src/export/settings.js';
 import { findEnglish } from '../helpers/catalogues.js';
 

@@ -2,7 +2,8 @@
 // under %APPDATA%/%LOCALAPPDATA%, the Credential Manager's name, and replacing files on
 // a file system that refuses to rename over a file another program holds open (Excel).
 import { mkdtemp, readFile, readdir, stat, writeFile } from 'node:fs/promises';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -215,4 +216,14 @@ describe("the single executable's native module file", () => {
     expect(readFileSync(file).equals(bytes)).toBe(true);
     expect((await stat(file)).mode & 0o777).toBe(0o700);
   });
+
+  it('a FIFO planted under its name is replaced at once, never read (its reader would wait for a writer)', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'md-native-'));
+    const file = nativeModulePath('keyring', bytes, dir, 'linux');
+    mkdirSync(path.dirname(file), { recursive: true });
+    execFileSync('mkfifo', [file]);
+    materialize(bytes, file);
+    expect(statSync(file).isFile()).toBe(true);
+    expect(readFileSync(file).equals(bytes)).toBe(true);
+  }, 10_000);
 });

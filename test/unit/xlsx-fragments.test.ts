@@ -1,6 +1,7 @@
 // A table's rows rendered in pieces while the spool still grows (the portfolio's workbook
 // workers) must be the same bytes as rendered all at once at the end (a single export):
 // cut anywhere, inside a line and inside a multi-byte character included.
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, writeFile, appendFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -114,6 +115,16 @@ describe('table rows rendered ahead', () => {
 });
 
 describe('a damaged spool', () => {
+  it('replaced by a FIFO (a shared --out) fails the render at once naming it, never waits for a writer', async () => {
+    const template = await loadTemplate('de', dir);
+    const spec = await sheetFor('billing', '', 'fifo');
+    await rm(spec.spool);
+    execFileSync('mkfifo', [spec.spool]);
+    await writeFile(spec.fragment, '');
+    const f = new SheetFragment(spec, template, new StyleTable(template.dateFormat));
+    await expect(f.advance(null)).rejects.toMatchObject({ code: 'EXPORT_SCRATCH_DAMAGED', message: `The export's scratch file ${spec.spool} is damaged: it is not a plain file (a pipe or a device?).` });
+  }, 10_000);
+
   it('shorter than the bytes the export said it wrote fails the render, naming the spool', async () => {
     const template = await loadTemplate('de', dir);
     const text = `${lines(3).join('\n')}\n`;

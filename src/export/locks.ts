@@ -1,0 +1,189 @@
+// The export's lock files: the journal's (one export per arguments) and the --out folder's
+// (one export per folder). One holder at a time; the lock of a holder that is gone is taken
+// over by exactly one of the processes that find it, however many find it at once.
+import { createHash, randomUUID } from 'node:crypto';
+import { link, mkdir, opendir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { readBounded } from '../core/bounded-read.js';
+import { located } from '../core/disk.js';
+import { processAlive } from '../core/pid.js';
+import { readLockHolder } from './journal-check.js';
+
+/** A lock file that cannot be read as ours is taken over once it is this old. */
+export const LOCK_DAMAGED_STALE_MS = 30_000;
+
+/**
+ * When this process started (ms since the epoch; the same in every thread). A lock naming
+ * our own pid but another start was left by an earlier process that had the same pid: in
+ * a container every cron run may be pid 7, and a killed one must not block the next forever.
+ */
+const PROCESS_STARTED = Math.round(Date.now() - process.uptime() * 1000);
+
+function alive(pid: number, started: unknown): boolean {
+  if (pid === process.pid) return typeof started !== 'number' || Math.abs(started - PROCESS_STARTED) < 2_000;
+  return processAlive(pid);
+}
+
+/**
+ * Puts the written-aside lock `mine` into place as `file`, failing with EEXIST when a lock is
+ * there. A hard link makes it appear with its content in one step; where the file system has no
+ * hard links (FAT32 and exFAT drives, some network shares on Windows: EPERM, ENOTSUP, ENOSYS)
+ * an exclusive create is the fallback. There a kill between create and write can leave an empty
+ * lock, which the damaged-lock rule takes over once it is old.
+ */
+export async function placeLock(mine: string, file: string, linkFn: (from: string, to: string) => Promise<void> = link): Promise<void> {
+  try {
+    await linkFn(mine, file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EOPNOTSUPP') throw e;
+    await writeFile(file, await readFile(mine), { flag: 'wx' });
+  }
+}
+
+/** One lock file as seen once: what it holds and which file it is. */
+interface Seen {
+  text: string;
+  /** Device, inode, change time and content: a lock placed after this one was removed differs. */
+  id: string;
+  mtimeMs: number;
+}
+
+/** The lock file now, read through one descriptor (null: gone); a FIFO or a device there reads as damaged, never waited on. */
+export function look(file: string): Seen | null {
+  try {
+    const read = readBounded(file, 4096);
+    const text = read.ok ? read.bytes.toString('utf8') : '';
+    const { dev, ino, ctimeMs, mtimeMs } = read.stat;
+    return { text, mtimeMs, id: createHash('sha256').update(`${dev}:${ino}:${ctimeMs}:${text}`).digest('hex').slice(0, 16) };
+  } catch {
+    return null; // gone between our attempt and this look (or unreadable: the next attempt says busy)
+  }
+}
+
+/** Whether the holder is gone: a dead process on this host, or a damaged file left long ago. */
+function stale(seen: Seen): boolean {
+  const holder = readLockHolder(seen.text);
+  if (!holder) return Date.now() - seen.mtimeMs > LOCK_DAMAGED_STALE_MS;
+  return holder.host === os.hostname() && !alive(holder.pid, holder.started);
+}
+
+/**
+ * Takes the lock `file`, or throws `busy`. The file names its holder; a lock left by a process
+ * that no longer runs on this host (a killed export) is taken over, so a resume right after a
+ * kill works. The file appears with its content in one step (written aside, then hard-linked
+ * into place), so a kill never leaves an empty lock behind; a damaged one (another tool, a full
+ * disk) is taken over once it is older than LOCK_DAMAGED_STALE_MS.
+ */
+export async function takeLock(file: string, busy: Error): Promise<() => Promise<void>> {
+  await mkdir(path.dirname(file), { recursive: true });
+  // unique, so two takers in one process (and a pid another container reuses) never share it
+  const mine = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+  try {
+    await writeFile(mine, JSON.stringify({ pid: process.pid, host: os.hostname(), started: PROCESS_STARTED })).catch((e: unknown) => Promise.reject(located(e, mine)));
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        await placeLock(mine, file);
+        return () => rm(file, { force: true });
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      }
+      const seen = look(file);
+      if (seen !== null && !(stale(seen) && (await removeStale(file, seen, mine, 0)))) throw busy;
+    }
+    throw busy;
+  } finally {
+    await rm(mine, { force: true });
+  }
+}
+
+/**
+ * Removes the lock `seen` if it is still that lock, as the only process doing so. Removing it
+ * at once would let two processes that found the same dead holder both win: the second would
+ * remove the lock the first had just placed. So the removal is claimed first, with a file named
+ * after that very lock and created exclusively: one claimant removes it (the others are told
+ * busy, or find the claim gone and the lock replaced), and none removes a lock placed meanwhile.
+ * A claim whose own holder died is stale in turn and is claimed the same way (bounded depth).
+ */
+async function removeStale(file: string, seen: Seen, mine: string, depth: number): Promise<boolean> {
+  if (depth > 3) return false;
+  const claim = `${file}.${seen.id}.claim`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await placeLock(mine, claim);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const other = look(claim);
+      if (other !== null && !(stale(other) && (await removeStale(claim, other, mine, depth + 1)))) return false;
+      continue;
+    }
+    try {
+      if (look(file)?.id === seen.id) await rm(file, { force: true });
+      return true;
+    } finally {
+      await rm(claim, { force: true });
+    }
+  }
+  return false;
+}
+
+/**
+ * One export writes into a folder at a time, whatever its arguments: the journal's own
+ * lock is per arguments, so two exports with different arguments into one --out would
+ * otherwise delete each other's temporary files and leave files that disagree with the
+ * manifest. Keyed on the folder's real path, so a symlink or "./x" vs "x" is one folder, and
+ * where the file system ignores case, "Out" and "out" are one folder too (outLockKey).
+ */
+export async function outLockFile(stateDir: string, out: string, platform: NodeJS.Platform = process.platform): Promise<string> {
+  const { real, existing } = await realOut(out);
+  // the names below the nearest existing folder are looked up there; an empty one says nothing, its parent may
+  const caseless = platform === 'win32' || platform === 'darwin' || ((await namesIgnoreCase(existing)) ?? (await namesIgnoreCase(path.dirname(existing)))) === true;
+  return path.join(stateDir, 'exports', `out-${createHash('sha256').update(outLockKey(real, caseless)).digest('hex').slice(0, 32)}.lock`);
+}
+
+/**
+ * The path the --out lock is keyed on. Where names ignore case (Windows, macOS by default, FAT
+ * drives, Linux folders with casefold) the case is folded, through upper then lower case so that
+ * letters with two lower forms (σ, ς) meet, and NFC so that macOS's decomposed names meet the
+ * composed ones. Folding more than the file system does only makes two folders share a lock.
+ */
+export function outLockKey(real: string, caseless: boolean): string {
+  return caseless ? real.normalize('NFC').toUpperCase().toLowerCase() : real;
+}
+
+/** The real path of `out`, or of its nearest existing ancestor joined with the rest; and that ancestor. */
+async function realOut(out: string): Promise<{ real: string; existing: string }> {
+  const rest: string[] = [];
+  let dir = path.resolve(out);
+  for (;;) {
+    try {
+      const existing = await realpath(dir);
+      return { real: path.join(existing, ...rest), existing };
+    } catch {
+      const up = path.dirname(dir);
+      if (up === dir) return { real: path.resolve(out), existing: up };
+      rest.unshift(path.basename(dir));
+      dir = up;
+    }
+  }
+}
+
+/**
+ * Whether names in `dir` ignore case: an entry's name with its case swapped leads to the same
+ * file. null when none of its first entries has a letter to try (or it cannot be read).
+ */
+export async function namesIgnoreCase(dir: string): Promise<boolean | null> {
+  const entries = await opendir(dir).catch(() => null);
+  if (!entries) return null;
+  let looked = 0;
+  for await (const e of entries) {
+    const swapped = [...e.name].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+    if (swapped !== e.name) {
+      const [a, b] = await Promise.all([stat(path.join(dir, e.name)).catch(() => null), stat(path.join(dir, swapped)).catch(() => null)]);
+      if (a) return b !== null && a.dev === b.dev && a.ino === b.ino;
+    }
+    if (++looked >= 64) break;
+  }
+  return null;
+}

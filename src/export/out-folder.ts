@@ -1,0 +1,117 @@
+// The --out folder before an export writes into it: it can be written, and it holds no other
+// export (its manifest, read back as a plain file within a bound) and no foreign files under
+// our names; and at the commit, which files of the export it replaces are left over.
+import { randomUUID } from 'node:crypto';
+import { constants } from 'node:fs';
+import { access, open, readlink, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { readOwnFile } from '../core/bounded-read.js';
+import { UsageError } from '../core/errors.js';
+import { asideName } from './atomic.js';
+import { settingChanges } from './settings.js';
+import { outText as t } from './texts-folder.js';
+
+export const MANIFEST = 'meterdata-manifest.json';
+
+/**
+ * Refuses an --out folder that holds another export (its manifest names other arguments,
+ * each difference named) or files under our names that no complete export of these
+ * arguments wrote. A folder holding a complete export of the same arguments is
+ * overwritten (a plain re-run). `defaultOut`: no --out was typed, so the message says
+ * that this is the default folder and how to choose another.
+ */
+export async function checkOutDir(dir: string, identity: Record<string, unknown>, names: string[], opts: { defaultOut?: boolean } = {}): Promise<void> {
+  await checkWritable(dir);
+  // A commit that crashed half-way left the previous manifest aside: the folder is still that export's.
+  const manifest = readManifest(dir, MANIFEST) ?? readManifest(dir, asideName(MANIFEST));
+  if (manifest) {
+    if (JSON.stringify(manifest.identity) === JSON.stringify(identity)) return;
+    const where = opts.defaultOut ? t.defaultFolder({ dir }) : t.outFolder({ dir });
+    const changes = settingChanges(manifest.identity, identity).join('; ');
+    throw new UsageError(t.otherArguments({ where, changes }), opts.defaultOut ? t.defaultFolderHint : t.otherArgumentsHint, 'EXPORT_OUT_IN_USE');
+  }
+  for (const n of names) {
+    const exists = await stat(path.join(dir, n)).then(() => true, () => false);
+    if (exists) throw new UsageError(t.foreignFile({ dir, file: n }), t.foreignFileHint, 'EXPORT_OUT_IN_USE');
+  }
+}
+
+/**
+ * The --out folder (or, when it does not exist yet, the folder it would be created in)
+ * can take our files: checked before any request, and without creating anything, so a
+ * refused run leaves no folder behind. `access` alone is not enough (root passes it on
+ * most read-only places), so a probe file is created and removed as well.
+ */
+export async function checkWritable(dir: string): Promise<void> {
+  let at = dir;
+  for (;;) {
+    const st = await stat(at).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' || e.code === 'ENOTDIR' ? null : Promise.reject(notWritable(dir, at, e))));
+    if (st?.isDirectory()) break;
+    if (st) {
+      throw new UsageError(
+        at === dir ? t.isFile({ dir }) : t.parentIsFile({ dir, at }),
+        t.notWritableHint,
+        'EXPORT_OUT_NOT_A_FOLDER',
+      );
+    }
+    // A link to nothing: mkdir cannot create it (EEXIST) and would fail only after the requests.
+    const target = await readlink(at).catch(() => null);
+    if (target !== null) {
+      throw new UsageError(t.danglingLink({ dir, at, target }), t.danglingLinkHint, 'EXPORT_OUT_NOT_A_FOLDER');
+    }
+    if (path.dirname(at) === at) break;
+    at = path.dirname(at);
+  }
+  const probe = probeFile(at);
+  try {
+    await access(at, constants.W_OK);
+    await (await open(probe, 'wx')).close();
+    await rm(probe, { force: true });
+  } catch (e) {
+    throw notWritable(dir, at, e as NodeJS.ErrnoException);
+  }
+}
+
+/**
+ * A name no user file and no earlier run's leftover can have (a pid repeats: every run in a
+ * container may be pid 7), ending in ".partial" so that a probe a kill left in --out goes
+ * with the next export's scratch files (AtomicOutput.prepare).
+ */
+export function probeFile(dir: string): string {
+  return path.join(dir, `.meterdata-write-test-${process.pid}-${randomUUID()}.partial`);
+}
+
+function notWritable(dir: string, at: string, e: NodeJS.ErrnoException): UsageError {
+  const why = e.code === 'EROFS' ? t.readOnly : e.code === 'EACCES' || e.code === 'EPERM' ? t.denied : (e.code ?? e.message);
+  return new UsageError(at === dir ? t.notWritable({ dir, why }) : t.notWritableIn({ dir, at, why }), t.notWritableHint, 'EXPORT_OUT_NOT_WRITABLE');
+}
+
+/**
+ * The manifest `name` in `dir`: its content; {} when unreadable (not ours to overwrite), null
+ * when absent. Anyone who may write into a shared --out may have put a FIFO, a device or a huge
+ * file there: that is refused at once, never waited on or read into memory.
+ */
+function readManifest(dir: string, name: string): { identity?: unknown } | null {
+  try {
+    const read = readOwnFile(path.join(dir, name));
+    if (read && 'problem' in read) throw new UsageError(t.manifestUnusable({ dir, file: name, problem: read.problem }), t.foreignFileHint, 'EXPORT_OUT_IN_USE');
+    return read && (JSON.parse(read.text) as { identity?: unknown });
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    return {};
+  }
+}
+
+/**
+ * The files the export being replaced listed (checkOutDir let this run in: same arguments)
+ * that this one does not write: a template file edited to drop a table or rename a file
+ * would otherwise leave the old file beside the new ones. Only plain names in the folder.
+ */
+export function staleFiles(dir: string, files: { name: string }[]): string[] {
+  const old = readManifest(dir, MANIFEST) ?? readManifest(dir, asideName(MANIFEST));
+  const listed = (old as { files?: unknown } | null)?.files;
+  if (!Array.isArray(listed)) return [];
+  const now = new Set([...files.map((f) => f.name), MANIFEST]);
+  const names = listed.map((f: unknown) => (f as { name?: unknown } | null)?.name);
+  return names.filter((n): n is string => typeof n === 'string' && n === path.basename(n) && !/^\.{0,2}$/.test(n) && !n.includes('\\') && !now.has(n));
+}

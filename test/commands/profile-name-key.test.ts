@@ -1,0 +1,81 @@
+// A profile in config.json whose stored "name" is not the key it is listed under (an entry
+// copied by hand) or not a valid name ("../../x"): every command refuses it with exit 2
+// naming the entry to correct, before any token is read or any request is sent.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { configFile } from '../../src/core/config.js';
+import { runCli } from '../helpers/run-cli.js';
+import { sandboxBehindProxy, storeFile } from '../helpers/signed-in.js';
+
+const at = sandboxBehindProxy({ autoConsent: true, admin: true, clock: '2026-11-22', oauthRateLimitPerMinute: 0 }, 'md-profile-key-');
+
+/** `default` signed in; `entries` (key -> stored name) are copies of it under other keys. */
+async function copiedProfiles(entries: Record<string, string>) {
+  const { env } = await at.signedIn();
+  const file = configFile(env);
+  const config = JSON.parse(readFileSync(file, 'utf8'));
+  for (const [key, name] of Object.entries(entries)) config.profiles[key] = { ...config.profiles.default, name };
+  writeFileSync(file, JSON.stringify(config), { mode: 0o600 });
+  const sid = at.sb.admin.connections().at(-1)!.sid;
+  return { env, file, sid };
+}
+
+const stateOf = (sid: string) => at.sb.admin.connections().find((c) => c.sid === sid)?.state;
+
+describe('a profile whose stored name is not its key', () => {
+  it.each([
+    ['export', ['export', '--year', '2025', '--metric', 'water_cold']],
+    ['status', ['status']],
+    ['logout', ['logout']],
+    ['token', ['token']],
+  ])('%s --profile gamma (a copy of default): exit 2 naming the entry, nothing sent, nothing revoked', async (_what, args) => {
+    const { env, file, sid } = await copiedProfiles({ gamma: 'default' });
+    const out = path.join(env.METERDATA_HOME!, 'out');
+    const seen = at.proxy.requests.length;
+    const r = await runCli([...args, '--profile', 'gamma', ...(args[0] === 'export' ? ['--out', out] : [])], { env, cwd: env.METERDATA_HOME });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`The profile "gamma" in ${file} cannot be used: its "name" is "default", not the name it is listed under.`);
+    expect(r.stderr).toContain('Set "name" in profiles.gamma to "gamma"');
+    expect(r.stdout).not.toMatch(/connected|eyJ/);
+    expect(at.proxy.requests.length).toBe(seen);
+    expect(existsSync(out)).toBe(false);
+    expect(stateOf(sid)).toBe('connected');
+    // the original is untouched and still works
+    expect(existsSync(storeFile(env))).toBe(true);
+    expect((await runCli(['status'], { env })).code).toBe(0);
+  });
+
+  it('a stored name that climbs out of the credential store is refused before its tokens are read', async () => {
+    const { env, file } = await copiedProfiles({ escaped: '../../../escaped' });
+    // a record where that name would lead: read by the old code
+    const outside = path.join(path.dirname(storeFile(env)), '../../../escaped.json');
+    mkdirSync(path.dirname(outside), { recursive: true });
+    writeFileSync(outside, readFileSync(storeFile(env)), { mode: 0o600 });
+    for (const cmd of ['token', 'status']) {
+      const r = await runCli([cmd, '--profile', 'escaped'], { env });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`The profile "escaped" in ${file} cannot be used: its "name" is "../../../escaped"`);
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('an entry whose key is not a valid profile name stops `export --all-profiles` and `status --all` names it', async () => {
+    const { env, file } = await copiedProfiles({ '../up': '../up' });
+    const out = path.join(env.METERDATA_HOME!, 'out');
+    const r = await runCli(['export', '--all-profiles', '--year', '2025', '--out', out], { env, cwd: env.METERDATA_HOME });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`The profile entry "../up" in ${file} cannot be used: its name is not a valid profile name.`);
+    expect(r.stderr).toContain('Rename or remove the entry profiles."../up"');
+    const st = await runCli(['status', '--all'], { env });
+    expect(st.stdout + st.stderr).toContain('"../up"');
+  });
+
+  it('German: the entry and the fix in the German words', async () => {
+    const { env } = await copiedProfiles({ gamma: 'default' });
+    const r = await runCli(['token', '--profile', 'gamma', '--lang', 'de'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('sein „name“ ist „default“, nicht der Name, unter dem es eingetragen ist');
+    expect(r.stderr).toContain('Bitte setzen Sie „name“ in profiles.gamma auf „gamma“');
+  });
+});
