@@ -31,13 +31,15 @@ const FAR_FUTURE = '9999-12-31';
 /**
  * The days a segment's device was certainly installed. Without installed_at (undocumented),
  * from baseline_date: baseline rule 1 makes it a day the device showed a value. Without
- * deinstalled_at, still installed. A window ending before it starts places the device
- * nowhere: it is taken as any time, so it overlaps every other segment of the point.
+ * deinstalled_at, still installed. A window ending before it starts, or outside the range
+ * (segments are windows "within the range"), places the device nowhere: it is taken as any
+ * time, so it overlaps every other segment of the point (alone it is no double count).
  */
-function windowOf(seg: DeviceSegment): { start: string; end: string } {
+function windowOf(seg: DeviceSegment, range: { from: string; to: string } | undefined): { start: string; end: string } {
   const start = seg.installed_at ?? seg.baseline_date;
   const end = seg.deinstalled_at ?? FAR_FUTURE;
-  return end < start ? { start: '', end: FAR_FUTURE } : { start, end };
+  const outside = range !== undefined && (start > range.to || end < range.from);
+  return end < start || outside ? { start: '', end: FAR_FUTURE } : { start, end };
 }
 
 /** How often each key occurs, for the keys that occur more than once (first occurrence order). */
@@ -52,8 +54,11 @@ function repeated<T>(items: readonly T[], key: (x: T) => string): Map<string, { 
   return new Map([...seen].filter(([, e]) => e.count > 1));
 }
 
-/** What is wrong with a point's segments: a device twice, windows that overlap, a month end read twice. */
-export function segmentBreaks(c: MeasuringPointConsumption): ContractBreak[] {
+/**
+ * What is wrong with a point's segments: a device twice, windows that overlap, a month end
+ * read twice. `range`: the answer's effective range, where known.
+ */
+export function segmentBreaks(c: MeasuringPointConsumption, range?: { from: string; to: string }): ContractBreak[] {
   const out: ContractBreak[] = [];
   // In id order, so the findings do not depend on the order the service sent.
   const segments = [...c.segments].sort((a, b) => byText(idKey(a.device_id), idKey(b.device_id)) || byText(JSON.stringify(a), JSON.stringify(b)));
@@ -62,7 +67,7 @@ export function segmentBreaks(c: MeasuringPointConsumption): ContractBreak[] {
   }
   // One segment per device from here: a repeated device is named above, not again as an overlap.
   const devices = [...new Map(segments.map((s) => [idKey(s.device_id), s])).values()];
-  const windows = devices.map((s) => ({ s, ...windowOf(s) })).sort((a, b) => byText(a.start, b.start));
+  const windows = devices.map((s) => ({ s, ...windowOf(s, range) })).sort((a, b) => byText(a.start, b.start));
   // Sorted by start, a window overlaps an earlier one exactly when it starts before the latest end so far.
   // A device installed on the day its predecessor was removed is a replacement, not an overlap.
   let latest: (typeof windows)[number] | null = null;

@@ -130,7 +130,7 @@ export function billPoint(c: MeasuringPointConsumption, ctx: PointContext, unitS
   const scope: FlagScope = { property_id: ctx.property_id, usage_unit_id: ctx.usage_unit_id, measuring_point_id: c.measuring_point_id, device_id: null };
   // An impossible share blocks every segment of the point; it is blamed once, on the point.
   const badShare = unitShare === null ? null : shareProblem(unitShare);
-  const breaks = segmentBreaks(c).map((b) => makeFlag(b.code, scope, b.facts));
+  const breaks = segmentBreaks(c, ctx.range?.from && ctx.range.to ? ctx.range : undefined).map((b) => makeFlag(b.code, scope, b.facts));
   const own = [...(ctx.extraFlags ?? []), ...breaks, ...pointFlags(c, scope, linked), ...(badShare ? [makeFlag(badShare.code, scope, badShare.facts)] : [])];
   // A point whose answer breaks the contract (overlapping segments, a meter nobody lists) bills none of its segments.
   const broken = own.some((f) => isContractBreak(f.code));

@@ -2,7 +2,10 @@
 // month-end reading twice, a point twice in a unit's answer, a point nobody lists.
 import { describe, expect, it } from 'vitest';
 import type { DeviceSegment } from '../../src/api/types.js';
-import { billPlantPoint, billProperty, billUnit, flagMessage, segmentBreaks, shareTotals, type Flag } from '../../src/billing/index.js';
+import { billPlantPoint, billProperty, billUnit, flagMessage, listedPointsOf, segmentBreaks, shareTotals, unitPointBreaks, type Flag } from '../../src/billing/index.js';
+import { consumptionJson, pointJson, unitJson } from '../../src/sandbox/api/serialize.js';
+import { mi, monthEnd, monthStart } from '../../src/sandbox/data/dates.js';
+import { generateDataset } from '../../src/sandbox/data/index.js';
 import { PROPERTY, RANGE, aPlantPoint, aPointConsumption, aPointSummary, aPropertyInput, aReading, aSegment, aUnit, aUnitEntry, sharedCopies, uuid } from './builders.js';
 
 const codes = (flags: Flag[]) => flags.map((f) => f.code).sort();
@@ -77,6 +80,19 @@ describe('segments of one point', () => {
     expect(breaksOf(inverted)).toEqual([]);
   });
 
+  it('a segment outside the answer\'s range (installed after it, removed before it) cannot be placed: next to another device it is not billed', () => {
+    const range = { from: '2025-01-01', to: '2025-12-31' };
+    const removed = cold(10, { installed_at: '2019-05-14', deinstalled_at: '2025-09-10', replacement_reason: 'DeviceRemoval' });
+    const later = cold(10, { device_id: uuid(), installed_at: '2099-01-01' });
+    const gone = cold(10, { device_id: uuid(), installed_at: '2010-01-01', deinstalled_at: '2018-06-30' });
+    expect(segmentBreaks(aPointConsumption({ segments: [removed, later] }), range).map((b) => b.code)).toEqual(['SEGMENTS_OVERLAP']);
+    expect(segmentBreaks(aPointConsumption({ segments: [removed, gone] }), range).map((b) => b.code)).toEqual(['SEGMENTS_OVERLAP']);
+    expect(segmentBreaks(aPointConsumption({ segments: [removed, later] }))).toEqual([]); // without a range: one after the other
+    // a device removed on the first day of the range or after its end is in it
+    expect(segmentBreaks(aPointConsumption({ segments: [{ ...removed, deinstalled_at: '2025-01-01' }, cold(1, { device_id: uuid(), installed_at: '2025-01-01' })] }), range)).toEqual([]);
+    expect(billSegments(removed, later).billing[0]!.billable_value).toBe('0');
+  });
+
   it('two readings at one month end: not billed, READING_REPEATED with the date; both readings stay visible', () => {
     const seg = cold(41.394, { readings: [aReading({ at: '2025-11-30', value: 130 }), aReading({ at: '2025-12-31', value: 141 }), aReading({ at: '2025-12-31', value: 182 })] });
     const bill = billSegments(seg);
@@ -95,12 +111,16 @@ describe('segments of one point', () => {
 
 describe('points of a unit answer', () => {
   it('the same point twice is billed for neither copy, counted once, and its share once', () => {
-    const point = aPointConsumption({ metric: 'water_cold', unit: 'm3', segments: [cold(41.394)] });
+    const point = aPointConsumption({ measuring_point_id: 'abcdef00-0000-4000-8000-00000000abcd', metric: 'water_cold', unit: 'm3', segments: [cold(41.394)] });
     const copy = { ...structuredClone(point), measuring_point_id: point.measuring_point_id.toUpperCase() };
     const { unit, consumption } = aUnitEntry('WE 01', [point, copy], { measuring_points: [aPointSummary({ measuring_point_id: point.measuring_point_id })] });
     const bill = billProperty(aPropertyInput({ units: [{ unit, consumption }], points: [] }));
     expect(bill.billing[0]).toMatchObject({ billable_value: '0', points: 1, review_flags: ['POINT_REPEATED'] });
-    expect(bill.flags.map((f) => [f.code, f.facts])).toEqual([['POINT_REPEATED', { copies: '2' }]]);
+    // each copy is named by the id it was sent with
+    expect(bill.flags.map((f) => [f.code, f.facts, f.measuring_point_id])).toEqual([
+      ['POINT_REPEATED', { copies: '2' }, copy.measuring_point_id],
+      ['POINT_REPEATED', { copies: '2' }, point.measuring_point_id],
+    ]);
     expect(shareTotals([consumption]).get(point.measuring_point_id)).toMatchObject({ units: 1, shared: false });
   });
 
@@ -139,5 +159,32 @@ describe('messages', () => {
     const flag = bill.flags.find((f) => f.code === 'SEGMENTS_OVERLAP')!;
     expect(flagMessage(flag, 'en')).toMatch(/^Two devices of one meter for the same time: not billed \(device: KWZ-41\.394, overlaps device: KWZ-COPY, both installed from: 2024-02-01, devices in period: 2\)\. .*counted as 0/);
     expect(flagMessage(flag, 'de')).toMatch(/^Zwei Geräte einer Messstelle für denselben Zeitraum: nicht abgerechnet \(Gerät: KWZ-41\.394, überschneidet sich mit Gerät: KWZ-COPY, beide eingebaut ab: 01\.02\.2024, Geräte im Zeitraum: 2\)\. .*mit 0 angesetzt/);
+  });
+});
+
+describe('the sandbox\'s answers', () => {
+  it('raise none of these findings: replacements, removals, undocumented installations, ranges from 2019 to 2026', () => {
+    const ds = generateDataset({ seed: 'contract', units: 400 });
+    const ranges: [number, number][] = [[mi(2019, 1), mi(2019, 3)], [mi(2019, 1), mi(2019, 12)], [mi(2024, 1), mi(2024, 12)], [mi(2025, 1), mi(2025, 12)], [mi(2025, 3), mi(2025, 5)], [mi(2025, 6), mi(2025, 6)], [mi(2024, 6), mi(2026, 12)]];
+    const found: string[] = [];
+    let answers = 0;
+    for (const p of ds.properties()) {
+      const listed = listedPointsOf(ds.pointsOfProperty(p).map((pt) => pointJson(ds, pt) as { id: string }));
+      for (const pt of ds.pointsOfProperty(p)) {
+        for (const [f, t] of ranges) {
+          const c = consumptionJson(ds, ds.consumption(pt, f, t)) as never;
+          answers++;
+          for (const b of segmentBreaks(c, { from: monthStart(f), to: monthEnd(t) })) found.push(`${b.code} ${JSON.stringify(b.facts)}`);
+        }
+      }
+      for (let idx = p.unitStart; idx < p.unitEnd; idx++) {
+        const u = ds.unitByIndex(idx)!;
+        const unit = unitJson(ds, u) as never;
+        const measuring_points = ds.pointsOfUnit(u).map(({ point, share }) => consumptionJson(ds, ds.consumption(point, mi(2025, 1), mi(2025, 12)), share)) as never;
+        for (const [id, b] of unitPointBreaks(unit, { usage_unit_id: '', external_ref: null, ...RANGE, measuring_points }, listed)) found.push(`${id} ${JSON.stringify(b)}`);
+      }
+    }
+    expect(answers).toBeGreaterThan(10_000);
+    expect(found).toEqual([]);
   });
 });
