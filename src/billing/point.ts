@@ -161,10 +161,10 @@ export function billPoint(c: MeasuringPointConsumption, ctx: PointContext, unitS
     rows.push({ ...base, ...deviceFields(seg), billed_value: formatDecimal(v.billed), review_flags: codesOf([...own, ...segFlags]) });
     readings.push(...readingRows(c.measuring_point_id, seg));
   });
-  // The same segment sent a thousand times is shown once, with its readings once (differing copies all stay).
-  if (broken) for (const list of [rows, readings] as unknown[][]) list.splice(0, list.length, ...uniqueRows(list));
   if (segments.length === 0) rows.push({ ...base, ...EMPTY_DEVICE, billed_value: '0', review_flags: codesOf(own) });
-  return { measuring_point_id: c.measuring_point_id, metric: c.metric, unit: c.unit, is_system_linked: linked, billed: sum(values), segments: rows, readings, flags: dedupeFlags(flags) };
+  // The same segment sent a thousand times is shown once, with its readings once (differing copies all stay).
+  const shown = broken ? { segments: uniqueRows(rows), readings: uniqueRows(readings) } : { segments: rows, readings };
+  return { measuring_point_id: c.measuring_point_id, metric: c.metric, unit: c.unit, is_system_linked: linked, billed: sum(values), ...shown, flags: dedupeFlags(flags) };
 }
 
 function uniqueRows<T>(rows: T[]): T[] {

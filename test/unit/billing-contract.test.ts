@@ -52,6 +52,13 @@ describe('segments of one point', () => {
     expect(bill.flags.filter((f) => f.code === 'SEGMENTS_OVERLAP')).toEqual([expect.objectContaining({ facts: expect.objectContaining({ segments: '1000' }) })]);
   });
 
+  it('as many copies as a 32 MiB answer holds (20,000 segments, 240,000 readings) bill nothing and do not break billing', () => {
+    const readings = Array.from({ length: 12 }, (_, m) => aReading({ at: `2025-${String(m + 1).padStart(2, '0')}-28` }));
+    const seg = cold(41.394, { readings });
+    const bill = billSegments(...Array.from({ length: 20_000 }, (_, i) => ({ ...seg, device_id: uuid(0xa00000 + i) })));
+    expect([bill.billing[0]!.billable_value, bill.segments.length, bill.readings.length]).toEqual(['0', 20_000, 240_000]);
+  });
+
   it('a replacement on the removal day is no overlap, in any order, also with an undocumented installation date', () => {
     const old = cold(30, { installed_at: null, baseline_date: '2024-12-31', deinstalled_at: '2025-06-15', replacement_reason: 'DeviceReplacement' });
     const next = cold(12, { device_id: uuid(), installed_at: '2025-06-15', baseline_date: '2025-06-15' });
