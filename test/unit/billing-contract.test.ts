@@ -164,8 +164,8 @@ describe('messages', () => {
   it('say in an accountant\'s words what is wrong and that nothing was billed, in both languages', () => {
     const bill = billSegments(cold(41.394, { installed_at: '2019-05-14' }), cold(41.394, { device_id: uuid(), serial: 'KWZ-COPY', installed_at: '2024-02-01' }));
     const flag = bill.flags.find((f) => f.code === 'SEGMENTS_OVERLAP')!;
-    expect(flagMessage(flag, 'en')).toMatch(/^Two devices of one meter for the same time: not billed \(device: KWZ-41\.394, overlaps device: KWZ-COPY, both installed from: 2024-02-01, devices in period: 2\)\. .*counted as 0/);
-    expect(flagMessage(flag, 'de')).toMatch(/^Zwei Geräte einer Messstelle für denselben Zeitraum: nicht abgerechnet \(Gerät: KWZ-41\.394, überschneidet sich mit Gerät: KWZ-COPY, beide eingebaut ab: 01\.02\.2024, Geräte im Zeitraum: 2\)\. .*mit 0 angesetzt/);
+    expect(flagMessage(flag, 'en')).toMatch(/^Devices of one meter installed at the same time: not billed \(device: KWZ-41\.394, overlaps device: KWZ-COPY, both installed from: 2024-02-01, devices in period: 2\)\. .*counted as 0/);
+    expect(flagMessage(flag, 'de')).toMatch(/^Mehrere Geräte einer Messstelle gleichzeitig eingebaut: nicht abgerechnet \(Gerät: KWZ-41\.394, überschneidet sich mit Gerät: KWZ-COPY, beide eingebaut ab: 01\.02\.2024, Geräte im Zeitraum: 2\)\. .*mit 0 angesetzt/);
   });
 });
 
