@@ -91,8 +91,9 @@ export function segmentBreaks(c: MeasuringPointConsumption, range?: { from: stri
 
 /**
  * What is wrong with the points of one unit's answer, by point (idKey): a point named more
- * than once, or one neither the unit's measuring_points nor the Property's point list names.
- * `listed`: idKeys of the Property's point list; without it the listing is not checked.
+ * than once, or one neither the unit's measuring_points nor the Property's point list names
+ * for a unit. `listed`: listedPointsOf the Property's point list (plant-room and main meters
+ * left out); without it the listing is not checked.
  */
 export function unitPointBreaks(unit: UsageUnit, consumption: UnitConsumption, listed?: ReadonlySet<string>): Map<string, ContractBreak[]> {
   const out = new Map<string, ContractBreak[]>();

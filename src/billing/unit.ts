@@ -1,6 +1,6 @@
 // One usage unit's consumption answer → billing rows (per metric), segment rows, flags.
 // Rule 2: weighted values per unit; rule 3 is checked across units by shareTotals().
-import type { UnitConsumption, UsageUnit } from '../api/types.js';
+import type { MeasuringPoint, UnitConsumption, UsageUnit } from '../api/types.js';
 import { dec, formatDecimal, sum, type Decimal } from './decimal.js';
 import { idKey, unitPointBreaks } from './contract.js';
 import { codesOf, dedupeFlags, enumFlag, makeFlag, type FlagScope } from './flags.js';
@@ -27,7 +27,7 @@ export interface UnitInput {
   shares?: ReadonlyMap<string, ShareTotal>;
   /** is_system_linked per point id from the Property's point list: false on either side means not linked (as for plant points). */
   listedLinks?: ReadonlyMap<string, boolean>;
-  /** idKeys of the Property's point list: a point neither it nor the unit lists is not billed. Without it: not checked. */
+  /** listedPointsOf the Property's point list: a point neither it nor the unit lists is not billed. Without it: not checked. */
   listedPoints?: ReadonlySet<string>;
 }
 
@@ -61,9 +61,14 @@ export function shareTotals(consumptions: readonly UnitConsumption[]): Map<strin
   return totals;
 }
 
-/** idKeys of the Property's point list, for UnitInput.listedPoints. */
-export function listedPointsOf(points: readonly { id?: string }[]): Set<string> {
-  return new Set(points.flatMap((p) => (typeof p.id === 'string' ? [idKey(p.id)] : [])));
+/**
+ * idKeys of the Property's point list that a unit's answer may name, for UnitInput.listedPoints:
+ * not a plant-room or main meter (usage_unit_id null, no allocations), which "never appears
+ * under a unit" and is billed in plant-points.csv already.
+ */
+export function listedPointsOf(points: readonly Pick<MeasuringPoint, 'id' | 'usage_unit_id' | 'allocations'>[]): Set<string> {
+  const plant = (p: (typeof points)[number]) => p.usage_unit_id === null && Array.isArray(p.allocations) && p.allocations.length === 0;
+  return new Set(points.flatMap((p) => (typeof p.id === 'string' && !plant(p) ? [idKey(p.id)] : [])));
 }
 
 export function shareMismatch(total: ShareTotal | undefined): boolean {

@@ -27,7 +27,7 @@ type Json = Record<string, any>;
 const MUSTER = 'Musterstraße 1-5';
 
 /** Rewrites WE 01's cold-water point (in Musterstraße) or the plant heat meter's readings; learns the ids from the lists it passes on. */
-function proxyRewrite(change: { unitPoint?: (point: Json, points: Json[]) => void; plantHeat?: (answer: Json) => void; failOthers?: boolean }): Rewrite {
+function proxyRewrite(change: { unitPoint?: (point: Json, points: Json[], plantHeat: string) => void; plantHeat?: (answer: Json) => void; failOthers?: boolean }): Rewrite {
   let muster: string | null = null;
   let we01: string | null = null;
   const musterUnits = new Set<string>();
@@ -43,7 +43,7 @@ function proxyRewrite(change: { unitPoint?: (point: Json, points: Json[]) => voi
     if (unit && change.failOthers && !musterUnits.has(unit)) return { ...json, usage_unit_id: '00000000-0000-4000-8000-00000000beef' };
     if (unit === we01 && change.unitPoint) {
       const points = json.measuring_points as Json[];
-      change.unitPoint(points.find((x) => x.metric === 'water_cold')!, points);
+      change.unitPoint(points.find((x) => x.metric === 'water_cold')!, points, [...plantHeat][0]!);
       return json;
     }
     const point = /^\/v1\/measuring-points\/([^/]+)\/readings$/.exec(p)?.[1];
@@ -57,7 +57,8 @@ function rows(csv: string): Record<string, string>[] {
   const [head, ...body] = lines(csv);
   return body.map((cells) => Object.fromEntries(head!.map((h, i) => [h, cells[i] ?? ''])));
 }
-const we01Cold = (billing: string) => rows(billing).find((r) => r.property_name === MUSTER && r.usage_unit_name === 'WE 01' && r.metric === 'water_cold')!;
+const we01 = (billing: string, metric: string) => rows(billing).find((r) => r.property_name === MUSTER && r.usage_unit_name === 'WE 01' && r.metric === metric)!;
+const we01Cold = (billing: string) => we01(billing, 'water_cold');
 const plantHeatRow = (plant: string) => rows(plant).find((r) => r.property_name === MUSTER && r.metric === 'heat')!;
 const notBilled = (stderr: string) => Number(/--strict: .*\((\d+) not billed/.exec(stderr)?.[1] ?? NaN);
 
@@ -68,6 +69,8 @@ interface Scenario {
   /** What WE 01's cold-water row (or the plant heat meter's) must show, given the clean run's. */
   expect: (clean: Record<string, string>) => Record<string, string>;
   plant?: boolean;
+  /** WE 01's heat row instead of its cold water. */
+  heat?: boolean;
 }
 
 /** A made-up id, the same in every run (a resumed run is compared byte for byte). */
@@ -96,6 +99,13 @@ const SCENARIOS: Scenario[] = [
     expect: (clean) => ({ billable_value: clean.billable_value!, points: '1' }),
   },
   {
+    name: 'the plant heat meter under WE 01 as well',
+    rewrite: proxyRewrite({ unitPoint: (_, points, plantHeat) => points.push({ ...structuredClone(points.find((x) => x.metric === 'heat')!), measuring_point_id: plantHeat }) }),
+    finding: 'POINT_NOT_LISTED',
+    expect: (clean) => ({ billable_value: clean.billable_value!, points: clean.points! }),
+    heat: true,
+  },
+  {
     name: 'the plant heat meter\'s readings with a second device over its window',
     rewrite: proxyRewrite({ plantHeat: (answer) => answer.segments.push(freshDevice(answer.segments[0])) }),
     finding: 'SEGMENTS_OVERLAP',
@@ -120,14 +130,16 @@ describe('answers that break the contract\'s structure', () => {
     expect(clean.r.code, clean.r.stderr).toBe(6);
     const text = (files: Map<string, Buffer>, n: string) => files.get(n)?.toString('utf8') ?? '';
     const cleanCold = we01Cold(text(clean.files, 'billing.csv'));
+    const cleanHeat = we01(text(clean.files, 'billing.csv'), 'heat');
     const cleanPlant = plantHeatRow(text(clean.files, 'plant-points.csv'));
     expect(Number(cleanCold.billable_value)).toBeGreaterThan(0);
     expect(Number(cleanPlant.billable_value)).toBeGreaterThan(0);
     const lost: string[] = [];
     for (const [i, s] of SCENARIOS.entries()) {
       const { r, rewritten, files } = await run(path.join(home, `break-${i}`), s.rewrite);
-      const row = s.plant ? plantHeatRow(text(files, 'plant-points.csv')) : we01Cold(text(files, 'billing.csv'));
-      const want = s.expect(s.plant ? cleanPlant : cleanCold);
+      const before = s.plant ? cleanPlant : s.heat ? cleanHeat : cleanCold;
+      const row = s.plant ? plantHeatRow(text(files, 'plant-points.csv')) : we01(text(files, 'billing.csv'), s.heat ? 'heat' : 'water_cold');
+      const want = s.expect(before);
       const review = text(files, 'review.csv');
       const problems = [
         rewritten === 0 && 'the proxy rewrote nothing',
@@ -138,9 +150,9 @@ describe('answers that break the contract\'s structure', () => {
         notBilled(r.stderr) !== notBilled(clean.r.stderr) + 1 && `--strict counts ${notBilled(r.stderr)} not billed, the clean run ${notBilled(clean.r.stderr)}`,
       ].filter(Boolean);
       if (problems.length) lost.push(`${s.name}: ${problems.join(', ')}`);
-      console.log(`[faults]   ${s.name} → exit ${r.code}, ${s.plant ? 'plant heat' : 'WE 01 cold water'} ${row?.billable_value} (clean ${(s.plant ? cleanPlant : cleanCold).billable_value}), ${s.finding}`);
+      console.log(`[faults]   ${s.name} → exit ${r.code}, ${s.plant ? 'plant heat' : s.heat ? 'WE 01 heat' : 'WE 01 cold water'} ${row?.billable_value} (clean ${before.billable_value}), ${s.finding}`);
     }
-    report({ scenario: `contract breaks (${SCENARIOS.length} classes: segments, readings and points twice, an unlisted point, the plant readings)`, trials: SCENARIOS.length, passed: SCENARIOS.length - lost.length, lost });
+    report({ scenario: `contract breaks (${SCENARIOS.length} classes: segments, readings and points twice, an unlisted point, the plant meter under a unit, the plant readings)`, trials: SCENARIOS.length, passed: SCENARIOS.length - lost.length, lost });
     expect(lost).toEqual([]);
   }, 300_000);
 

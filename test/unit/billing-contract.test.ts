@@ -155,6 +155,9 @@ describe('points of a unit answer', () => {
     // in the Property's point list (a point of the unit the summary leaves out): billed
     const inList = billProperty(aPropertyInput({ units: [entry], points: [{ id: stranger.measuring_point_id, property_id: PROPERTY.id }] }));
     expect(inList.billing[0]).toMatchObject({ billable_value: '82.788', points: 2, review_flags: [] });
+    // listed as a plant-room or main meter (no unit, no allocations): never a unit's, billed with the plant points
+    const asPlant = billProperty(aPropertyInput({ units: [entry], points: [{ id: stranger.measuring_point_id, property_id: PROPERTY.id, usage_unit_id: null, allocations: [] }] }));
+    expect(asPlant.billing[0]).toMatchObject({ billable_value: '41.394', points: 1, review_flags: ['POINT_NOT_LISTED'] });
     // without the Property's list (a caller that has none) the listing is not checked
     expect(billUnit({ property: PROPERTY, ...entry }).billing[0]!.billable_value).toBe('82.788');
   });
