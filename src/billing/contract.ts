@@ -74,7 +74,9 @@ export function segmentBreaks(c: MeasuringPointConsumption, range?: { from: stri
   for (const w of windows) {
     if (latest && w.start < latest.end) {
       const overlapping = windows.filter((o) => o.start < w.end && w.start < o.end && o !== w).length + 1;
-      out.push({ code: 'SEGMENTS_OVERLAP', facts: { serial: latest.s.serial, other_serial: w.s.serial, overlap_from: w.start || latest.start, segments: String(overlapping) } });
+      // a device placed nowhere has no day from which both were installed
+      const from = latest.start === '' ? {} : { overlap_from: w.start };
+      out.push({ code: 'SEGMENTS_OVERLAP', facts: { serial: latest.s.serial, other_serial: w.s.serial, ...from, segments: String(overlapping) } });
       break;
     }
     if (!latest || w.end > latest.end) latest = w;
