@@ -75,8 +75,9 @@ export function segmentBreaks(c: MeasuringPointConsumption, range?: { from: stri
     if (latest && w.start < latest.end) {
       const overlapping = windows.filter((o) => o.start < w.end && w.start < o.end && o !== w).length + 1;
       // a device placed nowhere has no day from which both were installed
-      const from = latest.start === '' ? {} : { overlap_from: w.start };
-      out.push({ code: 'SEGMENTS_OVERLAP', facts: { serial: latest.s.serial, other_serial: w.s.serial, ...from, segments: String(overlapping) } });
+      const facts: Record<string, string> = { serial: latest.s.serial, other_serial: w.s.serial };
+      if (latest.start !== '') facts.overlap_from = w.start;
+      out.push({ code: 'SEGMENTS_OVERLAP', facts: { ...facts, segments: String(overlapping) } });
       break;
     }
     if (!latest || w.end > latest.end) latest = w;

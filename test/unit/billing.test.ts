@@ -177,12 +177,13 @@ describe('rule 1 and rule 8: plant-room and main points', () => {
   it("a unit point whose consumption answer omits is_system_linked takes it from the Property's point list", () => {
     const c = aPointConsumption();
     delete c.is_system_linked;
-    const listed = aPlantPoint({ point: { id: c.measuring_point_id, is_system_linked: false } }).point;
-    const out = billProperty(aPropertyInput({ units: [aUnitEntry('WE 02', [c])], points: [listed] }));
+    const entry = aUnitEntry('WE 02', [c]);
+    const listed = aPlantPoint({ point: { id: c.measuring_point_id, is_system_linked: false, usage_unit_id: entry.unit.id, allocations: [{ usage_unit_id: entry.unit.id, share: 1 }] } }).point;
+    const out = billProperty(aPropertyInput({ units: [entry], points: [listed] }));
     expect(out.billing[0]!.review_flags).toEqual(['NOT_SYSTEM_LINKED']);
     expect(out.segments[0]!.is_system_linked).toBe(false);
     expect(out.billing[0]!.billable_value).toBe('10'); // still billed: clarify, not drop
-    const linked = billProperty(aPropertyInput({ units: [aUnitEntry('WE 02', [c])], points: [{ ...listed, is_system_linked: true }] }));
+    const linked = billProperty(aPropertyInput({ units: [entry], points: [{ ...listed, is_system_linked: true }] }));
     expect(linked.billing[0]!.review_flags).toEqual([]);
   });
 
