@@ -39,8 +39,10 @@ export async function* paginate<T>(fetchPage: FetchPage, endpoint: string, path:
     for (const x of page.data) {
       const itemId = (x as { id?: unknown }).id;
       if (typeof itemId !== 'string') continue;
-      if (listed.has(itemId)) throw endless(endpoint, 'API_PAGE_REPEATS', t.listedAgain({ id: itemId, page: pages }), pages);
-      listed.add(itemId);
+      // UUIDs compare case-insensitively: a meter listed again in capitals would be billed twice
+      const key = itemId.toLowerCase();
+      if (listed.has(key)) throw endless(endpoint, 'API_PAGE_REPEATS', t.listedAgain({ id: itemId, page: pages }), pages);
+      listed.add(key);
     }
     for (const x of page.data) rememberItem(x);
     yield* page.data;

@@ -2,6 +2,7 @@
 // segment rows, reading rows and flags. Rules: spec "Billing rules" 1, 2, 4, 5, 6, 7.
 import type { DeviceSegment, MeasuringPointConsumption } from '../api/types.js';
 import { ZERO, dec, formatDecimal, sum, type Decimal } from './decimal.js';
+import { isContractBreak, segmentBreaks } from './contract.js';
 import { codesOf, dedupeFlags, enumFlag, makeFlag, type FlagScope } from './flags.js';
 import { receivedText, segmentProblems, shareProblem, shownValue, unrepresentable } from './plausible.js';
 import type { Flag, ReadingRow, SegmentRow } from './types.js';
@@ -83,7 +84,7 @@ export function pointFlags(c: MeasuringPointConsumption, scope: FlagScope, linke
 }
 
 /** Flags about one segment (device_id set). */
-export function segmentFlags(seg: DeviceSegment, scope: FlagScope, ctx: { segmentCount: number; isLast: boolean; weightedAbsent: boolean; unitShare?: number | null; rangeTo?: string | undefined }): Flag[] {
+export function segmentFlags(seg: DeviceSegment, scope: FlagScope, ctx: { segmentCount: number; isLast: boolean; weightedAbsent: boolean; unitShare?: number | null; rangeTo?: string | undefined; broken?: boolean }): Flag[] {
   const s: FlagScope = { ...scope, device_id: seg.device_id };
   const serial = { serial: seg.serial };
   const pc = seg.period_consumption;
@@ -100,7 +101,8 @@ export function segmentFlags(seg: DeviceSegment, scope: FlagScope, ctx: { segmen
   // A device taken out after the range still measured the whole period: its reason is about a later one.
   const inRange = !(seg.deinstalled_at && ctx.rangeTo && seg.deinstalled_at > ctx.rangeTo);
   const reason = inRange ? seg.replacement_reason : null;
-  if (reason === 'DeviceReplacement' || ctx.segmentCount > 1) {
+  // "Old and new device added up" is untrue of a point whose segments break the contract: none is billed.
+  if (!ctx.broken && (reason === 'DeviceReplacement' || ctx.segmentCount > 1)) {
     flags.push(makeFlag('DEVICE_REPLACED', s, { ...serial, segments: String(ctx.segmentCount) }));
   }
   // "Removed without replacement" only where no device follows and the service does not say it was replaced.
@@ -112,7 +114,7 @@ export function segmentFlags(seg: DeviceSegment, scope: FlagScope, ctx: { segmen
   }
   // "Billed as delivered" is only true where the segment is billed at all.
   const synthetic = seg.readings.filter((r) => r.is_synthetic || r.status === 'calculated').length;
-  if (BILLABLE_STATUSES.includes(pc.status) && (synthetic > 0 || pc.status === 'calculated' || pc.status === 'substituted')) {
+  if (!ctx.broken && BILLABLE_STATUSES.includes(pc.status) && (synthetic > 0 || pc.status === 'calculated' || pc.status === 'substituted')) {
     flags.push(makeFlag('SYNTHETIC_VALUE', s, { ...serial, readings: String(synthetic) }));
   }
   if (ctx.weightedAbsent) flags.push(makeFlag('WEIGHTED_VALUE_ABSENT', s, { ...serial, unit_share: formatDecimal(ctx.unitShare ?? 1) }));
@@ -128,7 +130,10 @@ export function billPoint(c: MeasuringPointConsumption, ctx: PointContext, unitS
   const scope: FlagScope = { property_id: ctx.property_id, usage_unit_id: ctx.usage_unit_id, measuring_point_id: c.measuring_point_id, device_id: null };
   // An impossible share blocks every segment of the point; it is blamed once, on the point.
   const badShare = unitShare === null ? null : shareProblem(unitShare);
-  const own = [...(ctx.extraFlags ?? []), ...pointFlags(c, scope, linked), ...(badShare ? [makeFlag(badShare.code, scope, badShare.facts)] : [])];
+  const breaks = segmentBreaks(c, ctx.range?.from && ctx.range.to ? ctx.range : undefined).map((b) => makeFlag(b.code, scope, b.facts));
+  const own = [...(ctx.extraFlags ?? []), ...breaks, ...pointFlags(c, scope, linked), ...(badShare ? [makeFlag(badShare.code, scope, badShare.facts)] : [])];
+  // A point whose answer breaks the contract (overlapping segments, a meter nobody lists) bills none of its segments.
+  const broken = own.some((f) => isContractBreak(f.code));
   const base = {
     property_id: ctx.property_id,
     usage_unit_id: ctx.usage_unit_id,
@@ -148,16 +153,26 @@ export function billPoint(c: MeasuringPointConsumption, ctx: PointContext, unitS
   segments.forEach((seg, i) => {
     const billable = BILLABLE_STATUSES.includes(seg.period_consumption.status);
     const problems = billable ? segmentProblems(seg, badShare ? null : unitShare) : unrepresentable(seg);
-    const v = billable && !badShare && problems.length === 0 ? segmentValue(seg, unitShare) : { billed: ZERO, weightedAbsent: false };
+    const v = billable && !badShare && !broken && problems.length === 0 ? segmentValue(seg, unitShare) : { billed: ZERO, weightedAbsent: false };
     const found = problems.map((p) => makeFlag(p.code, { ...scope, device_id: seg.device_id }, { serial: seg.serial, ...p.facts }));
-    const segFlags = dedupeFlags([...found, ...segmentFlags(seg, scope, { segmentCount: segments.length, isLast: i === segments.length - 1, weightedAbsent: v.weightedAbsent, unitShare, rangeTo: ctx.range?.to })]);
+    const segFlags = dedupeFlags([...found, ...segmentFlags(seg, scope, { segmentCount: segments.length, isLast: i === segments.length - 1, weightedAbsent: v.weightedAbsent, unitShare, rangeTo: ctx.range?.to, broken })]);
     values.push(v.billed);
     flags.push(...segFlags);
     rows.push({ ...base, ...deviceFields(seg), billed_value: formatDecimal(v.billed), review_flags: codesOf([...own, ...segFlags]) });
     readings.push(...readingRows(c.measuring_point_id, seg));
   });
   if (segments.length === 0) rows.push({ ...base, ...EMPTY_DEVICE, billed_value: '0', review_flags: codesOf(own) });
-  return { measuring_point_id: c.measuring_point_id, metric: c.metric, unit: c.unit, is_system_linked: linked, billed: sum(values), segments: rows, readings, flags };
+  // The same segment sent a thousand times is shown once, with its readings once (differing copies all stay).
+  const shown = broken ? { segments: uniqueRows(rows), readings: uniqueRows(readings) } : { segments: rows, readings };
+  return { measuring_point_id: c.measuring_point_id, metric: c.metric, unit: c.unit, is_system_linked: linked, billed: sum(values), ...shown, flags: dedupeFlags(flags) };
+}
+
+function uniqueRows<T>(rows: T[]): T[] {
+  const seen = new Set<string>();
+  return rows.filter((r) => {
+    const key = JSON.stringify(r);
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
 }
 
 type DeviceFields = Omit<SegmentRow, 'property_id' | 'usage_unit_id' | 'measuring_point_id' | 'metric' | 'unit' | 'unit_share' | 'is_system_linked' | 'data_gap' | 'is_difference_meter' | 'billed_value' | 'review_flags'>;

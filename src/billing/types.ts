@@ -15,6 +15,12 @@ export const FLAG_SEVERITY = {
   IMPLAUSIBLE_VALUE: 'not_billed',
   IMPLAUSIBLE_SHARE: 'not_billed',
   WEIGHTED_VALUE_MISMATCH: 'not_billed',
+  // Answers the contract rules out (src/billing/contract.ts): never added up.
+  SEGMENTS_OVERLAP: 'not_billed',
+  DEVICE_REPEATED: 'not_billed',
+  READING_REPEATED: 'not_billed',
+  POINT_REPEATED: 'not_billed',
+  POINT_NOT_LISTED: 'not_billed',
   ASSUMED_ZERO_BASELINE: 'review',
   NOT_SYSTEM_LINKED: 'review',
   UNKNOWN_ENUM_VALUE: 'review',
@@ -72,7 +78,7 @@ export interface BillingRow {
   from: string;
   to: string;
   billable_value: DecimalString;
-  /** Number of measuring points that fed this row. */
+  /** Number of measuring points that fed this row: each once, a point neither the unit nor the Property lists not. */
   points: number;
   /** Sorted, unique. */
   review_flags: FlagCode[];

@@ -1,8 +1,9 @@
 // One usage unit's consumption answer → billing rows (per metric), segment rows, flags.
 // Rule 2: weighted values per unit; rule 3 is checked across units by shareTotals().
-import type { UnitConsumption, UsageUnit } from '../api/types.js';
+import type { MeasuringPoint, UnitConsumption, UsageUnit } from '../api/types.js';
 import { dec, formatDecimal, sum, type Decimal } from './decimal.js';
-import { codesOf, enumFlag, makeFlag, type FlagScope } from './flags.js';
+import { idKey, unitPointBreaks } from './contract.js';
+import { codesOf, dedupeFlags, enumFlag, makeFlag, type FlagScope } from './flags.js';
 import { SHARE_TOLERANCE, receivedText, representable } from './plausible.js';
 import { billPoint, cmp, tieBreak, type PointBill } from './point.js';
 import type { BillingRow, Flag, ReadingRow, SegmentRow } from './types.js';
@@ -26,6 +27,8 @@ export interface UnitInput {
   shares?: ReadonlyMap<string, ShareTotal>;
   /** is_system_linked per point id from the Property's point list: false on either side means not linked (as for plant points). */
   listedLinks?: ReadonlyMap<string, boolean>;
+  /** listedPointsOf the Property's point list: a point neither it nor the unit lists is not billed. Without it: not checked. */
+  listedPoints?: ReadonlySet<string>;
 }
 
 export interface UnitBill {
@@ -36,17 +39,36 @@ export interface UnitBill {
   points: PointBill[];
 }
 
-/** Sum of unit_share per point over the given units' answers (missing unit_share counts as 1). */
+/**
+ * Sum of unit_share per point (by idKey) over the given units' answers (missing unit_share
+ * counts as 1). A unit counts once per point: a point its answer names twice (not billed
+ * there) adds the smallest of its shares, not one per copy.
+ */
 export function shareTotals(consumptions: readonly UnitConsumption[]): Map<string, ShareTotal> {
   const totals = new Map<string, ShareTotal>();
   for (const c of consumptions) {
+    const shares = new Map<string, number>();
     for (const p of c.measuring_points) {
+      const id = idKey(p.measuring_point_id);
       const share = p.unit_share ?? 1;
-      const t = totals.get(p.measuring_point_id) ?? { sum: dec(0), units: 0, shared: false };
-      totals.set(p.measuring_point_id, { sum: t.sum.plus(share), units: t.units + 1, shared: t.shared || t.units > 0 || share < 1 });
+      shares.set(id, Math.min(share, shares.get(id) ?? share));
+    }
+    for (const [id, share] of shares) {
+      const t = totals.get(id) ?? { sum: dec(0), units: 0, shared: false };
+      totals.set(id, { sum: t.sum.plus(share), units: t.units + 1, shared: t.shared || t.units > 0 || share < 1 });
     }
   }
   return totals;
+}
+
+/**
+ * idKeys of the Property's point list that a unit's answer may name, for UnitInput.listedPoints:
+ * not a plant-room or main meter (usage_unit_id null, no allocations), which "never appears
+ * under a unit" and is billed in plant-points.csv already.
+ */
+export function listedPointsOf(points: readonly Pick<MeasuringPoint, 'id' | 'usage_unit_id' | 'allocations'>[]): Set<string> {
+  const plant = (p: (typeof points)[number]) => p.usage_unit_id === null && Array.isArray(p.allocations) && p.allocations.length === 0;
+  return new Set(points.flatMap((p) => (typeof p.id === 'string' && !plant(p) ? [idKey(p.id)] : [])));
 }
 
 export function shareMismatch(total: ShareTotal | undefined): boolean {
@@ -61,12 +83,14 @@ export function billUnit(input: UnitInput): UnitBill {
     (a, b) => cmp(a.metric, b.metric) || cmp(a.unit, b.unit) || cmp(a.measuring_point_id, b.measuring_point_id) || tieBreak(a, b),
   );
   const range = { from: consumption.from || input.range?.from || '', to: consumption.to || input.range?.to || '' };
+  const breaks = unitPointBreaks(unit, consumption, input.listedPoints);
   const points = sorted.map((c) => {
-    const total = input.shares?.get(c.measuring_point_id);
+    const total = input.shares?.get(idKey(c.measuring_point_id));
     const scope = { ...unitScope, measuring_point_id: c.measuring_point_id };
-    const extraFlags = shareMismatch(total)
-      ? [makeFlag('SHARE_SUM_MISMATCH', scope, { unit_share: receivedText(c.unit_share ?? 1), share_sum: representable(total!.sum) ? formatDecimal(total!.sum) : receivedText(total!.sum.toNumber()), units: String(total!.units) })]
-      : [];
+    const extraFlags = (breaks.get(idKey(c.measuring_point_id)) ?? []).map((b) => makeFlag(b.code, scope, b.facts));
+    if (shareMismatch(total)) {
+      extraFlags.push(makeFlag('SHARE_SUM_MISMATCH', scope, { unit_share: receivedText(c.unit_share ?? 1), share_sum: representable(total!.sum) ? formatDecimal(total!.sum) : receivedText(total!.sum.toNumber()), units: String(total!.units) }));
+    }
     return billPoint(c, { property_id: property.id, usage_unit_id: unit.id, is_system_linked: input.listedLinks?.get(c.measuring_point_id), extraFlags, range }, c.unit_share ?? 1);
   });
 
@@ -86,14 +110,14 @@ export function billUnit(input: UnitInput): UnitBill {
     from: range.from,
     to: range.to,
     billable_value: formatDecimal(sum(group.map((p) => p.billed))),
-    points: group.length,
+    points: new Set(group.filter((p) => !p.flags.some((f) => f.code === 'POINT_NOT_LISTED')).map((p) => idKey(p.measuring_point_id))).size,
     review_flags: codesOf([...unitFlags, ...group.flatMap((p) => p.flags)]),
   }));
   return {
     billing,
     segments: points.flatMap((p) => p.segments),
     readings: points.flatMap((p) => p.readings),
-    flags: [...unitFlags, ...points.flatMap((p) => p.flags)],
+    flags: dedupeFlags([...unitFlags, ...points.flatMap((p) => p.flags)]),
     points,
   };
 }

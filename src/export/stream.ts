@@ -9,7 +9,7 @@
 import type { UnitConsumption, UsageUnit, MeasuringPoint } from '../api/types.js';
 import { compareUnits } from '../billing/order.js';
 import { listedLinksOf, type EarlyBill, type PropertyBill } from '../billing/property.js';
-import { billUnit, type UnitBill } from '../billing/unit.js';
+import { billUnit, listedPointsOf, type UnitBill } from '../billing/unit.js';
 import type { OutputMark, OutputSet } from './output.js';
 import { PointIndex, type Places, type ReadingPlace } from './places.js';
 import type { UnitRefIndex } from './unit-refs.js';
@@ -57,6 +57,7 @@ export class PropertyStream {
   private mark: OutputMark | null = null;
   private readonly index = new PointIndex();
   private links = new Map<string, boolean>();
+  private listedPoints = new Set<string>();
   /** What is written: each unit's bill in order, rows per table, readings' places per point. */
   private readonly bills: UnitBill[] = [];
   private readonly written = { billing: 0, segments: 0, readings: 0, units: new Set<string>() };
@@ -72,6 +73,7 @@ export class PropertyStream {
   lists(units: UsageUnit[], points: MeasuringPoint[]): void {
     this.units = units;
     this.links = listedLinksOf(points);
+    this.listedPoints = listedPointsOf(points);
     this.index.listed(points);
     const order = units.map((_, i) => i).sort((a, b) => compareUnits(units[a]!, units[b]!));
     const strict = order.every((i, k) => k === 0 || compareUnits(units[order[k - 1]!]!, units[i]!) < 0);
@@ -153,7 +155,7 @@ export class PropertyStream {
       return;
     }
     const range = this.range;
-    const bill = billUnit({ property, unit, consumption, range, listedLinks: this.links });
+    const bill = billUnit({ property, unit, consumption, range, listedLinks: this.links, listedPoints: this.listedPoints });
     this.early.set(consumption, { range, bill, unit });
     this.bills.push(bill);
     const billing = refs.withRef(bill.billing);

@@ -58,10 +58,18 @@ export function ListView({ rows, cursor, width, height }: { rows: Row[]; cursor:
   const start = windowStart(cursor, rows.length, bodyH);
   const visible = rows.slice(start, start + bodyH);
   const below = rows.length - start - bodyH;
+  // A service that sends a point or a device twice gives two rows one key: React would warn
+  // over the screen and may drop one of them, so a repeated key is made unique by its count.
+  const seen = new Map<string, number>();
+  const keyOf = (key: string) => {
+    const n = seen.get(key) ?? 0;
+    seen.set(key, n + 1);
+    return n === 0 ? key : `${key}#${n}`;
+  };
   return (
     <Box flexDirection="column" height={height}>
       {visible.map((r, i) => (
-        <Line key={r.key} spans={r.spans} width={width} selected={start + i === cursor && r.selectable} />
+        <Line key={keyOf(r.key)} spans={r.spans} width={width} selected={start + i === cursor && r.selectable} />
       ))}
       {fits ? null : (
         <Text wrap="truncate-end" dimColor>

@@ -55,7 +55,7 @@ describe('segment flags carry the device', () => {
   });
 
   it('WEIGHTED_VALUE_ABSENT only where the fallback is actually used', () => {
-    const absent = aSegment({ period_consumption: { weighted_billable_value: undefined } });
+    const absent = aSegment({ deinstalled_at: '2025-06-01', period_consumption: { weighted_billable_value: undefined } });
     const absentButMissing = aSegment({ installed_at: '2025-06-01', period_consumption: { weighted_billable_value: undefined, status: 'missing' } });
     const bill = billOne([aPointConsumption({ segments: [absent, absentButMissing] })]);
     expect(codes(bill.flags).sort()).toEqual(['DEVICE_REPLACED', 'DEVICE_REPLACED', 'MISSING_VALUE', 'WEIGHTED_VALUE_ABSENT']);
@@ -127,7 +127,7 @@ describe('rows carry their own flags only', () => {
     const heat = aPointConsumption({
       is_system_linked: false,
       segments: [
-        aSegment({ installed_at: '2019-01-01', period_consumption: { status: 'calibration_expired' } }),
+        aSegment({ installed_at: '2019-01-01', deinstalled_at: '2025-03-01', period_consumption: { status: 'calibration_expired' } }),
         aSegment({ installed_at: '2025-03-01', baseline_origin: 'assumed_zero' }),
       ],
     });

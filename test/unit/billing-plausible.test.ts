@@ -72,7 +72,7 @@ describe('implausible values are not billed (IMPLAUSIBLE_VALUE, not_billed)', ()
 
   it('two segments of 1e308 sum to nothing billed, and no row or cell holds Infinity', () => {
     const huge = { period_consumption: { billable_value: 1e308, weighted_billable_value: 1e308, end_value: 1e308 } };
-    const { bill, value } = billSegments([{ ...huge, installed_at: '2020-01-01' }, { ...huge, installed_at: '2025-06-01' }]);
+    const { bill, value } = billSegments([{ ...huge, installed_at: '2020-01-01', deinstalled_at: '2025-06-01' }, { ...huge, installed_at: '2025-06-01' }]);
     expect(value).toBe('0');
     expect(codes(bill.flags).filter((c) => c === 'IMPLAUSIBLE_VALUE').length).toBeGreaterThanOrEqual(2);
     // What the service sent is named in the finding, never written as a number cell.
@@ -81,7 +81,7 @@ describe('implausible values are not billed (IMPLAUSIBLE_VALUE, not_billed)', ()
   });
 
   it('a plausible segment next to an implausible one is still billed', () => {
-    const { bill, value } = billSegments([{ installed_at: '2020-01-01', period_consumption: { billable_value: -1, weighted_billable_value: -1, end_value: 99 } }, { installed_at: '2025-06-01' }]);
+    const { bill, value } = billSegments([{ installed_at: '2020-01-01', deinstalled_at: '2025-06-01', period_consumption: { billable_value: -1, weighted_billable_value: -1, end_value: 99 } }, { installed_at: '2025-06-01' }]);
     expect(value).toBe('10');
     expect(bill.segments.map((s) => s.billed_value)).toEqual(['0', '10']);
   });
@@ -108,7 +108,7 @@ describe('implausible values are not billed (IMPLAUSIBLE_VALUE, not_billed)', ()
 
 describe('unit_share outside (0, 1] is not billed (IMPLAUSIBLE_SHARE)', () => {
   it.each([0, -0.25, 1.5, 40])('unit_share %s: every segment of the point billed 0, one finding on the point', (share) => {
-    const { bill, value } = billSegments([{ installed_at: '2020-01-01' }, { installed_at: '2025-06-01' }], share);
+    const { bill, value } = billSegments([{ installed_at: '2020-01-01', deinstalled_at: '2025-06-01' }, { installed_at: '2025-06-01' }], share);
     expect(value).toBe('0');
     const found = bill.flags.filter((f) => f.code === 'IMPLAUSIBLE_SHARE');
     expect(found).toEqual([expect.objectContaining({ severity: 'not_billed', device_id: null, facts: { field: 'unit_share', received: String(share === -0.25 ? '-0.25' : share) } })]);

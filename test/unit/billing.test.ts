@@ -36,7 +36,7 @@ describe('rule 2: per unit, sum of weighted_billable_value over segments', () =>
   it('sums decimals without float drift: 0.1 + 0.2 = 0.3', () => {
     const point = aPointConsumption({
       segments: [
-        aSegment({ installed_at: '2020-01-01', period_consumption: { billable_value: 0.1, weighted_billable_value: 0.1 } }),
+        aSegment({ installed_at: '2020-01-01', deinstalled_at: '2025-06-01', period_consumption: { billable_value: 0.1, weighted_billable_value: 0.1 } }),
         aSegment({ installed_at: '2025-06-01', period_consumption: { billable_value: 0.2, weighted_billable_value: 0.2 } }),
       ],
     });
@@ -112,7 +112,7 @@ describe('rule 5: calibration_expired, missing and unknown statuses are never bi
     ['missing', 'MISSING_VALUE', 'not_billed'],
     ['frozen', 'UNKNOWN_ENUM_VALUE', 'review'],
   ])('%s counts 0 whatever value it carries, flagged %s', (status, code, severity) => {
-    const bad = aSegment({ installed_at: '2020-01-01', period_consumption: { status, billable_value: 42, weighted_billable_value: 42 } });
+    const bad = aSegment({ installed_at: '2020-01-01', deinstalled_at: '2025-07-01', period_consumption: { status, billable_value: 42, weighted_billable_value: 42 } });
     const good = aSegment({ installed_at: '2025-07-01', period_consumption: { billable_value: 8, weighted_billable_value: 8 } });
     const bill = billOne([aPointConsumption({ segments: [bad, good] })]);
     expect(valueOf(bill, 'heat')).toBe('8');
@@ -161,7 +161,7 @@ describe('rule 1 and rule 8: plant-room and main points', () => {
     const plant = aPlantPoint({
       consumption: {
         segments: [
-          aSegment({ installed_at: '2019-01-01', period_consumption: { billable_value: 300.4, weighted_billable_value: undefined } }),
+          aSegment({ installed_at: '2019-01-01', deinstalled_at: '2025-05-01', period_consumption: { billable_value: 300.4, weighted_billable_value: undefined } }),
           aSegment({ installed_at: '2025-05-01', period_consumption: { billable_value: 199.7, weighted_billable_value: undefined } }),
         ],
       },
@@ -177,12 +177,13 @@ describe('rule 1 and rule 8: plant-room and main points', () => {
   it("a unit point whose consumption answer omits is_system_linked takes it from the Property's point list", () => {
     const c = aPointConsumption();
     delete c.is_system_linked;
-    const listed = aPlantPoint({ point: { id: c.measuring_point_id, is_system_linked: false } }).point;
-    const out = billProperty(aPropertyInput({ units: [aUnitEntry('WE 02', [c])], points: [listed] }));
+    const entry = aUnitEntry('WE 02', [c]);
+    const listed = aPlantPoint({ point: { id: c.measuring_point_id, is_system_linked: false, usage_unit_id: entry.unit.id, allocations: [{ usage_unit_id: entry.unit.id, share: 1 }] } }).point;
+    const out = billProperty(aPropertyInput({ units: [entry], points: [listed] }));
     expect(out.billing[0]!.review_flags).toEqual(['NOT_SYSTEM_LINKED']);
     expect(out.segments[0]!.is_system_linked).toBe(false);
     expect(out.billing[0]!.billable_value).toBe('10'); // still billed: clarify, not drop
-    const linked = billProperty(aPropertyInput({ units: [aUnitEntry('WE 02', [c])], points: [{ ...listed, is_system_linked: true }] }));
+    const linked = billProperty(aPropertyInput({ units: [entry], points: [{ ...listed, is_system_linked: true }] }));
     expect(linked.billing[0]!.review_flags).toEqual([]);
   });
 

@@ -173,6 +173,12 @@ export function aPlantPoint(overrides: PlantOverrides = {}): { point: MeasuringP
   return { point, consumption };
 }
 
+/** The Property's complete point list, as the contract gives it: every unit's points, then the plant points. */
+export function pointListOf(d: { property: { id: string }; units: { unit: UsageUnit; consumption: UnitConsumption }[]; plant?: { point: MeasuringPoint }[] }): MeasuringPoint[] {
+  const unitPoints = d.units.flatMap(({ unit, consumption }) => consumption.measuring_points.map((c): MeasuringPoint => ({ id: c.measuring_point_id, usage_unit_id: unit.id, property_id: d.property.id, metric: c.metric })));
+  return [...unitPoints, ...(d.plant ?? []).map((p) => p.point)];
+}
+
 export function aPropertyInput(overrides: Partial<PropertyInput> = {}): PropertyInput {
   return { property: PROPERTY, range: RANGE, units: [], plantPoints: [], ...overrides };
 }

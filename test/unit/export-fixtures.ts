@@ -9,7 +9,7 @@ import { ServiceUnavailableError } from '../../src/core/errors.js';
 import { parseExportArgs } from '../../src/export/options.js';
 import type { Reporter } from '../../src/export/progress.js';
 import { loadTemplate } from '../../src/export/templates.js';
-import { aPlantPoint, aPointConsumption, aUnitEntry, uuid } from './builders.js';
+import { aPlantPoint, aPointConsumption, aUnitEntry, pointListOf, uuid } from './builders.js';
 
 export interface Data {
   property: Property;
@@ -44,7 +44,7 @@ export function fakeApi(data: Data[], opts: { failAt?: number; scope?: WhoAmI['p
     },
     async *listPropertyMeasuringPoints(id) {
       calls.push(`points:${id}`);
-      yield* find(data, (d) => d.property.id === id).plant.map((p) => p.point);
+      yield* pointListOf(find(data, (d) => d.property.id === id));
     },
     async *listUsageUnits(q) {
       calls.push(`units:${q?.propertyId}`);

@@ -15,7 +15,7 @@ import { loadTemplate } from '../../src/export/templates.js';
 import { WORST_FIRST, worstExitCode } from '../../src/export/portfolio-summary.js';
 import type { ExportSummary } from '../../src/export/run.js';
 import type { Io } from '../../src/core/io.js';
-import { aPlantPoint, aPointConsumption, aUnitEntry, uuid } from './builders.js';
+import { aPlantPoint, aPointConsumption, aUnitEntry, pointListOf, uuid } from './builders.js';
 
 /** Held = a Property whose units were asked for and that the export has not yet forgotten (billed and written). */
 const live = { held: new Set<string>(), max: 0 };
@@ -38,7 +38,7 @@ function fakeApi(tag: number, opts: { failAt?: number } = {}): ApiClient {
       throw new Error('not used');
     },
     async *listPropertyMeasuringPoints(id) {
-      yield* data.find((d) => d.property.id === id)!.plant.map((p) => p.point);
+      yield* pointListOf(data.find((d) => d.property.id === id)!);
     },
     async *listUsageUnits(q) {
       const i = data.findIndex((d) => d.property.id === q?.propertyId);

@@ -6,7 +6,8 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { render } from 'ink-testing-library';
+import { describe, expect, it, vi } from 'vitest';
 import type { ApiClient } from '../../src/api/contracts.js';
 import type { MeasuringPoint, Property } from '../../src/api/types.js';
 import { billProperty, flagText } from '../../src/billing/index.js';
@@ -16,6 +17,7 @@ import { loadTemplate } from '../../src/export/templates.js';
 import { parseCsv } from '../../src/review/index.js';
 import { createBrowseData } from '../../src/tui/data.js';
 import { unitScreen } from '../../src/tui/screens-unit.js';
+import { ListView } from '../../src/tui/view.js';
 import { aPlantPoint, aPointConsumption, aSegment, aUnitEntry, PROPERTY, uuid } from './builders.js';
 
 function answers() {
@@ -97,5 +99,27 @@ describe('browse and export bill a Property the same way', () => {
     // and the unit screen says so on the point line
     const text = unitScreen(b, a!.unit.id, (f) => f.code)!.rows.map((r) => r.spans.map((s) => s.text).join('')).join('\n');
     expect(text).toContain('NOT system linked');
+  });
+
+  it('a unit answer that breaks the contract is not added up in browse either, and its screen shows every copy', async () => {
+    const d = answers();
+    const [a, b] = d.units;
+    const heat = a!.consumption.measuring_points[0]!;
+    heat.segments.push({ ...structuredClone(heat.segments[0]!), device_id: uuid(), serial: 'H-COPY' });
+    b!.consumption.measuring_points.push(structuredClone(b!.consumption.measuring_points[0]!));
+    const bundle = await createBrowseData({ api: memoryApi(d), billProperty, flagText }).loadProperty(d.property, { from: '2025-01-01', to: '2025-12-31' });
+    expect(bundle.bill.billing.map((r) => [r.usage_unit_name, r.billable_value, r.points])).toEqual([['WE 01', '0', 1], ['WE 02', '0', 1]]);
+    expect(bundle.bill.flags.map((f) => f.code)).toEqual(expect.arrayContaining(['SEGMENTS_OVERLAP', 'POINT_REPEATED']));
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      for (const unit of [a!.unit, b!.unit]) {
+        const rows = unitScreen(bundle, unit.id, (f) => f.code)!.rows;
+        const frame = render(<ListView rows={rows} cursor={0} width={200} height={rows.length} />).lastFrame() ?? '';
+        expect(frame.match(/billed 0 kWh|billed 0 m3/g)?.length, unit.name).toBe(unit === a!.unit ? 1 : 2);
+      }
+      expect(errors.mock.calls.map((c) => String(c[0]))).toEqual([]);
+    } finally {
+      errors.mockRestore();
+    }
   });
 });

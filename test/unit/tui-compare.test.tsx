@@ -7,6 +7,7 @@ import { billProperty, flagText } from '../../src/billing/index.js';
 import { createBrowseData } from '../../src/tui/data.js';
 import { parseRangeInput, rangeFlags, rangeKey, rangeLabel, shortRangeLabel } from '../../src/tui/range.js';
 import { unitScreen } from '../../src/tui/screens-unit.js';
+import { pointListOf } from './builders.js';
 import { aProperty, bundleFor } from './tui-fake.js';
 
 const Y2025 = { from: '2025-01-01', to: '2025-12-31' };
@@ -38,7 +39,7 @@ describe('a comparison range', () => {
     }
     const api = {
       listUsageUnits: () => each(fixture.units.map((u) => u.unit)),
-      listPropertyMeasuringPoints: () => each(fixture.plant.map((p) => p.point)),
+      listPropertyMeasuringPoints: () => each(pointListOf(fixture)),
       unitConsumption: async (id: string, range: { from: string; to: string }) => {
         calls.push(`consumption ${range.from}`);
         const c = fixture.units.find((u) => u.unit.id === id)!.consumption;

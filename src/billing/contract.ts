@@ -1,0 +1,114 @@
+// Answers whose shape the contract rules out. A point has one segment per continuous device
+// installation window (DeviceSegment; range rule 6), so two windows never overlap and a
+// device, which has one installed_at and one deinstalled_at, appears once; a segment has one
+// reading per calendar month end (range rule 3); a unit's answer names each of its points
+// once, and every one of them is listed for the unit or the Property. Adding up what breaks
+// this would bill a meter twice, or one the Property does not have: such a point is billed
+// with none of its segments, and a not_billed finding says what is wrong.
+import type { DeviceSegment, MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
+import type { FlagCode } from './types.js';
+
+export const CONTRACT_BREAKS = ['SEGMENTS_OVERLAP', 'DEVICE_REPEATED', 'READING_REPEATED', 'POINT_REPEATED', 'POINT_NOT_LISTED'] as const satisfies readonly FlagCode[];
+export type BreakCode = (typeof CONTRACT_BREAKS)[number];
+
+/** One way an answer breaks the contract for one point: the flag it raises and what the message names. */
+export interface ContractBreak {
+  code: BreakCode;
+  facts: Record<string, string>;
+}
+
+export function isContractBreak(code: FlagCode): boolean {
+  return (CONTRACT_BREAKS as readonly FlagCode[]).includes(code);
+}
+
+/** Ids are UUIDs, which compare case-insensitively: an id in capitals is the same point or device. */
+export const idKey = (id: string): string => id.toLowerCase();
+
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+const FAR_FUTURE = '9999-12-31';
+
+/**
+ * The days a segment's device was certainly installed. Without installed_at (undocumented),
+ * from baseline_date: baseline rule 1 makes it a day the device showed a value. Without
+ * deinstalled_at, still installed. A window ending before it starts, or outside the range
+ * (segments are windows "within the range"), places the device nowhere: it is taken as any
+ * time, so it overlaps every other segment of the point (alone it is no double count).
+ */
+function windowOf(seg: DeviceSegment, range: { from: string; to: string } | undefined): { start: string; end: string } {
+  const start = seg.installed_at ?? seg.baseline_date;
+  const end = seg.deinstalled_at ?? FAR_FUTURE;
+  const outside = range !== undefined && (start > range.to || end < range.from);
+  return end < start || outside ? { start: '', end: FAR_FUTURE } : { start, end };
+}
+
+/** How often each key occurs, for the keys that occur more than once (first occurrence order). */
+function repeated<T>(items: readonly T[], key: (x: T) => string): Map<string, { first: T; count: number }> {
+  const seen = new Map<string, { first: T; count: number }>();
+  for (const x of items) {
+    const k = key(x);
+    const e = seen.get(k);
+    if (e) e.count++;
+    else seen.set(k, { first: x, count: 1 });
+  }
+  return new Map([...seen].filter(([, e]) => e.count > 1));
+}
+
+/**
+ * What is wrong with a point's segments: a device twice, windows that overlap, a month end
+ * read twice. `range`: the answer's effective range, where known.
+ */
+export function segmentBreaks(c: MeasuringPointConsumption, range?: { from: string; to: string }): ContractBreak[] {
+  const out: ContractBreak[] = [];
+  // In id order, so the findings do not depend on the order the service sent.
+  const segments = [...c.segments].sort((a, b) => byText(idKey(a.device_id), idKey(b.device_id)) || byText(JSON.stringify(a), JSON.stringify(b)));
+  for (const { first, count } of repeated(segments, (s) => idKey(s.device_id)).values()) {
+    out.push({ code: 'DEVICE_REPEATED', facts: { serial: first.serial, copies: String(count) } });
+  }
+  // One segment per device from here: a repeated device is named above, not again as an overlap.
+  const devices = [...new Map(segments.map((s) => [idKey(s.device_id), s])).values()];
+  const windows = devices.map((s) => ({ s, ...windowOf(s, range) })).sort((a, b) => byText(a.start, b.start));
+  // Sorted by start, a window overlaps an earlier one exactly when it starts before the latest end so far.
+  // A device installed on the day its predecessor was removed is a replacement, not an overlap.
+  let latest: (typeof windows)[number] | null = null;
+  for (const w of windows) {
+    if (latest && w.start < latest.end) {
+      const overlapping = windows.filter((o) => o.start < w.end && w.start < o.end && o !== w).length + 1;
+      // a device placed nowhere has no day from which both were installed
+      const facts: Record<string, string> = { serial: latest.s.serial, other_serial: w.s.serial };
+      if (latest.start !== '') facts.overlap_from = w.start;
+      out.push({ code: 'SEGMENTS_OVERLAP', facts: { ...facts, segments: String(overlapping) } });
+      break;
+    }
+    if (!latest || w.end > latest.end) latest = w;
+  }
+  for (const seg of segments) {
+    const twice = [...repeated(seg.readings, (r) => r.at).values()][0];
+    if (twice) {
+      out.push({ code: 'READING_REPEATED', facts: { serial: seg.serial, reading_date: twice.first.at, copies: String(twice.count) } });
+      break;
+    }
+  }
+  return out;
+}
+
+/**
+ * What is wrong with the points of one unit's answer, by point (idKey): a point named more
+ * than once, or one neither the unit's measuring_points nor the Property's point list names
+ * for a unit. `listed`: listedPointsOf the Property's point list (plant-room and main meters
+ * left out); without it the listing is not checked.
+ */
+export function unitPointBreaks(unit: UsageUnit, consumption: UnitConsumption, listed?: ReadonlySet<string>): Map<string, ContractBreak[]> {
+  const out = new Map<string, ContractBreak[]>();
+  const add = (id: string, b: ContractBreak) => out.set(id, [...(out.get(id) ?? []), b]);
+  const points = consumption.measuring_points;
+  for (const [id, { count }] of repeated(points, (p) => idKey(p.measuring_point_id))) add(id, { code: 'POINT_REPEATED', facts: { copies: String(count) } });
+  if (listed) {
+    const own = new Set((unit.measuring_points ?? []).map((p) => idKey(p.measuring_point_id)));
+    for (const p of points) {
+      const id = idKey(p.measuring_point_id);
+      if (!own.has(id) && !listed.has(id) && !out.get(id)?.some((b) => b.code === 'POINT_NOT_LISTED')) add(id, { code: 'POINT_NOT_LISTED', facts: {} });
+    }
+  }
+  return out;
+}

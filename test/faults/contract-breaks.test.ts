@@ -1,0 +1,174 @@
+// A hostile server breaking the contract's structure: the sandbox behind a proxy that
+// doubles segments, readings and points of WE 01's cold water (Musterstraße) or of the
+// plant heat meter. The built binary must bill none of it (never the doubled figure), name
+// it in review.csv with its own not_billed finding, exit 6 under --strict with one finding
+// more than the clean run, and a run resumed from the journal must write the same files.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { startRewritingProxy, type Rewrite } from '../helpers/rewriting-proxy.js';
+import { assertBuilt, differences, folder, report, runBin, signedIn } from './helpers.js';
+
+const ARGS = ['export', '--year', '2025', '--rate-limit', '3000', '--format', 'csv', '--strict'];
+let sandbox: Sandbox;
+let env: NodeJS.ProcessEnv;
+let home: string;
+let token: string;
+
+beforeAll(async () => {
+  assertBuilt();
+  // 30 units: Musterstraße (21 fixed units) and Lindenhof, so a run can fail at the second Property
+  ({ sandbox, env, home } = await signedIn({ units: 30, rateLimitPerMinute: 0 }));
+  token = (await runBin(['token'], env)).stdout.trim();
+}, 60_000);
+afterAll(async () => sandbox?.close());
+
+type Json = Record<string, any>;
+const MUSTER = 'Musterstraße 1-5';
+
+/** Rewrites WE 01's cold-water point (in Musterstraße) or the plant heat meter's readings; learns the ids from the lists it passes on. */
+function proxyRewrite(change: { unitPoint?: (point: Json, points: Json[], plantHeat: string) => void; plantHeat?: (answer: Json) => void; failOthers?: boolean }): Rewrite {
+  let muster: string | null = null;
+  let we01: string | null = null;
+  const musterUnits = new Set<string>();
+  const plantHeat = new Set<string>();
+  return (p, json, query) => {
+    if (p === '/v1/properties') muster = (json.data as Json[]).find((x) => x.name === MUSTER)?.id ?? muster;
+    if (p === '/v1/usage-units' && query.get('property_id') === muster) {
+      for (const u of json.data as Json[]) musterUnits.add(u.id);
+      we01 = (json.data as Json[]).find((u) => u.name === 'WE 01')?.id ?? we01;
+    }
+    if (p === `/v1/properties/${muster}/measuring-points`) for (const mp of json.data as Json[]) if (mp.usage_unit_id === null && mp.metric === 'heat') plantHeat.add(mp.id);
+    const unit = /^\/v1\/usage-units\/([^/]+)\/consumption$/.exec(p)?.[1];
+    if (unit && change.failOthers && !musterUnits.has(unit)) return { ...json, usage_unit_id: '00000000-0000-4000-8000-00000000beef' };
+    if (unit === we01 && change.unitPoint) {
+      const points = json.measuring_points as Json[];
+      change.unitPoint(points.find((x) => x.metric === 'water_cold')!, points, [...plantHeat][0]!);
+      return json;
+    }
+    const point = /^\/v1\/measuring-points\/([^/]+)\/readings$/.exec(p)?.[1];
+    if (point && plantHeat.has(point) && change.plantHeat) return (change.plantHeat(json), json);
+    return undefined;
+  };
+}
+
+const lines = (csv: string) => csv.split('\r\n').filter(Boolean).map((l) => l.split(','));
+function rows(csv: string): Record<string, string>[] {
+  const [head, ...body] = lines(csv);
+  return body.map((cells) => Object.fromEntries(head!.map((h, i) => [h, cells[i] ?? ''])));
+}
+const we01 = (billing: string, metric: string) => rows(billing).find((r) => r.property_name === MUSTER && r.usage_unit_name === 'WE 01' && r.metric === metric)!;
+const we01Cold = (billing: string) => we01(billing, 'water_cold');
+const plantHeatRow = (plant: string) => rows(plant).find((r) => r.property_name === MUSTER && r.metric === 'heat')!;
+const notBilled = (stderr: string) => Number(/--strict: .*\((\d+) not billed/.exec(stderr)?.[1] ?? NaN);
+
+interface Scenario {
+  name: string;
+  rewrite: Rewrite;
+  finding: string;
+  /** What WE 01's cold-water row (or the plant heat meter's) must show, given the clean run's. */
+  expect: (clean: Record<string, string>) => Record<string, string>;
+  plant?: boolean;
+  /** WE 01's heat row instead of its cold water. */
+  heat?: boolean;
+}
+
+/** A made-up id, the same in every run (a resumed run is compared byte for byte). */
+const madeUp = (n: number) => `00000000-0000-4000-8000-${(0xc0de0000 + n).toString(16).padStart(12, '0')}`;
+const freshDevice = (seg: Json, i = 0) => ({ ...seg, device_id: madeUp(i), serial: `${seg.serial}-${i}` });
+const SCENARIOS: Scenario[] = [
+  { name: 'the same segment twice', rewrite: proxyRewrite({ unitPoint: (pt) => pt.segments.push(structuredClone(pt.segments[0])) }), finding: 'DEVICE_REPEATED', expect: () => ({ billable_value: '0', points: '1' }) },
+  { name: 'another device id over the same window', rewrite: proxyRewrite({ unitPoint: (pt) => pt.segments.push(freshDevice(pt.segments[0])) }), finding: 'SEGMENTS_OVERLAP', expect: () => ({ billable_value: '0', points: '1' }) },
+  {
+    name: '1,000 copies under fresh device ids',
+    rewrite: proxyRewrite({ unitPoint: (pt) => pt.segments.push(...Array.from({ length: 999 }, (_, i) => freshDevice(pt.segments[0], i))) }),
+    finding: 'SEGMENTS_OVERLAP',
+    expect: () => ({ billable_value: '0', points: '1' }),
+  },
+  {
+    name: 'a month end read twice',
+    rewrite: proxyRewrite({ unitPoint: (pt) => pt.segments[0].readings.push({ ...pt.segments[0].readings.at(-1), value: pt.segments[0].readings.at(-1).value + 41 }) }),
+    finding: 'READING_REPEATED',
+    expect: () => ({ billable_value: '0', points: '1' }),
+  },
+  { name: 'the same point id twice', rewrite: proxyRewrite({ unitPoint: (pt, points) => points.push(structuredClone(pt)) }), finding: 'POINT_REPEATED', expect: () => ({ billable_value: '0', points: '1' }) },
+  {
+    name: 'a point neither the unit nor the Property lists',
+    rewrite: proxyRewrite({ unitPoint: (pt, points) => points.push({ ...structuredClone(pt), measuring_point_id: madeUp(5000) }) }),
+    finding: 'POINT_NOT_LISTED',
+    expect: (clean) => ({ billable_value: clean.billable_value!, points: '1' }),
+  },
+  {
+    name: 'the plant heat meter under WE 01 as well',
+    rewrite: proxyRewrite({ unitPoint: (_, points, plantHeat) => points.push({ ...structuredClone(points.find((x) => x.metric === 'heat')!), measuring_point_id: plantHeat }) }),
+    finding: 'POINT_NOT_LISTED',
+    expect: (clean) => ({ billable_value: clean.billable_value!, points: clean.points! }),
+    heat: true,
+  },
+  {
+    name: 'the plant heat meter\'s readings with a second device over its window',
+    rewrite: proxyRewrite({ plantHeat: (answer) => answer.segments.push(freshDevice(answer.segments[0])) }),
+    finding: 'SEGMENTS_OVERLAP',
+    expect: () => ({ billable_value: '0' }),
+    plant: true,
+  },
+];
+
+async function run(out: string, rewrite: Rewrite) {
+  const proxy = await startRewritingProxy(sandbox.url, rewrite);
+  try {
+    const r = await runBin([...ARGS, '--out', out], { ...env, METERDATA_ACCESS_TOKEN: token, METERDATA_BASE_URL: proxy.base });
+    return { r, rewritten: proxy.rewritten.length, files: await folder(out) };
+  } finally {
+    await proxy.close();
+  }
+}
+
+describe('answers that break the contract\'s structure', () => {
+  it('are never added up: not billed, named, --strict exits 6 with one finding more', async () => {
+    const clean = await run(path.join(home, 'clean'), () => undefined);
+    expect(clean.r.code, clean.r.stderr).toBe(6);
+    const text = (files: Map<string, Buffer>, n: string) => files.get(n)?.toString('utf8') ?? '';
+    const cleanCold = we01Cold(text(clean.files, 'billing.csv'));
+    const cleanHeat = we01(text(clean.files, 'billing.csv'), 'heat');
+    const cleanPlant = plantHeatRow(text(clean.files, 'plant-points.csv'));
+    expect(Number(cleanCold.billable_value)).toBeGreaterThan(0);
+    expect(Number(cleanPlant.billable_value)).toBeGreaterThan(0);
+    const lost: string[] = [];
+    for (const [i, s] of SCENARIOS.entries()) {
+      const { r, rewritten, files } = await run(path.join(home, `break-${i}`), s.rewrite);
+      const before = s.plant ? cleanPlant : s.heat ? cleanHeat : cleanCold;
+      const row = s.plant ? plantHeatRow(text(files, 'plant-points.csv')) : we01(text(files, 'billing.csv'), s.heat ? 'heat' : 'water_cold');
+      const want = s.expect(before);
+      const review = text(files, 'review.csv');
+      const problems = [
+        rewritten === 0 && 'the proxy rewrote nothing',
+        r.code !== 6 && `exit ${r.code}, not 6: ${r.stderr.trim().split('\n').slice(-2).join(' / ')}`,
+        /^\s+at /m.test(r.stderr) && 'a stack trace was printed',
+        Object.entries(want).some(([k, v]) => row?.[k] !== v) && `row ${JSON.stringify(Object.fromEntries(Object.keys(want).map((k) => [k, row?.[k]])))}, not ${JSON.stringify(want)}`,
+        !new RegExp(`^not_billed,${s.finding},`, 'm').test(review) && `no not_billed ${s.finding} in review.csv`,
+        notBilled(r.stderr) !== notBilled(clean.r.stderr) + 1 && `--strict counts ${notBilled(r.stderr)} not billed, the clean run ${notBilled(clean.r.stderr)}`,
+      ].filter(Boolean);
+      if (problems.length) lost.push(`${s.name}: ${problems.join(', ')}`);
+      console.log(`[faults]   ${s.name} → exit ${r.code}, ${s.plant ? 'plant heat' : s.heat ? 'WE 01 heat' : 'WE 01 cold water'} ${row?.billable_value} (clean ${before.billable_value}), ${s.finding}`);
+    }
+    report({ scenario: `contract breaks (${SCENARIOS.length} classes: segments, readings and points twice, an unlisted point, the plant meter under a unit, the plant readings)`, trials: SCENARIOS.length, passed: SCENARIOS.length - lost.length, lost });
+    expect(lost).toEqual([]);
+  }, 300_000);
+
+  it('a run resumed from the journal writes the files of an uninterrupted run', async () => {
+    const doubled = { unitPoint: (pt: Json) => pt.segments.push(freshDevice(pt.segments[0])) };
+    const whole = await run(path.join(home, 'whole'), proxyRewrite(doubled));
+    expect(whole.r.code, whole.r.stderr).toBe(6);
+    const out = path.join(home, 'resumed');
+    // the second Property's answers are for another unit: exit 5 after Musterstraße was saved
+    const failed = await run(out, proxyRewrite({ ...doubled, failOthers: true }));
+    expect(failed.r.code, failed.r.stderr).toBe(5);
+    expect([...failed.files.keys()].filter((n) => !n.startsWith('.'))).toEqual([]);
+    const resumed = await run(out, proxyRewrite({}));
+    expect(resumed.r.code, resumed.r.stderr).toBe(6);
+    expect(resumed.r.stderr + resumed.r.stdout).toMatch(/resum/i);
+    expect(we01Cold(resumed.files.get('billing.csv')!.toString('utf8')).billable_value).toBe('0');
+    expect(differences(whole.files, resumed.files)).toEqual([]);
+  }, 120_000);
+});

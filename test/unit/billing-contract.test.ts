@@ -1,0 +1,201 @@
+// Answers the contract rules out are never added up: overlapping segments, a device or a
+// month-end reading twice, a point twice in a unit's answer, a point nobody lists.
+import { describe, expect, it } from 'vitest';
+import type { DeviceSegment } from '../../src/api/types.js';
+import { billPlantPoint, billProperty, billUnit, flagMessage, listedPointsOf, segmentBreaks, shareTotals, unitPointBreaks, type Flag } from '../../src/billing/index.js';
+import { consumptionJson, pointJson, unitJson } from '../../src/sandbox/api/serialize.js';
+import { mi, monthEnd, monthStart } from '../../src/sandbox/data/dates.js';
+import { generateDataset } from '../../src/sandbox/data/index.js';
+import { PROPERTY, RANGE, aPlantPoint, aPointConsumption, aPointSummary, aPropertyInput, aReading, aSegment, aUnit, aUnitEntry, sharedCopies, uuid } from './builders.js';
+
+const codes = (flags: Flag[]) => flags.map((f) => f.code).sort();
+const breaksOf = (...segments: DeviceSegment[]) => segmentBreaks(aPointConsumption({ segments }));
+const billSegments = (...segments: DeviceSegment[]) => {
+  const { unit, consumption } = aUnitEntry('WE 01', [aPointConsumption({ metric: 'water_cold', unit: 'm3', segments })]);
+  return billUnit({ property: PROPERTY, unit, consumption });
+};
+const cold = (v: number, more: Parameters<typeof aSegment>[0] = {}) => aSegment({ serial: `KWZ-${v}`, ...more, period_consumption: { billable_value: v, weighted_billable_value: v, end_value: 100 + v } });
+
+describe('segments of one point', () => {
+  it('the same segment twice is not added up: not billed, DEVICE_REPEATED, one row and its readings once, no "added up" note', () => {
+    const seg = cold(41.394, { readings: [aReading({ at: '2025-06-30' }), aReading({ at: '2025-12-31' })] });
+    const bill = billSegments(seg, structuredClone(seg));
+    expect(bill.billing[0]).toMatchObject({ billable_value: '0', points: 1 });
+    expect(bill.flags).toEqual([expect.objectContaining({ code: 'DEVICE_REPEATED', severity: 'not_billed', device_id: null, facts: { serial: 'KWZ-41.394', copies: '2' } })]);
+    expect(bill.segments).toHaveLength(1);
+    expect(bill.segments[0]).toMatchObject({ billed_value: '0', review_flags: ['DEVICE_REPEATED'] });
+    expect(bill.readings.map((r) => r.at)).toEqual(['2025-06-30', '2025-12-31']);
+  });
+
+  it('a device id in capitals is the same device', () => {
+    const seg = cold(5);
+    expect(breaksOf(seg, { ...seg, device_id: seg.device_id.toUpperCase() }).map((b) => b.code)).toEqual(['DEVICE_REPEATED']);
+  });
+
+  it('another device over the same installation window: not billed, SEGMENTS_OVERLAP naming both devices and the day both were installed', () => {
+    const a = cold(41.394, { installed_at: '2019-05-14' });
+    const b = cold(41.394, { device_id: uuid(), serial: 'KWZ-COPY', installed_at: '2024-02-01' });
+    const bill = billSegments(b, a);
+    expect(bill.billing[0]!.billable_value).toBe('0');
+    expect(bill.flags.filter((f) => f.severity === 'not_billed')).toEqual([
+      expect.objectContaining({ code: 'SEGMENTS_OVERLAP', facts: { serial: 'KWZ-41.394', other_serial: 'KWZ-COPY', overlap_from: '2024-02-01', segments: '2' } }),
+    ]);
+    expect(codes(bill.flags)).not.toContain('DEVICE_REPLACED');
+    expect(bill.segments.map((s) => s.billed_value)).toEqual(['0', '0']);
+  });
+
+  it('1,000 copies under fresh device ids bill nothing and make one finding', () => {
+    const seg = cold(41.394);
+    const copies = Array.from({ length: 1000 }, (_, i) => ({ ...seg, device_id: uuid(0x900000 + i) }));
+    const bill = billSegments(...copies);
+    expect(bill.billing[0]!.billable_value).toBe('0');
+    expect(bill.flags.filter((f) => f.code === 'SEGMENTS_OVERLAP')).toEqual([expect.objectContaining({ facts: expect.objectContaining({ segments: '1000' }) })]);
+  });
+
+  it('as many copies as a 32 MiB answer holds (20,000 segments, 240,000 readings) bill nothing and do not break billing', () => {
+    const readings = Array.from({ length: 12 }, (_, m) => aReading({ at: `2025-${String(m + 1).padStart(2, '0')}-28` }));
+    const seg = cold(41.394, { readings });
+    const bill = billSegments(...Array.from({ length: 20_000 }, (_, i) => ({ ...seg, device_id: uuid(0xa00000 + i) })));
+    expect([bill.billing[0]!.billable_value, bill.segments.length, bill.readings.length]).toEqual(['0', 20_000, 240_000]);
+  });
+
+  it('a replacement on the removal day is no overlap, in any order, also with an undocumented installation date', () => {
+    const old = cold(30, { installed_at: null, baseline_date: '2024-12-31', deinstalled_at: '2025-06-15', replacement_reason: 'DeviceReplacement' });
+    const next = cold(12, { device_id: uuid(), installed_at: '2025-06-15', baseline_date: '2025-06-15' });
+    for (const order of [[old, next], [next, old]]) {
+      const bill = billSegments(...order);
+      expect(bill.billing[0]!.billable_value).toBe('42');
+      expect(codes(bill.flags)).toEqual(['DEVICE_REPLACED', 'DEVICE_REPLACED']);
+    }
+    // the same month end read from both devices on a replacement day is each device's own reading
+    const monthEnd = [cold(1, { deinstalled_at: '2025-08-31', readings: [aReading({ at: '2025-08-31' })] }), cold(2, { device_id: uuid(), installed_at: '2025-08-31', readings: [aReading({ at: '2025-08-31', value: 0 })] })];
+    expect(breaksOf(...monthEnd)).toEqual([]);
+  });
+
+  it('an undocumented installation counts from the baseline date: a device showing values while another is installed overlaps it', () => {
+    const installed = cold(10, { installed_at: '2019-05-14' });
+    const unplaced = cold(10, { device_id: uuid(), installed_at: null, baseline_date: '2025-03-31' });
+    expect(breaksOf(installed, unplaced).map((b) => b.code)).toEqual(['SEGMENTS_OVERLAP']);
+    // removed before the other's first value: one after the other
+    expect(breaksOf({ ...installed, deinstalled_at: '2025-03-31' }, unplaced)).toEqual([]);
+  });
+
+  it('a window that ends before it starts places the device nowhere: with another device it cannot be billed', () => {
+    const a = cold(10, { installed_at: '2019-05-14' });
+    const inverted = cold(10, { device_id: uuid(), installed_at: '2025-06-15', deinstalled_at: '2020-01-01' });
+    expect(breaksOf(a, inverted).map((b) => b.code)).toEqual(['SEGMENTS_OVERLAP']);
+    expect(breaksOf(inverted)).toEqual([]);
+  });
+
+  it('a segment outside the answer\'s range (installed after it, removed before it) cannot be placed: next to another device it is not billed', () => {
+    const range = { from: '2025-01-01', to: '2025-12-31' };
+    const removed = cold(10, { installed_at: '2019-05-14', deinstalled_at: '2025-09-10', replacement_reason: 'DeviceRemoval' });
+    const later = cold(10, { device_id: uuid(), installed_at: '2099-01-01' });
+    const gone = cold(10, { device_id: uuid(), installed_at: '2010-01-01', deinstalled_at: '2018-06-30' });
+    // named without a day from which both were installed: the copy has no place in the period
+    expect(segmentBreaks(aPointConsumption({ segments: [removed, later] }), range)).toEqual([{ code: 'SEGMENTS_OVERLAP', facts: { serial: later.serial, other_serial: removed.serial, segments: '2' } }]);
+    expect(segmentBreaks(aPointConsumption({ segments: [removed, gone] }), range).map((b) => b.code)).toEqual(['SEGMENTS_OVERLAP']);
+    expect(segmentBreaks(aPointConsumption({ segments: [removed, later] }))).toEqual([]); // without a range: one after the other
+    // a device removed on the first day of the range or after its end is in it
+    expect(segmentBreaks(aPointConsumption({ segments: [{ ...removed, deinstalled_at: '2025-01-01' }, cold(1, { device_id: uuid(), installed_at: '2025-01-01' })] }), range)).toEqual([]);
+    expect(billSegments(removed, later).billing[0]!.billable_value).toBe('0');
+  });
+
+  it('two readings at one month end: not billed, READING_REPEATED with the date; both readings stay visible', () => {
+    const seg = cold(41.394, { readings: [aReading({ at: '2025-11-30', value: 130 }), aReading({ at: '2025-12-31', value: 141 }), aReading({ at: '2025-12-31', value: 182 })] });
+    const bill = billSegments(seg);
+    expect(bill.billing[0]!.billable_value).toBe('0');
+    expect(bill.flags).toEqual([expect.objectContaining({ code: 'READING_REPEATED', facts: { serial: 'KWZ-41.394', reading_date: '2025-12-31', copies: '2' } })]);
+    expect(bill.readings.map((r) => [r.at, r.value])).toEqual([['2025-11-30', '130'], ['2025-12-31', '141'], ['2025-12-31', '182']]);
+  });
+
+  it('a plant point read through /readings with a doubled segment bills 0 in plant-points', () => {
+    const plant = aPlantPoint();
+    const seg = plant.consumption.segments[0]!;
+    const bill = billPlantPoint({ property: PROPERTY, ...plant, consumption: { ...plant.consumption, segments: [seg, { ...seg, device_id: uuid() }] }, range: RANGE });
+    expect(bill.row).toMatchObject({ billable_value: '0', review_flags: ['SEGMENTS_OVERLAP', 'UNALLOCATED_POINT'] });
+  });
+});
+
+describe('points of a unit answer', () => {
+  it('the same point twice is billed for neither copy, counted once, and its share once', () => {
+    const point = aPointConsumption({ measuring_point_id: 'abcdef00-0000-4000-8000-00000000abcd', metric: 'water_cold', unit: 'm3', segments: [cold(41.394)] });
+    const copy = { ...structuredClone(point), measuring_point_id: point.measuring_point_id.toUpperCase() };
+    const { unit, consumption } = aUnitEntry('WE 01', [point, copy], { measuring_points: [aPointSummary({ measuring_point_id: point.measuring_point_id })] });
+    const bill = billProperty(aPropertyInput({ units: [{ unit, consumption }], points: [] }));
+    expect(bill.billing[0]).toMatchObject({ billable_value: '0', points: 1, review_flags: ['POINT_REPEATED'] });
+    // each copy is named by the id it was sent with
+    expect(bill.flags.map((f) => [f.code, f.facts, f.measuring_point_id])).toEqual([
+      ['POINT_REPEATED', { copies: '2' }, copy.measuring_point_id],
+      ['POINT_REPEATED', { copies: '2' }, point.measuring_point_id],
+    ]);
+    expect(shareTotals([consumption]).get(point.measuring_point_id)).toMatchObject({ units: 1, shared: false });
+  });
+
+  it('a shared point twice under one unit: the other unit keeps its share and the share sum counts each unit once', () => {
+    const [we14, we15] = sharedCopies(100, [0.6, 0.4]);
+    const a = aUnitEntry('WE 14', [we14!, structuredClone(we14!)]);
+    const b = aUnitEntry('WE 15', [we15!]);
+    const bill = billProperty(aPropertyInput({ units: [a, b] }));
+    expect(bill.billing.map((r) => [r.usage_unit_name, r.billable_value])).toEqual([['WE 14', '0'], ['WE 15', '40']]);
+    expect(codes(bill.flags)).toEqual(['POINT_REPEATED']);
+    // with the copy's share off, the mismatch names 2 units, not 3
+    const off = aUnitEntry('WE 14', [we14!, { ...structuredClone(we14!), unit_share: 0.5 }]);
+    const mismatch = billProperty(aPropertyInput({ units: [off, b] })).flags.find((f) => f.code === 'SHARE_SUM_MISMATCH');
+    expect(mismatch?.facts).toMatchObject({ units: '2', share_sum: '0.9' });
+  });
+
+  it('a point neither the unit nor the Property lists is not billed, named, and not counted; listed on either side it is billed', () => {
+    const listed = aPointConsumption({ metric: 'water_cold', unit: 'm3', segments: [cold(41.394)] });
+    const stranger = aPointConsumption({ metric: 'water_cold', unit: 'm3', segments: [cold(41.394, { device_id: uuid() })] });
+    const unit = aUnit({ measuring_points: [aPointSummary({ measuring_point_id: listed.measuring_point_id, metric: 'water_cold', unit: 'm3' })] });
+    const entry = { unit, consumption: { usage_unit_id: unit.id, external_ref: null, ...RANGE, measuring_points: [listed, stranger] } };
+    const bill = billProperty(aPropertyInput({ units: [entry], points: [] }));
+    expect(bill.billing[0]).toMatchObject({ billable_value: '41.394', points: 1, review_flags: ['POINT_NOT_LISTED'] });
+    expect(bill.flags).toEqual([expect.objectContaining({ code: 'POINT_NOT_LISTED', severity: 'not_billed', measuring_point_id: stranger.measuring_point_id })]);
+    // in the Property's point list (a point of the unit the summary leaves out): billed
+    const inList = billProperty(aPropertyInput({ units: [entry], points: [{ id: stranger.measuring_point_id, property_id: PROPERTY.id }] }));
+    expect(inList.billing[0]).toMatchObject({ billable_value: '82.788', points: 2, review_flags: [] });
+    // listed as a plant-room or main meter (no unit, no allocations): never a unit's, billed with the plant points
+    const asPlant = billProperty(aPropertyInput({ units: [entry], points: [{ id: stranger.measuring_point_id, property_id: PROPERTY.id, usage_unit_id: null, allocations: [] }] }));
+    expect(asPlant.billing[0]).toMatchObject({ billable_value: '41.394', points: 1, review_flags: ['POINT_NOT_LISTED'] });
+    // without the Property's list (a caller that has none) the listing is not checked
+    expect(billUnit({ property: PROPERTY, ...entry }).billing[0]!.billable_value).toBe('82.788');
+  });
+});
+
+describe('messages', () => {
+  it('say in an accountant\'s words what is wrong and that nothing was billed, in both languages', () => {
+    const bill = billSegments(cold(41.394, { installed_at: '2019-05-14' }), cold(41.394, { device_id: uuid(), serial: 'KWZ-COPY', installed_at: '2024-02-01' }));
+    const flag = bill.flags.find((f) => f.code === 'SEGMENTS_OVERLAP')!;
+    expect(flagMessage(flag, 'en')).toMatch(/^Devices of one meter installed at the same time: not billed \(device: KWZ-41\.394, overlaps device: KWZ-COPY, both installed from: 2024-02-01, devices in period: 2\)\. .*counted as 0/);
+    expect(flagMessage(flag, 'de')).toMatch(/^Mehrere Geräte einer Messstelle gleichzeitig eingebaut: nicht abgerechnet \(Gerät: KWZ-41\.394, überschneidet sich mit Gerät: KWZ-COPY, beide eingebaut ab: 01\.02\.2024, Geräte im Zeitraum: 2\)\. .*mit 0 angesetzt/);
+  });
+});
+
+describe('the sandbox\'s answers', () => {
+  it('raise none of these findings: replacements, removals, undocumented installations, ranges from 2019 to 2026', () => {
+    const ds = generateDataset({ seed: 'contract', units: 400 });
+    const ranges: [number, number][] = [[mi(2019, 1), mi(2019, 3)], [mi(2019, 1), mi(2019, 12)], [mi(2024, 1), mi(2024, 12)], [mi(2025, 1), mi(2025, 12)], [mi(2025, 3), mi(2025, 5)], [mi(2025, 6), mi(2025, 6)], [mi(2024, 6), mi(2026, 12)]];
+    const found: string[] = [];
+    let answers = 0;
+    for (const p of ds.properties()) {
+      const listed = listedPointsOf(ds.pointsOfProperty(p).map((pt) => pointJson(ds, pt) as { id: string }));
+      for (const pt of ds.pointsOfProperty(p)) {
+        for (const [f, t] of ranges) {
+          const c = consumptionJson(ds, ds.consumption(pt, f, t)) as never;
+          answers++;
+          for (const b of segmentBreaks(c, { from: monthStart(f), to: monthEnd(t) })) found.push(`${b.code} ${JSON.stringify(b.facts)}`);
+        }
+      }
+      for (let idx = p.unitStart; idx < p.unitEnd; idx++) {
+        const u = ds.unitByIndex(idx)!;
+        const unit = unitJson(ds, u) as never;
+        const measuring_points = ds.pointsOfUnit(u).map(({ point, share }) => consumptionJson(ds, ds.consumption(point, mi(2025, 1), mi(2025, 12)), share)) as never;
+        for (const [id, b] of unitPointBreaks(unit, { usage_unit_id: '', external_ref: null, ...RANGE, measuring_points }, listed)) found.push(`${id} ${JSON.stringify(b)}`);
+      }
+    }
+    expect(answers).toBeGreaterThan(10_000);
+    expect(found).toEqual([]);
+  });
+});
