@@ -39,14 +39,21 @@ function comparisonFacts(f: Figure, c: Comparison, current: Figure | undefined):
   };
 }
 
+/** Names a finding lists before it counts the rest ("WE 01, …, WE 20 +280"): a message stays readable in a cell. */
+const NAMES_SHOWN = 20;
+
 /** The § 9a (2) finding's facts: the areas, the share and the units it rests on, those without an area named. */
 function areaFacts(a: EstimatedArea): Record<string, string> {
-  const names = (pick: (u: EstimatedArea['units'][number]) => boolean) => a.units.filter(pick).map((u) => u.name).join(', ');
+  const names = (pick: (u: EstimatedArea['units'][number]) => boolean) => {
+    const all = a.units.filter(pick).map((u) => u.name);
+    return all.slice(0, NAMES_SHOWN).join(', ') + (all.length > NAMES_SHOWN ? ` +${all.length - NAMES_SHOWN}` : '');
+  };
   return {
     cost_group: a.group,
     estimated_area: formatDecimal(a.estimatedArea),
     total_area: formatDecimal(a.totalArea),
-    estimated_area_share: a.percent?.toFixed(1) ?? '',
+    // Without every estimated unit's area there is no share to give, only the units to ask about.
+    estimated_area_share: a.high ? (a.percent?.toFixed(1) ?? '') : '',
     estimated_units: names((u) => u.estimated),
     units_without_area: names((u) => u.area === null),
   };

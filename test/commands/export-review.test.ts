@@ -120,7 +120,7 @@ describe('export with the plausibility review', () => {
     const head = (await readFile(path.join(out, 'plausibility.csv'), 'utf8')).split(/\r?\n/)[0]!;
     expect(head).toContain('Vergleichswert;Status Vergleichszeitraum;Veränderung in %');
     const review = rows(await readFile(path.join(out, 'review.csv'), 'utf8'), ';');
-    expect(review.find((x) => x['Hinweis-Code'] === 'CALIBRATION_ENDS_SOON' && /14\.05\.2019/.test(x.Hinweis!))!.Hinweis).toMatch(/^Eichfrist endet zum Ende dieses Zeitraums oder im Folgejahr \(geschätzt nach dem Einbaudatum\) \(Gerät: WMZ-\d+, eingebaut am: 14\.05\.2019, Eichfrist in Jahren: 6, Eichfrist endet \(geschätzt\): 31\.12\.2025\)/);
+    expect(review.find((x) => x['Hinweis-Code'] === 'CALIBRATION_ENDS_SOON' && /14\.05\.2019/.test(x.Hinweis!))!.Hinweis).toMatch(/^Eichfrist endet laut Einbaudatum zum Ende dieses Zeitraums oder im Folgejahr \(Gerät: WMZ-\d+, eingebaut am: 14\.05\.2019, Eichfrist in Jahren: 6, Eichfrist endet \(geschätzt\): 31\.12\.2025\)/);
     expect(review.filter((x) => x['Hinweis-Code'] === 'CALIBRATION_ENDED' && /eingebaut am: \d\d\.\d\d\.(2019|202\d)/.test(x.Hinweis!))).toEqual([]);
     await writeFile(path.join(home, 'mine.json'), JSON.stringify({ extends: 'generic', files: { plausibility: { file: 'pruefung.csv', columns: ['usage_unit_name', { key: 'change_percent', header: 'Änderung %' }, 'checks'] } } }));
     const mine = path.join(home, 'mine-review');

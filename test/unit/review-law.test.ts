@@ -102,9 +102,17 @@ describe('§ 9a (2) HeizkostenV: the estimated units’ floor area', () => {
     const f = unknown.flags.find((x) => x.code === 'ESTIMATED_AREA_UNKNOWN');
     expect(f?.facts).toMatchObject({ units_without_area: 'WE 01', estimated_area: '0', total_area: '280' });
     expect(flagMessage(f!, 'en')).toMatch(/units without an area: WE 01/);
+    expect(flagMessage(f!, 'de')).not.toMatch(/Flächenanteil:/);
     // 70 of 140 m² known are estimated; WE 03 has no area and is named beside the share.
     const high = reviewProperty({ current: [fig(1, { estimated: true, estimated_value: '1' }), fig(2), fig(3, { area_m2: 0 })], devices: [], comparison: null }, opts);
     expect(high.flags.find((x) => x.code === 'ESTIMATED_AREA_HIGH')?.facts).toMatchObject({ estimated_area_share: '50.0', units_without_area: 'WE 03' });
+  });
+
+  it('a large Property lists 20 estimated units and counts the rest', () => {
+    const current = Array.from({ length: 100 }, (_, i) => fig(i + 1, i < 30 ? { estimated: true, estimated_value: '1' } : {}));
+    const f = reviewProperty({ current, devices: [], comparison: null }, opts).flags.find((x) => x.code === 'ESTIMATED_AREA_HIGH')!;
+    expect(f.facts!.estimated_units).toMatch(/^WE 01, WE 02, .*, WE 20 \+10$/);
+    expect(f.facts).toMatchObject({ estimated_area: '2100', total_area: '7000', estimated_area_share: '30.0' });
   });
 });
 

@@ -211,7 +211,7 @@ describe('reviewProperty', () => {
     const [en] = reviewRows(out.flags, 'en');
     expect(en!.message).toMatch(/^Consumption changed markedly .*billed: 140 kWh, comparison period: 100 kWh, change: 40\.0 %/);
     expect(de!.message).toMatch(/^Deutliche Verbrauchsänderung .*Verbrauchsart: Wärme, abgerechnet: 140 kWh, Vergleichszeitraum: 100 kWh, Veränderung: 40,0 %/);
-    expect(reviewRows(out.flags, 'de')[1]!.message).toMatch(/Eichfrist endet zum Ende .*Eichfrist in Jahren: 6, Eichfrist endet \(geschätzt\): 31\.12\.2025/);
+    expect(reviewRows(out.flags, 'de')[1]!.message).toMatch(/Eichfrist endet laut Einbaudatum zum Ende .*Eichfrist in Jahren: 6, Eichfrist endet \(geschätzt\): 31\.12\.2025/);
   });
 });
 
