@@ -151,7 +151,9 @@ function build(io: Io): Command {
     .addOption(new Option('--compare-from <date>', h.compareFrom).argParser(dateFlag('--compare-from')))
     .addOption(new Option('--compare-to <date>', h.compareTo).argParser(dateFlag('--compare-to')))
     .addOption(new Option('--threshold <percent>', h.threshold).argParser(thresholdFlag))
-    .option('--plausibility', h.plausibility)
+    // --plausibility was the switch before the review ran by default; older scripts keep working.
+    .addOption(new Option('--plausibility').hideHelp())
+    .option('--no-plausibility', h.noPlausibility)
     .option('--unit-refs <file>', h.unitRefs)
     .action(action(io, () => import('./commands/export.js')));
 

@@ -1,7 +1,8 @@
 // Accountant-facing texts for every flag (src/billing/texts.ts): what happened, what to do,
 // and where: review.csv names the Property, unit and meter beside the ids.
 import { day, inLanguage, type Lang } from '../i18n/index.js';
-import { factLabels, flagExplanations, flagTitles } from './texts.js';
+import { factLabels, factWords, flagExplanations, flagTitles } from './texts.js';
+import { valueWord } from './texts-values.js';
 import type { Flag, FlagCode, ReviewRow, Severity } from './types.js';
 
 export type { Lang };
@@ -57,8 +58,41 @@ export function reviewRows(flags: Flag[], lang: Lang, place: (f: Flag) => Findin
     }));
 }
 
+/** Facts that are quantities in the flag's unit, per m² of it, in percent, or in m². */
+const IN_UNIT = new Set(['billed_value', 'comparison_value']);
+const PER_M2 = new Set(['value_per_m2', 'median_per_m2']);
+const PERCENT = new Set(['change_percent', 'estimated_share', 'estimated_area_share']);
+const AREA = new Set(['estimated_area', 'total_area']);
+/** Facts only the others' rendering reads (the unit of the quantities). */
+const HIDDEN = new Set(['unit']);
+
+/** "5451.12" → "5.451,12" (de) or "5,451.12" (en); anything that is not a plain decimal as it is. */
+export function decimalText(v: string, lang: Lang): string {
+  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(v);
+  if (!m) return v;
+  const [group, point] = lang === 'de' ? ['.', ','] : [',', '.'];
+  const whole = m[2]!.replace(/\B(?=(\d{3})+$)/g, group);
+  return `${m[1]}${whole}${m[3] ? point + m[3] : ''}`;
+}
+
+function factValue(key: string, v: string, facts: Record<string, string>, lang: Lang): string {
+  const words = inLanguage(factWords, lang) as Record<string, string>;
+  const unit = facts.unit !== undefined ? valueWord('unit', facts.unit, lang) : '';
+  if (key === 'metric' && valueWord('metric', v, lang) !== v) return valueWord('metric', v, lang);
+  if (Object.hasOwn(words, `${key}.${v}`)) return words[`${key}.${v}`]!;
+  if (v === '' || !/^-?\d+(\.\d+)?$/.test(v)) return lang === 'de' ? germanFact(v) : v;
+  if (IN_UNIT.has(key)) return unit ? `${decimalText(v, lang)} ${unit}` : decimalText(v, lang);
+  if (PER_M2.has(key)) return unit ? `${decimalText(v, lang)} ${unit}/m²` : decimalText(v, lang);
+  if (PERCENT.has(key)) return `${decimalText(v, lang)} %`;
+  if (AREA.has(key)) return `${decimalText(v, lang)} m²`;
+  return lang === 'de' ? germanFact(v) : v;
+}
+
 /** A flag's facts as [label, value] in the reader's language, for screens that list them. */
 export function factPairs(flag: Flag, lang: Lang): [string, string][] {
   const labels = inLanguage(factLabels, lang) as Record<string, string>;
-  return Object.entries(flag.facts ?? {}).map(([k, v]) => [labels[k] ?? k, lang === 'de' ? germanFact(v) : v]);
+  const facts = flag.facts ?? {};
+  return Object.entries(facts)
+    .filter(([k]) => !HIDDEN.has(k))
+    .map(([k, v]) => [labels[k] ?? k, factValue(k, v, facts, lang)]);
 }

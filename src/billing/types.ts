@@ -44,7 +44,9 @@ export const FLAG_SEVERITY = {
   CALIBRATION_ENDED: 'review',
   CALIBRATION_ENDS_SOON: 'info',
   CALIBRATION_DATE_UNKNOWN: 'info',
-  ESTIMATED_SHARE_HIGH: 'review',
+  ESTIMATED_SHARE_HIGH: 'info',
+  ESTIMATED_AREA_HIGH: 'review',
+  ESTIMATED_AREA_UNKNOWN: 'review',
   // --unit-refs (src/export/unit-refs.ts): the ERP references an accountant supplied.
   UNIT_REF_MISSING: 'review',
   UNIT_REF_SHARED: 'review',

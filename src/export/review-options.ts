@@ -1,5 +1,6 @@
-// Flags of the plausibility review: --compare (a year, or an earlier export folder),
-// --compare-from/--compare-to, --threshold and --plausibility. Checked before any request.
+// Flags of the plausibility review, which runs on every export: --compare (a year, or an
+// earlier export folder), --compare-from/--compare-to, --threshold, and --no-plausibility to
+// leave it out. Checked before any request.
 import path from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { wholeMonths } from '../core/dates.js';
@@ -29,7 +30,7 @@ interface ReviewFlags {
   plausibility?: boolean;
 }
 
-/** null when no review was asked for. Both ranges follow the one rule of src/core/dates.ts. */
+/** null with --no-plausibility (the review runs by default). Both ranges follow the one rule of src/core/dates.ts. */
 export function parseReviewArgs(opts: ReviewFlags, cwd: string): ReviewArgs | null {
   const { compare, compareFrom: cFrom, compareTo: cTo } = opts;
   let target: ReviewArgs['compare'] = null;
@@ -43,7 +44,10 @@ export function parseReviewArgs(opts: ReviewFlags, cwd: string): ReviewArgs | nu
     target = wholeMonths(cFrom, cTo, ['--compare-from', '--compare-to']);
   }
   if (target === null && opts.threshold !== undefined) throw new UsageError(t.thresholdAlone, t.thresholdAloneHint);
-  if (target === null && opts.plausibility !== true) return null;
+  if (opts.plausibility === false) {
+    if (target !== null) throw new UsageError(t.compareWithoutReview, t.compareWithoutReviewHint);
+    return null;
+  }
   return { compare: target, threshold: thresholdFlag(opts.threshold ?? DEFAULT_THRESHOLD) };
 }
 

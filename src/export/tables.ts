@@ -107,7 +107,7 @@ const COLUMNS: Record<TableName, Record<string, ColumnType>> = {
     serial: text,
     message: text,
   },
-  // Written only when the export runs the plausibility review (--compare, --plausibility).
+  // Written only when the export runs the plausibility review (every export but --no-plausibility).
   plausibility: {
     property_id: id,
     property_name: text,

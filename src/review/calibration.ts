@@ -1,23 +1,34 @@
-// Calibration periods (Eichfristen) of German meters: a device's period ends on 31 December
-// of the year of installation plus the period (MessEG § 37, MessEV § 34 with Anlage 7). docs/export.md
-// has the table with its sources.
+// Calibration periods (Eichfristen) of German meters, the one table the review, browse and
+// the monthly information read. MessEV Anlage 7 as amended by the Third Ordinance amending
+// the MessEV (BGBl. 2021 I Nr. 76, S. 4742, in force since 3 November 2021, also for meters
+// already installed): cold water, warm water and heat meters 6 years (warm water and heat
+// were 5 before). § 34 Abs. 2 MessEV: a period of a year or more ends on 31 December of the
+// year in which it ends by the count. Sources checked (eichamt.sachsen.de "Neue Eichfristen
+// bei Verbrauchsmessgeräten", buzer.de synopsis of the MessEV of 03.11.2021, anwalt24.de
+// § 34 MessEV) are listed in docs/export.md "Calibration periods".
 import { makeFlag } from '../billing/flags.js';
 import type { Flag } from '../billing/types.js';
 import type { DeviceFact } from './types.js';
 
 /** Years per metric; a metric not listed (hca: heat cost allocators) is not subject to calibration. */
 export const CALIBRATION_YEARS: Readonly<Record<string, number>> = {
-  water_cold: 6, // MessEV Anlage 7: Kaltwasserzähler 6 Jahre
+  water_cold: 6, // Anlage 7: Kaltwasserzähler 6 Jahre
   water_outdoor: 6, // a cold-water meter for garden water
-  water_warm: 5, // MessEV Anlage 7: Warmwasserzähler 5 Jahre
-  heat: 5, // MessEV Anlage 7: Wärmezähler 5 Jahre
-  gas: 8, // MessEV Anlage 7: Balgengaszähler 8 Jahre
-  electricity: 8, // MessEV Anlage 7: elektronische Elektrizitätszähler 8 Jahre
+  water_warm: 6, // Anlage 7 since 03.11.2021: Warmwasserzähler 6 Jahre (before: 5)
+  heat: 6, // Anlage 7 since 03.11.2021: Wärmezähler (also cooling) 6 Jahre (before: 5)
+  gas: 8, // Anlage 7: Balgengaszähler up to 10 m³/h 8 Jahre
+  // Electronic meters 8 years, Ferraris (induction) meters 16: the API does not say which,
+  // so the shorter period is used; a Ferraris meter is then asked about 8 years early.
+  electricity: 8,
 };
 
 const DATE = /^(\d{4})-\d{2}-\d{2}$/;
 
-/** Last day the device is calibrated ("yyyy-12-31"); null when the metric has no period or the date is not a date. */
+/**
+ * Last day the device is calibrated ("yyyy-12-31") when it was calibrated in its installation
+ * year: the API does not give the calibration year, so this is an estimate. null when the
+ * metric has no period or the date is not a date.
+ */
 export function calibrationEnd(metric: string, installedAt: string): string | null {
   const years = CALIBRATION_YEARS[metric];
   const m = DATE.exec(installedAt);
@@ -28,9 +39,10 @@ export function calibrationEnd(metric: string, installedAt: string): string | nu
 export type CalibrationVerdict = { kind: 'ended' | 'ends_soon'; end: string } | { kind: 'unknown' } | null;
 
 /**
- * `ended` when the period ran out before the range's end while the device was still
- * installed; `ends_soon` for a device installed at the range's end whose period ends then
- * or within the following year; `unknown` without an installation date.
+ * `ended` when the estimated period ran out before the range's last day while the device was
+ * still installed; `ends_soon` for a device installed at the range's end whose period ends on
+ * that day or within the following year (it was calibrated for the whole range); `unknown`
+ * without an installation date.
  */
 export function calibrationVerdict(device: Pick<DeviceFact, 'metric' | 'installed_at' | 'deinstalled_at'>, range: { to: string }): CalibrationVerdict {
   if (CALIBRATION_YEARS[device.metric] === undefined) return null;
@@ -44,19 +56,27 @@ export function calibrationVerdict(device: Pick<DeviceFact, 'metric' | 'installe
   return stillInstalled && end <= nextYearEnd ? { kind: 'ends_soon', end } : null;
 }
 
-/** One finding per device (devices are deduplicated by id; the first occurrence wins). */
+/**
+ * One finding per device (devices are deduplicated by id; the first occurrence wins). A device
+ * whose values the service marked `calibration_expired` gets none: billing's not-billed
+ * CALIBRATION_EXPIRED says it, and an estimate beside it could only contradict it.
+ */
 export function calibrationFlags(devices: readonly DeviceFact[], range: { to: string }): Flag[] {
+  const marked = new Set(devices.filter((d) => d.expired_marked === true).map((d) => d.device_id));
   const seen = new Set<string>();
   const out: Flag[] = [];
   for (const d of devices) {
-    if (seen.has(d.device_id)) continue;
+    if (seen.has(d.device_id) || marked.has(d.device_id)) continue;
     seen.add(d.device_id);
     const v = calibrationVerdict(d, range);
     if (v === null) continue;
     const scope = { property_id: d.property_id, usage_unit_id: d.usage_unit_id, measuring_point_id: d.measuring_point_id, device_id: d.device_id };
     const serial = d.serial ?? '';
     if (v.kind === 'unknown') out.push(makeFlag('CALIBRATION_DATE_UNKNOWN', scope, { serial }));
-    else out.push(makeFlag(v.kind === 'ended' ? 'CALIBRATION_ENDED' : 'CALIBRATION_ENDS_SOON', scope, { serial, installed_at: d.installed_at ?? '', calibration_end: v.end }));
+    else {
+      const facts = { serial, installed_at: d.installed_at ?? '', calibration_years: String(CALIBRATION_YEARS[d.metric]), calibration_end: v.end };
+      out.push(makeFlag(v.kind === 'ended' ? 'CALIBRATION_ENDED' : 'CALIBRATION_ENDS_SOON', scope, facts));
+    }
   }
   return out;
 }

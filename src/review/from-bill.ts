@@ -77,16 +77,24 @@ export function currentFigures(bill: BilledProperty, property: { id: string; nam
   return figuresOf(bill, property).map((f) => {
     if (f.kind === 'plant') return { ...f, area_m2: null, active_whole_range: false, estimated_value: '0' };
     const mine = segs.get(JSON.stringify([f.usage_unit_id, f.metric, f.unit])) ?? [];
-    const estimated = sum(mine.filter((s) => (s.status !== null && ESTIMATED_STATUSES.has(s.status)) || s.baseline_origin === 'assumed_zero').map((s) => dec(s.billed_value)));
-    return { ...f, area_m2: areaOf(unitById.get(f.usage_unit_id!), f.metric), active_whole_range: activeWholeRange(mine, range), estimated_value: formatDecimal(estimated) };
+    const est = mine.filter((s) => (s.status !== null && ESTIMATED_STATUSES.has(s.status)) || s.baseline_origin === 'assumed_zero');
+    const estimated_value = formatDecimal(sum(est.map((s) => dec(s.billed_value))));
+    return { ...f, area_m2: areaOf(unitById.get(f.usage_unit_id!), f.metric), active_whole_range: activeWholeRange(mine, range), estimated_value, estimated: est.length > 0 };
   });
 }
 
-/** Each device once (a shared point's device appears under every unit; the first wins). */
+const expiredMark = (s: SegmentRow): boolean => s.status === 'calibration_expired' || s.review_flags.includes('CALIBRATION_EXPIRED');
+
+/** Each device once (a shared point's device appears under every unit; the first wins, marked expired by any). */
 export function devicesOf(bill: BilledProperty): DeviceFact[] {
   const seen = new Map<string, DeviceFact>();
   for (const s of bill.segments) {
-    if (s.device_id === null || seen.has(s.device_id)) continue;
+    if (s.device_id === null) continue;
+    const known = seen.get(s.device_id);
+    if (known) {
+      if (expiredMark(s)) known.expired_marked = true;
+      continue;
+    }
     seen.set(s.device_id, {
       property_id: s.property_id,
       usage_unit_id: s.usage_unit_id,
@@ -96,6 +104,7 @@ export function devicesOf(bill: BilledProperty): DeviceFact[] {
       metric: s.metric,
       installed_at: s.installed_at,
       deinstalled_at: s.deinstalled_at,
+      expired_marked: expiredMark(s),
     });
   }
   return [...seen.values()];

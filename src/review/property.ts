@@ -7,6 +7,7 @@ import type { Flag, FlagCode } from '../billing/types.js';
 import { calibrationFlags } from './calibration.js';
 import { compareFigure, type Comparison } from './compare.js';
 import { estimatedShares, figureKey, isZeroConsumption, perM2 } from './checks.js';
+import { COST_GROUPS, estimatedAreas, type EstimatedArea } from './heating-area.js';
 import type { CurrentFigure, DeviceFact, Figure, PlausibilityRow, ReviewOptions } from './types.js';
 
 export interface ReviewInput {
@@ -30,10 +31,31 @@ function scopeOf(f: Figure) {
 function comparisonFacts(f: Figure, c: Comparison, current: Figure | undefined): Record<string, string> {
   return {
     metric: f.metric,
+    unit: f.unit,
     billed_value: current?.value ?? '',
     comparison_value: c.comparison_value ?? '',
     change_percent: c.change_percent ?? '',
     not_billed_in: c.notBilledIn ?? '',
+  };
+}
+
+/** Names a finding lists before it counts the rest ("WE 01, …, WE 20 +280"): a message stays readable in a cell. */
+const NAMES_SHOWN = 20;
+
+/** The § 9a (2) finding's facts: the areas, the share and the units it rests on, those without an area named. */
+function areaFacts(a: EstimatedArea): Record<string, string> {
+  const names = (pick: (u: EstimatedArea['units'][number]) => boolean) => {
+    const all = a.units.filter(pick).map((u) => u.name);
+    return all.slice(0, NAMES_SHOWN).join(', ') + (all.length > NAMES_SHOWN ? ` +${all.length - NAMES_SHOWN}` : '');
+  };
+  return {
+    cost_group: a.group,
+    estimated_area: formatDecimal(a.estimatedArea),
+    total_area: formatDecimal(a.totalArea),
+    // Without every estimated unit's area there is no share to give, only the units to ask about.
+    estimated_area_share: a.high ? (a.percent?.toFixed(1) ?? '') : '',
+    estimated_units: names((u) => u.estimated),
+    units_without_area: names((u) => u.area === null),
   };
 }
 
@@ -78,12 +100,12 @@ export function reviewProperty(input: ReviewInput, opts: ReviewOptions): ReviewR
     }
     if (cur && isZeroConsumption(cur)) {
       codes.push('ZERO_CONSUMPTION');
-      flags.push(makeFlag('ZERO_CONSUMPTION', scopeOf(cur), { metric: cur.metric }));
+      flags.push(makeFlag('ZERO_CONSUMPTION', scopeOf(cur), { metric: cur.metric, unit: cur.unit }));
     }
     const a = areas.get(k);
     if (cur && a?.outlier) {
       codes.push('PER_M2_OUTLIER');
-      flags.push(makeFlag('PER_M2_OUTLIER', scopeOf(cur), { metric: cur.metric, value_per_m2: show(a.perM2)!, median_per_m2: show(a.median)! }));
+      flags.push(makeFlag('PER_M2_OUTLIER', scopeOf(cur), { metric: cur.metric, unit: cur.unit, value_per_m2: show(a.perM2)!, median_per_m2: show(a.median)! }));
     }
     const row: PlausibilityRow = {
       property_id: f.property_id,
@@ -110,9 +132,17 @@ export function reviewProperty(input: ReviewInput, opts: ReviewOptions): ReviewR
   for (const s of estimatedShares(input.current)) {
     if (!s.high) continue;
     const scope = { property_id: s.property_id, usage_unit_id: null, measuring_point_id: null, device_id: null };
-    flags.push(makeFlag('ESTIMATED_SHARE_HIGH', scope, { metric: s.metric, estimated_share: s.percent.toFixed(1) }));
+    flags.push(makeFlag('ESTIMATED_SHARE_HIGH', scope, { metric: s.metric, unit: s.unit, estimated_share: s.percent.toFixed(1) }));
     // The rows whose figure rests on non-measured values carry the mark, so the accountant sees where the share comes from.
     for (const [k, f] of current) if (f.kind === 'unit' && f.metric === s.metric && f.unit === s.unit && !dec(f.estimated_value).isZero()) rowByKey.get(k)?.checks.push('ESTIMATED_SHARE_HIGH');
+  }
+  for (const a of estimatedAreas(input.current)) {
+    if (!a.high && !a.unknown) continue;
+    const code = a.high ? 'ESTIMATED_AREA_HIGH' : 'ESTIMATED_AREA_UNKNOWN';
+    flags.push(makeFlag(code, { property_id: a.property_id, usage_unit_id: null, measuring_point_id: null, device_id: null }, areaFacts(a)));
+    const marked = new Set(a.units.filter((u) => u.estimated).map((u) => u.usage_unit_id));
+    const metrics: readonly string[] = COST_GROUPS[a.group];
+    for (const [k, f] of current) if (f.kind === 'unit' && metrics.includes(f.metric) && marked.has(f.usage_unit_id!)) rowByKey.get(k)?.checks.push(code);
   }
   const calibration = calibrationFlags(input.devices, opts.range);
   flags.push(...calibration);

@@ -28,6 +28,8 @@ export interface CurrentFigure extends Figure {
   active_whole_range: boolean;
   /** The part of `value` that rests on calculated, substituted or assumed-zero values. */
   estimated_value: DecimalString;
+  /** Some segment of the row rests on such a value (also where its part of `value` is 0). */
+  estimated?: boolean;
 }
 
 /** One device as its segments show it. */
@@ -40,6 +42,8 @@ export interface DeviceFact {
   metric: string;
   installed_at: string | null;
   deinstalled_at: string | null;
+  /** The service marked some of the device's values `calibration_expired`. */
+  expired_marked?: boolean;
 }
 
 export interface ReviewOptions {

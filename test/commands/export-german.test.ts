@@ -77,7 +77,7 @@ describe('meterdata demo in German', () => {
     expect(r.stderr).toMatch(/^demo: Export 2025 für .+ …$/m);
     expect(r.stdout).toMatch(/^.*meterdata-demo geschrieben für 01\.01\.2025 bis 31\.12\.2025: billing\.csv \(\d+ Zeilen\)/);
     expect(r.stdout).toMatch(/\nHinweise nach Art:\n\s+\d+ × [A-Z_]+: /);
-    expect(r.stdout).toMatch(/\nÖffnen Sie \S*meterdata-demo\/billing\.xlsx oder die CSV-Dateien daneben\.\n$/);
+    expect(r.stdout).toMatch(/\nÖffnen Sie \S*meterdata-demo\/billing\.xlsx oder die CSV-Dateien daneben; plausibility\.csv und die Prüfhinweise zeigen die Plausibilitätsprüfung \(Nullverbrauch, Verbrauch je m², Eichfristen, § 9a HeizkostenV\)\.\n$/);
     expect(await findEnglish(r.stdout + r.stderr)).toEqual([]);
   }, 60_000);
 

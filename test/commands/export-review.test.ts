@@ -1,5 +1,6 @@
-// export --compare / --plausibility in-process against the sandbox: flag checks before any
-// request, the single-period review, a comparison folder written with the German template,
+// export's plausibility review in-process against the sandbox: flag checks before any
+// request, the single-period review every export runs (and --no-plausibility), a comparison
+// folder written with the German template,
 // and a resumed run that fetches no comparison answer twice.
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -33,6 +34,7 @@ describe('review flags are checked before any request', () => {
     [['--compare-from', '2024-02-30', '--compare-to', '2024-04-01'], /--compare-from: "2024-02-30" is not a date/],
     [['--threshold', '30'], /--threshold needs a comparison period/],
     [['--plausibility', '--threshold', '30'], /--threshold needs a comparison period/],
+    [['--no-plausibility', '--compare', '2024'], /--no-plausibility leaves out the review that --compare adds to/],
     [['--compare', '2024', '--threshold', 'abc'], /--threshold: "abc" is not a percentage/],
     [['--compare', '2024', '--threshold', '0'], /--threshold: "0"/],
     [['--compare', ''], /--compare: the value is empty/],
@@ -90,18 +92,34 @@ describe('export with the plausibility review', () => {
     expect((await readdir(out).catch(() => [])).filter((n) => !n.startsWith('.'))).toEqual([]);
   }, 60_000);
 
-  it('--plausibility alone: plausibility.csv without comparison columns, no extra request', async () => {
+  it('by default: plausibility.csv without comparison columns, no extra request; no CALIBRATION_ENDED for a meter installed 2019 or later', async () => {
     const out = path.join(home, 'plain');
     const before = count();
-    const r = await runCli(['export', '--year', '2025', '--plausibility', '--out', out, '--format', 'csv', '--json'], { env, cwd: home });
+    const r = await runCli(['export', '--year', '2025', '--out', out, '--format', 'csv', '--json'], { env, cwd: home });
     expect(r.code, r.stderr).toBe(0);
     expect(count() - before).toBe(JSON.parse(r.stdout).counts.units);
     expect((await readdir(out)).sort()).toEqual(['billing.csv', 'meterdata-manifest.json', 'plant-points.csv', 'plausibility.csv', 'readings.csv', 'review.csv', 'segments.csv']);
     const p = rows(await readFile(path.join(out, 'plausibility.csv'), 'utf8'));
     expect(p.length).toBeGreaterThan(0);
     expect(p.every((x) => x.comparison_value === '' && x.comparison_status === '' && x.change_percent === '')).toBe(true);
-    expect(p.some((x) => x.checks!.includes('CALIBRATION_ENDED'))).toBe(true);
-    expect(JSON.parse(r.stdout).flag_codes.CALIBRATION_ENDED).toBeGreaterThan(0);
+    // Heat and warm water have 6 years since 03.11.2021: installed 2019, calibrated through 2025.
+    const installed = new Map(rows(await readFile(path.join(out, 'segments.csv'), 'utf8')).map((x) => [x.device_id, x.installed_at]));
+    const review = rows(await readFile(path.join(out, 'review.csv'), 'utf8'));
+    const ended = review.filter((x) => x.code === 'CALIBRATION_ENDED');
+    expect(ended.every((x) => installed.get(x.device_id!)! < '2019')).toBe(true);
+    expect(review.filter((x) => x.code === 'CALIBRATION_ENDS_SOON').some((x) => installed.get(x.device_id!)!.startsWith('2019'))).toBe(true);
+    expect(JSON.parse(r.stdout).flag_codes.CALIBRATION_ENDED ?? 0).toBe(ended.length);
+    // No cost group of this sandbox has estimated units above 25 % of its area (e2e export-review: cold water never gets one).
+    expect(review.filter((x) => (x.code ?? '').startsWith('ESTIMATED_AREA'))).toEqual([]);
+  }, 60_000);
+
+  it('--no-plausibility leaves the review out: no plausibility.csv, no review finding', async () => {
+    const out = path.join(home, 'no-review');
+    const r = await runCli(['export', '--year', '2025', '--no-plausibility', '--out', out, '--format', 'csv', '--json'], { env, cwd: home });
+    expect(r.code, r.stderr).toBe(0);
+    expect((await readdir(out)).sort()).toEqual(['billing.csv', 'meterdata-manifest.json', 'plant-points.csv', 'readings.csv', 'review.csv', 'segments.csv']);
+    const codes = Object.keys(JSON.parse(r.stdout).flag_codes);
+    expect(codes.filter((c) => /^(ZERO_CONSUMPTION|PER_M2_OUTLIER|CALIBRATION_(ENDED|ENDS_SOON|DATE_UNKNOWN)|ESTIMATED_)/.test(c))).toEqual([]);
   }, 60_000);
 
   it('--compare DIR reads a folder written with the German template (semicolons, decimal commas) to the same findings as --compare 2024', async () => {
@@ -127,7 +145,8 @@ describe('export with the plausibility review', () => {
     const head = (await readFile(path.join(out, 'plausibility.csv'), 'utf8')).split(/\r?\n/)[0]!;
     expect(head).toContain('Vergleichswert;Status Vergleichszeitraum;Veränderung in %');
     const review = rows(await readFile(path.join(out, 'review.csv'), 'utf8'), ';');
-    expect(review.find((x) => x['Hinweis-Code'] === 'CALIBRATION_ENDED')!.Hinweis).toMatch(/^Eichfrist vor Ende des Zeitraums abgelaufen \(Gerät: WMZ-\d+, eingebaut am: 14\.05\.2019, geeicht bis: 31\.12\.2024\)/);
+    expect(review.find((x) => x['Hinweis-Code'] === 'CALIBRATION_ENDS_SOON' && /14\.05\.2019/.test(x.Hinweis!))!.Hinweis).toMatch(/^Eichfrist endet laut Einbaudatum zum Ende dieses Zeitraums oder im Folgejahr \(Gerät: WMZ-\d+, eingebaut am: 14\.05\.2019, Eichfrist in Jahren: 6, Eichfrist endet \(geschätzt\): 31\.12\.2025\)/);
+    expect(review.filter((x) => x['Hinweis-Code'] === 'CALIBRATION_ENDED' && /eingebaut am: \d\d\.\d\d\.(2019|202\d)/.test(x.Hinweis!))).toEqual([]);
     await writeFile(path.join(home, 'mine.json'), JSON.stringify({ extends: 'generic', files: { plausibility: { file: 'pruefung.csv', columns: ['usage_unit_name', { key: 'change_percent', header: 'Änderung %' }, 'checks'] } } }));
     const mine = path.join(home, 'mine-review');
     const m = await runCli(['export', '--year', '2025', '--compare', '2024', '--template', './mine.json', '--format', 'csv', '--out', mine, '--metric', 'heat'], { env, cwd: home });

@@ -95,7 +95,7 @@ describe('the language of a run and the layout of its files are independent', ()
     expect(review.find((x) => x['Hinweis-Code'] === 'CALIBRATION_EXPIRED')!.Hinweis).toMatch(/^Calibration expired: value must not be billed/);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(path.join(out, 'billing.xlsx'));
-    expect(wb.worksheets.map((w) => w.name)).toEqual(['Overview', 'billing', 'segments', 'readings', 'plant-points', 'review', 'About']);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(['Overview', 'billing', 'segments', 'readings', 'plant-points', 'review', 'plausibility', 'About']);
   });
 });
 

@@ -21,7 +21,7 @@ const LAST_COMPLETED = new Date(Date.UTC(YEAR, TODAY.getUTCMonth(), 0)).toISOStr
 const SHORTENED = { from: `${LAST_COMPLETED.slice(0, 4)}-01-01`, to: new Date(Date.UTC(YEAR, TODAY.getUTCMonth() + 1, 0)).toISOString().slice(0, 10) };
 /** A completed year inside the sandbox's data (its horizon is 2026-12-31): the year before this one would have none from 2028 on. */
 const PAST = 2025;
-const FINAL = ['billing.csv', 'billing.xlsx', 'meterdata-manifest.json', 'plant-points.csv', 'readings.csv', 'review.csv', 'segments.csv'];
+const FINAL = ['billing.csv', 'billing.xlsx', 'meterdata-manifest.json', 'plant-points.csv', 'plausibility.csv', 'readings.csv', 'review.csv', 'segments.csv'];
 
 let sandbox: Sandbox;
 let home: string;

@@ -55,7 +55,7 @@ describe('export against the sandbox', () => {
     expect(r.stderr).toMatch(/property 1\/\d+ "/);
     expect(r.code).toBe(0);
     const names = (await readdir(out)).sort();
-    expect(names).toEqual(['billing.csv', 'billing.xlsx', 'meterdata-manifest.json', 'plant-points.csv', 'readings.csv', 'review.csv', 'segments.csv']);
+    expect(names).toEqual(['billing.csv', 'billing.xlsx', 'meterdata-manifest.json', 'plant-points.csv', 'plausibility.csv', 'readings.csv', 'review.csv', 'segments.csv']);
     const summary = JSON.parse(r.stdout);
     expect(summary.range).toEqual({ from: '2025-01-01', to: '2025-12-31' });
     const tenant = sandbox.dataset.tenants()[0]!.id;
@@ -81,7 +81,7 @@ describe('export output modes', () => {
     const out = path.join(home, 'de');
     const r = await runCli(['export', '--from', '2025-03-15', '--to', '2025-05-02', '--template', 'de', '--format', 'csv', '--metric', 'heat', '--out', out], { env, cwd: home });
     expect(r.code, r.stderr).toBe(0);
-    expect((await readdir(out)).sort()).toEqual(['billing.csv', 'meterdata-manifest.json', 'plant-points.csv', 'readings.csv', 'review.csv', 'segments.csv']);
+    expect((await readdir(out)).sort()).toEqual(['billing.csv', 'meterdata-manifest.json', 'plant-points.csv', 'plausibility.csv', 'readings.csv', 'review.csv', 'segments.csv']);
     const csv = await readFile(path.join(out, 'billing.csv'));
     expect([...csv.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const [head, first] = csv.toString('utf8').slice(1).split('\r\n');

@@ -16,7 +16,7 @@ import { runCli } from '../helpers/run-cli.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const EPOCH = '1767225600'; // 2026-01-01T00:00:00Z: same export time in every run below
-const FINAL = ['billing.csv', 'billing.xlsx', 'meterdata-manifest.json', 'plant-points.csv', 'readings.csv', 'review.csv', 'segments.csv'];
+const FINAL = ['billing.csv', 'billing.xlsx', 'meterdata-manifest.json', 'plant-points.csv', 'plausibility.csv', 'readings.csv', 'review.csv', 'segments.csv'];
 
 async function signedIn(opts: SandboxOptions = {}): Promise<{ sandbox: Sandbox; env: NodeJS.ProcessEnv; home: string }> {
   const sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', ...opts });

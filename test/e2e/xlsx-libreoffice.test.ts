@@ -37,11 +37,11 @@ it('every sheet of billing.xlsx converts back to the values of its CSV file', as
   const conv = path.join(home, 'converted');
   await promisify(execFile)('soffice', ['--headless', `-env:UserInstallation=file://${home}/lo-profile`, '--convert-to', CSV_ALL_SHEETS, '--outdir', conv, path.join(out, 'billing.xlsx')], { timeout: 120_000 });
   const sheets = (await readdir(conv)).sort();
-  expect(sheets).toEqual(['About', 'Overview', 'billing', 'plant-points', 'readings', 'review', 'segments'].map((s) => `billing-${s}.csv`).sort());
+  expect(sheets).toEqual(['About', 'Overview', 'billing', 'plant-points', 'plausibility', 'readings', 'review', 'segments'].map((s) => `billing-${s}.csv`).sort());
 
   const lines = async (f: string) => (await readFile(f, 'utf8')).replace(/\r\n/g, '\n').trimEnd().split('\n');
   const records = async (f: string) => parseCsv((await readFile(f, 'utf8')).trimEnd(), ',');
-  for (const table of ['billing', 'segments', 'readings', 'plant-points', 'review'] as TableName[]) {
+  for (const table of ['billing', 'segments', 'readings', 'plant-points', 'review', 'plausibility'] as TableName[]) {
     const [xHead, ...fromXlsx] = await records(path.join(conv, `billing-${table}.csv`));
     const [cHead, ...fromCsv] = await records(path.join(out, `${table}.csv`));
     expect([...xHead!].sort(), table).toEqual([...cHead!].sort());
@@ -73,7 +73,7 @@ it('every sheet of billing.xlsx converts back to the values of its CSV file', as
   expect(de.code, de.stderr).toBe(0);
   const deConv = path.join(home, 'converted-de');
   await promisify(execFile)('soffice', ['--headless', `-env:UserInstallation=file://${home}/lo-profile`, '--convert-to', CSV_ALL_SHEETS, '--outdir', deConv, path.join(deOut, 'billing.xlsx')], { timeout: 120_000 });
-  expect((await readdir(deConv)).sort()).toEqual(['Ablesewerte', 'Abrechnung', 'Hauptzähler', 'Info', 'Prüfhinweise', 'Segmente', 'Übersicht'].map((s) => `billing-${s}.csv`).sort());
+  expect((await readdir(deConv)).sort()).toEqual(['Ablesewerte', 'Abrechnung', 'Hauptzähler', 'Info', 'Plausibilität', 'Prüfhinweise', 'Segmente', 'Übersicht'].map((s) => `billing-${s}.csv`).sort());
   const deOverview = await lines(path.join(deConv, 'billing-Übersicht.csv'));
   expect(deOverview[0]).toContain('Wärme (kWh)');
   expect(deOverview.length - 1).toBe(summary.counts.units);

@@ -11,7 +11,7 @@ export { assertBuilt, ROOT, runBin, type Run } from '../helpers/bin.js';
 
 /** Same export time in every run, so files compare byte for byte. */
 const EPOCH = '1767225600';
-export const FINAL = ['billing.csv', 'billing.xlsx', 'meterdata-manifest.json', 'plant-points.csv', 'readings.csv', 'review.csv', 'segments.csv'];
+export const FINAL = ['billing.csv', 'billing.xlsx', 'meterdata-manifest.json', 'plant-points.csv', 'plausibility.csv', 'readings.csv', 'review.csv', 'segments.csv'];
 export const MANIFEST = 'meterdata-manifest.json';
 /** FAULTS_FULL=1 (`npm run test:faults` documents it): every kill point and rate. */
 export const FULL = process.env.FAULTS_FULL === '1';

@@ -85,23 +85,23 @@ describe('calibration', () => {
       const years = CALIBRATION_YEARS[metric];
       expect(end).toBe(years === undefined ? null : `${y + years}-12-31`);
     }));
-    expect(CALIBRATION_YEARS).toMatchObject({ water_cold: 6, water_warm: 5, heat: 5 });
+    expect(CALIBRATION_YEARS).toMatchObject({ water_cold: 6, water_warm: 6, heat: 6, gas: 8, electricity: 8 });
     expect(CALIBRATION_YEARS.hca).toBeUndefined();
   });
 
   it('ended (review) before the range end, ends soon (info) at its end or the next year, unknown without installed_at', () => {
     const range = { to: '2025-12-31' };
     const v = (metric: string, installed_at: string | null, deinstalled_at: string | null = null) => calibrationVerdict({ metric, installed_at, deinstalled_at }, range);
-    expect(v('water_warm', '2019-05-14')).toEqual({ kind: 'ended', end: '2024-12-31' });
-    expect(v('heat', '2019-05-14')).toEqual({ kind: 'ended', end: '2024-12-31' });
+    expect(v('water_warm', '2018-05-14')).toEqual({ kind: 'ended', end: '2024-12-31' });
+    expect(v('heat', '2018-05-14')).toEqual({ kind: 'ended', end: '2024-12-31' });
     expect(v('water_cold', '2019-05-14')).toEqual({ kind: 'ends_soon', end: '2025-12-31' });
-    expect(v('heat', '2021-01-01')).toEqual({ kind: 'ends_soon', end: '2026-12-31' });
-    expect(v('heat', '2022-01-01')).toBeNull();
+    expect(v('heat', '2020-01-01')).toEqual({ kind: 'ends_soon', end: '2026-12-31' });
+    expect(v('heat', '2021-01-01')).toBeNull();
     expect(v('hca', '2001-01-01')).toBeNull();
     expect(v('heat', null)).toEqual({ kind: 'unknown' });
     // Removed before its period ended: nothing to say; removed after it ended: it was still used.
-    expect(v('heat', '2019-05-14', '2024-06-30')).toBeNull();
-    expect(v('heat', '2019-05-14', '2025-06-30')).toEqual({ kind: 'ended', end: '2024-12-31' });
+    expect(v('heat', '2018-05-14', '2024-06-30')).toBeNull();
+    expect(v('heat', '2018-05-14', '2025-06-30')).toEqual({ kind: 'ended', end: '2024-12-31' });
     fc.assert(fc.property(fc.integer({ min: 2000, max: 2030 }), fc.constantFrom('heat', 'water_cold', 'water_warm'), (y, metric) => {
       const r = v(metric, `${y}-06-01`);
       const end = `${y + CALIBRATION_YEARS[metric]!}-12-31`;
@@ -113,8 +113,8 @@ describe('calibration', () => {
     const d: DeviceFact = { property_id: P, usage_unit_id: uid(1), measuring_point_id: uid(2), device_id: uid(3), serial: 'WMZ-1', metric: 'heat', installed_at: null, deinstalled_at: null };
     const flags = calibrationFlags([d, { ...d, usage_unit_id: uid(4) }], { to: '2025-12-31' });
     expect(flags.map((f) => [f.code, f.severity, f.usage_unit_id])).toEqual([['CALIBRATION_DATE_UNKNOWN', 'info', uid(1)]]);
-    const ended = calibrationFlags([{ ...d, installed_at: '2019-05-14' }], { to: '2025-12-31' });
-    expect(ended.map((f) => [f.code, f.severity, f.facts])).toEqual([['CALIBRATION_ENDED', 'review', { serial: 'WMZ-1', installed_at: '2019-05-14', calibration_end: '2024-12-31' }]]);
+    const ended = calibrationFlags([{ ...d, installed_at: '2018-05-14' }], { to: '2025-12-31' });
+    expect(ended.map((f) => [f.code, f.severity, f.facts])).toEqual([['CALIBRATION_ENDED', 'review', { serial: 'WMZ-1', installed_at: '2018-05-14', calibration_years: '6', calibration_end: '2024-12-31' }]]);
   });
 });
 
@@ -209,9 +209,9 @@ describe('reviewProperty', () => {
     const out = reviewProperty({ current: [fig({ usage_unit_id: uid(1), value: '140' })], devices: [d], comparison: [fig({ usage_unit_id: uid(1), value: '100' })] }, opts);
     const [de] = reviewRows(out.flags, 'de');
     const [en] = reviewRows(out.flags, 'en');
-    expect(en!.message).toMatch(/^Consumption changed markedly .*billed: 140, comparison period: 100, change in %: 40\.0/);
-    expect(de!.message).toMatch(/^Deutliche Verbrauchsänderung .*abgerechnet: 140, Vergleichszeitraum: 100, Veränderung in %: 40,0/);
-    expect(reviewRows(out.flags, 'de')[1]!.message).toMatch(/Eichfrist vor Ende .*geeicht bis: 31\.12\.2024/);
+    expect(en!.message).toMatch(/^Consumption changed markedly .*billed: 140 kWh, comparison period: 100 kWh, change: 40\.0 %/);
+    expect(de!.message).toMatch(/^Deutliche Verbrauchsänderung .*Verbrauchsart: Wärme, abgerechnet: 140 kWh, Vergleichszeitraum: 100 kWh, Veränderung: 40,0 %/);
+    expect(reviewRows(out.flags, 'de')[1]!.message).toMatch(/Eichfrist endet laut Einbaudatum zum Ende .*Eichfrist in Jahren: 6, Eichfrist endet \(geschätzt\): 31\.12\.2025/);
   });
 });
 

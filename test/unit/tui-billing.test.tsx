@@ -75,7 +75,8 @@ describe('browse and export bill a Property the same way', () => {
   it('every unit shows the billed values and flags the export writes, the point list (rule 7) and its unknown values included', async () => {
     const d = answers();
     const home = await mkdtemp(path.join(os.tmpdir(), 'md-browse-bill-'));
-    const args = parseExportArgs({ year: '2025', out: 'out' }, home, {});
+    // Billing alone: browse adds the plausibility review only with a comparison range (`vs`).
+    const args = parseExportArgs({ year: '2025', out: 'out', plausibility: false }, home, {});
     const template = await loadTemplate('generic', process.cwd());
     const reporter = { begin() {}, unit() {}, property() {}, note() {}, end() {} };
     await runExport({ api: memoryApi(d), args, template, stateDir: path.join(home, 'state'), reporter, toolVersion: 't', now: () => new Date('2026-11-22T08:00:00Z') });
