@@ -51,7 +51,9 @@ function segmentMonth(seg: DeviceSegment, month: Month): Entry<Decimal> {
   const to = monthEnd(month);
   const { start, end } = windowOf(seg);
   // Installed during the month, or its start value dated at the month end before: the segment's own start value.
-  const first = start > from || seg.baseline_date === from ? startValue(seg) : readingAt(seg, from);
+  // A start value dated after the installation (the first reading) says nothing of the days before it.
+  const first =
+    start > from ? (seg.baseline_date > start ? { reason: 'no_start_value' as const } : startValue(seg)) : seg.baseline_date === from ? startValue(seg) : readingAt(seg, from);
   // Removed during the month: the value on the removal day, with the segment's own status.
   const last = end !== null && end <= to ? judged(seg.period_consumption.end_value, seg.period_consumption.status, false) : readingAt(seg, to);
   if (!isValue(first)) return first;
