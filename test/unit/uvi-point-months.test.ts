@@ -2,8 +2,15 @@
 // share, gaps, statuses and hostile answers. Expectations are worked out by hand here.
 import { describe, expect, it } from 'vitest';
 import { pointMonths, sumMonths } from '../../src/uvi/point-months.js';
+import type { DeviceSegment } from '../../src/api/types.js';
 import { aSegment } from './builders.js';
-import { BEFORE, ENDS, MONTHS, cumulative, differences, n, point, readings, series } from './uvi-fixtures.js';
+import { BEFORE, ENDS, MONTHS, type R, cumulative, differences, n, point, readings, series } from './uvi-fixtures.js';
+
+/** A device installed on `day` with its own start value (dated that day unless given) and month-end readings. */
+function installed(day: string, start: number, values: R[], more: Partial<DeviceSegment> = {}): DeviceSegment {
+  return aSegment({ installed_at: day, baseline_value: start, baseline_date: day, baseline_origin: 'recorded', readings: readings(values), ...more });
+}
+const AFTER_MARCH_12: R[] = [null, null, null, null, 6, 14, 20, 22, 23, 24, 30, 40, 52];
 
 const values = (p: ReturnType<typeof pointMonths>) => p.months.map((m) => n(m.value));
 const reasons = (p: ReturnType<typeof pointMonths>) => p.months.map((m) => m.reasons.join(','));
@@ -114,15 +121,7 @@ describe('device replacements', () => {
       factor: 2,
       period_consumption: { end_value: 154, billable_value: 108, status: 'measured' },
     });
-    const fresh = aSegment({
-      installed_at: '2025-03-12',
-      baseline_value: 0,
-      baseline_date: '2025-03-12',
-      baseline_origin: 'recorded',
-      factor: 1.5,
-      readings: readings([null, null, null, null, 6, 14, 20, 22, 23, 24, 30, 40, 52]),
-      period_consumption: { end_value: 52, billable_value: 78, status: 'measured' },
-    });
+    const fresh = installed('2025-03-12', 0, AFTER_MARCH_12, { factor: 1.5 });
     const p = pointMonths(point('hca', [fresh, old]), MONTHS, 1);
     // March: (154 − 150) × 2 + (6 − 0) × 1.5 = 8 + 9 = 17; April: (14 − 6) × 1.5 = 12
     expect(values(p)).toEqual([20, 30, 30, 20, 17, 12, 9, 3, 1.5, 1.5, 9, 15, 18]);
@@ -133,29 +132,32 @@ describe('device replacements', () => {
       deinstalled_at: '2025-03-31',
       period_consumption: { end_value: 150, billable_value: 50, status: 'measured' },
     });
-    const fresh = aSegment({
-      installed_at: '2025-03-31',
-      baseline_value: 5,
-      baseline_date: '2025-03-31',
-      baseline_origin: 'recorded',
-      readings: readings([null, null, null, null, 5, 9, 12, 14, 15, 16, 20, 25, 31]),
-      period_consumption: { end_value: 31, billable_value: 26, status: 'measured' },
-    });
+    const fresh = installed('2025-03-31', 5, [null, null, null, null, 5, 9, 12, 14, 15, 16, 20, 25, 31]);
     expect(values(pointMonths(point('heat', [old, fresh]), MONTHS, 1))).toEqual([10, 10, 10, 10, 10, 4, 3, 2, 1, 1, 4, 5, 6]);
   });
 
   it("a new device's reading below its own start value (the old device's count taken as its start) is no value, not a negative one", () => {
     const old = series(100, [110, 120, 130, 140, null, null, null, null, null, null, null, null, null], { deinstalled_at: '2025-03-12', period_consumption: { end_value: 145, billable_value: 45, status: 'measured' } });
-    const fresh = aSegment({ installed_at: '2025-03-12', baseline_value: 145, baseline_date: '2025-03-12', baseline_origin: 'recorded', readings: readings([null, null, null, null, 3, 8, 9, 9, 9, 9, 9, 9, 9]) });
+    const fresh = installed('2025-03-12', 145, [null, null, null, null, 3, 8, 9, 9, 9, 9, 9, 9, 9]);
     const p = pointMonths(point('heat', [old, fresh]), MONTHS, 1);
     expect(values(p)[4]).toBeNull();
     expect(reasons(p)[4]).toBe('negative');
     expect(values(p)[5]).toBe(5);
   });
 
+  it("the old device's removal value with status calibration_expired is no consumption: the month of the replacement is missing", () => {
+    const old = series(100, [110, 120, 130, 140, null, null, null, null, null, null, null, null, null], {
+      deinstalled_at: '2025-03-12',
+      period_consumption: { end_value: 150, billable_value: 0, status: 'calibration_expired' },
+    });
+    const p = pointMonths(point('heat', [old, installed('2025-03-12', 0, AFTER_MARCH_12)]), MONTHS, 1);
+    expect(values(p).slice(3, 6)).toEqual([10, null, 8]);
+    expect(reasons(p)[4]).toBe('calibration_expired');
+  });
+
   it('two devices claiming the same days (the old one never removed): those months are missing, earlier ones stand', () => {
     const old = series(100, [110, 120, 130, 140, 150, 160, 170, 180, 190, 200, 210, 220, 230]);
-    const fresh = aSegment({ installed_at: '2025-03-12', baseline_value: 0, baseline_date: '2025-03-12', baseline_origin: 'recorded', readings: readings([null, null, null, null, 6, 14, 20, 22, 23, 24, 30, 40, 52]) });
+    const fresh = installed('2025-03-12', 0, AFTER_MARCH_12);
     const p = pointMonths(point('heat', [old, fresh]), MONTHS, 1);
     expect(values(p).slice(0, 4)).toEqual([10, 10, 10, 10]);
     expect(values(p).slice(4)).toEqual(Array(9).fill(null));
@@ -163,7 +165,7 @@ describe('device replacements', () => {
   });
 
   it('an assumed start value (a replacement allocator taken from 0) marks the month estimated', () => {
-    const fresh = aSegment({ installed_at: '2025-03-12', baseline_value: 0, baseline_date: '2025-03-12', baseline_origin: 'assumed_zero', readings: readings([null, null, null, null, 6, 14, 20, 22, 23, 24, 30, 40, 52]) });
+    const fresh = installed('2025-03-12', 0, AFTER_MARCH_12, { baseline_origin: 'assumed_zero' });
     const p = pointMonths(point('hca', [fresh]), MONTHS, 1);
     expect(values(p)[4]).toBe(6);
     expect(p.months[4]!.estimated).toBe(true);
@@ -171,7 +173,7 @@ describe('device replacements', () => {
   });
 
   it('a start value dated after the installation (first reading) gives no value for the month installed', () => {
-    const fresh = aSegment({ installed_at: '2025-03-12', baseline_value: 6, baseline_date: '2025-03-31', baseline_origin: 'first_reading', readings: readings([null, null, null, null, 6, 14, 20, 22, 23, 24, 30, 40, 52]) });
+    const fresh = installed('2025-03-12', 6, AFTER_MARCH_12, { baseline_date: '2025-03-31', baseline_origin: 'first_reading' });
     const p = pointMonths(point('hca', [fresh]), MONTHS, 1);
     expect(values(p)[4]).toBeNull();
     expect(reasons(p)[4]).toBe('no_start_value');
@@ -188,13 +190,7 @@ describe('device replacements', () => {
 
 describe('a unit new this year', () => {
   it('months before its first device are missing (no device), not 0; the first month counts from the start value', () => {
-    const fresh = aSegment({
-      installed_at: '2025-06-15',
-      baseline_value: 0,
-      baseline_date: '2025-06-15',
-      baseline_origin: 'recorded',
-      readings: readings([null, null, null, null, null, null, null, 1, 2, 4, 7, 11, 16]),
-    });
+    const fresh = installed('2025-06-15', 0, [null, null, null, null, null, null, null, 1, 2, 4, 7, 11, 16]);
     const p = pointMonths(point('water_warm', [fresh]), MONTHS, 1);
     expect(values(p)).toEqual([null, null, null, null, null, null, null, 1, 1, 2, 3, 4, 5]);
     expect(new Set(reasons(p).slice(0, 7))).toEqual(new Set(['no_device']));
