@@ -8,7 +8,7 @@ import { dec, type Decimal } from '../billing/decimal.js';
 import { benchmarkMonth, type BenchmarkService, type BenchmarkTable } from './benchmark.js';
 import { type Month } from './months.js';
 import { missingMonth, pointMonths, sumMonths } from './point-months.js';
-import type { Finding, Method, MissingReason, PointMonth, Service, ServiceMonth, UnitService, UnitUvi } from './types.js';
+import type { Finding, FindingCode, Method, MissingReason, PointMonth, Service, ServiceMonth, UnitService, UnitUvi } from './types.js';
 
 /** The Property's points without a unit, sorted by what they measure (classifyPlant, or the caller's own choice). */
 export interface PlantPoints {
@@ -48,6 +48,11 @@ export const COLD_WATER_C = 10;
 export function warmWaterKwh(volumeM3: Decimal, wwTemperature: number): Decimal {
   if (!Number.isFinite(wwTemperature) || wwTemperature <= COLD_WATER_C || wwTemperature > 100) throw new RangeError(`t_w out of range: ${wwTemperature}`);
   return WW_FACTOR.times(volumeM3).times(dec(wwTemperature).minus(COLD_WATER_C));
+}
+
+/** A finding (a uvi finding, not an error code: the letter or review.csv shows it). */
+function finding(code: FindingCode, scope: Omit<Finding, 'code' | 'facts'>, facts?: Record<string, string>): Finding {
+  return facts ? { code, ...scope, facts } : { code, ...scope };
 }
 
 type Metric = 'heat' | 'hca' | 'water_warm' | 'water_cold';
@@ -116,7 +121,7 @@ function propertyFigures(input: UviPropertyInput, units: readonly UnitMetrics[],
   const plantHeat = plantSum(plant.heat, months);
   const hasAllocators = units.some((u) => u.hca !== undefined);
   if (hasAllocators && plantHeat !== null && warmWaterHeat === null) {
-    findings.push({ code: 'WARM_WATER_HEAT_NOT_KNOWN', property_id: input.property_id, usage_unit_id: null, service: 'HEATING' });
+    findings.push(finding('WARM_WATER_HEAT_NOT_KNOWN', { property_id: input.property_id, usage_unit_id: null, service: 'HEATING' }));
   }
   const unitHeat = unitsSum(units, 'heat', months, 'unit_heat_incomplete');
   const heatingHeat =
@@ -177,15 +182,15 @@ function withBenchmark(
     const area = service === 'HEATING' ? unit.area_heated_m2 : unit.area_ww_m2;
     const bench = rows.map((r) => benchmarkMonth(input.benchmark, unit.unit_type, service as BenchmarkService, area, r.month));
     const gone = bench.find((b) => 'missing' in b);
-    if (gone && 'missing' in gone) findings.push({ ...scope, code: gone.missing === 'no_area' ? 'NO_FLOOR_AREA' : 'NO_BENCHMARK_FOR_TYPE', facts: { unit_type: unit.unit_type } });
+    if (gone && 'missing' in gone) findings.push(finding(gone.missing === 'no_area' ? 'NO_FLOOR_AREA' : 'NO_BENCHMARK_FOR_TYPE', scope, { unit_type: unit.unit_type }));
     months = rows.map((r, i) => {
       const b = bench[i]!;
       return { ...r, benchmark_kwh: 'kwh' in b ? b.kwh : null };
     });
   }
   const last = months.at(-1);
-  if (last && last.kwh === null && last.native === null) findings.push({ ...scope, code: 'MONTH_MISSING', facts: { month: last.month, reasons: last.reasons.join(' ') } });
-  else if (last?.estimated) findings.push({ ...scope, code: 'MONTH_ESTIMATED', facts: { month: last.month } });
+  if (last && last.kwh === null && last.native === null) findings.push(finding('MONTH_MISSING', scope, { month: last.month, reasons: last.reasons.join(' ') }));
+  else if (last?.estimated) findings.push(finding('MONTH_ESTIMATED', scope, { month: last.month }));
   return { service, method, native_unit: nativeUnit, months };
 }
 
@@ -200,7 +205,7 @@ export function propertyUvi(input: UviPropertyInput): PropertyUvi {
     const own: Finding[] = [];
     const services: UnitService[] = [];
     const h = heating(u, p, plantHasHeat);
-    if (h && u.hca && !plantHasHeat) own.push({ code: 'NO_PLANT_HEAT_METER', property_id: input.property_id, usage_unit_id: u.unit.id, service: 'HEATING' });
+    if (h && u.hca && !plantHasHeat) own.push(finding('NO_PLANT_HEAT_METER', { property_id: input.property_id, usage_unit_id: u.unit.id, service: 'HEATING' }));
     if (h) services.push(withBenchmark(input, u.unit, 'HEATING', h.method, h.nativeUnit, h.rows, own));
     const w = hotWater(u, p, tw);
     if (w) services.push(withBenchmark(input, u.unit, 'HOT_WATER', w.method, 'm3', w.rows, own));
