@@ -88,7 +88,11 @@ export function missingMonth(month: Month, ...reasons: MissingReason[]): PointMo
 
 function pointMonth(segments: readonly DeviceSegment[], month: Month, share: Decimal): PointMonth {
   const covering = segments.filter((s) => covers(s, month));
-  if (covering.length === 0) return missingMonth(month, 'no_device');
+  if (covering.length === 0) {
+    // A device of unknown installation first known later may well have been there: its reading is what is missing.
+    const unknownStart = segments.some((s) => s.installed_at === null && s.baseline_date >= monthEnd(month));
+    return missingMonth(month, unknownStart ? 'no_reading' : 'no_device');
+  }
   if (overlapping(covering)) return missingMonth(month, 'overlapping_segments');
   const parts = covering.map((s) => segmentMonth(s, month));
   const failed = parts.filter((p) => !isValue(p)).map((p) => (p as { reason: MissingReason }).reason);

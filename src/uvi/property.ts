@@ -142,8 +142,9 @@ function shareOf(part: PointMonth, whole: PointMonth | undefined, total: PointMo
 }
 
 function row(native: PointMonth, kwh: PointMonth | null, converted: boolean): Omit<ServiceMonth, 'benchmark_kwh'> {
-  const shown = kwh ?? native;
-  return { month: native.month, kwh: kwh?.value ?? null, native: native.value, converted, estimated: shown.estimated, reasons: kwh ? kwh.reasons : native.reasons };
+  // Without kWh the letter shows the unit's own figure: its mark is the figure's own.
+  const estimated = kwh?.value != null ? kwh.estimated : native.estimated;
+  return { month: native.month, kwh: kwh?.value ?? null, native: native.value, converted, estimated, reasons: kwh ? kwh.reasons : native.reasons };
 }
 
 function heating(u: UnitMetrics, p: PropertyFigures, plantHasHeat: boolean): { method: Method; rows: Omit<ServiceMonth, 'benchmark_kwh'>[]; nativeUnit: 'kWh' | 'unit' } | null {

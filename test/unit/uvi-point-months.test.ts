@@ -197,6 +197,15 @@ describe('a unit new this year', () => {
   });
 });
 
+describe('a device of unknown installation', () => {
+  it('before its first known value the months lack a reading (it may have been there), not a device', () => {
+    const seg = aSegment({ installed_at: null, baseline_value: 40, baseline_date: '2025-03-31', baseline_origin: 'first_known_in_range', readings: readings([null, null, null, null, 40, 45, 47, 48, 49, 50, 52, 55, 60]) });
+    const p = pointMonths(point('heat', [seg]), MONTHS, 1);
+    expect(values(p)).toEqual([null, null, null, null, null, 5, 2, 1, 1, 1, 2, 3, 5]);
+    expect(new Set(reasons(p).slice(0, 5))).toEqual(new Set(['no_reading']));
+  });
+});
+
 describe('sums over points', () => {
   it('adds month by month; a month missing at any point is missing in the sum with its reason', () => {
     const a = pointMonths(point('heat', [series(0, cumulative(0, Array(13).fill(2)))]), MONTHS, 1);

@@ -85,6 +85,14 @@ describe('heat cost allocators converted with the plant-room heat meter', () => 
     expect(r.units[0]!.findings.map((f) => f.code)).toContain('NO_PLANT_HEAT_METER');
   });
 
+  it('allocator units shown without kWh keep their own estimated mark', () => {
+    const a = metered('hca', hcaA);
+    a.segments[0]!.readings[12] = { ...a.segments[0]!.readings[12]!, status: 'calculated', is_synthetic: true };
+    const r = run([aUnitEntry('WE 01', [a])], noPlant);
+    expect(svc(r, 0, 'HEATING').months.map((m) => m.estimated)).toEqual(MONTHS.map((_, i) => i === 12));
+    expect(svc(r, 0, 'HEATING').months[12]!.kwh).toBeNull();
+  });
+
   it("the plant meter's month missing, or another unit's allocator missing: that month has no kWh for anyone, with the reason", () => {
     const gappy = [...plantHeat] as (number | null)[];
     gappy[5] = null; // no reading at 2025-04-30: April and May are missing
