@@ -119,6 +119,21 @@ export function pointMonths(c: MeasuringPointConsumption, months: readonly Month
   return { ...base, months: months.map((m) => pointMonth(segments, m, share)) };
 }
 
+/**
+ * The months of each distinct point of an answer. The same point twice counts once where
+ * both copies are the same, and not at all where they differ (which copy is right cannot be told).
+ */
+export function distinctPointMonths(points: readonly MeasuringPointConsumption[], months: readonly Month[], share: (p: MeasuringPointConsumption) => number | null): PointMonths[] {
+  const byId = new Map<string, MeasuringPointConsumption[]>();
+  for (const p of points) byId.set(p.measuring_point_id, [...(byId.get(p.measuring_point_id) ?? []), p]);
+  return [...byId.values()].map((copies) => {
+    const first = copies[0]!;
+    const same = copies.every((c) => JSON.stringify(c) === JSON.stringify(first));
+    if (same) return pointMonths(first, months, share(first));
+    return { measuring_point_id: first.measuring_point_id, metric: first.metric, unit: first.unit, months: months.map((m) => missingMonth(m, 'duplicate_point')) };
+  });
+}
+
 /** The sum of several points' months (a unit's heat meters, a Property's plant meters): missing where any is. */
 export function sumMonths(points: readonly PointMonths[], months: readonly Month[]): PointMonth[] {
   return months.map((month, i) => {

@@ -7,7 +7,7 @@ import type { MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../a
 import { dec, type Decimal } from '../billing/decimal.js';
 import { benchmarkMonth, type BenchmarkService, type BenchmarkTable } from './benchmark.js';
 import { type Month } from './months.js';
-import { missingMonth, pointMonths, sumMonths } from './point-months.js';
+import { distinctPointMonths, missingMonth, sumMonths } from './point-months.js';
 import type { Finding, FindingCode, Method, MissingReason, PointMonth, Service, ServiceMonth, UnitService, UnitUvi } from './types.js';
 
 /** The Property's points without a unit, sorted by what they measure (classifyPlant, or the caller's own choice). */
@@ -64,14 +64,33 @@ function unitMetrics(unit: UsageUnit, consumption: UnitConsumption, months: read
   const out: UnitMetrics = { unit };
   for (const metric of ['heat', 'hca', 'water_warm', 'water_cold'] as const) {
     const points = consumption.measuring_points.filter((p) => p.metric === metric);
-    if (points.length > 0) out[metric] = sumMonths(points.map((p) => pointMonths(p, months, p.unit_share ?? 1)), months);
+    if (points.length > 0) out[metric] = sumMonths(distinctPointMonths(points, months, (p) => p.unit_share ?? 1), months);
   }
   return out;
 }
 
+/**
+ * Each unit once. The same unit twice with the same answer counts once; with different
+ * answers none of its figures count (its allocators then leave the Property's sum incomplete).
+ */
+function distinctUnits(entries: UviPropertyInput['units'], months: readonly Month[]): UnitMetrics[] {
+  const byId = new Map<string, UviPropertyInput['units'][number][]>();
+  for (const e of entries) byId.set(e.unit.id, [...(byId.get(e.unit.id) ?? []), e]);
+  return [...byId.values()].map((copies) => {
+    const first = copies[0]!;
+    const metrics = unitMetrics(first.unit, first.consumption, months);
+    if (copies.every((c) => JSON.stringify(c) === JSON.stringify(first))) return metrics;
+    const conflict: UnitMetrics = { unit: first.unit };
+    for (const c of copies) for (const [metric, m] of Object.entries(unitMetrics(c.unit, c.consumption, months))) {
+      if (metric !== 'unit') conflict[metric as Metric] = (m as PointMonth[]).map((x) => missingMonth(x.month, 'duplicate_point'));
+    }
+    return conflict;
+  });
+}
+
 /** The sum over points, or null where the Property has none of them. */
 function plantSum(points: readonly MeasuringPointConsumption[], months: readonly Month[]): PointMonth[] | null {
-  return points.length === 0 ? null : sumMonths(points.map((p) => pointMonths(p, months, null)), months);
+  return points.length === 0 ? null : sumMonths(distinctPointMonths(points, months, () => null), months);
 }
 
 /** The sum over the units that have the metric; a month is missing where any unit's is (the reason given instead). */
@@ -198,7 +217,7 @@ function withBenchmark(
 /** Every unit's 13 months per service, and the Property's findings. */
 export function propertyUvi(input: UviPropertyInput): PropertyUvi {
   const findings: Finding[] = [];
-  const units = input.units.map(({ unit, consumption }) => unitMetrics(unit, consumption, input.months));
+  const units = distinctUnits(input.units, input.months);
   const p = propertyFigures(input, units, findings);
   const tw = input.wwTemperature ?? 60;
   const plantHasHeat = input.plant.heat.length > 0;

@@ -19,6 +19,7 @@ export const MISSING_REASONS = [
   'implausible_value', // a number no meter can show, or a factor that is not positive
   'implausible_share', // unit_share outside (0, 1]
   'difference_meter', // the service sends no values for a difference meter
+  'duplicate_point', // the same point twice in one answer with different contents
   // Conversion of the Property's figures
   'no_plant_heat_meter', // allocators, and the Property has no heat meter without a unit
   'plant_heat_missing', // the plant heat meter has no value for the month

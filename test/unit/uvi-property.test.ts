@@ -127,6 +127,32 @@ describe('heat cost allocators converted with the plant-room heat meter', () => 
   });
 });
 
+describe('the same point twice in an answer', () => {
+  it('counts once where both copies are the same, and gives no month where they differ', () => {
+    const heat = metered('heat', flat(7));
+    expect(kwh(run([aUnitEntry('WE 01', [heat, structuredClone(heat)])], noPlant), 0, 'HEATING')).toEqual(flat(7));
+    const other = metered('heat', flat(9));
+    const r = run([aUnitEntry('WE 01', [heat, { ...other, measuring_point_id: heat.measuring_point_id }])], noPlant);
+    expect(kwh(r, 0, 'HEATING')).toEqual(Array(13).fill(null));
+    expect(svc(r, 0, 'HEATING').months[0]!.reasons).toEqual(['duplicate_point']);
+  });
+});
+
+describe('the same unit twice in the input', () => {
+  it('counts once where both copies are the same; with different answers its allocators count for no one that month', () => {
+    const one = aUnitEntry('WE 01', [metered('hca', flat(10))]);
+    const two = aUnitEntry('WE 02', [metered('hca', flat(30))]);
+    const plantHeat = { ...noPlant, heat: [plant('heat', flat(1000))] };
+    expect(kwh(run([one, two, structuredClone(one)], plantHeat), 1, 'HEATING')).toEqual(flat(750));
+    const changed = { unit: one.unit, consumption: { ...one.consumption, measuring_points: [metered('hca', flat(20))] } };
+    const r = run([one, two, changed], plantHeat);
+    expect(r.units).toHaveLength(2);
+    expect(kwh(r, 1, 'HEATING')).toEqual(Array(13).fill(null));
+    expect(svc(r, 1, 'HEATING').months[0]!.reasons).toEqual(['allocator_sum_incomplete']);
+    expect(svc(r, 0, 'HEATING').months[0]!.reasons).toEqual(['duplicate_point']);
+  });
+});
+
 describe('estimated months', () => {
   it("a calculated reading of one unit's allocator marks every unit's converted kWh of that month estimated (the sum rests on it)", () => {
     const a = metered('hca', flat(10));
