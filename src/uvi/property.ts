@@ -135,8 +135,9 @@ function propertyFigures(input: UviPropertyInput, units: readonly UnitMetrics[],
   const plantVolume = plantSum(plant.warmWaterVolume, months);
   const meter = plantSum(plant.warmWaterHeat, months);
   const volume = plantVolume ?? volumeSum;
+  // A month missing here is the Property's, not the unit's: the letter says so rather than "a reading is missing".
   const warmWaterHeat =
-    meter ?? volume?.map((m) => (m.value === null ? missingMonth(m.month, 'warm_water_heat_missing') : { ...m, value: warmWaterKwh(m.value, tw) })) ?? null;
+    (meter ?? volume)?.map((m) => (m.value === null ? missingMonth(m.month, 'warm_water_heat_missing') : meter ? m : { ...m, value: warmWaterKwh(m.value, tw) })) ?? null;
   const plantHeat = plantSum(plant.heat, months);
   const hasAllocators = units.some((u) => u.hca !== undefined);
   if (hasAllocators && plantHeat !== null && warmWaterHeat === null) {

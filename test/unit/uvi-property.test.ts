@@ -69,6 +69,14 @@ describe('heat cost allocators converted with the plant-room heat meter', () => 
     expect(svc(r, 0, 'HOT_WATER').method).toBe('ww_heat_meter_share');
   });
 
+  it("the warm-water heat meter's month missing: warm water and heating of that month say the Property's heat is missing, not the unit's reading", () => {
+    const gappy = [500, 520, 540, 500, 480, 450, 300, 280, 290, 420, 460, 480, null];
+    const r = run(units(), { ...noPlant, heat: [plant('heat', plantHeat)], warmWaterHeat: [plant('heat', gappy)] });
+    expect(svc(r, 0, 'HOT_WATER').months[12]).toMatchObject({ kwh: null, reasons: ['warm_water_heat_missing'] });
+    expect(n(svc(r, 0, 'HOT_WATER').months[12]!.native)).toBe(2);
+    expect(svc(r, 0, 'HEATING').months[12]).toMatchObject({ kwh: null, reasons: ['warm_water_heat_missing'] });
+  });
+
   it('the warm-water temperature is a parameter (55 °C: 2.5 × V × 45); one at or below 10 °C is refused', () => {
     const r = run(units(), { ...noPlant, heat: [plant('heat', plantHeat)] }, 55);
     expect(kwh(r, 0, 'HOT_WATER')[0]).toBe(2.5 * 2 * 45);
