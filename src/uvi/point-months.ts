@@ -45,15 +45,21 @@ function startValue(seg: DeviceSegment): Entry {
   return judged(seg.baseline_value, 'measured', seg.baseline_origin === 'assumed_zero');
 }
 
+/** The value a segment starts the month with (`from`: the month end before it). */
+function firstValue(seg: DeviceSegment, from: string): Entry {
+  const { start } = windowOf(seg);
+  // Installed during the month: its own start value, unless that is dated after the
+  // installation (a first reading), which says nothing of the days before it.
+  if (start > from) return seg.baseline_date > start ? { reason: 'no_start_value' } : startValue(seg);
+  return seg.baseline_date === from ? startValue(seg) : readingAt(seg, from);
+}
+
 /** What one segment that covers the month contributes: (end − start) × factor. */
 function segmentMonth(seg: DeviceSegment, month: Month): Entry<Decimal> {
   const from = monthEnd(addMonths(month, -1));
   const to = monthEnd(month);
-  const { start, end } = windowOf(seg);
-  // Installed during the month, or its start value dated at the month end before: the segment's own start value.
-  // A start value dated after the installation (the first reading) says nothing of the days before it.
-  const first =
-    start > from ? (seg.baseline_date > start ? { reason: 'no_start_value' as const } : startValue(seg)) : seg.baseline_date === from ? startValue(seg) : readingAt(seg, from);
+  const { end } = windowOf(seg);
+  const first = firstValue(seg, from);
   // Removed during the month: the value on the removal day, with the segment's own status.
   const last = end !== null && end <= to ? judged(seg.period_consumption.end_value, seg.period_consumption.status, false) : readingAt(seg, to);
   if (!isValue(first)) return first;
