@@ -2,6 +2,7 @@
 export * from './benchmark.js';
 export * from './compare.js';
 export * from './months.js';
+export * from './own-average.js';
 export * from './plant.js';
 export * from './point-months.js';
 export * from './property.js';

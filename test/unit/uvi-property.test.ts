@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MeasuringPointConsumption } from '../../src/api/types.js';
 import { DEFAULT_BENCHMARK } from '../../src/uvi/benchmark.js';
+import { ownAverage } from '../../src/uvi/own-average.js';
 import { classifyPlant } from '../../src/uvi/plant.js';
 import { propertyUvi, warmWaterKwh, type PlantPoints } from '../../src/uvi/property.js';
 import type { Service } from '../../src/uvi/types.js';
@@ -222,5 +223,24 @@ describe('plant points by localization', () => {
     expect(p.heat).toEqual([heat.consumption]);
     expect(p.warmWaterHeat).toEqual([ww.consumption]);
     expect(p.warmWaterVolume).toEqual([vol.consumption]);
+  });
+});
+
+describe("the Property's own average per m²", () => {
+  it('sums the kWh of the units of one type over their areas; units without kWh or area are left out, not counted as 0', () => {
+    const a = aUnitEntry('WE 01', [metered('heat', flat(100))], { area_heated_m2: 50 });
+    const b = aUnitEntry('WE 02', [metered('heat', flat(300))], { area_heated_m2: 100 });
+    const noArea = aUnitEntry('WE 03', [metered('heat', flat(999))], { area_heated_m2: null });
+    const gap = flat(999);
+    gap[12] = null;
+    const missing = aUnitEntry('WE 04', [metered('heat', gap)], { area_heated_m2: 80 });
+    const shop = aUnitEntry('Laden', [metered('heat', flat(999))], { unit_type: 'commercial', area_heated_m2: 70 });
+    const entries = [a, b, noArea, missing, shop];
+    const r = run(entries, noPlant);
+    const avg = ownAverage(entries.map((e, i) => ({ unit: e.unit, uvi: r.units[i]! })), 'residential', 'HEATING', MONTHS);
+    expect(n(avg[12]!.kwh_per_m2)).toBeCloseTo(400 / 150, 12);
+    expect(avg[12]!.units).toBe(2);
+    expect(n(avg[11]!.kwh_per_m2)).toBeCloseTo((400 + 999) / 230, 12);
+    expect(ownAverage([], 'residential', 'HEATING', MONTHS)[0]).toEqual({ month: MONTHS[0], kwh_per_m2: null, units: 0 });
   });
 });
