@@ -83,7 +83,7 @@ describe('months and reasons in words', () => {
 
   it('gives each reason once, in German without contract codes', () => {
     const de = reasonWords(['calibration_expired', 'calibration_expired', 'no_plant_heat_meter'], 'de');
-    expect(de).toEqual(['die Eichfrist des Zählers ist abgelaufen', 'kein Wärmezähler für die gesamte Liegenschaft, daher keine Umrechnung der Heizkostenverteiler-Einheiten in kWh']);
+    expect(de).toEqual(['die Eichfrist des Zählers ist abgelaufen', 'kein Hauptwärmezähler für die Liegenschaft, daher keine Umrechnung der Einheiten der Heizkostenverteiler in kWh']);
     expect(de.join(' ')).not.toMatch(/_/);
   });
 });
