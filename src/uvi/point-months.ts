@@ -1,0 +1,151 @@
+// One measuring point's consumption per calendar month, from consecutive month-end
+// readings. Each device segment counts from its own start value (baseline_value at
+// installation, the month end before otherwise) to its own end (removal value or month
+// end), times its factor; the point's month is the sum over the segments that cover it,
+// times the unit's share. Nothing is carried across a gap: a month needs both its
+// readings, so the month after a missing one is missing too. Pure.
+import type { DeviceSegment, MeasuringPointConsumption } from '../api/types.js';
+import { dec, sum, type Decimal } from '../billing/decimal.js';
+import { BILLABLE_STATUSES, sortSegments } from '../billing/point.js';
+import { representable, shareProblem } from '../billing/plausible.js';
+import { addMonths, monthEnd, type Month } from './months.js';
+import type { MissingReason, PointMonth, PointMonths } from './types.js';
+
+/** A value a month starts or ends with (or a segment's part of the month), or why there is none. */
+type Entry<T = number> = { value: T; estimated: boolean } | { reason: MissingReason };
+
+const isValue = <T>(e: Entry<T>): e is { value: T; estimated: boolean } => 'value' in e;
+
+/** The days a segment measured: from its installation (else its start value's date) to its removal, or open. */
+export function windowOf(seg: DeviceSegment): { start: string; end: string | null } {
+  return { start: seg.installed_at ?? seg.baseline_date, end: seg.deinstalled_at };
+}
+
+function judged(value: number, status: string, synthetic: boolean): Entry {
+  if (status === 'calibration_expired') return { reason: 'calibration_expired' };
+  if (status === 'missing') return { reason: 'missing' };
+  if (!BILLABLE_STATUSES.includes(status)) return { reason: 'unknown_status' };
+  if (typeof value !== 'number' || !representable(value) || value < 0) return { reason: 'implausible_value' };
+  return { value, estimated: status === 'calculated' || synthetic };
+}
+
+/** The segment's reading at a month end; two different readings at one date are no reading. */
+function readingAt(seg: DeviceSegment, date: string): Entry {
+  const found = seg.readings.filter((r) => r.at === date);
+  if (found.length === 0) return { reason: 'no_reading' };
+  const first = found[0]!;
+  const same = found.every((r) => Object.is(r.value, first.value) && r.status === first.status);
+  if (!same) return { reason: 'duplicate_reading' };
+  return judged(first.value, first.status, found.some((r) => r.is_synthetic));
+}
+
+function startValue(seg: DeviceSegment): Entry {
+  if (seg.baseline_origin === 'none') return { reason: 'no_start_value' };
+  // An assumed start value (a replacement allocator's, taken as 0) is an estimate, not a reading.
+  return judged(seg.baseline_value, 'measured', seg.baseline_origin === 'assumed_zero');
+}
+
+/** The value a segment starts the month with (`from`: the month end before it). */
+function firstValue(seg: DeviceSegment, from: string): Entry {
+  const { start } = windowOf(seg);
+  // Installed during the month: its own start value, unless that is dated after the
+  // installation (a first reading), which says nothing of the days before it.
+  if (start > from) return seg.baseline_date > start ? { reason: 'no_start_value' } : startValue(seg);
+  return seg.baseline_date === from ? startValue(seg) : readingAt(seg, from);
+}
+
+/** What one segment that covers the month contributes: (end − start) × factor. */
+function segmentMonth(seg: DeviceSegment, month: Month): Entry<Decimal> {
+  const from = monthEnd(addMonths(month, -1));
+  const to = monthEnd(month);
+  const { end } = windowOf(seg);
+  const first = firstValue(seg, from);
+  // Removed during the month: the value on the removal day, with the segment's own status.
+  const last = end !== null && end <= to ? judged(seg.period_consumption.end_value, seg.period_consumption.status, false) : readingAt(seg, to);
+  if (!isValue(first)) return first;
+  if (!isValue(last)) return last;
+  if (!Number.isFinite(seg.factor) || seg.factor <= 0 || !representable(seg.factor)) return { reason: 'implausible_value' };
+  if (last.value < first.value) return { reason: 'negative' };
+  return { value: dec(last.value).minus(first.value).times(seg.factor), estimated: first.estimated || last.estimated };
+}
+
+function covers(seg: DeviceSegment, month: Month): boolean {
+  const { start, end } = windowOf(seg);
+  return start < monthEnd(month) && (end === null || end > monthEnd(addMonths(month, -1)));
+}
+
+/** Two segments claiming the same days of the month: which device measured them cannot be told. */
+function overlapping(segs: readonly DeviceSegment[]): boolean {
+  for (let i = 0; i < segs.length; i++) {
+    for (let j = i + 1; j < segs.length; j++) {
+      const a = windowOf(segs[i]!);
+      const b = windowOf(segs[j]!);
+      const start = a.start > b.start ? a.start : b.start;
+      const end = a.end === null ? b.end : b.end === null ? a.end : a.end < b.end ? a.end : b.end;
+      if (end === null || start < end) return true;
+    }
+  }
+  return false;
+}
+
+export function missingMonth(month: Month, ...reasons: MissingReason[]): PointMonth {
+  return { month, value: null, estimated: false, reasons: [...new Set(reasons)].sort() };
+}
+
+function pointMonth(segments: readonly DeviceSegment[], month: Month, share: Decimal): PointMonth {
+  const covering = segments.filter((s) => covers(s, month));
+  if (covering.length === 0) {
+    // A device of unknown installation first known later may well have been there: its reading is what is missing.
+    const unknownStart = segments.some((s) => s.installed_at === null && s.baseline_date >= monthEnd(month));
+    return missingMonth(month, unknownStart ? 'no_reading' : 'no_device');
+  }
+  if (overlapping(covering)) return missingMonth(month, 'overlapping_segments');
+  const parts = covering.map((s) => segmentMonth(s, month));
+  const failed = parts.filter((p) => !isValue(p)).map((p) => (p as { reason: MissingReason }).reason);
+  if (failed.length > 0) return missingMonth(month, ...failed);
+  const values = parts as { value: Decimal; estimated: boolean }[];
+  return {
+    month,
+    value: sum(values.map((v) => v.value)).times(share),
+    estimated: values.some((v) => v.estimated),
+    reasons: [],
+  };
+}
+
+/**
+ * The point's months. unitShare: the unit's share from the unit consumption endpoint
+ * (default 1), or null for a plant-room point from the readings endpoint.
+ */
+export function pointMonths(c: MeasuringPointConsumption, months: readonly Month[], unitShare: number | null): PointMonths {
+  const base = { measuring_point_id: c.measuring_point_id, metric: c.metric, unit: c.unit };
+  if (unitShare !== null && shareProblem(unitShare)) return { ...base, months: months.map((m) => missingMonth(m, 'implausible_share')) };
+  if (c.is_difference_meter && c.segments.length === 0) return { ...base, months: months.map((m) => missingMonth(m, 'difference_meter')) };
+  const share = unitShare === null ? dec(1) : dec(unitShare);
+  const segments = sortSegments(c.segments);
+  return { ...base, months: months.map((m) => pointMonth(segments, m, share)) };
+}
+
+/**
+ * The months of each distinct point of an answer. The same point twice counts once where
+ * both copies are the same, and not at all where they differ (which copy is right cannot be told).
+ */
+export function distinctPointMonths(points: readonly MeasuringPointConsumption[], months: readonly Month[], share: (p: MeasuringPointConsumption) => number | null): PointMonths[] {
+  const byId = new Map<string, MeasuringPointConsumption[]>();
+  for (const p of points) byId.set(p.measuring_point_id, [...(byId.get(p.measuring_point_id) ?? []), p]);
+  return [...byId.values()].map((copies) => {
+    const first = copies[0]!;
+    const same = copies.every((c) => JSON.stringify(c) === JSON.stringify(first));
+    if (same) return pointMonths(first, months, share(first));
+    return { measuring_point_id: first.measuring_point_id, metric: first.metric, unit: first.unit, months: months.map((m) => missingMonth(m, 'duplicate_point')) };
+  });
+}
+
+/** The sum of several points' months (a unit's heat meters, a Property's plant meters): missing where any is. */
+export function sumMonths(points: readonly PointMonths[], months: readonly Month[]): PointMonth[] {
+  return months.map((month, i) => {
+    const these = points.map((p) => p.months[i]!);
+    const gone = these.filter((p) => p.value === null);
+    if (gone.length > 0) return missingMonth(month, ...gone.flatMap((p) => p.reasons));
+    return { month, value: sum(these.map((p) => p.value!)), estimated: these.some((p) => p.estimated), reasons: [] };
+  });
+}

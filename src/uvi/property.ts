@@ -1,0 +1,237 @@
+// Per unit and service the 13 months in kWh for one Property (docs/uvi.md, "How each kWh
+// figure is found"). Heat meters: their kWh. Heat cost allocators: the Property's heating
+// heat (plant-room heat meter less warm-water heat less the units' own heat meters) over
+// the month's sum of allocator units, times the unit's units. Warm water: the warm-water
+// heat meter by the unit's share of the volume, else § 9 Abs. 2 HeizkostenV. Pure.
+import type { MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
+import { dec, type Decimal } from '../billing/decimal.js';
+import { benchmarkMonth, type BenchmarkService, type BenchmarkTable } from './benchmark.js';
+import { type Month } from './months.js';
+import { distinctPointMonths, missingMonth, sumMonths } from './point-months.js';
+import type { Finding, FindingCode, Method, MissingReason, PointMonth, Service, ServiceMonth, UnitService, UnitUvi } from './types.js';
+
+/** The Property's points without a unit, sorted by what they measure (classifyPlant, or the caller's own choice). */
+export interface PlantPoints {
+  /** Heat meters of the whole heating plant (heating and warm water). */
+  heat: MeasuringPointConsumption[];
+  /** Heat meters of the central warm-water heating only (§ 9 Abs. 2 Satz 1). */
+  warmWaterHeat: MeasuringPointConsumption[];
+  /** Volume meters of the heated water (m³). */
+  warmWaterVolume: MeasuringPointConsumption[];
+}
+
+export interface UviPropertyInput {
+  property_id: string;
+  months: readonly Month[];
+  units: readonly { unit: UsageUnit; consumption: UnitConsumption }[];
+  plant: PlantPoints;
+  benchmark: BenchmarkTable;
+  /** Mean warm-water temperature t_w in °C for § 9 Abs. 2 (default 60). */
+  wwTemperature?: number;
+}
+
+export interface PropertyUvi {
+  units: UnitUvi[];
+  findings: Finding[];
+  /** The Property's heating heat for allocators, per month (null: no plant heat meter). */
+  heatingHeat: PointMonth[] | null;
+  /** The warm-water heat per month (null: no warm-water heat meter and no volume). */
+  warmWaterHeat: PointMonth[] | null;
+}
+
+/** § 9 Abs. 2 Satz 2 HeizkostenV: 2.5 kWh/(m³·K). */
+export const WW_FACTOR = dec('2.5');
+/** The cold-water temperature the formula subtracts, °C. */
+export const COLD_WATER_C = 10;
+
+/** Q = 2.5 kWh/(m³·K) × V × (t_w − 10 °C): the heat in a warm-water volume. */
+export function warmWaterKwh(volumeM3: Decimal, wwTemperature: number): Decimal {
+  if (!Number.isFinite(wwTemperature) || wwTemperature <= COLD_WATER_C || wwTemperature > 100) throw new RangeError(`t_w out of range: ${wwTemperature}`);
+  return WW_FACTOR.times(volumeM3).times(dec(wwTemperature).minus(COLD_WATER_C));
+}
+
+/** A finding (a uvi finding, not an error code: the letter or review.csv shows it). */
+function finding(code: FindingCode, scope: Omit<Finding, 'code' | 'facts'>, facts?: Record<string, string>): Finding {
+  return facts ? { code, ...scope, facts } : { code, ...scope };
+}
+
+type Metric = 'heat' | 'hca' | 'water_warm' | 'water_cold';
+
+/** A unit's months per metric (share-weighted); undefined where it has no point of the metric. */
+type UnitMetrics = Partial<Record<Metric, PointMonth[]>> & { unit: UsageUnit };
+
+function unitMetrics(unit: UsageUnit, consumption: UnitConsumption, months: readonly Month[]): UnitMetrics {
+  const out: UnitMetrics = { unit };
+  for (const metric of ['heat', 'hca', 'water_warm', 'water_cold'] as const) {
+    const points = consumption.measuring_points.filter((p) => p.metric === metric);
+    if (points.length > 0) out[metric] = sumMonths(distinctPointMonths(points, months, (p) => p.unit_share ?? 1), months);
+  }
+  return out;
+}
+
+/**
+ * Each unit once. The same unit twice with the same answer counts once; with different
+ * answers none of its figures count (its allocators then leave the Property's sum incomplete).
+ */
+function distinctUnits(entries: UviPropertyInput['units'], months: readonly Month[]): UnitMetrics[] {
+  const byId = new Map<string, UviPropertyInput['units'][number][]>();
+  for (const e of entries) byId.set(e.unit.id, [...(byId.get(e.unit.id) ?? []), e]);
+  return [...byId.values()].map((copies) => {
+    const first = copies[0]!;
+    const metrics = unitMetrics(first.unit, first.consumption, months);
+    if (copies.every((c) => JSON.stringify(c) === JSON.stringify(first))) return metrics;
+    const conflict: UnitMetrics = { unit: first.unit };
+    for (const c of copies) for (const [metric, m] of Object.entries(unitMetrics(c.unit, c.consumption, months))) {
+      if (metric !== 'unit') conflict[metric as Metric] = (m as PointMonth[]).map((x) => missingMonth(x.month, 'duplicate_point'));
+    }
+    return conflict;
+  });
+}
+
+/** The sum over points, or null where the Property has none of them. */
+function plantSum(points: readonly MeasuringPointConsumption[], months: readonly Month[]): PointMonth[] | null {
+  return points.length === 0 ? null : sumMonths(distinctPointMonths(points, months, () => null), months);
+}
+
+/** The sum over the units that have the metric; a month is missing where any unit's is (the reason given instead). */
+function unitsSum(units: readonly UnitMetrics[], metric: Metric, months: readonly Month[], reason: MissingReason): PointMonth[] | null {
+  const have = units.map((u) => u[metric]).filter((m): m is PointMonth[] => m !== undefined);
+  if (have.length === 0) return null;
+  return sumMonths(have.map((m) => ({ measuring_point_id: '', metric, unit: '', months: m })), months).map((m) =>
+    m.value === null ? missingMonth(m.month, reason) : m,
+  );
+}
+
+/** a − b − c per month; a missing operand gives its reason, a negative result `negative`. */
+function minus(a: PointMonth[], subtract: (PointMonth[] | null)[], negative: MissingReason, reasonOf: MissingReason[]): PointMonth[] {
+  return a.map((m, i) => {
+    if (m.value === null) return missingMonth(m.month, reasonOf[0]!);
+    let value = m.value;
+    let estimated = m.estimated;
+    for (const [k, s] of subtract.entries()) {
+      const sm = s?.[i];
+      if (!sm) continue;
+      if (sm.value === null) return missingMonth(m.month, reasonOf[k + 1]!);
+      value = value.minus(sm.value);
+      estimated ||= sm.estimated;
+    }
+    return value.isNegative() ? missingMonth(m.month, negative) : { month: m.month, value, estimated, reasons: [] };
+  });
+}
+
+/** Property-wide figures every unit's conversion uses. */
+interface PropertyFigures {
+  heatingHeat: PointMonth[] | null;
+  warmWaterHeat: PointMonth[] | null;
+  allocatorSum: PointMonth[] | null;
+  volumeSum: PointMonth[] | null;
+  hasWarmWaterHeatMeter: boolean;
+}
+
+function propertyFigures(input: UviPropertyInput, units: readonly UnitMetrics[], findings: Finding[]): PropertyFigures {
+  const { months, plant } = input;
+  const tw = input.wwTemperature ?? 60;
+  const volumeSum = unitsSum(units, 'water_warm', months, 'warm_water_volume_incomplete');
+  const plantVolume = plantSum(plant.warmWaterVolume, months);
+  const meter = plantSum(plant.warmWaterHeat, months);
+  const volume = plantVolume ?? volumeSum;
+  // A month missing here is the Property's, not the unit's: the letter says so rather than "a reading is missing".
+  const warmWaterHeat =
+    (meter ?? volume)?.map((m) => (m.value === null ? missingMonth(m.month, 'warm_water_heat_missing') : meter ? m : { ...m, value: warmWaterKwh(m.value, tw) })) ?? null;
+  const plantHeat = plantSum(plant.heat, months);
+  const hasAllocators = units.some((u) => u.hca !== undefined);
+  if (hasAllocators && plantHeat !== null && warmWaterHeat === null) {
+    findings.push(finding('WARM_WATER_HEAT_NOT_KNOWN', { property_id: input.property_id, usage_unit_id: null, service: 'HEATING' }));
+  }
+  const unitHeat = unitsSum(units, 'heat', months, 'unit_heat_incomplete');
+  const heatingHeat =
+    plantHeat === null
+      ? null
+      : minus(plantHeat, [warmWaterHeat, unitHeat], 'heating_heat_negative', ['plant_heat_missing', 'warm_water_heat_missing', 'unit_heat_incomplete']);
+  const allocatorSum = unitsSum(units, 'hca', months, 'allocator_sum_incomplete');
+  return { heatingHeat, warmWaterHeat, allocatorSum, volumeSum, hasWarmWaterHeatMeter: meter !== null };
+}
+
+/** part / whole × total, or the reason it cannot be given. */
+function shareOf(part: PointMonth, whole: PointMonth | undefined, total: PointMonth | undefined, zero: MissingReason, noTotal: MissingReason): PointMonth {
+  if (part.value === null) return part;
+  if (!total || total.value === null) return missingMonth(part.month, ...(total?.reasons.length ? total.reasons : [noTotal]));
+  if (!whole || whole.value === null) return missingMonth(part.month, ...(whole?.reasons ?? []));
+  if (whole.value.isZero()) return missingMonth(part.month, zero);
+  return { month: part.month, value: total.value.times(part.value).div(whole.value), estimated: part.estimated || whole.estimated || total.estimated, reasons: [] };
+}
+
+function row(native: PointMonth, kwh: PointMonth | null, converted: boolean): Omit<ServiceMonth, 'benchmark_kwh'> {
+  // Without kWh the letter shows the unit's own figure: its mark is the figure's own.
+  const estimated = kwh?.value != null ? kwh.estimated : native.estimated;
+  return { month: native.month, kwh: kwh?.value ?? null, native: native.value, converted, estimated, reasons: kwh ? kwh.reasons : native.reasons };
+}
+
+function heating(u: UnitMetrics, p: PropertyFigures, plantHasHeat: boolean): { method: Method; rows: Omit<ServiceMonth, 'benchmark_kwh'>[]; nativeUnit: 'kWh' | 'unit' } | null {
+  if (!u.hca) return u.heat ? { method: 'heat_meter', nativeUnit: 'kWh', rows: u.heat.map((m) => row(m, m, false)) } : null;
+  const converted = u.hca.map((m, i) => {
+    if (!plantHasHeat) return m.value === null ? m : missingMonth(m.month, 'no_plant_heat_meter');
+    return shareOf(m, p.allocatorSum?.[i], p.heatingHeat?.[i], 'allocator_sum_zero', 'plant_heat_missing');
+  });
+  if (!u.heat) return { method: 'allocators', nativeUnit: 'unit', rows: u.hca.map((m, i) => row(m, converted[i]!, true)) };
+  const both = sumMonths([converted, u.heat].map((months) => ({ measuring_point_id: '', metric: '', unit: '', months })), u.hca.map((m) => m.month));
+  return { method: 'heat_meter_and_allocators', nativeUnit: 'unit', rows: u.hca.map((m, i) => row(m, both[i]!, true)) };
+}
+
+function hotWater(u: UnitMetrics, p: PropertyFigures, tw: number): { method: Method; rows: Omit<ServiceMonth, 'benchmark_kwh'>[] } | null {
+  if (!u.water_warm) return null;
+  if (p.hasWarmWaterHeatMeter) {
+    const rows = u.water_warm.map((m, i) => row(m, shareOf(m, p.volumeSum?.[i], p.warmWaterHeat?.[i], 'warm_water_volume_zero', 'warm_water_heat_missing'), true));
+    return { method: 'ww_heat_meter_share', rows };
+  }
+  const rows = u.water_warm.map((m) => row(m, m.value === null ? m : { ...m, value: warmWaterKwh(m.value, tw) }, true));
+  return { method: 'formula_9_2', rows };
+}
+
+function withBenchmark(
+  input: UviPropertyInput,
+  unit: UsageUnit,
+  service: Service,
+  method: Method,
+  nativeUnit: UnitService['native_unit'],
+  rows: Omit<ServiceMonth, 'benchmark_kwh'>[],
+  findings: Finding[],
+): UnitService {
+  const scope = { property_id: input.property_id, usage_unit_id: unit.id, service };
+  let months: ServiceMonth[] = rows.map((r) => ({ ...r, benchmark_kwh: null }));
+  if (service !== 'COLD_WATER') {
+    const area = service === 'HEATING' ? unit.area_heated_m2 : unit.area_ww_m2;
+    const bench = rows.map((r) => benchmarkMonth(input.benchmark, unit.unit_type, service as BenchmarkService, area, r.month));
+    const gone = bench.find((b) => 'missing' in b);
+    if (gone && 'missing' in gone) findings.push(finding(gone.missing === 'no_area' ? 'NO_FLOOR_AREA' : 'NO_BENCHMARK_FOR_TYPE', scope, { unit_type: unit.unit_type }));
+    months = rows.map((r, i) => {
+      const b = bench[i]!;
+      return { ...r, benchmark_kwh: 'kwh' in b ? b.kwh : null };
+    });
+  }
+  const last = months.at(-1);
+  if (last && last.kwh === null && last.native === null) findings.push(finding('MONTH_MISSING', scope, { month: last.month, reasons: last.reasons.join(' ') }));
+  else if (last?.estimated) findings.push(finding('MONTH_ESTIMATED', scope, { month: last.month }));
+  return { service, method, native_unit: nativeUnit, months };
+}
+
+/** Every unit's 13 months per service, and the Property's findings. */
+export function propertyUvi(input: UviPropertyInput): PropertyUvi {
+  const findings: Finding[] = [];
+  const units = distinctUnits(input.units, input.months);
+  const p = propertyFigures(input, units, findings);
+  const tw = input.wwTemperature ?? 60;
+  const plantHasHeat = input.plant.heat.length > 0;
+  const out = units.map((u): UnitUvi => {
+    const own: Finding[] = [];
+    const services: UnitService[] = [];
+    const h = heating(u, p, plantHasHeat);
+    if (h && u.hca && !plantHasHeat) own.push(finding('NO_PLANT_HEAT_METER', { property_id: input.property_id, usage_unit_id: u.unit.id, service: 'HEATING' }));
+    if (h) services.push(withBenchmark(input, u.unit, 'HEATING', h.method, h.nativeUnit, h.rows, own));
+    const w = hotWater(u, p, tw);
+    if (w) services.push(withBenchmark(input, u.unit, 'HOT_WATER', w.method, 'm3', w.rows, own));
+    if (u.water_cold) services.push(withBenchmark(input, u.unit, 'COLD_WATER', 'volume_only', 'm3', u.water_cold.map((m) => row(m, null, false)), own));
+    return { usage_unit_id: u.unit.id, services, findings: own };
+  });
+  return { units: out, findings, heatingHeat: p.heatingHeat, warmWaterHeat: p.warmWaterHeat };
+}
