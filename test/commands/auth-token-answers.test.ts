@@ -128,3 +128,19 @@ describe('a 5xx after the refresh reached the server', () => {
     await neverSentAgain(env, sid, posts, stored, rec);
   });
 });
+
+describe('a 2xx other than 200 that carries an error challenge, after the server rotated', () => {
+  it.each([
+    ['invalid_grant', { 'www-authenticate': 'Bearer error="invalid_grant"' }],
+    ['invalid_dpop_proof with a Date 10 minutes behind', { 'www-authenticate': 'DPoP error="invalid_dpop_proof"', date: new Date(Date.now() - 600_000).toUTCString() }],
+  ])('HTTP 201 with %s: exit 3, marked, never sent again (neither "connection ended" nor "fix the clock")', async (_name, headers) => {
+    const { env, rec, sid, stored } = await signedIn();
+    at.proxy.lose = (r) => (r.path === '/oauth/token' ? { fail: 201, body: '{}', headers } : undefined);
+    const posts = tokenPosts();
+    const r = await runCli(['token'], { env });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/was lost while trying to refresh the access token \(the answer \(HTTP 201\)/);
+    expect(r.stderr).toMatch(/will not send it again/);
+    await neverSentAgain(env, sid, posts, stored, rec);
+  });
+});
