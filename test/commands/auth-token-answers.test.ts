@@ -17,8 +17,8 @@ const { tokenPosts, stateOf } = at;
 const DAY_MS = 86_400_000;
 
 /** Signed in at the sandbox, then pointed at the proxy, the access token expired locally. */
-async function signedIn() {
-  const { env, file, sid } = await at.signedIn();
+async function signedIn(loginArgs: string[] = []) {
+  const { env, file, sid } = await at.signedIn({}, loginArgs);
   return { env, rec: setAccessExpiry(file), sid, stored: () => JSON.parse(readFileSync(file, 'utf8')) };
 }
 
@@ -142,5 +142,35 @@ describe('a 2xx other than 200 that carries an error challenge, after the server
     expect(r.stderr).toMatch(/was lost while trying to refresh the access token \(the answer \(HTTP 201\)/);
     expect(r.stderr).toMatch(/will not send it again/);
     await neverSentAgain(env, sid, posts, stored, rec);
+  });
+});
+
+describe("openid-client's own re-send after a DPoP nonce challenge", () => {
+  // The proxy answers itself: behind it the sandbox refuses the proofs (their htu names the proxy), and what is
+  // checked is that the refresh token leaves once.
+  const nonceChallenge = (status: number) => (r: { path: string }) =>
+    Promise.resolve(r.path === '/oauth/token' ? { status, headers: { 'www-authenticate': 'DPoP error="use_dpop_nonce"', 'dpop-nonce': 'n-1' } } : undefined);
+
+  it.each([503, 201])('HTTP %i with a nonce challenge (an answer that may follow a rotation): the token leaves once, exit 3, marked', async (status) => {
+    const { env, rec, sid, stored } = await signedIn(['--dpop']);
+    at.proxy.intercept = nonceChallenge(status);
+    const posts = tokenPosts();
+    const r = await runCli(['token'], { env });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(new RegExp(`was lost while trying to refresh the access token \\(.*HTTP ${status}`));
+    expect(tokenPosts()).toBe(posts + 1);
+    at.proxy.intercept = undefined;
+    await neverSentAgain(env, sid, posts, stored, rec);
+  });
+
+  it('HTTP 400 with a nonce challenge (the token refused unused): sent once more with the nonce, as RFC 9449 asks; the record not marked', async () => {
+    const { env, stored } = await signedIn(['--dpop']);
+    at.proxy.intercept = nonceChallenge(400);
+    const posts = tokenPosts();
+    const r = await runCli(['token'], { env });
+    expect(r.code, r.stderr).toBe(3);
+    expect(tokenPosts()).toBe(posts + 2);
+    expect(stored().refresh_uncertain_since).toBeUndefined();
+    expect(stored().refresh_intent).toBeUndefined();
   });
 });
