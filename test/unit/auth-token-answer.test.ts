@@ -34,6 +34,14 @@ describe('unusableAnswer', () => {
     expect(unusableAnswer({ access_token: 'x'.repeat(MAX_TOKEN_CHARS), token_type: 'bearer' })).toBeUndefined();
   });
 
+  it('names an access token an Authorization header cannot carry; a JWT and other visible ASCII pass', () => {
+    for (const token of ['a\nb', 'a b', 'a\u0000b', 'tök', 'a\u2028b']) {
+      expect(unusableAnswer({ access_token: token, token_type: 'bearer' }), JSON.stringify(token)).toMatch(/an Authorization header cannot carry/);
+    }
+    expect(unusableAnswer({ access_token: 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln-_', token_type: 'dpop' })).toBeUndefined();
+    expect(unusableAnswer({ access_token: 'opaque|42:x~+/=', token_type: 'bearer' })).toBeUndefined();
+  });
+
   it('reads the body openid-client refused from its error, a lifetime given as text as openid-client does', () => {
     const refused = (body: Record<string, unknown>) => new Error('invalid response encountered', { cause: new Error('"expires_in" must be a number', { cause: { body } }) });
     expect(unusableAnswer(refused({ token_type: 'bearer', expires_in: 'soon' }))).toMatch(/is "soon", not a positive number/);
