@@ -23,6 +23,13 @@ const MINUTE_MS = 60_000;
 
 const within = (times: number[], windowMs: number, now: number) => times.filter((t) => t > now - windowMs);
 
+/**
+ * Elapsed time, not the wall clock: a clock stepped back (NTP correcting a fast clock) kept past
+ * refreshes inside the window for the step's length and refused a browse on 30 s tokens; one stepped
+ * forward emptied it and let a burst through.
+ */
+const elapsed = () => performance.now();
+
 export class RefreshBudget {
   private rejectedAt: number[] = [];
   private sentAt: number[] = [];
@@ -30,7 +37,7 @@ export class RefreshBudget {
   constructor(private readonly statusCommand: string) {}
 
   /** A refresh because the API rejected the token just sent; throws past the bound. */
-  rejected(now = Date.now()): void {
+  rejected(now = elapsed()): void {
     this.rejectedAt = [...within(this.rejectedAt, REJECTED_WINDOW_MS, now), now];
     if (this.rejectedAt.length <= MAX_REJECTED_REFRESHES) return;
     throw new ServiceUnavailableError(ts.keptRejecting({ n: this.rejectedAt.length, minutes: REJECTED_WINDOW_MS / 60_000 }), {
@@ -40,7 +47,7 @@ export class RefreshBudget {
   }
 
   /** A refresh request about to be sent (nothing is sent and nothing stored when this throws). */
-  sending(lifetimeMs: number, now = Date.now()): void {
+  sending(lifetimeMs: number, now = elapsed()): void {
     this.sentAt = within(this.sentAt, MINUTE_MS, now);
     if (this.sentAt.length >= MAX_REFRESHES_PER_MINUTE) {
       const seconds = Number.isFinite(lifetimeMs) ? Math.max(0, Math.round(lifetimeMs / 1000)) : undefined;

@@ -1,6 +1,6 @@
 // A token answer openid-client read (or refused after reading its body) that meterdata cannot
 // use, and why in words: a lifetime that is no positive number, a token type other than
-// Bearer and DPoP. After a refresh such an answer still spent the refresh token.
+// Bearer and DPoP, an access token no header can carry, a token too long to keep. After a refresh such an answer still spent the refresh token.
 import { lifetimeOf } from './lifetime.js';
 import { tokenTexts as t } from './texts-tokens.js';
 
@@ -15,6 +15,22 @@ function refusedBody(e: unknown): Record<string, unknown> | undefined {
   return undefined;
 }
 
+/**
+ * The longest token (and scope) kept, in characters. The file store reads a record back only up to
+ * 1 MiB (core/bounded-read.ts): a 2 MB token was saved, sent (the API answered 431), and the next run
+ * found the record "damaged". Real access tokens are a few KiB; most servers refuse headers over 16 KiB.
+ */
+export const MAX_TOKEN_CHARS = 64 * 1024;
+
+const TOO_LONG = [['access_token', 'accessToken'], ['refresh_token', 'refreshToken'], ['scope', 'scope']] as const;
+
+/**
+ * An access token an Authorization header can carry: visible ASCII, a lenient superset of RFC 6750's b64token
+ * (section 2.1). A newline or NUL in it made every API request fail before leaving (UND_ERR_INVALID_ARG), retried
+ * as a network failure and reported as "the service did not answer" for the token's whole lifetime.
+ */
+const SENDABLE = /^[\x21-\x7e]+$/;
+
 const shown = (value: unknown) => JSON.stringify(value)?.slice(0, 40) ?? String(value);
 
 /** Why `answer` (the tokens, or openid-client's error about their body) cannot be used; undefined if it can, or if that is not the reason. */
@@ -26,5 +42,10 @@ export function unusableAnswer(answer: unknown): string | undefined {
   // openid-client reads a lifetime given as text ("3600") as a number; so does this check.
   const lifetime = typeof body.expires_in === 'string' ? parseFloat(body.expires_in) : body.expires_in;
   if (typeof lifetimeOf(lifetime) !== 'number') return t.badLifetime({ value: shown(body.expires_in) });
+  if (typeof body.access_token === 'string' && !SENDABLE.test(body.access_token)) return t.notSendable;
+  for (const [field, what] of TOO_LONG) {
+    const value = body[field];
+    if (typeof value === 'string' && value.length > MAX_TOKEN_CHARS) return t.tooLong({ what: t[what], kib: Math.ceil(value.length / 1024), max: MAX_TOKEN_CHARS / 1024 });
+  }
   return undefined;
 }

@@ -130,8 +130,9 @@ export function tokenError(e: unknown, action: TokenAction, profile: Profile | u
   const relogin = t.connectAgain({ login: loginCommand(profile) });
   const what = t[action];
   const oauthError = oauthErrorOf(e);
-  // A refresh that reached the server and failed there may have rotated the token: never "try again".
-  if (wire && wire.status !== undefined && wire.status >= 500 && lostAfterSending(e, wire)) return answerLost(e, action, profile, wire);
+  // A refresh that reached the server and failed there may have rotated the token: never "try again". So may a 2xx
+  // other than 200 whose challenge reads as a refusal (openid-client parses challenges on any status but 200).
+  if (wire && wire.status !== undefined && (wire.status >= 500 || oauthError) && lostAfterSending(e, wire)) return answerLost(e, action, profile, wire);
   if (oauthError?.error === 'invalid_dpop_proof') {
     // A proof refused while this clock is off the server's: the sign-in is fine once the clock is right.
     const skew = clockSkewError(responseOf(e)?.headers.get('date') ?? null);

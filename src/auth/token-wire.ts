@@ -9,16 +9,27 @@ export interface Wire {
   status: number | undefined;
 }
 
+/** A 4xx turned the refresh token away unused (a 429, a DPoP nonce asked for); after any other answer it may be rotated. */
+const refusedUnused = (status: number) => status >= 400 && status < 500;
+
 /** Runs `fn` with the configuration's fetch watched, so a failure can be judged "lost after sending". */
 export async function watched<T>(config: oidc.Configuration, fn: (wire: Wire) => Promise<T>): Promise<T> {
   const wire: Wire = { sent: false, status: undefined };
   const previous = config[oidc.customFetch] as oidc.CustomFetch | undefined;
   const send = previous ?? (fetch as unknown as oidc.CustomFetch);
+  // openid-client sends the request again by itself after a DPoP nonce challenge on any status but 200 (a 503
+  // or 201 included): such a retry gets the first answer once more, so it fails as that answer does.
+  let replay: Response | undefined;
   config[oidc.customFetch] = async (url, options) => {
+    if (wire.sent && (wire.status === undefined || !refusedUnused(wire.status))) {
+      if (replay) return replay;
+      throw new Error(`HTTP ${wire.status ?? '-'}: not sent again`);
+    }
     wire.sent = true;
     wire.status = undefined;
     const res = await send(url, options);
     wire.status = res.status;
+    replay = res.status !== 200 && !refusedUnused(res.status) ? res.clone() : undefined;
     return res;
   };
   try {

@@ -156,9 +156,10 @@ export interface SandboxProxy {
   intercept: ((r: ProxiedRequest) => Promise<{ status: number; headers?: Record<string, string>; body?: string } | undefined>) | undefined;
   /**
    * After the sandbox has answered a forwarded request: 'stall' never passes its answer on, 'cut' sends half of it and
-   * drops the connection, `{ fail: status }` answers that status instead (a server that failed after acting on it).
+   * drops the connection, `{ fail: status }` answers that status instead (a server that failed after acting on it), with
+   * `body` and `headers` when given (`{"error":"server_error"}` otherwise).
    */
-  lose: ((r: ProxiedRequest) => 'stall' | 'cut' | { fail: number } | undefined) | undefined;
+  lose: ((r: ProxiedRequest) => 'stall' | 'cut' | { fail: number; body?: string; headers?: Record<string, string> } | undefined) | undefined;
   /** Changes a forwarded answer's body after the sandbox has acted on the request (a server that answers other than it did). */
   rewrite: ((r: ProxiedRequest, body: string) => string) | undefined;
   close(): Promise<void>;
@@ -209,8 +210,8 @@ export async function proxySandbox(target: string): Promise<SandboxProxy> {
       const lose = proxy.lose?.(rec);
       if (lose === 'stall') return;
       if (typeof lose === 'object') {
-        res.writeHead(lose.fail, { 'content-type': 'application/json' });
-        res.end('{"error":"server_error"}');
+        res.writeHead(lose.fail, { 'content-type': 'application/json', ...lose.headers });
+        res.end(lose.body ?? '{"error":"server_error"}');
         return;
       }
       res.writeHead(up.status, lose === 'cut' ? { ...out, 'content-length': String(text.length) } : out);

@@ -19,9 +19,9 @@ export function setAccessExpiry(file: string, inMs = -1000): { access_token: str
   return rec;
 }
 
-/** Signs `env`'s default profile in at the sandbox, then points its issuer and API at `proxyUrl`; returns the store file. */
-export async function signInBehindProxy(sandboxUrl: string, proxyUrl: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const r = await loginLive(['login', '--no-browser', '--auth-url', sandboxUrl], env);
+/** Signs `env`'s default profile in at the sandbox (with `args`, such as --dpop), then points its issuer and API at `proxyUrl`; returns the store file. */
+export async function signInBehindProxy(sandboxUrl: string, proxyUrl: string, env: NodeJS.ProcessEnv, args: string[] = []): Promise<string> {
+  const r = await loginLive(['login', '--no-browser', '--auth-url', sandboxUrl, ...args], env);
   expect(r.code, r.stderr).toBe(0);
   await setProfileFields(env, 'default', { auth_url: proxyUrl, base_url: `${proxyUrl}/v1` });
   return storeFile(env);
@@ -32,7 +32,7 @@ export interface BehindProxy {
   readonly sb: Sandbox;
   readonly proxy: SandboxProxy;
   /** A fresh METERDATA_HOME (file store) whose default profile signed in at the sandbox and now talks to the proxy; `sid` names its connection at the sandbox. */
-  signedIn(extra?: NodeJS.ProcessEnv): Promise<{ env: NodeJS.ProcessEnv; file: string; sid: string }>;
+  signedIn(extra?: NodeJS.ProcessEnv, loginArgs?: string[]): Promise<{ env: NodeJS.ProcessEnv; file: string; sid: string }>;
   /** Token requests that reached the proxy so far. */
   tokenPosts(): number;
   /** The connection's state at the sandbox (its admin interface): "connected", or "revoked" after a re-sent rotated token. */
@@ -67,10 +67,10 @@ export function sandboxBehindProxy(options: SandboxOptions, homePrefix: string):
     get proxy() {
       return proxy!;
     },
-    async signedIn(extra = {}) {
+    async signedIn(extra = {}, loginArgs = []) {
       const before = new Set(sb!.admin.connections().map((c) => c.sid));
       const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), homePrefix)), METERDATA_CREDENTIAL_STORE: 'file', ...extra };
-      const file = await signInBehindProxy(sb!.url, proxy!.url, env);
+      const file = await signInBehindProxy(sb!.url, proxy!.url, env, loginArgs);
       return { env, file, sid: sb!.admin.connections().find((c) => !before.has(c.sid))!.sid };
     },
     tokenPosts: () => proxy!.count('POST', '/oauth/token'),

@@ -2,7 +2,7 @@
 // and a DPoP proof refused while this clock is off the server's Date header.
 import { describe, expect, it } from 'vitest';
 import { lifetimeOf } from '../../src/auth/lifetime.js';
-import { unusableAnswer } from '../../src/auth/token-answer.js';
+import { MAX_TOKEN_CHARS, unusableAnswer } from '../../src/auth/token-answer.js';
 import { clockSkewError } from '../../src/core/clock-skew.js';
 
 describe('lifetimeOf', () => {
@@ -24,6 +24,22 @@ describe('unusableAnswer', () => {
     expect(unusableAnswer({ access_token: 'a', token_type: 'mac', expires_in: 3600 })).toMatch(/token of type "mac"/);
     expect(unusableAnswer({ access_token: 'a', token_type: 'bearer', expires_in: 0 })).toMatch(/lifetime \(expires_in\) is 0/);
     expect(unusableAnswer({ access_token: 'a', token_type: 'DPoP', expires_in: 60 })).toBeUndefined();
+  });
+
+  it('names a token or scope longer than the 64 KiB kept (the store reads a record back up to 1 MiB)', () => {
+    const long = 'x'.repeat(MAX_TOKEN_CHARS + 1);
+    expect(unusableAnswer({ access_token: long, token_type: 'bearer' })).toMatch(/its access token is 65 KiB long, more than the 64 KiB/);
+    expect(unusableAnswer({ access_token: 'a', refresh_token: long, token_type: 'bearer' })).toMatch(/its refresh token is 65 KiB/);
+    expect(unusableAnswer({ access_token: 'a', scope: long, token_type: 'bearer' })).toMatch(/its scope is 65 KiB/);
+    expect(unusableAnswer({ access_token: 'x'.repeat(MAX_TOKEN_CHARS), token_type: 'bearer' })).toBeUndefined();
+  });
+
+  it('names an access token an Authorization header cannot carry; a JWT and other visible ASCII pass', () => {
+    for (const token of ['a\nb', 'a b', 'a\u0000b', 'tök', 'a\u2028b']) {
+      expect(unusableAnswer({ access_token: token, token_type: 'bearer' }), JSON.stringify(token)).toMatch(/an Authorization header cannot carry/);
+    }
+    expect(unusableAnswer({ access_token: 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln-_', token_type: 'dpop' })).toBeUndefined();
+    expect(unusableAnswer({ access_token: 'opaque|42:x~+/=', token_type: 'bearer' })).toBeUndefined();
   });
 
   it('reads the body openid-client refused from its error, a lifetime given as text as openid-client does', () => {

@@ -1,0 +1,43 @@
+// The bound on refreshes a run sends (6 a minute, 5 after rejected tokens in 10 minutes) counts
+// elapsed time, not the wall clock: a clock stepped back (NTP correcting a fast clock) must not keep
+// past refreshes inside the window, and one stepped forward must not let a burst through.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MAX_REFRESHES_PER_MINUTE, MAX_REJECTED_REFRESHES, RefreshBudget } from '../../src/auth/refresh-budget.js';
+
+const LIFETIME_MS = 30_000;
+
+beforeEach(() => vi.useFakeTimers({ toFake: ['Date', 'performance'] }));
+afterEach(() => vi.useRealTimers());
+
+describe('RefreshBudget', () => {
+  it('30 s tokens, refreshed every 15 s for 10 minutes: never refused, whatever the clock does on the way', () => {
+    const budget = new RefreshBudget('meterdata status');
+    for (let i = 0; i < 40; i++) {
+      if (i === 10) vi.setSystemTime(Date.now() - 5 * 60_000);
+      if (i === 25) vi.setSystemTime(Date.now() - 45_000);
+      expect(() => budget.sending(LIFETIME_MS), `refresh ${i + 1}`).not.toThrow();
+      vi.advanceTimersByTime(15_000);
+    }
+  });
+
+  it('a seventh refresh within a minute is refused, even when the clock jumped an hour ahead in between', () => {
+    const budget = new RefreshBudget('meterdata status');
+    for (let i = 0; i < MAX_REFRESHES_PER_MINUTE; i++) {
+      if (i === 3) vi.setSystemTime(Date.now() + 3_600_000);
+      budget.sending(LIFETIME_MS);
+      vi.advanceTimersByTime(1_000);
+    }
+    expect(() => budget.sending(LIFETIME_MS)).toThrow(expect.objectContaining({ code: 'AUTH_REFRESH_TOO_OFTEN' }));
+    vi.advanceTimersByTime(60_000);
+    expect(() => budget.sending(LIFETIME_MS)).not.toThrow();
+  });
+
+  it('rejected tokens: the sixth within 10 minutes is refused, a clock stepped back an hour keeps none of them longer', () => {
+    const budget = new RefreshBudget('meterdata status');
+    for (let i = 0; i < MAX_REJECTED_REFRESHES; i++) budget.rejected();
+    expect(() => budget.rejected()).toThrow(expect.objectContaining({ code: 'AUTH_TOKENS_REJECTED' }));
+    vi.setSystemTime(Date.now() - 3_600_000);
+    vi.advanceTimersByTime(10 * 60_000 + 1);
+    expect(() => budget.rejected()).not.toThrow();
+  });
+});
