@@ -17,9 +17,11 @@ const id = (flags: Record<string, unknown> = {}) => identity(args(flags));
 
 describe('settingChanges', () => {
   it('names the comparison added to an earlier export (the issue: --compare 2024 added to a 2025 export)', () => {
-    expect(settingChanges(id(), id({ compare: '2024' }))).toEqual(['plausibility review none → compared with 2024']);
+    expect(settingChanges(id(), id({ compare: '2024' }))).toEqual(['plausibility review without comparison → compared with 2024']);
+    expect(settingChanges(id({ plausibility: false }), id())).toEqual(['plausibility review none → without comparison']);
     setLanguage('de');
-    expect(settingChanges(id(), id({ compare: '2024' }))).toEqual(['Plausibilitätsprüfung keine → Vergleich mit 2024']);
+    expect(settingChanges(id(), id({ compare: '2024' }))).toEqual(['Plausibilitätsprüfung ohne Vergleich → Vergleich mit 2024']);
+    expect(settingChanges(id({ plausibility: false }), id())).toEqual(['Plausibilitätsprüfung keine → ohne Vergleich']);
   });
 
   it('names every setting that differs, period first, in the reader\'s words', () => {
@@ -90,9 +92,9 @@ describe('checkOutDir with an export of other settings', () => {
     const dir = await folderWith(id());
     const typed = await checkOutDir(dir, id({ compare: '2024' }), ['billing.csv']).catch((e: Error & { hint?: string }) => e);
     expect(typed).toMatchObject({ code: 'EXPORT_OUT_IN_USE', exitCode: 2 });
-    expect((typed as Error).message).toBe(`--out ${dir} already holds an export made with other arguments: plausibility review none → compared with 2024.`);
+    expect((typed as Error).message).toBe(`--out ${dir} already holds an export made with other arguments: plausibility review without comparison → compared with 2024.`);
     const byDefault = await checkOutDir(dir, id({ compare: '2024' }), ['billing.csv'], args({ compare: '2024' })).catch((e: Error & { hint?: string }) => e);
-    expect((byDefault as Error).message).toBe(`The default folder ${dir} already holds an export made with other arguments: plausibility review none → compared with 2024.`);
+    expect((byDefault as Error).message).toBe(`The default folder ${dir} already holds an export made with other arguments: plausibility review without comparison → compared with 2024.`);
     expect((byDefault as { hint?: string }).hint).toBe('Without --out the export goes to this default folder: choose another one with --out FOLDER, or delete that folder first.');
   });
 
@@ -100,7 +102,7 @@ describe('checkOutDir with an export of other settings', () => {
     setLanguage('de');
     const dir = await folderWith(id({ year: '2024' }));
     const e = (await checkOutDir(dir, id({ compare: '2024', template: 'de' }), ['billing.csv'], { defaultOut: true }).catch((x: unknown) => x)) as Error & { hint?: string };
-    expect(e.message).toBe(`Der Standardordner ${dir} enthält bereits einen Export mit anderen Einstellungen: Zeitraum 2024 → 2025; Vorlage (--template) generic → de; Plausibilitätsprüfung keine → Vergleich mit 2024.`);
+    expect(e.message).toBe(`Der Standardordner ${dir} enthält bereits einen Export mit anderen Einstellungen: Zeitraum 2024 → 2025; Vorlage (--template) generic → de; Plausibilitätsprüfung ohne Vergleich → Vergleich mit 2024.`);
     expect(e.hint).toBe('Ohne --out schreibt meterdata in diesen Standardordner: Wählen Sie mit --out ORDNER einen anderen, oder löschen Sie diesen Ordner zuerst.');
     expect(await findEnglish(`${e.message} ${e.hint}`)).toEqual([]);
   });

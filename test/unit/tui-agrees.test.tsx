@@ -29,12 +29,12 @@ describe('`e` exports what the screen shows', () => {
     expect(id).toMatchObject({ template: 'de', review: { compare: { from: '2024-01-01', to: '2024-12-31' } } });
   });
 
-  it('an English view without a comparison: the generic layout, no review, the folder as before', () => {
+  it('an English view without a comparison: the generic layout, the review without comparison (as every export), the folder as before', () => {
     const flags = browseExportFlags({ property, range: { from: '2025-01-01', to: '2025-12-31' }, unitId: 'u1', unitName: 'WE 09' }, 'en', undefined);
     expect(flags).toMatchObject({ template: 'generic' });
     expect(flags).not.toHaveProperty('compareFrom');
     expect(flags.out).toMatch(/^meterdata-2025-01-01_2025-12-31-.+-WE-09$/);
-    expect(parseExportArgs(flags, '/w', {}).review).toBeNull();
+    expect(parseExportArgs(flags, '/w', {}).review).toEqual({ compare: null, threshold: '25' });
   });
 
   it('the selection handed to the export carries the comparison the screen shows', async () => {
