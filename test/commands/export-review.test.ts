@@ -100,7 +100,7 @@ describe('export with the plausibility review', () => {
     const r = await runCli(['export', '--year', '2025', '--compare', '2024', '--template', 'de', '--lang', 'de', '--format', 'csv', '--out', out, '--metric', 'heat'], { env, cwd: home });
     expect(r.code, r.stderr).toBe(0);
     const head = (await readFile(path.join(out, 'plausibility.csv'), 'utf8')).split(/\r?\n/)[0]!;
-    expect(head).toContain('Vergleichswert;Status Vergleichszeitraum;Veränderung in %');
+    expect(head).toContain('Vergleichswert;Status im Vergleichszeitraum;Veränderung in %');
     const review = rows(await readFile(path.join(out, 'review.csv'), 'utf8'), ';');
     expect(review.find((x) => x['Hinweis-Code'] === 'CALIBRATION_ENDED')!.Hinweis).toMatch(/^Eichfrist vor Ende des Zeitraums abgelaufen \(Gerät: WMZ-\d+, eingebaut am: 14\.05\.2019, geeicht bis: 31\.12\.2024\)/);
     await writeFile(path.join(home, 'mine.json'), JSON.stringify({ extends: 'generic', files: { plausibility: { file: 'pruefung.csv', columns: ['usage_unit_name', { key: 'change_percent', header: 'Änderung %' }, 'checks'] } } }));

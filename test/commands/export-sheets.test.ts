@@ -91,8 +91,8 @@ describe('the language of a run and the layout of its files are independent', ()
     const r = await runCli(['export', '--year', '2025', '--template', 'de', '--lang', 'en', '--out', out], { env, cwd: home });
     expect(r.code, r.stderr).toBe(0);
     const review = await table(path.join(out, 'review.csv'), ';');
-    expect(review.map((x) => x.Schweregrad)).toContain('nicht abgerechnet');
-    expect(review.find((x) => x['Hinweis-Code'] === 'CALIBRATION_EXPIRED')!.Hinweis).toMatch(/^Calibration expired: value must not be billed/);
+    expect(review.map((x) => x.Einstufung)).toContain('nicht abgerechnet');
+    expect(review.find((x) => x['Hinweis-Code'] === 'CALIBRATION_EXPIRED')!.Befund).toMatch(/^Calibration expired: value must not be billed/);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(path.join(out, 'billing.xlsx'));
     expect(wb.worksheets.map((w) => w.name)).toEqual(['Overview', 'billing', 'segments', 'readings', 'plant-points', 'review', 'About']);
