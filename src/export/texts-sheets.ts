@@ -77,6 +77,7 @@ export const columnHeaders = catalogue(
     value_per_m2: 'value_per_m2',
     median_per_m2: 'median_per_m2',
     checks: 'checks',
+    findings: 'findings',
     /** A `<key>_code` column: the contract's code behind a word column. */
     code_of: (p: { column: string }) => `${p.column}_code`,
   },
@@ -128,6 +129,7 @@ export const columnHeaders = catalogue(
     value_per_m2: 'Verbrauch je m²',
     median_per_m2: 'Median je m² der Liegenschaft',
     checks: 'Plausibilitätshinweise',
+    findings: 'Befunde',
     code_of: (p) => `${p.column} (Code)`,
   },
 );

@@ -102,7 +102,17 @@ describe('export with the plausibility review', () => {
     const head = (await readFile(path.join(out, 'plausibility.csv'), 'utf8')).split(/\r?\n/)[0]!;
     expect(head).toContain('Vergleichswert;Status im Vergleichszeitraum;Veränderung in %');
     const review = rows(await readFile(path.join(out, 'review.csv'), 'utf8'), ';');
-    expect(review.find((x) => x['Hinweis-Code'] === 'CALIBRATION_ENDED')!.Hinweis).toMatch(/^Eichfrist vor Ende des Zeitraums abgelaufen \(Gerät: WMZ-\d+, eingebaut am: 14\.05\.2019, geeicht bis: 31\.12\.2024\)/);
+    // the findings column says in words what the codes beside it mean, one title per code
+    const plaus = rows(await readFile(path.join(out, 'plausibility.csv'), 'utf8'), ';');
+    const found = plaus.filter((x) => x['Plausibilitätshinweise'] !== '');
+    expect(found.length).toBeGreaterThan(0);
+    for (const x of found) {
+      const codes = x['Plausibilitätshinweise']!.split('|');
+      expect(x.Befunde!.split('; ')).toHaveLength(codes.length);
+      expect(x.Befunde).not.toMatch(/[A-Z]{3,}_[A-Z_]+/);
+    }
+    expect(found.find((x) => x['Plausibilitätshinweise'] === 'CALIBRATION_ENDED')?.Befunde).toMatch(/^Eichfrist/);
+    expect(review.find((x) => x['Hinweis-Code'] === 'CALIBRATION_ENDED')!.Befund).toMatch(/^Eichfrist vor Ende des Zeitraums abgelaufen \(Gerät: WMZ-\d+, eingebaut am: 14\.05\.2019, geeicht bis: 31\.12\.2024\)/);
     await writeFile(path.join(home, 'mine.json'), JSON.stringify({ extends: 'generic', files: { plausibility: { file: 'pruefung.csv', columns: ['usage_unit_name', { key: 'change_percent', header: 'Änderung %' }, 'checks'] } } }));
     const mine = path.join(home, 'mine-review');
     const m = await runCli(['export', '--year', '2025', '--compare', '2024', '--template', './mine.json', '--format', 'csv', '--out', mine, '--metric', 'heat'], { env, cwd: home });
