@@ -6,6 +6,7 @@ import type { PropertyBill } from '../billing/property.js';
 import type { Flag, ReadingRow, SegmentRow } from '../billing/types.js';
 import type { MeasuringPoint, MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
 import type { PropertyAnswers } from './journal.js';
+import { overviewMarks, type OverviewMarks } from './overview-marks.js';
 
 interface Point {
   metric: string | null;
@@ -26,6 +27,8 @@ export interface Places {
   readingPlace(pointId: string): ReadingPlace;
   /** segments.csv rows with the Property's and the unit's name. */
   segments(rows: readonly SegmentRow[]): NamedSegmentRow[];
+  /** The Overview cells the Property's findings and plausibility rows mark (overview-marks.ts). */
+  marks(flags: readonly Flag[], rows?: Parameters<typeof overviewMarks>[2]): OverviewMarks;
 }
 
 export type NamedSegmentRow = SegmentRow & { property_name: string; usage_unit_name: string | null };
@@ -123,5 +126,8 @@ export function placesOf(answers: PropertyAnswers, bill: Pick<PropertyBill, 'seg
     readings: (rows) => points.readings(rows),
     readingPlace: (id) => points.readingPlace(id),
     segments: (rows) => namedSegments(rows, property_name, (id) => unitNames.get(id)),
+    marks(flags, rows) {
+      return overviewMarks(flags, (f) => this.of(f), rows);
+    },
   };
 }

@@ -203,7 +203,7 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
       if (review) await output.write('plausibility', withFindings(review.rows, language()));
       const allFlags = [...bill.flags, ...unknownValueFlags(answers, bill.flags), ...(review?.flags ?? []), ...refs.flags(property.id, answers.units.map((u) => u.unit.id))];
       await output.write('review', reviewRows(allFlags, language(), places.of));
-      await output.addOverview(refs.withRef(bill.billing.slice(written.billing)), property, refs.withRef(answers.units.map((u) => u.unit).filter((u) => !written.units.has(u.id))));
+      await output.addOverview(refs.withRef(bill.billing.slice(written.billing)), property, refs.withRef(answers.units.map((u) => u.unit).filter((u) => !written.units.has(u.id))), places.marks(allFlags, review?.rows));
       await renderAhead?.(false);
       api.forgetProperty(property.id); // no request names its units or points again
       for (const f of allFlags) {

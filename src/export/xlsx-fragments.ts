@@ -11,6 +11,7 @@ import { cellOf, type Row, type TableName } from './tables.js';
 import { scratchText as t } from './texts-scratch.js';
 import type { Template, TemplateColumn } from './templates.js';
 import { cellValue, widest, Widths, workbookColumns, workbookStyle } from './xlsx-cells.js';
+import { asksAction } from './overview-marks.js';
 import { rowXml, type CellValue, type StyleTable } from './xlsx-rows.js';
 
 /** One table sheet: where its rows are spooled and where its rendered rows go. */
@@ -38,6 +39,8 @@ export class SheetFragment {
   private readonly widthsOf: Widths;
   private readonly style;
   private readonly idOf: ((v: CellValue) => number)[];
+  /** The same with the highlight: a row whose findings ask for action (see `marked`). */
+  private readonly markedIdOf: ((v: CellValue) => number)[];
   /** Bytes of the spool rendered so far (whole lines only), and of the fragment written. */
   private read = 0;
   private written = 0;
@@ -59,6 +62,7 @@ export class SheetFragment {
     this.widthsOf = new Widths(this.columns.map((c) => c.header), this.columns.map((c) => widest(c.key)));
     this.style = workbookStyle(template);
     this.idOf = this.columns.map((c) => styles.column(c.type === 'date' ? template.dateFormat : undefined));
+    this.markedIdOf = this.columns.map((c) => styles.column(c.type === 'date' ? template.dateFormat : undefined, true));
   }
 
   /**
@@ -115,10 +119,11 @@ export class SheetFragment {
       const r = parseRow(line, this.spec.spool, this.rowCount + 1);
       const values = new Array<CellValue>(n);
       const ids = new Array<number>(n);
+      const idOf = marked(r) ? this.markedIdOf : this.idOf;
       for (let i = 0; i < n; i++) {
         const c = this.columns[i]!;
         values[i] = cellValue(cellOf(r, c.key), c.type, this.style);
-        ids[i] = this.idOf[i]!(values[i]!);
+        ids[i] = idOf[i]!(values[i]!);
       }
       this.widthsOf.add(values);
       xml += rowXml(2 + this.rowCount++, values, ids, rowAttributes);
@@ -135,6 +140,16 @@ export class SheetFragment {
     if (rows !== undefined && rows !== this.rowCount) throw scratchDamaged(this.spec.spool, t.rowCount({ rows: this.rowCount, wrote: rows }));
     return { rows: this.rowCount, widths: this.widthsOf.widths, bytes: this.written };
   }
+}
+
+/**
+ * A table row a finding asking for action (not billed, review) is about: its own findings
+ * column (billing, segments and plant-point rows' review_flags, plausibility rows' checks)
+ * names one, whether or not the template shows that column.
+ */
+function marked(r: Row): boolean {
+  const codes = r.review_flags ?? r.checks;
+  return Array.isArray(codes) && codes.some((c) => asksAction(String(c)));
 }
 
 function parseRow(line: string, spool: string, n: number): Row {

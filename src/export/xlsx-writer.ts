@@ -19,6 +19,7 @@ import { overviewKey, TABLE_COLUMNS, type ColumnType, type TableName } from './t
 import type { Template } from './templates.js';
 import { cellValue, fitCell, headerOf, Widths, WIDTH_SAMPLE, workbookStyle } from './xlsx-cells.js';
 import { fragmentOf, scratchDamaged, SheetFragment, type TableSheet } from './xlsx-fragments.js';
+import { MarksReader } from './overview-marks.js';
 import { scratchText } from './texts-scratch.js';
 import { rowXml, StyleTable, type CellValue, type StyleRegistry } from './xlsx-rows.js';
 import { aboutTexts } from './texts-sheets.js';
@@ -43,6 +44,8 @@ export interface OverviewData {
   metrics: { metric: string; unit: string }[];
   /** NDJSON spool of OverviewUnit rows, in sheet order; null: no rows. */
   spool: string | null;
+  /** NDJSON spool of the cells the findings of each Property mark (overview-marks.ts), in the same Property order. */
+  marks?: string | null;
 }
 
 export interface XlsxInput {
@@ -160,9 +163,14 @@ async function overviewSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template
   header(ws, labels);
   let n = 0;
   let xml = '';
+  const marks = new MarksReader(o.marks ? spoolRows(o.marks)[Symbol.asyncIterator]() : null);
+  const nameAt = fixed.findIndex((c) => c.key === 'usage_unit_name');
   for await (const r of o.spool ? spoolRows(o.spool) : []) {
-    const { vals, cells } = values(r as OverviewUnit);
-    const styleIds = cells.map((v, i) => styles.id(v, undefined, i >= fixed.length && vals[i - fixed.length]?.flagged === true));
+    const u = r as OverviewUnit;
+    const { vals, cells } = values(u);
+    const marked = await marks.of(u.property_id, u.usage_unit_id);
+    const flagged = (i: number) => (i < fixed.length ? i === nameAt && marked.has(null) : vals[i - fixed.length]?.flagged === true || marked.has(o.metrics[i - fixed.length]!.metric));
+    const styleIds = cells.map((v, i) => styles.id(v, undefined, i < fixed.length + o.metrics.length && flagged(i)));
     xml += rowXml(2 + n++, cells, styleIds, styles.rowAttributes());
     if (xml.length >= COPY) {
       streamOf(ws).write(xml);
