@@ -10,7 +10,7 @@ import { ExitCode, MeterdataError } from '../core/errors.js';
 import { cellOf, type Row, type TableName } from './tables.js';
 import { scratchText as t } from './texts-scratch.js';
 import type { Template, TemplateColumn } from './templates.js';
-import { cellValue, widest, Widths, workbookColumns, workbookStyle } from './xlsx-cells.js';
+import { cellValue, rowHeight, widest, Widths, workbookColumns, workbookStyle, wraps } from './xlsx-cells.js';
 import { asksAction } from './overview-marks.js';
 import { rowXml, type CellValue, type StyleTable } from './xlsx-rows.js';
 
@@ -61,8 +61,9 @@ export class SheetFragment {
     this.columns = workbookColumns(spec.columns);
     this.widthsOf = new Widths(this.columns.map((c) => c.header), this.columns.map((c) => widest(c.key)));
     this.style = workbookStyle(template);
-    this.idOf = this.columns.map((c) => styles.column(c.type === 'date' ? template.dateFormat : undefined));
-    this.markedIdOf = this.columns.map((c) => styles.column(c.type === 'date' ? template.dateFormat : undefined, true));
+    const numFmt = (c: TemplateColumn) => (c.type === 'date' ? template.dateFormat : undefined);
+    this.idOf = this.columns.map((c) => styles.column(numFmt(c), false, wraps(c.key)));
+    this.markedIdOf = this.columns.map((c) => styles.column(numFmt(c), true, wraps(c.key)));
   }
 
   /**
@@ -126,7 +127,9 @@ export class SheetFragment {
         ids[i] = idOf[i]!(values[i]!);
       }
       this.widthsOf.add(values);
-      xml += rowXml(2 + this.rowCount++, values, ids, rowAttributes);
+      const wrapped = this.columns.flatMap((c, i) => (wraps(c.key) && typeof values[i] === 'string' ? [{ text: values[i], width: widest(c.key) }] : []));
+      const ht = wrapped.length ? rowHeight(wrapped) : null;
+      xml += rowXml(2 + this.rowCount++, values, ids, ht === null ? rowAttributes : `${rowAttributes} ht="${ht}" customHeight="1"`);
     }
     return xml;
   }
@@ -138,7 +141,9 @@ export class SheetFragment {
   result(rows?: number): { rows: number; widths: number[]; bytes: number } {
     if (this.carry.length > 0 || this.decoder.end()) throw scratchDamaged(this.spec.spool, t.lastRowIncomplete);
     if (rows !== undefined && rows !== this.rowCount) throw scratchDamaged(this.spec.spool, t.rowCount({ rows: this.rowCount, wrote: rows }));
-    return { rows: this.rowCount, widths: this.widthsOf.widths, bytes: this.written };
+    // a column of prose has its full width whatever its first rows: the rows' heights are reckoned with it
+    const widths = this.widthsOf.widths.map((w, i) => (wraps(this.columns[i]!.key) ? widest(this.columns[i]!.key) : w));
+    return { rows: this.rowCount, widths, bytes: this.written };
   }
 }
 

@@ -53,7 +53,7 @@ describe('findings in the workbook', () => {
     const units = new Map((await table('billing.csv')).map((b) => [`${b.usage_unit_id} ${b.metric}`, b.unit]));
     const findings = (await table('review.csv')).filter((f) => f.severity !== 'info' && f.usage_unit_id);
     // a Property-wide finding names its rows in plausibility.csv
-    const rowFindings = plausibility.filter((p) => p.usage_unit_id && p.checks.split('|').some(asksAction)).map((p) => ({ usage_unit_id: p.usage_unit_id!, metric: p.metric!, code: p.checks }));
+    const rowFindings = plausibility.filter((p) => p.usage_unit_id && p.checks!.split('|').some(asksAction)).map((p) => ({ usage_unit_id: p.usage_unit_id!, metric: p.metric!, code: p.checks }));
     expect(findings.some((f) => f.code === 'CALIBRATION_ENDED' || f.code === 'CONSUMPTION_CHANGE')).toBe(true);
     let cells = 0;
     for (const f of [...findings, ...rowFindings]) {
@@ -67,7 +67,7 @@ describe('findings in the workbook', () => {
     expect(cells).toBeGreaterThan(40);
     // information alone marks nothing: a unit whose every finding is info has no marked cell
     const action = new Set([...findings, ...rowFindings].map((f) => f.usage_unit_id));
-    const billingMarked = new Set((await table('billing.csv')).filter((b) => b.review_flags.split('|').some(asksAction)).map((b) => b.usage_unit_id));
+    const billingMarked = new Set((await table('billing.csv')).filter((b) => b.review_flags!.split('|').some(asksAction)).map((b) => b.usage_unit_id));
     const quiet = rows.filter((r) => !action.has(String(r.getCell(col('usage_unit_id')).value)) && !billingMarked.has(String(r.getCell(col('usage_unit_id')).value)));
     expect(quiet.length).toBeGreaterThan(0);
     for (const r of quiet) r.eachCell((c) => expect(marked(c), `${r.getCell(col('usage_unit_name')).value}`).toBe(false));
