@@ -34,7 +34,7 @@ export function workbookColumns(cols: TemplateColumn[]): TemplateColumn[] {
 export const wraps = (key: string): boolean => Object.hasOwn(PROSE, key);
 
 /** A column of prose is always this wide (its rows' heights are reckoned with it, see rowHeight); others at most 60. */
-const PROSE: Record<string, number> = { message: 56, findings: 44, localization: 20 };
+const PROSE: Record<string, number> = { message: 50, findings: 44, localization: 18 };
 export const widest = (key: string): number => (wraps(key) ? PROSE[key]! : 60);
 
 /** Excel's tallest row, in points. */

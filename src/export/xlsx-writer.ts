@@ -71,10 +71,13 @@ const HEADER_ALIGNMENT: Partial<ExcelJS.Alignment> = { wrapText: true, vertical:
 
 /**
  * Column width units (characters of the default font, Calibri 11) one A4 landscape page
- * holds at 74 %, i.e. text of about 8 pt: a page at 100 % held 121 to 135 of them in
- * LibreOffice's PDF (about 140, less the margins).
+ * holds at 66 %, i.e. text of 7.3 pt and more: a page at 100 % held about 112 of them in
+ * LibreOffice's PDF with the default margins of 0.7 in, about 119 with MARGINS.
  */
-export const PAGE_WIDTH = 190;
+export const PAGE_WIDTH = 180;
+
+/** Narrower side margins than exceljs' 0.7 in: 6 % more of the page for the columns. */
+const MARGINS: ExcelJS.Margins = { left: 0.4, right: 0.4, top: 0.5, bottom: 0.5, header: 0.3, footer: 0.3 };
 
 /**
  * Landscape A4, the header row repeated on every page, fitted to the width only: as many
@@ -97,7 +100,7 @@ export function pageSetup(widths: readonly number[], printed?: { columns: number
 }
 
 function sheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, name: string, widths: number[], printed?: { columns: number; rows: number }): ExcelJS.Worksheet {
-  const ws = wb.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }], pageSetup: pageSetup(widths, printed) });
+  const ws = wb.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }], pageSetup: { ...pageSetup(widths, printed), margins: MARGINS } });
   ws.columns = widths.map((width) => ({ width }));
   return ws;
 }
