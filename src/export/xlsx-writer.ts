@@ -198,7 +198,8 @@ async function overviewSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template
   header(ws, labels, widths.widths);
   let n = 0;
   let xml = '';
-  const marks = new MarksReader(o.marks ? spoolRows(o.marks)[Symbol.asyncIterator]() : null);
+  const marksLines = o.marks ? spoolRows(o.marks) : null;
+  const marks = new MarksReader(marksLines);
   const nameAt = fixed.findIndex((c) => c.key === 'usage_unit_name');
   for await (const r of o.spool ? spoolRows(o.spool) : []) {
     const u = r as OverviewUnit;
@@ -214,6 +215,7 @@ async function overviewSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template
     }
   }
   if (xml) streamOf(ws).write(xml);
+  await marksLines?.return(undefined); // lines left (a last Property without units): the file is closed, so the scratch folder can go (Windows)
   filter(ws, n, labels.length);
   ws.commit();
 }

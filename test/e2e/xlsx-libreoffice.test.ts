@@ -103,7 +103,8 @@ it('printed (LibreOffice to PDF), no page is below about 7 pt and every findingâ
   await promisify(execFile)('soffice', ['--headless', `-env:UserInstallation=file://${home}/lo-profile`, '--convert-to', 'pdf', '--outdir', home, path.join(out, 'billing.xlsx')], { timeout: 120_000 });
   const words = await pdfWords(path.join(home, 'billing.pdf'));
   // Text of 11 pt at 100 % is about 13 pt high in its box; 8 is about 7 pt (before: Segmente 2.6, PrÃ¼fhinweise 3.9)
-  const pages = Map.groupBy(words, (w) => w.page);
+  const pages = new Map<number, typeof words>();
+  for (const w of words) pages.set(w.page, [...(pages.get(w.page) ?? []), w]);
   for (const [page, ws] of pages) {
     const heights = ws.map((w) => w.h).sort((a, b) => a - b);
     expect(heights[Math.floor(heights.length / 2)], `page ${page}`).toBeGreaterThan(8);
