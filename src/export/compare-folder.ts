@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { WhoAmI } from '../api/types.js';
 import { readBounded, readOwnFile } from '../core/bounded-read.js';
 import { UsageError, isMeterdataError, type ErrorCode } from '../core/errors.js';
-import { figuresFromTables, type Figure, type TableLayout } from '../review/index.js';
+import { figuresFromTables, parseCsv, type Figure, type TableLayout } from '../review/index.js';
 import { MANIFEST } from './output.js';
 import { loadTemplate, type Template } from './templates.js';
 import { compareText as t } from './texts-folder.js';
@@ -24,6 +24,22 @@ interface Manifest {
   tenant?: { id?: unknown; name?: unknown };
   range?: { from?: unknown; to?: unknown };
   files?: { name?: unknown; bytes?: unknown; sha256?: unknown }[];
+}
+
+/**
+ * Headers the built-in `de` layout wrote before its words followed docs/glossary.md: a
+ * folder written then names its columns so, and is still read.
+ */
+const FORMER_HEADERS: Record<string, readonly string[]> = {
+  metric: ['Messart'],
+  billable_value: ['Abrechenbarer Wert'],
+};
+
+/** Key -> header as `csv`'s header line has it: the template's, or a former one where only that is there. */
+function headersIn(csv: string | undefined, columns: readonly { key: string; header: string }[], separator: string): Record<string, string> {
+  const line = (csv ?? '').replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
+  const head = new Set(parseCsv(line, separator)[0] ?? []);
+  return Object.fromEntries(columns.map((c) => [c.key, head.has(c.header) ? c.header : (FORMER_HEADERS[c.key]?.find((h) => head.has(h)) ?? c.header)]));
 }
 
 const refuse = (dir: string, what: string, hint: string, code: ErrorCode = 'EXPORT_COMPARE_INVALID') => new UsageError(t.refused({ dir, what }), hint, code);
@@ -96,7 +112,7 @@ export async function loadComparisonFolder(dir: string, who: WhoAmI, own?: { fro
   const template = await templateOf(dir, m.identity?.template);
   const layout = (table: string): { file: string; layout: TableLayout } | null => {
     const f = template.files.find((x) => x.table === table);
-    return f ? { file: f.file, layout: { headers: Object.fromEntries(f.columns.map((c) => [c.key, c.header])), separator: template.separator, decimal: template.decimal } } : null;
+    return f ? { file: f.file, layout: { headers: headersIn(texts.get(f.file), f.columns, template.separator), separator: template.separator, decimal: template.decimal } } : null;
   };
   const billing = layout('billing');
   const plant = layout('plant-points');

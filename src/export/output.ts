@@ -15,6 +15,7 @@ import type { Format } from './options.js';
 import { overviewKey, type Row, type TableName } from './tables.js';
 import type { Template } from './templates.js';
 import { summaryWords } from './texts-summary.js';
+import type { OverviewMarks, PropertyMarks } from './overview-marks.js';
 import type { OverviewData, OverviewUnit, XlsxInput } from './xlsx-writer.js';
 
 /** See OutputSet.mark. */
@@ -87,6 +88,8 @@ export class OutputSet {
   private readonly spools = new Map<TableName, BufferedFile>();
   /** The Overview's rows, spooled like the tables' (only with a workbook). */
   private overviewSpool: BufferedFile | null = null;
+  /** What the findings known at a Property's end mark in the Overview, one line per Property (overview-marks.ts). */
+  private marksSpool: BufferedFile | null = null;
   /** overviewKey -> the pair, one Overview column each. */
   private readonly metricUnits = new Map<string, { metric: string; unit: string }>();
   readonly rows: Partial<Record<TableName, number>> = {};
@@ -108,7 +111,7 @@ export class OutputSet {
   /** Every file's place and the counts now, to `rewind` to (see PropertyStream). */
   async mark(): Promise<OutputMark> {
     const files = new Map<BufferedFile, FileMark>();
-    for (const f of [...[...this.csv.values()].map((c) => c.file), ...this.spools.values(), ...(this.overviewSpool ? [this.overviewSpool] : [])]) files.set(f, await f.mark());
+    for (const f of [...[...this.csv.values()].map((c) => c.file), ...this.spools.values(), ...(this.overviewSpool ? [this.overviewSpool] : []), ...(this.marksSpool ? [this.marksSpool] : [])]) files.set(f, await f.mark());
     return { files, rows: { ...this.rows }, csvRows: new Map([...this.csv].map(([t, c]) => [t, c.writer.rows])), metricUnits: [...this.metricUnits] };
   }
 
@@ -136,7 +139,10 @@ export class OutputSet {
 
   async start(): Promise<void> {
     await this.atomic.prepare();
-    if (this.formats.includes('xlsx')) this.overviewSpool = await this.atomic.scratch('overview.ndjson');
+    if (this.formats.includes('xlsx')) {
+      this.overviewSpool = await this.atomic.scratch('overview.ndjson');
+      this.marksSpool = await this.atomic.scratch('overview-marks.ndjson');
+    }
     for (const f of this.template.files) {
       this.rows[f.table] = 0;
       if (this.formats.includes('csv')) {
@@ -190,10 +196,12 @@ export class OutputSet {
 
   /**
    * Spools the per-unit totals for the Overview sheet (only when a workbook is written):
-   * units in billing order, then units without any billing row (no points).
+   * units in billing order, then units without any billing row (no points). `marks`: given
+   * once at the Property's end, the cells its findings mark.
    */
-  async addOverview(billing: (BillingRow & { erp_ref?: string | null })[], property: { id: string; name: string }, units: { id: string; name: string; unit_type: string; erp_ref?: string | null }[]): Promise<void> {
+  async addOverview(billing: (BillingRow & { erp_ref?: string | null })[], property: { id: string; name: string }, units: { id: string; name: string; unit_type: string; erp_ref?: string | null }[], marks?: OverviewMarks): Promise<void> {
     if (!this.overviewSpool) return;
+    if (marks) await this.markOverview(property.id, marks);
     const byUnit = new Map<string, OverviewUnit>();
     for (const b of billing) {
       let row = byUnit.get(b.usage_unit_id);
@@ -213,11 +221,17 @@ export class OutputSet {
     for (const r of rows) await this.overviewSpool.write(`${JSON.stringify(r)}\n`);
   }
 
+  /** The Overview cells a Property's findings mark (see overview-marks.ts); once per Property, at its end. */
+  private async markOverview(property_id: string, marks: OverviewMarks): Promise<void> {
+    const line: PropertyMarks = { property_id, marks };
+    await this.marksSpool?.write(`${JSON.stringify(line)}\n`);
+  }
+
   private overview(): OverviewData {
     const metrics = [...this.metricUnits.values()].sort(
       (a, b) => metricRank(a.metric) - metricRank(b.metric) || cmp(a.metric, b.metric) || cmp(a.unit, b.unit),
     );
-    return { metrics, spool: this.overviewSpool?.path ?? null };
+    return { metrics, spool: this.overviewSpool?.path ?? null, marks: this.marksSpool?.path ?? null };
   }
 
   /**
@@ -232,7 +246,7 @@ export class OutputSet {
     }
     let xlsx: XlsxInput | null = null;
     if (this.formats.includes('xlsx')) {
-      for (const s of [...this.spools.values(), this.overviewSpool!]) await this.atomic.closeFile(s);
+      for (const s of [...this.spools.values(), this.overviewSpool!, this.marksSpool!]) await this.atomic.closeFile(s);
       await this.atomic.closeFile(await this.atomic.create(XLSX_FILE)); // exceljs writes the file itself, through its own stream
       xlsx = { ...this.renderSpec()!, rows: { ...this.rows }, overview: this.overview(), about, exportTime };
     }

@@ -1,11 +1,12 @@
-// Names beside the ids, so that review.csv and readings.csv are readable on their own: the
+// Names beside the ids, so that review.csv, readings.csv and segments.csv are readable on their own: the
 // Property, the unit(s) and the meter (metric, serial, localization) of a finding or a
 // reading, from the answers of the Property being written.
 import type { FindingPlace } from '../billing/messages.js';
 import type { PropertyBill } from '../billing/property.js';
-import type { Flag, ReadingRow } from '../billing/types.js';
+import type { Flag, ReadingRow, SegmentRow } from '../billing/types.js';
 import type { MeasuringPoint, MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
 import type { PropertyAnswers } from './journal.js';
+import { overviewMarks, type OverviewMarks } from './overview-marks.js';
 
 interface Point {
   metric: string | null;
@@ -24,6 +25,17 @@ export interface Places {
   readings(rows: readonly ReadingRow[]): ReadingPlaceRow[];
   /** What `readings` adds to a row of this point. */
   readingPlace(pointId: string): ReadingPlace;
+  /** segments.csv rows with the Property's and the unit's name. */
+  segments(rows: readonly SegmentRow[]): NamedSegmentRow[];
+  /** The Overview cells the Property's findings and plausibility rows mark (overview-marks.ts). */
+  marks(flags: readonly Flag[], rows?: Parameters<typeof overviewMarks>[2]): OverviewMarks;
+}
+
+export type NamedSegmentRow = SegmentRow & { property_name: string; usage_unit_name: string | null };
+
+/** A segment row names its Property and unit beside the ids: a printed Segmente sheet is read by name, not by four ids. */
+export function namedSegments(rows: readonly SegmentRow[], property_name: string, unitName: (id: string) => string | undefined): NamedSegmentRow[] {
+  return rows.map((r) => ({ ...r, property_name, usage_unit_name: (r.usage_unit_id === null ? undefined : unitName(r.usage_unit_id)) ?? null }));
 }
 
 export interface ReadingPlace {
@@ -113,5 +125,9 @@ export function placesOf(answers: PropertyAnswers, bill: Pick<PropertyBill, 'seg
     },
     readings: (rows) => points.readings(rows),
     readingPlace: (id) => points.readingPlace(id),
+    segments: (rows) => namedSegments(rows, property_name, (id) => unitNames.get(id)),
+    marks(flags, rows) {
+      return overviewMarks(flags, (f) => this.of(f), rows);
+    },
   };
 }

@@ -6,12 +6,14 @@ import type { MeasuringPointConsumption, MeasuringPoint, UnitConsumption, UsageU
 import { billProperty, type PropertyBill } from '../billing/index.js';
 import { ExitCode, MeterdataError, isMeterdataError } from '../core/errors.js';
 import { currentFigures, devicesOf, figuresOf, reviewProperty, type Figure, type ReviewResult } from '../review/index.js';
+import type { PlausibilityRow } from '../review/types.js';
+import { flagTitles } from '../billing/texts.js';
 import { loadComparisonFolder, type FolderComparison } from './compare-folder.js';
 import type { PropertyAnswers } from './journal.js';
 import { expectedRange, type ExportArgs } from './options.js';
 import type { Reporter } from './progress.js';
 import { mapPool } from '../api/walk.js';
-import { day } from '../i18n/index.js';
+import { day, inLanguage, type Lang } from '../i18n/index.js';
 import { aboutTexts } from './texts-sheets.js';
 import { plausibilityTexts as pt } from './texts-plausibility.js';
 
@@ -51,6 +53,16 @@ async function comparisonRequests<T>(range: { from: string; to: string }, work: 
       cause: e,
     });
   }
+}
+
+/**
+ * plausibility.csv's `findings`: the title of each code in `checks`, in the run's language,
+ * so the file reads without a list of codes beside it (review.csv has its messages). A code
+ * this version has no title for stays as it is.
+ */
+export function withFindings(rows: readonly PlausibilityRow[], lang: Lang): (PlausibilityRow & { findings: string })[] {
+  const titles = inLanguage(flagTitles, lang) as Record<string, string>;
+  return rows.map((r) => ({ ...r, findings: r.checks.map((c) => (Object.hasOwn(titles, c) ? titles[c]! : c)).join('; ') }));
 }
 
 /** null without a review; loads (and checks) a comparison folder before anything is fetched. */

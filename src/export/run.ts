@@ -11,7 +11,7 @@ import { language } from '../i18n/index.js';
 import { aboutRows } from './about.js';
 import { Journal, type JournalHandle, type PropertyAnswers } from './journal.js';
 import { expectedRange, identity, type ExportArgs } from './options.js';
-import { startPlausibility } from './plausibility.js';
+import { startPlausibility, withFindings } from './plausibility.js';
 import { activeTemplate } from './review-options.js';
 import { checkOutDir } from './out-folder.js';
 import { OutputSet, completeOutput, finalNames, discardOutput, writeWorkbookHere, type FileEntry, type RenderAhead, type StagedOutput, type WorkbookWriter } from './output.js';
@@ -197,14 +197,14 @@ export async function stageExport(deps: ExportDeps): Promise<StagedExport> {
       // the units' rows the stream wrote while the walk went on stay where they are what the bill writes first
       const written = stream ? await stream.settle(bill, places) : NOTHING_WRITTEN;
       await output.write('billing', refs.withRef(bill.billing.slice(written.billing)));
-      await output.write('segments', bill.segments.slice(written.segments));
+      await output.write('segments', places.segments(bill.segments.slice(written.segments)));
       await output.write('readings', places.readings(bill.readings.slice(written.readings)));
       await output.write('plant-points', bill.plant);
       const review = plausibility?.review(answers, bill, propRange);
-      if (review) await output.write('plausibility', review.rows);
+      if (review) await output.write('plausibility', withFindings(review.rows, language()));
       const allFlags = [...bill.flags, ...unknownValueFlags(answers, bill.flags), ...(review?.flags ?? []), ...refs.flags(property.id, answers.units.map((u) => u.unit.id))];
       await output.write('review', reviewRows(allFlags, language(), places.of));
-      await output.addOverview(refs.withRef(bill.billing.slice(written.billing)), property, refs.withRef(answers.units.map((u) => u.unit).filter((u) => !written.units.has(u.id))));
+      await output.addOverview(refs.withRef(bill.billing.slice(written.billing)), property, refs.withRef(answers.units.map((u) => u.unit).filter((u) => !written.units.has(u.id))), places.marks(allFlags, review?.rows));
       await renderAhead?.(false);
       api.forgetProperty(property.id); // no request names its units or points again
       for (const f of allFlags) {

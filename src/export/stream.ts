@@ -11,7 +11,7 @@ import { compareUnits } from '../billing/order.js';
 import { listedLinksOf, type EarlyBill, type PropertyBill } from '../billing/property.js';
 import { billUnit, listedPointsOf, type UnitBill } from '../billing/unit.js';
 import type { OutputMark, OutputSet } from './output.js';
-import { PointIndex, type Places, type ReadingPlace } from './places.js';
+import { namedSegments, PointIndex, type Places, type ReadingPlace } from './places.js';
 import type { UnitRefIndex } from './unit-refs.js';
 
 type Entry = { unit: UsageUnit; consumption: UnitConsumption };
@@ -160,7 +160,7 @@ export class PropertyStream {
     this.bills.push(bill);
     const billing = refs.withRef(bill.billing);
     await output.write('billing', billing);
-    await output.write('segments', bill.segments);
+    await output.write('segments', namedSegments(bill.segments, property.name, () => unit.name));
     this.written.billing += bill.billing.length;
     this.written.segments += bill.segments.length;
     this.index.unit(unit, consumption);

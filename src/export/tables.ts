@@ -42,7 +42,9 @@ const COLUMNS: Record<TableName, Record<string, ColumnType>> = {
   },
   segments: {
     property_id: id,
+    property_name: text,
     usage_unit_id: id,
+    usage_unit_name: text,
     measuring_point_id: id,
     metric,
     unit,
@@ -125,6 +127,7 @@ const COLUMNS: Record<TableName, Record<string, ColumnType>> = {
     value_per_m2: num,
     median_per_m2: num,
     checks: flags,
+    findings: text,
   },
 };
 

@@ -30,8 +30,50 @@ export function workbookColumns(cols: TemplateColumn[]): TemplateColumn[] {
   return [...labelled.filter((c) => c.type !== 'id'), ...labelled.filter((c) => c.type === 'id')];
 }
 
-/** The widest a column gets: a finding's message reads better wrapped at 90 than in one endless line. */
-export const widest = (key: string): number => (key === 'message' ? 90 : 60);
+/** Columns of prose: their text wraps inside the column (a finding's message, plausibility.csv's findings, a meter's place). */
+export const wraps = (key: string): boolean => Object.hasOwn(PROSE, key);
+
+/** A column of prose is always this wide (its rows' heights are reckoned with it, see rowHeight); others at most 60. */
+const PROSE: Record<string, number> = { message: 50, findings: 44, localization: 18 };
+export const widest = (key: string): number => (wraps(key) ? PROSE[key]! : 60);
+
+/** Excel's tallest row, in points. */
+const MAX_ROW_HEIGHT = 409;
+/** A line of the default font (Calibri 11), in points, as a row of one line is high. */
+const LINE_HEIGHT = 15;
+
+/**
+ * The height a row needs for its wrapped texts (points; null: one line). Neither Excel nor
+ * LibreOffice fits a row's height to wrapped text when it opens a file, so the rows say it:
+ * a line is reckoned as `width` characters (a column's width counts digits, wider than the
+ * average letter), so a row rather has room to spare than cuts its last line in print.
+ */
+export function rowHeight(texts: readonly { text: string; width: number }[]): number | null {
+  let lines = 1;
+  for (const { text, width } of texts) lines = Math.max(lines, wrappedLines(text, width));
+  return lines > 1 ? Math.min(MAX_ROW_HEIGHT, lines * LINE_HEIGHT) : null;
+}
+
+function wrappedLines(text: string, width: number): number {
+  let lines = 0;
+  for (const paragraph of text.split('\n')) {
+    lines++;
+    let used = 0;
+    for (const word of paragraph.split(' ')) {
+      if (used > 0 && used + 1 + word.length > width) {
+        lines++;
+        used = 0;
+      }
+      used += (used > 0 ? 1 : 0) + word.length;
+      // a word longer than the line is broken across lines
+      if (used > width) {
+        lines += Math.ceil(used / width) - 1;
+        used %= width;
+      }
+    }
+  }
+  return lines;
+}
 
 /**
  * Each column as wide as its header and the longest text among the first WIDTH_SAMPLE
@@ -45,7 +87,8 @@ export class Widths {
     headers: string[],
     private readonly caps: number[],
   ) {
-    this.longest = headers.map((h) => h.length);
+    // a header wraps at its spaces (xlsx-writer.ts): its longest word is what it needs
+    this.longest = headers.map((h) => Math.max(...h.split(' ').map((w) => w.length)));
   }
 
   add(values: readonly CellValue[]): void {

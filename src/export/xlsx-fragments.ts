@@ -11,7 +11,8 @@ import { ExitCode, MeterdataError } from '../core/errors.js';
 import { cellOf, type Row, type TableName } from './tables.js';
 import { scratchText as t } from './texts-scratch.js';
 import type { Template, TemplateColumn } from './templates.js';
-import { cellValue, widest, Widths, workbookColumns, workbookStyle } from './xlsx-cells.js';
+import { cellValue, rowHeight, widest, Widths, workbookColumns, workbookStyle, wraps } from './xlsx-cells.js';
+import { asksAction } from './overview-marks.js';
 import { rowXml, type CellValue, type StyleTable } from './xlsx-rows.js';
 
 /** One table sheet: where its rows are spooled and where its rendered rows go. */
@@ -39,6 +40,8 @@ export class SheetFragment {
   private readonly widthsOf: Widths;
   private readonly style;
   private readonly idOf: ((v: CellValue) => number)[];
+  /** The same with the highlight: a row whose findings ask for action (see `marked`). */
+  private readonly markedIdOf: ((v: CellValue) => number)[];
   /** Bytes of the spool rendered so far (whole lines only), and of the fragment written. */
   private read = 0;
   private written = 0;
@@ -59,7 +62,9 @@ export class SheetFragment {
     this.columns = workbookColumns(spec.columns);
     this.widthsOf = new Widths(this.columns.map((c) => c.header), this.columns.map((c) => widest(c.key)));
     this.style = workbookStyle(template);
-    this.idOf = this.columns.map((c) => styles.column(c.type === 'date' ? template.dateFormat : undefined));
+    const numFmt = (c: TemplateColumn) => (c.type === 'date' ? template.dateFormat : undefined);
+    this.idOf = this.columns.map((c) => styles.column(numFmt(c), false, wraps(c.key)));
+    this.markedIdOf = this.columns.map((c) => styles.column(numFmt(c), true, wraps(c.key)));
   }
 
   /**
@@ -116,13 +121,16 @@ export class SheetFragment {
       const r = parseRow(line, this.spec.spool, this.rowCount + 1);
       const values = new Array<CellValue>(n);
       const ids = new Array<number>(n);
+      const idOf = marked(r) ? this.markedIdOf : this.idOf;
       for (let i = 0; i < n; i++) {
         const c = this.columns[i]!;
         values[i] = cellValue(cellOf(r, c.key), c.type, this.style);
-        ids[i] = this.idOf[i]!(values[i]!);
+        ids[i] = idOf[i]!(values[i]!);
       }
       this.widthsOf.add(values);
-      xml += rowXml(2 + this.rowCount++, values, ids, rowAttributes);
+      const wrapped = this.columns.flatMap((c, i) => (wraps(c.key) && typeof values[i] === 'string' ? [{ text: values[i], width: widest(c.key) }] : []));
+      const ht = wrapped.length ? rowHeight(wrapped) : null;
+      xml += rowXml(2 + this.rowCount++, values, ids, ht === null ? rowAttributes : `${rowAttributes} ht="${ht}" customHeight="1"`);
     }
     return xml;
   }
@@ -134,8 +142,20 @@ export class SheetFragment {
   result(rows?: number): { rows: number; widths: number[]; bytes: number } {
     if (this.carry.length > 0 || this.decoder.end()) throw scratchDamaged(this.spec.spool, t.lastRowIncomplete);
     if (rows !== undefined && rows !== this.rowCount) throw scratchDamaged(this.spec.spool, t.rowCount({ rows: this.rowCount, wrote: rows }));
-    return { rows: this.rowCount, widths: this.widthsOf.widths, bytes: this.written };
+    // a column of prose has its full width whatever its first rows: the rows' heights are reckoned with it
+    const widths = this.widthsOf.widths.map((w, i) => (wraps(this.columns[i]!.key) ? widest(this.columns[i]!.key) : w));
+    return { rows: this.rowCount, widths, bytes: this.written };
   }
+}
+
+/**
+ * A table row a finding asking for action (not billed, review) is about: its own findings
+ * column (billing, segments and plant-point rows' review_flags, plausibility rows' checks)
+ * names one, whether or not the template shows that column.
+ */
+function marked(r: Row): boolean {
+  const codes = r.review_flags ?? r.checks;
+  return Array.isArray(codes) && codes.some((c) => asksAction(String(c)));
 }
 
 function parseRow(line: string, spool: string, n: number): Row {

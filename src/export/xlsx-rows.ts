@@ -39,10 +39,16 @@ function kindOf(v: CellValue): Kind {
 /** The highlight of a figure a finding touches. */
 export const FLAG_FILL: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFE08A' } };
 
+/** A long text (a finding's message) wraps inside its column, so a printed page shows all of it. */
+const WRAP: Partial<ExcelJS.Alignment> = { wrapText: true, vertical: 'top' };
+/** Every cell at the top of its row: beside a wrapped text of several lines, the row's other cells start where it starts. */
+const TOP: Partial<ExcelJS.Alignment> = { vertical: 'top' };
+
 /**
  * Every style a data cell can have: (value kind) × (the template's date format or none) ×
- * (highlight or none), plus the rows' own empty style, each one shared object, registered
- * in one fixed order. `ids` are what that order gives in a fresh registry.
+ * (highlight or none), then text that wraps (× highlight), plus the rows' own empty style,
+ * each one shared object, registered in one fixed order. `ids` are what that order gives in
+ * a fresh registry.
  */
 export class StyleTable {
   private readonly styles = new Map<string, { style: Style; type: number }>();
@@ -53,13 +59,14 @@ export class StyleTable {
     for (const kind of KINDS) {
       for (const numFmt of [undefined, dateFormat]) {
         for (const fill of [false, true]) {
-          const style: Style = {};
+          const style: Style = { alignment: TOP };
           if (numFmt) style.numFmt = numFmt;
           if (fill) style.fill = FLAG_FILL;
           this.styles.set(key(kind, numFmt, fill), { style, type: TYPE_OF[kind] });
         }
       }
     }
+    for (const fill of [false, true]) this.styles.set(key('string', undefined, fill, true), { style: { alignment: WRAP, ...(fill ? { fill: FLAG_FILL } : {}) }, type: TYPE.String });
     this.ids = this.register(new StylesXform(true));
   }
 
@@ -90,9 +97,9 @@ export class StyleTable {
     return this.ids.get(this.style(v, numFmt, fill))!;
   }
 
-  /** A column's style id by the kind of its value (numFmt and fill fixed for the column): no lookup per cell. */
-  column(numFmt?: string, fill?: boolean): (v: CellValue) => number {
-    const [n, u, s, d] = KINDS.map((k) => this.ids.get(this.styles.get(key(k, numFmt, fill ?? false))!.style)!);
+  /** A column's style id by the kind of its value (numFmt, fill and wrap fixed for the column): no lookup per cell. */
+  column(numFmt?: string, fill?: boolean, wrap?: boolean): (v: CellValue) => number {
+    const [n, u, s, d] = KINDS.map((k) => this.ids.get(this.styles.get(key(k, numFmt, fill ?? false, k === 'string' && wrap === true))!.style)!);
     return (v) => (v === null ? n! : typeof v === 'number' ? u! : v instanceof Date ? d! : s!);
   }
 
@@ -103,8 +110,8 @@ export class StyleTable {
   }
 }
 
-function key(kind: Kind, numFmt: string | undefined, fill: boolean): string {
-  return `${kind}\u0000${numFmt ?? ''}\u0000${fill ? 1 : 0}`;
+function key(kind: Kind, numFmt: string | undefined, fill: boolean, wrap = false): string {
+  return `${kind}\u0000${numFmt ?? ''}\u0000${fill ? 1 : 0}${wrap ? '\u0000wrap' : ''}`;
 }
 
 const letters: string[] = [];

@@ -143,10 +143,20 @@ describe('export with the plausibility review', () => {
     const r = await runCli(['export', '--year', '2025', '--compare', '2024', '--template', 'de', '--lang', 'de', '--format', 'csv', '--out', out, '--metric', 'heat'], { env, cwd: home });
     expect(r.code, r.stderr).toBe(0);
     const head = (await readFile(path.join(out, 'plausibility.csv'), 'utf8')).split(/\r?\n/)[0]!;
-    expect(head).toContain('Vergleichswert;Status Vergleichszeitraum;Veränderung in %');
+    expect(head).toContain('Vergleichswert;Status im Vergleichszeitraum;Veränderung in %');
     const review = rows(await readFile(path.join(out, 'review.csv'), 'utf8'), ';');
-    expect(review.find((x) => x['Hinweis-Code'] === 'CALIBRATION_ENDS_SOON' && /14\.05\.2019/.test(x.Hinweis!))!.Hinweis).toMatch(/^Eichfrist endet laut Einbaudatum zum Ende dieses Zeitraums oder im Folgejahr \(Gerät: WMZ-\d+, eingebaut am: 14\.05\.2019, Eichfrist in Jahren: 6, Eichfrist endet \(geschätzt\): 31\.12\.2025\)/);
-    expect(review.filter((x) => x['Hinweis-Code'] === 'CALIBRATION_ENDED' && /eingebaut am: \d\d\.\d\d\.(2019|202\d)/.test(x.Hinweis!))).toEqual([]);
+    expect(review.find((x) => x['Hinweis-Code'] === 'CALIBRATION_ENDS_SOON' && /14\.05\.2019/.test(x.Befund!))!.Befund).toMatch(/^Eichfrist endet laut Einbaudatum zum Ende dieses Zeitraums oder im Folgejahr \(Gerät: WMZ-\d+, eingebaut am: 14\.05\.2019, Eichfrist in Jahren: 6, Eichfrist endet \(geschätzt\): 31\.12\.2025\)/);
+    expect(review.filter((x) => x['Hinweis-Code'] === 'CALIBRATION_ENDED' && /eingebaut am: \d\d\.\d\d\.(2019|202\d)/.test(x.Befund!))).toEqual([]);
+    // the findings column says in words what the codes beside it mean, one title per code
+    const plaus = rows(await readFile(path.join(out, 'plausibility.csv'), 'utf8'), ';');
+    const found = plaus.filter((x) => x['Plausibilitätshinweise'] !== '');
+    expect(found.length).toBeGreaterThan(0);
+    for (const x of found) {
+      const codes = x['Plausibilitätshinweise']!.split('|');
+      expect(x.Befunde!.split('; ')).toHaveLength(codes.length);
+      expect(x.Befunde).not.toMatch(/[A-Z]{3,}_[A-Z_]+/);
+    }
+    expect(found.find((x) => x['Plausibilitätshinweise'] === 'CALIBRATION_ENDED')?.Befunde).toMatch(/^Eichfrist/);
     await writeFile(path.join(home, 'mine.json'), JSON.stringify({ extends: 'generic', files: { plausibility: { file: 'pruefung.csv', columns: ['usage_unit_name', { key: 'change_percent', header: 'Änderung %' }, 'checks'] } } }));
     const mine = path.join(home, 'mine-review');
     const m = await runCli(['export', '--year', '2025', '--compare', '2024', '--template', './mine.json', '--format', 'csv', '--out', mine, '--metric', 'heat'], { env, cwd: home });

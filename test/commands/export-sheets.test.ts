@@ -1,5 +1,5 @@
 // The files read on their own (issue 11): the run's language against the template's layout,
-// names beside the ids in review.csv and readings.csv, and --unit-refs end to end.
+// names beside the ids in review.csv, readings.csv and segments.csv, and --unit-refs end to end.
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,7 +41,7 @@ async function sheetRows(file: string, name: string): Promise<Record<string, unk
   return out;
 }
 
-describe('review.csv and readings.csv name what their ids mean', () => {
+describe('review.csv, readings.csv and segments.csv name what their ids mean', () => {
   it('review.csv carries the Property, unit and meter beside the ids; readings.csv the unit and metric', async () => {
     const out = path.join(home, 'named');
     const r = await runCli(['export', '--year', '2025', '--format', 'csv', '--out', out], { env, cwd: home });
@@ -64,6 +64,15 @@ describe('review.csv and readings.csv name what their ids mean', () => {
     expect(unitReadings.length).toBeGreaterThan(0);
     for (const x of unitReadings) for (const name of x.usage_unit_name!.split(', ')) expect([...unitName.values()]).toContain(name);
     expect(readings.every((x) => x.metric !== '')).toBe(true);
+    // segments.csv names the Property and the unit beside their ids; a plant-room meter's segment has no unit
+    const segments = await table(path.join(out, 'segments.csv'));
+    expect(Object.keys(segments[0]!).slice(0, 5)).toEqual(['property_id', 'property_name', 'usage_unit_id', 'usage_unit_name', 'measuring_point_id']);
+    const propertyName = new Map(billing.map((b) => [b.property_id, b.property_name]));
+    for (const x of segments) {
+      expect(x.property_name).toBe(propertyName.get(x.property_id));
+      expect(x.usage_unit_name).toBe(x.usage_unit_id ? unitName.get(x.usage_unit_id) : '');
+    }
+    expect(segments.some((x) => x.usage_unit_id === '')).toBe(true);
   });
 });
 
@@ -91,8 +100,8 @@ describe('the language of a run and the layout of its files are independent', ()
     const r = await runCli(['export', '--year', '2025', '--template', 'de', '--lang', 'en', '--out', out], { env, cwd: home });
     expect(r.code, r.stderr).toBe(0);
     const review = await table(path.join(out, 'review.csv'), ';');
-    expect(review.map((x) => x.Schweregrad)).toContain('nicht abgerechnet');
-    expect(review.find((x) => x['Hinweis-Code'] === 'CALIBRATION_EXPIRED')!.Hinweis).toMatch(/^Calibration expired: value must not be billed/);
+    expect(review.map((x) => x.Einstufung)).toContain('nicht abgerechnet');
+    expect(review.find((x) => x['Hinweis-Code'] === 'CALIBRATION_EXPIRED')!.Befund).toMatch(/^Calibration expired: value must not be billed/);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(path.join(out, 'billing.xlsx'));
     expect(wb.worksheets.map((w) => w.name)).toEqual(['Overview', 'billing', 'segments', 'readings', 'plant-points', 'review', 'plausibility', 'About']);

@@ -87,7 +87,7 @@ describe('meterdata browse in a terminal', () => {
       we03Row: /WE 03\s+Woh\s+1\. OG links\s+W [\d.,]+ kWh/,
       months: 'Monate:',
       removed: 'ausgebaut 15.06.2025 · Gerätetausch',
-      device: /Zähler WMZ-\d+ · eingebaut 15\.06\.2025 · Faktor 1/,
+      device: /Zähler WMZ-\d+ · eingebaut 15\.06\.2025 · K-Faktor 1/,
       baseline: 'Anfangsstand 12,5 am 15.06.2025 (erfasst)',
       monthNames: /Jan\s+Feb\s+Mär\s+Apr\s+Mai\s+Jun\s+Jul\s+Aug\s+Sep\s+Okt\s+Nov\s+Dez/,
       replaced: /\[i\] Gerätetausch im Zeitraum \(WMZ-\d+\)/,

@@ -6,6 +6,7 @@ import { mkdtemp, readFile, readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import ExcelJS from 'exceljs';
 import { afterAll, expect, it } from 'vitest';
 import { valueWord, type ValueKind } from '../../src/billing/texts-values.js';
 import { headlessLogin } from '../../src/sandbox/headless-login.js';
@@ -78,4 +79,52 @@ it('every sheet of billing.xlsx converts back to the values of its CSV file', as
   expect(deOverview[0]).toContain('Wärme (kWh)');
   expect(deOverview.length - 1).toBe(summary.counts.units);
   expect((await lines(path.join(deConv, 'billing-Info.csv'))).join('\n')).toContain('Von,01.01.2025');
+}, 240_000);
+
+/** Every word of a PDF with its page and box (pdftotext -bbox). */
+async function pdfWords(pdf: string): Promise<{ page: number; x: number; y: number; h: number; text: string }[]> {
+  const { stdout } = await promisify(execFile)('pdftotext', ['-bbox', pdf, '-'], { maxBuffer: 64 << 20 });
+  const unescape = (t: string) => t.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  return stdout.split('<page ').slice(1).flatMap((page, i) =>
+    [...page.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({ page: i + 1, x: Number(m[1]), y: Number(m[2]), h: Number(m[3]) - Number(m[2]), text: unescape(m[4]!) })),
+  );
+}
+
+it('printed (LibreOffice to PDF), no page is below about 7 pt and every finding’s message is there whole', async (ctx) => {
+  requireTool(ctx, 'soffice', 'prints billing.xlsx as an independent spreadsheet program');
+  requireTool(ctx, 'pdftotext', 'reads the printed pages back');
+  sandbox ??= await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22' });
+  const home = await mkdtemp(path.join(os.tmpdir(), 'md-lo-print-'));
+  const env = { METERDATA_HOME: home };
+  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(30_000) });
+  const out = path.join(home, 'out');
+  const r = await runCli(['export', '--year', '2025', '--compare', '2024', '--lang', 'de', '--template', 'de', '--format', 'xlsx', '--out', out], { env, cwd: home });
+  expect(r.code, r.stderr).toBe(0);
+  await promisify(execFile)('soffice', ['--headless', `-env:UserInstallation=file://${home}/lo-profile`, '--convert-to', 'pdf', '--outdir', home, path.join(out, 'billing.xlsx')], { timeout: 120_000 });
+  const words = await pdfWords(path.join(home, 'billing.pdf'));
+  // Text of 11 pt at 100 % is about 13 pt high in its box; 8 is about 7 pt (before: Segmente 2.6, Prüfhinweise 3.9)
+  const pages = new Map<number, typeof words>();
+  for (const w of words) pages.set(w.page, [...(pages.get(w.page) ?? []), w]);
+  for (const [page, ws] of pages) {
+    const heights = ws.map((w) => w.h).sort((a, b) => a - b);
+    expect(heights[Math.floor(heights.length / 2)], `page ${page}`).toBeGreaterThan(8);
+  }
+  // the Befund column of the Prüfhinweise pages, read top to bottom, holds every message whole
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.readFile(path.join(out, 'billing.xlsx'));
+  const ws = wb.getWorksheet('Prüfhinweise')!;
+  const at = (ws.getRow(1).values as string[]).indexOf('Befund');
+  const messages: string[] = [];
+  ws.eachRow((row, n) => void (n > 1 && messages.push(String(row.getCell(at).value))));
+  let printed = '';
+  for (const ws of pages.values()) {
+    const head = ws.find((w) => w.text === 'Befund');
+    if (!head || !ws.some((w) => w.text === 'Einstufung')) continue;
+    printed += ' ' + ws.filter((w) => w.x >= head.x - 1 && w.y > head.y + 1).sort((a, b) => a.y - b.y || a.x - b.x).map((w) => w.text).join(' ');
+  }
+  // LibreOffice breaks a line after a hyphen too (WMZ-|82930745)
+  const plain = (t: string) => t.replace(/\s+/g, ' ').replace(/- /g, '-').trim();
+  expect(messages.length).toBeGreaterThan(100);
+  const all = plain(printed);
+  for (const m of messages) expect(all.includes(plain(m)), m).toBe(true);
 }, 240_000);

@@ -13,9 +13,9 @@ const P = '00000000-0000-4000-8000-000000000001';
 const BILLING = `property_id,property_name,usage_unit_id,usage_unit_name,unit_type,metric,unit,from,to,billable_value,points,review_flags\r\n${P},"Haus, hinten",u-1,WE 01,residential,heat,kWh,2024-01-01,2024-12-31,1200.5,1,\r\n`;
 const PLANT = `property_id,property_name,measuring_point_id,metric,unit,localization,is_difference_meter,is_system_linked,billable_value,status,review_flags\r\n${P},"Haus, hinten",mp-9,water_cold,m3,Keller,false,true,80,measured,UNALLOCATED_POINT\r\n`;
 
-async function folder(opts: { manifest?: (m: Record<string, unknown>) => unknown; billing?: string; rawManifest?: string } = {}): Promise<string> {
+async function folder(opts: { manifest?: (m: Record<string, unknown>) => unknown; billing?: string; rawManifest?: string; files?: Record<string, string> } = {}): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'md-cmp-'));
-  const files: Record<string, string> = { 'billing.csv': BILLING, 'plant-points.csv': PLANT };
+  const files: Record<string, string> = opts.files ?? { 'billing.csv': BILLING, 'plant-points.csv': PLANT };
   const entries = Object.entries(files).map(([name, text]) => ({ name, bytes: Buffer.byteLength(text), sha256: createHash('sha256').update(text).digest('hex') }));
   for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), name === 'billing.csv' && opts.billing !== undefined ? opts.billing : text);
   const manifest = { tool: 'meterdata', identity: { template: 'generic' }, tenant: { id: 't-1', name: WHO.tenant_name }, range: { from: '2024-01-01', to: '2024-12-31' }, files: entries };
@@ -48,6 +48,23 @@ describe('loadComparisonFolder', () => {
       ['unit', 'Haus, hinten', 'u-1', '1200.5', []],
       ['plant', 'Haus, hinten', 'mp-9', '80', ['UNALLOCATED_POINT']],
     ]);
+  });
+
+  // The `de` layout's headers before docs/glossary.md (Messart, Abrechenbarer Wert), as the sandbox's 2024 folder had them.
+  const OLD_DE_BILLING = `\uFEFFLiegenschaft-ID;Liegenschaft;Nutzeinheit-ID;Nutzeinheit;Art der Nutzeinheit;Messart;Einheit;Von;Bis;Abrechenbarer Wert;Messstellen;Prüfhinweise\r\n${P};Haus;u-1;WE 01;Wohnen;Wärme;kWh;01.01.2024;31.12.2024;1200,5;1;\r\n`;
+  const OLD_DE_PLANT = `\uFEFFLiegenschaft-ID;Liegenschaft;Messstellen-ID;Messart;Einheit;Einbauort;Differenzzähler;Systemzuordnung;Abrechenbarer Wert;Status;Prüfhinweise\r\n${P};Haus;mp-9;Kaltwasser;m³;Keller;nein;ja;80;gemessen;UNALLOCATED_POINT\r\n`;
+
+  it('reads a `de` folder written with the former headers (Messart, Abrechenbarer Wert)', async () => {
+    const dir = await folder({ files: { 'billing.csv': OLD_DE_BILLING, 'plant-points.csv': OLD_DE_PLANT }, manifest: (m) => ({ ...m, identity: { template: 'de' } }) });
+    const c = await loadComparisonFolder(dir, WHO);
+    expect(c.byProperty.get(P)!.map((f) => [f.kind, f.metric, f.unit, f.value, f.flags])).toEqual([
+      ['unit', 'heat', 'kWh', '1200.5', []],
+      ['plant', 'water_cold', 'm3', '80', ['UNALLOCATED_POINT']],
+    ]);
+    // and one with today's headers
+    const now = (csv: string) => csv.replaceAll('Messart', 'Verbrauchsart').replaceAll('Abrechenbarer Wert', 'Abrechenbarer Verbrauch');
+    const today = await folder({ files: { 'billing.csv': now(OLD_DE_BILLING), 'plant-points.csv': now(OLD_DE_PLANT) }, manifest: (m) => ({ ...m, identity: { template: 'de' } }) });
+    expect((await loadComparisonFolder(today, WHO)).byProperty.get(P)!.map((f) => f.value)).toEqual(['1200.5', '80']);
   });
 
   it.each([

@@ -63,7 +63,7 @@ describe('CSV writer', () => {
     expect(csv.startsWith('\uFEFF')).toBe(true);
     expect(Buffer.from(csv, 'utf8').subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     expect(csv.slice(1)).toBe(
-      'Messstellen-ID;Nutzeinheit;Messart;Einheit;Geräte-ID;Gerätenummer;Stichtag;Zählerstand;Status;Errechnet;Ersatzwertverfahren\r\n' +
+      'Messstellen-ID;Nutzeinheit;Verbrauchsart;Einheit;Geräte-ID;Zählernummer;Stichtag;Ablesewert;Status;Errechnet;Ersatzwertverfahren\r\n' +
         'p1;WE 1;Warmwasser;m³;d1;"S;1";31.01.2025;12,5;gemessen;nein;\r\n' +
         'p1;WE 1;Warmwasser;m³;d1;S2;28.02.2025;-0,25;berechnet;ja;nach Gradtagzahlen gewichtet\r\n',
     );

@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { renderCsv } from '../../src/export/csv-writer.js';
 import { loadTemplate } from '../../src/export/templates.js';
 import { UsageError } from '../../src/core/errors.js';
-import { setLanguage } from '../../src/i18n/index.js';
+import { inLanguage, setLanguage } from '../../src/i18n/index.js';
+import { columnHeaders } from '../../src/export/texts-sheets.js';
+import { readFile } from 'node:fs/promises';
 import { findEnglish } from '../helpers/catalogues.js';
 
 async function userTemplate(doc: unknown): Promise<{ dir: string; file: string }> {
@@ -27,6 +29,24 @@ async function problem(doc: unknown): Promise<string> {
   }
   throw new Error('template was accepted');
 }
+
+describe('the German words of the de layout (docs/glossary.md)', () => {
+  it('heads every CSV column as the German workbook does, one word for one thing', async () => {
+    const de = await loadTemplate('de', process.cwd());
+    const sheet = inLanguage(columnHeaders, 'de') as unknown as Record<string, string>;
+    for (const f of de.files) for (const c of f.columns) expect(`${f.table}.${c.key}: ${c.header}`).toBe(`${f.table}.${c.key}: ${sheet[c.key]}`);
+  });
+
+  it('uses none of the words the glossary retired, in the layout, the workbook or the glossary’s tables', async () => {
+    const retired = ['Messart', 'Gerätenummer', 'Schweregrad', 'Zählerstand', 'Systemzuordnung', 'Abrechenbarer Wert', 'Anfangswert', 'Endwert'];
+    const glossary = await readFile('docs/glossary.md', 'utf8');
+    const tables = glossary.split('\n').filter((l) => l.startsWith('|')).join('\n');
+    for (const [what, text] of [['templates/de.json', await readFile('templates/de.json', 'utf8')], ['workbook headers', JSON.stringify(inLanguage(columnHeaders, 'de'))], ['glossary', tables]] as const) {
+      for (const w of retired) expect(text.includes(w), `${what} says ${w}`).toBe(false);
+    }
+    for (const w of ['Verbrauchsart', 'Einstufung', 'Zählernummer', 'Ablesewert', 'Anfangsstand', 'Befund']) expect(glossary).toContain(w);
+  });
+});
 
 describe('templates', () => {
   it('loads both built-ins with every table', async () => {
@@ -95,10 +115,10 @@ describe('templates', () => {
     const row = { metric: 'water_cold', unit: 'm3', unit_type: 'residential', usage_unit_name: 'WE 1' };
     const { dir, file } = await userTemplate({ extends: 'de', files: { billing: { columns: ['usage_unit_name', 'metric', 'metric_code', 'unit', 'unit_type_code'] } } });
     const de = await loadTemplate(`./${file}`, dir);
-    expect(renderCsv(de, de.files[0]!, [row]).slice(1)).toBe('Nutzeinheit;Messart;metric_code;Einheit;unit_type_code\r\nWE 1;Kaltwasser;water_cold;m³;residential\r\n');
+    expect(renderCsv(de, de.files[0]!, [row]).slice(1)).toBe('Nutzeinheit;Verbrauchsart;metric_code;Einheit;unit_type_code\r\nWE 1;Kaltwasser;water_cold;m³;residential\r\n');
     const codes = await userTemplate({ extends: 'de', values: 'codes', files: { billing: { columns: ['metric', 'unit'] } } });
     const t = await loadTemplate(`./${codes.file}`, codes.dir);
-    expect(renderCsv(t, t.files[0]!, [row]).slice(1)).toBe('Messart;Einheit\r\nwater_cold;m3\r\n');
+    expect(renderCsv(t, t.files[0]!, [row]).slice(1)).toBe('Verbrauchsart;Einheit\r\nwater_cold;m3\r\n');
     const generic = await loadTemplate('generic', process.cwd());
     expect(renderCsv(generic, { ...generic.files[0]!, columns: generic.files[0]!.columns.filter((c) => c.key === 'metric' || c.key === 'unit_type') }, [row])).toBe('unit_type,metric\r\nresidential,water_cold\r\n');
   });

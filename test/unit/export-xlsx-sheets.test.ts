@@ -9,8 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { aboutRows } from '../../src/export/about.js';
 import { loadTemplate } from '../../src/export/templates.js';
 import { overviewKey } from '../../src/export/tables.js';
-import { CELL_TEXT_MAX, fitCell } from '../../src/export/xlsx-cells.js';
-import { writeXlsx, type OverviewUnit } from '../../src/export/xlsx-writer.js';
+import { CELL_TEXT_MAX, fitCell, rowHeight } from '../../src/export/xlsx-cells.js';
+import { PAGE_WIDTH, pageSetup, writeXlsx, type OverviewUnit } from '../../src/export/xlsx-writer.js';
 import { setLanguage, type Lang } from '../../src/i18n/index.js';
 import { findEnglish } from '../helpers/catalogues.js';
 
@@ -60,7 +60,7 @@ describe('the workbook in German (--lang de), whatever the template', () => {
     const { wb } = await workbook('de', 'generic');
     expect(wb.worksheets.map((w) => w.name)).toEqual(['Übersicht', 'Abrechnung', 'Ablesewerte', 'Prüfhinweise', 'Info']);
     const billing = wb.getWorksheet('Abrechnung')!;
-    expect(headers(billing)).toEqual(['Liegenschaft', 'Nutzeinheit', 'Art der Nutzeinheit', 'Verbrauchsart', 'Einheit', 'Von', 'Bis', 'abrechenbarer Verbrauch', 'Messstellen', 'Prüfhinweise', 'Liegenschaft-ID', 'Nutzeinheit-ID']);
+    expect(headers(billing)).toEqual(['Liegenschaft', 'Nutzeinheit', 'Art der Nutzeinheit', 'Verbrauchsart', 'Einheit', 'Von', 'Bis', 'Abrechenbarer Verbrauch', 'Messstellen', 'Prüfhinweise', 'Liegenschaft-ID', 'Nutzeinheit-ID']);
     expect((billing.getRow(2).values as unknown[]).slice(1, 5)).toEqual(['Haus A', 'WE 1', 'Wohnen', 'Wärme']);
     expect((billing.getRow(3).values as unknown[]).slice(3, 6)).toEqual(['Technik', 'Kaltwasser', 'm³']);
     // a value the contract does not list stays its code
@@ -93,10 +93,10 @@ describe('the workbook in German (--lang de), whatever the template', () => {
 });
 
 describe('the workbook on paper and on screen', () => {
-  it('prints landscape, one page wide, the header row repeated, with an autofilter over every row on every table sheet', async () => {
+  it('prints landscape, fitted to the width only, the header row repeated, with an autofilter over every row on every table sheet', async () => {
     const { wb, file } = await workbook('en', 'generic');
     for (const ws of wb.worksheets.filter((w) => w.name !== 'About')) {
-      expect(ws.pageSetup, ws.name).toMatchObject({ orientation: 'landscape', fitToPage: true, fitToWidth: 1, fitToHeight: 0, printTitlesRow: '1:1' });
+      expect(ws.pageSetup, ws.name).toMatchObject({ orientation: 'landscape', fitToPage: true, fitToHeight: 0, printTitlesRow: '1:1' });
       expect(ws.autoFilter, ws.name).toBeTruthy();
     }
     // the same in the file's XML, as a spreadsheet reads it
@@ -108,6 +108,49 @@ describe('the workbook on paper and on screen', () => {
     expect(sheet).toMatch(/<pageSetup[^>]*orientation="landscape"/);
     expect(sheet).toMatch(/<pageSetup[^>]*fitToHeight="0"/);
     expect(sheet).toMatch(/<autoFilter ref="A1:L4"\/>/);
+  });
+
+  it('prints no sheet below about 66 %: as many pages across as the printed columns need, the first column repeated on each', () => {
+    expect(pageSetup([20, 30, 40])).toMatchObject({ fitToWidth: 1 });
+    expect(pageSetup([20, 30, 40]).printTitlesColumn).toBeUndefined();
+    // the Segmente sheet of the sandbox: 23 printed columns, 4 ids after them
+    const segments = [18, 8, 21, 11, 8, 11, 11, 16, 13, 22, 13, 13, 20, 9, 14, 14, 22, 12, 14, 14, 19, 15, 30, 38, 38, 38, 38];
+    const s = pageSetup(segments, { columns: 23, rows: 178 });
+    expect(s).toMatchObject({ fitToWidth: 3, printTitlesColumn: 'A:A', printArea: 'A$1:W$179' });
+    // each page across holds at most PAGE_WIDTH units, the repeated first column included
+    const printed = segments.slice(0, 23).reduce((a, b) => a + b, 0);
+    expect(printed + 18 * (s.fitToWidth! - 1)).toBeLessThanOrEqual(PAGE_WIDTH * s.fitToWidth!);
+    for (let w = 100; w < 2000; w += 37) {
+      const widths = [20, ...Array<number>(Math.ceil(w / 10)).fill(10)];
+      const across = pageSetup(widths).fitToWidth!;
+      expect(widths.reduce((a, b) => a + b, 0) + 20 * (across - 1)).toBeLessThanOrEqual(PAGE_WIDTH * across);
+    }
+  });
+
+  it('wraps a finding’s message in its column and makes its row as high as its lines, the ids left off the paper', async () => {
+    setLanguage('de');
+    const t = await loadTemplate('generic', process.cwd());
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'md-xlsx-print-'));
+    const message = 'Eichfrist abgelaufen: Wert darf nicht abgerechnet werden (Gerät: KW-1). Bitte den Gerätetausch veranlassen und mit dem Eigentümer klären, wie der Verbrauch verteilt wird (z. B. Schätzung nach § 9a HeizkostenV).';
+    const f = path.join(dir, 'review.ndjson');
+    await writeFile(f, `${JSON.stringify({ ...review, message })}\n${JSON.stringify({ ...review, message: 'kurz' })}\n`);
+    const file = path.join(dir, 'billing.xlsx');
+    await writeXlsx({ file, template: t, spools: { review: f }, overview: { metrics: [], spool: null }, about: [], exportTime: new Date('2026-11-22T10:00:00Z') });
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(file);
+    const ws = wb.getWorksheet('Prüfhinweise')!;
+    const at = headers(ws).indexOf('Befund') + 1;
+    expect(ws.getRow(2).getCell(at).alignment).toMatchObject({ wrapText: true, vertical: 'top' });
+    expect(ws.getRow(2).getCell(1).alignment).toMatchObject({ vertical: 'top' });
+    const width = ws.getColumn(at).width!;
+    expect(ws.getRow(2).height).toBeGreaterThanOrEqual(15 * Math.ceil(message.length / width));
+    expect(ws.getRow(3).height ?? 15).toBe(15);
+    // what is printed: every column up to the message, not the four ids after it
+    expect(headers(ws).slice(at)).toEqual(['Liegenschaft-ID', 'Nutzeinheit-ID', 'Messstellen-ID', 'Geräte-ID']);
+    const book = await (await JSZip.loadAsync(await readFile(file))).file('xl/workbook.xml')!.async('string');
+    expect(book).toContain(`&apos;Prüfhinweise&apos;!$A$1:$H$3</definedName>`);
+    expect(rowHeight([{ text: 'x '.repeat(2000), width: 10 }])).toBe(409); // Excel's tallest row
+    expect(rowHeight([{ text: 'kurz', width: 10 }])).toBeNull();
   });
 
   it('makes a column as wide as its longest name, within bounds', async () => {

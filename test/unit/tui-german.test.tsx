@@ -105,7 +105,7 @@ describe('browse in German', () => {
     expect(f).toContain('Wohnen · 3 links · Lindenstraße 12, 10115 Berlin');
     expect(f).toContain('── Wärme (kWh) · 1 Messstelle ──');
     expect(f).toContain('Messstelle 00000000 · abgerechnet 2.110 kWh · Anteil 1 · Anlage zugeordnet · Bad, Heizkörper');
-    expect(f).toContain('Zähler HZ-OLD-0815 · eingebaut 01.05.2016 · Faktor 1 · Qundis');
+    expect(f).toContain('Zähler HZ-OLD-0815 · eingebaut 01.05.2016 · K-Faktor 1 · Qundis');
     expect(f).toContain('ausgebaut 30.06.2025 · Gerätetausch');
     expect(f).toContain('Anfangsstand 1.000 am 31.12.2024 (letztes Monatsende vor dem Zeitraum)');
     expect(f).toContain('Endstand 2.210 · abrechenbar 1.210 · M gemessen');
