@@ -4,7 +4,7 @@
 // about the unit as a whole (a new unit, a missing ERP reference) the unit's name. The
 // billing rows' own flags already mark their cells (output.ts); these are the findings
 // known only at a Property's end: the plausibility review's, the ERP references', and the
-// Property-wide ones that name their rows in plausibility.csv (ESTIMATED_SHARE_HIGH).
+// Property-wide ones that name their rows in plausibility.csv (ESTIMATED_AREA_HIGH).
 // Information (info) marks nothing: it needs no action, and would colour most cells.
 import type { FindingPlace } from '../billing/messages.js';
 import { FLAG_SEVERITY, type Flag, type FlagCode } from '../billing/types.js';

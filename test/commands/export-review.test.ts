@@ -64,7 +64,7 @@ describe('an earlier export in the default folder', () => {
     expect(r.code).toBe(2);
     const dir = path.join(cwd, 'meterdata-2025-01-01_2025-12-31');
     expect(r.stderr).toBe(
-      `meterdata: Der Standardordner ${dir} enthält bereits einen Export mit anderen Einstellungen: Plausibilitätsprüfung keine → Vergleich mit 2024.\n` +
+      `meterdata: Der Standardordner ${dir} enthält bereits einen Export mit anderen Einstellungen: Plausibilitätsprüfung ohne Vergleich → Vergleich mit 2024.\n` +
         '  Ohne --out schreibt meterdata in diesen Standardordner: Wählen Sie mit --out ORDNER einen anderen, oder löschen Sie diesen Ordner zuerst.\n',
     );
     expect(sandbox.log.total).toBe(before);

@@ -11,9 +11,10 @@ describe('overviewMarks', () => {
     expect(overviewMarks([makeFlag('CALIBRATION_ENDED', at), makeFlag('CALIBRATION_ENDED', at)], place('heat'))).toEqual([['u1', 'heat']]);
     expect(overviewMarks([makeFlag('UNIT_REF_MISSING', { ...at, measuring_point_id: null })], place(null))).toEqual([['u1', null]]);
     expect(overviewMarks([makeFlag('CALIBRATION_ENDS_SOON', at), makeFlag('SYNTHETIC_VALUE', at)], place('heat'))).toEqual([]);
-    // a Property-wide finding has no unit: its rows in plausibility.csv mark theirs
-    const wide = makeFlag('ESTIMATED_SHARE_HIGH', { ...at, usage_unit_id: null, measuring_point_id: null });
-    const rows = [{ usage_unit_id: 'u2', metric: 'water_warm', checks: ['ESTIMATED_SHARE_HIGH'] }, { usage_unit_id: 'u3', metric: 'heat', checks: ['CALIBRATION_ENDS_SOON', 'SOMETHING_NEW'] }];
+    // a Property-wide finding has no unit: its rows in plausibility.csv mark theirs (§ 9a Abs. 2's area finding
+    // asks for action; the estimated share of the consumption is an info since the area rule took its place)
+    const wide = makeFlag('ESTIMATED_AREA_HIGH', { ...at, usage_unit_id: null, measuring_point_id: null });
+    const rows = [{ usage_unit_id: 'u2', metric: 'water_warm', checks: ['ESTIMATED_AREA_HIGH'] }, { usage_unit_id: 'u3', metric: 'heat', checks: ['CALIBRATION_ENDS_SOON', 'SOMETHING_NEW'] }, { usage_unit_id: 'u4', metric: 'water_cold', checks: ['ESTIMATED_SHARE_HIGH'] }];
     expect(overviewMarks([wide], place('water_warm'), rows)).toEqual([['u2', 'water_warm']]);
   });
 });
