@@ -79,13 +79,32 @@ export async function readConfig(env: NodeJS.ProcessEnv): Promise<ConfigFile> {
  */
 export async function loadProfiles(env: NodeJS.ProcessEnv): Promise<Record<string, Profile>> {
   const profiles = (await readConfig(env)).profiles ?? {};
-  for (const name of Object.keys(profiles)) checkedProfile(env, name, profiles[name]);
+  for (const name of Object.keys(profiles)) {
+    const twin = caseTwin(profiles, name);
+    if (twin !== undefined) throw new UsageError(ft.caseTwins({ a: name, b: twin, file: configFile(env) }), ft.caseTwinsHint, 'CONFIG_PROFILE_INVALID');
+    checkedProfile(env, name, profiles[name]);
+  }
   return profiles;
 }
 
+/**
+ * The profile of that name, if config.json has one. A name that differs from another entry only
+ * in case is refused, also before a login creates it: the credentials file (`Alpha.json`,
+ * `alpha.json`), the keychain entry on Windows and a portfolio's folder ignore case on Windows
+ * and macOS, so one profile would use, or a login overwrite, the other's connection.
+ */
 export async function loadProfile(env: NodeJS.ProcessEnv, name: string): Promise<Profile | undefined> {
-  const raw = own((await readConfig(env)).profiles, name);
+  const profiles = (await readConfig(env)).profiles;
+  const twin = caseTwin(profiles, name);
+  if (twin !== undefined) throw new UsageError(ft.caseTwin({ name, twin, file: configFile(env) }), ft.caseTwinHint({ twin }), 'PROFILE_NAME_INVALID');
+  const raw = own(profiles, name);
   return raw === undefined ? undefined : checkedProfile(env, name, raw);
+}
+
+/** Another entry whose name is `name` in other letter case. */
+function caseTwin(profiles: Record<string, unknown> | undefined, name: string): string | undefined {
+  const folded = name.toLowerCase();
+  return Object.keys(profiles ?? {}).find((k) => k !== name && k.toLowerCase() === folded);
 }
 
 /**

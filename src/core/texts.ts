@@ -75,6 +75,12 @@ export const fileTexts = catalogue(
     profileKeyInvalid: (p: { profile: string; file: string }) => `The profile entry "${p.profile}" in ${p.file} cannot be used: its name is not a valid profile name.`,
     profileKeyHint: (p: { profile: string }) =>
       `Rename or remove the entry profiles."${p.profile}" in that file (names use letters, digits, ".", "_" or "-", at most 64 characters).`,
+    caseTwin: (p: { name: string; twin: string; file: string }) =>
+      `The profile name "${p.name}" differs from the profile "${p.twin}" in ${p.file} only in upper and lower case: on Windows and macOS both would use one sign-in and one folder.`,
+    caseTwinHint: (p: { twin: string }) => `Use --profile ${p.twin}, or choose a name that differs in more than case.`,
+    caseTwins: (p: { a: string; b: string; file: string }) =>
+      `The profiles "${p.a}" and "${p.b}" in ${p.file} differ only in upper and lower case: on Windows and macOS both would use one sign-in and one folder.`,
+    caseTwinsHint: 'Remove one of the two entries from that file, or rename it to a name that differs in more than case.',
   },
   {
     empty: 'sie ist leer',
@@ -108,5 +114,11 @@ export const fileTexts = catalogue(
     profileKeyInvalid: (p) => `Der Profileintrag „${p.profile}“ in ${p.file} ist nicht verwendbar: sein Name ist kein gültiger Profilname.`,
     profileKeyHint: (p) =>
       `Bitte benennen Sie den Eintrag profiles.„${p.profile}“ in dieser Datei um oder entfernen Sie ihn (Namen aus Buchstaben, Ziffern, „.“, „_“ oder „-“, höchstens 64 Zeichen).`,
+    caseTwin: (p) =>
+      `Der Profilname „${p.name}“ unterscheidet sich vom Profil „${p.twin}“ in ${p.file} nur in Groß- und Kleinschreibung: unter Windows und macOS würden beide dieselbe Anmeldung und denselben Ordner verwenden.`,
+    caseTwinHint: (p) => `Bitte verwenden Sie --profile ${p.twin}, oder wählen Sie einen Namen, der sich nicht nur in der Schreibweise unterscheidet.`,
+    caseTwins: (p) =>
+      `Die Profile „${p.a}“ und „${p.b}“ in ${p.file} unterscheiden sich nur in Groß- und Kleinschreibung: unter Windows und macOS würden beide dieselbe Anmeldung und denselben Ordner verwenden.`,
+    caseTwinsHint: 'Bitte entfernen Sie einen der beiden Einträge aus der Datei, oder benennen Sie ihn so um, dass sich die Namen nicht nur in der Schreibweise unterscheiden.',
   },
 );
