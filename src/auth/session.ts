@@ -58,6 +58,8 @@ export class Session {
   onRefresh: ((rec: StoredRecord) => void) | undefined;
   /** The one subscriber to "tokens refreshed" (the connection: one /whoami for the new token), awaited before the token is used. */
   whenRefreshed: ((rec: StoredRecord) => Promise<void>) | undefined;
+  /** Asked before a token-endpoint 429 is waited out (the connection's total of Retry-After pauses); an error ends the refresh. */
+  mayWait: ((ms: number, endpoint: string) => Error | null) | undefined;
 
   constructor(
     public profile: Profile,
@@ -151,7 +153,7 @@ export class Session {
     if (!(await lock.stillHeld())) return this.takenOverDuringIntent(intended, relogin);
     let tokens: TokenSet;
     try {
-      tokens = await refreshGrant(config, current.refresh_token, dpopHandle(config, key), this.profile, this.signal);
+      tokens = await refreshGrant(config, current.refresh_token, dpopHandle(config, key), this.profile, this.signal, this.mayWait);
     } catch (e) {
       // Lost after sending: remember it, so nobody resends the token. Otherwise the token was not used.
       const settled = e instanceof RefreshAnswerLostError ? markedUncertain(current) : current;

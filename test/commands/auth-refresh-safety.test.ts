@@ -192,6 +192,20 @@ describe('token endpoint answers', () => {
     expect(readFileSync(file, 'utf8')).toBe(before);
   }, 20_000);
 
+  it("its 429 waits count against the connection's total of Retry-After pauses: past it RATE_LIMIT_BUDGET_SPENT, exit 5, the store untouched", async () => {
+    const { env, file } = await signedIn();
+    expiresIn(file, -1000);
+    const before = readFileSync(file, 'utf8');
+    at.proxy.intercept = async (r) => (r.path === '/oauth/token' ? tooMany : undefined);
+    const posts = tokenPosts();
+    // a total of 1.5 s: the first 1 s wait fits, the second does not (without the total: 3 waits, 4 posts)
+    const tok = await runCli(['token'], { env: { ...env, METERDATA_TEST_HOOKS: '1', METERDATA_TEST_RETRY_AFTER_TOTAL_MS: '1500' } });
+    expect(tok.code, tok.stderr).toBe(5);
+    expect(tok.stderr).toMatch(/has had this run wait 1 second in all \(HTTP 429, Retry-After\) and now asks for 1 second more before the next request to POST http:\/\/[^ ]+\/oauth\/token/);
+    expect(tokenPosts()).toBe(posts + 2);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+  }, 20_000);
+
   it('a 429 asking for more than 30 s: not waited, exit 5 saying when to run again, the store untouched', async () => {
     const { env, file } = await signedIn();
     expiresIn(file, -1000);
