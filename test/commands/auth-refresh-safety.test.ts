@@ -239,6 +239,31 @@ describe('token endpoint answers', () => {
     expect(readFileSync(file, 'utf8')).toBe(before);
   }, 20_000);
 
+  it("Ctrl-C while waiting for another process's refresh lock: exit 130 at once, no refresh sent, the record untouched", async () => {
+    const { env, file } = await signedIn();
+    expiresIn(file, -1000);
+    const before = readFileSync(file, 'utf8');
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    // another process's refresh, 4 s long (without the abort ending the wait, the run refreshed right after it)
+    const holder = withRefreshLock(env, 'default', async () => {
+      locked();
+      await new Promise((r) => setTimeout(r, 4000));
+    });
+    await isLocked;
+    const ctrlC = new AbortController();
+    setTimeout(() => ctrlC.abort(new InterruptedError('Interrupted by SIGTERM.')), 300);
+    const posts = tokenPosts();
+    const started = Date.now();
+    const tok = await runCli(['token'], { env, signal: ctrlC.signal });
+    const took = Date.now() - started;
+    await holder;
+    expect(tok.code, tok.stderr).toBe(130);
+    expect(tokenPosts()).toBe(posts);
+    expect(took).toBeLessThan(3000);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+  }, 20_000);
+
   it('a 5xx is not retried, and the token is never sent again (the server may have rotated it before failing)', async () => {
     const { env, file } = await signedIn();
     expiresIn(file, -1000);
