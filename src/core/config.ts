@@ -96,7 +96,12 @@ export async function loadProfiles(env: NodeJS.ProcessEnv): Promise<Record<strin
 export async function loadProfile(env: NodeJS.ProcessEnv, name: string): Promise<Profile | undefined> {
   const profiles = (await readConfig(env)).profiles;
   const twin = caseTwin(profiles, name);
-  if (twin !== undefined) throw new UsageError(ft.caseTwin({ name, twin, file: configFile(env) }), ft.caseTwinHint({ twin }), 'PROFILE_NAME_INVALID');
+  if (twin !== undefined) {
+    // both entries there: the file is to be corrected (not replaced by a login, which would write the one sign-in both share)
+    const file = configFile(env);
+    if (own(profiles, name)) throw new UsageError(ft.caseTwins({ a: name, b: twin, file }), ft.caseTwinsHint, 'PROFILE_NAME_INVALID');
+    throw new UsageError(ft.caseTwin({ name, twin, file }), ft.caseTwinHint({ twin }), 'PROFILE_NAME_INVALID');
+  }
   const raw = own(profiles, name);
   return raw === undefined ? undefined : checkedProfile(env, name, raw);
 }

@@ -109,6 +109,7 @@ describe('profile names that differ only in case', () => {
     for (const profile of ['default', 'Default']) {
       const r = await runCli(['token', '--profile', profile], { env });
       expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain('Remove one of the two entries from that file');
       expect(r.stdout).toBe('');
     }
     expect(at.proxy.requests.length).toBe(seen);
