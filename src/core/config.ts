@@ -169,7 +169,8 @@ export async function removeProfileFields(env: NodeJS.ProcessEnv, name: string, 
   });
 }
 
-const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+// Not ending in a dot: Windows drops it from a folder's name, so a portfolio's <out>/alpha. would be <out>/alpha.
+const PROFILE_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,62}[A-Za-z0-9_-])?$/;
 
 export function resolveProfileName(opts: { profile?: unknown }, env: NodeJS.ProcessEnv): string {
   const name = (typeof opts.profile === 'string' && opts.profile) || env.METERDATA_PROFILE || 'default';
