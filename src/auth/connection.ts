@@ -4,6 +4,7 @@
 // per new token feeds both the profile reconcile and every client's withdrawn-access check.
 import { defaultConcurrency, createApiClient } from '../api/client.js';
 import type { ApiClient, ApiClientOptions } from '../api/contracts.js';
+import { waitBudgetSpent } from '../api/limits.js';
 import { RateBudget, Scheduler } from '../api/pacer.js';
 import { readWindow, sharedWindowFile, writeWindow } from '../api/shared-window.js';
 import type { WhoAmI } from '../api/types.js';
@@ -72,7 +73,12 @@ class Link implements Connection {
     budget.seed(seeded.map((t) => t - this.offset));
     this.scheduler = new Scheduler(budget, defaultConcurrency(budget.perWindow));
     this.windowFile = sharedWindowFile(o.env, profile.name);
-    if (session) session.whenRefreshed = (rec) => this.refreshed(rec);
+    if (session) {
+      session.whenRefreshed = (rec) => this.refreshed(rec);
+      // The token endpoint's 429 pauses are this connection's too: one total for the run (or browse's hour).
+      const { scheduler } = this;
+      session.mayWait = (ms, endpoint) => (scheduler.pauseFor(ms) ? null : waitBudgetSpent(endpoint, ms, scheduler.pausedMs(), scheduler.budget.maxPausedMs, Date.now()));
+    }
   }
 
   api(opts: ClientOptions = {}): ApiClient {
@@ -164,10 +170,12 @@ async function budgetFor(o: ConnectionOptions, profile: string): Promise<{ budge
   // Tests shorten the window so a "minute" of requests takes seconds, and widen the burst so a run spends its window at once.
   const windowMs = testNumber(o.env, 'RATE_WINDOW_MS');
   const burst = testNumber(o.env, 'RATE_BURST');
+  const maxPausedMs = testNumber(o.env, 'RETRY_AFTER_TOTAL_MS');
   const budget = new RateBudget({
     perMinute: o.rateLimitPerMinute ?? 300,
     ...(windowMs ? { windowMs, marginMs: Math.min(1000, windowMs / 10) } : {}),
     ...(burst ? { burst } : {}),
+    ...(maxPausedMs ? { maxPausedMs } : {}),
     ...(o.pauseWindowMs ? { pauseWindowMs: o.pauseWindowMs } : {}),
   });
   return { budget, seeded: await readWindow(sharedWindowFile(o.env, profile), Date.now(), budget.windowMs) };

@@ -30,15 +30,19 @@ export function lockPathFor(env: NodeJS.ProcessEnv, profile: string): string {
   return path.join(dirs(env).state, 'locks', `${profile}.refresh`);
 }
 
-/** Runs `fn` while holding the profile's refresh lock; waits up to ~60 s for another holder. */
-export async function withRefreshLock<T>(env: NodeJS.ProcessEnv, profile: string, fn: (lock: RefreshLock) => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` while holding the profile's refresh lock; waits up to ~60 s for another holder.
+ * `signal` (Ctrl-C, SIGTERM) ends that wait at once: a run told to stop must not start a refresh
+ * a minute later, where a kill that follows would lose its answer.
+ */
+export async function withRefreshLock<T>(env: NodeJS.ProcessEnv, profile: string, fn: (lock: RefreshLock) => Promise<T>, signal?: AbortSignal): Promise<T> {
   const file = lockPathFor(env, profile);
   await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const { stale, update } = timings(env);
   let compromised = false;
   let release: () => Promise<void>;
   try {
-    release = await lockfile.lock(file, {
+    release = await untilAborted(lockfile.lock(file, {
       realpath: false,
       stale,
       update,
@@ -48,8 +52,9 @@ export async function withRefreshLock<T>(env: NodeJS.ProcessEnv, profile: string
         // this before sending a refresh and before persisting its answer (session.ts).
         compromised = true;
       },
-    });
+    }), signal);
   } catch (e) {
+    if (signal?.aborted) throw signal.reason;
     throw new ServiceUnavailableError(t.lockTimeout, {
       code: 'AUTH_LOCK_TIMEOUT',
       hint: t.lockTimeoutHint({ file: `${file}.lock` }),
@@ -74,6 +79,23 @@ export async function withRefreshLock<T>(env: NodeJS.ProcessEnv, profile: string
   } finally {
     await release().catch(() => undefined);
   }
+}
+
+/** The lock once taken, or the abort's reason; a lock taken after the abort is released at once. */
+function untilAborted(locking: Promise<() => Promise<void>>, signal: AbortSignal | undefined): Promise<() => Promise<void>> {
+  if (!signal) return locking;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      locking.then((release) => release()).catch(() => undefined);
+      reject(signal.reason);
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    locking.then(
+      (release) => (signal.removeEventListener('abort', onAbort), resolve(release)),
+      (e: unknown) => (signal.removeEventListener('abort', onAbort), reject(e)),
+    );
+  });
 }
 
 /** Within one process: concurrent callers with the same key share one promise. */

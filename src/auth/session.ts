@@ -58,6 +58,8 @@ export class Session {
   onRefresh: ((rec: StoredRecord) => void) | undefined;
   /** The one subscriber to "tokens refreshed" (the connection: one /whoami for the new token), awaited before the token is used. */
   whenRefreshed: ((rec: StoredRecord) => Promise<void>) | undefined;
+  /** Asked before a token-endpoint 429 is waited out (the connection's total of Retry-After pauses); an error ends the refresh. */
+  mayWait: ((ms: number, endpoint: string) => Error | null) | undefined;
 
   constructor(
     public profile: Profile,
@@ -102,9 +104,9 @@ export class Session {
     return flights.run(`${this.env.METERDATA_HOME ?? ''}\0${this.profile.name}`, async () => {
       if (rejectedToken !== undefined && this.record.access_token !== rejectedToken && usable(this.record, Date.now())) return this.record;
       if (rejectedToken !== undefined) this.budget.rejected();
-      let outcome = await withRefreshLock(this.env, this.profile.name, (lock) => this.refreshLocked(rejectedToken, lock));
+      let outcome = await withRefreshLock(this.env, this.profile.name, (lock) => this.refreshLocked(rejectedToken, lock), this.signal);
       // Lost the lock before sending: another process is refreshing; wait for it and use its result.
-      if (outcome === 'lock-lost') outcome = await withRefreshLock(this.env, this.profile.name, (lock) => this.refreshLocked(rejectedToken, lock));
+      if (outcome === 'lock-lost') outcome = await withRefreshLock(this.env, this.profile.name, (lock) => this.refreshLocked(rejectedToken, lock), this.signal);
       if (outcome === 'lock-lost') throw lockLost();
       this.record = outcome.record;
       if (outcome.refreshed) await this.afterRefresh(outcome.record);
@@ -151,7 +153,9 @@ export class Session {
     if (!(await lock.stillHeld())) return this.takenOverDuringIntent(intended, relogin);
     let tokens: TokenSet;
     try {
-      tokens = await refreshGrant(config, current.refresh_token, dpopHandle(config, key), this.profile, this.signal);
+      // told to stop while waiting for the lock or writing the intent: no refresh starts now
+      if (this.signal?.aborted) throw this.signal.reason;
+      tokens = await refreshGrant(config, current.refresh_token, dpopHandle(config, key), this.profile, this.signal, this.mayWait);
     } catch (e) {
       // Lost after sending: remember it, so nobody resends the token. Otherwise the token was not used.
       const settled = e instanceof RefreshAnswerLostError ? markedUncertain(current) : current;

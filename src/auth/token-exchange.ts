@@ -46,7 +46,18 @@ const RETRY_AFTER_MAX_S = 30;
  * A 429 is the only failure retried: the server turned the request away before using the
  * refresh token. A 5xx or a lost answer may come after a rotation, so it is never resent.
  */
-export async function refreshGrant(config: oidc.Configuration, refreshToken: string, dpop: oidc.DPoPHandle | undefined, profile: Profile, signal?: AbortSignal): Promise<TokenSet> {
+/**
+ * `mayWait`: asked before each 429 wait, with its length and the endpoint; an error ends the
+ * refresh instead (the run's Retry-After pauses have a total, the token endpoint's count too).
+ */
+export async function refreshGrant(
+  config: oidc.Configuration,
+  refreshToken: string,
+  dpop: oidc.DPoPHandle | undefined,
+  profile: Profile,
+  signal?: AbortSignal,
+  mayWait?: (ms: number, endpoint: string) => Error | null,
+): Promise<TokenSet> {
   return watched(config, async (wire) => {
     for (let attempt = 0; ; attempt++) {
       try {
@@ -61,6 +72,8 @@ export async function refreshGrant(config: oidc.Configuration, refreshToken: str
         const wait = httpStatusOf(e) === 429 ? retryAfterSeconds(e) : undefined;
         if (wait !== undefined && wait > RETRY_AFTER_MAX_S) throw tokenWaitTooLong(wait);
         if (wait === undefined || attempt >= REFRESH_429_RETRIES) throw tokenError(e, 'refresh', profile, undefined, wire);
+        const refused = mayWait?.(wait * 1000, `POST ${config.serverMetadata().token_endpoint ?? profile.auth_url}`);
+        if (refused) throw refused;
         // Ctrl-C ends the wait (no request is on its way then); never a request in flight.
         await sleep(wait * 1000, undefined, { signal }).catch((err: unknown) => Promise.reject(signal?.reason ?? err));
       }

@@ -2,19 +2,39 @@
 // (config.json, the stored sign-in, the manifest in --out, the saved progress, its spools).
 // Only a plain file is read, and never past a bound: a FIFO or /dev/stdin would block the
 // run, /dev/zero would be read until memory runs out, a file growing meanwhile never ends.
-import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { fileTexts as ft } from './texts.js';
 
 /** `stat`: the file read (or refused), from the descriptor read through. */
 export type BoundedRead = ({ ok: true; bytes: Buffer } | { ok: false; why: 'folder' | 'not-a-file' | 'too-large' }) & { stat: Stats };
 
+/** What opening a socket (ENXIO) or a link that leads round in a circle (ELOOP) says: no file of ours is there. */
+const NO_FILE_OF_OURS = new Set(['ENXIO', 'ELOOP']);
+
 /** The file's bytes, or why it is not read; errors of the file system (ENOENT, EACCES) are thrown. */
+
 export function readBounded(file: string, maxBytes: number): BoundedRead {
-  const first = statSync(file);
+  let first: Stats;
+  try {
+    first = statSync(file);
+  } catch (e) {
+    // a link that leads round in a circle is no file of ours, as a pipe is not (the link itself is the file found)
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP') return { ok: false, why: 'not-a-file', stat: lstatSync(file) };
+    throw e;
+  }
   if (first.isDirectory()) return { ok: false, why: 'folder', stat: first };
-  // Opened without blocking (a FIFO without a writer would block here), checked once open.
-  const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  // a pipe, a device or a socket (which cannot even be opened: ENXIO) is refused as what it is
+  if (!first.isFile()) return { ok: false, why: 'not-a-file', stat: first };
+  let fd: number;
+  try {
+    // Opened without blocking (a FIFO without a writer would block here), checked once open.
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    // replaced by a socket or a looping link since the stat
+    if (NO_FILE_OF_OURS.has((e as NodeJS.ErrnoException).code ?? '')) return { ok: false, why: 'not-a-file', stat: first };
+    throw e;
+  }
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) return { ok: false, why: 'not-a-file', stat };
@@ -69,7 +89,13 @@ export function readOwnFile(file: string, maxBytes = OWN_FILE_MAX): { text: stri
  * neither block the run nor be read forever. Errors of the file system are thrown.
  */
 export async function openPlain(file: string): Promise<{ handle: FileHandle } | { problem: string }> {
-  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  let handle: FileHandle;
+  try {
+    handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    if (NO_FILE_OF_OURS.has((e as NodeJS.ErrnoException).code ?? '')) return { problem: ft.notPlainFile };
+    throw e;
+  }
   const st = await handle.stat().catch(async (e: unknown) => {
     await handle.close();
     throw e;

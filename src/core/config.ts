@@ -79,13 +79,37 @@ export async function readConfig(env: NodeJS.ProcessEnv): Promise<ConfigFile> {
  */
 export async function loadProfiles(env: NodeJS.ProcessEnv): Promise<Record<string, Profile>> {
   const profiles = (await readConfig(env)).profiles ?? {};
-  for (const name of Object.keys(profiles)) checkedProfile(env, name, profiles[name]);
+  for (const name of Object.keys(profiles)) {
+    const twin = caseTwin(profiles, name);
+    if (twin !== undefined) throw new UsageError(ft.caseTwins({ a: name, b: twin, file: configFile(env) }), ft.caseTwinsHint, 'CONFIG_PROFILE_INVALID');
+    checkedProfile(env, name, profiles[name]);
+  }
   return profiles;
 }
 
+/**
+ * The profile of that name, if config.json has one. A name that differs from another entry only
+ * in case is refused, also before a login creates it: the credentials file (`Alpha.json`,
+ * `alpha.json`), the keychain entry on Windows and a portfolio's folder ignore case on Windows
+ * and macOS, so one profile would use, or a login overwrite, the other's connection.
+ */
 export async function loadProfile(env: NodeJS.ProcessEnv, name: string): Promise<Profile | undefined> {
-  const raw = own((await readConfig(env)).profiles, name);
+  const profiles = (await readConfig(env)).profiles;
+  const twin = caseTwin(profiles, name);
+  if (twin !== undefined) {
+    // both entries there: the file is to be corrected (not replaced by a login, which would write the one sign-in both share)
+    const file = configFile(env);
+    if (own(profiles, name)) throw new UsageError(ft.caseTwins({ a: name, b: twin, file }), ft.caseTwinsHint, 'PROFILE_NAME_INVALID');
+    throw new UsageError(ft.caseTwin({ name, twin, file }), ft.caseTwinHint({ twin }), 'PROFILE_NAME_INVALID');
+  }
+  const raw = own(profiles, name);
   return raw === undefined ? undefined : checkedProfile(env, name, raw);
+}
+
+/** Another entry whose name is `name` in other letter case. */
+function caseTwin(profiles: Record<string, unknown> | undefined, name: string): string | undefined {
+  const folded = name.toLowerCase();
+  return Object.keys(profiles ?? {}).find((k) => k !== name && k.toLowerCase() === folded);
 }
 
 /**
@@ -145,7 +169,8 @@ export async function removeProfileFields(env: NodeJS.ProcessEnv, name: string, 
   });
 }
 
-const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+// Not ending in a dot: Windows drops it from a folder's name, so a portfolio's <out>/alpha. would be <out>/alpha.
+const PROFILE_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,62}[A-Za-z0-9_-])?$/;
 
 export function resolveProfileName(opts: { profile?: unknown }, env: NodeJS.ProcessEnv): string {
   const name = (typeof opts.profile === 'string' && opts.profile) || env.METERDATA_PROFILE || 'default';

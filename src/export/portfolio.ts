@@ -14,6 +14,7 @@ import { loadProfiles, resolveProfileName, writeFileAtomic } from '../core/confi
 import { ExitCode, MeterdataError, NotSignedInError, UsageError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { dirs } from '../core/paths.js';
+import { terminalSafeJson } from '../core/terminal-text.js';
 import { Slots } from './held.js';
 import { identity, parseExportArgs, type ExportArgs } from './options.js';
 import { checkOutDir, checkWritable, MANIFEST } from './out-folder.js';
@@ -240,7 +241,8 @@ async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<num
   if (!unwritten && results.every((r) => r.outcome !== 'failed')) {
     await record.clear().catch((e: Error) => io.stderr.write(t.notCleared({ why: e.message, file: record.file })));
   }
-  if (base.json) for (const r of results) io.stdout.write(`${JSON.stringify(profileJson(r))}\n`);
+  // as the single export's object: a message or folder name with a control or bidi character is escaped
+  if (base.json) for (const r of results) io.stdout.write(`${terminalSafeJson(profileJson(r))}\n`);
   const failed = results.filter((r) => r.outcome === 'failed');
   // --quiet: nothing but errors, so the failed profiles' lines still show.
   if (base.quiet) for (const r of failed) io.stderr.write(`${profileLine(r)}\n`);

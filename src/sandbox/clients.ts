@@ -1,7 +1,7 @@
 // Registered test clients: the public demo client plus whatever a clients file or the
 // `clients` option adds. Secrets are only ever held as SHA-256 hashes.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readOwnFile } from '../core/bounded-read.js';
 import type { JWK } from 'jose';
 import { setupTexts as t } from './texts-setup.js';
 
@@ -89,7 +89,16 @@ export function validateClient(c: ClientRegistration): ClientRegistration {
 /** Reads a clients file: `{ "clients": [ClientRegistration...] }` or a bare array. */
 export async function loadClientsFile(path: string): Promise<ClientRegistration[]> {
   // The error code (ENOENT, EACCES), not Node's English sentence; a JSON error in the run's language.
-  const text = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => Promise.reject(new Error(t.fileUnreadable({ path, why: e.code ?? e.message }))));
+  // Only a plain file within 1 MiB (a few registrations take a few KB): a FIFO would block, /dev/zero fill the memory.
+  let read: ReturnType<typeof readOwnFile>;
+  try {
+    read = readOwnFile(path);
+  } catch (e) {
+    throw new Error(t.fileUnreadable({ path, why: (e as NodeJS.ErrnoException).code ?? (e as Error).message }));
+  }
+  if (read === null) throw new Error(t.fileUnreadable({ path, why: 'ENOENT' }));
+  if ('problem' in read) throw new Error(t.fileUnreadable({ path, why: read.problem }));
+  const text = read.text;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

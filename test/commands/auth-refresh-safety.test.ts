@@ -192,6 +192,20 @@ describe('token endpoint answers', () => {
     expect(readFileSync(file, 'utf8')).toBe(before);
   }, 20_000);
 
+  it("its 429 waits count against the connection's total of Retry-After pauses: past it RATE_LIMIT_BUDGET_SPENT, exit 5, the store untouched", async () => {
+    const { env, file } = await signedIn();
+    expiresIn(file, -1000);
+    const before = readFileSync(file, 'utf8');
+    at.proxy.intercept = async (r) => (r.path === '/oauth/token' ? tooMany : undefined);
+    const posts = tokenPosts();
+    // a total of 1.5 s: the first 1 s wait fits, the second does not (without the total: 3 waits, 4 posts)
+    const tok = await runCli(['token'], { env: { ...env, METERDATA_TEST_HOOKS: '1', METERDATA_TEST_RETRY_AFTER_TOTAL_MS: '1500' } });
+    expect(tok.code, tok.stderr).toBe(5);
+    expect(tok.stderr).toMatch(/has had this run wait 1 second in all \(HTTP 429, Retry-After\) and now asks for 1 second more before the next request to POST http:\/\/[^ ]+\/oauth\/token/);
+    expect(tokenPosts()).toBe(posts + 2);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+  }, 20_000);
+
   it('a 429 asking for more than 30 s: not waited, exit 5 saying when to run again, the store untouched', async () => {
     const { env, file } = await signedIn();
     expiresIn(file, -1000);
@@ -222,6 +236,31 @@ describe('token endpoint answers', () => {
     expect(tok.stderr).toMatch(/Interrupted by SIGINT/);
     expect(tokenPosts()).toBe(posts + 1);
     // no intent: the next run may refresh (the token was turned away, never used)
+    expect(readFileSync(file, 'utf8')).toBe(before);
+  }, 20_000);
+
+  it("Ctrl-C while waiting for another process's refresh lock: exit 130 at once, no refresh sent, the record untouched", async () => {
+    const { env, file } = await signedIn();
+    expiresIn(file, -1000);
+    const before = readFileSync(file, 'utf8');
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    // another process's refresh, 4 s long (without the abort ending the wait, the run refreshed right after it)
+    const holder = withRefreshLock(env, 'default', async () => {
+      locked();
+      await new Promise((r) => setTimeout(r, 4000));
+    });
+    await isLocked;
+    const ctrlC = new AbortController();
+    setTimeout(() => ctrlC.abort(new InterruptedError('Interrupted by SIGTERM.')), 300);
+    const posts = tokenPosts();
+    const started = Date.now();
+    const tok = await runCli(['token'], { env, signal: ctrlC.signal });
+    const took = Date.now() - started;
+    await holder;
+    expect(tok.code, tok.stderr).toBe(130);
+    expect(tokenPosts()).toBe(posts);
+    expect(took).toBeLessThan(3000);
     expect(readFileSync(file, 'utf8')).toBe(before);
   }, 20_000);
 

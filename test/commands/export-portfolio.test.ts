@@ -52,6 +52,7 @@ describe('portfolio flags are checked before any request', () => {
     [['--all-profiles', '--profiles', 'nord'], /--all-profiles cannot be combined with --profiles/],
     [['--profiles', ' , '], /--profiles: the list is empty/],
     [['--profiles', 'nord,../x'], /not a valid profile name/],
+    [['--profiles', 'nord,nord.'], /"nord\." is not a valid profile name/],
     [['--profiles', 'nord', '--year', '25'], /--year/],
   ];
   for (const [argv, msg] of cases) {

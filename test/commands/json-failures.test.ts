@@ -95,6 +95,17 @@ describe('export --json that fails', () => {
     expect([o.exit_code, o.error.code]).toEqual([2, 'EXPORT_OUT_NOT_A_FOLDER']);
   });
 
+  it("the portfolio's objects escape terminal controls as the single export's do (a folder named with \\u202e)", async () => {
+    const out = path.join(home, 'p\u202e\u009bout');
+    const r = await runCli(['export', '--year', '2025', '--profiles', 'nobody', '--out', out, '--json'], { env, cwd: home });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stdout).not.toMatch(/[\u202e\u009b]/);
+    expect(r.stdout).toContain('\\u202e');
+    const lines = r.stdout.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ profile: 'nobody', outcome: 'failed', exit_code: 3, out: path.join(out, 'nobody') });
+  });
+
   it('in German: the message and hint a person reads are German, code and keys are not', async () => {
     const o = failureOf(await runCli(['export', '--lang', 'de', '--yaer', '2025', '--json'], { env, cwd: home }));
     expect(o.error.code).toBe('USAGE_UNKNOWN_OPTION');

@@ -79,3 +79,41 @@ describe('a profile whose stored name is not its key', () => {
     expect(r.stderr).toContain('Bitte setzen Sie „name“ in profiles.gamma auf „gamma“');
   });
 });
+
+// Windows and macOS ignore case in file names (the credentials file Default.json is default.json,
+// a portfolio's <out>/Default is <out>/default) and Windows's credential manager in its entries.
+describe('profile names that differ only in case', () => {
+  it('login --profile Default next to default: exit 2 before any request, the sign-in of default untouched', async () => {
+    const { env, file } = await copiedProfiles({});
+    const record = readFileSync(storeFile(env), 'utf8');
+    const seen = at.proxy.requests.length;
+    const r = await runCli(['login', '--no-browser', '--auth-url', at.sb.url, '--profile', 'Default', '--timeout', '2'], { env });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`The profile name "Default" differs from the profile "default" in ${file} only in upper and lower case`);
+    expect(r.stderr).toContain('Use --profile default');
+    expect(at.proxy.requests.length).toBe(seen);
+    expect(readFileSync(storeFile(env), 'utf8')).toBe(record);
+    expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).profiles)).toEqual(['default']);
+    const de = await runCli(['token', '--profile', 'DEFAULT', '--lang', 'de'], { env });
+    expect(de.code).toBe(2);
+    expect(de.stderr).toContain('unterscheidet sich vom Profil „default“');
+  });
+
+  it('two entries default and Default: every command and `export --all-profiles` refuse them, exit 2', async () => {
+    const { env, file } = await copiedProfiles({ Default: 'Default' });
+    const out = path.join(env.METERDATA_HOME!, 'out');
+    const seen = at.proxy.requests.length;
+    const all = await runCli(['export', '--all-profiles', '--year', '2025', '--out', out], { env, cwd: env.METERDATA_HOME });
+    expect(all.code, all.stderr).toBe(2);
+    expect(all.stderr).toContain(`The profiles "default" and "Default" in ${file} differ only in upper and lower case`);
+    for (const profile of ['default', 'Default']) {
+      const r = await runCli(['token', '--profile', profile], { env });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain('Remove one of the two entries from that file');
+      expect(r.stdout).toBe('');
+    }
+    expect(at.proxy.requests.length).toBe(seen);
+    expect(existsSync(out)).toBe(false);
+  });
+});
+

@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, expect, test } from 'vitest';
 import { main } from '../../src/cli.js';
@@ -82,11 +86,22 @@ test.each([
   [['--clock', '1899-12-31'], /--clock: 1899-12-31 lies outside the years 1900 to 2999/],
   [['--fault', 'nonsense'], /Invalid fault spec 'nonsense'/],
   [['--clients', '/nonexistent/clients.json'], /cannot read clients file/],
+  // read only as a plain file within a bound: a FIFO hung the command, /dev/zero filled the memory
+  [['--clients', '/dev/zero'], /cannot read clients file \/dev\/zero: it is not a plain file/],
 ])('sandbox %j is refused with a usage error', async (args, message) => {
   const r = await runCli(['sandbox', ...args]);
   expect(r.code).toBe(2);
   expect(r.stderr).toMatch(message);
 });
+
+test('sandbox --clients FIFO: refused at once, not waited on', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'meterdata-clients-'));
+  const fifo = join(dir, 'clients.json');
+  execFileSync('mkfifo', [fifo]);
+  const r = await runCli(['sandbox', '--clients', fifo]);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain(`cannot read clients file ${fifo}: it is not a plain file`);
+}, 10_000);
 
 test('sandbox --oauth-rate-limit 2: the third /oauth/authorize request within a minute is 429', async () => {
   const s = await startCommand(['--oauth-rate-limit', '2', '--units', '2']);
@@ -123,9 +138,7 @@ test.each([
 });
 
 test('a clients file with a bad registration is refused in German, each check in German', async () => {
-  const { mkdtemp, writeFile } = await import('node:fs/promises');
-  const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
+  const { writeFile } = await import('node:fs/promises');
   const dir = await mkdtemp(join(tmpdir(), 'meterdata-clients-'));
   const cases: [unknown, RegExp][] = [
     ['{"clients": [', /Die Client-Datei \S+ lässt sich nicht lesen: kein gültiges JSON/],

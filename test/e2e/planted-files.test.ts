@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -105,3 +106,38 @@ describe('the folder of --compare', () => {
     expect(r.stderr).toMatch(/--compare .*earlier: billing\.csv does not match the manifest/);
   }, 30_000);
 });
+
+describe('a socket or a link that leads round in a circle', () => {
+  const sockets: Server[] = [];
+  afterEach(() => {
+    for (const s of sockets.splice(0)) s.close();
+  });
+
+  /** A socket (open(2) says ENXIO) or a link to itself (ELOOP) at `file`. */
+  async function plantOther(file: string, kind: 'socket' | 'loop'): Promise<void> {
+    mkdirSync(path.dirname(file), { recursive: true });
+    if (kind === 'loop') return symlinkSync(path.basename(file), file);
+    const server = createServer();
+    sockets.push(server);
+    await new Promise<void>((resolve) => server.listen(file, resolve));
+  }
+
+  // before: "unexpected failure (this is a bug …)" and a stack, exit 1
+  it.each(['socket', 'loop'] as const)('a %s as config.json: exit 2 naming the file, no stack', async (kind) => {
+    const home = await mkdtemp(path.join(os.tmpdir(), 'md-planted-'));
+    await plantOther(path.join(home, 'config', 'config.json'), kind);
+    const r = await run(['export', '--year', '2025', '--out', 'out'], home);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/^meterdata: The configuration file \S+config\.json cannot be used: it is not a plain file/m);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  }, 30_000);
+
+  it.each(['socket', 'loop'] as const)('a %s as the manifest in --out: exit 2 naming it', async (kind) => {
+    const home = await mkdtemp(path.join(os.tmpdir(), 'md-planted-'));
+    await plantOther(path.join(home, 'out', 'meterdata-manifest.json'), kind);
+    const r = await run(['export', '--year', '2025', '--out', 'out'], home);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/^meterdata: --out \S+\/out holds meterdata-manifest\.json, which cannot be an export's manifest: it is not a plain file/m);
+  }, 30_000);
+});
+

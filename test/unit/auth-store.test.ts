@@ -27,6 +27,13 @@ describe('profiles', () => {
     expect(resolveProfileName({}, { METERDATA_PROFILE: 'acme' })).toBe('acme');
     expect(resolveProfileName({ profile: 'b' }, { METERDATA_PROFILE: 'acme' })).toBe('b');
     expect(() => resolveProfileName({ profile: '../x' }, {})).toThrow(/not a valid profile name/);
+    // Windows drops a trailing dot from a folder's name: a portfolio's <out>/alpha. would be <out>/alpha
+    expect(() => resolveProfileName({ profile: 'alpha.' }, {})).toThrow(/not a valid profile name/);
+    expect(() => resolveProfileName({ profile: 'a..' }, {})).toThrow(/not a valid profile name/);
+    expect(resolveProfileName({ profile: 'alpha.nord' }, {})).toBe('alpha.nord');
+    expect(resolveProfileName({ profile: 'a' }, {})).toBe('a');
+    expect(resolveProfileName({ profile: 'x'.repeat(64) }, {})).toBe('x'.repeat(64));
+    expect(() => resolveProfileName({ profile: 'x'.repeat(65) }, {})).toThrow(/not a valid profile name/);
   });
 
   it('saves profiles side by side, even from concurrent writers', async () => {

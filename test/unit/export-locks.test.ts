@@ -1,7 +1,7 @@
 // The export's locks: the --out lock's key where names ignore case, and a takeover claim left
 // by a process that died holding it. (Many takers at one instant: test/e2e/lock-takeover.test.ts.)
 import { spawnSync } from 'node:child_process';
-import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -67,3 +67,18 @@ describe('a takeover claim', () => {
     expect(look(file)!.text).toContain('"started":1');
   });
 });
+
+describe('a lock naming no process', () => {
+  // kill(0, 0) and kill(-1, 0) signal a process group and succeed: read as a live holder, such a lock was busy for ever
+  it.each([0, -1, -42])('pid %i: a damaged lock, taken over once it is old', async (pid) => {
+    const dir = tmp();
+    const file = path.join(dir, 'out-x.lock');
+    writeFileSync(file, JSON.stringify({ pid, host: os.hostname() }));
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(file, old, old);
+    const release = await takeLock(file, new Error('busy'));
+    expect(look(file)!.text).toContain(`"pid":${process.pid}`);
+    await release();
+  });
+});
+
