@@ -1,11 +1,11 @@
 // The plausibility review inside an export: the comparison period fetched with each
 // Property (and journaled with it, so a resumed run fetches nothing twice) or read from
-// an earlier export folder, then src/review's checks on every billed Property.
+// an earlier export folder, then src/plausibility's checks on every billed Property.
 import type { ApiClient } from '../api/contracts.js';
 import type { MeasuringPointConsumption, MeasuringPoint, UnitConsumption, UsageUnit, WhoAmI } from '../api/types.js';
 import { billProperty, type PropertyBill } from '../billing/index.js';
 import { ExitCode, MeterdataError, isMeterdataError } from '../core/errors.js';
-import { currentFigures, devicesOf, figuresOf, reviewProperty, type Figure, type ReviewResult } from '../review/index.js';
+import { currentFigures, devicesOf, figuresOf, reviewProperty, type Figure, type ReviewResult } from '../plausibility/index.js';
 import { loadComparisonFolder, type FolderComparison } from './compare-folder.js';
 import type { PropertyAnswers } from './journal.js';
 import { expectedRange, type ExportArgs } from './options.js';

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headlessLogin } from '../../src/sandbox/headless-login.js';
-import { parseCsv } from '../../src/review/index.js';
+import { parseCsv } from '../../src/plausibility/index.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/run-cli.js';
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headlessLogin } from '../../src/sandbox/headless-login.js';
-import { parseCsv } from '../../src/review/index.js';
+import { parseCsv } from '../../src/plausibility/index.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { runBin } from '../helpers/bin.js';
 

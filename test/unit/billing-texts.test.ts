@@ -5,7 +5,7 @@ import { flagMessage, reviewRows } from '../../src/billing/messages.js';
 import { factLabels } from '../../src/billing/texts.js';
 import { VALUE_KINDS, valueCode, valueWord, valueWords } from '../../src/billing/texts-values.js';
 import { FLAG_CODES } from '../../src/billing/types.js';
-import { figuresFromTables } from '../../src/review/csv.js';
+import { figuresFromTables } from '../../src/plausibility/index.js';
 import { setLanguage } from '../../src/i18n/index.js';
 import { findEnglish } from '../helpers/catalogues.js';
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { flagMessage, makeFlag, reviewRows, type SegmentRow } from '../../src/billing/index.js';
 import { parseReviewArgs } from '../../src/export/review-options.js';
-import { calibrationFlags, devicesOf, estimatedAreas, reviewProperty, type CurrentFigure, type DeviceFact } from '../../src/review/index.js';
+import { calibrationFlags, devicesOf, estimatedAreas, reviewProperty, type CurrentFigure, type DeviceFact } from '../../src/plausibility/index.js';
 
 const P = '00000000-0000-4000-8000-000000000001';
 const uid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
