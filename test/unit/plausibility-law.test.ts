@@ -1,4 +1,4 @@
-// The review's rules from German law (issue 21): calibration periods as MessEV Anlage 7 reads
+// The plausibility rules from German law (issue 21): calibration periods as MessEV Anlage 7 reads
 // since 03.11.2021, § 9a (2) HeizkostenV by floor area for heating and warm water only, and
 // the findings' facts in the reader's words and number format.
 import { describe, expect, it } from 'vitest';
