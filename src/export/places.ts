@@ -5,7 +5,7 @@ import type { FindingPlace } from '../billing/messages.js';
 import type { PropertyBill } from '../billing/property.js';
 import type { Flag, ReadingRow } from '../billing/types.js';
 import type { MeasuringPoint, MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
-import type { PropertyAnswers } from './journal.js';
+import type { PropertyAnswers } from '../api/walk.js';
 
 interface Point {
   metric: string | null;

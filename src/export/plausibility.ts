@@ -7,7 +7,7 @@ import { billProperty, type PropertyBill } from '../billing/index.js';
 import { ExitCode, MeterdataError, isMeterdataError } from '../core/errors.js';
 import { currentFigures, devicesOf, figuresOf, reviewProperty, type Figure, type ReviewResult } from '../plausibility/index.js';
 import { loadComparisonFolder, type FolderComparison } from './compare-folder.js';
-import type { PropertyAnswers } from './journal.js';
+import type { PropertyAnswers } from '../api/walk.js';
 import { expectedRange, type ExportArgs } from './options.js';
 import type { Reporter } from './progress.js';
 import { mapPool } from '../api/walk.js';
