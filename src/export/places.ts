@@ -1,7 +1,7 @@
 // Names beside the ids, so that review.csv and readings.csv are readable on their own: the
 // Property, the unit(s) and the meter (metric, serial, localization) of a finding or a
 // reading, from the answers of the Property being written.
-import type { FindingPlace } from '../billing/messages.js';
+import type { FindingPlace } from '../billing/findings.js';
 import type { PropertyBill } from '../billing/property.js';
 import type { Flag, ReadingRow } from '../billing/types.js';
 import type { MeasuringPoint, MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
