@@ -17,7 +17,8 @@ export const zeroConsumptionRule: PlausibilityRule = {
     const findings: Finding[] = [];
     for (const k of ctx.keys) {
       const cur = ctx.current.get(k);
-      if (cur && isZeroConsumption(cur)) findings.push({ code: 'ZERO_CONSUMPTION', flag: makeFlag('ZERO_CONSUMPTION', scopeOf(cur), { metric: cur.metric, unit: cur.unit }), marks: [k] });
+      if (!cur || !isZeroConsumption(cur)) continue;
+      findings.push({ code: 'ZERO_CONSUMPTION', flag: makeFlag('ZERO_CONSUMPTION', scopeOf(cur), { metric: cur.metric, unit: cur.unit }), marks: [k] });
     }
     return { findings };
   },
