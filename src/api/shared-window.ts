@@ -14,7 +14,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { readBounded } from '../core/bounded-read.js';
-import { writeFileAtomic } from '../core/config.js';
+import { writeFileAtomic } from '../core/atomic-file.js';
 import { dirs } from '../core/paths.js';
 
 /** The longest window kept: the pacer's 60 s plus its 1 s margin. */
@@ -62,7 +62,7 @@ export async function writeWindow(file: string, ours: number[], now: number, win
   try {
     const merged = recentOf([...(await readWindow(file, now, windowMs)), ...ours], now, windowMs);
     await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    await writeFileAtomic(file, `${JSON.stringify({ starts: merged })}\n`, 0o600);
+    await writeFileAtomic(file, `${JSON.stringify({ starts: merged })}\n`, { mode: 0o600 });
   } catch {
     // A read-only or full state folder costs at most one 429 in the next process.
   }

@@ -7,5 +7,5 @@ export { billUnit, shareTotals, shareMismatch, listedPointsOf, SHARE_TOLERANCE, 
 export { billPlantPoint, type PlantInput, type PlantBill } from './plant.js';
 export { compareUnits, compareNames, type UnitOrderKey } from './order.js';
 export { billProperty, type PropertyInput, type PropertyBill } from './property.js';
-export { flagText, flagMessage, reviewRows, type Lang } from './messages.js';
+export { flagText, flagMessage, reviewRows, type Lang } from './findings.js';
 export * from './types.js';

@@ -33,7 +33,7 @@ export const FLAG_SEVERITY = {
   WEIGHTED_VALUE_ABSENT: 'info',
   WATER_OUTDOOR: 'info',
   UNALLOCATED_POINT: 'info',
-  // Plausibility review (src/review): figures that look plausible but deserve a second look.
+  // Plausibility review (src/plausibility): figures that look plausible but deserve a second look.
   CONSUMPTION_CHANGE: 'review',
   COMPARISON_ZERO: 'review',
   NEW_SINCE_COMPARISON: 'review',

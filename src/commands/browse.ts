@@ -4,7 +4,7 @@ import { ExitCode, UsageError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import path from 'node:path';
 import type { ApiClient } from '../api/contracts.js';
-import type { PropertyAnswers } from '../export/journal.js';
+import type { PropertyAnswers } from '../api/walk.js';
 import { dirs } from '../core/paths.js';
 import { packageVersion } from '../core/resources.js';
 import type { ExportSelection } from '../tui/data.js';

@@ -2,7 +2,6 @@
 // is ever written here: tokens, client secrets and DPoP keys live in the credential store.
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { located } from './disk.js';
 import lockfile from 'proper-lockfile';
 import { readOwnFile } from './bounded-read.js';
 import { UsageError } from './errors.js';
@@ -10,7 +9,7 @@ import { checkJson, checkValue } from './file-schema.js';
 import { ConfigSchema, ProfileSchema } from './config-schema.js';
 import { coreTexts as t, fileTexts as ft } from './texts.js';
 import { dirs } from './paths.js';
-import { renameReplacing } from './replace.js';
+import { writeFileAtomic } from './atomic-file.js';
 
 export type ClientAuthMethod = 'none' | 'client_secret_basic' | 'private_key_jwt';
 export type CredentialStoreKind = 'keychain' | 'file';
@@ -141,7 +140,7 @@ export async function updateConfig(env: NodeJS.ProcessEnv, change: (c: ConfigFil
   const release = await lockfile.lock(file, { realpath: false, stale: 10_000, retries: { retries: 40, minTimeout: 25, maxTimeout: 250 } });
   try {
     const next = change(await readConfig(env));
-    await writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`, 0o600);
+    await writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
   } finally {
     await release();
   }
@@ -178,69 +177,4 @@ export function resolveProfileName(opts: { profile?: unknown }, env: NodeJS.Proc
     throw new UsageError(t.profileNameInvalid({ name }), t.profileNameHint, 'PROFILE_NAME_INVALID');
   }
   return name;
-}
-
-/**
- * Writes a file so that a reader sees the old or the new content, never a mix:
- * temp file in the same directory, fsync, rename, fsync of the directory.
- */
-export async function writeFileAtomic(file: string, content: string, mode: number): Promise<void> {
-  const dir = path.dirname(file);
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`);
-  const handle = await fsp.open(tmp, 'wx', mode);
-  try {
-    await handle.writeFile(content, 'utf8');
-    await handle.chmod(mode);
-    await handle.sync();
-  } catch (e) {
-    // A full disk: the part written goes (it takes room, and in the credential store it is a secret)
-    await handle.close().catch(() => undefined);
-    await fsp.rm(tmp, { force: true }).catch(() => undefined);
-    // and the error names the file (a write on an open file names none), for the message (core/disk.ts)
-    throw located(e, file);
-  }
-  await handle.close();
-  try {
-    await renameReplacing(tmp, file);
-  } catch (e) {
-    await fsp.rm(tmp, { force: true });
-    throw e;
-  }
-  await fsyncDir(dir);
-  await sweepLeftovers(file);
-}
-
-/** A temporary file this old is a kill's leftover: a write takes milliseconds. */
-export const LEFTOVER_AGE_MS = 60 * 60 * 1000;
-const swept = new Set<string>();
-
-/**
- * Removes what writes of `file` killed before their rename left (their unique names would
- * otherwise pile up: the shared rate window is written during every export). Once per file
- * and process, only names of this file's own pattern, only when older than LEFTOVER_AGE_MS.
- */
-async function sweepLeftovers(file: string): Promise<void> {
-  if (swept.has(file)) return;
-  swept.add(file);
-  const dir = path.dirname(file);
-  const own = new RegExp(`^\\.${path.basename(file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.\\d+\\.\\d+\\.[a-z0-9]*\\.tmp$`);
-  const names = await fsp.readdir(dir).catch(() => [] as string[]);
-  for (const name of names) {
-    if (!own.test(name)) continue;
-    const at = path.join(dir, name);
-    const st = await fsp.lstat(at).catch(() => null);
-    if (st?.isFile() && Date.now() - st.mtimeMs > LEFTOVER_AGE_MS) await fsp.rm(at, { force: true }).catch(() => undefined);
-  }
-}
-
-async function fsyncDir(dir: string): Promise<void> {
-  let handle: fsp.FileHandle | undefined;
-  try {
-    handle = await fsp.open(dir, 'r');
-    await handle.sync();
-  } catch {
-    // Some platforms (Windows) cannot open or fsync a directory; the rename is still atomic there.
-  } finally {
-    await handle?.close();
-  }
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { WhoAmI } from '../api/types.js';
 import { readBounded, readOwnFile } from '../core/bounded-read.js';
 import { UsageError, isMeterdataError, type ErrorCode } from '../core/errors.js';
-import { figuresFromTables, parseCsv, type Figure, type TableLayout } from '../review/index.js';
+import { figuresFromTables, parseCsv, type Figure, type TableLayout } from '../plausibility/index.js';
 import { MANIFEST } from './output.js';
 import { loadTemplate, type Template } from './templates.js';
 import { compareText as t } from './texts-folder.js';

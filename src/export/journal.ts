@@ -5,9 +5,9 @@
 // and fetches only the Properties not yet there; the files are then rebuilt from the
 // journal, so they are byte-identical to an uninterrupted run. Removed after success.
 import { createHash } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { readOwnBytes, readOwnFile } from '../core/bounded-read.js';
-import { renameReplacing } from '../core/replace.js';
+import { writeFileAtomic } from '../core/atomic-file.js';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { UsageError } from '../core/errors.js';
@@ -16,7 +16,6 @@ import { JournalDamage, readAnswers, readMeta, type JournalMeta } from './journa
 import { outLockFile, takeLock } from './locks.js';
 import { gzipAnswers } from './journal-json.js';
 import { runText as t } from './texts-run.js';
-import { located } from '../core/disk.js';
 
 export type { JournalMeta };
 export { answersJson } from './journal-json.js';
@@ -24,24 +23,12 @@ export { LOCK_DAMAGED_STALE_MS, outLockFile } from './locks.js';
 
 import type { PropertyAnswers } from '../api/walk.js';
 
-/** What the walk collected about one Property (defined with the walk, src/api/walk.ts). */
-export type { PropertyAnswers };
-
 export function journalKey(identity: Record<string, unknown>): string {
   return createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 32);
 }
 
-async function writeAtomic(file: string, data: string | Buffer): Promise<void> {
-  const tmp = `${file}.tmp`;
-  try {
-    await writeFile(tmp, data, { flush: true });
-  } catch (e) {
-    // A write says no file (ENOSPC): the saved progress may be on another disk than --out (run-errors.ts)
-    await rm(tmp, { force: true }).catch(() => undefined);
-    throw located(e, tmp);
-  }
-  await renameReplacing(tmp, file);
-}
+/** A journal file is written only under the journal's lock: one fixed temporary name, which a refusal of the disk names. */
+const writeAtomic = (file: string, data: string | Buffer): Promise<void> => writeFileAtomic(file, data, { temp: 'fixed' });
 
 function sameScope(a: WhoAmI['property_scope'], b: WhoAmI['property_scope']): boolean {
   const norm = (s: WhoAmI['property_scope']) => (s === 'all' ? 'all' : JSON.stringify([...s].sort()));

@@ -30,7 +30,7 @@ export interface ExportArgs {
   json: boolean;
   quiet: boolean;
   strict: boolean;
-  /** The plausibility review (src/review); null with --no-plausibility. */
+  /** The plausibility review (src/plausibility); null with --no-plausibility. */
   review: ReviewArgs | null;
   /** --unit-refs: the ERP references, read and checked with the flags (src/export/unit-refs.ts). */
   unitRefs: UnitRefs | null;

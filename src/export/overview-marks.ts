@@ -6,7 +6,7 @@
 // known only at a Property's end: the plausibility review's, the ERP references', and the
 // Property-wide ones that name their rows in plausibility.csv (ESTIMATED_AREA_HIGH).
 // Information (info) marks nothing: it needs no action, and would colour most cells.
-import type { FindingPlace } from '../billing/messages.js';
+import type { FindingPlace } from '../billing/findings.js';
 import { FLAG_SEVERITY, type Flag, type FlagCode } from '../billing/types.js';
 
 /** A unit's marked metrics; null: the unit as a whole (its name cell). */

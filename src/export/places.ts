@@ -1,11 +1,11 @@
 // Names beside the ids, so that review.csv, readings.csv and segments.csv are readable on their own: the
 // Property, the unit(s) and the meter (metric, serial, localization) of a finding or a
 // reading, from the answers of the Property being written.
-import type { FindingPlace } from '../billing/messages.js';
+import type { FindingPlace } from '../billing/findings.js';
 import type { PropertyBill } from '../billing/property.js';
 import type { Flag, ReadingRow, SegmentRow } from '../billing/types.js';
 import type { MeasuringPoint, MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
-import type { PropertyAnswers } from './journal.js';
+import type { PropertyAnswers } from '../api/walk.js';
 import { overviewMarks, type OverviewMarks } from './overview-marks.js';
 
 interface Point {

@@ -10,7 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { readOwnFile } from '../core/bounded-read.js';
-import { loadProfiles, resolveProfileName, writeFileAtomic } from '../core/config.js';
+import { writeFileAtomic } from '../core/atomic-file.js';
+import { loadProfiles, resolveProfileName } from '../core/config.js';
 import { ExitCode, MeterdataError, NotSignedInError, UsageError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { dirs } from '../core/paths.js';
@@ -89,7 +90,7 @@ class FinishedRecord {
     const content = JSON.stringify({ finished: this.finished });
     this.chain = this.chain.catch(() => undefined).then(async () => {
       await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
-      await writeFileAtomic(this.file, content, 0o600);
+      await writeFileAtomic(this.file, content, { mode: 0o600 });
     });
     return this.chain;
   }
@@ -235,7 +236,7 @@ async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<num
   // What the profiles' lines and objects tell is printed even where the summary cannot be
   // written (a full disk at the end of a night): its failure follows them.
   const unwritten = await mkdir(base.out, { recursive: true })
-    .then(() => writeFileAtomic(summaryFile, summaryCsv(results), 0o644))
+    .then(() => writeFileAtomic(summaryFile, summaryCsv(results), { mode: 0o644 }))
     .then(() => null, (e: unknown) => diskProblem(located(e, summaryFile)) ?? e);
   // Without the summary the record stays: the re-run keeps every finished profile and only writes it.
   if (!unwritten && results.every((r) => r.outcome !== 'failed')) {

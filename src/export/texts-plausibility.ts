@@ -1,4 +1,4 @@
-// The plausibility review's lines during an export (its findings are in src/billing/texts.ts).
+// The plausibility review's lines during an export (its findings are in src/billing/texts-findings.ts).
 import { catalogue, count } from '../i18n/index.js';
 
 export const plausibilityTexts = catalogue(

@@ -11,7 +11,7 @@ import { readBounded } from '../core/bounded-read.js';
 import { UsageError } from '../core/errors.js';
 import { hasControlCharacter } from '../core/terminal-text.js';
 import { inLanguage } from '../i18n/index.js';
-import { parseCsvRecords } from '../review/csv.js';
+import { parseCsvRecords } from '../plausibility/index.js';
 import type { Template } from './templates.js';
 import { columnHeaders } from './texts-sheets.js';
 import { unitRefTexts as t } from './texts-unit-refs.js';

@@ -10,7 +10,7 @@ import { check } from '../api/schema.js';
 import * as S from '../api/schemas.js';
 import { makeFlag, type FlagScope } from '../billing/flags.js';
 import type { Flag } from '../billing/types.js';
-import type { PropertyAnswers } from './journal.js';
+import type { PropertyAnswers } from '../api/walk.js';
 
 /** The contract's field name as billing's flags name it ("MeterReading.status" is a reading status). */
 function shortField(field: string): string {

@@ -1,9 +1,9 @@
 // The plausibility review in the browser: a Property's bundle against the same Property
-// over the comparison range, with the export's checks (src/review) and its default threshold.
+// over the comparison range, with the export's checks (src/plausibility) and its default threshold.
 import type { Flag } from '../billing/types.js';
 import { language } from '../i18n/index.js';
 import { DEFAULT_THRESHOLD } from '../export/review-options.js';
-import { currentFigures, devicesOf, figuresOf, reviewProperty, type PlausibilityRow } from '../review/index.js';
+import { currentFigures, devicesOf, figuresOf, reviewProperty, type PlausibilityRow } from '../plausibility/index.js';
 import type { BillResult } from './data.js';
 import type { DateRange } from './range.js';
 import { s } from './texts-screens.js';

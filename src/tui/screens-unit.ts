@@ -6,7 +6,7 @@ import { METRICS, type MeasuringPoint, type MeasuringPointConsumption } from '..
 import type { Flag } from '../billing/types.js';
 import { changeText } from './compare.js';
 import type { PropertyBundle } from './data.js';
-import type { PlausibilityRow } from '../review/index.js';
+import type { PlausibilityRow } from '../plausibility/index.js';
 import { day } from '../i18n/index.js';
 import { addressLine, bar, compactText, monthlySeries, plain, qty, spanText, type MonthPoint } from './format.js';
 import type { DateRange } from './range.js';

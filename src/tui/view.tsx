@@ -2,7 +2,7 @@
 // is dropped entirely when NO_COLOR is set; every meaning also has a letter or word.
 import { Box, Text } from 'ink';
 import { createContext, useContext, type ReactNode } from 'react';
-import { factPairs } from '../billing/messages.js';
+import { factPairs } from '../billing/findings.js';
 import type { Flag } from '../billing/types.js';
 import { terminalSafe } from '../core/terminal-text.js';
 import { language } from '../i18n/index.js';

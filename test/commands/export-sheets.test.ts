@@ -6,7 +6,7 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headlessLogin } from '../../src/sandbox/headless-login.js';
-import { parseCsv } from '../../src/review/csv.js';
+import { parseCsv } from '../../src/plausibility/index.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { findEnglish } from '../helpers/catalogues.js';
 import { runCli } from '../helpers/run-cli.js';

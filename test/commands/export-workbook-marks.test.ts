@@ -8,7 +8,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { valueWord } from '../../src/billing/texts-values.js';
 import { FLAG_SEVERITY, type FlagCode } from '../../src/billing/types.js';
-import { parseCsv } from '../../src/review/csv.js';
+import { parseCsv } from '../../src/plausibility/index.js';
 import { headlessLogin } from '../../src/sandbox/headless-login.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/run-cli.js';

@@ -1,11 +1,12 @@
-// writeFileAtomic (config.json, the stored sign-in, the shared rate window, the portfolio's
-// record): a kill between the temporary file and its rename leaves a uniquely named
-// ".<file>.<pid>.<ms>.<random>.tmp"; the next write of the same file removes old ones.
-import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+// writeFileAtomic, the one single-file writer (config.json, the stored sign-in, the shared
+// rate window, the portfolio's record, the journal): a kill between the temporary file and
+// its rename leaves a uniquely named ".<file>.<pid>.<ms>.<random>.tmp"; the next write of the
+// same file removes old ones. The journal's fixed "<file>.tmp" is written over instead.
+import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LEFTOVER_AGE_MS, writeFileAtomic } from '../../src/core/config.js';
+import { LEFTOVER_AGE_MS, writeFileAtomic } from '../../src/core/atomic-file.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -29,9 +30,22 @@ describe('leftovers of killed atomic writes', () => {
     for (const n of Object.values(names)) await writeFile(path.join(dir, n), 'x');
     for (const n of [names.stale, names.staleToo, names.otherFile, names.notOurs, names.similar]) await utimes(path.join(dir, n), old, old);
 
-    await writeFileAtomic(path.join(dir, 'window.json'), '{"starts":[]}\n', 0o600);
+    await writeFileAtomic(path.join(dir, 'window.json'), '{"starts":[]}\n', { mode: 0o600 });
 
     expect((await readdir(dir)).sort()).toEqual([names.fresh, names.otherFile, names.notOurs, names.similar, 'window.json'].sort());
     expect(await readFile(path.join(dir, 'window.json'), 'utf8')).toBe('{"starts":[]}\n');
+  });
+});
+
+describe('a fixed temporary name (the journal, written only under its lock)', () => {
+  it('writes over what a killed write left under it, leaves no temporary file, and takes bytes as they are', async () => {
+    const file = path.join(dir, 'property-000001.json.gz');
+    await writeFile(`${file}.tmp`, 'half of a killed write');
+    const bytes = Buffer.from([0x1f, 0x8b, 0x00, 0xff, 0x0a]);
+    await writeFileAtomic(file, bytes, { temp: 'fixed' });
+    expect(await readdir(dir)).toEqual(['property-000001.json.gz']);
+    expect(await readFile(file)).toEqual(bytes);
+    // no mode given: the umask decides, as for the journal's files before
+    expect((await stat(file)).mode & 0o777).toBe(0o666 & ~process.umask());
   });
 });

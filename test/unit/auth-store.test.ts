@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileS
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadProfiles, resolveProfileName, saveProfile, writeFileAtomic, type Profile } from '../../src/core/config.js';
+import { writeFileAtomic } from '../../src/core/atomic-file.js';
+import { loadProfiles, resolveProfileName, saveProfile, type Profile } from '../../src/core/config.js';
 import { FileCredentialStore } from '../../src/auth/credential-store/file.js';
 import { chooseStoreKind } from '../../src/auth/credential-store/index.js';
 import { SingleFlight, withRefreshLock } from '../../src/auth/lock.js';
@@ -93,7 +94,7 @@ describe('file credential store', () => {
     const env = home();
     const store = new FileCredentialStore(env);
     await store.write('p', { v: 1, refresh_token: 'rt', updated_at: 'x' });
-    await writeFileAtomic(store.fileFor('p'), '{"half":', 0o600);
+    await writeFileAtomic(store.fileFor('p'), '{"half":', { mode: 0o600 });
     await expect(store.read('p')).rejects.toMatchObject({ code: 'AUTH_STORE_DAMAGED', exitCode: 3, hint: expect.stringMatching(/meterdata login --profile p/) });
   });
 });

@@ -8,9 +8,9 @@ const SRC = join(ROOT, 'src');
 const walk = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(join(dir, d.name)) : /\.tsx?$/.test(d.name) ? [join(dir, d.name)] : []));
 
-// Where `code:` means something else: a billing flag (src/billing, src/review: FlagCode,
+// Where `code:` means something else: a billing flag (src/billing, src/plausibility: FlagCode,
 // typed on its own) or an address's country code (the sandbox's data).
-const OTHER_CODES = /^(billing|review|sandbox\/data)\//;
+const OTHER_CODES = /^(billing|plausibility|sandbox\/data)\//;
 
 /** Every error-code literal in the sources: `code: 'X'`, `code ?? 'X'`, `code = 'X'`, and the code argument of `new UsageError(…, 'X')`. */
 function codeLiterals(text: string): string[] {

@@ -18,14 +18,17 @@ const { failWrite } = vi.hoisted(() => ({ failWrite: { when: null as null | ((fi
 vi.mock('node:fs/promises', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:fs/promises')>();
   // A disk that fills up while the file is written: part of it lands, then ENOSPC (a write on an open file names no file).
-  const writeFile: typeof real.writeFile = async (file, data, opts) => {
+  const open: typeof real.open = async (file, flags, mode) => {
+    const handle = await real.open(file, flags, mode);
     if (typeof file === 'string' && failWrite.when?.(file)) {
-      await real.writeFile(file, 'part of it');
-      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
+      handle.writeFile = async () => {
+        await real.writeFile(file, 'part of it');
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
+      };
     }
-    return real.writeFile(file, data, opts);
+    return handle;
   };
-  return { ...real, writeFile, default: { ...real, writeFile } };
+  return { ...real, open, default: { ...real, open } };
 });
 
 const sysError = (code: string) => Object.assign(new Error(`${code}: no space left on device, write`), { code, syscall: 'write' });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { answersJson, gzipAnswers } from '../../src/export/journal-json.js';
-import type { PropertyAnswers } from '../../src/export/journal.js';
+import type { PropertyAnswers } from '../../src/api/walk.js';
 
 const answersOf = (n: number, name: string) =>
   ({

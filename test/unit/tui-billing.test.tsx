@@ -14,7 +14,7 @@ import { billProperty, flagText } from '../../src/billing/index.js';
 import { parseExportArgs } from '../../src/export/options.js';
 import { runExport } from '../../src/export/run.js';
 import { loadTemplate } from '../../src/export/templates.js';
-import { parseCsv } from '../../src/review/index.js';
+import { parseCsv } from '../../src/plausibility/index.js';
 import { createBrowseData } from '../../src/tui/data.js';
 import { unitScreen } from '../../src/tui/screens-unit.js';
 import { ListView } from '../../src/tui/view.js';

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NotSignedInError, ServiceUnavailableError } from '../../src/core/errors.js';
 import { setLanguage } from '../../src/i18n/index.js';
 import { flagText, type Flag } from '../../src/billing/index.js';
-import type { PlausibilityRow } from '../../src/review/index.js';
+import type { PlausibilityRow } from '../../src/plausibility/index.js';
 import { changeText } from '../../src/tui/compare.js';
 import { compactText, periodText, plain, qty, shortPeriodText } from '../../src/tui/format.js';
 import { explainLines } from '../../src/tui/view.js';

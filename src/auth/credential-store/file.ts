@@ -3,7 +3,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { readOwnFile } from '../../core/bounded-read.js';
-import { writeFileAtomic } from '../../core/config.js';
+import { writeFileAtomic } from '../../core/atomic-file.js';
 import { dirs } from '../../core/paths.js';
 import { damagedRecord, parseRecord, type CredentialStore, type StoredRecord } from './types.js';
 import { storeTexts as t } from './texts.js';
@@ -47,7 +47,7 @@ export class FileCredentialStore implements CredentialStore {
 
   async write(profile: string, record: StoredRecord): Promise<void> {
     await fsp.mkdir(this.dir, { recursive: true, mode: 0o700 });
-    await writeFileAtomic(this.fileFor(profile), JSON.stringify(record), 0o600);
+    await writeFileAtomic(this.fileFor(profile), JSON.stringify(record), { mode: 0o600 });
   }
 
   async remove(profile: string): Promise<boolean> {

@@ -1,4 +1,4 @@
-// Adversarial review of config.json and the stored sign-in (issues 11, 14): hostile files and
+// config.json and the stored sign-in (issues 11, 14): hostile files and
 // names. Each case here misled the user or crashed with a stack trace before.
 import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -13,7 +13,7 @@ import { runCli } from '../helpers/run-cli.js';
 
 afterEach(() => setLanguage('en'));
 
-const home = () => ({ METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-review-files-')), METERDATA_CREDENTIAL_STORE: 'file' });
+const home = () => ({ METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-config-files-')), METERDATA_CREDENTIAL_STORE: 'file' });
 const profile = (name: string): Profile => ({
   name,
   auth_url: 'http://127.0.0.1:9',

@@ -2,7 +2,7 @@
 // comparison with a folder bills nothing twice and costs no request. Pure: text in.
 // A layout that writes words (the `de` template: "Wärme", "m³") is read back to the codes.
 import { valueCode } from '../billing/texts-values.js';
-import { reviewTexts as t } from './texts.js';
+import { tableTexts as t } from './texts-tables.js';
 import type { Figure } from './types.js';
 
 /** One record of a CSV text and the line it starts on (1-based; a quoted field may span lines). */

@@ -1,7 +1,7 @@
-// Accountant-facing texts for every flag (src/billing/texts.ts): what happened, what to do,
-// and where: review.csv names the Property, unit and meter beside the ids.
+// The findings (flags) in words for an accountant (their catalogue: texts-findings.ts):
+// what happened, what to do, and where: review.csv names the Property, unit and meter beside the ids.
 import { day, inLanguage, type Lang } from '../i18n/index.js';
-import { factLabels, factWords, flagExplanations, flagTitles } from './texts.js';
+import { factLabels, factWords, flagExplanations, flagTitles } from './texts-findings.js';
 import { valueWord } from './texts-values.js';
 import type { Flag, FlagCode, ReviewRow, Severity } from './types.js';
 

@@ -1,4 +1,4 @@
-// Review of the request path (issues 14 and 15) as a hostile server: odd Retry-After values,
+// The request path against a hostile server (issues 14 and 15): odd Retry-After values,
 // odd 401s, odd 2xx and 5xx answers. What each one leads to, and that none turns into a
 // retry at once into the rate limit or into an unbounded loop.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Adversarial review (issues 11, 14): a re-run into the same --out folder must never leave
+// The --out folder (issues 11, 14): a re-run into the same --out folder must never leave
 // the files of two configurations side by side. The template file is named by its path in
 // the export's identity, so editing it (a table dropped, a file renamed) keeps the identity.
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -15,7 +15,7 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 4 });
-  home = await mkdtemp(path.join(os.tmpdir(), 'md-review-out-'));
+  home = await mkdtemp(path.join(os.tmpdir(), 'md-out-folder-'));
   env = { METERDATA_HOME: home };
   await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: new AbortController().signal });
 });

@@ -1,14 +1,14 @@
-// Calibration periods (Eichfristen) of German meters, the one table the review, browse and
-// the monthly information read. MessEV Anlage 7 as amended by the Third Ordinance amending
+// Rule (device): calibration periods (Eichfristen) of German meters, the one table of them. MessEV Anlage 7 as amended by the Third Ordinance amending
 // the MessEV (BGBl. 2021 I Nr. 76, S. 4742, in force since 3 November 2021, also for meters
 // already installed): cold water, warm water and heat meters 6 years (warm water and heat
 // were 5 before). § 34 Abs. 2 MessEV: a period of a year or more ends on 31 December of the
 // year in which it ends by the count. Sources checked (eichamt.sachsen.de "Neue Eichfristen
 // bei Verbrauchsmessgeräten", buzer.de synopsis of the MessEV of 03.11.2021, anwalt24.de
 // § 34 MessEV) are listed in docs/export.md "Calibration periods".
-import { makeFlag } from '../billing/flags.js';
-import type { Flag } from '../billing/types.js';
-import type { DeviceFact } from './types.js';
+import { makeFlag } from '../../billing/flags.js';
+import type { Flag } from '../../billing/types.js';
+import type { PlausibilityRule } from '../rule.js';
+import type { DeviceFact } from '../types.js';
 
 /** Years per metric; a metric not listed (hca: heat cost allocators) is not subject to calibration. */
 export const CALIBRATION_YEARS: Readonly<Record<string, number>> = {
@@ -80,3 +80,21 @@ export function calibrationFlags(devices: readonly DeviceFact[], range: { to: st
   }
   return out;
 }
+
+export const calibrationRule: PlausibilityRule = {
+  scope: 'device',
+  check(ctx) {
+    return {
+      findings: calibrationFlags(ctx.devices, ctx.opts.range).map((flag) => {
+        const dev = ctx.devices.find((d) => d.device_id === flag.device_id)!;
+        // The device's billed row: a unit's row for the metric, or the plant point's own.
+        const point = dev.usage_unit_id === null ? dev.measuring_point_id : null;
+        const key = ctx.keys.find((k) => {
+          const f = ctx.current.get(k);
+          return f !== undefined && f.measuring_point_id === point && f.usage_unit_id === dev.usage_unit_id && f.metric === dev.metric;
+        });
+        return { code: flag.code, flag, marks: key === undefined ? [] : [key] };
+      }),
+    };
+  },
+};

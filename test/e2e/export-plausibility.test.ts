@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headlessLogin } from '../../src/sandbox/headless-login.js';
-import { parseCsv } from '../../src/review/index.js';
+import { parseCsv } from '../../src/plausibility/index.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { runBin } from '../helpers/bin.js';
 
@@ -32,7 +32,7 @@ const count = (endpoint: string) => sandbox.log.byEndpoint.get(endpoint) ?? 0;
 beforeAll(async () => {
   if (!existsSync(path.join(ROOT, 'dist/cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
   sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22' });
-  home = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-review-'));
+  home = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-plausibility-'));
   env = { METERDATA_HOME: home, SOURCE_DATE_EPOCH: EPOCH };
   await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(30_000) });
 }, 60_000);

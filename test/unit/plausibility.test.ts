@@ -1,4 +1,4 @@
-// The plausibility review (src/review): property-based checks with fast-check, plus the cases an accountant meets.
+// The plausibility review (src/plausibility): property-based checks with fast-check, plus the cases an accountant meets.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dec, reviewRows } from '../../src/billing/index.js';
@@ -20,7 +20,7 @@ import {
   type CurrentFigure,
   type DeviceFact,
   type Figure,
-} from '../../src/review/index.js';
+} from '../../src/plausibility/index.js';
 
 const P = '00000000-0000-4000-8000-000000000001';
 const uid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -253,7 +253,7 @@ describe('figures out of billing', () => {
   it('a status this version does not know is not compared (billing counts it 0), a known one is', async () => {
     const { billProperty } = await import('../../src/billing/index.js');
     const { aPointConsumption, aPropertyInput, aSegment, aUnitEntry } = await import('./builders.js');
-    const { figuresOf } = await import('../../src/review/index.js');
+    const { figuresOf } = await import('../../src/plausibility/index.js');
     const billed = (status: string) => {
       const seg = aSegment({ period_consumption: { billable_value: 50, status, weighted_billable_value: 50 } });
       const bill = billProperty(aPropertyInput({ units: [aUnitEntry('WE 01', [aPointConsumption({ segments: [seg] })])] }));

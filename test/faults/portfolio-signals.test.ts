@@ -1,4 +1,4 @@
-// Review of the portfolio export (issue 15) as the impatient operator and the dying process:
+// The portfolio export against the impatient operator and the dying process (issue 15):
 // Ctrl-C, a TERM or kill -9 while the workbook workers write. No final file written half,
 // no scratch file left after a signal (a kill -9 leaves its scratch files to the re-run,
 // which removes them), and the re-run finishes every profile. Needs `npm run build`.
@@ -21,7 +21,7 @@ let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   assertBuilt();
   sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 300, admin: true, rateLimitPerMinute: 0, clients: tenantClients() });
-  home = await mkdtemp(path.join(os.tmpdir(), 'md-review-signals-'));
+  home = await mkdtemp(path.join(os.tmpdir(), 'md-portfolio-signals-'));
   env = { METERDATA_HOME: home, SOURCE_DATE_EPOCH: '1767225600' };
   await signIn(sandbox, env, 'nord', 0);
   await signIn(sandbox, env, 'sued', 1);

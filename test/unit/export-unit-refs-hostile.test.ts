@@ -1,4 +1,4 @@
-// Adversarial review of --unit-refs (issues 11, 14): the hostile file. Each case here was
+// --unit-refs (issues 11, 14): the hostile file. Each case here was
 // accepted, hung or ate memory before; the error must be one line naming the fix, exit 2.
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';

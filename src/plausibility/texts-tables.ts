@@ -2,7 +2,7 @@
 // names the folder around it). Pure: no fs, network or process.
 import { catalogue } from '../i18n/index.js';
 
-export const reviewTexts = catalogue(
+export const tableTexts = catalogue(
   'review-tables',
   {
     billingTable: 'billing table',

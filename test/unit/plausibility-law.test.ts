@@ -1,10 +1,10 @@
-// The review's rules from German law (issue 21): calibration periods as MessEV Anlage 7 reads
+// The plausibility rules from German law (issue 21): calibration periods as MessEV Anlage 7 reads
 // since 03.11.2021, § 9a (2) HeizkostenV by floor area for heating and warm water only, and
 // the findings' facts in the reader's words and number format.
 import { describe, expect, it } from 'vitest';
 import { flagMessage, makeFlag, reviewRows, type SegmentRow } from '../../src/billing/index.js';
 import { parseReviewArgs } from '../../src/export/review-options.js';
-import { calibrationFlags, devicesOf, estimatedAreas, reviewProperty, type CurrentFigure, type DeviceFact } from '../../src/review/index.js';
+import { calibrationFlags, devicesOf, estimatedAreas, reviewProperty, type CurrentFigure, type DeviceFact } from '../../src/plausibility/index.js';
 
 const P = '00000000-0000-4000-8000-000000000001';
 const uid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;

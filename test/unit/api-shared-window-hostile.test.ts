@@ -1,4 +1,4 @@
-// Review of the shared rate window (issue 14): a damaged state folder must never hang or
+// The shared rate window (issue 14): a damaged state folder must never hang or
 // swamp a run. A FIFO, a link to an endless device or a huge file where the window file
 // belongs is read as an empty window, at once.
 import { execFileSync } from 'node:child_process';
@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { readWindow, writeWindow } from '../../src/api/shared-window.js';
 
 const file = () => {
-  const f = path.join(mkdtempSync(path.join(os.tmpdir(), 'md-review-window-')), 'pacing', 'default.json');
+  const f = path.join(mkdtempSync(path.join(os.tmpdir(), 'md-window-')), 'pacing', 'default.json');
   mkdirSync(path.dirname(f), { recursive: true });
   return f;
 };

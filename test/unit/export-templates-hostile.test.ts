@@ -1,4 +1,4 @@
-// Adversarial review of user templates (issues 11, 14): two columns under one header. An ERP
+// User templates, hostile files (issues 11, 14): two columns under one header. An ERP
 // import, or `--compare DIR` reading the file back, takes the first column for both: the
 // count of points could be read as a consumption. Refused with the JSON path, in both languages.
 import { execFileSync } from 'node:child_process';
@@ -14,7 +14,7 @@ import { findEnglish } from '../helpers/catalogues.js';
 afterEach(() => setLanguage('en'));
 
 async function refusal(doc: unknown): Promise<UsageError> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'md-review-tpl-'));
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'md-tpl-hostile-'));
   await writeFile(path.join(dir, 'my.json'), JSON.stringify(doc));
   try {
     await loadTemplate('./my.json', dir);
@@ -53,7 +53,7 @@ describe('two columns under one header', () => {
 
 describe('a --template path that is no template file', () => {
   async function refusedPath(given: string, setup: (dir: string) => Promise<void>): Promise<UsageError> {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'md-review-tpl-'));
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'md-tpl-hostile-'));
     await setup(dir);
     try {
       await loadTemplate(given, dir);

@@ -1,4 +1,4 @@
-// Adversarial review of the journal read back (issues 11, 14): a saved file nested deeper
+// The journal read back, hostile files (issues 11, 14): a saved file nested deeper
 // than any answer of the contract. It parsed, then JSON.stringify (the identity compared,
 // meta.json written again) overflowed the stack: exit 1 with a trace instead of starting over.
 // And a run interrupted in English and resumed in German writes one language only.

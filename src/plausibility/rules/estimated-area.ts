@@ -1,11 +1,13 @@
-// § 9a Abs. 2 HeizkostenV: where the floor area (Wohn- oder Nutzfläche) of the units whose
+// Rule (Property), § 9a Abs. 2 HeizkostenV: where the floor area (Wohn- oder Nutzfläche) of the units whose
 // consumption had to be estimated exceeds 25 % of the area the costs are distributed over,
 // the costs go solely by the fixed keys of § 7 Abs. 1 Satz 5 and § 8 Abs. 1 (floor area or
 // enclosed space). The HeizkostenV covers heating and warm water only, so cold water,
 // electricity and gas get no such finding. Wording and sources: docs/export.md.
-import { Dec, dec, sum, ZERO, type Decimal } from '../billing/decimal.js';
-import { sideState } from './compare.js';
-import type { CurrentFigure } from './types.js';
+import { Dec, dec, formatDecimal, sum, ZERO, type Decimal } from '../../billing/decimal.js';
+import { makeFlag } from '../../billing/flags.js';
+import type { PlausibilityRule } from '../rule.js';
+import { propertyScope, sideState } from '../sides.js';
+import type { CurrentFigure } from '../types.js';
 
 /** Above this share (percent) of the area the costs go by the fixed keys only. */
 export const ESTIMATED_AREA_LIMIT_PERCENT = 25;
@@ -76,3 +78,38 @@ export function estimatedAreas(figures: readonly CurrentFigure[]): EstimatedArea
     return { property_id, group, units, estimatedArea, totalArea, percent, high, unknown };
   });
 }
+
+/** Names a finding lists before it counts the rest ("WE 01, …, WE 20 +280"): a message stays readable in a cell. */
+const NAMES_SHOWN = 20;
+
+/** The § 9a (2) finding's facts: the areas, the share and the units it rests on, those without an area named. */
+function areaFacts(a: EstimatedArea): Record<string, string> {
+  const names = (pick: (u: EstimatedArea['units'][number]) => boolean) => {
+    const all = a.units.filter(pick).map((u) => u.name);
+    return all.slice(0, NAMES_SHOWN).join(', ') + (all.length > NAMES_SHOWN ? ` +${all.length - NAMES_SHOWN}` : '');
+  };
+  return {
+    cost_group: a.group,
+    estimated_area: formatDecimal(a.estimatedArea),
+    total_area: formatDecimal(a.totalArea),
+    // Without every estimated unit's area there is no share to give, only the units to ask about.
+    estimated_area_share: a.high ? (a.percent?.toFixed(1) ?? '') : '',
+    estimated_units: names((u) => u.estimated),
+    units_without_area: names((u) => u.area === null),
+  };
+}
+
+export const estimatedAreaRule: PlausibilityRule = {
+  scope: 'property',
+  check(ctx) {
+    return {
+      findings: estimatedAreas(ctx.figures).filter((a) => a.high || a.unknown).map((a) => {
+        const code = a.high ? 'ESTIMATED_AREA_HIGH' : 'ESTIMATED_AREA_UNKNOWN';
+        const marked = new Set(a.units.filter((u) => u.estimated).map((u) => u.usage_unit_id));
+        const metrics: readonly string[] = COST_GROUPS[a.group];
+        const marks = [...ctx.current].filter(([, f]) => f.kind === 'unit' && metrics.includes(f.metric) && marked.has(f.usage_unit_id!)).map(([k]) => k);
+        return { code, flag: makeFlag(code, propertyScope(a.property_id), areaFacts(a)), marks };
+      }),
+    };
+  },
+};

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headlessLogin } from '../../src/sandbox/headless-login.js';
-import { parseCsv } from '../../src/review/index.js';
+import { parseCsv } from '../../src/plausibility/index.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/run-cli.js';
 
@@ -19,7 +19,7 @@ const count = () => sandbox.log.byEndpoint.get(CONSUMPTION) ?? 0;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 40, admin: true });
-  home = await mkdtemp(path.join(os.tmpdir(), 'md-export-review-'));
+  home = await mkdtemp(path.join(os.tmpdir(), 'md-export-plausibility-'));
   env = { METERDATA_HOME: home, SOURCE_DATE_EPOCH: '1767225600' };
   await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: new AbortController().signal });
 });
@@ -109,7 +109,7 @@ describe('export with the plausibility review', () => {
     expect(ended.every((x) => installed.get(x.device_id!)! < '2019')).toBe(true);
     expect(review.filter((x) => x.code === 'CALIBRATION_ENDS_SOON').some((x) => installed.get(x.device_id!)!.startsWith('2019'))).toBe(true);
     expect(JSON.parse(r.stdout).flag_codes.CALIBRATION_ENDED ?? 0).toBe(ended.length);
-    // No cost group of this sandbox has estimated units above 25 % of its area (e2e export-review: cold water never gets one).
+    // No cost group of this sandbox has estimated units above 25 % of its area (e2e export-plausibility: cold water never gets one).
     expect(review.filter((x) => (x.code ?? '').startsWith('ESTIMATED_AREA'))).toEqual([]);
   }, 60_000);
 

@@ -1,4 +1,4 @@
-// Review of the connection (issue 14) as a hostile server around a token refresh:
+// The connection against a hostile server around a token refresh (issue 14):
 // - the /whoami after a refresh answering with another landlord: the run stops (exit 4)
 //   before reading anything more with that token, and the profile keeps its tenant;
 // - a server that rejects every token it just issued: each rejection used to cost a refresh
@@ -57,7 +57,7 @@ function rejectFirstOfEachPath(): void {
 }
 
 async function signedIn(): Promise<NodeJS.ProcessEnv> {
-  const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-review-refresh-')), METERDATA_CREDENTIAL_STORE: 'file' };
+  const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-refresh-hostile-')), METERDATA_CREDENTIAL_STORE: 'file' };
   await signInBehindProxy(sb.url, proxy.url, env);
   return env;
 }
