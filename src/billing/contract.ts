@@ -42,6 +42,11 @@ function windowOf(seg: DeviceSegment, range: { from: string; to: string } | unde
   return end < start || outside ? { start: '', end: FAR_FUTURE } : { start, end };
 }
 
+type Window = { start: string; end: string };
+const sameWindow = (a: Window, b: Window): boolean => a.start === b.start && a.end === b.end;
+/** Days in common beyond a handover day, or the same window (also a single day) twice. */
+const overlaps = (a: Window, b: Window): boolean => (a.start < b.end && b.start < a.end) || sameWindow(a, b);
+
 /** How often each key occurs, for the keys that occur more than once (first occurrence order). */
 function repeated<T>(items: readonly T[], key: (x: T) => string): Map<string, { first: T; count: number }> {
   const seen = new Map<string, { first: T; count: number }>();
@@ -67,20 +72,26 @@ export function segmentBreaks(c: MeasuringPointConsumption, range?: { from: stri
   }
   // One segment per device from here: a repeated device is named above, not again as an overlap.
   const devices = [...new Map(segments.map((s) => [idKey(s.device_id), s])).values()];
-  const windows = devices.map((s) => ({ s, ...windowOf(s, range) })).sort((a, b) => byText(a.start, b.start));
-  // Sorted by start, a window overlaps an earlier one exactly when it starts before the latest end so far.
-  // A device installed on the day its predecessor was removed is a replacement, not an overlap.
+  // By start, then end: a device installed and removed on one day comes before the one installed that day.
+  const windows = devices.map((s) => ({ s, ...windowOf(s, range) })).sort((a, b) => byText(a.start, b.start) || byText(a.end, b.end));
+  // Sorted so, a window overlaps an earlier one exactly when it starts before the latest end so far, or
+  // has the very window of the one before it (two devices installed and removed on one day have no
+  // days apart: the same window twice). A device installed on the day its predecessor was removed is
+  // a replacement, not an overlap.
   let latest: (typeof windows)[number] | null = null;
+  let previous: (typeof windows)[number] | null = null;
   for (const w of windows) {
-    if (latest && w.start < latest.end) {
-      const overlapping = windows.filter((o) => o.start < w.end && w.start < o.end && o !== w).length + 1;
+    const other = latest && w.start < latest.end ? latest : previous && sameWindow(previous, w) ? previous : null;
+    if (other) {
+      const overlapping = windows.filter((o) => o !== w && overlaps(o, w)).length + 1;
       // a device placed nowhere has no day from which both were installed
-      const facts: Record<string, string> = { serial: latest.s.serial, other_serial: w.s.serial };
-      if (latest.start !== '') facts.overlap_from = w.start;
+      const facts: Record<string, string> = { serial: other.s.serial, other_serial: w.s.serial };
+      if (other.start !== '') facts.overlap_from = w.start;
       out.push({ code: 'SEGMENTS_OVERLAP', facts: { ...facts, segments: String(overlapping) } });
       break;
     }
     if (!latest || w.end > latest.end) latest = w;
+    previous = w;
   }
   for (const seg of segments) {
     const twice = [...repeated(seg.readings, (r) => r.at).values()][0];

@@ -80,6 +80,17 @@ const SCENARIOS: Scenario[] = [
   { name: 'the same segment twice', rewrite: proxyRewrite({ unitPoint: (pt) => pt.segments.push(structuredClone(pt.segments[0])) }), finding: 'DEVICE_REPEATED', expect: () => ({ billable_value: '0', points: '1' }) },
   { name: 'another device id over the same window', rewrite: proxyRewrite({ unitPoint: (pt) => pt.segments.push(freshDevice(pt.segments[0])) }), finding: 'SEGMENTS_OVERLAP', expect: () => ({ billable_value: '0', points: '1' }) },
   {
+    name: 'two devices installed and removed on one day',
+    rewrite: proxyRewrite({
+      unitPoint: (pt) => {
+        Object.assign(pt.segments[0], { installed_at: '2025-12-31', deinstalled_at: '2025-12-31' });
+        pt.segments.push(freshDevice(pt.segments[0]));
+      },
+    }),
+    finding: 'SEGMENTS_OVERLAP',
+    expect: () => ({ billable_value: '0', points: '1' }),
+  },
+  {
     name: '1,000 copies under fresh device ids',
     rewrite: proxyRewrite({ unitPoint: (pt) => pt.segments.push(...Array.from({ length: 999 }, (_, i) => freshDevice(pt.segments[0], i))) }),
     finding: 'SEGMENTS_OVERLAP',

@@ -44,6 +44,27 @@ describe('segments of one point', () => {
     expect(bill.segments.map((s) => s.billed_value)).toEqual(['0', '0']);
   });
 
+  it('two devices installed and removed on the same one day are the same window twice, whatever their ids: not billed, SEGMENTS_OVERLAP', () => {
+    const a = cold(41.394, { device_id: uuid(0xd00001), installed_at: '2025-12-31', deinstalled_at: '2025-12-31' });
+    for (const id of [uuid(0xd00000), uuid(0xd00002)]) {
+      const bill = billSegments(a, { ...a, device_id: id, serial: 'KWZ-COPY' });
+      expect(bill.billing[0]!.billable_value).toBe('0');
+      expect(bill.flags.filter((f) => f.severity === 'not_billed')).toEqual([expect.objectContaining({ code: 'SEGMENTS_OVERLAP', facts: expect.objectContaining({ overlap_from: '2025-12-31', segments: '2' }) })]);
+    }
+    // behind a replacement on that day as well
+    const old = cold(1, { installed_at: '2019-05-14', deinstalled_at: '2025-12-31' });
+    expect(billSegments(old, a, { ...a, device_id: uuid(0xd00003) }).billing[0]!.billable_value).toBe('0');
+  });
+
+  it('a device installed and removed on the day its successor is installed is a replacement, whichever id sorts first', () => {
+    const oneDay = cold(1, { installed_at: '2025-06-15', deinstalled_at: '2025-06-15' });
+    const next = cold(2, { installed_at: '2025-06-15' });
+    for (const id of [uuid(0xe00000), uuid(0xf00000)]) {
+      const bill = billSegments({ ...oneDay, device_id: id }, { ...next, device_id: uuid(0xe80000) });
+      expect([bill.billing[0]!.billable_value, codes(bill.flags).filter((c) => c === 'SEGMENTS_OVERLAP')]).toEqual(['3', []]);
+    }
+  });
+
   it('1,000 copies under fresh device ids bill nothing and make one finding', () => {
     const seg = cold(41.394);
     const copies = Array.from({ length: 1000 }, (_, i) => ({ ...seg, device_id: uuid(0x900000 + i) }));
