@@ -104,21 +104,42 @@ export function segmentBreaks(c: MeasuringPointConsumption, range?: { from: stri
 }
 
 /**
- * What is wrong with the points of one unit's answer, by point (idKey): a point named more
- * than once, or one neither the unit's measuring_points nor the Property's point list names
- * for a unit. `listed`: listedPointsOf the Property's point list (plant-room and main meters
- * left out); without it the listing is not checked.
+ * Per point of the Property's list (idKey): the units (idKey) it is listed for, from its
+ * allocations ("every unit with its share"; empty for a plant-room or main meter, which "never
+ * appears under a unit") and its usage_unit_id; null where the entry gives no allocations, so
+ * the list does not say which units share it.
  */
-export function unitPointBreaks(unit: UsageUnit, consumption: UnitConsumption, listed?: ReadonlySet<string>): Map<string, ContractBreak[]> {
+export type ListedPoints = ReadonlyMap<string, ReadonlySet<string> | null>;
+
+/**
+ * Whether a unit's answer may name a point: the Property's list names it for this unit (or
+ * does not say for which), or, for a point the list lacks, the unit's own measuring_points.
+ * A point the list gives to other units only is not this unit's, whatever its share.
+ */
+export function listedForUnit(unit: UsageUnit, listed: ListedPoints): (pointId: string) => boolean {
+  const own = new Set((unit.measuring_points ?? []).map((p) => idKey(p.measuring_point_id)));
+  const self = idKey(unit.id);
+  return (pointId) => {
+    const units = listed.get(idKey(pointId));
+    return units === undefined ? own.has(idKey(pointId)) : units === null || units.has(self);
+  };
+}
+
+/**
+ * What is wrong with the points of one unit's answer, by point (idKey): a point named more
+ * than once, or one not listed for this unit (listedForUnit). `listed`: listedPointsOf the
+ * Property's point list; without it the listing is not checked.
+ */
+export function unitPointBreaks(unit: UsageUnit, consumption: UnitConsumption, listed?: ListedPoints): Map<string, ContractBreak[]> {
   const out = new Map<string, ContractBreak[]>();
   const add = (id: string, b: ContractBreak) => out.set(id, [...(out.get(id) ?? []), b]);
   const points = consumption.measuring_points;
   for (const [id, { count }] of repeated(points, (p) => idKey(p.measuring_point_id))) add(id, { code: 'POINT_REPEATED', facts: { copies: String(count) } });
   if (listed) {
-    const own = new Set((unit.measuring_points ?? []).map((p) => idKey(p.measuring_point_id)));
+    const isListed = listedForUnit(unit, listed);
     for (const p of points) {
       const id = idKey(p.measuring_point_id);
-      if (!own.has(id) && !listed.has(id) && !out.get(id)?.some((b) => b.code === 'POINT_NOT_LISTED')) add(id, { code: 'POINT_NOT_LISTED', facts: {} });
+      if (!isListed(id) && !out.get(id)?.some((b) => b.code === 'POINT_NOT_LISTED')) add(id, { code: 'POINT_NOT_LISTED', facts: {} });
     }
   }
   return out;

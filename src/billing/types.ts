@@ -78,7 +78,7 @@ export interface BillingRow {
   from: string;
   to: string;
   billable_value: DecimalString;
-  /** Number of measuring points that fed this row: each once, a point neither the unit nor the Property lists not. */
+  /** Number of measuring points that fed this row: each once, a point not listed for the unit (POINT_NOT_LISTED) not. */
   points: number;
   /** Sorted, unique. */
   review_flags: FlagCode[];

@@ -27,9 +27,17 @@ type Json = Record<string, any>;
 const MUSTER = 'Musterstraße 1-5';
 
 /** Rewrites WE 01's cold-water point (in Musterstraße) or the plant heat meter's readings; learns the ids from the lists it passes on. */
-function proxyRewrite(change: { unitPoint?: (point: Json, points: Json[], plantHeat: string) => void; plantHeat?: (answer: Json) => void; failOthers?: boolean }): Rewrite {
+function proxyRewrite(change: {
+  unitPoint?: (point: Json, points: Json[], ids: { plantHeat: string; we02Cold: string }) => void;
+  /** WE 02's cold-water point in WE 02's answer. */
+  we02Point?: (point: Json) => void;
+  plantHeat?: (answer: Json) => void;
+  failOthers?: boolean;
+}): Rewrite {
   let muster: string | null = null;
   let we01: string | null = null;
+  let we02: string | null = null;
+  let we02Cold: string | null = null;
   const musterUnits = new Set<string>();
   const plantHeat = new Set<string>();
   return (p, json, query) => {
@@ -37,15 +45,20 @@ function proxyRewrite(change: { unitPoint?: (point: Json, points: Json[], plantH
     if (p === '/v1/usage-units' && query.get('property_id') === muster) {
       for (const u of json.data as Json[]) musterUnits.add(u.id);
       we01 = (json.data as Json[]).find((u) => u.name === 'WE 01')?.id ?? we01;
+      we02 = (json.data as Json[]).find((u) => u.name === 'WE 02')?.id ?? we02;
     }
-    if (p === `/v1/properties/${muster}/measuring-points`) for (const mp of json.data as Json[]) if (mp.usage_unit_id === null && mp.metric === 'heat') plantHeat.add(mp.id);
+    if (p === `/v1/properties/${muster}/measuring-points`) {
+      for (const mp of json.data as Json[]) if (mp.usage_unit_id === null && mp.metric === 'heat') plantHeat.add(mp.id);
+      we02Cold = (json.data as Json[]).find((mp) => mp.usage_unit_id === we02 && mp.metric === 'water_cold')?.id ?? we02Cold;
+    }
     const unit = /^\/v1\/usage-units\/([^/]+)\/consumption$/.exec(p)?.[1];
     if (unit && change.failOthers && !musterUnits.has(unit)) return { ...json, usage_unit_id: '00000000-0000-4000-8000-00000000beef' };
     if (unit === we01 && change.unitPoint) {
       const points = json.measuring_points as Json[];
-      change.unitPoint(points.find((x) => x.metric === 'water_cold')!, points, [...plantHeat][0]!);
+      change.unitPoint(points.find((x) => x.metric === 'water_cold')!, points, { plantHeat: [...plantHeat][0]!, we02Cold: we02Cold! });
       return json;
     }
+    if (unit === we02 && change.we02Point) return (change.we02Point((json.measuring_points as Json[]).find((x) => x.metric === 'water_cold')!), json);
     const point = /^\/v1\/measuring-points\/([^/]+)\/readings$/.exec(p)?.[1];
     if (point && plantHeat.has(point) && change.plantHeat) return (change.plantHeat(json), json);
     return undefined;
@@ -76,6 +89,12 @@ interface Scenario {
 /** A made-up id, the same in every run (a resumed run is compared byte for byte). */
 const madeUp = (n: number) => `00000000-0000-4000-8000-${(0xc0de0000 + n).toString(16).padStart(12, '0')}`;
 const freshDevice = (seg: Json, i = 0) => ({ ...seg, device_id: madeUp(i), serial: `${seg.serial}-${i}` });
+/** The point with unit_share 0.5 and its weighted values halved, as a shared point is sent. */
+const halfOf = (pt: Json) => {
+  pt.unit_share = 0.5;
+  for (const seg of pt.segments) seg.period_consumption.weighted_billable_value = seg.period_consumption.billable_value / 2;
+  return pt;
+};
 const SCENARIOS: Scenario[] = [
   { name: 'the same segment twice', rewrite: proxyRewrite({ unitPoint: (pt) => pt.segments.push(structuredClone(pt.segments[0])) }), finding: 'DEVICE_REPEATED', expect: () => ({ billable_value: '0', points: '1' }) },
   { name: 'another device id over the same window', rewrite: proxyRewrite({ unitPoint: (pt) => pt.segments.push(freshDevice(pt.segments[0])) }), finding: 'SEGMENTS_OVERLAP', expect: () => ({ billable_value: '0', points: '1' }) },
@@ -110,8 +129,18 @@ const SCENARIOS: Scenario[] = [
     expect: (clean) => ({ billable_value: clean.billable_value!, points: '1' }),
   },
   {
+    // the shares still add up to 1: WE 02's answer gives up half of its meter
+    name: 'WE 02\'s cold-water meter under WE 01 with half of it',
+    rewrite: proxyRewrite({
+      unitPoint: (_, points, { we02Cold }) => points.push(halfOf({ ...structuredClone(points.find((x) => x.metric === 'water_cold')!), measuring_point_id: we02Cold })),
+      we02Point: (point) => halfOf(point),
+    }),
+    finding: 'POINT_NOT_LISTED',
+    expect: (clean) => ({ billable_value: clean.billable_value!, points: clean.points! }),
+  },
+  {
     name: 'the plant heat meter under WE 01 as well',
-    rewrite: proxyRewrite({ unitPoint: (_, points, plantHeat) => points.push({ ...structuredClone(points.find((x) => x.metric === 'heat')!), measuring_point_id: plantHeat }) }),
+    rewrite: proxyRewrite({ unitPoint: (_, points, { plantHeat }) => points.push({ ...structuredClone(points.find((x) => x.metric === 'heat')!), measuring_point_id: plantHeat }) }),
     finding: 'POINT_NOT_LISTED',
     expect: (clean) => ({ billable_value: clean.billable_value!, points: clean.points! }),
     heat: true,

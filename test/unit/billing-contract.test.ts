@@ -185,6 +185,31 @@ describe('points of a unit answer', () => {
   });
 });
 
+describe('a point the Property lists for another unit', () => {
+  // WE 02's meter copied into WE 01's answer with half of it, WE 02's share lowered to match: the shares still add up to 1
+  const [we01Copy, we02Own] = sharedCopies(40, [0.5, 0.5], { metric: 'water_cold', unit: 'm3' });
+  const we01 = aUnitEntry('WE 01', [we01Copy!]);
+  const we02 = aUnitEntry('WE 02', [we02Own!], { measuring_points: [aPointSummary({ measuring_point_id: we02Own!.measuring_point_id })] });
+  const listedFor = (units: string[]) => [{ id: we02Own!.measuring_point_id, property_id: PROPERTY.id, usage_unit_id: units[0]!, allocations: units.map((u) => ({ usage_unit_id: u, share: 1 / units.length })) }];
+
+  it('is not billed to this unit, and its share does not make the other unit\'s lowered share look whole', () => {
+    const bill = billProperty(aPropertyInput({ units: [we01, we02], points: listedFor([we02.unit.id]) }));
+    expect(bill.billing.map((r) => [r.usage_unit_name, r.billable_value, r.points, r.review_flags])).toEqual([
+      ['WE 01', '0', 0, ['POINT_NOT_LISTED']],
+      ['WE 02', '20', 1, ['SHARE_SUM_MISMATCH']],
+    ]);
+    expect(bill.flags.find((f) => f.code === 'SHARE_SUM_MISMATCH')?.facts).toMatchObject({ share_sum: '0.5', units: '1' });
+    // the unit's own summary naming it does not outweigh the Property's list
+    const claimed = { ...we01, unit: { ...we01.unit, measuring_points: [aPointSummary({ measuring_point_id: we01Copy!.measuring_point_id })] } };
+    expect(billProperty(aPropertyInput({ units: [claimed, we02], points: listedFor([we02.unit.id]) })).billing[0]!.billable_value).toBe('0');
+  });
+
+  it('shared with this unit (its allocations name it, ids in any case) it is billed', () => {
+    const bill = billProperty(aPropertyInput({ units: [we01, we02], points: listedFor([we02.unit.id, we01.unit.id.toUpperCase()]) }));
+    expect(bill.billing.map((r) => [r.usage_unit_name, r.billable_value, r.review_flags])).toEqual([['WE 01', '20', []], ['WE 02', '20', []]]);
+  });
+});
+
 describe('messages', () => {
   it('say in an accountant\'s words what is wrong and that nothing was billed, in both languages', () => {
     const bill = billSegments(cold(41.394, { installed_at: '2019-05-14' }), cold(41.394, { device_id: uuid(), serial: 'KWZ-COPY', installed_at: '2024-02-01' }));
