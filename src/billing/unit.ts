@@ -110,7 +110,10 @@ export function billUnit(input: UnitInput): UnitBill {
   const groups = new Map<string, PointBill[]>();
   for (const p of points) {
     const key = JSON.stringify([p.metric, p.unit]);
-    groups.set(key, [...(groups.get(key) ?? []), p]);
+    // pushed, not copied: a list copied per point is quadratic, and one answer can hold 50,000 points
+    const group = groups.get(key);
+    if (group) group.push(p);
+    else groups.set(key, [p]);
   }
   const billing: BillingRow[] = [...groups.values()].map((group) => ({
     property_id: property.id,

@@ -166,6 +166,14 @@ describe('points of a unit answer', () => {
     expect(mismatch?.facts).toMatchObject({ units: '2', share_sum: '0.9' });
   });
 
+  // 45,000 such points in a 27 MB answer took an export 37 s (6 s now): the rows of a metric were copied once per point
+  it('as many unlisted points as a 32 MiB answer holds (40,000 of one metric) are billed in time linear in their number', () => {
+    const points = Array.from({ length: 40_000 }, () => aPointConsumption({ metric: 'water_cold', unit: 'm3', segments: [cold(1, { readings: [] })] }));
+    const { unit, consumption } = aUnitEntry('WE 01', points);
+    const bill = billUnit({ property: PROPERTY, unit, consumption, listedPoints: new Map() });
+    expect([bill.billing[0]!.billable_value, bill.billing[0]!.points, bill.flags.length]).toEqual(['0', 0, 40_000]);
+  }, 12_000);
+
   it('a point neither the unit nor the Property lists is not billed, named, and not counted; listed on either side it is billed', () => {
     const listed = aPointConsumption({ metric: 'water_cold', unit: 'm3', segments: [cold(41.394)] });
     const stranger = aPointConsumption({ metric: 'water_cold', unit: 'm3', segments: [cold(41.394, { device_id: uuid() })] });
