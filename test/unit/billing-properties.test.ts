@@ -26,7 +26,8 @@ const oneAfterAnother = (segments: DeviceSegment[]): DeviceSegment[] => {
   const next = (i: number) => segments[order[order.indexOf(i) + 1] ?? -1]?.installed_at ?? null;
   return segments.map((s, i) => ({ ...s, deinstalled_at: next(i) }));
 };
-const chainArb = (min: number, max: number) => fc.array(segmentArb, { minLength: min, maxLength: max }).map(oneAfterAnother);
+// Each device installed on its own day: two installed on one day make two one-day windows, the same window twice (SEGMENTS_OVERLAP).
+const chainArb = (min: number, max: number) => fc.uniqueArray(segmentArb, { minLength: min, maxLength: max, selector: (s) => s.installed_at }).map(oneAfterAnother);
 
 const pointArb = fc
   .record({ metric, share: fc.constantFrom(1, 0.5, 1 / 3), linked: fc.boolean(), segments: chainArb(0, 3) })
