@@ -6,9 +6,9 @@
 // this would bill a meter twice, or one the Property does not have: such a point is billed
 // with none of its segments, and a not_billed finding says what is wrong.
 import type { DeviceSegment, MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
-import type { FlagCode } from './types.js';
+import { BILLABLE_STATUSES, type FlagCode } from './types.js';
 
-export const CONTRACT_BREAKS = ['SEGMENTS_OVERLAP', 'DEVICE_REPEATED', 'READING_REPEATED', 'POINT_REPEATED', 'POINT_NOT_LISTED'] as const satisfies readonly FlagCode[];
+export const CONTRACT_BREAKS = ['SEGMENTS_OVERLAP', 'DEVICE_REPEATED', 'READING_REPEATED', 'POINT_REPEATED', 'POINT_NOT_LISTED', 'CONTRADICTORY_VALUES'] as const satisfies readonly FlagCode[];
 export type BreakCode = (typeof CONTRACT_BREAKS)[number];
 
 /** One way an answer breaks the contract for one point: the flag it raises and what the message names. */
@@ -60,11 +60,15 @@ function repeated<T>(items: readonly T[], key: (x: T) => string): Map<string, { 
 }
 
 /**
- * What is wrong with a point's segments: a device twice, windows that overlap, a month end
- * read twice. `range`: the answer's effective range, where known.
+ * What is wrong with a point's segments: values where the point says it has none, a device
+ * twice, windows that overlap, a month end read twice. `range`: the answer's effective range, where known.
  */
 export function segmentBreaks(c: MeasuringPointConsumption, range?: { from: string; to: string }): ContractBreak[] {
   const out: ContractBreak[] = [];
+  // A difference meter has no segments and no values (range rule 6), a data_gap point no coverage at all:
+  // a value to bill contradicts the answer's own word, and the finding those points get says nothing is billed.
+  const valued = c.segments.find((s) => BILLABLE_STATUSES.includes(s.period_consumption.status));
+  if ((c.is_difference_meter || c.data_gap === true) && valued) out.push({ code: 'CONTRADICTORY_VALUES', facts: { serial: valued.serial } });
   // In id order, so the findings do not depend on the order the service sent.
   const segments = [...c.segments].sort((a, b) => byText(idKey(a.device_id), idKey(b.device_id)) || byText(JSON.stringify(a), JSON.stringify(b)));
   for (const { first, count } of repeated(segments, (s) => idKey(s.device_id)).values()) {

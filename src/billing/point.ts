@@ -5,10 +5,9 @@ import { ZERO, dec, formatDecimal, sum, type Decimal } from './decimal.js';
 import { isContractBreak, segmentBreaks } from './contract.js';
 import { codesOf, dedupeFlags, enumFlag, makeFlag, type FlagScope } from './flags.js';
 import { receivedText, segmentProblems, shareProblem, shownValue, unrepresentable } from './plausible.js';
-import type { Flag, ReadingRow, SegmentRow } from './types.js';
+import { BILLABLE_STATUSES, type Flag, type ReadingRow, type SegmentRow } from './types.js';
 
-/** Statuses whose value may be billed. calibration_expired and missing never (rule 5); unknown ones not either. */
-export const BILLABLE_STATUSES: readonly string[] = ['measured', 'substituted', 'calculated'];
+export { BILLABLE_STATUSES };
 
 export interface PointContext {
   property_id: string;

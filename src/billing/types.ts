@@ -7,6 +7,9 @@
 
 export type DecimalString = string;
 
+/** Statuses whose value may be billed. calibration_expired and missing never (rule 5); unknown ones not either. */
+export const BILLABLE_STATUSES: readonly string[] = ['measured', 'substituted', 'calculated'];
+
 export type Severity = 'not_billed' | 'review' | 'info';
 
 export const FLAG_SEVERITY = {
@@ -21,6 +24,7 @@ export const FLAG_SEVERITY = {
   READING_REPEATED: 'not_billed',
   POINT_REPEATED: 'not_billed',
   POINT_NOT_LISTED: 'not_billed',
+  CONTRADICTORY_VALUES: 'not_billed',
   ASSUMED_ZERO_BASELINE: 'review',
   NOT_SYSTEM_LINKED: 'review',
   UNKNOWN_ENUM_VALUE: 'review',

@@ -121,6 +121,8 @@ const SCENARIOS: Scenario[] = [
     finding: 'READING_REPEATED',
     expect: () => ({ billable_value: '0', points: '1' }),
   },
+  { name: 'a difference meter with values', rewrite: proxyRewrite({ unitPoint: (pt) => (pt.is_difference_meter = true) }), finding: 'CONTRADICTORY_VALUES', expect: () => ({ billable_value: '0', points: '1' }) },
+  { name: 'data_gap with values', rewrite: proxyRewrite({ unitPoint: (pt) => (pt.data_gap = true) }), finding: 'CONTRADICTORY_VALUES', expect: () => ({ billable_value: '0', points: '1' }) },
   { name: 'the same point id twice', rewrite: proxyRewrite({ unitPoint: (pt, points) => points.push(structuredClone(pt)) }), finding: 'POINT_REPEATED', expect: () => ({ billable_value: '0', points: '1' }) },
   {
     name: 'a point neither the unit nor the Property lists',

@@ -130,6 +130,19 @@ describe('segments of one point', () => {
     expect(bill.readings.map((r) => [r.at, r.value])).toEqual([['2025-11-30', '130'], ['2025-12-31', '141'], ['2025-12-31', '182']]);
   });
 
+  it('values for a difference meter or a point with data_gap: not billed, CONTRADICTORY_VALUES; without a value to bill no finding', () => {
+    for (const marks of [{ is_difference_meter: true }, { data_gap: true }]) {
+      const { unit, consumption } = aUnitEntry('WE 01', [aPointConsumption({ metric: 'water_cold', unit: 'm3', segments: [cold(41.394)], ...marks })]);
+      const bill = billUnit({ property: PROPERTY, unit, consumption });
+      expect(bill.billing[0]!.billable_value).toBe('0');
+      expect(bill.flags.filter((f) => f.severity === 'not_billed')).toEqual([expect.objectContaining({ code: 'CONTRADICTORY_VALUES', facts: { serial: 'KWZ-41.394' } })]);
+      expect(flagMessage(bill.flags.find((f) => f.code === 'CONTRADICTORY_VALUES')!, 'de')).toMatch(/^Werte für eine Messstelle ohne Werte: nicht abgerechnet \(Gerät: KWZ-41\.394\)/);
+    }
+    // as the sandbox sends a point without coverage: its segment missing, no readings
+    const missing = aSegment({ readings: [], period_consumption: { billable_value: 0, weighted_billable_value: 0, end_value: 100, status: 'missing' } });
+    expect(segmentBreaks(aPointConsumption({ data_gap: true, segments: [missing] }))).toEqual([]);
+  });
+
   it('a plant point read through /readings with a doubled segment bills 0 in plant-points', () => {
     const plant = aPlantPoint();
     const seg = plant.consumption.segments[0]!;
