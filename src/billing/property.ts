@@ -42,10 +42,10 @@ export interface EarlyBill {
   bill: UnitBill;
 }
 
-/** is_system_linked per point id, from the Property's point list (rule 7). */
+/** is_system_linked per point (idKey: an id in capitals is the same point), from the Property's point list (rule 7). */
 export function listedLinksOf(points: readonly MeasuringPoint[] | undefined): Map<string, boolean> {
   const links = new Map<string, boolean>();
-  for (const p of points ?? []) if (p.id && typeof p.is_system_linked === 'boolean') links.set(p.id, p.is_system_linked);
+  for (const p of points ?? []) if (p.id && typeof p.is_system_linked === 'boolean') links.set(idKey(p.id), p.is_system_linked);
   return links;
 }
 

@@ -25,7 +25,7 @@ export interface UnitInput {
   range?: { from: string; to: string };
   /** Share sums across all units of the property (billProperty supplies them); without, shares are not checked. */
   shares?: ReadonlyMap<string, ShareTotal>;
-  /** is_system_linked per point id from the Property's point list: false on either side means not linked (as for plant points). */
+  /** is_system_linked per point (idKey) from the Property's point list: false on either side means not linked (as for plant points). */
   listedLinks?: ReadonlyMap<string, boolean>;
   /** listedPointsOf the Property's point list: a point not listed for the unit (listedForUnit) is not billed. Without it: not checked. */
   listedPoints?: ListedPoints;
@@ -104,7 +104,7 @@ export function billUnit(input: UnitInput): UnitBill {
     if (shareMismatch(total) && !own.some((b) => b.code === 'POINT_NOT_LISTED')) {
       extraFlags.push(makeFlag('SHARE_SUM_MISMATCH', scope, { unit_share: receivedText(c.unit_share ?? 1), share_sum: representable(total!.sum) ? formatDecimal(total!.sum) : receivedText(total!.sum.toNumber()), units: String(total!.units) }));
     }
-    return billPoint(c, { property_id: property.id, usage_unit_id: unit.id, is_system_linked: input.listedLinks?.get(c.measuring_point_id), extraFlags, range }, c.unit_share ?? 1);
+    return billPoint(c, { property_id: property.id, usage_unit_id: unit.id, is_system_linked: input.listedLinks?.get(idKey(c.measuring_point_id)), extraFlags, range }, c.unit_share ?? 1);
   });
 
   const groups = new Map<string, PointBill[]>();

@@ -198,6 +198,26 @@ describe('answers that break the contract\'s structure', () => {
     expect(lost).toEqual([]);
   }, 300_000);
 
+  it('a point id in capitals keeps the Property list\'s "not linked to a system" (rule 7): NOT_SYSTEM_LINKED on WE 01\'s cold water', async () => {
+    let coldId: string | null = null;
+    const capitals: Rewrite = (p, json) => {
+      // the Property lists WE 01's cold water as not linked; WE 01's answer names it in capitals, saying nothing of links
+      if (p.endsWith('/measuring-points') && Array.isArray(json.data)) {
+        for (const mp of json.data as Json[]) if (mp.id === coldId) mp.is_system_linked = false;
+        return json;
+      }
+      return undefined;
+    };
+    const learn = proxyRewrite({ unitPoint: (pt) => ((pt.measuring_point_id = pt.measuring_point_id.toUpperCase()), delete pt.is_system_linked) });
+    const { r, files } = await run(path.join(home, 'capitals'), (p, json, query) => {
+      if (p === '/v1/usage-units') coldId ??= ((json.data as Json[]).find((u) => u.name === 'WE 01' && u.property.name === MUSTER)?.measuring_points as Json[] | undefined)?.find((m) => m.metric === 'water_cold')?.measuring_point_id ?? null;
+      return capitals(p, json, query) ?? learn(p, json, query);
+    });
+    expect(r.code, r.stderr).toBe(6);
+    expect(coldId).not.toBeNull();
+    expect(we01Cold(files.get('billing.csv')!.toString('utf8')).review_flags).toContain('NOT_SYSTEM_LINKED');
+  }, 60_000);
+
   it('a run resumed from the journal writes the files of an uninterrupted run', async () => {
     const doubled = { unitPoint: (pt: Json) => pt.segments.push(freshDevice(pt.segments[0])) };
     const whole = await run(path.join(home, 'whole'), proxyRewrite(doubled));

@@ -206,6 +206,15 @@ describe('points of a unit answer', () => {
   });
 });
 
+describe('an id in capitals', () => {
+  it('keeps the Property list\'s is_system_linked false for the point (rule 7)', () => {
+    const point = aPointConsumption({ measuring_point_id: 'abcdef00-0000-4000-8000-00000000beef', segments: [cold(5)] });
+    const entry = aUnitEntry('WE 01', [{ ...point, measuring_point_id: point.measuring_point_id.toUpperCase() }]);
+    const bill = billProperty(aPropertyInput({ units: [entry], points: [{ id: point.measuring_point_id, property_id: PROPERTY.id, is_system_linked: false }] }));
+    expect(bill.billing[0]!.review_flags).toEqual(['NOT_SYSTEM_LINKED']);
+  });
+});
+
 describe('a point the Property lists for another unit', () => {
   // WE 02's meter copied into WE 01's answer with half of it, WE 02's share lowered to match: the shares still add up to 1
   const [we01Copy, we02Own] = sharedCopies(40, [0.5, 0.5], { metric: 'water_cold', unit: 'm3' });
