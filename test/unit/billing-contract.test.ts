@@ -201,6 +201,10 @@ describe('points of a unit answer', () => {
     // listed as a plant-room or main meter (no unit, no allocations): never a unit's, billed with the plant points
     const asPlant = billProperty(aPropertyInput({ units: [entry], points: [{ id: stranger.measuring_point_id, property_id: PROPERTY.id, usage_unit_id: null, allocations: [] }] }));
     expect(asPlant.billing[0]).toMatchObject({ billable_value: '41.394', points: 1, review_flags: ['POINT_NOT_LISTED'] });
+    // also where the unit's own measuring_points name it: the Property's list says whose it is
+    const claimed = { ...entry, unit: { ...unit, measuring_points: [...unit.measuring_points, aPointSummary({ measuring_point_id: stranger.measuring_point_id })] } };
+    const claimedPlant = billProperty(aPropertyInput({ units: [claimed], points: [{ id: stranger.measuring_point_id, property_id: PROPERTY.id, usage_unit_id: null, allocations: [] }] }));
+    expect(claimedPlant.billing[0]).toMatchObject({ billable_value: '41.394', points: 1, review_flags: ['POINT_NOT_LISTED'] });
     // without the Property's list (a caller that has none) the listing is not checked
     expect(billUnit({ property: PROPERTY, ...entry }).billing[0]!.billable_value).toBe('82.788');
   });
