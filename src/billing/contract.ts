@@ -8,7 +8,7 @@
 import type { DeviceSegment, MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
 import { BILLABLE_STATUSES, type FlagCode } from './types.js';
 
-export const CONTRACT_BREAKS = ['SEGMENTS_OVERLAP', 'DEVICE_REPEATED', 'READING_REPEATED', 'POINT_REPEATED', 'POINT_NOT_LISTED', 'CONTRADICTORY_VALUES'] as const satisfies readonly FlagCode[];
+export const CONTRACT_BREAKS = ['SEGMENTS_OVERLAP', 'DEVICE_REPEATED', 'READING_REPEATED', 'READING_OUTSIDE_WINDOW', 'POINT_REPEATED', 'POINT_NOT_LISTED', 'CONTRADICTORY_VALUES'] as const satisfies readonly FlagCode[];
 export type BreakCode = (typeof CONTRACT_BREAKS)[number];
 
 /** One way an answer breaks the contract for one point: the flag it raises and what the message names. */
@@ -61,7 +61,7 @@ function repeated<T>(items: readonly T[], key: (x: T) => string): Map<string, { 
 
 /**
  * What is wrong with a point's segments: values where the point says it has none, a device
- * twice, windows that overlap, a month end read twice. `range`: the answer's effective range, where known.
+ * twice, windows that overlap, a month end read twice, a reading outside its device's window. `range`: the answer's effective range, where known.
  */
 export function segmentBreaks(c: MeasuringPointConsumption, range?: { from: string; to: string }): ContractBreak[] {
   const out: ContractBreak[] = [];
@@ -101,6 +101,16 @@ export function segmentBreaks(c: MeasuringPointConsumption, range?: { from: stri
     const twice = [...repeated(seg.readings, (r) => r.at).values()][0];
     if (twice) {
       out.push({ code: 'READING_REPEATED', facts: { serial: seg.serial, reading_date: twice.first.at, copies: String(twice.count) } });
+      break;
+    }
+  }
+  // A device is read only while installed: a reading before its installation day or after its removal day belongs
+  // to another window, as in a replacement made up from a copy of the device (no window overlaps, each has the year).
+  for (const seg of segments) {
+    const outside = seg.readings.filter((r) => (seg.installed_at && r.at < seg.installed_at) || (seg.deinstalled_at && r.at > seg.deinstalled_at));
+    if (outside.length > 0) {
+      // the earliest, so the finding does not depend on the order the readings came in
+      out.push({ code: 'READING_OUTSIDE_WINDOW', facts: { serial: seg.serial, reading_date: outside.map((r) => r.at).reduce((a, b) => (b < a ? b : a)) } });
       break;
     }
   }

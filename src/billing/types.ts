@@ -22,6 +22,7 @@ export const FLAG_SEVERITY = {
   SEGMENTS_OVERLAP: 'not_billed',
   DEVICE_REPEATED: 'not_billed',
   READING_REPEATED: 'not_billed',
+  READING_OUTSIDE_WINDOW: 'not_billed',
   POINT_REPEATED: 'not_billed',
   POINT_NOT_LISTED: 'not_billed',
   CONTRADICTORY_VALUES: 'not_billed',

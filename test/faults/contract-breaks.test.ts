@@ -102,7 +102,8 @@ const SCENARIOS: Scenario[] = [
     name: 'two devices installed and removed on one day',
     rewrite: proxyRewrite({
       unitPoint: (pt) => {
-        Object.assign(pt.segments[0], { installed_at: '2025-12-31', deinstalled_at: '2025-12-31' });
+        // read on that day only, as a device installed for one day is
+        Object.assign(pt.segments[0], { installed_at: '2025-12-31', deinstalled_at: '2025-12-31', readings: pt.segments[0].readings.filter((r: Json) => r.at === '2025-12-31') });
         pt.segments.push(freshDevice(pt.segments[0]));
       },
     }),
@@ -113,6 +114,18 @@ const SCENARIOS: Scenario[] = [
     name: '1,000 copies under fresh device ids',
     rewrite: proxyRewrite({ unitPoint: (pt) => pt.segments.push(...Array.from({ length: 999 }, (_, i) => freshDevice(pt.segments[0], i))) }),
     finding: 'SEGMENTS_OVERLAP',
+    expect: () => ({ billable_value: '0', points: '1' }),
+  },
+  {
+    // no window overlaps: the device is said to be removed on 30 June and a copy installed that day, each with the whole year's readings and value
+    name: 'a replacement made up from a copy, readings outside each window',
+    rewrite: proxyRewrite({
+      unitPoint: (pt) => {
+        pt.segments[0].deinstalled_at = '2025-06-30';
+        pt.segments.push({ ...freshDevice(pt.segments[0]), installed_at: '2025-06-30', deinstalled_at: null });
+      },
+    }),
+    finding: 'READING_OUTSIDE_WINDOW',
     expect: () => ({ billable_value: '0', points: '1' }),
   },
   {

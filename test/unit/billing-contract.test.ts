@@ -65,6 +65,18 @@ describe('segments of one point', () => {
     }
   });
 
+  it('a replacement made up from a copy (removed and installed on 30 June, each read all year): not billed, READING_OUTSIDE_WINDOW with the earliest such reading', () => {
+    const year = ['2025-12-31', '2025-01-31', '2025-06-30'].map((at) => aReading({ at }));
+    const old = cold(41.394, { installed_at: '2019-05-14', deinstalled_at: '2025-06-30', readings: year });
+    const copy = cold(41.394, { device_id: uuid(), serial: 'KWZ-COPY', installed_at: '2025-06-30', readings: year });
+    const bill = billSegments(old, copy);
+    expect(bill.billing[0]!.billable_value).toBe('0');
+    expect(bill.flags.filter((f) => f.severity === 'not_billed').map((f) => [f.code, f.facts?.reading_date])).toEqual([['READING_OUTSIDE_WINDOW', old.device_id < copy.device_id ? '2025-12-31' : '2025-01-31']]);
+    // each read only while installed (the removal day's reading in both): a replacement, billed
+    const honest = billSegments({ ...old, readings: year.filter((r) => r.at <= '2025-06-30') }, { ...copy, readings: year.filter((r) => r.at >= '2025-06-30') });
+    expect([honest.billing[0]!.billable_value, codes(honest.flags).filter((c) => c === 'READING_OUTSIDE_WINDOW')]).toEqual(['82.788', []]);
+  });
+
   it('1,000 copies under fresh device ids bill nothing and make one finding', () => {
     const seg = cold(41.394);
     const copies = Array.from({ length: 1000 }, (_, i) => ({ ...seg, device_id: uuid(0x900000 + i) }));
@@ -98,14 +110,16 @@ describe('segments of one point', () => {
     const unplaced = cold(10, { device_id: uuid(), installed_at: null, baseline_date: '2025-03-31' });
     expect(breaksOf(installed, unplaced).map((b) => b.code)).toEqual(['SEGMENTS_OVERLAP']);
     // removed before the other's first value: one after the other
-    expect(breaksOf({ ...installed, deinstalled_at: '2025-03-31' }, unplaced)).toEqual([]);
+    expect(breaksOf({ ...installed, deinstalled_at: '2025-03-31', readings: [aReading({ at: '2025-03-31' })] }, unplaced)).toEqual([]);
   });
 
   it('a window that ends before it starts places the device nowhere: with another device it cannot be billed', () => {
     const a = cold(10, { installed_at: '2019-05-14' });
-    const inverted = cold(10, { device_id: uuid(), installed_at: '2025-06-15', deinstalled_at: '2020-01-01' });
+    const inverted = cold(10, { device_id: uuid(), installed_at: '2025-06-15', deinstalled_at: '2020-01-01', readings: [] });
     expect(breaksOf(a, inverted).map((b) => b.code)).toEqual(['SEGMENTS_OVERLAP']);
     expect(breaksOf(inverted)).toEqual([]);
+    // a reading of it lies outside any window it can have
+    expect(breaksOf({ ...inverted, readings: [aReading({ at: '2025-12-31' })] }).map((b) => b.code)).toEqual(['READING_OUTSIDE_WINDOW']);
   });
 
   it('a segment outside the answer\'s range (installed after it, removed before it) cannot be placed: next to another device it is not billed', () => {
@@ -118,7 +132,7 @@ describe('segments of one point', () => {
     expect(segmentBreaks(aPointConsumption({ segments: [removed, gone] }), range).map((b) => b.code)).toEqual(['SEGMENTS_OVERLAP']);
     expect(segmentBreaks(aPointConsumption({ segments: [removed, later] }))).toEqual([]); // without a range: one after the other
     // a device removed on the first day of the range or after its end is in it
-    expect(segmentBreaks(aPointConsumption({ segments: [{ ...removed, deinstalled_at: '2025-01-01' }, cold(1, { device_id: uuid(), installed_at: '2025-01-01' })] }), range)).toEqual([]);
+    expect(segmentBreaks(aPointConsumption({ segments: [{ ...removed, deinstalled_at: '2025-01-01', readings: [] }, cold(1, { device_id: uuid(), installed_at: '2025-01-01' })] }), range)).toEqual([]);
     expect(billSegments(removed, later).billing[0]!.billable_value).toBe('0');
   });
 
