@@ -54,11 +54,15 @@ export function segmentValue(segment: DeviceSegment, unitShare: number | null): 
   return { billed: dec(pc.billable_value).times(unitShare), weightedAbsent: true };
 }
 
-/** Segment order: by start (installation, else baseline date), then device id, independent of input order. */
+/**
+ * Segment order: by start (installation, else baseline date), then end (a device removed the day it was
+ * installed before its successor installed that day; still installed last), then device id, independent of input order.
+ */
 export function sortSegments(segments: readonly DeviceSegment[]): DeviceSegment[] {
   const start = (s: DeviceSegment) => s.installed_at ?? s.baseline_date ?? '';
+  const end = (s: DeviceSegment) => s.deinstalled_at ?? '9999-12-31';
   return [...segments].sort(
-    (a, b) => cmp(start(a), start(b)) || cmp(a.baseline_date ?? '', b.baseline_date ?? '') || cmp(a.device_id, b.device_id) || tieBreak(a, b),
+    (a, b) => cmp(start(a), start(b)) || cmp(end(a), end(b)) || cmp(a.baseline_date ?? '', b.baseline_date ?? '') || cmp(a.device_id, b.device_id) || tieBreak(a, b),
   );
 }
 

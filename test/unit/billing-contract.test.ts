@@ -62,6 +62,8 @@ describe('segments of one point', () => {
     for (const id of [uuid(0xe00000), uuid(0xf00000)]) {
       const bill = billSegments({ ...oneDay, device_id: id }, { ...next, device_id: uuid(0xe80000) });
       expect([bill.billing[0]!.billable_value, codes(bill.flags).filter((c) => c === 'SEGMENTS_OVERLAP')]).toEqual(['3', []]);
+      // replaced, not "removed without replacement": the one-day device comes first, the one still installed last
+      expect([codes(bill.flags).filter((c) => c === 'DEVICE_REMOVED'), bill.segments.map((s) => s.deinstalled_at)]).toEqual([[], ['2025-06-15', null]]);
     }
   });
 
