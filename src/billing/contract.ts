@@ -6,9 +6,9 @@
 // this would bill a meter twice, or one the Property does not have: such a point is billed
 // with none of its segments, and a not_billed finding says what is wrong.
 import type { DeviceSegment, MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
-import type { FlagCode } from './types.js';
+import { BILLABLE_STATUSES, type FlagCode } from './types.js';
 
-export const CONTRACT_BREAKS = ['SEGMENTS_OVERLAP', 'DEVICE_REPEATED', 'READING_REPEATED', 'POINT_REPEATED', 'POINT_NOT_LISTED'] as const satisfies readonly FlagCode[];
+export const CONTRACT_BREAKS = ['SEGMENTS_OVERLAP', 'DEVICE_REPEATED', 'READING_REPEATED', 'READING_OUTSIDE_WINDOW', 'POINT_REPEATED', 'POINT_NOT_LISTED', 'CONTRADICTORY_VALUES'] as const satisfies readonly FlagCode[];
 export type BreakCode = (typeof CONTRACT_BREAKS)[number];
 
 /** One way an answer breaks the contract for one point: the flag it raises and what the message names. */
@@ -42,6 +42,11 @@ function windowOf(seg: DeviceSegment, range: { from: string; to: string } | unde
   return end < start || outside ? { start: '', end: FAR_FUTURE } : { start, end };
 }
 
+type Window = { start: string; end: string };
+const sameWindow = (a: Window, b: Window): boolean => a.start === b.start && a.end === b.end;
+/** Days in common beyond a handover day, or the same window (also a single day) twice. */
+const overlaps = (a: Window, b: Window): boolean => (a.start < b.end && b.start < a.end) || sameWindow(a, b);
+
 /** How often each key occurs, for the keys that occur more than once (first occurrence order). */
 function repeated<T>(items: readonly T[], key: (x: T) => string): Map<string, { first: T; count: number }> {
   const seen = new Map<string, { first: T; count: number }>();
@@ -55,11 +60,15 @@ function repeated<T>(items: readonly T[], key: (x: T) => string): Map<string, { 
 }
 
 /**
- * What is wrong with a point's segments: a device twice, windows that overlap, a month end
- * read twice. `range`: the answer's effective range, where known.
+ * What is wrong with a point's segments: values where the point says it has none, a device
+ * twice, windows that overlap, a month end read twice, a reading outside its device's window. `range`: the answer's effective range, where known.
  */
 export function segmentBreaks(c: MeasuringPointConsumption, range?: { from: string; to: string }): ContractBreak[] {
   const out: ContractBreak[] = [];
+  // A difference meter has no segments and no values (range rule 6), a data_gap point no coverage at all:
+  // a value to bill contradicts the answer's own word, and the finding those points get says nothing is billed.
+  const valued = c.segments.find((s) => BILLABLE_STATUSES.includes(s.period_consumption.status));
+  if ((c.is_difference_meter || c.data_gap === true) && valued) out.push({ code: 'CONTRADICTORY_VALUES', facts: { serial: valued.serial } });
   // In id order, so the findings do not depend on the order the service sent.
   const segments = [...c.segments].sort((a, b) => byText(idKey(a.device_id), idKey(b.device_id)) || byText(JSON.stringify(a), JSON.stringify(b)));
   for (const { first, count } of repeated(segments, (s) => idKey(s.device_id)).values()) {
@@ -67,20 +76,26 @@ export function segmentBreaks(c: MeasuringPointConsumption, range?: { from: stri
   }
   // One segment per device from here: a repeated device is named above, not again as an overlap.
   const devices = [...new Map(segments.map((s) => [idKey(s.device_id), s])).values()];
-  const windows = devices.map((s) => ({ s, ...windowOf(s, range) })).sort((a, b) => byText(a.start, b.start));
-  // Sorted by start, a window overlaps an earlier one exactly when it starts before the latest end so far.
-  // A device installed on the day its predecessor was removed is a replacement, not an overlap.
+  // By start, then end: a device installed and removed on one day comes before the one installed that day.
+  const windows = devices.map((s) => ({ s, ...windowOf(s, range) })).sort((a, b) => byText(a.start, b.start) || byText(a.end, b.end));
+  // Sorted so, a window overlaps an earlier one exactly when it starts before the latest end so far, or
+  // has the very window of the one before it (two devices installed and removed on one day have no
+  // days apart: the same window twice). A device installed on the day its predecessor was removed is
+  // a replacement, not an overlap.
   let latest: (typeof windows)[number] | null = null;
+  let previous: (typeof windows)[number] | null = null;
   for (const w of windows) {
-    if (latest && w.start < latest.end) {
-      const overlapping = windows.filter((o) => o.start < w.end && w.start < o.end && o !== w).length + 1;
+    const other = latest && w.start < latest.end ? latest : previous && sameWindow(previous, w) ? previous : null;
+    if (other) {
+      const overlapping = windows.filter((o) => o !== w && overlaps(o, w)).length + 1;
       // a device placed nowhere has no day from which both were installed
-      const facts: Record<string, string> = { serial: latest.s.serial, other_serial: w.s.serial };
-      if (latest.start !== '') facts.overlap_from = w.start;
+      const facts: Record<string, string> = { serial: other.s.serial, other_serial: w.s.serial };
+      if (other.start !== '') facts.overlap_from = w.start;
       out.push({ code: 'SEGMENTS_OVERLAP', facts: { ...facts, segments: String(overlapping) } });
       break;
     }
     if (!latest || w.end > latest.end) latest = w;
+    previous = w;
   }
   for (const seg of segments) {
     const twice = [...repeated(seg.readings, (r) => r.at).values()][0];
@@ -89,25 +104,56 @@ export function segmentBreaks(c: MeasuringPointConsumption, range?: { from: stri
       break;
     }
   }
+  // A device is read only while installed: a reading before its installation day or after its removal day belongs
+  // to another window, as in a replacement made up from a copy of the device (no window overlaps, each has the year).
+  for (const seg of segments) {
+    const outside = seg.readings.filter((r) => (seg.installed_at && r.at < seg.installed_at) || (seg.deinstalled_at && r.at > seg.deinstalled_at));
+    if (outside.length > 0) {
+      // the earliest, so the finding does not depend on the order the readings came in
+      out.push({ code: 'READING_OUTSIDE_WINDOW', facts: { serial: seg.serial, reading_date: outside.map((r) => r.at).reduce((a, b) => (b < a ? b : a)) } });
+      break;
+    }
+  }
   return out;
 }
 
 /**
- * What is wrong with the points of one unit's answer, by point (idKey): a point named more
- * than once, or one neither the unit's measuring_points nor the Property's point list names
- * for a unit. `listed`: listedPointsOf the Property's point list (plant-room and main meters
- * left out); without it the listing is not checked.
+ * Per point of the Property's list (idKey): the units (idKey) it is listed for, from its
+ * allocations ("every unit with its share"; empty for a plant-room or main meter, which "never
+ * appears under a unit") and its usage_unit_id; null where the entry gives no allocations, so
+ * the list does not say which units share it.
  */
-export function unitPointBreaks(unit: UsageUnit, consumption: UnitConsumption, listed?: ReadonlySet<string>): Map<string, ContractBreak[]> {
+export type ListedPoints = ReadonlyMap<string, ReadonlySet<string> | null>;
+
+/**
+ * Whether a unit's answer may name a point: the Property's list names it for this unit (or
+ * does not say for which), or, for a point the list lacks, the unit's own measuring_points.
+ * A point the list gives to other units only is not this unit's, whatever its share.
+ */
+export function listedForUnit(unit: UsageUnit, listed: ListedPoints): (pointId: string) => boolean {
+  const own = new Set((unit.measuring_points ?? []).map((p) => idKey(p.measuring_point_id)));
+  const self = idKey(unit.id);
+  return (pointId) => {
+    const units = listed.get(idKey(pointId));
+    return units === undefined ? own.has(idKey(pointId)) : units === null || units.has(self);
+  };
+}
+
+/**
+ * What is wrong with the points of one unit's answer, by point (idKey): a point named more
+ * than once, or one not listed for this unit (listedForUnit). `listed`: listedPointsOf the
+ * Property's point list; without it the listing is not checked.
+ */
+export function unitPointBreaks(unit: UsageUnit, consumption: UnitConsumption, listed?: ListedPoints): Map<string, ContractBreak[]> {
   const out = new Map<string, ContractBreak[]>();
   const add = (id: string, b: ContractBreak) => out.set(id, [...(out.get(id) ?? []), b]);
   const points = consumption.measuring_points;
   for (const [id, { count }] of repeated(points, (p) => idKey(p.measuring_point_id))) add(id, { code: 'POINT_REPEATED', facts: { copies: String(count) } });
   if (listed) {
-    const own = new Set((unit.measuring_points ?? []).map((p) => idKey(p.measuring_point_id)));
+    const isListed = listedForUnit(unit, listed);
     for (const p of points) {
       const id = idKey(p.measuring_point_id);
-      if (!own.has(id) && !listed.has(id) && !out.get(id)?.some((b) => b.code === 'POINT_NOT_LISTED')) add(id, { code: 'POINT_NOT_LISTED', facts: {} });
+      if (!isListed(id) && !out.get(id)?.some((b) => b.code === 'POINT_NOT_LISTED')) add(id, { code: 'POINT_NOT_LISTED', facts: {} });
     }
   }
   return out;

@@ -5,10 +5,9 @@ import { ZERO, dec, formatDecimal, sum, type Decimal } from './decimal.js';
 import { isContractBreak, segmentBreaks } from './contract.js';
 import { codesOf, dedupeFlags, enumFlag, makeFlag, type FlagScope } from './flags.js';
 import { receivedText, segmentProblems, shareProblem, shownValue, unrepresentable } from './plausible.js';
-import type { Flag, ReadingRow, SegmentRow } from './types.js';
+import { BILLABLE_STATUSES, type Flag, type ReadingRow, type SegmentRow } from './types.js';
 
-/** Statuses whose value may be billed. calibration_expired and missing never (rule 5); unknown ones not either. */
-export const BILLABLE_STATUSES: readonly string[] = ['measured', 'substituted', 'calculated'];
+export { BILLABLE_STATUSES };
 
 export interface PointContext {
   property_id: string;
@@ -55,11 +54,15 @@ export function segmentValue(segment: DeviceSegment, unitShare: number | null): 
   return { billed: dec(pc.billable_value).times(unitShare), weightedAbsent: true };
 }
 
-/** Segment order: by start (installation, else baseline date), then device id, independent of input order. */
+/**
+ * Segment order: by start (installation, else baseline date), then end (a device removed the day it was
+ * installed before its successor installed that day; still installed last), then device id, independent of input order.
+ */
 export function sortSegments(segments: readonly DeviceSegment[]): DeviceSegment[] {
   const start = (s: DeviceSegment) => s.installed_at ?? s.baseline_date ?? '';
+  const end = (s: DeviceSegment) => s.deinstalled_at ?? '9999-12-31';
   return [...segments].sort(
-    (a, b) => cmp(start(a), start(b)) || cmp(a.baseline_date ?? '', b.baseline_date ?? '') || cmp(a.device_id, b.device_id) || tieBreak(a, b),
+    (a, b) => cmp(start(a), start(b)) || cmp(end(a), end(b)) || cmp(a.baseline_date ?? '', b.baseline_date ?? '') || cmp(a.device_id, b.device_id) || tieBreak(a, b),
   );
 }
 

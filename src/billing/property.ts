@@ -6,7 +6,7 @@ import { billPlantPoint } from './plant.js';
 import { compareUnits } from './order.js';
 import { cmp, tieBreak } from './point.js';
 import type { BillingRow, Flag, PlantPointRow, ReadingRow, SegmentRow } from './types.js';
-import { idKey } from './contract.js';
+import { idKey, listedForUnit } from './contract.js';
 import { billUnit, listedPointsOf, shareMismatch, shareTotals, type UnitBill } from './unit.js';
 
 export interface PropertyInput {
@@ -42,10 +42,10 @@ export interface EarlyBill {
   bill: UnitBill;
 }
 
-/** is_system_linked per point id, from the Property's point list (rule 7). */
+/** is_system_linked per point (idKey: an id in capitals is the same point), from the Property's point list (rule 7). */
 export function listedLinksOf(points: readonly MeasuringPoint[] | undefined): Map<string, boolean> {
   const links = new Map<string, boolean>();
-  for (const p of points ?? []) if (p.id && typeof p.is_system_linked === 'boolean') links.set(p.id, p.is_system_linked);
+  for (const p of points ?? []) if (p.id && typeof p.is_system_linked === 'boolean') links.set(idKey(p.id), p.is_system_linked);
   return links;
 }
 
@@ -56,9 +56,10 @@ export function listedLinksOf(points: readonly MeasuringPoint[] | undefined): Ma
 export function billProperty(input: PropertyInput, early?: (entry: UnitEntry) => EarlyBill | undefined): PropertyBill {
   const { property, range } = input;
   const units = [...input.units].sort((a, b) => compareUnits(a.unit, b.unit) || tieBreak(a, b));
-  const shares = shareTotals(units.map((u) => u.consumption));
   const listedLinks = listedLinksOf(input.points);
   const listedPoints = input.points ? listedPointsOf(input.points) : undefined;
+  const listedFor = new Map(units.map((u) => [u.consumption, listedPoints ? listedForUnit(u.unit, listedPoints) : () => true]));
+  const shares = shareTotals(units.map((u) => u.consumption), (c, id) => listedFor.get(c)!(id));
   const unitBills = units.map((entry) => {
     const known = early?.(entry);
     if (known && known.range.from === range.from && known.range.to === range.to && !entry.consumption.measuring_points.some((c) => shareMismatch(shares.get(idKey(c.measuring_point_id))))) return known.bill;

@@ -7,6 +7,9 @@
 
 export type DecimalString = string;
 
+/** Statuses whose value may be billed. calibration_expired and missing never (rule 5); unknown ones not either. */
+export const BILLABLE_STATUSES: readonly string[] = ['measured', 'substituted', 'calculated'];
+
 export type Severity = 'not_billed' | 'review' | 'info';
 
 export const FLAG_SEVERITY = {
@@ -19,8 +22,10 @@ export const FLAG_SEVERITY = {
   SEGMENTS_OVERLAP: 'not_billed',
   DEVICE_REPEATED: 'not_billed',
   READING_REPEATED: 'not_billed',
+  READING_OUTSIDE_WINDOW: 'not_billed',
   POINT_REPEATED: 'not_billed',
   POINT_NOT_LISTED: 'not_billed',
+  CONTRADICTORY_VALUES: 'not_billed',
   ASSUMED_ZERO_BASELINE: 'review',
   NOT_SYSTEM_LINKED: 'review',
   UNKNOWN_ENUM_VALUE: 'review',
@@ -80,7 +85,7 @@ export interface BillingRow {
   from: string;
   to: string;
   billable_value: DecimalString;
-  /** Number of measuring points that fed this row: each once, a point neither the unit nor the Property lists not. */
+  /** Number of measuring points that fed this row: each once, a point not listed for the unit (POINT_NOT_LISTED) not. */
   points: number;
   /** Sorted, unique. */
   review_flags: FlagCode[];

@@ -2,7 +2,7 @@
 // Rule 2: weighted values per unit; rule 3 is checked across units by shareTotals().
 import type { MeasuringPoint, UnitConsumption, UsageUnit } from '../api/types.js';
 import { dec, formatDecimal, sum, type Decimal } from './decimal.js';
-import { idKey, unitPointBreaks } from './contract.js';
+import { idKey, unitPointBreaks, type ListedPoints } from './contract.js';
 import { codesOf, dedupeFlags, enumFlag, makeFlag, type FlagScope } from './flags.js';
 import { SHARE_TOLERANCE, receivedText, representable } from './plausible.js';
 import { billPoint, cmp, tieBreak, type PointBill } from './point.js';
@@ -25,10 +25,10 @@ export interface UnitInput {
   range?: { from: string; to: string };
   /** Share sums across all units of the property (billProperty supplies them); without, shares are not checked. */
   shares?: ReadonlyMap<string, ShareTotal>;
-  /** is_system_linked per point id from the Property's point list: false on either side means not linked (as for plant points). */
+  /** is_system_linked per point (idKey) from the Property's point list: false on either side means not linked (as for plant points). */
   listedLinks?: ReadonlyMap<string, boolean>;
-  /** listedPointsOf the Property's point list: a point neither it nor the unit lists is not billed. Without it: not checked. */
-  listedPoints?: ReadonlySet<string>;
+  /** listedPointsOf the Property's point list: a point not listed for the unit (listedForUnit) is not billed. Without it: not checked. */
+  listedPoints?: ListedPoints;
 }
 
 export interface UnitBill {
@@ -42,13 +42,16 @@ export interface UnitBill {
 /**
  * Sum of unit_share per point (by idKey) over the given units' answers (missing unit_share
  * counts as 1). A unit counts once per point: a point its answer names twice (not billed
- * there) adds the smallest of its shares, not one per copy.
+ * there) adds the smallest of its shares, not one per copy. `counts`: whether a unit's copy
+ * of a point takes part (a copy not listed for its unit is not billed there, and its share
+ * must not make another unit's lowered share look whole).
  */
-export function shareTotals(consumptions: readonly UnitConsumption[]): Map<string, ShareTotal> {
+export function shareTotals(consumptions: readonly UnitConsumption[], counts: (c: UnitConsumption, pointId: string) => boolean = () => true): Map<string, ShareTotal> {
   const totals = new Map<string, ShareTotal>();
   for (const c of consumptions) {
     const shares = new Map<string, number>();
     for (const p of c.measuring_points) {
+      if (!counts(c, p.measuring_point_id)) continue;
       const id = idKey(p.measuring_point_id);
       const share = p.unit_share ?? 1;
       shares.set(id, Math.min(share, shares.get(id) ?? share));
@@ -62,13 +65,21 @@ export function shareTotals(consumptions: readonly UnitConsumption[]): Map<strin
 }
 
 /**
- * idKeys of the Property's point list that a unit's answer may name, for UnitInput.listedPoints:
- * not a plant-room or main meter (usage_unit_id null, no allocations), which "never appears
- * under a unit" and is billed in plant-points.csv already.
+ * The Property's point list for UnitInput.listedPoints: per point (idKey), the units it is
+ * listed for (see ListedPoints). A plant-room or main meter (usage_unit_id null, no
+ * allocations) is listed for none: it is billed in plant-points.csv already.
  */
-export function listedPointsOf(points: readonly Pick<MeasuringPoint, 'id' | 'usage_unit_id' | 'allocations'>[]): Set<string> {
-  const plant = (p: (typeof points)[number]) => p.usage_unit_id === null && Array.isArray(p.allocations) && p.allocations.length === 0;
-  return new Set(points.flatMap((p) => (typeof p.id === 'string' && !plant(p) ? [idKey(p.id)] : [])));
+export function listedPointsOf(points: readonly Pick<MeasuringPoint, 'id' | 'usage_unit_id' | 'allocations'>[]): Map<string, Set<string> | null> {
+  const out = new Map<string, Set<string> | null>();
+  for (const p of points) {
+    if (typeof p.id !== 'string') continue;
+    const units = Array.isArray(p.allocations) ? new Set(p.allocations.map((a) => idKey(a.usage_unit_id))) : null;
+    if (units && typeof p.usage_unit_id === 'string') units.add(idKey(p.usage_unit_id));
+    // a point listed twice: the units of both entries, and unknown if either does not say
+    const known = out.get(idKey(p.id));
+    out.set(idKey(p.id), known === undefined ? units : known === null || units === null ? null : new Set([...known, ...units]));
+  }
+  return out;
 }
 
 export function shareMismatch(total: ShareTotal | undefined): boolean {
@@ -87,17 +98,22 @@ export function billUnit(input: UnitInput): UnitBill {
   const points = sorted.map((c) => {
     const total = input.shares?.get(idKey(c.measuring_point_id));
     const scope = { ...unitScope, measuring_point_id: c.measuring_point_id };
-    const extraFlags = (breaks.get(idKey(c.measuring_point_id)) ?? []).map((b) => makeFlag(b.code, scope, b.facts));
-    if (shareMismatch(total)) {
+    const own = breaks.get(idKey(c.measuring_point_id)) ?? [];
+    const extraFlags = own.map((b) => makeFlag(b.code, scope, b.facts));
+    // a copy not listed for the unit is not in the share sum (shareTotals), so the sum is not about it
+    if (shareMismatch(total) && !own.some((b) => b.code === 'POINT_NOT_LISTED')) {
       extraFlags.push(makeFlag('SHARE_SUM_MISMATCH', scope, { unit_share: receivedText(c.unit_share ?? 1), share_sum: representable(total!.sum) ? formatDecimal(total!.sum) : receivedText(total!.sum.toNumber()), units: String(total!.units) }));
     }
-    return billPoint(c, { property_id: property.id, usage_unit_id: unit.id, is_system_linked: input.listedLinks?.get(c.measuring_point_id), extraFlags, range }, c.unit_share ?? 1);
+    return billPoint(c, { property_id: property.id, usage_unit_id: unit.id, is_system_linked: input.listedLinks?.get(idKey(c.measuring_point_id)), extraFlags, range }, c.unit_share ?? 1);
   });
 
   const groups = new Map<string, PointBill[]>();
   for (const p of points) {
     const key = JSON.stringify([p.metric, p.unit]);
-    groups.set(key, [...(groups.get(key) ?? []), p]);
+    // pushed, not copied: a list copied per point is quadratic, and one answer can hold 50,000 points
+    const group = groups.get(key);
+    if (group) group.push(p);
+    else groups.set(key, [p]);
   }
   const billing: BillingRow[] = [...groups.values()].map((group) => ({
     property_id: property.id,

@@ -10,6 +10,7 @@ import type { UnitConsumption, UsageUnit, MeasuringPoint } from '../api/types.js
 import { compareUnits } from '../billing/order.js';
 import { listedLinksOf, type EarlyBill, type PropertyBill } from '../billing/property.js';
 import { billUnit, listedPointsOf, type UnitBill } from '../billing/unit.js';
+import type { ListedPoints } from '../billing/contract.js';
 import type { OutputMark, OutputSet } from './output.js';
 import { namedSegments, PointIndex, type Places, type ReadingPlace } from './places.js';
 import type { UnitRefIndex } from './unit-refs.js';
@@ -57,7 +58,7 @@ export class PropertyStream {
   private mark: OutputMark | null = null;
   private readonly index = new PointIndex();
   private links = new Map<string, boolean>();
-  private listedPoints = new Set<string>();
+  private listedPoints: ListedPoints = new Map();
   /** What is written: each unit's bill in order, rows per table, readings' places per point. */
   private readonly bills: UnitBill[] = [];
   private readonly written = { billing: 0, segments: 0, readings: 0, units: new Set<string>() };

@@ -27,9 +27,17 @@ type Json = Record<string, any>;
 const MUSTER = 'Musterstraße 1-5';
 
 /** Rewrites WE 01's cold-water point (in Musterstraße) or the plant heat meter's readings; learns the ids from the lists it passes on. */
-function proxyRewrite(change: { unitPoint?: (point: Json, points: Json[], plantHeat: string) => void; plantHeat?: (answer: Json) => void; failOthers?: boolean }): Rewrite {
+function proxyRewrite(change: {
+  unitPoint?: (point: Json, points: Json[], ids: { plantHeat: string; we02Cold: string }) => void;
+  /** WE 02's cold-water point in WE 02's answer. */
+  we02Point?: (point: Json) => void;
+  plantHeat?: (answer: Json) => void;
+  failOthers?: boolean;
+}): Rewrite {
   let muster: string | null = null;
   let we01: string | null = null;
+  let we02: string | null = null;
+  let we02Cold: string | null = null;
   const musterUnits = new Set<string>();
   const plantHeat = new Set<string>();
   return (p, json, query) => {
@@ -37,15 +45,20 @@ function proxyRewrite(change: { unitPoint?: (point: Json, points: Json[], plantH
     if (p === '/v1/usage-units' && query.get('property_id') === muster) {
       for (const u of json.data as Json[]) musterUnits.add(u.id);
       we01 = (json.data as Json[]).find((u) => u.name === 'WE 01')?.id ?? we01;
+      we02 = (json.data as Json[]).find((u) => u.name === 'WE 02')?.id ?? we02;
     }
-    if (p === `/v1/properties/${muster}/measuring-points`) for (const mp of json.data as Json[]) if (mp.usage_unit_id === null && mp.metric === 'heat') plantHeat.add(mp.id);
+    if (p === `/v1/properties/${muster}/measuring-points`) {
+      for (const mp of json.data as Json[]) if (mp.usage_unit_id === null && mp.metric === 'heat') plantHeat.add(mp.id);
+      we02Cold = (json.data as Json[]).find((mp) => mp.usage_unit_id === we02 && mp.metric === 'water_cold')?.id ?? we02Cold;
+    }
     const unit = /^\/v1\/usage-units\/([^/]+)\/consumption$/.exec(p)?.[1];
     if (unit && change.failOthers && !musterUnits.has(unit)) return { ...json, usage_unit_id: '00000000-0000-4000-8000-00000000beef' };
     if (unit === we01 && change.unitPoint) {
       const points = json.measuring_points as Json[];
-      change.unitPoint(points.find((x) => x.metric === 'water_cold')!, points, [...plantHeat][0]!);
+      change.unitPoint(points.find((x) => x.metric === 'water_cold')!, points, { plantHeat: [...plantHeat][0]!, we02Cold: we02Cold! });
       return json;
     }
+    if (unit === we02 && change.we02Point) return (change.we02Point((json.measuring_points as Json[]).find((x) => x.metric === 'water_cold')!), json);
     const point = /^\/v1\/measuring-points\/([^/]+)\/readings$/.exec(p)?.[1];
     if (point && plantHeat.has(point) && change.plantHeat) return (change.plantHeat(json), json);
     return undefined;
@@ -76,13 +89,43 @@ interface Scenario {
 /** A made-up id, the same in every run (a resumed run is compared byte for byte). */
 const madeUp = (n: number) => `00000000-0000-4000-8000-${(0xc0de0000 + n).toString(16).padStart(12, '0')}`;
 const freshDevice = (seg: Json, i = 0) => ({ ...seg, device_id: madeUp(i), serial: `${seg.serial}-${i}` });
+/** The point with unit_share 0.5 and its weighted values halved, as a shared point is sent. */
+const halfOf = (pt: Json) => {
+  pt.unit_share = 0.5;
+  for (const seg of pt.segments) seg.period_consumption.weighted_billable_value = seg.period_consumption.billable_value / 2;
+  return pt;
+};
 const SCENARIOS: Scenario[] = [
   { name: 'the same segment twice', rewrite: proxyRewrite({ unitPoint: (pt) => pt.segments.push(structuredClone(pt.segments[0])) }), finding: 'DEVICE_REPEATED', expect: () => ({ billable_value: '0', points: '1' }) },
   { name: 'another device id over the same window', rewrite: proxyRewrite({ unitPoint: (pt) => pt.segments.push(freshDevice(pt.segments[0])) }), finding: 'SEGMENTS_OVERLAP', expect: () => ({ billable_value: '0', points: '1' }) },
   {
+    name: 'two devices installed and removed on one day',
+    rewrite: proxyRewrite({
+      unitPoint: (pt) => {
+        // read on that day only, as a device installed for one day is
+        Object.assign(pt.segments[0], { installed_at: '2025-12-31', deinstalled_at: '2025-12-31', readings: pt.segments[0].readings.filter((r: Json) => r.at === '2025-12-31') });
+        pt.segments.push(freshDevice(pt.segments[0]));
+      },
+    }),
+    finding: 'SEGMENTS_OVERLAP',
+    expect: () => ({ billable_value: '0', points: '1' }),
+  },
+  {
     name: '1,000 copies under fresh device ids',
     rewrite: proxyRewrite({ unitPoint: (pt) => pt.segments.push(...Array.from({ length: 999 }, (_, i) => freshDevice(pt.segments[0], i))) }),
     finding: 'SEGMENTS_OVERLAP',
+    expect: () => ({ billable_value: '0', points: '1' }),
+  },
+  {
+    // no window overlaps: the device is said to be removed on 30 June and a copy installed that day, each with the whole year's readings and value
+    name: 'a replacement made up from a copy, readings outside each window',
+    rewrite: proxyRewrite({
+      unitPoint: (pt) => {
+        pt.segments[0].deinstalled_at = '2025-06-30';
+        pt.segments.push({ ...freshDevice(pt.segments[0]), installed_at: '2025-06-30', deinstalled_at: null });
+      },
+    }),
+    finding: 'READING_OUTSIDE_WINDOW',
     expect: () => ({ billable_value: '0', points: '1' }),
   },
   {
@@ -91,6 +134,8 @@ const SCENARIOS: Scenario[] = [
     finding: 'READING_REPEATED',
     expect: () => ({ billable_value: '0', points: '1' }),
   },
+  { name: 'a difference meter with values', rewrite: proxyRewrite({ unitPoint: (pt) => (pt.is_difference_meter = true) }), finding: 'CONTRADICTORY_VALUES', expect: () => ({ billable_value: '0', points: '1' }) },
+  { name: 'data_gap with values', rewrite: proxyRewrite({ unitPoint: (pt) => (pt.data_gap = true) }), finding: 'CONTRADICTORY_VALUES', expect: () => ({ billable_value: '0', points: '1' }) },
   { name: 'the same point id twice', rewrite: proxyRewrite({ unitPoint: (pt, points) => points.push(structuredClone(pt)) }), finding: 'POINT_REPEATED', expect: () => ({ billable_value: '0', points: '1' }) },
   {
     name: 'a point neither the unit nor the Property lists',
@@ -99,8 +144,18 @@ const SCENARIOS: Scenario[] = [
     expect: (clean) => ({ billable_value: clean.billable_value!, points: '1' }),
   },
   {
+    // the shares still add up to 1: WE 02's answer gives up half of its meter
+    name: 'WE 02\'s cold-water meter under WE 01 with half of it',
+    rewrite: proxyRewrite({
+      unitPoint: (_, points, { we02Cold }) => points.push(halfOf({ ...structuredClone(points.find((x) => x.metric === 'water_cold')!), measuring_point_id: we02Cold })),
+      we02Point: (point) => halfOf(point),
+    }),
+    finding: 'POINT_NOT_LISTED',
+    expect: (clean) => ({ billable_value: clean.billable_value!, points: clean.points! }),
+  },
+  {
     name: 'the plant heat meter under WE 01 as well',
-    rewrite: proxyRewrite({ unitPoint: (_, points, plantHeat) => points.push({ ...structuredClone(points.find((x) => x.metric === 'heat')!), measuring_point_id: plantHeat }) }),
+    rewrite: proxyRewrite({ unitPoint: (_, points, { plantHeat }) => points.push({ ...structuredClone(points.find((x) => x.metric === 'heat')!), measuring_point_id: plantHeat }) }),
     finding: 'POINT_NOT_LISTED',
     expect: (clean) => ({ billable_value: clean.billable_value!, points: clean.points! }),
     heat: true,
@@ -155,6 +210,26 @@ describe('answers that break the contract\'s structure', () => {
     report({ scenario: `contract breaks (${SCENARIOS.length} classes: segments, readings and points twice, an unlisted point, the plant meter under a unit, the plant readings)`, trials: SCENARIOS.length, passed: SCENARIOS.length - lost.length, lost });
     expect(lost).toEqual([]);
   }, 300_000);
+
+  it('a point id in capitals keeps the Property list\'s "not linked to a system" (rule 7): NOT_SYSTEM_LINKED on WE 01\'s cold water', async () => {
+    let coldId: string | null = null;
+    const capitals: Rewrite = (p, json) => {
+      // the Property lists WE 01's cold water as not linked; WE 01's answer names it in capitals, saying nothing of links
+      if (p.endsWith('/measuring-points') && Array.isArray(json.data)) {
+        for (const mp of json.data as Json[]) if (mp.id === coldId) mp.is_system_linked = false;
+        return json;
+      }
+      return undefined;
+    };
+    const learn = proxyRewrite({ unitPoint: (pt) => ((pt.measuring_point_id = pt.measuring_point_id.toUpperCase()), delete pt.is_system_linked) });
+    const { r, files } = await run(path.join(home, 'capitals'), (p, json, query) => {
+      if (p === '/v1/usage-units') coldId ??= ((json.data as Json[]).find((u) => u.name === 'WE 01' && u.property.name === MUSTER)?.measuring_points as Json[] | undefined)?.find((m) => m.metric === 'water_cold')?.measuring_point_id ?? null;
+      return capitals(p, json, query) ?? learn(p, json, query);
+    });
+    expect(r.code, r.stderr).toBe(6);
+    expect(coldId).not.toBeNull();
+    expect(we01Cold(files.get('billing.csv')!.toString('utf8')).review_flags).toContain('NOT_SYSTEM_LINKED');
+  }, 60_000);
 
   it('a run resumed from the journal writes the files of an uninterrupted run', async () => {
     const doubled = { unitPoint: (pt: Json) => pt.segments.push(freshDevice(pt.segments[0])) };

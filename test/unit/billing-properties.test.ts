@@ -24,9 +24,12 @@ const segmentArb = fc
 const oneAfterAnother = (segments: DeviceSegment[]): DeviceSegment[] => {
   const order = segments.map((_, i) => i).sort((a, b) => segments[a]!.installed_at!.localeCompare(segments[b]!.installed_at!));
   const next = (i: number) => segments[order[order.indexOf(i) + 1] ?? -1]?.installed_at ?? null;
-  return segments.map((s, i) => ({ ...s, deinstalled_at: next(i) }));
+  // each read only while installed, as the contract has it (READING_OUTSIDE_WINDOW otherwise)
+  const within = (s: DeviceSegment, end: string | null) => s.readings.filter((r) => r.at >= s.installed_at! && (end === null || r.at <= end));
+  return segments.map((s, i) => ({ ...s, deinstalled_at: next(i), readings: within(s, next(i)) }));
 };
-const chainArb = (min: number, max: number) => fc.array(segmentArb, { minLength: min, maxLength: max }).map(oneAfterAnother);
+// Each device installed on its own day: two installed on one day make two one-day windows, the same window twice (SEGMENTS_OVERLAP).
+const chainArb = (min: number, max: number) => fc.uniqueArray(segmentArb, { minLength: min, maxLength: max, selector: (s) => s.installed_at }).map(oneAfterAnother);
 
 const pointArb = fc
   .record({ metric, share: fc.constantFrom(1, 0.5, 1 / 3), linked: fc.boolean(), segments: chainArb(0, 3) })

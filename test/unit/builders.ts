@@ -55,6 +55,9 @@ export type SegmentOverrides = Omit<Partial<DeviceSegment>, 'period_consumption'
  * A measured segment billing 10 (weighted 10, i.e. unit_share 1), baseline recorded at 100. A period_consumption key overridden with undefined is left out.
  * A weighted value given without a billable value is a unit_share 1 segment: the billable value follows it (billing refuses a weighted value that is not billable × share).
  */
+const readingDay = (installed: string | null, removed: string | null): string =>
+  removed !== null && removed < '2025-12-31' ? removed : installed !== null && installed > '2025-12-31' ? installed : '2025-12-31';
+
 export function aSegment(overrides: SegmentOverrides = {}): DeviceSegment {
   const { period_consumption: given, ...rest } = overrides;
   const follows = typeof given?.weighted_billable_value === 'number' && !(given && 'billable_value' in given);
@@ -71,8 +74,9 @@ export function aSegment(overrides: SegmentOverrides = {}): DeviceSegment {
     baseline_value: 100,
     baseline_date: '2024-12-31',
     baseline_origin: 'recorded',
-    readings: [aReading()],
     ...rest,
+    // read while installed (READING_OUTSIDE_WINDOW): the range's last month end, else the removal or installation day
+    readings: rest.readings ?? [aReading({ at: readingDay(rest.installed_at === undefined ? '2020-03-15' : rest.installed_at, rest.deinstalled_at ?? null) })],
     period_consumption: { end_value: 110, billable_value: 10, weighted_billable_value: 10, status: 'measured', ...period_consumption },
   };
   const pc = segment.period_consumption as unknown as Record<string, unknown>;
