@@ -7,32 +7,15 @@ import { commanderUsageCode } from './core/codes.js';
 import { words } from './i18n/common.js';
 import { cliTexts as t } from './texts-cli.js';
 
-export const COMMANDS = ['login', 'logout', 'status', 'token', 'export', 'browse', 'sandbox', 'demo'] as const;
-export type CommandName = (typeof COMMANDS)[number];
-
 type ExitText = keyof typeof t & `exit${string}`;
 const { OK, UNEXPECTED: BUG, USAGE, NOT_SIGNED_IN: AUTH, ACCESS_WITHDRAWN: WITHDRAWN, UNAVAILABLE: DOWN, NEEDS_REVIEW: STRICT, INTERRUPTED } = ExitCode;
 
-/**
- * What each command can end with, read off its code: status turns every problem into 3,
- * browse shows the service's errors on its screen, the sandbox stops on a signal with 0
- * and logout lets a first Ctrl-C finish the revocation it started.
- */
-const EXITS: Record<CommandName | 'meterdata', [number, ExitText][]> = {
-  meterdata: [[OK, 'exit0'], [BUG, 'exit1'], [USAGE, 'exit2'], [AUTH, 'exit3'], [WITHDRAWN, 'exit4'], [DOWN, 'exit5'], [STRICT, 'exit6'], [INTERRUPTED, 'exit130']],
-  login: [[OK, 'exit0'], [BUG, 'exit1'], [USAGE, 'exit2'], [AUTH, 'exit3Login'], [DOWN, 'exit5Keychain'], [INTERRUPTED, 'exit130']],
-  logout: [[OK, 'exit0'], [BUG, 'exit1'], [USAGE, 'exit2'], [DOWN, 'exit5Keychain'], [INTERRUPTED, 'exit130Logout']],
-  status: [[OK, 'exit0Status'], [BUG, 'exit1'], [USAGE, 'exit2'], [AUTH, 'exit3Status'], [INTERRUPTED, 'exit130']],
-  token: [[OK, 'exit0'], [BUG, 'exit1'], [USAGE, 'exit2'], [AUTH, 'exit3'], [DOWN, 'exit5Keychain'], [INTERRUPTED, 'exit130']],
-  export: [[OK, 'exit0'], [BUG, 'exit1'], [USAGE, 'exit2'], [AUTH, 'exit3'], [WITHDRAWN, 'exit4'], [DOWN, 'exit5'], [STRICT, 'exit6'], [INTERRUPTED, 'exit130']],
-  browse: [[OK, 'exit0Browse'], [BUG, 'exit1'], [USAGE, 'exit2Browse'], [AUTH, 'exit3'], [DOWN, 'exit5Keychain'], [INTERRUPTED, 'exit130']],
-  sandbox: [[OK, 'exit0Sandbox'], [BUG, 'exit1'], [USAGE, 'exit2Sandbox'], [INTERRUPTED, 'exit130Sandbox']],
-  demo: [[OK, 'exit0'], [BUG, 'exit1'], [USAGE, 'exit2'], [AUTH, 'exit3'], [DOWN, 'exit5'], [INTERRUPTED, 'exit130']],
-};
+/** What `meterdata` itself can end with; each command declares its own (src/commands/<verb>/index.ts). */
+export const PROGRAM_EXITS: readonly (readonly [number, ExitText])[] = [[OK, 'exit0'], [BUG, 'exit1'], [USAGE, 'exit2'], [AUTH, 'exit3'], [WITHDRAWN, 'exit4'], [DOWN, 'exit5'], [STRICT, 'exit6'], [INTERRUPTED, 'exit130']];
 
-/** The exit codes a command's --help lists (rendered when the help is shown, in the run's language). */
-export function exitCodesHelp(command: CommandName | 'meterdata'): () => string {
-  return () => `\n${t.exitCodes}\n${EXITS[command].map(([code, text]) => `  ${String(code).padEnd(2)} ${t[text]}`).join('\n')}\n`;
+/** The exit codes a --help lists (rendered when the help is shown, in the run's language). */
+export function exitCodesHelp(exits: readonly (readonly [number, ExitText])[]): () => string {
+  return () => `\n${t.exitCodes}\n${exits.map(([code, text]) => `  ${String(code).padEnd(2)} ${t[text]}`).join('\n')}\n`;
 }
 
 const HEADINGS: Record<string, () => string> = {

@@ -1,4 +1,4 @@
-// What `--help` says about each command and each flag (src/cli.ts declares them).
+// What `--help` says about each command and each flag (declared in src/commands/<verb>/index.ts).
 import { catalogue } from './i18n/index.js';
 
 export const helpTexts = catalogue(

@@ -1,11 +1,7 @@
 // `meterdata token`: a valid access token on stdout for scripts (refreshed if needed).
-import type { Io } from '../core/io.js';
-import { openConnection } from '../auth/connection.js';
-
-/** As src/cli.ts parsed them. */
-export interface TokenFlags {
-  profile?: string;
-}
+import type { Io } from '../../core/io.js';
+import { openConnection } from '../../auth/connection.js';
+import type { TokenFlags } from './index.js';
 
 export async function run(opts: TokenFlags, io: Io, _args: string[] = []): Promise<number> {
   // The override needs no API, profile or base URL: print it as it is (never refreshed).

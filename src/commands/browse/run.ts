@@ -1,26 +1,19 @@
 // `meterdata browse`: the clerks' terminal UI. Ink and React load only here, and
 // only after the checks that need no terminal, so `--help` and errors stay light.
-import { ExitCode, UsageError } from '../core/errors.js';
-import type { Io } from '../core/io.js';
+import { ExitCode, UsageError } from '../../core/errors.js';
+import type { Io } from '../../core/io.js';
 import path from 'node:path';
-import type { ApiClient } from '../api/contracts.js';
-import type { PropertyAnswers } from '../export/journal.js';
-import { dirs } from '../core/paths.js';
-import { packageVersion } from '../core/resources.js';
-import type { ExportSelection } from '../tui/data.js';
-import { periodFlags } from '../export/options.js';
-import { defaultRange, rangeFlags } from '../tui/range.js';
-import { t } from '../tui/texts.js';
-import { language, type Lang } from '../i18n/index.js';
-import type { ExportFlags } from '../export/options.js';
-
-/** As src/cli.ts parsed them: --year, --from and --to already checked by src/core/dates.ts. */
-export interface BrowseFlags {
-  profile?: string;
-  year?: string;
-  from?: string;
-  to?: string;
-}
+import type { ApiClient } from '../../api/contracts.js';
+import type { PropertyAnswers } from '../../export/journal.js';
+import { dirs } from '../../core/paths.js';
+import { packageVersion } from '../../core/resources.js';
+import type { ExportSelection } from '../../tui/data.js';
+import { periodFlags } from '../../export/options.js';
+import { defaultRange, rangeFlags } from '../../tui/range.js';
+import { t } from '../../tui/texts.js';
+import { language, type Lang } from '../../i18n/index.js';
+import type { ExportFlags } from '../../export/options.js';
+import type { BrowseFlags } from './index.js';
 
 export async function run(opts: BrowseFlags, io: Io): Promise<number> {
   // The same flags as export, read by the same code: the same messages, naming the flag.
@@ -29,10 +22,10 @@ export async function run(opts: BrowseFlags, io: Io): Promise<number> {
     throw new UsageError(t.notATerminal, t.notATerminalHint({ flags: rangeFlags(range) }), 'USAGE_NOT_A_TERMINAL');
   }
   const [{ openConnection }, billing, { createBrowseData, eventHub }, { runBrowser }] = await Promise.all([
-    import('../auth/connection.js'),
-    import('../billing/index.js'),
-    import('../tui/data.js'),
-    import('../tui/run.js'),
+    import('../../auth/connection.js'),
+    import('../../billing/index.js'),
+    import('../../tui/data.js'),
+    import('../../tui/run.js'),
   ]);
   // A session stays open for hours: the 429 pauses of the last hour count, not all of them (api/limits.ts)
   const connection = await openConnection({ ...(typeof opts.profile === 'string' ? { profile: opts.profile } : {}), env: io.env, signal: io.signal, pauseWindowMs: 60 * 60_000 });
@@ -95,9 +88,9 @@ export function browseExportFlags(s: ExportSelection, lang: Lang, profile: strin
  */
 async function exportFromBrowser(s: ExportSelection, ctx: { api: ApiClient; io: Io; profile: string | undefined }): Promise<string> {
   const [{ prepareExport }, { runExport }, { createReporter }] = await Promise.all([
-    import('../export/single.js'),
-    import('../export/run.js'),
-    import('../export/progress.js'),
+    import('../../export/single.js'),
+    import('../../export/run.js'),
+    import('../../export/progress.js'),
   ]);
   const opts = browseExportFlags(s, language(), ctx.profile);
   const { args, template } = await prepareExport(opts, ctx.io);

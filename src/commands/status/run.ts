@@ -1,13 +1,14 @@
 // `meterdata status`: what a profile is connected to and whether the connection works
 // right now (a live /whoami). Exit 0 when it does, 3 otherwise.
-import { loadProfile, readConfig, resolveProfileName, type Profile } from '../core/config.js';
-import { ExitCode, MeterdataError } from '../core/errors.js';
-import type { Io } from '../core/io.js';
-import { terminalSafe, terminalSafeJson } from '../core/terminal-text.js';
-import { openConnection } from '../auth/connection.js';
-import { openStore } from '../auth/credential-store/index.js';
-import { describePropertyScope } from '../auth/whoami.js';
-import { aligned, statusTexts as t } from './texts-auth.js';
+import { loadProfile, readConfig, resolveProfileName, type Profile } from '../../core/config.js';
+import { ExitCode, MeterdataError } from '../../core/errors.js';
+import type { Io } from '../../core/io.js';
+import { terminalSafe, terminalSafeJson } from '../../core/terminal-text.js';
+import { openConnection } from '../../auth/connection.js';
+import { openStore } from '../../auth/credential-store/index.js';
+import { describePropertyScope } from '../../auth/whoami.js';
+import { aligned, statusTexts as t } from '../texts-auth.js';
+import type { StatusFlags } from './index.js';
 
 interface StatusReport {
   profile: string;
@@ -27,13 +28,6 @@ interface StatusReport {
   signed_in: boolean;
   working: boolean;
   problem?: { code: string; message: string; hint?: string };
-}
-
-/** As src/cli.ts parsed them. */
-export interface StatusFlags {
-  profile?: string;
-  json?: boolean;
-  all?: boolean;
 }
 
 export async function run(opts: StatusFlags, io: Io, _args: string[] = []): Promise<number> {

@@ -1,0 +1,50 @@
+// What a command declares, once, in src/commands/<verb>/index.ts: its name, help, flags
+// (their values' types inferred for the handler), exit codes and the handler, imported
+// only when the command runs (so `--help` loads neither Ink nor exceljs).
+import { conflictMessage } from '../cli-help.js';
+import { dateFlag, yearFlag } from '../core/dates.js';
+import { dateTexts } from '../core/texts-dates.js';
+import { flagsFrom, type Flags, type FlagValues } from '../core/flags.js';
+import type { Io } from '../core/io.js';
+import { helpTexts } from '../texts-cli-options.js';
+import type { cliTexts } from '../texts-cli.js';
+
+export type HelpKey = keyof typeof helpTexts;
+export type ExitText = keyof typeof cliTexts & `exit${string}`;
+
+/** A command module's run(), taking its own flags as commander parsed and checked them. */
+export type Handler<T> = (opts: T, io: Io, args: string[]) => Promise<number | void>;
+
+export interface CommandDeclaration<F extends Flags> {
+  name: string;
+  help: HelpKey;
+  flags: F;
+  /** Positional arguments with their fixed values (completion's shell). */
+  args?: { name: string; help: HelpKey; choices: readonly string[] }[];
+  /** What the command can end with, in its --help (cron jobs and scripts branch on these). */
+  exits: readonly (readonly [number, ExitText])[];
+  load: () => Promise<{ run: Handler<FlagValues<F>> }>;
+}
+
+export function defineCommand<F extends Flags>(declaration: CommandDeclaration<F>): CommandDeclaration<F> {
+  return declaration;
+}
+
+/** The flag builders with help from the command line's catalogue. */
+export const flag = flagsFrom(helpTexts);
+
+/** Every command that signs in takes it. */
+export const profileFlag = () => flag.text('--profile <name>', 'profile');
+
+/** --year, or --from and --to: export and browse read them with the same parsers. */
+export const periodFlags = (keys: { year: HelpKey; from: HelpKey; to: HelpKey }) => ({
+  year: flag.parsed('--year <yyyy>', keys.year, yearFlag('--year'), { conflicts: ['from', 'to'] }),
+  from: flag.parsed('--from <date>', keys.from, dateFlag('--from')),
+  to: flag.parsed('--to <date>', keys.to, dateFlag('--to')),
+});
+
+// One sentence for --year with --from/--to, as export and browse always said it.
+conflictMessage('--year', () => ({ message: dateTexts.yearWithRange({ year: '--year', from: '--from', to: '--to' }), hint: dateTexts.yearWithRangeHint }));
+
+/** Any command of the list, its handler's flag types erased (cli.ts hands over what commander parsed). */
+export type AnyCommand = Omit<CommandDeclaration<Flags>, 'load'> & { load: () => Promise<{ run: Handler<never> }> };
