@@ -1,7 +1,7 @@
 // Commander in the run's language, through its own hooks: the help's headings, choices and
 // defaults (configureHelp), each command's exit codes (addHelpText), every value checked as
 // it is read (argParser), and commander's errors as meterdata usage errors.
-import { CommanderError, InvalidArgumentError, type Command, type HelpConfiguration, type Option } from 'commander';
+import { CommanderError, InvalidArgumentError, type Argument, type Command, type HelpConfiguration, type Option } from 'commander';
 import { ExitCode, UsageError } from './core/errors.js';
 import { commanderUsageCode } from './core/codes.js';
 import { words } from './i18n/common.js';
@@ -33,6 +33,9 @@ export const helpConfiguration: HelpConfiguration = {
   subcommandTerm(cmd: Command): string {
     const args = cmd.registeredArguments.map((a) => (a.required ? `<${a.name()}${a.variadic ? '...' : ''}>` : `[${a.name()}${a.variadic ? '...' : ''}]`));
     return [cmd.name(), ...(cmd.options.length ? [t.optionsPlaceholder] : []), ...args].join(' ');
+  },
+  argumentDescription(argument: Argument): string {
+    return argument.argChoices ? `${argument.description} (${t.choicesAre({ list: argument.argChoices.map((c) => JSON.stringify(c)).join(', ') })})` : argument.description;
   },
   optionDescription(option: Option): string {
     const extra: string[] = [];
@@ -66,6 +69,15 @@ export function checkValues(cmd: Command): void {
       }
     });
   }
+}
+
+/** A positional argument with fixed values (completion's shell), refused in the run's language and naming the command's --help. */
+export function checkChoice(cmd: Command, argument: Argument): Argument {
+  const choices = argument.argChoices ?? [];
+  return argument.argParser((value: string) => {
+    if (choices.includes(value)) return value;
+    throw new UsageError(t.argumentChoice({ name: argument.name(), value, choices: choices.join(', ') }), seeHelp(cmd.name()), 'USAGE_INVALID_ARGUMENT');
+  });
 }
 
 /** A whole number within bounds (sandbox's --port, --units, rate limits), the error naming the flag. */

@@ -1,7 +1,7 @@
 // The one place that wires commands and turns errors into exit statuses.
 // Command modules are imported lazily so that `--help` loads neither Ink nor exceljs.
 import { Argument, Command, CommanderError, Option } from 'commander';
-import { checkValues, commanderUsageError, exitCodesHelp, helpConfiguration, PROGRAM_EXITS } from './cli-help.js';
+import { checkChoice, checkValues, commanderUsageError, exitCodesHelp, helpConfiguration, PROGRAM_EXITS } from './cli-help.js';
 import type { AnyCommand } from './commands/define.js';
 import { COMMANDS } from './commands/list.js';
 import { diskError } from './core/disk.js';
@@ -45,8 +45,9 @@ const langOption = () => new Option('--lang <lang>', h.lang).choices([...LANGUAG
 
 /** A declared command as commander's subcommand, its flags in declaration order, --lang last. */
 function addCommand(program: Command, io: Io, c: AnyCommand): void {
-  const cmd = program.command(c.name).description(h[c.help]).usage(cliTexts.optionsPlaceholder);
-  for (const a of c.args ?? []) cmd.addArgument(new Argument(`<${a.name}>`, h[a.help]).choices([...a.choices]));
+  const args = (c.args ?? []).map((a) => ` <${a.name}>`).join('');
+  const cmd = program.command(c.name).description(h[c.help]).usage(`${cliTexts.optionsPlaceholder}${args}`);
+  for (const a of c.args ?? []) cmd.addArgument(checkChoice(cmd, new Argument(`<${a.name}>`, h[a.help]).choices([...a.choices])));
   for (const [key, f] of Object.entries(c.flags)) {
     for (const o of f.build(Option)) {
       // The handler's type is inferred from the key: it must be the name commander stores the value under.

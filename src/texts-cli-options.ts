@@ -67,6 +67,8 @@ export const helpTexts = catalogue(
     demo: 'run the whole job against an embedded sandbox: sign in and export 2025',
     demoOut: 'output folder',
     demoUnits: 'units in the embedded sandbox',
+    completion: 'print the shell completion script of meterdata (bash, zsh, fish or powershell)',
+    shell: 'the shell to complete commands, flags and their choices in',
   },
   {
     program: 'Abrechnungsfertige Verbrauchswerte aus der Metering Data Partner API (Vertrag 1.0.0-rc.3).',
@@ -132,5 +134,7 @@ export const helpTexts = catalogue(
     demo: 'den ganzen Ablauf gegen eine eingebaute Sandbox ausführen: anmelden und 2025 exportieren',
     demoOut: 'Zielordner',
     demoUnits: 'Nutzeinheiten in der eingebauten Sandbox',
+    completion: 'das Skript zur Vervollständigung von meterdata in der Shell ausgeben (bash, zsh, fish oder powershell)',
+    shell: 'die Shell, in der Befehle, Optionen und ihre Werte vervollständigt werden',
   },
 );

@@ -11,9 +11,13 @@ export interface Flag<T> {
   /** `--out`, as the user types it. */
   readonly long: string;
   readonly takesValue: boolean;
+  /** Its value names a file or folder (`<file>`, `<dir>`): completion offers file names. */
+  readonly files: boolean;
   readonly hidden: boolean;
   /** The values completion offers (commander's choices, or fixed names a parser accepts). */
   readonly choices: readonly string[];
+  /** Its help text in the run's language ('' for an undocumented flag). */
+  readonly help: () => string;
   /** Commander's options for it, in help order (an undocumented alias first). */
   readonly build: (OptionCtor: OptionClass) => Option[];
   /** Never set: carries the value's type for FlagValues. */
@@ -51,8 +55,10 @@ function flag<T>(s: Spec): Flag<T> {
   return {
     long,
     takesValue: /[<[]/.test(s.flags),
+    files: /<[^>]*\b(file|dir)\b[^>]*>/.test(s.flags),
     hidden: s.hidden === true,
     choices: s.choices ?? s.complete ?? [],
+    help: () => s.help?.() ?? '',
     build(OptionCtor) {
       const o = new OptionCtor(s.flags, s.help?.());
       if (s.choices) o.choices([...s.choices]);
