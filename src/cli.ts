@@ -2,6 +2,7 @@
 // Command modules are imported lazily so that `--help` loads neither Ink nor exceljs.
 import { Argument, Command, CommanderError, Option } from 'commander';
 import { checkChoice, checkValues, commanderUsageError, exitCodesHelp, helpConfiguration, PROGRAM_EXITS } from './cli-help.js';
+import { createContext, type CommandContext, type ContextParts } from './commands/context.js';
 import type { AnyCommand } from './commands/define.js';
 import { COMMANDS } from './commands/list.js';
 import { diskError } from './core/disk.js';
@@ -18,13 +19,13 @@ let failedCommand: string | undefined;
 /** As the command parsed its flags: --json given. Unset where parsing failed (then argv tells). */
 let jsonAsked: boolean | undefined;
 
-function action(io: Io, load: AnyCommand['load']) {
+function action(context: () => CommandContext, load: AnyCommand['load']) {
   return async (...params: unknown[]) => {
     const cmd = params[params.length - 1] as Command;
     const { run } = await load();
     const opts = cmd.optsWithGlobals<Record<string, unknown>>();
     jsonAsked = opts.json === true;
-    const code = await run({ ...opts } as never, io, cmd.args);
+    const code = await run({ ...opts } as never, context(), cmd.args);
     if (typeof code === 'number') exitCode = code;
   };
 }
@@ -44,7 +45,7 @@ function asksJson(program: Command, argv: string[]): boolean {
 const langOption = () => new Option('--lang <lang>', h.lang).choices([...LANGUAGES]);
 
 /** A declared command as commander's subcommand, its flags in declaration order, --lang last. */
-function addCommand(program: Command, io: Io, c: AnyCommand): void {
+function addCommand(program: Command, context: () => CommandContext, c: AnyCommand): void {
   const args = (c.args ?? []).map((a) => ` <${a.name}>`).join('');
   const cmd = program.command(c.name).description(h[c.help]).usage(`${cliTexts.optionsPlaceholder}${args}`);
   for (const a of c.args ?? []) cmd.addArgument(checkChoice(cmd, new Argument(`<${a.name}>`, h[a.help]).choices([...a.choices])));
@@ -55,7 +56,7 @@ function addCommand(program: Command, io: Io, c: AnyCommand): void {
       cmd.addOption(o);
     }
   }
-  cmd.action(action(io, c.load));
+  cmd.action(action(context, c.load));
   cmd.addOption(langOption());
   // Cron jobs and scripts branch on these: every command's --help lists its own.
   cmd.addHelpText('after', exitCodesHelp(c.exits));
@@ -64,7 +65,7 @@ function addCommand(program: Command, io: Io, c: AnyCommand): void {
   cmd.configureOutput({ ...cmd.configureOutput(), outputError: () => (failedCommand = cmd.name()) });
 }
 
-function build(io: Io): Command {
+function build(io: Io, parts: ContextParts): Command {
   const program = new Command('meterdata')
     .description(h.program)
     .usage(`${cliTexts.optionsPlaceholder} ${cliTexts.commandPlaceholder}`)
@@ -83,12 +84,14 @@ function build(io: Io): Command {
     });
   program.addOption(langOption());
   checkValues(program);
-  for (const c of COMMANDS) addCommand(program, io, c);
+  // Built once, when a command runs (not for --help).
+  let context: CommandContext | undefined;
+  for (const c of COMMANDS) addCommand(program, () => (context ??= createContext(io, parts)), c);
   return program;
 }
 
-/** Runs the CLI and returns the exit status; never calls process.exit itself. */
-export async function main(argv: string[], io?: Io): Promise<number> {
+/** Runs the CLI and returns the exit status; never calls process.exit itself. `parts` replace the context's (tests). */
+export async function main(argv: string[], io?: Io, parts: ContextParts = {}): Promise<number> {
   const ctx = io ?? processIo();
   exitCode = ExitCode.OK;
   failedCommand = undefined;
@@ -96,7 +99,7 @@ export async function main(argv: string[], io?: Io): Promise<number> {
   // Before the program is built: its help texts are rendered in this language.
   const asked = languageFromArgv(argv);
   setLanguage(isLang(asked) ? asked : languageFromEnv(ctx.env, ctx.locale));
-  const program = build(ctx);
+  const program = build(ctx, parts);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;

@@ -5,15 +5,15 @@ import { conflictMessage } from '../cli-help.js';
 import { dateFlag, yearFlag } from '../core/dates.js';
 import { dateTexts } from '../core/texts-dates.js';
 import { flagsFrom, type Flags, type FlagValues } from '../core/flags.js';
-import type { Io } from '../core/io.js';
 import { helpTexts } from '../texts-cli-options.js';
+import type { CommandContext } from './context.js';
 import type { cliTexts } from '../texts-cli.js';
 
 export type HelpKey = keyof typeof helpTexts;
 export type ExitText = keyof typeof cliTexts & `exit${string}`;
 
 /** A command module's run(), taking its own flags as commander parsed and checked them. */
-export type Handler<T> = (opts: T, io: Io, args: string[]) => Promise<number | void>;
+export type Handler<T> = (opts: T, ctx: CommandContext, args: string[]) => Promise<number | void>;
 
 export interface CommandDeclaration<F extends Flags> {
   name: string;

@@ -37,6 +37,16 @@ interface Shared {
   renderAhead?: RenderAhead;
 }
 
+/**
+ * The one place ExportDeps are assembled (the export's own run, each profile of the
+ * portfolio, browse's `e`): the journal under meterdata's state folder, this version, the
+ * run's signal, and what the caller adds (a fixed time, a narrowing, shared slots).
+ */
+export function exportDeps(parts: { api: ExportDeps['api']; args: ExportArgs; template: Template; reporter: Reporter; io: Io }, more: Pick<ExportDeps, 'now' | 'select' | 'slots' | 'renderAhead'> = {}): ExportDeps {
+  const { io, ...rest } = parts;
+  return { ...rest, stateDir: dirs(io.env).state, toolVersion: packageVersion(), signal: io.signal, ...more };
+}
+
 /** An API client on the connection, a reporter and the rest of ExportDeps for `fn`; client and connection are closed afterwards. */
 async function withExportDeps<T>(args: ExportArgs, template: Template, io: Io, conn: Connection, fn: (deps: ExportDeps) => Promise<T>, shared: Shared = {}): Promise<T> {
   const api = conn.api({ signal: io.signal });
@@ -44,7 +54,7 @@ async function withExportDeps<T>(args: ExportArgs, template: Template, io: Io, c
   const reporter = shared.reporter ? shared.reporter(requests) : createReporter(io, { quiet: args.quiet, requests });
   const fixed = fixedExportTime(io.env);
   try {
-    return await fn({ api, args, template, stateDir: dirs(io.env).state, reporter, toolVersion: packageVersion(), signal: io.signal, ...(fixed ? { now: () => fixed } : {}), ...(shared.slots ? { slots: shared.slots } : {}), ...(shared.renderAhead ? { renderAhead: shared.renderAhead } : {}) });
+    return await fn(exportDeps({ api, args, template, reporter, io }, { ...(fixed ? { now: () => fixed } : {}), ...(shared.slots ? { slots: shared.slots } : {}), ...(shared.renderAhead ? { renderAhead: shared.renderAhead } : {}) }));
   } finally {
     await api.close();
     await conn.close();

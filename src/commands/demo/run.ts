@@ -14,9 +14,10 @@ import { exportWith, prepareExport } from '../../export/single.js';
 import { summaryText } from '../../export/summary.js';
 import { headlessLogin } from '../../sandbox/headless-login.js';
 import { demoText as t } from '../texts-export.js';
+import type { CommandContext } from '../context.js';
 import type { DemoFlags } from './index.js';
 
-export async function run(opts: DemoFlags, io: Io): Promise<number> {
+export async function run(opts: DemoFlags, { io }: CommandContext): Promise<number> {
   const home = await mkdtemp(path.join(os.tmpdir(), 'meterdata-demo-'));
   const env: NodeJS.ProcessEnv = { ...io.env, METERDATA_HOME: home, METERDATA_PROFILE: 'demo' };
   delete env.METERDATA_ACCESS_TOKEN;

@@ -3,12 +3,12 @@
 // billed or need review (they are listed in review.csv); with --strict such a run
 // ends with exit 6 (code EXPORT_FLAGS_STRICT) after all files were written.
 import { ExitCode, toldInJson } from '../../core/errors.js';
-import type { Io } from '../../core/io.js';
+import type { CommandContext } from '../context.js';
 import type { ExportCommandFlags } from './index.js';
 import { exportSingle, prepareExport } from '../../export/single.js';
 import { strictFailure, summaryJson, summaryText } from '../../export/summary.js';
 
-export async function run(opts: ExportCommandFlags, io: Io): Promise<number> {
+export async function run(opts: ExportCommandFlags, { io }: CommandContext): Promise<number> {
   if (opts.allProfiles === true || opts.profiles !== undefined) return (await import('../../export/portfolio.js')).runPortfolio(opts, io);
   const { args, template } = await prepareExport(opts, io);
   const summary = await exportSingle(args, template, io);

@@ -1,12 +1,13 @@
 // `meterdata sandbox`: runs the local emulator until SIGINT/SIGTERM (io.signal).
 import { ExitCode, MeterdataError, UsageError } from '../../core/errors.js';
-import { write, type Io } from '../../core/io.js';
+import { write } from '../../core/io.js';
 import { parseFaultSpecs } from '../../sandbox/api/index.js';
 import { loadClientsFile } from '../../sandbox/clients.js';
 import { sandboxTexts as t } from '../texts-sandbox.js';
+import type { CommandContext } from '../context.js';
 import type { SandboxFlags } from './index.js';
 
-export async function run(opts: SandboxFlags, io: Io): Promise<number> {
+export async function run(opts: SandboxFlags, { io }: CommandContext): Promise<number> {
   const port = opts.port ?? 0;
   const faults = opts.fault ?? [];
   parseFaultSpecs(faults);
