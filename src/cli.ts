@@ -47,8 +47,8 @@ const langOption = () => new Option('--lang <lang>', h.lang).choices([...LANGUAG
 /** A declared command as commander's subcommand, its flags in declaration order, --lang last. */
 function addCommand(program: Command, context: () => CommandContext, c: AnyCommand): void {
   const args = (c.args ?? []).map((a) => ` <${a.name}>`).join('');
-  const cmd = program.command(c.name).description(h[c.help]).usage(`${cliTexts.optionsPlaceholder}${args}`);
-  for (const a of c.args ?? []) cmd.addArgument(checkChoice(cmd, new Argument(`<${a.name}>`, h[a.help]).choices([...a.choices])));
+  const cmd = program.command(c.name).description(c.help()).usage(`${cliTexts.optionsPlaceholder}${args}`);
+  for (const a of c.args ?? []) cmd.addArgument(checkChoice(cmd, new Argument(`<${a.name}>`, a.help()).choices([...a.choices])));
   for (const [key, f] of Object.entries(c.flags)) {
     for (const o of f.build(Option)) {
       // The handler's type is inferred from the key: it must be the name commander stores the value under.

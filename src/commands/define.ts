@@ -4,12 +4,11 @@
 import { conflictMessage } from '../cli-help.js';
 import { dateFlag, yearFlag } from '../core/dates.js';
 import { dateTexts } from '../core/texts-dates.js';
-import { flagsFrom, type Flags, type FlagValues } from '../core/flags.js';
+import { flagsFrom, type FlagBuilders, type Flags, type FlagValues } from '../core/flags.js';
 import { helpTexts } from '../texts-cli-options.js';
 import type { CommandContext } from './context.js';
 import type { cliTexts } from '../texts-cli.js';
 
-export type HelpKey = keyof typeof helpTexts;
 export type ExitText = keyof typeof cliTexts & `exit${string}`;
 
 /** A command module's run(), taking its own flags as commander parsed and checked them. */
@@ -17,10 +16,11 @@ export type Handler<T> = (opts: T, ctx: CommandContext, args: string[]) => Promi
 
 export interface CommandDeclaration<F extends Flags> {
   name: string;
-  help: HelpKey;
+  /** Its line in `meterdata --help`, in the run's language (from its catalogue, texts.ts beside it). */
+  help: () => string;
   flags: F;
   /** Positional arguments with their fixed values (completion's shell). */
-  args?: { name: string; help: HelpKey; choices: readonly string[] }[];
+  args?: { name: string; help: () => string; choices: readonly string[] }[];
   /** What the command can end with, in its --help (cron jobs and scripts branch on these). */
   exits: readonly (readonly [number, ExitText])[];
   load: () => Promise<{ run: Handler<FlagValues<F>> }>;
@@ -30,14 +30,11 @@ export function defineCommand<F extends Flags>(declaration: CommandDeclaration<F
   return declaration;
 }
 
-/** The flag builders with help from the command line's catalogue. */
-export const flag = flagsFrom(helpTexts);
-
 /** Every command that signs in takes it. */
-export const profileFlag = () => flag.text('--profile <name>', 'profile');
+export const profileFlag = () => flagsFrom(helpTexts).text('--profile <name>', 'profile');
 
 /** --year, or --from and --to: export and browse read them with the same parsers. */
-export const periodFlags = (keys: { year: HelpKey; from: HelpKey; to: HelpKey }) => ({
+export const periodFlags = <C extends object>(flag: FlagBuilders<C>, keys: { year: keyof C & string; from: keyof C & string; to: keyof C & string }) => ({
   year: flag.parsed('--year <yyyy>', keys.year, yearFlag('--year'), { conflicts: ['from', 'to'] }),
   from: flag.parsed('--from <date>', keys.from, dateFlag('--from')),
   to: flag.parsed('--to <date>', keys.to, dateFlag('--to')),

@@ -1,5 +1,6 @@
 // The commands, in the order `meterdata --help` lists them. A new command is a folder
-// src/commands/<verb>/ (index.ts declaring it, run.ts its handler) and one line here.
+// src/commands/<verb>/ (index.ts declaring it, run.ts its handler, texts.ts its help in
+// English and German) and one line here.
 import { browse } from './browse/index.js';
 import { completion } from './completion/index.js';
 import type { AnyCommand } from './define.js';

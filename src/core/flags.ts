@@ -75,6 +75,8 @@ function flag<T>(s: Spec): Flag<T> {
  * The builders for flags whose help is a key of `texts` (a catalogue): the text is read when
  * the program is built, after main() has chosen the language.
  */
+export type FlagBuilders<C extends object> = ReturnType<typeof flagsFrom<C>>;
+
 export function flagsFrom<C extends object>(texts: C) {
   type Key = keyof C & string;
   const help = (key: Key | undefined) => (key === undefined ? undefined : () => String(texts[key]));

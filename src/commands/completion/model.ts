@@ -36,7 +36,7 @@ export function completionModel(commands: readonly AnyCommand[]): CompletionMode
   const help: CompletionFlag = { long: '--help', short: '-h', takesValue: false, files: false, choices: [], help: cliTexts.help };
   const declared = commands.map((c) => ({
     name: c.name,
-    help: h[c.help],
+    help: c.help(),
     flags: [
       ...Object.values(c.flags)
         .filter((f) => !f.hidden)

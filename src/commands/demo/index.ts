@@ -1,8 +1,9 @@
 // `meterdata demo`: the whole job against an embedded sandbox.
 import { ExitCode, UsageError } from '../../core/errors.js';
-import type { FlagValues } from '../../core/flags.js';
+import { flagsFrom, type FlagValues } from '../../core/flags.js';
 import { cliTexts } from '../../texts-cli.js';
-import { defineCommand, flag } from '../define.js';
+import { defineCommand } from '../define.js';
+import { helpTexts as h } from './texts.js';
 import { demoText } from '../texts-export.js';
 
 /** --units: the embedded sandbox's size, said as the demo always said it. */
@@ -11,6 +12,7 @@ const demoUnits = (value: string): number => {
   return Number(value);
 };
 
+const flag = flagsFrom(h);
 const flags = {
   out: flag.textOr('--out <dir>', 'demoOut', 'meterdata-demo'),
   units: flag.parsed('--units <n>', 'demoUnits', demoUnits),
@@ -20,7 +22,7 @@ export type DemoFlags = FlagValues<typeof flags>;
 const { OK, UNEXPECTED, USAGE, NOT_SIGNED_IN, UNAVAILABLE, INTERRUPTED } = ExitCode;
 export const demo = defineCommand({
   name: 'demo',
-  help: 'demo',
+  help: () => h.demo,
   flags,
   exits: [[OK, 'exit0'], [UNEXPECTED, 'exit1'], [USAGE, 'exit2'], [NOT_SIGNED_IN, 'exit3'], [UNAVAILABLE, 'exit5'], [INTERRUPTED, 'exit130']],
   load: () => import('./run.js'),

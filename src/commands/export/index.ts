@@ -2,20 +2,22 @@
 import { conflictMessage } from '../../cli-help.js';
 import { ExitCode } from '../../core/errors.js';
 import { dateFlag } from '../../core/dates.js';
-import type { FlagValues } from '../../core/flags.js';
+import { flagsFrom, type FlagValues } from '../../core/flags.js';
 import { formatFlag, metricFlag, propertyFlag, rateLimitFlag, FORMATS } from '../../export/options.js';
 import { thresholdFlag } from '../../export/review-options.js';
 import { optionTexts } from '../../export/texts-options.js';
 import { METRICS } from '../../api/types.js';
-import { defineCommand, flag, periodFlags, profileFlag } from '../define.js';
+import { defineCommand, periodFlags, profileFlag } from '../define.js';
+import { helpTexts as h } from './texts.js';
 
 conflictMessage('--compare', () => ({ message: optionTexts.compareWithPair, hint: optionTexts.compareWithPairHint }));
 
+const flag = flagsFrom(h);
 const flags = {
   profile: profileFlag(),
   allProfiles: flag.bool('--all-profiles', 'allProfiles'),
   profiles: flag.text('--profiles <list>', 'profiles'),
-  ...periodFlags({ year: 'year', from: 'from', to: 'to' }),
+  ...periodFlags(flag, { year: 'year', from: 'from', to: 'to' }),
   property: flag.parsed('--property <id>', 'property', propertyFlag),
   metric: flag.parsed('--metric <list>', 'metric', metricFlag, { complete: METRICS }),
   format: flag.parsedOr('--format <list>', 'format', formatFlag, [...FORMATS], '"csv,xlsx"', { complete: FORMATS }),
@@ -38,7 +40,7 @@ export type ExportCommandFlags = FlagValues<typeof flags>;
 const { OK, UNEXPECTED, USAGE, NOT_SIGNED_IN, ACCESS_WITHDRAWN, UNAVAILABLE, NEEDS_REVIEW, INTERRUPTED } = ExitCode;
 export const exportCommand = defineCommand({
   name: 'export',
-  help: 'export',
+  help: () => h.export,
   flags,
   exits: [[OK, 'exit0'], [UNEXPECTED, 'exit1'], [USAGE, 'exit2'], [NOT_SIGNED_IN, 'exit3'], [ACCESS_WITHDRAWN, 'exit4'], [UNAVAILABLE, 'exit5'], [NEEDS_REVIEW, 'exit6'], [INTERRUPTED, 'exit130']],
   load: () => import('./run.js'),

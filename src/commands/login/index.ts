@@ -1,8 +1,9 @@
 // `meterdata login`: sign in to a landlord connection.
 import { ExitCode, UsageError } from '../../core/errors.js';
-import type { FlagValues } from '../../core/flags.js';
+import { flagsFrom, type FlagValues } from '../../core/flags.js';
 import { cliTexts } from '../../texts-cli.js';
-import { defineCommand, flag, profileFlag } from '../define.js';
+import { defineCommand, profileFlag } from '../define.js';
+import { helpTexts as h } from './texts.js';
 import { loginTexts } from '../texts-auth.js';
 
 /** --timeout: how long to wait for the sign-in's answer, in seconds (fractions allowed). */
@@ -12,6 +13,7 @@ const seconds = (value: string): number => {
   return n;
 };
 
+const flag = flagsFrom(h);
 const flags = {
   profile: profileFlag(),
   env: flag.choice('--env <env>', 'env', ['sandbox', 'production']),
@@ -34,7 +36,7 @@ export type LoginFlags = FlagValues<typeof flags>;
 const { OK, UNEXPECTED, USAGE, NOT_SIGNED_IN, UNAVAILABLE, INTERRUPTED } = ExitCode;
 export const login = defineCommand({
   name: 'login',
-  help: 'login',
+  help: () => h.login,
   flags,
   exits: [[OK, 'exit0'], [UNEXPECTED, 'exit1'], [USAGE, 'exit2'], [NOT_SIGNED_IN, 'exit3Login'], [UNAVAILABLE, 'exit5Keychain'], [INTERRUPTED, 'exit130']],
   load: () => import('./run.js'),

@@ -1,13 +1,15 @@
 // `meterdata sandbox`: a local emulator of the Partner API and its authorization server.
 import { wholeNumber } from '../../cli-help.js';
 import { ExitCode } from '../../core/errors.js';
-import type { FlagValues } from '../../core/flags.js';
+import { flagsFrom, type FlagValues } from '../../core/flags.js';
 import { parseClock } from '../../core/dates.js';
 import { cliTexts } from '../../texts-cli.js';
-import { defineCommand, flag } from '../define.js';
+import { defineCommand } from '../define.js';
+import { helpTexts as h } from './texts.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
+const flag = flagsFrom(h);
 const flags = {
   port: flag.parsedOr('--port <n>', 'port', (v) => wholeNumber('--port', 0, 65535, `0 ${cliTexts.anyFreePort}`)(v), 0, '"0"'),
   seed: flag.textOr('--seed <s>', 'seed', '1'),
@@ -26,7 +28,7 @@ export type SandboxFlags = FlagValues<typeof flags>;
 const { OK, UNEXPECTED, USAGE } = ExitCode;
 export const sandbox = defineCommand({
   name: 'sandbox',
-  help: 'sandbox',
+  help: () => h.sandbox,
   flags,
   // It stops on a signal with 0.
   exits: [[OK, 'exit0Sandbox'], [UNEXPECTED, 'exit1'], [USAGE, 'exit2Sandbox'], [ExitCode.INTERRUPTED, 'exit130Sandbox']],
