@@ -52,7 +52,7 @@ function addCommand(program: Command, context: () => CommandContext, c: AnyComma
   for (const [key, f] of Object.entries(c.flags)) {
     for (const o of f.build(Option)) {
       // The handler's type is inferred from the key: it must be the name commander stores the value under.
-      if (!o.hidden && o.attributeName() !== key) throw new Error(`${c.name} ${f.long}: declared as ${key}, parsed as ${o.attributeName()}`);
+      if (o.attributeName() !== key) throw new Error(`${c.name} ${f.long}: declared as ${key}, parsed as ${o.attributeName()}`);
       cmd.addOption(o);
     }
   }
