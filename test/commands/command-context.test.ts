@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CommandContext } from '../../src/commands/context.js';
+import { ExitCode, MeterdataError } from '../../src/core/errors.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const env = () => ({ METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'meterdata-context-')) });
@@ -41,6 +42,18 @@ describe('a command with a replaced part of its context', () => {
     const r = await runCli(['browse'], { env: env(), parts: { now: () => new Date('2031-03-15T12:00:00Z') } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('meterdata export --year 2030\n');
+  });
+
+  it('export opens its connection through the context, with its profile and --rate-limit', async () => {
+    const asked: unknown[] = [];
+    const connect: Connect = async (options) => {
+      asked.push(options);
+      throw new MeterdataError('the connection the test gave refused.', { code: 'AUTH_NOT_SIGNED_IN', exitCode: ExitCode.NOT_SIGNED_IN });
+    };
+    const cwd = mkdtempSync(path.join(os.tmpdir(), 'meterdata-context-out-'));
+    const r = await runCli(['export', '--year', '2025', '--profile', 'north', '--rate-limit', '120', '--quiet'], { env: env(), cwd, parts: { connect } });
+    expect([r.code, r.stderr]).toEqual([3, 'meterdata: the connection the test gave refused.\n']);
+    expect(asked).toEqual([{ profile: 'north', rateLimitPerMinute: 120 }]);
   });
 
   it('without replaced parts, the real ones: no profile is signed in', async () => {

@@ -8,10 +8,11 @@ import type { ExportCommandFlags } from './index.js';
 import { exportSingle, prepareExport } from '../../export/single.js';
 import { strictFailure, summaryJson, summaryText } from '../../export/summary.js';
 
-export async function run(opts: ExportCommandFlags, { io }: CommandContext): Promise<number> {
+export async function run(opts: ExportCommandFlags, ctx: CommandContext): Promise<number> {
+  const { io } = ctx;
   if (opts.allProfiles === true || opts.profiles !== undefined) return (await import('../../export/portfolio.js')).runPortfolio(opts, io);
   const { args, template } = await prepareExport(opts, io);
-  const summary = await exportSingle(args, template, io);
+  const summary = await exportSingle(args, template, io, ctx.connect);
   const failure = args.strict ? strictFailure(summary, template) : null;
   if (args.json) io.stdout.write(`${summaryJson(summary, failure)}\n`);
   if (!args.quiet) io.stderr.write(`${summaryText(summary, template)}\n`);
