@@ -1,38 +1,21 @@
 // Commander in the run's language, through its own hooks: the help's headings, choices and
 // defaults (configureHelp), each command's exit codes (addHelpText), every value checked as
 // it is read (argParser), and commander's errors as meterdata usage errors.
-import { CommanderError, InvalidArgumentError, type Command, type HelpConfiguration, type Option } from 'commander';
+import { CommanderError, InvalidArgumentError, type Argument, type Command, type HelpConfiguration, type Option } from 'commander';
 import { ExitCode, UsageError } from './core/errors.js';
 import { commanderUsageCode } from './core/codes.js';
 import { words } from './i18n/common.js';
 import { cliTexts as t } from './texts-cli.js';
 
-export const COMMANDS = ['login', 'logout', 'status', 'token', 'export', 'browse', 'sandbox', 'demo'] as const;
-export type CommandName = (typeof COMMANDS)[number];
-
 type ExitText = keyof typeof t & `exit${string}`;
 const { OK, UNEXPECTED: BUG, USAGE, NOT_SIGNED_IN: AUTH, ACCESS_WITHDRAWN: WITHDRAWN, UNAVAILABLE: DOWN, NEEDS_REVIEW: STRICT, INTERRUPTED } = ExitCode;
 
-/**
- * What each command can end with, read off its code: status turns every problem into 3,
- * browse shows the service's errors on its screen, the sandbox stops on a signal with 0
- * and logout lets a first Ctrl-C finish the revocation it started.
- */
-const EXITS: Record<CommandName | 'meterdata', [number, ExitText][]> = {
-  meterdata: [[OK, 'exit0'], [BUG, 'exit1'], [USAGE, 'exit2'], [AUTH, 'exit3'], [WITHDRAWN, 'exit4'], [DOWN, 'exit5'], [STRICT, 'exit6'], [INTERRUPTED, 'exit130']],
-  login: [[OK, 'exit0'], [BUG, 'exit1'], [USAGE, 'exit2'], [AUTH, 'exit3Login'], [DOWN, 'exit5Keychain'], [INTERRUPTED, 'exit130']],
-  logout: [[OK, 'exit0'], [BUG, 'exit1'], [USAGE, 'exit2'], [DOWN, 'exit5Keychain'], [INTERRUPTED, 'exit130Logout']],
-  status: [[OK, 'exit0Status'], [BUG, 'exit1'], [USAGE, 'exit2'], [AUTH, 'exit3Status'], [INTERRUPTED, 'exit130']],
-  token: [[OK, 'exit0'], [BUG, 'exit1'], [USAGE, 'exit2'], [AUTH, 'exit3'], [DOWN, 'exit5Keychain'], [INTERRUPTED, 'exit130']],
-  export: [[OK, 'exit0'], [BUG, 'exit1'], [USAGE, 'exit2'], [AUTH, 'exit3'], [WITHDRAWN, 'exit4'], [DOWN, 'exit5'], [STRICT, 'exit6'], [INTERRUPTED, 'exit130']],
-  browse: [[OK, 'exit0Browse'], [BUG, 'exit1'], [USAGE, 'exit2Browse'], [AUTH, 'exit3'], [DOWN, 'exit5Keychain'], [INTERRUPTED, 'exit130']],
-  sandbox: [[OK, 'exit0Sandbox'], [BUG, 'exit1'], [USAGE, 'exit2Sandbox'], [INTERRUPTED, 'exit130Sandbox']],
-  demo: [[OK, 'exit0'], [BUG, 'exit1'], [USAGE, 'exit2'], [AUTH, 'exit3'], [DOWN, 'exit5'], [INTERRUPTED, 'exit130']],
-};
+/** What `meterdata` itself can end with; each command declares its own (src/commands/<verb>/index.ts). */
+export const PROGRAM_EXITS: readonly (readonly [number, ExitText])[] = [[OK, 'exit0'], [BUG, 'exit1'], [USAGE, 'exit2'], [AUTH, 'exit3'], [WITHDRAWN, 'exit4'], [DOWN, 'exit5'], [STRICT, 'exit6'], [INTERRUPTED, 'exit130']];
 
-/** The exit codes a command's --help lists (rendered when the help is shown, in the run's language). */
-export function exitCodesHelp(command: CommandName | 'meterdata'): () => string {
-  return () => `\n${t.exitCodes}\n${EXITS[command].map(([code, text]) => `  ${String(code).padEnd(2)} ${t[text]}`).join('\n')}\n`;
+/** The exit codes a --help lists (rendered when the help is shown, in the run's language). */
+export function exitCodesHelp(exits: readonly (readonly [number, ExitText])[]): () => string {
+  return () => `\n${t.exitCodes}\n${exits.map(([code, text]) => `  ${String(code).padEnd(2)} ${t[text]}`).join('\n')}\n`;
 }
 
 const HEADINGS: Record<string, () => string> = {
@@ -50,6 +33,9 @@ export const helpConfiguration: HelpConfiguration = {
   subcommandTerm(cmd: Command): string {
     const args = cmd.registeredArguments.map((a) => (a.required ? `<${a.name()}${a.variadic ? '...' : ''}>` : `[${a.name()}${a.variadic ? '...' : ''}]`));
     return [cmd.name(), ...(cmd.options.length ? [t.optionsPlaceholder] : []), ...args].join(' ');
+  },
+  argumentDescription(argument: Argument): string {
+    return argument.argChoices ? `${argument.description} (${t.choicesAre({ list: argument.argChoices.map((c) => JSON.stringify(c)).join(', ') })})` : argument.description;
   },
   optionDescription(option: Option): string {
     const extra: string[] = [];
@@ -83,6 +69,15 @@ export function checkValues(cmd: Command): void {
       }
     });
   }
+}
+
+/** A positional argument with fixed values (completion's shell), refused in the run's language and naming the command's --help. */
+export function checkChoice(cmd: Command, argument: Argument): Argument {
+  const choices = argument.argChoices ?? [];
+  return argument.argParser((value: string) => {
+    if (choices.includes(value)) return value;
+    throw new UsageError(t.argumentChoice({ name: argument.name(), value, choices: choices.join(', ') }), seeHelp(cmd.name()), 'USAGE_INVALID_ARGUMENT');
+  });
 }
 
 /** A whole number within bounds (sandbox's --port, --units, rate limits), the error naming the flag. */

@@ -30,6 +30,7 @@ export const cliTexts = catalogue(
     excessArguments: (p: { command: string; expected: number; got: number; list: string }) =>
       `too many arguments${p.command ? ` for '${p.command}'` : ''}. Expected ${p.expected} argument${p.expected === 1 ? '' : 's'} but got ${p.got}: ${p.list}.`,
     invalidChoice: (p: { flags: string; value: string; choices: string }) => `option '${p.flags}' argument '${p.value}' is invalid. Allowed choices are ${p.choices}.`,
+    argumentChoice: (p: { name: string; value: string; choices: string }) => `'${p.value}' is not a valid ${p.name}. Allowed choices are ${p.choices}.`,
     invalidCall: 'the command line is not valid.',
     notWholeNumber: (p: { flag: string; min: number; max: number; value: string }) => `${p.flag} must be a whole number from ${p.min} to ${p.max}, not "${p.value}".`,
     example: (p: { text: string }) => `Example: ${p.text}`,
@@ -83,6 +84,7 @@ export const cliTexts = catalogue(
     conflicting: (p) => `${p.one} und ${p.other} schließen sich aus.`,
     excessArguments: (p) => `Zu viele Argumente${p.command ? ` für „${p.command}“` : ''}: erwartet ${p.expected}, angegeben ${p.got} (${p.list}).`,
     invalidChoice: (p) => `${p.flags}: „${p.value}“ ist nicht möglich; erlaubt sind ${p.choices}.`,
+    argumentChoice: (p) => `${p.name}: „${p.value}“ ist nicht möglich; erlaubt sind ${p.choices}.`,
     invalidCall: 'Der Aufruf ist ungültig.',
     notWholeNumber: (p) => `${p.flag} muss eine ganze Zahl von ${p.min} bis ${p.max} sein, nicht „${p.value}“.`,
     example: (p) => `Beispiel: ${p.text}`,

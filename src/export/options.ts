@@ -1,6 +1,6 @@
 // `meterdata export` flags, checked before any request: each bad value is one line
-// naming the flag (UsageError, exit 2). The parsers here are the ones src/cli.ts
-// declares the flags with; what needs two flags at once is checked in parseExportArgs.
+// naming the flag (UsageError, exit 2). The parsers here are the ones
+// src/commands/export/index.ts declares the flags with; what needs two flags at once is checked in parseExportArgs.
 import path from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { periodFlags, wholeMonths } from '../core/dates.js';
@@ -40,9 +40,11 @@ export interface ExportArgs {
 export { periodFlags };
 
 /**
- * export's flags as commander hands them over, each already read by its parser below. A
- * caller that builds them by hand (demo, browse's `e`, tests) may give the raw text of a
- * list flag: it goes through the same parser.
+ * What parseExportArgs reads: the export command's flags as declared in
+ * src/commands/export/index.ts (their inferred type must fit this one; the compiler checks it
+ * where the command hands them over), each already read by its parser below. A caller that
+ * builds them by hand (demo, browse's `e`, tests) may give the raw text of a list flag: it
+ * goes through the same parser.
  */
 export type ExportFlags = {
   profile?: string;

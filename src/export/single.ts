@@ -37,6 +37,16 @@ interface Shared {
   renderAhead?: RenderAhead;
 }
 
+/**
+ * The one place ExportDeps are assembled (the export's own run, each profile of the
+ * portfolio, browse's `e`): the journal under meterdata's state folder, this version, the
+ * run's signal, and what the caller adds (a fixed time, a narrowing, shared slots).
+ */
+export function exportDeps(parts: { api: ExportDeps['api']; args: ExportArgs; template: Template; reporter: Reporter; io: Io }, more: Pick<ExportDeps, 'now' | 'select' | 'slots' | 'renderAhead'> = {}): ExportDeps {
+  const { io, ...rest } = parts;
+  return { ...rest, stateDir: dirs(io.env).state, toolVersion: packageVersion(), signal: io.signal, ...more };
+}
+
 /** An API client on the connection, a reporter and the rest of ExportDeps for `fn`; client and connection are closed afterwards. */
 async function withExportDeps<T>(args: ExportArgs, template: Template, io: Io, conn: Connection, fn: (deps: ExportDeps) => Promise<T>, shared: Shared = {}): Promise<T> {
   const api = conn.api({ signal: io.signal });
@@ -44,7 +54,7 @@ async function withExportDeps<T>(args: ExportArgs, template: Template, io: Io, c
   const reporter = shared.reporter ? shared.reporter(requests) : createReporter(io, { quiet: args.quiet, requests });
   const fixed = fixedExportTime(io.env);
   try {
-    return await fn({ api, args, template, stateDir: dirs(io.env).state, reporter, toolVersion: packageVersion(), signal: io.signal, ...(fixed ? { now: () => fixed } : {}), ...(shared.slots ? { slots: shared.slots } : {}), ...(shared.renderAhead ? { renderAhead: shared.renderAhead } : {}) });
+    return await fn(exportDeps({ api, args, template, reporter, io }, { ...(fixed ? { now: () => fixed } : {}), ...(shared.slots ? { slots: shared.slots } : {}), ...(shared.renderAhead ? { renderAhead: shared.renderAhead } : {}) }));
   } finally {
     await api.close();
     await conn.close();
@@ -56,9 +66,17 @@ export async function exportWith(args: ExportArgs, template: Template, io: Io, c
   return withExportDeps(args, template, io, conn, runExport);
 }
 
+/** The export's connection options: its profile, its --rate-limit, warnings unless --quiet. */
+export function exportConnection(args: ExportArgs, io: Io) {
+  return { profile: args.profile, rateLimitPerMinute: args.rateLimit, ...(args.quiet ? {} : { warn: (l: string) => io.stderr.write(l) }) };
+}
+
+/** Opens a connection on the given options (the command context's connect, or openConnection on io's environment). */
+export type Connect = (options: ReturnType<typeof exportConnection>) => Promise<Connection>;
+
 async function connect(args: ExportArgs, io: Io): Promise<Connection> {
   const { openConnection } = await import('../auth/connection.js');
-  return openConnection({ profile: args.profile, env: io.env, signal: io.signal, rateLimitPerMinute: args.rateLimit, ...(args.quiet ? {} : { warn: (l: string) => io.stderr.write(l) }) });
+  return openConnection({ ...exportConnection(args, io), env: io.env, signal: io.signal });
 }
 
 /** Worker side of an isolated export: sign-in, the walk, billing and the CSV files (see exportIsolated). */
@@ -137,8 +155,13 @@ export async function exportProfile(args: ExportArgs, template: Template, io: Io
   }
 }
 
-/** `meterdata export` of one profile: in worker threads where the built CLI isolates, else in this thread. */
-export async function exportSingle(args: ExportArgs, template: Template, io: Io): Promise<ExportSummary> {
+/**
+ * `meterdata export` of one profile: in worker threads where the built CLI isolates (the
+ * worker opens its own connection: a function does not cross threads), else in this thread
+ * on the connection `open` gives (the command context's, which tests may replace).
+ */
+export async function exportSingle(args: ExportArgs, template: Template, io: Io, open?: Connect): Promise<ExportSummary> {
   const { isolationAvailable } = await import('../core/isolate.js');
-  return io.isolate && isolationAvailable() ? exportIsolated(args, template, io) : exportWith(args, template, io, await connect(args, io));
+  if (io.isolate && isolationAvailable()) return exportIsolated(args, template, io);
+  return exportWith(args, template, io, open ? await open(exportConnection(args, io)) : await connect(args, io));
 }

@@ -1,5 +1,6 @@
 import { PassThrough, Readable } from 'node:stream';
 import { main } from '../../src/cli.js';
+import type { ContextParts } from '../../src/commands/context.js';
 import type { Io } from '../../src/core/io.js';
 
 export interface CliResult {
@@ -18,6 +19,8 @@ export interface RunCliOptions {
   /** Pretend stdout is a terminal. */
   tty?: boolean;
   signal?: AbortSignal;
+  /** Parts of the command context to use instead of the real ones (a connection without a sandbox, a fixed clock). */
+  parts?: ContextParts;
 }
 
 /** Runs the CLI in-process with captured streams, as the entry point would. */
@@ -41,6 +44,6 @@ export async function runCli(argv: string[], opts: RunCliOptions = {}): Promise<
     signal: opts.signal ?? new AbortController().signal,
     locale: () => opts.locale ?? 'en-US',
   };
-  const code = await main(argv, io);
+  const code = await main(argv, io, opts.parts);
   return { code, stdout: out, stderr: err };
 }

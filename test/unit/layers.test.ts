@@ -1,6 +1,8 @@
-// The layers of docs/architecture.md: a command module is the top of its own stack. It never
-// imports another command (what two commands share lives in src/export, src/auth, …),
-// and nothing below the commands imports one; only src/cli.ts picks a command. The
+// The layers of docs/architecture.md: a command (its folder src/commands/<verb>/) is the top of
+// its own stack. It never imports another command (what two commands share lives in
+// src/export, src/auth, … or beside the commands: define.ts, texts*.ts), nothing below the
+// commands imports one, and only the command list (src/commands/list.ts) names them, for
+// src/cli.ts. A declaration (index.ts) loads its handler only when the command runs. The
 // plausibility review is pure and used through its index; the doc names every folder of src.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -20,27 +22,39 @@ function importsOf(file: string, text = readFileSync(file, 'utf8')): string[] {
   return specs.map((s) => path.relative(SRC, path.resolve(path.dirname(file), s)).replace(/\.(js|tsx?)$/, ''));
 }
 
-/** A command module, as opposed to a catalogue of texts beside the commands (texts*.ts). */
-const isCommand = (mod: string) => mod.startsWith('commands/') && !/^commands\/texts[^/]*$/.test(mod);
+/** The command a module belongs to (`commands/login/run` → `commands/login`); undefined for what sits beside the commands. */
+const commandOf = (mod: string) => /^commands\/[^/]+(?=\/)/.exec(mod)?.[0];
+const isCommand = (mod: string) => commandOf(mod) !== undefined;
+const rel = (f: string) => path.relative(SRC, f).replace(/\.tsx?$/, '');
 
 describe('the command layer', () => {
   it('finds static, dynamic and re-exported imports', () => {
     const file = path.join(COMMANDS, 'x.ts');
-    const text = "import { a } from './export.js';\nconst { b } = await import('../export/single.js');\nexport { c } from './texts-export.js';\nimport './demo.js';";
-    expect(importsOf(file, text)).toEqual(['commands/export', 'export/single', 'commands/texts-export', 'commands/demo']);
+    const text = "import { a } from './export/run.js';\nconst { b } = await import('../export/single.js');\nexport { c } from './texts-export.js';\nimport './demo/index.js';";
+    expect(importsOf(file, text)).toEqual(['commands/export/run', 'export/single', 'commands/texts-export', 'commands/demo/index']);
+    expect([commandOf('commands/export/run'), commandOf('commands/texts-export'), commandOf('commands/list')]).toEqual(['commands/export', undefined, undefined]);
   });
 
-  it('no command module imports another command module', () => {
-    const bad = walk(COMMANDS)
-      .filter((f) => isCommand(path.relative(SRC, f).replace(/\.tsx?$/, '')))
-      .flatMap((f) => importsOf(f).filter(isCommand).map((m) => `${path.relative(SRC, f)} imports ${m}`));
+  it('no command imports another command; only the command list names them, by their declarations', () => {
+    const bad = walk(COMMANDS).flatMap((f) => {
+      const own = commandOf(rel(f));
+      const allowed = (m: string) => commandOf(m) === own || (rel(f) === 'commands/list' && m.endsWith('/index'));
+      return importsOf(f).filter((m) => isCommand(m) && !allowed(m)).map((m) => `${rel(f)} imports ${m}`);
+    });
     expect(bad).toEqual([]);
   });
 
-  it('nothing below the commands imports a command module; only src/cli.ts chooses one', () => {
+  it("a declaration imports its handler only when the command runs (--help loads no command's code)", () => {
+    const bad = walk(COMMANDS)
+      .filter((f) => path.basename(f) === 'index.ts')
+      .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/(?:\bfrom\s*|\bimport\s+)['"]\.\/run\.js['"]/g)].map(() => `${rel(f)} imports ./run.js statically`));
+    expect(bad).toEqual([]);
+  });
+
+  it('nothing outside the commands imports one; src/cli.ts reads only the command list, define.ts and the context', () => {
     const bad = walk(SRC)
-      .filter((f) => !f.startsWith(COMMANDS + path.sep) && f !== path.join(SRC, 'cli.ts'))
-      .flatMap((f) => importsOf(f).filter(isCommand).map((m) => `${path.relative(SRC, f)} imports ${m}`));
+      .filter((f) => !f.startsWith(COMMANDS + path.sep))
+      .flatMap((f) => importsOf(f).filter((m) => isCommand(m) || (rel(f) !== 'cli' && /^commands\/(list|define|context)$/.test(m))).map((m) => `${rel(f)} imports ${m}`));
     expect(bad).toEqual([]);
   });
 });

@@ -1,13 +1,12 @@
 // `meterdata status`: what a profile is connected to and whether the connection works
 // right now (a live /whoami). Exit 0 when it does, 3 otherwise.
-import { loadProfile, readConfig, resolveProfileName, type Profile } from '../core/config.js';
-import { ExitCode, MeterdataError } from '../core/errors.js';
-import type { Io } from '../core/io.js';
-import { terminalSafe, terminalSafeJson } from '../core/terminal-text.js';
-import { openConnection } from '../auth/connection.js';
-import { openStore } from '../auth/credential-store/index.js';
-import { describePropertyScope } from '../auth/whoami.js';
-import { aligned, statusTexts as t } from './texts-auth.js';
+import { loadProfile, readConfig, resolveProfileName, type Profile } from '../../core/config.js';
+import { ExitCode, MeterdataError } from '../../core/errors.js';
+import { terminalSafe, terminalSafeJson } from '../../core/terminal-text.js';
+import { describePropertyScope } from '../../auth/whoami.js';
+import { aligned, statusTexts as t } from '../texts-auth.js';
+import type { CommandContext } from '../context.js';
+import type { StatusFlags } from './index.js';
 
 interface StatusReport {
   profile: string;
@@ -29,24 +28,19 @@ interface StatusReport {
   problem?: { code: string; message: string; hint?: string };
 }
 
-/** As src/cli.ts parsed them. */
-export interface StatusFlags {
-  profile?: string;
-  json?: boolean;
-  all?: boolean;
-}
-
-export async function run(opts: StatusFlags, io: Io, _args: string[] = []): Promise<number> {
+export async function run(opts: StatusFlags, ctx: CommandContext): Promise<number> {
+  const { io } = ctx;
   // --all lists a damaged profile as one with a problem; the others are still checked.
   const names = opts.all ? Object.keys((await readConfig(io.env)).profiles ?? {}).sort() : [resolveProfileName(opts, io.env)];
   const reports: StatusReport[] = [];
-  for (const name of names) reports.push(await check(name, io, opts.all === true));
+  for (const name of names) reports.push(await check(name, ctx, opts.all === true));
   if (opts.json) io.stdout.write(`${terminalSafeJson(opts.all ? reports : reports[0], 2)}\n`);
   else io.stdout.write(reports.length ? reports.map(render).join('\n') : `${t.noProfiles}\n`);
   return reports.length && reports.every((r) => r.working) ? ExitCode.OK : ExitCode.NOT_SIGNED_IN;
 }
 
-async function check(name: string, io: Io, all: boolean): Promise<StatusReport> {
+async function check(name: string, ctx: CommandContext, all: boolean): Promise<StatusReport> {
+  const { io } = ctx;
   const report: StatusReport = { profile: name, signed_in: false, working: false };
   let stored: Profile | undefined;
   try {
@@ -55,10 +49,10 @@ async function check(name: string, io: Io, all: boolean): Promise<StatusReport> 
     if (!(all && e instanceof MeterdataError && e.code === 'CONFIG_PROFILE_INVALID')) throw e;
     return { ...report, problem: problemOf(e) };
   }
-  if (stored) Object.assign(report, facts(stored), { storage: openStore(stored.credential_store, io.env).describe(name) });
+  if (stored) Object.assign(report, facts(stored), { storage: (await ctx.store(stored.credential_store)).describe(name) });
   if (io.env.METERDATA_ACCESS_TOKEN) report.storage = t.staticToken;
   try {
-    const conn = await openConnection({ profile: name, env: io.env, signal: io.signal, warn: (l) => io.stderr.write(l) });
+    const conn = await ctx.connect({ profile: name, warn: (l) => io.stderr.write(l) });
     report.signed_in = true;
     const fresh = await conn.reconcile({ refreshOn401: true }).finally(() => conn.close());
     Object.assign(report, facts(fresh));

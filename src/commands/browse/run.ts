@@ -1,41 +1,32 @@
 // `meterdata browse`: the clerks' terminal UI. Ink and React load only here, and
 // only after the checks that need no terminal, so `--help` and errors stay light.
-import { ExitCode, UsageError } from '../core/errors.js';
-import type { Io } from '../core/io.js';
+import { ExitCode, UsageError } from '../../core/errors.js';
 import path from 'node:path';
-import type { ApiClient } from '../api/contracts.js';
-import type { PropertyAnswers } from '../api/walk.js';
-import { dirs } from '../core/paths.js';
-import { packageVersion } from '../core/resources.js';
-import type { ExportSelection } from '../tui/data.js';
-import { periodFlags } from '../export/options.js';
-import { defaultRange, rangeFlags } from '../tui/range.js';
-import { t } from '../tui/texts.js';
-import { language, type Lang } from '../i18n/index.js';
-import type { ExportFlags } from '../export/options.js';
+import type { ApiClient } from '../../api/contracts.js';
+import type { PropertyAnswers } from '../../api/walk.js';
+import type { ExportSelection } from '../../tui/data.js';
+import { periodFlags } from '../../export/options.js';
+import { defaultRange, rangeFlags } from '../../tui/range.js';
+import { t } from '../../tui/texts.js';
+import { language, type Lang } from '../../i18n/index.js';
+import type { ExportFlags } from '../../export/options.js';
+import type { CommandContext } from '../context.js';
+import type { BrowseFlags } from './index.js';
 
-/** As src/cli.ts parsed them: --year, --from and --to already checked by src/core/dates.ts. */
-export interface BrowseFlags {
-  profile?: string;
-  year?: string;
-  from?: string;
-  to?: string;
-}
-
-export async function run(opts: BrowseFlags, io: Io): Promise<number> {
+export async function run(opts: BrowseFlags, ctx: CommandContext): Promise<number> {
+  const { io } = ctx;
   // The same flags as export, read by the same code: the same messages, naming the flag.
-  const range = periodFlags(opts) ?? defaultRange(new Date());
+  const range = periodFlags(opts) ?? defaultRange(ctx.now());
   if (!io.stdout.isTTY || !io.stdin.isTTY) {
     throw new UsageError(t.notATerminal, t.notATerminalHint({ flags: rangeFlags(range) }), 'USAGE_NOT_A_TERMINAL');
   }
-  const [{ openConnection }, billing, { createBrowseData, eventHub }, { runBrowser }] = await Promise.all([
-    import('../auth/connection.js'),
-    import('../billing/index.js'),
-    import('../tui/data.js'),
-    import('../tui/run.js'),
+  const [billing, { createBrowseData, eventHub }, { runBrowser }] = await Promise.all([
+    import('../../billing/index.js'),
+    import('../../tui/data.js'),
+    import('../../tui/run.js'),
   ]);
   // A session stays open for hours: the 429 pauses of the last hour count, not all of them (api/limits.ts)
-  const connection = await openConnection({ ...(typeof opts.profile === 'string' ? { profile: opts.profile } : {}), env: io.env, signal: io.signal, pauseWindowMs: 60 * 60_000 });
+  const connection = await ctx.connect({ ...(typeof opts.profile === 'string' ? { profile: opts.profile } : {}), pauseWindowMs: 60 * 60_000 });
   const hub = eventHub();
   const api = connection.api({ onEvent: hub.emit });
   const profile = typeof opts.profile === 'string' ? opts.profile : undefined;
@@ -93,11 +84,11 @@ export function browseExportFlags(s: ExportSelection, lang: Lang, profile: strin
  * rows are written (billing, segments, readings, review; no plant-room meters), into
  * a folder named after the unit.
  */
-async function exportFromBrowser(s: ExportSelection, ctx: { api: ApiClient; io: Io; profile: string | undefined }): Promise<string> {
-  const [{ prepareExport }, { runExport }, { createReporter }] = await Promise.all([
-    import('../export/single.js'),
-    import('../export/run.js'),
-    import('../export/progress.js'),
+async function exportFromBrowser(s: ExportSelection, ctx: { api: ApiClient; io: CommandContext['io']; profile: string | undefined }): Promise<string> {
+  const [{ exportDeps, prepareExport }, { runExport }, { createReporter }] = await Promise.all([
+    import('../../export/single.js'),
+    import('../../export/run.js'),
+    import('../../export/progress.js'),
   ]);
   const opts = browseExportFlags(s, language(), ctx.profile);
   const { args, template } = await prepareExport(opts, ctx.io);
@@ -110,7 +101,7 @@ async function exportFromBrowser(s: ExportSelection, ctx: { api: ApiClient; io: 
         return { ...a, units, plantPoints: [], points: a.points.filter((p) => p.id !== undefined && ids.has(p.id)) };
       }
     : undefined;
-  const summary = await runExport({ api: ctx.api, args, template, stateDir: dirs(ctx.io.env).state, reporter, toolVersion: packageVersion(), signal: ctx.io.signal, ...(select ? { select } : {}) });
+  const summary = await runExport(exportDeps({ api: ctx.api, args, template, reporter, io: ctx.io }, select ? { select } : {}));
   const where = path.relative(ctx.io.cwd, summary.out);
   const shown = where && !where.startsWith('..') && !path.isAbsolute(where) ? `./${where}` : summary.out;
   return t.exportedFiles({ n: summary.files.length, where: shown });

@@ -1,26 +1,13 @@
 // `meterdata sandbox`: runs the local emulator until SIGINT/SIGTERM (io.signal).
-import { ExitCode, MeterdataError, UsageError } from '../core/errors.js';
-import { write, type Io } from '../core/io.js';
-import { parseFaultSpecs } from '../sandbox/api/index.js';
-import { loadClientsFile } from '../sandbox/clients.js';
-import { sandboxTexts as t } from './texts-sandbox.js';
+import { ExitCode, MeterdataError, UsageError } from '../../core/errors.js';
+import { write } from '../../core/io.js';
+import { parseFaultSpecs } from '../../sandbox/api/index.js';
+import { loadClientsFile } from '../../sandbox/clients.js';
+import { sandboxTexts as t } from '../texts-sandbox.js';
+import type { CommandContext } from '../context.js';
+import type { SandboxFlags } from './index.js';
 
-/** As src/cli.ts parsed them: numbers checked against their bounds, --clock a checked date. */
-export interface SandboxFlags {
-  port?: number;
-  seed?: string;
-  units?: number;
-  autoConsent?: boolean;
-  clock?: string;
-  admin?: boolean;
-  clients?: string;
-  futureContract?: boolean;
-  fault?: string[];
-  rateLimit?: number;
-  oauthRateLimit?: number;
-}
-
-export async function run(opts: SandboxFlags, io: Io): Promise<number> {
+export async function run(opts: SandboxFlags, { io }: CommandContext): Promise<number> {
   const port = opts.port ?? 0;
   const faults = opts.fault ?? [];
   parseFaultSpecs(faults);
@@ -34,7 +21,7 @@ export async function run(opts: SandboxFlags, io: Io): Promise<number> {
   }
   if (io.signal.aborted) return ExitCode.OK;
 
-  const { startSandbox } = await import('../sandbox/server.js');
+  const { startSandbox } = await import('../../sandbox/server.js');
   let sandbox;
   try {
     sandbox = await startSandbox({

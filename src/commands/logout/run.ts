@@ -1,32 +1,27 @@
 // `meterdata logout`: revoke at the server (RFC 7009, with client authentication), then
 // delete the local record. Says what happened even when the server could not be reached.
-import { loadProfile, removeProfileFields, resolveProfileName } from '../core/config.js';
-import type { Io } from '../core/io.js';
-import { clientAuthFor, clientSecretFrom } from '../auth/client-auth.js';
-import { openStore } from '../auth/credential-store/index.js';
-import { describeError, discover } from '../auth/discovery.js';
-import { revokeToken } from '../auth/token-exchange.js';
-import type { StoredRecord } from '../auth/credential-store/types.js';
-import { MeterdataError } from '../core/errors.js';
-import type { Profile } from '../core/config.js';
-import { logoutTexts as t } from './texts-auth.js';
+import { loadProfile, removeProfileFields, resolveProfileName } from '../../core/config.js';
+import { clientAuthFor, clientSecretFrom } from '../../auth/client-auth.js';
+import { describeError, discover } from '../../auth/discovery.js';
+import { revokeToken } from '../../auth/token-exchange.js';
+import type { StoredRecord } from '../../auth/credential-store/types.js';
+import { MeterdataError } from '../../core/errors.js';
+import type { Profile } from '../../core/config.js';
+import { logoutTexts as t } from '../texts-auth.js';
+import type { CommandContext } from '../context.js';
+import type { LogoutFlags } from './index.js';
 
 const CONNECTION_FACTS: (keyof Profile)[] = ['tenant_id', 'tenant_name', 'client_id_seen', 'granted_scopes', 'property_scope', 'property_names', 'last_refresh_at', 'access_expires_at'];
 
-/** As src/cli.ts parsed them. */
-export interface LogoutFlags {
-  profile?: string;
-  localOnly?: boolean;
-}
-
-export async function run(opts: LogoutFlags, io: Io, _args: string[] = []): Promise<number> {
+export async function run(opts: LogoutFlags, ctx: CommandContext): Promise<number> {
+  const { io } = ctx;
   const name = resolveProfileName(opts, io.env);
   const profile = await loadProfile(io.env, name);
   if (!profile) {
     io.stderr.write(`${t.noProfile({ profile: name })}\n`);
     return 0;
   }
-  const store = openStore(profile.credential_store, io.env);
+  const store = await ctx.store(profile.credential_store);
   let record: StoredRecord | null;
   try {
     record = await store.read(name);

@@ -2,40 +2,22 @@
 // profile, then runs the browser sign-in (src/auth/login-flow.ts) and says who is connected.
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { DEFAULT_SCOPES, SANDBOX_CLIENT_ID, configFile, loadProfile, readConfig, resolveProfileName, type ClientAuthMethod, type Preset, type Profile } from '../core/config.js';
-import { MeterdataError, UsageError } from '../core/errors.js';
-import { terminalSafe } from '../core/terminal-text.js';
-import type { Io } from '../core/io.js';
-import { chooseStoreKind, openStore } from '../auth/credential-store/index.js';
-import { isLoopbackHttp } from '../auth/discovery.js';
-import { login } from '../auth/login-flow.js';
-import { describePropertyScope } from '../auth/whoami.js';
-import { aligned, loginTexts as t } from './texts-auth.js';
+import { DEFAULT_SCOPES, SANDBOX_CLIENT_ID, configFile, loadProfile, readConfig, resolveProfileName, type ClientAuthMethod, type Preset, type Profile } from '../../core/config.js';
+import { MeterdataError, UsageError } from '../../core/errors.js';
+import { terminalSafe } from '../../core/terminal-text.js';
+import type { Io } from '../../core/io.js';
+import { chooseStoreKind } from '../../auth/credential-store/index.js';
+import { isLoopbackHttp } from '../../auth/discovery.js';
+import { login } from '../../auth/login-flow.js';
+import { describePropertyScope } from '../../auth/whoami.js';
+import { aligned, loginTexts as t } from '../texts-auth.js';
+import type { CommandContext } from '../context.js';
+import type { LoginFlags } from './index.js';
 
 const KNOWN_SCOPES = new Set(DEFAULT_SCOPES);
 
-/** As src/cli.ts parsed them: the choices checked by commander, --timeout a positive number of seconds. */
-export interface LoginFlags {
-  profile?: string;
-  env?: 'sandbox' | 'production';
-  authUrl?: string;
-  baseUrl?: string;
-  clientId?: string;
-  clientAuth?: ClientAuthMethod;
-  clientSecretStdin?: boolean;
-  privateKey?: string;
-  kid?: string;
-  alg?: NonNullable<Profile['alg']>;
-  dpop?: boolean;
-  scope?: string;
-  /** false with --no-browser. */
-  browser?: boolean;
-  credentialStore?: Profile['credential_store'];
-  /** Seconds to wait for the sign-in's answer (default 300). */
-  timeout?: number;
-}
-
-export async function run(opts: LoginFlags, io: Io, _args: string[] = []): Promise<number> {
+export async function run(opts: LoginFlags, ctx: CommandContext): Promise<number> {
+  const { io } = ctx;
   const name = resolveProfileName(opts, io.env);
   const existing = await loadProfile(io.env, name).catch((e: unknown) => {
     // Signing in again is how a damaged profile is replaced: its settings come from the flags.
@@ -54,7 +36,7 @@ export async function run(opts: LoginFlags, io: Io, _args: string[] = []): Promi
     } else if (io.env.METERDATA_CLIENT_SECRET) {
       secret = io.env.METERDATA_CLIENT_SECRET;
     } else {
-      const previous = await openStore(profile.credential_store, io.env).read(name).catch(() => null);
+      const previous = await (await ctx.store(profile.credential_store)).read(name).catch(() => null);
       secret = previous?.client_secret;
       storeSecret = !!secret;
     }

@@ -1,0 +1,22 @@
+// `meterdata logout`: revoke the connection and delete the local record.
+import { ExitCode } from '../../core/errors.js';
+import { flagsFrom, type FlagValues } from '../../core/flags.js';
+import { defineCommand, profileFlag } from '../define.js';
+import { helpTexts as h } from './texts.js';
+
+const flag = flagsFrom(h);
+const flags = {
+  profile: profileFlag(),
+  localOnly: flag.bool('--local-only', 'localOnly'),
+};
+export type LogoutFlags = FlagValues<typeof flags>;
+
+const { OK, UNEXPECTED, USAGE, UNAVAILABLE } = ExitCode;
+export const logout = defineCommand({
+  name: 'logout',
+  help: () => h.logout,
+  flags,
+  // A first Ctrl-C lets logout finish the revocation it started.
+  exits: [[OK, 'exit0'], [UNEXPECTED, 'exit1'], [USAGE, 'exit2'], [UNAVAILABLE, 'exit5Keychain'], [ExitCode.INTERRUPTED, 'exit130Logout']],
+  load: () => import('./run.js'),
+});
