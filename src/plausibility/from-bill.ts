@@ -85,7 +85,7 @@ export function currentFigures(bill: BilledProperty, property: { id: string; nam
 
 const expiredMark = (s: SegmentRow): boolean => s.status === 'calibration_expired' || s.review_flags.includes('CALIBRATION_EXPIRED');
 
-/** Each device once (a shared point's device appears under every unit; the first wins, marked expired by any). */
+/** Each device once (a shared point's device appears under every unit; the first wins, marked expired by any, the other units listed). */
 export function devicesOf(bill: BilledProperty): DeviceFact[] {
   const seen = new Map<string, DeviceFact>();
   for (const s of bill.segments) {
@@ -93,6 +93,7 @@ export function devicesOf(bill: BilledProperty): DeviceFact[] {
     const known = seen.get(s.device_id);
     if (known) {
       if (expiredMark(s)) known.expired_marked = true;
+      if (s.usage_unit_id !== null && s.usage_unit_id !== known.usage_unit_id && !known.shared_with?.includes(s.usage_unit_id)) known.shared_with = [...(known.shared_with ?? []), s.usage_unit_id];
       continue;
     }
     seen.set(s.device_id, {

@@ -44,6 +44,8 @@ export interface DeviceFact {
   deinstalled_at: string | null;
   /** The service marked some of the device's values `calibration_expired`. */
   expired_marked?: boolean;
+  /** The other units a shared point bills this device to (its finding concerns their bills too). */
+  shared_with?: string[];
 }
 
 export interface ReviewOptions {

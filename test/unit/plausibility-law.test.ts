@@ -43,6 +43,21 @@ describe('calibration periods (MessEV Anlage 7 since 03.11.2021, § 34 MessEV)',
     expect(`${de} ${en}`).not.toMatch(/dürfen nicht abgerechnet|may not be billed|must not be billed/);
   });
 
+  it('a shared meter whose period ended concerns every unit it is billed to: the finding names the others and marks each unit\'s row', () => {
+    const seg = (unit: number, share: string): SegmentRow => ({
+      property_id: P, usage_unit_id: uid(unit), measuring_point_id: uid(2), metric: 'heat', unit: 'kWh', unit_share: share, is_system_linked: true, data_gap: false, is_difference_meter: false,
+      device_id: uid(3), serial: 'WMZ-1', manufacturer: 'x', installed_at: '2018-06-01', deinstalled_at: null, replacement_reason: null, factor: '1', baseline_value: '0', baseline_date: '2024-12-31',
+      baseline_origin: 'recorded', end_value: '10', billable_value: '10', weighted_billable_value: '5', status: 'measured', billed_value: '5', review_flags: [],
+    });
+    const devices = devicesOf({ billing: [], plant: [], segments: [seg(1, '0.6'), seg(4, '0.4')] });
+    const { rows, flags } = reviewProperty({ current: [fig(1), fig(4)], devices, comparison: null }, opts);
+    expect(codes(flags)).toEqual(['CALIBRATION_ENDED']);
+    expect(rows.map((r) => [r.usage_unit_name, r.checks])).toEqual([['WE 01', ['CALIBRATION_ENDED']], ['WE 04', ['CALIBRATION_ENDED']]]);
+    expect(flagMessage(flags[0]!, 'de')).toMatch(/\(Gerät: WMZ-1, .*auch bei: WE 04\)/);
+    // a meter of one unit names no other
+    expect(reviewProperty({ current: [fig(1), fig(4)], devices: devicesOf({ billing: [], plant: [], segments: [seg(1, '1')] }), comparison: null }, opts).flags[0]!.facts).not.toHaveProperty('other_units');
+  });
+
   it('a device whose values the service marked calibration_expired gets no second, contradicting finding', () => {
     expect(calibrationFlags([device({ installed_at: '2018-06-01', expired_marked: true })], range)).toEqual([]);
     expect(calibrationFlags([device({ installed_at: '2018-06-01' }), device({ installed_at: '2018-06-01', usage_unit_id: uid(9), expired_marked: true })], range)).toEqual([]);
