@@ -118,9 +118,17 @@ describe('§ 9a (2) HeizkostenV: the estimated units’ floor area', () => {
     expect(f?.facts).toMatchObject({ units_without_area: 'WE 01', estimated_area: '0', total_area: '280' });
     expect(flagMessage(f!, 'en')).toMatch(/units without an area: WE 01/);
     expect(flagMessage(f!, 'de')).not.toMatch(/Flächenanteil:/);
-    // 70 of 140 m² known are estimated; WE 03 has no area and is named beside the share.
-    const high = reviewProperty({ current: [fig(1, { estimated: true, estimated_value: '1' }), fig(2), fig(3, { area_m2: 0 })], devices: [], comparison: null }, opts);
+    // 70 of 140 m² known are estimated, but WE 03 (measured) has no area: with 200 m² the share would be 20.6 %,
+    // so "above 25 %" is not known; the finding names WE 03 and gives no share.
+    const open = reviewProperty({ current: [fig(1, { estimated: true, estimated_value: '1' }), fig(2), fig(3, { area_m2: 0 })], devices: [], comparison: null }, opts);
+    expect(codes(open.flags)).not.toContain('ESTIMATED_AREA_HIGH');
+    expect(open.flags.find((x) => x.code === 'ESTIMATED_AREA_UNKNOWN')?.facts).toMatchObject({ estimated_area_share: '', units_without_area: 'WE 03' });
+    // An estimated unit without an area only adds to the share: 70 of 140 m² known is above 25 % whatever its area.
+    const high = reviewProperty({ current: [fig(1, { estimated: true, estimated_value: '1' }), fig(2), fig(3, { area_m2: null, estimated: true, estimated_value: '1' })], devices: [], comparison: null }, opts);
     expect(high.flags.find((x) => x.code === 'ESTIMATED_AREA_HIGH')?.facts).toMatchObject({ estimated_area_share: '50.0', units_without_area: 'WE 03' });
+    // A measured unit without an area below the limit by the known areas: it could only lower the share, no finding.
+    const low = reviewProperty({ current: [fig(1, { estimated: true, estimated_value: '1' }), ...[2, 3, 4, 5].map((n) => fig(n)), fig(6, { area_m2: null })], devices: [], comparison: null }, opts);
+    expect(codes(low.flags).filter((c) => c.startsWith('ESTIMATED_AREA'))).toEqual([]);
   });
 
   it('a large Property lists 20 estimated units and counts the rest', () => {
