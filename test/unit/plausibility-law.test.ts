@@ -43,6 +43,22 @@ describe('calibration periods (MessEV Anlage 7 since 03.11.2021, § 34 MessEV)',
     expect(`${de} ${en}`).not.toMatch(/dürfen nicht abgerechnet|may not be billed|must not be billed/);
   });
 
+  it('a device none of whose values was billed gets no CALIBRATION_ENDED, which would say they are billed as delivered', () => {
+    const seg = (over: Partial<SegmentRow>): SegmentRow => ({
+      property_id: P, usage_unit_id: uid(1), measuring_point_id: uid(2), metric: 'heat', unit: 'kWh', unit_share: '1', is_system_linked: true, data_gap: false, is_difference_meter: false,
+      device_id: uid(3), serial: 'WMZ-1', manufacturer: 'x', installed_at: '2018-06-01', deinstalled_at: null, replacement_reason: null, factor: '1', baseline_value: '0', baseline_date: '2024-12-31',
+      baseline_origin: 'recorded', end_value: '10', billable_value: '10', weighted_billable_value: '10', status: 'measured', billed_value: '10', review_flags: [], ...over,
+    });
+    const notBilled = [{ status: 'missing', review_flags: ['MISSING_VALUE'] }, { review_flags: ['SEGMENTS_OVERLAP'] }, { review_flags: ['IMPLAUSIBLE_VALUE'] }];
+    for (const over of notBilled) {
+      expect(calibrationFlags(devicesOf({ billing: [], plant: [], segments: [seg({ ...over, billed_value: '0' })] }), range), JSON.stringify(over)).toEqual([]);
+    }
+    // billed under one unit of a shared point, not under the other: the finding stands
+    const shared = devicesOf({ billing: [], plant: [], segments: [seg({ review_flags: ['IMPLAUSIBLE_SHARE'], billed_value: '0' }), seg({ usage_unit_id: uid(9) })] });
+    expect(codes(calibrationFlags(shared, range))).toEqual(['CALIBRATION_ENDED']);
+    expect(codes(calibrationFlags(devicesOf({ billing: [], plant: [], segments: [seg({})] }), range))).toEqual(['CALIBRATION_ENDED']);
+  });
+
   it('a shared meter whose period ended concerns every unit it is billed to: the finding names the others and marks each unit\'s row', () => {
     const seg = (unit: number, share: string): SegmentRow => ({
       property_id: P, usage_unit_id: uid(unit), measuring_point_id: uid(2), metric: 'heat', unit: 'kWh', unit_share: share, is_system_linked: true, data_gap: false, is_difference_meter: false,

@@ -59,17 +59,20 @@ export function calibrationVerdict(device: Pick<DeviceFact, 'metric' | 'installe
 /**
  * One finding per device (devices are deduplicated by id; the first occurrence wins). A device
  * whose values the service marked `calibration_expired` gets none: billing's not-billed
- * CALIBRATION_EXPIRED says it, and an estimate beside it could only contradict it.
+ * CALIBRATION_EXPIRED says it, and an estimate beside it could only contradict it. Nor does a
+ * device none of whose values was billed get CALIBRATION_ENDED: its not-billed finding stands,
+ * and "billed as delivered", which the finding says, would be untrue.
  */
 export function calibrationFlags(devices: readonly DeviceFact[], range: { to: string }): Flag[] {
   const marked = new Set(devices.filter((d) => d.expired_marked === true).map((d) => d.device_id));
+  const billed = new Set(devices.filter((d) => d.nothing_billed !== true).map((d) => d.device_id));
   const seen = new Set<string>();
   const out: Flag[] = [];
   for (const d of devices) {
     if (seen.has(d.device_id) || marked.has(d.device_id)) continue;
     seen.add(d.device_id);
     const v = calibrationVerdict(d, range);
-    if (v === null) continue;
+    if (v === null || (v.kind === 'ended' && !billed.has(d.device_id))) continue;
     const scope = { property_id: d.property_id, usage_unit_id: d.usage_unit_id, measuring_point_id: d.measuring_point_id, device_id: d.device_id };
     const serial = d.serial ?? '';
     if (v.kind === 'unknown') out.push(makeFlag('CALIBRATION_DATE_UNKNOWN', scope, { serial }));
