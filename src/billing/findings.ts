@@ -1,7 +1,7 @@
 // The findings (flags) in words for an accountant (their catalogue: texts-findings.ts):
 // what happened, what to do, and where: review.csv names the Property, unit and meter beside the ids.
 import { day, inLanguage, type Lang } from '../i18n/index.js';
-import { factLabels, factWords, flagExplanations, flagTitles } from './texts-findings.js';
+import { factLabels, factWords, flagExplanations, flagTitles, heizkostenExplanations } from './texts-findings.js';
 import { valueWord } from './texts-values.js';
 import type { Flag, FlagCode, ReviewRow, Severity } from './types.js';
 
@@ -10,13 +10,19 @@ interface Text { title: string; explanation: string }
 
 const SEVERITY_ORDER: Record<Severity, number> = { not_billed: 0, review: 1, info: 2 };
 
-export function flagText(code: FlagCode, lang: Lang): Text {
-  return { title: inLanguage(flagTitles, lang)[code], explanation: inLanguage(flagExplanations, lang)[code] };
+/** Metrics billed under the HeizkostenV (heat meters, heat cost allocators, warm water); the rest is not. */
+const HEIZKOSTEN_METRICS = new Set(['heat', 'hca', 'water_warm']);
+
+/** The texts of a code; `metric` (the meter's) picks the HeizkostenV's wording where the code has one. */
+export function flagText(code: FlagCode, lang: Lang, metric?: string): Text {
+  const heizkosten = inLanguage(heizkostenExplanations, lang) as Partial<Record<FlagCode, string>>;
+  const special = metric !== undefined && HEIZKOSTEN_METRICS.has(metric) ? heizkosten[code] : undefined;
+  return { title: inLanguage(flagTitles, lang)[code], explanation: special ?? inLanguage(flagExplanations, lang)[code] };
 }
 
 /** "title (facts). explanation" — facts in the reader's language, German decimals with a comma. */
 export function flagMessage(flag: Flag, lang: Lang): string {
-  const { title, explanation } = flagText(flag.code, lang);
+  const { title, explanation } = flagText(flag.code, lang, flag.facts?.point_metric);
   const facts = factPairs(flag, lang)
     .filter(([, v]) => v !== '')
     .map(([k, v]) => `${k}: ${v}`);
@@ -63,8 +69,8 @@ const IN_UNIT = new Set(['billed_value', 'comparison_value']);
 const PER_M2 = new Set(['value_per_m2', 'median_per_m2']);
 const PERCENT = new Set(['change_percent', 'estimated_share', 'estimated_area_share']);
 const AREA = new Set(['estimated_area', 'total_area']);
-/** Facts only the others' rendering reads (the unit of the quantities). */
-const HIDDEN = new Set(['unit']);
+/** Facts only the others' rendering reads (the unit of the quantities, the meter's metric that picks the explanation). */
+const HIDDEN = new Set(['unit', 'point_metric']);
 
 /** "5451.12" → "5.451,12" (de) or "5,451.12" (en); anything that is not a plain decimal as it is. */
 export function decimalText(v: string, lang: Lang): string {

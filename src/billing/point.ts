@@ -87,7 +87,7 @@ export function pointFlags(c: MeasuringPointConsumption, scope: FlagScope, linke
 }
 
 /** Flags about one segment (device_id set). */
-export function segmentFlags(seg: DeviceSegment, scope: FlagScope, ctx: { segmentCount: number; isLast: boolean; weightedAbsent: boolean; unitShare?: number | null; rangeTo?: string | undefined; broken?: boolean }): Flag[] {
+export function segmentFlags(seg: DeviceSegment, scope: FlagScope, ctx: { segmentCount: number; isLast: boolean; weightedAbsent: boolean; unitShare?: number | null; rangeTo?: string | undefined; broken?: boolean; metric?: string }): Flag[] {
   const s: FlagScope = { ...scope, device_id: seg.device_id };
   const serial = { serial: seg.serial };
   const pc = seg.period_consumption;
@@ -95,7 +95,9 @@ export function segmentFlags(seg: DeviceSegment, scope: FlagScope, ctx: { segmen
   if (pc.status === 'calibration_expired' || pc.status === 'missing') {
     // The value the server still sent is shown (it is not billed), so the accountant can judge an estimate.
     const delivered: Record<string, string> = pc.billable_value ? { delivered_value: receivedText(pc.billable_value) } : {};
-    flags.push(makeFlag(pc.status === 'missing' ? 'MISSING_VALUE' : 'CALIBRATION_EXPIRED', s, { ...serial, ...delivered }));
+    // The meter's metric picks the explanation: only heating and warm water fall under the HeizkostenV's § 9a.
+    const metric: Record<string, string> = pc.status === 'calibration_expired' && ctx.metric !== undefined ? { point_metric: ctx.metric } : {};
+    flags.push(makeFlag(pc.status === 'missing' ? 'MISSING_VALUE' : 'CALIBRATION_EXPIRED', s, { ...serial, ...delivered, ...metric }));
   } else {
     flags.push(enumFlag('status', pc.status, s));
   }
@@ -158,7 +160,7 @@ export function billPoint(c: MeasuringPointConsumption, ctx: PointContext, unitS
     const problems = billable ? segmentProblems(seg, badShare ? null : unitShare) : unrepresentable(seg);
     const v = billable && !badShare && !broken && problems.length === 0 ? segmentValue(seg, unitShare) : { billed: ZERO, weightedAbsent: false };
     const found = problems.map((p) => makeFlag(p.code, { ...scope, device_id: seg.device_id }, { serial: seg.serial, ...p.facts }));
-    const segFlags = dedupeFlags([...found, ...segmentFlags(seg, scope, { segmentCount: segments.length, isLast: i === segments.length - 1, weightedAbsent: v.weightedAbsent, unitShare, rangeTo: ctx.range?.to, broken })]);
+    const segFlags = dedupeFlags([...found, ...segmentFlags(seg, scope, { segmentCount: segments.length, isLast: i === segments.length - 1, weightedAbsent: v.weightedAbsent, unitShare, rangeTo: ctx.range?.to, broken, metric: c.metric })]);
     values.push(v.billed);
     flags.push(...segFlags);
     rows.push({ ...base, ...deviceFields(seg), billed_value: formatDecimal(v.billed), review_flags: codesOf([...own, ...segFlags]) });

@@ -42,7 +42,7 @@ export const flagTitles = catalogue(
     CALIBRATION_DATE_UNKNOWN: 'Calibration cannot be judged: installation date unknown',
     ESTIMATED_SHARE_HIGH: 'More than 25 % of the consumption is not measured',
     ESTIMATED_AREA_HIGH: 'Estimated units make up more than 25 % of the area (§ 9a (2) HeizkostenV)',
-    ESTIMATED_AREA_UNKNOWN: 'Share of estimated area under § 9a (2) HeizkostenV cannot be worked out',
+    ESTIMATED_AREA_UNKNOWN: 'Share of estimated area under § 9a (2) HeizkostenV cannot be worked out: areas missing',
     UNIT_REF_MISSING: 'No ERP reference for this unit',
     UNIT_REF_UNKNOWN: 'ERP reference for a unit not in this export',
     UNIT_REF_SHARED: 'ERP reference shared with another unit',
@@ -130,13 +130,13 @@ export const flagExplanations = catalogue(
     CALIBRATION_DATE_UNKNOWN: 'The installation date of this device is not documented, so the end of its calibration period cannot be worked out. Ask the metering service for the date.',
     ESTIMATED_SHARE_HIGH: 'More than a quarter of the billed consumption of this Property and metric rests on calculated, substituted or assumed values. Check the affected units\' readings with the metering service before billing.',
     ESTIMATED_AREA_HIGH: 'The units whose consumption had to be estimated (calculated or substituted values, values not billed, or no data) make up more than 25 % of the floor area the costs of this cost group are distributed over. Under § 9a (2) HeizkostenV the costs must then be distributed solely by the fixed keys used for the remaining costs (§ 7 (1) sentence 5 and § 8 (1): floor area or enclosed space), not by consumption. Check the estimated units with the landlord and the metering service before the bill is prepared.',
-    ESTIMATED_AREA_UNKNOWN: 'Some units whose consumption had to be estimated have no floor area recorded, so the estimated share of the area under § 9a (2) HeizkostenV cannot be worked out; above 25 % the costs go solely by the fixed keys. Ask the landlord for the areas of the units named.',
+    ESTIMATED_AREA_UNKNOWN: 'Some units of this cost group have no floor area recorded (those named), so whether the units whose consumption had to be estimated make up more than 25 % of the area under § 9a (2) HeizkostenV cannot be worked out; above 25 % the costs go solely by the fixed keys. Ask the landlord for the areas of the units named.',
     UNIT_REF_MISSING: 'The --unit-refs file has no line for this unit, so its erp_ref column is empty and an ERP import cannot book it. Add a line with its usage_unit_id and ERP number to the file and export again.',
     UNIT_REF_UNKNOWN: 'The --unit-refs file names a unit id that is not in this export (another Property, a unit that no longer exists, or a mistyped id). Nothing is billed to it. Check the line: if the id is mistyped, the intended unit is listed without an ERP reference.',
     UNIT_REF_SHARED: 'The --unit-refs file gives this ERP number to more than one unit, so an ERP import books their consumption together. Correct the file if this is a mistake; leave it if the ERP deliberately keeps these units as one.',
   } satisfies Record<FlagCode, string>,
   {
-    CALIBRATION_EXPIRED: 'Die Eichfrist des Geräts war abgelaufen; der Verbrauch für diesen Zeitraum wurde mit 0 angesetzt und nicht abgerechnet. Bitte den Gerätetausch veranlassen und mit dem Eigentümer klären, wie der Verbrauch verteilt wird (z. B. Schätzung nach § 9a HeizkostenV).',
+    CALIBRATION_EXPIRED: 'Die Eichfrist des Geräts war abgelaufen; der Verbrauch für diesen Zeitraum wurde mit 0 angesetzt und nicht abgerechnet. Bitte den Gerätetausch veranlassen und mit dem Eigentümer klären, wie der Verbrauch verteilt wird (z. B. eine Schätzung).',
     MISSING_VALUE: 'Zum Ende des Zeitraums liegt für dieses Gerät kein Wert vor; der Verbrauch wurde mit 0 angesetzt. Vor Abschluss der Abrechnung einen Ablesewert beim Messdienst anfordern oder eine Schätzung mit dem Eigentümer abstimmen.',
     IMPLAUSIBLE_VALUE: 'Der Messdienst hat einen Wert geliefert, den kein Zähler für diesen Zeitraum anzeigen kann: einen negativen Verbrauch oder Zählerstand, einen Endstand unter dem Anfangsstand oder eine Zahl, die größer ist, als ein Zählwerk anzeigen kann (über 1.000.000.000.000). Der Verbrauch wurde mit 0 angesetzt und nicht abgerechnet. Bitte die Gerätedaten beim Messdienst prüfen und berichtigen lassen und danach erneut exportieren; bis dahin eine Schätzung mit dem Eigentümer abstimmen.',
     IMPLAUSIBLE_SHARE: 'Der Messdienst hat für diese Nutzeinheit einen Anteil außerhalb des möglichen Bereichs geliefert (größer als 0 bis höchstens 1, also über 0 % bis 100 %); danach lässt sich der Verbrauch dieses Zählers der Einheit nicht zuordnen. Der Verbrauch wurde mit 0 angesetzt und nicht abgerechnet. Bitte die Aufteilung beim Messdienst berichtigen lassen und danach erneut exportieren.',
@@ -172,10 +172,26 @@ export const flagExplanations = catalogue(
     CALIBRATION_DATE_UNKNOWN: 'Das Einbaudatum dieses Geräts ist nicht dokumentiert; das Ende der Eichfrist lässt sich daher nicht bestimmen. Das Datum beim Messdienst erfragen.',
     ESTIMATED_SHARE_HIGH: 'Mehr als ein Viertel des abgerechneten Verbrauchs dieser Liegenschaft und Verbrauchsart beruht auf errechneten, ersetzten oder angenommenen Werten. Vor der Abrechnung die Ablesewerte der betroffenen Nutzeinheiten mit dem Messdienst klären.',
     ESTIMATED_AREA_HIGH: 'Die Nutzeinheiten, deren Verbrauch geschätzt werden musste (errechnete oder ersetzte Werte, nicht abgerechnete Werte oder keine Daten), umfassen mehr als 25 % der für die Kostenverteilung maßgeblichen Fläche dieser Kostenart. Nach § 9a Abs. 2 HeizkostenV sind die Kosten dann ausschließlich nach den Maßstäben für die übrigen Kosten (§ 7 Abs. 1 Satz 5 und § 8 Abs. 1: Wohn- oder Nutzfläche oder umbauter Raum) zu verteilen, nicht nach Verbrauch. Die geschätzten Nutzeinheiten vor der Abrechnung mit dem Eigentümer und dem Messdienst klären.',
-    ESTIMATED_AREA_UNKNOWN: 'Für einige Nutzeinheiten mit geschätztem Verbrauch ist keine Fläche hinterlegt; der geschätzte Flächenanteil nach § 9a Abs. 2 HeizkostenV lässt sich daher nicht bestimmen. Über 25 % sind die Kosten ausschließlich nach den festen Maßstäben zu verteilen. Bitte die Flächen der genannten Nutzeinheiten beim Eigentümer erfragen.',
+    ESTIMATED_AREA_UNKNOWN: 'Für einige Nutzeinheiten dieser Kostenart (die genannten) ist keine Fläche hinterlegt; ob die Nutzeinheiten mit geschätztem Verbrauch mehr als 25 % der Fläche nach § 9a Abs. 2 HeizkostenV umfassen, lässt sich daher nicht bestimmen. Über 25 % sind die Kosten ausschließlich nach den festen Maßstäben zu verteilen. Bitte die Flächen der genannten Nutzeinheiten beim Eigentümer erfragen.',
     UNIT_REF_MISSING: 'Die Datei zu --unit-refs enthält keine Zeile für diese Nutzeinheit; die Spalte erp_ref bleibt leer, ein ERP-Import kann sie nicht zuordnen. Bitte eine Zeile mit ihrer usage_unit_id und ERP-Nummer ergänzen und erneut exportieren.',
     UNIT_REF_UNKNOWN: 'Die Datei zu --unit-refs nennt eine Nutzeinheit, die nicht in diesem Export enthalten ist (andere Liegenschaft, entfallene Nutzeinheit oder vertippte ID). Ihr wird nichts zugeordnet. Bitte die Zeile prüfen: Ist die ID vertippt, erscheint die gemeinte Nutzeinheit ohne ERP-Nummer.',
     UNIT_REF_SHARED: 'Die Datei zu --unit-refs ordnet diese ERP-Nummer mehreren Nutzeinheiten zu; ein ERP-Import bucht deren Verbrauch zusammen. Bitte die Datei berichtigen, falls das ein Versehen ist; sonst so belassen, wenn das ERP diese Nutzeinheiten bewusst als eine führt.',
+  },
+);
+
+/**
+ * What to do instead, where the meter's consumption is billed under the HeizkostenV (heating and
+ * warm water): § 9a Abs. 1 says how the missing consumption is determined, Abs. 2 when it may not
+ * be. For cold water, electricity and gas the HeizkostenV does not apply, so their findings keep
+ * the general explanation and name no paragraph.
+ */
+export const heizkostenExplanations = catalogue(
+  'flag-explanations-heizkosten',
+  {
+    CALIBRATION_EXPIRED: 'The device\'s calibration period had ended, so its consumption for this period is not billed (counted as 0). Arrange for the device to be replaced. Under § 9a (1) HeizkostenV the consumption is then determined from the same rooms\' consumption in comparable periods, comparable rooms or the building\'s average; where such units make up more than 25 % of the floor area, § 9a (2) distributes the costs by the fixed keys only. Agree this with the landlord before the bill is sent.',
+  },
+  {
+    CALIBRATION_EXPIRED: 'Die Eichfrist des Geräts war abgelaufen; der Verbrauch für diesen Zeitraum wurde mit 0 angesetzt und nicht abgerechnet. Bitte den Gerätetausch veranlassen. Nach § 9a Abs. 1 HeizkostenV ist der Verbrauch dann aus dem Verbrauch der Räume in vergleichbaren Zeiträumen, vergleichbarer anderer Räume oder dem Durchschnitt des Gebäudes zu ermitteln; betrifft das mehr als 25 % der Fläche, sind die Kosten nach § 9a Abs. 2 nur nach den festen Maßstäben zu verteilen. Vor dem Versand mit dem Eigentümer abstimmen.',
   },
 );
 

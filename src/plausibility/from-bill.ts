@@ -1,5 +1,6 @@
 // Figures and devices out of a billed Property (src/billing's output), for the review.
 import { dec, formatDecimal, sum } from '../billing/decimal.js';
+import { FLAG_SEVERITY, type FlagCode } from '../billing/types.js';
 import type { BillingRow, PlantPointRow, SegmentRow } from '../billing/types.js';
 import type { CurrentFigure, DeviceFact, Figure } from './types.js';
 
@@ -84,8 +85,10 @@ export function currentFigures(bill: BilledProperty, property: { id: string; nam
 }
 
 const expiredMark = (s: SegmentRow): boolean => s.status === 'calibration_expired' || s.review_flags.includes('CALIBRATION_EXPIRED');
+/** A segment billing counted as 0 for a reason of its own (the codes that say 'not billed'). */
+const notBilled = (s: SegmentRow): boolean => s.review_flags.some((c) => FLAG_SEVERITY[c as FlagCode] === 'not_billed');
 
-/** Each device once (a shared point's device appears under every unit; the first wins, marked expired by any). */
+/** Each device once (a shared point's device appears under every unit; the first wins, marked expired by any, the other units listed). */
 export function devicesOf(bill: BilledProperty): DeviceFact[] {
   const seen = new Map<string, DeviceFact>();
   for (const s of bill.segments) {
@@ -93,6 +96,8 @@ export function devicesOf(bill: BilledProperty): DeviceFact[] {
     const known = seen.get(s.device_id);
     if (known) {
       if (expiredMark(s)) known.expired_marked = true;
+      if (!notBilled(s)) known.nothing_billed = false;
+      if (s.usage_unit_id !== null && s.usage_unit_id !== known.usage_unit_id && !known.shared_with?.includes(s.usage_unit_id)) known.shared_with = [...(known.shared_with ?? []), s.usage_unit_id];
       continue;
     }
     seen.set(s.device_id, {
@@ -105,6 +110,7 @@ export function devicesOf(bill: BilledProperty): DeviceFact[] {
       installed_at: s.installed_at,
       deinstalled_at: s.deinstalled_at,
       expired_marked: expiredMark(s),
+      nothing_billed: notBilled(s),
     });
   }
   return [...seen.values()];

@@ -44,6 +44,10 @@ export interface DeviceFact {
   deinstalled_at: string | null;
   /** The service marked some of the device's values `calibration_expired`. */
   expired_marked?: boolean;
+  /** None of the device's values was billed (missing, not plausible, a contract break, calibration expired). */
+  nothing_billed?: boolean;
+  /** The other units a shared point bills this device to (its finding concerns their bills too). */
+  shared_with?: string[];
 }
 
 export interface ReviewOptions {

@@ -20,7 +20,7 @@ export type BillResult = PropertyBill;
 export type BillInput = PropertyInput;
 
 export type BillPropertyFn = (input: BillInput) => BillResult | Promise<BillResult>;
-export type FlagTextFn = (code: FlagCode, lang: 'en' | 'de') => { title: string; explanation: string };
+export type FlagTextFn = (code: FlagCode, lang: 'en' | 'de', metric?: string) => { title: string; explanation: string };
 
 /** Everything about one Property over one range, after billing. */
 export interface PropertyBundle {

@@ -120,10 +120,13 @@ export type WhereFn = (f: Flag) => string;
 export function explainLines(flags: Flag[], flagText: FlagTextFn, width: number, where: WhereFn): Span[][] {
   const lang = language();
   const lines: Span[][] = [[{ text: h.explainTitle, bold: true }]];
-  const codes = [...new Set(flags.map((f) => f.code))];
-  for (const code of codes) {
-    const same = flags.filter((f) => f.code === code);
-    const text = flagText(code, lang);
+  // One explanation per code and wording: a heat meter's expired calibration names the HeizkostenV, a cold-water meter's does not.
+  const textOf = (f: Flag) => flagText(f.code, lang, f.facts?.point_metric);
+  const keyOf = (f: Flag) => JSON.stringify([f.code, textOf(f).explanation]);
+  const groups = [...new Set(flags.map(keyOf))];
+  for (const group of groups) {
+    const same = flags.filter((f) => keyOf(f) === group);
+    const text = textOf(same[0]!);
     const sev = SEVERITY_MARK[severityOf(same[0]!)];
     lines.push([{ text: ' ' }]);
     // A title too long for the line (German ones often are) wraps under itself instead of being cut.
@@ -138,7 +141,7 @@ export function explainLines(flags: Flag[], flagText: FlagTextFn, width: number,
       const place = where(f);
       // A fact the place already names (the serial) is not repeated. English keeps the
       // facts' own names, as it always showed them; German names them as review.csv does.
-      const facts = (lang === 'de' ? factPairs(f, lang) : Object.entries(f.facts ?? {}))
+      const facts = (lang === 'de' ? factPairs(f, lang) : Object.entries(f.facts ?? {}).filter(([k]) => k !== 'point_metric'))
         .filter(([, v]) => !place.includes(v))
         .map(([k, v]) => `${k}: ${v}`);
       const text = [place, ...facts].filter(Boolean).join(' · ') || h.wholeProperty;

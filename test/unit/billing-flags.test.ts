@@ -54,6 +54,20 @@ describe('segment flags carry the device', () => {
     expect(codes(billOne([aPointConsumption({ segments: [measured] })]).flags)).toEqual(['SYNTHETIC_VALUE']);
   });
 
+  it('CALIBRATION_EXPIRED names § 9a HeizkostenV only for heating and warm water, which the HeizkostenV covers, in both languages', () => {
+    const expired = () => aSegment({ period_consumption: { status: 'calibration_expired', billable_value: 12 } });
+    const message = (metric: string, lang: 'en' | 'de') => {
+      const flag = billOne([aPointConsumption({ metric, segments: [expired()] })]).flags.find((f) => f.code === 'CALIBRATION_EXPIRED')!;
+      return reviewRows([flag], lang)[0]!.message;
+    };
+    for (const lang of ['en', 'de'] as const) {
+      for (const metric of ['water_cold', 'water_outdoor', 'electricity', 'gas']) expect(message(metric, lang), `${metric} ${lang}`).not.toMatch(/§|HeizkostenV/);
+      for (const metric of ['heat', 'hca', 'water_warm']) expect(message(metric, lang), `${metric} ${lang}`).toMatch(/§ 9a (Abs\. 1|\(1\)) HeizkostenV/);
+    }
+    // The metric that picks the text is not printed as a fact: the review row names the meter's metric in its own column.
+    expect(message('heat', 'de')).toMatch(/^Eichfrist abgelaufen: Wert darf nicht abgerechnet werden \(Gerät: [^,()]+, gelieferter Wert, nicht abgerechnet: 12\)\. /);
+  });
+
   it('WEIGHTED_VALUE_ABSENT only where the fallback is actually used', () => {
     const absent = aSegment({ deinstalled_at: '2025-06-01', period_consumption: { weighted_billable_value: undefined } });
     const absentButMissing = aSegment({ installed_at: '2025-06-01', period_consumption: { weighted_billable_value: undefined, status: 'missing' } });

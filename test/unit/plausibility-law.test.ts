@@ -43,6 +43,37 @@ describe('calibration periods (MessEV Anlage 7 since 03.11.2021, § 34 MessEV)',
     expect(`${de} ${en}`).not.toMatch(/dürfen nicht abgerechnet|may not be billed|must not be billed/);
   });
 
+  it('a device none of whose values was billed gets no CALIBRATION_ENDED, which would say they are billed as delivered', () => {
+    const seg = (over: Partial<SegmentRow>): SegmentRow => ({
+      property_id: P, usage_unit_id: uid(1), measuring_point_id: uid(2), metric: 'heat', unit: 'kWh', unit_share: '1', is_system_linked: true, data_gap: false, is_difference_meter: false,
+      device_id: uid(3), serial: 'WMZ-1', manufacturer: 'x', installed_at: '2018-06-01', deinstalled_at: null, replacement_reason: null, factor: '1', baseline_value: '0', baseline_date: '2024-12-31',
+      baseline_origin: 'recorded', end_value: '10', billable_value: '10', weighted_billable_value: '10', status: 'measured', billed_value: '10', review_flags: [], ...over,
+    });
+    const notBilled = [{ status: 'missing', review_flags: ['MISSING_VALUE'] }, { review_flags: ['SEGMENTS_OVERLAP'] }, { review_flags: ['IMPLAUSIBLE_VALUE'] }];
+    for (const over of notBilled) {
+      expect(calibrationFlags(devicesOf({ billing: [], plant: [], segments: [seg({ ...over, billed_value: '0' })] }), range), JSON.stringify(over)).toEqual([]);
+    }
+    // billed under one unit of a shared point, not under the other: the finding stands
+    const shared = devicesOf({ billing: [], plant: [], segments: [seg({ review_flags: ['IMPLAUSIBLE_SHARE'], billed_value: '0' }), seg({ usage_unit_id: uid(9) })] });
+    expect(codes(calibrationFlags(shared, range))).toEqual(['CALIBRATION_ENDED']);
+    expect(codes(calibrationFlags(devicesOf({ billing: [], plant: [], segments: [seg({})] }), range))).toEqual(['CALIBRATION_ENDED']);
+  });
+
+  it('a shared meter whose period ended concerns every unit it is billed to: the finding names the others and marks each unit\'s row', () => {
+    const seg = (unit: number, share: string): SegmentRow => ({
+      property_id: P, usage_unit_id: uid(unit), measuring_point_id: uid(2), metric: 'heat', unit: 'kWh', unit_share: share, is_system_linked: true, data_gap: false, is_difference_meter: false,
+      device_id: uid(3), serial: 'WMZ-1', manufacturer: 'x', installed_at: '2018-06-01', deinstalled_at: null, replacement_reason: null, factor: '1', baseline_value: '0', baseline_date: '2024-12-31',
+      baseline_origin: 'recorded', end_value: '10', billable_value: '10', weighted_billable_value: '5', status: 'measured', billed_value: '5', review_flags: [],
+    });
+    const devices = devicesOf({ billing: [], plant: [], segments: [seg(1, '0.6'), seg(4, '0.4')] });
+    const { rows, flags } = reviewProperty({ current: [fig(1), fig(4)], devices, comparison: null }, opts);
+    expect(codes(flags)).toEqual(['CALIBRATION_ENDED']);
+    expect(rows.map((r) => [r.usage_unit_name, r.checks])).toEqual([['WE 01', ['CALIBRATION_ENDED']], ['WE 04', ['CALIBRATION_ENDED']]]);
+    expect(flagMessage(flags[0]!, 'de')).toMatch(/\(Gerät: WMZ-1, .*auch bei: WE 04\)/);
+    // a meter of one unit names no other
+    expect(reviewProperty({ current: [fig(1), fig(4)], devices: devicesOf({ billing: [], plant: [], segments: [seg(1, '1')] }), comparison: null }, opts).flags[0]!.facts).not.toHaveProperty('other_units');
+  });
+
   it('a device whose values the service marked calibration_expired gets no second, contradicting finding', () => {
     expect(calibrationFlags([device({ installed_at: '2018-06-01', expired_marked: true })], range)).toEqual([]);
     expect(calibrationFlags([device({ installed_at: '2018-06-01' }), device({ installed_at: '2018-06-01', usage_unit_id: uid(9), expired_marked: true })], range)).toEqual([]);
@@ -103,9 +134,17 @@ describe('§ 9a (2) HeizkostenV: the estimated units’ floor area', () => {
     expect(f?.facts).toMatchObject({ units_without_area: 'WE 01', estimated_area: '0', total_area: '280' });
     expect(flagMessage(f!, 'en')).toMatch(/units without an area: WE 01/);
     expect(flagMessage(f!, 'de')).not.toMatch(/Flächenanteil:/);
-    // 70 of 140 m² known are estimated; WE 03 has no area and is named beside the share.
-    const high = reviewProperty({ current: [fig(1, { estimated: true, estimated_value: '1' }), fig(2), fig(3, { area_m2: 0 })], devices: [], comparison: null }, opts);
+    // 70 of 140 m² known are estimated, but WE 03 (measured) has no area: with 200 m² the share would be 20.6 %,
+    // so "above 25 %" is not known; the finding names WE 03 and gives no share.
+    const open = reviewProperty({ current: [fig(1, { estimated: true, estimated_value: '1' }), fig(2), fig(3, { area_m2: 0 })], devices: [], comparison: null }, opts);
+    expect(codes(open.flags)).not.toContain('ESTIMATED_AREA_HIGH');
+    expect(open.flags.find((x) => x.code === 'ESTIMATED_AREA_UNKNOWN')?.facts).toMatchObject({ estimated_area_share: '', units_without_area: 'WE 03' });
+    // An estimated unit without an area only adds to the share: 70 of 140 m² known is above 25 % whatever its area.
+    const high = reviewProperty({ current: [fig(1, { estimated: true, estimated_value: '1' }), fig(2), fig(3, { area_m2: null, estimated: true, estimated_value: '1' })], devices: [], comparison: null }, opts);
     expect(high.flags.find((x) => x.code === 'ESTIMATED_AREA_HIGH')?.facts).toMatchObject({ estimated_area_share: '50.0', units_without_area: 'WE 03' });
+    // A measured unit without an area below the limit by the known areas: it could only lower the share, no finding.
+    const low = reviewProperty({ current: [fig(1, { estimated: true, estimated_value: '1' }), ...[2, 3, 4, 5].map((n) => fig(n)), fig(6, { area_m2: null })], devices: [], comparison: null }, opts);
+    expect(codes(low.flags).filter((c) => c.startsWith('ESTIMATED_AREA'))).toEqual([]);
   });
 
   it('a large Property lists 20 estimated units and counts the rest', () => {

@@ -49,13 +49,21 @@ describe('comparison with another period', () => {
     }));
   });
 
+  it('a meter with no data now whose comparison value was not billed is not "gone" (as Musterstraße WE 12\'s cold water, 2025 against 2024)', () => {
+    const now = fig({ value: '0', flags: ['DATA_GAP', 'MISSING_VALUE'] });
+    const then = fig({ value: '0', flags: ['MISSING_VALUE'] });
+    expect(compareFigure(now, then, '25')).toMatchObject({ codes: ['COMPARISON_NOT_BILLED'], notBilledIn: 'comparison', comparison_value: null });
+    // with a billed value then, it is gone
+    expect(compareFigure(now, fig({ value: '31' }), '25').codes).toEqual(['GONE_SINCE_COMPARISON']);
+  });
+
   it('a side that is not billed is marked and never compared as 0; absent sides are new or gone', () => {
     fc.assert(fc.property(state, state, amount, amount, fc.integer({ min: 0, max: 200 }), (sc, sp, vc, vp, threshold) => {
       const c = compareFigure(side(sc, vc), side(sp, vp), String(threshold));
       const cur = sideState(side(sc, vc));
       const prev = sideState(side(sp, vp));
       if (cur === 'absent' && prev === 'absent') expect(c.codes).toEqual([]);
-      else if (cur === 'absent') expect(c.codes).toEqual(['GONE_SINCE_COMPARISON']);
+      else if (cur === 'absent') expect(c.codes).toEqual(prev === 'not_billed' ? ['COMPARISON_NOT_BILLED'] : ['GONE_SINCE_COMPARISON']);
       else if (prev === 'absent') expect(c.codes).toEqual(['NEW_SINCE_COMPARISON']);
       else if (cur === 'not_billed' || prev === 'not_billed') {
         expect(c.codes).toEqual(['COMPARISON_NOT_BILLED']);

@@ -5,7 +5,8 @@ import { cleanup } from 'ink-testing-library';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NotSignedInError, ServiceUnavailableError } from '../../src/core/errors.js';
 import { setLanguage } from '../../src/i18n/index.js';
-import { flagText, type Flag } from '../../src/billing/index.js';
+import { billUnit, flagText, type Flag } from '../../src/billing/index.js';
+import { PROPERTY, aPointConsumption, aSegment, aUnitEntry } from './builders.js';
 import type { PlausibilityRow } from '../../src/plausibility/index.js';
 import { changeText } from '../../src/tui/compare.js';
 import { compactText, periodText, plain, qty, shortPeriodText } from '../../src/tui/format.js';
@@ -167,6 +168,25 @@ describe('browse in German', () => {
       expect([periodText(r), shortPeriodText(r), compactText(1234), qty('12345.678'), plain(0.25)]).toEqual(['2025 vs 2024-03-01..2024-05-31', '2025 vs 2024-03..2024-05', '1.2k', '12345.68', '0.25']);
     } finally {
       setLanguage('de');
+    }
+  });
+
+  it('explains an expired calibration with § 9a HeizkostenV for a heat meter and without it for a cold-water meter, each under its own places', () => {
+    const bill = billUnit({ property: PROPERTY, ...aUnitEntry('WE 1', ['heat', 'water_cold'].map((metric) => aPointConsumption({ metric, segments: [aSegment({ period_consumption: { status: 'calibration_expired' } })] }))) });
+    const expired = bill.flags.filter((f) => f.code === 'CALIBRATION_EXPIRED');
+    const where = (f: Flag) => (bill.segments.find((s) => s.device_id === f.device_id)!.metric === 'heat' ? 'WE 1 · Wärme' : 'WE 1 · Kaltwasser');
+    const text = (lines: { text: string }[][]) => lines.map((l) => l.map((x) => x.text).join('')).join('\n').replace(/\s+/g, ' ');
+    for (const lang of ['de', 'en'] as const) {
+      setLanguage(lang);
+      try {
+        const [heat = '', cold = ''] = text(explainLines(expired, flagText, 80, where)).split(/\[!\]/).slice(1);
+        expect(heat, lang).toMatch(/§ 9a (Abs\. 1|\(1\)) HeizkostenV.*• WE 1 · Wärme/);
+        expect(cold, lang).not.toMatch(/HeizkostenV/);
+        expect(cold, lang).toContain('• WE 1 · Kaltwasser');
+        expect(heat + cold, lang).not.toContain('point_metric');
+      } finally {
+        setLanguage('de');
+      }
     }
   });
 

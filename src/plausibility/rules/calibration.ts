@@ -59,17 +59,20 @@ export function calibrationVerdict(device: Pick<DeviceFact, 'metric' | 'installe
 /**
  * One finding per device (devices are deduplicated by id; the first occurrence wins). A device
  * whose values the service marked `calibration_expired` gets none: billing's not-billed
- * CALIBRATION_EXPIRED says it, and an estimate beside it could only contradict it.
+ * CALIBRATION_EXPIRED says it, and an estimate beside it could only contradict it. Nor does a
+ * device none of whose values was billed get CALIBRATION_ENDED: its not-billed finding stands,
+ * and "billed as delivered", which the finding says, would be untrue.
  */
 export function calibrationFlags(devices: readonly DeviceFact[], range: { to: string }): Flag[] {
   const marked = new Set(devices.filter((d) => d.expired_marked === true).map((d) => d.device_id));
+  const billed = new Set(devices.filter((d) => d.nothing_billed !== true).map((d) => d.device_id));
   const seen = new Set<string>();
   const out: Flag[] = [];
   for (const d of devices) {
     if (seen.has(d.device_id) || marked.has(d.device_id)) continue;
     seen.add(d.device_id);
     const v = calibrationVerdict(d, range);
-    if (v === null) continue;
+    if (v === null || (v.kind === 'ended' && !billed.has(d.device_id))) continue;
     const scope = { property_id: d.property_id, usage_unit_id: d.usage_unit_id, measuring_point_id: d.measuring_point_id, device_id: d.device_id };
     const serial = d.serial ?? '';
     if (v.kind === 'unknown') out.push(makeFlag('CALIBRATION_DATE_UNKNOWN', scope, { serial }));
@@ -87,13 +90,22 @@ export const calibrationRule: PlausibilityRule = {
     return {
       findings: calibrationFlags(ctx.devices, ctx.opts.range).map((flag) => {
         const dev = ctx.devices.find((d) => d.device_id === flag.device_id)!;
-        // The device's billed row: a unit's row for the metric, or the plant point's own.
+        // Every unit a shared point bills the device to: the first unit's row, and the others'
+        // rows too, with their names in the finding, since each of their bills rests on it.
+        const units = [dev.usage_unit_id, ...ctx.devices.filter((d) => d.device_id === dev.device_id).flatMap((d) => [d.usage_unit_id, ...(d.shared_with ?? [])])];
+        const unitIds = [...new Set(units)];
+        // The device's billed rows: a unit's row for the metric, or the plant point's own.
         const point = dev.usage_unit_id === null ? dev.measuring_point_id : null;
-        const key = ctx.keys.find((k) => {
-          const f = ctx.current.get(k);
-          return f !== undefined && f.measuring_point_id === point && f.usage_unit_id === dev.usage_unit_id && f.metric === dev.metric;
+        const marks = unitIds.flatMap((unit) => {
+          const key = ctx.keys.find((k) => {
+            const f = ctx.current.get(k);
+            return f !== undefined && f.measuring_point_id === point && f.usage_unit_id === unit && f.metric === dev.metric;
+          });
+          return key === undefined ? [] : [key];
         });
-        return { code: flag.code, flag, marks: key === undefined ? [] : [key] };
+        const others = unitIds.slice(1).map((u) => [...ctx.current.values()].find((f) => f.usage_unit_id === u)?.usage_unit_name ?? u!);
+        const shared = others.length > 0 ? { ...flag, facts: { ...flag.facts, other_units: others.join(', ') } } : flag;
+        return { code: flag.code, flag: shared, marks };
       }),
     };
   },

@@ -32,6 +32,8 @@ export function compareFigure(current: Figure | undefined, previous: Figure | un
   const prev = sideState(previous);
   const base = { state: prev, comparison_value: prev === 'billed' ? previous!.value : null, change_percent: null };
   if (cur === 'absent' && prev === 'absent') return { ...base, codes: [] };
+  // Not billed then and no data now: nothing says it had consumption then, so it is not 'gone' (DATA_GAP says the rest).
+  if (cur === 'absent' && prev === 'not_billed') return { ...base, codes: ['COMPARISON_NOT_BILLED'], notBilledIn: 'comparison' };
   if (cur === 'absent') return { ...base, codes: ['GONE_SINCE_COMPARISON'] };
   if (prev === 'absent') return { ...base, codes: ['NEW_SINCE_COMPARISON'] };
   if (cur === 'not_billed' || prev === 'not_billed') {

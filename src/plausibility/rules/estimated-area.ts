@@ -35,9 +35,9 @@ export interface EstimatedArea {
   totalArea: Decimal;
   /** Percent, one decimal; null when no unit has an area. */
   percent: Decimal | null;
-  /** Above the limit by the areas that are known. */
+  /** Above the limit, and no unit's missing area could bring it below. */
   high: boolean;
-  /** An estimated unit without an area: the share cannot be worked out. */
+  /** A unit without an area leaves open whether the share is above the limit. */
   unknown: boolean;
 }
 
@@ -73,8 +73,12 @@ export function estimatedAreas(figures: readonly CurrentFigure[]): EstimatedArea
     const estimatedArea = areaOf(units.filter((u) => u.estimated));
     const totalArea = areaOf(units);
     const percent = totalArea.greaterThan(ZERO) ? estimatedArea.div(totalArea).times(100).toDecimalPlaces(1, Dec.ROUND_HALF_UP) : null;
-    const high = estimatedArea.times(100).greaterThan(totalArea.times(ESTIMATED_AREA_LIMIT_PERCENT));
-    const unknown = !high && units.some((u) => u.estimated && u.area === null);
+    // A measured unit without an area would add to the total only: above the limit by the known
+    // areas is then no proof (70 of 140 m² is 50 %, of 340 m² 20.6 %). An estimated unit without
+    // one adds to both, so the known share stays a lower bound of the true one.
+    const knownHigh = estimatedArea.times(100).greaterThan(totalArea.times(ESTIMATED_AREA_LIMIT_PERCENT));
+    const high = knownHigh && !units.some((u) => !u.estimated && u.area === null);
+    const unknown = !high && (knownHigh || units.some((u) => u.estimated && u.area === null));
     return { property_id, group, units, estimatedArea, totalArea, percent, high, unknown };
   });
 }

@@ -6,7 +6,7 @@ import type { PlausibilityRule } from '../rule.js';
 import { propertyScope, sideState } from '../sides.js';
 import type { CurrentFigure } from '../types.js';
 
-/** A share of non-measured consumption above this (percent) is a finding (§ 9a (2) HeizkostenV). */
+/** A share of non-measured consumption above this (percent) is an info finding; § 9a (2) HeizkostenV counts area instead (estimated-area.ts). */
 export const ESTIMATE_LIMIT_PERCENT = 25;
 
 export interface EstimatedShare {
