@@ -49,7 +49,7 @@ describe('calibration periods (MessEV Anlage 7 since 03.11.2021, § 34 MessEV)',
       device_id: uid(3), serial: 'WMZ-1', manufacturer: 'x', installed_at: '2018-06-01', deinstalled_at: null, replacement_reason: null, factor: '1', baseline_value: '0', baseline_date: '2024-12-31',
       baseline_origin: 'recorded', end_value: '10', billable_value: '10', weighted_billable_value: '10', status: 'measured', billed_value: '10', review_flags: [], ...over,
     });
-    const notBilled = [{ status: 'missing', review_flags: ['MISSING_VALUE'] }, { review_flags: ['SEGMENTS_OVERLAP'] }, { review_flags: ['IMPLAUSIBLE_VALUE'] }];
+    const notBilled: Partial<SegmentRow>[] = [{ status: 'missing', review_flags: ['MISSING_VALUE'] }, { review_flags: ['SEGMENTS_OVERLAP'] }, { review_flags: ['IMPLAUSIBLE_VALUE'] }];
     for (const over of notBilled) {
       expect(calibrationFlags(devicesOf({ billing: [], plant: [], segments: [seg({ ...over, billed_value: '0' })] }), range), JSON.stringify(over)).toEqual([]);
     }
