@@ -6,9 +6,10 @@
 // this would bill a meter twice, or one the Property does not have: such a point is billed
 // with none of its segments, and a not_billed finding says what is wrong.
 import type { DeviceSegment, MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
+import { SHARE_TOLERANCE, receivedText } from './plausible.js';
 import { BILLABLE_STATUSES, type FlagCode } from './types.js';
 
-export const CONTRACT_BREAKS = ['SEGMENTS_OVERLAP', 'DEVICE_REPEATED', 'READING_REPEATED', 'READING_OUTSIDE_WINDOW', 'POINT_REPEATED', 'POINT_NOT_LISTED', 'CONTRADICTORY_VALUES'] as const satisfies readonly FlagCode[];
+export const CONTRACT_BREAKS = ['SEGMENTS_OVERLAP', 'DEVICE_REPEATED', 'READING_REPEATED', 'READING_OUTSIDE_WINDOW', 'POINT_REPEATED', 'POINT_NOT_LISTED', 'SHARE_NOT_AS_LISTED', 'CONTRADICTORY_VALUES'] as const satisfies readonly FlagCode[];
 export type BreakCode = (typeof CONTRACT_BREAKS)[number];
 
 /** One way an answer breaks the contract for one point: the flag it raises and what the message names. */
@@ -118,12 +119,13 @@ export function segmentBreaks(c: MeasuringPointConsumption, range?: { from: stri
 }
 
 /**
- * Per point of the Property's list (idKey): the units (idKey) it is listed for, from its
- * allocations ("every unit with its share"; empty for a plant-room or main meter, which "never
- * appears under a unit") and its usage_unit_id; null where the entry gives no allocations, so
- * the list does not say which units share it.
+ * Per point of the Property's list (idKey): the units (idKey) it is listed for, each with its
+ * share, from its allocations ("every unit with its share"; empty for a plant-room or main meter,
+ * which "never appears under a unit") and its usage_unit_id (no share: the list names none);
+ * null where the entry gives no allocations, so the list does not say which units share it.
+ * A unit the list gives two different shares has NaN, which no answer matches.
  */
-export type ListedPoints = ReadonlyMap<string, ReadonlySet<string> | null>;
+export type ListedPoints = ReadonlyMap<string, ReadonlyMap<string, number | undefined> | null>;
 
 /**
  * Whether a unit's answer may name a point: the Property's list names it for this unit (or
@@ -153,7 +155,15 @@ export function unitPointBreaks(unit: UsageUnit, consumption: UnitConsumption, l
     const isListed = listedForUnit(unit, listed);
     for (const p of points) {
       const id = idKey(p.measuring_point_id);
-      if (!isListed(id) && !out.get(id)?.some((b) => b.code === 'POINT_NOT_LISTED')) add(id, { code: 'POINT_NOT_LISTED', facts: {} });
+      if (!isListed(id)) {
+        if (!out.get(id)?.some((b) => b.code === 'POINT_NOT_LISTED')) add(id, { code: 'POINT_NOT_LISTED', facts: {} });
+        continue;
+      }
+      // Both are this unit's share of the meter: shares swapped between units still add up to 1, and one of them is wrong.
+      const listedShare = listed.get(id)?.get(idKey(unit.id));
+      const share = p.unit_share ?? 1;
+      const differs = listedShare !== undefined && !(Math.abs(share - listedShare) <= SHARE_TOLERANCE.toNumber());
+      if (differs && !out.get(id)?.some((b) => b.code === 'SHARE_NOT_AS_LISTED')) add(id, { code: 'SHARE_NOT_AS_LISTED', facts: { unit_share: receivedText(share), listed_share: receivedText(listedShare) } });
     }
   }
   return out;

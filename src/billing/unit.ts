@@ -69,17 +69,25 @@ export function shareTotals(consumptions: readonly UnitConsumption[], counts: (c
  * listed for (see ListedPoints). A plant-room or main meter (usage_unit_id null, no
  * allocations) is listed for none: it is billed in plant-points.csv already.
  */
-export function listedPointsOf(points: readonly Pick<MeasuringPoint, 'id' | 'usage_unit_id' | 'allocations'>[]): Map<string, Set<string> | null> {
-  const out = new Map<string, Set<string> | null>();
+export function listedPointsOf(points: readonly Pick<MeasuringPoint, 'id' | 'usage_unit_id' | 'allocations'>[]): Map<string, Map<string, number | undefined> | null> {
+  const out = new Map<string, Map<string, number | undefined> | null>();
   for (const p of points) {
     if (typeof p.id !== 'string') continue;
-    const units = Array.isArray(p.allocations) ? new Set(p.allocations.map((a) => idKey(a.usage_unit_id))) : null;
-    if (units && typeof p.usage_unit_id === 'string') units.add(idKey(p.usage_unit_id));
+    const units = Array.isArray(p.allocations) ? new Map<string, number | undefined>() : null;
+    for (const a of units ? p.allocations! : []) addShare(units!, idKey(a.usage_unit_id), a.share);
+    if (units && typeof p.usage_unit_id === 'string' && !units.has(idKey(p.usage_unit_id))) units.set(idKey(p.usage_unit_id), undefined);
     // a point listed twice: the units of both entries, and unknown if either does not say
     const known = out.get(idKey(p.id));
-    out.set(idKey(p.id), known === undefined ? units : known === null || units === null ? null : new Set([...known, ...units]));
+    if (known && units) for (const [u, share] of units) addShare(known, u, share);
+    else out.set(idKey(p.id), known === undefined ? units : null);
   }
   return out;
+}
+
+/** A unit's listed share; one the list gives twice, differently, is NaN (no answer can match it). */
+function addShare(units: Map<string, number | undefined>, unit: string, share: number | undefined): void {
+  const known = units.get(unit);
+  units.set(unit, known === undefined || share === undefined || known === share ? (known ?? share) : NaN);
 }
 
 export function shareMismatch(total: ShareTotal | undefined): boolean {

@@ -244,11 +244,13 @@ describe('a point the Property lists for another unit', () => {
 
   it('is not billed to this unit, and its share does not make the other unit\'s lowered share look whole', () => {
     const bill = billProperty(aPropertyInput({ units: [we01, we02], points: listedFor([we02.unit.id]) }));
+    // WE 02's half also contradicts the list's share of 1 for it: not billed either
     expect(bill.billing.map((r) => [r.usage_unit_name, r.billable_value, r.points, r.review_flags])).toEqual([
       ['WE 01', '0', 0, ['POINT_NOT_LISTED']],
-      ['WE 02', '20', 1, ['SHARE_SUM_MISMATCH']],
+      ['WE 02', '0', 1, ['SHARE_NOT_AS_LISTED', 'SHARE_SUM_MISMATCH']],
     ]);
     expect(bill.flags.find((f) => f.code === 'SHARE_SUM_MISMATCH')?.facts).toMatchObject({ share_sum: '0.5', units: '1' });
+    expect(bill.flags.find((f) => f.code === 'SHARE_NOT_AS_LISTED')?.facts).toEqual({ unit_share: '0.5', listed_share: '1' });
     // the unit's own summary naming it does not outweigh the Property's list
     const claimed = { ...we01, unit: { ...we01.unit, measuring_points: [aPointSummary({ measuring_point_id: we01Copy!.measuring_point_id })] } };
     expect(billProperty(aPropertyInput({ units: [claimed, we02], points: listedFor([we02.unit.id]) })).billing[0]!.billable_value).toBe('0');
@@ -257,6 +259,33 @@ describe('a point the Property lists for another unit', () => {
   it('shared with this unit (its allocations name it, ids in any case) it is billed', () => {
     const bill = billProperty(aPropertyInput({ units: [we01, we02], points: listedFor([we02.unit.id, we01.unit.id.toUpperCase()]) }));
     expect(bill.billing.map((r) => [r.usage_unit_name, r.billable_value, r.review_flags])).toEqual([['WE 01', '20', []], ['WE 02', '20', []]]);
+  });
+});
+
+describe('a shared point whose shares the answers give otherwise than the Property list', () => {
+  // WE 01/WE 02 listed 60/40, sent 40/60: each answer consistent, the sum still 1
+  const [sent01, sent02] = sharedCopies(40, [0.4, 0.6], { metric: 'heat', unit: 'kWh' });
+  const we01 = aUnitEntry('WE 01', [sent01!]);
+  const we02 = aUnitEntry('WE 02', [sent02!]);
+  const listed = (s01: number, s02: number) => [{ id: sent01!.measuring_point_id, property_id: PROPERTY.id, usage_unit_id: we01.unit.id, allocations: [{ usage_unit_id: we01.unit.id, share: s01 }, { usage_unit_id: we02.unit.id.toUpperCase(), share: s02 }] }];
+
+  it('is billed to neither unit, naming both shares (SHARE_NOT_AS_LISTED)', () => {
+    const bill = billProperty(aPropertyInput({ units: [we01, we02], points: listed(0.6, 0.4) }));
+    expect(bill.billing.map((r) => [r.usage_unit_name, r.billable_value, r.review_flags])).toEqual([['WE 01', '0', ['SHARE_NOT_AS_LISTED']], ['WE 02', '0', ['SHARE_NOT_AS_LISTED']]]);
+    expect(bill.flags.filter((f) => f.code === 'SHARE_NOT_AS_LISTED').map((f) => f.facts)).toEqual([{ unit_share: '0.4', listed_share: '0.6' }, { unit_share: '0.6', listed_share: '0.4' }]);
+    expect(flagMessage(bill.flags[0]!, 'de')).toMatch(/^Anteil am gemeinsamen Zähler weicht vom Messstellenverzeichnis ab: nicht abgerechnet \(Anteil dieser Einheit: 0,4, Anteil laut Messstellenverzeichnis: 0,6\)/);
+  });
+
+  it('as listed (within the share tolerance, a third as 0.33333) it is billed', () => {
+    expect(billProperty(aPropertyInput({ units: [we01, we02], points: listed(0.4, 0.6) })).billing.map((r) => r.billable_value)).toEqual(['16', '24']);
+    const thirds = sharedCopies(30, [1 / 3, 0.33333], { metric: 'heat', unit: 'kWh' }).map((c, i) => aUnitEntry(`WE 0${i + 1}`, [c]));
+    const points = [{ id: thirds[0]!.consumption.measuring_points[0]!.measuring_point_id, property_id: PROPERTY.id, usage_unit_id: null, allocations: thirds.map((t) => ({ usage_unit_id: t.unit.id, share: 1 / 3 })) }];
+    expect(billProperty(aPropertyInput({ units: thirds, points })).flags.filter((f) => f.code === 'SHARE_NOT_AS_LISTED')).toEqual([]);
+  });
+
+  it('a list naming one unit twice with two shares matches no answer', () => {
+    const twice = [...listed(0.4, 0.6), ...listed(0.6, 0.4)];
+    expect(billProperty(aPropertyInput({ units: [we01, we02], points: twice })).billing.map((r) => r.billable_value)).toEqual(['0', '0']);
   });
 });
 
