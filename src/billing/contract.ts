@@ -9,7 +9,7 @@ import type { DeviceSegment, MeasuringPointConsumption, UnitConsumption, UsageUn
 import { SHARE_TOLERANCE, receivedText } from './plausible.js';
 import { BILLABLE_STATUSES, type FlagCode } from './types.js';
 
-export const CONTRACT_BREAKS = ['SEGMENTS_OVERLAP', 'DEVICE_REPEATED', 'READING_REPEATED', 'READING_OUTSIDE_WINDOW', 'POINT_REPEATED', 'POINT_NOT_LISTED', 'SHARE_NOT_AS_LISTED', 'CONTRADICTORY_VALUES'] as const satisfies readonly FlagCode[];
+export const CONTRACT_BREAKS = ['SEGMENTS_OVERLAP', 'DEVICE_REPEATED', 'READING_REPEATED', 'READING_OUTSIDE_WINDOW', 'POINT_REPEATED', 'POINT_NOT_LISTED', 'SHARE_NOT_AS_LISTED', 'METRIC_NOT_AS_LISTED', 'CONTRADICTORY_VALUES'] as const satisfies readonly FlagCode[];
 export type BreakCode = (typeof CONTRACT_BREAKS)[number];
 
 /** One way an answer breaks the contract for one point: the flag it raises and what the message names. */
@@ -127,6 +127,15 @@ export function segmentBreaks(c: MeasuringPointConsumption, range?: { from: stri
  */
 export type ListedPoints = ReadonlyMap<string, ReadonlyMap<string, number | undefined> | null>;
 
+/** Per point of the Property's list (idKey): its metric and unit, where the list gives them. */
+export type ListedKinds = ReadonlyMap<string, { metric?: string | undefined; unit?: string | undefined }>;
+
+export function listedKindsOf(points: readonly { id?: string | undefined; metric?: string | undefined; unit?: string | undefined }[]): Map<string, { metric?: string | undefined; unit?: string | undefined }> {
+  const out = new Map<string, { metric?: string | undefined; unit?: string | undefined }>();
+  for (const p of points) if (typeof p.id === 'string' && !out.has(idKey(p.id))) out.set(idKey(p.id), { metric: p.metric, unit: p.unit });
+  return out;
+}
+
 /**
  * Whether a unit's answer may name a point: the Property's list names it for this unit (or
  * does not say for which), or, for a point the list lacks, the unit's own measuring_points.
@@ -146,11 +155,20 @@ export function listedForUnit(unit: UsageUnit, listed: ListedPoints): (pointId: 
  * than once, or one not listed for this unit (listedForUnit). `listed`: listedPointsOf the
  * Property's point list; without it the listing is not checked.
  */
-export function unitPointBreaks(unit: UsageUnit, consumption: UnitConsumption, listed?: ListedPoints): Map<string, ContractBreak[]> {
+export function unitPointBreaks(unit: UsageUnit, consumption: UnitConsumption, listed?: ListedPoints, kinds?: ListedKinds): Map<string, ContractBreak[]> {
   const out = new Map<string, ContractBreak[]>();
   const add = (id: string, b: ContractBreak) => out.set(id, [...(out.get(id) ?? []), b]);
   const points = consumption.measuring_points;
   for (const [id, { count }] of repeated(points, (p) => idKey(p.measuring_point_id))) add(id, { code: 'POINT_REPEATED', facts: { copies: String(count) } });
+  // A meter measures one thing: relabelled, its kilowatt hours would be added to another row's cubic metres.
+  for (const p of kinds ? points : []) {
+    const known = kinds!.get(idKey(p.measuring_point_id));
+    const differs = known && ((known.metric !== undefined && known.metric !== p.metric) || (known.unit !== undefined && known.unit !== p.unit));
+    const id = idKey(p.measuring_point_id);
+    if (differs && !out.get(id)?.some((b) => b.code === 'METRIC_NOT_AS_LISTED')) {
+      add(id, { code: 'METRIC_NOT_AS_LISTED', facts: { received: `${p.metric} (${p.unit})`, listed: `${known.metric ?? '?'} (${known.unit ?? '?'})` } });
+    }
+  }
   if (listed) {
     const isListed = listedForUnit(unit, listed);
     for (const p of points) {

@@ -26,6 +26,7 @@ export const FLAG_SEVERITY = {
   POINT_REPEATED: 'not_billed',
   POINT_NOT_LISTED: 'not_billed',
   SHARE_NOT_AS_LISTED: 'not_billed',
+  METRIC_NOT_AS_LISTED: 'not_billed',
   CONTRADICTORY_VALUES: 'not_billed',
   ASSUMED_ZERO_BASELINE: 'review',
   NOT_SYSTEM_LINKED: 'review',

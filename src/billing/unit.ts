@@ -2,7 +2,7 @@
 // Rule 2: weighted values per unit; rule 3 is checked across units by shareTotals().
 import type { MeasuringPoint, UnitConsumption, UsageUnit } from '../api/types.js';
 import { dec, formatDecimal, sum, type Decimal } from './decimal.js';
-import { idKey, unitPointBreaks, type ListedPoints } from './contract.js';
+import { idKey, unitPointBreaks, type ListedKinds, type ListedPoints } from './contract.js';
 import { codesOf, dedupeFlags, enumFlag, makeFlag, type FlagScope } from './flags.js';
 import { SHARE_TOLERANCE, receivedText, representable } from './plausible.js';
 import { billPoint, cmp, tieBreak, type PointBill } from './point.js';
@@ -29,6 +29,8 @@ export interface UnitInput {
   listedLinks?: ReadonlyMap<string, boolean>;
   /** listedPointsOf the Property's point list: a point not listed for the unit (listedForUnit) is not billed. Without it: not checked. */
   listedPoints?: ListedPoints;
+  /** listedKindsOf the Property's point list: a point the answer gives another metric or unit is not billed. Without it: not checked. */
+  listedKinds?: ListedKinds;
 }
 
 export interface UnitBill {
@@ -102,7 +104,7 @@ export function billUnit(input: UnitInput): UnitBill {
     (a, b) => cmp(a.metric, b.metric) || cmp(a.unit, b.unit) || cmp(a.measuring_point_id, b.measuring_point_id) || tieBreak(a, b),
   );
   const range = { from: consumption.from || input.range?.from || '', to: consumption.to || input.range?.to || '' };
-  const breaks = unitPointBreaks(unit, consumption, input.listedPoints);
+  const breaks = unitPointBreaks(unit, consumption, input.listedPoints, input.listedKinds);
   const points = sorted.map((c) => {
     const total = input.shares?.get(idKey(c.measuring_point_id));
     const scope = { ...unitScope, measuring_point_id: c.measuring_point_id };

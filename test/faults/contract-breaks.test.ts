@@ -165,6 +165,13 @@ const SCENARIOS: Scenario[] = [
     heat: true,
   },
   {
+    // WE 01's heat meter (kWh) relabelled as cold water: its kilowatt hours would be added to the cubic metres
+    name: 'WE 01\'s heat meter sent as cold water',
+    rewrite: proxyRewrite({ unitPoint: (_, points) => Object.assign(points.find((x) => x.metric === 'heat')!, { metric: 'water_cold', unit: 'm3' }) }),
+    finding: 'METRIC_NOT_AS_LISTED',
+    expect: (clean) => ({ billable_value: clean.billable_value! }),
+  },
+  {
     name: 'the plant heat meter\'s readings with a second device over its window',
     rewrite: proxyRewrite({ plantHeat: (answer) => answer.segments.push(freshDevice(answer.segments[0])) }),
     finding: 'SEGMENTS_OVERLAP',
@@ -259,7 +266,7 @@ describe('answers that break the contract\'s structure', () => {
     expect(review.match(/^not_billed,SHARE_NOT_AS_LISTED,/gm)).toHaveLength(2);
     const billed = rows(files.get('segments.csv')!.toString('utf8')).filter((s) => s.measuring_point_id === shared!.id);
     expect(billed.length).toBeGreaterThanOrEqual(2);
-    console.log(`[faults]   shares swapped against the list → exit ${r.code}, billed ${billed.map((s) => `${s.usage_unit_id.slice(-4)} ${s.unit_share} ${s.billed_value}`).join(', ')}`);
+    console.log(`[faults]   shares swapped against the list → exit ${r.code}, billed ${billed.map((s) => `${(s.usage_unit_id ?? "").slice(-4)} ${s.unit_share} ${s.billed_value}`).join(', ')}`);
     expect(billed.map((s) => s.billed_value)).toEqual(billed.map(() => '0'));
   }, 60_000);
 

@@ -2,7 +2,7 @@
 // month-end reading twice, a point twice in a unit's answer, a point nobody lists.
 import { describe, expect, it } from 'vitest';
 import type { DeviceSegment } from '../../src/api/types.js';
-import { billPlantPoint, billProperty, billUnit, flagMessage, listedPointsOf, segmentBreaks, shareTotals, unitPointBreaks, type Flag } from '../../src/billing/index.js';
+import { billPlantPoint, billProperty, billUnit, flagMessage, listedKindsOf, listedPointsOf, segmentBreaks, shareTotals, unitPointBreaks, type Flag } from '../../src/billing/index.js';
 import { consumptionJson, pointJson, unitJson } from '../../src/sandbox/api/serialize.js';
 import { mi, monthEnd, monthStart } from '../../src/sandbox/data/dates.js';
 import { generateDataset } from '../../src/sandbox/data/index.js';
@@ -289,6 +289,29 @@ describe('a shared point whose shares the answers give otherwise than the Proper
   });
 });
 
+describe('a point the answer gives another metric or unit than the Property list', () => {
+  // WE 01's heat meter relabelled as cold water: its kWh would join the m³ of the cold-water row
+  const water = aPointConsumption({ metric: 'water_cold', unit: 'm3', segments: [aSegment({ period_consumption: { billable_value: 40, weighted_billable_value: 40 } })] });
+  const heat = aPointConsumption({ metric: 'water_cold', unit: 'm3', segments: [aSegment({ period_consumption: { billable_value: 5000, weighted_billable_value: 5000 } })] });
+  const entry = aUnitEntry('WE 01', [water, heat]);
+  const listed = (metric: string | undefined, unit: string | undefined) => [
+    { id: water.measuring_point_id, property_id: PROPERTY.id, metric: 'water_cold', unit: 'm3' },
+    { id: heat.measuring_point_id.toUpperCase(), property_id: PROPERTY.id, metric, unit },
+  ] as never;
+
+  it('is not billed, naming both (METRIC_NOT_AS_LISTED): another metric, or another unit of the same metric', () => {
+    const bill = billProperty(aPropertyInput({ units: [entry], points: listed('heat', 'kWh') }));
+    expect(bill.billing.map((r) => [r.metric, r.billable_value, r.review_flags])).toEqual([['water_cold', '40', ['METRIC_NOT_AS_LISTED']]]);
+    expect(bill.flags.find((f) => f.code === 'METRIC_NOT_AS_LISTED')?.facts).toEqual({ received: 'water_cold (m3)', listed: 'heat (kWh)' });
+    expect(billProperty(aPropertyInput({ units: [entry], points: listed('water_cold', 'l') })).billing[0]!.billable_value).toBe('40');
+  });
+
+  it('as listed, or where the list names no metric or unit, it is billed', () => {
+    expect(billProperty(aPropertyInput({ units: [entry], points: listed('water_cold', 'm3') })).billing[0]).toMatchObject({ billable_value: '5040', review_flags: [] });
+    expect(billProperty(aPropertyInput({ units: [entry], points: listed(undefined, undefined) })).billing[0]!.billable_value).toBe('5040');
+  });
+});
+
 describe('messages', () => {
   it('say in an accountant\'s words what is wrong and that nothing was billed, in both languages', () => {
     const bill = billSegments(cold(41.394, { installed_at: '2019-05-14' }), cold(41.394, { device_id: uuid(), serial: 'KWZ-COPY', installed_at: '2024-02-01' }));
@@ -305,7 +328,9 @@ describe('the sandbox\'s answers', () => {
     const found: string[] = [];
     let answers = 0;
     for (const p of ds.properties()) {
-      const listed = listedPointsOf(ds.pointsOfProperty(p).map((pt) => pointJson(ds, pt) as { id: string }));
+      const listedJson = ds.pointsOfProperty(p).map((pt) => pointJson(ds, pt) as { id: string });
+      const listed = listedPointsOf(listedJson);
+      const kinds = listedKindsOf(listedJson);
       for (const pt of ds.pointsOfProperty(p)) {
         for (const [f, t] of ranges) {
           const c = consumptionJson(ds, ds.consumption(pt, f, t)) as never;
@@ -317,7 +342,7 @@ describe('the sandbox\'s answers', () => {
         const u = ds.unitByIndex(idx)!;
         const unit = unitJson(ds, u) as never;
         const measuring_points = ds.pointsOfUnit(u).map(({ point, share }) => consumptionJson(ds, ds.consumption(point, mi(2025, 1), mi(2025, 12)), share)) as never;
-        for (const [id, b] of unitPointBreaks(unit, { usage_unit_id: '', external_ref: null, ...RANGE, measuring_points }, listed)) found.push(`${id} ${JSON.stringify(b)}`);
+        for (const [id, b] of unitPointBreaks(unit, { usage_unit_id: '', external_ref: null, ...RANGE, measuring_points }, listed, kinds)) found.push(`${id} ${JSON.stringify(b)}`);
       }
     }
     expect(answers).toBeGreaterThan(10_000);
