@@ -137,6 +137,15 @@ export function listedKindsOf(points: readonly { id?: string | undefined; metric
 }
 
 /**
+ * A meter measures one thing: an answer giving it another metric or unit than the list (where the list
+ * names them) is relabelled, and its kilowatt hours would be added to another row's cubic metres.
+ */
+export function kindBreak(answer: { metric: string; unit: string }, listed: { metric?: string | undefined; unit?: string | undefined } | undefined): ContractBreak | null {
+  const differs = listed && ((listed.metric !== undefined && listed.metric !== answer.metric) || (listed.unit !== undefined && listed.unit !== answer.unit));
+  return differs ? { code: 'METRIC_NOT_AS_LISTED', facts: { received: `${answer.metric} (${answer.unit})`, listed: `${listed.metric ?? '?'} (${listed.unit ?? '?'})` } } : null;
+}
+
+/**
  * Whether a unit's answer may name a point: the Property's list names it for this unit (or
  * does not say for which), or, for a point the list lacks, the unit's own measuring_points.
  * A point the list gives to other units only is not this unit's, whatever its share.
@@ -160,14 +169,10 @@ export function unitPointBreaks(unit: UsageUnit, consumption: UnitConsumption, l
   const add = (id: string, b: ContractBreak) => out.set(id, [...(out.get(id) ?? []), b]);
   const points = consumption.measuring_points;
   for (const [id, { count }] of repeated(points, (p) => idKey(p.measuring_point_id))) add(id, { code: 'POINT_REPEATED', facts: { copies: String(count) } });
-  // A meter measures one thing: relabelled, its kilowatt hours would be added to another row's cubic metres.
   for (const p of kinds ? points : []) {
-    const known = kinds!.get(idKey(p.measuring_point_id));
-    const differs = known && ((known.metric !== undefined && known.metric !== p.metric) || (known.unit !== undefined && known.unit !== p.unit));
     const id = idKey(p.measuring_point_id);
-    if (differs && !out.get(id)?.some((b) => b.code === 'METRIC_NOT_AS_LISTED')) {
-      add(id, { code: 'METRIC_NOT_AS_LISTED', facts: { received: `${p.metric} (${p.unit})`, listed: `${known.metric ?? '?'} (${known.unit ?? '?'})` } });
-    }
+    const relabelled = kindBreak(p, kinds!.get(id));
+    if (relabelled && !out.get(id)?.some((b) => b.code === 'METRIC_NOT_AS_LISTED')) add(id, relabelled);
   }
   if (listed) {
     const isListed = listedForUnit(unit, listed);

@@ -172,6 +172,13 @@ const SCENARIOS: Scenario[] = [
     expect: (clean) => ({ billable_value: clean.billable_value! }),
   },
   {
+    name: 'the plant heat meter\'s readings in m3, the list saying kWh',
+    rewrite: proxyRewrite({ plantHeat: (answer) => (answer.unit = 'm3') }),
+    finding: 'METRIC_NOT_AS_LISTED',
+    expect: () => ({ billable_value: '0' }),
+    plant: true,
+  },
+  {
     name: 'the plant heat meter\'s readings with a second device over its window',
     rewrite: proxyRewrite({ plantHeat: (answer) => answer.segments.push(freshDevice(answer.segments[0])) }),
     finding: 'SEGMENTS_OVERLAP',

@@ -306,6 +306,13 @@ describe('a point the answer gives another metric or unit than the Property list
     expect(billProperty(aPropertyInput({ units: [entry], points: listed('water_cold', 'l') })).billing[0]!.billable_value).toBe('40');
   });
 
+  it('a plant-room meter whose readings answer gives another unit than the list is not billed in plant-points', () => {
+    const plant = aPlantPoint({ point: { metric: 'heat', unit: 'kWh' }, consumption: { metric: 'heat', unit: 'm3' } });
+    const bill = billPlantPoint({ property: PROPERTY, ...plant });
+    expect([bill.row.billable_value, bill.row.review_flags]).toEqual(['0', ['METRIC_NOT_AS_LISTED', 'UNALLOCATED_POINT']]);
+    expect(billPlantPoint({ property: PROPERTY, ...aPlantPoint({ point: { metric: 'heat', unit: 'kWh' }, consumption: { metric: 'heat', unit: 'kWh' } }) }).row.billable_value).toBe('500');
+  });
+
   it('as listed, or where the list names no metric or unit, it is billed', () => {
     expect(billProperty(aPropertyInput({ units: [entry], points: listed('water_cold', 'm3') })).billing[0]).toMatchObject({ billable_value: '5040', review_flags: [] });
     expect(billProperty(aPropertyInput({ units: [entry], points: listed(undefined, undefined) })).billing[0]!.billable_value).toBe('5040');
