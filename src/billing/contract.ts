@@ -6,9 +6,10 @@
 // this would bill a meter twice, or one the Property does not have: such a point is billed
 // with none of its segments, and a not_billed finding says what is wrong.
 import type { DeviceSegment, MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
+import { SHARE_TOLERANCE, receivedText } from './plausible.js';
 import { BILLABLE_STATUSES, type FlagCode } from './types.js';
 
-export const CONTRACT_BREAKS = ['SEGMENTS_OVERLAP', 'DEVICE_REPEATED', 'READING_REPEATED', 'READING_OUTSIDE_WINDOW', 'POINT_REPEATED', 'POINT_NOT_LISTED', 'CONTRADICTORY_VALUES'] as const satisfies readonly FlagCode[];
+export const CONTRACT_BREAKS = ['SEGMENTS_OVERLAP', 'DEVICE_REPEATED', 'READING_REPEATED', 'READING_OUTSIDE_WINDOW', 'POINT_REPEATED', 'POINT_NOT_LISTED', 'SHARE_NOT_AS_LISTED', 'METRIC_NOT_AS_LISTED', 'CONTRADICTORY_VALUES'] as const satisfies readonly FlagCode[];
 export type BreakCode = (typeof CONTRACT_BREAKS)[number];
 
 /** One way an answer breaks the contract for one point: the flag it raises and what the message names. */
@@ -118,12 +119,31 @@ export function segmentBreaks(c: MeasuringPointConsumption, range?: { from: stri
 }
 
 /**
- * Per point of the Property's list (idKey): the units (idKey) it is listed for, from its
- * allocations ("every unit with its share"; empty for a plant-room or main meter, which "never
- * appears under a unit") and its usage_unit_id; null where the entry gives no allocations, so
- * the list does not say which units share it.
+ * Per point of the Property's list (idKey): the units (idKey) it is listed for, each with its
+ * share, from its allocations ("every unit with its share"; empty for a plant-room or main meter,
+ * which "never appears under a unit") and its usage_unit_id (no share: the list names none);
+ * null where the entry gives no allocations, so the list does not say which units share it.
+ * A unit the list gives two different shares has NaN, which no answer matches.
  */
-export type ListedPoints = ReadonlyMap<string, ReadonlySet<string> | null>;
+export type ListedPoints = ReadonlyMap<string, ReadonlyMap<string, number | undefined> | null>;
+
+/** Per point of the Property's list (idKey): its metric and unit, where the list gives them. */
+export type ListedKinds = ReadonlyMap<string, { metric?: string | undefined; unit?: string | undefined }>;
+
+export function listedKindsOf(points: readonly { id?: string | undefined; metric?: string | undefined; unit?: string | undefined }[]): Map<string, { metric?: string | undefined; unit?: string | undefined }> {
+  const out = new Map<string, { metric?: string | undefined; unit?: string | undefined }>();
+  for (const p of points) if (typeof p.id === 'string' && !out.has(idKey(p.id))) out.set(idKey(p.id), { metric: p.metric, unit: p.unit });
+  return out;
+}
+
+/**
+ * A meter measures one thing: an answer giving it another metric or unit than the list (where the list
+ * names them) is relabelled, and its kilowatt hours would be added to another row's cubic metres.
+ */
+export function kindBreak(answer: { metric: string; unit: string }, listed: { metric?: string | undefined; unit?: string | undefined } | undefined): ContractBreak | null {
+  const differs = listed && ((listed.metric !== undefined && listed.metric !== answer.metric) || (listed.unit !== undefined && listed.unit !== answer.unit));
+  return differs ? { code: 'METRIC_NOT_AS_LISTED', facts: { received: `${answer.metric} (${answer.unit})`, listed: `${listed.metric ?? '?'} (${listed.unit ?? '?'})` } } : null;
+}
 
 /**
  * Whether a unit's answer may name a point: the Property's list names it for this unit (or
@@ -144,16 +164,29 @@ export function listedForUnit(unit: UsageUnit, listed: ListedPoints): (pointId: 
  * than once, or one not listed for this unit (listedForUnit). `listed`: listedPointsOf the
  * Property's point list; without it the listing is not checked.
  */
-export function unitPointBreaks(unit: UsageUnit, consumption: UnitConsumption, listed?: ListedPoints): Map<string, ContractBreak[]> {
+export function unitPointBreaks(unit: UsageUnit, consumption: UnitConsumption, listed?: ListedPoints, kinds?: ListedKinds): Map<string, ContractBreak[]> {
   const out = new Map<string, ContractBreak[]>();
   const add = (id: string, b: ContractBreak) => out.set(id, [...(out.get(id) ?? []), b]);
   const points = consumption.measuring_points;
   for (const [id, { count }] of repeated(points, (p) => idKey(p.measuring_point_id))) add(id, { code: 'POINT_REPEATED', facts: { copies: String(count) } });
+  for (const p of kinds ? points : []) {
+    const id = idKey(p.measuring_point_id);
+    const relabelled = kindBreak(p, kinds!.get(id));
+    if (relabelled && !out.get(id)?.some((b) => b.code === 'METRIC_NOT_AS_LISTED')) add(id, relabelled);
+  }
   if (listed) {
     const isListed = listedForUnit(unit, listed);
     for (const p of points) {
       const id = idKey(p.measuring_point_id);
-      if (!isListed(id) && !out.get(id)?.some((b) => b.code === 'POINT_NOT_LISTED')) add(id, { code: 'POINT_NOT_LISTED', facts: {} });
+      if (!isListed(id)) {
+        if (!out.get(id)?.some((b) => b.code === 'POINT_NOT_LISTED')) add(id, { code: 'POINT_NOT_LISTED', facts: {} });
+        continue;
+      }
+      // Both are this unit's share of the meter: shares swapped between units still add up to 1, and one of them is wrong.
+      const listedShare = listed.get(id)?.get(idKey(unit.id));
+      const share = p.unit_share ?? 1;
+      const differs = listedShare !== undefined && !(Math.abs(share - listedShare) <= SHARE_TOLERANCE.toNumber());
+      if (differs && !out.get(id)?.some((b) => b.code === 'SHARE_NOT_AS_LISTED')) add(id, { code: 'SHARE_NOT_AS_LISTED', facts: { unit_share: receivedText(share), listed_share: receivedText(listedShare) } });
     }
   }
   return out;

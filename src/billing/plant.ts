@@ -2,6 +2,7 @@
 // (rule 1), never spread over units. Rule 8: "no unit" and "no system link" are independent.
 import type { MeasuringPoint, MeasuringPointConsumption } from '../api/types.js';
 import { formatDecimal } from './decimal.js';
+import { kindBreak } from './contract.js';
 import { codesOf, makeFlag } from './flags.js';
 import { billPoint, sortSegments } from './point.js';
 import type { Flag, PlantPointRow, ReadingRow, SegmentRow } from './types.js';
@@ -22,15 +23,13 @@ export interface PlantBill {
 }
 
 export function billPlantPoint({ property, point, consumption, range }: PlantInput): PlantBill {
-  const unallocated = makeFlag('UNALLOCATED_POINT', {
-    property_id: property.id,
-    usage_unit_id: null,
-    measuring_point_id: consumption.measuring_point_id,
-    device_id: null,
-  });
+  const scope = { property_id: property.id, usage_unit_id: null, measuring_point_id: consumption.measuring_point_id, device_id: null };
+  const unallocated = makeFlag('UNALLOCATED_POINT', scope);
+  // the readings answer relabelling the listed meter (heat in m3): not billed
+  const relabelled = kindBreak(consumption, point);
   const bill = billPoint(
     consumption,
-    { property_id: property.id, usage_unit_id: null, is_system_linked: point.is_system_linked, extraFlags: [unallocated], range },
+    { property_id: property.id, usage_unit_id: null, is_system_linked: point.is_system_linked, extraFlags: relabelled ? [unallocated, makeFlag(relabelled.code, scope, relabelled.facts)] : [unallocated], range },
     null,
   );
   const last = sortSegments(consumption.segments).at(-1);

@@ -6,7 +6,7 @@ import { billPlantPoint } from './plant.js';
 import { compareUnits } from './order.js';
 import { cmp, tieBreak } from './point.js';
 import type { BillingRow, Flag, PlantPointRow, ReadingRow, SegmentRow } from './types.js';
-import { idKey, listedForUnit } from './contract.js';
+import { idKey, listedForUnit, listedKindsOf } from './contract.js';
 import { billUnit, listedPointsOf, shareMismatch, shareTotals, type UnitBill } from './unit.js';
 
 export interface PropertyInput {
@@ -58,12 +58,13 @@ export function billProperty(input: PropertyInput, early?: (entry: UnitEntry) =>
   const units = [...input.units].sort((a, b) => compareUnits(a.unit, b.unit) || tieBreak(a, b));
   const listedLinks = listedLinksOf(input.points);
   const listedPoints = input.points ? listedPointsOf(input.points) : undefined;
+  const listedKinds = input.points ? listedKindsOf(input.points) : undefined;
   const listedFor = new Map(units.map((u) => [u.consumption, listedPoints ? listedForUnit(u.unit, listedPoints) : () => true]));
   const shares = shareTotals(units.map((u) => u.consumption), (c, id) => listedFor.get(c)!(id));
   const unitBills = units.map((entry) => {
     const known = early?.(entry);
     if (known && known.range.from === range.from && known.range.to === range.to && !entry.consumption.measuring_points.some((c) => shareMismatch(shares.get(idKey(c.measuring_point_id))))) return known.bill;
-    return billUnit({ property, unit: entry.unit, consumption: entry.consumption, range, shares, listedLinks, ...(listedPoints ? { listedPoints } : {}) });
+    return billUnit({ property, unit: entry.unit, consumption: entry.consumption, range, shares, listedLinks, ...(listedPoints ? { listedPoints, listedKinds } : {}) });
   });
   const plantBills = [...input.plantPoints]
     .sort((a, b) => cmp(a.consumption.metric, b.consumption.metric) || cmp(a.consumption.measuring_point_id, b.consumption.measuring_point_id) || tieBreak(a, b))

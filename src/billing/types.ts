@@ -25,6 +25,8 @@ export const FLAG_SEVERITY = {
   READING_OUTSIDE_WINDOW: 'not_billed',
   POINT_REPEATED: 'not_billed',
   POINT_NOT_LISTED: 'not_billed',
+  SHARE_NOT_AS_LISTED: 'not_billed',
+  METRIC_NOT_AS_LISTED: 'not_billed',
   CONTRADICTORY_VALUES: 'not_billed',
   ASSUMED_ZERO_BASELINE: 'review',
   NOT_SYSTEM_LINKED: 'review',

@@ -2,7 +2,7 @@
 // Rule 2: weighted values per unit; rule 3 is checked across units by shareTotals().
 import type { MeasuringPoint, UnitConsumption, UsageUnit } from '../api/types.js';
 import { dec, formatDecimal, sum, type Decimal } from './decimal.js';
-import { idKey, unitPointBreaks, type ListedPoints } from './contract.js';
+import { idKey, unitPointBreaks, type ListedKinds, type ListedPoints } from './contract.js';
 import { codesOf, dedupeFlags, enumFlag, makeFlag, type FlagScope } from './flags.js';
 import { SHARE_TOLERANCE, receivedText, representable } from './plausible.js';
 import { billPoint, cmp, tieBreak, type PointBill } from './point.js';
@@ -29,6 +29,8 @@ export interface UnitInput {
   listedLinks?: ReadonlyMap<string, boolean>;
   /** listedPointsOf the Property's point list: a point not listed for the unit (listedForUnit) is not billed. Without it: not checked. */
   listedPoints?: ListedPoints;
+  /** listedKindsOf the Property's point list: a point the answer gives another metric or unit is not billed. Without it: not checked. */
+  listedKinds?: ListedKinds;
 }
 
 export interface UnitBill {
@@ -69,17 +71,25 @@ export function shareTotals(consumptions: readonly UnitConsumption[], counts: (c
  * listed for (see ListedPoints). A plant-room or main meter (usage_unit_id null, no
  * allocations) is listed for none: it is billed in plant-points.csv already.
  */
-export function listedPointsOf(points: readonly Pick<MeasuringPoint, 'id' | 'usage_unit_id' | 'allocations'>[]): Map<string, Set<string> | null> {
-  const out = new Map<string, Set<string> | null>();
+export function listedPointsOf(points: readonly Pick<MeasuringPoint, 'id' | 'usage_unit_id' | 'allocations'>[]): Map<string, Map<string, number | undefined> | null> {
+  const out = new Map<string, Map<string, number | undefined> | null>();
   for (const p of points) {
     if (typeof p.id !== 'string') continue;
-    const units = Array.isArray(p.allocations) ? new Set(p.allocations.map((a) => idKey(a.usage_unit_id))) : null;
-    if (units && typeof p.usage_unit_id === 'string') units.add(idKey(p.usage_unit_id));
+    const units = Array.isArray(p.allocations) ? new Map<string, number | undefined>() : null;
+    for (const a of units ? p.allocations! : []) addShare(units!, idKey(a.usage_unit_id), a.share);
+    if (units && typeof p.usage_unit_id === 'string' && !units.has(idKey(p.usage_unit_id))) units.set(idKey(p.usage_unit_id), undefined);
     // a point listed twice: the units of both entries, and unknown if either does not say
     const known = out.get(idKey(p.id));
-    out.set(idKey(p.id), known === undefined ? units : known === null || units === null ? null : new Set([...known, ...units]));
+    if (known && units) for (const [u, share] of units) addShare(known, u, share);
+    else out.set(idKey(p.id), known === undefined ? units : null);
   }
   return out;
+}
+
+/** A unit's listed share; one the list gives twice, differently, is NaN (no answer can match it). */
+function addShare(units: Map<string, number | undefined>, unit: string, share: number | undefined): void {
+  const known = units.get(unit);
+  units.set(unit, known === undefined || share === undefined || known === share ? (known ?? share) : NaN);
 }
 
 export function shareMismatch(total: ShareTotal | undefined): boolean {
@@ -94,7 +104,7 @@ export function billUnit(input: UnitInput): UnitBill {
     (a, b) => cmp(a.metric, b.metric) || cmp(a.unit, b.unit) || cmp(a.measuring_point_id, b.measuring_point_id) || tieBreak(a, b),
   );
   const range = { from: consumption.from || input.range?.from || '', to: consumption.to || input.range?.to || '' };
-  const breaks = unitPointBreaks(unit, consumption, input.listedPoints);
+  const breaks = unitPointBreaks(unit, consumption, input.listedPoints, input.listedKinds);
   const points = sorted.map((c) => {
     const total = input.shares?.get(idKey(c.measuring_point_id));
     const scope = { ...unitScope, measuring_point_id: c.measuring_point_id };

@@ -10,7 +10,7 @@ import type { UnitConsumption, UsageUnit, MeasuringPoint } from '../api/types.js
 import { compareUnits } from '../billing/order.js';
 import { listedLinksOf, type EarlyBill, type PropertyBill } from '../billing/property.js';
 import { billUnit, listedPointsOf, type UnitBill } from '../billing/unit.js';
-import type { ListedPoints } from '../billing/contract.js';
+import { listedKindsOf, type ListedKinds, type ListedPoints } from '../billing/contract.js';
 import type { OutputMark, OutputSet } from './output.js';
 import { namedSegments, PointIndex, type Places, type ReadingPlace } from './places.js';
 import type { UnitRefIndex } from './unit-refs.js';
@@ -59,6 +59,7 @@ export class PropertyStream {
   private readonly index = new PointIndex();
   private links = new Map<string, boolean>();
   private listedPoints: ListedPoints = new Map();
+  private listedKinds: ListedKinds = new Map();
   /** What is written: each unit's bill in order, rows per table, readings' places per point. */
   private readonly bills: UnitBill[] = [];
   private readonly written = { billing: 0, segments: 0, readings: 0, units: new Set<string>() };
@@ -75,6 +76,7 @@ export class PropertyStream {
     this.units = units;
     this.links = listedLinksOf(points);
     this.listedPoints = listedPointsOf(points);
+    this.listedKinds = listedKindsOf(points);
     this.index.listed(points);
     const order = units.map((_, i) => i).sort((a, b) => compareUnits(units[a]!, units[b]!));
     const strict = order.every((i, k) => k === 0 || compareUnits(units[order[k - 1]!]!, units[i]!) < 0);
@@ -156,7 +158,7 @@ export class PropertyStream {
       return;
     }
     const range = this.range;
-    const bill = billUnit({ property, unit, consumption, range, listedLinks: this.links, listedPoints: this.listedPoints });
+    const bill = billUnit({ property, unit, consumption, range, listedLinks: this.links, listedPoints: this.listedPoints, listedKinds: this.listedKinds });
     this.early.set(consumption, { range, bill, unit });
     this.bills.push(bill);
     const billing = refs.withRef(bill.billing);

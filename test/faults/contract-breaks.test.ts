@@ -84,6 +84,8 @@ interface Scenario {
   plant?: boolean;
   /** WE 01's heat row instead of its cold water. */
   heat?: boolean;
+  /** Points not billed beyond the clean run's, where not one. */
+  notBilled?: number;
 }
 
 /** A made-up id, the same in every run (a resumed run is compared byte for byte). */
@@ -152,6 +154,8 @@ const SCENARIOS: Scenario[] = [
     }),
     finding: 'POINT_NOT_LISTED',
     expect: (clean) => ({ billable_value: clean.billable_value!, points: clean.points! }),
+    // WE 02's half contradicts the list's share of 1 (SHARE_NOT_AS_LISTED): not billed either
+    notBilled: 2,
   },
   {
     name: 'the plant heat meter under WE 01 as well',
@@ -159,6 +163,20 @@ const SCENARIOS: Scenario[] = [
     finding: 'POINT_NOT_LISTED',
     expect: (clean) => ({ billable_value: clean.billable_value!, points: clean.points! }),
     heat: true,
+  },
+  {
+    // WE 01's heat meter (kWh) relabelled as cold water: its kilowatt hours would be added to the cubic metres
+    name: 'WE 01\'s heat meter sent as cold water',
+    rewrite: proxyRewrite({ unitPoint: (_, points) => Object.assign(points.find((x) => x.metric === 'heat')!, { metric: 'water_cold', unit: 'm3' }) }),
+    finding: 'METRIC_NOT_AS_LISTED',
+    expect: (clean) => ({ billable_value: clean.billable_value! }),
+  },
+  {
+    name: 'the plant heat meter\'s readings in m3, the list saying kWh',
+    rewrite: proxyRewrite({ plantHeat: (answer) => (answer.unit = 'm3') }),
+    finding: 'METRIC_NOT_AS_LISTED',
+    expect: () => ({ billable_value: '0' }),
+    plant: true,
   },
   {
     name: 'the plant heat meter\'s readings with a second device over its window',
@@ -202,7 +220,7 @@ describe('answers that break the contract\'s structure', () => {
         /^\s+at /m.test(r.stderr) && 'a stack trace was printed',
         Object.entries(want).some(([k, v]) => row?.[k] !== v) && `row ${JSON.stringify(Object.fromEntries(Object.keys(want).map((k) => [k, row?.[k]])))}, not ${JSON.stringify(want)}`,
         !new RegExp(`^not_billed,${s.finding},`, 'm').test(review) && `no not_billed ${s.finding} in review.csv`,
-        notBilled(r.stderr) !== notBilled(clean.r.stderr) + 1 && `--strict counts ${notBilled(r.stderr)} not billed, the clean run ${notBilled(clean.r.stderr)}`,
+        notBilled(r.stderr) !== notBilled(clean.r.stderr) + (s.notBilled ?? 1) && `--strict counts ${notBilled(r.stderr)} not billed, the clean run ${notBilled(clean.r.stderr)}`,
       ].filter(Boolean);
       if (problems.length) lost.push(`${s.name}: ${problems.join(', ')}`);
       console.log(`[faults]   ${s.name} → exit ${r.code}, ${s.plant ? 'plant heat' : s.heat ? 'WE 01 heat' : 'WE 01 cold water'} ${row?.billable_value} (clean ${before.billable_value}), ${s.finding}`);
@@ -229,6 +247,34 @@ describe('answers that break the contract\'s structure', () => {
     expect(r.code, r.stderr).toBe(6);
     expect(coldId).not.toBeNull();
     expect(we01Cold(files.get('billing.csv')!.toString('utf8')).review_flags).toContain('NOT_SYSTEM_LINKED');
+  }, 60_000);
+
+  it('shares that add up but contradict the Property list\'s allocations (WE 14/WE 15\'s heat meter sent 40/60, listed 60/40) are not billed', async () => {
+    let shared: { id: string; shares: Map<string, number> } | null = null;
+    const swapped: Rewrite = (p, json) => {
+      if (/^\/v1\/properties\/[^/]+\/measuring-points$/.test(p)) {
+        const mp = (json.data as Json[]).find((x) => x.allocations?.length === 2 && x.allocations[0].share !== x.allocations[1].share);
+        if (mp) shared ??= { id: mp.id, shares: new Map(mp.allocations.map((a: Json) => [a.usage_unit_id, a.share])) };
+        return undefined;
+      }
+      const unit = /^\/v1\/usage-units\/([^/]+)\/consumption$/.exec(p)?.[1];
+      const pt = shared && unit && (json.measuring_points as Json[]).find((x) => x.measuring_point_id === shared!.id);
+      if (!pt || !shared) return undefined;
+      // the other unit's share, weighted values to match: each answer is consistent, the sum still 1
+      const share = [...shared.shares].find(([u]) => u !== unit)![1];
+      pt.unit_share = share;
+      for (const seg of pt.segments) seg.period_consumption.weighted_billable_value = seg.period_consumption.billable_value * share;
+      return json;
+    };
+    const { r, rewritten, files } = await run(path.join(home, 'shares-swapped'), swapped);
+    expect(rewritten).toBeGreaterThanOrEqual(2);
+    expect(r.code, r.stderr).toBe(6);
+    const review = files.get('review.csv')!.toString('utf8');
+    expect(review.match(/^not_billed,SHARE_NOT_AS_LISTED,/gm)).toHaveLength(2);
+    const billed = rows(files.get('segments.csv')!.toString('utf8')).filter((s) => s.measuring_point_id === shared!.id);
+    expect(billed.length).toBeGreaterThanOrEqual(2);
+    console.log(`[faults]   shares swapped against the list → exit ${r.code}, billed ${billed.map((s) => `${(s.usage_unit_id ?? "").slice(-4)} ${s.unit_share} ${s.billed_value}`).join(', ')}`);
+    expect(billed.map((s) => s.billed_value)).toEqual(billed.map(() => '0'));
   }, 60_000);
 
   it('a run resumed from the journal writes the files of an uninterrupted run', async () => {

@@ -2,7 +2,7 @@
 // month-end reading twice, a point twice in a unit's answer, a point nobody lists.
 import { describe, expect, it } from 'vitest';
 import type { DeviceSegment } from '../../src/api/types.js';
-import { billPlantPoint, billProperty, billUnit, flagMessage, listedPointsOf, segmentBreaks, shareTotals, unitPointBreaks, type Flag } from '../../src/billing/index.js';
+import { billPlantPoint, billProperty, billUnit, flagMessage, listedKindsOf, listedPointsOf, segmentBreaks, shareTotals, unitPointBreaks, type Flag } from '../../src/billing/index.js';
 import { consumptionJson, pointJson, unitJson } from '../../src/sandbox/api/serialize.js';
 import { mi, monthEnd, monthStart } from '../../src/sandbox/data/dates.js';
 import { generateDataset } from '../../src/sandbox/data/index.js';
@@ -244,11 +244,13 @@ describe('a point the Property lists for another unit', () => {
 
   it('is not billed to this unit, and its share does not make the other unit\'s lowered share look whole', () => {
     const bill = billProperty(aPropertyInput({ units: [we01, we02], points: listedFor([we02.unit.id]) }));
+    // WE 02's half also contradicts the list's share of 1 for it: not billed either
     expect(bill.billing.map((r) => [r.usage_unit_name, r.billable_value, r.points, r.review_flags])).toEqual([
       ['WE 01', '0', 0, ['POINT_NOT_LISTED']],
-      ['WE 02', '20', 1, ['SHARE_SUM_MISMATCH']],
+      ['WE 02', '0', 1, ['SHARE_NOT_AS_LISTED', 'SHARE_SUM_MISMATCH']],
     ]);
     expect(bill.flags.find((f) => f.code === 'SHARE_SUM_MISMATCH')?.facts).toMatchObject({ share_sum: '0.5', units: '1' });
+    expect(bill.flags.find((f) => f.code === 'SHARE_NOT_AS_LISTED')?.facts).toEqual({ unit_share: '0.5', listed_share: '1' });
     // the unit's own summary naming it does not outweigh the Property's list
     const claimed = { ...we01, unit: { ...we01.unit, measuring_points: [aPointSummary({ measuring_point_id: we01Copy!.measuring_point_id })] } };
     expect(billProperty(aPropertyInput({ units: [claimed, we02], points: listedFor([we02.unit.id]) })).billing[0]!.billable_value).toBe('0');
@@ -276,7 +278,8 @@ describe('the sandbox\'s answers', () => {
     const found: string[] = [];
     let answers = 0;
     for (const p of ds.properties()) {
-      const listed = listedPointsOf(ds.pointsOfProperty(p).map((pt) => pointJson(ds, pt) as { id: string }));
+      const listedJson = ds.pointsOfProperty(p).map((pt) => pointJson(ds, pt) as { id: string });
+      const [listed, kinds] = [listedPointsOf(listedJson), listedKindsOf(listedJson)];
       for (const pt of ds.pointsOfProperty(p)) {
         for (const [f, t] of ranges) {
           const c = consumptionJson(ds, ds.consumption(pt, f, t)) as never;
@@ -288,7 +291,7 @@ describe('the sandbox\'s answers', () => {
         const u = ds.unitByIndex(idx)!;
         const unit = unitJson(ds, u) as never;
         const measuring_points = ds.pointsOfUnit(u).map(({ point, share }) => consumptionJson(ds, ds.consumption(point, mi(2025, 1), mi(2025, 12)), share)) as never;
-        for (const [id, b] of unitPointBreaks(unit, { usage_unit_id: '', external_ref: null, ...RANGE, measuring_points }, listed)) found.push(`${id} ${JSON.stringify(b)}`);
+        for (const [id, b] of unitPointBreaks(unit, { usage_unit_id: '', external_ref: null, ...RANGE, measuring_points }, listed, kinds)) found.push(`${id} ${JSON.stringify(b)}`);
       }
     }
     expect(answers).toBeGreaterThan(10_000);

@@ -178,7 +178,7 @@ describe('rule 1 and rule 8: plant-room and main points', () => {
     const c = aPointConsumption();
     delete c.is_system_linked;
     const entry = aUnitEntry('WE 02', [c]);
-    const listed = aPlantPoint({ point: { id: c.measuring_point_id, is_system_linked: false, usage_unit_id: entry.unit.id, allocations: [{ usage_unit_id: entry.unit.id, share: 1 }] } }).point;
+    const listed = aPlantPoint({ point: { id: c.measuring_point_id, metric: c.metric, unit: c.unit, is_system_linked: false, usage_unit_id: entry.unit.id, allocations: [{ usage_unit_id: entry.unit.id, share: 1 }] } }).point;
     const out = billProperty(aPropertyInput({ units: [entry], points: [listed] }));
     expect(out.billing[0]!.review_flags).toEqual(['NOT_SYSTEM_LINKED']);
     expect(out.segments[0]!.is_system_linked).toBe(false);
