@@ -79,6 +79,9 @@ export function segmentProblems(seg: DeviceSegment, unitShare: number | null): I
   if (seg.baseline_value < 0) out.push(problem('baseline_value', seg.baseline_value));
   if (pc.end_value < 0) out.push(problem('end_value', pc.end_value));
   else if (seg.factor > 0 && pc.end_value < seg.baseline_value) out.push(problem('end_value', pc.end_value, { baseline_value: formatDecimal(seg.baseline_value) }));
+  // A K-factor weights a radiator's or meter's count up (1 for most meters): at 0 nothing would count, and a
+  // negative one turns a register running backwards (end below start) into a positive value to bill.
+  if (!(seg.factor > 0)) out.push(problem('factor', seg.factor));
   if (out.length === 0 && unitShare !== null && typeof weighted === 'number') {
     const expected = dec(pc.billable_value).times(unitShare);
     // A share such as 1/3 is sent rounded (0.3333): the service may weight with the exact one.

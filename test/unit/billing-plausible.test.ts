@@ -39,6 +39,8 @@ describe('implausible values are not billed (IMPLAUSIBLE_VALUE, not_billed)', ()
     ['end_value below baseline_value with a positive factor', { baseline_value: 500, period_consumption: { end_value: 120, billable_value: 10 } }, 'end_value', '120'],
     ['a negative start value whose difference looks fine', { baseline_value: -1000, period_consumption: { end_value: 10, billable_value: 1010, weighted_billable_value: 1010 } }, 'baseline_value', '-1000'],
     ['a negative end value (with a negative factor, so the difference looks fine)', { factor: -1, baseline_value: 0, period_consumption: { end_value: -10, billable_value: 10, weighted_billable_value: 10 } }, 'end_value', '-10'],
+    ['end_value below baseline_value with a negative factor (the product looks fine)', { factor: -1, baseline_value: 500, period_consumption: { end_value: 120, billable_value: 380, weighted_billable_value: 380 } }, 'factor', '-1'],
+    ['a factor of 0 with a value to bill', { factor: 0, period_consumption: { billable_value: 50, weighted_billable_value: 50 } }, 'factor', '0'],
     ['billable_value beyond what a meter holds', { period_consumption: { billable_value: 2e12, weighted_billable_value: 2e12, end_value: 3e12 } }, 'billable_value', '2000000000000'],
     ['a reading beyond what a meter holds', { readings: [aReading({ value: 1e300 })] }, 'readings.value', '1e+300'],
     ['a non-finite billable_value', { period_consumption: { billable_value: Infinity, weighted_billable_value: 10 } }, 'billable_value', '∞'],
