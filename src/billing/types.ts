@@ -23,6 +23,7 @@ export const FLAG_SEVERITY = {
   DEVICE_REPEATED: 'not_billed',
   READING_REPEATED: 'not_billed',
   READING_OUTSIDE_WINDOW: 'not_billed',
+  SEGMENT_OUTSIDE_RANGE: 'not_billed',
   POINT_REPEATED: 'not_billed',
   POINT_NOT_LISTED: 'not_billed',
   SHARE_NOT_AS_LISTED: 'not_billed',
