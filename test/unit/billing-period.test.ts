@@ -3,7 +3,7 @@
 // installed) is not this period's consumption, also when it is the point's only segment.
 import { describe, expect, it } from 'vitest';
 import { billUnit, flagMessage } from '../../src/billing/index.js';
-import { PROPERTY, aPointConsumption, aReading, aSegment, aUnitEntry } from './builders.js';
+import { PROPERTY, aPointConsumption, aReading, aSegment, aUnitEntry, type SegmentOverrides } from './builders.js';
 
 const billAlone = (seg: Parameters<typeof aSegment>[0]) => {
   const { unit, consumption } = aUnitEntry('WE 01', [aPointConsumption({ metric: 'water_cold', unit: 'm3', segments: [aSegment({ serial: 'KWZ-1', ...seg, period_consumption: { billable_value: 41.394, weighted_billable_value: 41.394, end_value: 141.394 } })] })]);
@@ -11,7 +11,7 @@ const billAlone = (seg: Parameters<typeof aSegment>[0]) => {
 };
 
 describe('the only segment of a point, its device not installed in the billing period', () => {
-  it.each([
+  it.each<[string, SegmentOverrides]>([
     ['removed before the period', { installed_at: '2019-05-14', deinstalled_at: '2024-06-30', readings: [aReading({ at: '2024-06-30' })] }],
     ['installed after the period', { installed_at: '2026-03-01', baseline_date: '2026-03-01', readings: [] }],
     ['removed before it was installed', { installed_at: '2025-06-15', deinstalled_at: '2020-01-01', readings: [] }],
