@@ -30,6 +30,7 @@ export const FLAG_SEVERITY = {
   METRIC_NOT_AS_LISTED: 'not_billed',
   CONTRADICTORY_VALUES: 'not_billed',
   ASSUMED_ZERO_BASELINE: 'review',
+  BILLABLE_VALUE_DIFFERS: 'review',
   NOT_SYSTEM_LINKED: 'review',
   UNKNOWN_ENUM_VALUE: 'review',
   SHARE_SUM_MISMATCH: 'review',
