@@ -9,7 +9,7 @@ import type { DeviceSegment, MeasuringPointConsumption, UnitConsumption, UsageUn
 import { SHARE_TOLERANCE, receivedText } from './plausible.js';
 import { BILLABLE_STATUSES, type FlagCode } from './types.js';
 
-export const CONTRACT_BREAKS = ['SEGMENTS_OVERLAP', 'DEVICE_REPEATED', 'READING_REPEATED', 'READING_OUTSIDE_WINDOW', 'POINT_REPEATED', 'POINT_NOT_LISTED', 'SHARE_NOT_AS_LISTED', 'METRIC_NOT_AS_LISTED', 'CONTRADICTORY_VALUES'] as const satisfies readonly FlagCode[];
+export const CONTRACT_BREAKS = ['SEGMENTS_OVERLAP', 'DEVICE_REPEATED', 'READING_REPEATED', 'READING_OUTSIDE_WINDOW', 'SEGMENT_OUTSIDE_RANGE', 'POINT_REPEATED', 'POINT_NOT_LISTED', 'SHARE_NOT_AS_LISTED', 'METRIC_NOT_AS_LISTED', 'CONTRADICTORY_VALUES'] as const satisfies readonly FlagCode[];
 export type BreakCode = (typeof CONTRACT_BREAKS)[number];
 
 /** One way an answer breaks the contract for one point: the flag it raises and what the message names. */
@@ -97,6 +97,12 @@ export function segmentBreaks(c: MeasuringPointConsumption, range?: { from: stri
     }
     if (!latest || w.end > latest.end) latest = w;
     previous = w;
+  }
+  // Alone, a device placed nowhere is no double count, but its value is not this period's: removed before the
+  // range, installed after it, or removed before it was installed. Beside another device the overlap names it.
+  const nowhere = windows.find((w) => w.start === '');
+  if (nowhere && !out.some((b) => b.code === 'SEGMENTS_OVERLAP')) {
+    out.push({ code: 'SEGMENT_OUTSIDE_RANGE', facts: { serial: nowhere.s.serial, installed_at: nowhere.s.installed_at ?? '', deinstalled_at: nowhere.s.deinstalled_at ?? '' } });
   }
   for (const seg of segments) {
     const twice = [...repeated(seg.readings, (r) => r.at).values()][0];

@@ -4,7 +4,7 @@ import type { DeviceSegment, MeasuringPointConsumption } from '../api/types.js';
 import { ZERO, dec, formatDecimal, sum, type Decimal } from './decimal.js';
 import { isContractBreak, segmentBreaks } from './contract.js';
 import { codesOf, dedupeFlags, enumFlag, makeFlag, type FlagScope } from './flags.js';
-import { receivedText, segmentProblems, shareProblem, shownValue, unrepresentable } from './plausible.js';
+import { meterDifferenceOff, receivedText, segmentProblems, shareProblem, shownValue, unrepresentable } from './plausible.js';
 import { BILLABLE_STATUSES, type Flag, type ReadingRow, type SegmentRow } from './types.js';
 
 export { BILLABLE_STATUSES };
@@ -160,6 +160,9 @@ export function billPoint(c: MeasuringPointConsumption, ctx: PointContext, unitS
     const problems = billable ? segmentProblems(seg, badShare ? null : unitShare) : unrepresentable(seg);
     const v = billable && !badShare && !broken && problems.length === 0 ? segmentValue(seg, unitShare) : { billed: ZERO, weightedAbsent: false };
     const found = problems.map((p) => makeFlag(p.code, { ...scope, device_id: seg.device_id }, { serial: seg.serial, ...p.facts }));
+    // a hint that the billed value may be wrong: only where it is billed
+    const off = billable && !badShare && !broken && problems.length === 0 ? meterDifferenceOff(seg) : null;
+    if (off) found.push(makeFlag('BILLABLE_VALUE_DIFFERS', { ...scope, device_id: seg.device_id }, { serial: seg.serial, ...off }));
     const segFlags = dedupeFlags([...found, ...segmentFlags(seg, scope, { segmentCount: segments.length, isLast: i === segments.length - 1, weightedAbsent: v.weightedAbsent, unitShare, rangeTo: ctx.range?.to, broken, metric: c.metric })]);
     values.push(v.billed);
     flags.push(...segFlags);

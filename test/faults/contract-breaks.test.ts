@@ -136,6 +136,7 @@ const SCENARIOS: Scenario[] = [
     finding: 'READING_REPEATED',
     expect: () => ({ billable_value: '0', points: '1' }),
   },
+  { name: 'the only device dated as removed before the year', rewrite: proxyRewrite({ unitPoint: (pt) => Object.assign(pt.segments[0], { deinstalled_at: '2024-06-30', readings: [] }) }), finding: 'SEGMENT_OUTSIDE_RANGE', expect: () => ({ billable_value: '0', points: '1' }) },
   { name: 'a difference meter with values', rewrite: proxyRewrite({ unitPoint: (pt) => (pt.is_difference_meter = true) }), finding: 'CONTRADICTORY_VALUES', expect: () => ({ billable_value: '0', points: '1' }) },
   { name: 'data_gap with values', rewrite: proxyRewrite({ unitPoint: (pt) => (pt.data_gap = true) }), finding: 'CONTRADICTORY_VALUES', expect: () => ({ billable_value: '0', points: '1' }) },
   { name: 'the same point id twice', rewrite: proxyRewrite({ unitPoint: (pt, points) => points.push(structuredClone(pt)) }), finding: 'POINT_REPEATED', expect: () => ({ billable_value: '0', points: '1' }) },

@@ -115,13 +115,13 @@ describe('segments of one point', () => {
     expect(breaksOf({ ...installed, deinstalled_at: '2025-03-31', readings: [aReading({ at: '2025-03-31' })] }, unplaced)).toEqual([]);
   });
 
-  it('a window that ends before it starts places the device nowhere: with another device it cannot be billed', () => {
+  it('a window that ends before it starts places the device nowhere: with another device it overlaps it, alone it is in no period', () => {
     const a = cold(10, { installed_at: '2019-05-14' });
     const inverted = cold(10, { device_id: uuid(), installed_at: '2025-06-15', deinstalled_at: '2020-01-01', readings: [] });
     expect(breaksOf(a, inverted).map((b) => b.code)).toEqual(['SEGMENTS_OVERLAP']);
-    expect(breaksOf(inverted)).toEqual([]);
+    expect(breaksOf(inverted).map((b) => b.code)).toEqual(['SEGMENT_OUTSIDE_RANGE']);
     // a reading of it lies outside any window it can have
-    expect(breaksOf({ ...inverted, readings: [aReading({ at: '2025-12-31' })] }).map((b) => b.code)).toEqual(['READING_OUTSIDE_WINDOW']);
+    expect(breaksOf({ ...inverted, readings: [aReading({ at: '2025-12-31' })] }).map((b) => b.code)).toEqual(['SEGMENT_OUTSIDE_RANGE', 'READING_OUTSIDE_WINDOW']);
   });
 
   it('a segment outside the answer\'s range (installed after it, removed before it) cannot be placed: next to another device it is not billed', () => {

@@ -39,6 +39,8 @@ describe('implausible values are not billed (IMPLAUSIBLE_VALUE, not_billed)', ()
     ['end_value below baseline_value with a positive factor', { baseline_value: 500, period_consumption: { end_value: 120, billable_value: 10 } }, 'end_value', '120'],
     ['a negative start value whose difference looks fine', { baseline_value: -1000, period_consumption: { end_value: 10, billable_value: 1010, weighted_billable_value: 1010 } }, 'baseline_value', '-1000'],
     ['a negative end value (with a negative factor, so the difference looks fine)', { factor: -1, baseline_value: 0, period_consumption: { end_value: -10, billable_value: 10, weighted_billable_value: 10 } }, 'end_value', '-10'],
+    ['end_value below baseline_value with a negative factor (the product looks fine)', { factor: -1, baseline_value: 500, period_consumption: { end_value: 120, billable_value: 380, weighted_billable_value: 380 } }, 'factor', '-1'],
+    ['a factor of 0 with a value to bill', { factor: 0, period_consumption: { billable_value: 50, weighted_billable_value: 50 } }, 'factor', '0'],
     ['billable_value beyond what a meter holds', { period_consumption: { billable_value: 2e12, weighted_billable_value: 2e12, end_value: 3e12 } }, 'billable_value', '2000000000000'],
     ['a reading beyond what a meter holds', { readings: [aReading({ value: 1e300 })] }, 'readings.value', '1e+300'],
     ['a non-finite billable_value', { period_consumption: { billable_value: Infinity, weighted_billable_value: 10 } }, 'billable_value', '∞'],
@@ -208,5 +210,26 @@ describe('the writers refuse what a workbook cannot hold', () => {
     expect(plainNumber('12.50')).toBe('12.50');
     expect(plainNumber(1e-7)).toBe('0.0000001');
     expect(plainNumber('-0')).toBe('0');
+  });
+});
+
+describe('a billable value other than the register gives ((end - start) x K-factor): billed as sent, with a hint (BILLABLE_VALUE_DIFFERS, review)', () => {
+  it('a register that did not move with 5000 to bill: billed, the hint names both figures, in English and German', () => {
+    const { bill, value } = billSegments([{ baseline_value: 100, period_consumption: { end_value: 100, billable_value: 5000, weighted_billable_value: 5000 } }]);
+    expect(value).toBe('5000');
+    const flag = bill.flags.find((f) => f.code === 'BILLABLE_VALUE_DIFFERS')!;
+    expect(flag).toMatchObject({ severity: 'review', facts: { received: '5000', meter_difference: '0' } });
+    expect(bill.billing[0]!.review_flags).toContain('BILLABLE_VALUE_DIFFERS');
+    expect(flagMessage(flag, 'en')).toMatch(/^Billable value differs from the meter's start and end values \(device: SN-\d+, received: 5000, \(end value − start value\) × factor: 0\)\. The billable value .*meterdata bills/);
+    expect(flagMessage(flag, 'de')).toMatch(/^Abrechenbarer Wert weicht von Anfangs- und Endstand ab \(Gerät: SN-\d+, geliefert: 5000, \(Endstand − Anfangsstand\) × Faktor: 0\)\./);
+  });
+
+  it('no hint where the value is the register\'s up to the rounding of what was sent (a K-factor of 0.85, three decimals) or is not billed', () => {
+    const hints = (seg: SegmentOverrides) => billSegments([seg]).bill.flags.filter((f) => f.code === 'BILLABLE_VALUE_DIFFERS');
+    expect(hints({ factor: 0.85, baseline_value: 20.123, period_consumption: { end_value: 120.456, billable_value: 85.283, weighted_billable_value: 85.283 } })).toEqual([]);
+    expect(hints({ factor: 1.5, baseline_value: 20, period_consumption: { end_value: 120, billable_value: 150, weighted_billable_value: 150 } })).toEqual([]);
+    expect(hints({ baseline_value: 100, period_consumption: { status: 'missing', end_value: 100, billable_value: 5000, weighted_billable_value: 5000 } })).toEqual([]);
+    // 0.1 off a value sent with three decimals is more than rounding
+    expect(hints({ factor: 0.85, baseline_value: 20.123, period_consumption: { end_value: 120.456, billable_value: 85.383, weighted_billable_value: 85.383 } })).toHaveLength(1);
   });
 });

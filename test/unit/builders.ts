@@ -79,6 +79,10 @@ export function aSegment(overrides: SegmentOverrides = {}): DeviceSegment {
     readings: rest.readings ?? [aReading({ at: readingDay(rest.installed_at === undefined ? '2020-03-15' : rest.installed_at, rest.deinstalled_at ?? null) })],
     period_consumption: { end_value: 110, billable_value: 10, weighted_billable_value: 10, status: 'measured', ...period_consumption },
   };
+  // the register gives the value billed ((end - start) x factor, BILLABLE_VALUE_DIFFERS otherwise), unless the case says its end value
+  const start = segment.baseline_value;
+  const billed = segment.period_consumption.billable_value;
+  if (period_consumption?.end_value === undefined && segment.factor > 0 && Number.isFinite(billed) && Number.isFinite(start)) segment.period_consumption.end_value = start + billed / segment.factor;
   const pc = segment.period_consumption as unknown as Record<string, unknown>;
   for (const key of Object.keys(pc)) if (pc[key] === undefined) delete pc[key];
   return segment;
@@ -148,7 +152,7 @@ export interface PlantOverrides {
 /** A plant-room point (usage_unit_id null, no allocations) with its /readings answer (no unit_share, no weighted values). */
 export function aPlantPoint(overrides: PlantOverrides = {}): { point: MeasuringPoint; consumption: MeasuringPointConsumption } {
   const id = overrides.consumption?.measuring_point_id ?? overrides.point?.id ?? uuid();
-  const segment = aSegment({ period_consumption: { billable_value: 500, end_value: 1500, weighted_billable_value: undefined } });
+  const segment = aSegment({ baseline_value: 1000, period_consumption: { billable_value: 500, end_value: 1500, weighted_billable_value: undefined } });
   const consumption: MeasuringPointConsumption = {
     measuring_point_id: id,
     metric: 'water_cold',
