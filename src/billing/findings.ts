@@ -1,7 +1,8 @@
 // The findings (flags) in words for an accountant (their catalogue: texts-findings.ts):
 // what happened, what to do, and where: review.csv names the Property, unit and meter beside the ids.
 import { day, inLanguage, type Lang } from '../i18n/index.js';
-import { factLabels, factWords, flagExplanations, flagTitles, heizkostenExplanations } from './texts-findings.js';
+import { factLabels, factWords } from './texts-facts.js';
+import { flagExplanations, flagTitles, heizkostenExplanations } from './texts-findings.js';
 import { valueWord } from './texts-values.js';
 import type { Flag, FlagCode, ReviewRow, Severity } from './types.js';
 

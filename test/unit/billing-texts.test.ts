@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeFlag } from '../../src/billing/flags.js';
 import { flagMessage, reviewRows } from '../../src/billing/findings.js';
-import { factLabels } from '../../src/billing/texts-findings.js';
+import { factLabels } from '../../src/billing/texts-facts.js';
 import { VALUE_KINDS, valueCode, valueWord, valueWords } from '../../src/billing/texts-values.js';
 import { FLAG_CODES } from '../../src/billing/types.js';
 import { figuresFromTables } from '../../src/plausibility/index.js';
