@@ -127,11 +127,19 @@ export function segmentBreaks(c: MeasuringPointConsumption, range?: { from: stri
 /**
  * Per point of the Property's list (idKey): the units (idKey) it is listed for, each with its
  * share, from its allocations ("every unit with its share"; empty for a plant-room or main meter,
- * which "never appears under a unit") and its usage_unit_id (no share: the list names none);
- * null where the entry gives no allocations, so the list does not say which units share it.
+ * which "never appears under a unit") and its usage_unit_id (no share: the list names none).
+ * An entry without allocations (the contract gives them for every point, but does not say the
+ * field is required) names only its usage_unit_id; its other units are those whose own
+ * measuring_points name the point (the key BY_OWN_SUMMARY), never any unit at all: a plant-room
+ * meter (usage_unit_id null) without allocations is listed for none. Only an entry that gives
+ * neither field says nothing about its units (the key BY_ANY_UNIT).
  * A unit the list gives two different shares has NaN, which no answer matches.
  */
-export type ListedPoints = ReadonlyMap<string, ReadonlyMap<string, number | undefined> | null>;
+export type ListedPoints = ReadonlyMap<string, ReadonlyMap<string, number | undefined>>;
+
+/** Keys of a ListedPoints entry that are no unit (no idKey is empty or '*'): see ListedPoints. */
+export const BY_OWN_SUMMARY = '';
+export const BY_ANY_UNIT = '*';
 
 /** Per point of the Property's list (idKey): its metric and unit, where the list gives them. */
 export type ListedKinds = ReadonlyMap<string, { metric?: string | undefined; unit?: string | undefined }>;
@@ -152,8 +160,8 @@ export function kindBreak(answer: { metric: string; unit: string }, listed: { me
 }
 
 /**
- * Whether a unit's answer may name a point: the Property's list names it for this unit (or
- * does not say for which), or, for a point the list lacks, the unit's own measuring_points.
+ * Whether a unit's answer may name a point: the Property's list names it for this unit, or
+ * (an entry without allocations, or a point the list lacks) the unit's own measuring_points do.
  * A point the list gives to other units only is not this unit's, whatever its share.
  */
 export function listedForUnit(unit: UsageUnit, listed: ListedPoints): (pointId: string) => boolean {
@@ -161,7 +169,7 @@ export function listedForUnit(unit: UsageUnit, listed: ListedPoints): (pointId: 
   const self = idKey(unit.id);
   return (pointId) => {
     const units = listed.get(idKey(pointId));
-    return units === undefined ? own.has(idKey(pointId)) : units === null || units.has(self);
+    return units === undefined ? own.has(idKey(pointId)) : units.has(self) || units.has(BY_ANY_UNIT) || (units.has(BY_OWN_SUMMARY) && own.has(idKey(pointId)));
   };
 }
 

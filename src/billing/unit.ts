@@ -2,7 +2,7 @@
 // Rule 2: weighted values per unit; rule 3 is checked across units by shareTotals().
 import type { MeasuringPoint, UnitConsumption, UsageUnit } from '../api/types.js';
 import { dec, formatDecimal, sum, type Decimal } from './decimal.js';
-import { idKey, unitPointBreaks, type ListedKinds, type ListedPoints } from './contract.js';
+import { BY_ANY_UNIT, BY_OWN_SUMMARY, idKey, unitPointBreaks, type ListedKinds, type ListedPoints } from './contract.js';
 import { codesOf, dedupeFlags, enumFlag, makeFlag, type FlagScope } from './flags.js';
 import { SHARE_TOLERANCE, receivedText, representable } from './plausible.js';
 import { billPoint, cmp, tieBreak, type PointBill } from './point.js';
@@ -71,17 +71,22 @@ export function shareTotals(consumptions: readonly UnitConsumption[], counts: (c
  * listed for (see ListedPoints). A plant-room or main meter (usage_unit_id null, no
  * allocations) is listed for none: it is billed in plant-points.csv already.
  */
-export function listedPointsOf(points: readonly Pick<MeasuringPoint, 'id' | 'usage_unit_id' | 'allocations'>[]): Map<string, Map<string, number | undefined> | null> {
-  const out = new Map<string, Map<string, number | undefined> | null>();
+export function listedPointsOf(points: readonly Pick<MeasuringPoint, 'id' | 'usage_unit_id' | 'allocations'>[]): Map<string, Map<string, number | undefined>> {
+  const out = new Map<string, Map<string, number | undefined>>();
   for (const p of points) {
     if (typeof p.id !== 'string') continue;
-    const units = Array.isArray(p.allocations) ? new Map<string, number | undefined>() : null;
-    for (const a of units ? p.allocations! : []) addShare(units!, idKey(a.usage_unit_id), a.share);
-    if (units && typeof p.usage_unit_id === 'string' && !units.has(idKey(p.usage_unit_id))) units.set(idKey(p.usage_unit_id), undefined);
-    // a point listed twice: the units of both entries, and unknown if either does not say
+    const units = new Map<string, number | undefined>();
+    for (const a of Array.isArray(p.allocations) ? p.allocations : []) addShare(units, idKey(a.usage_unit_id), a.share);
+    if (typeof p.usage_unit_id === 'string' && !units.has(idKey(p.usage_unit_id))) units.set(idKey(p.usage_unit_id), undefined);
+    // no allocations given: a unit whose own summary names the point may share it; any unit only where the entry names no unit either
+    if (!Array.isArray(p.allocations)) {
+      if (typeof p.usage_unit_id === 'string') units.set(BY_OWN_SUMMARY, undefined);
+      else if (p.usage_unit_id === undefined) units.set(BY_ANY_UNIT, undefined);
+    }
+    // a point listed twice: the units of both entries
     const known = out.get(idKey(p.id));
-    if (known && units) for (const [u, share] of units) addShare(known, u, share);
-    else out.set(idKey(p.id), known === undefined ? units : null);
+    if (known) for (const [u, share] of units) addShare(known, u, share);
+    else out.set(idKey(p.id), units);
   }
   return out;
 }
