@@ -156,6 +156,7 @@ export const ERROR_CODES = {
   // The local sandbox
   SANDBOX_PORT_IN_USE: { exit: [USAGE], area: 'sandbox' },
   SANDBOX_CLIENTS_INVALID: { exit: [USAGE], area: 'sandbox' },
+  SANDBOX_TENANT_UNKNOWN: { exit: [USAGE], area: 'sandbox' },
 } as const satisfies Record<string, CodeEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -21,6 +21,8 @@ export interface SandboxOptions {
   units?: number;
   /** Approve every consent as the demo landlord with all Properties of the first enabled tenant. */
   autoConsent?: boolean;
+  /** With autoConsent: the tenant (id or name) consents are approved for, unless the client names its own (default: the first enabled one). */
+  autoConsentTenant?: string;
   /** Start date (yyyy-mm-dd) or a clock; the sandbox clock ticks on from there. */
   clock?: string | Clock;
   /** Serve /admin/* (404 otherwise). */
@@ -88,10 +90,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  // A clients file naming an unknown auto-consent tenant stops the start: close the port again.
+  // A clients file or option naming an unknown auto-consent tenant stops the start: close the port again.
   const auth = (() => {
     try {
-      return createAuthServer({ origin: url, clock, directory: dataset, clients, autoConsent: opts.autoConsent, oauthRateLimitPerMinute: opts.oauthRateLimitPerMinute });
+      return createAuthServer({ origin: url, clock, directory: dataset, clients, autoConsent: opts.autoConsent, autoConsentTenant: opts.autoConsentTenant, oauthRateLimitPerMinute: opts.oauthRateLimitPerMinute });
     } catch (e) {
       server.close();
       throw e;

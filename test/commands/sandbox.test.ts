@@ -2,37 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import { afterEach, expect, test } from 'vitest';
-import { main } from '../../src/cli.js';
-import type { Io } from '../../src/core/io.js';
 import { findEnglish } from '../helpers/catalogues.js';
 import { runCli } from '../helpers/run-cli.js';
+import { startCommand, stopCommands } from '../helpers/sandbox-command.js';
 
-const controllers: AbortController[] = [];
-afterEach(() => controllers.splice(0).forEach((c) => c.abort()));
-
-/** Starts `meterdata sandbox ...` in-process and resolves once it printed its URL. */
-async function startCommand(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const ac = new AbortController();
-  controllers.push(ac);
-  const io: Io = { stdout, stderr, stdin: Readable.from([]), env, cwd: process.cwd(), signal: ac.signal };
-  const url = new Promise<string>((resolve) =>
-    stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(out);
-      if (m) resolve(m[1]!);
-    }),
-  );
-  const exit = main(['sandbox', ...args], io);
-  const origin = await Promise.race([url, exit.then((code) => Promise.reject(new Error(`exited ${code}: ${err}`)))]);
-  return { origin, ac, exit, output: () => ({ out, err }) };
-}
+afterEach(stopCommands);
 
 test('sandbox --port 0 prints its URL, serves discovery and the API, and stops when the signal aborts', async () => {
   const s = await startCommand(['--port', '0', '--units', '3']);

@@ -19,7 +19,7 @@ describe('generateDataset', () => {
     const a = generateDataset({ seed: 1 });
     const b = generateDataset({ seed: 2 });
     expect(a.tenants()[0]!.id).not.toBe(b.tenants()[0]!.id);
-    expect(a.tenants().map((t) => t.name)).toEqual(['Hausverwaltung Nordlicht GmbH', 'Immobilien Süd KG']);
+    expect(a.tenants().map((t) => t.name)).toEqual(['Hausverwaltung Nordlicht GmbH', 'Immobilien Süd KG', 'Wohnbau Rheinblick eG']);
   });
 
   it('rejects a unit count outside 1..50000', () => {

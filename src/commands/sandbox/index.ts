@@ -15,6 +15,7 @@ const flags = {
   seed: flag.textOr('--seed <s>', 'seed', '1'),
   units: flag.parsed('--units <n>', 'units', (v) => wholeNumber('--units', 1, 50000, '60')(v)),
   autoConsent: flag.bool('--auto-consent', 'autoConsent'),
+  autoConsentTenant: flag.text('--auto-consent-tenant <id|name>', 'autoConsentTenant'),
   clock: flag.parsed('--clock <date>', 'clock', (v) => (parseClock(v), v)),
   admin: flag.bool('--admin', 'admin'),
   clients: flag.text('--clients <file>', 'clients'),

@@ -28,7 +28,8 @@ export async function run(opts: SandboxFlags, { io }: CommandContext): Promise<n
       port,
       seed: opts.seed,
       units: opts.units,
-      autoConsent: opts.autoConsent,
+      autoConsent: opts.autoConsent || opts.autoConsentTenant !== undefined,
+      autoConsentTenant: opts.autoConsentTenant,
       clock: opts.clock,
       admin: opts.admin,
       clients,
@@ -42,10 +43,12 @@ export async function run(opts: SandboxFlags, { io }: CommandContext): Promise<n
     if (err.code === 'EADDRINUSE')
       throw new MeterdataError(t.portInUse({ port }), { code: 'SANDBOX_PORT_IN_USE', exitCode: ExitCode.USAGE, hint: t.portInUseHint });
     if (err.code === 'SANDBOX_CLIENTS_INVALID') throw new UsageError(err.message, t.clientsHint);
+    if (err.code === 'SANDBOX_TENANT_UNKNOWN') throw new UsageError(err.message, t.tenantHint, 'SANDBOX_TENANT_UNKNOWN');
     throw e;
   }
   write(io.stdout, `listening on ${sandbox.url}`);
-  const extras = `${opts.autoConsent ? t.autoConsent : ''}${opts.admin ? t.admin : ''}`;
+  const consent = opts.autoConsentTenant !== undefined ? t.autoConsentTenant({ tenant: opts.autoConsentTenant }) : opts.autoConsent ? t.autoConsent : '';
+  const extras = `${consent}${opts.admin ? t.admin : ''}`;
   write(io.stderr, t.started({ issuer: sandbox.issuer, apiBase: sandbox.apiBase, client: 'sandbox-demo-client', extras }));
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) return resolve();

@@ -24,6 +24,8 @@ export interface AuthServerOptions {
   directory: Directory;
   clients: ClientRegistration[];
   autoConsent?: boolean;
+  /** With autoConsent: the tenant (id or name) consents are approved for where the client names none (default: the first enabled one). */
+  autoConsentTenant?: string;
   /** /oauth/* requests per minute per client and per caller address (0: off). */
   oauthRateLimitPerMinute?: number;
 }
@@ -44,19 +46,22 @@ export interface AuthServer {
   expireIdle(): Connection[];
 }
 
-/** Each client's auto-consent tenant (id or name) as a tenant id; an unknown one is a mistake in the clients file. */
-function autoConsentTenants(clients: ClientRegistration[], directory: Directory): (clientId: string) => string | undefined {
+/**
+ * Each client's auto-consent tenant (id or name) as a tenant id, else the sandbox's own
+ * (--auto-consent-tenant); an unknown one is a mistake in the clients file or the flag.
+ */
+function autoConsentTenants(clients: ClientRegistration[], directory: Directory, fallback?: string): (clientId: string) => string | undefined {
+  const known = () => directory.tenants().map((x) => `${x.id} "${x.name}"`).join(', ');
+  const own = fallback === undefined ? undefined : directory.tenants().find((x) => x.id === fallback || x.name === fallback);
+  if (fallback !== undefined && !own) throw Object.assign(new Error(setupTexts.flagTenantUnknown({ tenant: fallback, known: known() })), { code: 'SANDBOX_TENANT_UNKNOWN' });
   const chosen = new Map<string, string>();
   for (const c of clients) {
     if (c.auto_consent_tenant === undefined) continue;
     const t = directory.tenants().find((x) => x.id === c.auto_consent_tenant || x.name === c.auto_consent_tenant);
-    if (!t) {
-      const known = directory.tenants().map((x) => `${x.id} "${x.name}"`).join(', ');
-      throw Object.assign(new Error(setupTexts.client({ id: c.client_id, why: setupTexts.tenantUnknown({ tenant: c.auto_consent_tenant, known }) })), { code: 'SANDBOX_CLIENTS_INVALID' });
-    }
+    if (!t) throw Object.assign(new Error(setupTexts.client({ id: c.client_id, why: setupTexts.tenantUnknown({ tenant: c.auto_consent_tenant, known: known() }) })), { code: 'SANDBOX_CLIENTS_INVALID' });
     chosen.set(c.client_id, t.id);
   }
-  return (clientId) => chosen.get(clientId);
+  return (clientId) => chosen.get(clientId) ?? own?.id;
 }
 
 /** A request without `scope` asks for everything the client is registered for. */
@@ -115,7 +120,7 @@ export function createAuthServer(o: AuthServerOptions): AuthServer {
     registry,
     resource,
     autoConsent: o.autoConsent ?? false,
-    autoConsentTenant: autoConsentTenants(o.clients, o.directory),
+    autoConsentTenant: autoConsentTenants(o.clients, o.directory, o.autoConsentTenant),
     allowedScopes: (clientId) => scopesOf.get(clientId) ?? [],
   });
   const callback = provider.callback();

@@ -9,6 +9,7 @@ import type { DeviceRec, PointRec, PropertyRec, TenantRec, UnitRec } from './mod
 import { hash32, Ids } from './prng.js';
 import { Series, type MonthValue } from './series.js';
 import { withReviewProperty } from './review.js';
+import { rheinblick, RHEINBLICK_BASE, RHEINBLICK_TENANT_NAME } from './rheinblick.js';
 import { specialProperty, SPECIAL_UNIT_COUNT } from './special.js';
 
 export type { AddressRec, Allocation, DeviceRec, PointRec, PropertyRec, TenantRec, UnitRec } from './model.js';
@@ -16,9 +17,11 @@ export type { MonthValue } from './series.js';
 export type { PointConsumptionModel, Segment } from './consumption.js';
 export { billableValue, weightedValue } from './consumption.js';
 export { HORIZON } from './series.js';
+export { RHEINBLICK_BASE, RHEINBLICK_TENANT_NAME } from './rheinblick.js';
 
 export const DEFAULT_UNITS = 60;
 export const DEFAULT_SEED = 'meterdata';
+/** The landlords of the generated data set (Wohnbau Rheinblick eG, the third tenant, has only fixed Properties). */
 export const TENANT_NAMES = ['Hausverwaltung Nordlicht GmbH', 'Immobilien Süd KG'];
 
 /** A point of a unit together with that unit's share of it. */
@@ -32,13 +35,15 @@ export class Dataset implements Directory {
   readonly unitCount: number;
   readonly ids: Ids;
   readonly series: Series;
-  private readonly tenantRecs: TenantRec[] = TENANT_NAMES.map((name, idx) => ({ idx, name }));
+  private readonly tenantRecs: TenantRec[] = [...TENANT_NAMES, RHEINBLICK_TENANT_NAME].map((name, idx) => ({ idx, name }));
   private readonly propertyRecs: PropertyRec[];
+  /** Wohnbau Rheinblick eG's Properties, indices from RHEINBLICK_BASE on: outside propertyRecs, whatever --units is. */
+  private readonly rheinblickRecs: PropertyRec[];
   private readonly specialUnits: UnitRec[];
   private readonly specialPoints = new Map<number, PointRec>();
   private readonly specialUnitPoints = new Map<number, UnitPoint[]>();
-  /** Units of the review Property (materialised like Property 0's), by index. */
-  private readonly reviewUnits = new Map<number, UnitRec>();
+  /** Units of the review Property and of Rheinblick (materialised like Property 0's), by index. */
+  private readonly fixedUnits = new Map<number, UnitRec>();
   private readonly reviewIdx: number;
 
   constructor(seed: string, units: number) {
@@ -51,8 +56,10 @@ export class Dataset implements Directory {
     const review = withReviewProperty(seed, genericProperties(seed, special.property.unitEnd, units), units);
     this.propertyRecs = [special.property, ...review.properties];
     this.reviewIdx = review.part?.units[0]?.propertyIdx ?? -1;
-    for (const u of review.part?.units ?? []) this.reviewUnits.set(u.idx, u);
-    for (const p of [...special.part.points, ...(review.part?.points ?? [])]) {
+    const extra = rheinblick(seed, TENANT_NAMES.length);
+    this.rheinblickRecs = extra.properties;
+    for (const u of [...(review.part?.units ?? []), ...extra.part.units]) this.fixedUnits.set(u.idx, u);
+    for (const p of [...special.part.points, ...(review.part?.points ?? []), ...extra.part.points]) {
       this.specialPoints.set(p.key, p);
       for (const a of p.allocations) {
         const list = this.specialUnitPoints.get(a.unitIdx) ?? [];
@@ -82,22 +89,25 @@ export class Dataset implements Directory {
     const k = this.ids.parse('tenant', id);
     return k === undefined ? undefined : this.tenantRecs[k];
   }
-  /** Properties in stable order, optionally of one tenant. */
+  /** Properties in stable order: of one tenant, or without a tenant those of the generated landlords (not Rheinblick's). */
   properties(tenantId?: string): PropertyRec[] {
     if (tenantId === undefined) return this.propertyRecs;
     const t = this.tenant(tenantId);
+    if (t?.name === RHEINBLICK_TENANT_NAME) return this.rheinblickRecs;
     return t ? this.propertyRecs.filter((p) => p.tenantIdx === t.idx) : [];
   }
   property(id: string): PropertyRec | undefined {
     const k = this.ids.parse('property', id);
-    return k === undefined ? undefined : this.propertyRecs[k];
+    return k === undefined ? undefined : this.propertyByIndex(k);
   }
-  propertyByIndex(idx: number): PropertyRec | undefined { return this.propertyRecs[idx]; }
+  propertyByIndex(idx: number): PropertyRec | undefined {
+    return idx >= RHEINBLICK_BASE ? this.rheinblickRecs[idx - RHEINBLICK_BASE] : this.propertyRecs[idx];
+  }
   unitByIndex(idx: number): UnitRec | undefined {
+    const fixed = this.fixedUnits.get(idx);
+    if (fixed) return fixed;
     if (idx < 0 || idx >= this.unitCount) return undefined;
     if (idx < this.specialUnits.length) return this.specialUnits[idx];
-    const review = this.reviewUnits.get(idx);
-    if (review) return review;
     const prop = this.propertyOfUnit(idx);
     return prop && genericUnit(this.seed, prop, idx);
   }
@@ -107,12 +117,12 @@ export class Dataset implements Directory {
   }
   /** Points allocated to a unit (shared ones included) with the unit's share, in slot order. */
   pointsOfUnit(u: UnitRec): UnitPoint[] {
-    if (u.propertyIdx === 0 || this.reviewUnits.has(u.idx)) return this.specialUnitPoints.get(u.idx) ?? [];
+    if (u.propertyIdx === 0 || this.fixedUnits.has(u.idx)) return this.specialUnitPoints.get(u.idx) ?? [];
     return genericUnitPoints(this.seed, u).map((point) => ({ point, share: '1' }));
   }
   /** Every point of a Property: unit points (each once) in unit order, then plant-room and main meters. */
   pointsOfProperty(p: PropertyRec): PointRec[] {
-    if (p.idx === 0 || p.idx === this.reviewIdx) return [...this.specialPoints.values()].filter((x) => x.propertyIdx === p.idx).sort((a, b) => orderKey(a) - orderKey(b));
+    if (p.idx === 0 || p.idx === this.reviewIdx || p.idx >= RHEINBLICK_BASE) return [...this.specialPoints.values()].filter((x) => x.propertyIdx === p.idx).sort((a, b) => orderKey(a) - orderKey(b));
     const out: PointRec[] = [];
     for (let u = p.unitStart; u < p.unitEnd; u++) out.push(...genericUnitPoints(this.seed, this.unitByIndex(u)!));
     return [...out, ...genericPropertyPoints(this.seed, p)];
@@ -125,11 +135,11 @@ export class Dataset implements Directory {
     const slot = Math.floor(key / 2);
     const owner = Math.floor(slot / 16);
     if (key % 2 === 1) {
-      if (owner === 0 || owner === this.reviewIdx) return this.specialPoints.get(key);
+      if (owner === 0 || owner === this.reviewIdx || owner >= RHEINBLICK_BASE) return this.specialPoints.get(key);
       const prop = this.propertyRecs[owner];
       return prop && genericPropertyPoints(this.seed, prop).find((p) => p.key === key);
     }
-    if (owner < this.specialUnits.length || this.reviewUnits.has(owner)) return this.specialPoints.get(key);
+    if (owner < this.specialUnits.length || this.fixedUnits.has(owner)) return this.specialPoints.get(key);
     const u = this.unitByIndex(owner);
     return u && genericUnitPoints(this.seed, u).find((p) => p.key === key);
   }

@@ -86,6 +86,10 @@ export interface DeviceRec {
   rateMilli: number;
   /** From month index `from` on, every increment is multiplied by `factor` (a change against the year before). */
   rateChange?: { from: number; factor: number };
+  /** Half-width of the month-to-month spread of the seasonal part (default 0.25: 0.75 … 1.25 of the mean). */
+  noise?: number;
+  /** A part of every month's consumption that does not follow the season (a plant heat meter's warm water), ± 5 %, milli-units. */
+  baseMilli?: number;
   /** Month index from which every month end is calibration_expired. */
   calibrationFrom?: number;
   /** Month indices [from, to] without any data (status missing). */

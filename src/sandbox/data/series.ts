@@ -36,7 +36,9 @@ export class Series {
   /** Consumption of one whole calendar month, milli-units. */
   increment(d: DeviceRec, m: number): number {
     const rate = d.rateChange && m >= d.rateChange.from ? d.rateMilli * d.rateChange.factor : d.rateMilli;
-    return Math.round(rate * season(d.metric, m) * (0.75 + 0.5 * rand(this.seed, 'inc', d.key, m)));
+    const r = rand(this.seed, 'inc', d.key, m);
+    const seasonal = Math.round(rate * season(d.metric, m) * (d.noise === undefined ? 0.75 + 0.5 * r : 1 - d.noise + 2 * d.noise * r));
+    return d.baseMilli === undefined ? seasonal : seasonal + Math.round(d.baseMilli * (0.95 + 0.1 * rand(this.seed, 'base', d.key, m)));
   }
 
   /** Cumulative value on day `date` (>= anchor), milli-units; consumption within a month is linear. */
