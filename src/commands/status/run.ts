@@ -63,9 +63,14 @@ async function check(name: string, ctx: CommandContext, all: boolean): Promise<S
     // Interrupted is no finding about the profile: the command stops (130).
     if (!(e instanceof MeterdataError) || io.signal.aborted) throw e;
     report.problem = problemOf(e);
+    // No tokens stored (an entry copied in config.json, say): what config.json says of a connection, its
+    // tenant and token expiry, is a copy's, and showing it would pass a profile never signed in as one.
+    if (e.code === 'AUTH_NOT_SIGNED_IN' && !report.signed_in) for (const k of CONNECTION_FACTS) delete report[k];
   }
   return report;
 }
+
+const CONNECTION_FACTS = ['tenant_id', 'tenant_name', 'granted_scopes', 'property_scope', 'property_names', 'access_expires_at', 'last_refresh_at'] as const;
 
 const problemOf = (e: MeterdataError): NonNullable<StatusReport['problem']> => ({ code: e.code, message: e.message, ...(e.hint ? { hint: e.hint } : {}) });
 
