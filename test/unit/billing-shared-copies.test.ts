@@ -5,6 +5,10 @@
 // Now the point is billed in none of its units, with COPIES_DISAGREE naming the units.
 import { describe, expect, it } from 'vitest';
 import { billProperty, flagMessage } from '../../src/billing/index.js';
+import { disagreeingCopies } from '../../src/billing/copies.js';
+import { consumptionJson, unitJson } from '../../src/sandbox/api/serialize.js';
+import { mi } from '../../src/sandbox/data/dates.js';
+import { generateDataset } from '../../src/sandbox/data/index.js';
 import { PROPERTY, aPointConsumption, aPropertyInput, aSegment, aUnitEntry, uuid } from './builders.js';
 
 describe('a shared meter whose copies under two units disagree on the consumption', () => {
@@ -55,5 +59,28 @@ describe('a shared meter whose copies under two units disagree on the consumptio
     expect(early.billing[0]!.billable_value).toBe('50');
     const bill = billProperty(aPropertyInput({ units: [we01, we02], points }), (e) => (e === we01 ? { range: { from: '2025-01-01', to: '2025-12-31' }, bill: early } : undefined));
     expect(bill.billing.map((r) => r.billable_value)).toEqual(['0', '0']);
+  });
+});
+
+describe("the sandbox's shared meters", () => {
+  it('agree across their units in every range: replacements, removals, ranges from 2019 to 2026', () => {
+    const ds = generateDataset({ seed: 'copies', units: 400 });
+    const ranges: [number, number][] = [[mi(2019, 1), mi(2019, 12)], [mi(2024, 1), mi(2024, 12)], [mi(2025, 1), mi(2025, 12)], [mi(2025, 3), mi(2025, 5)], [mi(2024, 6), mi(2026, 12)]];
+    const found: string[] = [];
+    let shared = 0;
+    for (const p of ds.properties()) {
+      for (const [f, t] of ranges) {
+        const units = [];
+        for (let idx = p.unitStart; idx < p.unitEnd; idx++) {
+          const u = ds.unitByIndex(idx)!;
+          const measuring_points = ds.pointsOfUnit(u).map(({ point, share }) => consumptionJson(ds, ds.consumption(point, f, t), share)) as never[];
+          shared += (measuring_points as { unit_share?: number }[]).filter((c) => (c.unit_share ?? 1) < 1).length;
+          units.push({ unit: unitJson(ds, u) as never, consumption: { usage_unit_id: '', external_ref: null, from: '', to: '', measuring_points } });
+        }
+        for (const [id, b] of disagreeingCopies(units)) found.push(`${id} ${JSON.stringify(b.facts)}`);
+      }
+    }
+    expect(shared).toBeGreaterThan(20);
+    expect(found).toEqual([]);
   });
 });
