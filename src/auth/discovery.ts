@@ -76,7 +76,8 @@ export function describeError(e: unknown): string {
     return `${p?.error ?? 'refused'}${p?.error_description ? `: ${p.error_description}` : ''} (HTTP ${e.status})`;
   }
   const err = e as { code?: string; message?: string; cause?: { code?: string; message?: string } };
-  const cause = err.cause?.code ?? err.cause?.message;
   const base = err.code && err.code !== 'OAUTH_RESPONSE_IS_NOT_CONFORM' ? err.code : (err.message ?? String(e));
+  // A cause whose code is the error's own (OAUTH_INVALID_RESPONSE twice) says what was wrong in its message.
+  const cause = [err.cause?.code, err.cause?.message].find((x) => typeof x === 'string' && x !== base);
   return cause ? `${base}: ${cause}` : base;
 }

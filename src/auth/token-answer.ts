@@ -36,7 +36,11 @@ const shown = (value: unknown) => JSON.stringify(value)?.slice(0, 40) ?? String(
 /** Why `answer` (the tokens, or openid-client's error about their body) cannot be used; undefined if it can, or if that is not the reason. */
 export function unusableAnswer(answer: unknown): string | undefined {
   const body = answer instanceof Error ? refusedBody(answer) : (answer as Record<string, unknown> | undefined);
-  if (!body) return undefined;
+  // what the body shows is said in meterdata's words; else the field openid-client refused
+  return (body && bodyProblem(body)) ?? (answer instanceof Error ? invalidField(answer) : undefined);
+}
+
+function bodyProblem(body: Record<string, unknown>): string | undefined {
   const type = body.token_type;
   if (typeof type === 'string' && !['bearer', 'dpop'].includes(type.toLowerCase())) return t.unsupportedTokenType({ type: shown(type) });
   // openid-client reads a lifetime given as text ("3600") as a number; so does this check.
@@ -48,4 +52,21 @@ export function unusableAnswer(answer: unknown): string | undefined {
     if (typeof value === 'string' && value.length > MAX_TOKEN_CHARS) return t.tooLong({ what: t[what], kib: Math.ceil(value.length / 1024), max: MAX_TOKEN_CHARS / 1024 });
   }
   return undefined;
+}
+
+const FIELDS: Record<string, 'accessToken' | 'refreshToken' | 'scope' | 'tokenType'> = { access_token: 'accessToken', refresh_token: 'refreshToken', scope: 'scope', token_type: 'tokenType' };
+
+/**
+ * A field openid-client refused in a body it read (OAUTH_INVALID_RESPONSE, its cause saying
+ * '"response" body "refresh_token" property must not be empty'), in words. Its code alone said
+ * "OAUTH_INVALID_RESPONSE: OAUTH_INVALID_RESPONSE", and "cut off or unreadable", untrue of a body read whole.
+ */
+function invalidField(e: Error): string | undefined {
+  const err = e as { code?: unknown; cause?: { message?: unknown } };
+  if (err.code !== 'OAUTH_INVALID_RESPONSE' || typeof err.cause?.message !== 'string') return undefined;
+  const m = /"response" body "([^"]{1,40})" property must (not be empty|be a string)/.exec(err.cause.message);
+  if (!m) return t.invalidAnswer({ reason: err.cause.message.slice(0, 200) });
+  const key = FIELDS[m[1]!];
+  const what = key ? t[key] : t.field({ name: m[1]! });
+  return m[2] === 'not be empty' ? t.fieldEmpty({ what }) : t.fieldNotText({ what });
 }

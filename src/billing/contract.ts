@@ -9,7 +9,7 @@ import type { DeviceSegment, MeasuringPointConsumption, UnitConsumption, UsageUn
 import { SHARE_TOLERANCE, receivedText } from './plausible.js';
 import { BILLABLE_STATUSES, type FlagCode } from './types.js';
 
-export const CONTRACT_BREAKS = ['SEGMENTS_OVERLAP', 'DEVICE_REPEATED', 'READING_REPEATED', 'READING_OUTSIDE_WINDOW', 'SEGMENT_OUTSIDE_RANGE', 'POINT_REPEATED', 'POINT_NOT_LISTED', 'SHARE_NOT_AS_LISTED', 'METRIC_NOT_AS_LISTED', 'CONTRADICTORY_VALUES'] as const satisfies readonly FlagCode[];
+export const CONTRACT_BREAKS = ['SEGMENTS_OVERLAP', 'DEVICE_REPEATED', 'READING_REPEATED', 'READING_OUTSIDE_WINDOW', 'SEGMENT_OUTSIDE_RANGE', 'POINT_REPEATED', 'POINT_NOT_LISTED', 'SHARE_NOT_AS_LISTED', 'METRIC_NOT_AS_LISTED', 'COPIES_DISAGREE', 'CONTRADICTORY_VALUES'] as const satisfies readonly FlagCode[];
 export type BreakCode = (typeof CONTRACT_BREAKS)[number];
 
 /** One way an answer breaks the contract for one point: the flag it raises and what the message names. */

@@ -7,6 +7,7 @@ import { compareUnits } from './order.js';
 import { cmp, tieBreak } from './point.js';
 import type { BillingRow, Flag, PlantPointRow, ReadingRow, SegmentRow } from './types.js';
 import { idKey, listedForUnit, listedKindsOf } from './contract.js';
+import { disagreeingCopies } from './copies.js';
 import { billUnit, listedPointsOf, shareMismatch, shareTotals, type UnitBill } from './unit.js';
 
 export interface PropertyInput {
@@ -51,7 +52,8 @@ export function listedLinksOf(points: readonly MeasuringPoint[] | undefined): Ma
 
 /**
  * `early`: a unit's bill made as its answer came, taken as it is where nothing across units
- * changes it (the same range, and no share sum of its points off 1), else billed again.
+ * changes it (the same range, no share sum of its points off 1, no shared meter whose copies
+ * disagree), else billed again.
  */
 export function billProperty(input: PropertyInput, early?: (entry: UnitEntry) => EarlyBill | undefined): PropertyBill {
   const { property, range } = input;
@@ -61,10 +63,12 @@ export function billProperty(input: PropertyInput, early?: (entry: UnitEntry) =>
   const listedKinds = input.points ? listedKindsOf(input.points) : undefined;
   const listedFor = new Map(units.map((u) => [u.consumption, listedPoints ? listedForUnit(u.unit, listedPoints) : () => true]));
   const shares = shareTotals(units.map((u) => u.consumption), (c, id) => listedFor.get(c)!(id));
+  const crossBreaks = disagreeingCopies(units, (c, id) => listedFor.get(c)!(id));
   const unitBills = units.map((entry) => {
     const known = early?.(entry);
-    if (known && known.range.from === range.from && known.range.to === range.to && !entry.consumption.measuring_points.some((c) => shareMismatch(shares.get(idKey(c.measuring_point_id))))) return known.bill;
-    return billUnit({ property, unit: entry.unit, consumption: entry.consumption, range, shares, listedLinks, ...(listedPoints ? { listedPoints, listedKinds } : {}) });
+    const acrossUnits = (c: { measuring_point_id: string }) => shareMismatch(shares.get(idKey(c.measuring_point_id))) || crossBreaks.has(idKey(c.measuring_point_id));
+    if (known && known.range.from === range.from && known.range.to === range.to && !entry.consumption.measuring_points.some(acrossUnits)) return known.bill;
+    return billUnit({ property, unit: entry.unit, consumption: entry.consumption, range, shares, listedLinks, crossBreaks, ...(listedPoints ? { listedPoints, listedKinds } : {}) });
   });
   const plantBills = [...input.plantPoints]
     .sort((a, b) => cmp(a.consumption.metric, b.consumption.metric) || cmp(a.consumption.measuring_point_id, b.consumption.measuring_point_id) || tieBreak(a, b))

@@ -2,7 +2,7 @@
 // Rule 2: weighted values per unit; rule 3 is checked across units by shareTotals().
 import type { MeasuringPoint, UnitConsumption, UsageUnit } from '../api/types.js';
 import { dec, formatDecimal, sum, type Decimal } from './decimal.js';
-import { BY_ANY_UNIT, BY_OWN_SUMMARY, idKey, unitPointBreaks, type ListedKinds, type ListedPoints } from './contract.js';
+import { BY_ANY_UNIT, BY_OWN_SUMMARY, idKey, unitPointBreaks, type ContractBreak, type ListedKinds, type ListedPoints } from './contract.js';
 import { codesOf, dedupeFlags, enumFlag, makeFlag, type FlagScope } from './flags.js';
 import { SHARE_TOLERANCE, receivedText, representable } from './plausible.js';
 import { billPoint, cmp, tieBreak, type PointBill } from './point.js';
@@ -31,6 +31,8 @@ export interface UnitInput {
   listedPoints?: ListedPoints;
   /** listedKindsOf the Property's point list: a point the answer gives another metric or unit is not billed. Without it: not checked. */
   listedKinds?: ListedKinds;
+  /** Breaks found across the Property's units, by point (idKey): a shared meter whose copies disagree (disagreeingCopies). */
+  crossBreaks?: ReadonlyMap<string, ContractBreak>;
 }
 
 export interface UnitBill {
@@ -113,7 +115,8 @@ export function billUnit(input: UnitInput): UnitBill {
   const points = sorted.map((c) => {
     const total = input.shares?.get(idKey(c.measuring_point_id));
     const scope = { ...unitScope, measuring_point_id: c.measuring_point_id };
-    const own = breaks.get(idKey(c.measuring_point_id)) ?? [];
+    const cross = input.crossBreaks?.get(idKey(c.measuring_point_id));
+    const own = [...(breaks.get(idKey(c.measuring_point_id)) ?? []), ...(cross ? [cross] : [])];
     const extraFlags = own.map((b) => makeFlag(b.code, scope, b.facts));
     // a copy not listed for the unit is not in the share sum (shareTotals), so the sum is not about it
     if (shareMismatch(total) && !own.some((b) => b.code === 'POINT_NOT_LISTED')) {

@@ -119,7 +119,8 @@ export const statusTexts = catalogue(
     lastRefresh: 'Last refresh',
     storedIn: 'Stored in',
     problem: 'Problem',
-    noProfiles: 'No profiles yet. Run `meterdata login`.',
+    noProfiles: 'status --all: no profile is signed in yet.',
+    noProfilesHint: 'Sign in first: meterdata login (or meterdata login --profile <name> for each landlord connection).',
     staticToken: 'METERDATA_ACCESS_TOKEN (environment; never refreshed)',
   },
   {
@@ -138,7 +139,8 @@ export const statusTexts = catalogue(
     lastRefresh: 'Zuletzt erneuert',
     storedIn: 'Gespeichert in',
     problem: 'Problem',
-    noProfiles: 'Noch keine Profile. Führen Sie `meterdata login` aus.',
+    noProfiles: 'status --all: Es ist noch kein Profil angemeldet.',
+    noProfilesHint: 'Melden Sie sich zuerst an: meterdata login (oder meterdata login --profile <name> für jede Verbindung zu einem Eigentümer).',
     staticToken: 'METERDATA_ACCESS_TOKEN (Umgebungsvariable; wird nie erneuert)',
   },
 );

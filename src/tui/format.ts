@@ -2,6 +2,7 @@
 // and the monthly series behind the bar chart. No Ink here, so all of it is
 // testable without rendering.
 import type { Address, MeasuringPointConsumption, ReadingStatus } from '../api/types.js';
+import { segmentBreaks } from '../billing/contract.js';
 import { representable } from '../billing/plausible.js';
 import { terminalSafe } from '../core/terminal-text.js';
 import { day, language, num } from '../i18n/index.js';
@@ -144,11 +145,14 @@ const STATUS_WEIGHT: Record<string, number> = { measured: 0, calculated: 1, subs
  * segments: each month's value minus the one before (the segment's baseline for
  * its first month), times the K-factor. A month after a missing value has no
  * known start, so it shows no bar rather than a catch-up spike. A month with two
- * segments (a replacement) adds both parts and shows the worse status.
+ * segments (a replacement) adds both parts and shows the worse status. A point
+ * whose segments break the contract charts no month at all.
  */
 export function monthlySeries(point: MeasuringPointConsumption, range: DateRange): MonthPoint[] {
   const byMonth = new Map<string, MonthPoint>();
-  for (const seg of point.segments ?? []) {
+  // Segments billing refuses (a device twice, overlapping windows: src/billing/contract.ts) would add up one register's months.
+  const refused = segmentBreaks(point, range).length > 0;
+  for (const seg of refused ? [] : (point.segments ?? [])) {
     // A number billing refuses as no meter's (IMPLAUSIBLE_VALUE) draws no bar either, nor the month after it.
     const factor = representable(seg.factor ?? 1) ? (seg.factor ?? 1) : NaN;
     let prev: number | null = representable(seg.baseline_value) ? seg.baseline_value : null;

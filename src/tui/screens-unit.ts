@@ -3,6 +3,7 @@
 // billed value, a monthly bar chart with a status letter per month, and its flags.
 import { Decimal } from 'decimal.js';
 import { METRICS, type MeasuringPoint, type MeasuringPointConsumption } from '../api/types.js';
+import { isContractBreak } from '../billing/contract.js';
 import type { Flag } from '../billing/types.js';
 import { changeText } from './compare.js';
 import type { PropertyBundle } from './data.js';
@@ -89,10 +90,14 @@ export function pointBlock(i: PointBlockInput): Row[] {
     rows.push(row(`${k}:gap`, [{ text: s.gapLine, color: 'red' }], { selectable: false, filterText }));
   }
   const flagLine = (f: Flag, n: string, extra = '') => flagRow(`${k}:f${n}`, f, filterText, '      ', `${i.titleOf(f)}${extra}`);
+  // A device the answer sends twice (DEVICE_REPEATED) is shown twice, each copy with keys of its own.
+  const copies = new Map<string, number>();
   for (const seg of c.segments) {
     const pc = seg.period_consumption;
     const mark = statusMark(pc?.status);
-    const d = `${k}:d${seg.device_id}`;
+    const copy = (copies.get(seg.device_id) ?? 0) + 1;
+    copies.set(seg.device_id, copy);
+    const d = `${k}:d${seg.device_id}${copy > 1 ? `#${copy}` : ''}`;
     const deviceFlags = i.flags.filter((f) => f.device_id === seg.device_id);
     rows.push(
       row(d, [{ text: s.deviceHead({ serial: seg.serial }), bold: true }, { text: s.deviceFacts({ installed: seg.installed_at == null ? s.dateUndocumented : day(seg.installed_at), factor: plain(seg.factor), manufacturer: seg.manufacturer }) }], {
@@ -107,9 +112,11 @@ export function pointBlock(i: PointBlockInput): Row[] {
     }
     line('bl', [{ text: s.baseline({ value: qty(seg.baseline_value), date: day(seg.baseline_date), origin: originWords(seg.baseline_origin) }), ...(seg.baseline_origin === 'assumed_zero' ? { color: 'yellow', bold: true } : {}) }]);
     line('end', [{ text: s.endLine({ end: qty(pc?.end_value), billable: qty(pc?.billable_value) }) }, { text: `${mark.letter} ${mark.label}`, color: mark.color }]);
-    for (const [n, f] of deviceFlags.entries()) rows.push(flagLine(f, `${seg.device_id}:${n}`, ` (${seg.serial})`));
+    for (const [n, f] of deviceFlags.entries()) rows.push(flagLine(f, `${d.slice(k.length + 2)}:${n}`, ` (${seg.serial})`));
   }
-  if (c.segments.length > 0) rows.push(...chartRows(monthlySeries(c, i.range), c.unit, k, filterText));
+  // What billing refuses (a contract break: nothing of the point billed) is not charted, so no bar adds up what the bill does not.
+  if (i.flags.some((f) => isContractBreak(f.code))) rows.push(row(`${k}:nochart`, [{ text: s.notCharted, color: 'red' }], { selectable: false, filterText }));
+  else if (c.segments.length > 0) rows.push(...chartRows(monthlySeries(c, i.range), c.unit, k, filterText));
   const known = new Set(c.segments.map((x) => x.device_id));
   for (const [n, f] of i.flags.filter((f) => f.device_id === null || !known.has(f.device_id)).entries()) rows.push(flagLine(f, String(n)));
   return rows;
@@ -146,6 +153,8 @@ export function unitScreen(b: PropertyBundle, unitId: string, titleOf: (f: Flag)
   for (const [n, f] of flags.filter((f) => f.measuring_point_id === null).entries()) rows.push(flagRow(`u:f${n}`, f, '', '', titleOf(f)));
   const byMetric = [...consumption.measuring_points].sort((a, z) => metricOrder(a.metric) - metricOrder(z.metric));
   let metric: string | null = null;
+  // A point the answer names twice (POINT_REPEATED) is shown twice, each copy with keys of its own.
+  const shown = new Map<string, number>();
   for (const c of byMetric) {
     if (c.metric !== metric) {
       metric = c.metric;
@@ -153,6 +162,8 @@ export function unitScreen(b: PropertyBundle, unitId: string, titleOf: (f: Flag)
       rows.push(heading(`u:h:${metric}`, s.metricHeading({ metric: metricLabel(metric), unit: unitWord(c.unit), n }), `${metric} ${metricLabel(metric)}`));
     }
     const id = c.measuring_point_id;
+    const copy = (shown.get(id) ?? 0) + 1;
+    shown.set(id, copy);
     rows.push(
       ...pointBlock({
         consumption: c,
@@ -161,7 +172,7 @@ export function unitScreen(b: PropertyBundle, unitId: string, titleOf: (f: Flag)
         flags: flags.filter((f) => f.measuring_point_id === id),
         range: b.effective,
         titleOf,
-        keyPrefix: 'u:p:',
+        keyPrefix: copy > 1 ? `u:p#${copy}:` : 'u:p:',
       }),
     );
   }

@@ -47,6 +47,7 @@ export const s = catalogue(
     notLinked: ' · NOT system linked',
     diffLine: '    difference meter: no device and no values of its own',
     gapLine: '    no readings at all in this range (data gap)',
+    notCharted: '      no chart: the service\'s answer for this meter breaks the interface, so it is not billed (see its findings)',
     deviceHead: (p: { serial: string }) => `    Device ${p.serial}`,
     deviceFacts: (p: { installed: string; factor: string; manufacturer: string }) => ` · installed ${p.installed} · factor ${p.factor} · ${p.manufacturer}`,
     dateUndocumented: 'date not documented',
@@ -159,6 +160,7 @@ export const s = catalogue(
     notLinked: ' · KEINER Anlage zugeordnet',
     diffLine: '    Differenzzähler: kein eigenes Gerät, keine eigenen Werte',
     gapLine: '    keine Ablesewerte in diesem Zeitraum (Datenlücke)',
+    notCharted: '      kein Verlauf: die Lieferung des Messdienstes für diese Messstelle ist fehlerhaft und wird nicht abgerechnet (siehe Hinweise)',
     deviceHead: (p) => `    Zähler ${p.serial}`,
     deviceFacts: (p) => ` · eingebaut ${p.installed} · K-Faktor ${p.factor} · ${p.manufacturer}`,
     dateUndocumented: 'Datum nicht dokumentiert',
@@ -229,7 +231,6 @@ export const s = catalogue(
     thousand: 'T',
   },
 );
-
 export const h = catalogue(
   'browse-help',
   {

@@ -101,6 +101,28 @@ describe('a 200 that cannot be kept', () => {
   });
 });
 
+describe('a 200 whose fields openid-client refuses', () => {
+  it.each([
+    ['an empty refresh token', { refresh_token: '' }, /cannot be used: its refresh token is empty\./],
+    ['a refresh token null', { refresh_token: null }, /cannot be used: its refresh token is missing or not text\./],
+    ['no token type', { token_type: undefined }, /cannot be used: its token type is missing or not text\./],
+  ])('%s: says what was wrong once (not "OAUTH_INVALID_RESPONSE: OAUTH_INVALID_RESPONSE"), exit 3, marked, never re-sent', async (_name, change, reason) => {
+    const { env, rec, sid, stored } = await signedIn();
+    at.proxy.rewrite = (r, body) => (r.path === '/oauth/token' ? JSON.stringify({ ...(JSON.parse(body) as object), ...change }) : body);
+    const posts = tokenPosts();
+    const r = await runCli(['token'], { env });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(reason);
+    expect(r.stderr).not.toMatch(/OAUTH_INVALID_RESPONSE|cut off or unreadable/);
+    expect(stored().refresh_uncertain_since).toBeTruthy();
+    expect(stored().refresh_token).toBe(rec.refresh_token);
+    at.proxy.rewrite = undefined;
+    expect((await runCli(['token'], { env })).code).toBe(3);
+    expect(tokenPosts()).toBe(posts + 1);
+    expect(stateOf(sid)).toBe('connected');
+  });
+});
+
 describe('the refresh intent', () => {
   it('is in the store, with this process, while the request is on its way; gone after success', async () => {
     const { env, stored } = await signedIn();

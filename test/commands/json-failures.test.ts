@@ -131,6 +131,17 @@ describe('status --json that fails', () => {
     expect(failureOf(await runCli(['status', '--json', '--al'], { env })).error.code).toBe('USAGE_UNKNOWN_OPTION');
   });
 
+  it('--all with no profile (as export --all-profiles): AUTH_NOT_SIGNED_IN, exit 3, the hint naming meterdata login; before, `[]` and exit 3', async () => {
+    const empty = { METERDATA_HOME: await mkdtemp(path.join(os.tmpdir(), 'md-json-none-')) };
+    const status = failureOf(await runCli(['status', '--all', '--json'], { env: empty }));
+    const portfolio = failureOf(await runCli(['export', '--year', '2025', '--all-profiles', '--json'], { env: empty, cwd: empty.METERDATA_HOME }));
+    for (const o of [status, portfolio]) expect([o.exit_code, o.error.code]).toEqual([3, 'AUTH_NOT_SIGNED_IN']);
+    expect(status.error.hint).toMatch(/meterdata login/);
+    const plain = await runCli(['status', '--all'], { env: empty });
+    expect([plain.code, plain.stdout]).toEqual([3, '']);
+    expect(plain.stderr).toMatch(/no profile is signed in yet\.[\s\S]*meterdata login/);
+  });
+
   it('interrupted before it could check: exit 130 in the object too', async () => {
     const o = failureOf(await runCli(['status', '--json'], { env, signal: AbortSignal.abort() }));
     expect(o.exit_code).toBe(130);

@@ -117,3 +117,20 @@ describe('profile names that differ only in case', () => {
   });
 });
 
+
+describe('a profile copied in config.json with its name corrected, without credentials of its own', () => {
+  it('status --profile gamma says it is not signed in and shows none of the copy\'s connection (before: its tenant and token expiry)', async () => {
+    const { env } = await copiedProfiles({ gamma: 'gamma' });
+    const r = await runCli(['status', '--profile', 'gamma'], { env });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stdout).toMatch(/Profile "gamma": not signed in/);
+    expect(r.stdout).toMatch(/Run `meterdata login --profile gamma`/);
+    expect(r.stdout).not.toMatch(/Access token:|Last refresh:|Tenant:|expires/);
+    const j = JSON.parse((await runCli(['status', '--profile', 'gamma', '--json'], { env })).stdout);
+    expect(j).toMatchObject({ signed_in: false, problem: { code: 'AUTH_NOT_SIGNED_IN' } });
+    expect(j).not.toHaveProperty('access_expires_at');
+    expect(j).not.toHaveProperty('tenant_id');
+    // the original still shows its own
+    expect((await runCli(['status'], { env })).stdout).toMatch(/Access token: +expires/);
+  });
+});

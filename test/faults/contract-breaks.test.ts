@@ -6,8 +6,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { startRewritingProxy, type Rewrite } from '../helpers/rewriting-proxy.js';
-import { assertBuilt, differences, folder, report, runBin, signedIn } from './helpers.js';
+import type { Rewrite } from '../helpers/rewriting-proxy.js';
+import { assertBuilt, csvRows, differences, exportBehindProxy, report, runBin, signedIn } from './helpers.js';
 
 const ARGS = ['export', '--year', '2025', '--rate-limit', '3000', '--format', 'csv', '--strict'];
 let sandbox: Sandbox;
@@ -65,11 +65,7 @@ function proxyRewrite(change: {
   };
 }
 
-const lines = (csv: string) => csv.split('\r\n').filter(Boolean).map((l) => l.split(','));
-function rows(csv: string): Record<string, string>[] {
-  const [head, ...body] = lines(csv);
-  return body.map((cells) => Object.fromEntries(head!.map((h, i) => [h, cells[i] ?? ''])));
-}
+const rows = csvRows;
 const we01 = (billing: string, metric: string) => rows(billing).find((r) => r.property_name === MUSTER && r.usage_unit_name === 'WE 01' && r.metric === metric)!;
 const we01Cold = (billing: string) => we01(billing, 'water_cold');
 const plantHeatRow = (plant: string) => rows(plant).find((r) => r.property_name === MUSTER && r.metric === 'heat')!;
@@ -188,15 +184,7 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-async function run(out: string, rewrite: Rewrite) {
-  const proxy = await startRewritingProxy(sandbox.url, rewrite);
-  try {
-    const r = await runBin([...ARGS, '--out', out], { ...env, METERDATA_ACCESS_TOKEN: token, METERDATA_BASE_URL: proxy.base });
-    return { r, rewritten: proxy.rewritten.length, files: await folder(out) };
-  } finally {
-    await proxy.close();
-  }
-}
+const run = (out: string, rewrite: Rewrite) => exportBehindProxy(sandbox, env, token, ARGS, out, rewrite);
 
 describe('answers that break the contract\'s structure', () => {
   it('are never added up: not billed, named, --strict exits 6 with one finding more', async () => {

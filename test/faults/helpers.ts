@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { headlessLogin } from '../../src/sandbox/headless-login.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+import { runBin } from '../helpers/bin.js';
+import { startRewritingProxy, type Rewrite } from '../helpers/rewriting-proxy.js';
 export { assertBuilt, ROOT, runBin, type Run } from '../helpers/bin.js';
 
 /** Same export time in every run, so files compare byte for byte. */
@@ -22,6 +24,26 @@ export async function signedIn(opts: SandboxOptions = {}): Promise<{ sandbox: Sa
   const env = { METERDATA_HOME: home, METERDATA_CREDENTIAL_STORE: 'file', SOURCE_DATE_EPOCH: EPOCH };
   await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(30_000) });
   return { sandbox, env, home };
+}
+
+/**
+ * The built binary's `args` into `out` through a rewriting proxy before the sandbox (a hostile
+ * server): its result, how many answers the proxy changed, and the files written.
+ */
+export async function exportBehindProxy(sandbox: Sandbox, env: NodeJS.ProcessEnv, token: string, args: string[], out: string, rewrite: Rewrite) {
+  const proxy = await startRewritingProxy(sandbox.url, rewrite);
+  try {
+    const r = await runBin([...args, '--out', out], { ...env, METERDATA_ACCESS_TOKEN: token, METERDATA_BASE_URL: proxy.base });
+    return { r, rewritten: proxy.rewritten.length, files: await folder(out) };
+  } finally {
+    await proxy.close();
+  }
+}
+
+/** A CSV file meterdata wrote (no quoted commas in the columns read), as rows by header. */
+export function csvRows(csv: string): Record<string, string>[] {
+  const [head, ...body] = csv.split('\r\n').filter(Boolean).map((l) => l.split(','));
+  return body.map((cells) => Object.fromEntries(head!.map((h, i) => [h, cells[i] ?? ''])));
 }
 
 /** Every file of a folder (hidden ones too) as buffers; empty when the folder is missing. */

@@ -43,8 +43,9 @@ describe('monthly series', () => {
   it('takes differences from the baseline, applies the K-factor and joins a replacement month', () => {
     const point = aPointConsumption({
       segments: [
-        aSegment({ baseline_value: 10, factor: 2, readings: monthly([12, 15, 20]) }),
-        aSegment({ baseline_value: 0, readings: monthly([4, 9], [], 3) }),
+        // replaced on 31 March: each device's windows and readings its own (overlapping windows are not charted)
+        aSegment({ baseline_value: 10, factor: 2, deinstalled_at: '2025-03-31', readings: monthly([12, 15, 20]) }),
+        aSegment({ baseline_value: 0, installed_at: '2025-03-31', baseline_date: '2025-03-31', readings: monthly([4, 9], [], 3) }),
       ],
     });
     const s = monthlySeries(point, { from: '2025-01-01', to: '2025-04-30' });

@@ -1,7 +1,7 @@
 // `meterdata status`: what a profile is connected to and whether the connection works
 // right now (a live /whoami). Exit 0 when it does, 3 otherwise.
 import { loadProfile, readConfig, resolveProfileName, type Profile } from '../../core/config.js';
-import { ExitCode, MeterdataError } from '../../core/errors.js';
+import { ExitCode, MeterdataError, NotSignedInError } from '../../core/errors.js';
 import { terminalSafe, terminalSafeJson } from '../../core/terminal-text.js';
 import { describePropertyScope } from '../../auth/whoami.js';
 import { aligned, statusTexts as t } from '../texts-auth.js';
@@ -32,11 +32,13 @@ export async function run(opts: StatusFlags, ctx: CommandContext): Promise<numbe
   const { io } = ctx;
   // --all lists a damaged profile as one with a problem; the others are still checked.
   const names = opts.all ? Object.keys((await readConfig(io.env)).profiles ?? {}).sort() : [resolveProfileName(opts, io.env)];
+  // As `export --all-profiles`: none signed in is a failure (exit 3), which --json prints as its error object, not `[]`.
+  if (names.length === 0) throw new NotSignedInError(t.noProfiles, { hint: t.noProfilesHint });
   const reports: StatusReport[] = [];
   for (const name of names) reports.push(await check(name, ctx, opts.all === true));
   if (opts.json) io.stdout.write(`${terminalSafeJson(opts.all ? reports : reports[0], 2)}\n`);
-  else io.stdout.write(reports.length ? reports.map(render).join('\n') : `${t.noProfiles}\n`);
-  return reports.length && reports.every((r) => r.working) ? ExitCode.OK : ExitCode.NOT_SIGNED_IN;
+  else io.stdout.write(reports.map(render).join('\n'));
+  return reports.every((r) => r.working) ? ExitCode.OK : ExitCode.NOT_SIGNED_IN;
 }
 
 async function check(name: string, ctx: CommandContext, all: boolean): Promise<StatusReport> {
@@ -61,9 +63,14 @@ async function check(name: string, ctx: CommandContext, all: boolean): Promise<S
     // Interrupted is no finding about the profile: the command stops (130).
     if (!(e instanceof MeterdataError) || io.signal.aborted) throw e;
     report.problem = problemOf(e);
+    // No tokens stored (an entry copied in config.json, say): what config.json says of a connection, its
+    // tenant and token expiry, is a copy's, and showing it would pass a profile never signed in as one.
+    if (e.code === 'AUTH_NOT_SIGNED_IN' && !report.signed_in) for (const k of CONNECTION_FACTS) delete report[k];
   }
   return report;
 }
+
+const CONNECTION_FACTS = ['tenant_id', 'tenant_name', 'granted_scopes', 'property_scope', 'property_names', 'access_expires_at', 'last_refresh_at'] as const;
 
 const problemOf = (e: MeterdataError): NonNullable<StatusReport['problem']> => ({ code: e.code, message: e.message, ...(e.hint ? { hint: e.hint } : {}) });
 
