@@ -1,12 +1,87 @@
-// Sign-in set-ups the auth tests share: the file store's record of a profile, its access
-// token made to expire, and a profile signed in at the sandbox but then pointed at a proxy.
+// The one signed-in fixture of the tests: a sandbox started (or one already running), a
+// fresh METERDATA_HOME with one or several profiles signed in headlessly, and the env for
+// runCli or the built binary. Beside it the auth tests' set-ups: the file store's record of
+// a profile, its access token made to expire, and a profile signed in at the sandbox but
+// then pointed at a proxy.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { setProfileFields } from '../../src/core/config.js';
+import { DEMO_REDIRECT_URIS, type ClientRegistration } from '../../src/sandbox/clients.js';
+import { TENANT_NAMES } from '../../src/sandbox/data/index.js';
+import { headlessLogin } from '../../src/sandbox/headless-login.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 import { loginLive, proxySandbox, type SandboxProxy } from './browser.js';
+
+/** One profile to sign in: its name (default "default") and the landlord it signs in to. */
+export interface ProfileSignIn {
+  name?: string;
+  /** A tenant's index: its client of tenantClients() (the sandbox needs `clients: tenantClients()`). */
+  tenant?: number;
+  /** Any other client id of the sandbox (default: the sandbox's demo client). */
+  clientId?: string;
+}
+
+/** What the tests vary; every SandboxOptions field (units, clock, rate limits, clientsFile, faults…) goes to the sandbox. */
+export interface SignedInOptions extends SandboxOptions {
+  /** Sign a fresh home in to this running sandbox instead of starting one (the sandbox options are then unused). */
+  at?: Sandbox;
+  /** The profiles to sign in, in order (default: the default profile). */
+  profiles?: (string | ProfileSignIn)[];
+  /** Sets METERDATA_CREDENTIAL_STORE in env (default unset: the signed-in profile itself names the file store). */
+  credentialStore?: 'file' | 'keychain';
+  /** More variables for env (SOURCE_DATE_EPOCH, test hooks). */
+  env?: NodeJS.ProcessEnv;
+  /** The temporary METERDATA_HOME's name prefix (default md-signed-in-). */
+  homePrefix?: string;
+  /** Bounds each sign-in (default 60 s). */
+  timeoutMs?: number;
+}
+
+export interface SignedIn {
+  sandbox: Sandbox;
+  /** METERDATA_HOME. */
+  home: string;
+  /** METERDATA_HOME plus the options' variables: for runCli({ env }) or runBin(args, env). */
+  env: NodeJS.ProcessEnv;
+  /** Signs one more profile (or the same one again: a new connection) in to the sandbox in the same home. */
+  signIn(profile?: string | ProfileSignIn): Promise<void>;
+  /** Closes the sandbox if this fixture started it. */
+  close(): Promise<void>;
+}
+
+/** erp_ client ids, one per sandbox tenant (index = tenant index). */
+export const TENANT_CLIENTS = TENANT_NAMES.map((_, i) => `erp_${String(i + 1).padStart(32, 'a')}`);
+
+/** A public test client per tenant whose auto-consent picks that tenant: the sandbox option `clients` for several landlords. */
+export function tenantClients(): ClientRegistration[] {
+  return TENANT_NAMES.map((name, i) => ({ client_id: TENANT_CLIENTS[i]!, redirect_uris: DEMO_REDIRECT_URIS, token_endpoint_auth_method: 'none', auto_consent_tenant: name }));
+}
+
+/** Signs one profile of `env`'s METERDATA_HOME in to an auto-consent sandbox, headless (the file credential store). */
+export async function signInTo(sandbox: Sandbox, env: NodeJS.ProcessEnv, p: string | ProfileSignIn = {}, timeoutMs = 60_000): Promise<void> {
+  const { name, tenant, clientId } = typeof p === 'string' ? { name: p } : p;
+  const client = clientId ?? (tenant === undefined ? undefined : TENANT_CLIENTS[tenant]);
+  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(timeoutMs), ...(name ? { profile: name } : {}), ...(client ? { clientId: client } : {}) });
+}
+
+/** A sandbox (port 0, auto-consent, clock 2026-11-22 unless the options say otherwise) and a home signed in to it. */
+export async function signedIn(opts: SignedInOptions = {}): Promise<SignedIn> {
+  const { at, profiles, credentialStore, env: extra, homePrefix, timeoutMs, ...sandboxOptions } = opts;
+  const sandbox = at ?? (await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', ...sandboxOptions }));
+  try {
+    const home = await mkdtemp(path.join(os.tmpdir(), homePrefix ?? 'md-signed-in-'));
+    const env: NodeJS.ProcessEnv = { METERDATA_HOME: home, ...(credentialStore ? { METERDATA_CREDENTIAL_STORE: credentialStore } : {}), ...extra };
+    const signIn = (p: string | ProfileSignIn = {}) => signInTo(sandbox, env, p, timeoutMs);
+    for (const p of profiles ?? [{}]) await signIn(p);
+    return { sandbox, home, env, signIn, close: async () => void (at ? undefined : await sandbox.close()) };
+  } catch (e) {
+    if (!at) await sandbox.close();
+    throw e;
+  }
+}
 
 /** The file store's record of `profile` under METERDATA_HOME. */
 export const storeFile = (env: NodeJS.ProcessEnv, profile = 'default'): string => path.join(env.METERDATA_HOME!, 'state', 'credentials', `${profile}.json`);
