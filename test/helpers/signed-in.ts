@@ -3,7 +3,7 @@
 // runCli or the built binary. Beside it the auth tests' set-ups: the file store's record of
 // a profile, its access token made to expire, and a profile signed in at the sandbox but
 // then pointed at a proxy.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,13 +30,18 @@ export interface SignedInOptions extends SandboxOptions {
   at?: Sandbox;
   /** The profiles to sign in, in order (default: the default profile). */
   profiles?: (string | ProfileSignIn)[];
-  /** Sets METERDATA_CREDENTIAL_STORE in env (default unset: the signed-in profile itself names the file store). */
+  /**
+   * Sign in with the `meterdata login --no-browser --auth-url <sandbox>` command itself (in-process), with these
+   * further arguments (such as --dpop), where what login saves is part of the test; headless otherwise.
+   */
+  login?: string[];
+  /** Sets METERDATA_CREDENTIAL_STORE in env (default unset: a headless sign-in's profile names the file store itself). */
   credentialStore?: 'file' | 'keychain';
   /** More variables for env (SOURCE_DATE_EPOCH, test hooks). */
   env?: NodeJS.ProcessEnv;
   /** The temporary METERDATA_HOME's name prefix (default md-signed-in-). */
   homePrefix?: string;
-  /** Bounds each sign-in (default 60 s). */
+  /** Bounds each headless sign-in (default 60 s; `meterdata login` bounds its own wait). */
   timeoutMs?: number;
 }
 
@@ -46,8 +51,12 @@ export interface SignedIn {
   home: string;
   /** METERDATA_HOME plus the options' variables: for runCli({ env }) or runBin(args, env). */
   env: NodeJS.ProcessEnv;
-  /** Signs one more profile (or the same one again: a new connection) in to the sandbox in the same home. */
-  signIn(profile?: string | ProfileSignIn): Promise<void>;
+  /** The file store's record of the first profile. */
+  file: string;
+  /** The connection the first profile's sign-in opened at the sandbox (its admin interface). */
+  sid: string;
+  /** Signs one more profile (or the same one again: a new connection) in to the sandbox in the same home, as the first; `extra` adds variables for this sign-in only (test hooks). The connection's sid. */
+  signIn(profile?: string | ProfileSignIn, extra?: NodeJS.ProcessEnv): Promise<string>;
   /** Closes the sandbox if this fixture started it. */
   close(): Promise<void>;
 }
@@ -60,23 +69,43 @@ export function tenantClients(): ClientRegistration[] {
   return TENANT_NAMES.map((name, i) => ({ client_id: TENANT_CLIENTS[i]!, redirect_uris: DEMO_REDIRECT_URIS, token_endpoint_auth_method: 'none', auto_consent_tenant: name }));
 }
 
+const profileOf = (p: string | ProfileSignIn) => {
+  const { name, tenant, clientId } = typeof p === 'string' ? { name: p } : p;
+  return { name, client: clientId ?? (tenant === undefined ? undefined : TENANT_CLIENTS[tenant]) };
+};
+
 /** Signs one profile of `env`'s METERDATA_HOME in to an auto-consent sandbox, headless (the file credential store). */
 export async function signInTo(sandbox: Sandbox, env: NodeJS.ProcessEnv, p: string | ProfileSignIn = {}, timeoutMs = 60_000): Promise<void> {
-  const { name, tenant, clientId } = typeof p === 'string' ? { name: p } : p;
-  const client = clientId ?? (tenant === undefined ? undefined : TENANT_CLIENTS[tenant]);
+  const { name, client } = profileOf(p);
   await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(timeoutMs), ...(name ? { profile: name } : {}), ...(client ? { clientId: client } : {}) });
+}
+
+/** Signs one profile in with `meterdata login --no-browser` (in-process) and `args`; fails the test with login's stderr unless it exits 0. */
+async function loginTo(sandbox: Sandbox, env: NodeJS.ProcessEnv, p: string | ProfileSignIn, args: string[]): Promise<void> {
+  const { name, client } = profileOf(p);
+  const argv = ['login', '--no-browser', ...(name ? ['--profile', name] : []), '--auth-url', sandbox.url, ...(client ? ['--client-id', client] : []), ...args];
+  const r = await loginLive(argv, env);
+  expect(r.code, r.stderr).toBe(0);
 }
 
 /** A sandbox (port 0, auto-consent, clock 2026-11-22 unless the options say otherwise) and a home signed in to it. */
 export async function signedIn(opts: SignedInOptions = {}): Promise<SignedIn> {
-  const { at, profiles, credentialStore, env: extra, homePrefix, timeoutMs, ...sandboxOptions } = opts;
+  const { at, profiles, login, credentialStore, env: extra, homePrefix, timeoutMs, ...sandboxOptions } = opts;
   const sandbox = at ?? (await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', ...sandboxOptions }));
   try {
     const home = await mkdtemp(path.join(os.tmpdir(), homePrefix ?? 'md-signed-in-'));
     const env: NodeJS.ProcessEnv = { METERDATA_HOME: home, ...(credentialStore ? { METERDATA_CREDENTIAL_STORE: credentialStore } : {}), ...extra };
-    const signIn = (p: string | ProfileSignIn = {}) => signInTo(sandbox, env, p, timeoutMs);
-    for (const p of profiles ?? [{}]) await signIn(p);
-    return { sandbox, home, env, signIn, close: async () => void (at ? undefined : await sandbox.close()) };
+    const signIn = async (p: string | ProfileSignIn = {}, more: NodeJS.ProcessEnv = {}) => {
+      const before = new Set(sandbox.admin.connections().map((c) => c.sid));
+      const e = { ...env, ...more };
+      await (login ? loginTo(sandbox, e, p, login) : signInTo(sandbox, e, p, timeoutMs));
+      return sandbox.admin.connections().find((c) => !before.has(c.sid))?.sid ?? '';
+    };
+    const [first = {}, ...others] = profiles ?? [];
+    const sid = await signIn(first);
+    for (const p of others) await signIn(p);
+    const file = storeFile(env, profileOf(first).name);
+    return { sandbox, home, env, file, sid, signIn, close: async () => void (at ? undefined : await sandbox.close()) };
   } catch (e) {
     if (!at) await sandbox.close();
     throw e;
@@ -98,9 +127,12 @@ export function setAccessExpiry(file: string, inMs = -1000): { access_token: str
 export async function signInBehindProxy(sandboxUrl: string, proxyUrl: string, env: NodeJS.ProcessEnv, args: string[] = []): Promise<string> {
   const r = await loginLive(['login', '--no-browser', '--auth-url', sandboxUrl, ...args], env);
   expect(r.code, r.stderr).toBe(0);
-  await setProfileFields(env, 'default', { auth_url: proxyUrl, base_url: `${proxyUrl}/v1` });
+  await pointAt(env, proxyUrl);
   return storeFile(env);
 }
+
+/** Points the default profile's issuer and API at a proxy in front of the sandbox it signed in to. */
+const pointAt = (env: NodeJS.ProcessEnv, proxyUrl: string) => setProfileFields(env, 'default', { auth_url: proxyUrl, base_url: `${proxyUrl}/v1` });
 
 export interface BehindProxy {
   /** Set once the file's tests start. */
@@ -143,10 +175,9 @@ export function sandboxBehindProxy(options: SandboxOptions, homePrefix: string):
       return proxy!;
     },
     async signedIn(extra = {}, loginArgs = []) {
-      const before = new Set(sb!.admin.connections().map((c) => c.sid));
-      const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), homePrefix)), METERDATA_CREDENTIAL_STORE: 'file', ...extra };
-      const file = await signInBehindProxy(sb!.url, proxy!.url, env, loginArgs);
-      return { env, file, sid: sb!.admin.connections().find((c) => !before.has(c.sid))!.sid };
+      const { env, file, sid } = await signedIn({ at: sb!, login: loginArgs, credentialStore: 'file', env: extra, homePrefix });
+      await pointAt(env, proxy!.url);
+      return { env, file, sid };
     },
     tokenPosts: () => proxy!.count('POST', '/oauth/token'),
     stateOf: (sid) => sb!.admin.connections().find((c) => c.sid === sid)?.state,
