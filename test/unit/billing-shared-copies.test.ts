@@ -5,7 +5,7 @@
 // as in the clean run. it.fails: each assertion fails today.
 import { describe, expect, it } from 'vitest';
 import { billProperty } from '../../src/billing/index.js';
-import { PROPERTY, aPointConsumption, aPropertyInput, aSegment, aUnitEntry, uuid } from './builders.js';
+import { PROPERTY, aPointConsumption, aPropertyInput, aSegment, aUnitEntry, uuid } from '../helpers/builders.js';
 
 describe('a shared meter whose copies under two units disagree on the consumption', () => {
   const id = uuid();

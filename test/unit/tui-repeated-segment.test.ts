@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { monthlySeries } from '../../src/tui/format.js';
 import { pointBlock } from '../../src/tui/screens-unit.js';
-import { RANGE, aPointConsumption, aReading, aSegment } from './builders.js';
+import { RANGE, aPointConsumption, aReading, aSegment } from '../helpers/builders.js';
 
 describe("browse's unit view of a point whose segment came twice", () => {
   const readings = Array.from({ length: 12 }, (_, m) => aReading({ at: new Date(Date.UTC(2025, m + 1, 0)).toISOString().slice(0, 10), value: 110 + m * 10 }));
