@@ -1,8 +1,9 @@
-// The one signed-in fixture of the tests: a sandbox started (or one already running), a
-// fresh METERDATA_HOME with one or several profiles signed in headlessly, and the env for
+// The one signed-in fixture of the tests, `signedIn`: a sandbox started (or one already
+// running), a fresh METERDATA_HOME with one or several profiles signed in (headless, or with
+// `meterdata login` itself where what login saves is part of the test), and the env for
 // runCli or the built binary. Beside it the auth tests' set-ups: the file store's record of
-// a profile, its access token made to expire, and a profile signed in at the sandbox but
-// then pointed at a proxy.
+// a profile, its access token made to expire, and a sandbox with a scriptable proxy in front
+// whose signed-in profiles talk to the proxy.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
@@ -13,7 +14,7 @@ import { DEMO_REDIRECT_URIS, type ClientRegistration } from '../../src/sandbox/c
 import { TENANT_NAMES } from '../../src/sandbox/data/index.js';
 import { headlessLogin } from '../../src/sandbox/headless-login.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
-import { loginLive, proxySandbox, type SandboxProxy } from './browser.js';
+import { deliver, followToRedirect, loginLive, proxySandbox, spawnCli, type SandboxProxy } from './browser.js';
 
 /** One profile to sign in: its name (default "default") and the landlord it signs in to. */
 export interface ProfileSignIn {
@@ -35,7 +36,9 @@ export interface SignedInOptions extends SandboxOptions {
    * further arguments (such as --dpop), where what login saves is part of the test; headless otherwise.
    */
   login?: string[];
-  /** Sets METERDATA_CREDENTIAL_STORE in env (default unset: a headless sign-in's profile names the file store itself). */
+  /** With `login`: run it as the built binary in a child process, which reaches the keychain through env (a keyring session's). */
+  bin?: boolean;
+  /** Sets METERDATA_CREDENTIAL_STORE in env (default unset: a headless sign-in's profile names the file store itself; the keychain needs `login` and `bin`). */
   credentialStore?: 'file' | 'keychain';
   /** More variables for env (SOURCE_DATE_EPOCH, test hooks). */
   env?: NodeJS.ProcessEnv;
@@ -80,25 +83,28 @@ export async function signInTo(sandbox: Sandbox, env: NodeJS.ProcessEnv, p: stri
   await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(timeoutMs), ...(name ? { profile: name } : {}), ...(client ? { clientId: client } : {}) });
 }
 
-/** Signs one profile in with `meterdata login --no-browser` (in-process) and `args`; fails the test with login's stderr unless it exits 0. */
-async function loginTo(sandbox: Sandbox, env: NodeJS.ProcessEnv, p: string | ProfileSignIn, args: string[]): Promise<void> {
+/** Signs one profile in with `meterdata login --no-browser` (in-process, or the built binary) and `args`; fails the test with login's stderr unless it exits 0. */
+async function loginTo(authUrl: string, env: NodeJS.ProcessEnv, p: string | ProfileSignIn, args: string[], bin = false): Promise<void> {
   const { name, client } = profileOf(p);
-  const argv = ['login', '--no-browser', ...(name ? ['--profile', name] : []), '--auth-url', sandbox.url, ...(client ? ['--client-id', client] : []), ...args];
-  const r = await loginLive(argv, env);
+  const argv = ['login', '--no-browser', ...(name ? ['--profile', name] : []), '--auth-url', authUrl, ...(client ? ['--client-id', client] : []), ...args];
+  const run = bin ? spawnCli(argv, env) : undefined;
+  if (run) await deliver(await followToRedirect(await run.url));
+  const r = run ? await run.done : await loginLive(argv, env);
   expect(r.code, r.stderr).toBe(0);
 }
 
 /** A sandbox (port 0, auto-consent, clock 2026-11-22 unless the options say otherwise) and a home signed in to it. */
 export async function signedIn(opts: SignedInOptions = {}): Promise<SignedIn> {
-  const { at, profiles, login, credentialStore, env: extra, homePrefix, timeoutMs, ...sandboxOptions } = opts;
+  const { at, profiles, login, bin, credentialStore, env: extra, homePrefix, timeoutMs, ...sandboxOptions } = opts;
   const sandbox = at ?? (await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', ...sandboxOptions }));
   try {
     const home = await mkdtemp(path.join(os.tmpdir(), homePrefix ?? 'md-signed-in-'));
-    const env: NodeJS.ProcessEnv = { METERDATA_HOME: home, ...(credentialStore ? { METERDATA_CREDENTIAL_STORE: credentialStore } : {}), ...extra };
+    // The home is always the fixture's own, even where `env` comes from a keyring session's.
+    const env: NodeJS.ProcessEnv = { ...(credentialStore ? { METERDATA_CREDENTIAL_STORE: credentialStore } : {}), ...extra, METERDATA_HOME: home };
     const signIn = async (p: string | ProfileSignIn = {}, more: NodeJS.ProcessEnv = {}) => {
       const before = new Set(sandbox.admin.connections().map((c) => c.sid));
       const e = { ...env, ...more };
-      await (login ? loginTo(sandbox, e, p, login) : signInTo(sandbox, e, p, timeoutMs));
+      await (login ? loginTo(sandbox.url, e, p, login, bin) : signInTo(sandbox, e, p, timeoutMs));
       return sandbox.admin.connections().find((c) => !before.has(c.sid))?.sid ?? '';
     };
     const [first = {}, ...others] = profiles ?? [];
@@ -125,8 +131,7 @@ export function setAccessExpiry(file: string, inMs = -1000): { access_token: str
 
 /** Signs `env`'s default profile in at the sandbox (with `args`, such as --dpop), then points its issuer and API at `proxyUrl`; returns the store file. */
 export async function signInBehindProxy(sandboxUrl: string, proxyUrl: string, env: NodeJS.ProcessEnv, args: string[] = []): Promise<string> {
-  const r = await loginLive(['login', '--no-browser', '--auth-url', sandboxUrl, ...args], env);
-  expect(r.code, r.stderr).toBe(0);
+  await loginTo(sandboxUrl, env, {}, args);
   await pointAt(env, proxyUrl);
   return storeFile(env);
 }
