@@ -13,7 +13,7 @@ import { setLanguage } from '../../src/i18n/index.js';
 import { runCli } from '../helpers/run-cli.js';
 import { loginLive, runLive } from '../helpers/browser.js';
 import { findEnglish } from '../helpers/catalogues.js';
-import { setAccessExpiry, storeFile } from '../helpers/signed-in.js';
+import { setAccessExpiry, signedIn, storeFile } from '../helpers/signed-in.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -54,8 +54,7 @@ describe('sign-in in German', () => {
   });
 
   it('a damaged stored sign-in: status names the field in German (exit 3), login replaces it saying so, logout clears it', async () => {
-    const env = freshEnv();
-    expect((await loginLive(['login', '--no-browser', '--auth-url', sb.url], env)).code).toBe(0);
+    const { env } = await signedIn({ at: sb, login: [], credentialStore: 'file', homePrefix: 'md-de-' });
     const rec = JSON.parse(readFileSync(storeFile(env), 'utf8'));
     writeFileSync(storeFile(env), JSON.stringify({ ...rec, refresh_intent: { at: rec.updated_at, pid: 'x', host: 'h' } }), { mode: 0o600 });
     const status = await runCli(['status'], { env: { ...env, ...GERMAN } });
@@ -98,8 +97,7 @@ describe('sign-in in German', () => {
 
 describe('status --all with a damaged profile', () => {
   it('lists it with its problem (the field named) and still checks the others; exit 3', async () => {
-    const env = freshEnv();
-    expect((await loginLive(['login', '--no-browser', '--profile', 'good', '--auth-url', sb.url], env)).code).toBe(0);
+    const { env } = await signedIn({ at: sb, login: [], profiles: ['good'], credentialStore: 'file', homePrefix: 'md-de-' });
     const config = JSON.parse(readFileSync(configFile(env), 'utf8'));
     config.profiles.bad = { ...config.profiles.good, name: 'bad', scopes: 'read:units' };
     writeFileSync(configFile(env), JSON.stringify(config));
@@ -152,10 +150,7 @@ describe('error lines in German', () => {
   });
 
   it('a connection the landlord ended: the refresh is refused, said in German (exit 3)', async () => {
-    const env = freshEnv();
-    const before = new Set(sb.admin.connections().map((c) => c.sid));
-    expect((await loginLive(['login', '--no-browser', '--auth-url', sb.url], env)).code).toBe(0);
-    const sid = sb.admin.connections().find((c) => !before.has(c.sid))!.sid;
+    const { env, sid } = await signedIn({ at: sb, login: [], credentialStore: 'file', homePrefix: 'md-de-' });
     expect(await sb.admin.disconnect(sid)).toBe(true);
     setAccessExpiry(storeFile(env));
     const tok = await runCli(['token', '--lang', 'de'], { env });

@@ -1,30 +1,20 @@
 // logout with a damaged record and with --local-only, and `status --all` with a broken profile.
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadProfile, setProfileFields } from '../../src/core/config.js';
 import { runCli } from '../helpers/run-cli.js';
-import { loginLive } from '../helpers/browser.js';
-import { sandboxBehindProxy, storeFile } from '../helpers/signed-in.js';
+import { sandboxBehindProxy, signedIn, storeFile } from '../helpers/signed-in.js';
 
 const at = sandboxBehindProxy({ autoConsent: true, admin: true, clock: '2026-11-22', oauthRateLimitPerMinute: 0 }, 'md-logout-');
 
-const newHome = () => ({ METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-logout-')), METERDATA_CREDENTIAL_STORE: 'file' });
-
-async function signIn(env: NodeJS.ProcessEnv, profile = 'default'): Promise<string> {
-  const before = new Set(at.sb.admin.connections().map((c) => c.sid));
-  const r = await loginLive(['login', '--no-browser', '--profile', profile, '--auth-url', at.sb.url], env);
-  expect(r.code, r.stderr).toBe(0);
-  return at.sb.admin.connections().find((c) => !before.has(c.sid))!.sid;
-}
+/** A fresh home (file store) whose `profile` signed in with `meterdata login --profile` at the sandbox itself. */
+const signedInHome = (profile = 'default') => signedIn({ at: at.sb, login: [], profiles: [profile], credentialStore: 'file', homePrefix: 'md-logout-' });
 
 const stateOf = (sid: string) => at.sb.admin.connections().find((c) => c.sid === sid)?.state;
 
 describe('logout', () => {
   it('clears a damaged record: no revocation attempted, says so, record and facts gone', async () => {
-    const env = newHome();
-    await signIn(env);
+    const { env } = await signedInHome();
     writeFileSync(storeFile(env), '{"refresh_tok', { mode: 0o600 });
     expect((await runCli(['status'], { env })).code).toBe(3);
     const out = await runCli(['logout'], { env });
@@ -39,8 +29,7 @@ describe('logout', () => {
   });
 
   it('--local-only sends nothing to the server and deletes the record; plain logout revokes', async () => {
-    const env = newHome();
-    const sid = await signIn(env);
+    const { env, sid } = await signedInHome();
     await setProfileFields(env, 'default', { auth_url: at.proxy.url });
     const seen = at.proxy.requests.length;
     const out = await runCli(['logout', '--local-only'], { env });
@@ -50,8 +39,7 @@ describe('logout', () => {
     expect(existsSync(storeFile(env))).toBe(false);
     expect(stateOf(sid)).toBe('connected');
 
-    const other = newHome();
-    const sid2 = await signIn(other);
+    const { env: other, sid: sid2 } = await signedInHome();
     await setProfileFields(other, 'default', { auth_url: at.proxy.url });
     const revokes = at.proxy.count('POST', '/oauth/revoke');
     const out2 = await runCli(['logout'], { env: other });
@@ -64,9 +52,9 @@ describe('logout', () => {
 
 describe('status --all', () => {
   it('lists every profile; one broken profile makes the exit code 3', async () => {
-    const env = newHome();
-    await signIn(env, 'good');
-    const badSid = await signIn(env, 'bad');
+    const good = await signedInHome('good');
+    const { env } = good;
+    const badSid = await good.signIn('bad');
     expect(await at.sb.admin.disconnect(badSid)).toBe(true);
     const text = await runCli(['status', '--all'], { env });
     expect(text.code).toBe(3);

@@ -6,8 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { openConnection } from '../../src/auth/connection.js';
 import { runCli } from '../helpers/run-cli.js';
-import { loginLive } from '../helpers/browser.js';
-import { setAccessExpiry } from '../helpers/signed-in.js';
+import { setAccessExpiry, signedIn as signedInFixture } from '../helpers/signed-in.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -18,12 +17,8 @@ afterAll(async () => sb?.close());
 const live = () => sb.admin.connections().filter((c) => c.state !== 'revoked');
 
 async function signedIn(): Promise<{ env: NodeJS.ProcessEnv; sid: string; tenant: string; file: string }> {
-  const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-refresh-')), METERDATA_CREDENTIAL_STORE: 'file' };
-  const before = new Set(sb.admin.connections().map((c) => c.sid));
-  const r = await loginLive(['login', '--no-browser', '--auth-url', sb.url], env);
-  expect(r.code, r.stderr).toBe(0);
-  const conn = sb.admin.connections().find((c) => !before.has(c.sid))!;
-  return { env, sid: conn.sid, tenant: conn.tenant_id, file: path.join(env.METERDATA_HOME, 'state', 'credentials', 'default.json') };
+  const { env, sid, file } = await signedInFixture({ at: sb, login: [], credentialStore: 'file', homePrefix: 'md-refresh-' });
+  return { env, sid, tenant: sb.admin.connections().find((c) => c.sid === sid)!.tenant_id, file };
 }
 
 const expireLocally = (file: string) => setAccessExpiry(file);

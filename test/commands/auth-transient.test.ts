@@ -1,14 +1,11 @@
 // Transient failures of a refresh never wipe or damage the stored sign-in; a refresh whose
 // answer was lost after it may have reached the server is never sent again.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { getGlobalDispatcher, MockAgent, setGlobalDispatcher, type Dispatcher } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/run-cli.js';
-import { loginLive } from '../helpers/browser.js';
-import { setAccessExpiry, storeFile } from '../helpers/signed-in.js';
+import { setAccessExpiry, signedIn as signedInFixture } from '../helpers/signed-in.js';
 
 let sb: Sandbox;
 let original: Dispatcher;
@@ -20,9 +17,7 @@ afterEach(() => setGlobalDispatcher(original));
 afterAll(async () => sb?.close());
 
 async function signedIn() {
-  const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-transient-')), METERDATA_CREDENTIAL_STORE: 'file' };
-  expect((await loginLive(['login', '--no-browser', '--auth-url', sb.url], env)).code).toBe(0);
-  const file = storeFile(env);
+  const { env, file } = await signedInFixture({ at: sb, login: [], credentialStore: 'file', homePrefix: 'md-transient-' });
   return { env, file, rec: setAccessExpiry(file) };
 }
 

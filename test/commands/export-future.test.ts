@@ -1,22 +1,18 @@
 // The future-contract sandbox (unknown metrics, unit types, statuses, baseline origins):
 // unknown values outside what billing reads still reach review.csv, each once.
-import { mkdtemp, readFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headlessLogin } from '../../src/sandbox/headless-login.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/run-cli.js';
+import { signedIn } from '../helpers/signed-in.js';
 
 let sandbox: Sandbox;
 let home: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 40, futureContract: true });
-  home = await mkdtemp(path.join(os.tmpdir(), 'md-export-future-'));
-  env = { METERDATA_HOME: home };
-  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(30_000) });
+  ({ sandbox, home, env } = await signedIn({ units: 40, futureContract: true, homePrefix: 'md-export-future-' }));
 });
 afterAll(async () => sandbox?.close());
 

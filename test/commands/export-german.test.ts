@@ -5,9 +5,10 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { findEnglish } from '../helpers/catalogues.js';
-import { signIn, tenantClients } from '../helpers/portfolio.js';
+import { tenantClients } from '../helpers/portfolio.js';
+import { signedIn } from '../helpers/signed-in.js';
 import { runCli } from '../helpers/run-cli.js';
 
 let sandbox: Sandbox;
@@ -15,11 +16,7 @@ let home: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 30, rateLimitPerMinute: 0, oauthRateLimitPerMinute: 0, clients: tenantClients() });
-  home = await mkdtemp(path.join(os.tmpdir(), 'md-export-de-'));
-  env = { METERDATA_HOME: home };
-  await signIn(sandbox, env, 'default', 0);
-  await signIn(sandbox, env, 'sued', 1);
+  ({ sandbox, home, env } = await signedIn({ units: 30, rateLimitPerMinute: 0, oauthRateLimitPerMinute: 0, clients: tenantClients(), profiles: [{ name: 'default', tenant: 0 }, { name: 'sued', tenant: 1 }], homePrefix: 'md-export-de-' }));
 }, 60_000);
 afterAll(async () => sandbox?.close());
 

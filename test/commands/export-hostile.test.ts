@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pageOf, problem, startFakeApi, type FakeApi } from '../helpers/fake-api-server.js';
 import { runCli } from '../helpers/run-cli.js';
-import { aProperty, aUnit, aWhoAmI, uuid } from '../unit/builders.js';
+import { aProperty, aUnit, aWhoAmI, uuid } from '../helpers/builders.js';
 
 // C0 but newline, DEL, C1, bidi controls
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;

@@ -1,23 +1,19 @@
 // The --out folder (issues 11, 14): a re-run into the same --out folder must never leave
 // the files of two configurations side by side. The template file is named by its path in
 // the export's identity, so editing it (a table dropped, a file renamed) keeps the identity.
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headlessLogin } from '../../src/sandbox/headless-login.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/run-cli.js';
+import { signedIn } from '../helpers/signed-in.js';
 
 let sandbox: Sandbox;
 let home: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 4 });
-  home = await mkdtemp(path.join(os.tmpdir(), 'md-out-folder-'));
-  env = { METERDATA_HOME: home };
-  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: new AbortController().signal });
+  ({ sandbox, home, env } = await signedIn({ units: 4, homePrefix: 'md-out-folder-' }));
 });
 afterAll(async () => sandbox?.close());
 

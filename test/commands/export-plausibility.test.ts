@@ -3,13 +3,12 @@
 // folder written with the German template,
 // and a resumed run that fetches no comparison answer twice.
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headlessLogin } from '../../src/sandbox/headless-login.js';
 import { parseCsv } from '../../src/plausibility/index.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/run-cli.js';
+import { signedIn } from '../helpers/signed-in.js';
 
 let sandbox: Sandbox;
 let home: string;
@@ -18,10 +17,7 @@ const CONSUMPTION = 'GET /usage-units/{id}/consumption';
 const count = () => sandbox.log.byEndpoint.get(CONSUMPTION) ?? 0;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 40, admin: true });
-  home = await mkdtemp(path.join(os.tmpdir(), 'md-export-plausibility-'));
-  env = { METERDATA_HOME: home, SOURCE_DATE_EPOCH: '1767225600' };
-  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: new AbortController().signal });
+  ({ sandbox, home, env } = await signedIn({ units: 40, admin: true, homePrefix: 'md-export-plausibility-', env: { SOURCE_DATE_EPOCH: '1767225600' } }));
 });
 afterAll(async () => sandbox?.close());
 

@@ -2,12 +2,12 @@
 // shared --out or the state folder): the record of finished profiles and a kept profile's
 // manifest. Neither may stop the run waiting for a writer; a hang fails by the test timeout.
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { signIn, tenantClients } from '../helpers/portfolio.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { tenantClients } from '../helpers/portfolio.js';
+import { signedIn } from '../helpers/signed-in.js';
 import { runCli } from '../helpers/run-cli.js';
 
 let sandbox: Sandbox;
@@ -15,10 +15,7 @@ let home: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 10, admin: true, rateLimitPerMinute: 0, oauthRateLimitPerMinute: 0, clients: tenantClients() });
-  home = await mkdtemp(path.join(os.tmpdir(), 'md-portfolio-planted-'));
-  env = { METERDATA_HOME: home, SOURCE_DATE_EPOCH: '1795000000' };
-  await signIn(sandbox, env, 'nord', 0);
+  ({ sandbox, home, env } = await signedIn({ units: 10, admin: true, rateLimitPerMinute: 0, oauthRateLimitPerMinute: 0, clients: tenantClients(), profiles: [{ name: 'nord', tenant: 0 }], homePrefix: 'md-portfolio-planted-', env: { SOURCE_DATE_EPOCH: '1795000000' } }));
 });
 afterAll(async () => sandbox?.close());
 

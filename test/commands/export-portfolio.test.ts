@@ -6,6 +6,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { EMPTY_PROPERTY_NAME } from '../../src/sandbox/data/generic.js';
 import { TENANT_NAMES } from '../../src/sandbox/data/index.js';
 import { folderBytes, liveSid, signIn, TENANT_CLIENTS, tenantClients } from '../helpers/portfolio.js';
+import { signedIn } from '../helpers/signed-in.js';
 import { findEnglish } from '../helpers/catalogues.js';
 import { runCli } from '../helpers/run-cli.js';
 
@@ -16,11 +17,7 @@ let home: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 40, admin: true, rateLimitPerMinute: 0, oauthRateLimitPerMinute: 0, clients: tenantClients() });
-  home = await mkdtemp(path.join(os.tmpdir(), 'md-portfolio-'));
-  env = { METERDATA_HOME: home, SOURCE_DATE_EPOCH: '1795000000' };
-  await signIn(sandbox, env, 'nord', 0);
-  await signIn(sandbox, env, 'sued', 1);
+  ({ sandbox, home, env } = await signedIn({ units: 40, admin: true, rateLimitPerMinute: 0, oauthRateLimitPerMinute: 0, clients: tenantClients(), profiles: [{ name: 'nord', tenant: 0 }, { name: 'sued', tenant: 1 }], homePrefix: 'md-portfolio-', env: { SOURCE_DATE_EPOCH: '1795000000' } }));
 });
 afterAll(async () => sandbox?.close());
 

@@ -1,25 +1,21 @@
 // The files read on their own (issue 11): the run's language against the template's layout,
 // names beside the ids in review.csv, readings.csv and segments.csv, and --unit-refs end to end.
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headlessLogin } from '../../src/sandbox/headless-login.js';
 import { parseCsv } from '../../src/plausibility/index.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { findEnglish } from '../helpers/catalogues.js';
 import { runCli } from '../helpers/run-cli.js';
+import { signedIn } from '../helpers/signed-in.js';
 
 let sandbox: Sandbox;
 let home: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 12, admin: true });
-  home = await mkdtemp(path.join(os.tmpdir(), 'md-sheets-'));
-  env = { METERDATA_HOME: home };
-  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: new AbortController().signal });
+  ({ sandbox, home, env } = await signedIn({ units: 12, admin: true, homePrefix: 'md-sheets-' }));
 });
 afterAll(async () => sandbox?.close());
 

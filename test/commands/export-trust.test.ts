@@ -3,15 +3,14 @@
 // file holds Infinity; an answer for another object or range stops with exit 5 and
 // nothing committed; the summary says when nothing had data and when the service
 // shortened the range, and the default folder and the manifest carry the effective range.
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headlessLogin } from '../../src/sandbox/headless-login.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { startRewritingProxy, type Rewrite } from '../helpers/rewriting-proxy.js';
 import { runCli } from '../helpers/run-cli.js';
+import { signedIn } from '../helpers/signed-in.js';
 
 /** The sandbox runs on this computer's date, so its "last completed month" is the client's. */
 const TODAY = new Date();
@@ -29,10 +28,7 @@ let env: NodeJS.ProcessEnv;
 let token: string;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: TODAY.toISOString().slice(0, 10), units: 12 });
-  home = await mkdtemp(path.join(os.tmpdir(), 'md-export-trust-'));
-  env = { METERDATA_HOME: home };
-  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(30_000) });
+  ({ sandbox, home, env } = await signedIn({ clock: TODAY.toISOString().slice(0, 10), units: 12, homePrefix: 'md-export-trust-' }));
   token = (await runCli(['token'], { env, cwd: home })).stdout.trim();
 }, 60_000);
 afterAll(async () => sandbox?.close());

@@ -1,26 +1,24 @@
 // The workbook shows every finding that asks for action where it applies (docs/export.md,
 // "Findings in the workbook"): read back from the written billing.xlsx with exceljs and
 // checked against review.csv and plausibility.csv of the same export.
-import { mkdtemp, readFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { valueWord } from '../../src/billing/texts-values.js';
 import { FLAG_SEVERITY, type FlagCode } from '../../src/billing/types.js';
 import { parseCsv } from '../../src/plausibility/index.js';
-import { headlessLogin } from '../../src/sandbox/headless-login.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/run-cli.js';
+import { signedIn } from '../helpers/signed-in.js';
 
 let sandbox: Sandbox;
 let out: string;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22' });
-  const home = await mkdtemp(path.join(os.tmpdir(), 'md-marks-'));
-  const env = { METERDATA_HOME: home };
-  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(30_000) });
+  const at = await signedIn({ homePrefix: 'md-marks-' });
+  sandbox = at.sandbox;
+  const { home, env } = at;
   out = path.join(home, 'out');
   const r = await runCli(['export', '--year', '2025', '--compare', '2024', '--out', out], { env, cwd: home });
   expect(r.code, r.stderr).toBe(0);

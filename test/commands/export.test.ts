@@ -1,20 +1,16 @@
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headlessLogin } from '../../src/sandbox/headless-login.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/run-cli.js';
+import { signedIn } from '../helpers/signed-in.js';
 
 let sandbox: Sandbox;
 let home: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 40, admin: true });
-  home = await mkdtemp(path.join(os.tmpdir(), 'md-export-'));
-  env = { METERDATA_HOME: home };
-  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: new AbortController().signal });
+  ({ sandbox, home, env } = await signedIn({ units: 40, admin: true, homePrefix: 'md-export-' }));
 });
 afterAll(async () => sandbox?.close());
 

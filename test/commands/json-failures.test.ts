@@ -2,24 +2,21 @@
 // stderr: {outcome: "failed", exit_code, error{code, message, hint}}, the keys of the
 // portfolio's failed profile, so that a script reads the failure's code (e.g. a full disk's
 // EXPORT_WRITE_FAILED) where it reads the command's answers. Before, stdout stayed empty.
-import { writeFile, mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OutputSet } from '../../src/export/output.js';
-import { headlessLogin } from '../../src/sandbox/headless-login.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
+import { signedIn } from '../helpers/signed-in.js';
 
 let sandbox: Sandbox;
 let home: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 6 });
-  home = await mkdtemp(path.join(os.tmpdir(), 'md-json-failures-'));
-  env = { METERDATA_HOME: home };
-  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(30_000) });
+  ({ sandbox, home, env } = await signedIn({ units: 6, homePrefix: 'md-json-failures-' }));
 });
 afterAll(async () => sandbox?.close());
 

@@ -7,19 +7,17 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headlessLogin } from '../../src/sandbox/headless-login.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { ROOT } from '../helpers/bin.js';
 import { runCli } from '../helpers/run-cli.js';
+import { signedIn } from '../helpers/signed-in.js';
 
 let sandbox: Sandbox;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   // `npm run sandbox`'s data set (default seed and size); no rate limit, so the test does not wait for the pacing
-  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', rateLimitPerMinute: 0 });
-  env = { METERDATA_HOME: await mkdtemp(path.join(os.tmpdir(), 'md-readme-')) };
-  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(30_000) });
+  ({ sandbox, env } = await signedIn({ rateLimitPerMinute: 0, homePrefix: 'md-readme-' }));
 });
 afterAll(async () => sandbox?.close());
 

@@ -15,7 +15,7 @@ import { generateDataset } from '../../src/sandbox/data/index.js';
 import { headlessLogin } from '../../src/sandbox/headless-login.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { DEFAULT_BENCHMARK, classifyPlant, propertyUvi, type PropertyUvi, type ServiceMonth } from '../../src/uvi/index.js';
-import { collect } from '../unit/api-fixtures.js';
+import { collect } from '../helpers/api-fixtures.js';
 import { findEnglish } from '../helpers/catalogues.js';
 import { runCli } from '../helpers/run-cli.js';
 import { startCommand, stopCommands } from '../helpers/sandbox-command.js';

@@ -1,17 +1,16 @@
 // One order of a Property's units in every file and in browse: residential units by
 // name (naturally: "WE 2" before "WE 10"), then commercial, common areas, technical.
-import { mkdtemp, readFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import { openConnection } from '../../src/auth/connection.js';
 import { billProperty, compareNames, compareUnits, flagText } from '../../src/billing/index.js';
-import { headlessLogin } from '../../src/sandbox/headless-login.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { createBrowseData } from '../../src/tui/data.js';
 import { propertyScreen } from '../../src/tui/screens-list.js';
 import { runCli } from '../helpers/run-cli.js';
+import { signedIn } from '../helpers/signed-in.js';
 
 describe('the unit order', () => {
   it('compares names naturally and byte-stably', () => {
@@ -31,10 +30,7 @@ describe('billing.csv and browse list a Property’s units in the same order (sa
   let home: string;
   let env: NodeJS.ProcessEnv;
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 40 });
-    home = await mkdtemp(path.join(os.tmpdir(), 'md-order-'));
-    env = { METERDATA_HOME: home };
-    await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: new AbortController().signal });
+    ({ sandbox, home, env } = await signedIn({ units: 40, homePrefix: 'md-order-' }));
   });
   afterAll(async () => sandbox?.close());
 

@@ -1,7 +1,7 @@
 // Range rules, segments, baselines, shares and every special data case of the default data set,
 // checked by value through /v1 (plain fetch) and against the raw model where that is independent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { musterstrasse, startApi, sum, type Harness } from './helpers/api-harness.js';
+import { musterstrasse, startApi, sum, type Harness } from '../helpers/api-harness.js';
 
 let h: Harness;
 let m: Awaited<ReturnType<typeof musterstrasse>>;

@@ -1,7 +1,7 @@
 // The nine /v1 endpoints of the sandbox against contract 1.0.0-rc.3: fields, nullability,
 // omission rules, pagination, filters and the property whitelist. Plain fetch over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { musterstrasse, startApi, walk, type Harness } from './helpers/api-harness.js';
+import { musterstrasse, startApi, walk, type Harness } from '../helpers/api-harness.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 let h: Harness;

@@ -2,7 +2,7 @@
 // headers, the rate limit, fault injection and future-contract mode.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFaultSpecs } from '../../src/sandbox/api/index.js';
-import { musterstrasse, startApi, type Got, type Harness } from './helpers/api-harness.js';
+import { musterstrasse, startApi, type Got, type Harness } from '../helpers/api-harness.js';
 
 const TYPE = (code: string) => `https://developer.example/errors/#${code}`;
 function expectProblem(r: Got, status: number, code: string, instance: string) {

@@ -3,7 +3,7 @@
 // api-harness.ts: proves the validator, the registry and the API fit together.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { authorize, connect, dpopKey, dpopProof, erpClientId, redeem, type Tokens } from './helpers/sandbox-oauth.js';
+import { authorize, connect, dpopKey, dpopProof, erpClientId, redeem, type Tokens } from '../helpers/sandbox-oauth.js';
 
 const TYPE = (code: string) => `https://developer.example/errors/#${code}`;
 

@@ -2,7 +2,7 @@
 // server, then reads with plain fetch. Checks the API and auth server fit together.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { connect } from './helpers/sandbox-oauth.js';
+import { connect } from '../helpers/sandbox-oauth.js';
 
 let sb: Sandbox;
 let token: string;

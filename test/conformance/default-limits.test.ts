@@ -2,7 +2,7 @@
 // minute per connection, 60 /oauth/authorize requests per minute per caller address.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { authorizeUrl, connect, pkce } from './helpers/sandbox-oauth.js';
+import { authorizeUrl, connect, pkce } from '../helpers/sandbox-oauth.js';
 
 /** Runs `n` tasks with at most `width` in flight; results in task order. */
 async function pool<T>(n: number, width: number, task: (i: number) => Promise<T>): Promise<T[]> {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { hashClientSecret } from '../../src/sandbox/clients.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { assertionForm, authorize, basic, clientAssertion, connect, dpopKey, dpopProof, erpClientId, postForm, redeem, refresh, testKey, whoami } from './helpers/sandbox-oauth.js';
+import { assertionForm, authorize, basic, clientAssertion, connect, dpopKey, dpopProof, erpClientId, postForm, redeem, refresh, testKey, whoami } from '../helpers/sandbox-oauth.js';
 
 const adminFetch = async (sb: Sandbox, method: string, path: string, body?: unknown) => {
   const res = await fetch(`${sb.url}${path}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });

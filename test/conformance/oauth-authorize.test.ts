@@ -1,7 +1,7 @@
 // Discovery, the authorization request and the consent screen (Authentication section).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { authorize, authorizeUrl, connect, CookieJar, DEMO_CLIENT, DEMO_REDIRECT, get, redeem, whoami } from './helpers/sandbox-oauth.js';
+import { authorize, authorizeUrl, connect, CookieJar, DEMO_CLIENT, DEMO_REDIRECT, get, redeem, whoami } from '../helpers/sandbox-oauth.js';
 
 let sb: Sandbox;
 beforeAll(async () => {

@@ -14,7 +14,7 @@ import {
   testKey,
   type FlowResult,
   type TestKey,
-} from './helpers/sandbox-oauth.js';
+} from '../helpers/sandbox-oauth.js';
 
 const SECRET = 'p@ss:w/rd +ü%';
 const basicId = erpClientId();

@@ -2,7 +2,7 @@
 import { exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { authorize, DEMO_CLIENT, dpopKey, dpopProof, erpClientId, redeem, refresh, whoami, type DpopKey, type Tokens } from './helpers/sandbox-oauth.js';
+import { authorize, DEMO_CLIENT, dpopKey, dpopProof, erpClientId, redeem, refresh, whoami, type DpopKey, type Tokens } from '../helpers/sandbox-oauth.js';
 
 const boundClient = erpClientId();
 let sb: Sandbox;

@@ -1,7 +1,7 @@
 // The OAuth error table (Errors -> OAuth errors): each code with its HTTP status and body shape.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { authorize, DEMO_CLIENT, DEMO_REDIRECT, postForm, redeem, type TokenAnswer } from './helpers/sandbox-oauth.js';
+import { authorize, DEMO_CLIENT, DEMO_REDIRECT, postForm, redeem, type TokenAnswer } from '../helpers/sandbox-oauth.js';
 
 let sb: Sandbox;
 beforeAll(async () => {

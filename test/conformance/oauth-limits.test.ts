@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { hashClientSecret } from '../../src/sandbox/clients.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { authorizeUrl, basic, erpClientId } from './helpers/sandbox-oauth.js';
+import { authorizeUrl, basic, erpClientId } from '../helpers/sandbox-oauth.js';
 
 const LIMIT = 4;
 const SECRET = 'limit-secret';

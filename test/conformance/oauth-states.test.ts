@@ -1,7 +1,7 @@
 // Every row of the spec's client-connection state table, plus the token lifetimes.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { authorize, connect, postForm, redeem, refresh, whoami, type Tokens } from './helpers/sandbox-oauth.js';
+import { authorize, connect, postForm, redeem, refresh, whoami, type Tokens } from '../helpers/sandbox-oauth.js';
 
 const DAY = 24 * 3600 * 1000;
 let sb: Sandbox;

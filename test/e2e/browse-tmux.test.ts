@@ -8,13 +8,12 @@
 // docs/browse.md is written raw to test/.tmp/browse-panes/ (test/e2e/browse-doc-panes.mjs
 // puts them into the docs).
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { headlessLogin } from '../../src/sandbox/headless-login.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox, SandboxOptions } from '../../src/sandbox/server.js';
 import { findEnglish } from '../helpers/catalogues.js';
+import { signedIn } from '../helpers/signed-in.js';
 import { terminal, tmuxOn } from '../helpers/tmux-pane.js';
 import { requireTool } from '../helpers/tools.js';
 
@@ -23,12 +22,6 @@ const panesDir = new URL('../.tmp/browse-panes/', import.meta.url).pathname;
 // A server of our own, so the test never touches anyone's tmux sessions.
 const socket = `meterdata-browse-${process.pid}`;
 const tmux = tmuxOn(socket);
-
-async function signedIn(sandbox: Sandbox): Promise<string> {
-  const home = await mkdtemp(path.join(os.tmpdir(), 'md-browse-'));
-  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env: { METERDATA_HOME: home }, signal: AbortSignal.timeout(60_000) });
-  return home;
-}
 
 function start(session: string, home: string, size: [number, number], env = '', lang: 'en' | 'de' = 'en') {
   const command = `cd ${home} && env METERDATA_HOME=${home} NO_COLOR=1 ${env} ${process.execPath} ${bin} browse --year 2025 --lang ${lang}; echo EXIT=$?; sleep 60`;
@@ -46,10 +39,11 @@ afterAll(async () => {
   await Promise.all(sandboxes.map((s) => s.close()));
 });
 
-async function sandboxWith(opts: Parameters<typeof startSandbox>[0] = {}): Promise<Sandbox> {
-  const s = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', ...opts });
-  sandboxes.push(s);
-  return s;
+/** A sandbox of the walk's own (closed after the file) and the METERDATA_HOME signed in to it. */
+async function signedInHome(opts: SandboxOptions = {}): Promise<string> {
+  const at = await signedIn({ ...opts, homePrefix: 'md-browse-' });
+  sandboxes.push(at.sandbox);
+  return at.home;
 }
 
 describe('meterdata browse in a terminal', () => {
@@ -109,7 +103,7 @@ describe('meterdata browse in a terminal', () => {
     requireTool(ctx, 'tmux', 'the end-to-end test of `meterdata browse` runs it in a tmux pane');
     expect(existsSync(new URL('../../dist/cli.js', import.meta.url)), 'build first: npm run build').toBe(true);
     const w = WORDS[lang];
-    const home = await signedIn(await sandboxWith());
+    const home = await signedInHome();
     const t = start(`wide-${lang}`, home, [100, 30], '', lang);
     // Every pane of the German walk is German: no English phrase of any catalogue.
     const seen = async (pane: string) => {
@@ -193,7 +187,7 @@ describe('meterdata browse in a terminal', () => {
 
   it('works at 80x24 with keys arriving several at once, and keeps the panes for the docs', async (ctx) => {
     requireTool(ctx, 'tmux', 'the end-to-end test of `meterdata browse` runs it in a tmux pane');
-    const home = await signedIn(await sandboxWith());
+    const home = await signedInHome();
     const t = start('narrow', home, [80, 24]);
 
     await t.save('properties', await t.waitFor((p) => p.includes('Musterstraße 1-5') && p.includes('q quit'), 'the Properties'));
@@ -256,7 +250,7 @@ describe('meterdata browse in a terminal', () => {
 
   it('Ctrl-C typed in the browser ends it like the signal does: exit 130', async (ctx) => {
     requireTool(ctx, 'tmux', 'the end-to-end test of `meterdata browse` runs it in a tmux pane');
-    const home = await signedIn(await sandboxWith());
+    const home = await signedInHome();
     const t = start('ctrl-c', home, [80, 24]);
     await t.waitFor((p) => p.includes('Musterstraße 1-5') && p.includes('q quit'), 'the Properties');
     await t.keys('C-c');
@@ -266,7 +260,7 @@ describe('meterdata browse in a terminal', () => {
 
   it('shows the wait while the service rate-limits, and a signed-out screen', async (ctx) => {
     requireTool(ctx, 'tmux', 'the end-to-end test of `meterdata browse` runs it in a tmux pane');
-    const home = await signedIn(await sandboxWith({ rateLimitPerMinute: 12 }));
+    const home = await signedInHome({ rateLimitPerMinute: 12 });
     const t = start('limited', home, [80, 24]);
     await t.waitFor((p) => p.includes('Musterstraße 1-5'), 'the Properties');
     await t.chunk('/Musterstraße 1-5', 'Enter', 'Enter');

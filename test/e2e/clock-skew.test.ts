@@ -9,8 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { assertBuilt, runBin } from '../helpers/bin.js';
-import { loginLive } from '../helpers/browser.js';
-import { setAccessExpiry, storeFile } from '../helpers/signed-in.js';
+import { setAccessExpiry, signedIn } from '../helpers/signed-in.js';
 
 let sb: Sandbox;
 let shift: string;
@@ -34,11 +33,8 @@ afterAll(async () => sb?.close());
 const stateOf = (sid: string) => sb.admin.connections().find((c) => c.sid === sid)?.state;
 
 async function signedInWithDpop() {
-  const before = new Set(sb.admin.connections().map((c) => c.sid));
-  const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-clock-')), METERDATA_CREDENTIAL_STORE: 'file' };
-  const r = await loginLive(['login', '--no-browser', '--dpop', '--auth-url', sb.url], env);
-  expect(r.code, r.stderr).toBe(0);
-  return { env, file: storeFile(env), sid: sb.admin.connections().find((c) => !before.has(c.sid))!.sid };
+  const { env, file, sid } = await signedIn({ at: sb, login: ['--dpop'], credentialStore: 'file', homePrefix: 'md-clock-' });
+  return { env, file, sid };
 }
 
 const skewed = (env: NodeJS.ProcessEnv, minutes: number) => ({ ...env, NODE_OPTIONS: `--import=${pathToFileURL(shift).href}`, TEST_CLOCK_OFFSET_MS: String(minutes * 60_000) });

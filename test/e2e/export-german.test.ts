@@ -5,10 +5,11 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { assertBuilt, runBin } from '../helpers/bin.js';
 import { findEnglish } from '../helpers/catalogues.js';
-import { signIn, tenantClients } from '../helpers/portfolio.js';
+import { tenantClients } from '../helpers/portfolio.js';
+import { signedIn } from '../helpers/signed-in.js';
 
 let sandbox: Sandbox;
 let home: string;
@@ -16,11 +17,7 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   assertBuilt();
-  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 30, rateLimitPerMinute: 0, oauthRateLimitPerMinute: 0, clients: tenantClients() });
-  home = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-de-'));
-  env = { METERDATA_HOME: home, SOURCE_DATE_EPOCH: '1767225600' };
-  await signIn(sandbox, env, 'default', 0);
-  await signIn(sandbox, env, 'sued', 1);
+  ({ sandbox, home, env } = await signedIn({ units: 30, rateLimitPerMinute: 0, oauthRateLimitPerMinute: 0, clients: tenantClients(), profiles: [{ name: 'default', tenant: 0 }, { name: 'sued', tenant: 1 }], homePrefix: 'md-e2e-de-', env: { SOURCE_DATE_EPOCH: '1767225600' } }));
 }, 60_000);
 afterAll(async () => sandbox?.close());
 

@@ -2,16 +2,15 @@
 // comparison year fetched (`--compare 2024`) and read from an earlier run's folder
 // (`--compare DIR`), which must give the same findings. Needs `npm run build`.
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headlessLogin } from '../../src/sandbox/headless-login.js';
 import { parseCsv } from '../../src/plausibility/index.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { runBin } from '../helpers/bin.js';
+import { signedIn } from '../helpers/signed-in.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const EPOCH = '1767225600';
@@ -31,10 +30,7 @@ const count = (endpoint: string) => sandbox.log.byEndpoint.get(endpoint) ?? 0;
 
 beforeAll(async () => {
   if (!existsSync(path.join(ROOT, 'dist/cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
-  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22' });
-  home = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-plausibility-'));
-  env = { METERDATA_HOME: home, SOURCE_DATE_EPOCH: EPOCH };
-  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(30_000) });
+  ({ sandbox, home, env } = await signedIn({ homePrefix: 'md-e2e-plausibility-', env: { SOURCE_DATE_EPOCH: EPOCH } }));
 }, 60_000);
 afterAll(async () => sandbox?.close());
 

@@ -1,15 +1,13 @@
 // 20 profiles kept in a real Secret Service (private dbus-daemon + gnome-keyring) all
 // refresh at the same moment in one portfolio export of the built binary: none stalls,
 // each keeps its own rotated record. Needs `npm run build`.
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMPTY_PROPERTY_NAME } from '../../src/sandbox/data/generic.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { assertBuilt, deliver, followToRedirect, spawnCli } from '../helpers/browser.js';
+import { assertBuilt, spawnCli } from '../helpers/browser.js';
 import { hasKeyringTools, requireKeyringTools, startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
-import { TENANT_CLIENTS, tenantClients } from '../helpers/portfolio.js';
+import { signedIn, tenantClients } from '../helpers/signed-in.js';
 
 let sb: Sandbox;
 let ks: KeyringSession | undefined;
@@ -26,15 +24,9 @@ afterAll(async () => {
 describe('portfolio export with the keychain store', () => {
   it('20 profiles whose access tokens expired refresh at once through the Secret Service', async (ctx) => {
     requireKeyringTools(ctx, 'the keychain path runs against a real Secret Service');
-    const home = mkdtempSync(path.join(os.tmpdir(), 'md-kc-portfolio-'));
-    const env = { ...ks!.env, METERDATA_HOME: home };
     const names = Array.from({ length: 20 }, (_, i) => `k${String(i + 1).padStart(2, '0')}`);
-    for (const n of names) {
-      const login = spawnCli(['login', '--no-browser', '--auth-url', sb.url, '--client-id', TENANT_CLIENTS[1]!, '--profile', n], env);
-      await deliver(await followToRedirect(await login.url));
-      const r = await login.done;
-      expect(r.code, r.stderr).toBe(0);
-    }
+    const profiles = names.map((name) => ({ name, tenant: 1 }));
+    const { env, home } = await signedIn({ at: sb, login: [], bin: true, profiles, env: ks!.env, homePrefix: 'md-kc-portfolio-' });
     const stored = (n: string) => JSON.parse(ks!.secretTool(['lookup', 'service', 'meterdata', 'username', `${n}@${home}`])) as { refresh_token: string };
     const before = new Map(names.map((n) => [n, stored(n).refresh_token]));
     // two hours on: every access token has expired at the service, so each profile's first request is refused and refreshes

@@ -2,14 +2,15 @@
 // disconnected by its landlord in the middle. Each folder must hold exactly what a
 // single-profile export of that profile writes. Needs `npm run build`.
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { runBin } from '../helpers/bin.js';
 import { folderBytes, liveSid, signIn, tenantClients } from '../helpers/portfolio.js';
+import { signedIn } from '../helpers/signed-in.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // The sandbox's limit is off: the client paces itself at this rate (the files do not depend on it).
@@ -20,12 +21,7 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   if (!existsSync(path.join(ROOT, 'dist/cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
-  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 120, admin: true, rateLimitPerMinute: 0, clients: tenantClients() });
-  home = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-portfolio-'));
-  env = { METERDATA_HOME: home, SOURCE_DATE_EPOCH: '1767225600' };
-  await signIn(sandbox, env, 'nord', 0);
-  await signIn(sandbox, env, 'sued', 1);
-  await signIn(sandbox, env, 'spaet', 0);
+  ({ sandbox, home, env } = await signedIn({ units: 120, admin: true, rateLimitPerMinute: 0, clients: tenantClients(), profiles: [{ name: 'nord', tenant: 0 }, { name: 'sued', tenant: 1 }, { name: 'spaet', tenant: 0 }], homePrefix: 'md-e2e-portfolio-', env: { SOURCE_DATE_EPOCH: '1767225600' } }));
 }, 60_000);
 afterAll(async () => sandbox?.close());
 

@@ -2,15 +2,14 @@
 // get a summary line of their own; the default folder and the manifest carry the
 // effective range. Needs `npm run build` (npm test does it).
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headlessLogin } from '../../src/sandbox/headless-login.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { runBin } from '../helpers/bin.js';
 import { startRewritingProxy } from '../helpers/rewriting-proxy.js';
+import { signedIn } from '../helpers/signed-in.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** The sandbox runs on this computer's date, so its "last completed month" is the binary's. */
@@ -28,10 +27,7 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   if (!existsSync(path.join(ROOT, 'dist/cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
-  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: TODAY.toISOString().slice(0, 10), units: 8 });
-  home = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-range-'));
-  env = { METERDATA_HOME: home, METERDATA_CREDENTIAL_STORE: 'file' };
-  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(30_000) });
+  ({ sandbox, home, env } = await signedIn({ clock: TODAY.toISOString().slice(0, 10), units: 8, homePrefix: 'md-e2e-range-', credentialStore: 'file' }));
 }, 60_000);
 afterAll(async () => sandbox?.close());
 

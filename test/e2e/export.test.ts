@@ -1,30 +1,24 @@
 // The built binary against the sandbox over real HTTP: totals, faults, future contract,
 // kill-and-resume, withdrawn access. Needs `npm run build` (npm test does it).
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headlessLogin } from '../../src/sandbox/headless-login.js';
 import { miOf } from '../../src/sandbox/data/dates.js';
 import { weightedValue } from '../../src/sandbox/data/index.js';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+import type { Sandbox, SandboxOptions } from '../../src/sandbox/server.js';
 import { runBin } from '../helpers/bin.js';
 import { runCli } from '../helpers/run-cli.js';
+import { signedIn } from '../helpers/signed-in.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const EPOCH = '1767225600'; // 2026-01-01T00:00:00Z: same export time in every run below
 const FINAL = ['billing.csv', 'billing.xlsx', 'meterdata-manifest.json', 'plant-points.csv', 'plausibility.csv', 'readings.csv', 'review.csv', 'segments.csv'];
 
-async function signedIn(opts: SandboxOptions = {}): Promise<{ sandbox: Sandbox; env: NodeJS.ProcessEnv; home: string }> {
-  const sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', ...opts });
-  const home = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-export-'));
-  const env = { METERDATA_HOME: home, SOURCE_DATE_EPOCH: EPOCH };
-  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(30_000) });
-  return { sandbox, env, home };
-}
+/** A sandbox of the test's own and a home signed in to it, exporting at the same time in every run. */
+const fresh = (opts: SandboxOptions = {}) => signedIn({ ...opts, homePrefix: 'md-e2e-export-', env: { SOURCE_DATE_EPOCH: EPOCH } });
 
 async function files(dir: string): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>();
@@ -52,7 +46,7 @@ afterAll(async () => {
 
 describe('meterdata export (built binary, sandbox)', () => {
   it('bills what the sandbox data adds up to', async () => {
-    const { sandbox, env, home } = await signedIn();
+    const { sandbox, env, home } = await fresh();
     started.push(sandbox);
     const out = path.join(home, 'out');
     const before = sandbox.log.total;
@@ -120,7 +114,7 @@ describe('meterdata export (built binary, sandbox)', () => {
   }, 120_000);
 
   it('writes the same bytes in one thread (in-process, as the tests and the browser run it) as the binary does with its worker threads', async () => {
-    const { sandbox, env, home } = await signedIn();
+    const { sandbox, env, home } = await fresh();
     started.push(sandbox);
     const out = path.join(home, 'out-in-process');
     const r = await runCli(['export', '--year', '2025', '--out', out], { env });
@@ -129,7 +123,7 @@ describe('meterdata export (built binary, sandbox)', () => {
   });
 
   it('refuses a bad METERDATA_EXPORT_HEAP_MB before any request, naming the fix', async () => {
-    const { sandbox, env, home } = await signedIn();
+    const { sandbox, env, home } = await fresh();
     started.push(sandbox);
     const before = sandbox.log.total;
     const r = await runBin(['export', '--year', '2025', '--out', path.join(home, 'out')], { ...env, METERDATA_EXPORT_HEAP_MB: '64' });
@@ -140,7 +134,7 @@ describe('meterdata export (built binary, sandbox)', () => {
 
   it('writes the same bytes under injected 429s, 5xx, resets and truncated bodies', async () => {
     // At fixed request numbers, never the first (the sign-in's own /whoami).
-    const { sandbox, env, home } = await signedIn({ faults: ['429@3,9,17,26,40', '500@5,14,33', '503@7,21,45', 'drop@11,30', 'truncate@13,28,38'] });
+    const { sandbox, env, home } = await fresh({ faults: ['429@3,9,17,26,40', '500@5,14,33', '503@7,21,45', 'drop@11,30', 'truncate@13,28,38'] });
     started.push(sandbox);
     const out = path.join(home, 'out');
     const r = await runBin(['export', '--year', '2025', '--out', out], env);
@@ -152,7 +146,7 @@ describe('meterdata export (built binary, sandbox)', () => {
   }, 120_000);
 
   it('exports future-contract answers and flags the unknown values', async () => {
-    const { sandbox, env, home } = await signedIn({ futureContract: true });
+    const { sandbox, env, home } = await fresh({ futureContract: true });
     started.push(sandbox);
     const out = path.join(home, 'out');
     const r = await runBin(['export', '--year', '2025', '--out', out, '--json'], env);
@@ -173,7 +167,7 @@ describe('meterdata export (built binary, sandbox)', () => {
   }, 120_000);
 
   it('continues a killed run and ends with the same files, fetching only what was missing', async () => {
-    const { sandbox, env, home } = await signedIn({ latencyMs: [150, 250] });
+    const { sandbox, env, home } = await fresh({ latencyMs: [150, 250] });
     started.push(sandbox);
     const out = path.join(home, 'out');
     const before = sandbox.log.total;
@@ -203,7 +197,7 @@ describe('meterdata export (built binary, sandbox)', () => {
   }, 120_000);
 
   it('stops cleanly on Ctrl-C, saying how far it got', async () => {
-    const { sandbox, env, home } = await signedIn({ latencyMs: [150, 250] });
+    const { sandbox, env, home } = await fresh({ latencyMs: [150, 250] });
     started.push(sandbox);
     const out = path.join(home, 'out');
     let sent = false;
@@ -221,7 +215,7 @@ describe('meterdata export (built binary, sandbox)', () => {
   }, 120_000);
 
   it('stops with exit 4 when a Property is withdrawn mid-run', async () => {
-    const { sandbox, env, home } = await signedIn({ latencyMs: [150, 250] });
+    const { sandbox, env, home } = await fresh({ latencyMs: [150, 250] });
     started.push(sandbox);
     const ds = sandbox.dataset;
     const out = path.join(home, 'out');

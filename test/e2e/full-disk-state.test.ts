@@ -10,10 +10,9 @@ import { mkdir, mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headlessLogin } from '../../src/sandbox/headless-login.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { BIN, assertBuilt, runBin } from '../helpers/bin.js';
-import { setAccessExpiry } from '../helpers/signed-in.js';
+import { setAccessExpiry, signedIn } from '../helpers/signed-in.js';
 
 let sandbox: Sandbox;
 
@@ -23,12 +22,8 @@ beforeAll(async () => {
 });
 afterAll(async () => sandbox?.close());
 
-async function signedInHome(prefix: string): Promise<{ home: string; env: NodeJS.ProcessEnv }> {
-  const home = await mkdtemp(path.join(os.tmpdir(), prefix));
-  const env = { METERDATA_HOME: home };
-  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(30_000) });
-  return { home, env };
-}
+/** A fresh home signed in to the file's sandbox. */
+const signedInHome = (prefix: string) => signedIn({ at: sandbox, homePrefix: prefix });
 
 /** Runs `script` as `sh -c` in a private mount namespace with `args`; resolves with its status and stderr. */
 async function inNamespace(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; err: string }> {

@@ -7,10 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headlessLogin } from '../../src/sandbox/headless-login.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { assertBuilt, runBin } from '../helpers/bin.js';
 import { findEnglish } from '../helpers/catalogues.js';
+import { signedIn } from '../helpers/signed-in.js';
 
 const GERMAN = { LANG: 'de_DE.UTF-8' };
 const ENGLISH_SHEETS = ['Overview', 'About', 'billing', 'segments', 'readings', 'plant-points', 'review', 'plausibility'];
@@ -49,10 +49,7 @@ let home: string;
 
 beforeAll(async () => {
   assertBuilt();
-  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 40 });
-  home = await mkdtemp(path.join(os.tmpdir(), 'md-german-'));
-  env = { METERDATA_HOME: home, SOURCE_DATE_EPOCH: '1767225600' };
-  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(30_000) });
+  ({ sandbox, home, env } = await signedIn({ units: 40, homePrefix: 'md-german-', env: { SOURCE_DATE_EPOCH: '1767225600' } }));
 }, 60_000);
 afterAll(async () => {
   await sandbox?.close();

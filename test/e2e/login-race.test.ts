@@ -2,14 +2,12 @@
 // fixed points, and a lock holder stalled past the stale limit. The sandbox's reuse detection
 // is the judge: presenting a rotated refresh token (or two refreshes with one token) revokes
 // the whole connection. A counting proxy in front of the sandbox counts token requests.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { setProfileFields } from '../../src/core/config.js';
-import { assertBuilt, loginLive, proxySandbox, type SandboxProxy, spawnCli } from '../helpers/browser.js';
-import { setAccessExpiry, storeFile } from '../helpers/signed-in.js';
+import { assertBuilt, proxySandbox, type SandboxProxy, spawnCli } from '../helpers/browser.js';
+import { setAccessExpiry, signedIn as signedInFixture, storeFile } from '../helpers/signed-in.js';
 
 let sb: Sandbox;
 let proxy: SandboxProxy;
@@ -24,12 +22,16 @@ afterAll(async () => {
 });
 
 /** Signs in at the sandbox, then points the profile's issuer at the counting proxy. */
-async function signedIn(env: NodeJS.ProcessEnv): Promise<string> {
-  const before = new Set(sb.admin.connections().map((c) => c.sid));
-  const r = await loginLive(['login', '--no-browser', '--auth-url', sb.url], env);
-  expect(r.code, r.stderr).toBe(0);
-  await setProfileFields(env, 'default', { auth_url: proxy.url });
-  return sb.admin.connections().find((c) => !before.has(c.sid))!.sid;
+async function signedIn(homePrefix: string) {
+  const s = await signedInFixture({ at: sb, login: [], credentialStore: 'file', homePrefix });
+  await setProfileFields(s.env, 'default', { auth_url: proxy.url });
+  /** Signs the same home in again (a new connection; `extra` for this login only), pointed at the proxy again; its sid. */
+  const again = async (extra: NodeJS.ProcessEnv) => {
+    const sid = await s.signIn({}, extra);
+    await setProfileFields(s.env, 'default', { auth_url: proxy.url });
+    return sid;
+  };
+  return { env: s.env, sid: s.sid, again };
 }
 
 const stored = (env: NodeJS.ProcessEnv) => JSON.parse(readFileSync(storeFile(env), 'utf8')) as { access_token: string; refresh_token: string };
@@ -45,8 +47,7 @@ const hooks = (env: NodeJS.ProcessEnv, extra: Record<string, string> = {}) => ({
 
 describe('parallel processes share one refresh', () => {
   it('8 `meterdata token` processes started together make exactly one refresh and keep the connection', async () => {
-    const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-race-')), METERDATA_CREDENTIAL_STORE: 'file' };
-    const sid = await signedIn(env);
+    const { env, sid } = await signedIn('md-race-');
     const old = expireLocally(env);
     const before = refreshes();
     const runs = Array.from({ length: 8 }, () => spawnCli(['token'], env));
@@ -70,8 +71,7 @@ describe('parallel processes share one refresh', () => {
 
 describe('a refresh killed at fixed points', () => {
   it('before the refresh request is sent: nothing was rotated, the next run just works', async () => {
-    const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-kill-')), METERDATA_CREDENTIAL_STORE: 'file' };
-    const sid = await signedIn(env);
+    const { env, sid } = await signedIn('md-kill-');
     const old = expireLocally(env);
     const before = refreshes();
     const victim = spawnCli(['token'], hooks(env, { METERDATA_TEST_PAUSE_BEFORE_REFRESH_MS: '30000' }));
@@ -89,8 +89,7 @@ describe('a refresh killed at fixed points', () => {
   }, 60_000);
 
   it('after the server rotated, before the answer was persisted: the next run never re-sends the token, says sign in again (exit 3)', async () => {
-    const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-kill-')), METERDATA_CREDENTIAL_STORE: 'file' };
-    const sid = await signedIn(env);
+    const { env, sid } = await signedIn('md-kill-');
     const old = expireLocally(env);
     const before = refreshes();
     const victim = spawnCli(['token'], hooks(env, { METERDATA_TEST_PAUSE_AFTER_REFRESH_MS: '30000' }));
@@ -121,8 +120,7 @@ describe('a lock holder stalled past the stale limit', () => {
    * refreshes; then A goes on. Returns A's and B's results.
    */
   async function stalledAt(point: 'BEFORE_REFRESH' | 'BEFORE_INTENT') {
-    const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-stall-')), METERDATA_CREDENTIAL_STORE: 'file' };
-    const sid = await signedIn(env);
+    const { env, sid } = await signedIn('md-stall-');
     expireLocally(env);
     const before = refreshes();
     const a = spawnCli(['token'], hooks(env, { [`METERDATA_TEST_PAUSE_${point}_MS`]: '500' }));
@@ -163,8 +161,7 @@ describe('a lock holder stalled past the stale limit', () => {
   }, 60_000);
 
   it('stalled while its refresh is in flight: the process that takes the lock over sees the intent and does not send the token', async () => {
-    const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-stall-')), METERDATA_CREDENTIAL_STORE: 'file' };
-    const sid = await signedIn(env);
+    const { env, sid } = await signedIn('md-stall-');
     const old = expireLocally(env);
     const before = refreshes();
     let release!: () => void;
@@ -206,8 +203,7 @@ describe('a lock holder stalled past the stale limit', () => {
   }, 60_000);
 
   it('stalled after the rotation while a new login replaced the record: the stalled answer does not overwrite it', async () => {
-    const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-stall-')), METERDATA_CREDENTIAL_STORE: 'file' };
-    await signedIn(env);
+    const { env, again } = await signedIn('md-stall-');
     expireLocally(env);
     const a = spawnCli(['token'], hooks(env, { METERDATA_TEST_PAUSE_AFTER_REFRESH_MS: '500' }));
     await a.waitForStderr(/test-hook: AFTER_REFRESH/);
@@ -215,7 +211,7 @@ describe('a lock holder stalled past the stale limit', () => {
     try {
       await sleep(2600);
       // a new sign-in meanwhile (it takes the stale lock over to write its record)
-      const sid2 = await signedIn(hooks(env));
+      const sid2 = await again(hooks({}));
       const relogged = stored(env);
       a.child.kill('SIGCONT');
       const ra = await a.done;
@@ -231,8 +227,7 @@ describe('a lock holder stalled past the stale limit', () => {
   }, 60_000);
 
   it('stalled after the rotation with nobody else refreshing: it still persists its answer (the only live refresh token)', async () => {
-    const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-stall-')), METERDATA_CREDENTIAL_STORE: 'file' };
-    const sid = await signedIn(env);
+    const { env, sid } = await signedIn('md-stall-');
     const old = expireLocally(env);
     const a = spawnCli(['token'], hooks(env, { METERDATA_TEST_PAUSE_AFTER_REFRESH_MS: '500' }));
     await a.waitForStderr(/test-hook: AFTER_REFRESH/);

@@ -8,9 +8,9 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headlessLogin } from '../../src/sandbox/headless-login.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { assertBuilt, runBin } from '../helpers/bin.js';
+import { signedIn } from '../helpers/signed-in.js';
 
 const NODE_WARNING = /Warning|\bDEP0\d+/;
 const pending = (extra = '') => ({ NODE_OPTIONS: `--pending-deprecation${extra}` });
@@ -20,9 +20,7 @@ let home: string;
 
 beforeAll(async () => {
   assertBuilt();
-  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 8 });
-  home = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-warnings-'));
-  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env: { METERDATA_HOME: home }, signal: AbortSignal.timeout(30_000) });
+  ({ sandbox, home } = await signedIn({ units: 8, homePrefix: 'md-e2e-warnings-' }));
 });
 afterAll(async () => sandbox?.close());
 

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, BIN } from '../helpers/bin.js';
 import { pageOf, startFakeApi, type FakeApi } from '../helpers/fake-api-server.js';
-import { aProperty, aWhoAmI } from '../unit/builders.js';
+import { aProperty, aWhoAmI } from '../helpers/builders.js';
 
 const servers: FakeApi[] = [];
 beforeAll(() => assertBuilt());

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, assertBuilt } from '../helpers/bin.js';
 import { findEnglish } from '../helpers/catalogues.js';
 import { startFakeApi, type FakeApi } from '../helpers/fake-api-server.js';
-import { aWhoAmI } from '../unit/builders.js';
+import { aWhoAmI } from '../helpers/builders.js';
 
 const servers: FakeApi[] = [];
 afterEach(async () => {

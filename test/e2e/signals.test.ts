@@ -12,7 +12,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { spawnCli } from '../helpers/browser.js';
 import { pageOf, startFakeApi, type FakeApi } from '../helpers/fake-api-server.js';
-import { aProperty, aWhoAmI } from '../unit/builders.js';
+import { aProperty, aWhoAmI } from '../helpers/builders.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'bin', 'meterdata.js');

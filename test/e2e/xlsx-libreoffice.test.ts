@@ -2,23 +2,29 @@
 // each table sheet must hold exactly the values of the matching CSV file (its columns
 // ordered names first, the contract's codes as words); a German workbook opens too.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, readdir } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import ExcelJS from 'exceljs';
 import { afterAll, expect, it } from 'vitest';
 import { valueWord, type ValueKind } from '../../src/billing/texts-values.js';
-import { headlessLogin } from '../../src/sandbox/headless-login.js';
 import { TABLE_COLUMNS, type TableName } from '../../src/export/tables.js';
 import { parseCsv } from '../../src/plausibility/index.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { requireTool } from '../helpers/tools.js';
 import { runCli } from '../helpers/run-cli.js';
 import { assertBuilt, runBin } from '../helpers/bin.js';
+import { signedIn, type SignedIn } from '../helpers/signed-in.js';
 
 let sandbox: Sandbox | undefined;
 afterAll(async () => sandbox?.close());
+
+/** A fresh home signed in to the file's one sandbox, started by whichever test comes first. */
+async function signedInHome(prefix: string): Promise<SignedIn> {
+  const at = await signedIn({ at: sandbox, homePrefix: prefix });
+  sandbox = at.sandbox;
+  return at;
+}
 
 // Filter options: comma, double quote, UTF-8, from line 1, raw values (not "as shown"),
 // and sheet -1: every sheet to <name>-<sheet>.csv (LibreOffice 7.2 and later).
@@ -26,10 +32,7 @@ const CSV_ALL_SHEETS = 'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true
 
 it('every sheet of billing.xlsx converts back to the values of its CSV file', async (ctx) => {
   requireTool(ctx, 'soffice', 'reads billing.xlsx back as an independent spreadsheet program');
-  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22' });
-  const home = await mkdtemp(path.join(os.tmpdir(), 'md-lo-'));
-  const env = { METERDATA_HOME: home };
-  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(30_000) });
+  const { home, env } = await signedInHome('md-lo-');
   const out = path.join(home, 'out');
   const r = await runCli(['export', '--year', '2025', '--out', out, '--json'], { env, cwd: home });
   expect(r.code, r.stderr).toBe(0);
@@ -93,10 +96,7 @@ async function pdfWords(pdf: string): Promise<{ page: number; x: number; y: numb
 it('printed (LibreOffice to PDF), no page is below about 7 pt and every finding’s message is there whole', async (ctx) => {
   requireTool(ctx, 'soffice', 'prints billing.xlsx as an independent spreadsheet program');
   requireTool(ctx, 'pdftotext', 'reads the printed pages back');
-  sandbox ??= await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22' });
-  const home = await mkdtemp(path.join(os.tmpdir(), 'md-lo-print-'));
-  const env = { METERDATA_HOME: home };
-  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(30_000) });
+  const { home, env } = await signedInHome('md-lo-print-');
   const out = path.join(home, 'out');
   const r = await runCli(['export', '--year', '2025', '--compare', '2024', '--lang', 'de', '--template', 'de', '--format', 'xlsx', '--out', out], { env, cwd: home });
   expect(r.code, r.stderr).toBe(0);

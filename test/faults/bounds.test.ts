@@ -8,15 +8,13 @@
 // intent is seen, nothing is sent, the stalled holder finishes).
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { setProfileFields } from '../../src/core/config.js';
-import { headlessLogin } from '../../src/sandbox/headless-login.js';
 import { proxySandbox, spawnCli, type SandboxProxy } from '../helpers/browser.js';
-import { assertBuilt, differences, folder, FULL, halfWritten, report, runBin, signedIn } from './helpers.js';
+import { assertBuilt, differences, folder, FULL, halfWritten, report, runBin, signedIn } from '../helpers/faults.js';
+import { setAccessExpiry, signedIn as signedInFixture, storeFile } from '../helpers/signed-in.js';
 
 const ARGS = ['export', '--year', '2025', '--rate-limit', '3000'];
 let sandbox: Sandbox;
@@ -135,14 +133,11 @@ describe('bounded waits and walks', () => {
 
 /** A fresh sign-in to the sandbox whose token requests go through `proxy`; the access token expired locally. */
 async function signedInBehind(proxy: SandboxProxy, extra: Record<string, string> = {}) {
-  const h = await mkdtemp(path.join(os.tmpdir(), 'md-faults-refresh-'));
-  const e: NodeJS.ProcessEnv = { METERDATA_HOME: h, METERDATA_CREDENTIAL_STORE: 'file', SOURCE_DATE_EPOCH: env.SOURCE_DATE_EPOCH, METERDATA_TEST_HOOKS: '1', METERDATA_TEST_LOCK_STALE_MS: '2000', ...extra };
   const before = new Set(sandbox.admin.connections().map((c) => c.sid));
-  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env: e, signal: AbortSignal.timeout(30_000) });
+  const testEnv = { SOURCE_DATE_EPOCH: env.SOURCE_DATE_EPOCH, METERDATA_TEST_HOOKS: '1', METERDATA_TEST_LOCK_STALE_MS: '2000', ...extra };
+  const { env: e, home: h } = await signedInFixture({ at: sandbox, credentialStore: 'file', env: testEnv, homePrefix: 'md-faults-refresh-' });
   await setProfileFields(e, 'default', { auth_url: proxy.url });
-  const { readFileSync, writeFileSync } = await import('node:fs');
-  const file = path.join(h, 'state', 'credentials', 'default.json');
-  writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), access_expires_at: new Date(Date.now() - 1000).toISOString() }), { mode: 0o600 });
+  setAccessExpiry(storeFile(e));
   const sid = sandbox.admin.connections().find((c) => !before.has(c.sid))!.sid;
   return { env: e, home: h, sid };
 }

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { assertBuilt, differences, FINAL, folder, FULL, MANIFEST, prng, report, runBin, signedIn } from './helpers.js';
+import { assertBuilt, differences, FINAL, folder, FULL, MANIFEST, prng, report, runBin, signedIn } from '../helpers/faults.js';
 
 const A = ['export', '--year', '2025', '--rate-limit', '3000'];
 const B = ['export', '--year', '2024', '--format', 'csv', '--rate-limit', '3000'];

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { assertBuilt, differences, folder, FULL, halfWritten, lostRows, prng, report, runBin, signedIn } from './helpers.js';
+import { assertBuilt, differences, folder, FULL, halfWritten, lostRows, prng, report, runBin, signedIn } from '../helpers/faults.js';
 
 const POINTS = FULL ? 20 : 6;
 const ARGS = ['export', '--year', '2025', '--rate-limit', '3000'];

@@ -3,15 +3,15 @@
 // no scratch file left after a signal (a kill -9 leaves its scratch files to the re-run,
 // which removes them), and the re-run finishes every profile. Needs `npm run build`.
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { runBin } from '../helpers/bin.js';
-import { signIn, tenantClients } from '../helpers/portfolio.js';
-import { assertBuilt } from './helpers.js';
+import { tenantClients } from '../helpers/portfolio.js';
+import { signedIn } from '../helpers/signed-in.js';
+import { assertBuilt } from '../helpers/faults.js';
 
 const ARGS = ['export', '--year', '2025', '--rate-limit', '6000', '--format', 'xlsx', '--profiles', 'nord,sued'];
 let sandbox: Sandbox;
@@ -20,11 +20,7 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   assertBuilt();
-  sandbox = await startSandbox({ port: 0, autoConsent: true, clock: '2026-11-22', units: 300, admin: true, rateLimitPerMinute: 0, clients: tenantClients() });
-  home = await mkdtemp(path.join(os.tmpdir(), 'md-portfolio-signals-'));
-  env = { METERDATA_HOME: home, SOURCE_DATE_EPOCH: '1767225600' };
-  await signIn(sandbox, env, 'nord', 0);
-  await signIn(sandbox, env, 'sued', 1);
+  ({ sandbox, home, env } = await signedIn({ units: 300, admin: true, rateLimitPerMinute: 0, clients: tenantClients(), profiles: [{ name: 'nord', tenant: 0 }, { name: 'sued', tenant: 1 }], homePrefix: 'md-portfolio-signals-', env: { SOURCE_DATE_EPOCH: '1767225600' } }));
 }, 60_000);
 afterAll(async () => sandbox?.close());
 

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { assertBuilt, countTokenRequests, differences, folder, lostRows, report, runBin, signedIn, type Run } from './helpers.js';
+import { assertBuilt, countTokenRequests, differences, folder, lostRows, report, runBin, signedIn, type Run } from '../helpers/faults.js';
 
 const PROCESSES = 8;
 const ARGS = ['export', '--year', '2025', '--rate-limit', '3000'];

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { assertBuilt, differences, FINAL, folder, FULL, halfWritten, lostRows, report, runBin, signedIn } from './helpers.js';
+import { assertBuilt, differences, FINAL, folder, FULL, halfWritten, lostRows, report, runBin, signedIn } from '../helpers/faults.js';
 
 const ARGS = ['export', '--year', '2025', '--rate-limit', '3000'];
 const SANDBOX = { units: 60, rateLimitPerMinute: 0 };

@@ -12,7 +12,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { assertBuilt, FINAL, folder, report, runBin, signedIn } from './helpers.js';
+import { assertBuilt, FINAL, folder, report, runBin, signedIn } from '../helpers/faults.js';
+import { signInTo } from '../helpers/signed-in.js';
 
 const ARGS = ['export', '--year', '2025', '--rate-limit', '3000'];
 let sandbox: Sandbox;
@@ -127,7 +128,6 @@ describe('the connection changes under a running export', () => {
 
 /** Signs the same METERDATA_HOME in again to the same sandbox (a new connection). */
 async function signedInAgain(): Promise<NodeJS.ProcessEnv> {
-  const { headlessLogin } = await import('../../src/sandbox/headless-login.js');
-  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(30_000) });
+  await signInTo(sandbox, env);
   return env;
 }

@@ -2,21 +2,14 @@
 // tenant whose auto-consent picks that tenant (clients file `auto_consent_tenant`).
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DEMO_REDIRECT_URIS, type ClientRegistration } from '../../src/sandbox/clients.js';
-import { headlessLogin } from '../../src/sandbox/headless-login.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { TENANT_NAMES } from '../../src/sandbox/data/index.js';
+import { signInTo, TENANT_CLIENTS } from './signed-in.js';
 
-/** erp_ client ids, one per sandbox tenant (index = tenant index). */
-export const TENANT_CLIENTS = TENANT_NAMES.map((_, i) => `erp_${String(i + 1).padStart(32, 'a')}`);
-
-export function tenantClients(): ClientRegistration[] {
-  return TENANT_NAMES.map((name, i) => ({ client_id: TENANT_CLIENTS[i]!, redirect_uris: DEMO_REDIRECT_URIS, token_endpoint_auth_method: 'none', auto_consent_tenant: name }));
-}
+export { TENANT_CLIENTS, tenantClients } from './signed-in.js';
 
 /** Signs `profile` in to the tenant with index `tenant` (headless, file credential store). */
 export async function signIn(sandbox: Sandbox, env: NodeJS.ProcessEnv, profile: string, tenant: number): Promise<void> {
-  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: new AbortController().signal, profile, clientId: TENANT_CLIENTS[tenant]! });
+  await signInTo(sandbox, env, { name: profile, tenant });
 }
 
 /** The sid of the profile's newest live connection, found by the client it signed in with. */

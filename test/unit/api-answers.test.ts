@@ -3,8 +3,8 @@
 // a ServiceUnavailableError of its own code (exit 5) naming the request.
 import { describe, expect, it } from 'vitest';
 import { contractRange } from '../../src/api/answers.js';
-import { failure, rig } from './api-fixtures.js';
-import { aPointConsumption, aProperty, aUnit, aUnitConsumption, uuid } from './builders.js';
+import { failure, rig } from '../helpers/api-fixtures.js';
+import { aPointConsumption, aProperty, aUnit, aUnitConsumption, uuid } from '../helpers/builders.js';
 
 /** This computer's clock in these tests: the last completed month is October 2026. */
 const NOW = new Date('2026-11-23T14:00:00Z');

@@ -4,8 +4,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_ANSWER_BYTES, RETRY_AFTER_MAX_MS } from '../../src/api/limits.js';
 import { pageOf, problem } from '../helpers/fake-api-server.js';
-import { collect, failure, rig } from './api-fixtures.js';
-import { aProperty, aUnit, aWhoAmI, uuid } from './builders.js';
+import { collect, failure, rig } from '../helpers/api-fixtures.js';
+import { aProperty, aUnit, aWhoAmI, uuid } from '../helpers/builders.js';
 
 let warnings: Error[] = [];
 const onWarning = (w: Error) => warnings.push(w);

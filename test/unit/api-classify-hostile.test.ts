@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { classify, type Attempt, type Outcome } from '../../src/api/classify.js';
 import { retryAfterMs } from '../../src/api/problems.js';
 import { problem } from '../helpers/fake-api-server.js';
-import { failure, rig } from './api-fixtures.js';
-import { aWhoAmI } from './builders.js';
+import { failure, rig } from '../helpers/api-fixtures.js';
+import { aWhoAmI } from '../helpers/builders.js';
 
 const fresh: Attempt = { endpoint: 'GET /v1/whoami', path: '/v1/whoami', userInput: false, refreshed: false, freshProofTried: false, requestTimeoutMs: 30_000 };
 const answer = (status: number, text: string, headers: Record<string, string> = {}): Outcome => ({ status, headers, text });

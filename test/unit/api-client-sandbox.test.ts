@@ -11,7 +11,7 @@ import { AccessWithdrawnError } from '../../src/core/errors.js';
 import { createApi, type FaultPlan } from '../../src/sandbox/api/index.js';
 import type { TokenInfo, TokenValidator } from '../../src/sandbox/contracts.js';
 import { generateDataset } from '../../src/sandbox/data/index.js';
-import { collect } from './api-fixtures.js';
+import { collect } from '../helpers/api-fixtures.js';
 
 const ds = generateDataset();
 const tenantId = ds.tenants()[0]!.id;

@@ -2,8 +2,8 @@
 // open enums, unknown fields, defaults and the credentials' headers.
 import { describe, expect, it } from 'vitest';
 import { pageOf } from '../helpers/fake-api-server.js';
-import { collect, failure, rig } from './api-fixtures.js';
-import { aPointConsumption, aProperty, aSegment, aUnit, aUnitConsumption, aWhoAmI, uuid } from './builders.js';
+import { collect, failure, rig } from '../helpers/api-fixtures.js';
+import { aPointConsumption, aProperty, aSegment, aUnit, aUnitConsumption, aWhoAmI, uuid } from '../helpers/builders.js';
 
 describe('pagination', () => {
   it('follows next_cursor to the end with limit=200 and passes each cursor back', async () => {

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { AccessWithdrawnError, NotSignedInError, ServiceUnavailableError } from '../../src/core/errors.js';
 import { ApiProblemError } from '../../src/api/problems.js';
 import { pageOf, problem } from '../helpers/fake-api-server.js';
-import { collect, failure, rig } from './api-fixtures.js';
-import { aPointSummary, aProperty, aUnit, aUnitConsumption, aWhoAmI, uuid } from './builders.js';
+import { collect, failure, rig } from '../helpers/api-fixtures.js';
+import { aPointSummary, aProperty, aUnit, aUnitConsumption, aWhoAmI, uuid } from '../helpers/builders.js';
 
 describe('transient failures', () => {
   it('retries 503, 500, a dropped connection, a truncated and an invalid body, then succeeds', async () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeApi, pageOf, problem, type FakeApi } from '../helpers/fake-api-server.js';
 import { findEnglish } from '../helpers/catalogues.js';
 import { runCli } from '../helpers/run-cli.js';
-import { aProperty, aWhoAmI, uuid } from './builders.js';
+import { aProperty, aWhoAmI, uuid } from '../helpers/builders.js';
 
 let api: FakeApi;
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import { readNotFound, scopeLeft, withdrawnAccess, type Subject } from '../../sr
 import { ApiProblemError, notFound } from '../../src/api/problems.js';
 import { SeenIds, type Known } from '../../src/api/seen.js';
 import type { Problem, WhoAmI } from '../../src/api/types.js';
-import { aPlantPoint, aUnit, uuid } from './builders.js';
+import { aPlantPoint, aUnit, uuid } from '../helpers/builders.js';
 
 const ENDPOINT = 'GET /v1/usage-units/x';
 const aProblem = (code: string, trace = 'trace-1'): Problem => ({ type: `https://api.example.test/problems#${code}`, title: code, status: 404, trace_id: trace });

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { RateBudget, Scheduler } from '../../src/api/pacer.js';
 import { problem } from '../helpers/fake-api-server.js';
-import { rig } from './api-fixtures.js';
-import { aWhoAmI } from './builders.js';
+import { rig } from '../helpers/api-fixtures.js';
+import { aWhoAmI } from '../helpers/builders.js';
 
 /** Start times of `n` requests from callers that always want to go now. */
 function greedy(budget: RateBudget, n: number, onEach?: (i: number, t: number) => void): number[] {

@@ -6,7 +6,7 @@ import { billPlantPoint, billProperty, billUnit, flagMessage, listedKindsOf, lis
 import { consumptionJson, pointJson, unitJson } from '../../src/sandbox/api/serialize.js';
 import { mi, monthEnd, monthStart } from '../../src/sandbox/data/dates.js';
 import { generateDataset } from '../../src/sandbox/data/index.js';
-import { PROPERTY, RANGE, aPlantPoint, aPointConsumption, aPointSummary, aPropertyInput, aReading, aSegment, aUnit, aUnitEntry, sharedCopies, uuid } from './builders.js';
+import { PROPERTY, RANGE, aPlantPoint, aPointConsumption, aPointSummary, aPropertyInput, aReading, aSegment, aUnit, aUnitEntry, sharedCopies, uuid } from '../helpers/builders.js';
 
 const codes = (flags: Flag[]) => flags.map((f) => f.code).sort();
 const breaksOf = (...segments: DeviceSegment[]) => segmentBreaks(aPointConsumption({ segments }));

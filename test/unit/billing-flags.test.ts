@@ -1,7 +1,7 @@
 // Every flag: when it is raised, at which level, how rows carry it, and its texts.
 import { describe, expect, it } from 'vitest';
 import { FLAG_CODES, FLAG_SEVERITY, billProperty, billUnit, dec, flagText, formatDecimal, reviewRows, type Flag } from '../../src/billing/index.js';
-import { PROPERTY, aPlantPoint, aPointConsumption, aPropertyInput, aReading, aSegment, aUnitEntry, sharedCopies } from './builders.js';
+import { PROPERTY, aPlantPoint, aPointConsumption, aPropertyInput, aReading, aSegment, aUnitEntry, sharedCopies } from '../helpers/builders.js';
 
 function billOne(points: Parameters<typeof aUnitEntry>[1], unitOverrides = {}) {
   const { unit, consumption } = aUnitEntry('WE 01', points, unitOverrides);

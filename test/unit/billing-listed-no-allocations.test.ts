@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MeasuringPoint } from '../../src/api/types.js';
 import { billProperty } from '../../src/billing/index.js';
-import { PROPERTY, aPlantPoint, aPointConsumption, aPropertyInput, aSegment, aUnitEntry, uuid } from './builders.js';
+import { PROPERTY, aPlantPoint, aPointConsumption, aPropertyInput, aSegment, aUnitEntry, uuid } from '../helpers/builders.js';
 
 const notBilled = (flags: { severity: string }[]) => flags.filter((f) => f.severity === 'not_billed').length;
 

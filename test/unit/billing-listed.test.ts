@@ -3,7 +3,7 @@
 // billed (SHARE_NOT_AS_LISTED, METRIC_NOT_AS_LISTED). The same answers over HTTP: faults/contract-breaks.
 import { describe, expect, it } from 'vitest';
 import { billPlantPoint, billProperty, flagMessage } from '../../src/billing/index.js';
-import { PROPERTY, aPlantPoint, aPointConsumption, aPropertyInput, aSegment, aUnitEntry, sharedCopies } from './builders.js';
+import { PROPERTY, aPlantPoint, aPointConsumption, aPropertyInput, aSegment, aUnitEntry, sharedCopies } from '../helpers/builders.js';
 
 describe('a shared point whose shares the answers give otherwise than the Property list', () => {
   // WE 01/WE 02 listed 60/40, sent 40/60: each answer consistent, the sum still 1

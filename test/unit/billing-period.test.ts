@@ -3,7 +3,7 @@
 // installed) is not this period's consumption, also when it is the point's only segment.
 import { describe, expect, it } from 'vitest';
 import { billUnit, flagMessage } from '../../src/billing/index.js';
-import { PROPERTY, aPointConsumption, aReading, aSegment, aUnitEntry, type SegmentOverrides } from './builders.js';
+import { PROPERTY, aPointConsumption, aReading, aSegment, aUnitEntry, type SegmentOverrides } from '../helpers/builders.js';
 
 const billAlone = (seg: Parameters<typeof aSegment>[0]) => {
   const { unit, consumption } = aUnitEntry('WE 01', [aPointConsumption({ metric: 'water_cold', unit: 'm3', segments: [aSegment({ serial: 'KWZ-1', ...seg, period_consumption: { billable_value: 41.394, weighted_billable_value: 41.394, end_value: 141.394 } })] })]);

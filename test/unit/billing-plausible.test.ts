@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { FLAG_SEVERITY, billPlantPoint, billProperty, billUnit, flagMessage, type Flag } from '../../src/billing/index.js';
 import { formatCell, plainNumber } from '../../src/export/format.js';
 import { TABLE_COLUMNS } from '../../src/export/tables.js';
-import { PROPERTY, aPlantPoint, aPointConsumption, aPropertyInput, aReading, aSegment, aUnitEntry, type SegmentOverrides } from './builders.js';
+import { PROPERTY, aPlantPoint, aPointConsumption, aPropertyInput, aReading, aSegment, aUnitEntry, type SegmentOverrides } from '../helpers/builders.js';
 
 function billOne(points: Parameters<typeof aUnitEntry>[1], range?: { from: string; to: string }) {
   const { unit, consumption } = aUnitEntry('WE 01', points);

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DeviceSegment, MeasuringPointConsumption } from '../../src/api/types.js';
 import { BILLABLE_STATUSES, billProperty, dec, formatDecimal, type PropertyInput } from '../../src/billing/index.js';
-import { aPlantPoint, aPointConsumption, aPropertyInput, aReading, aSegment, aUnitEntry, sharedCopies } from './builders.js';
+import { aPlantPoint, aPointConsumption, aPropertyInput, aReading, aSegment, aUnitEntry, sharedCopies } from '../helpers/builders.js';
 
 const amount = fc.integer({ min: 0, max: 50_000_000 }).map((n) => n / 1000);
 const status = fc.constantFrom('measured', 'substituted', 'calculated', 'missing', 'calibration_expired', 'frozen');

@@ -9,7 +9,7 @@ import { disagreeingCopies } from '../../src/billing/copies.js';
 import { consumptionJson, unitJson } from '../../src/sandbox/api/serialize.js';
 import { mi } from '../../src/sandbox/data/dates.js';
 import { generateDataset } from '../../src/sandbox/data/index.js';
-import { PROPERTY, aPointConsumption, aPropertyInput, aSegment, aUnitEntry, uuid } from './builders.js';
+import { PROPERTY, aPointConsumption, aPropertyInput, aSegment, aUnitEntry, uuid } from '../helpers/builders.js';
 
 describe('a shared meter whose copies under two units disagree on the consumption', () => {
   const id = uuid();

@@ -2,7 +2,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { billPlantPoint, billProperty, billUnit, dec, formatDecimal, segmentValue, type PropertyBill } from '../../src/billing/index.js';
-import { PROPERTY, RANGE, aPlantPoint, aPointConsumption, aPropertyInput, aReading, aSegment, aUnitEntry, sharedCopies, uuid } from './builders.js';
+import { PROPERTY, RANGE, aPlantPoint, aPointConsumption, aPropertyInput, aReading, aSegment, aUnitEntry, sharedCopies, uuid } from '../helpers/builders.js';
 
 function billOne(points: Parameters<typeof aUnitEntry>[1]) {
   const { unit, consumption } = aUnitEntry('WE 01', points);

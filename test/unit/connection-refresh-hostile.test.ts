@@ -4,30 +4,15 @@
 // - a server that rejects every token it just issued: each rejection used to cost a refresh
 //   (a token request and an urgent /whoami ahead of the queue) for every request of the run;
 //   now a handful in ten minutes ends the run (exit 5).
-import { mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
 import { MAX_REJECTED_REFRESHES } from '../../src/auth/session.js';
 import { runCli } from '../helpers/run-cli.js';
-import { proxySandbox, type SandboxProxy } from '../helpers/browser.js';
-import { signInBehindProxy } from '../helpers/signed-in.js';
+import { sandboxBehindProxy } from '../helpers/signed-in.js';
 import { findEnglish } from '../helpers/catalogues.js';
 
-let sb: Sandbox;
-let proxy: SandboxProxy;
-beforeAll(async () => {
-  sb = await startSandbox({ autoConsent: true, admin: true, clock: '2026-11-22', units: 60, oauthRateLimitPerMinute: 0, rateLimitPerMinute: 0 });
-  proxy = await proxySandbox(sb.url);
-});
-afterAll(async () => {
-  await proxy?.close();
-  await sb?.close();
-});
-afterEach(() => {
-  proxy.intercept = undefined;
-});
+const at = sandboxBehindProxy({ autoConsent: true, admin: true, clock: '2026-11-22', units: 60, oauthRateLimitPerMinute: 0, rateLimitPerMinute: 0 }, 'md-refresh-hostile-');
 
 const OTHER = { tenant_id: '0b7e1c52-3f4d-4c1a-9d7e-5a6b7c8d9e0f', tenant_name: 'Fremdverwaltung GmbH', client_id: 'x', granted_scopes: ['read:units', 'read:devices', 'read:readings'], property_scope: 'all' };
 
@@ -35,7 +20,7 @@ const OTHER = { tenant_id: '0b7e1c52-3f4d-4c1a-9d7e-5a6b7c8d9e0f', tenant_name: 
 function otherTenantAfterRefresh(nth: number): () => number {
   let n = 0;
   let after = 0;
-  proxy.intercept = async (r): Promise<{ status: number; headers: Record<string, string>; body: string } | undefined> => {
+  at.proxy.intercept = async (r): Promise<{ status: number; headers: Record<string, string>; body: string } | undefined> => {
     if (!r.path.startsWith('/v1/')) return undefined;
     n++;
     if (n === nth) return { status: 401, headers: { 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer error="invalid_token"' }, body: JSON.stringify({ type: 'https://developer.example/errors/#invalid-token', title: 'invalid token', status: 401 }) };
@@ -49,7 +34,7 @@ function otherTenantAfterRefresh(nth: number): () => number {
 /** The first request of every /v1 path other than /whoami is answered 401 invalid-token: each refreshes, each retry passes. */
 function rejectFirstOfEachPath(): void {
   const seen = new Set<string>();
-  proxy.intercept = async (r) => {
+  at.proxy.intercept = async (r) => {
     if (!r.path.startsWith('/v1/') || r.path === '/v1/whoami' || seen.has(r.path)) return undefined;
     seen.add(r.path);
     return { status: 401, headers: { 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer error="invalid_token"' }, body: JSON.stringify({ type: 'https://developer.example/errors/#invalid-token', title: 'invalid token', status: 401 }) };
@@ -57,9 +42,7 @@ function rejectFirstOfEachPath(): void {
 }
 
 async function signedIn(): Promise<NodeJS.ProcessEnv> {
-  const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-refresh-hostile-')), METERDATA_CREDENTIAL_STORE: 'file' };
-  await signInBehindProxy(sb.url, proxy.url, env);
-  return env;
+  return (await at.signedIn()).env;
 }
 
 const profileOf = (env: NodeJS.ProcessEnv) => JSON.parse(readFileSync(path.join(env.METERDATA_HOME!, 'config', 'config.json'), 'utf8')).profiles.default;
@@ -94,13 +77,13 @@ describe('a refreshed token whose /whoami names another landlord', () => {
 describe('a server that rejects every token right after issuing it', () => {
   it(`ends the run (exit 5) after ${MAX_REJECTED_REFRESHES} refreshes, not one refresh per request`, async () => {
     const env = await signedIn();
-    const tokens = proxy.count('POST', '/oauth/token');
+    const tokens = at.proxy.count('POST', '/oauth/token');
     rejectFirstOfEachPath();
     const r = await runCli(['export', '--year', '2025', '--out', path.join(env.METERDATA_HOME!, 'out'), '--quiet', '--lang', 'en'], { env });
     expect(r.code, r.stderr).toBe(5);
     expect(r.stderr).toContain(`The API rejected ${MAX_REJECTED_REFRESHES + 1} access tokens within 10 minutes, each right after a refresh; no further refresh is sent.`);
     expect(r.stderr).toContain('meterdata status');
-    expect(proxy.count('POST', '/oauth/token') - tokens).toBe(MAX_REJECTED_REFRESHES);
+    expect(at.proxy.count('POST', '/oauth/token') - tokens).toBe(MAX_REJECTED_REFRESHES);
   });
 
   it('says so in German', async () => {

@@ -10,8 +10,8 @@ import { setLanguage } from '../../src/i18n/index.js';
 import { OutputSet } from '../../src/export/output.js';
 import { diskProblem } from '../../src/export/run-errors.js';
 import { finishExport, stageExport } from '../../src/export/run.js';
-import { T0, reporter, setup } from './export-fixtures.js';
-import { api, building } from './export-stream-fixtures.js';
+import { T0, reporter, setup } from '../helpers/export-fixtures.js';
+import { api, building } from '../helpers/export-stream-fixtures.js';
 
 const sysError = (code: string, file?: string) => Object.assign(new Error(`${code}: something, write${file ? ` '${file}'` : ''}`), { code, syscall: 'write', ...(file ? { path: file } : {}) });
 

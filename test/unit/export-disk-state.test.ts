@@ -10,8 +10,8 @@ import { formatError, isMeterdataError } from '../../src/core/errors.js';
 import { Journal } from '../../src/export/journal.js';
 import { finishExport, stageExport } from '../../src/export/run.js';
 import { deserializeError, serializeError } from '../../src/core/isolate.js';
-import { T0, reporter, setup } from './export-fixtures.js';
-import { api, building } from './export-stream-fixtures.js';
+import { T0, reporter, setup } from '../helpers/export-fixtures.js';
+import { api, building } from '../helpers/export-stream-fixtures.js';
 
 const { failWrite } = vi.hoisted(() => ({ failWrite: { when: null as null | ((file: string) => boolean) } }));
 

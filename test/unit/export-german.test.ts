@@ -17,7 +17,7 @@ import type { ExportSummary } from '../../src/export/run.js';
 import { strictFailure, summaryText } from '../../src/export/summary.js';
 import { loadTemplate } from '../../src/export/templates.js';
 import { findEnglish } from '../helpers/catalogues.js';
-import { T0, dataset, fakeApi, reporter, setup } from './export-fixtures.js';
+import { T0, dataset, fakeApi, reporter, setup } from '../helpers/export-fixtures.js';
 
 afterEach(() => setLanguage('en'));
 

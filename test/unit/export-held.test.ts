@@ -15,7 +15,7 @@ import { loadTemplate } from '../../src/export/templates.js';
 import { WORST_FIRST, worstExitCode } from '../../src/export/portfolio-summary.js';
 import type { ExportSummary } from '../../src/export/run.js';
 import type { Io } from '../../src/core/io.js';
-import { aPlantPoint, aPointConsumption, aUnitEntry, pointListOf, uuid } from './builders.js';
+import { aPlantPoint, aPointConsumption, aUnitEntry, pointListOf, uuid } from '../helpers/builders.js';
 
 /** Held = a Property whose units were asked for and that the export has not yet forgotten (billed and written). */
 const live = { held: new Set<string>(), max: 0 };

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { setLanguage } from '../../src/i18n/index.js';
 import { runExport } from '../../src/export/run.js';
 import { loadTemplate } from '../../src/export/templates.js';
-import { T0, T1, dataset, fakeApi, reporter, setup } from './export-fixtures.js';
+import { T0, T1, dataset, fakeApi, reporter, setup } from '../helpers/export-fixtures.js';
 
 afterEach(() => setLanguage('en'));
 

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { setLanguage } from '../../src/i18n/index.js';
 import { LOCK_DAMAGED_STALE_MS } from '../../src/export/journal.js';
 import { runExport } from '../../src/export/run.js';
-import { T0, T1, dataset, fakeApi, reporter, setup } from './export-fixtures.js';
+import { T0, T1, dataset, fakeApi, reporter, setup } from '../helpers/export-fixtures.js';
 import { findEnglish } from '../helpers/catalogues.js';
 
 async function contents(dir: string) {

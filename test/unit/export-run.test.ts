@@ -9,7 +9,7 @@ import { ServiceUnavailableError } from '../../src/core/errors.js';
 import { LOCK_DAMAGED_STALE_MS, outLockFile } from '../../src/export/journal.js';
 import { parseExportArgs } from '../../src/export/options.js';
 import { finishExport, nameList, runExport, stageExport } from '../../src/export/run.js';
-import { T0, T1, dataset, fakeApi, reporter, setup, type Data } from './export-fixtures.js';
+import { T0, T1, dataset, fakeApi, reporter, setup, type Data } from '../helpers/export-fixtures.js';
 
 async function contents(dir: string) {
   const names = (await readdir(dir)).sort();

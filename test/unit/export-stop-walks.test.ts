@@ -10,8 +10,8 @@ import type { ApiClient } from '../../src/api/contracts.js';
 import { Journal } from '../../src/export/journal.js';
 import { OutputSet } from '../../src/export/output.js';
 import { stageExport } from '../../src/export/run.js';
-import { T0, reporter, setup } from './export-fixtures.js';
-import { api, building, type Building } from './export-stream-fixtures.js';
+import { T0, reporter, setup } from '../helpers/export-fixtures.js';
+import { api, building, type Building } from '../helpers/export-stream-fixtures.js';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -15,9 +15,9 @@ import type { ExportArgs } from '../../src/export/options.js';
 import { OutputSet } from '../../src/export/output.js';
 import { parseReviewArgs } from '../../src/export/review-options.js';
 import { finishExport, stageExport } from '../../src/export/run.js';
-import { aPointConsumption, aSegment } from './builders.js';
-import { T0, reporter, setup } from './export-fixtures.js';
-import { api, building, contents, exportOf, lastWritten, sharedTwice, type Building } from './export-stream-fixtures.js';
+import { aPointConsumption, aSegment } from '../helpers/builders.js';
+import { T0, reporter, setup } from '../helpers/export-fixtures.js';
+import { api, building, contents, exportOf, lastWritten, sharedTwice, type Building } from '../helpers/export-stream-fixtures.js';
 
 const delay = (id: string) => id.charCodeAt(id.length - 1) % 4;
 const flat = (b: Building, name: string) => b.units.find((u) => u.unit.name === name)!;

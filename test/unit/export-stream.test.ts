@@ -23,9 +23,9 @@ import { answersJson } from '../../src/export/journal.js';
 import type { RenderAhead } from '../../src/export/output.js';
 import { finishExport, stageExport } from '../../src/export/run.js';
 import { serveWorkbooks, workbookWorkers } from '../../src/export/workbook-workers.js';
-import { RANGE, aPointConsumption, aSegment } from './builders.js';
-import { T0, reporter, setup } from './export-fixtures.js';
-import { api, building, contents, csv, expectEarlyRowsThenSame, expectSameBothWays, exportOf, lastWritten, pointsOf, prng, sharedTwice } from './export-stream-fixtures.js';
+import { RANGE, aPointConsumption, aSegment } from '../helpers/builders.js';
+import { T0, reporter, setup } from '../helpers/export-fixtures.js';
+import { api, building, contents, csv, expectEarlyRowsThenSame, expectSameBothWays, exportOf, lastWritten, pointsOf, prng, sharedTwice } from '../helpers/export-stream-fixtures.js';
 
 describe('units written as their answers come', () => {
   it('give the bytes of an export that writes each Property at its end, whatever order the answers come in', async () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { billProperty, flagMessage, makeFlag } from '../../src/billing/index.js';
 import { compareFigure, figuresOf } from '../../src/plausibility/index.js';
-import { PROPERTY, aPointConsumption, aPropertyInput, aSegment, aUnitEntry } from './builders.js';
+import { PROPERTY, aPointConsumption, aPropertyInput, aSegment, aUnitEntry } from '../helpers/builders.js';
 
 describe('a meter only the comparison period\'s answers name', () => {
   const kept = aPointConsumption({ metric: 'water_cold', unit: 'm3', segments: [aSegment()] });

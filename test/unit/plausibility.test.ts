@@ -260,7 +260,7 @@ describe('zero consumption (property)', () => {
 describe('figures out of billing', () => {
   it('a status this version does not know is not compared (billing counts it 0), a known one is', async () => {
     const { billProperty } = await import('../../src/billing/index.js');
-    const { aPointConsumption, aPropertyInput, aSegment, aUnitEntry } = await import('./builders.js');
+    const { aPointConsumption, aPropertyInput, aSegment, aUnitEntry } = await import('../helpers/builders.js');
     const { figuresOf } = await import('../../src/plausibility/index.js');
     const billed = (status: string) => {
       const seg = aSegment({ period_consumption: { billable_value: 50, status, weighted_billable_value: 50 } });

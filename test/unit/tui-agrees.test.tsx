@@ -10,7 +10,7 @@ import { identity, parseExportArgs } from '../../src/export/options.js';
 import { setLanguage } from '../../src/i18n/index.js';
 import { parseRangeInput } from '../../src/tui/range.js';
 import { findEnglish } from '../helpers/catalogues.js';
-import { aProperty, bundleFor, fakeData, KEY, mount, press } from './tui-fake.js';
+import { aProperty, bundleFor, fakeData, KEY, mount, press } from '../helpers/tui-fake.js';
 
 afterEach(() => {
   cleanup();

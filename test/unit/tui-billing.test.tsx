@@ -18,7 +18,7 @@ import { parseCsv } from '../../src/plausibility/index.js';
 import { createBrowseData } from '../../src/tui/data.js';
 import { unitScreen } from '../../src/tui/screens-unit.js';
 import { ListView } from '../../src/tui/view.js';
-import { aPlantPoint, aPointConsumption, aSegment, aUnitEntry, PROPERTY, uuid } from './builders.js';
+import { aPlantPoint, aPointConsumption, aSegment, aUnitEntry, PROPERTY, uuid } from '../helpers/builders.js';
 
 function answers() {
   const property: Property = { id: PROPERTY.id, tenant_id: uuid(2), external_ref: null, name: PROPERTY.name, addresses: [], usage_unit_count: 2 };

@@ -7,8 +7,8 @@ import { billProperty, flagText } from '../../src/billing/index.js';
 import { createBrowseData } from '../../src/tui/data.js';
 import { parseRangeInput, rangeFlags, rangeKey, rangeLabel, shortRangeLabel } from '../../src/tui/range.js';
 import { unitScreen } from '../../src/tui/screens-unit.js';
-import { pointListOf } from './builders.js';
-import { aProperty, bundleFor } from './tui-fake.js';
+import { pointListOf } from '../helpers/builders.js';
+import { aProperty, bundleFor } from '../helpers/tui-fake.js';
 
 const Y2025 = { from: '2025-01-01', to: '2025-12-31' };
 const Y2024 = { from: '2024-01-01', to: '2024-12-31' };

@@ -6,8 +6,8 @@ import type { MeasuringPoint, UnitConsumption } from '../../src/api/types.js';
 import { billProperty, flagText } from '../../src/billing/index.js';
 import { AccessWithdrawnError, ServiceUnavailableError } from '../../src/core/errors.js';
 import { createBrowseData, eventHub, type BillInput } from '../../src/tui/data.js';
-import { RANGE } from './builders.js';
-import { aProperty, bundleFor, MARKT } from './tui-fake.js';
+import { RANGE } from '../helpers/builders.js';
+import { aProperty, bundleFor, MARKT } from '../helpers/tui-fake.js';
 
 function memoryApi(opts: { failUnits?: number; scope?: () => 'all' | string[] } = {}) {
   const fixture = bundleFor();

@@ -5,7 +5,7 @@ import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MeterdataError, ServiceUnavailableError, type ErrorCode } from '../../src/core/errors.js';
 import { describeError } from '../../src/tui/errors.js';
-import { fakeData, KEY, mount, openFlat32, press } from './tui-fake.js';
+import { fakeData, KEY, mount, openFlat32, press } from '../helpers/tui-fake.js';
 
 afterEach(() => cleanup());
 

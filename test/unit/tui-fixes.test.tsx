@@ -10,8 +10,8 @@ import { fitCrumbs, wordWrap } from '../../src/tui/format.js';
 import { shortRangeLabel } from '../../src/tui/range.js';
 import { ALL_STATUS_MARKS, explainLines } from '../../src/tui/view.js';
 import { runCli } from '../helpers/run-cli.js';
-import { aPointConsumption, aSegment, aUnitEntry, RANGE } from './builders.js';
-import { aProperty, bundleFor, flat32, deferred, fakeData, frameWhere, KEY, MARKT, monthly, mount, press } from './tui-fake.js';
+import { aPointConsumption, aSegment, aUnitEntry, RANGE } from '../helpers/builders.js';
+import { aProperty, bundleFor, flat32, deferred, fakeData, frameWhere, KEY, MARKT, monthly, mount, press } from '../helpers/tui-fake.js';
 
 afterEach(() => cleanup());
 

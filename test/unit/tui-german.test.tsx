@@ -6,14 +6,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NotSignedInError, ServiceUnavailableError } from '../../src/core/errors.js';
 import { setLanguage } from '../../src/i18n/index.js';
 import { billUnit, flagText, type Flag } from '../../src/billing/index.js';
-import { PROPERTY, aPointConsumption, aSegment, aUnitEntry } from './builders.js';
+import { PROPERTY, aPointConsumption, aSegment, aUnitEntry } from '../helpers/builders.js';
 import type { PlausibilityRow } from '../../src/plausibility/index.js';
 import { changeText } from '../../src/tui/compare.js';
 import { compactText, periodText, plain, qty, shortPeriodText } from '../../src/tui/format.js';
 import { explainLines } from '../../src/tui/view.js';
 import { findEnglish } from '../helpers/catalogues.js';
 import { runCli } from '../helpers/run-cli.js';
-import { deferred, fakeData, KEY, mount, press } from './tui-fake.js';
+import { deferred, fakeData, KEY, mount, press } from '../helpers/tui-fake.js';
 
 afterEach(() => cleanup());
 beforeAll(() => setLanguage('de'));

@@ -6,8 +6,8 @@ import { parseRangeInput, rangeLabel } from '../../src/tui/range.js';
 import { filterRows, row } from '../../src/tui/rows.js';
 import { windowStart } from '../../src/tui/view.js';
 import { runCli } from '../helpers/run-cli.js';
-import { aPointConsumption, aSegment } from './builders.js';
-import { monthly } from './tui-fake.js';
+import { aPointConsumption, aSegment } from '../helpers/builders.js';
+import { monthly } from '../helpers/tui-fake.js';
 
 
 describe('range input', () => {

@@ -9,7 +9,7 @@ import { billProperty, makeFlag } from '../../src/billing/index.js';
 import type { PropertyBundle } from '../../src/tui/data.js';
 import { monthlySeries } from '../../src/tui/format.js';
 import { pointBlock, unitScreen } from '../../src/tui/screens-unit.js';
-import { PROPERTY, RANGE, aPointConsumption, aProperty, aPropertyInput, aReading, aSegment, aUnitEntry } from './builders.js';
+import { PROPERTY, RANGE, aPointConsumption, aProperty, aPropertyInput, aReading, aSegment, aUnitEntry } from '../helpers/builders.js';
 
 describe("browse's unit view of a point whose segment came twice", () => {
   const readings = Array.from({ length: 12 }, (_, m) => aReading({ at: new Date(Date.UTC(2025, m + 1, 0)).toISOString().slice(0, 10), value: 110 + m * 10 }));

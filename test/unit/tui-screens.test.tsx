@@ -1,8 +1,8 @@
 // The browser's screens driven by key presses, against a fake BrowseData.
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RANGE } from './builders.js';
-import { fakeData, KEY, mount, openFlat32, press } from './tui-fake.js';
+import { RANGE } from '../helpers/builders.js';
+import { fakeData, KEY, mount, openFlat32, press } from '../helpers/tui-fake.js';
 
 afterEach(() => cleanup());
 

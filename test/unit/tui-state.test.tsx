@@ -6,7 +6,7 @@ import type { Flag } from '../../src/billing/types.js';
 import { cursorOn, keyAction, type KeyView } from '../../src/tui/keymap.js';
 import { heading, row, type Row } from '../../src/tui/rows.js';
 import { initialState, reduce, topFrame, type Action, type BrowseState } from '../../src/tui/state.js';
-import { aProperty } from './tui-fake.js';
+import { aProperty } from '../helpers/tui-fake.js';
 
 const RANGE = { from: '2025-01-01', to: '2025-12-31' };
 const NO_KEY: Key = {

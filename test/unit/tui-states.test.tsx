@@ -4,7 +4,7 @@ import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AccessWithdrawnError, NotSignedInError, ServiceUnavailableError } from '../../src/core/errors.js';
 import type { PropertyBundle } from '../../src/tui/data.js';
-import { bundleFor, deferred, fakeData, KEY, MARKT, mount, openFlat32, press } from './tui-fake.js';
+import { bundleFor, deferred, fakeData, KEY, MARKT, mount, openFlat32, press } from '../helpers/tui-fake.js';
 
 afterEach(() => cleanup());
 

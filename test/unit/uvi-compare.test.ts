@@ -6,7 +6,7 @@ import { BENCHMARK_LIMIT, DEFAULT_BENCHMARK, HEATING_PER_MILLE, benchmarkMonth, 
 import { comparisons, monthWords, reasonWords } from '../../src/uvi/compare.js';
 import { thirteenMonths, rangeOf } from '../../src/uvi/months.js';
 import type { ServiceMonth, UnitService } from '../../src/uvi/types.js';
-import { MONTH, MONTHS } from './uvi-fixtures.js';
+import { MONTH, MONTHS } from '../helpers/uvi-fixtures.js';
 
 /** A heating service whose kWh are given per month (null: missing), with a benchmark of `bench` kWh in every month. */
 function service(kwh: (number | null)[], bench: number | null = null, native?: (number | null)[]): UnitService {

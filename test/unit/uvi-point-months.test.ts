@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { pointMonths, sumMonths } from '../../src/uvi/point-months.js';
 import type { DeviceSegment } from '../../src/api/types.js';
-import { aSegment } from './builders.js';
-import { BEFORE, ENDS, MONTHS, type R, cumulative, differences, n, point, readings, series } from './uvi-fixtures.js';
+import { aSegment } from '../helpers/builders.js';
+import { BEFORE, ENDS, MONTHS, type R, cumulative, differences, n, point, readings, series } from '../helpers/uvi-fixtures.js';
 
 /** A device installed on `day` with its own start value (dated that day unless given) and month-end readings. */
 function installed(day: string, start: number, values: R[], more: Partial<DeviceSegment> = {}): DeviceSegment {

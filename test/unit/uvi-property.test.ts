@@ -8,8 +8,8 @@ import { ownAverage } from '../../src/uvi/own-average.js';
 import { classifyPlant } from '../../src/uvi/plant.js';
 import { propertyUvi, warmWaterKwh, type PlantPoints } from '../../src/uvi/property.js';
 import type { Service } from '../../src/uvi/types.js';
-import { PROPERTY, aPlantPoint, aUnitEntry } from './builders.js';
-import { MONTHS, type R, cumulative, n, point, series } from './uvi-fixtures.js';
+import { PROPERTY, aPlantPoint, aUnitEntry } from '../helpers/builders.js';
+import { MONTHS, type R, cumulative, n, point, series } from '../helpers/uvi-fixtures.js';
 import { dec } from '../../src/billing/decimal.js';
 
 const noPlant: PlantPoints = { heat: [], warmWaterHeat: [], warmWaterVolume: [] };

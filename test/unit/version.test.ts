@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { packageVersion, useEmbeddedResources } from '../../src/core/resources.js';
-import { rig } from './api-fixtures.js';
-import { aWhoAmI } from './builders.js';
+import { rig } from '../helpers/api-fixtures.js';
+import { aWhoAmI } from '../helpers/builders.js';
 import { runCli } from '../helpers/run-cli.js';
 
 describe('one version', () => {

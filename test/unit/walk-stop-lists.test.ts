@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/contracts.js';
 import { PAGE_LIMIT } from '../../src/api/paginate.js';
 import { collectProperty } from '../../src/api/walk.js';
-import { api, building } from './export-stream-fixtures.js';
+import { api, building } from '../helpers/export-stream-fixtures.js';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

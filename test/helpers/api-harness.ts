@@ -2,9 +2,9 @@
 // (fixed token strings → TokenInfo), and fetches with plain fetch (not the project's client).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TokenCheck, TokenInfo, TokenValidator } from '../../../src/sandbox/contracts.js';
-import { createApi, RequestLog, type FaultPlan } from '../../../src/sandbox/api/index.js';
-import { generateDataset, type Dataset } from '../../../src/sandbox/data/index.js';
+import type { TokenCheck, TokenInfo, TokenValidator } from '../../src/sandbox/contracts.js';
+import { createApi, RequestLog, type FaultPlan } from '../../src/sandbox/api/index.js';
+import { generateDataset, type Dataset } from '../../src/sandbox/data/index.js';
 
 export const ALL = ['read:units', 'read:devices', 'read:readings'];
 export const ENDED_TENANT = '00000000-0000-4000-8000-000000000000';

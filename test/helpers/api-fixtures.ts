@@ -4,7 +4,7 @@ import { afterEach } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import type { ApiClient, ApiClientOptions, ApiEvent, UnknownValue } from '../../src/api/contracts.js';
 import type { Credentials } from '../../src/core/credentials.js';
-import { startFakeApi, type FakeApi } from '../helpers/fake-api-server.js';
+import { startFakeApi, type FakeApi } from './fake-api-server.js';
 
 /** Credentials that count calls; refreshAfterRejection is single-flight like the real one. */
 export class FakeCredentials implements Credentials {

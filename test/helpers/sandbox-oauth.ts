@@ -3,7 +3,7 @@
 // Independent of the project's sign-in code; only the browser's redirect-and-cookie loop is shared.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
-import { CookieJar, followRedirects } from '../../../src/sandbox/follow-redirects.js';
+import { CookieJar, followRedirects } from '../../src/sandbox/follow-redirects.js';
 
 export { CookieJar };
 

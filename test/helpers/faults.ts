@@ -1,15 +1,14 @@
-// The fault harness's tools: an in-process sandbox, a headless sign-in into a fresh
-// METERDATA_HOME, the built binary as a child process (so kill -9 is a real kill), the
-// clean run every trial is compared with, and the one summary line per scenario.
+// The fault harness's tools (test/faults): the signed-in fixture with the harness's sandbox,
+// the built binary as a child process (so kill -9 is a real kill), the clean run every
+// trial is compared with, and the one summary line per scenario.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { headlessLogin } from '../../src/sandbox/headless-login.js';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
-import { runBin } from '../helpers/bin.js';
-import { startRewritingProxy, type Rewrite } from '../helpers/rewriting-proxy.js';
-export { assertBuilt, ROOT, runBin, type Run } from '../helpers/bin.js';
+import type { Sandbox, SandboxOptions } from '../../src/sandbox/server.js';
+import { signedIn as signedInFixture } from './signed-in.js';
+export { assertBuilt, ROOT, runBin, type Run } from './bin.js';
+import { runBin } from './bin.js';
+import { startRewritingProxy, type Rewrite } from './rewriting-proxy.js';
 
 /** Same export time in every run, so files compare byte for byte. */
 const EPOCH = '1767225600';
@@ -18,12 +17,9 @@ export const MANIFEST = 'meterdata-manifest.json';
 /** FAULTS_FULL=1 (`npm run test:faults` documents it): every kill point and rate. */
 export const FULL = process.env.FAULTS_FULL === '1';
 
+/** The signed-in fixture with the harness's sandbox (seed "faults", admin, no token rate limit), the file store and a fixed export time. */
 export async function signedIn(opts: SandboxOptions = {}): Promise<{ sandbox: Sandbox; env: NodeJS.ProcessEnv; home: string }> {
-  const sandbox = await startSandbox({ port: 0, autoConsent: true, admin: true, clock: '2026-11-22', seed: 'faults', oauthRateLimitPerMinute: 0, ...opts });
-  const home = await mkdtemp(path.join(os.tmpdir(), 'md-faults-'));
-  const env = { METERDATA_HOME: home, METERDATA_CREDENTIAL_STORE: 'file', SOURCE_DATE_EPOCH: EPOCH };
-  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(30_000) });
-  return { sandbox, env, home };
+  return signedInFixture({ admin: true, seed: 'faults', oauthRateLimitPerMinute: 0, ...opts, credentialStore: 'file', env: { SOURCE_DATE_EPOCH: EPOCH }, homePrefix: 'md-faults-' });
 }
 
 /**
