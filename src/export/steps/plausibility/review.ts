@@ -1,20 +1,20 @@
 // The plausibility review inside an export: the comparison period fetched with each
 // Property (and journaled with it, so a resumed run fetches nothing twice) or read from
 // an earlier export folder, then src/plausibility's checks on every billed Property.
-import type { ApiClient } from '../api/contracts.js';
-import type { MeasuringPointConsumption, MeasuringPoint, UnitConsumption, UsageUnit, WhoAmI } from '../api/types.js';
-import { billProperty, type PropertyBill } from '../billing/index.js';
-import { ExitCode, MeterdataError, isMeterdataError } from '../core/errors.js';
-import { currentFigures, devicesOf, figuresOf, reviewProperty, type Figure, type PlausibilityRow, type ReviewResult } from '../plausibility/index.js';
-import { flagTitles } from '../billing/texts-findings.js';
-import { loadComparisonFolder, type FolderComparison } from './compare-folder.js';
-import type { PropertyAnswers } from '../api/walk.js';
-import { expectedRange, type ExportArgs } from './options.js';
-import type { Reporter } from './progress.js';
-import { mapPool } from '../api/walk.js';
-import { day, inLanguage, type Lang } from '../i18n/index.js';
-import { aboutTexts } from './texts-sheets.js';
-import { plausibilityTexts as pt } from './texts-plausibility.js';
+import type { ApiClient } from '../../../api/contracts.js';
+import type { MeasuringPointConsumption, MeasuringPoint, UnitConsumption, UsageUnit, WhoAmI } from '../../../api/types.js';
+import { billProperty, type PropertyBill } from '../../../billing/index.js';
+import { ExitCode, MeterdataError, isMeterdataError } from '../../../core/errors.js';
+import { currentFigures, devicesOf, figuresOf, reviewProperty, type Figure, type PlausibilityRow, type ReviewResult } from '../../../plausibility/index.js';
+import { flagTitles } from '../../../billing/texts-findings.js';
+import { loadComparisonFolder, type FolderComparison } from '../../compare-folder.js';
+import type { PropertyAnswers } from '../../../api/walk.js';
+import { expectedRange, type ExportArgs } from '../../options.js';
+import type { Reporter } from '../../progress.js';
+import { mapPool } from '../../../api/walk.js';
+import { day, inLanguage, type Lang } from '../../../i18n/index.js';
+import { aboutTexts } from '../../texts-sheets.js';
+import { plausibilityTexts as pt } from './texts.js';
 
 /** The comparison period's answers for the same units and plant points. */
 export interface ComparisonAnswers {
