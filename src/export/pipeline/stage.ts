@@ -90,7 +90,9 @@ async function walkProperties(run: Run): Promise<StagedExport> {
         if (ahead) deps.renderAhead!(ahead.spec, ahead.upTo);
       }
     : null;
-  const walk = new PropertyWalk({ api, args, reporter, journal, properties, output, steps, stream: !deps.select && deps.streamUnits !== false, slots: deps.slots, renderAhead });
+  // A step that changes rows at a Property's end but not as its units come would leave the rows written early unchanged.
+  const stream = !deps.select && deps.streamUnits !== false && steps.every((s) => !s.shape || s.early);
+  const walk = new PropertyWalk({ api, args, reporter, journal, properties, output, steps, stream, slots: deps.slots, renderAhead });
   const counted = steps.some((s) => s.progressUnits);
   let range: { from: string; to: string } | null = null;
   let done = 0;

@@ -74,7 +74,10 @@ export interface ExportStep {
   fetch?(api: ApiClient, answers: PropertyAnswers, progress: { onUnit: () => void; stop: AbortSignal }): Promise<PropertyAnswers>;
   /** Row changes for one Property, at its end. */
   shape?(p: BilledProperty): RowShape;
-  /** Row changes for a Property's units written as they come; `points`: its point list. */
+  /**
+   * Row changes for a Property's units written as they come, the same as `shape` gives for
+   * those rows; `points`: its point list. A step with `shape` but no `early` writes no unit early.
+   */
   early?(property: { id: string; name: string }, points: readonly MeasuringPoint[]): EarlyShape;
   findings?(p: BilledProperty): StepFindings;
   /** Findings known only once every Property is written. */
