@@ -26,6 +26,7 @@ export interface BilledProperty {
 export interface RowShape {
   billing?(rows: readonly BillingRow[]): BillingRow[];
   segments?(rows: readonly SegmentRow[]): SegmentRow[];
+  /** A reading's change may depend on its point only (stream.ts checks the rows written early by each point's first). */
   readings?(rows: readonly ReadingRow[]): ReadingRow[];
   /** The Overview's units. */
   units?(units: readonly UsageUnit[]): UsageUnit[];

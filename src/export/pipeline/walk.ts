@@ -118,11 +118,12 @@ export class PropertyWalk {
     this.held.stop();
   }
 
-  /** Once stopped: settles when no stream writes and no save is under way. */
+  /** Once stopped: settles when no stream writes any more. */
   async settled(): Promise<void> {
     for (const stream of this.streams.values()) await stream.stop(); // nothing writes into the files being removed
   }
 
+  /** Settles when no save is under way (the journal's lock may go then). */
   async saved(): Promise<void> {
     await Promise.all(this.saving);
   }
