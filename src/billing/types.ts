@@ -57,7 +57,7 @@ export const FLAG_SEVERITY = {
   ESTIMATED_SHARE_HIGH: 'info',
   ESTIMATED_AREA_HIGH: 'review',
   ESTIMATED_AREA_UNKNOWN: 'review',
-  // --unit-refs (src/export/unit-refs.ts): the ERP references an accountant supplied.
+  // --unit-refs (src/export/steps/unit-refs/): the ERP references an accountant supplied.
   UNIT_REF_MISSING: 'review',
   UNIT_REF_SHARED: 'review',
   UNIT_REF_UNKNOWN: 'info',

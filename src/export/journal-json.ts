@@ -1,5 +1,5 @@
 // A Property's answers as the journal stores them: JSON.stringify of the whole, gzip'd. The
-// units' JSON may come made already, unit by unit as the answers came (stream.ts), so that
+// units' JSON may come made already, unit by unit as the answers came (pipeline/stream.ts), so that
 // the large Properties of many profiles ending together do not serialise all their units at
 // once; then the pieces go to gzip as they are, never joined into one string.
 import { Readable } from 'node:stream';

@@ -178,7 +178,7 @@ export class Journal {
   }
 
   /**
-   * `unitsJson`: each unit's answer as JSON, made as it came (stream.ts), handed over (see
+   * `unitsJson`: each unit's answer as JSON, made as it came (pipeline/stream.ts), handed over (see
    * gzipAnswers in journal-json.ts).
    */
   async save(index: number, answers: PropertyAnswers, unitsJson?: string[]): Promise<void> {

@@ -8,7 +8,7 @@ import { lastCompletedMonthEnd } from '../api/answers.js';
 import { METRICS, UUID, isKnown, type KnownMetric } from '../api/types.js';
 import { parseReviewArgs, type ReviewArgs } from './review-options.js';
 import { optionTexts as t } from './texts-options.js';
-import { readUnitRefs, type UnitRefs } from './unit-refs.js';
+import { readUnitRefs, type UnitRefs } from './steps/unit-refs/index.js';
 
 export const FORMATS = ['csv', 'xlsx'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -32,7 +32,7 @@ export interface ExportArgs {
   strict: boolean;
   /** The plausibility review (src/plausibility); null with --no-plausibility. */
   review: ReviewArgs | null;
-  /** --unit-refs: the ERP references, read and checked with the flags (src/export/unit-refs.ts). */
+  /** --unit-refs: the ERP references, read and checked with the flags (src/export/steps/unit-refs/). */
   unitRefs: UnitRefs | null;
 }
 

@@ -23,7 +23,7 @@ export const asksAction = (code: string): boolean => Object.hasOwn(FLAG_SEVERITY
 
 /**
  * The marks of one Property: each finding with a unit (its metric from where it is, see
- * places.ts), and each plausibility row of a unit whose checks ask for action.
+^ * steps/places/), and each plausibility row of a unit whose checks ask for action.
  */
 export function overviewMarks(flags: readonly Flag[], place: (f: Flag) => Pick<FindingPlace, 'metric'>, rows: readonly { usage_unit_id: string | null; metric: string; checks: readonly string[] }[] = []): OverviewMarks {
   const seen = new Set<string>();

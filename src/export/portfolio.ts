@@ -2,7 +2,7 @@
 // profile at the same time in one process. Each profile's export is an ordinary
 // single-profile export into <out>/<profile>/ (same files, same manifest, the bytes of
 // `meterdata export --profile P --out <out>/P`), with its own API client and so its own
-// rate budget; what they share is the cap on Properties held in memory (held.ts) and
+// rate budget; what they share is the cap on Properties held in memory (pipeline/held.ts) and
 // the workbooks written at once (workbooksAtOnce). A profile that fails does not stop the others.
 import { createHash } from 'node:crypto';
 import { mkdir, rm, stat } from 'node:fs/promises';
@@ -16,7 +16,7 @@ import { ExitCode, MeterdataError, NotSignedInError, UsageError } from '../core/
 import type { Io } from '../core/io.js';
 import { dirs } from '../core/paths.js';
 import { terminalSafeJson } from '../core/terminal-text.js';
-import { Slots } from './held.js';
+import { Slots } from './pipeline/index.js';
 import { identity, parseExportArgs, type ExportArgs } from './options.js';
 import { checkOutDir, checkWritable, MANIFEST } from './out-folder.js';
 import { finalNames, findingsPlace } from './output.js';

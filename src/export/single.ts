@@ -8,7 +8,7 @@ import { packageVersion } from '../core/resources.js';
 import { fixedExportTime, identity, parseExportArgs, type ExportArgs, type ExportFlags } from './options.js';
 import { checkOutDir } from './out-folder.js';
 import { finalNames, type RenderAhead, type WorkbookWriter } from './output.js';
-import type { Slots } from './held.js';
+import type { Slots } from './pipeline/index.js';
 import { createReporter, type Reporter } from './progress.js';
 import type { ExportDeps, ExportSummary, StagedExport } from './run.js';
 import { activeTemplate } from './review-options.js';

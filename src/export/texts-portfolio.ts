@@ -1,4 +1,4 @@
-// What the portfolio export (portfolio.ts, held.ts) says to a person, in English and German.
+// What the portfolio export (portfolio.ts, pipeline/held.ts) says to a person, in English and German.
 import { count, num, catalogue } from '../i18n/index.js';
 import { plural, pluralWord } from '../core/plural.js';
 

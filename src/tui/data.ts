@@ -7,7 +7,7 @@ import { AccessWithdrawnError } from '../core/errors.js';
 import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit } from '../api/types.js';
 import type { PropertyBill, PropertyInput } from '../billing/property.js';
 import type { Flag, FlagCode } from '../billing/types.js';
-import { unknownValueFlags } from '../export/unknown.js';
+import { unknownValueFlags } from '../export/steps/unknown-values/index.js';
 import { collectProperty, propertiesInScope } from '../api/walk.js';
 import { reviewBundle, type BundleReview } from './compare.js';
 import { rangeKey, type DateRange } from './range.js';
@@ -142,7 +142,7 @@ export function createBrowseData(deps: BrowseDataDeps): BrowseData {
     // Billing and the chart use the range the service echoed (widened and capped).
     const first = units[0]?.consumption;
     const effective = first ? { from: first.from, to: first.to } : range;
-    // The export's input and its extra review flags (src/export/run.ts), so a unit
+    // The export's input and its extra review flags (src/export/steps), so a unit
     // shows here what the billing sheet and review.csv say about it.
     const billed = await deps.billProperty({ property: { id: property.id, name: property.name }, range: effective, units, plantPoints: plant, points: answers.points });
     let bill: BillResult = { ...billed, flags: [...billed.flags, ...unknownValueFlags(answers, billed.flags)] };

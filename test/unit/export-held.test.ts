@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApiClient } from '../../src/api/contracts.js';
 import type { Property } from '../../src/api/types.js';
 import { ServiceUnavailableError } from '../../src/core/errors.js';
-import { Slots } from '../../src/export/held.js';
+import { Slots } from '../../src/export/pipeline/index.js';
 import { parseExportArgs } from '../../src/export/options.js';
 import { runExport } from '../../src/export/run.js';
 import { loadTemplate } from '../../src/export/templates.js';

@@ -1,4 +1,4 @@
-// Guards of the units written as their answers come (src/export/stream.ts), found holding in
+// Guards of the units written as their answers come (src/export/pipeline/stream.ts), found holding in
 // a review: odd and hostile answers give the bytes of an export that writes each Property at
 // its end; a failure or an interrupt while units are written early leaves nothing in --out,
 // no unhandled rejection, and a re-run gives the bytes of one uninterrupted export; the

@@ -1,4 +1,4 @@
-// Units billed and written as their answers come (src/export/stream.ts): the files are the
+// Units billed and written as their answers come (src/export/pipeline/stream.ts): the files are the
 // bytes of an export that writes each Property at its end, whatever order the answers come
 // in, and also when the Property's last answers change what was written early (a share sum
 // off 1, a point under a second unit, a plant-room answer naming a point's metric): then

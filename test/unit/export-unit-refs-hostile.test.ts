@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
-import { parseUnitRefs, readUnitRefs } from '../../src/export/unit-refs.js';
+import { parseUnitRefs, readUnitRefs } from '../../src/export/steps/unit-refs/index.js';
 import { setLanguage } from '../../src/i18n/index.js';
 import { findEnglish } from '../helpers/catalogues.js';
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import { renderCsv } from '../../src/export/csv-writer.js';
 import { loadTemplate } from '../../src/export/templates.js';
-import { parseUnitRefs, readUnitRefs, unitRefIndex, withUnitRefs } from '../../src/export/unit-refs.js';
+import { parseUnitRefs, readUnitRefs, unitRefIndex, withUnitRefs } from '../../src/export/steps/unit-refs/index.js';
 import { setLanguage } from '../../src/i18n/index.js';
 import { findEnglish } from '../helpers/catalogues.js';
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { afterEach, describe, expect, it } from 'vitest';
-import { aboutRows } from '../../src/export/about.js';
+import { aboutRows } from '../../src/export/pipeline/index.js';
 import { loadTemplate } from '../../src/export/templates.js';
 import { overviewKey } from '../../src/export/tables.js';
 import { CELL_TEXT_MAX, fitCell, rowHeight } from '../../src/export/xlsx-cells.js';

@@ -4,7 +4,7 @@
 // commands imports one, and only the command list (src/commands/list.ts) names them, for
 // src/cli.ts. A declaration (index.ts) loads its handler only when the command runs. The
 // plausibility review is pure and used through its index; the doc names every folder of src.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/bin.js';
@@ -77,6 +77,47 @@ describe('the plausibility review (src/plausibility)', () => {
     const bad = walk(SRC)
       .filter((f) => !f.startsWith(PLAUSIBILITY + path.sep))
       .flatMap((f) => importsOf(f).filter((m) => m.startsWith('plausibility/') && m !== 'plausibility/index').map((m) => `${path.relative(SRC, f)} imports ${m}`));
+    expect(bad).toEqual([]);
+  });
+});
+
+const EXPORT = path.join(SRC, 'export');
+
+/** The innermost folder of src/export/… holding `mod` that has an index.ts (its public surface), e.g. `export/steps/places`. */
+function surfaceOf(mod: string): string | undefined {
+  const parts = mod.split('/');
+  for (let n = parts.length - 1; n >= 2; n--) {
+    const dir = parts.slice(0, n).join('/');
+    if (existsSync(path.join(SRC, dir, 'index.ts'))) return dir;
+  }
+  return undefined;
+}
+
+describe('the export (src/export)', () => {
+  it("a sub-folder is used through its index.ts: nothing outside it imports one of its other files", () => {
+    const bad = walk(SRC).flatMap((f) =>
+      importsOf(f)
+        .filter((m) => m.startsWith('export/'))
+        .filter((m) => {
+          const dir = surfaceOf(m);
+          return dir !== undefined && !rel(f).startsWith(`${dir}/`) && m !== `${dir}/index`;
+        })
+        .map((m) => `${rel(f)} imports ${m}`),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('finds a sub-folder by its index.ts', () => {
+    expect([surfaceOf('export/steps/places/points'), surfaceOf('export/pipeline/stream'), surfaceOf('export/output')]).toEqual(['export/steps/places', 'export/pipeline', undefined]);
+  });
+
+  it('the pipeline names no step, and a step imports no other step: only the steps list (steps/index.ts) names them', () => {
+    const steps = path.join(EXPORT, 'steps');
+    const stepOf = (mod: string) => /^export\/steps\/[^/]+(?=\/)/.exec(mod)?.[0];
+    const bad = [
+      ...walk(path.join(EXPORT, 'pipeline')).flatMap((f) => importsOf(f).filter((m) => m.startsWith('export/steps/')).map((m) => `${rel(f)} imports ${m}`)),
+      ...walk(steps).flatMap((f) => importsOf(f).filter((m) => stepOf(m) !== undefined && stepOf(m) !== stepOf(rel(f)) && rel(f) !== 'export/steps/index').map((m) => `${rel(f)} imports ${m}`)),
+    ];
     expect(bad).toEqual([]);
   });
 });

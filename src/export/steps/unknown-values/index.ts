@@ -5,12 +5,13 @@
 // for what billing already flagged. Derived from the stored answers, not from the API
 // client's onUnknownValue callback: a resumed run reads them from the journal without a
 // request, and must write the same review.csv as an uninterrupted one.
-import type { UnknownValue } from '../api/contracts.js';
-import { check } from '../api/schema.js';
-import * as S from '../api/schemas.js';
-import { makeFlag, type FlagScope } from '../billing/flags.js';
-import type { Flag } from '../billing/types.js';
-import type { PropertyAnswers } from '../api/walk.js';
+import type { UnknownValue } from '../../../api/contracts.js';
+import { check } from '../../../api/schema.js';
+import * as S from '../../../api/schemas.js';
+import { makeFlag, type FlagScope } from '../../../billing/flags.js';
+import type { Flag } from '../../../billing/types.js';
+import type { PropertyAnswers } from '../../../api/walk.js';
+import type { ExportStep } from '../../pipeline/index.js';
 
 /** The contract's field name as billing's flags name it ("MeterReading.status" is a reading status). */
 function shortField(field: string): string {
@@ -44,3 +45,7 @@ export function unknownValueFlags(answers: PropertyAnswers, billed: readonly Fla
   }
   return out;
 }
+
+export const unknownValuesStep: ExportStep = {
+  findings: ({ answers, bill }) => ({ flags: unknownValueFlags(answers, bill.flags) }),
+};

@@ -4,17 +4,17 @@
 // request: a bad line is one error naming it (exit 2). billing.csv and the Overview carry
 // erp_ref; units without one, and lines for units not in the export, are findings.
 import path from 'node:path';
-import { UUID } from '../api/types.js';
-import { makeFlag } from '../billing/flags.js';
-import type { Flag } from '../billing/types.js';
-import { readBounded } from '../core/bounded-read.js';
-import { UsageError } from '../core/errors.js';
-import { hasControlCharacter } from '../core/terminal-text.js';
-import { inLanguage } from '../i18n/index.js';
-import { parseCsvRecords } from '../plausibility/index.js';
-import type { Template } from './templates.js';
-import { columnHeaders } from './texts-sheets.js';
-import { unitRefTexts as t } from './texts-unit-refs.js';
+import { UUID } from '../../../api/types.js';
+import { makeFlag } from '../../../billing/flags.js';
+import type { Flag } from '../../../billing/types.js';
+import { readBounded } from '../../../core/bounded-read.js';
+import { UsageError } from '../../../core/errors.js';
+import { hasControlCharacter } from '../../../core/terminal-text.js';
+import { inLanguage } from '../../../i18n/index.js';
+import { parseCsvRecords } from '../../../plausibility/index.js';
+import type { Template } from '../../templates.js';
+import { columnHeaders } from '../../texts-sheets.js';
+import { unitRefTexts as t } from './texts.js';
 
 /** Plain data (it crosses into the export's worker thread with ExportArgs). */
 export interface UnitRefs {

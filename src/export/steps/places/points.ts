@@ -1,12 +1,11 @@
 // Names beside the ids, so that review.csv, readings.csv and segments.csv are readable on their own: the
 // Property, the unit(s) and the meter (metric, serial, localization) of a finding or a
 // reading, from the answers of the Property being written.
-import type { FindingPlace } from '../billing/findings.js';
-import type { PropertyBill } from '../billing/property.js';
-import type { Flag, ReadingRow, SegmentRow } from '../billing/types.js';
-import type { MeasuringPoint, MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
-import type { PropertyAnswers } from '../api/walk.js';
-import { overviewMarks, type OverviewMarks } from './overview-marks.js';
+import type { FindingPlace } from '../../../billing/findings.js';
+import type { PropertyBill } from '../../../billing/property.js';
+import type { Flag, ReadingRow, SegmentRow } from '../../../billing/types.js';
+import type { MeasuringPoint, MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../../../api/types.js';
+import type { PropertyAnswers } from '../../../api/walk.js';
 
 interface Point {
   metric: string | null;
@@ -27,8 +26,6 @@ export interface Places {
   readingPlace(pointId: string): ReadingPlace;
   /** segments.csv rows with the Property's and the unit's name. */
   segments(rows: readonly SegmentRow[]): NamedSegmentRow[];
-  /** The Overview cells the Property's findings and plausibility rows mark (overview-marks.ts). */
-  marks(flags: readonly Flag[], rows?: Parameters<typeof overviewMarks>[2]): OverviewMarks;
 }
 
 export type NamedSegmentRow = SegmentRow & { property_name: string; usage_unit_name: string | null };
@@ -126,8 +123,5 @@ export function placesOf(answers: PropertyAnswers, bill: Pick<PropertyBill, 'seg
     readings: (rows) => points.readings(rows),
     readingPlace: (id) => points.readingPlace(id),
     segments: (rows) => namedSegments(rows, property_name, (id) => unitNames.get(id)),
-    marks(flags, rows) {
-      return overviewMarks(flags, (f) => this.of(f), rows);
-    },
   };
 }

@@ -1,8 +1,9 @@
 // The About sheet of billing.xlsx: what was exported, when and how, in the run's language
-// (dates as the reader writes them: 31.12.2025 in German).
-import { day, language } from '../i18n/index.js';
-import type { Severity } from '../billing/types.js';
-import { aboutTexts } from './texts-sheets.js';
+// (dates as the reader writes them: 31.12.2025 in German). The run's own record, so part of
+// the pipeline; the steps add their lines after it.
+import { day, language } from '../../i18n/index.js';
+import type { Severity } from '../../billing/types.js';
+import { aboutTexts } from '../texts-sheets.js';
 
 export interface AboutFacts {
   tenant: string;
@@ -18,8 +19,6 @@ export interface AboutFacts {
   template: string;
   counts: { properties: number; units: number; measuring_points: number; plant_points: number };
   flags: Record<Severity, number>;
-  /** --unit-refs: the file and the number of units it names. */
-  unitRefs?: { file: string; units: number } | null;
 }
 
 /** "2026-11-22T10:00:00.000Z" as "22.11.2026 10:00:00" in German; unchanged in English. */
@@ -28,7 +27,7 @@ export function dateTime(iso: string): string {
   return language() === 'de' && m ? `${day(m[1]!)} ${m[2]}` : iso;
 }
 
-/** Label/value pairs, in order; `more` (the plausibility review's) come last. */
+/** Label/value pairs, in order; `more` (the steps' lines, step.ts AboutLines) come last. */
 export function aboutRows(f: AboutFacts, more: [string, string | number][] = []): [string, string | number][] {
   const t = aboutTexts;
   const rows: [string, string | number][] = [
@@ -49,6 +48,5 @@ export function aboutRows(f: AboutFacts, more: [string, string | number][] = [])
     [t.review, f.flags.review],
     [t.info, f.flags.info],
   ];
-  if (f.unitRefs) rows.push([t.unitRefs, t.unitRefsValue({ file: f.unitRefs.file, n: f.unitRefs.units })]);
   return [...rows, ...more];
 }

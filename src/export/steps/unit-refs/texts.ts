@@ -1,5 +1,5 @@
 // What a bad --unit-refs file is told: one line naming the file, the line and the fix.
-import { catalogue } from '../i18n/index.js';
+import { catalogue } from '../../../i18n/index.js';
 
 export const unitRefTexts = catalogue(
   'unit-refs',

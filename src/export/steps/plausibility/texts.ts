@@ -1,5 +1,5 @@
 // The plausibility review's lines during an export (its findings are in src/billing/texts-findings.ts).
-import { catalogue, count } from '../i18n/index.js';
+import { catalogue, count } from '../../../i18n/index.js';
 
 export const plausibilityTexts = catalogue(
   'plausibility',

@@ -6,14 +6,14 @@
 // rows are checked against that bill, the rest follows, and when anything differs (a share
 // sum off 1, a point under two units, a period that changed) the early rows are dropped
 // and the Property is written the usual way. The bytes are the same either way.
-import type { UnitConsumption, UsageUnit, MeasuringPoint } from '../api/types.js';
-import { compareUnits } from '../billing/order.js';
-import { listedLinksOf, type EarlyBill, type PropertyBill } from '../billing/property.js';
-import { billUnit, listedPointsOf, type UnitBill } from '../billing/unit.js';
-import { listedKindsOf, type ListedKinds, type ListedPoints } from '../billing/contract.js';
-import type { OutputMark, OutputSet } from './output.js';
-import { namedSegments, PointIndex, type Places, type ReadingPlace } from './places.js';
-import type { UnitRefIndex } from './unit-refs.js';
+import type { UnitConsumption, UsageUnit, MeasuringPoint } from '../../api/types.js';
+import { compareUnits } from '../../billing/order.js';
+import { listedLinksOf, type EarlyBill, type PropertyBill } from '../../billing/property.js';
+import { billUnit, listedPointsOf, type UnitBill } from '../../billing/unit.js';
+import { listedKindsOf, type ListedKinds, type ListedPoints } from '../../billing/contract.js';
+import type { ReadingRow } from '../../billing/types.js';
+import type { OutputMark, OutputSet } from '../output.js';
+import type { Early, Shape } from './step.js';
 
 type Entry = { unit: UsageUnit; consumption: UnitConsumption };
 
@@ -33,8 +33,9 @@ const RENDER_EVERY = 16;
 
 export interface StreamDeps {
   output: OutputSet;
-  refs: UnitRefIndex;
   property: { id: string; name: string };
+  /** The steps' row changes for this Property's units, once its point list is known. */
+  early: (points: readonly MeasuringPoint[]) => Early;
   /** Renders the rows spooled so far ahead of the workbook (the portfolio); none: nothing to do. */
   renderAhead?: () => Promise<void>;
   /** A write failed: the export will fail with it at the Property's end, so its walk can stop now. */
@@ -56,15 +57,16 @@ export class PropertyStream {
   private chain: Promise<void> = Promise.resolve();
   private failure: { error: unknown } | null = null;
   private mark: OutputMark | null = null;
-  private readonly index = new PointIndex();
+  private shape: Early | null = null;
   private links = new Map<string, boolean>();
   private listedPoints: ListedPoints = new Map();
   private listedKinds: ListedKinds = new Map();
-  /** What is written: each unit's bill in order, rows per table, readings' places per point. */
+  /** What is written: each unit's bill in order, rows per table, the first reading per point as written. */
   private readonly bills: UnitBill[] = [];
   private readonly written = { billing: 0, segments: 0, readings: 0, units: new Set<string>() };
   private readingsOpen = true;
-  private readonly places = new Map<string, ReadingPlace>();
+  /** Points whose readings are written: the first reading as billed and as written (null: none). */
+  private readonly points = new Map<string, [billed: ReadingRow, written: ReadingRow] | null>();
   private sinceRender = 0;
   /** Whether early rows were dropped at the end (tests, the bench's notes). */
   rewound = false;
@@ -77,7 +79,7 @@ export class PropertyStream {
     this.links = listedLinksOf(points);
     this.listedPoints = listedPointsOf(points);
     this.listedKinds = listedKindsOf(points);
-    this.index.listed(points);
+    this.shape = this.deps.early(points);
     const order = units.map((_, i) => i).sort((a, b) => compareUnits(units[a]!, units[b]!));
     const strict = order.every((i, k) => k === 0 || compareUnits(units[order[k - 1]!]!, units[i]!) < 0);
     const ids = new Set(units.map((u) => u.id));
@@ -149,7 +151,8 @@ export class PropertyStream {
   }
 
   private async writeUnit({ unit, consumption }: Entry): Promise<void> {
-    const { output, refs, property } = this.deps;
+    const { output, property } = this.deps;
+    const shape = this.shape!; // set with the lists, before any answer is written
     const period = { from: consumption.from, to: consumption.to };
     this.range ??= period;
     // one folder, one period: the Property's end says which unit differs, in list order
@@ -161,23 +164,23 @@ export class PropertyStream {
     const bill = billUnit({ property, unit, consumption, range, listedLinks: this.links, listedPoints: this.listedPoints, listedKinds: this.listedKinds });
     this.early.set(consumption, { range, bill, unit });
     this.bills.push(bill);
-    const billing = refs.withRef(bill.billing);
+    shape.unit(unit, consumption);
+    const billing = shape.billing(bill.billing);
     await output.write('billing', billing);
-    await output.write('segments', namedSegments(bill.segments, property.name, () => unit.name));
+    await output.write('segments', shape.segments(bill.segments));
     this.written.billing += bill.billing.length;
     this.written.segments += bill.segments.length;
-    this.index.unit(unit, consumption);
-    // a point shared on purpose is named with all its units: its readings wait for the end, and all after them
-    if (this.readingsOpen && consumption.measuring_points.some((c) => (c.unit_share ?? 1) !== 1)) this.readingsOpen = false;
+    if (this.readingsOpen && shape.holdsReadings(consumption)) this.readingsOpen = false;
     if (this.readingsOpen) {
       for (const p of bill.points) {
-        if (this.places.has(p.measuring_point_id)) continue;
-        this.places.set(p.measuring_point_id, this.index.readingPlace(p.measuring_point_id));
-        await output.write('readings', this.index.readings(p.readings));
+        if (this.points.has(p.measuring_point_id)) continue;
+        const rows = shape.readings(p.readings);
+        this.points.set(p.measuring_point_id, p.readings.length ? [p.readings[0]!, rows[0]!] : null);
+        await output.write('readings', rows);
         this.written.readings += p.readings.length;
       }
     }
-    await output.addOverview(billing, property, refs.withRef([unit]));
+    await output.addOverview(billing, property, shape.units([unit]));
     this.written.units.add(unit.id);
   }
 
@@ -191,18 +194,15 @@ export class PropertyStream {
    * The Property's whole bill is made: what the stream wrote stays where it is the start of
    * what the bill writes, row for row; otherwise it is dropped. Says what stays written.
    */
-  async settle(bill: Pick<PropertyBill, 'units'>, places: Pick<Places, 'readingPlace'>): Promise<Written> {
+  async settle(bill: Pick<PropertyBill, 'units'>, shape: Pick<Shape, 'readings'>): Promise<Written> {
     await this.stop();
     if (this.failure) throw this.failure.error;
     if (this.bills.length === 0) return NOTHING_WRITTEN;
-    const same = this.bills.every((b, k) => bill.units[k] === b) && [...this.places].every(([id, p]) => samePlace(p, places.readingPlace(id)));
+    // a point's readings are shaped alike: its first reading, shaped as the whole Property is, says whether they still are
+    const same = this.bills.every((b, k) => bill.units[k] === b) && [...this.points.values()].every((p) => !p || JSON.stringify(shape.readings([p[0]])[0]) === JSON.stringify(p[1]));
     if (same) return this.written;
     await this.deps.output.rewind(this.mark!);
     this.rewound = true;
     return NOTHING_WRITTEN;
   }
-}
-
-function samePlace(a: ReadingPlace, b: ReadingPlace): boolean {
-  return a.usage_unit_name === b.usage_unit_name && a.metric === b.metric && a.unit === b.unit;
 }

@@ -1,0 +1,82 @@
+// The end of an export: the About sheet, the manifest and the summary once every Property is
+// written (closeRun), then the workbook and every file put in place at once (finishExport).
+import { CONTRACT_VERSION } from '../../api/types.js';
+import { Journal } from '../journal.js';
+import { expectedRange, identity } from '../options.js';
+import { completeOutput, discardOutput, writeWorkbookHere, type OutputSet, type WorkbookWriter } from '../output.js';
+import { unfinished } from '../run-errors.js';
+import { aboutRows } from './about.js';
+import type { Run } from './stage.js';
+import type { Tally } from './tally.js';
+import type { ExportSummary, StagedExport } from './types.js';
+
+/** Every Property is written: the output set is closed under temporary names, the journal handed over. */
+export async function closeRun(run: Run, output: OutputSet, tally: Tally, range: { from: string; to: string } | null): Promise<StagedExport> {
+  const { deps, journal, properties } = run;
+  const { args } = deps;
+  const { counts, flags } = tally;
+  // Without a unit answer (plant-room points only) nothing echoed a range: this computer's clock caps it.
+  const effective = range ?? expectedRange(args.from, args.to, new Date());
+  const requested = { from: args.from, to: args.to };
+  const exportedAt = journal.meta.startedAt;
+  const scope = journal.meta.propertyScope;
+  const lines = run.steps.map((s) => s.about?.() ?? {});
+  const about = aboutRows(
+    {
+      tenant: journal.meta.tenantName,
+      scope: scope === 'all' ? 'all' : scope.map((id) => properties.find((p) => p.id === id)?.name ?? id),
+      // --property narrows the export below the connection's scope: say which ones the files hold.
+      exported: args.propertyIds.length > 0 ? properties.map((p) => p.name) : null,
+      range: effective,
+      contract: CONTRACT_VERSION,
+      exportedAt,
+      toolVersion: deps.toolVersion,
+      template: run.template.name,
+      counts,
+      flags,
+    },
+    [...lines.flatMap((l) => l.facts ?? []), ...lines.flatMap((l) => l.checks ?? [])],
+  );
+  const rows = Object.fromEntries(Object.entries(output.rows)) as Record<string, number>;
+  const staged = await output.stage(about, new Date(exportedAt));
+  deps.reporter.end();
+  return {
+    output: staged,
+    journal: journal.handOver(),
+    manifest: {
+      tool: 'meterdata',
+      version: deps.toolVersion,
+      contract: CONTRACT_VERSION,
+      identity: identity(args),
+      tenant: { id: journal.meta.tenantId, name: journal.meta.tenantName },
+      range: effective,
+      requested_range: requested,
+      exported_at: exportedAt,
+      counts: { ...counts, rows },
+      flags,
+    },
+    summary: { out: args.out, range: effective, requested, pointsWithData: tally.pointsWithData, tenant: journal.meta.tenantName, exportedAt, resumed: journal.resumed, counts: { ...counts, rows }, flags, codes: tally.codes, requests: deps.api.stats().requests },
+  };
+}
+
+/**
+ * Writes billing.xlsx (with `writeWorkbook`, by default in this thread) and the manifest,
+ * renames everything into place and removes the journal. On failure nothing is put
+ * under a final name and the journal stays for a re-run.
+ */
+export async function finishExport(staged: StagedExport, opts: { writeWorkbook?: WorkbookWriter; signal?: AbortSignal | undefined } = {}): Promise<ExportSummary> {
+  const { summary } = staged;
+  try {
+    const write = opts.writeWorkbook ?? writeWorkbookHere;
+    const files = await completeOutput(staged.output, (files) => ({ ...staged.manifest, files }), async (input) => {
+      await write(input);
+      if (opts.signal?.aborted) throw opts.signal.reason; // a Ctrl-C while the workbook was written: nothing is committed
+    });
+    await Journal.release(staged.journal, true);
+    return { ...summary, files };
+  } catch (e) {
+    await discardOutput(staged.output).catch(() => undefined);
+    await Journal.release(staged.journal, false);
+    throw unfinished(e, summary.out, opts.signal);
+  }
+}

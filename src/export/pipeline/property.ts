@@ -1,0 +1,37 @@
+// One Property, fetched: billed, its rows shaped by the steps, the steps' findings, then the
+// tables written (what its stream wrote early stays where it is what the bill writes first).
+import type { PropertyAnswers } from '../../api/walk.js';
+import { billProperty, reviewRows, type PropertyBill } from '../../billing/index.js';
+import type { Flag } from '../../billing/types.js';
+import { language } from '../../i18n/index.js';
+import type { OutputSet } from '../output.js';
+import { overviewMarks } from '../overview-marks.js';
+import { composeShapes, type ExportStep, type StepFindings } from './step.js';
+import { NOTHING_WRITTEN, type PropertyStream } from './stream.js';
+
+export interface WrittenProperty {
+  bill: PropertyBill;
+  /** Every finding of the Property: billing's, then the steps' in their order. */
+  flags: Flag[];
+}
+
+export async function writeProperty(output: OutputSet, steps: readonly ExportStep[], answers: PropertyAnswers, range: { from: string; to: string }, stream: PropertyStream | undefined): Promise<WrittenProperty> {
+  const { property } = answers;
+  const bill = billProperty({ property: { id: property.id, name: property.name }, range, units: answers.units, plantPoints: answers.plantPoints, points: answers.points }, stream?.earlyBill);
+  const billed = { answers, bill, range };
+  const shape = composeShapes(steps.flatMap((s) => (s.shape ? [s.shape(billed)] : [])));
+  const written = stream ? await stream.settle(bill, shape) : NOTHING_WRITTEN;
+  const billing = shape.billing(bill.billing.slice(written.billing));
+  await output.write('billing', billing);
+  await output.write('segments', shape.segments(bill.segments.slice(written.segments)));
+  await output.write('readings', shape.readings(bill.readings.slice(written.readings)));
+  await output.write('plant-points', bill.plant);
+  const found: StepFindings[] = steps.flatMap((s) => (s.findings ? [s.findings(billed)] : []));
+  for (const [table, rows] of found.flatMap((f) => f.tables ?? [])) await output.write(table, rows);
+  const flags = [...bill.flags, ...found.flatMap((f) => f.flags ?? [])];
+  await output.write('review', reviewRows(flags, language(), shape.place));
+  const units = shape.units(answers.units.map((u) => u.unit).filter((u) => !written.units.has(u.id)));
+  const marks = overviewMarks(flags, (f) => shape.place?.(f) ?? { metric: null }, found.flatMap((f) => f.marks ?? []));
+  await output.addOverview(billing, property, units, marks);
+  return { bill, flags };
+}

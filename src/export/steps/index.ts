@@ -1,0 +1,13 @@
+// The steps of an export, in the order their findings are listed in review.csv and their
+// changes applied to a row: the one place that names them (see pipeline/step.ts).
+import type { WhoAmI } from '../../api/types.js';
+import type { ExportArgs } from '../options.js';
+import type { ExportStep } from '../pipeline/index.js';
+import { placesStep } from './places/index.js';
+import { plausibilityStep } from './plausibility/index.js';
+import { unitRefsStep } from './unit-refs/index.js';
+import { unknownValuesStep } from './unknown-values/index.js';
+
+export async function exportSteps(args: ExportArgs, who: WhoAmI): Promise<ExportStep[]> {
+  return [placesStep, unknownValuesStep, await plausibilityStep(args, who), ...(args.unitRefs ? [unitRefsStep(args.unitRefs)] : [])];
+}

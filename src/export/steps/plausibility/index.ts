@@ -1,0 +1,14 @@
+// The plausibility review as a step of the export (review.ts). Without it (--no-plausibility)
+// the step only leaves plausibility.csv and its sheet out.
+import type { WhoAmI } from '../../../api/types.js';
+import type { ExportArgs } from '../../options.js';
+import type { ExportStep } from '../../pipeline/index.js';
+import { activeTemplate } from '../../review-options.js';
+import { reviewStep } from './review.js';
+
+export { withFindings, type AnswersWithComparison, type ComparisonAnswers } from './review.js';
+
+export async function plausibilityStep(args: ExportArgs, who: WhoAmI): Promise<ExportStep> {
+  if (!args.review) return { template: (template) => activeTemplate(template, null) };
+  return reviewStep(args, args.review, who);
+}

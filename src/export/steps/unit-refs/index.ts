@@ -1,0 +1,21 @@
+// --unit-refs FILE (refs.ts): billing.csv and the Overview carry each unit's erp_ref; a unit
+// without one, two units sharing one and, after every Property, lines for units the export
+// did not have are findings; the About sheet names the file.
+import type { ExportStep } from '../../pipeline/index.js';
+import { aboutTexts } from '../../texts-sheets.js';
+import { unitRefIndex, withUnitRefs, type UnitRefs } from './refs.js';
+
+export { parseUnitRefs, readUnitRefs, unitRefIndex, withUnitRefs, type UnitRefIndex, type UnitRefs } from './refs.js';
+
+export function unitRefsStep(refs: UnitRefs): ExportStep {
+  const index = unitRefIndex(refs);
+  const shape = { billing: index.withRef, units: index.withRef };
+  return {
+    template: (template) => withUnitRefs(template, refs),
+    shape: () => shape,
+    early: () => shape,
+    findings: ({ answers }) => ({ flags: index.flags(answers.property.id, answers.units.map((u) => u.unit.id)) }),
+    finish: () => index.unknown(),
+    about: () => ({ facts: [[aboutTexts.unitRefs, aboutTexts.unitRefsValue({ file: refs.file, n: refs.entries.length })]] }),
+  };
+}
