@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { PropertyAnswers } from '../../src/api/walk.js';
 import { makeFlag } from '../../src/billing/flags.js';
 import { finishExport, stagePipeline, type ExportDeps, type ExportStep, type RowShape } from '../../src/export/pipeline/index.js';
-import { T0, dataset, fakeApi, reporter, setup } from './export-fixtures.js';
+import { T0, dataset, fakeApi, reporter, setup } from '../helpers/export-fixtures.js';
 
 type Tagged = PropertyAnswers & { tag?: string };
 const scope = (property_id: string) => ({ property_id, usage_unit_id: null, measuring_point_id: null, device_id: null });
