@@ -109,10 +109,31 @@ function uncovered(segments: readonly DeviceSegment[], month: Month): PointMonth
   return missingMonth(month, before && after ? 'device_gap' : 'no_device');
 }
 
+const nextDay = (date: string, n: number): string => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * Whether some day of the month lies strictly between one device's removal and the next one's
+ * installation (segments sorted by start): unmeasured, though the point was in use. A device
+ * removed and its successor installed on the same or the next day leaves no such day.
+ */
+function gapIn(segments: readonly DeviceSegment[], month: Month): boolean {
+  const from = monthEnd(addMonths(month, -1));
+  const to = monthEnd(month);
+  for (let i = 1; i < segments.length; i++) {
+    const removed = windowOf(segments[i - 1]!).end;
+    if (removed === null) continue;
+    const first = nextDay(removed, 1);
+    const last = nextDay(windowOf(segments[i]!).start, -1);
+    if (first <= last && first <= to && last > from) return true;
+  }
+  return false;
+}
+
 function pointMonth(segments: readonly DeviceSegment[], month: Month, share: Decimal): PointMonth {
   const covering = segments.filter((s) => covers(s, month));
   if (covering.length === 0) return uncovered(segments, month);
   if (overlapping(covering)) return missingMonth(month, 'overlapping_segments');
+  if (gapIn(segments, month)) return missingMonth(month, 'device_gap');
   const parts = covering.map((s) => segmentMonth(s, month));
   const failed = parts.filter((p) => !isValue(p)).map((p) => (p as { reason: MissingReason }).reason);
   if (failed.length > 0) return missingMonth(month, ...failed);

@@ -89,19 +89,31 @@ describe('a meter removed without a successor', () => {
 });
 
 describe('what stays unknown', () => {
-  it('a month between a removal and the next installation: the gap, and every allocator flat of the Property without kWh', () => {
-    // WE 02's allocator removed on 15 January 2025, the next one installed on 10 March: February had no device, yet heat flowed.
+  it('months between a removal and the next installation: the gap, and every allocator flat of the Property without kWh', () => {
+    // WE 02's allocator removed on 15 January 2025, the next one installed on 10 March: 16 January to 9 March had no device, yet heat flowed.
     const rs = counted(1000, hcaB.slice(0, 2));
     const old = series(1000, [...rs, ...Array(11).fill(null)], { deinstalled_at: '2025-01-15', period_consumption: { end_value: 1150, billable_value: 0, weighted_billable_value: undefined, status: 'measured' } });
     const next = fromDay('2025-03-10', [...NEW, 30, 30, 5, 1, 1, 2, 15, 35, 50]);
     const gap = point('hca', [old, next]);
-    expect(pointMonths(gap, MONTHS, 1).months.map((m) => m.reasons.join())).toEqual(['', '', '', 'device_gap', ...Array(9).fill('')]);
+    expect(pointMonths(gap, MONTHS, 1).months.map((m) => m.reasons.join())).toEqual(['', '', 'device_gap', 'device_gap', 'device_gap', ...Array(8).fill('')]);
     const r = run([aUnitEntry('WE 01', [metered('hca', hcaA)]), aUnitEntry('WE 02', [gap])], { ...noPlant, heat: [plantHeat(plant)] });
     const a = months(r, 0, 'HEATING');
-    expect([a[3]!.kwh, a[3]!.reasons]).toEqual([null, ['allocator_sum_incomplete']]);
-    // January: WE 02's old allocator to its removal day, 1150 − 1125 = 25 units; March: the new one's 30.
-    expect(n(a[2]!.kwh)).toBeCloseTo((4000 * 50) / 75, 9);
-    expect(n(a[4]!.kwh)).toBeCloseTo((2800 * 30) / 60, 9);
+    expect(a.slice(2, 5).map((m) => [m.kwh, m.reasons])).toEqual(Array(3).fill([null, ['allocator_sum_incomplete']]));
+    // December before the gap; April after it: WE 02's new allocator 60 − 30 = 30 units beside WE 01's 20.
+    expect(n(a[1]!.kwh)).toBeCloseTo((3500 * 35) / 100, 9);
+    expect(n(a[5]!.kwh)).toBeCloseTo((1800 * 20) / 50, 9);
+  });
+
+  it('days between a removal and the next installation inside a month, or across a month end: those months are gaps too', () => {
+    // Removed on 15 January after 25 units since December's 1125; the next allocator from 25 January (start 0): 10 days unmeasured.
+    const old = (removed: string) => series(1000, [1060, 1125, ...Array(11).fill(null)], { deinstalled_at: removed, period_consumption: { end_value: 1150, billable_value: 0, weighted_billable_value: undefined, status: 'measured' } });
+    const reasons = (segs: DeviceSegment[]) => pointMonths(point('hca', segs), MONTHS, 1).months.map((m) => (m.value === null ? m.reasons.join() : n(m.value)));
+    expect(reasons([old('2025-01-15'), fromDay('2025-01-25', [null, null, 8, 40])]).slice(2, 4)).toEqual(['device_gap', 40]);
+    // Removed 20 January, installed 5 February: the end of January and the start of February were not measured.
+    expect(reasons([old('2025-01-20'), fromDay('2025-02-05', [null, null, null, 30, 60])]).slice(2, 5)).toEqual(['device_gap', 'device_gap', 60]);
+    // The same day or the next: no day between, the month counts both devices (25 + 8).
+    expect(reasons([old('2025-01-15'), fromDay('2025-01-15', [null, null, 8, 40])])[2]).toBe(33);
+    expect(reasons([old('2025-01-15'), fromDay('2025-01-16', [null, null, 8, 40])])[2]).toBe(33);
   });
 
   it('a point without coverage in the range (data_gap, no segments) is no answer, not a flat without devices', () => {
