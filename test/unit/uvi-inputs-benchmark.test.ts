@@ -49,6 +49,12 @@ describe('a table as Excel writes it', () => {
     expect(Number((benchmarkMonth(table, 'residential', 'HEATING', 80, '2025-11') as { kwh: { toNumber(): number } }).kwh.toNumber())).toBeCloseTo(1080, 9);
   });
 
+  it('Excel\'s "sep=" line before the header names the separator and is no header', () => {
+    const table = parsed(`sep=;\n${HEAD}\nresidential;HEATING;112,5;Heizspiegel Köln 2024\n`);
+    expect(table.rows).toEqual([{ unit_type: 'residential', service: 'HEATING', kwh_per_m2_year: 112.5 }]);
+    expect(message(`sep=,\n${HEAD}\n`)).toBe('--benchmark bench.csv line 2: unknown column "unit_type;service;kwh_per_m2_year;source".');
+  });
+
   it('commas and decimal points; the columns in another order, named in capitals; words in any case', () => {
     const table = parsed('Source,KWH_PER_M2_YEAR,Service,Unit_Type\nDIW Wärmemonitor 2023,118.0,heating,Residential\n');
     expect(table).toEqual({ source: 'DIW Wärmemonitor 2023', rows: [{ unit_type: 'residential', service: 'HEATING', kwh_per_m2_year: 118 }] });

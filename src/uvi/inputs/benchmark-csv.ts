@@ -23,9 +23,14 @@ const NUMBER = /^([-−+]?)(\d+)(?:([.,])(\d+))?$/;
 
 const refuse = (message: string, hint: string) => new UsageError(message, hint, BENCHMARK_CODE);
 
+/** Excel's own first line naming the separator ("sep=;"), which Excel reads and hides. */
+const SEP_LINE = /^"?sep=([;,])"?[;,]*$/i;
+
 /** The separator that makes the first line with text a header naming unit_type: German Excel's semicolon, else a comma. */
 function separatorOf(body: string): string {
   const head = body.split(/\r\n|\n|\r/, 100).find((l) => l.trim() !== '') ?? '';
+  const declared = SEP_LINE.exec(head.trim());
+  if (declared) return declared[1]!;
   const names = (sep: string) => head.split(sep).map((c) => c.trim().replace(/^"|"$/g, '').toLowerCase());
   return names(';').includes('unit_type') || !names(',').includes('unit_type') ? ';' : ',';
 }
@@ -68,6 +73,7 @@ export function parseBenchmarkCsv(text: string, file: string): BenchmarkTable {
   const { records, open } = parseCsvRecords(body, separatorOf(body));
   if (open !== null) throw refuse(t.openQuote({ file, line: open }), t.columnHint);
   const lines = records.filter((r) => r.fields.some((f) => f.trim() !== ''));
+  if (lines[0] && SEP_LINE.test(lines[0].fields.join(',').trim())) lines.shift();
   const header = lines.shift();
   if (!header) throw refuse(t.noTable({ file }), t.fileHint);
   const col = columnsOf(header.fields, file, header.line);
