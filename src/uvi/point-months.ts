@@ -156,6 +156,8 @@ export function pointMonths(c: MeasuringPointConsumption, months: readonly Month
   if (c.is_difference_meter && c.segments.length === 0) return { ...base, months: months.map((m) => missingMonth(m, 'difference_meter')) };
   // No coverage at all (range rule: never silent omission) is no answer, not a point without a device.
   if (c.data_gap === true && c.segments.length === 0) return { ...base, months: months.map((m) => missingMonth(m, 'no_reading')) };
+  // A device removed before it was installed: where it was and was not cannot be told, so no month is "not installed" (0).
+  if (c.segments.some((seg) => (windowOf(seg).end ?? '9999-12-31') < windowOf(seg).start)) return { ...base, months: months.map((m) => missingMonth(m, 'implausible_value')) };
   const share = unitShare === null ? dec(1) : dec(unitShare);
   const segments = sortSegments(c.segments);
   return { ...base, months: months.map((m) => pointMonth(segments, m, share)) };

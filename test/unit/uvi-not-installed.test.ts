@@ -123,6 +123,13 @@ describe('what stays unknown', () => {
     expect(new Set(months(r, 0, 'HEATING').map((m) => `${m.kwh}:${m.reasons.join()}`))).toEqual(new Set(['null:allocator_sum_incomplete']));
   });
 
+  it('a device dated as removed before it was installed is no device "not installed": its point and the sums are unknown', () => {
+    const inverted = point('hca', [fromDay('2025-06-01', [...NEW, null, null, 5, 5, 5, 5, 5, 5, 5])].map((seg) => ({ ...seg, deinstalled_at: '2025-03-01' })));
+    expect(new Set(pointMonths(inverted, MONTHS, 1).months.map((m) => m.reasons.join()))).toEqual(new Set(['implausible_value']));
+    const r = run([aUnitEntry('WE 01', [metered('hca', hcaA)]), aUnitEntry('WE 02', [inverted])], { ...noPlant, heat: [plantHeat(plant)] });
+    expect(new Set(months(r, 0, 'HEATING').map((m) => m.reasons.join()))).toEqual(new Set(['allocator_sum_incomplete']));
+  });
+
   it('a plant heat meter not yet installed leaves the heating heat unknown (the heat went through unmeasured)', () => {
     const late = point('heat', [fromDay('2025-03-01', [...NEW, ...plant.slice(4)])]);
     const { unit_share: _omit, ...plantLate } = late;
