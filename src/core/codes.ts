@@ -26,7 +26,7 @@ export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
 const { UNEXPECTED: BUG, USAGE, NOT_SIGNED_IN: SIGNED_OUT, ACCESS_WITHDRAWN: WITHDRAWN, UNAVAILABLE, NEEDS_REVIEW, INTERRUPTED } = ExitCode;
 
-export type CodeArea = 'cli' | 'core' | 'auth' | 'api' | 'export' | 'sandbox';
+export type CodeArea = 'cli' | 'core' | 'auth' | 'api' | 'export' | 'uvi' | 'sandbox';
 
 interface CodeEntry {
   /** The exit status(es) a run ends with when this error stops it. */
@@ -153,6 +153,10 @@ export const ERROR_CODES = {
   EXPORT_WRITE_FAILED: { exit: [BUG], area: 'export' },
   EXPORT_INTERRUPTED: { exit: [INTERRUPTED], area: 'export' },
   EXPORT_FLAGS_STRICT: { exit: [NEEDS_REVIEW], area: 'export' },
+  // The monthly consumption information's inputs (src/uvi/inputs)
+  UVI_MONTH_INVALID: { exit: [USAGE], area: 'uvi' },
+  UVI_WW_TEMPERATURE_INVALID: { exit: [USAGE], area: 'uvi' },
+  UVI_BENCHMARK_INVALID: { exit: [USAGE], area: 'uvi' },
   // The local sandbox
   SANDBOX_PORT_IN_USE: { exit: [USAGE], area: 'sandbox' },
   SANDBOX_CLIENTS_INVALID: { exit: [USAGE], area: 'sandbox' },

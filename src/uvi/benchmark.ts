@@ -49,6 +49,8 @@ export function monthShare(service: BenchmarkService, month: Month): Decimal {
 
 /** More than any dwelling uses (the worst buildings in the Heizspiegel stay well below): a typo, not a benchmark. */
 export const BENCHMARK_LIMIT = 1000;
+/** Below a passive house's heating or any flat's hot water: a value per month, or 1.000 read as 1, not a year's. */
+export const BENCHMARK_MIN = 1;
 
 /** Why a benchmark table cannot be used, one line per problem (empty when it can). */
 export function benchmarkProblems(table: BenchmarkTable): string[] {
@@ -61,7 +63,7 @@ export function benchmarkProblems(table: BenchmarkTable): string[] {
     seen.add(key);
     if (r.service !== 'HEATING' && r.service !== 'HOT_WATER') problems.push(`service:${key}`);
     const v = r.kwh_per_m2_year;
-    if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0 || v > BENCHMARK_LIMIT) problems.push(`value:${key}`);
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < BENCHMARK_MIN || v > BENCHMARK_LIMIT) problems.push(`value:${key}`);
   }
   return problems;
 }

@@ -92,14 +92,48 @@ export function missingMonth(month: Month, ...reasons: MissingReason[]): PointMo
   return { month, value: null, estimated: false, reasons: [...new Set(reasons)].sort() };
 }
 
+/**
+ * A month no segment covers. Before the point's first installation or after its last removal
+ * no device was there to measure: `no_device`, which a Property's sums count as 0 (sumMonths).
+ * Between a removal and the next installation the heat or water went on flowing unmeasured:
+ * `device_gap`, unknown. A device of unknown installation first known later may well have been
+ * there: its reading is what is missing.
+ */
+function uncovered(segments: readonly DeviceSegment[], month: Month): PointMonth {
+  if (segments.some((s) => s.installed_at === null && s.baseline_date >= monthEnd(month))) return missingMonth(month, 'no_reading');
+  const before = segments.some((s) => {
+    const { end } = windowOf(s);
+    return end !== null && end <= monthEnd(addMonths(month, -1));
+  });
+  const after = segments.some((s) => windowOf(s).start >= monthEnd(month));
+  return missingMonth(month, before && after ? 'device_gap' : 'no_device');
+}
+
+const nextDay = (date: string, n: number): string => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * Whether some day of the month lies strictly between one device's removal and the next one's
+ * installation (segments sorted by start): unmeasured, though the point was in use. A device
+ * removed and its successor installed on the same or the next day leaves no such day.
+ */
+function gapIn(segments: readonly DeviceSegment[], month: Month): boolean {
+  const from = monthEnd(addMonths(month, -1));
+  const to = monthEnd(month);
+  for (let i = 1; i < segments.length; i++) {
+    const removed = windowOf(segments[i - 1]!).end;
+    if (removed === null) continue;
+    const first = nextDay(removed, 1);
+    const last = nextDay(windowOf(segments[i]!).start, -1);
+    if (first <= last && first <= to && last > from) return true;
+  }
+  return false;
+}
+
 function pointMonth(segments: readonly DeviceSegment[], month: Month, share: Decimal): PointMonth {
   const covering = segments.filter((s) => covers(s, month));
-  if (covering.length === 0) {
-    // A device of unknown installation first known later may well have been there: its reading is what is missing.
-    const unknownStart = segments.some((s) => s.installed_at === null && s.baseline_date >= monthEnd(month));
-    return missingMonth(month, unknownStart ? 'no_reading' : 'no_device');
-  }
+  if (covering.length === 0) return uncovered(segments, month);
   if (overlapping(covering)) return missingMonth(month, 'overlapping_segments');
+  if (gapIn(segments, month)) return missingMonth(month, 'device_gap');
   const parts = covering.map((s) => segmentMonth(s, month));
   const failed = parts.filter((p) => !isValue(p)).map((p) => (p as { reason: MissingReason }).reason);
   if (failed.length > 0) return missingMonth(month, ...failed);
@@ -120,6 +154,10 @@ export function pointMonths(c: MeasuringPointConsumption, months: readonly Month
   const base = { measuring_point_id: c.measuring_point_id, metric: c.metric, unit: c.unit };
   if (unitShare !== null && shareProblem(unitShare)) return { ...base, months: months.map((m) => missingMonth(m, 'implausible_share')) };
   if (c.is_difference_meter && c.segments.length === 0) return { ...base, months: months.map((m) => missingMonth(m, 'difference_meter')) };
+  // No coverage at all (range rule: never silent omission) is no answer, not a point without a device.
+  if (c.data_gap === true && c.segments.length === 0) return { ...base, months: months.map((m) => missingMonth(m, 'no_reading')) };
+  // A device removed before it was installed: where it was and was not cannot be told, so no month is "not installed" (0).
+  if (c.segments.some((seg) => (windowOf(seg).end ?? '9999-12-31') < windowOf(seg).start)) return { ...base, months: months.map((m) => missingMonth(m, 'implausible_value')) };
   const share = unitShare === null ? dec(1) : dec(unitShare);
   const segments = sortSegments(c.segments);
   return { ...base, months: months.map((m) => pointMonth(segments, m, share)) };
@@ -140,10 +178,22 @@ export function distinctPointMonths(points: readonly MeasuringPointConsumption[]
   });
 }
 
-/** The sum of several points' months (a unit's heat meters, a Property's plant meters): missing where any is. */
+/** A month before the point's first device or after its last: nothing was there to measure (not a gap, not a missing reading). */
+export function notInstalled(m: PointMonth): boolean {
+  return m.value === null && m.reasons.length === 1 && m.reasons[0] === 'no_device';
+}
+
+/**
+ * The sum of several points' months (a unit's meters, the Property's units or plant meters).
+ * A point with no device yet or any more measured nothing and adds 0 (§ 6a, § 9 HeizkostenV
+ * share what was measured: a flat not built yet used no heat); any other missing month makes
+ * the sum missing, with its reasons. Where no point had a device the sum is `no_device` too.
+ */
 export function sumMonths(points: readonly PointMonths[], months: readonly Month[]): PointMonth[] {
   return months.map((month, i) => {
-    const these = points.map((p) => p.months[i]!);
+    const all = points.map((p) => p.months[i]!);
+    const these = all.filter((p) => !notInstalled(p));
+    if (these.length === 0) return missingMonth(month, 'no_device');
     const gone = these.filter((p) => p.value === null);
     if (gone.length > 0) return missingMonth(month, ...gone.flatMap((p) => p.reasons));
     return { month, value: sum(these.map((p) => p.value!)), estimated: these.some((p) => p.estimated), reasons: [] };

@@ -7,7 +7,7 @@ import type { MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../a
 import { dec, type Decimal } from '../billing/decimal.js';
 import { benchmarkMonth, type BenchmarkService, type BenchmarkTable } from './benchmark.js';
 import { type Month } from './months.js';
-import { distinctPointMonths, missingMonth, sumMonths } from './point-months.js';
+import { distinctPointMonths, missingMonth, notInstalled, sumMonths } from './point-months.js';
 import type { Finding, FindingCode, Method, MissingReason, PointMonth, Service, ServiceMonth, UnitService, UnitUvi } from './types.js';
 
 /** The Property's points without a unit, sorted by what they measure (classifyPlant, or the caller's own choice). */
@@ -93,16 +93,16 @@ function plantSum(points: readonly MeasuringPointConsumption[], months: readonly
   return points.length === 0 ? null : sumMonths(distinctPointMonths(points, months, () => null), months);
 }
 
-/** The sum over the units that have the metric; a month is missing where any unit's is (the reason given instead). */
+/** The sum over the units that have the metric; a unit without a device yet adds 0, any other unit's missing month leaves it missing (the reason given instead). */
 function unitsSum(units: readonly UnitMetrics[], metric: Metric, months: readonly Month[], reason: MissingReason): PointMonth[] | null {
   const have = units.map((u) => u[metric]).filter((m): m is PointMonth[] => m !== undefined);
   if (have.length === 0) return null;
   return sumMonths(have.map((m) => ({ measuring_point_id: '', metric, unit: '', months: m })), months).map((m) =>
-    m.value === null ? missingMonth(m.month, reason) : m,
+    m.value === null && !notInstalled(m) ? missingMonth(m.month, reason) : m,
   );
 }
 
-/** a − b − c per month; a missing operand gives its reason, a negative result `negative`. */
+/** a − b − c per month; a missing operand gives its reason (one with no device yet subtracts 0), a negative result `negative`. */
 function minus(a: PointMonth[], subtract: (PointMonth[] | null)[], negative: MissingReason, reasonOf: MissingReason[]): PointMonth[] {
   return a.map((m, i) => {
     if (m.value === null) return missingMonth(m.month, reasonOf[0]!);
@@ -110,7 +110,8 @@ function minus(a: PointMonth[], subtract: (PointMonth[] | null)[], negative: Mis
     let estimated = m.estimated;
     for (const [k, s] of subtract.entries()) {
       const sm = s?.[i];
-      if (!sm) continue;
+      // No unit had a heat meter yet: they took nothing from the plant's heat.
+      if (!sm || notInstalled(sm)) continue;
       if (sm.value === null) return missingMonth(m.month, reasonOf[k + 1]!);
       value = value.minus(sm.value);
       estimated ||= sm.estimated;

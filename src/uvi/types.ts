@@ -7,7 +7,8 @@ import type { Month } from './months.js';
 /** Why a month has no value. A month without a value is missing, never 0. */
 export const MISSING_REASONS = [
   // One measuring point
-  'no_device', // no device segment covers the month (a unit new this year, a device removed)
+  'no_device', // before the point's first device or after its last removal (a unit new this year): measured nothing
+  'device_gap', // days of the month between a device's removal and the next one's installation: consumed, but not measured
   'no_reading', // the month-end reading at the start or end of the month is not in the answer
   'no_start_value', // the segment's start value is unknown (baseline_origin none)
   'missing', // a reading the month rests on has the status missing

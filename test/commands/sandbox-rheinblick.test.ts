@@ -205,6 +205,11 @@ describe('the monthly information of November 2025 from those answers (propertyU
     const march = pointsOf(fresh, 'water_warm')[0]!.segments[0]!;
     expect(Number(ww[4]!.kwh)).toBeCloseTo(2.5 * 50 * (at(march, '2025-03-31')!.value - march.baseline_value), 6);
     expect(Number(nov(ww).kwh)).toBeCloseTo(2.5 * 50 * month(pointsOf(fresh, 'water_warm')[0]!, '2025-10-31', '2025-11-30'), 6);
+    // The new flat measured nothing before March: the Property's warm-water heat is the others' in every month.
+    expect(result.warmWaterHeat!.map((m) => m.value !== null)).toEqual(MONTHS.map(() => true));
+    const others = prop('Am Leinpfad 3').units.filter((u) => u !== fresh);
+    const december = sum(others.map((u) => month(pointsOf(u, 'water_warm')[0]!, '2024-11-30', '2024-12-31')));
+    expect(Number(result.warmWaterHeat![1]!.value)).toBeCloseTo(2.5 * 50 * december, 6);
   });
 });
 

@@ -129,5 +129,8 @@ describe('the benchmark', () => {
       ],
     };
     expect(benchmarkProblems(bad)).toEqual(['source', 'value:residential/HEATING', 'duplicate:residential/HEATING', 'value:commercial/HOT_WATER', 'value:commercial/HEATING', 'service:x/COOLING']);
+    // Below 1 kWh per m² and year: a month's value, or "1.000" read as 1; 1 itself is a (passive house's) year.
+    const low = (v: number) => benchmarkProblems({ source: 'S', rows: [{ unit_type: 'residential', service: 'HOT_WATER', kwh_per_m2_year: v }] });
+    expect([low(0.99), low(1)]).toEqual([['value:residential/HOT_WATER'], []]);
   });
 });

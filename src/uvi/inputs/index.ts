@@ -1,0 +1,36 @@
+// The monthly consumption information's inputs, checked before any request (docs/uvi.md,
+// "The command's inputs"): --month, --ww-temperature and the --benchmark file. What the
+// `uvi` command will declare its flags with; nothing here is wired to the command line yet.
+import type { BenchmarkTable } from '../benchmark.js';
+import { DEFAULT_BENCHMARK } from '../benchmark.js';
+import { thirteenMonths, type Month } from '../months.js';
+import { readBenchmarkFile } from './benchmark-file.js';
+import { parseMonth, parseWwTemperature } from './month.js';
+
+export { BENCHMARK_COLUMNS, MAX_SOURCE, parseBenchmarkCsv } from './benchmark-csv.js';
+export { readBenchmarkFile } from './benchmark-file.js';
+export { FIRST_MONTH, WW_TEMPERATURE_DEFAULT, WW_TEMPERATURE_MAX, WW_TEMPERATURE_MIN, lastCompletedMonth, parseMonth, parseWwTemperature } from './month.js';
+
+export interface UviFlags {
+  month?: string;
+  benchmark?: string;
+  wwTemperature?: string;
+}
+
+export interface UviInputs {
+  month: Month;
+  /** The 13 months ending with `month`, oldest first: one consumption request covers them. */
+  months: Month[];
+  benchmark: BenchmarkTable;
+  /** Whether the table is the landlord's (--benchmark) or meterdata's default. */
+  benchmarkGiven: boolean;
+  wwTemperature: number;
+}
+
+/** Every input checked, the month first; the first bad one is the error (exit 2). */
+export function parseUviInputs(flags: UviFlags, cwd: string, now = new Date()): UviInputs {
+  const month = parseMonth(flags.month, now);
+  const wwTemperature = parseWwTemperature(flags.wwTemperature);
+  const given = readBenchmarkFile(flags.benchmark, cwd);
+  return { month, months: thirteenMonths(month), benchmark: given ?? DEFAULT_BENCHMARK, benchmarkGiven: given !== null, wwTemperature };
+}
