@@ -8,8 +8,8 @@ import { DEFAULT_BENCHMARK } from '../../src/uvi/benchmark.js';
 import { pointMonths } from '../../src/uvi/point-months.js';
 import { propertyUvi, type PlantPoints } from '../../src/uvi/property.js';
 import type { Service } from '../../src/uvi/types.js';
-import { PROPERTY, aSegment, aUnitEntry } from './builders.js';
-import { MONTHS, type R, cumulative, n, point, readings, series } from './uvi-fixtures.js';
+import { PROPERTY, aSegment, aUnitEntry } from '../helpers/builders.js';
+import { MONTHS, type R, cumulative, n, point, readings, series } from '../helpers/uvi-fixtures.js';
 
 /** Readings counted up from `start`; a null month has no reading at its end (the device was not there). */
 const counted = (start: number, monthly: (number | null)[]): R[] => cumulative(start, monthly.map((m) => m ?? 0)).map((v, i) => (monthly[i] === null ? null : v));
