@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import type { Rewrite } from '../helpers/rewriting-proxy.js';
-import { assertBuilt, csvRows, exportBehindProxy, runBin, signedIn } from './helpers.js';
+import { assertBuilt, csvRows, exportBehindProxy, runBin, signedIn } from '../helpers/faults.js';
 
 const ARGS = ['export', '--year', '2025', '--rate-limit', '3000', '--format', 'csv', '--strict'];
 const MUSTER = 'Musterstraße 1-5';

@@ -9,7 +9,7 @@
 // following the text bills it twice. Marked it.fails; the assertion fails today.
 import { describe, expect, it } from 'vitest';
 import { billProperty } from '../../src/billing/index.js';
-import { PROPERTY, aPlantPoint, aPointConsumption, aPropertyInput, aSegment, aUnitEntry, uuid } from './builders.js';
+import { PROPERTY, aPlantPoint, aPointConsumption, aPropertyInput, aSegment, aUnitEntry, uuid } from '../helpers/builders.js';
 
 describe('a plant-room meter the Property lists with allocations, in the units\' answers too', () => {
   it.fails('whose /readings answer (500) disagrees with the units\' copies (1000) is not billed without a finding', () => {

@@ -13,7 +13,7 @@ import type { ApiClient } from '../../src/api/contracts.js';
 import type { MeasuringPoint, Property } from '../../src/api/types.js';
 import type { BrowseData } from '../../src/tui/data.js';
 import { parseCsv } from '../../src/plausibility/index.js';
-import { PROPERTY, aPointConsumption, aSegment, aUnitEntry, uuid } from './builders.js';
+import { PROPERTY, aPointConsumption, aSegment, aUnitEntry, uuid } from '../helpers/builders.js';
 
 // The browser itself is not needed: the test takes the data browse hands it, which carries `e`.
 let handed: BrowseData | undefined;
