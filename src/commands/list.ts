@@ -11,5 +11,6 @@ import { logout } from './logout/index.js';
 import { sandbox } from './sandbox/index.js';
 import { status } from './status/index.js';
 import { token } from './token/index.js';
+import { uvi } from './uvi/index.js';
 
-export const COMMANDS: readonly AnyCommand[] = [login, logout, status, token, exportCommand, browse, sandbox, demo, completion];
+export const COMMANDS: readonly AnyCommand[] = [login, logout, status, token, exportCommand, uvi, browse, sandbox, demo, completion];

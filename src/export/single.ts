@@ -35,6 +35,8 @@ interface Shared {
   writeWorkbook?: WorkbookWriter;
   /** Renders the workbook's rows while the walk goes on (the same workers; see workbook-workers.ts). */
   renderAhead?: RenderAhead;
+  /** false: each Property is written at its end (a run whose step writes files of its own per Property). */
+  streamUnits?: boolean;
 }
 
 /**
@@ -42,19 +44,19 @@ interface Shared {
  * portfolio, browse's `e`): the journal under meterdata's state folder, this version, the
  * run's signal, and what the caller adds (a fixed time, a narrowing, shared slots).
  */
-export function exportDeps(parts: { api: ExportDeps['api']; args: ExportArgs; template: Template; reporter: Reporter; io: Io }, more: Pick<ExportDeps, 'now' | 'select' | 'slots' | 'renderAhead'> = {}): ExportDeps {
+export function exportDeps(parts: { api: ExportDeps['api']; args: ExportArgs; template: Template; reporter: Reporter; io: Io }, more: Pick<ExportDeps, 'now' | 'select' | 'slots' | 'renderAhead' | 'streamUnits'> = {}): ExportDeps {
   const { io, ...rest } = parts;
   return { ...rest, stateDir: dirs(io.env).state, toolVersion: packageVersion(), signal: io.signal, ...more };
 }
 
 /** An API client on the connection, a reporter and the rest of ExportDeps for `fn`; client and connection are closed afterwards. */
-async function withExportDeps<T>(args: ExportArgs, template: Template, io: Io, conn: Connection, fn: (deps: ExportDeps) => Promise<T>, shared: Shared = {}): Promise<T> {
+export async function withExportDeps<T>(args: ExportArgs, template: Template, io: Io, conn: Connection, fn: (deps: ExportDeps) => Promise<T>, shared: Shared = {}): Promise<T> {
   const api = conn.api({ signal: io.signal });
   const requests = () => api.stats().requests;
   const reporter = shared.reporter ? shared.reporter(requests) : createReporter(io, { quiet: args.quiet, requests });
   const fixed = fixedExportTime(io.env);
   try {
-    return await fn(exportDeps({ api, args, template, reporter, io }, { ...(fixed ? { now: () => fixed } : {}), ...(shared.slots ? { slots: shared.slots } : {}), ...(shared.renderAhead ? { renderAhead: shared.renderAhead } : {}) }));
+    return await fn(exportDeps({ api, args, template, reporter, io }, { ...(fixed ? { now: () => fixed } : {}), ...(shared.slots ? { slots: shared.slots } : {}), ...(shared.renderAhead ? { renderAhead: shared.renderAhead } : {}), ...(shared.streamUnits === false ? { streamUnits: false } : {}) }));
   } finally {
     await api.close();
     await conn.close();

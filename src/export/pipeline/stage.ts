@@ -132,6 +132,7 @@ async function walkProperties(run: Run): Promise<StagedExport> {
     reporter.end();
     await walk.settled();
     await output.abort().catch(() => undefined);
+    for (const step of steps) await step.abort?.().catch(() => undefined);
     await walk.saved();
     await (isMeterdataError(e) && e.code === 'EXPORT_PERIOD_CHANGED' ? journal.discard() : journal.close());
     throw incomplete(e, done, properties.map((p) => p.name), args.out, deps.signal);

@@ -1,0 +1,113 @@
+// `meterdata uvi` on the export's machinery: its flags read into the export's arguments (the
+// 13 months as the range, heating, warm and cold water as the metrics, <out>/<month>/ as the
+// folder), the driver (pipeline/) run with the monthly information's steps (steps/uvi/), and
+// every file committed at once with a manifest (finishExport), as an export is.
+import path from 'node:path';
+import { ExitCode, UsageError } from '../core/errors.js';
+import type { Io } from '../core/io.js';
+import { terminalSafeJson } from '../core/terminal-text.js';
+import { language } from '../i18n/index.js';
+import { monthEnd } from '../uvi/months.js';
+import { parseUviInputs, type UviInputs } from '../uvi/inputs/index.js';
+import { fixedExportTime, identity, parseExportArgs, type ExportArgs } from './options.js';
+import { checkOutDir } from './out-folder.js';
+import { finalNames } from './output.js';
+import { finishExport, stagePipeline, type ExportDeps, type ExportSummary } from './pipeline/index.js';
+import { exportConnection, withExportDeps, type Connect } from './single.js';
+import { uviSteps, uviTemplate, type UviCounts } from './steps/index.js';
+import { loadTemplate, type Template } from './templates.js';
+import { uviRunTexts as t } from './texts-uvi.js';
+
+/** The command's flags as src/commands/uvi/index.ts declares them. */
+export interface UviFlags {
+  month?: string;
+  profile?: string;
+  property?: string[];
+  out?: string;
+  template?: string;
+  rateLimit?: number | string;
+  json?: boolean;
+  quiet?: boolean;
+  benchmark?: string;
+  wwTemperature?: string;
+  unitRefs?: string;
+}
+
+export interface UviRun {
+  args: ExportArgs;
+  inputs: UviInputs;
+  layout: 'generic' | 'de';
+  template: Template;
+}
+
+/** Outdoor water is never part of the information (issue 24, "Scope"). */
+const METRICS = 'heat,hca,water_warm,water_cold';
+
+/** Every flag checked before any request, the month first; throws UsageError (exit 2). */
+export async function prepareUvi(opts: UviFlags, io: Io, now = new Date()): Promise<UviRun> {
+  const inputs = parseUviInputs(opts, io.cwd, now);
+  const layout = opts.template ?? 'generic';
+  if (layout !== 'generic' && layout !== 'de') throw new UsageError(t.template({ value: layout }), t.templateHint, 'EXPORT_TEMPLATE_INVALID');
+  const out = path.join(path.resolve(io.cwd, opts.out ?? 'meterdata-uvi'), inputs.month);
+  const args = parseExportArgs(
+    { profile: opts.profile, from: `${inputs.months[0]}-01`, to: monthEnd(inputs.month), property: opts.property, metric: METRICS, format: 'csv', out, template: `uvi-${layout}`, rateLimit: opts.rateLimit, json: opts.json, quiet: opts.quiet, plausibility: false, unitRefs: opts.unitRefs },
+    io.cwd,
+    io.env,
+    now,
+  );
+  fixedExportTime(io.env);
+  // The export's layout (separator, decimals) under the monthly information's own tables (its step's template).
+  const template = await loadTemplate(layout, io.cwd);
+  await checkOutDir(args.out, identity(args), finalNames(uviTemplate(template, layout), args.formats), {});
+  return { args, inputs, layout, template };
+}
+
+export interface UviSummary extends ExportSummary, UviCounts {
+  month: string;
+}
+
+/** The walk, the computation and every file, committed at once (or nothing, with the journal kept for a re-run). */
+export async function runUvi(run: UviRun, io: Io, open?: Connect): Promise<UviSummary> {
+  const { openConnection } = await import('../auth/connection.js');
+  const options = exportConnection(run.args, io);
+  const conn = open ? await open(options) : await openConnection({ ...options, env: io.env, signal: io.signal });
+  return withExportDeps(run.args, run.template, io, conn, (deps) => stageAndFinish(run, deps, io), { streamUnits: false });
+}
+
+async function stageAndFinish(run: UviRun, deps: ExportDeps, io: Io): Promise<UviSummary> {
+  const created = fixedExportTime(io.env) ?? deps.now?.() ?? new Date();
+  const { letterFonts } = await import('../uvi/letter/index.js');
+  const lang = language();
+  const steps = uviSteps(run.args, { inputs: run.inputs, layout: run.layout, lang, pdf: async () => ({ fonts: await letterFonts(), createdAt: created, lang }) });
+  const summary = await finishExport(await stagePipeline(deps, async () => steps), { signal: io.signal });
+  return { ...summary, month: run.inputs.month, ...steps[0]!.counts };
+}
+
+/** The lines on stderr after a run. */
+export function uviSummaryText(s: UviSummary): string {
+  const c = s.counts;
+  return [
+    t.wrote({ month: s.month, out: s.out }),
+    t.letters({ letters: s.letters, units: c.units, properties: c.properties }),
+    s.incomplete > 0 ? t.incomplete({ n: s.incomplete }) : t.complete,
+    t.requests({ requests: s.requests }),
+  ].join('\n');
+}
+
+/** The --json object: what a mail merge or cron job needs to know (the files, the letters, the units to check). */
+export function uviSummaryJson(s: UviSummary): string {
+  return terminalSafeJson({
+    month: s.month,
+    out: s.out,
+    files: s.files,
+    range: s.range,
+    tenant: s.tenant,
+    exported_at: s.exportedAt,
+    resumed: s.resumed,
+    counts: { properties: s.counts.properties, units: s.counts.units, measuring_points: s.counts.measuring_points, plant_points: s.counts.plant_points, rows: s.counts.rows },
+    letters: s.letters,
+    incomplete_units: s.incomplete,
+    requests: s.requests,
+    exit_code: ExitCode.OK,
+  });
+}

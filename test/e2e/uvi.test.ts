@@ -1,0 +1,229 @@
+// `meterdata uvi --month 2025-11`, the built binary against the sandbox's Wohnbau Rheinblick
+// eG: the files it writes into <out>/2025-11/, every kWh figure of chosen units in uvi.csv
+// against a computation written here from the raw API answers (not through src/uvi), a
+// letter read back with pdftotext in German, and bad input refused in one line with exit 2.
+// Needs `npm run build`.
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiClient } from '../../src/api/client.js';
+import type { ApiClient } from '../../src/api/contracts.js';
+import type { DeviceSegment, MeasuringPoint, MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../../src/api/types.js';
+import { staticCredentials } from '../../src/core/credentials.js';
+import { collect } from '../helpers/api-fixtures.js';
+import { assertBuilt, BIN, runBin, type Run } from '../helpers/bin.js';
+import { signedIn, storeFile, type SignedIn } from '../helpers/signed-in.js';
+import { requireTool } from '../helpers/tools.js';
+
+const MONTHS = ['2024-11', '2024-12', '2025-01', '2025-02', '2025-03', '2025-04', '2025-05', '2025-06', '2025-07', '2025-08', '2025-09', '2025-10', '2025-11'];
+const RANGE = { from: '2024-11-01', to: '2025-11-30' };
+/** § 9 Abs. 2 HeizkostenV at the default 60 °C: 2.5 kWh/(m³·K) × (60 − 10) K. */
+const KWH_PER_M3 = 2.5 * 50;
+
+interface Unit {
+  unit: UsageUnit;
+  consumption: UnitConsumption;
+}
+interface Prop {
+  units: Unit[];
+  plant: { point: MeasuringPoint; consumption: MeasuringPointConsumption }[];
+}
+
+let si: SignedIn;
+let client: ApiClient;
+let run: Run;
+let out: string;
+const props = new Map<string, Prop>();
+
+beforeAll(async () => {
+  assertBuilt();
+  si = await signedIn({ autoConsentTenant: 'Wohnbau Rheinblick eG', homePrefix: 'md-e2e-uvi-' });
+  // A second profile of its own for the raw answers, so the binary's sign-in is never touched by the test.
+  await si.signIn('raw');
+  const token = JSON.parse(readFileSync(storeFile(si.env, 'raw'), 'utf8')).access_token as string;
+  client = createApiClient({ baseUrl: si.sandbox.apiBase, credentials: staticCredentials(token), rateLimitPerMinute: 60_000, concurrency: 4, retryBaseMs: 10 });
+  for (const p of await collect(client.listProperties())) {
+    const units = await collect(client.listUsageUnits({ propertyId: p.id }));
+    const points = await collect(client.listPropertyMeasuringPoints(p.id));
+    const plant = [];
+    for (const point of points.filter((x) => x.usage_unit_id === null)) plant.push({ point, consumption: await client.pointReadings(point.id!, RANGE) });
+    props.set(p.name, { units: await Promise.all(units.map(async (unit) => ({ unit, consumption: await client.unitConsumption(unit.id, RANGE) }))), plant });
+  }
+  out = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-uvi-out-'));
+  run = await runBin(['uvi', '--month', '2025-11', '--out', out, '--lang', 'de'], si.env, { timeoutMs: 240_000 });
+}, 300_000);
+
+afterAll(async () => {
+  await client?.close();
+  await si?.close();
+});
+
+// ---- the independent computation, from the raw answers ----
+
+const prevEnd = (m: string) => {
+  const [y, mo] = m.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(y, mo - 1, 0)).toISOString().slice(0, 10);
+};
+const end = (m: string) => {
+  const [y, mo] = m.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(y, mo, 0)).toISOString().slice(0, 10);
+};
+interface Value {
+  v: number;
+  estimated: boolean;
+}
+type Maybe = Value | null | 'none';
+
+/** A reading usable as consumption (measured or calculated), or null; the month end before the range is the segment's baseline. */
+function reading(s: DeviceSegment, at: string): Value | null {
+  const r = s.readings.find((x) => x.at === at);
+  if (!r && s.baseline_date === at && s.baseline_origin === 'month_end_before_range') return { v: s.baseline_value, estimated: false };
+  if (!r || (r.status !== 'measured' && r.status !== 'calculated')) return null;
+  return { v: r.value, estimated: r.status === 'calculated' };
+}
+
+/** One point's month: each device from its reading (or start value) to its reading (or removal value), times factor and share; 'none': no device in the month. */
+function pointMonth(c: MeasuringPointConsumption, m: string, share = 1): Maybe {
+  const from = prevEnd(m);
+  const to = end(m);
+  const inMonth = c.segments.filter((s) => s.installed_at <= to && (s.deinstalled_at === null || s.deinstalled_at > from));
+  if (inMonth.length === 0) return 'none';
+  let v = 0;
+  let estimated = false;
+  for (const s of inMonth) {
+    const start = s.installed_at > from ? { v: s.baseline_value, estimated: false } : reading(s, from);
+    const stop = s.deinstalled_at !== null && s.deinstalled_at <= to ? { v: s.period_consumption.end_value, estimated: false } : reading(s, to);
+    if (!start || !stop) return null;
+    v += (stop.v - start.v) * s.factor;
+    estimated ||= start.estimated || stop.estimated;
+  }
+  return { v: v * share, estimated };
+}
+
+/** A sum of point months: missing when one is; 'none' counts 0 unless every one is 'none'. */
+function total(parts: Maybe[]): Maybe {
+  if (parts.some((p) => p === null)) return null;
+  const values = parts.filter((p): p is Value => p !== 'none' && p !== null);
+  if (values.length === 0) return 'none';
+  return { v: values.reduce((a, b) => a + b.v, 0), estimated: values.some((x) => x.estimated) };
+}
+
+const unitMetric = (u: Unit, metric: string, m: string) => total(u.consumption.measuring_points.filter((p) => p.metric === metric).map((p) => pointMonth(p, m, p.unit_share ?? 1)));
+const plantHeat = (p: Prop, warm: boolean, m: string) => total(p.plant.filter((x) => x.point.metric === 'heat' && /Warmwasser/.test(x.point.localization ?? '') === warm).map((x) => pointMonth(x.consumption, m)));
+const num = (x: Maybe) => (x === null || x === 'none' ? null : x.v);
+
+/** The kWh the letter should give for a unit, service and month; null: no kWh. */
+function expected(name: string, unit: string, service: 'HEATING' | 'HOT_WATER', m: string): Value | null {
+  const p = props.get(name)!;
+  const u = p.units.find((x) => x.unit.name === unit)!;
+  const vol = (x: Unit) => unitMetric(x, 'water_warm', m);
+  if (service === 'HOT_WATER') {
+    const own = vol(u);
+    if (own === null || own === 'none') return null;
+    const meter = plantHeat(p, true, m);
+    if (meter === 'none') return { v: KWH_PER_M3 * own.v, estimated: own.estimated };
+    const all = total(p.units.map(vol));
+    if (meter === null || num(all) === null) return null;
+    return { v: (meter.v * own.v) / num(all)!, estimated: own.estimated || meter.estimated };
+  }
+  const heat = unitMetric(u, 'heat', m);
+  if (heat !== 'none') return heat;
+  // Allocators: the plant heat less § 9 Abs. 2 of all flats' warm water, by allocator units.
+  const plant = plantHeat(p, false, m);
+  const hca = unitMetric(u, 'hca', m);
+  const allHca = total(p.units.map((x) => unitMetric(x, 'hca', m)));
+  const allVol = total(p.units.map(vol));
+  if (plant === null || plant === 'none' || hca === null || hca === 'none' || num(allHca) === null || num(allVol) === null) return null;
+  const heating = plant.v - KWH_PER_M3 * num(allVol)!;
+  return { v: (heating * hca.v) / num(allHca)!, estimated: false };
+}
+
+// ---- reading the files ----
+
+/** uvi.csv (generic layout) as records by header. */
+function csv(text: string): Record<string, string>[] {
+  const lines = text.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+  const sep = lines[0]!.includes(';') ? ';' : ',';
+  const head = lines[0]!.split(sep);
+  return lines.slice(1).map((l) => Object.fromEntries(l.split(sep).map((c, i) => [head[i]!, c.replace(/^"|"$/g, '')])));
+}
+
+const CHOSEN: [string, string, string][] = [
+  ['Rheinuferstraße 14', 'WE 01', 'heat meter'],
+  ['Rheinuferstraße 12', 'WE 01', 'allocators converted'],
+  ['Rheinuferstraße 14', 'WE 03', 'meter replaced 2025-11-14'],
+  ['Rheinuferstraße 14', 'WE 04', 'calculated November'],
+  ['Rheinuferstraße 14', 'WE 05', 'missing reading 2024-11-30'],
+  ['Rheinuferstraße 12', 'WE 06', 'no floor area'],
+  ['Am Leinpfad 3', 'WE 04', 'new from 2025-03-01'],
+];
+
+describe('meterdata uvi --month 2025-11 against Wohnbau Rheinblick eG', () => {
+  const dir = () => path.join(out, '2025-11');
+  const rows = () => csv(readFileSync(path.join(dir(), 'uvi.csv'), 'utf8'));
+
+  it('writes uvi.csv, uvi.json, review.csv, a letter per unit and one per Property into <out>/2025-11/, listed in its manifest', async () => {
+    expect(run.code, run.stderr).toBe(0);
+    const names = (await readdir(dir())).sort();
+    const manifest = JSON.parse(await readFile(path.join(dir(), 'meterdata-manifest.json'), 'utf8')) as { files: { name: string }[] };
+    expect(names).toEqual([...manifest.files.map((f) => f.name), 'meterdata-manifest.json'].sort());
+    const unitIds = [...props.values()].flatMap((p) => p.units.map((u) => u.unit.id));
+    expect(names.filter((n) => n.startsWith('letter-'))).toHaveLength(unitIds.length);
+    expect(names.filter((n) => n.startsWith('letters-'))).toHaveLength(props.size);
+    expect(names).toEqual(expect.arrayContaining(['uvi.csv', 'uvi.json', 'review.csv']));
+    const json = JSON.parse(await readFile(path.join(dir(), 'uvi.json'), 'utf8')) as unknown[];
+    expect(json).toHaveLength(rows().length);
+    expect(run.stderr).toMatch(/16 Schreiben für 16 Nutzeinheiten in 3 Liegenschaften/);
+  });
+
+  it.each(CHOSEN)('%s %s (%s): every kWh figure of heating and warm water equals the raw answers’ computation', (name, unit, _case) => {
+    const u = props.get(name)!.units.find((x) => x.unit.name === unit)!;
+    for (const service of ['HEATING', 'HOT_WATER'] as const) {
+      const mine = rows().filter((r) => r.usage_unit_id === u.unit.id && r.service === service);
+      expect(mine.map((r) => r.month)).toEqual(MONTHS);
+      for (const r of mine) {
+        const want = expected(name, unit, service, r.month!);
+        if (want === null) expect([r.month, service, r.amount]).toEqual([r.month, service, '']);
+        else {
+          expect(Number(r.amount), `${r.month} ${service}`).toBeCloseTo(want.v, 2);
+          expect(r.estimated, `${r.month} ${service}`).toBe(String(want.estimated));
+        }
+      }
+    }
+  });
+
+  it('the cases show as the issue asks: the calculated month estimated, the missing months and the new flat’s first months without amount, no benchmark without floor area', () => {
+    const of = (name: string, unit: string, service: string) => {
+      const id = props.get(name)!.units.find((x) => x.unit.name === unit)!.unit.id;
+      return rows().filter((r) => r.usage_unit_id === id && r.service === service);
+    };
+    expect(of('Rheinuferstraße 14', 'WE 04', 'HEATING').at(-1)!.estimated).toBe('true');
+    expect(of('Rheinuferstraße 14', 'WE 05', 'HEATING').slice(0, 2).map((r) => [r.amount, r.errors])).toEqual([['', 'missing'], ['', 'missing']]);
+    expect(of('Am Leinpfad 3', 'WE 04', 'HOT_WATER').slice(0, 4).map((r) => [r.amount, r.errors])).toEqual(Array(4).fill(['', 'no_device']));
+    expect(of('Am Leinpfad 3', 'WE 01', 'HEATING').at(-1)).toMatchObject({ amount: '', errors: 'no_plant_heat_meter' });
+    expect(of('Rheinuferstraße 12', 'WE 06', 'HEATING').at(-1)!.benchmark_amount).toBe('');
+    expect(Number(of('Rheinuferstraße 12', 'WE 01', 'HEATING').at(-1)!.benchmark_amount)).toBeGreaterThan(0);
+  });
+
+  it('review.csv names the units whose letter is incomplete', () => {
+    const review = csv(readFileSync(path.join(dir(), 'review.csv'), 'utf8'));
+    const we06 = props.get('Rheinuferstraße 12')!.units.find((x) => x.unit.name === 'WE 06')!.unit.id;
+    expect(review.filter((r) => r.usage_unit_id === we06).map((r) => r.code)).toEqual(['NO_FLOOR_AREA', 'NO_FLOOR_AREA']);
+    expect(review.filter((r) => r.code === 'NO_PLANT_HEAT_METER')).toHaveLength(4);
+  });
+
+  it('pdftotext of a letter shows November’s figures in German format', (ctx) => {
+    requireTool(ctx, 'pdftotext', 'reads the letter back');
+    const u = props.get('Rheinuferstraße 12')!.units.find((x) => x.unit.name === 'WE 01')!;
+    const text = execFileSync('pdftotext', ['-layout', path.join(dir(), `letter-${u.unit.id}.pdf`), '-'], { encoding: 'utf8' });
+    const german = (v: number) => v.toLocaleString('de-DE', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    expect(text).toContain('November 2025');
+    expect(text).toContain(`${german(expected('Rheinuferstraße 12', 'WE 01', 'HEATING', '2025-11')!.v)} kWh`);
+    expect(text).toContain(`${german(expected('Rheinuferstraße 12', 'WE 01', 'HEATING', '2025-10')!.v)} kWh`);
+    expect(text).toContain(`${german(expected('Rheinuferstraße 12', 'WE 01', 'HOT_WATER', '2025-11')!.v)} kWh`);
+    expect(text).toContain('Rheinuferstraße 12');
+  });
+});
