@@ -3,9 +3,9 @@
 // against a computation written here from the raw API answers (not through src/uvi), a
 // letter read back with pdftotext in German, and bad input refused in one line with exit 2.
 // Needs `npm run build`.
-import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import type { ApiClient } from '../../src/api/contracts.js';
 import type { DeviceSegment, MeasuringPoint, MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../../src/api/types.js';
 import { staticCredentials } from '../../src/core/credentials.js';
 import { collect } from '../helpers/api-fixtures.js';
-import { assertBuilt, BIN, runBin, type Run } from '../helpers/bin.js';
+import { assertBuilt, runBin, type Run } from '../helpers/bin.js';
 import { signedIn, storeFile, type SignedIn } from '../helpers/signed-in.js';
 import { requireTool } from '../helpers/tools.js';
 
@@ -225,5 +225,40 @@ describe('meterdata uvi --month 2025-11 against Wohnbau Rheinblick eG', () => {
     expect(text).toContain(`${german(expected('Rheinuferstraße 12', 'WE 01', 'HEATING', '2025-10')!.v)} kWh`);
     expect(text).toContain(`${german(expected('Rheinuferstraße 12', 'WE 01', 'HOT_WATER', '2025-11')!.v)} kWh`);
     expect(text).toContain('Rheinuferstraße 12');
+  });
+});
+
+describe('meterdata uvi refuses bad input before any request: one line, its fix, exit 2', () => {
+  it.each([
+    ['a month not yet ended', ['--month', '2099-01'], /^meterdata: --month 2099-01 has not ended yet; the last completed month is \d{4}-\d{2}\.\n {2}Give a month up to/],
+    ['a month 13', ['--month', '2025-13'], /^meterdata: --month 2025-13: a year has no month 13\.\n {2}Give the month as/],
+    ['a --template it does not know', ['--month', '2025-11', '--template', 'fr'], /^meterdata: --template fr: the monthly information knows the layouts generic and de\n {2}Use --template de/],
+  ])('%s', async (_what, args, message) => {
+    const r = await runBin(['uvi', ...args, '--out', path.join(out, 'refused')], si.env, { timeoutMs: 60_000 });
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(2);
+  });
+
+  it.each([
+    ['a wrong column', 'unit_type;service;kwh;source\nresidential;HEATING;100;Heizspiegel\n', /^meterdata: --benchmark \S+ line 1: unknown column "kwh"\.\n/],
+    ['a negative value', 'unit_type;service;kwh_per_m2_year;source\nresidential;HEATING;-100;Heizspiegel\n', /^meterdata: --benchmark \S+ line 2: -100 kWh per m² and year; the average user consumes more than nothing\.\n/],
+    ['an absurd value', 'unit_type;service;kwh_per_m2_year;source\nresidential;HEATING;118000;Heizspiegel\n', /^meterdata: --benchmark \S+ line 2: 118000 kWh per m²/],
+  ])('a benchmark file with %s', async (_what, text, message) => {
+    const file = path.join(out, `bench-${_what.replace(/\W/g, '')}.csv`);
+    await writeFile(file, text);
+    const r = await runBin(['uvi', '--month', '2025-11', '--benchmark', file, '--out', path.join(out, 'refused')], si.env, { timeoutMs: 60_000 });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(2);
+  });
+
+  it('a FIFO as --benchmark, refused at once without reading it', async () => {
+    const fifo = path.join(out, 'bench.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const r = await runBin(['uvi', '--month', '2025-11', '--benchmark', fifo, '--out', path.join(out, 'refused')], si.env, { timeoutMs: 30_000 });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/^meterdata: --benchmark \S+ is not a file \(a pipe or a device cannot be read\)\.\n {2}Give the path/);
+    expect(existsSync(path.join(out, 'refused'))).toBe(false);
   });
 });

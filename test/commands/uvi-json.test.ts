@@ -1,0 +1,43 @@
+// `meterdata uvi --json` in-process against the sandbox's Wohnbau Rheinblick eG: one summary
+// object on stdout (the month, the folder, the files as the manifest lists them, the letters,
+// the units to check, the requests), the same again on a re-run into the same folder, and a
+// refused flag as the one error object every command gives with --json.
+import { readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedIn, type SignedIn } from '../helpers/signed-in.js';
+import { runCli } from '../helpers/run-cli.js';
+
+let si: SignedIn;
+beforeAll(async () => {
+  si = await signedIn({ autoConsentTenant: 'Wohnbau Rheinblick eG', homePrefix: 'md-uvi-json-' });
+}, 120_000);
+afterAll(async () => si?.close());
+
+describe('meterdata uvi --json', () => {
+  it('prints one summary object: the month, <out>/<month>, every file of the manifest, 16 letters, the units to check, the requests', async () => {
+    const out = await mkdtemp(path.join(os.tmpdir(), 'md-uvi-json-out-'));
+    const r = await runCli(['uvi', '--month', '2025-11', '--out', out, '--json', '--quiet'], { env: si.env });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const s = JSON.parse(lines[0]!) as Record<string, unknown> & { files: { name: string }[]; counts: { units: number; properties: number; plant_points: number } };
+    const dir = path.join(out, '2025-11');
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'meterdata-manifest.json'), 'utf8')) as { files: unknown[] };
+    expect(s).toMatchObject({ month: '2025-11', out: dir, tenant: 'Wohnbau Rheinblick eG', letters: 16, resumed: false, exit_code: 0, range: { from: '2024-11-01', to: '2025-11-30' } });
+    expect(s.files).toEqual(manifest.files);
+    expect(s.counts).toMatchObject({ properties: 3, units: 16 });
+    // WE 06 without floor area and Am Leinpfad 3's four flats without a plant heat meter.
+    expect(s.incomplete_units).toBe(5);
+    // One consumption request per unit for the 13 months, one per plant point, and the lists (pages).
+    expect(s.requests).toBeLessThanOrEqual(16 + s.counts.plant_points + 3 * 2 + 2);
+  });
+
+  it('a refused --month is the error object on stdout, exit 2', async () => {
+    const r = await runCli(['uvi', '--month', '2025-13', '--json'], { env: si.env });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout)).toMatchObject({ exit_code: 2, error: { code: 'UVI_MONTH_INVALID' } });
+  });
+});
