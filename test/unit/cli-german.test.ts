@@ -68,7 +68,7 @@ describe('--help in German', () => {
   });
 
   // The help as the English-only tool printed it (captured from the build before issue 11; the
-  // command list since has `completion`, issue 23):
+  // command list since has `completion`, issue 23, and `uvi`, issue 24):
   // the same bytes with --lang en, also where the locale is German.
   it.each([[[], 'help-en-meterdata.txt'], [['export'], 'help-en-export.txt']])('`meterdata %j --help --lang en` is byte for byte the help before issue 11', async (cmd, file) => {
     const before = readFileSync(new URL(`./fixtures/${file}`, import.meta.url), 'utf8');

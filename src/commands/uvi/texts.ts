@@ -4,7 +4,7 @@ import { catalogue } from '../../i18n/index.js';
 export const helpTexts = catalogue(
   'cli-help-uvi',
   {
-    uvi: 'write the monthly consumption information (§ 6a HeizkostenV): a PDF letter per unit, uvi.csv and review.csv',
+    uvi: 'monthly information per unit (§ 6a HeizkostenV)',
     month: 'the letter month (yyyy-mm; default: the last completed month)',
     property: 'only this Property (repeatable)',
     out: 'output folder; the files go to <out>/<month>/ (default: ./meterdata-uvi)',
@@ -17,7 +17,7 @@ export const helpTexts = catalogue(
     unitRefs: 'CSV of usage_unit_id and erp_ref: the ERP number on each letter and in uvi.csv',
   },
   {
-    uvi: 'die unterjährige Verbrauchsinformation schreiben (§ 6a HeizkostenV): ein PDF-Schreiben je Nutzeinheit, uvi.csv und review.csv',
+    uvi: 'monatliche Verbrauchsinformation je Nutzeinheit (§ 6a HeizkostenV)',
     month: 'Monat der Verbrauchsinformation (jjjj-mm; Vorgabe: der letzte abgeschlossene Monat)',
     property: 'nur diese Liegenschaft (mehrfach möglich)',
     out: 'Zielordner; die Dateien kommen nach <out>/<month>/ (Vorgabe: ./meterdata-uvi)',
