@@ -4,7 +4,7 @@
 // letter read back with pdftotext in German, and bad input refused in one line with exit 2.
 // Needs `npm run build`.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -218,7 +218,9 @@ describe('meterdata uvi --month 2025-11 against Wohnbau Rheinblick eG', () => {
   it('pdftotext of a letter shows November’s figures in German format', (ctx) => {
     requireTool(ctx, 'pdftotext', 'reads the letter back');
     const u = props.get('Rheinuferstraße 12')!.units.find((x) => x.unit.name === 'WE 01')!;
-    const text = execFileSync('pdftotext', ['-layout', path.join(dir(), `letter-${u.unit.id}.pdf`), '-'], { encoding: 'utf8' });
+    const letter = readdirSync(dir()).filter((n) => n.startsWith('letter-Rheinuferstraße_12-WE_01-'));
+    expect(letter).toHaveLength(1);
+    const text = execFileSync('pdftotext', ['-layout', path.join(dir(), letter[0]!), '-'], { encoding: 'utf8' });
     const german = (v: number) => v.toLocaleString('de-DE', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
     expect(text).toContain('November 2025');
     expect(text).toContain(`${german(expected('Rheinuferstraße 12', 'WE 01', 'HEATING', '2025-11')!.v)} kWh`);

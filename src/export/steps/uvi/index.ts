@@ -11,9 +11,9 @@ import { UVI_FILES, uviColumns, uviReviewRows, uviRows, type PortalProperty, typ
 import type { BilledProperty, ExportStep } from '../../pipeline/index.js';
 import type { TableName } from '../../tables.js';
 import type { Template } from '../../templates.js';
-import { OwnFiles, safeName, type UnitLetter } from './own-files.js';
+import { letterName, OwnFiles, type UnitLetter } from './own-files.js';
 
-export { safeName } from './own-files.js';
+export { letterName } from './own-files.js';
 
 export interface UviStepOptions {
   inputs: UviInputs;
@@ -80,11 +80,11 @@ export function uviStep(o: UviStepOptions): ExportStep & { counts: UviCounts } {
         .map((u) => {
           const unit = units.get(u.unit.id)!;
           return {
-            name: `letter-${safeName(unit.id)}.pdf`,
+            name: letterName('letter', [portal.property.name, unit.name], unit.id),
             model: letterModel({ property: portal.property, address: unit.address, unit, erpRef: u.erpRef, month: inputs.month, uvi: u.uvi, benchmarkSource: inputs.benchmark.source, wwTemperature: inputs.wwTemperature, lang: o.lang }),
           };
         });
-      await own.property(`letters-${safeName(answers.property.id)}.pdf`, letters);
+      await own.property(letterName('letters', [portal.property.name], answers.property.id), letters);
       counts.letters = own.letters;
     },
     files: () => own.close(),

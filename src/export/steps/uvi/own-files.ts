@@ -12,10 +12,19 @@ import { partialName } from '../../atomic.js';
 import type { FileEntry } from '../../output.js';
 import type { StepFiles } from '../../pipeline/index.js';
 
-/** A name part from a server's id: only letters, digits, - and _ (an id is never a path). */
-export function safeName(id: string): string {
-  const plain = id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 80);
-  return plain === id && plain !== '' ? plain : `${plain}-${createHash('sha256').update(id).digest('hex').slice(0, 8)}`;
+/**
+ * A file name part from a server's name: letters, digits, - and _ only (a name is never a
+ * path, nor a control or bidi character), at most 40 characters; "x" where nothing is left.
+ */
+function namePart(text: string): string {
+  const plain = text.normalize('NFC').replace(/[^\p{L}\p{N}_-]+/gu, '_').replace(/^_+|_+$/g, '').slice(0, 40);
+  return plain === '' ? 'x' : plain;
+}
+
+/** "letter-Rheinuferstraße_12-WE_01-0efbc34d.pdf": what a clerk finds the flat by, and the id's start, which keeps two flats of one name apart. */
+export function letterName(prefix: string, names: readonly string[], id: string): string {
+  const tag = createHash('sha256').update(id).digest('hex').slice(0, 8);
+  return `${prefix}-${[...names.map(namePart), tag].join('-')}.pdf`;
 }
 
 async function entryOf(name: string, file: string): Promise<FileEntry> {
