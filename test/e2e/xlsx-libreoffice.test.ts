@@ -10,7 +10,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, expect, it } from 'vitest';
 import { valueWord, type ValueKind } from '../../src/billing/texts-values.js';
 import { headlessLogin } from '../../src/sandbox/headless-login.js';
-import { TABLE_COLUMNS, type TableName } from '../../src/export/tables.js';
+import { TABLE_COLUMNS, type TableName } from '../../src/export/output/tables.js';
 import { parseCsv } from '../../src/plausibility/index.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { requireTool } from '../helpers/tools.js';

@@ -5,8 +5,8 @@ import type { MessagePort } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { MeterdataError, isMeterdataError } from '../../src/core/errors.js';
 import { serializeError } from '../../src/core/isolate.js';
-import { workbookWorkers } from '../../src/export/workbook-workers.js';
-import type { XlsxInput } from '../../src/export/xlsx-writer.js';
+import { workbookWorkers } from '../../src/export/output/formats/xlsx/workbook-workers.js';
+import type { XlsxInput } from '../../src/export/output/formats/xlsx/xlsx-writer.js';
 
 const job = (file: string) => ({ file }) as XlsxInput;
 

@@ -7,7 +7,7 @@ import type ExcelJS from 'exceljs';
 import WorkbookWriter from 'exceljs/lib/stream/xlsx/workbook-writer.js';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
-import { rowXml, StyleTable, type CellValue, type StyleRegistry } from '../../src/export/xlsx-rows.js';
+import { rowXml, StyleTable, type CellValue, type StyleRegistry } from '../../src/export/output/formats/xlsx/xlsx-rows.js';
 
 type Sheet = { header: string[]; rows: { values: CellValue[]; numFmt?: (string | undefined)[]; fill?: boolean[] }[] };
 

@@ -4,19 +4,19 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { compareUnits } from '../billing/order.js';
-import { FLAG_SEVERITY, type BillingRow, type FlagCode } from '../billing/types.js';
-import { located } from '../core/disk.js';
-import { AtomicOutput, partialName, type BufferedFile, type FileMark } from './atomic.js';
-import { MANIFEST, staleFiles } from './out-folder.js';
-import { openScratch } from './xlsx-fragments.js';
-import { CsvTableWriter } from './csv-writer.js';
-import type { Format } from './options.js';
+import { compareUnits } from '../../billing/order.js';
+import { FLAG_SEVERITY, type BillingRow, type FlagCode } from '../../billing/types.js';
+import { located } from '../../core/disk.js';
+import { AtomicOutput, partialName, type BufferedFile, type FileMark } from '../atomic.js';
+import { MANIFEST, staleFiles } from '../out-folder.js';
+import { openScratch } from './formats/xlsx/xlsx-fragments.js';
+import { CsvTableWriter } from './formats/csv/csv-writer.js';
+import type { Format } from '../options.js';
 import { overviewKey, type Row, type TableName } from './tables.js';
 import type { Template } from './templates.js';
-import { summaryWords } from './texts-summary.js';
-import type { OverviewMarks, PropertyMarks } from './overview-marks.js';
-import type { OverviewData, OverviewUnit, XlsxInput } from './xlsx-writer.js';
+import { summaryWords } from '../texts-summary.js';
+import type { OverviewMarks, PropertyMarks } from '../overview-marks.js';
+import type { OverviewData, OverviewUnit, XlsxInput } from './formats/xlsx/xlsx-writer.js';
 
 /** See OutputSet.mark. */
 export interface OutputMark {
@@ -26,7 +26,7 @@ export interface OutputMark {
   metricUnits: [string, { metric: string; unit: string }][];
 }
 
-export { MANIFEST } from './out-folder.js';
+export { MANIFEST } from '../out-folder.js';
 export const XLSX_FILE = 'billing.xlsx';
 
 /** Every file of an export closed under its temporary name, as plain data (it may cross a thread). */
@@ -275,7 +275,7 @@ export type RenderAhead = (spec: RenderSpec, upTo: Partial<Record<TableName, num
 export type WorkbookWriter = (input: XlsxInput) => Promise<void>;
 
 export const writeWorkbookHere: WorkbookWriter = async (input) => {
-  const { writeXlsx } = await import('./xlsx-writer.js'); // exceljs only when a workbook is wanted
+  const { writeXlsx } = await import('./formats/xlsx/xlsx-writer.js'); // exceljs only when a workbook is wanted
   await writeXlsx(input);
 };
 
