@@ -2,7 +2,7 @@
 // (dates as the reader writes them: 31.12.2025 in German).
 import { day, language } from '../i18n/index.js';
 import type { Severity } from '../billing/types.js';
-import { aboutTexts } from './output/texts-sheets.js';
+import { aboutTexts } from './output/index.js';
 
 export interface AboutFacts {
   tenant: string;

@@ -13,7 +13,7 @@ import { expectedRange, type ExportArgs } from './options.js';
 import type { Reporter } from './progress.js';
 import { mapPool } from '../api/walk.js';
 import { day, inLanguage, type Lang } from '../i18n/index.js';
-import { aboutTexts } from './output/texts-sheets.js';
+import { aboutTexts } from './output/index.js';
 import { plausibilityTexts as pt } from './texts-plausibility.js';
 
 /** The comparison period's answers for the same units and plant points. */

@@ -11,7 +11,7 @@ import { compareUnits } from '../billing/order.js';
 import { listedLinksOf, type EarlyBill, type PropertyBill } from '../billing/property.js';
 import { billUnit, listedPointsOf, type UnitBill } from '../billing/unit.js';
 import { listedKindsOf, type ListedKinds, type ListedPoints } from '../billing/contract.js';
-import type { OutputMark, OutputSet } from './output/output-set.js';
+import type { OutputMark, OutputSet } from './output/index.js';
 import { namedSegments, PointIndex, type Places, type ReadingPlace } from './places.js';
 import type { UnitRefIndex } from './unit-refs.js';
 

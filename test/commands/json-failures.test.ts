@@ -6,7 +6,7 @@ import { writeFile, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { OutputSet } from '../../src/export/output/output-set.js';
+import { OutputSet } from '../../src/export/output/index.js';
 import { headlessLogin } from '../../src/sandbox/headless-login.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';

@@ -20,7 +20,7 @@ import type { TokenInfo, TokenValidator } from '../../src/sandbox/contracts.js';
 import { generateDataset } from '../../src/sandbox/data/index.js';
 import { AtomicOutput } from '../../src/export/atomic.js';
 import { answersJson } from '../../src/export/journal.js';
-import type { RenderAhead } from '../../src/export/output/output-set.js';
+import type { RenderAhead } from '../../src/export/output/index.js';
 import { finishExport, stageExport } from '../../src/export/run.js';
 import { serveWorkbooks, workbookWorkers } from '../../src/export/output/formats/xlsx/workbook-workers.js';
 import { RANGE, aPointConsumption, aSegment } from './builders.js';

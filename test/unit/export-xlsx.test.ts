@@ -6,7 +6,7 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { loadTemplate } from '../../src/export/output/templates.js';
 import { writeXlsx, type OverviewData, type OverviewUnit } from '../../src/export/output/formats/xlsx/xlsx-writer.js';
-import { OutputSet } from '../../src/export/output/output-set.js';
+import { OutputSet } from '../../src/export/output/index.js';
 import { overviewKey } from '../../src/export/output/tables.js';
 import type { BillingRow } from '../../src/billing/types.js';
 

@@ -7,7 +7,7 @@ import os from 'node:os';
 import type { MessagePort } from 'node:worker_threads';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RenderSpec } from '../../src/export/output/output-set.js';
+import type { RenderSpec } from '../../src/export/output/index.js';
 import { loadTemplate } from '../../src/export/output/templates.js';
 import { serveWorkbooks, workbookWorkers } from '../../src/export/output/formats/xlsx/workbook-workers.js';
 import { fragmentOf } from '../../src/export/output/formats/xlsx/xlsx-fragments.js';
