@@ -1,4 +1,4 @@
-// The portfolio's workbook workers (src/export/workbook-workers.ts): which worker writes
+// The portfolio's workbook workers (src/export/output/formats/xlsx/workbook-workers.ts): which worker writes
 // which workbook, and what a failing workbook or a dying worker does to the others. The
 // workers are stand-ins on a MessagePort in this thread; the real ones run in the e2e test.
 import type { MessagePort } from 'node:worker_threads';
