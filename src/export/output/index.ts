@@ -3,8 +3,7 @@
 // and commit of its files (complete.ts), the tables, templates and cell text they share.
 // Nothing outside src/export/output imports another of its files. Nothing here loads exceljs:
 // each format loads its writers when an export uses it (`meterdata --help` stays light).
-import type * as Complete from './complete.js';
-import type { StagedOutput } from './complete.js';
+import type { completeOutput as complete, StagedOutput } from './complete.js';
 import type { FileEntry, OutputFormat } from './format.js';
 import type { Template } from './templates.js';
 import { EXPORT_FORMATS } from './registry.js';
@@ -21,7 +20,7 @@ export { csvLine, formatCell, neutraliseFormula, plainNumber, type CellStyle } f
 export { aboutTexts, columnHeaders, sheetNames } from './texts-sheets.js';
 
 /** Finishes and commits a staged output (complete.ts, loaded after the walk). */
-export async function completeOutput(...args: Parameters<typeof Complete.completeOutput>): Promise<FileEntry[]> {
+export async function completeOutput(...args: Parameters<typeof complete>): Promise<FileEntry[]> {
   return (await import('./complete.js')).completeOutput(...args);
 }
 
