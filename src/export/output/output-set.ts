@@ -2,7 +2,7 @@
 // arrive, NDJSON spools for the workbook), every row goes to each of them in turn, and at the
 // end they close into a StagedOutput that complete.ts finishes (billing.xlsx) and commits with
 // the manifest, all renamed into place together by AtomicOutput only when everything succeeded.
-import { AtomicOutput } from '../atomic.js';
+import type { AtomicOutput } from '../atomic.js';
 import type { OverviewMarks } from '../overview-marks.js';
 import type { FileEntry, FormatSinks, OutputFormat, OverviewBilling, OverviewProperty, OverviewUnitRef } from './format.js';
 import type { RenderSpec } from './formats/xlsx/index.js';
@@ -19,7 +19,8 @@ export interface OutputMark {
 }
 
 export class OutputSet {
-  private readonly atomic: AtomicOutput;
+  /** Made by `start` (atomic.ts loads node:crypto, which `meterdata --help` has no use for). */
+  private atomic: AtomicOutput | null = null;
   private readonly sinks: [OutputFormat, FormatSinks][] = [];
   readonly rows: Partial<Record<TableName, number>> = {};
 
@@ -29,9 +30,7 @@ export class OutputSet {
     private readonly template: Template,
     private readonly formats: readonly string[],
     private readonly registry: readonly OutputFormat[] = EXPORT_FORMATS,
-  ) {
-    this.atomic = new AtomicOutput(dir);
-  }
+  ) {}
 
   /** Every file's place and the counts now, to `rewind` to (see PropertyStream). */
   async mark(): Promise<OutputMark> {
@@ -46,10 +45,15 @@ export class OutputSet {
     for (const k of Object.keys(this.rows) as TableName[]) this.rows[k] = mark.rows[k];
   }
 
+  private async makeAtomic(): Promise<AtomicOutput> {
+    return new (await import('../atomic.js')).AtomicOutput(this.dir);
+  }
+
   async start(): Promise<void> {
-    await this.atomic.prepare();
+    const atomic = (this.atomic = await this.makeAtomic());
+    await atomic.prepare();
     for (const f of this.template.files) this.rows[f.table] = 0;
-    for (const format of formatsNamed(this.formats, this.registry)) this.sinks.push([format, await format.open({ dir: this.dir, template: this.template, atomic: this.atomic })]);
+    for (const format of formatsNamed(this.formats, this.registry)) this.sinks.push([format, await format.open({ dir: this.dir, template: this.template, atomic })]);
   }
 
   /**
@@ -89,10 +93,11 @@ export class OutputSet {
       files.push(...staged.files);
       if (staged.finish !== undefined) finish[format.name] = staged.finish;
     }
-    return { dir: this.dir, pending: this.atomic.staged(), files, ...(finish as FinishInputs), created: this.atomic.createdDir };
+    return { dir: this.dir, pending: this.atomic!.staged(), files, ...(finish as FinishInputs), created: this.atomic!.createdDir };
   }
 
   async abort(): Promise<void> {
-    await this.atomic.abort();
+    // before `start` too: an earlier interrupted run's temporary files go as they always did
+    await (this.atomic ?? (await this.makeAtomic())).abort();
   }
 }
