@@ -52,14 +52,18 @@ describe('the registry of output formats', () => {
   it('is what --format takes, in its order; its help and errors list those names', () => {
     expect(FORMAT_NAMES).toEqual(EXPORT_FORMATS.map((f) => f.name));
     expect(formatFlag('xlsx,csv')).toEqual(['csv', 'xlsx']);
-    const e = (() => {
+    const refusal = (value: string) => {
       try {
-        return formatFlag('pdf');
+        formatFlag(value);
       } catch (x) {
-        return x as { message: string; hint: string };
+        return [(x as Error).message, (x as { hint: string }).hint];
       }
-    })() as { message: string; hint: string };
-    expect([e.message, e.hint]).toEqual(['--format: unknown format "pdf".', `Use ${FORMAT_NAMES.join(', ')} or ${FORMAT_NAMES.join(',')}.`]);
+      return null;
+    };
+    // the words from before the registry, now built from its names
+    expect(refusal('pdf')).toEqual(['--format: unknown format "pdf".', 'Use csv, xlsx or csv,xlsx.']);
+    setLanguage('de');
+    expect(refusal(',')).toEqual(['--format: Die Liste ist leer.', 'Möglich sind csv, xlsx oder csv,xlsx.']);
   });
 
   it('names a third format in the help and the command line as a person would (en, de)', () => {
