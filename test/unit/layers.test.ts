@@ -92,7 +92,12 @@ function surfaces(dir = EXPORT): string[] {
 
 /** What `file` imports of a folder in `folders` it is not in, other than the folder's index. */
 function intoFolders(file: string, folders: string[], text?: string): string[] {
-  return importsOf(file, text).filter((m) => folders.some((d) => m.startsWith(`${d}/`) && !rel(file).startsWith(`${d}/`) && m !== `${d}/index`));
+  // the innermost folder holding the module is the one whose surface counts (steps/<name>/index is the step's)
+  const innermost = (m: string) => folders.filter((d) => m.startsWith(`${d}/`)).sort((a, b) => b.length - a.length)[0];
+  return importsOf(file, text).filter((m) => {
+    const d = innermost(m);
+    return d !== undefined && !rel(file).startsWith(`${d}/`) && m !== `${d}/index`;
+  });
 }
 
 describe('the folders of src/export (the output, each format)', () => {
