@@ -40,6 +40,8 @@ interface More {
   complete?: readonly string[];
   /** An undocumented flag declared before this one (`--plausibility` before `--no-plausibility`). */
   alias?: string;
+  /** Its help when it is not a plain text of the catalogue (one listing a registry's names). */
+  help?: () => string;
 }
 
 interface Spec extends More {

@@ -7,8 +7,8 @@ import type { WhoAmI } from '../api/types.js';
 import { readBounded, readOwnFile } from '../core/bounded-read.js';
 import { UsageError, isMeterdataError, type ErrorCode } from '../core/errors.js';
 import { figuresFromTables, parseCsv, type Figure, type TableLayout } from '../plausibility/index.js';
-import { MANIFEST } from './output.js';
-import { loadTemplate, type Template } from './templates.js';
+import { MANIFEST } from './out-folder.js';
+import { loadTemplate, type Template } from './output/index.js';
 import { compareText as t } from './texts-folder.js';
 import { day } from '../i18n/index.js';
 

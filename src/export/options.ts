@@ -7,11 +7,13 @@ import { periodFlags, wholeMonths } from '../core/dates.js';
 import { lastCompletedMonthEnd } from '../api/answers.js';
 import { METRICS, UUID, isKnown, type KnownMetric } from '../api/types.js';
 import { parseReviewArgs, type ReviewArgs } from './review-options.js';
+import { FORMAT_NAMES, type Format } from './output/index.js';
 import { optionTexts as t } from './texts-options.js';
 import { readUnitRefs, type UnitRefs } from './steps/unit-refs/index.js';
 
-export const FORMATS = ['csv', 'xlsx'] as const;
-export type Format = (typeof FORMATS)[number];
+/** The registry's names (src/export/output/registry.ts). */
+export const FORMATS = FORMAT_NAMES;
+export type { Format };
 
 export interface ExportArgs {
   /** Requested range, widened locally to whole months (the server's echo is what the sheets show). */
@@ -96,12 +98,16 @@ export function metricFlag(value: string): KnownMetric[] {
   });
 }
 
+/** Every format, as `--format` takes them at once (its default). */
+export const ALL_FORMATS = FORMATS.join(',');
+
 export function formatFlag(value: string): Format[] {
+  const hint = () => t.formatHint({ list: FORMATS.join(', '), all: ALL_FORMATS });
   const formats = list(value).map((f) => {
-    if (!isKnown(FORMATS, f)) throw new UsageError(t.unknownFormat({ value: f }), t.formatHint);
+    if (!isKnown(FORMATS, f)) throw new UsageError(t.unknownFormat({ value: f }), hint());
     return f;
   });
-  if (formats.length === 0) throw new UsageError(t.formatEmpty, t.formatHint);
+  if (formats.length === 0) throw new UsageError(t.formatEmpty, hint());
   return formats.sort();
 }
 
@@ -126,7 +132,7 @@ export function parseExportArgs(opts: ExportFlags, cwd: string, env: NodeJS.Proc
   const { from, to } = wholeMonths(period.from, period.to, ['--from', '--to']);
   const propertyIds = (opts.property ?? []).reduce<string[]>((ids, v) => propertyFlag(v, ids), []);
   const metrics = typeof opts.metric === 'string' ? metricFlag(opts.metric) : (opts.metric ?? []);
-  const formats = typeof opts.format === 'string' || opts.format === undefined ? formatFlag(opts.format ?? 'csv,xlsx') : opts.format;
+  const formats = typeof opts.format === 'string' || opts.format === undefined ? formatFlag(opts.format ?? ALL_FORMATS) : opts.format;
   const rateLimit = typeof opts.rateLimit === 'string' ? rateLimitFlag(opts.rateLimit) : (opts.rateLimit ?? 300);
   const template = opts.template ?? 'generic';
   const expected = expectedRange(from, to, now);

@@ -3,7 +3,7 @@
 // exit status of the whole run is the worst of the profiles' (WORST_FIRST).
 import { describeError, ExitCode, isMeterdataError, type Failure } from '../core/errors.js';
 import { terminalSafe } from '../core/terminal-text.js';
-import { csvLine, neutraliseFormula } from './format.js';
+import { csvLine, neutraliseFormula } from './output/index.js';
 import type { ExportSummary } from './run.js';
 import { portfolioText as t } from './texts-summary.js';
 

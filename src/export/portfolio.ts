@@ -19,13 +19,12 @@ import { terminalSafeJson } from '../core/terminal-text.js';
 import { Slots } from './pipeline/index.js';
 import { identity, parseExportArgs, type ExportArgs } from './options.js';
 import { checkOutDir, checkWritable, MANIFEST } from './out-folder.js';
-import { finalNames, findingsPlace } from './output.js';
+import { finalNames, findingsPlace, loadTemplate, loadWorkbookWorkers, WORKBOOK_WORKERS_MODULE } from './output/index.js';
 import { createPortfolioDisplay, type PortfolioDisplay } from './portfolio-progress.js';
 import { diskProblem } from './run-errors.js';
 import { located } from '../core/disk.js';
 import { describeFailure, profileJson, profileLine, summaryCsv, SUMMARY_FILE, worstExitCode, type ProfileResult } from './portfolio-summary.js';
 import type { ExportSummary } from './run.js';
-import { loadTemplate } from './templates.js';
 import { t } from './texts-portfolio.js';
 
 export const DEFAULT_HELD_PROPERTIES = 32;
@@ -164,11 +163,11 @@ export function portfolioInWorker(opts: Record<string, unknown>, io: Io): Promis
 
 /** Workers that write one workbook after another, one per core at most (workbook-workers.ts); null where the CLI does not isolate. */
 async function workbookWorkersFor(io: Io) {
-  const [{ isolationAvailable, runIsolated }, { exportHeapMb }, { workbookWorkers }] = await Promise.all([import('../core/isolate.js'), import('./single.js'), import('./workbook-workers.js')]);
+  const [{ isolationAvailable, runIsolated }, { exportHeapMb }, { workbookWorkers }] = await Promise.all([import('../core/isolate.js'), import('./single.js'), loadWorkbookWorkers()]);
+  const module = WORKBOOK_WORKERS_MODULE;
   if (!isolationAvailable()) return null;
   const oldMb = exportHeapMb(io.env);
   const outOfMemory = () => new MeterdataError(t.workbookOutOfMemory({ mb: oldMb }), { code: 'EXPORT_OUT_OF_MEMORY', exitCode: ExitCode.UNEXPECTED, hint: t.workbookOutOfMemoryHint({ mb: oldMb * 4 }) });
-  const module = new URL('./workbook-workers.js', import.meta.url);
   return workbookWorkers(workbooksAtOnce(), (port, { transfer }) => runIsolated<void>(module, 'serveWorkbooks', { port }, { limits: { youngMb: YOUNG_MB, oldMb }, io, outOfMemory, onAbort: 'terminate', ...(transfer ? { transfer } : {}) }));
 }
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { wholeMonths } from '../core/dates.js';
 import { optionTexts as t } from './texts-options.js';
-import type { Template } from './templates.js';
+import type { Template } from './output/index.js';
 
 export interface ReviewArgs {
   /** A period fetched from the service, an earlier export folder, or none (single-period checks only). */

@@ -7,12 +7,11 @@ import { dirs } from '../core/paths.js';
 import { packageVersion } from '../core/resources.js';
 import { fixedExportTime, identity, parseExportArgs, type ExportArgs, type ExportFlags } from './options.js';
 import { checkOutDir } from './out-folder.js';
-import { finalNames, type RenderAhead, type WorkbookWriter } from './output.js';
+import { finalNames, loadTemplate, WORKBOOK_MODULE, type RenderAhead, type WorkbookWriter } from './output/index.js';
 import type { Slots } from './pipeline/index.js';
 import { createReporter, type Reporter } from './progress.js';
 import type { ExportDeps, ExportSummary, StagedExport } from './run.js';
 import { activeTemplate } from './review-options.js';
-import { loadTemplate } from './templates.js';
 import { runText as t } from './texts-run.js';
 
 /** Everything that can be checked without the network; throws UsageError naming the flag. */
@@ -119,8 +118,7 @@ async function exportIsolated(args: ExportArgs, template: Template, io: Io): Pro
 async function workbookWriter(args: ExportArgs, io: Io) {
   const { runIsolated } = await import('../core/isolate.js');
   const { limits, outOfMemory } = isolation(args, io);
-  const xlsxModule = new URL('./xlsx-writer.js', import.meta.url);
-  return (input: unknown) => runIsolated<void>(xlsxModule, 'writeXlsx', input, { limits, io, outOfMemory: outOfMemory('workbook'), onAbort: 'terminate' });
+  return (input: unknown) => runIsolated<void>(WORKBOOK_MODULE, 'writeXlsx', input, { limits, io, outOfMemory: outOfMemory('workbook'), onAbort: 'terminate' });
 }
 
 function isolation(args: ExportArgs, io: Io) {

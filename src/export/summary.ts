@@ -2,9 +2,8 @@
 // --json object, and the --strict failure.
 import { describeError, ExitCode, MeterdataError } from '../core/errors.js';
 import { terminalSafeJson } from '../core/terminal-text.js';
-import { findingsPlace } from './output.js';
+import { findingsPlace, type Template } from './output/index.js';
 import type { ExportSummary } from './run.js';
-import type { Template } from './templates.js';
 import { summaryWords as t } from './texts-summary.js';
 
 /** A line of its own where the service answered for less than was asked, or where nothing had values. */

@@ -6,7 +6,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { OutputSet } from '../../src/export/output.js';
+import { OutputSet } from '../../src/export/output/index.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { signedIn } from '../helpers/signed-in.js';

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import ExcelJS from 'exceljs';
 import { afterAll, expect, it } from 'vitest';
 import { valueWord, type ValueKind } from '../../src/billing/texts-values.js';
-import { TABLE_COLUMNS, type TableName } from '../../src/export/tables.js';
+import { TABLE_COLUMNS, type TableName } from '../../src/export/output/tables.js';
 import { parseCsv } from '../../src/plausibility/index.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { requireTool } from '../helpers/tools.js';

@@ -8,7 +8,7 @@ import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumpti
 import { ServiceUnavailableError } from '../../src/core/errors.js';
 import { parseExportArgs } from '../../src/export/options.js';
 import type { Reporter } from '../../src/export/progress.js';
-import { loadTemplate } from '../../src/export/templates.js';
+import { loadTemplate } from '../../src/export/output/templates.js';
 import { aPlantPoint, aPointConsumption, aUnitEntry, pointListOf, uuid } from './builders.js';
 
 export interface Data {

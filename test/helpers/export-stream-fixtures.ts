@@ -10,10 +10,10 @@ import type { ApiClient } from '../../src/api/contracts.js';
 import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit } from '../../src/api/types.js';
 import { ServiceUnavailableError } from '../../src/core/errors.js';
 import type { ExportArgs } from '../../src/export/options.js';
-import type { RenderAhead, WorkbookWriter } from '../../src/export/output.js';
+import type { RenderAhead, WorkbookWriter } from '../../src/export/output/index.js';
 import { finishExport, stageExport, type ExportDeps } from '../../src/export/run.js';
-import { serveWorkbooks, workbookWorkers } from '../../src/export/workbook-workers.js';
-import { fragmentOf } from '../../src/export/xlsx-fragments.js';
+import { serveWorkbooks, workbookWorkers } from '../../src/export/output/formats/xlsx/workbook-workers.js';
+import { fragmentOf } from '../../src/export/output/formats/xlsx/xlsx-fragments.js';
 import { aPlantPoint, aPointConsumption, aSegment, aUnitEntry, uuid } from './builders.js';
 import { T0, reporter, setup } from './export-fixtures.js';
 

@@ -2,8 +2,8 @@
 // saying what was received, and no row carries a number a workbook cannot hold.
 import { describe, expect, it } from 'vitest';
 import { FLAG_SEVERITY, billPlantPoint, billProperty, billUnit, flagMessage, type Flag } from '../../src/billing/index.js';
-import { formatCell, plainNumber } from '../../src/export/format.js';
-import { TABLE_COLUMNS } from '../../src/export/tables.js';
+import { formatCell, plainNumber } from '../../src/export/output/cell-text.js';
+import { TABLE_COLUMNS } from '../../src/export/output/tables.js';
 import { PROPERTY, aPlantPoint, aPointConsumption, aPropertyInput, aReading, aSegment, aUnitEntry, type SegmentOverrides } from '../helpers/builders.js';
 
 function billOne(points: Parameters<typeof aUnitEntry>[1], range?: { from: string; to: string }) {

@@ -4,7 +4,7 @@ import { describeWait } from '../../src/auth/login-flow.js';
 import { describePropertyScope } from '../../src/auth/whoami.js';
 import { plural, pluralWord } from '../../src/core/plural.js';
 import type { ExportSummary } from '../../src/export/run.js';
-import { loadTemplate } from '../../src/export/templates.js';
+import { loadTemplate } from '../../src/export/output/templates.js';
 import { setLanguage } from '../../src/i18n/index.js';
 
 describe('plural: one way to count things in messages', () => {

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AtomicOutput } from '../../src/export/atomic.js';
 import { checkOutDir, probeFile } from '../../src/export/out-folder.js';
-import { OutputSet } from '../../src/export/output.js';
-import { loadTemplate } from '../../src/export/templates.js';
+import { OutputSet } from '../../src/export/output/index.js';
+import { loadTemplate } from '../../src/export/output/templates.js';
 
 const tmp = () => mkdtemp(path.join(os.tmpdir(), 'md-atomic-'));
 

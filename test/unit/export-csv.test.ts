@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { renderCsv } from '../../src/export/csv-writer.js';
-import { csvField, plainNumber } from '../../src/export/format.js';
-import { loadTemplate, type Template } from '../../src/export/templates.js';
+import { renderCsv } from '../../src/export/output/formats/csv/csv-writer.js';
+import { csvField, plainNumber } from '../../src/export/output/cell-text.js';
+import { loadTemplate, type Template } from '../../src/export/output/templates.js';
 
 const billingRow = {
   property_id: '11111111-1111-4111-8111-111111111111',

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatError, isMeterdataError, MeterdataError } from '../../src/core/errors.js';
 import { deserializeError, serializeError } from '../../src/core/isolate.js';
 import { setLanguage } from '../../src/i18n/index.js';
-import { OutputSet } from '../../src/export/output.js';
+import { OutputSet } from '../../src/export/output/index.js';
 import { diskProblem } from '../../src/export/run-errors.js';
 import { finishExport, stageExport } from '../../src/export/run.js';
 import { T0, reporter, setup } from '../helpers/export-fixtures.js';

@@ -15,7 +15,7 @@ import { createReporter, propertyLine } from '../../src/export/progress.js';
 import { nameList, runExport } from '../../src/export/run.js';
 import type { ExportSummary } from '../../src/export/run.js';
 import { strictFailure, summaryText } from '../../src/export/summary.js';
-import { loadTemplate } from '../../src/export/templates.js';
+import { loadTemplate } from '../../src/export/output/templates.js';
 import { findEnglish } from '../helpers/catalogues.js';
 import { T0, dataset, fakeApi, reporter, setup } from '../helpers/export-fixtures.js';
 

@@ -11,7 +11,7 @@ import { ServiceUnavailableError } from '../../src/core/errors.js';
 import { Slots } from '../../src/export/pipeline/index.js';
 import { parseExportArgs } from '../../src/export/options.js';
 import { runExport } from '../../src/export/run.js';
-import { loadTemplate } from '../../src/export/templates.js';
+import { loadTemplate } from '../../src/export/output/templates.js';
 import { WORST_FIRST, worstExitCode } from '../../src/export/portfolio-summary.js';
 import type { ExportSummary } from '../../src/export/run.js';
 import type { Io } from '../../src/core/io.js';

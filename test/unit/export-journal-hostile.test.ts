@@ -8,7 +8,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setLanguage } from '../../src/i18n/index.js';
 import { runExport } from '../../src/export/run.js';
-import { loadTemplate } from '../../src/export/templates.js';
+import { loadTemplate } from '../../src/export/output/templates.js';
 import { T0, T1, dataset, fakeApi, reporter, setup } from '../helpers/export-fixtures.js';
 
 afterEach(() => setLanguage('en'));

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { ApiClient } from '../../src/api/contracts.js';
 import { Journal } from '../../src/export/journal.js';
-import { OutputSet } from '../../src/export/output.js';
+import { OutputSet } from '../../src/export/output/index.js';
 import { stageExport } from '../../src/export/run.js';
 import { T0, reporter, setup } from '../helpers/export-fixtures.js';
 import { api, building, type Building } from '../helpers/export-stream-fixtures.js';

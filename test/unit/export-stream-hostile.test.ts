@@ -12,7 +12,7 @@ import type { ApiClient } from '../../src/api/contracts.js';
 import type { MeasuringPointConsumption } from '../../src/api/types.js';
 import { AccessWithdrawnError, NotSignedInError } from '../../src/core/errors.js';
 import type { ExportArgs } from '../../src/export/options.js';
-import { OutputSet } from '../../src/export/output.js';
+import { OutputSet } from '../../src/export/output/index.js';
 import { parseReviewArgs } from '../../src/export/review-options.js';
 import { finishExport, stageExport } from '../../src/export/run.js';
 import { aPointConsumption, aSegment } from '../helpers/builders.js';

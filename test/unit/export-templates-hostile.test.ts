@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
-import { loadTemplate } from '../../src/export/templates.js';
+import { loadTemplate } from '../../src/export/output/templates.js';
 import { setLanguage } from '../../src/i18n/index.js';
 import { findEnglish } from '../helpers/catalogues.js';
 

@@ -2,11 +2,11 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { renderCsv } from '../../src/export/csv-writer.js';
-import { loadTemplate } from '../../src/export/templates.js';
+import { renderCsv } from '../../src/export/output/formats/csv/csv-writer.js';
+import { loadTemplate } from '../../src/export/output/templates.js';
 import { UsageError } from '../../src/core/errors.js';
 import { inLanguage, setLanguage } from '../../src/i18n/index.js';
-import { columnHeaders } from '../../src/export/texts-sheets.js';
+import { columnHeaders } from '../../src/export/output/texts-sheets.js';
 import { readFile } from 'node:fs/promises';
 import { findEnglish } from '../helpers/catalogues.js';
 

@@ -1,12 +1,12 @@
-// The portfolio's workbook workers (src/export/workbook-workers.ts): which worker writes
+// The portfolio's workbook workers (src/export/output/formats/xlsx/workbook-workers.ts): which worker writes
 // which workbook, and what a failing workbook or a dying worker does to the others. The
 // workers are stand-ins on a MessagePort in this thread; the real ones run in the e2e test.
 import type { MessagePort } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { MeterdataError, isMeterdataError } from '../../src/core/errors.js';
 import { serializeError } from '../../src/core/isolate.js';
-import { workbookWorkers } from '../../src/export/workbook-workers.js';
-import type { XlsxInput } from '../../src/export/xlsx-writer.js';
+import { workbookWorkers } from '../../src/export/output/formats/xlsx/workbook-workers.js';
+import type { XlsxInput } from '../../src/export/output/formats/xlsx/xlsx-writer.js';
 
 const job = (file: string) => ({ file }) as XlsxInput;
 

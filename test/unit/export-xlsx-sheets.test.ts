@@ -7,10 +7,10 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { afterEach, describe, expect, it } from 'vitest';
 import { aboutRows } from '../../src/export/pipeline/index.js';
-import { loadTemplate } from '../../src/export/templates.js';
-import { overviewKey } from '../../src/export/tables.js';
-import { CELL_TEXT_MAX, fitCell, rowHeight } from '../../src/export/xlsx-cells.js';
-import { PAGE_WIDTH, pageSetup, writeXlsx, type OverviewUnit } from '../../src/export/xlsx-writer.js';
+import { loadTemplate } from '../../src/export/output/templates.js';
+import { overviewKey } from '../../src/export/output/tables.js';
+import { CELL_TEXT_MAX, fitCell, rowHeight } from '../../src/export/output/formats/xlsx/xlsx-cells.js';
+import { PAGE_WIDTH, pageSetup, writeXlsx, type OverviewUnit } from '../../src/export/output/formats/xlsx/xlsx-writer.js';
 import { setLanguage, type Lang } from '../../src/i18n/index.js';
 import { findEnglish } from '../helpers/catalogues.js';
 

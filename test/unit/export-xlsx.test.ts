@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { loadTemplate } from '../../src/export/templates.js';
-import { writeXlsx, type OverviewData, type OverviewUnit } from '../../src/export/xlsx-writer.js';
-import { OutputSet } from '../../src/export/output.js';
-import { overviewKey } from '../../src/export/tables.js';
+import { loadTemplate } from '../../src/export/output/templates.js';
+import { writeXlsx, type OverviewData, type OverviewUnit } from '../../src/export/output/formats/xlsx/xlsx-writer.js';
+import { OutputSet } from '../../src/export/output/index.js';
+import { overviewKey } from '../../src/export/output/tables.js';
 import type { BillingRow } from '../../src/billing/types.js';
 
 const rows = [

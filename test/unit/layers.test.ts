@@ -3,8 +3,9 @@
 // src/export, src/auth, … or beside the commands: define.ts, texts*.ts), nothing below the
 // commands imports one, and only the command list (src/commands/list.ts) names them, for
 // src/cli.ts. A declaration (index.ts) loads its handler only when the command runs. The
-// plausibility review is pure and used through its index; the doc names every folder of src.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+// plausibility review is pure and used through its index, as are the folders of src/export
+// (the output and each of its formats); the doc names every folder of src.
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/bin.js';
@@ -83,32 +84,39 @@ describe('the plausibility review (src/plausibility)', () => {
 
 const EXPORT = path.join(SRC, 'export');
 
-/** The innermost folder of src/export/… holding `mod` that has an index.ts (its public surface), e.g. `export/steps/places`. */
-function surfaceOf(mod: string): string | undefined {
-  const parts = mod.split('/');
-  for (let n = parts.length - 1; n >= 2; n--) {
-    const dir = parts.slice(0, n).join('/');
-    if (existsSync(path.join(SRC, dir, 'index.ts'))) return dir;
-  }
-  return undefined;
+/** The folders under src/export with a public surface (index.ts), e.g. export/output, export/output/formats/xlsx. */
+function surfaces(dir = EXPORT): string[] {
+  const below = readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).flatMap((d) => surfaces(path.join(dir, d.name)));
+  return [...(dir !== EXPORT && readdirSync(dir).includes('index.ts') ? [path.relative(SRC, dir)] : []), ...below];
 }
 
-describe('the export (src/export)', () => {
-  it("a sub-folder is used through its index.ts: nothing outside it imports one of its other files", () => {
-    const bad = walk(SRC).flatMap((f) =>
-      importsOf(f)
-        .filter((m) => m.startsWith('export/'))
-        .filter((m) => {
-          const dir = surfaceOf(m);
-          return dir !== undefined && !rel(f).startsWith(`${dir}/`) && m !== `${dir}/index`;
-        })
-        .map((m) => `${rel(f)} imports ${m}`),
-    );
-    expect(bad).toEqual([]);
+/** What `file` imports of a folder in `folders` it is not in, other than the folder's index. */
+function intoFolders(file: string, folders: string[], text?: string): string[] {
+  // the innermost folder holding the module is the one whose surface counts (steps/<name>/index is the step's)
+  const innermost = (m: string) => folders.filter((d) => m.startsWith(`${d}/`)).sort((a, b) => b.length - a.length)[0];
+  return importsOf(file, text).filter((m) => {
+    const d = innermost(m);
+    return d !== undefined && !rel(file).startsWith(`${d}/`) && m !== `${d}/index`;
+  });
+}
+
+describe('the folders of src/export (the output, each format)', () => {
+  const folders = surfaces();
+
+  it('finds the output and each format as a folder with an index', () => {
+    expect(folders).toEqual(expect.arrayContaining(['export/output', 'export/output/formats/csv', 'export/output/formats/xlsx']));
   });
 
-  it('finds a sub-folder by its index.ts', () => {
-    expect([surfaceOf('export/steps/places/points'), surfaceOf('export/pipeline/stream'), surfaceOf('export/output')]).toEqual(['export/steps/places', 'export/pipeline', undefined]);
+  it("catches an import of a folder's other file from outside it, not from within", () => {
+    const text = "import { a } from './output/formats/xlsx/xlsx-writer.js';\nimport { b } from './output/index.js';\nimport { c } from './output/tables.js';";
+    expect(intoFolders(path.join(EXPORT, 'run.ts'), folders, text)).toEqual(['export/output/formats/xlsx/xlsx-writer', 'export/output/tables']);
+    const inside = "import { a } from './registry.js';\nimport { b } from './formats/xlsx/sinks.js';\nimport { c } from './formats/csv/index.js';";
+    expect(intoFolders(path.join(EXPORT, 'output', 'index.ts'), folders, inside)).toEqual(['export/output/formats/xlsx/sinks']);
+  });
+
+  it('are used through their index only: nothing outside a folder imports its other files', () => {
+    const bad = walk(SRC).flatMap((f) => intoFolders(f, folders).map((m) => `${rel(f)} imports ${m}`));
+    expect(bad).toEqual([]);
   });
 
   it('the pipeline names no step, and a step imports no other step: only the steps list (steps/index.ts) names them', () => {

@@ -13,7 +13,7 @@ import type { MeasuringPoint, Property } from '../../src/api/types.js';
 import { billProperty, flagText } from '../../src/billing/index.js';
 import { parseExportArgs } from '../../src/export/options.js';
 import { runExport } from '../../src/export/run.js';
-import { loadTemplate } from '../../src/export/templates.js';
+import { loadTemplate } from '../../src/export/output/templates.js';
 import { parseCsv } from '../../src/plausibility/index.js';
 import { createBrowseData } from '../../src/tui/data.js';
 import { unitScreen } from '../../src/tui/screens-unit.js';

@@ -7,11 +7,11 @@ import os from 'node:os';
 import type { MessagePort } from 'node:worker_threads';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RenderSpec } from '../../src/export/output.js';
-import { loadTemplate } from '../../src/export/templates.js';
-import { serveWorkbooks, workbookWorkers } from '../../src/export/workbook-workers.js';
-import { fragmentOf } from '../../src/export/xlsx-fragments.js';
-import { writeXlsx, type XlsxInput } from '../../src/export/xlsx-writer.js';
+import type { RenderSpec } from '../../src/export/output/index.js';
+import { loadTemplate } from '../../src/export/output/templates.js';
+import { serveWorkbooks, workbookWorkers } from '../../src/export/output/formats/xlsx/workbook-workers.js';
+import { fragmentOf } from '../../src/export/output/formats/xlsx/xlsx-fragments.js';
+import { writeXlsx, type XlsxInput } from '../../src/export/output/formats/xlsx/xlsx-writer.js';
 
 let dir: string;
 beforeEach(async () => {

@@ -6,9 +6,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadTemplate } from '../../src/export/templates.js';
-import { fragmentOf, SheetFragment } from '../../src/export/xlsx-fragments.js';
-import { StyleTable } from '../../src/export/xlsx-rows.js';
+import { loadTemplate } from '../../src/export/output/templates.js';
+import { fragmentOf, SheetFragment } from '../../src/export/output/formats/xlsx/xlsx-fragments.js';
+import { StyleTable } from '../../src/export/output/formats/xlsx/xlsx-rows.js';
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs/promises')>();

@@ -6,11 +6,11 @@ import { mkdtemp, readFile, rm, stat, writeFile, appendFile } from 'node:fs/prom
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadTemplate } from '../../src/export/templates.js';
-import { CELL_TEXT_MAX } from '../../src/export/xlsx-cells.js';
-import { fragmentOf, SheetFragment, type TableSheet } from '../../src/export/xlsx-fragments.js';
-import { StyleTable } from '../../src/export/xlsx-rows.js';
-import { writeXlsx, type XlsxInput } from '../../src/export/xlsx-writer.js';
+import { loadTemplate } from '../../src/export/output/templates.js';
+import { CELL_TEXT_MAX } from '../../src/export/output/formats/xlsx/xlsx-cells.js';
+import { fragmentOf, SheetFragment, type TableSheet } from '../../src/export/output/formats/xlsx/xlsx-fragments.js';
+import { StyleTable } from '../../src/export/output/formats/xlsx/xlsx-rows.js';
+import { writeXlsx, type XlsxInput } from '../../src/export/output/formats/xlsx/xlsx-writer.js';
 
 let dir: string;
 beforeEach(async () => {

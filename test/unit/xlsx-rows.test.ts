@@ -1,4 +1,4 @@
-// The row renderer (src/export/xlsx-rows.ts) against exceljs' own rows: the same values
+// The row renderer (src/export/output/formats/xlsx/xlsx-rows.ts) against exceljs' own rows: the same values
 // and style table written both ways must give the same sheet XML and the same styles.xml,
 // byte for byte, including the awkward values (markup characters, control characters
 // exceljs drops, text beyond Latin-1, empty text, rows of nothing but nulls).
@@ -7,7 +7,7 @@ import type ExcelJS from 'exceljs';
 import WorkbookWriter from 'exceljs/lib/stream/xlsx/workbook-writer.js';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
-import { rowXml, StyleTable, type CellValue, type StyleRegistry } from '../../src/export/xlsx-rows.js';
+import { rowXml, StyleTable, type CellValue, type StyleRegistry } from '../../src/export/output/formats/xlsx/xlsx-rows.js';
 
 type Sheet = { header: string[]; rows: { values: CellValue[]; numFmt?: (string | undefined)[]; fill?: boolean[] }[] };
 

@@ -10,6 +10,7 @@ import type { FlagCode } from '../../billing/types.js';
 import type { Io } from '../../core/io.js';
 import { terminalSafe } from '../../core/terminal-text.js';
 import { language, num } from '../../i18n/index.js';
+import { XLSX_FILE } from '../../export/output/index.js';
 import { exportWith, prepareExport } from '../../export/single.js';
 import { summaryText } from '../../export/summary.js';
 import { headlessLogin } from '../../sandbox/headless-login.js';
@@ -36,7 +37,7 @@ export async function run(opts: DemoFlags, { io }: CommandContext): Promise<numb
     const top = Object.entries(summary.codes)
       .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))
       .map(([code, n]) => `  ${num(n).padStart(4)} × ${code}: ${flagText(code as FlagCode, language()).title}`);
-    io.stdout.write(`${summaryText(summary, template)}\n${top.length ? `${t.findings}\n${top.join('\n')}\n` : ''}${t.open({ file: path.join(args.out, 'billing.xlsx') })}\n`);
+    io.stdout.write(`${summaryText(summary, template)}\n${top.length ? `${t.findings}\n${top.join('\n')}\n` : ''}${t.open({ file: path.join(args.out, XLSX_FILE) })}\n`);
     return 0;
   } finally {
     await sandbox.close();

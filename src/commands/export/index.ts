@@ -3,7 +3,8 @@ import { conflictMessage } from '../../cli-help.js';
 import { ExitCode } from '../../core/errors.js';
 import { dateFlag } from '../../core/dates.js';
 import { flagsFrom, type FlagValues } from '../../core/flags.js';
-import { formatFlag, metricFlag, propertyFlag, rateLimitFlag, FORMATS } from '../../export/options.js';
+import { ALL_FORMATS, formatFlag, metricFlag, propertyFlag, rateLimitFlag, FORMATS } from '../../export/options.js';
+import { formatLabels } from '../../export/output/index.js';
 import { thresholdFlag } from '../../export/review-options.js';
 import { optionTexts } from '../../export/texts-options.js';
 import { METRICS } from '../../api/types.js';
@@ -20,7 +21,7 @@ const flags = {
   ...periodFlags(flag, { year: 'year', from: 'from', to: 'to' }),
   property: flag.parsed('--property <id>', 'property', propertyFlag),
   metric: flag.parsed('--metric <list>', 'metric', metricFlag, { complete: METRICS }),
-  format: flag.parsedOr('--format <list>', 'format', formatFlag, [...FORMATS], '"csv,xlsx"', { complete: FORMATS }),
+  format: flag.parsedOr('--format <list>', undefined, formatFlag, [...FORMATS], `"${ALL_FORMATS}"`, { complete: FORMATS, help: () => h.format({ list: FORMATS.join(', '), count: FORMATS.length }) }),
   out: flag.text('--out <dir>', 'out'),
   template: flag.textOr('--template <name|file>', 'template', 'generic', { complete: ['generic', 'de'] }),
   rateLimit: flag.parsedOr('--rate-limit <n>', 'rateLimit', rateLimitFlag, 300, '"300"'),
@@ -40,7 +41,7 @@ export type ExportCommandFlags = FlagValues<typeof flags>;
 const { OK, UNEXPECTED, USAGE, NOT_SIGNED_IN, ACCESS_WITHDRAWN, UNAVAILABLE, NEEDS_REVIEW, INTERRUPTED } = ExitCode;
 export const exportCommand = defineCommand({
   name: 'export',
-  help: () => h.export,
+  help: () => h.export({ kinds: formatLabels() }),
   flags,
   exits: [[OK, 'exit0'], [UNEXPECTED, 'exit1'], [USAGE, 'exit2'], [NOT_SIGNED_IN, 'exit3'], [ACCESS_WITHDRAWN, 'exit4'], [UNAVAILABLE, 'exit5'], [NEEDS_REVIEW, 'exit6'], [INTERRUPTED, 'exit130']],
   load: () => import('./run.js'),

@@ -4,7 +4,7 @@ import { catalogue } from '../../i18n/index.js';
 export const helpTexts = catalogue(
   'cli-help-export',
   {
-    export: 'export billing sheets (CSV and XLSX) for a year or a date range',
+    export: (p: { kinds: string }) => `export billing sheets (${p.kinds}) for a year or a date range`,
     allProfiles: 'export every signed-in profile at once, each into <out>/<profile>/',
     profiles: 'export these profiles at once, e.g. a,b,c, each into <out>/<profile>/',
     year: 'calendar year, e.g. 2025',
@@ -12,7 +12,7 @@ export const helpTexts = catalogue(
     to: 'end date (yyyy-mm-dd), widened to the end of its month',
     property: 'only this Property (repeatable)',
     metric: 'comma-separated metrics, e.g. heat,water_warm',
-    format: 'csv, xlsx or both',
+    format: (p: { list: string; count: number }) => (p.count === 2 ? `${p.list} or both` : `${p.list}, or several of them comma-separated`),
     out: 'output folder (default: ./meterdata-<from>_<to>)',
     template: 'layout: generic, de, or a template file',
     rateLimit: 'requests per minute for this connection',
@@ -27,7 +27,7 @@ export const helpTexts = catalogue(
     unitRefs: 'CSV of usage_unit_id and erp_ref: an erp_ref column in billing and the Overview',
   },
   {
-    export: 'Abrechnungsblätter (CSV und XLSX) für ein Jahr oder einen Zeitraum exportieren',
+    export: (p) => `Abrechnungsblätter (${p.kinds}) für ein Jahr oder einen Zeitraum exportieren`,
     allProfiles: 'alle angemeldeten Profile gleichzeitig exportieren, jedes nach <out>/<profile>/',
     profiles: 'diese Profile gleichzeitig exportieren, z. B. a,b,c, jedes nach <out>/<profile>/',
     year: 'Kalenderjahr, z. B. 2025',
@@ -35,7 +35,7 @@ export const helpTexts = catalogue(
     to: 'Enddatum (jjjj-mm-tt), auf das Monatsende erweitert',
     property: 'nur diese Liegenschaft (mehrfach möglich)',
     metric: 'Verbrauchsarten, durch Komma getrennt, z. B. heat,water_warm',
-    format: 'csv, xlsx oder beides',
+    format: (p) => (p.count === 2 ? `${p.list} oder beides` : `${p.list} oder mehrere davon, durch Komma getrennt`),
     out: 'Zielordner (Vorgabe: ./meterdata-<from>_<to>)',
     template: 'Layout: generic, de oder eine Vorlagendatei',
     rateLimit: 'Abfragen pro Minute für diese Verbindung',

@@ -3,7 +3,7 @@
 // the pipeline; the steps add their lines after it.
 import { day, language } from '../../i18n/index.js';
 import type { Severity } from '../../billing/types.js';
-import { aboutTexts } from '../texts-sheets.js';
+import { aboutTexts } from '../output/index.js';
 
 export interface AboutFacts {
   tenant: string;

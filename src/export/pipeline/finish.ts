@@ -3,7 +3,7 @@
 import { CONTRACT_VERSION } from '../../api/types.js';
 import { Journal } from '../journal.js';
 import { expectedRange, identity } from '../options.js';
-import { completeOutput, discardOutput, writeWorkbookHere, type OutputSet, type WorkbookWriter } from '../output.js';
+import { completeOutput, discardOutput, writeWorkbookHere, type OutputSet, type WorkbookWriter } from '../output/index.js';
 import { unfinished } from '../run-errors.js';
 import { aboutRows } from './about.js';
 import type { Run } from './stage.js';

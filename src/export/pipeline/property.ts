@@ -4,7 +4,7 @@ import type { PropertyAnswers } from '../../api/walk.js';
 import { billProperty, reviewRows, type PropertyBill } from '../../billing/index.js';
 import type { Flag } from '../../billing/types.js';
 import { language } from '../../i18n/index.js';
-import type { OutputSet } from '../output.js';
+import type { OutputSet } from '../output/index.js';
 import { overviewMarks } from '../overview-marks.js';
 import { composeShapes, type ExportStep, type StepFindings } from './step.js';
 import { NOTHING_WRITTEN, type PropertyStream } from './stream.js';

@@ -10,8 +10,8 @@ import type { PropertyBill } from '../../billing/property.js';
 import type { BillingRow, Flag, ReadingRow, SegmentRow } from '../../billing/types.js';
 import type { FileEntry } from '../output.js';
 import type { Reporter } from '../progress.js';
-import type { TableName } from '../tables.js';
-import type { Template } from '../templates.js';
+import type { TableName } from '../output/index.js';
+import type { Template } from '../output/index.js';
 
 /** A Property as the driver has billed it: the answers (with what the steps fetched), its bill and the range. */
 export interface BilledProperty {

@@ -12,7 +12,7 @@ import { listedLinksOf, type EarlyBill, type PropertyBill } from '../../billing/
 import { billUnit, listedPointsOf, type UnitBill } from '../../billing/unit.js';
 import { listedKindsOf, type ListedKinds, type ListedPoints } from '../../billing/contract.js';
 import type { ReadingRow } from '../../billing/types.js';
-import type { OutputMark, OutputSet } from '../output.js';
+import type { OutputMark, OutputSet } from '../output/index.js';
 import type { Early, Shape } from './step.js';
 
 type Entry = { unit: UsageUnit; consumption: UnitConsumption };

@@ -5,9 +5,9 @@ import type { PropertyAnswers } from '../../api/walk.js';
 import type { Severity } from '../../billing/types.js';
 import type { JournalHandle } from '../journal.js';
 import type { ExportArgs } from '../options.js';
-import type { FileEntry, RenderAhead, StagedOutput } from '../output.js';
+import type { FileEntry, RenderAhead, StagedOutput } from '../output/index.js';
 import type { Reporter } from '../progress.js';
-import type { Template } from '../templates.js';
+import type { Template } from '../output/index.js';
 import type { Slots } from './held.js';
 
 export interface ExportDeps {

@@ -6,7 +6,7 @@ import type { Property } from '../../api/types.js';
 import { collectProperty, type PropertyAnswers } from '../../api/walk.js';
 import type { Journal } from '../journal.js';
 import type { ExportArgs } from '../options.js';
-import type { OutputSet } from '../output.js';
+import type { OutputSet } from '../output/index.js';
 import type { Reporter } from '../progress.js';
 import { runText as t } from '../texts-run.js';
 import { heldProperties, type Slots } from './held.js';

@@ -16,7 +16,7 @@ import type { ExportStep } from '../../pipeline/index.js';
 import type { ReviewArgs } from '../../review-options.js';
 import { mapPool } from '../../../api/walk.js';
 import { day, inLanguage, language, type Lang } from '../../../i18n/index.js';
-import { aboutTexts } from '../../texts-sheets.js';
+import { aboutTexts } from '../../output/index.js';
 import { plausibilityTexts as pt } from './texts.js';
 
 /** The comparison period's answers for the same units and plant points. */

@@ -2,7 +2,7 @@
 // without one, two units sharing one and, after every Property, lines for units the export
 // did not have are findings; the About sheet names the file.
 import type { ExportStep } from '../../pipeline/index.js';
-import { aboutTexts } from '../../texts-sheets.js';
+import { aboutTexts } from '../../output/index.js';
 import { unitRefIndex, withUnitRefs, type UnitRefs } from './refs.js';
 
 export { parseUnitRefs, readUnitRefs, unitRefIndex, withUnitRefs, type UnitRefIndex, type UnitRefs } from './refs.js';

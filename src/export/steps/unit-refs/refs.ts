@@ -12,8 +12,7 @@ import { UsageError } from '../../../core/errors.js';
 import { hasControlCharacter } from '../../../core/terminal-text.js';
 import { inLanguage } from '../../../i18n/index.js';
 import { parseCsvRecords } from '../../../plausibility/index.js';
-import type { Template } from '../../templates.js';
-import { columnHeaders } from '../../texts-sheets.js';
+import { type Template, columnHeaders } from '../../output/index.js';
 import { unitRefTexts as t } from './texts.js';
 
 /** Plain data (it crosses into the export's worker thread with ExportArgs). */

@@ -6,11 +6,11 @@
 //   template my.json: files.billing.columns[2]: unknown column "foo" (billing has: ...)
 import path from 'node:path';
 import * as v from 'valibot';
-import { readBounded } from '../core/bounded-read.js';
-import { UsageError } from '../core/errors.js';
-import { readResource } from '../core/resources.js';
-import type { Lang } from '../i18n/index.js';
-import type { CellStyle } from './format.js';
+import { readBounded } from '../../core/bounded-read.js';
+import { UsageError } from '../../core/errors.js';
+import { readResource } from '../../core/resources.js';
+import type { Lang } from '../../i18n/index.js';
+import type { CellStyle } from './cell-text.js';
 import { TABLE_COLUMNS, TABLE_NAMES, type ColumnType, type TableName } from './tables.js';
 import { sheetNames } from './texts-sheets.js';
 import { templateTexts as tt } from './texts-templates.js';

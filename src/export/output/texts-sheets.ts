@@ -1,7 +1,7 @@
 // Every word of billing.xlsx: sheet names, column headers, the About sheet. The workbook
 // is written in the run's language (--lang, the locale); the CSV layout (--template)
 // does not change it. English headers are the column keys, as the CSV files have them.
-import { catalogue } from '../i18n/index.js';
+import { catalogue } from '../../i18n/index.js';
 
 export const sheetNames = catalogue(
   'sheet-names',

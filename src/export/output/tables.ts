@@ -1,7 +1,7 @@
 // The output tables: which keys they have and what type each key holds. The type
 // decides rendering (CSV text per template, XLSX number/date cells, a contract code as a
 // word or as itself); CSV headers and column selection come from templates (templates/*.json).
-import type { ValueKind } from '../billing/texts-values.js';
+import type { ValueKind } from '../../billing/texts-values.js';
 
 /** `value:<kind>`: a contract code (metric, status, ...) that a reader sees as a word. */
 export type ColumnType = 'text' | 'number' | 'integer' | 'date' | 'boolean' | 'flags' | 'id' | `value:${ValueKind}`;

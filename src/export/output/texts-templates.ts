@@ -1,5 +1,5 @@
 // What a damaged template file is told: one line naming the file, the setting and the fix.
-import { catalogue } from '../i18n/index.js';
+import { catalogue } from '../../i18n/index.js';
 
 export const templateTexts = catalogue(
   'templates',

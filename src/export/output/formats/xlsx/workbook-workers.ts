@@ -7,9 +7,9 @@
 // walks leave idle; the workbook at the end then mostly copies them. Jobs and answers go
 // over a MessagePort handed to the worker.
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { deserializeError, serializeError, type IsolateOptions, type SerializedError } from '../core/isolate.js';
-import type { RenderAhead, RenderSpec, WorkbookWriter } from './output.js';
-import type { TableName } from './tables.js';
+import { deserializeError, serializeError, type IsolateOptions, type SerializedError } from '../../../../core/isolate.js';
+import type { RenderAhead, RenderSpec, WorkbookWriter } from './types.js';
+import type { TableName } from '../../tables.js';
 import type { SheetFragment } from './xlsx-fragments.js';
 import type { XlsxInput } from './xlsx-writer.js';
 

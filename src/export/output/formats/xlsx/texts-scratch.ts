@@ -1,6 +1,6 @@
 // The export's own scratch files (spools, rendered rows) found damaged or unwritable while
 // the workbook is made: the disk failed, or something else changed the --out folder.
-import { catalogue } from '../i18n/index.js';
+import { catalogue } from '../../../../i18n/index.js';
 
 export const scratchText = catalogue(
   'export-run.scratch',

@@ -6,13 +6,13 @@
 // then only copies the fragment into its sheet (xlsx-writer.ts).
 import { open, type FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
-import { openPlain } from '../core/bounded-read.js';
-import { ExitCode, MeterdataError } from '../core/errors.js';
-import { cellOf, type Row, type TableName } from './tables.js';
+import { openPlain } from '../../../../core/bounded-read.js';
+import { ExitCode, MeterdataError } from '../../../../core/errors.js';
+import { cellOf, type Row, type TableName } from '../../tables.js';
 import { scratchText as t } from './texts-scratch.js';
-import type { Template, TemplateColumn } from './templates.js';
+import type { Template, TemplateColumn } from '../../templates.js';
 import { cellValue, rowHeight, widest, Widths, workbookColumns, workbookStyle, wraps } from './xlsx-cells.js';
-import { asksAction } from './overview-marks.js';
+import { asksAction } from '../../../overview-marks.js';
 import { rowXml, type CellValue, type StyleTable } from './xlsx-rows.js';
 
 /** One table sheet: where its rows are spooled and where its rendered rows go. */

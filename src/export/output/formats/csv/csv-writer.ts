@@ -2,9 +2,9 @@
 // streamed as they come. Bytes depend only on the rows and the template. Text cells
 // that a spreadsheet would run as a formula are neutralised (the workbook keeps them
 // as plain string cells, which no spreadsheet evaluates).
-import { csvLine, formatCell, neutraliseFormula } from './format.js';
-import { cellOf, type Row } from './tables.js';
-import type { Template, TemplateFile } from './templates.js';
+import { csvLine, formatCell, neutraliseFormula } from '../../cell-text.js';
+import { cellOf, type Row } from '../../tables.js';
+import type { Template, TemplateFile } from '../../templates.js';
 
 export interface TextSink {
   write(text: string): Promise<void> | void;

@@ -1,12 +1,12 @@
 // What a workbook cell shows: its header, its typed value in the run's language, and the
 // column widths fitted to the first rows. Shared by the sheets written at the end
 // (xlsx-writer.ts) and the table rows written ahead (xlsx-fragments.ts).
-import { language } from '../i18n/index.js';
-import { formatCell, plainNumber, type CellStyle } from './format.js';
-import type { ColumnType } from './tables.js';
-import type { Template, TemplateColumn } from './templates.js';
+import { language } from '../../../../i18n/index.js';
+import { formatCell, plainNumber, type CellStyle } from '../../cell-text.js';
+import type { ColumnType } from '../../tables.js';
+import type { Template, TemplateColumn } from '../../templates.js';
 import type { CellValue } from './xlsx-rows.js';
-import { columnHeaders } from './texts-sheets.js';
+import { columnHeaders } from '../../texts-sheets.js';
 
 /** Rows read for the column widths: enough to fit real names, bounded whatever the export's size. */
 export const WIDTH_SAMPLE = 2000;

@@ -12,17 +12,17 @@ import { createInterface } from 'node:readline';
 import type ExcelJS from 'exceljs';
 import WorkbookWriter from 'exceljs/lib/stream/xlsx/workbook-writer.js';
 import colCache from 'exceljs/lib/utils/col-cache.js';
-import { valueWord } from '../billing/texts-values.js';
-import { language } from '../i18n/index.js';
-import { plainNumber } from './format.js';
-import { overviewKey, TABLE_COLUMNS, type ColumnType, type TableName } from './tables.js';
-import type { Template } from './templates.js';
+import { valueWord } from '../../../../billing/texts-values.js';
+import { language } from '../../../../i18n/index.js';
+import { plainNumber } from '../../cell-text.js';
+import { overviewKey, TABLE_COLUMNS, type ColumnType, type TableName } from '../../tables.js';
+import type { Template } from '../../templates.js';
 import { cellValue, fitCell, headerOf, rowHeight, Widths, WIDTH_SAMPLE, workbookStyle } from './xlsx-cells.js';
 import { fragmentOf, openScratch, scratchDamaged, SheetFragment, type TableSheet } from './xlsx-fragments.js';
-import { MarksReader } from './overview-marks.js';
+import { MarksReader } from '../../../overview-marks.js';
 import { scratchText } from './texts-scratch.js';
 import { rowXml, StyleTable, type CellValue, type StyleRegistry } from './xlsx-rows.js';
-import { aboutTexts } from './texts-sheets.js';
+import { aboutTexts } from '../../texts-sheets.js';
 
 /** A table sheet's rendered rows: how many, the column widths, the bytes of sheet XML. */
 type Rendered = ReturnType<SheetFragment['result']>;

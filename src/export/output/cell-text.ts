@@ -2,8 +2,8 @@
 // ("0.0000001", never "1e-7"): billing hands over decimal strings, and anything
 // else is normalised with decimal.js so that a spreadsheet never sees an exponent.
 import { Decimal } from 'decimal.js';
-import { valueWord, type ValueKind } from '../billing/texts-values.js';
-import type { Lang } from '../i18n/index.js';
+import { valueWord, type ValueKind } from '../../billing/texts-values.js';
+import type { Lang } from '../../i18n/index.js';
 import type { ColumnType } from './tables.js';
 
 export interface CellStyle {

@@ -1,0 +1,49 @@
+// After the walk: the finishing passes (the workbook), the manifest, then every file renamed
+// into place at once; or, on failure, the temporary files removed.
+import { AtomicOutput } from '../atomic.js';
+import { MANIFEST, staleFiles } from '../out-folder.js';
+import type { FileEntry, OutputFormat } from './format.js';
+import { writeWorkbookHere, type WorkbookWriter } from './formats/xlsx/index.js';
+import { EXPORT_FORMATS, type FinishInputs, type FinishWriters } from './registry.js';
+
+/** Every file of an export closed under its temporary name, as plain data (it may cross a thread). */
+export interface StagedOutput extends FinishInputs {
+  dir: string;
+  /** final name -> temporary path */
+  pending: [string, string][];
+  /** The files complete at the walk's end (the CSV files). */
+  files: FileEntry[];
+  /** The folder this export created, removed again if it fails (see AtomicOutput.abort). */
+  created: string | null;
+}
+
+/**
+ * A staged output: runs each finishing pass of `registry` (the export's formats; billing.xlsx written
+ * by `writers`, or a WorkbookWriter for it alone, by default in this thread), writes the manifest,
+ * renames all into place, removes the spools.
+ */
+export async function completeOutput(
+  staged: StagedOutput,
+  manifest: (files: FileEntry[]) => unknown,
+  writers: WorkbookWriter | FinishWriters = writeWorkbookHere,
+  registry: readonly OutputFormat[] = EXPORT_FORMATS,
+): Promise<FileEntry[]> {
+  const atomic = AtomicOutput.adopt(staged.dir, staged.pending);
+  const files = [...staged.files];
+  const by: Partial<Record<string, (input: never) => Promise<void>>> = typeof writers === 'function' ? { xlsx: writers } : writers;
+  for (const f of registry) {
+    const input = (staged as unknown as Partial<Record<string, unknown>>)[f.name];
+    if (f.finish && input) files.push(...(await f.finish.run(input as never, by[f.name] as never)));
+  }
+  const m = await atomic.create(MANIFEST);
+  await m.write(`${JSON.stringify(manifest(files), null, 2)}\n`);
+  await atomic.closeFile(m);
+  await atomic.commit(MANIFEST, staleFiles(staged.dir, files));
+  await atomic.abort(); // removes the spools; final files are never touched
+  return files;
+}
+
+/** Removes a staged output's temporary files; final names are never touched. */
+export async function discardOutput(staged: StagedOutput): Promise<void> {
+  await AtomicOutput.adopt(staged.dir, staged.pending, staged.created).abort();
+}
