@@ -11,11 +11,10 @@ import { monthEnd } from '../uvi/months.js';
 import { parseUviInputs, type UviInputs } from '../uvi/inputs/index.js';
 import { fixedExportTime, identity, parseExportArgs, type ExportArgs } from './options.js';
 import { checkOutDir } from './out-folder.js';
-import { finalNames } from './output.js';
+import { finalNames, loadTemplate, type Template } from './output/index.js';
 import { finishExport, stagePipeline, type ExportDeps, type ExportSummary } from './pipeline/index.js';
 import { exportConnection, withExportDeps, type Connect } from './single.js';
 import { uviSteps, uviTemplate, type UviCounts } from './steps/index.js';
-import { loadTemplate, type Template } from './templates.js';
 import { uviRunTexts as t } from './texts-uvi.js';
 
 /** The command's flags as src/commands/uvi/index.ts declares them. */

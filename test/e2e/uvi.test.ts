@@ -89,12 +89,12 @@ function reading(s: DeviceSegment, at: string): Value | null {
 function pointMonth(c: MeasuringPointConsumption, m: string, share = 1): Maybe {
   const from = prevEnd(m);
   const to = end(m);
-  const inMonth = c.segments.filter((s) => s.installed_at <= to && (s.deinstalled_at === null || s.deinstalled_at > from));
+  const inMonth = c.segments.filter((s) => (s.installed_at ?? '') <= to && (s.deinstalled_at === null || s.deinstalled_at > from));
   if (inMonth.length === 0) return 'none';
   let v = 0;
   let estimated = false;
   for (const s of inMonth) {
-    const start = s.installed_at > from ? { v: s.baseline_value, estimated: false } : reading(s, from);
+    const start = (s.installed_at ?? '') > from ? { v: s.baseline_value, estimated: false } : reading(s, from);
     const stop = s.deinstalled_at !== null && s.deinstalled_at <= to ? { v: s.period_consumption.end_value, estimated: false } : reading(s, to);
     if (!start || !stop) return null;
     v += (stop.v - start.v) * s.factor;

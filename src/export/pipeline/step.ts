@@ -8,7 +8,7 @@ import type { PropertyAnswers } from '../../api/walk.js';
 import type { FindingPlace } from '../../billing/findings.js';
 import type { PropertyBill } from '../../billing/property.js';
 import type { BillingRow, Flag, ReadingRow, SegmentRow } from '../../billing/types.js';
-import type { FileEntry } from '../output.js';
+import type { FileEntry } from '../output/index.js';
 import type { Reporter } from '../progress.js';
 import type { TableName } from '../output/index.js';
 import type { Template } from '../output/index.js';

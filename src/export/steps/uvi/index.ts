@@ -9,8 +9,7 @@ import type { UviInputs } from '../../../uvi/inputs/index.js';
 import { letterModel, type PdfOptions } from '../../../uvi/letter/index.js';
 import { UVI_FILES, uviColumns, uviReviewRows, uviRows, type PortalProperty, type UviTable } from '../../../uvi/portal/index.js';
 import type { BilledProperty, ExportStep } from '../../pipeline/index.js';
-import type { TableName } from '../../tables.js';
-import type { Template } from '../../templates.js';
+import type { TableName, Template } from '../../output/index.js';
 import { letterName, OwnFiles, type UnitLetter } from './own-files.js';
 
 export { letterName } from './own-files.js';

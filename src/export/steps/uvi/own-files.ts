@@ -9,7 +9,7 @@ import path from 'node:path';
 import { located } from '../../../core/disk.js';
 import { LetterPdf, type LetterModel, type PdfOptions } from '../../../uvi/letter/index.js';
 import { partialName } from '../../atomic.js';
-import type { FileEntry } from '../../output.js';
+import type { FileEntry } from '../../output/index.js';
 import type { StepFiles } from '../../pipeline/index.js';
 
 /**
