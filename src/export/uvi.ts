@@ -11,10 +11,10 @@ import { monthEnd } from '../uvi/months.js';
 import { parseUviInputs, type UviInputs } from '../uvi/inputs/index.js';
 import { fixedExportTime, identity, parseExportArgs, type ExportArgs } from './options.js';
 import { checkOutDir } from './out-folder.js';
-import { finalNames, loadTemplate, type Template } from './output/index.js';
+import { loadTemplate, type Template } from './output/index.js';
 import { finishExport, stagePipeline, type ExportDeps, type ExportSummary } from './pipeline/index.js';
 import { exportConnection, withExportDeps, type Connect } from './single.js';
-import { uviSteps, uviTemplate, type UviCounts } from './steps/index.js';
+import { uviFormats, uviSteps, uviTemplate, type UviCounts } from './steps/index.js';
 import { uviRunTexts as t } from './texts-uvi.js';
 
 /** The command's flags as src/commands/uvi/index.ts declares them. */
@@ -57,7 +57,7 @@ export async function prepareUvi(opts: UviFlags, io: Io, now = new Date()): Prom
   fixedExportTime(io.env);
   // The export's layout (separator, decimals) under the monthly information's own tables (its step's template).
   const template = await loadTemplate(layout, io.cwd);
-  await checkOutDir(args.out, identity(args), finalNames(uviTemplate(template, layout), args.formats), {});
+  await checkOutDir(args.out, identity(args), uviFormats(async () => Promise.reject(new Error('no letter before the walk'))).flatMap((f) => f.finalNames(uviTemplate(template, layout))), {});
   return { args, inputs, layout, template };
 }
 
@@ -77,8 +77,9 @@ async function stageAndFinish(run: UviRun, deps: ExportDeps, io: Io): Promise<Uv
   const created = fixedExportTime(io.env) ?? deps.now?.() ?? new Date();
   const { letterFonts } = await import('../uvi/letter/index.js');
   const lang = language();
-  const steps = uviSteps(run.args, { inputs: run.inputs, layout: run.layout, lang, pdf: async () => ({ fonts: await letterFonts(), createdAt: created, lang }) });
-  const summary = await finishExport(await stagePipeline(deps, async () => steps), { signal: io.signal });
+  const steps = uviSteps(run.args, { inputs: run.inputs, layout: run.layout, lang });
+  const formats = uviFormats(async () => ({ fonts: await letterFonts(), createdAt: created, lang }));
+  const summary = await finishExport(await stagePipeline({ ...deps, formats }, async () => steps), { signal: io.signal });
   return { ...summary, month: run.inputs.month, ...steps[0]!.counts };
 }
 

@@ -39,13 +39,6 @@ export async function closeRun(run: Run, output: OutputSet, tally: Tally, range:
   );
   const rows = Object.fromEntries(Object.entries(output.rows)) as Record<string, number>;
   const staged = await output.stage(about, new Date(exportedAt));
-  // The steps' own files (the letters) are committed with the tables, the manifest listing them.
-  for (const step of run.steps) {
-    const own = await step.files?.();
-    if (!own) continue;
-    staged.pending.push(...own.pending);
-    staged.files.push(...own.files);
-  }
   deps.reporter.end();
   return {
     output: staged,

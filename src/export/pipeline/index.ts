@@ -3,5 +3,5 @@ export { aboutRows, dateTime, type AboutFacts } from './about.js';
 export { finishExport } from './finish.js';
 export { Slots } from './held.js';
 export { stagePipeline, type StepsOf } from './stage.js';
-export type { AboutLines, BilledProperty, EarlyShape, ExportStep, MarkingRow, RowShape, StepFiles, StepFindings } from './step.js';
+export type { AboutLines, BilledProperty, EarlyShape, ExportStep, MarkingRow, RowShape, StepFindings } from './step.js';
 export type { ExportDeps, ExportSummary, StagedExport } from './types.js';

@@ -28,7 +28,6 @@ export async function writeProperty(output: OutputSet, steps: readonly ExportSte
   await output.write('plant-points', bill.plant);
   const found: StepFindings[] = steps.flatMap((s) => (s.findings ? [s.findings(billed)] : []));
   for (const [table, rows] of found.flatMap((f) => f.tables ?? [])) await output.write(table, rows);
-  for (const step of steps) await step.write?.(billed);
   const flags = [...bill.flags, ...found.flatMap((f) => f.flags ?? [])];
   await output.write('review', reviewRows(flags, language(), shape.place));
   const units = shape.units(answers.units.map((u) => u.unit).filter((u) => !written.units.has(u.id)));

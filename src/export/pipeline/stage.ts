@@ -12,7 +12,7 @@ import { language } from '../../i18n/index.js';
 import { Journal } from '../journal.js';
 import { expectedRange, identity } from '../options.js';
 import { checkOutDir } from '../out-folder.js';
-import { OutputSet, finalNames } from '../output/index.js';
+import { OutputSet, formatsNamed, type OutputFormat } from '../output/index.js';
 import { diskProblem, incomplete, periodChanged } from '../run-errors.js';
 import { runText as t } from '../texts-run.js';
 import type { Template } from '../output/index.js';
@@ -57,7 +57,7 @@ async function openRun(deps: ExportDeps, stepsOf: StepsOf): Promise<Run> {
   const journal = await Journal.open(deps.stateDir, { ...id, out: args.out }, who, now(), args.out).catch((e: unknown) => Promise.reject(diskProblem(e) ?? e));
   try {
     // Checked again under the folder's lock: another export may have finished there since.
-    await checkOutDir(args.out, id, finalNames(template, args.formats), args);
+    await checkOutDir(args.out, id, runFormats(deps).flatMap((f) => f.finalNames(template)), args);
   } catch (e) {
     await Journal.release(journal.handOver(), !journal.resumed); // a journal just made for a refused run goes too
     throw e;
@@ -74,6 +74,11 @@ async function openRun(deps: ExportDeps, stepsOf: StepsOf): Promise<Run> {
   }
 }
 
+/** The formats a run writes: its own, else those --format names. */
+function runFormats(deps: ExportDeps): readonly OutputFormat[] {
+  return deps.formats ?? formatsNamed(deps.args.formats);
+}
+
 /** The units the progress bar counts, as the steps change them (null: not known). */
 function progressUnits(steps: readonly ExportStep[], units: number | null): number | null {
   return steps.reduce((n, step) => (step.progressUnits ? step.progressUnits(n) : n), units);
@@ -82,7 +87,8 @@ function progressUnits(steps: readonly ExportStep[], units: number | null): numb
 async function walkProperties(run: Run): Promise<StagedExport> {
   const { deps, steps, journal, properties } = run;
   const { api, args, reporter } = deps;
-  const output = new OutputSet(args.out, run.template, args.formats);
+  const formats = runFormats(deps);
+  const output = new OutputSet(args.out, run.template, formats.map((f) => f.name), formats);
   const tally = new Tally(properties.length);
   const renderAhead = deps.renderAhead
     ? async (tentative: boolean) => {
@@ -132,7 +138,6 @@ async function walkProperties(run: Run): Promise<StagedExport> {
     reporter.end();
     await walk.settled();
     await output.abort().catch(() => undefined);
-    for (const step of steps) await step.abort?.().catch(() => undefined);
     await walk.saved();
     await (isMeterdataError(e) && e.code === 'EXPORT_PERIOD_CHANGED' ? journal.discard() : journal.close());
     throw incomplete(e, done, properties.map((p) => p.name), args.out, deps.signal);

@@ -8,7 +8,6 @@ import type { PropertyAnswers } from '../../api/walk.js';
 import type { FindingPlace } from '../../billing/findings.js';
 import type { PropertyBill } from '../../billing/property.js';
 import type { BillingRow, Flag, ReadingRow, SegmentRow } from '../../billing/types.js';
-import type { FileEntry } from '../output/index.js';
 import type { Reporter } from '../progress.js';
 import type { TableName } from '../output/index.js';
 import type { Template } from '../output/index.js';
@@ -59,13 +58,6 @@ export interface StepFindings {
   marks?: readonly MarkingRow[];
 }
 
-/** Files a step writes itself (the monthly letters), closed under temporary names in the output folder. */
-export interface StepFiles {
-  /** [final name, temporary path], committed with the run's own files (manifest last). */
-  pending: [string, string][];
-  files: FileEntry[];
-}
-
 /** Lines of the About sheet: `facts` after the run's own (what went into the export), `checks` after all facts. */
 export interface AboutLines {
   facts?: [string, string | number][];
@@ -89,15 +81,9 @@ export interface ExportStep {
    */
   early?(property: { id: string; name: string }, points: readonly MeasuringPoint[]): EarlyShape;
   findings?(p: BilledProperty): StepFindings;
-  /** Writes the step's own files for one Property after its tables (letters, streamed to disk as they are rendered). */
-  write?(p: BilledProperty): Promise<void>;
   /** Findings known only once every Property is written. */
   finish?(): Flag[];
   about?(): AboutLines;
-  /** Its own files closed, to be committed with the run's (after every Property). */
-  files?(): Promise<StepFiles>;
-  /** The run failed: its own files are closed and removed. */
-  abort?(): Promise<void>;
 }
 
 /** The steps' changes as one: each table's rows through every step in order. */

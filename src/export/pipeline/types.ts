@@ -5,7 +5,7 @@ import type { PropertyAnswers } from '../../api/walk.js';
 import type { Severity } from '../../billing/types.js';
 import type { JournalHandle } from '../journal.js';
 import type { ExportArgs } from '../options.js';
-import type { FileEntry, RenderAhead, StagedOutput } from '../output/index.js';
+import type { FileEntry, OutputFormat, RenderAhead, StagedOutput } from '../output/index.js';
 import type { Reporter } from '../progress.js';
 import type { Template } from '../output/index.js';
 import type { Slots } from './held.js';
@@ -24,6 +24,8 @@ export interface ExportDeps {
   select?: (answers: PropertyAnswers) => PropertyAnswers;
   /** Caps the Properties held in memory across several exports (the portfolio export); none: at most two. */
   slots?: Slots;
+  /** A run's own output formats, every one of them written (the monthly information's); none: those --format names from the export's registry. */
+  formats?: readonly OutputFormat[];
   /** Renders the workbook's table rows while the walk goes on (the portfolio's workbook workers). */
   renderAhead?: RenderAhead;
   /** false: each Property is billed and written at its end only (tests compare the bytes both ways); default: units as they come. */

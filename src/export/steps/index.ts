@@ -9,14 +9,14 @@ import { unitRefsStep } from './unit-refs/index.js';
 import { unknownValuesStep } from './unknown-values/index.js';
 import { uviStep, type UviStepOptions } from './uvi/index.js';
 
-export { uviTemplate, type UviCounts, type UviStepOptions } from './uvi/index.js';
+export { uviFormats, uviTemplate, type UviCounts, type UviStepOptions } from './uvi/index.js';
 
 export async function exportSteps(args: ExportArgs, who: WhoAmI): Promise<ExportStep[]> {
   return [placesStep, unknownValuesStep, await plausibilityStep(args, who), ...(args.unitRefs ? [unitRefsStep(args.unitRefs)] : [])];
 }
 
 /** The monthly information's steps: the computation and its files; --unit-refs gives each letter its ERP number. */
-export function uviSteps(args: ExportArgs, o: Omit<UviStepOptions, 'erpRef' | 'out'>) {
+export function uviSteps(args: ExportArgs, o: Omit<UviStepOptions, 'erpRef'>) {
   const refs = new Map((args.unitRefs?.entries ?? []).map(([id, ref]) => [id, ref]));
-  return [uviStep({ ...o, out: args.out, erpRef: (id) => refs.get(id.toLowerCase()) ?? null })];
+  return [uviStep({ ...o, erpRef: (id) => refs.get(id.toLowerCase()) ?? null })];
 }

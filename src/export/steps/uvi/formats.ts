@@ -1,0 +1,137 @@
+// The monthly information's output formats, behind the export's format interface
+// (src/export/output/format.ts): CSV for its tables (uvi.csv, review.csv), uvi.json (the rows
+// of uvi.csv as one JSON array) and the PDF letters (one per unit and one per Property for
+// printing, rendered row by row and streamed to disk, never all held). Every file is written
+// under the output folder's temporary name and committed with the others, manifest last.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { LetterPdf, type LetterModel, type PdfOptions } from '../../../uvi/letter/index.js';
+import { partialName, type BufferedFile } from '../../atomic.js';
+import { EXPORT_FORMATS, type FileEntry, type FormatSinks, type OutputFormat, type Row, type SinkContext, type TableName, type Template } from '../../output/index.js';
+
+/** The tables of the monthly information (its template's; TableName names the export's). */
+export const UVI_TABLE = 'uvi' as unknown as TableName;
+export const REVIEW_TABLE = 'uvi-review' as unknown as TableName;
+export const LETTERS_TABLE = 'letters' as unknown as TableName;
+
+/** One unit's letter as a row of the letters table; `last`: the Property's last, its combined PDF ends there. */
+export interface LetterRow {
+  file: string;
+  combined: string;
+  model: LetterModel;
+  last: boolean;
+}
+
+const csvOnly = (t: Template): Template => ({ ...t, files: t.files.filter((f) => f.file.endsWith('.csv')) });
+const csvFormat = EXPORT_FORMATS.find((f) => f.name === 'csv')!;
+
+/** The export's CSV format over the template's CSV tables (the letters table is no CSV). */
+const uviCsv: OutputFormat = {
+  ...csvFormat,
+  finalNames: (t) => csvFormat.finalNames(csvOnly(t as Template)),
+  open: (ctx) => csvFormat.open({ ...ctx, template: csvOnly(ctx.template) }),
+};
+
+/** uvi.json: the uvi table's rows as a JSON array, appended as they come. */
+const uviJson: OutputFormat = {
+  name: 'json',
+  label: 'JSON',
+  finalNames: () => ['uvi.json'],
+  placeOf: () => null,
+  async open({ atomic }: SinkContext): Promise<FormatSinks<Awaited<ReturnType<BufferedFile['mark']>> & { rows: number }>> {
+    const file = await atomic.create('uvi.json');
+    let rows = 0;
+    return {
+      async row(table, row) {
+        if (table === UVI_TABLE) await file.write(`${rows++ === 0 ? '[\n' : ',\n'}${JSON.stringify(row)}`);
+      },
+      mark: async () => ({ ...(await file.mark()), rows }),
+      async rewind(m) {
+        await file.rewind(m);
+        rows = m.rows;
+      },
+      async stage() {
+        await file.write(rows === 0 ? '[]\n' : '\n]\n');
+        await atomic.closeFile(file);
+        return { files: [{ name: 'uvi.json', bytes: file.bytes, sha256: file.digest(), rows }] };
+      },
+    };
+  },
+};
+
+/**
+ * A file name part from a server's name: letters, digits, - and _ only (a name is never a
+ * path, nor a control or bidi character), at most 40 characters; "x" where nothing is left.
+ */
+function namePart(text: string): string {
+  const plain = text.normalize('NFC').replace(/[^\p{L}\p{N}_-]+/gu, '_').replace(/^_+|_+$/g, '').slice(0, 40);
+  return plain === '' ? 'x' : plain;
+}
+
+/** "letter-Rheinuferstraße_12-WE_01-0efbc34d.pdf": what a clerk finds the flat by, and the id's start, which keeps two flats of one name apart. */
+export function letterName(prefix: string, names: readonly string[], id: string): string {
+  const tag = createHash('sha256').update(id).digest('hex').slice(0, 8);
+  return `${prefix}-${[...names.map(namePart), tag].join('-')}.pdf`;
+}
+
+async function entryOf(name: string, file: string): Promise<FileEntry> {
+  const bytes = await readFile(file);
+  return { name, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+/** The letters: each row to its own PDF and to its Property's combined one. */
+function lettersFormat(pdf: () => Promise<Omit<PdfOptions, 'title'>>): OutputFormat {
+  return {
+    name: 'pdf',
+    label: 'PDF',
+    // Named after the units, which only the walk brings.
+    finalNames: () => [],
+    placeOf: () => null,
+    async open({ atomic, dir }: SinkContext): Promise<FormatSinks<number>> {
+      const written: [string, string][] = [];
+      let combined: LetterPdf | null = null;
+      /** The temporary path behind `name`, registered to be committed (the PDF writer puts its file there). */
+      const place = async (name: string) => {
+        await atomic.closeFile(await atomic.create(name));
+        written.push([name, path.join(dir, partialName(name))]);
+        return written.at(-1)![1];
+      };
+      return {
+        async row(table: TableName, row: Row) {
+          if (table !== LETTERS_TABLE) return;
+          const r = row as unknown as LetterRow;
+          const opts = await pdf();
+          combined ??= LetterPdf.open(await place(r.combined), { ...opts, title: r.combined });
+          try {
+            const one = LetterPdf.open(await place(r.file), { ...opts, title: r.model.title });
+            await one.add(r.model).catch(async (e: unknown) => Promise.reject(await one.abort().then(() => e)));
+            await one.close();
+            await combined.add(r.model);
+            if (r.last) await combined.close();
+          } catch (e) {
+            await combined.abort();
+            throw e;
+          } finally {
+            if (r.last) combined = null;
+          }
+        },
+        // A page written cannot be taken back: the monthly run writes each Property at its end only (no rewind).
+        mark: async () => written.length,
+        async rewind(m) {
+          if (m !== written.length) throw new Error('letters written since the mark cannot be taken back');
+        },
+        async stage() {
+          const files: FileEntry[] = [];
+          for (const [name, file] of written) files.push(await entryOf(name, file));
+          return { files };
+        },
+      };
+    },
+  };
+}
+
+/** The monthly information's formats, in the order their files are listed and committed. */
+export function uviFormats(pdf: () => Promise<Omit<PdfOptions, 'title'>>): OutputFormat[] {
+  return [uviCsv, uviJson, lettersFormat(pdf)];
+}
