@@ -25,7 +25,7 @@ const home = await mkdtemp(path.join(os.tmpdir(), 'md-bench-workbook-'));
 try {
   const { env } = await signIn(sb, { home });
   const [{ parseExportArgs }, { loadTemplate }, { stageInWorker }, { discardOutput }, { writeXlsx }] = await Promise.all(
-    ['export/options.js', 'export/output/templates.js', 'export/single.js', 'export/output/output-set.js', 'export/output/formats/xlsx/xlsx-writer.js'].map(dist),
+    ['export/options/options.js', 'export/output/templates.js', 'export/single.js', 'export/output/output-set.js', 'export/output/formats/xlsx/xlsx-writer.js'].map(dist),
   );
   const fullEnv = { ...process.env, ...env };
   const args = parseExportArgs({ year: '2025', out: path.join(home, 'out'), quiet: true }, home, fullEnv);

@@ -1,7 +1,7 @@
 // The one writer of a single file that a reader sees whole or not at all (config.json, the
 // stored sign-in, the shared rate window, the portfolio's files, the export's journal): temp
 // file in the same directory, fsync, rename, fsync of the directory. An export's output set
-// is a different thing: several files committed together (src/export/atomic.ts).
+// is a different thing: several files committed together (src/export/folder/atomic.ts).
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import { located } from './disk.js';

@@ -5,13 +5,13 @@ import { ExitCode, MeterdataError, UsageError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { dirs } from '../core/paths.js';
 import { packageVersion } from '../core/resources.js';
-import { fixedExportTime, identity, parseExportArgs, type ExportArgs, type ExportFlags } from './options.js';
-import { checkOutDir } from './out-folder.js';
+import { fixedExportTime, identity, parseExportArgs, type ExportArgs, type ExportFlags } from './options/index.js';
+import { checkOutDir } from './folder/index.js';
 import { finalNames, loadTemplate, WORKBOOK_MODULE, type RenderAhead, type WorkbookWriter } from './output/index.js';
 import type { Slots } from './pipeline/index.js';
 import { createReporter, type Reporter } from './progress.js';
 import type { ExportDeps, ExportSummary, StagedExport } from './run.js';
-import { activeTemplate } from './review-options.js';
+import { activeTemplate } from './options/index.js';
 import { runText as t } from './texts-run.js';
 
 /** Everything that can be checked without the network; throws UsageError naming the flag. */
@@ -138,7 +138,7 @@ function isolation(args: ExportArgs, io: Io) {
 }
 
 /**
- * One profile of the portfolio export (src/export/portfolio.ts): the walk in this thread,
+ * One profile of the portfolio export (src/export/portfolio/portfolio.ts): the walk in this thread,
  * holding `slots` for its Properties, then billing.xlsx (in a worker where the built CLI
  * isolates) while holding one of `workbooks`. Same files as a single export.
  */

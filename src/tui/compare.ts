@@ -2,7 +2,7 @@
 // over the comparison range, with the export's checks (src/plausibility) and its default threshold.
 import type { Flag } from '../billing/types.js';
 import { language } from '../i18n/index.js';
-import { DEFAULT_THRESHOLD } from '../export/review-options.js';
+import { DEFAULT_THRESHOLD } from '../export/options/index.js';
 import { currentFigures, devicesOf, figuresOf, reviewProperty, type PlausibilityRow } from '../plausibility/index.js';
 import type { BillResult } from './data.js';
 import type { DateRange } from './range.js';

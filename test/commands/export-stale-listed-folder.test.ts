@@ -1,6 +1,6 @@
 // When an export replaces the one in its --out, the files the old manifest listed that this
-// run does not write are removed (staleFiles, src/export/out-folder.ts; AtomicOutput.commit,
-// src/export/atomic.ts). A name there that is a folder (a planted or edited manifest; anyone
+// run does not write are removed (staleFiles, src/export/folder/out-folder.ts; AtomicOutput.commit,
+// src/export/folder/atomic.ts). A name there that is a folder (a planted or edited manifest; anyone
 // who can write into a shared --out) makes rm throw EISDIR after the old manifest was moved
 // aside: exit 1 "unexpected failure (this is a bug)" with a stack, the folder left without a
 // manifest, and every re-run fails the same way until the folder is removed. Probe (report

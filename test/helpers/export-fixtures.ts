@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { ApiClient } from '../../src/api/contracts.js';
 import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit, WhoAmI } from '../../src/api/types.js';
 import { ServiceUnavailableError } from '../../src/core/errors.js';
-import { parseExportArgs } from '../../src/export/options.js';
+import { parseExportArgs } from '../../src/export/options/options.js';
 import type { Reporter } from '../../src/export/progress.js';
 import { loadTemplate } from '../../src/export/output/templates.js';
 import { aPlantPoint, aPointConsumption, aUnitEntry, pointListOf, uuid } from './builders.js';

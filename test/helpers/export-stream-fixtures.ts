@@ -9,7 +9,7 @@ import { expect } from 'vitest';
 import type { ApiClient } from '../../src/api/contracts.js';
 import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit } from '../../src/api/types.js';
 import { ServiceUnavailableError } from '../../src/core/errors.js';
-import type { ExportArgs } from '../../src/export/options.js';
+import type { ExportArgs } from '../../src/export/options/options.js';
 import type { RenderAhead, WorkbookWriter } from '../../src/export/output/index.js';
 import { finishExport, stageExport, type ExportDeps } from '../../src/export/run.js';
 import { serveWorkbooks, workbookWorkers } from '../../src/export/output/formats/xlsx/workbook-workers.js';

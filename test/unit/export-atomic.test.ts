@@ -2,8 +2,8 @@ import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/prom
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AtomicOutput } from '../../src/export/atomic.js';
-import { checkOutDir, probeFile } from '../../src/export/out-folder.js';
+import { AtomicOutput } from '../../src/export/folder/atomic.js';
+import { checkOutDir, probeFile } from '../../src/export/folder/out-folder.js';
 import { OutputSet } from '../../src/export/output/index.js';
 import { loadTemplate } from '../../src/export/output/templates.js';
 

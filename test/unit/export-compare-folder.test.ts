@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { WhoAmI } from '../../src/api/types.js';
 import { ExitCode } from '../../src/core/errors.js';
-import { loadComparisonFolder } from '../../src/export/compare-folder.js';
+import { loadComparisonFolder } from '../../src/export/folder/compare-folder.js';
 
 const WHO: WhoAmI = { tenant_id: 't-1', tenant_name: 'Hausverwaltung Nordlicht GmbH', client_id: 'c', granted_scopes: [], property_scope: 'all' };
 const P = '00000000-0000-4000-8000-000000000001';

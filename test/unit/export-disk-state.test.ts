@@ -7,7 +7,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatError, isMeterdataError } from '../../src/core/errors.js';
-import { Journal } from '../../src/export/journal.js';
+import { Journal } from '../../src/export/journal/journal.js';
 import { finishExport, stageExport } from '../../src/export/run.js';
 import { deserializeError, serializeError } from '../../src/core/isolate.js';
 import { T0, reporter, setup } from '../helpers/export-fixtures.js';

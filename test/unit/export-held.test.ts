@@ -9,10 +9,10 @@ import type { ApiClient } from '../../src/api/contracts.js';
 import type { Property } from '../../src/api/types.js';
 import { ServiceUnavailableError } from '../../src/core/errors.js';
 import { Slots } from '../../src/export/pipeline/index.js';
-import { parseExportArgs } from '../../src/export/options.js';
+import { parseExportArgs } from '../../src/export/options/options.js';
 import { runExport } from '../../src/export/run.js';
 import { loadTemplate } from '../../src/export/output/templates.js';
-import { WORST_FIRST, worstExitCode } from '../../src/export/portfolio-summary.js';
+import { WORST_FIRST, worstExitCode } from '../../src/export/portfolio/portfolio-summary.js';
 import type { ExportSummary } from '../../src/export/run.js';
 import type { Io } from '../../src/core/io.js';
 import { aPlantPoint, aPointConsumption, aUnitEntry, pointListOf, uuid } from '../helpers/builders.js';
@@ -139,7 +139,7 @@ describe('workbooks of finished profiles', () => {
         return { out: args.out, files: [], range: { from: '2025-01-01', to: '2025-12-31' }, requested: { from: '2025-01-01', to: '2025-12-31' }, pointsWithData: 1, tenant: 'T', exportedAt: '2026-01-01T00:00:00Z', resumed: false, counts, flags: { not_billed: 0, review: 0, info: 0 }, codes: {}, requests: 3 };
       },
     }));
-    const { runPortfolio } = await import('../../src/export/portfolio.js');
+    const { runPortfolio } = await import('../../src/export/portfolio/portfolio.js');
     const home = await mkdtemp(path.join(os.tmpdir(), 'md-workbooks-'));
     const io: Io = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: Readable.from([]), env: { METERDATA_HOME: home }, cwd: home, signal: new AbortController().signal };
     const names = Array.from({ length: profiles }, (_, i) => `p${i}`).join(',');

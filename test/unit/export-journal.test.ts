@@ -7,7 +7,7 @@ import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setLanguage } from '../../src/i18n/index.js';
-import { LOCK_DAMAGED_STALE_MS } from '../../src/export/journal.js';
+import { LOCK_DAMAGED_STALE_MS } from '../../src/export/journal/journal.js';
 import { runExport } from '../../src/export/run.js';
 import { T0, T1, dataset, fakeApi, reporter, setup } from '../helpers/export-fixtures.js';
 import { findEnglish } from '../helpers/catalogues.js';

@@ -16,8 +16,8 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   };
 });
 
-const { Journal } = await import('../../src/export/journal.js');
-const { placeLock } = await import('../../src/export/locks.js');
+const { Journal } = await import('../../src/export/journal/journal.js');
+const { placeLock } = await import('../../src/export/folder/locks.js');
 const who = { tenant_id: '7c1d8f2e-0000-4000-8000-000000000001', tenant_name: 'Hausverwaltung Nordlicht GmbH', client_id: 'c', granted_scopes: [], property_scope: 'all' as const };
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'md-lockfs-'));
 

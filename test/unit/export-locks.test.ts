@@ -5,7 +5,7 @@ import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync,
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { look, namesIgnoreCase, outLockFile, outLockKey, takeLock } from '../../src/export/locks.js';
+import { look, namesIgnoreCase, outLockFile, outLockKey, takeLock } from '../../src/export/folder/locks.js';
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'md-locks-'));
 const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid!;

@@ -2,7 +2,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Io } from '../../src/core/io.js';
-import { createPortfolioDisplay } from '../../src/export/portfolio-progress.js';
+import { createPortfolioDisplay } from '../../src/export/portfolio/portfolio-progress.js';
 
 function io(tty: boolean): { io: Io; text: () => string } {
   const stderr = new PassThrough() as PassThrough & { isTTY?: boolean };

@@ -1,7 +1,7 @@
 // What the portfolio summary writes from server text: a tenant name is data, never a formula
 // or a terminal control sequence.
 import { describe, expect, it } from 'vitest';
-import { profileLine, summaryCsv, type ProfileResult } from '../../src/export/portfolio-summary.js';
+import { profileLine, summaryCsv, type ProfileResult } from '../../src/export/portfolio/portfolio-summary.js';
 
 const hostile = '=HYPERLINK("http://x","\u001b[2Jclick")\u202e';
 

@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ServiceUnavailableError } from '../../src/core/errors.js';
-import { LOCK_DAMAGED_STALE_MS, outLockFile } from '../../src/export/journal.js';
-import { parseExportArgs } from '../../src/export/options.js';
+import { LOCK_DAMAGED_STALE_MS, outLockFile } from '../../src/export/journal/journal.js';
+import { parseExportArgs } from '../../src/export/options/options.js';
 import { finishExport, nameList, runExport, stageExport } from '../../src/export/run.js';
 import { T0, T1, dataset, fakeApi, reporter, setup, type Data } from '../helpers/export-fixtures.js';
 

@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setLanguage } from '../../src/i18n/index.js';
-import { identity, parseExportArgs } from '../../src/export/options.js';
-import { checkOutDir } from '../../src/export/out-folder.js';
-import { settingChanges } from '../../src/export/settings.js';
+import { identity, parseExportArgs } from '../../src/export/options/options.js';
+import { checkOutDir } from '../../src/export/folder/out-folder.js';
+import { settingChanges } from '../../src/export/options/settings.js';
 import { findEnglish } from '../helpers/catalogues.js';
 
 afterEach(() => setLanguage('en'));

@@ -7,7 +7,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { ApiClient } from '../../src/api/contracts.js';
-import { Journal } from '../../src/export/journal.js';
+import { Journal } from '../../src/export/journal/journal.js';
 import { OutputSet } from '../../src/export/output/index.js';
 import { stageExport } from '../../src/export/run.js';
 import { T0, reporter, setup } from '../helpers/export-fixtures.js';

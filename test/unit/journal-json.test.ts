@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { answersJson, gzipAnswers } from '../../src/export/journal-json.js';
+import { answersJson, gzipAnswers } from '../../src/export/journal/journal-json.js';
 import type { PropertyAnswers } from '../../src/api/walk.js';
 
 const answersOf = (n: number, name: string) =>
@@ -43,7 +43,7 @@ describe('the journal\'s JSON from the units\' JSON made as they came', () => {
   it.runIf(Number(process.versions.node.split('.')[0]) >= 24)('is saved within the heap the whole answers\' JSON.stringify needs (120 MB of JSON, old space capped at 200 MB)', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'md-journal-mem-'));
     const script = path.join(dir, 'save.mjs');
-    const journal = path.resolve('src/export/journal.ts');
+    const journal = path.resolve('src/export/journal/journal.ts');
     await writeFile(
       script,
       `import { register } from 'node:module';

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { helpTexts } from '../../src/commands/export/texts.js';
-import { formatFlag } from '../../src/export/options.js';
+import { formatFlag } from '../../src/export/options/options.js';
 import { completeOutput, EXPORT_FORMATS, finalNames, findingsPlace, FORMAT_NAMES, formatLabels, loadTemplate, OutputSet, type FileEntry, type OutputFormat } from '../../src/export/output/index.js';
 import { setLanguage } from '../../src/i18n/index.js';
 
@@ -24,7 +24,7 @@ const lines: OutputFormat = {
     return {
       row: async (table, row) => files.get(table)?.write(`${JSON.stringify(row)}\n`),
       mark: async () => new Map(await Promise.all([...files.values()].map(async (f) => [f, await f.mark()] as const))),
-      rewind: async (m: Map<import('../../src/export/atomic.js').BufferedFile, import('../../src/export/atomic.js').FileMark>) => {
+      rewind: async (m: Map<import('../../src/export/folder/atomic.js').BufferedFile, import('../../src/export/folder/atomic.js').FileMark>) => {
         for (const [f, at] of m) await f.rewind(at);
       },
       async stage({ rows }) {

@@ -12,7 +12,7 @@ import type { StoredRecord } from '../../src/auth/credential-store/types.js';
 import { ExitCode } from '../../src/core/errors.js';
 import { dirs } from '../../src/core/paths.js';
 import { checkReplaceable, FileInUseError, IN_USE_WAITS_MS, renameReplacing, type ReplaceDeps } from '../../src/core/replace.js';
-import { AtomicOutput } from '../../src/export/atomic.js';
+import { AtomicOutput } from '../../src/export/folder/atomic.js';
 import { materialize, nativeModulePath } from '../../src/sea/native.js';
 
 const errno = (code: string) => Object.assign(new Error(`${code}: operation not permitted`), { code });

@@ -3,7 +3,7 @@
 // the findings' facts in the reader's words and number format.
 import { describe, expect, it } from 'vitest';
 import { flagMessage, makeFlag, reviewRows, type SegmentRow } from '../../src/billing/index.js';
-import { parseReviewArgs } from '../../src/export/review-options.js';
+import { parseReviewArgs } from '../../src/export/options/review-options.js';
 import { calibrationFlags, devicesOf, estimatedAreas, reviewProperty, type CurrentFigure, type DeviceFact } from '../../src/plausibility/index.js';
 
 const P = '00000000-0000-4000-8000-000000000001';

@@ -6,7 +6,7 @@ import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { invalidRequest } from '../../src/api/problems.js';
 import { browseExportFlags } from '../../src/commands/browse/run.js';
-import { identity, parseExportArgs } from '../../src/export/options.js';
+import { identity, parseExportArgs } from '../../src/export/options/options.js';
 import { setLanguage } from '../../src/i18n/index.js';
 import { parseRangeInput } from '../../src/tui/range.js';
 import { findEnglish } from '../helpers/catalogues.js';

@@ -11,7 +11,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ApiClient } from '../../src/api/contracts.js';
 import type { MeasuringPoint, Property } from '../../src/api/types.js';
 import { billProperty, flagText } from '../../src/billing/index.js';
-import { parseExportArgs } from '../../src/export/options.js';
+import { parseExportArgs } from '../../src/export/options/options.js';
 import { runExport } from '../../src/export/run.js';
 import { loadTemplate } from '../../src/export/output/templates.js';
 import { parseCsv } from '../../src/plausibility/index.js';

@@ -5,11 +5,11 @@ import path from 'node:path';
 import type { ApiClient } from '../../api/contracts.js';
 import type { PropertyAnswers } from '../../api/walk.js';
 import type { ExportSelection } from '../../tui/data.js';
-import { periodFlags } from '../../export/options.js';
+import { periodFlags } from '../../export/options/index.js';
 import { defaultRange, rangeFlags } from '../../tui/range.js';
 import { t } from '../../tui/texts.js';
 import { language, type Lang } from '../../i18n/index.js';
-import type { ExportFlags } from '../../export/options.js';
+import type { ExportFlags } from '../../export/options/index.js';
 import type { CommandContext } from '../context.js';
 import type { BrowseFlags } from './index.js';
 

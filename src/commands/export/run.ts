@@ -10,7 +10,7 @@ import { strictFailure, summaryJson, summaryText } from '../../export/summary.js
 
 export async function run(opts: ExportCommandFlags, ctx: CommandContext): Promise<number> {
   const { io } = ctx;
-  if (opts.allProfiles === true || opts.profiles !== undefined) return (await import('../../export/portfolio.js')).runPortfolio(opts, io);
+  if (opts.allProfiles === true || opts.profiles !== undefined) return (await import('../../export/portfolio/index.js')).runPortfolio(opts, io);
   const { args, template } = await prepareExport(opts, io);
   const summary = await exportSingle(args, template, io, ctx.connect);
   const failure = args.strict ? strictFailure(summary, template) : null;

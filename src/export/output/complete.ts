@@ -1,7 +1,7 @@
 // After the walk: the finishing passes (the workbook), the manifest, then every file renamed
 // into place at once; or, on failure, the temporary files removed.
-import { AtomicOutput } from '../atomic.js';
-import { MANIFEST, staleFiles } from '../out-folder.js';
+import { AtomicOutput } from '../folder/index.js';
+import { MANIFEST, staleFiles } from '../folder/index.js';
 import type { FileEntry, OutputFormat } from './format.js';
 import { writeWorkbookHere, type WorkbookWriter } from './formats/xlsx/index.js';
 import { EXPORT_FORMATS, type FinishInputs, type FinishWriters } from './registry.js';

@@ -5,7 +5,7 @@
 // (the folder's index.ts) stays light: the sinks and the finishing pass are imported when an
 // export uses them, so `meterdata --help` loads neither.
 import type { BillingRow } from '../../billing/types.js';
-import type { AtomicOutput } from '../atomic.js';
+import type { AtomicOutput } from '../folder/index.js';
 import type { OverviewMarks } from '../overview-marks.js';
 import type { RenderSpec } from './formats/xlsx/index.js';
 import type { Row, TableName } from './tables.js';

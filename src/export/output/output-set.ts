@@ -2,7 +2,7 @@
 // arrive, NDJSON spools for the workbook), every row goes to each of them in turn, and at the
 // end they close into a StagedOutput that complete.ts finishes (billing.xlsx) and commits with
 // the manifest, all renamed into place together by AtomicOutput only when everything succeeded.
-import type { AtomicOutput } from '../atomic.js';
+import type { AtomicOutput } from '../folder/index.js';
 import type { OverviewMarks } from '../overview-marks.js';
 import type { FileEntry, FormatSinks, OutputFormat, OverviewBilling, OverviewProperty, OverviewUnitRef } from './format.js';
 import type { RenderSpec } from './formats/xlsx/index.js';
@@ -46,7 +46,7 @@ export class OutputSet {
   }
 
   private async makeAtomic(): Promise<AtomicOutput> {
-    return new (await import('../atomic.js')).AtomicOutput(this.dir);
+    return new (await import('../folder/index.js')).AtomicOutput(this.dir);
   }
 
   async start(): Promise<void> {

@@ -1,8 +1,8 @@
 // The end of an export: the About sheet, the manifest and the summary once every Property is
 // written (closeRun), then the workbook and every file put in place at once (finishExport).
 import { CONTRACT_VERSION } from '../../api/types.js';
-import { Journal } from '../journal.js';
-import { expectedRange, identity } from '../options.js';
+import { Journal } from '../journal/index.js';
+import { expectedRange, identity } from '../options/index.js';
 import { completeOutput, discardOutput, writeWorkbookHere, type OutputSet, type WorkbookWriter } from '../output/index.js';
 import { unfinished } from '../run-errors.js';
 import { aboutRows } from './about.js';

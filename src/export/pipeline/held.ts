@@ -1,7 +1,7 @@
 // How many Properties' answers are in memory at once, across the exports of one
 // process (the portfolio export runs one per profile). A single export passes no
 // slots and holds at most two (the one being written and the next one fetched).
-import { t } from '../texts-portfolio.js';
+import { t } from '../portfolio/index.js';
 
 /** A counting semaphore; each release function works once. */
 export class Slots {

@@ -3,8 +3,8 @@
 import type { ApiClient } from '../../api/contracts.js';
 import type { PropertyAnswers } from '../../api/walk.js';
 import type { Severity } from '../../billing/types.js';
-import type { JournalHandle } from '../journal.js';
-import type { ExportArgs } from '../options.js';
+import type { JournalHandle } from '../journal/index.js';
+import type { ExportArgs } from '../options/index.js';
 import type { FileEntry, OutputFormat, RenderAhead, StagedOutput } from '../output/index.js';
 import type { Reporter } from '../progress.js';
 import type { Template } from '../output/index.js';

@@ -4,8 +4,8 @@
 import type { ApiClient } from '../../api/contracts.js';
 import type { Property } from '../../api/types.js';
 import { collectProperty, type PropertyAnswers } from '../../api/walk.js';
-import type { Journal } from '../journal.js';
-import type { ExportArgs } from '../options.js';
+import type { Journal } from '../journal/index.js';
+import type { ExportArgs } from '../options/index.js';
 import type { OutputSet } from '../output/index.js';
 import type { Reporter } from '../progress.js';
 import { runText as t } from '../texts-run.js';

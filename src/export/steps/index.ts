@@ -1,7 +1,7 @@
 // The steps of an export, in the order their findings are listed in review.csv and their
 // changes applied to a row: the one place that names them (see pipeline/step.ts).
 import type { WhoAmI } from '../../api/types.js';
-import type { ExportArgs } from '../options.js';
+import type { ExportArgs } from '../options/index.js';
 import type { ExportStep } from '../pipeline/index.js';
 import { placesStep } from './places/index.js';
 import { plausibilityStep } from './plausibility/index.js';

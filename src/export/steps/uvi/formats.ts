@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LetterPdf, type LetterModel, type PdfOptions } from '../../../uvi/letter/index.js';
-import { partialName, type BufferedFile } from '../../atomic.js';
+import { partialName, type BufferedFile } from '../../folder/index.js';
 import { EXPORT_FORMATS, type FileEntry, type FormatSinks, type OutputFormat, type Row, type SinkContext, type TableName, type Template } from '../../output/index.js';
 
 /** The tables of the monthly information (its template's; TableName names the export's). */

@@ -1,5 +1,5 @@
 // The CSV files of one export, each opened with its header and fed row by row.
-import type { BufferedFile, FileMark } from '../../../atomic.js';
+import type { BufferedFile, FileMark } from '../../../folder/index.js';
 import type { FileEntry, FormatSinks, SinkContext, StageContext } from '../../format.js';
 import type { Row, TableName } from '../../tables.js';
 import { CsvTableWriter } from './csv-writer.js';

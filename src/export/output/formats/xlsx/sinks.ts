@@ -4,7 +4,7 @@
 // written after the walk (finish.ts), from what `stage` gives.
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { partialName, type BufferedFile, type FileMark } from '../../../atomic.js';
+import { partialName, type BufferedFile, type FileMark } from '../../../folder/index.js';
 import type { OverviewMarks, PropertyMarks } from '../../../overview-marks.js';
 import type { FormatSinks, OverviewBilling, OverviewProperty, OverviewUnitRef, SinkContext, StageContext } from '../../format.js';
 import type { Row, TableName } from '../../tables.js';

@@ -5,10 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, open, readlink, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { readOwnFile } from '../core/bounded-read.js';
-import { UsageError } from '../core/errors.js';
+import { readOwnFile } from '../../core/bounded-read.js';
+import { UsageError } from '../../core/errors.js';
 import { asideName } from './atomic.js';
-import { settingChanges } from './settings.js';
+import { settingChanges } from '../options/index.js';
 import { outText as t } from './texts-folder.js';
 
 export const MANIFEST = 'meterdata-manifest.json';

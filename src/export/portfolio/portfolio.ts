@@ -9,22 +9,22 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { readOwnFile } from '../core/bounded-read.js';
-import { writeFileAtomic } from '../core/atomic-file.js';
-import { loadProfiles, resolveProfileName } from '../core/config.js';
-import { ExitCode, MeterdataError, NotSignedInError, UsageError } from '../core/errors.js';
-import type { Io } from '../core/io.js';
-import { dirs } from '../core/paths.js';
-import { terminalSafeJson } from '../core/terminal-text.js';
-import { Slots } from './pipeline/index.js';
-import { identity, parseExportArgs, type ExportArgs } from './options.js';
-import { checkOutDir, checkWritable, MANIFEST } from './out-folder.js';
-import { finalNames, findingsPlace, loadTemplate, loadWorkbookWorkers, WORKBOOK_WORKERS_MODULE } from './output/index.js';
+import { readOwnFile } from '../../core/bounded-read.js';
+import { writeFileAtomic } from '../../core/atomic-file.js';
+import { loadProfiles, resolveProfileName } from '../../core/config.js';
+import { ExitCode, MeterdataError, NotSignedInError, UsageError } from '../../core/errors.js';
+import type { Io } from '../../core/io.js';
+import { dirs } from '../../core/paths.js';
+import { terminalSafeJson } from '../../core/terminal-text.js';
+import { Slots } from '../pipeline/index.js';
+import { identity, parseExportArgs, type ExportArgs } from '../options/index.js';
+import { checkOutDir, checkWritable, MANIFEST } from '../folder/index.js';
+import { finalNames, findingsPlace, loadTemplate, loadWorkbookWorkers, WORKBOOK_WORKERS_MODULE } from '../output/index.js';
 import { createPortfolioDisplay, type PortfolioDisplay } from './portfolio-progress.js';
-import { diskProblem } from './run-errors.js';
-import { located } from '../core/disk.js';
+import { diskProblem } from '../run-errors.js';
+import { located } from '../../core/disk.js';
 import { describeFailure, profileJson, profileLine, summaryCsv, SUMMARY_FILE, worstExitCode, type ProfileResult } from './portfolio-summary.js';
-import type { ExportSummary } from './run.js';
+import type { ExportSummary } from '../run.js';
 import { t } from './texts-portfolio.js';
 
 export const DEFAULT_HELD_PROPERTIES = 32;
@@ -148,9 +148,9 @@ const WALKS_YOUNG_MB = 32;
  * 257 MiB at P = 16, with 37-57 MiB of it live). The workbooks are workers of that worker.
  */
 export async function runPortfolio(opts: Record<string, unknown>, io: Io): Promise<number> {
-  const { isolationAvailable, runIsolated } = await import('../core/isolate.js');
+  const { isolationAvailable, runIsolated } = await import('../../core/isolate.js');
   if (!io.isolate || !isolationAvailable()) return portfolioHere(opts, io);
-  const { exportHeapMb } = await import('./single.js');
+  const { exportHeapMb } = await import('../single.js');
   const oldMb = exportHeapMb(io.env);
   const outOfMemory = () => new MeterdataError(t.outOfMemory({ mb: oldMb }), { code: 'EXPORT_OUT_OF_MEMORY', exitCode: ExitCode.UNEXPECTED, hint: t.outOfMemoryHint({ mb: oldMb * 4 }) });
   return runIsolated<number>(new URL(import.meta.url), 'portfolioInWorker', opts, { limits: { youngMb: WALKS_YOUNG_MB, oldMb }, io, outOfMemory, onAbort: 'tell' });
@@ -163,7 +163,7 @@ export function portfolioInWorker(opts: Record<string, unknown>, io: Io): Promis
 
 /** Workers that write one workbook after another, one per core at most (workbook-workers.ts); null where the CLI does not isolate. */
 async function workbookWorkersFor(io: Io) {
-  const [{ isolationAvailable, runIsolated }, { exportHeapMb }, { workbookWorkers }] = await Promise.all([import('../core/isolate.js'), import('./single.js'), loadWorkbookWorkers()]);
+  const [{ isolationAvailable, runIsolated }, { exportHeapMb }, { workbookWorkers }] = await Promise.all([import('../../core/isolate.js'), import('../single.js'), loadWorkbookWorkers()]);
   const module = WORKBOOK_WORKERS_MODULE;
   if (!isolationAvailable()) return null;
   const oldMb = exportHeapMb(io.env);
@@ -187,7 +187,7 @@ async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<num
   const display = createPortfolioDisplay(io, profiles, { quiet: base.quiet });
   const slots = new Slots(cap);
   const workbooks = new Slots(workbooksAtOnce());
-  const { exportProfile } = await import('./single.js');
+  const { exportProfile } = await import('../single.js');
   const workers = io.isolate ? await workbookWorkersFor(io) : null;
 
   const one = async (profile: string): Promise<ProfileResult> => {

@@ -1,5 +1,5 @@
 // The --out folder's checks (output.ts) and the --compare folder's (compare-folder.ts).
-import { catalogue } from '../i18n/index.js';
+import { catalogue } from '../../i18n/index.js';
 
 export const outText = catalogue(
   'export-run.out-folder',

@@ -5,10 +5,10 @@
 // fresh answer from the service (src/api/schemas.ts), so a damaged one is fetched again
 // instead of billed.
 import * as v from 'valibot';
-import { MAX_DEPTH, SchemaViolation, arr, check, obj, tooDeep } from '../api/schema.js';
-import { measuringPoint, pointConsumption, property, unitConsumption, usageUnit } from '../api/schemas.js';
-import type { Property } from '../api/types.js';
-import { runText as t } from './texts-run.js';
+import { MAX_DEPTH, SchemaViolation, arr, check, obj, tooDeep } from '../../api/schema.js';
+import { measuringPoint, pointConsumption, property, unitConsumption, usageUnit } from '../../api/schemas.js';
+import type { Property } from '../../api/types.js';
+import { runText as t } from '../texts-run.js';
 
 /** Why a journal file cannot be used, as the reader reads it. */
 export class JournalDamage extends Error {}

@@ -6,22 +6,22 @@
 // journal, so they are byte-identical to an uninterrupted run. Removed after success.
 import { createHash } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
-import { readOwnBytes, readOwnFile } from '../core/bounded-read.js';
-import { writeFileAtomic } from '../core/atomic-file.js';
+import { readOwnBytes, readOwnFile } from '../../core/bounded-read.js';
+import { writeFileAtomic } from '../../core/atomic-file.js';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { UsageError } from '../core/errors.js';
-import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit, WhoAmI } from '../api/types.js';
+import { UsageError } from '../../core/errors.js';
+import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit, WhoAmI } from '../../api/types.js';
 import { JournalDamage, readAnswers, readMeta, type JournalMeta } from './journal-check.js';
-import { outLockFile, takeLock } from './locks.js';
+import { outLockFile, takeLock } from '../folder/index.js';
 import { gzipAnswers } from './journal-json.js';
-import { runText as t } from './texts-run.js';
+import { runText as t } from '../texts-run.js';
 
 export type { JournalMeta };
 export { answersJson } from './journal-json.js';
-export { LOCK_DAMAGED_STALE_MS, outLockFile } from './locks.js';
+export { LOCK_DAMAGED_STALE_MS, outLockFile } from '../folder/index.js';
 
-import type { PropertyAnswers } from '../api/walk.js';
+import type { PropertyAnswers } from '../../api/walk.js';
 
 export function journalKey(identity: Record<string, unknown>): string {
   return createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 32);

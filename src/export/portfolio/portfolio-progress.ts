@@ -2,9 +2,9 @@
 // a line per profile (units, Properties, requests, state), redrawn at most 10 times a
 // second. Off a terminal (cron): a log line per finished Property and per note, each
 // starting with the profile's name, and nothing that redraws. --quiet: nothing.
-import type { Io } from '../core/io.js';
-import { propertyLine, unitCount, type Reporter } from './progress.js';
-import { progressText as t } from './texts-run.js';
+import type { Io } from '../../core/io.js';
+import { propertyLine, unitCount, type Reporter } from '../progress.js';
+import { progressText as t } from '../texts-run.js';
 
 interface Row {
   profile: string;

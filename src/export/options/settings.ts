@@ -2,8 +2,8 @@
 // identity, see options.ts `identity`) and the ones asked for now, in words an accountant
 // reads: "period 2024 → 2025", "plausibility review none → compared with 2024". Pure: the
 // caller reads the manifest.
-import { valueWord } from '../billing/texts-values.js';
-import { day, language } from '../i18n/index.js';
+import { valueWord } from '../../billing/texts-values.js';
+import { day, language } from '../../i18n/index.js';
 import { settingTexts as t } from './texts-settings.js';
 
 type Identity = Record<string, unknown>;

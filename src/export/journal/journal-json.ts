@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGzip, gzip } from 'node:zlib';
-import type { PropertyAnswers } from '../api/walk.js';
+import type { PropertyAnswers } from '../../api/walk.js';
 
 const gzipAsync = promisify(gzip);
 

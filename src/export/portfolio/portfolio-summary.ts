@@ -1,11 +1,11 @@
 // What the portfolio export reports per profile: a summary line on stderr, one JSON
 // object per profile with --json, and portfolio-summary.csv in the --out folder. The
 // exit status of the whole run is the worst of the profiles' (WORST_FIRST).
-import { describeError, ExitCode, isMeterdataError, type Failure } from '../core/errors.js';
-import { terminalSafe } from '../core/terminal-text.js';
-import { csvLine, neutraliseFormula } from './output/index.js';
-import type { ExportSummary } from './run.js';
-import { portfolioText as t } from './texts-summary.js';
+import { describeError, ExitCode, isMeterdataError, type Failure } from '../../core/errors.js';
+import { terminalSafe } from '../../core/terminal-text.js';
+import { csvLine, neutraliseFormula } from '../output/index.js';
+import type { ExportSummary } from '../run.js';
+import { portfolioText as t } from '../texts-summary.js';
 
 export const SUMMARY_FILE = 'portfolio-summary.csv';
 

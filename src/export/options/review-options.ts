@@ -2,10 +2,10 @@
 // earlier export folder), --compare-from/--compare-to, --threshold, and --no-plausibility to
 // leave it out. Checked before any request.
 import path from 'node:path';
-import { UsageError } from '../core/errors.js';
-import { wholeMonths } from '../core/dates.js';
+import { UsageError } from '../../core/errors.js';
+import { wholeMonths } from '../../core/dates.js';
 import { optionTexts as t } from './texts-options.js';
-import type { Template } from './output/index.js';
+import type { Template } from '../output/index.js';
 
 export interface ReviewArgs {
   /** A period fetched from the service, an earlier export folder, or none (single-period checks only). */

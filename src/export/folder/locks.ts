@@ -5,10 +5,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import { link, mkdir, opendir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { readBounded } from '../core/bounded-read.js';
-import { located } from '../core/disk.js';
-import { processAlive } from '../core/pid.js';
-import { readLockHolder } from './journal-check.js';
+import { readBounded } from '../../core/bounded-read.js';
+import { located } from '../../core/disk.js';
+import { processAlive } from '../../core/pid.js';
+import { readLockHolder } from '../journal/index.js';
 
 /** A lock file that cannot be read as ours is taken over once it is this old. */
 export const LOCK_DAMAGED_STALE_MS = 30_000;

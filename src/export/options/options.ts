@@ -2,14 +2,14 @@
 // naming the flag (UsageError, exit 2). The parsers here are the ones
 // src/commands/export/index.ts declares the flags with; what needs two flags at once is checked in parseExportArgs.
 import path from 'node:path';
-import { UsageError } from '../core/errors.js';
-import { periodFlags, wholeMonths } from '../core/dates.js';
-import { lastCompletedMonthEnd } from '../api/answers.js';
-import { METRICS, UUID, isKnown, type KnownMetric } from '../api/types.js';
+import { UsageError } from '../../core/errors.js';
+import { periodFlags, wholeMonths } from '../../core/dates.js';
+import { lastCompletedMonthEnd } from '../../api/answers.js';
+import { METRICS, UUID, isKnown, type KnownMetric } from '../../api/types.js';
 import { parseReviewArgs, type ReviewArgs } from './review-options.js';
-import { FORMAT_NAMES, type Format } from './output/index.js';
+import { FORMAT_NAMES, type Format } from '../output/index.js';
 import { optionTexts as t } from './texts-options.js';
-import { readUnitRefs, type UnitRefs } from './steps/unit-refs/index.js';
+import { readUnitRefs, type UnitRefs } from '../steps/unit-refs/index.js';
 
 /** The registry's names (src/export/output/registry.ts). */
 export const FORMATS = FORMAT_NAMES;

@@ -5,8 +5,8 @@
 import { createHash, type Hash } from 'node:crypto';
 import { mkdir, open, readdir, rm, rmdir, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { checkReplaceable, renameReplacing, type ReplaceDeps } from '../core/replace.js';
-import { located } from '../core/disk.js';
+import { checkReplaceable, renameReplacing, type ReplaceDeps } from '../../core/replace.js';
+import { located } from '../../core/disk.js';
 
 const FLUSH_AT = 1 << 16;
 

@@ -1,5 +1,5 @@
-// Messages of export's flags (src/export/options.ts, review-options.ts): each names the flag.
-import { catalogue } from '../i18n/index.js';
+// Messages of export's flags (src/export/options/options.ts, review-options.ts): each names the flag.
+import { catalogue } from '../../i18n/index.js';
 
 export const optionTexts = catalogue(
   'export-options',

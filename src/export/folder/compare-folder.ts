@@ -3,14 +3,14 @@
 // and SHA-256, so a folder edited after the export (or another tenant's) is refused.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import type { WhoAmI } from '../api/types.js';
-import { readBounded, readOwnFile } from '../core/bounded-read.js';
-import { UsageError, isMeterdataError, type ErrorCode } from '../core/errors.js';
-import { figuresFromTables, parseCsv, type Figure, type TableLayout } from '../plausibility/index.js';
+import type { WhoAmI } from '../../api/types.js';
+import { readBounded, readOwnFile } from '../../core/bounded-read.js';
+import { UsageError, isMeterdataError, type ErrorCode } from '../../core/errors.js';
+import { figuresFromTables, parseCsv, type Figure, type TableLayout } from '../../plausibility/index.js';
 import { MANIFEST } from './out-folder.js';
-import { loadTemplate, type Template } from './output/index.js';
+import { loadTemplate, type Template } from '../output/index.js';
 import { compareText as t } from './texts-folder.js';
-import { day } from '../i18n/index.js';
+import { day } from '../../i18n/index.js';
 
 export interface FolderComparison {
   dir: string;

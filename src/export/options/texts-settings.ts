@@ -1,6 +1,6 @@
 // The settings of an export in words, for the message that names what differs between the
 // export already in a folder and the one asked for (settings.ts).
-import { catalogue } from '../i18n/index.js';
+import { catalogue } from '../../i18n/index.js';
 
 export const settingTexts = catalogue(
   'export-run.settings',

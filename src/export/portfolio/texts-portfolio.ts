@@ -1,6 +1,6 @@
 // What the portfolio export (portfolio.ts, pipeline/held.ts) says to a person, in English and German.
-import { count, num, catalogue } from '../i18n/index.js';
-import { plural, pluralWord } from '../core/plural.js';
+import { count, num, catalogue } from '../../i18n/index.js';
+import { plural, pluralWord } from '../../core/plural.js';
 
 export const t = catalogue(
   'export-portfolio',

@@ -1,0 +1,6 @@
+// The export's folder: its public surface (docs/architecture.md).
+export * from './locks.js';
+export * from './out-folder.js';
+export * from './atomic.js';
+export * from './texts-folder.js';
+export * from './compare-folder.js';

@@ -1,0 +1,4 @@
+// The export's journal: its public surface (docs/architecture.md).
+export * from './journal.js';
+export * from './journal-check.js';
+export * from './journal-json.js';
