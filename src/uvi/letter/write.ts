@@ -1,0 +1,120 @@
+// Writes letters to disk as they are rendered: one letter to its own file, or every
+// letter of a Property appended to one PDF for printing. A file appears whole or not at
+// all (temporary name in the same folder, fsync, rename, as src/core/atomic-file.ts does
+// for a buffer); pages go to the disk letter by letter, never all letters in memory.
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
+import path from 'node:path';
+import PDFDocument from 'pdfkit';
+import { fsyncDir } from '../../core/atomic-file.js';
+import { located } from '../../core/disk.js';
+import { renameReplacing } from '../../core/replace.js';
+import type { LetterFonts } from './fonts.js';
+import type { LetterModel } from './model.js';
+import { A4, MARGIN, renderLetter } from './render.js';
+
+export interface PdfOptions {
+  fonts: LetterFonts;
+  /** The PDF's CreationDate (and so its ID): the run's time or SOURCE_DATE_EPOCH, so two runs give the same bytes. */
+  createdAt: Date;
+  /** The document title a viewer shows. */
+  title: string;
+  lang: 'en' | 'de';
+}
+
+/** Written before waiting for the disk: a combined PDF holds at most about this much in memory. */
+const HIGH_WATER = 1 << 20;
+
+function openDocument(opts: PdfOptions): PDFKit.PDFDocument {
+  // `font`: the first font pdfkit loads is this TTF, not its built-in Helvetica, whose
+  // metrics file the single executable does not carry.
+  const doc = new PDFDocument({
+    size: [A4.width, A4.height],
+    margins: MARGIN,
+    autoFirstPage: false,
+    bufferPages: true,
+    font: Buffer.from(opts.fonts.regular) as unknown as string,
+    lang: opts.lang === 'de' ? 'de-DE' : 'en-GB',
+    displayTitle: true,
+    info: { Title: opts.title, Producer: 'meterdata', Creator: 'meterdata', CreationDate: opts.createdAt },
+  });
+  doc.registerFont('Regular', Buffer.from(opts.fonts.regular));
+  doc.registerFont('Bold', Buffer.from(opts.fonts.bold));
+  return doc;
+}
+
+/** A PDF being written to a temporary file beside `file`, renamed to it by close(). */
+export class LetterPdf {
+  private readonly doc: PDFKit.PDFDocument;
+  private readonly out: WriteStream;
+  private readonly tmp: string;
+  private failed: unknown = null;
+  private letters = 0;
+
+  private constructor(
+    private readonly file: string,
+    opts: PdfOptions,
+  ) {
+    this.tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`);
+    this.out = createWriteStream(this.tmp, { flags: 'wx' });
+    this.out.on('error', (e) => (this.failed ??= located(e, file)));
+    this.doc = openDocument(opts);
+    this.doc.on('error', (e) => (this.failed ??= e));
+    this.doc.pipe(this.out);
+  }
+
+  static open(file: string, opts: PdfOptions): LetterPdf {
+    return new LetterPdf(file, opts);
+  }
+
+  /** Appends one letter on new pages; waits while the disk is behind. */
+  async add(model: LetterModel): Promise<void> {
+    if (this.failed) throw this.failed;
+    renderLetter(this.doc, model);
+    this.letters++;
+    if (this.out.writableLength > HIGH_WATER) await new Promise<void>((resolve) => this.out.once('drain', resolve).once('error', () => resolve()));
+    if (this.failed) throw this.failed;
+  }
+
+  /** Ends the PDF and puts it in place; a PDF without a letter is refused (a viewer shows no page). */
+  async close(): Promise<void> {
+    if (this.letters === 0) {
+      await this.abort();
+      throw new Error(`no letter for ${this.file}`);
+    }
+    const done = new Promise<void>((resolve, reject) => {
+      this.out.once('close', () => (this.failed ? reject(this.failed) : resolve()));
+      this.out.once('error', reject);
+    });
+    this.doc.end();
+    try {
+      await done;
+      // fsync before the rename: it must not publish a file whose pages are still in the cache.
+      const handle = await open(this.tmp, 'r+');
+      await handle.sync().finally(() => handle.close());
+      await renameReplacing(this.tmp, this.file);
+    } catch (e) {
+      await rm(this.tmp, { force: true });
+      throw located(e, this.file);
+    }
+    await fsyncDir(path.dirname(this.file));
+  }
+
+  /** Drops the temporary file (Ctrl-C, an error in a later letter). */
+  async abort(): Promise<void> {
+    this.out.destroy();
+    await rm(this.tmp, { force: true });
+  }
+}
+
+/** One unit's letter, written whole to `file`. */
+export async function writeLetter(file: string, model: LetterModel, opts: PdfOptions): Promise<void> {
+  const pdf = LetterPdf.open(file, opts);
+  try {
+    await pdf.add(model);
+  } catch (e) {
+    await pdf.abort();
+    throw e;
+  }
+  await pdf.close();
+}

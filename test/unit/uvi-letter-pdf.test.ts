@@ -1,0 +1,121 @@
+// The letter as a PDF: real, searchable text (pdftotext reads the German figures, umlauts,
+// ß, "–" and "*"), the same bytes for the same run time, only the embedded TrueType font
+// (pdfkit's Helvetica never loaded), written atomically, and a Property's letters appended
+// into one PDF.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import PDFDocument from 'pdfkit';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { letterFonts, letterModel, LetterPdf, writeLetter, type PdfOptions } from '../../src/uvi/letter/index.js';
+import { requireTool } from '../helpers/tools.js';
+import { aLetterInput } from './uvi-letter-fixtures.js';
+
+const dir = () => mkdtempSync(path.join(tmpdir(), 'uvi-letter-'));
+const at = new Date('2025-12-05T06:00:00Z');
+const options = async (createdAt = at): Promise<PdfOptions> => ({ fonts: await letterFonts(), createdAt, title: 'Verbrauchsinformation November 2025', lang: 'de' });
+const text = (file: string) => execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+const pages = (file: string) => Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [file], { encoding: 'utf8' }))![1]);
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('one letter', () => {
+  it('pdftotext shows the figures in German format, umlauts and ß intact, – and *', async (ctx) => {
+    requireTool(ctx, 'pdftotext', 'reads the letter back');
+    const file = path.join(dir(), 'WE 03.pdf');
+    await writeLetter(file, letterModel(aLetterInput()), await options());
+    const t = text(file);
+    for (const s of [
+      'Monatliche Verbrauchsinformation',
+      'Wohnanlage Große Straße 5',
+      'Große Straße 5 a, 80331 München',
+      'WE 03 Müller-Straße',
+      '968,0 kWh',
+      '1.100,0 kWh *',
+      '1.500,3 kWh',
+      '1.026,6 kWh',
+      '12 % weniger als im Oktober 2025',
+      '281,3 kWh',
+      '4,50 m³',
+      '§ 6a',
+      'Maßgeblich',
+      '– kein Wert',
+    ]) {
+      expect(t).toContain(s);
+    }
+    // the missing March bar is marked – on the chart, the estimated October *
+    expect(t).toMatch(/–[\s\S]*Mär/);
+    expect(t).toMatch(/Seite 1 von 2/);
+    expect(pages(file)).toBe(2);
+  });
+
+  it('two renders with the same run time give the same bytes; another time gives other bytes', async () => {
+    const d = dir();
+    const m = letterModel(aLetterInput());
+    await writeLetter(path.join(d, 'a.pdf'), m, await options());
+    await writeLetter(path.join(d, 'b.pdf'), m, await options());
+    await writeLetter(path.join(d, 'c.pdf'), m, await options(new Date('2025-12-06T06:00:00Z')));
+    const [a, b, c] = ['a', 'b', 'c'].map((n) => readFileSync(path.join(d, `${n}.pdf`)));
+    expect(a!.equals(b!)).toBe(true);
+    expect(a!.equals(c!)).toBe(false);
+    expect(a!.toString('latin1')).toContain('(D:20251205060000Z)');
+  });
+
+  it("loads only the embedded DejaVu Sans, never pdfkit's built-in fonts (not in the single executable)", async () => {
+    const font = vi.spyOn(PDFDocument.prototype, 'font');
+    const file = path.join(dir(), 'x.pdf');
+    await writeLetter(file, letterModel(aLetterInput()), await options());
+    const named = font.mock.calls.map((c) => c[0]).filter((src) => typeof src === 'string');
+    expect(font).toHaveBeenCalled();
+    expect(named.filter((n) => n !== 'Regular' && n !== 'Bold')).toEqual([]);
+    const bytes = readFileSync(file, 'latin1');
+    expect(bytes).toMatch(/\/BaseFont \/[A-Z]{6}\+DejaVuSans\b/);
+    expect(bytes).not.toMatch(/Helvetica|Times-Roman|Courier/);
+  });
+
+  it('replaces an older letter whole and leaves no temporary file', async () => {
+    const d = dir();
+    const file = path.join(d, 'WE 03.pdf');
+    writeFileSync(file, 'old');
+    await writeLetter(file, letterModel(aLetterInput()), await options());
+    expect(readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(readdirSync(d)).toEqual(['WE 03.pdf']);
+  });
+
+  it('a folder that is not there: the error names the letter, and nothing is left', async () => {
+    const file = path.join(dir(), 'missing', 'WE 03.pdf');
+    await expect(writeLetter(file, letterModel(aLetterInput()), await options())).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe("a Property's combined PDF", () => {
+  it('appends the letters one after another; the file appears only when closed', async (ctx) => {
+    requireTool(ctx, 'pdftotext', 'reads the letters back');
+    const d = dir();
+    const file = path.join(d, 'Liegenschaft.pdf');
+    const pdf = LetterPdf.open(file, await options());
+    for (const name of ['WE 01', 'WE 02', 'WE 03']) {
+      const input = aLetterInput();
+      await pdf.add(letterModel({ ...input, unit: { ...input.unit, name } }));
+    }
+    expect(readdirSync(d).filter((f) => f === 'Liegenschaft.pdf')).toEqual([]);
+    await pdf.close();
+    expect(readdirSync(d)).toEqual(['Liegenschaft.pdf']);
+    expect(pages(file)).toBe(6);
+    const t = text(file);
+    const order = ['WE 01', 'WE 02', 'WE 03'].map((n) => t.indexOf(`${n} · November 2025`));
+    expect(order.every((i, k) => i >= 0 && (k === 0 || i > order[k - 1]!))).toBe(true);
+    // each letter counts its own pages
+    expect(t.match(/Seite 2 von 2/g)).toHaveLength(3);
+  });
+
+  it('abort leaves nothing; a PDF without a letter is refused', async () => {
+    const d = dir();
+    const pdf = LetterPdf.open(path.join(d, 'a.pdf'), await options());
+    await pdf.add(letterModel(aLetterInput()));
+    await pdf.abort();
+    await expect(LetterPdf.open(path.join(d, 'b.pdf'), await options()).close()).rejects.toThrow(/no letter/);
+    expect(readdirSync(d)).toEqual([]);
+  });
+});
