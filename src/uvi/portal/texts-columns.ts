@@ -3,29 +3,9 @@
 // German accountant's spreadsheet does.
 import { catalogue } from '../../i18n/index.js';
 
-const keys = {
-  property_id: 'property_id',
-  property_name: 'property_name',
-  usage_unit_id: 'usage_unit_id',
-  usage_unit_name: 'usage_unit_name',
-  erp_ref: 'erp_ref',
-  unit_type: 'unit_type',
-  month: 'month',
-  letter_month: 'letter_month',
-  service: 'service',
-  unit_of_measure: 'unit_of_measure',
-  amount: 'amount',
-  converted: 'converted',
-  estimated: 'estimated',
-  errors: 'errors',
-  benchmark_amount: 'benchmark_amount',
-  native_amount: 'native_amount',
-  native_unit: 'native_unit',
-  method: 'method',
-  letter: 'letter',
-  code: 'code',
-  message: 'message',
-};
+// The generic layout's headers are the keys themselves.
+const KEYS = ['property_id', 'property_name', 'usage_unit_id', 'usage_unit_name', 'erp_ref', 'unit_type', 'month', 'letter_month', 'service', 'unit_of_measure', 'amount', 'converted', 'estimated', 'errors', 'benchmark_amount', 'native_amount', 'native_unit', 'method', 'letter', 'code', 'message'] as const;
+const keys = Object.fromEntries(KEYS.map((k) => [k, k])) as Record<(typeof KEYS)[number], string>;
 
 export const columnHeaders = catalogue('uvi-columns', keys, {
   property_id: 'Liegenschaft-ID',
