@@ -114,6 +114,7 @@ describe('a letter whose figures are missing or not in kWh', () => {
     expect(s.notes[1]).toBe(
       'Für diesen Monat keine Angabe in kWh möglich: kein Hauptwärmezähler für die Liegenschaft, daher keine Umrechnung der Einheiten der Heizkostenverteiler in kWh.',
     );
+    expect(s.method).toBe('Ihre Heizkostenverteiler haben 96,8 Einheiten erfasst.');
     expect(s.chart.title).toBe('Die letzten 13 Monate in Einheiten');
     expect(s.chart.bars.every((b) => b.average === null)).toBe(true);
   });
@@ -131,6 +132,27 @@ describe('a letter whose figures are missing or not in kWh', () => {
     expect(m.empty).toContain('Kein Zähler');
     expect(m.notes.join(' ')).not.toContain('Quelle');
     expect(m.facts.map((f) => f[0])).not.toContain('Ihre Nummer');
+  });
+});
+
+describe('names as the server sent them', () => {
+  it('a line break or a bidi override in a name is shown as an escape, not acted on; blank parts leave no gap', () => {
+    const base = aLetterInput();
+    const m = letterModel({
+      ...base,
+      property: { id: 'p', name: 'Haus\u202e A' },
+      unit: { ...base.unit, name: 'WE 7\nzweite Zeile', floor: '  ', position: null },
+      address: { ...base.address, house_number_addition: ' ' },
+      erpRef: '  ',
+    });
+    expect(m.facts).toEqual([
+      ['Liegenschaft', 'Haus\\u{202e} A'],
+      ['Anschrift', 'Große Straße 5, 80331 München'],
+      ['Nutzeinheit', 'WE 7\\u{a}zweite Zeile'],
+      ['Fläche', 'beheizt 72,5 m², Warmwasser 72,5 m²'],
+      ['Zeitraum', 'November 2025'],
+    ]);
+    expect(m.footer).toBe('Haus\\u{202e} A · WE 7\\u{a}zweite Zeile · November 2025');
   });
 });
 

@@ -10,7 +10,7 @@ import PDFDocument from 'pdfkit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { letterFonts, letterModel, LetterPdf, writeLetter, type PdfOptions } from '../../src/uvi/letter/index.js';
 import { requireTool } from '../helpers/tools.js';
-import { aLetterInput } from './uvi-letter-fixtures.js';
+import { aLetterInput, aUnitUvi, HEATING_UNITS, service } from './uvi-letter-fixtures.js';
 
 const dir = () => mkdtempSync(path.join(tmpdir(), 'uvi-letter-'));
 const at = new Date('2025-12-05T06:00:00Z');
@@ -48,6 +48,27 @@ describe('one letter', () => {
     expect(t).toMatch(/–[\s\S]*Mär/);
     expect(t).toMatch(/Seite 1 von 2/);
     expect(pages(file)).toBe(2);
+  });
+
+  it('a Property name of 300 characters: the footer stays one line on each page, cut with …', async (ctx) => {
+    requireTool(ctx, 'pdftotext', 'reads the letter back');
+    const file = path.join(dir(), 'long.pdf');
+    const name = `Wohnungseigentümergemeinschaft ${'Hauptstraße '.repeat(23)}`;
+    await writeLetter(file, letterModel({ ...aLetterInput(), property: { id: 'p', name } }), await options());
+    const footers = text(file).split('\n').filter((l) => /Seite \d von \d/.test(l));
+    expect(footers).toHaveLength(pages(file));
+    for (const l of footers) expect(l).toMatch(/^\s*Wohnungseigentümergemeinschaft Hauptstraße .*…\s+Seite \d von \d\s*$/);
+  });
+
+  it("figures in the hundreds of millions: the chart's axis labels stay whole", async (ctx) => {
+    requireTool(ctx, 'pdftotext', 'reads the letter back');
+    const file = path.join(dir(), 'huge.pdf');
+    const months = HEATING_UNITS.map((u) => ({ kwh: null, native: u === null ? null : u * 1_234_567, reasons: ['no_plant_heat_meter' as const] }));
+    const uvi = aUnitUvi({ services: [service('HEATING', 'allocators', 'unit', months)] });
+    await writeLetter(file, letterModel({ ...aLetterInput(), uvi }), await options());
+    const t = text(file);
+    // 199 × 1,234,567 ≈ 245.7 million: grid lines every 100 million
+    for (const label of ['100.000.000', '200.000.000', '300.000.000']) expect(t).toContain(label);
   });
 
   it('two renders with the same run time give the same bytes; another time gives other bytes', async () => {

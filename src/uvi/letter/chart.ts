@@ -49,7 +49,10 @@ export function drawChart(doc: PDFKit.PDFDocument, bars: readonly ChartBar[], bo
   const values = bars.flatMap((b) => [b.value, b.average]).filter((v): v is number => v !== null && v > 0);
   const step = niceStep(Math.max(0, ...values));
   const lines = Math.max(1, Math.ceil(Math.max(0, ...values) / step));
-  const plotX = box.x + 44;
+  // The axis is as wide as its widest figure: a large one must not wrap.
+  doc.font('Regular').fontSize(6.5);
+  const widest = Math.max(doc.widthOfString(unit), ...Array.from({ length: lines + 1 }, (_, i) => doc.widthOfString(groupDigits(dec(step).times(i).toFixed(), lang))));
+  const plotX = box.x + Math.max(30, Math.ceil(widest) + 8);
   const top = box.y + 10;
   const scale = axis(doc, box, plotX, top, step, lines, unit, lang);
   const base = top + box.height - 30;

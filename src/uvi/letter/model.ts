@@ -5,6 +5,7 @@
 // estimated one carries "*". Pure.
 import type { Address, UsageUnit } from '../../api/types.js';
 import type { Decimal } from '../../billing/decimal.js';
+import { terminalSafe } from '../../core/terminal-text.js';
 import { inLanguage, num, type Lang } from '../../i18n/index.js';
 import { comparisons, monthWords, reasonWords } from '../compare.js';
 import { monthNumber, type Month } from '../months.js';
@@ -87,23 +88,26 @@ export interface LetterModel {
   page: (n: number, of: number) => string;
 }
 
+/** Text from the server as sent, on one line: a control or bidi character shown as \u{…}, never acted on (a line break, a reversed name). */
+const sent = (text: string | null | undefined): string => terminalSafe(String(text ?? '')).trim();
+
 function addressLine(a: Address): string {
-  const house = [a.house_number, a.house_number_addition].filter((x) => x != null && String(x).trim() !== '').join(' ');
-  return `${a.street} ${house}, ${a.postal_code} ${a.city}`.replace(/\s+/g, ' ').trim();
+  const house = [a.house_number, a.house_number_addition].map(sent).filter(Boolean).join(' ');
+  return `${sent(a.street)} ${house}, ${sent(a.postal_code)} ${sent(a.city)}`.replace(/ +/g, ' ').trim();
 }
 
 function facts(input: LetterInput, t: typeof letterTexts): [string, string][] {
   const u = input.unit;
   const out: [string, string][] = [
-    [t.property, input.property.name],
+    [t.property, sent(input.property.name)],
     [t.address, addressLine(input.address)],
-    [t.unit, u.name],
+    [t.unit, sent(u.name)],
   ];
-  const where = [u.floor?.trim() ? t.floor({ floor: u.floor.trim() }) : '', u.position?.trim() ?? ''].filter(Boolean).join(', ');
+  const where = [sent(u.floor) ? t.floor({ floor: sent(u.floor) }) : '', sent(u.position)].filter(Boolean).join(', ');
   if (where) out.push([t.location, where]);
   const a = (v: number | null) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? `${area(v, input.lang)} m²` : t.areaUnknown);
   out.push([t.area, t.areas({ heated: a(u.area_heated_m2), ww: a(u.area_ww_m2) })]);
-  if (input.erpRef?.trim()) out.push([t.erpRef, input.erpRef.trim()]);
+  if (sent(input.erpRef)) out.push([t.erpRef, sent(input.erpRef)]);
   out.push([t.period, monthWords(input.month, input.lang)]);
   return out;
 }
@@ -113,9 +117,13 @@ function shown(value: Decimal | null, estimated: boolean, unit: FigureUnit, labe
   return `${figure(value, unit, lang)} ${label}${estimated ? ` ${ESTIMATED}` : ''}`;
 }
 
-function method(s: UnitService, current: ServiceMonth | undefined, input: LetterInput, t: typeof letterTexts): string {
+function method(s: UnitService, current: ServiceMonth | undefined, inKwh: boolean, input: LetterInput, t: typeof letterTexts): string {
   const nativeUnit: FigureUnit = s.native_unit;
   const native = current?.native != null ? figure(current.native, nativeUnit, input.lang) : MISSING;
+  // Without kWh this month no conversion was made: only the unit's own figure is named (the notes say why).
+  if (!inKwh && current?.native != null && s.method !== 'heat_meter' && s.method !== 'volume_only') {
+    return s.service === 'HEATING' ? t.methodUnitsOnly({ native }) : t.methodM3Only({ native });
+  }
   switch (s.method) {
     case 'heat_meter':
       return t.methodHeatMeter;
@@ -192,7 +200,7 @@ function serviceSection(s: UnitService, input: LetterInput, t: typeof letterText
     unit,
     unitLabel,
     rows,
-    method: method(s, current, input, t),
+    method: method(s, current, inKwh, input, t),
     notes: serviceNotes(s, current, input.uvi.findings, inKwh, lang, t),
     chart: { title: t.chartTitle({ unit: unitLabel }), bars: chartBars(s, inKwh, lang) },
   };
@@ -206,7 +214,7 @@ export function letterModel(input: LetterInput): LetterModel {
   const services = [...input.uvi.services].sort((a, b) => order.indexOf(a.service) - order.indexOf(b.service)).map((s) => serviceSection(s, input, t));
   const metered = services.some((s) => s.service !== 'COLD_WATER');
   const notes = [t.noteNotABill, t.noteMarks, t.noteTenant, t.noteSeason];
-  if (metered) notes.push(t.noteBenchmark({ source: input.benchmarkSource.trim() }));
+  if (metered) notes.push(t.noteBenchmark({ source: sent(input.benchmarkSource) }));
   return {
     lang: input.lang,
     title: t.title,
@@ -221,7 +229,7 @@ export function letterModel(input: LetterInput): LetterModel {
     notesTitle: t.notesTitle,
     notes,
     legend: { you: t.chartYou, average: t.chartAverage, estimated: t.chartEstimated, missing: t.chartMissing },
-    footer: t.footer({ property: input.property.name, unit: input.unit.name, month: monthName }),
+    footer: t.footer({ property: sent(input.property.name), unit: sent(input.unit.name), month: monthName }),
     page: (n, of) => t.page({ n, of }),
   };
 }

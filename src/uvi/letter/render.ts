@@ -119,6 +119,14 @@ function notes(doc: PDFKit.PDFDocument, m: LetterModel): void {
   for (const n of m.notes) doc.font('Regular').fontSize(7.5).fillColor('#444444').text(n, { width: WIDTH, paragraphGap: 3 });
 }
 
+/** The text cut to `width` with "…" (a footer is one line, whatever the names' length). */
+function fit(doc: PDFKit.PDFDocument, text: string, width: number): string {
+  if (doc.widthOfString(text) <= width) return text;
+  let cut = text;
+  while (cut.length > 1 && doc.widthOfString(`${cut}…`) > width) cut = cut.slice(0, Math.max(1, Math.floor(cut.length * 0.9)));
+  return `${cut}…`;
+}
+
 function footers(doc: PDFKit.PDFDocument, m: LetterModel, first: number): void {
   const range = doc.bufferedPageRange();
   const count = range.start + range.count - first;
@@ -130,7 +138,7 @@ function footers(doc: PDFKit.PDFDocument, m: LetterModel, first: number): void {
     const y = A4.height - 34;
     doc.moveTo(MARGIN.left, y - 6).lineTo(A4.width - MARGIN.right, y - 6).lineWidth(0.3).strokeColor(COLORS.grid).stroke();
     doc.font('Regular').fontSize(7).fillColor('#666666');
-    doc.text(m.footer, MARGIN.left, y, { width: WIDTH * 0.75, lineBreak: false, ellipsis: true });
+    doc.text(fit(doc, m.footer, WIDTH * 0.72), MARGIN.left, y, { lineBreak: false });
     doc.text(m.page(i - first + 1, count), MARGIN.left + WIDTH * 0.75, y, { width: WIDTH * 0.25, align: 'right', lineBreak: false });
     doc.page.margins.bottom = bottom;
   }
