@@ -106,7 +106,7 @@ describe('one letter', () => {
 
   it('a folder that is not there: the error names the letter, and nothing is left', async () => {
     const file = path.join(dir(), 'missing', 'WE 03.pdf');
-    await expect(writeLetter(file, letterModel(aLetterInput()), await options())).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(writeLetter(file, letterModel(aLetterInput()), await options())).rejects.toMatchObject({ code: 'ENOENT', path: file });
   });
 });
 
@@ -129,6 +129,16 @@ describe("a Property's combined PDF", () => {
     expect(order.every((i, k) => i >= 0 && (k === 0 || i > order[k - 1]!))).toBe(true);
     // each letter counts its own pages
     expect(t.match(/Seite 2 von 2/g)).toHaveLength(3);
+  });
+
+  it('a file that could not be opened: close() fails naming the PDF, it does not wait forever', { timeout: 20_000 }, async () => {
+    const file = path.join(dir(), 'gone', 'Liegenschaft.pdf');
+    const pdf = LetterPdf.open(file, await options());
+    await pdf.add(letterModel(aLetterInput()));
+    // the open's failure arrives (and the stream closes) before close() is called
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const outcome = await Promise.race([pdf.close().then(() => 'closed', (e: NodeJS.ErrnoException) => `${e.code} ${e.path}`), new Promise((resolve) => setTimeout(() => resolve('still waiting'), 5000))]);
+    expect(outcome).toBe(`ENOENT ${file}`);
   });
 
   it('abort leaves nothing; a PDF without a letter is refused', async () => {

@@ -5,6 +5,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { finished } from 'node:stream/promises';
 import PDFDocument from 'pdfkit';
 import { fsyncDir } from '../../core/atomic-file.js';
 import { located } from '../../core/disk.js';
@@ -57,7 +58,11 @@ export class LetterPdf {
   ) {
     this.tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`);
     this.out = createWriteStream(this.tmp, { flags: 'wx' });
-    this.out.on('error', (e) => (this.failed ??= located(e, file)));
+    // The disk's refusal names the letter, not the temporary name (which means nothing to the reader).
+    this.out.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.path === this.tmp) e.path = file;
+      this.failed ??= located(e, file);
+    });
     this.doc = openDocument(opts);
     this.doc.on('error', (e) => (this.failed ??= e));
     this.doc.pipe(this.out);
@@ -82,18 +87,19 @@ export class LetterPdf {
       await this.abort();
       throw new Error(`no letter for ${this.file}`);
     }
-    const done = new Promise<void>((resolve, reject) => {
-      this.out.once('close', () => (this.failed ? reject(this.failed) : resolve()));
-      this.out.once('error', reject);
-    });
-    this.doc.end();
     try {
-      await done;
+      // A failure may have come and closed the file already: nothing would arrive to wait for.
+      if (this.failed) throw this.failed;
+      this.doc.end();
+      // finished() also settles for a stream that has already ended or failed.
+      await finished(this.out);
+      if (this.failed) throw this.failed;
       // fsync before the rename: it must not publish a file whose pages are still in the cache.
       const handle = await open(this.tmp, 'r+');
       await handle.sync().finally(() => handle.close());
       await renameReplacing(this.tmp, this.file);
     } catch (e) {
+      this.out.destroy();
       await rm(this.tmp, { force: true });
       throw located(e, this.file);
     }
