@@ -83,6 +83,15 @@ describe('one letter', () => {
     expect(a!.toString('latin1')).toContain('(D:20251205060000Z)');
   });
 
+  it('the first document of a process (which parses the fonts) has the same bytes as a later one', async () => {
+    vi.resetModules();
+    const fresh = (await import('../../src/uvi/letter/index.js')) as typeof import('../../src/uvi/letter/index.js');
+    const d = dir();
+    const opts = { ...(await options()), fonts: await fresh.letterFonts() };
+    for (const n of ['first', 'later']) await fresh.writeLetter(path.join(d, `${n}.pdf`), fresh.letterModel(aLetterInput()), opts);
+    expect(readFileSync(path.join(d, 'first.pdf')).equals(readFileSync(path.join(d, 'later.pdf')))).toBe(true);
+  });
+
   it("loads only the embedded DejaVu Sans, never pdfkit's built-in fonts (not in the single executable)", async () => {
     const font = vi.spyOn(PDFDocument.prototype, 'font');
     const file = path.join(dir(), 'x.pdf');
