@@ -161,6 +161,8 @@ describe('the English letter', () => {
     const m = letterModel(aLetterInput({ lang: 'en' }));
     expect(rows(m.services[0])[1]).toEqual(['Previous month', 'October 2025', '1,100.0 kWh *', '12 % less than in October 2025']);
     expect(m.facts[4]).toEqual(['Area', 'heated 72.5 m², hot water 72.5 m²']);
-    expect(m.page(1, 2)).toBe('Page 1 of 2');
+    expect(m.pageTemplate).toBe('Page {n} of {m}');
+    // plain data: it can be handed to a worker thread as it is
+    expect(structuredClone(m)).toEqual(m);
   });
 });

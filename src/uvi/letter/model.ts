@@ -84,8 +84,8 @@ export interface LetterModel {
   notes: string[];
   legend: { you: string; average: string; estimated: string; missing: string };
   footer: string;
-  /** "Seite {n} von {of}", for the renderer. */
-  page: (n: number, of: number) => string;
+  /** "Seite {n} von {m}": the renderer puts in the page and the letter's page count (the model stays plain data, for a worker). */
+  pageTemplate: string;
 }
 
 /** Text from the server as sent, on one line: a control or bidi character shown as \u{…}, never acted on (a line break, a reversed name). */
@@ -230,6 +230,6 @@ export function letterModel(input: LetterInput): LetterModel {
     notes,
     legend: { you: t.chartYou, average: t.chartAverage, estimated: t.chartEstimated, missing: t.chartMissing },
     footer: t.footer({ property: sent(input.property.name), unit: sent(input.unit.name), month: monthName }),
-    page: (n, of) => t.page({ n, of }),
+    pageTemplate: t.page({ n: '{n}', of: '{m}' }),
   };
 }

@@ -139,7 +139,7 @@ function footers(doc: PDFKit.PDFDocument, m: LetterModel, first: number): void {
     doc.moveTo(MARGIN.left, y - 6).lineTo(A4.width - MARGIN.right, y - 6).lineWidth(0.3).strokeColor(COLORS.grid).stroke();
     doc.font('Regular').fontSize(7).fillColor('#666666');
     doc.text(fit(doc, m.footer, WIDTH * 0.72), MARGIN.left, y, { lineBreak: false });
-    doc.text(m.page(i - first + 1, count), MARGIN.left + WIDTH * 0.75, y, { width: WIDTH * 0.25, align: 'right', lineBreak: false });
+    doc.text(m.pageTemplate.replace('{n}', String(i - first + 1)).replace('{m}', String(count)), MARGIN.left + WIDTH * 0.75, y, { width: WIDTH * 0.25, align: 'right', lineBreak: false });
     doc.page.margins.bottom = bottom;
   }
 }

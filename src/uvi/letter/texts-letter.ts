@@ -65,7 +65,7 @@ export const letterTexts = catalogue(
     noteSeason: 'In the heating season (October to April) heating consumption is much higher than in summer; compare a month with the same month last year.',
     noteBenchmark: (p: { source: string }) =>
       `Average user: a national mean per m² and year, not the average of your building, spread over the months by heating degree days (VDI 2067 Blatt 1) for heating and by calendar days for hot water, times the area of your unit. Source: ${p.source}.`,
-    page: (p: { n: number; of: number }) => `Page ${p.n} of ${p.of}`,
+    page: (p: { n: string; of: string }) => `Page ${p.n} of ${p.of}`,
     footer: (p: { property: string; unit: string; month: string }) => `${p.property} · ${p.unit} · ${p.month}`,
   },
   {
