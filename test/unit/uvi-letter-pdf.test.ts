@@ -71,6 +71,16 @@ describe('one letter', () => {
     for (const label of ['100.000.000', '200.000.000', '300.000.000']) expect(t).toContain(label);
   });
 
+  it('the English letter, and a unit without any meter: one page saying so', async (ctx) => {
+    requireTool(ctx, 'pdftotext', 'reads the letter back');
+    const d = dir();
+    await writeLetter(path.join(d, 'en.pdf'), letterModel(aLetterInput({ lang: 'en' })), { ...(await options()), lang: 'en' });
+    expect(text(path.join(d, 'en.pdf'))).toMatch(/1,100\.0 kWh \*[\s\S]*12 % less than in October 2025/);
+    await writeLetter(path.join(d, 'empty.pdf'), letterModel(aLetterInput({ uvi: aUnitUvi({ services: [] }) })), await options());
+    expect(pages(path.join(d, 'empty.pdf'))).toBe(1);
+    expect(text(path.join(d, 'empty.pdf')).replace(/\s+/g, ' ')).toContain('Kein Zähler Ihrer Nutzeinheit hat in diesen 13 Monaten Werte');
+  });
+
   it('two renders with the same run time give the same bytes; another time gives other bytes', async () => {
     const d = dir();
     const m = letterModel(aLetterInput());
