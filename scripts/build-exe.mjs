@@ -13,7 +13,7 @@
 // Usage: node scripts/build-exe.mjs [--target linux-x64,win-x64,darwin-arm64,darwin-x64]
 // Writes build/meterdata-<target>[.exe]; macOS executables are unsigned (docs/install.md).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -201,4 +201,4 @@ async function main() {
 }
 
 // Run as a script (not imported by a test that bundles with seaPlugin).
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
+if (process.argv[1] && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))) await main();

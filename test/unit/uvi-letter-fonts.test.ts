@@ -2,7 +2,7 @@
 // package) and inside the single executable, which hands in its embedded assets; the
 // executable's build embeds them and the npm package ships them.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -89,5 +89,16 @@ describe('inside the bundle of the single executable', () => {
     const bad = run(await bundleLetter(dir, []));
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toContain('createRequire');
+  });
+});
+
+describe('scripts/build-exe.mjs', () => {
+  it('builds when run, also through a symlinked path, and only exports its bundle settings when imported', () => {
+    const link = path.join(mkdtempSync(path.join(tmpdir(), 'uvi-build-exe-')), 'build-exe.mjs');
+    symlinkSync(path.join(ROOT, 'scripts/build-exe.mjs'), link);
+    // an unknown target is refused before anything is fetched or written: proof that main() ran
+    const r = spawnSync(process.execPath, [link, '--target', 'no-such-target'], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.stderr).toContain('unknown target no-such-target');
+    expect(r.status).not.toBe(0);
   });
 });
