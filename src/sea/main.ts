@@ -1,6 +1,6 @@
 // Entry point of the single executable (scripts/build-exe.mjs bundles it with esbuild and
 // embeds it with Node's single executable application support). It hands the embedded
-// copies of package.json and the templates to the CLI, prepares Ink's layout engine
+// copies of package.json, the templates and the letters' fonts to the CLI, prepares Ink's layout engine
 // (its module needs top-level await, which a CommonJS bundle cannot have), then runs
 // the same main() as bin/meterdata.js.
 import { getAsset } from 'node:sea';
@@ -10,7 +10,9 @@ import { initYoga } from './yoga.js';
 
 const text = (rel: string): string => getAsset(rel, 'utf8');
 
-useEmbeddedResources((JSON.parse(text('package.json')) as { version: string }).version, text);
+const bytes = (rel: string): Uint8Array => new Uint8Array(getAsset(rel));
+
+useEmbeddedResources((JSON.parse(text('package.json')) as { version: string }).version, text, bytes);
 
 // `meterdata --help | head` closes the pipe early: that is not an error.
 for (const stream of [process.stdout, process.stderr]) {

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { FONT_FILES } from '../../src/uvi/letter/fonts.js';
 import { deliver, followToRedirect, spawnCli } from '../helpers/browser.js';
 import { startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
 import { CPU_TYPE_ARM64, CPU_TYPE_X86_64, LC_CODE_SIGNATURE, machoInfo, machoSection } from '../helpers/macho.js';
@@ -131,6 +132,8 @@ describe('the Windows executable', () => {
     expect(blob!.equals(readFileSync(path.join(build, 'sea/win-x64/sea-prep.blob')))).toBe(true);
     expect(blob!.includes(readFileSync(path.join(build, 'sea/meterdata.cjs')))).toBe(true);
     for (const t of ['generic', 'de']) expect(blob!.includes(readFileSync(path.join(root, `templates/${t}.json`)))).toBe(true);
+    // the monthly letters' fonts (src/uvi/letter/fonts.ts reads them through the embedded assets)
+    for (const f of Object.values(FONT_FILES)) expect(blob!.includes(readFileSync(path.join(root, f)))).toBe(true);
     const dll = readFileSync(path.join(build, 'cache/_napi-rs_keyring-win32-x64-msvc_' + keyringVersion(), 'package/keyring.win32-x64-msvc.node'));
     expect(peInfo(dll).machine).toBe(0x8664);
     expect(blob!.includes(dll)).toBe(true);
@@ -190,6 +193,8 @@ describe.each([
     expect(blob!.equals(readFileSync(path.join(build, `sea/${target}/sea-prep.blob`)))).toBe(true);
     expect(blob!.includes(readFileSync(path.join(build, 'sea/meterdata.cjs')))).toBe(true);
     for (const t of ['generic', 'de']) expect(blob!.includes(readFileSync(path.join(root, `templates/${t}.json`)))).toBe(true);
+    // the monthly letters' fonts (src/uvi/letter/fonts.ts reads them through the embedded assets)
+    for (const f of Object.values(FONT_FILES)) expect(blob!.includes(readFileSync(path.join(root, f)))).toBe(true);
     const dylib = readFileSync(path.join(build, `cache/_napi-rs_keyring-${target}_${keyringVersion()}`, `package/keyring.${target}.node`));
     expect(machoInfo(dylib).cpuType).toBe(cpu);
     expect(blob!.includes(dylib)).toBe(true);

@@ -36,13 +36,13 @@ const run = (cmd: string, args: string[], env: NodeJS.ProcessEnv, cwd = os.tmpdi
   spawnSync(cmd, args, { env: { HOME: os.tmpdir(), ...env }, cwd, encoding: 'utf8', timeout: 120_000 });
 
 describe('the npm package', () => {
-  it('holds the launcher, the built code, the templates and every doc its messages name; no sources, tests or bench results', (ctx) => {
+  it('holds the launcher, the built code, the templates, the fonts of the letters and every doc its messages name; no sources, tests or bench results', (ctx) => {
     needPackage(ctx);
     const files = execFileSync('tar', ['tzf', tgz], { encoding: 'utf8' })
       .split('\n')
       .filter(Boolean)
       .map((f) => f.replace(/^package\//, ''));
-    for (const f of ['package.json', 'bin/meterdata.js', 'dist/cli.js', 'dist/core/isolate-worker.js', 'templates/generic.json', 'templates/de.json', 'docs/install.md', 'README.md']) {
+    for (const f of ['package.json', 'bin/meterdata.js', 'dist/cli.js', 'dist/core/isolate-worker.js', 'templates/generic.json', 'templates/de.json', 'assets/fonts/DejaVuSans.ttf', 'assets/fonts/DejaVuSans-Bold.ttf', 'assets/fonts/LICENSE-DejaVu.txt', 'docs/install.md', 'README.md']) {
       expect(files, f).toContain(f);
     }
     expect(files.filter((f) => /^(src|test|bench|scripts|\.ci|build|node_modules)\//.test(f) || /\.(ts|tsx|map)$/.test(f) || f.startsWith('dist/sea/'))).toEqual([]);

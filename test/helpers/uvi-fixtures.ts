@@ -61,3 +61,12 @@ export function cumulative(start: number, monthly: readonly number[]): number[] 
 
 /** A Decimal or null as a plain number for toBeCloseTo. */
 export const n = (d: { toNumber(): number } | null | undefined): number | null => (d == null ? null : d.toNumber());
+
+/** A Property of two units with allocators and warm-water meters and a plant heat meter: monthly figures, MONTHS order. */
+export const ALLOCATOR_PROPERTY: Record<'hcaA' | 'hcaB' | 'wwA' | 'wwB' | 'plantHeat', number[]> = {
+  hcaA: [40, 35, 50, 45, 30, 20, 5, 0, 0, 2, 10, 25, 30],
+  hcaB: [60, 65, 50, 55, 50, 30, 5, 1, 0, 2, 15, 35, 50],
+  wwA: [2, 2, 2, 2, 2, 2, 1, 1, 1, 2, 2, 2, 2],
+  wwB: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+  plantHeat: [3000, 3500, 4000, 3600, 2800, 1800, 700, 600, 600, 800, 1500, 2600, 3200],
+};

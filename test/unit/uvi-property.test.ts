@@ -9,7 +9,7 @@ import { classifyPlant } from '../../src/uvi/plant.js';
 import { propertyUvi, warmWaterKwh, type PlantPoints } from '../../src/uvi/property.js';
 import type { Service } from '../../src/uvi/types.js';
 import { PROPERTY, aPlantPoint, aUnitEntry } from '../helpers/builders.js';
-import { MONTHS, type R, cumulative, n, point, series } from '../helpers/uvi-fixtures.js';
+import { ALLOCATOR_PROPERTY, MONTHS, type R, cumulative, n, point, series } from '../helpers/uvi-fixtures.js';
 import { dec } from '../../src/billing/decimal.js';
 
 const noPlant: PlantPoints = { heat: [], warmWaterHeat: [], warmWaterVolume: [] };
@@ -34,11 +34,7 @@ const kwh = (r: ReturnType<typeof run>, i: number, s: Service) => svc(r, i, s).m
 
 describe('heat cost allocators converted with the plant-room heat meter', () => {
   // Two units with allocators and warm water; the Property's heat meter and no warm-water heat meter.
-  const hcaA = [40, 35, 50, 45, 30, 20, 5, 0, 0, 2, 10, 25, 30];
-  const hcaB = [60, 65, 50, 55, 50, 30, 5, 1, 0, 2, 15, 35, 50];
-  const wwA = [2, 2, 2, 2, 2, 2, 1, 1, 1, 2, 2, 2, 2];
-  const wwB = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1];
-  const plantHeat = [3000, 3500, 4000, 3600, 2800, 1800, 700, 600, 600, 800, 1500, 2600, 3200];
+  const { hcaA, hcaB, wwA, wwB, plantHeat } = ALLOCATOR_PROPERTY;
   const units = () => [
     aUnitEntry('WE 01', [metered('hca', hcaA), metered('water_warm', wwA)]),
     aUnitEntry('WE 02', [metered('hca', hcaB), metered('water_warm', wwB)]),

@@ -1,0 +1,140 @@
+// Writes letters to disk as they are rendered: one letter to its own file, or every
+// letter of a Property appended to one PDF for printing. A file appears whole or not at
+// all (temporary name in the same folder, fsync, rename, as src/core/atomic-file.ts does
+// for a buffer); pages go to the disk letter by letter, never all letters in memory.
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { finished } from 'node:stream/promises';
+import PDFDocument from 'pdfkit';
+import { fsyncDir } from '../../core/atomic-file.js';
+import { located } from '../../core/disk.js';
+import { renameReplacing } from '../../core/replace.js';
+import type { LetterFonts } from './fonts.js';
+import type { LetterModel } from './model.js';
+import { A4, MARGIN, renderLetter } from './render.js';
+
+export interface PdfOptions {
+  fonts: LetterFonts;
+  /** The PDF's CreationDate (and so its ID): the run's time or SOURCE_DATE_EPOCH, so two runs give the same bytes. */
+  createdAt: Date;
+  /** The document title a viewer shows. */
+  title: string;
+  lang: 'en' | 'de';
+}
+
+/** Written before waiting for the disk: a combined PDF holds at most about this much in memory. */
+const HIGH_WATER = 1 << 20;
+
+function openDocument(opts: PdfOptions): PDFKit.PDFDocument {
+  // `font: null`: pdfkit loads no font when it starts, not its built-in Helvetica (whose
+  // metrics the single executable does not carry); every text names Regular or Bold. Not the
+  // TTF itself either: a registered font whose name pdfkit already knows is opened (parsed)
+  // again on every doc.font() call, which made rendering ten times slower.
+  const doc = new PDFDocument({
+    size: [A4.width, A4.height],
+    margins: MARGIN,
+    autoFirstPage: false,
+    bufferPages: true,
+    font: null as unknown as string,
+    lang: opts.lang === 'de' ? 'de-DE' : 'en-GB',
+    displayTitle: true,
+    info: { Title: opts.title, Producer: 'meterdata', Creator: 'meterdata', CreationDate: opts.createdAt },
+  });
+  for (const [name, bytes] of [['Regular', opts.fonts.regular], ['Bold', opts.fonts.bold]] as const) {
+    doc.registerFont(name, (parsed.get(bytes) ?? Buffer.from(bytes)) as Buffer);
+    // Opened here in this order in every document, so their ids (F1, F2) and bytes never
+    // depend on which letter of the run came first. pdfkit accepts a parsed (fontkit) font as
+    // well as bytes; the parsed one is kept from the first document. Where pdfkit's inside
+    // differs, each document parses its own.
+    const font = (doc.font(name) as unknown as { _font?: { font?: { layout?: unknown } } })._font?.font;
+    if (!parsed.has(bytes) && typeof font?.layout === 'function') parsed.set(bytes, font);
+  }
+  return doc;
+}
+
+/** Fonts parsed once per process, by their bytes: parsing DejaVu Sans costs about 40 ms of CPU per document, 4 times a letter's drawing. */
+const parsed = new WeakMap<Uint8Array, object>();
+
+/** A PDF being written to a temporary file beside `file`, renamed to it by close(). */
+export class LetterPdf {
+  private readonly doc: PDFKit.PDFDocument;
+  private readonly out: WriteStream;
+  private readonly tmp: string;
+  private failed: unknown = null;
+  private letters = 0;
+
+  private constructor(
+    private readonly file: string,
+    opts: PdfOptions,
+  ) {
+    this.tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`);
+    this.out = createWriteStream(this.tmp, { flags: 'wx' });
+    // The disk's refusal names the letter, not the temporary name (which means nothing to the reader).
+    this.out.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.path === this.tmp) e.path = file;
+      this.failed ??= located(e, file);
+    });
+    this.doc = openDocument(opts);
+    this.doc.on('error', (e) => (this.failed ??= e));
+    this.doc.pipe(this.out);
+  }
+
+  static open(file: string, opts: PdfOptions): LetterPdf {
+    return new LetterPdf(file, opts);
+  }
+
+  /** Appends one letter on new pages; waits while the disk is behind. */
+  async add(model: LetterModel): Promise<void> {
+    if (this.failed) throw this.failed;
+    renderLetter(this.doc, model);
+    this.letters++;
+    if (this.failed) throw this.failed;
+    // Bounded: drain, or the stream's end by an error (which sets `failed`).
+    if (this.out.writableLength > HIGH_WATER) await new Promise<void>((resolve) => this.out.once('drain', resolve).once('close', resolve));
+    if (this.failed) throw this.failed;
+  }
+
+  /** Ends the PDF and puts it in place; a PDF without a letter is refused (a viewer shows no page). */
+  async close(): Promise<void> {
+    if (this.letters === 0) {
+      await this.abort();
+      throw new Error(`no letter for ${this.file}`);
+    }
+    try {
+      // A failure may have come and closed the file already: nothing would arrive to wait for.
+      if (this.failed) throw this.failed;
+      this.doc.end();
+      // finished() also settles for a stream that has already ended or failed.
+      await finished(this.out);
+      if (this.failed) throw this.failed;
+      // fsync before the rename: it must not publish a file whose pages are still in the cache.
+      const handle = await open(this.tmp, 'r+');
+      await handle.sync().finally(() => handle.close());
+      await renameReplacing(this.tmp, this.file);
+    } catch (e) {
+      this.out.destroy();
+      await rm(this.tmp, { force: true });
+      throw located(e, this.file);
+    }
+    await fsyncDir(path.dirname(this.file));
+  }
+
+  /** Drops the temporary file (Ctrl-C, an error in a later letter). */
+  async abort(): Promise<void> {
+    this.out.destroy();
+    await rm(this.tmp, { force: true });
+  }
+}
+
+/** One unit's letter, written whole to `file`. */
+export async function writeLetter(file: string, model: LetterModel, opts: PdfOptions): Promise<void> {
+  const pdf = LetterPdf.open(file, opts);
+  try {
+    await pdf.add(model);
+  } catch (e) {
+    await pdf.abort();
+    throw e;
+  }
+  await pdf.close();
+}

@@ -1,0 +1,144 @@
+// The rows of uvi.csv / uvi.json (one per unit, service and month: the consumption-data
+// fields a tenant portal or ERP imports, beside meterdata's ids, names and the native
+// figures) and of the letters' review (units with no letter or an incomplete one, the
+// reason in words). Pure: parsed objects in, plain rows out.
+import type { UsageUnit } from '../../api/types.js';
+import { Dec, formatDecimal, type Decimal } from '../../billing/decimal.js';
+import { valueWord } from '../../billing/texts-values.js';
+import { inLanguage, type Lang } from '../../i18n/index.js';
+import { monthWords, reasonWords } from '../compare.js';
+import type { Month } from '../months.js';
+import { SERVICES, type Finding, type Method, type MissingReason, type Service, type UnitUvi } from '../types.js';
+import { portalTexts } from './texts-portal.js';
+
+/** Decimals kept in the file: Wh for kWh, a tenth of a litre for m³, allocator units to a thousandth (a share can be 1/3). */
+const KEEP = { kWh: 3, m3: 4, unit: 3 } as const;
+
+function decimal(v: Decimal | null, unit: keyof typeof KEEP): string | null {
+  return v === null ? null : formatDecimal(v.toDecimalPlaces(KEEP[unit], Dec.ROUND_HALF_UP));
+}
+
+export interface UviRow {
+  property_id: string;
+  property_name: string;
+  usage_unit_id: string;
+  usage_unit_name: string;
+  erp_ref: string | null;
+  unit_type: string;
+  month: Month;
+  /** True on the letter's month (the other twelve are its comparisons and chart). */
+  letter_month: boolean;
+  service: Service;
+  /** kWh for heating and hot water, m3 for cold water. */
+  unit_of_measure: 'kWh' | 'm3';
+  /** null: no value (see errors); never 0 for a missing month. */
+  amount: string | null;
+  converted: boolean;
+  estimated: boolean;
+  /** Why there is no amount: the reasons' codes (docs/uvi.md). */
+  errors: MissingReason[];
+  benchmark_amount: string | null;
+  native_amount: string | null;
+  native_unit: 'kWh' | 'unit' | 'm3';
+  method: Method;
+}
+
+export interface PortalUnit {
+  unit: Pick<UsageUnit, 'id' | 'name' | 'unit_type'>;
+  erpRef: string | null;
+  uvi: UnitUvi;
+}
+
+export interface PortalProperty {
+  property: { id: string; name: string };
+  month: Month;
+  units: readonly PortalUnit[];
+  /** Findings of the Property as a whole (propertyUvi's `findings`). */
+  findings: readonly Finding[];
+}
+
+/** One row per unit, service and month, in the units' and months' order. */
+export function uviRows(p: PortalProperty): UviRow[] {
+  return p.units.flatMap(({ unit, erpRef, uvi }) =>
+    uvi.services.flatMap((s) =>
+      s.months.map((m): UviRow => {
+        const cold = s.service === 'COLD_WATER';
+        const amount = cold ? m.native : m.kwh;
+        return {
+          property_id: p.property.id,
+          property_name: p.property.name,
+          usage_unit_id: unit.id,
+          usage_unit_name: unit.name,
+          erp_ref: erpRef,
+          unit_type: unit.unit_type,
+          month: m.month,
+          letter_month: m.month === p.month,
+          service: s.service,
+          unit_of_measure: cold ? 'm3' : 'kWh',
+          amount: decimal(amount, cold ? 'm3' : 'kWh'),
+          converted: m.converted,
+          estimated: amount !== null && m.estimated,
+          errors: amount === null ? [...new Set(m.reasons)] : [],
+          benchmark_amount: decimal(m.benchmark_kwh, 'kWh'),
+          native_amount: decimal(m.native, s.native_unit),
+          native_unit: s.native_unit,
+          method: s.method,
+        };
+      }),
+    ),
+  );
+}
+
+export const REVIEW_CODES = ['NO_LETTER', 'MONTH_MISSING', 'MONTH_NO_KWH', 'NO_PLANT_HEAT_METER', 'NO_FLOOR_AREA', 'NO_BENCHMARK_FOR_TYPE', 'WARM_WATER_HEAT_NOT_KNOWN'] as const;
+export type ReviewCode = (typeof REVIEW_CODES)[number];
+
+export interface UviReviewRow {
+  /** none: no letter for the unit; incomplete: a letter missing what § 6a Abs. 2 asks for; check: the Property's figures rest on an assumption. */
+  letter: 'none' | 'incomplete' | 'check';
+  code: ReviewCode;
+  property_id: string;
+  property_name: string;
+  usage_unit_id: string | null;
+  usage_unit_name: string | null;
+  erp_ref: string | null;
+  service: Service | null;
+  message: string;
+}
+
+type Scope = Pick<UviReviewRow, 'property_id' | 'property_name' | 'usage_unit_id' | 'usage_unit_name' | 'erp_ref'>;
+
+// A review row's code is a uvi finding, not an error code (src/core/codes.ts).
+function review(letter: UviReviewRow['letter'], reviewCode: ReviewCode, scope: Scope, service: Service | null, message: string): UviReviewRow {
+  return { letter, code: reviewCode, ...scope, service, message };
+}
+
+function unitReview(p: PortalProperty, u: PortalUnit, lang: Lang): UviReviewRow[] {
+  const t = inLanguage(portalTexts, lang);
+  const base = { property_id: p.property.id, property_name: p.property.name, usage_unit_id: u.unit.id, usage_unit_name: u.unit.name, erp_ref: u.erpRef };
+  const metered = u.uvi.services.filter((s) => s.service !== 'COLD_WATER').sort((a, b) => SERVICES.indexOf(a.service) - SERVICES.indexOf(b.service));
+  if (metered.length === 0) return [review('none', 'NO_LETTER', base, null, t.noLetter)];
+  const out: UviReviewRow[] = [];
+  const serviceWord = (s: Service) => (s === 'HEATING' ? t.heating : t.hotWater);
+  const when = monthWords(p.month, lang);
+  for (const s of metered) {
+    const m = s.months.find((x) => x.month === p.month);
+    const reasons = reasonWords(m?.reasons ?? ['no_device'], lang).join('; ');
+    const row = (code: ReviewCode, message: string) => review('incomplete', code, base, s.service, message);
+    if (!m || (m.kwh === null && m.native === null)) out.push(row('MONTH_MISSING', t.monthMissing({ service: serviceWord(s.service), when, reasons })));
+    else if (m.kwh === null) out.push(row('MONTH_NO_KWH', t.monthNoKwh({ service: serviceWord(s.service), when, reasons })));
+    for (const f of u.uvi.findings.filter((x) => x.service === s.service)) {
+      if (f.code === 'NO_FLOOR_AREA') out.push(row('NO_FLOOR_AREA', t.noFloorArea({ service: serviceWord(s.service) })));
+      else if (f.code === 'NO_BENCHMARK_FOR_TYPE') out.push(row('NO_BENCHMARK_FOR_TYPE', t.noBenchmarkForType({ service: serviceWord(s.service), type: valueWord('unit_type', f.facts?.unit_type ?? '', lang) })));
+      else if (f.code === 'NO_PLANT_HEAT_METER') out.push(row('NO_PLANT_HEAT_METER', t.noPlantHeatMeter));
+    }
+  }
+  return out;
+}
+
+/** The units whose letter is missing or incomplete, and the Property's assumptions, in words of `lang`. */
+export function uviReviewRows(p: PortalProperty, lang: Lang): UviReviewRow[] {
+  const t = inLanguage(portalTexts, lang);
+  const scope = { property_id: p.property.id, property_name: p.property.name, usage_unit_id: null, usage_unit_name: null, erp_ref: null };
+  const property = p.findings.filter((f) => f.code === 'WARM_WATER_HEAT_NOT_KNOWN').map((f) => review('check', 'WARM_WATER_HEAT_NOT_KNOWN', scope, f.service, t.warmWaterHeatNotKnown));
+  return [...property, ...p.units.flatMap((u) => unitReview(p, u, lang))];
+}

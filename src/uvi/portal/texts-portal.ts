@@ -1,0 +1,37 @@
+// Words of the letters' review (review.csv of `uvi`): why a unit gets no letter or an
+// incomplete one, so the clerk can act before the letters go out (§ 12 Abs. 1 Satz 3
+// HeizkostenV lets the user cut 3 % where the information is missing or incomplete).
+import { catalogue } from '../../i18n/index.js';
+
+export const portalTexts = catalogue(
+  'uvi-portal',
+  {
+    heating: 'heating',
+    hotWater: 'hot water',
+    noLetter: 'No letter: no heat meter, heat cost allocator or hot-water meter of the unit sent values in the 13 months.',
+    monthMissing: (p: { service: string; when: string; reasons: string }) => `Letter incomplete: no ${p.service} figure for ${p.when} (${p.reasons}).`,
+    monthNoKwh: (p: { service: string; when: string; reasons: string }) =>
+      `Letter incomplete: ${p.service} for ${p.when} only in the unit's own figures, not in kWh as § 6a Abs. 2 HeizkostenV asks (${p.reasons}).`,
+    noPlantHeatMeter: 'Letter incomplete: the property has no main heat meter, so heat cost allocator units cannot be given in kWh; add the main heat meter to the metering service.',
+    noFloorArea: (p: { service: string }) => `Letter incomplete: no floor area for ${p.service}, so no comparison with the average user; record the area at the metering service.`,
+    noBenchmarkForType: (p: { service: string; type: string }) =>
+      `Letter incomplete: the benchmark has no average user for units of type "${p.type}" (${p.service}); pass a benchmark file with such a row.`,
+    warmWaterHeatNotKnown:
+      "Check: the property has allocators but no hot-water heat meter and no hot-water volume; the main heat meter's whole heat was shared as heating heat.",
+  },
+  {
+    heating: 'Heizung',
+    hotWater: 'Warmwasser',
+    noLetter: 'Kein Schreiben: kein Wärmezähler, Heizkostenverteiler oder Warmwasserzähler der Nutzeinheit hat in den 13 Monaten Werte geliefert.',
+    monthMissing: (p) => `Schreiben unvollständig: kein Wert für ${p.service} im ${p.when} (${p.reasons}).`,
+    monthNoKwh: (p) =>
+      `Schreiben unvollständig: ${p.service} im ${p.when} nur in den eigenen Einheiten der Nutzeinheit, nicht in kWh, wie es § 6a Abs. 2 HeizkostenV verlangt (${p.reasons}).`,
+    noPlantHeatMeter:
+      'Schreiben unvollständig: die Liegenschaft hat keinen Hauptwärmezähler, daher keine Umrechnung der Einheiten der Heizkostenverteiler in kWh; Hauptwärmezähler beim Messdienst nachtragen lassen.',
+    noFloorArea: (p) => `Schreiben unvollständig: keine Fläche für ${p.service}, daher kein Vergleich mit dem Durchschnittsnutzer; Fläche beim Messdienst nachtragen lassen.`,
+    noBenchmarkForType: (p) =>
+      `Schreiben unvollständig: die Vergleichstabelle hat keinen Durchschnittsnutzer für Nutzeinheiten der Art „${p.type}“ (${p.service}); eine Vergleichstabelle mit dieser Zeile angeben.`,
+    warmWaterHeatNotKnown:
+      'Prüfen: die Liegenschaft hat Heizkostenverteiler, aber weder einen Wärmezähler für Warmwasser noch eine Warmwassermenge; die gesamte Wärmemenge des Hauptwärmezählers wurde als Heizwärme verteilt.',
+  },
+);
