@@ -16,7 +16,7 @@ export const REVIEW_TABLE = 'uvi-review' as unknown as TableName;
 export const LETTERS_TABLE = 'letters' as unknown as TableName;
 
 /** One unit's letter as a row of the letters table; `last`: the Property's last, its combined PDF ends there. */
-export interface LetterRow {
+export interface LetterFileRow {
   file: string;
   combined: string;
   model: LetterModel;
@@ -100,7 +100,7 @@ function lettersFormat(pdf: () => Promise<Omit<PdfOptions, 'title'>>): OutputFor
       return {
         async row(table: TableName, row: Row) {
           if (table !== LETTERS_TABLE) return;
-          const r = row as unknown as LetterRow;
+          const r = row as unknown as LetterFileRow;
           const opts = await pdf();
           combined ??= LetterPdf.open(await place(r.combined), { ...opts, title: r.combined });
           try {

@@ -9,7 +9,7 @@ import { letterModel } from '../../../uvi/letter/index.js';
 import { UVI_FILES, uviColumns, uviReviewRows, uviRows, type PortalProperty, type UviTable } from '../../../uvi/portal/index.js';
 import type { Template } from '../../output/index.js';
 import type { ExportStep } from '../../pipeline/index.js';
-import { LETTERS_TABLE, letterName, REVIEW_TABLE, UVI_TABLE, type LetterRow } from './formats.js';
+import { LETTERS_TABLE, letterName, REVIEW_TABLE, UVI_TABLE, type LetterFileRow } from './formats.js';
 
 export { letterName, uviFormats } from './formats.js';
 
@@ -64,7 +64,7 @@ export function uviStep(o: UviStepOptions): ExportStep & { counts: UviCounts } {
       // A unit with neither heating nor warm water gets no letter (review.csv says so).
       const lettered = portal.units.filter((u) => u.uvi.services.some((s) => s.service !== 'COLD_WATER'));
       const combined = letterName('letters', [portal.property.name], portal.property.id);
-      const letters = lettered.map((u, i): LetterRow => {
+      const letters = lettered.map((u, i): LetterFileRow => {
         const unit = units.get(u.unit.id)!;
         const model = letterModel({ property: portal.property, address: unit.address, unit, erpRef: u.erpRef, month: inputs.month, uvi: u.uvi, benchmarkSource: inputs.benchmark.source, wwTemperature: inputs.wwTemperature, lang: o.lang });
         return { file: letterName('letter', [portal.property.name, unit.name], unit.id), combined, model, last: i === lettered.length - 1 };
