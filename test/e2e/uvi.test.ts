@@ -264,3 +264,31 @@ describe('meterdata uvi refuses bad input before any request: one line, its fix,
     expect(existsSync(path.join(out, 'refused'))).toBe(false);
   });
 });
+
+describe('meterdata uvi interrupted and run again', () => {
+  it('Ctrl-C after the first Property: exit 130 and no file in <out>/<month>/; the re-run resumes and writes the bytes of an uninterrupted run', async () => {
+    const epoch = { ...si.env, SOURCE_DATE_EPOCH: '1764547200' };
+    const stopped = path.join(out, 'stopped');
+    // --rate-limit 30 keeps the walk of the other two Properties busy for half a minute after the first is written
+    const first = await runBin(['uvi', '--month', '2025-11', '--out', stopped, '--rate-limit', '30'], epoch, {
+      timeoutMs: 120_000,
+      onStderr: (text, child) => {
+        if (/property 1\/3/.test(text)) child.kill('SIGINT');
+      },
+    });
+    expect(first.code, first.stderr).toBe(130);
+    const left = existsSync(path.join(stopped, '2025-11')) ? await readdir(path.join(stopped, '2025-11')) : [];
+    expect(left).toEqual([]);
+    const again = await runBin(['uvi', '--month', '2025-11', '--out', stopped, '--json', '--quiet'], epoch, { timeoutMs: 120_000 });
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ resumed: true, letters: 16 });
+    const whole = path.join(out, 'whole');
+    const fresh = await runBin(['uvi', '--month', '2025-11', '--out', whole, '--quiet'], epoch, { timeoutMs: 120_000 });
+    expect(fresh.code, fresh.stderr).toBe(0);
+    const names = (await readdir(path.join(whole, '2025-11'))).sort();
+    expect((await readdir(path.join(stopped, '2025-11'))).sort()).toEqual(names);
+    for (const n of names.filter((x) => x !== 'meterdata-manifest.json')) {
+      expect((await readFile(path.join(stopped, '2025-11', n))).equals(await readFile(path.join(whole, '2025-11', n))), n).toBe(true);
+    }
+  }, 300_000);
+});
