@@ -1,14 +1,16 @@
 // `meterdata uvi --json` in-process against the sandbox's Wohnbau Rheinblick eG: one summary
 // object on stdout (the month, the folder, the files as the manifest lists them, the letters,
-// the units to check, the requests), the same again on a re-run into the same folder, and a
+// the units to check, the requests), the German layout with the ERP's numbers on uvi.csv and the letter, and a
 // refused flag as the one error object every command gives with --json.
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn, type SignedIn } from '../helpers/signed-in.js';
 import { runCli } from '../helpers/run-cli.js';
+import { requireTool } from '../helpers/tools.js';
 
 let si: SignedIn;
 beforeAll(async () => {
@@ -33,6 +35,32 @@ describe('meterdata uvi --json', () => {
     expect(s.incomplete_units).toBe(5);
     // One consumption request per unit for the 13 months, one per plant point, and the lists (pages).
     expect(s.requests).toBeLessThanOrEqual(16 + s.counts.plant_points + 3 * 2 + 2);
+  });
+
+  it('--template de --lang de --unit-refs: German columns and numbers, the ERP number in uvi.csv and on the letter, review.csv in German', async (ctx) => {
+    requireTool(ctx, 'pdftotext', 'reads the letter back');
+    const first = await mkdtemp(path.join(os.tmpdir(), 'md-uvi-de-'));
+    const plain = await runCli(['uvi', '--month', '2025-11', '--out', first, '--quiet'], { env: si.env });
+    expect(plain.code, plain.stderr).toBe(0);
+    const rows = JSON.parse(readFileSync(path.join(first, '2025-11', 'uvi.json'), 'utf8')) as { usage_unit_id: string; usage_unit_name: string; property_name: string }[];
+    const we01 = rows.find((r) => r.property_name === 'Rheinuferstraße 12' && r.usage_unit_name === 'WE 01')!;
+    const refs = path.join(first, 'refs.csv');
+    writeFileSync(refs, `usage_unit_id,erp_ref\n${we01.usage_unit_id},ERP-4711\n`);
+    const out = path.join(first, 'de');
+    const r = await runCli(['uvi', '--month', '2025-11', '--out', out, '--template', 'de', '--lang', 'de', '--unit-refs', refs], { env: si.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('16 Schreiben für 16 Nutzeinheiten in 3 Liegenschaften');
+    const dir = path.join(out, '2025-11');
+    const [head, ...lines] = readFileSync(path.join(dir, 'uvi.csv'), 'utf8').replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+    const cols = head!.split(';');
+    expect(cols).toEqual(expect.arrayContaining(['ERP-Nummer', 'Verbrauch']));
+    const mine = lines.map((l) => l.split(';')).filter((c) => c[cols.indexOf('ERP-Nummer')] === 'ERP-4711');
+    expect(mine).toHaveLength(3 * 13);
+    // a decimal comma in the German layout
+    expect(mine.find((c) => c[cols.indexOf('Verbrauch')] !== '')![cols.indexOf('Verbrauch')]).toMatch(/^\d+(,\d+)?$/);
+    expect(readFileSync(path.join(dir, 'review.csv'), 'utf8')).toMatch(/Fläche|Hauptwärmezähler|Wärmezähler/);
+    const letter = readdirSync(dir).find((n) => n.startsWith('letter-Rheinuferstraße_12-WE_01-'))!;
+    expect(execFileSync('pdftotext', [path.join(dir, letter), '-'], { encoding: 'utf8' })).toContain('ERP-4711');
   });
 
   it('a refused --month is the error object on stdout, exit 2', async () => {
