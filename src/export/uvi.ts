@@ -6,13 +6,14 @@ import path from 'node:path';
 import { ExitCode, UsageError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { terminalSafeJson } from '../core/terminal-text.js';
-import { language } from '../i18n/index.js';
+import { language, type Lang } from '../i18n/index.js';
 import { monthEnd } from '../uvi/months.js';
 import { parseUviInputs, type UviInputs } from '../uvi/inputs/index.js';
 import { fixedExportTime, identity, parseExportArgs, type ExportArgs } from './options/index.js';
 import { checkOutDir } from './folder/index.js';
 import { loadTemplate, type Template } from './output/index.js';
 import { finishExport, stagePipeline, type ExportDeps, type ExportSummary } from './pipeline/index.js';
+import { createReporter, type Reporter } from './progress.js';
 import { exportConnection, withExportDeps, type Connect } from './single.js';
 import { uviFormats, uviSteps, uviTemplate, type UviCounts } from './steps/index.js';
 import { uviRunTexts as t } from './texts-uvi.js';
@@ -61,7 +62,7 @@ export async function prepareUvi(opts: UviFlags, io: Io, now = new Date()): Prom
   return { args, inputs, layout, template };
 }
 
-export interface UviSummary extends ExportSummary, UviCounts {
+export interface UviSummary extends ExportSummary, Omit<UviCounts, 'reviewRows'> {
   month: string;
 }
 
@@ -70,17 +71,24 @@ export async function runUvi(run: UviRun, io: Io, open?: Connect): Promise<UviSu
   const { openConnection } = await import('../auth/connection.js');
   const options = exportConnection(run.args, io);
   const conn = open ? await open(options) : await openConnection({ ...options, env: io.env, signal: io.signal });
-  return withExportDeps(run.args, run.template, io, conn, (deps) => stageAndFinish(run, deps, io), { streamUnits: false });
-}
-
-async function stageAndFinish(run: UviRun, deps: ExportDeps, io: Io): Promise<UviSummary> {
-  const created = fixedExportTime(io.env) ?? deps.now?.() ?? new Date();
-  const { letterFonts } = await import('../uvi/letter/index.js');
   const lang = language();
   const steps = uviSteps(run.args, { inputs: run.inputs, layout: run.layout, lang });
+  const counts = steps[0]!.counts;
+  // A Property's line counts its lines in review.csv: billing's findings of the 13 months are in no file of this run.
+  const reporter = (requests: () => number): Reporter => {
+    const inner = createReporter(io, { quiet: run.args.quiet, requests });
+    return { ...inner, property: (p) => inner.property({ ...p, flags: counts.reviewRows }) };
+  };
+  return withExportDeps(run.args, run.template, io, conn, (deps) => stageAndFinish(run, deps, io, steps, lang), { streamUnits: false, reporter });
+}
+
+async function stageAndFinish(run: UviRun, deps: ExportDeps, io: Io, steps: ReturnType<typeof uviSteps>, lang: Lang): Promise<UviSummary> {
+  const created = fixedExportTime(io.env) ?? deps.now?.() ?? new Date();
+  const { letterFonts } = await import('../uvi/letter/index.js');
   const formats = uviFormats(async () => ({ fonts: await letterFonts(), createdAt: created, lang }));
   const summary = await finishExport(await stagePipeline({ ...deps, formats }, async () => steps), { signal: io.signal });
-  return { ...summary, month: run.inputs.month, ...steps[0]!.counts };
+  const { letters, incomplete } = steps[0]!.counts;
+  return { ...summary, month: run.inputs.month, letters, incomplete };
 }
 
 /** The lines on stderr after a run. */

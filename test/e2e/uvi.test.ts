@@ -208,8 +208,12 @@ describe('meterdata uvi --month 2025-11 against Wohnbau Rheinblick eG', () => {
     expect(Number(of('Rheinuferstraße 12', 'WE 01', 'HEATING').at(-1)!.benchmark_amount)).toBeGreaterThan(0);
   });
 
-  it('review.csv names the units whose letter is incomplete', () => {
+  it('review.csv names the units whose letter is incomplete; each Property’s progress line counts its lines there', () => {
     const review = csv(readFileSync(path.join(dir(), 'review.csv'), 'utf8'));
+    for (const name of props.keys()) {
+      const n = review.filter((r) => r.property_name === name).length;
+      expect(run.stderr).toMatch(new RegExp(`„${name}“: .*, ${n} Hinweis(e)?\n`));
+    }
     const we06 = props.get('Rheinuferstraße 12')!.units.find((x) => x.unit.name === 'WE 06')!.unit.id;
     expect(review.filter((r) => r.usage_unit_id === we06).map((r) => r.code)).toEqual(['NO_FLOOR_AREA', 'NO_FLOOR_AREA']);
     expect(review.filter((r) => r.code === 'NO_PLANT_HEAT_METER')).toHaveLength(4);

@@ -28,6 +28,8 @@ export interface UviCounts {
   letters: number;
   /** Units with no letter or an incomplete one (review.csv, without the Property's own lines). */
   incomplete: number;
+  /** The lines in review.csv of the Property written last (its progress line). */
+  reviewRows: number;
 }
 
 /** The export's layout (separator, decimals, dates) with the monthly information's tables in place of the export's. */
@@ -52,13 +54,14 @@ function portalOf(answers: Parameters<NonNullable<ExportStep['findings']>>[0]['a
 
 export function uviStep(o: UviStepOptions): ExportStep & { counts: UviCounts } {
   const { inputs } = o;
-  const counts: UviCounts = { letters: 0, incomplete: 0 };
+  const counts: UviCounts = { letters: 0, incomplete: 0, reviewRows: 0 };
   return {
     counts,
     template: (t) => uviTemplate(t, o.layout),
     findings({ answers }) {
       const portal = portalOf(answers, o);
       const review = uviReviewRows(portal, o.lang);
+      counts.reviewRows = review.length;
       counts.incomplete += new Set(review.filter((r) => r.usage_unit_id !== null).map((r) => r.usage_unit_id)).size;
       const units = new Map(answers.units.map((u) => [u.unit.id, u.unit]));
       // A unit with neither heating nor warm water gets no letter (review.csv says so).
