@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headlessLogin } from '../../src/sandbox/headless-login.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { BIN, assertBuilt, runBin } from '../helpers/bin.js';
+import { BIN, assertBuilt } from '../helpers/bin.js';
 import { setAccessExpiry } from '../helpers/signed-in.js';
 
 let sandbox: Sandbox;
