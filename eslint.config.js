@@ -3,18 +3,15 @@
 // Formatting is prettier's job (npm run format), not eslint's.
 import tseslint from 'typescript-eslint';
 
-// Two developers are restructuring these export files; the size limits apply to them
-// again once that lands: until issue 23's pipeline/registry lands.
+// Two developers are restructuring the export's driver and its output writers, so these
+// files stay out of the two size limits below (today run.ts's stageExport, run.ts and
+// output.ts exceed them): until issue 23's pipeline/registry lands.
 const exportUntilPipeline = [
   'src/export/run.ts',
   'src/export/stream.ts',
   'src/export/output.ts',
   'src/export/csv-writer.ts',
   'src/export/xlsx-writer.ts',
-  'src/export/xlsx-cells.ts',
-  'src/export/xlsx-fragments.ts',
-  'src/export/xlsx-rows.ts',
-  'src/export/workbook-workers.ts',
 ];
 
 export default tseslint.config(
