@@ -12,9 +12,11 @@ import type { FlagCode } from './types.js';
 export const heizkostenExplanations = catalogue(
   'flag-explanations-heizkosten',
   {
-    CALIBRATION_EXPIRED: 'The device\'s calibration period had ended, so its consumption for this period is not billed (counted as 0). Arrange for the device to be replaced. Under § 9a (1) HeizkostenV the consumption is then determined from the same rooms\' consumption in comparable periods, comparable rooms or the building\'s average; where such units make up more than 25 % of the floor area, § 9a (2) distributes the costs by the fixed keys only. Agree this with the landlord before the bill is sent.',
+    CALIBRATION_EXPIRED:
+      "The device's calibration period had ended, so its consumption for this period is not billed (counted as 0). Arrange for the device to be replaced. Under § 9a (1) HeizkostenV the consumption is then determined from the same rooms' consumption in comparable periods, comparable rooms or the building's average; where such units make up more than 25 % of the floor area, § 9a (2) distributes the costs by the fixed keys only. Agree this with the landlord before the bill is sent.",
   } satisfies Partial<Record<FlagCode, string>>,
   {
-    CALIBRATION_EXPIRED: 'Die Eichfrist des Geräts war abgelaufen; der Verbrauch für diesen Zeitraum wurde mit 0 angesetzt und nicht abgerechnet. Bitte den Gerätetausch veranlassen. Nach § 9a Abs. 1 HeizkostenV ist der Verbrauch dann aus dem Verbrauch der Räume in vergleichbaren Zeiträumen, vergleichbarer anderer Räume oder dem Durchschnitt des Gebäudes zu ermitteln; betrifft das mehr als 25 % der Fläche, sind die Kosten nach § 9a Abs. 2 nur nach den festen Maßstäben zu verteilen. Vor dem Versand mit dem Eigentümer abstimmen.',
+    CALIBRATION_EXPIRED:
+      'Die Eichfrist des Geräts war abgelaufen; der Verbrauch für diesen Zeitraum wurde mit 0 angesetzt und nicht abgerechnet. Bitte den Gerätetausch veranlassen. Nach § 9a Abs. 1 HeizkostenV ist der Verbrauch dann aus dem Verbrauch der Räume in vergleichbaren Zeiträumen, vergleichbarer anderer Räume oder dem Durchschnitt des Gebäudes zu ermitteln; betrifft das mehr als 25 % der Fläche, sind die Kosten nach § 9a Abs. 2 nur nach den festen Maßstäben zu verteilen. Vor dem Versand mit dem Eigentümer abstimmen.',
   },
 );

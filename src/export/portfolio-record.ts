@@ -27,10 +27,12 @@ export class FinishedRecord {
   add(r: ProfileResult): Promise<unknown> {
     this.finished[r.profile] = r;
     const content = JSON.stringify({ finished: this.finished });
-    this.chain = this.chain.catch(() => undefined).then(async () => {
-      await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
-      await writeFileAtomic(this.file, content, { mode: 0o600 });
-    });
+    this.chain = this.chain
+      .catch(() => undefined)
+      .then(async () => {
+        await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+        await writeFileAtomic(this.file, content, { mode: 0o600 });
+      });
     return this.chain;
   }
 

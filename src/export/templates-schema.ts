@@ -20,39 +20,88 @@ const text = v.string(must(() => tt.text));
 const nonEmpty = (what: () => string) => v.pipe(v.string(must(what)), v.minLength(1, must(what)));
 const sheetName = v.pipe(
   v.string(() => tt.sheetName),
-  v.check((s) => s.length > 0 && s.length <= 31 && !SHEET_NAME_BAD.test(s), () => tt.sheetName),
+  v.check(
+    (s) => s.length > 0 && s.length <= 31 && !SHEET_NAME_BAD.test(s),
+    () => tt.sheetName,
+  ),
 );
 
 function columnKey(table: TableName) {
   const known = TABLE_COLUMNS[table];
   return v.pipe(
     v.string(must(() => tt.columnWhat)),
-    v.check((k) => Object.hasOwn(known, k), (i) => tt.unknownColumn({ key: shown(i.input), table, known: Object.keys(known).join(', ') })),
+    v.check(
+      (k) => Object.hasOwn(known, k),
+      (i) => tt.unknownColumn({ key: shown(i.input), table, known: Object.keys(known).join(', ') }),
+    ),
   );
 }
 
 function fileSchema(table: TableName) {
   const key = columnKey(table);
   const column = v.lazy((input) => (typeof input === 'string' ? key : strict({ key, header: v.optional(nonEmpty(() => tt.headerWhat)) }, () => tt.columnWhat)));
-  const columns = v.pipe(v.array(column, must(() => tt.columnsWhat)), v.minLength(1, must(() => tt.columnsWhat)));
-  const file = v.pipe(v.string(() => tt.fileName), v.regex(FILE_NAME_OK, () => tt.fileName));
+  const columns = v.pipe(
+    v.array(
+      column,
+      must(() => tt.columnsWhat),
+    ),
+    v.minLength(
+      1,
+      must(() => tt.columnsWhat),
+    ),
+  );
+  const file = v.pipe(
+    v.string(() => tt.fileName),
+    v.regex(FILE_NAME_OK, () => tt.fileName),
+  );
   const entry = strict({ file: v.optional(file), sheet: v.optional(sheetName), columns: v.optional(columns) }, () => tt.fileWhat);
   return v.lazy((input) => (input === false ? v.literal(false) : entry));
 }
 
 const STYLE = {
-  language: v.picklist(['en', 'de'], must(() => tt.languageWhat)),
-  values: v.picklist(['codes', 'words'], must(() => tt.valuesWhat)),
-  separator: v.picklist([',', ';', '\t', '|'], must(() => tt.separatorWhat)),
-  decimal: v.picklist(['.', ','], must(() => tt.decimalWhat)),
-  date_format: v.pipe(v.string(must(() => tt.dateWhat)), v.check((s) => /yyyy/.test(s) && /mm/.test(s) && /dd/.test(s) && s.length <= 12, must(() => tt.dateWhat))),
-  booleans: v.pipe(v.tuple([nonEmpty(() => tt.booleansWhat), nonEmpty(() => tt.booleansWhat)], must(() => tt.booleansWhat)), v.check(([t, f]) => t !== f, must(() => tt.booleansWhat))),
+  language: v.picklist(
+    ['en', 'de'],
+    must(() => tt.languageWhat),
+  ),
+  values: v.picklist(
+    ['codes', 'words'],
+    must(() => tt.valuesWhat),
+  ),
+  separator: v.picklist(
+    [',', ';', '\t', '|'],
+    must(() => tt.separatorWhat),
+  ),
+  decimal: v.picklist(
+    ['.', ','],
+    must(() => tt.decimalWhat),
+  ),
+  date_format: v.pipe(
+    v.string(must(() => tt.dateWhat)),
+    v.check(
+      (s) => /yyyy/.test(s) && /mm/.test(s) && /dd/.test(s) && s.length <= 12,
+      must(() => tt.dateWhat),
+    ),
+  ),
+  booleans: v.pipe(
+    v.tuple(
+      [nonEmpty(() => tt.booleansWhat), nonEmpty(() => tt.booleansWhat)],
+      must(() => tt.booleansWhat),
+    ),
+    v.check(
+      ([t, f]) => t !== f,
+      must(() => tt.booleansWhat),
+    ),
+  ),
   bom: v.boolean(must(() => tt.bomWhat)),
-  line_ending: v.picklist(['crlf', 'lf'], must(() => tt.eolWhat)),
+  line_ending: v.picklist(
+    ['crlf', 'lf'],
+    must(() => tt.eolWhat),
+  ),
 };
 
 function buildSchema() {
-  const optional = <T extends Record<string, v.GenericSchema>>(o: T) => Object.fromEntries(Object.entries(o).map(([k, s]) => [k, v.optional(s)])) as { [K in keyof T]: v.OptionalSchema<T[K], undefined> };
+  const optional = <T extends Record<string, v.GenericSchema>>(o: T) =>
+    Object.fromEntries(Object.entries(o).map(([k, s]) => [k, v.optional(s)])) as { [K in keyof T]: v.OptionalSchema<T[K], undefined> };
   return strict(
     {
       name: v.optional(text),
@@ -60,7 +109,15 @@ function buildSchema() {
       extends: v.optional(v.unknown()),
       ...optional(STYLE),
       sheets: v.optional(strict({ overview: v.optional(sheetName), about: v.optional(sheetName) }, () => tt.sheetsWhat)),
-      files: v.optional(strict(Object.fromEntries(TABLE_NAMES.map((t) => [t, v.optional(fileSchema(t))])) as Record<TableName, v.OptionalSchema<ReturnType<typeof fileSchema>, undefined>>, () => tt.filesWhat({ tables: TABLE_NAMES.join(', ') }))),
+      files: v.optional(
+        strict(
+          Object.fromEntries(TABLE_NAMES.map((t) => [t, v.optional(fileSchema(t))])) as Record<
+            TableName,
+            v.OptionalSchema<ReturnType<typeof fileSchema>, undefined>
+          >,
+          () => tt.filesWhat({ tables: TABLE_NAMES.join(', ') }),
+        ),
+      ),
     },
     () => tt.notObject,
   );
