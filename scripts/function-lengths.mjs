@@ -17,7 +17,10 @@ function parseArgs(argv) {
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--top') {
       top = Number(argv[++i]);
-      if (!Number.isInteger(top) || top < 1) throw new Error('--top wants a whole number of at least 1, e.g. --top 10');
+      if (!Number.isInteger(top) || top < 1) {
+        console.error('function-lengths: --top wants a whole number of at least 1, e.g. --top 10');
+        process.exit(2);
+      }
     } else dirs.push(argv[i]);
   }
   return { top, dirs: dirs.length > 0 ? dirs : ['src'] };
