@@ -1,5 +1,6 @@
 // What every flag means to an accountant, in both languages: its title, and what happened and
-// what to do (the labels of the facts a message names: texts-facts.ts). Pure (billing imports no fs).
+// what to do (the labels of the facts a message names: texts-facts.ts; the HeizkostenV's own
+// explanations: texts-heizkosten.ts). Pure (billing imports no fs).
 import { catalogue } from '../i18n/index.js';
 import type { FlagCode } from './types.js';
 
@@ -196,21 +197,5 @@ export const flagExplanations = catalogue(
     UNIT_REF_MISSING: 'Die Datei zu --unit-refs enthält keine Zeile für diese Nutzeinheit; die Spalte erp_ref bleibt leer, ein ERP-Import kann sie nicht zuordnen. Bitte eine Zeile mit ihrer usage_unit_id und ERP-Nummer ergänzen und erneut exportieren.',
     UNIT_REF_UNKNOWN: 'Die Datei zu --unit-refs nennt eine Nutzeinheit, die nicht in diesem Export enthalten ist (andere Liegenschaft, entfallene Nutzeinheit oder vertippte ID). Ihr wird nichts zugeordnet. Bitte die Zeile prüfen: Ist die ID vertippt, erscheint die gemeinte Nutzeinheit ohne ERP-Nummer.',
     UNIT_REF_SHARED: 'Die Datei zu --unit-refs ordnet diese ERP-Nummer mehreren Nutzeinheiten zu; ein ERP-Import bucht deren Verbrauch zusammen. Bitte die Datei berichtigen, falls das ein Versehen ist; sonst so belassen, wenn das ERP diese Nutzeinheiten bewusst als eine führt.',
-  },
-);
-
-/**
- * What to do instead, where the meter's consumption is billed under the HeizkostenV (heating and
- * warm water): § 9a Abs. 1 says how the missing consumption is determined, Abs. 2 when it may not
- * be. For cold water, electricity and gas the HeizkostenV does not apply, so their findings keep
- * the general explanation and name no paragraph.
- */
-export const heizkostenExplanations = catalogue(
-  'flag-explanations-heizkosten',
-  {
-    CALIBRATION_EXPIRED: 'The device\'s calibration period had ended, so its consumption for this period is not billed (counted as 0). Arrange for the device to be replaced. Under § 9a (1) HeizkostenV the consumption is then determined from the same rooms\' consumption in comparable periods, comparable rooms or the building\'s average; where such units make up more than 25 % of the floor area, § 9a (2) distributes the costs by the fixed keys only. Agree this with the landlord before the bill is sent.',
-  },
-  {
-    CALIBRATION_EXPIRED: 'Die Eichfrist des Geräts war abgelaufen; der Verbrauch für diesen Zeitraum wurde mit 0 angesetzt und nicht abgerechnet. Bitte den Gerätetausch veranlassen. Nach § 9a Abs. 1 HeizkostenV ist der Verbrauch dann aus dem Verbrauch der Räume in vergleichbaren Zeiträumen, vergleichbarer anderer Räume oder dem Durchschnitt des Gebäudes zu ermitteln; betrifft das mehr als 25 % der Fläche, sind die Kosten nach § 9a Abs. 2 nur nach den festen Maßstäben zu verteilen. Vor dem Versand mit dem Eigentümer abstimmen.',
   },
 );

@@ -32,7 +32,6 @@ export function useFlagCount(data: BrowseData, range: DateRange) {
     return true;
   };
   // Counts belong to a range: a new range stops a count of the old one.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
   useEffect(() => () => void stop(), [rangeKey(range)]);
 
   const start = (properties: Property[]) => {

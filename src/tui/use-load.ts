@@ -33,7 +33,6 @@ export function useLoad<T>(key: string | null, load: () => Promise<T>, nonce: nu
       live = false;
     };
     // `load` changes every render; the key (and a retry's nonce) say when to load again.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, nonce]);
   if (key === null) return { status: 'idle' };
   if (state.key !== key) {

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { BIN, assertBuilt, runBin } from '../helpers/bin.js';
+import { BIN, assertBuilt } from '../helpers/bin.js';
 import { setAccessExpiry, signedIn } from '../helpers/signed-in.js';
 
 let sandbox: Sandbox;

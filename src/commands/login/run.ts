@@ -2,7 +2,7 @@
 // profile, then runs the browser sign-in (src/auth/login-flow.ts) and says who is connected.
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { DEFAULT_SCOPES, SANDBOX_CLIENT_ID, configFile, loadProfile, readConfig, resolveProfileName, type ClientAuthMethod, type Preset, type Profile } from '../../core/config.js';
+import { DEFAULT_SCOPES, SANDBOX_CLIENT_ID, configFile, loadProfile, readConfig, resolveProfileName, type Preset, type Profile } from '../../core/config.js';
 import { MeterdataError, UsageError } from '../../core/errors.js';
 import { terminalSafe } from '../../core/terminal-text.js';
 import type { Io } from '../../core/io.js';

@@ -11,7 +11,7 @@ import { writeFileAtomic } from '../../core/atomic-file.js';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { UsageError } from '../../core/errors.js';
-import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit, WhoAmI } from '../../api/types.js';
+import type { Property, WhoAmI } from '../../api/types.js';
 import { JournalDamage, readAnswers, readMeta, type JournalMeta } from './journal-check.js';
 import { outLockFile, takeLock } from '../folder/index.js';
 import { gzipAnswers } from './journal-json.js';

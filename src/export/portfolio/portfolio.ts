@@ -4,12 +4,10 @@
 // `meterdata export --profile P --out <out>/P`), with its own API client and so its own
 // rate budget; what they share is the cap on Properties held in memory (pipeline/held.ts) and
 // the workbooks written at once (workbooksAtOnce). A profile that fails does not stop the others.
-import { createHash } from 'node:crypto';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { readOwnFile } from '../../core/bounded-read.js';
 import { writeFileAtomic } from '../../core/atomic-file.js';
 import { loadProfiles, resolveProfileName } from '../../core/config.js';
 import { ExitCode, MeterdataError, NotSignedInError, UsageError } from '../../core/errors.js';
@@ -21,6 +19,7 @@ import { identity, parseExportArgs, type ExportArgs } from '../options/index.js'
 import { checkOutDir, checkWritable, MANIFEST } from '../folder/index.js';
 import { finalNames, findingsPlace, loadTemplate, loadWorkbookWorkers, WORKBOOK_WORKERS_MODULE } from '../output/index.js';
 import { createPortfolioDisplay, type PortfolioDisplay } from './portfolio-progress.js';
+import { FinishedRecord, keptResult } from './portfolio-record.js';
 import { diskProblem } from '../run-errors.js';
 import { located } from '../../core/disk.js';
 import { describeFailure, profileJson, profileLine, summaryCsv, SUMMARY_FILE, worstExitCode, type ProfileResult } from './portfolio-summary.js';
@@ -68,58 +67,6 @@ async function chooseProfiles(opts: Record<string, unknown>, io: Io): Promise<st
     if (n === SUMMARY_FILE) throw new UsageError(t.summaryName({ name: n }), t.summaryNameHint);
   }
   return names;
-}
-
-/** Which profiles an earlier run of the same portfolio export finished (kept until a run finishes them all). */
-class FinishedRecord {
-  private chain: Promise<unknown> = Promise.resolve();
-  private constructor(
-    readonly file: string,
-    readonly finished: Record<string, ProfileResult>,
-  ) {}
-
-  static async open(stateDir: string, key: unknown): Promise<FinishedRecord> {
-    const file = path.join(stateDir, 'portfolio', `${createHash('sha256').update(JSON.stringify(key)).digest('hex').slice(0, 32)}.json`);
-    const saved = readJson(file) as { finished?: Record<string, ProfileResult> } | null;
-    return new FinishedRecord(file, saved?.finished ?? {});
-  }
-
-  add(r: ProfileResult): Promise<unknown> {
-    this.finished[r.profile] = r;
-    const content = JSON.stringify({ finished: this.finished });
-    this.chain = this.chain.catch(() => undefined).then(async () => {
-      await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
-      await writeFileAtomic(this.file, content, { mode: 0o600 });
-    });
-    return this.chain;
-  }
-
-  async clear(): Promise<void> {
-    await this.chain.catch(() => undefined);
-    await rm(this.file, { force: true });
-  }
-}
-
-/**
- * A file of ours as JSON; null when it is absent or cannot be ours. Read as a plain file within
- * a bound: a FIFO or a device in the shared --out or state folder must not stop the run.
- */
-function readJson(file: string): unknown {
-  try {
-    const read = readOwnFile(file);
-    return read && 'text' in read ? JSON.parse(read.text) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** A profile finished by an earlier run whose folder still holds exactly that export. */
-async function keptResult(rec: FinishedRecord, args: ExportArgs): Promise<ProfileResult | null> {
-  const done = rec.finished[args.profile!];
-  if (!done?.summary) return null;
-  const manifest = readJson(path.join(args.out, MANIFEST)) as { identity?: unknown; exported_at?: unknown } | null;
-  if (!manifest || JSON.stringify(manifest.identity) !== JSON.stringify(identity(args)) || manifest.exported_at !== done.summary.exportedAt) return null;
-  return { ...done, outcome: 'kept', seconds: 0 };
 }
 
 /** An Io whose stderr lines go to the shared display, marked with the profile. */
@@ -231,6 +178,11 @@ async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<num
   );
   await workers?.close();
   display.close();
+  return finish(base, results, record, io);
+}
+
+/** The summary file, the record of finished profiles, and what the run says at its end; the worst exit code. */
+async function finish(base: ExportArgs, results: ProfileResult[], record: FinishedRecord, io: Io): Promise<number> {
   const summaryFile = path.join(base.out, SUMMARY_FILE);
   // What the profiles' lines and objects tell is printed even where the summary cannot be
   // written (a full disk at the end of a night): its failure follows them.

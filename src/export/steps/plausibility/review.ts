@@ -3,7 +3,6 @@
 // an earlier export folder, then src/plausibility's checks on every billed Property:
 // plausibility.csv, its findings and the Overview cells they mark, its settings on the
 // About sheet.
-import type { ApiClient } from '../../../api/contracts.js';
 import type { MeasuringPointConsumption, MeasuringPoint, UnitConsumption, UsageUnit, WhoAmI } from '../../../api/types.js';
 import { billProperty } from '../../../billing/index.js';
 import { ExitCode, MeterdataError, isMeterdataError } from '../../../core/errors.js';
