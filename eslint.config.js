@@ -3,7 +3,6 @@
 // Formatting is prettier's job (npm run format), not eslint's.
 import tseslint from 'typescript-eslint';
 
-
 export default tseslint.config(
   { ignores: ['dist/', 'build/', 'node_modules/', '.tools/', 'coverage/', 'test/.tmp/', 'bench/.tmp/', 'meterdata-*/'] },
   {

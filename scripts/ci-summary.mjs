@@ -26,7 +26,9 @@ for (const s of brokenSuites) console.log(`suite failed outside any test: ${s.na
 failed += brokenSuites.length;
 const ci = process.env.CI === 'true';
 if (ci && skipped > 0) {
-  for (const s of r.testResults ?? []) for (const a of s.assertionResults ?? []) if (a.status === 'pending' || a.status === 'skipped' || a.status === 'todo') console.log(`skipped under CI (counts as failed): ${a.fullName}`);
+  for (const s of r.testResults ?? [])
+    for (const a of s.assertionResults ?? [])
+      if (a.status === 'pending' || a.status === 'skipped' || a.status === 'todo') console.log(`skipped under CI (counts as failed): ${a.fullName}`);
   failed += skipped;
 }
 if (passed === 0 && failed === 0) failed = 1; // ran no test: that is a failure too

@@ -14,15 +14,7 @@ import { check, MAX_DEPTH, SchemaViolation, tooDeep, type Schema } from './schem
 import * as S from './schemas.js';
 import { SeenIds, type Kind } from './seen.js';
 import { Transport } from './transport.js';
-import type {
-  MeasuringPoint,
-  MeasuringPointConsumption,
-  Metric,
-  Property,
-  UnitConsumption,
-  UsageUnit,
-  WhoAmI,
-} from './types.js';
+import type { MeasuringPoint, MeasuringPointConsumption, Metric, Property, UnitConsumption, UsageUnit, WhoAmI } from './types.js';
 import { UUID } from './types.js';
 import { packageVersion } from '../core/resources.js';
 import { kinds, t } from './texts.js';
@@ -202,7 +194,10 @@ function endpoints(f: Fetcher, now: () => Date): ApiClient {
     },
     listPropertyMeasuringPoints(pid) {
       const path = `/properties/${id(pid, 'property')}/measuring-points`;
-      return list<MeasuringPoint>(path, S.measuringPoint, (p) => (ownedBy(transport.endpoint(path), pid, p), seen.rememberPoint(p)), { kind: 'property', id: pid });
+      return list<MeasuringPoint>(path, S.measuringPoint, (p) => (ownedBy(transport.endpoint(path), pid, p), seen.rememberPoint(p)), {
+        kind: 'property',
+        id: pid,
+      });
     },
     listUsageUnits(query = {}) {
       const pid = query.propertyId;

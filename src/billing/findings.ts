@@ -8,7 +8,10 @@ import { valueWord } from './texts-values.js';
 import type { Flag, FlagCode, ReviewRow, Severity } from './types.js';
 
 export type { Lang };
-interface Text { title: string; explanation: string }
+interface Text {
+  title: string;
+  explanation: string;
+}
 
 const SEVERITY_ORDER: Record<Severity, number> = { not_billed: 0, review: 1, info: 2 };
 

@@ -35,7 +35,14 @@ export interface AppProps {
 }
 
 /** The screen for a place, once its data is there; 'missing' when the place is not in the data (after a range change). */
-function screenOf(target: Place, data: BrowseData, list: LoadState<Property[]>, bundle: LoadState<PropertyBundle>, range: DateRange, width: number): Screen | null | 'missing' {
+function screenOf(
+  target: Place,
+  data: BrowseData,
+  list: LoadState<Property[]>,
+  bundle: LoadState<PropertyBundle>,
+  range: DateRange,
+  width: number,
+): Screen | null | 'missing' {
   const titleOf = (f: Flag) => data.flagText(f.code, language()).title;
   if (target.kind === 'properties') return list.status === 'ready' ? propertiesScreen(list.value, (id) => data.cachedFlags(id, range), width) : null;
   if (bundle.status !== 'ready') return null;
@@ -46,7 +53,14 @@ function screenOf(target: Place, data: BrowseData, list: LoadState<Property[]>, 
 }
 
 /** What `e` exports here: the Property shown or selected, on a unit screen only that unit. */
-function selectionOf(target: Place, property: Property | undefined, list: Property[], selected: Row | undefined, bundle: PropertyBundle | null, range: DateRange): ExportSelection | null {
+function selectionOf(
+  target: Place,
+  property: Property | undefined,
+  list: Property[],
+  selected: Row | undefined,
+  bundle: PropertyBundle | null,
+  range: DateRange,
+): ExportSelection | null {
   const prop = property ?? (target.kind === 'properties' ? list.find((p) => selected?.open?.propertyId === p.id) : undefined);
   if (!prop) return null;
   if (target.kind !== 'unit') return { property: prop, range };
@@ -85,11 +99,17 @@ interface BodyInput {
 function bodyOf(b: BodyInput) {
   const { state, target, property, range, screen, rows, load, width, listHeight } = b;
   if (b.overlay) return <ScrollView lines={b.overlay} top={state.overlayTop} height={b.overlayHeight} width={width} />;
-  if (load.status === 'error') return <ErrorView info={describeError(load.error, b.loadIsBundle ? range : undefined)} height={listHeight + 1} canGoBack={state.stack.length > 1} />;
+  if (load.status === 'error')
+    return <ErrorView info={describeError(load.error, b.loadIsBundle ? range : undefined)} height={listHeight + 1} canGoBack={state.stack.length > 1} />;
   if (load.status !== 'ready' || screen === null) {
     const { progress } = b;
     const what = target.kind === 'properties' || !property ? t.properties : `${property.name} (${periodText(range)})`;
-    const text = !progress || target.kind === 'properties' ? t.loading({ what }) : progress.total === null ? t.loadingUnits({ what, done: progress.done }) : t.loadingUnitsOf({ what, done: progress.done, total: progress.total });
+    const text =
+      !progress || target.kind === 'properties'
+        ? t.loading({ what })
+        : progress.total === null
+          ? t.loadingUnits({ what, done: progress.done })
+          : t.loadingUnitsOf({ what, done: progress.done, total: progress.total });
     return <Centered height={listHeight + 1} lines={[[{ text, color: 'cyan' }]]} />;
   }
   if (screen === 'missing') {
@@ -100,7 +120,13 @@ function bodyOf(b: BodyInput) {
   const detail = target.kind === 'unit' || target.kind === 'plant';
   return (
     <Box flexDirection="column">
-      {detail ? <StatusLegend /> : <Text wrap="truncate-end" bold>{fit(screen.columns, width - 1)}</Text>}
+      {detail ? (
+        <StatusLegend />
+      ) : (
+        <Text wrap="truncate-end" bold>
+          {fit(screen.columns, width - 1)}
+        </Text>
+      )}
       <ListView rows={rows} cursor={b.cursor} width={width} height={listHeight} />
     </Box>
   );
@@ -170,7 +196,23 @@ export function App(props: AppProps) {
   const status = statusLine(state, notes.retryText ?? state.message ?? counter.text(), filterLine, notes.rateWait);
 
   const load = target.kind === 'properties' || list$.status !== 'ready' ? list$ : bundle$;
-  const body = bodyOf({ state, target, property, range, screen, rows, cursor, filter: frame.filter, overlay, load, loadIsBundle: load === bundle$, progress, width, listHeight, overlayHeight });
+  const body = bodyOf({
+    state,
+    target,
+    property,
+    range,
+    screen,
+    rows,
+    cursor,
+    filter: frame.filter,
+    overlay,
+    load,
+    loadIsBundle: load === bundle$,
+    progress,
+    width,
+    listHeight,
+    overlayHeight,
+  });
 
   return (
     <ColorContext.Provider value={props.color ?? true}>

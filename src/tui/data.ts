@@ -142,14 +142,24 @@ export function createBrowseData(deps: BrowseDataDeps): BrowseData {
     const total = property.usage_unit_count ?? null;
     let done = 0;
     onProgress?.({ done, total });
-    const answers = await collectProperty(api, property, { range: { from: range.from, to: range.to }, metrics: [], onUnit: () => onProgress?.({ done: ++done, total }) });
+    const answers = await collectProperty(api, property, {
+      range: { from: range.from, to: range.to },
+      metrics: [],
+      onUnit: () => onProgress?.({ done: ++done, total }),
+    });
     const { units, plantPoints: plant } = answers;
     // Billing and the chart use the range the service echoed (widened and capped).
     const first = units[0]?.consumption;
     const effective = first ? { from: first.from, to: first.to } : range;
     // The export's input and its extra review flags (src/export/steps), so a unit
     // shows here what the billing sheet and review.csv say about it.
-    const billed = await deps.billProperty({ property: { id: property.id, name: property.name }, range: effective, units, plantPoints: plant, points: answers.points });
+    const billed = await deps.billProperty({
+      property: { id: property.id, name: property.name },
+      range: effective,
+      units,
+      plantPoints: plant,
+      points: answers.points,
+    });
     let bill: BillResult = { ...billed, flags: [...billed.flags, ...unknownValueFlags(answers, billed.flags)] };
     const points = new Map(answers.points.filter((p) => p.id).map((p) => [p.id!, p]));
     let review: BundleReview | undefined;

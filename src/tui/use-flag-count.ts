@@ -60,7 +60,14 @@ export function useFlagCount(data: BrowseData, range: DateRange) {
     })();
   };
 
-  return { state, start, stop, active: () => stopRef.current !== null, text: () => countText(state), dismiss: () => setState((s) => (s && s.running ? s : null)) };
+  return {
+    state,
+    start,
+    stop,
+    active: () => stopRef.current !== null,
+    text: () => countText(state),
+    dismiss: () => setState((s) => (s && s.running ? s : null)),
+  };
 }
 
 /** The status line while and after counting. */

@@ -43,7 +43,12 @@ export function useLoad<T>(key: string | null, load: () => Promise<T>, nonce: nu
 }
 
 /** One Property over a range, billed, with the progress of its units while it loads. */
-export function useBundle(data: BrowseData, property: Property | undefined, range: DateRange, reloads: number): { state: LoadState<PropertyBundle>; progress: LoadProgress | null } {
+export function useBundle(
+  data: BrowseData,
+  property: Property | undefined,
+  range: DateRange,
+  reloads: number,
+): { state: LoadState<PropertyBundle>; progress: LoadProgress | null } {
   const [progress, setProgress] = useState<LoadProgress | null>(null);
   const key = property ? `${property.id}|${rangeKey(range)}` : null;
   const state = useLoad(

@@ -43,7 +43,14 @@ export function runLive(argv: string[], env: NodeJS.ProcessEnv, opts: { stdinTex
   const stdin = new PassThrough();
   if (opts.stdinText !== undefined) stdin.end(opts.stdinText);
   const w = watch(stdout, stderr);
-  const io: Io = { stdout, stderr, stdin: stdin as unknown as Readable, env: { ...env }, cwd: process.cwd(), signal: opts.signal ?? new AbortController().signal };
+  const io: Io = {
+    stdout,
+    stderr,
+    stdin: stdin as unknown as Readable,
+    env: { ...env },
+    cwd: process.cwd(),
+    signal: opts.signal ?? new AbortController().signal,
+  };
   const done = main(argv, io).then((code) => {
     w.ended(code);
     return { code, stdout: w.text.out, stderr: w.text.err };
@@ -210,7 +217,8 @@ export async function proxySandbox(target: string): Promise<SandboxProxy> {
       });
       if (up.headers.getSetCookie().length) out['set-cookie'] = up.headers.getSetCookie();
       // A sign-in through the proxy: the sandbox's redirects (and the callback's iss) name the proxy, its issuer here.
-      if (typeof out.location === 'string') out.location = out.location.replaceAll(target, proxy.url).replaceAll(encodeURIComponent(target), encodeURIComponent(proxy.url));
+      if (typeof out.location === 'string')
+        out.location = out.location.replaceAll(target, proxy.url).replaceAll(encodeURIComponent(target), encodeURIComponent(proxy.url));
       const lose = proxy.lose?.(rec);
       if (lose === 'stall') return;
       if (typeof lose === 'object') {

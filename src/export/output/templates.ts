@@ -88,7 +88,10 @@ export function applyTemplate(raw: unknown, base: Template | null): Template {
   const booleans = need('booleans', doc.booleans ?? base?.booleans, () => tt.booleansWhat);
   const bom = need('bom', doc.bom ?? base?.bom, () => tt.bomWhat);
   const eolName = need('line_ending', doc.line_ending ?? (base ? (base.eol === '\n' ? 'lf' : 'crlf') : undefined), () => tt.eolWhat);
-  const sheets = { overview: doc.sheets?.overview ?? base?.sheets.overview ?? sheetNames.overview, about: doc.sheets?.about ?? base?.sheets.about ?? sheetNames.about };
+  const sheets = {
+    overview: doc.sheets?.overview ?? base?.sheets.overview ?? sheetNames.overview,
+    about: doc.sheets?.about ?? base?.sheets.about ?? sheetNames.about,
+  };
   const filesDoc = doc.files ?? {};
   const files: TemplateFile[] = [];
   for (const table of TABLE_NAMES) {
@@ -103,7 +106,10 @@ export function applyTemplate(raw: unknown, base: Template | null): Template {
     }
     const file = spec.file ?? baseFile?.file ?? `${table}.csv`;
     const sheet = spec.sheet ?? baseFile?.sheet ?? sheetNames[table];
-    const columns = spec.columns === undefined ? (baseFile?.columns ?? fail(`${at}.columns`, tt.required({ what: tt.columnsWhat }))) : resolveColumns(table, spec.columns, baseFile, `${at}.columns`);
+    const columns =
+      spec.columns === undefined
+        ? (baseFile?.columns ?? fail(`${at}.columns`, tt.required({ what: tt.columnsWhat })))
+        : resolveColumns(table, spec.columns, baseFile, `${at}.columns`);
     files.push({ table, file, sheet, columns });
   }
   // plausibility.csv is written only with a review, so it alone does not make an export.
@@ -156,7 +162,11 @@ export async function loadTemplate(nameOrFile: string, cwd: string): Promise<Tem
   const doc = await readJson(async () => {
     const read = readBounded(file, MAX_TEMPLATE_BYTES);
     if (read.ok) return read.bytes.toString('utf8');
-    const message = { folder: tt.isFolder, 'not-a-file': tt.notAFile, 'too-large': (p: { file: string }) => tt.tooLarge({ ...p, kb: MAX_TEMPLATE_BYTES >> 10 }) }[read.why];
+    const message = {
+      folder: tt.isFolder,
+      'not-a-file': tt.notAFile,
+      'too-large': (p: { file: string }) => tt.tooLarge({ ...p, kb: MAX_TEMPLATE_BYTES >> 10 }),
+    }[read.why];
     throw new UsageError(message({ file: nameOrFile }), tt.cannotReadHint, 'EXPORT_TEMPLATE_INVALID');
   }, nameOrFile);
   const ext = typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? ((doc as Record<string, unknown>).extends ?? 'generic') : 'generic';

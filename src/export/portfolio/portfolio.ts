@@ -59,7 +59,14 @@ async function chooseProfiles(opts: Record<string, unknown>, io: Io): Promise<st
     names = Object.keys(await loadProfiles(io.env)).sort();
     if (names.length === 0) throw new NotSignedInError(t.noneSignedIn, { hint: t.noneSignedInHint });
   } else {
-    names = [...new Set(listed!.split(',').map((s) => s.trim()).filter(Boolean))];
+    names = [
+      ...new Set(
+        listed!
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    ];
     if (names.length === 0) throw new UsageError(t.emptyList, t.emptyListHint);
   }
   for (const n of names) {
@@ -99,8 +106,18 @@ export async function runPortfolio(opts: Record<string, unknown>, io: Io): Promi
   if (!io.isolate || !isolationAvailable()) return portfolioHere(opts, io);
   const { exportHeapMb } = await import('../single.js');
   const oldMb = exportHeapMb(io.env);
-  const outOfMemory = () => new MeterdataError(t.outOfMemory({ mb: oldMb }), { code: 'EXPORT_OUT_OF_MEMORY', exitCode: ExitCode.UNEXPECTED, hint: t.outOfMemoryHint({ mb: oldMb * 4 }) });
-  return runIsolated<number>(new URL(import.meta.url), 'portfolioInWorker', opts, { limits: { youngMb: WALKS_YOUNG_MB, oldMb }, io, outOfMemory, onAbort: 'tell' });
+  const outOfMemory = () =>
+    new MeterdataError(t.outOfMemory({ mb: oldMb }), {
+      code: 'EXPORT_OUT_OF_MEMORY',
+      exitCode: ExitCode.UNEXPECTED,
+      hint: t.outOfMemoryHint({ mb: oldMb * 4 }),
+    });
+  return runIsolated<number>(new URL(import.meta.url), 'portfolioInWorker', opts, {
+    limits: { youngMb: WALKS_YOUNG_MB, oldMb },
+    io,
+    outOfMemory,
+    onAbort: 'tell',
+  });
 }
 
 /** Worker side of runPortfolio: the workbooks go to workers of that worker (workbookWorkersFor). */
@@ -110,12 +127,28 @@ export function portfolioInWorker(opts: Record<string, unknown>, io: Io): Promis
 
 /** Workers that write one workbook after another, one per core at most (workbook-workers.ts); null where the CLI does not isolate. */
 async function workbookWorkersFor(io: Io) {
-  const [{ isolationAvailable, runIsolated }, { exportHeapMb }, { workbookWorkers }] = await Promise.all([import('../../core/isolate.js'), import('../single.js'), loadWorkbookWorkers()]);
+  const [{ isolationAvailable, runIsolated }, { exportHeapMb }, { workbookWorkers }] = await Promise.all([
+    import('../../core/isolate.js'),
+    import('../single.js'),
+    loadWorkbookWorkers(),
+  ]);
   const module = WORKBOOK_WORKERS_MODULE;
   if (!isolationAvailable()) return null;
   const oldMb = exportHeapMb(io.env);
-  const outOfMemory = () => new MeterdataError(t.workbookOutOfMemory({ mb: oldMb }), { code: 'EXPORT_OUT_OF_MEMORY', exitCode: ExitCode.UNEXPECTED, hint: t.workbookOutOfMemoryHint({ mb: oldMb * 4 }) });
-  return workbookWorkers(workbooksAtOnce(), (port, { transfer }) => runIsolated<void>(module, 'serveWorkbooks', { port }, { limits: { youngMb: YOUNG_MB, oldMb }, io, outOfMemory, onAbort: 'terminate', ...(transfer ? { transfer } : {}) }));
+  const outOfMemory = () =>
+    new MeterdataError(t.workbookOutOfMemory({ mb: oldMb }), {
+      code: 'EXPORT_OUT_OF_MEMORY',
+      exitCode: ExitCode.UNEXPECTED,
+      hint: t.workbookOutOfMemoryHint({ mb: oldMb * 4 }),
+    });
+  return workbookWorkers(workbooksAtOnce(), (port, { transfer }) =>
+    runIsolated<void>(
+      module,
+      'serveWorkbooks',
+      { port },
+      { limits: { youngMb: YOUNG_MB, oldMb }, io, outOfMemory, onAbort: 'terminate', ...(transfer ? { transfer } : {}) },
+    ),
+  );
 }
 
 async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<number> {
@@ -123,7 +156,12 @@ async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<num
   const base = parseExportArgs({ ...opts, profile: undefined }, io.cwd, io.env);
   const template = await loadTemplate(base.template, io.cwd);
   const cap = heldPropertiesCap(io.env);
-  if (await stat(path.join(base.out, MANIFEST)).then(() => true, () => false)) {
+  if (
+    await stat(path.join(base.out, MANIFEST)).then(
+      () => true,
+      () => false,
+    )
+  ) {
     throw new UsageError(t.singleInOut({ out: base.out }), t.singleInOutHint, 'EXPORT_OUT_IN_USE');
   }
   // The summary goes there: an --out that cannot be written is the user's to fix (exit 2), before any profile starts,
@@ -145,7 +183,12 @@ async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<num
       const kept = await keptResult(record, args);
       if (kept) return kept;
       await checkOutDir(args.out, identity(args), finalNames(template, args.formats), args);
-      const summary: ExportSummary = await exportProfile(args, template, profileIo(io, profile, display), { reporter: (requests) => display.reporter(profile, requests), slots, workbooks, ...(workers ? { writeWorkbook: workers.write, renderAhead: workers.ahead } : {}) });
+      const summary: ExportSummary = await exportProfile(args, template, profileIo(io, profile, display), {
+        reporter: (requests) => display.reporter(profile, requests),
+        slots,
+        workbooks,
+        ...(workers ? { writeWorkbook: workers.write, renderAhead: workers.ahead } : {}),
+      });
       const attention = summary.flags.not_billed + summary.flags.review;
       const strict = args.strict && attention > 0;
       const result: ProfileResult = {
@@ -155,7 +198,15 @@ async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<num
         exitCode: strict ? ExitCode.NEEDS_REVIEW : ExitCode.OK,
         seconds: seconds(),
         summary,
-        ...(strict ? { error: { code: 'EXPORT_FLAGS_STRICT', message: t.strict({ n: attention }), hint: t.strictHint({ place: findingsPlace(summary, template) ?? t.theFiles, out: args.out }) } } : {}),
+        ...(strict
+          ? {
+              error: {
+                code: 'EXPORT_FLAGS_STRICT',
+                message: t.strict({ n: attention }),
+                hint: t.strictHint({ place: findingsPlace(summary, template) ?? t.theFiles, out: args.out }),
+              },
+            }
+          : {}),
       };
       // Losing this note only costs a re-run of this profile; its files are complete.
       await record.add(result).catch((e: Error) => display.note(profile, t.notNoted({ why: e.message })));
@@ -188,7 +239,10 @@ async function finish(base: ExportArgs, results: ProfileResult[], record: Finish
   // written (a full disk at the end of a night): its failure follows them.
   const unwritten = await mkdir(base.out, { recursive: true })
     .then(() => writeFileAtomic(summaryFile, summaryCsv(results), { mode: 0o644 }))
-    .then(() => null, (e: unknown) => diskProblem(located(e, summaryFile)) ?? e);
+    .then(
+      () => null,
+      (e: unknown) => diskProblem(located(e, summaryFile)) ?? e,
+    );
   // Without the summary the record stays: the re-run keeps every finished profile and only writes it.
   if (!unwritten && results.every((r) => r.outcome !== 'failed')) {
     await record.clear().catch((e: Error) => io.stderr.write(t.notCleared({ why: e.message, file: record.file })));
@@ -200,7 +254,10 @@ async function finish(base: ExportArgs, results: ProfileResult[], record: Finish
   if (base.quiet) for (const r of failed) io.stderr.write(`${profileLine(r)}\n`);
   else {
     if (io.stderr.isTTY) for (const r of results) io.stderr.write(`${profileLine(r)}\n`);
-    if (!unwritten) io.stderr.write(t.finished({ done: results.length - failed.length, total: results.length, failed: failed.map((r) => r.profile).join(', '), summary: summaryFile }));
+    if (!unwritten)
+      io.stderr.write(
+        t.finished({ done: results.length - failed.length, total: results.length, failed: failed.map((r) => r.profile).join(', '), summary: summaryFile }),
+      );
   }
   if (unwritten) throw unwritten;
   return worstExitCode(results.map((r) => r.exitCode));
