@@ -29,8 +29,25 @@ const log = (s) => process.stderr.write(`${s}\n`);
 const PROFILES = {
   // 300/min: the spec's limit on a short run (~2 minutes of traffic); 3,000/min: scaled up.
   // portfolio: P connections of the 400-unit data set (210 units each) at 600/min each, scaled up from 300.
-  quick: { rate: [{ units: 1000, limit: 300 }, { units: 10_000, limit: 3000 }], cost: [10_000, 50_000], startupRuns: 15, portfolio: { units: 400, limit: 600, sizes: [1, 4, 16] } },
-  full: { rate: [{ units: 1000, limit: 300 }, { units: 10_000, limit: 3000 }, { units: 1000, limit: 3000 }], cost: [10_000, 50_000], startupRuns: 31, portfolio: { units: 400, limit: 600, sizes: [1, 4, 16] } },
+  quick: {
+    rate: [
+      { units: 1000, limit: 300 },
+      { units: 10_000, limit: 3000 },
+    ],
+    cost: [10_000, 50_000],
+    startupRuns: 15,
+    portfolio: { units: 400, limit: 600, sizes: [1, 4, 16] },
+  },
+  full: {
+    rate: [
+      { units: 1000, limit: 300 },
+      { units: 10_000, limit: 3000 },
+      { units: 1000, limit: 3000 },
+    ],
+    cost: [10_000, 50_000],
+    startupRuns: 31,
+    portfolio: { units: 400, limit: 600, sizes: [1, 4, 16] },
+  },
 };
 const plan = PROFILES[profile];
 const LATENCY = [80, 150];
@@ -41,13 +58,21 @@ const results = {
   profile,
   runs,
   command: ['node', 'bench/run.js', ...argv].join(' '),
-  machine: { cores: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, platform: `${os.platform()} ${os.release()}`, loadavg_at_start: os.loadavg().map((x) => +x.toFixed(2)) },
+  machine: {
+    cores: os.cpus().length,
+    cpu: os.cpus()[0]?.model,
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    loadavg_at_start: os.loadavg().map((x) => +x.toFixed(2)),
+  },
   startup: null,
   rate: [],
   cost: [],
   portfolio: null,
 };
-log(`meterdata bench, ${profile} profile, ${runs} run(s) per figure; ${results.machine.cores} cores, Node ${process.version}, load ${results.machine.loadavg_at_start.join(' ')}`);
+log(
+  `meterdata bench, ${profile} profile, ${runs} run(s) per figure; ${results.machine.cores} cores, Node ${process.version}, load ${results.machine.loadavg_at_start.join(' ')}`,
+);
 
 if (only.has('startup')) {
   log('start-up …');
@@ -58,11 +83,27 @@ if (only.has('rate')) {
     const samples = [];
     for (let i = 0; i < runs; i++) samples.push(await paced({ ...s, latencyMs: LATENCY, log }));
     const m = (k) => median(samples.map((x) => x[k]));
-    results.rate.push({ ...samples[0], runs: samples, optimality: m('optimality'), achieved_per_min: m('achieved_per_min'), use_of_limit: m('use_of_limit'), too_many_requests: Math.max(...samples.map((x) => x.too_many_requests)), max_in_any_60s: Math.max(...samples.map((x) => x.max_in_any_60s)), requests_made: m('requests_made'), export_wall_s: m('export_wall_s') });
+    results.rate.push({
+      ...samples[0],
+      runs: samples,
+      optimality: m('optimality'),
+      achieved_per_min: m('achieved_per_min'),
+      use_of_limit: m('use_of_limit'),
+      too_many_requests: Math.max(...samples.map((x) => x.too_many_requests)),
+      max_in_any_60s: Math.max(...samples.map((x) => x.max_in_any_60s)),
+      requests_made: m('requests_made'),
+      export_wall_s: m('export_wall_s'),
+    });
   }
 }
 if (only.has('cost')) for (const units of plan.cost) results.cost.push(await clientCost({ units, runs, log }));
-if (only.has('portfolio')) results.portfolio = await portfolio({ ...plan.portfolio, ...(flag('--sizes') ? { sizes: flag('--sizes').split(',').map(Number) } : {}), latencyMs: LATENCY, log });
+if (only.has('portfolio'))
+  results.portfolio = await portfolio({
+    ...plan.portfolio,
+    ...(flag('--sizes') ? { sizes: flag('--sizes').split(',').map(Number) } : {}),
+    latencyMs: LATENCY,
+    log,
+  });
 
 results.finished = new Date().toISOString();
 // A complete run is <date>.json; a subset (--only) gets its parts in the name, so it never

@@ -37,9 +37,17 @@ function unitUvi(i) {
     }),
   });
   const heating = svc('HEATING', 'allocators', 'unit', (k) =>
-    k === 4 ? { kwh: null, native: null, bench: dec(HEAT_SHARE[k] * 8.5) } : { kwh: dec(HEAT_SHARE[k] * 10 * f), native: dec(HEAT_SHARE[k] * f), bench: dec(HEAT_SHARE[k] * 8.5) },
+    k === 4
+      ? { kwh: null, native: null, bench: dec(HEAT_SHARE[k] * 8.5) }
+      : { kwh: dec(HEAT_SHARE[k] * 10 * f), native: dec(HEAT_SHARE[k] * f), bench: dec(HEAT_SHARE[k] * 8.5) },
   );
-  const ww = svc('HOT_WATER', 'formula_9_2', 'm3', (k) => ({ kwh: dec(2 + (k % 3) / 10).times(f).times(125), native: dec(2 + (k % 3) / 10).times(f), bench: dec(145) }));
+  const ww = svc('HOT_WATER', 'formula_9_2', 'm3', (k) => ({
+    kwh: dec(2 + (k % 3) / 10)
+      .times(f)
+      .times(125),
+    native: dec(2 + (k % 3) / 10).times(f),
+    bench: dec(145),
+  }));
   const cold = svc('COLD_WATER', 'volume_only', 'm3', (k) => ({ kwh: null, native: dec(4 + (k % 4) / 10).times(f), bench: null }), false);
   return { usage_unit_id: `unit-${i}`, services: [heating, ww, cold], findings: [] };
 }
@@ -47,8 +55,23 @@ function unitUvi(i) {
 function input(i) {
   return {
     property: { id: 'p', name: 'Wohnanlage Große Straße 5' },
-    address: { street: 'Große Straße', house_number: String(5 + (i % 3)), house_number_addition: null, postal_code: '80331', city: 'München', country_code: 'DE' },
-    unit: { id: `unit-${i}`, name: `WE ${String(i + 1).padStart(3, '0')}`, floor: `${i % 6}. OG`, position: i % 2 ? 'links' : 'rechts', unit_type: 'residential', area_heated_m2: 50 + (i % 40), area_ww_m2: 50 + (i % 40) },
+    address: {
+      street: 'Große Straße',
+      house_number: String(5 + (i % 3)),
+      house_number_addition: null,
+      postal_code: '80331',
+      city: 'München',
+      country_code: 'DE',
+    },
+    unit: {
+      id: `unit-${i}`,
+      name: `WE ${String(i + 1).padStart(3, '0')}`,
+      floor: `${i % 6}. OG`,
+      position: i % 2 ? 'links' : 'rechts',
+      unit_type: 'residential',
+      area_heated_m2: 50 + (i % 40),
+      area_ww_m2: 50 + (i % 40),
+    },
     erpRef: `ME-${1000 + i}`,
     month: MONTH,
     uvi: unitUvi(i),
@@ -92,14 +115,19 @@ for (let r = 0; r < runs; r++) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const lines = [
-  `Monthly letters: ${letters} letters (3 services, ${results[0].pages / letters} pages each), ${runs} runs, Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+  `Monthly letters: ${letters} letters (3 services, ${results[0].pages / letters} pages each), ${runs} runs, Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), load ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
   '',
   '| mode | pages | CPU s (median) | wall s (median) | pages per CPU second (median) | kB per letter |',
   '|---|---|---|---|---|---|',
 ];
 for (const mode of ['one file per letter', 'one combined PDF']) {
   const rs = results.filter((x) => x.mode === mode);
-  lines.push(`| ${mode} | ${rs[0].pages} | ${median(rs.map((x) => x.cpu_s)).toFixed(2)} | ${median(rs.map((x) => x.wall_s)).toFixed(2)} | ${median(rs.map((x) => x.pages_per_cpu_s)).toFixed(0)} | ${median(rs.map((x) => x.kb_per_letter)).toFixed(1)} |`);
+  lines.push(
+    `| ${mode} | ${rs[0].pages} | ${median(rs.map((x) => x.cpu_s)).toFixed(2)} | ${median(rs.map((x) => x.wall_s)).toFixed(2)} | ${median(rs.map((x) => x.pages_per_cpu_s)).toFixed(0)} | ${median(rs.map((x) => x.kb_per_letter)).toFixed(1)} |`,
+  );
 }
 lines.push('', `Peak RSS of the process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 process.stdout.write(`${lines.join('\n')}\n`);

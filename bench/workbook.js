@@ -25,7 +25,13 @@ const home = await mkdtemp(path.join(os.tmpdir(), 'md-bench-workbook-'));
 try {
   const { env } = await signIn(sb, { home });
   const [{ parseExportArgs }, { loadTemplate }, { stageInWorker }, { discardOutput }, { writeXlsx }] = await Promise.all(
-    ['export/options/options.js', 'export/output/templates.js', 'export/single.js', 'export/output/output-set.js', 'export/output/formats/xlsx/xlsx-writer.js'].map(dist),
+    [
+      'export/options/options.js',
+      'export/output/templates.js',
+      'export/single.js',
+      'export/output/output-set.js',
+      'export/output/formats/xlsx/xlsx-writer.js',
+    ].map(dist),
   );
   const fullEnv = { ...process.env, ...env };
   const args = parseExportArgs({ year: '2025', out: path.join(home, 'out'), quiet: true }, home, fullEnv);
@@ -48,7 +54,9 @@ try {
     const t1 = threadCpuUsage(t0);
     const p1 = process.cpuUsage(p0);
     cpu.push({ thread_ms: (t1.user + t1.system) / 1000, process_ms: (p1.user + p1.system) / 1000, wall_ms: performance.now() - w0 });
-    sha = createHash('sha256').update(await readFile(staged.output.xlsx.file)).digest('hex');
+    sha = createHash('sha256')
+      .update(await readFile(staged.output.xlsx.file))
+      .digest('hex');
   }
   if (session) {
     const { profile } = await session.post('Profiler.stop');
@@ -56,9 +64,18 @@ try {
     session.disconnect();
   }
   await discardOutput(staged.output);
-  const med = (k) => cpu.map((c) => c[k]).sort((a, b) => a - b)[Math.floor(cpu.length / 2)].toFixed(0);
+  const med = (k) =>
+    cpu
+      .map((c) => c[k])
+      .sort((a, b) => a - b)
+      [Math.floor(cpu.length / 2)].toFixed(0);
   console.log(cpu.map((c) => `${c.thread_ms.toFixed(0)}/${c.process_ms.toFixed(0)}/${c.wall_ms.toFixed(0)}`).join('  '));
-  console.log(`workbook of ${units} units: median CPU ${med('thread_ms')} ms this thread, ${med('process_ms')} ms process, ${med('wall_ms')} ms wall over ${runs} runs (load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}); sha256 ${sha.slice(0, 16)}`);
+  console.log(
+    `workbook of ${units} units: median CPU ${med('thread_ms')} ms this thread, ${med('process_ms')} ms process, ${med('wall_ms')} ms wall over ${runs} runs (load ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}); sha256 ${sha.slice(0, 16)}`,
+  );
 } finally {
   await sb.stop();
   await rm(home, { recursive: true, force: true });

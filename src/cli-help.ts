@@ -11,7 +11,16 @@ type ExitText = keyof typeof t & `exit${string}`;
 const { OK, UNEXPECTED: BUG, USAGE, NOT_SIGNED_IN: AUTH, ACCESS_WITHDRAWN: WITHDRAWN, UNAVAILABLE: DOWN, NEEDS_REVIEW: STRICT, INTERRUPTED } = ExitCode;
 
 /** What `meterdata` itself can end with; each command declares its own (src/commands/<verb>/index.ts). */
-export const PROGRAM_EXITS: readonly (readonly [number, ExitText])[] = [[OK, 'exit0'], [BUG, 'exit1'], [USAGE, 'exit2'], [AUTH, 'exit3'], [WITHDRAWN, 'exit4'], [DOWN, 'exit5'], [STRICT, 'exit6'], [INTERRUPTED, 'exit130']];
+export const PROGRAM_EXITS: readonly (readonly [number, ExitText])[] = [
+  [OK, 'exit0'],
+  [BUG, 'exit1'],
+  [USAGE, 'exit2'],
+  [AUTH, 'exit3'],
+  [WITHDRAWN, 'exit4'],
+  [DOWN, 'exit5'],
+  [STRICT, 'exit6'],
+  [INTERRUPTED, 'exit130'],
+];
 
 /** The exit codes a --help lists (rendered when the help is shown, in the run's language). */
 export function exitCodesHelp(exits: readonly (readonly [number, ExitText])[]): () => string {
@@ -35,7 +44,9 @@ export const helpConfiguration: HelpConfiguration = {
     return [cmd.name(), ...(cmd.options.length ? [t.optionsPlaceholder] : []), ...args].join(' ');
   },
   argumentDescription(argument: Argument): string {
-    return argument.argChoices ? `${argument.description} (${t.choicesAre({ list: argument.argChoices.map((c) => JSON.stringify(c)).join(', ') })})` : argument.description;
+    return argument.argChoices
+      ? `${argument.description} (${t.choicesAre({ list: argument.argChoices.map((c) => JSON.stringify(c)).join(', ') })})`
+      : argument.description;
   },
   optionDescription(option: Option): string {
     const extra: string[] = [];
@@ -65,7 +76,11 @@ export function checkValues(cmd: Command): void {
         return inner(value, previous);
       } catch (e) {
         if (!(e instanceof InvalidArgumentError) || !o.argChoices) throw e;
-        throw new UsageError(t.invalidChoice({ flags: o.flags, value, choices: o.argChoices.join(', ') }), seeHelp(cmd.parent ? cmd.name() : undefined), 'USAGE_INVALID_ARGUMENT');
+        throw new UsageError(
+          t.invalidChoice({ flags: o.flags, value, choices: o.argChoices.join(', ') }),
+          seeHelp(cmd.parent ? cmd.name() : undefined),
+          'USAGE_INVALID_ARGUMENT',
+        );
       }
     });
   }
@@ -84,7 +99,8 @@ export function checkChoice(cmd: Command, argument: Argument): Argument {
 export function wholeNumber(flag: string, min: number, max: number, example: string): (value: string) => number {
   return (value) => {
     const n = Number(value);
-    if (!/^\d+$/.test(value.trim()) || n < min || n > max) throw new UsageError(t.notWholeNumber({ flag, min, max, value }), t.example({ text: `${flag} ${example}` }));
+    if (!/^\d+$/.test(value.trim()) || n < min || n > max)
+      throw new UsageError(t.notWholeNumber({ flag, min, max, value }), t.example({ text: `${flag} ${example}` }));
     return n;
   };
 }
@@ -120,17 +136,24 @@ export function commanderUsageError(e: CommanderError, command: string | undefin
   const hint = seeHelp(command);
   let m: RegExpExecArray | null;
   let message: string | undefined;
-  if (e.code === 'commander.unknownOption' && (m = /^unknown option (.+)$/.exec(first))) message = t.unknownOption({ flag: quoted(m[1]!), suggestion: suggestion(rest) });
-  else if (e.code === 'commander.unknownCommand' && (m = /^unknown command (.+)$/.exec(first))) message = t.unknownCommand({ name: quoted(m[1]!), suggestion: suggestion(rest) });
-  else if (e.code === 'commander.optionMissingArgument' && (m = /^option (.+) argument missing$/.exec(first))) message = t.optionMissingArgument({ flags: quoted(m[1]!) });
+  if (e.code === 'commander.unknownOption' && (m = /^unknown option (.+)$/.exec(first)))
+    message = t.unknownOption({ flag: quoted(m[1]!), suggestion: suggestion(rest) });
+  else if (e.code === 'commander.unknownCommand' && (m = /^unknown command (.+)$/.exec(first)))
+    message = t.unknownCommand({ name: quoted(m[1]!), suggestion: suggestion(rest) });
+  else if (e.code === 'commander.optionMissingArgument' && (m = /^option (.+) argument missing$/.exec(first)))
+    message = t.optionMissingArgument({ flags: quoted(m[1]!) });
   else if (e.code === 'commander.missingArgument' && (m = /^missing required argument (.+)$/.exec(first))) message = t.missingArgument({ name: quoted(m[1]!) });
-  else if (e.code === 'commander.missingMandatoryOptionValue' && (m = /^required option (.+) not specified$/.exec(first))) message = t.missingMandatory({ flags: quoted(m[1]!) });
+  else if (e.code === 'commander.missingMandatoryOptionValue' && (m = /^required option (.+) not specified$/.exec(first)))
+    message = t.missingMandatory({ flags: quoted(m[1]!) });
   else if (e.code === 'commander.conflictingOption' && (m = /^option (.+) cannot be used with option (.+)$/.exec(first))) {
     const [one, other] = [quoted(m[1]!), quoted(m[2]!)];
     const own = CONFLICTS.get(longOf(one))?.();
     if (own) return new UsageError(own.message, own.hint, code);
     message = t.conflicting({ one, other });
-  } else if (e.code === 'commander.excessArguments' && (m = /^too many arguments(?: for '(.+?)')?\. Expected (\d+) arguments? but got (\d+): (.*)\.$/.exec(first))) {
+  } else if (
+    e.code === 'commander.excessArguments' &&
+    (m = /^too many arguments(?: for '(.+?)')?\. Expected (\d+) arguments? but got (\d+): (.*)\.$/.exec(first))
+  ) {
     message = t.excessArguments({ command: m[1] ?? '', expected: Number(m[2]), got: Number(m[3]), list: m[4]! });
   }
   return new UsageError(message ?? t.invalidCall, hint, code);

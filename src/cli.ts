@@ -112,7 +112,11 @@ export async function main(argv: string[], io?: Io, parts: ContextParts = {}): P
     let { text, exitCode: code } = formatError(shown);
     // Whatever a command made of the abort, the run was interrupted: 130, never a stack trace.
     if (ctx.signal.aborted && !(e instanceof CommanderError)) {
-      if (!isMeterdataError(e)) ({ text } = formatError((shown = ctx.signal.reason instanceof InterruptedError ? ctx.signal.reason : new InterruptedError(cliTexts.interrupted, { hint: cliTexts.interruptedHint }))));
+      if (!isMeterdataError(e))
+        ({ text } = formatError(
+          (shown =
+            ctx.signal.reason instanceof InterruptedError ? ctx.signal.reason : new InterruptedError(cliTexts.interrupted, { hint: cliTexts.interruptedHint })),
+        ));
       code = ExitCode.INTERRUPTED;
     }
     ctx.stderr.write(`${text}\n`);
@@ -136,5 +140,13 @@ function processIo(): Io {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd(), signal: controller.signal, isolate: true };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+    signal: controller.signal,
+    isolate: true,
+  };
 }

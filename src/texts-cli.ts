@@ -29,10 +29,12 @@ export const cliTexts = catalogue(
     conflicting: (p: { one: string; other: string }) => `option '${p.one}' cannot be used with option '${p.other}'.`,
     excessArguments: (p: { command: string; expected: number; got: number; list: string }) =>
       `too many arguments${p.command ? ` for '${p.command}'` : ''}. Expected ${p.expected} argument${p.expected === 1 ? '' : 's'} but got ${p.got}: ${p.list}.`,
-    invalidChoice: (p: { flags: string; value: string; choices: string }) => `option '${p.flags}' argument '${p.value}' is invalid. Allowed choices are ${p.choices}.`,
+    invalidChoice: (p: { flags: string; value: string; choices: string }) =>
+      `option '${p.flags}' argument '${p.value}' is invalid. Allowed choices are ${p.choices}.`,
     argumentChoice: (p: { name: string; value: string; choices: string }) => `'${p.value}' is not a valid ${p.name}. Allowed choices are ${p.choices}.`,
     invalidCall: 'the command line is not valid.',
-    notWholeNumber: (p: { flag: string; min: number; max: number; value: string }) => `${p.flag} must be a whole number from ${p.min} to ${p.max}, not "${p.value}".`,
+    notWholeNumber: (p: { flag: string; min: number; max: number; value: string }) =>
+      `${p.flag} must be a whole number from ${p.min} to ${p.max}, not "${p.value}".`,
     example: (p: { text: string }) => `Example: ${p.text}`,
     anyFreePort: '(any free port)',
     limitOff: '(0 turns the limit off)',
@@ -43,7 +45,7 @@ export const cliTexts = catalogue(
     interruptedHint: 'Nothing was half-written; run the same command again to continue.',
     // Exit codes: every command lists those it can end with.
     exit0: 'success',
-    exit0Status: 'success: the connection works (with --all: every profile\'s)',
+    exit0Status: "success: the connection works (with --all: every profile's)",
     exit0Browse: 'quit with q',
     exit0Sandbox: 'stopped by Ctrl-C or SIGTERM (the way to stop it)',
     exit1: 'unexpected failure (a bug: please report it)',
@@ -53,7 +55,7 @@ export const cliTexts = catalogue(
     exit3: 'not signed in, the connection was revoked or expired, or a refresh answer was lost (run: meterdata login)',
     exit3Status: 'not signed in, or the connection does not work (the problem is shown)',
     exit3Login: 'the sign-in was refused or did not complete',
-    exit4: 'access withdrawn: the landlord\'s property selection no longer covers the data',
+    exit4: "access withdrawn: the landlord's property selection no longer covers the data",
     exit5: 'service unavailable, rate-limited or out of bounds after retries (try again later)',
     exit5Keychain: 'the keychain or the sign-in server is unavailable (try again later)',
     exit6: 'export --strict: files written, but values were not billed or need review',
@@ -103,7 +105,8 @@ export const cliTexts = catalogue(
     exit2: 'Bedienfehler (falsche Option, falsches Datum, falsche Datei oder falsches Argument)',
     exit2Browse: 'Bedienfehler (falsche Option, falsches Datum oder kein Terminal)',
     exit2Sandbox: 'Bedienfehler (falsche Option oder Client-Datei, oder der Port ist belegt)',
-    exit3: 'nicht angemeldet, Verbindung widerrufen oder abgelaufen, oder die Antwort auf eine Token-Erneuerung ging verloren (bitte meterdata login ausführen)',
+    exit3:
+      'nicht angemeldet, Verbindung widerrufen oder abgelaufen, oder die Antwort auf eine Token-Erneuerung ging verloren (bitte meterdata login ausführen)',
     exit3Status: 'nicht angemeldet oder die Verbindung funktioniert nicht (das Problem wird angezeigt)',
     exit3Login: 'die Anmeldung wurde abgelehnt oder nicht abgeschlossen',
     exit4: 'Freigabe entzogen: die Auswahl der Liegenschaften des Eigentümers deckt die Daten nicht mehr ab',

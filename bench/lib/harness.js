@@ -115,7 +115,10 @@ export function runCli(args, env, { onStderr, timeoutMs = 30 * 60_000, measure =
           cpuMicros = u.userCPUTime + u.systemCPUTime;
           memoryAtPeakMiB = Object.fromEntries(Object.entries(u.memoryAtPeak).map(([k, v]) => [k, Math.round(v / 2 ** 20)]));
           await rm(rusageFile, { force: true });
-          threads = (await readFile(`${rusageFile}.threads`, 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+          threads = (await readFile(`${rusageFile}.threads`, 'utf8'))
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l));
           await rm(`${rusageFile}.threads`, { force: true });
         } catch {
           // killed before its exit handler ran

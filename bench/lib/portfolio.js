@@ -44,7 +44,11 @@ async function once({ units, limit, latencyMs, p, log }) {
     const before = (await sb.stats(true)).log;
     const load = os.loadavg().map((x) => +x.toFixed(2));
     log(`  P=${p}: export --all-profiles, ${units}-unit data set, ${limit}/min per connection, latency ${latencyMs.join('-')} ms (load ${load.join(' ')}) …`);
-    const r = await runCli(['export', '--year', '2025', '--all-profiles', '--out', path.join(home, 'out'), '--rate-limit', String(limit), '--quiet', '--json'], env, { measure: true });
+    const r = await runCli(
+      ['export', '--year', '2025', '--all-profiles', '--out', path.join(home, 'out'), '--rate-limit', String(limit), '--quiet', '--json'],
+      env,
+      { measure: true },
+    );
     if (r.code !== 0) throw new Error(`portfolio export failed (exit ${r.code}): ${r.stderr}`);
     const { log: after, arrivals_by_token: byToken } = await sb.stats();
     const made = after.total - before.total;
@@ -52,7 +56,12 @@ async function once({ units, limit, latencyMs, p, log }) {
     const burst = new RateBudget({ perMinute: limit }).burst;
     // each connection's rate over its own traffic; tokens with a handful of requests are sign-in leftovers
     const traffic = byToken.filter((t) => t.length > 10);
-    const connections = traffic.map((t) => ({ requests: t.length, ...useOfLimit(t, limit, burst), traffic_s: (t.at(-1) - t[0]) / 1000, max_in_any_60s: maxInWindow(t, 60_000) }));
+    const connections = traffic.map((t) => ({
+      requests: t.length,
+      ...useOfLimit(t, limit, burst),
+      traffic_s: (t.at(-1) - t[0]) / 1000,
+      max_in_any_60s: maxInWindow(t, 60_000),
+    }));
     const lastAnswer = Math.max(...traffic.map((t) => t.at(-1)));
     const main = r.threads.find((x) => x.ran === null);
     // the walks: the portfolio's worker thread (the main thread in builds that ran them there)
@@ -106,7 +115,12 @@ async function once({ units, limit, latencyMs, p, log }) {
 
 /** The most intervals [startedAt, endedAt] open at the same moment. */
 function maxOverlap(spans) {
-  const ev = spans.flatMap((s) => [[s.startedAt, 1], [s.endedAt, -1]]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const ev = spans
+    .flatMap((s) => [
+      [s.startedAt, 1],
+      [s.endedAt, -1],
+    ])
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   let open = 0;
   let best = 0;
   for (const [, d] of ev) best = Math.max(best, (open += d));

@@ -75,7 +75,8 @@ const walk = (async () => {
           for await (const units of pages('/usage-units', { property_id: p.id })) for (const u of units) push(`/usage-units/${u.id}/consumption?${range}`);
         })(),
         (async () => {
-          for await (const pts of pages(`/properties/${p.id}/measuring-points`)) for (const pt of pts) if (pt.usage_unit_id === null) push(`/measuring-points/${pt.id}/readings?${range}`);
+          for await (const pts of pages(`/properties/${p.id}/measuring-points`))
+            for (const pt of pts) if (pt.usage_unit_id === null) push(`/measuring-points/${pt.id}/readings?${range}`);
         })(),
       ]);
     }

@@ -17,7 +17,10 @@ if (file) {
   const ran = isMainThread ? null : (workerData?.name ?? 'worker');
   process.on('exit', () => {
     const cpu = process.threadCpuUsage();
-    appendFileSync(`${file}.threads`, `${JSON.stringify({ ran, startedAt, endedAt: performance.timeOrigin + performance.now(), cpuMicros: cpu.user + cpu.system })}\n`);
+    appendFileSync(
+      `${file}.threads`,
+      `${JSON.stringify({ ran, startedAt, endedAt: performance.timeOrigin + performance.now(), cpuMicros: cpu.user + cpu.system })}\n`,
+    );
   });
 }
 // Only the main thread reports the process's figures (maxRSS is the process's).

@@ -72,10 +72,14 @@ export async function paced({ units, limit, latencyMs, log }) {
 
 export function rawFetch(apiBase, token, concurrency, perMinute) {
   return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, [path.join(ROOT, 'bench', 'lib', 'raw-fetch.js'), apiBase, '2025-01-01', '2025-12-31', String(concurrency), String(perMinute)], {
-      env: { PATH: process.env.PATH, MD_TOKEN: token },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const c = spawn(
+      process.execPath,
+      [path.join(ROOT, 'bench', 'lib', 'raw-fetch.js'), apiBase, '2025-01-01', '2025-12-31', String(concurrency), String(perMinute)],
+      {
+        env: { PATH: process.env.PATH, MD_TOKEN: token },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let err = '';
     c.stdout.on('data', (d) => (out += d));
@@ -114,7 +118,15 @@ export async function clientCost({ units, runs, log }) {
       await rm(out, { recursive: true, force: true });
       const pacedRaw = await rawFetch(sb.apiBase, token, concurrency, cap);
       const unpaced = await rawFetch(sb.apiBase, token, concurrency, 0);
-      samples.push({ export_s: r.wallMs / 1000, peak_rss_mib: r.peakRssMiB, memory_at_peak_mib: r.memoryAtPeakMiB, requests: made, raw_paced_s: pacedRaw.wallMs / 1000, raw_unpaced_s: unpaced.wallMs / 1000, raw_requests: pacedRaw.requests });
+      samples.push({
+        export_s: r.wallMs / 1000,
+        peak_rss_mib: r.peakRssMiB,
+        memory_at_peak_mib: r.memoryAtPeakMiB,
+        requests: made,
+        raw_paced_s: pacedRaw.wallMs / 1000,
+        raw_unpaced_s: unpaced.wallMs / 1000,
+        raw_requests: pacedRaw.requests,
+      });
     }
     await rm(home, { recursive: true, force: true });
   } finally {
@@ -156,5 +168,13 @@ export function startup({ runs }) {
   }
   const node = median(t.node);
   const exeFigures = exe ? { exe_version_ms: median(t.exe), exe_version_ratio: median(t.exe) / node } : { exe_version_ms: null, exe_version_ratio: null };
-  return { runs, node_ms: node, version_ms: median(t.version), help_ms: median(t.help), version_ratio: median(t.version) / node, help_ratio: median(t.help) / node, ...exeFigures };
+  return {
+    runs,
+    node_ms: node,
+    version_ms: median(t.version),
+    help_ms: median(t.help),
+    version_ratio: median(t.version) / node,
+    help_ratio: median(t.help) / node,
+    ...exeFigures,
+  };
 }

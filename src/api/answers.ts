@@ -7,7 +7,6 @@ import { ServiceUnavailableError } from '../core/errors.js';
 import type { RangeQuery } from './contracts.js';
 import { kinds, t, type KindWord } from './texts.js';
 
-
 /**
  * How far this computer's clock may lag the service's before a month the service calls
  * completed looks unfinished here: time zones (up to 14 h) plus ordinary clock drift.

@@ -115,7 +115,11 @@ export function classify(outcome: Outcome, a: Attempt): Verdict {
   const wwwAuth = header(headers, 'www-authenticate');
   switch (actionFor(status, problem === null ? null : code)) {
     case 'pause':
-      return { act: 'pause', transient: { reason: `HTTP ${status} too-many-requests`, status, rateLimited: true, problem }, retryAfter: header(headers, 'retry-after') };
+      return {
+        act: 'pause',
+        transient: { reason: `HTTP ${status} too-many-requests`, status, rateLimited: true, problem },
+        retryAfter: header(headers, 'retry-after'),
+      };
     case 'backoff':
       return { act: 'retry', transient: { reason: `HTTP ${status}${code ? ` ${code}` : ''}`, status, rateLimited: false, problem } };
     case 'refresh':

@@ -14,15 +14,7 @@ import { check, MAX_DEPTH, SchemaViolation, tooDeep, type Schema } from './schem
 import * as S from './schemas.js';
 import { SeenIds, type Kind } from './seen.js';
 import { Transport } from './transport.js';
-import type {
-  MeasuringPoint,
-  MeasuringPointConsumption,
-  Metric,
-  Property,
-  UnitConsumption,
-  UsageUnit,
-  WhoAmI,
-} from './types.js';
+import type { MeasuringPoint, MeasuringPointConsumption, Metric, Property, UnitConsumption, UsageUnit, WhoAmI } from './types.js';
 import { UUID } from './types.js';
 import { packageVersion } from '../core/resources.js';
 import { kinds, t } from './texts.js';
@@ -51,11 +43,18 @@ export function pacerFor(opts: Pick<ApiClientOptions, 'rateLimitPerMinute' | 'bu
 export function createApiClient(opts: ApiClientOptions): ApiClient {
   // Every request carries the access token: never in clear to another machine.
   tokenSafeUrl(opts.baseUrl, t.apiBaseUrl, t.useHttps);
-  const scheduler = opts.scheduler ?? pacerFor(opts);
-  const transport = new Transport({
+  // The fetcher re-reads /whoami through the client itself, so a withdrawal seen there is remembered too.
+  const fetcher = checkedFetcher(opts, () => client.whoami());
+  const client = endpoints(fetcher, opts.now ?? (() => new Date()));
+  return client;
+}
+
+/** The transport of one client: its pacing, retries and limits, from the options or their defaults. */
+function openTransport(opts: ApiClientOptions, onTokenChanged: (token: string) => void): Transport {
+  return new Transport({
     baseUrl: opts.baseUrl,
     credentials: opts.credentials,
-    scheduler,
+    scheduler: opts.scheduler ?? pacerFor(opts),
     maxAttempts: Math.max(1, opts.maxAttempts ?? 6),
     retryBaseMs: opts.retryBaseMs ?? 250,
     retryMaxMs: opts.retryMaxMs ?? 8_000,
@@ -64,32 +63,45 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     signal: opts.signal,
     onEvent: opts.onEvent ?? (() => {}),
     userAgent: `meterdata/${packageVersion()}`,
-    onTokenChanged: (token) => {
-      scopeStale = token;
-    },
+    onTokenChanged,
     ownsScheduler: !opts.scheduler,
     ...(opts.urgent ? { urgent: true } : {}),
   });
-  const onUnknown: (u: UnknownValue) => void = opts.onUnknownValue ?? (() => {});
-  const now = opts.now ?? (() => new Date());
-  /** Every id an answer of this client has shown, so a withdrawal is reported as what the landlord changed. */
-  const seen = new SeenIds();
+}
+
+/** What every endpoint of one client shares: its transport, the ids its answers showed, checked GETs and lists. */
+interface Fetcher {
+  transport: Transport;
+  seen: SeenIds;
+  /** GET, map a 404 on `subject`, check the answer against `schema`. */
+  get(path: string, schema: Schema, subject?: Subject, userInput?: boolean): Promise<unknown>;
+  list<T>(path: string, item: Schema, rememberItem: (x: T) => void, subject?: Subject): ReturnType<typeof paginate<T>>;
+  rememberScope(who: WhoAmI): void;
+}
+
+function checkedFetcher(opts: ApiClientOptions, whoami: () => Promise<WhoAmI>): Fetcher {
   /** The new access token, once one appeared: the spec wants /whoami re-read after every refresh. */
   let scopeStale: string | null = null;
   let reconciling: Promise<void> | null = null;
+  const transport = openTransport(opts, (token) => {
+    scopeStale = token;
+  });
+  const onUnknown: (u: UnknownValue) => void = opts.onUnknownValue ?? (() => {});
+  /** Every id an answer of this client has shown, so a withdrawal is reported as what the landlord changed. */
+  const seen = new SeenIds();
 
   /** A 404 on `subject`, diagnosed; a known id is withdrawn access once /whoami is re-read (rule 4). */
   async function vanished(subject: Subject, e: ApiProblemError): Promise<Error> {
     const known = seen.get(subject.id);
     const read = readNotFound(subject, known, e);
     if (read !== 'withdrawn') return read;
-    const who = await client.whoami();
+    const who = await whoami();
     return withdrawnAccess(subject, known!, known!.propertyId ? (seen.get(known!.propertyId)?.name ?? null) : null, who, e.traceId);
   }
 
   /** After a token refresh: a property seen earlier that the grant no longer lists is withdrawn access. */
   async function reconcile(token: string): Promise<void> {
-    const who = opts.whoamiAfterRefresh ? await opts.whoamiAfterRefresh(token) : await client.whoami();
+    const who = opts.whoamiAfterRefresh ? await opts.whoamiAfterRefresh(token) : await whoami();
     const left = scopeLeft(seen.entries(), who);
     if (left) throw left;
     rememberScope(who);
@@ -99,8 +111,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     if (Array.isArray(who.property_scope)) for (const p of who.property_scope) seen.remember('property', p);
   }
 
-  /** GET, map a 404 on `subject`, check the answer against `schema`. */
-  async function fetchChecked(path: string, schema: Schema, subject?: Subject, userInput = false): Promise<unknown> {
+  async function get(path: string, schema: Schema, subject?: Subject, userInput = false): Promise<unknown> {
     if (scopeStale !== null && path !== '/whoami') {
       const token = scopeStale;
       scopeStale = null;
@@ -132,34 +143,43 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
 
   const maxPages = opts.maxPages ?? MAX_PAGES;
   const list = <T>(path: string, item: Schema, rememberItem: (x: T) => void, subject?: Subject) =>
-    paginate<T>((p, schema) => fetchChecked(p, schema, subject), transport.endpoint(path), path, item, rememberItem, maxPages);
+    paginate<T>((p, schema) => get(p, schema, subject), transport.endpoint(path), path, item, rememberItem, maxPages);
+  return { transport, seen, get, list, rememberScope };
+}
 
-  // An id goes into a URL path only when it is the UUID the contract promises: a server
-  // that sends "../admin" or "x?y=" as an id must not steer the next request elsewhere.
-  const id = (x: string, kind: Kind) => {
-    if (!UUID.test(x)) {
-      throw new ServiceUnavailableError(t.badId({ kind: kinds[KIND_WORD[kind]], id: JSON.stringify(x) }), {
-        code: 'API_BAD_ID',
-        hint: t.badIdHint,
-        details: { kind, id: x },
-      });
-    }
-    return x;
-  };
-  const rangeQuery = (r: RangeQuery, metrics?: Metric[]) =>
+// An id goes into a URL path only when it is the UUID the contract promises: a server
+// that sends "../admin" or "x?y=" as an id must not steer the next request elsewhere.
+function id(x: string, kind: Kind): string {
+  if (!UUID.test(x)) {
+    throw new ServiceUnavailableError(t.badId({ kind: kinds[KIND_WORD[kind]], id: JSON.stringify(x) }), {
+      code: 'API_BAD_ID',
+      hint: t.badIdHint,
+      details: { kind, id: x },
+    });
+  }
+  return x;
+}
+
+function rangeQuery(r: RangeQuery, metrics?: Metric[]): string {
+  return (
     `?from=${encodeURIComponent(r.from)}&to=${encodeURIComponent(r.to)}` +
-    (metrics && metrics.length > 0 ? `&metric=${metrics.map(encodeURIComponent).join(',')}` : '');
+    (metrics && metrics.length > 0 ? `&metric=${metrics.map(encodeURIComponent).join(',')}` : '')
+  );
+}
 
-  const client: ApiClient = {
+/** The nine endpoints, each checking that the answer is about what it asked for. */
+function endpoints(f: Fetcher, now: () => Date): ApiClient {
+  const { transport, seen, list } = f;
+  return {
     async whoami() {
-      const who = (await fetchChecked('/whoami', S.whoAmI)) as WhoAmI;
+      const who = (await f.get('/whoami', S.whoAmI)) as WhoAmI;
       if (typeof who.property_scope === 'string' && who.property_scope !== 'all') {
         throw new ServiceUnavailableError(t.badAnswer({ endpoint: transport.endpoint('/whoami'), problem: t.badScope({ value: who.property_scope }) }), {
           code: 'API_BAD_ANSWER',
           details: { endpoint: transport.endpoint('/whoami'), field: '$.property_scope' },
         });
       }
-      rememberScope(who);
+      f.rememberScope(who);
       return who;
     },
     listProperties() {
@@ -167,14 +187,17 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     },
     async getProperty(pid) {
       const path = `/properties/${id(pid, 'property')}`;
-      const p = (await fetchChecked(path, S.property, { kind: 'property', id: pid })) as Property;
+      const p = (await f.get(path, S.property, { kind: 'property', id: pid })) as Property;
       checkSubject(transport.endpoint(path), 'property', 'id', pid, p.id);
       seen.rememberProperty(p);
       return p;
     },
     listPropertyMeasuringPoints(pid) {
       const path = `/properties/${id(pid, 'property')}/measuring-points`;
-      return list<MeasuringPoint>(path, S.measuringPoint, (p) => (ownedBy(transport.endpoint(path), pid, p), seen.rememberPoint(p)), { kind: 'property', id: pid });
+      return list<MeasuringPoint>(path, S.measuringPoint, (p) => (ownedBy(transport.endpoint(path), pid, p), seen.rememberPoint(p)), {
+        kind: 'property',
+        id: pid,
+      });
     },
     listUsageUnits(query = {}) {
       const pid = query.propertyId;
@@ -184,14 +207,14 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     },
     async getUsageUnit(uid) {
       const path = `/usage-units/${id(uid, 'unit')}`;
-      const u = (await fetchChecked(path, S.usageUnit, { kind: 'unit', id: uid })) as UsageUnit;
+      const u = (await f.get(path, S.usageUnit, { kind: 'unit', id: uid })) as UsageUnit;
       checkSubject(transport.endpoint(path), 'usageUnit', 'id', uid, u.id);
       seen.rememberUnit(u);
       return u;
     },
     async unitConsumption(uid, range) {
       const path = `/usage-units/${id(uid, 'unit')}/consumption${rangeQuery(range, range.metrics)}`;
-      const c = (await fetchChecked(path, S.unitConsumption, { kind: 'unit', id: uid }, true)) as UnitConsumption;
+      const c = (await f.get(path, S.unitConsumption, { kind: 'unit', id: uid }, true)) as UnitConsumption;
       checkSubject(transport.endpoint(path), 'usageUnit', 'usage_unit_id', uid, c.usage_unit_id);
       checkEchoedRange(transport.endpoint(path), range, c, now());
       seen.remember('unit', c.usage_unit_id);
@@ -200,14 +223,14 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
     },
     async getMeasuringPoint(pid) {
       const path = `/measuring-points/${id(pid, 'point')}`;
-      const p = (await fetchChecked(path, S.measuringPoint, { kind: 'point', id: pid })) as MeasuringPoint;
+      const p = (await f.get(path, S.measuringPoint, { kind: 'point', id: pid })) as MeasuringPoint;
       if (p.id !== undefined) checkSubject(transport.endpoint(path), 'point', 'id', pid, p.id); // the contract leaves its id "not shown"
       seen.rememberPoint(p);
       return p;
     },
     async pointReadings(pid, range) {
       const path = `/measuring-points/${id(pid, 'point')}/readings${rangeQuery(range)}`;
-      const c = (await fetchChecked(path, S.pointConsumption, { kind: 'point', id: pid }, true)) as MeasuringPointConsumption;
+      const c = (await f.get(path, S.pointConsumption, { kind: 'point', id: pid }, true)) as MeasuringPointConsumption;
       checkSubject(transport.endpoint(path), 'point', 'measuring_point_id', pid, c.measuring_point_id);
       seen.rememberConsumption(c);
       return c;
@@ -222,5 +245,4 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
       return transport.close();
     },
   };
-  return client;
 }

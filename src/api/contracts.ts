@@ -1,14 +1,6 @@
 // The surface of the one API helper (implemented in src/api/client.ts). Export, browse
 // and status code against this interface; tests may pass their own implementation.
-import type {
-  MeasuringPoint,
-  MeasuringPointConsumption,
-  Metric,
-  Property,
-  UnitConsumption,
-  UsageUnit,
-  WhoAmI,
-} from './types.js';
+import type { MeasuringPoint, MeasuringPointConsumption, Metric, Property, UnitConsumption, UsageUnit, WhoAmI } from './types.js';
 
 export interface RangeQuery {
   /** yyyy-MM-dd; the server widens to whole months and caps at the last completed month. */

@@ -44,14 +44,11 @@ export const retryHint = (at: string | null) => (at ? t.retryAfter({ at }) : t.n
 
 export function waitTooLong(endpoint: string, waitMs: number, now: number): ServiceUnavailableError {
   const at = retryAt(now, waitMs);
-  return new ServiceUnavailableError(
-    t.waitTooLong({ wait: duration(waitMs), endpoint, max: RETRY_AFTER_MAX_MS / 60_000 }),
-    {
-      code: 'RATE_LIMITED_TOO_LONG',
-      hint: retryHint(at),
-      details: { endpoint, retryAfterMs: waitMs, retryAt: at },
-    },
-  );
+  return new ServiceUnavailableError(t.waitTooLong({ wait: duration(waitMs), endpoint, max: RETRY_AFTER_MAX_MS / 60_000 }), {
+    code: 'RATE_LIMITED_TOO_LONG',
+    hint: retryHint(at),
+    details: { endpoint, retryAfterMs: waitMs, retryAt: at },
+  });
 }
 
 /** The run's 429 pauses would pass RETRY_AFTER_TOTAL_MS (or the connection's own budget) with this one. */
@@ -67,14 +64,11 @@ export function waitBudgetSpent(endpoint: string, waitMs: number, spentMs: numbe
 const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MiB` : t.bytes({ n: bytes }));
 
 export function tooLarge(endpoint: string, max: number): ServiceUnavailableError {
-  return new ServiceUnavailableError(
-    t.tooLarge({ endpoint, size: sizeText(max) }),
-    {
-      code: 'API_ANSWER_TOO_LARGE',
-      hint: t.tooLargeHint,
-      details: { endpoint, limitBytes: max },
-    },
-  );
+  return new ServiceUnavailableError(t.tooLarge({ endpoint, size: sizeText(max) }), {
+    code: 'API_ANSWER_TOO_LARGE',
+    hint: t.tooLargeHint,
+    details: { endpoint, limitBytes: max },
+  });
 }
 
 /** Drops a body we will not read; undici reports the abort as an 'error' nobody else listens to. */
@@ -101,4 +95,3 @@ export async function readCapped(body: Dispatcher.ResponseData['body'], declared
   }
   return new TextDecoder().decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
 }
-

@@ -7,7 +7,6 @@ import type { Kind, Known } from './seen.js';
 import type { WhoAmI } from './types.js';
 import { kinds, t } from './texts.js';
 
-
 /** The id a request is about, for telling "withdrawn" from "never existed" on a 404. */
 export interface Subject {
   kind: Kind;
@@ -35,7 +34,10 @@ export function withdrawnAccess(subject: Subject, known: Known, ownerName: strin
   const ownerLeft = owner !== null && who.property_scope !== 'all' && !who.property_scope.includes(owner.id);
   const details = { kind: known.kind, id: subject.id, name: known.name, propertyId: known.propertyId, propertyScope: who.property_scope, traceId };
   if (ownerLeft) {
-    return new AccessWithdrawnError(t.ownerWithdrawn({ owner: label(owner.id, owner.name), scope, kind: kindText, item: label(subject.id, known.name) }), { hint: t.withdrawnHint, details });
+    return new AccessWithdrawnError(t.ownerWithdrawn({ owner: label(owner.id, owner.name), scope, kind: kindText, item: label(subject.id, known.name) }), {
+      hint: t.withdrawnHint,
+      details,
+    });
   }
   const of = owner ? t.ofProperty({ owner: label(owner.id, owner.name) }) : '';
   return new AccessWithdrawnError(t.itemWithdrawn({ kind: kindText, item: label(subject.id, known.name), of, scope }), { hint: t.withdrawnHint, details });

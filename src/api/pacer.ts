@@ -180,10 +180,13 @@ export class Scheduler {
       const now = this.now();
       const at = this.budget.nextStart(now);
       if (at > now) {
-        this.timer = setTimeout(() => {
-          this.timer = null;
-          this.pump();
-        }, Math.min(MAX_TIMER_MS, Math.ceil(at - now)));
+        this.timer = setTimeout(
+          () => {
+            this.timer = null;
+            this.pump();
+          },
+          Math.min(MAX_TIMER_MS, Math.ceil(at - now)),
+        );
         return;
       }
       this.budget.take(now);

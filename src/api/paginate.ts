@@ -26,7 +26,14 @@ function endless(endpoint: string, code: ErrorCode, what: string, pages: number)
  * the caller gets there. An empty page that names a next one, an item listed twice (a cycle
  * under fresh cursors), a cursor seen before, or more than maxPages pages stop it.
  */
-export async function* paginate<T>(fetchPage: FetchPage, endpoint: string, path: string, item: Schema, rememberItem: (x: T) => void, maxPages: number): AsyncGenerator<T> {
+export async function* paginate<T>(
+  fetchPage: FetchPage,
+  endpoint: string,
+  path: string,
+  item: Schema,
+  rememberItem: (x: T) => void,
+  maxPages: number,
+): AsyncGenerator<T> {
   const cursors = new Set<string>();
   const listed = new Set<string>();
   let cursor: string | null = null;

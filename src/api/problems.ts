@@ -15,10 +15,7 @@ export class ApiProblemError extends MeterdataError {
   readonly endpoint: string;
   readonly problem: Problem | null;
 
-  constructor(
-    message: string,
-    opts: { code: ErrorCode; exitCode: ExitCode; hint?: string; status: number; problem: Problem | null; endpoint: string },
-  ) {
+  constructor(message: string, opts: { code: ErrorCode; exitCode: ExitCode; hint?: string; status: number; problem: Problem | null; endpoint: string }) {
     const traceId = opts.problem?.trace_id;
     super(message, {
       code: opts.code,

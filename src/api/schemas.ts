@@ -1,15 +1,7 @@
 // The contract's resources (spec "Resources and their fields") as checkable schemas.
 // Required: what the spec marks required plus what src/api/types.ts declares non-optional;
 // nullable fields read an absent key as null; spec defaults: is_system_linked true, data_gap false.
-import {
-  BASELINE_ORIGINS,
-  METRIC_UNITS,
-  METRICS,
-  READING_STATUSES,
-  REPLACEMENT_REASONS,
-  SUBSTITUTION_METHODS,
-  UNIT_TYPES,
-} from './types.js';
+import { BASELINE_ORIGINS, METRIC_UNITS, METRICS, READING_STATUSES, REPLACEMENT_REASONS, SUBSTITUTION_METHODS, UNIT_TYPES } from './types.js';
 import { arr, bool, date, def, either, int, nul, nullish, num, obj, oneOf, opt, str, type Schema } from './schema.js';
 
 const metric = oneOf(METRICS);

@@ -12,8 +12,7 @@ export interface Known {
   propertyId: string | null;
 }
 
-const pointName = (metric: string | undefined, serial: string | null | undefined) =>
-  `${metric ?? 'measuring'} point${serial ? ` (device ${serial})` : ''}`;
+const pointName = (metric: string | undefined, serial: string | null | undefined) => `${metric ?? 'measuring'} point${serial ? ` (device ${serial})` : ''}`;
 
 export class SeenIds {
   private readonly seen = new Map<string, Known>();

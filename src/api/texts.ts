@@ -13,7 +13,8 @@ export type KindWord = keyof typeof kinds;
 
 const LATER = 'Try again later; if it persists, report it to the service';
 const SPÄTER = 'Bitte später erneut versuchen; wenn es bestehen bleibt, dem Messdienst melden';
-const NOT_BILLED = 'Nothing was billed from this answer and no files were committed. Try again later; if it persists, report it to the metering service (its answer does not match the request).';
+const NOT_BILLED =
+  'Nothing was billed from this answer and no files were committed. Try again later; if it persists, report it to the metering service (its answer does not match the request).';
 const NICHT_ABGERECHNET =
   'Aus dieser Antwort wurde nichts abgerechnet und keine Datei geschrieben. Bitte später erneut versuchen; wenn es bestehen bleibt, dem Messdienst melden (seine Antwort passt nicht zur Abfrage).';
 
@@ -26,7 +27,8 @@ export const t = catalogue(
     badJson: 'truncated or invalid JSON body',
     traceId: (p: { id: string }) => ` (trace id ${p.id})`,
     traceIdAfter: (p: { id: string }) => `, trace id ${p.id}`,
-    rateLimited: (p: { endpoint: string; attempts: number }) => `The metering service kept rate-limiting ${p.endpoint} (HTTP 429) after ${p.attempts} attempts.`,
+    rateLimited: (p: { endpoint: string; attempts: number }) =>
+      `The metering service kept rate-limiting ${p.endpoint} (HTTP 429) after ${p.attempts} attempts.`,
     rateLimitedHint: 'Another program may be using the same connection; wait a few minutes and run the command again.',
     noAnswer: (p: { endpoint: string; attempts: number; last: string; trace: string }) =>
       `The metering service did not answer ${p.endpoint} after ${p.attempts} attempts (last: ${p.last}${p.trace}).`,
@@ -34,20 +36,23 @@ export const t = catalogue(
     // problems.ts: error answers
     permission: (p: { scope: string }) => `the permission "${p.scope}"`,
     somePermission: 'a permission',
-    insufficientScope: (p: { needed: string; endpoint: string; trace: string }) => `The sign-in does not include ${p.needed}, which ${p.endpoint} needs${p.trace}.`,
+    insufficientScope: (p: { needed: string; endpoint: string; trace: string }) =>
+      `The sign-in does not include ${p.needed}, which ${p.endpoint} needs${p.trace}.`,
     insufficientScopeHint: (p: { scopes: string }) => `Sign in again with it: meterdata login --scope '${p.scopes}'`,
     invalidRange: (p: { detail: string; trace: string }) => `The service refused the requested range or metric${p.detail}${p.trace}.`,
     invalidRangeHint: 'Check --year/--from/--to (yyyy-MM-dd, a range that ends at or before the last completed month) and --metric.',
     invalidRequest: (p: { endpoint: string; detail: string; trace: string }) => `The service refused the tool's request ${p.endpoint}${p.detail}${p.trace}.`,
     bugHint: 'This is a bug in meterdata; please report it with the trace id.',
     noProblemDetails: 'no problem details',
-    unexpectedStatus: (p: { endpoint: string; status: number; what: string; trace: string }) => `The service answered ${p.endpoint} with HTTP ${p.status} (${p.what})${p.trace}.`,
+    unexpectedStatus: (p: { endpoint: string; status: number; what: string; trace: string }) =>
+      `The service answered ${p.endpoint} with HTTP ${p.status} (${p.what})${p.trace}.`,
     reportHint: 'If this persists, report it with the trace id.',
     notFound: (p: { kind: string; id: string; trace: string }) => `No such ${p.kind} ${p.id} in the landlord's selection${p.trace}.`,
     notFoundHint: 'Check the id; `meterdata browse` shows what this connection can see.',
     otherProblemType: (p: { code: string }) => `with the problem type "${p.code}" instead of resource-not-found`,
     noProblemBody: 'without the problem details the service sends (perhaps a proxy answered)',
-    unexpectedNotFound: (p: { endpoint: string; what: string; trace: string }) => `The service answered ${p.endpoint} with HTTP 404 ${p.what}${p.trace}; this is not read as withdrawn access.`,
+    unexpectedNotFound: (p: { endpoint: string; what: string; trace: string }) =>
+      `The service answered ${p.endpoint} with HTTP 404 ${p.what}${p.trace}; this is not read as withdrawn access.`,
     networkHint: 'Try again later; if it persists, check the network path to the metering service (proxy, firewall).',
     dpopRejected: (p: { endpoint: string; trace: string }) => `The service rejected the DPoP proof for ${p.endpoint} twice${p.trace}.`,
     dpopHint: "Check the computer's clock (proofs are valid for 60 s), then run `meterdata login` again.",
@@ -77,7 +82,8 @@ export const t = catalogue(
     tooManyPages: (p: { max: number; items: number }) => `still named a next page after ${p.max} pages (${p.items} items, far more than any landlord's data)`,
     paginationHint: `${LATER} (its pagination breaks contract 1.0.0-rc.3).`,
     // not-found.ts: withdrawn access
-    withdrawnHint: 'The landlord changed which properties this connection may read. Ask them to include it again (they reconnect the application in the portal), then run the command again.',
+    withdrawnHint:
+      'The landlord changed which properties this connection may read. Ask them to include it again (they reconnect the application in the portal), then run the command again.',
     allProperties: 'all properties',
     selectedProperties: (p: { n: number }) => `${p.n} selected ${p.n === 1 ? 'property' : 'properties'}`,
     ownerWithdrawn: (p: { owner: string; scope: string; kind: string; item: string }) =>
@@ -85,12 +91,14 @@ export const t = catalogue(
     ofProperty: (p: { owner: string }) => ` of property ${p.owner}`,
     itemWithdrawn: (p: { kind: string; item: string; of: string; scope: string }) =>
       `Access to ${p.kind} ${p.item}${p.of} was withdrawn: the service listed it earlier in this run and now answers "not found" (the connection now covers ${p.scope}).`,
-    scopeLeft: (p: { property: string }) => `Access to property ${p.property} was withdrawn: after the sign-in was refreshed, the connection no longer covers it.`,
+    scopeLeft: (p: { property: string }) =>
+      `Access to property ${p.property} was withdrawn: after the sign-in was refreshed, the connection no longer covers it.`,
     // client.ts, schema.ts: answers that break the contract
     badAnswer: (p: { endpoint: string; problem: string }) => `The metering service sent an answer to ${p.endpoint} that breaks the API contract: ${p.problem}.`,
     badAnswerHint: `${LATER} (the answer does not match contract 1.0.0-rc.3).`,
     badScope: (p: { value: string }) => `property_scope is "${p.value}", expected "all" or a list`,
-    badId: (p: { kind: string; id: string }) => `The metering service sent a ${p.kind} id that is not a UUID (${p.id}); meterdata will not put it into a request.`,
+    badId: (p: { kind: string; id: string }) =>
+      `The metering service sent a ${p.kind} id that is not a UUID (${p.id}); meterdata will not put it into a request.`,
     badIdHint: `${LATER} (ids must be UUIDs under contract 1.0.0-rc.3).`,
     apiBaseUrl: 'The API base URL',
     useHttps: "Use the https address of the service (METERDATA_BASE_URL or the profile's base_url), or sign in again with meterdata login.",
@@ -125,7 +133,8 @@ export const t = catalogue(
     badJson: 'abgeschnittene oder ungültige JSON-Antwort',
     traceId: (p) => ` (Trace-ID ${p.id})`,
     traceIdAfter: (p) => `, Trace-ID ${p.id}`,
-    rateLimited: (p) => `Der Messdienst hat ${p.endpoint} auch nach ${count(p.attempts, 'Versuch', 'Versuchen')} noch mit dem Abfragelimit abgewiesen (HTTP 429).`,
+    rateLimited: (p) =>
+      `Der Messdienst hat ${p.endpoint} auch nach ${count(p.attempts, 'Versuch', 'Versuchen')} noch mit dem Abfragelimit abgewiesen (HTTP 429).`,
     rateLimitedHint: 'Möglicherweise nutzt ein anderes Programm dieselbe Verbindung; bitte einige Minuten warten und den Befehl erneut ausführen.',
     noAnswer: (p) => `Der Messdienst hat ${p.endpoint} nach ${count(p.attempts, 'Versuch', 'Versuchen')} nicht beantwortet (zuletzt: ${p.last}${p.trace}).`,
     unavailableHint: 'Bitte später erneut versuchen; wenn es bestehen bleibt, den Status des Messdienstes prüfen.',
@@ -164,7 +173,8 @@ export const t = catalogue(
     tooLarge: (p) =>
       `Die Antwort des Messdienstes auf ${p.endpoint} ist größer als ${p.size}, die Grenze von meterdata für eine Antwort (eine volle Seite mit 200 Einträgen ist weit kleiner); das Lesen wurde abgebrochen.`,
     tooLargeHint: `${SPÄTER} (keine Antwort nach Vertrag 1.0.0-rc.3 ist so groß).`,
-    endless: (p) => `Die Liste ${p.endpoint} des Messdienstes endet nicht: ${p.what}; nach ${count(p.pages, 'Seite', 'Seiten')} abgebrochen statt endlos weiterzulesen.`,
+    endless: (p) =>
+      `Die Liste ${p.endpoint} des Messdienstes endet nicht: ${p.what}; nach ${count(p.pages, 'Seite', 'Seiten')} abgebrochen statt endlos weiterzulesen.`,
     listedAgain: (p) => `Sie führt ${p.id} auf Seite ${p.page} ein zweites Mal auf`,
     emptyPage: (p) => `Seite ${p.page} kommt ohne Einträge, verweist aber auf eine weitere Seite`,
     cursorTwice: 'Sie liefert denselben Seitenverweis zweimal',
@@ -179,7 +189,8 @@ export const t = catalogue(
     ofProperty: (p) => ` der Liegenschaft ${p.owner}`,
     itemWithdrawn: (p) =>
       `Die Freigabe für die ${p.kind} ${p.item}${p.of} wurde entzogen: Der Messdienst hat sie in diesem Lauf zuvor aufgeführt und meldet jetzt „nicht gefunden“ (die Verbindung umfasst jetzt ${p.scope}).`,
-    scopeLeft: (p) => `Die Freigabe für die Liegenschaft ${p.property} wurde entzogen: Nach der Erneuerung der Anmeldung umfasst die Verbindung sie nicht mehr.`,
+    scopeLeft: (p) =>
+      `Die Freigabe für die Liegenschaft ${p.property} wurde entzogen: Nach der Erneuerung der Anmeldung umfasst die Verbindung sie nicht mehr.`,
     badAnswer: (p) => `Der Messdienst hat auf ${p.endpoint} eine Antwort gesendet, die den API-Vertrag verletzt: ${p.problem}.`,
     badAnswerHint: `${SPÄTER} (die Antwort entspricht nicht Vertrag 1.0.0-rc.3).`,
     badScope: (p) => `property_scope ist "${p.value}", erwartet wird "all" oder eine Liste`,
@@ -209,6 +220,7 @@ export const t = catalogue(
     notMonthEnd: 'Sein Ende ist nicht der letzte Tag eines Monats',
     endsBefore: 'Er endet, bevor der angefragte Zeitraum beginnt',
     endsAfter: (p) => `Er endet nach dem angefragten Monat (${day(p.end)})`,
-    pastCompleted: (p) => `Er reicht über den letzten abgeschlossenen Monat hinaus (${day(p.end)} nach der Uhr dieses Computers), für den es noch keine Abrechnungsdaten geben kann`,
+    pastCompleted: (p) =>
+      `Er reicht über den letzten abgeschlossenen Monat hinaus (${day(p.end)} nach der Uhr dieses Computers), für den es noch keine Abrechnungsdaten geben kann`,
   },
 );

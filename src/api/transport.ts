@@ -76,7 +76,14 @@ export class Transport {
   async getJson(path: string, userInput = false): Promise<unknown> {
     const requestPath = this.basePath + path;
     const endpoint = this.endpoint(path);
-    const tried: Attempt = { endpoint, path: requestPath.split('?')[0]!, userInput, refreshed: false, freshProofTried: false, requestTimeoutMs: this.o.requestTimeoutMs };
+    const tried: Attempt = {
+      endpoint,
+      path: requestPath.split('?')[0]!,
+      userInput,
+      refreshed: false,
+      freshProofTried: false,
+      requestTimeoutMs: this.o.requestTimeoutMs,
+    };
     let failures = 0;
     for (let attempt = 1; ; attempt++) {
       const release = await this.o.scheduler.acquire(this.o.signal, this.o.urgent);

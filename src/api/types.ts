@@ -35,15 +35,7 @@ export type SubstitutionMethod = Open<(typeof SUBSTITUTION_METHODS)[number]>;
 export const REPLACEMENT_REASONS = ['EndOfLife', 'Defect', 'PeriodEnd', 'DeviceRemoval', 'Other', 'DeviceReplacement'] as const;
 export type ReplacementReason = Open<(typeof REPLACEMENT_REASONS)[number]>;
 
-export const BASELINE_ORIGINS = [
-  'recorded',
-  'assumed_zero',
-  'first_reading',
-  'portal_rule',
-  'month_end_before_range',
-  'first_known_in_range',
-  'none',
-] as const;
+export const BASELINE_ORIGINS = ['recorded', 'assumed_zero', 'first_reading', 'portal_rule', 'month_end_before_range', 'first_known_in_range', 'none'] as const;
 export type BaselineOrigin = Open<(typeof BASELINE_ORIGINS)[number]>;
 
 export const SCOPES = ['read:units', 'read:devices', 'read:readings'] as const;

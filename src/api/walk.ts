@@ -71,7 +71,10 @@ export interface WalkOptions {
 }
 
 export async function collectProperty(api: ApiClient, property: Property, opts: WalkOptions): Promise<PropertyAnswers> {
-  const [units, points] = await Promise.all([all(api.listUsageUnits({ propertyId: property.id }), opts.stop), all(api.listPropertyMeasuringPoints(property.id), opts.stop)]);
+  const [units, points] = await Promise.all([
+    all(api.listUsageUnits({ propertyId: property.id }), opts.stop),
+    all(api.listPropertyMeasuringPoints(property.id), opts.stop),
+  ]);
   const wanted = (m: string | undefined) => opts.metrics.length === 0 || (m !== undefined && (opts.metrics as string[]).includes(m));
   const plant = points.filter((p): p is MeasuringPoint & { id: string } => (p.usage_unit_id ?? null) === null && typeof p.id === 'string' && wanted(p.metric));
   const query = { from: opts.range.from, to: opts.range.to, ...(opts.metrics.length ? { metrics: opts.metrics } : {}) };
@@ -80,13 +83,18 @@ export async function collectProperty(api: ApiClient, property: Property, opts: 
   const order = askOrder(units, opts.askOrder);
   const unitAnswers = new Array<{ unit: UsageUnit; consumption: UnitConsumption }>(units.length);
   const [, plantAnswers] = await Promise.all([
-    mapPool(order, limit, async (i) => {
-      const unit = units[i]!;
-      const entry = { unit, consumption: await api.unitConsumption(unit.id, query) };
-      unitAnswers[i] = entry;
-      opts.onUnit?.(unit);
-      opts.onAnswer?.(i, entry);
-    }, opts.stop),
+    mapPool(
+      order,
+      limit,
+      async (i) => {
+        const unit = units[i]!;
+        const entry = { unit, consumption: await api.unitConsumption(unit.id, query) };
+        unitAnswers[i] = entry;
+        opts.onUnit?.(unit);
+        opts.onAnswer?.(i, entry);
+      },
+      opts.stop,
+    ),
     mapPool(plant, limit, async (point) => ({ point, consumption: await api.pointReadings(point.id, opts.range) }), opts.stop),
   ]);
   return { property, units: unitAnswers, points, plantPoints: plantAnswers };
@@ -95,7 +103,8 @@ export async function collectProperty(api: ApiClient, property: Property, opts: 
 /** The given order when it names each unit once, else list order. */
 function askOrder(units: UsageUnit[], given: WalkOptions['askOrder']): number[] {
   const order = given?.(units);
-  const each = order && order.length === units.length && new Set(order).size === units.length && order.every((i) => Number.isInteger(i) && i >= 0 && i < units.length);
+  const each =
+    order && order.length === units.length && new Set(order).size === units.length && order.every((i) => Number.isInteger(i) && i >= 0 && i < units.length);
   return each ? order : units.map((_, i) => i);
 }
 

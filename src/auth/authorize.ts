@@ -38,10 +38,11 @@ export function checkCallback(params: URLSearchParams, expected: { issuer: strin
   if (iss !== expected.issuer) {
     return {
       ok: false,
-      error: new MeterdataError(
-        iss === null ? t.noIssuer : t.otherIssuer({ iss: clean(iss), expected: expected.issuer }),
-        { code: 'AUTH_ISSUER_MISMATCH', exitCode: ExitCode.NOT_SIGNED_IN, hint: t.issuerHint({ relogin }) },
-      ),
+      error: new MeterdataError(iss === null ? t.noIssuer : t.otherIssuer({ iss: clean(iss), expected: expected.issuer }), {
+        code: 'AUTH_ISSUER_MISMATCH',
+        exitCode: ExitCode.NOT_SIGNED_IN,
+        hint: t.issuerHint({ relogin }),
+      }),
     };
   }
   if (params.get('state') !== expected.state) {

@@ -19,7 +19,10 @@ import { ts } from './texts-session.js';
 import { profileFrom } from './whoami.js';
 
 /** What a command may choose for its clients; the pacer and the credentials are the connection's. */
-export type ClientOptions = Omit<ApiClientOptions, 'baseUrl' | 'credentials' | 'scheduler' | 'rateLimitPerMinute' | 'burst' | 'concurrency' | 'whoamiAfterRefresh'>;
+export type ClientOptions = Omit<
+  ApiClientOptions,
+  'baseUrl' | 'credentials' | 'scheduler' | 'rateLimitPerMinute' | 'burst' | 'concurrency' | 'whoamiAfterRefresh'
+>;
 
 export interface Connection {
   profile: Profile;
@@ -77,7 +80,8 @@ class Link implements Connection {
       session.whenRefreshed = (rec) => this.refreshed(rec);
       // The token endpoint's 429 pauses are this connection's too: one total for the run (or browse's hour).
       const { scheduler } = this;
-      session.mayWait = (ms, endpoint) => (scheduler.pauseFor(ms) ? null : waitBudgetSpent(endpoint, ms, scheduler.pausedMs(), scheduler.budget.maxPausedMs, Date.now()));
+      session.mayWait = (ms, endpoint) =>
+        scheduler.pauseFor(ms) ? null : waitBudgetSpent(endpoint, ms, scheduler.pausedMs(), scheduler.budget.maxPausedMs, Date.now());
     }
   }
 
@@ -105,7 +109,13 @@ class Link implements Connection {
     if (this.latestWho?.token === token) return this.latestWho.who;
     const rec = this.session?.current();
     const api = rec ? this.pinned(rec) : this.api();
-    const entry = { token: rec?.access_token ?? token, who: api.whoami().then((who) => this.sameTenant(who)).finally(() => api.close()) };
+    const entry = {
+      token: rec?.access_token ?? token,
+      who: api
+        .whoami()
+        .then((who) => this.sameTenant(who))
+        .finally(() => api.close()),
+    };
     // A failed read is not remembered: the next subscriber asks again rather than skip its check.
     entry.who.catch(() => {
       if (this.latestWho === entry) this.latestWho = null;
@@ -161,7 +171,11 @@ class Link implements Connection {
   async close(): Promise<void> {
     this.scheduler.close();
     const perfNow = performance.now();
-    await writeWindow(this.windowFile, this.budget.recent(perfNow).map((t) => t + this.offset), perfNow + this.offset);
+    await writeWindow(
+      this.windowFile,
+      this.budget.recent(perfNow).map((t) => t + this.offset),
+      perfNow + this.offset,
+    );
   }
 }
 

@@ -42,17 +42,20 @@ export async function withRefreshLock<T>(env: NodeJS.ProcessEnv, profile: string
   let compromised = false;
   let release: () => Promise<void>;
   try {
-    release = await untilAborted(lockfile.lock(file, {
-      realpath: false,
-      stale,
-      update,
-      retries: { retries: 120, factor: 1.2, minTimeout: 20, maxTimeout: 500, randomize: true },
-      onCompromised: () => {
-        // Another process took the lock over as stale (or removed it). The holder checks
-        // this before sending a refresh and before persisting its answer (session.ts).
-        compromised = true;
-      },
-    }), signal);
+    release = await untilAborted(
+      lockfile.lock(file, {
+        realpath: false,
+        stale,
+        update,
+        retries: { retries: 120, factor: 1.2, minTimeout: 20, maxTimeout: 500, randomize: true },
+        onCompromised: () => {
+          // Another process took the lock over as stale (or removed it). The holder checks
+          // this before sending a refresh and before persisting its answer (session.ts).
+          compromised = true;
+        },
+      }),
+      signal,
+    );
   } catch (e) {
     if (signal?.aborted) throw signal.reason;
     throw new ServiceUnavailableError(t.lockTimeout, {

@@ -93,7 +93,9 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
     return old;
   });
   // A damaged profile (login replaces it) cannot tell which server the old connection was at: it is not revoked.
-  const before = await loadProfile(io.env, profile.name).catch((e: unknown) => (e instanceof MeterdataError && e.code === 'CONFIG_PROFILE_INVALID' ? undefined : Promise.reject(e)));
+  const before = await loadProfile(io.env, profile.name).catch((e: unknown) =>
+    e instanceof MeterdataError && e.code === 'CONFIG_PROFILE_INVALID' ? undefined : Promise.reject(e),
+  );
   // Tokens were issued: this is the connection's latest refresh (a /whoami is not).
   const bare: Profile = { ...stripConnectionFacts(profile), last_refresh_at: record.updated_at };
   await saveProfile(io.env, bare);
@@ -115,7 +117,17 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
 }
 
 function stripConnectionFacts(p: Profile): Profile {
-  const { tenant_id: _a, tenant_name: _b, client_id_seen: _c, granted_scopes: _d, property_scope: _e, property_names: _f, last_refresh_at: _g, access_expires_at: _h, ...rest } = p;
+  const {
+    tenant_id: _a,
+    tenant_name: _b,
+    client_id_seen: _c,
+    granted_scopes: _d,
+    property_scope: _e,
+    property_names: _f,
+    last_refresh_at: _g,
+    access_expires_at: _h,
+    ...rest
+  } = p;
   return rest;
 }
 
@@ -127,7 +139,13 @@ export function describeWait(ms: number): string {
 /** Answers that do not belong to this sign-in: ignored, the wait goes on. */
 const NOT_OURS = new Set(['AUTH_ISSUER_MISMATCH', 'AUTH_STATE_MISMATCH', 'AUTH_NO_CODE']);
 
-function waitForAnswer(received: Promise<URLSearchParams>, opts: LoginOptions, io: Io, relogin: string, judge: (p: URLSearchParams) => CallbackPage): Promise<URLSearchParams> {
+function waitForAnswer(
+  received: Promise<URLSearchParams>,
+  opts: LoginOptions,
+  io: Io,
+  relogin: string,
+  judge: (p: URLSearchParams) => CallbackPage,
+): Promise<URLSearchParams> {
   const cleanups: (() => void)[] = [];
   const racers: Promise<URLSearchParams>[] = [received];
   racers.push(

@@ -76,5 +76,7 @@ export async function startCallbackServer(judge: (params: URLSearchParams) => Ca
 function page(res: http.ServerResponse, status: number, title: string, text: string): void {
   const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
   res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
-  res.end(`<!doctype html><html lang="${language()}"><head><meta charset="utf-8"><title>meterdata: ${esc(title)}</title></head><body><h1 id="meterdata-result">${esc(title)}</h1><p>${esc(text)}</p></body></html>`);
+  res.end(
+    `<!doctype html><html lang="${language()}"><head><meta charset="utf-8"><title>meterdata: ${esc(title)}</title></head><body><h1 id="meterdata-result">${esc(title)}</h1><p>${esc(text)}</p></body></html>`,
+  );
 }

@@ -16,7 +16,12 @@ export interface RecordPlace {
  * Returns whether the store held it. A write that fails is not thrown: the intent stays, and the
  * next run that finds it never sends the token either; reading or locking failures are.
  */
-export async function replaceIntent(place: RecordPlace, lock: RefreshLock | undefined, intended: StoredRecord, outcome: (now: StoredRecord) => StoredRecord): Promise<boolean> {
+export async function replaceIntent(
+  place: RecordPlace,
+  lock: RefreshLock | undefined,
+  intended: StoredRecord,
+  outcome: (now: StoredRecord) => StoredRecord,
+): Promise<boolean> {
   const replace = async () => {
     const now = await place.store.read(place.profile);
     if (!now || now.refresh_token !== intended.refresh_token || now.refresh_intent?.at !== intended.refresh_intent?.at) return false;

@@ -120,7 +120,10 @@ export class Session {
    */
   private async afterRefresh(rec: StoredRecord): Promise<void> {
     this.onRefresh?.(rec);
-    await setProfileFields(this.env, this.profile.name, { last_refresh_at: rec.updated_at, ...(rec.access_expires_at ? { access_expires_at: rec.access_expires_at } : {}) });
+    await setProfileFields(this.env, this.profile.name, {
+      last_refresh_at: rec.updated_at,
+      ...(rec.access_expires_at ? { access_expires_at: rec.access_expires_at } : {}),
+    });
     await this.whenRefreshed?.(rec);
   }
 
@@ -215,10 +218,15 @@ export class Session {
       await this.store.write(this.profile.name, next);
     } catch (e) {
       const reason = e instanceof Error ? e.message : String(e);
-      if (what === 'intent') throw new ServiceUnavailableError(ts.intentNotWritten({ reason }), { code: 'AUTH_STORE_WRITE_FAILED', hint: ts.fixStore, cause: e });
+      if (what === 'intent')
+        throw new ServiceUnavailableError(ts.intentNotWritten({ reason }), { code: 'AUTH_STORE_WRITE_FAILED', hint: ts.fixStore, cause: e });
       const name = this.profile.name;
       // The server rotated already: no later run can refresh (exit 3, like an answer lost after sending), never "try later"
-      throw new NotSignedInError(ts.tokensNotSaved({ reason }), { code: 'AUTH_TOKENS_NOT_SAVED', hint: ts.fixStoreThenStatus({ status: statusCommand(name), login: loginCommand(name) }), cause: e });
+      throw new NotSignedInError(ts.tokensNotSaved({ reason }), {
+        code: 'AUTH_TOKENS_NOT_SAVED',
+        hint: ts.fixStoreThenStatus({ status: statusCommand(name), login: loginCommand(name) }),
+        cause: e,
+      });
     }
   }
 
@@ -285,4 +293,3 @@ export class Session {
     };
   }
 }
-

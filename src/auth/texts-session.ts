@@ -16,7 +16,8 @@ export const ts = catalogue(
     refreshingTooOften: (p: { n: number; lifetime: string }) =>
       `This run has refreshed the sign-in ${p.n} times within a minute: the sign-in server's access tokens last only ${p.lifetime} s (the contract's last an hour). No further refresh is sent, since each one replaces the refresh token.`,
     refreshingTooOftenHint: 'Try again later; if it repeats, tell the service provider how short-lived its access tokens are.',
-    intentNotWritten: (p: { reason: string }) => `The sign-in could not be refreshed: the credential store could not be written (${p.reason}); no refresh was sent.`,
+    intentNotWritten: (p: { reason: string }) =>
+      `The sign-in could not be refreshed: the credential store could not be written (${p.reason}); no refresh was sent.`,
     fixStore: 'Fix the credential store (free disk space, unlock the keychain), then run the command again.',
     tokensNotSaved: (p: { reason: string }) =>
       `The sign-in server issued new tokens, but they could not be saved (${p.reason}); they were not used. The server has replaced the stored refresh token, so this connection probably has to be signed in again.`,
@@ -47,7 +48,8 @@ export const ts = catalogue(
     refreshingTooOften: (p) =>
       `Dieser Aufruf hat die Anmeldung innerhalb einer Minute schon ${p.n}-mal erneuert: Die Zugriffstoken des Anmeldeservers gelten nur ${p.lifetime} s (laut Schnittstellenvertrag eine Stunde). Es wird keine weitere Erneuerung gesendet, da jede das Refresh-Token ersetzt.`,
     refreshingTooOftenHint: 'Bitte später erneut versuchen; wenn es wieder auftritt, den Messdienst auf die kurze Gültigkeit seiner Zugriffstoken hinweisen.',
-    intentNotWritten: (p) => `Die Anmeldung konnte nicht erneuert werden: Der Anmeldespeicher ließ sich nicht schreiben (${p.reason}); es wurde keine Erneuerung gesendet.`,
+    intentNotWritten: (p) =>
+      `Die Anmeldung konnte nicht erneuert werden: Der Anmeldespeicher ließ sich nicht schreiben (${p.reason}); es wurde keine Erneuerung gesendet.`,
     fixStore: 'Bitte den Anmeldespeicher in Ordnung bringen (Speicherplatz freigeben, Schlüsselbund entsperren) und den Befehl erneut ausführen.',
     tokensNotSaved: (p) =>
       `Der Anmeldeserver hat neue Tokens ausgestellt, sie konnten aber nicht gespeichert werden (${p.reason}); sie wurden nicht verwendet. Der Server hat das gespeicherte Refresh-Token ersetzt, die Verbindung muss daher vermutlich neu angemeldet werden.`,

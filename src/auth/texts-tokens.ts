@@ -75,7 +75,8 @@ export const tokenTexts = catalogue(
     codeRefused: (p) => `Der Anmeldecode wurde abgelehnt (${p.reason}).`,
     addDpop: (p) => `${p.relogin} Wenn der Client als DPoP-gebunden registriert ist, ergänzen Sie --dpop.`,
     clientRefused: (p) => `Der Server hat die Authentifizierung des Clients beim ${p.what} abgelehnt (invalid_client).`,
-    clientRefusedHint: 'Prüfen Sie Client-ID, Secret oder privaten Schlüssel (und --kid/--alg) dieses Clients und führen Sie dann `meterdata login` erneut aus.',
+    clientRefusedHint:
+      'Prüfen Sie Client-ID, Secret oder privaten Schlüssel (und --kid/--alg) dieses Clients und führen Sie dann `meterdata login` erneut aus.',
     serverUnavailable: (p) => `Das ${p.what} ist beim Anmeldeserver gerade nicht möglich (${p.reason}).`,
     refused: (p) => `Der Anmeldeserver hat das ${p.what} abgelehnt: ${p.reason}.`,
     rateLimited: (p) => `Der Anmeldeserver begrenzt die Anfragen (HTTP 429); das ${p.what} war nicht möglich.`,
@@ -94,12 +95,14 @@ export const tokenTexts = catalogue(
     noNewRefreshToken: (p) => `die Antwort (HTTP ${p.status}) enthielt kein neues Refresh-Token`,
     failedAfterSending: (p) =>
       `der Server ist mit HTTP ${p.status} gescheitert, nachdem die Anfrage ihn erreicht hatte, womöglich erst nach dem Ersetzen des Refresh-Tokens`,
-    answerUnusable: (p) => `Der Anmeldeserver hat die Erneuerung des Zugriffstokens beantwortet (HTTP ${p.status}), die Antwort ist aber nicht verwendbar: ${p.reason}.`,
+    answerUnusable: (p) =>
+      `Der Anmeldeserver hat die Erneuerung des Zugriffstokens beantwortet (HTTP ${p.status}), die Antwort ist aber nicht verwendbar: ${p.reason}.`,
     unsupportedTokenType: (p) => `es wurde ein Token vom Typ ${p.type} ausgestellt, den meterdata nicht unterstützt (nur Bearer und DPoP)`,
     badLifetime: (p) => `die Gültigkeitsdauer des Tokens ist ${p.value} statt einer positiven Zahl von Sekunden`,
     tooLong: (p) => `${p.what} ist ${p.kib} KiB lang, mehr als die ${p.max} KiB, die meterdata speichert`,
     accessToken: 'das Zugriffstoken',
-    notSendable: 'das Zugriffstoken enthält ein Leerzeichen, ein Steuerzeichen oder ein Zeichen außerhalb von ASCII und lässt sich daher nicht im Authorization-Header senden',
+    notSendable:
+      'das Zugriffstoken enthält ein Leerzeichen, ein Steuerzeichen oder ein Zeichen außerhalb von ASCII und lässt sich daher nicht im Authorization-Header senden',
     refreshToken: 'das Refresh-Token',
     scope: 'die Angabe der Berechtigungen',
     tokenType: 'der Tokentyp',

@@ -53,7 +53,8 @@ export const signInTexts = catalogue(
     endpointHint: "Check that --auth-url (or the profile's auth_url) points at the Metering Data Partner API authorization server.",
     discoveryFailed: (p: { url: string; reason: string }) => `Cannot read the sign-in server's metadata at ${p.url} (${p.reason}).`,
     discoveryHint: "Check --auth-url (or the profile's auth_url) and that the server is reachable, then try again.",
-    unsupported: (p: { issuer: string; missing: string }) => `The sign-in server ${p.issuer} does not advertise ${p.missing}; meterdata will not sign in there.`,
+    unsupported: (p: { issuer: string; missing: string }) =>
+      `The sign-in server ${p.issuer} does not advertise ${p.missing}; meterdata will not sign in there.`,
     and: ' and ',
     needsPkce: 'PKCE with S256',
     needsIss: 'the iss parameter in authorization responses (RFC 9207)',

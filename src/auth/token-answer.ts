@@ -22,7 +22,11 @@ function refusedBody(e: unknown): Record<string, unknown> | undefined {
  */
 export const MAX_TOKEN_CHARS = 64 * 1024;
 
-const TOO_LONG = [['access_token', 'accessToken'], ['refresh_token', 'refreshToken'], ['scope', 'scope']] as const;
+const TOO_LONG = [
+  ['access_token', 'accessToken'],
+  ['refresh_token', 'refreshToken'],
+  ['scope', 'scope'],
+] as const;
 
 /**
  * An access token an Authorization header can carry: visible ASCII, a lenient superset of RFC 6750's b64token
@@ -49,12 +53,18 @@ function bodyProblem(body: Record<string, unknown>): string | undefined {
   if (typeof body.access_token === 'string' && !SENDABLE.test(body.access_token)) return t.notSendable;
   for (const [field, what] of TOO_LONG) {
     const value = body[field];
-    if (typeof value === 'string' && value.length > MAX_TOKEN_CHARS) return t.tooLong({ what: t[what], kib: Math.ceil(value.length / 1024), max: MAX_TOKEN_CHARS / 1024 });
+    if (typeof value === 'string' && value.length > MAX_TOKEN_CHARS)
+      return t.tooLong({ what: t[what], kib: Math.ceil(value.length / 1024), max: MAX_TOKEN_CHARS / 1024 });
   }
   return undefined;
 }
 
-const FIELDS: Record<string, 'accessToken' | 'refreshToken' | 'scope' | 'tokenType'> = { access_token: 'accessToken', refresh_token: 'refreshToken', scope: 'scope', token_type: 'tokenType' };
+const FIELDS: Record<string, 'accessToken' | 'refreshToken' | 'scope' | 'tokenType'> = {
+  access_token: 'accessToken',
+  refresh_token: 'refreshToken',
+  scope: 'scope',
+  token_type: 'tokenType',
+};
 
 /**
  * A field openid-client refused in a body it read (OAUTH_INVALID_RESPONSE, its cause saying

@@ -29,12 +29,23 @@ export async function redeemCode(
 ): Promise<TokenSet> {
   let tokens: TokenSet;
   try {
-    tokens = await oidc.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: checks.verifier, expectedState: checks.state }, { resource }, dpop ? { DPoP: dpop } : undefined);
+    tokens = await oidc.authorizationCodeGrant(
+      config,
+      callbackUrl,
+      { pkceCodeVerifier: checks.verifier, expectedState: checks.state },
+      { resource },
+      dpop ? { DPoP: dpop } : undefined,
+    );
   } catch (e) {
     throw tokenError(e, 'redeem', undefined, !!dpop);
   }
   const bad = unusableAnswer(tokens);
-  if (bad) throw new MeterdataError(t.badAnswer({ what: t.redeem, reason: bad }), { code: 'AUTH_BAD_SERVER_ANSWER', exitCode: ExitCode.UNAVAILABLE, hint: t.badAnswerHint });
+  if (bad)
+    throw new MeterdataError(t.badAnswer({ what: t.redeem, reason: bad }), {
+      code: 'AUTH_BAD_SERVER_ANSWER',
+      exitCode: ExitCode.UNAVAILABLE,
+      hint: t.badAnswerHint,
+    });
   return tokens;
 }
 
@@ -84,7 +95,10 @@ export async function refreshGrant(
 /** A token-endpoint 429 asking for more than RETRY_AFTER_MAX_S: the refresh token was not used; say when to come back. */
 function tokenWaitTooLong(seconds: number): ServiceUnavailableError {
   const ms = seconds * 1000;
-  return new ServiceUnavailableError(t.waitTooLong({ wait: duration(ms), max: RETRY_AFTER_MAX_S }), { code: 'AUTH_RATE_LIMITED', hint: retryHint(retryAt(Date.now(), ms)) });
+  return new ServiceUnavailableError(t.waitTooLong({ wait: duration(ms), max: RETRY_AFTER_MAX_S }), {
+    code: 'AUTH_RATE_LIMITED',
+    hint: retryHint(retryAt(Date.now(), ms)),
+  });
 }
 
 function responseOf(e: unknown): Response | undefined {
@@ -160,14 +174,11 @@ export function tokenError(e: unknown, action: TokenAction, profile: Profile | u
   }
   if (oauthError) {
     if (oauthError.error === 'invalid_grant') {
-      return new NotSignedInError(
-        profile ? t.connectionEnded : t.codeRefused({ reason: describeError(e) }),
-        {
-          code: profile ? 'AUTH_CONNECTION_ENDED' : 'AUTH_CODE_REFUSED',
-          // Some servers answer a DPoP-bound client's proofless request with a bare invalid_grant.
-          hint: profile || dpopUsed ? relogin : t.addDpop({ relogin }),
-        },
-      );
+      return new NotSignedInError(profile ? t.connectionEnded : t.codeRefused({ reason: describeError(e) }), {
+        code: profile ? 'AUTH_CONNECTION_ENDED' : 'AUTH_CODE_REFUSED',
+        // Some servers answer a DPoP-bound client's proofless request with a bare invalid_grant.
+        hint: profile || dpopUsed ? relogin : t.addDpop({ relogin }),
+      });
     }
     if (oauthError.error === 'invalid_client') {
       return new MeterdataError(t.clientRefused({ what }), {
@@ -190,7 +201,8 @@ export function tokenError(e: unknown, action: TokenAction, profile: Profile | u
   const bad = unusableAnswer(e);
   // Its body was read, so the answer arrived: after a refresh the token is spent.
   if (bad && wire) return answerUnusable(e, profile, wire.status ?? 200, bad);
-  if (bad) return new MeterdataError(t.badAnswer({ what, reason: bad }), { code: 'AUTH_BAD_SERVER_ANSWER', exitCode: ExitCode.UNAVAILABLE, hint: t.badAnswerHint });
+  if (bad)
+    return new MeterdataError(t.badAnswer({ what, reason: bad }), { code: 'AUTH_BAD_SERVER_ANSWER', exitCode: ExitCode.UNAVAILABLE, hint: t.badAnswerHint });
   if (wire && lostAfterSending(e, wire)) return answerLost(e, action, profile, wire);
   if (neverSent(e)) {
     return new ServiceUnavailableError(t.unreachable({ what, reason: describeError(e) }), { code: 'AUTH_SERVER_UNREACHABLE' });
@@ -220,7 +232,11 @@ function answerLost(e: unknown, action: TokenAction, profile: Profile | undefine
 
 /** A 2xx refresh answer that cannot be used: the server rotated, so it counts as lost (exit 3, never re-sent). */
 function answerUnusable(e: unknown, profile: Profile | undefined, status: number, reason: string): RefreshAnswerLostError {
-  return new RefreshAnswerLostError(t.answerUnusable({ status, reason }), { code: 'AUTH_ANSWER_LOST', hint: t.answerLostHint({ login: loginCommand(profile) }), cause: e });
+  return new RefreshAnswerLostError(t.answerUnusable({ status, reason }), {
+    code: 'AUTH_ANSWER_LOST',
+    hint: t.answerLostHint({ login: loginCommand(profile) }),
+    cause: e,
+  });
 }
 
 /**

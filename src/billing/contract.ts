@@ -9,7 +9,19 @@ import type { DeviceSegment, MeasuringPointConsumption, UnitConsumption, UsageUn
 import { SHARE_TOLERANCE, receivedText } from './plausible.js';
 import { BILLABLE_STATUSES, type FlagCode } from './types.js';
 
-export const CONTRACT_BREAKS = ['SEGMENTS_OVERLAP', 'DEVICE_REPEATED', 'READING_REPEATED', 'READING_OUTSIDE_WINDOW', 'SEGMENT_OUTSIDE_RANGE', 'POINT_REPEATED', 'POINT_NOT_LISTED', 'SHARE_NOT_AS_LISTED', 'METRIC_NOT_AS_LISTED', 'COPIES_DISAGREE', 'CONTRADICTORY_VALUES'] as const satisfies readonly FlagCode[];
+export const CONTRACT_BREAKS = [
+  'SEGMENTS_OVERLAP',
+  'DEVICE_REPEATED',
+  'READING_REPEATED',
+  'READING_OUTSIDE_WINDOW',
+  'SEGMENT_OUTSIDE_RANGE',
+  'POINT_REPEATED',
+  'POINT_NOT_LISTED',
+  'SHARE_NOT_AS_LISTED',
+  'METRIC_NOT_AS_LISTED',
+  'COPIES_DISAGREE',
+  'CONTRADICTORY_VALUES',
+] as const satisfies readonly FlagCode[];
 export type BreakCode = (typeof CONTRACT_BREAKS)[number];
 
 /** One way an answer breaks the contract for one point: the flag it raises and what the message names. */
@@ -102,7 +114,10 @@ export function segmentBreaks(c: MeasuringPointConsumption, range?: { from: stri
   // range, installed after it, or removed before it was installed. Beside another device the overlap names it.
   const nowhere = windows.find((w) => w.start === '');
   if (nowhere && !out.some((b) => b.code === 'SEGMENTS_OVERLAP')) {
-    out.push({ code: 'SEGMENT_OUTSIDE_RANGE', facts: { serial: nowhere.s.serial, installed_at: nowhere.s.installed_at ?? '', deinstalled_at: nowhere.s.deinstalled_at ?? '' } });
+    out.push({
+      code: 'SEGMENT_OUTSIDE_RANGE',
+      facts: { serial: nowhere.s.serial, installed_at: nowhere.s.installed_at ?? '', deinstalled_at: nowhere.s.deinstalled_at ?? '' },
+    });
   }
   for (const seg of segments) {
     const twice = [...repeated(seg.readings, (r) => r.at).values()][0];
@@ -144,7 +159,9 @@ export const BY_ANY_UNIT = '*';
 /** Per point of the Property's list (idKey): its metric and unit, where the list gives them. */
 export type ListedKinds = ReadonlyMap<string, { metric?: string | undefined; unit?: string | undefined }>;
 
-export function listedKindsOf(points: readonly { id?: string | undefined; metric?: string | undefined; unit?: string | undefined }[]): Map<string, { metric?: string | undefined; unit?: string | undefined }> {
+export function listedKindsOf(
+  points: readonly { id?: string | undefined; metric?: string | undefined; unit?: string | undefined }[],
+): Map<string, { metric?: string | undefined; unit?: string | undefined }> {
   const out = new Map<string, { metric?: string | undefined; unit?: string | undefined }>();
   for (const p of points) if (typeof p.id === 'string' && !out.has(idKey(p.id))) out.set(idKey(p.id), { metric: p.metric, unit: p.unit });
   return out;
@@ -154,9 +171,14 @@ export function listedKindsOf(points: readonly { id?: string | undefined; metric
  * A meter measures one thing: an answer giving it another metric or unit than the list (where the list
  * names them) is relabelled, and its kilowatt hours would be added to another row's cubic metres.
  */
-export function kindBreak(answer: { metric: string; unit: string }, listed: { metric?: string | undefined; unit?: string | undefined } | undefined): ContractBreak | null {
+export function kindBreak(
+  answer: { metric: string; unit: string },
+  listed: { metric?: string | undefined; unit?: string | undefined } | undefined,
+): ContractBreak | null {
   const differs = listed && ((listed.metric !== undefined && listed.metric !== answer.metric) || (listed.unit !== undefined && listed.unit !== answer.unit));
-  return differs ? { code: 'METRIC_NOT_AS_LISTED', facts: { received: `${answer.metric} (${answer.unit})`, listed: `${listed.metric ?? '?'} (${listed.unit ?? '?'})` } } : null;
+  return differs
+    ? { code: 'METRIC_NOT_AS_LISTED', facts: { received: `${answer.metric} (${answer.unit})`, listed: `${listed.metric ?? '?'} (${listed.unit ?? '?'})` } }
+    : null;
 }
 
 /**
@@ -200,7 +222,8 @@ export function unitPointBreaks(unit: UsageUnit, consumption: UnitConsumption, l
       const listedShare = listed.get(id)?.get(idKey(unit.id));
       const share = p.unit_share ?? 1;
       const differs = listedShare !== undefined && !(Math.abs(share - listedShare) <= SHARE_TOLERANCE.toNumber());
-      if (differs && !out.get(id)?.some((b) => b.code === 'SHARE_NOT_AS_LISTED')) add(id, { code: 'SHARE_NOT_AS_LISTED', facts: { unit_share: receivedText(share), listed_share: receivedText(listedShare) } });
+      if (differs && !out.get(id)?.some((b) => b.code === 'SHARE_NOT_AS_LISTED'))
+        add(id, { code: 'SHARE_NOT_AS_LISTED', facts: { unit_share: receivedText(share), listed_share: receivedText(listedShare) } });
     }
   }
   return out;

@@ -16,7 +16,19 @@ function meterOf(c: MeasuringPointConsumption): string {
   const segment = (s: DeviceSegment) => {
     const pc = s.period_consumption;
     const readings = [...s.readings].map((r) => [r.at, r.value, r.status, r.is_synthetic]).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
-    return [idKey(s.device_id), s.serial, s.installed_at, s.deinstalled_at, s.factor, s.baseline_date, s.baseline_value, pc.status, pc.end_value, pc.billable_value, readings];
+    return [
+      idKey(s.device_id),
+      s.serial,
+      s.installed_at,
+      s.deinstalled_at,
+      s.factor,
+      s.baseline_date,
+      s.baseline_value,
+      pc.status,
+      pc.end_value,
+      pc.billable_value,
+      readings,
+    ];
   };
   const segments = c.segments.map((s) => JSON.stringify(segment(s))).sort();
   return JSON.stringify([c.metric, c.unit, c.is_difference_meter, c.data_gap === true, segments]);

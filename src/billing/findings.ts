@@ -2,12 +2,16 @@
 // what happened, what to do, and where: review.csv names the Property, unit and meter beside the ids.
 import { day, inLanguage, type Lang } from '../i18n/index.js';
 import { factLabels, factWords } from './texts-facts.js';
-import { flagExplanations, flagTitles, heizkostenExplanations } from './texts-findings.js';
+import { flagExplanations, flagTitles } from './texts-findings.js';
+import { heizkostenExplanations } from './texts-heizkosten.js';
 import { valueWord } from './texts-values.js';
 import type { Flag, FlagCode, ReviewRow, Severity } from './types.js';
 
 export type { Lang };
-interface Text { title: string; explanation: string }
+interface Text {
+  title: string;
+  explanation: string;
+}
 
 const SEVERITY_ORDER: Record<Severity, number> = { not_billed: 0, review: 1, info: 2 };
 

@@ -1,15 +1,6 @@
 // Building flags. A flag's ids say where it belongs: device_id for a segment finding,
 // measuring_point_id for a point finding, usage_unit_id null for plant-room/main points.
-import {
-  BASELINE_ORIGINS,
-  METRICS,
-  METRIC_UNITS,
-  READING_STATUSES,
-  REPLACEMENT_REASONS,
-  SUBSTITUTION_METHODS,
-  UNIT_TYPES,
-  isKnown,
-} from '../api/types.js';
+import { BASELINE_ORIGINS, METRICS, METRIC_UNITS, READING_STATUSES, REPLACEMENT_REASONS, SUBSTITUTION_METHODS, UNIT_TYPES, isKnown } from '../api/types.js';
 import { FLAG_SEVERITY, type Flag, type FlagCode } from './types.js';
 
 export interface FlagScope {

@@ -29,7 +29,13 @@ export function billPlantPoint({ property, point, consumption, range }: PlantInp
   const relabelled = kindBreak(consumption, point);
   const bill = billPoint(
     consumption,
-    { property_id: property.id, usage_unit_id: null, is_system_linked: point.is_system_linked, extraFlags: relabelled ? [unallocated, makeFlag(relabelled.code, scope, relabelled.facts)] : [unallocated], range },
+    {
+      property_id: property.id,
+      usage_unit_id: null,
+      is_system_linked: point.is_system_linked,
+      extraFlags: relabelled ? [unallocated, makeFlag(relabelled.code, scope, relabelled.facts)] : [unallocated],
+      range,
+    },
     null,
   );
   const last = sortSegments(consumption.segments).at(-1);

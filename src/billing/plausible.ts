@@ -46,7 +46,10 @@ function halfUlp(v: number): Decimal {
   return dec(10).pow(-dec(v).decimalPlaces()).div(2);
 }
 
-const problem = (field: string, v: number, more: Record<string, string> = {}): Implausible => ({ code: 'IMPLAUSIBLE_VALUE', facts: { field, received: receivedText(v), ...more } });
+const problem = (field: string, v: number, more: Record<string, string> = {}): Implausible => ({
+  code: 'IMPLAUSIBLE_VALUE',
+  facts: { field, received: receivedText(v), ...more },
+});
 
 /** Numbers of a segment no meter can show (whatever its status): they never reach a row. */
 export function unrepresentable(seg: DeviceSegment): Implausible[] {
@@ -78,7 +81,8 @@ export function segmentProblems(seg: DeviceSegment, unitShare: number | null): I
   // A register counts up from 0: a negative start or end value is no meter's (its difference may still look fine).
   if (seg.baseline_value < 0) out.push(problem('baseline_value', seg.baseline_value));
   if (pc.end_value < 0) out.push(problem('end_value', pc.end_value));
-  else if (seg.factor > 0 && pc.end_value < seg.baseline_value) out.push(problem('end_value', pc.end_value, { baseline_value: formatDecimal(seg.baseline_value) }));
+  else if (seg.factor > 0 && pc.end_value < seg.baseline_value)
+    out.push(problem('end_value', pc.end_value, { baseline_value: formatDecimal(seg.baseline_value) }));
   // A K-factor weights a radiator's or meter's count up (1 for most meters): at 0 nothing would count, and a
   // negative one turns a register running backwards (end below start) into a positive value to bill.
   if (!(seg.factor > 0)) out.push(problem('factor', seg.factor));
@@ -90,7 +94,10 @@ export function segmentProblems(seg: DeviceSegment, unitShare: number | null): I
       .plus(halfUlp(pc.billable_value).times(unitShare))
       .plus(dec(pc.billable_value).abs().plus(halfUlp(pc.billable_value)).times(shareRounding));
     if (dec(weighted).minus(expected).abs().greaterThan(tolerance)) {
-      out.push({ code: 'WEIGHTED_VALUE_MISMATCH', facts: { field: 'weighted_billable_value', received: formatDecimal(weighted), expected: formatDecimal(expected), unit_share: formatDecimal(unitShare) } });
+      out.push({
+        code: 'WEIGHTED_VALUE_MISMATCH',
+        facts: { field: 'weighted_billable_value', received: formatDecimal(weighted), expected: formatDecimal(expected), unit_share: formatDecimal(unitShare) },
+      });
     }
   }
   return out;

@@ -62,7 +62,8 @@ export function sortSegments(segments: readonly DeviceSegment[]): DeviceSegment[
   const start = (s: DeviceSegment) => s.installed_at ?? s.baseline_date ?? '';
   const end = (s: DeviceSegment) => s.deinstalled_at ?? '9999-12-31';
   return [...segments].sort(
-    (a, b) => cmp(start(a), start(b)) || cmp(end(a), end(b)) || cmp(a.baseline_date ?? '', b.baseline_date ?? '') || cmp(a.device_id, b.device_id) || tieBreak(a, b),
+    (a, b) =>
+      cmp(start(a), start(b)) || cmp(end(a), end(b)) || cmp(a.baseline_date ?? '', b.baseline_date ?? '') || cmp(a.device_id, b.device_id) || tieBreak(a, b),
   );
 }
 
@@ -87,7 +88,19 @@ export function pointFlags(c: MeasuringPointConsumption, scope: FlagScope, linke
 }
 
 /** Flags about one segment (device_id set). */
-export function segmentFlags(seg: DeviceSegment, scope: FlagScope, ctx: { segmentCount: number; isLast: boolean; weightedAbsent: boolean; unitShare?: number | null; rangeTo?: string | undefined; broken?: boolean; metric?: string }): Flag[] {
+export function segmentFlags(
+  seg: DeviceSegment,
+  scope: FlagScope,
+  ctx: {
+    segmentCount: number;
+    isLast: boolean;
+    weightedAbsent: boolean;
+    unitShare?: number | null;
+    rangeTo?: string | undefined;
+    broken?: boolean;
+    metric?: string;
+  },
+): Flag[] {
   const s: FlagScope = { ...scope, device_id: seg.device_id };
   const serial = { serial: seg.serial };
   const pc = seg.period_consumption;
@@ -163,7 +176,18 @@ export function billPoint(c: MeasuringPointConsumption, ctx: PointContext, unitS
     // a hint that the billed value may be wrong: only where it is billed
     const off = billable && !badShare && !broken && problems.length === 0 ? meterDifferenceOff(seg) : null;
     if (off) found.push(makeFlag('BILLABLE_VALUE_DIFFERS', { ...scope, device_id: seg.device_id }, { serial: seg.serial, ...off }));
-    const segFlags = dedupeFlags([...found, ...segmentFlags(seg, scope, { segmentCount: segments.length, isLast: i === segments.length - 1, weightedAbsent: v.weightedAbsent, unitShare, rangeTo: ctx.range?.to, broken, metric: c.metric })]);
+    const segFlags = dedupeFlags([
+      ...found,
+      ...segmentFlags(seg, scope, {
+        segmentCount: segments.length,
+        isLast: i === segments.length - 1,
+        weightedAbsent: v.weightedAbsent,
+        unitShare,
+        rangeTo: ctx.range?.to,
+        broken,
+        metric: c.metric,
+      }),
+    ]);
     values.push(v.billed);
     flags.push(...segFlags);
     rows.push({ ...base, ...deviceFields(seg), billed_value: formatDecimal(v.billed), review_flags: codesOf([...own, ...segFlags]) });
@@ -172,7 +196,15 @@ export function billPoint(c: MeasuringPointConsumption, ctx: PointContext, unitS
   if (segments.length === 0) rows.push({ ...base, ...EMPTY_DEVICE, billed_value: '0', review_flags: codesOf(own) });
   // The same segment sent a thousand times is shown once, with its readings once (differing copies all stay).
   const shown = broken ? { segments: uniqueRows(rows), readings: uniqueRows(readings) } : { segments: rows, readings };
-  return { measuring_point_id: c.measuring_point_id, metric: c.metric, unit: c.unit, is_system_linked: linked, billed: sum(values), ...shown, flags: dedupeFlags(flags) };
+  return {
+    measuring_point_id: c.measuring_point_id,
+    metric: c.metric,
+    unit: c.unit,
+    is_system_linked: linked,
+    billed: sum(values),
+    ...shown,
+    flags: dedupeFlags(flags),
+  };
 }
 
 function uniqueRows<T>(rows: T[]): T[] {
@@ -183,12 +215,36 @@ function uniqueRows<T>(rows: T[]): T[] {
   });
 }
 
-type DeviceFields = Omit<SegmentRow, 'property_id' | 'usage_unit_id' | 'measuring_point_id' | 'metric' | 'unit' | 'unit_share' | 'is_system_linked' | 'data_gap' | 'is_difference_meter' | 'billed_value' | 'review_flags'>;
+type DeviceFields = Omit<
+  SegmentRow,
+  | 'property_id'
+  | 'usage_unit_id'
+  | 'measuring_point_id'
+  | 'metric'
+  | 'unit'
+  | 'unit_share'
+  | 'is_system_linked'
+  | 'data_gap'
+  | 'is_difference_meter'
+  | 'billed_value'
+  | 'review_flags'
+>;
 
 const EMPTY_DEVICE: DeviceFields = {
-  device_id: null, serial: null, manufacturer: null, installed_at: null, deinstalled_at: null, replacement_reason: null,
-  factor: null, baseline_value: null, baseline_date: null, baseline_origin: null, end_value: null, billable_value: null,
-  weighted_billable_value: null, status: null,
+  device_id: null,
+  serial: null,
+  manufacturer: null,
+  installed_at: null,
+  deinstalled_at: null,
+  replacement_reason: null,
+  factor: null,
+  baseline_value: null,
+  baseline_date: null,
+  baseline_origin: null,
+  end_value: null,
+  billable_value: null,
+  weighted_billable_value: null,
+  status: null,
 };
 
 function deviceFields(seg: DeviceSegment): DeviceFields {

@@ -62,21 +62,39 @@ export function billProperty(input: PropertyInput, early?: (entry: UnitEntry) =>
   const listedPoints = input.points ? listedPointsOf(input.points) : undefined;
   const listedKinds = input.points ? listedKindsOf(input.points) : undefined;
   const listedFor = new Map(units.map((u) => [u.consumption, listedPoints ? listedForUnit(u.unit, listedPoints) : () => true]));
-  const shares = shareTotals(units.map((u) => u.consumption), (c, id) => listedFor.get(c)!(id));
+  const shares = shareTotals(
+    units.map((u) => u.consumption),
+    (c, id) => listedFor.get(c)!(id),
+  );
   const crossBreaks = disagreeingCopies(units, (c, id) => listedFor.get(c)!(id));
   const unitBills = units.map((entry) => {
     const known = early?.(entry);
-    const acrossUnits = (c: { measuring_point_id: string }) => shareMismatch(shares.get(idKey(c.measuring_point_id))) || crossBreaks.has(idKey(c.measuring_point_id));
+    const acrossUnits = (c: { measuring_point_id: string }) =>
+      shareMismatch(shares.get(idKey(c.measuring_point_id))) || crossBreaks.has(idKey(c.measuring_point_id));
     if (known && known.range.from === range.from && known.range.to === range.to && !entry.consumption.measuring_points.some(acrossUnits)) return known.bill;
-    return billUnit({ property, unit: entry.unit, consumption: entry.consumption, range, shares, listedLinks, crossBreaks, ...(listedPoints ? { listedPoints, listedKinds } : {}) });
+    return billUnit({
+      property,
+      unit: entry.unit,
+      consumption: entry.consumption,
+      range,
+      shares,
+      listedLinks,
+      crossBreaks,
+      ...(listedPoints ? { listedPoints, listedKinds } : {}),
+    });
   });
   const plantBills = [...input.plantPoints]
-    .sort((a, b) => cmp(a.consumption.metric, b.consumption.metric) || cmp(a.consumption.measuring_point_id, b.consumption.measuring_point_id) || tieBreak(a, b))
+    .sort(
+      (a, b) => cmp(a.consumption.metric, b.consumption.metric) || cmp(a.consumption.measuring_point_id, b.consumption.measuring_point_id) || tieBreak(a, b),
+    )
     .map(({ point, consumption }) => billPlantPoint({ property, point, consumption, range }));
 
   // A shared point's readings come once: from the first unit (in unit order) that has it.
   const readingsByPoint = new Map<string, ReadingRow[]>();
-  for (const bill of [...unitBills.flatMap((u) => u.points), ...plantBills.map((p) => ({ measuring_point_id: p.row.measuring_point_id, readings: p.readings }))]) {
+  for (const bill of [
+    ...unitBills.flatMap((u) => u.points),
+    ...plantBills.map((p) => ({ measuring_point_id: p.row.measuring_point_id, readings: p.readings })),
+  ]) {
     if (!readingsByPoint.has(bill.measuring_point_id)) readingsByPoint.set(bill.measuring_point_id, bill.readings);
   }
   // In unit order, as billing.csv: a point's readings follow its first unit's, plant points last.

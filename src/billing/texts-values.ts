@@ -101,7 +101,17 @@ export const valueWords = catalogue(
   },
 );
 
-export const VALUE_KINDS = ['metric', 'unit', 'unit_type', 'status', 'severity', 'comparison_status', 'replacement_reason', 'baseline_origin', 'substitution_method'] as const;
+export const VALUE_KINDS = [
+  'metric',
+  'unit',
+  'unit_type',
+  'status',
+  'severity',
+  'comparison_status',
+  'replacement_reason',
+  'baseline_origin',
+  'substitution_method',
+] as const;
 export type ValueKind = (typeof VALUE_KINDS)[number];
 
 const words = valueWords as Record<string, string>;

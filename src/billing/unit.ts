@@ -50,7 +50,10 @@ export interface UnitBill {
  * of a point takes part (a copy not listed for its unit is not billed there, and its share
  * must not make another unit's lowered share look whole).
  */
-export function shareTotals(consumptions: readonly UnitConsumption[], counts: (c: UnitConsumption, pointId: string) => boolean = () => true): Map<string, ShareTotal> {
+export function shareTotals(
+  consumptions: readonly UnitConsumption[],
+  counts: (c: UnitConsumption, pointId: string) => boolean = () => true,
+): Map<string, ShareTotal> {
   const totals = new Map<string, ShareTotal>();
   for (const c of consumptions) {
     const shares = new Map<string, number>();
@@ -120,9 +123,19 @@ export function billUnit(input: UnitInput): UnitBill {
     const extraFlags = own.map((b) => makeFlag(b.code, scope, b.facts));
     // a copy not listed for the unit is not in the share sum (shareTotals), so the sum is not about it
     if (shareMismatch(total) && !own.some((b) => b.code === 'POINT_NOT_LISTED')) {
-      extraFlags.push(makeFlag('SHARE_SUM_MISMATCH', scope, { unit_share: receivedText(c.unit_share ?? 1), share_sum: representable(total!.sum) ? formatDecimal(total!.sum) : receivedText(total!.sum.toNumber()), units: String(total!.units) }));
+      extraFlags.push(
+        makeFlag('SHARE_SUM_MISMATCH', scope, {
+          unit_share: receivedText(c.unit_share ?? 1),
+          share_sum: representable(total!.sum) ? formatDecimal(total!.sum) : receivedText(total!.sum.toNumber()),
+          units: String(total!.units),
+        }),
+      );
     }
-    return billPoint(c, { property_id: property.id, usage_unit_id: unit.id, is_system_linked: input.listedLinks?.get(idKey(c.measuring_point_id)), extraFlags, range }, c.unit_share ?? 1);
+    return billPoint(
+      c,
+      { property_id: property.id, usage_unit_id: unit.id, is_system_linked: input.listedLinks?.get(idKey(c.measuring_point_id)), extraFlags, range },
+      c.unit_share ?? 1,
+    );
   });
 
   const groups = new Map<string, PointBill[]>();

@@ -57,7 +57,8 @@ export const loginTexts = catalogue(
     presetHint: (p) =>
       `Tragen Sie "presets": { "${p.env}": { "auth_url": "https://…", "base_url": "https://…/v1" } } in ${p.file} ein, oder geben Sie --auth-url und --base-url an.`,
     noServer: 'meterdata weiß nicht, wo die Anmeldung stattfinden soll.',
-    noServerHint: 'Geben Sie --env sandbox oder --env production an (URLs aus der Konfigurationsdatei), oder --auth-url (und --base-url) für einen anderen Server.',
+    noServerHint:
+      'Geben Sie --env sandbox oder --env production an (URLs aus der Konfigurationsdatei), oder --auth-url (und --base-url) für einen anderen Server.',
     noClientId: 'Für diesen Server ist keine Client-ID bekannt.',
     noClientIdHint: 'Geben Sie mit --client-id die Client-ID an, die der Betreiber registriert hat (erp_…).',
     unknownScope: (p) => `Unbekannte Berechtigung ${p.scopes}.`,
@@ -80,12 +81,14 @@ export const logoutTexts = catalogue(
     notSignedIn: (p: { profile: string }) => `Profile "${p.profile}" is not signed in; nothing to revoke or delete.`,
     damaged: (p: { profile: string; where: string }) =>
       `Signed out profile "${p.profile}": the stored sign-in was damaged, so nothing could be revoked at the server (the landlord can disconnect it in the portal, or it expires after 90 days unused); the damaged record was deleted from the ${p.where}.`,
-    signedOut: (p: { profile: string; revoked: string; where: string }) => `Signed out profile "${p.profile}": connection ${p.revoked}; local sign-in deleted from the ${p.where}.`,
+    signedOut: (p: { profile: string; revoked: string; where: string }) =>
+      `Signed out profile "${p.profile}": connection ${p.revoked}; local sign-in deleted from the ${p.where}.`,
     file: 'credential file',
     keychain: 'keychain',
     localOnly: 'not revoked at the server (--local-only); the landlord can still see the connection in the portal until it expires or is disconnected',
     revoked: 'revoked at the server',
-    notRevoked: (p: { reason: string }) => `NOT revoked at the server (${p.reason}); the landlord can disconnect it in the portal, or it expires after 90 days unused`,
+    notRevoked: (p: { reason: string }) =>
+      `NOT revoked at the server (${p.reason}); the landlord can disconnect it in the portal, or it expires after 90 days unused`,
   },
   {
     noProfile: (p) => `Das Profil „${p.profile}“ gibt es nicht; nichts zu tun.`,

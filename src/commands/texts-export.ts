@@ -9,7 +9,8 @@ export const demoText = catalogue(
     exporting: (p: { tenant: string }) => `demo: exporting 2025 for ${p.tenant}…`,
     theLandlord: 'the demo landlord',
     findings: 'findings:',
-    open: (p: { file: string }) => `Open ${p.file} or the CSV files next to it; plausibility.csv and the review's findings show the plausibility review (zero consumption, per m², calibration periods, § 9a HeizkostenV).`,
+    open: (p: { file: string }) =>
+      `Open ${p.file} or the CSV files next to it; plausibility.csv and the review's findings show the plausibility review (zero consumption, per m², calibration periods, § 9a HeizkostenV).`,
   },
   {
     badUnits: (p) => `--units: „${p.raw}“ ist keine Anzahl von Nutzeinheiten zwischen 1 und ${num(50000)}.`,
@@ -17,6 +18,7 @@ export const demoText = catalogue(
     exporting: (p) => `demo: Export 2025 für ${p.tenant} …`,
     theLandlord: 'den Demo-Eigentümer',
     findings: 'Hinweise nach Art:',
-    open: (p) => `Öffnen Sie ${p.file} oder die CSV-Dateien daneben; plausibility.csv und die Prüfhinweise zeigen die Plausibilitätsprüfung (Nullverbrauch, Verbrauch je m², Eichfristen, § 9a HeizkostenV).`,
+    open: (p) =>
+      `Öffnen Sie ${p.file} oder die CSV-Dateien daneben; plausibility.csv und die Prüfhinweise zeigen die Plausibilitätsprüfung (Nullverbrauch, Verbrauch je m², Eichfristen, § 9a HeizkostenV).`,
   },
 );

@@ -5,7 +5,8 @@ import { catalogue } from '../i18n/index.js';
 export const sandboxTexts = catalogue(
   'sandbox-command',
   {
-    started: (p: { issuer: string; apiBase: string; client: string; extras: string }) => `auth_url ${p.issuer}  base_url ${p.apiBase}  client ${p.client}${p.extras}`,
+    started: (p: { issuer: string; apiBase: string; client: string; extras: string }) =>
+      `auth_url ${p.issuer}  base_url ${p.apiBase}  client ${p.client}${p.extras}`,
     autoConsent: '  (auto-consent)',
     autoConsentTenant: (p: { tenant: string }) => `  (auto-consent: ${p.tenant})`,
     tenantHint: 'Give a landlord\'s id or name as listed, e.g. --auto-consent-tenant "Wohnbau Rheinblick eG"; docs/sandbox-data.md describes them.',
@@ -19,7 +20,8 @@ export const sandboxTexts = catalogue(
     started: (p) => `auth_url ${p.issuer}  base_url ${p.apiBase}  Client ${p.client}${p.extras}`,
     autoConsent: '  (Zustimmung automatisch)',
     autoConsentTenant: (p) => `  (Zustimmung automatisch: ${p.tenant})`,
-    tenantHint: 'Geben Sie die ID oder den Namen eines der genannten Eigentümer an, z. B. --auto-consent-tenant "Wohnbau Rheinblick eG"; docs/sandbox-data.md beschreibt sie.',
+    tenantHint:
+      'Geben Sie die ID oder den Namen eines der genannten Eigentümer an, z. B. --auto-consent-tenant "Wohnbau Rheinblick eG"; docs/sandbox-data.md beschreibt sie.',
     admin: '  Betreiberschnittstelle unter /admin',
     stopped: 'Sandbox beendet',
     portInUse: (p) => `Port ${p.port} auf 127.0.0.1 ist schon belegt.`,

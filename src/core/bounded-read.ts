@@ -74,7 +74,9 @@ export function readOwnBytes(file: string, maxBytes = OWN_FILE_MAX): { bytes: Bu
     throw e;
   }
   if (read.ok) return { bytes: read.bytes };
-  return { problem: read.why === 'folder' ? ft.isFolder : read.why === 'not-a-file' ? ft.notPlainFile : ft.tooLarge({ mib: Math.round(maxBytes / (1 << 20)) }) };
+  return {
+    problem: read.why === 'folder' ? ft.isFolder : read.why === 'not-a-file' ? ft.notPlainFile : ft.tooLarge({ mib: Math.round(maxBytes / (1 << 20)) }),
+  };
 }
 
 /** Such a file's text (see readOwnBytes). */

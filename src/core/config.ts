@@ -124,11 +124,17 @@ function checkedProfile(env: NodeJS.ProcessEnv, name: string, raw: unknown): Pro
   // The key names the connection everywhere (its credentials, its --out folder in a portfolio):
   // an entry copied under another key would be another profile's connection, and a name such
   // as "../x" would find its tokens outside the credential store.
-  if (!PROFILE_NAME.test(name)) throw new UsageError(ft.profileKeyInvalid({ profile: name, file }), ft.profileKeyHint({ profile: name }), 'CONFIG_PROFILE_INVALID');
+  if (!PROFILE_NAME.test(name))
+    throw new UsageError(ft.profileKeyInvalid({ profile: name, file }), ft.profileKeyHint({ profile: name }), 'CONFIG_PROFILE_INVALID');
   const checked = checkValue(ProfileSchema, raw);
-  if (!checked.ok) throw new UsageError(ft.profileDamaged({ profile: name, file, problem: checked.problem }), ft.profileHint({ profile: name }), 'CONFIG_PROFILE_INVALID');
+  if (!checked.ok)
+    throw new UsageError(ft.profileDamaged({ profile: name, file, problem: checked.problem }), ft.profileHint({ profile: name }), 'CONFIG_PROFILE_INVALID');
   if (checked.value.name !== name) {
-    throw new UsageError(ft.profileDamaged({ profile: name, file, problem: ft.nameNotKey({ name: checked.value.name }) }), ft.nameNotKeyHint({ profile: name }), 'CONFIG_PROFILE_INVALID');
+    throw new UsageError(
+      ft.profileDamaged({ profile: name, file, problem: ft.nameNotKey({ name: checked.value.name }) }),
+      ft.nameNotKeyHint({ profile: name }),
+      'CONFIG_PROFILE_INVALID',
+    );
   }
   return checked.value;
 }

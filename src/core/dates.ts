@@ -70,7 +70,10 @@ export function wholeMonths(from: string, to: string, names: PairNames): Range {
  * --year, or --from and --to (checked, not yet widened); null when none is given. export and
  * browse read their period here; `flags` renames them (--compare-from/--compare-to).
  */
-export function periodFlags(opts: { year?: unknown; from?: unknown; to?: unknown }, flags: { year: string; from: string; to: string } = { year: '--year', from: '--from', to: '--to' }): Range | null {
+export function periodFlags(
+  opts: { year?: unknown; from?: unknown; to?: unknown },
+  flags: { year: string; from: string; to: string } = { year: '--year', from: '--from', to: '--to' },
+): Range | null {
   const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
   const [year, from, to] = [str(opts.year), str(opts.from), str(opts.to)];
   if (year !== undefined) {

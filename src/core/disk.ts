@@ -30,7 +30,10 @@ export interface DiskWords {
 }
 
 /** A disk's refusal as a MeterdataError (exit 1, as for memory: the machine ran out of something); else null. */
-export function diskError(e: unknown, words: DiskWords = { code: 'DISK_WRITE_FAILED', notWritten: w.notWritten, notWrittenAnywhere: w.notWrittenAnywhere, hint: w.hint }): MeterdataError | null {
+export function diskError(
+  e: unknown,
+  words: DiskWords = { code: 'DISK_WRITE_FAILED', notWritten: w.notWritten, notWrittenAnywhere: w.notWrittenAnywhere, hint: w.hint },
+): MeterdataError | null {
   const r = diskRefusal(e);
   if (!r) return null;
   const message = r.file ? words.notWritten({ file: r.file, why: r.why }) : words.notWrittenAnywhere({ why: r.why });

@@ -92,7 +92,12 @@ function expectedWords(issue: v.BaseIssue<unknown>): string {
     case 'picklist':
     case 'literal':
     case 'union':
-      return t.oneOf({ values: (issue.expected ?? '').replace(/^\((.*)\)$/, '$1').replace(/Array/g, t.list).replace(/ \| /g, ', ') });
+      return t.oneOf({
+        values: (issue.expected ?? '')
+          .replace(/^\((.*)\)$/, '$1')
+          .replace(/Array/g, t.list)
+          .replace(/ \| /g, ', '),
+      });
     default:
       return t.valid;
   }

@@ -89,8 +89,10 @@ export function flagsFrom<C extends object>(texts: C) {
     off: (flags: `--no-${string}`, key: Key, more: More = {}) => flag<boolean>({ flags, help: help(key), ...more }),
     text: (flags: string, key: Key, more: More = {}) => flag<string | undefined>({ flags, help: help(key), ...more }),
     textOr: (flags: string, key: Key, value: string, more: More = {}) => flag<string>({ flags, help: help(key), default: { value }, ...more }),
-    choice: <const V extends string>(flags: string, key: Key, choices: readonly V[], more: More = {}) => flag<V | undefined>({ flags, help: help(key), choices, ...more }),
-    parsed: <T>(flags: string, key: Key, parse: (value: string, previous: T) => T, more: More = {}) => flag<T | undefined>({ flags, help: help(key), parse, ...more }),
+    choice: <const V extends string>(flags: string, key: Key, choices: readonly V[], more: More = {}) =>
+      flag<V | undefined>({ flags, help: help(key), choices, ...more }),
+    parsed: <T>(flags: string, key: Key, parse: (value: string, previous: T) => T, more: More = {}) =>
+      flag<T | undefined>({ flags, help: help(key), parse, ...more }),
     parsedOr: <T>(flags: string, key: Key | undefined, parse: (value: string, previous: T) => T, value: T, text?: string, more: More = {}) =>
       flag<T>({ flags, help: help(key), parse, default: text === undefined ? { value } : { value, text }, ...more }),
   };

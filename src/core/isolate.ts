@@ -88,7 +88,12 @@ function systemPart(e: NodeJS.ErrnoException): SerializedError['system'] {
 
 export function deserializeError(s: SerializedError): Error {
   if (s.meterdata) {
-    const e = new MeterdataError(s.message, { code: isErrorCode(s.code) ? s.code : 'UNKNOWN', exitCode: (s.exitCode ?? ExitCode.UNEXPECTED) as ExitCode, hint: s.hint, details: s.details });
+    const e = new MeterdataError(s.message, {
+      code: isErrorCode(s.code) ? s.code : 'UNKNOWN',
+      exitCode: (s.exitCode ?? ExitCode.UNEXPECTED) as ExitCode,
+      hint: s.hint,
+      details: s.details,
+    });
     e.name = s.name;
     return e;
   }
@@ -128,7 +133,14 @@ export function runIsolated<T>(module: URL, name: string, input: unknown, opts: 
     name,
     input,
     lang: language(),
-    io: { env: { ...io.env }, cwd: io.cwd, stdoutIsTTY: io.stdout.isTTY === true, stderrIsTTY: io.stderr.isTTY === true, columns: io.stdout.columns, rows: io.stdout.rows },
+    io: {
+      env: { ...io.env },
+      cwd: io.cwd,
+      stdoutIsTTY: io.stdout.isTTY === true,
+      stderrIsTTY: io.stderr.isTTY === true,
+      columns: io.stdout.columns,
+      rows: io.stdout.rows,
+    },
   };
   const worker = new Worker(ENTRY, {
     workerData: request,

@@ -66,10 +66,6 @@ export async function checkReplaceable(files: string[], deps: ReplaceDeps = {}):
   if ((deps.platform ?? process.platform) !== 'win32') return;
   const probe = deps.openForWrite ?? openForWrite;
   for (const file of files) {
-    await retryWhileInUse(
-      file,
-      () => probe(file).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e))),
-      deps,
-    );
+    await retryWhileInUse(file, () => probe(file).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e))), deps);
   }
 }

@@ -11,14 +11,17 @@ export const clockTexts = catalogue(
       `The service refused this computer's DPoP proof because the computer's clock is ${p.off} ahead of the service's (a proof counts for ${p.tolerance} seconds).`,
     behind: (p: { off: string; tolerance: number }) =>
       `The service refused this computer's DPoP proof because the computer's clock is ${p.off} behind the service's (a proof counts for ${p.tolerance} seconds).`,
-    skewedHint: "Set the computer's clock right (turn on automatic time setting), then run the same command again; the sign-in stays valid and need not be renewed.",
+    skewedHint:
+      "Set the computer's clock right (turn on automatic time setting), then run the same command again; the sign-in stays valid and need not be renewed.",
   },
   {
     seconds: (p) => `${p.n} Sekunden`,
     minutes: (p) => `${p.n} Minuten`,
     hours: (p) => `${p.n} Stunden`,
-    ahead: (p) => `Der Messdienst hat den DPoP-Nachweis abgelehnt, weil die Uhr dieses Computers ${p.off} gegenüber der Uhr des Messdienstes vorgeht (ein Nachweis gilt ${p.tolerance} Sekunden).`,
-    behind: (p) => `Der Messdienst hat den DPoP-Nachweis abgelehnt, weil die Uhr dieses Computers ${p.off} gegenüber der Uhr des Messdienstes nachgeht (ein Nachweis gilt ${p.tolerance} Sekunden).`,
+    ahead: (p) =>
+      `Der Messdienst hat den DPoP-Nachweis abgelehnt, weil die Uhr dieses Computers ${p.off} gegenüber der Uhr des Messdienstes vorgeht (ein Nachweis gilt ${p.tolerance} Sekunden).`,
+    behind: (p) =>
+      `Der Messdienst hat den DPoP-Nachweis abgelehnt, weil die Uhr dieses Computers ${p.off} gegenüber der Uhr des Messdienstes nachgeht (ein Nachweis gilt ${p.tolerance} Sekunden).`,
     skewedHint:
       'Bitte die Uhrzeit des Computers richtig stellen (automatische Zeiteinstellung einschalten) und den Befehl dann erneut ausführen; die Anmeldung bleibt gültig und muss nicht erneuert werden.',
   },

@@ -9,7 +9,8 @@ export const dateTexts = catalogue(
   {
     notADate: (p: { what: string; value: string; example: string }) => `${label(p.what)}"${p.value}" is not a date; use yyyy-mm-dd, e.g. ${p.example}.`,
     notAYear: (p: { what: string; value: string; example: string }) => `${label(p.what)}"${p.value}" is not a year; use four digits, e.g. ${p.example}.`,
-    outOfBounds: (p: { what: string; value: string; first: number; last: number }) => `${label(p.what)}${p.value} lies outside the years ${p.first} to ${p.last}.`,
+    outOfBounds: (p: { what: string; value: string; first: number; last: number }) =>
+      `${label(p.what)}${p.value} lies outside the years ${p.first} to ${p.last}.`,
     endBeforeStart: (p: { to: string; toValue: string; from: string; fromValue: string }) => `${p.to} ${p.toValue} lies before ${p.from} ${p.fromValue}.`,
     yearWithRange: (p: { year: string; from: string; to: string }) => `${p.year} cannot be combined with ${p.from}/${p.to}.`,
     yearWithRangeHint: 'Give either --year 2025 or --from 2025-01-01 --to 2025-12-31.',

@@ -30,8 +30,7 @@ export const coreTexts = catalogue(
     profileNameInvalid: (p) => `„${p.name}“ ist kein gültiger Profilname.`,
     profileNameHint: 'Verwenden Sie Buchstaben, Ziffern, „.“, „_“ oder „-“ (höchstens 64 Zeichen, nicht mit einem Punkt am Ende).',
     notAUrl: (p) => `${p.what} „${p.value}“ ist keine URL.`,
-    insecureUrl: (p) =>
-      `${p.what} ${p.origin} nutzt kein https; meterdata sendet Tokens über unverschlüsseltes http nur an 127.0.0.1, localhost oder [::1].`,
+    insecureUrl: (p) => `${p.what} ${p.origin} nutzt kein https; meterdata sendet Tokens über unverschlüsseltes http nur an 127.0.0.1, localhost oder [::1].`,
     fileInUse: (p) => `${p.file} kann nicht ersetzt werden: ein anderes Programm hat die Datei geöffnet.`,
     fileInUseHint: (p) => `Schließen Sie ${p.name} (in Excel oder wo sie sonst geöffnet ist) und führen Sie denselben Befehl erneut aus.`,
     staticTokenRejected: 'Das Zugriffstoken wurde abgelehnt (abgelaufen oder widerrufen) und kann nicht erneuert werden.',
@@ -72,7 +71,8 @@ export const fileTexts = catalogue(
     nameNotKey: (p: { name: string }) => `its "name" is "${p.name}", not the name it is listed under`,
     nameNotKeyHint: (p: { profile: string }) =>
       `Set "name" in profiles.${p.profile} to "${p.profile}" if it is meant to be its own connection, or remove the entry and sign in with \`meterdata login --profile ${p.profile}\`.`,
-    profileKeyInvalid: (p: { profile: string; file: string }) => `The profile entry "${p.profile}" in ${p.file} cannot be used: its name is not a valid profile name.`,
+    profileKeyInvalid: (p: { profile: string; file: string }) =>
+      `The profile entry "${p.profile}" in ${p.file} cannot be used: its name is not a valid profile name.`,
     profileKeyHint: (p: { profile: string }) =>
       `Rename or remove the entry profiles."${p.profile}" in that file (names use letters, digits, ".", "_" or "-", at most 64 characters, not ending in a dot).`,
     caseTwin: (p: { name: string; twin: string; file: string }) =>
@@ -119,6 +119,7 @@ export const fileTexts = catalogue(
     caseTwinHint: (p) => `Bitte verwenden Sie --profile ${p.twin}, oder wählen Sie einen Namen, der sich nicht nur in der Schreibweise unterscheidet.`,
     caseTwins: (p) =>
       `Die Profile „${p.a}“ und „${p.b}“ in ${p.file} unterscheiden sich nur in Groß- und Kleinschreibung: unter Windows und macOS würden beide dieselbe Anmeldung und denselben Ordner verwenden.`,
-    caseTwinsHint: 'Bitte entfernen Sie einen der beiden Einträge aus der Datei, oder benennen Sie ihn so um, dass sich die Namen nicht nur in der Schreibweise unterscheiden.',
+    caseTwinsHint:
+      'Bitte entfernen Sie einen der beiden Einträge aus der Datei, oder benennen Sie ihn so um, dass sich die Namen nicht nur in der Schreibweise unterscheiden.',
   },
 );

@@ -25,12 +25,16 @@ export const asksAction = (code: string): boolean => Object.hasOwn(FLAG_SEVERITY
  * The marks of one Property: each finding with a unit (its metric from where it is, see
 ^ * steps/places/), and each plausibility row of a unit whose checks ask for action.
  */
-export function overviewMarks(flags: readonly Flag[], place: (f: Flag) => Pick<FindingPlace, 'metric'>, rows: readonly { usage_unit_id: string | null; metric: string; checks: readonly string[] }[] = []): OverviewMarks {
+export function overviewMarks(
+  flags: readonly Flag[],
+  place: (f: Flag) => Pick<FindingPlace, 'metric'>,
+  rows: readonly { usage_unit_id: string | null; metric: string; checks: readonly string[] }[] = [],
+): OverviewMarks {
   const seen = new Set<string>();
   const out: OverviewMarks = [];
   const add = (unit: string, metric: string | null) => {
     const k = JSON.stringify([unit, metric]);
-    if (!seen.has(k)) out.push([unit, metric]), seen.add(k);
+    if (!seen.has(k)) (out.push([unit, metric]), seen.add(k));
   };
   for (const f of flags) if (f.usage_unit_id !== null && f.severity !== 'info') add(f.usage_unit_id, place(f).metric);
   for (const r of rows) if (r.usage_unit_id !== null && r.checks.some(asksAction)) add(r.usage_unit_id, r.metric);

@@ -14,7 +14,6 @@ export interface Reporter {
   end(): void;
 }
 
-
 export function propertyLine(p: Parameters<Reporter['property']>[0]): string {
   const line = t.property({ index: p.index, total: p.total, name: terminalSafe(p.name), units: p.units, plant: p.plantPoints, flags: p.flags });
   return p.fromJournal ? `${line}${t.fromJournal}` : line;

@@ -28,7 +28,13 @@ export function unfinished(e: unknown, out: string, signal: AbortSignal | undefi
   }
   const err = typed(e);
   if (!err) return e;
-  return new MeterdataError(`${err.message} ${what}`, { code: err.code, exitCode: err.exitCode, hint: [err.hint, again].filter(Boolean).join(' '), cause: err, details: err.details });
+  return new MeterdataError(`${err.message} ${what}`, {
+    code: err.code,
+    exitCode: err.exitCode,
+    hint: [err.hint, again].filter(Boolean).join(' '),
+    cause: err,
+    details: err.details,
+  });
 }
 
 /** The failure, plus what is missing and how to continue. Keeps the cause's exit status. */
@@ -40,21 +46,30 @@ export function incomplete(e: unknown, done: number, names: string[], out: strin
   }
   const err = typed(e);
   if (!err) return e;
-  const final = err.exitCode === ExitCode.ACCESS_WITHDRAWN || err.exitCode === ExitCode.NOT_SIGNED_IN || err.exitCode === ExitCode.USAGE || err.code === 'EXPORT_PERIOD_CHANGED';
+  const final =
+    err.exitCode === ExitCode.ACCESS_WITHDRAWN ||
+    err.exitCode === ExitCode.NOT_SIGNED_IN ||
+    err.exitCode === ExitCode.USAGE ||
+    err.code === 'EXPORT_PERIOD_CHANGED';
   const hint = final ? err.hint : [err.hint, again].filter(Boolean).join(' ');
   return new MeterdataError(`${err.message} ${what}`, { code: err.code, exitCode: err.exitCode, hint, cause: err, details: err.details });
 }
 
 /** One folder never mixes two periods: the service's last completed month moved on during the run (or since the saved progress). */
 export function periodChanged(first: { from: string; to: string }, now: { from: string; to: string }, property: string, unit: string): MeterdataError {
-  return new MeterdataError(
-    t.periodChanged({ from: now.from, to: now.to, firstFrom: first.from, firstTo: first.to, unit, property }),
-    { code: 'EXPORT_PERIOD_CHANGED', exitCode: ExitCode.UNAVAILABLE, hint: t.periodChangedHint, details: { first, now } },
-  );
+  return new MeterdataError(t.periodChanged({ from: now.from, to: now.to, firstFrom: first.from, firstTo: first.to, unit, property }), {
+    code: 'EXPORT_PERIOD_CHANGED',
+    exitCode: ExitCode.UNAVAILABLE,
+    hint: t.periodChangedHint,
+    details: { first, now },
+  });
 }
 
 /** Up to five names in quotes, then "and N more". */
 export function nameList(names: string[], max = 5): string {
-  const shown = names.slice(0, max).map((n) => `"${n}"`).join(', ');
+  const shown = names
+    .slice(0, max)
+    .map((n) => `"${n}"`)
+    .join(', ');
   return names.length > max ? t.andMore({ shown, n: names.length - max }) : shown;
 }

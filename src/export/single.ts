@@ -43,19 +43,39 @@ interface Shared {
  * portfolio, browse's `e`): the journal under meterdata's state folder, this version, the
  * run's signal, and what the caller adds (a fixed time, a narrowing, shared slots).
  */
-export function exportDeps(parts: { api: ExportDeps['api']; args: ExportArgs; template: Template; reporter: Reporter; io: Io }, more: Pick<ExportDeps, 'now' | 'select' | 'slots' | 'renderAhead' | 'streamUnits'> = {}): ExportDeps {
+export function exportDeps(
+  parts: { api: ExportDeps['api']; args: ExportArgs; template: Template; reporter: Reporter; io: Io },
+  more: Pick<ExportDeps, 'now' | 'select' | 'slots' | 'renderAhead' | 'streamUnits'> = {},
+): ExportDeps {
   const { io, ...rest } = parts;
   return { ...rest, stateDir: dirs(io.env).state, toolVersion: packageVersion(), signal: io.signal, ...more };
 }
 
 /** An API client on the connection, a reporter and the rest of ExportDeps for `fn`; client and connection are closed afterwards. */
-export async function withExportDeps<T>(args: ExportArgs, template: Template, io: Io, conn: Connection, fn: (deps: ExportDeps) => Promise<T>, shared: Shared = {}): Promise<T> {
+export async function withExportDeps<T>(
+  args: ExportArgs,
+  template: Template,
+  io: Io,
+  conn: Connection,
+  fn: (deps: ExportDeps) => Promise<T>,
+  shared: Shared = {},
+): Promise<T> {
   const api = conn.api({ signal: io.signal });
   const requests = () => api.stats().requests;
   const reporter = shared.reporter ? shared.reporter(requests) : createReporter(io, { quiet: args.quiet, requests });
   const fixed = fixedExportTime(io.env);
   try {
-    return await fn(exportDeps({ api, args, template, reporter, io }, { ...(fixed ? { now: () => fixed } : {}), ...(shared.slots ? { slots: shared.slots } : {}), ...(shared.renderAhead ? { renderAhead: shared.renderAhead } : {}), ...(shared.streamUnits === false ? { streamUnits: false } : {}) }));
+    return await fn(
+      exportDeps(
+        { api, args, template, reporter, io },
+        {
+          ...(fixed ? { now: () => fixed } : {}),
+          ...(shared.slots ? { slots: shared.slots } : {}),
+          ...(shared.renderAhead ? { renderAhead: shared.renderAhead } : {}),
+          ...(shared.streamUnits === false ? { streamUnits: false } : {}),
+        },
+      ),
+    );
   } finally {
     await api.close();
     await conn.close();
@@ -110,7 +130,12 @@ export function exportHeapMb(env: NodeJS.ProcessEnv): number {
 async function exportIsolated(args: ExportArgs, template: Template, io: Io): Promise<ExportSummary> {
   const [{ runIsolated }, { finishExport }] = await Promise.all([import('../core/isolate.js'), import('./run.js')]);
   const { limits, outOfMemory } = isolation(args, io);
-  const staged = await runIsolated<StagedExport>(new URL(import.meta.url), 'stageInWorker', { args, template }, { limits, io, outOfMemory: outOfMemory('fetching') });
+  const staged = await runIsolated<StagedExport>(
+    new URL(import.meta.url),
+    'stageInWorker',
+    { args, template },
+    { limits, io, outOfMemory: outOfMemory('fetching') },
+  );
   return finishExport(staged, { signal: io.signal, writeWorkbook: await workbookWriter(args, io) });
 }
 
@@ -126,14 +151,11 @@ function isolation(args: ExportArgs, io: Io) {
   // finishExport adds to a workbook failure that nothing was committed and how to continue.
   const raise = `METERDATA_EXPORT_HEAP_MB=${limits.oldMb * 4}`;
   const outOfMemory = (phase: 'fetching' | 'workbook') => () =>
-    new MeterdataError(
-      phase === 'fetching' ? t.memoryFetching({ mb: limits.oldMb, out: args.out }) : t.memoryWorkbook({ mb: limits.oldMb }),
-      {
-        code: 'EXPORT_OUT_OF_MEMORY',
-        exitCode: ExitCode.UNEXPECTED,
-        hint: phase === 'fetching' ? t.memoryFetchingHint({ raise }) : t.memoryWorkbookHint({ raise }),
-      },
-    );
+    new MeterdataError(phase === 'fetching' ? t.memoryFetching({ mb: limits.oldMb, out: args.out }) : t.memoryWorkbook({ mb: limits.oldMb }), {
+      code: 'EXPORT_OUT_OF_MEMORY',
+      exitCode: ExitCode.UNEXPECTED,
+      hint: phase === 'fetching' ? t.memoryFetchingHint({ raise }) : t.memoryWorkbookHint({ raise }),
+    });
   return { limits, outOfMemory };
 }
 

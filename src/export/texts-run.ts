@@ -19,8 +19,10 @@ export const progressText = catalogue(
     unitsOf: (p: { done: number; total: number }) => `${p.done}/${count(p.total, 'unit', 'units')}`,
     units: (p: { n: number }) => count(p.n, 'unit', 'units'),
     /** `rate`: requests a second with one decimal ("2.5"). */
-    bar: (p: { bar: string; units: string; done: number; total: number; rate: string; eta: string }) => `${p.bar} ${p.units} · property ${p.done}/${p.total} · ${p.rate} req/s · ETA ${p.eta}`,
-    row: (p: { units: string; done: number; total: number; rate: string; state: string }) => `${p.units} · property ${p.done}/${p.total} · ${p.rate} req/s · ${p.state}`,
+    bar: (p: { bar: string; units: string; done: number; total: number; rate: string; eta: string }) =>
+      `${p.bar} ${p.units} · property ${p.done}/${p.total} · ${p.rate} req/s · ETA ${p.eta}`,
+    row: (p: { units: string; done: number; total: number; rate: string; state: string }) =>
+      `${p.units} · property ${p.done}/${p.total} · ${p.rate} req/s · ${p.state}`,
     seconds: (p: { s: number }) => `${p.s}s`,
     minutes: (p: { m: number; s: string }) => `${p.m}m${p.s}s`,
     hours: (p: { h: number; m: string }) => `${p.h}h${p.m}m`,
@@ -30,7 +32,8 @@ export const progressText = catalogue(
     writing: 'writing files',
   },
   {
-    property: (p) => `Liegenschaft ${p.index}/${p.total} „${p.name}“: ${count(p.units, 'Nutzeinheit', 'Nutzeinheiten')}, ${count(p.plant, 'Hauptzähler', 'Hauptzähler')}, ${count(p.flags, 'Hinweis', 'Hinweise')}`,
+    property: (p) =>
+      `Liegenschaft ${p.index}/${p.total} „${p.name}“: ${count(p.units, 'Nutzeinheit', 'Nutzeinheiten')}, ${count(p.plant, 'Hauptzähler', 'Hauptzähler')}, ${count(p.flags, 'Hinweis', 'Hinweise')}`,
     fromJournal: ' (aus dem Zwischenstand des abgebrochenen Laufs)',
     unitsOf: (p) => `${num(p.done)}/${count(p.total, 'Nutzeinheit', 'Nutzeinheiten')}`,
     units: (p) => count(p.n, 'Nutzeinheit', 'Nutzeinheiten'),
@@ -62,13 +65,15 @@ export const runText = catalogue(
     tooDeep: (p: { max: number }) => `nested deeper than ${p.max} levels`,
     badField: (p: { field: string }) => `field ${p.field} is missing or has the wrong type`,
     otherProperty: 'it holds the answers of another Property',
-    answersDamaged: (p: { name: string; file: string; why: string }) => `property "${p.name}": the saved answers in ${p.file} are damaged (${p.why}); fetching them again.`,
+    answersDamaged: (p: { name: string; file: string; why: string }) =>
+      `property "${p.name}": the saved answers in ${p.file} are damaged (${p.why}); fetching them again.`,
     running: 'Another `meterdata export` with the same arguments is running.',
     runningHint: (p: { lock: string }) => `Wait for it to finish; if none runs, delete ${p.lock}.`,
     outBusy: (p: { out: string }) => `Another \`meterdata export\` is writing to ${p.out}; one export owns a folder at a time.`,
     outBusyHint: (p: { lock: string }) => `Wait for it to finish, or choose another --out folder; if none runs, delete ${p.lock}.`,
     notPut: (p: { out: string }) => `no files were put under their final names in ${p.out}.`,
-    stoppedAfter: (p: { done: number; total: number; missing: string }) => `The export stopped after ${p.done} of ${count(p.total, 'Property', 'Properties')} (not finished: ${p.missing});`,
+    stoppedAfter: (p: { done: number; total: number; missing: string }) =>
+      `The export stopped after ${p.done} of ${count(p.total, 'Property', 'Properties')} (not finished: ${p.missing});`,
     allFetched: 'Every Property was fetched, but the files could not be finished;',
     interrupted: 'Interrupted.',
     interruptedWriting: 'Interrupted while writing the files.',
@@ -77,10 +82,12 @@ export const runText = catalogue(
     andMore: (p: { shown: string; n: number }) => `${p.shown} and ${p.n} more`,
     periodChanged: (p: { from: string; to: string; firstFrom: string; firstTo: string; unit: string; property: string }) =>
       `The service answered for ${p.from} to ${p.to} for unit "${p.unit}" of "${p.property}", but for ${p.firstFrom} to ${p.firstTo} earlier in this export: a month ended in between, and one export must not mix two periods.`,
-    periodChangedHint: 'Run the same command again: it starts over for the period the service answers for now (the progress saved for the earlier one was dropped).',
+    periodChangedHint:
+      'Run the same command again: it starts over for the period the service answers for now (the progress saved for the earlier one was dropped).',
     heapInvalid: (p: { raw: string }) => `METERDATA_EXPORT_HEAP_MB=${p.raw} is not a whole number of megabytes between 128 and 65536.`,
     heapInvalidHint: (p: { example: number; standard: number }) => `Set it to e.g. ${p.example}, or unset it for the default ${p.standard}.`,
-    memoryFetching: (p: { mb: number; out: string }) => `The export needed more than ${p.mb} MB of memory while fetching the data; no files were put under their final names in ${p.out}.`,
+    memoryFetching: (p: { mb: number; out: string }) =>
+      `The export needed more than ${p.mb} MB of memory while fetching the data; no files were put under their final names in ${p.out}.`,
     memoryFetchingHint: (p: { raise: string }) => `Run the same command again with ${p.raise} set; what was fetched is kept.`,
     memoryWorkbook: (p: { mb: number }) => `The export needed more than ${p.mb} MB of memory while writing billing.xlsx.`,
     memoryWorkbookHint: (p: { raise: string }) => `Set ${p.raise} for the next run.`,
@@ -114,13 +121,14 @@ export const runText = catalogue(
     andMore: (p) => `${p.shown} und ${num(p.n)} weitere`,
     periodChanged: (p) =>
       `Der Dienst lieferte für die Nutzeinheit „${p.unit}“ der Liegenschaft „${p.property}“ den Zeitraum ${day(p.from)} bis ${day(p.to)}, zuvor in diesem Export aber ${day(p.firstFrom)} bis ${day(p.firstTo)}: Dazwischen ist ein Monat abgeschlossen worden, und ein Export darf keine zwei Zeiträume mischen.`,
-    periodChangedHint: 'Führen Sie denselben Befehl erneut aus: Er beginnt neu mit dem Zeitraum, den der Dienst jetzt liefert (der Zwischenstand für den früheren wurde verworfen).',
+    periodChangedHint:
+      'Führen Sie denselben Befehl erneut aus: Er beginnt neu mit dem Zeitraum, den der Dienst jetzt liefert (der Zwischenstand für den früheren wurde verworfen).',
     heapInvalid: (p) => `METERDATA_EXPORT_HEAP_MB=${p.raw} ist keine ganze Zahl von Megabyte zwischen 128 und 65536.`,
     heapInvalidHint: (p) => `Setzen Sie den Wert z. B. auf ${p.example}, oder entfernen Sie ihn für den Standardwert ${p.standard}.`,
-    memoryFetching: (p) => `Der Export brauchte beim Abrufen der Daten mehr als ${num(p.mb)} MB Arbeitsspeicher; in ${p.out} wurde keine Datei unter ihrem endgültigen Namen abgelegt.`,
+    memoryFetching: (p) =>
+      `Der Export brauchte beim Abrufen der Daten mehr als ${num(p.mb)} MB Arbeitsspeicher; in ${p.out} wurde keine Datei unter ihrem endgültigen Namen abgelegt.`,
     memoryFetchingHint: (p) => `Führen Sie denselben Befehl mit ${p.raise} erneut aus; bereits Abgerufenes bleibt erhalten.`,
     memoryWorkbook: (p) => `Der Export brauchte beim Schreiben von billing.xlsx mehr als ${num(p.mb)} MB Arbeitsspeicher.`,
     memoryWorkbookHint: (p) => `Setzen Sie ${p.raise} für den nächsten Lauf.`,
   },
 );
-

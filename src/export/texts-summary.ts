@@ -11,7 +11,8 @@ export const summaryWords = catalogue(
     fileRows: (p: { name: string; rows: number }) => `${p.name} (${count(p.rows, 'row', 'rows')})`,
     shortened: (p: { askedFrom: string; askedTo: string; from: string; to: string }) =>
       `range shortened: requested ${p.askedFrom} to ${p.askedTo}, the service answered for ${p.from} to ${p.to} (it delivers completed months only, and has no data past its last one); the folder's manifest carries ${p.from} to ${p.to}`,
-    noValues: (p: { points: number; from: string; to: string; see: string }) => `no data: none of the ${count(p.points, 'measuring point', 'measuring points')} has values for ${p.from} to ${p.to}, so nothing was billed${p.see}`,
+    noValues: (p: { points: number; from: string; to: string; see: string }) =>
+      `no data: none of the ${count(p.points, 'measuring point', 'measuring points')} has values for ${p.from} to ${p.to}, so nothing was billed${p.see}`,
     noPoints: 'no data: the exported Properties have no measuring points, so nothing was billed',
     see: (p: { place: string }) => ` (see ${p.place})`,
     counts: (p: { properties: number; units: number; points: number; plant: number; requests: number }) =>
@@ -29,7 +30,8 @@ export const summaryWords = catalogue(
     fileRows: (p) => `${p.name} (${count(p.rows, 'Zeile', 'Zeilen')})`,
     shortened: (p) =>
       `Zeitraum verkürzt: angefordert ${day(p.askedFrom)} bis ${day(p.askedTo)}, der Dienst lieferte ${day(p.from)} bis ${day(p.to)} (er liefert nur abgeschlossene Monate und keine Daten nach dem letzten); das Manifest des Ordners nennt ${day(p.from)} bis ${day(p.to)}`,
-    noValues: (p) => `Keine Daten: Für ${day(p.from)} bis ${day(p.to)} hat keine Messstelle Werte (${count(p.points, 'Messstelle', 'Messstellen')}), daher wurde nichts abgerechnet${p.see}`,
+    noValues: (p) =>
+      `Keine Daten: Für ${day(p.from)} bis ${day(p.to)} hat keine Messstelle Werte (${count(p.points, 'Messstelle', 'Messstellen')}), daher wurde nichts abgerechnet${p.see}`,
     noPoints: 'Keine Daten: Die exportierten Liegenschaften haben keine Messstellen, daher wurde nichts abgerechnet',
     see: (p) => ` (siehe ${p.place})`,
     counts: (p) =>
@@ -48,9 +50,32 @@ export const portfolioText = catalogue(
   'export-run.portfolio-lines',
   {
     failed: (p: { profile: string; exit: number; code: string; message: string }) => `profile ${p.profile}: failed (exit ${p.exit}, ${p.code}): ${p.message}`,
-    exported: (p: { profile: string; seconds: string; strict: string; tenant: string; properties: number; units: number; notBilled: number; review: number; info: number; requests: number; out: string }) =>
+    exported: (p: {
+      profile: string;
+      seconds: string;
+      strict: string;
+      tenant: string;
+      properties: number;
+      units: number;
+      notBilled: number;
+      review: number;
+      info: number;
+      requests: number;
+      out: string;
+    }) =>
       `profile ${p.profile}: exported in ${p.seconds}s${p.strict}: "${p.tenant}", ${count(p.properties, 'Property', 'Properties')}, ${count(p.units, 'unit', 'units')}, flags ${p.notBilled} not billed, ${p.review} to review, ${p.info} info, ${count(p.requests, 'request', 'requests')} -> ${p.out}`,
-    kept: (p: { profile: string; strict: string; tenant: string; properties: number; units: number; notBilled: number; review: number; info: number; requests: number; out: string }) =>
+    kept: (p: {
+      profile: string;
+      strict: string;
+      tenant: string;
+      properties: number;
+      units: number;
+      notBilled: number;
+      review: number;
+      info: number;
+      requests: number;
+      out: string;
+    }) =>
       `profile ${p.profile}: exported by the earlier run, kept${p.strict}: "${p.tenant}", ${count(p.properties, 'Property', 'Properties')}, ${count(p.units, 'unit', 'units')}, flags ${p.notBilled} not billed, ${p.review} to review, ${p.info} info, ${count(p.requests, 'request', 'requests')} -> ${p.out}`,
     strictExit: ' (--strict: exit 6)',
     interrupted: 'Interrupted before the export of this profile started.',

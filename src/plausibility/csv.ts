@@ -119,17 +119,34 @@ const orNull = (v: string): string | null => (v === '' ? null : v);
 
 /** Figures of an earlier export from its billing and plant-point tables. */
 export function figuresFromTables(billingCsv: string, plantCsv: string | null, layouts: { billing: TableLayout; plant: TableLayout | null }): Figure[] {
-  const units = table(billingCsv, layouts.billing, BILLING_KEYS, t.billingTable).map(
-    (r, i): Figure => ({
-      kind: 'unit', property_id: r.property_id!, property_name: r.property_name!, usage_unit_id: r.usage_unit_id!, usage_unit_name: r.usage_unit_name!, unit_type: orNull(valueCode('unit_type', r.unit_type!)),
-      measuring_point_id: null, metric: valueCode('metric', r.metric!), unit: valueCode('unit', r.unit!), value: value(r.billable_value!, layouts.billing, t.tableLine({ table: t.billingTable, line: i + 2 })), flags: flagsOf(r.review_flags!),
-    }),
-  );
-  const plant = plantCsv === null || layouts.plant === null ? [] : table(plantCsv, layouts.plant, PLANT_KEYS, t.plantTable).map(
-    (r, i): Figure => ({
-      kind: 'plant', property_id: r.property_id!, property_name: r.property_name!, usage_unit_id: null, usage_unit_name: null, unit_type: null,
-      measuring_point_id: r.measuring_point_id!, metric: valueCode('metric', r.metric!), unit: valueCode('unit', r.unit!), value: value(r.billable_value!, layouts.plant!, t.tableLine({ table: t.plantTable, line: i + 2 })), flags: flagsOf(r.review_flags!),
-    }),
-  );
+  const units = table(billingCsv, layouts.billing, BILLING_KEYS, t.billingTable).map((r, i): Figure => ({
+    kind: 'unit',
+    property_id: r.property_id!,
+    property_name: r.property_name!,
+    usage_unit_id: r.usage_unit_id!,
+    usage_unit_name: r.usage_unit_name!,
+    unit_type: orNull(valueCode('unit_type', r.unit_type!)),
+    measuring_point_id: null,
+    metric: valueCode('metric', r.metric!),
+    unit: valueCode('unit', r.unit!),
+    value: value(r.billable_value!, layouts.billing, t.tableLine({ table: t.billingTable, line: i + 2 })),
+    flags: flagsOf(r.review_flags!),
+  }));
+  const plant =
+    plantCsv === null || layouts.plant === null
+      ? []
+      : table(plantCsv, layouts.plant, PLANT_KEYS, t.plantTable).map((r, i): Figure => ({
+          kind: 'plant',
+          property_id: r.property_id!,
+          property_name: r.property_name!,
+          usage_unit_id: null,
+          usage_unit_name: null,
+          unit_type: null,
+          measuring_point_id: r.measuring_point_id!,
+          metric: valueCode('metric', r.metric!),
+          unit: valueCode('unit', r.unit!),
+          value: value(r.billable_value!, layouts.plant!, t.tableLine({ table: t.plantTable, line: i + 2 })),
+          flags: flagsOf(r.review_flags!),
+        }));
   return [...units, ...plant];
 }

@@ -63,11 +63,19 @@ function activeWholeRange(segments: readonly SegmentRow[], range: { from: string
   if (byPoint.size === 0) return false;
   return [...byPoint.values()].every((segs) => {
     const devices = segs.filter((s) => s.device_id !== null && !s.data_gap);
-    return devices.some((s) => s.installed_at === null || s.installed_at <= range.from) && devices.some((s) => s.deinstalled_at === null || s.deinstalled_at >= range.to);
+    return (
+      devices.some((s) => s.installed_at === null || s.installed_at <= range.from) &&
+      devices.some((s) => s.deinstalled_at === null || s.deinstalled_at >= range.to)
+    );
   });
 }
 
-export function currentFigures(bill: BilledProperty, property: { id: string; name: string }, units: readonly UnitArea[], range: { from: string; to: string }): CurrentFigure[] {
+export function currentFigures(
+  bill: BilledProperty,
+  property: { id: string; name: string },
+  units: readonly UnitArea[],
+  range: { from: string; to: string },
+): CurrentFigure[] {
   const unitById = new Map(units.map((u) => [u.id, u]));
   const segs = new Map<string, SegmentRow[]>();
   for (const s of bill.segments) {
@@ -80,7 +88,13 @@ export function currentFigures(bill: BilledProperty, property: { id: string; nam
     const mine = segs.get(JSON.stringify([f.usage_unit_id, f.metric, f.unit])) ?? [];
     const est = mine.filter((s) => (s.status !== null && ESTIMATED_STATUSES.has(s.status)) || s.baseline_origin === 'assumed_zero');
     const estimated_value = formatDecimal(sum(est.map((s) => dec(s.billed_value))));
-    return { ...f, area_m2: areaOf(unitById.get(f.usage_unit_id!), f.metric), active_whole_range: activeWholeRange(mine, range), estimated_value, estimated: est.length > 0 };
+    return {
+      ...f,
+      area_m2: areaOf(unitById.get(f.usage_unit_id!), f.metric),
+      active_whole_range: activeWholeRange(mine, range),
+      estimated_value,
+      estimated: est.length > 0,
+    };
   });
 }
 
@@ -97,7 +111,8 @@ export function devicesOf(bill: BilledProperty): DeviceFact[] {
     if (known) {
       if (expiredMark(s)) known.expired_marked = true;
       if (!notBilled(s)) known.nothing_billed = false;
-      if (s.usage_unit_id !== null && s.usage_unit_id !== known.usage_unit_id && !known.shared_with?.includes(s.usage_unit_id)) known.shared_with = [...(known.shared_with ?? []), s.usage_unit_id];
+      if (s.usage_unit_id !== null && s.usage_unit_id !== known.usage_unit_id && !known.shared_with?.includes(s.usage_unit_id))
+        known.shared_with = [...(known.shared_with ?? []), s.usage_unit_id];
       continue;
     }
     seen.set(s.device_id, {

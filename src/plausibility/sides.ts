@@ -5,7 +5,12 @@ import { FLAG_SEVERITY } from '../billing/types.js';
 import type { ComparisonState, Figure } from './types.js';
 
 // An unknown value (a status this version does not know counts 0) is not compared either: never compare what may be a 0 that is not one.
-const NOT_BILLED = new Set<string>([...Object.entries(FLAG_SEVERITY).filter(([, s]) => s === 'not_billed').map(([c]) => c), 'UNKNOWN_ENUM_VALUE']);
+const NOT_BILLED = new Set<string>([
+  ...Object.entries(FLAG_SEVERITY)
+    .filter(([, s]) => s === 'not_billed')
+    .map(([c]) => c),
+  'UNKNOWN_ENUM_VALUE',
+]);
 const NO_DATA = new Set<string>(['DATA_GAP', 'DIFFERENCE_METER']);
 
 /** billed, not billed (missing, calibration expired) or absent (no row, or a row without any data). */

@@ -60,7 +60,10 @@ export interface ReviewOptions {
 export type ComparisonState = 'billed' | 'not_billed' | 'absent';
 
 /** plausibility.csv: one row per unit/metric and plant point (of either period). */
-export interface PlausibilityRow extends Pick<Figure, 'property_id' | 'property_name' | 'usage_unit_id' | 'usage_unit_name' | 'unit_type' | 'measuring_point_id' | 'metric' | 'unit'> {
+export interface PlausibilityRow extends Pick<
+  Figure,
+  'property_id' | 'property_name' | 'usage_unit_id' | 'usage_unit_name' | 'unit_type' | 'measuring_point_id' | 'metric' | 'unit'
+> {
   /** null: the figure exists only in the comparison period. */
   billable_value: DecimalString | null;
   comparison_value: DecimalString | null;

@@ -44,12 +44,16 @@ export async function followRedirects(start: string | URL | Response, o: FollowO
   let res = start instanceof Response ? start : undefined;
   let url = new URL(start instanceof Response ? start.url : start);
   const origin = url.origin;
-  for (let requests = 0; ; ) {
+  for (let requests = 0; ;) {
     if (!res) {
       if (requests === o.maxHops) throw new Error(t.tooManyRedirects({ url: start instanceof Response ? start.url : String(start) }));
       requests++;
       const cookie = jar.header();
-      res = await fetch(url, { redirect: 'manual', ...(o.signal ? { signal: o.signal } : {}), headers: { ...(o.accept ? { accept: o.accept } : {}), ...(cookie ? { cookie } : {}) } });
+      res = await fetch(url, {
+        redirect: 'manual',
+        ...(o.signal ? { signal: o.signal } : {}),
+        headers: { ...(o.accept ? { accept: o.accept } : {}), ...(cookie ? { cookie } : {}) },
+      });
       jar.take(res);
     }
     const location = res.headers.get('location');

@@ -54,14 +54,22 @@ export async function headlessLogin(o: HeadlessLoginOptions): Promise<void> {
       done();
     },
   });
-  const io: Io = { stdout: new Writable({ write: (_c, _e, done) => done() }), stderr, stdin: Readable.from([]), env: o.env, cwd: process.cwd(), signal: o.signal };
+  const io: Io = {
+    stdout: new Writable({ write: (_c, _e, done) => done() }),
+    stderr,
+    stdin: Readable.from([]),
+    env: o.env,
+    cwd: process.cwd(),
+    signal: o.signal,
+  };
   try {
     await login(sandboxProfile(o), io, { openBrowser: false, acceptPasted: false, timeoutMs: 60_000, storeClientSecret: false });
     await followed;
   } catch (e) {
     // Ctrl-C: the caller's interruption ("run the same command again"), not the inner login's "run meterdata login".
     if (o.signal.aborted) throw o.signal.reason;
-    if (e instanceof NotSignedInError) throw new NotSignedInError(t.failed({ why: e.message }), { code: e.code, hint: log.trim().split('\n').slice(-2).join(' ') });
+    if (e instanceof NotSignedInError)
+      throw new NotSignedInError(t.failed({ why: e.message }), { code: e.code, hint: log.trim().split('\n').slice(-2).join(' ') });
     throw e;
   }
 }

@@ -93,7 +93,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   // A clients file or option naming an unknown auto-consent tenant stops the start: close the port again.
   const auth = (() => {
     try {
-      return createAuthServer({ origin: url, clock, directory: dataset, clients, autoConsent: opts.autoConsent, autoConsentTenant: opts.autoConsentTenant, oauthRateLimitPerMinute: opts.oauthRateLimitPerMinute });
+      return createAuthServer({
+        origin: url,
+        clock,
+        directory: dataset,
+        clients,
+        autoConsent: opts.autoConsent,
+        autoConsentTenant: opts.autoConsentTenant,
+        oauthRateLimitPerMinute: opts.oauthRateLimitPerMinute,
+      });
     } catch (e) {
       server.close();
       throw e;

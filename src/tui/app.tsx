@@ -8,12 +8,12 @@ import { useReducer } from 'react';
 import type { Property } from '../api/types.js';
 import type { Flag } from '../billing/types.js';
 import { language } from '../i18n/index.js';
-import type { BrowseData, ExportSelection, PropertyBundle } from './data.js';
+import type { BrowseData, ExportSelection, LoadProgress, PropertyBundle } from './data.js';
 import { describeError } from './errors.js';
 import { fit, fitCrumbs, periodText, shortPeriodText } from './format.js';
 import { cursorOn, keyAction } from './keymap.js';
 import type { DateRange } from './range.js';
-import { filterRows, type Row } from './rows.js';
+import { filterRows, type Row, type Span } from './rows.js';
 import { flagWhere, propertiesScreen, propertyScreen, type Screen } from './screens-list.js';
 import { plantScreen, unitScreen } from './screens-unit.js';
 import { initialState, reduce, topFrame, type BrowseState, type Place } from './state.js';
@@ -35,7 +35,14 @@ export interface AppProps {
 }
 
 /** The screen for a place, once its data is there; 'missing' when the place is not in the data (after a range change). */
-function screenOf(target: Place, data: BrowseData, list: LoadState<Property[]>, bundle: LoadState<PropertyBundle>, range: DateRange, width: number): Screen | null | 'missing' {
+function screenOf(
+  target: Place,
+  data: BrowseData,
+  list: LoadState<Property[]>,
+  bundle: LoadState<PropertyBundle>,
+  range: DateRange,
+  width: number,
+): Screen | null | 'missing' {
   const titleOf = (f: Flag) => data.flagText(f.code, language()).title;
   if (target.kind === 'properties') return list.status === 'ready' ? propertiesScreen(list.value, (id) => data.cachedFlags(id, range), width) : null;
   if (bundle.status !== 'ready') return null;
@@ -46,7 +53,14 @@ function screenOf(target: Place, data: BrowseData, list: LoadState<Property[]>, 
 }
 
 /** What `e` exports here: the Property shown or selected, on a unit screen only that unit. */
-function selectionOf(target: Place, property: Property | undefined, list: Property[], selected: Row | undefined, bundle: PropertyBundle | null, range: DateRange): ExportSelection | null {
+function selectionOf(
+  target: Place,
+  property: Property | undefined,
+  list: Property[],
+  selected: Row | undefined,
+  bundle: PropertyBundle | null,
+  range: DateRange,
+): ExportSelection | null {
   const prop = property ?? (target.kind === 'properties' ? list.find((p) => selected?.open?.propertyId === p.id) : undefined);
   if (!prop) return null;
   if (target.kind !== 'unit') return { property: prop, range };
@@ -60,6 +74,62 @@ function statusLine(state: BrowseState, note: string | null, filterLine: string,
   if (rateWait > 0) return t.rateWait({ s: rateWait });
   // A kept filter stays named whatever else is said, so a filtered list never looks whole.
   return [note, filterLine].filter(Boolean).join(' · ');
+}
+
+/** What the body of the screen needs to know to be drawn. */
+interface BodyInput {
+  state: BrowseState;
+  target: Place;
+  property: Property | undefined;
+  range: DateRange;
+  screen: Screen | null | 'missing';
+  rows: Row[];
+  cursor: number;
+  filter: string;
+  overlay: Span[][] | null;
+  load: LoadState<unknown>;
+  loadIsBundle: boolean;
+  progress: LoadProgress | null;
+  width: number;
+  listHeight: number;
+  overlayHeight: number;
+}
+
+/** The screen between the two head lines and the footer: an overlay, an error, a loading or empty state, or the list. */
+function bodyOf(b: BodyInput) {
+  const { state, target, property, range, screen, rows, load, width, listHeight } = b;
+  if (b.overlay) return <ScrollView lines={b.overlay} top={state.overlayTop} height={b.overlayHeight} width={width} />;
+  if (load.status === 'error')
+    return <ErrorView info={describeError(load.error, b.loadIsBundle ? range : undefined)} height={listHeight + 1} canGoBack={state.stack.length > 1} />;
+  if (load.status !== 'ready' || screen === null) {
+    const { progress } = b;
+    const what = target.kind === 'properties' || !property ? t.properties : `${property.name} (${periodText(range)})`;
+    const text =
+      !progress || target.kind === 'properties'
+        ? t.loading({ what })
+        : progress.total === null
+          ? t.loadingUnits({ what, done: progress.done })
+          : t.loadingUnitsOf({ what, done: progress.done, total: progress.total });
+    return <Centered height={listHeight + 1} lines={[[{ text, color: 'cyan' }]]} />;
+  }
+  if (screen === 'missing') {
+    return <Centered height={listHeight + 1} lines={[[{ text: t.missing({ property: property?.name ?? t.theProperty, range: periodText(range) }) }]]} />;
+  }
+  if (screen.rows.length === 0) return <Centered height={listHeight + 1} lines={[[{ text: t.noProperties, bold: true }], [{ text: t.noPropertiesHint }]]} />;
+  if (rows.length === 0) return <Centered height={listHeight + 1} lines={[[{ text: t.nothingMatches({ filter: b.filter }) }]]} />;
+  const detail = target.kind === 'unit' || target.kind === 'plant';
+  return (
+    <Box flexDirection="column">
+      {detail ? (
+        <StatusLegend />
+      ) : (
+        <Text wrap="truncate-end" bold>
+          {fit(screen.columns, width - 1)}
+        </Text>
+      )}
+      <ListView rows={rows} cursor={b.cursor} width={width} height={listHeight} />
+    </Box>
+  );
 }
 
 export function App(props: AppProps) {
@@ -126,28 +196,23 @@ export function App(props: AppProps) {
   const status = statusLine(state, notes.retryText ?? state.message ?? counter.text(), filterLine, notes.rateWait);
 
   const load = target.kind === 'properties' || list$.status !== 'ready' ? list$ : bundle$;
-  let body;
-  if (overlay) body = <ScrollView lines={overlay} top={state.overlayTop} height={overlayHeight} width={width} />;
-  else if (load.status === 'error') body = <ErrorView info={describeError(load.error, load === bundle$ ? range : undefined)} height={listHeight + 1} canGoBack={state.stack.length > 1} />;
-  else if (load.status !== 'ready' || screen === null) {
-    const what = target.kind === 'properties' || !property ? t.properties : `${property.name} (${periodText(range)})`;
-    const text = !progress || target.kind === 'properties' ? t.loading({ what }) : progress.total === null ? t.loadingUnits({ what, done: progress.done }) : t.loadingUnitsOf({ what, done: progress.done, total: progress.total });
-    body = <Centered height={listHeight + 1} lines={[[{ text, color: 'cyan' }]]} />;
-  } else if (screen === 'missing') {
-    body = <Centered height={listHeight + 1} lines={[[{ text: t.missing({ property: property?.name ?? t.theProperty, range: periodText(range) }) }]]} />;
-  } else if (screen.rows.length === 0) {
-    body = <Centered height={listHeight + 1} lines={[[{ text: t.noProperties, bold: true }], [{ text: t.noPropertiesHint }]]} />;
-  } else if (rows.length === 0) {
-    body = <Centered height={listHeight + 1} lines={[[{ text: t.nothingMatches({ filter: frame.filter }) }]]} />;
-  } else {
-    const detail = target.kind === 'unit' || target.kind === 'plant';
-    body = (
-      <Box flexDirection="column">
-        {detail ? <StatusLegend /> : <Text wrap="truncate-end" bold>{fit(screen.columns, width - 1)}</Text>}
-        <ListView rows={rows} cursor={cursor} width={width} height={listHeight} />
-      </Box>
-    );
-  }
+  const body = bodyOf({
+    state,
+    target,
+    property,
+    range,
+    screen,
+    rows,
+    cursor,
+    filter: frame.filter,
+    overlay,
+    load,
+    loadIsBundle: load === bundle$,
+    progress,
+    width,
+    listHeight,
+    overlayHeight,
+  });
 
   return (
     <ColorContext.Provider value={props.color ?? true}>

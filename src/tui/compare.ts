@@ -24,9 +24,17 @@ interface Billed {
 
 export function reviewBundle(current: Billed, previous: Billed): BundleReview {
   const ids = { id: current.property.id, name: current.property.name };
-  const figures = currentFigures(current.bill, ids, current.units.map((u) => u.unit), current.effective);
+  const figures = currentFigures(
+    current.bill,
+    ids,
+    current.units.map((u) => u.unit),
+    current.effective,
+  );
   const comparison = figuresOf(previous.bill, ids);
-  const { rows, flags } = reviewProperty({ current: figures, devices: devicesOf(current.bill), comparison }, { threshold: DEFAULT_THRESHOLD, range: current.effective });
+  const { rows, flags } = reviewProperty(
+    { current: figures, devices: devicesOf(current.bill), comparison },
+    { threshold: DEFAULT_THRESHOLD, range: current.effective },
+  );
   return { compare: previous.effective, rows, flags };
 }
 

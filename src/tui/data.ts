@@ -95,41 +95,46 @@ export interface BrowseDataDeps {
   currentToken?: () => Promise<string>;
 }
 
+/** What browse keeps between loads, and the access token it was fetched with. */
+interface BrowseCache {
+  properties: Promise<Property[]> | null;
+  bundles: Map<string, Promise<PropertyBundle>>;
+  flagsSeen: Map<string, Flag[]>;
+  cachedWith: string | null;
+}
+
+/**
+ * Spec "Property scope" rule 4: Property data is not kept across a token change
+ * without re-checking /whoami. After a change the list is fetched again and a
+ * cached Property is shown only while the grant still covers it.
+ */
+async function revalidate(deps: BrowseDataDeps, cache: BrowseCache, propertyId: string | null): Promise<void> {
+  if (!deps.currentToken) return;
+  const token = await deps.currentToken();
+  if (cache.cachedWith === null) {
+    cache.cachedWith = token;
+    return;
+  }
+  if (token === cache.cachedWith) return;
+  const who = await deps.api.whoami();
+  cache.cachedWith = token;
+  cache.properties = null;
+  if (who.property_scope === 'all') return;
+  const allowed = new Set(who.property_scope);
+  for (const key of [...cache.bundles.keys()]) {
+    if (allowed.has(key.split('|')[0]!)) continue;
+    cache.bundles.delete(key);
+    cache.flagsSeen.delete(key);
+  }
+  if (propertyId !== null && !allowed.has(propertyId)) {
+    throw new AccessWithdrawnError(t.scopeLost, { hint: t.scopeLostHint });
+  }
+}
+
 export function createBrowseData(deps: BrowseDataDeps): BrowseData {
   const { api } = deps;
-  let properties: Promise<Property[]> | null = null;
-  const bundles = new Map<string, Promise<PropertyBundle>>();
-  const flagsSeen = new Map<string, Flag[]>();
-  /** The access token the cached answers were fetched with. */
-  let cachedWith: string | null = null;
-
-  /**
-   * Spec "Property scope" rule 4: Property data is not kept across a token change
-   * without re-checking /whoami. After a change the list is fetched again and a
-   * cached Property is shown only while the grant still covers it.
-   */
-  async function revalidate(propertyId: string | null): Promise<void> {
-    if (!deps.currentToken) return;
-    const token = await deps.currentToken();
-    if (cachedWith === null) {
-      cachedWith = token;
-      return;
-    }
-    if (token === cachedWith) return;
-    const who = await api.whoami();
-    cachedWith = token;
-    properties = null;
-    if (who.property_scope === 'all') return;
-    const allowed = new Set(who.property_scope);
-    for (const key of [...bundles.keys()]) {
-      if (allowed.has(key.split('|')[0]!)) continue;
-      bundles.delete(key);
-      flagsSeen.delete(key);
-    }
-    if (propertyId !== null && !allowed.has(propertyId)) {
-      throw new AccessWithdrawnError(t.scopeLost, { hint: t.scopeLostHint });
-    }
-  }
+  const cache: BrowseCache = { properties: null, bundles: new Map(), flagsSeen: new Map(), cachedWith: null };
+  const { bundles, flagsSeen } = cache;
 
   async function fetchProperty(property: Property, range: DateRange, onProgress?: (p: LoadProgress) => void): Promise<PropertyBundle> {
     // The export's walk: the same requests in the same order, so the screen and the
@@ -137,14 +142,24 @@ export function createBrowseData(deps: BrowseDataDeps): BrowseData {
     const total = property.usage_unit_count ?? null;
     let done = 0;
     onProgress?.({ done, total });
-    const answers = await collectProperty(api, property, { range: { from: range.from, to: range.to }, metrics: [], onUnit: () => onProgress?.({ done: ++done, total }) });
+    const answers = await collectProperty(api, property, {
+      range: { from: range.from, to: range.to },
+      metrics: [],
+      onUnit: () => onProgress?.({ done: ++done, total }),
+    });
     const { units, plantPoints: plant } = answers;
     // Billing and the chart use the range the service echoed (widened and capped).
     const first = units[0]?.consumption;
     const effective = first ? { from: first.from, to: first.to } : range;
     // The export's input and its extra review flags (src/export/steps), so a unit
     // shows here what the billing sheet and review.csv say about it.
-    const billed = await deps.billProperty({ property: { id: property.id, name: property.name }, range: effective, units, plantPoints: plant, points: answers.points });
+    const billed = await deps.billProperty({
+      property: { id: property.id, name: property.name },
+      range: effective,
+      units,
+      plantPoints: plant,
+      points: answers.points,
+    });
     let bill: BillResult = { ...billed, flags: [...billed.flags, ...unknownValueFlags(answers, billed.flags)] };
     const points = new Map(answers.points.filter((p) => p.id).map((p) => [p.id!, p]));
     let review: BundleReview | undefined;
@@ -159,7 +174,7 @@ export function createBrowseData(deps: BrowseDataDeps): BrowseData {
   }
 
   async function load(property: Property, range: DateRange, onProgress?: (p: LoadProgress) => void): Promise<PropertyBundle> {
-    await revalidate(property.id);
+    await revalidate(deps, cache, property.id);
     const key = `${property.id}|${rangeKey(range)}`;
     let p = bundles.get(key);
     if (!p) {
@@ -174,12 +189,12 @@ export function createBrowseData(deps: BrowseDataDeps): BrowseData {
 
   return {
     async listProperties() {
-      await revalidate(null);
-      properties ??= propertiesInScope(api, []).catch((e: unknown) => {
-        properties = null; // a failed load is retried next time, not cached
+      await revalidate(deps, cache, null);
+      cache.properties ??= propertiesInScope(api, []).catch((e: unknown) => {
+        cache.properties = null; // a failed load is retried next time, not cached
         throw e;
       });
-      return properties;
+      return cache.properties;
     },
     loadProperty: load,
     cachedFlags(propertyId, range) {

@@ -14,7 +14,6 @@ export interface ErrorInfo {
   retryable: boolean;
 }
 
-
 /**
  * `range`: what the screen asked for. A range the service refuses is explained with it in
  * the browser's own words and keys: the service's detail is its own English, and the
@@ -24,7 +23,13 @@ export function describeError(e: unknown, range?: DateRange, now = new Date()): 
   const message = e instanceof Error ? e.message : String(e);
   if (range && e instanceof MeterdataError && e.code === 'API_INVALID_RANGE') {
     const example = rangeLabel(defaultRange(now));
-    return { kind: 'range-refused', title: t.rangeRefused, message: t.rangeRefusedText({ range: periodText(range) }), hint: t.rangeRefusedHint({ example }), retryable: false };
+    return {
+      kind: 'range-refused',
+      title: t.rangeRefused,
+      message: t.rangeRefusedText({ range: periodText(range) }),
+      hint: t.rangeRefusedHint({ example }),
+      retryable: false,
+    };
   }
   if (e instanceof NotSignedInError) {
     return { kind: 'signed-out', title: t.signedOut, message, hint: e.hint ?? t.signedOutHint, retryable: false };

@@ -110,7 +110,6 @@ export function addressesLine(list: Address[]): string {
   return list.length > 1 ? `${first} (+${list.length - 1})` : first;
 }
 
-
 export interface MonthPoint {
   /** yyyy-mm */
   month: string;

@@ -8,7 +8,22 @@ export interface KeyPress {
   key: Key;
 }
 
-const SPECIAL: (keyof Key)[] = ['upArrow', 'downArrow', 'leftArrow', 'rightArrow', 'pageUp', 'pageDown', 'home', 'end', 'escape', 'ctrl', 'meta', 'tab', 'backspace', 'delete'];
+const SPECIAL: (keyof Key)[] = [
+  'upArrow',
+  'downArrow',
+  'leftArrow',
+  'rightArrow',
+  'pageUp',
+  'pageDown',
+  'home',
+  'end',
+  'escape',
+  'ctrl',
+  'meta',
+  'tab',
+  'backspace',
+  'delete',
+];
 
 /** One press per character for plain text; a special key (arrows, Esc, Ctrl+x) stays as it came. */
 export function splitKeys(ch: string, key: Key): KeyPress[] {

@@ -45,7 +45,8 @@ export function parseRangeInput(input: string): RangeResult {
   const c = parseOne(compare);
   if (!c.ok) return { ok: false, message: t.comparison({ message: c.message }) };
   // The same period twice shows no change, and export (`e`) refuses it as --compare with its own period.
-  if (c.range.from === r.range.from && c.range.to === r.range.to) return { ok: false, message: t.sameComparison({ example: `${main?.trim()} vs ${Number(r.range.from.slice(0, 4)) - 1}` }) };
+  if (c.range.from === r.range.from && c.range.to === r.range.to)
+    return { ok: false, message: t.sameComparison({ example: `${main?.trim()} vs ${Number(r.range.from.slice(0, 4)) - 1}` }) };
   return { ok: true, range: { ...r.range, compare: c.range } };
 }
 

@@ -13,9 +13,7 @@ export interface Span {
 }
 
 export type Target =
-  | { kind: 'property'; propertyId: string }
-  | { kind: 'unit'; propertyId: string; unitId: string }
-  | { kind: 'plant'; propertyId: string; pointId: string };
+  { kind: 'property'; propertyId: string } | { kind: 'unit'; propertyId: string; unitId: string } | { kind: 'plant'; propertyId: string; pointId: string };
 
 export interface Row {
   key: string;
@@ -52,9 +50,27 @@ export function filterRows(rows: Row[], query: string): Row[] {
 
 const SEVERITY_ORDER: Severity[] = ['not_billed', 'review', 'info'];
 export const SEVERITY_MARK: Record<Severity, { mark: string; color: string; readonly label: string }> = {
-  not_billed: { mark: '!', color: 'red', get label() { return h.notBilled; } },
-  review: { mark: '?', color: 'yellow', get label() { return h.review; } },
-  info: { mark: 'i', color: 'cyan', get label() { return h.info; } },
+  not_billed: {
+    mark: '!',
+    color: 'red',
+    get label() {
+      return h.notBilled;
+    },
+  },
+  review: {
+    mark: '?',
+    color: 'yellow',
+    get label() {
+      return h.review;
+    },
+  },
+  info: {
+    mark: 'i',
+    color: 'cyan',
+    get label() {
+      return h.info;
+    },
+  },
 };
 
 export function severityOf(f: Flag): Severity {

@@ -57,7 +57,11 @@ export function flagWhere(b: PropertyBundle, f: Flag): string {
   const seg = f.device_id ? c?.segments.find((s) => s.device_id === f.device_id) : undefined;
   return [
     unit?.unit.name ?? (f.measuring_point_id ? s.plantPlace : ''),
-    c ? s.pointOf({ metric: metricLabel(c.metric), id: c.measuring_point_id.slice(0, 8) }) : f.measuring_point_id ? s.point({ id: f.measuring_point_id.slice(0, 8) }) : '',
+    c
+      ? s.pointOf({ metric: metricLabel(c.metric), id: c.measuring_point_id.slice(0, 8) })
+      : f.measuring_point_id
+        ? s.point({ id: f.measuring_point_id.slice(0, 8) })
+        : '',
     seg ? s.device({ serial: seg.serial }) : f.device_id ? s.device({ serial: f.device_id.slice(0, 8) }) : '',
   ]
     .filter(Boolean)
@@ -93,7 +97,10 @@ export function propertyScreen(b: PropertyBundle, width: number, titleOf: (f: Fl
   if (b.units.length === 0) rows.push(row('units:none', [{ text: s.noUnits, dim: true }], { selectable: false }));
   // The files' order (src/billing/order.ts), whatever order the service listed them in.
   for (const unit of b.units.map((u) => u.unit).sort(compareUnits)) {
-    const totals = shortTotalsText(b.bill.billing.filter((r) => r.usage_unit_id === unit.id), units);
+    const totals = shortTotalsText(
+      b.bill.billing.filter((r) => r.usage_unit_id === unit.id),
+      units,
+    );
     const flags = flagsOf((f) => f.usage_unit_id === unit.id);
     const fc = flagCountSpan(flags);
     const floor = floorText(unit.floor, unit.position);
@@ -106,7 +113,11 @@ export function propertyScreen(b: PropertyBundle, width: number, titleOf: (f: Fl
           { text: cell(totals || s.noBillable, totalsW), ...(totals ? {} : { dim: true }) },
           { ...fc, text: ` ${cell(fc.text, flagsW, 'right')}` },
         ],
-        { filterText: `${unit.name} ${unit.unit_type} ${typeWord(unit.unit_type)} ${floor} ${totals}`, open: { kind: 'unit', propertyId: b.property.id, unitId: unit.id }, flags },
+        {
+          filterText: `${unit.name} ${unit.unit_type} ${typeWord(unit.unit_type)} ${floor} ${totals}`,
+          open: { kind: 'unit', propertyId: b.property.id, unitId: unit.id },
+          flags,
+        },
       ),
     );
   }
@@ -119,7 +130,10 @@ export function propertyScreen(b: PropertyBundle, width: number, titleOf: (f: Fl
     const flags = flagsOf((f) => f.usage_unit_id === null && f.measuring_point_id === id);
     const fc = flagCountSpan(flags);
     const label = `${metricLabel(consumption.metric)}${point.localization ? ` · ${point.localization}` : ''}`;
-    const value = point.is_difference_meter || consumption.is_difference_meter ? s.differenceMeter : `${qty(billed?.billable_value ?? sumSegments(consumption))} ${unitWord(consumption.unit)}`;
+    const value =
+      point.is_difference_meter || consumption.is_difference_meter
+        ? s.differenceMeter
+        : `${qty(billed?.billable_value ?? sumSegments(consumption))} ${unitWord(consumption.unit)}`;
     const serial = point.active_device?.serial ?? consumption.segments.at(-1)?.serial ?? s.noDevice;
     // The place of a plant meter is its name: it may use what the value does not need.
     const valueText = `${value} · ${serial}`;
@@ -128,11 +142,7 @@ export function propertyScreen(b: PropertyBundle, width: number, titleOf: (f: Fl
     rows.push(
       row(
         `m:${id}`,
-        [
-          { text: cell(label, labelW), bold: true },
-          { text: ` ${cell(valueText, avail - labelW - 1)}` },
-          { ...fc, text: ` ${cell(fc.text, flagsW, 'right')}` },
-        ],
+        [{ text: cell(label, labelW), bold: true }, { text: ` ${cell(valueText, avail - labelW - 1)}` }, { ...fc, text: ` ${cell(fc.text, flagsW, 'right')}` }],
         { filterText: `${label} ${serial} plant main`, open: { kind: 'plant', propertyId: b.property.id, pointId: id }, flags },
       ),
     );

@@ -100,18 +100,39 @@ export function pointBlock(i: PointBlockInput): Row[] {
     const d = `${k}:d${seg.device_id}${copy > 1 ? `#${copy}` : ''}`;
     const deviceFlags = i.flags.filter((f) => f.device_id === seg.device_id);
     rows.push(
-      row(d, [{ text: s.deviceHead({ serial: seg.serial }), bold: true }, { text: s.deviceFacts({ installed: seg.installed_at == null ? s.dateUndocumented : day(seg.installed_at), factor: plain(seg.factor), manufacturer: seg.manufacturer }) }], {
-        filterText,
-        flags: deviceFlags,
-      }),
+      row(
+        d,
+        [
+          { text: s.deviceHead({ serial: seg.serial }), bold: true },
+          {
+            text: s.deviceFacts({
+              installed: seg.installed_at == null ? s.dateUndocumented : day(seg.installed_at),
+              factor: plain(seg.factor),
+              manufacturer: seg.manufacturer,
+            }),
+          },
+        ],
+        {
+          filterText,
+          flags: deviceFlags,
+        },
+      ),
     );
     const line = (key: string, spans: Span[]) => rows.push(row(`${d}:${key}`, [{ text: '      ' }, ...spans], { selectable: false, filterText }));
     if (seg.deinstalled_at || seg.replacement_reason) {
       const removed = seg.deinstalled_at != null ? s.removed({ date: day(seg.deinstalled_at) }) : s.removedUndocumented;
       line('rm', [{ text: `${removed}${seg.replacement_reason ? ` · ${reasonWords(seg.replacement_reason)}` : ''}` }]);
     }
-    line('bl', [{ text: s.baseline({ value: qty(seg.baseline_value), date: day(seg.baseline_date), origin: originWords(seg.baseline_origin) }), ...(seg.baseline_origin === 'assumed_zero' ? { color: 'yellow', bold: true } : {}) }]);
-    line('end', [{ text: s.endLine({ end: qty(pc?.end_value), billable: qty(pc?.billable_value) }) }, { text: `${mark.letter} ${mark.label}`, color: mark.color }]);
+    line('bl', [
+      {
+        text: s.baseline({ value: qty(seg.baseline_value), date: day(seg.baseline_date), origin: originWords(seg.baseline_origin) }),
+        ...(seg.baseline_origin === 'assumed_zero' ? { color: 'yellow', bold: true } : {}),
+      },
+    ]);
+    line('end', [
+      { text: s.endLine({ end: qty(pc?.end_value), billable: qty(pc?.billable_value) }) },
+      { text: `${mark.letter} ${mark.label}`, color: mark.color },
+    ]);
     for (const [n, f] of deviceFlags.entries()) rows.push(flagLine(f, `${d.slice(k.length + 2)}:${n}`, ` (${seg.serial})`));
   }
   // What billing refuses (a contract break: nothing of the point billed) is not charted, so no bar adds up what the bill does not.
@@ -136,8 +157,13 @@ function billedOf(b: PropertyBundle, unitId: string | null, pointId: string): st
 
 /** "Compared with 2024-01-01..2024-12-31: H 6597 kWh +43.7 %  WW 25.1 m3 +7.6 %" beside the billed line. */
 function comparisonRow(key: string, b: PropertyBundle, compared: PlausibilityRow[]): Row {
-  const text = compared.map((r) => `${shortMetric(r.metric)} ${r.comparison_value === null ? '–' : `${qty(r.comparison_value)} ${unitWord(r.unit)}`} ${changeText(r)}`.trimEnd()).join('  ');
-  return row(key, [{ text: s.comparedWith({ range: spanText(b.review!.compare) }) }, { text: text || s.nothingToCompare, bold: true }], { selectable: false, filterText: '' });
+  const text = compared
+    .map((r) => `${shortMetric(r.metric)} ${r.comparison_value === null ? '–' : `${qty(r.comparison_value)} ${unitWord(r.unit)}`} ${changeText(r)}`.trimEnd())
+    .join('  ');
+  return row(key, [{ text: s.comparedWith({ range: spanText(b.review!.compare) }) }, { text: text || s.nothingToCompare, bold: true }], {
+    selectable: false,
+    filterText: '',
+  });
 }
 
 export function unitScreen(b: PropertyBundle, unitId: string, titleOf: (f: Flag) => string): Screen | null {
@@ -147,9 +173,26 @@ export function unitScreen(b: PropertyBundle, unitId: string, titleOf: (f: Flag)
   const flags = b.bill.flags.filter((f) => f.usage_unit_id === unit.id);
   const rows: Row[] = [];
   const totals = totalsText(b.bill.billing.filter((r) => r.usage_unit_id === unit.id));
-  rows.push(row('u:info', [{ text: `${typeWord(unit.unit_type)} · ${floorText(unit.floor, unit.position)} · ${addressLine(unit.address)}` }], { selectable: false, filterText: '' }));
-  rows.push(row('u:billed', [{ text: s.billedLine({ range: spanText(b.effective) }) }, { text: totals || s.nothingBillable, bold: true }], { selectable: false, filterText: '' }));
-  if (b.review) rows.push(comparisonRow('u:cmp', b, b.review.rows.filter((r) => r.usage_unit_id === unit.id)));
+  rows.push(
+    row('u:info', [{ text: `${typeWord(unit.unit_type)} · ${floorText(unit.floor, unit.position)} · ${addressLine(unit.address)}` }], {
+      selectable: false,
+      filterText: '',
+    }),
+  );
+  rows.push(
+    row('u:billed', [{ text: s.billedLine({ range: spanText(b.effective) }) }, { text: totals || s.nothingBillable, bold: true }], {
+      selectable: false,
+      filterText: '',
+    }),
+  );
+  if (b.review)
+    rows.push(
+      comparisonRow(
+        'u:cmp',
+        b,
+        b.review.rows.filter((r) => r.usage_unit_id === unit.id),
+      ),
+    );
   for (const [n, f] of flags.filter((f) => f.measuring_point_id === null).entries()) rows.push(flagRow(`u:f${n}`, f, '', '', titleOf(f)));
   const byMetric = [...consumption.measuring_points].sort((a, z) => metricOrder(a.metric) - metricOrder(z.metric));
   let metric: string | null = null;
@@ -189,16 +232,25 @@ export function plantScreen(b: PropertyBundle, pointId: string, titleOf: (f: Fla
     row('m:info', [{ text: s.plantInfo({ metric: metricLabel(c.metric), unit: unitWord(c.unit) }) }], { selectable: false, filterText: '' }),
     row('m:billed', [{ text: s.plantRule, dim: true }], { selectable: false, filterText: '' }),
   ];
-  if (b.review) rows.push(comparisonRow('m:cmp', b, b.review.rows.filter((r) => r.usage_unit_id === null && r.measuring_point_id === pointId)));
-  rows.push(...pointBlock({
-    consumption: entry.consumption,
-    point: entry.point,
-    billed,
-    flags: b.bill.flags.filter((f) => f.usage_unit_id === null && f.measuring_point_id === pointId),
-    range: b.effective,
-    titleOf,
-    keyPrefix: 'm:',
-  }));
+  if (b.review)
+    rows.push(
+      comparisonRow(
+        'm:cmp',
+        b,
+        b.review.rows.filter((r) => r.usage_unit_id === null && r.measuring_point_id === pointId),
+      ),
+    );
+  rows.push(
+    ...pointBlock({
+      consumption: entry.consumption,
+      point: entry.point,
+      billed,
+      flags: b.bill.flags.filter((f) => f.usage_unit_id === null && f.measuring_point_id === pointId),
+      range: b.effective,
+      titleOf,
+      keyPrefix: 'm:',
+    }),
+  );
   const title = `${metricLabel(c.metric)}${entry.point.localization ? ` · ${entry.point.localization}` : ''}`;
   return { title, columns: '', rows };
 }

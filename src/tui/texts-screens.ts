@@ -47,7 +47,7 @@ export const s = catalogue(
     notLinked: ' · NOT system linked',
     diffLine: '    difference meter: no device and no values of its own',
     gapLine: '    no readings at all in this range (data gap)',
-    notCharted: '      no chart: the service\'s answer for this meter breaks the interface, so it is not billed (see its findings)',
+    notCharted: "      no chart: the service's answer for this meter breaks the interface, so it is not billed (see its findings)",
     deviceHead: (p: { serial: string }) => `    Device ${p.serial}`,
     deviceFacts: (p: { installed: string; factor: string; manufacturer: string }) => ` · installed ${p.installed} · factor ${p.factor} · ${p.manufacturer}`,
     dateUndocumented: 'date not documented',

@@ -32,7 +32,6 @@ export function useFlagCount(data: BrowseData, range: DateRange) {
     return true;
   };
   // Counts belong to a range: a new range stops a count of the old one.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
   useEffect(() => () => void stop(), [rangeKey(range)]);
 
   const start = (properties: Property[]) => {
@@ -61,7 +60,14 @@ export function useFlagCount(data: BrowseData, range: DateRange) {
     })();
   };
 
-  return { state, start, stop, active: () => stopRef.current !== null, text: () => countText(state), dismiss: () => setState((s) => (s && s.running ? s : null)) };
+  return {
+    state,
+    start,
+    stop,
+    active: () => stopRef.current !== null,
+    text: () => countText(state),
+    dismiss: () => setState((s) => (s && s.running ? s : null)),
+  };
 }
 
 /** The status line while and after counting. */

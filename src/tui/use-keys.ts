@@ -17,6 +17,5 @@ export function useKeys(onKey: (press: KeyPress) => void): void {
     onKey(next);
     if (queue.current.length > 0) setQueued((n) => n + 1);
     // `onKey` is new every render; the queue says when to run.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [queued]);
 }

@@ -33,7 +33,6 @@ export function useLoad<T>(key: string | null, load: () => Promise<T>, nonce: nu
       live = false;
     };
     // `load` changes every render; the key (and a retry's nonce) say when to load again.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, nonce]);
   if (key === null) return { status: 'idle' };
   if (state.key !== key) {
@@ -44,7 +43,12 @@ export function useLoad<T>(key: string | null, load: () => Promise<T>, nonce: nu
 }
 
 /** One Property over a range, billed, with the progress of its units while it loads. */
-export function useBundle(data: BrowseData, property: Property | undefined, range: DateRange, reloads: number): { state: LoadState<PropertyBundle>; progress: LoadProgress | null } {
+export function useBundle(
+  data: BrowseData,
+  property: Property | undefined,
+  range: DateRange,
+  reloads: number,
+): { state: LoadState<PropertyBundle>; progress: LoadProgress | null } {
   const [progress, setProgress] = useState<LoadProgress | null>(null);
   const key = property ? `${property.id}|${rangeKey(range)}` : null;
   const state = useLoad(

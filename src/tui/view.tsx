@@ -133,7 +133,10 @@ export function explainLines(flags: Flag[], flagText: FlagTextFn, width: number,
     const head = `[${sev.mark}] ${sev.label}: `;
     const fits = [...head].length + [...text.title].length <= width - 2;
     for (const [i, l] of (fits ? [text.title] : wordWrap(text.title, width - 2 - [...head].length)).entries()) {
-      lines.push([{ text: i === 0 ? head : ' '.repeat([...head].length), color: sev.color, bold: true }, { text: l, bold: true }]);
+      lines.push([
+        { text: i === 0 ? head : ' '.repeat([...head].length), color: sev.color, bold: true },
+        { text: l, bold: true },
+      ]);
     }
     for (const l of wordWrap(text.explanation, width - 4)) lines.push([{ text: l }]);
     lines.push([{ text: same.length === 1 ? h.where : h.whereN({ n: same.length }), dim: true }]);
@@ -175,7 +178,6 @@ export function ScrollView({ lines, top, height, width }: { lines: Span[][]; top
   );
 }
 
-
 function keys(): [string, string][] {
   return [
     ['↑↓ j k', h.move],
@@ -198,7 +200,8 @@ export const ALL_STATUS_MARKS = [...STATUS_MARKS, NO_READING, UNKNOWN_MARK];
 export function helpLines(width: number): Span[][] {
   const lines: Span[][] = [[{ text: h.keys, bold: true }]];
   const item = (head: string, what: string, headSpan: Omit<Span, 'text'> = { bold: true }) => {
-    for (const [i, l] of wordWrap(what, width - 14).entries()) lines.push(i === 0 ? [{ text: head.padEnd(8), ...headSpan }, { text: l }] : [{ text: `${' '.repeat(8)}${l}` }]);
+    for (const [i, l] of wordWrap(what, width - 14).entries())
+      lines.push(i === 0 ? [{ text: head.padEnd(8), ...headSpan }, { text: l }] : [{ text: `${' '.repeat(8)}${l}` }]);
   };
   for (const [k, what] of keys()) item(k, what);
   lines.push([{ text: h.statusLetters, bold: true }]);

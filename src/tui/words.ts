@@ -25,16 +25,40 @@ const mark = (letter: () => string, color: string, label: () => string): StatusM
 });
 
 const MARKS: Record<string, StatusMark> = {
-  measured: mark(() => s.letterMeasured, 'green', () => s.measured),
-  calculated: mark(() => s.letterCalculated, 'yellow', () => s.calculated),
-  substituted: mark(() => s.letterSubstituted, 'yellow', () => s.substituted),
-  missing: mark(() => '-', 'red', () => s.missing),
-  calibration_expired: mark(() => 'X', 'magenta', () => s.calibrationExpired),
+  measured: mark(
+    () => s.letterMeasured,
+    'green',
+    () => s.measured,
+  ),
+  calculated: mark(
+    () => s.letterCalculated,
+    'yellow',
+    () => s.calculated,
+  ),
+  substituted: mark(
+    () => s.letterSubstituted,
+    'yellow',
+    () => s.substituted,
+  ),
+  missing: mark(
+    () => '-',
+    'red',
+    () => s.missing,
+  ),
+  calibration_expired: mark(
+    () => 'X',
+    'magenta',
+    () => s.calibrationExpired,
+  ),
 };
 
 export const STATUS_MARKS: StatusMark[] = Object.values(MARKS);
 
-export const NO_READING: StatusMark = mark(() => '·', 'gray', () => s.noReading);
+export const NO_READING: StatusMark = mark(
+  () => '·',
+  'gray',
+  () => s.noReading,
+);
 
 export function statusMark(status: ReadingStatus | null | undefined): StatusMark {
   if (status === null || status === undefined) return NO_READING;
@@ -42,7 +66,11 @@ export function statusMark(status: ReadingStatus | null | undefined): StatusMark
 }
 
 /** The mark of a status outside the contract, as the help explains it. */
-export const UNKNOWN_MARK: StatusMark = mark(() => '?', 'cyan', () => s.unknownStatusHelp);
+export const UNKNOWN_MARK: StatusMark = mark(
+  () => '?',
+  'cyan',
+  () => s.unknownStatusHelp,
+);
 
 export const LEGEND_STATUSES = ['measured', 'calculated', 'missing', 'calibration_expired'] as const;
 

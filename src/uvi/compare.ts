@@ -64,7 +64,14 @@ export function comparisons(service: UnitService, month: Month, lang: Lang): Com
     }
     const d = direction(value, o);
     const pct = num(d.percent ?? 0, lang);
-    const words = d.percent === null ? t.moreThanNothingIn({ when }) : d.direction === 'same' ? t.sameAsIn({ when }) : d.direction === 'less' ? t.lessThanIn({ pct, when }) : t.moreThanIn({ pct, when });
+    const words =
+      d.percent === null
+        ? t.moreThanNothingIn({ when })
+        : d.direction === 'same'
+          ? t.sameAsIn({ when })
+          : d.direction === 'less'
+            ? t.lessThanIn({ pct, when })
+            : t.moreThanIn({ pct, when });
     out.push({ kind, month: other, value, other: o, ...d, words });
   }
   const bench = current?.benchmark_kwh ?? null;

@@ -18,7 +18,12 @@ export interface OwnAverage {
  * Per month the average kWh per m² over the Property's units of `unitType` that have a kWh
  * figure and an area for the service; units without either are left out, not counted as 0.
  */
-export function ownAverage(units: readonly { unit: UsageUnit; uvi: UnitUvi }[], unitType: string, service: Extract<Service, 'HEATING' | 'HOT_WATER'>, months: readonly Month[]): OwnAverage[] {
+export function ownAverage(
+  units: readonly { unit: UsageUnit; uvi: UnitUvi }[],
+  unitType: string,
+  service: Extract<Service, 'HEATING' | 'HOT_WATER'>,
+  months: readonly Month[],
+): OwnAverage[] {
   return months.map((month) => {
     let kwh = ZERO;
     let area = ZERO;

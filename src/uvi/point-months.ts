@@ -36,7 +36,11 @@ function readingAt(seg: DeviceSegment, date: string): Entry {
   const first = found[0]!;
   const same = found.every((r) => Object.is(r.value, first.value) && r.status === first.status);
   if (!same) return { reason: 'duplicate_reading' };
-  return judged(first.value, first.status, found.some((r) => r.is_synthetic));
+  return judged(
+    first.value,
+    first.status,
+    found.some((r) => r.is_synthetic),
+  );
 }
 
 function startValue(seg: DeviceSegment): Entry {
@@ -157,7 +161,8 @@ export function pointMonths(c: MeasuringPointConsumption, months: readonly Month
   // No coverage at all (range rule: never silent omission) is no answer, not a point without a device.
   if (c.data_gap === true && c.segments.length === 0) return { ...base, months: months.map((m) => missingMonth(m, 'no_reading')) };
   // A device removed before it was installed: where it was and was not cannot be told, so no month is "not installed" (0).
-  if (c.segments.some((seg) => (windowOf(seg).end ?? '9999-12-31') < windowOf(seg).start)) return { ...base, months: months.map((m) => missingMonth(m, 'implausible_value')) };
+  if (c.segments.some((seg) => (windowOf(seg).end ?? '9999-12-31') < windowOf(seg).start))
+    return { ...base, months: months.map((m) => missingMonth(m, 'implausible_value')) };
   const share = unitShare === null ? dec(1) : dec(unitShare);
   const segments = sortSegments(c.segments);
   return { ...base, months: months.map((m) => pointMonth(segments, m, share)) };
@@ -167,14 +172,23 @@ export function pointMonths(c: MeasuringPointConsumption, months: readonly Month
  * The months of each distinct point of an answer. The same point twice counts once where
  * both copies are the same, and not at all where they differ (which copy is right cannot be told).
  */
-export function distinctPointMonths(points: readonly MeasuringPointConsumption[], months: readonly Month[], share: (p: MeasuringPointConsumption) => number | null): PointMonths[] {
+export function distinctPointMonths(
+  points: readonly MeasuringPointConsumption[],
+  months: readonly Month[],
+  share: (p: MeasuringPointConsumption) => number | null,
+): PointMonths[] {
   const byId = new Map<string, MeasuringPointConsumption[]>();
   for (const p of points) byId.set(p.measuring_point_id, [...(byId.get(p.measuring_point_id) ?? []), p]);
   return [...byId.values()].map((copies) => {
     const first = copies[0]!;
     const same = copies.every((c) => JSON.stringify(c) === JSON.stringify(first));
     if (same) return pointMonths(first, months, share(first));
-    return { measuring_point_id: first.measuring_point_id, metric: first.metric, unit: first.unit, months: months.map((m) => missingMonth(m, 'duplicate_point')) };
+    return {
+      measuring_point_id: first.measuring_point_id,
+      metric: first.metric,
+      unit: first.unit,
+      months: months.map((m) => missingMonth(m, 'duplicate_point')),
+    };
   });
 }
 

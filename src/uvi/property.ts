@@ -64,7 +64,11 @@ function unitMetrics(unit: UsageUnit, consumption: UnitConsumption, months: read
   const out: UnitMetrics = { unit };
   for (const metric of ['heat', 'hca', 'water_warm', 'water_cold'] as const) {
     const points = consumption.measuring_points.filter((p) => p.metric === metric);
-    if (points.length > 0) out[metric] = sumMonths(distinctPointMonths(points, months, (p) => p.unit_share ?? 1), months);
+    if (points.length > 0)
+      out[metric] = sumMonths(
+        distinctPointMonths(points, months, (p) => p.unit_share ?? 1),
+        months,
+      );
   }
   return out;
 }
@@ -81,25 +85,32 @@ function distinctUnits(entries: UviPropertyInput['units'], months: readonly Mont
     const metrics = unitMetrics(first.unit, first.consumption, months);
     if (copies.every((c) => JSON.stringify(c) === JSON.stringify(first))) return metrics;
     const conflict: UnitMetrics = { unit: first.unit };
-    for (const c of copies) for (const [metric, m] of Object.entries(unitMetrics(c.unit, c.consumption, months))) {
-      if (metric !== 'unit') conflict[metric as Metric] = (m as PointMonth[]).map((x) => missingMonth(x.month, 'duplicate_point'));
-    }
+    for (const c of copies)
+      for (const [metric, m] of Object.entries(unitMetrics(c.unit, c.consumption, months))) {
+        if (metric !== 'unit') conflict[metric as Metric] = (m as PointMonth[]).map((x) => missingMonth(x.month, 'duplicate_point'));
+      }
     return conflict;
   });
 }
 
 /** The sum over points, or null where the Property has none of them. */
 function plantSum(points: readonly MeasuringPointConsumption[], months: readonly Month[]): PointMonth[] | null {
-  return points.length === 0 ? null : sumMonths(distinctPointMonths(points, months, () => null), months);
+  return points.length === 0
+    ? null
+    : sumMonths(
+        distinctPointMonths(points, months, () => null),
+        months,
+      );
 }
 
 /** The sum over the units that have the metric; a unit without a device yet adds 0, any other unit's missing month leaves it missing (the reason given instead). */
 function unitsSum(units: readonly UnitMetrics[], metric: Metric, months: readonly Month[], reason: MissingReason): PointMonth[] | null {
   const have = units.map((u) => u[metric]).filter((m): m is PointMonth[] => m !== undefined);
   if (have.length === 0) return null;
-  return sumMonths(have.map((m) => ({ measuring_point_id: '', metric, unit: '', months: m })), months).map((m) =>
-    m.value === null && !notInstalled(m) ? missingMonth(m.month, reason) : m,
-  );
+  return sumMonths(
+    have.map((m) => ({ measuring_point_id: '', metric, unit: '', months: m })),
+    months,
+  ).map((m) => (m.value === null && !notInstalled(m) ? missingMonth(m.month, reason) : m));
 }
 
 /** a − b − c per month; a missing operand gives its reason (one with no device yet subtracts 0), a negative result `negative`. */
@@ -138,7 +149,9 @@ function propertyFigures(input: UviPropertyInput, units: readonly UnitMetrics[],
   const volume = plantVolume ?? volumeSum;
   // A month missing here is the Property's, not the unit's: the letter says so rather than "a reading is missing".
   const warmWaterHeat =
-    (meter ?? volume)?.map((m) => (m.value === null ? missingMonth(m.month, 'warm_water_heat_missing') : meter ? m : { ...m, value: warmWaterKwh(m.value, tw) })) ?? null;
+    (meter ?? volume)?.map((m) =>
+      m.value === null ? missingMonth(m.month, 'warm_water_heat_missing') : meter ? m : { ...m, value: warmWaterKwh(m.value, tw) },
+    ) ?? null;
   const plantHeat = plantSum(plant.heat, months);
   const hasAllocators = units.some((u) => u.hca !== undefined);
   if (hasAllocators && plantHeat !== null && warmWaterHeat === null) {
@@ -159,7 +172,12 @@ function shareOf(part: PointMonth, whole: PointMonth | undefined, total: PointMo
   if (!total || total.value === null) return missingMonth(part.month, ...(total?.reasons.length ? total.reasons : [noTotal]));
   if (!whole || whole.value === null) return missingMonth(part.month, ...(whole?.reasons ?? []));
   if (whole.value.isZero()) return missingMonth(part.month, zero);
-  return { month: part.month, value: total.value.times(part.value).div(whole.value), estimated: part.estimated || whole.estimated || total.estimated, reasons: [] };
+  return {
+    month: part.month,
+    value: total.value.times(part.value).div(whole.value),
+    estimated: part.estimated || whole.estimated || total.estimated,
+    reasons: [],
+  };
 }
 
 function row(native: PointMonth, kwh: PointMonth | null, converted: boolean): Omit<ServiceMonth, 'benchmark_kwh'> {
@@ -168,21 +186,30 @@ function row(native: PointMonth, kwh: PointMonth | null, converted: boolean): Om
   return { month: native.month, kwh: kwh?.value ?? null, native: native.value, converted, estimated, reasons: kwh ? kwh.reasons : native.reasons };
 }
 
-function heating(u: UnitMetrics, p: PropertyFigures, plantHasHeat: boolean): { method: Method; rows: Omit<ServiceMonth, 'benchmark_kwh'>[]; nativeUnit: 'kWh' | 'unit' } | null {
+function heating(
+  u: UnitMetrics,
+  p: PropertyFigures,
+  plantHasHeat: boolean,
+): { method: Method; rows: Omit<ServiceMonth, 'benchmark_kwh'>[]; nativeUnit: 'kWh' | 'unit' } | null {
   if (!u.hca) return u.heat ? { method: 'heat_meter', nativeUnit: 'kWh', rows: u.heat.map((m) => row(m, m, false)) } : null;
   const converted = u.hca.map((m, i) => {
     if (!plantHasHeat) return m.value === null ? m : missingMonth(m.month, 'no_plant_heat_meter');
     return shareOf(m, p.allocatorSum?.[i], p.heatingHeat?.[i], 'allocator_sum_zero', 'plant_heat_missing');
   });
   if (!u.heat) return { method: 'allocators', nativeUnit: 'unit', rows: u.hca.map((m, i) => row(m, converted[i]!, true)) };
-  const both = sumMonths([converted, u.heat].map((months) => ({ measuring_point_id: '', metric: '', unit: '', months })), u.hca.map((m) => m.month));
+  const both = sumMonths(
+    [converted, u.heat].map((months) => ({ measuring_point_id: '', metric: '', unit: '', months })),
+    u.hca.map((m) => m.month),
+  );
   return { method: 'heat_meter_and_allocators', nativeUnit: 'unit', rows: u.hca.map((m, i) => row(m, both[i]!, true)) };
 }
 
 function hotWater(u: UnitMetrics, p: PropertyFigures, tw: number): { method: Method; rows: Omit<ServiceMonth, 'benchmark_kwh'>[] } | null {
   if (!u.water_warm) return null;
   if (p.hasWarmWaterHeatMeter) {
-    const rows = u.water_warm.map((m, i) => row(m, shareOf(m, p.volumeSum?.[i], p.warmWaterHeat?.[i], 'warm_water_volume_zero', 'warm_water_heat_missing'), true));
+    const rows = u.water_warm.map((m, i) =>
+      row(m, shareOf(m, p.volumeSum?.[i], p.warmWaterHeat?.[i], 'warm_water_volume_zero', 'warm_water_heat_missing'), true),
+    );
     return { method: 'ww_heat_meter_share', rows };
   }
   const rows = u.water_warm.map((m) => row(m, m.value === null ? m : { ...m, value: warmWaterKwh(m.value, tw) }, true));
@@ -204,7 +231,8 @@ function withBenchmark(
     const area = service === 'HEATING' ? unit.area_heated_m2 : unit.area_ww_m2;
     const bench = rows.map((r) => benchmarkMonth(input.benchmark, unit.unit_type, service as BenchmarkService, area, r.month));
     const gone = bench.find((b) => 'missing' in b);
-    if (gone && 'missing' in gone) findings.push(finding(gone.missing === 'no_area' ? 'NO_FLOOR_AREA' : 'NO_BENCHMARK_FOR_TYPE', scope, { unit_type: unit.unit_type }));
+    if (gone && 'missing' in gone)
+      findings.push(finding(gone.missing === 'no_area' ? 'NO_FLOOR_AREA' : 'NO_BENCHMARK_FOR_TYPE', scope, { unit_type: unit.unit_type }));
     months = rows.map((r, i) => {
       const b = bench[i]!;
       return { ...r, benchmark_kwh: 'kwh' in b ? b.kwh : null };
@@ -231,7 +259,18 @@ export function propertyUvi(input: UviPropertyInput): PropertyUvi {
     if (h) services.push(withBenchmark(input, u.unit, 'HEATING', h.method, h.nativeUnit, h.rows, own));
     const w = hotWater(u, p, tw);
     if (w) services.push(withBenchmark(input, u.unit, 'HOT_WATER', w.method, 'm3', w.rows, own));
-    if (u.water_cold) services.push(withBenchmark(input, u.unit, 'COLD_WATER', 'volume_only', 'm3', u.water_cold.map((m) => row(m, null, false)), own));
+    if (u.water_cold)
+      services.push(
+        withBenchmark(
+          input,
+          u.unit,
+          'COLD_WATER',
+          'volume_only',
+          'm3',
+          u.water_cold.map((m) => row(m, null, false)),
+          own,
+        ),
+      );
     return { usage_unit_id: u.unit.id, services, findings: own };
   });
   return { units: out, findings, heatingHeat: p.heatingHeat, warmWaterHeat: p.warmWaterHeat };

@@ -15,7 +15,12 @@ import { deliver, followToRedirect, runLive } from '../helpers/browser.js';
 const erpId = () => `erp_${randomBytes(16).toString('hex')}`;
 const loopback = ['http://127.0.0.1/callback'];
 const secret = randomBytes(24).toString('base64url');
-const basic: ClientRegistration = { client_id: erpId(), redirect_uris: loopback, token_endpoint_auth_method: 'client_secret_basic', client_secret_sha256: hashClientSecret(secret) };
+const basic: ClientRegistration = {
+  client_id: erpId(),
+  redirect_uris: loopback,
+  token_endpoint_auth_method: 'client_secret_basic',
+  client_secret_sha256: hashClientSecret(secret),
+};
 const dir = mkdtempSync(path.join(os.tmpdir(), 'md-keys-'));
 
 async function keyClient(alg: 'RS256' | 'PS256' | 'ES256', format: 'pem' | 'jwk'): Promise<{ reg: ClientRegistration; file: string; kid: string }> {
@@ -23,8 +28,16 @@ async function keyClient(alg: 'RS256' | 'PS256' | 'ES256', format: 'pem' | 'jwk'
   const kid = `k-${alg}-${format}`;
   const pub = (await exportJWK(await importSPKI(pair.publicKey.export({ type: 'spki', format: 'pem' }).toString(), alg))) as JWK;
   const file = path.join(dir, `${kid}.${format}`);
-  writeFileSync(file, format === 'pem' ? pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() : JSON.stringify(pair.privateKey.export({ format: 'jwk' })), { mode: 0o600 });
-  return { reg: { client_id: erpId(), redirect_uris: loopback, token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [{ ...pub, kid, alg, use: 'sig' }] } }, file, kid };
+  writeFileSync(
+    file,
+    format === 'pem' ? pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() : JSON.stringify(pair.privateKey.export({ format: 'jwk' })),
+    { mode: 0o600 },
+  );
+  return {
+    reg: { client_id: erpId(), redirect_uris: loopback, token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [{ ...pub, kid, alg, use: 'sig' }] } },
+    file,
+    kid,
+  };
 }
 
 let sb: Sandbox;
@@ -39,7 +52,11 @@ beforeAll(async () => {
 });
 afterAll(async () => sb?.close());
 
-const freshEnv = (extra: NodeJS.ProcessEnv = {}) => ({ METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-clients-')), METERDATA_CREDENTIAL_STORE: 'file', ...extra });
+const freshEnv = (extra: NodeJS.ProcessEnv = {}) => ({
+  METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-clients-')),
+  METERDATA_CREDENTIAL_STORE: 'file',
+  ...extra,
+});
 
 async function login(env: NodeJS.ProcessEnv, args: string[], stdinText?: string) {
   const run = runLive(['login', '--no-browser', '--auth-url', sb.url, ...args], env, stdinText === undefined ? {} : { stdinText });

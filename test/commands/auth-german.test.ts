@@ -30,11 +30,15 @@ describe('sign-in in German', () => {
     const env = freshEnv();
     const login = await loginLive(['login', '--lang', 'de', '--no-browser', '--auth-url', sb.url], env);
     expect(login.code, login.stderr).toBe(0);
-    expect(login.stderr).toMatch(/^Um meterdata zu verbinden, öffnen Sie diese Adresse in einem Browser und geben Sie den Zugriff frei:\nhttp:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+$/m);
+    expect(login.stderr).toMatch(
+      /^Um meterdata zu verbinden, öffnen Sie diese Adresse in einem Browser und geben Sie den Zugriff frei:\nhttp:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+$/m,
+    );
     expect(login.stderr).toMatch(/^Warte auf die Anmeldung\./m);
     expect(login.stdout).toMatch(/^Profil „default“ ist mit .+ verbunden\.\n {2}Berechtigungen: {7}read:units read:devices read:readings\n/);
     expect(login.stdout).toMatch(/\n {2}DPoP: {17}aus\n {2}Token gespeichert in: Datei .*credentials\/default\.json \(Modus 0600\)\n/);
-    expect(login.page.text).toMatch(/<html lang="de">.*<h1 id="meterdata-result">Angemeldet<\/h1><p>meterdata hat die Anmeldung erhalten\. Sie können diesen Tab schließen/);
+    expect(login.page.text).toMatch(
+      /<html lang="de">.*<h1 id="meterdata-result">Angemeldet<\/h1><p>meterdata hat die Anmeldung erhalten\. Sie können diesen Tab schließen/,
+    );
     expect(await findEnglish([login.stdout, login.stderr, login.page.text].join('\n'))).toEqual([]);
 
     const status = await runCli(['status'], { env: { ...env, ...GERMAN } });
@@ -60,7 +64,9 @@ describe('sign-in in German', () => {
     const status = await runCli(['status'], { env: { ...env, ...GERMAN } });
     expect(status.code).toBe(3);
     expect(status.stdout).toMatch(/^Profil „default“: nicht angemeldet\n/);
-    expect(status.stdout).toMatch(/\n {2}Problem: {10}Die gespeicherte Anmeldung in .*default\.json ist beschädigt: „refresh_intent\.pid“ muss eine Zahl sein\.\n {20}Führen Sie `meterdata login` aus, um sie zu ersetzen/);
+    expect(status.stdout).toMatch(
+      /\n {2}Problem: {10}Die gespeicherte Anmeldung in .*default\.json ist beschädigt: „refresh_intent\.pid“ muss eine Zahl sein\.\n {20}Führen Sie `meterdata login` aus, um sie zu ersetzen/,
+    );
     expect(status.stdout).not.toContain(rec.refresh_token);
     expect(await findEnglish(status.stdout)).toEqual([]);
     const json = JSON.parse((await runCli(['status', '--json'], { env })).stdout);
@@ -68,12 +74,16 @@ describe('sign-in in German', () => {
     // Signing in again replaces it, and says that its connection could not be revoked.
     const relogin = await loginLive(['login', '--lang', 'de', '--no-browser', '--auth-url', sb.url], env);
     expect(relogin.code, relogin.stderr).toBe(0);
-    expect(relogin.stderr).toMatch(/^Die gespeicherte Anmeldung in .*default\.json ist beschädigt: „refresh_intent\.pid“ muss eine Zahl sein\. Diese Anmeldung ersetzt sie; ihre Verbindung wurde nicht widerrufen/m);
+    expect(relogin.stderr).toMatch(
+      /^Die gespeicherte Anmeldung in .*default\.json ist beschädigt: „refresh_intent\.pid“ muss eine Zahl sein\. Diese Anmeldung ersetzt sie; ihre Verbindung wurde nicht widerrufen/m,
+    );
     expect(JSON.parse(readFileSync(storeFile(env), 'utf8')).refresh_intent).toBeUndefined();
     writeFileSync(storeFile(env), '{"v":1,"refresh_tok', { mode: 0o600 });
     const logout = await runCli(['logout'], { env: { ...env, ...GERMAN } });
     expect(logout.code).toBe(0);
-    expect(logout.stderr).toMatch(/^Profil „default“ abgemeldet: die gespeicherte Anmeldung war beschädigt, .* der beschädigte Eintrag wurde aus der Anmeldedatei gelöscht\.\n$/);
+    expect(logout.stderr).toMatch(
+      /^Profil „default“ abgemeldet: die gespeicherte Anmeldung war beschädigt, .* der beschädigte Eintrag wurde aus der Anmeldedatei gelöscht\.\n$/,
+    );
   });
 
   it('login replaces a damaged profile and says so, in both languages', async () => {
@@ -104,11 +114,18 @@ describe('status --all with a damaged profile', () => {
     const json = await runCli(['status', '--all', '--json'], { env });
     expect(json.code).toBe(3);
     expect(JSON.parse(json.stdout)).toEqual([
-      { profile: 'bad', signed_in: false, working: false, problem: expect.objectContaining({ code: 'CONFIG_PROFILE_INVALID', message: expect.stringMatching(/"scopes" must be a list, not "read:units"\.$/) }) },
+      {
+        profile: 'bad',
+        signed_in: false,
+        working: false,
+        problem: expect.objectContaining({ code: 'CONFIG_PROFILE_INVALID', message: expect.stringMatching(/"scopes" must be a list, not "read:units"\.$/) }),
+      },
       expect.objectContaining({ profile: 'good', signed_in: true, working: true }),
     ]);
     const de = await runCli(['status', '--all', '--lang', 'de'], { env });
-    expect(de.stdout).toMatch(/^Profil „bad“: nicht angemeldet\n {2}Problem: {10}Das Profil „bad“ in .*config\.json ist nicht verwendbar: „scopes“ muss eine Liste sein, nicht "read:units"\.\n/);
+    expect(de.stdout).toMatch(
+      /^Profil „bad“: nicht angemeldet\n {2}Problem: {10}Das Profil „bad“ in .*config\.json ist nicht verwendbar: „scopes“ muss eine Liste sein, nicht "read:units"\.\n/,
+    );
     expect(de.stdout).toMatch(/\nProfil „good“: verbunden, funktioniert\n/);
     // Only that profile is named: `status --profile bad` is a usage error (exit 2), `--profile good` works.
     expect((await runCli(['status', '--profile', 'bad'], { env })).code).toBe(2);
@@ -126,7 +143,9 @@ describe('error lines in German', () => {
     );
     const timeout = await runLive(['login', '--no-browser', '--timeout', '1', '--auth-url', sb.url], env).done;
     expect(timeout.code).toBe(3);
-    expect(timeout.stderr).toMatch(/\nmeterdata: Innerhalb von 1 Sekunde kam keine Antwort der Anmeldung; es wurde nichts geändert\.\n {2}Führen Sie `meterdata login` erneut aus und geben Sie den Zugriff im Browser frei\.\n$/);
+    expect(timeout.stderr).toMatch(
+      /\nmeterdata: Innerhalb von 1 Sekunde kam keine Antwort der Anmeldung; es wurde nichts geändert\.\n {2}Führen Sie `meterdata login` erneut aus und geben Sie den Zugriff im Browser frei\.\n$/,
+    );
     const stop = new AbortController();
     const live = runLive(['login', '--no-browser', '--auth-url', sb.url], env, { signal: stop.signal });
     await live.url;
@@ -164,10 +183,18 @@ describe('error lines in German', () => {
 
   it("the error family's own texts and a forged sign-in answer", async () => {
     setLanguage('de');
-    expect(formatError(new TypeError('x is undefined')).text).toMatch(/^meterdata: unerwarteter Fehler \(ein Programmfehler; bitte melden Sie ihn mit den folgenden Zeilen\)\nTypeError: x is undefined/);
-    expect(formatError(new InterruptedError()).text).toBe('meterdata: Abgebrochen.\n  Es wurde nichts halb geschrieben; führen Sie denselben Befehl erneut aus, um fortzufahren.');
+    expect(formatError(new TypeError('x is undefined')).text).toMatch(
+      /^meterdata: unerwarteter Fehler \(ein Programmfehler; bitte melden Sie ihn mit den folgenden Zeilen\)\nTypeError: x is undefined/,
+    );
+    expect(formatError(new InterruptedError()).text).toBe(
+      'meterdata: Abgebrochen.\n  Es wurde nichts halb geschrieben; führen Sie denselben Befehl erneut aus, um fortzufahren.',
+    );
     expect(new ServiceUnavailableError('x').hint).toBe('Bitte versuchen Sie es später erneut; wenn der Fehler bleibt, prüfen Sie den Status des Dienstes.');
-    const forged = checkCallback(new URLSearchParams({ iss: 'https://evil.example', state: 's', code: 'c' }), { issuer: 'https://auth.example', state: 's' }, 'Führen Sie `meterdata login` erneut aus');
+    const forged = checkCallback(
+      new URLSearchParams({ iss: 'https://evil.example', state: 's', code: 'c' }),
+      { issuer: 'https://auth.example', state: 's' },
+      'Führen Sie `meterdata login` erneut aus',
+    );
     expect(forged.ok).toBe(false);
     const { text } = formatError(!forged.ok && forged.error);
     expect(text).toBe(

@@ -19,7 +19,14 @@ beforeAll(async () => {
     autoConsent: true,
     admin: true,
     clock: '2026-11-22',
-    clients: [{ client_id: clientId, redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'client_secret_basic', client_secret_sha256: hashClientSecret(secret) }],
+    clients: [
+      {
+        client_id: clientId,
+        redirect_uris: ['http://127.0.0.1/callback'],
+        token_endpoint_auth_method: 'client_secret_basic',
+        client_secret_sha256: hashClientSecret(secret),
+      },
+    ],
   });
 });
 afterAll(async () => sb?.close());
@@ -46,7 +53,9 @@ it('no token, secret or DPoP key appears in any output, page, log or config file
 
   // login with a secret on stdin and DPoP
   const before = new Set(sb.admin.connections().map((c) => c.sid));
-  const done = await loginLive(['login', '--no-browser', '--auth-url', sb.url, '--client-id', clientId, '--client-secret-stdin', '--dpop'], env, { stdinText: `${secret}\n` });
+  const done = await loginLive(['login', '--no-browser', '--auth-url', sb.url, '--client-id', clientId, '--client-secret-stdin', '--dpop'], env, {
+    stdinText: `${secret}\n`,
+  });
   const page = done.page;
   expect(done.code, done.stderr).toBe(0);
   outputs.push(done.stdout, done.stderr, page.text);

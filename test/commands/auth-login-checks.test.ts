@@ -210,7 +210,10 @@ describe('server and settings checks', () => {
   it('--env sandbox takes the URLs from the presets section and the demo client by default', async () => {
     const env = freshEnv();
     mkdirSync(path.join(env.METERDATA_HOME!, 'config'), { recursive: true });
-    writeFileSync(path.join(env.METERDATA_HOME!, 'config', 'config.json'), JSON.stringify({ presets: { sandbox: { auth_url: sb.url, base_url: sb.apiBase } } }));
+    writeFileSync(
+      path.join(env.METERDATA_HOME!, 'config', 'config.json'),
+      JSON.stringify({ presets: { sandbox: { auth_url: sb.url, base_url: sb.apiBase } } }),
+    );
     const r = await loginLive(['login', '--no-browser', '--env', 'sandbox', '--profile', 'sbx'], env);
     expect(r.code, r.stderr).toBe(0);
     const st = JSON.parse((await runCli(['status', '--json', '--all'], { env })).stdout);

@@ -39,12 +39,21 @@ describe('login against the sandbox (auto consent, file store)', () => {
     const config = readFileSync(path.join(env.METERDATA_HOME!, 'config', 'config.json'), 'utf8');
     expect(config).not.toContain(rec.refresh_token);
     expect(config).not.toContain(rec.access_token);
-    expect(JSON.parse(config).profiles.default).toMatchObject({ client_id: 'sandbox-demo-client', resource: sb.url, base_url: `${sb.url}/v1`, property_scope: 'all' });
+    expect(JSON.parse(config).profiles.default).toMatchObject({
+      client_id: 'sandbox-demo-client',
+      resource: sb.url,
+      base_url: `${sb.url}/v1`,
+      property_scope: 'all',
+    });
 
     const st = await runCli(['status', '--json'], { env });
     expect(st.code, st.stderr).toBe(0);
     const json = JSON.parse(st.stdout);
-    expect(json).toMatchObject({ working: true, property_scope: 'all', granted_scopes: expect.arrayContaining(['read:units', 'read:devices', 'read:readings']) });
+    expect(json).toMatchObject({
+      working: true,
+      property_scope: 'all',
+      granted_scopes: expect.arrayContaining(['read:units', 'read:devices', 'read:readings']),
+    });
 
     const tok = await runCli(['token'], { env });
     expect(tok.code).toBe(0);

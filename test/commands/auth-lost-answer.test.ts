@@ -27,31 +27,35 @@ describe('an answer lost after sending', () => {
   it.each([
     ['timed out (the server rotated, its answer never came)', 'stall' as const, /no answer in time/],
     ['cut off (the server rotated, half its answer came)', 'cut' as const, /arrived cut off or unreadable/],
-  ])('%s: exit 3 "sign in again", the record marked, the token never sent again, the connection not revoked', async (_name, mode, reason) => {
-    const { env, rec, sid, stored } = await signedIn();
-    at.proxy.lose = (r) => (r.path === '/oauth/token' ? mode : undefined);
-    const posts = tokenPosts();
-    const r = await runCli(['token'], { env });
-    expect(r.code, r.stderr).toBe(3);
-    expect(r.stderr).toMatch(/answer of the sign-in server was lost while trying to refresh the access token/);
-    expect(r.stderr).toMatch(reason);
-    expect(r.stderr).toMatch(/will not send it again\. Run `meterdata login` to sign in again/);
-    expect(r.stderr).not.toMatch(/try again later/i);
-    expect(r.stderr).not.toContain(rec.refresh_token);
-    expect(tokenPosts()).toBe(posts + 1);
-    const marked = stored();
-    expect(marked.refresh_token).toBe(rec.refresh_token);
-    expect(marked.refresh_uncertain_since).toBeTruthy();
-    expect(marked.refresh_intent).toBeUndefined();
+  ])(
+    '%s: exit 3 "sign in again", the record marked, the token never sent again, the connection not revoked',
+    async (_name, mode, reason) => {
+      const { env, rec, sid, stored } = await signedIn();
+      at.proxy.lose = (r) => (r.path === '/oauth/token' ? mode : undefined);
+      const posts = tokenPosts();
+      const r = await runCli(['token'], { env });
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stderr).toMatch(/answer of the sign-in server was lost while trying to refresh the access token/);
+      expect(r.stderr).toMatch(reason);
+      expect(r.stderr).toMatch(/will not send it again\. Run `meterdata login` to sign in again/);
+      expect(r.stderr).not.toMatch(/try again later/i);
+      expect(r.stderr).not.toContain(rec.refresh_token);
+      expect(tokenPosts()).toBe(posts + 1);
+      const marked = stored();
+      expect(marked.refresh_token).toBe(rec.refresh_token);
+      expect(marked.refresh_uncertain_since).toBeTruthy();
+      expect(marked.refresh_intent).toBeUndefined();
 
-    at.proxy.lose = undefined;
-    const next = await runCli(['token'], { env });
-    expect(next.code).toBe(3);
-    expect(next.stderr).toMatch(/was lost or could not be used/);
-    expect(next.stderr).toMatch(/meterdata login/);
-    expect(tokenPosts()).toBe(posts + 1); // never re-sent
-    expect(stateOf(sid)).toBe('connected'); // so the server had no reason to revoke it
-  }, 20_000);
+      at.proxy.lose = undefined;
+      const next = await runCli(['token'], { env });
+      expect(next.code).toBe(3);
+      expect(next.stderr).toMatch(/was lost or could not be used/);
+      expect(next.stderr).toMatch(/meterdata login/);
+      expect(tokenPosts()).toBe(posts + 1); // never re-sent
+      expect(stateOf(sid)).toBe('connected'); // so the server had no reason to revoke it
+    },
+    20_000,
+  );
 });
 
 describe('never sent', () => {
@@ -59,7 +63,8 @@ describe('never sent', () => {
     const { env, rec, stored } = await signedIn();
     const before = stored();
     // The metadata names https on the proxy's own (plain http) port: the handshake fails, no request leaves.
-    at.proxy.rewrite = (r, body) => (r.path.startsWith('/.well-known/') ? body.replace(`"${at.proxy.url}/oauth/token"`, `"${at.proxy.url.replace('http:', 'https:')}/oauth/token"`) : body);
+    at.proxy.rewrite = (r, body) =>
+      r.path.startsWith('/.well-known/') ? body.replace(`"${at.proxy.url}/oauth/token"`, `"${at.proxy.url.replace('http:', 'https:')}/oauth/token"`) : body;
     const posts = tokenPosts();
     const r = await runCli(['token'], { env });
     expect(r.code, r.stderr).toBe(5);

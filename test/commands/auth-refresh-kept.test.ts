@@ -38,7 +38,9 @@ describe('a failure after the 2xx refresh answer', () => {
     broken.build = true;
     const r = await runCli(['token'], { env }).finally(() => (broken.build = false));
     expect(r.code, r.stderr).toBe(3);
-    expect(r.stderr).toMatch(/answered the refresh of the access token \(HTTP 200\), but its answer cannot be used: the new tokens could not be kept \(Invalid time value\)/);
+    expect(r.stderr).toMatch(
+      /answered the refresh of the access token \(HTTP 200\), but its answer cannot be used: the new tokens could not be kept \(Invalid time value\)/,
+    );
     expect(r.stderr).toMatch(/will not send it again\. Run `meterdata login` to sign in again/);
     expect(r.stderr).not.toMatch(/unexpected failure|RangeError|\n\s+at /);
     expect(stored().refresh_token).toBe(rec.refresh_token);
@@ -54,10 +56,17 @@ describe('a failure after the 2xx refresh answer', () => {
     const { env, rec, sid, stored } = await signedIn();
     const profile = (await loadProfile(env, 'default'))!;
     const real = openStore('file', env);
-    const refusingNew: CredentialStore = { ...real, kind: real.kind, describe: (p) => real.describe(p), read: (p) => real.read(p), remove: (p) => real.remove(p), write: async (p, next: StoredRecord) => {
-      if (next.refresh_token !== rec.refresh_token) throw new Error('no space left on device');
-      return real.write(p, next);
-    } };
+    const refusingNew: CredentialStore = {
+      ...real,
+      kind: real.kind,
+      describe: (p) => real.describe(p),
+      read: (p) => real.read(p),
+      remove: (p) => real.remove(p),
+      write: async (p, next: StoredRecord) => {
+        if (next.refresh_token !== rec.refresh_token) throw new Error('no space left on device');
+        return real.write(p, next);
+      },
+    };
     const session = new Session(profile, refusingNew, (await real.read('default'))!, env);
     const posts = tokenPosts();
     const err = await session.fresh().catch((e: unknown) => e);

@@ -86,7 +86,8 @@ describe('/whoami after a refresh', () => {
     const { env, file } = await signedIn();
     expiresIn(file, -1000);
     const body = JSON.stringify({ type: 'https://errors.example/service-unavailable', status: 503, trace_id: 'abc\u001b]0;owned\u0007\u001b[2J\u202e' });
-    at.proxy.intercept = async (r) => (r.path === '/v1/whoami' ? { status: 503, headers: { 'content-type': 'application/problem+json', 'retry-after': '0' }, body } : undefined);
+    at.proxy.intercept = async (r) =>
+      r.path === '/v1/whoami' ? { status: 503, headers: { 'content-type': 'application/problem+json', 'retry-after': '0' }, body } : undefined;
     const tok = await runCli(['token'], { env });
     at.proxy.intercept = undefined;
     expect(tok.code, tok.stderr).toBe(0);
@@ -97,7 +98,14 @@ describe('/whoami after a refresh', () => {
   it('a failing /whoami after a successful refresh keeps the refresh and says so as a warning', async () => {
     const { env, file } = await signedIn();
     const old = expiresIn(file, -1000);
-    at.proxy.intercept = async (r) => (r.path === '/v1/whoami' ? { status: 503, headers: { 'content-type': 'application/problem+json', 'retry-after': '0' }, body: '{"type":"https://errors.example/service-unavailable","status":503}' } : undefined);
+    at.proxy.intercept = async (r) =>
+      r.path === '/v1/whoami'
+        ? {
+            status: 503,
+            headers: { 'content-type': 'application/problem+json', 'retry-after': '0' },
+            body: '{"type":"https://errors.example/service-unavailable","status":503}',
+          }
+        : undefined;
     const tok = await runCli(['token'], { env });
     expect(tok.code, tok.stderr).toBe(0);
     const rec = JSON.parse(readFileSync(file, 'utf8'));
@@ -165,7 +173,11 @@ describe('persist before use', () => {
 });
 
 describe('token endpoint answers', () => {
-  const tooMany = { status: 429, headers: { 'content-type': 'application/problem+json', 'retry-after': '1' }, body: '{"type":"https://errors.example/too-many-requests","status":429}' };
+  const tooMany = {
+    status: 429,
+    headers: { 'content-type': 'application/problem+json', 'retry-after': '1' },
+    body: '{"type":"https://errors.example/too-many-requests","status":429}',
+  };
 
   it('a 429 is retried after Retry-After (the refresh token was not used), then the refresh succeeds', async () => {
     const { env, file } = await signedIn();
@@ -201,7 +213,9 @@ describe('token endpoint answers', () => {
     // a total of 1.5 s: the first 1 s wait fits, the second does not (without the total: 3 waits, 4 posts)
     const tok = await runCli(['token'], { env: { ...env, METERDATA_TEST_HOOKS: '1', METERDATA_TEST_RETRY_AFTER_TOTAL_MS: '1500' } });
     expect(tok.code, tok.stderr).toBe(5);
-    expect(tok.stderr).toMatch(/has had this run wait 1 second in all \(HTTP 429, Retry-After\) and now asks for 1 second more before the next request to POST http:\/\/[^ ]+\/oauth\/token/);
+    expect(tok.stderr).toMatch(
+      /has had this run wait 1 second in all \(HTTP 429, Retry-After\) and now asks for 1 second more before the next request to POST http:\/\/[^ ]+\/oauth\/token/,
+    );
     expect(tokenPosts()).toBe(posts + 2);
     expect(readFileSync(file, 'utf8')).toBe(before);
   }, 20_000);

@@ -95,7 +95,10 @@ describe('ended connections give the not-signed-in message and exit 3', () => {
   it('revoked at the server (RFC 7009 by another copy)', async () => {
     const { env, file } = await signedIn();
     const rec = JSON.parse(readFileSync(file, 'utf8'));
-    const res = await fetch(`${sb.url}/oauth/revoke`, { method: 'POST', body: new URLSearchParams({ token: rec.refresh_token, client_id: 'sandbox-demo-client' }) });
+    const res = await fetch(`${sb.url}/oauth/revoke`, {
+      method: 'POST',
+      body: new URLSearchParams({ token: rec.refresh_token, client_id: 'sandbox-demo-client' }),
+    });
     expect(res.status).toBe(200);
     await ended(env, file);
   });

@@ -136,7 +136,10 @@ describe('a 5xx after the refresh reached the server', () => {
 describe('a 2xx other than 200 that carries an error challenge, after the server rotated', () => {
   it.each([
     ['invalid_grant', { 'www-authenticate': 'Bearer error="invalid_grant"' }],
-    ['invalid_dpop_proof with a Date 10 minutes behind', { 'www-authenticate': 'DPoP error="invalid_dpop_proof"', date: new Date(Date.now() - 600_000).toUTCString() }],
+    [
+      'invalid_dpop_proof with a Date 10 minutes behind',
+      { 'www-authenticate': 'DPoP error="invalid_dpop_proof"', date: new Date(Date.now() - 600_000).toUTCString() },
+    ],
   ])('HTTP 201 with %s: exit 3, marked, never sent again (neither "connection ended" nor "fix the clock")', async (_name, headers) => {
     const { env, rec, sid, stored } = await signedIn();
     at.proxy.lose = (r) => (r.path === '/oauth/token' ? { fail: 201, body: '{}', headers } : undefined);

@@ -19,7 +19,8 @@ const apiRequests = () => at.proxy.requests.filter((r) => r.path.startsWith('/v1
 
 /** The token endpoint's answers name this lifetime. */
 function lifetime(seconds: number) {
-  at.proxy.rewrite = (r, body) => (r.path === '/oauth/token' && body.includes('"access_token"') ? JSON.stringify({ ...JSON.parse(body), expires_in: seconds }) : body);
+  at.proxy.rewrite = (r, body) =>
+    r.path === '/oauth/token' && body.includes('"access_token"') ? JSON.stringify({ ...JSON.parse(body), expires_in: seconds }) : body;
 }
 
 async function signedIn() {

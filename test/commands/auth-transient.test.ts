@@ -32,8 +32,15 @@ function tokenEndpoint(reply: (i: ReturnType<ReturnType<MockAgent['get']>['inter
 describe('transient refresh failures keep the stored record', () => {
   it.each([
     // retried after Retry-After (bounded, see auth-refresh-safety.test.ts); a 429 that persists ends here
-    ['429 that persists', (i: Parameters<Parameters<typeof tokenEndpoint>[0]>[0]) => i.reply(429, { error: 'too_many_requests' }, { headers: { 'content-type': 'application/json', 'retry-after': '1' } }).persist()],
-    ['connection refused', (i: Parameters<Parameters<typeof tokenEndpoint>[0]>[0]) => i.replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))],
+    [
+      '429 that persists',
+      (i: Parameters<Parameters<typeof tokenEndpoint>[0]>[0]) =>
+        i.reply(429, { error: 'too_many_requests' }, { headers: { 'content-type': 'application/json', 'retry-after': '1' } }).persist(),
+    ],
+    [
+      'connection refused',
+      (i: Parameters<Parameters<typeof tokenEndpoint>[0]>[0]) => i.replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })),
+    ],
   ])('%s: exit 5, record unchanged, the next run refreshes normally', async (_name, reply) => {
     const { env, file, rec } = await signedIn();
     tokenEndpoint(reply);

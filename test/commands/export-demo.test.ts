@@ -14,7 +14,16 @@ it('meterdata demo signs in to the embedded sandbox and exports 2025', async () 
   expect(r.code, r.stderr).toBe(0);
   expect(r.stdout).toMatch(/^wrote .*meterdata-demo for 2025-01-01 to 2025-12-31: billing\.csv \(\d+ rows\)/);
   expect(r.stdout).toMatch(/findings:\n\s+\d+ × [A-Z_]+: /);
-  expect((await readdir(path.join(cwd, 'meterdata-demo'))).sort()).toEqual(['billing.csv', 'billing.xlsx', 'meterdata-manifest.json', 'plant-points.csv', 'plausibility.csv', 'readings.csv', 'review.csv', 'segments.csv']);
+  expect((await readdir(path.join(cwd, 'meterdata-demo'))).sort()).toEqual([
+    'billing.csv',
+    'billing.xlsx',
+    'meterdata-manifest.json',
+    'plant-points.csv',
+    'plausibility.csv',
+    'readings.csv',
+    'review.csv',
+    'segments.csv',
+  ]);
   // the throw-away sign-in is gone: nothing was written to the user's own meterdata folders
   expect((await readdir(cwd)).sort()).toEqual(['meterdata-demo']);
 }, 60_000);
@@ -42,7 +51,10 @@ it('Ctrl-C during the demo sandbox sign-in: an interruption, not an unhandled re
       return undefined;
     };
     const env = { METERDATA_HOME: await mkdtemp(path.join(os.tmpdir(), 'md-demo-int-')) };
-    await expect(headlessLogin({ authUrl: proxy.url, baseUrl: `${sb.url}/v1`, env, signal: ctrlC.signal })).rejects.toMatchObject({ exitCode: 130, message: 'Interrupted by SIGINT.' });
+    await expect(headlessLogin({ authUrl: proxy.url, baseUrl: `${sb.url}/v1`, env, signal: ctrlC.signal })).rejects.toMatchObject({
+      exitCode: 130,
+      message: 'Interrupted by SIGINT.',
+    });
     await new Promise((r) => setTimeout(r, 50));
     expect(unhandled).toEqual([]);
   } finally {

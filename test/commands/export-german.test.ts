@@ -16,7 +16,17 @@ let home: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  ({ sandbox, home, env } = await signedIn({ units: 30, rateLimitPerMinute: 0, oauthRateLimitPerMinute: 0, clients: tenantClients(), profiles: [{ name: 'default', tenant: 0 }, { name: 'sued', tenant: 1 }], homePrefix: 'md-export-de-' }));
+  ({ sandbox, home, env } = await signedIn({
+    units: 30,
+    rateLimitPerMinute: 0,
+    oauthRateLimitPerMinute: 0,
+    clients: tenantClients(),
+    profiles: [
+      { name: 'default', tenant: 0 },
+      { name: 'sued', tenant: 1 },
+    ],
+    homePrefix: 'md-export-de-',
+  }));
 }, 60_000);
 afterAll(async () => sandbox?.close());
 
@@ -53,7 +63,7 @@ describe('meterdata export --lang de', () => {
     expect(await findEnglish(r.stdout + r.stderr)).toEqual([]);
   });
 
-  it('--all-profiles: each profile\'s progress and summary line in German', async () => {
+  it("--all-profiles: each profile's progress and summary line in German", async () => {
     const out = path.join(home, 'de-all');
     const r = await runCli(['export', '--year', '2025', '--all-profiles', '--out', out, '--lang', 'de', ...FAST], { env, cwd: home });
     expect(r.code, r.stderr).toBe(0);
@@ -74,7 +84,9 @@ describe('meterdata demo in German', () => {
     expect(r.stderr).toMatch(/^demo: Export 2025 für .+ …$/m);
     expect(r.stdout).toMatch(/^.*meterdata-demo geschrieben für 01\.01\.2025 bis 31\.12\.2025: billing\.csv \(\d+ Zeilen\)/);
     expect(r.stdout).toMatch(/\nHinweise nach Art:\n\s+\d+ × [A-Z_]+: /);
-    expect(r.stdout).toMatch(/\nÖffnen Sie \S*meterdata-demo\/billing\.xlsx oder die CSV-Dateien daneben; plausibility\.csv und die Prüfhinweise zeigen die Plausibilitätsprüfung \(Nullverbrauch, Verbrauch je m², Eichfristen, § 9a HeizkostenV\)\.\n$/);
+    expect(r.stdout).toMatch(
+      /\nÖffnen Sie \S*meterdata-demo\/billing\.xlsx oder die CSV-Dateien daneben; plausibility\.csv und die Prüfhinweise zeigen die Plausibilitätsprüfung \(Nullverbrauch, Verbrauch je m², Eichfristen, § 9a HeizkostenV\)\.\n$/,
+    );
     expect(await findEnglish(r.stdout + r.stderr)).toEqual([]);
   }, 60_000);
 

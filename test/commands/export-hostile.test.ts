@@ -60,7 +60,10 @@ describe('export against a hostile server', () => {
   it('refuses an answer nested 20,000 levels deep as a broken answer (exit 5) instead of crashing the journal', async () => {
     const deep = `${'{"x":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
     const a = await hostileApi([]);
-    const page = JSON.stringify({ data: [{ ...aProperty(), future_field: 0 }], next_cursor: null, prev_cursor: null }).replace('"future_field":0', `"future_field":${deep}`);
+    const page = JSON.stringify({ data: [{ ...aProperty(), future_field: 0 }], next_cursor: null, prev_cursor: null }).replace(
+      '"future_field":0',
+      `"future_field":${deep}`,
+    );
     a.route('/v1/properties', { body: page, headers: { 'content-type': 'application/json' } });
     const { home, run } = exportRun(a.baseUrl);
     const r = await run();
@@ -75,7 +78,9 @@ describe('status against a hostile server', () => {
   it('shows the tenant name with its control characters escaped', async () => {
     const a = await hostileApi([aProperty({ id: uuid(), name: HOSTILE })]);
     a.route('/v1/whoami', { json: { ...aWhoAmI(), tenant_name: HOSTILE } });
-    const r = await runCli(['status'], { env: { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-hostile-')), METERDATA_ACCESS_TOKEN: 'tok', METERDATA_BASE_URL: a.baseUrl } });
+    const r = await runCli(['status'], {
+      env: { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-hostile-')), METERDATA_ACCESS_TOKEN: 'tok', METERDATA_BASE_URL: a.baseUrl },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Haus\\u{1b}[2J');
     expect(r.stdout + r.stderr).not.toMatch(CONTROL);
@@ -110,8 +115,12 @@ describe('no token over plain http to another machine', () => {
       const base = `http://127.0.0.2:${(trap.address() as AddressInfo).port}/v1`;
       const r = await exportRun(base).run();
       expect(r.code, r.stderr).toBe(2);
-      expect(r.stderr).toContain(`The API base URL http://127.0.0.2:${(trap.address() as AddressInfo).port} is not https; meterdata sends tokens over plain http only to 127.0.0.1, localhost or [::1].`);
-      const status = await runCli(['status'], { env: { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-hostile-')), METERDATA_ACCESS_TOKEN: 'tok', METERDATA_BASE_URL: base } });
+      expect(r.stderr).toContain(
+        `The API base URL http://127.0.0.2:${(trap.address() as AddressInfo).port} is not https; meterdata sends tokens over plain http only to 127.0.0.1, localhost or [::1].`,
+      );
+      const status = await runCli(['status'], {
+        env: { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-hostile-')), METERDATA_ACCESS_TOKEN: 'tok', METERDATA_BASE_URL: base },
+      });
       expect(status.code).not.toBe(0);
       expect(status.stdout + status.stderr).toContain('is not https; meterdata sends tokens over plain http only to 127.0.0.1, localhost or [::1].');
       expect(connections).toBe(0);

@@ -17,7 +17,8 @@ beforeAll(async () => {
 });
 afterAll(async () => sandbox?.close());
 
-const listed = async (out: string) => (JSON.parse(await readFile(path.join(out, 'meterdata-manifest.json'), 'utf8')) as { files: { name: string }[] }).files.map((f) => f.name).sort();
+const listed = async (out: string) =>
+  (JSON.parse(await readFile(path.join(out, 'meterdata-manifest.json'), 'utf8')) as { files: { name: string }[] }).files.map((f) => f.name).sort();
 
 describe('a re-run after the template file was edited', () => {
   it('removes the files the earlier export wrote and this one does not; other files stay', async () => {
@@ -62,7 +63,13 @@ describe('an erp_ref a spreadsheet would run as a formula', () => {
     const units = [...new Set(rows.map((r) => r.split(',')[2]!))];
     const refs = ['=1+1', '0001234560001', '-0001', '@SUM(A1)'];
     expect(units.length).toBeGreaterThanOrEqual(refs.length);
-    await writeFile(path.join(home, 'formula-refs.csv'), `usage_unit_id;erp_ref\n${units.slice(0, refs.length).map((u, i) => `${u};"${refs[i]}"`).join('\n')}\n`);
+    await writeFile(
+      path.join(home, 'formula-refs.csv'),
+      `usage_unit_id;erp_ref\n${units
+        .slice(0, refs.length)
+        .map((u, i) => `${u};"${refs[i]}"`)
+        .join('\n')}\n`,
+    );
     const out = path.join(home, 'formula');
     const r = await runCli(['export', '--year', '2025', '--unit-refs', 'formula-refs.csv', '--out', out], { env, cwd: home });
     expect(r.code, r.stderr).toBe(0);

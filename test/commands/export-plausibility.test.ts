@@ -94,7 +94,15 @@ describe('export with the plausibility review', () => {
     const r = await runCli(['export', '--year', '2025', '--out', out, '--format', 'csv', '--json'], { env, cwd: home });
     expect(r.code, r.stderr).toBe(0);
     expect(count() - before).toBe(JSON.parse(r.stdout).counts.units);
-    expect((await readdir(out)).sort()).toEqual(['billing.csv', 'meterdata-manifest.json', 'plant-points.csv', 'plausibility.csv', 'readings.csv', 'review.csv', 'segments.csv']);
+    expect((await readdir(out)).sort()).toEqual([
+      'billing.csv',
+      'meterdata-manifest.json',
+      'plant-points.csv',
+      'plausibility.csv',
+      'readings.csv',
+      'review.csv',
+      'segments.csv',
+    ]);
     const p = rows(await readFile(path.join(out, 'plausibility.csv'), 'utf8'));
     expect(p.length).toBeGreaterThan(0);
     expect(p.every((x) => x.comparison_value === '' && x.comparison_status === '' && x.change_percent === '')).toBe(true);
@@ -136,12 +144,17 @@ describe('export with the plausibility review', () => {
   it('a German template names the new columns in German; a user template can rename them', async () => {
     const out = path.join(home, 'de-review');
     // --template de lays out the files; --lang de writes the messages in German (independent of each other).
-    const r = await runCli(['export', '--year', '2025', '--compare', '2024', '--template', 'de', '--lang', 'de', '--format', 'csv', '--out', out, '--metric', 'heat'], { env, cwd: home });
+    const r = await runCli(
+      ['export', '--year', '2025', '--compare', '2024', '--template', 'de', '--lang', 'de', '--format', 'csv', '--out', out, '--metric', 'heat'],
+      { env, cwd: home },
+    );
     expect(r.code, r.stderr).toBe(0);
     const head = (await readFile(path.join(out, 'plausibility.csv'), 'utf8')).split(/\r?\n/)[0]!;
     expect(head).toContain('Vergleichswert;Status im Vergleichszeitraum;Veränderung in %');
     const review = rows(await readFile(path.join(out, 'review.csv'), 'utf8'), ';');
-    expect(review.find((x) => x['Hinweis-Code'] === 'CALIBRATION_ENDS_SOON' && /14\.05\.2019/.test(x.Befund!))!.Befund).toMatch(/^Eichfrist endet laut Einbaudatum zum Ende dieses Zeitraums oder im Folgejahr \(Gerät: WMZ-\d+, eingebaut am: 14\.05\.2019, Eichfrist in Jahren: 6, Eichfrist endet \(geschätzt\): 31\.12\.2025\)/);
+    expect(review.find((x) => x['Hinweis-Code'] === 'CALIBRATION_ENDS_SOON' && /14\.05\.2019/.test(x.Befund!))!.Befund).toMatch(
+      /^Eichfrist endet laut Einbaudatum zum Ende dieses Zeitraums oder im Folgejahr \(Gerät: WMZ-\d+, eingebaut am: 14\.05\.2019, Eichfrist in Jahren: 6, Eichfrist endet \(geschätzt\): 31\.12\.2025\)/,
+    );
     expect(review.filter((x) => x['Hinweis-Code'] === 'CALIBRATION_ENDED' && /eingebaut am: \d\d\.\d\d\.(2019|202\d)/.test(x.Befund!))).toEqual([]);
     // the findings column says in words what the codes beside it mean, one title per code
     const plaus = rows(await readFile(path.join(out, 'plausibility.csv'), 'utf8'), ';');
@@ -153,9 +166,18 @@ describe('export with the plausibility review', () => {
       expect(x.Befunde).not.toMatch(/[A-Z]{3,}_[A-Z_]+/);
     }
     expect(found.find((x) => x['Plausibilitätshinweise'] === 'CALIBRATION_ENDED')?.Befunde).toMatch(/^Eichfrist/);
-    await writeFile(path.join(home, 'mine.json'), JSON.stringify({ extends: 'generic', files: { plausibility: { file: 'pruefung.csv', columns: ['usage_unit_name', { key: 'change_percent', header: 'Änderung %' }, 'checks'] } } }));
+    await writeFile(
+      path.join(home, 'mine.json'),
+      JSON.stringify({
+        extends: 'generic',
+        files: { plausibility: { file: 'pruefung.csv', columns: ['usage_unit_name', { key: 'change_percent', header: 'Änderung %' }, 'checks'] } },
+      }),
+    );
     const mine = path.join(home, 'mine-review');
-    const m = await runCli(['export', '--year', '2025', '--compare', '2024', '--template', './mine.json', '--format', 'csv', '--out', mine, '--metric', 'heat'], { env, cwd: home });
+    const m = await runCli(
+      ['export', '--year', '2025', '--compare', '2024', '--template', './mine.json', '--format', 'csv', '--out', mine, '--metric', 'heat'],
+      { env, cwd: home },
+    );
     expect(m.code, m.stderr).toBe(0);
     expect((await readFile(path.join(mine, 'pruefung.csv'), 'utf8')).split('\r\n')[0]).toBe('usage_unit_name,Änderung %,checks');
   }, 60_000);

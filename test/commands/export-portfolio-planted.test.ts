@@ -15,7 +15,16 @@ let home: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  ({ sandbox, home, env } = await signedIn({ units: 10, admin: true, rateLimitPerMinute: 0, oauthRateLimitPerMinute: 0, clients: tenantClients(), profiles: [{ name: 'nord', tenant: 0 }], homePrefix: 'md-portfolio-planted-', env: { SOURCE_DATE_EPOCH: '1795000000' } }));
+  ({ sandbox, home, env } = await signedIn({
+    units: 10,
+    admin: true,
+    rateLimitPerMinute: 0,
+    oauthRateLimitPerMinute: 0,
+    clients: tenantClients(),
+    profiles: [{ name: 'nord', tenant: 0 }],
+    homePrefix: 'md-portfolio-planted-',
+    env: { SOURCE_DATE_EPOCH: '1795000000' },
+  }));
 });
 afterAll(async () => sandbox?.close());
 
@@ -42,7 +51,7 @@ describe('portfolio: read-back files replaced by a FIFO', () => {
     expect((JSON.parse(again.stdout) as { outcome: string }).outcome).toBe('exported');
   }, 30_000);
 
-  it('a kept profile\'s manifest: not kept, and its folder refused naming the file (exit 2), no wait', async () => {
+  it("a kept profile's manifest: not kept, and its folder refused naming the file (exit 2), no wait", async () => {
     const out = await recorded('manifest-fifo');
     const manifest = path.join(out, 'nord', 'meterdata-manifest.json');
     await rm(manifest);

@@ -17,7 +17,19 @@ let home: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  ({ sandbox, home, env } = await signedIn({ units: 40, admin: true, rateLimitPerMinute: 0, oauthRateLimitPerMinute: 0, clients: tenantClients(), profiles: [{ name: 'nord', tenant: 0 }, { name: 'sued', tenant: 1 }], homePrefix: 'md-portfolio-', env: { SOURCE_DATE_EPOCH: '1795000000' } }));
+  ({ sandbox, home, env } = await signedIn({
+    units: 40,
+    admin: true,
+    rateLimitPerMinute: 0,
+    oauthRateLimitPerMinute: 0,
+    clients: tenantClients(),
+    profiles: [
+      { name: 'nord', tenant: 0 },
+      { name: 'sued', tenant: 1 },
+    ],
+    homePrefix: 'md-portfolio-',
+    env: { SOURCE_DATE_EPOCH: '1795000000' },
+  }));
 });
 afterAll(async () => sandbox?.close());
 
@@ -25,7 +37,8 @@ const lines = (text: string) => text.trim().split('\n').filter(Boolean);
 
 describe('sandbox: several landlords, one auto-consent client each', () => {
   it('each test client signs in to its own tenant; an unknown auto_consent_tenant stops the sandbox from starting', async () => {
-    const who = async (profile: string) => JSON.parse((await runCli(['status', '--profile', profile, '--json'], { env, cwd: home })).stdout) as { tenant_name?: string };
+    const who = async (profile: string) =>
+      JSON.parse((await runCli(['status', '--profile', profile, '--json'], { env, cwd: home })).stdout) as { tenant_name?: string };
     expect((await who('nord')).tenant_name).toBe(TENANT_NAMES[0]);
     expect((await who('sued')).tenant_name).toBe(TENANT_NAMES[1]);
     const bad = [{ ...tenantClients()[0]!, auto_consent_tenant: 'Niemand GmbH' }];
@@ -96,10 +109,14 @@ describe('portfolio export against one sandbox with two landlords', () => {
     // not a terminal: Property lines and a summary line, each naming its profile
     expect(r.stderr).toMatch(/^nord: property 1\/\d+ "/m);
     expect(r.stderr).toMatch(/^sued: property 1\/\d+ "/m);
-    expect(r.stderr).toMatch(new RegExp(`^profile sued: exported in [\\d.]+s: "${TENANT_NAMES[1]}", \\d+ Propert(y|ies), \\d+ units?, flags \\d+ not billed`, 'm'));
+    expect(r.stderr).toMatch(
+      new RegExp(`^profile sued: exported in [\\d.]+s: "${TENANT_NAMES[1]}", \\d+ Propert(y|ies), \\d+ units?, flags \\d+ not billed`, 'm'),
+    );
     expect(r.stderr).toMatch(/^portfolio: 2 of 2 profiles exported; summary in /m);
     const csv = (await readFile(path.join(out, 'portfolio-summary.csv'), 'utf8')).split('\r\n');
-    expect(csv[0]).toBe('profile,outcome,exit_code,error_code,tenant,properties,units,flags_not_billed,flags_review,flags_info,requests,seconds,out,message,hint');
+    expect(csv[0]).toBe(
+      'profile,outcome,exit_code,error_code,tenant,properties,units,flags_not_billed,flags_review,flags_info,requests,seconds,out,message,hint',
+    );
     expect(csv[1]).toMatch(/^nord,exported,0,,Hausverwaltung Nordlicht GmbH,\d+,\d+,/);
     expect(csv[2]).toMatch(/^sued,exported,0,,Immobilien Süd KG,/);
   });
@@ -111,7 +128,9 @@ describe('portfolio export against one sandbox with two landlords', () => {
     const argv = (profiles: string) => ['export', '--year', '2025', ...FAST, '--profiles', profiles, '--out', out, '--json'];
     const first = await runCli(argv('nord,spaet,ghost,sued'), { env, cwd: home });
     expect(first.code).toBe(3);
-    const objs = lines(first.stdout).map((l) => JSON.parse(l) as { profile: string; outcome: string; exit_code: number; error?: { code: string; hint?: string } });
+    const objs = lines(first.stdout).map(
+      (l) => JSON.parse(l) as { profile: string; outcome: string; exit_code: number; error?: { code: string; hint?: string } },
+    );
     expect(objs.map((o) => [o.profile, o.outcome, o.exit_code])).toEqual([
       ['nord', 'exported', 0],
       ['spaet', 'failed', 3],
@@ -146,7 +165,10 @@ describe('portfolio export against one sandbox with two landlords', () => {
 
   it('with room for a single Property across all profiles every export still finishes, with the same bytes', async () => {
     const out = path.join(home, 'tight');
-    const r = await runCli(['export', '--year', '2025', ...FAST, '--profiles', 'nord,sued', '--out', out, '--quiet'], { env: { ...env, METERDATA_PORTFOLIO_PROPERTIES: '1' }, cwd: home });
+    const r = await runCli(['export', '--year', '2025', ...FAST, '--profiles', 'nord,sued', '--out', out, '--quiet'], {
+      env: { ...env, METERDATA_PORTFOLIO_PROPERTIES: '1' },
+      cwd: home,
+    });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(''); // --quiet
     for (const p of ['nord', 'sued']) expect(await folderBytes(path.join(out, p))).toEqual(await folderBytes(path.join(home, `single-${p}`)));
@@ -155,7 +177,10 @@ describe('portfolio export against one sandbox with two landlords', () => {
   it('--strict: exit 6 for the profile with findings, 0 for the other, 6 for the run', async () => {
     const out = path.join(home, 'strict');
     // Billing's findings alone (--no-plausibility, which the portfolio passes on to every profile): the review would find something to look at for both landlords.
-    const r = await runCli(['export', '--year', '2025', ...FAST, '--profiles', 'nord,sued', '--out', out, '--json', '--strict', '--quiet', '--no-plausibility'], { env, cwd: home });
+    const r = await runCli(
+      ['export', '--year', '2025', ...FAST, '--profiles', 'nord,sued', '--out', out, '--json', '--strict', '--quiet', '--no-plausibility'],
+      { env, cwd: home },
+    );
     expect(r.code).toBe(6);
     const objs = lines(r.stdout).map((l) => JSON.parse(l) as { outcome: string; exit_code: number; error?: { code: string } });
     expect(objs.map((o) => [o.outcome, o.exit_code, o.error?.code])).toEqual([
@@ -198,12 +223,15 @@ describe('portfolio export against one sandbox with two landlords', () => {
     }
   });
 
-  it('a summary that cannot be written: each profile\'s object is printed first, then the failure, exit 1', async () => {
+  it("a summary that cannot be written: each profile's object is printed first, then the failure, exit 1", async () => {
     const out = path.join(home, 'summary-blocked');
     await mkdir(path.join(out, 'portfolio-summary.csv', 'in-the-way'), { recursive: true }); // a folder where the summary goes
     const r = await runCli(['export', '--year', '2025', ...FAST, '--profiles', 'nord', '--out', out, '--json'], { env, cwd: home });
     expect(r.code).toBe(1);
-    const [profile, failure, ...more] = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { outcome: string; exit_code: number });
+    const [profile, failure, ...more] = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { outcome: string; exit_code: number });
     expect([profile!.outcome, failure!.outcome, failure!.exit_code, more.length]).toEqual(['exported', 'failed', 1, 0]);
     expect(r.stderr).toMatch(/^meterdata: /m);
     expect(r.stderr).not.toMatch(/summary in/);
@@ -244,7 +272,10 @@ describe('portfolio export against one sandbox with two landlords', () => {
     }
     // the Property without units: a few requests per profile, so the run is all sign-in
     const empty = sandbox.dataset.propertiesOf(sandbox.dataset.tenants()[1]!.id).find((p) => p.name === EMPTY_PROPERTY_NAME)!.id;
-    const r = await runCli(['export', '--year', '2025', ...FAST, '--profiles', names.join(','), '--property', empty, '--out', path.join(rhome, 'out'), '--json', '--format', 'csv'], { env: renv, cwd: rhome });
+    const r = await runCli(
+      ['export', '--year', '2025', ...FAST, '--profiles', names.join(','), '--property', empty, '--out', path.join(rhome, 'out'), '--json', '--format', 'csv'],
+      { env: renv, cwd: rhome },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(lines(r.stdout).map((l) => (JSON.parse(l) as { outcome: string }).outcome)).toEqual(names.map(() => 'exported'));
     for (const n of names) {
@@ -259,12 +290,36 @@ describe('portfolio export against one sandbox with two landlords', () => {
 describe('the portfolio export in German (--lang de)', () => {
   const de = ['--lang', 'de'];
   const cases: [string, string[], NodeJS.ProcessEnv, number, RegExp][] = [
-    ['both lists', ['--all-profiles', '--profiles', 'nord'], {}, 2, /--all-profiles und --profiles können nicht zusammen angegeben werden\..*Geben Sie --all-profiles für alle angemeldeten Profile an/s],
-    ['--profile too', ['--profiles', 'nord', '--profile', 'nord'], {}, 2, /--profiles und --profile können nicht zusammen angegeben werden\..*Lassen Sie --profile weg/s],
+    [
+      'both lists',
+      ['--all-profiles', '--profiles', 'nord'],
+      {},
+      2,
+      /--all-profiles und --profiles können nicht zusammen angegeben werden\..*Geben Sie --all-profiles für alle angemeldeten Profile an/s,
+    ],
+    [
+      '--profile too',
+      ['--profiles', 'nord', '--profile', 'nord'],
+      {},
+      2,
+      /--profiles und --profile können nicht zusammen angegeben werden\..*Lassen Sie --profile weg/s,
+    ],
     ['an empty list', ['--profiles', ' , '], {}, 2, /--profiles: Die Liste ist leer\./],
-    ['the summary file as a profile', ['--profiles', 'portfolio-summary.csv'], {}, 2, /Das Profil "portfolio-summary\.csv" trägt den Namen der Übersichtsdatei.*Exportieren Sie es einzeln mit --profile/s],
+    [
+      'the summary file as a profile',
+      ['--profiles', 'portfolio-summary.csv'],
+      {},
+      2,
+      /Das Profil "portfolio-summary\.csv" trägt den Namen der Übersichtsdatei.*Exportieren Sie es einzeln mit --profile/s,
+    ],
     ['a static token', ['--all-profiles'], { METERDATA_ACCESS_TOKEN: 'x' }, 2, /METERDATA_ACCESS_TOKEN ist gesetzt.*Entfernen Sie die Variable/s],
-    ['a bad cap', ['--all-profiles'], { METERDATA_PORTFOLIO_PROPERTIES: '0' }, 2, /METERDATA_PORTFOLIO_PROPERTIES=0 ist keine Anzahl von Liegenschaften zwischen 1 und 4096\..*Setzen Sie den Wert z\. B\. auf 32/s],
+    [
+      'a bad cap',
+      ['--all-profiles'],
+      { METERDATA_PORTFOLIO_PROPERTIES: '0' },
+      2,
+      /METERDATA_PORTFOLIO_PROPERTIES=0 ist keine Anzahl von Liegenschaften zwischen 1 und 4096\..*Setzen Sie den Wert z\. B\. auf 32/s,
+    ],
   ];
   for (const [what, argv, extra, code, msg] of cases) {
     it(`refuses ${what} in German, without an English phrase`, async () => {
@@ -289,7 +344,7 @@ describe('the portfolio export in German (--lang de)', () => {
     expect(await findEnglish(r.stderr)).toEqual([]);
   });
 
-  it('the run\'s last line and the --strict finding of a profile are German', async () => {
+  it("the run's last line and the --strict finding of a profile are German", async () => {
     const out = path.join(home, 'deutsch');
     const r = await runCli(['export', '--year', '2025', ...FAST, ...de, '--profiles', 'nord,sued', '--out', out, '--json', '--strict'], { env, cwd: home });
     expect(r.code).toBe(6);

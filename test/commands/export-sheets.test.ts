@@ -43,7 +43,20 @@ describe('review.csv, readings.csv and segments.csv name what their ids mean', (
     const r = await runCli(['export', '--year', '2025', '--format', 'csv', '--out', out], { env, cwd: home });
     expect(r.code, r.stderr).toBe(0);
     const review = await table(path.join(out, 'review.csv'));
-    expect(Object.keys(review[0]!)).toEqual(['severity', 'code', 'property_id', 'property_name', 'usage_unit_id', 'usage_unit_name', 'measuring_point_id', 'metric', 'localization', 'device_id', 'serial', 'message']);
+    expect(Object.keys(review[0]!)).toEqual([
+      'severity',
+      'code',
+      'property_id',
+      'property_name',
+      'usage_unit_id',
+      'usage_unit_name',
+      'measuring_point_id',
+      'metric',
+      'localization',
+      'device_id',
+      'serial',
+      'message',
+    ]);
     const billing = await table(path.join(out, 'billing.csv'));
     const unitName = new Map(billing.map((b) => [b.usage_unit_id, b.usage_unit_name]));
     const onDevice = review.filter((x) => x.device_id && x.usage_unit_id);
@@ -109,7 +122,9 @@ describe('the plausibility review in German', () => {
     const out = path.join(home, 'de-compare');
     const r = await runCli(['export', '--year', '2025', '--compare', '2024', '--lang', 'de', '--format', 'xlsx', '--out', out], { env, cwd: home });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/Vergleich mit 01\.01\.2024 bis 31\.12\.2024: eine weitere Verbrauchsabfrage je Nutzeinheit und je Haupt- bzw\. Anlagenzähler \(\d+ Abfragen für die Nutzeinheiten, etwa \d+ Minuten? mehr bei 300 Abfragen je Minute\)/);
+    expect(r.stderr).toMatch(
+      /Vergleich mit 01\.01\.2024 bis 31\.12\.2024: eine weitere Verbrauchsabfrage je Nutzeinheit und je Haupt- bzw\. Anlagenzähler \(\d+ Abfragen für die Nutzeinheiten, etwa \d+ Minuten? mehr bei 300 Abfragen je Minute\)/,
+    );
     const about = Object.fromEntries((await sheetRows(path.join(out, 'billing.xlsx'), 'Info')).map((x) => [x.Angabe, x.Wert]));
     expect(about).toMatchObject({ Vergleichszeitraum: '01.01.2024 – 31.12.2024', 'Prüfschwelle (Veränderung in %)': '25', Von: '01.01.2025' });
   });
@@ -123,7 +138,13 @@ describe('--unit-refs', () => {
     expect(units.length).toBeGreaterThan(3);
     const [missing, shared1, shared2, ...rest] = units;
     const stranger = '99999999-9999-4999-8999-999999999999';
-    const lines = ['Einheit;usage_unit_id;erp_ref', `a;${shared1};"0001000010001"`, `b;${shared2};0001000010001`, ...rest.map((u, i) => `c;${u.toUpperCase()};${String(1000 + i)}`), `d;${stranger};777`];
+    const lines = [
+      'Einheit;usage_unit_id;erp_ref',
+      `a;${shared1};"0001000010001"`,
+      `b;${shared2};0001000010001`,
+      ...rest.map((u, i) => `c;${u.toUpperCase()};${String(1000 + i)}`),
+      `d;${stranger};777`,
+    ];
     await writeFile(path.join(home, 'refs.csv'), `\uFEFF${lines.join('\r\n')}\r\n`);
     const out = path.join(home, 'refs');
     const r = await runCli(['export', '--year', '2025', '--unit-refs', 'refs.csv', '--out', out, '--json'], { env, cwd: home });

@@ -61,7 +61,10 @@ function onOneUnit(change: (point: Json) => void): { rewrite: Rewrite; unit: () 
 }
 
 function csvRows(text: string): string[][] {
-  return text.split('\r\n').filter(Boolean).map((l) => l.split(','));
+  return text
+    .split('\r\n')
+    .filter(Boolean)
+    .map((l) => l.split(','));
 }
 
 async function finalFiles(out: string): Promise<string[]> {
@@ -117,7 +120,11 @@ describe('values that cannot be right', () => {
       return { ...json, usage_unit_id: '00000000-0000-4000-8000-00000000beef' };
     });
     expect(r.code).toBe(5);
-    expect(r.stderr).toMatch(new RegExp(`^meterdata: The metering service answered GET /v1/usage-units/${asked}/consumption for usage unit 00000000-0000-4000-8000-00000000beef instead of ${asked}`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^meterdata: The metering service answered GET /v1/usage-units/${asked}/consumption for usage unit 00000000-0000-4000-8000-00000000beef instead of ${asked}`,
+      ),
+    );
     expect(r.stderr).not.toMatch(/^\s+at /m);
     expect(await finalFiles(out)).toEqual([]);
   });
@@ -126,7 +133,9 @@ describe('values that cannot be right', () => {
     const out = path.join(home, 'wrong-range');
     const r = await hostileExport(['--year', String(PAST), '--out', out], (p, json) => (isConsumption(p) ? { ...json, from: `${PAST - 1}-01-01` } : undefined));
     expect(r.code).toBe(5);
-    expect(r.stderr).toMatch(/^meterdata: The metering service answered GET \/v1\/usage-units\/[^/]+\/consumption for \d{4}-01-01 to \d{4}-12-31 when .* was requested, which the API's range rules cannot produce/);
+    expect(r.stderr).toMatch(
+      /^meterdata: The metering service answered GET \/v1\/usage-units\/[^/]+\/consumption for \d{4}-01-01 to \d{4}-12-31 when .* was requested, which the API's range rules cannot produce/,
+    );
     expect(await finalFiles(out)).toEqual([]);
   });
 });
@@ -141,7 +150,11 @@ describe('one export, one period', () => {
       return { ...json, to: `${PAST}-11-30` };
     });
     expect(r.code).toBe(5);
-    expect(r.stderr).toMatch(new RegExp(`^meterdata: The service answered for ${PAST}-01-01 to ${PAST}-(11-30|12-31) for unit "[^"]+" of "[^"]+", but for ${PAST}-01-01 to ${PAST}-(11-30|12-31) earlier in this export: a month ended in between`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^meterdata: The service answered for ${PAST}-01-01 to ${PAST}-(11-30|12-31) for unit "[^"]+" of "[^"]+", but for ${PAST}-01-01 to ${PAST}-(11-30|12-31) earlier in this export: a month ended in between`,
+      ),
+    );
     expect(r.stderr).toMatch(/Run the same command again: it starts over/);
     expect(r.stderr).not.toMatch(/Run the same command again to continue/);
     expect(await finalFiles(out)).toEqual([]);
@@ -165,7 +178,9 @@ describe('the summary says what happened', () => {
     });
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stderr.split('\n').filter((l) => l.startsWith('no data:'));
-    expect(lines).toEqual([expect.stringMatching(/^no data: none of the \d+ measuring points has values for \d{4}-01-01 to \d{4}-12-31, so nothing was billed/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(/^no data: none of the \d+ measuring points has values for \d{4}-01-01 to \d{4}-12-31, so nothing was billed/),
+    ]);
     const review = await readFile(path.join(out, 'review.csv'), 'utf8');
     expect(review).toMatch(/^review,DATA_GAP,/m);
     expect(review).not.toMatch(/^info,DATA_GAP,/m);
@@ -182,7 +197,9 @@ describe('the summary says what happened', () => {
     expect(r.code, r.stderr).toBe(0);
     const folder = path.join(home, `meterdata-${SHORTENED.from}_${LAST_COMPLETED}`);
     expect(JSON.parse(r.stdout)).toMatchObject({ out: folder, range: { from: SHORTENED.from, to: LAST_COMPLETED }, requested_range: SHORTENED });
-    expect(r.stderr).toMatch(new RegExp(`^range shortened: requested ${SHORTENED.from} to ${SHORTENED.to}, the service answered for ${SHORTENED.from} to ${LAST_COMPLETED} `, 'm'));
+    expect(r.stderr).toMatch(
+      new RegExp(`^range shortened: requested ${SHORTENED.from} to ${SHORTENED.to}, the service answered for ${SHORTENED.from} to ${LAST_COMPLETED} `, 'm'),
+    );
     const manifest = JSON.parse(await readFile(path.join(folder, 'meterdata-manifest.json'), 'utf8'));
     expect(manifest).toMatchObject({ range: { from: SHORTENED.from, to: LAST_COMPLETED }, requested_range: { to: SHORTENED.to } });
   });

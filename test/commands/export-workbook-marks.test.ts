@@ -51,7 +51,9 @@ describe('findings in the workbook', () => {
     const units = new Map((await table('billing.csv')).map((b) => [`${b.usage_unit_id} ${b.metric}`, b.unit]));
     const findings = (await table('review.csv')).filter((f) => f.severity !== 'info' && f.usage_unit_id);
     // a Property-wide finding names its rows in plausibility.csv
-    const rowFindings = plausibility.filter((p) => p.usage_unit_id && p.checks!.split('|').some(asksAction)).map((p) => ({ usage_unit_id: p.usage_unit_id!, metric: p.metric!, code: p.checks }));
+    const rowFindings = plausibility
+      .filter((p) => p.usage_unit_id && p.checks!.split('|').some(asksAction))
+      .map((p) => ({ usage_unit_id: p.usage_unit_id!, metric: p.metric!, code: p.checks }));
     expect(findings.some((f) => f.code === 'CALIBRATION_ENDED' || f.code === 'CONSUMPTION_CHANGE')).toBe(true);
     let cells = 0;
     for (const f of [...findings, ...rowFindings]) {
@@ -66,18 +68,26 @@ describe('findings in the workbook', () => {
     // information alone marks nothing: a unit whose every finding is info has no marked cell
     const action = new Set([...findings, ...rowFindings].map((f) => f.usage_unit_id));
     const billingMarked = new Set((await table('billing.csv')).filter((b) => b.review_flags!.split('|').some(asksAction)).map((b) => b.usage_unit_id));
-    const quiet = rows.filter((r) => !action.has(String(r.getCell(col('usage_unit_id')).value)) && !billingMarked.has(String(r.getCell(col('usage_unit_id')).value)));
+    const quiet = rows.filter(
+      (r) => !action.has(String(r.getCell(col('usage_unit_id')).value)) && !billingMarked.has(String(r.getCell(col('usage_unit_id')).value)),
+    );
     expect(quiet.length).toBeGreaterThan(0);
     for (const r of quiet) r.eachCell((c) => expect(marked(c), `${r.getCell(col('usage_unit_name')).value}`).toBe(false));
   });
 
   it('marks each table row whose findings ask for action, and no other', async () => {
-    for (const [name, column] of [['billing', 'review_flags'], ['segments', 'review_flags'], ['plausibility', 'checks']] as const) {
+    for (const [name, column] of [
+      ['billing', 'review_flags'],
+      ['segments', 'review_flags'],
+      ['plausibility', 'checks'],
+    ] as const) {
       const { head, rows } = await sheet(name);
       const at = head.indexOf(column) + 1;
       let n = 0;
       for (const r of rows) {
-        const codes = String(r.getCell(at).value ?? '').split('|').filter(Boolean);
+        const codes = String(r.getCell(at).value ?? '')
+          .split('|')
+          .filter(Boolean);
         const want = codes.some(asksAction);
         n += want ? 1 : 0;
         expect(marked(r.getCell(1)), `${name} row ${r.number}: ${codes.join('|')}`).toBe(want);

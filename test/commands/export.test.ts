@@ -51,13 +51,24 @@ describe('export against the sandbox', () => {
     expect(r.stderr).toMatch(/property 1\/\d+ "/);
     expect(r.code).toBe(0);
     const names = (await readdir(out)).sort();
-    expect(names).toEqual(['billing.csv', 'billing.xlsx', 'meterdata-manifest.json', 'plant-points.csv', 'plausibility.csv', 'readings.csv', 'review.csv', 'segments.csv']);
+    expect(names).toEqual([
+      'billing.csv',
+      'billing.xlsx',
+      'meterdata-manifest.json',
+      'plant-points.csv',
+      'plausibility.csv',
+      'readings.csv',
+      'review.csv',
+      'segments.csv',
+    ]);
     const summary = JSON.parse(r.stdout);
     expect(summary.range).toEqual({ from: '2025-01-01', to: '2025-12-31' });
     const tenant = sandbox.dataset.tenants()[0]!.id;
     expect(summary.counts.properties).toBe(sandbox.dataset.propertiesOf(tenant).length);
     const billing = await readFile(path.join(out, 'billing.csv'), 'utf8');
-    expect(billing.split('\r\n')[0]).toBe('property_id,property_name,usage_unit_id,usage_unit_name,unit_type,metric,unit,from,to,billable_value,points,review_flags');
+    expect(billing.split('\r\n')[0]).toBe(
+      'property_id,property_name,usage_unit_id,usage_unit_name,unit_type,metric,unit,from,to,billable_value,points,review_flags',
+    );
   });
 });
 
@@ -75,9 +86,20 @@ describe('export output modes', () => {
 
   it('writes the de layout with a BOM, semicolons and German headers', async () => {
     const out = path.join(home, 'de');
-    const r = await runCli(['export', '--from', '2025-03-15', '--to', '2025-05-02', '--template', 'de', '--format', 'csv', '--metric', 'heat', '--out', out], { env, cwd: home });
+    const r = await runCli(['export', '--from', '2025-03-15', '--to', '2025-05-02', '--template', 'de', '--format', 'csv', '--metric', 'heat', '--out', out], {
+      env,
+      cwd: home,
+    });
     expect(r.code, r.stderr).toBe(0);
-    expect((await readdir(out)).sort()).toEqual(['billing.csv', 'meterdata-manifest.json', 'plant-points.csv', 'plausibility.csv', 'readings.csv', 'review.csv', 'segments.csv']);
+    expect((await readdir(out)).sort()).toEqual([
+      'billing.csv',
+      'meterdata-manifest.json',
+      'plant-points.csv',
+      'plausibility.csv',
+      'readings.csv',
+      'review.csv',
+      'segments.csv',
+    ]);
     const csv = await readFile(path.join(out, 'billing.csv'));
     expect([...csv.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const [head, first] = csv.toString('utf8').slice(1).split('\r\n');
@@ -96,7 +118,10 @@ describe('export output modes', () => {
   });
 
   it('uses the default folder name from the range', async () => {
-    const r = await runCli(['export', '--year', '2025', '--property', sandbox.dataset.propertiesOf(sandbox.dataset.tenants()[0]!.id)[1]!.id, '--quiet'], { env, cwd: home });
+    const r = await runCli(['export', '--year', '2025', '--property', sandbox.dataset.propertiesOf(sandbox.dataset.tenants()[0]!.id)[1]!.id, '--quiet'], {
+      env,
+      cwd: home,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     expect(await readdir(path.join(home, 'meterdata-2025-01-01_2025-12-31'))).toContain('billing.csv');

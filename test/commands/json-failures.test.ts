@@ -40,15 +40,21 @@ function failureOf(r: CliResult): FailureObject {
 
 describe('export --json that fails', () => {
   it('a mistyped flag (refused by commander, whatever its place): USAGE_UNKNOWN_OPTION, exit 2', async () => {
-    for (const argv of [['export', '--json', '--yaer', '2025'], ['export', '--yaer', '2025', '--json']]) {
+    for (const argv of [
+      ['export', '--json', '--yaer', '2025'],
+      ['export', '--yaer', '2025', '--json'],
+    ]) {
       const o = failureOf(await runCli(argv, { env, cwd: home }));
       expect([o.exit_code, o.error.code]).toEqual([2, 'USAGE_UNKNOWN_OPTION']);
       expect(o.error.message).toContain('--yaer');
     }
   });
 
-  it('a --lang commander refuses, before the command or after it (parsed as the program\'s flag): USAGE_INVALID_ARGUMENT', async () => {
-    for (const argv of [['export', '--json', '--lang', 'xx'], ['--lang', 'xx', 'export', '--year', '2025', '--json']]) {
+  it("a --lang commander refuses, before the command or after it (parsed as the program's flag): USAGE_INVALID_ARGUMENT", async () => {
+    for (const argv of [
+      ['export', '--json', '--lang', 'xx'],
+      ['--lang', 'xx', 'export', '--year', '2025', '--json'],
+    ]) {
       expect(failureOf(await runCli(argv, { env, cwd: home })).error.code, argv.join(' ')).toBe('USAGE_INVALID_ARGUMENT');
     }
   });
@@ -147,7 +153,13 @@ describe('status --json that fails', () => {
 
 describe('what stays as it was', () => {
   it('without --json, or for a command that takes no --json, stdout stays empty', async () => {
-    for (const argv of [['export', '--yaer', '2025'], ['exprot', '--json'], ['login', '--json'], ['token', '--json'], ['status', '--', '--json']]) {
+    for (const argv of [
+      ['export', '--yaer', '2025'],
+      ['exprot', '--json'],
+      ['login', '--json'],
+      ['token', '--json'],
+      ['status', '--', '--json'],
+    ]) {
       const r = await runCli(argv, { env, cwd: home });
       expect(r.code, argv.join(' ')).not.toBe(0);
       expect(r.stdout, argv.join(' ')).toBe('');
@@ -155,7 +167,10 @@ describe('what stays as it was', () => {
   });
 
   it('export --strict --json: one summary object carrying exit 6 and its error, no second object', async () => {
-    const r = await runCli(['export', '--year', '2025', '--format', 'csv', '--out', path.join(home, 'strict'), '--json', '--quiet', '--strict'], { env, cwd: home });
+    const r = await runCli(['export', '--year', '2025', '--format', 'csv', '--out', path.join(home, 'strict'), '--json', '--quiet', '--strict'], {
+      env,
+      cwd: home,
+    });
     expect(r.code, r.stderr).toBe(6);
     const lines = r.stdout.split('\n').filter(Boolean);
     expect(lines).toHaveLength(1);

@@ -117,9 +117,8 @@ describe('profile names that differ only in case', () => {
   });
 });
 
-
 describe('a profile copied in config.json with its name corrected, without credentials of its own', () => {
-  it('status --profile gamma says it is not signed in and shows none of the copy\'s connection (before: its tenant and token expiry)', async () => {
+  it("status --profile gamma says it is not signed in and shows none of the copy's connection (before: its tenant and token expiry)", async () => {
     const { env } = await copiedProfiles({ gamma: 'gamma' });
     const r = await runCli(['status', '--profile', 'gamma'], { env });
     expect(r.code, r.stderr).toBe(3);

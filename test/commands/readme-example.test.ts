@@ -49,7 +49,10 @@ describe('the docs show what `export --year 2025` against the sandbox really pri
   it('README.md (the summary) and docs/export.md (all of stderr)', async () => {
     const [en, de] = [await stderrOf('en'), await stderrOf('de')];
     const readme = `${summary(en)}\n\n${summary(de)}`;
-    expect(await block('README.md', 'What it ends with on stderr, in English and (`--lang de`) in German:'), `README.md's example is stale; the run ends with:\n${readme}\n`).toBe(readme);
+    expect(
+      await block('README.md', 'What it ends with on stderr, in English and (`--lang de`) in German:'),
+      `README.md's example is stale; the run ends with:\n${readme}\n`,
+    ).toBe(readme);
     const doc = `$ meterdata export --year 2025\n${en.join('\n')}\n\n$ meterdata export --year 2025 --lang de\n${de.join('\n')}`;
     expect(await block('docs/export.md', '```\n$ meterdata export --year 2025\n'), `docs/export.md's example is stale; the run prints:\n${doc}\n`).toBe(doc);
   }, 120_000);

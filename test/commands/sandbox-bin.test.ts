@@ -11,16 +11,26 @@ const BIN = `${ROOT}bin/meterdata.js`;
 beforeAll(() => {
   if (existsSync(`${ROOT}dist/cli.js`)) return;
   // `npm test` builds first; this covers running the file on its own.
-  const tsc = spawnSync(process.execPath, [`${ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  const tsc = spawnSync(process.execPath, [`${ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   if (tsc.status !== 0) throw new Error(`build failed: ${tsc.stdout}${tsc.stderr}`);
 }, 130_000);
 
 test('sandbox --port 0 from the built binary: URL line, discovery, clean exit on SIGTERM', async () => {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--units', '3'], { cwd: ROOT, env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--units', '3'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   try {
     const origin = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no "listening on" line within 15 s; stderr: ${err}`)), 15_000);
@@ -39,7 +49,10 @@ test('sandbox --port 0 from the built binary: URL line, discovery, clean exit on
     expect(out).toBe(`listening on ${origin}\n`);
 
     child.kill('SIGTERM');
-    const result = await Promise.race([exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no exit within 10 s of SIGTERM')), 10_000))]);
+    const result = await Promise.race([
+      exited,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no exit within 10 s of SIGTERM')), 10_000)),
+    ]);
     expect(result).toEqual({ code: 0, signal: null });
     expect(err).toMatch(/sandbox stopped\n$/);
     await expect(fetch(`${origin}/.well-known/oauth-authorization-server`)).rejects.toThrow();

@@ -40,7 +40,14 @@ let client: ApiClient;
 const props = new Map<string, Prop>();
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, autoConsent: true, autoConsentTenant: 'Wohnbau Rheinblick eG', clock: '2026-11-22', rateLimitPerMinute: 0, oauthRateLimitPerMinute: 0 });
+  sb = await startSandbox({
+    port: 0,
+    autoConsent: true,
+    autoConsentTenant: 'Wohnbau Rheinblick eG',
+    clock: '2026-11-22',
+    rateLimitPerMinute: 0,
+    oauthRateLimitPerMinute: 0,
+  });
   const token = await signIn(sb.url);
   client = createApiClient({ baseUrl: sb.apiBase, credentials: staticCredentials(token), rateLimitPerMinute: 60_000, concurrency: 4, retryBaseMs: 10 });
   for (const p of await collect(client.listProperties())) {
@@ -48,7 +55,11 @@ beforeAll(async () => {
     const points = await collect(client.listPropertyMeasuringPoints(p.id));
     const plant = [];
     for (const point of points.filter((x) => x.usage_unit_id === null)) plant.push({ point, consumption: await client.pointReadings(point.id!, RANGE) });
-    props.set(p.name, { name: p.name, units: await Promise.all(units.map(async (unit) => ({ unit, consumption: await client.unitConsumption(unit.id, RANGE) }))), plant });
+    props.set(p.name, {
+      name: p.name,
+      units: await Promise.all(units.map(async (unit) => ({ unit, consumption: await client.unitConsumption(unit.id, RANGE) }))),
+      plant,
+    });
   }
 }, 120_000);
 
@@ -67,7 +78,8 @@ async function signIn(origin: string): Promise<string> {
 const prop = (name: string): Prop => props.get(name)!;
 const unitOf = (p: string, name: string): Unit => prop(p).units.find((u) => u.unit.name === name)!;
 const pointsOf = (u: Unit, metric: string) => u.consumption.measuring_points.filter((p) => p.metric === metric);
-const plantOf = (p: string, metric: string, warm: boolean) => prop(p).plant.filter((x) => x.point.metric === metric && /Warmwasser/.test(x.point.localization ?? '') === warm);
+const plantOf = (p: string, metric: string, warm: boolean) =>
+  prop(p).plant.filter((x) => x.point.metric === metric && /Warmwasser/.test(x.point.localization ?? '') === warm);
 
 /** A segment's raw reading at a date, or undefined. */
 const at = (s: DeviceSegment, date: string) => s.readings.find((r) => r.at === date);
@@ -80,7 +92,13 @@ const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 function uvi(name: string): PropertyUvi {
   const p = prop(name);
-  return propertyUvi({ property_id: p.units[0]!.unit.property_id, months: MONTHS, units: p.units, plant: classifyPlant(p.plant), benchmark: DEFAULT_BENCHMARK });
+  return propertyUvi({
+    property_id: p.units[0]!.unit.property_id,
+    months: MONTHS,
+    units: p.units,
+    plant: classifyPlant(p.plant),
+    benchmark: DEFAULT_BENCHMARK,
+  });
 }
 function serviceMonths(result: PropertyUvi, u: Unit, service: string): ServiceMonth[] {
   return result.units.find((x) => x.usage_unit_id === u.unit.id)!.services.find((s) => s.service === service)!.months;
@@ -93,7 +111,10 @@ describe('Wohnbau Rheinblick eG over real HTTP', () => {
     expect(me.tenant_name).toBe('Wohnbau Rheinblick eG');
     expect([...props.keys()]).toEqual(['Rheinuferstraße 12', 'Rheinuferstraße 14', 'Am Leinpfad 3']);
     expect([...props.values()].map((p) => p.units.length)).toEqual([6, 6, 4]);
-    const others = sb.dataset.tenants().filter((t) => t.id !== me.tenant_id).flatMap((t) => sb.dataset.propertiesOf(t.id).map((p) => p.id));
+    const others = sb.dataset
+      .tenants()
+      .filter((t) => t.id !== me.tenant_id)
+      .flatMap((t) => sb.dataset.propertiesOf(t.id).map((p) => p.id));
     expect(others.length).toBeGreaterThan(0);
     for (const p of prop('Rheinuferstraße 12').units) expect(others).not.toContain(p.unit.property_id);
   });
@@ -121,7 +142,9 @@ describe('Wohnbau Rheinblick eG over real HTTP', () => {
     const missing = pointsOf(unitOf('Rheinuferstraße 14', 'WE 05'), 'heat')[0]!.segments[0]!;
     expect(at(missing, '2024-11-30')).toMatchObject({ status: 'missing' });
     expect(missing.readings.filter((r) => r.status !== 'measured')).toHaveLength(1);
-    const noArea = prop('Rheinuferstraße 12').units.filter((u) => u.unit.area_heated_m2 === null).map((u) => [u.unit.name, u.unit.area_ww_m2]);
+    const noArea = prop('Rheinuferstraße 12')
+      .units.filter((u) => u.unit.area_heated_m2 === null)
+      .map((u) => [u.unit.name, u.unit.area_ww_m2]);
     expect(noArea).toEqual([['WE 06', null]]);
     const fresh = unitOf('Am Leinpfad 3', 'WE 04');
     const segs = fresh.consumption.measuring_points.flatMap((p) => p.segments);
@@ -131,7 +154,10 @@ describe('Wohnbau Rheinblick eG over real HTTP', () => {
       expect(s.readings[0]!.at).toBe('2025-03-31');
     }
     // Nothing else in the tenant is out of the ordinary: every other reading is measured.
-    const odd = [...props.values()].flatMap((p) => [...p.units.flatMap((u) => u.consumption.measuring_points), ...p.plant.map((x) => x.consumption)]).flatMap((c) => c.segments.flatMap((s) => s.readings)).filter((r) => r.status !== 'measured');
+    const odd = [...props.values()]
+      .flatMap((p) => [...p.units.flatMap((u) => u.consumption.measuring_points), ...p.plant.map((x) => x.consumption)])
+      .flatMap((c) => c.segments.flatMap((s) => s.readings))
+      .filter((r) => r.status !== 'measured');
     expect(odd).toHaveLength(2);
   });
 });
@@ -149,7 +175,11 @@ describe('the monthly information of November 2025 from those answers (propertyU
     expect(replacedKwh).toBeGreaterThan(300);
     expect(nov(serviceMonths(result, unitOf('Rheinuferstraße 14', 'WE 04'), 'HEATING'))).toMatchObject({ estimated: true });
     const we05 = serviceMonths(result, unitOf('Rheinuferstraße 14', 'WE 05'), 'HEATING');
-    expect(we05.slice(0, 3).map((m) => [m.kwh === null, m.reasons])).toEqual([[true, ['missing']], [true, ['missing']], [false, []]]);
+    expect(we05.slice(0, 3).map((m) => [m.kwh === null, m.reasons])).toEqual([
+      [true, ['missing']],
+      [true, ['missing']],
+      [false, []],
+    ]);
   });
 
   it('warm water: the warm-water heat meter by each flat’s share of the volume; the whole plant above the flats plus warm water', () => {
@@ -164,12 +194,20 @@ describe('the monthly information of November 2025 from those answers (propertyU
     // The whole plant measured more than the flats' heat meters and the warm-water heat together, winter and summer.
     const plant = plantOf('Rheinuferstraße 14', 'heat', false)[0]!.consumption;
     const wwMeter = plantOf('Rheinuferstraße 14', 'heat', true)[0]!.consumption;
-    for (const [from, to] of [['2024-12-31', '2025-01-31'], ['2025-05-31', '2025-06-30'], ['2025-09-30', '2025-10-31']] as const) {
+    for (const [from, to] of [
+      ['2024-12-31', '2025-01-31'],
+      ['2025-05-31', '2025-06-30'],
+      ['2025-09-30', '2025-10-31'],
+    ] as const) {
       const flats = sum(units.map((u) => month(pointsOf(u, 'heat')[0]!, from, to)));
       expect(month(plant, from, to)).toBeGreaterThan(flats + month(wwMeter, from, to));
     }
     // The months a flat's figure is missing have no heating heat to compare; every other month has some left.
-    expect(result.heatingHeat!.map((m) => (m.value === null ? m.reasons.join() : m.value.isPositive()))).toEqual(['unit_heat_incomplete', 'unit_heat_incomplete', ...Array(11).fill(true)]);
+    expect(result.heatingHeat!.map((m) => (m.value === null ? m.reasons.join() : m.value.isPositive()))).toEqual([
+      'unit_heat_incomplete',
+      'unit_heat_incomplete',
+      ...Array(11).fill(true),
+    ]);
   });
 
   it('allocators behind the plant heat meter: heating heat less § 9 Abs. 2 warm water, by allocator units', () => {
@@ -189,7 +227,10 @@ describe('the monthly information of November 2025 from those answers (propertyU
     // Every month of the 13 has heating heat left after warm water, summer included.
     expect(result.heatingHeat!.map((m) => m.value !== null && m.value.isPositive())).toEqual(MONTHS.map(() => true));
     const we06 = result.units.find((x) => x.usage_unit_id === unitOf('Rheinuferstraße 12', 'WE 06').unit.id)!;
-    expect(we06.findings.map((f) => [f.code, f.service])).toEqual([['NO_FLOOR_AREA', 'HEATING'], ['NO_FLOOR_AREA', 'HOT_WATER']]);
+    expect(we06.findings.map((f) => [f.code, f.service])).toEqual([
+      ['NO_FLOOR_AREA', 'HEATING'],
+      ['NO_FLOOR_AREA', 'HOT_WATER'],
+    ]);
     expect(nov(serviceMonths(result, unitOf('Rheinuferstraße 12', 'WE 06'), 'HEATING')).benchmark_kwh).toBeNull();
   });
 
@@ -215,7 +256,8 @@ describe('the monthly information of November 2025 from those answers (propertyU
 
 describe('meterdata sandbox --auto-consent-tenant', () => {
   afterEach(stopCommands);
-  const whoami = async (origin: string, token: string) => (await (await fetch(`${origin}/v1/whoami`, { headers: { authorization: `Bearer ${token}` } })).json()) as { tenant_name: string };
+  const whoami = async (origin: string, token: string) =>
+    (await (await fetch(`${origin}/v1/whoami`, { headers: { authorization: `Bearer ${token}` } })).json()) as { tenant_name: string };
 
   it('signs a sign-in in to the landlord named (no --auto-consent needed), by name or by id, and says so when it starts', async () => {
     const s = await startCommand(['--auto-consent-tenant', 'Wohnbau Rheinblick eG', '--clock', '2026-11-22']);
@@ -227,8 +269,14 @@ describe('meterdata sandbox --auto-consent-tenant', () => {
   });
 
   it.each([
-    ['en', /^meterdata: --auto-consent-tenant Rheinblick is no landlord of this sandbox; give one of: [0-9a-f-]{36} "Hausverwaltung Nordlicht GmbH", [0-9a-f-]{36} "Immobilien Süd KG", [0-9a-f-]{36} "Wohnbau Rheinblick eG"\n {2}Give a landlord's id or name as listed, e\.g\. --auto-consent-tenant "Wohnbau Rheinblick eG"; docs\/sandbox-data\.md describes them\.\n$/],
-    ['de', /^meterdata: --auto-consent-tenant Rheinblick ist kein Eigentümer dieser Sandbox; möglich sind: .*"Wohnbau Rheinblick eG"\n {2}Geben Sie die ID oder den Namen eines der genannten Eigentümer an, z\. B\. --auto-consent-tenant "Wohnbau Rheinblick eG"; docs\/sandbox-data\.md beschreibt sie\.\n$/],
+    [
+      'en',
+      /^meterdata: --auto-consent-tenant Rheinblick is no landlord of this sandbox; give one of: [0-9a-f-]{36} "Hausverwaltung Nordlicht GmbH", [0-9a-f-]{36} "Immobilien Süd KG", [0-9a-f-]{36} "Wohnbau Rheinblick eG"\n {2}Give a landlord's id or name as listed, e\.g\. --auto-consent-tenant "Wohnbau Rheinblick eG"; docs\/sandbox-data\.md describes them\.\n$/,
+    ],
+    [
+      'de',
+      /^meterdata: --auto-consent-tenant Rheinblick ist kein Eigentümer dieser Sandbox; möglich sind: .*"Wohnbau Rheinblick eG"\n {2}Geben Sie die ID oder den Namen eines der genannten Eigentümer an, z\. B\. --auto-consent-tenant "Wohnbau Rheinblick eG"; docs\/sandbox-data\.md beschreibt sie\.\n$/,
+    ],
   ])('refuses a landlord the sandbox does not have (%s), exit 2, naming those it has', async (lang, text) => {
     const r = await runCli(['sandbox', '--auto-consent-tenant', 'Rheinblick', '--lang', lang]);
     expect(r.code).toBe(2);

@@ -30,7 +30,9 @@ test('sandbox in German: its own lines in German, the "listening on" line that s
   expect(await s.exit).toBe(0);
   const { out, err } = s.output();
   expect(out).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+\n$/);
-  expect(err).toMatch(/^auth_url http:\/\/127\.0\.0\.1:\d+ {2}base_url \S+\/v1 {2}Client sandbox-demo-client {2}\(Zustimmung automatisch\) {2}Betreiberschnittstelle unter \/admin\nSandbox beendet\n$/);
+  expect(err).toMatch(
+    /^auth_url http:\/\/127\.0\.0\.1:\d+ {2}base_url \S+\/v1 {2}Client sandbox-demo-client {2}\(Zustimmung automatisch\) {2}Betreiberschnittstelle unter \/admin\nSandbox beendet\n$/,
+  );
   expect(await findEnglish(err)).toEqual([]);
 });
 
@@ -101,10 +103,16 @@ test('a port already in use gives a clear error', async () => {
 });
 
 test.each([
-  [['--fault', 'nonsense'], /^meterdata: Ungültige Fehlerangabe „nonsense“: nicht in der Form KIND:RATE oder KIND@N,N\.\n {2}Bitte als KIND:RATE oder KIND@N,N angeben/],
+  [
+    ['--fault', 'nonsense'],
+    /^meterdata: Ungültige Fehlerangabe „nonsense“: nicht in der Form KIND:RATE oder KIND@N,N\.\n {2}Bitte als KIND:RATE oder KIND@N,N angeben/,
+  ],
   [['--fault', '500:2'], /^meterdata: Ungültige Fehlerangabe „500:2“: die Rate muss eine Zahl von 0 bis 1 sein\./],
   [['--fault', '418@1'], /^meterdata: Ungültige Fehlerangabe „418@1“: unbekannte Art „418“\./],
-  [['--clients', '/nonexistent/clients.json'], /^meterdata: Die Client-Datei \/nonexistent\/clients\.json lässt sich nicht lesen: ENOENT\n {2}Das Format der Client-Datei beschreibt docs\/sandbox\.md\.\n$/],
+  [
+    ['--clients', '/nonexistent/clients.json'],
+    /^meterdata: Die Client-Datei \/nonexistent\/clients\.json lässt sich nicht lesen: ENOENT\n {2}Das Format der Client-Datei beschreibt docs\/sandbox\.md\.\n$/,
+  ],
 ])('sandbox %j is refused in German, naming the fix', async (args, message) => {
   const r = await runCli(['sandbox', ...args, '--lang', 'de']);
   expect(r.code).toBe(2);
@@ -118,9 +126,25 @@ test('a clients file with a bad registration is refused in German, each check in
   const cases: [unknown, RegExp][] = [
     ['{"clients": [', /Die Client-Datei \S+ lässt sich nicht lesen: kein gültiges JSON/],
     [{ clients: 'x' }, /muss \{"clients": \[\.\.\.\]\} oder eine Liste enthalten/],
-    [[{ client_id: 'erp_x', redirect_uris: ['https://erp.example/cb'], token_endpoint_auth_method: 'none' }], /Client erp_x: client_id muss erp_ gefolgt von 32 Hex-Zeichen/],
-    [[{ client_id: `erp_${'a'.repeat(32)}`, redirect_uris: ['http://erp.example/cb'], token_endpoint_auth_method: 'none' }], /Redirect-URI http:\/\/erp\.example\/cb muss https sein/],
-    [[{ client_id: `erp_${'a'.repeat(32)}`, redirect_uris: ['https://erp.example/cb'], token_endpoint_auth_method: 'none', auto_consent_tenant: 'Niemand GmbH' }], /auto_consent_tenant Niemand GmbH ist kein Eigentümer dieser Sandbox/],
+    [
+      [{ client_id: 'erp_x', redirect_uris: ['https://erp.example/cb'], token_endpoint_auth_method: 'none' }],
+      /Client erp_x: client_id muss erp_ gefolgt von 32 Hex-Zeichen/,
+    ],
+    [
+      [{ client_id: `erp_${'a'.repeat(32)}`, redirect_uris: ['http://erp.example/cb'], token_endpoint_auth_method: 'none' }],
+      /Redirect-URI http:\/\/erp\.example\/cb muss https sein/,
+    ],
+    [
+      [
+        {
+          client_id: `erp_${'a'.repeat(32)}`,
+          redirect_uris: ['https://erp.example/cb'],
+          token_endpoint_auth_method: 'none',
+          auto_consent_tenant: 'Niemand GmbH',
+        },
+      ],
+      /auto_consent_tenant Niemand GmbH ist kein Eigentümer dieser Sandbox/,
+    ],
   ];
   for (const [i, [content, message]] of cases.entries()) {
     const file = join(dir, `clients-${i}.json`);

@@ -15,13 +15,40 @@ import { signedIn } from '../helpers/signed-in.js';
 describe('the unit order', () => {
   it('compares names naturally and byte-stably', () => {
     const names = ['WE 10', 'WE 2', 'WE 1', 'Laden', 'WE 02', 'we 3', 'WE 2a', 'Whg. 9', 'WE 100000000000000000001', 'WE 99999999999999999999'];
-    expect([...names].sort(compareNames)).toEqual(['Laden', 'WE 1', 'WE 02', 'WE 2', 'WE 2a', 'WE 10', 'WE 99999999999999999999', 'WE 100000000000000000001', 'Whg. 9', 'we 3']);
+    expect([...names].sort(compareNames)).toEqual([
+      'Laden',
+      'WE 1',
+      'WE 02',
+      'WE 2',
+      'WE 2a',
+      'WE 10',
+      'WE 99999999999999999999',
+      'WE 100000000000000000001',
+      'Whg. 9',
+      'we 3',
+    ]);
   });
 
   it('puts residential units first, then commercial, common areas, technical, an unknown type last', () => {
     const u = (name: string, unit_type: string, id = name) => ({ id, name, unit_type });
-    const units = [u('Keller', 'technical'), u('Treppenhaus', 'traffic'), u('Laden 1', 'commercial'), u('X', 'garden'), u('WE 10', 'residential'), u('WE 2', 'residential'), u('WE 2', 'residential', 'A')];
-    expect(units.sort(compareUnits).map((x) => `${x.name}/${x.id}`)).toEqual(['WE 2/A', 'WE 2/WE 2', 'WE 10/WE 10', 'Laden 1/Laden 1', 'Treppenhaus/Treppenhaus', 'Keller/Keller', 'X/X']);
+    const units = [
+      u('Keller', 'technical'),
+      u('Treppenhaus', 'traffic'),
+      u('Laden 1', 'commercial'),
+      u('X', 'garden'),
+      u('WE 10', 'residential'),
+      u('WE 2', 'residential'),
+      u('WE 2', 'residential', 'A'),
+    ];
+    expect(units.sort(compareUnits).map((x) => `${x.name}/${x.id}`)).toEqual([
+      'WE 2/A',
+      'WE 2/WE 2',
+      'WE 10/WE 10',
+      'Laden 1/Laden 1',
+      'Treppenhaus/Treppenhaus',
+      'Keller/Keller',
+      'X/X',
+    ]);
   });
 });
 
@@ -56,11 +83,16 @@ describe('billing.csv and browse list a Property’s units in the same order (sa
       let mixed = 0;
       for (const p of await data.listProperties()) {
         const b = await data.loadProperty(p, range);
-        const shown = propertyScreen(b, 120, () => '').rows.filter((x) => x.key.startsWith('u:')).map((x) => x.key.slice(2));
+        const shown = propertyScreen(b, 120, () => '')
+          .rows.filter((x) => x.key.startsWith('u:'))
+          .map((x) => x.key.slice(2));
         const billed = new Set(b.bill.billing.map((x) => x.usage_unit_id));
         // billing.csv has rows only for units with billable points; they come in browse's order.
         expect(csvOrder.get(p.id) ?? [], p.name).toEqual(shown.filter((id) => billed.has(id)));
-        const expected = b.units.map((u) => u.unit).sort(compareUnits).map((u) => u.id);
+        const expected = b.units
+          .map((u) => u.unit)
+          .sort(compareUnits)
+          .map((u) => u.id);
         expect(shown).toEqual(expected);
         if (new Set(b.units.map((u) => u.unit.unit_type)).size > 1) mixed++;
       }

@@ -84,7 +84,10 @@ describe('shares and billing invariants', () => {
     expect('weighted_billable_value' in r.segments[0].period_consumption).toBe(false);
   });
   it('sector sum: weighted values over the sharing units equal the point’s billable from /readings', async () => {
-    for (const [units, metric] of [[['WE 14', 'WE 15'], 'heat'], [['WE 16', 'WE 17', 'WE 18'], 'water_warm']] as const) {
+    for (const [units, metric] of [
+      [['WE 14', 'WE 15'], 'heat'],
+      [['WE 16', 'WE 17', 'WE 18'], 'water_warm'],
+    ] as const) {
       const pts = [];
       for (const u of units) pts.push((await consumption(u)).measuring_points.find((p: any) => p.metric === metric && p.unit_share < 1));
       const id = pts[0].measuring_point_id;
@@ -136,11 +139,22 @@ describe('shares and billing invariants', () => {
 describe('data cases of the default data set', () => {
   it('WE 03: device replacement mid-2025 starts a new segment at the new device’s start value', async () => {
     const [a, b] = (await pointOf('WE 03', 'heat')).segments;
-    expect(a).toMatchObject({ deinstalled_at: '2025-06-15', replacement_reason: 'DeviceReplacement', baseline_origin: 'month_end_before_range', baseline_date: '2024-12-31' });
+    expect(a).toMatchObject({
+      deinstalled_at: '2025-06-15',
+      replacement_reason: 'DeviceReplacement',
+      baseline_origin: 'month_end_before_range',
+      baseline_date: '2024-12-31',
+    });
     expect(a.period_consumption.status).toBe('measured');
     expect(monthEnds(a)).toEqual(['2025-01-31', '2025-02-28', '2025-03-31', '2025-04-30', '2025-05-31']);
     expect(a.period_consumption.end_value).toBeGreaterThan(a.readings.at(-1).value);
-    expect(b).toMatchObject({ installed_at: '2025-06-15', deinstalled_at: null, baseline_origin: 'recorded', baseline_value: 12.5, baseline_date: '2025-06-15' });
+    expect(b).toMatchObject({
+      installed_at: '2025-06-15',
+      deinstalled_at: null,
+      baseline_origin: 'recorded',
+      baseline_value: 12.5,
+      baseline_date: '2025-06-15',
+    });
     expect(b.readings).toHaveLength(7);
     expect(b.device_id).not.toBe(a.device_id);
   });
@@ -155,7 +169,9 @@ describe('data cases of the default data set', () => {
     const summary = m.unit('WE 04').measuring_points.find((x: any) => x.measuring_point_id === p.measuring_point_id);
     expect(summary.active_device_serial).toBeNull();
     // A later range: no device, no coverage, still listed (never silently omitted).
-    const later = (await consumption('WE 04', 'from=2026-01-01&to=2026-06-30')).measuring_points.find((x: any) => x.measuring_point_id === p.measuring_point_id);
+    const later = (await consumption('WE 04', 'from=2026-01-01&to=2026-06-30')).measuring_points.find(
+      (x: any) => x.measuring_point_id === p.measuring_point_id,
+    );
     expect(later).toMatchObject({ data_gap: true, segments: [] });
   });
   it('WE 05: removal on a month end: that value is also the month’s reading', async () => {
@@ -196,7 +212,8 @@ describe('data cases of the default data set', () => {
     const ww = c.find((p: any) => p.metric === 'water_warm').segments[0];
     expect(ww.period_consumption.status).toBe('calculated');
     expect(ww.period_consumption.billable_value).toBeGreaterThan(0);
-    for (const p of c) for (const r of p.segments[0].readings) if (r.status === 'measured') expect([r.is_synthetic, r.substitution_method]).toEqual([false, null]);
+    for (const p of c)
+      for (const r of p.segments[0].readings) if (r.status === 'measured') expect([r.is_synthetic, r.substitution_method]).toEqual([false, null]);
   });
   it('WE 11: missing values; missing at the end of the range → status missing, nothing carried forward; portal_rule baseline', async () => {
     const c = (await consumption('WE 11')).measuring_points;

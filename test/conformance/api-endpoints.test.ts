@@ -51,7 +51,14 @@ describe('GET /properties and /properties/{id}', () => {
     expect(p1.external_ref).toBeNull();
     expect(p1.usage_unit_count).toBe(21);
     expect(p1.addresses).toHaveLength(4);
-    expect(p1.addresses[2]).toEqual({ street: 'Musterstraße', house_number: '3', house_number_addition: 'a', postal_code: '22085', city: 'Hamburg', country_code: 'DE' });
+    expect(p1.addresses[2]).toEqual({
+      street: 'Musterstraße',
+      house_number: '3',
+      house_number_addition: 'a',
+      postal_code: '22085',
+      city: 'Hamburg',
+      country_code: 'DE',
+    });
     expect((await h.get(`/properties/${p1.id}`)).body).toEqual(p1);
   });
   it('answers usage_unit_count null for "Birkenweg" of Immobilien Süd KG', async () => {
@@ -134,7 +141,19 @@ describe('GET /usage-units', () => {
     const { unit, p1 } = await musterstrasse(h);
     const we03 = unit('WE 03');
     expect(Object.keys(we03)).toEqual([
-      'id', 'tenant_id', 'property_id', 'property', 'external_ref', 'name', 'floor', 'position', 'unit_type', 'area_heated_m2', 'area_ww_m2', 'address', 'measuring_points',
+      'id',
+      'tenant_id',
+      'property_id',
+      'property',
+      'external_ref',
+      'name',
+      'floor',
+      'position',
+      'unit_type',
+      'area_heated_m2',
+      'area_ww_m2',
+      'address',
+      'measuring_points',
     ]);
     expect(we03.property).toEqual({ id: p1.id, name: 'Musterstraße 1-5', address_line: 'Musterstraße 1, 22085 Hamburg', external_ref: null });
     expect(we03).toMatchObject({ floor: '1. OG', position: 'links', unit_type: 'residential', area_heated_m2: 78.4, external_ref: null });
@@ -170,8 +189,29 @@ describe('measuring points', () => {
     // Shares of every point sum to 1.
     for (const p of points.filter((x: any) => x.allocations.length)) expect(p.allocations.reduce((a: number, x: any) => a + x.share, 0)).toBeCloseTo(1, 9);
     const heat = points.find((p: any) => p.usage_unit_id === unit('WE 01').id && p.metric === 'heat');
-    expect(Object.keys(heat)).toEqual(['id', 'usage_unit_id', 'property_id', 'metric', 'obis', 'unit', 'localization', 'active_device', 'is_difference_meter', 'allocations']);
-    expect(Object.keys(heat.active_device)).toEqual(['id', 'serial', 'manufacturer', 'device_type', 'installed_at', 'deinstalled_at', 'replacement_reason', 'resolution', 'factor']);
+    expect(Object.keys(heat)).toEqual([
+      'id',
+      'usage_unit_id',
+      'property_id',
+      'metric',
+      'obis',
+      'unit',
+      'localization',
+      'active_device',
+      'is_difference_meter',
+      'allocations',
+    ]);
+    expect(Object.keys(heat.active_device)).toEqual([
+      'id',
+      'serial',
+      'manufacturer',
+      'device_type',
+      'installed_at',
+      'deinstalled_at',
+      'replacement_reason',
+      'resolution',
+      'factor',
+    ]);
     expect(heat.active_device).toMatchObject({ resolution: null, factor: 1, installed_at: '2019-05-14', deinstalled_at: null, replacement_reason: null });
     expect((await h.get(`/measuring-points/${heat.id}`)).body).toEqual(heat);
   });
@@ -209,7 +249,12 @@ describe('property whitelist', () => {
     expect((await h.get(`/measuring-points/${points[0].id}/readings?from=2025-01-01&to=2025-01-31`, 'sued')).status).toBe(404);
   });
   it('non-UUID and unknown UUID ids are 404', async () => {
-    for (const path of ['/properties/123', '/usage-units/not-a-uuid', '/measuring-points/%ZZ', '/measuring-points/00000000-0000-4000-8000-000000000001/readings?from=2025-01-01&to=2025-01-31']) {
+    for (const path of [
+      '/properties/123',
+      '/usage-units/not-a-uuid',
+      '/measuring-points/%ZZ',
+      '/measuring-points/00000000-0000-4000-8000-000000000001/readings?from=2025-01-01&to=2025-01-31',
+    ]) {
       const r = await h.get(path);
       expect(r.status, path).toBe(404);
       expect(r.headers.get('content-type')).toBe('application/problem+json');

@@ -51,7 +51,9 @@ describe('400 invalid-request names the parameter', () => {
     const d2 = await h.get(`${c}?from=2025-13-01&to=2025-12-31`);
     expectProblem(d2, 400, 'invalid-request', c);
     expect(d2.body.detail).toBe("Query parameter 'from' has the value '2025-13-01', which is not a date in ISO 8601 format yyyy-MM-dd.");
-    expect((await h.get(`${c}?from=2025-01-01&to=2025-02-30`)).body.detail).toMatch(/'to'.*'2025-02-30'.*ISO 8601 yyyy-MM-dd|'to'.*'2025-02-30'.*ISO 8601 format yyyy-MM-dd/);
+    expect((await h.get(`${c}?from=2025-01-01&to=2025-02-30`)).body.detail).toMatch(
+      /'to'.*'2025-02-30'.*ISO 8601 yyyy-MM-dd|'to'.*'2025-02-30'.*ISO 8601 format yyyy-MM-dd/,
+    );
     expect((await h.get(`${c}?from=01.01.2025&to=2025-12-31`)).status).toBe(400);
     expect((await h.get(`${c}?from=2025-06-01&to=2025-05-31`)).body.detail).toMatch(/'to'.*before 'from'/);
     const m = await h.get(`${c}?from=2025-01-01&to=2025-12-31&metric=heat,steam`);
@@ -169,7 +171,12 @@ describe('fault injection', () => {
       const c = await f.get('/properties');
       expectProblem(c, 503, 'service-unavailable', '/properties');
       expect((await f.get('/properties')).status).toBe(200);
-      expect(f.log.toJSON()).toMatchObject({ total: 4, too_many_requests: 1, by_status: { '429': 1, '500': 1, '503': 1, '200': 1 }, faults: { '429': 1, '500': 1, '503': 1 } });
+      expect(f.log.toJSON()).toMatchObject({
+        total: 4,
+        too_many_requests: 1,
+        by_status: { '429': 1, '500': 1, '503': 1, '200': 1 },
+        faults: { '429': 1, '500': 1, '503': 1 },
+      });
     } finally {
       await f.close();
     }

@@ -116,7 +116,11 @@ describe('403 insufficient-scope with a narrowed token', () => {
     expect(r.headers.get('www-authenticate')).toMatch(/error="insufficient_scope"/);
     expect(r.headers.get('www-authenticate')).toMatch(/scope="read:readings"/);
     expect(r.body.detail).toMatch(/read:readings/);
-    const points = await call(sb.apiBase, `/measuring-points/${sb.dataset.pointId(sb.dataset.pointsOfUnit(sb.dataset.unitByIndex(0)!)[0]!.point)}`, bearer(t.access_token));
+    const points = await call(
+      sb.apiBase,
+      `/measuring-points/${sb.dataset.pointId(sb.dataset.pointsOfUnit(sb.dataset.unitByIndex(0)!)[0]!.point)}`,
+      bearer(t.access_token),
+    );
     expect(points.status).toBe(403);
     expect(points.headers.get('www-authenticate')).toMatch(/scope="read:devices"/);
   });

@@ -63,7 +63,10 @@ describe('default /oauth/authorize limit', () => {
   it('the 61st /oauth/authorize request from one address within a minute is 429 with Retry-After', async () => {
     const open = async () => {
       const { challenge } = pkce();
-      const res = await fetch(authorizeUrl(sb.url, { code_challenge: challenge, code_challenge_method: 'S256' }), { redirect: 'manual', headers: { accept: 'text/html' } });
+      const res = await fetch(authorizeUrl(sb.url, { code_challenge: challenge, code_challenge_method: 'S256' }), {
+        redirect: 'manual',
+        headers: { accept: 'text/html' },
+      });
       return { res, body: res.headers.get('content-type')?.includes('json') ? await res.json() : await res.text() };
     };
     const first = await pool(60, 8, async () => (await open()).res.status);

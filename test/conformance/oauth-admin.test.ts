@@ -5,10 +5,28 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { hashClientSecret } from '../../src/sandbox/clients.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { assertionForm, authorize, basic, clientAssertion, connect, dpopKey, dpopProof, erpClientId, postForm, redeem, refresh, testKey, whoami } from '../helpers/sandbox-oauth.js';
+import {
+  assertionForm,
+  authorize,
+  basic,
+  clientAssertion,
+  connect,
+  dpopKey,
+  dpopProof,
+  erpClientId,
+  postForm,
+  redeem,
+  refresh,
+  testKey,
+  whoami,
+} from '../helpers/sandbox-oauth.js';
 
 const adminFetch = async (sb: Sandbox, method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${sb.url}${path}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(`${sb.url}${path}`, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 };
 
@@ -83,7 +101,12 @@ describe('admin interface', () => {
 test('without --admin the admin endpoints answer 404', async () => {
   const sb = await startSandbox({ units: 2 });
   try {
-    for (const [m, p] of [['GET', '/admin/connections'], ['POST', '/admin/clock'], ['GET', '/admin/log']] as const) expect((await adminFetch(sb, m, p)).status).toBe(404);
+    for (const [m, p] of [
+      ['GET', '/admin/connections'],
+      ['POST', '/admin/clock'],
+      ['GET', '/admin/log'],
+    ] as const)
+      expect((await adminFetch(sb, m, p)).status).toBe(404);
   } finally {
     await sb.close();
   }
@@ -113,8 +136,20 @@ test('a clients file registers confidential clients (secret hash, inline JWKS, D
     file,
     JSON.stringify({
       clients: [
-        { client_id: basicId, client_name: 'File ERP', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'client_secret_basic', client_secret_sha256: hashClientSecret('s3cret') },
-        { client_id: dpopId, redirect_uris: ['https://erp.example/cb', 'http://127.0.0.1/callback'], token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [key.publicJwk] }, dpop_bound_access_tokens: true },
+        {
+          client_id: basicId,
+          client_name: 'File ERP',
+          redirect_uris: ['http://127.0.0.1/callback'],
+          token_endpoint_auth_method: 'client_secret_basic',
+          client_secret_sha256: hashClientSecret('s3cret'),
+        },
+        {
+          client_id: dpopId,
+          redirect_uris: ['https://erp.example/cb', 'http://127.0.0.1/callback'],
+          token_endpoint_auth_method: 'private_key_jwt',
+          jwks: { keys: [key.publicJwk] },
+          dpop_bound_access_tokens: true,
+        },
       ],
     }),
   );
@@ -123,7 +158,12 @@ test('a clients file registers confidential clients (secret hash, inline JWKS, D
     const flow = await authorize(sb.url, { client_id: basicId });
     const answer = await postForm(
       `${sb.url}/oauth/token`,
-      { grant_type: 'authorization_code', code: flow.location!.searchParams.get('code')!, redirect_uri: 'http://127.0.0.1:53682/callback', code_verifier: flow.verifier },
+      {
+        grant_type: 'authorization_code',
+        code: flow.location!.searchParams.get('code')!,
+        redirect_uri: 'http://127.0.0.1:53682/callback',
+        code_verifier: flow.verifier,
+      },
       basic(basicId, 's3cret'),
     );
     expect(answer.status).toBe(200);
@@ -132,7 +172,10 @@ test('a clients file registers confidential clients (secret hash, inline JWKS, D
     const tokenUrl = `${sb.url}/oauth/token`;
     const dpopFlow = await authorize(sb.url, { client_id: dpopId });
     const form = async () => ({
-      grant_type: 'authorization_code', code: dpopFlow.location!.searchParams.get('code')!, redirect_uri: 'http://127.0.0.1:53682/callback', code_verifier: dpopFlow.verifier,
+      grant_type: 'authorization_code',
+      code: dpopFlow.location!.searchParams.get('code')!,
+      redirect_uri: 'http://127.0.0.1:53682/callback',
+      code_verifier: dpopFlow.verifier,
       ...assertionForm(await clientAssertion(key, dpopId, tokenUrl)),
     });
     const refused = await postForm(tokenUrl, await form());

@@ -202,7 +202,11 @@ describe('scopes', () => {
 
   test('a client registered for fewer scopes only gets those', async () => {
     const id = `erp_${'c'.repeat(32)}`;
-    const narrow = await startSandbox({ units: 2, autoConsent: true, clients: [{ client_id: id, redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none', scope: 'read:units' }] });
+    const narrow = await startSandbox({
+      units: 2,
+      autoConsent: true,
+      clients: [{ client_id: id, redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none', scope: 'read:units' }],
+    });
     try {
       const unasked = await authorize(narrow.url, { client_id: id, scope: null });
       expect((await redeem(narrow.url, unasked, { client_id: id })).body.scope).toBe('read:units');

@@ -26,8 +26,20 @@ let tokenUrl = '';
 beforeAll(async () => {
   keys = { RS256: await testKey('RS256'), PS256: await testKey('PS256'), ES256: await testKey('ES256') };
   const clients: ClientRegistration[] = [
-    { client_id: basicId, client_name: 'Basic ERP', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'client_secret_basic', client_secret_sha256: hashClientSecret(SECRET) },
-    { client_id: jwtId, client_name: 'JWT ERP', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: Object.values(keys).map((k) => k.publicJwk) } },
+    {
+      client_id: basicId,
+      client_name: 'Basic ERP',
+      redirect_uris: ['http://127.0.0.1/callback'],
+      token_endpoint_auth_method: 'client_secret_basic',
+      client_secret_sha256: hashClientSecret(SECRET),
+    },
+    {
+      client_id: jwtId,
+      client_name: 'JWT ERP',
+      redirect_uris: ['http://127.0.0.1/callback'],
+      token_endpoint_auth_method: 'private_key_jwt',
+      jwks: { keys: Object.values(keys).map((k) => k.publicJwk) },
+    },
   ];
   sb = await startSandbox({ units: 5, clients, oauthRateLimitPerMinute: 0 });
   tokenUrl = `${sb.url}/oauth/token`;
@@ -140,12 +152,29 @@ describe('private_key_jwt', () => {
   const now = () => Math.floor(Date.now() / 1000);
   const refused: [string, () => Promise<string>][] = [
     ['an unregistered kid', () => clientAssertion(keys.ES256, jwtId, tokenUrl, { header: { kid: 'nope' } })],
-    ['no kid', async () => new SignJWT({ iss: jwtId, sub: jwtId, aud: tokenUrl, jti: crypto.randomUUID(), iat: now(), exp: now() + 60 }).setProtectedHeader({ alg: 'ES256' }).sign(keys.ES256.privateKey)],
-    ['alg RS384', async () => {
-      const k = await generateKeyPair('RS384');
-      return new SignJWT({ iss: jwtId, sub: jwtId, aud: tokenUrl, jti: crypto.randomUUID(), iat: now(), exp: now() + 60 }).setProtectedHeader({ alg: 'RS384', kid: keys.RS256.kid }).sign(k.privateKey);
-    }],
-    ['alg HS256', async () => new SignJWT({ iss: jwtId, sub: jwtId, aud: tokenUrl, jti: crypto.randomUUID(), iat: now(), exp: now() + 60 }).setProtectedHeader({ alg: 'HS256', kid: keys.ES256.kid }).sign(new TextEncoder().encode('x'.repeat(32)))],
+    [
+      'no kid',
+      async () =>
+        new SignJWT({ iss: jwtId, sub: jwtId, aud: tokenUrl, jti: crypto.randomUUID(), iat: now(), exp: now() + 60 })
+          .setProtectedHeader({ alg: 'ES256' })
+          .sign(keys.ES256.privateKey),
+    ],
+    [
+      'alg RS384',
+      async () => {
+        const k = await generateKeyPair('RS384');
+        return new SignJWT({ iss: jwtId, sub: jwtId, aud: tokenUrl, jti: crypto.randomUUID(), iat: now(), exp: now() + 60 })
+          .setProtectedHeader({ alg: 'RS384', kid: keys.RS256.kid })
+          .sign(k.privateKey);
+      },
+    ],
+    [
+      'alg HS256',
+      async () =>
+        new SignJWT({ iss: jwtId, sub: jwtId, aud: tokenUrl, jti: crypto.randomUUID(), iat: now(), exp: now() + 60 })
+          .setProtectedHeader({ alg: 'HS256', kid: keys.ES256.kid })
+          .sign(new TextEncoder().encode('x'.repeat(32))),
+    ],
     ['a jwk header', () => clientAssertion(keys.ES256, jwtId, tokenUrl, { header: { jwk: keys.ES256.publicJwk } })],
     ['a jku header', () => clientAssertion(keys.ES256, jwtId, tokenUrl, { header: { jku: 'https://evil.example/jwks' } })],
     ['an x5u header', () => clientAssertion(keys.ES256, jwtId, tokenUrl, { header: { x5u: 'https://evil.example/cert' } })],
@@ -162,7 +191,10 @@ describe('private_key_jwt', () => {
     ['no jti', () => clientAssertion(keys.ES256, jwtId, tokenUrl, { omit: ['jti'] })],
     ['iat and exp more than 5 minutes apart', () => clientAssertion(keys.ES256, jwtId, tokenUrl, { iat: now(), exp: now() + 301 })],
     ['an expired assertion', () => clientAssertion(keys.ES256, jwtId, tokenUrl, { iat: now() - 200, exp: now() - 100 })],
-    ['a signature by an unregistered key under a registered kid', async () => clientAssertion({ ...(await testKey('ES256')), kid: keys.ES256.kid }, jwtId, tokenUrl)],
+    [
+      'a signature by an unregistered key under a registered kid',
+      async () => clientAssertion({ ...(await testKey('ES256')), kid: keys.ES256.kid }, jwtId, tokenUrl),
+    ],
   ];
   test.each(refused)('an assertion with %s is refused (401 invalid_client) and the code stays usable', async (_what, make) => {
     const flow = await flowFor(jwtId);
@@ -185,7 +217,10 @@ describe('private_key_jwt', () => {
     expectInvalidClient(await postForm(`${sb.url}/oauth/revoke`, { token: answer.body.refresh_token as string, ...assertionForm(assertion) }));
     const r = await postForm(tokenUrl, { grant_type: 'refresh_token', refresh_token: answer.body.refresh_token as string, ...assertionForm(assertion) });
     expectInvalidClient(r);
-    const fresh = await postForm(`${sb.url}/oauth/revoke`, { token: answer.body.refresh_token as string, ...assertionForm(await clientAssertion(keys.ES256, jwtId, tokenUrl)) });
+    const fresh = await postForm(`${sb.url}/oauth/revoke`, {
+      token: answer.body.refresh_token as string,
+      ...assertionForm(await clientAssertion(keys.ES256, jwtId, tokenUrl)),
+    });
     expect(fresh.status).toBe(200);
   });
 });
@@ -213,7 +248,11 @@ describe('revocation endpoint client authentication', () => {
 });
 
 describe('client registration rules', () => {
-  const base = { redirect_uris: ['https://erp.example/cb'], token_endpoint_auth_method: 'client_secret_basic' as const, client_secret_sha256: hashClientSecret('s') };
+  const base = {
+    redirect_uris: ['https://erp.example/cb'],
+    token_endpoint_auth_method: 'client_secret_basic' as const,
+    client_secret_sha256: hashClientSecret('s'),
+  };
   test.each(['erp_123', `ERP_${'a'.repeat(32)}`, `erp_${'A'.repeat(32)}`, `erp_${'g'.repeat(32)}`, 'my-client'])('client id %s is refused', (id) => {
     expect(() => validateClient({ ...base, client_id: id })).toThrow(/erp_ followed by 32/);
   });
@@ -224,14 +263,33 @@ describe('client registration rules', () => {
     const k = await testKey('ES256');
     const { exportJWK } = await import('jose');
     const privateJwk = { ...(await exportJWK(k.privateKey)), kid: 'p' };
-    expect(() => validateClient({ client_id: erpClientId(), redirect_uris: ['https://erp.example/cb'], token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [privateJwk] } })).toThrow(/not a public key/);
+    expect(() =>
+      validateClient({
+        client_id: erpClientId(),
+        redirect_uris: ['https://erp.example/cb'],
+        token_endpoint_auth_method: 'private_key_jwt',
+        jwks: { keys: [privateJwk] },
+      }),
+    ).toThrow(/not a public key/);
     const small = { kty: 'RSA', kid: 's', e: 'AQAB', n: Buffer.alloc(128, 1).toString('base64url') };
-    expect(() => validateClient({ client_id: erpClientId(), redirect_uris: ['https://erp.example/cb'], token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [small] } })).toThrow(/1024 bits/);
+    expect(() =>
+      validateClient({
+        client_id: erpClientId(),
+        redirect_uris: ['https://erp.example/cb'],
+        token_endpoint_auth_method: 'private_key_jwt',
+        jwks: { keys: [small] },
+      }),
+    ).toThrow(/1024 bits/);
   });
   test('a JWKS larger than 64 KB is refused; one just under is accepted', async () => {
     const k = await testKey('ES256');
     const filler = (n: number) => Array.from({ length: n }, (_, i) => ({ ...k.publicJwk, kid: `k${i}` }));
-    const reg = (keysList: unknown[]) => ({ client_id: erpClientId(), redirect_uris: ['https://erp.example/cb'], token_endpoint_auth_method: 'private_key_jwt' as const, jwks: { keys: keysList as never[] } });
+    const reg = (keysList: unknown[]) => ({
+      client_id: erpClientId(),
+      redirect_uris: ['https://erp.example/cb'],
+      token_endpoint_auth_method: 'private_key_jwt' as const,
+      jwks: { keys: keysList as never[] },
+    });
     const size = (n: number) => JSON.stringify({ keys: filler(n) }).length;
     let under = 1;
     while (size(under + 1) <= 64 * 1024) under++;

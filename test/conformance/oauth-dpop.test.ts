@@ -185,14 +185,22 @@ describe('API', () => {
     ['no jti', () => dpopProof(key, 'GET', whoamiUrl, { accessToken: t.access_token, claims: { jti: undefined } })],
     ['typ jwt', () => dpopProof(key, 'GET', whoamiUrl, { accessToken: t.access_token, header: { typ: 'jwt' } })],
     ['a key the token is not bound to', async () => dpopProof(await dpopKey(), 'GET', whoamiUrl, { accessToken: t.access_token })],
-    ['a private key in the header', async () => {
-      const { privateKey } = await generateKeyPair('ES256', { extractable: true });
-      return dpopProof({ privateKey, jwk: await exportJWK(privateKey) }, 'GET', whoamiUrl, { accessToken: t.access_token });
-    }],
-    ['a symmetric alg', async () => {
-      const { SignJWT } = await import('jose');
-      return new SignJWT({ htm: 'GET', htu: whoamiUrl, iat: now(), jti: crypto.randomUUID() }).setProtectedHeader({ alg: 'HS256', typ: 'dpop+jwt', jwk: key.jwk } as { alg: string }).sign(new TextEncoder().encode('k'.repeat(32)));
-    }],
+    [
+      'a private key in the header',
+      async () => {
+        const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+        return dpopProof({ privateKey, jwk: await exportJWK(privateKey) }, 'GET', whoamiUrl, { accessToken: t.access_token });
+      },
+    ],
+    [
+      'a symmetric alg',
+      async () => {
+        const { SignJWT } = await import('jose');
+        return new SignJWT({ htm: 'GET', htu: whoamiUrl, iat: now(), jti: crypto.randomUUID() })
+          .setProtectedHeader({ alg: 'HS256', typ: 'dpop+jwt', jwk: key.jwk } as { alg: string })
+          .sign(new TextEncoder().encode('k'.repeat(32)));
+      },
+    ],
   ];
   test.each(badProofs)('a proof with %s is rejected (401 invalid_dpop_proof)', async (_what, make) => {
     const r = await dpopCall(t, await make());

@@ -17,17 +17,32 @@ const rows: [string, number, string, () => Promise<TokenAnswer>][] = [
   ['missing code', 400, 'invalid_request', () => token({ grant_type: 'authorization_code', redirect_uri: DEMO_REDIRECT, code_verifier: 'x'.repeat(43) })],
   ['unsupported grant type', 400, 'unsupported_grant_type', () => token({ grant_type: 'password', username: 'a', password: 'b' })],
   ['client_credentials grant', 400, 'unsupported_grant_type', () => token({ grant_type: 'client_credentials' })],
-  ['unknown client', 401, 'invalid_client', () => token({ grant_type: 'refresh_token', refresh_token: 'x', client_id: 'erp_0123456789abcdef0123456789abcdef' })],
-  ['unknown code', 400, 'invalid_grant', () => token({ grant_type: 'authorization_code', code: 'nope', redirect_uri: DEMO_REDIRECT, code_verifier: 'x'.repeat(43) })],
+  [
+    'unknown client',
+    401,
+    'invalid_client',
+    () => token({ grant_type: 'refresh_token', refresh_token: 'x', client_id: 'erp_0123456789abcdef0123456789abcdef' }),
+  ],
+  [
+    'unknown code',
+    400,
+    'invalid_grant',
+    () => token({ grant_type: 'authorization_code', code: 'nope', redirect_uri: DEMO_REDIRECT, code_verifier: 'x'.repeat(43) }),
+  ],
   ['wrong code_verifier', 400, 'invalid_grant', async () => redeem(sb.url, await approved(), { code_verifier: 'y'.repeat(43) })],
   ['missing code_verifier', 400, 'invalid_grant', async () => redeem(sb.url, await approved(), { code_verifier: undefined })],
   ['other redirect_uri than authorized', 400, 'invalid_grant', async () => redeem(sb.url, await approved(), { redirect_uri: 'http://127.0.0.1:1/callback' })],
   ['unknown refresh token', 400, 'invalid_grant', () => token({ grant_type: 'refresh_token', refresh_token: 'nope' })],
   ['unknown resource at the token endpoint', 400, 'invalid_target', async () => redeem(sb.url, await approved(), { resource: 'https://elsewhere.example' })],
-  ['scope not granted on refresh', 400, 'invalid_scope', async () => {
-    const t = await redeem(sb.url, await authorize(sb.url, { scope: 'read:units' }, { decision: 'approve' }));
-    return token({ grant_type: 'refresh_token', refresh_token: t.body.refresh_token as string, scope: 'read:readings' });
-  }],
+  [
+    'scope not granted on refresh',
+    400,
+    'invalid_scope',
+    async () => {
+      const t = await redeem(sb.url, await authorize(sb.url, { scope: 'read:units' }, { decision: 'approve' }));
+      return token({ grant_type: 'refresh_token', refresh_token: t.body.refresh_token as string, scope: 'read:readings' });
+    },
+  ],
 ];
 
 test.each(rows)('%s: %i %s', async (_what, status, error, call) => {
@@ -38,7 +53,11 @@ test.each(rows)('%s: %i %s', async (_what, status, error, call) => {
 });
 
 test('a JSON body at the token endpoint is refused as invalid_request', async () => {
-  const res = await fetch(`${sb.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'refresh_token', refresh_token: 'x', client_id: DEMO_CLIENT }) });
+  const res = await fetch(`${sb.url}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'refresh_token', refresh_token: 'x', client_id: DEMO_CLIENT }),
+  });
   expect(res.status).toBe(400);
   expect(((await res.json()) as { error: string }).error).toBe('invalid_request');
 });

@@ -52,7 +52,12 @@ function caller() {
 }
 
 beforeAll(async () => {
-  const reg = (id: string) => ({ client_id: id, redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'client_secret_basic' as const, client_secret_sha256: hashClientSecret(SECRET) });
+  const reg = (id: string) => ({
+    client_id: id,
+    redirect_uris: ['http://127.0.0.1/callback'],
+    token_endpoint_auth_method: 'client_secret_basic' as const,
+    client_secret_sha256: hashClientSecret(SECRET),
+  });
   sb = await startSandbox({ units: 3, clients: [reg(clientA), reg(clientB)], oauthRateLimitPerMinute: LIMIT });
 });
 afterAll(() => sb.close());

@@ -68,21 +68,24 @@ test('connected -> revoked: a code redeemed a second time revokes the whole conn
   await expectDead(first.body as unknown as Tokens);
 });
 
-test.each([1, 2, 3])('connected -> revoked: one code redeemed twice concurrently (round %i): at most one answer has tokens, the connection ends revoked', async () => {
-  const flow = await authorize(sb.url, {}, { decision: 'approve' });
-  const sid = sb.admin.connections().at(-1)!.sid;
-  const answers = await Promise.all([redeem(sb.url, flow), redeem(sb.url, flow)]);
-  const ok = answers.filter((a) => a.status === 200);
-  expect(ok.length).toBeLessThanOrEqual(1);
-  for (const a of answers.filter((x) => x.status !== 200)) {
-    expect(a.status).toBe(400);
-    expect(a.body.error).toBe('invalid_grant');
-  }
-  expect(stateOf(sid)).toBe('revoked');
-  // Revoked by the in-flight check, not by luck of ordering.
-  expect(sb.admin.connections().find((c) => c.sid === sid)?.revoked_reason).toMatch(/concurrently/);
-  for (const a of ok) await expectDead(a.body as unknown as Tokens);
-});
+test.each([1, 2, 3])(
+  'connected -> revoked: one code redeemed twice concurrently (round %i): at most one answer has tokens, the connection ends revoked',
+  async () => {
+    const flow = await authorize(sb.url, {}, { decision: 'approve' });
+    const sid = sb.admin.connections().at(-1)!.sid;
+    const answers = await Promise.all([redeem(sb.url, flow), redeem(sb.url, flow)]);
+    const ok = answers.filter((a) => a.status === 200);
+    expect(ok.length).toBeLessThanOrEqual(1);
+    for (const a of answers.filter((x) => x.status !== 200)) {
+      expect(a.status).toBe(400);
+      expect(a.body.error).toBe('invalid_grant');
+    }
+    expect(stateOf(sid)).toBe('revoked');
+    // Revoked by the in-flight check, not by luck of ordering.
+    expect(sb.admin.connections().find((c) => c.sid === sid)?.revoked_reason).toMatch(/concurrently/);
+    for (const a of ok) await expectDead(a.body as unknown as Tokens);
+  },
+);
 
 test('connected -> connected: refresh rotates the refresh token every time; scope may be narrowed, never widened', async () => {
   const t0 = await connect(sb.url);

@@ -99,91 +99,105 @@ describe('meterdata browse in a terminal', () => {
     },
   } as const;
 
-  it.for(['en', 'de'] as const)('walks from the Properties to a replaced meter and an expired calibration at 100x30, explains the flag, exports and quits (--lang %s)', { timeout: 120_000 }, async (lang, ctx) => {
-    requireTool(ctx, 'tmux', 'the end-to-end test of `meterdata browse` runs it in a tmux pane');
-    expect(existsSync(new URL('../../dist/cli.js', import.meta.url)), 'build first: npm run build').toBe(true);
-    const w = WORDS[lang];
-    const home = await signedInHome();
-    const t = start(`wide-${lang}`, home, [100, 30], '', lang);
-    // Every pane of the German walk is German: no English phrase of any catalogue.
-    const seen = async (pane: string) => {
-      if (lang === 'de') expect(await findEnglish(pane), pane).toEqual([]);
-      return pane;
-    };
+  it.for(['en', 'de'] as const)(
+    'walks from the Properties to a replaced meter and an expired calibration at 100x30, explains the flag, exports and quits (--lang %s)',
+    { timeout: 120_000 },
+    async (lang, ctx) => {
+      requireTool(ctx, 'tmux', 'the end-to-end test of `meterdata browse` runs it in a tmux pane');
+      expect(existsSync(new URL('../../dist/cli.js', import.meta.url)), 'build first: npm run build').toBe(true);
+      const w = WORDS[lang];
+      const home = await signedInHome();
+      const t = start(`wide-${lang}`, home, [100, 30], '', lang);
+      // Every pane of the German walk is German: no English phrase of any catalogue.
+      const seen = async (pane: string) => {
+        if (lang === 'de') expect(await findEnglish(pane), pane).toEqual([]);
+        return pane;
+      };
 
-    const list = await seen(await t.waitFor((p) => p.includes('Musterstraße 1-5') && p.includes(w.quit), 'the Properties'));
-    expect(list).toMatch(w.columns);
-    expect(list).toMatch(/Musterstraße 1-5\s+Musterstraße 1, 22085 Hamburg \(\+3\)\s+21\s+…/);
+      const list = await seen(await t.waitFor((p) => p.includes('Musterstraße 1-5') && p.includes(w.quit), 'the Properties'));
+      expect(list).toMatch(w.columns);
+      expect(list).toMatch(/Musterstraße 1-5\s+Musterstraße 1, 22085 Hamburg \(\+3\)\s+21\s+…/);
 
-    await t.keys('/', 'Musterstraße 1-5', 'Enter', 'Enter');
-    const property = await seen(await t.waitFor((p) => p.includes(w.plant), 'the units of Musterstraße 1-5'));
-    expect(property).toContain(w.units);
-    expect(property).toMatch(w.we03Row);
-    if (lang === 'de') await t.save('de-property', property);
+      await t.keys('/', 'Musterstraße 1-5', 'Enter', 'Enter');
+      const property = await seen(await t.waitFor((p) => p.includes(w.plant), 'the units of Musterstraße 1-5'));
+      expect(property).toContain(w.units);
+      expect(property).toMatch(w.we03Row);
+      if (lang === 'de') await t.save('de-property', property);
 
-    await t.keys('/', 'WE 03', 'Enter', 'Enter');
-    const we03 = await seen(await t.waitFor((p) => p.includes('Musterstraße 1-5 › WE 03') && p.includes(w.months), 'unit WE 03'));
-    expect(we03).toContain(w.removed);
-    expect(we03).toMatch(w.device);
-    expect(we03).toContain(w.baseline);
-    expect(we03).toMatch(w.monthNames);
-    expect(we03).toMatch(w.replaced);
+      await t.keys('/', 'WE 03', 'Enter', 'Enter');
+      const we03 = await seen(await t.waitFor((p) => p.includes('Musterstraße 1-5 › WE 03') && p.includes(w.months), 'unit WE 03'));
+      expect(we03).toContain(w.removed);
+      expect(we03).toMatch(w.device);
+      expect(we03).toContain(w.baseline);
+      expect(we03).toMatch(w.monthNames);
+      expect(we03).toMatch(w.replaced);
 
-    await t.keys('Escape', 'Escape');
-    await t.waitFor((p) => p.includes(w.units) && !p.includes(w.filtered), 'the whole unit list again');
-    await t.keys('/', 'WE 09', 'Enter', 'Enter');
-    const we09 = await seen(await t.waitFor((p) => p.includes('› WE 09') && p.includes(w.months), 'unit WE 09'));
-    expect(we09).toContain(w.expired);
-    expect(we09).toMatch(/ M {4}M {4}M {4}M {4}M {4}M {4}M {4}X {4}X {4}X {4}X {4}X/);
-    expect(we09).toMatch(w.expiredFlag);
-    if (lang === 'de') await t.save('de-we09', we09);
+      await t.keys('Escape', 'Escape');
+      await t.waitFor((p) => p.includes(w.units) && !p.includes(w.filtered), 'the whole unit list again');
+      await t.keys('/', 'WE 09', 'Enter', 'Enter');
+      const we09 = await seen(await t.waitFor((p) => p.includes('› WE 09') && p.includes(w.months), 'unit WE 09'));
+      expect(we09).toContain(w.expired);
+      expect(we09).toMatch(/ M {4}M {4}M {4}M {4}M {4}M {4}M {4}X {4}X {4}X {4}X {4}X/);
+      expect(we09).toMatch(w.expiredFlag);
+      if (lang === 'de') await t.save('de-we09', we09);
 
-    await t.keys('j', 'j', 'i');
-    const why = await seen(await t.waitFor((p) => p.includes(w.why), 'the explanation of the flag'));
-    expect(why).toMatch(w.whyFlag);
-    expect(why).toMatch(w.where);
-    if (lang === 'de') await t.save('de-explain', why);
+      await t.keys('j', 'j', 'i');
+      const why = await seen(await t.waitFor((p) => p.includes(w.why), 'the explanation of the flag'));
+      expect(why).toMatch(w.whyFlag);
+      expect(why).toMatch(w.where);
+      if (lang === 'de') await t.save('de-explain', why);
 
-    // `e` on a unit writes the export command's files for that unit only
-    await t.keys('Escape', 'e');
-    await seen(await t.waitFor((p) => new RegExp(`${w.exported} \\./meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5-WE-09`).test(p), 'the unit export'));
-    const unitBilling = await readFile(path.join(home, 'meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5-WE-09', 'billing.csv'), 'utf8');
-    expect(unitBilling).toContain('WE 09');
-    expect(unitBilling).not.toContain('WE 03');
+      // `e` on a unit writes the export command's files for that unit only
+      await t.keys('Escape', 'e');
+      await seen(await t.waitFor((p) => new RegExp(`${w.exported} \\./meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5-WE-09`).test(p), 'the unit export'));
+      const unitBilling = await readFile(path.join(home, 'meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5-WE-09', 'billing.csv'), 'utf8');
+      expect(unitBilling).toContain('WE 09');
+      expect(unitBilling).not.toContain('WE 03');
 
-    // and on the unit list, for the whole Property
-    await t.keys('Escape', 'e');
-    await seen(await t.waitFor((p) => new RegExp(`${w.exported} \\./meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5\\b(?!-)`).test(p), 'the Property export'));
-    const out = path.join(home, 'meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5');
-    expect((await readdir(out)).sort()).toEqual(expect.arrayContaining(['billing.csv', 'billing.xlsx', 'review.csv', 'segments.csv']));
-    const billing = await readFile(path.join(out, 'billing.csv'), 'utf8');
-    expect(billing).toContain('WE 09');
-    expect(billing).toContain('WE 03');
+      // and on the unit list, for the whole Property
+      await t.keys('Escape', 'e');
+      await seen(
+        await t.waitFor((p) => new RegExp(`${w.exported} \\./meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5\\b(?!-)`).test(p), 'the Property export'),
+      );
+      const out = path.join(home, 'meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5');
+      expect((await readdir(out)).sort()).toEqual(expect.arrayContaining(['billing.csv', 'billing.xlsx', 'review.csv', 'segments.csv']));
+      const billing = await readFile(path.join(out, 'billing.csv'), 'utf8');
+      expect(billing).toContain('WE 09');
+      expect(billing).toContain('WE 03');
 
-    // a date typed alone is read as a date
-    await t.keys('y', '2025-02-30', 'Enter');
-    await seen(await t.waitFor((p) => p.includes(w.notADate), 'the refused date'));
-    // `e` after `y 2025 vs 2024` writes what the screen shows: the comparison and the layout of the run's language
-    await t.keys('Escape', 'y', '2025 vs 2024', 'Enter');
-    await seen(await t.waitFor((p) => p.includes(w.compared), 'the comparison range'));
-    await t.keys('e');
-    await seen(await t.waitFor((p) => new RegExp(`${w.exported} \\./meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5-vs-2024`).test(p), 'the export with the comparison', 60)); // two periods over the browser's paced connection
-    const vs = path.join(home, 'meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5-vs-2024-01-01_2024-12-31');
-    expect(await readdir(vs)).toContain('plausibility.csv');
-    const manifest = JSON.parse(await readFile(path.join(vs, 'meterdata-manifest.json'), 'utf8')) as { identity: { template: string; review?: { compare: unknown } } };
-    expect(manifest.identity.template).toBe(lang === 'de' ? 'de' : 'generic');
-    expect(manifest.identity.review?.compare).toEqual({ from: '2024-01-01', to: '2024-12-31' });
-    expect((await readFile(path.join(vs, 'billing.csv'), 'utf8')).replace(/^\uFEFF/, '')).toMatch(lang === 'de' ? /^[^,\n]+;/ : /^property_id,/); // the de layout: semicolons
+      // a date typed alone is read as a date
+      await t.keys('y', '2025-02-30', 'Enter');
+      await seen(await t.waitFor((p) => p.includes(w.notADate), 'the refused date'));
+      // `e` after `y 2025 vs 2024` writes what the screen shows: the comparison and the layout of the run's language
+      await t.keys('Escape', 'y', '2025 vs 2024', 'Enter');
+      await seen(await t.waitFor((p) => p.includes(w.compared), 'the comparison range'));
+      await t.keys('e');
+      await seen(
+        await t.waitFor(
+          (p) => new RegExp(`${w.exported} \\./meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5-vs-2024`).test(p),
+          'the export with the comparison',
+          60,
+        ),
+      ); // two periods over the browser's paced connection
+      const vs = path.join(home, 'meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5-vs-2024-01-01_2024-12-31');
+      expect(await readdir(vs)).toContain('plausibility.csv');
+      const manifest = JSON.parse(await readFile(path.join(vs, 'meterdata-manifest.json'), 'utf8')) as {
+        identity: { template: string; review?: { compare: unknown } };
+      };
+      expect(manifest.identity.template).toBe(lang === 'de' ? 'de' : 'generic');
+      expect(manifest.identity.review?.compare).toEqual({ from: '2024-01-01', to: '2024-12-31' });
+      expect((await readFile(path.join(vs, 'billing.csv'), 'utf8')).replace(/^\uFEFF/, '')).toMatch(lang === 'de' ? /^[^,\n]+;/ : /^property_id,/); // the de layout: semicolons
 
-    // a range after the last completed month: the service refuses it, browse explains it with its own key
-    await t.keys('y', '2027', 'Enter');
-    const refused = await seen(await t.waitFor((p) => p.includes(w.refused), 'the refused range'));
-    expect(refused.replace(/\s+/g, ' ')).toContain(w.refusedText);
-    expect(refused).not.toContain('--year');
+      // a range after the last completed month: the service refuses it, browse explains it with its own key
+      await t.keys('y', '2027', 'Enter');
+      const refused = await seen(await t.waitFor((p) => p.includes(w.refused), 'the refused range'));
+      expect(refused.replace(/\s+/g, ' ')).toContain(w.refusedText);
+      expect(refused).not.toContain('--year');
 
-    await t.keys('q');
-    await t.waitFor((p) => p.includes('EXIT=0'), 'a clean exit with status 0');
-  });
+      await t.keys('q');
+      await t.waitFor((p) => p.includes('EXIT=0'), 'a clean exit with status 0');
+    },
+  );
 
   it('works at 80x24 with keys arriving several at once, and keeps the panes for the docs', async (ctx) => {
     requireTool(ctx, 'tmux', 'the end-to-end test of `meterdata browse` runs it in a tmux pane');

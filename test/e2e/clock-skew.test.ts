@@ -37,7 +37,11 @@ async function signedInWithDpop() {
   return { env, file, sid };
 }
 
-const skewed = (env: NodeJS.ProcessEnv, minutes: number) => ({ ...env, NODE_OPTIONS: `--import=${pathToFileURL(shift).href}`, TEST_CLOCK_OFFSET_MS: String(minutes * 60_000) });
+const skewed = (env: NodeJS.ProcessEnv, minutes: number) => ({
+  ...env,
+  NODE_OPTIONS: `--import=${pathToFileURL(shift).href}`,
+  TEST_CLOCK_OFFSET_MS: String(minutes * 60_000),
+});
 
 describe('a DPoP proof refused for the clock', () => {
   it('an API request with the clock 5 minutes ahead: "set the clock right", not "sign in again"; afterwards the connection works', async () => {

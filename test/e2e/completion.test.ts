@@ -23,7 +23,11 @@ beforeAll(() => {
 /** What bash's completion function offers for the words typed so far (the last one being completed). */
 function bash(...words: string[]): string[] {
   const quoted = ['meterdata', ...words].map((w) => `'${w}'`).join(' ');
-  const r = spawnSync('bash', ['-c', `source '${saved.bash}'; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length}; _meterdata; printf '%s\\n' "\${COMPREPLY[@]}"`], { cwd: dir, encoding: 'utf8' });
+  const r = spawnSync(
+    'bash',
+    ['-c', `source '${saved.bash}'; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length}; _meterdata; printf '%s\\n' "\${COMPREPLY[@]}"`],
+    { cwd: dir, encoding: 'utf8' },
+  );
   expect(r.stderr).toBe('');
   return r.stdout.split('\n').filter(Boolean);
 }
@@ -91,8 +95,15 @@ describe('meterdata completion zsh|fish|powershell', () => {
 describe('meterdata completion with a shell it does not know', () => {
   it('is a usage error naming the choices, in the run language', () => {
     const r = spawnSync(process.execPath, [BIN, 'completion', 'ksh'], { encoding: 'utf8' });
-    expect([r.status, r.stdout, r.stderr]).toEqual([2, '', "meterdata: 'ksh' is not a valid shell. Allowed choices are bash, zsh, fish, powershell.\n  See: meterdata completion --help\n"]);
+    expect([r.status, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      "meterdata: 'ksh' is not a valid shell. Allowed choices are bash, zsh, fish, powershell.\n  See: meterdata completion --help\n",
+    ]);
     const de = spawnSync(process.execPath, [BIN, 'completion', 'ksh', '--lang', 'de'], { encoding: 'utf8' });
-    expect([de.status, de.stderr]).toEqual([2, 'meterdata: shell: „ksh“ ist nicht möglich; erlaubt sind bash, zsh, fish, powershell.\n  Hilfe: meterdata completion --help\n']);
+    expect([de.status, de.stderr]).toEqual([
+      2,
+      'meterdata: shell: „ksh“ ist nicht möglich; erlaubt sind bash, zsh, fish, powershell.\n  Hilfe: meterdata completion --help\n',
+    ]);
   });
 });

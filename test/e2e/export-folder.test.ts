@@ -45,7 +45,10 @@ describe('one export owns an --out folder at a time', () => {
     expect(second.stderr).toContain(`Another \`meterdata export\` is writing to ${out}; one export owns a folder at a time.`);
     expect(second.stderr).not.toMatch(/ENOENT|unexpected failure/);
 
-    const manifest = JSON.parse(await readFile(path.join(out, 'meterdata-manifest.json'), 'utf8')) as { range: { from: string }; files: { name: string; sha256: string }[] };
+    const manifest = JSON.parse(await readFile(path.join(out, 'meterdata-manifest.json'), 'utf8')) as {
+      range: { from: string };
+      files: { name: string; sha256: string }[];
+    };
     expect(manifest.range.from).toBe('2025-01-01');
     expect((await readdir(out)).sort()).toEqual([...manifest.files.map((f) => f.name), 'meterdata-manifest.json'].sort());
     for (const f of manifest.files) expect(sha(await readFile(path.join(out, f.name))), f.name).toBe(f.sha256);
@@ -79,7 +82,11 @@ describe('an --out that cannot be written is refused before any request (exit 2,
     const out = path.join(ro, 'out');
     // unshare gives the child its own mount table, so the read-only mount never shows outside it.
     const script = `mount -t tmpfs -o ro meterdata-ro "$1" && exec "$2" "$3" export --year 2025 --out "$4"`;
-    const r = spawnSync('unshare', ['--mount', 'sh', '-c', script, 'sh', ro, process.execPath, BIN, out], { env: { PATH: process.env.PATH, ...e }, encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync('unshare', ['--mount', 'sh', '-c', script, 'sh', ro, process.execPath, BIN, out], {
+      env: { PATH: process.env.PATH, ...e },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr).toContain(`--out ${out} cannot be written (in ${ro}): it is on a read-only file system.`);
   });
@@ -118,14 +125,23 @@ describe('a disk that fills up during the export (a small tmpfs in a private mou
       'cp "$4/billing.csv" "$5/billing.csv"',
     ].join('\n');
     // not spawnSync: the sandbox answering these exports runs in this process
-    const child = spawn('unshare', ['--mount', 'sh', '-c', script, 'sh', mnt, process.execPath, BIN, out, logs], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
+    const child = spawn('unshare', ['--mount', 'sh', '-c', script, 'sh', mnt, process.execPath, BIN, out, logs], {
+      env: { PATH: process.env.PATH, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      timeout: 120_000,
+    });
     let err = '';
     child.stderr.on('data', (b: Buffer) => (err += b.toString()));
     const [status] = (await once(child, 'close')) as [number | null];
     expect(status, err).toBe(0);
     const first = await readFile(path.join(logs, 'first.err'), 'utf8');
     expect((await readFile(path.join(logs, 'first.code'), 'utf8')).trim(), first).toBe('1');
-    expect(first).toMatch(new RegExp(`^meterdata: A file of the export could not be written \\(${out}/[^)]+\\): the disk is full\\. The export stopped after \\d+ of \\d+ Propert`, 'm'));
+    expect(first).toMatch(
+      new RegExp(
+        `^meterdata: A file of the export could not be written \\(${out}/[^)]+\\): the disk is full\\. The export stopped after \\d+ of \\d+ Propert`,
+        'm',
+      ),
+    );
     expect(first).toContain('  Free space on that disk (or make it writable again). Run the same command again to continue: what was fetched is kept.');
     expect(first).not.toMatch(/unexpected|^\s+at /m);
     expect((await readFile(path.join(logs, 'first.ls'), 'utf8')).trim()).toBe(''); // no file under a final name, no scratch file left

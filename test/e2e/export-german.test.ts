@@ -17,7 +17,18 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   assertBuilt();
-  ({ sandbox, home, env } = await signedIn({ units: 30, rateLimitPerMinute: 0, oauthRateLimitPerMinute: 0, clients: tenantClients(), profiles: [{ name: 'default', tenant: 0 }, { name: 'sued', tenant: 1 }], homePrefix: 'md-e2e-de-', env: { SOURCE_DATE_EPOCH: '1767225600' } }));
+  ({ sandbox, home, env } = await signedIn({
+    units: 30,
+    rateLimitPerMinute: 0,
+    oauthRateLimitPerMinute: 0,
+    clients: tenantClients(),
+    profiles: [
+      { name: 'default', tenant: 0 },
+      { name: 'sued', tenant: 1 },
+    ],
+    homePrefix: 'md-e2e-de-',
+    env: { SOURCE_DATE_EPOCH: '1767225600' },
+  }));
 }, 60_000);
 afterAll(async () => sandbox?.close());
 
@@ -26,7 +37,12 @@ async function sheetRows(file: string): Promise<unknown[][]> {
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.readFile(file);
   // the rows of every sheet: the About sheet's name and place are the layout's business
-  return wb.worksheets.flatMap((ws) => ws.getSheetValues().filter(Boolean).map((r) => (r as unknown[]).slice(1)));
+  return wb.worksheets.flatMap((ws) =>
+    ws
+      .getSheetValues()
+      .filter(Boolean)
+      .map((r) => (r as unknown[]).slice(1)),
+  );
 }
 
 describe('the built binary in German', () => {

@@ -43,7 +43,9 @@ describe('export --compare (built binary, sandbox)', () => {
     const [c0, r0] = [count(CONSUMPTION), count(READINGS)];
     const r = await runBin(['export', '--year', '2025', '--compare', '2024', '--out', fetched(), '--json'], env);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/comparing with 2024-01-01 to 2024-12-31: one more consumption request per unit and per plant-room\/main meter \(48 requests for the units, about 1 minute more at 300 requests a minute\)/);
+    expect(r.stderr).toMatch(
+      /comparing with 2024-01-01 to 2024-12-31: one more consumption request per unit and per plant-room\/main meter \(48 requests for the units, about 1 minute more at 300 requests a minute\)/,
+    );
     const units = JSON.parse(r.stdout).counts.units as number;
     const plant = JSON.parse(r.stdout).counts.plant_points as number;
     expect(count(CONSUMPTION) - c0).toBe(2 * units);
@@ -51,7 +53,11 @@ describe('export --compare (built binary, sandbox)', () => {
     expect(JSON.parse(r.stdout).files.map((f: { name: string }) => f.name)).toContain('plausibility.csv');
 
     const rows = table(await read(fetched(), 'plausibility.csv')).filter((x) => x.property_name === 'Lessingstraße 7');
-    const checks = (unit: string, metric: string) => rows.find((x) => x.usage_unit_name === unit && x.metric === metric)!.checks!.split('|').filter(Boolean);
+    const checks = (unit: string, metric: string) =>
+      rows
+        .find((x) => x.usage_unit_name === unit && x.metric === metric)!
+        .checks!.split('|')
+        .filter(Boolean);
     expect(checks('WE 02', 'heat')).toContain('CONSUMPTION_CHANGE');
     expect(Number(rows.find((x) => x.usage_unit_name === 'WE 02' && x.metric === 'heat')!.change_percent)).toBeCloseTo(43.7, 0);
     expect(checks('WE 03', 'water_warm')).toEqual(expect.arrayContaining(['ZERO_CONSUMPTION', 'PER_M2_OUTLIER']));
@@ -75,10 +81,15 @@ describe('export --compare (built binary, sandbox)', () => {
     expect(we09.checks).not.toContain('COMPARISON_ZERO');
     const review = table(await read(fetched(), 'review.csv'));
     const property = rows[0]!.property_id;
-    const mine = review.filter((x) => x.property_id === property && x.severity !== 'info').map((x) => x.code).sort();
+    const mine = review
+      .filter((x) => x.property_id === property && x.severity !== 'info')
+      .map((x) => x.code)
+      .sort();
     expect(mine).toEqual(['CONSUMPTION_CHANGE', 'NEW_SINCE_COMPARISON', 'PER_M2_OUTLIER', 'PER_M2_OUTLIER', 'ZERO_CONSUMPTION']);
     // Cold water's estimated share is an info; the HeizkostenV (§ 9a) is not about cold water.
-    expect(review.filter((x) => x.property_id === property && (x.code ?? '').startsWith('ESTIMATED_')).map((x) => [x.code, x.severity])).toEqual([['ESTIMATED_SHARE_HIGH', 'info']]);
+    expect(review.filter((x) => x.property_id === property && (x.code ?? '').startsWith('ESTIMATED_')).map((x) => [x.code, x.severity])).toEqual([
+      ['ESTIMATED_SHARE_HIGH', 'info'],
+    ]);
     const newUnit = review.find((x) => x.code === 'NEW_SINCE_COMPARISON' && x.property_id === property)!;
     expect(newUnit.usage_unit_id).toBe(rows.find((x) => x.usage_unit_name === 'WE 08')!.usage_unit_id);
     expect(newUnit.measuring_point_id).toBe('');
@@ -87,9 +98,20 @@ describe('export --compare (built binary, sandbox)', () => {
     expect(wb.worksheets.map((w) => w.name)).toEqual(['Overview', 'billing', 'segments', 'readings', 'plant-points', 'review', 'plausibility', 'About']);
     const sheet = wb.getWorksheet('plausibility')!;
     expect(sheet.rowCount).toBe(table(await read(fetched(), 'plausibility.csv')).length + 1);
-    const about = wb.getWorksheet('About')!.getSheetValues().map((r) => (Array.isArray(r) ? r.slice(1, 3) : null)).filter(Boolean);
-    expect(about).toEqual(expect.arrayContaining([['Comparison period', '2024-01-01 – 2024-12-31'], ['Review threshold (change in %)', '25']]));
-    expect(review.find((x) => x.code === 'ESTIMATED_SHARE_HIGH')!.message).toMatch(/^More than 25 % of the consumption is not measured \(metric: cold water, share not measured: 37\.\d %\)\. (?!.*§ 9a)/);
+    const about = wb
+      .getWorksheet('About')!
+      .getSheetValues()
+      .map((r) => (Array.isArray(r) ? r.slice(1, 3) : null))
+      .filter(Boolean);
+    expect(about).toEqual(
+      expect.arrayContaining([
+        ['Comparison period', '2024-01-01 – 2024-12-31'],
+        ['Review threshold (change in %)', '25'],
+      ]),
+    );
+    expect(review.find((x) => x.code === 'ESTIMATED_SHARE_HIGH')!.message).toMatch(
+      /^More than 25 % of the consumption is not measured \(metric: cold water, share not measured: 37\.\d %\)\. (?!.*§ 9a)/,
+    );
   }, 120_000);
 
   it('--compare DIR on the folder of an earlier run gives the same findings without a request for the comparison period', async () => {
@@ -112,7 +134,10 @@ describe('export --compare (built binary, sandbox)', () => {
     const other = path.join(home, 'other');
     await cp(earlier(), other, { recursive: true });
     const manifest = JSON.parse(await read(other, 'meterdata-manifest.json'));
-    await writeFile(path.join(other, 'meterdata-manifest.json'), JSON.stringify({ ...manifest, tenant: { id: sandbox.dataset.tenants()[1]!.id, name: 'Immobilien Süd KG' } }));
+    await writeFile(
+      path.join(other, 'meterdata-manifest.json'),
+      JSON.stringify({ ...manifest, tenant: { id: sandbox.dataset.tenants()[1]!.id, name: 'Immobilien Süd KG' } }),
+    );
     const before = count(CONSUMPTION);
     const a = await runBin(['export', '--year', '2025', '--compare', changed, '--out', path.join(home, 'x1')], env);
     expect(a.code).toBe(2);

@@ -13,7 +13,15 @@ let sb: Sandbox;
 let ks: KeyringSession | undefined;
 beforeAll(async () => {
   assertBuilt();
-  sb = await startSandbox({ autoConsent: true, admin: true, clock: '2026-11-22', units: 40, rateLimitPerMinute: 0, oauthRateLimitPerMinute: 0, clients: tenantClients() });
+  sb = await startSandbox({
+    autoConsent: true,
+    admin: true,
+    clock: '2026-11-22',
+    units: 40,
+    rateLimitPerMinute: 0,
+    oauthRateLimitPerMinute: 0,
+    clients: tenantClients(),
+  });
   if (hasKeyringTools()) ks = await startKeyringSession();
 });
 afterAll(async () => {
@@ -32,9 +40,33 @@ describe('portfolio export with the keychain store', () => {
     // two hours on: every access token has expired at the service, so each profile's first request is refused and refreshes
     sb.admin.advanceClock(2 * 3600_000);
     const empty = sb.dataset.propertiesOf(sb.dataset.tenants()[1]!.id).find((p) => p.name === EMPTY_PROPERTY_NAME)!.id;
-    const ex = await spawnCli(['export', '--year', '2025', '--rate-limit', '3000', '--profiles', names.join(','), '--property', empty, '--format', 'csv', '--out', path.join(home, 'out'), '--json', '--quiet'], env).done;
+    const ex = await spawnCli(
+      [
+        'export',
+        '--year',
+        '2025',
+        '--rate-limit',
+        '3000',
+        '--profiles',
+        names.join(','),
+        '--property',
+        empty,
+        '--format',
+        'csv',
+        '--out',
+        path.join(home, 'out'),
+        '--json',
+        '--quiet',
+      ],
+      env,
+    ).done;
     expect(ex.code, ex.stderr).toBe(0);
-    expect(ex.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { outcome: string }).outcome)).toEqual(names.map(() => 'exported'));
+    expect(
+      ex.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { outcome: string }).outcome),
+    ).toEqual(names.map(() => 'exported'));
     for (const n of names) expect(stored(n).refresh_token, n).not.toBe(before.get(n));
   }, 180_000);
 });

@@ -21,7 +21,19 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   if (!existsSync(path.join(ROOT, 'dist/cli.js'))) throw new Error('dist/ is missing: run `npm run build` first');
-  ({ sandbox, home, env } = await signedIn({ units: 120, admin: true, rateLimitPerMinute: 0, clients: tenantClients(), profiles: [{ name: 'nord', tenant: 0 }, { name: 'sued', tenant: 1 }, { name: 'spaet', tenant: 0 }], homePrefix: 'md-e2e-portfolio-', env: { SOURCE_DATE_EPOCH: '1767225600' } }));
+  ({ sandbox, home, env } = await signedIn({
+    units: 120,
+    admin: true,
+    rateLimitPerMinute: 0,
+    clients: tenantClients(),
+    profiles: [
+      { name: 'nord', tenant: 0 },
+      { name: 'sued', tenant: 1 },
+      { name: 'spaet', tenant: 0 },
+    ],
+    homePrefix: 'md-e2e-portfolio-',
+    env: { SOURCE_DATE_EPOCH: '1767225600' },
+  }));
 }, 60_000);
 afterAll(async () => sandbox?.close());
 
@@ -55,8 +67,15 @@ describe('portfolio export of the built CLI', () => {
     const before = sandbox.log.total;
     const again = await runBin(['export', '--year', '2025', ...FAST, '--all-profiles', '--out', out, '--json'], env, { cwd: home, timeoutMs: 120_000 });
     expect(again.code).toBe(0);
-    const objects = again.stdout.trim().split('\n').map((l) => JSON.parse(l) as { profile: string; outcome: string; requests: number; resumed: boolean });
-    expect(objects.map((o) => [o.profile, o.outcome])).toEqual([['nord', 'kept'], ['spaet', 'exported'], ['sued', 'kept']]);
+    const objects = again.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { profile: string; outcome: string; requests: number; resumed: boolean });
+    expect(objects.map((o) => [o.profile, o.outcome])).toEqual([
+      ['nord', 'kept'],
+      ['spaet', 'exported'],
+      ['sued', 'kept'],
+    ]);
     expect(objects[1]!.resumed).toBe(true);
     expect(sandbox.log.total - before).toBe(objects[1]!.requests);
 
@@ -73,7 +92,11 @@ describe('portfolio export of the built CLI', () => {
 
   it('checks METERDATA_EXPORT_HEAP_MB, the heap of the worker it runs in, before any request', async () => {
     const before = sandbox.log.total;
-    const run = await runBin(['export', '--year', '2025', ...FAST, '--all-profiles', '--out', path.join(home, 'heap')], { ...env, METERDATA_EXPORT_HEAP_MB: '5' }, { cwd: home, timeoutMs: 60_000 });
+    const run = await runBin(
+      ['export', '--year', '2025', ...FAST, '--all-profiles', '--out', path.join(home, 'heap')],
+      { ...env, METERDATA_EXPORT_HEAP_MB: '5' },
+      { cwd: home, timeoutMs: 60_000 },
+    );
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/METERDATA_EXPORT_HEAP_MB=5 is not a whole number of megabytes between 128 and 65536/);
     expect(sandbox.log.total).toBe(before);
@@ -93,19 +116,32 @@ describe('portfolio export of the built CLI', () => {
     expect(sent).toBe(true);
     expect(run.code).toBe(130);
     const summary = (await readFile(path.join(out, 'portfolio-summary.csv'), 'utf8')).split('\r\n');
-    expect(summary.slice(1, 3).map((l) => l.split(',').slice(0, 4).join(','))).toEqual(['nord,failed,130,EXPORT_INTERRUPTED', 'sued,failed,130,EXPORT_INTERRUPTED']);
+    expect(summary.slice(1, 3).map((l) => l.split(',').slice(0, 4).join(','))).toEqual([
+      'nord,failed,130,EXPORT_INTERRUPTED',
+      'sued,failed,130,EXPORT_INTERRUPTED',
+    ]);
   }, 180_000);
 
   it('writes the workbooks of several profiles in workers that stay, one per core at most, not in a worker per workbook', async () => {
     // a preloaded module notes what every thread of the export process runs
     const hook = path.join(home, 'threads-hook.mjs');
     const threads = path.join(home, 'threads.ndjson');
-    await writeFile(hook, `import { appendFileSync } from 'node:fs';\nimport { workerData } from 'node:worker_threads';\nappendFileSync(${JSON.stringify(threads)}, JSON.stringify(workerData?.name ?? 'main') + '\\n');\n`);
+    await writeFile(
+      hook,
+      `import { appendFileSync } from 'node:fs';\nimport { workerData } from 'node:worker_threads';\nappendFileSync(${JSON.stringify(threads)}, JSON.stringify(workerData?.name ?? 'main') + '\\n');\n`,
+    );
     const out = path.join(home, 'workbooks');
-    const run = await runBin(['export', '--year', '2025', ...FAST, '--profiles', 'nord,sued,spaet', '--format', 'xlsx', '--out', out, '--quiet'], { ...env, NODE_OPTIONS: `--import ${hook}` }, { cwd: home, timeoutMs: 120_000 });
+    const run = await runBin(
+      ['export', '--year', '2025', ...FAST, '--profiles', 'nord,sued,spaet', '--format', 'xlsx', '--out', out, '--quiet'],
+      { ...env, NODE_OPTIONS: `--import ${hook}` },
+      { cwd: home, timeoutMs: 120_000 },
+    );
     expect(run.code, run.stderr).toBe(0);
     for (const p of ['nord', 'sued', 'spaet']) expect(await readdir(path.join(out, p))).toContain('billing.xlsx');
-    const ran = (await readFile(threads, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as string);
+    const ran = (await readFile(threads, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as string);
     expect(ran.filter((r) => r === 'writeXlsx')).toEqual([]);
     const workers = ran.filter((r) => r === 'serveWorkbooks').length;
     expect(workers).toBeGreaterThanOrEqual(1);

@@ -56,7 +56,11 @@ describe('the effective range', () => {
       return /\/readings$/.test(p) ? empty(json) : undefined;
     });
     const out = path.join(home, 'no-data');
-    const r = await runBin(['export', '--year', String(PAST), '--out', out], { ...env, METERDATA_ACCESS_TOKEN: token, METERDATA_BASE_URL: proxy.base }, { timeoutMs: 60_000 });
+    const r = await runBin(
+      ['export', '--year', String(PAST), '--out', out],
+      { ...env, METERDATA_ACCESS_TOKEN: token, METERDATA_BASE_URL: proxy.base },
+      { timeoutMs: 60_000 },
+    );
     await proxy.close();
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr.split('\n').filter((l) => l.startsWith('no data: '))).toEqual([

@@ -84,7 +84,10 @@ describe('meterdata export (built binary, sandbox)', () => {
     for (const p of ds.properties(ds.tenants()[0]!.id)) {
       for (const point of ds.pointsOfProperty(p).filter((x) => x.allocations.length === 0)) {
         const segs = ds.consumption(point, miOf('2025-01-01'), miOf('2025-12-31')).segments;
-        plantWant.set(ds.pointId(point), segs.reduce((acc, s) => acc.plus(s.billable), new Decimal(0)));
+        plantWant.set(
+          ds.pointId(point),
+          segs.reduce((acc, s) => acc.plus(s.billable), new Decimal(0)),
+        );
       }
     }
     const plantRows = parseCsv(clean.get('plant-points.csv')!.toString('utf8'));
@@ -128,7 +131,9 @@ describe('meterdata export (built binary, sandbox)', () => {
     const before = sandbox.log.total;
     const r = await runBin(['export', '--year', '2025', '--out', path.join(home, 'out')], { ...env, METERDATA_EXPORT_HEAP_MB: '64' });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('meterdata: METERDATA_EXPORT_HEAP_MB=64 is not a whole number of megabytes between 128 and 65536.\n  Set it to e.g. 4096, or unset it for the default 1024.\n');
+    expect(r.stderr).toBe(
+      'meterdata: METERDATA_EXPORT_HEAP_MB=64 is not a whole number of megabytes between 128 and 65536.\n  Set it to e.g. 4096, or unset it for the default 1024.\n',
+    );
     expect(sandbox.log.total).toBe(before);
   });
 
@@ -172,12 +177,14 @@ describe('meterdata export (built binary, sandbox)', () => {
     const out = path.join(home, 'out');
     const before = sandbox.log.total;
     let killed = false;
-    const first = await runBin(['export', '--year', '2025', '--out', out], env, { onStderr: (text, child) => {
-      if (!killed && /property 1\/\d+ /.test(text)) {
-        killed = true;
-        child.kill('SIGKILL');
-      }
-    } });
+    const first = await runBin(['export', '--year', '2025', '--out', out], env, {
+      onStderr: (text, child) => {
+        if (!killed && /property 1\/\d+ /.test(text)) {
+          killed = true;
+          child.kill('SIGKILL');
+        }
+      },
+    });
     expect(killed).toBe(true);
     expect(first.code).not.toBe(0);
     const left = await readdir(out);
@@ -201,12 +208,14 @@ describe('meterdata export (built binary, sandbox)', () => {
     started.push(sandbox);
     const out = path.join(home, 'out');
     let sent = false;
-    const r = await runBin(['export', '--year', '2025', '--out', out], env, { onStderr: (text, child) => {
-      if (!sent && /property 1\/\d+ /.test(text)) {
-        sent = true;
-        child.kill('SIGINT');
-      }
-    } });
+    const r = await runBin(['export', '--year', '2025', '--out', out], env, {
+      onStderr: (text, child) => {
+        if (!sent && /property 1\/\d+ /.test(text)) {
+          sent = true;
+          child.kill('SIGINT');
+        }
+      },
+    });
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/meterdata: Interrupted\. The export stopped after 1 of 3 Properties/);
     expect(r.stderr).toMatch(/Run the same command again to continue/);
@@ -223,12 +232,14 @@ describe('meterdata export (built binary, sandbox)', () => {
     const [, second] = ds.properties(tenant);
     const original = ds.properties.bind(ds);
     let withdrawn = false;
-    const r = await runBin(['export', '--year', '2025', '--out', out], env, { onStderr: (text) => {
-      if (!withdrawn && /property 1\/\d+ /.test(text)) {
-        withdrawn = true; // the landlord takes the second Property out of the selection
-        ds.properties = (t?: string) => original(t).filter((p) => p !== second);
-      }
-    } });
+    const r = await runBin(['export', '--year', '2025', '--out', out], env, {
+      onStderr: (text) => {
+        if (!withdrawn && /property 1\/\d+ /.test(text)) {
+          withdrawn = true; // the landlord takes the second Property out of the selection
+          ds.properties = (t?: string) => original(t).filter((p) => p !== second);
+        }
+      },
+    });
     ds.properties = original;
     expect(withdrawn).toBe(true);
     expect(r.code, r.stderr).toBe(4);

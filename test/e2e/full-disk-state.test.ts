@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { BIN, assertBuilt, runBin } from '../helpers/bin.js';
+import { BIN, assertBuilt } from '../helpers/bin.js';
 import { setAccessExpiry, signedIn } from '../helpers/signed-in.js';
 
 let sandbox: Sandbox;
@@ -27,7 +27,11 @@ const signedInHome = (prefix: string) => signedIn({ at: sandbox, homePrefix: pre
 
 /** Runs `script` as `sh -c` in a private mount namespace with `args`; resolves with its status and stderr. */
 async function inNamespace(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; err: string }> {
-  const child = spawn('unshare', ['--mount', 'sh', '-c', script, 'sh', ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
+  const child = spawn('unshare', ['--mount', 'sh', '-c', script, 'sh', ...args], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    timeout: 120_000,
+  });
   let err = '';
   child.stderr.on('data', (b: Buffer) => (err += b.toString()));
   const [status] = (await once(child, 'close')) as [number | null];
@@ -67,8 +71,12 @@ describe('the file credential store fills up right after a refresh answered', ()
     // what the user sees the night it happens: exit 3 (sign in again), not 5 ("try later"): the rotated token is gone
     expect((await read(logs, 'first.code')).trim(), first).toBe('3');
     expect(first).not.toMatch(/Run the same command again to continue/);
-    expect(first).toMatch(/^meterdata: The sign-in server issued new tokens, but they could not be saved \(ENOSPC: no space left on device, write\); they were not used\./m);
-    expect(first).toContain('Fix the credential store (free disk space, unlock the keychain), then run `meterdata status`; if it says not signed in, run `meterdata login`.');
+    expect(first).toMatch(
+      /^meterdata: The sign-in server issued new tokens, but they could not be saved \(ENOSPC: no space left on device, write\); they were not used\./m,
+    );
+    expect(first).toContain(
+      'Fix the credential store (free disk space, unlock the keychain), then run `meterdata status`; if it says not signed in, run `meterdata login`.',
+    );
     // the store keeps the old (rotated) refresh token, marked with the intent; no half-written record is left
     const after = JSON.parse(await read(logs, 'after.json')) as { refresh_token: string; refresh_intent?: unknown };
     expect(after.refresh_token).toBe(before.refresh_token);
@@ -85,34 +93,38 @@ describe('the file credential store fills up right after a refresh answered', ()
 
 describe('the saved progress fills up during a real export (state/exports on a small tmpfs)', () => {
   // 8k: at the journal's start (its locks and meta.json); 20k: at a Property's answers
-  it.each(['8k', '20k'])('%s: exit 1, one line naming the file in the state folder and "the disk is full", no stack, nothing under a final name; with room the same command finishes', async (size) => {
-    const { home, env } = await signedInHome('md-e2e-statefull-');
-    const exportsDir = path.join(home, 'state', 'exports');
-    await mkdir(exportsDir, { recursive: true });
-    const logs = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-statefull-logs-'));
-    const out = path.join(home, 'out');
-    const script = [
-      'mount -t tmpfs -o size=$6 meterdata-state "$1" || exit 90',
-      '"$2" "$3" export --year 2025 --format csv --out "$4" 2>"$5/first.err"; echo $? >"$5/first.code"',
-      'ls -A "$4" >"$5/first.ls" 2>/dev/null; ls -AR "$1" >"$5/state.ls"',
-      'mount -o remount,size=64m "$1" || exit 91',
-      '"$2" "$3" export --year 2025 --format csv --out "$4" 2>"$5/second.err"; echo $? >"$5/second.code"',
-    ].join('\n');
-    const { status, err } = await inNamespace(script, [exportsDir, process.execPath, BIN, out, logs, size], env);
-    expect(status, err).toBe(0);
-    const first = await read(logs, 'first.err');
-    expect((await read(logs, 'first.code')).trim(), first).toBe('1');
-    expect(first).toMatch(new RegExp(`^meterdata: A file of the export could not be written \\(${exportsDir}/[^)]+\\): the disk is full\\.`, 'm'));
-    expect(first).not.toMatch(/unexpected|^\s+at /m);
-    expect((await read(logs, 'first.ls')).trim()).toBe('');
-    expect(await read(logs, 'state.ls')).not.toMatch(/\.tmp$/m);
-    const second = await read(logs, 'second.err');
-    expect((await read(logs, 'second.code')).trim(), second).toBe('0');
-  }, 150_000);
+  it.each(['8k', '20k'])(
+    '%s: exit 1, one line naming the file in the state folder and "the disk is full", no stack, nothing under a final name; with room the same command finishes',
+    async (size) => {
+      const { home, env } = await signedInHome('md-e2e-statefull-');
+      const exportsDir = path.join(home, 'state', 'exports');
+      await mkdir(exportsDir, { recursive: true });
+      const logs = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-statefull-logs-'));
+      const out = path.join(home, 'out');
+      const script = [
+        'mount -t tmpfs -o size=$6 meterdata-state "$1" || exit 90',
+        '"$2" "$3" export --year 2025 --format csv --out "$4" 2>"$5/first.err"; echo $? >"$5/first.code"',
+        'ls -A "$4" >"$5/first.ls" 2>/dev/null; ls -AR "$1" >"$5/state.ls"',
+        'mount -o remount,size=64m "$1" || exit 91',
+        '"$2" "$3" export --year 2025 --format csv --out "$4" 2>"$5/second.err"; echo $? >"$5/second.code"',
+      ].join('\n');
+      const { status, err } = await inNamespace(script, [exportsDir, process.execPath, BIN, out, logs, size], env);
+      expect(status, err).toBe(0);
+      const first = await read(logs, 'first.err');
+      expect((await read(logs, 'first.code')).trim(), first).toBe('1');
+      expect(first).toMatch(new RegExp(`^meterdata: A file of the export could not be written \\(${exportsDir}/[^)]+\\): the disk is full\\.`, 'm'));
+      expect(first).not.toMatch(/unexpected|^\s+at /m);
+      expect((await read(logs, 'first.ls')).trim()).toBe('');
+      expect(await read(logs, 'state.ls')).not.toMatch(/\.tmp$/m);
+      const second = await read(logs, 'second.err');
+      expect((await read(logs, 'second.code')).trim(), second).toBe('0');
+    },
+    150_000,
+  );
 });
 
-describe('the portfolio summary on a full disk (--out a full tmpfs, the profile\'s folder below it another one with room)', () => {
-  it('the profile\'s --json object first, then one line naming the summary, exit 1, no stack; the re-run with room keeps the profile and writes the summary', async () => {
+describe("the portfolio summary on a full disk (--out a full tmpfs, the profile's folder below it another one with room)", () => {
+  it("the profile's --json object first, then one line naming the summary, exit 1, no stack; the re-run with room keeps the profile and writes the summary", async () => {
     const { home, env } = await signedInHome('md-e2e-summaryfull-');
     const out = path.join(home, 'portfolio');
     const logs = await mkdtemp(path.join(os.tmpdir(), 'md-e2e-summaryfull-logs-'));
@@ -131,7 +143,10 @@ describe('the portfolio summary on a full disk (--out a full tmpfs, the profile\
     const first = await read(logs, 'first.err');
     expect((await read(logs, 'first.code')).trim(), first).toBe('1');
     // the profile's object, then the failure's: a script reads the full disk's code on stdout too
-    const [profileObject, failure, ...more] = (await read(logs, 'first.out')).trim().split('\n').map((l) => JSON.parse(l) as { outcome: string; exit_code?: number; error?: { code: string } });
+    const [profileObject, failure, ...more] = (await read(logs, 'first.out'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { outcome: string; exit_code?: number; error?: { code: string } });
     expect(profileObject!.outcome).toBe('exported');
     expect([failure!.outcome, failure!.exit_code, failure!.error?.code, more.length]).toEqual(['failed', 1, 'EXPORT_WRITE_FAILED', 0]);
     expect(first).toContain(`meterdata: A file of the export could not be written (${out}/portfolio-summary.csv): the disk is full.`);
@@ -145,7 +160,7 @@ describe('the portfolio summary on a full disk (--out a full tmpfs, the profile\
 });
 
 describe('a single export --json whose --out cannot be written (a read-only file system, a full one)', () => {
-  it('stderr\'s line and, on stdout, the failure\'s object with its code and exit status (before: stdout empty)', async () => {
+  it("stderr's line and, on stdout, the failure's object with its code and exit status (before: stdout empty)", async () => {
     const { home, env } = await signedInHome('md-e2e-singlero-');
     const mnt = path.join(home, 'mnt');
     await mkdir(mnt);
@@ -158,7 +173,10 @@ describe('a single export --json whose --out cannot be written (a read-only file
     ].join('\n');
     const { status, err } = await inNamespace(script, [mnt, process.execPath, BIN, logs], env);
     expect(status, err).toBe(0);
-    for (const [d, code, errorCode, words] of [['ro', 2, 'EXPORT_OUT_NOT_WRITABLE', /read-only/], ['full', 1, 'EXPORT_WRITE_FAILED', /the disk is full/]] as const) {
+    for (const [d, code, errorCode, words] of [
+      ['ro', 2, 'EXPORT_OUT_NOT_WRITABLE', /read-only/],
+      ['full', 1, 'EXPORT_WRITE_FAILED', /the disk is full/],
+    ] as const) {
       const stderr = await read(logs, `${d}.err`);
       expect((await read(logs, `${d}.code`)).trim(), stderr).toBe(String(code));
       const lines = (await read(logs, `${d}.out`)).trim().split('\n');
@@ -173,7 +191,7 @@ describe('a single export --json whose --out cannot be written (a read-only file
 });
 
 describe('a portfolio --out that cannot be written (a read-only file system)', () => {
-  it('is refused before any profile starts: exit 2 EXPORT_OUT_NOT_WRITABLE (before: every profile failed with exit 2, then the summary\'s mkdir, ENOENT on a read-only tmpfs, ended as an unexpected failure with a stack, exit 1)', async () => {
+  it("is refused before any profile starts: exit 2 EXPORT_OUT_NOT_WRITABLE (before: every profile failed with exit 2, then the summary's mkdir, ENOENT on a read-only tmpfs, ended as an unexpected failure with a stack, exit 1)", async () => {
     const { home, env } = await signedInHome('md-e2e-summaryro-');
     const mnt = path.join(home, 'ro');
     await mkdir(mnt);
@@ -196,7 +214,10 @@ describe('a portfolio --out that cannot be written (a read-only file system)', (
  * run's access token has expired, and the tmpfs is filled while it pauses right after its
  * refresh (tokens saved, config.json not yet noted); the second runs with room again.
  */
-async function refreshIntoFullConfig(prefix: string, argv: string): Promise<{ config: string; first: string; firstCode: string; second: string; secondCode: string }> {
+async function refreshIntoFullConfig(
+  prefix: string,
+  argv: string,
+): Promise<{ config: string; first: string; firstCode: string; second: string; secondCode: string }> {
   const { home, env } = await signedInHome(prefix);
   const config = path.join(home, 'config');
   setAccessExpiry(path.join(home, 'state', 'credentials', 'default.json'), -1000);
@@ -214,7 +235,13 @@ async function refreshIntoFullConfig(prefix: string, argv: string): Promise<{ co
   ].join('\n');
   const { status, err } = await inNamespace(script, [config, process.execPath, BIN, logs], { ...env, OUT: path.join(home, 'out') });
   expect(status, err).toBe(0);
-  return { config, first: await read(logs, 'first.err'), firstCode: (await read(logs, 'first.code')).trim(), second: await read(logs, 'second.err'), secondCode: (await read(logs, 'second.code')).trim() };
+  return {
+    config,
+    first: await read(logs, 'first.err'),
+    firstCode: (await read(logs, 'first.code')).trim(),
+    second: await read(logs, 'second.err'),
+    secondCode: (await read(logs, 'second.code')).trim(),
+  };
 }
 
 describe('the config folder fills up right after a refresh (its tokens saved, config.json not)', () => {
@@ -229,7 +256,9 @@ describe('the config folder fills up right after a refresh (its tokens saved, co
   it('status: exit 1 with one line naming config.json and "the disk is full", no stack (before: an unexpected failure with a stack); with room the next status works', async () => {
     const r = await refreshIntoFullConfig('md-e2e-statusfull-', 'status');
     expect(r.firstCode, r.first).toBe('1');
-    expect(r.first).toMatch(new RegExp(`^meterdata: A file meterdata keeps could not be written \\(${r.config}/[^)]+\\): the disk is full\\.\\n  Free space on that disk`, 'm'));
+    expect(r.first).toMatch(
+      new RegExp(`^meterdata: A file meterdata keeps could not be written \\(${r.config}/[^)]+\\): the disk is full\\.\\n  Free space on that disk`, 'm'),
+    );
     expect(r.first).not.toMatch(/unexpected|^\s+at /m);
     expect(r.secondCode, r.second).toBe('0');
   }, 150_000);

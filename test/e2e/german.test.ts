@@ -82,14 +82,20 @@ describe('German end to end (built binary)', () => {
     expect(await findEnglish(r.stderr)).toEqual([]);
   });
 
-  it.each(['', 'login', 'logout', 'status', 'token', 'export', 'browse', 'sandbox', 'demo'])('--help of "%s" in German, by --lang and by LANG', async (command) => {
-    const args = command ? [command, '--help'] : ['--help'];
-    for (const [extra, e] of [[['--lang', 'de'], {}], [[], GERMAN]] as const) {
-      const r = await runBin([...args, ...extra], { ...e, METERDATA_HOME: home });
-      expect(r.code, r.stderr).toBe(0);
-      expect(await findEnglish(r.stdout + r.stderr)).toEqual([]);
-    }
-  });
+  it.each(['', 'login', 'logout', 'status', 'token', 'export', 'browse', 'sandbox', 'demo'])(
+    '--help of "%s" in German, by --lang and by LANG',
+    async (command) => {
+      const args = command ? [command, '--help'] : ['--help'];
+      for (const [extra, e] of [
+        [['--lang', 'de'], {}],
+        [[], GERMAN],
+      ] as const) {
+        const r = await runBin([...args, ...extra], { ...e, METERDATA_HOME: home });
+        expect(r.code, r.stderr).toBe(0);
+        expect(await findEnglish(r.stdout + r.stderr)).toEqual([]);
+      }
+    },
+  );
 
   it('--lang en overrides a German locale: the English run', async () => {
     const out = path.join(home, 'en');

@@ -39,7 +39,12 @@ describe('runIsolated (worker thread with heap limits)', () => {
   it('is available in the build and returns the value, with the caller env, cwd, terminal flag and output', async () => {
     expect(isolate.isolationAvailable()).toBe(true);
     const { io, text } = captured();
-    const r = await run<{ doubled: number; map: Map<string, number>; stderrIsTTY: boolean; env: string; cwd: string; heapLimitMb: number }>('echo', io, {}, { n: 21, name: 'x' });
+    const r = await run<{ doubled: number; map: Map<string, number>; stderrIsTTY: boolean; env: string; cwd: string; heapLimitMb: number }>(
+      'echo',
+      io,
+      {},
+      { n: 21, name: 'x' },
+    );
     expect(r.doubled).toBe(42);
     expect(r.map.get('a')).toBe(1);
     expect(r.stderrIsTTY).toBe(true);

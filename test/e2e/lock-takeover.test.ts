@@ -34,7 +34,7 @@ function taker(file: string, at: number): Promise<string> {
   });
 }
 
-describe('taking over a dead owner\'s lock', () => {
+describe("taking over a dead owner's lock", () => {
   it('ten processes at one instant, four times: exactly one wins each time, the others are told busy', async () => {
     const dead = spawnSync(process.execPath, ['-e', '0']).pid; // a pid that has just ended
     for (let round = 0; round < 4; round++) {
@@ -42,7 +42,10 @@ describe('taking over a dead owner\'s lock', () => {
       writeFileSync(file, JSON.stringify({ pid: dead, host: os.hostname(), started: 1 }));
       const at = Date.now() + 2500; // every taker has started by then, even on two busy cores
       const results = await Promise.all(Array.from({ length: 10 }, () => taker(file, at)));
-      expect(results.filter((r) => r === 'won'), results.join(', ')).toHaveLength(1);
+      expect(
+        results.filter((r) => r === 'won'),
+        results.join(', '),
+      ).toHaveLength(1);
       expect(results.filter((r) => r === 'busy')).toHaveLength(9);
     }
   }, 60_000);

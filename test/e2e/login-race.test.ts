@@ -43,7 +43,12 @@ const refreshes = () => proxy.count('POST', '/oauth/token');
 const stateOf = (sid: string) => sb.admin.connections().find((c) => c.sid === sid)?.state;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Test hooks on, and a 2 s stale limit so a takeover happens within a test. */
-const hooks = (env: NodeJS.ProcessEnv, extra: Record<string, string> = {}) => ({ ...env, METERDATA_TEST_HOOKS: '1', METERDATA_TEST_LOCK_STALE_MS: '2000', ...extra });
+const hooks = (env: NodeJS.ProcessEnv, extra: Record<string, string> = {}) => ({
+  ...env,
+  METERDATA_TEST_HOOKS: '1',
+  METERDATA_TEST_LOCK_STALE_MS: '2000',
+  ...extra,
+});
 
 describe('parallel processes share one refresh', () => {
   it('8 `meterdata token` processes started together make exactly one refresh and keep the connection', async () => {

@@ -39,10 +39,13 @@ describe('Node warnings never reach the user', () => {
     expect(r.stderr).toBe('');
   }, 120_000);
 
-  it('meterdata\'s own errors still show; a developer who asks Node with --trace-warnings gets its warnings', async () => {
+  it("meterdata's own errors still show; a developer who asks Node with --trace-warnings gets its warnings", async () => {
     const bad = await runBin(['export', '--yaer', '2025'], { METERDATA_HOME: home, ...pending() });
     expect([bad.code, bad.stderr.split('\n')[0]]).toEqual([2, "meterdata: unknown option '--yaer' (did you mean --year?)."]);
-    const traced = await runBin(['export', '--year', '2025', '--out', path.join(home, 'traced'), '--quiet'], { METERDATA_HOME: home, ...pending(' --trace-warnings') });
+    const traced = await runBin(['export', '--year', '2025', '--out', path.join(home, 'traced'), '--quiet'], {
+      METERDATA_HOME: home,
+      ...pending(' --trace-warnings'),
+    });
     expect(traced.code, traced.stderr).toBe(0);
     expect(traced.stderr).toMatch(/\[DEP0005\] DeprecationWarning/);
   }, 120_000);

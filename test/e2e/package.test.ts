@@ -42,10 +42,24 @@ describe('the npm package', () => {
       .split('\n')
       .filter(Boolean)
       .map((f) => f.replace(/^package\//, ''));
-    for (const f of ['package.json', 'bin/meterdata.js', 'dist/cli.js', 'dist/core/isolate-worker.js', 'templates/generic.json', 'templates/de.json', 'assets/fonts/DejaVuSans.ttf', 'assets/fonts/DejaVuSans-Bold.ttf', 'assets/fonts/LICENSE-DejaVu.txt', 'docs/install.md', 'README.md']) {
+    for (const f of [
+      'package.json',
+      'bin/meterdata.js',
+      'dist/cli.js',
+      'dist/core/isolate-worker.js',
+      'templates/generic.json',
+      'templates/de.json',
+      'assets/fonts/DejaVuSans.ttf',
+      'assets/fonts/DejaVuSans-Bold.ttf',
+      'assets/fonts/LICENSE-DejaVu.txt',
+      'docs/install.md',
+      'README.md',
+    ]) {
       expect(files, f).toContain(f);
     }
-    expect(files.filter((f) => /^(src|test|bench|scripts|\.ci|build|node_modules)\//.test(f) || /\.(ts|tsx|map)$/.test(f) || f.startsWith('dist/sea/'))).toEqual([]);
+    expect(
+      files.filter((f) => /^(src|test|bench|scripts|\.ci|build|node_modules)\//.test(f) || /\.(ts|tsx|map)$/.test(f) || f.startsWith('dist/sea/')),
+    ).toEqual([]);
     const unpacked = mkdtempSync(path.join(os.tmpdir(), 'md-pkg-files-'));
     execFileSync('tar', ['xzf', tgz, '-C', unpacked]);
     const named = new Set<string>();

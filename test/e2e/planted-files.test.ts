@@ -64,16 +64,20 @@ const kinds: [Planted, RegExp][] = [
 ];
 
 describe('the manifest in --out', () => {
-  it.each(kinds)('a %s in its place: exit 2 at once naming it, nothing waited on', async (kind, why) => {
-    const home = await mkdtemp(path.join(os.tmpdir(), 'md-planted-'));
-    plant(path.join(home, 'out', 'meterdata-manifest.json'), kind);
-    const r = await run(['export', '--year', '2025', '--out', 'out'], home);
-    expect(r.signalled, r.stderr).toBe(false);
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/^meterdata: --out \S+\/out holds meterdata-manifest\.json, which cannot be an export's manifest: /m);
-    expect(r.stderr).toMatch(why);
-    expect(r.stderr).not.toMatch(/\n\s+at /);
-  }, 30_000);
+  it.each(kinds)(
+    'a %s in its place: exit 2 at once naming it, nothing waited on',
+    async (kind, why) => {
+      const home = await mkdtemp(path.join(os.tmpdir(), 'md-planted-'));
+      plant(path.join(home, 'out', 'meterdata-manifest.json'), kind);
+      const r = await run(['export', '--year', '2025', '--out', 'out'], home);
+      expect(r.signalled, r.stderr).toBe(false);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/^meterdata: --out \S+\/out holds meterdata-manifest\.json, which cannot be an export's manifest: /m);
+      expect(r.stderr).toMatch(why);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    },
+    30_000,
+  );
 });
 
 describe('the folder of --compare', () => {
@@ -81,7 +85,13 @@ describe('the folder of --compare', () => {
   async function compareFolder(at: 'manifest' | 'listed', kind: Planted) {
     const home = await mkdtemp(path.join(os.tmpdir(), 'md-planted-'));
     const dir = path.join(home, 'earlier');
-    const manifest = { tool: 'meterdata', identity: { template: 'generic' }, tenant: { id: aWhoAmI().tenant_id }, range: { from: '2024-01-01', to: '2024-12-31' }, files: [{ name: 'billing.csv', bytes: 100, sha256: '0'.repeat(64) }] };
+    const manifest = {
+      tool: 'meterdata',
+      identity: { template: 'generic' },
+      tenant: { id: aWhoAmI().tenant_id },
+      range: { from: '2024-01-01', to: '2024-12-31' },
+      files: [{ name: 'billing.csv', bytes: 100, sha256: '0'.repeat(64) }],
+    };
     if (at === 'manifest') plant(path.join(dir, 'meterdata-manifest.json'), kind);
     else {
       mkdirSync(dir, { recursive: true });
@@ -91,20 +101,28 @@ describe('the folder of --compare', () => {
     return run(['export', '--year', '2025', '--compare', dir, '--out', 'out'], home);
   }
 
-  it.each(kinds)('a %s as its manifest: exit 2 at once naming it', async (kind, why) => {
-    const r = await compareFolder('manifest', kind);
-    expect(r.signalled, r.stderr).toBe(false);
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/--compare .*earlier: meterdata-manifest\.json cannot be a meterdata manifest: /);
-    expect(r.stderr).toMatch(why);
-  }, 30_000);
+  it.each(kinds)(
+    'a %s as its manifest: exit 2 at once naming it',
+    async (kind, why) => {
+      const r = await compareFolder('manifest', kind);
+      expect(r.signalled, r.stderr).toBe(false);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/--compare .*earlier: meterdata-manifest\.json cannot be a meterdata manifest: /);
+      expect(r.stderr).toMatch(why);
+    },
+    30_000,
+  );
 
-  it.each(kinds)('a %s as a file the manifest lists: exit 2 at once, "does not match the manifest"', async (kind) => {
-    const r = await compareFolder('listed', kind);
-    expect(r.signalled, r.stderr).toBe(false);
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/--compare .*earlier: billing\.csv does not match the manifest/);
-  }, 30_000);
+  it.each(kinds)(
+    'a %s as a file the manifest lists: exit 2 at once, "does not match the manifest"',
+    async (kind) => {
+      const r = await compareFolder('listed', kind);
+      expect(r.signalled, r.stderr).toBe(false);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/--compare .*earlier: billing\.csv does not match the manifest/);
+    },
+    30_000,
+  );
 });
 
 describe('a socket or a link that leads round in a circle', () => {
@@ -123,21 +141,28 @@ describe('a socket or a link that leads round in a circle', () => {
   }
 
   // before: "unexpected failure (this is a bug …)" and a stack, exit 1
-  it.each(['socket', 'loop'] as const)('a %s as config.json: exit 2 naming the file, no stack', async (kind) => {
-    const home = await mkdtemp(path.join(os.tmpdir(), 'md-planted-'));
-    await plantOther(path.join(home, 'config', 'config.json'), kind);
-    const r = await run(['export', '--year', '2025', '--out', 'out'], home);
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/^meterdata: The configuration file \S+config\.json cannot be used: it is not a plain file/m);
-    expect(r.stderr).not.toMatch(/\n\s+at /);
-  }, 30_000);
+  it.each(['socket', 'loop'] as const)(
+    'a %s as config.json: exit 2 naming the file, no stack',
+    async (kind) => {
+      const home = await mkdtemp(path.join(os.tmpdir(), 'md-planted-'));
+      await plantOther(path.join(home, 'config', 'config.json'), kind);
+      const r = await run(['export', '--year', '2025', '--out', 'out'], home);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/^meterdata: The configuration file \S+config\.json cannot be used: it is not a plain file/m);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    },
+    30_000,
+  );
 
-  it.each(['socket', 'loop'] as const)('a %s as the manifest in --out: exit 2 naming it', async (kind) => {
-    const home = await mkdtemp(path.join(os.tmpdir(), 'md-planted-'));
-    await plantOther(path.join(home, 'out', 'meterdata-manifest.json'), kind);
-    const r = await run(['export', '--year', '2025', '--out', 'out'], home);
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/^meterdata: --out \S+\/out holds meterdata-manifest\.json, which cannot be an export's manifest: it is not a plain file/m);
-  }, 30_000);
+  it.each(['socket', 'loop'] as const)(
+    'a %s as the manifest in --out: exit 2 naming it',
+    async (kind) => {
+      const home = await mkdtemp(path.join(os.tmpdir(), 'md-planted-'));
+      await plantOther(path.join(home, 'out', 'meterdata-manifest.json'), kind);
+      const r = await run(['export', '--year', '2025', '--out', 'out'], home);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/^meterdata: --out \S+\/out holds meterdata-manifest\.json, which cannot be an export's manifest: it is not a plain file/m);
+    },
+    30_000,
+  );
 });
-

@@ -23,7 +23,14 @@ describe('interrupted in German', () => {
     servers.push(api);
     api.route('/v1/whoami', { json: aWhoAmI(), delayMs: 60_000 });
     const home = await mkdtemp(path.join(os.tmpdir(), 'md-signal-de-'));
-    const env = { PATH: process.env.PATH, HOME: home, METERDATA_HOME: home, METERDATA_ACCESS_TOKEN: 'static-token', METERDATA_BASE_URL: api.baseUrl, LANG: 'de_DE.UTF-8' };
+    const env = {
+      PATH: process.env.PATH,
+      HOME: home,
+      METERDATA_HOME: home,
+      METERDATA_ACCESS_TOKEN: 'static-token',
+      METERDATA_BASE_URL: api.baseUrl,
+      LANG: 'de_DE.UTF-8',
+    };
     const child = spawn(process.execPath, [BIN, 'status'], { cwd: home, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));

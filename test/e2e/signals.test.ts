@@ -51,21 +51,25 @@ describe('interrupted while the command waits (a request in flight, the browser)
   it.each([
     ['export', 'SIGINT', '/v1/whoami'],
     ['export', 'SIGTERM', '/v1/properties'],
-  ] as const)('%s, %s during %s: exit 130, no stack trace, nothing written', async (_cmd, signal, at) => {
-    const api = await startFakeApi();
-    servers.push(api);
-    api.route('/v1/whoami', at === '/v1/whoami' ? held : { json: aWhoAmI() });
-    api.route('/v1/properties', { ...pageOf([aProperty()], null), delayMs: 60_000 });
-    const r = await interruptAt(api, ['export', '--year', '2025', '--out', 'out'], at, signal);
-    expect(r.sent).toBe(true);
-    expect(r.code, r.stderr).toBe(130);
-    expect(r.stderr).toMatch(/^meterdata: Interrupted/m);
-    expect(r.stderr).toMatch(/run the same command again/i);
-    expect(r.stderr).not.toMatch(/\n\s+at |bug/);
-    const out = path.join(r.home, 'out');
-    const left = existsSync(out) ? await readdir(out) : [];
-    expect(left.filter((n) => !n.startsWith('.'))).toEqual([]);
-  }, 30_000);
+  ] as const)(
+    '%s, %s during %s: exit 130, no stack trace, nothing written',
+    async (_cmd, signal, at) => {
+      const api = await startFakeApi();
+      servers.push(api);
+      api.route('/v1/whoami', at === '/v1/whoami' ? held : { json: aWhoAmI() });
+      api.route('/v1/properties', { ...pageOf([aProperty()], null), delayMs: 60_000 });
+      const r = await interruptAt(api, ['export', '--year', '2025', '--out', 'out'], at, signal);
+      expect(r.sent).toBe(true);
+      expect(r.code, r.stderr).toBe(130);
+      expect(r.stderr).toMatch(/^meterdata: Interrupted/m);
+      expect(r.stderr).toMatch(/run the same command again/i);
+      expect(r.stderr).not.toMatch(/\n\s+at |bug/);
+      const out = path.join(r.home, 'out');
+      const left = existsSync(out) ? await readdir(out) : [];
+      expect(left.filter((n) => !n.startsWith('.'))).toEqual([]);
+    },
+    30_000,
+  );
 
   it('status, SIGINT during /whoami: exit 130 (not "NOT working", exit 3), no stack trace', async () => {
     const api = await startFakeApi();

@@ -17,7 +17,16 @@ describe('start-up of the built binary', () => {
   });
 
   // German help included: its catalogues (src/texts-cli*.ts) load nothing heavy either.
-  it.each([['--help'], ['--version'], ['export', '--help'], ['browse', '--help'], ['--help', '--lang', 'de'], ['export', '--help', '--lang', 'de'], ['sandbox', '--help', '--lang', 'de'], ['completion', 'bash']])('`meterdata %s` loads neither Ink, React nor exceljs', (...args) => {
+  it.each([
+    ['--help'],
+    ['--version'],
+    ['export', '--help'],
+    ['browse', '--help'],
+    ['--help', '--lang', 'de'],
+    ['export', '--help', '--lang', 'de'],
+    ['sandbox', '--help', '--lang', 'de'],
+    ['completion', 'bash'],
+  ])('`meterdata %s` loads neither Ink, React nor exceljs', (...args) => {
     const r = importsOf(args);
     expect(r.status).toBe(0);
     expect(r.imports.some((u) => u.includes('node_modules/commander/'))).toBe(true); // the hook saw the CLI's own imports

@@ -39,9 +39,15 @@ it('every sheet of billing.xlsx converts back to the values of its CSV file', as
   const summary = JSON.parse(r.stdout);
 
   const conv = path.join(home, 'converted');
-  await promisify(execFile)('soffice', ['--headless', `-env:UserInstallation=file://${home}/lo-profile`, '--convert-to', CSV_ALL_SHEETS, '--outdir', conv, path.join(out, 'billing.xlsx')], { timeout: 120_000 });
+  await promisify(execFile)(
+    'soffice',
+    ['--headless', `-env:UserInstallation=file://${home}/lo-profile`, '--convert-to', CSV_ALL_SHEETS, '--outdir', conv, path.join(out, 'billing.xlsx')],
+    { timeout: 120_000 },
+  );
   const sheets = (await readdir(conv)).sort();
-  expect(sheets).toEqual(['About', 'Overview', 'billing', 'plant-points', 'plausibility', 'readings', 'review', 'segments'].map((s) => `billing-${s}.csv`).sort());
+  expect(sheets).toEqual(
+    ['About', 'Overview', 'billing', 'plant-points', 'plausibility', 'readings', 'review', 'segments'].map((s) => `billing-${s}.csv`).sort(),
+  );
 
   const lines = async (f: string) => (await readFile(f, 'utf8')).replace(/\r\n/g, '\n').trimEnd().split('\n');
   const records = async (f: string) => parseCsv((await readFile(f, 'utf8')).trimEnd(), ',');
@@ -49,7 +55,10 @@ it('every sheet of billing.xlsx converts back to the values of its CSV file', as
     const [xHead, ...fromXlsx] = await records(path.join(conv, `billing-${table}.csv`));
     const [cHead, ...fromCsv] = await records(path.join(out, `${table}.csv`));
     expect([...xHead!].sort(), table).toEqual([...cHead!].sort());
-    expect(xHead!.findIndex((h) => h.endsWith('_id')), table).toBeGreaterThan(xHead!.findLastIndex((h) => !h.endsWith('_id'))); // ids last
+    expect(
+      xHead!.findIndex((h) => h.endsWith('_id')),
+      table,
+    ).toBeGreaterThan(xHead!.findLastIndex((h) => !h.endsWith('_id'))); // ids last
     expect(fromXlsx.length, table).toBe(fromCsv.length);
     const word = (key: string, v: string) => {
       const type = TABLE_COLUMNS[table][key]!;
@@ -76,8 +85,14 @@ it('every sheet of billing.xlsx converts back to the values of its CSV file', as
   const de = await runBin(['export', '--year', '2025', '--lang', 'de', '--format', 'xlsx', '--out', deOut], env, { cwd: home });
   expect(de.code, de.stderr).toBe(0);
   const deConv = path.join(home, 'converted-de');
-  await promisify(execFile)('soffice', ['--headless', `-env:UserInstallation=file://${home}/lo-profile`, '--convert-to', CSV_ALL_SHEETS, '--outdir', deConv, path.join(deOut, 'billing.xlsx')], { timeout: 120_000 });
-  expect((await readdir(deConv)).sort()).toEqual(['Ablesewerte', 'Abrechnung', 'Hauptzähler', 'Info', 'Plausibilität', 'Prüfhinweise', 'Segmente', 'Übersicht'].map((s) => `billing-${s}.csv`).sort());
+  await promisify(execFile)(
+    'soffice',
+    ['--headless', `-env:UserInstallation=file://${home}/lo-profile`, '--convert-to', CSV_ALL_SHEETS, '--outdir', deConv, path.join(deOut, 'billing.xlsx')],
+    { timeout: 120_000 },
+  );
+  expect((await readdir(deConv)).sort()).toEqual(
+    ['Ablesewerte', 'Abrechnung', 'Hauptzähler', 'Info', 'Plausibilität', 'Prüfhinweise', 'Segmente', 'Übersicht'].map((s) => `billing-${s}.csv`).sort(),
+  );
   const deOverview = await lines(path.join(deConv, 'billing-Übersicht.csv'));
   expect(deOverview[0]).toContain('Wärme (kWh)');
   expect(deOverview.length - 1).toBe(summary.counts.units);
@@ -87,10 +102,25 @@ it('every sheet of billing.xlsx converts back to the values of its CSV file', as
 /** Every word of a PDF with its page and box (pdftotext -bbox). */
 async function pdfWords(pdf: string): Promise<{ page: number; x: number; y: number; h: number; text: string }[]> {
   const { stdout } = await promisify(execFile)('pdftotext', ['-bbox', pdf, '-'], { maxBuffer: 64 << 20 });
-  const unescape = (t: string) => t.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
-  return stdout.split('<page ').slice(1).flatMap((page, i) =>
-    [...page.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({ page: i + 1, x: Number(m[1]), y: Number(m[2]), h: Number(m[3]) - Number(m[2]), text: unescape(m[4]!) })),
-  );
+  const unescape = (t: string) =>
+    t
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&');
+  return stdout
+    .split('<page ')
+    .slice(1)
+    .flatMap((page, i) =>
+      [...page.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({
+        page: i + 1,
+        x: Number(m[1]),
+        y: Number(m[2]),
+        h: Number(m[3]) - Number(m[2]),
+        text: unescape(m[4]!),
+      })),
+    );
 }
 
 it('printed (LibreOffice to PDF), no page is below about 7 pt and every finding’s message is there whole', async (ctx) => {
@@ -98,9 +128,16 @@ it('printed (LibreOffice to PDF), no page is below about 7 pt and every finding�
   requireTool(ctx, 'pdftotext', 'reads the printed pages back');
   const { home, env } = await signedInHome('md-lo-print-');
   const out = path.join(home, 'out');
-  const r = await runCli(['export', '--year', '2025', '--compare', '2024', '--lang', 'de', '--template', 'de', '--format', 'xlsx', '--out', out], { env, cwd: home });
+  const r = await runCli(['export', '--year', '2025', '--compare', '2024', '--lang', 'de', '--template', 'de', '--format', 'xlsx', '--out', out], {
+    env,
+    cwd: home,
+  });
   expect(r.code, r.stderr).toBe(0);
-  await promisify(execFile)('soffice', ['--headless', `-env:UserInstallation=file://${home}/lo-profile`, '--convert-to', 'pdf', '--outdir', home, path.join(out, 'billing.xlsx')], { timeout: 120_000 });
+  await promisify(execFile)(
+    'soffice',
+    ['--headless', `-env:UserInstallation=file://${home}/lo-profile`, '--convert-to', 'pdf', '--outdir', home, path.join(out, 'billing.xlsx')],
+    { timeout: 120_000 },
+  );
   const words = await pdfWords(path.join(home, 'billing.pdf'));
   // Text of 11 pt at 100 % is about 13 pt high in its box; 8 is about 7 pt (before: Segmente 2.6, Prüfhinweise 3.9)
   const pages = new Map<number, typeof words>();
@@ -120,7 +157,13 @@ it('printed (LibreOffice to PDF), no page is below about 7 pt and every finding�
   for (const ws of pages.values()) {
     const head = ws.find((w) => w.text === 'Befund');
     if (!head || !ws.some((w) => w.text === 'Einstufung')) continue;
-    printed += ' ' + ws.filter((w) => w.x >= head.x - 1 && w.y > head.y + 1).sort((a, b) => a.y - b.y || a.x - b.x).map((w) => w.text).join(' ');
+    printed +=
+      ' ' +
+      ws
+        .filter((w) => w.x >= head.x - 1 && w.y > head.y + 1)
+        .sort((a, b) => a.y - b.y || a.x - b.x)
+        .map((w) => w.text)
+        .join(' ');
   }
   // LibreOffice breaks a line after a hyphen too (WMZ-|82930745)
   const plain = (t: string) => t.replace(/\s+/g, ' ').replace(/- /g, '-').trim();

@@ -69,7 +69,8 @@ async function hostileProxy(fault: Fault): Promise<{ server: Server; base: strin
   return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, off: () => (on = false) };
 }
 
-const unitsOf2nd = (url: URL) => url.pathname === '/v1/usage-units' && url.searchParams.has('property_id') && url.searchParams.get('property_id') !== firstProperty();
+const unitsOf2nd = (url: URL) =>
+  url.pathname === '/v1/usage-units' && url.searchParams.has('property_id') && url.searchParams.get('property_id') !== firstProperty();
 const firstProperty = () => sandbox.dataset.propertyId(sandbox.dataset.properties(sandbox.dataset.tenants()[0]!.id)[0]!);
 const huge = (bytes: number, announce: boolean) => (res: ServerResponse) => {
   res.writeHead(200, { 'content-type': 'application/json', ...(announce ? { 'content-length': String(bytes) } : {}) });
@@ -87,13 +88,35 @@ const huge = (bytes: number, announce: boolean) => (res: ServerResponse) => {
 
 const API_FAULTS: [string, RegExp, Fault][] = [
   ['Retry-After: 1000000000 on the 20th request', /RATE_LIMITED|asked to wait \d+ days/, (_u, n) => (n === 20 ? problem429('1000000000') : undefined)],
-  ['Retry-After as an HTTP date an hour ahead', /asked to wait 60 minutes/, (_u, n) => (n === 20 ? problem429(new Date(Date.now() + 3_600_000).toUTCString()) : undefined)],
-  ['empty unit pages under fresh cursors (2nd Property)', /does not end: it sent page 1 without items/, (u, n) => (unitsOf2nd(u) ? (res) => (res.writeHead(200, { 'content-type': 'application/json' }), res.end(JSON.stringify({ data: [], next_cursor: `fresh-${n}`, prev_cursor: null }))) : undefined)],
+  [
+    'Retry-After as an HTTP date an hour ahead',
+    /asked to wait 60 minutes/,
+    (_u, n) => (n === 20 ? problem429(new Date(Date.now() + 3_600_000).toUTCString()) : undefined),
+  ],
+  [
+    'empty unit pages under fresh cursors (2nd Property)',
+    /does not end: it sent page 1 without items/,
+    (u, n) =>
+      unitsOf2nd(u)
+        ? (res) => (
+            res.writeHead(200, { 'content-type': 'application/json' }),
+            res.end(JSON.stringify({ data: [], next_cursor: `fresh-${n}`, prev_cursor: null }))
+          )
+        : undefined,
+  ],
   ['a cursor cycle: the units page again under a fresh cursor', /does not end: it listed \S+ again on page 2/, (u) => (unitsOf2nd(u) ? 'cycle' : undefined)],
-  ['a 300 MB answer to a consumption request', /larger than 32 MiB/, (u, n) => (/\/consumption$/.test(u.pathname) && n > 10 ? huge(300 * 1024 * 1024, false) : undefined)],
+  [
+    'a 300 MB answer to a consumption request',
+    /larger than 32 MiB/,
+    (u, n) => (/\/consumption$/.test(u.pathname) && n > 10 ? huge(300 * 1024 * 1024, false) : undefined),
+  ],
   ...(FULL
     ? ([
-        ['an announced 600 MB answer to the Property list', /larger than 32 MiB/, (u: URL) => (u.pathname === '/v1/properties' ? huge(600 * 1024 * 1024, true) : undefined)],
+        [
+          'an announced 600 MB answer to the Property list',
+          /larger than 32 MiB/,
+          (u: URL) => (u.pathname === '/v1/properties' ? huge(600 * 1024 * 1024, true) : undefined),
+        ],
         ['Retry-After: 1000000000 on /whoami', /asked to wait/, (u: URL) => (u.pathname === '/v1/whoami' ? problem429('1000000000') : undefined)],
       ] as [string, RegExp, Fault][])
     : []),
@@ -167,7 +190,9 @@ describe('the connection is never lost by meterdata', () => {
           stateOf(s.sid) !== 'connected' && `the connection is ${stateOf(s.sid)}`,
           left.length > 0 && `left [${left.join(', ')}]`,
         ].filter(Boolean);
-        console.log(`[faults]   refresh answer ${mode === 'stall' ? 'timed out' : 'cut off'} → exit ${r.code}, next run exit ${next.code}: ${next.stderr.trim().split('\n').at(-2)}`);
+        console.log(
+          `[faults]   refresh answer ${mode === 'stall' ? 'timed out' : 'cut off'} → exit ${r.code}, next run exit ${next.code}: ${next.stderr.trim().split('\n').at(-2)}`,
+        );
         if (problems.length) lost.push(`refresh answer ${mode}: ${problems.join(', ')}`);
         else passed++;
       }
@@ -198,7 +223,9 @@ describe('the connection is never lost by meterdata', () => {
         diff.length > 0 && `A's files differ in [${diff.join(', ')}]`,
         stateOf(s.sid) !== 'connected' && `the connection is ${stateOf(s.sid)}`,
       ].filter(Boolean);
-      console.log(`[faults]   stale-lock takeover with a refresh in flight → B exit ${b.code}: ${b.stderr.trim().split('\n').slice(-2).join(' / ').slice(0, 240)}; A exit ${ra.code}`);
+      console.log(
+        `[faults]   stale-lock takeover with a refresh in flight → B exit ${b.code}: ${b.stderr.trim().split('\n').slice(-2).join(' / ').slice(0, 240)}; A exit ${ra.code}`,
+      );
       if (problems.length) lost.push(`stale-lock takeover: ${problems.join(', ')}`);
       else passed++;
     } finally {

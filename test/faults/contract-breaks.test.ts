@@ -55,7 +55,11 @@ function proxyRewrite(change: {
     if (unit && change.failOthers && !musterUnits.has(unit)) return { ...json, usage_unit_id: '00000000-0000-4000-8000-00000000beef' };
     if (unit === we01 && change.unitPoint) {
       const points = json.measuring_points as Json[];
-      change.unitPoint(points.find((x) => x.metric === 'water_cold')!, points, { plantHeat: [...plantHeat][0]!, we02Cold: we02Cold! });
+      change.unitPoint(
+        points.find((x) => x.metric === 'water_cold')!,
+        points,
+        { plantHeat: [...plantHeat][0]!, we02Cold: we02Cold! },
+      );
       return json;
     }
     if (unit === we02 && change.we02Point) return (change.we02Point((json.measuring_points as Json[]).find((x) => x.metric === 'water_cold')!), json);
@@ -66,7 +70,8 @@ function proxyRewrite(change: {
 }
 
 const rows = csvRows;
-const we01 = (billing: string, metric: string) => rows(billing).find((r) => r.property_name === MUSTER && r.usage_unit_name === 'WE 01' && r.metric === metric)!;
+const we01 = (billing: string, metric: string) =>
+  rows(billing).find((r) => r.property_name === MUSTER && r.usage_unit_name === 'WE 01' && r.metric === metric)!;
 const we01Cold = (billing: string) => we01(billing, 'water_cold');
 const plantHeatRow = (plant: string) => rows(plant).find((r) => r.property_name === MUSTER && r.metric === 'heat')!;
 const notBilled = (stderr: string) => Number(/--strict: .*\((\d+) not billed/.exec(stderr)?.[1] ?? NaN);
@@ -94,14 +99,28 @@ const halfOf = (pt: Json) => {
   return pt;
 };
 const SCENARIOS: Scenario[] = [
-  { name: 'the same segment twice', rewrite: proxyRewrite({ unitPoint: (pt) => pt.segments.push(structuredClone(pt.segments[0])) }), finding: 'DEVICE_REPEATED', expect: () => ({ billable_value: '0', points: '1' }) },
-  { name: 'another device id over the same window', rewrite: proxyRewrite({ unitPoint: (pt) => pt.segments.push(freshDevice(pt.segments[0])) }), finding: 'SEGMENTS_OVERLAP', expect: () => ({ billable_value: '0', points: '1' }) },
+  {
+    name: 'the same segment twice',
+    rewrite: proxyRewrite({ unitPoint: (pt) => pt.segments.push(structuredClone(pt.segments[0])) }),
+    finding: 'DEVICE_REPEATED',
+    expect: () => ({ billable_value: '0', points: '1' }),
+  },
+  {
+    name: 'another device id over the same window',
+    rewrite: proxyRewrite({ unitPoint: (pt) => pt.segments.push(freshDevice(pt.segments[0])) }),
+    finding: 'SEGMENTS_OVERLAP',
+    expect: () => ({ billable_value: '0', points: '1' }),
+  },
   {
     name: 'two devices installed and removed on one day',
     rewrite: proxyRewrite({
       unitPoint: (pt) => {
         // read on that day only, as a device installed for one day is
-        Object.assign(pt.segments[0], { installed_at: '2025-12-31', deinstalled_at: '2025-12-31', readings: pt.segments[0].readings.filter((r: Json) => r.at === '2025-12-31') });
+        Object.assign(pt.segments[0], {
+          installed_at: '2025-12-31',
+          deinstalled_at: '2025-12-31',
+          readings: pt.segments[0].readings.filter((r: Json) => r.at === '2025-12-31'),
+        });
         pt.segments.push(freshDevice(pt.segments[0]));
       },
     }),
@@ -128,14 +147,36 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: 'a month end read twice',
-    rewrite: proxyRewrite({ unitPoint: (pt) => pt.segments[0].readings.push({ ...pt.segments[0].readings.at(-1), value: pt.segments[0].readings.at(-1).value + 41 }) }),
+    rewrite: proxyRewrite({
+      unitPoint: (pt) => pt.segments[0].readings.push({ ...pt.segments[0].readings.at(-1), value: pt.segments[0].readings.at(-1).value + 41 }),
+    }),
     finding: 'READING_REPEATED',
     expect: () => ({ billable_value: '0', points: '1' }),
   },
-  { name: 'the only device dated as removed before the year', rewrite: proxyRewrite({ unitPoint: (pt) => Object.assign(pt.segments[0], { deinstalled_at: '2024-06-30', readings: [] }) }), finding: 'SEGMENT_OUTSIDE_RANGE', expect: () => ({ billable_value: '0', points: '1' }) },
-  { name: 'a difference meter with values', rewrite: proxyRewrite({ unitPoint: (pt) => (pt.is_difference_meter = true) }), finding: 'CONTRADICTORY_VALUES', expect: () => ({ billable_value: '0', points: '1' }) },
-  { name: 'data_gap with values', rewrite: proxyRewrite({ unitPoint: (pt) => (pt.data_gap = true) }), finding: 'CONTRADICTORY_VALUES', expect: () => ({ billable_value: '0', points: '1' }) },
-  { name: 'the same point id twice', rewrite: proxyRewrite({ unitPoint: (pt, points) => points.push(structuredClone(pt)) }), finding: 'POINT_REPEATED', expect: () => ({ billable_value: '0', points: '1' }) },
+  {
+    name: 'the only device dated as removed before the year',
+    rewrite: proxyRewrite({ unitPoint: (pt) => Object.assign(pt.segments[0], { deinstalled_at: '2024-06-30', readings: [] }) }),
+    finding: 'SEGMENT_OUTSIDE_RANGE',
+    expect: () => ({ billable_value: '0', points: '1' }),
+  },
+  {
+    name: 'a difference meter with values',
+    rewrite: proxyRewrite({ unitPoint: (pt) => (pt.is_difference_meter = true) }),
+    finding: 'CONTRADICTORY_VALUES',
+    expect: () => ({ billable_value: '0', points: '1' }),
+  },
+  {
+    name: 'data_gap with values',
+    rewrite: proxyRewrite({ unitPoint: (pt) => (pt.data_gap = true) }),
+    finding: 'CONTRADICTORY_VALUES',
+    expect: () => ({ billable_value: '0', points: '1' }),
+  },
+  {
+    name: 'the same point id twice',
+    rewrite: proxyRewrite({ unitPoint: (pt, points) => points.push(structuredClone(pt)) }),
+    finding: 'POINT_REPEATED',
+    expect: () => ({ billable_value: '0', points: '1' }),
+  },
   {
     name: 'a point neither the unit nor the Property lists',
     rewrite: proxyRewrite({ unitPoint: (pt, points) => points.push({ ...structuredClone(pt), measuring_point_id: madeUp(5000) }) }),
@@ -144,9 +185,10 @@ const SCENARIOS: Scenario[] = [
   },
   {
     // the shares still add up to 1: WE 02's answer gives up half of its meter
-    name: 'WE 02\'s cold-water meter under WE 01 with half of it',
+    name: "WE 02's cold-water meter under WE 01 with half of it",
     rewrite: proxyRewrite({
-      unitPoint: (_, points, { we02Cold }) => points.push(halfOf({ ...structuredClone(points.find((x) => x.metric === 'water_cold')!), measuring_point_id: we02Cold })),
+      unitPoint: (_, points, { we02Cold }) =>
+        points.push(halfOf({ ...structuredClone(points.find((x) => x.metric === 'water_cold')!), measuring_point_id: we02Cold })),
       we02Point: (point) => halfOf(point),
     }),
     finding: 'POINT_NOT_LISTED',
@@ -156,27 +198,35 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: 'the plant heat meter under WE 01 as well',
-    rewrite: proxyRewrite({ unitPoint: (_, points, { plantHeat }) => points.push({ ...structuredClone(points.find((x) => x.metric === 'heat')!), measuring_point_id: plantHeat }) }),
+    rewrite: proxyRewrite({
+      unitPoint: (_, points, { plantHeat }) => points.push({ ...structuredClone(points.find((x) => x.metric === 'heat')!), measuring_point_id: plantHeat }),
+    }),
     finding: 'POINT_NOT_LISTED',
     expect: (clean) => ({ billable_value: clean.billable_value!, points: clean.points! }),
     heat: true,
   },
   {
     // WE 01's heat meter (kWh) relabelled as cold water: its kilowatt hours would be added to the cubic metres
-    name: 'WE 01\'s heat meter sent as cold water',
-    rewrite: proxyRewrite({ unitPoint: (_, points) => Object.assign(points.find((x) => x.metric === 'heat')!, { metric: 'water_cold', unit: 'm3' }) }),
+    name: "WE 01's heat meter sent as cold water",
+    rewrite: proxyRewrite({
+      unitPoint: (_, points) =>
+        Object.assign(
+          points.find((x) => x.metric === 'heat')!,
+          { metric: 'water_cold', unit: 'm3' },
+        ),
+    }),
     finding: 'METRIC_NOT_AS_LISTED',
     expect: (clean) => ({ billable_value: clean.billable_value! }),
   },
   {
-    name: 'the plant heat meter\'s readings in m3, the list saying kWh',
+    name: "the plant heat meter's readings in m3, the list saying kWh",
     rewrite: proxyRewrite({ plantHeat: (answer) => (answer.unit = 'm3') }),
     finding: 'METRIC_NOT_AS_LISTED',
     expect: () => ({ billable_value: '0' }),
     plant: true,
   },
   {
-    name: 'the plant heat meter\'s readings with a second device over its window',
+    name: "the plant heat meter's readings with a second device over its window",
     rewrite: proxyRewrite({ plantHeat: (answer) => answer.segments.push(freshDevice(answer.segments[0])) }),
     finding: 'SEGMENTS_OVERLAP',
     expect: () => ({ billable_value: '0' }),
@@ -186,7 +236,7 @@ const SCENARIOS: Scenario[] = [
 
 const run = (out: string, rewrite: Rewrite) => exportBehindProxy(sandbox, env, token, ARGS, out, rewrite);
 
-describe('answers that break the contract\'s structure', () => {
+describe("answers that break the contract's structure", () => {
   it('are never added up: not billed, named, --strict exits 6 with one finding more', async () => {
     const clean = await run(path.join(home, 'clean'), () => undefined);
     expect(clean.r.code, clean.r.stderr).toBe(6);
@@ -207,14 +257,23 @@ describe('answers that break the contract\'s structure', () => {
         rewritten === 0 && 'the proxy rewrote nothing',
         r.code !== 6 && `exit ${r.code}, not 6: ${r.stderr.trim().split('\n').slice(-2).join(' / ')}`,
         /^\s+at /m.test(r.stderr) && 'a stack trace was printed',
-        Object.entries(want).some(([k, v]) => row?.[k] !== v) && `row ${JSON.stringify(Object.fromEntries(Object.keys(want).map((k) => [k, row?.[k]])))}, not ${JSON.stringify(want)}`,
+        Object.entries(want).some(([k, v]) => row?.[k] !== v) &&
+          `row ${JSON.stringify(Object.fromEntries(Object.keys(want).map((k) => [k, row?.[k]])))}, not ${JSON.stringify(want)}`,
         !new RegExp(`^not_billed,${s.finding},`, 'm').test(review) && `no not_billed ${s.finding} in review.csv`,
-        notBilled(r.stderr) !== notBilled(clean.r.stderr) + (s.notBilled ?? 1) && `--strict counts ${notBilled(r.stderr)} not billed, the clean run ${notBilled(clean.r.stderr)}`,
+        notBilled(r.stderr) !== notBilled(clean.r.stderr) + (s.notBilled ?? 1) &&
+          `--strict counts ${notBilled(r.stderr)} not billed, the clean run ${notBilled(clean.r.stderr)}`,
       ].filter(Boolean);
       if (problems.length) lost.push(`${s.name}: ${problems.join(', ')}`);
-      console.log(`[faults]   ${s.name} → exit ${r.code}, ${s.plant ? 'plant heat' : s.heat ? 'WE 01 heat' : 'WE 01 cold water'} ${row?.billable_value} (clean ${before.billable_value}), ${s.finding}`);
+      console.log(
+        `[faults]   ${s.name} → exit ${r.code}, ${s.plant ? 'plant heat' : s.heat ? 'WE 01 heat' : 'WE 01 cold water'} ${row?.billable_value} (clean ${before.billable_value}), ${s.finding}`,
+      );
     }
-    report({ scenario: `contract breaks (${SCENARIOS.length} classes: segments, readings and points twice, an unlisted point, the plant meter under a unit, the plant readings)`, trials: SCENARIOS.length, passed: SCENARIOS.length - lost.length, lost });
+    report({
+      scenario: `contract breaks (${SCENARIOS.length} classes: segments, readings and points twice, an unlisted point, the plant meter under a unit, the plant readings)`,
+      trials: SCENARIOS.length,
+      passed: SCENARIOS.length - lost.length,
+      lost,
+    });
     expect(lost).toEqual([]);
   }, 300_000);
 
@@ -230,7 +289,11 @@ describe('answers that break the contract\'s structure', () => {
     };
     const learn = proxyRewrite({ unitPoint: (pt) => ((pt.measuring_point_id = pt.measuring_point_id.toUpperCase()), delete pt.is_system_linked) });
     const { r, files } = await run(path.join(home, 'capitals'), (p, json, query) => {
-      if (p === '/v1/usage-units') coldId ??= ((json.data as Json[]).find((u) => u.name === 'WE 01' && u.property.name === MUSTER)?.measuring_points as Json[] | undefined)?.find((m) => m.metric === 'water_cold')?.measuring_point_id ?? null;
+      if (p === '/v1/usage-units')
+        coldId ??=
+          ((json.data as Json[]).find((u) => u.name === 'WE 01' && u.property.name === MUSTER)?.measuring_points as Json[] | undefined)?.find(
+            (m) => m.metric === 'water_cold',
+          )?.measuring_point_id ?? null;
       return capitals(p, json, query) ?? learn(p, json, query);
     });
     expect(r.code, r.stderr).toBe(6);
@@ -238,7 +301,7 @@ describe('answers that break the contract\'s structure', () => {
     expect(we01Cold(files.get('billing.csv')!.toString('utf8')).review_flags).toContain('NOT_SYSTEM_LINKED');
   }, 60_000);
 
-  it('shares that add up but contradict the Property list\'s allocations (WE 14/WE 15\'s heat meter sent 40/60, listed 60/40) are not billed', async () => {
+  it("shares that add up but contradict the Property list's allocations (WE 14/WE 15's heat meter sent 40/60, listed 60/40) are not billed", async () => {
     let shared: { id: string; shares: Map<string, number> } | null = null;
     const swapped: Rewrite = (p, json) => {
       if (/^\/v1\/properties\/[^/]+\/measuring-points$/.test(p)) {
@@ -262,7 +325,9 @@ describe('answers that break the contract\'s structure', () => {
     expect(review.match(/^not_billed,SHARE_NOT_AS_LISTED,/gm)).toHaveLength(2);
     const billed = rows(files.get('segments.csv')!.toString('utf8')).filter((s) => s.measuring_point_id === shared!.id);
     expect(billed.length).toBeGreaterThanOrEqual(2);
-    console.log(`[faults]   shares swapped against the list → exit ${r.code}, billed ${billed.map((s) => `${(s.usage_unit_id ?? "").slice(-4)} ${s.unit_share} ${s.billed_value}`).join(', ')}`);
+    console.log(
+      `[faults]   shares swapped against the list → exit ${r.code}, billed ${billed.map((s) => `${(s.usage_unit_id ?? '').slice(-4)} ${s.unit_share} ${s.billed_value}`).join(', ')}`,
+    );
     expect(billed.map((s) => s.billed_value)).toEqual(billed.map(() => '0'));
   }, 60_000);
 

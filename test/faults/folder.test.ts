@@ -39,48 +39,57 @@ const trace = (stderr: string) => /^\s+at /m.test(stderr) || /unexpected failure
 const tail = (stderr: string) => stderr.trim().split('\n').slice(-2).join(' / ');
 
 describe('exports racing for one --out folder', () => {
-  it(`${RACES} races with other arguments, and a kill -9 of the owner: one export owns the folder, the other is refused with exit 2`, async () => {
-    const random = prng(20261123);
-    const lost: string[] = [];
-    let passed = 0;
-    const outcomes = { busy: 0, inUse: 0 };
-    for (let i = 0; i < RACES; i++) {
-      const out = path.join(home, `race-${i}`);
-      const delay = Math.round(random() * cleanMs * 0.5);
-      const first = runBin([...A, '--out', out], env);
-      await new Promise((r) => setTimeout(r, delay));
-      const [a, b] = await Promise.all([first, runBin([...B, '--out', out], env)]);
+  it(
+    `${RACES} races with other arguments, and a kill -9 of the owner: one export owns the folder, the other is refused with exit 2`,
+    async () => {
+      const random = prng(20261123);
+      const lost: string[] = [];
+      let passed = 0;
+      const outcomes = { busy: 0, inUse: 0 };
+      for (let i = 0; i < RACES; i++) {
+        const out = path.join(home, `race-${i}`);
+        const delay = Math.round(random() * cleanMs * 0.5);
+        const first = runBin([...A, '--out', out], env);
+        await new Promise((r) => setTimeout(r, delay));
+        const [a, b] = await Promise.all([first, runBin([...B, '--out', out], env)]);
+        const got = await folder(out);
+        const refused = b.code === 2 && /is writing to|already holds an export made with other arguments/.test(b.stderr);
+        if (/is writing to/.test(b.stderr)) outcomes.busy++;
+        else if (refused) outcomes.inUse++;
+        const problems = [
+          a.code !== 0 && `A exit ${a.code}: ${tail(a.stderr)}`,
+          !refused && `B exit ${b.code}: ${tail(b.stderr)}`,
+          (trace(a.stderr) || trace(b.stderr)) && 'a stack trace was printed',
+          differences(clean.A, got).length > 0 && `folder differs from A's clean run in [${differences(clean.A, got).join(', ')}]`,
+        ].filter(Boolean);
+        if (problems.length) lost.push(`race ${i} (B after ${delay} ms): ${problems.join(', ')}`);
+        else passed++;
+      }
+
+      // The owner is killed: its lock names a dead process, so the other arguments take the
+      // folder over (it holds only the dead run's hidden scratch files) and finish cleanly.
+      const out = path.join(home, 'race-killed');
+      const killed = await runBin([...A, '--out', out], env, { killAfterMs: Math.round(cleanMs * 0.5) });
+      const b = await runBin([...B, '--out', out], env);
       const got = await folder(out);
-      const refused = b.code === 2 && /is writing to|already holds an export made with other arguments/.test(b.stderr);
-      if (/is writing to/.test(b.stderr)) outcomes.busy++;
-      else if (refused) outcomes.inUse++;
       const problems = [
-        a.code !== 0 && `A exit ${a.code}: ${tail(a.stderr)}`,
-        !refused && `B exit ${b.code}: ${tail(b.stderr)}`,
-        (trace(a.stderr) || trace(b.stderr)) && 'a stack trace was printed',
-        differences(clean.A, got).length > 0 && `folder differs from A's clean run in [${differences(clean.A, got).join(', ')}]`,
+        killed.signal !== 'SIGKILL' && `A was not killed (${killed.code})`,
+        b.code !== 0 && `B exit ${b.code}: ${tail(b.stderr)}`,
+        differences(clean.B, got).length > 0 && `folder differs from B's clean run in [${differences(clean.B, got).join(', ')}]`,
       ].filter(Boolean);
-      if (problems.length) lost.push(`race ${i} (B after ${delay} ms): ${problems.join(', ')}`);
+      if (problems.length) lost.push(`after a kill -9 of the owner: ${problems.join(', ')}`);
       else passed++;
-    }
 
-    // The owner is killed: its lock names a dead process, so the other arguments take the
-    // folder over (it holds only the dead run's hidden scratch files) and finish cleanly.
-    const out = path.join(home, 'race-killed');
-    const killed = await runBin([...A, '--out', out], env, { killAfterMs: Math.round(cleanMs * 0.5) });
-    const b = await runBin([...B, '--out', out], env);
-    const got = await folder(out);
-    const problems = [
-      killed.signal !== 'SIGKILL' && `A was not killed (${killed.code})`,
-      b.code !== 0 && `B exit ${b.code}: ${tail(b.stderr)}`,
-      differences(clean.B, got).length > 0 && `folder differs from B's clean run in [${differences(clean.B, got).join(', ')}]`,
-    ].filter(Boolean);
-    if (problems.length) lost.push(`after a kill -9 of the owner: ${problems.join(', ')}`);
-    else passed++;
-
-    report({ scenario: `two exports into one --out (${outcomes.busy}× refused while the other wrote, ${outcomes.inUse}× refused after it finished; then a killed owner)`, trials: RACES + 1, passed, lost });
-    expect(lost).toEqual([]);
-  }, FULL ? 600_000 : 240_000);
+      report({
+        scenario: `two exports into one --out (${outcomes.busy}× refused while the other wrote, ${outcomes.inUse}× refused after it finished; then a killed owner)`,
+        trials: RACES + 1,
+        passed,
+        lost,
+      });
+      expect(lost).toEqual([]);
+    },
+    FULL ? 600_000 : 240_000,
+  );
 });
 
 type Rewrite = (pathname: string, body: Record<string, unknown>) => string | null;
@@ -111,19 +120,26 @@ const firstOf = (body: Record<string, unknown>) => (body.data as Record<string, 
 const PLANS: { name: string; rewrite: Rewrite; exit: number; message: RegExp }[] = [
   {
     name: 'control characters in Property names',
-    rewrite: (p, body) => (p === '/v1/properties' ? JSON.stringify({ ...body, data: (body.data as Record<string, unknown>[]).map((x) => ({ ...x, name: `${String(x.name)}${HOSTILE}` })) }) : null),
+    rewrite: (p, body) =>
+      p === '/v1/properties'
+        ? JSON.stringify({ ...body, data: (body.data as Record<string, unknown>[]).map((x) => ({ ...x, name: `${String(x.name)}${HOSTILE}` })) })
+        : null,
     exit: 0,
     message: /\\u\{1b\}\[2J/,
   },
   {
     name: 'a usage unit id that is not a UUID',
-    rewrite: (p, body) => (p === '/v1/usage-units' ? JSON.stringify({ ...body, data: [{ ...firstOf(body), id: '../../whoami?x=' }, ...(body.data as unknown[]).slice(1)] }) : null),
+    rewrite: (p, body) =>
+      p === '/v1/usage-units' ? JSON.stringify({ ...body, data: [{ ...firstOf(body), id: '../../whoami?x=' }, ...(body.data as unknown[]).slice(1)] }) : null,
     exit: 5,
     message: /usage unit id that is not a UUID \("\.\.\/\.\.\/whoami\?x="\)/,
   },
   {
     name: 'an unknown field nested 20,000 levels deep',
-    rewrite: (p, body) => (p === '/v1/properties' ? JSON.stringify({ ...body, data: [{ ...firstOf(body), future: 0 }] }).replace('"future":0', `"future":${'{"x":'.repeat(20_000)}1${'}'.repeat(20_000)}`) : null),
+    rewrite: (p, body) =>
+      p === '/v1/properties'
+        ? JSON.stringify({ ...body, data: [{ ...firstOf(body), future: 0 }] }).replace('"future":0', `"future":${'{"x":'.repeat(20_000)}1${'}'.repeat(20_000)}`)
+        : null,
     exit: 5,
     message: /breaks the API contract: nests deeper than 64 levels/,
   },

@@ -25,15 +25,17 @@ type Json = Record<string, any>;
 const consumption = (p: string) => /^\/v1\/usage-units\/[^/]+\/consumption$/.test(p);
 
 /** Rewrites the first segment of every unit point that has one (the same for every unit). */
-const everySegment = (change: (seg: Json, point: Json) => void): Rewrite => (p, json) => {
-  if (!consumption(p)) return undefined;
-  for (const point of json.measuring_points as Json[]) {
-    const seg = point.segments[0];
-    if (!seg || !['measured', 'substituted', 'calculated'].includes(seg.period_consumption.status)) continue;
-    change(seg, point);
-  }
-  return json;
-};
+const everySegment =
+  (change: (seg: Json, point: Json) => void): Rewrite =>
+  (p, json) => {
+    if (!consumption(p)) return undefined;
+    for (const point of json.measuring_points as Json[]) {
+      const seg = point.segments[0];
+      if (!seg || !['measured', 'substituted', 'calculated'].includes(seg.period_consumption.status)) continue;
+      change(seg, point);
+    }
+    return json;
+  };
 
 interface Scenario {
   name: string;
@@ -52,17 +54,48 @@ const SCENARIOS: Scenario[] = [
     }),
     expect: { code: 0, finding: 'IMPLAUSIBLE_VALUE' },
   },
-  { name: 'negative billable value', rewrite: everySegment((seg, point) => Object.assign(seg.period_consumption, { billable_value: -7, weighted_billable_value: -7 * (point.unit_share ?? 1) })), expect: { code: 0, finding: 'IMPLAUSIBLE_VALUE' } },
-  { name: 'end value below the start value', rewrite: everySegment((seg) => Object.assign(seg, { baseline_value: seg.period_consumption.end_value + 1000 })), expect: { code: 0, finding: 'IMPLAUSIBLE_VALUE' } },
+  {
+    name: 'negative billable value',
+    rewrite: everySegment((seg, point) => Object.assign(seg.period_consumption, { billable_value: -7, weighted_billable_value: -7 * (point.unit_share ?? 1) })),
+    expect: { code: 0, finding: 'IMPLAUSIBLE_VALUE' },
+  },
+  {
+    name: 'end value below the start value',
+    rewrite: everySegment((seg) => Object.assign(seg, { baseline_value: seg.period_consumption.end_value + 1000 })),
+    expect: { code: 0, finding: 'IMPLAUSIBLE_VALUE' },
+  },
   { name: 'unit_share 1.5', rewrite: everySegment((_, point) => (point.unit_share = 1.5)), expect: { code: 0, finding: 'IMPLAUSIBLE_SHARE' } },
-  { name: 'weighted value ≠ billable × share', rewrite: everySegment((seg) => (seg.period_consumption.weighted_billable_value = seg.period_consumption.billable_value * 3 + 1)), expect: { code: 0, finding: 'WEIGHTED_VALUE_MISMATCH' } },
-  { name: 'answer for another unit', rewrite: (p, json) => (consumption(p) ? { ...json, usage_unit_id: WRONG_ID } : undefined), expect: { code: 5, message: /answered GET \/v1\/usage-units\/[^/ ]+\/consumption for usage unit 0+-0000-4000-8000-00000000beef instead of/ } },
-  { name: 'readings of another point', rewrite: (p, json) => (/\/readings$/.test(p) ? { ...json, measuring_point_id: WRONG_ID } : undefined), expect: { code: 5, message: /answered GET \/v1\/measuring-points\/[^/ ]+\/readings for measuring point .*beef instead of/ } },
-  { name: 'echoed range not capped', rewrite: (p, json) => (consumption(p) ? { ...json, to: '2026-01-31' } : undefined), expect: { code: 5, message: /range rules cannot produce: it ends after the requested month \(2025-12-31\)/ } },
-  { name: 'echoed range of another start', rewrite: (p, json) => (consumption(p) ? { ...json, from: '2024-07-01' } : undefined), expect: { code: 5, message: /range rules cannot produce: it should start on 2025-01-01/ } },
+  {
+    name: 'weighted value ≠ billable × share',
+    rewrite: everySegment((seg) => (seg.period_consumption.weighted_billable_value = seg.period_consumption.billable_value * 3 + 1)),
+    expect: { code: 0, finding: 'WEIGHTED_VALUE_MISMATCH' },
+  },
+  {
+    name: 'answer for another unit',
+    rewrite: (p, json) => (consumption(p) ? { ...json, usage_unit_id: WRONG_ID } : undefined),
+    expect: { code: 5, message: /answered GET \/v1\/usage-units\/[^/ ]+\/consumption for usage unit 0+-0000-4000-8000-00000000beef instead of/ },
+  },
+  {
+    name: 'readings of another point',
+    rewrite: (p, json) => (/\/readings$/.test(p) ? { ...json, measuring_point_id: WRONG_ID } : undefined),
+    expect: { code: 5, message: /answered GET \/v1\/measuring-points\/[^/ ]+\/readings for measuring point .*beef instead of/ },
+  },
+  {
+    name: 'echoed range not capped',
+    rewrite: (p, json) => (consumption(p) ? { ...json, to: '2026-01-31' } : undefined),
+    expect: { code: 5, message: /range rules cannot produce: it ends after the requested month \(2025-12-31\)/ },
+  },
+  {
+    name: 'echoed range of another start',
+    rewrite: (p, json) => (consumption(p) ? { ...json, from: '2024-07-01' } : undefined),
+    expect: { code: 5, message: /range rules cannot produce: it should start on 2025-01-01/ },
+  },
   {
     name: 'a number beyond a double (1e400)',
-    rewrite: (p, json) => (consumption(p) && (json.measuring_points as Json[]).some((mp) => mp.segments.length) ? JSON.stringify(json).replace(/"billable_value":[0-9.]+/, '"billable_value":1e400') : undefined),
+    rewrite: (p, json) =>
+      consumption(p) && (json.measuring_points as Json[]).some((mp) => mp.segments.length)
+        ? JSON.stringify(json).replace(/"billable_value":[0-9.]+/, '"billable_value":1e400')
+        : undefined,
     expect: { code: 5, message: /breaks the API contract: .*billable_value should be a number/ },
   },
 ];
@@ -87,7 +120,8 @@ describe('hostile answers', () => {
       if (s.expect.code === 0) {
         problems.push(
           !new RegExp(`^not_billed,${s.expect.finding},`, 'm').test(text('review.csv')) && `no not_billed ${s.expect.finding} in review.csv`,
-          /Infinity|NaN|\d{30}/.test(text('billing.csv') + text('segments.csv') + text('readings.csv')) && 'a CSV file holds Infinity, NaN or an overflowing number',
+          /Infinity|NaN|\d{30}/.test(text('billing.csv') + text('segments.csv') + text('readings.csv')) &&
+            'a CSV file holds Infinity, NaN or an overflowing number',
           !got.has('billing.xlsx') && 'no billing.xlsx',
           /Infinity|NaN/.test(await xlsxText(path.join(out, 'billing.xlsx'))) && 'billing.xlsx holds Infinity or NaN',
         );
@@ -98,9 +132,16 @@ describe('hostile answers', () => {
       const failed = problems.filter(Boolean);
       if (failed.length) lost.push(`${s.name}: ${failed.join(', ')}`);
       else passed++;
-      console.log(`[faults]   ${s.name} → exit ${r.code}${s.expect.code === 0 ? `, ${s.expect.finding} in review.csv` : `: ${r.stderr.trim().split('\n')[0]!.slice(0, 160)}`}`);
+      console.log(
+        `[faults]   ${s.name} → exit ${r.code}${s.expect.code === 0 ? `, ${s.expect.finding} in review.csv` : `: ${r.stderr.trim().split('\n')[0]!.slice(0, 160)}`}`,
+      );
     }
-    report({ scenario: `hostile answers (${SCENARIOS.length} classes: values not billed, wrong object or range stops)`, trials: SCENARIOS.length, passed, lost });
+    report({
+      scenario: `hostile answers (${SCENARIOS.length} classes: values not billed, wrong object or range stops)`,
+      trials: SCENARIOS.length,
+      passed,
+      lost,
+    });
     expect(lost).toEqual([]);
   }, 240_000);
 });
@@ -109,7 +150,7 @@ describe('hostile answers', () => {
 async function xlsxText(file: string): Promise<string> {
   const { default: ExcelJS } = await import('exceljs');
   const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(await readFile(file).catch(() => Buffer.alloc(0)) as unknown as ArrayBuffer).catch(() => undefined);
+  await wb.xlsx.load((await readFile(file).catch(() => Buffer.alloc(0))) as unknown as ArrayBuffer).catch(() => undefined);
   const cells: string[] = [];
   wb.eachSheet((ws) => ws.eachRow((row) => row.eachCell((c) => cells.push(String(c.value)))));
   return cells.join('\n');

@@ -20,14 +20,28 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   assertBuilt();
-  ({ sandbox, home, env } = await signedIn({ units: 300, admin: true, rateLimitPerMinute: 0, clients: tenantClients(), profiles: [{ name: 'nord', tenant: 0 }, { name: 'sued', tenant: 1 }], homePrefix: 'md-portfolio-signals-', env: { SOURCE_DATE_EPOCH: '1767225600' } }));
+  ({ sandbox, home, env } = await signedIn({
+    units: 300,
+    admin: true,
+    rateLimitPerMinute: 0,
+    clients: tenantClients(),
+    profiles: [
+      { name: 'nord', tenant: 0 },
+      { name: 'sued', tenant: 1 },
+    ],
+    homePrefix: 'md-portfolio-signals-',
+    env: { SOURCE_DATE_EPOCH: '1767225600' },
+  }));
 }, 60_000);
 afterAll(async () => sandbox?.close());
 
 /** Every file under `dir`, relative. */
 async function files(dir: string): Promise<string[]> {
   if (!existsSync(dir)) return [];
-  return (await readdir(dir, { recursive: true, withFileTypes: true })).filter((d) => d.isFile()).map((d) => path.relative(dir, path.join(d.parentPath, d.name))).sort();
+  return (await readdir(dir, { recursive: true, withFileTypes: true }))
+    .filter((d) => d.isFile())
+    .map((d) => path.relative(dir, path.join(d.parentPath, d.name)))
+    .sort();
 }
 
 /** Runs the portfolio into `out` and sends `signal` once a workbook worker has begun a workbook. */
@@ -41,7 +55,9 @@ async function interrupted(out: string, signal: NodeJS.Signals) {
       if (existsSync(path.join(out, p, '.billing.xlsx.partial'))) sent = child.kill(signal);
     }
   }, 5);
-  const run = await runBin([...ARGS, '--out', out], env, { cwd: home, timeoutMs: 120_000, onStderr: (_t, c) => (child = c) }).finally(() => clearInterval(poll));
+  const run = await runBin([...ARGS, '--out', out], env, { cwd: home, timeoutMs: 120_000, onStderr: (_t, c) => (child = c) }).finally(() =>
+    clearInterval(poll),
+  );
   expect(sent, run.stderr).toBe(true);
   return run;
 }

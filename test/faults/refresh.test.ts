@@ -86,7 +86,12 @@ describe('8 processes, one profile, an access-token expiry', () => {
       else passed++;
       console.log(`[faults]   ${name}: ${tokenRequests} token request(s), ${rejected} answers 401 before the refresh took over`);
     }
-    report({ scenario: `${PROCESSES} processes, one profile, token expiry (at the server mid-run; locally before start)`, trials: trials.length, passed, lost });
+    report({
+      scenario: `${PROCESSES} processes, one profile, token expiry (at the server mid-run; locally before start)`,
+      trials: trials.length,
+      passed,
+      lost,
+    });
     expect(lost).toEqual([]);
   }, 240_000);
 });

@@ -29,7 +29,7 @@ const run = (out: string, rewrite: Rewrite) => exportBehindProxy(sandbox, env, t
 const rows = csvRows;
 const notBilled = (stderr: string) => Number(/--strict: .*\((\d+) not billed/.exec(stderr)?.[1] ?? NaN);
 
-describe('a shared meter whose copies in two units\' answers disagree', () => {
+describe("a shared meter whose copies in two units' answers disagree", () => {
   it('is billed in neither unit, named in review.csv for both, and counted by --strict', async () => {
     let muster: string | null = null;
     let shared: { id: string; units: string[] } | null = null;
@@ -66,7 +66,13 @@ describe('a shared meter whose copies in two units\' answers disagree', () => {
     expect(r.stderr).not.toMatch(/^\s+at /m);
     const billed = segmentsOf(files);
     const review = files.get('review.csv')!.toString('utf8');
-    console.log(`[faults]   ${names.get(second)}'s copy of the ${units.map((u) => names.get(u)).join('/')} heat meter at 1.5 times → exit ${r.code}, billed ${billed.map((s) => `${names.get(s.usage_unit_id!)} ${s.billed_value}`).join(', ')} (clean ${segmentsOf(clean.files).map((s) => `${names.get(s.usage_unit_id!)} ${s.billed_value}`).join(', ')}), ${review.match(/^not_billed,COPIES_DISAGREE,/gm)?.length ?? 0} COPIES_DISAGREE`);
+    console.log(
+      `[faults]   ${names.get(second)}'s copy of the ${units.map((u) => names.get(u)).join('/')} heat meter at 1.5 times → exit ${r.code}, billed ${billed.map((s) => `${names.get(s.usage_unit_id!)} ${s.billed_value}`).join(', ')} (clean ${segmentsOf(
+        clean.files,
+      )
+        .map((s) => `${names.get(s.usage_unit_id!)} ${s.billed_value}`)
+        .join(', ')}), ${review.match(/^not_billed,COPIES_DISAGREE,/gm)?.length ?? 0} COPIES_DISAGREE`,
+    );
     expect(new Set(billed.map((s) => s.usage_unit_id))).toEqual(new Set(units));
     expect(billed.map((s) => s.billed_value)).toEqual(billed.map(() => '0'));
     expect(review.match(/^not_billed,COPIES_DISAGREE,/gm)).toHaveLength(2);

@@ -53,40 +53,49 @@ afterAll(async () => {
 });
 
 describe('faults at several rates', () => {
-  it(`${PLANS.length} fault plans: identical files or a clear exit 5 with nothing half-written`, async () => {
-    const lost: string[] = [];
-    let identical = 0;
-    let failedCleanly = 0;
-    for (const faults of PLANS) {
-      const { sandbox, env, home } = await signedInDespiteFaults(faults);
-      started.push(sandbox);
-      const out = path.join(home, 'out');
-      const r = await runBin([...ARGS, '--out', out], env);
-      const got = await folder(out);
-      const injected = [...sandbox.log.faults.values()].reduce((a, b) => a + b, 0);
-      const what = `${faults.join(',')} (${injected} injected)`;
-      if (r.code === 0) {
-        const diff = differences(clean, got);
-        if (diff.length === 0) identical++;
-        else lost.push(`${what}: exit 0 but [${diff.join(', ')}] differ, ${lostRows(clean, got)} rows lost`);
-      } else {
-        const lines = r.stderr.trim().split('\n');
-        const problems = [
-          r.code !== 5 && `exit ${r.code}, not 5`,
-          halfWritten(clean, got).length > 0 && `half-written [${halfWritten(clean, got).join(', ')}]`,
-          FINAL.some((n) => got.has(n)) && 'a final name exists after a failure',
-          [...got.keys()].some((n) => n.endsWith('.partial')) && 'scratch files left behind',
-          /^\s+at /m.test(r.stderr) && 'a stack trace was printed',
-          !/again|later/i.test(r.stderr) && `no next step in "${lines.at(-1)}"`,
-        ].filter(Boolean);
-        if (problems.length === 0) failedCleanly++;
-        else lost.push(`${what}: ${problems.join(', ')}`);
+  it(
+    `${PLANS.length} fault plans: identical files or a clear exit 5 with nothing half-written`,
+    async () => {
+      const lost: string[] = [];
+      let identical = 0;
+      let failedCleanly = 0;
+      for (const faults of PLANS) {
+        const { sandbox, env, home } = await signedInDespiteFaults(faults);
+        started.push(sandbox);
+        const out = path.join(home, 'out');
+        const r = await runBin([...ARGS, '--out', out], env);
+        const got = await folder(out);
+        const injected = [...sandbox.log.faults.values()].reduce((a, b) => a + b, 0);
+        const what = `${faults.join(',')} (${injected} injected)`;
+        if (r.code === 0) {
+          const diff = differences(clean, got);
+          if (diff.length === 0) identical++;
+          else lost.push(`${what}: exit 0 but [${diff.join(', ')}] differ, ${lostRows(clean, got)} rows lost`);
+        } else {
+          const lines = r.stderr.trim().split('\n');
+          const problems = [
+            r.code !== 5 && `exit ${r.code}, not 5`,
+            halfWritten(clean, got).length > 0 && `half-written [${halfWritten(clean, got).join(', ')}]`,
+            FINAL.some((n) => got.has(n)) && 'a final name exists after a failure',
+            [...got.keys()].some((n) => n.endsWith('.partial')) && 'scratch files left behind',
+            /^\s+at /m.test(r.stderr) && 'a stack trace was printed',
+            !/again|later/i.test(r.stderr) && `no next step in "${lines.at(-1)}"`,
+          ].filter(Boolean);
+          if (problems.length === 0) failedCleanly++;
+          else lost.push(`${what}: ${problems.join(', ')}`);
+        }
+        await sandbox.close();
       }
-      await sandbox.close();
-    }
-    report({ scenario: `429/5xx/slow/drop/truncate at ${PLANS.length} plans (${identical} identical, ${failedCleanly} clear exit 5)`, trials: PLANS.length, passed: identical + failedCleanly, lost });
-    expect(lost).toEqual([]);
-    // the heavy plans must really exercise the failure path, the light ones the recovery
-    expect(identical).toBeGreaterThan(0);
-  }, FULL ? 900_000 : 300_000);
+      report({
+        scenario: `429/5xx/slow/drop/truncate at ${PLANS.length} plans (${identical} identical, ${failedCleanly} clear exit 5)`,
+        trials: PLANS.length,
+        passed: identical + failedCleanly,
+        lost,
+      });
+      expect(lost).toEqual([]);
+      // the heavy plans must really exercise the failure path, the light ones the recovery
+      expect(identical).toBeGreaterThan(0);
+    },
+    FULL ? 900_000 : 300_000,
+  );
 });

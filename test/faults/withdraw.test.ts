@@ -55,7 +55,14 @@ async function withdrawingProxy(propertyIndex: number, afterConsumption: number)
     if (mentioned && /\/consumption$/.test(url.pathname) && ++seen > afterConsumption) withdrawn = true;
     if (withdrawn && mentioned) {
       if (url.pathname === '/v1/usage-units') return send(res, 200, { data: [], next_cursor: null, prev_cursor: null });
-      const problem = { type: 'https://developer.example/errors/#resource-not-found', title: 'Resource not found', status: 404, detail: `No resource at ${url.pathname}.`, instance: url.pathname, trace_id: 'proxy' };
+      const problem = {
+        type: 'https://developer.example/errors/#resource-not-found',
+        title: 'Resource not found',
+        status: 404,
+        detail: `No resource at ${url.pathname}.`,
+        instance: url.pathname,
+        trace_id: 'proxy',
+      };
       return send(res, 404, problem, 'application/problem+json');
     }
     const up = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {

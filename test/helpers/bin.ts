@@ -10,7 +10,8 @@ export const BIN = path.join(ROOT, 'bin', 'meterdata.js');
 
 /** Fails clearly when dist/ is missing or older than src/auth (a stale build would test yesterday's sign-in). */
 export function assertBuilt(): void {
-  if (!existsSync(path.join(ROOT, 'dist', 'cli.js'))) throw new Error('dist/ is missing: run `bash scripts/node24 npm run build` first (npm test and npm run test:faults build)');
+  if (!existsSync(path.join(ROOT, 'dist', 'cli.js')))
+    throw new Error('dist/ is missing: run `bash scripts/node24 npm run build` first (npm test and npm run test:faults build)');
   const session = path.join(ROOT, 'dist', 'auth', 'session.js');
   if (!existsSync(session) || statSync(session).mtimeMs < statSync(path.join(ROOT, 'src', 'auth', 'session.ts')).mtimeMs) {
     throw new Error('dist/ is older than src/auth: rebuild with `bash scripts/node24 npm run build`');
@@ -25,10 +26,18 @@ export interface Run {
   ms: number;
 }
 
-export function runBin(args: string[], env: NodeJS.ProcessEnv, opts: { onStderr?: (text: string, child: ChildProcess) => void; killAfterMs?: number; timeoutMs?: number; cwd?: string } = {}): Promise<Run> {
+export function runBin(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  opts: { onStderr?: (text: string, child: ChildProcess) => void; killAfterMs?: number; timeoutMs?: number; cwd?: string } = {},
+): Promise<Run> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, HOME: env.METERDATA_HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'], ...(opts.cwd ? { cwd: opts.cwd } : {}) });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH, HOME: env.METERDATA_HOME, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(opts.cwd ? { cwd: opts.cwd } : {}),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -46,4 +55,3 @@ export function runBin(args: string[], env: NodeJS.ProcessEnv, opts: { onStderr?
     });
   });
 }
-

@@ -3,6 +3,7 @@
 // Chromium launch options for the real-browser tests.
 import { PassThrough, Readable } from 'node:stream';
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -42,7 +43,14 @@ export function runLive(argv: string[], env: NodeJS.ProcessEnv, opts: { stdinTex
   const stdin = new PassThrough();
   if (opts.stdinText !== undefined) stdin.end(opts.stdinText);
   const w = watch(stdout, stderr);
-  const io: Io = { stdout, stderr, stdin: stdin as unknown as Readable, env: { ...env }, cwd: process.cwd(), signal: opts.signal ?? new AbortController().signal };
+  const io: Io = {
+    stdout,
+    stderr,
+    stdin: stdin as unknown as Readable,
+    env: { ...env },
+    cwd: process.cwd(),
+    signal: opts.signal ?? new AbortController().signal,
+  };
   const done = main(argv, io).then((code) => {
     w.ended(code);
     return { code, stdout: w.text.out, stderr: w.text.err };
@@ -181,13 +189,16 @@ export async function proxySandbox(target: string): Promise<SandboxProxy> {
     rewrite: undefined,
     close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
   };
-  const server = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const body = Buffer.concat(chunks);
-    const rec: ProxiedRequest = { method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0]!, authorization: req.headers.authorization };
-    proxy.requests.push(rec);
+  // The request's body is read inside the try: a client that hangs up mid-body rejects the
+  // read, and node:http ignores the handler's promise, so that rejection went unhandled.
+  const server = http.createServer((req, res) => void forward(req, res));
+  const forward = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const body = Buffer.concat(chunks);
+      const rec: ProxiedRequest = { method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0]!, authorization: req.headers.authorization };
+      proxy.requests.push(rec);
       const own = await proxy.intercept?.(rec);
       if (own) {
         res.writeHead(own.status, { 'content-type': 'application/json', ...own.headers });
@@ -206,7 +217,8 @@ export async function proxySandbox(target: string): Promise<SandboxProxy> {
       });
       if (up.headers.getSetCookie().length) out['set-cookie'] = up.headers.getSetCookie();
       // A sign-in through the proxy: the sandbox's redirects (and the callback's iss) name the proxy, its issuer here.
-      if (typeof out.location === 'string') out.location = out.location.replaceAll(target, proxy.url).replaceAll(encodeURIComponent(target), encodeURIComponent(proxy.url));
+      if (typeof out.location === 'string')
+        out.location = out.location.replaceAll(target, proxy.url).replaceAll(encodeURIComponent(target), encodeURIComponent(proxy.url));
       const lose = proxy.lose?.(rec);
       if (lose === 'stall') return;
       if (typeof lose === 'object') {
@@ -220,7 +232,7 @@ export async function proxySandbox(target: string): Promise<SandboxProxy> {
     } catch {
       res.destroy();
     }
-  });
+  };
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const addr = server.address();
   proxy.url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;

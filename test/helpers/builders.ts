@@ -82,7 +82,8 @@ export function aSegment(overrides: SegmentOverrides = {}): DeviceSegment {
   // the register gives the value billed ((end - start) x factor, BILLABLE_VALUE_DIFFERS otherwise), unless the case says its end value
   const start = segment.baseline_value;
   const billed = segment.period_consumption.billable_value;
-  if (period_consumption?.end_value === undefined && segment.factor > 0 && Number.isFinite(billed) && Number.isFinite(start)) segment.period_consumption.end_value = start + billed / segment.factor;
+  if (period_consumption?.end_value === undefined && segment.factor > 0 && Number.isFinite(billed) && Number.isFinite(start))
+    segment.period_consumption.end_value = start + billed / segment.factor;
   const pc = segment.period_consumption as unknown as Record<string, unknown>;
   for (const key of Object.keys(pc)) if (pc[key] === undefined) delete pc[key];
   return segment;
@@ -182,8 +183,19 @@ export function aPlantPoint(overrides: PlantOverrides = {}): { point: MeasuringP
 }
 
 /** The Property's complete point list, as the contract gives it: every unit's points, then the plant points. */
-export function pointListOf(d: { property: { id: string }; units: { unit: UsageUnit; consumption: UnitConsumption }[]; plant?: { point: MeasuringPoint }[] }): MeasuringPoint[] {
-  const unitPoints = d.units.flatMap(({ unit, consumption }) => consumption.measuring_points.map((c): MeasuringPoint => ({ id: c.measuring_point_id, usage_unit_id: unit.id, property_id: d.property.id, metric: c.metric })));
+export function pointListOf(d: {
+  property: { id: string };
+  units: { unit: UsageUnit; consumption: UnitConsumption }[];
+  plant?: { point: MeasuringPoint }[];
+}): MeasuringPoint[] {
+  const unitPoints = d.units.flatMap(({ unit, consumption }) =>
+    consumption.measuring_points.map((c): MeasuringPoint => ({
+      id: c.measuring_point_id,
+      usage_unit_id: unit.id,
+      property_id: d.property.id,
+      metric: c.metric,
+    })),
+  );
   return [...unitPoints, ...(d.plant ?? []).map((p) => p.point)];
 }
 
@@ -200,7 +212,9 @@ export function sharedCopies(billable: number, shares: number[], base: Partial<M
       ...base,
       measuring_point_id: id,
       unit_share: share,
-      segments: [aSegment({ device_id: device, serial: 'SN-SHARED', period_consumption: { billable_value: billable, weighted_billable_value: billable * share } })],
+      segments: [
+        aSegment({ device_id: device, serial: 'SN-SHARED', period_consumption: { billable_value: billable, weighted_billable_value: billable * share } }),
+      ],
     }),
   );
 }

@@ -50,7 +50,11 @@ export function building(n: number, seed: number, name = `Haus ${seed}`): Buildi
   for (let i = 0; i < n; i++) {
     const points = Array.from({ length: Math.floor(rnd() * 4) }, (_, k) => {
       const [metric, unit] = METRICS[(i + k) % METRICS.length]!;
-      return aPointConsumption({ metric, unit, segments: [aSegment({ period_consumption: { billable_value: Math.round(rnd() * 5000) / 10, weighted_billable_value: undefined } })] });
+      return aPointConsumption({
+        metric,
+        unit,
+        segments: [aSegment({ period_consumption: { billable_value: Math.round(rnd() * 5000) / 10, weighted_billable_value: undefined } })],
+      });
     });
     const type = i % 9 === 8 ? 'commercial' : i % 13 === 12 ? 'storage_room' : 'residential'; // one unit type this version does not know
     units.push(aUnitEntry(`WE ${i + 1}`, points, { property_id: property.id, unit_type: type as UsageUnit['unit_type'] }));
@@ -60,7 +64,14 @@ export function building(n: number, seed: number, name = `Haus ${seed}`): Buildi
 }
 
 export const pointsOf = (b: Building): MeasuringPoint[] => [
-  ...b.units.flatMap(({ unit, consumption }) => consumption.measuring_points.map((c) => ({ id: c.measuring_point_id, usage_unit_id: unit.id, property_id: b.property.id, metric: c.metric as MeasuringPoint['metric'] }))),
+  ...b.units.flatMap(({ unit, consumption }) =>
+    consumption.measuring_points.map((c) => ({
+      id: c.measuring_point_id,
+      usage_unit_id: unit.id,
+      property_id: b.property.id,
+      metric: c.metric as MeasuringPoint['metric'],
+    })),
+  ),
   ...b.points,
   ...b.plant.map((p) => p.point),
 ];
@@ -123,11 +134,22 @@ export async function contents(dir: string): Promise<Record<string, string>> {
 }
 
 /** One export of `data` into a fresh folder: its files, or its error's message. */
-export async function exportOf(data: Building[], opts: Options & Partial<Pick<ExportDeps, 'streamUnits' | 'renderAhead'>> & { writeWorkbook?: WorkbookWriter; args?: (a: ExportArgs) => void } = {}) {
+export async function exportOf(
+  data: Building[],
+  opts: Options & Partial<Pick<ExportDeps, 'streamUnits' | 'renderAhead'>> & { writeWorkbook?: WorkbookWriter; args?: (a: ExportArgs) => void } = {},
+) {
   const s = await setup();
   opts.args?.(s.args); // --unit-refs, --metric, --compare, --format …
   try {
-    const staged = await stageExport({ api: api(data, opts), ...s, reporter: reporter(), toolVersion: 't', now: () => T0, ...(opts.streamUnits === false ? { streamUnits: false } : {}), ...(opts.renderAhead ? { renderAhead: opts.renderAhead } : {}) });
+    const staged = await stageExport({
+      api: api(data, opts),
+      ...s,
+      reporter: reporter(),
+      toolVersion: 't',
+      now: () => T0,
+      ...(opts.streamUnits === false ? { streamUnits: false } : {}),
+      ...(opts.renderAhead ? { renderAhead: opts.renderAhead } : {}),
+    });
     const summary = await finishExport(staged, opts.writeWorkbook ? { writeWorkbook: opts.writeWorkbook } : {});
     return { files: await contents(s.args.out), summary, s };
   } catch (e) {
@@ -147,7 +169,10 @@ export async function expectSameBothWays(data: Building[], opts: Options = {}) {
 
 /** The last flat of a Property (the largest name): its answer is held back to find rows of the flats before it on disk first. */
 export function lastWritten(b: Building): Entry {
-  return [...b.units].sort((x, y) => Number(x.unit.name.slice(3)) - Number(y.unit.name.slice(3))).filter((u) => u.unit.unit_type === 'residential').at(-1)!;
+  return [...b.units]
+    .sort((x, y) => Number(x.unit.name.slice(3)) - Number(y.unit.name.slice(3)))
+    .filter((u) => u.unit.unit_type === 'residential')
+    .at(-1)!;
 }
 
 /**
@@ -166,7 +191,9 @@ export async function expectEarlyRowsThenSame(data: Building[], big: Building) {
   const spy: RenderAhead = (spec, upTo) => {
     seen.push(upTo.billing ?? 0);
     runs.add(spec.run);
-    const spooled = readFileSync(spec.spools.billing!).subarray(0, upTo.billing ?? 0).toString('utf8');
+    const spooled = readFileSync(spec.spools.billing!)
+      .subarray(0, upTo.billing ?? 0)
+      .toString('utf8');
     workers.ahead(spec, upTo);
     if (heldBack && spooled.includes(big.property.id)) {
       earlyWhileHeld = true;
@@ -179,7 +206,12 @@ export async function expectEarlyRowsThenSame(data: Building[], big: Building) {
   try {
     const atEnd = await exportOf(data, { streamUnits: false });
     releaseAnyway = setTimeout(() => release(), 5000); // bounded: a failure shows as earlyWhileHeld false
-    const streamed = await exportOf(data, { hold: { unitId: held.unit.id, release: new Promise<void>((r) => (release = r)) }, delay: (id) => id.charCodeAt(id.length - 1) % 4, renderAhead: spy, writeWorkbook: workers.write });
+    const streamed = await exportOf(data, {
+      hold: { unitId: held.unit.id, release: new Promise<void>((r) => (release = r)) },
+      delay: (id) => id.charCodeAt(id.length - 1) % 4,
+      renderAhead: spy,
+      writeWorkbook: workers.write,
+    });
     expect(streamed.error).toBeUndefined();
     expect(earlyWhileHeld).toBe(true);
     expect(Object.keys(streamed.files!)).toEqual(Object.keys(atEnd.files!));
@@ -206,4 +238,3 @@ export function sharedTwice(b: Building): Building {
   lastWritten(b).consumption.measuring_points.push({ ...shared, segments: [aSegment()] });
   return b;
 }
-

@@ -12,14 +12,31 @@ import { startRewritingProxy, type Rewrite } from './rewriting-proxy.js';
 
 /** Same export time in every run, so files compare byte for byte. */
 const EPOCH = '1767225600';
-export const FINAL = ['billing.csv', 'billing.xlsx', 'meterdata-manifest.json', 'plant-points.csv', 'plausibility.csv', 'readings.csv', 'review.csv', 'segments.csv'];
+export const FINAL = [
+  'billing.csv',
+  'billing.xlsx',
+  'meterdata-manifest.json',
+  'plant-points.csv',
+  'plausibility.csv',
+  'readings.csv',
+  'review.csv',
+  'segments.csv',
+];
 export const MANIFEST = 'meterdata-manifest.json';
 /** FAULTS_FULL=1 (`npm run test:faults` documents it): every kill point and rate. */
 export const FULL = process.env.FAULTS_FULL === '1';
 
 /** The signed-in fixture with the harness's sandbox (seed "faults", admin, no token rate limit), the file store and a fixed export time. */
 export async function signedIn(opts: SandboxOptions = {}): Promise<{ sandbox: Sandbox; env: NodeJS.ProcessEnv; home: string }> {
-  return signedInFixture({ admin: true, seed: 'faults', oauthRateLimitPerMinute: 0, ...opts, credentialStore: 'file', env: { SOURCE_DATE_EPOCH: EPOCH }, homePrefix: 'md-faults-' });
+  return signedInFixture({
+    admin: true,
+    seed: 'faults',
+    oauthRateLimitPerMinute: 0,
+    ...opts,
+    credentialStore: 'file',
+    env: { SOURCE_DATE_EPOCH: EPOCH },
+    homePrefix: 'md-faults-',
+  });
 }
 
 /**
@@ -38,7 +55,10 @@ export async function exportBehindProxy(sandbox: Sandbox, env: NodeJS.ProcessEnv
 
 /** A CSV file meterdata wrote (no quoted commas in the columns read), as rows by header. */
 export function csvRows(csv: string): Record<string, string>[] {
-  const [head, ...body] = csv.split('\r\n').filter(Boolean).map((l) => l.split(','));
+  const [head, ...body] = csv
+    .split('\r\n')
+    .filter(Boolean)
+    .map((l) => l.split(','));
   return body.map((cells) => Object.fromEntries(head!.map((h, i) => [h, cells[i] ?? ''])));
 }
 

@@ -38,6 +38,8 @@ export function machoInfo(buf: Buffer): MachOInfo {
 
 /** The bytes of section `section` of segment `segment`, or null when there is none. */
 export function machoSection(buf: Buffer, segment: string, section: string): Buffer | null {
-  const s = machoInfo(buf).segments.find((g) => g.name === segment)?.sections.find((x) => x.name === section);
+  const s = machoInfo(buf)
+    .segments.find((g) => g.name === segment)
+    ?.sections.find((x) => x.name === section);
   return s ? buf.subarray(s.offset, s.offset + s.size) : null;
 }

@@ -21,7 +21,12 @@ function header(buf: Buffer): { info: PeInfo; resourceRva: number } {
   const resourceRva = buf.readUInt32LE(dirs + 2 * 8);
   const sections = [];
   for (let i = 0, s = opt + optSize; i < count; i++, s += 40) {
-    sections.push({ name: buf.toString('latin1', s, s + 8).replace(/\0+$/, ''), size: buf.readUInt32LE(s + 8), rva: buf.readUInt32LE(s + 12), offset: buf.readUInt32LE(s + 20) });
+    sections.push({
+      name: buf.toString('latin1', s, s + 8).replace(/\0+$/, ''),
+      size: buf.readUInt32LE(s + 8),
+      rva: buf.readUInt32LE(s + 12),
+      offset: buf.readUInt32LE(s + 20),
+    });
   }
   return { info: { machine, magic, sections }, resourceRva };
 }
@@ -45,7 +50,10 @@ export function peResource(buf: Buffer, type: number, name: string): Buffer | nu
       const e = base + dir + 16 + i * 8;
       const id = buf.readUInt32LE(e);
       const to = buf.readUInt32LE(e + 4);
-      const label = id & 0x80000000 ? buf.toString('utf16le', base + (id & 0x7fffffff) + 2, base + (id & 0x7fffffff) + 2 + 2 * buf.readUInt16LE(base + (id & 0x7fffffff))) : id;
+      const label =
+        id & 0x80000000
+          ? buf.toString('utf16le', base + (id & 0x7fffffff) + 2, base + (id & 0x7fffffff) + 2 + 2 * buf.readUInt16LE(base + (id & 0x7fffffff)))
+          : id;
       return { label, to: to & 0x7fffffff, isDir: (to & 0x80000000) !== 0 };
     });
   };

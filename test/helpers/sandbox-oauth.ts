@@ -68,7 +68,8 @@ export async function authorize(origin: string, params: AuthorizeParams = {}, ch
   const state = params.state ?? randomUUID();
   const first = await get(authorizeUrl(origin, { code_challenge: challenge, code_challenge_method: 'S256', ...params, state }), jar);
   let step = await follow(first, jar);
-  if (step.location || !choice) return { location: step.location, page: step.location ? undefined : { status: step.res.status, html: await step.res.text() }, verifier, state };
+  if (step.location || !choice)
+    return { location: step.location, page: step.location ? undefined : { status: step.res.status, html: await step.res.text() }, verifier, state };
   const html = await step.res.text();
   const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
   if (!action) return { page: { status: step.res.status, html }, verifier, state };
@@ -156,8 +157,20 @@ export async function dpopKey(): Promise<DpopKey> {
   return { privateKey, jwk: await exportJWK(publicKey) };
 }
 
-export async function dpopProof(key: DpopKey, htm: string, htu: string, o: { accessToken?: string; claims?: Record<string, unknown>; header?: Record<string, unknown> } = {}): Promise<string> {
-  const claims: Record<string, unknown> = { htm, htu, iat: Math.floor(Date.now() / 1000), jti: randomUUID(), ...(o.accessToken ? { ath: createHash('sha256').update(o.accessToken).digest('base64url') } : {}), ...o.claims };
+export async function dpopProof(
+  key: DpopKey,
+  htm: string,
+  htu: string,
+  o: { accessToken?: string; claims?: Record<string, unknown>; header?: Record<string, unknown> } = {},
+): Promise<string> {
+  const claims: Record<string, unknown> = {
+    htm,
+    htu,
+    iat: Math.floor(Date.now() / 1000),
+    jti: randomUUID(),
+    ...(o.accessToken ? { ath: createHash('sha256').update(o.accessToken).digest('base64url') } : {}),
+    ...o.claims,
+  };
   return new SignJWT(claims).setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: key.jwk, ...o.header } as { alg: string }).sign(key.privateKey);
 }
 
@@ -168,7 +181,12 @@ export function codeOf(flow: FlowResult): string {
 }
 
 /** Redeems the code of a finished flow at /oauth/token. */
-export function redeem(origin: string, flow: FlowResult, form: Record<string, string | undefined> = {}, headers: Record<string, string> = {}): Promise<TokenAnswer> {
+export function redeem(
+  origin: string,
+  flow: FlowResult,
+  form: Record<string, string | undefined> = {},
+  headers: Record<string, string> = {},
+): Promise<TokenAnswer> {
   return postForm(
     `${origin}/oauth/token`,
     { grant_type: 'authorization_code', code: codeOf(flow), client_id: DEMO_CLIENT, redirect_uri: DEMO_REDIRECT, code_verifier: flow.verifier, ...form },
@@ -176,7 +194,12 @@ export function redeem(origin: string, flow: FlowResult, form: Record<string, st
   );
 }
 
-export function refresh(origin: string, refreshToken: string, form: Record<string, string | undefined> = {}, headers: Record<string, string> = {}): Promise<TokenAnswer> {
+export function refresh(
+  origin: string,
+  refreshToken: string,
+  form: Record<string, string | undefined> = {},
+  headers: Record<string, string> = {},
+): Promise<TokenAnswer> {
   return postForm(`${origin}/oauth/token`, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: DEMO_CLIENT, ...form }, headers);
 }
 
@@ -202,7 +225,11 @@ export interface ApiAnswer {
   headers: Headers;
 }
 
-export async function whoami(apiBase: string, accessToken: string, headers: Record<string, string> = { authorization: `Bearer ${accessToken}` }): Promise<ApiAnswer> {
+export async function whoami(
+  apiBase: string,
+  accessToken: string,
+  headers: Record<string, string> = { authorization: `Bearer ${accessToken}` },
+): Promise<ApiAnswer> {
   const res = await fetch(`${apiBase}/whoami`, { headers });
   const text = await res.text();
   return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, headers: res.headers };

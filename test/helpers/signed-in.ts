@@ -69,7 +69,12 @@ export const TENANT_CLIENTS = TENANT_NAMES.map((_, i) => `erp_${String(i + 1).pa
 
 /** A public test client per tenant whose auto-consent picks that tenant: the sandbox option `clients` for several landlords. */
 export function tenantClients(): ClientRegistration[] {
-  return TENANT_NAMES.map((name, i) => ({ client_id: TENANT_CLIENTS[i]!, redirect_uris: DEMO_REDIRECT_URIS, token_endpoint_auth_method: 'none', auto_consent_tenant: name }));
+  return TENANT_NAMES.map((name, i) => ({
+    client_id: TENANT_CLIENTS[i]!,
+    redirect_uris: DEMO_REDIRECT_URIS,
+    token_endpoint_auth_method: 'none',
+    auto_consent_tenant: name,
+  }));
 }
 
 const profileOf = (p: string | ProfileSignIn) => {
@@ -80,7 +85,14 @@ const profileOf = (p: string | ProfileSignIn) => {
 /** Signs one profile of `env`'s METERDATA_HOME in to an auto-consent sandbox, headless (the file credential store). */
 export async function signInTo(sandbox: Sandbox, env: NodeJS.ProcessEnv, p: string | ProfileSignIn = {}, timeoutMs = 60_000): Promise<void> {
   const { name, client } = profileOf(p);
-  await headlessLogin({ authUrl: sandbox.url, baseUrl: sandbox.apiBase, env, signal: AbortSignal.timeout(timeoutMs), ...(name ? { profile: name } : {}), ...(client ? { clientId: client } : {}) });
+  await headlessLogin({
+    authUrl: sandbox.url,
+    baseUrl: sandbox.apiBase,
+    env,
+    signal: AbortSignal.timeout(timeoutMs),
+    ...(name ? { profile: name } : {}),
+    ...(client ? { clientId: client } : {}),
+  });
 }
 
 /** Signs one profile in with `meterdata login --no-browser` (in-process, or the built binary) and `args`; fails the test with login's stderr unless it exits 0. */

@@ -29,7 +29,13 @@ const END = ['01-31', '02-28', '03-31', '04-30', '05-31', '06-30', '07-31', '08-
 export function monthly(values: number[], statuses: ReadingStatus[] = [], firstMonth = 1): MeterReading[] {
   return values.map((value, i) => {
     const status = statuses[i] ?? 'measured';
-    return { at: `2025-${END[firstMonth - 1 + i]}`, value, status, substitution_method: status === 'calculated' ? 'degree_day_weighted' : null, is_synthetic: status === 'calculated' };
+    return {
+      at: `2025-${END[firstMonth - 1 + i]}`,
+      value,
+      status,
+      substitution_method: status === 'calculated' ? 'degree_day_weighted' : null,
+      is_synthetic: status === 'calculated',
+    };
   });
 }
 
@@ -74,7 +80,23 @@ export function flat32() {
       aSegment({
         serial: 'WW-2231',
         baseline_value: 50,
-        readings: monthly([51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62], ['measured', 'measured', 'measured', 'measured', 'measured', 'measured', 'measured', 'measured', 'measured', 'measured', 'missing', 'calibration_expired']),
+        readings: monthly(
+          [51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62],
+          [
+            'measured',
+            'measured',
+            'measured',
+            'measured',
+            'measured',
+            'measured',
+            'measured',
+            'measured',
+            'measured',
+            'measured',
+            'missing',
+            'calibration_expired',
+          ],
+        ),
         period_consumption: { end_value: 62, billable_value: 0, weighted_billable_value: 0, status: 'calibration_expired' },
       }),
     ],

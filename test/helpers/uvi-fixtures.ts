@@ -6,12 +6,34 @@ import { aPointConsumption, aSegment } from './builders.js';
 /** The letter's month and its 13 months, written out (not computed by the code under test). */
 export const MONTH = '2025-11';
 export const MONTHS = [
-  '2024-11', '2024-12', '2025-01', '2025-02', '2025-03', '2025-04', '2025-05',
-  '2025-06', '2025-07', '2025-08', '2025-09', '2025-10', '2025-11',
+  '2024-11',
+  '2024-12',
+  '2025-01',
+  '2025-02',
+  '2025-03',
+  '2025-04',
+  '2025-05',
+  '2025-06',
+  '2025-07',
+  '2025-08',
+  '2025-09',
+  '2025-10',
+  '2025-11',
 ];
 export const ENDS = [
-  '2024-11-30', '2024-12-31', '2025-01-31', '2025-02-28', '2025-03-31', '2025-04-30', '2025-05-31',
-  '2025-06-30', '2025-07-31', '2025-08-31', '2025-09-30', '2025-10-31', '2025-11-30',
+  '2024-11-30',
+  '2024-12-31',
+  '2025-01-31',
+  '2025-02-28',
+  '2025-03-31',
+  '2025-04-30',
+  '2025-05-31',
+  '2025-06-30',
+  '2025-07-31',
+  '2025-08-31',
+  '2025-09-30',
+  '2025-10-31',
+  '2025-11-30',
 ];
 /** The month end before the range: the baseline of a device installed earlier. */
 export const BEFORE = '2024-10-31';
@@ -23,7 +45,9 @@ export function readings(values: readonly R[], ends: readonly string[] = ENDS): 
   return values.flatMap((v, i) => {
     if (v === null) return [];
     const [value, status] = typeof v === 'number' ? [v, 'measured'] : v;
-    return [{ at: ends[i]!, value, status, substitution_method: status === 'calculated' ? 'degree_day_weighted' : null, is_synthetic: status === 'calculated' }];
+    return [
+      { at: ends[i]!, value, status, substitution_method: status === 'calculated' ? 'degree_day_weighted' : null, is_synthetic: status === 'calculated' },
+    ];
   });
 }
 

@@ -9,7 +9,13 @@ import { MONTH, MONTHS } from './uvi-fixtures.js';
 
 type M = { kwh: number | null; native: number | null; bench?: number | null; estimated?: boolean; reasons?: ServiceMonth['reasons'] };
 
-export function service(service: UnitService['service'], method: UnitService['method'], nativeUnit: UnitService['native_unit'], months: M[], converted = true): UnitService {
+export function service(
+  service: UnitService['service'],
+  method: UnitService['method'],
+  nativeUnit: UnitService['native_unit'],
+  months: M[],
+  converted = true,
+): UnitService {
   return {
     service,
     method,
@@ -47,7 +53,13 @@ export function aUnitUvi(overrides: Partial<UnitUvi> = {}): UnitUvi {
     'm3',
     WW_M3.map((m3) => ({ kwh: m3 * 125, native: m3, bench: 145 })),
   );
-  const cold = service('COLD_WATER', 'volume_only', 'm3', WW_M3.map((m3) => ({ kwh: null, native: m3 * 2, reasons: [] })), false);
+  const cold = service(
+    'COLD_WATER',
+    'volume_only',
+    'm3',
+    WW_M3.map((m3) => ({ kwh: null, native: m3 * 2, reasons: [] })),
+    false,
+  );
   return { usage_unit_id: 'unit-1', services: [cold, hotWater, heating], findings: [], ...overrides };
 }
 

@@ -61,13 +61,20 @@ describe('an answer for another object than the one requested', () => {
   it("a Property's unit or measuring-point list holding another Property's item: API_WRONG_OBJECT, nothing of it handed on", async () => {
     const { api, client } = await rig();
     const [p, other] = [uuid(), uuid()];
-    api.route('/v1/usage-units', { json: { data: [aUnit({ id: uuid(), name: 'WE 01', property_id: p }), aUnit({ id: uuid(), name: 'WE 99', property_id: other })], next_cursor: null } });
-    api.route(`/v1/properties/${p}/measuring-points`, { json: { data: [{ id: uuid(), property_id: other, usage_unit_id: null, is_system_linked: true }], next_cursor: null } });
+    api.route('/v1/usage-units', {
+      json: { data: [aUnit({ id: uuid(), name: 'WE 01', property_id: p }), aUnit({ id: uuid(), name: 'WE 99', property_id: other })], next_cursor: null },
+    });
+    api.route(`/v1/properties/${p}/measuring-points`, {
+      json: { data: [{ id: uuid(), property_id: other, usage_unit_id: null, is_system_linked: true }], next_cursor: null },
+    });
     const seen: string[] = [];
     const drain = async (items: AsyncIterable<{ id?: string }>) => {
       for await (const x of items) seen.push(String(x.id));
     };
-    for (const [list, path] of [[() => client.listUsageUnits({ propertyId: p }), '/v1/usage-units'], [() => client.listPropertyMeasuringPoints(p), `/v1/properties/${p}/measuring-points`]] as const) {
+    for (const [list, path] of [
+      [() => client.listUsageUnits({ propertyId: p }), '/v1/usage-units'],
+      [() => client.listPropertyMeasuringPoints(p), `/v1/properties/${p}/measuring-points`],
+    ] as const) {
       const e = await failure(drain(list()));
       expect(e).toMatchObject({ code: 'API_WRONG_OBJECT', exitCode: 5 });
       expect(e.message).toContain(`answered GET ${path} for Property ${other} instead of ${p}`);
@@ -103,9 +110,24 @@ describe('an echoed range the range rules cannot produce', () => {
     ['another start', { from: '2025-01-01', to: '2025-12-31' }, { from: '2024-01-01', to: '2025-12-31' }, /should start on 2025-01-01/],
     ['a start inside the month', { from: '2025-03-15', to: '2025-05-10' }, { from: '2025-03-15', to: '2025-05-31' }, /should start on 2025-03-01/],
     ['an end that is no month end', { from: '2025-01-01', to: '2025-12-31' }, { from: '2025-01-01', to: '2025-06-15' }, /not the last day of a month/],
-    ['an end after the requested month', { from: '2025-01-01', to: '2025-12-31' }, { from: '2025-01-01', to: '2026-01-31' }, /after the requested month \(2025-12-31\)/],
-    ['an end before the range begins', { from: '2025-01-01', to: '2025-12-31' }, { from: '2025-01-01', to: '2024-12-31' }, /ends before the requested range begins/],
-    ['not capped at the last completed month', { from: '2026-01-01', to: '2026-12-31' }, { from: '2026-01-01', to: '2026-12-31' }, /past the last completed month \(2026-10-31 by this computer's clock\)/],
+    [
+      'an end after the requested month',
+      { from: '2025-01-01', to: '2025-12-31' },
+      { from: '2025-01-01', to: '2026-01-31' },
+      /after the requested month \(2025-12-31\)/,
+    ],
+    [
+      'an end before the range begins',
+      { from: '2025-01-01', to: '2025-12-31' },
+      { from: '2025-01-01', to: '2024-12-31' },
+      /ends before the requested range begins/,
+    ],
+    [
+      'not capped at the last completed month',
+      { from: '2026-01-01', to: '2026-12-31' },
+      { from: '2026-01-01', to: '2026-12-31' },
+      /past the last completed month \(2026-10-31 by this computer's clock\)/,
+    ],
   ])('refused: %s (API_WRONG_RANGE, exit 5)', async (_, requested, echo, why) => {
     const { result, u } = await unitAnswer(echo, requested);
     const e = await failure(result);

@@ -59,7 +59,7 @@ describe('Retry-After is capped at 5 minutes', () => {
 });
 
 describe('a run waits out Retry-After for a bounded total', () => {
-  it('a service that keeps answering 429 ends the run with RATE_LIMIT_BUDGET_SPENT, exit 5, once the total is used, not after every request\'s six attempts', async () => {
+  it("a service that keeps answering 429 ends the run with RATE_LIMIT_BUDGET_SPENT, exit 5, once the total is used, not after every request's six attempts", async () => {
     const { api, client } = await rig({ retryAfterTotalMs: 2500, maxAttempts: 100 });
     api.route('/v1/whoami', problem(429, 'too-many-requests', { headers: { 'retry-after': '1' } }));
     const started = Date.now();
@@ -75,7 +75,7 @@ describe('a run waits out Retry-After for a bounded total', () => {
     expect(e.details).toMatchObject({ waitedMs: 2000, budgetMs: 2500, retryAfterMs: 1000 });
   });
 
-  it('the total is the connection\'s: waits of different requests add up, and one within the rest is still waited', async () => {
+  it("the total is the connection's: waits of different requests add up, and one within the rest is still waited", async () => {
     const { api, client } = await rig({ retryAfterTotalMs: 1500 });
     api.route('/v1/whoami', { json: aWhoAmI() });
     api.inject('/v1/whoami', problem(429, 'too-many-requests', { headers: { 'retry-after': '1' } }));
@@ -92,7 +92,7 @@ describe('pagination ends', () => {
     api.route('/v1/properties', () => pageOf([], `fresh-${++n}`));
     const e = await failure(collect(client.listProperties()));
     expect([e.code, e.exitCode]).toEqual(['API_EMPTY_PAGE', 5]);
-    expect(e.message).toContain("list GET /v1/properties does not end");
+    expect(e.message).toContain('list GET /v1/properties does not end');
     expect(api.hits('/v1/properties')).toHaveLength(1);
   });
 
@@ -102,9 +102,11 @@ describe('pagination ends', () => {
     let n = 0;
     api.route('/v1/usage-units', () => pageOf(items, `fresh-${++n}`));
     const seen: string[] = [];
-    const e = await failure((async () => {
-      for await (const p of client.listUsageUnits()) seen.push((p as { id: string }).id);
-    })());
+    const e = await failure(
+      (async () => {
+        for await (const p of client.listUsageUnits()) seen.push((p as { id: string }).id);
+      })(),
+    );
     expect([e.code, e.exitCode]).toEqual(['API_PAGE_REPEATS', 5]);
     expect(e.message).toContain(`listed ${items[0]!.id} again on page 2`);
     expect(seen).toEqual(items.map((p) => p.id));
@@ -147,7 +149,9 @@ describe('one answer has a size cap', () => {
     api.route('/v1/whoami', { stream: { bytes: 300 * 1024 * 1024 }, sent });
     const e = await failure(client.whoami());
     expect([e.code, e.exitCode]).toEqual(['API_ANSWER_TOO_LARGE', 5]);
-    expect(e.message).toBe("The metering service's answer to GET /v1/whoami is larger than 32 MiB, meterdata's limit for one answer (a full page of 200 items is far smaller); stopped reading it.");
+    expect(e.message).toBe(
+      "The metering service's answer to GET /v1/whoami is larger than 32 MiB, meterdata's limit for one answer (a full page of 200 items is far smaller); stopped reading it.",
+    );
     expect(api.hits('/v1/whoami')).toHaveLength(1);
     // the client hung up: the server got nowhere near its 300 MB
     await new Promise((r) => setTimeout(r, 100));

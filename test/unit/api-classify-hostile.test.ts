@@ -49,11 +49,26 @@ describe('odd answers: what classify decides', () => {
     ['a 503 proxy page in HTML: retry', answer(503, '<html><body>Service Unavailable</body></html>', { 'content-type': 'text/html' }), {}, 'retry'],
     ['a 200 with an empty body: retry (bounded by the attempts)', answer(200, ''), {}, 'retry'],
     ['a 204: retry, never an empty result taken as data', answer(204, ''), {}, 'retry'],
-    ['a 301 redirect: not followed, an unexpected answer', answer(301, '', { location: 'https://elsewhere.example/v1/whoami' }), {}, 'fail:API_UNEXPECTED_STATUS'],
+    [
+      'a 301 redirect: not followed, an unexpected answer',
+      answer(301, '', { location: 'https://elsewhere.example/v1/whoami' }),
+      {},
+      'fail:API_UNEXPECTED_STATUS',
+    ],
     // The contract issues no DPoP nonces: such a 401 is an ordinary rejection, refreshed once.
     ['a 401 asking for a DPoP nonce: refresh once', answer(401, '', { 'www-authenticate': 'DPoP error="use_dpop_nonce"', 'dpop-nonce': 'n1' }), {}, 'refresh'],
-    ['the same after the refresh: the sign-in was rejected', answer(401, '', { 'www-authenticate': 'DPoP error="use_dpop_nonce"' }), { refreshed: true }, 'fail:AUTH_REJECTED'],
-    ['a bad proof after a fresh proof: rejected, no refresh', answer(401, '', { 'www-authenticate': 'DPoP error="invalid_dpop_proof"' }), { freshProofTried: true }, 'fail:AUTH_DPOP_REJECTED'],
+    [
+      'the same after the refresh: the sign-in was rejected',
+      answer(401, '', { 'www-authenticate': 'DPoP error="use_dpop_nonce"' }),
+      { refreshed: true },
+      'fail:AUTH_REJECTED',
+    ],
+    [
+      'a bad proof after a fresh proof: rejected, no refresh',
+      answer(401, '', { 'www-authenticate': 'DPoP error="invalid_dpop_proof"' }),
+      { freshProofTried: true },
+      'fail:AUTH_DPOP_REJECTED',
+    ],
   ])('%s', (_name, outcome, attempt, expected) => {
     const v = classify(outcome, { ...fresh, ...attempt });
     const got = v.act === 'fail' ? `fail:${(v.error as { code?: string }).code}` : v.act === 'pause' ? `pause:${v.retryAfter}` : v.act;

@@ -4,9 +4,17 @@ import { describe, expect, it } from 'vitest';
 import { classify, type Attempt, type Outcome, type Verdict } from '../../src/api/classify.js';
 
 const DEV = 'https://developer.example/errors/';
-const problem = (status: number, code: string, extra: Record<string, unknown> = {}) => JSON.stringify({ type: `${DEV}#${code}`, title: code, status, trace_id: `t-${status}`, ...extra });
+const problem = (status: number, code: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ type: `${DEV}#${code}`, title: code, status, trace_id: `t-${status}`, ...extra });
 const answer = (status: number, text: string, headers: Record<string, string> = {}): Outcome => ({ status, headers, text });
-const fresh: Attempt = { endpoint: 'GET /v1/usage-units/x', path: '/v1/usage-units/x', userInput: false, refreshed: false, freshProofTried: false, requestTimeoutMs: 30_000 };
+const fresh: Attempt = {
+  endpoint: 'GET /v1/usage-units/x',
+  path: '/v1/usage-units/x',
+  userInput: false,
+  refreshed: false,
+  freshProofTried: false,
+  requestTimeoutMs: 30_000,
+};
 
 /** The verdict reduced to what the table states: the act, and the error's code or the retry's reason. */
 function shape(v: Verdict): string {
@@ -40,12 +48,37 @@ const table: [string, Outcome, Partial<Attempt>, string][] = [
   ['a 401 invalid-token, first time', answer(401, problem(401, 'invalid-token'), { 'www-authenticate': 'Bearer error="invalid_token"' }), {}, 'refresh'],
   ['a 401 invalid-token after a refresh', answer(401, problem(401, 'invalid-token')), { refreshed: true }, 'fail AUTH_REJECTED'],
   ['a 401 without a problem (proxy)', answer(401, ''), {}, 'refresh'],
-  ['a rejected DPoP proof, first time', answer(401, problem(401, 'invalid-token'), { 'www-authenticate': 'DPoP error="invalid_dpop_proof"' }), {}, 'fresh-proof'],
-  ['a rejected DPoP proof again', answer(401, problem(401, 'invalid-token'), { 'www-authenticate': 'DPoP error="invalid_dpop_proof"' }), { freshProofTried: true }, 'fail AUTH_DPOP_REJECTED'],
-  ['a rejected DPoP proof, this clock 5 minutes ahead of the answer’s Date', answer(401, problem(401, 'invalid-token'), { 'www-authenticate': 'DPoP error="invalid_dpop_proof"', date: new Date(Date.now() - 300_000).toUTCString() }), {}, 'fail AUTH_CLOCK_SKEW'],
-  ['a rejected DPoP proof, the clocks 30 s apart', answer(401, problem(401, 'invalid-token'), { 'www-authenticate': 'DPoP error="invalid_dpop_proof"', date: new Date(Date.now() - 30_000).toUTCString() }), {}, 'fresh-proof'],
+  [
+    'a rejected DPoP proof, first time',
+    answer(401, problem(401, 'invalid-token'), { 'www-authenticate': 'DPoP error="invalid_dpop_proof"' }),
+    {},
+    'fresh-proof',
+  ],
+  [
+    'a rejected DPoP proof again',
+    answer(401, problem(401, 'invalid-token'), { 'www-authenticate': 'DPoP error="invalid_dpop_proof"' }),
+    { freshProofTried: true },
+    'fail AUTH_DPOP_REJECTED',
+  ],
+  [
+    'a rejected DPoP proof, this clock 5 minutes ahead of the answer’s Date',
+    answer(401, problem(401, 'invalid-token'), { 'www-authenticate': 'DPoP error="invalid_dpop_proof"', date: new Date(Date.now() - 300_000).toUTCString() }),
+    {},
+    'fail AUTH_CLOCK_SKEW',
+  ],
+  [
+    'a rejected DPoP proof, the clocks 30 s apart',
+    answer(401, problem(401, 'invalid-token'), { 'www-authenticate': 'DPoP error="invalid_dpop_proof"', date: new Date(Date.now() - 30_000).toUTCString() }),
+    {},
+    'fresh-proof',
+  ],
   ['a 401 with another fragment', answer(401, problem(401, 'account-locked')), {}, 'fail API_UNEXPECTED_STATUS'],
-  ['a 403 insufficient-scope', answer(403, problem(403, 'insufficient-scope'), { 'www-authenticate': 'Bearer scope="read:readings"' }), {}, 'fail AUTH_INSUFFICIENT_SCOPE'],
+  [
+    'a 403 insufficient-scope',
+    answer(403, problem(403, 'insufficient-scope'), { 'www-authenticate': 'Bearer scope="read:readings"' }),
+    {},
+    'fail AUTH_INSUFFICIENT_SCOPE',
+  ],
   ['a 404 resource-not-found', answer(404, problem(404, 'resource-not-found')), {}, 'fail NOT_FOUND'],
   ['a 400 on the tool’s own request', answer(400, problem(400, 'invalid-request')), {}, 'fail API_INVALID_REQUEST'],
   ['a 400 on the user’s range', answer(400, problem(400, 'invalid-request')), { userInput: true }, 'fail API_INVALID_RANGE'],

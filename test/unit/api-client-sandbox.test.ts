@@ -138,7 +138,10 @@ describe('API helper against the sandbox API', () => {
     const { client, token } = await sandbox();
     const units = await collect(client.listUsageUnits());
     const victim = units[0]!;
-    token.property_scope = ds.properties(tenantId).map((p) => ds.propertyId(p)).filter((id) => id !== victim.property_id);
+    token.property_scope = ds
+      .properties(tenantId)
+      .map((p) => ds.propertyId(p))
+      .filter((id) => id !== victim.property_id);
     const e = await client.unitConsumption(victim.id, YEAR).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(AccessWithdrawnError);
     expect((e as AccessWithdrawnError).message).toContain(`unit "${victim.name}"`);

@@ -69,8 +69,16 @@ describe('answers checked against the contract', () => {
   it('keeps unknown enum values and reports each with field and id', async () => {
     const { api, client, unknown } = await rig();
     const uidU = uuid();
-    const pt = aPointConsumption({ measuring_point_id: uuid(), metric: 'district_cooling',
-      segments: [aSegment({ baseline_origin: 'meter_swap_rule', readings: [{ at: '2025-01-31', value: 1, status: 'estimated', substitution_method: 'ai_magic', is_synthetic: true }] })], });
+    const pt = aPointConsumption({
+      measuring_point_id: uuid(),
+      metric: 'district_cooling',
+      segments: [
+        aSegment({
+          baseline_origin: 'meter_swap_rule',
+          readings: [{ at: '2025-01-31', value: 1, status: 'estimated', substitution_method: 'ai_magic', is_synthetic: true }],
+        }),
+      ],
+    });
     api.route(`/v1/usage-units/${uidU}/consumption`, { json: aUnitConsumption({ usage_unit_id: uidU, measuring_points: [pt] }) });
     const c = await client.unitConsumption(uidU, { from: '2025-01-01', to: '2025-12-31' });
     const got = c.measuring_points[0]!;
@@ -103,7 +111,9 @@ describe('answers checked against the contract', () => {
   it('keeps is_system_linked false and data_gap true as sent', async () => {
     const { api, client } = await rig();
     const pid = uuid();
-    api.route(`/v1/measuring-points/${pid}/readings`, { json: aPointConsumption({ measuring_point_id: pid, is_system_linked: false, data_gap: true, segments: [] }) });
+    api.route(`/v1/measuring-points/${pid}/readings`, {
+      json: aPointConsumption({ measuring_point_id: pid, is_system_linked: false, data_gap: true, segments: [] }),
+    });
     const c = await client.pointReadings(pid, { from: '2025-01-01', to: '2025-12-31' });
     expect([c.is_system_linked, c.data_gap]).toEqual([false, true]);
   });
@@ -113,7 +123,9 @@ describe('answers checked against the contract', () => {
     const u = uuid();
     const seg = aSegment();
     delete (seg.period_consumption as Partial<typeof seg.period_consumption>).billable_value;
-    api.route(`/v1/usage-units/${u}/consumption`, { json: aUnitConsumption({ usage_unit_id: u, measuring_points: [aPointConsumption({ measuring_point_id: uuid(), segments: [seg] })] }) });
+    api.route(`/v1/usage-units/${u}/consumption`, {
+      json: aUnitConsumption({ usage_unit_id: u, measuring_points: [aPointConsumption({ measuring_point_id: uuid(), segments: [seg] })] }),
+    });
     const e = await failure(client.unitConsumption(u, { from: '2025-01-01', to: '2025-12-31' }));
     expect(e.code).toBe('API_BAD_ANSWER');
     expect(e.exitCode).toBe(5);
@@ -128,7 +140,9 @@ describe('answers checked against the contract', () => {
     expect((await failure(client.getProperty(p))).message).toContain('usage_unit_count should be an integer but is string');
     const u = uuid();
     const seg = aSegment({ readings: [{ at: '2025-01-31T23:59:59Z', value: 1, status: 'measured', substitution_method: null, is_synthetic: false }] });
-    api.route(`/v1/usage-units/${u}/consumption`, { json: aUnitConsumption({ usage_unit_id: u, measuring_points: [aPointConsumption({ measuring_point_id: uuid(), segments: [seg] })] }) });
+    api.route(`/v1/usage-units/${u}/consumption`, {
+      json: aUnitConsumption({ usage_unit_id: u, measuring_points: [aPointConsumption({ measuring_point_id: uuid(), segments: [seg] })] }),
+    });
     expect((await failure(client.unitConsumption(u, { from: '2025-01-01', to: '2025-12-31' }))).message).toContain('readings[0].at should be a date');
   });
 

@@ -13,7 +13,10 @@ import { runCli } from '../helpers/run-cli.js';
 import { sandboxBehindProxy, setAccessExpiry, storeFile } from '../helpers/signed-in.js';
 import { findEnglish } from '../helpers/catalogues.js';
 
-const at = sandboxBehindProxy({ autoConsent: true, admin: true, clock: '2026-11-22', units: 20, oauthRateLimitPerMinute: 0, rateLimitPerMinute: 0 }, 'md-conn-');
+const at = sandboxBehindProxy(
+  { autoConsent: true, admin: true, clock: '2026-11-22', units: 20, oauthRateLimitPerMinute: 0, rateLimitPerMinute: 0 },
+  'md-conn-',
+);
 
 async function signedIn(extra: NodeJS.ProcessEnv = {}): Promise<NodeJS.ProcessEnv> {
   return (await at.signedIn(extra)).env;
@@ -133,7 +136,9 @@ describe('the refresh subscriber in German', () => {
     at.proxy.intercept = async (r) => (r.path === '/v1/whoami' ? { status: 200, headers: { 'content-type': 'application/json' }, body: '{}' } : undefined);
     const r = await runCli(['token', '--lang', 'de'], { env });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('Warnung: Das Zugriffstoken wurde erneuert und gespeichert, die Prüfung der Verbindung (/whoami) ist aber fehlgeschlagen: Der Messdienst hat auf GET /v1/whoami eine Antwort gesendet, die den API-Vertrag verletzt: tenant_id fehlt.');
+    expect(r.stderr).toContain(
+      'Warnung: Das Zugriffstoken wurde erneuert und gespeichert, die Prüfung der Verbindung (/whoami) ist aber fehlgeschlagen: Der Messdienst hat auf GET /v1/whoami eine Antwort gesendet, die den API-Vertrag verletzt: tenant_id fehlt.',
+    );
     expect(await findEnglish(r.stderr)).toEqual([]);
   });
 });

@@ -123,7 +123,9 @@ describe('401: refresh once, then give up', () => {
   it('concurrent 401s share one refresh', async () => {
     const { api, client, creds } = await rig();
     api.route('/v1/whoami', (r) =>
-      r.headers.authorization === 'Bearer tok-1' ? problem(401, 'invalid-token', { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } }) : { json: aWhoAmI() },
+      r.headers.authorization === 'Bearer tok-1'
+        ? problem(401, 'invalid-token', { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } })
+        : { json: aWhoAmI() },
     );
     await Promise.all(Array.from({ length: 6 }, () => client.whoami()));
     expect(creds.refreshes).toBe(1);
@@ -187,7 +189,10 @@ describe('403, 404 and 400', () => {
   it('403 names the missing scope and how to get it (exit 3)', async () => {
     const { api, client } = await rig();
     const u = uuid();
-    api.route(`/v1/usage-units/${u}/consumption`, problem(403, 'insufficient-scope', { headers: { 'www-authenticate': 'Bearer error="insufficient_scope", scope="read:readings"' } }));
+    api.route(
+      `/v1/usage-units/${u}/consumption`,
+      problem(403, 'insufficient-scope', { headers: { 'www-authenticate': 'Bearer error="insufficient_scope", scope="read:readings"' } }),
+    );
     const e = await failure(client.unitConsumption(u, { from: '2025-01-01', to: '2025-12-31' }));
     expect(e).toBeInstanceOf(ApiProblemError);
     expect([e.code, e.exitCode, e.status, e.traceId]).toEqual(['AUTH_INSUFFICIENT_SCOPE', 3, 403, 'trace-insufficient-scope-403']);

@@ -9,10 +9,21 @@ import type { Problem, WhoAmI } from '../../src/api/types.js';
 import { aPlantPoint, aUnit, uuid } from '../helpers/builders.js';
 
 const ENDPOINT = 'GET /v1/usage-units/x';
-const aProblem = (code: string, trace = 'trace-1'): Problem => ({ type: `https://api.example.test/problems#${code}`, title: code, status: 404, trace_id: trace });
+const aProblem = (code: string, trace = 'trace-1'): Problem => ({
+  type: `https://api.example.test/problems#${code}`,
+  title: code,
+  status: 404,
+  trace_id: trace,
+});
 /** A 404 as the transport throws it, before the client diagnoses it. */
 const a404 = (problem: Problem | null) => notFound(ENDPOINT, 'resource', 'x', problem);
-const aWhoAmI = (scope: WhoAmI['property_scope']): WhoAmI => ({ tenant_id: uuid(), tenant_name: 'Hausverwaltung', client_id: 'meterdata', granted_scopes: ['read:units'], property_scope: scope });
+const aWhoAmI = (scope: WhoAmI['property_scope']): WhoAmI => ({
+  tenant_id: uuid(),
+  tenant_name: 'Hausverwaltung',
+  client_id: 'meterdata',
+  granted_scopes: ['read:units'],
+  property_scope: scope,
+});
 
 describe('readNotFound', () => {
   const unit: Subject = { kind: 'unit', id: uuid(0x401) };
@@ -95,7 +106,7 @@ describe('scopeLeft', () => {
 });
 
 describe('SeenIds', () => {
-  it('keeps the first name and Property heard, and forgets a done Property\'s units and points but not the Property', () => {
+  it("keeps the first name and Property heard, and forgets a done Property's units and points but not the Property", () => {
     const seen = new SeenIds();
     const unit = aUnit();
     seen.rememberUnit(unit);

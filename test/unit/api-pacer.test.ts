@@ -69,7 +69,7 @@ describe('RateBudget (simulated clock)', () => {
 });
 
 describe('the scheduler timer', () => {
-  it('a pause beyond setTimeout\'s range waits (no overflow warning, no spinning)', async () => {
+  it("a pause beyond setTimeout's range waits (no overflow warning, no spinning)", async () => {
     const warnings: Error[] = [];
     const onWarning = (w: Error) => warnings.push(w);
     process.on('warning', onWarning);
@@ -121,7 +121,7 @@ describe('pacing over HTTP', () => {
   });
 });
 
-describe('the run\'s total of Retry-After pauses', () => {
+describe("the run's total of Retry-After pauses", () => {
   it('counts what each pause adds, so callers paused at once count once, and refuses the pause that would pass it', () => {
     const budget = new RateBudget({ perMinute: 300, maxPausedMs: 10_000 });
     expect(budget.pause(0, 4000)).toBe(true);
@@ -157,4 +157,3 @@ describe('the run\'s total of Retry-After pauses', () => {
     expect(budget.pause(900_000, 1000)).toBe(false);
   });
 });
-

@@ -17,7 +17,11 @@ describe('the shared window file', () => {
     expect(await readWindow(f, now)).toEqual([now - 500, now - 100]);
     await writeWindow(f, [now - 300, now - 100], now);
     expect(await readWindow(f, now)).toEqual([now - 500, now - 300, now - 100]);
-    await writeWindow(f, Array.from({ length: 12_000 }, (_, i) => now - 12_000 + i), now);
+    await writeWindow(
+      f,
+      Array.from({ length: 12_000 }, (_, i) => now - 12_000 + i),
+      now,
+    );
     expect(JSON.parse(readFileSync(f, 'utf8')).starts).toHaveLength(10_000);
   });
 

@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 describe('leftovers of killed atomic writes', () => {
-  it('go with the next write of the same file when older than an hour; fresh ones, other files\' and other names stay', async () => {
+  it("go with the next write of the same file when older than an hour; fresh ones, other files' and other names stay", async () => {
     const old = new Date(Date.now() - LEFTOVER_AGE_MS - 60_000);
     const names = {
       stale: '.window.json.4242.1763900000000.k3j9x2.tmp',

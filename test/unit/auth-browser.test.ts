@@ -6,7 +6,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { browserEnv, openBrowser } from '../../src/auth/browser.js';
 
-const secrets = { METERDATA_CLIENT_SECRET: 'client-secret-value', METERDATA_ACCESS_TOKEN: 'access-token-value', METERDATA_PRIVATE_KEY_PASSPHRASE: 'pass-value' };
+const secrets = {
+  METERDATA_CLIENT_SECRET: 'client-secret-value',
+  METERDATA_ACCESS_TOKEN: 'access-token-value',
+  METERDATA_PRIVATE_KEY_PASSPHRASE: 'pass-value',
+};
 
 describe('openBrowser', () => {
   it('browserEnv drops every METERDATA_* variable and keeps the rest', () => {

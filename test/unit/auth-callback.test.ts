@@ -105,7 +105,7 @@ describe('DPoP proofs', () => {
     const { key, privateJwk } = await generateDpopKey();
     const again = await importDpopKey(privateJwk);
     expect(again.publicJwk).toEqual(key.publicJwk);
-    const proof = await dpopProof(again, 'get', 'http://127.0.0.1:5/v1/units?limit=5#x', 'the-token', Date.UTC(2026, 10, 22) );
+    const proof = await dpopProof(again, 'get', 'http://127.0.0.1:5/v1/units?limit=5#x', 'the-token', Date.UTC(2026, 10, 22));
     const header = decodeProtectedHeader(proof);
     expect(header).toMatchObject({ typ: 'dpop+jwt', alg: 'ES256', jwk: { kty: 'EC', crv: 'P-256' } });
     expect(header.jwk).not.toHaveProperty('d');

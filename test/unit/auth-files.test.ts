@@ -94,7 +94,9 @@ describe('config.json, damaged', () => {
     writeConfig(env, '{"profiles": ');
     const en = await runCli(['status'], { env });
     expect(en.code).toBe(2);
-    expect(en.stderr).toMatch(/^meterdata: The configuration file .*config\.json cannot be used: it is not complete JSON \(cut off, or edited by hand\)\.\n  Correct the file/);
+    expect(en.stderr).toMatch(
+      /^meterdata: The configuration file .*config\.json cannot be used: it is not complete JSON \(cut off, or edited by hand\)\.\n  Correct the file/,
+    );
     expect(en.stderr.trim().split('\n')).toHaveLength(2);
     const de = await runCli(['status'], { env: { ...env, LANG: 'de_DE.UTF-8' } });
     expect(de.code).toBe(2);
@@ -105,15 +107,30 @@ describe('config.json, damaged', () => {
 });
 
 const RT = 'rt-secret-0123456789';
-const record = { v: 1, refresh_token: RT, access_token: 'at-secret', access_expires_at: '2026-11-22T10:00:00.000Z', token_type: 'Bearer', updated_at: '2026-11-22T09:00:00.000Z' };
+const record = {
+  v: 1,
+  refresh_token: RT,
+  access_token: 'at-secret',
+  access_expires_at: '2026-11-22T10:00:00.000Z',
+  token_type: 'Bearer',
+  updated_at: '2026-11-22T09:00:00.000Z',
+};
 
 describe('the stored sign-in, damaged', () => {
   it.each([
     ['cut off', JSON.stringify(record).slice(0, 40), /is damaged: it is not complete JSON/],
     ['without its refresh token', JSON.stringify({ ...record, refresh_token: undefined }), /is damaged: "refresh_token" is missing\./],
     ['with an empty refresh token', JSON.stringify({ ...record, refresh_token: '' }), /is damaged: "refresh_token" must be a text that is not empty\./],
-    ['with an intent whose pid is no number', JSON.stringify({ ...record, refresh_intent: { at: '2026-11-22T09:00:00.000Z', pid: '4711', host: 'h' } }), /is damaged: "refresh_intent\.pid" must be a number\./],
-    ['with an intent whose time is no time', JSON.stringify({ ...record, refresh_intent: { at: 'yesterday', pid: 4711, host: 'h' } }), /"refresh_intent\.at" must be a date and time/],
+    [
+      'with an intent whose pid is no number',
+      JSON.stringify({ ...record, refresh_intent: { at: '2026-11-22T09:00:00.000Z', pid: '4711', host: 'h' } }),
+      /is damaged: "refresh_intent\.pid" must be a number\./,
+    ],
+    [
+      'with an intent whose time is no time',
+      JSON.stringify({ ...record, refresh_intent: { at: 'yesterday', pid: 4711, host: 'h' } }),
+      /"refresh_intent\.at" must be a date and time/,
+    ],
     ['with a token type it does not know', JSON.stringify({ ...record, token_type: 'MAC' }), /"token_type" must be one of "Bearer", "DPoP"\./],
     ['of another version', JSON.stringify({ ...record, v: 2 }), /"v" must be one of 1\./],
   ])('%s: exit 3 naming the file, the field and login; no secret quoted', async (_what, text, message) => {
@@ -180,7 +197,9 @@ describe('a keychain that cannot be used', () => {
     setLanguage('de');
     const err = (await new KeychainCredentialStore({}, { platform: 'linux', entry }).read('default').catch((e: unknown) => e)) as Error & { hint: string };
     expect(err).toMatchObject({ code: 'AUTH_KEYCHAIN_UNAVAILABLE', exitCode: 5 });
-    expect(err.message).toBe('Der Schlüsselbund des Systems ist gesperrt oder nicht erreichbar (Lesen der Anmeldung: org.freedesktop.DBus.Error.ServiceUnknown).');
+    expect(err.message).toBe(
+      'Der Schlüsselbund des Systems ist gesperrt oder nicht erreichbar (Lesen der Anmeldung: org.freedesktop.DBus.Error.ServiceUnknown).',
+    );
     expect(err.hint).toMatch(/^Entsperren Sie den Schlüsselbund .* `meterdata login --credential-store file` \(oder METERDATA_CREDENTIAL_STORE=file\)\.$/);
     expect(await findEnglish(`${err.message}\n${err.hint}`)).toEqual([]);
   });
@@ -196,25 +215,33 @@ describe('config.json and the stored sign-in replaced by what is no file of ours
   };
   const problem = { fifo: /it is not a plain file \(a pipe or a device\?\)/, huge: /it is larger than 1 MiB/, folder: /it is a folder/ };
 
-  it.each(['fifo', 'huge', 'folder'] as const)('config.json as a %s: exit 2 at once, naming the file and the fix', async (what) => {
-    const env = home();
-    replace(configFile(env), what);
-    const r = await runCli(['status'], { env });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^meterdata: The configuration file .*config\.json cannot be used: /);
-    expect(r.stderr).toMatch(problem[what]);
-    expect(r.stderr.trim().split('\n')).toHaveLength(2);
-    const de = await runCli(['status', '--lang', 'de'], { env });
-    expect(de.stderr).toMatch(/ist nicht verwendbar: sie (ist keine gewöhnliche Datei|ist größer als 1 MiB|ist ein Ordner)/);
-  }, 10_000);
+  it.each(['fifo', 'huge', 'folder'] as const)(
+    'config.json as a %s: exit 2 at once, naming the file and the fix',
+    async (what) => {
+      const env = home();
+      replace(configFile(env), what);
+      const r = await runCli(['status'], { env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^meterdata: The configuration file .*config\.json cannot be used: /);
+      expect(r.stderr).toMatch(problem[what]);
+      expect(r.stderr.trim().split('\n')).toHaveLength(2);
+      const de = await runCli(['status', '--lang', 'de'], { env });
+      expect(de.stderr).toMatch(/ist nicht verwendbar: sie (ist keine gewöhnliche Datei|ist größer als 1 MiB|ist ein Ordner)/);
+    },
+    10_000,
+  );
 
-  it.each(['fifo', 'huge', 'folder'] as const)('the stored sign-in as a %s: AUTH_STORE_DAMAGED naming the file and login', async (what) => {
-    const env = home();
-    const store = new FileCredentialStore(env);
-    replace(store.fileFor('p'), what);
-    const err = (await store.read('p').catch((e: unknown) => e)) as Error & { hint: string };
-    expect(err).toMatchObject({ code: 'AUTH_STORE_DAMAGED', exitCode: 3 });
-    expect(err.message).toContain(store.fileFor('p'));
-    expect(err.message).toMatch(problem[what]);
-  }, 10_000);
+  it.each(['fifo', 'huge', 'folder'] as const)(
+    'the stored sign-in as a %s: AUTH_STORE_DAMAGED naming the file and login',
+    async (what) => {
+      const env = home();
+      const store = new FileCredentialStore(env);
+      replace(store.fileFor('p'), what);
+      const err = (await store.read('p').catch((e: unknown) => e)) as Error & { hint: string };
+      expect(err).toMatchObject({ code: 'AUTH_STORE_DAMAGED', exitCode: 3 });
+      expect(err.message).toContain(store.fileFor('p'));
+      expect(err.message).toMatch(problem[what]);
+    },
+    10_000,
+  );
 });

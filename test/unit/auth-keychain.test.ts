@@ -49,9 +49,7 @@ describe('keychain call timeout', () => {
   it('a keychain that never answers ends as "locked or unavailable" (exit 5) after the timeout, and the call is aborted', async () => {
     const store = new Probe({ METERDATA_KEYCHAIN_TIMEOUT_MS: '50' });
     let aborted = false;
-    const err = await store
-      .run((signal) => new Promise<never>(() => signal.addEventListener('abort', () => (aborted = true))))
-      .catch((e: unknown) => e);
+    const err = await store.run((signal) => new Promise<never>(() => signal.addEventListener('abort', () => (aborted = true)))).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(KeychainUnavailableError);
     expect((err as Error).message).toMatch(/no answer within 50 ms while trying to read the sign-in/);
     expect((err as KeychainUnavailableError).exitCode).toBe(5);

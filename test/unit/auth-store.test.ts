@@ -95,7 +95,11 @@ describe('file credential store', () => {
     const store = new FileCredentialStore(env);
     await store.write('p', { v: 1, refresh_token: 'rt', updated_at: 'x' });
     await writeFileAtomic(store.fileFor('p'), '{"half":', { mode: 0o600 });
-    await expect(store.read('p')).rejects.toMatchObject({ code: 'AUTH_STORE_DAMAGED', exitCode: 3, hint: expect.stringMatching(/meterdata login --profile p/) });
+    await expect(store.read('p')).rejects.toMatchObject({
+      code: 'AUTH_STORE_DAMAGED',
+      exitCode: 3,
+      hint: expect.stringMatching(/meterdata login --profile p/),
+    });
   });
 });
 

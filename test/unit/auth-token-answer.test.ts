@@ -43,7 +43,8 @@ describe('unusableAnswer', () => {
   });
 
   it('reads the body openid-client refused from its error, a lifetime given as text as openid-client does', () => {
-    const refused = (body: Record<string, unknown>) => new Error('invalid response encountered', { cause: new Error('"expires_in" must be a number', { cause: { body } }) });
+    const refused = (body: Record<string, unknown>) =>
+      new Error('invalid response encountered', { cause: new Error('"expires_in" must be a number', { cause: { body } }) });
     expect(unusableAnswer(refused({ token_type: 'bearer', expires_in: 'soon' }))).toMatch(/is "soon", not a positive number/);
     expect(unusableAnswer(refused({ token_type: 'mac' }))).toMatch(/"mac"/);
     expect(unusableAnswer(refused({ token_type: 'bearer', expires_in: '3600' }))).toBeUndefined();

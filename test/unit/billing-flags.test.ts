@@ -45,10 +45,16 @@ describe('segment flags carry the device', () => {
   });
 
   it('SYNTHETIC_VALUE only where the segment is billed: synthetic readings of a calibration_expired or missing segment are not "billed as delivered"', () => {
-    const synthetic = [aReading({ at: '2025-08-31', is_synthetic: true, status: 'calibration_expired', substitution_method: null }), aReading({ at: '2025-12-31', status: 'calibration_expired' })];
+    const synthetic = [
+      aReading({ at: '2025-08-31', is_synthetic: true, status: 'calibration_expired', substitution_method: null }),
+      aReading({ at: '2025-12-31', status: 'calibration_expired' }),
+    ];
     const expired = aSegment({ readings: synthetic, period_consumption: { status: 'calibration_expired', billable_value: 0 } });
     expect(codes(billOne([aPointConsumption({ segments: [expired] })]).flags)).toEqual(['CALIBRATION_EXPIRED']);
-    const missing = aSegment({ readings: [aReading({ at: '2025-11-30', is_synthetic: true, status: 'calculated', substitution_method: 'linear_interpolation' })], period_consumption: { status: 'missing' } });
+    const missing = aSegment({
+      readings: [aReading({ at: '2025-11-30', is_synthetic: true, status: 'calculated', substitution_method: 'linear_interpolation' })],
+      period_consumption: { status: 'missing' },
+    });
     expect(codes(billOne([aPointConsumption({ segments: [missing] })]).flags)).toEqual(['MISSING_VALUE']);
     const measured = aSegment({ readings: synthetic.map((r) => ({ ...r, status: 'measured' })), period_consumption: { status: 'measured' } });
     expect(codes(billOne([aPointConsumption({ segments: [measured] })]).flags)).toEqual(['SYNTHETIC_VALUE']);
@@ -61,11 +67,14 @@ describe('segment flags carry the device', () => {
       return reviewRows([flag], lang)[0]!.message;
     };
     for (const lang of ['en', 'de'] as const) {
-      for (const metric of ['water_cold', 'water_outdoor', 'electricity', 'gas']) expect(message(metric, lang), `${metric} ${lang}`).not.toMatch(/§|HeizkostenV/);
+      for (const metric of ['water_cold', 'water_outdoor', 'electricity', 'gas'])
+        expect(message(metric, lang), `${metric} ${lang}`).not.toMatch(/§|HeizkostenV/);
       for (const metric of ['heat', 'hca', 'water_warm']) expect(message(metric, lang), `${metric} ${lang}`).toMatch(/§ 9a (Abs\. 1|\(1\)) HeizkostenV/);
     }
     // The metric that picks the text is not printed as a fact: the review row names the meter's metric in its own column.
-    expect(message('heat', 'de')).toMatch(/^Eichfrist abgelaufen: Wert darf nicht abgerechnet werden \(Gerät: [^,()]+, gelieferter Wert, nicht abgerechnet: 12\)\. /);
+    expect(message('heat', 'de')).toMatch(
+      /^Eichfrist abgelaufen: Wert darf nicht abgerechnet werden \(Gerät: [^,()]+, gelieferter Wert, nicht abgerechnet: 12\)\. /,
+    );
   });
 
   it('WEIGHTED_VALUE_ABSENT only where the fallback is actually used', () => {
@@ -73,7 +82,10 @@ describe('segment flags carry the device', () => {
     const absentButMissing = aSegment({ installed_at: '2025-06-01', period_consumption: { weighted_billable_value: undefined, status: 'missing' } });
     const bill = billOne([aPointConsumption({ segments: [absent, absentButMissing] })]);
     expect(codes(bill.flags).sort()).toEqual(['DEVICE_REPLACED', 'DEVICE_REPLACED', 'MISSING_VALUE', 'WEIGHTED_VALUE_ABSENT']);
-    expect(bill.flags.find((f) => f.code === 'WEIGHTED_VALUE_ABSENT')).toMatchObject({ device_id: absent.device_id, facts: { serial: absent.serial, unit_share: '1' } });
+    expect(bill.flags.find((f) => f.code === 'WEIGHTED_VALUE_ABSENT')).toMatchObject({
+      device_id: absent.device_id,
+      facts: { serial: absent.serial, unit_share: '1' },
+    });
   });
 });
 
@@ -96,7 +108,9 @@ describe('UNKNOWN_ENUM_VALUE for every open enum', () => {
 
   it('unit_type: a unit-level flag carried by every row of the unit', () => {
     const bill = billOne([aPointConsumption(), aPointConsumption({ metric: 'water_cold', unit: 'm3' })], { unit_type: 'storage' });
-    expect(bill.flags).toEqual([expect.objectContaining({ code: 'UNKNOWN_ENUM_VALUE', measuring_point_id: null, facts: { field: 'unit_type', value: 'storage' } })]);
+    expect(bill.flags).toEqual([
+      expect.objectContaining({ code: 'UNKNOWN_ENUM_VALUE', measuring_point_id: null, facts: { field: 'unit_type', value: 'storage' } }),
+    ]);
     expect(bill.billing.map((r) => r.review_flags)).toEqual([['UNKNOWN_ENUM_VALUE'], ['UNKNOWN_ENUM_VALUE']]);
   });
 
@@ -197,7 +211,9 @@ describe('texts for the accountant', () => {
     );
     const rows = reviewRows(bill.flags, 'de');
     expect(rows.map((r) => r.severity)).toEqual(['not_billed', 'review', 'info']);
-    expect(rows[0]!.message).toBe(`Wert fehlt: nicht abgerechnet (Gerät: 4711, gelieferter Wert, nicht abgerechnet: 10). ${flagText('MISSING_VALUE', 'de').explanation}`);
+    expect(rows[0]!.message).toBe(
+      `Wert fehlt: nicht abgerechnet (Gerät: 4711, gelieferter Wert, nicht abgerechnet: 10). ${flagText('MISSING_VALUE', 'de').explanation}`,
+    );
     expect(reviewRows(bill.flags, 'en')[1]!.message).toMatch(/^Unknown value from the metering service \(field: status, value: frozen\)\. /);
     expect(rows.every((r) => FLAG_SEVERITY[r.code] === r.severity)).toBe(true);
   });

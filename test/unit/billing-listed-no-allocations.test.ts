@@ -15,7 +15,15 @@ describe('a list entry without allocations', () => {
     const id = uuid();
     const device = uuid();
     const half = (name: string) =>
-      aUnitEntry(name, [aPointConsumption({ measuring_point_id: id, metric: 'water_cold', unit: 'm3', unit_share: 0.5, segments: [aSegment({ device_id: device, period_consumption: { billable_value: 41.394, weighted_billable_value: 20.697, end_value: 141.394 } })] })]);
+      aUnitEntry(name, [
+        aPointConsumption({
+          measuring_point_id: id,
+          metric: 'water_cold',
+          unit: 'm3',
+          unit_share: 0.5,
+          segments: [aSegment({ device_id: device, period_consumption: { billable_value: 41.394, weighted_billable_value: 20.697, end_value: 141.394 } })],
+        }),
+      ]);
     const we01 = half('WE 01');
     const we02 = half('WE 02');
     const points: MeasuringPoint[] = [{ id, usage_unit_id: we01.unit.id, property_id: PROPERTY.id, metric: 'water_cold', unit: 'm3' }];
@@ -27,7 +35,9 @@ describe('a list entry without allocations', () => {
   it('a plant-room meter (usage_unit_id null) answered under WE 01 is not billed to WE 01', () => {
     const { point, consumption } = aPlantPoint();
     const { allocations: _omitted, ...listed } = point;
-    const we01 = aUnitEntry('WE 01', [{ ...consumption, unit_share: 1, segments: [aSegment({ period_consumption: { billable_value: 500, weighted_billable_value: 500, end_value: 600 } })] }]);
+    const we01 = aUnitEntry('WE 01', [
+      { ...consumption, unit_share: 1, segments: [aSegment({ period_consumption: { billable_value: 500, weighted_billable_value: 500, end_value: 600 } })] },
+    ]);
     const bill = billProperty(aPropertyInput({ units: [we01], plantPoints: [{ point: listed, consumption }], points: [listed] }));
     expect(bill.billing[0]!.billable_value).toBe('0');
     expect(notBilled(bill.flags)).toBeGreaterThan(0);

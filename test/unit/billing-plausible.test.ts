@@ -18,7 +18,11 @@ const STYLE = { decimal: ',' as const, dateFormat: 'dd.mm.yyyy', booleans: ['ja'
 /** Every cell of every row as the CSV writer renders it: throws where a cell cannot be written. */
 function renderAll(bill: ReturnType<typeof billUnit>): string {
   const cells: string[] = [];
-  for (const [table, rows] of [['billing', bill.billing], ['segments', bill.segments], ['readings', bill.readings]] as const) {
+  for (const [table, rows] of [
+    ['billing', bill.billing],
+    ['segments', bill.segments],
+    ['readings', bill.readings],
+  ] as const) {
     for (const row of rows as unknown as Record<string, unknown>[]) {
       for (const [key, type] of Object.entries(TABLE_COLUMNS[table])) cells.push(formatCell(row[key], type, STYLE));
     }
@@ -35,13 +39,43 @@ function billSegments(overrides: SegmentOverrides[], share = 1) {
 describe('implausible values are not billed (IMPLAUSIBLE_VALUE, not_billed)', () => {
   it.each<[string, SegmentOverrides, string, string]>([
     ['negative billable_value', { period_consumption: { billable_value: -5, weighted_billable_value: -5, end_value: 95 } }, 'billable_value', '-5'],
-    ['negative weighted_billable_value', { period_consumption: { billable_value: 5, weighted_billable_value: -5, end_value: 105 } }, 'weighted_billable_value', '-5'],
-    ['end_value below baseline_value with a positive factor', { baseline_value: 500, period_consumption: { end_value: 120, billable_value: 10 } }, 'end_value', '120'],
-    ['a negative start value whose difference looks fine', { baseline_value: -1000, period_consumption: { end_value: 10, billable_value: 1010, weighted_billable_value: 1010 } }, 'baseline_value', '-1000'],
-    ['a negative end value (with a negative factor, so the difference looks fine)', { factor: -1, baseline_value: 0, period_consumption: { end_value: -10, billable_value: 10, weighted_billable_value: 10 } }, 'end_value', '-10'],
-    ['end_value below baseline_value with a negative factor (the product looks fine)', { factor: -1, baseline_value: 500, period_consumption: { end_value: 120, billable_value: 380, weighted_billable_value: 380 } }, 'factor', '-1'],
+    [
+      'negative weighted_billable_value',
+      { period_consumption: { billable_value: 5, weighted_billable_value: -5, end_value: 105 } },
+      'weighted_billable_value',
+      '-5',
+    ],
+    [
+      'end_value below baseline_value with a positive factor',
+      { baseline_value: 500, period_consumption: { end_value: 120, billable_value: 10 } },
+      'end_value',
+      '120',
+    ],
+    [
+      'a negative start value whose difference looks fine',
+      { baseline_value: -1000, period_consumption: { end_value: 10, billable_value: 1010, weighted_billable_value: 1010 } },
+      'baseline_value',
+      '-1000',
+    ],
+    [
+      'a negative end value (with a negative factor, so the difference looks fine)',
+      { factor: -1, baseline_value: 0, period_consumption: { end_value: -10, billable_value: 10, weighted_billable_value: 10 } },
+      'end_value',
+      '-10',
+    ],
+    [
+      'end_value below baseline_value with a negative factor (the product looks fine)',
+      { factor: -1, baseline_value: 500, period_consumption: { end_value: 120, billable_value: 380, weighted_billable_value: 380 } },
+      'factor',
+      '-1',
+    ],
     ['a factor of 0 with a value to bill', { factor: 0, period_consumption: { billable_value: 50, weighted_billable_value: 50 } }, 'factor', '0'],
-    ['billable_value beyond what a meter holds', { period_consumption: { billable_value: 2e12, weighted_billable_value: 2e12, end_value: 3e12 } }, 'billable_value', '2000000000000'],
+    [
+      'billable_value beyond what a meter holds',
+      { period_consumption: { billable_value: 2e12, weighted_billable_value: 2e12, end_value: 3e12 } },
+      'billable_value',
+      '2000000000000',
+    ],
     ['a reading beyond what a meter holds', { readings: [aReading({ value: 1e300 })] }, 'readings.value', '1e+300'],
     ['a non-finite billable_value', { period_consumption: { billable_value: Infinity, weighted_billable_value: 10 } }, 'billable_value', '∞'],
     ['a NaN end_value', { period_consumption: { end_value: NaN } }, 'end_value', 'NaN (not a number)'],
@@ -59,8 +93,12 @@ describe('implausible values are not billed (IMPLAUSIBLE_VALUE, not_billed)', ()
   it('the message says what was received and what to do, in English and German', () => {
     const { bill } = billSegments([{ period_consumption: { billable_value: -5.5, weighted_billable_value: -5.5, end_value: 94.5 } }]);
     const flag = bill.flags.find((f) => f.code === 'IMPLAUSIBLE_VALUE')!;
-    expect(flagMessage(flag, 'en')).toMatch(/^Impossible value from the metering service: not billed \(device: SN-\d+, field: billable_value, received: -5\.5\)\. .*not billed \(counted as 0\)\. Ask the metering service/);
-    expect(flagMessage(flag, 'de')).toMatch(/^Unplausibler Wert vom Messdienst: nicht abgerechnet \(Gerät: SN-\d+, Feld: billable_value, geliefert: -5,5\)\. .*mit 0 angesetzt.*Messdienst prüfen/);
+    expect(flagMessage(flag, 'en')).toMatch(
+      /^Impossible value from the metering service: not billed \(device: SN-\d+, field: billable_value, received: -5\.5\)\. .*not billed \(counted as 0\)\. Ask the metering service/,
+    );
+    expect(flagMessage(flag, 'de')).toMatch(
+      /^Unplausibler Wert vom Messdienst: nicht abgerechnet \(Gerät: SN-\d+, Feld: billable_value, geliefert: -5,5\)\. .*mit 0 angesetzt.*Messdienst prüfen/,
+    );
   });
 
   it('a reading that cannot be right names its date as a date, in German as dd.mm.yyyy and without English words', () => {
@@ -74,30 +112,45 @@ describe('implausible values are not billed (IMPLAUSIBLE_VALUE, not_billed)', ()
 
   it('two segments of 1e308 sum to nothing billed, and no row or cell holds Infinity', () => {
     const huge = { period_consumption: { billable_value: 1e308, weighted_billable_value: 1e308, end_value: 1e308 } };
-    const { bill, value } = billSegments([{ ...huge, installed_at: '2020-01-01', deinstalled_at: '2025-06-01' }, { ...huge, installed_at: '2025-06-01' }]);
+    const { bill, value } = billSegments([
+      { ...huge, installed_at: '2020-01-01', deinstalled_at: '2025-06-01' },
+      { ...huge, installed_at: '2025-06-01' },
+    ]);
     expect(value).toBe('0');
     expect(codes(bill.flags).filter((c) => c === 'IMPLAUSIBLE_VALUE').length).toBeGreaterThanOrEqual(2);
     // What the service sent is named in the finding, never written as a number cell.
-    expect(bill.segments.map((s) => [s.billable_value, s.weighted_billable_value, s.end_value])).toEqual([[null, null, null], [null, null, null]]);
+    expect(bill.segments.map((s) => [s.billable_value, s.weighted_billable_value, s.end_value])).toEqual([
+      [null, null, null],
+      [null, null, null],
+    ]);
     expect(renderAll(bill)).not.toMatch(/Infinity|NaN|e\+/);
   });
 
   it('a plausible segment next to an implausible one is still billed', () => {
-    const { bill, value } = billSegments([{ installed_at: '2020-01-01', deinstalled_at: '2025-06-01', period_consumption: { billable_value: -1, weighted_billable_value: -1, end_value: 99 } }, { installed_at: '2025-06-01' }]);
+    const { bill, value } = billSegments([
+      { installed_at: '2020-01-01', deinstalled_at: '2025-06-01', period_consumption: { billable_value: -1, weighted_billable_value: -1, end_value: 99 } },
+      { installed_at: '2025-06-01' },
+    ]);
     expect(value).toBe('10');
     expect(bill.segments.map((s) => s.billed_value)).toEqual(['0', '10']);
   });
 
   it('plant-room points: a negative billable_value is not billed either', () => {
-    const plant = aPlantPoint({ consumption: { segments: [aSegment({ period_consumption: { billable_value: -500, end_value: 1500, weighted_billable_value: undefined } })] } });
+    const plant = aPlantPoint({
+      consumption: { segments: [aSegment({ period_consumption: { billable_value: -500, end_value: 1500, weighted_billable_value: undefined } })] },
+    });
     const bill = billPlantPoint({ property: PROPERTY, ...plant });
     expect(bill.row.billable_value).toBe('0');
     expect(codes(bill.flags)).toContain('IMPLAUSIBLE_VALUE');
   });
 
   it('a value at the limit and a zero consumption are plausible', () => {
-    expect(billSegments([{ period_consumption: { billable_value: METER_LIMIT - 100, weighted_billable_value: METER_LIMIT - 100, end_value: METER_LIMIT } }]).value).toBe('999999999900');
-    expect(billSegments([{ baseline_value: 110, period_consumption: { billable_value: 0, weighted_billable_value: 0, end_value: 110 } }]).bill.flags).toEqual([]);
+    expect(
+      billSegments([{ period_consumption: { billable_value: METER_LIMIT - 100, weighted_billable_value: METER_LIMIT - 100, end_value: METER_LIMIT } }]).value,
+    ).toBe('999999999900');
+    expect(billSegments([{ baseline_value: 110, period_consumption: { billable_value: 0, weighted_billable_value: 0, end_value: 110 } }]).bill.flags).toEqual(
+      [],
+    );
   });
 
   it('values of a segment that is not billed anyway are not shown as numbers when no cell can hold them', () => {
@@ -113,14 +166,20 @@ describe('unit_share outside (0, 1] is not billed (IMPLAUSIBLE_SHARE)', () => {
     const { bill, value } = billSegments([{ installed_at: '2020-01-01', deinstalled_at: '2025-06-01' }, { installed_at: '2025-06-01' }], share);
     expect(value).toBe('0');
     const found = bill.flags.filter((f) => f.code === 'IMPLAUSIBLE_SHARE');
-    expect(found).toEqual([expect.objectContaining({ severity: 'not_billed', device_id: null, facts: { field: 'unit_share', received: String(share === -0.25 ? '-0.25' : share) } })]);
+    expect(found).toEqual([
+      expect.objectContaining({ severity: 'not_billed', device_id: null, facts: { field: 'unit_share', received: String(share === -0.25 ? '-0.25' : share) } }),
+    ]);
     expect(codes(bill.flags)).not.toContain('WEIGHTED_VALUE_MISMATCH');
   });
 
   it('the message names the range a share must lie in without ambiguity, in English and German', () => {
     const flag = billSegments([{}], 1.5).bill.flags.find((f) => f.code === 'IMPLAUSIBLE_SHARE')!;
-    expect(flagMessage(flag, 'en')).toMatch(/^Impossible share of a shared meter: not billed \(field: unit_share, received: 1\.5\)\. .*outside the possible range \(more than 0 up to 1/);
-    expect(flagMessage(flag, 'de')).toMatch(/^Unplausibler Anteil an einem gemeinsamen Zähler: nicht abgerechnet \(Feld: unit_share, geliefert: 1,5\)\. .*außerhalb des möglichen Bereichs .*größer als 0 bis höchstens 1/);
+    expect(flagMessage(flag, 'en')).toMatch(
+      /^Impossible share of a shared meter: not billed \(field: unit_share, received: 1\.5\)\. .*outside the possible range \(more than 0 up to 1/,
+    );
+    expect(flagMessage(flag, 'de')).toMatch(
+      /^Unplausibler Anteil an einem gemeinsamen Zähler: nicht abgerechnet \(Feld: unit_share, geliefert: 1,5\)\. .*außerhalb des möglichen Bereichs .*größer als 0 bis höchstens 1/,
+    );
   });
 
   it('a share of exactly 1 and one just above 0 are billed', () => {
@@ -133,7 +192,10 @@ describe('weighted_billable_value that is not billable_value × unit_share (WEIG
   it('beyond rounding: not billed, the finding shows both values', () => {
     const { bill, value } = billSegments([{ period_consumption: { billable_value: 10, weighted_billable_value: 6 } }], 0.5);
     expect(value).toBe('0');
-    expect(bill.flags.find((f) => f.code === 'WEIGHTED_VALUE_MISMATCH')).toMatchObject({ severity: 'not_billed', facts: { received: '6', expected: '5', unit_share: '0.5' } });
+    expect(bill.flags.find((f) => f.code === 'WEIGHTED_VALUE_MISMATCH')).toMatchObject({
+      severity: 'not_billed',
+      facts: { received: '6', expected: '5', unit_share: '0.5' },
+    });
   });
 
   it('within the rounding of the values as sent: billed as sent', () => {
@@ -156,7 +218,10 @@ describe('weighted_billable_value that is not billable_value × unit_share (WEIG
 
   it('the share rounding allowed is at most what the share sum check allows: beyond it still not billed', () => {
     // 4120 is not 12345.678 × 1/3 under any rounding of 0.3333
-    expect(billSegments([{ baseline_value: 10000, period_consumption: { billable_value: 12345.678, weighted_billable_value: 4120, end_value: 22345.678 } }], 0.3333).value).toBe('0');
+    expect(
+      billSegments([{ baseline_value: 10000, period_consumption: { billable_value: 12345.678, weighted_billable_value: 4120, end_value: 22345.678 } }], 0.3333)
+        .value,
+    ).toBe('0');
     // "0.5" is taken as exactly one half, not as anything from 0.45 to 0.55
     expect(billSegments([{ period_consumption: { billable_value: 10, weighted_billable_value: 5.4 } }], 0.5).value).toBe('0');
   });
@@ -179,7 +244,17 @@ describe('findings say what happened in the range', () => {
   });
 
   it('plant-room points use the Property range for the same rule', () => {
-    const plant = aPlantPoint({ consumption: { segments: [aSegment({ deinstalled_at: '2025-06-15', replacement_reason: 'DeviceReplacement', period_consumption: { billable_value: 5, end_value: 105, weighted_billable_value: undefined } })] } });
+    const plant = aPlantPoint({
+      consumption: {
+        segments: [
+          aSegment({
+            deinstalled_at: '2025-06-15',
+            replacement_reason: 'DeviceReplacement',
+            period_consumption: { billable_value: 5, end_value: 105, weighted_billable_value: undefined },
+          }),
+        ],
+      },
+    });
     const bill = billProperty(aPropertyInput({ range: spring, plantPoints: [plant] }));
     expect(codes(bill.flags)).toEqual(['UNALLOCATED_POINT']);
   });
@@ -215,21 +290,33 @@ describe('the writers refuse what a workbook cannot hold', () => {
 
 describe('a billable value other than the register gives ((end - start) x K-factor): billed as sent, with a hint (BILLABLE_VALUE_DIFFERS, review)', () => {
   it('a register that did not move with 5000 to bill: billed, the hint names both figures, in English and German', () => {
-    const { bill, value } = billSegments([{ baseline_value: 100, period_consumption: { end_value: 100, billable_value: 5000, weighted_billable_value: 5000 } }]);
+    const { bill, value } = billSegments([
+      { baseline_value: 100, period_consumption: { end_value: 100, billable_value: 5000, weighted_billable_value: 5000 } },
+    ]);
     expect(value).toBe('5000');
     const flag = bill.flags.find((f) => f.code === 'BILLABLE_VALUE_DIFFERS')!;
     expect(flag).toMatchObject({ severity: 'review', facts: { received: '5000', meter_difference: '0' } });
     expect(bill.billing[0]!.review_flags).toContain('BILLABLE_VALUE_DIFFERS');
-    expect(flagMessage(flag, 'en')).toMatch(/^Billable value differs from the meter's start and end values \(device: SN-\d+, received: 5000, \(end value − start value\) × factor: 0\)\. The billable value .*meterdata bills/);
-    expect(flagMessage(flag, 'de')).toMatch(/^Abrechenbarer Wert weicht von Anfangs- und Endstand ab \(Gerät: SN-\d+, geliefert: 5000, \(Endstand − Anfangsstand\) × Faktor: 0\)\./);
+    expect(flagMessage(flag, 'en')).toMatch(
+      /^Billable value differs from the meter's start and end values \(device: SN-\d+, received: 5000, \(end value − start value\) × factor: 0\)\. The billable value .*meterdata bills/,
+    );
+    expect(flagMessage(flag, 'de')).toMatch(
+      /^Abrechenbarer Wert weicht von Anfangs- und Endstand ab \(Gerät: SN-\d+, geliefert: 5000, \(Endstand − Anfangsstand\) × Faktor: 0\)\./,
+    );
   });
 
-  it('no hint where the value is the register\'s up to the rounding of what was sent (a K-factor of 0.85, three decimals) or is not billed', () => {
+  it("no hint where the value is the register's up to the rounding of what was sent (a K-factor of 0.85, three decimals) or is not billed", () => {
     const hints = (seg: SegmentOverrides) => billSegments([seg]).bill.flags.filter((f) => f.code === 'BILLABLE_VALUE_DIFFERS');
-    expect(hints({ factor: 0.85, baseline_value: 20.123, period_consumption: { end_value: 120.456, billable_value: 85.283, weighted_billable_value: 85.283 } })).toEqual([]);
+    expect(
+      hints({ factor: 0.85, baseline_value: 20.123, period_consumption: { end_value: 120.456, billable_value: 85.283, weighted_billable_value: 85.283 } }),
+    ).toEqual([]);
     expect(hints({ factor: 1.5, baseline_value: 20, period_consumption: { end_value: 120, billable_value: 150, weighted_billable_value: 150 } })).toEqual([]);
-    expect(hints({ baseline_value: 100, period_consumption: { status: 'missing', end_value: 100, billable_value: 5000, weighted_billable_value: 5000 } })).toEqual([]);
+    expect(
+      hints({ baseline_value: 100, period_consumption: { status: 'missing', end_value: 100, billable_value: 5000, weighted_billable_value: 5000 } }),
+    ).toEqual([]);
     // 0.1 off a value sent with three decimals is more than rounding
-    expect(hints({ factor: 0.85, baseline_value: 20.123, period_consumption: { end_value: 120.456, billable_value: 85.383, weighted_billable_value: 85.383 } })).toHaveLength(1);
+    expect(
+      hints({ factor: 0.85, baseline_value: 20.123, period_consumption: { end_value: 120.456, billable_value: 85.383, weighted_billable_value: 85.383 } }),
+    ).toHaveLength(1);
   });
 });

@@ -11,7 +11,14 @@ const metric = fc.constantFrom('heat', 'hca', 'water_cold', 'water_warm', 'water
 const total = (out: ReturnType<typeof billProperty>) => out.billing.reduce((s, r) => s.plus(r.billable_value), dec(0));
 
 const segmentArb = fc
-  .record({ billable: amount, share: fc.constantFrom(1, 0.5, 0.25), weighted: fc.boolean(), status, month: fc.integer({ min: 1, max: 12 }), synthetic: fc.boolean() })
+  .record({
+    billable: amount,
+    share: fc.constantFrom(1, 0.5, 0.25),
+    weighted: fc.boolean(),
+    status,
+    month: fc.integer({ min: 1, max: 12 }),
+    synthetic: fc.boolean(),
+  })
   .map((s) =>
     aSegment({
       installed_at: `2025-${String(s.month).padStart(2, '0')}-01`,
@@ -29,7 +36,8 @@ const oneAfterAnother = (segments: DeviceSegment[]): DeviceSegment[] => {
   return segments.map((s, i) => ({ ...s, deinstalled_at: next(i), readings: within(s, next(i)) }));
 };
 // Each device installed on its own day: two installed on one day make two one-day windows, the same window twice (SEGMENTS_OVERLAP).
-const chainArb = (min: number, max: number) => fc.uniqueArray(segmentArb, { minLength: min, maxLength: max, selector: (s) => s.installed_at }).map(oneAfterAnother);
+const chainArb = (min: number, max: number) =>
+  fc.uniqueArray(segmentArb, { minLength: min, maxLength: max, selector: (s) => s.installed_at }).map(oneAfterAnother);
 
 const pointArb = fc
   .record({ metric, share: fc.constantFrom(1, 0.5, 1 / 3), linked: fc.boolean(), segments: chainArb(0, 3) })
@@ -37,7 +45,10 @@ const pointArb = fc
 
 const propertyArb: fc.Arbitrary<PropertyInput> = fc
   .record({
-    units: fc.array(fc.record({ name: fc.constantFrom('WE 01', 'WE 02', 'Laden', 'WE 01'), points: fc.array(pointArb, { minLength: 1, maxLength: 4 }) }), { minLength: 1, maxLength: 4 }),
+    units: fc.array(fc.record({ name: fc.constantFrom('WE 01', 'WE 02', 'Laden', 'WE 01'), points: fc.array(pointArb, { minLength: 1, maxLength: 4 }) }), {
+      minLength: 1,
+      maxLength: 4,
+    }),
     shared: fc.array(fc.record({ billable: amount, weights: fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 2, maxLength: 3 }) }), { maxLength: 2 }),
     plant: fc.array(fc.record({ metric, billable: amount }), { maxLength: 2 }),
   })
@@ -45,10 +56,15 @@ const propertyArb: fc.Arbitrary<PropertyInput> = fc
     const entries = units.map((u) => aUnitEntry(u.name, u.points));
     for (const s of shared) {
       const w = s.weights.reduce((a, b) => a + b, 0);
-      sharedCopies(s.billable, s.weights.map((x) => x / w)).forEach((copy, i) => entries[i % entries.length]!.consumption.measuring_points.push(copy));
+      sharedCopies(
+        s.billable,
+        s.weights.map((x) => x / w),
+      ).forEach((copy, i) => entries[i % entries.length]!.consumption.measuring_points.push(copy));
     }
     const plantPoints = plant.map((p) =>
-      aPlantPoint({ consumption: { metric: p.metric, segments: [aSegment({ period_consumption: { billable_value: p.billable, weighted_billable_value: undefined } })] } }),
+      aPlantPoint({
+        consumption: { metric: p.metric, segments: [aSegment({ period_consumption: { billable_value: p.billable, weighted_billable_value: undefined } })] },
+      }),
     );
     return aPropertyInput({ units: entries, plantPoints });
   });
@@ -87,10 +103,18 @@ describe('billing properties', () => {
     fc.assert(
       fc.property(amount, fc.array(fc.integer({ min: 1, max: 100 }), { minLength: 1, maxLength: 6 }), fc.boolean(), (billable, weights, dropWeighted) => {
         const w = weights.reduce((a, b) => a + b, 0);
-        const copies = sharedCopies(billable, weights.map((x) => x / w));
+        const copies = sharedCopies(
+          billable,
+          weights.map((x) => x / w),
+        );
         if (dropWeighted) copies.forEach((c) => delete c.segments[0]!.period_consumption.weighted_billable_value);
         const out = billProperty(aPropertyInput({ units: copies.map((c, i) => aUnitEntry(`WE ${i}`, [c])) }));
-        expect(total(out).minus(billable).abs().lessThanOrEqualTo(1e-9 * Math.max(1, billable))).toBe(true);
+        expect(
+          total(out)
+            .minus(billable)
+            .abs()
+            .lessThanOrEqualTo(1e-9 * Math.max(1, billable)),
+        ).toBe(true);
         expect(out.flags.some((f) => f.code === 'SHARE_SUM_MISMATCH')).toBe(false);
         if (weights.length > 1 && billable > 0) {
           for (const row of out.billing) expect(dec(row.billable_value).lessThan(billable)).toBe(true);
@@ -104,7 +128,10 @@ describe('billing properties', () => {
     fc.assert(
       fc.property(amount, fc.array(fc.integer({ min: 1, max: 100 }), { minLength: 1, maxLength: 6 }), fc.boolean(), (billable, weights, dropWeighted) => {
         const w = weights.reduce((a, b) => a + b, 0);
-        const copies = sharedCopies(billable, weights.map((x) => x / w));
+        const copies = sharedCopies(
+          billable,
+          weights.map((x) => x / w),
+        );
         for (const c of copies) {
           const pc = c.segments[0]!.period_consumption;
           // As the service sends it: billable × share rounded to 3 decimals, or not at all.
@@ -116,7 +143,10 @@ describe('billing properties', () => {
         for (const row of out.billing) {
           const share = out.segments.find((s) => s.usage_unit_id === row.usage_unit_id)!.unit_share!;
           const exact = dec(billable).times(share);
-          expect(dec(row.billable_value).minus(exact).abs().lessThanOrEqualTo('0.0005'), `${row.usage_unit_name}: ${row.billable_value} vs ${exact.toString()}`).toBe(true);
+          expect(
+            dec(row.billable_value).minus(exact).abs().lessThanOrEqualTo('0.0005'),
+            `${row.usage_unit_name}: ${row.billable_value} vs ${exact.toString()}`,
+          ).toBe(true);
         }
       }),
       { numRuns: 200 },
@@ -126,10 +156,13 @@ describe('billing properties', () => {
   it('segments with a non-billable status never contribute, whatever value they carry', () => {
     fc.assert(
       fc.property(chainArb(1, 5), amount, (segments, other) => {
-        const bill = (segs: DeviceSegment[]) => billProperty(aPropertyInput({ units: [aUnitEntry('WE 01', [aPointConsumption({ measuring_point_id: 'p', segments: segs })])] }));
+        const bill = (segs: DeviceSegment[]) =>
+          billProperty(aPropertyInput({ units: [aUnitEntry('WE 01', [aPointConsumption({ measuring_point_id: 'p', segments: segs })])] }));
         const billable = segments.filter((s) => BILLABLE_STATUSES.includes(s.period_consumption.status));
         const changed = segments.map((s) =>
-          BILLABLE_STATUSES.includes(s.period_consumption.status) ? s : { ...s, period_consumption: { ...s.period_consumption, billable_value: other, weighted_billable_value: other } },
+          BILLABLE_STATUSES.includes(s.period_consumption.status)
+            ? s
+            : { ...s, period_consumption: { ...s.period_consumption, billable_value: other, weighted_billable_value: other } },
         );
         const expected = total(bill(segments));
         expect(total(bill(billable)).eq(expected)).toBe(true);

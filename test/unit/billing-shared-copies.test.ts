@@ -15,10 +15,28 @@ describe('a shared meter whose copies under two units disagree on the consumptio
   const id = uuid();
   const device = uuid();
   const copy = (billable: number, share = 0.5) =>
-    aPointConsumption({ measuring_point_id: id, unit_share: share, segments: [aSegment({ device_id: device, serial: 'SN-SHARED', period_consumption: { billable_value: billable, weighted_billable_value: billable * share } })] });
+    aPointConsumption({
+      measuring_point_id: id,
+      unit_share: share,
+      segments: [
+        aSegment({ device_id: device, serial: 'SN-SHARED', period_consumption: { billable_value: billable, weighted_billable_value: billable * share } }),
+      ],
+    });
   const we01 = aUnitEntry('WE 01', [copy(100)]);
   const we02 = aUnitEntry('WE 02', [copy(1000)]);
-  const points = [{ id, property_id: PROPERTY.id, usage_unit_id: null, metric: 'heat', unit: 'kWh', allocations: [{ usage_unit_id: we01.unit.id, share: 0.5 }, { usage_unit_id: we02.unit.id, share: 0.5 }] }];
+  const points = [
+    {
+      id,
+      property_id: PROPERTY.id,
+      usage_unit_id: null,
+      metric: 'heat',
+      unit: 'kWh',
+      allocations: [
+        { usage_unit_id: we01.unit.id, share: 0.5 },
+        { usage_unit_id: we02.unit.id, share: 0.5 },
+      ],
+    },
+  ];
   const notBilled = (bill: ReturnType<typeof billProperty>) => bill.flags.filter((f) => f.severity === 'not_billed');
 
   it('is not billed as 50 + 500 (one meter, 100 or 1000, never both) without a finding', () => {
@@ -32,14 +50,26 @@ describe('a shared meter whose copies under two units disagree on the consumptio
   });
 
   it('names the meter when the two units name different devices for it over the same window', () => {
-    const other = aPointConsumption({ measuring_point_id: id, unit_share: 0.5, segments: [aSegment({ serial: 'SN-OTHER', period_consumption: { billable_value: 100, weighted_billable_value: 50 } })] });
+    const other = aPointConsumption({
+      measuring_point_id: id,
+      unit_share: 0.5,
+      segments: [aSegment({ serial: 'SN-OTHER', period_consumption: { billable_value: 100, weighted_billable_value: 50 } })],
+    });
     const bill = billProperty(aPropertyInput({ units: [we01, aUnitEntry('WE 02', [other], { id: we02.unit.id })], points }));
     expect(notBilled(bill).map((f) => f.code)).toEqual(['COPIES_DISAGREE', 'COPIES_DISAGREE']);
     expect(bill.billing.map((r) => r.billable_value)).toEqual(['0', '0']);
   });
 
-  it('copies that agree but for each unit\'s share and weighted value are billed at their shares (60/40)', () => {
-    const listed = [{ ...points[0]!, allocations: [{ usage_unit_id: we01.unit.id, share: 0.6 }, { usage_unit_id: we02.unit.id, share: 0.4 }] }];
+  it("copies that agree but for each unit's share and weighted value are billed at their shares (60/40)", () => {
+    const listed = [
+      {
+        ...points[0]!,
+        allocations: [
+          { usage_unit_id: we01.unit.id, share: 0.6 },
+          { usage_unit_id: we02.unit.id, share: 0.4 },
+        ],
+      },
+    ];
     const a = aUnitEntry('WE 01', [copy(100, 0.6)], { id: we01.unit.id });
     const b = aUnitEntry('WE 02', [copy(100, 0.4)], { id: we02.unit.id });
     const bill = billProperty(aPropertyInput({ units: [b, a], points: listed }));
@@ -57,7 +87,9 @@ describe('a shared meter whose copies under two units disagree on the consumptio
   it('an early bill of a unit (the export bills each unit as it arrives) is billed again when the copies disagree', () => {
     const early = billProperty(aPropertyInput({ units: [we01], points })).units[0]!;
     expect(early.billing[0]!.billable_value).toBe('50');
-    const bill = billProperty(aPropertyInput({ units: [we01, we02], points }), (e) => (e === we01 ? { range: { from: '2025-01-01', to: '2025-12-31' }, bill: early } : undefined));
+    const bill = billProperty(aPropertyInput({ units: [we01, we02], points }), (e) =>
+      e === we01 ? { range: { from: '2025-01-01', to: '2025-12-31' }, bill: early } : undefined,
+    );
     expect(bill.billing.map((r) => r.billable_value)).toEqual(['0', '0']);
   });
 });
@@ -65,7 +97,13 @@ describe('a shared meter whose copies under two units disagree on the consumptio
 describe("the sandbox's shared meters", () => {
   it('agree across their units in every range: replacements, removals, ranges from 2019 to 2026', () => {
     const ds = generateDataset({ seed: 'copies', units: 400 });
-    const ranges: [number, number][] = [[mi(2019, 1), mi(2019, 12)], [mi(2024, 1), mi(2024, 12)], [mi(2025, 1), mi(2025, 12)], [mi(2025, 3), mi(2025, 5)], [mi(2024, 6), mi(2026, 12)]];
+    const ranges: [number, number][] = [
+      [mi(2019, 1), mi(2019, 12)],
+      [mi(2024, 1), mi(2024, 12)],
+      [mi(2025, 1), mi(2025, 12)],
+      [mi(2025, 3), mi(2025, 5)],
+      [mi(2024, 6), mi(2026, 12)],
+    ];
     const found: string[] = [];
     let shared = 0;
     for (const p of ds.properties()) {

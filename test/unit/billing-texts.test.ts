@@ -16,15 +16,38 @@ describe('flag messages', () => {
     const facts = Object.fromEntries(Object.keys(factLabels).map((k, i) => [k, i % 2 ? '2025-03-31' : '12.5']));
     const text = FLAG_CODES.map((code) => flagMessage(makeFlag(code, scope, facts), 'de')).join('\n');
     expect(text).not.toMatch(/2025-03-31|12\.5/);
-    expect(flagMessage(makeFlag('ASSUMED_ZERO_BASELINE', scope, { baseline_date: '2025-03-31', baseline_value: '12.5' }), 'de')).toMatch(/^Anfangsstand mit 0 angenommen \(Stichtag: 31\.03\.2025, Anfangsstand: 12,5\)\. /);
+    expect(flagMessage(makeFlag('ASSUMED_ZERO_BASELINE', scope, { baseline_date: '2025-03-31', baseline_value: '12.5' }), 'de')).toMatch(
+      /^Anfangsstand mit 0 angenommen \(Stichtag: 31\.03\.2025, Anfangsstand: 12,5\)\. /,
+    );
     expect(await findEnglish(text)).toEqual([]);
-    expect(flagMessage(makeFlag('CALIBRATION_EXPIRED', scope, { serial: 'W-1' }), 'en')).toMatch(/^Calibration expired: value must not be billed \(device: W-1\)\. The device's/);
+    expect(flagMessage(makeFlag('CALIBRATION_EXPIRED', scope, { serial: 'W-1' }), 'en')).toMatch(
+      /^Calibration expired: value must not be billed \(device: W-1\)\. The device's/,
+    );
   });
 
   it('put the names of a finding beside its ids, most severe first', () => {
-    const rows = reviewRows([makeFlag('DEVICE_REPLACED', scope), makeFlag('MISSING_VALUE', scope)], 'en', () => ({ property_name: 'Haus A', usage_unit_name: 'WE 1', metric: 'heat', serial: 'W-1', localization: 'Flur' }));
+    const rows = reviewRows([makeFlag('DEVICE_REPLACED', scope), makeFlag('MISSING_VALUE', scope)], 'en', () => ({
+      property_name: 'Haus A',
+      usage_unit_name: 'WE 1',
+      metric: 'heat',
+      serial: 'W-1',
+      localization: 'Flur',
+    }));
     expect(rows.map((r) => r.code)).toEqual(['MISSING_VALUE', 'DEVICE_REPLACED']);
-    expect(Object.keys(rows[0]!)).toEqual(['severity', 'code', 'property_id', 'usage_unit_id', 'measuring_point_id', 'device_id', 'property_name', 'usage_unit_name', 'metric', 'serial', 'localization', 'message']);
+    expect(Object.keys(rows[0]!)).toEqual([
+      'severity',
+      'code',
+      'property_id',
+      'usage_unit_id',
+      'measuring_point_id',
+      'device_id',
+      'property_name',
+      'usage_unit_name',
+      'metric',
+      'serial',
+      'localization',
+      'message',
+    ]);
     expect(rows[0]).toMatchObject({ property_name: 'Haus A', usage_unit_name: 'WE 1', serial: 'W-1', localization: 'Flur' });
     expect(reviewRows([makeFlag('DATA_GAP', scope)], 'en')[0]).toMatchObject({ property_name: null, serial: null });
   });
@@ -33,7 +56,12 @@ describe('flag messages', () => {
 describe('contract codes as words', () => {
   it('uses the glossary words, keeps an unknown value as its code, and reads every word back to its code', () => {
     expect(['heat', 'hca', 'water_cold'].map((m) => valueWord('metric', m, 'de'))).toEqual(['Wärme', 'Heizkostenverteiler', 'Kaltwasser']);
-    expect(['measured', 'calculated', 'missing', 'calibration_expired'].map((s) => valueWord('status', s, 'de'))).toEqual(['gemessen', 'berechnet', 'fehlend', 'Eichfrist abgelaufen']);
+    expect(['measured', 'calculated', 'missing', 'calibration_expired'].map((s) => valueWord('status', s, 'de'))).toEqual([
+      'gemessen',
+      'berechnet',
+      'fehlend',
+      'Eichfrist abgelaufen',
+    ]);
     expect(['not_billed', 'review', 'info'].map((s) => valueWord('severity', s, 'de'))).toEqual(['nicht abgerechnet', 'prüfen', 'Hinweis']);
     expect(valueWord('metric', 'steam', 'de')).toBe('steam');
     expect(valueWord('metric', 'constructor', 'de')).toBe('constructor');
@@ -48,12 +76,33 @@ describe('contract codes as words', () => {
 
 describe('an earlier export read back for --compare DIR', () => {
   it('reads the de layout words back to codes and says what is wrong in German', async () => {
-    const layout = { headers: { property_id: 'L', property_name: 'LN', usage_unit_id: 'N', usage_unit_name: 'NN', unit_type: 'A', metric: 'M', unit: 'E', billable_value: 'W', review_flags: 'F' }, separator: ';', decimal: ',' as const };
+    const layout = {
+      headers: {
+        property_id: 'L',
+        property_name: 'LN',
+        usage_unit_id: 'N',
+        usage_unit_name: 'NN',
+        unit_type: 'A',
+        metric: 'M',
+        unit: 'E',
+        billable_value: 'W',
+        review_flags: 'F',
+      },
+      separator: ';',
+      decimal: ',' as const,
+    };
     const csv = 'L;LN;N;NN;A;M;E;W;F\r\np;Haus;u;WE 1;Wohnen;Kaltwasser;m³;1,5;\r\n';
-    expect(figuresFromTables(csv, null, { billing: layout, plant: null })[0]).toMatchObject({ unit_type: 'residential', metric: 'water_cold', unit: 'm3', value: '1.5' });
+    expect(figuresFromTables(csv, null, { billing: layout, plant: null })[0]).toMatchObject({
+      unit_type: 'residential',
+      metric: 'water_cold',
+      unit: 'm3',
+      value: '1.5',
+    });
     setLanguage('de');
     try {
-      expect(() => figuresFromTables(csv.replace('1,5', '1x'), null, { billing: layout, plant: null })).toThrow('Abrechnungstabelle Zeile 2: "1x" ist keine Zahl');
+      expect(() => figuresFromTables(csv.replace('1,5', '1x'), null, { billing: layout, plant: null })).toThrow(
+        'Abrechnungstabelle Zeile 2: "1x" ist keine Zahl',
+      );
     } finally {
       setLanguage('en');
     }

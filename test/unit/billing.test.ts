@@ -84,12 +84,21 @@ describe('rule 2: per unit, sum of weighted_billable_value over segments', () =>
 
   it('includes the baseline before the range and a replacement device from its own start value', () => {
     // First device: baseline 100 (month end before range) to 160 → 60. New device starts at 5, ends 25 → 20.
-    const oldDevice = aSegment({ installed_at: null, baseline_date: '2024-12-31', deinstalled_at: '2025-06-30', replacement_reason: 'DeviceReplacement',
+    const oldDevice = aSegment({
+      installed_at: null,
+      baseline_date: '2024-12-31',
+      deinstalled_at: '2025-06-30',
+      replacement_reason: 'DeviceReplacement',
       readings: [aReading({ at: '2025-01-31', value: 120 }), aReading({ at: '2025-06-30', value: 160 })],
-      period_consumption: { end_value: 160, billable_value: 60, weighted_billable_value: 60 } });
-    const newDevice = aSegment({ installed_at: '2025-06-30', baseline_date: '2025-06-30', baseline_value: 5,
+      period_consumption: { end_value: 160, billable_value: 60, weighted_billable_value: 60 },
+    });
+    const newDevice = aSegment({
+      installed_at: '2025-06-30',
+      baseline_date: '2025-06-30',
+      baseline_value: 5,
       readings: [aReading({ at: '2025-12-31', value: 25 })],
-      period_consumption: { end_value: 25, billable_value: 20, weighted_billable_value: 20 } });
+      period_consumption: { end_value: 25, billable_value: 20, weighted_billable_value: 20 },
+    });
     const bill = billOne([aPointConsumption({ segments: [newDevice, oldDevice] })]);
     expect(valueOf(bill, 'heat')).toBe('80');
     expect(bill.segments.map((s) => s.device_id)).toEqual([oldDevice.device_id, newDevice.device_id]);
@@ -112,7 +121,11 @@ describe('rule 5: calibration_expired, missing and unknown statuses are never bi
     ['missing', 'MISSING_VALUE', 'not_billed'],
     ['frozen', 'UNKNOWN_ENUM_VALUE', 'review'],
   ])('%s counts 0 whatever value it carries, flagged %s', (status, code, severity) => {
-    const bad = aSegment({ installed_at: '2020-01-01', deinstalled_at: '2025-07-01', period_consumption: { status, billable_value: 42, weighted_billable_value: 42 } });
+    const bad = aSegment({
+      installed_at: '2020-01-01',
+      deinstalled_at: '2025-07-01',
+      period_consumption: { status, billable_value: 42, weighted_billable_value: 42 },
+    });
     const good = aSegment({ installed_at: '2025-07-01', period_consumption: { billable_value: 8, weighted_billable_value: 8 } });
     const bill = billOne([aPointConsumption({ segments: [bad, good] })]);
     expect(valueOf(bill, 'heat')).toBe('8');
@@ -129,7 +142,9 @@ describe('rule 5: calibration_expired, missing and unknown statuses are never bi
   });
 
   it('applies to plant points too', () => {
-    const plant = aPlantPoint({ consumption: { segments: [aSegment({ period_consumption: { status: 'calibration_expired', billable_value: 9, weighted_billable_value: undefined } })] } });
+    const plant = aPlantPoint({
+      consumption: { segments: [aSegment({ period_consumption: { status: 'calibration_expired', billable_value: 9, weighted_billable_value: undefined } })] },
+    });
     const { row } = billPlantPoint({ property: PROPERTY, ...plant });
     expect(row.billable_value).toBe('0');
     expect(row.status).toBe('calibration_expired');
@@ -161,7 +176,11 @@ describe('rule 1 and rule 8: plant-room and main points', () => {
     const plant = aPlantPoint({
       consumption: {
         segments: [
-          aSegment({ installed_at: '2019-01-01', deinstalled_at: '2025-05-01', period_consumption: { billable_value: 300.4, weighted_billable_value: undefined } }),
+          aSegment({
+            installed_at: '2019-01-01',
+            deinstalled_at: '2025-05-01',
+            period_consumption: { billable_value: 300.4, weighted_billable_value: undefined },
+          }),
           aSegment({ installed_at: '2025-05-01', period_consumption: { billable_value: 199.7, weighted_billable_value: undefined } }),
         ],
       },
@@ -171,14 +190,26 @@ describe('rule 1 and rule 8: plant-room and main points', () => {
     expect(flags.filter((f) => f.code === 'UNALLOCATED_POINT')).toEqual([
       { code: 'UNALLOCATED_POINT', severity: 'info', property_id: PROPERTY.id, usage_unit_id: null, measuring_point_id: plant.point.id, device_id: null },
     ]);
-    expect(segments.map((s) => [s.usage_unit_id, s.unit_share, s.billed_value])).toEqual([[null, null, '300.4'], [null, null, '199.7']]);
+    expect(segments.map((s) => [s.usage_unit_id, s.unit_share, s.billed_value])).toEqual([
+      [null, null, '300.4'],
+      [null, null, '199.7'],
+    ]);
   });
 
   it("a unit point whose consumption answer omits is_system_linked takes it from the Property's point list", () => {
     const c = aPointConsumption();
     delete c.is_system_linked;
     const entry = aUnitEntry('WE 02', [c]);
-    const listed = aPlantPoint({ point: { id: c.measuring_point_id, metric: c.metric, unit: c.unit, is_system_linked: false, usage_unit_id: entry.unit.id, allocations: [{ usage_unit_id: entry.unit.id, share: 1 }] } }).point;
+    const listed = aPlantPoint({
+      point: {
+        id: c.measuring_point_id,
+        metric: c.metric,
+        unit: c.unit,
+        is_system_linked: false,
+        usage_unit_id: entry.unit.id,
+        allocations: [{ usage_unit_id: entry.unit.id, share: 1 }],
+      },
+    }).point;
     const out = billProperty(aPropertyInput({ units: [entry], points: [listed] }));
     expect(out.billing[0]!.review_flags).toEqual(['NOT_SYSTEM_LINKED']);
     expect(out.segments[0]!.is_system_linked).toBe(false);
@@ -215,8 +246,14 @@ describe('billProperty', () => {
     const copies = sharedCopies(40, [0.5, 0.5]);
     copies.forEach((c) => (c.segments[0]!.readings = [aReading({ at: '2025-12-31', value: 140 }), aReading({ at: '2025-06-30', value: 120 })]));
     const out = billProperty(aPropertyInput({ units: [aUnitEntry('B', [copies[0]!]), aUnitEntry('A', [copies[1]!])] }));
-    expect(out.readings.map((r) => [r.at, r.value])).toEqual([['2025-06-30', '120'], ['2025-12-31', '140']]);
-    expect(out.billing.map((r) => [r.usage_unit_name, r.billable_value])).toEqual([['A', '20'], ['B', '20']]);
+    expect(out.readings.map((r) => [r.at, r.value])).toEqual([
+      ['2025-06-30', '120'],
+      ['2025-12-31', '140'],
+    ]);
+    expect(out.billing.map((r) => [r.usage_unit_name, r.billable_value])).toEqual([
+      ['A', '20'],
+      ['B', '20'],
+    ]);
   });
 
   it('sorts billing rows by unit name, then id, then metric, and echoes the range', () => {

@@ -31,12 +31,29 @@ function property(factor: number) {
   const id = uuid();
   const device = uuid();
   const copy = (billable: number, share: number) =>
-    aPointConsumption({ measuring_point_id: id, unit_share: share, segments: [aSegment({ device_id: device, serial: 'SN-SHARED', period_consumption: { billable_value: billable, weighted_billable_value: billable * share } })] });
+    aPointConsumption({
+      measuring_point_id: id,
+      unit_share: share,
+      segments: [
+        aSegment({ device_id: device, serial: 'SN-SHARED', period_consumption: { billable_value: billable, weighted_billable_value: billable * share } }),
+      ],
+    });
   const a = aUnitEntry('WE 01', [copy(1000, 0.6)]);
   const b = aUnitEntry('WE 02', [copy(1000 * factor, 0.4)]);
   const prop: Property = { id: PROPERTY.id, tenant_id: uuid(2), external_ref: null, name: PROPERTY.name, addresses: [], usage_unit_count: 2 };
   const points: MeasuringPoint[] = [
-    { id, property_id: PROPERTY.id, usage_unit_id: a.unit.id, metric: 'heat', unit: 'kWh', is_system_linked: true, allocations: [{ usage_unit_id: a.unit.id, share: 0.6 }, { usage_unit_id: b.unit.id, share: 0.4 }] },
+    {
+      id,
+      property_id: PROPERTY.id,
+      usage_unit_id: a.unit.id,
+      metric: 'heat',
+      unit: 'kWh',
+      is_system_linked: true,
+      allocations: [
+        { usage_unit_id: a.unit.id, share: 0.6 },
+        { usage_unit_id: b.unit.id, share: 0.4 },
+      ],
+    },
   ];
   return { prop, units: [a, b], points };
 }
@@ -68,16 +85,34 @@ async function screenAndFolder(factor: number) {
   const d = property(factor);
   const home = await mkdtemp(path.join(os.tmpdir(), 'md-browse-unit-'));
   const tty = () => Object.assign(new PassThrough(), { isTTY: true, columns: 120, rows: 40 });
-  const io = { stdout: tty(), stderr: tty(), stdin: tty(), env: { METERDATA_HOME: home, LANG: 'en_US.UTF-8' }, cwd: home, signal: new AbortController().signal, locale: () => 'en-US' };
+  const io = {
+    stdout: tty(),
+    stderr: tty(),
+    stdin: tty(),
+    env: { METERDATA_HOME: home, LANG: 'en_US.UTF-8' },
+    cwd: home,
+    signal: new AbortController().signal,
+    locale: () => 'en-US',
+  };
   const connection = { api: () => memoryApi(d), credentials: { currentToken: async () => 't' }, close: async () => {} };
-  const ctx = { io, version: () => 't', now: () => new Date('2026-11-22T08:00:00Z'), paths: () => ({}) as never, store: async () => ({}) as never, connect: async () => connection as never };
+  const ctx = {
+    io,
+    version: () => 't',
+    now: () => new Date('2026-11-22T08:00:00Z'),
+    paths: () => ({}) as never,
+    store: async () => ({}) as never,
+    connect: async () => connection as never,
+  };
   handed = undefined;
   await run({ year: '2025' } as never, ctx as never);
   const range = { from: '2025-01-01', to: '2025-12-31' };
   const bundle = await handed!.loadProperty(d.prop, range);
   const we02 = d.units[1]!.unit;
   const screen = bundle.bill.billing.filter((r) => r.usage_unit_id === we02.id).map((r) => r.billable_value);
-  const screenFlags = bundle.bill.flags.filter((f) => f.usage_unit_id === we02.id).map((f) => f.code).sort();
+  const screenFlags = bundle.bill.flags
+    .filter((f) => f.usage_unit_id === we02.id)
+    .map((f) => f.code)
+    .sort();
   await handed!.exportSelection!({ property: d.prop, range, unitId: we02.id, unitName: we02.name });
   const out = (await import('node:fs')).readdirSync(home).find((n) => n.startsWith('meterdata-'))!;
   const rows = async (file: string) => {

@@ -15,7 +15,8 @@ import { runCli } from '../helpers/run-cli.js';
 const COMMANDS = ['login', 'logout', 'status', 'token', 'export', 'browse', 'sandbox', 'demo'];
 const GERMAN = { LANG: 'de_DE.UTF-8' };
 /** What commander itself would print in English. */
-const COMMANDER_ENGLISH = /Usage:|Options:|Commands:|Arguments:|display help|output the version|\(default:|choices:|Exit codes|\[options\]|\[command\]|unknown|Did you mean|too many|argument missing|is invalid|cannot be used/;
+const COMMANDER_ENGLISH =
+  /Usage:|Options:|Commands:|Arguments:|display help|output the version|\(default:|choices:|Exit codes|\[options\]|\[command\]|unknown|Did you mean|too many|argument missing|is invalid|cannot be used/;
 
 describe('the language without LANG (Windows sets none of LC_ALL, LC_MESSAGES, LANG)', () => {
   it('a German system locale gives German; LANG, where set, still decides', async () => {
@@ -70,7 +71,10 @@ describe('--help in German', () => {
   // The help as the English-only tool printed it (captured from the build before issue 11; the
   // command list since has `completion`, issue 23, and `uvi`, issue 24):
   // the same bytes with --lang en, also where the locale is German.
-  it.each([[[], 'help-en-meterdata.txt'], [['export'], 'help-en-export.txt']])('`meterdata %j --help --lang en` is byte for byte the help before issue 11', async (cmd, file) => {
+  it.each([
+    [[], 'help-en-meterdata.txt'],
+    [['export'], 'help-en-export.txt'],
+  ])('`meterdata %j --help --lang en` is byte for byte the help before issue 11', async (cmd, file) => {
     const before = readFileSync(new URL(`./fixtures/${file}`, import.meta.url), 'utf8');
     expect((await runCli([...cmd, '--help', '--lang', 'en'], { env: GERMAN })).stdout).toBe(before);
   });
@@ -92,7 +96,11 @@ describe("commander's errors in German", () => {
     [['--bogus'], 'meterdata: Unbekannte Option --bogus.', 'meterdata --help'],
     [['export', '--year'], 'meterdata: --year <yyyy>: Der Wert fehlt.', 'meterdata export --help'],
     [['token', 'extra'], 'meterdata: Zu viele Argumente für „token“: erwartet 0, angegeben 1 (extra).', 'meterdata token --help'],
-    [['login', '--client-auth', 'x'], 'meterdata: --client-auth <method>: „x“ ist nicht möglich; erlaubt sind none, client_secret_basic, private_key_jwt.', 'meterdata login --help'],
+    [
+      ['login', '--client-auth', 'x'],
+      'meterdata: --client-auth <method>: „x“ ist nicht möglich; erlaubt sind none, client_secret_basic, private_key_jwt.',
+      'meterdata login --help',
+    ],
   ])('%j: one German line and a hint to --help, exit 2', async (argv, line, help) => {
     const r = await runCli(argv, { env: GERMAN });
     expect(r.code).toBe(2);
@@ -112,7 +120,10 @@ describe("commander's errors in German", () => {
   // Errors no meterdata command can trigger today (no mandatory option, no argument), made
   // by commander itself on a throw-away program, so a commander update that rewords them fails here.
   function commanderError(build: (p: Command) => void, argv: string[]): CommanderError {
-    const p = new Command('x').exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined }).showSuggestionAfterError(true);
+    const p = new Command('x')
+      .exitOverride()
+      .configureOutput({ writeErr: () => undefined, writeOut: () => undefined })
+      .showSuggestionAfterError(true);
     build(p);
     try {
       p.parse(argv, { from: 'user' });
@@ -124,10 +135,25 @@ describe("commander's errors in German", () => {
   }
 
   it.each([
-    [(p: Command) => p.requiredOption('--need <v>'), [], 'meterdata: Die Option --need <v> ist Pflicht.', "meterdata: required option '--need <v>' not specified."],
+    [
+      (p: Command) => p.requiredOption('--need <v>'),
+      [],
+      'meterdata: Die Option --need <v> ist Pflicht.',
+      "meterdata: required option '--need <v>' not specified.",
+    ],
     [(p: Command) => p.argument('<file>'), [], 'meterdata: Das Argument file fehlt.', "meterdata: missing required argument 'file'."],
-    [(p: Command) => p.addOption(new Option('--a').conflicts('b')).option('--b'), ['--a', '--b'], 'meterdata: --a und --b schließen sich aus.', "meterdata: option '--a' cannot be used with option '--b'."],
-    [(p: Command) => p.option('--abcd').option('--abce'), ['--abcf'], 'meterdata: Unbekannte Option --abcf (meinten Sie eine von --abcd, --abce?).', "meterdata: unknown option '--abcf' (did you mean one of --abcd, --abce?)."],
+    [
+      (p: Command) => p.addOption(new Option('--a').conflicts('b')).option('--b'),
+      ['--a', '--b'],
+      'meterdata: --a und --b schließen sich aus.',
+      "meterdata: option '--a' cannot be used with option '--b'.",
+    ],
+    [
+      (p: Command) => p.option('--abcd').option('--abce'),
+      ['--abcf'],
+      'meterdata: Unbekannte Option --abcf (meinten Sie eine von --abcd, --abce?).',
+      "meterdata: unknown option '--abcf' (did you mean one of --abcd, --abce?).",
+    ],
   ] as const)('%#: commander error in both languages', async (build, argv, de, en) => {
     const e = commanderError(build, [...argv]);
     try {

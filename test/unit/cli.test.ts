@@ -29,7 +29,11 @@ describe('meterdata CLI wiring', () => {
     const r = await runCli([cmd, '--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`Usage: meterdata ${cmd}`);
-    const listed = r.stdout.split('Exit codes:\n')[1]!.trim().split('\n').map((l) => Number(/^\s*(\d+) /.exec(l)![1]));
+    const listed = r.stdout
+      .split('Exit codes:\n')[1]!
+      .trim()
+      .split('\n')
+      .map((l) => Number(/^\s*(\d+) /.exec(l)![1]));
     expect(listed).toEqual(codes);
   });
 
@@ -43,7 +47,11 @@ describe('meterdata CLI wiring', () => {
   it('`sandbox --help` says the --clock date is where a ticking clock starts, not a fixed date', async () => {
     const r = await runCli(['sandbox', '--help']);
     const line = r.stdout.split('\n').findIndex((l) => l.includes('--clock <date>'));
-    const text = r.stdout.split('\n').slice(line, line + 3).join(' ').replace(/\s+/g, ' ');
+    const text = r.stdout
+      .split('\n')
+      .slice(line, line + 3)
+      .join(' ')
+      .replace(/\s+/g, ' ');
     expect(text).toContain('start the server clock at this date');
     expect(text).toContain('ticks on with real time');
     expect(text).not.toMatch(/fixed/);
@@ -69,7 +77,11 @@ describe('meterdata CLI wiring', () => {
     [['export', '--yaer', '2025'], "meterdata: unknown option '--yaer' (did you mean --year?).", 'meterdata export --help'],
     [['export', '--year'], "meterdata: option '--year <yyyy>' argument missing.", 'meterdata export --help'],
     [['token', 'extra'], "meterdata: too many arguments for 'token'. Expected 0 arguments but got 1: extra.", 'meterdata token --help'],
-    [['login', '--client-auth', 'x'], "meterdata: option '--client-auth <method>' argument 'x' is invalid. Allowed choices are none, client_secret_basic, private_key_jwt.", 'meterdata login --help'],
+    [
+      ['login', '--client-auth', 'x'],
+      "meterdata: option '--client-auth <method>' argument 'x' is invalid. Allowed choices are none, client_secret_basic, private_key_jwt.",
+      'meterdata login --help',
+    ],
     [['--bogus'], "meterdata: unknown option '--bogus'.", 'meterdata --help'],
   ])('reports commander errors as one meterdata line and a --help hint: %j', async (argv, line, help) => {
     const r = await runCli(argv);
@@ -129,11 +141,14 @@ describe('meterdata CLI wiring', () => {
   });
 
   // `--property "$A,$B"` with both unset is "," : a list of nothing must not mean every Property.
-  it.each([[','], [' , '], ['3f2a0000-0000-4000-8000-000000000001', ',']])('refuses a --property list without an id (%j) instead of exporting every Property', async (...values) => {
-    const home = mkdtempSync(path.join(os.tmpdir(), 'md-empty-'));
-    const r = await runCli(['export', '--year', '2025', ...values.flatMap((v) => ['--property', v])], { env: { METERDATA_HOME: home }, cwd: home });
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain('meterdata: --property: the list is empty.');
-    expect(readdirSync(home)).toEqual([]);
-  });
+  it.each([[','], [' , '], ['3f2a0000-0000-4000-8000-000000000001', ',']])(
+    'refuses a --property list without an id (%j) instead of exporting every Property',
+    async (...values) => {
+      const home = mkdtempSync(path.join(os.tmpdir(), 'md-empty-'));
+      const r = await runCli(['export', '--year', '2025', ...values.flatMap((v) => ['--property', v])], { env: { METERDATA_HOME: home }, cwd: home });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain('meterdata: --property: the list is empty.');
+      expect(readdirSync(home)).toEqual([]);
+    },
+  );
 });

@@ -24,7 +24,13 @@ const flags = {
 describe('a declared flag', () => {
   it("gives the handler its value's type: optional where the flag may be absent", () => {
     expectTypeOf<FlagValues<typeof flags>>().toEqualTypeOf<
-      { json?: boolean | undefined; out?: string | undefined; mode?: 'fast' | 'slow' | undefined; n?: number | undefined; plausibility?: boolean | undefined } & { browser: boolean; seed: string; limit: number }
+      {
+        json?: boolean | undefined;
+        out?: string | undefined;
+        mode?: 'fast' | 'slow' | undefined;
+        n?: number | undefined;
+        plausibility?: boolean | undefined;
+      } & { browser: boolean; seed: string; limit: number }
     >();
   });
 

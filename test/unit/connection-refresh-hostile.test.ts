@@ -12,9 +12,18 @@ import { runCli } from '../helpers/run-cli.js';
 import { sandboxBehindProxy } from '../helpers/signed-in.js';
 import { findEnglish } from '../helpers/catalogues.js';
 
-const at = sandboxBehindProxy({ autoConsent: true, admin: true, clock: '2026-11-22', units: 60, oauthRateLimitPerMinute: 0, rateLimitPerMinute: 0 }, 'md-refresh-hostile-');
+const at = sandboxBehindProxy(
+  { autoConsent: true, admin: true, clock: '2026-11-22', units: 60, oauthRateLimitPerMinute: 0, rateLimitPerMinute: 0 },
+  'md-refresh-hostile-',
+);
 
-const OTHER = { tenant_id: '0b7e1c52-3f4d-4c1a-9d7e-5a6b7c8d9e0f', tenant_name: 'Fremdverwaltung GmbH', client_id: 'x', granted_scopes: ['read:units', 'read:devices', 'read:readings'], property_scope: 'all' };
+const OTHER = {
+  tenant_id: '0b7e1c52-3f4d-4c1a-9d7e-5a6b7c8d9e0f',
+  tenant_name: 'Fremdverwaltung GmbH',
+  client_id: 'x',
+  granted_scopes: ['read:units', 'read:devices', 'read:readings'],
+  property_scope: 'all',
+};
 
 /** The `nth` /v1 request from now is answered 401 (a refresh follows); every /whoami after it names another tenant. */
 function otherTenantAfterRefresh(nth: number): () => number {
@@ -23,7 +32,12 @@ function otherTenantAfterRefresh(nth: number): () => number {
   at.proxy.intercept = async (r): Promise<{ status: number; headers: Record<string, string>; body: string } | undefined> => {
     if (!r.path.startsWith('/v1/')) return undefined;
     n++;
-    if (n === nth) return { status: 401, headers: { 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer error="invalid_token"' }, body: JSON.stringify({ type: 'https://developer.example/errors/#invalid-token', title: 'invalid token', status: 401 }) };
+    if (n === nth)
+      return {
+        status: 401,
+        headers: { 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer error="invalid_token"' },
+        body: JSON.stringify({ type: 'https://developer.example/errors/#invalid-token', title: 'invalid token', status: 401 }),
+      };
     if (n > nth) after++;
     if (n > nth && r.path === '/v1/whoami') return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(OTHER) };
     return undefined;
@@ -37,7 +51,11 @@ function rejectFirstOfEachPath(): void {
   at.proxy.intercept = async (r) => {
     if (!r.path.startsWith('/v1/') || r.path === '/v1/whoami' || seen.has(r.path)) return undefined;
     seen.add(r.path);
-    return { status: 401, headers: { 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer error="invalid_token"' }, body: JSON.stringify({ type: 'https://developer.example/errors/#invalid-token', title: 'invalid token', status: 401 }) };
+    return {
+      status: 401,
+      headers: { 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer error="invalid_token"' },
+      body: JSON.stringify({ type: 'https://developer.example/errors/#invalid-token', title: 'invalid token', status: 401 }),
+    };
   };
 }
 
@@ -81,7 +99,9 @@ describe('a server that rejects every token right after issuing it', () => {
     rejectFirstOfEachPath();
     const r = await runCli(['export', '--year', '2025', '--out', path.join(env.METERDATA_HOME!, 'out'), '--quiet', '--lang', 'en'], { env });
     expect(r.code, r.stderr).toBe(5);
-    expect(r.stderr).toContain(`The API rejected ${MAX_REJECTED_REFRESHES + 1} access tokens within 10 minutes, each right after a refresh; no further refresh is sent.`);
+    expect(r.stderr).toContain(
+      `The API rejected ${MAX_REJECTED_REFRESHES + 1} access tokens within 10 minutes, each right after a refresh; no further refresh is sent.`,
+    );
     expect(r.stderr).toContain('meterdata status');
     expect(at.proxy.count('POST', '/oauth/token') - tokens).toBe(MAX_REJECTED_REFRESHES);
   });

@@ -7,7 +7,8 @@ import { diskError, diskRefusal } from '../../src/core/disk.js';
 import { formatError, MeterdataError } from '../../src/core/errors.js';
 import { setLanguage } from '../../src/i18n/index.js';
 
-const sysError = (code: string, file?: string) => Object.assign(new Error(`${code}: something, write`), { code, syscall: 'write', ...(file ? { path: file } : {}) });
+const sysError = (code: string, file?: string) =>
+  Object.assign(new Error(`${code}: something, write`), { code, syscall: 'write', ...(file ? { path: file } : {}) });
 
 afterEach(() => setLanguage('en'));
 
@@ -15,12 +16,16 @@ describe('diskError', () => {
   it('a full disk under config.json: one line naming the file, the hint, exit 1, no stack', () => {
     const { text, exitCode } = formatError(diskError(sysError('ENOSPC', '/home/a/.config/meterdata/config.json')));
     expect(exitCode).toBe(1);
-    expect(text).toBe('meterdata: A file meterdata keeps could not be written (/home/a/.config/meterdata/config.json): the disk is full.\n  Free space on that disk (or make it writable again), then run the command again.');
+    expect(text).toBe(
+      'meterdata: A file meterdata keeps could not be written (/home/a/.config/meterdata/config.json): the disk is full.\n  Free space on that disk (or make it writable again), then run the command again.',
+    );
   });
 
   it('in German', () => {
     setLanguage('de');
-    expect(formatError(diskError(sysError('EROFS'))).text).toBe('meterdata: Eine Datei von meterdata konnte nicht geschrieben werden: das Dateisystem ist schreibgeschützt.\n  Bitte schaffen Sie auf diesem Datenträger Platz (bzw. machen Sie ihn wieder beschreibbar) und führen Sie den Befehl erneut aus.');
+    expect(formatError(diskError(sysError('EROFS'))).text).toBe(
+      'meterdata: Eine Datei von meterdata konnte nicht geschrieben werden: das Dateisystem ist schreibgeschützt.\n  Bitte schaffen Sie auf diesem Datenträger Platz (bzw. machen Sie ihn wieder beschreibbar) und führen Sie den Befehl erneut aus.',
+    );
   });
 
   it('names the code DISK_WRITE_FAILED and keeps the system’s code', () => {
@@ -29,7 +34,17 @@ describe('diskError', () => {
   });
 
   it('leaves every other error alone: a bug keeps its stack', () => {
-    for (const e of [new Error('boom'), sysError('ECONNRESET'), sysError('ENOENT', '/x'), sysError('hasOwnProperty'), new MeterdataError('x', { code: 'FILE_IN_USE', exitCode: 5 }), 'ENOSPC', null, { code: 'ENOSPC' }]) expect(diskError(e)).toBeNull();
+    for (const e of [
+      new Error('boom'),
+      sysError('ECONNRESET'),
+      sysError('ENOENT', '/x'),
+      sysError('hasOwnProperty'),
+      new MeterdataError('x', { code: 'FILE_IN_USE', exitCode: 5 }),
+      'ENOSPC',
+      null,
+      { code: 'ENOSPC' },
+    ])
+      expect(diskError(e)).toBeNull();
     expect(formatError(new Error('boom')).text).toMatch(/^meterdata: .*\n.*Error: boom/s);
   });
 });

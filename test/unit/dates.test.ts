@@ -36,21 +36,24 @@ function clockVerdict(value: string): string {
 
 describe('the same date, the same verdict everywhere', () => {
   for (const lang of ['en', 'de'] as const) {
-    it.each(['2025-13-01', '2025-02-29', '2024-02-29', '25-01-01', '2025-1-1', '1899-12-31', '1900-01-01', '2999-12-31', '3000-01-01', '1999-06-30'])(`${lang}: %s`, async (date) => {
-      const exp = await flagVerdict('export', ['--from', date, '--to', date], lang);
-      const browse = await flagVerdict('browse', ['--from', date, '--to', date], lang);
-      setLanguage(lang);
-      try {
-        const prompt = promptVerdict(`${date}..${date}`);
-        const clock = clockVerdict(date);
-        expect(browse).toBe(exp);
-        // The prompt says it without a flag; --clock names itself.
-        expect(prompt).toBe(exp === 'accepted' ? 'accepted' : exp.replace(/^--from: /, ''));
-        expect(clock).toBe(exp === 'accepted' ? 'accepted' : exp.replace(/^--from\b/, '--clock'));
-      } finally {
-        setLanguage('en');
-      }
-    });
+    it.each(['2025-13-01', '2025-02-29', '2024-02-29', '25-01-01', '2025-1-1', '1899-12-31', '1900-01-01', '2999-12-31', '3000-01-01', '1999-06-30'])(
+      `${lang}: %s`,
+      async (date) => {
+        const exp = await flagVerdict('export', ['--from', date, '--to', date], lang);
+        const browse = await flagVerdict('browse', ['--from', date, '--to', date], lang);
+        setLanguage(lang);
+        try {
+          const prompt = promptVerdict(`${date}..${date}`);
+          const clock = clockVerdict(date);
+          expect(browse).toBe(exp);
+          // The prompt says it without a flag; --clock names itself.
+          expect(prompt).toBe(exp === 'accepted' ? 'accepted' : exp.replace(/^--from: /, ''));
+          expect(clock).toBe(exp === 'accepted' ? 'accepted' : exp.replace(/^--from\b/, '--clock'));
+        } finally {
+          setLanguage('en');
+        }
+      },
+    );
 
     it.each(['25', '1899', '1900', '1999', '2999', '3000', '20250', 'abcd'])(`${lang}: --year %s`, async (year) => {
       const exp = await flagVerdict('export', ['--year', year], lang);

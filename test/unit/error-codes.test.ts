@@ -66,7 +66,9 @@ describe('the error-code table', () => {
   });
 
   it('gives each of commander command-line errors a usage code of its own', () => {
-    const lib = readdirSync(join(ROOT, 'node_modules', 'commander', 'lib')).map((f) => readFileSync(join(ROOT, 'node_modules', 'commander', 'lib', f), 'utf8')).join('\n');
+    const lib = readdirSync(join(ROOT, 'node_modules', 'commander', 'lib'))
+      .map((f) => readFileSync(join(ROOT, 'node_modules', 'commander', 'lib', f), 'utf8'))
+      .join('\n');
     const codes = [...new Set([...lib.matchAll(/'(commander\.[A-Za-z]+)'/g)].map((m) => m[1]!))];
     // help and version end with exit 0; `error` is program.error(), which meterdata never calls; the async one is for executable subcommands.
     const notUsage = new Set(['commander.help', 'commander.helpDisplayed', 'commander.version', 'commander.error', 'commander.executeSubCommandAsync']);

@@ -13,12 +13,25 @@ const P = '00000000-0000-4000-8000-000000000001';
 const BILLING = `property_id,property_name,usage_unit_id,usage_unit_name,unit_type,metric,unit,from,to,billable_value,points,review_flags\r\n${P},"Haus, hinten",u-1,WE 01,residential,heat,kWh,2024-01-01,2024-12-31,1200.5,1,\r\n`;
 const PLANT = `property_id,property_name,measuring_point_id,metric,unit,localization,is_difference_meter,is_system_linked,billable_value,status,review_flags\r\n${P},"Haus, hinten",mp-9,water_cold,m3,Keller,false,true,80,measured,UNALLOCATED_POINT\r\n`;
 
-async function folder(opts: { manifest?: (m: Record<string, unknown>) => unknown; billing?: string; rawManifest?: string; files?: Record<string, string> } = {}): Promise<string> {
+async function folder(
+  opts: { manifest?: (m: Record<string, unknown>) => unknown; billing?: string; rawManifest?: string; files?: Record<string, string> } = {},
+): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'md-cmp-'));
   const files: Record<string, string> = opts.files ?? { 'billing.csv': BILLING, 'plant-points.csv': PLANT };
-  const entries = Object.entries(files).map(([name, text]) => ({ name, bytes: Buffer.byteLength(text), sha256: createHash('sha256').update(text).digest('hex') }));
-  for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), name === 'billing.csv' && opts.billing !== undefined ? opts.billing : text);
-  const manifest = { tool: 'meterdata', identity: { template: 'generic' }, tenant: { id: 't-1', name: WHO.tenant_name }, range: { from: '2024-01-01', to: '2024-12-31' }, files: entries };
+  const entries = Object.entries(files).map(([name, text]) => ({
+    name,
+    bytes: Buffer.byteLength(text),
+    sha256: createHash('sha256').update(text).digest('hex'),
+  }));
+  for (const [name, text] of Object.entries(files))
+    await writeFile(path.join(dir, name), name === 'billing.csv' && opts.billing !== undefined ? opts.billing : text);
+  const manifest = {
+    tool: 'meterdata',
+    identity: { template: 'generic' },
+    tenant: { id: 't-1', name: WHO.tenant_name },
+    range: { from: '2024-01-01', to: '2024-12-31' },
+    files: entries,
+  };
   await writeFile(path.join(dir, 'meterdata-manifest.json'), opts.rawManifest ?? JSON.stringify(opts.manifest ? opts.manifest(manifest) : manifest));
   return dir;
 }
@@ -33,11 +46,18 @@ async function refusal(dir: string): Promise<{ message: string; code: string; ex
 }
 
 describe('loadComparisonFolder', () => {
-  it('refuses a folder of the export\'s own period (the export\'s own folder given as --compare), exit 2', async () => {
+  it("refuses a folder of the export's own period (the export's own folder given as --compare), exit 2", async () => {
     const dir = await folder();
-    await expect(loadComparisonFolder(dir, WHO, { from: '2025-01-01', to: '2025-12-31' })).resolves.toMatchObject({ range: { from: '2024-01-01', to: '2024-12-31' } });
-    const e = (await loadComparisonFolder(dir, WHO, { from: '2024-01-01', to: '2024-12-31' }).catch((x: unknown) => x)) as { message: string; exitCode: number };
-    expect(e.message).toBe(`--compare ${dir}: that export covers 2024-01-01 to 2024-12-31, the period of this export itself: a comparison with itself shows no change.`);
+    await expect(loadComparisonFolder(dir, WHO, { from: '2025-01-01', to: '2025-12-31' })).resolves.toMatchObject({
+      range: { from: '2024-01-01', to: '2024-12-31' },
+    });
+    const e = (await loadComparisonFolder(dir, WHO, { from: '2024-01-01', to: '2024-12-31' }).catch((x: unknown) => x)) as {
+      message: string;
+      exitCode: number;
+    };
+    expect(e.message).toBe(
+      `--compare ${dir}: that export covers 2024-01-01 to 2024-12-31, the period of this export itself: a comparison with itself shows no change.`,
+    );
     expect(e.exitCode).toBe(ExitCode.USAGE);
   });
 
@@ -55,7 +75,10 @@ describe('loadComparisonFolder', () => {
   const OLD_DE_PLANT = `\uFEFFLiegenschaft-ID;Liegenschaft;Messstellen-ID;Messart;Einheit;Einbauort;Differenzzähler;Systemzuordnung;Abrechenbarer Wert;Status;Prüfhinweise\r\n${P};Haus;mp-9;Kaltwasser;m³;Keller;nein;ja;80;gemessen;UNALLOCATED_POINT\r\n`;
 
   it('reads a `de` folder written with the former headers (Messart, Abrechenbarer Wert)', async () => {
-    const dir = await folder({ files: { 'billing.csv': OLD_DE_BILLING, 'plant-points.csv': OLD_DE_PLANT }, manifest: (m) => ({ ...m, identity: { template: 'de' } }) });
+    const dir = await folder({
+      files: { 'billing.csv': OLD_DE_BILLING, 'plant-points.csv': OLD_DE_PLANT },
+      manifest: (m) => ({ ...m, identity: { template: 'de' } }),
+    });
     const c = await loadComparisonFolder(dir, WHO);
     expect(c.byProperty.get(P)!.map((f) => [f.kind, f.metric, f.unit, f.value, f.flags])).toEqual([
       ['unit', 'heat', 'kWh', '1200.5', []],
@@ -63,7 +86,10 @@ describe('loadComparisonFolder', () => {
     ]);
     // and one with today's headers
     const now = (csv: string) => csv.replaceAll('Messart', 'Verbrauchsart').replaceAll('Abrechenbarer Wert', 'Abrechenbarer Verbrauch');
-    const today = await folder({ files: { 'billing.csv': now(OLD_DE_BILLING), 'plant-points.csv': now(OLD_DE_PLANT) }, manifest: (m) => ({ ...m, identity: { template: 'de' } }) });
+    const today = await folder({
+      files: { 'billing.csv': now(OLD_DE_BILLING), 'plant-points.csv': now(OLD_DE_PLANT) },
+      manifest: (m) => ({ ...m, identity: { template: 'de' } }),
+    });
     expect((await loadComparisonFolder(today, WHO)).byProperty.get(P)!.map((f) => f.value)).toEqual(['1200.5', '80']);
   });
 
@@ -71,12 +97,27 @@ describe('loadComparisonFolder', () => {
     ['no manifest', () => mkdtemp(path.join(os.tmpdir(), 'md-cmp-')), 'EXPORT_COMPARE_INVALID', /no meterdata export there/],
     ['a manifest that is not JSON', () => folder({ rawManifest: '{"tool": "meterdata",' }), 'EXPORT_COMPARE_INVALID', /is not a meterdata manifest/],
     ['another tool', () => folder({ manifest: (m) => ({ ...m, tool: 'other' }) }), 'EXPORT_COMPARE_INVALID', /is not a meterdata manifest/],
-    ['another tenant', () => folder({ manifest: (m) => ({ ...m, tenant: { id: 't-2', name: 'Immobilien Süd KG' } }) }), 'EXPORT_COMPARE_OTHER_TENANT', /belongs to "Immobilien Süd KG", not to this connection's "Hausverwaltung Nordlicht GmbH"/],
+    [
+      'another tenant',
+      () => folder({ manifest: (m) => ({ ...m, tenant: { id: 't-2', name: 'Immobilien Süd KG' } }) }),
+      'EXPORT_COMPARE_OTHER_TENANT',
+      /belongs to "Immobilien Süd KG", not to this connection's "Hausverwaltung Nordlicht GmbH"/,
+    ],
     ['a changed file', () => folder({ billing: BILLING.replace('1200.5', '1300.5') }), 'EXPORT_COMPARE_MISMATCH', /billing\.csv does not match the manifest/],
-    ['a file name with a path', () => folder({ manifest: (m) => ({ ...m, files: [{ name: '../billing.csv', bytes: 1, sha256: 'x' }] }) }), 'EXPORT_COMPARE_MISMATCH', /file name that is not plain/],
+    [
+      'a file name with a path',
+      () => folder({ manifest: (m) => ({ ...m, files: [{ name: '../billing.csv', bytes: 1, sha256: 'x' }] }) }),
+      'EXPORT_COMPARE_MISMATCH',
+      /file name that is not plain/,
+    ],
     ['no range', () => folder({ manifest: (m) => ({ ...m, range: null }) }), 'EXPORT_COMPARE_INVALID', /has no range/],
     ['no billing CSV', () => folder({ manifest: (m) => ({ ...m, files: [] }) }), 'EXPORT_COMPARE_INVALID', /has no billing CSV/],
-    ['an unknown template', () => folder({ manifest: (m) => ({ ...m, identity: { template: './gone.json' } }) }), 'EXPORT_COMPARE_INVALID', /the template "\.\/gone\.json" it was written with cannot be read/],
+    [
+      'an unknown template',
+      () => folder({ manifest: (m) => ({ ...m, identity: { template: './gone.json' } }) }),
+      'EXPORT_COMPARE_INVALID',
+      /the template "\.\/gone\.json" it was written with cannot be read/,
+    ],
   ])('refuses %s (exit 2)', async (_what, make, code, message) => {
     const dir = await make();
     const e = await refusal(dir);

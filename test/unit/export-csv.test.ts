@@ -21,15 +21,29 @@ const billingRow = {
 const file = (t: Template, table: string) => t.files.find((f) => f.table === table)!;
 
 describe('CSV writer', () => {
-  it("neutralises text cells a spreadsheet would run as a formula (=, +, -, @, tab, CR) with an apostrophe; numbers keep their sign", async () => {
+  it('neutralises text cells a spreadsheet would run as a formula (=, +, -, @, tab, CR) with an apostrophe; numbers keep their sign', async () => {
     for (const name of ['generic', 'de']) {
       const t = await loadTemplate(name, process.cwd());
       const hostile = ['=HYPERLINK("http://x","y")', '+1+1', '-2+3', '@SUM(A1)', '\tTab', '\rCR'];
-      const csv = renderCsv(t, file(t, 'billing'), hostile.map((n, i) => ({ ...billingRow, property_name: n, usage_unit_name: `WE ${i}`, billable_value: '-12.5', points: -1 })));
-      const body = csv.replace(/^\uFEFF/, '').split(t.eol).slice(1).join(t.eol);
+      const csv = renderCsv(
+        t,
+        file(t, 'billing'),
+        hostile.map((n, i) => ({ ...billingRow, property_name: n, usage_unit_name: `WE ${i}`, billable_value: '-12.5', points: -1 })),
+      );
+      const body = csv
+        .replace(/^\uFEFF/, '')
+        .split(t.eol)
+        .slice(1)
+        .join(t.eol);
       const sep = t.separator;
       const expected = hostile.map((n, i) =>
-        [billingRow.property_id, csvField(`'${n}`, sep), billingRow.usage_unit_id, `WE ${i}`, ...(name === 'de' ? ['Wohnen', 'Wärme', 'kWh'] : ['residential', 'heat', 'kWh'])].join(sep),
+        [
+          billingRow.property_id,
+          csvField(`'${n}`, sep),
+          billingRow.usage_unit_id,
+          `WE ${i}`,
+          ...(name === 'de' ? ['Wohnen', 'Wärme', 'kWh'] : ['residential', 'heat', 'kWh']),
+        ].join(sep),
       );
       for (const prefix of expected) expect(body).toContain(prefix);
       expect(body.split(`${sep}${name === 'de' ? '-12,5' : '-12.5'}${sep}-1${sep}`).length - 1).toBe(hostile.length);
@@ -45,7 +59,10 @@ describe('CSV writer', () => {
 
   it('writes the generic billing.csv byte for byte', async () => {
     const t = await loadTemplate('generic', process.cwd());
-    const csv = renderCsv(t, file(t, 'billing'), [billingRow, { ...billingRow, property_name: 'A', usage_unit_name: 'B', billable_value: '0.0000001', review_flags: [] }]);
+    const csv = renderCsv(t, file(t, 'billing'), [
+      billingRow,
+      { ...billingRow, property_name: 'A', usage_unit_name: 'B', billable_value: '0.0000001', review_flags: [] },
+    ]);
     expect(csv).toBe(
       'property_id,property_name,usage_unit_id,usage_unit_name,unit_type,metric,unit,from,to,billable_value,points,review_flags\r\n' +
         '11111111-1111-4111-8111-111111111111,"Musterstraße 1-5; ""Hof""",22222222-2222-4222-8222-222222222222,"WE 01\nlinks",residential,heat,kWh,2025-01-01,2025-12-31,1234.5,2,ASSUMED_ZERO_BASELINE|NOT_SYSTEM_LINKED\r\n' +
@@ -57,8 +74,28 @@ describe('CSV writer', () => {
     const t = await loadTemplate('de', process.cwd());
     const where = { usage_unit_name: 'WE 1', metric: 'water_warm', unit: 'm3' };
     const csv = renderCsv(t, file(t, 'readings'), [
-      { measuring_point_id: 'p1', ...where, device_id: 'd1', serial: 'S;1', at: '2025-01-31', value: '12.5', status: 'measured', is_synthetic: false, substitution_method: null },
-      { measuring_point_id: 'p1', ...where, device_id: 'd1', serial: 'S2', at: '2025-02-28', value: -0.25, status: 'calculated', is_synthetic: true, substitution_method: 'degree_day_weighted' },
+      {
+        measuring_point_id: 'p1',
+        ...where,
+        device_id: 'd1',
+        serial: 'S;1',
+        at: '2025-01-31',
+        value: '12.5',
+        status: 'measured',
+        is_synthetic: false,
+        substitution_method: null,
+      },
+      {
+        measuring_point_id: 'p1',
+        ...where,
+        device_id: 'd1',
+        serial: 'S2',
+        at: '2025-02-28',
+        value: -0.25,
+        status: 'calculated',
+        is_synthetic: true,
+        substitution_method: 'degree_day_weighted',
+      },
     ]);
     expect(csv.startsWith('\uFEFF')).toBe(true);
     expect(Buffer.from(csv, 'utf8').subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));

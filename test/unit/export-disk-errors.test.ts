@@ -13,7 +13,8 @@ import { finishExport, stageExport } from '../../src/export/run.js';
 import { T0, reporter, setup } from '../helpers/export-fixtures.js';
 import { api, building } from '../helpers/export-stream-fixtures.js';
 
-const sysError = (code: string, file?: string) => Object.assign(new Error(`${code}: something, write${file ? ` '${file}'` : ''}`), { code, syscall: 'write', ...(file ? { path: file } : {}) });
+const sysError = (code: string, file?: string) =>
+  Object.assign(new Error(`${code}: something, write${file ? ` '${file}'` : ''}`), { code, syscall: 'write', ...(file ? { path: file } : {}) });
 
 afterEach(() => setLanguage('en'));
 
@@ -27,10 +28,18 @@ describe('diskProblem', () => {
     ['EIO', 'the disk reported an input/output error', 'der Datenträger hat einen Lese- oder Schreibfehler gemeldet'],
   ])('%s names the file and why, in both languages', (code, en, de) => {
     const e = diskProblem(sysError(code, '/srv/out/.billing.csv.partial'))!;
-    expect([e.code, e.exitCode, e.message, e.hint]).toEqual(['EXPORT_WRITE_FAILED', 1, `A file of the export could not be written (/srv/out/.billing.csv.partial): ${en}.`, 'Free space on that disk (or make it writable again).']);
+    expect([e.code, e.exitCode, e.message, e.hint]).toEqual([
+      'EXPORT_WRITE_FAILED',
+      1,
+      `A file of the export could not be written (/srv/out/.billing.csv.partial): ${en}.`,
+      'Free space on that disk (or make it writable again).',
+    ]);
     setLanguage('de');
     const g = diskProblem(sysError(code, '/srv/out/.billing.csv.partial'))!;
-    expect([g.message, g.hint]).toEqual([`Eine Datei des Exports konnte nicht geschrieben werden (/srv/out/.billing.csv.partial): ${de}.`, 'Bitte schaffen Sie auf diesem Datenträger Platz (bzw. machen Sie ihn wieder beschreibbar).']);
+    expect([g.message, g.hint]).toEqual([
+      `Eine Datei des Exports konnte nicht geschrieben werden (/srv/out/.billing.csv.partial): ${de}.`,
+      'Bitte schaffen Sie auf diesem Datenträger Platz (bzw. machen Sie ihn wieder beschreibbar).',
+    ]);
   });
 
   it('without a file (a write on an open file): says so without one', () => {
@@ -38,7 +47,17 @@ describe('diskProblem', () => {
   });
 
   it('leaves every other error alone', () => {
-    for (const e of [new Error('boom'), sysError('ECONNRESET'), sysError('ENOENT', '/x'), sysError('toString'), new MeterdataError('x', { code: 'EXPORT_SCRATCH_DAMAGED', exitCode: 1 }), 'ENOSPC', null, { code: 'ENOSPC' }]) expect(diskProblem(e)).toBeNull();
+    for (const e of [
+      new Error('boom'),
+      sysError('ECONNRESET'),
+      sysError('ENOENT', '/x'),
+      sysError('toString'),
+      new MeterdataError('x', { code: 'EXPORT_SCRATCH_DAMAGED', exitCode: 1 }),
+      'ENOSPC',
+      null,
+      { code: 'ENOSPC' },
+    ])
+      expect(diskProblem(e)).toBeNull();
   });
 
   it('a workbook worker’s ENOSPC keeps its code and file across the thread', () => {
@@ -58,7 +77,13 @@ describe('an export whose disk fills up', () => {
     });
     let failed: unknown;
     try {
-      failed = await stageExport({ api: api([building(5, 31, 'Haus A'), building(4, 32, 'Haus B')]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch((e: unknown) => e);
+      failed = await stageExport({
+        api: api([building(5, 31, 'Haus A'), building(4, 32, 'Haus B')]),
+        ...s,
+        reporter: reporter(),
+        toolVersion: 't',
+        now: () => T0,
+      }).catch((e: unknown) => e);
     } finally {
       spy.mockRestore();
     }
@@ -74,9 +99,15 @@ describe('an export whose disk fills up', () => {
   it('while the workbook is written: EXPORT_WRITE_FAILED, every Property fetched, run again', async () => {
     const s = await setup();
     const staged = await stageExport({ api: api([building(3, 33)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
-    const failed = await finishExport(staged, { writeWorkbook: async (input) => Promise.reject(deserializeError(serializeError(sysError('ENOSPC', input.file)))) }).catch((e: unknown) => e);
+    const failed = await finishExport(staged, {
+      writeWorkbook: async (input) => Promise.reject(deserializeError(serializeError(sysError('ENOSPC', input.file)))),
+    }).catch((e: unknown) => e);
     expect(isMeterdataError(failed) && [failed.code, failed.exitCode]).toEqual(['EXPORT_WRITE_FAILED', 1]);
-    expect((failed as Error).message).toMatch(/could not be written \(.*billing\.xlsx.*\): the disk is full\. Every Property was fetched, but the files could not be finished;/);
-    expect((failed as MeterdataError).hint).toBe('Free space on that disk (or make it writable again). Run the same command again: it continues from what was fetched.');
+    expect((failed as Error).message).toMatch(
+      /could not be written \(.*billing\.xlsx.*\): the disk is full\. Every Property was fetched, but the files could not be finished;/,
+    );
+    expect((failed as MeterdataError).hint).toBe(
+      'Free space on that disk (or make it writable again). Run the same command again: it continues from what was fetched.',
+    );
   });
 });

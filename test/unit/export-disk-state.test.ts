@@ -51,7 +51,11 @@ describe('a full disk under the saved progress', () => {
     failWrite.when = null;
     expect(isMeterdataError(failed) && [failed.code, failed.exitCode]).toEqual(['EXPORT_WRITE_FAILED', 1]);
     const { text } = formatError(failed);
-    expect(text).toMatch(new RegExp(`^meterdata: A file of the export could not be written \\(${s.stateDir}/exports/[0-9a-f]+/meta\\.json\\.tmp\\): the disk is full\\.\\n  Free space`));
+    expect(text).toMatch(
+      new RegExp(
+        `^meterdata: A file of the export could not be written \\(${s.stateDir}/exports/[0-9a-f]+/meta\\.json\\.tmp\\): the disk is full\\.\\n  Free space`,
+      ),
+    );
     expect(text).not.toMatch(/unexpected|^\s+at /m);
     expect((await filesUnder(path.join(s.stateDir, 'exports'))).filter((f) => f.endsWith('.lock') || f.endsWith('.tmp'))).toEqual([]);
     // the same export again in this process (browse's `e`): not "another export is running"
@@ -68,23 +72,37 @@ describe('a full disk under the saved progress', () => {
   it('when a Property’s answers are saved: the message names the saved file; no part of it is left', async () => {
     const s = await setup();
     failWrite.when = (f) => f.endsWith('.json.gz.tmp');
-    const failed = await stageExport({ api: api([building(3, 43, 'Haus A'), building(2, 44, 'Haus B')]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch((e: unknown) => e);
+    const failed = await stageExport({
+      api: api([building(3, 43, 'Haus A'), building(2, 44, 'Haus B')]),
+      ...s,
+      reporter: reporter(),
+      toolVersion: 't',
+      now: () => T0,
+    }).catch((e: unknown) => e);
     expect(isMeterdataError(failed) && [failed.code, failed.exitCode]).toEqual(['EXPORT_WRITE_FAILED', 1]);
-    expect((failed as Error).message).toMatch(new RegExp(`^A file of the export could not be written \\(${s.stateDir}/exports/[0-9a-f]+/property-00000\\d\\.json\\.gz\\.tmp\\): the disk is full\\. The export stopped after 0 of 2 Properties`));
+    expect((failed as Error).message).toMatch(
+      new RegExp(
+        `^A file of the export could not be written \\(${s.stateDir}/exports/[0-9a-f]+/property-00000\\d\\.json\\.gz\\.tmp\\): the disk is full\\. The export stopped after 0 of 2 Properties`,
+      ),
+    );
     expect((await filesUnder(path.join(s.stateDir, 'exports'))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 });
 
 describe('a full disk while the workbook is written', () => {
-  it('exceljs\'s stream names no file: the message names the workbook (across a worker too)', async () => {
+  it("exceljs's stream names no file: the message names the workbook (across a worker too)", async () => {
     const s = await setup();
     const staged = await stageExport({ api: api([building(3, 45)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
-    const failed = await finishExport(staged, { writeWorkbook: async () => Promise.reject(deserializeError(serializeError(sysError('ENOSPC')))) }).catch((e: unknown) => e);
+    const failed = await finishExport(staged, { writeWorkbook: async () => Promise.reject(deserializeError(serializeError(sysError('ENOSPC')))) }).catch(
+      (e: unknown) => e,
+    );
     expect(isMeterdataError(failed) && failed.code).toBe('EXPORT_WRITE_FAILED');
-    expect((failed as Error).message).toMatch(new RegExp(`^A file of the export could not be written \\(${s.args.out}/\\.billing\\.xlsx\\.partial\\): the disk is full\\.`));
+    expect((failed as Error).message).toMatch(
+      new RegExp(`^A file of the export could not be written \\(${s.args.out}/\\.billing\\.xlsx\\.partial\\): the disk is full\\.`),
+    );
   });
 
-  it('a worker\'s own MeterdataError is left as it is (no file is attached to it)', async () => {
+  it("a worker's own MeterdataError is left as it is (no file is attached to it)", async () => {
     const s = await setup();
     const staged = await stageExport({ api: api([building(3, 46)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
     const { MeterdataError } = await import('../../src/core/errors.js');

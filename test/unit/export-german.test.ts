@@ -26,12 +26,19 @@ function stderr(tty: boolean): { io: Io; text: () => string } {
   err.isTTY = tty;
   let text = '';
   err.on('data', (c: Buffer) => (text += c.toString('utf8')));
-  return { io: { stdout: new PassThrough(), stderr: err, stdin: Readable.from([]), env: {}, cwd: '/', signal: new AbortController().signal }, text: () => text };
+  return {
+    io: { stdout: new PassThrough(), stderr: err, stdin: Readable.from([]), env: {}, cwd: '/', signal: new AbortController().signal },
+    text: () => text,
+  };
 }
 
 const summary = (over: Partial<ExportSummary> = {}): ExportSummary => ({
   out: '/srv/2025',
-  files: [{ name: 'billing.csv', bytes: 1, sha256: 'x', rows: 1234 }, { name: 'review.csv', bytes: 1, sha256: 'x', rows: 1 }, { name: 'billing.xlsx', bytes: 1, sha256: 'x' }],
+  files: [
+    { name: 'billing.csv', bytes: 1, sha256: 'x', rows: 1234 },
+    { name: 'review.csv', bytes: 1, sha256: 'x', rows: 1 },
+    { name: 'billing.xlsx', bytes: 1, sha256: 'x' },
+  ],
   range: { from: '2025-01-01', to: '2025-10-31' },
   requested: { from: '2025-01-01', to: '2025-12-31' },
   pointsWithData: 0,
@@ -72,8 +79,14 @@ describe('progress in German', () => {
     const d = createPortfolioDisplay(t.io, ['nord', 'sued'], { quiet: false, now: () => 0 });
     d.reporter('nord', () => 0).begin(3, 10);
     d.close();
-    const last = t.text().slice(t.text().lastIndexOf('\x1b[J') + 3).split('\n');
-    expect(last.slice(0, 2)).toEqual(['nord  0/10 Nutzeinheiten · Liegenschaft 0/3 · 0,0 Abfragen/s · ruft ab', 'sued  0 Nutzeinheiten · Liegenschaft 0/0 · 0,0 Abfragen/s · wartet']);
+    const last = t
+      .text()
+      .slice(t.text().lastIndexOf('\x1b[J') + 3)
+      .split('\n');
+    expect(last.slice(0, 2)).toEqual([
+      'nord  0/10 Nutzeinheiten · Liegenschaft 0/3 · 0,0 Abfragen/s · ruft ab',
+      'sued  0 Nutzeinheiten · Liegenschaft 0/0 · 0,0 Abfragen/s · wartet',
+    ]);
   });
 });
 
@@ -122,7 +135,12 @@ async function aboutRows(out: string): Promise<unknown[][]> {
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.readFile(path.join(out, 'billing.xlsx'));
   // the rows of every sheet: the About sheet's name and place are the layout's business
-  return wb.worksheets.flatMap((ws) => ws.getSheetValues().filter(Boolean).map((r) => (r as unknown[]).slice(1)));
+  return wb.worksheets.flatMap((ws) =>
+    ws
+      .getSheetValues()
+      .filter(Boolean)
+      .map((r) => (r as unknown[]).slice(1)),
+  );
 }
 
 describe("the About sheet follows the run's language, not the template's", () => {
@@ -158,22 +176,35 @@ describe("the export's errors in German", () => {
     const file = path.join(dir, 'x');
     await writeFile(file, '');
     const e = await checkOutDir(file, {}, []).catch((x: unknown) => x as { message: string; hint: string });
-    expect(e).toMatchObject({ code: 'EXPORT_OUT_NOT_A_FOLDER', message: `--out ${file} ist eine Datei, kein Ordner.`, hint: 'Wählen Sie für --out einen Ordner, in den Sie schreiben dürfen (er wird angelegt, falls er fehlt).' });
+    expect(e).toMatchObject({
+      code: 'EXPORT_OUT_NOT_A_FOLDER',
+      message: `--out ${file} ist eine Datei, kein Ordner.`,
+      hint: 'Wählen Sie für --out einen Ordner, in den Sie schreiben dürfen (er wird angelegt, falls er fehlt).',
+    });
   });
 
   it('a --compare folder without an export', async () => {
     setLanguage('de');
     const dir = await mkdtemp(path.join(os.tmpdir(), 'md-de-'));
-    const e = (await loadComparisonFolder(dir, { tenant_id: 't', tenant_name: 'T', client_id: 'c', granted_scopes: [], property_scope: 'all' }).catch((x: unknown) => x)) as { message: string; hint: string };
-    expect(e).toMatchObject({ code: 'EXPORT_COMPARE_INVALID', message: `--compare ${dir}: Dort liegt kein meterdata-Export (keine lesbare meterdata-manifest.json).` });
+    const e = (await loadComparisonFolder(dir, { tenant_id: 't', tenant_name: 'T', client_id: 'c', granted_scopes: [], property_scope: 'all' }).catch(
+      (x: unknown) => x,
+    )) as { message: string; hint: string };
+    expect(e).toMatchObject({
+      code: 'EXPORT_COMPARE_INVALID',
+      message: `--compare ${dir}: Dort liegt kein meterdata-Export (keine lesbare meterdata-manifest.json).`,
+    });
     expect(await findEnglish(`${e.message} ${e.hint}`)).toEqual([]);
   });
 
   it('an export stopped part-way: what is missing and how to continue', async () => {
     setLanguage('de');
     const s = await setup();
-    const e = (await runExport({ api: fakeApi(dataset(), { failAt: 2 }).api, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch((x: unknown) => x)) as { message: string; hint: string };
-    expect(e.message).toMatch(/Der Export endete nach 2 von 3 Liegenschaften \(nicht fertig: "Haus 3"\); in .* wurde keine Datei unter ihrem endgültigen Namen abgelegt\.$/);
+    const e = (await runExport({ api: fakeApi(dataset(), { failAt: 2 }).api, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch(
+      (x: unknown) => x,
+    )) as { message: string; hint: string };
+    expect(e.message).toMatch(
+      /Der Export endete nach 2 von 3 Liegenschaften \(nicht fertig: "Haus 3"\); in .* wurde keine Datei unter ihrem endgültigen Namen abgelegt\.$/,
+    );
     expect(e.hint).toMatch(/Führen Sie denselben Befehl erneut aus, um fortzusetzen: Bereits Abgerufenes bleibt erhalten\.$/);
     expect(nameList(['A', 'B', 'C', 'D', 'E', 'F', 'G'])).toBe('"A", "B", "C", "D", "E" und 2 weitere');
   });

@@ -22,8 +22,19 @@ const live = { held: new Set<string>(), max: 0 };
 
 function fakeApi(tag: number, opts: { failAt?: number } = {}): ApiClient {
   const data = [1, 2, 3, 4].map((n) => {
-    const property: Property = { id: uuid(0x1000 * tag + n), tenant_id: uuid(tag), external_ref: null, name: `Haus ${tag}-${n}`, addresses: [], usage_unit_count: 1 };
-    return { property, units: [aUnitEntry('WE 1', [aPointConsumption()], { property_id: property.id })], plant: [aPlantPoint({ point: { property_id: property.id } })] };
+    const property: Property = {
+      id: uuid(0x1000 * tag + n),
+      tenant_id: uuid(tag),
+      external_ref: null,
+      name: `Haus ${tag}-${n}`,
+      addresses: [],
+      usage_unit_count: 1,
+    };
+    return {
+      property,
+      units: [aUnitEntry('WE 1', [aPointConsumption()], { property_id: property.id })],
+      plant: [aPlantPoint({ point: { property_id: property.id } })],
+    };
   });
   const tick = () => new Promise((r) => setTimeout(r, 2));
   let requests = 0;
@@ -75,7 +86,16 @@ async function exportOf(tag: number, slots: Slots | undefined, opts: { failAt?: 
   const home = await mkdtemp(path.join(os.tmpdir(), 'md-held-'));
   const args = parseExportArgs({ year: '2025', out: 'out', profile: `p${tag}` }, home, {});
   const template = await loadTemplate('generic', process.cwd());
-  return runExport({ api: fakeApi(tag, opts), args, template, stateDir: path.join(home, 'state'), reporter: quiet, toolVersion: 't', now: () => new Date('2026-11-22T08:00:00Z'), ...(slots ? { slots } : {}) });
+  return runExport({
+    api: fakeApi(tag, opts),
+    args,
+    template,
+    stateDir: path.join(home, 'state'),
+    reporter: quiet,
+    toolVersion: 't',
+    now: () => new Date('2026-11-22T08:00:00Z'),
+    ...(slots ? { slots } : {}),
+  });
 }
 
 describe('Properties held in memory across exports', () => {
@@ -136,12 +156,32 @@ describe('workbooks of finished profiles', () => {
         open--;
         release();
         const counts = { properties: 1, units: 1, measuring_points: 1, plant_points: 0, rows: {} };
-        return { out: args.out, files: [], range: { from: '2025-01-01', to: '2025-12-31' }, requested: { from: '2025-01-01', to: '2025-12-31' }, pointsWithData: 1, tenant: 'T', exportedAt: '2026-01-01T00:00:00Z', resumed: false, counts, flags: { not_billed: 0, review: 0, info: 0 }, codes: {}, requests: 3 };
+        return {
+          out: args.out,
+          files: [],
+          range: { from: '2025-01-01', to: '2025-12-31' },
+          requested: { from: '2025-01-01', to: '2025-12-31' },
+          pointsWithData: 1,
+          tenant: 'T',
+          exportedAt: '2026-01-01T00:00:00Z',
+          resumed: false,
+          counts,
+          flags: { not_billed: 0, review: 0, info: 0 },
+          codes: {},
+          requests: 3,
+        };
       },
     }));
     const { runPortfolio } = await import('../../src/export/portfolio/portfolio.js');
     const home = await mkdtemp(path.join(os.tmpdir(), 'md-workbooks-'));
-    const io: Io = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: Readable.from([]), env: { METERDATA_HOME: home }, cwd: home, signal: new AbortController().signal };
+    const io: Io = {
+      stdout: new PassThrough(),
+      stderr: new PassThrough(),
+      stdin: Readable.from([]),
+      env: { METERDATA_HOME: home },
+      cwd: home,
+      signal: new AbortController().signal,
+    };
     const names = Array.from({ length: profiles }, (_, i) => `p${i}`).join(',');
     expect(await runPortfolio({ year: '2025', profiles: names, out: path.join(home, 'out'), quiet: true }, io)).toBe(0);
     return most;

@@ -57,10 +57,18 @@ afterEach(() => setLanguage('en'));
 describe('a damaged meta.json: the saved progress is dropped, naming the file and what is wrong', () => {
   it.each([
     ['cut off', async (f: string) => writeFile(f, (await readFile(f, 'utf8')).slice(0, 40)), /meta\.json is damaged \(cut off or not valid JSON\)/],
-    ['a start time that is a number', (f: string) => editJson(f, (j) => (j.startedAt = 5)), /meta\.json is damaged \(field startedAt is missing or has the wrong type\)/],
+    [
+      'a start time that is a number',
+      (f: string) => editJson(f, (j) => (j.startedAt = 5)),
+      /meta\.json is damaged \(field startedAt is missing or has the wrong type\)/,
+    ],
     ['no tenant', (f: string) => editJson(f, (j) => delete j.tenantId), /meta\.json is damaged \(field tenantId is missing or has the wrong type\)/],
     ['a scope that is neither "all" nor a list', (f: string) => editJson(f, (j) => (j.propertyScope = 'some')), /field propertyScope is missing/],
-    ['a Property without a name', (f: string) => editJson(f, (j) => delete (j.properties as Record<string, unknown>[])[1]!.name), /meta\.json is damaged \(field properties\.1\.name is missing or has the wrong type\)/],
+    [
+      'a Property without a name',
+      (f: string) => editJson(f, (j) => delete (j.properties as Record<string, unknown>[])[1]!.name),
+      /meta\.json is damaged \(field properties\.1\.name is missing or has the wrong type\)/,
+    ],
   ] as const)('%s', async (_what, damage, note) => {
     const x = await interrupted();
     await damage(path.join(x.dir, 'meta.json'));
@@ -95,7 +103,9 @@ describe('a damaged meta.json: the saved progress is dropped, naming the file an
     await editJson(path.join(x.dir, 'meta.json'), (j) => (j.startedAt = 'gestern'));
     setLanguage('de');
     const r = await rerun(x);
-    expect(r.notes).toBe(`Neubeginn: Der gespeicherte Zwischenstand eines früheren Laufs wurde verworfen, weil ${path.join(x.dir, 'meta.json')} beschädigt ist (Feld startedAt fehlt oder hat den falschen Typ).`);
+    expect(r.notes).toBe(
+      `Neubeginn: Der gespeicherte Zwischenstand eines früheren Laufs wurde verworfen, weil ${path.join(x.dir, 'meta.json')} beschädigt ist (Feld startedAt fehlt oder hat den falschen Typ).`,
+    );
     expect(await findEnglish(r.notes)).toEqual([]);
   });
 });
@@ -104,7 +114,11 @@ describe("a damaged Property's saved answers: fetched again, never billed", () =
   it.each([
     ['cut off', async (f: string) => writeFile(f, (await readFile(f)).subarray(0, 30)), /\(cut off or not gzip-compressed\)/],
     ['not JSON inside', (f: string) => writeFile(f, gzipSync('{"property": {')), /\(cut off or not valid JSON\)/],
-    ['a billable value that is text', (f: string) => editAnswers(f, (j) => (j.units[1].consumption.measuring_points[0].segments[0].period_consumption.billable_value = '12.5')), /\(field units\[1\]\.consumption\.measuring_points\[0\]\.segments\[0\]\.period_consumption\.billable_value is missing or has the wrong type\)/],
+    [
+      'a billable value that is text',
+      (f: string) => editAnswers(f, (j) => (j.units[1].consumption.measuring_points[0].segments[0].period_consumption.billable_value = '12.5')),
+      /\(field units\[1\]\.consumption\.measuring_points\[0\]\.segments\[0\]\.period_consumption\.billable_value is missing or has the wrong type\)/,
+    ],
     ['a unit without its consumption', (f: string) => editAnswers(f, (j) => delete j.units[0].consumption), /\(field units\[0\]\.consumption is missing/],
   ] as const)('%s', async (_what, damage, why) => {
     const x = await interrupted();

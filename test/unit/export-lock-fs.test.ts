@@ -18,7 +18,13 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 
 const { Journal } = await import('../../src/export/journal/journal.js');
 const { placeLock } = await import('../../src/export/folder/locks.js');
-const who = { tenant_id: '7c1d8f2e-0000-4000-8000-000000000001', tenant_name: 'Hausverwaltung Nordlicht GmbH', client_id: 'c', granted_scopes: [], property_scope: 'all' as const };
+const who = {
+  tenant_id: '7c1d8f2e-0000-4000-8000-000000000001',
+  tenant_name: 'Hausverwaltung Nordlicht GmbH',
+  client_id: 'c',
+  granted_scopes: [],
+  property_scope: 'all' as const,
+};
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'md-lockfs-'));
 
 describe('export locks where the file system has no hard links', () => {
@@ -54,7 +60,9 @@ describe('export locks where the file system has no hard links', () => {
     const id = { from: '2025-01-01', to: '2025-12-31' };
     const first = await Journal.open(state, id, who, new Date('2026-11-23T10:00:00Z'), out);
     await expect(Journal.open(state, id, who, new Date('2026-11-23T10:00:01Z'), out)).rejects.toMatchObject({ code: 'EXPORT_ALREADY_RUNNING' });
-    await expect(Journal.open(state, { ...id, to: '2025-06-30' }, who, new Date('2026-11-23T10:00:02Z'), out)).rejects.toMatchObject({ code: 'EXPORT_OUT_BUSY' });
+    await expect(Journal.open(state, { ...id, to: '2025-06-30' }, who, new Date('2026-11-23T10:00:02Z'), out)).rejects.toMatchObject({
+      code: 'EXPORT_OUT_BUSY',
+    });
     await first.close();
     const again = await Journal.open(state, id, who, new Date('2026-11-23T10:00:03Z'), out);
     expect(again.resumed).toBe(true);

@@ -56,7 +56,7 @@ describe('a takeover claim', () => {
     expect(existsSync(file)).toBe(false);
   });
 
-  it('held by a live process: busy, the dead owner\'s lock is left to that process', async () => {
+  it("held by a live process: busy, the dead owner's lock is left to that process", async () => {
     const dir = tmp();
     const file = path.join(dir, 'out-x.lock');
     writeFileSync(file, holder(deadPid()));
@@ -81,4 +81,3 @@ describe('a lock naming no process', () => {
     await release();
   });
 });
-

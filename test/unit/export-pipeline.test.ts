@@ -17,7 +17,11 @@ async function aboutOf(out: string): Promise<unknown[][]> {
   const { default: ExcelJS } = await import('exceljs');
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.readFile(path.join(out, 'billing.xlsx'));
-  return wb.getWorksheet('About')!.getSheetValues().filter(Boolean).map((r) => (r as unknown[]).slice(1));
+  return wb
+    .getWorksheet('About')!
+    .getSheetValues()
+    .filter(Boolean)
+    .map((r) => (r as unknown[]).slice(1));
 }
 
 /** Renames each unit in billing.csv, at a Property's end and as its units come (unless `early` is false). */
@@ -42,7 +46,13 @@ describe('the export pipeline with steps of its own', () => {
       about: () => ({ checks: [['Step check', 'on']], facts: [['Step fact', 1]] }),
     };
     const second: ExportStep = { about: () => ({ facts: [['Second fact', 2]], checks: [['Second check', 'off']] }) };
-    const deps = (failAt?: number): ExportDeps => ({ api: fakeApi(dataset(), { ...(failAt === undefined ? {} : { failAt }) }).api, ...s, reporter: { ...reporter(), begin: (_p, units) => void begun.push(units) }, toolVersion: 't', now: () => T0 });
+    const deps = (failAt?: number): ExportDeps => ({
+      api: fakeApi(dataset(), { ...(failAt === undefined ? {} : { failAt }) }).api,
+      ...s,
+      reporter: { ...reporter(), begin: (_p, units) => void begun.push(units) },
+      toolVersion: 't',
+      now: () => T0,
+    });
 
     await expect(stagePipeline(deps(2), async () => [step, second])).rejects.toThrow();
     expect(asked).toEqual(['Haus 1', 'Haus 2']);
@@ -60,23 +70,38 @@ describe('the export pipeline with steps of its own', () => {
     const about = await aboutOf(s.args.out);
     const labels = about.map((r) => r[0]);
     // every step's facts, then every step's checks, after the run's own lines
-    expect(about.slice(-4)).toEqual([['Step fact', 1], ['Second fact', 2], ['Step check', 'on'], ['Second check', 'off']]);
+    expect(about.slice(-4)).toEqual([
+      ['Step fact', 1],
+      ['Second fact', 2],
+      ['Step check', 'on'],
+      ['Second check', 'off'],
+    ]);
     expect(labels.indexOf('Step fact')).toBeGreaterThan(labels.indexOf('Tenant'));
   });
 
   it("passes each table's rows through the steps in their order, also the rows written as the units come", async () => {
     for (const streamUnits of [true, false]) {
       const s = await setup();
-      await finishExport(await stagePipeline({ api: fakeApi(dataset()).api, ...s, reporter: reporter(), toolVersion: 't', now: () => T0, streamUnits }, async () => [renaming('A'), renaming('B')]));
+      await finishExport(
+        await stagePipeline({ api: fakeApi(dataset()).api, ...s, reporter: reporter(), toolVersion: 't', now: () => T0, streamUnits }, async () => [
+          renaming('A'),
+          renaming('B'),
+        ]),
+      );
       const units = (await lines(s.args.out, 'billing.csv')).filter((l) => l.includes(',WE '));
       expect(units.length).toBe(6);
-      expect(units.filter((l) => !/,WE \d A B,/.test(l)), `streamUnits ${streamUnits}`).toEqual([]);
+      expect(
+        units.filter((l) => !/,WE \d A B,/.test(l)),
+        `streamUnits ${streamUnits}`,
+      ).toEqual([]);
     }
   });
 
   it('writes no unit early for a step that changes rows only at the Property end, so every row is changed', async () => {
     const s = await setup();
-    await finishExport(await stagePipeline({ api: fakeApi(dataset()).api, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }, async () => [renaming('late', false)]));
+    await finishExport(
+      await stagePipeline({ api: fakeApi(dataset()).api, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }, async () => [renaming('late', false)]),
+    );
     const units = (await lines(s.args.out, 'billing.csv')).filter((l) => l.includes(',WE '));
     expect(units.length).toBe(6);
     expect(units.filter((l) => !/,WE \d late,/.test(l))).toEqual([]);

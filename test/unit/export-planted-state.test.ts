@@ -9,7 +9,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Journal, journalKey } from '../../src/export/journal/journal.js';
 
-const who = { tenant_id: '7c1d8f2e-0000-4000-8000-000000000001', tenant_name: 'Hausverwaltung Nordlicht GmbH', client_id: 'c', granted_scopes: [], property_scope: 'all' as const };
+const who = {
+  tenant_id: '7c1d8f2e-0000-4000-8000-000000000001',
+  tenant_name: 'Hausverwaltung Nordlicht GmbH',
+  client_id: 'c',
+  granted_scopes: [],
+  property_scope: 'all' as const,
+};
 const id = { from: '2025-01-01', to: '2025-12-31' };
 const now = new Date('2026-11-23T10:00:00Z');
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'md-planted-state-'));
@@ -32,28 +38,38 @@ const kinds = [
 ] as const;
 
 describe('the saved progress, files replaced', () => {
-  it.each(kinds)('meta.json a %s: the export starts over and says why', async (kind, why) => {
-    const state = tmp();
-    const out = path.join(tmp(), 'out');
-    const first = await Journal.open(state, id, who, now, out);
-    await first.close();
-    plant(path.join(first.dir, 'meta.json'), kind);
-    const again = await Journal.open(state, id, who, now, out);
-    expect(again.resumed).toBe(false);
-    expect(again.restartReason).toContain(`${path.join(first.dir, 'meta.json')} is damaged (${why}`);
-    await again.close();
-  }, 10_000);
+  it.each(kinds)(
+    'meta.json a %s: the export starts over and says why',
+    async (kind, why) => {
+      const state = tmp();
+      const out = path.join(tmp(), 'out');
+      const first = await Journal.open(state, id, who, now, out);
+      await first.close();
+      plant(path.join(first.dir, 'meta.json'), kind);
+      const again = await Journal.open(state, id, who, now, out);
+      expect(again.resumed).toBe(false);
+      expect(again.restartReason).toContain(`${path.join(first.dir, 'meta.json')} is damaged (${why}`);
+      await again.close();
+    },
+    10_000,
+  );
 
-  it.each(kinds)('a Property\'s saved answers a %s: fetched again, the file named', async (kind) => {
-    const state = tmp();
-    const j = await Journal.open(state, id, who, now, path.join(tmp(), 'out'));
-    const file = path.join(j.dir, 'property-000000.json.gz');
-    plant(file, kind);
-    const damaged: [string, string][] = [];
-    expect(await j.load(0, { id: 'p-1' }, (f, w) => damaged.push([f, w]))).toBeNull();
-    expect(damaged).toEqual([[file, kind === 'huge' ? 'it is larger than 512 MiB, far more than any such file holds' : 'it is not a plain file (a pipe or a device?)']]);
-    await j.close();
-  }, 10_000);
+  it.each(kinds)(
+    "a Property's saved answers a %s: fetched again, the file named",
+    async (kind) => {
+      const state = tmp();
+      const j = await Journal.open(state, id, who, now, path.join(tmp(), 'out'));
+      const file = path.join(j.dir, 'property-000000.json.gz');
+      plant(file, kind);
+      const damaged: [string, string][] = [];
+      expect(await j.load(0, { id: 'p-1' }, (f, w) => damaged.push([f, w]))).toBeNull();
+      expect(damaged).toEqual([
+        [file, kind === 'huge' ? 'it is larger than 512 MiB, far more than any such file holds' : 'it is not a plain file (a pipe or a device?)'],
+      ]);
+      await j.close();
+    },
+    10_000,
+  );
 
   it('a lock that is a FIFO is one that cannot be read: refused as held (a damaged lock is taken over only when old), at once', async () => {
     const state = tmp();

@@ -35,7 +35,7 @@ describe('portfolio summary', () => {
     expect(row).toContain(',1,2,0,1,0,7,1.5,');
   });
 
-  it('prints the summary line with the tenant name\'s control characters escaped', () => {
+  it("prints the summary line with the tenant name's control characters escaped", () => {
     const line = profileLine(exported(hostile));
     expect(line).not.toMatch(/[\u001b\u202e]/);
     expect(line).toContain('\\u{1b}[2J');

@@ -32,7 +32,8 @@ describe('export engine', () => {
     expect(calls.filter((c) => c.startsWith('readings:')).length).toBe(3);
     // each Property's ids are dropped from the client's memory once it is billed, after its last request
     expect(calls.filter((c) => c.startsWith('forget:'))).toEqual(data.map((d) => `forget:${d.property.id}`));
-    const lastOf = (d: Data) => Math.max(...[...d.units.map((u) => `consumption:${u.unit.id}`), ...d.plant.map((p) => `readings:${p.point.id}`)].map((c) => calls.indexOf(c)));
+    const lastOf = (d: Data) =>
+      Math.max(...[...d.units.map((u) => `consumption:${u.unit.id}`), ...d.plant.map((p) => `readings:${p.point.id}`)].map((c) => calls.indexOf(c)));
     for (const d of data) expect(calls.indexOf(`forget:${d.property.id}`)).toBeGreaterThan(lastOf(d));
     expect(summary.counts).toMatchObject({ properties: 3, units: 6, plant_points: 3 });
     expect(summary.exportedAt).toBe('2026-11-22T08:00:00Z');
@@ -50,7 +51,11 @@ describe('export engine', () => {
     const { default: ExcelJS } = await import('exceljs');
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(path.join(args.out, 'billing.xlsx'));
-    const rows = wb.getWorksheet('About')!.getSheetValues().filter(Boolean).map((r) => (r as unknown[]).slice(1));
+    const rows = wb
+      .getWorksheet('About')!
+      .getSheetValues()
+      .filter(Boolean)
+      .map((r) => (r as unknown[]).slice(1));
     expect(rows).toContainEqual(['Exported Properties (--property)', 'Haus 3, Haus 1']);
   });
 
@@ -70,7 +75,11 @@ describe('export engine', () => {
     const rep = reporter();
     const summary = await runExport({ api: again.api, ...s, reporter: rep, toolVersion: 't', now: () => T1 });
     expect(rep.notes.join('\n')).toMatch(/resuming the export started at 2026-11-22T08:00:00Z/);
-    expect(again.calls.filter((c) => c !== 'whoami' && !c.startsWith('forget:')).every((c) => !c.includes(data[0]!.property.id) && !c.includes(data[1]!.property.id))).toBe(true);
+    expect(
+      again.calls
+        .filter((c) => c !== 'whoami' && !c.startsWith('forget:'))
+        .every((c) => !c.includes(data[0]!.property.id) && !c.includes(data[1]!.property.id)),
+    ).toBe(true);
     expect(again.calls).not.toContain('properties');
     expect(summary.exportedAt).toBe('2026-11-22T08:00:00Z');
     expect(await contents(s.args.out)).toEqual(await contents(ref.args.out));
@@ -85,13 +94,20 @@ describe('export engine', () => {
     const deps = { ...s, reporter: reporter(), toolVersion: 't', now: () => T0 };
     // a failing workbook writer (the disk filled up, the worker ran out of memory)
     const full = new ServiceUnavailableError('disk full', { code: 'SERVICE_UNAVAILABLE' });
-    const e1 = await finishExport(await stageExport({ api: fakeApi(data).api, ...deps }), { writeWorkbook: async () => Promise.reject(full) }).catch((e: unknown) => e);
+    const e1 = await finishExport(await stageExport({ api: fakeApi(data).api, ...deps }), { writeWorkbook: async () => Promise.reject(full) }).catch(
+      (e: unknown) => e,
+    );
     expect(e1).toMatchObject({ code: 'SERVICE_UNAVAILABLE', exitCode: 5 });
-    expect((e1 as Error).message).toMatch(/^disk full Every Property was fetched, but the files could not be finished; no files were put under their final names/);
+    expect((e1 as Error).message).toMatch(
+      /^disk full Every Property was fetched, but the files could not be finished; no files were put under their final names/,
+    );
     expect(existsSync(s.args.out)).toBe(false);
     // Ctrl-C while the workbook is written
     const ac = new AbortController();
-    const e2 = await finishExport(await stageExport({ api: fakeApi(data).api, ...deps, signal: ac.signal }), { signal: ac.signal, writeWorkbook: async () => ac.abort(new Error('interrupted by SIGINT')) }).catch((e: unknown) => e);
+    const e2 = await finishExport(await stageExport({ api: fakeApi(data).api, ...deps, signal: ac.signal }), {
+      signal: ac.signal,
+      writeWorkbook: async () => ac.abort(new Error('interrupted by SIGINT')),
+    }).catch((e: unknown) => e);
     expect(e2).toMatchObject({ code: 'EXPORT_INTERRUPTED', exitCode: 130 });
     expect(existsSync(s.args.out)).toBe(false);
 
@@ -110,7 +126,11 @@ describe('export engine', () => {
     await truncate(spool, (await stat(spool)).size - 7); // cut inside the last row, as a failing disk or another program would
     const err = await finishExport(staged).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'EXPORT_SCRATCH_DAMAGED', exitCode: 1 });
-    expect((err as Error).message).toMatch(new RegExp(`^The export's scratch file ${spool.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged: its last row is incomplete\\. Every Property was fetched`));
+    expect((err as Error).message).toMatch(
+      new RegExp(
+        `^The export's scratch file ${spool.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged: its last row is incomplete\\. Every Property was fetched`,
+      ),
+    );
     expect((err as Error).message).not.toMatch(/\n/);
     expect((err as { hint: string }).hint).toMatch(/^Check the disk, and that no other program writes into the --out folder during the export\. /);
     expect(existsSync(s.args.out)).toBe(false);
@@ -177,7 +197,7 @@ describe('export journal lock', () => {
     expect(await readdir(path.join(s.stateDir, 'exports'))).toEqual([]);
   });
 
-  it("takes over the folder lock of an export that no longer runs", async () => {
+  it('takes over the folder lock of an export that no longer runs', async () => {
     const data = dataset();
     const s = await setup();
     const dead = spawnSync(process.execPath, ['-e', '0']).pid!;

@@ -24,7 +24,7 @@ describe('settingChanges', () => {
     expect(settingChanges(id({ plausibility: false }), id())).toEqual(['Plausibilitätsprüfung keine → ohne Vergleich']);
   });
 
-  it('names every setting that differs, period first, in the reader\'s words', () => {
+  it("names every setting that differs, period first, in the reader's words", () => {
     const before = id({ year: '2024', compare: '2023', threshold: '30' });
     const now = id({ template: 'de', format: 'csv', metric: 'heat,water_warm', compare: '2023', property: ['11111111-1111-4111-8111-111111111111'] });
     expect(settingChanges(before, now)).toEqual([
@@ -92,18 +92,30 @@ describe('checkOutDir with an export of other settings', () => {
     const dir = await folderWith(id());
     const typed = await checkOutDir(dir, id({ compare: '2024' }), ['billing.csv']).catch((e: Error & { hint?: string }) => e);
     expect(typed).toMatchObject({ code: 'EXPORT_OUT_IN_USE', exitCode: 2 });
-    expect((typed as Error).message).toBe(`--out ${dir} already holds an export made with other arguments: plausibility review without comparison → compared with 2024.`);
+    expect((typed as Error).message).toBe(
+      `--out ${dir} already holds an export made with other arguments: plausibility review without comparison → compared with 2024.`,
+    );
     const byDefault = await checkOutDir(dir, id({ compare: '2024' }), ['billing.csv'], args({ compare: '2024' })).catch((e: Error & { hint?: string }) => e);
-    expect((byDefault as Error).message).toBe(`The default folder ${dir} already holds an export made with other arguments: plausibility review without comparison → compared with 2024.`);
-    expect((byDefault as { hint?: string }).hint).toBe('Without --out the export goes to this default folder: choose another one with --out FOLDER, or delete that folder first.');
+    expect((byDefault as Error).message).toBe(
+      `The default folder ${dir} already holds an export made with other arguments: plausibility review without comparison → compared with 2024.`,
+    );
+    expect((byDefault as { hint?: string }).hint).toBe(
+      'Without --out the export goes to this default folder: choose another one with --out FOLDER, or delete that folder first.',
+    );
   });
 
   it('in German, with no English phrase', async () => {
     setLanguage('de');
     const dir = await folderWith(id({ year: '2024' }));
-    const e = (await checkOutDir(dir, id({ compare: '2024', template: 'de' }), ['billing.csv'], { defaultOut: true }).catch((x: unknown) => x)) as Error & { hint?: string };
-    expect(e.message).toBe(`Der Standardordner ${dir} enthält bereits einen Export mit anderen Einstellungen: Zeitraum 2024 → 2025; Vorlage (--template) generic → de; Plausibilitätsprüfung ohne Vergleich → Vergleich mit 2024.`);
-    expect(e.hint).toBe('Ohne --out schreibt meterdata in diesen Standardordner: Wählen Sie mit --out ORDNER einen anderen, oder löschen Sie diesen Ordner zuerst.');
+    const e = (await checkOutDir(dir, id({ compare: '2024', template: 'de' }), ['billing.csv'], { defaultOut: true }).catch((x: unknown) => x)) as Error & {
+      hint?: string;
+    };
+    expect(e.message).toBe(
+      `Der Standardordner ${dir} enthält bereits einen Export mit anderen Einstellungen: Zeitraum 2024 → 2025; Vorlage (--template) generic → de; Plausibilitätsprüfung ohne Vergleich → Vergleich mit 2024.`,
+    );
+    expect(e.hint).toBe(
+      'Ohne --out schreibt meterdata in diesen Standardordner: Wählen Sie mit --out ORDNER einen anderen, oder löschen Sie diesen Ordner zuerst.',
+    );
     expect(await findEnglish(`${e.message} ${e.hint}`)).toEqual([]);
   });
 
@@ -113,9 +125,9 @@ describe('checkOutDir with an export of other settings', () => {
   });
 });
 
-describe('--compare with the export\'s own period', () => {
+describe("--compare with the export's own period", () => {
   it('is refused in one line naming the flag and an earlier period, before anything else', () => {
-    expect(() => args({ compare: '2025' })).toThrow('--compare 2025 is the export\'s own period: a comparison with itself shows no change.');
+    expect(() => args({ compare: '2025' })).toThrow("--compare 2025 is the export's own period: a comparison with itself shows no change.");
     const e = (() => {
       try {
         args({ compareFrom: '2025-01-01', compareTo: '2025-12-31' });
@@ -123,13 +135,15 @@ describe('--compare with the export\'s own period', () => {
         return x as Error & { hint?: string; exitCode?: number };
       }
     })();
-    expect(e?.message).toBe('--compare-from 2025-01-01 --compare-to 2025-12-31 is the export\'s own period: a comparison with itself shows no change.');
+    expect(e?.message).toBe("--compare-from 2025-01-01 --compare-to 2025-12-31 is the export's own period: a comparison with itself shows no change.");
     expect(e?.hint).toBe('Compare with an earlier period, e.g. --compare 2024.');
     expect(e?.exitCode).toBe(2);
     // Widened like the period: March to May is the same as the 1st of March to the 31st of May.
     expect(() => parseExportArgs({ from: '2025-03-10', to: '2025-05-20', compareFrom: '2025-03-01', compareTo: '2025-05-31' }, '/w', {})).toThrow(/own period/);
     expect(() => args({ compare: '2024' })).not.toThrow();
     setLanguage('de');
-    expect(() => args({ compare: '2025' })).toThrow('--compare 2025 ist der Zeitraum des Exports selbst: Ein Vergleich mit sich selbst zeigt keine Veränderung.');
+    expect(() => args({ compare: '2025' })).toThrow(
+      '--compare 2025 ist der Zeitraum des Exports selbst: Ein Vergleich mit sich selbst zeigt keine Veränderung.',
+    );
   });
 });

@@ -35,7 +35,8 @@ async function journalFiles(stateDir: string): Promise<string[]> {
   const root = path.join(stateDir, 'exports');
   const dirs = await readdir(root).catch(() => [] as string[]);
   const out: string[] = [];
-  for (const d of dirs.filter((n) => !n.endsWith('.lock'))) out.push(...(await readdir(path.join(root, d)).catch(() => [] as string[])).filter((n) => n.endsWith('.gz')));
+  for (const d of dirs.filter((n) => !n.endsWith('.lock')))
+    out.push(...(await readdir(path.join(root, d)).catch(() => [] as string[])).filter((n) => n.endsWith('.gz')));
   return out.sort();
 }
 
@@ -46,7 +47,9 @@ describe('an export that stops stops the walk fetched meanwhile', () => {
     for (const u of first.units.slice(0, 3)) u.consumption = { ...u.consumption, to: '2025-11-30' }; // another period: EXPORT_PERIOD_CHANGED
     const { client, asked } = counting([first, second], second);
     const s = await setup();
-    await expect(stageExport({ api: client, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 })).rejects.toMatchObject({ code: 'EXPORT_PERIOD_CHANGED' });
+    await expect(stageExport({ api: client, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 })).rejects.toMatchObject({
+      code: 'EXPORT_PERIOD_CHANGED',
+    });
     const atStop = asked.n;
     await wait(600); // 80 units at 8 in flight and 20 ms each would take 200 ms
     expect(asked.n).toBe(atStop);
@@ -64,7 +67,10 @@ describe('an export that stops stops the walk fetched meanwhile', () => {
       return write.apply(this, args);
     });
     try {
-      await expect(stageExport({ api: client, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 })).rejects.toMatchObject({ code: 'EXPORT_WRITE_FAILED', message: expect.stringMatching(/input\/output error/) });
+      await expect(stageExport({ api: client, ...s, reporter: reporter(), toolVersion: 't', now: () => T0 })).rejects.toMatchObject({
+        code: 'EXPORT_WRITE_FAILED',
+        message: expect.stringMatching(/input\/output error/),
+      });
     } finally {
       spy.mockRestore();
     }
@@ -125,7 +131,9 @@ describe('a save already under way when the export stops', () => {
     });
     const s = await setup();
     try {
-      await expect(stageExport({ api: api([building(3, 905), building(2, 906)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 })).rejects.toMatchObject({ code: 'EXPORT_WRITE_FAILED' });
+      await expect(
+        stageExport({ api: api([building(3, 905), building(2, 906)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }),
+      ).rejects.toMatchObject({ code: 'EXPORT_WRITE_FAILED' });
       await wait(300);
     } finally {
       saveSpy.mockRestore();

@@ -35,40 +35,72 @@ async function sameBothWays(data: Building[], args: (a: ExportArgs) => void = ()
 
 describe('odd answers while units are written as they come: the bytes of an export that writes each Property at its end', () => {
   const cases: [string, (b: Building) => void][] = [
-    ['a point under two flats, share 1 and 0 (sum 1: no finding, named with both)', (b) => {
-      const p = aPointConsumption({ unit_share: 1 });
-      push(b, 'WE 2', p);
-      push(b, 'WE 20', { ...p, unit_share: 0, segments: [aSegment()] });
-    }],
-    ['a shared point seen first in a late flat, halves', (b) => {
-      const p = aPointConsumption({ metric: 'water_warm', unit: 'm3', unit_share: 0.5 });
-      push(b, 'WE 25', p);
-      push(b, 'WE 4', { ...p, segments: [aSegment()] });
-    }],
-    ['the same point twice in one flat', (b) => {
-      const p = aPointConsumption({ unit_share: 0.5 });
-      push(b, 'WE 4', p, { ...p, segments: [aSegment()] });
-    }],
-    ['two flats of one name', (b) => {
-      flat(b, 'WE 7').unit.name = 'WE 5';
-      push(b, 'WE 5', aPointConsumption());
-    }],
-    ['a point listed under another flat with another metric', (b) => {
-      const p = aPointConsumption();
-      push(b, 'WE 3', p);
-      b.points.push({ id: p.measuring_point_id, usage_unit_id: flat(b, 'WE 9').unit.id, property_id: b.property.id, metric: 'gas', unit: 'm3' } as never);
-    }],
-    ['a plant-room point also in a flat\'s answer', (b) => {
-      push(b, 'WE 4', aPointConsumption({ measuring_point_id: b.plant[0]!.point.id!, metric: 'water_cold', unit: 'm3' }));
-    }],
-    ['values the contract does not list, weighted value absent, a flat without points', (b) => {
-      push(b, 'WE 4', aPointConsumption({ metric: 'steam' as never, unit: 'kg' as never, segments: [aSegment({ period_consumption: { status: 'estimated' as never, weighted_billable_value: undefined } })] }));
-      flat(b, 'WE 5').consumption.measuring_points = [];
-    }],
-    ['a flat whose id differs from another\'s only in case', (b) => {
-      const twin = b.units[3]!;
-      b.units.push({ unit: { ...twin.unit, id: twin.unit.id.toUpperCase(), name: 'WE 99' }, consumption: { ...twin.consumption } });
-    }],
+    [
+      'a point under two flats, share 1 and 0 (sum 1: no finding, named with both)',
+      (b) => {
+        const p = aPointConsumption({ unit_share: 1 });
+        push(b, 'WE 2', p);
+        push(b, 'WE 20', { ...p, unit_share: 0, segments: [aSegment()] });
+      },
+    ],
+    [
+      'a shared point seen first in a late flat, halves',
+      (b) => {
+        const p = aPointConsumption({ metric: 'water_warm', unit: 'm3', unit_share: 0.5 });
+        push(b, 'WE 25', p);
+        push(b, 'WE 4', { ...p, segments: [aSegment()] });
+      },
+    ],
+    [
+      'the same point twice in one flat',
+      (b) => {
+        const p = aPointConsumption({ unit_share: 0.5 });
+        push(b, 'WE 4', p, { ...p, segments: [aSegment()] });
+      },
+    ],
+    [
+      'two flats of one name',
+      (b) => {
+        flat(b, 'WE 7').unit.name = 'WE 5';
+        push(b, 'WE 5', aPointConsumption());
+      },
+    ],
+    [
+      'a point listed under another flat with another metric',
+      (b) => {
+        const p = aPointConsumption();
+        push(b, 'WE 3', p);
+        b.points.push({ id: p.measuring_point_id, usage_unit_id: flat(b, 'WE 9').unit.id, property_id: b.property.id, metric: 'gas', unit: 'm3' } as never);
+      },
+    ],
+    [
+      "a plant-room point also in a flat's answer",
+      (b) => {
+        push(b, 'WE 4', aPointConsumption({ measuring_point_id: b.plant[0]!.point.id!, metric: 'water_cold', unit: 'm3' }));
+      },
+    ],
+    [
+      'values the contract does not list, weighted value absent, a flat without points',
+      (b) => {
+        push(
+          b,
+          'WE 4',
+          aPointConsumption({
+            metric: 'steam' as never,
+            unit: 'kg' as never,
+            segments: [aSegment({ period_consumption: { status: 'estimated' as never, weighted_billable_value: undefined } })],
+          }),
+        );
+        flat(b, 'WE 5').consumption.measuring_points = [];
+      },
+    ],
+    [
+      "a flat whose id differs from another's only in case",
+      (b) => {
+        const twin = b.units[3]!;
+        b.units.push({ unit: { ...twin.unit, id: twin.unit.id.toUpperCase(), name: 'WE 99' }, consumption: { ...twin.consumption } });
+      },
+    ],
   ];
   it.each(cases)('%s', async (_what, change) => {
     const b = building(30, 800 + cases.findIndex(([w]) => w === _what));
@@ -108,7 +140,9 @@ describe('a failure or an interrupt while units are written early', () => {
       const controller = new AbortController();
       const failing = api(data, { delay });
       fail(failing, () => controller.abort(new Error('SIGINT')));
-      const failed = await stageExport({ api: failing, ...s, reporter: reporter(), toolVersion: 't', now: () => T0, signal: controller.signal }).catch((e: unknown) => e);
+      const failed = await stageExport({ api: failing, ...s, reporter: reporter(), toolVersion: 't', now: () => T0, signal: controller.signal }).catch(
+        (e: unknown) => e,
+      );
       expect((failed as Error).message).toMatch(expected);
       expect(existsSync(s.args.out)).toBe(false);
       await finishExport(await stageExport({ api: api(data), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }));
@@ -123,23 +157,36 @@ describe('a failure or an interrupt while units are written early', () => {
   const late = (data: Building[], then: (a: ApiClient, id: string, abort: () => void) => Promise<unknown>) => (a: ApiClient, abort: () => void) => {
     const id = lastWritten(data[1]!).unit.id;
     const answer = a.unitConsumption.bind(a);
-    a.unitConsumption = async (unit, q) => (unit === id ? (await new Promise((r) => setTimeout(r, 40)), then(a, unit, abort).then(() => answer(unit, q))) : answer(unit, q)) as never;
+    a.unitConsumption = async (unit, q) =>
+      (unit === id ? (await new Promise((r) => setTimeout(r, 40)), then(a, unit, abort).then(() => answer(unit, q))) : answer(unit, q)) as never;
   };
   const data = () => [building(6, 840), building(50, 841), building(4, 842)];
 
   it('401 (signed out) in the middle of a Property', async () => {
     const d = data();
-    await failThenRerun(d, late(d, () => Promise.reject(new NotSignedInError('The connection was revoked.'))), /revoked.*stopped after 1 of 3/s);
+    await failThenRerun(
+      d,
+      late(d, () => Promise.reject(new NotSignedInError('The connection was revoked.'))),
+      /revoked.*stopped after 1 of 3/s,
+    );
   });
 
   it('404 (access withdrawn) in the middle of a Property', async () => {
     const d = data();
-    await failThenRerun(d, late(d, () => Promise.reject(new AccessWithdrawnError('The Property was withdrawn.'))), /withdrawn.*stopped after 1 of 3/s);
+    await failThenRerun(
+      d,
+      late(d, () => Promise.reject(new AccessWithdrawnError('The Property was withdrawn.'))),
+      /withdrawn.*stopped after 1 of 3/s,
+    );
   });
 
   it('Ctrl-C (the signal aborted) in the middle of a Property', async () => {
     const d = data();
-    await failThenRerun(d, late(d, async (_a, _id, abort) => abort()), /Interrupted.*stopped after 1 of 3/s);
+    await failThenRerun(
+      d,
+      late(d, async (_a, _id, abort) => abort()),
+      /Interrupted.*stopped after 1 of 3/s,
+    );
   });
 
   it('the disk refusing a row the stream writes', async () => {
@@ -164,9 +211,19 @@ describe('the journal while units are written as they come', () => {
     const saved: Record<string, string>[] = [];
     for (const streamUnits of [false, true]) {
       const s = await setup();
-      await stageExport({ api: api(d, { failAtProperty: 2, delay }), ...s, reporter: reporter(), toolVersion: 't', now: () => T0, ...(streamUnits ? {} : { streamUnits: false }) }).catch(() => undefined);
+      await stageExport({
+        api: api(d, { failAtProperty: 2, delay }),
+        ...s,
+        reporter: reporter(),
+        toolVersion: 't',
+        now: () => T0,
+        ...(streamUnits ? {} : { streamUnits: false }),
+      }).catch(() => undefined);
       const root = path.join(s.stateDir, 'exports');
-      const dir = path.join(root, (await readdir(root)).find((n) => !n.endsWith('.lock'))!);
+      const dir = path.join(
+        root,
+        (await readdir(root)).find((n) => !n.endsWith('.lock'))!,
+      );
       const files: Record<string, string> = {};
       for (const n of (await readdir(dir)).filter((x) => x.endsWith('.gz')).sort()) files[n] = gunzipSync(await readFile(path.join(dir, n))).toString('utf8');
       saved.push(files);
@@ -175,4 +232,3 @@ describe('the journal while units are written as they come', () => {
     expect(saved[1]).toEqual(saved[0]);
   });
 });
-

@@ -25,7 +25,19 @@ import { finishExport, stageExport } from '../../src/export/run.js';
 import { serveWorkbooks, workbookWorkers } from '../../src/export/output/formats/xlsx/workbook-workers.js';
 import { RANGE, aPointConsumption, aSegment } from '../helpers/builders.js';
 import { T0, reporter, setup } from '../helpers/export-fixtures.js';
-import { api, building, contents, csv, expectEarlyRowsThenSame, expectSameBothWays, exportOf, lastWritten, pointsOf, prng, sharedTwice } from '../helpers/export-stream-fixtures.js';
+import {
+  api,
+  building,
+  contents,
+  csv,
+  expectEarlyRowsThenSame,
+  expectSameBothWays,
+  exportOf,
+  lastWritten,
+  pointsOf,
+  prng,
+  sharedTwice,
+} from '../helpers/export-stream-fixtures.js';
 
 describe('units written as their answers come', () => {
   it('give the bytes of an export that writes each Property at its end, whatever order the answers come in', async () => {
@@ -43,7 +55,7 @@ describe('units written as their answers come', () => {
     }
   });
 
-  it('are on disk before the Property\'s last answer came, and the workbook rendered ahead from them is the same', async () => {
+  it("are on disk before the Property's last answer came, and the workbook rendered ahead from them is the same", async () => {
     const big = building(70, 41);
     const { seen, runs } = await expectEarlyRowsThenSame([building(3, 40), big, building(4, 42)], big);
     expect(runs.size).toBe(1); // nothing was dropped
@@ -63,7 +75,7 @@ describe('units written as their answers come', () => {
     expect(runs.size).toBe(2);
   });
 
-  it('are dropped when a plant-room answer names the metric a unit\'s answer left out (readings name it)', async () => {
+  it("are dropped when a plant-room answer names the metric a unit's answer left out (readings name it)", async () => {
     const big = building(70, 61);
     const plant = big.plant[0]!;
     delete plant.point.metric;
@@ -106,7 +118,13 @@ describe('units written as their answers come', () => {
     const whole = await exportOf(data, { streamUnits: false });
     const s = await setup();
     const late = lastWritten(data[1]!).unit.id;
-    const failed = await stageExport({ api: api(data, { failUnit: late, delay: (id) => (id === late ? 40 : id.charCodeAt(id.length - 1) % 3) }), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch((e: unknown) => e);
+    const failed = await stageExport({
+      api: api(data, { failUnit: late, delay: (id) => (id === late ? 40 : id.charCodeAt(id.length - 1) % 3) }),
+      ...s,
+      reporter: reporter(),
+      toolVersion: 't',
+      now: () => T0,
+    }).catch((e: unknown) => e);
     expect(failed).toMatchObject({ exitCode: 5 });
     expect((failed as Error).message).toMatch(/stopped after 1 of 3 Properties/);
     expect(existsSync(s.args.out)).toBe(false);
@@ -118,7 +136,13 @@ describe('units written as their answers come', () => {
     const data = [building(30, 101), building(40, 102), building(5, 103)];
     const whole = await exportOf(data, { streamUnits: false });
     const s = await setup();
-    const failed = await stageExport({ api: api(data, { failAtProperty: 2, delay: (id) => id.charCodeAt(id.length - 1) % 3 }), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch((e: unknown) => e);
+    const failed = await stageExport({
+      api: api(data, { failAtProperty: 2, delay: (id) => id.charCodeAt(id.length - 1) % 3 }),
+      ...s,
+      reporter: reporter(),
+      toolVersion: 't',
+      now: () => T0,
+    }).catch((e: unknown) => e);
     expect(failed).toMatchObject({ exitCode: 5 });
     const rep = reporter();
     await finishExport(await stageExport({ api: api(data), ...s, reporter: rep, toolVersion: 't', now: () => T0 }));
@@ -161,34 +185,53 @@ describe('rows rendered ahead when many Properties drop their early rows', () =>
 });
 
 describe('units written as their answers come, against the sandbox API over HTTP', () => {
-  it.each(DATASET.tenants().map((t) => t.id))('give the bytes of an export that writes each Property at its end (tenant %s: shared meters, replacements, plant rooms)', async (tenant) => {
-    const folders: Record<string, string>[] = [];
-    for (const streamUnits of [false, true]) {
-      const { client, close } = await sandboxClient(tenant);
-      try {
-        const s = await setup();
-        await finishExport(await stageExport({ api: client, ...s, reporter: reporter(), toolVersion: 't', now: () => T0, ...(streamUnits ? {} : { streamUnits: false }) }));
-        folders.push(await contents(s.args.out));
-      } finally {
-        await close();
+  it.each(DATASET.tenants().map((t) => t.id))(
+    'give the bytes of an export that writes each Property at its end (tenant %s: shared meters, replacements, plant rooms)',
+    async (tenant) => {
+      const folders: Record<string, string>[] = [];
+      for (const streamUnits of [false, true]) {
+        const { client, close } = await sandboxClient(tenant);
+        try {
+          const s = await setup();
+          await finishExport(
+            await stageExport({ api: client, ...s, reporter: reporter(), toolVersion: 't', now: () => T0, ...(streamUnits ? {} : { streamUnits: false }) }),
+          );
+          folders.push(await contents(s.args.out));
+        } finally {
+          await close();
+        }
       }
-    }
-    expect(Object.keys(folders[1]!).length).toBeGreaterThan(5);
-    expect(folders[1]).toEqual(folders[0]);
-  });
+      expect(Object.keys(folders[1]!).length).toBeGreaterThan(5);
+      expect(folders[1]).toEqual(folders[0]);
+    },
+  );
 });
 
 /** The real API client against the sandbox's API on 127.0.0.1 (a fixed token, no sign-in). */
 async function sandboxClient(tenant: string): Promise<{ client: ApiClient; close: () => Promise<void> }> {
-  const token: TokenInfo = { sid: 'conn-1', client_id: 'sandbox-demo-client', tenant_id: tenant, scopes: ['read:units', 'read:devices', 'read:readings'], property_scope: 'all', expires_at: Math.floor(Date.now() / 1000) + 3600 };
+  const token: TokenInfo = {
+    sid: 'conn-1',
+    client_id: 'sandbox-demo-client',
+    tenant_id: tenant,
+    scopes: ['read:units', 'read:devices', 'read:readings'],
+    property_scope: 'all',
+    expires_at: Math.floor(Date.now() / 1000) + 3600,
+  };
   const tokens: TokenValidator = {
-    validate: async (req) => (req.headers.authorization === 'Bearer t' ? { ok: true, token } : { ok: false, error: 'invalid_token', description: 'unknown token', scheme: 'Bearer' }),
+    validate: async (req) =>
+      req.headers.authorization === 'Bearer t' ? { ok: true, token } : { ok: false, error: 'invalid_token', description: 'unknown token', scheme: 'Bearer' },
     tenantAccessEnabled: () => true,
   };
   const handler = createApi({ dataset: DATASET, tokens, clock: { now: () => new Date('2026-06-15T12:00:00Z') }, rateLimitPerMinute: 0 });
   const server: Server = createServer((req, res) => void handler(req, res));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const client = createApiClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, credentials: staticCredentials('t'), rateLimitPerMinute: 60_000, concurrency: 8, retryBaseMs: 10 });
+  const client = createApiClient({
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    credentials: staticCredentials('t'),
+    rateLimitPerMinute: 60_000,
+    concurrency: 8,
+    retryBaseMs: 10,
+  });
   return {
     client,
     close: async () => {
@@ -198,7 +241,7 @@ async function sandboxClient(tenant: string): Promise<{ client: ApiClient; close
     },
   };
 }
-describe('a walk that fails while its Property\'s stream is being started', () => {
+describe("a walk that fails while its Property's stream is being started", () => {
   it('fails the export with its error, never as an unhandled rejection (which would end the process)', async () => {
     const unhandled: unknown[] = [];
     const on = (e: unknown) => void unhandled.push(e);
@@ -206,7 +249,13 @@ describe('a walk that fails while its Property\'s stream is being started', () =
     try {
       for (let n = 0; n < 5; n++) {
         const s = await setup();
-        const err = await stageExport({ api: api([building(3, 130 + n), building(2, 140 + n)], { failAtProperty: 0 }), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch((e: unknown) => e);
+        const err = await stageExport({
+          api: api([building(3, 130 + n), building(2, 140 + n)], { failAtProperty: 0 }),
+          ...s,
+          reporter: reporter(),
+          toolVersion: 't',
+          now: () => T0,
+        }).catch((e: unknown) => e);
         expect(err).toMatchObject({ exitCode: 5 });
       }
       await new Promise((r) => setTimeout(r, 50));
@@ -218,9 +267,16 @@ describe('a walk that fails while its Property\'s stream is being started', () =
 });
 
 describe('the pieces the stream relies on', () => {
-  it('the journal\'s JSON from units serialised as they came is JSON.stringify of the whole answers', () => {
+  it("the journal's JSON from units serialised as they came is JSON.stringify of the whole answers", () => {
     const b = building(6, 111);
-    const answers = { property: b.property, units: b.units, points: pointsOf(b), plantPoints: b.plant, comparison: { range: { from: '2024-01-01', to: '2024-12-31' }, units: b.units.slice(0, 2), plantPoints: [] }, dropped: undefined };
+    const answers = {
+      property: b.property,
+      units: b.units,
+      points: pointsOf(b),
+      plantPoints: b.plant,
+      comparison: { range: { from: '2024-01-01', to: '2024-12-31' }, units: b.units.slice(0, 2), plantPoints: [] },
+      dropped: undefined,
+    };
     const pieces = b.units.map((u) => JSON.stringify(u));
     expect(answersJson(answers, pieces)).toBe(JSON.stringify(answers));
     // a unit missing (a hole) or a list of another length: the whole answers are serialised again
@@ -249,14 +305,19 @@ describe('the pieces the stream relies on', () => {
     expect(f.digest()).toBe(createHash('sha256').update(bytes).digest('hex'));
   });
 
-  it('billing reuses a unit\'s early bill only where nothing across units changes it', () => {
+  it("billing reuses a unit's early bill only where nothing across units changes it", () => {
     const b = building(8, 121);
     const shared = aPointConsumption({ metric: 'heat', unit: 'kWh' });
     b.units[0]!.consumption.measuring_points.push(shared);
     b.units[1]!.consumption.measuring_points.push({ ...shared });
     const input = { property: { id: b.property.id, name: b.property.name }, range: RANGE, units: b.units, plantPoints: b.plant, points: pointsOf(b) };
     const links = listedLinksOf(input.points);
-    const early = new Map(b.units.map((u) => [u, { range: RANGE, bill: billUnit({ property: input.property, unit: u.unit, consumption: u.consumption, range: RANGE, listedLinks: links }) }]));
+    const early = new Map(
+      b.units.map((u) => [
+        u,
+        { range: RANGE, bill: billUnit({ property: input.property, unit: u.unit, consumption: u.consumption, range: RANGE, listedLinks: links }) },
+      ]),
+    );
     const fresh = billProperty(input);
     const reused = billProperty(input, (u) => early.get(u));
     expect(reused).toEqual(fresh);

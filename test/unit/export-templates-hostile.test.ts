@@ -28,25 +28,41 @@ async function refusal(doc: unknown): Promise<UsageError> {
 
 describe('two columns under one header', () => {
   it('refuses a header given twice, in any case, naming both columns', async () => {
-    const e = await refusal({ extends: 'de', files: { billing: { columns: ['usage_unit_name', { key: 'points', header: 'Verbrauch' }, { key: 'billable_value', header: 'verbrauch ' }] } } });
-    expect(e.message).toBe('template ./my.json: files.billing.columns[2].header: header "verbrauch " is already the header of column "points" (an import could not tell them apart).');
+    const e = await refusal({
+      extends: 'de',
+      files: { billing: { columns: ['usage_unit_name', { key: 'points', header: 'Verbrauch' }, { key: 'billable_value', header: 'verbrauch ' }] } },
+    });
+    expect(e.message).toBe(
+      'template ./my.json: files.billing.columns[2].header: header "verbrauch " is already the header of column "points" (an import could not tell them apart).',
+    );
   });
 
-  it('refuses a key whose inherited header is another column\'s header', async () => {
+  it("refuses a key whose inherited header is another column's header", async () => {
     const e = await refusal({ extends: 'generic', files: { billing: { columns: [{ key: 'property_name', header: 'usage_unit_name' }, 'usage_unit_name'] } } });
     expect(e.message).toMatch(/files\.billing\.columns\[1\]: header "usage_unit_name" is already the header of column "property_name"/);
   });
 
   it('says it in German', async () => {
     setLanguage('de');
-    const e = await refusal({ extends: 'de', files: { review: { columns: [{ key: 'metric', header: 'Medium' }, { key: 'metric_code', header: 'Medium' }] } } });
+    const e = await refusal({
+      extends: 'de',
+      files: {
+        review: {
+          columns: [
+            { key: 'metric', header: 'Medium' },
+            { key: 'metric_code', header: 'Medium' },
+          ],
+        },
+      },
+    });
     expect(e.message).toMatch(/Überschrift "Medium" trägt schon die Spalte "metric"/);
     expect(await findEnglish(`${e.message}\n${e.hint}`)).toEqual([]);
   });
 
   it('keeps the built-in layouts, whose headers are all different', async () => {
     for (const name of ['generic', 'de']) {
-      for (const f of (await loadTemplate(name, process.cwd())).files) expect(new Set(f.columns.map((c) => c.header.toLowerCase())).size).toBe(f.columns.length);
+      for (const f of (await loadTemplate(name, process.cwd())).files)
+        expect(new Set(f.columns.map((c) => c.header.toLowerCase())).size).toBe(f.columns.length);
     }
   });
 });
@@ -76,13 +92,17 @@ describe('a --template path that is no template file', () => {
   // Before: a FIFO blocked the run for ever and /dev/zero was read until memory ran out.
   it('a FIFO and a device are refused at once, without reading from them', async () => {
     const started = Date.now();
-    expect((await refusedPath('./pipe.json', async (d) => void execFileSync('mkfifo', [path.join(d, 'pipe.json')]))).message).toMatch(/^--template \.\/pipe\.json is not a file/);
+    expect((await refusedPath('./pipe.json', async (d) => void execFileSync('mkfifo', [path.join(d, 'pipe.json')]))).message).toMatch(
+      /^--template \.\/pipe\.json is not a file/,
+    );
     expect((await refusedPath('/dev/zero', async () => undefined)).message).toMatch(/^--template \/dev\/zero is not a file/);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('a file over 1 MB is refused, even when it is valid JSON', async () => {
     const big = JSON.stringify({ extends: 'generic', description: 'x'.repeat(1 << 20) });
-    expect((await refusedPath('./big.json', (d) => writeFile(path.join(d, 'big.json'), big))).message).toBe('--template ./big.json: the file is larger than 1024 kB; a template is a short JSON file.');
+    expect((await refusedPath('./big.json', (d) => writeFile(path.join(d, 'big.json'), big))).message).toBe(
+      '--template ./big.json: the file is larger than 1024 kB; a template is a short JSON file.',
+    );
   });
 });

@@ -40,8 +40,15 @@ describe('the German words of the de layout (docs/glossary.md)', () => {
   it('uses none of the words the glossary retired, in the layout, the workbook or the glossary’s tables', async () => {
     const retired = ['Messart', 'Gerätenummer', 'Schweregrad', 'Zählerstand', 'Systemzuordnung', 'Abrechenbarer Wert', 'Anfangswert', 'Endwert'];
     const glossary = await readFile('docs/glossary.md', 'utf8');
-    const tables = glossary.split('\n').filter((l) => l.startsWith('|')).join('\n');
-    for (const [what, text] of [['templates/de.json', await readFile('templates/de.json', 'utf8')], ['workbook headers', JSON.stringify(inLanguage(columnHeaders, 'de'))], ['glossary', tables]] as const) {
+    const tables = glossary
+      .split('\n')
+      .filter((l) => l.startsWith('|'))
+      .join('\n');
+    for (const [what, text] of [
+      ['templates/de.json', await readFile('templates/de.json', 'utf8')],
+      ['workbook headers', JSON.stringify(inLanguage(columnHeaders, 'de'))],
+      ['glossary', tables],
+    ] as const) {
       for (const w of retired) expect(text.includes(w), `${what} says ${w}`).toBe(false);
     }
     for (const w of ['Verbrauchsart', 'Einstufung', 'Zählernummer', 'Ablesewert', 'Anfangsstand', 'Befund']) expect(glossary).toContain(w);
@@ -84,15 +91,21 @@ describe('templates', () => {
     expect(await problem({ extends: 'fancy' })).toMatch(/extends: must be/);
     expect(await problem({ date_format: 'dd/mm' })).toMatch(/date_format/);
     expect(await problem({ colour: 'red' })).toMatch(/colour: unknown setting/);
-    expect(await problem({ files: { billing: false, segments: false, readings: false, 'plant-points': false, review: false } })).toMatch(/leaves out every table/);
+    expect(await problem({ files: { billing: false, segments: false, readings: false, 'plant-points': false, review: false } })).toMatch(
+      /leaves out every table/,
+    );
   });
 
   it('names the setting and the fix for damaged values at any depth (valibot schema)', async () => {
     expect(await problem({ files: { billing: { columns: ['metric', { key: 'unit', header: '' }] } } })).toBe(
       'template ./my.json: files.billing.columns[1].header: must be a non-empty text, not "".',
     );
-    expect(await problem({ files: { billing: { columns: ['metric', { key: 'unit', colour: 1 }] } } })).toBe('template ./my.json: files.billing.columns[1].colour: unknown setting (allowed: key, header).');
-    expect(await problem({ files: { review: 'yes' } })).toBe('template ./my.json: files.review: must be an object {"file", "sheet", "columns"} or false to leave the table out, not "yes".');
+    expect(await problem({ files: { billing: { columns: ['metric', { key: 'unit', colour: 1 }] } } })).toBe(
+      'template ./my.json: files.billing.columns[1].colour: unknown setting (allowed: key, header).',
+    );
+    expect(await problem({ files: { review: 'yes' } })).toBe(
+      'template ./my.json: files.review: must be an object {"file", "sheet", "columns"} or false to leave the table out, not "yes".',
+    );
     expect(await problem({ booleans: ['ja', 'ja'] })).toMatch(/^template \.\/my\.json: booleans: must be two different words/);
     expect(await problem({ bom: 'yes' })).toBe('template ./my.json: bom: must be true or false, not "yes".');
     expect(await problem({ values: 'names' })).toBe('template ./my.json: values: must be "codes" or "words", not "names".');
@@ -113,14 +126,21 @@ describe('templates', () => {
 
   it('writes codes or words as the layout says, and the codes of a word column through <key>_code', async () => {
     const row = { metric: 'water_cold', unit: 'm3', unit_type: 'residential', usage_unit_name: 'WE 1' };
-    const { dir, file } = await userTemplate({ extends: 'de', files: { billing: { columns: ['usage_unit_name', 'metric', 'metric_code', 'unit', 'unit_type_code'] } } });
+    const { dir, file } = await userTemplate({
+      extends: 'de',
+      files: { billing: { columns: ['usage_unit_name', 'metric', 'metric_code', 'unit', 'unit_type_code'] } },
+    });
     const de = await loadTemplate(`./${file}`, dir);
-    expect(renderCsv(de, de.files[0]!, [row]).slice(1)).toBe('Nutzeinheit;Verbrauchsart;metric_code;Einheit;unit_type_code\r\nWE 1;Kaltwasser;water_cold;m³;residential\r\n');
+    expect(renderCsv(de, de.files[0]!, [row]).slice(1)).toBe(
+      'Nutzeinheit;Verbrauchsart;metric_code;Einheit;unit_type_code\r\nWE 1;Kaltwasser;water_cold;m³;residential\r\n',
+    );
     const codes = await userTemplate({ extends: 'de', values: 'codes', files: { billing: { columns: ['metric', 'unit'] } } });
     const t = await loadTemplate(`./${codes.file}`, codes.dir);
     expect(renderCsv(t, t.files[0]!, [row]).slice(1)).toBe('Verbrauchsart;Einheit\r\nwater_cold;m3\r\n');
     const generic = await loadTemplate('generic', process.cwd());
-    expect(renderCsv(generic, { ...generic.files[0]!, columns: generic.files[0]!.columns.filter((c) => c.key === 'metric' || c.key === 'unit_type') }, [row])).toBe('unit_type,metric\r\nresidential,water_cold\r\n');
+    expect(
+      renderCsv(generic, { ...generic.files[0]!, columns: generic.files[0]!.columns.filter((c) => c.key === 'metric' || c.key === 'unit_type') }, [row]),
+    ).toBe('unit_type,metric\r\nresidential,water_cold\r\n');
   });
 
   it('refuses an unknown name and a missing file naming --template', async () => {

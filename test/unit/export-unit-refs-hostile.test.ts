@@ -69,7 +69,9 @@ describe('a --unit-refs path that is no file to read', () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'md-refs-'));
     execFileSync('mkfifo', [path.join(dir, 'pipe.csv')]);
     const started = Date.now();
-    expect(refusedBy(() => readUnitRefs('pipe.csv', dir)).message).toBe('--unit-refs pipe.csv is not a file (a pipe or a device cannot be read before the export).');
+    expect(refusedBy(() => readUnitRefs('pipe.csv', dir)).message).toBe(
+      '--unit-refs pipe.csv is not a file (a pipe or a device cannot be read before the export).',
+    );
     expect(refusedBy(() => readUnitRefs('/dev/zero', dir)).message).toMatch(/^--unit-refs \/dev\/zero is not a file/);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
@@ -102,7 +104,12 @@ describe('--unit-refs with --property', () => {
     const data = dataset();
     const s = await setup();
     const [mine, other] = [data[0]!.units[0]!.unit.id, data[1]!.units[0]!.unit.id];
-    const args = { ...s.args, formats: ['csv' as const], propertyIds: [data[0]!.property.id], unitRefs: parseUnitRefs(`usage_unit_id,erp_ref\n${mine},M-1\n${other},O-1\n`, 'refs.csv') };
+    const args = {
+      ...s.args,
+      formats: ['csv' as const],
+      propertyIds: [data[0]!.property.id],
+      unitRefs: parseUnitRefs(`usage_unit_id,erp_ref\n${mine},M-1\n${other},O-1\n`, 'refs.csv'),
+    };
     await runExport({ api: fakeApi(data).api, ...s, args, reporter: reporter(), toolVersion: 't', now: () => T0 });
     const billing = await readFile(path.join(args.out, 'billing.csv'), 'utf8');
     expect(billing).toContain(`,${mine},M-1,`);

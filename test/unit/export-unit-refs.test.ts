@@ -98,7 +98,9 @@ describe('using the references', () => {
     const billing = generic.files.find((f) => f.table === 'billing')!;
     expect(billing.columns.map((c) => c.key).slice(0, 4)).toEqual(['property_id', 'property_name', 'usage_unit_id', 'erp_ref']);
     const rows = unitRefIndex(parseUnitRefs(`usage_unit_id,erp_ref\n${U1},=1+1\n`, 'r')).withRef([{ usage_unit_id: U1 }, { usage_unit_id: U2 }]);
-    expect(renderCsv(generic, { ...billing, columns: billing.columns.filter((c) => c.key === 'erp_ref' || c.key === 'usage_unit_id') }, rows)).toBe(`usage_unit_id,erp_ref\r\n${U1},'=1+1\r\n${U2},\r\n`);
+    expect(renderCsv(generic, { ...billing, columns: billing.columns.filter((c) => c.key === 'erp_ref' || c.key === 'usage_unit_id') }, rows)).toBe(
+      `usage_unit_id,erp_ref\r\n${U1},'=1+1\r\n${U2},\r\n`,
+    );
     const de = withUnitRefs(await loadTemplate('de', process.cwd()), refs);
     expect(de.files.find((f) => f.table === 'billing')!.columns.find((c) => c.key === 'erp_ref')!.header).toBe('ERP-Nummer');
     expect(withUnitRefs(generic, null)).toBe(generic);

@@ -45,7 +45,11 @@ describe('workbook workers of the portfolio export', () => {
     for (const f of ['a', 'b', 'c']) await pool.write(job(f));
     await pool.close();
     expect(log.started).toBe(1);
-    expect(log.wrote).toEqual([[1, 'a'], [1, 'b'], [1, 'c']]);
+    expect(log.wrote).toEqual([
+      [1, 'a'],
+      [1, 'b'],
+      [1, 'c'],
+    ]);
     expect(log.ended).toBe(1);
   });
 
@@ -71,6 +75,10 @@ describe('workbook workers of the portfolio export', () => {
     await pool.write(job('after'));
     await pool.close();
     expect(log.started).toBe(2);
-    expect(log.wrote).toEqual([[1, 'bad'], [1, 'ok'], [2, 'after']]);
+    expect(log.wrote).toEqual([
+      [1, 'bad'],
+      [1, 'ok'],
+      [2, 'after'],
+    ]);
   });
 });

@@ -17,11 +17,47 @@ import { findEnglish } from '../helpers/catalogues.js';
 afterEach(() => setLanguage('en'));
 
 const bill = (over: Record<string, unknown>) => ({
-  property_id: 'p-id', property_name: 'Haus A', usage_unit_id: 'u-id', usage_unit_name: 'WE 1', unit_type: 'residential', metric: 'heat', unit: 'kWh',
-  from: '2025-01-01', to: '2025-12-31', billable_value: '12.5', points: 1, review_flags: [], ...over,
+  property_id: 'p-id',
+  property_name: 'Haus A',
+  usage_unit_id: 'u-id',
+  usage_unit_name: 'WE 1',
+  unit_type: 'residential',
+  metric: 'heat',
+  unit: 'kWh',
+  from: '2025-01-01',
+  to: '2025-12-31',
+  billable_value: '12.5',
+  points: 1,
+  review_flags: [],
+  ...over,
 });
-const review = { severity: 'not_billed', code: 'CALIBRATION_EXPIRED', property_id: 'p-id', property_name: 'Haus A', usage_unit_id: 'u-id', usage_unit_name: 'WE 1', measuring_point_id: 'mp-id', metric: 'water_cold', localization: 'Bad', device_id: 'd-id', serial: 'KW-1', message: 'x' };
-const readings = { measuring_point_id: 'mp-id', usage_unit_name: 'WE 1', metric: 'water_cold', unit: 'm3', device_id: 'd-id', serial: 'KW-1', at: '2025-01-31', value: '3', status: 'calibration_expired', is_synthetic: false, substitution_method: null };
+const review = {
+  severity: 'not_billed',
+  code: 'CALIBRATION_EXPIRED',
+  property_id: 'p-id',
+  property_name: 'Haus A',
+  usage_unit_id: 'u-id',
+  usage_unit_name: 'WE 1',
+  measuring_point_id: 'mp-id',
+  metric: 'water_cold',
+  localization: 'Bad',
+  device_id: 'd-id',
+  serial: 'KW-1',
+  message: 'x',
+};
+const readings = {
+  measuring_point_id: 'mp-id',
+  usage_unit_name: 'WE 1',
+  metric: 'water_cold',
+  unit: 'm3',
+  device_id: 'd-id',
+  serial: 'KW-1',
+  at: '2025-01-31',
+  value: '3',
+  status: 'calibration_expired',
+  is_synthetic: false,
+  substitution_method: null,
+};
 
 /** A workbook of billing, readings and review rows, written with `template` in `lang`. */
 async function workbook(lang: Lang, template: string, longName = 'WE 1', metric = 'heat') {
@@ -33,18 +69,46 @@ async function workbook(lang: Lang, template: string, longName = 'WE 1', metric 
     await writeFile(f, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
     return f;
   };
-  const unit: OverviewUnit = { property_id: 'p-id', property_name: 'Haus A', usage_unit_id: 'u-id', usage_unit_name: longName, unit_type: 'commercial', values: { [overviewKey(metric, 'kWh')]: { value: '12.5', flagged: false }, [overviewKey('water_cold', 'm3')]: { value: '3', flagged: true } } };
+  const unit: OverviewUnit = {
+    property_id: 'p-id',
+    property_name: 'Haus A',
+    usage_unit_id: 'u-id',
+    usage_unit_name: longName,
+    unit_type: 'commercial',
+    values: { [overviewKey(metric, 'kWh')]: { value: '12.5', flagged: false }, [overviewKey('water_cold', 'm3')]: { value: '3', flagged: true } },
+  };
   const file = path.join(dir, 'billing.xlsx');
   await writeXlsx({
     file,
     template: t,
     spools: {
-      billing: await spool('billing', [bill({ usage_unit_name: longName }), bill({ metric: 'water_cold', unit: 'm3', unit_type: 'technical' }), bill({ metric: 'steam', unit: 'MWh' })]),
+      billing: await spool('billing', [
+        bill({ usage_unit_name: longName }),
+        bill({ metric: 'water_cold', unit: 'm3', unit_type: 'technical' }),
+        bill({ metric: 'steam', unit: 'MWh' }),
+      ]),
       readings: await spool('readings', [readings]),
       review: await spool('review', [review]),
     },
-    overview: { metrics: [{ metric, unit: 'kWh' }, { metric: 'water_cold', unit: 'm3' }], spool: await spool('overview', [unit]) },
-    about: aboutRows({ tenant: 'Demo', scope: 'all', exported: null, range: { from: '2025-01-01', to: '2025-12-31' }, contract: '1.0.0', exportedAt: '2026-11-22T10:00:00.000Z', toolVersion: '1.0.0', template: t.name, counts: { properties: 1, units: 1, measuring_points: 2, plant_points: 0 }, flags: { not_billed: 1, review: 0, info: 0 } }),
+    overview: {
+      metrics: [
+        { metric, unit: 'kWh' },
+        { metric: 'water_cold', unit: 'm3' },
+      ],
+      spool: await spool('overview', [unit]),
+    },
+    about: aboutRows({
+      tenant: 'Demo',
+      scope: 'all',
+      exported: null,
+      range: { from: '2025-01-01', to: '2025-12-31' },
+      contract: '1.0.0',
+      exportedAt: '2026-11-22T10:00:00.000Z',
+      toolVersion: '1.0.0',
+      template: t.name,
+      counts: { properties: 1, units: 1, measuring_points: 2, plant_points: 0 },
+      flags: { not_billed: 1, review: 0, info: 0 },
+    }),
     exportTime: new Date('2026-11-22T10:00:00Z'),
   });
   const wb = new ExcelJS.Workbook();
@@ -53,21 +117,56 @@ async function workbook(lang: Lang, template: string, longName = 'WE 1', metric 
 }
 
 const headers = (ws: ExcelJS.Worksheet) => (ws.getRow(1).values as unknown[]).slice(1);
-const texts = (wb: ExcelJS.Workbook) => wb.worksheets.flatMap((ws) => [ws.name, ...ws.getSheetValues().flatMap((r) => (Array.isArray(r) ? r.filter((v) => typeof v === 'string') : []))]).join('\n');
+const texts = (wb: ExcelJS.Workbook) =>
+  wb.worksheets.flatMap((ws) => [ws.name, ...ws.getSheetValues().flatMap((r) => (Array.isArray(r) ? r.filter((v) => typeof v === 'string') : []))]).join('\n');
 
 describe('the workbook in German (--lang de), whatever the template', () => {
   it('has German sheet names, headers and words for the contract codes, names first and ids last', async () => {
     const { wb } = await workbook('de', 'generic');
     expect(wb.worksheets.map((w) => w.name)).toEqual(['Übersicht', 'Abrechnung', 'Ablesewerte', 'Prüfhinweise', 'Info']);
     const billing = wb.getWorksheet('Abrechnung')!;
-    expect(headers(billing)).toEqual(['Liegenschaft', 'Nutzeinheit', 'Art der Nutzeinheit', 'Verbrauchsart', 'Einheit', 'Von', 'Bis', 'Abrechenbarer Verbrauch', 'Messstellen', 'Prüfhinweise', 'Liegenschaft-ID', 'Nutzeinheit-ID']);
+    expect(headers(billing)).toEqual([
+      'Liegenschaft',
+      'Nutzeinheit',
+      'Art der Nutzeinheit',
+      'Verbrauchsart',
+      'Einheit',
+      'Von',
+      'Bis',
+      'Abrechenbarer Verbrauch',
+      'Messstellen',
+      'Prüfhinweise',
+      'Liegenschaft-ID',
+      'Nutzeinheit-ID',
+    ]);
     expect((billing.getRow(2).values as unknown[]).slice(1, 5)).toEqual(['Haus A', 'WE 1', 'Wohnen', 'Wärme']);
     expect((billing.getRow(3).values as unknown[]).slice(3, 6)).toEqual(['Technik', 'Kaltwasser', 'm³']);
     // a value the contract does not list stays its code
     expect((billing.getRow(4).values as unknown[]).slice(4, 6)).toEqual(['steam', 'MWh']);
     const rev = wb.getWorksheet('Prüfhinweise')!;
-    expect(headers(rev)).toEqual(['Einstufung', 'Hinweis-Code', 'Liegenschaft', 'Nutzeinheit', 'Verbrauchsart', 'Einbauort', 'Zählernummer', 'Befund', 'Liegenschaft-ID', 'Nutzeinheit-ID', 'Messstellen-ID', 'Geräte-ID']);
-    expect((rev.getRow(2).values as unknown[]).slice(1, 8)).toEqual(['nicht abgerechnet', 'CALIBRATION_EXPIRED', 'Haus A', 'WE 1', 'Kaltwasser', 'Bad', 'KW-1']);
+    expect(headers(rev)).toEqual([
+      'Einstufung',
+      'Hinweis-Code',
+      'Liegenschaft',
+      'Nutzeinheit',
+      'Verbrauchsart',
+      'Einbauort',
+      'Zählernummer',
+      'Befund',
+      'Liegenschaft-ID',
+      'Nutzeinheit-ID',
+      'Messstellen-ID',
+      'Geräte-ID',
+    ]);
+    expect((rev.getRow(2).values as unknown[]).slice(1, 8)).toEqual([
+      'nicht abgerechnet',
+      'CALIBRATION_EXPIRED',
+      'Haus A',
+      'WE 1',
+      'Kaltwasser',
+      'Bad',
+      'KW-1',
+    ]);
     const read = wb.getWorksheet('Ablesewerte')!;
     expect(read.getRow(2).getCell(headers(read).indexOf('Status') + 1).value).toBe('Eichfrist abgelaufen');
     const ov = wb.getWorksheet('Übersicht')!;
@@ -75,8 +174,18 @@ describe('the workbook in German (--lang de), whatever the template', () => {
     expect((ov.getRow(2).values as unknown[]).slice(1)).toEqual(['Haus A', 'WE 1', 'Gewerbe', 12.5, 3, 'p-id', 'u-id']);
     const about = wb.getWorksheet('Info')!;
     expect(headers(about)).toEqual(['Angabe', 'Wert']);
-    const aboutValues = Object.fromEntries(about.getSheetValues().slice(2).map((r) => [(r as unknown[])[1], (r as unknown[])[2]]));
-    expect(aboutValues).toMatchObject({ Von: '01.01.2025', Bis: '31.12.2025', 'Exportzeit (UTC)': '22.11.2026 10:00:00', 'Freigegebene Liegenschaften': 'alle (auch künftige)' });
+    const aboutValues = Object.fromEntries(
+      about
+        .getSheetValues()
+        .slice(2)
+        .map((r) => [(r as unknown[])[1], (r as unknown[])[2]]),
+    );
+    expect(aboutValues).toMatchObject({
+      Von: '01.01.2025',
+      Bis: '31.12.2025',
+      'Exportzeit (UTC)': '22.11.2026 10:00:00',
+      'Freigegebene Liegenschaften': 'alle (auch künftige)',
+    });
     expect(await findEnglish(texts(wb))).toEqual([]);
   });
 
@@ -131,11 +240,19 @@ describe('the workbook on paper and on screen', () => {
     setLanguage('de');
     const t = await loadTemplate('generic', process.cwd());
     const dir = await mkdtemp(path.join(os.tmpdir(), 'md-xlsx-print-'));
-    const message = 'Eichfrist abgelaufen: Wert darf nicht abgerechnet werden (Gerät: KW-1). Bitte den Gerätetausch veranlassen und mit dem Eigentümer klären, wie der Verbrauch verteilt wird (z. B. Schätzung nach § 9a HeizkostenV).';
+    const message =
+      'Eichfrist abgelaufen: Wert darf nicht abgerechnet werden (Gerät: KW-1). Bitte den Gerätetausch veranlassen und mit dem Eigentümer klären, wie der Verbrauch verteilt wird (z. B. Schätzung nach § 9a HeizkostenV).';
     const f = path.join(dir, 'review.ndjson');
     await writeFile(f, `${JSON.stringify({ ...review, message })}\n${JSON.stringify({ ...review, message: 'kurz' })}\n`);
     const file = path.join(dir, 'billing.xlsx');
-    await writeXlsx({ file, template: t, spools: { review: f }, overview: { metrics: [], spool: null }, about: [], exportTime: new Date('2026-11-22T10:00:00Z') });
+    await writeXlsx({
+      file,
+      template: t,
+      spools: { review: f },
+      overview: { metrics: [], spool: null },
+      about: [],
+      exportTime: new Date('2026-11-22T10:00:00Z'),
+    });
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(file);
     const ws = wb.getWorksheet('Prüfhinweise')!;
@@ -167,7 +284,9 @@ describe('the workbook on paper and on screen', () => {
 describe('a text longer than Excel takes in a cell', () => {
   it('is cut below 32,767 characters with "…" in every sheet (Excel calls a longer cell damaged); never inside a surrogate pair', async () => {
     const { wb } = await workbook('en', 'generic', 'Ä'.repeat(40_000));
-    const all = wb.worksheets.flatMap((ws) => ws.getSheetValues().flatMap((r) => (Array.isArray(r) ? r.filter((v): v is string => typeof v === 'string') : [])));
+    const all = wb.worksheets.flatMap((ws) =>
+      ws.getSheetValues().flatMap((r) => (Array.isArray(r) ? r.filter((v): v is string => typeof v === 'string') : [])),
+    );
     expect(Math.max(...all.map((s) => s.length))).toBeLessThanOrEqual(32_767);
     const cut = `${'Ä'.repeat(CELL_TEXT_MAX)}…`;
     expect(all.filter((s) => s === cut).length).toBe(2); // the billing sheet and the Overview
@@ -175,7 +294,7 @@ describe('a text longer than Excel takes in a cell', () => {
     expect(fitCell('WE 1')).toBe('WE 1');
   });
 
-  it('is cut in the Overview\'s header too: a metric value the contract does not list is kept as it came, and heads its column', async () => {
+  it("is cut in the Overview's header too: a metric value the contract does not list is kept as it came, and heads its column", async () => {
     const { wb } = await workbook('en', 'generic', 'WE 1', 'm'.repeat(40_000));
     const head = headers(wb.getWorksheet('Overview')!).filter((v): v is string => typeof v === 'string');
     expect(Math.max(...head.map((s) => s.length))).toBeLessThanOrEqual(32_767);

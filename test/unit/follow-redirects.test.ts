@@ -29,7 +29,7 @@ describe('followRedirects: the one browser-like redirect loop', () => {
     expect(requests).toHaveLength(5);
   });
 
-  it('says so in German in a German run (the demo\'s sign-in quotes it)', async () => {
+  it("says so in German in a German run (the demo's sign-in quotes it)", async () => {
     setLanguage('de');
     try {
       const e = (await followRedirects(`${origin}/forever`, { maxHops: 2 }).catch((x: unknown) => x)) as Error;

@@ -15,14 +15,17 @@ import type { PropertyAnswers } from '../../src/api/walk.js';
 const answersOf = (n: number, name: string) =>
   ({
     property: { id: 'p', name: 'P' },
-    units: Array.from({ length: n }, (_, k) => ({ unit: { id: `u${k}`, name }, consumption: { usage_unit_id: `u${k}`, from: '2025-01-01', to: '2025-12-31', measuring_points: [] } })),
+    units: Array.from({ length: n }, (_, k) => ({
+      unit: { id: `u${k}`, name },
+      consumption: { usage_unit_id: `u${k}`, from: '2025-01-01', to: '2025-12-31', measuring_points: [] },
+    })),
     points: [],
     plantPoints: [],
     comparison: undefined,
   }) as unknown as PropertyAnswers;
 
-describe('the journal\'s JSON from the units\' JSON made as they came', () => {
-  it('is JSON.stringify of the answers, gzip\'d; the pieces are let go as they are taken', async () => {
+describe("the journal's JSON from the units' JSON made as they came", () => {
+  it("is JSON.stringify of the answers, gzip'd; the pieces are let go as they are taken", async () => {
     const answers = answersOf(3000, 'ä'.repeat(700)); // over a megabyte: several pieces to gzip
     const pieces = answers.units.map((u) => JSON.stringify(u));
     expect(answersJson(answers, pieces)).toBe(JSON.stringify(answers));
@@ -40,13 +43,15 @@ describe('the journal\'s JSON from the units\' JSON made as they came', () => {
   });
 
   // Node 24 runs the TypeScript source itself (its imports of "./x.js" resolved to x.ts).
-  it.runIf(Number(process.versions.node.split('.')[0]) >= 24)('is saved within the heap the whole answers\' JSON.stringify needs (120 MB of JSON, old space capped at 200 MB)', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'md-journal-mem-'));
-    const script = path.join(dir, 'save.mjs');
-    const journal = path.resolve('src/export/journal/journal.ts');
-    await writeFile(
-      script,
-      `import { register } from 'node:module';
+  it.runIf(Number(process.versions.node.split('.')[0]) >= 24)(
+    "is saved within the heap the whole answers' JSON.stringify needs (120 MB of JSON, old space capped at 200 MB)",
+    async () => {
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'md-journal-mem-'));
+      const script = path.join(dir, 'save.mjs');
+      const journal = path.resolve('src/export/journal/journal.ts');
+      await writeFile(
+        script,
+        `import { register } from 'node:module';
 register('data:text/javascript,' + encodeURIComponent(\`export async function resolve(s, c, n) { try { return await n(s, c); } catch (e) { if (s.startsWith('.') && s.endsWith('.js')) return n(s.slice(0, -3) + '.ts', c); throw e; } }\`));
 const { Journal } = await import(${JSON.stringify(journal)});
 const name = 'x'.repeat(25000); // one string in the answers, 4800 copies in their JSON
@@ -60,8 +65,12 @@ await j.save(0, answers, pieces);
 await j.close();
 console.log('saved');
 `,
-    );
-    const run = spawnSync(process.execPath, ['--max-old-space-size=200', '--experimental-transform-types', '--no-warnings', script], { encoding: 'utf8', timeout: 60_000 });
-    expect({ out: run.stdout.trim(), oom: /heap out of memory/.test(run.stderr) }).toEqual({ out: 'saved', oom: false });
-  });
+      );
+      const run = spawnSync(process.execPath, ['--max-old-space-size=200', '--experimental-transform-types', '--no-warnings', script], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect({ out: run.stdout.trim(), oom: /heap out of memory/.test(run.stderr) }).toEqual({ out: 'saved', oom: false });
+    },
+  );
 });

@@ -14,7 +14,9 @@ const SRC = path.join(ROOT, 'src');
 const COMMANDS = path.join(SRC, 'commands');
 
 function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(path.join(dir, d.name)) : /\.tsx?$/.test(d.name) ? [path.join(dir, d.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? walk(path.join(dir, d.name)) : /\.tsx?$/.test(d.name) ? [path.join(dir, d.name)] : [],
+  );
 }
 
 /** Every relative module a source file imports (static, re-exported or dynamic), as a path under src without extension. */
@@ -31,16 +33,23 @@ const rel = (f: string) => path.relative(SRC, f).replace(/\.tsx?$/, '');
 describe('the command layer', () => {
   it('finds static, dynamic and re-exported imports', () => {
     const file = path.join(COMMANDS, 'x.ts');
-    const text = "import { a } from './export/run.js';\nconst { b } = await import('../export/single.js');\nexport { c } from './texts-export.js';\nimport './demo/index.js';";
+    const text =
+      "import { a } from './export/run.js';\nconst { b } = await import('../export/single.js');\nexport { c } from './texts-export.js';\nimport './demo/index.js';";
     expect(importsOf(file, text)).toEqual(['commands/export/run', 'export/single', 'commands/texts-export', 'commands/demo/index']);
-    expect([commandOf('commands/export/run'), commandOf('commands/texts-export'), commandOf('commands/list')]).toEqual(['commands/export', undefined, undefined]);
+    expect([commandOf('commands/export/run'), commandOf('commands/texts-export'), commandOf('commands/list')]).toEqual([
+      'commands/export',
+      undefined,
+      undefined,
+    ]);
   });
 
   it('no command imports another command; only the command list names them, by their declarations', () => {
     const bad = walk(COMMANDS).flatMap((f) => {
       const own = commandOf(rel(f));
       const allowed = (m: string) => commandOf(m) === own || (rel(f) === 'commands/list' && m.endsWith('/index'));
-      return importsOf(f).filter((m) => isCommand(m) && !allowed(m)).map((m) => `${rel(f)} imports ${m}`);
+      return importsOf(f)
+        .filter((m) => isCommand(m) && !allowed(m))
+        .map((m) => `${rel(f)} imports ${m}`);
     });
     expect(bad).toEqual([]);
   });
@@ -48,14 +57,20 @@ describe('the command layer', () => {
   it("a declaration imports its handler only when the command runs (--help loads no command's code)", () => {
     const bad = walk(COMMANDS)
       .filter((f) => path.basename(f) === 'index.ts')
-      .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/(?:\bfrom\s*|\bimport\s+)['"]\.\/run\.js['"]/g)].map(() => `${rel(f)} imports ./run.js statically`));
+      .flatMap((f) =>
+        [...readFileSync(f, 'utf8').matchAll(/(?:\bfrom\s*|\bimport\s+)['"]\.\/run\.js['"]/g)].map(() => `${rel(f)} imports ./run.js statically`),
+      );
     expect(bad).toEqual([]);
   });
 
   it('nothing outside the commands imports one; src/cli.ts reads only the command list, define.ts and the context', () => {
     const bad = walk(SRC)
       .filter((f) => !f.startsWith(COMMANDS + path.sep))
-      .flatMap((f) => importsOf(f).filter((m) => isCommand(m) || (rel(f) !== 'cli' && /^commands\/(list|define|context)$/.test(m))).map((m) => `${rel(f)} imports ${m}`));
+      .flatMap((f) =>
+        importsOf(f)
+          .filter((m) => isCommand(m) || (rel(f) !== 'cli' && /^commands\/(list|define|context)$/.test(m)))
+          .map((m) => `${rel(f)} imports ${m}`),
+      );
     expect(bad).toEqual([]);
   });
 });
@@ -77,7 +92,11 @@ describe('the plausibility review (src/plausibility)', () => {
   it('is used through its index only', () => {
     const bad = walk(SRC)
       .filter((f) => !f.startsWith(PLAUSIBILITY + path.sep))
-      .flatMap((f) => importsOf(f).filter((m) => m.startsWith('plausibility/') && m !== 'plausibility/index').map((m) => `${path.relative(SRC, f)} imports ${m}`));
+      .flatMap((f) =>
+        importsOf(f)
+          .filter((m) => m.startsWith('plausibility/') && m !== 'plausibility/index')
+          .map((m) => `${path.relative(SRC, f)} imports ${m}`),
+      );
     expect(bad).toEqual([]);
   });
 });
@@ -86,7 +105,9 @@ const EXPORT = path.join(SRC, 'export');
 
 /** The folders under src/export with a public surface (index.ts), e.g. export/output, export/output/formats/xlsx. */
 function surfaces(dir = EXPORT): string[] {
-  const below = readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).flatMap((d) => surfaces(path.join(dir, d.name)));
+  const below = readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .flatMap((d) => surfaces(path.join(dir, d.name)));
   return [...(dir !== EXPORT && readdirSync(dir).includes('index.ts') ? [path.relative(SRC, dir)] : []), ...below];
 }
 
@@ -123,8 +144,16 @@ describe('the folders of src/export (the output, each format)', () => {
     const steps = path.join(EXPORT, 'steps');
     const stepOf = (mod: string) => /^export\/steps\/[^/]+(?=\/)/.exec(mod)?.[0];
     const bad = [
-      ...walk(path.join(EXPORT, 'pipeline')).flatMap((f) => importsOf(f).filter((m) => m.startsWith('export/steps/')).map((m) => `${rel(f)} imports ${m}`)),
-      ...walk(steps).flatMap((f) => importsOf(f).filter((m) => stepOf(m) !== undefined && stepOf(m) !== stepOf(rel(f)) && rel(f) !== 'export/steps/index').map((m) => `${rel(f)} imports ${m}`)),
+      ...walk(path.join(EXPORT, 'pipeline')).flatMap((f) =>
+        importsOf(f)
+          .filter((m) => m.startsWith('export/steps/'))
+          .map((m) => `${rel(f)} imports ${m}`),
+      ),
+      ...walk(steps).flatMap((f) =>
+        importsOf(f)
+          .filter((m) => stepOf(m) !== undefined && stepOf(m) !== stepOf(rel(f)) && rel(f) !== 'export/steps/index')
+          .map((m) => `${rel(f)} imports ${m}`),
+      ),
     ];
     expect(bad).toEqual([]);
   });
@@ -133,7 +162,9 @@ describe('the folders of src/export (the output, each format)', () => {
 describe('docs/architecture.md', () => {
   it('names every folder of src', () => {
     const doc = readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8');
-    const folders = readdirSync(SRC, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => `src/${d.name}/`);
+    const folders = readdirSync(SRC, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => `src/${d.name}/`);
     expect(folders.filter((f) => !doc.includes(f))).toEqual([]);
   });
 });

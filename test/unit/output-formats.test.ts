@@ -8,7 +8,18 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { helpTexts } from '../../src/commands/export/texts.js';
 import { formatFlag } from '../../src/export/options/options.js';
-import { completeOutput, EXPORT_FORMATS, finalNames, findingsPlace, FORMAT_NAMES, formatLabels, loadTemplate, OutputSet, type FileEntry, type OutputFormat } from '../../src/export/output/index.js';
+import {
+  completeOutput,
+  EXPORT_FORMATS,
+  finalNames,
+  findingsPlace,
+  FORMAT_NAMES,
+  formatLabels,
+  loadTemplate,
+  OutputSet,
+  type FileEntry,
+  type OutputFormat,
+} from '../../src/export/output/index.js';
 import { setLanguage } from '../../src/i18n/index.js';
 
 afterEach(() => setLanguage('en'));

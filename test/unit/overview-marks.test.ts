@@ -14,15 +14,34 @@ describe('overviewMarks', () => {
     // a Property-wide finding has no unit: its rows in plausibility.csv mark theirs (§ 9a Abs. 2's area finding
     // asks for action; the estimated share of the consumption is an info since the area rule took its place)
     const wide = makeFlag('ESTIMATED_AREA_HIGH', { ...at, usage_unit_id: null, measuring_point_id: null });
-    const rows = [{ usage_unit_id: 'u2', metric: 'water_warm', checks: ['ESTIMATED_AREA_HIGH'] }, { usage_unit_id: 'u3', metric: 'heat', checks: ['CALIBRATION_ENDS_SOON', 'SOMETHING_NEW'] }, { usage_unit_id: 'u4', metric: 'water_cold', checks: ['ESTIMATED_SHARE_HIGH'] }];
+    const rows = [
+      { usage_unit_id: 'u2', metric: 'water_warm', checks: ['ESTIMATED_AREA_HIGH'] },
+      { usage_unit_id: 'u3', metric: 'heat', checks: ['CALIBRATION_ENDS_SOON', 'SOMETHING_NEW'] },
+      { usage_unit_id: 'u4', metric: 'water_cold', checks: ['ESTIMATED_SHARE_HIGH'] },
+    ];
     expect(overviewMarks([wide], place('water_warm'), rows)).toEqual([['u2', 'water_warm']]);
   });
 });
 
 describe('MarksReader', () => {
   it('reads one Property’s marks at a time, passing Properties with no Overview rows', async () => {
-    const lines: PropertyMarks[] = [{ property_id: 'a', marks: [['u1', 'heat'], ['u1', null]] }, { property_id: 'empty', marks: [['x', 'heat']] }, { property_id: 'c', marks: [] }, { property_id: 'd', marks: [['u9', 'gas']] }];
-    const r = new MarksReader((async function* () { yield* lines; })()[Symbol.asyncIterator]());
+    const lines: PropertyMarks[] = [
+      {
+        property_id: 'a',
+        marks: [
+          ['u1', 'heat'],
+          ['u1', null],
+        ],
+      },
+      { property_id: 'empty', marks: [['x', 'heat']] },
+      { property_id: 'c', marks: [] },
+      { property_id: 'd', marks: [['u9', 'gas']] },
+    ];
+    const r = new MarksReader(
+      (async function* () {
+        yield* lines;
+      })()[Symbol.asyncIterator](),
+    );
     expect([...(await r.of('a', 'u1'))]).toEqual(['heat', null]);
     expect([...(await r.of('a', 'u2'))]).toEqual([]);
     expect([...(await r.of('c', 'x'))]).toEqual([]);

@@ -15,7 +15,13 @@ function walk(dir: string): string[] {
 
 /** npm's `files` for the patterns the project uses: "dir/*.ext" and exact paths, "!" excluding. */
 function shipped(file: string, patterns: string[]): boolean {
-  const match = (p: string) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '(?:.*/)?').replace(/\*/g, '[^/]*')}$`).test(file);
+  const match = (p: string) =>
+    new RegExp(
+      `^${p
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*\*\//g, '(?:.*/)?')
+        .replace(/\*/g, '[^/]*')}$`,
+    ).test(file);
   let inside = false;
   for (const p of patterns) {
     if (p.startsWith('!')) {

@@ -54,7 +54,9 @@ describe('folders on Windows', () => {
 describe('the keychain on Windows', () => {
   it('is described as the Windows Credential Manager (status names where the sign-in is)', () => {
     const env = { METERDATA_HOME: 'C:\\md' };
-    expect(new KeychainCredentialStore(env, { platform: 'win32' }).describe('default')).toBe('system keychain (Windows Credential Manager), service "meterdata", account "default@C:\\md"');
+    expect(new KeychainCredentialStore(env, { platform: 'win32' }).describe('default')).toBe(
+      'system keychain (Windows Credential Manager), service "meterdata", account "default@C:\\md"',
+    );
     expect(new KeychainCredentialStore(env, { platform: 'linux' }).describe('default')).toMatch(/\(Secret Service\)/);
     expect(new KeychainCredentialStore(env, { platform: 'darwin' }).describe('default')).toMatch(/\(macOS Keychain\)/);
   });

@@ -12,8 +12,21 @@ const RULES_DIR = path.join(ROOT, 'src/plausibility/rules');
 const P = '00000000-0000-4000-8000-000000000001';
 const uid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const fig = (over: Partial<CurrentFigure> = {}): CurrentFigure => ({
-  kind: 'unit', property_id: P, property_name: 'Haus', usage_unit_id: uid(100), usage_unit_name: 'WE 01', unit_type: 'residential',
-  measuring_point_id: null, metric: 'heat', unit: 'kWh', value: '100', flags: [], area_m2: 50, active_whole_range: true, estimated_value: '0', ...over,
+  kind: 'unit',
+  property_id: P,
+  property_name: 'Haus',
+  usage_unit_id: uid(100),
+  usage_unit_name: 'WE 01',
+  unit_type: 'residential',
+  measuring_point_id: null,
+  metric: 'heat',
+  unit: 'kWh',
+  value: '100',
+  flags: [],
+  area_m2: 50,
+  active_whole_range: true,
+  estimated_value: '0',
+  ...over,
 });
 const opts = { threshold: '25', range: { from: '2025-01-01', to: '2025-12-31' } };
 
@@ -35,11 +48,25 @@ describe('the list of plausibility rules', () => {
     const current = [1, 2].map((i) => fig({ usage_unit_id: uid(i), value: '0' }));
     const everyRow: PlausibilityRule = {
       scope: 'figure',
-      check: (ctx) => ({ findings: ctx.keys.map((k) => ({ code: 'DATA_GAP', flag: makeFlag('DATA_GAP', { property_id: P, usage_unit_id: ctx.current.get(k)!.usage_unit_id, measuring_point_id: null, device_id: null }), marks: [k] })) }),
+      check: (ctx) => ({
+        findings: ctx.keys.map((k) => ({
+          code: 'DATA_GAP',
+          flag: makeFlag('DATA_GAP', { property_id: P, usage_unit_id: ctx.current.get(k)!.usage_unit_id, measuring_point_id: null, device_id: null }),
+          marks: [k],
+        })),
+      }),
     };
     const wholeProperty: PlausibilityRule = {
       scope: 'property',
-      check: (ctx) => ({ findings: [{ code: 'SHARE_SUM_MISMATCH', flag: makeFlag('SHARE_SUM_MISMATCH', { property_id: P, usage_unit_id: null, measuring_point_id: null, device_id: null }), marks: [ctx.keys[1]!] }] }),
+      check: (ctx) => ({
+        findings: [
+          {
+            code: 'SHARE_SUM_MISMATCH',
+            flag: makeFlag('SHARE_SUM_MISMATCH', { property_id: P, usage_unit_id: null, measuring_point_id: null, device_id: null }),
+            marks: [ctx.keys[1]!],
+          },
+        ],
+      }),
     };
     const out = reviewProperty({ current, devices: [], comparison: null }, opts, [wholeProperty, ...RULES, everyRow]);
     expect(out.flags.map((f) => [f.code, f.usage_unit_id])).toEqual([

@@ -10,7 +10,11 @@ function allPoints(ds: Dataset): PointRec[] {
 }
 function snapshot(ds: Dataset): string {
   const units = Array.from({ length: ds.unitCount }, (_, i) => ds.unitByIndex(i));
-  return JSON.stringify({ props: ds.properties().map((p) => [ds.propertyId(p), p]), units: units.map((u) => [ds.unitId(u!), u]), points: allPoints(ds).map((p) => [ds.pointId(p), p]) });
+  return JSON.stringify({
+    props: ds.properties().map((p) => [ds.propertyId(p), p]),
+    units: units.map((u) => [ds.unitId(u!), u]),
+    points: allPoints(ds).map((p) => [ds.pointId(p), p]),
+  });
 }
 
 describe('generateDataset', () => {
@@ -123,7 +127,10 @@ describe('generateDataset', () => {
 
   it('several Properties have several addresses; one Property has no units and only a main water meter', () => {
     const ds = generateDataset({});
-    const multi = ds.properties().filter((p) => p.addresses.length > 1).map((p) => p.name);
+    const multi = ds
+      .properties()
+      .filter((p) => p.addresses.length > 1)
+      .map((p) => p.name);
     expect(multi).toEqual(['Musterstraße 1-5', 'Lindenhof', 'Gewerbehof Kanalstraße 2-4']);
     const lindenhof = ds.properties().find((p) => p.name === 'Lindenhof')!;
     const used = new Set(Array.from({ length: lindenhof.unitEnd - lindenhof.unitStart }, (_, i) => ds.unitByIndex(lindenhof.unitStart + i)!.addressIdx));
@@ -152,7 +159,8 @@ describe('generateDataset', () => {
       expect(ds.pointsOfUnit(ds.unitByIndex(i)!)).toEqual(before.pointsOfUnit(before.unitByIndex(i)!));
     }
     const byName = (name: string) => ds.pointsOfUnit(Array.from({ length: 8 }, (_, i) => ds.unitByIndex(review.unitStart + i)!).find((u) => u.name === name)!);
-    const year = (pt: PointRec, y: number) => Number(ds.consumption(pt, miOf(`${y}-01-31`), miOf(`${y}-12-31`)).segments.reduce((s, g) => s + Number(g.billable), 0));
+    const year = (pt: PointRec, y: number) =>
+      Number(ds.consumption(pt, miOf(`${y}-01-31`), miOf(`${y}-12-31`)).segments.reduce((s, g) => s + Number(g.billable), 0));
     const heat = (name: string) => byName(name).find((x) => x.point.metric === 'heat')!.point;
     const change = year(heat('WE 02'), 2025) / year(heat('WE 02'), 2024);
     console.log(`Lessingstraße 7 WE 02 heat 2025/2024: ${change.toFixed(3)}`);
@@ -162,9 +170,15 @@ describe('generateDataset', () => {
     expect(year(heat('WE 04'), 2025) / year(heat('WE 01'), 2025)).toBeGreaterThan(3);
     expect(heat('WE 05').devices[0]!.installedAt).toBe('2019-03-01');
     expect(ds.consumption(heat('WE 08'), miOf('2024-01-31'), miOf('2024-12-31')).dataGap).toBe(true);
-    const cold = (name: string) => ds.consumption(byName(name).find((x) => x.point.metric === 'water_cold')!.point, miOf('2025-01-31'), miOf('2025-12-31')).segments[0]!.status;
+    const cold = (name: string) =>
+      ds.consumption(byName(name).find((x) => x.point.metric === 'water_cold')!.point, miOf('2025-01-31'), miOf('2025-12-31')).segments[0]!.status;
     expect(['WE 01', 'WE 02', 'WE 03', 'WE 04'].map(cold)).toEqual(['calculated', 'calculated', 'calculated', 'measured']);
-    expect(ds.pointsOfProperty(review).filter((p) => p.allocations.length === 0).map((p) => p.localization)).toEqual(['Hauptwasserzähler Hausanschluss', 'Wärmemengenzähler Heizzentrale']);
+    expect(
+      ds
+        .pointsOfProperty(review)
+        .filter((p) => p.allocations.length === 0)
+        .map((p) => p.localization),
+    ).toEqual(['Hauptwasserzähler Hausanschluss', 'Wärmemengenzähler Heizzentrale']);
     for (const p of ds.pointsOfProperty(review)) expect(ds.point(ds.pointId(p))).toEqual(p);
   });
 
@@ -205,7 +219,9 @@ describe('generateDataset', () => {
     const last = ds.unitByIndex(49_999)!;
     const c = ds.consumption(ds.pointsOfUnit(last)[0]!.point, miOf('2025-01-01'), miOf('2025-12-31'));
     const heapMb = (process.memoryUsage().heapUsed - heap0) / 1e6;
-    console.log(`50,000 units: generate ${tGen.toFixed(1)} ms, walk all units and ${points} points ${tWalk.toFixed(0)} ms, heap delta ${heapMb.toFixed(1)} MB, ${ds.properties().length} Properties`);
+    console.log(
+      `50,000 units: generate ${tGen.toFixed(1)} ms, walk all units and ${points} points ${tWalk.toFixed(0)} ms, heap delta ${heapMb.toFixed(1)} MB, ${ds.properties().length} Properties`,
+    );
     expect(points).toBeGreaterThan(150_000);
     // Generous bound (measured ≈ 14 MB): a data set that materialised its units would exceed it.
     expect(heapMb).toBeLessThan(150);

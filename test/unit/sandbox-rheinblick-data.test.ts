@@ -13,16 +13,30 @@ function records(ds: Dataset) {
 }
 
 function ids(ds: Dataset, r: ReturnType<typeof records>): string[] {
-  return [...r.props.map((p) => ds.propertyId(p)), ...r.units.map((u) => ds.unitId(u)), ...r.points.map((p) => ds.pointId(p)), ...r.points.flatMap((p) => p.devices.map((d) => ds.deviceId(d)))];
+  return [
+    ...r.props.map((p) => ds.propertyId(p)),
+    ...r.units.map((u) => ds.unitId(u)),
+    ...r.points.map((p) => ds.pointId(p)),
+    ...r.points.flatMap((p) => p.devices.map((d) => ds.deviceId(d))),
+  ];
 }
 
 describe('Wohnbau Rheinblick eG in the data set', () => {
   it('is the third tenant, with three Properties of 6, 6 and 4 units whatever the number of generated units', () => {
     const small = generateDataset({ units: 1 });
     const large = generateDataset({ units: 50_000 });
-    expect(small.tenants().map((t) => t.name).at(-1)).toBe(RHEINBLICK_TENANT_NAME);
+    expect(
+      small
+        .tenants()
+        .map((t) => t.name)
+        .at(-1),
+    ).toBe(RHEINBLICK_TENANT_NAME);
     const a = records(small);
-    expect(a.props.map((p) => [p.name, p.unitEnd - p.unitStart])).toEqual([['Rheinuferstraße 12', 6], ['Rheinuferstraße 14', 6], ['Am Leinpfad 3', 4]]);
+    expect(a.props.map((p) => [p.name, p.unitEnd - p.unitStart])).toEqual([
+      ['Rheinuferstraße 12', 6],
+      ['Rheinuferstraße 14', 6],
+      ['Am Leinpfad 3', 4],
+    ]);
     expect(JSON.stringify(records(large))).toBe(JSON.stringify(a));
     expect(ids(large, records(large))).toEqual(ids(small, a));
   });
@@ -41,7 +55,12 @@ describe('Wohnbau Rheinblick eG in the data set', () => {
     // The generated landlords' Properties, their first and last units and the points of both: none shares an id.
     const bulk = ds.properties();
     const edge = [0, 1, 20, 21, 49_999].map((i) => ds.unitByIndex(i)!);
-    const theirs = [...bulk.map((p) => ds.propertyId(p)), ...edge.map((u) => ds.unitId(u)), ...edge.flatMap((u) => ds.pointsOfUnit(u).map((x) => ds.pointId(x.point))), ...ds.pointsOfProperty(bulk.at(-2)!).map((p) => ds.pointId(p))];
+    const theirs = [
+      ...bulk.map((p) => ds.propertyId(p)),
+      ...edge.map((u) => ds.unitId(u)),
+      ...edge.flatMap((u) => ds.pointsOfUnit(u).map((x) => ds.pointId(x.point))),
+      ...ds.pointsOfProperty(bulk.at(-2)!).map((p) => ds.pointId(p)),
+    ];
     expect(theirs.filter((id) => own.has(id))).toEqual([]);
     expect(bulk.some((p) => p.name.startsWith('Rheinufer') || p.name === 'Am Leinpfad 3')).toBe(false);
   });

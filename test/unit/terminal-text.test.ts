@@ -19,7 +19,11 @@ describe('terminalSafe', () => {
   });
 
   it('is applied to every error message and hint on its way to stderr', () => {
-    const e = new MeterdataError(`Access to property "${hostile}" was withdrawn.`, { code: 'ACCESS_WITHDRAWN', exitCode: ExitCode.ACCESS_WITHDRAWN, hint: `see ${hostile}` });
+    const e = new MeterdataError(`Access to property "${hostile}" was withdrawn.`, {
+      code: 'ACCESS_WITHDRAWN',
+      exitCode: ExitCode.ACCESS_WITHDRAWN,
+      hint: `see ${hostile}`,
+    });
     const { text } = formatError(e);
     expect(text.split('\n')).toHaveLength(2); // message and hint, no line the server added
     expect(text.replace('\n', '')).not.toMatch(CONTROL);

@@ -76,15 +76,23 @@ describe('a comparison with the range itself', () => {
   it('is refused at the prompt, as export refuses --compare with its own period', () => {
     expect(parseRangeInput('2025 vs 2025')).toEqual({ ok: false, message: 'compare with another period than the range itself, e.g. 2025 vs 2024' });
     setLanguage('de');
-    expect(parseRangeInput('2025 vs 2025-01-01..2025-12-31')).toEqual({ ok: false, message: 'bitte mit einem anderen Zeitraum als dem gewählten vergleichen, z. B. 2025 vs 2024' });
+    expect(parseRangeInput('2025 vs 2025-01-01..2025-12-31')).toEqual({
+      ok: false,
+      message: 'bitte mit einem anderen Zeitraum als dem gewählten vergleichen, z. B. 2025 vs 2024',
+    });
   });
 });
 
 describe('a range the service refuses', () => {
   // What the client makes of the service's 400: its detail is the service's own English.
-  const refused = () => invalidRequest('GET /usage-units/{id}/consumption', { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'to lies after the last completed month' }, true);
+  const refused = () =>
+    invalidRequest(
+      'GET /usage-units/{id}/consumption',
+      { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'to lies after the last completed month' },
+      true,
+    );
 
-  it('is explained in German with browse\'s own key, not the service\'s text or export\'s flags', async () => {
+  it("is explained in German with browse's own key, not the service's text or export's flags", async () => {
     setLanguage('de');
     const data = fakeData({ load: async (p, range) => (range.from.startsWith('2030') ? Promise.reject(refused()) : bundleFor(p, range)) });
     const app = mount(data, { width: 80, height: 24 });

@@ -32,8 +32,18 @@ function answers() {
   const b = aUnitEntry('WE 02', [water], { property_id: property.id });
   const plant = aPlantPoint({ point: { property_id: property.id } });
   const listed = (c: typeof heat, unitId: string, extra: Partial<MeasuringPoint> = {}): MeasuringPoint => ({
-    id: c.measuring_point_id, usage_unit_id: unitId, property_id: property.id, metric: c.metric, obis: null, unit: c.unit,
-    localization: 'Bad', active_device: null, is_difference_meter: false, is_system_linked: true, allocations: [], ...extra,
+    id: c.measuring_point_id,
+    usage_unit_id: unitId,
+    property_id: property.id,
+    metric: c.metric,
+    obis: null,
+    unit: c.unit,
+    localization: 'Bad',
+    active_device: null,
+    is_difference_meter: false,
+    is_system_linked: true,
+    allocations: [],
+    ...extra,
   });
   const points: MeasuringPoint[] = [
     listed(heat, a.unit.id, { is_system_linked: false }),
@@ -79,7 +89,15 @@ describe('browse and export bill a Property the same way', () => {
     const args = parseExportArgs({ year: '2025', out: 'out', plausibility: false }, home, {});
     const template = await loadTemplate('generic', process.cwd());
     const reporter = { begin() {}, unit() {}, property() {}, note() {}, end() {} };
-    await runExport({ api: memoryApi(d), args, template, stateDir: path.join(home, 'state'), reporter, toolVersion: 't', now: () => new Date('2026-11-22T08:00:00Z') });
+    await runExport({
+      api: memoryApi(d),
+      args,
+      template,
+      stateDir: path.join(home, 'state'),
+      reporter,
+      toolVersion: 't',
+      now: () => new Date('2026-11-22T08:00:00Z'),
+    });
     const billing = await table(path.join(args.out, 'billing.csv'));
     const review = await table(path.join(args.out, 'review.csv'));
 
@@ -90,15 +108,22 @@ describe('browse and export bill a Property the same way', () => {
       expect(shown, unit.name).toEqual(exported);
       // the same fields of a flag and of a review.csv row (an empty cell is a null id)
       const flagsOf = (rows: readonly object[]) =>
-        (rows as Record<string, string | null>[]).filter((f) => f.usage_unit_id === unit.id).map((f) => [f.code, f.measuring_point_id || null, f.device_id || null].join(' ')).sort();
+        (rows as Record<string, string | null>[])
+          .filter((f) => f.usage_unit_id === unit.id)
+          .map((f) => [f.code, f.measuring_point_id || null, f.device_id || null].join(' '))
+          .sort();
       expect(flagsOf(b.bill.flags), unit.name).toEqual(flagsOf(review));
       expect(flagsOf(b.bill.flags).length, unit.name).toBeGreaterThan(0);
     }
     const [a, second] = d.units;
     expect(b.bill.flags.filter((f) => f.usage_unit_id === a!.unit.id).map((f) => f.code)).toContain('NOT_SYSTEM_LINKED');
-    expect(b.bill.flags.filter((f) => f.usage_unit_id === second!.unit.id).map((f) => f.code)).toEqual(expect.arrayContaining(['CALIBRATION_EXPIRED', 'UNKNOWN_ENUM_VALUE']));
+    expect(b.bill.flags.filter((f) => f.usage_unit_id === second!.unit.id).map((f) => f.code)).toEqual(
+      expect.arrayContaining(['CALIBRATION_EXPIRED', 'UNKNOWN_ENUM_VALUE']),
+    );
     // and the unit screen says so on the point line
-    const text = unitScreen(b, a!.unit.id, (f) => f.code)!.rows.map((r) => r.spans.map((s) => s.text).join('')).join('\n');
+    const text = unitScreen(b, a!.unit.id, (f) => f.code)!
+      .rows.map((r) => r.spans.map((s) => s.text).join(''))
+      .join('\n');
     expect(text).toContain('NOT system linked');
   });
 
@@ -109,7 +134,10 @@ describe('browse and export bill a Property the same way', () => {
     heat.segments.push({ ...structuredClone(heat.segments[0]!), device_id: uuid(), serial: 'H-COPY' });
     b!.consumption.measuring_points.push(structuredClone(b!.consumption.measuring_points[0]!));
     const bundle = await createBrowseData({ api: memoryApi(d), billProperty, flagText }).loadProperty(d.property, { from: '2025-01-01', to: '2025-12-31' });
-    expect(bundle.bill.billing.map((r) => [r.usage_unit_name, r.billable_value, r.points])).toEqual([['WE 01', '0', 1], ['WE 02', '0', 1]]);
+    expect(bundle.bill.billing.map((r) => [r.usage_unit_name, r.billable_value, r.points])).toEqual([
+      ['WE 01', '0', 1],
+      ['WE 02', '0', 1],
+    ]);
     expect(bundle.bill.flags.map((f) => f.code)).toEqual(expect.arrayContaining(['SEGMENTS_OVERLAP', 'POINT_REPEATED']));
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {

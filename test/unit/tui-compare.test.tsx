@@ -16,7 +16,10 @@ const Y2024 = { from: '2024-01-01', to: '2024-12-31' };
 describe('a comparison range', () => {
   it('y accepts "<range> vs <range>" and refuses a bad comparison with the reason', () => {
     expect(parseRangeInput('2025 vs 2024')).toEqual({ ok: true, range: { ...Y2025, compare: Y2024 } });
-    expect(parseRangeInput('2025-01-01..2025-06-30 VS 2024-01-01..2024-06-30')).toEqual({ ok: true, range: { from: '2025-01-01', to: '2025-06-30', compare: { from: '2024-01-01', to: '2024-06-30' } } });
+    expect(parseRangeInput('2025-01-01..2025-06-30 VS 2024-01-01..2024-06-30')).toEqual({
+      ok: true,
+      range: { from: '2025-01-01', to: '2025-06-30', compare: { from: '2024-01-01', to: '2024-06-30' } },
+    });
     expect(parseRangeInput('2025 vs 24')).toEqual({ ok: false, message: 'comparison: "24" is not a year; use four digits, e.g. 2025.' });
     expect(parseRangeInput('2025 vs 2024 vs 2023')).toMatchObject({ ok: false, message: expect.stringContaining('one comparison') });
     const r = { ...Y2025, compare: Y2024 };
@@ -31,7 +34,10 @@ describe('a comparison range', () => {
       ...c,
       measuring_points: c.measuring_points.map((p) => ({
         ...p,
-        segments: p.segments.map((s) => ({ ...s, period_consumption: { ...s.period_consumption!, billable_value: s.period_consumption!.billable_value! * k, weighted_billable_value: undefined } })),
+        segments: p.segments.map((s) => ({
+          ...s,
+          period_consumption: { ...s.period_consumption!, billable_value: s.period_consumption!.billable_value! * k, weighted_billable_value: undefined },
+        })),
       })),
     });
     async function* each<T>(items: T[]) {

@@ -29,7 +29,8 @@ function memoryApi(opts: { failUnits?: number; scope?: () => 'all' | string[] } 
     listProperties: () => each('properties', [fixture.property, MARKT]),
     getProperty: async () => fixture.property,
     listPropertyMeasuringPoints: (id) => each(`points ${id === fixture.property.id ? 'L' : 'M'}`, id === fixture.property.id ? points : []),
-    listUsageUnits: (q) => each(`units ${q?.propertyId === fixture.property.id ? 'L' : 'M'}`, q?.propertyId === fixture.property.id ? fixture.units.map((u) => u.unit) : []),
+    listUsageUnits: (q) =>
+      each(`units ${q?.propertyId === fixture.property.id ? 'L' : 'M'}`, q?.propertyId === fixture.property.id ? fixture.units.map((u) => u.unit) : []),
     getUsageUnit: async () => fixture.units[0]!.unit,
     unitConsumption: async (id, range): Promise<UnitConsumption> => {
       calls.push(`consumption ${range.from}`);
@@ -102,7 +103,6 @@ describe('BrowseData', () => {
     expect(seen).toEqual([{ type: 'rate-limited', waitMs: 1000 }]);
     expect(data.exportSelection).toBeUndefined();
   });
-
 
   it('re-checks the grant after the token changed before showing a cached Property again', async () => {
     let scope: 'all' | string[] = 'all';

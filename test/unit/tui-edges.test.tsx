@@ -67,6 +67,9 @@ describe('load errors', () => {
     // "GENERATED", "SEPARATE", "ACCURATE": no rate limit, whatever letters the code has
     const other = describeError(new MeterdataError('the answer is not valid', { code: 'API_GENERATED_ID_INVALID' as ErrorCode, exitCode: 5 }));
     expect(other).toMatchObject({ kind: 'other', title: 'Could not load', retryable: true });
-    expect(describeError(new ServiceUnavailableError('503 x6', { code: 'SEPARATE_OUTAGE' as ErrorCode }))).toMatchObject({ kind: 'unavailable', title: 'Service unavailable' });
+    expect(describeError(new ServiceUnavailableError('503 x6', { code: 'SEPARATE_OUTAGE' as ErrorCode }))).toMatchObject({
+      kind: 'unavailable',
+      title: 'Service unavailable',
+    });
   });
 });

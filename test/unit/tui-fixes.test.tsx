@@ -30,10 +30,51 @@ async function scrollAll(app: ReturnType<typeof mount>): Promise<string[]> {
 /** A unit with four metrics and large totals; its cold water and allocator raise flags. */
 function busyPoints() {
   return [
-    aPointConsumption({ metric: 'heat', unit: 'kWh', segments: [aSegment({ baseline_value: 10000, period_consumption: { end_value: 22345.67, billable_value: 12345.67, weighted_billable_value: 12345.67, status: 'measured' }, readings: monthly([12000, 13000, 14000, 15000, 16000, 17000, 18000, 19000, 20000, 21000, 22000, 22345.67]) })] }),
-    aPointConsumption({ metric: 'water_warm', unit: 'm3', segments: [aSegment({ baseline_value: 100, period_consumption: { end_value: 223.45, billable_value: 123.45, weighted_billable_value: 123.45, status: 'measured' }, readings: monthly([110, 120, 130, 140, 150, 160, 170, 180, 190, 200, 210, 223.45], ['measured', 'missing']) })] }),
-    aPointConsumption({ metric: 'water_cold', unit: 'm3', segments: [aSegment({ baseline_value: 0, baseline_origin: 'assumed_zero', period_consumption: { end_value: 123.45, billable_value: 123.45, weighted_billable_value: 123.45, status: 'measured' }, readings: monthly([10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 123.45]) })] }),
-    aPointConsumption({ metric: 'hca', unit: 'units', segments: [aSegment({ baseline_value: 0, period_consumption: { end_value: 1234, billable_value: 1234, weighted_billable_value: 1234, status: 'measured' }, readings: monthly([100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1100, 1234], [...Array(11).fill('measured'), 'calibration_expired']) })] }),
+    aPointConsumption({
+      metric: 'heat',
+      unit: 'kWh',
+      segments: [
+        aSegment({
+          baseline_value: 10000,
+          period_consumption: { end_value: 22345.67, billable_value: 12345.67, weighted_billable_value: 12345.67, status: 'measured' },
+          readings: monthly([12000, 13000, 14000, 15000, 16000, 17000, 18000, 19000, 20000, 21000, 22000, 22345.67]),
+        }),
+      ],
+    }),
+    aPointConsumption({
+      metric: 'water_warm',
+      unit: 'm3',
+      segments: [
+        aSegment({
+          baseline_value: 100,
+          period_consumption: { end_value: 223.45, billable_value: 123.45, weighted_billable_value: 123.45, status: 'measured' },
+          readings: monthly([110, 120, 130, 140, 150, 160, 170, 180, 190, 200, 210, 223.45], ['measured', 'missing']),
+        }),
+      ],
+    }),
+    aPointConsumption({
+      metric: 'water_cold',
+      unit: 'm3',
+      segments: [
+        aSegment({
+          baseline_value: 0,
+          baseline_origin: 'assumed_zero',
+          period_consumption: { end_value: 123.45, billable_value: 123.45, weighted_billable_value: 123.45, status: 'measured' },
+          readings: monthly([10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 123.45]),
+        }),
+      ],
+    }),
+    aPointConsumption({
+      metric: 'hca',
+      unit: 'units',
+      segments: [
+        aSegment({
+          baseline_value: 0,
+          period_consumption: { end_value: 1234, billable_value: 1234, weighted_billable_value: 1234, status: 'measured' },
+          readings: monthly([100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1100, 1234], [...Array(11).fill('measured'), 'calibration_expired']),
+        }),
+      ],
+    }),
   ];
 }
 
@@ -207,7 +248,11 @@ describe('export from the browser', () => {
     done.resolve('2 files in ./x');
     await app.frame((s) => s.includes('Exported: 2 files in ./x'));
     await press(app.stdin, 'e');
-    await frameWhere(() => String(seen.length), (n) => n === '2', 'a second export once the first ended');
+    await frameWhere(
+      () => String(seen.length),
+      (n) => n === '2',
+      'a second export once the first ended',
+    );
   });
 });
 
@@ -233,8 +278,21 @@ describe('enum values in words', () => {
     const { pointBlock } = await import('../../src/tui/screens-unit.js');
     const c = aPointConsumption({
       segments: [
-        aSegment({ serial: 'A-1', deinstalled_at: '2025-03-31', replacement_reason: 'DeviceRemoval', baseline_origin: 'assumed_zero', period_consumption: { end_value: 123.45, billable_value: 123.45, weighted_billable_value: 123.45, status: 'measured' }, readings: monthly([1, 2, 3]) }),
-        aSegment({ serial: 'B-2', deinstalled_at: '2025-06-30', replacement_reason: 'Teleported', baseline_origin: 'moon_phase', readings: monthly([4, 5, 6], [], 4) }),
+        aSegment({
+          serial: 'A-1',
+          deinstalled_at: '2025-03-31',
+          replacement_reason: 'DeviceRemoval',
+          baseline_origin: 'assumed_zero',
+          period_consumption: { end_value: 123.45, billable_value: 123.45, weighted_billable_value: 123.45, status: 'measured' },
+          readings: monthly([1, 2, 3]),
+        }),
+        aSegment({
+          serial: 'B-2',
+          deinstalled_at: '2025-06-30',
+          replacement_reason: 'Teleported',
+          baseline_origin: 'moon_phase',
+          readings: monthly([4, 5, 6], [], 4),
+        }),
       ],
     });
     const text = pointBlock({ consumption: c, point: undefined, billed: '5', flags: [], range: RANGE, titleOf: (f) => f.code, keyPrefix: 'x' })

@@ -150,7 +150,10 @@ describe('browse in German', () => {
     expect(f).toContain('Beenden (q) und meterdata login ausführen.');
     expect(f).toContain('q: beenden.');
     cleanup();
-    const b = mount(fakeData({ properties: () => Promise.reject(new ServiceUnavailableError('503', { hint: 'Später erneut versuchen.' })) }), { width: 80, height: 24 });
+    const b = mount(fakeData({ properties: () => Promise.reject(new ServiceUnavailableError('503', { hint: 'Später erneut versuchen.' })) }), {
+      width: 80,
+      height: 24,
+    });
     const u = german(await b.frame((s) => s.includes('Dienst nicht erreichbar'), 'the unavailable screen'));
     expect(u).toContain('r: erneut versuchen, q: beenden.');
     await done();
@@ -165,21 +168,39 @@ describe('browse in German', () => {
     expect([qty('12345.678'), plain(0.25), plain(null)]).toEqual(['12.345,68', '0,25', 'null']);
     setLanguage('en');
     try {
-      expect([periodText(r), shortPeriodText(r), compactText(1234), qty('12345.678'), plain(0.25)]).toEqual(['2025 vs 2024-03-01..2024-05-31', '2025 vs 2024-03..2024-05', '1.2k', '12345.68', '0.25']);
+      expect([periodText(r), shortPeriodText(r), compactText(1234), qty('12345.678'), plain(0.25)]).toEqual([
+        '2025 vs 2024-03-01..2024-05-31',
+        '2025 vs 2024-03..2024-05',
+        '1.2k',
+        '12345.68',
+        '0.25',
+      ]);
     } finally {
       setLanguage('de');
     }
   });
 
   it('explains an expired calibration with § 9a HeizkostenV for a heat meter and without it for a cold-water meter, each under its own places', () => {
-    const bill = billUnit({ property: PROPERTY, ...aUnitEntry('WE 1', ['heat', 'water_cold'].map((metric) => aPointConsumption({ metric, segments: [aSegment({ period_consumption: { status: 'calibration_expired' } })] }))) });
+    const bill = billUnit({
+      property: PROPERTY,
+      ...aUnitEntry(
+        'WE 1',
+        ['heat', 'water_cold'].map((metric) => aPointConsumption({ metric, segments: [aSegment({ period_consumption: { status: 'calibration_expired' } })] })),
+      ),
+    });
     const expired = bill.flags.filter((f) => f.code === 'CALIBRATION_EXPIRED');
     const where = (f: Flag) => (bill.segments.find((s) => s.device_id === f.device_id)!.metric === 'heat' ? 'WE 1 · Wärme' : 'WE 1 · Kaltwasser');
-    const text = (lines: { text: string }[][]) => lines.map((l) => l.map((x) => x.text).join('')).join('\n').replace(/\s+/g, ' ');
+    const text = (lines: { text: string }[][]) =>
+      lines
+        .map((l) => l.map((x) => x.text).join(''))
+        .join('\n')
+        .replace(/\s+/g, ' ');
     for (const lang of ['de', 'en'] as const) {
       setLanguage(lang);
       try {
-        const [heat = '', cold = ''] = text(explainLines(expired, flagText, 80, where)).split(/\[!\]/).slice(1);
+        const [heat = '', cold = ''] = text(explainLines(expired, flagText, 80, where))
+          .split(/\[!\]/)
+          .slice(1);
         expect(heat, lang).toMatch(/§ 9a (Abs\. 1|\(1\)) HeizkostenV.*• WE 1 · Wärme/);
         expect(cold, lang).not.toMatch(/HeizkostenV/);
         expect(cold, lang).toContain('• WE 1 · Kaltwasser');
@@ -191,17 +212,31 @@ describe('browse in German', () => {
   });
 
   it('names the facts of a flag and the change against a comparison as review.csv does in German', () => {
-    const flag: Flag = { code: 'ASSUMED_ZERO_BASELINE', severity: 'review', property_id: 'p', usage_unit_id: 'u', measuring_point_id: 'm', device_id: 'd', facts: { serial: 'A-1', baseline_date: '2025-03-31', baseline_value: '12.5' } };
+    const flag: Flag = {
+      code: 'ASSUMED_ZERO_BASELINE',
+      severity: 'review',
+      property_id: 'p',
+      usage_unit_id: 'u',
+      measuring_point_id: 'm',
+      device_id: 'd',
+      facts: { serial: 'A-1', baseline_date: '2025-03-31', baseline_value: '12.5' },
+    };
     const text = (lines: { text: string }[][]) => lines.map((l) => l.map((x) => x.text).join('')).join('\n');
     const de = text(explainLines([flag], flagText, 80, () => 'WE 1 · Zähler A-1'));
     expect(de).toContain('Anfangsstand mit 0 angenommen');
     expect(de).toContain('• WE 1 · Zähler A-1 · Stichtag: 31.03.2025 · Anfangsstand: 12,5');
     const row = { comparison_status: 'billed', change_percent: '-3.1', comparison_value: '10' } as PlausibilityRow;
-    expect([changeText(row), changeText({ ...row, change_percent: '43.7' }), changeText({ ...row, comparison_status: 'absent' })]).toEqual(['-3,1 %', '+43,7 %', 'damals keine Daten']);
+    expect([changeText(row), changeText({ ...row, change_percent: '43.7' }), changeText({ ...row, comparison_status: 'absent' })]).toEqual([
+      '-3,1 %',
+      '+43,7 %',
+      'damals keine Daten',
+    ]);
     setLanguage('en');
     try {
       // English keeps the facts' own names, as it always showed them
-      expect(text(explainLines([flag], flagText, 80, () => 'WE 1 · device A-1'))).toContain('• WE 1 · device A-1 · baseline_date: 2025-03-31 · baseline_value: 12.5');
+      expect(text(explainLines([flag], flagText, 80, () => 'WE 1 · device A-1'))).toContain(
+        '• WE 1 · device A-1 · baseline_date: 2025-03-31 · baseline_value: 12.5',
+      );
       expect(changeText(row)).toBe('-3.1 %');
     } finally {
       setLanguage('de');

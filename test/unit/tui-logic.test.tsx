@@ -9,7 +9,6 @@ import { runCli } from '../helpers/run-cli.js';
 import { aPointConsumption, aSegment } from '../helpers/builders.js';
 import { monthly } from '../helpers/tui-fake.js';
 
-
 describe('range input', () => {
   it.each([
     ['2024', { from: '2024-01-01', to: '2024-12-31' }],
@@ -58,7 +57,9 @@ describe('monthly series', () => {
   });
 
   it('shows no bar for missing and calibration-expired months, nor for the month after a missing one', () => {
-    const point = aPointConsumption({ segments: [aSegment({ baseline_value: 0, readings: monthly([1, 0, 5, 6, 8], ['measured', 'missing', 'measured', 'calibration_expired', 'measured']) })] });
+    const point = aPointConsumption({
+      segments: [aSegment({ baseline_value: 0, readings: monthly([1, 0, 5, 6, 8], ['measured', 'missing', 'measured', 'calibration_expired', 'measured']) })],
+    });
     expect(monthlySeries(point, { from: '2025-01-01', to: '2025-06-30' }).map((m) => [m.status, m.use])).toEqual([
       ['measured', 1],
       ['missing', null],
@@ -136,7 +137,12 @@ describe('monthly series of a removed device', () => {
   it('puts the stretch from the last month end to the removal day into the removal month', () => {
     const point = aPointConsumption({
       segments: [
-        aSegment({ baseline_value: 100, deinstalled_at: '2025-03-15', readings: monthly([110, 120]), period_consumption: { end_value: 125, billable_value: 25, status: 'measured' } }),
+        aSegment({
+          baseline_value: 100,
+          deinstalled_at: '2025-03-15',
+          readings: monthly([110, 120]),
+          period_consumption: { end_value: 125, billable_value: 25, status: 'measured' },
+        }),
         aSegment({ installed_at: '2025-03-15', baseline_value: 0, readings: monthly([7], [], 3) }),
       ],
     });

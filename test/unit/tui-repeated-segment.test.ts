@@ -19,7 +19,15 @@ describe("browse's unit view of a point whose segment came twice", () => {
   const yearOf = (c: typeof twice) => monthlySeries(c, RANGE).reduce((s, m) => s + (m.use ?? 0), 0);
   const block = (consumption: typeof twice, codes: Parameters<typeof makeFlag>[0][]) => {
     const scope = { property_id: PROPERTY.id, usage_unit_id: null, measuring_point_id: consumption.measuring_point_id, device_id: null };
-    return pointBlock({ consumption, point: undefined, billed: '0', flags: codes.map((c) => makeFlag(c, scope)), range: RANGE, titleOf: () => '', keyPrefix: 'u:' });
+    return pointBlock({
+      consumption,
+      point: undefined,
+      billed: '0',
+      flags: codes.map((c) => makeFlag(c, scope)),
+      range: RANGE,
+      titleOf: () => '',
+      keyPrefix: 'u:',
+    });
   };
   const textOf = (rows: ReturnType<typeof block>) => rows.map((r) => r.spans.map((s) => s.text).join('')).join('\n');
 
@@ -38,9 +46,15 @@ describe("browse's unit view of a point whose segment came twice", () => {
   });
 
   it('a point billing refuses, here or across units (COPIES_DISAGREE), shows no chart but a line saying why', () => {
-    for (const [point, code] of [[twice, 'DEVICE_REPEATED'], [once, 'COPIES_DISAGREE']] as const) {
+    for (const [point, code] of [
+      [twice, 'DEVICE_REPEATED'],
+      [once, 'COPIES_DISAGREE'],
+    ] as const) {
       const rows = block(point, [code]);
-      expect(rows.some((r) => r.key.includes(':c0')), code).toBe(false);
+      expect(
+        rows.some((r) => r.key.includes(':c0')),
+        code,
+      ).toBe(false);
       expect(textOf(rows), code).toMatch(/no chart: .* not billed/);
     }
   });
@@ -48,7 +62,15 @@ describe("browse's unit view of a point whose segment came twice", () => {
   it("a unit's screen gives a point its answer names twice (POINT_REPEATED) keys of its own", () => {
     const entry = aUnitEntry('WE 01', [once, structuredClone(once)]);
     const input = aPropertyInput({ units: [entry] });
-    const bundle = { property: aProperty({ id: PROPERTY.id }), range: RANGE, effective: RANGE, units: input.units, plant: [], points: new Map(), bill: billProperty(input) } as unknown as PropertyBundle;
+    const bundle = {
+      property: aProperty({ id: PROPERTY.id }),
+      range: RANGE,
+      effective: RANGE,
+      units: input.units,
+      plant: [],
+      points: new Map(),
+      bill: billProperty(input),
+    } as unknown as PropertyBundle;
     expect(bundle.bill.flags.map((f) => f.code)).toContain('POINT_REPEATED');
     const keys = unitScreen(bundle, entry.unit.id, () => '')!.rows.map((r) => r.key);
     expect(new Set(keys).size).toBe(keys.length);

@@ -37,7 +37,7 @@ describe('browse screens', () => {
     expect(f).toContain('Properties › Lindenstraße 12 › 3.2');
     expect(f).toContain('Months: M measured  C calculated  - missing  X calibration expired');
     expect(f).toContain('── heat (kWh) · 1 point ──');
-    expect(f).toContain("Point 00000000 · billed 2110 kWh · share 1 · system linked · Bad, Heizkörper");
+    expect(f).toContain('Point 00000000 · billed 2110 kWh · share 1 · system linked · Bad, Heizkörper');
     expect(f).toContain('Device HZ-OLD-0815 · installed 2016-05-01 · factor 1 · Qundis');
     expect(f).toContain('removed 2025-06-30 · device replaced');
     expect(f).toContain('baseline 1000 on 2024-12-31 (last month end before the range)');
@@ -54,7 +54,7 @@ describe('browse screens', () => {
     expect(f).toMatch(/ M {4}M {4}- {4}X/);
     expect(f).toMatch(/billable 0 · X calibration expired/);
     expect(f).toMatch(/\[!\] Calibration/i);
-      });
+  });
 
   it('explains a flag on demand with the accountant-facing text, and goes back with Esc and Backspace', async () => {
     const app = mount(fakeData(), { width: 100, height: 60 });

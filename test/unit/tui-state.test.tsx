@@ -10,8 +10,26 @@ import { aProperty } from '../helpers/tui-fake.js';
 
 const RANGE = { from: '2025-01-01', to: '2025-12-31' };
 const NO_KEY: Key = {
-  upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
-  return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false, super: false, hyper: false, capsLock: false, numLock: false,
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
 } as Key;
 const ch = (c: string) => ({ ch: c, key: NO_KEY });
 const special = (k: Partial<Key>) => ({ ch: '', key: { ...NO_KEY, ...k } });
@@ -26,7 +44,18 @@ const rows: Row[] = [
 ];
 
 function view(state: BrowseState, patch: Partial<KeyView> = {}): KeyView {
-  return { state, rows, cursor: cursorOn(rows, topFrame(state).cursor), listHeight: 3, overlayLines: 30, overlayHeight: 10, counting: false, canCount: true, exportable: 'unavailable', ...patch };
+  return {
+    state,
+    rows,
+    cursor: cursorOn(rows, topFrame(state).cursor),
+    listHeight: 3,
+    overlayLines: 30,
+    overlayHeight: 10,
+    counting: false,
+    canCount: true,
+    exportable: 'unavailable',
+    ...patch,
+  };
 }
 
 /** Keys applied one after another, each mapped against the state the one before left. */
@@ -83,7 +112,10 @@ describe('the key mapping', () => {
     expect(started.state).toMatchObject({ exporting: true, message: 'Exporting Lindenstraße 12…' });
     const again = run([ch('e')], started.state, { exportable: sel });
     expect(again.actions[0]).toEqual({ type: 'say', message: 'An export is already running; wait until it says where the files went.' });
-    expect(reduce(again.state, { type: 'export-ended', message: 'Exported: 2 files in ./x' })).toMatchObject({ exporting: false, message: 'Exported: 2 files in ./x' });
+    expect(reduce(again.state, { type: 'export-ended', message: 'Exported: 2 files in ./x' })).toMatchObject({
+      exporting: false,
+      message: 'Exported: 2 files in ./x',
+    });
   });
 });
 
@@ -109,7 +141,7 @@ describe('the reducer', () => {
     expect(reduce(ranged, { type: 'cancel-prompt' })).toMatchObject({ mode: 'normal', range: RANGE });
   });
 
-  it('sets a range with a message, keeps every screen\'s filter, and refuses a bad one without leaving the prompt', () => {
+  it("sets a range with a message, keeps every screen's filter, and refuses a bad one without leaving the prompt", () => {
     let s = reduce(reduce(initialState(RANGE), { type: 'prompt', mode: 'filter' }), { type: 'type', text: 'EG' });
     s = reduce(reduce(s, { type: 'keep-filter' }), { type: 'prompt', mode: 'range' });
     expect(s.input).toBe('');

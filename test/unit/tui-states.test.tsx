@@ -23,7 +23,14 @@ describe('browse states', () => {
     [new NotSignedInError('You are not signed in (profile "default").'), 'Not signed in', 'meterdata login'],
     [new AccessWithdrawnError('The landlord no longer shares Property Lindenstraße 12.'), 'Access withdrawn', 'connect again'],
     [new ServiceUnavailableError('The service answered 503 after 6 attempts.'), 'Service unavailable', 'Press r to try again'],
-    [new ServiceUnavailableError('The metering service kept rate-limiting /properties (HTTP 429) after 6 attempts.', { code: 'RATE_LIMITED', hint: 'wait a few minutes' }), 'Rate limited', 'wait a few minutes'],
+    [
+      new ServiceUnavailableError('The metering service kept rate-limiting /properties (HTTP 429) after 6 attempts.', {
+        code: 'RATE_LIMITED',
+        hint: 'wait a few minutes',
+      }),
+      'Rate limited',
+      'wait a few minutes',
+    ],
     [new Error('boom'), 'Unexpected failure (a bug: please report it)', 'boom'],
   ])('shows %s as a screen, not a crash', async (error, title, hint) => {
     const { frame, stdin, lastFrame } = mount(fakeData({ properties: () => Promise.reject(error) }));
@@ -40,7 +47,8 @@ describe('browse states', () => {
   it('retries with r after the service was unavailable', async () => {
     let attempt = 0;
     const data = fakeData({
-      properties: () => (++attempt === 1 ? Promise.reject(new ServiceUnavailableError('The service answered 503 after 6 attempts.')) : Promise.resolve([MARKT])),
+      properties: () =>
+        ++attempt === 1 ? Promise.reject(new ServiceUnavailableError('The service answered 503 after 6 attempts.')) : Promise.resolve([MARKT]),
     });
     const { frame, stdin } = mount(data);
     await frame((s) => s.includes('Service unavailable'));

@@ -44,9 +44,17 @@ describe('the comparisons in words', () => {
   });
 
   it('percent rounds half up on the magnitude (12.5 → 13, −12.5 → 13 less), below 0.5 % reads as about the same', () => {
-    expect(comparisons(service(with3(200, 200, 225)), MONTH, 'de').map((c) => c.percent).slice(0, 2)).toEqual([13, 13]);
+    expect(
+      comparisons(service(with3(200, 200, 225)), MONTH, 'de')
+        .map((c) => c.percent)
+        .slice(0, 2),
+    ).toEqual([13, 13]);
     expect(comparisons(service(with3(200, 200, 175)), MONTH, 'de')[0]).toMatchObject({ percent: 13, direction: 'less' });
-    expect(comparisons(service(with3(1000, 1000, 1004)), MONTH, 'de')[0]).toMatchObject({ percent: 0, direction: 'same', words: 'etwa so viel wie im Oktober 2025' });
+    expect(comparisons(service(with3(1000, 1000, 1004)), MONTH, 'de')[0]).toMatchObject({
+      percent: 0,
+      direction: 'same',
+      words: 'etwa so viel wie im Oktober 2025',
+    });
   });
 
   it('a large change is written with the German thousands separator', () => {
@@ -54,7 +62,11 @@ describe('the comparisons in words', () => {
   });
 
   it('against a month of 0: more, without a percentage; 0 against 0: the same', () => {
-    expect(comparisons(service(with3(0, 0, 5)), MONTH, 'de')[0]).toMatchObject({ percent: null, direction: 'more', words: 'mehr als im Oktober 2025 (damals kein Verbrauch)' });
+    expect(comparisons(service(with3(0, 0, 5)), MONTH, 'de')[0]).toMatchObject({
+      percent: null,
+      direction: 'more',
+      words: 'mehr als im Oktober 2025 (damals kein Verbrauch)',
+    });
     expect(comparisons(service(with3(0, 0, 0)), MONTH, 'de')[0]).toMatchObject({ percent: 0, direction: 'same' });
   });
 
@@ -83,7 +95,10 @@ describe('months and reasons in words', () => {
 
   it('gives each reason once, in German without contract codes', () => {
     const de = reasonWords(['calibration_expired', 'calibration_expired', 'no_plant_heat_meter'], 'de');
-    expect(de).toEqual(['die Eichfrist des Zählers ist abgelaufen', 'kein Hauptwärmezähler für die Liegenschaft, daher keine Umrechnung der Einheiten der Heizkostenverteiler in kWh']);
+    expect(de).toEqual([
+      'die Eichfrist des Zählers ist abgelaufen',
+      'kein Hauptwärmezähler für die Liegenschaft, daher keine Umrechnung der Einheiten der Heizkostenverteiler in kWh',
+    ]);
     expect(de.join(' ')).not.toMatch(/_/);
   });
 });
@@ -107,12 +122,15 @@ describe('the benchmark', () => {
   it('spreads warm water by calendar days (29 of 366 in February 2024, 28 of 365 in 2025), a year summing to 1', () => {
     expect(monthShare('HOT_WATER', '2024-02').toNumber()).toBeCloseTo(29 / 366, 15);
     expect(monthShare('HOT_WATER', '2025-02').toNumber()).toBeCloseTo(28 / 365, 15);
-    const year = thirteenMonths('2025-12').slice(1).reduce((a, m) => a.plus(monthShare('HOT_WATER', m)), dec(0));
+    const year = thirteenMonths('2025-12')
+      .slice(1)
+      .reduce((a, m) => a.plus(monthShare('HOT_WATER', m)), dec(0));
     expect(year.toNumber()).toBeCloseTo(1, 15);
   });
 
   it('gives no value without area (null, 0, negative) or without a row for the unit type', () => {
-    for (const area of [null, 0, -3, Number.NaN]) expect(benchmarkMonth(DEFAULT_BENCHMARK, 'residential', 'HEATING', area, '2025-11')).toEqual({ missing: 'no_area' });
+    for (const area of [null, 0, -3, Number.NaN])
+      expect(benchmarkMonth(DEFAULT_BENCHMARK, 'residential', 'HEATING', area, '2025-11')).toEqual({ missing: 'no_area' });
     expect(benchmarkMonth(DEFAULT_BENCHMARK, 'technical', 'HEATING', 50, '2025-11')).toEqual({ missing: 'no_value' });
   });
 
@@ -128,7 +146,14 @@ describe('the benchmark', () => {
         { unit_type: 'x', service: 'COOLING' as never, kwh_per_m2_year: 10 },
       ],
     };
-    expect(benchmarkProblems(bad)).toEqual(['source', 'value:residential/HEATING', 'duplicate:residential/HEATING', 'value:commercial/HOT_WATER', 'value:commercial/HEATING', 'service:x/COOLING']);
+    expect(benchmarkProblems(bad)).toEqual([
+      'source',
+      'value:residential/HEATING',
+      'duplicate:residential/HEATING',
+      'value:commercial/HOT_WATER',
+      'value:commercial/HEATING',
+      'service:x/COOLING',
+    ]);
     // Below 1 kWh per m² and year: a month's value, or "1.000" read as 1; 1 itself is a (passive house's) year.
     const low = (v: number) => benchmarkProblems({ source: 'S', rows: [{ unit_type: 'residential', service: 'HOT_WATER', kwh_per_m2_year: v }] });
     expect([low(0.99), low(1)]).toEqual([['value:residential/HOT_WATER'], []]);

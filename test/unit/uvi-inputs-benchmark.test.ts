@@ -34,7 +34,8 @@ const message = (text: string) => refused(() => parsed(text)).message;
 
 describe('a table as Excel writes it', () => {
   it('German Excel: byte order mark, semicolons, decimal commas, CRLF, empty cells after the last column, a quoted source', () => {
-    const text = '\uFEFFunit_type;service;kwh_per_m2_year;source;;\r\nresidential;HEATING;112,5;"Heizspiegel Köln 2024; Mittelwert";;\r\nresidential;HOT_WATER;22;"Heizspiegel Köln 2024; Mittelwert";;\r\n;;;;;\r\ncommercial;HEATING;95,25;Eigene Vergleichsgruppe des Messdienstes 2024;;\r\n';
+    const text =
+      '\uFEFFunit_type;service;kwh_per_m2_year;source;;\r\nresidential;HEATING;112,5;"Heizspiegel Köln 2024; Mittelwert";;\r\nresidential;HOT_WATER;22;"Heizspiegel Köln 2024; Mittelwert";;\r\n;;;;;\r\ncommercial;HEATING;95,25;Eigene Vergleichsgruppe des Messdienstes 2024;;\r\n';
     const table = parsed(text);
     expect(table).toEqual({
       source: 'Heizspiegel Köln 2024; Mittelwert; Eigene Vergleichsgruppe des Messdienstes 2024',
@@ -76,10 +77,22 @@ describe('a bad table: one line naming the file, the line and the fix', () => {
     ['an absurd value', `${HEAD}\nresidential;HEATING;11800;DIW\n`, 'bench.csv line 2: 11800 kWh per m² and year lies outside 1 to 1000.'],
     ['a value per month', `${HEAD}\nresidential;HOT_WATER;0,5;DIW\n`, 'bench.csv line 2: 0,5 kWh per m² and year lies outside 1 to 1000.'],
     ['a thousands separator', `${HEAD}\nresidential;HEATING;1.180;DIW\n`, 'bench.csv line 2: "1.180" may be a thousands separator or a decimal point.'],
-    ['a duplicate row', `${HEAD}\nresidential;HEATING;118;DIW\nResidential;heating;120;Heizspiegel\n`, 'bench.csv line 3: residential HEATING is given twice (first on line 2).'],
+    [
+      'a duplicate row',
+      `${HEAD}\nresidential;HEATING;118;DIW\nResidential;heating;120;Heizspiegel\n`,
+      'bench.csv line 3: residential HEATING is given twice (first on line 2).',
+    ],
     ['no source', `${HEAD}\nresidential;HEATING;118; \n`, 'bench.csv line 2: no source.'],
-    ['a control character in the source', `${HEAD}\nresidential;HEATING;118;"DIW\u202e"\n`, 'bench.csv line 2: the source holds a line break, a control character or an invisible character.'],
-    ['a decimal comma in a comma-separated file', 'unit_type,service,kwh_per_m2_year,source\nresidential,HEATING,118,5,DIW\n', 'bench.csv line 2: 5 fields where the header names 4.'],
+    [
+      'a control character in the source',
+      `${HEAD}\nresidential;HEATING;118;"DIW\u202e"\n`,
+      'bench.csv line 2: the source holds a line break, a control character or an invisible character.',
+    ],
+    [
+      'a decimal comma in a comma-separated file',
+      'unit_type,service,kwh_per_m2_year,source\nresidential,HEATING,118,5,DIW\n',
+      'bench.csv line 2: 5 fields where the header names 4.',
+    ],
     ['a short line', `${HEAD}\nresidential;HEATING;118\n`, 'bench.csv line 2: 3 fields where the header names 4.'],
     ['an open quote', `${HEAD}\nresidential;HEATING;118;"DIW\n`, 'bench.csv line 2: a quote is opened and never closed.'],
     ['no values', `\uFEFF${HEAD}\r\n;;;\r\n`, 'bench.csv: the file holds no values.'],
@@ -91,13 +104,21 @@ describe('a bad table: one line naming the file, the line and the fix', () => {
   it('hints at the fix, in German too', async () => {
     const e = refused(() => parsed(`${HEAD}\nresidential;HEATING;118;DIW\nresidential;HEATING;120;DIW\n`));
     expect(e.hint).toBe('Keep one of lines 2 and 3: a unit type has one value per service.');
-    expect(refused(() => parsed(`${HEAD}\nresidential;HEATING;11800;DIW\n`)).hint).toBe('Give kWh per m² of floor area and year (not per month, not for the whole building), e.g. 118 for heating, 24 for hot water.');
+    expect(refused(() => parsed(`${HEAD}\nresidential;HEATING;11800;DIW\n`)).hint).toBe(
+      'Give kWh per m² of floor area and year (not per month, not for the whole building), e.g. 118 for heating, 24 for hot water.',
+    );
     setLanguage('de');
     const de = refused(() => parsed('unit_type;service;kwh_per_m2;source\n'));
     expect(de.message).toBe('--benchmark bench.csv Zeile 1: unbekannte Spalte „kwh_per_m2“.');
     const negative = refused(() => parsed(`${HEAD}\nresidential;HEATING;-5;DIW\n`));
     expect(negative.message).toBe('--benchmark bench.csv Zeile 2: -5 kWh je m² und Jahr; der Durchschnittsnutzer verbraucht mehr als nichts.');
-    expect(await findEnglish([de.message, de.hint, negative.message, negative.hint].join('\n').replace(/unit_type|kwh_per_m2_year|kwh_per_m2|source|service|HEATING|HOT_WATER|residential|commercial|technical|traffic/g, ''))).toEqual([]);
+    expect(
+      await findEnglish(
+        [de.message, de.hint, negative.message, negative.hint]
+          .join('\n')
+          .replace(/unit_type|kwh_per_m2_year|kwh_per_m2|source|service|HEATING|HOT_WATER|residential|commercial|technical|traffic/g, ''),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -108,7 +129,10 @@ describe('the file', () => {
     const d = await dir();
     await writeFile(path.join(d, 'bench.csv'), `\uFEFF${GOOD.replace(/\n/g, '\r\n')}`);
     const inputs = parseUviInputs({ benchmark: 'bench.csv' }, d, new Date('2025-12-05T00:00:00Z'));
-    expect(inputs).toMatchObject({ benchmarkGiven: true, benchmark: { source: 'Heizspiegel Köln 2024', rows: [{ unit_type: 'residential', service: 'HEATING', kwh_per_m2_year: 112.5 }] } });
+    expect(inputs).toMatchObject({
+      benchmarkGiven: true,
+      benchmark: { source: 'Heizspiegel Köln 2024', rows: [{ unit_type: 'residential', service: 'HEATING', kwh_per_m2_year: 112.5 }] },
+    });
     expect(readBenchmarkFile(undefined, d)).toBeNull();
   });
 
@@ -139,7 +163,10 @@ describe('the file', () => {
     await writeFile(path.join(d, 'u16.csv'), Buffer.from(GOOD, 'utf16le'));
     for (const f of ['ansi.csv', 'u16.csv']) {
       const e = refused(() => readBenchmarkFile(f, d));
-      expect([e.message, e.hint]).toEqual([`--benchmark ${f}: the file is not UTF-8 text.`, 'Save it as "CSV UTF-8" (Excel) or as UTF-8 text, then run again.']);
+      expect([e.message, e.hint]).toEqual([
+        `--benchmark ${f}: the file is not UTF-8 text.`,
+        'Save it as "CSV UTF-8" (Excel) or as UTF-8 text, then run again.',
+      ]);
     }
   });
 });

@@ -81,7 +81,9 @@ describe('--ww-temperature', () => {
   ])('refuses %j with one line', (value, message) => {
     const e = refused(() => parseWwTemperature(value), 'UVI_WW_TEMPERATURE_INVALID');
     expect(e.message).toBe(message);
-    expect(e.hint).toBe('Give the mean temperature of the hot water in °C (§ 9 (2) HeizkostenV), 40 to 80, e.g. --ww-temperature 60; without the flag 60 °C is used.');
+    expect(e.hint).toBe(
+      'Give the mean temperature of the hot water in °C (§ 9 (2) HeizkostenV), 40 to 80, e.g. --ww-temperature 60; without the flag 60 °C is used.',
+    );
   });
 });
 
@@ -89,7 +91,23 @@ describe('the inputs together', () => {
   it('gives the month, its 13 months, the default table and 60 °C without flags; the month is checked first', () => {
     const inputs = parseUviInputs({}, '/nonexistent', NOW);
     expect(inputs).toMatchObject({ month: '2025-11', benchmark: DEFAULT_BENCHMARK, benchmarkGiven: false, wwTemperature: 60 });
-    expect(inputs.months).toEqual(['2024-11', '2024-12', '2025-01', '2025-02', '2025-03', '2025-04', '2025-05', '2025-06', '2025-07', '2025-08', '2025-09', '2025-10', '2025-11']);
-    expect(refused(() => parseUviInputs({ month: '2025-13', wwTemperature: '6', benchmark: 'missing.csv' }, '/nonexistent', NOW), 'UVI_MONTH_INVALID').message).toMatch(/^--month 2025-13/);
+    expect(inputs.months).toEqual([
+      '2024-11',
+      '2024-12',
+      '2025-01',
+      '2025-02',
+      '2025-03',
+      '2025-04',
+      '2025-05',
+      '2025-06',
+      '2025-07',
+      '2025-08',
+      '2025-09',
+      '2025-10',
+      '2025-11',
+    ]);
+    expect(
+      refused(() => parseUviInputs({ month: '2025-13', wwTemperature: '6', benchmark: 'missing.csv' }, '/nonexistent', NOW), 'UVI_MONTH_INVALID').message,
+    ).toMatch(/^--month 2025-13/);
   });
 });

@@ -36,7 +36,7 @@ describe("the letters' fonts", () => {
     expect(pkg.files).toContain('assets/fonts/*');
   });
 
-  it("inside the executable come from its assets, not the disk", async () => {
+  it('inside the executable come from its assets, not the disk', async () => {
     const asked: string[] = [];
     const fake = (rel: string) => {
       asked.push(rel);
@@ -69,7 +69,17 @@ async function bundleLetter(dir: string, plugins: unknown[]): Promise<string> {
   const esbuild = await import('esbuild');
   const { SEA_URL } = (await import(pathToFileURL(path.join(ROOT, 'scripts/build-exe.mjs')).href)) as { SEA_URL: object };
   const out = path.join(dir, 'run', 'letter.cjs');
-  await esbuild.build({ entryPoints: [entry], outfile: out, bundle: true, platform: 'node', format: 'cjs', target: 'node24', logLevel: 'silent', ...SEA_URL, plugins: plugins as never });
+  await esbuild.build({
+    entryPoints: [entry],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node24',
+    logLevel: 'silent',
+    ...SEA_URL,
+    plugins: plugins as never,
+  });
   return out;
 }
 
@@ -80,11 +90,16 @@ describe('inside the bundle of the single executable', () => {
     mkdirSync(path.join(assets, 'assets/fonts'), { recursive: true });
     for (const f of Object.values(FONT_FILES)) copyFileSync(path.join(ROOT, f), path.join(assets, f));
     const { seaPlugin } = (await import(pathToFileURL(path.join(ROOT, 'scripts/build-exe.mjs')).href)) as { seaPlugin: unknown };
-    const run = (script: string) => spawnSync(process.execPath, [script], { cwd: path.dirname(script), env: { ASSETS: assets, PATH: process.env.PATH }, encoding: 'utf8', timeout: 60_000 });
+    const run = (script: string) =>
+      spawnSync(process.execPath, [script], { cwd: path.dirname(script), env: { ASSETS: assets, PATH: process.env.PATH }, encoding: 'utf8', timeout: 60_000 });
     const good = run(await bundleLetter(dir, [seaPlugin]));
     expect(good.stderr).toBe('');
     expect(good.status).toBe(0);
-    expect(readFileSync(path.join(dir, 'run', 'letter.pdf')).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      readFileSync(path.join(dir, 'run', 'letter.pdf'))
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
     // without the plugin's pdfkit patch the bundle does not even load
     const bad = run(await bundleLetter(dir, []));
     expect(bad.status).not.toBe(0);

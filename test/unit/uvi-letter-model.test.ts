@@ -68,7 +68,9 @@ describe('the letter of a unit with allocators converted to kWh, warm water by �
   it('warm water names § 9 Abs. 2 with t_w and the m³ beside the kWh (2.25 m³ × 125 = 281.25)', () => {
     const ww = m.services[1]!;
     expect(ww.rows[0]!.figure).toBe('281,3 kWh');
-    expect(ww.method).toBe('Ihr Warmwasserverbrauch: 2,25 m³. Umrechnung in kWh: Wärmemenge für Warmwasser nach § 9 Abs. 2 HeizkostenV: Q = 2,5 kWh/(m³·K) × V × (60 °C − 10 °C).');
+    expect(ww.method).toBe(
+      'Ihr Warmwasserverbrauch: 2,25 m³. Umrechnung in kWh: Wärmemenge für Warmwasser nach § 9 Abs. 2 HeizkostenV: Q = 2,5 kWh/(m³·K) × V × (60 °C − 10 °C).',
+    );
     expect(letterModel(aLetterInput({ wwTemperature: 55.5 })).services[1]!.method).toContain('(55,5 °C − 10 °C)');
   });
 
@@ -92,7 +94,17 @@ describe('the letter of a unit with allocators converted to kWh, warm water by �
 describe('a letter whose figures are missing or not in kWh', () => {
   it("the letter's month missing: '–' in the table, the reason in words, no 0 anywhere", () => {
     const kwh = [...Array(12).fill(100), null];
-    const uvi = aUnitUvi({ services: [service('HEATING', 'heat_meter', 'kWh', kwh.map((k) => ({ kwh: k, native: k, bench: 50, reasons: k === null ? ['calibration_expired'] : [] })), false)] });
+    const uvi = aUnitUvi({
+      services: [
+        service(
+          'HEATING',
+          'heat_meter',
+          'kWh',
+          kwh.map((k) => ({ kwh: k, native: k, bench: 50, reasons: k === null ? ['calibration_expired'] : [] })),
+          false,
+        ),
+      ],
+    });
     const s = letterModel(aLetterInput({ uvi })).services[0]!;
     expect(rows(s)).toEqual([
       ['Dieser Monat', 'November 2025', '–', ''],
@@ -122,7 +134,9 @@ describe('a letter whose figures are missing or not in kWh', () => {
   it('a unit without floor area says why there is no comparison with the average user', () => {
     const uvi = aUnitUvi({ findings: [{ code: 'NO_FLOOR_AREA', property_id: 'p', usage_unit_id: 'unit-1', service: 'HEATING' }] });
     const m = letterModel(aLetterInput({ uvi, unit: { ...aLetterInput().unit, area_heated_m2: null, area_ww_m2: 0 } }));
-    expect(m.services[0]!.notes).toContain('Für Ihre Nutzeinheit ist keine Fläche hinterlegt; ein Vergleich mit dem Durchschnittsnutzer ist daher nicht möglich.');
+    expect(m.services[0]!.notes).toContain(
+      'Für Ihre Nutzeinheit ist keine Fläche hinterlegt; ein Vergleich mit dem Durchschnittsnutzer ist daher nicht möglich.',
+    );
     expect(m.services[1]!.notes).toEqual([]);
     expect(m.facts).toContainEqual(['Fläche', 'beheizt keine Angabe, Warmwasser keine Angabe']);
   });

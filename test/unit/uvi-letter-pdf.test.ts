@@ -14,7 +14,12 @@ import { aLetterInput, aUnitUvi, HEATING_UNITS, service } from '../helpers/uvi-l
 
 const dir = () => mkdtempSync(path.join(tmpdir(), 'uvi-letter-'));
 const at = new Date('2025-12-05T06:00:00Z');
-const options = async (createdAt = at): Promise<PdfOptions> => ({ fonts: await letterFonts(), createdAt, title: 'Verbrauchsinformation November 2025', lang: 'de' });
+const options = async (createdAt = at): Promise<PdfOptions> => ({
+  fonts: await letterFonts(),
+  createdAt,
+  title: 'Verbrauchsinformation November 2025',
+  lang: 'de',
+});
 const text = (file: string) => execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
 const pages = (file: string) => Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [file], { encoding: 'utf8' }))![1]);
 
@@ -55,7 +60,9 @@ describe('one letter', () => {
     const file = path.join(dir(), 'long.pdf');
     const name = `Wohnungseigentümergemeinschaft ${'Hauptstraße '.repeat(23)}`;
     await writeLetter(file, letterModel({ ...aLetterInput(), property: { id: 'p', name } }), await options());
-    const footers = text(file).split('\n').filter((l) => /Seite \d von \d/.test(l));
+    const footers = text(file)
+      .split('\n')
+      .filter((l) => /Seite \d von \d/.test(l));
     expect(footers).toHaveLength(pages(file));
     for (const l of footers) expect(l).toMatch(/^\s*Wohnungseigentümergemeinschaft Hauptstraße .*…\s+Seite \d von \d\s*$/);
   });
@@ -156,7 +163,13 @@ describe("a Property's combined PDF", () => {
     await pdf.add(letterModel(aLetterInput()));
     // the open's failure arrives (and the stream closes) before close() is called
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const outcome = await Promise.race([pdf.close().then(() => 'closed', (e: NodeJS.ErrnoException) => `${e.code} ${e.path}`), new Promise((resolve) => setTimeout(() => resolve('still waiting'), 5000))]);
+    const outcome = await Promise.race([
+      pdf.close().then(
+        () => 'closed',
+        (e: NodeJS.ErrnoException) => `${e.code} ${e.path}`,
+      ),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting'), 5000)),
+    ]);
     expect(outcome).toBe(`ENOENT ${file}`);
   });
 

@@ -12,7 +12,11 @@ import { PROPERTY, aSegment, aUnitEntry } from '../helpers/builders.js';
 import { MONTHS, type R, cumulative, n, point, readings, series } from '../helpers/uvi-fixtures.js';
 
 /** Readings counted up from `start`; a null month has no reading at its end (the device was not there). */
-const counted = (start: number, monthly: (number | null)[]): R[] => cumulative(start, monthly.map((m) => m ?? 0)).map((v, i) => (monthly[i] === null ? null : v));
+const counted = (start: number, monthly: (number | null)[]): R[] =>
+  cumulative(
+    start,
+    monthly.map((m) => m ?? 0),
+  ).map((v, i) => (monthly[i] === null ? null : v));
 const metered = (metric: string, monthly: number[]) => point(metric, [series(1000, counted(1000, monthly))]);
 /** A device installed on `day` with start value 0, counting `monthly` (null: before it). */
 function fromDay(day: string, monthly: (number | null)[]): DeviceSegment {
@@ -62,7 +66,11 @@ describe('a flat new from 1 March 2025 in a Property with allocators behind a pl
   it('the heat meter of a new flat subtracts 0 before it was installed, its kWh after', () => {
     const heatD = [...NEW, 300, 200, 50, 10, 10, 20, 100, 250, 300];
     const r = run(
-      [aUnitEntry('WE 01', [metered('hca', hcaA)]), aUnitEntry('WE 02', [metered('hca', hcaB)]), aUnitEntry('WE 04', [point('heat', [fromDay('2025-03-01', heatD)])])],
+      [
+        aUnitEntry('WE 01', [metered('hca', hcaA)]),
+        aUnitEntry('WE 02', [metered('hca', hcaB)]),
+        aUnitEntry('WE 04', [point('heat', [fromDay('2025-03-01', heatD)])]),
+      ],
       { ...noPlant, heat: [plantHeat(plant)] },
     );
     expect(r.heatingHeat!.map((m) => n(m.value))).toEqual(plant.map((p, i) => p - (heatD[i] ?? 0)));
@@ -79,12 +87,19 @@ describe('a meter removed without a successor', () => {
   it('from the month after its removal adds 0: the other flat takes the heating heat', () => {
     // WE 02's allocator removed on 30 September 2025 (its value that day also its September reading).
     const rs = counted(1000, hcaB.slice(0, 11));
-    const removed = series(1000, [...rs, null, null], { deinstalled_at: '2025-09-30', period_consumption: { end_value: rs[10] as number, billable_value: 0, weighted_billable_value: undefined, status: 'measured' } });
+    const removed = series(1000, [...rs, null, null], {
+      deinstalled_at: '2025-09-30',
+      period_consumption: { end_value: rs[10] as number, billable_value: 0, weighted_billable_value: undefined, status: 'measured' },
+    });
     const r = run([aUnitEntry('WE 01', [metered('hca', hcaA)]), aUnitEntry('WE 02', [point('hca', [removed])])], { ...noPlant, heat: [plantHeat(plant)] });
     const a = months(r, 0, 'HEATING');
     expect(n(a[10]!.kwh)).toBeCloseTo((1500 * 10) / 25, 9);
     expect([n(a[11]!.kwh), n(a[12]!.kwh)]).toEqual([2600, 3200]);
-    expect(months(r, 1, 'HEATING').slice(11).map((m) => m.reasons)).toEqual([['no_device'], ['no_device']]);
+    expect(
+      months(r, 1, 'HEATING')
+        .slice(11)
+        .map((m) => m.reasons),
+    ).toEqual([['no_device'], ['no_device']]);
   });
 });
 
@@ -92,7 +107,10 @@ describe('what stays unknown', () => {
   it('months between a removal and the next installation: the gap, and every allocator flat of the Property without kWh', () => {
     // WE 02's allocator removed on 15 January 2025, the next one installed on 10 March: 16 January to 9 March had no device, yet heat flowed.
     const rs = counted(1000, hcaB.slice(0, 2));
-    const old = series(1000, [...rs, ...Array(11).fill(null)], { deinstalled_at: '2025-01-15', period_consumption: { end_value: 1150, billable_value: 0, weighted_billable_value: undefined, status: 'measured' } });
+    const old = series(1000, [...rs, ...Array(11).fill(null)], {
+      deinstalled_at: '2025-01-15',
+      period_consumption: { end_value: 1150, billable_value: 0, weighted_billable_value: undefined, status: 'measured' },
+    });
     const next = fromDay('2025-03-10', [...NEW, 30, 30, 5, 1, 1, 2, 15, 35, 50]);
     const gap = point('hca', [old, next]);
     expect(pointMonths(gap, MONTHS, 1).months.map((m) => m.reasons.join())).toEqual(['', '', 'device_gap', 'device_gap', 'device_gap', ...Array(8).fill('')]);
@@ -106,7 +124,11 @@ describe('what stays unknown', () => {
 
   it('days between a removal and the next installation inside a month, or across a month end: those months are gaps too', () => {
     // Removed on 15 January after 25 units since December's 1125; the next allocator from 25 January (start 0): 10 days unmeasured.
-    const old = (removed: string) => series(1000, [1060, 1125, ...Array(11).fill(null)], { deinstalled_at: removed, period_consumption: { end_value: 1150, billable_value: 0, weighted_billable_value: undefined, status: 'measured' } });
+    const old = (removed: string) =>
+      series(1000, [1060, 1125, ...Array(11).fill(null)], {
+        deinstalled_at: removed,
+        period_consumption: { end_value: 1150, billable_value: 0, weighted_billable_value: undefined, status: 'measured' },
+      });
     const reasons = (segs: DeviceSegment[]) => pointMonths(point('hca', segs), MONTHS, 1).months.map((m) => (m.value === null ? m.reasons.join() : n(m.value)));
     expect(reasons([old('2025-01-15'), fromDay('2025-01-25', [null, null, 8, 40])]).slice(2, 4)).toEqual(['device_gap', 40]);
     // Removed 20 January, installed 5 February: the end of January and the start of February were not measured.
@@ -124,7 +146,10 @@ describe('what stays unknown', () => {
   });
 
   it('a device dated as removed before it was installed is no device "not installed": its point and the sums are unknown', () => {
-    const inverted = point('hca', [fromDay('2025-06-01', [...NEW, null, null, 5, 5, 5, 5, 5, 5, 5])].map((seg) => ({ ...seg, deinstalled_at: '2025-03-01' })));
+    const inverted = point(
+      'hca',
+      [fromDay('2025-06-01', [...NEW, null, null, 5, 5, 5, 5, 5, 5, 5])].map((seg) => ({ ...seg, deinstalled_at: '2025-03-01' })),
+    );
     expect(new Set(pointMonths(inverted, MONTHS, 1).months.map((m) => m.reasons.join()))).toEqual(new Set(['implausible_value']));
     const r = run([aUnitEntry('WE 01', [metered('hca', hcaA)]), aUnitEntry('WE 02', [inverted])], { ...noPlant, heat: [plantHeat(plant)] });
     expect(new Set(months(r, 0, 'HEATING').map((m) => m.reasons.join()))).toEqual(new Set(['allocator_sum_incomplete']));

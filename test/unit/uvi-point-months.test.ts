@@ -83,7 +83,21 @@ describe('gaps and statuses', () => {
   it('a status the contract does not name, a value no meter shows, or a negative reading: no value', () => {
     const odd = rs.map((v, i) => (i === 2 ? ([v, 'frozen'] as [number, string]) : i === 6 ? 1e300 : i === 9 ? -5 : v));
     const p = pointMonths(point('heat', [series(500, odd)]), MONTHS, 1);
-    expect(reasons(p)).toEqual(['', '', 'unknown_status', 'unknown_status', '', '', 'implausible_value', 'implausible_value', '', 'implausible_value', 'implausible_value', '', '']);
+    expect(reasons(p)).toEqual([
+      '',
+      '',
+      'unknown_status',
+      'unknown_status',
+      '',
+      '',
+      'implausible_value',
+      'implausible_value',
+      '',
+      'implausible_value',
+      'implausible_value',
+      '',
+      '',
+    ]);
   });
 
   it('a reading below the one before is no negative consumption but a missing month', () => {
@@ -137,7 +151,10 @@ describe('device replacements', () => {
   });
 
   it("a new device's reading below its own start value (the old device's count taken as its start) is no value, not a negative one", () => {
-    const old = series(100, [110, 120, 130, 140, null, null, null, null, null, null, null, null, null], { deinstalled_at: '2025-03-12', period_consumption: { end_value: 145, billable_value: 45, status: 'measured' } });
+    const old = series(100, [110, 120, 130, 140, null, null, null, null, null, null, null, null, null], {
+      deinstalled_at: '2025-03-12',
+      period_consumption: { end_value: 145, billable_value: 45, status: 'measured' },
+    });
     const fresh = installed('2025-03-12', 145, [null, null, null, null, 3, 8, 9, 9, 9, 9, 9, 9, 9]);
     const p = pointMonths(point('heat', [old, fresh]), MONTHS, 1);
     expect(values(p)[4]).toBeNull();
@@ -199,7 +216,13 @@ describe('a unit new this year', () => {
 
 describe('a device of unknown installation', () => {
   it('before its first known value the months lack a reading (it may have been there), not a device', () => {
-    const seg = aSegment({ installed_at: null, baseline_value: 40, baseline_date: '2025-03-31', baseline_origin: 'first_known_in_range', readings: readings([null, null, null, null, 40, 45, 47, 48, 49, 50, 52, 55, 60]) });
+    const seg = aSegment({
+      installed_at: null,
+      baseline_value: 40,
+      baseline_date: '2025-03-31',
+      baseline_origin: 'first_known_in_range',
+      readings: readings([null, null, null, null, 40, 45, 47, 48, 49, 50, 52, 55, 60]),
+    });
     const p = pointMonths(point('heat', [seg]), MONTHS, 1);
     expect(values(p)).toEqual([null, null, null, null, null, 5, 2, 1, 1, 1, 2, 3, 5]);
     expect(new Set(reasons(p).slice(0, 5))).toEqual(new Set(['no_reading']));
@@ -209,7 +232,16 @@ describe('a device of unknown installation', () => {
 describe('sums over points', () => {
   it('adds month by month; a month missing at any point is missing in the sum with its reason', () => {
     const a = pointMonths(point('heat', [series(0, cumulative(0, Array(13).fill(2)))]), MONTHS, 1);
-    const b = pointMonths(point('heat', [series(0, cumulative(0, Array(13).fill(3)).map((v, i) => (i === 12 ? ([v, 'missing'] as [number, string]) : v)))]), MONTHS, 1);
+    const b = pointMonths(
+      point('heat', [
+        series(
+          0,
+          cumulative(0, Array(13).fill(3)).map((v, i) => (i === 12 ? ([v, 'missing'] as [number, string]) : v)),
+        ),
+      ]),
+      MONTHS,
+      1,
+    );
     const s = sumMonths([a, b], MONTHS);
     expect(s.map((m) => n(m.value))).toEqual([...Array(12).fill(5), null]);
     expect(s[12]!.reasons).toEqual(['missing']);

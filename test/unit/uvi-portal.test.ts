@@ -32,14 +32,39 @@ describe('uvi.csv rows', () => {
   });
 
   it('heating from allocators: kWh converted, the allocator units beside them, the average user; March has no amount and says why', () => {
-    expect(at('HEATING', MONTH)).toMatchObject({ unit_of_measure: 'kWh', amount: '968', native_amount: '96.8', native_unit: 'unit', converted: true, estimated: false, errors: [], benchmark_amount: '1026.6', method: 'allocators' });
+    expect(at('HEATING', MONTH)).toMatchObject({
+      unit_of_measure: 'kWh',
+      amount: '968',
+      native_amount: '96.8',
+      native_unit: 'unit',
+      converted: true,
+      estimated: false,
+      errors: [],
+      benchmark_amount: '1026.6',
+      method: 'allocators',
+    });
     expect(at('HEATING', '2025-10')).toMatchObject({ amount: '1100', estimated: true });
     expect(at('HEATING', '2025-03')).toMatchObject({ amount: null, native_amount: null, estimated: false, errors: ['no_reading'] });
   });
 
   it('warm water in kWh with its m³; cold water in m³ with no kWh and no average user', () => {
-    expect(at('HOT_WATER', MONTH)).toMatchObject({ unit_of_measure: 'kWh', amount: '281.25', native_amount: '2.25', native_unit: 'm3', converted: true, benchmark_amount: '145', method: 'formula_9_2' });
-    expect(at('COLD_WATER', MONTH)).toMatchObject({ unit_of_measure: 'm3', amount: '4.5', native_amount: '4.5', converted: false, benchmark_amount: null, errors: [] });
+    expect(at('HOT_WATER', MONTH)).toMatchObject({
+      unit_of_measure: 'kWh',
+      amount: '281.25',
+      native_amount: '2.25',
+      native_unit: 'm3',
+      converted: true,
+      benchmark_amount: '145',
+      method: 'formula_9_2',
+    });
+    expect(at('COLD_WATER', MONTH)).toMatchObject({
+      unit_of_measure: 'm3',
+      amount: '4.5',
+      native_amount: '4.5',
+      converted: false,
+      benchmark_amount: null,
+      errors: [],
+    });
   });
 
   it('allocators without kWh: no amount (errors say why), the units still given; a share of 1/3 kept to the Wh', () => {
@@ -47,7 +72,16 @@ describe('uvi.csv rows', () => {
     const uvi = aUnitUvi({ services: [service('HEATING', 'allocators', 'unit', months)] });
     const [first] = uviRows(property([{ unit: unit('u', 'WE'), erpRef: null, uvi }]));
     expect(first).toMatchObject({ amount: null, native_amount: '150', errors: ['no_plant_heat_meter'], erp_ref: null });
-    const third = aUnitUvi({ services: [service('HEATING', 'heat_meter', 'kWh', MONTHS.map(() => ({ kwh: 0, native: 0 })))] });
+    const third = aUnitUvi({
+      services: [
+        service(
+          'HEATING',
+          'heat_meter',
+          'kWh',
+          MONTHS.map(() => ({ kwh: 0, native: 0 })),
+        ),
+      ],
+    });
     third.services[0]!.months[12]!.kwh = dec(1).div(3);
     expect(uviRows(property([{ unit: unit('u', 'WE'), erpRef: null, uvi: third }])).at(-1)!.amount).toBe('0.333');
     expect(uviRows(property([{ unit: unit('u', 'WE'), erpRef: null, uvi: third }]))[0]!.amount).toBe('0');
@@ -62,7 +96,13 @@ describe("the letters' review", () => {
   it('no heating or warm water at all (or cold water only): no letter', () => {
     const cold = aUnitUvi();
     cold.services = cold.services.filter((s) => s.service === 'COLD_WATER');
-    const rows = uviReviewRows(property([{ unit: unit('u-1', 'WE 01'), erpRef: 'E1', uvi: aUnitUvi({ services: [] }) }, { unit: unit('u-2', 'WE 02'), erpRef: null, uvi: cold }]), 'de');
+    const rows = uviReviewRows(
+      property([
+        { unit: unit('u-1', 'WE 01'), erpRef: 'E1', uvi: aUnitUvi({ services: [] }) },
+        { unit: unit('u-2', 'WE 02'), erpRef: null, uvi: cold },
+      ]),
+      'de',
+    );
     expect(rows.map((r) => [r.letter, r.code, r.usage_unit_name, r.erp_ref])).toEqual([
       ['none', 'NO_LETTER', 'WE 01', 'E1'],
       ['none', 'NO_LETTER', 'WE 02', null],
@@ -72,10 +112,25 @@ describe("the letters' review", () => {
   });
 
   it("the letter's month missing, or only in allocator units: incomplete, the reasons in words", () => {
-    const missing = aUnitUvi({ services: [service('HOT_WATER', 'formula_9_2', 'm3', MONTHS.map((m) => (m === MONTH ? { kwh: null, native: null, reasons: ['calibration_expired' as const] } : { kwh: 100, native: 0.8 })))] });
+    const missing = aUnitUvi({
+      services: [
+        service(
+          'HOT_WATER',
+          'formula_9_2',
+          'm3',
+          MONTHS.map((m) => (m === MONTH ? { kwh: null, native: null, reasons: ['calibration_expired' as const] } : { kwh: 100, native: 0.8 })),
+        ),
+      ],
+    });
     const units = HEATING_UNITS.map((u) => ({ kwh: null, native: u, reasons: ['plant_heat_missing' as const] }));
     const noKwh = aUnitUvi({ services: [service('HEATING', 'allocators', 'unit', units)] });
-    const rows = uviReviewRows(property([{ unit: unit('u-1', 'WE 01'), erpRef: null, uvi: missing }, { unit: unit('u-2', 'WE 02'), erpRef: null, uvi: noKwh }]), 'de');
+    const rows = uviReviewRows(
+      property([
+        { unit: unit('u-1', 'WE 01'), erpRef: null, uvi: missing },
+        { unit: unit('u-2', 'WE 02'), erpRef: null, uvi: noKwh },
+      ]),
+      'de',
+    );
     expect(rows.map((r) => [r.code, r.service, r.message])).toEqual([
       ['MONTH_MISSING', 'HOT_WATER', 'Schreiben unvollständig: kein Wert für Warmwasser im November 2025 (die Eichfrist des Zählers ist abgelaufen).'],
       [
@@ -95,7 +150,13 @@ describe("the letters' review", () => {
         { code: 'MONTH_ESTIMATED', property_id: 'prop-1', usage_unit_id: 'u-1', service: 'HEATING' },
       ],
     });
-    const rows = uviReviewRows(property([{ unit: unit('u-1', 'Laden', 'commercial'), erpRef: null, uvi }], [{ code: 'WARM_WATER_HEAT_NOT_KNOWN', property_id: 'prop-1', usage_unit_id: null, service: 'HEATING' }]), 'de');
+    const rows = uviReviewRows(
+      property(
+        [{ unit: unit('u-1', 'Laden', 'commercial'), erpRef: null, uvi }],
+        [{ code: 'WARM_WATER_HEAT_NOT_KNOWN', property_id: 'prop-1', usage_unit_id: null, service: 'HEATING' }],
+      ),
+      'de',
+    );
     expect(rows.map((r) => [r.letter, r.code, r.service])).toEqual([
       ['check', 'WARM_WATER_HEAT_NOT_KNOWN', 'HEATING'],
       ['incomplete', 'NO_BENCHMARK_FOR_TYPE', 'HEATING'],

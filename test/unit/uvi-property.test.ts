@@ -16,7 +16,10 @@ const noPlant: PlantPoints = { heat: [], warmWaterHeat: [], warmWaterVolume: [] 
 
 /** A point whose monthly consumption is `monthly` (readings counted up from `start`); a null month has no reading at its end. */
 function metered(metric: string, monthly: (number | null)[], share = 1, start = 1000): MeasuringPointConsumption {
-  const rs: R[] = cumulative(start, monthly.map((m) => m ?? 0)).map((v, i) => (monthly[i] === null ? null : v));
+  const rs: R[] = cumulative(
+    start,
+    monthly.map((m) => m ?? 0),
+  ).map((v, i) => (monthly[i] === null ? null : v));
   return point(metric, [series(start, rs)], share);
 }
 
@@ -233,7 +236,12 @@ describe("the Property's own average per m²", () => {
     const shop = aUnitEntry('Laden', [metered('heat', flat(999))], { unit_type: 'commercial', area_heated_m2: 70 });
     const entries = [a, b, noArea, missing, shop];
     const r = run(entries, noPlant);
-    const avg = ownAverage(entries.map((e, i) => ({ unit: e.unit, uvi: r.units[i]! })), 'residential', 'HEATING', MONTHS);
+    const avg = ownAverage(
+      entries.map((e, i) => ({ unit: e.unit, uvi: r.units[i]! })),
+      'residential',
+      'HEATING',
+      MONTHS,
+    );
     expect(n(avg[12]!.kwh_per_m2)).toBeCloseTo(400 / 150, 12);
     expect(avg[12]!.units).toBe(2);
     expect(n(avg[11]!.kwh_per_m2)).toBeCloseTo((400 + 999) / 230, 12);

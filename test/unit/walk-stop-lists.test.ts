@@ -33,7 +33,9 @@ describe('collectProperty stopped while its lists are paged', () => {
   it('asks for no further page once stop is aborted', async () => {
     const stop = new AbortController();
     const { b, client, pages } = paged(5 * PAGE_LIMIT, (p) => p === 1 && stop.abort(new Error('the export stopped')));
-    await expect(collectProperty(client, b.property, { range: { from: '2025-01-01', to: '2025-12-31' }, metrics: [], stop: stop.signal })).rejects.toThrow('the export stopped');
+    await expect(collectProperty(client, b.property, { range: { from: '2025-01-01', to: '2025-12-31' }, metrics: [], stop: stop.signal })).rejects.toThrow(
+      'the export stopped',
+    );
     await wait(50);
     expect(pages.n).toBe(1);
   });
@@ -42,7 +44,9 @@ describe('collectProperty stopped while its lists are paged', () => {
     const stop = new AbortController();
     stop.abort(new Error('the export stopped'));
     const { b, client, pages } = paged(3 * PAGE_LIMIT);
-    await expect(collectProperty(client, b.property, { range: { from: '2025-01-01', to: '2025-12-31' }, metrics: [], stop: stop.signal })).rejects.toThrow('the export stopped');
+    await expect(collectProperty(client, b.property, { range: { from: '2025-01-01', to: '2025-12-31' }, metrics: [], stop: stop.signal })).rejects.toThrow(
+      'the export stopped',
+    );
     expect(pages.n).toBe(0);
   });
 

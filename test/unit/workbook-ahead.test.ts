@@ -34,7 +34,15 @@ async function input(sub: string, run = 'r1'): Promise<XlsxInput> {
     await writeFile(spools[f.table]!, '');
     await writeFile(fragmentOf(spools[f.table]!, run), '');
   }
-  return { file: path.join(d, '.billing.xlsx.partial'), run, template, spools, overview: { metrics: [], spool: null }, about: [['Stand', '2026-01-01']], exportTime: new Date(Date.UTC(2026, 0, 2)) };
+  return {
+    file: path.join(d, '.billing.xlsx.partial'),
+    run,
+    template,
+    spools,
+    overview: { metrics: [], spool: null },
+    about: [['Stand', '2026-01-01']],
+    exportTime: new Date(Date.UTC(2026, 0, 2)),
+  };
 }
 
 /** What OutputSet.renderSpec gives for an export with this workbook input. */
@@ -143,7 +151,10 @@ describe('a workbook worker that dies while it holds the renders of several prof
     try {
       const a = await input('a');
       const b = await input('b');
-      for (const [x, n] of [[a, 40], [b, 25]] as const) {
+      for (const [x, n] of [
+        [a, 40],
+        [b, 25],
+      ] as const) {
         await appendFile(x.spools.billing!, Array.from({ length: n }, (_, i) => row(i)).join(''));
         workers.ahead(specOf(x), { billing: (await stat(x.spools.billing!)).size });
         await until(async () => (await stat(fragmentOf(x.spools.billing!, x.run))).size > 0);

@@ -34,7 +34,22 @@ describe('rendered rows written to a disk that takes part of a write', () => {
   it('are all written, in order', async () => {
     const template = await loadTemplate('de', dir);
     const f = template.files.find((x) => x.table === 'billing')!;
-    const rows = Array.from({ length: 60 }, (_, i) => JSON.stringify({ property_id: 'p', property_name: `Haus ${i}`, usage_unit_id: `u-${i}`, usage_unit_name: `Whg. ${i}`, unit_type: 'residential', metric: 'heat', unit: 'kWh', from: '2025-01-01', to: '2025-12-31', billable_value: `${i}.5`, points: 1, review_flags: [] }));
+    const rows = Array.from({ length: 60 }, (_, i) =>
+      JSON.stringify({
+        property_id: 'p',
+        property_name: `Haus ${i}`,
+        usage_unit_id: `u-${i}`,
+        usage_unit_name: `Whg. ${i}`,
+        unit_type: 'residential',
+        metric: 'heat',
+        unit: 'kWh',
+        from: '2025-01-01',
+        to: '2025-12-31',
+        billable_value: `${i}.5`,
+        points: 1,
+        review_flags: [],
+      }),
+    );
     const spool = path.join(dir, '.billing.ndjson.partial');
     await writeFile(spool, `${rows.join('\n')}\n`);
     const spec = { table: 'billing' as const, sheet: f.sheet, columns: f.columns, spool, fragment: fragmentOf(spool, 'r') };

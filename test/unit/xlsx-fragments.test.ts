@@ -122,7 +122,10 @@ describe('a damaged spool', () => {
     execFileSync('mkfifo', [spec.spool]);
     await writeFile(spec.fragment, '');
     const f = new SheetFragment(spec, template, new StyleTable(template.dateFormat));
-    await expect(f.advance(null)).rejects.toMatchObject({ code: 'EXPORT_SCRATCH_DAMAGED', message: `The export's scratch file ${spec.spool} is damaged: it is not a plain file (a pipe or a device?).` });
+    await expect(f.advance(null)).rejects.toMatchObject({
+      code: 'EXPORT_SCRATCH_DAMAGED',
+      message: `The export's scratch file ${spec.spool} is damaged: it is not a plain file (a pipe or a device?).`,
+    });
   }, 10_000);
 
   it('shorter than the bytes the export said it wrote fails the render, naming the spool', async () => {
@@ -131,22 +134,39 @@ describe('a damaged spool', () => {
     const spec = await sheetFor('billing', text, 'short');
     await writeFile(spec.fragment, '');
     const f = new SheetFragment(spec, template, new StyleTable(template.dateFormat));
-    await expect(f.advance(Buffer.byteLength(text) + 10)).rejects.toMatchObject({ code: 'EXPORT_SCRATCH_DAMAGED', message: `The export's scratch file ${spec.spool} is damaged: it is shorter than the ${Buffer.byteLength(text) + 10} bytes the export wrote to it.` });
+    await expect(f.advance(Buffer.byteLength(text) + 10)).rejects.toMatchObject({
+      code: 'EXPORT_SCRATCH_DAMAGED',
+      message: `The export's scratch file ${spec.spool} is damaged: it is shorter than the ${Buffer.byteLength(text) + 10} bytes the export wrote to it.`,
+    });
   });
 
   it('with a line that is not JSON fails with the spool and the row named', async () => {
     const template = await loadTemplate('de', dir);
     const spec = await sheetFor('billing', `${lines(2).join('\n')}\n{"property_id": "p-\u0000\u0000\n`, 'garbage');
     const f = new SheetFragment(spec, template, new StyleTable(template.dateFormat), true);
-    await expect(f.advance(null)).rejects.toMatchObject({ code: 'EXPORT_SCRATCH_DAMAGED', message: `The export's scratch file ${spec.spool} is damaged: row 3 is not JSON.` });
+    await expect(f.advance(null)).rejects.toMatchObject({
+      code: 'EXPORT_SCRATCH_DAMAGED',
+      message: `The export's scratch file ${spec.spool} is damaged: row 3 is not JSON.`,
+    });
   });
 
   it('holding fewer rows than the export wrote fails the workbook before billing.xlsx is made', async () => {
     const template = await loadTemplate('de', dir);
     const spec = await sheetFor('billing', `${lines(4).join('\n')}\n`, 'lost');
     const file = path.join(dir, '.billing.xlsx.partial');
-    const input: XlsxInput = { file, template, spools: { billing: spec.spool }, rows: { billing: 5 }, overview: { metrics: [], spool: null }, about: [], exportTime: new Date(Date.UTC(2026, 0, 2)) };
-    await expect(writeXlsx(input)).rejects.toMatchObject({ code: 'EXPORT_SCRATCH_DAMAGED', message: `The export's scratch file ${spec.spool} is damaged: it holds 4 rows, the export wrote 5.` });
+    const input: XlsxInput = {
+      file,
+      template,
+      spools: { billing: spec.spool },
+      rows: { billing: 5 },
+      overview: { metrics: [], spool: null },
+      about: [],
+      exportTime: new Date(Date.UTC(2026, 0, 2)),
+    };
+    await expect(writeXlsx(input)).rejects.toMatchObject({
+      code: 'EXPORT_SCRATCH_DAMAGED',
+      message: `The export's scratch file ${spec.spool} is damaged: it holds 4 rows, the export wrote 5.`,
+    });
     await expect(stat(file)).rejects.toMatchObject({ code: 'ENOENT' });
     await writeXlsx({ ...input, rows: { billing: 4 } });
     expect((await stat(file)).size).toBeGreaterThan(0);
@@ -172,7 +192,7 @@ describe('a spool of several read buffers (1 MiB each)', () => {
     const grow = await sheetFor('billing', bytes.toString('utf8'), 'big-grow');
     await writeFile(grow.fragment, '');
     const piecewise = new SheetFragment(grow, template, new StyleTable(template.dateFormat));
-    for (let at = 0, k = 7; at < bytes.length; ) {
+    for (let at = 0, k = 7; at < bytes.length;) {
       k = (k * 1103515245 + 12345) % 2 ** 31;
       at = Math.min(bytes.length, at + 1 + (k % 60000));
       await piecewise.advance(at);

@@ -16,7 +16,13 @@ async function write(sheets: Sheet[], direct: boolean): Promise<Map<string, stri
   const chunks: Buffer[] = [];
   stream.on('data', (c: Buffer) => chunks.push(c));
   const ended = new Promise((r) => stream.on('end', r));
-  const wb = new WorkbookWriter({ stream, useStyles: true, useSharedStrings: false, created: WHEN, modified: WHEN } as Partial<ExcelJS.stream.xlsx.WorkbookStreamWriterOptions>);
+  const wb = new WorkbookWriter({
+    stream,
+    useStyles: true,
+    useSharedStrings: false,
+    created: WHEN,
+    modified: WHEN,
+  } as Partial<ExcelJS.stream.xlsx.WorkbookStreamWriterOptions>);
   const table = new StyleTable(DATE);
   table.registerIn((wb as unknown as { styles: StyleRegistry }).styles);
   for (const [n, s] of sheets.entries()) {
@@ -27,7 +33,13 @@ async function write(sheets: Sheet[], direct: boolean): Promise<Map<string, stri
     h.commit();
     let xml = '';
     for (const [i, r] of s.rows.entries()) {
-      if (direct) xml += rowXml(i + 2, r.values, r.values.map((v, c) => table.id(v, r.numFmt?.[c], r.fill?.[c])), table.rowAttributes());
+      if (direct)
+        xml += rowXml(
+          i + 2,
+          r.values,
+          r.values.map((v, c) => table.id(v, r.numFmt?.[c], r.fill?.[c])),
+          table.rowAttributes(),
+        );
       else {
         const row = ws.addRow(r.values);
         r.values.forEach((v, c) => (row.getCell(c + 1).style = table.style(v, r.numFmt?.[c], r.fill?.[c])));
@@ -59,7 +71,17 @@ function rng(seed: number) {
 const DATE = 'dd.mm.yyyy';
 // both workbooks dated alike: two written a moment apart would differ in docProps/core.xml
 const WHEN = new Date(Date.UTC(2026, 0, 2));
-const TEXTS = ['', 'Wärme', 'Kaltwasser <Keller> & "Hof"', "O'Brien", 'a\tb\nc\rd', '\u0000\u0001\u0008\u000b\u000c\u000e\u001f\u007f', '€ 12,50 — ½ 🔥 Łódź', ' führendes Leerzeichen ', 'x'.repeat(300)];
+const TEXTS = [
+  '',
+  'Wärme',
+  'Kaltwasser <Keller> & "Hof"',
+  "O'Brien",
+  'a\tb\nc\rd',
+  '\u0000\u0001\u0008\u000b\u000c\u000e\u001f\u007f',
+  '€ 12,50 — ½ 🔥 Łódź',
+  ' führendes Leerzeichen ',
+  'x'.repeat(300),
+];
 const NUMBERS = [0, -0, 1, -1, 0.1, 1234.567, -98765.4321, 1e-7, 123456789012, 9.99999999999999e307, 1 / 3];
 const DATES = [new Date(Date.UTC(2025, 0, 1)), new Date(Date.UTC(2025, 11, 31)), new Date(Date.UTC(1900, 1, 28)), new Date(Date.UTC(2024, 1, 29))];
 

@@ -75,7 +75,11 @@ export class KeychainCredentialStore implements CredentialStore {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         controller.abort();
-        reject(new KeychainUnavailableError(t.noAnswer({ wait: this.timeoutMs >= 1000 ? `${Math.round(this.timeoutMs / 1000)} s` : `${this.timeoutMs} ms`, what: t[what] })));
+        reject(
+          new KeychainUnavailableError(
+            t.noAnswer({ wait: this.timeoutMs >= 1000 ? `${Math.round(this.timeoutMs / 1000)} s` : `${this.timeoutMs} ms`, what: t[what] }),
+          ),
+        );
       }, this.timeoutMs);
     });
     try {

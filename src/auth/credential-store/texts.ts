@@ -8,7 +8,8 @@ export const storeTexts = catalogue(
     keychainDamaged: (p: { problem: string }) => `The sign-in stored in the keychain is damaged: ${p.problem}.`,
     damagedHint: (p: { login: string; logout: string }) => `Run \`${p.login}\` to replace it (\`${p.logout}\` deletes it).`,
     describeFile: (p: { file: string }) => `file ${p.file} (mode 0600)`,
-    describeKeychain: (p: { backend: string; service: string; account: string }) => `system keychain (${p.backend}), service "${p.service}", account "${p.account}"`,
+    describeKeychain: (p: { backend: string; service: string; account: string }) =>
+      `system keychain (${p.backend}), service "${p.service}", account "${p.account}"`,
     keychainUnavailable: (p: { what: string }) => `The system keychain is locked or unavailable (${p.what}).`,
     keychainHint:
       'Unlock the keychain (sign in to the desktop session) and try again, or keep the sign-in in a file instead: ' +

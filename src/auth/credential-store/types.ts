@@ -70,5 +70,8 @@ export function parseRecord(text: string): Checked<StoredRecord> {
 /** Exit 3: the record holds no sign-in this run can use; login replaces it (nothing else writes over it). */
 export function damagedRecord(message: string, profile: string): NotSignedInError {
   const flag = profile !== 'default' ? ` --profile ${profile}` : '';
-  return new NotSignedInError(message, { code: 'AUTH_STORE_DAMAGED', hint: t.damagedHint({ login: `meterdata login${flag}`, logout: `meterdata logout${flag}` }) });
+  return new NotSignedInError(message, {
+    code: 'AUTH_STORE_DAMAGED',
+    hint: t.damagedHint({ login: `meterdata login${flag}`, logout: `meterdata logout${flag}` }),
+  });
 }

@@ -17,6 +17,13 @@ export const browse = defineCommand({
   help: () => h.browse,
   flags,
   // browse shows the service's errors on its screen.
-  exits: [[OK, 'exit0Browse'], [UNEXPECTED, 'exit1'], [USAGE, 'exit2Browse'], [NOT_SIGNED_IN, 'exit3'], [UNAVAILABLE, 'exit5Keychain'], [INTERRUPTED, 'exit130']],
+  exits: [
+    [OK, 'exit0Browse'],
+    [UNEXPECTED, 'exit1'],
+    [USAGE, 'exit2Browse'],
+    [NOT_SIGNED_IN, 'exit3'],
+    [UNAVAILABLE, 'exit5Keychain'],
+    [INTERRUPTED, 'exit130'],
+  ],
   load: () => import('./run.js'),
 });

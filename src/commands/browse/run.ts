@@ -50,7 +50,14 @@ export async function run(opts: BrowseFlags, ctx: CommandContext): Promise<numbe
 
 /** A folder-name part: ASCII letters, digits, dot and dash. */
 function slug(text: string, fallback: string): string {
-  return text.replace(/ß/g, 'ss').normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || fallback;
+  return (
+    text
+      .replace(/ß/g, 'ss')
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .replace(/[^\w.-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || fallback
+  );
 }
 
 /**

@@ -10,7 +10,10 @@ const names = (flags: CompletionFlag[]) => flags.flatMap((f) => (f.short ? [f.sh
 function valueCases(cmd: string, flags: CompletionFlag[]): string[] {
   return flags
     .filter((f) => f.takesValue)
-    .map((f) => `    '${cmd}:${f.long}') ${f.choices.length ? `COMPREPLY=($(compgen -W '${words(f.choices)}' -- "$cur"))` : f.files ? 'COMPREPLY=($(compgen -f -- "$cur"))' : 'COMPREPLY=()'}; return ;;`);
+    .map(
+      (f) =>
+        `    '${cmd}:${f.long}') ${f.choices.length ? `COMPREPLY=($(compgen -W '${words(f.choices)}' -- "$cur"))` : f.files ? 'COMPREPLY=($(compgen -f -- "$cur"))' : 'COMPREPLY=()'}; return ;;`,
+    );
 }
 
 function commandCase(c: CompletionCommand): string {

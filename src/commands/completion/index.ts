@@ -13,6 +13,10 @@ export const completion = defineCommand({
   help: () => h.completion,
   flags: {},
   args: [{ name: 'shell', help: () => h.shell, choices: SHELLS }],
-  exits: [[OK, 'exit0'], [UNEXPECTED, 'exit1'], [USAGE, 'exit2']],
+  exits: [
+    [OK, 'exit0'],
+    [UNEXPECTED, 'exit1'],
+    [USAGE, 'exit2'],
+  ],
   load: () => import('./run.js'),
 });

@@ -5,7 +5,8 @@ import type { CompletionFlag, CompletionModel } from './model.js';
 const quoted = (s: string) => `'${s.replace(/'/g, "''")}'`;
 const list = (items: readonly string[]) => `@(${items.map(quoted).join(', ')})`;
 const names = (flags: CompletionFlag[]) => flags.flatMap((f) => (f.short ? [f.short, f.long] : [f.long]));
-const values = (cmd: string, flags: CompletionFlag[]) => flags.filter((f) => f.choices.length).map((f) => `    ${quoted(`${cmd} ${f.long}`)} = ${list(f.choices)}`);
+const values = (cmd: string, flags: CompletionFlag[]) =>
+  flags.filter((f) => f.choices.length).map((f) => `    ${quoted(`${cmd} ${f.long}`)} = ${list(f.choices)}`);
 
 export function powershellScript(m: CompletionModel): string {
   const p = m.program;

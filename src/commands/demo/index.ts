@@ -8,7 +8,8 @@ import { demoText } from '../texts-export.js';
 
 /** --units: the embedded sandbox's size, said as the demo always said it. */
 const demoUnits = (value: string): number => {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 50_000) throw new UsageError(demoText.badUnits({ raw: value }), cliTexts.example({ text: '--units 60' }));
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 50_000)
+    throw new UsageError(demoText.badUnits({ raw: value }), cliTexts.example({ text: '--units 60' }));
   return Number(value);
 };
 
@@ -24,6 +25,13 @@ export const demo = defineCommand({
   name: 'demo',
   help: () => h.demo,
   flags,
-  exits: [[OK, 'exit0'], [UNEXPECTED, 'exit1'], [USAGE, 'exit2'], [NOT_SIGNED_IN, 'exit3'], [UNAVAILABLE, 'exit5'], [INTERRUPTED, 'exit130']],
+  exits: [
+    [OK, 'exit0'],
+    [UNEXPECTED, 'exit1'],
+    [USAGE, 'exit2'],
+    [NOT_SIGNED_IN, 'exit3'],
+    [UNAVAILABLE, 'exit5'],
+    [INTERRUPTED, 'exit130'],
+  ],
   load: () => import('./run.js'),
 });

@@ -37,7 +37,9 @@ export async function run(opts: DemoFlags, { io }: CommandContext): Promise<numb
     const top = Object.entries(summary.codes)
       .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))
       .map(([code, n]) => `  ${num(n).padStart(4)} × ${code}: ${flagText(code as FlagCode, language()).title}`);
-    io.stdout.write(`${summaryText(summary, template)}\n${top.length ? `${t.findings}\n${top.join('\n')}\n` : ''}${t.open({ file: path.join(args.out, XLSX_FILE) })}\n`);
+    io.stdout.write(
+      `${summaryText(summary, template)}\n${top.length ? `${t.findings}\n${top.join('\n')}\n` : ''}${t.open({ file: path.join(args.out, XLSX_FILE) })}\n`,
+    );
     return 0;
   } finally {
     await sandbox.close();

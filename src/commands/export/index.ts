@@ -21,7 +21,10 @@ const flags = {
   ...periodFlags(flag, { year: 'year', from: 'from', to: 'to' }),
   property: flag.parsed('--property <id>', 'property', propertyFlag),
   metric: flag.parsed('--metric <list>', 'metric', metricFlag, { complete: METRICS }),
-  format: flag.parsedOr('--format <list>', undefined, formatFlag, [...FORMATS], `"${ALL_FORMATS}"`, { complete: FORMATS, help: () => h.format({ list: FORMATS.join(', '), count: FORMATS.length }) }),
+  format: flag.parsedOr('--format <list>', undefined, formatFlag, [...FORMATS], `"${ALL_FORMATS}"`, {
+    complete: FORMATS,
+    help: () => h.format({ list: FORMATS.join(', '), count: FORMATS.length }),
+  }),
   out: flag.text('--out <dir>', 'out'),
   template: flag.textOr('--template <name|file>', 'template', 'generic', { complete: ['generic', 'de'] }),
   rateLimit: flag.parsedOr('--rate-limit <n>', 'rateLimit', rateLimitFlag, 300, '"300"'),
@@ -43,6 +46,15 @@ export const exportCommand = defineCommand({
   name: 'export',
   help: () => h.export({ kinds: formatLabels() }),
   flags,
-  exits: [[OK, 'exit0'], [UNEXPECTED, 'exit1'], [USAGE, 'exit2'], [NOT_SIGNED_IN, 'exit3'], [ACCESS_WITHDRAWN, 'exit4'], [UNAVAILABLE, 'exit5'], [NEEDS_REVIEW, 'exit6'], [INTERRUPTED, 'exit130']],
+  exits: [
+    [OK, 'exit0'],
+    [UNEXPECTED, 'exit1'],
+    [USAGE, 'exit2'],
+    [NOT_SIGNED_IN, 'exit3'],
+    [ACCESS_WITHDRAWN, 'exit4'],
+    [UNAVAILABLE, 'exit5'],
+    [NEEDS_REVIEW, 'exit6'],
+    [INTERRUPTED, 'exit130'],
+  ],
   load: () => import('./run.js'),
 });

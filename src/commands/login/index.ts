@@ -38,6 +38,13 @@ export const login = defineCommand({
   name: 'login',
   help: () => h.login,
   flags,
-  exits: [[OK, 'exit0'], [UNEXPECTED, 'exit1'], [USAGE, 'exit2'], [NOT_SIGNED_IN, 'exit3Login'], [UNAVAILABLE, 'exit5Keychain'], [INTERRUPTED, 'exit130']],
+  exits: [
+    [OK, 'exit0'],
+    [UNEXPECTED, 'exit1'],
+    [USAGE, 'exit2'],
+    [NOT_SIGNED_IN, 'exit3Login'],
+    [UNAVAILABLE, 'exit5Keychain'],
+    [INTERRUPTED, 'exit130'],
+  ],
   load: () => import('./run.js'),
 });

@@ -2,7 +2,7 @@
 // profile, then runs the browser sign-in (src/auth/login-flow.ts) and says who is connected.
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { DEFAULT_SCOPES, SANDBOX_CLIENT_ID, configFile, loadProfile, readConfig, resolveProfileName, type ClientAuthMethod, type Preset, type Profile } from '../../core/config.js';
+import { DEFAULT_SCOPES, SANDBOX_CLIENT_ID, configFile, loadProfile, readConfig, resolveProfileName, type Preset, type Profile } from '../../core/config.js';
 import { MeterdataError, UsageError } from '../../core/errors.js';
 import { terminalSafe } from '../../core/terminal-text.js';
 import type { Io } from '../../core/io.js';
@@ -88,13 +88,24 @@ async function settle(name: string, opts: LoginFlags, io: Io, existing: Profile 
   const auth = new URL(checkUrl(authUrl, '--auth-url'));
   const base = new URL(checkUrl(baseUrl, '--base-url'));
   const sameServer = existing && existing.auth_url === authUrl.replace(/\/$/, '');
-  const clientId = str('clientId') ?? preset.client_id ?? (sameServer ? existing.client_id : undefined) ?? (envName === 'sandbox' || isLoopbackHttp(auth) ? SANDBOX_CLIENT_ID : undefined);
+  const clientId =
+    str('clientId') ??
+    preset.client_id ??
+    (sameServer ? existing.client_id : undefined) ??
+    (envName === 'sandbox' || isLoopbackHttp(auth) ? SANDBOX_CLIENT_ID : undefined);
   if (!clientId) throw new UsageError(t.noClientId, t.noClientIdHint, 'USAGE_NO_CLIENT_ID');
   const privateKey = str('privateKey');
-  const clientAuth = str('clientAuth') ??
+  const clientAuth =
+    str('clientAuth') ??
     (privateKey ? 'private_key_jwt' : opts.clientSecretStdin || io.env.METERDATA_CLIENT_SECRET ? 'client_secret_basic' : undefined) ??
     (sameServer && existing.client_id === clientId ? existing.client_auth : 'none');
-  const scopes = str('scope') ? str('scope')!.split(/[\s,]+/).filter(Boolean) : sameServer ? existing.scopes : DEFAULT_SCOPES;
+  const scopes = str('scope')
+    ? str('scope')!
+        .split(/[\s,]+/)
+        .filter(Boolean)
+    : sameServer
+      ? existing.scopes
+      : DEFAULT_SCOPES;
   const unknown = scopes.filter((s) => !KNOWN_SCOPES.has(s));
   if (!scopes.length || unknown.length) {
     throw new UsageError(t.unknownScope({ scopes: unknown.join(', ') || t.noneGiven }), t.scopeHint({ known: DEFAULT_SCOPES.join(' ') }), 'USAGE_SCOPE');

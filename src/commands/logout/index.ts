@@ -17,6 +17,12 @@ export const logout = defineCommand({
   help: () => h.logout,
   flags,
   // A first Ctrl-C lets logout finish the revocation it started.
-  exits: [[OK, 'exit0'], [UNEXPECTED, 'exit1'], [USAGE, 'exit2'], [UNAVAILABLE, 'exit5Keychain'], [ExitCode.INTERRUPTED, 'exit130Logout']],
+  exits: [
+    [OK, 'exit0'],
+    [UNEXPECTED, 'exit1'],
+    [USAGE, 'exit2'],
+    [UNAVAILABLE, 'exit5Keychain'],
+    [ExitCode.INTERRUPTED, 'exit130Logout'],
+  ],
   load: () => import('./run.js'),
 });

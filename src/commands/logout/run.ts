@@ -11,7 +11,16 @@ import { logoutTexts as t } from '../texts-auth.js';
 import type { CommandContext } from '../context.js';
 import type { LogoutFlags } from './index.js';
 
-const CONNECTION_FACTS: (keyof Profile)[] = ['tenant_id', 'tenant_name', 'client_id_seen', 'granted_scopes', 'property_scope', 'property_names', 'last_refresh_at', 'access_expires_at'];
+const CONNECTION_FACTS: (keyof Profile)[] = [
+  'tenant_id',
+  'tenant_name',
+  'client_id_seen',
+  'granted_scopes',
+  'property_scope',
+  'property_names',
+  'last_refresh_at',
+  'access_expires_at',
+];
 
 export async function run(opts: LogoutFlags, ctx: CommandContext): Promise<number> {
   const { io } = ctx;

@@ -32,6 +32,11 @@ export const sandbox = defineCommand({
   help: () => h.sandbox,
   flags,
   // It stops on a signal with 0.
-  exits: [[OK, 'exit0Sandbox'], [UNEXPECTED, 'exit1'], [USAGE, 'exit2Sandbox'], [ExitCode.INTERRUPTED, 'exit130Sandbox']],
+  exits: [
+    [OK, 'exit0Sandbox'],
+    [UNEXPECTED, 'exit1'],
+    [USAGE, 'exit2Sandbox'],
+    [ExitCode.INTERRUPTED, 'exit130Sandbox'],
+  ],
   load: () => import('./run.js'),
 });

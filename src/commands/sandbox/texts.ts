@@ -24,7 +24,8 @@ export const helpTexts = catalogue(
     seed: 'Startwert der erzeugten Testdaten',
     units: 'Anzahl der zu erzeugenden Nutzeinheiten (1 bis 50000)',
     autoConsent: 'jede Zustimmung als Demo-Eigentümer mit allen Liegenschaften erteilen',
-    autoConsentTenant: 'jede Zustimmung mit allen Liegenschaften dieses Eigentümers erteilen (ID oder Name, z. B. „Wohnbau Rheinblick eG“); schließt --auto-consent ein',
+    autoConsentTenant:
+      'jede Zustimmung mit allen Liegenschaften dieses Eigentümers erteilen (ID oder Name, z. B. „Wohnbau Rheinblick eG“); schließt --auto-consent ein',
     clock: 'die Serveruhr an diesem Datum starten (jjjj-mm-tt, Mitternacht UTC); danach läuft sie in Echtzeit weiter (Vorgabe: jetzt)',
     admin: 'die Betreiberschnittstelle unter /admin einschalten (für Tests)',
     clients: 'JSON-Datei, die vertrauliche und DPoP-gebundene Test-Clients registriert',

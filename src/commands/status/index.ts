@@ -18,6 +18,12 @@ export const status = defineCommand({
   help: () => h.status,
   flags,
   // status turns every problem into 3.
-  exits: [[OK, 'exit0Status'], [UNEXPECTED, 'exit1'], [USAGE, 'exit2'], [NOT_SIGNED_IN, 'exit3Status'], [INTERRUPTED, 'exit130']],
+  exits: [
+    [OK, 'exit0Status'],
+    [UNEXPECTED, 'exit1'],
+    [USAGE, 'exit2'],
+    [NOT_SIGNED_IN, 'exit3Status'],
+    [INTERRUPTED, 'exit130'],
+  ],
   load: () => import('./run.js'),
 });

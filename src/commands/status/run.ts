@@ -75,13 +75,42 @@ const CONNECTION_FACTS = ['tenant_id', 'tenant_name', 'granted_scopes', 'propert
 const problemOf = (e: MeterdataError): NonNullable<StatusReport['problem']> => ({ code: e.code, message: e.message, ...(e.hint ? { hint: e.hint } : {}) });
 
 function facts(p: Profile): Partial<StatusReport> {
-  const { auth_url, base_url, client_id, client_auth, dpop, tenant_id, tenant_name, granted_scopes, property_scope, property_names, access_expires_at, last_refresh_at } = p;
-  return { auth_url, base_url, client_id, client_auth, dpop, tenant_id, tenant_name, granted_scopes, property_scope, property_names, access_expires_at, last_refresh_at };
+  const {
+    auth_url,
+    base_url,
+    client_id,
+    client_auth,
+    dpop,
+    tenant_id,
+    tenant_name,
+    granted_scopes,
+    property_scope,
+    property_names,
+    access_expires_at,
+    last_refresh_at,
+  } = p;
+  return {
+    auth_url,
+    base_url,
+    client_id,
+    client_auth,
+    dpop,
+    tenant_id,
+    tenant_name,
+    granted_scopes,
+    property_scope,
+    property_names,
+    access_expires_at,
+    last_refresh_at,
+  };
 }
 
 function render(r: StatusReport): string {
   // Tenant and Property names, problem texts: the server's words, shown with control characters escaped.
-  const { row, indent } = aligned([t.authServer, t.api, t.client, t.tenant, t.scopes, t.propertyScope, t.accessToken, t.lastRefresh, t.storedIn, t.problem], 17);
+  const { row, indent } = aligned(
+    [t.authServer, t.api, t.client, t.tenant, t.scopes, t.propertyScope, t.accessToken, t.lastRefresh, t.storedIn, t.problem],
+    17,
+  );
   const line = (k: string, v: string | undefined) => (v === undefined ? '' : `${row(k, terminalSafe(v))}\n`);
   const state = r.working ? t.working : r.signed_in ? t.notWorking : t.notSignedIn;
   let out = `${t.profile({ profile: r.profile, state })}\n`;

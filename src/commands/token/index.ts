@@ -12,6 +12,13 @@ export const token = defineCommand({
   name: 'token',
   help: () => h.token,
   flags,
-  exits: [[OK, 'exit0'], [UNEXPECTED, 'exit1'], [USAGE, 'exit2'], [NOT_SIGNED_IN, 'exit3'], [UNAVAILABLE, 'exit5Keychain'], [INTERRUPTED, 'exit130']],
+  exits: [
+    [OK, 'exit0'],
+    [UNEXPECTED, 'exit1'],
+    [USAGE, 'exit2'],
+    [NOT_SIGNED_IN, 'exit3'],
+    [UNAVAILABLE, 'exit5Keychain'],
+    [INTERRUPTED, 'exit130'],
+  ],
   load: () => import('./run.js'),
 });

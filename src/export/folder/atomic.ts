@@ -41,7 +41,7 @@ export class BufferedFile {
     this.size = 0;
     this.hash.update(buf);
     // at an explicit offset, not the handle's position: `rewind` truncates behind it
-    for (let at = 0; at < buf.length; ) {
+    for (let at = 0; at < buf.length;) {
       const { bytesWritten } = await this.fh.write(buf, at, buf.length - at, this.bytes).catch((e: unknown) => Promise.reject(located(e, this.path)));
       if (bytesWritten <= 0) throw new Error(`${this.path}: the disk took none of ${buf.length - at} bytes`);
       at += bytesWritten;
@@ -175,7 +175,10 @@ export class AtomicOutput {
     if (this.pending.has(last)) names.push(last);
     // A file another program keeps open (Windows: billing.xlsx in Excel) stops the commit
     // here, before the first rename, so the folder never holds a mix of old and new files.
-    await checkReplaceable([...names, ...stale].map((n) => path.join(this.dir, n)), this.replace);
+    await checkReplaceable(
+      [...names, ...stale].map((n) => path.join(this.dir, n)),
+      this.replace,
+    );
     if (this.pending.has(last)) {
       const moved = await renameReplacing(path.join(this.dir, last), aside, this.replace).then(
         () => true,

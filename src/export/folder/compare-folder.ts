@@ -95,7 +95,12 @@ function listedFile(file: string, bytes: unknown): Buffer | null {
 export async function loadComparisonFolder(dir: string, who: WhoAmI, own?: { from: string; to: string }): Promise<FolderComparison> {
   const m = readManifest(dir);
   if (m.tenant?.id !== who.tenant_id) {
-    throw refuse(dir, t.otherTenant({ theirs: String(m.tenant?.name ?? t.anotherTenant), ours: who.tenant_name }), t.otherTenantHint, 'EXPORT_COMPARE_OTHER_TENANT');
+    throw refuse(
+      dir,
+      t.otherTenant({ theirs: String(m.tenant?.name ?? t.anotherTenant), ours: who.tenant_name }),
+      t.otherTenantHint,
+      'EXPORT_COMPARE_OTHER_TENANT',
+    );
   }
   const range = m.range;
   if (typeof range?.from !== 'string' || typeof range.to !== 'string') throw refuse(dir, t.noRange, t.another);
@@ -112,7 +117,12 @@ export async function loadComparisonFolder(dir: string, who: WhoAmI, own?: { fro
   const template = await templateOf(dir, m.identity?.template);
   const layout = (table: string): { file: string; layout: TableLayout } | null => {
     const f = template.files.find((x) => x.table === table);
-    return f ? { file: f.file, layout: { headers: headersIn(texts.get(f.file), f.columns, template.separator), separator: template.separator, decimal: template.decimal } } : null;
+    return f
+      ? {
+          file: f.file,
+          layout: { headers: headersIn(texts.get(f.file), f.columns, template.separator), separator: template.separator, decimal: template.decimal },
+        }
+      : null;
   };
   const billing = layout('billing');
   const plant = layout('plant-points');

@@ -81,7 +81,9 @@ export async function takeLock(file: string, busy: Error): Promise<() => Promise
   // unique, so two takers in one process (and a pid another container reuses) never share it
   const mine = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
   try {
-    await writeFile(mine, JSON.stringify({ pid: process.pid, host: os.hostname(), started: PROCESS_STARTED })).catch((e: unknown) => Promise.reject(located(e, mine)));
+    await writeFile(mine, JSON.stringify({ pid: process.pid, host: os.hostname(), started: PROCESS_STARTED })).catch((e: unknown) =>
+      Promise.reject(located(e, mine)),
+    );
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         await placeLock(mine, file);
@@ -138,7 +140,8 @@ async function removeStale(file: string, seen: Seen, mine: string, depth: number
 export async function outLockFile(stateDir: string, out: string, platform: NodeJS.Platform = process.platform): Promise<string> {
   const { real, existing } = await realOut(out);
   // the names below the nearest existing folder are looked up there; an empty one says nothing, its parent may
-  const caseless = platform === 'win32' || platform === 'darwin' || ((await namesIgnoreCase(existing)) ?? (await namesIgnoreCase(path.dirname(existing)))) === true;
+  const caseless =
+    platform === 'win32' || platform === 'darwin' || ((await namesIgnoreCase(existing)) ?? (await namesIgnoreCase(path.dirname(existing)))) === true;
   return path.join(stateDir, 'exports', `out-${createHash('sha256').update(outLockKey(real, caseless)).digest('hex').slice(0, 32)}.lock`);
 }
 

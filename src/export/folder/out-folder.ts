@@ -31,7 +31,10 @@ export async function checkOutDir(dir: string, identity: Record<string, unknown>
     throw new UsageError(t.otherArguments({ where, changes }), opts.defaultOut ? t.defaultFolderHint : t.otherArgumentsHint, 'EXPORT_OUT_IN_USE');
   }
   for (const n of names) {
-    const exists = await stat(path.join(dir, n)).then(() => true, () => false);
+    const exists = await stat(path.join(dir, n)).then(
+      () => true,
+      () => false,
+    );
     if (exists) throw new UsageError(t.foreignFile({ dir, file: n }), t.foreignFileHint, 'EXPORT_OUT_IN_USE');
   }
 }
@@ -45,14 +48,12 @@ export async function checkOutDir(dir: string, identity: Record<string, unknown>
 export async function checkWritable(dir: string): Promise<void> {
   let at = dir;
   for (;;) {
-    const st = await stat(at).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' || e.code === 'ENOTDIR' ? null : Promise.reject(notWritable(dir, at, e))));
+    const st = await stat(at).catch((e: NodeJS.ErrnoException) =>
+      e.code === 'ENOENT' || e.code === 'ENOTDIR' ? null : Promise.reject(notWritable(dir, at, e)),
+    );
     if (st?.isDirectory()) break;
     if (st) {
-      throw new UsageError(
-        at === dir ? t.isFile({ dir }) : t.parentIsFile({ dir, at }),
-        t.notWritableHint,
-        'EXPORT_OUT_NOT_A_FOLDER',
-      );
+      throw new UsageError(at === dir ? t.isFile({ dir }) : t.parentIsFile({ dir, at }), t.notWritableHint, 'EXPORT_OUT_NOT_A_FOLDER');
     }
     // A link to nothing: mkdir cannot create it (EEXIST) and would fail only after the requests.
     const target = await readlink(at).catch(() => null);

@@ -4,17 +4,20 @@ import { catalogue } from '../../i18n/index.js';
 export const outText = catalogue(
   'export-run.out-folder',
   {
-    otherArguments: (p: { where: string; changes: string }) => `${p.where} already holds an export made with other arguments${p.changes ? `: ${p.changes}` : ''}.`,
+    otherArguments: (p: { where: string; changes: string }) =>
+      `${p.where} already holds an export made with other arguments${p.changes ? `: ${p.changes}` : ''}.`,
     outFolder: (p: { dir: string }) => `--out ${p.dir}`,
     defaultFolder: (p: { dir: string }) => `The default folder ${p.dir}`,
     otherArgumentsHint: 'Choose another --out folder, or delete that folder first.',
     defaultFolderHint: 'Without --out the export goes to this default folder: choose another one with --out FOLDER, or delete that folder first.',
     foreignFile: (p: { dir: string; file: string }) => `--out ${p.dir} already holds ${p.file}, which is not from a complete meterdata export.`,
     foreignFileHint: 'Choose another --out folder, or move those files away first.',
-    manifestUnusable: (p: { dir: string; file: string; problem: string }) => `--out ${p.dir} holds ${p.file}, which cannot be an export's manifest: ${p.problem}.`,
+    manifestUnusable: (p: { dir: string; file: string; problem: string }) =>
+      `--out ${p.dir} holds ${p.file}, which cannot be an export's manifest: ${p.problem}.`,
     isFile: (p: { dir: string }) => `--out ${p.dir} is a file, not a folder.`,
     parentIsFile: (p: { dir: string; at: string }) => `--out ${p.dir} cannot be created: ${p.at} is a file, not a folder.`,
-    danglingLink: (p: { dir: string; at: string; target: string }) => `--out ${p.dir} cannot be created: ${p.at} is a link to ${p.target}, which does not exist.`,
+    danglingLink: (p: { dir: string; at: string; target: string }) =>
+      `--out ${p.dir} cannot be created: ${p.at} is a link to ${p.target}, which does not exist.`,
     danglingLinkHint: 'Create the folder the link points to, or choose another --out folder.',
     notWritable: (p: { dir: string; why: string }) => `--out ${p.dir} cannot be written: ${p.why}.`,
     notWritableIn: (p: { dir: string; at: string; why: string }) => `--out ${p.dir} cannot be written (in ${p.at}): ${p.why}.`,
@@ -27,7 +30,8 @@ export const outText = catalogue(
     outFolder: (p) => `--out ${p.dir}`,
     defaultFolder: (p) => `Der Standardordner ${p.dir}`,
     otherArgumentsHint: 'Wählen Sie einen anderen Zielordner für --out, oder löschen Sie diesen Ordner zuerst.',
-    defaultFolderHint: 'Ohne --out schreibt meterdata in diesen Standardordner: Wählen Sie mit --out ORDNER einen anderen, oder löschen Sie diesen Ordner zuerst.',
+    defaultFolderHint:
+      'Ohne --out schreibt meterdata in diesen Standardordner: Wählen Sie mit --out ORDNER einen anderen, oder löschen Sie diesen Ordner zuerst.',
     foreignFile: (p) => `--out ${p.dir} enthält bereits die Datei ${p.file}, die nicht aus einem vollständigen meterdata-Export stammt.`,
     foreignFileHint: 'Wählen Sie einen anderen Zielordner für --out, oder verschieben Sie diese Dateien zuerst.',
     manifestUnusable: (p) => `--out ${p.dir} enthält ${p.file}, und das kann nicht das Manifest eines Exports sein: ${p.problem}.`,
@@ -58,7 +62,8 @@ export const compareText = catalogue(
     anotherTenant: 'another tenant',
     otherTenantHint: 'Compare only with exports of the same connection.',
     noRange: 'its manifest has no range.',
-    samePeriod: (p: { from: string; to: string }) => `that export covers ${p.from} to ${p.to}, the period of this export itself: a comparison with itself shows no change.`,
+    samePeriod: (p: { from: string; to: string }) =>
+      `that export covers ${p.from} to ${p.to}, the period of this export itself: a comparison with itself shows no change.`,
     notPlain: 'its manifest lists a file name that is not plain.',
     changed: (p: { file: string }) => `${p.file} does not match the manifest (missing or changed after the export).`,
     noBilling: 'it has no billing CSV to compare with (exported without csv, or its template leaves billing out).',
@@ -76,7 +81,8 @@ export const compareText = catalogue(
     anotherTenant: 'einem anderen Mandanten',
     otherTenantHint: 'Vergleichen Sie nur mit Exporten derselben Verbindung.',
     noRange: 'Sein Manifest nennt keinen Zeitraum.',
-    samePeriod: (p) => `Dieser Export umfasst ${p.from} bis ${p.to}, den Zeitraum dieses Exports selbst: Ein Vergleich mit sich selbst zeigt keine Veränderung.`,
+    samePeriod: (p) =>
+      `Dieser Export umfasst ${p.from} bis ${p.to}, den Zeitraum dieses Exports selbst: Ein Vergleich mit sich selbst zeigt keine Veränderung.`,
     notPlain: 'Sein Manifest nennt einen Dateinamen mit Ordnerangabe.',
     changed: (p) => `${p.file} passt nicht zum Manifest (fehlt oder wurde nach dem Export geändert).`,
     noBilling: 'Er enthält keine Abrechnungs-CSV zum Vergleich (ohne csv exportiert, oder seine Vorlage lässt billing aus).',

@@ -11,7 +11,7 @@ import { writeFileAtomic } from '../../core/atomic-file.js';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { UsageError } from '../../core/errors.js';
-import type { MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit, WhoAmI } from '../../api/types.js';
+import type { Property, WhoAmI } from '../../api/types.js';
 import { JournalDamage, readAnswers, readMeta, type JournalMeta } from './journal-check.js';
 import { outLockFile, takeLock } from '../folder/index.js';
 import { gzipAnswers } from './journal-json.js';
@@ -64,17 +64,11 @@ export class Journal {
   static async open(stateDir: string, identity: Record<string, unknown>, who: WhoAmI, now: Date, out: string): Promise<Journal> {
     const dir = path.join(stateDir, 'exports', journalKey(identity));
     // The journal first: a second run with the same arguments is told just that.
-    const unlockJournal = await takeLock(
-      `${dir}.lock`,
-      new UsageError(t.running, t.runningHint({ lock: `${dir}.lock` }), 'EXPORT_ALREADY_RUNNING'),
-    );
+    const unlockJournal = await takeLock(`${dir}.lock`, new UsageError(t.running, t.runningHint({ lock: `${dir}.lock` }), 'EXPORT_ALREADY_RUNNING'));
     const outLock = await outLockFile(stateDir, out);
     let unlockOut: () => Promise<void>;
     try {
-      unlockOut = await takeLock(
-        outLock,
-        new UsageError(t.outBusy({ out }), t.outBusyHint({ lock: outLock }), 'EXPORT_OUT_BUSY'),
-      );
+      unlockOut = await takeLock(outLock, new UsageError(t.outBusy({ out }), t.outBusyHint({ lock: outLock }), 'EXPORT_OUT_BUSY'));
     } catch (e) {
       await unlockJournal();
       throw e;
@@ -165,7 +159,14 @@ export class Journal {
       text = gunzipSync(read.bytes, { maxOutputLength: Journal.UNPACKED_MAX }).toString('utf8');
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      onDamaged(file, code === 'ERR_BUFFER_TOO_LARGE' ? t.unpackedTooLarge({ mb: Journal.UNPACKED_MAX / 1024 / 1024 }) : code?.startsWith('Z_') ? t.notGzip : (code ?? String(e)));
+      onDamaged(
+        file,
+        code === 'ERR_BUFFER_TOO_LARGE'
+          ? t.unpackedTooLarge({ mb: Journal.UNPACKED_MAX / 1024 / 1024 })
+          : code?.startsWith('Z_')
+            ? t.notGzip
+            : (code ?? String(e)),
+      );
       return null;
     }
     try {

@@ -73,7 +73,14 @@ export type ExportFlags = {
 };
 
 function list(value: string): string[] {
-  return [...new Set(value.split(',').map((s) => s.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** --property, repeatable, each a comma-separated list: ids checked, lower-cased, each once. */
@@ -172,7 +179,16 @@ function refuseSelfComparison(opts: ExportFlags, review: ReviewArgs | null, peri
  * the --out check use it; the journal key adds the out folder (two folders, two journals).
  */
 export function identity(a: ExportArgs): Record<string, unknown> {
-  return { profile: a.profile ?? 'default', from: a.from, to: a.to, properties: a.propertyIds, metrics: a.metrics, formats: a.formats, template: a.template, ...(a.review ? { review: a.review } : {}) };
+  return {
+    profile: a.profile ?? 'default',
+    from: a.from,
+    to: a.to,
+    properties: a.propertyIds,
+    metrics: a.metrics,
+    formats: a.formats,
+    template: a.template,
+    ...(a.review ? { review: a.review } : {}),
+  };
 }
 
 /**

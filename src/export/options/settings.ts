@@ -59,7 +59,10 @@ export function settingChanges(before: unknown, now: Identity): string[] {
     const [wa, wb] = a === b ? [JSON.stringify(raw[0]) ?? t.unset, JSON.stringify(raw[1]) ?? t.unset] : [a, b];
     out.push(t.change({ setting: clip(setting), before: clip(wa), after: clip(wb) }));
   };
-  add(t.period, periodWords(before.from, before.to), periodWords(now.from, now.to), [[before.from, before.to], [now.from, now.to]]);
+  add(t.period, periodWords(before.from, before.to), periodWords(now.from, now.to), [
+    [before.from, before.to],
+    [now.from, now.to],
+  ]);
   add(t.profile, text(before.profile), text(now.profile), [before.profile, now.profile]);
   add(t.properties, propertyWords(before.properties), propertyWords(now.properties), [before.properties, now.properties]);
   add(t.metrics, metricWords(before.metrics), metricWords(now.metrics), [before.metrics, now.metrics]);

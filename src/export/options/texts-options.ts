@@ -6,7 +6,8 @@ export const optionTexts = catalogue(
   {
     whichPeriod: 'Which period? Give --year (e.g. --year 2025) or --from and --to (yyyy-mm-dd).',
     propertyEmpty: '--property: the list is empty.',
-    propertyEmptyHint: 'Give Property ids (e.g. --property <id>,<id>), or leave --property out to export every Property (check the variables your script passes).',
+    propertyEmptyHint:
+      'Give Property ids (e.g. --property <id>,<id>), or leave --property out to export every Property (check the variables your script passes).',
     notAPropertyId: (p: { value: string }) => `--property: "${p.value}" is not a Property id (a UUID such as 3f2a…-…).`,
     notAPropertyIdHint: 'Copy the id from `meterdata browse`.',
     metricEmpty: '--metric: the list is empty.',
@@ -36,7 +37,8 @@ export const optionTexts = catalogue(
   {
     whichPeriod: 'Welcher Zeitraum? Bitte --year (z. B. --year 2025) oder --from und --to (jjjj-mm-tt) angeben.',
     propertyEmpty: '--property: Die Liste ist leer.',
-    propertyEmptyHint: 'Geben Sie Liegenschafts-IDs an (z. B. --property <id>,<id>) oder lassen Sie --property weg, um alle Liegenschaften zu exportieren (prüfen Sie die Variablen Ihres Skripts).',
+    propertyEmptyHint:
+      'Geben Sie Liegenschafts-IDs an (z. B. --property <id>,<id>) oder lassen Sie --property weg, um alle Liegenschaften zu exportieren (prüfen Sie die Variablen Ihres Skripts).',
     notAPropertyId: (p) => `--property: „${p.value}“ ist keine Liegenschafts-ID (eine UUID wie 3f2a…-…).`,
     notAPropertyIdHint: 'Die ID steht in `meterdata browse`.',
     metricEmpty: '--metric: Die Liste ist leer.',

@@ -13,7 +13,19 @@ export { OutputSet, type OutputMark } from './output-set.js';
 export type { StagedOutput } from './complete.js';
 export { EXPORT_FORMATS, FORMAT_NAMES, finalNames, findingsPlace, formatsNamed, type FinishInputs, type FinishWriters, type Format } from './registry.js';
 export type { FileEntry, Finisher, FormatSinks, OutputFormat, SinkContext, StageContext } from './format.js';
-export { WORKBOOK_MODULE, WORKBOOK_WORKERS_MODULE, XLSX_FILE, loadWorkbookWorkers, writeWorkbookHere, type OverviewData, type OverviewUnit, type RenderAhead, type RenderSpec, type WorkbookWriter, type XlsxInput } from './formats/xlsx/index.js';
+export {
+  WORKBOOK_MODULE,
+  WORKBOOK_WORKERS_MODULE,
+  XLSX_FILE,
+  loadWorkbookWorkers,
+  writeWorkbookHere,
+  type OverviewData,
+  type OverviewUnit,
+  type RenderAhead,
+  type RenderSpec,
+  type WorkbookWriter,
+  type XlsxInput,
+} from './formats/xlsx/index.js';
 export type { Template, TemplateColumn, TemplateFile } from './templates.js';
 export { TABLE_COLUMNS, TABLE_NAMES, cellOf, overviewKey, type ColumnType, type Row, type TableName } from './tables.js';
 export { csvLine, formatCell, neutraliseFormula, plainNumber, type CellStyle } from './cell-text.js';

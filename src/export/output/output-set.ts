@@ -53,7 +53,8 @@ export class OutputSet {
     const atomic = (this.atomic = await this.makeAtomic());
     await atomic.prepare();
     for (const f of this.template.files) this.rows[f.table] = 0;
-    for (const format of formatsNamed(this.formats, this.registry)) this.sinks.push([format, await format.open({ dir: this.dir, template: this.template, atomic })]);
+    for (const format of formatsNamed(this.formats, this.registry))
+      this.sinks.push([format, await format.open({ dir: this.dir, template: this.template, atomic })]);
   }
 
   /**

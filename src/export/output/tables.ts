@@ -137,7 +137,14 @@ const CODE_SUFFIX = '_code';
 export const TABLE_COLUMNS = Object.fromEntries(
   Object.entries(COLUMNS).map(([table, cols]) => [
     table,
-    { ...cols, ...Object.fromEntries(Object.entries(cols).filter(([, t]) => t.startsWith('value:')).map(([k]) => [`${k}${CODE_SUFFIX}`, 'text'])) },
+    {
+      ...cols,
+      ...Object.fromEntries(
+        Object.entries(cols)
+          .filter(([, t]) => t.startsWith('value:'))
+          .map(([k]) => [`${k}${CODE_SUFFIX}`, 'text']),
+      ),
+    },
   ]),
 ) as Record<TableName, Record<string, ColumnType>>;
 

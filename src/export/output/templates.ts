@@ -13,6 +13,7 @@ import type { Lang } from '../../i18n/index.js';
 import type { CellStyle } from './cell-text.js';
 import { TABLE_COLUMNS, TABLE_NAMES, type ColumnType, type TableName } from './tables.js';
 import { sheetNames } from './texts-sheets.js';
+import { pathOf, shown, templateSchema, type Doc, type StyleKey } from './templates-schema.js';
 import { templateTexts as tt } from './texts-templates.js';
 
 export const BUILTIN_TEMPLATES = ['generic', 'de'] as const;
@@ -45,82 +46,12 @@ export interface Template extends CellStyle {
   /** --unit-refs: billing carries erp_ref and the Overview shows it (src/export/unit-refs.ts). */
   erpRef?: boolean;
 }
-// An apostrophe too: the print titles name a sheet in quotes, which exceljs does not escape.
-const SHEET_NAME_BAD = /[[\]:*?/\\']/;
-const FILE_NAME_OK = /^[^/\\\0.][^/\\\0]*\.csv$/;
-
 class Problem extends Error {}
 
 function fail(at: string, msg: string): never {
   throw new Problem(at ? `${at}: ${msg}` : msg);
 }
 
-// The schema of a template document. Every setting is optional: a user template names only
-// what it changes, and applyTemplate requires the rest of a built-in. Messages are
-// functions, so they are rendered in the run's language when a problem is found.
-type Issue = v.BaseIssue<unknown>;
-const shown = (x: unknown): string => JSON.stringify(x) ?? String(x);
-const must = (what: () => string) => (i: Issue) => tt.mustBe({ what: what(), got: shown(i.input) });
-function strict<E extends v.ObjectEntries>(entries: E, what: () => string) {
-  return v.strictObject(entries, (i) => (i.expected === 'never' ? tt.unknownSetting({ allowed: Object.keys(entries).join(', ') }) : must(what)(i)));
-}
-const text = v.string(must(() => tt.text));
-const nonEmpty = (what: () => string) => v.pipe(v.string(must(what)), v.minLength(1, must(what)));
-const sheetName = v.pipe(
-  v.string(() => tt.sheetName),
-  v.check((s) => s.length > 0 && s.length <= 31 && !SHEET_NAME_BAD.test(s), () => tt.sheetName),
-);
-
-function columnKey(table: TableName) {
-  const known = TABLE_COLUMNS[table];
-  return v.pipe(
-    v.string(must(() => tt.columnWhat)),
-    v.check((k) => Object.hasOwn(known, k), (i) => tt.unknownColumn({ key: shown(i.input), table, known: Object.keys(known).join(', ') })),
-  );
-}
-
-function fileSchema(table: TableName) {
-  const key = columnKey(table);
-  const column = v.lazy((input) => (typeof input === 'string' ? key : strict({ key, header: v.optional(nonEmpty(() => tt.headerWhat)) }, () => tt.columnWhat)));
-  const columns = v.pipe(v.array(column, must(() => tt.columnsWhat)), v.minLength(1, must(() => tt.columnsWhat)));
-  const file = v.pipe(v.string(() => tt.fileName), v.regex(FILE_NAME_OK, () => tt.fileName));
-  const entry = strict({ file: v.optional(file), sheet: v.optional(sheetName), columns: v.optional(columns) }, () => tt.fileWhat);
-  return v.lazy((input) => (input === false ? v.literal(false) : entry));
-}
-
-const STYLE = {
-  language: v.picklist(['en', 'de'], must(() => tt.languageWhat)),
-  values: v.picklist(['codes', 'words'], must(() => tt.valuesWhat)),
-  separator: v.picklist([',', ';', '\t', '|'], must(() => tt.separatorWhat)),
-  decimal: v.picklist(['.', ','], must(() => tt.decimalWhat)),
-  date_format: v.pipe(v.string(must(() => tt.dateWhat)), v.check((s) => /yyyy/.test(s) && /mm/.test(s) && /dd/.test(s) && s.length <= 12, must(() => tt.dateWhat))),
-  booleans: v.pipe(v.tuple([nonEmpty(() => tt.booleansWhat), nonEmpty(() => tt.booleansWhat)], must(() => tt.booleansWhat)), v.check(([t, f]) => t !== f, must(() => tt.booleansWhat))),
-  bom: v.boolean(must(() => tt.bomWhat)),
-  line_ending: v.picklist(['crlf', 'lf'], must(() => tt.eolWhat)),
-};
-
-let schema: ReturnType<typeof buildSchema> | null = null;
-function buildSchema() {
-  const optional = <T extends Record<string, v.GenericSchema>>(o: T) => Object.fromEntries(Object.entries(o).map(([k, s]) => [k, v.optional(s)])) as { [K in keyof T]: v.OptionalSchema<T[K], undefined> };
-  return strict(
-    {
-      name: v.optional(text),
-      description: v.optional(text),
-      extends: v.optional(v.unknown()),
-      ...optional(STYLE),
-      sheets: v.optional(strict({ overview: v.optional(sheetName), about: v.optional(sheetName) }, () => tt.sheetsWhat)),
-      files: v.optional(strict(Object.fromEntries(TABLE_NAMES.map((t) => [t, v.optional(fileSchema(t))])) as Record<TableName, v.OptionalSchema<ReturnType<typeof fileSchema>, undefined>>, () => tt.filesWhat({ tables: TABLE_NAMES.join(', ') }))),
-    },
-    () => tt.notObject,
-  );
-}
-
-/** "files.billing.columns[2].header" */
-function pathOf(issue: Issue): string {
-  return (issue.path ?? []).map((p, i) => (typeof p.key === 'number' ? `[${p.key}]` : `${i ? '.' : ''}${String(p.key)}`)).join('');
-}
-
-type Doc = v.InferOutput<ReturnType<typeof buildSchema>>;
 type ColumnSpec = string | { key: string; header?: string | undefined };
 
 function resolveColumns(table: TableName, spec: ColumnSpec[], base: TemplateFile | undefined, at: string): TemplateColumn[] {
@@ -143,10 +74,10 @@ function resolveColumns(table: TableName, spec: ColumnSpec[], base: TemplateFile
 /** Applies one template document on top of a base (or builds a built-in from scratch). */
 export function applyTemplate(raw: unknown, base: Template | null): Template {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('', tt.notObject);
-  const parsed = v.safeParse((schema ??= buildSchema()), raw, { abortEarly: true });
+  const parsed = v.safeParse(templateSchema(), raw, { abortEarly: true });
   if (!parsed.success) fail(pathOf(parsed.issues[0]), parsed.issues[0].message);
   const doc: Doc = parsed.output;
-  const need = <T>(key: keyof typeof STYLE, value: T | undefined, what: () => string): T => value ?? fail(key, tt.required({ what: what() }));
+  const need = <T>(key: StyleKey, value: T | undefined, what: () => string): T => value ?? fail(key, tt.required({ what: what() }));
   const language = need('language', doc.language ?? base?.language, () => tt.languageWhat);
   const values = need('values', doc.values ?? (base ? (base.words ? 'words' : 'codes') : undefined), () => tt.valuesWhat);
   const words = values === 'words' ? language : null;
@@ -157,7 +88,10 @@ export function applyTemplate(raw: unknown, base: Template | null): Template {
   const booleans = need('booleans', doc.booleans ?? base?.booleans, () => tt.booleansWhat);
   const bom = need('bom', doc.bom ?? base?.bom, () => tt.bomWhat);
   const eolName = need('line_ending', doc.line_ending ?? (base ? (base.eol === '\n' ? 'lf' : 'crlf') : undefined), () => tt.eolWhat);
-  const sheets = { overview: doc.sheets?.overview ?? base?.sheets.overview ?? sheetNames.overview, about: doc.sheets?.about ?? base?.sheets.about ?? sheetNames.about };
+  const sheets = {
+    overview: doc.sheets?.overview ?? base?.sheets.overview ?? sheetNames.overview,
+    about: doc.sheets?.about ?? base?.sheets.about ?? sheetNames.about,
+  };
   const filesDoc = doc.files ?? {};
   const files: TemplateFile[] = [];
   for (const table of TABLE_NAMES) {
@@ -172,7 +106,10 @@ export function applyTemplate(raw: unknown, base: Template | null): Template {
     }
     const file = spec.file ?? baseFile?.file ?? `${table}.csv`;
     const sheet = spec.sheet ?? baseFile?.sheet ?? sheetNames[table];
-    const columns = spec.columns === undefined ? (baseFile?.columns ?? fail(`${at}.columns`, tt.required({ what: tt.columnsWhat }))) : resolveColumns(table, spec.columns, baseFile, `${at}.columns`);
+    const columns =
+      spec.columns === undefined
+        ? (baseFile?.columns ?? fail(`${at}.columns`, tt.required({ what: tt.columnsWhat })))
+        : resolveColumns(table, spec.columns, baseFile, `${at}.columns`);
     files.push({ table, file, sheet, columns });
   }
   // plausibility.csv is written only with a review, so it alone does not make an export.
@@ -225,7 +162,11 @@ export async function loadTemplate(nameOrFile: string, cwd: string): Promise<Tem
   const doc = await readJson(async () => {
     const read = readBounded(file, MAX_TEMPLATE_BYTES);
     if (read.ok) return read.bytes.toString('utf8');
-    const message = { folder: tt.isFolder, 'not-a-file': tt.notAFile, 'too-large': (p: { file: string }) => tt.tooLarge({ ...p, kb: MAX_TEMPLATE_BYTES >> 10 }) }[read.why];
+    const message = {
+      folder: tt.isFolder,
+      'not-a-file': tt.notAFile,
+      'too-large': (p: { file: string }) => tt.tooLarge({ ...p, kb: MAX_TEMPLATE_BYTES >> 10 }),
+    }[read.why];
     throw new UsageError(message({ file: nameOrFile }), tt.cannotReadHint, 'EXPORT_TEMPLATE_INVALID');
   }, nameOrFile);
   const ext = typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? ((doc as Record<string, unknown>).extends ?? 'generic') : 'generic';

@@ -28,7 +28,8 @@ export const templateTexts = catalogue(
     fileName: 'must be a plain file name ending in .csv',
     unknownColumn: (p: { key: string; table: string; known: string }) => `unknown column ${p.key} (${p.table} has: ${p.known})`,
     twice: (p: { key: string }) => `column "${p.key}" is listed twice`,
-    headerTwice: (p: { header: string; key: string }) => `header "${p.header}" is already the header of column "${p.key}" (an import could not tell them apart)`,
+    headerTwice: (p: { header: string; key: string }) =>
+      `header "${p.header}" is already the header of column "${p.key}" (an import could not tell them apart)`,
     everyTable: 'leaves out every table',
     fileTwice: (p: { name: string }) => `file name ${p.name} is used twice`,
     sheetTwice: (p: { name: string }) => `sheet name "${p.name}" is used twice`,

@@ -55,7 +55,19 @@ export async function closeRun(run: Run, output: OutputSet, tally: Tally, range:
       counts: { ...counts, rows },
       flags,
     },
-    summary: { out: args.out, range: effective, requested, pointsWithData: tally.pointsWithData, tenant: journal.meta.tenantName, exportedAt, resumed: journal.resumed, counts: { ...counts, rows }, flags, codes: tally.codes, requests: deps.api.stats().requests },
+    summary: {
+      out: args.out,
+      range: effective,
+      requested,
+      pointsWithData: tally.pointsWithData,
+      tenant: journal.meta.tenantName,
+      exportedAt,
+      resumed: journal.resumed,
+      counts: { ...counts, rows },
+      flags,
+      codes: tally.codes,
+      requests: deps.api.stats().requests,
+    },
   };
 }
 
@@ -64,14 +76,21 @@ export async function closeRun(run: Run, output: OutputSet, tally: Tally, range:
  * renames everything into place and removes the journal. On failure nothing is put
  * under a final name and the journal stays for a re-run.
  */
-export async function finishExport(staged: StagedExport, opts: { writeWorkbook?: WorkbookWriter; signal?: AbortSignal | undefined } = {}): Promise<ExportSummary> {
+export async function finishExport(
+  staged: StagedExport,
+  opts: { writeWorkbook?: WorkbookWriter; signal?: AbortSignal | undefined } = {},
+): Promise<ExportSummary> {
   const { summary } = staged;
   try {
     const write = opts.writeWorkbook ?? writeWorkbookHere;
-    const files = await completeOutput(staged.output, (files) => ({ ...staged.manifest, files }), async (input) => {
-      await write(input);
-      if (opts.signal?.aborted) throw opts.signal.reason; // a Ctrl-C while the workbook was written: nothing is committed
-    });
+    const files = await completeOutput(
+      staged.output,
+      (files) => ({ ...staged.manifest, files }),
+      async (input) => {
+        await write(input);
+        if (opts.signal?.aborted) throw opts.signal.reason; // a Ctrl-C while the workbook was written: nothing is committed
+      },
+    );
     await Journal.release(staged.journal, true);
     return { ...summary, files };
   } catch (e) {

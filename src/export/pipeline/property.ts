@@ -15,9 +15,18 @@ export interface WrittenProperty {
   flags: Flag[];
 }
 
-export async function writeProperty(output: OutputSet, steps: readonly ExportStep[], answers: PropertyAnswers, range: { from: string; to: string }, stream: PropertyStream | undefined): Promise<WrittenProperty> {
+export async function writeProperty(
+  output: OutputSet,
+  steps: readonly ExportStep[],
+  answers: PropertyAnswers,
+  range: { from: string; to: string },
+  stream: PropertyStream | undefined,
+): Promise<WrittenProperty> {
   const { property } = answers;
-  const bill = billProperty({ property: { id: property.id, name: property.name }, range, units: answers.units, plantPoints: answers.plantPoints, points: answers.points }, stream?.earlyBill);
+  const bill = billProperty(
+    { property: { id: property.id, name: property.name }, range, units: answers.units, plantPoints: answers.plantPoints, points: answers.points },
+    stream?.earlyBill,
+  );
   const billed = { answers, bill, range };
   const shape = composeShapes(steps.flatMap((s) => (s.shape ? [s.shape(billed)] : [])));
   const written = stream ? await stream.settle(bill, shape) : NOTHING_WRITTEN;
@@ -31,7 +40,11 @@ export async function writeProperty(output: OutputSet, steps: readonly ExportSte
   const flags = [...bill.flags, ...found.flatMap((f) => f.flags ?? [])];
   await output.write('review', reviewRows(flags, language(), shape.place));
   const units = shape.units(answers.units.map((u) => u.unit).filter((u) => !written.units.has(u.id)));
-  const marks = overviewMarks(flags, (f) => shape.place?.(f) ?? { metric: null }, found.flatMap((f) => f.marks ?? []));
+  const marks = overviewMarks(
+    flags,
+    (f) => shape.place?.(f) ?? { metric: null },
+    found.flatMap((f) => f.marks ?? []),
+  );
   await output.addOverview(billing, property, units, marks);
   return { bill, flags };
 }

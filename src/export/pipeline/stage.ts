@@ -126,7 +126,16 @@ async function walkProperties(run: Run): Promise<StagedExport> {
       walk.release(i);
       done = i + 1;
       const work = counted ? { work: progressUnits(steps, answers.units.length)! } : {};
-      reporter.property({ index: i + 1, total: properties.length, name: property.name, units: answers.units.length, plantPoints: bill.plant.length, flags: flags.length, fromJournal: walk.fromJournal.has(i), ...work });
+      reporter.property({
+        index: i + 1,
+        total: properties.length,
+        name: property.name,
+        units: answers.units.length,
+        plantPoints: bill.plant.length,
+        flags: flags.length,
+        fromJournal: walk.fromJournal.has(i),
+        ...work,
+      });
     }
     // Findings known only now (lines of --unit-refs for units no Property had): after every Property's.
     const late = steps.flatMap((s) => s.finish?.() ?? []);
@@ -140,6 +149,12 @@ async function walkProperties(run: Run): Promise<StagedExport> {
     await output.abort().catch(() => undefined);
     await walk.saved();
     await (isMeterdataError(e) && e.code === 'EXPORT_PERIOD_CHANGED' ? journal.discard() : journal.close());
-    throw incomplete(e, done, properties.map((p) => p.name), args.out, deps.signal);
+    throw incomplete(
+      e,
+      done,
+      properties.map((p) => p.name),
+      args.out,
+      deps.signal,
+    );
   }
 }

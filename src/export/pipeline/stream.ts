@@ -199,7 +199,9 @@ export class PropertyStream {
     if (this.failure) throw this.failure.error;
     if (this.bills.length === 0) return NOTHING_WRITTEN;
     // a point's readings are shaped alike: its first reading, shaped as the whole Property is, says whether they still are
-    const same = this.bills.every((b, k) => bill.units[k] === b) && [...this.points.values()].every((p) => !p || JSON.stringify(shape.readings([p[0]])[0]) === JSON.stringify(p[1]));
+    const same =
+      this.bills.every((b, k) => bill.units[k] === b) &&
+      [...this.points.values()].every((p) => !p || JSON.stringify(shape.readings([p[0]])[0]) === JSON.stringify(p[1]));
     if (same) return this.written;
     await this.deps.output.rewind(this.mark!);
     this.rewound = true;

@@ -26,7 +26,9 @@ export class Tally {
     this.counts.units += answers.units.length;
     this.counts.measuring_points += answers.points.length;
     this.counts.plant_points += bill.plant.length;
-    const withData = [...answers.units.flatMap((u) => u.consumption.measuring_points), ...answers.plantPoints.map((p) => p.consumption)].filter((c) => c.segments.length > 0);
+    const withData = [...answers.units.flatMap((u) => u.consumption.measuring_points), ...answers.plantPoints.map((p) => p.consumption)].filter(
+      (c) => c.segments.length > 0,
+    );
     this.pointsWithData += new Set(withData.map((c) => c.measuring_point_id)).size;
   }
 }

@@ -29,7 +29,12 @@ const silent: Reporter = { begin() {}, unit() {}, property() {}, note() {}, end(
 
 export function createPortfolioDisplay(io: Io, profiles: string[], opts: { quiet: boolean; now?: () => number }): PortfolioDisplay {
   const write = (s: string) => void io.stderr.write(s);
-  const prefix = (profile: string | null, line: string) => line.replace(/\n$/, '').split('\n').map((l) => (profile ? `${profile}: ${l}` : l)).join('\n') + '\n';
+  const prefix = (profile: string | null, line: string) =>
+    line
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((l) => (profile ? `${profile}: ${l}` : l))
+      .join('\n') + '\n';
   if (opts.quiet) return { reporter: () => silent, note() {}, finish() {}, close() {} };
   if (!io.stderr.isTTY) {
     return {
@@ -42,7 +47,9 @@ export function createPortfolioDisplay(io: Io, profiles: string[], opts: { quiet
   const now = opts.now ?? Date.now;
   const started = now();
   const width = Math.max(...profiles.map((p) => p.length));
-  const rows = new Map<string, Row>(profiles.map((p) => [p, { profile: p, units: 0, total: null, props: 0, propsDone: 0, requests: () => 0, state: t.waiting }]));
+  const rows = new Map<string, Row>(
+    profiles.map((p) => [p, { profile: p, units: 0, total: null, props: 0, propsDone: 0, requests: () => 0, state: t.waiting }]),
+  );
   let drawnLines = 0;
   let lastDraw = 0;
   const text = (r: Row) => {

@@ -26,7 +26,16 @@ export interface ProfileResult {
  * person can act on, then a usage error, withdrawn access, a lost sign-in, an
  * unavailable service, and --strict findings; 0 only when every profile exported.
  */
-export const WORST_FIRST: number[] = [ExitCode.INTERRUPTED, ExitCode.UNEXPECTED, ExitCode.USAGE, ExitCode.ACCESS_WITHDRAWN, ExitCode.NOT_SIGNED_IN, ExitCode.UNAVAILABLE, ExitCode.NEEDS_REVIEW, ExitCode.OK];
+export const WORST_FIRST: number[] = [
+  ExitCode.INTERRUPTED,
+  ExitCode.UNEXPECTED,
+  ExitCode.USAGE,
+  ExitCode.ACCESS_WITHDRAWN,
+  ExitCode.NOT_SIGNED_IN,
+  ExitCode.UNAVAILABLE,
+  ExitCode.NEEDS_REVIEW,
+  ExitCode.OK,
+];
 
 export function worstExitCode(codes: number[]): number {
   const rank = (c: number) => (WORST_FIRST.includes(c) ? WORST_FIRST.indexOf(c) : 1);
@@ -36,10 +45,10 @@ export function worstExitCode(codes: number[]): number {
 /** A failure as the summary shows it (core's describeError); an interruption before the profile started is no bug. */
 export function describeFailure(e: unknown, signal?: AbortSignal): Failure {
   // Ctrl-C or SIGTERM while a profile was still signing in: an interruption, not a bug.
-  if (!isMeterdataError(e) && signal?.aborted) return { exitCode: ExitCode.INTERRUPTED, error: { code: 'EXPORT_INTERRUPTED', message: t.interrupted, hint: t.interruptedHint } };
+  if (!isMeterdataError(e) && signal?.aborted)
+    return { exitCode: ExitCode.INTERRUPTED, error: { code: 'EXPORT_INTERRUPTED', message: t.interrupted, hint: t.interruptedHint } };
   return describeError(e);
 }
-
 
 /** One line a person reads: names and messages from the server reach the terminal escaped. */
 export function profileLine(r: ProfileResult): string {
@@ -52,7 +61,18 @@ function profileText(r: ProfileResult): string {
   }
   const s = r.summary;
   const strict = r.exitCode === ExitCode.NEEDS_REVIEW ? t.strictExit : '';
-  const p = { profile: r.profile, strict, tenant: s.tenant, properties: s.counts.properties, units: s.counts.units, notBilled: s.flags.not_billed, review: s.flags.review, info: s.flags.info, requests: s.requests, out: r.out };
+  const p = {
+    profile: r.profile,
+    strict,
+    tenant: s.tenant,
+    properties: s.counts.properties,
+    units: s.counts.units,
+    notBilled: s.flags.not_billed,
+    review: s.flags.review,
+    info: s.flags.info,
+    requests: s.requests,
+    out: r.out,
+  };
   return r.outcome === 'kept' ? t.kept(p) : t.exported({ ...p, seconds: r.seconds.toFixed(1) });
 }
 
@@ -64,12 +84,41 @@ export function profileJson(r: ProfileResult): Record<string, unknown> {
     exit_code: r.exitCode,
     out: r.out,
     seconds: Number(r.seconds.toFixed(3)),
-    ...(s ? { tenant: s.tenant, range: s.range, requested_range: s.requested, exported_at: s.exportedAt, resumed: s.resumed, counts: s.counts, flags: s.flags, flag_codes: s.codes, requests: s.requests, ...(s.files ? { files: s.files } : {}) } : {}),
+    ...(s
+      ? {
+          tenant: s.tenant,
+          range: s.range,
+          requested_range: s.requested,
+          exported_at: s.exportedAt,
+          resumed: s.resumed,
+          counts: s.counts,
+          flags: s.flags,
+          flag_codes: s.codes,
+          requests: s.requests,
+          ...(s.files ? { files: s.files } : {}),
+        }
+      : {}),
     ...(r.error ? { error: r.error } : {}),
   };
 }
 
-const COLUMNS = ['profile', 'outcome', 'exit_code', 'error_code', 'tenant', 'properties', 'units', 'flags_not_billed', 'flags_review', 'flags_info', 'requests', 'seconds', 'out', 'message', 'hint'];
+const COLUMNS = [
+  'profile',
+  'outcome',
+  'exit_code',
+  'error_code',
+  'tenant',
+  'properties',
+  'units',
+  'flags_not_billed',
+  'flags_review',
+  'flags_info',
+  'requests',
+  'seconds',
+  'out',
+  'message',
+  'hint',
+];
 
 /**
  * portfolio-summary.csv: one row per profile in the order given, comma-separated, CRLF (as the generic layout).
@@ -82,7 +131,23 @@ export function summaryCsv(results: ProfileResult[]): string {
     const n = (v: number | undefined) => (v === undefined ? '' : String(v));
     // text cells neutralised like every other CSV file's (a tenant name from the server could start with "=")
     const safe = neutraliseFormula;
-    return [safe(r.profile), r.outcome, String(r.exitCode), safe(r.error?.code ?? ''), safe(s?.tenant ?? ''), n(s?.counts.properties), n(s?.counts.units), n(s?.flags.not_billed), n(s?.flags.review), n(s?.flags.info), n(s?.requests), r.seconds.toFixed(1), safe(r.out), safe(r.error?.message ?? ''), safe(r.error?.hint ?? '')];
+    return [
+      safe(r.profile),
+      r.outcome,
+      String(r.exitCode),
+      safe(r.error?.code ?? ''),
+      safe(s?.tenant ?? ''),
+      n(s?.counts.properties),
+      n(s?.counts.units),
+      n(s?.flags.not_billed),
+      n(s?.flags.review),
+      n(s?.flags.info),
+      n(s?.requests),
+      r.seconds.toFixed(1),
+      safe(r.out),
+      safe(r.error?.message ?? ''),
+      safe(r.error?.hint ?? ''),
+    ];
   });
   return [COLUMNS, ...rows].map((f) => csvLine(f, ',', '\r\n')).join('');
 }

@@ -4,12 +4,10 @@
 // `meterdata export --profile P --out <out>/P`), with its own API client and so its own
 // rate budget; what they share is the cap on Properties held in memory (pipeline/held.ts) and
 // the workbooks written at once (workbooksAtOnce). A profile that fails does not stop the others.
-import { createHash } from 'node:crypto';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { readOwnFile } from '../../core/bounded-read.js';
 import { writeFileAtomic } from '../../core/atomic-file.js';
 import { loadProfiles, resolveProfileName } from '../../core/config.js';
 import { ExitCode, MeterdataError, NotSignedInError, UsageError } from '../../core/errors.js';
@@ -21,6 +19,7 @@ import { identity, parseExportArgs, type ExportArgs } from '../options/index.js'
 import { checkOutDir, checkWritable, MANIFEST } from '../folder/index.js';
 import { finalNames, findingsPlace, loadTemplate, loadWorkbookWorkers, WORKBOOK_WORKERS_MODULE } from '../output/index.js';
 import { createPortfolioDisplay, type PortfolioDisplay } from './portfolio-progress.js';
+import { FinishedRecord, keptResult } from './portfolio-record.js';
 import { diskProblem } from '../run-errors.js';
 import { located } from '../../core/disk.js';
 import { describeFailure, profileJson, profileLine, summaryCsv, SUMMARY_FILE, worstExitCode, type ProfileResult } from './portfolio-summary.js';
@@ -60,7 +59,14 @@ async function chooseProfiles(opts: Record<string, unknown>, io: Io): Promise<st
     names = Object.keys(await loadProfiles(io.env)).sort();
     if (names.length === 0) throw new NotSignedInError(t.noneSignedIn, { hint: t.noneSignedInHint });
   } else {
-    names = [...new Set(listed!.split(',').map((s) => s.trim()).filter(Boolean))];
+    names = [
+      ...new Set(
+        listed!
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    ];
     if (names.length === 0) throw new UsageError(t.emptyList, t.emptyListHint);
   }
   for (const n of names) {
@@ -68,58 +74,6 @@ async function chooseProfiles(opts: Record<string, unknown>, io: Io): Promise<st
     if (n === SUMMARY_FILE) throw new UsageError(t.summaryName({ name: n }), t.summaryNameHint);
   }
   return names;
-}
-
-/** Which profiles an earlier run of the same portfolio export finished (kept until a run finishes them all). */
-class FinishedRecord {
-  private chain: Promise<unknown> = Promise.resolve();
-  private constructor(
-    readonly file: string,
-    readonly finished: Record<string, ProfileResult>,
-  ) {}
-
-  static async open(stateDir: string, key: unknown): Promise<FinishedRecord> {
-    const file = path.join(stateDir, 'portfolio', `${createHash('sha256').update(JSON.stringify(key)).digest('hex').slice(0, 32)}.json`);
-    const saved = readJson(file) as { finished?: Record<string, ProfileResult> } | null;
-    return new FinishedRecord(file, saved?.finished ?? {});
-  }
-
-  add(r: ProfileResult): Promise<unknown> {
-    this.finished[r.profile] = r;
-    const content = JSON.stringify({ finished: this.finished });
-    this.chain = this.chain.catch(() => undefined).then(async () => {
-      await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
-      await writeFileAtomic(this.file, content, { mode: 0o600 });
-    });
-    return this.chain;
-  }
-
-  async clear(): Promise<void> {
-    await this.chain.catch(() => undefined);
-    await rm(this.file, { force: true });
-  }
-}
-
-/**
- * A file of ours as JSON; null when it is absent or cannot be ours. Read as a plain file within
- * a bound: a FIFO or a device in the shared --out or state folder must not stop the run.
- */
-function readJson(file: string): unknown {
-  try {
-    const read = readOwnFile(file);
-    return read && 'text' in read ? JSON.parse(read.text) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** A profile finished by an earlier run whose folder still holds exactly that export. */
-async function keptResult(rec: FinishedRecord, args: ExportArgs): Promise<ProfileResult | null> {
-  const done = rec.finished[args.profile!];
-  if (!done?.summary) return null;
-  const manifest = readJson(path.join(args.out, MANIFEST)) as { identity?: unknown; exported_at?: unknown } | null;
-  if (!manifest || JSON.stringify(manifest.identity) !== JSON.stringify(identity(args)) || manifest.exported_at !== done.summary.exportedAt) return null;
-  return { ...done, outcome: 'kept', seconds: 0 };
 }
 
 /** An Io whose stderr lines go to the shared display, marked with the profile. */
@@ -152,8 +106,18 @@ export async function runPortfolio(opts: Record<string, unknown>, io: Io): Promi
   if (!io.isolate || !isolationAvailable()) return portfolioHere(opts, io);
   const { exportHeapMb } = await import('../single.js');
   const oldMb = exportHeapMb(io.env);
-  const outOfMemory = () => new MeterdataError(t.outOfMemory({ mb: oldMb }), { code: 'EXPORT_OUT_OF_MEMORY', exitCode: ExitCode.UNEXPECTED, hint: t.outOfMemoryHint({ mb: oldMb * 4 }) });
-  return runIsolated<number>(new URL(import.meta.url), 'portfolioInWorker', opts, { limits: { youngMb: WALKS_YOUNG_MB, oldMb }, io, outOfMemory, onAbort: 'tell' });
+  const outOfMemory = () =>
+    new MeterdataError(t.outOfMemory({ mb: oldMb }), {
+      code: 'EXPORT_OUT_OF_MEMORY',
+      exitCode: ExitCode.UNEXPECTED,
+      hint: t.outOfMemoryHint({ mb: oldMb * 4 }),
+    });
+  return runIsolated<number>(new URL(import.meta.url), 'portfolioInWorker', opts, {
+    limits: { youngMb: WALKS_YOUNG_MB, oldMb },
+    io,
+    outOfMemory,
+    onAbort: 'tell',
+  });
 }
 
 /** Worker side of runPortfolio: the workbooks go to workers of that worker (workbookWorkersFor). */
@@ -163,12 +127,28 @@ export function portfolioInWorker(opts: Record<string, unknown>, io: Io): Promis
 
 /** Workers that write one workbook after another, one per core at most (workbook-workers.ts); null where the CLI does not isolate. */
 async function workbookWorkersFor(io: Io) {
-  const [{ isolationAvailable, runIsolated }, { exportHeapMb }, { workbookWorkers }] = await Promise.all([import('../../core/isolate.js'), import('../single.js'), loadWorkbookWorkers()]);
+  const [{ isolationAvailable, runIsolated }, { exportHeapMb }, { workbookWorkers }] = await Promise.all([
+    import('../../core/isolate.js'),
+    import('../single.js'),
+    loadWorkbookWorkers(),
+  ]);
   const module = WORKBOOK_WORKERS_MODULE;
   if (!isolationAvailable()) return null;
   const oldMb = exportHeapMb(io.env);
-  const outOfMemory = () => new MeterdataError(t.workbookOutOfMemory({ mb: oldMb }), { code: 'EXPORT_OUT_OF_MEMORY', exitCode: ExitCode.UNEXPECTED, hint: t.workbookOutOfMemoryHint({ mb: oldMb * 4 }) });
-  return workbookWorkers(workbooksAtOnce(), (port, { transfer }) => runIsolated<void>(module, 'serveWorkbooks', { port }, { limits: { youngMb: YOUNG_MB, oldMb }, io, outOfMemory, onAbort: 'terminate', ...(transfer ? { transfer } : {}) }));
+  const outOfMemory = () =>
+    new MeterdataError(t.workbookOutOfMemory({ mb: oldMb }), {
+      code: 'EXPORT_OUT_OF_MEMORY',
+      exitCode: ExitCode.UNEXPECTED,
+      hint: t.workbookOutOfMemoryHint({ mb: oldMb * 4 }),
+    });
+  return workbookWorkers(workbooksAtOnce(), (port, { transfer }) =>
+    runIsolated<void>(
+      module,
+      'serveWorkbooks',
+      { port },
+      { limits: { youngMb: YOUNG_MB, oldMb }, io, outOfMemory, onAbort: 'terminate', ...(transfer ? { transfer } : {}) },
+    ),
+  );
 }
 
 async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<number> {
@@ -176,7 +156,12 @@ async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<num
   const base = parseExportArgs({ ...opts, profile: undefined }, io.cwd, io.env);
   const template = await loadTemplate(base.template, io.cwd);
   const cap = heldPropertiesCap(io.env);
-  if (await stat(path.join(base.out, MANIFEST)).then(() => true, () => false)) {
+  if (
+    await stat(path.join(base.out, MANIFEST)).then(
+      () => true,
+      () => false,
+    )
+  ) {
     throw new UsageError(t.singleInOut({ out: base.out }), t.singleInOutHint, 'EXPORT_OUT_IN_USE');
   }
   // The summary goes there: an --out that cannot be written is the user's to fix (exit 2), before any profile starts,
@@ -198,7 +183,12 @@ async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<num
       const kept = await keptResult(record, args);
       if (kept) return kept;
       await checkOutDir(args.out, identity(args), finalNames(template, args.formats), args);
-      const summary: ExportSummary = await exportProfile(args, template, profileIo(io, profile, display), { reporter: (requests) => display.reporter(profile, requests), slots, workbooks, ...(workers ? { writeWorkbook: workers.write, renderAhead: workers.ahead } : {}) });
+      const summary: ExportSummary = await exportProfile(args, template, profileIo(io, profile, display), {
+        reporter: (requests) => display.reporter(profile, requests),
+        slots,
+        workbooks,
+        ...(workers ? { writeWorkbook: workers.write, renderAhead: workers.ahead } : {}),
+      });
       const attention = summary.flags.not_billed + summary.flags.review;
       const strict = args.strict && attention > 0;
       const result: ProfileResult = {
@@ -208,7 +198,15 @@ async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<num
         exitCode: strict ? ExitCode.NEEDS_REVIEW : ExitCode.OK,
         seconds: seconds(),
         summary,
-        ...(strict ? { error: { code: 'EXPORT_FLAGS_STRICT', message: t.strict({ n: attention }), hint: t.strictHint({ place: findingsPlace(summary, template) ?? t.theFiles, out: args.out }) } } : {}),
+        ...(strict
+          ? {
+              error: {
+                code: 'EXPORT_FLAGS_STRICT',
+                message: t.strict({ n: attention }),
+                hint: t.strictHint({ place: findingsPlace(summary, template) ?? t.theFiles, out: args.out }),
+              },
+            }
+          : {}),
       };
       // Losing this note only costs a re-run of this profile; its files are complete.
       await record.add(result).catch((e: Error) => display.note(profile, t.notNoted({ why: e.message })));
@@ -231,12 +229,20 @@ async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<num
   );
   await workers?.close();
   display.close();
+  return finish(base, results, record, io);
+}
+
+/** The summary file, the record of finished profiles, and what the run says at its end; the worst exit code. */
+async function finish(base: ExportArgs, results: ProfileResult[], record: FinishedRecord, io: Io): Promise<number> {
   const summaryFile = path.join(base.out, SUMMARY_FILE);
   // What the profiles' lines and objects tell is printed even where the summary cannot be
   // written (a full disk at the end of a night): its failure follows them.
   const unwritten = await mkdir(base.out, { recursive: true })
     .then(() => writeFileAtomic(summaryFile, summaryCsv(results), { mode: 0o644 }))
-    .then(() => null, (e: unknown) => diskProblem(located(e, summaryFile)) ?? e);
+    .then(
+      () => null,
+      (e: unknown) => diskProblem(located(e, summaryFile)) ?? e,
+    );
   // Without the summary the record stays: the re-run keeps every finished profile and only writes it.
   if (!unwritten && results.every((r) => r.outcome !== 'failed')) {
     await record.clear().catch((e: Error) => io.stderr.write(t.notCleared({ why: e.message, file: record.file })));
@@ -248,7 +254,10 @@ async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<num
   if (base.quiet) for (const r of failed) io.stderr.write(`${profileLine(r)}\n`);
   else {
     if (io.stderr.isTTY) for (const r of results) io.stderr.write(`${profileLine(r)}\n`);
-    if (!unwritten) io.stderr.write(t.finished({ done: results.length - failed.length, total: results.length, failed: failed.map((r) => r.profile).join(', '), summary: summaryFile }));
+    if (!unwritten)
+      io.stderr.write(
+        t.finished({ done: results.length - failed.length, total: results.length, failed: failed.map((r) => r.profile).join(', '), summary: summaryFile }),
+      );
   }
   if (unwritten) throw unwritten;
   return worstExitCode(results.map((r) => r.exitCode));

@@ -28,11 +28,13 @@ export const t = catalogue(
     stateFailed: (p: { code: number }) => `failed (exit ${p.code})`,
     stateKept: 'kept from the earlier run',
     stateDone: 'done',
-    notCleared: (p: { why: string; file: string }) => `warning: could not remove the note of finished profiles (${p.why}); delete ${p.file} so that the next run exports every profile again.\n`,
+    notCleared: (p: { why: string; file: string }) =>
+      `warning: could not remove the note of finished profiles (${p.why}); delete ${p.file} so that the next run exports every profile again.\n`,
     finished: (p: { done: number; total: number; failed: string; summary: string }) =>
       `portfolio: ${p.done} of ${plural(p.total, 'profile')} exported${p.failed ? ` (failed: ${p.failed}; run the same command again to continue them)` : ''}; summary in ${p.summary}\n`,
     stoppedWaiting: 'the export stopped while this Property waited for memory',
-    outOfMemory: (p: { mb: number }) => `The portfolio export needed more than ${p.mb} MB of memory; profiles it finished keep their files, no other files were put under their final names.`,
+    outOfMemory: (p: { mb: number }) =>
+      `The portfolio export needed more than ${p.mb} MB of memory; profiles it finished keep their files, no other files were put under their final names.`,
     outOfMemoryHint: (p: { mb: number }) => `Run the same command again with METERDATA_EXPORT_HEAP_MB=${p.mb} set; it continues the unfinished profiles.`,
     workbookOutOfMemory: (p: { mb: number }) => `The export needed more than ${p.mb} MB of memory while writing billing.xlsx.`,
     workbookOutOfMemoryHint: (p: { mb: number }) => `Set METERDATA_EXPORT_HEAP_MB=${p.mb} for the next run.`,
@@ -57,15 +59,18 @@ export const t = catalogue(
     strict: (p) => `--strict: ${count(p.n, 'Hinweis muss', 'Hinweise müssen')} geprüft werden; die Dateien wurden geschrieben.`,
     strictHint: (p) => `Details: ${p.place} im Zielordner ${p.out}.`,
     theFiles: 'die Dateien',
-    notNoted: (p) => `Es konnte nicht vermerkt werden, dass dieses Profil fertig ist (${p.why}); ein erneuter Lauf nach einem Fehler exportiert es dann noch einmal.`,
+    notNoted: (p) =>
+      `Es konnte nicht vermerkt werden, dass dieses Profil fertig ist (${p.why}); ein erneuter Lauf nach einem Fehler exportiert es dann noch einmal.`,
     stateFailed: (p) => `fehlgeschlagen (Exit-Code ${p.code})`,
     stateKept: 'aus dem früheren Lauf übernommen',
     stateDone: 'fertig',
-    notCleared: (p) => `Warnung: Der Vermerk über fertige Profile konnte nicht entfernt werden (${p.why}); löschen Sie ${p.file}, damit der nächste Lauf wieder alle Profile exportiert.\n`,
+    notCleared: (p) =>
+      `Warnung: Der Vermerk über fertige Profile konnte nicht entfernt werden (${p.why}); löschen Sie ${p.file}, damit der nächste Lauf wieder alle Profile exportiert.\n`,
     finished: (p) =>
       `Portfolio: ${num(p.done)} von ${count(p.total, 'Profil', 'Profilen')} exportiert${p.failed ? ` (fehlgeschlagen: ${p.failed}; führen Sie denselben Befehl erneut aus, um diese fortzusetzen)` : ''}; Übersicht in ${p.summary}\n`,
     stoppedWaiting: 'Der Export wurde beendet, während diese Liegenschaft auf Arbeitsspeicher wartete.',
-    outOfMemory: (p) => `Der Portfolio-Export brauchte mehr als ${num(p.mb)} MB Arbeitsspeicher; fertige Profile behalten ihre Dateien, weitere Dateien wurden nicht unter ihren endgültigen Namen abgelegt.`,
+    outOfMemory: (p) =>
+      `Der Portfolio-Export brauchte mehr als ${num(p.mb)} MB Arbeitsspeicher; fertige Profile behalten ihre Dateien, weitere Dateien wurden nicht unter ihren endgültigen Namen abgelegt.`,
     outOfMemoryHint: (p) => `Führen Sie denselben Befehl mit METERDATA_EXPORT_HEAP_MB=${p.mb} erneut aus; er setzt die nicht fertigen Profile fort.`,
     workbookOutOfMemory: (p) => `Beim Schreiben von billing.xlsx brauchte der Export mehr als ${num(p.mb)} MB Arbeitsspeicher.`,
     workbookOutOfMemoryHint: (p) => `Setzen Sie für den nächsten Lauf METERDATA_EXPORT_HEAP_MB=${p.mb}.`,

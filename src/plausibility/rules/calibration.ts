@@ -92,7 +92,10 @@ export const calibrationRule: PlausibilityRule = {
         const dev = ctx.devices.find((d) => d.device_id === flag.device_id)!;
         // Every unit a shared point bills the device to: the first unit's row, and the others'
         // rows too, with their names in the finding, since each of their bills rests on it.
-        const units = [dev.usage_unit_id, ...ctx.devices.filter((d) => d.device_id === dev.device_id).flatMap((d) => [d.usage_unit_id, ...(d.shared_with ?? [])])];
+        const units = [
+          dev.usage_unit_id,
+          ...ctx.devices.filter((d) => d.device_id === dev.device_id).flatMap((d) => [d.usage_unit_id, ...(d.shared_with ?? [])]),
+        ];
         const unitIds = [...new Set(units)];
         // The device's billed rows: a unit's row for the metric, or the plant point's own.
         const point = dev.usage_unit_id === null ? dev.measuring_point_id : null;

@@ -107,13 +107,15 @@ export const estimatedAreaRule: PlausibilityRule = {
   scope: 'property',
   check(ctx) {
     return {
-      findings: estimatedAreas(ctx.figures).filter((a) => a.high || a.unknown).map((a) => {
-        const code = a.high ? 'ESTIMATED_AREA_HIGH' : 'ESTIMATED_AREA_UNKNOWN';
-        const marked = new Set(a.units.filter((u) => u.estimated).map((u) => u.usage_unit_id));
-        const metrics: readonly string[] = COST_GROUPS[a.group];
-        const marks = [...ctx.current].filter(([, f]) => f.kind === 'unit' && metrics.includes(f.metric) && marked.has(f.usage_unit_id!)).map(([k]) => k);
-        return { code, flag: makeFlag(code, propertyScope(a.property_id), areaFacts(a)), marks };
-      }),
+      findings: estimatedAreas(ctx.figures)
+        .filter((a) => a.high || a.unknown)
+        .map((a) => {
+          const code = a.high ? 'ESTIMATED_AREA_HIGH' : 'ESTIMATED_AREA_UNKNOWN';
+          const marked = new Set(a.units.filter((u) => u.estimated).map((u) => u.usage_unit_id));
+          const metrics: readonly string[] = COST_GROUPS[a.group];
+          const marks = [...ctx.current].filter(([, f]) => f.kind === 'unit' && metrics.includes(f.metric) && marked.has(f.usage_unit_id!)).map(([k]) => k);
+          return { code, flag: makeFlag(code, propertyScope(a.property_id), areaFacts(a)), marks };
+        }),
     };
   },
 };

@@ -42,13 +42,19 @@ export const estimatedShareRule: PlausibilityRule = {
   scope: 'property',
   check(ctx) {
     return {
-      findings: estimatedShares(ctx.figures).filter((s) => s.high).map((s) => {
-        const flag = makeFlag('ESTIMATED_SHARE_HIGH', propertyScope(s.property_id), { metric: s.metric, unit: s.unit, estimated_share: s.percent.toFixed(1) });
-        // The rows whose figure rests on non-measured values carry the mark, so the accountant sees where the share comes from.
-        const rests = (f: CurrentFigure) => f.kind === 'unit' && f.metric === s.metric && f.unit === s.unit && !dec(f.estimated_value).isZero();
-        const marks = [...ctx.current].filter(([, f]) => rests(f)).map(([k]) => k);
-        return { code: 'ESTIMATED_SHARE_HIGH', flag, marks };
-      }),
+      findings: estimatedShares(ctx.figures)
+        .filter((s) => s.high)
+        .map((s) => {
+          const flag = makeFlag('ESTIMATED_SHARE_HIGH', propertyScope(s.property_id), {
+            metric: s.metric,
+            unit: s.unit,
+            estimated_share: s.percent.toFixed(1),
+          });
+          // The rows whose figure rests on non-measured values carry the mark, so the accountant sees where the share comes from.
+          const rests = (f: CurrentFigure) => f.kind === 'unit' && f.metric === s.metric && f.unit === s.unit && !dec(f.estimated_value).isZero();
+          const marks = [...ctx.current].filter(([, f]) => rests(f)).map(([k]) => k);
+          return { code: 'ESTIMATED_SHARE_HIGH', flag, marks };
+        }),
     };
   },
 };

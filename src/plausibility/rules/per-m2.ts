@@ -46,7 +46,6 @@ export function perM2(figures: readonly CurrentFigure[]): Map<string, PerM2> {
   return out;
 }
 
-
 const show = (d: Decimal | null): string | null => (d === null ? null : formatDecimal(d.toDecimalPlaces(3, 4)));
 
 export const perM2Rule: PlausibilityRule = {

@@ -39,7 +39,11 @@ export function createApi(opts: ApiOptions): NodeHandler {
 
   async function answer(req: IncomingMessage, path: string, traceId: string): Promise<Answer & { template: string }> {
     const match = matchRoute(path);
-    if (!match) return { ...problem(req, traceId, 404, 'resource-not-found', `There is no endpoint ${path.startsWith('/') ? '/v1' + path : path}.`), template: 'unknown' };
+    if (!match)
+      return {
+        ...problem(req, traceId, 404, 'resource-not-found', `There is no endpoint ${path.startsWith('/') ? '/v1' + path : path}.`),
+        template: 'unknown',
+      };
     const template = match.route.template;
     const fail = (a: Answer, sid?: string) => ({ ...a, template, sid });
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -50,22 +54,30 @@ export function createApi(opts: ApiOptions): NodeHandler {
     if (!check.ok) {
       const retry = limiter.hit(`addr:${req.socket.remoteAddress ?? '?'}`);
       if (retry !== undefined) return fail(tooMany(req, traceId, retry));
-      return fail(problem(req, traceId, 401, 'invalid-token', check.description, {
-        'www-authenticate': `${check.scheme} error="${check.error}", error_description="${check.description.replace(/"/g, "'")}"`,
-      }));
+      return fail(
+        problem(req, traceId, 401, 'invalid-token', check.description, {
+          'www-authenticate': `${check.scheme} error="${check.error}", error_description="${check.description.replace(/"/g, "'")}"`,
+        }),
+      );
     }
     const token: TokenInfo = check.token;
     const scheme = /^dpop /i.test(req.headers.authorization ?? '') ? 'DPoP' : 'Bearer';
     if (!opts.tokens.tenantAccessEnabled(token.tenant_id)) {
       const d = "The landlord's API access has ended; the connection was revoked. Have the landlord enable access and connect again.";
-      return fail(problem(req, traceId, 401, 'invalid-token', d, { 'www-authenticate': `${scheme} error="invalid_token", error_description="API access ended"` }), token.sid);
+      return fail(
+        problem(req, traceId, 401, 'invalid-token', d, { 'www-authenticate': `${scheme} error="invalid_token", error_description="API access ended"` }),
+        token.sid,
+      );
     }
     const retry = limiter.hit(`sid:${token.sid}`);
     if (retry !== undefined) return fail(tooMany(req, traceId, retry), token.sid);
     const scope = match.route.scope;
     if (scope && !token.scopes.includes(scope)) {
       const d = `The access token lacks the scope ${scope}. Start a new authorization that requests ${scope} and have the landlord approve it on the consent screen.`;
-      return fail(problem(req, traceId, 403, 'insufficient-scope', d, { 'www-authenticate': `${scheme} error="insufficient_scope", scope="${scope}"` }), token.sid);
+      return fail(
+        problem(req, traceId, 403, 'insufficient-scope', d, { 'www-authenticate': `${scheme} error="insufficient_scope", scope="${scope}"` }),
+        token.sid,
+      );
     }
     try {
       const url = new URL(req.url ?? '/', 'http://x');

@@ -33,7 +33,9 @@ export function pageRequest(q: URLSearchParams, listKey: string): PageRequest {
   const m = /^c1\.(\d{1,9})\.([0-9a-z]+)$/.exec(Buffer.from(raw, 'base64url').toString('latin1'));
   const offset = m ? Number(m[1]) : NaN;
   if (!m || encode(offset, listKey) !== raw) {
-    throw badRequest(`Query parameter 'page_cursor' is not a cursor of this list; omit it to start at the first page, or pass next_cursor/prev_cursor of a previous response unchanged.`);
+    throw badRequest(
+      `Query parameter 'page_cursor' is not a cursor of this list; omit it to start at the first page, or pass next_cursor/prev_cursor of a previous response unchanged.`,
+    );
   }
   return { offset, limit, listKey };
 }

@@ -29,14 +29,7 @@ export function json(body: unknown, status = 200): Answer {
   return { status, headers: { 'content-type': 'application/json; charset=utf-8' }, body };
 }
 
-export function problem(
-  req: IncomingMessage,
-  traceId: string,
-  status: number,
-  code: string,
-  detail?: string,
-  headers: Record<string, string> = {},
-): Answer {
+export function problem(req: IncomingMessage, traceId: string, status: number, code: string, detail?: string, headers: Record<string, string> = {}): Answer {
   const body: Record<string, unknown> = { type: `${DEVELOPER_URL}/errors/#${code}`, title: TITLES[code] ?? code, status };
   // 500 and 503 carry no detail (the contract says so: nothing to act on but a retry).
   if (detail !== undefined && status !== 500 && status !== 503) body.detail = detail;

@@ -58,9 +58,7 @@ function whoami(ctx: RouteContext): Answer {
     client_id: ctx.token.client_id,
     granted_scopes: ctx.token.scopes,
     property_scope: scope === 'all' ? 'all' : allowed(ctx).map((p) => ctx.ds.propertyId(p)),
-    ...(Number.isFinite(ctx.token.expires_at) && ctx.token.expires_at > 0
-      ? { token_expires_at: new Date(ctx.token.expires_at * 1000).toISOString() }
-      : {}),
+    ...(Number.isFinite(ctx.token.expires_at) && ctx.token.expires_at > 0 ? { token_expires_at: new Date(ctx.token.expires_at * 1000).toISOString() } : {}),
   });
 }
 
@@ -99,7 +97,13 @@ function propertyPoints(ctx: RouteContext, id: string | undefined): Answer {
   const p = property(ctx, id);
   const page = pageRequest(ctx.query, `points|${ctx.ds.propertyId(p)}`);
   const all = ctx.ds.pointsOfProperty(p);
-  return json(envelope(page, all.length, all.slice(page.offset, page.offset + page.limit).map((pt) => pointJson(ctx.ds, pt))));
+  return json(
+    envelope(
+      page,
+      all.length,
+      all.slice(page.offset, page.offset + page.limit).map((pt) => pointJson(ctx.ds, pt)),
+    ),
+  );
 }
 
 function unitConsumption(ctx: RouteContext, id: string | undefined): Answer {

@@ -114,7 +114,15 @@ export function createConsentHandler(deps: ConsentDeps) {
     const grant = new provider.Grant({ accountId: DEMO_LANDLORD, clientId: r.clientId });
     grant.addResourceScope(r.resource, r.scopes.join(' '));
     const sid = await grant.save();
-    registry.add({ sid, client_id: r.clientId, tenant_id: tenant.id, tenant_name: tenant.name, property_scope: propertyScope, scopes: r.scopes, resource: r.resource });
+    registry.add({
+      sid,
+      client_id: r.clientId,
+      tenant_id: tenant.id,
+      tenant_name: tenant.name,
+      property_scope: propertyScope,
+      scopes: r.scopes,
+      resource: r.resource,
+    });
     await provider.interactionFinished(req, res, { login: { accountId: DEMO_LANDLORD }, consent: { grantId: sid } }, { mergeWithLastSubmission: false });
   }
 
@@ -144,7 +152,12 @@ export function createConsentHandler(deps: ConsentDeps) {
     if (req.method !== 'POST') return send(res, 405, page('Not allowed', '<h1>Method not allowed</h1>'));
     const form = await readForm(req);
     if (form.get('decision') === 'decline') {
-      await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The landlord declined the request.' }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { error: 'access_denied', error_description: 'The landlord declined the request.' },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
     const tenant = tenants.find((t) => t.id === (form.get('tenant') ?? tenants[0]!.id));
@@ -152,7 +165,8 @@ export function createConsentHandler(deps: ConsentDeps) {
     if (form.get('scope_mode') !== 'selection') return approve(req, res, r, tenant.id, 'all');
     const own = new Set(directory.propertiesOf(tenant.id).map((p) => p.id));
     const chosen = [...new Set(form.getAll('property'))].filter((id) => own.has(id));
-    if (chosen.length === 0) return send(res, 200, consentPage(r, tenants, directory, `Select at least one Property of ${tenant.name}, or choose all Properties.`));
+    if (chosen.length === 0)
+      return send(res, 200, consentPage(r, tenants, directory, `Select at least one Property of ${tenant.name}, or choose all Properties.`));
     return approve(req, res, r, tenant.id, chosen);
   };
 }

@@ -60,7 +60,8 @@ export async function checkDpopProof(proof: string, method: string, publicUrl: s
   htu.hash = '';
   if (htu.href !== new URL(publicUrl).href) return fail(`DPoP proof htu must be ${publicUrl}`);
   // iat is compared with real time: clients sign with their own clock, not the sandbox's.
-  if (typeof payload.iat !== 'number' || Math.abs(Date.now() / 1000 - payload.iat) > DPOP_IAT_TOLERANCE_S) return fail('DPoP proof iat is not within 60 seconds');
+  if (typeof payload.iat !== 'number' || Math.abs(Date.now() / 1000 - payload.iat) > DPOP_IAT_TOLERANCE_S)
+    return fail('DPoP proof iat is not within 60 seconds');
   if (typeof payload.jti !== 'string' || !payload.jti) return fail('DPoP proof jti is missing');
   if (replay.has(payload.jti)) return fail('DPoP proof was already used (jti replay); send a fresh proof with a new jti');
   return { ok: true, payload, jwk };

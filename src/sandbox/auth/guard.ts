@@ -46,7 +46,12 @@ function tooMany(ctx: Ctx, wait: number, what: string): void {
   ctx.status = 429;
   ctx.type = 'application/problem+json';
   ctx.set('Retry-After', String(wait));
-  ctx.body = { type: `${PROBLEM_TYPE_BASE}too-many-requests`, title: 'Too many requests', status: 429, detail: `Rate limit of ${what} exceeded; retry after ${wait} seconds.` };
+  ctx.body = {
+    type: `${PROBLEM_TYPE_BASE}too-many-requests`,
+    title: 'Too many requests',
+    status: 429,
+    detail: `Rate limit of ${what} exceeded; retry after ${wait} seconds.`,
+  };
 }
 
 /**
@@ -140,7 +145,12 @@ export function createGuard(d: GuardDeps) {
     const methods = [ctx.get('authorization'), form.get('client_assertion'), form.get('client_secret')].filter(Boolean).length;
     if (methods > 1) return oauthError(ctx, 400, 'invalid_request', 'use exactly one client authentication method');
     if (form.has('client_secret'))
-      return oauthError(ctx, 401, 'invalid_client', 'client_secret_post is not supported; send the secret with HTTP Basic authentication (client_secret_basic)');
+      return oauthError(
+        ctx,
+        401,
+        'invalid_client',
+        'client_secret_post is not supported; send the secret with HTTP Basic authentication (client_secret_basic)',
+      );
     const claimed = claimedClient(ctx, form);
     const clientWait = claimed ? byClient[kind].blocked(claimed) : undefined;
     if (clientWait !== undefined) return tooMany(ctx, clientWait, `${d.perMinute} requests per minute per client`);

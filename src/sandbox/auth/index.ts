@@ -51,14 +51,22 @@ export interface AuthServer {
  * (--auto-consent-tenant); an unknown one is a mistake in the clients file or the flag.
  */
 function autoConsentTenants(clients: ClientRegistration[], directory: Directory, fallback?: string): (clientId: string) => string | undefined {
-  const known = () => directory.tenants().map((x) => `${x.id} "${x.name}"`).join(', ');
+  const known = () =>
+    directory
+      .tenants()
+      .map((x) => `${x.id} "${x.name}"`)
+      .join(', ');
   const own = fallback === undefined ? undefined : directory.tenants().find((x) => x.id === fallback || x.name === fallback);
-  if (fallback !== undefined && !own) throw Object.assign(new Error(setupTexts.flagTenantUnknown({ tenant: fallback, known: known() })), { code: 'SANDBOX_TENANT_UNKNOWN' });
+  if (fallback !== undefined && !own)
+    throw Object.assign(new Error(setupTexts.flagTenantUnknown({ tenant: fallback, known: known() })), { code: 'SANDBOX_TENANT_UNKNOWN' });
   const chosen = new Map<string, string>();
   for (const c of clients) {
     if (c.auto_consent_tenant === undefined) continue;
     const t = directory.tenants().find((x) => x.id === c.auto_consent_tenant || x.name === c.auto_consent_tenant);
-    if (!t) throw Object.assign(new Error(setupTexts.client({ id: c.client_id, why: setupTexts.tenantUnknown({ tenant: c.auto_consent_tenant, known: known() }) })), { code: 'SANDBOX_CLIENTS_INVALID' });
+    if (!t)
+      throw Object.assign(new Error(setupTexts.client({ id: c.client_id, why: setupTexts.tenantUnknown({ tenant: c.auto_consent_tenant, known: known() }) })), {
+        code: 'SANDBOX_CLIENTS_INVALID',
+      });
     chosen.set(c.client_id, t.id);
   }
   return (clientId) => chosen.get(clientId) ?? own?.id;

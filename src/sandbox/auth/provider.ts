@@ -51,8 +51,7 @@ function assertClientAssertion(issuer: string) {
     if (typeof exp !== 'number' || exp - iat > 300 || exp < iat) throw new errors.InvalidClientAuth('iat and exp must be at most 5 minutes apart');
     const auds = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
     const accepted = [`${issuer}${ROUTES.token}`, issuer];
-    if (!auds.some((a) => accepted.includes(a as string)))
-      throw new errors.InvalidClientAuth('aud must be the token endpoint URL (or the issuer identifier)');
+    if (!auds.some((a) => accepted.includes(a as string))) throw new errors.InvalidClientAuth('aud must be the token endpoint URL (or the issuer identifier)');
   };
 }
 
@@ -79,15 +78,17 @@ export function createProvider(deps: ProviderDeps): Provider {
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
       // A client may only end its own connections; others still get 200 (RFC 7009).
-      revocation: { enabled: true, allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId?: string }) => token.clientId === client.clientId },
+      revocation: {
+        enabled: true,
+        allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId?: string }) => token.clientId === client.clientId,
+      },
       dPoP: { enabled: true },
       resourceIndicators: {
         enabled: true,
         defaultResource: async () => resource,
         useGrantedResource: async () => true,
         getResourceServerInfo: async (_ctx: unknown, indicator: string) => {
-          if (indicator !== resource && indicator !== assistantResource)
-            throw new errors.InvalidTarget(`unknown resource ${indicator}; use ${resource}`);
+          if (indicator !== resource && indicator !== assistantResource) throw new errors.InvalidTarget(`unknown resource ${indicator}; use ${resource}`);
           return { scope: resourceScope, audience: indicator, accessTokenTTL: ACCESS_TOKEN_TTL_S, accessTokenFormat: 'opaque' };
         },
       },

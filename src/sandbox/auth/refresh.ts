@@ -54,7 +54,11 @@ export function guardRefreshGrant(provider: Provider, d: RefreshDeps): void {
     const allowed = new Set(ceiling.split(' '));
     const wider = params.scope.split(' ').filter((s) => s && !allowed.has(s));
     if (!wider.length) return true;
-    oauthError(ctx, 'invalid_scope', `this connection was narrowed to "${ceiling}"; ${wider.join(' ')} cannot be requested again (scope may be narrowed, never widened). Sign in again to grant more.`);
+    oauthError(
+      ctx,
+      'invalid_scope',
+      `this connection was narrowed to "${ceiling}"; ${wider.join(' ')} cannot be requested again (scope may be narrowed, never widened). Sign in again to grant more.`,
+    );
     return false;
   }
 

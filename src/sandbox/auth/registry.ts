@@ -32,8 +32,7 @@ export class ConnectionRegistry {
     private readonly clock: Clock,
     directory: Directory,
   ) {
-    for (const t of directory.tenants() as { id: string; apiAccessEnabled?: boolean }[])
-      if (t.apiAccessEnabled === false) this.disabledTenants.add(t.id);
+    for (const t of directory.tenants() as { id: string; apiAccessEnabled?: boolean }[]) if (t.apiAccessEnabled === false) this.disabledTenants.add(t.id);
   }
 
   add(c: Omit<Connection, 'state' | 'created_at'>): Connection {

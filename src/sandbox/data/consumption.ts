@@ -5,14 +5,7 @@ import { miOf, monthEnd, type IsoDate } from './dates.js';
 import type { DeviceRec, PointRec } from './model.js';
 import { HORIZON_MI, type MonthValue, type Series, type SeriesStatus } from './series.js';
 
-export type BaselineOriginName =
-  | 'recorded'
-  | 'assumed_zero'
-  | 'first_reading'
-  | 'portal_rule'
-  | 'month_end_before_range'
-  | 'first_known_in_range'
-  | 'none';
+export type BaselineOriginName = 'recorded' | 'assumed_zero' | 'first_reading' | 'portal_rule' | 'month_end_before_range' | 'first_known_in_range' | 'none';
 
 export interface Segment {
   device: DeviceRec;

@@ -43,7 +43,13 @@ export function device(seed: string, pointKey: number, k: number, metric: KnownM
 export function replace(seed: string, old: DeviceRec, day: string, opts: DeviceOpts = {}): DeviceRec[] {
   const removed: DeviceRec = { ...old, deinstalledAt: day, replacementReason: 'DeviceReplacement' };
   const startMilli = opts.startKind === 'assumed_zero' ? 0 : (opts.startMilli ?? 0);
-  const next = device(seed, old.pointKey, (old.key % 4) + 1, old.metric, { factor: old.factor, anomalies: old.anomalies, ...opts, installedAt: day, startMilli });
+  const next = device(seed, old.pointKey, (old.key % 4) + 1, old.metric, {
+    factor: old.factor,
+    anomalies: old.anomalies,
+    ...opts,
+    installedAt: day,
+    startMilli,
+  });
   return [removed, next];
 }
 

@@ -6,12 +6,34 @@ import type { AddressRec, DeviceRec, PointRec, PropertyRec, UnitRec } from './mo
 import { rand } from './prng.js';
 
 const STREETS = [
-  'Lindenallee', 'Birkenweg', 'Goethestraße', 'Schillerplatz', 'Rosenstraße', 'Hafenstraße', 'Kastanienweg',
-  'Bahnhofstraße', 'Am Anger', 'Mühlenweg', 'Eichendorffstraße', 'Holunderweg', 'Am Stadtpark', 'Fichtestraße',
+  'Lindenallee',
+  'Birkenweg',
+  'Goethestraße',
+  'Schillerplatz',
+  'Rosenstraße',
+  'Hafenstraße',
+  'Kastanienweg',
+  'Bahnhofstraße',
+  'Am Anger',
+  'Mühlenweg',
+  'Eichendorffstraße',
+  'Holunderweg',
+  'Am Stadtpark',
+  'Fichtestraße',
 ];
 const CITIES: [postal: string, city: string][][] = [
-  [['24103', 'Kiel'], ['23552', 'Lübeck'], ['28195', 'Bremen'], ['22303', 'Hamburg']],
-  [['80331', 'München'], ['86150', 'Augsburg'], ['93047', 'Regensburg'], ['90402', 'Nürnberg']],
+  [
+    ['24103', 'Kiel'],
+    ['23552', 'Lübeck'],
+    ['28195', 'Bremen'],
+    ['22303', 'Hamburg'],
+  ],
+  [
+    ['80331', 'München'],
+    ['86150', 'Augsburg'],
+    ['93047', 'Regensburg'],
+    ['90402', 'Nürnberg'],
+  ],
 ];
 const HCA_FACTORS = ['0.85', '1', '1.15', '1.25', '1.4', '2.1'];
 const MAX_UNITS_PER_PROPERTY = 200;
@@ -38,14 +60,34 @@ export function genericProperties(seed: string, first: number, total: number): P
     const base = 1 + 2 * Math.floor(rand(seed, 'house', idx) * 40);
     const houses = Math.min(4, Math.max(q === 0 && unitEnd - unitStart > 1 ? 2 : 1, 1 + Math.floor((unitEnd - unitStart) / 40)));
     const addresses: AddressRec[] = Array.from({ length: houses }, (_, i) => ({
-      street, house_number: String(base + 2 * i), house_number_addition: null, postal_code, city, country_code: 'DE',
+      street,
+      house_number: String(base + 2 * i),
+      house_number_addition: null,
+      postal_code,
+      city,
+      country_code: 'DE',
     }));
     const name = q === 0 ? 'Lindenhof' : houses > 1 ? `${street} ${base}-${base + 2 * (houses - 1)}` : `${street} ${base}`;
     out.push({ idx, tenantIdx, name, addresses, unitCountUnknown: q === 1, unitStart, unitEnd });
   }
-  const kanal = (house_number: string): AddressRec => ({ street: 'Kanalstraße', house_number, house_number_addition: null, postal_code: '93047', city: 'Regensburg', country_code: 'DE' });
+  const kanal = (house_number: string): AddressRec => ({
+    street: 'Kanalstraße',
+    house_number,
+    house_number_addition: null,
+    postal_code: '93047',
+    city: 'Regensburg',
+    country_code: 'DE',
+  });
   // Empty unit range at the very end, so unit lookups by index never land on it.
-  out.push({ idx: p + 1, tenantIdx: 1, name: EMPTY_PROPERTY_NAME, addresses: [kanal('2'), kanal('4')], unitCountUnknown: false, unitStart: total, unitEnd: total });
+  out.push({
+    idx: p + 1,
+    tenantIdx: 1,
+    name: EMPTY_PROPERTY_NAME,
+    addresses: [kanal('2'), kanal('4')],
+    unitCountUnknown: false,
+    unitStart: total,
+    unitEnd: total,
+  });
   return out;
 }
 
@@ -85,7 +127,9 @@ export function genericUnitPoints(seed: string, unit: UnitRec): PointRec[] {
   const out: PointRec[] = [];
   const add = (j: number, metric: PointRec['metric'], loc: string, factor = '1') => {
     const key = unitSlot(unit.idx, j);
-    out.push(point(unit.propertyIdx, key, metric, loc, { allocations: [{ unitIdx: unit.idx, share: '1' }], devices: genericDevices(seed, key, metric, factor) }));
+    out.push(
+      point(unit.propertyIdx, key, metric, loc, { allocations: [{ unitIdx: unit.idx, share: '1' }], devices: genericDevices(seed, key, metric, factor) }),
+    );
   };
   add(0, 'water_cold', 'Bad');
   if (unit.type === 'residential') add(1, 'water_warm', 'Bad');
@@ -101,7 +145,10 @@ export function genericUnitPoints(seed: string, unit: UnitRec): PointRec[] {
 
 /** Plant-room and main meters of a generated Property (no unit); a Property without units has only its main water meter. */
 export function genericPropertyPoints(seed: string, prop: PropertyRec): PointRec[] {
-  const meters = [[0, 'water_cold', 'Hauptwasserzähler Hausanschluss'], [1, 'heat', 'Wärmemengenzähler Heizzentrale']] as const;
+  const meters = [
+    [0, 'water_cold', 'Hauptwasserzähler Hausanschluss'],
+    [1, 'heat', 'Wärmemengenzähler Heizzentrale'],
+  ] as const;
   return meters.slice(0, prop.unitEnd > prop.unitStart ? 2 : 1).map(([j, metric, loc]) => {
     const key = propertySlot(prop.idx, j);
     const devices = genericDevices(seed, key, metric, '1').map((d) => ({ ...d, rateMilli: d.rateMilli * 20 }));

@@ -78,11 +78,21 @@ export class Dataset implements Directory {
   }
 
   // --- ids ---
-  tenantId(t: TenantRec | number): string { return this.ids.of('tenant', typeof t === 'number' ? t : t.idx); }
-  propertyId(p: PropertyRec | number): string { return this.ids.of('property', typeof p === 'number' ? p : p.idx); }
-  unitId(u: UnitRec | number): string { return this.ids.of('unit', typeof u === 'number' ? u : u.idx); }
-  pointId(p: PointRec): string { return this.ids.of('point', p.key); }
-  deviceId(d: DeviceRec): string { return this.ids.of('device', d.key); }
+  tenantId(t: TenantRec | number): string {
+    return this.ids.of('tenant', typeof t === 'number' ? t : t.idx);
+  }
+  propertyId(p: PropertyRec | number): string {
+    return this.ids.of('property', typeof p === 'number' ? p : p.idx);
+  }
+  unitId(u: UnitRec | number): string {
+    return this.ids.of('unit', typeof u === 'number' ? u : u.idx);
+  }
+  pointId(p: PointRec): string {
+    return this.ids.of('point', p.key);
+  }
+  deviceId(d: DeviceRec): string {
+    return this.ids.of('device', d.key);
+  }
 
   // --- structure ---
   tenant(id: string): TenantRec | undefined {
@@ -122,7 +132,8 @@ export class Dataset implements Directory {
   }
   /** Every point of a Property: unit points (each once) in unit order, then plant-room and main meters. */
   pointsOfProperty(p: PropertyRec): PointRec[] {
-    if (p.idx === 0 || p.idx === this.reviewIdx || p.idx >= RHEINBLICK_BASE) return [...this.specialPoints.values()].filter((x) => x.propertyIdx === p.idx).sort((a, b) => orderKey(a) - orderKey(b));
+    if (p.idx === 0 || p.idx === this.reviewIdx || p.idx >= RHEINBLICK_BASE)
+      return [...this.specialPoints.values()].filter((x) => x.propertyIdx === p.idx).sort((a, b) => orderKey(a) - orderKey(b));
     const out: PointRec[] = [];
     for (let u = p.unitStart; u < p.unitEnd; u++) out.push(...genericUnitPoints(this.seed, this.unitByIndex(u)!));
     return [...out, ...genericPropertyPoints(this.seed, p)];

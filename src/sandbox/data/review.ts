@@ -11,7 +11,14 @@ export const REVIEW_UNIT_COUNT = 8;
 /** The review Property exists from this many units on (the default data set has it). */
 export const REVIEW_MIN_UNITS = 60;
 
-const ADDRESS: AddressRec = { street: 'Lessingstraße', house_number: '7', house_number_addition: null, postal_code: '22087', city: 'Hamburg', country_code: 'DE' };
+const ADDRESS: AddressRec = {
+  street: 'Lessingstraße',
+  house_number: '7',
+  house_number_addition: null,
+  postal_code: '22087',
+  city: 'Hamburg',
+  country_code: 'DE',
+};
 const AREA = 70;
 const HEAT = 600_000;
 const COLD = 3_400;
@@ -30,15 +37,30 @@ export function withReviewProperty(seed: string, props: PropertyRec[], total: nu
   if (total < REVIEW_MIN_UNITS || !donor || !empty || donor.unitEnd - donor.unitStart <= REVIEW_UNIT_COUNT) return { properties: props, part: null };
   const start = donor.unitEnd - REVIEW_UNIT_COUNT;
   const idx = donor.idx + 1;
-  const property: PropertyRec = { idx, tenantIdx: 0, name: REVIEW_PROPERTY_NAME, addresses: [ADDRESS], unitCountUnknown: false, unitStart: start, unitEnd: donor.unitEnd };
+  const property: PropertyRec = {
+    idx,
+    tenantIdx: 0,
+    name: REVIEW_PROPERTY_NAME,
+    addresses: [ADDRESS],
+    unitCountUnknown: false,
+    unitStart: start,
+    unitEnd: donor.unitEnd,
+  };
   const properties = [...props.slice(0, -2), { ...donor, unitEnd: start }, property, { ...empty, idx: idx + 1 }];
   return { properties, part: reviewPart(seed, property) };
 }
 
 function reviewPart(seed: string, prop: PropertyRec): Part {
   const units: UnitRec[] = Array.from({ length: REVIEW_UNIT_COUNT }, (_, i) => ({
-    idx: prop.unitStart + i, propertyIdx: prop.idx, name: `WE ${String(i + 1).padStart(2, '0')}`, addressIdx: 0,
-    floor: i < 2 ? 'EG' : `${Math.floor(i / 2)}. OG`, position: i % 2 === 0 ? 'links' : 'rechts', type: 'residential', areaHeated: AREA, areaWw: AREA,
+    idx: prop.unitStart + i,
+    propertyIdx: prop.idx,
+    name: `WE ${String(i + 1).padStart(2, '0')}`,
+    addressIdx: 0,
+    floor: i < 2 ? 'EG' : `${Math.floor(i / 2)}. OG`,
+    position: i % 2 === 0 ? 'links' : 'rechts',
+    type: 'residential',
+    areaHeated: AREA,
+    areaWw: AREA,
   }));
   const points: PointRec[] = [];
   const add = (unit: UnitRec, j: number, metric: PointRec['metric'], loc: string, rateMilli: number, opts: Parameters<typeof device>[4] = {}) => {

@@ -21,7 +21,12 @@ const COLD = 3_200;
 const WW_KWH_PER_M3 = 125;
 
 const addr = (street: string, house_number: string, postal_code: string, city: string): AddressRec => ({
-  street, house_number, house_number_addition: null, postal_code, city, country_code: 'DE',
+  street,
+  house_number,
+  house_number_addition: null,
+  postal_code,
+  city,
+  country_code: 'DE',
 });
 
 type UnitSpec = [name: string, floor: string, position: string | null, area: number | null];
@@ -34,22 +39,51 @@ interface PropertySpec {
 
 export const RHEINBLICK_PROPERTIES: PropertySpec[] = [
   {
-    name: 'Rheinuferstraße 12', address: addr('Rheinuferstraße', '12', '50668', 'Köln'), installed: '2022-04-20',
-    units: [['WE 01', 'EG', 'links', 62.5], ['WE 02', 'EG', 'rechts', 74.0], ['WE 03', '1. OG', 'links', 62.5], ['WE 04', '1. OG', 'rechts', 74.0], ['WE 05', '2. OG', 'links', 81.3], ['WE 06', 'DG', null, null]],
+    name: 'Rheinuferstraße 12',
+    address: addr('Rheinuferstraße', '12', '50668', 'Köln'),
+    installed: '2022-04-20',
+    units: [
+      ['WE 01', 'EG', 'links', 62.5],
+      ['WE 02', 'EG', 'rechts', 74.0],
+      ['WE 03', '1. OG', 'links', 62.5],
+      ['WE 04', '1. OG', 'rechts', 74.0],
+      ['WE 05', '2. OG', 'links', 81.3],
+      ['WE 06', 'DG', null, null],
+    ],
   },
   {
-    name: 'Rheinuferstraße 14', address: addr('Rheinuferstraße', '14', '50668', 'Köln'), installed: '2022-05-10',
-    units: [['WE 01', 'EG', 'links', 58.2], ['WE 02', 'EG', 'rechts', 71.6], ['WE 03', '1. OG', 'links', 58.2], ['WE 04', '1. OG', 'rechts', 71.6], ['WE 05', '2. OG', 'links', 58.2], ['WE 06', '2. OG', 'rechts', 71.6]],
+    name: 'Rheinuferstraße 14',
+    address: addr('Rheinuferstraße', '14', '50668', 'Köln'),
+    installed: '2022-05-10',
+    units: [
+      ['WE 01', 'EG', 'links', 58.2],
+      ['WE 02', 'EG', 'rechts', 71.6],
+      ['WE 03', '1. OG', 'links', 58.2],
+      ['WE 04', '1. OG', 'rechts', 71.6],
+      ['WE 05', '2. OG', 'links', 58.2],
+      ['WE 06', '2. OG', 'rechts', 71.6],
+    ],
   },
   {
-    name: 'Am Leinpfad 3', address: addr('Am Leinpfad', '3', '53111', 'Bonn'), installed: '2022-09-01',
-    units: [['WE 01', 'EG', null, 88.0], ['WE 02', '1. OG', null, 88.0], ['WE 03', '2. OG', null, 88.0], ['WE 04', 'DG', null, 64.5]],
+    name: 'Am Leinpfad 3',
+    address: addr('Am Leinpfad', '3', '53111', 'Bonn'),
+    installed: '2022-09-01',
+    units: [
+      ['WE 01', 'EG', null, 88.0],
+      ['WE 02', '1. OG', null, 88.0],
+      ['WE 03', '2. OG', null, 88.0],
+      ['WE 04', 'DG', null, 64.5],
+    ],
   },
 ];
 
 /** How much each flat heats against the typical flat (so the letters differ). */
 const HABIT = [0.85, 1.1, 0.95, 1.2, 1.0, 0.9];
-const HCA_ROOMS: [room: string, factor: string, rateMilli: number][] = [['Wohnzimmer', '1.25', 60_000], ['Schlafzimmer', '0.85', 35_000], ['Küche', '1', 40_000]];
+const HCA_ROOMS: [room: string, factor: string, rateMilli: number][] = [
+  ['Wohnzimmer', '1.25', 60_000],
+  ['Schlafzimmer', '0.85', 35_000],
+  ['Küche', '1', 40_000],
+];
 
 /** The tenant's Properties (tenant index `tenantIdx`) with their units and points. */
 export function rheinblick(seed: string, tenantIdx: number): { properties: PropertyRec[]; part: Part } {
@@ -58,12 +92,26 @@ export function rheinblick(seed: string, tenantIdx: number): { properties: Prope
   let unitIdx = RHEINBLICK_BASE;
   RHEINBLICK_PROPERTIES.forEach((spec, i) => {
     const prop: PropertyRec = {
-      idx: RHEINBLICK_BASE + i, tenantIdx, name: spec.name, addresses: [spec.address], unitCountUnknown: false, unitStart: unitIdx, unitEnd: unitIdx + spec.units.length,
+      idx: RHEINBLICK_BASE + i,
+      tenantIdx,
+      name: spec.name,
+      addresses: [spec.address],
+      unitCountUnknown: false,
+      unitStart: unitIdx,
+      unitEnd: unitIdx + spec.units.length,
     };
     unitIdx = prop.unitEnd;
     properties.push(prop);
     const units = spec.units.map(([name, floor, position, area], k): UnitRec => ({
-      idx: prop.unitStart + k, propertyIdx: prop.idx, name, addressIdx: 0, floor, position, type: 'residential', areaHeated: area, areaWw: area,
+      idx: prop.unitStart + k,
+      propertyIdx: prop.idx,
+      name,
+      addressIdx: 0,
+      floor,
+      position,
+      type: 'residential',
+      areaHeated: area,
+      areaWw: area,
     }));
     part.units.push(...units);
     part.points.push(...[allocatorProperty, heatMeterProperty, noPlantProperty][i]!(seed, prop, units, spec.installed));
@@ -75,7 +123,9 @@ type Devices = (key: number) => PointRec['devices'];
 
 function builder(seed: string, prop: PropertyRec, installed: string) {
   const points: PointRec[] = [];
-  const one = (metric: KnownMetricName, opts: DeviceOpts): Devices => (key) => [device(seed, key, 0, metric, { installedAt: installed, ...opts })];
+  const one =
+    (metric: KnownMetricName, opts: DeviceOpts): Devices =>
+    (key) => [device(seed, key, 0, metric, { installedAt: installed, ...opts })];
   const own = (u: UnitRec, j: number, metric: KnownMetricName, loc: string, devs: Devices) => {
     const key = unitSlot(u.idx, j);
     points.push(point(prop.idx, key, metric, loc, { allocations: [{ unitIdx: u.idx, share: '1' }], devices: devs(key) }));
@@ -86,7 +136,8 @@ function builder(seed: string, prop: PropertyRec, installed: string) {
   };
   const allocators = (u: UnitRec, k: number, rooms: number, opts: DeviceOpts = {}) => {
     HCA_ROOMS.slice(0, rooms).forEach(([room, factor, rate], r) =>
-      own(u, 2 + r, 'hca', `Heizkörper ${room}`, one('hca', { factor, rateMilli: Math.round(rate * (HABIT[k] ?? 1)), ...opts })));
+      own(u, 2 + r, 'hca', `Heizkörper ${room}`, one('hca', { factor, rateMilli: Math.round(rate * (HABIT[k] ?? 1)), ...opts })),
+    );
   };
   const plant = (j: number, metric: KnownMetricName, loc: string, opts: DeviceOpts) => {
     const key = propertySlot(prop.idx, j);
@@ -132,7 +183,8 @@ function heatMeterProperty(seed: string, prop: PropertyRec, units: UnitRec[], in
     const rateMilli = heatRate(u.areaHeated!, k);
     heat += rateMilli;
     const loc = 'Heizkreisverteiler Flur';
-    if (u.name === 'WE 03') b.own(u, 2, 'heat', loc, (key) => replace(seed, b.one('heat', { rateMilli })(key)[0]!, '2025-11-14', { rateMilli, startMilli: 4_000 }));
+    if (u.name === 'WE 03')
+      b.own(u, 2, 'heat', loc, (key) => replace(seed, b.one('heat', { rateMilli })(key)[0]!, '2025-11-14', { rateMilli, startMilli: 4_000 }));
     else if (u.name === 'WE 04') b.own(u, 2, 'heat', loc, b.one('heat', { rateMilli, overrides: { [mi(2025, 11)]: 'calculated' } }));
     else if (u.name === 'WE 05') b.own(u, 2, 'heat', loc, b.one('heat', { rateMilli, overrides: { [mi(2024, 11)]: 'missing' } }));
     else b.own(u, 2, 'heat', loc, b.one('heat', { rateMilli }));

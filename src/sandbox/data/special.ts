@@ -5,7 +5,12 @@ import { device, point, propertySlot, replace, unitSlot } from './devices.js';
 import type { AddressRec, PointRec, PropertyRec, UnitRec, UnitTypeName } from './model.js';
 
 const addr = (house_number: string, house_number_addition: string | null = null): AddressRec => ({
-  street: 'Musterstraße', house_number, house_number_addition, postal_code: '22085', city: 'Hamburg', country_code: 'DE',
+  street: 'Musterstraße',
+  house_number,
+  house_number_addition,
+  postal_code: '22085',
+  city: 'Hamburg',
+  country_code: 'DE',
 });
 /** Musterstraße 5 has no units (the contract lists addresses without units too). */
 export const SPECIAL_ADDRESSES = [addr('1'), addr('3'), addr('3', 'a'), addr('5')];
@@ -45,18 +50,39 @@ export interface Part {
 export function specialProperty(seed: string, count: number): { property: PropertyRec; part: Part } {
   const n = Math.min(count, SPECIAL_UNIT_COUNT);
   const units: UnitRec[] = UNITS.slice(0, n).map(([name, type, floor, position, addressIdx, area], idx) => ({
-    idx, propertyIdx: 0, name, type, floor, position, addressIdx, areaHeated: area, areaWw: type === 'residential' ? area : null,
+    idx,
+    propertyIdx: 0,
+    name,
+    type,
+    floor,
+    position,
+    addressIdx,
+    areaHeated: area,
+    areaWw: type === 'residential' ? area : null,
   }));
   const points = specialPoints(seed).filter((p) => p.allocations.every((a) => a.unitIdx < n));
   const property: PropertyRec = {
-    idx: 0, tenantIdx: 0, name: 'Musterstraße 1-5', addresses: SPECIAL_ADDRESSES, unitCountUnknown: false, unitStart: 0, unitEnd: n,
+    idx: 0,
+    tenantIdx: 0,
+    name: 'Musterstraße 1-5',
+    addresses: SPECIAL_ADDRESSES,
+    unitCountUnknown: false,
+    unitStart: 0,
+    unitEnd: n,
   };
   return { property, part: { units, points } };
 }
 
 function specialPoints(seed: string): PointRec[] {
   const pts: PointRec[] = [];
-  const own = (u: number, j: number, metric: PointRec['metric'], loc: string, devs: (key: number) => PointRec['devices'] = (key) => [device(seed, key, 0, metric, {})], rest: Partial<PointRec> = {}) => {
+  const own = (
+    u: number,
+    j: number,
+    metric: PointRec['metric'],
+    loc: string,
+    devs: (key: number) => PointRec['devices'] = (key) => [device(seed, key, 0, metric, {})],
+    rest: Partial<PointRec> = {},
+  ) => {
     const key = unitSlot(u, j);
     pts.push(point(0, key, metric, loc, { allocations: [{ unitIdx: u, share: '1' }], devices: devs(key), ...rest }));
   };
@@ -73,7 +99,8 @@ function specialPoints(seed: string): PointRec[] {
   own(1, 2, 'heat', 'Heizkreisverteiler Flur', undefined, { isSystemLinked: false });
   standard(2, [2]);
   own(2, 2, 'heat', 'Heizkreisverteiler Flur', (key) =>
-    replace(seed, device(seed, key, 0, 'heat', { installedAt: '2018-04-10' }), '2025-06-15', { startMilli: 12_500 }));
+    replace(seed, device(seed, key, 0, 'heat', { installedAt: '2018-04-10' }), '2025-06-15', { startMilli: 12_500 }),
+  );
   standard(3, [1]);
   own(3, 1, 'water_warm', 'Küche', (key) => [device(seed, key, 0, 'water_warm', { deinstalledAt: '2025-09-10', replacementReason: 'DeviceRemoval' })]);
   standard(4, [0]);
@@ -84,7 +111,8 @@ function specialPoints(seed: string): PointRec[] {
   own(6, 0, 'water_cold', 'Hauswirtschaftsraum', one('water_cold', { installedAt: null, anchor: '2025-04-20' }));
   standard(7, [2]);
   own(7, 2, 'hca', 'Heizkörper Wohnzimmer', (key) =>
-    replace(seed, device(seed, key, 0, 'hca', { factor: '1.25' }), '2025-03-12', { startKind: 'assumed_zero' }));
+    replace(seed, device(seed, key, 0, 'hca', { factor: '1.25' }), '2025-03-12', { startKind: 'assumed_zero' }),
+  );
   own(7, 3, 'hca', 'Heizkörper Schlafzimmer', one('hca', { factor: '0.85' }));
   own(7, 4, 'hca', 'Heizkörper Bad', one('hca', { factor: '1' }));
   standard(8, [2]);
@@ -104,17 +132,31 @@ function specialPoints(seed: string): PointRec[] {
   // WE 14/WE 15 share one heat meter 60/40; WE 16-18 share one warm-water meter 50/25/25.
   standard(13, [2]);
   standard(14, [2]);
-  own(13, 2, 'heat', 'Heizkreisverteiler Treppenhaus 3. OG', undefined, { allocations: [{ unitIdx: 13, share: '0.6' }, { unitIdx: 14, share: '0.4' }] });
+  own(13, 2, 'heat', 'Heizkreisverteiler Treppenhaus 3. OG', undefined, {
+    allocations: [
+      { unitIdx: 13, share: '0.6' },
+      { unitIdx: 14, share: '0.4' },
+    ],
+  });
   for (const u of [15, 16, 17]) standard(u, [1]);
   own(15, 1, 'water_warm', 'Steigleitung Haus 3a', undefined, {
-    allocations: [{ unitIdx: 15, share: '0.5' }, { unitIdx: 16, share: '0.25' }, { unitIdx: 17, share: '0.25' }],
+    allocations: [
+      { unitIdx: 15, share: '0.5' },
+      { unitIdx: 16, share: '0.25' },
+      { unitIdx: 17, share: '0.25' },
+    ],
   });
   standard(18, [1]);
   own(18, 3, 'heat', 'Differenzzähler Heizung Laden', () => [], { isDifference: true });
   own(19, 0, 'water_cold', 'Reinigungswasser Keller');
   own(20, 0, 'water_cold', 'Technikraum Ausguss');
   // A 50/50 tie: the primary unit is the one with the smaller id.
-  own(19, 1, 'heat', 'Heizkreis Allgemeinräume', undefined, { allocations: [{ unitIdx: 19, share: '0.5' }, { unitIdx: 20, share: '0.5' }] });
+  own(19, 1, 'heat', 'Heizkreis Allgemeinräume', undefined, {
+    allocations: [
+      { unitIdx: 19, share: '0.5' },
+      { unitIdx: 20, share: '0.5' },
+    ],
+  });
   const plant = (j: number, metric: PointRec['metric'], loc: string) => {
     const key = propertySlot(0, j);
     pts.push(point(0, key, metric, loc, { devices: [device(seed, key, 0, metric, { installedAt: '2017-09-01' })] }));

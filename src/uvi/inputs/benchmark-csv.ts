@@ -43,7 +43,8 @@ function valueOf(raw: string, where: { file: string; line: number }): number {
   if (m[3] === '.' && m[4]!.length === 3) throw refuse(t.thousands({ ...where, value: raw }), t.numberHint);
   const value = Number(`${m[1] === '' || m[1] === '+' ? '' : '-'}${m[2]}.${m[4] ?? '0'}`);
   if (value <= 0) throw refuse(t.notPositive({ ...where, value: raw }), t.valueHint);
-  if (value < BENCHMARK_MIN || value > BENCHMARK_LIMIT) throw refuse(t.outside({ ...where, value: raw, min: BENCHMARK_MIN, max: BENCHMARK_LIMIT }), t.valueHint);
+  if (value < BENCHMARK_MIN || value > BENCHMARK_LIMIT)
+    throw refuse(t.outside({ ...where, value: raw, min: BENCHMARK_MIN, max: BENCHMARK_LIMIT }), t.valueHint);
   return value;
 }
 
@@ -59,7 +60,8 @@ function columnsOf(fields: readonly string[], file: string, line: number): Recor
   const head = fields.map((h) => h.trim().toLowerCase());
   while (head.length > 0 && head.at(-1) === '') head.pop(); // Excel's empty cells after the last column
   for (const [i, column] of head.entries()) {
-    if (!(BENCHMARK_COLUMNS as readonly string[]).includes(column)) throw refuse(t.unknownColumn({ file, line, column: fields[i]!.trim().slice(0, 40) }), t.columnHint);
+    if (!(BENCHMARK_COLUMNS as readonly string[]).includes(column))
+      throw refuse(t.unknownColumn({ file, line, column: fields[i]!.trim().slice(0, 40) }), t.columnHint);
     if (head.indexOf(column) !== i) throw refuse(t.columnTwice({ file, line, column }), t.columnHint);
   }
   const missing = BENCHMARK_COLUMNS.find((c) => !head.includes(c));
@@ -84,10 +86,12 @@ export function parseBenchmarkCsv(text: string, file: string): BenchmarkTable {
   for (const { fields, line } of lines) {
     const where = { file, line };
     // Fewer fields, or more that hold something: a decimal comma split the value, or a column is out of place.
-    if (fields.length < width || fields.slice(width).some((f) => f.trim() !== '')) throw refuse(t.fields({ ...where, n: fields.length, needed: width }), t.fieldsHint);
+    if (fields.length < width || fields.slice(width).some((f) => f.trim() !== ''))
+      throw refuse(t.fields({ ...where, n: fields.length, needed: width }), t.fieldsHint);
     const unitType = fields[col.unit_type]!.trim().toLowerCase();
     const service = fields[col.service]!.trim().toUpperCase();
-    if (!(UNIT_TYPES as readonly string[]).includes(unitType)) throw refuse(t.unknownType({ ...where, value: fields[col.unit_type]!.trim().slice(0, 40) }), t.typeHint);
+    if (!(UNIT_TYPES as readonly string[]).includes(unitType))
+      throw refuse(t.unknownType({ ...where, value: fields[col.unit_type]!.trim().slice(0, 40) }), t.typeHint);
     if (!SERVICES.includes(service)) throw refuse(t.unknownService({ ...where, value: fields[col.service]!.trim().slice(0, 40) }), t.serviceHint);
     const value = valueOf(fields[col.kwh_per_m2_year]!.trim(), where);
     const source = sourceOf(fields[col.source]!.trim(), where);

@@ -19,7 +19,9 @@ export function readBenchmarkFile(given: string | undefined, cwd: string): Bench
     throw new UsageError(t.cannotRead({ file: given, error: (e as NodeJS.ErrnoException).code ?? String(e) }), t.fileHint, BENCHMARK_CODE);
   }
   if (!read.ok) {
-    const message = { folder: t.isFolder, 'not-a-file': t.notAFile, 'too-large': (p: { file: string }) => t.tooLarge({ ...p, kb: OWN_FILE_MAX >> 10 }) }[read.why];
+    const message = { folder: t.isFolder, 'not-a-file': t.notAFile, 'too-large': (p: { file: string }) => t.tooLarge({ ...p, kb: OWN_FILE_MAX >> 10 }) }[
+      read.why
+    ];
     throw new UsageError(message({ file: given }), t.fileHint, BENCHMARK_CODE);
   }
   let text: string;

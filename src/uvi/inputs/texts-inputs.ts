@@ -32,8 +32,10 @@ export const inputTexts = catalogue(
     columnTwice: (p: { file: string; line: number; column: string }) => `${at(p)}: the column ${p.column} is named twice.`,
     columnHint: 'The first line that is not empty names the columns unit_type, service, kwh_per_m2_year and source, separated by semicolons (or commas).',
     openQuote: (p: { file: string; line: number }) => `${at(p)}: a quote is opened and never closed.`,
-    fields: (p: { file: string; line: number; n: number; needed: number }) => `${at(p)}: ${p.n} ${p.n === 1 ? 'field' : 'fields'} where the header names ${p.needed}.`,
-    fieldsHint: 'Each line gives a unit type, a service, a value and its source; in a comma-separated file a decimal comma splits the value: separate with semicolons (as German Excel does) or write 24.5.',
+    fields: (p: { file: string; line: number; n: number; needed: number }) =>
+      `${at(p)}: ${p.n} ${p.n === 1 ? 'field' : 'fields'} where the header names ${p.needed}.`,
+    fieldsHint:
+      'Each line gives a unit type, a service, a value and its source; in a comma-separated file a decimal comma splits the value: separate with semicolons (as German Excel does) or write 24.5.',
     unknownService: (p: { file: string; line: number; value: string }) => `${at(p)}: unknown service "${p.value}".`,
     serviceHint: 'service is HEATING or HOT_WATER (cold water has no average user).',
     unknownType: (p: { file: string; line: number; value: string }) => `${at(p)}: unknown unit type "${p.value}".`,
@@ -42,14 +44,16 @@ export const inputTexts = catalogue(
     thousands: (p: { file: string; line: number; value: string }) => `${at(p)}: "${p.value}" may be a thousands separator or a decimal point.`,
     numberHint: 'Write the value as digits with a decimal comma or point and no thousands separator, e.g. 118 or 24,5.',
     notPositive: (p: { file: string; line: number; value: string }) => `${at(p)}: ${p.value} kWh per m² and year; the average user consumes more than nothing.`,
-    outside: (p: { file: string; line: number; value: string; min: number; max: number }) => `${at(p)}: ${p.value} kWh per m² and year lies outside ${p.min} to ${p.max}.`,
+    outside: (p: { file: string; line: number; value: string; min: number; max: number }) =>
+      `${at(p)}: ${p.value} kWh per m² and year lies outside ${p.min} to ${p.max}.`,
     valueHint: 'Give kWh per m² of floor area and year (not per month, not for the whole building), e.g. 118 for heating, 24 for hot water.',
     twice: (p: { file: string; line: number; key: string; first: number }) => `${at(p)}: ${p.key} is given twice (first on line ${p.first}).`,
     twiceHint: (p: { first: number; line: number }) => `Keep one of lines ${p.first} and ${p.line}: a unit type has one value per service.`,
     noSource: (p: { file: string; line: number }) => `${at(p)}: no source.`,
     badSource: (p: { file: string; line: number }) => `${at(p)}: the source holds a line break, a control character or an invisible character.`,
     longSource: (p: { file: string; line: number; max: number }) => `${at(p)}: the source is longer than ${p.max} characters.`,
-    sourceHint: 'Name the publication each value is taken from in the source column (e.g. "Heizspiegel für Deutschland 2024, co2online"); every letter prints it.',
+    sourceHint:
+      'Name the publication each value is taken from in the source column (e.g. "Heizspiegel für Deutschland 2024, co2online"); every letter prints it.',
   },
   {
     notAMonth: (p) => `--month: „${p.value}“ ist kein Monat; bitte als jjjj-mm angeben, z. B. 2025-11.`,
@@ -77,7 +81,8 @@ export const inputTexts = catalogue(
     columnHint: 'Die erste nicht leere Zeile benennt die Spalten unit_type, service, kwh_per_m2_year und source, getrennt durch Semikolon (oder Komma).',
     openQuote: (p) => `${de(p)}: Ein Anführungszeichen wird geöffnet und nicht geschlossen.`,
     fields: (p) => `${de(p)}: ${p.n} ${p.n === 1 ? 'Feld' : 'Felder'}, die Kopfzeile nennt aber ${p.needed}.`,
-    fieldsHint: 'Jede Zeile nennt Art der Nutzeinheit, Leistung, Wert und Quelle; in einer durch Komma getrennten Datei teilt ein Dezimalkomma den Wert: mit Semikolon trennen (wie das deutsche Excel) oder 24.5 schreiben.',
+    fieldsHint:
+      'Jede Zeile nennt Art der Nutzeinheit, Leistung, Wert und Quelle; in einer durch Komma getrennten Datei teilt ein Dezimalkomma den Wert: mit Semikolon trennen (wie das deutsche Excel) oder 24.5 schreiben.',
     unknownService: (p) => `${de(p)}: unbekannte Leistung „${p.value}“.`,
     serviceHint: 'service ist HEATING (Heizung) oder HOT_WATER (Warmwasser); für Kaltwasser gibt es keinen Durchschnittsnutzer.',
     unknownType: (p) => `${de(p)}: unbekannte Art der Nutzeinheit „${p.value}“.`,
@@ -93,6 +98,7 @@ export const inputTexts = catalogue(
     noSource: (p) => `${de(p)}: Die Quelle fehlt.`,
     badSource: (p) => `${de(p)}: Die Quelle enthält einen Zeilenumbruch, ein Steuerzeichen oder ein unsichtbares Zeichen.`,
     longSource: (p) => `${de(p)}: Die Quelle ist länger als ${p.max} Zeichen.`,
-    sourceHint: 'In der Spalte source die Veröffentlichung nennen, aus der der Wert stammt (z. B. „Heizspiegel für Deutschland 2024, co2online“); jedes Schreiben druckt sie ab.',
+    sourceHint:
+      'In der Spalte source die Veröffentlichung nennen, aus der der Wert stammt (z. B. „Heizspiegel für Deutschland 2024, co2online“); jedes Schreiben druckt sie ab.',
   },
 );

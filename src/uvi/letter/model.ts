@@ -140,7 +140,14 @@ function method(s: UnitService, current: ServiceMonth | undefined, inKwh: boolea
   }
 }
 
-function serviceNotes(s: UnitService, current: ServiceMonth | undefined, findings: readonly Finding[], inKwh: boolean, lang: Lang, t: typeof letterTexts): string[] {
+function serviceNotes(
+  s: UnitService,
+  current: ServiceMonth | undefined,
+  findings: readonly Finding[],
+  inKwh: boolean,
+  lang: Lang,
+  t: typeof letterTexts,
+): string[] {
   const out: string[] = [];
   if (s.service === 'HEATING' && !inKwh && s.method !== 'heat_meter' && current?.native != null) out.push(t.noKwhAllocators);
   const reasons = current ? reasonWords(current.reasons, lang) : [];
@@ -191,7 +198,12 @@ function serviceSection(s: UnitService, input: LetterInput, t: typeof letterText
   ];
   // Cold water has no average user (docs/uvi.md): no row rather than a row saying so.
   if (s.service !== 'COLD_WATER') {
-    rows.push({ label: t.rowAverage, when: t.averageWhen, figure: inKwh ? shown(average!.other, false, 'kWh', t.unitKwh, lang) : MISSING, words: average!.words });
+    rows.push({
+      label: t.rowAverage,
+      when: t.averageWhen,
+      figure: inKwh ? shown(average!.other, false, 'kWh', t.unitKwh, lang) : MISSING,
+      words: average!.words,
+    });
   }
   const heading = s.service === 'HEATING' ? u.heating : s.service === 'HOT_WATER' ? u.hotWater : u.coldWater;
   return {

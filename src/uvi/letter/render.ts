@@ -54,7 +54,12 @@ function table(doc: PDFKit.PDFDocument, m: LetterModel, s: LetterService): void 
   doc.font('Bold').fontSize(8).fillColor('#666666');
   m.columns.forEach((c, i) => doc.text(c, at(i) + 3, y, { width: widths[i]! - 6, align: i === FIGURE ? 'right' : 'left', lineBreak: false }));
   y += 12;
-  doc.moveTo(x, y - 2).lineTo(x + WIDTH, y - 2).lineWidth(0.6).strokeColor(COLORS.text).stroke();
+  doc
+    .moveTo(x, y - 2)
+    .lineTo(x + WIDTH, y - 2)
+    .lineWidth(0.6)
+    .strokeColor(COLORS.text)
+    .stroke();
   s.rows.forEach((r, i) => {
     const cells = [r.label, r.when, r.figure, r.words];
     const font = (k: number) => doc.font(k === FIGURE || i === 0 ? 'Bold' : 'Regular').fontSize(8.5);
@@ -65,7 +70,12 @@ function table(doc: PDFKit.PDFDocument, m: LetterModel, s: LetterService): void 
       doc.text(c, at(k) + 3, y + 3, { width: widths[k]! - 6, align: k === FIGURE ? 'right' : 'left' });
     });
     y += h;
-    doc.moveTo(x, y).lineTo(x + WIDTH, y).lineWidth(0.3).strokeColor(COLORS.grid).stroke();
+    doc
+      .moveTo(x, y)
+      .lineTo(x + WIDTH, y)
+      .lineWidth(0.3)
+      .strokeColor(COLORS.grid)
+      .stroke();
   });
   doc.x = x;
   doc.y = y + 5;
@@ -75,8 +85,16 @@ function legend(doc: PDFKit.PDFDocument, m: LetterModel, withAverage: boolean): 
   const y = doc.y;
   let x = MARGIN.left + 44;
   const item = (color: string | null, label: string) => {
-    if (color) doc.rect(x, y + 1, 7, 7).fillColor(color).fill();
-    doc.font('Regular').fontSize(7).fillColor(COLORS.text).text(label, x + (color ? 10 : 0), y, { lineBreak: false });
+    if (color)
+      doc
+        .rect(x, y + 1, 7, 7)
+        .fillColor(color)
+        .fill();
+    doc
+      .font('Regular')
+      .fontSize(7)
+      .fillColor(COLORS.text)
+      .text(label, x + (color ? 10 : 0), y, { lineBreak: false });
     x += (color ? 10 : 0) + doc.widthOfString(label) + 16;
   };
   item(COLORS.you, m.legend.you);
@@ -107,7 +125,11 @@ function service(doc: PDFKit.PDFDocument, m: LetterModel, s: LetterService): voi
   drawChart(doc, s.chart.bars, box, s.unitLabel, m.lang);
   doc.x = MARGIN.left;
   doc.y = box.y + box.height + 8;
-  legend(doc, m, s.chart.bars.some((b) => b.average !== null));
+  legend(
+    doc,
+    m,
+    s.chart.bars.some((b) => b.average !== null),
+  );
 }
 
 function notes(doc: PDFKit.PDFDocument, m: LetterModel): void {
@@ -136,10 +158,19 @@ function footers(doc: PDFKit.PDFDocument, m: LetterModel, first: number): void {
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
     const y = A4.height - 34;
-    doc.moveTo(MARGIN.left, y - 6).lineTo(A4.width - MARGIN.right, y - 6).lineWidth(0.3).strokeColor(COLORS.grid).stroke();
+    doc
+      .moveTo(MARGIN.left, y - 6)
+      .lineTo(A4.width - MARGIN.right, y - 6)
+      .lineWidth(0.3)
+      .strokeColor(COLORS.grid)
+      .stroke();
     doc.font('Regular').fontSize(7).fillColor('#666666');
     doc.text(fit(doc, m.footer, WIDTH * 0.72), MARGIN.left, y, { lineBreak: false });
-    doc.text(m.pageTemplate.replace('{n}', String(i - first + 1)).replace('{m}', String(count)), MARGIN.left + WIDTH * 0.75, y, { width: WIDTH * 0.25, align: 'right', lineBreak: false });
+    doc.text(m.pageTemplate.replace('{n}', String(i - first + 1)).replace('{m}', String(count)), MARGIN.left + WIDTH * 0.75, y, {
+      width: WIDTH * 0.25,
+      align: 'right',
+      lineBreak: false,
+    });
     doc.page.margins.bottom = bottom;
   }
 }

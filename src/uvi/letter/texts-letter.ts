@@ -59,8 +59,7 @@ export const letterTexts = catalogue(
     notesTitle: 'Notes',
     noteNotABill:
       'This is information about your consumption, not a bill: it names no costs and asks for no payment. Your share of the costs is set only by the yearly heating cost statement, whose figures can differ from these monthly ones.',
-    noteTenant:
-      'If the user of the unit changed, the previous month or the same month last year may show the consumption of the previous user.',
+    noteTenant: 'If the user of the unit changed, the previous month or the same month last year may show the consumption of the previous user.',
     noteMarks: '* estimated: the month rests on a calculated meter reading.   – no value for the month (never counted as 0).',
     noteSeason: 'In the heating season (October to April) heating consumption is much higher than in summer; compare a month with the same month last year.',
     noteBenchmark: (p: { source: string }) =>
@@ -124,7 +123,8 @@ export const letterTexts = catalogue(
       'Dies ist eine Information über Ihren Verbrauch, keine Abrechnung: Sie nennt keine Kosten und fordert keine Zahlung. Maßgeblich für Ihren Kostenanteil ist allein die jährliche Heizkostenabrechnung; deren Werte können von diesen Monatswerten abweichen.',
     noteTenant: 'Hat der Nutzer der Nutzeinheit gewechselt, können Vormonat und Vorjahresmonat den Verbrauch des vorherigen Nutzers zeigen.',
     noteMarks: '* geschätzt: der Monat beruht auf einem rechnerisch ermittelten Zählerstand.   – kein Wert für den Monat (nie als 0 gezählt).',
-    noteSeason: 'In der Heizperiode (Oktober bis April) ist der Heizverbrauch deutlich höher als im Sommer; vergleichen Sie einen Monat am besten mit dem gleichen Monat des Vorjahres.',
+    noteSeason:
+      'In der Heizperiode (Oktober bis April) ist der Heizverbrauch deutlich höher als im Sommer; vergleichen Sie einen Monat am besten mit dem gleichen Monat des Vorjahres.',
     noteBenchmark: (p) =>
       `Durchschnittsnutzer: ein bundesweiter Mittelwert je m² und Jahr, nicht der Durchschnitt Ihres Hauses, für Heizung nach Gradtagzahlen (VDI 2067 Blatt 1), für Warmwasser nach Kalendertagen auf die Monate verteilt und mit der Fläche Ihrer Nutzeinheit multipliziert. Quelle: ${p.source}.`,
     page: (p) => `Seite ${p.n} von ${p.of}`,

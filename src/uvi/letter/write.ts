@@ -41,7 +41,10 @@ function openDocument(opts: PdfOptions): PDFKit.PDFDocument {
     displayTitle: true,
     info: { Title: opts.title, Producer: 'meterdata', Creator: 'meterdata', CreationDate: opts.createdAt },
   });
-  for (const [name, bytes] of [['Regular', opts.fonts.regular], ['Bold', opts.fonts.bold]] as const) {
+  for (const [name, bytes] of [
+    ['Regular', opts.fonts.regular],
+    ['Bold', opts.fonts.bold],
+  ] as const) {
     doc.registerFont(name, (parsed.get(bytes) ?? Buffer.from(bytes)) as Buffer);
     // Opened here in this order in every document, so their ids (F1, F2) and bytes never
     // depend on which letter of the run came first. pdfkit accepts a parsed (fontkit) font as

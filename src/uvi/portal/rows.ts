@@ -89,7 +89,15 @@ export function uviRows(p: PortalProperty): UviRow[] {
   );
 }
 
-export const REVIEW_CODES = ['NO_LETTER', 'MONTH_MISSING', 'MONTH_NO_KWH', 'NO_PLANT_HEAT_METER', 'NO_FLOOR_AREA', 'NO_BENCHMARK_FOR_TYPE', 'WARM_WATER_HEAT_NOT_KNOWN'] as const;
+export const REVIEW_CODES = [
+  'NO_LETTER',
+  'MONTH_MISSING',
+  'MONTH_NO_KWH',
+  'NO_PLANT_HEAT_METER',
+  'NO_FLOOR_AREA',
+  'NO_BENCHMARK_FOR_TYPE',
+  'WARM_WATER_HEAT_NOT_KNOWN',
+] as const;
 export type ReviewCode = (typeof REVIEW_CODES)[number];
 
 export interface UviReviewRow {
@@ -128,7 +136,10 @@ function unitReview(p: PortalProperty, u: PortalUnit, lang: Lang): UviReviewRow[
     else if (m.kwh === null) out.push(row('MONTH_NO_KWH', t.monthNoKwh({ service: serviceWord(s.service), when, reasons })));
     for (const f of u.uvi.findings.filter((x) => x.service === s.service)) {
       if (f.code === 'NO_FLOOR_AREA') out.push(row('NO_FLOOR_AREA', t.noFloorArea({ service: serviceWord(s.service) })));
-      else if (f.code === 'NO_BENCHMARK_FOR_TYPE') out.push(row('NO_BENCHMARK_FOR_TYPE', t.noBenchmarkForType({ service: serviceWord(s.service), type: valueWord('unit_type', f.facts?.unit_type ?? '', lang) })));
+      else if (f.code === 'NO_BENCHMARK_FOR_TYPE')
+        out.push(
+          row('NO_BENCHMARK_FOR_TYPE', t.noBenchmarkForType({ service: serviceWord(s.service), type: valueWord('unit_type', f.facts?.unit_type ?? '', lang) })),
+        );
       else if (f.code === 'NO_PLANT_HEAT_METER') out.push(row('NO_PLANT_HEAT_METER', t.noPlantHeatMeter));
     }
   }
@@ -139,6 +150,8 @@ function unitReview(p: PortalProperty, u: PortalUnit, lang: Lang): UviReviewRow[
 export function uviReviewRows(p: PortalProperty, lang: Lang): UviReviewRow[] {
   const t = inLanguage(portalTexts, lang);
   const scope = { property_id: p.property.id, property_name: p.property.name, usage_unit_id: null, usage_unit_name: null, erp_ref: null };
-  const property = p.findings.filter((f) => f.code === 'WARM_WATER_HEAT_NOT_KNOWN').map((f) => review('check', 'WARM_WATER_HEAT_NOT_KNOWN', scope, f.service, t.warmWaterHeatNotKnown));
+  const property = p.findings
+    .filter((f) => f.code === 'WARM_WATER_HEAT_NOT_KNOWN')
+    .map((f) => review('check', 'WARM_WATER_HEAT_NOT_KNOWN', scope, f.service, t.warmWaterHeatNotKnown));
   return [...property, ...p.units.flatMap((u) => unitReview(p, u, lang))];
 }

@@ -4,7 +4,29 @@
 import { catalogue } from '../../i18n/index.js';
 
 // The generic layout's headers are the keys themselves.
-const KEYS = ['property_id', 'property_name', 'usage_unit_id', 'usage_unit_name', 'erp_ref', 'unit_type', 'month', 'letter_month', 'service', 'unit_of_measure', 'amount', 'converted', 'estimated', 'errors', 'benchmark_amount', 'native_amount', 'native_unit', 'method', 'letter', 'code', 'message'] as const;
+const KEYS = [
+  'property_id',
+  'property_name',
+  'usage_unit_id',
+  'usage_unit_name',
+  'erp_ref',
+  'unit_type',
+  'month',
+  'letter_month',
+  'service',
+  'unit_of_measure',
+  'amount',
+  'converted',
+  'estimated',
+  'errors',
+  'benchmark_amount',
+  'native_amount',
+  'native_unit',
+  'method',
+  'letter',
+  'code',
+  'message',
+] as const;
 const keys = Object.fromEntries(KEYS.map((k) => [k, k])) as Record<(typeof KEYS)[number], string>;
 
 export const columnHeaders = catalogue('uvi-columns', keys, {

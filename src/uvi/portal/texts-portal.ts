@@ -12,8 +12,10 @@ export const portalTexts = catalogue(
     monthMissing: (p: { service: string; when: string; reasons: string }) => `Letter incomplete: no ${p.service} figure for ${p.when} (${p.reasons}).`,
     monthNoKwh: (p: { service: string; when: string; reasons: string }) =>
       `Letter incomplete: ${p.service} for ${p.when} only in the unit's own figures, not in kWh as § 6a Abs. 2 HeizkostenV asks (${p.reasons}).`,
-    noPlantHeatMeter: 'Letter incomplete: the property has no main heat meter, so heat cost allocator units cannot be given in kWh; add the main heat meter to the metering service.',
-    noFloorArea: (p: { service: string }) => `Letter incomplete: no floor area for ${p.service}, so no comparison with the average user; record the area at the metering service.`,
+    noPlantHeatMeter:
+      'Letter incomplete: the property has no main heat meter, so heat cost allocator units cannot be given in kWh; add the main heat meter to the metering service.',
+    noFloorArea: (p: { service: string }) =>
+      `Letter incomplete: no floor area for ${p.service}, so no comparison with the average user; record the area at the metering service.`,
     noBenchmarkForType: (p: { service: string; type: string }) =>
       `Letter incomplete: the benchmark has no average user for units of type "${p.type}" (${p.service}); pass a benchmark file with such a row.`,
     warmWaterHeatNotKnown:
@@ -28,7 +30,8 @@ export const portalTexts = catalogue(
       `Schreiben unvollständig: ${p.service} im ${p.when} nur in den eigenen Einheiten der Nutzeinheit, nicht in kWh, wie es § 6a Abs. 2 HeizkostenV verlangt (${p.reasons}).`,
     noPlantHeatMeter:
       'Schreiben unvollständig: die Liegenschaft hat keinen Hauptwärmezähler, daher keine Umrechnung der Einheiten der Heizkostenverteiler in kWh; Hauptwärmezähler beim Messdienst nachtragen lassen.',
-    noFloorArea: (p) => `Schreiben unvollständig: keine Fläche für ${p.service}, daher kein Vergleich mit dem Durchschnittsnutzer; Fläche beim Messdienst nachtragen lassen.`,
+    noFloorArea: (p) =>
+      `Schreiben unvollständig: keine Fläche für ${p.service}, daher kein Vergleich mit dem Durchschnittsnutzer; Fläche beim Messdienst nachtragen lassen.`,
     noBenchmarkForType: (p) =>
       `Schreiben unvollständig: die Vergleichstabelle hat keinen Durchschnittsnutzer für Nutzeinheiten der Art „${p.type}“ (${p.service}); eine Vergleichstabelle mit dieser Zeile angeben.`,
     warmWaterHeatNotKnown:

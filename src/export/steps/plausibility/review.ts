@@ -3,7 +3,6 @@
 // an earlier export folder, then src/plausibility's checks on every billed Property:
 // plausibility.csv, its findings and the Overview cells they mark, its settings on the
 // About sheet.
-import type { ApiClient } from '../../../api/contracts.js';
 import type { MeasuringPointConsumption, MeasuringPoint, UnitConsumption, UsageUnit, WhoAmI } from '../../../api/types.js';
 import { billProperty } from '../../../billing/index.js';
 import { ExitCode, MeterdataError, isMeterdataError } from '../../../core/errors.js';
@@ -60,7 +59,8 @@ export function withFindings(rows: readonly PlausibilityRow[], lang: Lang): (Pla
  */
 export async function reviewStep(args: ExportArgs, review: ReviewArgs, who: WhoAmI): Promise<ExportStep> {
   const compare = review.compare;
-  const folder: FolderComparison | null = compare && 'dir' in compare ? await loadComparisonFolder(compare.dir, who, expectedRange(args.from, args.to, new Date())) : null;
+  const folder: FolderComparison | null =
+    compare && 'dir' in compare ? await loadComparisonFolder(compare.dir, who, expectedRange(args.from, args.to, new Date())) : null;
   const fetched = compare && 'from' in compare ? compare : null;
   const query = fetched ? { from: fetched.from, to: fetched.to, ...(args.metrics.length ? { metrics: args.metrics } : {}) } : null;
 
@@ -75,14 +75,22 @@ export async function reviewStep(args: ExportArgs, review: ReviewArgs, who: WhoA
     },
     async fetch(api, answers, { onUnit, stop }): Promise<AnswersWithComparison> {
       if (!fetched || !query) return answers;
-      const [units, plantPoints] = await comparisonRequests(fetched, Promise.all([
-        mapPool(answers.units, 8, async ({ unit }) => {
-          const consumption = await api.unitConsumption(unit.id, query);
-          onUnit();
-          return { unit, consumption };
-        }, stop),
-        mapPool(answers.plantPoints, 8, async ({ point }) => ({ point, consumption: await api.pointReadings(point.id!, fetched) }), stop),
-      ]));
+      const [units, plantPoints] = await comparisonRequests(
+        fetched,
+        Promise.all([
+          mapPool(
+            answers.units,
+            8,
+            async ({ unit }) => {
+              const consumption = await api.unitConsumption(unit.id, query);
+              onUnit();
+              return { unit, consumption };
+            },
+            stop,
+          ),
+          mapPool(answers.plantPoints, 8, async ({ point }) => ({ point, consumption: await api.pointReadings(point.id!, fetched) }), stop),
+        ]),
+      );
       const echo = units[0]?.consumption;
       return { ...answers, comparison: { range: echo ? { from: echo.from, to: echo.to } : fetched, units, plantPoints } };
     },
@@ -92,8 +100,14 @@ export async function reviewStep(args: ExportArgs, review: ReviewArgs, who: WhoA
       const c = (answers as AnswersWithComparison).comparison;
       let comparison: Figure[] | null = null;
       if (folder) comparison = folder.byProperty.get(property.id) ?? [];
-      else if (c) comparison = figuresOf(billProperty({ property: ids, range: c.range, units: c.units, plantPoints: c.plantPoints, points: answers.points }), ids);
-      const current = currentFigures(bill, ids, answers.units.map((u) => u.unit), range);
+      else if (c)
+        comparison = figuresOf(billProperty({ property: ids, range: c.range, units: c.units, plantPoints: c.plantPoints, points: answers.points }), ids);
+      const current = currentFigures(
+        bill,
+        ids,
+        answers.units.map((u) => u.unit),
+        range,
+      );
       const { rows, flags } = reviewProperty({ current, devices: devicesOf(bill), comparison }, { threshold: review.threshold, range });
       return { tables: [['plausibility', withFindings(rows, language())]], flags, marks: rows };
     },

@@ -13,11 +13,13 @@ export const plausibilityTexts = catalogue(
     refusedHint: 'Check --compare (or --compare-from/--compare-to): the comparison period must end at or before the last completed month.',
   },
   {
-    announce: (p) => `Vergleich mit ${p.from} bis ${p.to}: eine weitere Verbrauchsabfrage je Nutzeinheit und je Haupt- bzw. Anlagenzähler (${p.more} für die Nutzeinheiten${p.minutes}).`,
+    announce: (p) =>
+      `Vergleich mit ${p.from} bis ${p.to}: eine weitere Verbrauchsabfrage je Nutzeinheit und je Haupt- bzw. Anlagenzähler (${p.more} für die Nutzeinheiten${p.minutes}).`,
     perUnit: 'eine je Nutzeinheit',
     requests: (p) => count(p.n, 'Abfrage', 'Abfragen', 'de'),
     minutes: (p) => `, etwa ${count(p.minutes, 'Minute', 'Minuten', 'de')} mehr bei ${p.rate} Abfragen je Minute`,
     refused: (p) => `Vergleichszeitraum ${p.from} bis ${p.to}: ${p.message}`,
-    refusedHint: 'Bitte --compare (oder --compare-from/--compare-to) prüfen: Der Vergleichszeitraum muss spätestens mit dem letzten abgeschlossenen Monat enden.',
+    refusedHint:
+      'Bitte --compare (oder --compare-from/--compare-to) prüfen: Der Vergleichszeitraum muss spätestens mit dem letzten abgeschlossenen Monat enden.',
   },
 );

@@ -14,7 +14,12 @@ export function unitRefsStep(refs: UnitRefs): ExportStep {
     template: (template) => withUnitRefs(template, refs),
     shape: () => shape,
     early: () => shape,
-    findings: ({ answers }) => ({ flags: index.flags(answers.property.id, answers.units.map((u) => u.unit.id)) }),
+    findings: ({ answers }) => ({
+      flags: index.flags(
+        answers.property.id,
+        answers.units.map((u) => u.unit.id),
+      ),
+    }),
     finish: () => index.unknown(),
     about: () => ({ facts: [[aboutTexts.unitRefs, aboutTexts.unitRefsValue({ file: refs.file, n: refs.entries.length })]] }),
   };

@@ -82,7 +82,10 @@ export function parseUnitRefs(text: string, file: string): UnitRefs {
   const head = header.fields.map((h) => h.trim().toLowerCase());
   const idAt = head.indexOf('usage_unit_id');
   const refAt = head.indexOf('erp_ref');
-  for (const [column, at] of [['usage_unit_id', idAt], ['erp_ref', refAt]] as const) {
+  for (const [column, at] of [
+    ['usage_unit_id', idAt],
+    ['erp_ref', refAt],
+  ] as const) {
     if (at < 0) throw new UsageError(t.noColumn({ file, line: header.line, column }), t.noColumnHint, CODE);
     // Two columns of one name: which one holds the ids (or the references) cannot be told.
     if (head.lastIndexOf(column) !== at) throw new UsageError(t.columnTwice({ file, line: header.line, column }), t.noColumnHint, CODE);
@@ -157,7 +160,13 @@ export function unitRefIndex(refs: UnitRefs | null): UnitRefIndex {
       if (!refs) return [];
       return refs.entries
         .filter(([id]) => !exported.has(id))
-        .map(([id, ref, line]) => makeFlag('UNIT_REF_UNKNOWN', { property_id: '', usage_unit_id: id, measuring_point_id: null, device_id: null }, { erp_ref: ref, lines: String(line) }));
+        .map(([id, ref, line]) =>
+          makeFlag(
+            'UNIT_REF_UNKNOWN',
+            { property_id: '', usage_unit_id: id, measuring_point_id: null, device_id: null },
+            { erp_ref: ref, lines: String(line) },
+          ),
+        );
     },
   };
 }

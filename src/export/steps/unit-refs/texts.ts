@@ -16,14 +16,18 @@ export const unitRefTexts = catalogue(
     columnTwice: (p: { file: string; line: number; column: string }) => `--unit-refs ${p.file} line ${p.line}: the column ${p.column} is named twice.`,
     noColumnHint: 'The first line that is not empty must name the columns usage_unit_id and erp_ref (separated by a comma or a semicolon).',
     openQuote: (p: { file: string; line: number }) => `--unit-refs ${p.file} line ${p.line}: a quote is opened and never closed.`,
-    fields: (p: { file: string; line: number; n: number; column: string; needed: number }) => `--unit-refs ${p.file} line ${p.line}: ${p.n} ${p.n === 1 ? 'field' : 'fields'}, but ${p.column} is field ${p.needed}.`,
+    fields: (p: { file: string; line: number; n: number; column: string; needed: number }) =>
+      `--unit-refs ${p.file} line ${p.line}: ${p.n} ${p.n === 1 ? 'field' : 'fields'}, but ${p.column} is field ${p.needed}.`,
     notUnit: (p: { file: string; line: number; id: string }) => `--unit-refs ${p.file} line ${p.line}: "${p.id}" is not a unit id (a UUID such as 3f2a…-…).`,
-    badRef: (p: { file: string; line: number }) => `--unit-refs ${p.file} line ${p.line}: the erp_ref holds a line break, a control character or an invisible character.`,
+    badRef: (p: { file: string; line: number }) =>
+      `--unit-refs ${p.file} line ${p.line}: the erp_ref holds a line break, a control character or an invisible character.`,
     longRef: (p: { file: string; line: number; max: number }) => `--unit-refs ${p.file} line ${p.line}: the erp_ref is longer than ${p.max} characters.`,
-    twice: (p: { file: string; line: number; first: number }) => `--unit-refs ${p.file} line ${p.line}: this unit already has another erp_ref on line ${p.first}.`,
+    twice: (p: { file: string; line: number; first: number }) =>
+      `--unit-refs ${p.file} line ${p.line}: this unit already has another erp_ref on line ${p.first}.`,
     twiceHint: (p: { first: number; line: number }) => `Keep one of lines ${p.first} and ${p.line}: a unit has one ERP reference.`,
     tooMany: (p: { file: string; max: number }) => `--unit-refs ${p.file}: more than ${p.max} lines.`,
-    lineHint: (p: { line: number; file: string }) => `Correct line ${p.line} of ${p.file}: each line needs a usage_unit_id (copy it from billing.csv) and an erp_ref.`,
+    lineHint: (p: { line: number; file: string }) =>
+      `Correct line ${p.line} of ${p.file}: each line needs a usage_unit_id (copy it from billing.csv) and an erp_ref.`,
   },
   {
     cannotRead: (p) => `--unit-refs: ${p.file} kann nicht gelesen werden (${p.error}).`,

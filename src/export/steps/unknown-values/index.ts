@@ -38,10 +38,18 @@ export function unknownValueFlags(answers: PropertyAnswers, billed: readonly Fla
   };
   const property_id = answers.property.id;
   for (const { unit } of answers.units) {
-    check(unit, S.usageUnit, collect((u) => ({ property_id, usage_unit_id: unit.id, measuring_point_id: u.id === unit.id ? null : u.id, device_id: null })));
+    check(
+      unit,
+      S.usageUnit,
+      collect((u) => ({ property_id, usage_unit_id: unit.id, measuring_point_id: u.id === unit.id ? null : u.id, device_id: null })),
+    );
   }
   for (const p of answers.points) {
-    check(p, S.measuringPoint, collect((u) => ({ property_id, usage_unit_id: p.usage_unit_id ?? null, measuring_point_id: p.id ?? null, device_id: u.id === p.id ? null : u.id })));
+    check(
+      p,
+      S.measuringPoint,
+      collect((u) => ({ property_id, usage_unit_id: p.usage_unit_id ?? null, measuring_point_id: p.id ?? null, device_id: u.id === p.id ? null : u.id })),
+    );
   }
   return out;
 }

@@ -20,7 +20,11 @@ export class CsvTableWriter {
   ) {}
 
   async start(): Promise<void> {
-    const head = csvLine(this.file.columns.map((c) => c.header), this.template.separator, this.template.eol);
+    const head = csvLine(
+      this.file.columns.map((c) => c.header),
+      this.template.separator,
+      this.template.eol,
+    );
     await this.sink.write((this.template.bom ? '\uFEFF' : '') + head);
   }
 

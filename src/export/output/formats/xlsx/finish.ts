@@ -25,6 +25,9 @@ export async function finishWorkbook(input: XlsxInput, writeWorkbook: WorkbookWr
   // exceljs writes through a stream, whose failed write names no file (ENOSPC): this one (run-errors.ts)
   await writeWorkbook(input).catch((e: unknown) => Promise.reject(located(e, file)));
   const fh = await open(file, 'r+');
-  await fh.sync().catch((e: unknown) => Promise.reject(located(e, file))).finally(() => fh.close());
+  await fh
+    .sync()
+    .catch((e: unknown) => Promise.reject(located(e, file)))
+    .finally(() => fh.close());
   return [{ name: XLSX_FILE, bytes: (await stat(file)).size, sha256: await sha256File(file) }];
 }

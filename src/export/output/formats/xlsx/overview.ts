@@ -30,7 +30,15 @@ export function overviewRows(billing: OverviewBilling, property: OverviewPropert
   for (const b of billing) {
     let row = byUnit.get(b.usage_unit_id);
     if (!row) {
-      row = { property_id: b.property_id, property_name: b.property_name, usage_unit_id: b.usage_unit_id, usage_unit_name: b.usage_unit_name, unit_type: b.unit_type, erp_ref: b.erp_ref, values: {} };
+      row = {
+        property_id: b.property_id,
+        property_name: b.property_name,
+        usage_unit_id: b.usage_unit_id,
+        usage_unit_name: b.usage_unit_name,
+        unit_type: b.unit_type,
+        erp_ref: b.erp_ref,
+        values: {},
+      };
       byUnit.set(b.usage_unit_id, row);
     }
     const flagged = b.review_flags.some((c: FlagCode) => FLAG_SEVERITY[c] !== 'info');
@@ -39,8 +47,24 @@ export function overviewRows(billing: OverviewBilling, property: OverviewPropert
     if (!columns.has(key)) columns.set(key, { metric: b.metric, unit: b.unit });
   }
   const rest = units.filter((u) => !byUnit.has(u.id));
-  const rows: OverviewUnit[] = [...byUnit.values(), ...rest.map((u) => ({ property_id: property.id, property_name: property.name, usage_unit_id: u.id, usage_unit_name: u.name, unit_type: u.unit_type, erp_ref: u.erp_ref, values: {} }))];
+  const rows: OverviewUnit[] = [
+    ...byUnit.values(),
+    ...rest.map((u) => ({
+      property_id: property.id,
+      property_name: property.name,
+      usage_unit_id: u.id,
+      usage_unit_name: u.name,
+      unit_type: u.unit_type,
+      erp_ref: u.erp_ref,
+      values: {},
+    })),
+  ];
   // Units without a billed row take their place in the one unit order, not the end.
-  rows.sort((a, b) => compareUnits({ id: a.usage_unit_id, name: a.usage_unit_name, unit_type: a.unit_type }, { id: b.usage_unit_id, name: b.usage_unit_name, unit_type: b.unit_type }));
+  rows.sort((a, b) =>
+    compareUnits(
+      { id: a.usage_unit_id, name: a.usage_unit_name, unit_type: a.unit_type },
+      { id: b.usage_unit_id, name: b.usage_unit_name, unit_type: b.unit_type },
+    ),
+  );
   return rows;
 }

@@ -68,7 +68,12 @@ class XlsxSinks implements FormatSinks<XlsxMark> {
 
   /** What the table rows are rendered from ahead of the workbook: see RenderAhead. */
   renderSpec(): RenderSpec {
-    return { file: path.join(this.ctx.dir, partialName(XLSX_FILE)), run: this.run, template: this.ctx.template, spools: Object.fromEntries([...this.spools.entries()].map(([t, f]) => [t, f.path])) };
+    return {
+      file: path.join(this.ctx.dir, partialName(XLSX_FILE)),
+      run: this.run,
+      template: this.ctx.template,
+      spools: Object.fromEntries([...this.spools.entries()].map(([t, f]) => [t, f.path])),
+    };
   }
 
   /**

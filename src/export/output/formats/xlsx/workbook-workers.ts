@@ -39,7 +39,11 @@ interface Rendered {
  * profiles go on beside it.
  */
 export async function serveWorkbooks(input: { port: MessagePort }): Promise<void> {
-  const [{ writeXlsxAhead, tableSheets }, { SheetFragment }, { StyleTable }] = await Promise.all([import('./xlsx-writer.js'), import('./xlsx-fragments.js'), import('./xlsx-rows.js')]);
+  const [{ writeXlsxAhead, tableSheets }, { SheetFragment }, { StyleTable }] = await Promise.all([
+    import('./xlsx-writer.js'),
+    import('./xlsx-fragments.js'),
+    import('./xlsx-rows.js'),
+  ]);
   const { port } = input;
   const rendered = new Map<string, Rendered>();
   let chain = Promise.resolve();
@@ -147,7 +151,10 @@ export function workbookWorkers(size: number, start: StartWorker): { write: Work
     renderer.delete(input.file);
     if (own) own.profiles--;
     // a worker that died took its renders along: another one writes the workbook from the spools
-    const w = own && workers.includes(own) ? own : (workers.find((x) => x.busy === 0) ?? (workers.length < size ? spawn() : workers.reduce((a, b) => (b.busy < a.busy ? b : a))));
+    const w =
+      own && workers.includes(own)
+        ? own
+        : (workers.find((x) => x.busy === 0) ?? (workers.length < size ? spawn() : workers.reduce((a, b) => (b.busy < a.busy ? b : a))));
     const id = ++next;
     w.busy++;
     return new Promise<void>((resolve, reject) => {

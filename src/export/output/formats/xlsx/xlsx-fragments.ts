@@ -60,7 +60,10 @@ export class SheetFragment {
   ) {
     this.outFlags = create ? 'w' : 'r+';
     this.columns = workbookColumns(spec.columns);
-    this.widthsOf = new Widths(this.columns.map((c) => c.header), this.columns.map((c) => widest(c.key)));
+    this.widthsOf = new Widths(
+      this.columns.map((c) => c.header),
+      this.columns.map((c) => widest(c.key)),
+    );
     this.style = workbookStyle(template);
     const numFmt = (c: TemplateColumn) => (c.type === 'date' ? template.dateFormat : undefined);
     this.idOf = this.columns.map((c) => styles.column(numFmt(c), false, wraps(c.key)));
@@ -97,9 +100,14 @@ export class SheetFragment {
 
   /** A write may take part of the bytes (a disk filling up): the rest follows, never a hole. */
   private async writeAll(out: FileHandle, bytes: Buffer): Promise<void> {
-    for (let at = 0; at < bytes.length; ) {
+    for (let at = 0; at < bytes.length;) {
       const { bytesWritten } = await out.write(bytes, at, bytes.length - at, this.written);
-      if (bytesWritten <= 0) throw new MeterdataError(t.notWritten({ file: this.spec.fragment, bytes: bytes.length - at }), { code: 'EXPORT_SCRATCH_DAMAGED', exitCode: ExitCode.UNEXPECTED, hint: t.hint });
+      if (bytesWritten <= 0)
+        throw new MeterdataError(t.notWritten({ file: this.spec.fragment, bytes: bytes.length - at }), {
+          code: 'EXPORT_SCRATCH_DAMAGED',
+          exitCode: ExitCode.UNEXPECTED,
+          hint: t.hint,
+        });
       at += bytesWritten;
       this.written += bytesWritten;
     }

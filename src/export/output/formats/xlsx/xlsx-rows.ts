@@ -66,7 +66,8 @@ export class StyleTable {
         }
       }
     }
-    for (const fill of [false, true]) this.styles.set(key('string', undefined, fill, true), { style: { alignment: WRAP, ...(fill ? { fill: FLAG_FILL } : {}) }, type: TYPE.String });
+    for (const fill of [false, true])
+      this.styles.set(key('string', undefined, fill, true), { style: { alignment: WRAP, ...(fill ? { fill: FLAG_FILL } : {}) }, type: TYPE.String });
     this.ids = this.register(new StylesXform(true));
   }
 

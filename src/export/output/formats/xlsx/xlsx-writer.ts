@@ -11,13 +11,13 @@ import type { Writable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import type ExcelJS from 'exceljs';
 import WorkbookWriter from 'exceljs/lib/stream/xlsx/workbook-writer.js';
-import colCache from 'exceljs/lib/utils/col-cache.js';
 import { valueWord } from '../../../../billing/texts-values.js';
 import { language } from '../../../../i18n/index.js';
 import { plainNumber } from '../../cell-text.js';
 import { overviewKey, TABLE_COLUMNS, type ColumnType, type TableName } from '../../tables.js';
 import type { Template } from '../../templates.js';
-import { cellValue, fitCell, headerOf, rowHeight, Widths, WIDTH_SAMPLE, workbookStyle } from './xlsx-cells.js';
+import { cellValue, fitCell, headerOf, Widths, WIDTH_SAMPLE, workbookStyle } from './xlsx-cells.js';
+import { filter, header, sheet } from './xlsx-page.js';
 import { fragmentOf, openScratch, scratchDamaged, SheetFragment, type TableSheet } from './xlsx-fragments.js';
 import { MarksReader } from '../../../overview-marks.js';
 import { scratchText } from './texts-scratch.js';
@@ -64,61 +64,7 @@ export interface XlsxInput {
   run?: string;
 }
 
-const HEADER_FONT: Partial<ExcelJS.Font> = { bold: true };
-/** A header wraps at its spaces, so a column is as wide as its figures, not as its header. */
-const HEADER_ALIGNMENT: Partial<ExcelJS.Alignment> = { wrapText: true, vertical: 'top' };
-
-/**
- * Column width units (characters of the default font, Calibri 11) one A4 landscape page
- * holds at 66 %, i.e. text of 7.3 pt and more: a page at 100 % held about 112 of them in
- * LibreOffice's PDF with the default margins of 0.7 in, about 119 with MARGINS.
- */
-export const PAGE_WIDTH = 180;
-
-/** Narrower side margins than exceljs' 0.7 in: 6 % more of the page for the columns. */
-const MARGINS: ExcelJS.Margins = { left: 0.4, right: 0.4, top: 0.5, bottom: 0.5, header: 0.3, footer: 0.3 };
-
-/**
- * Landscape A4, the header row repeated on every page, fitted to the width only: as many
- * pages across as the printed columns need to print at 75 % or more (a wide sheet fitted to
- * one page printed at about 3 pt). Where it takes more than one, the first column (the
- * Property, the unit or the finding's rating) repeats on each page across. `printed`: the
- * columns printed, from the first (a table sheet leaves its ids, all last, off the paper).
- */
-export function pageSetup(widths: readonly number[], printed?: { columns: number; rows: number }): Partial<ExcelJS.PageSetup> {
-  const shown = printed ? widths.slice(0, printed.columns) : widths;
-  const total = shown.reduce((a, b) => a + b, 0);
-  const title = shown[0] ?? 0;
-  const across = total <= PAGE_WIDTH ? 1 : 1 + Math.ceil((total - PAGE_WIDTH) / (PAGE_WIDTH - title));
-  // exceljs puts a $ before each part of the print area: A$1 becomes $A$1
-  return {
-    orientation: 'landscape', paperSize: 9, fitToPage: true, fitToWidth: across, fitToHeight: 0, printTitlesRow: '1:1',
-    ...(across > 1 ? { printTitlesColumn: 'A:A' } : {}),
-    ...(printed && printed.columns > 0 && printed.columns < widths.length ? { printArea: `A$1:${colCache.n2l(printed.columns)}$${printed.rows + 1}` } : {}),
-  };
-}
-
-function sheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, name: string, widths: number[], printed?: { columns: number; rows: number }): ExcelJS.Worksheet {
-  const ws = wb.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1, xSplit: 0 }], pageSetup: { ...pageSetup(widths, printed), margins: MARGINS } });
-  ws.columns = widths.map((width) => ({ width }));
-  return ws;
-}
-
-/** Bold letters are wider: a header line is reckoned at this share of its column's width. */
-const BOLD = 0.8;
-
-function header(ws: ExcelJS.Worksheet, labels: string[], widths: readonly number[]): void {
-  const row = ws.addRow(labels);
-  row.font = HEADER_FONT;
-  row.alignment = HEADER_ALIGNMENT;
-  const height = rowHeight(labels.map((text, i) => ({ text, width: Math.floor((widths[i] ?? 8) * BOLD) })));
-  if (height !== null) row.height = height;
-  row.commit();
-}
-
-function filter(ws: ExcelJS.Worksheet, rows: number, cols: number): void {
-  ws.autoFilter = { from: { row: 1, column: 1 }, to: { row: Math.max(1, rows + 1), column: cols } };
-}
+export { PAGE_WIDTH, pageSetup } from './xlsx-page.js';
 
 async function* spoolRows(file: string): AsyncGenerator<unknown> {
   const handle = await openScratch(file);
@@ -148,10 +94,14 @@ async function drained(ws: ExcelJS.Worksheet): Promise<void> {
 async function tableSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, f: SheetFragment, { rows, widths, bytes }: Rendered): Promise<void> {
   // the ids come last (workbookColumns): what is printed ends before them
   const ws = sheet(wb, f.spec.sheet, widths, { columns: f.columns.filter((c) => c.type !== 'id').length, rows });
-  header(ws, f.columns.map((c) => c.header), widths);
+  header(
+    ws,
+    f.columns.map((c) => c.header),
+    widths,
+  );
   const fh = await openScratch(f.spec.fragment);
   try {
-    for (let at = 0; at < bytes; ) {
+    for (let at = 0; at < bytes;) {
       // a fresh buffer each time: exceljs' stream keeps the chunk until zlib has read it
       const want = Math.min(COPY, bytes - at);
       const { bytesRead, buffer } = await fh.read(Buffer.allocUnsafe(want), 0, want, at);
@@ -183,14 +133,25 @@ async function overviewSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template
   const ids = ['property_id', 'usage_unit_id'] as const;
   const style = workbookStyle(t);
   // a metric or unit the contract does not list heads its column as it came, whatever its length
-  const labels = [...fixed.map((c) => headerOf(c.key)), ...o.metrics.map((m) => fitCell(`${valueWord('metric', m.metric, lang)} (${valueWord('unit', m.unit, lang)})`)), ...ids.map(headerOf)];
+  const labels = [
+    ...fixed.map((c) => headerOf(c.key)),
+    ...o.metrics.map((m) => fitCell(`${valueWord('metric', m.metric, lang)} (${valueWord('unit', m.unit, lang)})`)),
+    ...ids.map(headerOf),
+  ];
   const values = (u: OverviewUnit) => {
     const vals = o.metrics.map((m) => u.values[overviewKey(m.metric, m.unit)]);
-    const cells: CellValue[] = [...fixed.map((c) => cellValue(u[c.key], c.type, style)), ...vals.map((v) => (v ? Number(plainNumber(v.value)) : null)), ...ids.map((k) => u[k])];
+    const cells: CellValue[] = [
+      ...fixed.map((c) => cellValue(u[c.key], c.type, style)),
+      ...vals.map((v) => (v ? Number(plainNumber(v.value)) : null)),
+      ...ids.map((k) => u[k]),
+    ];
     return { vals, cells };
   };
   // Figures are sampled too: a number cell shows its digits, so "12345.678" needs its width as much as a name.
-  const widths = new Widths(labels, labels.map(() => 60));
+  const widths = new Widths(
+    labels,
+    labels.map(() => 60),
+  );
   // every row is counted (for the printed area), the first WIDTH_SAMPLE are measured
   let rows = 0;
   for await (const r of o.spool ? spoolRows(o.spool) : []) if (rows++ < WIDTH_SAMPLE) widths.add(values(r as OverviewUnit).cells);
@@ -205,7 +166,8 @@ async function overviewSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, t: Template
     const u = r as OverviewUnit;
     const { vals, cells } = values(u);
     const marked = await marks.of(u.property_id, u.usage_unit_id);
-    const flagged = (i: number) => (i < fixed.length ? i === nameAt && marked.has(null) : vals[i - fixed.length]?.flagged === true || marked.has(o.metrics[i - fixed.length]!.metric));
+    const flagged = (i: number) =>
+      i < fixed.length ? i === nameAt && marked.has(null) : vals[i - fixed.length]?.flagged === true || marked.has(o.metrics[i - fixed.length]!.metric);
     const styleIds = cells.map((v, i) => styles.id(v, undefined, i < fixed.length + o.metrics.length && flagged(i)));
     xml += rowXml(2 + n++, cells, styleIds, styles.rowAttributes());
     if (xml.length >= COPY) {

@@ -1,0 +1,22 @@
+// The findings' explanations where the HeizkostenV governs the bill (heating and warm water):
+// they name its paragraphs. Pure (billing imports no fs).
+import { catalogue } from '../i18n/index.js';
+import type { FlagCode } from './types.js';
+
+/**
+ * What to do instead, where the meter's consumption is billed under the HeizkostenV (heating and
+ * warm water): § 9a Abs. 1 says how the missing consumption is determined, Abs. 2 when it may not
+ * be. For cold water, electricity and gas the HeizkostenV does not apply, so their findings keep
+ * the general explanation and name no paragraph.
+ */
+export const heizkostenExplanations = catalogue(
+  'flag-explanations-heizkosten',
+  {
+    CALIBRATION_EXPIRED:
+      "The device's calibration period had ended, so its consumption for this period is not billed (counted as 0). Arrange for the device to be replaced. Under § 9a (1) HeizkostenV the consumption is then determined from the same rooms' consumption in comparable periods, comparable rooms or the building's average; where such units make up more than 25 % of the floor area, § 9a (2) distributes the costs by the fixed keys only. Agree this with the landlord before the bill is sent.",
+  } satisfies Partial<Record<FlagCode, string>>,
+  {
+    CALIBRATION_EXPIRED:
+      'Die Eichfrist des Geräts war abgelaufen; der Verbrauch für diesen Zeitraum wurde mit 0 angesetzt und nicht abgerechnet. Bitte den Gerätetausch veranlassen. Nach § 9a Abs. 1 HeizkostenV ist der Verbrauch dann aus dem Verbrauch der Räume in vergleichbaren Zeiträumen, vergleichbarer anderer Räume oder dem Durchschnitt des Gebäudes zu ermitteln; betrifft das mehr als 25 % der Fläche, sind die Kosten nach § 9a Abs. 2 nur nach den festen Maßstäben zu verteilen. Vor dem Versand mit dem Eigentümer abstimmen.',
+  },
+);

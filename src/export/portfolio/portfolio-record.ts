@@ -1,0 +1,65 @@
+// What an earlier run of the same portfolio export finished: a record in the state folder,
+// kept until a run finishes every profile, so a re-run keeps the profiles whose folders still
+// hold exactly that export (src/export/portfolio.ts).
+import { createHash } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { readOwnFile } from '../../core/bounded-read.js';
+import { writeFileAtomic } from '../../core/atomic-file.js';
+import { identity, type ExportArgs } from '../options/index.js';
+import { MANIFEST } from '../folder/index.js';
+import type { ProfileResult } from './portfolio-summary.js';
+
+/** Which profiles an earlier run of the same portfolio export finished (kept until a run finishes them all). */
+export class FinishedRecord {
+  private chain: Promise<unknown> = Promise.resolve();
+  private constructor(
+    readonly file: string,
+    readonly finished: Record<string, ProfileResult>,
+  ) {}
+
+  static async open(stateDir: string, key: unknown): Promise<FinishedRecord> {
+    const file = path.join(stateDir, 'portfolio', `${createHash('sha256').update(JSON.stringify(key)).digest('hex').slice(0, 32)}.json`);
+    const saved = readJson(file) as { finished?: Record<string, ProfileResult> } | null;
+    return new FinishedRecord(file, saved?.finished ?? {});
+  }
+
+  add(r: ProfileResult): Promise<unknown> {
+    this.finished[r.profile] = r;
+    const content = JSON.stringify({ finished: this.finished });
+    this.chain = this.chain
+      .catch(() => undefined)
+      .then(async () => {
+        await mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+        await writeFileAtomic(this.file, content, { mode: 0o600 });
+      });
+    return this.chain;
+  }
+
+  async clear(): Promise<void> {
+    await this.chain.catch(() => undefined);
+    await rm(this.file, { force: true });
+  }
+}
+
+/**
+ * A file of ours as JSON; null when it is absent or cannot be ours. Read as a plain file within
+ * a bound: a FIFO or a device in the shared --out or state folder must not stop the run.
+ */
+function readJson(file: string): unknown {
+  try {
+    const read = readOwnFile(file);
+    return read && 'text' in read ? JSON.parse(read.text) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A profile finished by an earlier run whose folder still holds exactly that export. */
+export async function keptResult(rec: FinishedRecord, args: ExportArgs): Promise<ProfileResult | null> {
+  const done = rec.finished[args.profile!];
+  if (!done?.summary) return null;
+  const manifest = readJson(path.join(args.out, MANIFEST)) as { identity?: unknown; exported_at?: unknown } | null;
+  if (!manifest || JSON.stringify(manifest.identity) !== JSON.stringify(identity(args)) || manifest.exported_at !== done.summary.exportedAt) return null;
+  return { ...done, outcome: 'kept', seconds: 0 };
+}
