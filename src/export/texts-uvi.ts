@@ -7,7 +7,8 @@ export const uviRunTexts = catalogue(
     template: (p: { value: string }) => `--template ${p.value}: the monthly information knows the layouts generic and de`,
     templateHint: 'Use --template de for German column names and number formats, or leave --template out.',
     wrote: (p: { month: string; out: string }) => `Wrote the monthly consumption information for ${p.month} to ${p.out}`,
-    letters: (p: { letters: number; units: number; properties: number }) => `${p.letters} letters for ${p.units} units in ${p.properties} Properties (one PDF per unit, one per Property for printing), uvi.csv, uvi.json, review.csv`,
+    letters: (p: { letters: number; units: number; properties: number }) =>
+      `${p.letters} letters for ${p.units} units in ${p.properties} Properties (one PDF per unit, one per Property for printing), uvi.csv, uvi.json, review.csv`,
     incomplete: (p: { n: number }) => `${p.n} units have no letter or an incomplete one: see review.csv before sending.`,
     complete: 'Every unit has a complete letter.',
     requests: (p: { requests: number }) => `${p.requests} requests`,
@@ -16,7 +17,8 @@ export const uviRunTexts = catalogue(
     template: (p: { value: string }) => `--template ${p.value}: für die Verbrauchsinformation gibt es die Layouts generic und de`,
     templateHint: 'Mit --template de erhalten Sie deutsche Spaltennamen und Zahlenformate; oder lassen Sie --template weg.',
     wrote: (p: { month: string; out: string }) => `Verbrauchsinformation für ${p.month} geschrieben nach ${p.out}`,
-    letters: (p: { letters: number; units: number; properties: number }) => `${p.letters} Schreiben für ${p.units} Nutzeinheiten in ${p.properties} Liegenschaften (ein PDF je Nutzeinheit, eines je Liegenschaft zum Drucken), uvi.csv, uvi.json, review.csv`,
+    letters: (p: { letters: number; units: number; properties: number }) =>
+      `${p.letters} Schreiben für ${p.units} Nutzeinheiten in ${p.properties} Liegenschaften (ein PDF je Nutzeinheit, eines je Liegenschaft zum Drucken), uvi.csv, uvi.json, review.csv`,
     incomplete: (p: { n: number }) => `${p.n} Nutzeinheiten erhalten kein oder ein unvollständiges Schreiben: bitte vor dem Versand review.csv prüfen.`,
     complete: 'Alle Nutzeinheiten erhalten ein vollständiges Schreiben.',
     requests: (p: { requests: number }) => `${p.requests} Abfragen`,

@@ -50,7 +50,21 @@ export async function prepareUvi(opts: UviFlags, io: Io, now = new Date()): Prom
   if (layout !== 'generic' && layout !== 'de') throw new UsageError(t.template({ value: layout }), t.templateHint, 'EXPORT_TEMPLATE_INVALID');
   const out = path.join(path.resolve(io.cwd, opts.out ?? 'meterdata-uvi'), inputs.month);
   const args = parseExportArgs(
-    { profile: opts.profile, from: `${inputs.months[0]}-01`, to: monthEnd(inputs.month), property: opts.property, metric: METRICS, format: 'csv', out, template: `uvi-${layout}`, rateLimit: opts.rateLimit, json: opts.json, quiet: opts.quiet, plausibility: false, unitRefs: opts.unitRefs },
+    {
+      profile: opts.profile,
+      from: `${inputs.months[0]}-01`,
+      to: monthEnd(inputs.month),
+      property: opts.property,
+      metric: METRICS,
+      format: 'csv',
+      out,
+      template: `uvi-${layout}`,
+      rateLimit: opts.rateLimit,
+      json: opts.json,
+      quiet: opts.quiet,
+      plausibility: false,
+      unitRefs: opts.unitRefs,
+    },
     io.cwd,
     io.env,
     now,
@@ -58,7 +72,12 @@ export async function prepareUvi(opts: UviFlags, io: Io, now = new Date()): Prom
   fixedExportTime(io.env);
   // The export's layout (separator, decimals) under the monthly information's own tables (its step's template).
   const template = await loadTemplate(layout, io.cwd);
-  await checkOutDir(args.out, identity(args), uviFormats(async () => Promise.reject(new Error('no letter before the walk'))).flatMap((f) => f.finalNames(uviTemplate(template, layout))), {});
+  await checkOutDir(
+    args.out,
+    identity(args),
+    uviFormats(async () => Promise.reject(new Error('no letter before the walk'))).flatMap((f) => f.finalNames(uviTemplate(template, layout))),
+    {},
+  );
   return { args, inputs, layout, template };
 }
 
@@ -112,7 +131,13 @@ export function uviSummaryJson(s: UviSummary): string {
     tenant: s.tenant,
     exported_at: s.exportedAt,
     resumed: s.resumed,
-    counts: { properties: s.counts.properties, units: s.counts.units, measuring_points: s.counts.measuring_points, plant_points: s.counts.plant_points, rows: s.counts.rows },
+    counts: {
+      properties: s.counts.properties,
+      units: s.counts.units,
+      measuring_points: s.counts.measuring_points,
+      plant_points: s.counts.plant_points,
+      rows: s.counts.rows,
+    },
     letters: s.letters,
     incomplete_units: s.incomplete,
     requests: s.requests,

@@ -25,10 +25,21 @@ describe('meterdata uvi --json', () => {
     expect([r.code, r.stderr]).toEqual([0, '']);
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
-    const s = JSON.parse(lines[0]!) as Record<string, unknown> & { files: { name: string }[]; counts: { units: number; properties: number; plant_points: number } };
+    const s = JSON.parse(lines[0]!) as Record<string, unknown> & {
+      files: { name: string }[];
+      counts: { units: number; properties: number; plant_points: number };
+    };
     const dir = path.join(out, '2025-11');
     const manifest = JSON.parse(readFileSync(path.join(dir, 'meterdata-manifest.json'), 'utf8')) as { files: unknown[] };
-    expect(s).toMatchObject({ month: '2025-11', out: dir, tenant: 'Wohnbau Rheinblick eG', letters: 16, resumed: false, exit_code: 0, range: { from: '2024-11-01', to: '2025-11-30' } });
+    expect(s).toMatchObject({
+      month: '2025-11',
+      out: dir,
+      tenant: 'Wohnbau Rheinblick eG',
+      letters: 16,
+      resumed: false,
+      exit_code: 0,
+      range: { from: '2024-11-01', to: '2025-11-30' },
+    });
     expect(s.files).toEqual(manifest.files);
     expect(s.counts).toMatchObject({ properties: 3, units: 16 });
     // WE 06 without floor area and Am Leinpfad 3's four flats without a plant heat meter.
@@ -42,7 +53,11 @@ describe('meterdata uvi --json', () => {
     const first = await mkdtemp(path.join(os.tmpdir(), 'md-uvi-de-'));
     const plain = await runCli(['uvi', '--month', '2025-11', '--out', first, '--quiet'], { env: si.env });
     expect(plain.code, plain.stderr).toBe(0);
-    const rows = JSON.parse(readFileSync(path.join(first, '2025-11', 'uvi.json'), 'utf8')) as { usage_unit_id: string; usage_unit_name: string; property_name: string }[];
+    const rows = JSON.parse(readFileSync(path.join(first, '2025-11', 'uvi.json'), 'utf8')) as {
+      usage_unit_id: string;
+      usage_unit_name: string;
+      property_name: string;
+    }[];
     const we01 = rows.find((r) => r.property_name === 'Rheinuferstraße 12' && r.usage_unit_name === 'WE 01')!;
     const refs = path.join(first, 'refs.csv');
     writeFileSync(refs, `usage_unit_id,erp_ref\n${we01.usage_unit_id},ERP-4711\n`);
@@ -51,7 +66,10 @@ describe('meterdata uvi --json', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('16 Schreiben für 16 Nutzeinheiten in 3 Liegenschaften');
     const dir = path.join(out, '2025-11');
-    const [head, ...lines] = readFileSync(path.join(dir, 'uvi.csv'), 'utf8').replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+    const [head, ...lines] = readFileSync(path.join(dir, 'uvi.csv'), 'utf8')
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
     const cols = head!.split(';');
     expect(cols).toEqual(expect.arrayContaining(['ERP-Nummer', 'Verbrauch']));
     const mine = lines.map((l) => l.split(';')).filter((c) => c[cols.indexOf('ERP-Nummer')] === 'ERP-4711');

@@ -111,8 +111,10 @@ function total(parts: Maybe[]): Maybe {
   return { v: values.reduce((a, b) => a + b.v, 0), estimated: values.some((x) => x.estimated) };
 }
 
-const unitMetric = (u: Unit, metric: string, m: string) => total(u.consumption.measuring_points.filter((p) => p.metric === metric).map((p) => pointMonth(p, m, p.unit_share ?? 1)));
-const plantHeat = (p: Prop, warm: boolean, m: string) => total(p.plant.filter((x) => x.point.metric === 'heat' && /Warmwasser/.test(x.point.localization ?? '') === warm).map((x) => pointMonth(x.consumption, m)));
+const unitMetric = (u: Unit, metric: string, m: string) =>
+  total(u.consumption.measuring_points.filter((p) => p.metric === metric).map((p) => pointMonth(p, m, p.unit_share ?? 1)));
+const plantHeat = (p: Prop, warm: boolean, m: string) =>
+  total(p.plant.filter((x) => x.point.metric === 'heat' && /Warmwasser/.test(x.point.localization ?? '') === warm).map((x) => pointMonth(x.consumption, m)));
 const num = (x: Maybe) => (x === null || x === 'none' ? null : x.v);
 
 /** The kWh the letter should give for a unit, service and month; null: no kWh. */
@@ -145,7 +147,10 @@ function expected(name: string, unit: string, service: 'HEATING' | 'HOT_WATER', 
 
 /** uvi.csv (generic layout) as records by header. */
 function csv(text: string): Record<string, string>[] {
-  const lines = text.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+  const lines = text
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split(/\r?\n/);
   const sep = lines[0]!.includes(';') ? ';' : ',';
   const head = lines[0]!.split(sep);
   return lines.slice(1).map((l) => Object.fromEntries(l.split(sep).map((c, i) => [head[i]!, c.replace(/^"|"$/g, '')])));
@@ -201,8 +206,19 @@ describe('meterdata uvi --month 2025-11 against Wohnbau Rheinblick eG', () => {
       return rows().filter((r) => r.usage_unit_id === id && r.service === service);
     };
     expect(of('Rheinuferstraße 14', 'WE 04', 'HEATING').at(-1)!.estimated).toBe('true');
-    expect(of('Rheinuferstraße 14', 'WE 05', 'HEATING').slice(0, 2).map((r) => [r.amount, r.errors])).toEqual([['', 'missing'], ['', 'missing']]);
-    expect(of('Am Leinpfad 3', 'WE 04', 'HOT_WATER').slice(0, 4).map((r) => [r.amount, r.errors])).toEqual(Array(4).fill(['', 'no_device']));
+    expect(
+      of('Rheinuferstraße 14', 'WE 05', 'HEATING')
+        .slice(0, 2)
+        .map((r) => [r.amount, r.errors]),
+    ).toEqual([
+      ['', 'missing'],
+      ['', 'missing'],
+    ]);
+    expect(
+      of('Am Leinpfad 3', 'WE 04', 'HOT_WATER')
+        .slice(0, 4)
+        .map((r) => [r.amount, r.errors]),
+    ).toEqual(Array(4).fill(['', 'no_device']));
     expect(of('Am Leinpfad 3', 'WE 01', 'HEATING').at(-1)).toMatchObject({ amount: '', errors: 'no_plant_heat_meter' });
     expect(of('Rheinuferstraße 12', 'WE 06', 'HEATING').at(-1)!.benchmark_amount).toBe('');
     expect(Number(of('Rheinuferstraße 12', 'WE 01', 'HEATING').at(-1)!.benchmark_amount)).toBeGreaterThan(0);
@@ -221,7 +237,6 @@ describe('meterdata uvi --month 2025-11 against Wohnbau Rheinblick eG', () => {
 
   it('pdftotext of a letter shows November’s figures in German format', (ctx) => {
     requireTool(ctx, 'pdftotext', 'reads the letter back');
-    const u = props.get('Rheinuferstraße 12')!.units.find((x) => x.unit.name === 'WE 01')!;
     const letter = readdirSync(dir()).filter((n) => n.startsWith('letter-Rheinuferstraße_12-WE_01-'));
     expect(letter).toHaveLength(1);
     const text = execFileSync('pdftotext', ['-layout', path.join(dir(), letter[0]!), '-'], { encoding: 'utf8' });
@@ -236,9 +251,17 @@ describe('meterdata uvi --month 2025-11 against Wohnbau Rheinblick eG', () => {
 
 describe('meterdata uvi refuses bad input before any request: one line, its fix, exit 2', () => {
   it.each([
-    ['a month not yet ended', ['--month', '2099-01'], /^meterdata: --month 2099-01 has not ended yet; the last completed month is \d{4}-\d{2}\.\n {2}Give a month up to/],
+    [
+      'a month not yet ended',
+      ['--month', '2099-01'],
+      /^meterdata: --month 2099-01 has not ended yet; the last completed month is \d{4}-\d{2}\.\n {2}Give a month up to/,
+    ],
     ['a month 13', ['--month', '2025-13'], /^meterdata: --month 2025-13: a year has no month 13\.\n {2}Give the month as/],
-    ['a --template it does not know', ['--month', '2025-11', '--template', 'fr'], /^meterdata: --template fr: the monthly information knows the layouts generic and de\n {2}Use --template de/],
+    [
+      'a --template it does not know',
+      ['--month', '2025-11', '--template', 'fr'],
+      /^meterdata: --template fr: the monthly information knows the layouts generic and de\n {2}Use --template de/,
+    ],
   ])('%s', async (_what, args, message) => {
     const r = await runBin(['uvi', ...args, '--out', path.join(out, 'refused')], si.env, { timeoutMs: 60_000 });
     expect([r.code, r.stdout]).toEqual([2, '']);
@@ -248,8 +271,16 @@ describe('meterdata uvi refuses bad input before any request: one line, its fix,
 
   it.each([
     ['a wrong column', 'unit_type;service;kwh;source\nresidential;HEATING;100;Heizspiegel\n', /^meterdata: --benchmark \S+ line 1: unknown column "kwh"\.\n/],
-    ['a negative value', 'unit_type;service;kwh_per_m2_year;source\nresidential;HEATING;-100;Heizspiegel\n', /^meterdata: --benchmark \S+ line 2: -100 kWh per m² and year; the average user consumes more than nothing\.\n/],
-    ['an absurd value', 'unit_type;service;kwh_per_m2_year;source\nresidential;HEATING;118000;Heizspiegel\n', /^meterdata: --benchmark \S+ line 2: 118000 kWh per m²/],
+    [
+      'a negative value',
+      'unit_type;service;kwh_per_m2_year;source\nresidential;HEATING;-100;Heizspiegel\n',
+      /^meterdata: --benchmark \S+ line 2: -100 kWh per m² and year; the average user consumes more than nothing\.\n/,
+    ],
+    [
+      'an absurd value',
+      'unit_type;service;kwh_per_m2_year;source\nresidential;HEATING;118000;Heizspiegel\n',
+      /^meterdata: --benchmark \S+ line 2: 118000 kWh per m²/,
+    ],
   ])('a benchmark file with %s', async (_what, text, message) => {
     const file = path.join(out, `bench-${_what.replace(/\W/g, '')}.csv`);
     await writeFile(file, text);

@@ -27,6 +27,14 @@ export const uvi = defineCommand({
   name: 'uvi',
   help: () => h.uvi,
   flags,
-  exits: [[OK, 'exit0'], [UNEXPECTED, 'exit1'], [USAGE, 'exit2'], [NOT_SIGNED_IN, 'exit3'], [ACCESS_WITHDRAWN, 'exit4'], [UNAVAILABLE, 'exit5'], [INTERRUPTED, 'exit130']],
+  exits: [
+    [OK, 'exit0'],
+    [UNEXPECTED, 'exit1'],
+    [USAGE, 'exit2'],
+    [NOT_SIGNED_IN, 'exit3'],
+    [ACCESS_WITHDRAWN, 'exit4'],
+    [UNAVAILABLE, 'exit5'],
+    [INTERRUPTED, 'exit130'],
+  ],
   load: () => import('./run.js'),
 });

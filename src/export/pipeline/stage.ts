@@ -57,7 +57,12 @@ async function openRun(deps: ExportDeps, stepsOf: StepsOf): Promise<Run> {
   const journal = await Journal.open(deps.stateDir, { ...id, out: args.out }, who, now(), args.out).catch((e: unknown) => Promise.reject(diskProblem(e) ?? e));
   try {
     // Checked again under the folder's lock: another export may have finished there since.
-    await checkOutDir(args.out, id, runFormats(deps).flatMap((f) => f.finalNames(template)), args);
+    await checkOutDir(
+      args.out,
+      id,
+      runFormats(deps).flatMap((f) => f.finalNames(template)),
+      args,
+    );
   } catch (e) {
     await Journal.release(journal.handOver(), !journal.resumed); // a journal just made for a refused run goes too
     throw e;
@@ -88,7 +93,12 @@ async function walkProperties(run: Run): Promise<StagedExport> {
   const { deps, steps, journal, properties } = run;
   const { api, args, reporter } = deps;
   const formats = runFormats(deps);
-  const output = new OutputSet(args.out, run.template, formats.map((f) => f.name), formats);
+  const output = new OutputSet(
+    args.out,
+    run.template,
+    formats.map((f) => f.name),
+    formats,
+  );
   const tally = new Tally(properties.length);
   const renderAhead = deps.renderAhead
     ? async (tentative: boolean) => {

@@ -8,7 +8,16 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LetterPdf, type LetterModel, type PdfOptions } from '../../../uvi/letter/index.js';
 import { partialName, type BufferedFile } from '../../folder/index.js';
-import { EXPORT_FORMATS, type FileEntry, type FormatSinks, type OutputFormat, type Row, type SinkContext, type TableName, type Template } from '../../output/index.js';
+import {
+  EXPORT_FORMATS,
+  type FileEntry,
+  type FormatSinks,
+  type OutputFormat,
+  type Row,
+  type SinkContext,
+  type TableName,
+  type Template,
+} from '../../output/index.js';
 
 /** The tables of the monthly information (its template's; TableName names the export's). */
 export const UVI_TABLE = 'uvi' as unknown as TableName;
@@ -65,7 +74,11 @@ const uviJson: OutputFormat = {
  * path, nor a control or bidi character), at most 40 characters; "x" where nothing is left.
  */
 function namePart(text: string): string {
-  const plain = text.normalize('NFC').replace(/[^\p{L}\p{N}_-]+/gu, '_').replace(/^_+|_+$/g, '').slice(0, 40);
+  const plain = text
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{N}_-]+/gu, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 40);
   return plain === '' ? 'x' : plain;
 }
 

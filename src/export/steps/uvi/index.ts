@@ -42,7 +42,14 @@ export function uviTemplate(base: Template, layout: 'generic' | 'de'): Template 
 function portalOf(answers: Parameters<NonNullable<ExportStep['findings']>>[0]['answers'], o: UviStepOptions): PortalProperty {
   const { inputs } = o;
   const { property } = answers;
-  const result = propertyUvi({ property_id: property.id, months: inputs.months, units: answers.units, plant: classifyPlant(answers.plantPoints), benchmark: inputs.benchmark, wwTemperature: inputs.wwTemperature });
+  const result = propertyUvi({
+    property_id: property.id,
+    months: inputs.months,
+    units: answers.units,
+    plant: classifyPlant(answers.plantPoints),
+    benchmark: inputs.benchmark,
+    wwTemperature: inputs.wwTemperature,
+  });
   const units = new Map(answers.units.map((u) => [u.unit.id, u.unit]));
   return {
     property: { id: property.id, name: property.name },
@@ -69,11 +76,27 @@ export function uviStep(o: UviStepOptions): ExportStep & { counts: UviCounts } {
       const combined = letterName('letters', [portal.property.name], portal.property.id);
       const letters = lettered.map((u, i): LetterFileRow => {
         const unit = units.get(u.unit.id)!;
-        const model = letterModel({ property: portal.property, address: unit.address, unit, erpRef: u.erpRef, month: inputs.month, uvi: u.uvi, benchmarkSource: inputs.benchmark.source, wwTemperature: inputs.wwTemperature, lang: o.lang });
+        const model = letterModel({
+          property: portal.property,
+          address: unit.address,
+          unit,
+          erpRef: u.erpRef,
+          month: inputs.month,
+          uvi: u.uvi,
+          benchmarkSource: inputs.benchmark.source,
+          wwTemperature: inputs.wwTemperature,
+          lang: o.lang,
+        });
         return { file: letterName('letter', [portal.property.name, unit.name], unit.id), combined, model, last: i === lettered.length - 1 };
       });
       counts.letters += letters.length;
-      return { tables: [[UVI_TABLE, uviRows(portal)], [REVIEW_TABLE, review], [LETTERS_TABLE, letters]] };
+      return {
+        tables: [
+          [UVI_TABLE, uviRows(portal)],
+          [REVIEW_TABLE, review],
+          [LETTERS_TABLE, letters],
+        ],
+      };
     },
   };
 }
