@@ -22,7 +22,7 @@ describe('a shared point whose shares the answers give otherwise than the Proper
   it('as listed (within the share tolerance, a third as 0.33333) it is billed', () => {
     expect(billProperty(aPropertyInput({ units: [we01, we02], points: listed(0.4, 0.6) })).billing.map((r) => r.billable_value)).toEqual(['16', '24']);
     const thirds = sharedCopies(30, [1 / 3, 0.33333], { metric: 'heat', unit: 'kWh' }).map((c, i) => aUnitEntry(`WE 0${i + 1}`, [c]));
-    const points = [{ id: thirds[0]!.consumption.measuring_points[0]!.measuring_point_id, property_id: PROPERTY.id, usage_unit_id: null, allocations: thirds.map((t) => ({ usage_unit_id: t.unit.id, share: 1 / 3 })) }];
+    const points = [{ id: thirds[0]!.consumption.measuring_points[0]!.measuring_point_id, property_id: PROPERTY.id, usage_unit_id: thirds[0]!.unit.id, allocations: thirds.map((t) => ({ usage_unit_id: t.unit.id, share: 1 / 3 })) }];
     expect(billProperty(aPropertyInput({ units: thirds, points })).flags.filter((f) => f.code === 'SHARE_NOT_AS_LISTED')).toEqual([]);
   });
 

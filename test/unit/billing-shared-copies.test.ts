@@ -18,7 +18,7 @@ describe('a shared meter whose copies under two units disagree on the consumptio
     aPointConsumption({ measuring_point_id: id, unit_share: share, segments: [aSegment({ device_id: device, serial: 'SN-SHARED', period_consumption: { billable_value: billable, weighted_billable_value: billable * share } })] });
   const we01 = aUnitEntry('WE 01', [copy(100)]);
   const we02 = aUnitEntry('WE 02', [copy(1000)]);
-  const points = [{ id, property_id: PROPERTY.id, usage_unit_id: null, metric: 'heat', unit: 'kWh', allocations: [{ usage_unit_id: we01.unit.id, share: 0.5 }, { usage_unit_id: we02.unit.id, share: 0.5 }] }];
+  const points = [{ id, property_id: PROPERTY.id, usage_unit_id: we01.unit.id, metric: 'heat', unit: 'kWh', allocations: [{ usage_unit_id: we01.unit.id, share: 0.5 }, { usage_unit_id: we02.unit.id, share: 0.5 }] }];
   const notBilled = (bill: ReturnType<typeof billProperty>) => bill.flags.filter((f) => f.severity === 'not_billed');
 
   it('is not billed as 50 + 500 (one meter, 100 or 1000, never both) without a finding', () => {
