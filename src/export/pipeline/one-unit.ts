@@ -19,8 +19,8 @@ export function narrowToUnit(unitId: string, whole: OneUnit): OneUnit {
   const units = whole.answers.units.filter((u) => u.unit.id === unitId);
   const points = new Set(units.flatMap((u) => u.consumption.measuring_points.map((c) => c.measuring_point_id)));
   const mine = (row: { usage_unit_id: string | null }) => row.usage_unit_id === unitId;
-  // A finding about one of the unit's points without a unit (a shared meter's share sum) is the unit's too.
-  const about = (f: Flag) => mine(f) || (f.usage_unit_id === null && f.measuring_point_id !== null && points.has(f.measuring_point_id));
+  // A finding about one of the unit's points without a unit, or about the whole Property, is the unit's too; a plant meter's is not.
+  const about = (f: Flag) => mine(f) || (f.usage_unit_id === null && (f.measuring_point_id === null || points.has(f.measuring_point_id)));
   const { bill, answers } = whole;
   return {
     answers: { ...answers, units, plantPoints: [], points: answers.points.filter((p) => p.id !== undefined && points.has(p.id)) },
