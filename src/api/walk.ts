@@ -76,7 +76,10 @@ export async function collectProperty(api: ApiClient, property: Property, opts: 
     all(api.listPropertyMeasuringPoints(property.id), opts.stop),
   ]);
   const wanted = (m: string | undefined) => opts.metrics.length === 0 || (m !== undefined && (opts.metrics as string[]).includes(m));
-  const plant = points.filter((p): p is MeasuringPoint & { id: string } => (p.usage_unit_id ?? null) === null && typeof p.id === 'string' && wanted(p.metric));
+  // A plant-room or main meter has no unit and no allocations; one with allocations breaks the contract and is billed nowhere (billing/contract.ts).
+  const plant = points.filter(
+    (p): p is MeasuringPoint & { id: string } => (p.usage_unit_id ?? null) === null && !p.allocations?.length && typeof p.id === 'string' && wanted(p.metric),
+  );
   const query = { from: opts.range.from, to: opts.range.to, ...(opts.metrics.length ? { metrics: opts.metrics } : {}) };
   const limit = opts.concurrency ?? 8;
   opts.onLists?.(units, points);

@@ -1,6 +1,7 @@
 // A token answer openid-client read (or refused after reading its body) that meterdata cannot
 // use, and why in words: a lifetime that is no positive number, a token type other than
 // Bearer and DPoP, an access token no header can carry, a token too long to keep. After a refresh such an answer still spent the refresh token.
+import type { Wire } from './token-wire.js';
 import { lifetimeOf } from './lifetime.js';
 import { tokenTexts as t } from './texts-tokens.js';
 
@@ -38,18 +39,23 @@ const SENDABLE = /^[\x21-\x7e]+$/;
 const shown = (value: unknown) => JSON.stringify(value)?.slice(0, 40) ?? String(value);
 
 /** Why `answer` (the tokens, or openid-client's error about their body) cannot be used; undefined if it can, or if that is not the reason. */
-export function unusableAnswer(answer: unknown): string | undefined {
-  const body = answer instanceof Error ? refusedBody(answer) : (answer as Record<string, unknown> | undefined);
+export function unusableAnswer(answer: unknown, wire?: Pick<Wire, 'lifetime'>): string | undefined {
+  const read = answer instanceof Error ? refusedBody(answer) : (answer as Record<string, unknown> | undefined);
+  // openid-client has already turned a lifetime given as text into a number ("0x10" into 0): the text as sent is said
+  const body = read && wire?.lifetime !== undefined ? { ...read, expires_in: wire.lifetime } : read;
   // what the body shows is said in meterdata's words; else the field openid-client refused
   return (body && bodyProblem(body)) ?? (answer instanceof Error ? invalidField(answer) : undefined);
 }
 
+/** A lifetime given as text counts where it is a plain decimal number ("3600"), as openid-client reads it; "0x10", "16s" do not. */
+const DECIMAL = /^\s*\d+(\.\d+)?\s*$/;
+
 function bodyProblem(body: Record<string, unknown>): string | undefined {
   const type = body.token_type;
   if (typeof type === 'string' && !['bearer', 'dpop'].includes(type.toLowerCase())) return t.unsupportedTokenType({ type: shown(type) });
-  // openid-client reads a lifetime given as text ("3600") as a number; so does this check.
-  const lifetime = typeof body.expires_in === 'string' ? parseFloat(body.expires_in) : body.expires_in;
-  if (typeof lifetimeOf(lifetime) !== 'number') return t.badLifetime({ value: shown(body.expires_in) });
+  const given = body.expires_in;
+  const lifetime = typeof given === 'string' ? (DECIMAL.test(given) ? parseFloat(given) : Number.NaN) : given;
+  if (typeof lifetimeOf(lifetime) !== 'number') return t.badLifetime({ value: shown(given) });
   if (typeof body.access_token === 'string' && !SENDABLE.test(body.access_token)) return t.notSendable;
   for (const [field, what] of TOO_LONG) {
     const value = body[field];

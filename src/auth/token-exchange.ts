@@ -27,19 +27,24 @@ export async function redeemCode(
   resource: string,
   dpop: oidc.DPoPHandle | undefined,
 ): Promise<TokenSet> {
-  let tokens: TokenSet;
-  try {
-    tokens = await oidc.authorizationCodeGrant(
-      config,
-      callbackUrl,
-      { pkceCodeVerifier: checks.verifier, expectedState: checks.state },
-      { resource },
-      dpop ? { DPoP: dpop } : undefined,
-    );
-  } catch (e) {
-    throw tokenError(e, 'redeem', undefined, !!dpop);
-  }
-  const bad = unusableAnswer(tokens);
+  // watched for the lifetime as sent only: a code is used once, so nothing here is sent twice either way
+  const { tokens, wire } = await watched(config, async (wire) => {
+    try {
+      return {
+        tokens: await oidc.authorizationCodeGrant(
+          config,
+          callbackUrl,
+          { pkceCodeVerifier: checks.verifier, expectedState: checks.state },
+          { resource },
+          dpop ? { DPoP: dpop } : undefined,
+        ),
+        wire,
+      };
+    } catch (e) {
+      throw tokenError(e, 'redeem', undefined, !!dpop);
+    }
+  });
+  const bad = unusableAnswer(tokens, wire);
   if (bad)
     throw new MeterdataError(t.badAnswer({ what: t.redeem, reason: bad }), {
       code: 'AUTH_BAD_SERVER_ANSWER',
@@ -75,7 +80,7 @@ export async function refreshGrant(
         const tokens = await oidc.refreshTokenGrant(config, refreshToken, undefined, dpop ? { DPoP: dpop } : undefined);
         // Every refresh rotates (contract): an answer without the new token lost it, and keeping the old one would present a rotated token.
         if (!tokens.refresh_token) throw answerLost(undefined, 'refresh', profile, t.noNewRefreshToken({ status: wire.status ?? 200 }));
-        const bad = unusableAnswer(tokens);
+        const bad = unusableAnswer(tokens, wire);
         if (bad) throw answerUnusable(undefined, profile, wire.status ?? 200, bad);
         return tokens;
       } catch (e) {

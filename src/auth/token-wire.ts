@@ -7,6 +7,8 @@ import * as oidc from 'openid-client';
 export interface Wire {
   sent: boolean;
   status: number | undefined;
+  /** `expires_in` as a 2xx answer's body gave it: openid-client reads the text "0x10" as 0 before meterdata sees it. */
+  lifetime?: unknown;
 }
 
 /** A 4xx turned the refresh token away unused (a 429, a DPoP nonce asked for); after any other answer it may be rotated. */
@@ -29,6 +31,7 @@ export async function watched<T>(config: oidc.Configuration, fn: (wire: Wire) =>
     wire.status = undefined;
     const res = await send(url, options);
     wire.status = res.status;
+    if (res.ok) wire.lifetime = await lifetimeSent(res);
     replay = res.status !== 200 && !refusedUnused(res.status) ? res.clone() : undefined;
     return res;
   };
@@ -37,6 +40,14 @@ export async function watched<T>(config: oidc.Configuration, fn: (wire: Wire) =>
   } finally {
     // openid-client falls back to the global fetch when none is set.
     config[oidc.customFetch] = previous as oidc.CustomFetch;
+  }
+}
+
+async function lifetimeSent(res: Response): Promise<unknown> {
+  try {
+    return ((await res.clone().json()) as { expires_in?: unknown } | null)?.expires_in;
+  } catch {
+    return undefined; // openid-client says what is wrong with a body it cannot read
   }
 }
 

@@ -20,6 +20,7 @@ export const CONTRACT_BREAKS = [
   'SHARE_NOT_AS_LISTED',
   'METRIC_NOT_AS_LISTED',
   'COPIES_DISAGREE',
+  'PLANT_POINT_ALLOCATED',
   'CONTRADICTORY_VALUES',
 ] as const satisfies readonly FlagCode[];
 export type BreakCode = (typeof CONTRACT_BREAKS)[number];
@@ -226,5 +227,22 @@ export function unitPointBreaks(unit: UsageUnit, consumption: UnitConsumption, l
         add(id, { code: 'SHARE_NOT_AS_LISTED', facts: { unit_share: receivedText(share), listed_share: receivedText(listedShare) } });
     }
   }
+  return out;
+}
+
+/**
+ * Points the Property lists with `usage_unit_id` null and allocations to units (idKey → id).
+ * The contract gives null only to a plant-room or main meter, whose allocations are empty
+ * (MeasuringPoint; Property measuring points), and such a point never appears under a unit.
+ * One listed both ways would be billed twice: read through /readings as a plant point (where
+ * UNALLOCATED_POINT asks for an own allocation key) and in its units' answers at their shares.
+ * It is billed nowhere.
+ */
+export function allocatedPlantPoints(
+  points: readonly { id?: string; usage_unit_id?: string | null; allocations?: readonly unknown[] }[] | undefined,
+): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const p of points ?? [])
+    if (typeof p.id === 'string' && (p.usage_unit_id ?? null) === null && (p.allocations?.length ?? 0) > 0) out.set(idKey(p.id), p.id);
   return out;
 }

@@ -15,7 +15,11 @@ const NAMED_UNITS = 10;
 function meterOf(c: MeasuringPointConsumption): string {
   const segment = (s: DeviceSegment) => {
     const pc = s.period_consumption;
-    const readings = [...s.readings].map((r) => [r.at, r.value, r.status, r.is_synthetic]).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+    const readings = [...s.readings]
+      .map((r) => [r.at, r.value, r.status, r.substitution_method ?? null, r.is_synthetic])
+      .sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+    // replacement_reason and baseline_origin decide findings (DEVICE_REMOVED or DEVICE_REPLACED, ASSUMED_ZERO_BASELINE): units would get different ones
+    const how = [s.replacement_reason ?? null, s.baseline_origin ?? null];
     return [
       idKey(s.device_id),
       s.serial,
@@ -24,6 +28,7 @@ function meterOf(c: MeasuringPointConsumption): string {
       s.factor,
       s.baseline_date,
       s.baseline_value,
+      ...how,
       pc.status,
       pc.end_value,
       pc.billable_value,
@@ -31,7 +36,8 @@ function meterOf(c: MeasuringPointConsumption): string {
     ];
   };
   const segments = c.segments.map((s) => JSON.stringify(segment(s))).sort();
-  return JSON.stringify([c.metric, c.unit, c.is_difference_meter, c.data_gap === true, segments]);
+  // is_system_linked is optional, default true
+  return JSON.stringify([c.metric, c.unit, c.is_difference_meter, c.data_gap === true, c.is_system_linked ?? true, segments]);
 }
 
 /**

@@ -1,12 +1,12 @@
 // A whole property: every unit's bill, the plant-room points, share sums across units,
 // and the readings of every point once. Output order depends only on ids and names.
 import type { MeasuringPoint, MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
-import { dedupeFlags } from './flags.js';
+import { dedupeFlags, makeFlag } from './flags.js';
 import { billPlantPoint } from './plant.js';
 import { compareUnits } from './order.js';
 import { cmp, tieBreak } from './point.js';
 import type { BillingRow, Flag, PlantPointRow, ReadingRow, SegmentRow } from './types.js';
-import { idKey, listedForUnit, listedKindsOf } from './contract.js';
+import { allocatedPlantPoints, idKey, listedForUnit, listedKindsOf } from './contract.js';
 import { disagreeingCopies } from './copies.js';
 import { billUnit, listedPointsOf, shareMismatch, shareTotals, type UnitBill } from './unit.js';
 
@@ -67,6 +67,8 @@ export function billProperty(input: PropertyInput, early?: (entry: UnitEntry) =>
     (c, id) => listedFor.get(c)!(id),
   );
   const crossBreaks = disagreeingCopies(units, (c, id) => listedFor.get(c)!(id));
+  const plantAllocated = allocatedPlantPoints(input.points);
+  for (const id of plantAllocated.keys()) crossBreaks.set(id, { code: 'PLANT_POINT_ALLOCATED', facts: {} });
   const unitBills = units.map((entry) => {
     const known = early?.(entry);
     const acrossUnits = (c: { measuring_point_id: string }) =>
@@ -83,11 +85,18 @@ export function billProperty(input: PropertyInput, early?: (entry: UnitEntry) =>
       ...(listedPoints ? { listedPoints, listedKinds } : {}),
     });
   });
-  const plantBills = [...input.plantPoints]
+  const plantBills = input.plantPoints
+    .filter((p) => !(typeof p.point.id === 'string' && plantAllocated.has(idKey(p.point.id))))
     .sort(
       (a, b) => cmp(a.consumption.metric, b.consumption.metric) || cmp(a.consumption.measuring_point_id, b.consumption.measuring_point_id) || tieBreak(a, b),
     )
     .map(({ point, consumption }) => billPlantPoint({ property, point, consumption, range }));
+
+  // Such a point no unit's answer carries is named at the Property: nothing of it is billed.
+  const inUnits = new Set(units.flatMap((u) => u.consumption.measuring_points.map((c) => idKey(c.measuring_point_id))));
+  const unbilled = [...plantAllocated]
+    .filter(([k]) => !inUnits.has(k))
+    .map(([, id]) => makeFlag('PLANT_POINT_ALLOCATED', { property_id: property.id, usage_unit_id: null, measuring_point_id: id, device_id: null }));
 
   // A shared point's readings come once: from the first unit (in unit order) that has it.
   const readingsByPoint = new Map<string, ReadingRow[]>();
@@ -105,7 +114,7 @@ export function billProperty(input: PropertyInput, early?: (entry: UnitEntry) =>
     segments: [...unitBills.flatMap((u) => u.segments), ...plantBills.flatMap((p) => p.segments)],
     readings,
     plant: plantBills.map((p) => p.row),
-    flags: dedupeFlags([...unitBills.flatMap((u) => u.flags), ...plantBills.flatMap((p) => p.flags)]),
+    flags: dedupeFlags([...unitBills.flatMap((u) => u.flags), ...plantBills.flatMap((p) => p.flags), ...unbilled]),
     units: unitBills,
   };
 }

@@ -29,6 +29,7 @@ export const FLAG_SEVERITY = {
   SHARE_NOT_AS_LISTED: 'not_billed',
   METRIC_NOT_AS_LISTED: 'not_billed',
   COPIES_DISAGREE: 'not_billed',
+  PLANT_POINT_ALLOCATED: 'not_billed',
   CONTRADICTORY_VALUES: 'not_billed',
   ASSUMED_ZERO_BASELINE: 'review',
   BILLABLE_VALUE_DIFFERS: 'review',

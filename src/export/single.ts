@@ -41,11 +41,11 @@ interface Shared {
 /**
  * The one place ExportDeps are assembled (the export's own run, each profile of the
  * portfolio, browse's `e`): the journal under meterdata's state folder, this version, the
- * run's signal, and what the caller adds (a fixed time, a narrowing, shared slots).
+ * run's signal, and what the caller adds (a fixed time, one unit to write, shared slots).
  */
 export function exportDeps(
   parts: { api: ExportDeps['api']; args: ExportArgs; template: Template; reporter: Reporter; io: Io },
-  more: Pick<ExportDeps, 'now' | 'select' | 'slots' | 'renderAhead' | 'streamUnits'> = {},
+  more: Pick<ExportDeps, 'now' | 'onlyUnit' | 'slots' | 'renderAhead' | 'streamUnits'> = {},
 ): ExportDeps {
   const { io, ...rest } = parts;
   return { ...rest, stateDir: dirs(io.env).state, toolVersion: packageVersion(), signal: io.signal, ...more };

@@ -86,6 +86,8 @@ describe('answers the contract does not allow, after the server rotated', () => 
     ['a lifetime of 0', 'expires_in', '0', /lifetime \(expires_in\) is 0, not a positive number of seconds/],
     ['a negative lifetime', 'expires_in', '-5', /lifetime \(expires_in\) is -5, not a positive number/],
     ['a lifetime that is no number', 'expires_in', '"soon"', /lifetime \(expires_in\) is "soon", not a positive number/],
+    // openid-client reads the text "0x10" as 0: the message said "is 0"
+    ['a lifetime in hexadecimal text', 'expires_in', '"0x10"', /lifetime \(expires_in\) is "0x10", not a positive number/],
     ['a token type meterdata cannot send', 'token_type', '"mac"', /issued a token of type "mac", which meterdata does not support: only Bearer and DPoP/],
     // Kept, every API request failed before leaving and was retried as "the service did not answer", for an hour.
     ['an access token with a newline', 'access_token', '"a\\nb"', /its access token contains a space, a control character or a character outside ASCII/],
@@ -107,6 +109,7 @@ describe('answers the contract does not allow, after the server rotated', () => 
 
   it.each([
     ['a lifetime of 0', 'expires_in', '0', /lifetime \(expires_in\) is 0/],
+    ['a lifetime in hexadecimal text', 'expires_in', '"0x10"', /lifetime \(expires_in\) is "0x10"/],
     ['token_type "mac"', 'token_type', '"mac"', /issued a token of type "mac", which meterdata does not support/],
   ])('at login, %s: exit 5 naming it, nothing stored', async (_name, field, value, reason) => {
     const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-answers-login-')), METERDATA_CREDENTIAL_STORE: 'file' };

@@ -1,11 +1,10 @@
 // A shared meter the Property's list gives with usage_unit_id null (a plant-room or main
 // meter) while its allocations and the units' answers split it: over real HTTP, Musterstraße's
-// WE 14/WE 15 heat meter with only its list entry's usage_unit_id set to null is billed to WE 14
-// (5457.514) and WE 15 (3638.343) in billing.csv and stands in plant-points.csv as well
-// (9095.857 kWh, "5 plant-room/main" in the summary), with only UNALLOCATED_POINT (info), whose
-// text says the service does not split it and to apply an own allocation key: following it
-// bills the meter twice. --strict's counts stay the clean run's. Probe (report only): marked
-// it.fails; the assertion that --strict counts it fails today.
+// WE 14/WE 15 heat meter with only its list entry's usage_unit_id set to null. Before, it was
+// billed to WE 14 (5457.514) and WE 15 (3638.343) and stood in plant-points.csv as well
+// (9095.857 kWh, "5 plant-room/main" in the summary) with only UNALLOCATED_POINT, whose text asks
+// for an own allocation key: following it billed the meter twice, and --strict counted nothing.
+// Now it is billed nowhere: 0 in WE 14 and WE 15 with PLANT_POINT_ALLOCATED, no plant row.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
@@ -30,30 +29,32 @@ type Json = Record<string, any>;
 const notBilled = (stderr: string) => Number(/--strict: .*\((\d+) not billed/.exec(stderr)?.[1] ?? NaN);
 
 describe('a shared meter the Property lists as a plant-room meter (usage_unit_id null) with allocations', () => {
-  it.fails(
-    'is not billed to its units and listed as an unallocated plant meter at once without a finding --strict counts',
-    async () => {
-      let muster: string | null = null;
-      let shared: string | null = null;
-      const nulled: Rewrite = (p, json) => {
-        if (p === '/v1/properties') muster = (json.data as Json[]).find((x) => x.name === MUSTER)?.id ?? muster;
-        if (p !== `/v1/properties/${muster}/measuring-points`) return undefined;
-        const mp = (json.data as Json[]).find((x) => x.metric === 'heat' && x.allocations?.length === 2);
-        if (!mp) return undefined;
-        shared = mp.id;
-        mp.usage_unit_id = null;
-        return json;
-      };
-      const clean = await exportBehindProxy(sandbox, env, token, ARGS, path.join(home, 'clean'), () => undefined);
-      const { r, rewritten, files } = await exportBehindProxy(sandbox, env, token, ARGS, path.join(home, 'nulled'), nulled);
-      expect(rewritten).toBe(1);
-      const plant = csvRows(files.get('plant-points.csv')!.toString('utf8')).filter((x) => x.measuring_point_id === shared);
-      const billed = csvRows(files.get('segments.csv')!.toString('utf8')).filter((x) => x.measuring_point_id === shared && Number(x.billed_value) > 0);
-      console.log(
-        `[faults]   WE 14/WE 15's heat meter listed with usage_unit_id null → exit ${r.code}, plant-points.csv ${plant.map((x) => `${x.billable_value} ${x.review_flags}`).join(', ')}, ${billed.length} segment rows billed (WE 14, WE 15 and the plant row), not billed ${notBilled(r.stderr)} (clean ${notBilled(clean.r.stderr)})`,
-      );
-      expect(notBilled(r.stderr)).toBeGreaterThan(notBilled(clean.r.stderr));
-    },
-    120_000,
-  );
+  it('is billed nowhere, with a not_billed finding --strict counts, and not counted as a plant-room meter', async () => {
+    let muster: string | null = null;
+    let shared: string | null = null;
+    const nulled: Rewrite = (p, json) => {
+      if (p === '/v1/properties') muster = (json.data as Json[]).find((x) => x.name === MUSTER)?.id ?? muster;
+      if (p !== `/v1/properties/${muster}/measuring-points`) return undefined;
+      const mp = (json.data as Json[]).find((x) => x.metric === 'heat' && x.allocations?.length === 2);
+      if (!mp) return undefined;
+      shared = mp.id;
+      mp.usage_unit_id = null;
+      return json;
+    };
+    const clean = await exportBehindProxy(sandbox, env, token, ARGS, path.join(home, 'clean'), () => undefined);
+    const { r, rewritten, files } = await exportBehindProxy(sandbox, env, token, ARGS, path.join(home, 'nulled'), nulled);
+    expect(rewritten).toBe(1);
+    const plant = csvRows(files.get('plant-points.csv')!.toString('utf8')).filter((x) => x.measuring_point_id === shared);
+    const billed = csvRows(files.get('segments.csv')!.toString('utf8')).filter((x) => x.measuring_point_id === shared && Number(x.billed_value) > 0);
+    console.log(
+      `[faults]   WE 14/WE 15's heat meter listed with usage_unit_id null → exit ${r.code}, plant-points.csv ${plant.map((x) => `${x.billable_value} ${x.review_flags}`).join(', ')}, ${billed.length} segment rows billed (before: WE 14, WE 15 and the plant row), not billed ${notBilled(r.stderr)} (clean ${notBilled(clean.r.stderr)})`,
+    );
+    expect(notBilled(r.stderr)).toBe(notBilled(clean.r.stderr) + 2);
+    expect(plant).toEqual([]);
+    expect(billed).toEqual([]);
+    const review = csvRows(files.get('review.csv')!.toString('utf8')).filter((x) => x.measuring_point_id === shared && x.severity === 'not_billed');
+    expect(review.map((x) => x.code)).toEqual(['PLANT_POINT_ALLOCATED', 'PLANT_POINT_ALLOCATED']);
+    const plantCount = (stderr: string) => /\((\d+) plant-room\/main\)/.exec(stderr)?.[1];
+    expect(plantCount(r.stderr)).toBe(plantCount(clean.r.stderr));
+  }, 120_000);
 });

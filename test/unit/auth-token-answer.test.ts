@@ -50,6 +50,14 @@ describe('unusableAnswer', () => {
     expect(unusableAnswer(refused({ token_type: 'bearer', expires_in: '3600' }))).toBeUndefined();
     expect(unusableAnswer(new Error('socket hang up'))).toBeUndefined();
   });
+
+  it('a lifetime as text is named as sent where openid-client already read it as a number ("0x10" as 0); only a plain decimal text counts', () => {
+    const tokens = { access_token: 'a', token_type: 'bearer', expires_in: 0 };
+    expect(unusableAnswer(tokens, { lifetime: '0x10' })).toMatch(/lifetime \(expires_in\) is "0x10", not a positive number/);
+    expect(unusableAnswer({ ...tokens, expires_in: 16 }, { lifetime: '16s' })).toMatch(/is "16s"/);
+    expect(unusableAnswer({ ...tokens, expires_in: 3600 }, { lifetime: '3600' })).toBeUndefined();
+    expect(unusableAnswer({ ...tokens, expires_in: 3600 }, { lifetime: undefined })).toBeUndefined();
+  });
 });
 
 describe('clockSkewError', () => {

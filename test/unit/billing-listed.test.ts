@@ -44,7 +44,7 @@ describe('a shared point whose shares the answers give otherwise than the Proper
       {
         id: thirds[0]!.consumption.measuring_points[0]!.measuring_point_id,
         property_id: PROPERTY.id,
-        usage_unit_id: null,
+        usage_unit_id: thirds[0]!.unit.id,
         allocations: thirds.map((t) => ({ usage_unit_id: t.unit.id, share: 1 / 3 })),
       },
     ];

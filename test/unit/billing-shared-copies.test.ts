@@ -9,7 +9,7 @@ import { disagreeingCopies } from '../../src/billing/copies.js';
 import { consumptionJson, unitJson } from '../../src/sandbox/api/serialize.js';
 import { mi } from '../../src/sandbox/data/dates.js';
 import { generateDataset } from '../../src/sandbox/data/index.js';
-import { PROPERTY, aPointConsumption, aPropertyInput, aSegment, aUnitEntry, uuid } from '../helpers/builders.js';
+import { PROPERTY, aPointConsumption, aPropertyInput, aReading, aSegment, aUnitEntry, uuid } from '../helpers/builders.js';
 
 describe('a shared meter whose copies under two units disagree on the consumption', () => {
   const id = uuid();
@@ -28,7 +28,7 @@ describe('a shared meter whose copies under two units disagree on the consumptio
     {
       id,
       property_id: PROPERTY.id,
-      usage_unit_id: null,
+      usage_unit_id: we01.unit.id,
       metric: 'heat',
       unit: 'kWh',
       allocations: [
@@ -58,6 +58,37 @@ describe('a shared meter whose copies under two units disagree on the consumptio
     const bill = billProperty(aPropertyInput({ units: [we01, aUnitEntry('WE 02', [other], { id: we02.unit.id })], points }));
     expect(notBilled(bill).map((f) => f.code)).toEqual(['COPIES_DISAGREE', 'COPIES_DISAGREE']);
     expect(bill.billing.map((r) => r.billable_value)).toEqual(['0', '0']);
+  });
+
+  it.each([
+    ['replacement_reason', { replacement_reason: 'DeviceRemoval' }],
+    ['baseline_origin', { baseline_origin: 'first_reading' }],
+    ["a reading's substitution_method", { readings: [aReading({ status: 'estimated', substitution_method: 'last_value_forward' })] }],
+  ] as const)('copies that differ only in %s disagree (units would get different findings)', (_, change) => {
+    const base = {
+      device_id: device,
+      serial: 'SN-SHARED',
+      readings: [aReading({ status: 'estimated', substitution_method: 'linear_interpolation' })],
+      period_consumption: { billable_value: 100, weighted_billable_value: 50 },
+    };
+    const a = aUnitEntry('WE 01', [aPointConsumption({ measuring_point_id: id, unit_share: 0.5, segments: [aSegment(base)] })], { id: we01.unit.id });
+    const b = aUnitEntry('WE 02', [aPointConsumption({ measuring_point_id: id, unit_share: 0.5, segments: [aSegment({ ...base, ...change } as never)] })], {
+      id: we02.unit.id,
+    });
+    expect(notBilled(billProperty(aPropertyInput({ units: [a, b], points }))).map((f) => f.code)).toEqual(['COPIES_DISAGREE', 'COPIES_DISAGREE']);
+  });
+
+  it('copies that differ only in is_system_linked disagree; absent counts as true', () => {
+    const c = (linked: boolean | undefined) => {
+      const p = copy(100);
+      if (linked === undefined) delete p.is_system_linked;
+      else p.is_system_linked = linked;
+      return p;
+    };
+    const bill = (x: boolean | undefined, y: boolean | undefined) =>
+      billProperty(aPropertyInput({ units: [aUnitEntry('WE 01', [c(x)], { id: we01.unit.id }), aUnitEntry('WE 02', [c(y)], { id: we02.unit.id })], points }));
+    expect(notBilled(bill(true, false)).map((f) => f.code)).toEqual(['COPIES_DISAGREE', 'COPIES_DISAGREE']);
+    expect(notBilled(bill(true, undefined))).toEqual([]);
   });
 
   it("copies that agree but for each unit's share and weighted value are billed at their shares (60/40)", () => {

@@ -1,9 +1,9 @@
-// Browse's `e` on a unit screen writes only that unit's rows: the export's own run with a
-// narrowing (src/commands/browse/run.ts, exportFromBrowser's `select`). The narrowing is applied
-// before billProperty, so the checks across a Property's units (a shared meter whose copies
-// disagree: COPIES_DISAGREE; the share sum of a shared meter) see one unit only. The screen bills
-// the whole Property. Probe (report only): each assertion that the one-unit folder equals the
-// screen fails today, so the tests are marked it.fails.
+// Browse's `e` on a unit screen writes only that unit's rows: the export's own run for one unit
+// (src/commands/browse/run.ts, exportFromBrowser's `onlyUnit`). The checks across a Property's units
+// (a shared meter whose copies disagree: COPIES_DISAGREE; the share sum of a shared meter) need every
+// unit, as the screen has them: the Property is billed whole and then narrowed (pipeline/one-unit.ts).
+// Narrowed before billing, WE 02's copy at 10 times was written 4000 with no finding, and honest
+// 60/40 copies got a SHARE_SUM_MISMATCH.
 import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -125,14 +125,14 @@ async function screenAndFolder(factor: number) {
 }
 
 describe("browse's one-unit export of a unit with a shared meter", () => {
-  it.fails('writes the figure the screen shows when the copies disagree (screen 0 with COPIES_DISAGREE; folder 4000 with no finding)', async () => {
+  it('writes the figure the screen shows when the copies disagree (screen 0 with COPIES_DISAGREE; folder 4000 with no finding)', async () => {
     const r = await screenAndFolder(10);
     expect(r.screen).toEqual(['0']);
     expect(r.screenFlags).toContain('COPIES_DISAGREE');
     expect(r.folder).toEqual(r.screen);
   });
 
-  it.fails('raises no finding the screen does not show when the copies agree (honest 60/40: SHARE_SUM_MISMATCH from the one unit alone)', async () => {
+  it('raises no finding the screen does not show when the copies agree (honest 60/40: SHARE_SUM_MISMATCH from the one unit alone)', async () => {
     const r = await screenAndFolder(1);
     expect(r.screen).toEqual(['400']);
     expect(r.folder).toEqual(r.screen);

@@ -98,6 +98,35 @@ describe('the stored sign-in, edited or restored by hand', () => {
   }
   const record = { v: 1, refresh_token: 'r', updated_at: '2026-01-01T00:00:00Z' };
 
+  it('status of a record that cannot be read shows no token expiry or last refresh from config.json (text and --json)', async () => {
+    const env = home();
+    writeConfig(
+      env,
+      JSON.stringify({
+        profiles: {
+          default: {
+            ...profile('default'),
+            tenant_name: 'Nordlicht',
+            tenant_id: 't',
+            access_expires_at: '2026-01-01T01:00:00Z',
+            last_refresh_at: '2026-01-01T00:00:00Z',
+          },
+        },
+      }),
+    );
+    stored(env, { v: 1, refresh_token: 7 });
+    const j = await runCli(['status', '--json'], { env });
+    expect(j.code).toBe(3);
+    const report = JSON.parse(j.stdout);
+    expect(report.problem.code).toBe('AUTH_STORE_DAMAGED');
+    expect(report).not.toHaveProperty('access_expires_at');
+    expect(report).not.toHaveProperty('last_refresh_at');
+    expect(report.signed_in).toBe(false);
+    const r = await runCli(['status'], { env });
+    expect(r.stdout).not.toMatch(/Access token|Last refresh|2026-01-01/);
+    expect(r.stdout).toMatch(/damaged/);
+  });
+
   // kill(0, 0) and kill(-1, 0) succeed (a process group, every process): such an intent read as a refresh in flight.
   it.each([0, -1, 1e20])('an intent whose pid is %s is damaged (exit 3), not a refresh in flight', async (pid) => {
     const store = stored(home(), { ...record, refresh_intent: { at: new Date().toISOString(), pid, host: os.hostname() } });

@@ -61,7 +61,7 @@ async function bundleLetter(dir: string, plugins: unknown[]): Promise<string> {
       `import { readFileSync } from 'node:fs';`,
       `import { useEmbeddedResources } from ${from('src/core/resources.ts')};`,
       `import { letterFonts, letterModel, writeLetter } from ${from('src/uvi/letter/index.ts')};`,
-      `import { aLetterInput } from ${from('test/unit/uvi-letter-fixtures.ts')};`,
+      `import { aLetterInput } from ${from('test/helpers/uvi-letter-fixtures.ts')};`,
       `useEmbeddedResources('0.0.0', () => '{}', (rel) => new Uint8Array(readFileSync(process.env.ASSETS + '/' + rel)));`,
       `void letterFonts().then((fonts) => writeLetter('letter.pdf', letterModel(aLetterInput()), { fonts, createdAt: new Date(0), title: 't', lang: 'de' }));`,
     ].join('\n'),

@@ -3,7 +3,6 @@
 import { ExitCode, UsageError } from '../../core/errors.js';
 import path from 'node:path';
 import type { ApiClient } from '../../api/contracts.js';
-import type { PropertyAnswers } from '../../api/walk.js';
 import type { ExportSelection } from '../../tui/data.js';
 import { periodFlags } from '../../export/options/index.js';
 import { defaultRange, rangeFlags } from '../../tui/range.js';
@@ -87,9 +86,10 @@ export function browseExportFlags(s: ExportSelection, lang: Lang, profile: strin
 /**
  * `e` in the browser: the export command's own run (journal, writers, atomic rename)
  * for the selected Property, over the browser's paced client and without progress
- * output, which would scribble over the screen. On a unit screen only that unit's
- * rows are written (billing, segments, readings, review; no plant-room meters), into
- * a folder named after the unit.
+ * output, which would scribble over the screen. On a unit screen the Property is
+ * billed and reviewed whole, as the screen bills it, then only that unit's rows are
+ * written (billing, segments, readings, review; no plant-room meters), into a folder
+ * named after the unit.
  */
 async function exportFromBrowser(s: ExportSelection, ctx: { api: ApiClient; io: CommandContext['io']; profile: string | undefined }): Promise<string> {
   const [{ exportDeps, prepareExport }, { runExport }, { createReporter }] = await Promise.all([
@@ -100,15 +100,7 @@ async function exportFromBrowser(s: ExportSelection, ctx: { api: ApiClient; io: 
   const opts = browseExportFlags(s, language(), ctx.profile);
   const { args, template } = await prepareExport(opts, ctx.io);
   const reporter = createReporter(ctx.io, { quiet: true, requests: () => ctx.api.stats().requests });
-  const unitId = s.unitId;
-  const select = unitId
-    ? (a: PropertyAnswers): PropertyAnswers => {
-        const units = a.units.filter((u) => u.unit.id === unitId);
-        const ids = new Set(units.flatMap((u) => u.consumption.measuring_points.map((c) => c.measuring_point_id)));
-        return { ...a, units, plantPoints: [], points: a.points.filter((p) => p.id !== undefined && ids.has(p.id)) };
-      }
-    : undefined;
-  const summary = await runExport(exportDeps({ api: ctx.api, args, template, reporter, io: ctx.io }, select ? { select } : {}));
+  const summary = await runExport(exportDeps({ api: ctx.api, args, template, reporter, io: ctx.io }, s.unitId ? { onlyUnit: s.unitId } : {}));
   const where = path.relative(ctx.io.cwd, summary.out);
   const shown = where && !where.startsWith('..') && !path.isAbsolute(where) ? `./${where}` : summary.out;
   return t.exportedFiles({ n: summary.files.length, where: shown });

@@ -66,11 +66,14 @@ async function check(name: string, ctx: CommandContext, all: boolean): Promise<S
     // No tokens stored (an entry copied in config.json, say): what config.json says of a connection, its
     // tenant and token expiry, is a copy's, and showing it would pass a profile never signed in as one.
     if (e.code === 'AUTH_NOT_SIGNED_IN' && !report.signed_in) for (const k of CONNECTION_FACTS) delete report[k];
+    // Tokens that cannot be read: config.json's token expiry and last refresh are of tokens nobody can show exist.
+    if (e.code === 'AUTH_STORE_DAMAGED' && !report.signed_in) for (const k of TOKEN_FACTS) delete report[k];
   }
   return report;
 }
 
-const CONNECTION_FACTS = ['tenant_id', 'tenant_name', 'granted_scopes', 'property_scope', 'property_names', 'access_expires_at', 'last_refresh_at'] as const;
+const TOKEN_FACTS = ['access_expires_at', 'last_refresh_at'] as const;
+const CONNECTION_FACTS = ['tenant_id', 'tenant_name', 'granted_scopes', 'property_scope', 'property_names', ...TOKEN_FACTS] as const;
 
 const problemOf = (e: MeterdataError): NonNullable<StatusReport['problem']> => ({ code: e.code, message: e.message, ...(e.hint ? { hint: e.hint } : {}) });
 

@@ -3,7 +3,7 @@
 // manifest last. A run that fails or is interrupted leaves no file under a final name
 // that could be mistaken for a complete export.
 import { createHash, type Hash } from 'node:crypto';
-import { mkdir, open, readdir, rm, rmdir, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { checkReplaceable, renameReplacing, type ReplaceDeps } from '../../core/replace.js';
 import { located } from '../../core/disk.js';
@@ -187,7 +187,11 @@ export class AtomicOutput {
       if (moved) await this.syncDir();
     }
     // Files of the export being replaced that this one does not write: gone once its manifest is aside.
-    for (const old of stale) await rm(path.join(this.dir, old), { force: true });
+    // unlink, never rm: a name that became a folder since staleFiles looked (EISDIR; EPERM on macOS) is left, not a crash without a manifest.
+    for (const old of stale)
+      await unlink(path.join(this.dir, old)).catch((e: NodeJS.ErrnoException) =>
+        e.code === 'ENOENT' || e.code === 'EISDIR' || e.code === 'EPERM' ? undefined : Promise.reject(e),
+      );
     for (const n of names) await renameReplacing(this.pending.get(n)!, path.join(this.dir, n), this.replace);
     this.pending.clear();
     await this.syncDir();

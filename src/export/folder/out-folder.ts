@@ -2,7 +2,7 @@
 // export (its manifest, read back as a plain file within a bound) and no foreign files under
 // our names; and at the commit, which files of the export it replaces are left over.
 import { randomUUID } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, lstatSync } from 'node:fs';
 import { access, open, readlink, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readOwnFile } from '../../core/bounded-read.js';
@@ -106,7 +106,9 @@ function readManifest(dir: string, name: string): { identity?: unknown } | null 
 /**
  * The files the export being replaced listed (checkOutDir let this run in: same arguments)
  * that this one does not write: a template file edited to drop a table or rename a file
- * would otherwise leave the old file beside the new ones. Only plain names in the folder.
+ * would otherwise leave the old file beside the new ones. Only plain names in the folder, and
+ * only regular files: meterdata writes nothing else, so a listed folder, link or FIFO (an edited
+ * or planted manifest) is not its own and is left where it is.
  */
 export function staleFiles(dir: string, files: { name: string }[]): string[] {
   const old = readManifest(dir, MANIFEST) ?? readManifest(dir, asideName(MANIFEST));
@@ -114,5 +116,14 @@ export function staleFiles(dir: string, files: { name: string }[]): string[] {
   if (!Array.isArray(listed)) return [];
   const now = new Set([...files.map((f) => f.name), MANIFEST]);
   const names = listed.map((f: unknown) => (f as { name?: unknown } | null)?.name);
-  return names.filter((n): n is string => typeof n === 'string' && n === path.basename(n) && !/^\.{0,2}$/.test(n) && !n.includes('\\') && !now.has(n));
+  const plain = names.filter((n): n is string => typeof n === 'string' && n === path.basename(n) && !/^\.{0,2}$/.test(n) && !n.includes('\\') && !now.has(n));
+  return plain.filter((n) => isRegularFile(path.join(dir, n)));
+}
+
+function isRegularFile(p: string): boolean {
+  try {
+    return lstatSync(p, { throwIfNoEntry: false })?.isFile() === true;
+  } catch {
+    return false; // not reachable (a listed name under a file, no permission): not ours to remove
+  }
 }

@@ -7,26 +7,35 @@ import { language } from '../../i18n/index.js';
 import type { OutputSet } from '../output/index.js';
 import { overviewMarks } from '../overview-marks.js';
 import { composeShapes, type ExportStep, type StepFindings } from './step.js';
+import { narrowToUnit } from './one-unit.js';
 import { NOTHING_WRITTEN, type PropertyStream } from './stream.js';
 
 export interface WrittenProperty {
+  /** The answers as written: narrowed to one unit by `onlyUnit`. */
+  answers: PropertyAnswers;
   bill: PropertyBill;
   /** Every finding of the Property: billing's, then the steps' in their order. */
   flags: Flag[];
 }
 
+/** `onlyUnit`: the Property is billed and reviewed whole, then only that unit's rows and findings are written (one-unit.ts). */
 export async function writeProperty(
   output: OutputSet,
   steps: readonly ExportStep[],
-  answers: PropertyAnswers,
+  whole: PropertyAnswers,
   range: { from: string; to: string },
   stream: PropertyStream | undefined,
+  onlyUnit?: string,
 ): Promise<WrittenProperty> {
-  const { property } = answers;
-  const bill = billProperty(
-    { property: { id: property.id, name: property.name }, range, units: answers.units, plantPoints: answers.plantPoints, points: answers.points },
+  const { property } = whole;
+  const wholeBill = billProperty(
+    { property: { id: property.id, name: property.name }, range, units: whole.units, plantPoints: whole.plantPoints, points: whole.points },
     stream?.earlyBill,
   );
+  const wholeFound: StepFindings[] = steps.flatMap((s) => (s.findings ? [s.findings({ answers: whole, bill: wholeBill, range })] : []));
+  const { answers, bill, found } = onlyUnit
+    ? narrowToUnit(onlyUnit, { answers: whole, bill: wholeBill, found: wholeFound })
+    : { answers: whole, bill: wholeBill, found: wholeFound };
   const billed = { answers, bill, range };
   const shape = composeShapes(steps.flatMap((s) => (s.shape ? [s.shape(billed)] : [])));
   const written = stream ? await stream.settle(bill, shape) : NOTHING_WRITTEN;
@@ -35,7 +44,6 @@ export async function writeProperty(
   await output.write('segments', shape.segments(bill.segments.slice(written.segments)));
   await output.write('readings', shape.readings(bill.readings.slice(written.readings)));
   await output.write('plant-points', bill.plant);
-  const found: StepFindings[] = steps.flatMap((s) => (s.findings ? [s.findings(billed)] : []));
   for (const [table, rows] of found.flatMap((f) => f.tables ?? [])) await output.write(table, rows);
   const flags = [...bill.flags, ...found.flatMap((f) => f.flags ?? [])];
   await output.write('review', reviewRows(flags, language(), shape.place));
@@ -46,5 +54,5 @@ export async function writeProperty(
     found.flatMap((f) => f.marks ?? []),
   );
   await output.addOverview(billing, property, units, marks);
-  return { bill, flags };
+  return { answers, bill, flags };
 }

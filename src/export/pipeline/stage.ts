@@ -107,7 +107,7 @@ async function walkProperties(run: Run): Promise<StagedExport> {
       }
     : null;
   // A step that changes rows at a Property's end but not as its units come would leave the rows written early unchanged.
-  const stream = !deps.select && deps.streamUnits !== false && steps.every((s) => !s.shape || s.early);
+  const stream = !deps.onlyUnit && deps.streamUnits !== false && steps.every((s) => !s.shape || s.early);
   const walk = new PropertyWalk({ api, args, reporter, journal, properties, output, steps, stream, slots: deps.slots, renderAhead });
   const counted = steps.some((s) => s.progressUnits);
   let range: { from: string; to: string } | null = null;
@@ -119,16 +119,22 @@ async function walkProperties(run: Run): Promise<StagedExport> {
     for (let i = 0; i < properties.length; i++) {
       await walk.activate(i, range);
       const fetched = await pending!;
-      const answers = deps.select ? deps.select(fetched) : fetched;
       pending = i + 1 < properties.length ? walk.fetch(i + 1) : null;
       pending?.catch(() => undefined); // surfaced when awaited in the next round
       if (deps.signal?.aborted) throw deps.signal.reason;
-      const { property } = answers;
-      for (const { unit, consumption: c } of answers.units) {
+      const { property } = fetched;
+      for (const { unit, consumption: c } of fetched.units) {
         range ??= { from: c.from, to: c.to };
         if (c.from !== range.from || c.to !== range.to) throw periodChanged(range, c, property.name, unit.name);
       }
-      const { bill, flags } = await writeProperty(output, steps, answers, range ?? expectedRange(args.from, args.to, new Date()), walk.takeStream(i));
+      const { answers, bill, flags } = await writeProperty(
+        output,
+        steps,
+        fetched,
+        range ?? expectedRange(args.from, args.to, new Date()),
+        walk.takeStream(i),
+        deps.onlyUnit,
+      );
       await renderAhead?.(false);
       api.forgetProperty(property.id); // no request names its units or points again
       tally.findings(flags);

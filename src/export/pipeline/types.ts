@@ -1,7 +1,6 @@
 // What the driver is given and what it hands back: plain data, so the two halves of an
 // export (stage.ts, finish.ts) can run in different threads.
 import type { ApiClient } from '../../api/contracts.js';
-import type { PropertyAnswers } from '../../api/walk.js';
 import type { Severity } from '../../billing/types.js';
 import type { JournalHandle } from '../journal/index.js';
 import type { ExportArgs } from '../options/index.js';
@@ -20,8 +19,12 @@ export interface ExportDeps {
   toolVersion: string;
   signal?: AbortSignal;
   now?: () => Date;
-  /** Narrows each Property's answers before billing (the browser's export of one unit); the journal keeps them whole. */
-  select?: (answers: PropertyAnswers) => PropertyAnswers;
+  /**
+   * The browser's export of one unit: each Property is billed and reviewed whole (a shared
+   * meter's copies and shares, the plausibility medians), then only this unit's rows and
+   * findings are written, without plant-room meters (one-unit.ts); the journal keeps the answers whole.
+   */
+  onlyUnit?: string;
   /** Caps the Properties held in memory across several exports (the portfolio export); none: at most two. */
   slots?: Slots;
   /** A run's own output formats, every one of them written (the monthly information's); none: those --format names from the export's registry. */

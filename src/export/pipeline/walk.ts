@@ -21,7 +21,7 @@ export interface WalkDeps {
   properties: readonly Property[];
   output: OutputSet;
   steps: readonly ExportStep[];
-  /** false: no Property is streamed (the browser's narrowed export, tests); see ExportDeps. */
+  /** false: no Property is streamed (the browser's one-unit export, tests); see ExportDeps. */
   stream: boolean;
   slots: Slots | undefined;
   /** `tentative`: called by a stream, whose rows may still be dropped (OutputSet.renderAhead). */
