@@ -10,6 +10,7 @@ import { setLanguage } from '../../src/i18n/index.js';
 import { App } from '../../src/tui/app.js';
 import type { PropertyBundle } from '../../src/tui/data.js';
 import type { DateRange } from '../../src/tui/range.js';
+import { initialState, reduce } from '../../src/tui/state.js';
 import { uviMonth } from '../../src/tui/uvi.js';
 import { DEFAULT_BENCHMARK, classifyPlant, propertyUvi } from '../../src/uvi/index.js';
 import { letterModel } from '../../src/uvi/letter/model.js';
@@ -159,6 +160,21 @@ describe('the monthly information on a unit’s screen', () => {
 });
 
 describe('the monthly information’s month', () => {
+  it('follows a range chosen with y', () => {
+    const chosen = reduce(initialState({ from: '2025-01-01', to: '2025-12-31' }), { type: 'set-range', range: { from: '2024-12-01', to: '2025-11-30' } });
+    expect(initialState({ from: '2025-01-01', to: '2025-12-31' }).rangeChosen).toBe(false);
+    expect(uviMonth(chosen.range, chosen.rangeChosen, new Date('2026-11-27T00:00:00Z'))).toBe('2025-11');
+  });
+
+  it('is asked for where there is no unit: m on the Properties list says so and loads nothing', async () => {
+    const m = mountAt(new Date('2025-12-05T10:00:00Z'), { width: 80, height: 24 });
+    await m.frame((f) => f.includes(PROPERTY.name));
+    await press(m.app.stdin, 'm');
+    await m.frame((f) => f.includes('m shows the monthly information on a unit’s screen; open a unit first.'));
+    expect(m.data.calls.loadProperty).toEqual([]);
+    m.app.unmount();
+  });
+
   it('is the last completed month, or the last month of a range the clerk chose (never one not ended)', () => {
     const today = new Date('2026-03-10T00:00:00Z');
     expect(uviMonth({ from: '2025-01-01', to: '2025-12-31' }, false, today)).toBe('2026-02');
