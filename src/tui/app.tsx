@@ -124,7 +124,12 @@ function bodyOf(b: BodyInput) {
     return <Centered height={listHeight + 1} lines={[[{ text, color: 'cyan' }]]} />;
   }
   if (screen === 'missing') {
-    return <Centered height={listHeight + 1} lines={[[{ text: t.missing({ property: property?.name ?? t.theProperty, range: periodText(range) }) }]]} />;
+    return (
+      <Centered
+        height={listHeight + 1}
+        lines={[[{ text: t.missing({ property: property?.name ?? t.theProperty, range: periodText(b.loadRange ?? range) }) }]]}
+      />
+    );
   }
   if (screen.rows.length === 0) return <Centered height={listHeight + 1} lines={[[{ text: t.noProperties, bold: true }], [{ text: t.noPropertiesHint }]]} />;
   if (rows.length === 0) return <Centered height={listHeight + 1} lines={[[{ text: t.nothingMatches({ filter: b.filter }) }]]} />;

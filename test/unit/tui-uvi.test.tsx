@@ -157,6 +157,27 @@ describe('the monthly information on a unit’s screen', () => {
     release?.();
     app.unmount();
   });
+  it('says so when the unit is not in the Property’s answers for the 13 months (a unit new since), naming those months', async () => {
+    const data = fakeData({
+      properties: async () => [PROP],
+      load: async (_p, range) => {
+        const b = bundle(range);
+        return range.from === UVI_RANGE.from ? { ...b, units: b.units.slice(0, 2) } : b;
+      },
+    });
+    const app = render(
+      <App data={data} range={{ from: '2025-01-01', to: '2025-12-31' }} today={new Date('2025-12-05T10:00:00Z')} color={false} width={100} height={30} />,
+    );
+    const frame = (pred: (f: string) => boolean, what?: string) => frameWhere(app.lastFrame, pred, what);
+    await frame((f) => f.includes(PROPERTY.name));
+    await press(app.stdin, KEY.enter);
+    await frame((f) => f.includes('WE 03'));
+    await press(app.stdin, 'j', 'j', KEY.enter);
+    await frame((f) => f.includes('› WE 03'));
+    await press(app.stdin, 'm');
+    await frame((f) => f.includes(`This is not part of ${PROPERTY.name} for 2024-11-01..2025-11-30. Press Esc to go back.`), 'the missing unit');
+    app.unmount();
+  });
 });
 
 describe('the monthly information’s month', () => {
