@@ -62,8 +62,11 @@ function letterOf(name: string, lang: 'en' | 'de') {
   });
 }
 
-function mountAt(today: Date, size = { width: 100, height: 200 }) {
-  const data = fakeData({ properties: async () => [PROP], load: async (_p, range) => bundle(range) });
+const TODAY = new Date('2025-12-05T10:00:00Z');
+
+/** Browse over 2025 on `today`; `load` answers for a range (default: the Property's whole answers). */
+function mountAt(today: Date, size = { width: 100, height: 200 }, load: (range: DateRange) => Promise<PropertyBundle> = async (range) => bundle(range)) {
+  const data = fakeData({ properties: async () => [PROP], load: (_p, range) => load(range) });
   const app = render(<App data={data} range={{ from: '2025-01-01', to: '2025-12-31' }} today={today} color={false} width={size.width} height={size.height} />);
   return { app, data, frame: (pred: (f: string) => boolean, what?: string) => frameWhere(app.lastFrame, pred, what) };
 }
@@ -88,7 +91,7 @@ afterEach(() => setLanguage('en'));
 
 describe('the monthly information on a unit’s screen', () => {
   it('shows WE 03’s heat meter as worked out from its readings: * on the calculated November, – for June and July, never 0', async () => {
-    const m = mountAt(new Date('2025-12-05T10:00:00Z'));
+    const m = mountAt(TODAY);
     const f = await openMonthly(m, 2, /Notes of the letter/);
     // Month by month: the difference of month-end readings. Nov 2025 26300 − 25600 = 700 (calculated), Oct 450,
     // Nov 2024 800. Average user: 118 kWh/(m²·a) × 72.5 m² × 120 ‰ = 1026.6 in November, × 160 ‰ = 1368.8 in December.
@@ -114,7 +117,7 @@ describe('the monthly information on a unit’s screen', () => {
 
   it('shows every row of the letter model’s table for an allocator unit, in German as the letter writes them', async () => {
     setLanguage('de');
-    const m = mountAt(new Date('2025-12-05T10:00:00Z'));
+    const m = mountAt(TODAY);
     const f = await openMonthly(m, 0, /Hinweise der Verbrauchsinformation/);
     const letter = letterOf('WE 01', 'de');
     expect(letter.services.map((s) => s.heading)).toEqual(['Heizung', 'Warmwasser']);
@@ -136,17 +139,10 @@ describe('the monthly information on a unit’s screen', () => {
 
   it('shows a loading state, and Esc leaves it back to the unit', async () => {
     let release: (() => void) | undefined;
-    const data = fakeData({
-      properties: async () => [PROP],
-      load: async (_p, range) => {
-        if (range.from === UVI_RANGE.from) await new Promise<void>((r) => (release = r));
-        return bundle(range);
-      },
+    const { app, frame } = mountAt(TODAY, { width: 80, height: 24 }, async (range) => {
+      if (range.from === UVI_RANGE.from) await new Promise<void>((r) => (release = r));
+      return bundle(range);
     });
-    const app = render(
-      <App data={data} range={{ from: '2025-01-01', to: '2025-12-31' }} today={new Date('2025-12-05T10:00:00Z')} color={false} width={80} height={24} />,
-    );
-    const frame = (pred: (f: string) => boolean, what?: string) => frameWhere(app.lastFrame, pred, what);
     await frame((f) => f.includes(PROPERTY.name));
     await press(app.stdin, KEY.enter);
     await frame((f) => f.includes('WE 03'));
@@ -157,18 +153,12 @@ describe('the monthly information on a unit’s screen', () => {
     release?.();
     app.unmount();
   });
+
   it('says so when the unit is not in the Property’s answers for the 13 months (a unit new since), naming those months', async () => {
-    const data = fakeData({
-      properties: async () => [PROP],
-      load: async (_p, range) => {
-        const b = bundle(range);
-        return range.from === UVI_RANGE.from ? { ...b, units: b.units.slice(0, 2) } : b;
-      },
+    const { app, frame } = mountAt(TODAY, { width: 100, height: 30 }, async (range) => {
+      const b = bundle(range);
+      return range.from === UVI_RANGE.from ? { ...b, units: b.units.slice(0, 2) } : b;
     });
-    const app = render(
-      <App data={data} range={{ from: '2025-01-01', to: '2025-12-31' }} today={new Date('2025-12-05T10:00:00Z')} color={false} width={100} height={30} />,
-    );
-    const frame = (pred: (f: string) => boolean, what?: string) => frameWhere(app.lastFrame, pred, what);
     await frame((f) => f.includes(PROPERTY.name));
     await press(app.stdin, KEY.enter);
     await frame((f) => f.includes('WE 03'));
@@ -188,7 +178,7 @@ describe('the monthly information’s month', () => {
   });
 
   it('is asked for where there is no unit: m on the Properties list says so and loads nothing', async () => {
-    const m = mountAt(new Date('2025-12-05T10:00:00Z'), { width: 80, height: 24 });
+    const m = mountAt(TODAY, { width: 80, height: 24 });
     await m.frame((f) => f.includes(PROPERTY.name));
     await press(m.app.stdin, 'm');
     await m.frame((f) => f.includes('m shows the monthly information on a unit’s screen; open a unit first.'));
