@@ -22,8 +22,8 @@ if (older) {
   process.exit(1);
 }
 
-// V8's compiled code for meterdata's modules, kept in the user's cache folder: most of a start
-// is compiling them (bench/README.md, "Start-up"). Node.js checks each entry against its source
+// V8's compiled code for meterdata's modules, kept in the user's cache folder: compiling them
+// is part of every start (bench/README.md, "Start-up"). Node.js checks each entry against its source
 // and only reports (never throws) when the folder cannot be made or written: read-only or
 // missing, meterdata runs as without it. NODE_COMPILE_CACHE, where set, decides instead.
 const { dirs } = await import('../dist/core/paths.js');

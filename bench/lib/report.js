@@ -128,29 +128,15 @@ export function table(r) {
   }
   if (r.startup) {
     const s = r.startup;
-    row(
-      4,
-      `\`meterdata --version\` ÷ \`node -e 0\` (${s.runs} runs)`,
-      `${f(s.version_ratio)} (${f(s.version_ms, 0)} ms / ${f(s.node_ms, 0)} ms)`,
-      '≤ 2.5',
-      s.version_ratio <= 2.5,
-    );
-    row(
-      4,
-      `\`meterdata --help\` ÷ \`node -e 0\` (${s.runs} runs)`,
-      `${f(s.help_ratio)} (${f(s.help_ms, 0)} ms / ${f(s.node_ms, 0)} ms)`,
-      '≤ 2.5',
-      s.help_ratio <= 2.5,
-    );
-    if (s.exe_version_ratio != null) {
-      row(
-        4,
-        `single executable \`meterdata-linux-x64 --version\` ÷ \`node -e 0\` (${s.runs} runs)`,
-        `${f(s.exe_version_ratio)} (${f(s.exe_version_ms, 0)} ms / ${f(s.node_ms, 0)} ms)`,
-        '≤ 2.5',
-        s.exe_version_ratio <= 2.5,
-      );
-    } else row(4, 'single executable `--version` ÷ `node -e 0`', 'not measured: build/meterdata-linux-x64 missing (npm run build:exe)', '≤ 2.5', null);
+    // issue 25: ≤ 2.0× `node -e 0`, judged by wall time as before; CPU time (Linux) alongside, for a busy machine
+    const cpu = (ratio, ms) => (ratio == null ? '' : `; CPU ${f(ratio)} (${f(ms, 0)} ms / ${f(s.node_cpu_ms, 0)} ms)`);
+    const startRow = (what, ratio, ms, cpuRatio, cpuMs) =>
+      row(4, `${what} ÷ \`node -e 0\` (${s.runs} runs)`, `${f(ratio)} (${f(ms, 0)} ms / ${f(s.node_ms, 0)} ms)${cpu(cpuRatio, cpuMs)}`, '≤ 2.0', ratio <= 2.0);
+    startRow('`meterdata --version`', s.version_ratio, s.version_ms, s.version_cpu_ratio, s.version_cpu_ms);
+    startRow('`meterdata --help`', s.help_ratio, s.help_ms, s.help_cpu_ratio, s.help_cpu_ms);
+    if (s.exe_version_ratio != null)
+      startRow('single executable `meterdata-linux-x64 --version`', s.exe_version_ratio, s.exe_version_ms, s.exe_version_cpu_ratio, s.exe_version_cpu_ms);
+    else row(4, 'single executable `--version` ÷ `node -e 0`', 'not measured: build/meterdata-linux-x64 missing (npm run build:exe)', '≤ 2.0', null);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -45,7 +45,7 @@ describe('start-up of the built binary', () => {
   // Compiling meterdata's modules is a good part of every start (bench/README.md, "Start-up").
   it("keeps V8's compiled code in the cache folder, and runs alike where that folder cannot be made", () => {
     const run = (home: string) => {
-      const env = { ...process.env, METERDATA_HOME: home };
+      const env: NodeJS.ProcessEnv = { ...process.env, METERDATA_HOME: home };
       delete env.NODE_COMPILE_CACHE;
       return spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8', env, timeout: 20_000 });
     };
