@@ -129,14 +129,25 @@ export function table(r) {
   if (r.startup) {
     const s = r.startup;
     // issue 25: ≤ 2.0× `node -e 0`, judged by wall time as before; CPU time (Linux) alongside, for a busy machine
-    const cpu = (ratio, ms) => (ratio == null ? '' : `; CPU ${f(ratio)} (${f(ms, 0)} ms / ${f(s.node_cpu_ms, 0)} ms)`);
-    const startRow = (what, ratio, ms, cpuRatio, cpuMs) =>
-      row(4, `${what} ÷ \`node -e 0\` (${s.runs} runs)`, `${f(ratio)} (${f(ms, 0)} ms / ${f(s.node_ms, 0)} ms)${cpu(cpuRatio, cpuMs)}`, '≤ 2.0', ratio <= 2.0);
-    startRow('`meterdata --version`', s.version_ratio, s.version_ms, s.version_cpu_ratio, s.version_cpu_ms);
-    startRow('`meterdata --help`', s.help_ratio, s.help_ms, s.help_cpu_ratio, s.help_cpu_ms);
-    if (s.exe_version_ratio != null)
-      startRow('single executable `meterdata-linux-x64 --version`', s.exe_version_ratio, s.exe_version_ms, s.exe_version_cpu_ratio, s.exe_version_cpu_ms);
+    const cpu = (name) =>
+      s[`${name}_cpu_ratio`] == null ? '' : `; CPU ${f(s[`${name}_cpu_ratio`])} (${f(s[`${name}_cpu_ms`], 0)} ms / ${f(s.node_cpu_ms, 0)} ms)`;
+    const startRow = (what, name) =>
+      row(
+        4,
+        `${what} ÷ \`node -e 0\` (${s.runs} runs)`,
+        `${f(s[`${name}_ratio`])} (${f(s[`${name}_ms`], 0)} ms / ${f(s.node_ms, 0)} ms)${cpu(name)}`,
+        '≤ 2.0',
+        s[`${name}_ratio`] <= 2.0,
+      );
+    const lang = s.lang ? `LANG ${s.lang}` : 'no LANG';
+    startRow(`\`meterdata --version\` (${lang})`, 'version');
+    startRow(`\`meterdata --help\` (${lang})`, 'help');
+    if (s.exe_version_ratio != null) startRow('single executable `meterdata-linux-x64 --version`', 'exe_version');
     else row(4, 'single executable `--version` ÷ `node -e 0`', 'not measured: build/meterdata-linux-x64 missing (npm run build:exe)', '≤ 2.0', null);
+    if (s.before_version_ratio != null) startRow(`before: \`${s.before.bin} --version\``, 'before_version');
+    if (s.before_help_ratio != null) startRow(`before: \`${s.before.bin} --help\``, 'before_help');
+    if (s.before_exe_version_ratio != null) startRow(`before: \`${s.before.exe} --version\``, 'before_exe_version');
+    if (s.loadavg_at_end) row(4, 'load average at the end of the start-up rounds', s.loadavg_at_end.join(' '), '', null);
   }
   return `${lines.join('\n')}\n`;
 }

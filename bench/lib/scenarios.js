@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { BIN, ROOT, median, runCli, signIn, startSandboxProcess } from './harness.js';
@@ -152,10 +153,12 @@ export async function clientCost({ units, runs, log }) {
  * Start-up: `meterdata --version` / `--help` against `node -e 0`, interleaved, medians; and
  * the single executable's `--version` when `npm run build:exe` has made it. Wall time, and on
  * Linux CPU time (user + sys) too: on a busy machine a start waits for a core, which its CPU
- * time does not count.
+ * time does not count. `before` (MD_BENCH_BEFORE_BIN, MD_BENCH_BEFORE_EXE): an earlier build's
+ * launcher and executable, measured in the same rounds, so a change is judged before and after
+ * under the same load.
  */
-export function startup({ runs }) {
-  const time = (args, cmd = process.execPath) => {
+export function startup({ runs, before = {} }) {
+  const time = ([cmd, ...args]) => {
     const c0 = childrenCpuMs();
     const t0 = performance.now();
     const r = spawnSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -163,34 +166,45 @@ export function startup({ runs }) {
     if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
     return { wall, cpu: c0 === null ? NaN : childrenCpuMs() - c0 };
   };
+  const node = process.execPath;
   const exe = existsSync(EXE) ? EXE : null;
-  const t = { node: [], version: [], help: [], exe: [] };
+  const starts = {
+    node: [node, '-e', '0'],
+    version: [node, BIN, '--version'],
+    help: [node, BIN, '--help'],
+    ...(exe ? { exe: [exe, '--version'] } : {}),
+    ...(before.bin ? { before_version: [node, before.bin, '--version'], before_help: [node, before.bin, '--help'] } : {}),
+    ...(before.exe ? { before_exe: [before.exe, '--version'] } : {}),
+  };
+  const t = Object.fromEntries(Object.keys(starts).map((k) => [k, []]));
   for (let i = 0; i < runs + 1; i++) {
-    const s = { node: time(['-e', '0']), version: time([BIN, '--version']), help: time([BIN, '--help']), exe: exe ? time(['--version'], exe) : null };
-    if (i === 0) continue; // warm the page cache (and meterdata's compile cache) first
-    for (const k of Object.keys(t)) if (s[k]) t[k].push(s[k]);
+    for (const [k, argv] of Object.entries(starts)) {
+      const s = time(argv);
+      if (i > 0) t[k].push(s); // the first round warms the page cache (and meterdata's compile cache)
+    }
   }
-  const wall = (k) => median(t[k].map((x) => x.wall));
+  const wall = (k) => (t[k] ? median(t[k].map((x) => x.wall)) : null);
   // The kernel counts children's CPU in clock ticks (10 ms): the mean of many runs, not the median, is exact.
-  const cpu = (k) => (t[k].length && !Number.isNaN(t[k][0].cpu) ? t[k].reduce((a, x) => a + x.cpu, 0) / t[k].length : null);
-  const node = wall('node');
-  const ratioCpu = (k) => (cpu(k) === null ? null : cpu(k) / cpu('node'));
-  const exeFigures = exe
-    ? { exe_version_ms: wall('exe'), exe_version_ratio: wall('exe') / node, exe_version_cpu_ms: cpu('exe'), exe_version_cpu_ratio: ratioCpu('exe') }
-    : { exe_version_ms: null, exe_version_ratio: null, exe_version_cpu_ms: null, exe_version_cpu_ratio: null };
+  const cpu = (k) => (t[k] && !Number.isNaN(t[k][0].cpu) ? t[k].reduce((a, x) => a + x.cpu, 0) / t[k].length : null);
+  const figures = (name, k) => ({
+    [`${name}_ms`]: wall(k),
+    [`${name}_ratio`]: wall(k) === null ? null : wall(k) / wall('node'),
+    [`${name}_cpu_ms`]: cpu(k),
+    [`${name}_cpu_ratio`]: cpu(k) === null ? null : cpu(k) / cpu('node'),
+  });
   return {
     runs,
-    node_ms: node,
-    version_ms: wall('version'),
-    help_ms: wall('help'),
-    version_ratio: wall('version') / node,
-    help_ratio: wall('help') / node,
+    lang: process.env.LC_ALL || process.env.LC_MESSAGES || process.env.LANG || null,
+    node_ms: wall('node'),
     node_cpu_ms: cpu('node'),
-    version_cpu_ms: cpu('version'),
-    help_cpu_ms: cpu('help'),
-    version_cpu_ratio: ratioCpu('version'),
-    help_cpu_ratio: ratioCpu('help'),
-    ...exeFigures,
+    ...figures('version', 'version'),
+    ...figures('help', 'help'),
+    ...figures('exe_version', 'exe'),
+    ...figures('before_version', 'before_version'),
+    ...figures('before_help', 'before_help'),
+    ...figures('before_exe_version', 'before_exe'),
+    before,
+    loadavg_at_end: os.loadavg().map((x) => +x.toFixed(2)),
   };
 }
 
