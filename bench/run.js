@@ -5,6 +5,8 @@
 //   npm run bench                         quick profile (default, about 15 minutes)
 //   BENCH_PROFILE=full npm run bench      3 runs of everything (about 50 minutes)
 //   npm run bench -- --only startup,rate  a subset: startup, rate, cost, portfolio
+//   MD_BENCH_BEFORE_BIN=… MD_BENCH_BEFORE_EXE=… npm run bench -- --only startup --startup-runs 41
+//                                         start-up of an earlier build too, in the same rounds
 //   npm run bench -- --runs 2             runs per figure (overrides the profile)
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -76,7 +78,8 @@ log(
 
 if (only.has('startup')) {
   log('start-up …');
-  results.startup = startup({ runs: plan.startupRuns });
+  const before = { bin: process.env.MD_BENCH_BEFORE_BIN || undefined, exe: process.env.MD_BENCH_BEFORE_EXE || undefined };
+  results.startup = startup({ runs: Number(flag('--startup-runs') ?? plan.startupRuns), before });
 }
 if (only.has('rate')) {
   for (const s of plan.rate) {

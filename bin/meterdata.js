@@ -3,6 +3,9 @@
 // including choosing the exit code. This file must stay parseable by old Node.js (no
 // static import of the CLI: its modules need a newer Node before any line here runs).
 import { readFileSync } from 'node:fs';
+// The default export only: a named import Node.js 20 lacks would fail before the check below.
+import module from 'node:module';
+import path from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const need = /(\d+)\.(\d+)\.(\d+)/.exec(pkg.engines.node).slice(1).map(Number);
@@ -18,6 +21,13 @@ if (older) {
   );
   process.exit(1);
 }
+
+// V8's compiled code for meterdata's modules, kept in the user's cache folder: compiling them
+// is part of every start (bench/README.md, "Start-up"). Node.js checks each entry against its source
+// and only reports (never throws) when the folder cannot be made or written: read-only or
+// missing, meterdata runs as without it. NODE_COMPILE_CACHE, where set, decides instead.
+const { dirs } = await import('../dist/core/paths.js');
+module.enableCompileCache?.(path.join(dirs().cache, 'compile-cache'));
 
 const { main } = await import('../dist/cli.js');
 

@@ -1,8 +1,9 @@
 // The four measurements of `npm run bench`. Each returns plain numbers for the results
 // JSON; run.js takes medians over repeated runs and prints the table.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { BIN, ROOT, median, runCli, signIn, startSandboxProcess } from './harness.js';
@@ -150,31 +151,70 @@ export async function clientCost({ units, runs, log }) {
 
 /**
  * Start-up: `meterdata --version` / `--help` against `node -e 0`, interleaved, medians; and
- * the single executable's `--version` when `npm run build:exe` has made it.
+ * the single executable's `--version` when `npm run build:exe` has made it. Wall time, and on
+ * Linux CPU time (user + sys) too: on a busy machine a start waits for a core, which its CPU
+ * time does not count. `before` (MD_BENCH_BEFORE_BIN, MD_BENCH_BEFORE_EXE): an earlier build's
+ * launcher and executable, measured in the same rounds, so a change is judged before and after
+ * under the same load.
  */
-export function startup({ runs }) {
-  const time = (args, cmd = process.execPath) => {
+export function startup({ runs, before = {} }) {
+  const time = ([cmd, ...args]) => {
+    const c0 = childrenCpuMs();
     const t0 = performance.now();
     const r = spawnSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const wall = performance.now() - t0;
     if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-    return performance.now() - t0;
+    return { wall, cpu: c0 === null ? NaN : childrenCpuMs() - c0 };
   };
+  const node = process.execPath;
   const exe = existsSync(EXE) ? EXE : null;
-  const t = { node: [], version: [], help: [], exe: [] };
+  const starts = {
+    node: [node, '-e', '0'],
+    version: [node, BIN, '--version'],
+    help: [node, BIN, '--help'],
+    ...(exe ? { exe: [exe, '--version'] } : {}),
+    ...(before.bin ? { before_version: [node, before.bin, '--version'], before_help: [node, before.bin, '--help'] } : {}),
+    ...(before.exe ? { before_exe: [before.exe, '--version'] } : {}),
+  };
+  const t = Object.fromEntries(Object.keys(starts).map((k) => [k, []]));
   for (let i = 0; i < runs + 1; i++) {
-    const s = { node: time(['-e', '0']), version: time([BIN, '--version']), help: time([BIN, '--help']), exe: exe ? time(['--version'], exe) : NaN };
-    if (i === 0) continue; // warm the page cache first
-    for (const k of Object.keys(t)) t[k].push(s[k]);
+    for (const [k, argv] of Object.entries(starts)) {
+      const s = time(argv);
+      if (i > 0) t[k].push(s); // the first round warms the page cache (and meterdata's compile cache)
+    }
   }
-  const node = median(t.node);
-  const exeFigures = exe ? { exe_version_ms: median(t.exe), exe_version_ratio: median(t.exe) / node } : { exe_version_ms: null, exe_version_ratio: null };
+  const wall = (k) => (t[k] ? median(t[k].map((x) => x.wall)) : null);
+  // The kernel counts children's CPU in clock ticks (10 ms): the mean of many runs, not the median, is exact.
+  const cpu = (k) => (t[k] && !Number.isNaN(t[k][0].cpu) ? t[k].reduce((a, x) => a + x.cpu, 0) / t[k].length : null);
+  const figures = (name, k) => ({
+    [`${name}_ms`]: wall(k),
+    [`${name}_ratio`]: wall(k) === null ? null : wall(k) / wall('node'),
+    [`${name}_cpu_ms`]: cpu(k),
+    [`${name}_cpu_ratio`]: cpu(k) === null ? null : cpu(k) / cpu('node'),
+  });
   return {
     runs,
-    node_ms: node,
-    version_ms: median(t.version),
-    help_ms: median(t.help),
-    version_ratio: median(t.version) / node,
-    help_ratio: median(t.help) / node,
-    ...exeFigures,
+    lang: process.env.LC_ALL || process.env.LC_MESSAGES || process.env.LANG || null,
+    node_ms: wall('node'),
+    node_cpu_ms: cpu('node'),
+    ...figures('version', 'version'),
+    ...figures('help', 'help'),
+    ...figures('exe_version', 'exe'),
+    ...figures('before_version', 'before_version'),
+    ...figures('before_help', 'before_help'),
+    ...figures('before_exe_version', 'before_exe'),
+    before,
+    loadavg_at_end: os.loadavg().map((x) => +x.toFixed(2)),
   };
+}
+
+/** CPU time (user + sys, ms) of this process's ended children, from /proc (Linux); null elsewhere. */
+function childrenCpuMs() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    // after the name: state is field 3, so cutime (16) and cstime (17) are at 13 and 14; USER_HZ is 100 on Linux
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return null;
+  }
 }

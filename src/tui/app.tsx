@@ -21,7 +21,10 @@ import { t } from './texts.js';
 import { useExport } from './use-export.js';
 import { useFlagCount } from './use-flag-count.js';
 import { useKeys } from './use-keys.js';
-import { useBundle, useLoad, type LoadState } from './use-load.js';
+import { useBundle, useLoad, useUviLoad, type LoadState } from './use-load.js';
+import { uviScreen } from './screens-uvi.js';
+import { uviScreenTexts as u } from './texts-uvi.js';
+import { uviMonth, uviRange, type UviView } from './uvi.js';
 import { useServiceNotes } from './use-service-notes.js';
 import { Centered, ColorContext, ErrorView, explainLines, Footer, helpLines, ListView, ScrollView, StatusLegend } from './view.js';
 
@@ -29,6 +32,10 @@ export interface AppProps {
   data: BrowseData;
   range: DateRange;
   color?: boolean;
+  /** The range came from --year or --from/--to: the monthly information (`m`) ends with its last month. */
+  rangeChosen?: boolean;
+  /** The command's clock, for the last completed month (the monthly information's default). */
+  today?: Date;
   /** Terminal size; taken from stdout when not given. */
   width?: number;
   height?: number;
@@ -40,11 +47,13 @@ function screenOf(
   data: BrowseData,
   list: LoadState<Property[]>,
   bundle: LoadState<PropertyBundle>,
+  uvi: LoadState<UviView>,
   range: DateRange,
   width: number,
 ): Screen | null | 'missing' {
   const titleOf = (f: Flag) => data.flagText(f.code, language()).title;
   if (target.kind === 'properties') return list.status === 'ready' ? propertiesScreen(list.value, (id) => data.cachedFlags(id, range), width) : null;
+  if (target.kind === 'uvi') return uvi.status === 'ready' ? (uviScreen(uvi.value, target.unitId, language(), width) ?? 'missing') : null;
   if (bundle.status !== 'ready') return null;
   const b = bundle.value;
   if (target.kind === 'property') return propertyScreen(b, width, titleOf);
@@ -63,7 +72,7 @@ function selectionOf(
 ): ExportSelection | null {
   const prop = property ?? (target.kind === 'properties' ? list.find((p) => selected?.open?.propertyId === p.id) : undefined);
   if (!prop) return null;
-  if (target.kind !== 'unit') return { property: prop, range };
+  if (target.kind !== 'unit' && target.kind !== 'uvi') return { property: prop, range };
   const unitName = bundle?.units.find((u) => u.unit.id === target.unitId)?.unit.name;
   return { property: prop, range, unitId: target.unitId, ...(unitName ? { unitName } : {}) };
 }
@@ -88,7 +97,10 @@ interface BodyInput {
   filter: string;
   overlay: Span[][] | null;
   load: LoadState<unknown>;
-  loadIsBundle: boolean;
+  /** The range a failed load asked for (none for the Properties list). */
+  loadRange: DateRange | undefined;
+  /** What is loading, where it is not the Property over the browse range (the monthly information's 13 months). */
+  loadingWhat: string | null;
   progress: LoadProgress | null;
   width: number;
   listHeight: number;
@@ -99,11 +111,10 @@ interface BodyInput {
 function bodyOf(b: BodyInput) {
   const { state, target, property, range, screen, rows, load, width, listHeight } = b;
   if (b.overlay) return <ScrollView lines={b.overlay} top={state.overlayTop} height={b.overlayHeight} width={width} />;
-  if (load.status === 'error')
-    return <ErrorView info={describeError(load.error, b.loadIsBundle ? range : undefined)} height={listHeight + 1} canGoBack={state.stack.length > 1} />;
+  if (load.status === 'error') return <ErrorView info={describeError(load.error, b.loadRange)} height={listHeight + 1} canGoBack={state.stack.length > 1} />;
   if (load.status !== 'ready' || screen === null) {
     const { progress } = b;
-    const what = target.kind === 'properties' || !property ? t.properties : `${property.name} (${periodText(range)})`;
+    const what = target.kind === 'properties' || !property ? t.properties : (b.loadingWhat ?? `${property.name} (${periodText(range)})`);
     const text =
       !progress || target.kind === 'properties'
         ? t.loading({ what })
@@ -113,14 +124,21 @@ function bodyOf(b: BodyInput) {
     return <Centered height={listHeight + 1} lines={[[{ text, color: 'cyan' }]]} />;
   }
   if (screen === 'missing') {
-    return <Centered height={listHeight + 1} lines={[[{ text: t.missing({ property: property?.name ?? t.theProperty, range: periodText(range) }) }]]} />;
+    return (
+      <Centered
+        height={listHeight + 1}
+        lines={[[{ text: t.missing({ property: property?.name ?? t.theProperty, range: periodText(b.loadRange ?? range) }) }]]}
+      />
+    );
   }
   if (screen.rows.length === 0) return <Centered height={listHeight + 1} lines={[[{ text: t.noProperties, bold: true }], [{ text: t.noPropertiesHint }]]} />;
   if (rows.length === 0) return <Centered height={listHeight + 1} lines={[[{ text: t.nothingMatches({ filter: b.filter }) }]]} />;
   const detail = target.kind === 'unit' || target.kind === 'plant';
   return (
     <Box flexDirection="column">
-      {detail ? (
+      {target.kind === 'uvi' ? (
+        <Text wrap="truncate-end">{u.legend}</Text>
+      ) : detail ? (
         <StatusLegend />
       ) : (
         <Text wrap="truncate-end" bold>
@@ -132,13 +150,21 @@ function bodyOf(b: BodyInput) {
   );
 }
 
+/** The Property over the browse range, or on the monthly screen over its 13 months (the other waits until a screen needs it). */
+function usePropertyLoads(data: BrowseData, target: Place, property: Property | undefined, state: BrowseState, today: Date | undefined) {
+  const month = target.kind === 'uvi' ? uviMonth(state.range, state.rangeChosen, today ?? new Date()) : null;
+  const uvi = useUviLoad(data, property, month, state.reloads);
+  const bundle = useBundle(data, month ? undefined : property, state.range, state.reloads);
+  return { month, uvi$: uvi.state, bundle$: bundle.state, progress: month ? uvi.progress : bundle.progress };
+}
+
 export function App(props: AppProps) {
   const size = useWindowSize();
   const width = Math.max(40, props.width ?? size.columns ?? 80);
   const height = Math.max(12, props.height ?? size.rows ?? 24);
   const { exit } = useApp();
   const { data } = props;
-  const [state, dispatch] = useReducer(reduce, props.range, initialState);
+  const [state, dispatch] = useReducer(reduce, props.range, (r) => initialState(r, props.rangeChosen ?? false));
   const { range } = state;
   const frame = topFrame(state);
   const target = frame.target;
@@ -146,19 +172,19 @@ export function App(props: AppProps) {
   const list$ = useLoad('properties', () => data.listProperties(), `${state.reloads}:${state.listVisits}`);
   const propertyList = list$.status === 'ready' ? list$.value : [];
   const property = target.kind === 'properties' ? undefined : propertyList.find((p) => p.id === target.propertyId);
-  const { state: bundle$, progress } = useBundle(data, property, range, state.reloads);
-  const notes = useServiceNotes(data, `${list$.status}|${bundle$.status}`);
+  const { month, uvi$, bundle$, progress } = usePropertyLoads(data, target, property, state, props.today);
+  const notes = useServiceNotes(data, `${list$.status}|${bundle$.status}|${uvi$.status}`);
   const startExport = useExport(data, dispatch);
 
   // Rebuilt on every render: cheap next to drawing, and flag counts of Properties
   // opened meanwhile show up without extra bookkeeping.
-  const screen = screenOf(target, data, list$, bundle$, range, width);
+  const screen = screenOf(target, data, list$, bundle$, uvi$, range, width);
   const rows = screen && screen !== 'missing' ? filterRows(screen.rows, frame.filter) : [];
   const cursor = cursorOn(rows, frame.cursor);
   const selected = rows[cursor];
   const listHeight = height - 5;
   const overlayHeight = listHeight + 1;
-  const bundle = bundle$.status === 'ready' ? bundle$.value : null;
+  const bundle = month ? (uvi$.status === 'ready' ? uvi$.value.bundle : null) : bundle$.status === 'ready' ? bundle$.value : null;
   const overlay =
     state.mode === 'help'
       ? helpLines(width)
@@ -195,7 +221,8 @@ export function App(props: AppProps) {
   const filterLine = frame.filter && state.mode !== 'filter' ? t.filtered({ filter: frame.filter, n: rows.filter((r) => r.selectable).length }) : '';
   const status = statusLine(state, notes.retryText ?? state.message ?? counter.text(), filterLine, notes.rateWait);
 
-  const load = target.kind === 'properties' || list$.status !== 'ready' ? list$ : bundle$;
+  const load = target.kind === 'properties' || list$.status !== 'ready' ? list$ : month ? uvi$ : bundle$;
+  const months = month ? uviRange(month) : null;
   const body = bodyOf({
     state,
     target,
@@ -207,7 +234,8 @@ export function App(props: AppProps) {
     filter: frame.filter,
     overlay,
     load,
-    loadIsBundle: load === bundle$,
+    loadRange: load === list$ ? undefined : (months ?? range),
+    loadingWhat: months && property ? u.loading({ property: property.name, period: shortPeriodText(months) }) : null,
     progress,
     width,
     listHeight,
@@ -225,7 +253,7 @@ export function App(props: AppProps) {
           {fit(status, width - 1) || ' '}
         </Text>
         {body}
-        <Footer width={width} list={target.kind === 'properties'} />
+        <Footer width={width} kind={target.kind === 'properties' ? 'list' : target.kind === 'unit' || target.kind === 'uvi' ? target.kind : 'other'} />
       </Box>
     </ColorContext.Provider>
   );

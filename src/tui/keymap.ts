@@ -6,8 +6,9 @@ import type { ExportSelection } from './data.js';
 import type { KeyPress } from './keys.js';
 import { parseRangeInput, rangeFlags } from './range.js';
 import type { Row } from './rows.js';
-import type { Action, BrowseState } from './state.js';
+import { topFrame, type Action, type BrowseState } from './state.js';
 import { t } from './texts.js';
+import { uviScreenTexts } from './texts-uvi.js';
 
 export interface KeyView {
   state: BrowseState;
@@ -81,6 +82,13 @@ function exportKey(v: KeyView): Action {
   return { type: 'export', selection: v.exportable };
 }
 
+/** `m` on a unit's screen: its monthly consumption information. */
+function monthlyKey(v: KeyView): Action {
+  const here = topFrame(v.state).target;
+  if (here.kind !== 'unit') return { type: 'say', message: uviScreenTexts.onlyOnUnit };
+  return { type: 'open', target: { kind: 'uvi', propertyId: here.propertyId, unitId: here.unitId } };
+}
+
 export function keyAction({ ch, key }: KeyPress, v: KeyView): Action | null {
   const { mode } = v.state;
   if (mode === 'filter' || mode === 'range') return promptKey(ch, key, v);
@@ -102,5 +110,6 @@ export function keyAction({ ch, key }: KeyPress, v: KeyView): Action | null {
   if (ch === 'i') return explains ? { type: 'overlay', mode: 'explain' } : { type: 'say', message: t.noFlags };
   if (ch === 'e') return exportKey(v);
   if (ch === 'r') return { type: 'reload' };
+  if (ch === 'm') return monthlyKey(v);
   return null;
 }

@@ -13,7 +13,11 @@ export interface Span {
 }
 
 export type Target =
-  { kind: 'property'; propertyId: string } | { kind: 'unit'; propertyId: string; unitId: string } | { kind: 'plant'; propertyId: string; pointId: string };
+  | { kind: 'property'; propertyId: string }
+  | { kind: 'unit'; propertyId: string; unitId: string }
+  | { kind: 'plant'; propertyId: string; pointId: string }
+  /** The unit's monthly consumption information (`m` on its screen). */
+  | { kind: 'uvi'; propertyId: string; unitId: string };
 
 export interface Row {
   key: string;

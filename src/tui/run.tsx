@@ -15,7 +15,13 @@ function Interruptible(props: { onInterrupt: () => void; children: ReactNode }) 
   return <>{props.children}</>;
 }
 
-export async function runBrowser(io: Io, data: BrowseData, range: DateRange): Promise<'quit' | 'interrupted'> {
+/** `rangeChosen`: the range came from --year or --from/--to (the monthly information then ends with its last month); `today`: the command's clock. */
+export async function runBrowser(
+  io: Io,
+  data: BrowseData,
+  range: DateRange,
+  opts: { rangeChosen?: boolean; today?: Date } = {},
+): Promise<'quit' | 'interrupted'> {
   let interrupted = false;
   const interrupt = () => {
     interrupted = true;
@@ -25,7 +31,7 @@ export async function runBrowser(io: Io, data: BrowseData, range: DateRange): Pr
   const color = !io.env.NO_COLOR;
   const app = render(
     <Interruptible onInterrupt={interrupt}>
-      <App data={data} range={range} color={color} />
+      <App data={data} range={range} color={color} rangeChosen={opts.rangeChosen ?? false} {...(opts.today ? { today: opts.today } : {})} />
     </Interruptible>,
     {
       stdout: io.stdout as NodeJS.WriteStream,

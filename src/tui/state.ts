@@ -18,6 +18,8 @@ export type Mode = 'normal' | 'filter' | 'range' | 'help' | 'explain';
 
 export interface BrowseState {
   range: DateRange;
+  /** The clerk named the range (--year, --from/--to or `y`): the monthly information ends with its last month. */
+  rangeChosen: boolean;
   stack: Frame[];
   mode: Mode;
   /** What is typed at the `/` or `y` prompt. */
@@ -56,9 +58,10 @@ export type Action =
   | { type: 'export-ended'; message: string }
   | { type: 'quit' };
 
-export function initialState(range: DateRange): BrowseState {
+export function initialState(range: DateRange, rangeChosen = false): BrowseState {
   return {
     range,
+    rangeChosen,
     stack: [{ target: { kind: 'properties' }, cursor: 0, filter: '' }],
     mode: 'normal',
     input: '',
@@ -112,7 +115,7 @@ export function reduce(s: BrowseState, a: Action): BrowseState {
     case 'keep-filter':
       return { ...s, mode: 'normal' };
     case 'set-range':
-      return { ...s, range: a.range, mode: 'normal', message: t.rangeSet({ range: periodText(a.range) }) };
+      return { ...s, range: a.range, rangeChosen: true, mode: 'normal', message: t.rangeSet({ range: periodText(a.range) }) };
     case 'refuse-range':
       return { ...s, promptError: a.reason };
     case 'say':

@@ -5,6 +5,8 @@ import { useEffect, useRef, useState } from 'react';
 import type { Property } from '../api/types.js';
 import type { BrowseData, LoadProgress, PropertyBundle } from './data.js';
 import { rangeKey, type DateRange } from './range.js';
+import type { Month } from '../uvi/index.js';
+import { loadUvi, type UviView } from './uvi.js';
 
 export type LoadState<T> = { status: 'idle' } | { status: 'loading' } | { status: 'ready'; value: T } | { status: 'error'; error: unknown };
 
@@ -56,6 +58,26 @@ export function useBundle(
     () => {
       setProgress(null);
       return data.loadProperty(property!, range, setProgress);
+    },
+    reloads,
+  );
+  return { state, progress };
+}
+
+/** A unit's monthly information: the Property over the 13 months ending with `month` (see uvi.ts), with the unit progress. */
+export function useUviLoad(
+  data: BrowseData,
+  property: Property | undefined,
+  month: Month | null,
+  reloads: number,
+): { state: LoadState<UviView>; progress: LoadProgress | null } {
+  const [progress, setProgress] = useState<LoadProgress | null>(null);
+  const key = property && month ? `${property.id}|uvi|${month}` : null;
+  const state = useLoad(
+    key,
+    () => {
+      setProgress(null);
+      return loadUvi(data, property!, month!, setProgress);
     },
     reloads,
   );

@@ -12,6 +12,7 @@ import { fit, wordWrap } from './format.js';
 import { SEVERITY_MARK, severityOf, type Row, type Span } from './rows.js';
 import { t } from './texts.js';
 import { h } from './texts-screens.js';
+import { uviScreenTexts as u } from './texts-uvi.js';
 import { LEGEND_STATUSES, metricCodes, NO_READING, STATUS_MARKS, statusMark, typeCodes, UNKNOWN_MARK } from './words.js';
 
 export const ColorContext = createContext(true);
@@ -188,6 +189,7 @@ function keys(): [string, string][] {
     ['i', h.explain],
     ['e', h.export],
     ['c', h.count],
+    ['m', u.key],
     ['r', h.reload],
     ['?', h.help],
     ['q', h.quit],
@@ -217,9 +219,15 @@ export function helpLines(width: number): Span[][] {
   return lines;
 }
 
-/** `list`: the Properties list, where `c` counts and `i` has no flags to explain. */
-export function Footer({ width, list = false }: { width: number; list?: boolean }) {
-  const [wide, narrow] = list ? [t.footerListWide, t.footerList] : [h.footerWide, h.footer];
+/** The keys that act where the user is: `c` on the Properties list (no `i` there), `m` on a unit's screen, no `i` on its monthly information. */
+export function Footer({ width, kind = 'other' }: { width: number; kind?: 'list' | 'unit' | 'uvi' | 'other' }) {
+  const footers: Record<typeof kind, [string, string]> = {
+    list: [t.footerListWide, t.footerList],
+    unit: [u.unitFooterWide, u.unitFooter],
+    uvi: [u.uviFooterWide, u.uviFooter],
+    other: [h.footerWide, h.footer],
+  };
+  const [wide, narrow] = footers[kind];
   const text = [...wide].length <= width - 1 ? wide : narrow;
   return (
     <Text wrap="truncate-end" dimColor>

@@ -24,7 +24,7 @@ try {
 }`;
 
 function taker(file: string, at: number): Promise<string> {
-  const locks = pathToFileURL(path.join(ROOT, 'dist', 'export', 'locks.js')).href;
+  const locks = pathToFileURL(path.join(ROOT, 'dist', 'export', 'folder', 'locks.js')).href;
   return new Promise((resolve) => {
     const c = spawn(process.execPath, ['--input-type=module', '-e', TAKER, locks, file, String(at)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

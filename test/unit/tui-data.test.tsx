@@ -6,6 +6,7 @@ import type { MeasuringPoint, UnitConsumption } from '../../src/api/types.js';
 import { billProperty, flagText } from '../../src/billing/index.js';
 import { AccessWithdrawnError, ServiceUnavailableError } from '../../src/core/errors.js';
 import { createBrowseData, eventHub, type BillInput } from '../../src/tui/data.js';
+import { loadUvi } from '../../src/tui/uvi.js';
 import { RANGE } from '../helpers/builders.js';
 import { aProperty, bundleFor, MARKT } from '../helpers/tui-fake.js';
 
@@ -89,6 +90,17 @@ describe('BrowseData', () => {
     expect(calls.length).toBe(count);
     await data.loadProperty(aProperty(), { from: '2024-01-01', to: '2024-12-31' });
     expect(calls.filter((c) => c === 'consumption 2024-01-01')).toHaveLength(2);
+  });
+
+  it('loads a Property once for the monthly information: its 13 months in one request per unit and plant meter, kept for the next visit', async () => {
+    const { api, calls } = memoryApi();
+    const data = createBrowseData({ api, billProperty, flagText });
+    const first = await loadUvi(data, aProperty(), '2025-11');
+    // the list of units and of points, one consumption request per unit (2) and one readings request per plant meter (1)
+    expect(calls).toEqual(['units L', 'points L', 'consumption 2024-11-01', 'consumption 2024-11-01', 'readings plant']);
+    expect(first.uvi.units).toHaveLength(2);
+    expect(await loadUvi(data, aProperty(), '2025-11')).toBe(first);
+    expect(calls).toHaveLength(5);
   });
 
   it('passes API events to the screens that listen', () => {

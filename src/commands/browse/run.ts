@@ -15,7 +15,8 @@ import type { BrowseFlags } from './index.js';
 export async function run(opts: BrowseFlags, ctx: CommandContext): Promise<number> {
   const { io } = ctx;
   // The same flags as export, read by the same code: the same messages, naming the flag.
-  const range = periodFlags(opts) ?? defaultRange(ctx.now());
+  const named = periodFlags(opts);
+  const range = named ?? defaultRange(ctx.now());
   if (!io.stdout.isTTY || !io.stdin.isTTY) {
     throw new UsageError(t.notATerminal, t.notATerminalHint({ flags: rangeFlags(range) }), 'USAGE_NOT_A_TERMINAL');
   }
@@ -39,7 +40,7 @@ export async function run(opts: BrowseFlags, ctx: CommandContext): Promise<numbe
   });
   let how: 'quit' | 'interrupted';
   try {
-    how = await runBrowser(io, data, range);
+    how = await runBrowser(io, data, range, { rangeChosen: named !== null, today: ctx.now() });
   } finally {
     await api.close();
     await connection.close();

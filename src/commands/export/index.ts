@@ -3,10 +3,9 @@ import { conflictMessage } from '../../cli-help.js';
 import { ExitCode } from '../../core/errors.js';
 import { dateFlag } from '../../core/dates.js';
 import { flagsFrom, type FlagValues } from '../../core/flags.js';
-import { ALL_FORMATS, formatFlag, metricFlag, propertyFlag, rateLimitFlag, FORMATS } from '../../export/options/index.js';
-import { formatLabels } from '../../export/output/index.js';
-import { thresholdFlag } from '../../export/options/index.js';
-import { optionTexts } from '../../export/options/index.js';
+// Only the light surfaces: `meterdata --help` loads this declaration, not the export's run.
+import { ALL_FORMATS, formatFlag, metricFlag, optionTexts, propertyFlag, rateLimitFlag, thresholdFlag, FORMATS } from '../../export/options/flags/index.js';
+import { formatLabels } from '../../export/output/formats/index.js';
 import { METRICS } from '../../api/types.js';
 import { defineCommand, periodFlags, profileFlag } from '../define.js';
 import { helpTexts as h } from './texts.js';

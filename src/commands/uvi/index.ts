@@ -2,7 +2,7 @@
 // on the export's machinery (src/export/uvi.ts).
 import { ExitCode } from '../../core/errors.js';
 import { flagsFrom, type FlagValues } from '../../core/flags.js';
-import { propertyFlag, rateLimitFlag } from '../../export/options/index.js';
+import { propertyFlag, rateLimitFlag } from '../../export/options/flags/index.js';
 import { defineCommand, profileFlag } from '../define.js';
 import { helpTexts as h } from './texts.js';
 

@@ -5,15 +5,13 @@ import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { periodFlags, wholeMonths } from '../../core/dates.js';
 import { lastCompletedMonthEnd } from '../../api/answers.js';
-import { METRICS, UUID, isKnown, type KnownMetric } from '../../api/types.js';
+import type { KnownMetric } from '../../api/types.js';
 import { parseReviewArgs, type ReviewArgs } from './review-options.js';
-import { FORMAT_NAMES, type Format } from '../output/index.js';
+import { ALL_FORMATS, formatFlag, metricFlag, propertyFlag, rateLimitFlag, type Format } from './flags/index.js';
 import { optionTexts as t } from './texts-options.js';
 import { readUnitRefs, type UnitRefs } from '../steps/unit-refs/index.js';
 
-/** The registry's names (src/export/output/registry.ts). */
-export const FORMATS = FORMAT_NAMES;
-export type { Format };
+export { ALL_FORMATS, FORMATS, formatFlag, metricFlag, propertyFlag, rateLimitFlag, thresholdFlag, type Format } from './flags/index.js';
 
 export interface ExportArgs {
   /** Requested range, widened locally to whole months (the server's echo is what the sheets show). */
@@ -71,57 +69,6 @@ export type ExportFlags = {
   plausibility?: boolean;
   unitRefs?: string;
 };
-
-function list(value: string): string[] {
-  return [
-    ...new Set(
-      value
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    ),
-  ];
-}
-
-/** --property, repeatable, each a comma-separated list: ids checked, lower-cased, each once. */
-export function propertyFlag(value: string, previous: string[] = []): string[] {
-  const given = list(value);
-  if (given.length === 0) throw new UsageError(t.propertyEmpty, t.propertyEmptyHint);
-  const ids = [...previous];
-  for (const raw of given) {
-    if (!UUID.test(raw)) throw new UsageError(t.notAPropertyId({ value: raw }), t.notAPropertyIdHint);
-    if (!ids.includes(raw.toLowerCase())) ids.push(raw.toLowerCase());
-  }
-  return ids;
-}
-
-export function metricFlag(value: string): KnownMetric[] {
-  const given = list(value);
-  const hint = t.knownMetrics({ list: METRICS.join(', ') });
-  if (given.length === 0) throw new UsageError(t.metricEmpty, hint);
-  return given.map((m) => {
-    if (!isKnown(METRICS, m)) throw new UsageError(t.unknownMetric({ value: m }), hint);
-    return m;
-  });
-}
-
-/** Every format, as `--format` takes them at once (its default). */
-export const ALL_FORMATS = FORMATS.join(',');
-
-export function formatFlag(value: string): Format[] {
-  const hint = () => t.formatHint({ list: FORMATS.join(', '), all: ALL_FORMATS });
-  const formats = list(value).map((f) => {
-    if (!isKnown(FORMATS, f)) throw new UsageError(t.unknownFormat({ value: f }), hint());
-    return f;
-  });
-  if (formats.length === 0) throw new UsageError(t.formatEmpty, hint());
-  return formats.sort();
-}
-
-export function rateLimitFlag(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 10_000) throw new UsageError(t.badRateLimit({ value }), t.rateLimitHint);
-  return Number(value);
-}
 
 /**
  * The range the service will answer for, as far as this computer's clock can tell: `to`

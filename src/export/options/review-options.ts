@@ -5,6 +5,7 @@ import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { wholeMonths } from '../../core/dates.js';
 import { optionTexts as t } from './texts-options.js';
+import { thresholdFlag } from './flags/index.js';
 import type { Template } from '../output/index.js';
 
 export interface ReviewArgs {
@@ -15,12 +16,6 @@ export interface ReviewArgs {
 }
 
 export const DEFAULT_THRESHOLD = '25';
-
-/** --threshold: a percentage above 0 and up to 1000, at most two decimals ("25", "12.5"). */
-export function thresholdFlag(value: string): string {
-  if (!/^\d{1,4}(\.\d{1,2})?$/.test(value) || Number(value) <= 0 || Number(value) > 1000) throw new UsageError(t.badThreshold({ value }), t.badThresholdHint);
-  return String(Number(value));
-}
 
 interface ReviewFlags {
   compare?: string;

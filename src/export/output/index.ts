@@ -4,10 +4,8 @@
 // Nothing outside src/export/output imports another of its files. Nothing here loads exceljs:
 // each format loads its writers when an export uses it (`meterdata --help` stays light).
 import type { completeOutput as complete, StagedOutput } from './complete.js';
-import type { FileEntry, OutputFormat } from './format.js';
+import type { FileEntry } from './format.js';
 import type { Template } from './templates.js';
-import { EXPORT_FORMATS } from './registry.js';
-import { formatTexts } from './texts-formats.js';
 
 export { OutputSet, type OutputMark } from './output-set.js';
 export type { StagedOutput } from './complete.js';
@@ -30,6 +28,7 @@ export type { Template, TemplateColumn, TemplateFile } from './templates.js';
 export { TABLE_COLUMNS, TABLE_NAMES, cellOf, overviewKey, type ColumnType, type Row, type TableName } from './tables.js';
 export { csvLine, formatCell, neutraliseFormula, plainNumber, type CellStyle } from './cell-text.js';
 export { aboutTexts, columnHeaders, sheetNames } from './texts-sheets.js';
+export { formatLabels } from './formats/index.js';
 
 /** Finishes and commits a staged output (complete.ts, loaded after the walk). */
 export async function completeOutput(...args: Parameters<typeof complete>): Promise<FileEntry[]> {
@@ -44,10 +43,4 @@ export async function discardOutput(staged: StagedOutput): Promise<void> {
 /** Reads a template by name or file; loaded when an export needs one (its checks load valibot, which `--help` does not). */
 export async function loadTemplate(nameOrFile: string, cwd: string): Promise<Template> {
   return (await import('./templates.js')).loadTemplate(nameOrFile, cwd);
-}
-
-/** How a person names these formats, in the run's language: "CSV and XLSX". */
-export function formatLabels(registry: readonly OutputFormat[] = EXPORT_FORMATS): string {
-  const labels = registry.map((f) => f.label);
-  return labels.length < 2 ? (labels[0] ?? '') : formatTexts.and({ head: labels.slice(0, -1).join(', '), last: labels.at(-1)! });
 }
