@@ -7,8 +7,7 @@ import path from 'node:path';
 import { readOwnFile } from '../../core/bounded-read.js';
 import { writeFileAtomic } from '../../core/atomic-file.js';
 import { identity, type ExportArgs } from '../options/index.js';
-import { MANIFEST } from '../folder/index.js';
-import { checkListed } from '../folder/listed-files.js';
+import { checkListed, MANIFEST } from '../folder/index.js';
 import type { ProfileResult } from './portfolio-summary.js';
 
 /** Which profiles an earlier run of the same portfolio export finished (kept until a run finishes them all). */
