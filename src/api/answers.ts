@@ -75,3 +75,21 @@ export function checkEchoedRange(endpoint: string, requested: RangeQuery, echoed
     details: { endpoint, requested, received: echoed, allowed },
   });
 }
+
+/**
+ * The one period every unit's answer echoes, for answers asked with one range: the range rules give every unit
+ * of a request the same echo, so a unit whose answer names another period (a half year beside whole years) is
+ * refused, not set beside the others (its figures would look half or twice as large). null without units.
+ */
+export function onePeriod(property: string, units: readonly { unit: { name: string }; consumption: RangeQuery }[], asked: RangeQuery): RangeQuery | null {
+  const first = units[0];
+  if (!first) return null;
+  const period = { from: first.consumption.from, to: first.consumption.to };
+  const other = units.find(({ consumption: c }) => c.from !== period.from || c.to !== period.to);
+  if (!other) return period;
+  const echoed = { from: other.consumption.from, to: other.consumption.to };
+  throw new ServiceUnavailableError(
+    t.mixedRange({ property, unit: other.unit.name, echoed: t.range(echoed), first: t.range(period), firstUnit: first.unit.name, asked: t.range(asked) }),
+    { code: 'API_WRONG_RANGE', hint: t.notBilledHint, details: { requested: asked, received: echoed, first: period } },
+  );
+}

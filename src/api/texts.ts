@@ -126,6 +126,8 @@ export const t = catalogue(
     endsBefore: 'it ends before the requested range begins',
     endsAfter: (p: { end: string }) => `it ends after the requested month (${p.end})`,
     pastCompleted: (p: { end: string }) => `it reaches past the last completed month (${p.end} by this computer's clock), where no billing data can exist yet`,
+    mixedRange: (p: { property: string; unit: string; echoed: string; first: string; firstUnit: string; asked: string }) =>
+      `The metering service answered ${p.asked} for unit "${p.unit}" of "${p.property}" with ${p.echoed}, but for unit "${p.firstUnit}" with ${p.first}: the range rules give every unit the same period; stopped so that no figure is set beside one of another period.`,
   },
   {
     noAnswerWithin: (p) => `keine Antwort innerhalb von ${p.time}`,
@@ -222,5 +224,7 @@ export const t = catalogue(
     endsAfter: (p) => `Er endet nach dem angefragten Monat (${day(p.end)})`,
     pastCompleted: (p) =>
       `Er reicht über den letzten abgeschlossenen Monat hinaus (${day(p.end)} nach der Uhr dieses Computers), für den es noch keine Abrechnungsdaten geben kann`,
+    mixedRange: (p) =>
+      `Der Messdienst lieferte für den Zeitraum ${p.asked} der Nutzeinheit „${p.unit}“ der Liegenschaft „${p.property}“ Werte von ${p.echoed}, der Nutzeinheit „${p.firstUnit}“ aber von ${p.first}: Nach den Zeitraumregeln der API erhält jede Nutzeinheit denselben Zeitraum; abgebrochen, damit kein Verbrauch neben einen aus einem anderen Zeitraum gestellt wird.`,
   },
 );

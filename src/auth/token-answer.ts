@@ -39,23 +39,25 @@ const SENDABLE = /^[\x21-\x7e]+$/;
 const shown = (value: unknown) => JSON.stringify(value)?.slice(0, 40) ?? String(value);
 
 /** Why `answer` (the tokens, or openid-client's error about their body) cannot be used; undefined if it can, or if that is not the reason. */
-export function unusableAnswer(answer: unknown, wire?: Pick<Wire, 'lifetime'>): string | undefined {
+export function unusableAnswer(answer: unknown, wire?: Pick<Wire, 'lifetime' | 'lifetimeText'>): string | undefined {
   const read = answer instanceof Error ? refusedBody(answer) : (answer as Record<string, unknown> | undefined);
   // openid-client has already turned a lifetime given as text into a number ("0x10" into 0): the text as sent is said
   const body = read && wire?.lifetime !== undefined ? { ...read, expires_in: wire.lifetime } : read;
   // what the body shows is said in meterdata's words; else the field openid-client refused
-  return (body && bodyProblem(body)) ?? (answer instanceof Error ? invalidField(answer) : undefined);
+  return (body && bodyProblem(body, wire?.lifetimeText)) ?? (answer instanceof Error ? invalidField(answer) : undefined);
 }
 
 /** A lifetime given as text counts where it is a plain decimal number ("3600"), as openid-client reads it; "0x10", "16s" do not. */
 const DECIMAL = /^\s*\d+(\.\d+)?\s*$/;
 
-function bodyProblem(body: Record<string, unknown>): string | undefined {
+/** `lifetimeText`: a numeric lifetime's characters as sent (1e400 reads as Infinity, which JSON shows as null). */
+function bodyProblem(body: Record<string, unknown>, lifetimeText?: string): string | undefined {
   const type = body.token_type;
   if (typeof type === 'string' && !['bearer', 'dpop'].includes(type.toLowerCase())) return t.unsupportedTokenType({ type: shown(type) });
   const given = body.expires_in;
   const lifetime = typeof given === 'string' ? (DECIMAL.test(given) ? parseFloat(given) : Number.NaN) : given;
-  if (typeof lifetimeOf(lifetime) !== 'number') return t.badLifetime({ value: shown(given) });
+  if (typeof lifetimeOf(lifetime) !== 'number')
+    return t.badLifetime({ value: typeof given === 'number' && lifetimeText !== undefined ? lifetimeText : shown(given) });
   if (typeof body.access_token === 'string' && !SENDABLE.test(body.access_token)) return t.notSendable;
   for (const [field, what] of TOO_LONG) {
     const value = body[field];

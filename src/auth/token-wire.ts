@@ -9,6 +9,8 @@ export interface Wire {
   status: number | undefined;
   /** `expires_in` as a 2xx answer's body gave it: openid-client reads the text "0x10" as 0 before meterdata sees it. */
   lifetime?: unknown;
+  /** A numeric `expires_in` as its characters were sent: JSON reads 1e400 as Infinity (shown "null") and -0 as 0. */
+  lifetimeText?: string;
 }
 
 /** A 4xx turned the refresh token away unused (a 429, a DPoP nonce asked for); after any other answer it may be rotated. */
@@ -31,7 +33,16 @@ export async function watched<T>(config: oidc.Configuration, fn: (wire: Wire) =>
     wire.status = undefined;
     const res = await send(url, options);
     wire.status = res.status;
-    if (res.ok) wire.lifetime = await lifetimeSent(res);
+    if (res.ok)
+      Object.assign(
+        wire,
+        sentLifetime(
+          await res
+            .clone()
+            .text()
+            .catch(() => ''),
+        ),
+      );
     replay = res.status !== 200 && !refusedUnused(res.status) ? res.clone() : undefined;
     return res;
   };
@@ -43,12 +54,19 @@ export async function watched<T>(config: oidc.Configuration, fn: (wire: Wire) =>
   }
 }
 
-async function lifetimeSent(res: Response): Promise<unknown> {
+/** A number as JSON writes it. */
+const LIFETIME_LITERAL = /"expires_in"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/g;
+
+/** `expires_in` of a token answer's body as sent: its value, and a number's characters (the last, as JSON.parse keeps the last of a key given twice). */
+export function sentLifetime(body: string): Pick<Wire, 'lifetime' | 'lifetimeText'> {
+  let lifetime: unknown;
   try {
-    return ((await res.clone().json()) as { expires_in?: unknown } | null)?.expires_in;
+    lifetime = (JSON.parse(body) as { expires_in?: unknown } | null)?.expires_in;
   } catch {
-    return undefined; // openid-client says what is wrong with a body it cannot read
+    return {}; // openid-client says what is wrong with a body it cannot read
   }
+  const literal = typeof lifetime === 'number' ? [...body.matchAll(LIFETIME_LITERAL)].at(-1)?.[1] : undefined;
+  return { lifetime, ...(literal !== undefined ? { lifetimeText: literal.slice(0, 40) } : {}) };
 }
 
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);

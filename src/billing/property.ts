@@ -4,7 +4,7 @@ import type { MeasuringPoint, MeasuringPointConsumption, UnitConsumption, UsageU
 import { dedupeFlags, makeFlag } from './flags.js';
 import { billPlantPoint } from './plant.js';
 import { compareUnits } from './order.js';
-import { cmp, tieBreak } from './point.js';
+import { cmp, tieBreak, type PointBill } from './point.js';
 import type { BillingRow, Flag, PlantPointRow, ReadingRow, SegmentRow } from './types.js';
 import { allocatedPlantPoints, idKey, listedForUnit, listedKindsOf } from './contract.js';
 import { disagreeingCopies } from './copies.js';
@@ -41,6 +41,17 @@ type UnitEntry = PropertyInput['units'][number];
 export interface EarlyBill {
   range: { from: string; to: string };
   bill: UnitBill;
+}
+
+/** Whether billing accepted a unit's copy of a point: one not listed for the unit is not billed (POINT_NOT_LISTED). */
+export const copyBilled = (p: Pick<PointBill, 'flags'>): boolean => !p.flags.some((f) => f.code === 'POINT_NOT_LISTED');
+
+/** The copies billing refused, by unit id and point (idKey), from a bill's findings: see copyBilled. */
+export function refusedCopies(flags: readonly Flag[]): (unitId: string | null, pointId: string) => boolean {
+  const refused = new Set(
+    flags.filter((f) => f.code === 'POINT_NOT_LISTED' && f.measuring_point_id).map((f) => `${f.usage_unit_id}\n${idKey(f.measuring_point_id!)}`),
+  );
+  return (unitId, pointId) => refused.has(`${unitId}\n${idKey(pointId)}`);
 }
 
 /** is_system_linked per point (idKey: an id in capitals is the same point), from the Property's point list (rule 7). */
@@ -98,13 +109,16 @@ export function billProperty(input: PropertyInput, early?: (entry: UnitEntry) =>
     .filter(([k]) => !inUnits.has(k))
     .map(([, id]) => makeFlag('PLANT_POINT_ALLOCATED', { property_id: property.id, usage_unit_id: null, measuring_point_id: id, device_id: null }));
 
-  // A shared point's readings come once: from the first unit (in unit order) that has it.
+  // A shared point's readings come once (idKey: an id in capitals is the same meter), from the
+  // first unit (in unit order) whose copy billing accepted: a copy not listed for its unit is not
+  // billed, so its month ends would contradict the bill.
   const readingsByPoint = new Map<string, ReadingRow[]>();
   for (const bill of [
-    ...unitBills.flatMap((u) => u.points),
+    ...unitBills.flatMap((u) => u.points).filter(copyBilled),
     ...plantBills.map((p) => ({ measuring_point_id: p.row.measuring_point_id, readings: p.readings })),
   ]) {
-    if (!readingsByPoint.has(bill.measuring_point_id)) readingsByPoint.set(bill.measuring_point_id, bill.readings);
+    const key = idKey(bill.measuring_point_id);
+    if (!readingsByPoint.has(key)) readingsByPoint.set(key, bill.readings);
   }
   // In unit order, as billing.csv: a point's readings follow its first unit's, plant points last.
   const readings = [...readingsByPoint.values()].flat();

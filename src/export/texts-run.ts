@@ -81,9 +81,9 @@ export const runText = catalogue(
     finishAgain: 'Run the same command again: it continues from what was fetched.',
     andMore: (p: { shown: string; n: number }) => `${p.shown} and ${p.n} more`,
     periodChanged: (p: { from: string; to: string; firstFrom: string; firstTo: string; unit: string; property: string }) =>
-      `The service answered for ${p.from} to ${p.to} for unit "${p.unit}" of "${p.property}", but for ${p.firstFrom} to ${p.firstTo} earlier in this export: a month ended in between, and one export must not mix two periods.`,
+      `The service answered for ${p.from} to ${p.to} for unit "${p.unit}" of "${p.property}", but for ${p.firstFrom} to ${p.firstTo} earlier in this export (a month ended in between, or the service answers units for different periods): one export must not mix two periods.`,
     periodChangedHint:
-      'Run the same command again: it starts over for the period the service answers for now (the progress saved for the earlier one was dropped).',
+      'Run the same command again: it starts over for the period the service answers for now (the progress saved for the earlier one was dropped). If it stops so again, report it to the metering service.',
     heapInvalid: (p: { raw: string }) => `METERDATA_EXPORT_HEAP_MB=${p.raw} is not a whole number of megabytes between 128 and 65536.`,
     heapInvalidHint: (p: { example: number; standard: number }) => `Set it to e.g. ${p.example}, or unset it for the default ${p.standard}.`,
     memoryFetching: (p: { mb: number; out: string }) =>
@@ -120,9 +120,9 @@ export const runText = catalogue(
     finishAgain: 'Führen Sie denselben Befehl erneut aus: Er setzt mit dem bereits Abgerufenen fort.',
     andMore: (p) => `${p.shown} und ${num(p.n)} weitere`,
     periodChanged: (p) =>
-      `Der Dienst lieferte für die Nutzeinheit „${p.unit}“ der Liegenschaft „${p.property}“ den Zeitraum ${day(p.from)} bis ${day(p.to)}, zuvor in diesem Export aber ${day(p.firstFrom)} bis ${day(p.firstTo)}: Dazwischen ist ein Monat abgeschlossen worden, und ein Export darf keine zwei Zeiträume mischen.`,
+      `Der Dienst lieferte für die Nutzeinheit „${p.unit}“ der Liegenschaft „${p.property}“ den Zeitraum ${day(p.from)} bis ${day(p.to)}, zuvor in diesem Export aber ${day(p.firstFrom)} bis ${day(p.firstTo)} (dazwischen ist ein Monat abgeschlossen worden, oder der Dienst liefert den Nutzeinheiten unterschiedliche Zeiträume): Ein Export darf keine zwei Zeiträume mischen.`,
     periodChangedHint:
-      'Führen Sie denselben Befehl erneut aus: Er beginnt neu mit dem Zeitraum, den der Dienst jetzt liefert (der Zwischenstand für den früheren wurde verworfen).',
+      'Führen Sie denselben Befehl erneut aus: Er beginnt neu mit dem Zeitraum, den der Dienst jetzt liefert (der Zwischenstand für den früheren wurde verworfen). Bricht er erneut so ab, melden Sie es dem Messdienst.',
     heapInvalid: (p) => `METERDATA_EXPORT_HEAP_MB=${p.raw} ist keine ganze Zahl von Megabyte zwischen 128 und 65536.`,
     heapInvalidHint: (p) => `Setzen Sie den Wert z. B. auf ${p.example}, oder entfernen Sie ihn für den Standardwert ${p.standard}.`,
     memoryFetching: (p) =>

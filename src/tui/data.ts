@@ -9,6 +9,7 @@ import type { PropertyBill, PropertyInput } from '../billing/property.js';
 import type { Flag, FlagCode } from '../billing/types.js';
 import { unknownValueFlags } from '../export/steps/unknown-values/index.js';
 import { collectProperty, propertiesInScope } from '../api/walk.js';
+import { onePeriod } from '../api/answers.js';
 import { reviewBundle, type BundleReview } from './compare.js';
 import { rangeKey, type DateRange } from './range.js';
 import { t } from './texts.js';
@@ -149,8 +150,8 @@ export function createBrowseData(deps: BrowseDataDeps): BrowseData {
     });
     const { units, plantPoints: plant } = answers;
     // Billing and the chart use the range the service echoed (widened and capped).
-    const first = units[0]?.consumption;
-    const effective = first ? { from: first.from, to: first.to } : range;
+    // one period for every unit (onePeriod): the comparison is an ordinary load, so it is held to one too
+    const effective = onePeriod(property.name, units, range) ?? range;
     // The export's input and its extra review flags (src/export/steps), so a unit
     // shows here what the billing sheet and review.csv say about it.
     const billed = await deps.billProperty({

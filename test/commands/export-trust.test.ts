@@ -152,7 +152,7 @@ describe('one export, one period', () => {
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(
       new RegExp(
-        `^meterdata: The service answered for ${PAST}-01-01 to ${PAST}-(11-30|12-31) for unit "[^"]+" of "[^"]+", but for ${PAST}-01-01 to ${PAST}-(11-30|12-31) earlier in this export: a month ended in between`,
+        `^meterdata: The service answered for ${PAST}-01-01 to ${PAST}-(11-30|12-31) for unit "[^"]+" of "[^"]+", but for ${PAST}-01-01 to ${PAST}-(11-30|12-31) earlier in this export \\(a month ended in between, or the service answers units for different periods\\): one export must not mix two periods`,
       ),
     );
     expect(r.stderr).toMatch(/Run the same command again: it starts over/);

@@ -63,14 +63,19 @@ export function building(n: number, seed: number, name = `Haus ${seed}`): Buildi
   return { property, units, points: [], plant: [aPlantPoint({ point: { property_id: property.id } })] };
 }
 
+/** Copies of a point in a unit's answer that the Property's point list leaves out for that unit (POINT_NOT_LISTED). */
+export const unlistedCopies = new WeakSet<object>();
+
 export const pointsOf = (b: Building): MeasuringPoint[] => [
   ...b.units.flatMap(({ unit, consumption }) =>
-    consumption.measuring_points.map((c) => ({
-      id: c.measuring_point_id,
-      usage_unit_id: unit.id,
-      property_id: b.property.id,
-      metric: c.metric as MeasuringPoint['metric'],
-    })),
+    consumption.measuring_points
+      .filter((c) => !unlistedCopies.has(c))
+      .map((c) => ({
+        id: c.measuring_point_id,
+        usage_unit_id: unit.id,
+        property_id: b.property.id,
+        metric: c.metric as MeasuringPoint['metric'],
+      })),
   ),
   ...b.points,
   ...b.plant.map((p) => p.point),

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { lifetimeOf } from '../../src/auth/lifetime.js';
 import { MAX_TOKEN_CHARS, unusableAnswer } from '../../src/auth/token-answer.js';
+import { sentLifetime } from '../../src/auth/token-wire.js';
 import { clockSkewError } from '../../src/core/clock-skew.js';
 
 describe('lifetimeOf', () => {
@@ -57,6 +58,21 @@ describe('unusableAnswer', () => {
     expect(unusableAnswer({ ...tokens, expires_in: 16 }, { lifetime: '16s' })).toMatch(/is "16s"/);
     expect(unusableAnswer({ ...tokens, expires_in: 3600 }, { lifetime: '3600' })).toBeUndefined();
     expect(unusableAnswer({ ...tokens, expires_in: 3600 }, { lifetime: undefined })).toBeUndefined();
+  });
+
+  it('a numeric lifetime is named by its characters as sent: 1e400 (read as Infinity, shown "null" before) and -0 (shown "0" before)', () => {
+    const tokens = { access_token: 'a', refresh_token: 'r', token_type: 'Bearer' };
+    for (const text of ['1e400', '-0', '-1e400', '0.0']) {
+      const body = `{"access_token":"a","refresh_token":"r","token_type":"Bearer","expires_in":${text}}`;
+      const wire = sentLifetime(body);
+      expect(wire.lifetimeText, text).toBe(text);
+      expect(unusableAnswer({ ...tokens, expires_in: JSON.parse(body).expires_in }, wire), text).toContain(
+        `lifetime (expires_in) is ${text}, not a positive number`,
+      );
+    }
+    expect(sentLifetime('{"expires_in":"0x10"}')).toEqual({ lifetime: '0x10' });
+    expect(sentLifetime('{"expires_in":5,"expires_in":1e400}').lifetimeText).toBe('1e400');
+    expect(sentLifetime('not json')).toEqual({});
   });
 });
 

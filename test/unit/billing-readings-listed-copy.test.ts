@@ -6,13 +6,15 @@
 // the file a reviewer checks the bill against contradicts the bill, with no finding about it.
 import { describe, expect, it } from 'vitest';
 import { billProperty } from '../../src/billing/index.js';
+import type { MeasuringPoint, Property } from '../../src/api/types.js';
+import { narrowToUnit } from '../../src/export/pipeline/one-unit.js';
 import { PROPERTY, aPointConsumption, aPropertyInput, aReading, aSegment, aUnitEntry, uuid } from '../helpers/builders.js';
 
 describe("a shared meter whose first unit's copy is not listed for that unit", () => {
   const id = uuid();
   const device = uuid();
   const [we01, we02] = [uuid(), uuid()];
-  const points = [
+  const points: MeasuringPoint[] = [
     {
       id,
       property_id: PROPERTY.id,
@@ -39,12 +41,12 @@ describe("a shared meter whose first unit's copy is not listed for that unit", (
       ],
     });
   // WE 00 sorts first and is not listed for the meter
-  const bill = billProperty(
-    aPropertyInput({
-      units: [aUnitEntry('WE 00', [copy(9999, 9899)]), aUnitEntry('WE 01', [copy(110, 10)], { id: we01 }), aUnitEntry('WE 02', [copy(110, 10)], { id: we02 })],
-      points,
-    }),
-  );
+  const units = [
+    aUnitEntry('WE 00', [copy(9999, 9899)]),
+    aUnitEntry('WE 01', [copy(110, 10)], { id: we01 }),
+    aUnitEntry('WE 02', [copy(110, 10)], { id: we02 }),
+  ];
+  const bill = billProperty(aPropertyInput({ units, points }));
 
   it("is billed from the listed units' copies", () => {
     expect(bill.billing.map((r) => [r.usage_unit_name, r.billable_value])).toEqual([
@@ -55,7 +57,14 @@ describe("a shared meter whose first unit's copy is not listed for that unit", (
     expect(bill.flags.map((f) => f.code)).toEqual(['POINT_NOT_LISTED']);
   });
 
-  it.fails('has in readings.csv the month end of the copies billed (110), not the refused copy (9999)', () => {
+  it('has in readings.csv the month end of the copies billed (110), not the refused copy (9999)', () => {
     expect(bill.readings.map((r) => [r.at, r.value])).toEqual([['2025-12-31', '110']]);
+  });
+
+  it("gives browse's one-unit export of the unit whose copy was refused no readings of the meter (narrowToUnit)", () => {
+    const property = { ...PROPERTY, tenant_id: uuid(2), external_ref: null, addresses: [], usage_unit_count: 3 } as Property;
+    const we00 = narrowToUnit(units[0]!.unit.id, { answers: { property, units, points, plantPoints: [] }, bill, found: [] });
+    expect(we00.bill.billing.map((r) => r.billable_value)).toEqual(['0']);
+    expect(we00.bill.readings).toEqual([]);
   });
 });

@@ -23,7 +23,7 @@ import { answersJson } from '../../src/export/journal/journal.js';
 import type { RenderAhead } from '../../src/export/output/index.js';
 import { finishExport, stageExport } from '../../src/export/run.js';
 import { serveWorkbooks, workbookWorkers } from '../../src/export/output/formats/xlsx/workbook-workers.js';
-import { RANGE, aPointConsumption, aSegment } from '../helpers/builders.js';
+import { RANGE, aPointConsumption, aReading, aSegment } from '../helpers/builders.js';
 import { T0, reporter, setup } from '../helpers/export-fixtures.js';
 import {
   api,
@@ -37,6 +37,7 @@ import {
   pointsOf,
   prng,
   sharedTwice,
+  unlistedCopies,
 } from '../helpers/export-stream-fixtures.js';
 
 describe('units written as their answers come', () => {
@@ -97,6 +98,25 @@ describe('units written as their answers come', () => {
     const { streamed } = await expectSameBothWays([big], { delay: (id) => id.charCodeAt(id.length - 2) % 5 });
     expect(csv(streamed.files!, 'readings.csv')).toMatch(/WE 3, WE 30|WE 30, WE 3/);
     expect(csv(streamed.files!, 'review.csv')).not.toMatch(/SHARE_SUM_MISMATCH/);
+  });
+
+  it("take a point's readings from the copy billing accepted, not from an unlisted copy of a unit written first (share 1): the same bytes both ways", async () => {
+    const big = building(12, 85);
+    const owner = big.units.find((u) => u.unit.name === 'WE 7')!;
+    const own = aPointConsumption({ metric: 'heat', unit: 'kWh', segments: [aSegment({ readings: [aReading({ at: '2025-12-31', value: 110 })] })] });
+    owner.consumption.measuring_points.push(own);
+    const copy = { ...own, segments: [aSegment({ readings: [aReading({ at: '2025-12-31', value: 9999 })] })] };
+    unlistedCopies.add(copy);
+    big.units.find((u) => u.unit.name === 'WE 1')!.consumption.measuring_points.push(copy);
+    const { streamed } = await expectSameBothWays([big], { delay: (id) => id.charCodeAt(id.length - 1) % 3 });
+    const rows = csv(streamed.files!, 'readings.csv')
+      .split('\r\n')
+      .filter((l) => l.includes(own.measuring_point_id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatch(/,110,/);
+    expect(rows[0]).toMatch(/WE 7/);
+    expect(rows[0]).not.toMatch(/WE 1\b/);
+    expect(csv(streamed.files!, 'review.csv')).toMatch(/POINT_NOT_LISTED/);
   });
 
   it('are not written early where units have no one order (the same id twice): the same bytes', async () => {

@@ -10,7 +10,8 @@ import { loadUvi } from '../../src/tui/uvi.js';
 import { RANGE } from '../helpers/builders.js';
 import { aProperty, bundleFor, MARKT } from '../helpers/tui-fake.js';
 
-function memoryApi(opts: { failUnits?: number; scope?: () => 'all' | string[] } = {}) {
+/** `halfYear`: the second unit's answers for a range starting with this year echo only its first half. */
+function memoryApi(opts: { failUnits?: number; scope?: () => 'all' | string[]; halfYear?: string } = {}) {
   const fixture = bundleFor();
   const calls: string[] = [];
   let failUnits = opts.failUnits ?? 0;
@@ -37,7 +38,9 @@ function memoryApi(opts: { failUnits?: number; scope?: () => 'all' | string[] } 
       calls.push(`consumption ${range.from}`);
       if (failUnits-- > 0) throw new ServiceUnavailableError('The service answered 503 after 6 attempts.');
       const c = fixture.units.find((u) => u.unit.id === id)!.consumption;
-      return { ...c, from: range.from, to: '2025-10-31' };
+      if (opts.halfYear && range.from.startsWith(opts.halfYear) && id === fixture.units[1]!.unit.id)
+        return { ...c, from: range.from, to: `${opts.halfYear}-06-30` };
+      return { ...c, from: range.from, to: range.from.startsWith('2025') ? '2025-10-31' : range.to };
     },
     getMeasuringPoint: async () => points[0]!,
     forgetProperty: () => undefined,
@@ -101,6 +104,20 @@ describe('BrowseData', () => {
     expect(first.uvi.units).toHaveLength(2);
     expect(await loadUvi(data, aProperty(), '2025-11')).toBe(first);
     expect(calls).toHaveLength(5);
+  });
+
+  it("refuses a comparison period whose units' answers echo two periods (a half year beside a whole one is no comparison)", async () => {
+    const { api, fixture } = memoryApi({ halfYear: '2024' });
+    const data = createBrowseData({ api, billProperty, flagText });
+    const loading = data.loadProperty(aProperty(), { ...RANGE, compare: { from: '2024-01-01', to: '2024-12-31' } });
+    await expect(loading).rejects.toMatchObject({ code: 'API_WRONG_RANGE', exitCode: 5 });
+    await expect(loading).rejects.toThrow(`unit "${fixture.units[1]!.unit.name}"`);
+    // the same units over one period each are compared
+    const whole = await createBrowseData({ api: memoryApi().api, billProperty, flagText }).loadProperty(aProperty(), {
+      ...RANGE,
+      compare: { from: '2024-01-01', to: '2024-12-31' },
+    });
+    expect(whole.review).toBeDefined();
   });
 
   it('passes API events to the screens that listen', () => {

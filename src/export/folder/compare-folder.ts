@@ -1,10 +1,10 @@
 // --compare DIR: an earlier meterdata export folder as the comparison period. Its manifest
 // says tenant, range and template; every file it lists must still have its recorded size
 // and SHA-256, so a folder edited after the export (or another tenant's) is refused.
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { WhoAmI } from '../../api/types.js';
-import { readBounded, readOwnFile } from '../../core/bounded-read.js';
+import { readOwnFile } from '../../core/bounded-read.js';
+import { checkListed, LISTED_FILE_MAX, LISTED_TEXT_MAX } from './listed-files.js';
 import { UsageError, isMeterdataError, type ErrorCode } from '../../core/errors.js';
 import { figuresFromTables, parseCsv, type Figure, type TableLayout } from '../../plausibility/index.js';
 import { MANIFEST } from './out-folder.js';
@@ -44,9 +44,6 @@ function headersIn(csv: string | undefined, columns: readonly { key: string; hea
 
 const refuse = (dir: string, what: string, hint: string, code: ErrorCode = 'EXPORT_COMPARE_INVALID') => new UsageError(t.refused({ dir, what }), hint, code);
 
-/** The largest file an export lists that is read back to compare: a year of a large tenant's billing CSV is far smaller. */
-const LISTED_FILE_MAX = 1 << 30;
-
 // Every file is read only as a plain file and within a bound: a FIFO, a device or a huge
 // file in the folder is refused at once, never waited on or read into memory.
 function readManifest(dir: string): Manifest {
@@ -80,17 +77,6 @@ async function templateOf(dir: string, name: unknown): Promise<Template> {
   throw refuse(dir, t.templateUnreadable({ name }), t.templateUnreadableHint);
 }
 
-/** A listed file's bytes, read no further than the size the manifest gives it; null when it cannot be that file. */
-function listedFile(file: string, bytes: unknown): Buffer | null {
-  if (typeof bytes !== 'number' || !Number.isSafeInteger(bytes) || bytes < 0 || bytes > LISTED_FILE_MAX) return null;
-  try {
-    const read = readBounded(file, bytes);
-    return read.ok ? read.bytes : null;
-  } catch {
-    return null;
-  }
-}
-
 /** `own`: the export's own period; a folder of that same period is no comparison (the export's own folder, given twice). */
 export async function loadComparisonFolder(dir: string, who: WhoAmI, own?: { from: string; to: string }): Promise<FolderComparison> {
   const m = readManifest(dir);
@@ -108,11 +94,17 @@ export async function loadComparisonFolder(dir: string, who: WhoAmI, own?: { fro
   const texts = new Map<string, string>();
   for (const f of m.files ?? []) {
     if (typeof f.name !== 'string' || f.name.includes('/') || f.name.includes('\\')) throw refuse(dir, t.notPlain, t.another, 'EXPORT_COMPARE_MISMATCH');
-    const data = listedFile(path.join(dir, f.name), f.bytes);
-    if (data === null || data.length !== f.bytes || createHash('sha256').update(data).digest('hex') !== f.sha256) {
-      throw refuse(dir, t.changed({ file: f.name }), t.another, 'EXPORT_COMPARE_MISMATCH');
+    const listed = await checkListed(path.join(dir, f.name), f.bytes, f.sha256, f.name.endsWith('.csv'));
+    if (!listed.ok && listed.why === 'too-large') {
+      throw refuse(
+        dir,
+        t.tooLarge({ file: f.name, mib: (f.name.endsWith('.csv') ? LISTED_TEXT_MAX : LISTED_FILE_MAX) >> 20 }),
+        t.another,
+        'EXPORT_COMPARE_MISMATCH',
+      );
     }
-    if (f.name.endsWith('.csv')) texts.set(f.name, data.toString('utf8'));
+    if (!listed.ok) throw refuse(dir, t.changed({ file: f.name }), t.another, 'EXPORT_COMPARE_MISMATCH');
+    if (listed.text !== null) texts.set(f.name, listed.text);
   }
   const template = await templateOf(dir, m.identity?.template);
   const layout = (table: string): { file: string; layout: TableLayout } | null => {

@@ -4,3 +4,4 @@ export * from './out-folder.js';
 export * from './atomic.js';
 export * from './texts-folder.js';
 export * from './compare-folder.js';
+export * from './listed-files.js';

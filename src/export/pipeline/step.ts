@@ -36,8 +36,8 @@ export interface RowShape {
 
 /** The same changes while a Property's units are written as they come (stream.ts), one unit after another. */
 export interface EarlyShape extends RowShape {
-  /** The unit whose rows are shaped next. */
-  unit?(unit: UsageUnit, consumption: UnitConsumption): void;
+  /** The unit whose rows are shaped next; `refused`: its copies billing did not accept (refusedCopies). */
+  unit?(unit: UsageUnit, consumption: UnitConsumption, refused: (unitId: string | null, pointId: string) => boolean): void;
   /** true: this unit's readings, and all after them, wait for the Property's end. */
   holdsReadings?(consumption: UnitConsumption): boolean;
 }
@@ -109,7 +109,7 @@ export type Early = Shape & Required<Pick<EarlyShape, 'unit' | 'holdsReadings'>>
 export function composeEarly(shapes: readonly EarlyShape[]): Early {
   return {
     ...composeShapes(shapes),
-    unit: (unit, consumption) => shapes.forEach((s) => s.unit?.(unit, consumption)),
+    unit: (unit, consumption, refused) => shapes.forEach((s) => s.unit?.(unit, consumption, refused)),
     holdsReadings: (consumption) => shapes.some((s) => s.holdsReadings?.(consumption) === true),
   };
 }

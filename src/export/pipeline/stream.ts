@@ -8,9 +8,9 @@
 // and the Property is written the usual way. The bytes are the same either way.
 import type { UnitConsumption, UsageUnit, MeasuringPoint } from '../../api/types.js';
 import { compareUnits } from '../../billing/order.js';
-import { listedLinksOf, type EarlyBill, type PropertyBill } from '../../billing/property.js';
+import { copyBilled, listedLinksOf, refusedCopies, type EarlyBill, type PropertyBill } from '../../billing/property.js';
 import { billUnit, listedPointsOf, type UnitBill } from '../../billing/unit.js';
-import { listedKindsOf, type ListedKinds, type ListedPoints } from '../../billing/contract.js';
+import { idKey, listedKindsOf, type ListedKinds, type ListedPoints } from '../../billing/contract.js';
 import type { ReadingRow } from '../../billing/types.js';
 import type { OutputMark, OutputSet } from '../output/index.js';
 import type { Early, Shape } from './step.js';
@@ -164,7 +164,7 @@ export class PropertyStream {
     const bill = billUnit({ property, unit, consumption, range, listedLinks: this.links, listedPoints: this.listedPoints, listedKinds: this.listedKinds });
     this.early.set(consumption, { range, bill, unit });
     this.bills.push(bill);
-    shape.unit(unit, consumption);
+    shape.unit(unit, consumption, refusedCopies(bill.flags));
     const billing = shape.billing(bill.billing);
     await output.write('billing', billing);
     await output.write('segments', shape.segments(bill.segments));
@@ -172,10 +172,11 @@ export class PropertyStream {
     this.written.segments += bill.segments.length;
     if (this.readingsOpen && shape.holdsReadings(consumption)) this.readingsOpen = false;
     if (this.readingsOpen) {
-      for (const p of bill.points) {
-        if (this.points.has(p.measuring_point_id)) continue;
+      // as billProperty lists them: a point once (idKey), from a copy billing accepted
+      for (const p of bill.points.filter(copyBilled)) {
+        if (this.points.has(idKey(p.measuring_point_id))) continue;
         const rows = shape.readings(p.readings);
-        this.points.set(p.measuring_point_id, p.readings.length ? [p.readings[0]!, rows[0]!] : null);
+        this.points.set(idKey(p.measuring_point_id), p.readings.length ? [p.readings[0]!, rows[0]!] : null);
         await output.write('readings', rows);
         this.written.readings += p.readings.length;
       }

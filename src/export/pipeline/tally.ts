@@ -2,6 +2,7 @@
 import type { PropertyAnswers } from '../../api/walk.js';
 import type { PropertyBill } from '../../billing/property.js';
 import type { Flag, Severity } from '../../billing/types.js';
+import { idKey } from '../../billing/contract.js';
 
 export class Tally {
   readonly counts: { properties: number; units: number; measuring_points: number; plant_points: number };
@@ -29,6 +30,6 @@ export class Tally {
     const withData = [...answers.units.flatMap((u) => u.consumption.measuring_points), ...answers.plantPoints.map((p) => p.consumption)].filter(
       (c) => c.segments.length > 0,
     );
-    this.pointsWithData += new Set(withData.map((c) => c.measuring_point_id)).size;
+    this.pointsWithData += new Set(withData.map((c) => idKey(c.measuring_point_id))).size;
   }
 }

@@ -14,8 +14,8 @@ export const placesStep: ExportStep = {
     const index = new PointIndex().listed(points);
     let unitName = '';
     return {
-      unit(unit, consumption) {
-        index.unit(unit, consumption);
+      unit(unit, consumption, refused) {
+        index.unit(unit, consumption, refused);
         unitName = unit.name;
       },
       segments: (rows) => namedSegments(rows, property.name, () => unitName),

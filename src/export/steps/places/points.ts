@@ -2,7 +2,8 @@
 // Property, the unit(s) and the meter (metric, serial, localization) of a finding or a
 // reading, from the answers of the Property being written.
 import type { FindingPlace } from '../../../billing/findings.js';
-import type { PropertyBill } from '../../../billing/property.js';
+import { refusedCopies, type PropertyBill } from '../../../billing/property.js';
+import { idKey } from '../../../billing/contract.js';
 import type { Flag, ReadingRow, SegmentRow } from '../../../billing/types.js';
 import type { MeasuringPoint, MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../../../api/types.js';
 import type { PropertyAnswers } from '../../../api/walk.js';
@@ -42,6 +43,8 @@ export interface ReadingPlace {
 }
 export type ReadingPlaceRow = ReadingRow & ReadingPlace;
 
+type Refused = (unitId: string | null, pointId: string) => boolean;
+
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 /**
@@ -52,13 +55,14 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
 export class PointIndex {
   private readonly points = new Map<string, Point>();
 
+  // by idKey: an id one answer writes in capitals is the same point
   get(id: string): Point | undefined {
-    return this.points.get(id);
+    return this.points.get(idKey(id));
   }
 
   private pointOf(id: string): Point {
-    let p = this.points.get(id);
-    if (!p) this.points.set(id, (p = { metric: null, unit: null, localization: null, serial: null, units: [] }));
+    let p = this.points.get(idKey(id));
+    if (!p) this.points.set(idKey(id), (p = { metric: null, unit: null, localization: null, serial: null, units: [] }));
     return p;
   }
 
@@ -74,12 +78,13 @@ export class PointIndex {
     return this;
   }
 
-  unit(unit: Pick<UsageUnit, 'name'>, consumption: Pick<UnitConsumption, 'measuring_points'>): this {
+  /** `refused`: the unit's copies billing did not accept (refusedCopies); the point is not billed to the unit, so not named with it. */
+  unit(unit: Pick<UsageUnit, 'id' | 'name'>, consumption: Pick<UnitConsumption, 'measuring_points'>, refused: Refused = () => false): this {
     for (const c of consumption.measuring_points) {
       const p = this.pointOf(c.measuring_point_id);
       p.metric ??= str(c.metric);
       p.unit ??= str(c.unit);
-      if (!p.units.includes(unit.name)) p.units.push(unit.name);
+      if (!refused(unit.id, c.measuring_point_id) && !p.units.includes(unit.name)) p.units.push(unit.name);
     }
     return this;
   }
@@ -92,7 +97,7 @@ export class PointIndex {
   }
 
   readingPlace(id: string): ReadingPlace {
-    const p = this.points.get(id);
+    const p = this.get(id);
     return { usage_unit_name: p?.units.length ? p.units.join(', ') : null, metric: p?.metric ?? null, unit: p?.unit ?? null };
   }
 
@@ -101,10 +106,11 @@ export class PointIndex {
   }
 }
 
-export function placesOf(answers: PropertyAnswers, bill: Pick<PropertyBill, 'segments'>): Places {
+export function placesOf(answers: PropertyAnswers, bill: Pick<PropertyBill, 'segments' | 'flags'>): Places {
   const unitNames = new Map(answers.units.map(({ unit }) => [unit.id, unit.name]));
   const points = new PointIndex().listed([...answers.points, ...answers.plantPoints.map((p) => p.point)]);
-  for (const { unit, consumption } of answers.units) points.unit(unit, consumption);
+  const refused = refusedCopies(bill.flags);
+  for (const { unit, consumption } of answers.units) points.unit(unit, consumption, refused);
   for (const { consumption } of answers.plantPoints) points.plant(consumption);
   const serials = new Map(bill.segments.filter((s) => s.device_id).map((s) => [s.device_id!, s.serial]));
   const property_name = answers.property.name;

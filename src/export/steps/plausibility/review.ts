@@ -14,6 +14,7 @@ import { expectedRange, type ExportArgs } from '../../options/index.js';
 import type { ExportStep } from '../../pipeline/index.js';
 import type { ReviewArgs } from '../../options/index.js';
 import { mapPool } from '../../../api/walk.js';
+import { onePeriod } from '../../../api/answers.js';
 import { day, inLanguage, language, type Lang } from '../../../i18n/index.js';
 import { aboutTexts } from '../../output/index.js';
 import { plausibilityTexts as pt } from './texts.js';
@@ -91,8 +92,9 @@ export async function reviewStep(args: ExportArgs, review: ReviewArgs, who: WhoA
           mapPool(answers.plantPoints, 8, async ({ point }) => ({ point, consumption: await api.pointReadings(point.id!, fetched) }), stop),
         ]),
       );
-      const echo = units[0]?.consumption;
-      return { ...answers, comparison: { range: echo ? { from: echo.from, to: echo.to } : fetched, units, plantPoints } };
+      // one comparison period for every unit, as the export's own period (EXPORT_PERIOD_CHANGED)
+      const echo = onePeriod(answers.property.name, units, fetched);
+      return { ...answers, comparison: { range: echo ?? fetched, units, plantPoints } };
     },
     findings({ answers, bill, range }) {
       const { property } = answers;
