@@ -27,7 +27,7 @@ type Template = Awaited<ReturnType<typeof loadTemplate>>;
 type Connection = import('../auth/connection.js').Connection;
 
 /** A reporter other than the export's own bar (the portfolio display), and slots shared with other exports. */
-interface Shared {
+export interface Shared {
   reporter?: (requests: () => number) => Reporter;
   slots?: Slots;
   /** Writes billing.xlsx instead of a worker of its own (the portfolio's workbook workers). */

@@ -14,7 +14,7 @@ import { checkOutDir } from './folder/index.js';
 import { loadTemplate, type Template } from './output/index.js';
 import { finishExport, stagePipeline, type ExportDeps, type ExportSummary } from './pipeline/index.js';
 import { createReporter, type Reporter } from './progress.js';
-import { exportConnection, withExportDeps, type Connect } from './single.js';
+import { exportConnection, withExportDeps, type Connect, type Shared } from './single.js';
 import { uviFormats, uviSteps, uviTemplate, type UviCounts } from './steps/index.js';
 import { uviRunTexts as t } from './texts-uvi.js';
 
@@ -43,12 +43,19 @@ export interface UviRun {
 /** Outdoor water is never part of the information (issue 24, "Scope"). */
 const METRICS = 'heat,hca,water_warm,water_cold';
 
-/** Every flag checked before any request, the month first; throws UsageError (exit 2). */
+/** Every flag checked before any request, the month first, and the out folder; throws UsageError (exit 2). */
 export async function prepareUvi(opts: UviFlags, io: Io, now = new Date()): Promise<UviRun> {
+  const run = await parseUvi(opts, io, now);
+  await checkUviOut(run);
+  return run;
+}
+
+/** The flags read into a run into `<out>/<month>/` (`<out>` is --out, else ./meterdata-uvi); the folder itself is not looked at. */
+export async function parseUvi(opts: UviFlags, io: Io, now = new Date()): Promise<UviRun> {
   const inputs = parseUviInputs(opts, io.cwd, now);
   const layout = opts.template ?? 'generic';
   if (layout !== 'generic' && layout !== 'de') throw new UsageError(t.template({ value: layout }), t.templateHint, 'EXPORT_TEMPLATE_INVALID');
-  const out = path.join(path.resolve(io.cwd, opts.out ?? 'meterdata-uvi'), inputs.month);
+  const out = path.join(uviRoot(opts, io), inputs.month);
   const args = parseExportArgs(
     {
       profile: opts.profile,
@@ -72,21 +79,31 @@ export async function prepareUvi(opts: UviFlags, io: Io, now = new Date()): Prom
   fixedExportTime(io.env);
   // The export's layout (separator, decimals) under the monthly information's own tables (its step's template).
   const template = await loadTemplate(layout, io.cwd);
-  await checkOutDir(
-    args.out,
-    identity(args),
-    uviFormats(async () => Promise.reject(new Error('no letter before the walk'))).flatMap((f) => f.finalNames(uviTemplate(template, layout))),
-    {},
-  );
   return { args, inputs, layout, template };
 }
+
+/** The folder the month's folder goes into: --out, else ./meterdata-uvi. */
+export function uviRoot(opts: UviFlags, io: Io): string {
+  return path.resolve(io.cwd, opts.out ?? 'meterdata-uvi');
+}
+
+/** The run's folder is ours or new, and none of its files is there from elsewhere (the export's ownership check). */
+export async function checkUviOut(run: UviRun): Promise<void> {
+  const names = uviFormats(async () => Promise.reject(new Error('no letter before the walk'))).flatMap((f) =>
+    f.finalNames(uviTemplate(run.template, run.layout)),
+  );
+  await checkOutDir(run.args.out, identity(run.args), names, {});
+}
+
+/** The portfolio's display and the Properties it holds across profiles (src/export/uvi-job.ts). */
+export type UviShared = Pick<Shared, 'reporter' | 'slots'>;
 
 export interface UviSummary extends ExportSummary, Omit<UviCounts, 'reviewRows'> {
   month: string;
 }
 
 /** The walk, the computation and every file, committed at once (or nothing, with the journal kept for a re-run). */
-export async function runUvi(run: UviRun, io: Io, open?: Connect): Promise<UviSummary> {
+export async function runUvi(run: UviRun, io: Io, open?: Connect, shared: UviShared = {}): Promise<UviSummary> {
   const { openConnection } = await import('../auth/connection.js');
   const options = exportConnection(run.args, io);
   const conn = open ? await open(options) : await openConnection({ ...options, env: io.env, signal: io.signal });
@@ -95,10 +112,11 @@ export async function runUvi(run: UviRun, io: Io, open?: Connect): Promise<UviSu
   const counts = steps[0]!.counts;
   // A Property's line counts its lines in review.csv: billing's findings of the 13 months are in no file of this run.
   const reporter = (requests: () => number): Reporter => {
-    const inner = createReporter(io, { quiet: run.args.quiet, requests });
+    const inner = shared.reporter ? shared.reporter(requests) : createReporter(io, { quiet: run.args.quiet, requests });
     return { ...inner, property: (p) => inner.property({ ...p, flags: counts.reviewRows }) };
   };
-  return withExportDeps(run.args, run.template, io, conn, (deps) => stageAndFinish(run, deps, io, steps, lang), { streamUnits: false, reporter });
+  const held = shared.slots ? { slots: shared.slots } : {};
+  return withExportDeps(run.args, run.template, io, conn, (deps) => stageAndFinish(run, deps, io, steps, lang), { streamUnits: false, reporter, ...held });
 }
 
 async function stageAndFinish(run: UviRun, deps: ExportDeps, io: Io, steps: ReturnType<typeof uviSteps>, lang: Lang): Promise<UviSummary> {

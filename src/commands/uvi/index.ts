@@ -10,6 +10,8 @@ const flag = flagsFrom(h);
 const flags = {
   month: flag.text('--month <yyyy-mm>', 'month'),
   profile: profileFlag(),
+  allProfiles: flag.bool('--all-profiles', 'allProfiles'),
+  profiles: flag.text('--profiles <list>', 'profiles'),
   property: flag.parsed('--property <id>', 'property', propertyFlag),
   out: flag.text('--out <dir>', 'out'),
   template: flag.textOr('--template <name>', 'template', 'generic', { complete: ['generic', 'de'] }),

@@ -6,6 +6,8 @@ export const helpTexts = catalogue(
   {
     uvi: 'monthly information per unit (§ 6a HeizkostenV)',
     month: 'the letter month (yyyy-mm; default: the last completed month)',
+    allProfiles: 'every signed-in profile at once, each into <out>/<profile>/<month>/',
+    profiles: 'these profiles at once, e.g. a,b,c, each into <out>/<profile>/<month>/',
     property: 'only this Property (repeatable)',
     out: 'output folder; the files go to <out>/<month>/ (default: ./meterdata-uvi)',
     template: 'layout of uvi.csv and review.csv: generic or de',
@@ -19,6 +21,8 @@ export const helpTexts = catalogue(
   {
     uvi: 'monatliche Verbrauchsinformation je Nutzeinheit (§ 6a HeizkostenV)',
     month: 'Monat der Verbrauchsinformation (jjjj-mm; Vorgabe: der letzte abgeschlossene Monat)',
+    allProfiles: 'alle angemeldeten Profile gleichzeitig, jedes nach <out>/<profile>/<month>/',
+    profiles: 'diese Profile gleichzeitig, z. B. a,b,c, jedes nach <out>/<profile>/<month>/',
     property: 'nur diese Liegenschaft (mehrfach möglich)',
     out: 'Zielordner; die Dateien kommen nach <out>/<month>/ (Vorgabe: ./meterdata-uvi)',
     template: 'Layout von uvi.csv und review.csv: generic oder de',

@@ -3,3 +3,4 @@ export * from './portfolio.js';
 export * from './portfolio-progress.js';
 export * from './portfolio-summary.js';
 export * from './texts-portfolio.js';
+export type { JobName, JobOutcome, PortfolioJob, ProfileShared } from './portfolio-job.js';

@@ -1,9 +1,10 @@
-// `meterdata export --all-profiles` / `--profiles a,b,c`: the export of every listed
-// profile at the same time in one process. Each profile's export is an ordinary
-// single-profile export into <out>/<profile>/ (same files, same manifest, the bytes of
-// `meterdata export --profile P --out <out>/P`), with its own API client and so its own
-// rate budget; what they share is the cap on Properties held in memory (pipeline/held.ts) and
-// the workbooks written at once (workbooksAtOnce). A profile that fails does not stop the others.
+// `meterdata export --all-profiles` / `--profiles a,b,c` (and `meterdata uvi`'s): the run of
+// every listed profile at the same time in one process. Each profile's run is an ordinary
+// single-profile run of its job (portfolio-job.ts) into <out>/<profile>/ (same files, same
+// manifest, the bytes of `meterdata export --profile P --out <out>/P`), with its own API client
+// and so its own rate budget; what they share is the cap on Properties held in memory
+// (pipeline/held.ts) and the workbooks written at once (workbooksAtOnce). A profile that fails
+// does not stop the others.
 import { mkdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,15 +16,14 @@ import type { Io } from '../../core/io.js';
 import { dirs } from '../../core/paths.js';
 import { terminalSafeJson } from '../../core/terminal-text.js';
 import { Slots } from '../pipeline/index.js';
-import { identity, parseExportArgs, type ExportArgs } from '../options/index.js';
-import { checkOutDir, checkWritable, MANIFEST } from '../folder/index.js';
-import { finalNames, findingsPlace, loadTemplate, loadWorkbookWorkers, WORKBOOK_WORKERS_MODULE } from '../output/index.js';
+import { checkWritable } from '../folder/index.js';
+import { loadWorkbookWorkers, WORKBOOK_WORKERS_MODULE } from '../output/index.js';
+import { prepareJob, type JobName, type PortfolioJob } from './portfolio-job.js';
 import { createPortfolioDisplay, type PortfolioDisplay } from './portfolio-progress.js';
 import { FinishedRecord, keptResult } from './portfolio-record.js';
 import { diskProblem } from '../run-errors.js';
 import { located } from '../../core/disk.js';
 import { describeFailure, profileJson, profileLine, summaryCsv, SUMMARY_FILE, worstExitCode, type ProfileResult } from './portfolio-summary.js';
-import type { ExportSummary } from '../run.js';
 import { t } from './texts-portfolio.js';
 
 export const DEFAULT_HELD_PROPERTIES = 32;
@@ -101,9 +101,10 @@ const WALKS_YOUNG_MB = 32;
  * sized the heap of 16 concurrent walks from the machine's memory (heapTotal 58 MiB at P = 1,
  * 257 MiB at P = 16, with 37-57 MiB of it live). The workbooks are workers of that worker.
  */
-export async function runPortfolio(opts: Record<string, unknown>, io: Io): Promise<number> {
+export async function runPortfolio(opts: Record<string, unknown>, io: Io, job: JobName = 'export', now = new Date()): Promise<number> {
+  const input: PortfolioInput = { job, opts, now: now.getTime() };
   const { isolationAvailable, runIsolated } = await import('../../core/isolate.js');
-  if (!io.isolate || !isolationAvailable()) return portfolioHere(opts, io);
+  if (!io.isolate || !isolationAvailable()) return portfolioHere(input, io);
   const { exportHeapMb } = await import('../single.js');
   const oldMb = exportHeapMb(io.env);
   const outOfMemory = () =>
@@ -112,7 +113,7 @@ export async function runPortfolio(opts: Record<string, unknown>, io: Io): Promi
       exitCode: ExitCode.UNEXPECTED,
       hint: t.outOfMemoryHint({ mb: oldMb * 4 }),
     });
-  return runIsolated<number>(new URL(import.meta.url), 'portfolioInWorker', opts, {
+  return runIsolated<number>(new URL(import.meta.url), 'portfolioInWorker', input, {
     limits: { youngMb: WALKS_YOUNG_MB, oldMb },
     io,
     outOfMemory,
@@ -120,9 +121,16 @@ export async function runPortfolio(opts: Record<string, unknown>, io: Io): Promi
   });
 }
 
+/** What crosses into the portfolio's worker: the job by its name, the command's flags and clock. */
+interface PortfolioInput {
+  job: JobName;
+  opts: Record<string, unknown>;
+  now: number;
+}
+
 /** Worker side of runPortfolio: the workbooks go to workers of that worker (workbookWorkersFor). */
-export function portfolioInWorker(opts: Record<string, unknown>, io: Io): Promise<number> {
-  return portfolioHere(opts, { ...io, isolate: true });
+export function portfolioInWorker(input: PortfolioInput, io: Io): Promise<number> {
+  return portfolioHere(input, { ...io, isolate: true });
 }
 
 /** Workers that write one workbook after another, one per core at most (workbook-workers.ts); null where the CLI does not isolate. */
@@ -151,63 +159,43 @@ async function workbookWorkersFor(io: Io) {
   );
 }
 
-async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<number> {
+async function portfolioHere(input: PortfolioInput, io: Io): Promise<number> {
+  const { opts } = input;
   const profiles = await chooseProfiles(opts, io);
-  const base = parseExportArgs({ ...opts, profile: undefined }, io.cwd, io.env);
-  const template = await loadTemplate(base.template, io.cwd);
+  const job = await prepareJob(input.job, opts, io, new Date(input.now));
   const cap = heldPropertiesCap(io.env);
   if (
-    await stat(path.join(base.out, MANIFEST)).then(
+    await stat(job.singleManifest).then(
       () => true,
       () => false,
     )
   ) {
-    throw new UsageError(t.singleInOut({ out: base.out }), t.singleInOutHint, 'EXPORT_OUT_IN_USE');
+    throw new UsageError(t.singleInOut({ out: job.out }), t.singleInOutHint, 'EXPORT_OUT_IN_USE');
   }
   // The summary goes there: an --out that cannot be written is the user's to fix (exit 2), before any profile starts,
   // not a failure of every profile followed by the summary's (a read-only disk: mkdir says ENOENT, a stack)
-  await checkWritable(base.out);
-  const { profile: _p, ...shared } = identity(base);
-  const record = await FinishedRecord.open(dirs(io.env).state, { out: base.out, ...shared });
-  const display = createPortfolioDisplay(io, profiles, { quiet: base.quiet });
+  await checkWritable(job.out);
+  const record = await FinishedRecord.open(dirs(io.env).state, job.recordKey);
+  const display = createPortfolioDisplay(io, profiles, { quiet: job.quiet });
   const slots = new Slots(cap);
   const workbooks = new Slots(workbooksAtOnce());
-  const { exportProfile } = await import('../single.js');
-  const workers = io.isolate ? await workbookWorkersFor(io) : null;
+  const workers = io.isolate && job.writesWorkbooks ? await workbookWorkersFor(io) : null;
 
   const one = async (profile: string): Promise<ProfileResult> => {
-    const args: ExportArgs = { ...base, profile, out: path.join(base.out, profile) };
+    const args = job.argsFor(profile);
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
     try {
       const kept = await keptResult(record, args);
       if (kept) return kept;
-      await checkOutDir(args.out, identity(args), finalNames(template, args.formats), args);
-      const summary: ExportSummary = await exportProfile(args, template, profileIo(io, profile, display), {
+      await job.check(args);
+      const { summary, exitCode, error } = await job.run(args, profileIo(io, profile, display), {
         reporter: (requests) => display.reporter(profile, requests),
         slots,
         workbooks,
         ...(workers ? { writeWorkbook: workers.write, renderAhead: workers.ahead } : {}),
       });
-      const attention = summary.flags.not_billed + summary.flags.review;
-      const strict = args.strict && attention > 0;
-      const result: ProfileResult = {
-        profile,
-        out: args.out,
-        outcome: 'exported',
-        exitCode: strict ? ExitCode.NEEDS_REVIEW : ExitCode.OK,
-        seconds: seconds(),
-        summary,
-        ...(strict
-          ? {
-              error: {
-                code: 'EXPORT_FLAGS_STRICT',
-                message: t.strict({ n: attention }),
-                hint: t.strictHint({ place: findingsPlace(summary, template) ?? t.theFiles, out: args.out }),
-              },
-            }
-          : {}),
-      };
+      const result: ProfileResult = { profile, out: args.out, outcome: 'exported', exitCode, seconds: seconds(), summary, ...(error ? { error } : {}) };
       // Losing this note only costs a re-run of this profile; its files are complete.
       await record.add(result).catch((e: Error) => display.note(profile, t.notNoted({ why: e.message })));
       return result;
@@ -222,18 +210,18 @@ async function portfolioHere(opts: Record<string, unknown>, io: Io): Promise<num
     profiles.map((p) =>
       one(p).then((r) => {
         display.finish(p, r.outcome === 'failed' ? t.stateFailed({ code: r.exitCode }) : r.outcome === 'kept' ? t.stateKept : t.stateDone);
-        if (!base.quiet && !io.stderr.isTTY) display.note(null, profileLine(r));
+        if (!job.quiet && !io.stderr.isTTY) display.note(null, profileLine(r));
         return r;
       }),
     ),
   );
   await workers?.close();
   display.close();
-  return finish(base, results, record, io);
+  return finish(job, results, record, io);
 }
 
 /** The summary file, the record of finished profiles, and what the run says at its end; the worst exit code. */
-async function finish(base: ExportArgs, results: ProfileResult[], record: FinishedRecord, io: Io): Promise<number> {
+async function finish(base: Pick<PortfolioJob, 'out' | 'quiet' | 'json'>, results: ProfileResult[], record: FinishedRecord, io: Io): Promise<number> {
   const summaryFile = path.join(base.out, SUMMARY_FILE);
   // What the profiles' lines and objects tell is printed even where the summary cannot be
   // written (a full disk at the end of a night): its failure follows them.

@@ -1,0 +1,42 @@
+// `meterdata uvi --all-profiles` / `--profiles`: the monthly information as the portfolio's job
+// (portfolio/portfolio-job.ts). Each profile an ordinary `meterdata uvi --profile P --out <out>/P`
+// into <out>/<profile>/<month>/; the portfolio runs them at once with its display, summary, record
+// and exit codes.
+import path from 'node:path';
+import { ExitCode } from '../core/errors.js';
+import type { Io } from '../core/io.js';
+import { identity } from './options/index.js';
+import { MANIFEST } from './folder/index.js';
+import type { PortfolioJob } from './portfolio/index.js';
+import type { ExportSummary } from './run.js';
+import { checkUviOut, parseUvi, runUvi, uviRoot, type UviFlags, type UviSummary } from './uvi.js';
+
+export async function uviJob(opts: UviFlags, io: Io, now: Date): Promise<PortfolioJob> {
+  const base = await parseUvi({ ...opts, profile: undefined }, io, now);
+  const root = uviRoot(opts, io);
+  const { profile: _p, ...shared } = identity(base.args);
+  return {
+    out: root,
+    quiet: base.args.quiet,
+    json: base.args.json,
+    // A single run's month folder: its profiles' folders must not be mixed into it.
+    singleManifest: path.join(base.args.out, MANIFEST),
+    recordKey: { command: 'uvi', out: root, ...shared },
+    writesWorkbooks: false,
+    argsFor: (profile) => ({ ...base.args, profile, out: path.join(root, profile, base.inputs.month) }),
+    check: (args) => checkUviOut({ ...base, args }),
+    async run(args, profileIo, { reporter, slots }) {
+      const summary = await runUvi({ ...base, args }, profileIo, undefined, { reporter, slots });
+      return { summary: asProfileSummary(summary), exitCode: ExitCode.OK };
+    },
+  };
+}
+
+/**
+ * The portfolio's line and summary row count findings as the export's review.csv does: here the
+ * units whose letter is missing or incomplete (the monthly review.csv). Billing's findings of the
+ * 13 months are in no file of this run, so they are not counted.
+ */
+function asProfileSummary(s: UviSummary): ExportSummary {
+  return { ...s, flags: { not_billed: 0, review: s.incomplete, info: 0 }, codes: {} };
+}
