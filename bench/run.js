@@ -15,6 +15,7 @@ import { median, ROOT } from './lib/harness.js';
 import { table } from './lib/report.js';
 import { portfolio } from './lib/portfolio.js';
 import { clientCost, paced, startup } from './lib/scenarios.js';
+import { uviRun } from './lib/uvi.js';
 
 const argv = process.argv.slice(2);
 const flag = (name) => {
@@ -23,7 +24,7 @@ const flag = (name) => {
 };
 const profile = flag('--profile') ?? process.env.BENCH_PROFILE ?? 'quick';
 if (!['quick', 'full'].includes(profile)) throw new Error(`--profile must be quick or full, not ${profile}`);
-const PARTS = ['startup', 'rate', 'cost', 'portfolio'];
+const PARTS = ['startup', 'rate', 'cost', 'portfolio', 'uvi'];
 const only = new Set((flag('--only') ?? PARTS.join(',')).split(','));
 const runs = Number(flag('--runs') ?? (profile === 'full' ? 3 : 1));
 const log = (s) => process.stderr.write(`${s}\n`);
@@ -39,6 +40,11 @@ const PROFILES = {
     cost: [10_000, 50_000],
     startupRuns: 15,
     portfolio: { units: 400, limit: 600, sizes: [1, 4, 16] },
+    // uvi: the 2,000-unit data set at 600/min, the 10,000-unit one at 3,000/min (about 2 minutes each)
+    uvi: [
+      { units: 2000, limit: 600 },
+      { units: 10_000, limit: 3000 },
+    ],
   },
   full: {
     rate: [
@@ -49,6 +55,10 @@ const PROFILES = {
     cost: [10_000, 50_000],
     startupRuns: 31,
     portfolio: { units: 400, limit: 600, sizes: [1, 4, 16] },
+    uvi: [
+      { units: 2000, limit: 600 },
+      { units: 10_000, limit: 3000 },
+    ],
   },
 };
 const plan = PROFILES[profile];
@@ -71,6 +81,7 @@ const results = {
   rate: [],
   cost: [],
   portfolio: null,
+  uvi: [],
 };
 log(
   `meterdata bench, ${profile} profile, ${runs} run(s) per figure; ${results.machine.cores} cores, Node ${process.version}, load ${results.machine.loadavg_at_start.join(' ')}`,
@@ -107,6 +118,14 @@ if (only.has('portfolio'))
     latencyMs: LATENCY,
     log,
   });
+
+if (only.has('uvi')) {
+  // --uvi-sizes 2000:600,10000:3000 (units:limit) for a smaller or larger run
+  const sizes = flag('--uvi-sizes')
+    ?.split(',')
+    .map((x) => ({ units: Number(x.split(':')[0]), limit: Number(x.split(':')[1]) }));
+  for (const s of sizes ?? plan.uvi) results.uvi.push(await uviRun({ ...s, latencyMs: LATENCY, log }));
+}
 
 results.finished = new Date().toISOString();
 // A complete run is <date>.json; a subset (--only) gets its parts in the name, so it never

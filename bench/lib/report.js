@@ -1,3 +1,4 @@
+import { uviRows } from './uvi-report.js';
 // The Markdown table of one bench run: every figure with its target and whether it is met.
 const f = (x, d = 2) => (x === null || x === undefined || Number.isNaN(x) ? '–' : Number(x).toFixed(d));
 const ok = (met) => (met ? 'met' : '**not met**');
@@ -149,5 +150,6 @@ export function table(r) {
     if (s.before_exe_version_ratio != null) startRow(`before: \`${s.before.exe} --version\``, 'before_exe_version');
     if (s.loadavg_at_end) row(4, 'load average at the end of the start-up rounds', s.loadavg_at_end.join(' '), '', null);
   }
+  if (r.uvi?.length) uviRows(r.uvi, row);
   return `${lines.join('\n')}\n`;
 }

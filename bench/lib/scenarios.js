@@ -6,7 +6,7 @@ import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { BIN, ROOT, median, runCli, signIn, startSandboxProcess } from './harness.js';
+import { BIN, ROOT, median, runCli, signIn, signInFreshWindow, startSandboxProcess } from './harness.js';
 import { minimumRequests } from './minimum.js';
 
 // What `npm run build:exe` writes for this machine (docs/install.md).
@@ -31,14 +31,7 @@ export function maxInWindow(times, ms) {
 export async function paced({ units, limit, latencyMs, log }) {
   const sb = await startSandboxProcess({ units, rateLimitPerMinute: limit, latencyMs });
   try {
-    const { env, home } = await signIn(sb);
-    // The sign-in's /whoami opens the connection's first one-minute window at the sandbox;
-    // start the export in a fresh window so that what is measured is the export's own pacing
-    // (right after a sign-in, the sign-in's request and a full first minute of export share
-    // one window: see bench/README.md).
-    log(`  waiting 61 s after the sign-in …`);
-    await new Promise((r) => setTimeout(r, 61_000));
-    const before = (await sb.stats(true)).log;
+    const { env, home, before } = await signInFreshWindow(sb, log);
     log(`  export of the ${units}-unit data set at ${limit}/min, latency ${latencyMs.join('-')} ms …`);
     const r = await runCli(['export', ...YEAR, '--out', path.join(home, 'out'), '--rate-limit', String(limit), '--quiet', '--json'], env, { measure: true });
     if (r.code !== 0) throw new Error(`export failed (exit ${r.code}): ${r.stderr}`);
