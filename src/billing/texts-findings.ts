@@ -1,9 +1,6 @@
-// What every flag means to an accountant, in both languages: its title, and what happened and
-// what to do (the labels of the facts a message names: texts-facts.ts; the HeizkostenV's own
-// explanations: texts-heizkosten.ts). Pure (billing imports no fs).
+// Every flag's title, what happened and what to do, for an accountant in both languages (facts' labels: texts-facts.ts; HeizkostenV's: texts-heizkosten.ts). Pure.
 import { catalogue } from '../i18n/index.js';
 import type { FlagCode } from './types.js';
-
 export const flagTitles = catalogue(
   'flag-titles',
   {
@@ -24,6 +21,7 @@ export const flagTitles = catalogue(
     METRIC_NOT_AS_LISTED: 'Meter sent as measuring something other than the list says: not billed',
     COPIES_DISAGREE: 'A shared meter sent differently for its units: not billed',
     PLANT_POINT_ALLOCATED: 'Meter listed as a plant-room meter and split over units: not billed',
+    PLANT_POINT_IN_UNITS: "Meter listed with neither a unit nor a split, and sent in a unit's consumption: not billed",
     CONTRADICTORY_VALUES: 'Values for a meter that has none: not billed',
     ASSUMED_ZERO_BASELINE: 'Start value assumed to be 0',
     NOT_SYSTEM_LINKED: 'Meter not linked to a heating or water system',
@@ -72,6 +70,8 @@ export const flagTitles = catalogue(
     METRIC_NOT_AS_LISTED: 'Messgröße oder Einheit weicht vom Messstellenverzeichnis ab: nicht abgerechnet',
     COPIES_DISAGREE: 'Gemeinsamer Zähler für die Nutzeinheiten unterschiedlich geliefert: nicht abgerechnet',
     PLANT_POINT_ALLOCATED: 'Zähler als Technikraumzähler verzeichnet und zugleich auf Nutzeinheiten verteilt: nicht abgerechnet',
+    PLANT_POINT_IN_UNITS:
+      'Zähler im Messstellenverzeichnis ohne Nutzeinheit und ohne Aufteilung, aber im Verbrauch einer Nutzeinheit geliefert: nicht abgerechnet',
     CONTRADICTORY_VALUES: 'Werte für eine Messstelle ohne Werte: nicht abgerechnet',
     ASSUMED_ZERO_BASELINE: 'Anfangsstand mit 0 angenommen',
     NOT_SYSTEM_LINKED: 'Zähler keiner Heizungs- oder Wasseranlage zugeordnet',
@@ -141,6 +141,8 @@ export const flagExplanations = catalogue(
       "This meter is shared by several units, and the service sent it differently in their consumption answers: other devices, other installation dates, or other readings or billable values. It is one meter, so only the units' shares may differ; one of the copies is wrong, and billing each unit from its own copy could bill a consumption the meter never had. It is not billed in any of these units (counted as 0). Ask the metering service which values are right, then export again.",
     PLANT_POINT_ALLOCATED:
       "The Property's list of measuring points gives this meter no unit, as a plant-room or main meter, and at the same time splits it over units with their shares. A plant-room or main meter is never split by the service, so one of the two is wrong, and billing it both ways (to the units at their shares and again in plant-points.csv, where you would apply your own allocation key) would bill its consumption twice. It is billed nowhere (counted as 0 in each unit, not in plant-points.csv). Ask the metering service whether the meter belongs to the units, then export again.",
+    PLANT_POINT_IN_UNITS:
+      "The Property's list of measuring points gives this meter neither a unit nor a split over units, so it is read as a plant-room or main meter (plant-points.csv), yet a unit's consumption answer carries it too. Billing it both ways (to the unit and again in plant-points.csv, where you would apply your own allocation key) would bill its consumption twice. It is billed nowhere (counted as 0 in each unit, not in plant-points.csv). Ask the metering service whether the meter belongs to the units, then export again.",
     CONTRADICTORY_VALUES:
       'The service marks this meter as a difference meter (no device and no values of its own) or as having no data at all in the period, yet sent device values to bill. The answer contradicts itself, so none of them is billed (counted as 0). Ask the metering service which is right, then export again.',
     ASSUMED_ZERO_BASELINE:
@@ -234,6 +236,8 @@ export const flagExplanations = catalogue(
       'Dieser Zähler wird von mehreren Nutzeinheiten geteilt, und der Messdienst hat ihn im Verbrauch der Nutzeinheiten unterschiedlich geliefert: mit anderen Geräten, anderen Einbaudaten oder anderen Ablesewerten oder abrechenbaren Werten. Es ist ein Zähler; nur die Anteile der Nutzeinheiten dürfen sich unterscheiden. Eine der Angaben ist falsch, und jede Nutzeinheit nach ihrer eigenen Angabe abzurechnen, könnte einen Verbrauch berechnen, den der Zähler nie gemessen hat. Er wurde daher bei keiner dieser Nutzeinheiten abgerechnet (mit 0 angesetzt). Bitte beim Messdienst klären, welche Werte stimmen, und danach erneut exportieren.',
     PLANT_POINT_ALLOCATED:
       'Das Messstellenverzeichnis der Liegenschaft führt diesen Zähler ohne Nutzeinheit, also als Technikraum- oder Hauptzähler, und verteilt ihn zugleich mit Anteilen auf Nutzeinheiten. Einen Technikraum- oder Hauptzähler verteilt der Messdienst nie; eine der beiden Angaben ist falsch. Ihn auf beide Arten abzurechnen (anteilig bei den Nutzeinheiten und nochmals in plant-points.csv, wo Sie einen eigenen Verteilerschlüssel anwenden würden), würde seinen Verbrauch doppelt berechnen. Er wurde daher nirgends abgerechnet (bei jeder Nutzeinheit mit 0 angesetzt, nicht in plant-points.csv). Bitte beim Messdienst klären, ob der Zähler zu den Nutzeinheiten gehört, und danach erneut exportieren.',
+    PLANT_POINT_IN_UNITS:
+      'Das Messstellenverzeichnis der Liegenschaft führt diesen Zähler weder bei einer Nutzeinheit noch mit einer Aufteilung auf Nutzeinheiten; er gilt damit als Technikraum- oder Hauptzähler (plant-points.csv). Zugleich liefert der Messdienst ihn im Verbrauch einer Nutzeinheit. Ihn auf beide Arten abzurechnen (bei der Nutzeinheit und nochmals in plant-points.csv, wo Sie einen eigenen Verteilerschlüssel anwenden würden), würde seinen Verbrauch doppelt berechnen. Er wurde daher nirgends abgerechnet (bei jeder Nutzeinheit mit 0 angesetzt, nicht in plant-points.csv). Bitte beim Messdienst klären, ob der Zähler zu den Nutzeinheiten gehört, und danach erneut exportieren.',
     CONTRADICTORY_VALUES:
       'Der Messdienst führt diese Messstelle als Differenzzähler (ohne eigenes Gerät und ohne eigene Werte) oder meldet für den Zeitraum überhaupt keine Daten, hat aber dennoch abrechenbare Gerätewerte geliefert. Die Antwort widerspricht sich; die Werte wurden mit 0 angesetzt und nicht abgerechnet. Bitte beim Messdienst klären, was zutrifft, und danach erneut exportieren.',
     ASSUMED_ZERO_BASELINE:

@@ -74,7 +74,8 @@ export function shareTotals(
 /**
  * The Property's point list for UnitInput.listedPoints: per point (idKey), the units it is
  * listed for (see ListedPoints). A plant-room or main meter (usage_unit_id null, no
- * allocations) is listed for none: it is billed in plant-points.csv already.
+ * allocations) is listed for none: it is billed in plant-points.csv already. One with neither
+ * field is listed for any unit; carried by a unit too, it is billed nowhere (unplacedPlantPoints).
  */
 export function listedPointsOf(points: readonly Pick<MeasuringPoint, 'id' | 'usage_unit_id' | 'allocations'>[]): Map<string, Map<string, number | undefined>> {
   const out = new Map<string, Map<string, number | undefined>>();
