@@ -22,6 +22,7 @@ export const CONTRACT_BREAKS = [
   'COPIES_DISAGREE',
   'PLANT_POINT_ALLOCATED',
   'PLANT_POINT_IN_UNITS',
+  'SHARE_SUM_ABOVE_ONE',
   'CONTRADICTORY_VALUES',
 ] as const satisfies readonly FlagCode[];
 export type BreakCode = (typeof CONTRACT_BREAKS)[number];
