@@ -21,6 +21,8 @@ export const CONTRACT_BREAKS = [
   'METRIC_NOT_AS_LISTED',
   'COPIES_DISAGREE',
   'PLANT_POINT_ALLOCATED',
+  'PLANT_POINT_IN_UNITS',
+  'SHARE_SUM_ABOVE_ONE',
   'CONTRADICTORY_VALUES',
 ] as const satisfies readonly FlagCode[];
 export type BreakCode = (typeof CONTRACT_BREAKS)[number];
@@ -244,5 +246,21 @@ export function allocatedPlantPoints(
   const out = new Map<string, string>();
   for (const p of points ?? [])
     if (typeof p.id === 'string' && (p.usage_unit_id ?? null) === null && (p.allocations?.length ?? 0) > 0) out.set(idKey(p.id), p.id);
+  return out;
+}
+
+/**
+ * Plant points read through /readings whose list entry has neither `usage_unit_id` nor
+ * `allocations` (only property_id is required) and that a unit's answer carries too (idKey → id).
+ * Billing counts such an entry as listed for any unit: billed both ways it would count twice, so
+ * it is billed nowhere. One no unit carries stays a plant-room meter.
+ */
+export function unplacedPlantPoints(
+  points: readonly { id?: string; usage_unit_id?: string | null; allocations?: readonly unknown[] | null }[] | undefined,
+  carried: ReadonlySet<string>,
+): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const p of points ?? [])
+    if (typeof p.id === 'string' && p.usage_unit_id === undefined && !Array.isArray(p.allocations) && carried.has(idKey(p.id))) out.set(idKey(p.id), p.id);
   return out;
 }

@@ -6,7 +6,7 @@ import { billPlantPoint } from './plant.js';
 import { compareUnits } from './order.js';
 import { cmp, tieBreak, type PointBill } from './point.js';
 import type { BillingRow, Flag, PlantPointRow, ReadingRow, SegmentRow } from './types.js';
-import { allocatedPlantPoints, idKey, listedForUnit, listedKindsOf } from './contract.js';
+import { allocatedPlantPoints, idKey, unplacedPlantPoints, listedForUnit, listedKindsOf } from './contract.js';
 import { disagreeingCopies } from './copies.js';
 import { billUnit, listedPointsOf, shareMismatch, shareTotals, type UnitBill } from './unit.js';
 
@@ -80,6 +80,12 @@ export function billProperty(input: PropertyInput, early?: (entry: UnitEntry) =>
   const crossBreaks = disagreeingCopies(units, (c, id) => listedFor.get(c)!(id));
   const plantAllocated = allocatedPlantPoints(input.points);
   for (const id of plantAllocated.keys()) crossBreaks.set(id, { code: 'PLANT_POINT_ALLOCATED', facts: {} });
+  const inUnits = new Set(units.flatMap((u) => u.consumption.measuring_points.map((c) => idKey(c.measuring_point_id))));
+  const plantUnplaced = unplacedPlantPoints(
+    input.plantPoints.map((p) => p.point),
+    inUnits,
+  );
+  for (const id of plantUnplaced.keys()) crossBreaks.set(id, { code: 'PLANT_POINT_IN_UNITS', facts: {} });
   const unitBills = units.map((entry) => {
     const known = early?.(entry);
     const acrossUnits = (c: { measuring_point_id: string }) =>
@@ -97,14 +103,13 @@ export function billProperty(input: PropertyInput, early?: (entry: UnitEntry) =>
     });
   });
   const plantBills = input.plantPoints
-    .filter((p) => !(typeof p.point.id === 'string' && plantAllocated.has(idKey(p.point.id))))
+    .filter((p) => !(typeof p.point.id === 'string' && (plantAllocated.has(idKey(p.point.id)) || plantUnplaced.has(idKey(p.point.id)))))
     .sort(
       (a, b) => cmp(a.consumption.metric, b.consumption.metric) || cmp(a.consumption.measuring_point_id, b.consumption.measuring_point_id) || tieBreak(a, b),
     )
     .map(({ point, consumption }) => billPlantPoint({ property, point, consumption, range }));
 
   // Such a point no unit's answer carries is named at the Property: nothing of it is billed.
-  const inUnits = new Set(units.flatMap((u) => u.consumption.measuring_points.map((c) => idKey(c.measuring_point_id))));
   const unbilled = [...plantAllocated]
     .filter(([k]) => !inUnits.has(k))
     .map(([, id]) => makeFlag('PLANT_POINT_ALLOCATED', { property_id: property.id, usage_unit_id: null, measuring_point_id: id, device_id: null }));

@@ -30,6 +30,8 @@ export const FLAG_SEVERITY = {
   METRIC_NOT_AS_LISTED: 'not_billed',
   COPIES_DISAGREE: 'not_billed',
   PLANT_POINT_ALLOCATED: 'not_billed',
+  PLANT_POINT_IN_UNITS: 'not_billed',
+  SHARE_SUM_ABOVE_ONE: 'not_billed',
   CONTRADICTORY_VALUES: 'not_billed',
   ASSUMED_ZERO_BASELINE: 'review',
   BILLABLE_VALUE_DIFFERS: 'review',

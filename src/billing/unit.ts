@@ -74,7 +74,8 @@ export function shareTotals(
 /**
  * The Property's point list for UnitInput.listedPoints: per point (idKey), the units it is
  * listed for (see ListedPoints). A plant-room or main meter (usage_unit_id null, no
- * allocations) is listed for none: it is billed in plant-points.csv already.
+ * allocations) is listed for none: it is billed in plant-points.csv already. One with neither
+ * field is listed for any unit; carried by a unit too, it is billed nowhere (unplacedPlantPoints).
  */
 export function listedPointsOf(points: readonly Pick<MeasuringPoint, 'id' | 'usage_unit_id' | 'allocations'>[]): Map<string, Map<string, number | undefined>> {
   const out = new Map<string, Map<string, number | undefined>>();
@@ -124,7 +125,8 @@ export function billUnit(input: UnitInput): UnitBill {
     // a copy not listed for the unit is not in the share sum (shareTotals), so the sum is not about it
     if (shareMismatch(total) && !own.some((b) => b.code === 'POINT_NOT_LISTED')) {
       extraFlags.push(
-        makeFlag('SHARE_SUM_MISMATCH', scope, {
+        // above 1 the units together would pay for more than the meter measured: billed nowhere
+        makeFlag(total!.sum.greaterThan(1) ? 'SHARE_SUM_ABOVE_ONE' : 'SHARE_SUM_MISMATCH', scope, {
           unit_share: receivedText(c.unit_share ?? 1),
           share_sum: representable(total!.sum) ? formatDecimal(total!.sum) : receivedText(total!.sum.toNumber()),
           units: String(total!.units),

@@ -4,6 +4,9 @@
 // deleted, or whose figure was edited (one value set to 999999.9), since the first run is kept
 // with exit 0 and the earlier run's summary, though the folder no longer holds that export;
 // --compare DIR checks each listed file's size and SHA-256 and would refuse the same folder.
+// Nor was the record of finished profiles keyed by --unit-refs, --lang or --strict: a re-run
+// adding --unit-refs kept a billing.csv without erp_ref, adding --lang de kept the English
+// review.csv, adding --strict kept with exit 0 a folder whose findings a fresh --strict run exits 6 on.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,16 +33,38 @@ beforeAll(async () => {
 });
 afterAll(async () => sandbox?.close());
 
-const argv = (out: string) => ['export', '--year', '2025', '--rate-limit', '3000', '--format', 'csv', '--profiles', 'nord', '--out', out, '--json'];
+const argv = (out: string, more: string[] = []) => [
+  'export',
+  '--year',
+  '2025',
+  '--rate-limit',
+  '3000',
+  '--format',
+  'csv',
+  '--profiles',
+  'nord',
+  '--out',
+  out,
+  '--json',
+  ...more,
+];
 
 /** A portfolio run whose summary could not be written: nord is finished and recorded for the re-run. */
 async function recorded(name: string): Promise<string> {
+  return (await recordedWith(name)).out;
+}
+
+async function recordedWith(name: string): Promise<{ out: string; attention: number }> {
   const out = path.join(home, name);
   await mkdir(path.join(out, 'portfolio-summary.csv', 'in-the-way'), { recursive: true });
-  expect((await runCli(argv(out), { env, cwd: home })).code).toBe(1);
+  const first = await runCli(argv(out), { env, cwd: home });
+  expect(first.code).toBe(1);
   await rm(path.join(out, 'portfolio-summary.csv'), { recursive: true });
-  return out;
+  const { flags } = JSON.parse(first.stdout.split('\n')[0]!) as { flags: { not_billed: number; review: number } };
+  return { out, attention: flags.not_billed + flags.review };
 }
+
+const outcomeOf = (stdout: string) => (JSON.parse(stdout.split('\n')[0]!) as { outcome: string }).outcome;
 
 describe("a finished profile's folder changed before the re-run", () => {
   it.each([
@@ -51,9 +76,30 @@ describe("a finished profile's folder changed before the re-run", () => {
       const out = await recorded(_name.replace(/\W+/g, '-'));
       await change(path.join(out, 'nord', 'billing.csv'));
       const again = await runCli(argv(out), { env, cwd: home });
-      const outcome = (JSON.parse(again.stdout.split('\n')[0]!) as { outcome: string }).outcome;
-      expect([again.code, outcome]).not.toEqual([0, 'kept']);
+      expect([again.code, outcomeOf(again.stdout)]).not.toEqual([0, 'kept']);
     },
     60_000,
   );
+});
+
+describe('a portfolio re-run with arguments that change the files or the exit', () => {
+  it('--unit-refs added: exported again, billing.csv with erp_ref', async () => {
+    const out = await recorded('unit-refs');
+    await writeFile(path.join(home, 'refs.csv'), 'usage_unit_id,erp_ref\n');
+    const again = await runCli(argv(out, ['--unit-refs', path.join(home, 'refs.csv')]), { env, cwd: home });
+    expect([again.code, outcomeOf(again.stdout)]).toEqual([0, 'exported']);
+    expect((await readFile(path.join(out, 'nord', 'billing.csv'), 'utf8')).split('\n')[0]).toContain('erp_ref');
+  }, 60_000);
+
+  it('--lang de added: exported again', async () => {
+    const out = await recorded('lang');
+    expect(outcomeOf((await runCli(argv(out, ['--lang', 'de']), { env, cwd: home })).stdout)).toBe('exported');
+  }, 60_000);
+
+  it('--strict added: a kept folder with findings exits 6, as a fresh --strict run does', async () => {
+    const { out, attention } = await recordedWith('strict');
+    expect(attention).toBeGreaterThan(0);
+    const again = await runCli(argv(out, ['--strict']), { env, cwd: home });
+    expect([again.code, outcomeOf(again.stdout)]).toEqual([6, 'kept']);
+  }, 60_000);
 });

@@ -145,8 +145,8 @@ describe('SHARE_SUM_MISMATCH', () => {
     expect(codes(property([0.5]).flags)).toEqual(['SHARE_SUM_MISMATCH']);
   });
 
-  it('flags a point billed in full to two units', () => {
-    expect(codes(property([1, 1]).flags)).toEqual(['SHARE_SUM_MISMATCH', 'SHARE_SUM_MISMATCH']);
+  it('a point billed in full to two units is not billed (sum above 1)', () => {
+    expect(codes(property([1, 1]).flags)).toEqual(['SHARE_SUM_ABOVE_ONE', 'SHARE_SUM_ABOVE_ONE']);
   });
 });
 

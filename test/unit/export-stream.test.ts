@@ -71,7 +71,7 @@ describe('units written as their answers come', () => {
     const shared = first.consumption.measuring_points.at(-1)!;
     lastWritten(big).consumption.measuring_points.push({ ...shared, segments: [aSegment()] });
     const { streamed, runs } = await expectEarlyRowsThenSame([building(2, 50), big], big);
-    expect(csv(streamed.files!, 'review.csv')).toMatch(/SHARE_SUM_MISMATCH/);
+    expect(csv(streamed.files!, 'review.csv')).toMatch(/SHARE_SUM_ABOVE_ONE/);
     // rows rendered ahead from the dropped ones are another run's: the workbook renders its rows again
     expect(runs.size).toBe(2);
   });
@@ -194,7 +194,7 @@ describe('rows rendered ahead when many Properties drop their early rows', () =>
       const streamed = await exportOf(data, { delay: (id) => 1 + (id.charCodeAt(id.length - 1) % 3), renderAhead: spy, writeWorkbook: workers.write });
       expect(streamed.error).toBeUndefined();
       for (const name of Object.keys(atEnd.files!)) expect({ name, bytes: streamed.files![name] }).toEqual({ name, bytes: atEnd.files![name] });
-      expect(csv(streamed.files!, 'review.csv').match(/SHARE_SUM_MISMATCH/g)?.length).toBe(24);
+      expect(csv(streamed.files!, 'review.csv').match(/SHARE_SUM_ABOVE_ONE/g)?.length).toBe(24);
       const spooled = [...asked.values()].at(-1)!; // the last run renders the whole spool at the last Property's end
       const rendered = [...asked.values()].reduce((a, b) => a + b, 0);
       expect({ rendered: rendered <= 2 * spooled, runs: asked.size <= 2 }).toEqual({ rendered: true, runs: true });

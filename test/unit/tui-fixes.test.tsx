@@ -10,7 +10,7 @@ import { fitCrumbs, wordWrap } from '../../src/tui/format.js';
 import { shortRangeLabel } from '../../src/tui/range.js';
 import { ALL_STATUS_MARKS, explainLines } from '../../src/tui/view.js';
 import { runCli } from '../helpers/run-cli.js';
-import { aPointConsumption, aSegment, aUnitEntry, RANGE } from '../helpers/builders.js';
+import { aPointConsumption, aSegment, aUnitEntry, RANGE, uuid } from '../helpers/builders.js';
 import { aProperty, bundleFor, flat32, deferred, fakeData, frameWhere, KEY, MARKT, monthly, mount, press } from '../helpers/tui-fake.js';
 
 afterEach(() => cleanup());
@@ -82,9 +82,10 @@ function busyUnit() {
   return aUnitEntry('WE 10 Dachgeschoss', busyPoints(), { floor: '4. OG', position: 'rechts hinten' });
 }
 
-/** Flat 3.2's points and two more: flags of five or more codes. */
+/** Flat 3.2's meters (points of its own: the same ids at share 1 in two units would be a shared meter billed 200 %) and two more: flags of five or more codes. */
 function flaggedUnit() {
-  return aUnitEntry('WE 11', [...flat32().consumption.measuring_points, ...busyPoints().slice(2)], { floor: '4. OG', position: 'links' });
+  const own = flat32().consumption.measuring_points.map((c) => ({ ...c, measuring_point_id: uuid() }));
+  return aUnitEntry('WE 11', [...own, ...busyPoints().slice(2)], { floor: '4. OG', position: 'links' });
 }
 
 function busyData(extra: Partial<Parameters<typeof fakeData>[0]> = {}) {

@@ -9,6 +9,7 @@ import type { Slots } from '../pipeline/index.js';
 import type { Reporter } from '../progress.js';
 import type { ExportSummary } from '../run.js';
 import type { Shared } from '../single.js';
+import type { ProfileResult } from './portfolio-summary.js';
 
 export type JobName = 'export' | 'uvi';
 
@@ -39,6 +40,8 @@ export interface PortfolioJob {
   /** The profile's folder checked before its run (ownership, the files it will hold). */
   check(args: ExportArgs): Promise<void>;
   run(args: ExportArgs, io: Io, shared: ProfileShared): Promise<JobOutcome>;
+  /** A kept result's exit as this run's flags give it (--strict), when they can change it. */
+  rejudge?(args: ExportArgs, kept: ProfileResult): ProfileResult;
 }
 
 /** The named job's flags checked; `now` is the command's clock (a month default, a future month). */

@@ -187,7 +187,7 @@ async function portfolioHere(input: PortfolioInput, io: Io): Promise<number> {
     const seconds = () => (performance.now() - started) / 1000;
     try {
       const kept = await keptResult(record, args);
-      if (kept) return kept;
+      if (kept) return job.rejudge ? job.rejudge(args, kept) : kept;
       await job.check(args);
       const { summary, exitCode, error } = await job.run(args, profileIo(io, profile, display), {
         reporter: (requests) => display.reporter(profile, requests),
