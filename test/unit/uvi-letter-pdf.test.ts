@@ -181,4 +181,13 @@ describe("a Property's combined PDF", () => {
     await expect(LetterPdf.open(path.join(d, 'b.pdf'), await options()).close()).rejects.toThrow(/no letter/);
     expect(readdirSync(d)).toEqual([]);
   });
+
+  it('abort straight after open, while the file is still being created, leaves nothing either', async () => {
+    const d = dir();
+    const opts = await options();
+    // The temporary file is created by an open on the thread pool; removed before that open
+    // has run, it would be created afterwards and stay. 400 at once keep the pool busy.
+    await Promise.all(Array.from({ length: 400 }, (_, i) => LetterPdf.open(path.join(d, `${i}.pdf`), opts).abort()));
+    expect(readdirSync(d)).toEqual([]);
+  });
 });

@@ -116,8 +116,7 @@ export class LetterPdf {
       await handle.sync().finally(() => handle.close());
       await renameReplacing(this.tmp, this.file);
     } catch (e) {
-      this.out.destroy();
-      await rm(this.tmp, { force: true });
+      await this.discard();
       throw located(e, this.file);
     }
     await fsyncDir(path.dirname(this.file));
@@ -125,7 +124,16 @@ export class LetterPdf {
 
   /** Drops the temporary file (Ctrl-C, an error in a later letter). */
   async abort(): Promise<void> {
-    this.out.destroy();
+    await this.discard();
+  }
+
+  /** The file is created by an open that may still be under way: removed only once the stream has closed, or the open would create it after the removal. */
+  private async discard(): Promise<void> {
+    if (!this.out.closed) {
+      const closed = new Promise<void>((resolve) => this.out.once('close', resolve));
+      this.out.destroy();
+      await closed;
+    }
     await rm(this.tmp, { force: true });
   }
 }
