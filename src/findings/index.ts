@@ -20,5 +20,5 @@ void exact;
 export const FLAG_SEVERITY = joinCodes(DECLARATIONS) as { readonly [C in FlagCode]: FlagSeverities[C] };
 export const FLAG_CODES = Object.keys(FLAG_SEVERITY) as FlagCode[];
 
-/** A flag of any code, with the catalogue's severity (the TUI and tests; a rule or step makes its own). */
+/** A flag of any code, with the catalogue's severity (for tests; a rule or a step makes its own with flagMaker). */
 export const makeFlag = flagMaker(FLAG_SEVERITY);
