@@ -1,7 +1,7 @@
 // Building flags. A flag's ids say where it belongs: device_id for a segment finding,
 // measuring_point_id for a point finding, usage_unit_id null for plant-room/main points.
 import { BASELINE_ORIGINS, METRICS, METRIC_UNITS, READING_STATUSES, REPLACEMENT_REASONS, SUBSTITUTION_METHODS, UNIT_TYPES, isKnown } from '../api/types.js';
-import { FLAG_SEVERITY, type Flag, type FlagCode } from './types.js';
+import { BILLING_SEVERITY, type CodeDeclaration, type Flag, type FlagCode, type Severity } from './types.js';
 
 export interface FlagScope {
   property_id: string;
@@ -10,10 +10,34 @@ export interface FlagScope {
   device_id: string | null;
 }
 
-export function makeFlag(code: FlagCode, scope: FlagScope, facts?: Record<string, string>): Flag {
-  const flag: Flag = { code, severity: FLAG_SEVERITY[code], ...scope };
-  if (facts && Object.keys(facts).length > 0) flag.facts = facts;
-  return flag;
+/**
+ * Flags of the codes one part declares (billing's, a plausibility rule's, an export step's), with the
+ * severity it declares: a code it does not declare, or one not listed in the catalogue, fails typecheck.
+ */
+export function flagMaker<const C extends CodeDeclaration>(codes: C) {
+  return (code: keyof C & FlagCode, scope: FlagScope, facts?: Record<string, string>): Flag => {
+    const flag: Flag = { code, severity: codes[code]!, ...scope };
+    if (facts && Object.keys(facts).length > 0) flag.facts = facts;
+    return flag;
+  };
+}
+
+/** A flag of one of billing's own codes. */
+export const makeFlag = flagMaker(BILLING_SEVERITY);
+
+/**
+ * The declarations as one table, in their order. A code two of them declare is a mistake in the
+ * source (its severity would depend on the order): it throws, and the catalogue's test fails.
+ */
+export function joinCodes(declarations: readonly CodeDeclaration[]): Readonly<Record<string, Severity>> {
+  const table: Record<string, Severity> = {};
+  for (const d of declarations) {
+    for (const [code, severity] of Object.entries(d)) {
+      if (Object.hasOwn(table, code)) throw new Error(`finding code ${code} is declared twice`);
+      table[code] = severity;
+    }
+  }
+  return table;
 }
 
 /** The enum fields whose values the contract lists; everything else a server sends is "unknown". */

@@ -12,7 +12,11 @@ export const BILLABLE_STATUSES: readonly string[] = ['measured', 'substituted', 
 
 export type Severity = 'not_billed' | 'review' | 'info';
 
-export const FLAG_SEVERITY = {
+/** Finding codes and their severity, as a part of meterdata declares the codes it raises. */
+export type CodeDeclaration = Readonly<Record<string, Severity>>;
+
+/** Billing's own finding codes; a plausibility rule or an export step declares its own in its file. */
+export const BILLING_SEVERITY = {
   CALIBRATION_EXPIRED: 'not_billed',
   MISSING_VALUE: 'not_billed',
   IMPLAUSIBLE_VALUE: 'not_billed',
@@ -46,28 +50,23 @@ export const FLAG_SEVERITY = {
   WEIGHTED_VALUE_ABSENT: 'info',
   WATER_OUTDOOR: 'info',
   UNALLOCATED_POINT: 'info',
-  // Plausibility review (src/plausibility): figures that look plausible but deserve a second look.
-  CONSUMPTION_CHANGE: 'review',
-  COMPARISON_ZERO: 'review',
-  NEW_SINCE_COMPARISON: 'review',
-  GONE_SINCE_COMPARISON: 'review',
-  COMPARISON_NOT_BILLED: 'info',
-  ZERO_CONSUMPTION: 'review',
-  PER_M2_OUTLIER: 'review',
-  CALIBRATION_ENDED: 'review',
-  CALIBRATION_ENDS_SOON: 'info',
-  CALIBRATION_DATE_UNKNOWN: 'info',
-  ESTIMATED_SHARE_HIGH: 'info',
-  ESTIMATED_AREA_HIGH: 'review',
-  ESTIMATED_AREA_UNKNOWN: 'review',
-  // --unit-refs (src/export/steps/unit-refs/): the ERP references an accountant supplied.
-  UNIT_REF_MISSING: 'review',
-  UNIT_REF_SHARED: 'review',
-  UNIT_REF_UNKNOWN: 'info',
-} as const satisfies Record<string, Severity>;
+} as const satisfies CodeDeclaration;
 
-export type FlagCode = keyof typeof FLAG_SEVERITY;
-export const FLAG_CODES = Object.keys(FLAG_SEVERITY) as FlagCode[];
+export type BillingCode = keyof typeof BILLING_SEVERITY;
+type BillingSeverities = typeof BILLING_SEVERITY;
+
+/**
+ * Every finding code with its severity, as a type: billing's, and the plausibility rules' and export
+ * steps' added where they are listed (src/plausibility/rules.ts, src/export/steps/index.ts) with
+ * `declare module` from their declarations, so billing imports neither. The table at run time is
+ * src/findings' FLAG_SEVERITY.
+ */
+export interface FlagSeverities extends BillingSeverities {}
+
+export type FlagCode = keyof FlagSeverities;
+
+/** The codes of several declarations as one object type (the listed rules' codes, the steps'). */
+export type DeclaredCodes<T extends CodeDeclaration> = (T extends unknown ? (k: T) => void : never) extends (k: infer I) => void ? I : never;
 
 /** One finding. Ids are null where the finding is not about that level. */
 export interface Flag {

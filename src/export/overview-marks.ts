@@ -7,7 +7,8 @@
 // Property-wide ones that name their rows in plausibility.csv (ESTIMATED_AREA_HIGH).
 // Information (info) marks nothing: it needs no action, and would colour most cells.
 import type { FindingPlace } from '../billing/findings.js';
-import { FLAG_SEVERITY, type Flag, type FlagCode } from '../billing/types.js';
+import { BILLING_SEVERITY, type Flag, type Severity } from '../billing/types.js';
+import { RULE_SEVERITY } from '../plausibility/index.js';
 
 /** A unit's marked metrics; null: the unit as a whole (its name cell). */
 export type OverviewMarks = [unit: string, metric: string | null][];
@@ -18,8 +19,12 @@ export interface PropertyMarks {
   marks: OverviewMarks;
 }
 
+// A table's findings column (review_flags, checks) holds billing's codes and the plausibility
+// rules'; a step's own codes are review.csv's alone, and the catalogue (src/findings) sits above.
+const COLUMN_SEVERITY: Readonly<Record<string, Severity>> = { ...BILLING_SEVERITY, ...RULE_SEVERITY };
+
 /** A code whose findings ask for action: not billed or review (a code this version does not know: no). */
-export const asksAction = (code: string): boolean => Object.hasOwn(FLAG_SEVERITY, code) && FLAG_SEVERITY[code as FlagCode] !== 'info';
+export const asksAction = (code: string): boolean => Object.hasOwn(COLUMN_SEVERITY, code) && COLUMN_SEVERITY[code] !== 'info';
 
 /**
  * The marks of one Property: each finding with a unit (its metric from where it is, see

@@ -1,6 +1,6 @@
 // Figures and devices out of a billed Property (src/billing's output), for the review.
 import { dec, formatDecimal, sum } from '../billing/decimal.js';
-import { FLAG_SEVERITY, type FlagCode } from '../billing/types.js';
+import { BILLING_SEVERITY, type CodeDeclaration } from '../billing/types.js';
 import type { BillingRow, PlantPointRow, SegmentRow } from '../billing/types.js';
 import type { CurrentFigure, DeviceFact, Figure } from './types.js';
 
@@ -100,7 +100,8 @@ export function currentFigures(
 
 const expiredMark = (s: SegmentRow): boolean => s.status === 'calibration_expired' || s.review_flags.includes('CALIBRATION_EXPIRED');
 /** A segment billing counted as 0 for a reason of its own (the codes that say 'not billed'). */
-const notBilled = (s: SegmentRow): boolean => s.review_flags.some((c) => FLAG_SEVERITY[c as FlagCode] === 'not_billed');
+// Only billing leaves a value unbilled: a segment's flags are its own.
+const notBilled = (s: SegmentRow): boolean => s.review_flags.some((c) => (BILLING_SEVERITY as CodeDeclaration)[c] === 'not_billed');
 
 /** Each device once (a shared point's device appears under every unit; the first wins, marked expired by any, the other units listed). */
 export function devicesOf(bill: BilledProperty): DeviceFact[] {

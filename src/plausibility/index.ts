@@ -8,7 +8,7 @@ export { isZeroConsumption } from './rules/zero-consumption.js';
 export { ESTIMATE_LIMIT_PERCENT, estimatedShares, type EstimatedShare } from './rules/estimated-share.js';
 export { figuresOf, currentFigures, devicesOf, type BilledProperty, type UnitArea } from './from-bill.js';
 export { reviewProperty, type ReviewInput, type ReviewResult } from './property.js';
-export { RULES } from './rules.js';
+export { RULES, RULE_SEVERITY } from './rules.js';
 export type { PlausibilityRule, RuleContext, RuleResult, RuleColumns, Finding } from './rule.js';
 export { ESTIMATED_AREA_LIMIT_PERCENT, COST_GROUPS, estimatedAreas, type CostGroup, type EstimatedArea, type AreaUnit } from './rules/estimated-area.js';
 export * from './types.js';

@@ -1,7 +1,7 @@
 // The one interface every plausibility rule implements. A rule reads the Property's figures
 // and devices and says what it found; the review (property.ts) runs the list in rules.ts and
-// knows no rule by name. Pure: no fs, network or process in a rule.
-import type { Flag, FlagCode } from '../billing/types.js';
+// knows no rule by name. A rule declares its codes and their severity itself (`codes`). Pure: no fs, network or process in a rule.
+import type { CodeDeclaration, Flag, FlagCode } from '../billing/types.js';
 import type { CurrentFigure, DeviceFact, Figure, PlausibilityRow, ReviewOptions } from './types.js';
 
 /** What the rules read: one Property in the period being billed and, where given, the comparison period. */
@@ -34,7 +34,9 @@ export interface RuleResult {
   columns?: ReadonlyMap<string, RuleColumns>;
 }
 
-export interface PlausibilityRule {
+export interface PlausibilityRule<C extends CodeDeclaration = CodeDeclaration> {
+  /** The codes the rule raises and their severity: rules.ts adds them to the catalogue of findings. */
+  codes: C;
   /**
    * What a finding is about: one figure (a unit's metric or a plant point), the whole Property,
    * or one device. review.csv lists the figure findings row by row, then the others rule by rule.

@@ -1,12 +1,12 @@
 // The state of one side of a figure and a figure's identity, which the rules share.
 // A side that is not billed (missing, calibration expired) is never judged as a 0.
 import { dec } from '../billing/decimal.js';
-import { FLAG_SEVERITY } from '../billing/types.js';
+import { BILLING_SEVERITY } from '../billing/types.js';
 import type { ComparisonState, Figure } from './types.js';
 
-// An unknown value (a status this version does not know counts 0) is not compared either: never compare what may be a 0 that is not one.
+// Only billing leaves a value unbilled (a rule's findings are review or info). An unknown value (a status this version does not know counts 0) is not compared either: never compare what may be a 0 that is not one.
 const NOT_BILLED = new Set<string>([
-  ...Object.entries(FLAG_SEVERITY)
+  ...Object.entries(BILLING_SEVERITY)
     .filter(([, s]) => s === 'not_billed')
     .map(([c]) => c),
   'UNKNOWN_ENUM_VALUE',

@@ -2,7 +2,7 @@
 // what Enter opens and which flags `i` explains. Screens build rows with the
 // functions in screens-*.ts; the list component only draws and scrolls them.
 import type { Flag, Severity } from '../billing/types.js';
-import { FLAG_SEVERITY } from '../billing/types.js';
+import { FLAG_SEVERITY } from '../findings/index.js';
 import { h } from './texts-screens.js';
 
 export interface Span {

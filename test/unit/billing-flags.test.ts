@@ -1,6 +1,7 @@
 // Every flag: when it is raised, at which level, how rows carry it, and its texts.
 import { describe, expect, it } from 'vitest';
-import { FLAG_CODES, FLAG_SEVERITY, billProperty, billUnit, dec, flagText, formatDecimal, reviewRows, type Flag } from '../../src/billing/index.js';
+import { billProperty, billUnit, dec, flagText, formatDecimal, reviewRows, type Flag } from '../../src/billing/index.js';
+import { FLAG_CODES, FLAG_SEVERITY } from '../../src/findings/index.js';
 import { PROPERTY, aPlantPoint, aPointConsumption, aPropertyInput, aReading, aSegment, aUnitEntry, sharedCopies } from '../helpers/builders.js';
 
 function billOne(points: Parameters<typeof aUnitEntry>[1], unitOverrides = {}) {

@@ -1,7 +1,7 @@
 // Server values that cannot be right are never billed: each gets a not_billed finding
 // saying what was received, and no row carries a number a workbook cannot hold.
 import { describe, expect, it } from 'vitest';
-import { FLAG_SEVERITY, billPlantPoint, billProperty, billUnit, flagMessage, type Flag } from '../../src/billing/index.js';
+import { BILLING_SEVERITY, billPlantPoint, billProperty, billUnit, flagMessage, type Flag } from '../../src/billing/index.js';
 import { formatCell, plainNumber } from '../../src/export/output/cell-text.js';
 import { TABLE_COLUMNS } from '../../src/export/output/tables.js';
 import { PROPERTY, aPlantPoint, aPointConsumption, aPropertyInput, aReading, aSegment, aUnitEntry, type SegmentOverrides } from '../helpers/builders.js';
@@ -265,7 +265,7 @@ describe('findings say what happened in the range', () => {
   });
 
   it('DATA_GAP bills 0, so it is review, not info', () => {
-    expect(FLAG_SEVERITY.DATA_GAP).toBe('review');
+    expect(BILLING_SEVERITY.DATA_GAP).toBe('review');
     const bill = billOne([aPointConsumption({ data_gap: true, segments: [] })]);
     expect(bill.flags).toEqual([expect.objectContaining({ code: 'DATA_GAP', severity: 'review' })]);
   });

@@ -1,10 +1,9 @@
 // The words an accountant reads about a flag and a contract code, in both languages (issue 11).
 import { describe, expect, it } from 'vitest';
-import { makeFlag } from '../../src/billing/flags.js';
 import { flagMessage, reviewRows } from '../../src/billing/findings.js';
 import { factLabels } from '../../src/billing/texts-facts.js';
 import { VALUE_KINDS, valueCode, valueWord, valueWords } from '../../src/billing/texts-values.js';
-import { FLAG_CODES } from '../../src/billing/types.js';
+import { FLAG_CODES, makeFlag } from '../../src/findings/index.js';
 import { figuresFromTables } from '../../src/plausibility/index.js';
 import { setLanguage } from '../../src/i18n/index.js';
 import { findEnglish } from '../helpers/catalogues.js';

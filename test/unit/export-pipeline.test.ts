@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PropertyAnswers } from '../../src/api/walk.js';
-import { makeFlag } from '../../src/billing/flags.js';
+import { makeFlag } from '../../src/findings/index.js';
 import { finishExport, stagePipeline, type ExportDeps, type ExportStep, type RowShape } from '../../src/export/pipeline/index.js';
 import { T0, dataset, fakeApi, reporter, setup } from '../helpers/export-fixtures.js';
 

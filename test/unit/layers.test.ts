@@ -4,7 +4,8 @@
 // commands imports one, and only the command list (src/commands/list.ts) names them, for
 // src/cli.ts. A declaration (index.ts) loads its handler only when the command runs. The
 // plausibility review is pure and used through its index, as are the folders of src/export
-// (the output and each of its formats); the doc names every folder of src.
+// (the output and each of its formats); billing imports nothing above it, and the catalogue of
+// finding codes (src/findings) only what is above those; the doc names every folder of src.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -96,6 +97,29 @@ describe('the plausibility review (src/plausibility)', () => {
         importsOf(f)
           .filter((m) => m.startsWith('plausibility/') && m !== 'plausibility/index')
           .map((m) => `${path.relative(SRC, f)} imports ${m}`),
+      );
+    expect(bad).toEqual([]);
+  });
+});
+
+describe('billing and the catalogue of finding codes (src/findings)', () => {
+  it('billing imports nothing of the plausibility review, the export or the catalogue: their codes join its type by declaration', () => {
+    const bad = walk(path.join(SRC, 'billing')).flatMap((f) =>
+      importsOf(f)
+        .filter((m) => !/^(billing|api|i18n)\//.test(m))
+        .map((m) => `${rel(f)} imports ${m}`),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('the catalogue sits above billing, the plausibility review and the export: none of the folders below imports it', () => {
+    const above = /^(tui|commands|cli|cli-help|findings)(\/|$)/;
+    const bad = walk(SRC)
+      .filter((f) => !above.test(rel(f)))
+      .flatMap((f) =>
+        importsOf(f)
+          .filter((m) => m.startsWith('findings/'))
+          .map((m) => `${rel(f)} imports ${m}`),
       );
     expect(bad).toEqual([]);
   });

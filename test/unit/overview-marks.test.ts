@@ -1,6 +1,6 @@
 // Which Overview cells the findings of a Property mark, and reading those marks back in Property order.
 import { describe, expect, it } from 'vitest';
-import { makeFlag } from '../../src/billing/flags.js';
+import { makeFlag } from '../../src/findings/index.js';
 import { MarksReader, overviewMarks, type PropertyMarks } from '../../src/export/overview-marks.js';
 
 const at = { property_id: 'p', usage_unit_id: 'u1', measuring_point_id: 'mp', device_id: null };

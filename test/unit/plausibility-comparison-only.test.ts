@@ -3,7 +3,8 @@
 // (POINT_NOT_LISTED), so the unit's figure there is COMPARISON_NOT_BILLED. Its text said the
 // cause was a missing value or an expired calibration, untrue for this meter; it now names it.
 import { describe, expect, it } from 'vitest';
-import { billProperty, flagMessage, makeFlag } from '../../src/billing/index.js';
+import { billProperty, flagMessage } from '../../src/billing/index.js';
+import { makeFlag } from '../../src/findings/index.js';
 import { compareFigure, figuresOf } from '../../src/plausibility/index.js';
 import { PROPERTY, aPointConsumption, aPropertyInput, aSegment, aUnitEntry } from '../helpers/builders.js';
 

@@ -2,7 +2,8 @@
 // since 03.11.2021, § 9a (2) HeizkostenV by floor area for heating and warm water only, and
 // the findings' facts in the reader's words and number format.
 import { describe, expect, it } from 'vitest';
-import { flagMessage, makeFlag, reviewRows, type SegmentRow } from '../../src/billing/index.js';
+import { flagMessage, reviewRows, type SegmentRow } from '../../src/billing/index.js';
+import { makeFlag } from '../../src/findings/index.js';
 import { parseReviewArgs } from '../../src/export/options/review-options.js';
 import { calibrationFlags, devicesOf, estimatedAreas, reviewProperty, type CurrentFigure, type DeviceFact } from '../../src/plausibility/index.js';
 

@@ -47,6 +47,7 @@ describe('the list of plausibility rules', () => {
   it('a rule added to the list is run: its findings go to review.csv and mark the rows it names, figure findings row by row', () => {
     const current = [1, 2].map((i) => fig({ usage_unit_id: uid(i), value: '0' }));
     const everyRow: PlausibilityRule = {
+      codes: {},
       scope: 'figure',
       check: (ctx) => ({
         findings: ctx.keys.map((k) => ({
@@ -57,6 +58,7 @@ describe('the list of plausibility rules', () => {
       }),
     };
     const wholeProperty: PlausibilityRule = {
+      codes: {},
       scope: 'property',
       check: (ctx) => ({
         findings: [

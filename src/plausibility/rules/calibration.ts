@@ -5,10 +5,14 @@
 // year in which it ends by the count. Sources checked (eichamt.sachsen.de "Neue Eichfristen
 // bei Verbrauchsmessgeräten", buzer.de synopsis of the MessEV of 03.11.2021, anwalt24.de
 // § 34 MessEV) are listed in docs/export.md "Calibration periods".
-import { makeFlag } from '../../billing/flags.js';
-import type { Flag } from '../../billing/types.js';
+import { flagMaker } from '../../billing/flags.js';
+import type { CodeDeclaration, Flag } from '../../billing/types.js';
 import type { PlausibilityRule } from '../rule.js';
 import type { DeviceFact } from '../types.js';
+
+/** The codes this rule raises and their severity. */
+const codes = { CALIBRATION_ENDED: 'review', CALIBRATION_ENDS_SOON: 'info', CALIBRATION_DATE_UNKNOWN: 'info' } as const satisfies CodeDeclaration;
+const makeFlag = flagMaker(codes);
 
 /** Years per metric; a metric not listed (hca: heat cost allocators) is not subject to calibration. */
 export const CALIBRATION_YEARS: Readonly<Record<string, number>> = {
@@ -84,7 +88,8 @@ export function calibrationFlags(devices: readonly DeviceFact[], range: { to: st
   return out;
 }
 
-export const calibrationRule: PlausibilityRule = {
+export const calibrationRule: PlausibilityRule<typeof codes> = {
+  codes,
   scope: 'device',
   check(ctx) {
     return {

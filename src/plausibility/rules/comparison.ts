@@ -3,11 +3,22 @@
 // side that is not billed is marked, never compared as 0. A unit new (or gone) with all its
 // figures is one finding about the unit, not one per metric.
 import { Dec, dec } from '../../billing/decimal.js';
-import { makeFlag } from '../../billing/flags.js';
-import type { FlagCode } from '../../billing/types.js';
+import { flagMaker } from '../../billing/flags.js';
+import type { CodeDeclaration } from '../../billing/types.js';
 import type { Finding, PlausibilityRule, RuleColumns, RuleContext } from '../rule.js';
 import { scopeOf, sideState } from '../sides.js';
 import type { ComparisonState, Figure } from '../types.js';
+
+/** The codes this rule raises and their severity. */
+const codes = {
+  CONSUMPTION_CHANGE: 'review',
+  COMPARISON_ZERO: 'review',
+  NEW_SINCE_COMPARISON: 'review',
+  GONE_SINCE_COMPARISON: 'review',
+  COMPARISON_NOT_BILLED: 'info',
+} as const satisfies CodeDeclaration;
+type Code = keyof typeof codes;
+const makeFlag = flagMaker(codes);
 
 /** (current − previous) / previous in percent, one decimal, half away from zero; null for a previous 0. */
 export function changePercent(current: string, previous: string): string | null {
@@ -21,7 +32,7 @@ export interface Comparison {
   state: ComparisonState;
   comparison_value: string | null;
   change_percent: string | null;
-  codes: FlagCode[];
+  codes: Code[];
   /** Which side is not billed, for COMPARISON_NOT_BILLED. */
   notBilledIn?: 'current' | 'comparison' | 'both';
 }
@@ -61,7 +72,7 @@ function comparisonFacts(f: Figure, c: Comparison, current: Figure | undefined):
 }
 
 /** Units whose every figure (of either period) has the code. */
-function wholeUnits(ctx: RuleContext, comparisons: ReadonlyMap<string, Comparison>, code: FlagCode): Set<string> {
+function wholeUnits(ctx: RuleContext, comparisons: ReadonlyMap<string, Comparison>, code: Code): Set<string> {
   const byUnit = new Map<string, boolean>();
   for (const k of ctx.keys) {
     const f = ctx.current.get(k) ?? ctx.comparison!.get(k)!;
@@ -71,13 +82,14 @@ function wholeUnits(ctx: RuleContext, comparisons: ReadonlyMap<string, Compariso
   return new Set([...byUnit].filter(([, all]) => all).map(([u]) => u));
 }
 
-export const comparisonRule: PlausibilityRule = {
+export const comparisonRule: PlausibilityRule<typeof codes> = {
+  codes,
   scope: 'figure',
   check(ctx) {
     const previous = ctx.comparison;
     if (!previous) return { findings: [] };
     const comparisons = new Map(ctx.keys.map((k) => [k, compareFigure(ctx.current.get(k), previous.get(k), ctx.opts.threshold)]));
-    const whole: Partial<Record<FlagCode, Set<string>>> = {
+    const whole: Partial<Record<Code, Set<string>>> = {
       NEW_SINCE_COMPARISON: wholeUnits(ctx, comparisons, 'NEW_SINCE_COMPARISON'),
       GONE_SINCE_COMPARISON: wholeUnits(ctx, comparisons, 'GONE_SINCE_COMPARISON'),
     };

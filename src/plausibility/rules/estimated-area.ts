@@ -4,10 +4,15 @@
 // enclosed space). The HeizkostenV covers heating and warm water only, so cold water,
 // electricity and gas get no such finding. Wording and sources: docs/export.md.
 import { Dec, dec, formatDecimal, sum, ZERO, type Decimal } from '../../billing/decimal.js';
-import { makeFlag } from '../../billing/flags.js';
+import { flagMaker } from '../../billing/flags.js';
+import type { CodeDeclaration } from '../../billing/types.js';
 import type { PlausibilityRule } from '../rule.js';
 import { propertyScope, sideState } from '../sides.js';
 import type { CurrentFigure } from '../types.js';
+
+/** The codes this rule raises and their severity. */
+const codes = { ESTIMATED_AREA_HIGH: 'review', ESTIMATED_AREA_UNKNOWN: 'review' } as const satisfies CodeDeclaration;
+const makeFlag = flagMaker(codes);
 
 /** Above this share (percent) of the area the costs go by the fixed keys only. */
 export const ESTIMATED_AREA_LIMIT_PERCENT = 25;
@@ -103,7 +108,8 @@ function areaFacts(a: EstimatedArea): Record<string, string> {
   };
 }
 
-export const estimatedAreaRule: PlausibilityRule = {
+export const estimatedAreaRule: PlausibilityRule<typeof codes> = {
+  codes,
   scope: 'property',
   check(ctx) {
     return {

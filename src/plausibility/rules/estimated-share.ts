@@ -1,10 +1,15 @@
 // Rule (Property): the share of the billed unit consumption that rests on calculated,
 // substituted or assumed-zero values, per metric and unit. docs/export.md names the rule.
 import { Dec, dec, sum, ZERO, type Decimal } from '../../billing/decimal.js';
-import { makeFlag } from '../../billing/flags.js';
+import { flagMaker } from '../../billing/flags.js';
+import type { CodeDeclaration } from '../../billing/types.js';
 import type { PlausibilityRule } from '../rule.js';
 import { propertyScope, sideState } from '../sides.js';
 import type { CurrentFigure } from '../types.js';
+
+/** The codes this rule raises and their severity. */
+const codes = { ESTIMATED_SHARE_HIGH: 'info' } as const satisfies CodeDeclaration;
+const makeFlag = flagMaker(codes);
 
 /** A share of non-measured consumption above this (percent) is an info finding; § 9a (2) HeizkostenV counts area instead (estimated-area.ts). */
 export const ESTIMATE_LIMIT_PERCENT = 25;
@@ -38,7 +43,8 @@ export function estimatedShares(figures: readonly CurrentFigure[]): EstimatedSha
   return out;
 }
 
-export const estimatedShareRule: PlausibilityRule = {
+export const estimatedShareRule: PlausibilityRule<typeof codes> = {
+  codes,
   scope: 'property',
   check(ctx) {
     return {

@@ -1,10 +1,15 @@
 // Rule (figure): a unit's consumption per m² far from the median of comparable units of the
 // Property (same metric, unit and unit type). docs/export.md names the rule.
 import { dec, formatDecimal, type Decimal } from '../../billing/decimal.js';
-import { makeFlag } from '../../billing/flags.js';
+import { flagMaker } from '../../billing/flags.js';
+import type { CodeDeclaration } from '../../billing/types.js';
 import type { Finding, PlausibilityRule, RuleColumns } from '../rule.js';
 import { figureKey, scopeOf, sideState } from '../sides.js';
 import type { CurrentFigure } from '../types.js';
+
+/** The codes this rule raises and their severity. */
+const codes = { PER_M2_OUTLIER: 'review' } as const satisfies CodeDeclaration;
+const makeFlag = flagMaker(codes);
 
 /** Outside [median / PER_M2_FACTOR, median × PER_M2_FACTOR] is a finding. */
 export const PER_M2_FACTOR = 3;
@@ -48,7 +53,8 @@ export function perM2(figures: readonly CurrentFigure[]): Map<string, PerM2> {
 
 const show = (d: Decimal | null): string | null => (d === null ? null : formatDecimal(d.toDecimalPlaces(3, 4)));
 
-export const perM2Rule: PlausibilityRule = {
+export const perM2Rule: PlausibilityRule<typeof codes> = {
+  codes,
   scope: 'figure',
   check(ctx) {
     const areas = perM2(ctx.figures);

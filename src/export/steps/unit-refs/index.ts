@@ -5,7 +5,7 @@ import type { ExportStep } from '../../pipeline/index.js';
 import { aboutTexts } from '../../output/index.js';
 import { unitRefIndex, withUnitRefs, type UnitRefs } from './refs.js';
 
-export { parseUnitRefs, readUnitRefs, unitRefIndex, withUnitRefs, type UnitRefIndex, type UnitRefs } from './refs.js';
+export { unitRefCodes, parseUnitRefs, readUnitRefs, unitRefIndex, withUnitRefs, type UnitRefIndex, type UnitRefs } from './refs.js';
 
 export function unitRefsStep(refs: UnitRefs): ExportStep {
   const index = unitRefIndex(refs);

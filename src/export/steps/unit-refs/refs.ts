@@ -5,8 +5,8 @@
 // erp_ref; units without one, and lines for units not in the export, are findings.
 import path from 'node:path';
 import { UUID } from '../../../api/types.js';
-import { makeFlag } from '../../../billing/flags.js';
-import type { Flag } from '../../../billing/types.js';
+import { flagMaker } from '../../../billing/flags.js';
+import type { CodeDeclaration, Flag } from '../../../billing/types.js';
 import { readBounded } from '../../../core/bounded-read.js';
 import { UsageError } from '../../../core/errors.js';
 import { hasControlCharacter } from '../../../core/terminal-text.js';
@@ -14,6 +14,10 @@ import { inLanguage } from '../../../i18n/index.js';
 import { parseCsvRecords } from '../../../plausibility/index.js';
 import { type Template, columnHeaders } from '../../output/index.js';
 import { unitRefTexts as t } from './texts.js';
+
+/** The codes of the ERP references' findings and their severity (steps/index.ts lists them). */
+export const unitRefCodes = { UNIT_REF_MISSING: 'review', UNIT_REF_SHARED: 'review', UNIT_REF_UNKNOWN: 'info' } as const satisfies CodeDeclaration;
+const makeFlag = flagMaker(unitRefCodes);
 
 /** Plain data (it crosses into the export's worker thread with ExportArgs). */
 export interface UnitRefs {

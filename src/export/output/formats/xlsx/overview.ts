@@ -1,7 +1,7 @@
 // The Overview sheet's rows: one per unit with its billed totals, one column per (metric, unit).
 import { compareUnits } from '../../../../billing/order.js';
-import { FLAG_SEVERITY, type FlagCode } from '../../../../billing/types.js';
 import type { OverviewBilling, OverviewProperty, OverviewUnitRef } from '../../format.js';
+import { asksAction } from '../../../overview-marks.js';
 import { overviewKey } from '../../tables.js';
 import type { OverviewUnit } from './xlsx-writer.js';
 
@@ -41,7 +41,7 @@ export function overviewRows(billing: OverviewBilling, property: OverviewPropert
       };
       byUnit.set(b.usage_unit_id, row);
     }
-    const flagged = b.review_flags.some((c: FlagCode) => FLAG_SEVERITY[c] !== 'info');
+    const flagged = b.review_flags.some(asksAction);
     const key = overviewKey(b.metric, b.unit);
     row.values[key] = { value: b.billable_value, flagged };
     if (!columns.has(key)) columns.set(key, { metric: b.metric, unit: b.unit });
