@@ -7,7 +7,7 @@ import path from 'node:path';
 import { readOwnFile } from '../../core/bounded-read.js';
 import { writeFileAtomic } from '../../core/atomic-file.js';
 import { identity, type ExportArgs } from '../options/index.js';
-import { checkListed, MANIFEST } from '../folder/index.js';
+import { checkListed, listedEntries, MANIFEST } from '../folder/index.js';
 import type { ProfileResult } from './portfolio-summary.js';
 
 /** Which profiles an earlier run of the same portfolio export finished (kept until a run finishes them all). */
@@ -58,7 +58,7 @@ function readJson(file: string): unknown {
 interface KeptManifest {
   identity?: unknown;
   exported_at?: unknown;
-  files?: { name?: unknown; bytes?: unknown; sha256?: unknown }[];
+  files?: unknown;
 }
 
 /**
@@ -71,9 +71,11 @@ export async function keptResult(rec: FinishedRecord, args: ExportArgs): Promise
   if (!done?.summary) return null;
   const manifest = readJson(path.join(args.out, MANIFEST)) as KeptManifest | null;
   if (!manifest || JSON.stringify(manifest.identity) !== JSON.stringify(identity(args)) || manifest.exported_at !== done.summary.exportedAt) return null;
-  if (!Array.isArray(manifest.files) || manifest.files.length === 0) return null;
-  for (const f of manifest.files) {
-    if (typeof f?.name !== 'string' || f.name !== path.basename(f.name) || f.name.includes('\\')) return null;
+  // a list meterdata did not write (an entry without a name, a name twice) is not its export
+  const listed = listedEntries(manifest.files);
+  if (!('entries' in listed) || listed.entries.length === 0) return null;
+  for (const f of listed.entries) {
+    if (f.name !== path.basename(f.name) || f.name.includes('\\')) return null;
     if (!(await checkListed(path.join(args.out, f.name), f.bytes, f.sha256, false)).ok) return null;
   }
   return { ...done, outcome: 'kept', seconds: 0 };
