@@ -20,8 +20,7 @@ export class FinishedRecord {
 
   static async open(stateDir: string, key: unknown): Promise<FinishedRecord> {
     const file = path.join(stateDir, 'portfolio', `${createHash('sha256').update(JSON.stringify(key)).digest('hex').slice(0, 32)}.json`);
-    const saved = readJson(file) as { finished?: Record<string, ProfileResult> } | null;
-    return new FinishedRecord(file, saved?.finished ?? {});
+    return new FinishedRecord(file, finishedIn(readJson(file)) ?? {});
   }
 
   add(r: ProfileResult): Promise<unknown> {
@@ -53,6 +52,21 @@ function readJson(file: string): unknown {
   } catch {
     return null;
   }
+}
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/**
+ * The record's profiles as meterdata writes them: an object of objects (each one's summary, where
+ * given, an object too). A damaged record (`finished` 5, a list, a text, null, an entry that is no
+ * object) reads as none: its profiles are exported afresh and the record is written anew, where
+ * assigning into it would fail every re-run of that profile.
+ */
+function finishedIn(saved: unknown): Record<string, ProfileResult> | null {
+  const finished = isObject(saved) ? saved.finished : undefined;
+  if (!isObject(finished)) return null;
+  const entries = Object.values(finished);
+  return entries.every((e) => isObject(e) && (e.summary === undefined || isObject(e.summary))) ? { ...(finished as Record<string, ProfileResult>) } : null;
 }
 
 interface KeptManifest {
