@@ -33,6 +33,8 @@ export const t = catalogue(
     noAnswer: (p: { endpoint: string; attempts: number; last: string; trace: string }) =>
       `The metering service did not answer ${p.endpoint} after ${p.attempts} attempts (last: ${p.last}${p.trace}).`,
     unavailableHint: 'Try again later; if it persists, check the service status.',
+    retryBudgetSpent: (p: { spent: string; endpoint: string; last: string; max: string }) =>
+      `The metering service has had this run wait ${p.spent} in all (pauses it asked for and retries after failed answers); ${p.endpoint} failed again (${p.last}), and another retry would pass the ${p.max} meterdata waits in one run; stopped instead of waiting.`,
     // problems.ts: error answers
     permission: (p: { scope: string }) => `the permission "${p.scope}"`,
     somePermission: 'a permission',
@@ -140,6 +142,8 @@ export const t = catalogue(
     rateLimitedHint: 'Möglicherweise nutzt ein anderes Programm dieselbe Verbindung; bitte einige Minuten warten und den Befehl erneut ausführen.',
     noAnswer: (p) => `Der Messdienst hat ${p.endpoint} nach ${count(p.attempts, 'Versuch', 'Versuchen')} nicht beantwortet (zuletzt: ${p.last}${p.trace}).`,
     unavailableHint: 'Bitte später erneut versuchen; wenn es bestehen bleibt, den Status des Messdienstes prüfen.',
+    retryBudgetSpent: (p) =>
+      `Der Messdienst hat diesen Lauf schon ${p.spent} warten lassen (verlangte Pausen und Wiederholungen nach fehlgeschlagenen Antworten); ${p.endpoint} ist erneut fehlgeschlagen (${p.last}), und eine weitere Wiederholung ginge über die ${p.max}, die meterdata in einem Lauf wartet; abgebrochen statt zu warten.`,
     permission: (p) => `die Berechtigung "${p.scope}"`,
     somePermission: 'eine Berechtigung',
     insufficientScope: (p) => `Die Anmeldung enthält ${p.needed} nicht, die ${p.endpoint} benötigt${p.trace}.`,
