@@ -130,6 +130,8 @@ export const t = catalogue(
     pastCompleted: (p: { end: string }) => `it reaches past the last completed month (${p.end} by this computer's clock), where no billing data can exist yet`,
     mixedRange: (p: { property: string; unit: string; echoed: string; first: string; firstUnit: string; asked: string }) =>
       `The metering service answered ${p.asked} for unit "${p.unit}" of "${p.property}" with ${p.echoed}, but for unit "${p.firstUnit}" with ${p.first}: the range rules give every unit the same period; stopped so that no figure is set beside one of another period.`,
+    plantPeriod: (p: { property: string; point: string; echoed: string; period: string }) =>
+      `The metering service answered the readings of the plant-room or main meter ${p.point} of "${p.property}" with values of ${p.echoed}, but the period of its units is ${p.period}: a meter's readings are asked for the same period; stopped so that no figure of another period is billed.`,
   },
   {
     noAnswerWithin: (p) => `keine Antwort innerhalb von ${p.time}`,
@@ -230,5 +232,7 @@ export const t = catalogue(
       `Er reicht über den letzten abgeschlossenen Monat hinaus (${day(p.end)} nach der Uhr dieses Computers), für den es noch keine Abrechnungsdaten geben kann`,
     mixedRange: (p) =>
       `Der Messdienst lieferte für den Zeitraum ${p.asked} der Nutzeinheit „${p.unit}“ der Liegenschaft „${p.property}“ Werte von ${p.echoed}, der Nutzeinheit „${p.firstUnit}“ aber von ${p.first}: Nach den Zeitraumregeln der API erhält jede Nutzeinheit denselben Zeitraum; abgebrochen, damit kein Verbrauch neben einen aus einem anderen Zeitraum gestellt wird.`,
+    plantPeriod: (p) =>
+      `Der Messdienst lieferte für den Technikraum- oder Hauptzähler ${p.point} der Liegenschaft „${p.property}“ Werte von ${p.echoed}, der Zeitraum ihrer Nutzeinheiten ist aber ${p.period}: Die Ablesewerte eines Zählers werden für denselben Zeitraum abgefragt; abgebrochen, damit kein Verbrauch aus einem anderen Zeitraum abgerechnet wird.`,
   },
 );
