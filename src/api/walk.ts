@@ -109,7 +109,10 @@ export async function collectProperty(api: ApiClient, property: Property, opts: 
  * (whether those agree is the caller's to check), else to what the range rules make of the requested range.
  */
 export function checkPlantPeriods(answers: PropertyAnswers, requested: RangeQuery, now: Date): void {
-  const period = answers.units[0]?.consumption ?? contractRange(requested, now);
+  const first = answers.units[0]?.consumption;
+  // units of two periods are refused as such (EXPORT_PERIOD_CHANGED), which starts the next run over
+  if (first && answers.units.some(({ consumption: c }) => c.from !== first.from || c.to !== first.to)) return;
+  const period = first ?? contractRange(requested, now);
   for (const { consumption } of answers.plantPoints) checkPlantPeriod(answers.property.name, consumption, { from: period.from, to: period.to });
 }
 
