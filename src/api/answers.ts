@@ -5,6 +5,7 @@
 // and nothing is committed.
 import { ServiceUnavailableError } from '../core/errors.js';
 import type { RangeQuery } from './contracts.js';
+import type { MeasuringPointConsumption } from './types.js';
 import { kinds, t, type KindWord } from './texts.js';
 
 /**
@@ -92,4 +93,24 @@ export function onePeriod(property: string, units: readonly { unit: { name: stri
     t.mixedRange({ property, unit: other.unit.name, echoed: t.range(echoed), first: t.range(period), firstUnit: first.unit.name, asked: t.range(asked) }),
     { code: 'API_WRONG_RANGE', hint: t.notBilledHint, details: { requested: asked, received: echoed, first: period } },
   );
+}
+
+/**
+ * A plant-room or main meter's /readings answer echoes no range (MeasuringPointConsumption), yet it was asked
+ * for the Property's period, which its units' answers echo (`period`): a `from` or `to` it carries anyway must be
+ * that period, and its readings, month ends within the range (range rule 3), must lie in it. Another period's
+ * answer (2024's readings beside 2025's units) would be billed in plant-points.csv as this period's.
+ */
+export function checkPlantPeriod(property: string, answer: MeasuringPointConsumption, period: RangeQuery): void {
+  const extra = answer as { from?: unknown; to?: unknown };
+  const echoed = { from: typeof extra.from === 'string' ? extra.from : period.from, to: typeof extra.to === 'string' ? extra.to : period.to };
+  const dates = answer.segments.flatMap((s) => s.readings.map((r) => r.at));
+  const outside = dates.filter((at) => at < period.from || at > period.to).sort();
+  if (echoed.from === period.from && echoed.to === period.to && outside.length === 0) return;
+  const shown = outside.length > 0 ? { from: outside[0]!, to: outside.at(-1)! } : echoed;
+  throw new ServiceUnavailableError(t.plantPeriod({ property, point: answer.measuring_point_id, echoed: t.range(shown), period: t.range(period) }), {
+    code: 'API_WRONG_RANGE',
+    hint: t.notBilledHint,
+    details: { point: answer.measuring_point_id, received: echoed, readingsOutside: outside.length, period },
+  });
 }

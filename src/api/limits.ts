@@ -61,6 +61,19 @@ export function waitBudgetSpent(endpoint: string, waitMs: number, spentMs: numbe
   });
 }
 
+/** Another retry's backoff would take the run's waits (429 pauses and backoffs) past their total. */
+export function retryBudgetSpent(
+  endpoint: string,
+  last: { status: number | null; reason: string },
+  spentMs: number,
+  budgetMs: number,
+): ServiceUnavailableError {
+  return new ServiceUnavailableError(t.retryBudgetSpent({ spent: duration(spentMs), endpoint, last: last.reason, max: duration(budgetMs) }), {
+    hint: t.unavailableHint,
+    details: { endpoint, lastStatus: last.status, lastReason: last.reason, waitedMs: Math.round(spentMs), budgetMs },
+  });
+}
+
 const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MiB` : t.bytes({ n: bytes }));
 
 export function tooLarge(endpoint: string, max: number): ServiceUnavailableError {

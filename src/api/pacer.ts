@@ -18,6 +18,8 @@ export class RateBudget {
   private readonly starts: number[] = [];
   private head = 0;
   private pausedUntil = 0;
+  /** The end of the latest pause or wait counted (RateBudget.count). */
+  private countedUntil = 0;
   /** When each Retry-After pause was added and the time it added, against maxPausedMs. */
   private readonly pauses: { at: number; ms: number }[] = [];
   readonly maxPausedMs: number;
@@ -86,10 +88,26 @@ export class RateBudget {
    * callers answered 429 at once wait once, not once each.
    */
   pause(now: number, ms: number): boolean {
-    const adds = Math.max(0, now + ms - Math.max(now, this.pausedUntil));
+    if (!this.count(now, ms)) return false;
+    this.pauseUntil(now + ms);
+    return true;
+  }
+
+  /**
+   * One caller's wait of `ms` from `now` (a retry's backoff after a 5xx or a network failure):
+   * counted against maxPausedMs as a pause is, without holding the other callers; false, and not
+   * counted, when it would pass the total. A service failing every request must end the run too.
+   */
+  wait(now: number, ms: number): boolean {
+    return this.count(now, ms);
+  }
+
+  /** Counts the time [now, now + ms] adds to what pauses and waits already cover: many callers waiting at once count once. */
+  private count(now: number, ms: number): boolean {
+    const adds = Math.max(0, now + ms - Math.max(now, this.pausedUntil, this.countedUntil));
     if (this.pausedMs(now) + adds > this.maxPausedMs) return false;
     if (adds > 0) this.pauses.push({ at: now, ms: adds });
-    this.pauseUntil(now + ms);
+    this.countedUntil = Math.max(this.countedUntil, now + ms);
     return true;
   }
 
@@ -169,6 +187,11 @@ export class Scheduler {
     if (!this.budget.pause(this.now(), ms)) return false;
     this.pump();
     return true;
+  }
+
+  /** Counts one caller's backoff of `ms` against the run's total (RateBudget.wait); false when it would pass it. */
+  countWait(ms: number): boolean {
+    return this.budget.wait(this.now(), ms);
   }
 
   private pump(): void {

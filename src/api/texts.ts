@@ -33,6 +33,8 @@ export const t = catalogue(
     noAnswer: (p: { endpoint: string; attempts: number; last: string; trace: string }) =>
       `The metering service did not answer ${p.endpoint} after ${p.attempts} attempts (last: ${p.last}${p.trace}).`,
     unavailableHint: 'Try again later; if it persists, check the service status.',
+    retryBudgetSpent: (p: { spent: string; endpoint: string; last: string; max: string }) =>
+      `The metering service has had this run wait ${p.spent} in all (pauses it asked for and retries after failed answers); ${p.endpoint} failed again (${p.last}), and another retry would pass the ${p.max} meterdata waits in one run; stopped instead of waiting.`,
     // problems.ts: error answers
     permission: (p: { scope: string }) => `the permission "${p.scope}"`,
     somePermission: 'a permission',
@@ -128,6 +130,8 @@ export const t = catalogue(
     pastCompleted: (p: { end: string }) => `it reaches past the last completed month (${p.end} by this computer's clock), where no billing data can exist yet`,
     mixedRange: (p: { property: string; unit: string; echoed: string; first: string; firstUnit: string; asked: string }) =>
       `The metering service answered ${p.asked} for unit "${p.unit}" of "${p.property}" with ${p.echoed}, but for unit "${p.firstUnit}" with ${p.first}: the range rules give every unit the same period; stopped so that no figure is set beside one of another period.`,
+    plantPeriod: (p: { property: string; point: string; echoed: string; period: string }) =>
+      `The metering service answered the readings of the plant-room or main meter ${p.point} of "${p.property}" with values of ${p.echoed}, but the period of its units is ${p.period}: a meter's readings are asked for the same period; stopped so that no figure of another period is billed.`,
   },
   {
     noAnswerWithin: (p) => `keine Antwort innerhalb von ${p.time}`,
@@ -140,6 +144,8 @@ export const t = catalogue(
     rateLimitedHint: 'Möglicherweise nutzt ein anderes Programm dieselbe Verbindung; bitte einige Minuten warten und den Befehl erneut ausführen.',
     noAnswer: (p) => `Der Messdienst hat ${p.endpoint} nach ${count(p.attempts, 'Versuch', 'Versuchen')} nicht beantwortet (zuletzt: ${p.last}${p.trace}).`,
     unavailableHint: 'Bitte später erneut versuchen; wenn es bestehen bleibt, den Status des Messdienstes prüfen.',
+    retryBudgetSpent: (p) =>
+      `Der Messdienst hat diesen Lauf schon ${p.spent} warten lassen (verlangte Pausen und Wiederholungen nach fehlgeschlagenen Antworten); ${p.endpoint} ist erneut fehlgeschlagen (${p.last}), und eine weitere Wiederholung ginge über die ${p.max}, die meterdata in einem Lauf wartet; abgebrochen statt zu warten.`,
     permission: (p) => `die Berechtigung "${p.scope}"`,
     somePermission: 'eine Berechtigung',
     insufficientScope: (p) => `Die Anmeldung enthält ${p.needed} nicht, die ${p.endpoint} benötigt${p.trace}.`,
@@ -226,5 +232,7 @@ export const t = catalogue(
       `Er reicht über den letzten abgeschlossenen Monat hinaus (${day(p.end)} nach der Uhr dieses Computers), für den es noch keine Abrechnungsdaten geben kann`,
     mixedRange: (p) =>
       `Der Messdienst lieferte für den Zeitraum ${p.asked} der Nutzeinheit „${p.unit}“ der Liegenschaft „${p.property}“ Werte von ${p.echoed}, der Nutzeinheit „${p.firstUnit}“ aber von ${p.first}: Nach den Zeitraumregeln der API erhält jede Nutzeinheit denselben Zeitraum; abgebrochen, damit kein Verbrauch neben einen aus einem anderen Zeitraum gestellt wird.`,
+    plantPeriod: (p) =>
+      `Der Messdienst lieferte für den Technikraum- oder Hauptzähler ${p.point} der Liegenschaft „${p.property}“ Werte von ${p.echoed}, der Zeitraum ihrer Nutzeinheiten ist aber ${p.period}: Die Ablesewerte eines Zählers werden für denselben Zeitraum abgefragt; abgebrochen, damit kein Verbrauch aus einem anderen Zeitraum abgerechnet wird.`,
   },
 );

@@ -9,7 +9,7 @@ import type { ApiEvent } from './contracts.js';
 import type { Scheduler } from './pacer.js';
 import { classify, header, type Attempt, type Outcome, type Transient } from './classify.js';
 import { retryAfterMs } from './problems.js';
-import { discard, readCapped, RETRY_AFTER_MAX_MS, tooLarge, waitBudgetSpent, waitTooLong } from './limits.js';
+import { discard, readCapped, RETRY_AFTER_MAX_MS, retryBudgetSpent, tooLarge, waitBudgetSpent, waitTooLong } from './limits.js';
 import { t as texts } from './texts.js';
 
 export interface TransportOptions {
@@ -189,6 +189,9 @@ export class Transport {
     const n = failures + 1;
     if (n >= this.o.maxAttempts) throw exhausted(endpoint, n, t);
     const wait = waitOverride ?? this.delay(n);
+    // a pause (waitOverride) is counted already; a backoff counts in the same total
+    const { scheduler } = this.o;
+    if (waitOverride === undefined && !scheduler.countWait(wait)) throw retryBudgetSpent(endpoint, t, scheduler.pausedMs(), scheduler.budget.maxPausedMs);
     this.stats.retries++;
     this.o.onEvent({ type: 'retry', path: endpoint.slice(4), status: t.status, reason: t.reason, waitMs: wait, attempt });
     if (wait > 0) await sleep(wait, undefined, { signal: this.o.signal }).catch((e: unknown) => Promise.reject(this.o.signal?.reason ?? e));

@@ -3,6 +3,7 @@
 // unit: plant room, main meters) and the Properties in scope. Every answer is kept (the
 // export's journal stores them); no request is made twice. Unit consumption requests run
 // concurrently (the connection paces); results keep list order.
+import { checkPlantPeriod, contractRange } from './answers.js';
 import type { ApiClient, RangeQuery } from './contracts.js';
 import type { KnownMetric, MeasuringPoint, MeasuringPointConsumption, Property, UnitConsumption, UsageUnit } from './types.js';
 
@@ -101,6 +102,18 @@ export async function collectProperty(api: ApiClient, property: Property, opts: 
     mapPool(plant, limit, async (point) => ({ point, consumption: await api.pointReadings(point.id, opts.range) }), opts.stop),
   ]);
   return { property, units: unitAnswers, points, plantPoints: plantAnswers };
+}
+
+/**
+ * The /readings answers echo no period: held by their readings' dates to the one the units' answers echo
+ * (whether those agree is the caller's to check), else to what the range rules make of the requested range.
+ */
+export function checkPlantPeriods(answers: PropertyAnswers, requested: RangeQuery, now: Date): void {
+  const first = answers.units[0]?.consumption;
+  // units of two periods are refused as such (EXPORT_PERIOD_CHANGED), which starts the next run over
+  if (first && answers.units.some(({ consumption: c }) => c.from !== first.from || c.to !== first.to)) return;
+  const period = first ?? contractRange(requested, now);
+  for (const { consumption } of answers.plantPoints) checkPlantPeriod(answers.property.name, consumption, { from: period.from, to: period.to });
 }
 
 /** The given order when it names each unit once, else list order. */

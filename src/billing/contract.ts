@@ -20,6 +20,7 @@ export const CONTRACT_BREAKS = [
   'SHARE_NOT_AS_LISTED',
   'METRIC_NOT_AS_LISTED',
   'COPIES_DISAGREE',
+  'DEVICE_AT_TWO_POINTS',
   'PLANT_POINT_ALLOCATED',
   'PLANT_POINT_IN_UNITS',
   'SHARE_SUM_ABOVE_ONE',
@@ -61,7 +62,7 @@ function windowOf(seg: DeviceSegment, range: { from: string; to: string } | unde
 type Window = { start: string; end: string };
 const sameWindow = (a: Window, b: Window): boolean => a.start === b.start && a.end === b.end;
 /** Days in common beyond a handover day, or the same window (also a single day) twice. */
-const overlaps = (a: Window, b: Window): boolean => (a.start < b.end && b.start < a.end) || sameWindow(a, b);
+export const overlaps = (a: Window, b: Window): boolean => (a.start < b.end && b.start < a.end) || sameWindow(a, b);
 
 /** How often each key occurs, for the keys that occur more than once (first occurrence order). */
 function repeated<T>(items: readonly T[], key: (x: T) => string): Map<string, { first: T; count: number }> {

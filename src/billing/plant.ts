@@ -2,7 +2,7 @@
 // (rule 1), never spread over units. Rule 8: "no unit" and "no system link" are independent.
 import type { MeasuringPoint, MeasuringPointConsumption } from '../api/types.js';
 import { formatDecimal } from './decimal.js';
-import { kindBreak } from './contract.js';
+import { kindBreak, type ContractBreak } from './contract.js';
 import { codesOf, makeFlag } from './flags.js';
 import { billPoint, sortSegments } from './point.js';
 import type { Flag, PlantPointRow, ReadingRow, SegmentRow } from './types.js';
@@ -13,6 +13,8 @@ export interface PlantInput {
   consumption: MeasuringPointConsumption;
   /** The Property's effective range (the readings endpoint echoes none). */
   range?: { from: string; to: string };
+  /** A break found across the Property's points (its device under another point at the same time: devicesAtTwoPoints). */
+  cross?: ContractBreak | undefined;
 }
 
 export interface PlantBill {
@@ -22,7 +24,7 @@ export interface PlantBill {
   flags: Flag[];
 }
 
-export function billPlantPoint({ property, point, consumption, range }: PlantInput): PlantBill {
+export function billPlantPoint({ property, point, consumption, range, cross }: PlantInput): PlantBill {
   const scope = { property_id: property.id, usage_unit_id: null, measuring_point_id: consumption.measuring_point_id, device_id: null };
   const unallocated = makeFlag('UNALLOCATED_POINT', scope);
   // the readings answer relabelling the listed meter (heat in m3): not billed
@@ -33,7 +35,7 @@ export function billPlantPoint({ property, point, consumption, range }: PlantInp
       property_id: property.id,
       usage_unit_id: null,
       is_system_linked: point.is_system_linked,
-      extraFlags: relabelled ? [unallocated, makeFlag(relabelled.code, scope, relabelled.facts)] : [unallocated],
+      extraFlags: [unallocated, ...[relabelled, cross].filter((b) => !!b).map((b) => makeFlag(b.code, scope, b.facts))],
       range,
     },
     null,

@@ -8,6 +8,7 @@ import { cmp, tieBreak, type PointBill } from './point.js';
 import type { BillingRow, Flag, PlantPointRow, ReadingRow, SegmentRow } from './types.js';
 import { allocatedPlantPoints, idKey, unplacedPlantPoints, listedForUnit, listedKindsOf } from './contract.js';
 import { disagreeingCopies } from './copies.js';
+import { devicesAtTwoPoints } from './devices.js';
 import { billUnit, listedPointsOf, shareMismatch, shareTotals, type UnitBill } from './unit.js';
 
 export interface PropertyInput {
@@ -86,6 +87,8 @@ export function billProperty(input: PropertyInput, early?: (entry: UnitEntry) =>
     inUnits,
   );
   for (const id of plantUnplaced.keys()) crossBreaks.set(id, { code: 'PLANT_POINT_IN_UNITS', facts: {} });
+  const twoPlaces = devicesAtTwoPoints(units, input.plantPoints, (c, id) => listedFor.get(c)!(id));
+  for (const [id, b] of twoPlaces) if (!crossBreaks.has(id)) crossBreaks.set(id, b);
   const unitBills = units.map((entry) => {
     const known = early?.(entry);
     const acrossUnits = (c: { measuring_point_id: string }) =>
@@ -107,7 +110,7 @@ export function billProperty(input: PropertyInput, early?: (entry: UnitEntry) =>
     .sort(
       (a, b) => cmp(a.consumption.metric, b.consumption.metric) || cmp(a.consumption.measuring_point_id, b.consumption.measuring_point_id) || tieBreak(a, b),
     )
-    .map(({ point, consumption }) => billPlantPoint({ property, point, consumption, range }));
+    .map(({ point, consumption }) => billPlantPoint({ property, point, consumption, range, cross: twoPlaces.get(idKey(consumption.measuring_point_id)) }));
 
   // Such a point no unit's answer carries is named at the Property: nothing of it is billed.
   const unbilled = [...plantAllocated]

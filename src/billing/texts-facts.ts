@@ -48,6 +48,8 @@ export const factLabels = catalogue(
     sent_by: 'sent for',
     other_serial: 'overlaps device',
     overlap_from: 'both installed from',
+    other_point: 'also sent under meter',
+    other_place: 'at',
   },
   {
     field: 'Feld',
@@ -92,6 +94,8 @@ export const factLabels = catalogue(
     sent_by: 'geliefert für',
     other_serial: 'überschneidet sich mit Gerät',
     overlap_from: 'beide eingebaut ab',
+    other_point: 'auch geliefert unter Messstelle',
+    other_place: 'bei',
   },
 );
 
@@ -104,6 +108,7 @@ export const factWords = catalogue(
     'not_billed_in.both': 'both periods',
     'cost_group.heating': 'heating',
     'cost_group.warm_water': 'warm water',
+    'other_place.plant': 'the plant-room and main meters',
   },
   {
     'not_billed_in.current': 'laufender Zeitraum',
@@ -111,5 +116,6 @@ export const factWords = catalogue(
     'not_billed_in.both': 'beide Zeiträume',
     'cost_group.heating': 'Heizung',
     'cost_group.warm_water': 'Warmwasser',
+    'other_place.plant': 'den Technikraum- und Hauptzählern',
   },
 );

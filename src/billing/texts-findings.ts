@@ -23,6 +23,7 @@ export const flagTitles = catalogue(
     SHARE_NOT_AS_LISTED: 'Share of a shared meter not as the Property lists it: not billed',
     METRIC_NOT_AS_LISTED: 'Meter sent as measuring something other than the list says: not billed',
     COPIES_DISAGREE: 'A shared meter sent differently for its units: not billed',
+    DEVICE_AT_TWO_POINTS: 'One device sent under two meters at the same time: not billed',
     PLANT_POINT_ALLOCATED: 'Meter listed as a plant-room meter and split over units: not billed',
     PLANT_POINT_IN_UNITS: "Meter listed with neither a unit nor a split, and sent in a unit's consumption: not billed",
     CONTRADICTORY_VALUES: 'Values for a meter that has none: not billed',
@@ -73,6 +74,7 @@ export const flagTitles = catalogue(
     SHARE_NOT_AS_LISTED: 'Anteil am gemeinsamen Zähler weicht vom Messstellenverzeichnis ab: nicht abgerechnet',
     METRIC_NOT_AS_LISTED: 'Messgröße oder Einheit weicht vom Messstellenverzeichnis ab: nicht abgerechnet',
     COPIES_DISAGREE: 'Gemeinsamer Zähler für die Nutzeinheiten unterschiedlich geliefert: nicht abgerechnet',
+    DEVICE_AT_TWO_POINTS: 'Dasselbe Gerät zur selben Zeit an zwei Messstellen geliefert: nicht abgerechnet',
     PLANT_POINT_ALLOCATED: 'Zähler als Technikraumzähler verzeichnet und zugleich auf Nutzeinheiten verteilt: nicht abgerechnet',
     PLANT_POINT_IN_UNITS:
       'Zähler im Messstellenverzeichnis ohne Nutzeinheit und ohne Aufteilung, aber im Verbrauch einer Nutzeinheit geliefert: nicht abgerechnet',

@@ -33,6 +33,7 @@ export const BILLING_SEVERITY = {
   SHARE_NOT_AS_LISTED: 'not_billed',
   METRIC_NOT_AS_LISTED: 'not_billed',
   COPIES_DISAGREE: 'not_billed',
+  DEVICE_AT_TWO_POINTS: 'not_billed',
   PLANT_POINT_ALLOCATED: 'not_billed',
   PLANT_POINT_IN_UNITS: 'not_billed',
   SHARE_SUM_ABOVE_ONE: 'not_billed',

@@ -6,7 +6,7 @@ import type { Io } from '../core/io.js';
 import { dirs } from '../core/paths.js';
 import { packageVersion } from '../core/resources.js';
 import { fixedExportTime, identity, parseExportArgs, type ExportArgs, type ExportFlags } from './options/index.js';
-import { checkOutDir } from './folder/index.js';
+import { checkComparisonManifest, checkOutDir } from './folder/index.js';
 import { finalNames, loadTemplate, WORKBOOK_MODULE, type RenderAhead, type WorkbookWriter } from './output/index.js';
 import type { Slots } from './pipeline/index.js';
 import { createReporter, type Reporter } from './progress.js';
@@ -20,6 +20,8 @@ export async function prepareExport(opts: ExportFlags, io: Io) {
   fixedExportTime(io.env);
   const template = await loadTemplate(args.template, io.cwd);
   await checkOutDir(args.out, identity(args), finalNames(activeTemplate(template, args.review), args.formats), args);
+  const compare = args.review?.compare;
+  if (compare && 'dir' in compare) checkComparisonManifest(compare.dir);
   return { args, template };
 }
 

@@ -7,6 +7,7 @@
 // Nor was the record of finished profiles keyed by --unit-refs, --lang or --strict: a re-run
 // adding --unit-refs kept a billing.csv without erp_ref, adding --lang de kept the English
 // review.csv, adding --strict kept with exit 0 a folder whose findings a fresh --strict run exits 6 on.
+// A manifest listing a file twice (no list meterdata writes) was kept, each entry checked alike.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,6 +71,15 @@ describe("a finished profile's folder changed before the re-run", () => {
   it.each([
     ['billing.csv deleted', (file: string) => rm(file)],
     ['a billing.csv figure edited', async (file: string) => writeFile(file, (await readFile(file, 'utf8')).replace(/,(\d+)\.(\d+),/, ',999999.9,'))],
+    [
+      'the manifest listing billing.csv twice',
+      async (file: string) => {
+        const manifest = path.join(path.dirname(file), 'meterdata-manifest.json');
+        const m = JSON.parse(await readFile(manifest, 'utf8')) as { files: { name: string }[] };
+        m.files.push(m.files.find((f) => f.name === 'billing.csv')!);
+        await writeFile(manifest, JSON.stringify(m));
+      },
+    ],
   ] as const)(
     '%s: not kept as that export (exported again or refused)',
     async (_name, change) => {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Sandbox, SandboxOptions } from '../../src/sandbox/server.js';
 import { signedIn as signedInFixture } from './signed-in.js';
 export { assertBuilt, ROOT, runBin, type Run } from './bin.js';
-import { runBin } from './bin.js';
+import { assertBuilt as assertBuiltNow, runBin } from './bin.js';
 import { startRewritingProxy, type Rewrite } from './rewriting-proxy.js';
 
 /** Same export time in every run, so files compare byte for byte. */
@@ -37,6 +37,29 @@ export async function signedIn(opts: SandboxOptions = {}): Promise<{ sandbox: Sa
     env: { SOURCE_DATE_EPOCH: EPOCH },
     homePrefix: 'md-faults-',
   });
+}
+
+/** A proxy test's fixture, filled before its tests: the signed-in 30-unit sandbox (Musterstraße and Lindenhof) and its access token. */
+export interface ProxyFixture {
+  sandbox: Sandbox;
+  env: NodeJS.ProcessEnv;
+  home: string;
+  token: string;
+}
+
+/** Signs in before a file's tests (and closes the sandbox after them), for exportBehindProxy. */
+export function proxyFixture(hooks: {
+  beforeAll: (fn: () => Promise<void>, timeout: number) => void;
+  afterAll: (fn: () => Promise<void>) => void;
+}): ProxyFixture {
+  const f = {} as ProxyFixture;
+  hooks.beforeAll(async () => {
+    assertBuiltNow();
+    Object.assign(f, await signedIn({ units: 30, rateLimitPerMinute: 0 }));
+    f.token = (await runBin(['token'], f.env)).stdout.trim();
+  }, 60_000);
+  hooks.afterAll(async () => f.sandbox?.close());
+  return f;
 }
 
 /**

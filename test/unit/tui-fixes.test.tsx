@@ -82,9 +82,16 @@ function busyUnit() {
   return aUnitEntry('WE 10 Dachgeschoss', busyPoints(), { floor: '4. OG', position: 'rechts hinten' });
 }
 
-/** Flat 3.2's meters (points of its own: the same ids at share 1 in two units would be a shared meter billed 200 %) and two more: flags of five or more codes. */
+/**
+ * Flat 3.2's meters (points and devices of its own: the same ids at share 1 in two units would be a shared meter
+ * billed 200 %, the same devices under other points one device at two places) and two more: flags of five or more codes.
+ */
 function flaggedUnit() {
-  const own = flat32().consumption.measuring_points.map((c) => ({ ...c, measuring_point_id: uuid() }));
+  const own = flat32().consumption.measuring_points.map((c) => ({
+    ...c,
+    measuring_point_id: uuid(),
+    segments: c.segments.map((seg) => ({ ...seg, device_id: uuid() })),
+  }));
   return aUnitEntry('WE 11', [...own, ...busyPoints().slice(2)], { floor: '4. OG', position: 'links' });
 }
 

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { WhoAmI } from '../../api/types.js';
 import { readOwnFile } from '../../core/bounded-read.js';
-import { checkListed, LISTED_FILE_MAX, LISTED_TEXT_MAX } from './listed-files.js';
+import { checkListed, listedEntries, LISTED_FILE_MAX, LISTED_TEXT_MAX, type ListedEntry } from './listed-files.js';
 import { UsageError, isMeterdataError, type ErrorCode } from '../../core/errors.js';
 import { figuresFromTables, parseCsv, type Figure, type TableLayout } from '../../plausibility/index.js';
 import { MANIFEST } from './out-folder.js';
@@ -23,7 +23,7 @@ interface Manifest {
   identity?: { template?: unknown };
   tenant?: { id?: unknown; name?: unknown };
   range?: { from?: unknown; to?: unknown };
-  files?: { name?: unknown; bytes?: unknown; sha256?: unknown }[];
+  files?: unknown;
 }
 
 /**
@@ -55,13 +55,29 @@ function readManifest(dir: string): Manifest {
   }
   if (read === null) throw refuse(dir, t.noExport({ manifest: MANIFEST }), t.another);
   if ('problem' in read) throw refuse(dir, t.manifestUnusable({ manifest: MANIFEST, problem: read.problem }), t.another);
+  let m: Manifest | null = null;
   try {
-    const m = JSON.parse(read.text) as Manifest;
-    if (m && typeof m === 'object' && m.tool === 'meterdata') return m;
+    m = JSON.parse(read.text) as Manifest;
   } catch {
     // reported below
   }
-  throw refuse(dir, t.notManifest({ manifest: MANIFEST }), t.another);
+  if (!m || typeof m !== 'object' || m.tool !== 'meterdata') throw refuse(dir, t.notManifest({ manifest: MANIFEST }), t.another);
+  return m;
+}
+
+/** The manifest's files, each once, or the one-line refusal: a list meterdata did not write is not read. */
+function filesOf(dir: string, m: Manifest): ListedEntry[] {
+  const listed = listedEntries(m.files);
+  if ('entries' in listed) return listed.entries;
+  throw refuse(dir, listed.problem === 'twice' ? t.listedTwice({ manifest: MANIFEST, file: listed.name }) : t.notFileList({ manifest: MANIFEST }), t.another);
+}
+
+/**
+ * What of a --compare DIR can be checked before any request: a manifest of meterdata's with its
+ * list of files in shape (the tenant, the period and the files themselves follow with /whoami).
+ */
+export function checkComparisonManifest(dir: string): void {
+  filesOf(dir, readManifest(dir));
 }
 
 /** The template the earlier export was written with: a built-in, or its file beside the folder or under the current directory. */
@@ -92,7 +108,7 @@ export async function loadComparisonFolder(dir: string, who: WhoAmI, own?: { fro
   if (typeof range?.from !== 'string' || typeof range.to !== 'string') throw refuse(dir, t.noRange, t.another);
   if (own && range.from === own.from && range.to === own.to) throw refuse(dir, t.samePeriod({ from: day(range.from), to: day(range.to) }), t.another);
   const texts = new Map<string, string>();
-  for (const f of m.files ?? []) {
+  for (const f of filesOf(dir, m)) {
     if (typeof f.name !== 'string' || f.name.includes('/') || f.name.includes('\\')) throw refuse(dir, t.notPlain, t.another, 'EXPORT_COMPARE_MISMATCH');
     const listed = await checkListed(path.join(dir, f.name), f.bytes, f.sha256, f.name.endsWith('.csv'));
     if (!listed.ok && listed.why === 'too-large') {

@@ -56,3 +56,28 @@ export async function checkListed(file: string, bytes: unknown, sha256: unknown,
     await handle.close().catch(() => undefined);
   }
 }
+
+/** One entry of a manifest's `files`, its name a string (whether plain, each reader judges). */
+export interface ListedEntry {
+  name: string;
+  bytes?: unknown;
+  sha256?: unknown;
+}
+
+/**
+ * A manifest's `files` as meterdata writes it: a list of objects, each with a string name, no
+ * name twice (compared ignoring case: one file on Windows and macOS). Anything else (a number,
+ * an object, null in the list, a name given twice, which would be read and trusted once per
+ * entry) is no list meterdata wrote: `shape` or the name given twice.
+ */
+export function listedEntries(files: unknown): { entries: ListedEntry[] } | { problem: 'shape' } | { problem: 'twice'; name: string } {
+  if (!Array.isArray(files)) return { problem: 'shape' };
+  const seen = new Set<string>();
+  for (const f of files as unknown[]) {
+    if (typeof f !== 'object' || f === null || Array.isArray(f) || typeof (f as { name?: unknown }).name !== 'string') return { problem: 'shape' };
+    const name = (f as ListedEntry).name;
+    if (seen.has(name.toLowerCase())) return { problem: 'twice', name };
+    seen.add(name.toLowerCase());
+  }
+  return { entries: files as ListedEntry[] };
+}

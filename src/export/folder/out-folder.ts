@@ -8,6 +8,7 @@ import path from 'node:path';
 import { readOwnFile } from '../../core/bounded-read.js';
 import { UsageError } from '../../core/errors.js';
 import { asideName } from './atomic.js';
+import { listedEntries } from './listed-files.js';
 import { settingChanges } from '../options/index.js';
 import { outText as t } from './texts-folder.js';
 
@@ -112,11 +113,12 @@ function readManifest(dir: string, name: string): { identity?: unknown } | null 
  */
 export function staleFiles(dir: string, files: { name: string }[]): string[] {
   const old = readManifest(dir, MANIFEST) ?? readManifest(dir, asideName(MANIFEST));
-  const listed = (old as { files?: unknown } | null)?.files;
-  if (!Array.isArray(listed)) return [];
+  // a list meterdata did not write (an entry without a name, a name twice) names nothing of its own to remove
+  const listed = listedEntries((old as { files?: unknown } | null)?.files);
+  if (!('entries' in listed)) return [];
   const now = new Set([...files.map((f) => f.name), MANIFEST]);
-  const names = listed.map((f: unknown) => (f as { name?: unknown } | null)?.name);
-  const plain = names.filter((n): n is string => typeof n === 'string' && n === path.basename(n) && !/^\.{0,2}$/.test(n) && !n.includes('\\') && !now.has(n));
+  const names = listed.entries.map((f) => f.name);
+  const plain = names.filter((n) => n === path.basename(n) && !/^\.{0,2}$/.test(n) && !n.includes('\\') && !now.has(n));
   return plain.filter((n) => isRegularFile(path.join(dir, n)));
 }
 

@@ -65,6 +65,8 @@ export const compareText = catalogue(
     samePeriod: (p: { from: string; to: string }) =>
       `that export covers ${p.from} to ${p.to}, the period of this export itself: a comparison with itself shows no change.`,
     notPlain: 'its manifest lists a file name that is not plain.',
+    notFileList: (p: { manifest: string }) => `${p.manifest}'s list of files is not the list meterdata writes (an entry without a file name, or no list).`,
+    listedTwice: (p: { manifest: string; file: string }) => `${p.manifest} lists ${p.file} more than once.`,
     changed: (p: { file: string }) => `${p.file} does not match the manifest (missing or changed after the export).`,
     tooLarge: (p: { file: string; mib: number }) => `${p.file} is larger than the ${p.mib} MiB meterdata reads back from an export.`,
     noBilling: 'it has no billing CSV to compare with (exported without csv, or its template leaves billing out).',
@@ -85,6 +87,8 @@ export const compareText = catalogue(
     samePeriod: (p) =>
       `Dieser Export umfasst ${p.from} bis ${p.to}, den Zeitraum dieses Exports selbst: Ein Vergleich mit sich selbst zeigt keine Veränderung.`,
     notPlain: 'Sein Manifest nennt einen Dateinamen mit Ordnerangabe.',
+    notFileList: (p) => `Die Dateiliste in ${p.manifest} ist nicht die, die meterdata schreibt (ein Eintrag ohne Dateinamen oder gar keine Liste).`,
+    listedTwice: (p) => `${p.manifest} nennt ${p.file} mehrfach.`,
     changed: (p) => `${p.file} passt nicht zum Manifest (fehlt oder wurde nach dem Export geändert).`,
     tooLarge: (p) => `${p.file} ist größer als die ${p.mib} MiB, die meterdata aus einem Export zurückliest.`,
     noBilling: 'Er enthält keine Abrechnungs-CSV zum Vergleich (ohne csv exportiert, oder seine Vorlage lässt billing aus).',

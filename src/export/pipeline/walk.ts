@@ -3,7 +3,7 @@
 // requests, then saved, so a resumed run fetches nothing twice.
 import type { ApiClient } from '../../api/contracts.js';
 import type { Property } from '../../api/types.js';
-import { collectProperty, type PropertyAnswers } from '../../api/walk.js';
+import { checkPlantPeriods, collectProperty, type PropertyAnswers } from '../../api/walk.js';
 import type { Journal } from '../journal/index.js';
 import type { ExportArgs } from '../options/index.js';
 import type { OutputSet } from '../output/index.js';
@@ -58,6 +58,8 @@ export class PropertyWalk {
         return saved;
       }
       const answers = await this.request(property, stream);
+      // before it is saved: a re-run would read the answer of another period from the journal again
+      checkPlantPeriods(answers, this.deps.args, new Date());
       this.stopWalks.signal.throwIfAborted(); // the journal's lock may be let go already
       const save = journal.save(i, answers, stream?.takeUnitsJson(answers.units));
       const settled = save.catch(() => undefined);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { readOwnFile } from '../../core/bounded-read.js';
 import { writeFileAtomic } from '../../core/atomic-file.js';
 import { identity, type ExportArgs } from '../options/index.js';
-import { checkListed, MANIFEST } from '../folder/index.js';
+import { checkListed, listedEntries, MANIFEST } from '../folder/index.js';
 import type { ProfileResult } from './portfolio-summary.js';
 
 /** Which profiles an earlier run of the same portfolio export finished (kept until a run finishes them all). */
@@ -20,8 +20,7 @@ export class FinishedRecord {
 
   static async open(stateDir: string, key: unknown): Promise<FinishedRecord> {
     const file = path.join(stateDir, 'portfolio', `${createHash('sha256').update(JSON.stringify(key)).digest('hex').slice(0, 32)}.json`);
-    const saved = readJson(file) as { finished?: Record<string, ProfileResult> } | null;
-    return new FinishedRecord(file, saved?.finished ?? {});
+    return new FinishedRecord(file, finishedIn(readJson(file)) ?? {});
   }
 
   add(r: ProfileResult): Promise<unknown> {
@@ -55,10 +54,25 @@ function readJson(file: string): unknown {
   }
 }
 
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/**
+ * The record's profiles as meterdata writes them: an object of objects (each one's summary, where
+ * given, an object too). A damaged record (`finished` 5, a list, a text, null, an entry that is no
+ * object) reads as none: its profiles are exported afresh and the record is written anew, where
+ * assigning into it would fail every re-run of that profile.
+ */
+function finishedIn(saved: unknown): Record<string, ProfileResult> | null {
+  const finished = isObject(saved) ? saved.finished : undefined;
+  if (!isObject(finished)) return null;
+  const entries = Object.values(finished);
+  return entries.every((e) => isObject(e) && (e.summary === undefined || isObject(e.summary))) ? { ...(finished as Record<string, ProfileResult>) } : null;
+}
+
 interface KeptManifest {
   identity?: unknown;
   exported_at?: unknown;
-  files?: { name?: unknown; bytes?: unknown; sha256?: unknown }[];
+  files?: unknown;
 }
 
 /**
@@ -71,9 +85,11 @@ export async function keptResult(rec: FinishedRecord, args: ExportArgs): Promise
   if (!done?.summary) return null;
   const manifest = readJson(path.join(args.out, MANIFEST)) as KeptManifest | null;
   if (!manifest || JSON.stringify(manifest.identity) !== JSON.stringify(identity(args)) || manifest.exported_at !== done.summary.exportedAt) return null;
-  if (!Array.isArray(manifest.files) || manifest.files.length === 0) return null;
-  for (const f of manifest.files) {
-    if (typeof f?.name !== 'string' || f.name !== path.basename(f.name) || f.name.includes('\\')) return null;
+  // a list meterdata did not write (an entry without a name, a name twice) is not its export
+  const listed = listedEntries(manifest.files);
+  if (!('entries' in listed) || listed.entries.length === 0) return null;
+  for (const f of listed.entries) {
+    if (f.name !== path.basename(f.name) || f.name.includes('\\')) return null;
     if (!(await checkListed(path.join(args.out, f.name), f.bytes, f.sha256, false)).ok) return null;
   }
   return { ...done, outcome: 'kept', seconds: 0 };

@@ -14,7 +14,7 @@ import { expectedRange, type ExportArgs } from '../../options/index.js';
 import type { ExportStep } from '../../pipeline/index.js';
 import type { ReviewArgs } from '../../options/index.js';
 import { mapPool } from '../../../api/walk.js';
-import { onePeriod } from '../../../api/answers.js';
+import { checkPlantPeriod, contractRange, onePeriod } from '../../../api/answers.js';
 import { day, inLanguage, language, type Lang } from '../../../i18n/index.js';
 import { aboutTexts } from '../../output/index.js';
 import { plausibilityTexts as pt } from './texts.js';
@@ -94,6 +94,8 @@ export async function reviewStep(args: ExportArgs, review: ReviewArgs, who: WhoA
       );
       // one comparison period for every unit, as the export's own period (EXPORT_PERIOD_CHANGED)
       const echo = onePeriod(answers.property.name, units, fetched);
+      // the readings of its plant-room meters too (their answers echo no period: their readings' dates)
+      for (const { consumption } of plantPoints) checkPlantPeriod(answers.property.name, consumption, echo ?? contractRange(fetched, new Date()));
       return { ...answers, comparison: { range: echo ?? fetched, units, plantPoints } };
     },
     findings({ answers, bill, range }) {
