@@ -16,6 +16,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtinsByRequire } from './bundle-cli.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const build = path.join(root, 'build');
@@ -112,7 +113,8 @@ async function bundle() {
     minify: true,
     legalComments: 'none',
     ...SEA_URL,
-    plugins: [seaPlugin],
+    // child_process and fs/promises required at their first use, as in the clone's bundle
+    plugins: [seaPlugin, builtinsByRequire({ lazyOnly: true })],
     logLevel: 'warning',
   });
   if (result.errors.length) throw new Error('esbuild failed');

@@ -7,7 +7,7 @@
 // modules from it (core/isolate.ts), so a worker runs what it ran before.
 // Writes dist/bundle/inputs.json too: which of dist/'s modules each file holds, for
 // test/e2e/startup.test.ts to tell what a start loaded.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,18 +80,21 @@ function builtinModule(name, require) {
   return lines.join('\n');
 }
 
-const builtinsByRequire = {
-  name: 'meterdata-builtins-by-require',
-  setup(b) {
-    const require = createRequire(import.meta.url);
-    b.onResolve({ filter: /^[a-z_]/ }, (a) => {
-      if (!a.path.startsWith('node:') && !BUILTIN.has(a.path)) return undefined;
-      if (a.kind === 'require-call') return { path: a.path, external: true };
-      return { path: a.path, namespace: 'builtin-by-require' };
-    });
-    b.onLoad({ filter: /.*/, namespace: 'builtin-by-require' }, (a) => ({ contents: builtinModule(a.path, require), loader: 'js' }));
-  },
-};
+/** All built-ins as above, or (`lazyOnly`, for the single executable's CommonJS bundle, which requires them anyway) only the LAZY ones. */
+export function builtinsByRequire({ lazyOnly = false } = {}) {
+  return {
+    name: 'meterdata-builtins-by-require',
+    setup(b) {
+      const require = createRequire(import.meta.url);
+      b.onResolve({ filter: /^[a-z_]/ }, (a) => {
+        if (!a.path.startsWith('node:') && !BUILTIN.has(a.path)) return undefined;
+        if (a.kind === 'require-call' || (lazyOnly && !LAZY.has(a.path.replace(/^node:/, '')))) return { path: a.path, external: true };
+        return { path: a.path, namespace: 'builtin-by-require' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'builtin-by-require' }, (a) => ({ contents: builtinModule(a.path, require), loader: 'js' }));
+    },
+  };
+}
 
 /**
  * A module's import.meta.url names its file in dist/, as if it had not been bundled: the
@@ -130,7 +133,7 @@ async function startupModules(esbuild) {
     splitting: true,
     write: false,
     metafile: true,
-    plugins: [builtinsByRequire, distPlugin(null)],
+    plugins: [builtinsByRequire(), distPlugin(null)],
   });
   const seen = new Set();
   const visit = (rel) => {
@@ -149,14 +152,14 @@ async function bundleCli() {
   rmSync(outdir, { recursive: true, force: true });
   // bin/meterdata.js needs the cache folder before the CLI's modules compile: paths.js on its own
   // (it keeps no state, so its copy in the CLI's chunk is no second one of anything)
-  await esbuild.build({ ...COMMON, entryPoints: { paths: 'dist/core/paths.js' }, plugins: [builtinsByRequire, distPlugin(null)] });
+  await esbuild.build({ ...COMMON, entryPoints: { paths: 'dist/core/paths.js' }, plugins: [builtinsByRequire(), distPlugin(null)] });
   const startup = await startupModules(esbuild);
   const result = await esbuild.build({
     ...COMMON,
     entryPoints: { cli: CLI },
     splitting: true,
     metafile: true,
-    plugins: [builtinsByRequire, distPlugin(startup)],
+    plugins: [builtinsByRequire(), distPlugin(startup)],
   });
   const inputs = { 'paths.js': ['dist/core/paths.js'] };
   for (const [file, out] of Object.entries(result.metafile.outputs)) {
@@ -166,5 +169,8 @@ async function bundleCli() {
   return { files: Object.keys(inputs).length, startup: startup.modules.size };
 }
 
-const { files, startup } = await bundleCli();
-process.stderr.write(`build: dist/bundle holds the CLI in ${files} files, the ${startup} modules of its start in one\n`);
+// Run as a script (scripts/build-exe.mjs imports builtinsByRequire).
+if (process.argv[1] && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))) {
+  const { files, startup } = await bundleCli();
+  process.stderr.write(`build: dist/bundle holds the CLI in ${files} files, the ${startup} modules of its start in one\n`);
+}
