@@ -125,7 +125,21 @@ function distPlugin(startup) {
   };
 }
 
-/** The modules the CLI loads before any command runs (dist/cli.js and its static imports), and those of them also imported lazily. */
+/** The start-up (`entry` and its static imports, from an esbuild metafile), and those of its modules also imported lazily. */
+export function startupOf(metafile, entry) {
+  const seen = new Set();
+  const visit = (rel) => {
+    if (seen.has(rel)) return;
+    seen.add(rel);
+    for (const i of metafile.inputs[rel].imports) if (i.kind === 'import-statement' && !i.external) visit(i.path);
+  };
+  visit(path.relative(root, entry).split(path.sep).join('/'));
+  const lazy = Object.values(metafile.inputs).flatMap((m) => m.imports.filter((i) => i.kind === 'dynamic-import' && seen.has(i.path)).map((i) => i.path));
+  const abs = (list) => new Set([...list].map((rel) => path.join(root, rel)));
+  return { modules: abs(seen), lazy: abs(lazy) };
+}
+
+/** The modules the CLI loads before any command runs. */
 async function startupModules(esbuild) {
   const r = await esbuild.build({
     ...COMMON,
@@ -135,16 +149,7 @@ async function startupModules(esbuild) {
     metafile: true,
     plugins: [builtinsByRequire(), distPlugin(null)],
   });
-  const seen = new Set();
-  const visit = (rel) => {
-    if (seen.has(rel)) return;
-    seen.add(rel);
-    for (const i of r.metafile.inputs[rel].imports) if (i.kind === 'import-statement' && !i.external) visit(i.path);
-  };
-  visit(path.relative(root, CLI));
-  const lazy = Object.values(r.metafile.inputs).flatMap((m) => m.imports.filter((i) => i.kind === 'dynamic-import' && seen.has(i.path)).map((i) => i.path));
-  const abs = (list) => new Set([...list].map((rel) => path.join(root, rel)));
-  return { modules: abs(seen), lazy: abs(lazy) };
+  return startupOf(r.metafile, CLI);
 }
 
 async function bundleCli() {
@@ -169,7 +174,7 @@ async function bundleCli() {
   return { files: Object.keys(inputs).length, startup: startup.modules.size };
 }
 
-// Run as a script (scripts/build-exe.mjs imports builtinsByRequire).
+// Run as a script (scripts/build-exe.mjs and sea-chunks.mjs import from it).
 if (process.argv[1] && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))) {
   const { files, startup } = await bundleCli();
   process.stderr.write(`build: dist/bundle holds the CLI in ${files} files, the ${startup} modules of its start in one\n`);

@@ -60,6 +60,17 @@ describe('the Linux executable, without Node.js on PATH', () => {
     expect(builtins.filter((m) => /^NativeModule (child_process|internal\/fs\/promises)$/.test(m))).toEqual([]);
   });
 
+  // V8 deserializes and runs the whole script at each start (bench/README.md, "Start-up"); the commands' code is in chunks
+  it('holds the start-up alone in its script: the workbook, the PDFs and the sandbox are chunks compiled on first use', (ctx) => {
+    need(ctx);
+    const script = readFileSync(path.join(build, 'sea/meterdata.cjs'), 'utf8');
+    const chunks = readdirSync(path.join(build, 'sea/chunks')).map((f) => readFileSync(path.join(build, 'sea/chunks', f), 'utf8'));
+    expect(script.length).toBeLessThan(1_000_000);
+    for (const marker of ['xl/workbook.xml', '%PDF-', 'oidc-provider']) {
+      expect([script.includes(marker), chunks.some((c) => c.includes(marker))]).toEqual([false, true]);
+    }
+  });
+
   it('demo writes the same billing sheets as bin/meterdata.js (templates come from the embedded assets)', (ctx) => {
     need(ctx);
     const a = mkdtempSync(path.join(os.tmpdir(), 'md-exe-demo-'));
