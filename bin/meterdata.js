@@ -2,10 +2,14 @@
 // Tiny launcher: checks the Node.js version, then the compiled CLI does everything,
 // including choosing the exit code. This file must stay parseable by old Node.js (no
 // static import of the CLI: its modules need a newer Node before any line here runs).
-import { readFileSync } from 'node:fs';
 // The default export only: a named import Node.js 20 lacks would fail before the check below.
 import module from 'node:module';
-import path from 'node:path';
+
+// Node's own modules by require(), as in the bundle (scripts/bundle-cli.mjs): an import of
+// node:fs reads every export of its namespace, which loads the lazy ones (fs/promises, streams).
+const require = module.createRequire(import.meta.url);
+const { readFileSync } = require('node:fs');
+const path = require('node:path');
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const need = /(\d+)\.(\d+)\.(\d+)/.exec(pkg.engines.node).slice(1).map(Number);
@@ -26,10 +30,10 @@ if (older) {
 // is part of every start (bench/README.md, "Start-up"). Node.js checks each entry against its source
 // and only reports (never throws) when the folder cannot be made or written: read-only or
 // missing, meterdata runs as without it. NODE_COMPILE_CACHE, where set, decides instead.
-const { dirs } = await import('../dist/core/paths.js');
+const { dirs } = await import('../dist/bundle/paths.js');
 module.enableCompileCache?.(path.join(dirs().cache, 'compile-cache'));
 
-const { main } = await import('../dist/cli.js');
+const { main } = await import('../dist/bundle/cli.js');
 
 // `meterdata --help | head` closes the pipe early: that is not an error.
 for (const stream of [process.stdout, process.stderr]) {

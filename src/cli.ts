@@ -44,11 +44,21 @@ function asksJson(program: Command, argv: string[]): boolean {
 /** Every command takes it; main() has already read it from argv, before any text was built. */
 const langOption = () => new Option('--lang <lang>', h.lang).choices([...LANGUAGES]);
 
-/** A declared command as commander's subcommand, its flags in declaration order, --lang last. */
-function addCommand(program: Command, context: () => CommandContext, c: AnyCommand): void {
+/**
+ * A declared command as commander's subcommand, its flags in declaration order, --lang last.
+ * Only a command argv names can run or show its own help (`export --help`, `help export`):
+ * the others keep their name, arguments and description for the program's help, and --lang
+ * (which that help's "[options]" stands for), as building every flag is a part of each start.
+ */
+function addCommand(program: Command, context: () => CommandContext, c: AnyCommand, named: boolean): void {
   const args = (c.args ?? []).map((a) => ` <${a.name}>`).join('');
   const cmd = program.command(c.name).description(c.help()).usage(`${cliTexts.optionsPlaceholder}${args}`);
   for (const a of c.args ?? []) cmd.addArgument(checkChoice(cmd, new Argument(`<${a.name}>`, a.help()).choices([...a.choices])));
+  cmd.action(action(context, c.load));
+  if (!named) {
+    cmd.addOption(langOption());
+    return;
+  }
   for (const [key, f] of Object.entries(c.flags)) {
     for (const o of f.build(Option)) {
       // The handler's type is inferred from the key: it must be the name commander stores the value under.
@@ -56,7 +66,6 @@ function addCommand(program: Command, context: () => CommandContext, c: AnyComma
       cmd.addOption(o);
     }
   }
-  cmd.action(action(context, c.load));
   cmd.addOption(langOption());
   // Cron jobs and scripts branch on these: every command's --help lists its own.
   cmd.addHelpText('after', exitCodesHelp(c.exits));
@@ -65,7 +74,7 @@ function addCommand(program: Command, context: () => CommandContext, c: AnyComma
   cmd.configureOutput({ ...cmd.configureOutput(), outputError: () => (failedCommand = cmd.name()) });
 }
 
-function build(io: Io, parts: ContextParts): Command {
+function build(io: Io, parts: ContextParts, argv: string[]): Command {
   const program = new Command('meterdata')
     .description(h.program)
     .usage(`${cliTexts.optionsPlaceholder} ${cliTexts.commandPlaceholder}`)
@@ -86,7 +95,7 @@ function build(io: Io, parts: ContextParts): Command {
   checkValues(program);
   // Built once, when a command runs (not for --help).
   let context: CommandContext | undefined;
-  for (const c of COMMANDS) addCommand(program, () => (context ??= createContext(io, parts)), c);
+  for (const c of COMMANDS) addCommand(program, () => (context ??= createContext(io, parts)), c, argv.includes(c.name));
   return program;
 }
 
@@ -99,7 +108,7 @@ export async function main(argv: string[], io?: Io, parts: ContextParts = {}): P
   // Before the program is built: its help texts are rendered in this language.
   const asked = languageFromArgv(argv);
   setLanguage(isLang(asked) ? asked : languageFromEnv(ctx.env, ctx.locale));
-  const program = build(ctx, parts);
+  const program = build(ctx, parts, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
@@ -143,7 +152,10 @@ function processIo(): Io {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    // read when a command reads it: making process.stdin loads Node's file streams and fs/promises (bench/README.md, "Start-up")
+    get stdin() {
+      return process.stdin;
+    },
     env: process.env,
     cwd: process.cwd(),
     signal: controller.signal,

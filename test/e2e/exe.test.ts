@@ -48,6 +48,29 @@ describe('the Linux executable, without Node.js on PATH', () => {
     expect(r.stderr).toBe('');
   });
 
+  // as the clone's bundle (test/e2e/startup.test.ts): commander's spawn and the files' fs/promises are required at their first use
+  it('--version loads neither child_process nor fs/promises', (ctx) => {
+    need(ctx);
+    const hook = path.join(root, 'test/e2e/fixtures/record-builtins.cjs');
+    const r = spawnSync(linuxExe, ['--version'], { env: bare({ NODE_OPTIONS: `--require ${hook}` }), encoding: 'utf8', timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const line = r.stderr.split('\n').find((l) => l.startsWith('BUILTINS '));
+    const builtins = line ? (JSON.parse(line.slice(9)) as string[]) : [];
+    expect(builtins).toContain('NativeModule path'); // the hook ran
+    expect(builtins.filter((m) => /^NativeModule (child_process|internal\/fs\/promises)$/.test(m))).toEqual([]);
+  });
+
+  // V8 deserializes and runs the whole script at each start (bench/README.md, "Start-up"); the commands' code is in chunks
+  it('holds the start-up alone in its script: the workbook, the PDFs and the sandbox are chunks compiled on first use', (ctx) => {
+    need(ctx);
+    const script = readFileSync(path.join(build, 'sea/meterdata.cjs'), 'utf8');
+    const chunks = readdirSync(path.join(build, 'sea/chunks')).map((f) => readFileSync(path.join(build, 'sea/chunks', f), 'utf8'));
+    expect(script.length).toBeLessThan(1_000_000);
+    for (const marker of ['xl/workbook.xml', '%PDF-', 'oidc-provider']) {
+      expect([script.includes(marker), chunks.some((c) => c.includes(marker))]).toEqual([false, true]);
+    }
+  });
+
   it('demo writes the same billing sheets as bin/meterdata.js (templates come from the embedded assets)', (ctx) => {
     need(ctx);
     const a = mkdtempSync(path.join(os.tmpdir(), 'md-exe-demo-'));

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,10 +10,31 @@ const hook = new URL('./fixtures/record-imports.mjs', import.meta.url).pathname;
 const EXPORT_RUN =
   /node_modules\/decimal\.js\/|dist\/(plausibility|uvi|billing)\/|dist\/export\/(pipeline|steps|folder|journal|portfolio)\/|dist\/export\/output\/(output-set|tables|cell-text|texts-sheets)\.js/;
 
-function importsOf(args: string[]): { status: number | null; stdout: string; imports: string[] } {
-  const r = spawnSync(process.execPath, ['--import', hook, bin, ...args], { encoding: 'utf8', timeout: 20_000 });
-  const line = r.stderr.split('\n').find((l) => l.startsWith('IMPORTS '));
-  return { status: r.status, stdout: r.stdout, imports: line ? (JSON.parse(line.slice(8)) as string[]) : [] };
+interface Loaded {
+  status: number | null;
+  stdout: string;
+  /** The module URLs the process resolved. */
+  imports: string[];
+  /** The same with each file of dist/bundle/ standing for the modules it holds (dist/…, node_modules/…). */
+  modules: string[];
+  /** Node's own modules loaded, imported or required (process.moduleLoadList). */
+  builtins: string[];
+}
+
+function importsOf(args: string[], stdin: 'pipe' | 'ignore' = 'pipe'): Loaded {
+  const r = spawnSync(process.execPath, ['--import', hook, bin, ...args], { encoding: 'utf8', timeout: 20_000, stdio: [stdin, 'pipe', 'pipe'] });
+  const line = (tag: string) => {
+    const l = r.stderr.split('\n').find((x) => x.startsWith(`${tag} `));
+    return l ? (JSON.parse(l.slice(tag.length + 1)) as string[]) : [];
+  };
+  const imports = line('IMPORTS');
+  // scripts/bundle-cli.mjs records which modules each file of the bundle holds
+  const inputs = JSON.parse(readFileSync(new URL('../../dist/bundle/inputs.json', import.meta.url), 'utf8')) as Record<string, string[]>;
+  const modules = imports.flatMap((u) => {
+    const file = /\/dist\/bundle\/([^/]+\.js)$/.exec(u)?.[1];
+    return file ? (inputs[file] ?? [u]) : [u];
+  });
+  return { status: r.status, stdout: r.stdout, imports, modules, builtins: line('BUILTINS') };
 }
 
 describe('start-up of the built binary', () => {
@@ -34,12 +55,32 @@ describe('start-up of the built binary', () => {
   ])("`meterdata %s` loads neither Ink, React, exceljs, pdfkit, valibot nor the export's run", (...args) => {
     const r = importsOf(args);
     expect(r.status).toBe(0);
-    expect(r.imports.some((u) => u.includes('node_modules/commander/'))).toBe(true); // the hook saw the CLI's own imports
-    const heavy = r.imports.filter((u) => /node_modules\/(ink|react|react-reconciler|exceljs|pdfkit|valibot|oidc-provider|openid-client)\//.test(u));
+    expect(r.modules.some((u) => u.includes('node_modules/commander/'))).toBe(true); // the hook saw the CLI's own imports
+    const heavy = r.modules.filter((u) => /node_modules\/(ink|react|react-reconciler|exceljs|pdfkit|valibot|oidc-provider|openid-client)\//.test(u));
     expect(heavy).toEqual([]);
     // The export command's declaration reads its flags' parsers, not the run they feed: no
     // plausibility review, no output tables, no decimal.js (a third of the start-up's modules).
-    expect(r.imports.filter((u) => EXPORT_RUN.test(u))).toEqual([]);
+    expect(r.modules.filter((u) => EXPORT_RUN.test(u))).toEqual([]);
+  });
+
+  // Node's loader costs more per module than V8 per line (bench/README.md, "Start-up").
+  it.each([['--help'], ['--version'], ['export', '--help']])('`meterdata %s` starts from the bundle: three files of its own', (...args) => {
+    const r = importsOf(args);
+    expect(r.status).toBe(0);
+    const own = r.imports.filter((u) => u.includes('/dist/'));
+    expect(own.filter((u) => !/\/dist\/bundle\/[^/]+\.js$/.test(u))).toEqual([]);
+    expect(own).toHaveLength(3); // paths.js, cli.js and the one chunk of everything a start needs
+    expect(r.modules).toContain('dist/cli.js');
+  });
+
+  // A built-in imported reads all its exports, and so loads the lazy ones; process.stdin made
+  // for /dev/null (cron) loads Node's file streams: neither when nothing uses them.
+  it.each([['--help'], ['--version']])('`meterdata %s` loads no child_process, fs/promises, worker threads or argument parser of Node', (...args) => {
+    const r = importsOf(args, 'ignore');
+    expect(r.status).toBe(0);
+    expect(r.builtins).toContain('NativeModule os'); // the hook saw Node's own modules
+    const unused = /^NativeModule (child_process|internal\/fs\/promises|internal\/fs\/streams|worker_threads|internal\/util\/parse_args\/parse_args)$/;
+    expect(r.builtins.filter((m) => unused.test(m))).toEqual([]);
   });
 
   // Compiling meterdata's modules is a good part of every start (bench/README.md, "Start-up").
