@@ -21,6 +21,8 @@ export const MISSING_REASONS = [
   'implausible_share', // unit_share outside (0, 1]
   'difference_meter', // the service sends no values for a difference meter
   'duplicate_point', // the same point twice in one answer with different contents
+  'not_billed', // billing does not bill the point (a contract break, an unknown unit of measure): review.csv names the finding
+  'above_bound', // a kWh figure above the plausibility bound (bounds.ts): a typo or a wrong factor, not a fact
   // Conversion of the Property's figures
   'no_plant_heat_meter', // allocators, and the Property has no heat meter without a unit
   'plant_heat_missing', // the plant heat meter has no value for the month
@@ -89,6 +91,7 @@ export interface UnitService {
 export const FINDING_CODES = [
   'NO_FLOOR_AREA', // the unit has no area for the service: no benchmark comparison
   'NO_BENCHMARK_FOR_TYPE', // the benchmark table has no value for the unit type and service
+  'AREA_IMPLAUSIBLE', // the unit's area is above AREA_LIMIT_M2 (bounds.ts): no benchmark comparison
   'NO_PLANT_HEAT_METER', // allocators without a plant heat meter: allocator units only
   'WARM_WATER_HEAT_NOT_KNOWN', // no warm-water heat meter and no warm-water volume: plant heat taken as heating heat
   'MONTH_MISSING', // the letter's month has no value for the service
