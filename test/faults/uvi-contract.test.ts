@@ -1,0 +1,79 @@
+// `meterdata uvi` behind a hostile server: the built binary against the sandbox's Wohnbau
+// Rheinblick eG through a proxy that plants, in WE 01's answer of Rheinuferstraße 14, a heat
+// meter nobody lists, or a factor of 10⁶ on its heat meter. Neither reaches the letter's month
+// in uvi.csv: the heating figure is missing with its reason, never the doubled or a million-fold
+// one, and review.csv says why in billing's words; the clean run gives WE 01 its figure.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { startRewritingProxy, type Rewrite } from '../helpers/rewriting-proxy.js';
+import { assertBuilt, csvRows, runBin, signedIn } from '../helpers/faults.js';
+
+const ARGS = ['uvi', '--month', '2025-11', '--rate-limit', '3000', '--lang', 'en', '--json'];
+const PROP = 'Rheinuferstraße 14';
+type Json = Record<string, any>;
+
+let sandbox: Sandbox;
+let env: NodeJS.ProcessEnv;
+let home: string;
+let token: string;
+
+beforeAll(async () => {
+  assertBuilt();
+  ({ sandbox, env, home } = await signedIn({ autoConsentTenant: 'Wohnbau Rheinblick eG', rateLimitPerMinute: 0 }));
+  token = (await runBin(['token'], env)).stdout.trim();
+}, 120_000);
+afterAll(async () => sandbox?.close());
+
+/** WE 01's answer changed by `change` (its heat point given); learns the ids from the lists it passes on. */
+function rewriteWe01(ids: { we01: string | null }, change?: (heat: Json, points: Json[]) => void): Rewrite {
+  let prop: string | null = null;
+  return (p, json, query) => {
+    if (p === '/v1/properties') prop = (json.data as Json[]).find((x) => x.name === PROP)?.id ?? prop;
+    if (p === '/v1/usage-units' && query.get('property_id') === prop) ids.we01 = (json.data as Json[]).find((u) => u.name === 'WE 01')?.id ?? ids.we01;
+    if (!change || p !== `/v1/usage-units/${ids.we01}/consumption`) return undefined;
+    const points = json.measuring_points as Json[];
+    change(
+      points.find((x) => x.metric === 'heat')!,
+      points,
+    );
+    return json;
+  };
+}
+
+async function uvi(name: string, change?: (heat: Json, points: Json[]) => void) {
+  const ids = { we01: null as string | null };
+  const out = path.join(home, name);
+  const proxy = await startRewritingProxy(sandbox.url, rewriteWe01(ids, change));
+  const r = await runBin([...ARGS, '--out', out], { ...env, METERDATA_ACCESS_TOKEN: token, METERDATA_BASE_URL: proxy.base }).finally(() => proxy.close());
+  const dir = path.join(out, '2025-11');
+  const heating = csvRows(readFileSync(path.join(dir, 'uvi.csv'), 'utf8')).find(
+    (x) => x.usage_unit_id === ids.we01 && x.letter_month === 'true' && x.service === 'HEATING',
+  )!;
+  const review = csvRows(readFileSync(path.join(dir, 'review.csv'), 'utf8')).filter((x) => x.usage_unit_id === ids.we01);
+  return { r, heating, review };
+}
+
+describe('uvi behind a server breaking the contract', () => {
+  it('a heat meter nobody lists, or a factor of 10⁶, gives WE 01 no heating figure, with the reason and billing’s finding', async () => {
+    const clean = await uvi('clean');
+    expect(clean.r.code).toBe(0);
+    expect(Number(clean.heating.amount)).toBeGreaterThan(0);
+    expect(clean.review.map((x) => x.code)).not.toContain('POINT_NOT_LISTED');
+
+    const unlisted = await uvi('unlisted', (heat, points) =>
+      points.push({ ...structuredClone(heat), measuring_point_id: '00000000-0000-4000-8000-0000000000aa' }),
+    );
+    expect(unlisted.r.code).toBe(0);
+    expect(unlisted.heating).toMatchObject({ amount: '', errors: 'not_billed' });
+    expect(unlisted.review).toContainEqual(expect.objectContaining({ letter: 'check', code: 'POINT_NOT_LISTED' }));
+    expect(unlisted.review).toContainEqual(expect.objectContaining({ letter: 'incomplete', code: 'MONTH_MISSING' }));
+
+    const factor = await uvi('factor', (heat) => {
+      for (const s of heat.segments as Json[]) s.factor = 1e6;
+    });
+    expect(factor.heating).toMatchObject({ amount: '', native_amount: '', errors: 'above_bound' });
+    expect(factor.review).toContainEqual(expect.objectContaining({ letter: 'incomplete', code: 'MONTH_MISSING' }));
+  }, 600_000);
+});
