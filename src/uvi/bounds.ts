@@ -30,8 +30,8 @@ export const KWH_PER_M2_MONTH: Record<'HEATING' | 'HOT_WATER', Decimal> = {
 };
 
 /**
- * kWh per m³ of warm water: § 9 Abs. 2 Satz 2 HeizkostenV's 2.5 kWh/(m³·K) for water heated from
- * 10 °C to 100 °C, doubled for storage and circulation losses: 450.
+ * kWh per m³ of warm water: § 9 Abs. 2 Satz 2–3 HeizkostenV's 2.5 kWh/(m³·K) (storage and
+ * circulation losses included) for water heated from 10 °C to 100 °C, doubled as a margin: 450.
  */
 export const KWH_PER_M3_WARM_WATER = WW_FACTOR.times(100 - COLD_WATER_C).times(2);
 
