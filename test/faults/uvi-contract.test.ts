@@ -2,7 +2,9 @@
 // Rheinblick eG through a proxy that plants, in WE 01's answer of Rheinuferstraße 14, a heat
 // meter nobody lists, or a factor of 10⁶ on its heat meter. Neither reaches the letter's month
 // in uvi.csv: the heating figure is missing with its reason, never the doubled or a million-fold
-// one, and review.csv says why in billing's words; the clean run gives WE 01 its figure.
+// one, and review.csv says why in billing's words; the clean run gives WE 01 its figure. A heat
+// meter in MWh is no kWh figure either, and an unknown value only the Property's point list
+// carries is a review line, as the export's unknown-values step finds it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,12 +28,21 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => sandbox?.close());
 
-/** WE 01's answer changed by `change` (its heat point given); learns the ids from the lists it passes on. */
-function rewriteWe01(ids: { we01: string | null }, change?: (heat: Json, points: Json[]) => void): Rewrite {
+/**
+ * WE 01's answer changed by `change` (its heat point given), or the Property's point list by `list`
+ * (WE 01's heat point's entry given); learns the ids from the lists it passes on.
+ */
+function rewriteWe01(ids: { we01: string | null }, change?: (heat: Json, points: Json[]) => void, list?: (entry: Json) => void): Rewrite {
   let prop: string | null = null;
   return (p, json, query) => {
     if (p === '/v1/properties') prop = (json.data as Json[]).find((x) => x.name === PROP)?.id ?? prop;
     if (p === '/v1/usage-units' && query.get('property_id') === prop) ids.we01 = (json.data as Json[]).find((u) => u.name === 'WE 01')?.id ?? ids.we01;
+    if (list && p === `/v1/properties/${prop}/measuring-points`) {
+      const entry = (json.data as Json[]).find((x) => x.usage_unit_id === ids.we01 && x.metric === 'heat');
+      if (!entry) return undefined;
+      list(entry);
+      return json;
+    }
     if (!change || p !== `/v1/usage-units/${ids.we01}/consumption`) return undefined;
     const points = json.measuring_points as Json[];
     change(
@@ -42,17 +53,20 @@ function rewriteWe01(ids: { we01: string | null }, change?: (heat: Json, points:
   };
 }
 
-async function uvi(name: string, change?: (heat: Json, points: Json[]) => void) {
+async function uvi(name: string, change?: (heat: Json, points: Json[]) => void, list?: (entry: Json) => void) {
   const ids = { we01: null as string | null };
   const out = path.join(home, name);
-  const proxy = await startRewritingProxy(sandbox.url, rewriteWe01(ids, change));
+  const proxy = await startRewritingProxy(sandbox.url, rewriteWe01(ids, change, list));
   const r = await runBin([...ARGS, '--out', out], { ...env, METERDATA_ACCESS_TOKEN: token, METERDATA_BASE_URL: proxy.base }).finally(() => proxy.close());
   const dir = path.join(out, '2025-11');
   const heating = csvRows(readFileSync(path.join(dir, 'uvi.csv'), 'utf8')).find(
     (x) => x.usage_unit_id === ids.we01 && x.letter_month === 'true' && x.service === 'HEATING',
   )!;
-  const review = csvRows(readFileSync(path.join(dir, 'review.csv'), 'utf8')).filter((x) => x.usage_unit_id === ids.we01);
-  return { r, heating, review };
+  const reviewText = readFileSync(path.join(dir, 'review.csv'), 'utf8');
+  // the columns before the message (which holds commas) split cleanly; the message is read from the line
+  const review = csvRows(reviewText).filter((x) => x.usage_unit_id === ids.we01);
+  const lines = reviewText.split('\r\n').filter((l) => l.includes(ids.we01!));
+  return { r, heating, review, lines };
 }
 
 describe('uvi behind a server breaking the contract', () => {
@@ -75,5 +89,21 @@ describe('uvi behind a server breaking the contract', () => {
     });
     expect(factor.heating).toMatchObject({ amount: '', native_amount: '', errors: 'above_bound' });
     expect(factor.review).toContainEqual(expect.objectContaining({ letter: 'incomplete', code: 'MONTH_MISSING' }));
+  }, 600_000);
+
+  it('a heat meter in MWh is no kWh figure, and an unknown value only the point list carries is a review line as in the export', async () => {
+    const clean = await uvi('clean-values');
+    const mwh = await uvi('mwh', (heat) => {
+      heat.unit = 'MWh';
+    });
+    expect(mwh.heating).toMatchObject({ amount: '', errors: 'not_billed' });
+    expect(mwh.lines.some((l) => l.startsWith('check,UNKNOWN_ENUM_VALUE,') && l.includes('value: MWh'))).toBe(true);
+
+    const listed = await uvi('listed', undefined, (entry) => {
+      entry.active_device = { ...(entry.active_device as Json), replacement_reason: 'Blitzschlag' };
+    });
+    expect(listed.lines.some((l) => l.startsWith('check,UNKNOWN_ENUM_VALUE,') && l.includes('value: Blitzschlag'))).toBe(true);
+    // a value billing does not read changes no figure
+    expect(listed.heating.amount).toBe(clean.heating.amount);
   }, 600_000);
 });
