@@ -13,6 +13,8 @@ export const BOUND_FACTOR = 20;
 
 /** A usage unit larger than this is a typo (72,500 m² for a flat): no comparison with the average user, and the bounds of this area. */
 export const AREA_LIMIT_M2 = 10_000;
+/** Nor is one below a square metre a unit's area: per m² of it any real figure would look absurd. */
+export const AREA_MIN_M2 = 1;
 
 const yearly = (service: 'HEATING' | 'HOT_WATER') =>
   DEFAULT_BENCHMARK.rows.find((r) => r.unit_type === 'residential' && r.service === service)!.kwh_per_m2_year;
@@ -35,9 +37,14 @@ export const KWH_PER_M2_MONTH: Record<'HEATING' | 'HOT_WATER', Decimal> = {
  */
 export const KWH_PER_M3_WARM_WATER = WW_FACTOR.times(100 - COLD_WATER_C).times(2);
 
-/** The unit's area where it can be believed, else null (no area, or above AREA_LIMIT_M2). */
+/** The unit's area where it can be believed, else null (no area, or one outside AREA_MIN_M2 … AREA_LIMIT_M2). */
 export function usableArea(area: number | null | undefined): number | null {
-  return typeof area === 'number' && Number.isFinite(area) && area > 0 && area <= AREA_LIMIT_M2 ? area : null;
+  return typeof area === 'number' && area >= AREA_MIN_M2 && area <= AREA_LIMIT_M2 ? area : null;
+}
+
+/** An area given but outside what a usage unit can have (not a missing one, which is NO_FLOOR_AREA). */
+export function implausibleArea(area: number | null | undefined): boolean {
+  return typeof area === 'number' && !(area <= 0) && usableArea(area) === null;
 }
 
 /**

@@ -5,7 +5,7 @@
 // heat meter by the unit's share of the volume, else § 9 Abs. 2 HeizkostenV. Pure.
 import type { MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
 import { benchmarkMonth, type BenchmarkService, type BenchmarkTable } from './benchmark.js';
-import { AREA_LIMIT_M2, bounded, usableArea } from './bounds.js';
+import { bounded, implausibleArea, usableArea } from './bounds.js';
 import { type Month } from './months.js';
 import { distinctPointMonths, missingMonth, notInstalled, sumMonths } from './point-months.js';
 import { warmWaterKwh } from './ww-formula.js';
@@ -240,13 +240,13 @@ function withBenchmark(
   const area = service === 'HEATING' ? unit.area_heated_m2 : service === 'HOT_WATER' ? unit.area_ww_m2 : null;
   let months: ServiceMonth[] = rows.map((r) => ({ ...bounded(r, service, area, nativeUnit), benchmark_kwh: null }));
   if (service !== 'COLD_WATER') {
-    // An area no usage unit has (72,500 m²) would make the average user a million kWh: no comparison.
+    // An area no usage unit has (72,500 m², 0.001 m²) would make the average user a million kWh or none: no comparison.
     const believed = usableArea(area);
-    const tooLarge = typeof area === 'number' && area > AREA_LIMIT_M2;
-    if (tooLarge) findings.push(finding('AREA_IMPLAUSIBLE', scope, { area: String(area) }));
+    const implausible = implausibleArea(area);
+    if (implausible) findings.push(finding('AREA_IMPLAUSIBLE', scope, { area: String(area) }));
     const bench = months.map((r) => benchmarkMonth(input.benchmark, unit.unit_type, service as BenchmarkService, believed, r.month));
     const gone = bench.find((b) => 'missing' in b);
-    if (gone && 'missing' in gone && !tooLarge)
+    if (gone && 'missing' in gone && !implausible)
       findings.push(finding(gone.missing === 'no_area' ? 'NO_FLOOR_AREA' : 'NO_BENCHMARK_FOR_TYPE', scope, { unit_type: unit.unit_type }));
     months = months.map((r, i) => {
       const b = bench[i]!;

@@ -91,7 +91,7 @@ export interface UnitService {
 export const FINDING_CODES = [
   'NO_FLOOR_AREA', // the unit has no area for the service: no benchmark comparison
   'NO_BENCHMARK_FOR_TYPE', // the benchmark table has no value for the unit type and service
-  'AREA_IMPLAUSIBLE', // the unit's area is above AREA_LIMIT_M2 (bounds.ts): no benchmark comparison
+  'AREA_IMPLAUSIBLE', // the unit's area is outside AREA_MIN_M2 … AREA_LIMIT_M2 (bounds.ts): no benchmark comparison
   'NO_PLANT_HEAT_METER', // allocators without a plant heat meter: allocator units only
   'WARM_WATER_HEAT_NOT_KNOWN', // no warm-water heat meter and no warm-water volume: plant heat taken as heating heat
   'MONTH_MISSING', // the letter's month has no value for the service

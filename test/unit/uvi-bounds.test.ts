@@ -67,12 +67,20 @@ describe('plausibility bounds', () => {
     expect(nov(r, 1, 'HOT_WATER').reasons).toEqual(['above_bound']);
   });
 
-  it('an area of 72,500 m² gives no average user (it would be about a million kWh) and a finding, not NO_FLOOR_AREA', () => {
-    const r = run([aUnitEntry('WE 01', [metered('heat', flat(918))], { area_heated_m2: 72_500 })]);
+  it.each([72_500, 0.001])('an area of %s m² gives no average user and a finding, not NO_FLOOR_AREA; 918 kWh stand', (area) => {
+    const r = run([aUnitEntry('WE 01', [metered('heat', flat(918))], { area_heated_m2: area })]);
     expect(nov(r, 0, 'HEATING')).toMatchObject({ kwh: 918, benchmark: null });
     const codes = r.units[0]!.findings.map((f) => f.code);
     expect(codes).toContain('AREA_IMPLAUSIBLE');
     expect(codes).not.toContain('NO_FLOOR_AREA');
+  });
+
+  it('an area of 1 m² and of 10,000 m² is believed (the average user is given)', () => {
+    for (const area of [1, 10_000]) {
+      const r = run([aUnitEntry('WE 01', [metered('heat', flat(100))], { area_heated_m2: area })]);
+      expect(nov(r, 0, 'HEATING').benchmark).toBeGreaterThan(0);
+      expect(r.units[0]!.findings.map((f) => f.code)).not.toContain('AREA_IMPLAUSIBLE');
+    }
   });
 });
 

@@ -19,7 +19,7 @@ export const portalTexts = catalogue(
     noBenchmarkForType: (p: { service: string; type: string }) =>
       `Letter incomplete: the benchmark has no average user for units of type "${p.type}" (${p.service}); pass a benchmark file with such a row.`,
     areaImplausible: (p: { service: string; area: string }) =>
-      `Letter incomplete: the area for ${p.service} (${p.area} m²) is larger than any usage unit, so no comparison with the average user; have the area corrected at the metering service.`,
+      `Letter incomplete: the area for ${p.service} (${p.area} m²) cannot be a usage unit's (below 1 m² or above 10,000 m²), so no comparison with the average user; have the area corrected at the metering service.`,
     warmWaterHeatNotKnown:
       "Check: the property has allocators but no hot-water heat meter and no hot-water volume; the main heat meter's whole heat was shared as heating heat.",
   },
@@ -37,7 +37,7 @@ export const portalTexts = catalogue(
     noBenchmarkForType: (p) =>
       `Schreiben unvollständig: die Vergleichstabelle hat keinen Durchschnittsnutzer für Nutzeinheiten der Art „${p.type}“ (${p.service}); eine Vergleichstabelle mit dieser Zeile angeben.`,
     areaImplausible: (p) =>
-      `Schreiben unvollständig: die Fläche für ${p.service} (${p.area} m²) ist größer als jede Nutzeinheit, daher kein Vergleich mit dem Durchschnittsnutzer; Fläche beim Messdienst berichtigen lassen.`,
+      `Schreiben unvollständig: die Fläche für ${p.service} (${p.area} m²) kann nicht die einer Nutzeinheit sein (unter 1 m² oder über 10.000 m²), daher kein Vergleich mit dem Durchschnittsnutzer; Fläche beim Messdienst berichtigen lassen.`,
     warmWaterHeatNotKnown:
       'Prüfen: die Liegenschaft hat Heizkostenverteiler, aber weder einen Wärmezähler für Warmwasser noch eine Warmwassermenge; die gesamte Wärmemenge des Hauptwärmezählers wurde als Heizwärme verteilt.',
   },
