@@ -228,3 +228,21 @@ export function sumMonths(points: readonly PointMonths[], months: readonly Month
     return { month, value: sum(these.map((p) => p.value!)), estimated: these.some((p) => p.estimated), reasons: [] };
   });
 }
+
+/** a − b − c per month; a missing operand gives its reason (one with no device yet subtracts 0), a negative result `negative`. */
+export function minus(a: PointMonth[], subtract: (PointMonth[] | null)[], negative: MissingReason, reasonOf: MissingReason[]): PointMonth[] {
+  return a.map((m, i) => {
+    if (m.value === null) return missingMonth(m.month, reasonOf[0]!);
+    let value = m.value;
+    let estimated = m.estimated;
+    for (const [k, s] of subtract.entries()) {
+      const sm = s?.[i];
+      // No unit had a heat meter yet: they took nothing from the plant's heat.
+      if (!sm || notInstalled(sm)) continue;
+      if (sm.value === null) return missingMonth(m.month, reasonOf[k + 1]!);
+      value = value.minus(sm.value);
+      estimated ||= sm.estimated;
+    }
+    return value.isNegative() ? missingMonth(m.month, negative) : { month: m.month, value, estimated, reasons: [] };
+  });
+}

@@ -5,9 +5,10 @@
 // heat meter by the unit's share of the volume, else § 9 Abs. 2 HeizkostenV. Pure.
 import type { MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
 import { benchmarkMonth, type BenchmarkService, type BenchmarkTable } from './benchmark.js';
+import { absentFindings, type AbsentPoint } from './absent.js';
 import { bounded, implausibleArea, usableArea } from './bounds.js';
 import { type Month } from './months.js';
-import { distinctPointMonths, missingMonth, notInstalled, sumMonths } from './point-months.js';
+import { distinctPointMonths, minus, missingMonth, notInstalled, sumMonths } from './point-months.js';
 import { warmWaterKwh } from './ww-formula.js';
 
 export { WW_FACTOR, COLD_WATER_C, warmWaterKwh } from './ww-formula.js';
@@ -36,6 +37,8 @@ export interface UviPropertyInput {
    * point's months are missing (`not_billed`), never 0 (uviVerdict). Without it every point is used.
    */
   refused?: (unitId: string | null, pointId: string) => boolean;
+  /** Meters the Property lists for a unit that no answer carries (absentPoints): the sums over units of their metric are not formed. */
+  absent?: readonly AbsentPoint[];
 }
 
 export interface PropertyUvi {
@@ -114,31 +117,21 @@ function plantSum(points: readonly MeasuringPointConsumption[], months: readonly
 }
 
 /** The sum over the units that have the metric; a unit without a device yet adds 0, any other unit's missing month leaves it missing (the reason given instead). */
-function unitsSum(units: readonly UnitMetrics[], metric: Metric, months: readonly Month[], reason: MissingReason): PointMonth[] | null {
+function unitsSum(
+  units: readonly UnitMetrics[],
+  metric: Metric,
+  months: readonly Month[],
+  reason: MissingReason,
+  absent: readonly AbsentPoint[],
+): PointMonth[] | null {
   const have = units.map((u) => u[metric]).filter((m): m is PointMonth[] => m !== undefined);
+  // a listed meter no answer carries: the sum would silently be smaller (absent.ts)
+  if (absent.some((a) => a.metric === metric)) return months.map((m) => missingMonth(m, reason));
   if (have.length === 0) return null;
   return sumMonths(
     have.map((m) => ({ measuring_point_id: '', metric, unit: '', months: m })),
     months,
   ).map((m) => (m.value === null && !notInstalled(m) ? missingMonth(m.month, reason) : m));
-}
-
-/** a − b − c per month; a missing operand gives its reason (one with no device yet subtracts 0), a negative result `negative`. */
-function minus(a: PointMonth[], subtract: (PointMonth[] | null)[], negative: MissingReason, reasonOf: MissingReason[]): PointMonth[] {
-  return a.map((m, i) => {
-    if (m.value === null) return missingMonth(m.month, reasonOf[0]!);
-    let value = m.value;
-    let estimated = m.estimated;
-    for (const [k, s] of subtract.entries()) {
-      const sm = s?.[i];
-      // No unit had a heat meter yet: they took nothing from the plant's heat.
-      if (!sm || notInstalled(sm)) continue;
-      if (sm.value === null) return missingMonth(m.month, reasonOf[k + 1]!);
-      value = value.minus(sm.value);
-      estimated ||= sm.estimated;
-    }
-    return value.isNegative() ? missingMonth(m.month, negative) : { month: m.month, value, estimated, reasons: [] };
-  });
 }
 
 /** Property-wide figures every unit's conversion uses. */
@@ -153,8 +146,10 @@ interface PropertyFigures {
 function propertyFigures(input: UviPropertyInput, units: readonly UnitMetrics[], findings: Finding[]): PropertyFigures {
   const { months, plant } = input;
   const tw = input.wwTemperature ?? 60;
-  const volumeSum = unitsSum(units, 'water_warm', months, 'warm_water_volume_incomplete');
   const refused = input.refused ?? NONE_REFUSED;
+  const absent = input.absent ?? [];
+  findings.push(...absentFindings(input.property_id, absent));
+  const volumeSum = unitsSum(units, 'water_warm', months, 'warm_water_volume_incomplete', absent);
   const plantVolume = plantSum(plant.warmWaterVolume, months, refused);
   const meter = plantSum(plant.warmWaterHeat, months, refused);
   const volume = plantVolume ?? volumeSum;
@@ -168,12 +163,12 @@ function propertyFigures(input: UviPropertyInput, units: readonly UnitMetrics[],
   if (hasAllocators && plantHeat !== null && warmWaterHeat === null) {
     findings.push(finding('WARM_WATER_HEAT_NOT_KNOWN', { property_id: input.property_id, usage_unit_id: null, service: 'HEATING' }));
   }
-  const unitHeat = unitsSum(units, 'heat', months, 'unit_heat_incomplete');
+  const unitHeat = unitsSum(units, 'heat', months, 'unit_heat_incomplete', absent);
   const heatingHeat =
     plantHeat === null
       ? null
       : minus(plantHeat, [warmWaterHeat, unitHeat], 'heating_heat_negative', ['plant_heat_missing', 'warm_water_heat_missing', 'unit_heat_incomplete']);
-  const allocatorSum = unitsSum(units, 'hca', months, 'allocator_sum_incomplete');
+  const allocatorSum = unitsSum(units, 'hca', months, 'allocator_sum_incomplete', absent);
   return { heatingHeat, warmWaterHeat, allocatorSum, volumeSum, hasWarmWaterHeatMeter: meter !== null };
 }
 

@@ -93,6 +93,7 @@ export const FINDING_CODES = [
   'NO_BENCHMARK_FOR_TYPE', // the benchmark table has no value for the unit type and service
   'AREA_IMPLAUSIBLE', // the unit's area is outside AREA_MIN_M2 … AREA_LIMIT_M2 (bounds.ts): no benchmark comparison
   'NO_PLANT_HEAT_METER', // allocators without a plant heat meter: allocator units only
+  'POINT_NOT_SENT', // a meter the Property lists for a unit is in no unit's answer: the sums over units of its metric are not formed
   'WARM_WATER_HEAT_NOT_KNOWN', // no warm-water heat meter and no warm-water volume: plant heat taken as heating heat
   'MONTH_MISSING', // the letter's month has no value for the service
   'MONTH_ESTIMATED', // the letter's month rests on a calculated reading or an assumed start value

@@ -10,6 +10,7 @@ import { classifyPlant } from '../../src/uvi/plant.js';
 import { uviReviewRows } from '../../src/uvi/portal/index.js';
 import { propertyUvi } from '../../src/uvi/property.js';
 import type { Service } from '../../src/uvi/types.js';
+import { absentPoints } from '../../src/uvi/absent.js';
 import { shownFinding, uviVerdict } from '../../src/uvi/verdict.js';
 import { PROPERTY, aPlantPoint, aSegment, aUnitEntry, pointListOf } from '../helpers/builders.js';
 import { MONTHS, cumulative, n, point, series } from '../helpers/uvi-fixtures.js';
@@ -44,6 +45,7 @@ function run(units: Entry[], plant: Plant[] = [], points: MeasuringPoint[] = poi
     plant: classifyPlant(plant),
     benchmark: DEFAULT_BENCHMARK,
     refused: uviVerdict(bill).refused,
+    absent: absentPoints(points, units),
   });
   return { bill, r };
 }
@@ -140,6 +142,42 @@ describe('a meter billing refuses is in no uvi figure', () => {
     const r = run([unit('WE 01', [metered('heat', flat(100), 1, { unit: 'MWh' })])]);
     expect(r.bill.flags.some((f) => f.code === 'UNKNOWN_ENUM_VALUE' && f.facts?.value === 'MWh')).toBe(true);
     expect(nov(r, 0, 'HEATING')).toEqual({ kwh: null, reasons: ['not_billed'] });
+  });
+
+  it('an allocator the Property lists for a unit that no answer carries: no allocator flat gets kWh, not the others more', () => {
+    const units = [unit('WE 01', [metered('hca', flat(50))]), unit('WE 02', [metered('hca', flat(50))])];
+    const main = plantHeat('mp-p', flat(3000));
+    const points = pointListOf({ property: PROPERTY, units, plant: [main] });
+    points.push({ id: 'mp-gone', usage_unit_id: units[1]!.unit.id, property_id: PROPERTY.id, metric: 'hca' });
+    const r = run(units, [main], points);
+    expect(nov(r, 0, 'HEATING')).toEqual({ kwh: null, reasons: ['allocator_sum_incomplete'] });
+    expect(nov(r, 1, 'HEATING')).toEqual({ kwh: null, reasons: ['allocator_sum_incomplete'] });
+    expect(r.r.findings).toContainEqual(expect.objectContaining({ code: 'POINT_NOT_SENT', usage_unit_id: units[1]!.unit.id }));
+    const portal = {
+      property: PROPERTY,
+      month: '2025-11',
+      units: r.r.units.map((uvi, i) => ({ unit: units[i]!.unit, erpRef: null, uvi })),
+      findings: r.r.findings,
+    };
+    expect(uviReviewRows(portal, 'de')).toContainEqual(
+      expect.objectContaining({
+        letter: 'check',
+        code: 'POINT_NOT_SENT',
+        usage_unit_name: 'WE 02',
+        message: expect.stringContaining('mp-gone (Heizkostenverteiler)'),
+      }),
+    );
+  });
+
+  it('a unit heat meter the Property lists that no answer carries: the allocator flats’ heating heat is not known', () => {
+    const units = [unit('WE 01', [metered('hca', flat(50))]), unit('WE 02', [metered('hca', flat(50))])];
+    const main = plantHeat('mp-p', flat(3000));
+    const points = [
+      ...pointListOf({ property: PROPERTY, units, plant: [main] }),
+      { id: 'mp-heat', usage_unit_id: units[0]!.unit.id, property_id: PROPERTY.id, metric: 'heat' },
+    ];
+    const r = run(units, [main], points);
+    expect(nov(r, 0, 'HEATING')).toEqual({ kwh: null, reasons: ['unit_heat_incomplete'] });
   });
 
   it('an honest Property is unchanged by the verdict: each flat’s heat meter as measured', () => {

@@ -101,6 +101,7 @@ export const REVIEW_CODES = [
   'NO_BENCHMARK_FOR_TYPE',
   'WARM_WATER_HEAT_NOT_KNOWN',
   'AREA_IMPLAUSIBLE',
+  'POINT_NOT_SENT',
 ] as const;
 export type ReviewCode = (typeof REVIEW_CODES)[number];
 
@@ -167,14 +168,17 @@ function unitReview(p: PortalProperty, u: PortalUnit, lang: Lang): UviReviewRow[
 export function uviReviewRows(p: PortalProperty, lang: Lang, billed: readonly Flag[] = []): UviReviewRow[] {
   const t = inLanguage(portalTexts, lang);
   const scope = { property_id: p.property.id, property_name: p.property.name, usage_unit_id: null, usage_unit_name: null, erp_ref: null };
-  const property = p.findings
-    .filter((f) => f.code === 'WARM_WATER_HEAT_NOT_KNOWN')
-    .map((f) => review('check', 'WARM_WATER_HEAT_NOT_KNOWN', scope, f.service, t.warmWaterHeatNotKnown));
   const names = new Map(p.units.map((u) => [idKey(u.unit.id), u]));
-  const found = billed.map((f): UviReviewRow => {
-    const u = f.usage_unit_id === null ? undefined : names.get(idKey(f.usage_unit_id));
-    const where = { ...scope, usage_unit_id: f.usage_unit_id, usage_unit_name: u?.unit.name ?? null, erp_ref: u?.erpRef ?? null };
-    return review('check', f.code, where, null, flagMessage(f, lang));
+  const at = (unitId: string | null) => {
+    const u = unitId === null ? undefined : names.get(idKey(unitId));
+    return { ...scope, usage_unit_id: unitId, usage_unit_name: u?.unit.name ?? null, erp_ref: u?.erpRef ?? null };
+  };
+  const property = p.findings.flatMap((f) => {
+    if (f.code === 'WARM_WATER_HEAT_NOT_KNOWN') return [review('check', f.code, scope, f.service, t.warmWaterHeatNotKnown)];
+    if (f.code !== 'POINT_NOT_SENT') return [];
+    const point = { id: f.facts?.measuring_point_id ?? '', metric: valueWord('metric', f.facts?.metric ?? '', lang) };
+    return [review('check', f.code, at(f.usage_unit_id), null, t.pointNotSent(point))];
   });
+  const found = billed.map((f) => review('check', f.code, at(f.usage_unit_id), null, flagMessage(f, lang)));
   return [...property, ...p.units.flatMap((u) => unitReview(p, u, lang)), ...found];
 }
