@@ -4,7 +4,10 @@
 // (propertyUvi's `absent`), and review.csv names each such meter (POINT_NOT_SENT). Pure.
 import type { MeasuringPoint, UnitConsumption } from '../api/types.js';
 import { idKey } from '../billing/contract.js';
-import type { Finding } from './types.js';
+import type { Finding, FindingCode } from './types.js';
+
+/** A uvi finding review.csv shows, not an error code (src/core/codes.ts). */
+const NOT_SENT: FindingCode = 'POINT_NOT_SENT';
 
 /** The metrics whose sums over the units feed other units' figures. */
 const SUMMED = new Set(['hca', 'heat', 'water_warm']);
@@ -30,7 +33,7 @@ export function absentPoints(points: readonly MeasuringPoint[], units: readonly 
 /** The findings review.csv names them by: one per meter, at its unit. */
 export function absentFindings(property_id: string, absent: readonly AbsentPoint[]): Finding[] {
   return absent.map((a) => ({
-    code: 'POINT_NOT_SENT',
+    code: NOT_SENT,
     property_id,
     usage_unit_id: a.usage_unit_id,
     service: null,
