@@ -34,8 +34,9 @@ export async function uviJob(opts: UviFlags, io: Io, now: Date): Promise<Portfol
 
 /**
  * The portfolio's line and summary row count findings as the export's review.csv does: here the
- * units whose letter is missing or incomplete (the monthly review.csv). Billing's findings of the
- * 13 months are in no file of this run, so they are not counted.
+ * units whose letter is missing or incomplete (the monthly review.csv). Billing's findings the uvi
+ * takes over (a meter it refuses, an unknown value) are lines of that file too, but are counted only
+ * through the letters they leave incomplete: the line counts letters to fix, not meters.
  */
 function asProfileSummary(s: UviSummary): ExportSummary {
   return { ...s, flags: { not_billed: 0, review: s.incomplete, info: 0 }, codes: {} };

@@ -1,10 +1,12 @@
 // A unit's monthly consumption information (§ 6a HeizkostenV, docs/uvi.md) in browse: the
 // 13 months come from browse's own loadProperty over those months (the export's walk, cached
-// per Property and range), and the kWh from the same pure core the letter uses (propertyUvi),
-// computed once per loaded Property and kept with it.
+// per Property and range), and the kWh from the same pure core the letter uses (propertyUvi,
+// with billing's verdict on the same answers), computed once per loaded Property and kept with it.
 import type { Property } from '../api/types.js';
 import { DEFAULT_BENCHMARK, classifyPlant, propertyUvi, rangeOf, thirteenMonths, type BenchmarkTable, type Month, type PropertyUvi } from '../uvi/index.js';
 import { WW_TEMPERATURE_DEFAULT, lastCompletedMonth } from '../uvi/inputs/month.js';
+import { absentPoints } from '../uvi/absent.js';
+import { uviVerdict } from '../uvi/verdict.js';
 import type { BrowseData, LoadProgress, PropertyBundle } from './data.js';
 import type { DateRange } from './range.js';
 
@@ -44,6 +46,9 @@ export async function loadUvi(data: BrowseData, property: Property, month: Month
     const benchmark = DEFAULT_BENCHMARK;
     const wwTemperature = WW_TEMPERATURE_DEFAULT;
     const uvi = propertyUvi({
+      // as the letter: no meter billing refuses (the bundle's bill is over the same 13 months)
+      refused: uviVerdict(bundle.bill).refused,
+      absent: absentPoints([...bundle.points.values()], bundle.units),
       property_id: property.id,
       months: thirteenMonths(month),
       units: bundle.units,

@@ -4,9 +4,10 @@
 // end), times its factor; the point's month is the sum over the segments that cover it,
 // times the unit's share. Nothing is carried across a gap: a month needs both its
 // readings, so the month after a missing one is missing too. Pure.
-import type { DeviceSegment, MeasuringPointConsumption } from '../api/types.js';
+import { BASELINE_ORIGINS, isKnown, type DeviceSegment, type MeasuringPointConsumption } from '../api/types.js';
 import { dec, sum, type Decimal } from '../billing/decimal.js';
 import { BILLABLE_STATUSES, sortSegments } from '../billing/point.js';
+import { idKey } from '../billing/contract.js';
 import { representable, shareProblem } from '../billing/plausible.js';
 import { addMonths, monthEnd, type Month } from './months.js';
 import type { MissingReason, PointMonth, PointMonths } from './types.js';
@@ -45,8 +46,10 @@ function readingAt(seg: DeviceSegment, date: string): Entry {
 
 function startValue(seg: DeviceSegment): Entry {
   if (seg.baseline_origin === 'none') return { reason: 'no_start_value' };
-  // An assumed start value (a replacement allocator's, taken as 0) is an estimate, not a reading.
-  return judged(seg.baseline_value, 'measured', seg.baseline_origin === 'assumed_zero');
+  // An assumed start value (a replacement allocator's, taken as 0) is an estimate, not a reading; so is
+  // one of an origin the contract does not name (UNKNOWN_ENUM_VALUE): nobody can say it was read.
+  const known = typeof seg.baseline_origin === 'string' && isKnown(BASELINE_ORIGINS, seg.baseline_origin);
+  return judged(seg.baseline_value, 'measured', seg.baseline_origin === 'assumed_zero' || (seg.baseline_origin != null && !known));
 }
 
 /** The value a segment starts the month with (`from`: the month end before it). */
@@ -73,21 +76,28 @@ function segmentMonth(seg: DeviceSegment, month: Month): Entry<Decimal> {
   return { value: dec(last.value).minus(first.value).times(seg.factor), estimated: first.estimated || last.estimated };
 }
 
-function covers(seg: DeviceSegment, month: Month): boolean {
+/** Whether the segment measured some day of the month after `from` (the month end before) up to `to`. */
+function covers(seg: DeviceSegment, from: string, to: string): boolean {
   const { start, end } = windowOf(seg);
-  return start < monthEnd(month) && (end === null || end > monthEnd(addMonths(month, -1)));
+  return start < to && (end === null || end > from);
 }
 
-/** Two segments claiming the same days of the month: which device measured them cannot be told. */
+/**
+ * Two segments claiming the same days, as billing judges it (segmentBreaks, SEGMENTS_OVERLAP): days in
+ * common beyond a handover day, or the very same window twice (also a device installed and removed on
+ * one day beside another such one). Sorted by start, then end, a window overlaps an earlier one exactly
+ * when it starts before the latest end so far or repeats the window before it: O(n log n), where
+ * comparing every pair blocked the event loop for seconds at 16,000 segments.
+ */
 function overlapping(segs: readonly DeviceSegment[]): boolean {
-  for (let i = 0; i < segs.length; i++) {
-    for (let j = i + 1; j < segs.length; j++) {
-      const a = windowOf(segs[i]!);
-      const b = windowOf(segs[j]!);
-      const start = a.start > b.start ? a.start : b.start;
-      const end = a.end === null ? b.end : b.end === null ? a.end : a.end < b.end ? a.end : b.end;
-      if (end === null || start < end) return true;
-    }
+  const end = (w: { end: string | null }) => w.end ?? FAR_FUTURE;
+  const windows = segs.map(windowOf).sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : end(a) < end(b) ? -1 : end(a) > end(b) ? 1 : 0));
+  let latest: string | null = null;
+  let previous: { start: string; end: string | null } | null = null;
+  for (const w of windows) {
+    if ((latest !== null && w.start < latest) || (previous && previous.start === w.start && end(previous) === end(w))) return true;
+    if (latest === null || end(w) > latest) latest = end(w);
+    previous = w;
   }
   return false;
 }
@@ -103,41 +113,44 @@ export function missingMonth(month: Month, ...reasons: MissingReason[]): PointMo
  * `device_gap`, unknown. A device of unknown installation first known later may well have been
  * there: its reading is what is missing.
  */
-function uncovered(segments: readonly DeviceSegment[], month: Month): PointMonth {
-  if (segments.some((s) => s.installed_at === null && s.baseline_date >= monthEnd(month))) return missingMonth(month, 'no_reading');
+function uncovered(segments: readonly DeviceSegment[], month: Month, from: string, to: string): PointMonth {
+  if (segments.some((s) => s.installed_at === null && s.baseline_date >= to)) return missingMonth(month, 'no_reading');
   const before = segments.some((s) => {
     const { end } = windowOf(s);
-    return end !== null && end <= monthEnd(addMonths(month, -1));
+    return end !== null && end <= from;
   });
-  const after = segments.some((s) => windowOf(s).start >= monthEnd(month));
+  const after = segments.some((s) => windowOf(s).start >= to);
   return missingMonth(month, before && after ? 'device_gap' : 'no_device');
 }
+
+const FAR_FUTURE = '9999-12-31';
 
 const nextDay = (date: string, n: number): string => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 /**
- * Whether some day of the month lies strictly between one device's removal and the next one's
- * installation (segments sorted by start): unmeasured, though the point was in use. A device
- * removed and its successor installed on the same or the next day leaves no such day.
+ * The days strictly between one device's removal and the next one's installation (segments sorted
+ * by start): unmeasured, though the point was in use. A device removed and its successor installed
+ * on the same or the next day leaves no such days. Found once per point, not once per month.
  */
-function gapIn(segments: readonly DeviceSegment[], month: Month): boolean {
-  const from = monthEnd(addMonths(month, -1));
-  const to = monthEnd(month);
+function gapsOf(segments: readonly DeviceSegment[]): { first: string; last: string }[] {
+  const out: { first: string; last: string }[] = [];
   for (let i = 1; i < segments.length; i++) {
     const removed = windowOf(segments[i - 1]!).end;
     if (removed === null) continue;
     const first = nextDay(removed, 1);
     const last = nextDay(windowOf(segments[i]!).start, -1);
-    if (first <= last && first <= to && last > from) return true;
+    if (first <= last) out.push({ first, last });
   }
-  return false;
+  return out;
 }
 
-function pointMonth(segments: readonly DeviceSegment[], month: Month, share: Decimal): PointMonth {
-  const covering = segments.filter((s) => covers(s, month));
-  if (covering.length === 0) return uncovered(segments, month);
+function pointMonth(segments: readonly DeviceSegment[], gaps: readonly { first: string; last: string }[], month: Month, share: Decimal): PointMonth {
+  const from = monthEnd(addMonths(month, -1));
+  const to = monthEnd(month);
+  const covering = segments.filter((s) => covers(s, from, to));
+  if (covering.length === 0) return uncovered(segments, month, from, to);
   if (overlapping(covering)) return missingMonth(month, 'overlapping_segments');
-  if (gapIn(segments, month)) return missingMonth(month, 'device_gap');
+  if (gaps.some((g) => g.first <= to && g.last > from)) return missingMonth(month, 'device_gap');
   const parts = covering.map((s) => segmentMonth(s, month));
   const failed = parts.filter((p) => !isValue(p)).map((p) => (p as { reason: MissingReason }).reason);
   if (failed.length > 0) return missingMonth(month, ...failed);
@@ -165,30 +178,32 @@ export function pointMonths(c: MeasuringPointConsumption, months: readonly Month
     return { ...base, months: months.map((m) => missingMonth(m, 'implausible_value')) };
   const share = unitShare === null ? dec(1) : dec(unitShare);
   const segments = sortSegments(c.segments);
-  return { ...base, months: months.map((m) => pointMonth(segments, m, share)) };
+  const gaps = gapsOf(segments);
+  return { ...base, months: months.map((m) => pointMonth(segments, gaps, m, share)) };
 }
 
 /**
- * The months of each distinct point of an answer. The same point twice counts once where
- * both copies are the same, and not at all where they differ (which copy is right cannot be told).
+ * The months of each distinct point of an answer. Ids compare as billing compares them (idKey: an
+ * id in capitals is the same point). The same point twice counts once where both copies are the
+ * same, and not at all where they differ (which copy is right cannot be told). `refused`: a point
+ * billing does not bill (uviVerdict) has no month at all (`not_billed`), never 0.
  */
 export function distinctPointMonths(
   points: readonly MeasuringPointConsumption[],
   months: readonly Month[],
   share: (p: MeasuringPointConsumption) => number | null,
+  refused: (pointId: string) => boolean = () => false,
 ): PointMonths[] {
   const byId = new Map<string, MeasuringPointConsumption[]>();
-  for (const p of points) byId.set(p.measuring_point_id, [...(byId.get(p.measuring_point_id) ?? []), p]);
+  for (const p of points) byId.set(idKey(p.measuring_point_id), [...(byId.get(idKey(p.measuring_point_id)) ?? []), p]);
   return [...byId.values()].map((copies) => {
     const first = copies[0]!;
-    const same = copies.every((c) => JSON.stringify(c) === JSON.stringify(first));
+    const base = { measuring_point_id: first.measuring_point_id, metric: first.metric, unit: first.unit };
+    if (copies.some((c) => refused(c.measuring_point_id))) return { ...base, months: months.map((m) => missingMonth(m, 'not_billed')) };
+    const content = (c: MeasuringPointConsumption) => JSON.stringify({ ...c, measuring_point_id: idKey(c.measuring_point_id) });
+    const same = copies.every((c) => content(c) === content(first));
     if (same) return pointMonths(first, months, share(first));
-    return {
-      measuring_point_id: first.measuring_point_id,
-      metric: first.metric,
-      unit: first.unit,
-      months: months.map((m) => missingMonth(m, 'duplicate_point')),
-    };
+    return { ...base, months: months.map((m) => missingMonth(m, 'duplicate_point')) };
   });
 }
 
@@ -211,5 +226,23 @@ export function sumMonths(points: readonly PointMonths[], months: readonly Month
     const gone = these.filter((p) => p.value === null);
     if (gone.length > 0) return missingMonth(month, ...gone.flatMap((p) => p.reasons));
     return { month, value: sum(these.map((p) => p.value!)), estimated: these.some((p) => p.estimated), reasons: [] };
+  });
+}
+
+/** a − b − c per month; a missing operand gives its reason (one with no device yet subtracts 0), a negative result `negative`. */
+export function minus(a: PointMonth[], subtract: (PointMonth[] | null)[], negative: MissingReason, reasonOf: MissingReason[]): PointMonth[] {
+  return a.map((m, i) => {
+    if (m.value === null) return missingMonth(m.month, reasonOf[0]!);
+    let value = m.value;
+    let estimated = m.estimated;
+    for (const [k, s] of subtract.entries()) {
+      const sm = s?.[i];
+      // No unit had a heat meter yet: they took nothing from the plant's heat.
+      if (!sm || notInstalled(sm)) continue;
+      if (sm.value === null) return missingMonth(m.month, reasonOf[k + 1]!);
+      value = value.minus(sm.value);
+      estimated ||= sm.estimated;
+    }
+    return value.isNegative() ? missingMonth(m.month, negative) : { month: m.month, value, estimated, reasons: [] };
   });
 }

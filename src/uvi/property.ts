@@ -4,10 +4,14 @@
 // the month's sum of allocator units, times the unit's units. Warm water: the warm-water
 // heat meter by the unit's share of the volume, else § 9 Abs. 2 HeizkostenV. Pure.
 import type { MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
-import { dec, type Decimal } from '../billing/decimal.js';
 import { benchmarkMonth, type BenchmarkService, type BenchmarkTable } from './benchmark.js';
+import { absentFindings, type AbsentPoint } from './absent.js';
+import { bounded, implausibleArea, usableArea } from './bounds.js';
 import { type Month } from './months.js';
-import { distinctPointMonths, missingMonth, notInstalled, sumMonths } from './point-months.js';
+import { distinctPointMonths, minus, missingMonth, notInstalled, sumMonths } from './point-months.js';
+import { warmWaterKwh } from './ww-formula.js';
+
+export { WW_FACTOR, COLD_WATER_C, warmWaterKwh } from './ww-formula.js';
 import type { Finding, FindingCode, Method, MissingReason, PointMonth, Service, ServiceMonth, UnitService, UnitUvi } from './types.js';
 
 /** The Property's points without a unit, sorted by what they measure (classifyPlant, or the caller's own choice). */
@@ -28,6 +32,13 @@ export interface UviPropertyInput {
   benchmark: BenchmarkTable;
   /** Mean warm-water temperature t_w in °C for § 9 Abs. 2 (default 60). */
   wwTemperature?: number;
+  /**
+   * Whether billing refuses a unit's copy of a point (unit id) or a plant point (null): such a
+   * point's months are missing (`not_billed`), never 0 (uviVerdict). Without it every point is used.
+   */
+  refused?: (unitId: string | null, pointId: string) => boolean;
+  /** Meters the Property lists for a unit that no answer carries (absentPoints): the sums over units of their metric are not formed. */
+  absent?: readonly AbsentPoint[];
 }
 
 export interface PropertyUvi {
@@ -37,17 +48,6 @@ export interface PropertyUvi {
   heatingHeat: PointMonth[] | null;
   /** The warm-water heat per month (null: no warm-water heat meter and no volume). */
   warmWaterHeat: PointMonth[] | null;
-}
-
-/** § 9 Abs. 2 Satz 2 HeizkostenV: 2.5 kWh/(m³·K). */
-export const WW_FACTOR = dec('2.5');
-/** The cold-water temperature the formula subtracts, °C. */
-export const COLD_WATER_C = 10;
-
-/** Q = 2.5 kWh/(m³·K) × V × (t_w − 10 °C): the heat in a warm-water volume. */
-export function warmWaterKwh(volumeM3: Decimal, wwTemperature: number): Decimal {
-  if (!Number.isFinite(wwTemperature) || wwTemperature <= COLD_WATER_C || wwTemperature > 100) throw new RangeError(`t_w out of range: ${wwTemperature}`);
-  return WW_FACTOR.times(volumeM3).times(dec(wwTemperature).minus(COLD_WATER_C));
 }
 
 /** A finding (a uvi finding, not an error code: the letter or review.csv shows it). */
@@ -60,13 +60,21 @@ type Metric = 'heat' | 'hca' | 'water_warm' | 'water_cold';
 /** A unit's months per metric (share-weighted); undefined where it has no point of the metric. */
 type UnitMetrics = Partial<Record<Metric, PointMonth[]>> & { unit: UsageUnit };
 
-function unitMetrics(unit: UsageUnit, consumption: UnitConsumption, months: readonly Month[]): UnitMetrics {
+type Refused = NonNullable<UviPropertyInput['refused']>;
+const NONE_REFUSED: Refused = () => false;
+
+function unitMetrics(unit: UsageUnit, consumption: UnitConsumption, months: readonly Month[], refused: Refused): UnitMetrics {
   const out: UnitMetrics = { unit };
   for (const metric of ['heat', 'hca', 'water_warm', 'water_cold'] as const) {
     const points = consumption.measuring_points.filter((p) => p.metric === metric);
     if (points.length > 0)
       out[metric] = sumMonths(
-        distinctPointMonths(points, months, (p) => p.unit_share ?? 1),
+        distinctPointMonths(
+          points,
+          months,
+          (p) => p.unit_share ?? 1,
+          (id) => refused(unit.id, id),
+        ),
         months,
       );
   }
@@ -77,16 +85,16 @@ function unitMetrics(unit: UsageUnit, consumption: UnitConsumption, months: read
  * Each unit once. The same unit twice with the same answer counts once; with different
  * answers none of its figures count (its allocators then leave the Property's sum incomplete).
  */
-function distinctUnits(entries: UviPropertyInput['units'], months: readonly Month[]): UnitMetrics[] {
+function distinctUnits(entries: UviPropertyInput['units'], months: readonly Month[], refused: Refused): UnitMetrics[] {
   const byId = new Map<string, UviPropertyInput['units'][number][]>();
   for (const e of entries) byId.set(e.unit.id, [...(byId.get(e.unit.id) ?? []), e]);
   return [...byId.values()].map((copies) => {
     const first = copies[0]!;
-    const metrics = unitMetrics(first.unit, first.consumption, months);
+    const metrics = unitMetrics(first.unit, first.consumption, months, refused);
     if (copies.every((c) => JSON.stringify(c) === JSON.stringify(first))) return metrics;
     const conflict: UnitMetrics = { unit: first.unit };
     for (const c of copies)
-      for (const [metric, m] of Object.entries(unitMetrics(c.unit, c.consumption, months))) {
+      for (const [metric, m] of Object.entries(unitMetrics(c.unit, c.consumption, months, refused))) {
         if (metric !== 'unit') conflict[metric as Metric] = (m as PointMonth[]).map((x) => missingMonth(x.month, 'duplicate_point'));
       }
     return conflict;
@@ -94,41 +102,36 @@ function distinctUnits(entries: UviPropertyInput['units'], months: readonly Mont
 }
 
 /** The sum over points, or null where the Property has none of them. */
-function plantSum(points: readonly MeasuringPointConsumption[], months: readonly Month[]): PointMonth[] | null {
+function plantSum(points: readonly MeasuringPointConsumption[], months: readonly Month[], refused: Refused): PointMonth[] | null {
   return points.length === 0
     ? null
     : sumMonths(
-        distinctPointMonths(points, months, () => null),
+        distinctPointMonths(
+          points,
+          months,
+          () => null,
+          (id) => refused(null, id),
+        ),
         months,
       );
 }
 
 /** The sum over the units that have the metric; a unit without a device yet adds 0, any other unit's missing month leaves it missing (the reason given instead). */
-function unitsSum(units: readonly UnitMetrics[], metric: Metric, months: readonly Month[], reason: MissingReason): PointMonth[] | null {
+function unitsSum(
+  units: readonly UnitMetrics[],
+  metric: Metric,
+  months: readonly Month[],
+  reason: MissingReason,
+  absent: readonly AbsentPoint[],
+): PointMonth[] | null {
   const have = units.map((u) => u[metric]).filter((m): m is PointMonth[] => m !== undefined);
+  // a listed meter no answer carries: the sum would silently be smaller (absent.ts)
+  if (absent.some((a) => a.metric === metric)) return months.map((m) => missingMonth(m, reason));
   if (have.length === 0) return null;
   return sumMonths(
     have.map((m) => ({ measuring_point_id: '', metric, unit: '', months: m })),
     months,
   ).map((m) => (m.value === null && !notInstalled(m) ? missingMonth(m.month, reason) : m));
-}
-
-/** a − b − c per month; a missing operand gives its reason (one with no device yet subtracts 0), a negative result `negative`. */
-function minus(a: PointMonth[], subtract: (PointMonth[] | null)[], negative: MissingReason, reasonOf: MissingReason[]): PointMonth[] {
-  return a.map((m, i) => {
-    if (m.value === null) return missingMonth(m.month, reasonOf[0]!);
-    let value = m.value;
-    let estimated = m.estimated;
-    for (const [k, s] of subtract.entries()) {
-      const sm = s?.[i];
-      // No unit had a heat meter yet: they took nothing from the plant's heat.
-      if (!sm || notInstalled(sm)) continue;
-      if (sm.value === null) return missingMonth(m.month, reasonOf[k + 1]!);
-      value = value.minus(sm.value);
-      estimated ||= sm.estimated;
-    }
-    return value.isNegative() ? missingMonth(m.month, negative) : { month: m.month, value, estimated, reasons: [] };
-  });
 }
 
 /** Property-wide figures every unit's conversion uses. */
@@ -143,26 +146,29 @@ interface PropertyFigures {
 function propertyFigures(input: UviPropertyInput, units: readonly UnitMetrics[], findings: Finding[]): PropertyFigures {
   const { months, plant } = input;
   const tw = input.wwTemperature ?? 60;
-  const volumeSum = unitsSum(units, 'water_warm', months, 'warm_water_volume_incomplete');
-  const plantVolume = plantSum(plant.warmWaterVolume, months);
-  const meter = plantSum(plant.warmWaterHeat, months);
+  const refused = input.refused ?? NONE_REFUSED;
+  const absent = input.absent ?? [];
+  findings.push(...absentFindings(input.property_id, absent));
+  const volumeSum = unitsSum(units, 'water_warm', months, 'warm_water_volume_incomplete', absent);
+  const plantVolume = plantSum(plant.warmWaterVolume, months, refused);
+  const meter = plantSum(plant.warmWaterHeat, months, refused);
   const volume = plantVolume ?? volumeSum;
   // A month missing here is the Property's, not the unit's: the letter says so rather than "a reading is missing".
   const warmWaterHeat =
     (meter ?? volume)?.map((m) =>
       m.value === null ? missingMonth(m.month, 'warm_water_heat_missing') : meter ? m : { ...m, value: warmWaterKwh(m.value, tw) },
     ) ?? null;
-  const plantHeat = plantSum(plant.heat, months);
+  const plantHeat = plantSum(plant.heat, months, refused);
   const hasAllocators = units.some((u) => u.hca !== undefined);
   if (hasAllocators && plantHeat !== null && warmWaterHeat === null) {
     findings.push(finding('WARM_WATER_HEAT_NOT_KNOWN', { property_id: input.property_id, usage_unit_id: null, service: 'HEATING' }));
   }
-  const unitHeat = unitsSum(units, 'heat', months, 'unit_heat_incomplete');
+  const unitHeat = unitsSum(units, 'heat', months, 'unit_heat_incomplete', absent);
   const heatingHeat =
     plantHeat === null
       ? null
       : minus(plantHeat, [warmWaterHeat, unitHeat], 'heating_heat_negative', ['plant_heat_missing', 'warm_water_heat_missing', 'unit_heat_incomplete']);
-  const allocatorSum = unitsSum(units, 'hca', months, 'allocator_sum_incomplete');
+  const allocatorSum = unitsSum(units, 'hca', months, 'allocator_sum_incomplete', absent);
   return { heatingHeat, warmWaterHeat, allocatorSum, volumeSum, hasWarmWaterHeatMeter: meter !== null };
 }
 
@@ -226,14 +232,18 @@ function withBenchmark(
   findings: Finding[],
 ): UnitService {
   const scope = { property_id: input.property_id, usage_unit_id: unit.id, service };
-  let months: ServiceMonth[] = rows.map((r) => ({ ...r, benchmark_kwh: null }));
+  const area = service === 'HEATING' ? unit.area_heated_m2 : service === 'HOT_WATER' ? unit.area_ww_m2 : null;
+  let months: ServiceMonth[] = rows.map((r) => ({ ...bounded(r, service, area, nativeUnit), benchmark_kwh: null }));
   if (service !== 'COLD_WATER') {
-    const area = service === 'HEATING' ? unit.area_heated_m2 : unit.area_ww_m2;
-    const bench = rows.map((r) => benchmarkMonth(input.benchmark, unit.unit_type, service as BenchmarkService, area, r.month));
+    // An area no usage unit has (72,500 m², 0.001 m²) would make the average user a million kWh or none: no comparison.
+    const believed = usableArea(area);
+    const implausible = implausibleArea(area);
+    if (implausible) findings.push(finding('AREA_IMPLAUSIBLE', scope, { area: String(area) }));
+    const bench = months.map((r) => benchmarkMonth(input.benchmark, unit.unit_type, service as BenchmarkService, believed, r.month));
     const gone = bench.find((b) => 'missing' in b);
-    if (gone && 'missing' in gone)
+    if (gone && 'missing' in gone && !implausible)
       findings.push(finding(gone.missing === 'no_area' ? 'NO_FLOOR_AREA' : 'NO_BENCHMARK_FOR_TYPE', scope, { unit_type: unit.unit_type }));
-    months = rows.map((r, i) => {
+    months = months.map((r, i) => {
       const b = bench[i]!;
       return { ...r, benchmark_kwh: 'kwh' in b ? b.kwh : null };
     });
@@ -247,7 +257,7 @@ function withBenchmark(
 /** Every unit's 13 months per service, and the Property's findings. */
 export function propertyUvi(input: UviPropertyInput): PropertyUvi {
   const findings: Finding[] = [];
-  const units = distinctUnits(input.units, input.months);
+  const units = distinctUnits(input.units, input.months, input.refused ?? NONE_REFUSED);
   const p = propertyFigures(input, units, findings);
   const tw = input.wwTemperature ?? 60;
   const plantHasHeat = input.plant.heat.length > 0;

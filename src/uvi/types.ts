@@ -21,6 +21,8 @@ export const MISSING_REASONS = [
   'implausible_share', // unit_share outside (0, 1]
   'difference_meter', // the service sends no values for a difference meter
   'duplicate_point', // the same point twice in one answer with different contents
+  'not_billed', // billing does not bill the point (a contract break, an unknown unit of measure): review.csv names the finding
+  'above_bound', // a kWh figure above the plausibility bound (bounds.ts): a typo or a wrong factor, not a fact
   // Conversion of the Property's figures
   'no_plant_heat_meter', // allocators, and the Property has no heat meter without a unit
   'plant_heat_missing', // the plant heat meter has no value for the month
@@ -89,7 +91,9 @@ export interface UnitService {
 export const FINDING_CODES = [
   'NO_FLOOR_AREA', // the unit has no area for the service: no benchmark comparison
   'NO_BENCHMARK_FOR_TYPE', // the benchmark table has no value for the unit type and service
+  'AREA_IMPLAUSIBLE', // the unit's area is outside AREA_MIN_M2 … AREA_LIMIT_M2 (bounds.ts): no benchmark comparison
   'NO_PLANT_HEAT_METER', // allocators without a plant heat meter: allocator units only
+  'POINT_NOT_SENT', // a meter the Property lists for a unit is in no unit's answer: the sums over units of its metric are not formed
   'WARM_WATER_HEAT_NOT_KNOWN', // no warm-water heat meter and no warm-water volume: plant heat taken as heating heat
   'MONTH_MISSING', // the letter's month has no value for the service
   'MONTH_ESTIMATED', // the letter's month rests on a calculated reading or an assumed start value

@@ -168,6 +168,27 @@ describe('the monthly information on a unit’s screen', () => {
     await frame((f) => f.includes(`This is not part of ${PROPERTY.name} for 2024-11-01..2025-11-30. Press Esc to go back.`), 'the missing unit');
     app.unmount();
   });
+
+  it('uses no meter billing refuses, as the letter does: WE 03’s heat meter sent twice (its id once in capitals) gives – in November (it showed 1,400, then 700)', async () => {
+    const we03 = UNITS[2]!;
+    const heat = we03.consumption.measuring_points[0]!;
+    const twice = {
+      ...we03,
+      consumption: {
+        ...we03.consumption,
+        measuring_points: [...we03.consumption.measuring_points, { ...heat, measuring_point_id: heat.measuring_point_id.toUpperCase() }],
+      },
+    };
+    const units = [UNITS[0]!, UNITS[1]!, twice];
+    const m = mountAt(TODAY, undefined, async (range) => {
+      const bill = billProperty({ property: { id: PROP.id, name: PROP.name }, range, units, plantPoints: PLANT });
+      return { ...bundle(range), units, bill };
+    });
+    const f = await openMonthly(m, 2, /Notes of the letter/);
+    expect(lineOf(f, 'Nov 2025')).toMatch(/Nov 2025 +– +1,026\.6$/);
+    expect(lineOf(f, 'Oct 2025')).toMatch(/Oct 2025 +– +/);
+    m.app.unmount();
+  });
 });
 
 describe('the monthly information’s month', () => {

@@ -7,7 +7,7 @@ import type { ExportStep } from '../pipeline/index.js';
 import { placesStep } from './places/index.js';
 import { plausibilityStep } from './plausibility/index.js';
 import { unitRefCodes, unitRefsStep } from './unit-refs/index.js';
-import { unknownValuesStep } from './unknown-values/index.js';
+import { unknownValueFlags, unknownValuesStep } from './unknown-values/index.js';
 import { uviStep, type UviStepOptions } from './uvi/index.js';
 
 export { uviFormats, uviTemplate, type UviCounts, type UviStepOptions } from './uvi/index.js';
@@ -24,8 +24,11 @@ export async function exportSteps(args: ExportArgs, who: WhoAmI): Promise<Export
   return [placesStep, unknownValuesStep, await plausibilityStep(args, who), ...(args.unitRefs ? [unitRefsStep(args.unitRefs)] : [])];
 }
 
-/** The monthly information's steps: the computation and its files; --unit-refs gives each letter its ERP number. */
-export function uviSteps(args: ExportArgs, o: Omit<UviStepOptions, 'erpRef'>) {
+/**
+ * The monthly information's steps: the computation and its files; --unit-refs gives each letter its ERP number.
+ * Its review.csv takes the unknown values the export's unknown-values step finds (the uvi writes no export review.csv).
+ */
+export function uviSteps(args: ExportArgs, o: Omit<UviStepOptions, 'erpRef' | 'unknownValues'>) {
   const refs = new Map((args.unitRefs?.entries ?? []).map(([id, ref]) => [id, ref]));
-  return [uviStep({ ...o, erpRef: (id) => refs.get(id.toLowerCase()) ?? null })];
+  return [uviStep({ ...o, erpRef: (id) => refs.get(id.toLowerCase()) ?? null, unknownValues: unknownValueFlags })];
 }

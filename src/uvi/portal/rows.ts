@@ -4,7 +4,10 @@
 // reason in words). Pure: parsed objects in, plain rows out.
 import type { UsageUnit } from '../../api/types.js';
 import { Dec, formatDecimal, type Decimal } from '../../billing/decimal.js';
+import { idKey } from '../../billing/contract.js';
+import { flagMessage } from '../../billing/findings.js';
 import { valueWord } from '../../billing/texts-values.js';
+import type { Flag, FlagCode } from '../../billing/types.js';
 import { inLanguage, type Lang } from '../../i18n/index.js';
 import { monthWords, reasonWords } from '../compare.js';
 import type { Month } from '../months.js';
@@ -97,13 +100,18 @@ export const REVIEW_CODES = [
   'NO_FLOOR_AREA',
   'NO_BENCHMARK_FOR_TYPE',
   'WARM_WATER_HEAT_NOT_KNOWN',
+  'AREA_IMPLAUSIBLE',
+  'POINT_NOT_SENT',
 ] as const;
 export type ReviewCode = (typeof REVIEW_CODES)[number];
 
 export interface UviReviewRow {
-  /** none: no letter for the unit; incomplete: a letter missing what § 6a Abs. 2 asks for; check: the Property's figures rest on an assumption. */
+  /**
+   * none: no letter for the unit; incomplete: a letter missing what § 6a Abs. 2 asks for; check: the
+   * Property's figures rest on an assumption, or billing's finding about a meter (its code and words as in the export's review.csv).
+   */
   letter: 'none' | 'incomplete' | 'check';
-  code: ReviewCode;
+  code: ReviewCode | FlagCode;
   property_id: string;
   property_name: string;
   usage_unit_id: string | null;
@@ -116,7 +124,7 @@ export interface UviReviewRow {
 type Scope = Pick<UviReviewRow, 'property_id' | 'property_name' | 'usage_unit_id' | 'usage_unit_name' | 'erp_ref'>;
 
 // A review row's code is a uvi finding, not an error code (src/core/codes.ts).
-function review(letter: UviReviewRow['letter'], reviewCode: ReviewCode, scope: Scope, service: Service | null, message: string): UviReviewRow {
+function review(letter: UviReviewRow['letter'], reviewCode: ReviewCode | FlagCode, scope: Scope, service: Service | null, message: string): UviReviewRow {
   return { letter, code: reviewCode, ...scope, service, message };
 }
 
@@ -141,17 +149,36 @@ function unitReview(p: PortalProperty, u: PortalUnit, lang: Lang): UviReviewRow[
           row('NO_BENCHMARK_FOR_TYPE', t.noBenchmarkForType({ service: serviceWord(s.service), type: valueWord('unit_type', f.facts?.unit_type ?? '', lang) })),
         );
       else if (f.code === 'NO_PLANT_HEAT_METER') out.push(row('NO_PLANT_HEAT_METER', t.noPlantHeatMeter));
+      else if (f.code === 'AREA_IMPLAUSIBLE')
+        out.push(
+          row(
+            'AREA_IMPLAUSIBLE',
+            t.areaImplausible({ service: serviceWord(s.service), area: lang === 'de' ? (f.facts?.area ?? '').replace('.', ',') : (f.facts?.area ?? '') }),
+          ),
+        );
     }
   }
   return out;
 }
 
-/** The units whose letter is missing or incomplete, and the Property's assumptions, in words of `lang`. */
-export function uviReviewRows(p: PortalProperty, lang: Lang): UviReviewRow[] {
+/**
+ * The units whose letter is missing or incomplete, and the Property's assumptions, in words of `lang`;
+ * then billing's findings the uvi takes over (verdict.ts: shownFinding), worded as the export's review.csv words them.
+ */
+export function uviReviewRows(p: PortalProperty, lang: Lang, billed: readonly Flag[] = []): UviReviewRow[] {
   const t = inLanguage(portalTexts, lang);
   const scope = { property_id: p.property.id, property_name: p.property.name, usage_unit_id: null, usage_unit_name: null, erp_ref: null };
-  const property = p.findings
-    .filter((f) => f.code === 'WARM_WATER_HEAT_NOT_KNOWN')
-    .map((f) => review('check', 'WARM_WATER_HEAT_NOT_KNOWN', scope, f.service, t.warmWaterHeatNotKnown));
-  return [...property, ...p.units.flatMap((u) => unitReview(p, u, lang))];
+  const names = new Map(p.units.map((u) => [idKey(u.unit.id), u]));
+  const at = (unitId: string | null) => {
+    const u = unitId === null ? undefined : names.get(idKey(unitId));
+    return { ...scope, usage_unit_id: unitId, usage_unit_name: u?.unit.name ?? null, erp_ref: u?.erpRef ?? null };
+  };
+  const property = p.findings.flatMap((f) => {
+    if (f.code === 'WARM_WATER_HEAT_NOT_KNOWN') return [review('check', f.code, scope, f.service, t.warmWaterHeatNotKnown)];
+    if (f.code !== 'POINT_NOT_SENT') return [];
+    const point = { id: f.facts?.measuring_point_id ?? '', metric: valueWord('metric', f.facts?.metric ?? '', lang) };
+    return [review('check', f.code, at(f.usage_unit_id), null, t.pointNotSent(point))];
+  });
+  const found = billed.map((f) => review('check', f.code, at(f.usage_unit_id), null, flagMessage(f, lang)));
+  return [...property, ...p.units.flatMap((u) => unitReview(p, u, lang)), ...found];
 }

@@ -2,13 +2,16 @@
 // export's driver: per Property the pure core (src/uvi: propertyUvi) on the answers the walk
 // fetched for the 13 months, and its rows for the template of its own tables (uviTemplate):
 // uvi.csv, review.csv and the letters, which its formats write (formats.ts: CSV, uvi.json, PDF).
+import type { Flag } from '../../../billing/types.js';
 import type { Lang } from '../../../i18n/index.js';
 import { classifyPlant, propertyUvi } from '../../../uvi/index.js';
+import { absentPoints } from '../../../uvi/absent.js';
+import { shownFinding, uviVerdict } from '../../../uvi/verdict.js';
 import type { UviInputs } from '../../../uvi/inputs/index.js';
 import { letterModel } from '../../../uvi/letter/index.js';
 import { UVI_FILES, uviColumns, uviReviewRows, uviRows, type PortalProperty, type UviTable } from '../../../uvi/portal/index.js';
 import type { Template } from '../../output/index.js';
-import type { ExportStep } from '../../pipeline/index.js';
+import type { BilledProperty, ExportStep } from '../../pipeline/index.js';
 import { LETTERS_TABLE, letterName, REVIEW_TABLE, UVI_TABLE, type LetterFileRow } from './formats.js';
 
 export { letterName, uviFormats } from './formats.js';
@@ -21,6 +24,8 @@ export interface UviStepOptions {
   lang: Lang;
   /** The ERP's unit number (--unit-refs), null without one. */
   erpRef: (unitId: string) => string | null;
+  /** Unknown values in the answers billing does not read, as the export's unknown-values step finds them (given by the steps list). */
+  unknownValues: (answers: BilledProperty['answers'], billed: readonly Flag[]) => Flag[];
 }
 
 /** What a monthly run counts beyond the export's tally. */
@@ -39,10 +44,13 @@ export function uviTemplate(base: Template, layout: 'generic' | 'de'): Template 
   return { ...base, name: `uvi-${layout}`, files: [file('uvi', UVI_TABLE), file('uvi-review', REVIEW_TABLE), letters] };
 }
 
-function portalOf(answers: Parameters<NonNullable<ExportStep['findings']>>[0]['answers'], o: UviStepOptions): PortalProperty {
+function portalOf({ answers, bill }: BilledProperty, o: UviStepOptions): PortalProperty {
   const { inputs } = o;
   const { property } = answers;
+  const verdict = uviVerdict(bill);
   const result = propertyUvi({
+    refused: verdict.refused,
+    absent: absentPoints(answers.points, answers.units),
     property_id: property.id,
     months: inputs.months,
     units: answers.units,
@@ -65,11 +73,14 @@ export function uviStep(o: UviStepOptions): ExportStep & { counts: UviCounts } {
   return {
     counts,
     template: (t) => uviTemplate(t, o.layout),
-    findings({ answers }) {
-      const portal = portalOf(answers, o);
-      const review = uviReviewRows(portal, o.lang);
+    findings(billed) {
+      const { answers, bill } = billed;
+      const portal = portalOf(billed, o);
+      // Billing's findings the uvi acts on, and unknown values as the export's unknown-values step finds them.
+      const shown = [...bill.flags, ...o.unknownValues(answers, bill.flags)].filter(shownFinding);
+      const review = uviReviewRows(portal, o.lang, shown);
       counts.reviewRows = review.length;
-      counts.incomplete += new Set(review.filter((r) => r.usage_unit_id !== null).map((r) => r.usage_unit_id)).size;
+      counts.incomplete += new Set(review.filter((r) => r.letter !== 'check').map((r) => r.usage_unit_id)).size;
       const units = new Map(answers.units.map((u) => [u.unit.id, u.unit]));
       // A unit with neither heating nor warm water gets no letter (review.csv says so).
       const lettered = portal.units.filter((u) => u.uvi.services.some((s) => s.service !== 'COLD_WATER'));

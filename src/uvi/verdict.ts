@@ -1,0 +1,45 @@
+// The monthly information uses only what the export's billing would bill (docs/uvi.md, "Only
+// what billing accepts"): billing's verdict on the same answers (billProperty) says which
+// unit copies and plant points it refuses, and those findings go into the letters' review.
+// A meter whose answer breaks the contract (overlapping segments, a point nobody lists, one
+// id twice, shares above 1, readings outside a device's window, values where the point says
+// it has none …) would otherwise reach a letter as a fact. Pure.
+import type { PropertyBill } from '../billing/property.js';
+import { idKey } from '../billing/contract.js';
+import type { Flag, FlagCode } from '../billing/types.js';
+
+/**
+ * not_billed codes about a segment's own status: billing refuses the whole year's value, the uvi
+ * judges each month by its readings' statuses (a month read before the calibration ran out counts).
+ */
+const JUDGED_PER_MONTH: ReadonlySet<FlagCode> = new Set<FlagCode>(['CALIBRATION_EXPIRED', 'MISSING_VALUE']);
+
+/** Whether a finding makes the point's figures unusable for the uvi. */
+export function refuses(f: Flag): boolean {
+  if (f.measuring_point_id === null) return false;
+  if (f.severity === 'not_billed') return !JUDGED_PER_MONTH.has(f.code);
+  // A unit of measure the contract does not list (MWh): its numbers cannot be taken as kWh, m³ or units.
+  return f.code === 'UNKNOWN_ENUM_VALUE' && f.facts?.field === 'unit';
+}
+
+/** What the uvi shows of billing's findings: what it refuses, and values the contract does not know (an unknown metric is left out). */
+export const shownFinding = (f: Flag): boolean => refuses(f) || f.code === 'UNKNOWN_ENUM_VALUE';
+
+export interface UviVerdict {
+  /** A unit's copy of a point (unit id), or a plant point (null), that the uvi must not use. */
+  refused(unitId: string | null, pointId: string): boolean;
+}
+
+const key = (unitId: string | null, pointId: string) => `${unitId === null ? '' : idKey(unitId)}\n${idKey(pointId)}`;
+
+/**
+ * Billing's verdict on a Property. A plant point billing leaves out of plant-points.csv (listed with
+ * allocations, or carried by a unit too) is refused as well: it is billed nowhere.
+ */
+export function uviVerdict(bill: Pick<PropertyBill, 'flags' | 'plant'>): UviVerdict {
+  const refused = new Set(bill.flags.filter(refuses).map((f) => key(f.usage_unit_id, f.measuring_point_id!)));
+  const plant = new Set(bill.plant.map((p) => idKey(p.measuring_point_id)));
+  return {
+    refused: (unitId, pointId) => refused.has(key(unitId, pointId)) || (unitId === null && !plant.has(idKey(pointId))),
+  };
+}

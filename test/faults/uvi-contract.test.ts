@@ -1,0 +1,145 @@
+// `meterdata uvi` behind a hostile server: the built binary against the sandbox's Wohnbau
+// Rheinblick eG through a proxy that plants, in WE 01's answer of Rheinuferstraße 14, a heat
+// meter nobody lists, or a factor of 10⁶ on its heat meter. Neither reaches the letter's month
+// in uvi.csv: the heating figure is missing with its reason, never the doubled or a million-fold
+// one, and review.csv says why in billing's words; the clean run gives WE 01 its figure. A heat
+// meter in MWh is no kWh figure either, and an unknown value only the Property's point list
+// carries is a review line, as the export's unknown-values step finds it. An allocator read
+// after its removal leaves the whole Property's allocator conversion of the month undone.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { startRewritingProxy, type Rewrite } from '../helpers/rewriting-proxy.js';
+import { assertBuilt, csvRows, runBin, signedIn } from '../helpers/faults.js';
+
+const ARGS = ['uvi', '--month', '2025-11', '--rate-limit', '3000', '--lang', 'en', '--json'];
+const PROP = 'Rheinuferstraße 14';
+type Json = Record<string, any>;
+
+let sandbox: Sandbox;
+let env: NodeJS.ProcessEnv;
+let home: string;
+let token: string;
+
+beforeAll(async () => {
+  assertBuilt();
+  ({ sandbox, env, home } = await signedIn({ autoConsentTenant: 'Wohnbau Rheinblick eG', rateLimitPerMinute: 0 }));
+  token = (await runBin(['token'], env)).stdout.trim();
+}, 120_000);
+afterAll(async () => sandbox?.close());
+
+interface Planted {
+  /** The Property whose WE 01 is changed (default Rheinuferstraße 14). */
+  prop?: string;
+  /** The metric of WE 01's point `change` gets (default heat). */
+  metric?: string;
+  /** Changes WE 01's answer: its point of `metric`, and all its points. */
+  change?: (point: Json, points: Json[]) => void;
+  /** Changes the entry of WE 01's heat point in the Property's point list. */
+  list?: (entry: Json) => void;
+}
+
+/** WE 01's answer or the point list changed as `plant` says; learns the ids from the lists it passes on. */
+function rewriteWe01(ids: { we01: string | null; units: Map<string, string> }, plant: Planted): Rewrite {
+  let prop: string | null = null;
+  return (p, json, query) => {
+    if (p === '/v1/properties') prop = (json.data as Json[]).find((x) => x.name === (plant.prop ?? PROP))?.id ?? prop;
+    if (p === '/v1/usage-units' && query.get('property_id') === prop) {
+      for (const u of json.data as Json[]) ids.units.set(u.id, u.name);
+      ids.we01 = (json.data as Json[]).find((u) => u.name === 'WE 01')?.id ?? ids.we01;
+    }
+    if (plant.list && p === `/v1/properties/${prop}/measuring-points`) {
+      const entry = (json.data as Json[]).find((x) => x.usage_unit_id === ids.we01 && x.metric === 'heat');
+      if (!entry) return undefined;
+      plant.list(entry);
+      return json;
+    }
+    if (!plant.change || p !== `/v1/usage-units/${ids.we01}/consumption`) return undefined;
+    const points = json.measuring_points as Json[];
+    plant.change(
+      points.find((x) => x.metric === (plant.metric ?? 'heat'))!,
+      points,
+    );
+    return json;
+  };
+}
+
+async function uvi(name: string, plant: Planted = {}) {
+  const ids = { we01: null as string | null, units: new Map<string, string>() };
+  const out = path.join(home, name);
+  const proxy = await startRewritingProxy(sandbox.url, rewriteWe01(ids, plant));
+  const r = await runBin([...ARGS, '--out', out], { ...env, METERDATA_ACCESS_TOKEN: token, METERDATA_BASE_URL: proxy.base }).finally(() => proxy.close());
+  const dir = path.join(out, '2025-11');
+  const rows = csvRows(readFileSync(path.join(dir, 'uvi.csv'), 'utf8')).filter((x) => x.letter_month === 'true' && x.service === 'HEATING');
+  /** The letter month's heating of each unit of the Property, by name. */
+  const heatingOf = new Map(rows.filter((x) => ids.units.has(x.usage_unit_id!)).map((x) => [ids.units.get(x.usage_unit_id!)!, x]));
+  const reviewText = readFileSync(path.join(dir, 'review.csv'), 'utf8');
+  // the columns before the message (which holds commas) split cleanly; the message is read from the line
+  const review = csvRows(reviewText).filter((x) => x.usage_unit_id === ids.we01);
+  const lines = reviewText.split('\r\n').filter((l) => l.includes(ids.we01!));
+  return { r, heating: heatingOf.get('WE 01')!, heatingOf, review, lines };
+}
+
+describe('uvi behind a server breaking the contract', () => {
+  it('a heat meter nobody lists, or a factor of 10⁶, gives WE 01 no heating figure, with the reason and billing’s finding', async () => {
+    const clean = await uvi('clean');
+    expect(clean.r.code).toBe(0);
+    expect(Number(clean.heating.amount)).toBeGreaterThan(0);
+    expect(clean.review.map((x) => x.code)).not.toContain('POINT_NOT_LISTED');
+
+    const unlisted = await uvi('unlisted', {
+      change: (heat, points) => points.push({ ...structuredClone(heat), measuring_point_id: '00000000-0000-4000-8000-0000000000aa' }),
+    });
+    expect(unlisted.r.code).toBe(0);
+    expect(unlisted.heating).toMatchObject({ amount: '', errors: 'not_billed' });
+    expect(unlisted.review).toContainEqual(expect.objectContaining({ letter: 'check', code: 'POINT_NOT_LISTED' }));
+    expect(unlisted.review).toContainEqual(expect.objectContaining({ letter: 'incomplete', code: 'MONTH_MISSING' }));
+
+    const factor = await uvi('factor', {
+      change: (heat) => {
+        for (const s of heat.segments as Json[]) s.factor = 1e6;
+      },
+    });
+    expect(factor.heating).toMatchObject({ amount: '', native_amount: '', errors: 'above_bound' });
+    expect(factor.review).toContainEqual(expect.objectContaining({ letter: 'incomplete', code: 'MONTH_MISSING' }));
+  }, 600_000);
+
+  it('a heat meter in MWh is no kWh figure, and an unknown value only the point list carries is a review line as in the export', async () => {
+    const clean = await uvi('clean-values');
+    const mwh = await uvi('mwh', {
+      change: (heat) => {
+        heat.unit = 'MWh';
+      },
+    });
+    expect(mwh.heating).toMatchObject({ amount: '', errors: 'not_billed' });
+    expect(mwh.lines.some((l) => l.startsWith('check,UNKNOWN_ENUM_VALUE,') && l.includes('value: MWh'))).toBe(true);
+
+    const listed = await uvi('listed', {
+      list: (entry) => {
+        entry.active_device = { ...(entry.active_device as Json), replacement_reason: 'Blitzschlag' };
+      },
+    });
+    expect(listed.lines.some((l) => l.startsWith('check,UNKNOWN_ENUM_VALUE,') && l.includes('value: Blitzschlag'))).toBe(true);
+    // a value billing does not read changes no figure
+    expect(listed.heating.amount).toBe(clean.heating.amount);
+  }, 600_000);
+
+  it('an allocator read after its removal leaves every allocator flat of the Property without kWh that month, not the others with more', async () => {
+    const prop = 'Rheinuferstraße 12';
+    const clean = await uvi('clean-hca', { prop });
+    const removed = await uvi('hca-removed', {
+      prop,
+      metric: 'hca',
+      change: (hca) => {
+        for (const s of hca.segments as Json[]) s.deinstalled_at = '2025-06-30';
+      },
+    });
+    expect(removed.review).toContainEqual(expect.objectContaining({ letter: 'check', code: 'READING_OUTSIDE_WINDOW' }));
+    expect(removed.heatingOf.get('WE 01')).toMatchObject({ amount: '', errors: 'not_billed' });
+    for (const name of ['WE 02', 'WE 03', 'WE 04', 'WE 05', 'WE 06']) {
+      expect(Number(clean.heatingOf.get(name)!.amount)).toBeGreaterThan(0);
+      expect(removed.heatingOf.get(name)).toMatchObject({ amount: '', errors: 'allocator_sum_incomplete' });
+    }
+  }, 600_000);
+});

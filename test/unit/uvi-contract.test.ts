@@ -1,0 +1,213 @@
+// The monthly information uses only what the export's billing would bill: billing's verdict on
+// the same answers (billProperty → uviVerdict) takes a refused meter out of every figure it
+// feeds, which is then missing, never 0; its finding is in the letters' review in billing's
+// words. Each case is an answer that reached a letter with a wrong figure before.
+import { describe, expect, it } from 'vitest';
+import type { DeviceSegment, MeasuringPoint, MeasuringPointConsumption } from '../../src/api/types.js';
+import { billProperty, flagMessage, type Flag } from '../../src/billing/index.js';
+import { DEFAULT_BENCHMARK } from '../../src/uvi/benchmark.js';
+import { classifyPlant } from '../../src/uvi/plant.js';
+import { uviReviewRows } from '../../src/uvi/portal/index.js';
+import { propertyUvi } from '../../src/uvi/property.js';
+import type { Service } from '../../src/uvi/types.js';
+import { absentPoints } from '../../src/uvi/absent.js';
+import { shownFinding, uviVerdict } from '../../src/uvi/verdict.js';
+import { PROPERTY, aPlantPoint, aSegment, aUnitEntry, pointListOf } from '../helpers/builders.js';
+import { MONTHS, cumulative, n, point, series } from '../helpers/uvi-fixtures.js';
+
+const RANGE13 = { from: '2024-11-01', to: '2025-11-30' };
+type Entry = ReturnType<typeof aUnitEntry>;
+type Plant = ReturnType<typeof aPlantPoint>;
+const flat = (v: number) => Array<number>(13).fill(v);
+
+function metered(metric: string, monthly: number[], share = 1, more: Partial<MeasuringPointConsumption> = {}, start = 1000): MeasuringPointConsumption {
+  return point(metric, [series(start, cumulative(start, monthly))], share, more);
+}
+
+function unit(name: string, points: MeasuringPointConsumption[]): Entry {
+  const e = aUnitEntry(name, points);
+  return { unit: e.unit, consumption: { ...e.consumption, ...RANGE13 } };
+}
+
+function plantHeat(id: string, monthly: number[], localization = 'Heizzentrale'): Plant {
+  const c = metered('heat', monthly, 1, { measuring_point_id: id }, 5000);
+  const { unit_share: _none, ...consumption } = c;
+  return aPlantPoint({ point: { id, metric: 'heat', unit: 'kWh', localization }, consumption });
+}
+
+/** Billing and the uvi over the same answers, as the uvi step runs them. */
+function run(units: Entry[], plant: Plant[] = [], points: MeasuringPoint[] = pointListOf({ property: PROPERTY, units, plant })) {
+  const bill = billProperty({ property: PROPERTY, range: RANGE13, units, plantPoints: plant, points });
+  const r = propertyUvi({
+    property_id: PROPERTY.id,
+    months: MONTHS,
+    units,
+    plant: classifyPlant(plant),
+    benchmark: DEFAULT_BENCHMARK,
+    refused: uviVerdict(bill).refused,
+    absent: absentPoints(points, units),
+  });
+  return { bill, r };
+}
+
+type Run = ReturnType<typeof run>;
+/** The letter's month (November 2025) of one unit's service. */
+function nov({ r }: Run, i: number, s: Service) {
+  const m = r.units[i]!.services.find((x) => x.service === s)!.months[12]!;
+  return { kwh: n(m.kwh), reasons: m.reasons };
+}
+const codes = ({ bill }: Run) => bill.flags.map((f) => f.code);
+
+describe('a meter billing refuses is in no uvi figure', () => {
+  it('a zero-length segment inside another device’s window (SEGMENTS_OVERLAP): the heating is missing, not 5,000 kWh more', () => {
+    const heat = metered('heat', flat(100));
+    const stray = aSegment({
+      installed_at: '2025-11-10',
+      deinstalled_at: '2025-11-10',
+      baseline_value: 0,
+      baseline_date: '2025-11-10',
+      readings: [],
+      period_consumption: { end_value: 5000, billable_value: 5000, weighted_billable_value: undefined },
+    });
+    const run1 = run([unit('WE 01', [{ ...heat, segments: [...heat.segments, stray] }])]);
+    expect(codes(run1)).toContain('SEGMENTS_OVERLAP');
+    expect(nov(run1, 0, 'HEATING')).toEqual({ kwh: null, reasons: ['not_billed'] });
+  });
+
+  it('a point neither the unit nor the Property lists (POINT_NOT_LISTED): the unit’s heating is missing, not doubled', () => {
+    const own = metered('heat', flat(100));
+    const we01 = unit('WE 01', [own]);
+    const points = pointListOf({ property: PROPERTY, units: [we01] });
+    we01.consumption.measuring_points.push(metered('heat', flat(100)));
+    const r = run([we01], [], points);
+    expect(codes(r)).toContain('POINT_NOT_LISTED');
+    expect(nov(r, 0, 'HEATING')).toEqual({ kwh: null, reasons: ['not_billed'] });
+  });
+
+  it('one point under ids differing only in case (POINT_REPEATED): missing, not counted twice', () => {
+    const a = metered('heat', flat(100), 1, { measuring_point_id: 'mp-a' });
+    const r = run([unit('WE 01', [a, { ...a, measuring_point_id: 'MP-A' }])]);
+    expect(codes(r)).toContain('POINT_REPEATED');
+    expect(nov(r, 0, 'HEATING')).toEqual({ kwh: null, reasons: ['not_billed'] });
+  });
+
+  it('a plant heat meter sent as mp-p and MP-P counts once: two allocator flats of 50 units share 3,000 kWh as 1,500 each', () => {
+    const units = [unit('WE 01', [metered('hca', flat(50))]), unit('WE 02', [metered('hca', flat(50))])];
+    const main = plantHeat('mp-p', flat(3000));
+    const upper = { point: { ...main.point, id: 'MP-P' }, consumption: { ...main.consumption, measuring_point_id: 'MP-P' } };
+    const r = run(units, [main, upper]);
+    expect(nov(r, 0, 'HEATING').kwh).toBeCloseTo(1500, 6);
+    expect(nov(r, 1, 'HEATING').kwh).toBeCloseTo(1500, 6);
+  });
+
+  it('one heat meter at share 1 in two units (SHARE_SUM_ABOVE_ONE): neither unit gets its 100 kWh', () => {
+    const shared = metered('heat', flat(100));
+    const r = run([unit('WE 01', [shared]), unit('WE 02', [structuredClone(shared)])]);
+    expect(codes(r)).toContain('SHARE_SUM_ABOVE_ONE');
+    expect(nov(r, 0, 'HEATING')).toEqual({ kwh: null, reasons: ['not_billed'] });
+    expect(nov(r, 1, 'HEATING')).toEqual({ kwh: null, reasons: ['not_billed'] });
+  });
+
+  it('readings outside a device’s window (READING_OUTSIDE_WINDOW): the allocator sum is not formed, the other flat gets no 3,000 kWh', () => {
+    const early = metered('hca', flat(50));
+    const removed: DeviceSegment = { ...early.segments[0]!, deinstalled_at: '2025-06-30', replacement_reason: 'DeviceRemoval' };
+    const units = [unit('WE 01', [{ ...early, segments: [removed] }]), unit('WE 02', [metered('hca', flat(50))])];
+    const r = run(units, [plantHeat('mp-p', flat(3000))]);
+    expect(codes(r)).toContain('READING_OUTSIDE_WINDOW');
+    expect(nov(r, 0, 'HEATING')).toEqual({ kwh: null, reasons: ['not_billed'] });
+    expect(nov(r, 1, 'HEATING')).toEqual({ kwh: null, reasons: ['allocator_sum_incomplete'] });
+  });
+
+  it.each([
+    ['a difference meter with segments', { is_difference_meter: true }],
+    ['a data_gap point with readings', { data_gap: true }],
+  ])('%s (CONTRADICTORY_VALUES) is not used', (_, more) => {
+    const r = run([unit('WE 01', [metered('heat', flat(100), 1, more)])]);
+    expect(codes(r)).toContain('CONTRADICTORY_VALUES');
+    expect(nov(r, 0, 'HEATING')).toEqual({ kwh: null, reasons: ['not_billed'] });
+  });
+
+  it('a plant meter a unit’s answer carries is not that unit’s heat meter, and the allocator flats get no figure from it', () => {
+    const main = plantHeat('mp-p', flat(3000));
+    const carried = metered('heat', flat(3000), 1, { measuring_point_id: 'mp-p' }, 5000);
+    const units = [unit('WE 01', [carried]), unit('WE 02', [metered('hca', flat(50))])];
+    const points = [...pointListOf({ property: PROPERTY, units: [units[1]!] }), main.point];
+    const r = run(units, [main], points);
+    expect(codes(r)).toContain('POINT_NOT_LISTED');
+    expect(nov(r, 0, 'HEATING')).toEqual({ kwh: null, reasons: ['not_billed'] });
+    expect(nov(r, 1, 'HEATING')).toEqual({ kwh: null, reasons: ['unit_heat_incomplete'] });
+  });
+
+  it('a heat meter in a unit of measure the contract does not list (MWh) is not taken as kWh', () => {
+    const r = run([unit('WE 01', [metered('heat', flat(100), 1, { unit: 'MWh' })])]);
+    expect(r.bill.flags.some((f) => f.code === 'UNKNOWN_ENUM_VALUE' && f.facts?.value === 'MWh')).toBe(true);
+    expect(nov(r, 0, 'HEATING')).toEqual({ kwh: null, reasons: ['not_billed'] });
+  });
+
+  it('an allocator the Property lists for a unit that no answer carries: no allocator flat gets kWh, not the others more', () => {
+    const units = [unit('WE 01', [metered('hca', flat(50))]), unit('WE 02', [metered('hca', flat(50))])];
+    const main = plantHeat('mp-p', flat(3000));
+    const points = pointListOf({ property: PROPERTY, units, plant: [main] });
+    points.push({ id: 'mp-gone', usage_unit_id: units[1]!.unit.id, property_id: PROPERTY.id, metric: 'hca' });
+    const r = run(units, [main], points);
+    expect(nov(r, 0, 'HEATING')).toEqual({ kwh: null, reasons: ['allocator_sum_incomplete'] });
+    expect(nov(r, 1, 'HEATING')).toEqual({ kwh: null, reasons: ['allocator_sum_incomplete'] });
+    expect(r.r.findings).toContainEqual(expect.objectContaining({ code: 'POINT_NOT_SENT', usage_unit_id: units[1]!.unit.id }));
+    const portal = {
+      property: PROPERTY,
+      month: '2025-11',
+      units: r.r.units.map((uvi, i) => ({ unit: units[i]!.unit, erpRef: null, uvi })),
+      findings: r.r.findings,
+    };
+    expect(uviReviewRows(portal, 'de')).toContainEqual(
+      expect.objectContaining({
+        letter: 'check',
+        code: 'POINT_NOT_SENT',
+        usage_unit_name: 'WE 02',
+        message: expect.stringContaining('mp-gone (Heizkostenverteiler)'),
+      }),
+    );
+  });
+
+  it('a unit heat meter the Property lists that no answer carries: the allocator flats’ heating heat is not known', () => {
+    const units = [unit('WE 01', [metered('hca', flat(50))]), unit('WE 02', [metered('hca', flat(50))])];
+    const main = plantHeat('mp-p', flat(3000));
+    const points = [
+      ...pointListOf({ property: PROPERTY, units, plant: [main] }),
+      { id: 'mp-heat', usage_unit_id: units[0]!.unit.id, property_id: PROPERTY.id, metric: 'heat' },
+    ];
+    const r = run(units, [main], points);
+    expect(nov(r, 0, 'HEATING')).toEqual({ kwh: null, reasons: ['unit_heat_incomplete'] });
+  });
+
+  it('an honest Property is unchanged by the verdict: each flat’s heat meter as measured', () => {
+    const r = run([unit('WE 01', [metered('heat', flat(918))]), unit('WE 02', [metered('heat', flat(100))])]);
+    expect(nov(r, 0, 'HEATING')).toEqual({ kwh: 918, reasons: [] });
+    expect(nov(r, 1, 'HEATING')).toEqual({ kwh: 100, reasons: [] });
+  });
+});
+
+describe('the letters’ review names billing’s finding in its words', () => {
+  it('a refused meter and an unknown metric are review lines worded as the export’s review.csv, in German too', () => {
+    const we01 = unit('WE 01', [metered('heat', flat(100))]);
+    const points = pointListOf({ property: PROPERTY, units: [we01] });
+    const stranger = metered('heat', flat(100));
+    we01.consumption.measuring_points.push(stranger, metered('steam', flat(1)));
+    const { bill, r } = run([we01], [], points);
+    const shown = bill.flags.filter(shownFinding);
+    const portal = {
+      property: PROPERTY,
+      month: '2025-11',
+      units: r.units.map((uvi) => ({ unit: we01.unit, erpRef: null, uvi })),
+      findings: r.findings,
+    };
+    const rows = uviReviewRows(portal, 'de', shown);
+    const notListed = shown.find((f: Flag) => f.code === 'POINT_NOT_LISTED' && f.measuring_point_id === stranger.measuring_point_id)!;
+    expect(rows).toContainEqual(
+      expect.objectContaining({ letter: 'check', code: 'POINT_NOT_LISTED', usage_unit_name: 'WE 01', message: flagMessage(notListed, 'de') }),
+    );
+    expect(rows.some((x) => x.code === 'UNKNOWN_ENUM_VALUE' && x.message.includes('steam'))).toBe(true);
+    // billing's info findings stay in the export's review.csv
+    expect(rows.some((x) => x.code === 'WEIGHTED_VALUE_ABSENT')).toBe(false);
+  });
+});
