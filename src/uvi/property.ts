@@ -5,6 +5,7 @@
 // heat meter by the unit's share of the volume, else § 9 Abs. 2 HeizkostenV. Pure.
 import type { MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
 import { dec, type Decimal } from '../billing/decimal.js';
+import { implausibleWarmWaterHeat, WW_MAX_KWH_PER_M3, type UnclearPlantName } from './plant.js';
 import { benchmarkMonth, type BenchmarkService, type BenchmarkTable } from './benchmark.js';
 import { type Month } from './months.js';
 import { distinctPointMonths, missingMonth, notInstalled, sumMonths } from './point-months.js';
@@ -18,6 +19,8 @@ export interface PlantPoints {
   warmWaterHeat: MeasuringPointConsumption[];
   /** Volume meters of the heated water (m³). */
   warmWaterVolume: MeasuringPointConsumption[];
+  /** Heat meters whose name mentions warm water but also heating or a negation: read as `heat`, listed for review. */
+  unclearNames?: UnclearPlantName[];
 }
 
 export interface UviPropertyInput {
@@ -131,6 +134,17 @@ function minus(a: PointMonth[], subtract: (PointMonth[] | null)[], negative: Mis
   });
 }
 
+/** The warm-water heat meter's months, or null (§ 9 Abs. 2 then) where it gives more kWh per m³ than warm water can carry. */
+function plausibleMeter(input: UviPropertyInput, meter: PointMonth[] | null, volume: PointMonth[] | null, findings: Finding[]): PointMonth[] | null {
+  const scope = { property_id: input.property_id, usage_unit_id: null, service: 'HOT_WATER' as const };
+  const bad = meter && volume ? implausibleWarmWaterHeat(meter, volume) : null;
+  if (!bad) return meter;
+  findings.push(
+    finding('WARM_WATER_HEAT_IMPLAUSIBLE', scope, { from: bad.from, to: bad.to, kwh_per_m3: bad.kwhPerM3.toFixed(1), max: WW_MAX_KWH_PER_M3.toFixed(0) }),
+  );
+  return null;
+}
+
 /** Property-wide figures every unit's conversion uses. */
 interface PropertyFigures {
   heatingHeat: PointMonth[] | null;
@@ -145,8 +159,10 @@ function propertyFigures(input: UviPropertyInput, units: readonly UnitMetrics[],
   const tw = input.wwTemperature ?? 60;
   const volumeSum = unitsSum(units, 'water_warm', months, 'warm_water_volume_incomplete');
   const plantVolume = plantSum(plant.warmWaterVolume, months);
-  const meter = plantSum(plant.warmWaterHeat, months);
   const volume = plantVolume ?? volumeSum;
+  for (const u of plant.unclearNames ?? [])
+    findings.push(finding('PLANT_METER_NAME_UNCLEAR', { property_id: input.property_id, usage_unit_id: null, service: 'HEATING' }, { ...u }));
+  const meter = plausibleMeter(input, plantSum(plant.warmWaterHeat, months), volume, findings);
   // A month missing here is the Property's, not the unit's: the letter says so rather than "a reading is missing".
   const warmWaterHeat =
     (meter ?? volume)?.map((m) =>

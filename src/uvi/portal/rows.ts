@@ -5,7 +5,7 @@
 import type { UsageUnit } from '../../api/types.js';
 import { Dec, formatDecimal, type Decimal } from '../../billing/decimal.js';
 import { valueWord } from '../../billing/texts-values.js';
-import { inLanguage, type Lang } from '../../i18n/index.js';
+import { inLanguage, num, type Lang } from '../../i18n/index.js';
 import { monthWords, reasonWords } from '../compare.js';
 import type { Month } from '../months.js';
 import { SERVICES, type Finding, type Method, type MissingReason, type Service, type UnitUvi } from '../types.js';
@@ -97,6 +97,8 @@ export const REVIEW_CODES = [
   'NO_FLOOR_AREA',
   'NO_BENCHMARK_FOR_TYPE',
   'WARM_WATER_HEAT_NOT_KNOWN',
+  'PLANT_METER_NAME_UNCLEAR',
+  'WARM_WATER_HEAT_IMPLAUSIBLE',
 ] as const;
 export type ReviewCode = (typeof REVIEW_CODES)[number];
 
@@ -146,12 +148,34 @@ function unitReview(p: PortalProperty, u: PortalUnit, lang: Lang): UviReviewRow[
   return out;
 }
 
+/** A meter's name as review.csv quotes it: a hostile answer's 20,000 letters are not a message. */
+function shortName(name: string): string {
+  const chars = [...name];
+  return chars.length <= 120 ? name : `${chars.slice(0, 119).join('')}…`;
+}
+
 /** The units whose letter is missing or incomplete, and the Property's assumptions, in words of `lang`. */
 export function uviReviewRows(p: PortalProperty, lang: Lang): UviReviewRow[] {
   const t = inLanguage(portalTexts, lang);
   const scope = { property_id: p.property.id, property_name: p.property.name, usage_unit_id: null, usage_unit_name: null, erp_ref: null };
-  const property = p.findings
-    .filter((f) => f.code === 'WARM_WATER_HEAT_NOT_KNOWN')
-    .map((f) => review('check', 'WARM_WATER_HEAT_NOT_KNOWN', scope, f.service, t.warmWaterHeatNotKnown));
+  const property = p.findings.flatMap((f) => {
+    const facts = f.facts ?? {};
+    if (f.code === 'WARM_WATER_HEAT_NOT_KNOWN') return [review('check', f.code, scope, f.service, t.warmWaterHeatNotKnown)];
+    if (f.code === 'PLANT_METER_NAME_UNCLEAR')
+      return [review('check', f.code, scope, f.service, t.plantMeterNameUnclear({ name: shortName(facts.localization ?? '') }))];
+    if (f.code === 'WARM_WATER_HEAT_IMPLAUSIBLE') {
+      const when = t.fromTo({ from: monthWords(facts.from ?? p.month, lang), to: monthWords(facts.to ?? p.month, lang) });
+      return [
+        review(
+          'check',
+          f.code,
+          scope,
+          f.service,
+          t.warmWaterHeatImplausible({ when, perM3: num(Number(facts.kwh_per_m3), lang), max: num(Number(facts.max), lang) }),
+        ),
+      ];
+    }
+    return [];
+  });
   return [...property, ...p.units.flatMap((u) => unitReview(p, u, lang))];
 }
