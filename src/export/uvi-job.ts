@@ -7,6 +7,7 @@ import { ExitCode } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { identity } from './options/index.js';
 import { MANIFEST } from './folder/index.js';
+import { filesKey, sha256 } from './portfolio/export-job.js';
 import type { PortfolioJob } from './portfolio/index.js';
 import type { ExportSummary } from './run.js';
 import { checkUviOut, parseUvi, runUvi, uviRoot, type UviFlags, type UviSummary } from './uvi.js';
@@ -21,7 +22,16 @@ export async function uviJob(opts: UviFlags, io: Io, now: Date): Promise<Portfol
     json: base.args.json,
     // A single run's month folder: its profiles' folders must not be mixed into it.
     singleManifest: path.join(base.args.out, MANIFEST),
-    recordKey: { command: 'uvi', out: root, ...shared },
+    // Beyond the folder's identity, what changes the letters and tables: the export's (language,
+    // --unit-refs) and the computation's inputs, so a kept month folder is what this run would write.
+    recordKey: {
+      command: 'uvi',
+      out: root,
+      ...shared,
+      ...filesKey(base.args),
+      ww_temperature: base.inputs.wwTemperature,
+      benchmark: sha256(JSON.stringify(base.inputs.benchmark)),
+    },
     writesWorkbooks: false,
     argsFor: (profile) => ({ ...base.args, profile, out: path.join(root, profile, base.inputs.month) }),
     check: (args) => checkUviOut({ ...base, args }),

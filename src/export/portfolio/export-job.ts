@@ -24,7 +24,7 @@ export async function exportJob(opts: Record<string, unknown>, io: Io): Promise<
     singleManifest: path.join(base.out, MANIFEST),
     // Beyond the folder's identity, what changes the files: the language of their texts and the
     // --unit-refs content (erp_ref), so a kept folder is what this run would write.
-    recordKey: { out: base.out, ...shared, lang: language(), unit_refs: base.unitRefs ? sha256(JSON.stringify(base.unitRefs.entries)) : null },
+    recordKey: { out: base.out, ...shared, ...filesKey(base) },
     writesWorkbooks: true,
     argsFor: (profile) => ({ ...base, profile, out: path.join(base.out, profile) }),
     check: (args) => checkOutDir(args.out, identity(args), finalNames(template, args.formats), args),
@@ -54,4 +54,9 @@ export async function exportJob(opts: Record<string, unknown>, io: Io): Promise<
   }
 }
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** What changes a profile's files beyond its folder's identity: the language of their texts and the --unit-refs content (erp_ref). */
+export function filesKey(args: Pick<ExportArgs, 'unitRefs'>): { lang: string; unit_refs: string | null } {
+  return { lang: language(), unit_refs: args.unitRefs ? sha256(JSON.stringify(args.unitRefs.entries)) : null };
+}
