@@ -5,8 +5,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { tenantClients } from '../helpers/portfolio.js';
-import { signedIn } from '../helpers/signed-in.js';
+import { signedInNord } from '../helpers/portfolio.js';
 import { runCli } from '../helpers/run-cli.js';
 
 let sandbox: Sandbox;
@@ -14,16 +13,7 @@ let home: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
-  ({ sandbox, home, env } = await signedIn({
-    units: 10,
-    admin: true,
-    rateLimitPerMinute: 0,
-    oauthRateLimitPerMinute: 0,
-    clients: tenantClients(),
-    profiles: [{ name: 'nord', tenant: 0 }],
-    homePrefix: 'md-uvi-portfolio-kept-',
-    env: { SOURCE_DATE_EPOCH: '1795000000' },
-  }));
+  ({ sandbox, home, env } = await signedInNord('md-uvi-portfolio-kept-'));
 });
 afterAll(async () => sandbox?.close());
 

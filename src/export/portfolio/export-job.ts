@@ -7,7 +7,7 @@ import { ExitCode } from '../../core/errors.js';
 import type { Io } from '../../core/io.js';
 import { language } from '../../i18n/index.js';
 import { identity, parseExportArgs, type ExportArgs } from '../options/index.js';
-import { checkOutDir, MANIFEST } from '../folder/index.js';
+import { checkNotOtherCommand, checkOutDir, MANIFEST } from '../folder/index.js';
 import { finalNames, findingsPlace, loadTemplate } from '../output/index.js';
 import type { JobOutcome, PortfolioJob } from './portfolio-job.js';
 import type { ProfileResult } from './portfolio-summary.js';
@@ -17,6 +17,8 @@ export async function exportJob(opts: Record<string, unknown>, io: Io): Promise<
   const base = parseExportArgs({ ...opts, profile: undefined }, io.cwd, io.env);
   const template = await loadTemplate(base.template, io.cwd);
   const { profile: _p, ...shared } = identity(base);
+  // Before the portfolio starts (a refused profile would still get its summary row written over the other command's).
+  checkNotOtherCommand(base.out, 'export');
   return {
     out: base.out,
     quiet: base.quiet,
