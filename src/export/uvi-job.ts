@@ -7,8 +7,7 @@ import { ExitCode } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { identity } from './options/index.js';
 import { checkNotOtherCommand, MANIFEST } from './folder/index.js';
-import { filesKey, sha256 } from './portfolio/export-job.js';
-import type { PortfolioJob } from './portfolio/index.js';
+import { filesKey, sha256, type PortfolioJob } from './portfolio/index.js';
 import type { ExportSummary } from './run.js';
 import { checkUviOut, parseUvi, runUvi, uviRoot, type UviFlags, type UviSummary } from './uvi.js';
 

@@ -1,15 +1,14 @@
 // The export's job in the portfolio (portfolio-job.ts): each profile an ordinary export into
 // <out>/<profile>/ (the bytes of `meterdata export --profile P --out <out>/P`), and --strict
 // as that export's exit 6 when its files hold findings.
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { ExitCode } from '../../core/errors.js';
 import type { Io } from '../../core/io.js';
-import { language } from '../../i18n/index.js';
 import { identity, parseExportArgs, type ExportArgs } from '../options/index.js';
 import { checkNotOtherCommand, checkOutDir, MANIFEST } from '../folder/index.js';
 import { finalNames, findingsPlace, loadTemplate } from '../output/index.js';
 import type { JobOutcome, PortfolioJob } from './portfolio-job.js';
+import { filesKey } from './files-key.js';
 import type { ProfileResult } from './portfolio-summary.js';
 import { t } from './texts-portfolio.js';
 
@@ -54,11 +53,4 @@ export async function exportJob(opts: Record<string, unknown>, io: Io): Promise<
       },
     };
   }
-}
-
-export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
-/** What changes a profile's files beyond its folder's identity: the language of their texts and the --unit-refs content (erp_ref). */
-export function filesKey(args: Pick<ExportArgs, 'unitRefs'>): { lang: string; unit_refs: string | null } {
-  return { lang: language(), unit_refs: args.unitRefs ? sha256(JSON.stringify(args.unitRefs.entries)) : null };
 }
