@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { BIN } from '../helpers/bin.js';
 import { startRewritingProxy, type Rewrite } from '../helpers/rewriting-proxy.js';
-import { assertBuilt, csvRows, runBin, signedIn } from '../helpers/faults.js';
+import { assertBuilt, csvRows, signedInRheinblick } from '../helpers/faults.js';
 
 const ARGS = ['uvi', '--month', '2025-11', '--rate-limit', '3000', '--json'];
 let sandbox: Sandbox;
@@ -21,8 +21,7 @@ let token: string;
 
 beforeAll(async () => {
   assertBuilt();
-  ({ sandbox, env, home } = await signedIn({ autoConsentTenant: 'Wohnbau Rheinblick eG', rateLimitPerMinute: 0 }));
-  token = (await runBin(['token'], env)).stdout.trim();
+  ({ sandbox, env, home, token } = await signedInRheinblick());
 }, 120_000);
 afterAll(async () => sandbox?.close());
 
