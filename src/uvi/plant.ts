@@ -13,8 +13,10 @@ const WARM_WATER = /warm\s*-?\s*wasser|trinkwasser|\bt?ww\b|hot\s*water|\bdhw\b/
 // A name that also speaks of heating ("Heizung und Warmwasser", "Heizzentrale inkl. TWW") is
 // the whole plant's meter; one that negates warm water ("ohne Warmwasser") is not warm water's.
 // Reading such a name as the warm-water heat meter moves the heating heat into warm water.
-const HEATING = /heiz|heating|space\s*heat|\bhzg?\b/i;
-const NEGATION = /\bohne\b|\bnicht\b|\bkein|\bexkl|\bexcl|\bwithout\b|\bnon\b|\bno\b|w\/o/i;
+// The heating service, not the rooms a plant meter sits in (Heizraum, Heizungskeller, Heizzentrale).
+const HEATING = /heizung(?!s?\s*-?(?:raum|keller|zentrale))|heizkreis|heizwärme|raumwärme|heating(?!\s*room)|space\s*heat|\bhzg\b/i;
+// Not "no", "non": "No. 2" numbers a meter.
+const NEGATION = /\bohne\b|\bnicht\b|\bkein|\bexkl|\bexcl|\bwithout\b|w\/o/i;
 
 /** A plant heat meter's name that mentions warm water but was not read as the warm-water heat meter. */
 export interface UnclearPlantName {

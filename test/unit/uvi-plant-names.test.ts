@@ -37,8 +37,14 @@ describe('a plant heat meter named for heating and warm water', () => {
     });
   }
 
-  it('a name for warm water alone stays the warm-water heat meter, without a finding', () => {
-    const r = run([plantHeat('Heizzentrale', flat(9000)), plantHeat('Wärmezähler Warmwasserbereitung', flat(360))]);
+  it.each([
+    'Wärmezähler Warmwasserbereitung',
+    'WMZ Warmwasser Heizungskeller',
+    'Wärmezähler TWW Heizraum',
+    'WMZ Heizzentrale Warmwasser',
+    'WMZ Warmwasser No. 2',
+  ])('"%s" (warm water alone, the plant room named or a number) stays the warm-water heat meter, without a finding', (name) => {
+    const r = run([plantHeat('Heizzentrale', flat(9000)), plantHeat(name, flat(360))]);
     // 360 kWh for 3 m³ (120 kWh/m³): WE 01's 2 m³ get 240.
     expect(n(nov(r, 'HOT_WATER').kwh)).toBeCloseTo(240, 9);
     expect(n(nov(r, 'HEATING').kwh)).toBeCloseTo((9000 - 360) / 2, 9);
