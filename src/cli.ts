@@ -1,5 +1,6 @@
 // The one place that wires commands and turns errors into exit statuses.
 // Command modules are imported lazily so that `--help` loads neither Ink nor exceljs.
+import { writeSync } from 'node:fs';
 import { Argument, Command, CommanderError, Option } from 'commander';
 import { checkChoice, checkValues, commanderUsageError, exitCodesHelp, helpConfiguration, PROGRAM_EXITS } from './cli-help.js';
 import { createContext, type CommandContext, type ContextParts } from './commands/context.js';
@@ -18,6 +19,8 @@ let exitCode: number = ExitCode.OK;
 let failedCommand: string | undefined;
 /** As the command parsed its flags: --json given. Unset where parsing failed (then argv tells). */
 let jsonAsked: boolean | undefined;
+/** The failure's JSON object is on stdout: a second Ctrl-C after it prints no second one. */
+let failurePrinted = false;
 
 function action(context: () => CommandContext, load: AnyCommand['load']) {
   return async (...params: unknown[]) => {
@@ -105,6 +108,7 @@ export async function main(argv: string[], io?: Io, parts: ContextParts = {}): P
   exitCode = ExitCode.OK;
   failedCommand = undefined;
   jsonAsked = undefined;
+  failurePrinted = false;
   // Before the program is built: its help texts are rendered in this language.
   const asked = languageFromArgv(argv);
   setLanguage(isLang(asked) ? asked : languageFromEnv(ctx.env, ctx.locale));
@@ -130,7 +134,10 @@ export async function main(argv: string[], io?: Io, parts: ContextParts = {}): P
     }
     ctx.stderr.write(`${text}\n`);
     // Scripts read the failure of a command given --json on stdout, as its other answers.
-    if ((jsonAsked ?? asksJson(program, argv)) && !wasToldInJson(shown)) ctx.stdout.write(`${failureJson({ ...describeError(shown), exitCode: code })}\n`);
+    if ((jsonAsked ?? asksJson(program, argv)) && !wasToldInJson(shown)) {
+      failurePrinted = true;
+      ctx.stdout.write(`${failureJson({ ...describeError(shown), exitCode: code })}\n`);
+    }
     return code;
   }
 }
@@ -144,7 +151,14 @@ function processIo(): Io {
   // with `once`, proper-lockfile's signal-exit handler would re-raise the signal and
   // kill the process before the command could clean up.
   const stop = (signal: NodeJS.Signals) => {
-    if (controller.signal.aborted) process.exit(ExitCode.INTERRUPTED);
+    if (controller.signal.aborted) {
+      // Exiting at once leaves no turn for the command's error path: a script given --json still reads why (written before exit returns).
+      if (jsonAsked === true && !failurePrinted) {
+        const interrupted = new InterruptedError(cliTexts.interruptedBy({ signal }), { hint: cliTexts.interruptedHint });
+        writeSync(1, `${failureJson({ ...describeError(interrupted), exitCode: ExitCode.INTERRUPTED })}\n`);
+      }
+      process.exit(ExitCode.INTERRUPTED);
+    }
     controller.abort(new InterruptedError(cliTexts.interruptedBy({ signal }), { hint: cliTexts.interruptedHint }));
   };
   process.on('SIGINT', stop);

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { ExitCode } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { identity } from './options/index.js';
-import { MANIFEST } from './folder/index.js';
-import type { PortfolioJob } from './portfolio/index.js';
+import { checkNotOtherCommand, MANIFEST } from './folder/index.js';
+import { filesKey, sha256, type PortfolioJob } from './portfolio/index.js';
 import type { ExportSummary } from './run.js';
 import { checkUviOut, parseUvi, runUvi, uviRoot, type UviFlags, type UviSummary } from './uvi.js';
 
@@ -15,13 +15,24 @@ export async function uviJob(opts: UviFlags, io: Io, now: Date): Promise<Portfol
   const base = await parseUvi({ ...opts, profile: undefined }, io, now);
   const root = uviRoot(opts, io);
   const { profile: _p, ...shared } = identity(base.args);
+  // Before the portfolio starts (a refused profile would still get its summary row written over the export's).
+  checkNotOtherCommand(root, 'uvi');
   return {
     out: root,
     quiet: base.args.quiet,
     json: base.args.json,
     // A single run's month folder: its profiles' folders must not be mixed into it.
     singleManifest: path.join(base.args.out, MANIFEST),
-    recordKey: { command: 'uvi', out: root, ...shared },
+    // Beyond the folder's identity, what changes the letters and tables: the export's (language,
+    // --unit-refs) and the computation's inputs, so a kept month folder is what this run would write.
+    recordKey: {
+      command: 'uvi',
+      out: root,
+      ...shared,
+      ...filesKey(base.args),
+      ww_temperature: base.inputs.wwTemperature,
+      benchmark: sha256(JSON.stringify(base.inputs.benchmark)),
+    },
     writesWorkbooks: false,
     argsFor: (profile) => ({ ...base.args, profile, out: path.join(root, profile, base.inputs.month) }),
     check: (args) => checkUviOut({ ...base, args }),

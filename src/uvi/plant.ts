@@ -3,16 +3,75 @@
 // read ("Wärmezähler Warmwasser", "WMZ TWW"); docs/uvi.md says so, and a later option may
 // let the landlord name the point instead. Pure.
 import type { MeasuringPoint, MeasuringPointConsumption } from '../api/types.js';
+import { dec, type Decimal } from '../billing/decimal.js';
+import { WW_TEMPERATURE_MAX } from './inputs/month.js';
+import type { Month } from './months.js';
 import type { PlantPoints } from './property.js';
+import type { Finding, PointMonth } from './types.js';
 
 const WARM_WATER = /warm\s*-?\s*wasser|trinkwasser|\bt?ww\b|hot\s*water|\bdhw\b/i;
+// A name that also speaks of heating ("Heizung und Warmwasser", "Heizzentrale inkl. TWW") is
+// the whole plant's meter; one that negates warm water ("ohne Warmwasser") is not warm water's.
+// Reading such a name as the warm-water heat meter moves the heating heat into warm water.
+// The heating service, not the rooms a plant meter sits in (Heizraum, Heizungskeller, Heizzentrale).
+const HEATING = /heizung(?!s?\s*-?(?:raum|keller|zentrale))|heizkreis|heizwärme|raumwärme|heating(?!\s*room)|space\s*heat|\bhzg\b/i;
+// Not "no", "non": "No. 2" numbers a meter.
+const NEGATION = /\bohne\b|\bnicht\b|\bkein|\bexkl|\bexcl|\bwithout\b|w\/o/i;
 
+/** A plant heat meter's name that mentions warm water but was not read as the warm-water heat meter. */
+export interface UnclearPlantName {
+  measuring_point_id: string;
+  localization: string;
+}
+
+/** The points without a unit by what they measure, and the names that mention warm water yet were read as the plant's heat meter. */
 export function classifyPlant(points: readonly { point: MeasuringPoint; consumption: MeasuringPointConsumption }[]): PlantPoints {
-  const out: PlantPoints = { heat: [], warmWaterHeat: [], warmWaterVolume: [] };
+  const out: PlantPoints = { heat: [], warmWaterHeat: [], warmWaterVolume: [], unclearNames: [] };
   for (const { point, consumption } of points) {
     if (point.usage_unit_id != null) continue;
-    if (consumption.metric === 'heat') (WARM_WATER.test(point.localization ?? '') ? out.warmWaterHeat : out.heat).push(consumption);
-    else if (consumption.metric === 'water_warm') out.warmWaterVolume.push(consumption);
+    const name = point.localization ?? '';
+    if (consumption.metric === 'water_warm') out.warmWaterVolume.push(consumption);
+    if (consumption.metric !== 'heat') continue;
+    const namesWarmWater = WARM_WATER.test(name);
+    const unclear = namesWarmWater && (HEATING.test(name) || NEGATION.test(name));
+    (namesWarmWater && !unclear ? out.warmWaterHeat : out.heat).push(consumption);
+    if (unclear) out.unclearNames!.push({ measuring_point_id: consumption.measuring_point_id, localization: name });
   }
   return out;
+}
+
+/** § 9 Abs. 2 Satz 2 HeizkostenV's factor, kWh/(m³·K). */
+const FACTOR_9_2 = 2.5;
+/**
+ * The most heat a m³ of warm water can carry by § 9 Abs. 2's formula at the widest temperatures one
+ * can defend: t_w at the highest mean --ww-temperature accepts (80 °C, above the 70 °C of a thermal
+ * disinfection) and cold water at 0 °C instead of the formula's 10 °C (water colder than that is ice):
+ * 2.5 kWh/(m³·K) × 80 K = 200 kWh/m³. The 2.5 already holds storage and circulation losses (heating
+ * water alone takes 1.163). A warm-water heat meter above it measures more than warm water.
+ */
+export const WW_MAX_KWH_PER_M3 = dec(FACTOR_9_2 * WW_TEMPERATURE_MAX);
+
+/**
+ * The warm-water heat per m³ over the 13 months (the months with both figures), where it lies above
+ * WW_MAX_KWH_PER_M3; null where it does not or cannot be judged. Over the months, not per month: in a
+ * month of little tapping the circulation's losses alone may pass the bound.
+ */
+export function implausibleWarmWaterHeat(heat: readonly PointMonth[], volume: readonly PointMonth[]): { from: Month; to: Month; kwhPerM3: Decimal } | null {
+  const both = heat.flatMap((h, i) => {
+    const v = volume[i]?.value;
+    return h.value !== null && v != null ? [{ month: h.month, kwh: h.value, m3: v }] : [];
+  });
+  const m3 = both.reduce((a, b) => a.plus(b.m3), dec(0));
+  if (both.length === 0 || !m3.greaterThan(0)) return null;
+  const perM3 = both.reduce((a, b) => a.plus(b.kwh), dec(0)).div(m3);
+  return perM3.greaterThan(WW_MAX_KWH_PER_M3) ? { from: both[0]!.month, to: both.at(-1)!.month, kwhPerM3: perM3 } : null;
+}
+
+/** The warm-water heat meter's months, or null (§ 9 Abs. 2 then, with a finding) where it gives more kWh per m³ than warm water can carry. */
+export function plausibleWarmWaterMeter(propertyId: string, meter: PointMonth[] | null, volume: PointMonth[] | null, findings: Finding[]): PointMonth[] | null {
+  const bad = meter && volume ? implausibleWarmWaterHeat(meter, volume) : null;
+  if (!bad) return meter;
+  const facts = { from: bad.from, to: bad.to, kwh_per_m3: bad.kwhPerM3.toFixed(1), max: WW_MAX_KWH_PER_M3.toFixed(0) };
+  findings.push({ code: 'WARM_WATER_HEAT_IMPLAUSIBLE', property_id: propertyId, usage_unit_id: null, service: 'HOT_WATER', facts });
+  return null;
 }

@@ -4,6 +4,7 @@
 // the month's sum of allocator units, times the unit's units. Warm water: the warm-water
 // heat meter by the unit's share of the volume, else § 9 Abs. 2 HeizkostenV. Pure.
 import type { MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
+import { plausibleWarmWaterMeter, type UnclearPlantName } from './plant.js';
 import { benchmarkMonth, type BenchmarkService, type BenchmarkTable } from './benchmark.js';
 import { absentFindings, type AbsentPoint } from './absent.js';
 import { bounded, implausibleArea, usableArea } from './bounds.js';
@@ -22,6 +23,8 @@ export interface PlantPoints {
   warmWaterHeat: MeasuringPointConsumption[];
   /** Volume meters of the heated water (m³). */
   warmWaterVolume: MeasuringPointConsumption[];
+  /** Heat meters whose name mentions warm water but also heating or a negation: read as `heat`, listed for review. */
+  unclearNames?: UnclearPlantName[];
 }
 
 export interface UviPropertyInput {
@@ -151,8 +154,10 @@ function propertyFigures(input: UviPropertyInput, units: readonly UnitMetrics[],
   findings.push(...absentFindings(input.property_id, absent));
   const volumeSum = unitsSum(units, 'water_warm', months, 'warm_water_volume_incomplete', absent);
   const plantVolume = plantSum(plant.warmWaterVolume, months, refused);
-  const meter = plantSum(plant.warmWaterHeat, months, refused);
   const volume = plantVolume ?? volumeSum;
+  for (const u of plant.unclearNames ?? [])
+    findings.push(finding('PLANT_METER_NAME_UNCLEAR', { property_id: input.property_id, usage_unit_id: null, service: 'HEATING' }, { ...u }));
+  const meter = plausibleWarmWaterMeter(input.property_id, plantSum(plant.warmWaterHeat, months, refused), volume, findings);
   // A month missing here is the Property's, not the unit's: the letter says so rather than "a reading is missing".
   const warmWaterHeat =
     (meter ?? volume)?.map((m) =>

@@ -62,6 +62,12 @@ export function proxyFixture(hooks: {
   return f;
 }
 
+/** Wohnbau Rheinblick eG, the monthly information's landlord, signed in (the sandbox's limit off), with the binary's access token for a proxy run. */
+export async function signedInRheinblick(): Promise<{ sandbox: Sandbox; env: NodeJS.ProcessEnv; home: string; token: string }> {
+  const fixture = await signedIn({ autoConsentTenant: 'Wohnbau Rheinblick eG', rateLimitPerMinute: 0 });
+  return { ...fixture, token: (await runBin(['token'], fixture.env)).stdout.trim() };
+}
+
 /**
  * The built binary's `args` into `out` through a rewriting proxy before the sandbox (a hostile
  * server): its result, how many answers the proxy changed, and the files written.

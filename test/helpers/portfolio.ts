@@ -3,7 +3,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { signInTo, TENANT_CLIENTS } from './signed-in.js';
+import { signedIn, signInTo, tenantClients, TENANT_CLIENTS } from './signed-in.js';
 
 export { TENANT_CLIENTS, tenantClients } from './signed-in.js';
 
@@ -23,4 +23,18 @@ export async function folderBytes(dir: string): Promise<Record<string, Buffer>> 
   const out: Record<string, Buffer> = {};
   for (const n of (await readdir(dir)).sort()) out[n] = await readFile(path.join(dir, n));
   return out;
+}
+
+/** The profile "nord" signed in to the first tenant of a 10-unit sandbox (admin, no rate limits, a fixed export time). */
+export async function signedInNord(homePrefix: string): Promise<{ sandbox: Sandbox; home: string; env: NodeJS.ProcessEnv }> {
+  return signedIn({
+    units: 10,
+    admin: true,
+    rateLimitPerMinute: 0,
+    oauthRateLimitPerMinute: 0,
+    clients: tenantClients(),
+    profiles: [{ name: 'nord', tenant: 0 }],
+    homePrefix,
+    env: { SOURCE_DATE_EPOCH: '1795000000' },
+  });
 }

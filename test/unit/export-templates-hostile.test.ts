@@ -106,3 +106,14 @@ describe('a --template path that is no template file', () => {
     );
   });
 });
+
+describe("a file name longer than the folder's file names may be", () => {
+  it('refuses more than 200 bytes (70 CJK letters are 214), accepts 199', async () => {
+    const e = await refusal({ extends: 'generic', files: { billing: { file: `${'漢'.repeat(70)}.csv` } } });
+    expect(e.message).toMatch(/files\.billing\.file: must be a plain file name ending in \.csv, at most 200 bytes long/);
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'md-tpl-long-'));
+    await writeFile(path.join(dir, 'my.json'), JSON.stringify({ extends: 'generic', files: { billing: { file: `${'漢'.repeat(65)}.csv` } } }));
+    const t = await loadTemplate('./my.json', dir);
+    expect(t.files.find((f) => f.table === 'billing')!.file).toBe(`${'漢'.repeat(65)}.csv`);
+  });
+});

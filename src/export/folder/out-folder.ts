@@ -2,7 +2,7 @@
 // export (its manifest, read back as a plain file within a bound) and no foreign files under
 // our names; and at the commit, which files of the export it replaces are left over.
 import { randomUUID } from 'node:crypto';
-import { constants, lstatSync } from 'node:fs';
+import { constants, lstatSync, readdirSync } from 'node:fs';
 import { access, open, readlink, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readOwnFile } from '../../core/bounded-read.js';
@@ -23,6 +23,9 @@ export const MANIFEST = 'meterdata-manifest.json';
  */
 export async function checkOutDir(dir: string, identity: Record<string, unknown>, names: string[], opts: { defaultOut?: boolean } = {}): Promise<void> {
   await checkWritable(dir);
+  const uvi = typeof identity.template === 'string' && identity.template.startsWith('uvi-');
+  // A uvi run's folder is <root>/<month>: the root is where an export must not be.
+  checkNotOtherCommand(uvi ? path.dirname(dir) : dir, uvi ? 'uvi' : 'export');
   // A commit that crashed half-way left the previous manifest aside: the folder is still that export's.
   const manifest = readManifest(dir, MANIFEST) ?? readManifest(dir, asideName(MANIFEST));
   if (manifest) {
@@ -128,4 +131,64 @@ function isRegularFile(p: string): boolean {
   } catch {
     return false; // not reachable (a listed name under a file, no permission): not ours to remove
   }
+}
+
+// An export and the monthly information (`uvi`) never share an --out folder: the uvi's month
+// folders nested inside an export's folders, and its portfolio summary replaced the export's
+// (nord's row "3 not billed / 111 info" became "0 / 0"). Each is told by its manifest: a uvi
+// month folder's identity names a template "uvi-…", an export's any other. Only manifests are
+// read (bounded, plain files only); a folder may hold any number of entries, so each listing
+// is cut at MAX_ENTRIES.
+export type RunKind = 'export' | 'uvi';
+
+const MAX_ENTRIES = 10_000;
+const MONTH_FOLDER = /^\d{4}-\d{2}$/;
+
+/** The run a folder's manifest belongs to; null where there is none or it is not readable as one. */
+function manifestKind(dir: string): RunKind | null {
+  for (const name of [MANIFEST, asideName(MANIFEST)]) {
+    const read = readOwnFile(path.join(dir, name));
+    if (!read || 'problem' in read) continue;
+    try {
+      const template = (JSON.parse(read.text) as { identity?: { template?: unknown } } | null)?.identity?.template;
+      if (typeof template === 'string') return template.startsWith('uvi-') ? 'uvi' : 'export';
+    } catch {
+      // not a manifest of ours: the folder's own check judges it
+    }
+  }
+  return null;
+}
+
+/** The sub-folders of `dir` (not links), at most MAX_ENTRIES; none where it cannot be listed. */
+function folders(dir: string, only?: RegExp): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .slice(0, MAX_ENTRIES)
+      .filter((e) => e.isDirectory() && (!only || only.test(e.name)))
+      .map((e) => path.join(dir, e.name));
+  } catch {
+    return [];
+  }
+}
+
+/** Where under `root` the other command has written: an export's folder (root or its profile folders) for a uvi run; a uvi month folder (<root>/<month> or <root>/<profile>/<month>) for an export. */
+function otherRunIn(root: string, kind: RunKind): string | null {
+  if (kind === 'uvi') return [root, ...folders(root)].find((d) => manifestKind(d) === 'export') ?? null;
+  for (const child of folders(root)) {
+    const months = MONTH_FOLDER.test(path.basename(child)) ? [child] : folders(child, MONTH_FOLDER);
+    const found = months.find((d) => manifestKind(d) === 'uvi');
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * Refuses a `kind` run into `root` (its --out, or a portfolio profile's folder) where the other
+ * command has written (EXPORT_OUT_IN_USE, exit 2), before any request.
+ */
+export function checkNotOtherCommand(root: string, kind: RunKind): void {
+  const found = otherRunIn(root, kind);
+  if (!found) return;
+  const message = kind === 'uvi' ? t.holdsExport({ dir: root, found }) : t.holdsUvi({ dir: root, found });
+  throw new UsageError(message, t.otherCommandHint, 'EXPORT_OUT_IN_USE');
 }

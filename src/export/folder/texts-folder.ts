@@ -24,6 +24,11 @@ export const outText = catalogue(
     notWritableHint: 'Choose a folder you may write to for --out (it is created if missing).',
     readOnly: 'it is on a read-only file system',
     denied: 'permission denied',
+    holdsExport: (p: { dir: string; found: string }) =>
+      `--out ${p.dir} holds an export (${p.found}); the monthly information does not go into an export's folder.`,
+    holdsUvi: (p: { dir: string; found: string }) =>
+      `--out ${p.dir} holds monthly consumption information (${p.found}); an export does not go into the monthly information's folder.`,
+    otherCommandHint: 'Give export and uvi each an --out folder of its own (for example --out exports and --out uvi).',
   },
   {
     otherArguments: (p) => `${p.where} enthält bereits einen Export mit anderen Einstellungen${p.changes ? `: ${p.changes}` : ''}.`,
@@ -44,6 +49,9 @@ export const outText = catalogue(
     notWritableHint: 'Wählen Sie für --out einen Ordner, in den Sie schreiben dürfen (er wird angelegt, falls er fehlt).',
     readOnly: 'das Dateisystem ist schreibgeschützt',
     denied: 'keine Berechtigung',
+    holdsExport: (p) => `--out ${p.dir} enthält einen Export (${p.found}); die monatliche Verbrauchsinformation gehört nicht in den Ordner eines Exports.`,
+    holdsUvi: (p) => `--out ${p.dir} enthält monatliche Verbrauchsinformationen (${p.found}); ein Export gehört nicht in deren Ordner.`,
+    otherCommandHint: 'Geben Sie export und uvi je einen eigenen Zielordner mit --out (etwa --out exporte und --out uvi).',
   },
 );
 

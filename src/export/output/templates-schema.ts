@@ -6,6 +6,8 @@ import { templateTexts as tt } from './texts-templates.js';
 // An apostrophe too: the print titles name a sheet in quotes, which exceljs does not escape.
 const SHEET_NAME_BAD = /[[\]:*?/\\']/;
 const FILE_NAME_OK = /^[^/\\\0.][^/\\\0]*\.csv$/;
+/** A file name may have 255 bytes; its temporary name (".<name>.partial") adds 9, and a lock or copy a few more. */
+export const FILE_NAME_MAX_BYTES = 200;
 
 // The schema of a template document. Every setting is optional: a user template names only
 // what it changes, and applyTemplate requires the rest of a built-in. Messages are
@@ -53,6 +55,10 @@ function fileSchema(table: TableName) {
   const file = v.pipe(
     v.string(() => tt.fileName),
     v.regex(FILE_NAME_OK, () => tt.fileName),
+    v.check(
+      (s) => Buffer.byteLength(s) <= FILE_NAME_MAX_BYTES,
+      () => tt.fileName,
+    ),
   );
   const entry = strict({ file: v.optional(file), sheet: v.optional(sheetName), columns: v.optional(columns) }, () => tt.fileWhat);
   return v.lazy((input) => (input === false ? v.literal(false) : entry));

@@ -25,7 +25,7 @@ export const templateTexts = catalogue(
     headerWhat: 'a non-empty text',
     decimalIsSeparator: (p: { separator: string }) => `cannot equal the separator ${p.separator}`,
     sheetName: "a sheet name must be 1 to 31 characters without [ ] : * ? / \\ '",
-    fileName: 'must be a plain file name ending in .csv',
+    fileName: 'must be a plain file name ending in .csv, at most 200 bytes long (UTF-8)',
     unknownColumn: (p: { key: string; table: string; known: string }) => `unknown column ${p.key} (${p.table} has: ${p.known})`,
     twice: (p: { key: string }) => `column "${p.key}" is listed twice`,
     headerTwice: (p: { header: string; key: string }) =>
@@ -67,7 +67,7 @@ export const templateTexts = catalogue(
     headerWhat: 'ein nicht leerer Text',
     decimalIsSeparator: (p) => `darf nicht gleich dem Trennzeichen ${p.separator} sein`,
     sheetName: "ein Blattname muss 1 bis 31 Zeichen lang sein, ohne [ ] : * ? / \\ '",
-    fileName: 'muss ein einfacher Dateiname mit der Endung .csv sein',
+    fileName: 'muss ein einfacher Dateiname mit der Endung .csv sein, höchstens 200 Byte lang (UTF-8)',
     unknownColumn: (p) => `unbekannte Spalte ${p.key} (${p.table} hat: ${p.known})`,
     twice: (p) => `Spalte "${p.key}" ist doppelt aufgeführt`,
     headerTwice: (p) => `Überschrift "${p.header}" trägt schon die Spalte "${p.key}" (ein Import könnte sie nicht unterscheiden)`,

@@ -1,15 +1,14 @@
 // The export's job in the portfolio (portfolio-job.ts): each profile an ordinary export into
 // <out>/<profile>/ (the bytes of `meterdata export --profile P --out <out>/P`), and --strict
 // as that export's exit 6 when its files hold findings.
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { ExitCode } from '../../core/errors.js';
 import type { Io } from '../../core/io.js';
-import { language } from '../../i18n/index.js';
 import { identity, parseExportArgs, type ExportArgs } from '../options/index.js';
-import { checkOutDir, MANIFEST } from '../folder/index.js';
+import { checkNotOtherCommand, checkOutDir, MANIFEST } from '../folder/index.js';
 import { finalNames, findingsPlace, loadTemplate } from '../output/index.js';
 import type { JobOutcome, PortfolioJob } from './portfolio-job.js';
+import { filesKey } from './files-key.js';
 import type { ProfileResult } from './portfolio-summary.js';
 import { t } from './texts-portfolio.js';
 
@@ -17,6 +16,8 @@ export async function exportJob(opts: Record<string, unknown>, io: Io): Promise<
   const base = parseExportArgs({ ...opts, profile: undefined }, io.cwd, io.env);
   const template = await loadTemplate(base.template, io.cwd);
   const { profile: _p, ...shared } = identity(base);
+  // Before the portfolio starts (a refused profile would still get its summary row written over the other command's).
+  checkNotOtherCommand(base.out, 'export');
   return {
     out: base.out,
     quiet: base.quiet,
@@ -24,7 +25,7 @@ export async function exportJob(opts: Record<string, unknown>, io: Io): Promise<
     singleManifest: path.join(base.out, MANIFEST),
     // Beyond the folder's identity, what changes the files: the language of their texts and the
     // --unit-refs content (erp_ref), so a kept folder is what this run would write.
-    recordKey: { out: base.out, ...shared, lang: language(), unit_refs: base.unitRefs ? sha256(JSON.stringify(base.unitRefs.entries)) : null },
+    recordKey: { out: base.out, ...shared, ...filesKey(base) },
     writesWorkbooks: true,
     argsFor: (profile) => ({ ...base, profile, out: path.join(base.out, profile) }),
     check: (args) => checkOutDir(args.out, identity(args), finalNames(template, args.formats), args),
@@ -53,5 +54,3 @@ export async function exportJob(opts: Record<string, unknown>, io: Io): Promise<
     };
   }
 }
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

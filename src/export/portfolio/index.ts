@@ -1,4 +1,5 @@
 // The export's portfolio: its public surface (docs/architecture.md).
+export * from './files-key.js';
 export * from './portfolio.js';
 export * from './portfolio-progress.js';
 export * from './portfolio-summary.js';

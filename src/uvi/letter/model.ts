@@ -88,12 +88,26 @@ export interface LetterModel {
   pageTemplate: string;
 }
 
-/** Text from the server as sent, on one line: a control or bidi character shown as \u{…}, never acted on (a line break, a reversed name). */
-const sent = (text: string | null | undefined): string => terminalSafe(String(text ?? '')).trim();
+/**
+ * The most characters a letter prints of one text from the server (a name, an address, a floor):
+ * a few lines of the heading block. A 20,000-letter name took minutes to lay out, and no reader
+ * needs more; uvi.csv keeps the full name.
+ */
+export const LETTER_TEXT_MAX = 200;
+
+/** `text` cut to `max` characters (never inside one), ending in "…" where it was cut. */
+function bounded(text: string, max = LETTER_TEXT_MAX): string {
+  if (text.length <= max) return text;
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+/** Text from the server as sent, on one line: a control or bidi character shown as \u{…}, never acted on (a line break, a reversed name); at most LETTER_TEXT_MAX characters. */
+const sent = (text: string | null | undefined): string => bounded(terminalSafe(bounded(String(text ?? ''), 4 * LETTER_TEXT_MAX)).trim());
 
 function addressLine(a: Address): string {
   const house = [a.house_number, a.house_number_addition].map(sent).filter(Boolean).join(' ');
-  return `${sent(a.street)} ${house}, ${sent(a.postal_code)} ${sent(a.city)}`.replace(/ +/g, ' ').trim();
+  return bounded(`${sent(a.street)} ${house}, ${sent(a.postal_code)} ${sent(a.city)}`.replace(/ +/g, ' ').trim());
 }
 
 function facts(input: LetterInput, t: typeof letterTexts): [string, string][] {

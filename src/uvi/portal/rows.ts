@@ -8,7 +8,7 @@ import { idKey } from '../../billing/contract.js';
 import { flagMessage } from '../../billing/findings.js';
 import { valueWord } from '../../billing/texts-values.js';
 import type { Flag, FlagCode } from '../../billing/types.js';
-import { inLanguage, type Lang } from '../../i18n/index.js';
+import { inLanguage, num, type Lang } from '../../i18n/index.js';
 import { monthWords, reasonWords } from '../compare.js';
 import type { Month } from '../months.js';
 import { SERVICES, type Finding, type Method, type MissingReason, type Service, type UnitUvi } from '../types.js';
@@ -102,6 +102,8 @@ export const REVIEW_CODES = [
   'WARM_WATER_HEAT_NOT_KNOWN',
   'AREA_IMPLAUSIBLE',
   'POINT_NOT_SENT',
+  'PLANT_METER_NAME_UNCLEAR',
+  'WARM_WATER_HEAT_IMPLAUSIBLE',
 ] as const;
 export type ReviewCode = (typeof REVIEW_CODES)[number];
 
@@ -161,24 +163,41 @@ function unitReview(p: PortalProperty, u: PortalUnit, lang: Lang): UviReviewRow[
   return out;
 }
 
+/** A meter's name as review.csv quotes it: a hostile answer's 20,000 letters are not a message. */
+function shortName(name: string): string {
+  const chars = [...name];
+  return chars.length <= 120 ? name : `${chars.slice(0, 119).join('')}…`;
+}
+
+/** One of the Property's own findings (its assumptions, a meter it lacks or cannot read) in words of `lang`; none for the units' findings. */
+function propertyRows(p: PortalProperty, f: Finding, lang: Lang, scope: Scope, at: (unitId: string | null) => Scope): UviReviewRow[] {
+  const t = inLanguage(portalTexts, lang);
+  const facts = f.facts ?? {};
+  if (f.code === 'WARM_WATER_HEAT_NOT_KNOWN') return [review('check', f.code, scope, f.service, t.warmWaterHeatNotKnown)];
+  if (f.code === 'PLANT_METER_NAME_UNCLEAR')
+    return [review('check', f.code, scope, f.service, t.plantMeterNameUnclear({ name: shortName(facts.localization ?? '') }))];
+  if (f.code === 'WARM_WATER_HEAT_IMPLAUSIBLE') {
+    const when = t.fromTo({ from: monthWords(facts.from ?? p.month, lang), to: monthWords(facts.to ?? p.month, lang) });
+    const perM3 = num(Number(facts.kwh_per_m3), lang);
+    return [review('check', f.code, scope, f.service, t.warmWaterHeatImplausible({ when, perM3, max: num(Number(facts.max), lang) }))];
+  }
+  if (f.code !== 'POINT_NOT_SENT') return [];
+  const point = { id: facts.measuring_point_id ?? '', metric: valueWord('metric', facts.metric ?? '', lang) };
+  return [review('check', f.code, at(f.usage_unit_id), null, t.pointNotSent(point))];
+}
+
 /**
  * The units whose letter is missing or incomplete, and the Property's assumptions, in words of `lang`;
  * then billing's findings the uvi takes over (verdict.ts: shownFinding), worded as the export's review.csv words them.
  */
 export function uviReviewRows(p: PortalProperty, lang: Lang, billed: readonly Flag[] = []): UviReviewRow[] {
-  const t = inLanguage(portalTexts, lang);
   const scope = { property_id: p.property.id, property_name: p.property.name, usage_unit_id: null, usage_unit_name: null, erp_ref: null };
   const names = new Map(p.units.map((u) => [idKey(u.unit.id), u]));
-  const at = (unitId: string | null) => {
+  const at = (unitId: string | null): Scope => {
     const u = unitId === null ? undefined : names.get(idKey(unitId));
     return { ...scope, usage_unit_id: unitId, usage_unit_name: u?.unit.name ?? null, erp_ref: u?.erpRef ?? null };
   };
-  const property = p.findings.flatMap((f) => {
-    if (f.code === 'WARM_WATER_HEAT_NOT_KNOWN') return [review('check', f.code, scope, f.service, t.warmWaterHeatNotKnown)];
-    if (f.code !== 'POINT_NOT_SENT') return [];
-    const point = { id: f.facts?.measuring_point_id ?? '', metric: valueWord('metric', f.facts?.metric ?? '', lang) };
-    return [review('check', f.code, at(f.usage_unit_id), null, t.pointNotSent(point))];
-  });
+  const property = p.findings.flatMap((f) => propertyRows(p, f, lang, scope, at));
   const found = billed.map((f) => review('check', f.code, at(f.usage_unit_id), null, flagMessage(f, lang)));
   return [...property, ...p.units.flatMap((u) => unitReview(p, u, lang)), ...found];
 }

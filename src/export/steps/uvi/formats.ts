@@ -70,16 +70,30 @@ const uviJson: OutputFormat = {
 };
 
 /**
+ * A name part's most UTF-8 bytes. A file name may have 255 bytes (ext4, APFS; NTFS counts UTF-16
+ * units, fewer): "letter-" + two parts + "-" + 8 hex + ".pdf" is at most 182, and the letter's
+ * temporary name (".<name>.partial" and the PDF writer's ".<pid>.<ms>.<random>.tmp") adds under 64.
+ */
+export const NAME_PART_BYTES = 80;
+
+/**
  * A file name part from a server's name: letters, digits, - and _ only (a name is never a
- * path, nor a control or bidi character), at most 40 characters; "x" where nothing is left.
+ * path, nor a control or bidi character), at most 40 characters and NAME_PART_BYTES bytes
+ * (cut between characters: 60 CJK letters are 180 bytes); "x" where nothing is left.
  */
 function namePart(text: string): string {
   const plain = text
     .normalize('NFC')
     .replace(/[^\p{L}\p{N}_-]+/gu, '_')
-    .replace(/^_+|_+$/g, '')
-    .slice(0, 40);
-  return plain === '' ? 'x' : plain;
+    .replace(/^_+|_+$/g, '');
+  let out = '';
+  let bytes = 0;
+  for (const ch of [...plain].slice(0, 40)) {
+    bytes += Buffer.byteLength(ch);
+    if (bytes > NAME_PART_BYTES) break;
+    out += ch;
+  }
+  return out === '' ? 'x' : out;
 }
 
 /** "letter-Rheinuferstraße_12-WE_01-0efbc34d.pdf": what a clerk finds the flat by, and the id's start, which keeps two flats of one name apart. */

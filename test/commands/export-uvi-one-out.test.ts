@@ -1,0 +1,91 @@
+// An export and the monthly information (`uvi`) never share an --out folder: `uvi --all-profiles`
+// into an export portfolio's folder replaced its portfolio-summary.csv (nord's "3 not billed / 111
+// info" became "0 / 0") and put the month folders inside the export's profile folders; single runs
+// nested the same way in either order. Each is refused before any request, in one line, exit 2.
+import { execFileSync } from 'node:child_process';
+import { mkdir, readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { signedInNord } from '../helpers/portfolio.js';
+import { runCli } from '../helpers/run-cli.js';
+
+let sandbox: Sandbox;
+let home: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  ({ sandbox, home, env } = await signedInNord('md-export-uvi-one-out-'));
+});
+afterAll(async () => sandbox?.close());
+
+const FAST = ['--rate-limit', '3000'];
+const exportRun = (out: string, who: string[]) => ['export', '--year', '2025', '--format', 'csv', ...FAST, ...who, '--out', out];
+const uviRun = (out: string, who: string[]) => ['uvi', '--month', '2025-11', ...FAST, ...who, '--out', out];
+const SINGLE = ['--profile', 'nord'];
+const PORTFOLIO = ['--profiles', 'nord'];
+
+type Argv = (out: string, who: string[]) => string[];
+const CASES: [string, Argv, string[], Argv, string[], RegExp][] = [
+  ['uvi portfolio into an export portfolio', exportRun, PORTFOLIO, uviRun, PORTFOLIO, /holds an export \(.*nord\)/],
+  ['uvi into an export portfolio', exportRun, PORTFOLIO, uviRun, SINGLE, /holds an export \(.*nord\)/],
+  ['uvi into an export', exportRun, SINGLE, uviRun, SINGLE, /holds an export \(/],
+  ['uvi portfolio into an export', exportRun, SINGLE, uviRun, PORTFOLIO, /holds an export \(/],
+  ['export portfolio into a uvi portfolio', uviRun, PORTFOLIO, exportRun, PORTFOLIO, /holds monthly consumption information \(.*nord.2025-11\)/],
+  ['export into a uvi portfolio', uviRun, PORTFOLIO, exportRun, SINGLE, /holds monthly consumption information \(.*nord.2025-11\)/],
+  ['export into a uvi folder', uviRun, SINGLE, exportRun, SINGLE, /holds monthly consumption information \(.*2025-11\)/],
+  ['export portfolio into a uvi folder', uviRun, SINGLE, exportRun, PORTFOLIO, /holds monthly consumption information \(.*2025-11\)/],
+];
+
+describe('export and uvi into one --out', () => {
+  it.each(CASES)(
+    "%s: refused in one line with exit 2 before any request, the first run's files unchanged",
+    async (name, first, firstWho, second, secondWho, says) => {
+      const out = path.join(home, name.replace(/\W+/g, '-'));
+      const made = await runCli(first(out, firstWho), { env, cwd: home });
+      expect(made.code, made.stderr).toBe(0);
+      const before = await snapshot(out);
+      const requests = sandbox.log.total;
+      const again = await runCli([...second(out, secondWho), '--json'], { env, cwd: home });
+      expect(again.code).toBe(2);
+      expect(again.stderr.split('\n')[0]).toMatch(says);
+      expect(again.stderr).toMatch(/Give export and uvi each an --out folder of its own/);
+      expect(JSON.parse(again.stdout.trim().split('\n').at(-1)!)).toMatchObject({ error: { code: 'EXPORT_OUT_IN_USE' } });
+      expect(sandbox.log.total).toBe(requests);
+      expect(await snapshot(out)).toEqual(before);
+    },
+    120_000,
+  );
+
+  it('says it in German', async () => {
+    const out = path.join(home, 'de');
+    expect((await runCli(exportRun(out, SINGLE), { env, cwd: home })).code).toBe(0);
+    const again = await runCli([...uviRun(out, SINGLE), '--lang', 'de'], { env, cwd: home });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/enthält einen Export .*; die monatliche Verbrauchsinformation gehört nicht in den Ordner eines Exports\./);
+  }, 120_000);
+
+  it('a month-named folder without a uvi manifest, or a uvi run again into its own folder, is not refused', async () => {
+    const out = path.join(home, 'own');
+    expect((await runCli(uviRun(out, PORTFOLIO), { env, cwd: home })).code).toBe(0);
+    expect((await runCli(uviRun(out, PORTFOLIO), { env, cwd: home })).code).toBe(0);
+    const plain = path.join(home, 'plain');
+    await mkdir(path.join(plain, '2025-11'), { recursive: true });
+    expect((await runCli(exportRun(plain, SINGLE), { env, cwd: home })).code).toBe(0);
+  }, 120_000);
+
+  it("a FIFO planted as a sub-folder's manifest is not waited on", async () => {
+    const out = path.join(home, 'fifo');
+    await mkdir(path.join(out, 'elsewhere'), { recursive: true });
+    execFileSync('mkfifo', [path.join(out, 'elsewhere', 'meterdata-manifest.json')]);
+    expect((await runCli(uviRun(out, SINGLE), { env, cwd: home })).code).toBe(0);
+  }, 120_000);
+});
+
+/** Every file under `dir` with its content. */
+async function snapshot(dir: string): Promise<Record<string, string>> {
+  const names = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+  const out: Record<string, string> = {};
+  for (const e of names) out[path.relative(dir, path.join(e.parentPath, e.name))] = (await readFile(path.join(e.parentPath, e.name))).toString('base64');
+  return out;
+}

@@ -1,0 +1,58 @@
+// A `uvi --all-profiles` re-run keeps a finished profile's month folder only when it is what this
+// run would write. The record of finished profiles was keyed by the folder's identity alone: a
+// re-run with --ww-temperature 50 --lang de kept the letters at 60 °C in English (exit 0).
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { signedInNord } from '../helpers/portfolio.js';
+import { runCli } from '../helpers/run-cli.js';
+
+let sandbox: Sandbox;
+let home: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  ({ sandbox, home, env } = await signedInNord('md-uvi-portfolio-kept-'));
+});
+afterAll(async () => sandbox?.close());
+
+const argv = (out: string, more: string[] = []) => ['uvi', '--month', '2025-11', '--rate-limit', '3000', '--profiles', 'nord', '--out', out, '--json', ...more];
+const outcomeOf = (stdout: string) => (JSON.parse(stdout.split('\n')[0]!) as { outcome: string }).outcome;
+
+/** A portfolio run whose summary could not be written: nord is finished and recorded for the re-run. */
+async function recorded(name: string): Promise<string> {
+  const out = path.join(home, name);
+  await mkdir(path.join(out, 'portfolio-summary.csv', 'in-the-way'), { recursive: true });
+  expect((await runCli(argv(out), { env, cwd: home })).code).toBe(1);
+  await rm(path.join(out, 'portfolio-summary.csv'), { recursive: true });
+  return out;
+}
+
+describe('a uvi portfolio re-run with arguments that change the letters or tables', () => {
+  it('the same arguments keep the finished folder', async () => {
+    const out = await recorded('same');
+    const again = await runCli(argv(out), { env, cwd: home });
+    expect([again.code, outcomeOf(again.stdout)]).toEqual([0, 'kept']);
+  }, 120_000);
+
+  it.each([
+    ['--ww-temperature 50', ['--ww-temperature', '50']],
+    ['--lang de', ['--lang', 'de']],
+    ['--benchmark', ['--benchmark', 'bench.csv']],
+    ['--unit-refs', ['--unit-refs', 'refs.csv']],
+  ])(
+    '%s added: written again, not kept',
+    async (name, more) => {
+      await writeFile(
+        path.join(home, 'bench.csv'),
+        'unit_type,service,kwh_per_m2_year,source\nresidential,HEATING,90,Heizspiegel Musterstadt 2024\nresidential,HOT_WATER,20,Heizspiegel Musterstadt 2024\n',
+      );
+      await writeFile(path.join(home, 'refs.csv'), 'usage_unit_id,erp_ref\n');
+      const out = await recorded(name.replace(/\W+/g, '-'));
+      const again = await runCli(argv(out, more), { env, cwd: home });
+      expect([again.code, outcomeOf(again.stdout)]).toEqual([0, 'exported']);
+    },
+    120_000,
+  );
+});

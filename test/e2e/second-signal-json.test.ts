@@ -1,0 +1,58 @@
+// A second Ctrl-C ends meterdata at once (src/cli.ts), before the command's error path could
+// print anything: under --json stdout stayed empty, though the README says --json prints the
+// error object on every failure. The built binary now writes it before it exits.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { BIN, assertBuilt } from '../helpers/bin.js';
+import { signedInNord } from '../helpers/portfolio.js';
+
+let sandbox: Sandbox;
+let home: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  assertBuilt();
+  ({ sandbox, home, env } = await signedInNord('md-second-signal-'));
+}, 120_000);
+afterAll(async () => sandbox?.close());
+
+describe('a second Ctrl-C under --json', () => {
+  it.each([
+    ['uvi --profiles', ['uvi', '--month', '2025-11', '--profiles', 'nord']],
+    ['export --profiles', ['export', '--year', '2025', '--format', 'csv', '--profiles', 'nord']],
+  ])(
+    '%s: exit 130 with the interrupted error object on stdout, once',
+    async (name, args) => {
+      const out = path.join(home, name.replace(/\W+/g, '-'));
+      // Paced slowly, so the signals land during the walk.
+      const child = spawn(process.execPath, [BIN, ...args, '--rate-limit', '60', '--json', '--out', out], {
+        cwd: home,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      const before = sandbox.log.total;
+      for (let i = 0; i < 600 && sandbox.log.total < before + 4; i++) await new Promise((r) => setTimeout(r, 50));
+      // Both delivered at once (held while the process is stopped), so the second lands while the
+      // first is being handled. Two SIGINTs held so are one: a pending signal is not queued twice.
+      child.kill('SIGSTOP');
+      child.kill('SIGINT');
+      child.kill('SIGTERM');
+      child.kill('SIGCONT');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      const code = await done;
+      clearTimeout(timer);
+      expect(code, stderr).toBe(130);
+      const lines = stdout.trim().split('\n');
+      expect(lines, stderr).toHaveLength(1);
+      expect(JSON.parse(lines[0]!)).toMatchObject({ outcome: 'failed', exit_code: 130, error: { code: 'INTERRUPTED' } });
+    },
+    60_000,
+  );
+});

@@ -1,0 +1,100 @@
+// Which plant-room heat meter is the warm-water heat meter: a name that speaks of heating as
+// well as warm water, or negates warm water, is the whole plant's meter (listed for review);
+// a warm-water heat meter giving more kWh per m³ than § 9 Abs. 2 allows at 80 °C is not used.
+import { describe, expect, it } from 'vitest';
+import type { MeasuringPointConsumption } from '../../src/api/types.js';
+import { DEFAULT_BENCHMARK } from '../../src/uvi/benchmark.js';
+import { classifyPlant } from '../../src/uvi/plant.js';
+import { uviReviewRows } from '../../src/uvi/portal/rows.js';
+import { propertyUvi } from '../../src/uvi/property.js';
+import { PROPERTY, aPlantPoint, aUnitEntry } from '../helpers/builders.js';
+import { MONTHS, cumulative, n, point, series } from '../helpers/uvi-fixtures.js';
+
+const flat = (v: number) => Array<number>(13).fill(v);
+const metered = (metric: string, monthly: number[], start = 1000): MeasuringPointConsumption => point(metric, [series(start, cumulative(start, monthly))], 1);
+const plantHeat = (localization: string, monthly: number[]) =>
+  aPlantPoint({ point: { localization }, consumption: { metric: 'heat', unit: 'kWh', segments: metered('heat', monthly, 5000).segments } });
+// Two flats with allocators (50 units each a month) and warm water (2 and 1 m³ a month): 3 m³ in all.
+const units = () => [
+  aUnitEntry('WE 01', [metered('hca', flat(50)), metered('water_warm', flat(2), 10)]),
+  aUnitEntry('WE 02', [metered('hca', flat(50)), metered('water_warm', flat(1), 10)]),
+];
+const run = (plant: ReturnType<typeof plantHeat>[]) =>
+  propertyUvi({ property_id: PROPERTY.id, months: MONTHS, units: units(), plant: classifyPlant(plant), benchmark: DEFAULT_BENCHMARK });
+const nov = (r: ReturnType<typeof run>, s: string) => r.units[0]!.services.find((x) => x.service === s)!.months[12]!;
+
+describe('a plant heat meter named for heating and warm water', () => {
+  for (const name of ['Wärmemengenzähler Heizung und Warmwasser', 'WMZ Heizung + TWW', 'Heizzentrale (ohne Warmwasser)', 'Kessel Heizung/Trinkwasser']) {
+    it(`"${name}" is the whole plant's heat meter, with a finding naming it`, () => {
+      const r = run([plantHeat(name, flat(9000))]);
+      // Warm water by § 9 Abs. 2 at 60 °C: 2 m³ × 2.5 × 50 = 250 kWh; the Property's 3 m³: 375 kWh.
+      expect(n(nov(r, 'HOT_WATER').kwh)).toBeCloseTo(250, 9);
+      expect(r.units[0]!.services.find((x) => x.service === 'HOT_WATER')!.method).toBe('formula_9_2');
+      // Heating: (9000 − 375) kWh by 50 of 100 units.
+      expect(n(nov(r, 'HEATING').kwh)).toBeCloseTo(4312.5, 9);
+      expect(r.findings).toContainEqual(expect.objectContaining({ code: 'PLANT_METER_NAME_UNCLEAR', facts: expect.objectContaining({ localization: name }) }));
+      expect(r.units[0]!.findings.map((f) => f.code)).not.toContain('NO_PLANT_HEAT_METER');
+    });
+  }
+
+  it.each([
+    'Wärmezähler Warmwasserbereitung',
+    'WMZ Warmwasser Heizungskeller',
+    'Wärmezähler TWW Heizraum',
+    'WMZ Heizzentrale Warmwasser',
+    'WMZ Warmwasser No. 2',
+  ])('"%s" (warm water alone, the plant room named or a number) stays the warm-water heat meter, without a finding', (name) => {
+    const r = run([plantHeat('Heizzentrale', flat(9000)), plantHeat(name, flat(360))]);
+    // 360 kWh for 3 m³ (120 kWh/m³): WE 01's 2 m³ get 240.
+    expect(n(nov(r, 'HOT_WATER').kwh)).toBeCloseTo(240, 9);
+    expect(n(nov(r, 'HEATING').kwh)).toBeCloseTo((9000 - 360) / 2, 9);
+    expect(r.findings).toEqual([]);
+  });
+
+  it('review.csv names the unclear meter in a check row, in both languages, and cuts a hostile name', () => {
+    const long = `Heizung Warmwasser ${'x'.repeat(5000)}`;
+    const r = run([plantHeat('WMZ Heizung + TWW', flat(9000)), plantHeat(long, flat(9000))]);
+    const p = { property: PROPERTY, month: '2025-11', findings: r.findings, units: [] } as unknown as Parameters<typeof uviReviewRows>[0];
+    const en = uviReviewRows(p, 'en');
+    expect(en.map((x) => [x.letter, x.code])).toEqual([
+      ['check', 'PLANT_METER_NAME_UNCLEAR'],
+      ['check', 'PLANT_METER_NAME_UNCLEAR'],
+    ]);
+    expect(en[0]!.message).toContain('"WMZ Heizung + TWW"');
+    expect(en[1]!.message.length).toBeLessThan(500);
+    expect(uviReviewRows(p, 'de')[0]!.message).toContain('„WMZ Heizung + TWW“');
+  });
+});
+
+describe('a warm-water heat meter giving more heat per m³ than warm water can carry', () => {
+  const hotWater = (r: ReturnType<typeof run>) => r.units[0]!.services.find((x) => x.service === 'HOT_WATER')!;
+  const review = (r: ReturnType<typeof run>, lang: 'en' | 'de') =>
+    uviReviewRows({ property: PROPERTY, month: '2025-11', findings: r.findings, units: [] } as unknown as Parameters<typeof uviReviewRows>[0], lang);
+
+  it('above 200 kWh/m³ (2.5 × (80 °C − 0 °C)) over the 13 months: § 9 Abs. 2 instead, with a finding', () => {
+    const r = run([plantHeat('Heizzentrale', flat(9000)), plantHeat('WMZ Warmwasser', flat(3 * 201))]);
+    expect(hotWater(r).method).toBe('formula_9_2');
+    expect(n(nov(r, 'HOT_WATER').kwh)).toBeCloseTo(250, 9);
+    expect(n(nov(r, 'HEATING').kwh)).toBeCloseTo(4312.5, 9);
+    expect(r.findings).toEqual([
+      expect.objectContaining({
+        code: 'WARM_WATER_HEAT_IMPLAUSIBLE',
+        service: 'HOT_WATER',
+        facts: { from: '2024-11', to: '2025-11', kwh_per_m3: '201.0', max: '200' },
+      }),
+    ]);
+    expect(review(r, 'de')[0]!.message).toContain('von November 2024 bis November 2025 201 kWh je m³');
+    expect(review(r, 'en')[0]).toMatchObject({ letter: 'check', code: 'WARM_WATER_HEAT_IMPLAUSIBLE' });
+  });
+
+  it('at exactly 200 kWh/m³ the meter is used, and one month of little tapping above it does not drop the meter', () => {
+    let r = run([plantHeat('Heizzentrale', flat(9000)), plantHeat('WMZ Warmwasser', flat(3 * 200))]);
+    expect(hotWater(r).method).toBe('ww_heat_meter_share');
+    expect(n(nov(r, 'HOT_WATER').kwh)).toBeCloseTo(400, 9);
+    const ww = flat(360);
+    ww[7] = 900; // July 2025: 300 kWh/m³, the 13 months 133.8 kWh/m³
+    r = run([plantHeat('Heizzentrale', flat(9000)), plantHeat('WMZ Warmwasser', ww)]);
+    expect(hotWater(r).method).toBe('ww_heat_meter_share');
+    expect(r.findings).toEqual([]);
+  });
+});
