@@ -67,11 +67,14 @@ export function implausibleWarmWaterHeat(heat: readonly PointMonth[], volume: re
   return perM3.greaterThan(WW_MAX_KWH_PER_M3) ? { from: both[0]!.month, to: both.at(-1)!.month, kwhPerM3: perM3 } : null;
 }
 
+/** A uvi finding review.csv shows, not an error code (src/core/codes.ts). */
+const IMPLAUSIBLE: Finding['code'] = 'WARM_WATER_HEAT_IMPLAUSIBLE';
+
 /** The warm-water heat meter's months, or null (§ 9 Abs. 2 then, with a finding) where it gives more kWh per m³ than warm water can carry. */
 export function plausibleWarmWaterMeter(propertyId: string, meter: PointMonth[] | null, volume: PointMonth[] | null, findings: Finding[]): PointMonth[] | null {
   const bad = meter && volume ? implausibleWarmWaterHeat(meter, volume) : null;
   if (!bad) return meter;
   const facts = { from: bad.from, to: bad.to, kwh_per_m3: bad.kwhPerM3.toFixed(1), max: WW_MAX_KWH_PER_M3.toFixed(0) };
-  findings.push({ code: 'WARM_WATER_HEAT_IMPLAUSIBLE', property_id: propertyId, usage_unit_id: null, service: 'HOT_WATER', facts });
+  findings.push({ code: IMPLAUSIBLE, property_id: propertyId, usage_unit_id: null, service: 'HOT_WATER', facts });
   return null;
 }

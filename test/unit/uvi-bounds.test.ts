@@ -52,7 +52,7 @@ describe('plausibility bounds', () => {
     expect(nov(above, 0, 'HEATING').reasons).toEqual(['above_bound']);
   });
 
-  it('warm water above 450 kWh per m³ (a warm-water heat meter of 100,000 kWh for 3 m³) gives no kWh, though per m² it is below', () => {
+  it('a warm-water heat meter of 100,000 kWh for 3 m³ (33,333 kWh per m³), though below the bound per m², is not used: § 9 Abs. 2 instead, with a finding', () => {
     const wwHeat = aPlantPoint({
       point: { localization: 'Wärmezähler Warmwasser', metric: 'heat', unit: 'kWh' },
       consumption: { metric: 'heat', unit: 'kWh', segments: metered('heat', flat(100_000), 5000).segments },
@@ -62,9 +62,11 @@ describe('plausibility bounds', () => {
       [aUnitEntry('WE 01', [metered('water_warm', flat(2), 10)], big), aUnitEntry('WE 02', [metered('water_warm', flat(1), 10)], big)],
       classifyPlant([wwHeat]),
     );
-    // 100,000 × 2/3 = 66,667 kWh on 9,000 m² is 7.4 kWh/m² (below 40.8), but 33,333 kWh per m³
-    expect(nov(r, 0, 'HOT_WATER').reasons).toEqual(['above_bound']);
-    expect(nov(r, 1, 'HOT_WATER').reasons).toEqual(['above_bound']);
+    // 100,000 × 2/3 = 66,667 kWh on 9,000 m² is 7.4 kWh/m² (below 40.8), but 33,333 kWh per m³,
+    // far above what warm water can carry (plant.ts, WW_MAX_KWH_PER_M3): 2.5 × m³ × (60 − 10) K instead
+    expect(nov(r, 0, 'HOT_WATER')).toMatchObject({ kwh: 250, reasons: [] });
+    expect(nov(r, 1, 'HOT_WATER')).toMatchObject({ kwh: 125, reasons: [] });
+    expect(r.findings.map((f) => f.code)).toContain('WARM_WATER_HEAT_IMPLAUSIBLE');
   });
 
   it.each([72_500, 0.001])('an area of %s m² gives no average user and a finding, not NO_FLOOR_AREA; 918 kWh stand', (area) => {
