@@ -1,5 +1,5 @@
 // What `meterdata uvi` says: a refused layout and the summary of a run (src/export/uvi.ts).
-import { catalogue } from '../i18n/index.js';
+import { catalogue, num } from '../i18n/index.js';
 
 export const uviRunTexts = catalogue(
   'uvi-run',
@@ -12,6 +12,9 @@ export const uviRunTexts = catalogue(
     incomplete: (p: { n: number }) => `${p.n} units have no letter or an incomplete one: see review.csv before sending.`,
     complete: 'Every unit has a complete letter.',
     requests: (p: { requests: number }) => `${p.requests} requests`,
+    memory: (p: { mb: number; out: string }) =>
+      `The monthly information needed more than ${p.mb} MB of memory while fetching and writing the letters; no files were put under their final names in ${p.out}.`,
+    memoryHint: (p: { raise: string }) => `Run the same command again with ${p.raise} set; what was fetched is kept.`,
   },
   {
     template: (p: { value: string }) => `--template ${p.value}: für die Verbrauchsinformation gibt es die Layouts generic und de`,
@@ -22,5 +25,8 @@ export const uviRunTexts = catalogue(
     incomplete: (p: { n: number }) => `${p.n} Nutzeinheiten erhalten kein oder ein unvollständiges Schreiben: bitte vor dem Versand review.csv prüfen.`,
     complete: 'Alle Nutzeinheiten erhalten ein vollständiges Schreiben.',
     requests: (p: { requests: number }) => `${p.requests} Abfragen`,
+    memory: (p: { mb: number; out: string }) =>
+      `Die Verbrauchsinformation brauchte beim Abrufen der Daten und Schreiben der Briefe mehr als ${num(p.mb)} MB Arbeitsspeicher; in ${p.out} wurde keine Datei unter ihrem endgültigen Namen abgelegt.`,
+    memoryHint: (p: { raise: string }) => `Führen Sie denselben Befehl mit ${p.raise} erneut aus; bereits Abgerufenes bleibt erhalten.`,
   },
 );
