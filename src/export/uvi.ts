@@ -153,7 +153,7 @@ async function stageUvi(run: UviRun, io: Io, conn: Awaited<ReturnType<Connect>>,
   const stage = async (deps: ExportDeps): Promise<StagedUvi> => {
     const created = fixedExportTime(io.env) ?? deps.now?.() ?? new Date();
     const { letterFonts } = await import('../uvi/letter/index.js');
-    const formats = uviFormats(async () => ({ fonts: await letterFonts(), createdAt: created, lang }));
+    const formats = uviFormats(async () => ({ fonts: await letterFonts(), createdAt: created, lang }), !shared.reporter);
     const staged = await stagePipeline({ ...deps, formats }, async () => steps);
     return { staged, letters: counts.letters, incomplete: counts.incomplete };
   };
