@@ -9,6 +9,7 @@ import { identity } from './options/index.js';
 import { MANIFEST } from './folder/index.js';
 import type { PortfolioJob } from './portfolio/index.js';
 import type { ExportSummary } from './run.js';
+import { uviRunTexts as t } from './texts-uvi.js';
 import { checkUviOut, parseUvi, runUvi, uviRoot, type UviFlags, type UviSummary } from './uvi.js';
 
 export async function uviJob(opts: UviFlags, io: Io, now: Date): Promise<PortfolioJob> {
@@ -23,6 +24,7 @@ export async function uviJob(opts: UviFlags, io: Io, now: Date): Promise<Portfol
     singleManifest: path.join(base.args.out, MANIFEST),
     recordKey: { command: 'uvi', out: root, ...shared },
     writesWorkbooks: false,
+    words: { exported: t.portfolioWritten, kept: t.portfolioKept, finished: t.portfolioFinished },
     argsFor: (profile) => ({ ...base.args, profile, out: path.join(root, profile, base.inputs.month) }),
     check: (args) => checkUviOut({ ...base, args }),
     async run(args, profileIo, { reporter, slots }) {
