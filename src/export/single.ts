@@ -148,15 +148,22 @@ async function workbookWriter(args: ExportArgs, io: Io) {
   return (input: unknown) => runIsolated<void>(WORKBOOK_MODULE, 'writeXlsx', input, { limits, io, outOfMemory: outOfMemory('workbook'), onAbort: 'terminate' });
 }
 
-function isolation(args: ExportArgs, io: Io) {
+/** What a run's worker says when it needs more than its old-space cap (the export's own words by default). */
+export interface MemoryTexts {
+  memory: (p: { mb: number; out: string }) => string;
+  memoryHint: (p: { raise: string }) => string;
+}
+
+/** The heap limits of a run's worker threads (METERDATA_EXPORT_HEAP_MB, checked here) and the error for each phase. */
+export function isolation(args: ExportArgs, io: Io, texts: MemoryTexts = { memory: t.memoryFetching, memoryHint: t.memoryFetchingHint }) {
   const limits = { youngMb: YOUNG_MB, oldMb: exportHeapMb(io.env) };
   // finishExport adds to a workbook failure that nothing was committed and how to continue.
   const raise = `METERDATA_EXPORT_HEAP_MB=${limits.oldMb * 4}`;
   const outOfMemory = (phase: 'fetching' | 'workbook') => () =>
-    new MeterdataError(phase === 'fetching' ? t.memoryFetching({ mb: limits.oldMb, out: args.out }) : t.memoryWorkbook({ mb: limits.oldMb }), {
+    new MeterdataError(phase === 'fetching' ? texts.memory({ mb: limits.oldMb, out: args.out }) : t.memoryWorkbook({ mb: limits.oldMb }), {
       code: 'EXPORT_OUT_OF_MEMORY',
       exitCode: ExitCode.UNEXPECTED,
-      hint: phase === 'fetching' ? t.memoryFetchingHint({ raise }) : t.memoryWorkbookHint({ raise }),
+      hint: phase === 'fetching' ? texts.memoryHint({ raise }) : t.memoryWorkbookHint({ raise }),
     });
   return { limits, outOfMemory };
 }

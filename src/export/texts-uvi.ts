@@ -1,5 +1,18 @@
 // What `meterdata uvi` says: a refused layout and the summary of a run (src/export/uvi.ts).
-import { catalogue } from '../i18n/index.js';
+import { catalogue, count, num } from '../i18n/index.js';
+import { plural } from '../core/plural.js';
+
+/** What a portfolio's line says of one profile (portfolio-summary.ts). */
+interface ProfileLine {
+  profile: string;
+  strict: string;
+  tenant: string;
+  properties: number;
+  units: number;
+  review: number;
+  requests: number;
+  out: string;
+}
 
 export const uviRunTexts = catalogue(
   'uvi-run',
@@ -12,6 +25,15 @@ export const uviRunTexts = catalogue(
     incomplete: (p: { n: number }) => `${p.n} units have no letter or an incomplete one: see review.csv before sending.`,
     complete: 'Every unit has a complete letter.',
     requests: (p: { requests: number }) => `${p.requests} requests`,
+    memory: (p: { mb: number; out: string }) =>
+      `The monthly information needed more than ${p.mb} MB of memory while fetching and writing the letters; no files were put under their final names in ${p.out}.`,
+    memoryHint: (p: { raise: string }) => `Run the same command again with ${p.raise} set; what was fetched is kept.`,
+    portfolioWritten: (p: ProfileLine & { seconds: string }) =>
+      `profile ${p.profile}: monthly information written in ${p.seconds}s${p.strict}: "${p.tenant}", ${count(p.properties, 'Property', 'Properties')}, ${count(p.units, 'unit', 'units')}, ${p.review} with no or an incomplete letter (review.csv), ${count(p.requests, 'request', 'requests')} -> ${p.out}`,
+    portfolioKept: (p: ProfileLine) =>
+      `profile ${p.profile}: monthly information written by the earlier run, kept${p.strict}: "${p.tenant}", ${count(p.properties, 'Property', 'Properties')}, ${count(p.units, 'unit', 'units')}, ${p.review} with no or an incomplete letter (review.csv), ${count(p.requests, 'request', 'requests')} -> ${p.out}`,
+    portfolioFinished: (p: { done: number; total: number; failed: string; summary: string }) =>
+      `portfolio: monthly information written for ${p.done} of ${plural(p.total, 'profile')}${p.failed ? ` (failed: ${p.failed}; run the same command again to continue them)` : ''}; summary in ${p.summary}\n`,
   },
   {
     template: (p: { value: string }) => `--template ${p.value}: für die Verbrauchsinformation gibt es die Layouts generic und de`,
@@ -22,5 +44,14 @@ export const uviRunTexts = catalogue(
     incomplete: (p: { n: number }) => `${p.n} Nutzeinheiten erhalten kein oder ein unvollständiges Schreiben: bitte vor dem Versand review.csv prüfen.`,
     complete: 'Alle Nutzeinheiten erhalten ein vollständiges Schreiben.',
     requests: (p: { requests: number }) => `${p.requests} Abfragen`,
+    memory: (p: { mb: number; out: string }) =>
+      `Die Verbrauchsinformation brauchte beim Abrufen der Daten und Schreiben der Briefe mehr als ${num(p.mb)} MB Arbeitsspeicher; in ${p.out} wurde keine Datei unter ihrem endgültigen Namen abgelegt.`,
+    memoryHint: (p: { raise: string }) => `Führen Sie denselben Befehl mit ${p.raise} erneut aus; bereits Abgerufenes bleibt erhalten.`,
+    portfolioWritten: (p) =>
+      `Profil ${p.profile}: Verbrauchsinformation geschrieben in ${String(p.seconds).replace('.', ',')} s${p.strict}: „${p.tenant}“, ${count(p.properties, 'Liegenschaft', 'Liegenschaften')}, ${count(p.units, 'Nutzeinheit', 'Nutzeinheiten')}, davon ${num(p.review)} ohne oder mit unvollständigem Schreiben (review.csv), ${count(p.requests, 'Abfrage', 'Abfragen')} -> ${p.out}`,
+    portfolioKept: (p) =>
+      `Profil ${p.profile}: Verbrauchsinformation im früheren Lauf geschrieben, beibehalten${p.strict}: „${p.tenant}“, ${count(p.properties, 'Liegenschaft', 'Liegenschaften')}, ${count(p.units, 'Nutzeinheit', 'Nutzeinheiten')}, davon ${num(p.review)} ohne oder mit unvollständigem Schreiben (review.csv), ${count(p.requests, 'Abfrage', 'Abfragen')} -> ${p.out}`,
+    portfolioFinished: (p) =>
+      `Portfolio: Verbrauchsinformation für ${num(p.done)} von ${count(p.total, 'Profil', 'Profilen')} geschrieben${p.failed ? ` (fehlgeschlagen: ${p.failed}; führen Sie denselben Befehl erneut aus, um diese fortzusetzen)` : ''}; Übersicht in ${p.summary}\n`,
   },
 );

@@ -9,6 +9,7 @@ import { identity } from './options/index.js';
 import { checkNotOtherCommand, MANIFEST } from './folder/index.js';
 import { filesKey, sha256, type PortfolioJob } from './portfolio/index.js';
 import type { ExportSummary } from './run.js';
+import { uviRunTexts as t } from './texts-uvi.js';
 import { checkUviOut, parseUvi, runUvi, uviRoot, type UviFlags, type UviSummary } from './uvi.js';
 
 export async function uviJob(opts: UviFlags, io: Io, now: Date): Promise<PortfolioJob> {
@@ -34,6 +35,7 @@ export async function uviJob(opts: UviFlags, io: Io, now: Date): Promise<Portfol
       benchmark: sha256(JSON.stringify(base.inputs.benchmark)),
     },
     writesWorkbooks: false,
+    words: { exported: t.portfolioWritten, kept: t.portfolioKept, finished: t.portfolioFinished },
     argsFor: (profile) => ({ ...base.args, profile, out: path.join(root, profile, base.inputs.month) }),
     check: (args) => checkUviOut({ ...base, args }),
     async run(args, profileIo, { reporter, slots }) {

@@ -6,15 +6,15 @@ import path from 'node:path';
 import { ExitCode, UsageError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { terminalSafeJson } from '../core/terminal-text.js';
-import { language, type Lang } from '../i18n/index.js';
+import { language } from '../i18n/index.js';
 import { monthEnd } from '../uvi/months.js';
 import { parseUviInputs, type UviInputs } from '../uvi/inputs/index.js';
 import { fixedExportTime, identity, parseExportArgs, type ExportArgs } from './options/index.js';
 import { checkOutDir } from './folder/index.js';
 import { loadTemplate, type Template } from './output/index.js';
-import { finishExport, stagePipeline, type ExportDeps, type ExportSummary } from './pipeline/index.js';
+import { finishExport, stagePipeline, type ExportDeps, type ExportSummary, type StagedExport } from './pipeline/index.js';
 import { createReporter, type Reporter } from './progress.js';
-import { exportConnection, withExportDeps, type Connect, type Shared } from './single.js';
+import { exportConnection, isolation, withExportDeps, type Connect, type Shared } from './single.js';
 import { uviFormats, uviSteps, uviTemplate, type UviCounts } from './steps/index.js';
 import { uviRunTexts as t } from './texts-uvi.js';
 
@@ -102,11 +102,45 @@ export interface UviSummary extends ExportSummary, Omit<UviCounts, 'reviewRows'>
   month: string;
 }
 
-/** The walk, the computation and every file, committed at once (or nothing, with the journal kept for a re-run). */
+/** What a run's staging hands back, across the worker thread too: the staged files and the letters' counts. */
+export interface StagedUvi {
+  staged: StagedExport;
+  letters: number;
+  incomplete: number;
+}
+
+/**
+ * The walk, the computation and every file, committed at once (or nothing, with the journal
+ * kept for a re-run). The built CLI stages in a worker thread with the export's heap limits
+ * (single.ts, isolation), the commit happens here; a portfolio's profile stages in this thread.
+ */
 export async function runUvi(run: UviRun, io: Io, open?: Connect, shared: UviShared = {}): Promise<UviSummary> {
-  const { openConnection } = await import('../auth/connection.js');
+  const { isolationAvailable } = await import('../core/isolate.js');
+  const isolated = io.isolate === true && isolationAvailable() && !shared.reporter && !shared.slots;
+  const staged = isolated ? await stageIsolated(run, io) : await stageUvi(run, io, await connectUvi(run, io, open), shared);
+  const summary = await finishExport(staged.staged, { signal: io.signal });
+  return { ...summary, month: run.inputs.month, letters: staged.letters, incomplete: staged.incomplete };
+}
+
+async function connectUvi(run: UviRun, io: Io, open?: Connect) {
   const options = exportConnection(run.args, io);
-  const conn = open ? await open(options) : await openConnection({ ...options, env: io.env, signal: io.signal });
+  if (open) return open(options);
+  const { openConnection } = await import('../auth/connection.js');
+  return openConnection({ ...options, env: io.env, signal: io.signal });
+}
+
+async function stageIsolated(run: UviRun, io: Io): Promise<StagedUvi> {
+  const { runIsolated } = await import('../core/isolate.js');
+  const { limits, outOfMemory } = isolation(run.args, io, { memory: t.memory, memoryHint: t.memoryHint });
+  return runIsolated<StagedUvi>(new URL(import.meta.url), 'stageUviInWorker', { run }, { limits, io, outOfMemory: outOfMemory('fetching') });
+}
+
+/** Worker side of the built CLI's run (see runUvi): its own connection, the walk, the computation and the files under temporary names. */
+export async function stageUviInWorker(input: { run: UviRun }, io: Io): Promise<StagedUvi> {
+  return stageUvi(input.run, io, await connectUvi(input.run, io), {});
+}
+
+async function stageUvi(run: UviRun, io: Io, conn: Awaited<ReturnType<Connect>>, shared: UviShared): Promise<StagedUvi> {
   const lang = language();
   const steps = uviSteps(run.args, { inputs: run.inputs, layout: run.layout, lang });
   const counts = steps[0]!.counts;
@@ -116,16 +150,14 @@ export async function runUvi(run: UviRun, io: Io, open?: Connect, shared: UviSha
     return { ...inner, property: (p) => inner.property({ ...p, flags: counts.reviewRows }) };
   };
   const held = shared.slots ? { slots: shared.slots } : {};
-  return withExportDeps(run.args, run.template, io, conn, (deps) => stageAndFinish(run, deps, io, steps, lang), { streamUnits: false, reporter, ...held });
-}
-
-async function stageAndFinish(run: UviRun, deps: ExportDeps, io: Io, steps: ReturnType<typeof uviSteps>, lang: Lang): Promise<UviSummary> {
-  const created = fixedExportTime(io.env) ?? deps.now?.() ?? new Date();
-  const { letterFonts } = await import('../uvi/letter/index.js');
-  const formats = uviFormats(async () => ({ fonts: await letterFonts(), createdAt: created, lang }));
-  const summary = await finishExport(await stagePipeline({ ...deps, formats }, async () => steps), { signal: io.signal });
-  const { letters, incomplete } = steps[0]!.counts;
-  return { ...summary, month: run.inputs.month, letters, incomplete };
+  const stage = async (deps: ExportDeps): Promise<StagedUvi> => {
+    const created = fixedExportTime(io.env) ?? deps.now?.() ?? new Date();
+    const { letterFonts } = await import('../uvi/letter/index.js');
+    const formats = uviFormats(async () => ({ fonts: await letterFonts(), createdAt: created, lang }), !shared.reporter);
+    const staged = await stagePipeline({ ...deps, formats }, async () => steps);
+    return { staged, letters: counts.letters, incomplete: counts.incomplete };
+  };
+  return withExportDeps(run.args, run.template, io, conn, stage, { streamUnits: false, reporter, ...held });
 }
 
 /** The lines on stderr after a run. */

@@ -30,8 +30,13 @@ describe('meterdata uvi for every signed-in landlord', () => {
   it('writes <out>/<profile>/<month>/ for each profile at once, each as its single run writes it, with the portfolio summary', async () => {
     const out = path.join(si.home, 'monthly');
     const run = await runBin(['uvi', '--month', '2025-11', ...FAST, '--all-profiles', '--out', out, '--json'], si.env, { cwd: si.home, timeoutMs: 300_000 });
-    expect(run.stderr).toMatch(/^profile rheinblick: exported in /m);
-    expect(run.stderr).toMatch(/^profile nord: exported in /m);
+    // in the monthly information's words, not the export's ("exported", "flags … not billed")
+    expect(run.stderr).toMatch(
+      /^profile rheinblick: monthly information written in [\d.]+s: "Wohnbau Rheinblick eG", 3 Properties, 16 units, \d+ with no or an incomplete letter \(review\.csv\), \d+ requests -> /m,
+    );
+    expect(run.stderr).toMatch(/^profile nord: monthly information written in /m);
+    expect(run.stderr).toMatch(/^portfolio: monthly information written for 2 of 2 profiles; summary in .*portfolio-summary\.csv$/m);
+    expect(run.stderr).not.toMatch(/exported|not billed/);
     expect(run.code).toBe(0);
     const objects = run.stdout
       .trim()

@@ -15,6 +15,7 @@ import type { DeviceSegment, MeasuringPoint, MeasuringPointConsumption, UnitCons
 import { staticCredentials } from '../../src/core/credentials.js';
 import { collect } from '../helpers/api-fixtures.js';
 import { assertBuilt, runBin, type Run } from '../helpers/bin.js';
+import { runCli } from '../helpers/run-cli.js';
 import { signedIn, storeFile, type SignedIn } from '../helpers/signed-in.js';
 import { requireTool } from '../helpers/tools.js';
 
@@ -290,6 +291,21 @@ describe('meterdata uvi refuses bad input before any request: one line, its fix,
     expect(r.stderr.trim().split('\n')).toHaveLength(2);
   });
 
+  it('a METERDATA_EXPORT_HEAP_MB below 128 MB (the old-space cap of its worker thread), before any request', async () => {
+    const before = si.sandbox.log.total;
+    const r = await runBin(
+      ['uvi', '--month', '2025-11', '--out', path.join(out, 'refused')],
+      { ...si.env, METERDATA_EXPORT_HEAP_MB: '64' },
+      { timeoutMs: 60_000 },
+    );
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toBe(
+      'meterdata: METERDATA_EXPORT_HEAP_MB=64 is not a whole number of megabytes between 128 and 65536.\n  Set it to e.g. 4096, or unset it for the default 1024.\n',
+    );
+    expect(si.sandbox.log.total).toBe(before);
+    expect(existsSync(path.join(out, 'refused'))).toBe(false);
+  });
+
   it('a FIFO as --benchmark, refused at once without reading it', async () => {
     const fifo = path.join(out, 'bench.fifo');
     execFileSync('mkfifo', [fifo]);
@@ -298,6 +314,19 @@ describe('meterdata uvi refuses bad input before any request: one line, its fix,
     expect(r.stderr).toMatch(/^meterdata: --benchmark \S+ is not a file \(a pipe or a device cannot be read\)\.\n {2}Give the path/);
     expect(existsSync(path.join(out, 'refused'))).toBe(false);
   });
+});
+
+describe('meterdata uvi in one thread and in its worker thread', () => {
+  it('writes the same bytes in-process (as the tests run it) as the binary, whose walk and letters run in a worker with heap limits', async () => {
+    const epoch = { ...si.env, SOURCE_DATE_EPOCH: '1764547200' };
+    const [bin, here] = [path.join(out, 'bin'), path.join(out, 'in-process')];
+    const a = await runBin(['uvi', '--month', '2025-11', '--out', bin, '--quiet'], epoch, { timeoutMs: 120_000 });
+    const b = await runCli(['uvi', '--month', '2025-11', '--out', here, '--quiet'], { env: epoch });
+    expect([a.code, b.code], a.stderr + b.stderr).toEqual([0, 0]);
+    const names = (await readdir(path.join(bin, '2025-11'))).sort();
+    expect((await readdir(path.join(here, '2025-11'))).sort()).toEqual(names);
+    for (const n of names) expect((await readFile(path.join(here, '2025-11', n))).equals(await readFile(path.join(bin, '2025-11', n))), n).toBe(true);
+  }, 300_000);
 });
 
 describe('meterdata uvi interrupted and run again', () => {

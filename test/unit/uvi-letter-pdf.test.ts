@@ -109,6 +109,20 @@ describe('one letter', () => {
     expect(readFileSync(path.join(d, 'first.pdf')).equals(readFileSync(path.join(d, 'later.pdf')))).toBe(true);
   });
 
+  it("a letter's own file lays out no word an earlier document laid out, and its bytes stay those of a first letter", async () => {
+    const d = dir();
+    const opts = await options();
+    const m = letterModel(aLetterInput());
+    await writeLetter(path.join(d, 'first.pdf'), m, opts);
+    // pdfkit's parsed font (fontkit), as every document of the process shares it
+    const probe = LetterPdf.open(path.join(d, 'probe.pdf'), opts) as unknown as { doc: { _font: { font: object } } };
+    const layout = vi.spyOn(Object.getPrototypeOf(probe.doc._font.font) as { layout: () => unknown }, 'layout');
+    await (probe as unknown as LetterPdf).abort();
+    await writeLetter(path.join(d, 'second.pdf'), m, opts);
+    expect(layout).not.toHaveBeenCalled();
+    expect(readFileSync(path.join(d, 'second.pdf')).equals(readFileSync(path.join(d, 'first.pdf')))).toBe(true);
+  });
+
   it("loads only the embedded DejaVu Sans, never pdfkit's built-in fonts (not in the single executable)", async () => {
     const font = vi.spyOn(PDFDocument.prototype, 'font');
     const file = path.join(dir(), 'x.pdf');

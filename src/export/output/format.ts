@@ -48,6 +48,8 @@ export interface FormatSinks<M = unknown> {
   addOverview?(billing: OverviewBilling, property: OverviewProperty, units: OverviewUnitRef[], marks?: OverviewMarks): Promise<void>;
   /** What to render ahead now (see OutputSet.renderAhead); only a format that renders ahead has it. */
   renderAhead?(tentative: boolean): Promise<{ spec: RenderSpec; upTo: Partial<Record<TableName, number>> } | null>;
+  /** The run failed: ends what the format still writes (a thread of its own) before the temporary files are removed. */
+  abort?(): Promise<void>;
 }
 
 export type OverviewBilling = (BillingRow & { erp_ref?: string | null })[];

@@ -98,6 +98,7 @@ export class OutputSet {
   }
 
   async abort(): Promise<void> {
+    for (const [, s] of this.sinks) await s.abort?.().catch(() => undefined);
     // before `start` too: an earlier interrupted run's temporary files go as they always did
     await (this.atomic ?? (await this.makeAtomic())).abort();
   }

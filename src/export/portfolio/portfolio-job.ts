@@ -9,7 +9,7 @@ import type { Slots } from '../pipeline/index.js';
 import type { Reporter } from '../progress.js';
 import type { ExportSummary } from '../run.js';
 import type { Shared } from '../single.js';
-import type { ProfileResult } from './portfolio-summary.js';
+import type { ProfileResult, ProfileWords } from './portfolio-summary.js';
 
 export type JobName = 'export' | 'uvi';
 
@@ -42,6 +42,8 @@ export interface PortfolioJob {
   run(args: ExportArgs, io: Io, shared: ProfileShared): Promise<JobOutcome>;
   /** A kept result's exit as this run's flags give it (--strict), when they can change it. */
   rejudge?(args: ExportArgs, kept: ProfileResult): ProfileResult;
+  /** The lines after each profile and after the run in the job's own words; none: the export's. */
+  words?: ProfileWords & { finished: (p: { done: number; total: number; failed: string; summary: string }) => string };
 }
 
 /** The named job's flags checked; `now` is the command's clock (a month default, a future month). */

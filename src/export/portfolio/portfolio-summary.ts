@@ -51,11 +51,14 @@ export function describeFailure(e: unknown, signal?: AbortSignal): Failure {
 }
 
 /** One line a person reads: names and messages from the server reach the terminal escaped. */
-export function profileLine(r: ProfileResult): string {
-  return terminalSafe(profileText(r));
+/** A finished or kept profile's line in a job's own words (the export's by default). */
+export type ProfileWords = Pick<typeof t, 'exported' | 'kept'>;
+
+export function profileLine(r: ProfileResult, words: ProfileWords = t): string {
+  return terminalSafe(profileText(r, words));
 }
 
-function profileText(r: ProfileResult): string {
+function profileText(r: ProfileResult, words: ProfileWords): string {
   if (r.outcome === 'failed' || !r.summary) {
     return `${t.failed({ profile: r.profile, exit: r.exitCode, code: String(r.error?.code), message: String(r.error?.message) })}${r.error?.hint ? ` ${r.error.hint}` : ''}`;
   }
@@ -73,7 +76,7 @@ function profileText(r: ProfileResult): string {
     requests: s.requests,
     out: r.out,
   };
-  return r.outcome === 'kept' ? t.kept(p) : t.exported({ ...p, seconds: r.seconds.toFixed(1) });
+  return r.outcome === 'kept' ? words.kept(p) : words.exported({ ...p, seconds: r.seconds.toFixed(1) });
 }
 
 export function profileJson(r: ProfileResult): Record<string, unknown> {

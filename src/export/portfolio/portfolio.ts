@@ -210,7 +210,7 @@ async function portfolioHere(input: PortfolioInput, io: Io): Promise<number> {
     profiles.map((p) =>
       one(p).then((r) => {
         display.finish(p, r.outcome === 'failed' ? t.stateFailed({ code: r.exitCode }) : r.outcome === 'kept' ? t.stateKept : t.stateDone);
-        if (!job.quiet && !io.stderr.isTTY) display.note(null, profileLine(r));
+        if (!job.quiet && !io.stderr.isTTY) display.note(null, profileLine(r, job.words));
         return r;
       }),
     ),
@@ -221,7 +221,7 @@ async function portfolioHere(input: PortfolioInput, io: Io): Promise<number> {
 }
 
 /** The summary file, the record of finished profiles, and what the run says at its end; the worst exit code. */
-async function finish(base: Pick<PortfolioJob, 'out' | 'quiet' | 'json'>, results: ProfileResult[], record: FinishedRecord, io: Io): Promise<number> {
+async function finish(base: Pick<PortfolioJob, 'out' | 'quiet' | 'json' | 'words'>, results: ProfileResult[], record: FinishedRecord, io: Io): Promise<number> {
   const summaryFile = path.join(base.out, SUMMARY_FILE);
   // What the profiles' lines and objects tell is printed even where the summary cannot be
   // written (a full disk at the end of a night): its failure follows them.
@@ -239,12 +239,17 @@ async function finish(base: Pick<PortfolioJob, 'out' | 'quiet' | 'json'>, result
   if (base.json) for (const r of results) io.stdout.write(`${terminalSafeJson(profileJson(r))}\n`);
   const failed = results.filter((r) => r.outcome === 'failed');
   // --quiet: nothing but errors, so the failed profiles' lines still show.
-  if (base.quiet) for (const r of failed) io.stderr.write(`${profileLine(r)}\n`);
+  if (base.quiet) for (const r of failed) io.stderr.write(`${profileLine(r, base.words)}\n`);
   else {
-    if (io.stderr.isTTY) for (const r of results) io.stderr.write(`${profileLine(r)}\n`);
+    if (io.stderr.isTTY) for (const r of results) io.stderr.write(`${profileLine(r, base.words)}\n`);
     if (!unwritten)
       io.stderr.write(
-        t.finished({ done: results.length - failed.length, total: results.length, failed: failed.map((r) => r.profile).join(', '), summary: summaryFile }),
+        (base.words?.finished ?? t.finished)({
+          done: results.length - failed.length,
+          total: results.length,
+          failed: failed.map((r) => r.profile).join(', '),
+          summary: summaryFile,
+        }),
       );
   }
   if (unwritten) throw unwritten;

@@ -50,14 +50,39 @@ function openDocument(opts: PdfOptions): PDFKit.PDFDocument {
     // depend on which letter of the run came first. pdfkit accepts a parsed (fontkit) font as
     // well as bytes; the parsed one is kept from the first document. Where pdfkit's inside
     // differs, each document parses its own.
-    const font = (doc.font(name) as unknown as { _font?: { font?: { layout?: unknown } } })._font?.font;
-    if (!parsed.has(bytes) && typeof font?.layout === 'function') parsed.set(bytes, font);
+    const embedded = (doc.font(name) as unknown as { _font?: EmbeddedFont })._font;
+    if (!parsed.has(bytes) && typeof embedded?.font?.layout === 'function') parsed.set(bytes, embedded.font);
+    shareLayouts(embedded, bytes);
   }
   return doc;
 }
 
 /** Fonts parsed once per process, by their bytes: parsing DejaVu Sans costs about 40 ms of CPU per document, 4 times a letter's drawing. */
 const parsed = new WeakMap<Uint8Array, object>();
+
+/** What of pdfkit's font object is used here (its inside: checked before use). */
+interface EmbeddedFont {
+  font?: { layout?: unknown };
+  layoutCache?: Record<string, unknown>;
+}
+
+/**
+ * pdfkit lays out (shapes) each word once per document and keeps it in the document's font;
+ * a letter's own file starts with none, and laying out its words was a third of its drawing
+ * (bench/README.md, figure 6). The layouts depend only on the font and the word, and pdfkit
+ * only reads them, so the documents of one font share them, the bytes unchanged. Bounded: a
+ * fresh store every LAYOUT_DOCUMENTS documents (names and figures differ from letter to letter).
+ */
+function shareLayouts(embedded: EmbeddedFont | undefined, bytes: Uint8Array): void {
+  if (!embedded || typeof embedded.layoutCache !== 'object' || embedded.layoutCache === null) return;
+  let store = layouts.get(bytes);
+  if (!store || store.documents >= LAYOUT_DOCUMENTS) layouts.set(bytes, (store = { words: embedded.layoutCache, documents: 0 }));
+  store.documents++;
+  embedded.layoutCache = store.words;
+}
+
+const LAYOUT_DOCUMENTS = 100;
+const layouts = new WeakMap<Uint8Array, { words: Record<string, unknown>; documents: number }>();
 
 /** A PDF being written to a temporary file beside `file`, renamed to it by close(). */
 export class LetterPdf {

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LetterPdf, type LetterModel, type PdfOptions } from '../../../uvi/letter/index.js';
 import { partialName, type BufferedFile } from '../../folder/index.js';
+import { LetterPool } from './letter-pool.js';
 import {
   EXPORT_FORMATS,
   type FileEntry,
@@ -107,8 +108,11 @@ async function entryOf(name: string, file: string): Promise<FileEntry> {
   return { name, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 
-/** The letters: each row to its own PDF and to its Property's combined one. */
-function lettersFormat(pdf: () => Promise<Omit<PdfOptions, 'title'>>): OutputFormat {
+/**
+ * The letters: each row to its own PDF and to its Property's combined one. `ownInWorker`: the
+ * units' own files are drawn in a worker thread where the build has one (letter-pool.ts).
+ */
+function lettersFormat(pdf: () => Promise<Omit<PdfOptions, 'title'>>, ownInWorker: boolean): OutputFormat {
   return {
     name: 'pdf',
     label: 'PDF',
@@ -118,11 +122,20 @@ function lettersFormat(pdf: () => Promise<Omit<PdfOptions, 'title'>>): OutputFor
     async open({ atomic, dir }: SinkContext): Promise<FormatSinks<number>> {
       const written: [string, string][] = [];
       let combined: LetterPdf | null = null;
+      let pool: LetterPool | null | undefined;
       /** The temporary path behind `name`, registered to be committed (the PDF writer puts its file there). */
       const place = async (name: string) => {
         await atomic.closeFile(await atomic.create(name));
         written.push([name, path.join(dir, partialName(name))]);
         return written.at(-1)![1];
+      };
+      /** A unit's own file: by the worker thread where there is one, else here. */
+      const own = async (file: string, model: LetterModel, opts: Omit<PdfOptions, 'title'>) => {
+        pool ??= ownInWorker && LetterPool.available() ? new LetterPool({ createdAt: opts.createdAt.getTime(), lang: opts.lang }) : null;
+        if (pool) return pool.write({ file, title: model.title, model });
+        const one = LetterPdf.open(file, { ...opts, title: model.title });
+        await one.add(model).catch(async (e: unknown) => Promise.reject(await one.abort().then(() => e)));
+        await one.close();
       };
       return {
         async row(table: TableName, row: Row) {
@@ -131,9 +144,7 @@ function lettersFormat(pdf: () => Promise<Omit<PdfOptions, 'title'>>): OutputFor
           const opts = await pdf();
           combined ??= LetterPdf.open(await place(r.combined), { ...opts, title: r.combined });
           try {
-            const one = LetterPdf.open(await place(r.file), { ...opts, title: r.model.title });
-            await one.add(r.model).catch(async (e: unknown) => Promise.reject(await one.abort().then(() => e)));
-            await one.close();
+            await own(await place(r.file), r.model, opts);
             await combined.add(r.model);
             if (r.last) await combined.close();
           } catch (e) {
@@ -149,16 +160,26 @@ function lettersFormat(pdf: () => Promise<Omit<PdfOptions, 'title'>>): OutputFor
           if (m !== written.length) throw new Error('letters written since the mark cannot be taken back');
         },
         async stage() {
+          await pool?.close(); // every letter handed to the worker is on disk before it is hashed
           const files: FileEntry[] = [];
           for (const [name, file] of written) files.push(await entryOf(name, file));
           return { files };
+        },
+        // The worker's letter under way ends before the run's temporary files are removed.
+        abort: async () => {
+          await pool?.abort();
+          await combined?.abort();
         },
       };
     },
   };
 }
 
-/** The monthly information's formats, in the order their files are listed and committed. */
-export function uviFormats(pdf: () => Promise<Omit<PdfOptions, 'title'>>): OutputFormat[] {
-  return [uviCsv, uviJson, lettersFormat(pdf)];
+/**
+ * The monthly information's formats, in the order their files are listed and committed.
+ * `ownInWorker`: a run of its own (not one of a portfolio's many profiles, each of which would
+ * start a thread) draws the units' own letters in a worker thread.
+ */
+export function uviFormats(pdf: () => Promise<Omit<PdfOptions, 'title'>>, ownInWorker = false): OutputFormat[] {
+  return [uviCsv, uviJson, lettersFormat(pdf, ownInWorker)];
 }
