@@ -239,7 +239,8 @@ export function minus(a: PointMonth[], subtract: (PointMonth[] | null)[], negati
       const sm = s?.[i];
       // No unit had a heat meter yet: they took nothing from the plant's heat.
       if (!sm || notInstalled(sm)) continue;
-      if (sm.value === null) return missingMonth(m.month, reasonOf[k + 1]!);
+      // the operand's own reasons too: "warm-water heat missing" alone would hide that its meter was above the bound
+      if (sm.value === null) return missingMonth(m.month, reasonOf[k + 1]!, ...sm.reasons);
       value = value.minus(sm.value);
       estimated ||= sm.estimated;
     }

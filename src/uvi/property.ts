@@ -4,7 +4,7 @@
 // the month's sum of allocator units, times the unit's units. Warm water: the warm-water
 // heat meter by the unit's share of the volume, else § 9 Abs. 2 HeizkostenV. Pure.
 import type { MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
-import { plausibleWarmWaterMeter, type UnclearPlantName } from './plant.js';
+import { judgedWarmWaterMonths, plausibleWarmWaterMeter, type UnclearPlantName } from './plant.js';
 import { benchmarkMonth, type BenchmarkService, type BenchmarkTable } from './benchmark.js';
 import { absentFindings, type AbsentPoint } from './absent.js';
 import { bounded, implausibleArea, usableArea } from './bounds.js';
@@ -159,10 +159,11 @@ function propertyFigures(input: UviPropertyInput, units: readonly UnitMetrics[],
     findings.push(finding('PLANT_METER_NAME_UNCLEAR', { property_id: input.property_id, usage_unit_id: null, service: 'HEATING' }, { ...u }));
   const meter = plausibleWarmWaterMeter(input.property_id, plantSum(plant.warmWaterHeat, months, refused), volume, findings);
   // A month missing here is the Property's, not the unit's: the letter says so rather than "a reading is missing".
-  const warmWaterHeat =
+  const known =
     (meter ?? volume)?.map((m) =>
       m.value === null ? missingMonth(m.month, 'warm_water_heat_missing') : meter ? m : { ...m, value: warmWaterKwh(m.value, tw) },
     ) ?? null;
+  const warmWaterHeat = meter && known ? judgedWarmWaterMonths(known, volume) : known;
   const plantHeat = plantSum(plant.heat, months, refused);
   const hasAllocators = units.some((u) => u.hca !== undefined);
   if (hasAllocators && plantHeat !== null && warmWaterHeat === null) {

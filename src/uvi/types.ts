@@ -27,6 +27,8 @@ export const MISSING_REASONS = [
   'no_plant_heat_meter', // allocators, and the Property has no heat meter without a unit
   'plant_heat_missing', // the plant heat meter has no value for the month
   'warm_water_heat_missing', // warm-water heat (meter or § 9 Abs. 2 volume) has no value for the month
+  'warm_water_heat_above_bound', // the warm-water heat meter's month lies above 450 kWh per m³ of the Property's warm water
+  'warm_water_heat_unjudged', // the warm-water heat meter measured heat in a month whose warm-water volume is missing or 0
   'heating_heat_negative', // plant heat less warm-water heat and unit heat meters is below 0
   'unit_heat_incomplete', // some unit's heat meter is missing: the heat left for the allocators is unknown
   'allocator_sum_incomplete', // some unit's allocator units are missing: the Property's sum is unknown
