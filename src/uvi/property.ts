@@ -40,7 +40,7 @@ export interface UviPropertyInput {
    * point's months are missing (`not_billed`), never 0 (uviVerdict). Without it every point is used.
    */
   refused?: (unitId: string | null, pointId: string) => boolean;
-  /** Meters the Property lists for a unit that no answer carries (absentPoints): the sums over units of their metric are not formed. */
+  /** Meters the Property lists for a unit that the unit's answer lacks, and shared meters whose shares fall short of 1 (absentPoints): the sums over units of their metric are not formed. */
   absent?: readonly AbsentPoint[];
 }
 
@@ -128,7 +128,7 @@ function unitsSum(
   absent: readonly AbsentPoint[],
 ): PointMonth[] | null {
   const have = units.map((u) => u[metric]).filter((m): m is PointMonth[] => m !== undefined);
-  // a listed meter no answer carries: the sum would silently be smaller (absent.ts)
+  // a listed meter a unit's answer lacks, or shares short of the whole meter: the sum would silently be smaller (absent.ts)
   if (absent.some((a) => a.metric === metric)) return months.map((m) => missingMonth(m, reason));
   if (have.length === 0) return null;
   return sumMonths(

@@ -180,6 +180,40 @@ describe('a meter billing refuses is in no uvi figure', () => {
     expect(nov(r, 0, 'HEATING')).toEqual({ kwh: null, reasons: ['unit_heat_incomplete'] });
   });
 
+  it('a shared allocator one of its units does not carry: no allocator flat gets kWh (the others got 4,347.8 instead of 4,000)', () => {
+    // mp-s: WE 01 0.5, WE 02 0.3, WE 03 0.2 in the Property's list; WE 03's answer leaves it out
+    const one = metered('hca', flat(100), 1, { measuring_point_id: 'mp-s' });
+    const shared = (s: number) => ({ ...structuredClone(one), unit_share: s });
+    const units = [
+      unit('WE 01', [shared(0.5)]),
+      unit('WE 02', [shared(0.3)]),
+      unit('WE 03', [metered('hca', flat(50))]),
+      unit('WE 04', [metered('hca', flat(100))]),
+    ];
+    const main = plantHeat('mp-p', flat(10000));
+    const allocations = [0.5, 0.3, 0.2].map((share, i) => ({ usage_unit_id: units[i]!.unit.id, share }));
+    const points = pointListOf({ property: PROPERTY, units: units.slice(1), plant: [main] }).map((p) => (p.id === 'mp-s' ? { ...p, allocations } : p));
+    const r = run(units, [main], points);
+    for (const i of [0, 1, 2, 3]) expect(nov(r, i, 'HEATING')).toEqual({ kwh: null, reasons: ['allocator_sum_incomplete'] });
+    expect(r.r.findings.filter((f) => f.code === 'POINT_NOT_SENT')).toEqual([
+      expect.objectContaining({ code: 'POINT_NOT_SENT', usage_unit_id: units[2]!.unit.id, facts: { measuring_point_id: 'mp-s', metric: 'hca' } }),
+    ]);
+  });
+
+  it('a shared allocator whose shares add up to 0.8 (SHARE_SUM_MISMATCH): no allocator flat gets kWh, and the finding is shown', () => {
+    const one = metered('hca', flat(100), 1, { measuring_point_id: 'mp-s' });
+    const shared = (s: number) => ({ ...structuredClone(one), unit_share: s });
+    const units = [unit('WE 01', [shared(0.5)]), unit('WE 02', [shared(0.3)]), unit('WE 03', [metered('hca', flat(100))])];
+    const main = plantHeat('mp-p', flat(10000));
+    const allocations = [0.5, 0.3].map((share, i) => ({ usage_unit_id: units[i]!.unit.id, share }));
+    const points = pointListOf({ property: PROPERTY, units: units.slice(1), plant: [main] }).map((p) => (p.id === 'mp-s' ? { ...p, allocations } : p));
+    const r = run(units, [main], points);
+    expect(codes(r)).toContain('SHARE_SUM_MISMATCH');
+    for (const i of [0, 1, 2]) expect(nov(r, i, 'HEATING')).toEqual({ kwh: null, reasons: ['allocator_sum_incomplete'] });
+    expect(r.bill.flags.filter(shownFinding).map((f) => f.code)).toContain('SHARE_SUM_MISMATCH');
+    expect(r.r.findings.map((f) => f.code)).not.toContain('POINT_NOT_SENT');
+  });
+
   it('an honest Property is unchanged by the verdict: each flat’s heat meter as measured', () => {
     const r = run([unit('WE 01', [metered('heat', flat(918))]), unit('WE 02', [metered('heat', flat(100))])]);
     expect(nov(r, 0, 'HEATING')).toEqual({ kwh: 918, reasons: [] });
