@@ -67,6 +67,23 @@ export function absentPoints(points: readonly MeasuringPoint[], units: readonly 
   return [...notSent(points, units), ...shortShares(units)];
 }
 
+/**
+ * The points (idKey) the Property's list shows with `active_device: null` that are no difference meter: by the
+ * contract, a point whose device was removed without replacement. Their `data_gap` (no segment in the 13 months)
+ * is then no device, as before a first installation, not a missing answer. A point listed twice counts only where
+ * every entry says so.
+ */
+export function removedPoints(points: readonly MeasuringPoint[]): Set<string> {
+  const removed = new Set<string>();
+  const kept = new Set<string>();
+  for (const p of points) {
+    if (typeof p.id !== 'string') continue;
+    (p.active_device === null && p.is_difference_meter !== true ? removed : kept).add(idKey(p.id));
+  }
+  for (const id of kept) removed.delete(id);
+  return removed;
+}
+
 /** The findings review.csv names the meters not sent by: one per meter and unit (a short share sum is billing's finding). */
 export function absentFindings(property_id: string, absent: readonly AbsentPoint[]): Finding[] {
   return absent

@@ -10,7 +10,7 @@ import { classifyPlant } from '../../src/uvi/plant.js';
 import { uviReviewRows } from '../../src/uvi/portal/index.js';
 import { propertyUvi } from '../../src/uvi/property.js';
 import type { Service } from '../../src/uvi/types.js';
-import { absentPoints } from '../../src/uvi/absent.js';
+import { absentPoints, removedPoints } from '../../src/uvi/absent.js';
 import { shownFinding, uviVerdict } from '../../src/uvi/verdict.js';
 import { PROPERTY, aPlantPoint, aSegment, aUnitEntry, pointListOf } from '../helpers/builders.js';
 import { MONTHS, cumulative, n, point, series } from '../helpers/uvi-fixtures.js';
@@ -46,6 +46,7 @@ function run(units: Entry[], plant: Plant[] = [], points: MeasuringPoint[] = poi
     benchmark: DEFAULT_BENCHMARK,
     refused: uviVerdict(bill).refused,
     absent: absentPoints(points, units),
+    removed: removedPoints(points),
   });
   return { bill, r };
 }
@@ -212,6 +213,24 @@ describe('a meter billing refuses is in no uvi figure', () => {
     for (const i of [0, 1, 2]) expect(nov(r, i, 'HEATING')).toEqual({ kwh: null, reasons: ['allocator_sum_incomplete'] });
     expect(r.bill.flags.filter(shownFinding).map((f) => f.code)).toContain('SHARE_SUM_MISMATCH');
     expect(r.r.findings.map((f) => f.code)).not.toContain('POINT_NOT_SENT');
+  });
+
+  it('an allocator removed before the 13 months (data_gap, no active device in the list) measured nothing: the others share the heat', () => {
+    // as the sandbox sends an ordinary removal (DeviceRemoval): no segment in the range, active_device null
+    const gone = { ...metered('hca', flat(0)), segments: [], data_gap: true };
+    const units = [unit('WE 01', [metered('hca', flat(100)), gone]), unit('WE 02', [metered('hca', flat(300))])];
+    const main = plantHeat('mp-p', flat(10000));
+    const listed = pointListOf({ property: PROPERTY, units, plant: [main] });
+    const removed = run(
+      units,
+      [main],
+      listed.map((p) => (p.id === gone.measuring_point_id ? { ...p, active_device: null } : p)),
+    );
+    expect(nov(removed, 0, 'HEATING')).toEqual({ kwh: 2500, reasons: [] });
+    expect(nov(removed, 1, 'HEATING')).toEqual({ kwh: 7500, reasons: [] });
+    // the list still shows a device: the point has no answer, and the sum stays unknown
+    const active = run(units, [main], listed);
+    expect(nov(active, 1, 'HEATING')).toEqual({ kwh: null, reasons: ['allocator_sum_incomplete'] });
   });
 
   it('an honest Property is unchanged by the verdict: each flat’s heat meter as measured', () => {
