@@ -5,7 +5,7 @@
 import type { Property } from '../api/types.js';
 import { DEFAULT_BENCHMARK, classifyPlant, propertyUvi, rangeOf, thirteenMonths, type BenchmarkTable, type Month, type PropertyUvi } from '../uvi/index.js';
 import { WW_TEMPERATURE_DEFAULT, lastCompletedMonth } from '../uvi/inputs/month.js';
-import { absentPoints } from '../uvi/absent.js';
+import { absentPoints, removedPoints } from '../uvi/absent.js';
 import { uviVerdict } from '../uvi/verdict.js';
 import type { BrowseData, LoadProgress, PropertyBundle } from './data.js';
 import type { DateRange } from './range.js';
@@ -49,6 +49,7 @@ export async function loadUvi(data: BrowseData, property: Property, month: Month
       // as the letter: no meter billing refuses (the bundle's bill is over the same 13 months)
       refused: uviVerdict(bundle.bill).refused,
       absent: absentPoints([...bundle.points.values()], bundle.units),
+      removed: removedPoints([...bundle.points.values()]),
       property_id: property.id,
       months: thirteenMonths(month),
       units: bundle.units,

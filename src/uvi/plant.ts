@@ -7,6 +7,8 @@ import { dec, type Decimal } from '../billing/decimal.js';
 import { WW_TEMPERATURE_MAX } from './inputs/month.js';
 import type { Month } from './months.js';
 import type { PlantPoints } from './property.js';
+import { KWH_PER_M3_WARM_WATER } from './bounds.js';
+import { missingMonth } from './point-months.js';
 import type { Finding, PointMonth } from './types.js';
 
 const WARM_WATER = /warm\s*-?\s*wasser|trinkwasser|\bt?ww\b|hot\s*water|\bdhw\b/i;
@@ -77,4 +79,19 @@ export function plausibleWarmWaterMeter(propertyId: string, meter: PointMonth[] 
   const facts = { from: bad.from, to: bad.to, kwh_per_m3: bad.kwhPerM3.toFixed(1), max: WW_MAX_KWH_PER_M3.toFixed(0) };
   findings.push({ code: IMPLAUSIBLE, property_id: propertyId, usage_unit_id: null, service: 'HOT_WATER', facts });
   return null;
+}
+
+/**
+ * The warm-water heat meter's months as the heating heat may subtract them. A month above the bound of
+ * KWH_PER_M3_WARM_WATER per m³ of the Property's warm water is no warm-water heat, and a month with heat but no
+ * known volume (missing, or 0 in the whole Property) cannot be checked against it: subtracted, either would move
+ * heat between heating and warm water unseen, so such a month is missing for both.
+ */
+export function judgedWarmWaterMonths(meter: readonly PointMonth[], volume: readonly PointMonth[] | null): PointMonth[] {
+  return meter.map((m, i) => {
+    if (m.value === null || m.value.isZero()) return m;
+    const v = volume?.[i]?.value;
+    if (v == null || !v.greaterThan(0)) return missingMonth(m.month, 'warm_water_heat_unjudged');
+    return m.value.div(v).greaterThan(KWH_PER_M3_WARM_WATER) ? missingMonth(m.month, 'warm_water_heat_above_bound') : m;
+  });
 }

@@ -167,12 +167,13 @@ function pointMonth(segments: readonly DeviceSegment[], gaps: readonly { first: 
  * The point's months. unitShare: the unit's share from the unit consumption endpoint
  * (default 1), or null for a plant-room point from the readings endpoint.
  */
-export function pointMonths(c: MeasuringPointConsumption, months: readonly Month[], unitShare: number | null): PointMonths {
+export function pointMonths(c: MeasuringPointConsumption, months: readonly Month[], unitShare: number | null, removed = false): PointMonths {
   const base = { measuring_point_id: c.measuring_point_id, metric: c.metric, unit: c.unit };
   if (unitShare !== null && shareProblem(unitShare)) return { ...base, months: months.map((m) => missingMonth(m, 'implausible_share')) };
   if (c.is_difference_meter && c.segments.length === 0) return { ...base, months: months.map((m) => missingMonth(m, 'difference_meter')) };
-  // No coverage at all (range rule: never silent omission) is no answer, not a point without a device.
-  if (c.data_gap === true && c.segments.length === 0) return { ...base, months: months.map((m) => missingMonth(m, 'no_reading')) };
+  // No coverage at all (range rule: never silent omission) is no answer, not a point without a device, unless the
+  // Property's list says its device was removed without replacement (removedPoints): then none was there to measure.
+  if (c.data_gap === true && c.segments.length === 0) return { ...base, months: months.map((m) => missingMonth(m, removed ? 'no_device' : 'no_reading')) };
   // A device removed before it was installed: where it was and was not cannot be told, so no month is "not installed" (0).
   if (c.segments.some((seg) => (windowOf(seg).end ?? '9999-12-31') < windowOf(seg).start))
     return { ...base, months: months.map((m) => missingMonth(m, 'implausible_value')) };
@@ -193,6 +194,7 @@ export function distinctPointMonths(
   months: readonly Month[],
   share: (p: MeasuringPointConsumption) => number | null,
   refused: (pointId: string) => boolean = () => false,
+  removed: ReadonlySet<string> = new Set(),
 ): PointMonths[] {
   const byId = new Map<string, MeasuringPointConsumption[]>();
   for (const p of points) byId.set(idKey(p.measuring_point_id), [...(byId.get(idKey(p.measuring_point_id)) ?? []), p]);
@@ -202,7 +204,7 @@ export function distinctPointMonths(
     if (copies.some((c) => refused(c.measuring_point_id))) return { ...base, months: months.map((m) => missingMonth(m, 'not_billed')) };
     const content = (c: MeasuringPointConsumption) => JSON.stringify({ ...c, measuring_point_id: idKey(c.measuring_point_id) });
     const same = copies.every((c) => content(c) === content(first));
-    if (same) return pointMonths(first, months, share(first));
+    if (same) return pointMonths(first, months, share(first), removed.has(idKey(first.measuring_point_id)));
     return { ...base, months: months.map((m) => missingMonth(m, 'duplicate_point')) };
   });
 }
@@ -239,7 +241,8 @@ export function minus(a: PointMonth[], subtract: (PointMonth[] | null)[], negati
       const sm = s?.[i];
       // No unit had a heat meter yet: they took nothing from the plant's heat.
       if (!sm || notInstalled(sm)) continue;
-      if (sm.value === null) return missingMonth(m.month, reasonOf[k + 1]!);
+      // the operand's own reasons too: "warm-water heat missing" alone would hide that its meter was above the bound
+      if (sm.value === null) return missingMonth(m.month, reasonOf[k + 1]!, ...sm.reasons);
       value = value.minus(sm.value);
       estimated ||= sm.estimated;
     }

@@ -4,7 +4,7 @@
 // the month's sum of allocator units, times the unit's units. Warm water: the warm-water
 // heat meter by the unit's share of the volume, else § 9 Abs. 2 HeizkostenV. Pure.
 import type { MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
-import { plausibleWarmWaterMeter, type UnclearPlantName } from './plant.js';
+import { judgedWarmWaterMonths, plausibleWarmWaterMeter, type UnclearPlantName } from './plant.js';
 import { benchmarkMonth, type BenchmarkService, type BenchmarkTable } from './benchmark.js';
 import { absentFindings, type AbsentPoint } from './absent.js';
 import { bounded, implausibleArea, usableArea } from './bounds.js';
@@ -40,8 +40,10 @@ export interface UviPropertyInput {
    * point's months are missing (`not_billed`), never 0 (uviVerdict). Without it every point is used.
    */
   refused?: (unitId: string | null, pointId: string) => boolean;
-  /** Meters the Property lists for a unit that no answer carries (absentPoints): the sums over units of their metric are not formed. */
+  /** Meters the Property lists for a unit that the unit's answer lacks, and shared meters whose shares fall short of 1 (absentPoints): the sums over units of their metric are not formed. */
   absent?: readonly AbsentPoint[];
+  /** Points (idKey) the Property's list shows with their device removed and none since (removedPoints): a `data_gap` of theirs is no device, not missing. */
+  removed?: ReadonlySet<string>;
 }
 
 export interface PropertyUvi {
@@ -64,9 +66,11 @@ type Metric = 'heat' | 'hca' | 'water_warm' | 'water_cold';
 type UnitMetrics = Partial<Record<Metric, PointMonth[]>> & { unit: UsageUnit };
 
 type Refused = NonNullable<UviPropertyInput['refused']>;
-const NONE_REFUSED: Refused = () => false;
+/** What the answers' points are taken as: refused by billing, or removed by the Property's list. */
+type Use = { refused: Refused; removed: ReadonlySet<string> };
+const useOf = (input: UviPropertyInput): Use => ({ refused: input.refused ?? (() => false), removed: input.removed ?? new Set() });
 
-function unitMetrics(unit: UsageUnit, consumption: UnitConsumption, months: readonly Month[], refused: Refused): UnitMetrics {
+function unitMetrics(unit: UsageUnit, consumption: UnitConsumption, months: readonly Month[], use: Use): UnitMetrics {
   const out: UnitMetrics = { unit };
   for (const metric of ['heat', 'hca', 'water_warm', 'water_cold'] as const) {
     const points = consumption.measuring_points.filter((p) => p.metric === metric);
@@ -76,7 +80,8 @@ function unitMetrics(unit: UsageUnit, consumption: UnitConsumption, months: read
           points,
           months,
           (p) => p.unit_share ?? 1,
-          (id) => refused(unit.id, id),
+          (id) => use.refused(unit.id, id),
+          use.removed,
         ),
         months,
       );
@@ -88,16 +93,16 @@ function unitMetrics(unit: UsageUnit, consumption: UnitConsumption, months: read
  * Each unit once. The same unit twice with the same answer counts once; with different
  * answers none of its figures count (its allocators then leave the Property's sum incomplete).
  */
-function distinctUnits(entries: UviPropertyInput['units'], months: readonly Month[], refused: Refused): UnitMetrics[] {
+function distinctUnits(entries: UviPropertyInput['units'], months: readonly Month[], use: Use): UnitMetrics[] {
   const byId = new Map<string, UviPropertyInput['units'][number][]>();
   for (const e of entries) byId.set(e.unit.id, [...(byId.get(e.unit.id) ?? []), e]);
   return [...byId.values()].map((copies) => {
     const first = copies[0]!;
-    const metrics = unitMetrics(first.unit, first.consumption, months, refused);
+    const metrics = unitMetrics(first.unit, first.consumption, months, use);
     if (copies.every((c) => JSON.stringify(c) === JSON.stringify(first))) return metrics;
     const conflict: UnitMetrics = { unit: first.unit };
     for (const c of copies)
-      for (const [metric, m] of Object.entries(unitMetrics(c.unit, c.consumption, months, refused))) {
+      for (const [metric, m] of Object.entries(unitMetrics(c.unit, c.consumption, months, use))) {
         if (metric !== 'unit') conflict[metric as Metric] = (m as PointMonth[]).map((x) => missingMonth(x.month, 'duplicate_point'));
       }
     return conflict;
@@ -105,7 +110,7 @@ function distinctUnits(entries: UviPropertyInput['units'], months: readonly Mont
 }
 
 /** The sum over points, or null where the Property has none of them. */
-function plantSum(points: readonly MeasuringPointConsumption[], months: readonly Month[], refused: Refused): PointMonth[] | null {
+function plantSum(points: readonly MeasuringPointConsumption[], months: readonly Month[], use: Use): PointMonth[] | null {
   return points.length === 0
     ? null
     : sumMonths(
@@ -113,7 +118,8 @@ function plantSum(points: readonly MeasuringPointConsumption[], months: readonly
           points,
           months,
           () => null,
-          (id) => refused(null, id),
+          (id) => use.refused(null, id),
+          use.removed,
         ),
         months,
       );
@@ -128,7 +134,7 @@ function unitsSum(
   absent: readonly AbsentPoint[],
 ): PointMonth[] | null {
   const have = units.map((u) => u[metric]).filter((m): m is PointMonth[] => m !== undefined);
-  // a listed meter no answer carries: the sum would silently be smaller (absent.ts)
+  // a listed meter a unit's answer lacks, or shares short of the whole meter: the sum would silently be smaller (absent.ts)
   if (absent.some((a) => a.metric === metric)) return months.map((m) => missingMonth(m, reason));
   if (have.length === 0) return null;
   return sumMonths(
@@ -149,21 +155,22 @@ interface PropertyFigures {
 function propertyFigures(input: UviPropertyInput, units: readonly UnitMetrics[], findings: Finding[]): PropertyFigures {
   const { months, plant } = input;
   const tw = input.wwTemperature ?? 60;
-  const refused = input.refused ?? NONE_REFUSED;
+  const use = useOf(input);
   const absent = input.absent ?? [];
   findings.push(...absentFindings(input.property_id, absent));
   const volumeSum = unitsSum(units, 'water_warm', months, 'warm_water_volume_incomplete', absent);
-  const plantVolume = plantSum(plant.warmWaterVolume, months, refused);
+  const plantVolume = plantSum(plant.warmWaterVolume, months, use);
   const volume = plantVolume ?? volumeSum;
   for (const u of plant.unclearNames ?? [])
     findings.push(finding('PLANT_METER_NAME_UNCLEAR', { property_id: input.property_id, usage_unit_id: null, service: 'HEATING' }, { ...u }));
-  const meter = plausibleWarmWaterMeter(input.property_id, plantSum(plant.warmWaterHeat, months, refused), volume, findings);
+  const meter = plausibleWarmWaterMeter(input.property_id, plantSum(plant.warmWaterHeat, months, use), volume, findings);
   // A month missing here is the Property's, not the unit's: the letter says so rather than "a reading is missing".
-  const warmWaterHeat =
+  const known =
     (meter ?? volume)?.map((m) =>
       m.value === null ? missingMonth(m.month, 'warm_water_heat_missing') : meter ? m : { ...m, value: warmWaterKwh(m.value, tw) },
     ) ?? null;
-  const plantHeat = plantSum(plant.heat, months, refused);
+  const warmWaterHeat = meter && known ? judgedWarmWaterMonths(known, volume) : known;
+  const plantHeat = plantSum(plant.heat, months, use);
   const hasAllocators = units.some((u) => u.hca !== undefined);
   if (hasAllocators && plantHeat !== null && warmWaterHeat === null) {
     findings.push(finding('WARM_WATER_HEAT_NOT_KNOWN', { property_id: input.property_id, usage_unit_id: null, service: 'HEATING' }));
@@ -262,7 +269,7 @@ function withBenchmark(
 /** Every unit's 13 months per service, and the Property's findings. */
 export function propertyUvi(input: UviPropertyInput): PropertyUvi {
   const findings: Finding[] = [];
-  const units = distinctUnits(input.units, input.months, input.refused ?? NONE_REFUSED);
+  const units = distinctUnits(input.units, input.months, useOf(input));
   const p = propertyFigures(input, units, findings);
   const tw = input.wwTemperature ?? 60;
   const plantHasHeat = input.plant.heat.length > 0;

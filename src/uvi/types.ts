@@ -27,6 +27,8 @@ export const MISSING_REASONS = [
   'no_plant_heat_meter', // allocators, and the Property has no heat meter without a unit
   'plant_heat_missing', // the plant heat meter has no value for the month
   'warm_water_heat_missing', // warm-water heat (meter or § 9 Abs. 2 volume) has no value for the month
+  'warm_water_heat_above_bound', // the warm-water heat meter's month lies above 450 kWh per m³ of the Property's warm water
+  'warm_water_heat_unjudged', // the warm-water heat meter measured heat in a month whose warm-water volume is missing or 0
   'heating_heat_negative', // plant heat less warm-water heat and unit heat meters is below 0
   'unit_heat_incomplete', // some unit's heat meter is missing: the heat left for the allocators is unknown
   'allocator_sum_incomplete', // some unit's allocator units are missing: the Property's sum is unknown
@@ -93,7 +95,7 @@ export const FINDING_CODES = [
   'NO_BENCHMARK_FOR_TYPE', // the benchmark table has no value for the unit type and service
   'AREA_IMPLAUSIBLE', // the unit's area is outside AREA_MIN_M2 … AREA_LIMIT_M2 (bounds.ts): no benchmark comparison
   'NO_PLANT_HEAT_METER', // allocators without a plant heat meter: allocator units only
-  'POINT_NOT_SENT', // a meter the Property lists for a unit is in no unit's answer: the sums over units of its metric are not formed
+  'POINT_NOT_SENT', // a meter the Property lists for a unit is not in that unit's answer: the sums over units of its metric are not formed
   'WARM_WATER_HEAT_NOT_KNOWN', // no warm-water heat meter and no warm-water volume: plant heat taken as heating heat
   'PLANT_METER_NAME_UNCLEAR', // a plant heat meter's name mentions warm water and heating (or "ohne"): read as the whole plant's
   'WARM_WATER_HEAT_IMPLAUSIBLE', // the warm-water heat meter gives more than 200 kWh per m³ over the months (WW_MAX_KWH_PER_M3): § 9 Abs. 2 used instead

@@ -22,8 +22,12 @@ export function refuses(f: Flag): boolean {
   return f.code === 'UNKNOWN_ENUM_VALUE' && f.facts?.field === 'unit';
 }
 
-/** What the uvi shows of billing's findings: what it refuses, and values the contract does not know (an unknown metric is left out). */
-export const shownFinding = (f: Flag): boolean => refuses(f) || f.code === 'UNKNOWN_ENUM_VALUE';
+/**
+ * What the uvi shows of billing's findings: what it refuses, values the contract does not know (an unknown
+ * metric is left out), and shares of a shared meter adding up to less than 1, which leave the Property's
+ * sums of its metric unformed (absent.ts).
+ */
+export const shownFinding = (f: Flag): boolean => refuses(f) || f.code === 'UNKNOWN_ENUM_VALUE' || f.code === 'SHARE_SUM_MISMATCH';
 
 export interface UviVerdict {
   /** A unit's copy of a point (unit id), or a plant point (null), that the uvi must not use. */

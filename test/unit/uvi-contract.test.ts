@@ -10,7 +10,7 @@ import { classifyPlant } from '../../src/uvi/plant.js';
 import { uviReviewRows } from '../../src/uvi/portal/index.js';
 import { propertyUvi } from '../../src/uvi/property.js';
 import type { Service } from '../../src/uvi/types.js';
-import { absentPoints } from '../../src/uvi/absent.js';
+import { absentPoints, removedPoints } from '../../src/uvi/absent.js';
 import { shownFinding, uviVerdict } from '../../src/uvi/verdict.js';
 import { PROPERTY, aPlantPoint, aSegment, aUnitEntry, pointListOf } from '../helpers/builders.js';
 import { MONTHS, cumulative, n, point, series } from '../helpers/uvi-fixtures.js';
@@ -46,6 +46,7 @@ function run(units: Entry[], plant: Plant[] = [], points: MeasuringPoint[] = poi
     benchmark: DEFAULT_BENCHMARK,
     refused: uviVerdict(bill).refused,
     absent: absentPoints(points, units),
+    removed: removedPoints(points),
   });
   return { bill, r };
 }
@@ -178,6 +179,58 @@ describe('a meter billing refuses is in no uvi figure', () => {
     ];
     const r = run(units, [main], points);
     expect(nov(r, 0, 'HEATING')).toEqual({ kwh: null, reasons: ['unit_heat_incomplete'] });
+  });
+
+  it('a shared allocator one of its units does not carry: no allocator flat gets kWh (the others got 4,347.8 instead of 4,000)', () => {
+    // mp-s: WE 01 0.5, WE 02 0.3, WE 03 0.2 in the Property's list; WE 03's answer leaves it out
+    const one = metered('hca', flat(100), 1, { measuring_point_id: 'mp-s' });
+    const shared = (s: number) => ({ ...structuredClone(one), unit_share: s });
+    const units = [
+      unit('WE 01', [shared(0.5)]),
+      unit('WE 02', [shared(0.3)]),
+      unit('WE 03', [metered('hca', flat(50))]),
+      unit('WE 04', [metered('hca', flat(100))]),
+    ];
+    const main = plantHeat('mp-p', flat(10000));
+    const allocations = [0.5, 0.3, 0.2].map((share, i) => ({ usage_unit_id: units[i]!.unit.id, share }));
+    const points = pointListOf({ property: PROPERTY, units: units.slice(1), plant: [main] }).map((p) => (p.id === 'mp-s' ? { ...p, allocations } : p));
+    const r = run(units, [main], points);
+    for (const i of [0, 1, 2, 3]) expect(nov(r, i, 'HEATING')).toEqual({ kwh: null, reasons: ['allocator_sum_incomplete'] });
+    expect(r.r.findings.filter((f) => f.code === 'POINT_NOT_SENT')).toEqual([
+      expect.objectContaining({ code: 'POINT_NOT_SENT', usage_unit_id: units[2]!.unit.id, facts: { measuring_point_id: 'mp-s', metric: 'hca' } }),
+    ]);
+  });
+
+  it('a shared allocator whose shares add up to 0.8 (SHARE_SUM_MISMATCH): no allocator flat gets kWh, and the finding is shown', () => {
+    const one = metered('hca', flat(100), 1, { measuring_point_id: 'mp-s' });
+    const shared = (s: number) => ({ ...structuredClone(one), unit_share: s });
+    const units = [unit('WE 01', [shared(0.5)]), unit('WE 02', [shared(0.3)]), unit('WE 03', [metered('hca', flat(100))])];
+    const main = plantHeat('mp-p', flat(10000));
+    const allocations = [0.5, 0.3].map((share, i) => ({ usage_unit_id: units[i]!.unit.id, share }));
+    const points = pointListOf({ property: PROPERTY, units: units.slice(1), plant: [main] }).map((p) => (p.id === 'mp-s' ? { ...p, allocations } : p));
+    const r = run(units, [main], points);
+    expect(codes(r)).toContain('SHARE_SUM_MISMATCH');
+    for (const i of [0, 1, 2]) expect(nov(r, i, 'HEATING')).toEqual({ kwh: null, reasons: ['allocator_sum_incomplete'] });
+    expect(r.bill.flags.filter(shownFinding).map((f) => f.code)).toContain('SHARE_SUM_MISMATCH');
+    expect(r.r.findings.map((f) => f.code)).not.toContain('POINT_NOT_SENT');
+  });
+
+  it('an allocator removed before the 13 months (data_gap, no active device in the list) measured nothing: the others share the heat', () => {
+    // as the sandbox sends an ordinary removal (DeviceRemoval): no segment in the range, active_device null
+    const gone = { ...metered('hca', flat(0)), segments: [], data_gap: true };
+    const units = [unit('WE 01', [metered('hca', flat(100)), gone]), unit('WE 02', [metered('hca', flat(300))])];
+    const main = plantHeat('mp-p', flat(10000));
+    const listed = pointListOf({ property: PROPERTY, units, plant: [main] });
+    const removed = run(
+      units,
+      [main],
+      listed.map((p) => (p.id === gone.measuring_point_id ? { ...p, active_device: null } : p)),
+    );
+    expect(nov(removed, 0, 'HEATING')).toEqual({ kwh: 2500, reasons: [] });
+    expect(nov(removed, 1, 'HEATING')).toEqual({ kwh: 7500, reasons: [] });
+    // the list still shows a device: the point has no answer, and the sum stays unknown
+    const active = run(units, [main], listed);
+    expect(nov(active, 1, 'HEATING')).toEqual({ kwh: null, reasons: ['allocator_sum_incomplete'] });
   });
 
   it('an honest Property is unchanged by the verdict: each flat’s heat meter as measured', () => {

@@ -5,7 +5,7 @@
 import type { Flag } from '../../../billing/types.js';
 import type { Lang } from '../../../i18n/index.js';
 import { classifyPlant, propertyUvi } from '../../../uvi/index.js';
-import { absentPoints } from '../../../uvi/absent.js';
+import { absentPoints, removedPoints } from '../../../uvi/absent.js';
 import { shownFinding, uviVerdict } from '../../../uvi/verdict.js';
 import type { UviInputs } from '../../../uvi/inputs/index.js';
 import { letterModel } from '../../../uvi/letter/index.js';
@@ -51,6 +51,7 @@ function portalOf({ answers, bill }: BilledProperty, o: UviStepOptions): PortalP
   const result = propertyUvi({
     refused: verdict.refused,
     absent: absentPoints(answers.points, answers.units),
+    removed: removedPoints(answers.points),
     property_id: property.id,
     months: inputs.months,
     units: answers.units,
