@@ -52,7 +52,7 @@ const FAR_FUTURE = '9999-12-31';
  * (segments are windows "within the range"), places the device nowhere: it is taken as any
  * time, so it overlaps every other segment of the point (alone it is no double count).
  */
-function windowOf(seg: DeviceSegment, range: { from: string; to: string } | undefined): { start: string; end: string } {
+export function installationWindow(seg: DeviceSegment, range: { from: string; to: string } | undefined): { start: string; end: string } {
   const start = seg.installed_at ?? seg.baseline_date;
   const end = seg.deinstalled_at ?? FAR_FUTURE;
   const outside = range !== undefined && (start > range.to || end < range.from);
@@ -94,7 +94,7 @@ export function segmentBreaks(c: MeasuringPointConsumption, range?: { from: stri
   // One segment per device from here: a repeated device is named above, not again as an overlap.
   const devices = [...new Map(segments.map((s) => [idKey(s.device_id), s])).values()];
   // By start, then end: a device installed and removed on one day comes before the one installed that day.
-  const windows = devices.map((s) => ({ s, ...windowOf(s, range) })).sort((a, b) => byText(a.start, b.start) || byText(a.end, b.end));
+  const windows = devices.map((s) => ({ s, ...installationWindow(s, range) })).sort((a, b) => byText(a.start, b.start) || byText(a.end, b.end));
   // Sorted so, a window overlaps an earlier one exactly when it starts before the latest end so far, or
   // has the very window of the one before it (two devices installed and removed on one day have no
   // days apart: the same window twice). A device installed on the day its predecessor was removed is
