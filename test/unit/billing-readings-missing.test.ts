@@ -5,10 +5,9 @@
 // READINGS_MISSING; a device whose window reaches no month end of the period has none to send.
 import { describe, expect, it } from 'vitest';
 import { billProperty, flagMessage } from '../../src/billing/index.js';
-import type { DeviceSegment } from '../../src/api/types.js';
-import { aPlantPoint, aPointConsumption, aPropertyInput, aReading, aSegment, aUnitEntry } from '../helpers/builders.js';
+import { aPlantPoint, aPointConsumption, aPropertyInput, aReading, aSegment, aUnitEntry, type SegmentOverrides } from '../helpers/builders.js';
 
-const unread = (overrides: Partial<DeviceSegment> = {}) =>
+const unread = (overrides: SegmentOverrides = {}) =>
   aSegment({
     serial: 'WMZ-80',
     installed_at: '2020-03-15',
@@ -23,7 +22,7 @@ const notBilled = (flags: { code: string; severity: string }[]) => flags.filter(
 describe('a value to bill without a reading of the period', () => {
   it('of a plant-room meter: 0 in plant-points.csv, READINGS_MISSING naming the device and the first month end', () => {
     const seg = unread({
-      period_consumption: { billable_value: 80_000, end_value: 90_000, weighted_billable_value: undefined } as DeviceSegment['period_consumption'],
+      period_consumption: { billable_value: 80_000, end_value: 90_000, weighted_billable_value: undefined },
     });
     const plant = aPlantPoint({ consumption: { metric: 'heat', unit: 'kWh', segments: [seg] }, point: { metric: 'heat', unit: 'kWh' } });
     const bill = billProperty(aPropertyInput({ plantPoints: [plant] }));
