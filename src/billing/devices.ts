@@ -34,12 +34,12 @@ export function devicesAtTwoPoints(
   units: readonly { unit: UsageUnit; consumption: UnitConsumption }[],
   plant: readonly { consumption: { measuring_point_id: string; segments: readonly DeviceSegment[] } }[],
   counts: (c: UnitConsumption, pointId: string) => boolean = () => true,
-  range?: { from: string; to: string },
 ): Map<string, ContractBreak> {
   const byDevice = new Map<string, Map<string, Place>>();
   const place = (pointId: string, unitName: string | null, s: DeviceSegment) => {
-    // the window the point's own check uses (an undocumented installation from its baseline day): one device, one reading of it
-    const w = installationWindow(s, range);
+    // the window the point's own check uses (an undocumented installation from its baseline day), by its own
+    // dates alone: a segment outside the range is its own point's break, and no reason to refuse the device's next place
+    const w = installationWindow(s, undefined);
     const point = idKey(pointId);
     const key = JSON.stringify([point, w.start, w.end]);
     const places = byDevice.get(idKey(s.device_id)) ?? new Map<string, Place>();

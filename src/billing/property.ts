@@ -87,7 +87,7 @@ export function billProperty(input: PropertyInput, early?: (entry: UnitEntry) =>
     inUnits,
   );
   for (const id of plantUnplaced.keys()) crossBreaks.set(id, { code: 'PLANT_POINT_IN_UNITS', facts: {} });
-  const twoPlaces = devicesAtTwoPoints(units, input.plantPoints, (c, id) => listedFor.get(c)!(id), range);
+  const twoPlaces = devicesAtTwoPoints(units, input.plantPoints, (c, id) => listedFor.get(c)!(id));
   for (const [id, b] of twoPlaces) if (!crossBreaks.has(id)) crossBreaks.set(id, b);
   const unitBills = units.map((entry) => {
     const known = early?.(entry);

@@ -72,6 +72,18 @@ describe('one device under two points', () => {
     expect(bill.billing.map((r) => r.billable_value)).toEqual(['10', '10']);
   });
 
+  it('moved before the period, the old place still sent: the old point is not billed (SEGMENT_OUTSIDE_RANGE), the new one is', () => {
+    const id = uuid();
+    const old = device({ device_id: id, installed_at: '2019-05-14', deinstalled_at: '2024-06-30', readings: [aReading({ at: '2024-06-30' })] });
+    const bill = billProperty(
+      aPropertyInput({
+        units: [aUnitEntry('WE 01', [pointWith(old)]), aUnitEntry('WE 02', [pointWith(device({ device_id: id, installed_at: '2024-06-30' }))])],
+      }),
+    );
+    expect(bill.billing.map((r) => r.billable_value)).toEqual(['0', '10']);
+    expect(bill.flags.filter((f) => f.severity === 'not_billed').map((f) => f.code)).toEqual(['SEGMENT_OUTSIDE_RANGE']);
+  });
+
   it('a shared meter (the same point in two units) is no conflict', () => {
     const units = sharedCopies(10, [0.5, 0.5]).map((c, i) => aUnitEntry(`WE 0${i + 1}`, [c]));
     const bill = billProperty(aPropertyInput({ units }));
