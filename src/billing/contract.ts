@@ -25,6 +25,7 @@ export const CONTRACT_BREAKS = [
   'PLANT_POINT_IN_UNITS',
   'SHARE_SUM_ABOVE_ONE',
   'CONTRADICTORY_VALUES',
+  'READINGS_MISSING',
 ] as const satisfies readonly FlagCode[];
 export type BreakCode = (typeof CONTRACT_BREAKS)[number];
 
@@ -52,7 +53,7 @@ const FAR_FUTURE = '9999-12-31';
  * (segments are windows "within the range"), places the device nowhere: it is taken as any
  * time, so it overlaps every other segment of the point (alone it is no double count).
  */
-function windowOf(seg: DeviceSegment, range: { from: string; to: string } | undefined): { start: string; end: string } {
+export function installationWindow(seg: DeviceSegment, range: { from: string; to: string } | undefined): { start: string; end: string } {
   const start = seg.installed_at ?? seg.baseline_date;
   const end = seg.deinstalled_at ?? FAR_FUTURE;
   const outside = range !== undefined && (start > range.to || end < range.from);
@@ -94,7 +95,7 @@ export function segmentBreaks(c: MeasuringPointConsumption, range?: { from: stri
   // One segment per device from here: a repeated device is named above, not again as an overlap.
   const devices = [...new Map(segments.map((s) => [idKey(s.device_id), s])).values()];
   // By start, then end: a device installed and removed on one day comes before the one installed that day.
-  const windows = devices.map((s) => ({ s, ...windowOf(s, range) })).sort((a, b) => byText(a.start, b.start) || byText(a.end, b.end));
+  const windows = devices.map((s) => ({ s, ...installationWindow(s, range) })).sort((a, b) => byText(a.start, b.start) || byText(a.end, b.end));
   // Sorted so, a window overlaps an earlier one exactly when it starts before the latest end so far, or
   // has the very window of the one before it (two devices installed and removed on one day have no
   // days apart: the same window twice). A device installed on the day its predecessor was removed is
@@ -140,7 +141,37 @@ export function segmentBreaks(c: MeasuringPointConsumption, range?: { from: stri
       break;
     }
   }
+  const unread = unbackedSegment(segments, range);
+  if (unread) out.push({ code: 'READINGS_MISSING', facts: { serial: unread.s.serial, reading_date: unread.monthEnd } });
   return out;
+}
+
+/** The last day of a date's month (yyyy-mm-dd), or null for a text that is no date. */
+function monthEndOf(date: string): string | null {
+  const m = /^(\d{4})-(\d{2})-\d{2}$/.exec(date);
+  if (!m) return null;
+  const day = new Date(Date.UTC(Number(m[1]), Number(m[2]), 0)).getUTCDate();
+  return Number.isNaN(day) ? null : `${m[1]}-${m[2]}-${String(day).padStart(2, '0')}`;
+}
+
+/**
+ * A segment with a value to bill whose installation window reaches a month end of the range,
+ * but which brings no reading dated in the range: one reading per month end is the contract,
+ * so its value stands on no reading of this period (another period's answer with its readings
+ * left out would otherwise be billed as this one's). The first month end it should have read.
+ */
+function unbackedSegment(segments: readonly DeviceSegment[], range: { from: string; to: string } | undefined): { s: DeviceSegment; monthEnd: string } | null {
+  if (!range) return null;
+  for (const s of segments) {
+    if (!BILLABLE_STATUSES.includes(s.period_consumption.status)) continue;
+    const w = installationWindow(s, range);
+    const start = w.start > range.from ? w.start : range.from;
+    const end = w.end < range.to ? w.end : range.to;
+    const monthEnd = monthEndOf(start);
+    if (w.start === '' || monthEnd === null || monthEnd > end) continue;
+    if (!s.readings.some((r) => r.at >= range.from && r.at <= range.to)) return { s, monthEnd };
+  }
+  return null;
 }
 
 /**

@@ -5,7 +5,7 @@
 // answer does not say: neither point is billed. A shared meter is one point in several units
 // (copies.ts), and a device moved from one point to another has windows that do not overlap.
 import type { DeviceSegment, UnitConsumption, UsageUnit } from '../api/types.js';
-import { idKey, overlaps, type ContractBreak } from './contract.js';
+import { idKey, installationWindow, overlaps, type ContractBreak } from './contract.js';
 import { compareNames } from './order.js';
 
 /** Places of one device compared pairwise; beyond this many (a device moved more often than any real one) every place is a conflict. */
@@ -24,9 +24,6 @@ interface Place {
   serial: string;
 }
 
-/** An installation window with null read as open on that side: not installed_at → since ever, not deinstalled_at → still there. */
-const windowOf = (s: DeviceSegment) => ({ start: s.installed_at ?? '', end: s.deinstalled_at ?? '9999-12-31' });
-
 /**
  * Per point (idKey) whose device the answers place under another point at the same time: the
  * break, naming the device's serial and the other point with its units. `counts`: whether a
@@ -40,7 +37,9 @@ export function devicesAtTwoPoints(
 ): Map<string, ContractBreak> {
   const byDevice = new Map<string, Map<string, Place>>();
   const place = (pointId: string, unitName: string | null, s: DeviceSegment) => {
-    const w = windowOf(s);
+    // the window the point's own check uses (an undocumented installation from its baseline day), by its own
+    // dates alone: a segment outside the range is its own point's break, and no reason to refuse the device's next place
+    const w = installationWindow(s, undefined);
     const point = idKey(pointId);
     const key = JSON.stringify([point, w.start, w.end]);
     const places = byDevice.get(idKey(s.device_id)) ?? new Map<string, Place>();

@@ -27,6 +27,7 @@ export const flagTitles = catalogue(
     PLANT_POINT_ALLOCATED: 'Meter listed as a plant-room meter and split over units: not billed',
     PLANT_POINT_IN_UNITS: "Meter listed with neither a unit nor a split, and sent in a unit's consumption: not billed",
     CONTRADICTORY_VALUES: 'Values for a meter that has none: not billed',
+    READINGS_MISSING: 'Value without a month-end reading of the period: not billed',
     ASSUMED_ZERO_BASELINE: 'Start value assumed to be 0',
     NOT_SYSTEM_LINKED: 'Meter not linked to a heating or water system',
     UNKNOWN_ENUM_VALUE: 'Unknown value from the metering service',
@@ -79,6 +80,7 @@ export const flagTitles = catalogue(
     PLANT_POINT_IN_UNITS:
       'Zähler im Messstellenverzeichnis ohne Nutzeinheit und ohne Aufteilung, aber im Verbrauch einer Nutzeinheit geliefert: nicht abgerechnet',
     CONTRADICTORY_VALUES: 'Werte für eine Messstelle ohne Werte: nicht abgerechnet',
+    READINGS_MISSING: 'Verbrauch ohne Ablesewert zum Monatsende im Zeitraum: nicht abgerechnet',
     ASSUMED_ZERO_BASELINE: 'Anfangsstand mit 0 angenommen',
     NOT_SYSTEM_LINKED: 'Zähler keiner Heizungs- oder Wasseranlage zugeordnet',
     UNKNOWN_ENUM_VALUE: 'Unbekannter Wert vom Messdienst',

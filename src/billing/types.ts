@@ -38,6 +38,7 @@ export const BILLING_SEVERITY = {
   PLANT_POINT_IN_UNITS: 'not_billed',
   SHARE_SUM_ABOVE_ONE: 'not_billed',
   CONTRADICTORY_VALUES: 'not_billed',
+  READINGS_MISSING: 'not_billed',
   ASSUMED_ZERO_BASELINE: 'review',
   BILLABLE_VALUE_DIFFERS: 'review',
   NOT_SYSTEM_LINKED: 'review',

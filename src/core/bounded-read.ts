@@ -4,6 +4,7 @@
 // run, /dev/zero would be read until memory runs out, a file growing meanwhile never ends.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
 import { fileTexts as ft } from './texts.js';
 
 /** `stat`: the file read (or refused), from the descriptor read through. */
@@ -65,12 +66,16 @@ export const OWN_FILE_MAX = 1 << 20;
  * Such a file's bytes; null when it does not exist; `problem` (in the run's language) when it
  * cannot be one of ours. `maxBytes`: for one that may hold more (the saved progress).
  */
-export function readOwnBytes(file: string, maxBytes = OWN_FILE_MAX): { bytes: Buffer } | { problem: string } | null {
+export function readOwnBytes(file: string, maxBytes = OWN_FILE_MAX): { bytes: Buffer } | { problem: string; fileInPath?: string } | null {
   let read: BoundedRead;
   try {
     read = readBounded(file, maxBytes);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    // a file where a folder of the path should be (METERDATA_HOME or the config folder made a file): named, not a crash
+    const blocker = code === 'ENOTDIR' ? fileInPath(file) : null;
+    if (blocker !== null) return { problem: ft.fileInPath({ at: blocker }), fileInPath: blocker };
     throw e;
   }
   if (read.ok) return { bytes: read.bytes };
@@ -79,8 +84,20 @@ export function readOwnBytes(file: string, maxBytes = OWN_FILE_MAX): { bytes: Bu
   };
 }
 
+/** The nearest folder of `file`'s path that exists and is no folder, if any. */
+function fileInPath(file: string): string | null {
+  for (let at = path.dirname(file); at !== path.dirname(at); at = path.dirname(at)) {
+    try {
+      if (!statSync(at).isDirectory()) return at;
+    } catch {
+      // not there (or above a file): look further up
+    }
+  }
+  return null;
+}
+
 /** Such a file's text (see readOwnBytes). */
-export function readOwnFile(file: string, maxBytes = OWN_FILE_MAX): { text: string } | { problem: string } | null {
+export function readOwnFile(file: string, maxBytes = OWN_FILE_MAX): { text: string } | { problem: string; fileInPath?: string } | null {
   const read = readOwnBytes(file, maxBytes);
   return read && 'bytes' in read ? { text: read.bytes.toString('utf8') } : read;
 }

@@ -65,7 +65,10 @@ export async function readConfig(env: NodeJS.ProcessEnv): Promise<ConfigFile> {
   const file = configFile(env);
   const read = readOwnFile(file);
   if (read === null) return {};
-  if ('problem' in read) throw new UsageError(ft.configDamaged({ file, problem: read.problem }), ft.configHint, 'CONFIG_INVALID');
+  if ('problem' in read) {
+    const hint = read.fileInPath === undefined ? ft.configHint : ft.fileInPathHint({ at: read.fileInPath });
+    throw new UsageError(ft.configDamaged({ file, problem: read.problem }), hint, 'CONFIG_INVALID');
+  }
   const checked = checkJson(ConfigSchema, read.text);
   if (!checked.ok) throw new UsageError(ft.configDamaged({ file, problem: checked.problem }), ft.configHint, 'CONFIG_INVALID');
   return checked.value as ConfigFile;

@@ -29,9 +29,15 @@ export function dirs(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Plat
     const local = env.LOCALAPPDATA || path.join(userHome, 'AppData', 'Local');
     return { config: path.join(appData, 'meterdata'), state: path.join(local, 'meterdata', 'state'), cache: path.join(local, 'meterdata', 'cache') };
   }
+  // The XDG Base Directory spec: a relative path in these variables is invalid and must be ignored
+  // (it would put meterdata's folders, the compile cache on every start, in the working folder).
+  const xdg = (name: string, fallback: string) => {
+    const value = env[name];
+    return value && path.isAbsolute(value) ? value : fallback;
+  };
   return {
-    config: path.join(env.XDG_CONFIG_HOME || path.join(userHome, '.config'), 'meterdata'),
-    state: path.join(env.XDG_STATE_HOME || path.join(userHome, '.local', 'state'), 'meterdata'),
-    cache: path.join(env.XDG_CACHE_HOME || path.join(userHome, '.cache'), 'meterdata'),
+    config: path.join(xdg('XDG_CONFIG_HOME', path.join(userHome, '.config')), 'meterdata'),
+    state: path.join(xdg('XDG_STATE_HOME', path.join(userHome, '.local', 'state')), 'meterdata'),
+    cache: path.join(xdg('XDG_CACHE_HOME', path.join(userHome, '.cache')), 'meterdata'),
   };
 }

@@ -62,9 +62,12 @@ export const fileTexts = catalogue(
     valid: 'a valid value',
     notPlainFile: 'it is not a plain file (a pipe or a device?)',
     isFolder: 'it is a folder',
+    fileInPath: (p: { at: string }) => `${p.at} is a file, not a folder`,
     tooLarge: (p: { mib: number }) => `it is larger than ${p.mib} MiB, far more than any such file holds`,
     configDamaged: (p: { file: string; problem: string }) => `The configuration file ${p.file} cannot be used: ${p.problem}.`,
     configHint: 'Correct the file, or move it away and sign in again with `meterdata login`.',
+    fileInPathHint: (p: { at: string }) =>
+      `Move or rename ${p.at}: meterdata keeps its files in folders there (METERDATA_HOME, where set, must name a folder). Then run the command again.`,
     profileDamaged: (p: { profile: string; file: string; problem: string }) => `The profile "${p.profile}" in ${p.file} cannot be used: ${p.problem}.`,
     profileHint: (p: { profile: string }) =>
       `Correct that field in the file, or replace the profile: \`meterdata login --profile ${p.profile}\` with --env or --auth-url.`,
@@ -102,9 +105,12 @@ export const fileTexts = catalogue(
     valid: 'ein gültiger Wert',
     notPlainFile: 'sie ist keine gewöhnliche Datei (eine Pipe oder ein Gerät?)',
     isFolder: 'sie ist ein Ordner',
+    fileInPath: (p) => `${p.at} ist eine Datei, kein Ordner`,
     tooLarge: (p) => `sie ist größer als ${p.mib} MiB, weit mehr, als eine solche Datei enthält`,
     configDamaged: (p) => `Die Konfigurationsdatei ${p.file} ist nicht verwendbar: ${p.problem}.`,
     configHint: 'Bitte korrigieren Sie die Datei, oder verschieben Sie sie und melden Sie sich mit `meterdata login` neu an.',
+    fileInPathHint: (p) =>
+      `Bitte verschieben oder benennen Sie ${p.at} um: meterdata legt dort seine Dateien in Ordnern ab (METERDATA_HOME muss, wo gesetzt, einen Ordner nennen). Rufen Sie den Befehl danach erneut auf.`,
     profileDamaged: (p) => `Das Profil „${p.profile}“ in ${p.file} ist nicht verwendbar: ${p.problem}.`,
     profileHint: (p) =>
       `Bitte korrigieren Sie das Feld in der Datei, oder ersetzen Sie das Profil: \`meterdata login --profile ${p.profile}\` mit --env oder --auth-url.`,

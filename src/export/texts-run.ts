@@ -69,7 +69,7 @@ export const runText = catalogue(
       `property "${p.name}": the saved answers in ${p.file} are damaged (${p.why}); fetching them again.`,
     running: 'Another `meterdata export` with the same arguments is running.',
     runningHint: (p: { lock: string }) => `Wait for it to finish; if none runs, delete ${p.lock}.`,
-    outBusy: (p: { out: string }) => `Another \`meterdata export\` is writing to ${p.out}; one export owns a folder at a time.`,
+    outBusy: (p: { out: string }) => `Another \`meterdata export\` or \`meterdata uvi\` is writing to ${p.out}; one run owns a folder at a time.`,
     outBusyHint: (p: { lock: string }) => `Wait for it to finish, or choose another --out folder; if none runs, delete ${p.lock}.`,
     notPut: (p: { out: string }) => `no files were put under their final names in ${p.out}.`,
     stoppedAfter: (p: { done: number; total: number; missing: string }) =>
@@ -109,7 +109,8 @@ export const runText = catalogue(
     answersDamaged: (p) => `Liegenschaft „${p.name}“: Die gespeicherten Antworten in ${p.file} sind beschädigt (${p.why}); sie werden erneut abgerufen.`,
     running: 'Ein anderer `meterdata export` mit denselben Angaben läuft bereits.',
     runningHint: (p) => `Warten Sie, bis er fertig ist; läuft keiner, löschen Sie ${p.lock}.`,
-    outBusy: (p) => `Ein anderer \`meterdata export\` schreibt gerade in ${p.out}; in einen Zielordner schreibt immer nur ein Export.`,
+    outBusy: (p) =>
+      `Ein anderer Lauf von \`meterdata export\` oder \`meterdata uvi\` schreibt gerade in ${p.out}; in einen Zielordner schreibt immer nur ein Lauf.`,
     outBusyHint: (p) => `Warten Sie, bis er fertig ist, oder wählen Sie einen anderen Zielordner für --out; läuft keiner, löschen Sie ${p.lock}.`,
     notPut: (p) => `in ${p.out} wurde keine Datei unter ihrem endgültigen Namen abgelegt.`,
     stoppedAfter: (p) => `Der Export endete nach ${num(p.done)} von ${count(p.total, 'Liegenschaft', 'Liegenschaften')} (nicht fertig: ${p.missing});`,

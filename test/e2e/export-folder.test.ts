@@ -42,7 +42,7 @@ describe('one export owns an --out folder at a time', () => {
     const a = await first;
     expect(a.code, a.stderr).toBe(0);
     expect(second.code, second.stderr).toBe(2);
-    expect(second.stderr).toContain(`Another \`meterdata export\` is writing to ${out}; one export owns a folder at a time.`);
+    expect(second.stderr).toContain(`Another \`meterdata export\` or \`meterdata uvi\` is writing to ${out}; one run owns a folder at a time.`);
     expect(second.stderr).not.toMatch(/ENOENT|unexpected failure/);
 
     const manifest = JSON.parse(await readFile(path.join(out, 'meterdata-manifest.json'), 'utf8')) as {

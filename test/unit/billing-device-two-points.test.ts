@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { billProperty, flagMessage } from '../../src/billing/index.js';
 import type { DeviceSegment } from '../../src/api/types.js';
-import { aPlantPoint, aPointConsumption, aPropertyInput, aSegment, aUnitEntry, sharedCopies, uuid } from '../helpers/builders.js';
+import { aPlantPoint, aPointConsumption, aPropertyInput, aReading, aSegment, aUnitEntry, sharedCopies, uuid } from '../helpers/builders.js';
 
 const device = (overrides: Partial<DeviceSegment> = {}) => aSegment({ device_id: uuid(), serial: 'WZ-4711', ...overrides });
 const pointWith = (seg: DeviceSegment, id = uuid()) => aPointConsumption({ measuring_point_id: id, metric: 'water_cold', unit: 'm3', segments: [seg] });
@@ -60,6 +60,28 @@ describe('one device under two points', () => {
     const bill = billProperty(aPropertyInput({ units: [we01, we02] }));
     expect(bill.billing.map((r) => r.billable_value)).toEqual(['10', '10']);
     expect(twice(bill)).toEqual([]);
+  });
+
+  it("moved with neither installation documented: each window starts at its baseline day, as the point's own check reads it", () => {
+    const id = uuid();
+    const readings = ['2025-01-31', '2025-02-28', '2025-03-31'].map((at, i) => aReading({ at, value: 101 + i }));
+    const before = device({ device_id: id, installed_at: null, deinstalled_at: '2025-03-31', baseline_date: '2024-12-31', baseline_value: 100, readings });
+    const after = device({ device_id: id, installed_at: null, baseline_date: '2025-04-30', baseline_value: 103, baseline_origin: 'first_known_in_range' });
+    const bill = billProperty(aPropertyInput({ units: [aUnitEntry('WE 01', [pointWith(before)]), aUnitEntry('WE 02', [pointWith(after)])] }));
+    expect(twice(bill)).toEqual([]);
+    expect(bill.billing.map((r) => r.billable_value)).toEqual(['10', '10']);
+  });
+
+  it('moved before the period, the old place still sent: the old point is not billed (SEGMENT_OUTSIDE_RANGE), the new one is', () => {
+    const id = uuid();
+    const old = device({ device_id: id, installed_at: '2019-05-14', deinstalled_at: '2024-06-30', readings: [aReading({ at: '2024-06-30' })] });
+    const bill = billProperty(
+      aPropertyInput({
+        units: [aUnitEntry('WE 01', [pointWith(old)]), aUnitEntry('WE 02', [pointWith(device({ device_id: id, installed_at: '2024-06-30' }))])],
+      }),
+    );
+    expect(bill.billing.map((r) => r.billable_value)).toEqual(['0', '10']);
+    expect(bill.flags.filter((f) => f.severity === 'not_billed').map((f) => f.code)).toEqual(['SEGMENT_OUTSIDE_RANGE']);
   });
 
   it('a shared meter (the same point in two units) is no conflict', () => {

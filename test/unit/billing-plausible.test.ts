@@ -229,16 +229,24 @@ describe('weighted_billable_value that is not billable_value × unit_share (WEIG
 
 describe('findings say what happened in the range', () => {
   const spring = { from: '2025-03-01', to: '2025-05-31' };
+  // a device in place at the range's end was read then (one reading per month end)
+  const mayEnd = aReading({ at: '2025-05-31' });
 
   it('a device replaced on 15 June raises neither DEVICE_REPLACED nor DEVICE_REMOVED for March-May', () => {
-    const seg = aSegment({ installed_at: '2019-01-01', deinstalled_at: '2025-06-15', replacement_reason: 'DeviceReplacement' });
+    const seg = aSegment({ installed_at: '2019-01-01', deinstalled_at: '2025-06-15', replacement_reason: 'DeviceReplacement', readings: [mayEnd] });
     const bill = billOne([aPointConsumption({ segments: [seg] })], spring);
     expect(codes(bill.flags)).toEqual([]);
     expect(bill.billing[0]).toMatchObject({ billable_value: '10', review_flags: [] });
   });
 
   it('a device removed after the range raises no DEVICE_REMOVED; removed inside it, it does', () => {
-    const removal = (at: string) => aSegment({ installed_at: '2019-01-01', deinstalled_at: at, replacement_reason: 'DeviceRemoval' });
+    const removal = (at: string) =>
+      aSegment({
+        installed_at: '2019-01-01',
+        deinstalled_at: at,
+        replacement_reason: 'DeviceRemoval',
+        readings: [aReading({ at: at < '2025-05-31' ? '2025-04-30' : '2025-05-31' })],
+      });
     expect(codes(billOne([aPointConsumption({ segments: [removal('2025-07-01')] })], spring).flags)).toEqual([]);
     expect(codes(billOne([aPointConsumption({ segments: [removal('2025-05-20')] })], spring).flags)).toEqual(['DEVICE_REMOVED']);
   });
@@ -250,6 +258,7 @@ describe('findings say what happened in the range', () => {
           aSegment({
             deinstalled_at: '2025-06-15',
             replacement_reason: 'DeviceReplacement',
+            readings: [mayEnd],
             period_consumption: { billable_value: 5, end_value: 105, weighted_billable_value: undefined },
           }),
         ],

@@ -147,3 +147,29 @@ describe('the stored sign-in, edited or restored by hand', () => {
     expect(statSync(store.fileFor('default')).mode & 0o777).toBe(0o600);
   });
 });
+
+// METERDATA_HOME, or the config folder in it, a plain file: status and export --json said "unexpected failure
+// (this is a bug)" with a stack trace (ENOTDIR), exit 1. Now the config error's one line naming the file in the way.
+describe('a file where meterdata keeps a folder', () => {
+  it.each([
+    ['METERDATA_HOME', (env: { METERDATA_HOME: string }) => (env.METERDATA_HOME = path.join(env.METERDATA_HOME, 'home'))],
+    ['the config folder', (env: { METERDATA_HOME: string }) => path.join(env.METERDATA_HOME, 'config')],
+  ])('%s: status and export --json exit 2 with one line naming it and the fix, in both languages', async (_, blocker) => {
+    const env = home();
+    const at = blocker(env);
+    writeFileSync(at, 'not a folder');
+    const status = await runCli(['status'], { env });
+    expect([status.code, status.stderr.split('\n')[0]]).toEqual([
+      2,
+      `meterdata: The configuration file ${configFile(env)} cannot be used: ${at} is a file, not a folder.`,
+    ]);
+    expect(status.stderr).toContain(`Move or rename ${at}`);
+    expect(status.stderr).not.toMatch(/\n\s+at |this is a bug/);
+    const json = await runCli(['export', '--year', '2025', '--json', '--out', path.join(os.tmpdir(), 'md-never-written')], { env });
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout.trim().split('\n').at(-1)!)).toMatchObject({ error: { code: 'CONFIG_INVALID' } });
+    const de = await runCli(['status', '--lang', 'de'], { env });
+    expect(de.stderr).toContain(`${at} ist eine Datei, kein Ordner`);
+    expect(await findEnglish(de.stderr)).toEqual([]);
+  });
+});

@@ -8,14 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Journal, journalKey } from '../../src/export/journal/journal.js';
+import { NORDLICHT_WHO } from '../helpers/who.js';
 
-const who = {
-  tenant_id: '7c1d8f2e-0000-4000-8000-000000000001',
-  tenant_name: 'Hausverwaltung Nordlicht GmbH',
-  client_id: 'c',
-  granted_scopes: [],
-  property_scope: 'all' as const,
-};
+const who = NORDLICHT_WHO;
 const id = { from: '2025-01-01', to: '2025-12-31' };
 const now = new Date('2026-11-23T10:00:00Z');
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'md-planted-state-'));

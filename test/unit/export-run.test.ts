@@ -185,7 +185,7 @@ describe('export journal lock', () => {
     const other = { ...s, args: parseExportArgs({ year: '2024', out: 'out', format: 'csv' }, s.home, {}) };
     const second = await runExport({ api: fakeApi(data).api, ...other, reporter: reporter(), toolVersion: 't', now: () => T0 }).catch((e: unknown) => e);
     expect(second).toMatchObject({ code: 'EXPORT_OUT_BUSY', exitCode: 2 });
-    expect((second as Error).message).toMatch(/Another `meterdata export` is writing to .*out; one export owns a folder at a time/);
+    expect((second as Error).message).toMatch(/Another `meterdata export` or `meterdata uvi` is writing to .*out; one run owns a folder at a time/);
     release();
     const summary = await first;
     const manifest = JSON.parse(await readFile(path.join(s.args.out, 'meterdata-manifest.json'), 'utf8')) as { files: { name: string }[] };

@@ -30,6 +30,14 @@ describe('dirs', () => {
     });
   });
 
+  it('Linux: a relative XDG variable is ignored, as the XDG spec says (no meterdata folders in the working folder)', () => {
+    expect(dirs({ HOME: '/h', XDG_CONFIG_HOME: 'relconf', XDG_STATE_HOME: './relstate', XDG_CACHE_HOME: 'relcache' }, 'linux')).toEqual({
+      config: '/h/.config/meterdata',
+      state: '/h/.local/state/meterdata',
+      cache: '/h/.cache/meterdata',
+    });
+  });
+
   it('macOS: Application Support and Caches', () => {
     expect(dirs({ HOME: '/Users/u', XDG_CONFIG_HOME: '/ignored' }, 'darwin')).toEqual({
       config: '/Users/u/Library/Application Support/meterdata',

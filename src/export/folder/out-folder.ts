@@ -23,9 +23,8 @@ export const MANIFEST = 'meterdata-manifest.json';
  */
 export async function checkOutDir(dir: string, identity: Record<string, unknown>, names: string[], opts: { defaultOut?: boolean } = {}): Promise<void> {
   await checkWritable(dir);
-  const uvi = typeof identity.template === 'string' && identity.template.startsWith('uvi-');
-  // A uvi run's folder is <root>/<month>: the root is where an export must not be.
-  checkNotOtherCommand(uvi ? path.dirname(dir) : dir, uvi ? 'uvi' : 'export');
+  const root = commandRoot(dir, identity);
+  checkNotOtherCommand(root, root === dir ? 'export' : 'uvi');
   // A commit that crashed half-way left the previous manifest aside: the folder is still that export's.
   const manifest = readManifest(dir, MANIFEST) ?? readManifest(dir, asideName(MANIFEST));
   if (manifest) {
@@ -41,6 +40,15 @@ export async function checkOutDir(dir: string, identity: Record<string, unknown>
     );
     if (exists) throw new UsageError(t.foreignFile({ dir, file: n }), t.foreignFileHint, 'EXPORT_OUT_IN_USE');
   }
+}
+
+/**
+ * The folder an export and the monthly information must not share: a uvi run's folder is
+ * <root>/<month>, and its root is where an export must not be; an export's is its --out.
+ */
+export function commandRoot(dir: string, identity: Record<string, unknown>): string {
+  const uvi = typeof identity.template === 'string' && identity.template.startsWith('uvi-');
+  return uvi ? path.dirname(dir) : dir;
 }
 
 /**

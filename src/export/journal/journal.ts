@@ -13,7 +13,7 @@ import { gunzipSync } from 'node:zlib';
 import { UsageError } from '../../core/errors.js';
 import type { Property, WhoAmI } from '../../api/types.js';
 import { JournalDamage, readAnswers, readMeta, type JournalMeta } from './journal-check.js';
-import { outLockFile, takeLock } from '../folder/index.js';
+import { commandRoot, outLockFile, takeLock } from '../folder/index.js';
 import { gzipAnswers } from './journal-json.js';
 import { runText as t } from '../texts-run.js';
 
@@ -44,6 +44,8 @@ export interface JournalHandle {
   lockFile: string;
   /** The --out folder's lock (see outLockFile). */
   outLockFile: string;
+  /** A uvi run's lock of its --out root (see commandRoot), null for an export. */
+  rootLockFile: string | null;
 }
 
 export class Journal {
@@ -54,7 +56,7 @@ export class Journal {
     readonly restartReason: string | null,
     readonly resumed: boolean,
     private readonly unlock: () => Promise<void>,
-    private readonly outLock: string,
+    private readonly outLocks: { out: string; root: string | null },
   ) {}
 
   /**
@@ -65,15 +67,15 @@ export class Journal {
     const dir = path.join(stateDir, 'exports', journalKey(identity));
     // The journal first: a second run with the same arguments is told just that.
     const unlockJournal = await takeLock(`${dir}.lock`, new UsageError(t.running, t.runningHint({ lock: `${dir}.lock` }), 'EXPORT_ALREADY_RUNNING'));
-    const outLock = await outLockFile(stateDir, out);
-    let unlockOut: () => Promise<void>;
+    let folders: Awaited<ReturnType<typeof lockFolders>>;
     try {
-      unlockOut = await takeLock(outLock, new UsageError(t.outBusy({ out }), t.outBusyHint({ lock: outLock }), 'EXPORT_OUT_BUSY'));
+      folders = await lockFolders(stateDir, out, commandRoot(out, identity));
     } catch (e) {
       await unlockJournal();
       throw e;
     }
-    const unlock = () => unlockOut().finally(unlockJournal);
+    const outLock = folders.files;
+    const unlock = () => folders.unlock().finally(unlockJournal);
     let reason: string | null = null;
     const metaFile = path.join(dir, 'meta.json');
     try {
@@ -188,7 +190,7 @@ export class Journal {
 
   /** Keeps the lock held (the process still runs) and gives it to `Journal.release` in another thread. */
   handOver(): JournalHandle {
-    return { dir: this.dir, lockFile: `${this.dir}.lock`, outLockFile: this.outLock };
+    return { dir: this.dir, lockFile: `${this.dir}.lock`, outLockFile: this.outLocks.out, rootLockFile: this.outLocks.root };
   }
 
   /** Ends a handed-over journal: removes it after success, keeps it for a resume otherwise; the lock is released either way. */
@@ -196,6 +198,7 @@ export class Journal {
     if (done) await rm(handle.dir, { recursive: true, force: true });
     await rm(handle.lockFile, { force: true }).catch(() => undefined);
     await rm(handle.outLockFile, { force: true }).catch(() => undefined);
+    if (handle.rootLockFile !== null) await rm(handle.rootLockFile, { force: true }).catch(() => undefined);
   }
 
   /** Keeps the journal for a later resume and lets another run take it. */
@@ -208,4 +211,24 @@ export class Journal {
     await rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
     await this.close();
   }
+}
+
+/**
+ * The --out folder's lock, and for a uvi run (whose folder is <root>/<month>) its root's as well:
+ * an export into the root and the monthly information into a month folder of it would each pass
+ * their check of the other at start and then both commit, mixing the folder. Holding the root
+ * for the run makes them exclusive, and so two months into one root run one after the other.
+ */
+async function lockFolders(stateDir: string, out: string, root: string): Promise<{ unlock: () => Promise<void>; files: { out: string; root: string | null } }> {
+  const lockOf = async (folder: string) => {
+    const file = await outLockFile(stateDir, folder);
+    return { file, unlock: await takeLock(file, new UsageError(t.outBusy({ out: folder }), t.outBusyHint({ lock: file }), 'EXPORT_OUT_BUSY')) };
+  };
+  const own = await lockOf(out);
+  if (root === out) return { unlock: own.unlock, files: { out: own.file, root: null } };
+  const rootLock = await lockOf(root).catch(async (e: unknown) => {
+    await own.unlock();
+    throw e;
+  });
+  return { unlock: () => rootLock.unlock().finally(own.unlock), files: { out: own.file, root: rootLock.file } };
 }
