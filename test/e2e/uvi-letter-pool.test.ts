@@ -67,4 +67,20 @@ describe("the letters' worker thread", () => {
     rmSync(d, { recursive: true });
     expect(existsSync(d)).toBe(false);
   });
+
+  it("close() with the run's signal aborted while letters wait: the rest are skipped and the signal's reason is thrown", async () => {
+    const d = dir();
+    const pool = new LetterPool({ createdAt: createdAt.getTime(), lang: 'de' });
+    const m = model();
+    for (let i = 0; i < 16; i++) await pool.write({ file: path.join(d, `${i}.pdf`), title: m.title, model: m });
+    const ctrl = new AbortController();
+    const closed = pool.close(ctrl.signal).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    ctrl.abort(new Error('interrupted'));
+    expect(String(await closed)).toContain('interrupted');
+    expect(readdirSync(d).length).toBeLessThan(16);
+    rmSync(d, { recursive: true });
+  });
 });

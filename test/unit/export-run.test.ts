@@ -110,6 +110,12 @@ describe('export engine', () => {
     }).catch((e: unknown) => e);
     expect(e2).toMatchObject({ code: 'EXPORT_INTERRUPTED', exitCode: 130 });
     expect(existsSync(s.args.out)).toBe(false);
+    // Ctrl-C after the last Property, with no workbook to write (CSV only): nothing is committed
+    const csv = { ...deps, args: { ...deps.args, formats: ['csv' as const] } };
+    const staged = await stageExport({ api: fakeApi(data).api, ...csv });
+    const e3 = await finishExport(staged, { signal: ac.signal }).catch((e: unknown) => e);
+    expect(e3).toMatchObject({ code: 'EXPORT_INTERRUPTED', exitCode: 130 });
+    expect(existsSync(s.args.out)).toBe(false);
 
     const again = fakeApi(data);
     await runExport({ api: again.api, ...deps });

@@ -20,13 +20,14 @@ export interface StagedOutput extends FinishInputs {
 /**
  * A staged output: runs each finishing pass of `registry` (the export's formats; billing.xlsx written
  * by `writers`, or a WorkbookWriter for it alone, by default in this thread), writes the manifest,
- * renames all into place, removes the spools.
+ * renames all into place, removes the spools. Aborted `signal` before the commit: throws its reason.
  */
 export async function completeOutput(
   staged: StagedOutput,
   manifest: (files: FileEntry[]) => unknown,
   writers: WorkbookWriter | FinishWriters = writeWorkbookHere,
   registry: readonly OutputFormat[] = EXPORT_FORMATS,
+  signal?: AbortSignal,
 ): Promise<FileEntry[]> {
   const atomic = AtomicOutput.adopt(staged.dir, staged.pending);
   const files = [...staged.files];
@@ -38,6 +39,8 @@ export async function completeOutput(
   const m = await atomic.create(MANIFEST);
   await m.write(`${JSON.stringify(manifest(files), null, 2)}\n`);
   await atomic.closeFile(m);
+  // The last point a Ctrl-C stops the run; the commit, once begun, completes (its renames are quick and final).
+  if (signal?.aborted) throw signal.reason;
   await atomic.commit(MANIFEST, staleFiles(staged.dir, files));
   await atomic.abort(); // removes the spools; final files are never touched
   return files;

@@ -23,6 +23,8 @@ export interface SinkContext {
   dir: string;
   template: Template;
   atomic: AtomicOutput;
+  /** The run's Ctrl-C: a format with work left at the walk's end (the letters' worker) stops it rather than finish it. */
+  signal?: AbortSignal | undefined;
 }
 
 /** What the sinks are closed with at the walk's end. */

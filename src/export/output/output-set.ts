@@ -30,6 +30,7 @@ export class OutputSet {
     private readonly template: Template,
     private readonly formats: readonly string[],
     private readonly registry: readonly OutputFormat[] = EXPORT_FORMATS,
+    private readonly signal?: AbortSignal,
   ) {}
 
   /** Every file's place and the counts now, to `rewind` to (see PropertyStream). */
@@ -54,7 +55,7 @@ export class OutputSet {
     await atomic.prepare();
     for (const f of this.template.files) this.rows[f.table] = 0;
     for (const format of formatsNamed(this.formats, this.registry))
-      this.sinks.push([format, await format.open({ dir: this.dir, template: this.template, atomic })]);
+      this.sinks.push([format, await format.open({ dir: this.dir, template: this.template, atomic, signal: this.signal })]);
   }
 
   /**

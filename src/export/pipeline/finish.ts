@@ -86,10 +86,9 @@ export async function finishExport(
     const files = await completeOutput(
       staged.output,
       (files) => ({ ...staged.manifest, files }),
-      async (input) => {
-        await write(input);
-        if (opts.signal?.aborted) throw opts.signal.reason; // a Ctrl-C while the workbook was written: nothing is committed
-      },
+      write,
+      undefined,
+      opts.signal, // a Ctrl-C during the workbook or any finishing pass: nothing is committed
     );
     await Journal.release(staged.journal, true);
     return { ...summary, files };

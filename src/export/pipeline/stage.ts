@@ -98,6 +98,7 @@ async function walkProperties(run: Run): Promise<StagedExport> {
     run.template,
     formats.map((f) => f.name),
     formats,
+    deps.signal,
   );
   const tally = new Tally(properties.length);
   const renderAhead = deps.renderAhead
@@ -157,6 +158,8 @@ async function walkProperties(run: Run): Promise<StagedExport> {
     const late = steps.flatMap((s) => s.finish?.() ?? []);
     await output.write('review', reviewRows(late, language()));
     tally.findings(late);
+    // The last Property's signal: the loop checks only before each Property is written.
+    if (deps.signal?.aborted) throw deps.signal.reason;
     return await closeRun(run, output, tally, range);
   } catch (e) {
     walk.stop(e);

@@ -119,7 +119,7 @@ function lettersFormat(pdf: () => Promise<Omit<PdfOptions, 'title'>>, ownInWorke
     // Named after the units, which only the walk brings.
     finalNames: () => [],
     placeOf: () => null,
-    async open({ atomic, dir }: SinkContext): Promise<FormatSinks<number>> {
+    async open({ atomic, dir, signal }: SinkContext): Promise<FormatSinks<number>> {
       const written: [string, string][] = [];
       let combined: LetterPdf | null = null;
       let pool: LetterPool | null | undefined;
@@ -160,7 +160,7 @@ function lettersFormat(pdf: () => Promise<Omit<PdfOptions, 'title'>>, ownInWorke
           if (m !== written.length) throw new Error('letters written since the mark cannot be taken back');
         },
         async stage() {
-          await pool?.close(); // every letter handed to the worker is on disk before it is hashed
+          await pool?.close(signal); // every letter handed to the worker is on disk before it is hashed
           const files: FileEntry[] = [];
           for (const [name, file] of written) files.push(await entryOf(name, file));
           return { files };

@@ -67,11 +67,22 @@ export class LetterPool {
     this.worker.postMessage({ id, ...job });
   }
 
-  /** Every letter handed over is written, or the first failure is thrown; the worker has ended either way. */
-  async close(): Promise<void> {
-    while (this.pending.size > 0) await this.oldest();
+  /**
+   * Every letter handed over is written, or the first failure is thrown; the worker has ended
+   * either way. On `signal` the letters not begun are skipped (as abort) and its reason thrown.
+   */
+  async close(signal?: AbortSignal): Promise<void> {
+    const stop = () => this.worker.postMessage({ stop: true });
+    if (signal?.aborted) stop();
+    else signal?.addEventListener('abort', stop, { once: true });
+    try {
+      while (this.pending.size > 0) await this.oldest();
+    } finally {
+      signal?.removeEventListener('abort', stop);
+    }
     await this.end();
     if (this.failure) throw this.failure;
+    if (signal?.aborted) throw signal.reason;
   }
 
   /** The run failed: the worker skips what it has not begun, the letter under way ends, then the worker ends (nothing is written into the folder after). */
