@@ -173,7 +173,8 @@ export function pointMonths(c: MeasuringPointConsumption, months: readonly Month
   if (c.is_difference_meter && c.segments.length === 0) return { ...base, months: months.map((m) => missingMonth(m, 'difference_meter')) };
   // No coverage at all (range rule: never silent omission) is no answer, not a point without a device, unless the
   // Property's list says its device was removed without replacement (removedPoints): then none was there to measure.
-  if (c.data_gap === true && c.segments.length === 0) return { ...base, months: months.map((m) => missingMonth(m, removed ? 'no_device' : 'no_reading')) };
+  // As in billing (pointFlags' DATA_GAP), no segments is no coverage whatever `data_gap` says.
+  if (c.segments.length === 0) return { ...base, months: months.map((m) => missingMonth(m, removed ? 'no_device' : 'no_reading')) };
   // A device removed before it was installed: where it was and was not cannot be told, so no month is "not installed" (0).
   if (c.segments.some((seg) => (windowOf(seg).end ?? '9999-12-31') < windowOf(seg).start))
     return { ...base, months: months.map((m) => missingMonth(m, 'implausible_value')) };

@@ -215,9 +215,14 @@ describe('a meter billing refuses is in no uvi figure', () => {
     expect(r.r.findings.map((f) => f.code)).not.toContain('POINT_NOT_SENT');
   });
 
-  it('an allocator removed before the 13 months (data_gap, no active device in the list) measured nothing: the others share the heat', () => {
+  // No segments is no coverage whatever data_gap says (billing's DATA_GAP): without the flag it was "no meter installed" (0).
+  it.each([
+    ['data_gap', { data_gap: true }],
+    ['no segments without data_gap', {}],
+  ])('an allocator removed before the 13 months (%s, no active device in the list) measured nothing: the others share the heat', (_, flag) => {
     // as the sandbox sends an ordinary removal (DeviceRemoval): no segment in the range, active_device null
-    const gone = { ...metered('hca', flat(0)), segments: [], data_gap: true };
+    const { data_gap: _sent, ...bare } = metered('hca', flat(0));
+    const gone = { ...bare, segments: [], ...flag };
     const units = [unit('WE 01', [metered('hca', flat(100)), gone]), unit('WE 02', [metered('hca', flat(300))])];
     const main = plantHeat('mp-p', flat(10000));
     const listed = pointListOf({ property: PROPERTY, units, plant: [main] });
