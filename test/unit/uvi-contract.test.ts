@@ -238,6 +238,29 @@ describe('a meter billing refuses is in no uvi figure', () => {
     expect(nov(active, 1, 'HEATING')).toEqual({ kwh: null, reasons: ['allocator_sum_incomplete'] });
   });
 
+  it('an allocator removed inside the 13 months counts 0 afterwards only where the list shows no device there any more', () => {
+    const base = metered('hca', flat(100));
+    const seg = base.segments[0]!;
+    const pc = { ...seg.period_consumption, end_value: seg.baseline_value + 50, billable_value: 50, weighted_billable_value: 50 };
+    const early = { ...base, segments: [{ ...seg, deinstalled_at: '2024-11-15', readings: [], period_consumption: pc }] };
+    const units = [unit('WE 01', [metered('hca', flat(100)), early]), unit('WE 02', [metered('hca', flat(300))])];
+    const main = plantHeat('mp-p', flat(10000));
+    const listed = pointListOf({ property: PROPERTY, units, plant: [main] });
+    const confirmed = run(
+      units,
+      [main],
+      listed.map((p) => (p.id === early.measuring_point_id ? { ...p, active_device: null } : p)),
+    );
+    expect([nov(confirmed, 0, 'HEATING'), nov(confirmed, 1, 'HEATING')]).toEqual([
+      { kwh: 2500, reasons: [] },
+      { kwh: 7500, reasons: [] },
+    ]);
+    // the list still shows its device installed: the months after the removal are unknown, not "no meter installed"
+    const active = run(units, [main], listed);
+    expect(nov(active, 0, 'HEATING').reasons).toContain('removal_unconfirmed');
+    expect(nov(active, 1, 'HEATING')).toEqual({ kwh: null, reasons: ['allocator_sum_incomplete'] });
+  });
+
   it('an honest Property is unchanged by the verdict: each flat’s heat meter as measured', () => {
     const r = run([unit('WE 01', [metered('heat', flat(918))]), unit('WE 02', [metered('heat', flat(100))])]);
     expect(nov(r, 0, 'HEATING')).toEqual({ kwh: 918, reasons: [] });
