@@ -107,20 +107,22 @@ export function missingMonth(month: Month, ...reasons: MissingReason[]): PointMo
 }
 
 /**
- * A month no segment covers. Before the point's first installation or after its last removal
- * no device was there to measure: `no_device`, which a Property's sums count as 0 (sumMonths).
- * Between a removal and the next installation the heat or water went on flowing unmeasured:
- * `device_gap`, unknown. A device of unknown installation first known later may well have been
- * there: its reading is what is missing.
+ * A month no segment covers. Before the point's first installation no device was there to measure:
+ * `no_device`, which a Property's sums count as 0 (sumMonths). After its last removal the same only
+ * where the Property's list confirms it (`removed`: no active device); a list still showing a device
+ * leaves the months unknown (`removal_unconfirmed`), as between a removal and the next installation
+ * the heat or water went on flowing unmeasured (`device_gap`). A device of unknown installation first
+ * known later may well have been there: its reading is what is missing.
  */
-function uncovered(segments: readonly DeviceSegment[], month: Month, from: string, to: string): PointMonth {
+function uncovered(segments: readonly DeviceSegment[], month: Month, from: string, to: string, removed: boolean): PointMonth {
   if (segments.some((s) => s.installed_at === null && s.baseline_date >= to)) return missingMonth(month, 'no_reading');
   const before = segments.some((s) => {
     const { end } = windowOf(s);
     return end !== null && end <= from;
   });
   const after = segments.some((s) => windowOf(s).start >= to);
-  return missingMonth(month, before && after ? 'device_gap' : 'no_device');
+  if (before && after) return missingMonth(month, 'device_gap');
+  return missingMonth(month, before && !removed ? 'removal_unconfirmed' : 'no_device');
 }
 
 const FAR_FUTURE = '9999-12-31';
@@ -144,11 +146,17 @@ function gapsOf(segments: readonly DeviceSegment[]): { first: string; last: stri
   return out;
 }
 
-function pointMonth(segments: readonly DeviceSegment[], gaps: readonly { first: string; last: string }[], month: Month, share: Decimal): PointMonth {
+function pointMonth(
+  segments: readonly DeviceSegment[],
+  gaps: readonly { first: string; last: string }[],
+  month: Month,
+  share: Decimal,
+  removed: boolean,
+): PointMonth {
   const from = monthEnd(addMonths(month, -1));
   const to = monthEnd(month);
   const covering = segments.filter((s) => covers(s, from, to));
-  if (covering.length === 0) return uncovered(segments, month, from, to);
+  if (covering.length === 0) return uncovered(segments, month, from, to, removed);
   if (overlapping(covering)) return missingMonth(month, 'overlapping_segments');
   if (gaps.some((g) => g.first <= to && g.last > from)) return missingMonth(month, 'device_gap');
   const parts = covering.map((s) => segmentMonth(s, month));
@@ -173,14 +181,15 @@ export function pointMonths(c: MeasuringPointConsumption, months: readonly Month
   if (c.is_difference_meter && c.segments.length === 0) return { ...base, months: months.map((m) => missingMonth(m, 'difference_meter')) };
   // No coverage at all (range rule: never silent omission) is no answer, not a point without a device, unless the
   // Property's list says its device was removed without replacement (removedPoints): then none was there to measure.
-  if (c.data_gap === true && c.segments.length === 0) return { ...base, months: months.map((m) => missingMonth(m, removed ? 'no_device' : 'no_reading')) };
+  // As in billing (pointFlags' DATA_GAP), no segments is no coverage whatever `data_gap` says.
+  if (c.segments.length === 0) return { ...base, months: months.map((m) => missingMonth(m, removed ? 'no_device' : 'no_reading')) };
   // A device removed before it was installed: where it was and was not cannot be told, so no month is "not installed" (0).
   if (c.segments.some((seg) => (windowOf(seg).end ?? '9999-12-31') < windowOf(seg).start))
     return { ...base, months: months.map((m) => missingMonth(m, 'implausible_value')) };
   const share = unitShare === null ? dec(1) : dec(unitShare);
   const segments = sortSegments(c.segments);
   const gaps = gapsOf(segments);
-  return { ...base, months: months.map((m) => pointMonth(segments, gaps, m, share)) };
+  return { ...base, months: months.map((m) => pointMonth(segments, gaps, m, share, removed)) };
 }
 
 /**

@@ -9,6 +9,7 @@ export const MISSING_REASONS = [
   // One measuring point
   'no_device', // before the point's first device or after its last removal (a unit new this year): measured nothing
   'device_gap', // days of the month between a device's removal and the next one's installation: consumed, but not measured
+  'removal_unconfirmed', // after the point's last removal, but the Property's list still shows a device there: maybe consumed, not measured
   'no_reading', // the month-end reading at the start or end of the month is not in the answer
   'no_start_value', // the segment's start value is unknown (baseline_origin none)
   'missing', // a reading the month rests on has the status missing

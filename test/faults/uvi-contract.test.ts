@@ -5,7 +5,8 @@
 // one, and review.csv says why in billing's words; the clean run gives WE 01 its figure. A heat
 // meter in MWh is no kWh figure either, and an unknown value only the Property's point list
 // carries is a review line, as the export's unknown-values step finds it. An allocator read
-// after its removal leaves the whole Property's allocator conversion of the month undone.
+// after its removal, or sent without segments and without `data_gap`, leaves the whole Property's
+// allocator conversion of the month undone.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -141,5 +142,21 @@ describe('uvi behind a server breaking the contract', () => {
       expect(Number(clean.heatingOf.get(name)!.amount)).toBeGreaterThan(0);
       expect(removed.heatingOf.get(name)).toMatchObject({ amount: '', errors: 'allocator_sum_incomplete' });
     }
+  }, 600_000);
+
+  it('an allocator sent with no segments and no data_gap is no answer, not "no meter installed": no allocator flat gets kWh', async () => {
+    const empty = await uvi('hca-empty', {
+      prop: 'Rheinuferstraße 12',
+      metric: 'hca',
+      change: (hca) => {
+        hca.segments = [];
+        delete hca.data_gap;
+      },
+    });
+    expect(empty.r.code).toBe(0);
+    // before: WE 01 534.424 kWh (its allocator as 0), WE 02 1,259.866 (instead of 1,177.807), no review line
+    expect(empty.heatingOf.get('WE 01')!.amount).toBe('');
+    for (const name of ['WE 02', 'WE 03', 'WE 04', 'WE 05', 'WE 06'])
+      expect(empty.heatingOf.get(name)).toMatchObject({ amount: '', errors: 'allocator_sum_incomplete' });
   }, 600_000);
 });

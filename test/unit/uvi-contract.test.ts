@@ -215,9 +215,14 @@ describe('a meter billing refuses is in no uvi figure', () => {
     expect(r.r.findings.map((f) => f.code)).not.toContain('POINT_NOT_SENT');
   });
 
-  it('an allocator removed before the 13 months (data_gap, no active device in the list) measured nothing: the others share the heat', () => {
+  // No segments is no coverage whatever data_gap says (billing's DATA_GAP): without the flag it was "no meter installed" (0).
+  it.each([
+    ['data_gap', { data_gap: true }],
+    ['no segments without data_gap', {}],
+  ])('an allocator removed before the 13 months (%s, no active device in the list) measured nothing: the others share the heat', (_, flag) => {
     // as the sandbox sends an ordinary removal (DeviceRemoval): no segment in the range, active_device null
-    const gone = { ...metered('hca', flat(0)), segments: [], data_gap: true };
+    const { data_gap: _sent, ...bare } = metered('hca', flat(0));
+    const gone = { ...bare, segments: [], ...flag };
     const units = [unit('WE 01', [metered('hca', flat(100)), gone]), unit('WE 02', [metered('hca', flat(300))])];
     const main = plantHeat('mp-p', flat(10000));
     const listed = pointListOf({ property: PROPERTY, units, plant: [main] });
@@ -230,6 +235,29 @@ describe('a meter billing refuses is in no uvi figure', () => {
     expect(nov(removed, 1, 'HEATING')).toEqual({ kwh: 7500, reasons: [] });
     // the list still shows a device: the point has no answer, and the sum stays unknown
     const active = run(units, [main], listed);
+    expect(nov(active, 1, 'HEATING')).toEqual({ kwh: null, reasons: ['allocator_sum_incomplete'] });
+  });
+
+  it('an allocator removed inside the 13 months counts 0 afterwards only where the list shows no device there any more', () => {
+    const base = metered('hca', flat(100));
+    const seg = base.segments[0]!;
+    const pc = { ...seg.period_consumption, end_value: seg.baseline_value + 50, billable_value: 50, weighted_billable_value: 50 };
+    const early = { ...base, segments: [{ ...seg, deinstalled_at: '2024-11-15', readings: [], period_consumption: pc }] };
+    const units = [unit('WE 01', [metered('hca', flat(100)), early]), unit('WE 02', [metered('hca', flat(300))])];
+    const main = plantHeat('mp-p', flat(10000));
+    const listed = pointListOf({ property: PROPERTY, units, plant: [main] });
+    const confirmed = run(
+      units,
+      [main],
+      listed.map((p) => (p.id === early.measuring_point_id ? { ...p, active_device: null } : p)),
+    );
+    expect([nov(confirmed, 0, 'HEATING'), nov(confirmed, 1, 'HEATING')]).toEqual([
+      { kwh: 2500, reasons: [] },
+      { kwh: 7500, reasons: [] },
+    ]);
+    // the list still shows its device installed: the months after the removal are unknown, not "no meter installed"
+    const active = run(units, [main], listed);
+    expect(nov(active, 0, 'HEATING').reasons).toContain('removal_unconfirmed');
     expect(nov(active, 1, 'HEATING')).toEqual({ kwh: null, reasons: ['allocator_sum_incomplete'] });
   });
 

@@ -26,8 +26,8 @@ function plantHeat(monthly: number[]): MeasuringPointConsumption {
   const { unit_share: _omit, ...rest } = metered('heat', monthly);
   return rest;
 }
-const run = (units: ReturnType<typeof aUnitEntry>[], plant: PlantPoints) =>
-  propertyUvi({ property_id: PROPERTY.id, months: MONTHS, units, plant, benchmark: DEFAULT_BENCHMARK });
+const run = (units: ReturnType<typeof aUnitEntry>[], plant: PlantPoints, removed: ReadonlySet<string> = new Set()) =>
+  propertyUvi({ property_id: PROPERTY.id, months: MONTHS, units, plant, benchmark: DEFAULT_BENCHMARK, removed });
 const months = (r: ReturnType<typeof run>, i: number, s: Service) => r.units[i]!.services.find((x) => x.service === s)!.months;
 const noPlant: PlantPoints = { heat: [], warmWaterHeat: [], warmWaterVolume: [] };
 
@@ -84,14 +84,17 @@ describe('a flat new from 1 March 2025 in a Property with allocators behind a pl
 });
 
 describe('a meter removed without a successor', () => {
-  it('from the month after its removal adds 0: the other flat takes the heating heat', () => {
-    // WE 02's allocator removed on 30 September 2025 (its value that day also its September reading).
-    const rs = counted(1000, hcaB.slice(0, 11));
-    const removed = series(1000, [...rs, null, null], {
-      deinstalled_at: '2025-09-30',
-      period_consumption: { end_value: rs[10] as number, billable_value: 0, weighted_billable_value: undefined, status: 'measured' },
-    });
-    const r = run([aUnitEntry('WE 01', [metered('hca', hcaA)]), aUnitEntry('WE 02', [point('hca', [removed])])], { ...noPlant, heat: [plantHeat(plant)] });
+  // WE 02's allocator removed on 30 September 2025 (its value that day also its September reading).
+  const rs = counted(1000, hcaB.slice(0, 11));
+  const removed = series(1000, [...rs, null, null], {
+    deinstalled_at: '2025-09-30',
+    period_consumption: { end_value: rs[10] as number, billable_value: 0, weighted_billable_value: undefined, status: 'measured' },
+  });
+  const gone = point('hca', [removed]);
+  const units = () => [aUnitEntry('WE 01', [metered('hca', hcaA)]), aUnitEntry('WE 02', [gone])];
+
+  it('from the month after its removal adds 0 where the list confirms it: the other flat takes the heating heat', () => {
+    const r = run(units(), { ...noPlant, heat: [plantHeat(plant)] }, new Set([gone.measuring_point_id]));
     const a = months(r, 0, 'HEATING');
     expect(n(a[10]!.kwh)).toBeCloseTo((1500 * 10) / 25, 9);
     expect([n(a[11]!.kwh), n(a[12]!.kwh)]).toEqual([2600, 3200]);
@@ -100,6 +103,20 @@ describe('a meter removed without a successor', () => {
         .slice(11)
         .map((m) => m.reasons),
     ).toEqual([['no_device'], ['no_device']]);
+  });
+
+  it('a removal the list does not confirm (a device still shown there) leaves the months after it unknown', () => {
+    const r = run(units(), { ...noPlant, heat: [plantHeat(plant)] });
+    expect(
+      months(r, 1, 'HEATING')
+        .slice(10)
+        .map((m) => m.reasons),
+    ).toEqual([[], ['removal_unconfirmed'], ['removal_unconfirmed']]);
+    expect(
+      months(r, 0, 'HEATING')
+        .slice(11)
+        .map((m) => m.reasons),
+    ).toEqual([['allocator_sum_incomplete'], ['allocator_sum_incomplete']]);
   });
 });
 
