@@ -30,12 +30,15 @@ describe('a comparison range', () => {
   it('BrowseData loads the comparison range as a range of its own and adds the review findings to the bill', async () => {
     const fixture = bundleFor(aProperty(), Y2025);
     const calls: string[] = [];
-    const scale = (c: UnitConsumption, k: number): UnitConsumption => ({
+    // The 2024 answer is 2025's scaled, its readings dated in 2024: a billable value no reading in
+    // its period backs is not billed (READINGS_MISSING), so nothing could be compared.
+    const scale = (c: UnitConsumption, k: number, year: string): UnitConsumption => ({
       ...c,
       measuring_points: c.measuring_points.map((p) => ({
         ...p,
         segments: p.segments.map((s) => ({
           ...s,
+          readings: s.readings.map((r) => ({ ...r, at: `${year}${r.at.slice(4)}` })),
           period_consumption: { ...s.period_consumption!, billable_value: s.period_consumption!.billable_value! * k, weighted_billable_value: undefined },
         })),
       })),
@@ -50,7 +53,7 @@ describe('a comparison range', () => {
         calls.push(`consumption ${range.from}`);
         const c = fixture.units.find((u) => u.unit.id === id)!.consumption;
         // 2024 had half of 2025's consumption: +100 %.
-        return { ...scale(c, range.from.startsWith('2024') ? 0.5 : 1), from: range.from, to: range.to };
+        return { ...scale(c, range.from.startsWith('2024') ? 0.5 : 1, range.from.slice(0, 4)), from: range.from, to: range.to };
       },
       pointReadings: async () => fixture.plant[0]!.consumption,
       forgetProperty: () => undefined,
