@@ -8,22 +8,12 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/server.js';
 import { BIN } from '../helpers/bin.js';
 import { startRewritingProxy, type Rewrite } from '../helpers/rewriting-proxy.js';
-import { assertBuilt, csvRows, signedInRheinblick } from '../helpers/faults.js';
+import { csvRows, proxyFixture, RHEINBLICK } from '../helpers/faults.js';
 
 const ARGS = ['uvi', '--month', '2025-11', '--rate-limit', '3000', '--json'];
-let sandbox: Sandbox;
-let env: NodeJS.ProcessEnv;
-let home: string;
-let token: string;
-
-beforeAll(async () => {
-  assertBuilt();
-  ({ sandbox, env, home, token } = await signedInRheinblick());
-}, 120_000);
-afterAll(async () => sandbox?.close());
+const f = proxyFixture({ beforeAll, afterAll }, RHEINBLICK);
 
 type Json = Record<string, any>;
 const HUGE = 'W'.repeat(20_000);
@@ -48,12 +38,12 @@ const hugeName: Rewrite = (p, json) => {
 
 /** The built binary behind the rewriting proxy; `signalWhen` fires SIGTERM once it holds for the out folder. */
 async function uvi(rewrite: Rewrite, out: string, signalWhen?: (names: string[]) => boolean) {
-  const proxy = await startRewritingProxy(sandbox.url, rewrite);
+  const proxy = await startRewritingProxy(f.sandbox.url, rewrite);
   try {
     return await new Promise<{ code: number | null; stdout: string; stderr: string; ms: number; signalled: number | null }>((resolve) => {
       const t0 = Date.now();
       const child = spawn(process.execPath, [BIN, ...ARGS, '--out', out], {
-        env: { ...env, METERDATA_ACCESS_TOKEN: token, METERDATA_BASE_URL: proxy.base },
+        env: { ...f.env, METERDATA_ACCESS_TOKEN: f.token, METERDATA_BASE_URL: proxy.base },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stdout = '';
@@ -82,7 +72,7 @@ async function uvi(rewrite: Rewrite, out: string, signalWhen?: (names: string[])
 
 describe('names a letter cannot hold', () => {
   it('Property and unit names of 60 CJK letters: every letter written, its name within 255 bytes', async () => {
-    const out = path.join(home, 'cjk');
+    const out = path.join(f.home, 'cjk');
     const r = await uvi(longNames, out);
     expect(r.code, r.stderr).toBe(0);
     const letters = readdirSync(path.join(out, '2025-11')).filter((n) => n.endsWith('.pdf'));
@@ -91,7 +81,7 @@ describe('names a letter cannot hold', () => {
   }, 600_000);
 
   it('a 20,000-letter unit name beside a 21,000-letter street: the run ends in seconds, uvi.csv keeps the whole name', async () => {
-    const out = path.join(home, 'huge');
+    const out = path.join(f.home, 'huge');
     const r = await uvi(hugeName, out);
     expect(r.code, r.stderr).toBe(0);
     // Measured: 4.4 s on two busy cores (uncut: 203 s).
@@ -101,7 +91,7 @@ describe('names a letter cannot hold', () => {
   }, 600_000);
 
   it('SIGTERM while the letters are written ends the run in seconds (exit 130)', async () => {
-    const out = path.join(home, 'huge-signal');
+    const out = path.join(f.home, 'huge-signal');
     const r = await uvi(hugeName, out, (names) => names.some((n) => /letter.*\.pdf/.test(n)));
     expect(r.signalled).not.toBeNull();
     expect(r.code).toBe(130);

@@ -7,31 +7,21 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/server.js';
-import { assertBuilt, csvRows, runBin, signedInRheinblick } from '../helpers/faults.js';
+import { csvRows, runBin, proxyFixture, RHEINBLICK } from '../helpers/faults.js';
 import { startRewritingProxy, type Rewrite } from '../helpers/rewriting-proxy.js';
 
 const ARGS = ['uvi', '--month', '2025-11', '--rate-limit', '3000'];
 const PROP = 'Rheinuferstraße 12';
 const NAME = 'Wärmemengenzähler Heizung und Warmwasser';
-let sandbox: Sandbox;
-let env: NodeJS.ProcessEnv;
-let home: string;
-let token: string;
-
-beforeAll(async () => {
-  assertBuilt();
-  ({ sandbox, env, home, token } = await signedInRheinblick());
-}, 120_000);
-afterAll(async () => sandbox?.close());
+const f = proxyFixture({ beforeAll, afterAll }, RHEINBLICK);
 
 type Json = Record<string, any>;
 
 /** The built binary's uvi into <home>/<name> behind the rewriting proxy: its result and the answers changed. */
 async function uviBehind(name: string, rewrite: Rewrite) {
-  const proxy = await startRewritingProxy(sandbox.url, rewrite);
+  const proxy = await startRewritingProxy(f.sandbox.url, rewrite);
   try {
-    const r = await runBin([...ARGS, '--out', path.join(home, name)], { ...env, METERDATA_ACCESS_TOKEN: token, METERDATA_BASE_URL: proxy.base });
+    const r = await runBin([...ARGS, '--out', path.join(f.home, name)], { ...f.env, METERDATA_ACCESS_TOKEN: f.token, METERDATA_BASE_URL: proxy.base });
     return { r, rewritten: proxy.rewritten.length };
   } finally {
     await proxy.close();
@@ -51,7 +41,7 @@ describe("a whole plant's heat meter named for heating and warm water", () => {
     const got = await uviBehind('renamed', renamed);
     expect([clean.r.code, got.r.code, got.rewritten]).toEqual([0, 0, 1]);
     const rows = (dir: string) =>
-      csvRows(readFileSync(path.join(home, dir, '2025-11', 'uvi.csv'), 'utf8')).filter(
+      csvRows(readFileSync(path.join(f.home, dir, '2025-11', 'uvi.csv'), 'utf8')).filter(
         (r) => r.property_name === PROP && r.usage_unit_name === 'WE 01' && r.letter_month === 'true',
       );
     const of = (dir: string, service: string) => rows(dir).find((r) => r.service === service)!;
@@ -61,7 +51,7 @@ describe("a whole plant's heat meter named for heating and warm water", () => {
     expect(of('renamed', 'HOT_WATER')).toEqual(of('clean', 'HOT_WATER'));
     expect(of('renamed', 'HEATING')).toEqual(of('clean', 'HEATING'));
     expect(Number(of('renamed', 'HEATING').amount)).toBeGreaterThan(0);
-    const review = readFileSync(path.join(home, 'renamed', '2025-11', 'review.csv'), 'utf8');
+    const review = readFileSync(path.join(f.home, 'renamed', '2025-11', 'review.csv'), 'utf8');
     const codes = csvRows(review)
       .filter((r) => r.property_name === PROP)
       .map((r) => r.code);

@@ -39,7 +39,7 @@ export async function signedIn(opts: SandboxOptions = {}): Promise<{ sandbox: Sa
   });
 }
 
-/** A proxy test's fixture, filled before its tests: the signed-in 30-unit sandbox (Musterstraße and Lindenhof) and its access token. */
+/** A proxy test's fixture, filled before its tests: the signed-in sandbox (by default the 30-unit one: Musterstraße and Lindenhof) and its access token. */
 export interface ProxyFixture {
   sandbox: Sandbox;
   env: NodeJS.ProcessEnv;
@@ -47,25 +47,25 @@ export interface ProxyFixture {
   token: string;
 }
 
-/** Signs in before a file's tests (and closes the sandbox after them), for exportBehindProxy. */
-export function proxyFixture(hooks: {
-  beforeAll: (fn: () => Promise<void>, timeout: number) => void;
-  afterAll: (fn: () => Promise<void>) => void;
-}): ProxyFixture {
+/** Wohnbau Rheinblick eG, the monthly information's landlord, for proxyFixture. */
+export const RHEINBLICK: SandboxOptions = { autoConsentTenant: 'Wohnbau Rheinblick eG' };
+
+/** Signs in before a file's tests (and closes the sandbox after them), for exportBehindProxy; the sandbox's limit is off. */
+export function proxyFixture(
+  hooks: {
+    beforeAll: (fn: () => Promise<void>, timeout: number) => void;
+    afterAll: (fn: () => Promise<void>) => void;
+  },
+  sandbox: SandboxOptions = { units: 30 },
+): ProxyFixture {
   const f = {} as ProxyFixture;
   hooks.beforeAll(async () => {
     assertBuiltNow();
-    Object.assign(f, await signedIn({ units: 30, rateLimitPerMinute: 0 }));
+    Object.assign(f, await signedIn({ ...sandbox, rateLimitPerMinute: 0 }));
     f.token = (await runBin(['token'], f.env)).stdout.trim();
-  }, 60_000);
+  }, 120_000);
   hooks.afterAll(async () => f.sandbox?.close());
   return f;
-}
-
-/** Wohnbau Rheinblick eG, the monthly information's landlord, signed in (the sandbox's limit off), with the binary's access token for a proxy run. */
-export async function signedInRheinblick(): Promise<{ sandbox: Sandbox; env: NodeJS.ProcessEnv; home: string; token: string }> {
-  const fixture = await signedIn({ autoConsentTenant: 'Wohnbau Rheinblick eG', rateLimitPerMinute: 0 });
-  return { ...fixture, token: (await runBin(['token'], fixture.env)).stdout.trim() };
 }
 
 /**
