@@ -6,7 +6,7 @@ import path from 'node:path';
 import { ExitCode } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { identity } from './options/index.js';
-import { checkNotOtherCommand, MANIFEST } from './folder/index.js';
+import { MANIFEST } from './folder/index.js';
 import { filesKey, sha256, type PortfolioJob } from './portfolio/index.js';
 import type { ExportSummary } from './run.js';
 import { uviRunTexts as t } from './texts-uvi.js';
@@ -16,8 +16,6 @@ export async function uviJob(opts: UviFlags, io: Io, now: Date): Promise<Portfol
   const base = await parseUvi({ ...opts, profile: undefined }, io, now);
   const root = uviRoot(opts, io);
   const { profile: _p, ...shared } = identity(base.args);
-  // Before the portfolio starts (a refused profile would still get its summary row written over the export's).
-  checkNotOtherCommand(root, 'uvi');
   return {
     out: root,
     quiet: base.args.quiet,

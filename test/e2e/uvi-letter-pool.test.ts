@@ -1,7 +1,7 @@
 // The letters' own files drawn in a worker thread (the built CLI's, src/export/steps/uvi/letter-pool.ts):
 // the same bytes as a letter drawn in this thread, on disk once close() returns; a letter it cannot
 // write fails the run naming it; abort leaves no temporary file and nothing written afterwards.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -83,4 +83,57 @@ describe("the letters' worker thread", () => {
     expect(readdirSync(d).length).toBeLessThan(16);
     rmSync(d, { recursive: true });
   });
+});
+
+describe("a letters' worker that never answers (a letter stuck in drawing)", () => {
+  const GRACE_MS = 300;
+  /** A worker that spins on the first letter: it never answers, nor reads the stop. */
+  const hung = () => {
+    const file = path.join(dir(), 'hung.mjs');
+    writeFileSync(file, "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', (m) => { if (!('stop' in m)) for (;;); });\n");
+    return pathToFileURL(file);
+  };
+  const data = { createdAt: createdAt.getTime(), lang: 'de' as const };
+  const m = model();
+  /** How long `p` takes to settle, and how: 'ok' or the error's text. */
+  const timed = async (p: Promise<unknown>) => {
+    const t0 = performance.now();
+    const how = await p.then(
+      () => 'ok',
+      (e: unknown) => String(e),
+    );
+    return { how, ms: performance.now() - t0 };
+  };
+
+  it('abort() ends it after the grace instead of waiting for ever', async () => {
+    const pool = new LetterPool(data, { entry: hung(), graceMs: GRACE_MS });
+    await pool.write({ file: path.join(dir(), 'a.pdf'), title: m.title, model: m });
+    const { how, ms } = await timed(pool.abort());
+    expect(how).toBe('ok');
+    expect(ms).toBeGreaterThanOrEqual(GRACE_MS - 50);
+    expect(ms).toBeLessThan(GRACE_MS + 3_000);
+  }, 10_000);
+
+  it("close() with the run's signal: the signal's reason is thrown after the grace", async () => {
+    const pool = new LetterPool(data, { entry: hung(), graceMs: GRACE_MS });
+    await pool.write({ file: path.join(dir(), 'a.pdf'), title: m.title, model: m });
+    const ctrl = new AbortController();
+    const closed = timed(pool.close(ctrl.signal));
+    ctrl.abort(new Error('interrupted'));
+    const { how, ms } = await closed;
+    expect(how).toContain('interrupted');
+    expect(ms).toBeLessThan(GRACE_MS + 3_000);
+  }, 10_000);
+
+  it("a write waiting for room when the run's signal comes is let go with its reason; close() then says it too", async () => {
+    const ctrl = new AbortController();
+    const pool = new LetterPool(data, { entry: hung(), graceMs: GRACE_MS, signal: ctrl.signal });
+    for (let i = 0; i < 16; i++) await pool.write({ file: path.join(dir(), `${i}.pdf`), title: m.title, model: m });
+    const waiting = timed(pool.write({ file: path.join(dir(), 'room.pdf'), title: m.title, model: m }));
+    ctrl.abort(new Error('interrupted'));
+    const { how, ms } = await waiting;
+    expect(how).toContain('interrupted');
+    expect(ms).toBeLessThan(GRACE_MS + 3_000);
+    expect((await timed(pool.close())).how).toContain('interrupted');
+  }, 10_000);
 });

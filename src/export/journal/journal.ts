@@ -220,15 +220,20 @@ export class Journal {
  * for the run makes them exclusive, and so two months into one root run one after the other.
  */
 async function lockFolders(stateDir: string, out: string, root: string): Promise<{ unlock: () => Promise<void>; files: { out: string; root: string | null } }> {
-  const lockOf = async (folder: string) => {
-    const file = await outLockFile(stateDir, folder);
-    return { file, unlock: await takeLock(file, new UsageError(t.outBusy({ out: folder }), t.outBusyHint({ lock: file }), 'EXPORT_OUT_BUSY')) };
-  };
-  const own = await lockOf(out);
+  const own = await lockOutFolder(stateDir, out);
   if (root === out) return { unlock: own.unlock, files: { out: own.file, root: null } };
-  const rootLock = await lockOf(root).catch(async (e: unknown) => {
+  const rootLock = await lockOutFolder(stateDir, root).catch(async (e: unknown) => {
     await own.unlock();
     throw e;
   });
   return { unlock: () => rootLock.unlock().finally(own.unlock), files: { out: own.file, root: rootLock.file } };
+}
+
+/**
+ * The lock a run into `folder` holds while it runs (EXPORT_OUT_BUSY while another holds it): a
+ * single run's of its --out, and a portfolio's of its --out root for the whole run.
+ */
+export async function lockOutFolder(stateDir: string, folder: string): Promise<{ file: string; unlock: () => Promise<void> }> {
+  const file = await outLockFile(stateDir, folder);
+  return { file, unlock: await takeLock(file, new UsageError(t.outBusy({ out: folder }), t.outBusyHint({ lock: file }), 'EXPORT_OUT_BUSY')) };
 }

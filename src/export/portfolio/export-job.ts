@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ExitCode } from '../../core/errors.js';
 import type { Io } from '../../core/io.js';
 import { identity, parseExportArgs, type ExportArgs } from '../options/index.js';
-import { checkNotOtherCommand, checkOutDir, MANIFEST } from '../folder/index.js';
+import { checkOutDir, MANIFEST } from '../folder/index.js';
 import { finalNames, findingsPlace, loadTemplate } from '../output/index.js';
 import type { JobOutcome, PortfolioJob } from './portfolio-job.js';
 import { filesKey } from './files-key.js';
@@ -16,8 +16,6 @@ export async function exportJob(opts: Record<string, unknown>, io: Io): Promise<
   const base = parseExportArgs({ ...opts, profile: undefined }, io.cwd, io.env);
   const template = await loadTemplate(base.template, io.cwd);
   const { profile: _p, ...shared } = identity(base);
-  // Before the portfolio starts (a refused profile would still get its summary row written over the other command's).
-  checkNotOtherCommand(base.out, 'export');
   return {
     out: base.out,
     quiet: base.quiet,

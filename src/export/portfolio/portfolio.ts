@@ -16,7 +16,8 @@ import type { Io } from '../../core/io.js';
 import { dirs } from '../../core/paths.js';
 import { terminalSafeJson } from '../../core/terminal-text.js';
 import { Slots } from '../pipeline/index.js';
-import { checkWritable } from '../folder/index.js';
+import { checkNotOtherCommand, checkWritable } from '../folder/index.js';
+import { lockOutFolder } from '../journal/index.js';
 import { loadWorkbookWorkers, WORKBOOK_WORKERS_MODULE } from '../output/index.js';
 import { prepareJob, type JobName, type PortfolioJob } from './portfolio-job.js';
 import { createPortfolioDisplay, type PortfolioDisplay } from './portfolio-progress.js';
@@ -164,17 +165,31 @@ async function portfolioHere(input: PortfolioInput, io: Io): Promise<number> {
   const profiles = await chooseProfiles(opts, io);
   const job = await prepareJob(input.job, opts, io, new Date(input.now));
   const cap = heldPropertiesCap(io.env);
-  if (
-    await stat(job.singleManifest).then(
-      () => true,
-      () => false,
-    )
-  ) {
-    throw new UsageError(t.singleInOut({ out: job.out }), t.singleInOutHint, 'EXPORT_OUT_IN_USE');
+  // The root's lock (a single run's into that folder) for the whole run, taken before the checks of the folder: a single
+  // run or another portfolio into it started at the same moment passed them as well, and both wrote into it.
+  const root = await lockOutFolder(dirs(io.env).state, job.out);
+  try {
+    // Before the portfolio starts (a refused profile would still get its summary row written over the other command's).
+    checkNotOtherCommand(job.out, input.job);
+    if (
+      await stat(job.singleManifest).then(
+        () => true,
+        () => false,
+      )
+    ) {
+      throw new UsageError(t.singleInOut({ out: job.out }), t.singleInOutHint, 'EXPORT_OUT_IN_USE');
+    }
+    // The summary goes there: an --out that cannot be written is the user's to fix (exit 2), before any profile starts,
+    // not a failure of every profile followed by the summary's (a read-only disk: mkdir says ENOENT, a stack)
+    await checkWritable(job.out);
+    return await runProfiles(job, profiles, cap, io);
+  } finally {
+    await root.unlock().catch(() => undefined);
   }
-  // The summary goes there: an --out that cannot be written is the user's to fix (exit 2), before any profile starts,
-  // not a failure of every profile followed by the summary's (a read-only disk: mkdir says ENOENT, a stack)
-  await checkWritable(job.out);
+}
+
+/** Every profile's run at once under the root's lock, then the summary; the worst exit code. */
+async function runProfiles(job: PortfolioJob, profiles: string[], cap: number, io: Io): Promise<number> {
   const record = await FinishedRecord.open(dirs(io.env).state, job.recordKey);
   const display = createPortfolioDisplay(io, profiles, { quiet: job.quiet });
   const slots = new Slots(cap);

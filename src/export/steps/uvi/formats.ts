@@ -131,7 +131,7 @@ function lettersFormat(pdf: () => Promise<Omit<PdfOptions, 'title'>>, ownInWorke
       };
       /** A unit's own file: by the worker thread where there is one, else here. */
       const own = async (file: string, model: LetterModel, opts: Omit<PdfOptions, 'title'>) => {
-        pool ??= ownInWorker && LetterPool.available() ? new LetterPool({ createdAt: opts.createdAt.getTime(), lang: opts.lang }) : null;
+        pool ??= ownInWorker && LetterPool.available() ? new LetterPool({ createdAt: opts.createdAt.getTime(), lang: opts.lang }, { signal }) : null;
         if (pool) return pool.write({ file, title: model.title, model });
         const one = LetterPdf.open(file, { ...opts, title: model.title });
         await one.add(model).catch(async (e: unknown) => Promise.reject(await one.abort().then(() => e)));

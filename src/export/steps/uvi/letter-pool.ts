@@ -28,6 +28,21 @@ export interface LetterWorkerData {
 
 export type LetterReply = { id: number; error?: SerializedError };
 
+/**
+ * How long a stopped worker may take to end the letter under way (a letter is drawn in well under
+ * a second, one with a 20,000-letter name in about one): a worker that has not answered by then
+ * hangs, and is ended, so Ctrl-C always ends the run.
+ */
+export const STOP_GRACE_MS = 5_000;
+
+export interface LetterPoolOptions {
+  /** The run's signal: on it the letters not begun are skipped, and a write waiting for room is let go. */
+  signal?: AbortSignal;
+  /** The worker's module (a test's worker that never answers). */
+  entry?: URL;
+  graceMs?: number;
+}
+
 export class LetterPool {
   private readonly worker: Worker;
   private next = 0;
@@ -36,13 +51,22 @@ export class LetterPool {
   private failure: Error | null = null;
   /** Set before terminate(): that exit (code 1) is ours, not a failure. */
   private ending = false;
+  /** Set once the worker was told to stop: why (the signal's reason, or the run's failure). */
+  private stopped: { reason: unknown } | null = null;
+  private stopTimer: NodeJS.Timeout | undefined;
+  private readonly graceMs: number;
+  private readonly signal: AbortSignal | undefined;
+  private readonly onSignal = () => this.stop(this.signal?.reason);
 
   static available(): boolean {
     return ENTRY.protocol === 'file:' && existsSync(ENTRY);
   }
 
-  constructor(data: LetterWorkerData) {
-    this.worker = new Worker(ENTRY, { workerData: data, resourceLimits: LIMITS });
+  constructor(data: LetterWorkerData, opts: LetterPoolOptions = {}) {
+    this.graceMs = opts.graceMs ?? STOP_GRACE_MS;
+    this.signal = opts.signal;
+    this.worker = new Worker(opts.entry ?? ENTRY, { workerData: data, resourceLimits: LIMITS });
+    this.signal?.addEventListener('abort', this.onSignal, { once: true });
     this.worker.on('message', (r: LetterReply) => {
       if (r.error) this.failure ??= deserializeError(r.error);
       this.settle(r.id);
@@ -55,11 +79,11 @@ export class LetterPool {
     });
   }
 
-  /** Hands one letter over; waits while IN_FLIGHT are not written yet. Throws an earlier letter's failure. */
+  /** Hands one letter over; waits while IN_FLIGHT are not written yet. Throws an earlier letter's failure, or why the pool was stopped. */
   async write(job: LetterJob): Promise<void> {
-    if (this.failure) throw this.failure;
-    while (this.pending.size >= IN_FLIGHT && !this.failure) await this.oldest();
-    if (this.failure) throw this.failure;
+    this.throwIfEnded();
+    while (this.pending.size >= IN_FLIGHT && !this.failure && !this.stopped) await this.oldest();
+    this.throwIfEnded();
     const id = this.next++;
     let resolve!: () => void;
     const done = new Promise<void>((r) => (resolve = r));
@@ -69,10 +93,11 @@ export class LetterPool {
 
   /**
    * Every letter handed over is written, or the first failure is thrown; the worker has ended
-   * either way. On `signal` the letters not begun are skipped (as abort) and its reason thrown.
+   * either way. On `signal` the letters not begun are skipped (as abort) and its reason thrown,
+   * at the latest STOP_GRACE_MS after it: a worker that has not answered by then is ended.
    */
   async close(signal?: AbortSignal): Promise<void> {
-    const stop = () => this.worker.postMessage({ stop: true });
+    const stop = () => this.stop(signal?.reason);
     if (signal?.aborted) stop();
     else signal?.addEventListener('abort', stop, { once: true });
     try {
@@ -81,19 +106,37 @@ export class LetterPool {
       signal?.removeEventListener('abort', stop);
     }
     await this.end();
-    if (this.failure) throw this.failure;
+    this.throwIfEnded();
     if (signal?.aborted) throw signal.reason;
   }
 
-  /** The run failed: the worker skips what it has not begun, the letter under way ends, then the worker ends (nothing is written into the folder after). */
+  /**
+   * The run failed: the worker skips what it has not begun, the letter under way ends (or the worker
+   * is ended STOP_GRACE_MS after, when it hangs), then the worker ends (nothing is written into the folder after).
+   */
   async abort(): Promise<void> {
-    this.worker.postMessage({ stop: true });
+    this.stop(new Error('the run failed'));
     while (this.pending.size > 0) await this.oldest();
     await this.end();
   }
 
+  /** The letters not begun are skipped; a worker that has not ended the one under way within the grace is ended (its exit lets every waiter go). */
+  private stop(reason: unknown): void {
+    if (this.stopped) return;
+    this.stopped = { reason };
+    this.worker.postMessage({ stop: true });
+    this.stopTimer = setTimeout(() => void this.end(), this.graceMs);
+  }
+
+  private throwIfEnded(): void {
+    if (this.failure) throw this.failure;
+    if (this.stopped) throw this.stopped.reason;
+  }
+
   private async end(): Promise<void> {
     this.ending = true;
+    clearTimeout(this.stopTimer);
+    this.signal?.removeEventListener('abort', this.onSignal);
     await this.worker.terminate();
   }
 
