@@ -34,6 +34,8 @@ export const tokenTexts = catalogue(
     noNewRefreshToken: (p: { status: number }) => `the answer (HTTP ${p.status}) carried no new refresh token`,
     failedAfterSending: (p: { status: number }) =>
       `the server failed with HTTP ${p.status} after the request reached it, possibly after it had already replaced the refresh token`,
+    noTokenAnswer: (p: { status: number }) =>
+      `the answer was HTTP ${p.status}, not a token answer (meterdata follows no redirect of a token request), and the server may already have replaced the refresh token`,
     answerUnusable: (p: { status: number; reason: string }) =>
       `The sign-in server answered the refresh of the access token (HTTP ${p.status}), but its answer cannot be used: ${p.reason}.`,
     unsupportedTokenType: (p: { type: string }) => `it issued a token of type ${p.type}, which meterdata does not support: only Bearer and DPoP`,
@@ -95,6 +97,8 @@ export const tokenTexts = catalogue(
     noNewRefreshToken: (p) => `die Antwort (HTTP ${p.status}) enthielt kein neues Refresh-Token`,
     failedAfterSending: (p) =>
       `der Server ist mit HTTP ${p.status} gescheitert, nachdem die Anfrage ihn erreicht hatte, womöglich erst nach dem Ersetzen des Refresh-Tokens`,
+    noTokenAnswer: (p) =>
+      `statt einer Token-Antwort kam HTTP ${p.status} (einer Weiterleitung bei der Token-Anfrage folgt meterdata nicht), und der Server hat das Refresh-Token womöglich schon ersetzt`,
     answerUnusable: (p) =>
       `Der Anmeldeserver hat die Erneuerung des Zugriffstokens beantwortet (HTTP ${p.status}), die Antwort ist aber nicht verwendbar: ${p.reason}.`,
     unsupportedTokenType: (p) => `es wurde ein Token vom Typ ${p.type} ausgestellt, den meterdata nicht unterstützt (nur Bearer und DPoP)`,

@@ -148,11 +148,14 @@ export function oauthErrorOf(e: unknown): { error: string; status: number } | un
   return undefined;
 }
 
+const isSuccess = (status: number) => status >= 200 && status < 300;
+
 /** Why the answer is lost, in words (describeError of a timeout says "OAUTH_TIMEOUT: 23"). */
 function lostReason(e: unknown, wire: Wire | undefined): string {
   const codes = causeCodes(e);
   if (codes.includes('OAUTH_TIMEOUT') || codes.includes('TimeoutError')) return t.noAnswerInTime;
   if (wire?.status !== undefined && wire.status >= 500) return t.failedAfterSending({ status: wire.status });
+  if (wire?.status !== undefined && !isSuccess(wire.status)) return t.noTokenAnswer({ status: wire.status });
   if (wire?.status !== undefined) return t.cutOff({ status: wire.status, reason: describeError(e) });
   return describeError(e);
 }
@@ -162,9 +165,10 @@ export function tokenError(e: unknown, action: TokenAction, profile: Profile | u
   const relogin = t.connectAgain({ login: loginCommand(profile) });
   const what = t[action];
   const oauthError = oauthErrorOf(e);
-  // A refresh that reached the server and failed there may have rotated the token: never "try again". So may a 2xx
-  // other than 200 whose challenge reads as a refusal (openid-client parses challenges on any status but 200).
-  if (wire && wire.status !== undefined && (wire.status >= 500 || oauthError) && lostAfterSending(e, wire)) return answerLost(e, action, profile, wire);
+  // A refresh that reached the server and failed there, or was answered by a redirect, may have rotated the token:
+  // never "try again". So may a 2xx other than 200 whose challenge reads as a refusal (openid-client parses
+  // challenges on any status but 200).
+  if (wire && wire.status !== undefined && (!isSuccess(wire.status) || oauthError) && lostAfterSending(e, wire)) return answerLost(e, action, profile, wire);
   if (oauthError?.error === 'invalid_dpop_proof') {
     // A proof refused while this clock is off the server's: the sign-in is fine once the clock is right.
     const skew = clockSkewError(responseOf(e)?.headers.get('date') ?? null);

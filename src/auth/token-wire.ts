@@ -31,7 +31,8 @@ export async function watched<T>(config: oidc.Configuration, fn: (wire: Wire) =>
     }
     wire.sent = true;
     wire.status = undefined;
-    const res = await send(url, options);
+    // A redirect of the token request is never followed: its answer is the 3xx itself, a lost answer (lostAfterSending).
+    const res = await send(url, { ...options, redirect: 'manual' });
     wire.status = res.status;
     if (res.ok)
       Object.assign(
@@ -81,13 +82,15 @@ const HANDSHAKE_FAILED =
 export const neverSent = (e: unknown) => causeCodes(e).some((c) => NEVER_SENT.has(c) || HANDSHAKE_FAILED.test(c));
 
 /**
- * The request left and no usable answer came back: none at all, a 2xx we could not read, or a
- * 5xx (the server may have failed after committing the rotation; docs/auth.md, "A 5xx").
+ * The request left and no usable answer came back: none at all, a 2xx we could not read, a 5xx
+ * (the server may have failed after committing the rotation; docs/auth.md, "A 5xx"), or any
+ * other answer that is no 4xx refusal: a 3xx (a gateway's redirect may come after the server
+ * rotated), a 1xx. Only a 4xx turned the token away unused (refusedUnused).
  */
 export function lostAfterSending(e: unknown, wire: Wire): boolean {
   if (!wire.sent) return false;
   if (wire.status === undefined) return !neverSent(e);
-  return (wire.status >= 200 && wire.status < 300) || wire.status >= 500;
+  return !refusedUnused(wire.status);
 }
 
 export function causeCodes(e: unknown): string[] {

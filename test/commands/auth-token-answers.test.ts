@@ -1,7 +1,7 @@
 // Token answers a hostile or broken token endpoint gives after it has acted (the sandbox rotated
 // the refresh token; a proxy changes or replaces its answer): a lifetime no date can hold is
 // shortened and kept; a lifetime that breaks the contract, a token type meterdata cannot send,
-// or a 5xx after the request reached the server spend the token: exit 3, the record marked, the
+// or a 3xx or 5xx after the request reached the server spend the token: exit 3, the record marked, the
 // token never sent again, and the connection, checked at the sandbox, never revoked by a re-send.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -132,6 +132,26 @@ describe('a 5xx after the refresh reached the server', () => {
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toMatch(new RegExp(`failed with HTTP ${status} after the request reached it, possibly after it had already replaced the refresh token`));
     expect(r.stderr).toMatch(/will not send it again/);
+    await neverSentAgain(env, sid, posts, stored, rec);
+  });
+});
+
+describe('a 3xx after the refresh reached the server (a gateway redirects)', () => {
+  // Followed, the 307 to the sandbox would present the rotated token to it again, and it would revoke the connection.
+  it.each([
+    [302, 'https://sso.example/login', ''],
+    [307, 'the sandbox', ''],
+    [301, 'https://auth.example/oauth/token', '{"error":"invalid_request"}'],
+  ])('HTTP %i to %s (the sandbox had rotated): not followed, exit 3, marked, never sent again, the connection not revoked', async (status, to, body) => {
+    const { env, rec, sid, stored } = await signedIn();
+    const location = to === 'the sandbox' ? `${at.sb.url}/oauth/token` : to;
+    at.proxy.lose = (r) => (r.path === '/oauth/token' ? { fail: status, headers: { location }, body } : undefined);
+    const posts = tokenPosts();
+    const r = await runCli(['token'], { env });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(new RegExp(`was lost while trying to refresh the access token \\(the answer was HTTP ${status}, not a token answer`));
+    expect(r.stderr).toMatch(/will not send it again/);
+    expect(r.stderr).not.toMatch(/try again later/i);
     await neverSentAgain(env, sid, posts, stored, rec);
   });
 });

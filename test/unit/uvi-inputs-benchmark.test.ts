@@ -62,6 +62,44 @@ describe('a table as Excel writes it', () => {
   });
 });
 
+describe('a comma or point before exactly three digits: read only where the file tells the decimal mark', () => {
+  const COMMA_HEAD = 'unit_type,service,kwh_per_m2_year,source';
+  const valueIn = (text: string) => parsed(text).rows[0]!.kwh_per_m2_year;
+
+  it.each([
+    ['"1,000" in German Excel\'s semicolon file', `${HEAD}\nresidential;HEATING;1,000;DIW\n`, 1],
+    ['"1,180" there', `${HEAD}\nresidential;HEATING;1,180;DIW\n`, 1.18],
+    ['"112,500" there', `${HEAD}\nresidential;HEATING;112,500;DIW\n`, 112.5],
+    ['a decimal point of other than three places there', `${HEAD}\nresidential;HEATING;24.5;DIW\n`, 24.5],
+    ['a decimal point of two places in a comma file', `${COMMA_HEAD}\nresidential,HEATING,1.18,DIW\n`, 1.18],
+    ['a decimal point of four places in a comma file', `${COMMA_HEAD}\nresidential,HEATING,1.1800,DIW\n`, 1.18],
+    ['a quoted decimal comma of one place in a comma file', `${COMMA_HEAD}\nresidential,HEATING,"112,5",DIW\n`, 112.5],
+  ])('%s is read', (_what, text, value) => {
+    expect(valueIn(text)).toBe(value);
+  });
+
+  it.each([
+    ['"1,000" quoted in a comma file', `${COMMA_HEAD}\nresidential,HEATING,"1,000",DIW\n`, '"1,000" may be a thousands separator or a decimal comma.'],
+    ['"1,200" quoted in a comma file', `${COMMA_HEAD}\nresidential,HEATING,"1,200",DIW\n`, '"1,200" may be a thousands separator or a decimal comma.'],
+    ['"118,500" quoted in a comma file', `${COMMA_HEAD}\nresidential,HEATING,"118,500",DIW\n`, '"118,500" may be a thousands separator or a decimal comma.'],
+    ['1.000 in a comma file', `${COMMA_HEAD}\nresidential,HEATING,1.000,DIW\n`, '"1.000" may be a thousands separator or a decimal point.'],
+    ['112.500 in a comma file', `sep=,\n${COMMA_HEAD}\nresidential,HEATING,112.500,DIW\n`, '"112.500" may be a thousands separator or a decimal point.'],
+    ['1.000 in a semicolon file', `${HEAD}\nresidential;HEATING;1.000;DIW\n`, '"1.000" may be a thousands separator or a decimal point.'],
+  ])('%s is refused as ambiguous', (_what, text, expected) => {
+    const e = refused(() => parsed(text));
+    expect(e.message).toBe(`--benchmark bench.csv line ${text.startsWith('sep=') ? 3 : 2}: ${expected}`);
+    expect(e.hint).toMatch(/without a thousands separator and with other than three decimal places.*semicolon-separated file/);
+  });
+
+  it('says it in German, in words', async () => {
+    setLanguage('de');
+    const e = refused(() => parsed(`${COMMA_HEAD}\nresidential,HEATING,"1,000",DIW\n`));
+    expect(e.message).toBe('--benchmark bench.csv Zeile 2: In „1,000“ kann das Komma Tausender- oder Dezimaltrennzeichen sein.');
+    expect(e.hint).toMatch(/ohne Tausendertrennzeichen .*Semikolon/);
+    expect(await findEnglish(`${e.message}\n${e.hint}`)).toEqual([]);
+  });
+});
+
 describe('a bad table: one line naming the file, the line and the fix', () => {
   it.each([
     ['a wrong column', 'unit_type;service;kwh_per_m2;source\nresidential;HEATING;118;DIW\n', 'bench.csv line 1: unknown column "kwh_per_m2".'],

@@ -2,7 +2,8 @@
 // CSV an accountant writes in Excel: the columns unit_type, service, kwh_per_m2_year and
 // source, one line per unit type and service, semicolons and decimal commas as German Excel
 // saves them (commas and points too), a byte order mark or none. Every value names its
-// source, which the letters print. A bad line is one error naming the file, the line and the
+// source, which the letters print. A value that may hold a thousands separator is refused unless
+// the file's separator makes its mark a decimal comma (valueOf). A bad line is one error naming the file, the line and the
 // fix (UsageError, exit 2). Pure: text in, the core's BenchmarkTable out (docs/uvi.md).
 import { UNIT_TYPES } from '../../api/types.js';
 import { UsageError } from '../../core/errors.js';
@@ -35,12 +36,21 @@ function separatorOf(body: string): string {
   return names(';').includes('unit_type') || !names(',').includes('unit_type') ? ';' : ',';
 }
 
+/**
+ * Whether `mark` before exactly three digits may group thousands in a file separated by `separator`.
+ * German Excel saves semicolons with decimal commas, its grouping is a point: there "1,180" is 1.18 and
+ * "1.180" either 1180 or a decimal point typed by hand. A comma-separated file tells no decimal mark:
+ * English Excel writes "1,180" for 1180 and 1.18 as "1.18", LibreOffice or Google Sheets set to German
+ * write "1,18" (quoted) and "1.180" for 1180. Either reading could be wrong, so neither is guessed.
+ */
+const mayGroup = (mark: string, separator: string) => mark === '.' || separator === ',';
+
 /** kWh per m² and year as typed, or the error for its line. */
-function valueOf(raw: string, where: { file: string; line: number }): number {
+function valueOf(raw: string, where: { file: string; line: number }, separator: string): number {
   const m = NUMBER.exec(raw);
   if (!m) throw refuse(t.notANumber({ ...where, value: raw.slice(0, 40) }), t.numberHint);
-  // "1.000": a German thousands separator or an English decimal point; either reading could be the wrong one.
-  if (m[3] === '.' && m[4]!.length === 3) throw refuse(t.thousands({ ...where, value: raw }), t.numberHint);
+  if (m[3] && m[4]!.length === 3 && mayGroup(m[3], separator))
+    throw refuse((m[3] === '.' ? t.thousandsPoint : t.thousandsComma)({ ...where, value: raw }), t.thousandsHint);
   const value = Number(`${m[1] === '' || m[1] === '+' ? '' : '-'}${m[2]}.${m[4] ?? '0'}`);
   if (value <= 0) throw refuse(t.notPositive({ ...where, value: raw }), t.valueHint);
   if (value < BENCHMARK_MIN || value > BENCHMARK_LIMIT)
@@ -72,7 +82,8 @@ function columnsOf(fields: readonly string[], file: string, line: number): Recor
 /** The file's text (as read; a byte order mark is dropped) as the core's table. `file`: as given, for messages. */
 export function parseBenchmarkCsv(text: string, file: string): BenchmarkTable {
   const body = text.replace(/^\uFEFF/, '');
-  const { records, open } = parseCsvRecords(body, separatorOf(body));
+  const separator = separatorOf(body);
+  const { records, open } = parseCsvRecords(body, separator);
   if (open !== null) throw refuse(t.openQuote({ file, line: open }), t.columnHint);
   const lines = records.filter((r) => r.fields.some((f) => f.trim() !== ''));
   if (lines[0] && SEP_LINE.test(lines[0].fields.join(',').trim())) lines.shift();
@@ -93,7 +104,7 @@ export function parseBenchmarkCsv(text: string, file: string): BenchmarkTable {
     if (!(UNIT_TYPES as readonly string[]).includes(unitType))
       throw refuse(t.unknownType({ ...where, value: fields[col.unit_type]!.trim().slice(0, 40) }), t.typeHint);
     if (!SERVICES.includes(service)) throw refuse(t.unknownService({ ...where, value: fields[col.service]!.trim().slice(0, 40) }), t.serviceHint);
-    const value = valueOf(fields[col.kwh_per_m2_year]!.trim(), where);
+    const value = valueOf(fields[col.kwh_per_m2_year]!.trim(), where, separator);
     const source = sourceOf(fields[col.source]!.trim(), where);
     const key = `${unitType} ${service}`;
     const first = seen.get(key);

@@ -41,7 +41,10 @@ export const inputTexts = catalogue(
     unknownType: (p: { file: string; line: number; value: string }) => `${at(p)}: unknown unit type "${p.value}".`,
     typeHint: "unit_type is one of residential, commercial, technical, traffic (the metering service's unit types).",
     notANumber: (p: { file: string; line: number; value: string }) => `${at(p)}: "${p.value}" is not a number of kWh per m² and year.`,
-    thousands: (p: { file: string; line: number; value: string }) => `${at(p)}: "${p.value}" may be a thousands separator or a decimal point.`,
+    thousandsPoint: (p: { file: string; line: number; value: string }) => `${at(p)}: "${p.value}" may be a thousands separator or a decimal point.`,
+    thousandsComma: (p: { file: string; line: number; value: string }) => `${at(p)}: "${p.value}" may be a thousands separator or a decimal comma.`,
+    thousandsHint:
+      'Write the value without a thousands separator and with other than three decimal places, e.g. 1180 or 1.18; three places after a decimal comma are clear only in a semicolon-separated file, as German Excel saves it (1,180).',
     numberHint: 'Write the value as digits with a decimal comma or point and no thousands separator, e.g. 118 or 24,5.',
     notPositive: (p: { file: string; line: number; value: string }) => `${at(p)}: ${p.value} kWh per m² and year; the average user consumes more than nothing.`,
     outside: (p: { file: string; line: number; value: string; min: number; max: number }) =>
@@ -88,7 +91,10 @@ export const inputTexts = catalogue(
     unknownType: (p) => `${de(p)}: unbekannte Art der Nutzeinheit „${p.value}“.`,
     typeHint: 'unit_type ist residential (Wohnung), commercial (Gewerbe), technical (Technikraum) oder traffic (Verkehrsfläche), wie beim Messdienst.',
     notANumber: (p) => `${de(p)}: „${p.value}“ ist keine Zahl (kWh je m² und Jahr).`,
-    thousands: (p) => `${de(p)}: In „${p.value}“ kann der Punkt Tausender- oder Dezimaltrennzeichen sein.`,
+    thousandsPoint: (p) => `${de(p)}: In „${p.value}“ kann der Punkt Tausender- oder Dezimaltrennzeichen sein.`,
+    thousandsComma: (p) => `${de(p)}: In „${p.value}“ kann das Komma Tausender- oder Dezimaltrennzeichen sein.`,
+    thousandsHint:
+      'Den Wert ohne Tausendertrennzeichen und nicht mit genau drei Nachkommastellen schreiben, z. B. 1180 oder 1,18; drei Stellen nach dem Dezimalkomma sind nur in einer durch Semikolon getrennten Datei eindeutig, wie das deutsche Excel sie speichert (1,180).',
     numberHint: 'Den Wert in Ziffern mit Dezimalkomma oder -punkt und ohne Tausenderpunkt schreiben, z. B. 118 oder 24,5.',
     notPositive: (p) => `${de(p)}: ${p.value} kWh je m² und Jahr; der Durchschnittsnutzer verbraucht mehr als nichts.`,
     outside: (p) => `${de(p)}: ${p.value} kWh je m² und Jahr liegt außerhalb von ${p.min} bis ${p.max}.`,
