@@ -1,11 +1,12 @@
 // Answers whose shape the contract rules out. A point has one segment per continuous device
 // installation window (DeviceSegment; range rule 6), so two windows never overlap and a
 // device, which has one installed_at and one deinstalled_at, appears once; a segment has one
-// reading per calendar month end (range rule 3); a unit's answer names each of its points
+// reading per calendar month end (range rule 3), its value standing on the last (month-end.ts); a unit's answer names each of its points
 // once, and every one of them is listed for the unit or the Property. Adding up what breaks
 // this would bill a meter twice, or one the Property does not have: such a point is billed
 // with none of its segments, and a not_billed finding says what is wrong.
 import type { DeviceSegment, MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
+import { monthEndBreak } from './month-end.js';
 import { SHARE_TOLERANCE, receivedText } from './plausible.js';
 import { BILLABLE_STATUSES, type FlagCode } from './types.js';
 
@@ -26,6 +27,7 @@ export const CONTRACT_BREAKS = [
   'SHARE_SUM_ABOVE_ONE',
   'CONTRADICTORY_VALUES',
   'READINGS_MISSING',
+  'END_VALUE_NOT_AS_READ',
 ] as const satisfies readonly FlagCode[];
 export type BreakCode = (typeof CONTRACT_BREAKS)[number];
 
@@ -141,37 +143,12 @@ export function segmentBreaks(c: MeasuringPointConsumption, range?: { from: stri
       break;
     }
   }
-  const unread = unbackedSegment(segments, range);
-  if (unread) out.push({ code: 'READINGS_MISSING', facts: { serial: unread.s.serial, reading_date: unread.monthEnd } });
+  // The first segment whose value stands on no month-end reading, or on another than its end value; readings
+  // twice or outside their window are no month-end series to judge, and are named above.
+  const misread = out.some((b) => b.code === 'READING_REPEATED' || b.code === 'READING_OUTSIDE_WINDOW');
+  const unread = range && !misread && segments.map((seg) => monthEndBreak(seg, installationWindow(seg, range), range)).find((b) => b !== null);
+  if (unread) out.push(unread);
   return out;
-}
-
-/** The last day of a date's month (yyyy-mm-dd), or null for a text that is no date. */
-function monthEndOf(date: string): string | null {
-  const m = /^(\d{4})-(\d{2})-\d{2}$/.exec(date);
-  if (!m) return null;
-  const day = new Date(Date.UTC(Number(m[1]), Number(m[2]), 0)).getUTCDate();
-  return Number.isNaN(day) ? null : `${m[1]}-${m[2]}-${String(day).padStart(2, '0')}`;
-}
-
-/**
- * A segment with a value to bill whose installation window reaches a month end of the range,
- * but which brings no reading dated in the range: one reading per month end is the contract,
- * so its value stands on no reading of this period (another period's answer with its readings
- * left out would otherwise be billed as this one's). The first month end it should have read.
- */
-function unbackedSegment(segments: readonly DeviceSegment[], range: { from: string; to: string } | undefined): { s: DeviceSegment; monthEnd: string } | null {
-  if (!range) return null;
-  for (const s of segments) {
-    if (!BILLABLE_STATUSES.includes(s.period_consumption.status)) continue;
-    const w = installationWindow(s, range);
-    const start = w.start > range.from ? w.start : range.from;
-    const end = w.end < range.to ? w.end : range.to;
-    const monthEnd = monthEndOf(start);
-    if (w.start === '' || monthEnd === null || monthEnd > end) continue;
-    if (!s.readings.some((r) => r.at >= range.from && r.at <= range.to)) return { s, monthEnd };
-  }
-  return null;
 }
 
 /**

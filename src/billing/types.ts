@@ -39,6 +39,7 @@ export const BILLING_SEVERITY = {
   SHARE_SUM_ABOVE_ONE: 'not_billed',
   CONTRADICTORY_VALUES: 'not_billed',
   READINGS_MISSING: 'not_billed',
+  END_VALUE_NOT_AS_READ: 'not_billed',
   ASSUMED_ZERO_BASELINE: 'review',
   BILLABLE_VALUE_DIFFERS: 'review',
   NOT_SYSTEM_LINKED: 'review',

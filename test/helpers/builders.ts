@@ -13,6 +13,8 @@ import type {
   WhoAmI,
 } from '../../src/api/types.js';
 import type { PropertyInput } from '../../src/billing/index.js';
+import { monthEndOnOrBefore } from '../../src/billing/month-end.js';
+import { BILLABLE_STATUSES } from '../../src/billing/types.js';
 
 let counter = 0;
 /** A valid UUID made from a number: uuid(7) → 00000000-0000-4000-8000-000000000007. */
@@ -55,8 +57,13 @@ export type SegmentOverrides = Omit<Partial<DeviceSegment>, 'period_consumption'
  * A measured segment billing 10 (weighted 10, i.e. unit_share 1), baseline recorded at 100. A period_consumption key overridden with undefined is left out.
  * A weighted value given without a billable value is a unit_share 1 segment: the billable value follows it (billing refuses a weighted value that is not billable × share).
  */
-const readingDay = (installed: string | null, removed: string | null): string =>
-  removed !== null && removed < '2025-12-31' ? removed : installed !== null && installed > '2025-12-31' ? installed : '2025-12-31';
+const readingDay = (installed: string | null, removed: string | null): string => {
+  if (installed !== null && installed > RANGE.to) return installed;
+  const end = removed !== null && removed < RANGE.to ? removed : RANGE.to;
+  // the last month end it was installed, which its value stands on (month-end.ts); between two month ends the removal day
+  const monthEnd = monthEndOnOrBefore(end);
+  return installed !== null && monthEnd < installed ? end : monthEnd;
+};
 
 export function aSegment(overrides: SegmentOverrides = {}): DeviceSegment {
   const { period_consumption: given, ...rest } = overrides;
@@ -75,7 +82,7 @@ export function aSegment(overrides: SegmentOverrides = {}): DeviceSegment {
     baseline_date: '2024-12-31',
     baseline_origin: 'recorded',
     ...rest,
-    // read while installed (READING_OUTSIDE_WINDOW): the range's last month end, else the removal or installation day
+    // read while installed (READING_OUTSIDE_WINDOW), at the window's last month end in the range (readingDay)
     readings: rest.readings ?? [aReading({ at: readingDay(rest.installed_at === undefined ? '2020-03-15' : rest.installed_at, rest.deinstalled_at ?? null) })],
     period_consumption: { end_value: 110, billable_value: 10, weighted_billable_value: 10, status: 'measured', ...period_consumption },
   };
@@ -84,6 +91,9 @@ export function aSegment(overrides: SegmentOverrides = {}): DeviceSegment {
   const billed = segment.period_consumption.billable_value;
   if (period_consumption?.end_value === undefined && segment.factor > 0 && Number.isFinite(billed) && Number.isFinite(start))
     segment.period_consumption.end_value = start + billed / segment.factor;
+  // the default reading of a value to bill is its end value (END_VALUE_NOT_AS_READ)
+  if (rest.readings === undefined && BILLABLE_STATUSES.includes(segment.period_consumption.status))
+    segment.readings[0]!.value = segment.period_consumption.end_value;
   const pc = segment.period_consumption as unknown as Record<string, unknown>;
   for (const key of Object.keys(pc)) if (pc[key] === undefined) delete pc[key];
   return segment;

@@ -43,7 +43,7 @@ const cold = (v: number, more: Parameters<typeof aSegment>[0] = {}) =>
 
 describe('segments of one point', () => {
   it('the same segment twice is not added up: not billed, DEVICE_REPEATED, one row and its readings once, no "added up" note', () => {
-    const seg = cold(41.394, { readings: [aReading({ at: '2025-06-30' }), aReading({ at: '2025-12-31' })] });
+    const seg = cold(41.394, { readings: [aReading({ at: '2025-06-30' }), aReading({ at: '2025-12-31', value: 141.394 })] });
     const bill = billSegments(seg, structuredClone(seg));
     expect(bill.billing[0]).toMatchObject({ billable_value: '0', points: 1 });
     expect(bill.flags).toEqual([
@@ -110,8 +110,8 @@ describe('segments of one point', () => {
     ]);
     // each read only while installed (the removal day's reading in both): a replacement, billed
     const honest = billSegments(
-      { ...old, readings: year.filter((r) => r.at <= '2025-06-30') },
-      { ...copy, readings: year.filter((r) => r.at >= '2025-06-30') },
+      { ...old, readings: [aReading({ at: '2025-01-31' }), aReading({ at: '2025-06-30', value: 141.394 })] },
+      { ...copy, readings: [aReading({ at: '2025-06-30', value: 100 }), aReading({ at: '2025-12-31', value: 141.394 })] },
     );
     expect([honest.billing[0]!.billable_value, codes(honest.flags).filter((c) => c === 'READING_OUTSIDE_WINDOW')]).toEqual(['82.788', []]);
   });
@@ -277,7 +277,7 @@ describe('points of a unit answer', () => {
 
   // 45,000 such points in a 27 MB answer took an export 37 s (6 s now): the rows of a metric were copied once per point
   // one reading object for all: the contract's month-end reading, without the answer's size growing
-  const lastMonthEnd = aReading({ at: '2025-12-31' });
+  const lastMonthEnd = aReading({ at: '2025-12-31', value: 101 });
   it('as many unlisted points as a 32 MiB answer holds (40,000 of one metric) are billed in time linear in their number', () => {
     const points = Array.from({ length: 40_000 }, () =>
       aPointConsumption({ metric: 'water_cold', unit: 'm3', segments: [cold(1, { readings: [lastMonthEnd] })] }),

@@ -64,9 +64,9 @@ describe('one device under two points', () => {
 
   it("moved with neither installation documented: each window starts at its baseline day, as the point's own check reads it", () => {
     const id = uuid();
-    const readings = ['2025-01-31', '2025-02-28', '2025-03-31'].map((at, i) => aReading({ at, value: 101 + i }));
+    const readings = ['2025-01-31', '2025-02-28', '2025-03-31'].map((at, i) => aReading({ at, value: 104 + 3 * i }));
     const before = device({ device_id: id, installed_at: null, deinstalled_at: '2025-03-31', baseline_date: '2024-12-31', baseline_value: 100, readings });
-    const after = device({ device_id: id, installed_at: null, baseline_date: '2025-04-30', baseline_value: 103, baseline_origin: 'first_known_in_range' });
+    const after = device({ device_id: id, installed_at: null, baseline_date: '2025-04-30', baseline_value: 110, baseline_origin: 'first_known_in_range' });
     const bill = billProperty(aPropertyInput({ units: [aUnitEntry('WE 01', [pointWith(before)]), aUnitEntry('WE 02', [pointWith(after)])] }));
     expect(twice(bill)).toEqual([]);
     expect(bill.billing.map((r) => r.billable_value)).toEqual(['10', '10']);

@@ -47,7 +47,7 @@ describe('the only segment of a point, its device not installed in the billing p
   it('a device installed at any time in the period is billed: removed on its first day, installed on its last, installed before and still in place', () => {
     for (const seg of [
       { installed_at: '2019-05-14', deinstalled_at: '2025-01-01', readings: [] },
-      { installed_at: '2025-12-31', readings: [aReading({ at: '2025-12-31' })] },
+      { installed_at: '2025-12-31', readings: [aReading({ at: '2025-12-31', value: 141.394 })] },
       { installed_at: '2019-05-14' },
       { installed_at: null, baseline_date: '2024-12-31' },
     ])

@@ -258,7 +258,7 @@ describe('findings say what happened in the range', () => {
           aSegment({
             deinstalled_at: '2025-06-15',
             replacement_reason: 'DeviceReplacement',
-            readings: [mayEnd],
+            readings: [{ ...mayEnd, value: 105 }],
             period_consumption: { billable_value: 5, end_value: 105, weighted_billable_value: undefined },
           }),
         ],

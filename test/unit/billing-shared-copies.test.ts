@@ -63,12 +63,12 @@ describe('a shared meter whose copies under two units disagree on the consumptio
   it.each([
     ['replacement_reason', { replacement_reason: 'DeviceRemoval' }],
     ['baseline_origin', { baseline_origin: 'first_reading' }],
-    ["a reading's substitution_method", { readings: [aReading({ status: 'estimated', substitution_method: 'last_value_forward' })] }],
+    ["a reading's substitution_method", { readings: [aReading({ value: 200, status: 'estimated', substitution_method: 'last_value_forward' })] }],
   ] as const)('copies that differ only in %s disagree (units would get different findings)', (_, change) => {
     const base = {
       device_id: device,
       serial: 'SN-SHARED',
-      readings: [aReading({ status: 'estimated', substitution_method: 'linear_interpolation' })],
+      readings: [aReading({ value: 200, status: 'estimated', substitution_method: 'linear_interpolation' })],
       period_consumption: { billable_value: 100, weighted_billable_value: 50 },
     };
     const a = aUnitEntry('WE 01', [aPointConsumption({ measuring_point_id: id, unit_share: 0.5, segments: [aSegment(base)] })], { id: we01.unit.id });

@@ -43,8 +43,20 @@ describe('monthly series', () => {
     const point = aPointConsumption({
       segments: [
         // replaced on 31 March: each device's windows and readings its own (overlapping windows are not charted)
-        aSegment({ baseline_value: 10, factor: 2, deinstalled_at: '2025-03-31', readings: monthly([12, 15, 20]) }),
-        aSegment({ baseline_value: 0, installed_at: '2025-03-31', baseline_date: '2025-03-31', readings: monthly([4, 9], [], 3) }),
+        aSegment({
+          baseline_value: 10,
+          factor: 2,
+          deinstalled_at: '2025-03-31',
+          readings: monthly([12, 15, 20]),
+          period_consumption: { end_value: 20, billable_value: 20 },
+        }),
+        aSegment({
+          baseline_value: 0,
+          installed_at: '2025-03-31',
+          baseline_date: '2025-03-31',
+          readings: monthly([4, 9], [], 3),
+          period_consumption: { end_value: 9, billable_value: 9 },
+        }),
       ],
     });
     const s = monthlySeries(point, { from: '2025-01-01', to: '2025-04-30' });
@@ -58,7 +70,13 @@ describe('monthly series', () => {
 
   it('shows no bar for missing and calibration-expired months, nor for the month after a missing one', () => {
     const point = aPointConsumption({
-      segments: [aSegment({ baseline_value: 0, readings: monthly([1, 0, 5, 6, 8], ['measured', 'missing', 'measured', 'calibration_expired', 'measured']) })],
+      segments: [
+        aSegment({
+          baseline_value: 0,
+          readings: monthly([1, 0, 5, 6, 8], ['measured', 'missing', 'measured', 'calibration_expired', 'measured']),
+          period_consumption: { end_value: 0, billable_value: 0, status: 'missing' },
+        }),
+      ],
     });
     expect(monthlySeries(point, { from: '2025-01-01', to: '2025-06-30' }).map((m) => [m.status, m.use])).toEqual([
       ['measured', 1],
@@ -71,7 +89,9 @@ describe('monthly series', () => {
   });
 
   it('a reading no meter can show (IMPLAUSIBLE_VALUE in billing) draws no bar, nor the month after it: no "1e+2" under the chart', () => {
-    const point = aPointConsumption({ segments: [aSegment({ baseline_value: 0, readings: monthly([1, 1e300, 5, 6]) })] });
+    const point = aPointConsumption({
+      segments: [aSegment({ baseline_value: 0, readings: monthly([1, 1e300, 5, 6]), period_consumption: { end_value: 6, billable_value: 6 } })],
+    });
     const s = monthlySeries(point, { from: '2025-01-01', to: '2025-04-30' });
     expect(s.map((m) => [m.status, m.use])).toEqual([
       ['measured', 1],
@@ -143,7 +163,7 @@ describe('monthly series of a removed device', () => {
           readings: monthly([110, 120]),
           period_consumption: { end_value: 125, billable_value: 25, status: 'measured' },
         }),
-        aSegment({ installed_at: '2025-03-15', baseline_value: 0, readings: monthly([7], [], 3) }),
+        aSegment({ installed_at: '2025-03-15', baseline_value: 0, readings: monthly([7], [], 3), period_consumption: { end_value: 7, billable_value: 7 } }),
       ],
     });
     expect(monthlySeries(point, { from: '2025-01-01', to: '2025-03-31' }).map((m) => m.use)).toEqual([10, 10, 12]);

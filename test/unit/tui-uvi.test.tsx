@@ -41,8 +41,10 @@ const PLANT = [
 const UVI_RANGE = { from: '2024-11-01', to: '2025-11-30' };
 
 function bundle(range: DateRange): PropertyBundle {
-  const bill = billProperty({ property: { id: PROP.id, name: PROP.name }, range, units: UNITS, plantPoints: PLANT });
-  return { property: PROP, range, effective: range, units: UNITS, plant: PLANT, points: new Map(PLANT.map((p) => [p.point.id!, p.point])), bill };
+  // each answer echoes the range it was asked for (billing judges its readings against it)
+  const units = UNITS.map((u) => ({ ...u, consumption: { ...u.consumption, from: range.from, to: range.to } }));
+  const bill = billProperty({ property: { id: PROP.id, name: PROP.name }, range, units, plantPoints: PLANT });
+  return { property: PROP, range, effective: range, units, plant: PLANT, points: new Map(PLANT.map((p) => [p.point.id!, p.point])), bill };
 }
 
 /** The letter's model for a unit, from the same answers through the letter's own path. */

@@ -119,6 +119,21 @@ describe('a meter billing refuses is in no uvi figure', () => {
     expect(nov(r, 1, 'HEATING')).toEqual({ kwh: null, reasons: ['allocator_sum_incomplete'] });
   });
 
+  it('a value without its November reading (READINGS_MISSING) or with an end value its reading does not show (END_VALUE_NOT_AS_READ): no month is used', () => {
+    // read to October only, the end value October's: October's 100 kWh came from its readings before
+    const unread = metered('heat', flat(100));
+    const seg = unread.segments[0]!;
+    const toOctober = { ...seg, readings: seg.readings.slice(0, 12), period_consumption: { ...seg.period_consumption, end_value: 2200, billable_value: 1200 } };
+    const r = run([unit('WE 01', [{ ...unread, segments: [toOctober] }])]);
+    expect(codes(r)).toContain('READINGS_MISSING');
+    expect(r.r.units[0]!.services.find((x) => x.service === 'HEATING')!.months[11]).toMatchObject({ kwh: null, reasons: ['not_billed'] });
+    const off = metered('heat', flat(100));
+    off.segments[0]!.period_consumption = { ...off.segments[0]!.period_consumption, end_value: 2307, billable_value: 1307 };
+    const r2 = run([unit('WE 01', [off])]);
+    expect(codes(r2)).toContain('END_VALUE_NOT_AS_READ');
+    expect(nov(r2, 0, 'HEATING')).toEqual({ kwh: null, reasons: ['not_billed'] });
+  });
+
   it.each([
     ['a difference meter with segments', { is_difference_meter: true }],
     ['a data_gap point with readings', { data_gap: true }],
