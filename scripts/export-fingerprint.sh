@@ -9,13 +9,16 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
+# exec: a job started in the background is then the node process itself, so the trap's kill ends it
+# (a function call in the background is a subshell whose node child outlived the kill)
 md() { bash "$root/scripts/node24" node "${MD_BIN:-$root/bin/meterdata.js}" "$@"; }
+mdbg() { exec bash "$root/scripts/node24" node "${MD_BIN:-$root/bin/meterdata.js}" "$@"; }
 export METERDATA_HOME="$work/home" METERDATA_CREDENTIAL_STORE=file SOURCE_DATE_EPOCH=1764547200 CI=true TZ=Europe/Berlin
 port=$((20000 + RANDOM % 20000))
-md sandbox --port "$port" --auto-consent --clock 2026-11-22 --rate-limit 0 >"$work/sandbox.log" 2>&1 &
+mdbg sandbox --port "$port" --auto-consent --clock 2026-11-22 --rate-limit 0 >"$work/sandbox.log" 2>&1 &
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/.well-known/openid-configuration" >/dev/null 2>&1 && break; sleep 0.2; done
-md login --no-browser --auth-url "http://127.0.0.1:$port" >"$work/login.out" 2>&1 &
+mdbg login --no-browser --auth-url "http://127.0.0.1:$port" >"$work/login.out" 2>&1 &
 login=$!
 url=
 for _ in $(seq 1 100); do url=$(grep -o 'http://127\.0\.0\.1[^ ]*' "$work/login.out" | head -1 || true); [ -n "$url" ] && break; sleep 0.2; done
