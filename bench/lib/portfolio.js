@@ -102,6 +102,8 @@ async function once({ units, limit, latencyMs, p, log }) {
       // Node's own threads: V8's garbage-collector helpers, and libuv's pool (file writes, zlib, hashing)
       cpu_other_s: (r.cpuMicros - sum(r.threads.map((x) => x.cpuMicros))) / 1e6,
       cpu_by_thread: byThread,
+      // Node's own threads by name, CPU seconds (Linux): `V8 DefaultWorke` the collector's helpers, `libuv-worker` the pool
+      cpu_native_threads_s: r.nativeThreads,
       workbooks: p,
       workbook_threads: workbooks.length,
       workbooks_at_once: maxOverlap(workbooks),
