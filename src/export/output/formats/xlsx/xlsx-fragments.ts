@@ -80,7 +80,10 @@ export class SheetFragment {
     const out = await open(this.spec.fragment, this.outFlags);
     this.outFlags = 'r+';
     try {
-      const buf = Buffer.allocUnsafe(READ);
+      // sized to what is asked: renders ahead take a few KB every 16 units, and a fresh 1 MB each time
+      // was memory outside the heap that the workbook workers' collector chased
+      const first = upTo === null ? READ : Math.min(READ, upTo - this.read);
+      const buf = Buffer.allocUnsafe(Math.max(first, 0));
       for (;;) {
         const want = upTo === null ? READ : Math.min(READ, upTo - this.read);
         if (want <= 0) break;
