@@ -76,6 +76,8 @@ export class SheetFragment {
    * by an aborted export is not created again by a late render.
    */
   async advance(upTo: number | null): Promise<void> {
+    // a table that gained no rows since the last render (most of them, between two of a Property's units): no files opened
+    if (upTo !== null && upTo <= this.read) return;
     const spool = await openScratch(this.spec.spool);
     const out = await open(this.spec.fragment, this.outFlags);
     this.outFlags = 'r+';
