@@ -100,8 +100,16 @@ export function runCli(args, env, { onStderr, timeoutMs = 30 * 60_000, measure =
     const rusageFile = measure ? path.join(env.METERDATA_HOME ?? os.tmpdir(), `rusage-${process.pid}-${Math.random().toString(36).slice(2)}.json`) : undefined;
     const t0 = performance.now();
     const spawnedAt = performance.timeOrigin + t0;
-    const child = spawn(process.execPath, [...(measure ? ['--import', HOOK] : []), BIN, ...args], {
-      env: { PATH: process.env.PATH, HOME: env.METERDATA_HOME ?? os.homedir(), ...env, ...(rusageFile ? { MD_BENCH_RUSAGE: rusageFile } : {}) },
+    // MD_BENCH_NODE_ARGS: node's own arguments for the measured process (worker threads inherit them), e.g.
+    // `--cpu-prof --cpu-prof-dir=/tmp/prof`, or V8 flags NODE_OPTIONS refuses (`--single-threaded-gc`)
+    const nodeArgs = measure ? (process.env.MD_BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean) : [];
+    const child = spawn(process.execPath, [...nodeArgs, ...(measure ? ['--import', HOOK] : []), BIN, ...args], {
+      env: {
+        PATH: process.env.PATH,
+        HOME: env.METERDATA_HOME ?? os.homedir(),
+        ...env,
+        ...(rusageFile ? { MD_BENCH_RUSAGE: rusageFile } : {}),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     startedAt?.(child);
@@ -121,11 +129,13 @@ export function runCli(args, env, { onStderr, timeoutMs = 30 * 60_000, measure =
       let memoryAtPeakMiB = null;
       let cpuMicros = null;
       let threads = null;
+      let nativeThreads = null;
       if (rusageFile) {
         try {
           const u = JSON.parse(await readFile(rusageFile, 'utf8'));
           peakRssMiB = u.maxRSS / 1024;
           cpuMicros = u.userCPUTime + u.systemCPUTime;
+          nativeThreads = u.nativeThreads ?? null;
           memoryAtPeakMiB = Object.fromEntries(Object.entries(u.memoryAtPeak).map(([k, v]) => [k, Math.round(v / 2 ** 20)]));
           await rm(rusageFile, { force: true });
           threads = (await readFile(`${rusageFile}.threads`, 'utf8'))
@@ -137,7 +147,7 @@ export function runCli(args, env, { onStderr, timeoutMs = 30 * 60_000, measure =
           // killed before its exit handler ran
         }
       }
-      resolve({ code, signal, stdout, stderr, wallMs, spawnedAt, peakRssMiB, memoryAtPeakMiB, cpuMicros, threads });
+      resolve({ code, signal, stdout, stderr, wallMs, spawnedAt, peakRssMiB, memoryAtPeakMiB, cpuMicros, threads, nativeThreads });
     });
   });
 }

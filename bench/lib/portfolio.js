@@ -6,7 +6,7 @@
 // main thread: sign-in, walk, billing, CSV and spools; the workbook workers) and per
 // request against a raw-fetch baseline of the same requests, and the lower bound the
 // machine's cores put on the wall-time ratio (see `bound` below).
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { runCli, signIn, startSandboxProcess } from './harness.js';
@@ -50,6 +50,8 @@ async function once({ units, limit, latencyMs, p, log }) {
       { measure: true },
     );
     if (r.code !== 0) throw new Error(`portfolio export failed (exit ${r.code}): ${r.stderr}`);
+    // MD_BENCH_STDOUT=<file>: the export's output kept (e.g. with MD_BENCH_NODE_ARGS=--trace-gc)
+    if (process.env.MD_BENCH_STDOUT) await writeFile(`${process.env.MD_BENCH_STDOUT}.p${p}`, r.stdout);
     const { log: after, arrivals_by_token: byToken } = await sb.stats();
     const made = after.total - before.total;
     const { RateBudget } = await import('../../dist/api/pacer.js');
@@ -102,6 +104,8 @@ async function once({ units, limit, latencyMs, p, log }) {
       // Node's own threads: V8's garbage-collector helpers, and libuv's pool (file writes, zlib, hashing)
       cpu_other_s: (r.cpuMicros - sum(r.threads.map((x) => x.cpuMicros))) / 1e6,
       cpu_by_thread: byThread,
+      // Node's own threads by name, CPU seconds (Linux): `V8 DefaultWorke` the collector's helpers, `libuv-worker` the pool
+      cpu_native_threads_s: r.nativeThreads,
       workbooks: p,
       workbook_threads: workbooks.length,
       workbooks_at_once: maxOverlap(workbooks),

@@ -6,7 +6,7 @@
 // <file>.threads when it ends: its own CPU time, what it ran (the isolate request's
 // function name; null for the main thread) and when it started and ended (ms since the
 // epoch), so the bench can split the CPU time into phases (walk, workbooks).
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, workerData } from 'node:worker_threads';
 
@@ -30,5 +30,27 @@ if (file && isMainThread) {
     const m = process.memoryUsage();
     if (m.rss > atPeak.rss) atPeak = m;
   }, 500).unref();
-  process.on('exit', () => writeFileSync(file, JSON.stringify({ ...process.resourceUsage(), memoryAtPeak: atPeak })));
+  process.on('exit', () => writeFileSync(file, JSON.stringify({ ...process.resourceUsage(), memoryAtPeak: atPeak, nativeThreads: nativeThreads() })));
+}
+
+/**
+ * Linux: CPU seconds of the threads still alive at exit, summed by the kernel's thread name
+ * (`V8 DefaultWorke` = V8's platform workers: the collector's helpers, background compiling;
+ * `libuv-worker` = libuv's pool: file I/O, zlib, hashing). Threads that ended before (the
+ * export's worker threads) are not counted here; they report their own CPU time above.
+ */
+function nativeThreads() {
+  try {
+    const byName = {};
+    for (const tid of readdirSync('/proc/self/task')) {
+      const name = readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim();
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      // fields after the parenthesised name: utime and stime are the 12th and 13th, in ticks of 10 ms
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      byName[name] = +((byName[name] ?? 0) + (Number(f[11]) + Number(f[12])) / 100).toFixed(2);
+    }
+    return byName;
+  } catch {
+    return null;
+  }
 }

@@ -51,28 +51,45 @@ const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Checks `value` against `schema`; throws SchemaViolation at the first break. */
 export function check(value: unknown, schema: Schema, onUnknown: (u: UnknownValue) => void, path = '$'): void {
-  walk(value, schema, path, { field: '', id: null }, onUnknown);
+  try {
+    walk(value, schema, null, '', null, onUnknown);
+  } catch (e) {
+    if (!(e instanceof Break)) throw e;
+    throw new SchemaViolation(path + e.steps.reverse().join(''), e.problem);
+  }
 }
 
-interface Ctx {
-  /** `Type.field` of the enclosing object, for unknown-value reports. */
-  field: string;
-  id: string | null;
+/**
+ * A break found deep in an answer. Its path is made only as the break unwinds (each level adds
+ * its step): made eagerly for every value, the paths were most of the garbage a check left.
+ */
+class Break {
+  readonly steps: string[] = [];
+  constructor(readonly problem: string) {}
 }
 
 function typeName(v: unknown): string {
   return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
 }
 
-function walk(v: unknown, s: Schema, path: string, ctx: Ctx, onUnknown: (u: UnknownValue) => void): void {
-  const bad = (want: string) => new SchemaViolation(path, t.shouldBe({ want, got: typeName(v) }));
+/** An object schema's fields as a list, made once per schema rather than at every object it checks. */
+const FIELDS = new WeakMap<Schema, [string, Field][]>();
+function fieldsOf(s: Extract<Schema, { t: 'object' }>): [string, Field][] {
+  let list = FIELDS.get(s);
+  if (!list) FIELDS.set(s, (list = Object.entries(s.fields)));
+  return list;
+}
+
+/** `owner`, `key`: the enclosing object's type and this value's field in it (null: the top), for unknown-value reports. */
+function walk(v: unknown, s: Schema, owner: string | null, key: string, id: string | null, onUnknown: (u: UnknownValue) => void): void {
+  const bad = (want: string) => new Break(t.shouldBe({ want, got: typeName(v) }));
   switch (s.t) {
     case 'string':
       if (typeof v !== 'string') throw bad(t.aString);
       return;
     case 'date':
       if (typeof v !== 'string') throw bad(t.aDate);
-      if (!DATE_RE.test(v)) throw new SchemaViolation(path, t.badDate({ value: v.slice(0, 40) }));
+      if (!DATE_RE.test(v)) throw new Break(t.badDate({ value: v.slice(0, 40) }));
       return;
     case 'number':
       if (typeof v !== 'number' || !Number.isFinite(v)) throw bad(t.aNumber);
@@ -85,41 +102,52 @@ function walk(v: unknown, s: Schema, path: string, ctx: Ctx, onUnknown: (u: Unkn
       return;
     case 'enum':
       if (typeof v !== 'string') throw bad(t.aString);
-      if (!s.values.includes(v)) onUnknown({ field: ctx.field, value: v, id: ctx.id });
+      if (!s.values.includes(v)) onUnknown({ field: owner === null ? '' : `${owner}.${key}`, value: v, id });
       return;
     case 'nullable':
-      if (v !== null) walk(v, s.of, path, ctx, onUnknown);
+      if (v !== null) walk(v, s.of, owner, key, id, onUnknown);
       return;
     case 'either':
       try {
-        walk(v, s.a, path, ctx, onUnknown);
+        walk(v, s.a, owner, key, id, onUnknown);
       } catch (e) {
-        if (!(e instanceof SchemaViolation)) throw e;
-        walk(v, s.b, path, ctx, onUnknown);
+        if (!(e instanceof Break)) throw e;
+        walk(v, s.b, owner, key, id, onUnknown);
       }
       return;
     case 'array':
       if (!Array.isArray(v)) throw bad(t.anArray);
-      for (let i = 0; i < v.length; i++) walk(v[i], s.of, `${path}[${i}]`, ctx, onUnknown);
+      for (let i = 0; i < v.length; i++) {
+        try {
+          walk(v[i], s.of, owner, key, id, onUnknown);
+        } catch (e) {
+          if (e instanceof Break) e.steps.push(`[${i}]`);
+          throw e;
+        }
+      }
       return;
     case 'object': {
       if (typeName(v) !== 'object') throw bad(t.anObject({ name: s.name }));
       const o = v as Record<string, unknown>;
-      let id = ctx.id;
+      let here = id;
       for (const k of ID_KEYS) {
         if (typeof o[k] === 'string') {
-          id = o[k] as string;
+          here = o[k] as string;
           break;
         }
       }
-      for (const [key, f] of Object.entries(s.fields)) {
-        const here = `${path}.${key}`;
-        if (!(key in o) || o[key] === undefined) {
-          if (f.mode === 'required') throw new SchemaViolation(here, t.isMissing);
-          if (f.mode === 'default') o[key] = f.value;
+      for (const [field, f] of fieldsOf(s)) {
+        if (!(field in o) || o[field] === undefined) {
+          if (f.mode === 'required') throw Object.assign(new Break(t.isMissing), { steps: [`.${field}`] });
+          if (f.mode === 'default') o[field] = f.value;
           continue;
         }
-        walk(o[key], f.s, here, { field: `${s.name}.${key}`, id }, onUnknown);
+        try {
+          walk(o[field], f.s, s.name, field, here, onUnknown);
+        } catch (e) {
+          if (e instanceof Break) e.steps.push(`.${field}`);
+          throw e;
+        }
       }
       return;
     }
@@ -136,12 +164,22 @@ export const MAX_DEPTH = 64;
 
 /** Whether `json` nests deeper than MAX_DEPTH; iterative, so the check itself cannot overflow. */
 export function tooDeep(json: unknown): boolean {
-  const stack: [unknown, number][] = [[json, 0]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
+  // two stacks side by side, and no array of values per object: this runs over every answer
+  const values: unknown[] = [json];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const v = values.pop();
+    const depth = depths.pop()!;
     if (v === null || typeof v !== 'object') continue;
     if (depth >= MAX_DEPTH) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+    if (Array.isArray(v)) {
+      for (const child of v as unknown[]) if (child !== null && typeof child === 'object') (values.push(child), depths.push(depth + 1));
+    } else {
+      for (const k of Object.keys(v)) {
+        const child = (v as Record<string, unknown>)[k];
+        if (child !== null && typeof child === 'object') (values.push(child), depths.push(depth + 1));
+      }
+    }
   }
   return false;
 }

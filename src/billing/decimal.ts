@@ -16,7 +16,15 @@ export function dec(value: DecimalInput): Decimal {
 
 /** Plain notation, no exponent, no trailing zeros, "0" for any zero (also -0). */
 export function formatDecimal(value: DecimalInput): DecimalString {
-  const d = new Dec(value);
+  // Each segment row formats the server's numbers: decimal.js reads a number from its shortest
+  // form (String), so where that has no exponent it is already the plain notation, without
+  // two Decimals per value.
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    if (value === 0) return '0';
+    const s = String(value);
+    if (!s.includes('e')) return s;
+  }
+  const d = DecimalJs.isDecimal(value) ? value : new Dec(value);
   if (!d.isFinite()) throw new RangeError(`Not a finite number: ${String(value)}`);
   if (d.isZero()) return '0';
   return d.toFixed();

@@ -12,21 +12,31 @@ const FLUSH_AT = 1 << 16;
 
 /** A place in a BufferedFile (see `mark`). */
 export interface FileMark {
+  /** Everything written up to the mark, on disk or not yet. */
   bytes: number;
-  hash: Hash;
+  /** Of those, on disk: the digest covers these. */
+  flushed: number;
+  /** The rest, still in the buffer. */
+  buffered: readonly string[];
+  hash: Hash | null;
 }
 
 /** Buffered appends to one file; `write` awaits the disk when the buffer is full, so memory stays flat. */
 export class BufferedFile {
   private chunks: string[] = [];
   private size = 0;
-  private hash: Hash = createHash('sha256');
+  /** null for a scratch file: no manifest names its digest (hashing the spools cost the walks' thread CPU for nothing). */
+  private hash: Hash | null;
   bytes = 0;
 
+  /** `scratch`: never renamed into place (see AtomicOutput.scratch): no digest, no fsync. */
   constructor(
     private readonly fh: FileHandle,
     readonly path: string,
-  ) {}
+    private readonly scratch = false,
+  ) {
+    this.hash = scratch ? null : createHash('sha256');
+  }
 
   async write(text: string): Promise<void> {
     this.chunks.push(text);
@@ -39,7 +49,7 @@ export class BufferedFile {
     const buf = Buffer.from(this.chunks.join(''), 'utf8');
     this.chunks = [];
     this.size = 0;
-    this.hash.update(buf);
+    this.hash?.update(buf);
     // at an explicit offset, not the handle's position: `rewind` truncates behind it
     for (let at = 0; at < buf.length;) {
       const { bytesWritten } = await this.fh.write(buf, at, buf.length - at, this.bytes).catch((e: unknown) => Promise.reject(located(e, this.path)));
@@ -49,30 +59,38 @@ export class BufferedFile {
     }
   }
 
-  /** Where the file is now (flushed), to `rewind` to: bytes and the digest so far. */
+  /**
+   * Where the file is now, to `rewind` to: what is on disk with the digest so far, and what is
+   * still buffered. Not flushed: a mark at every Property's start made a small write of every
+   * file each time.
+   */
   async mark(): Promise<FileMark> {
-    await this.flush();
-    return { bytes: this.bytes, hash: this.hash.copy() };
+    const buffered = [...this.chunks];
+    return { bytes: this.bytes + Buffer.byteLength(buffered.join(''), 'utf8'), flushed: this.bytes, buffered, hash: this.hash?.copy() ?? null };
   }
 
   /** Drops everything written after `mark`, as if it never was. */
   async rewind(mark: FileMark): Promise<void> {
-    this.chunks = [];
-    this.size = 0;
-    await this.fh.truncate(mark.bytes);
-    this.bytes = mark.bytes;
-    this.hash = mark.hash.copy(); // the mark stays usable for another rewind
+    await this.fh.truncate(mark.flushed);
+    this.bytes = mark.flushed;
+    this.hash = mark.hash?.copy() ?? null; // the mark stays usable for another rewind
+    this.chunks = [...mark.buffered];
+    this.size = this.chunks.reduce((n, c) => n + c.length, 0);
   }
 
   /** sha256 of everything written (call after close). */
   digest(): string {
+    if (!this.hash) throw new Error(`${this.path}: a scratch file has no digest`);
     return this.hash.copy().digest('hex');
   }
 
-  /** Flushes, fsyncs and closes. */
+  /**
+   * Flushes, fsyncs and closes. A scratch file is not fsynced: it is never renamed into place, a
+   * crash leaves it to the next run's clean-up, and what is made from it (the workbook) is fsynced itself.
+   */
   async close(): Promise<void> {
     await this.flush();
-    await this.fh.sync().catch((e: unknown) => Promise.reject(located(e, this.path))); // a full disk can show only here (NFS, delayed allocation)
+    if (!this.scratch) await this.fh.sync().catch((e: unknown) => Promise.reject(located(e, this.path))); // a full disk can show only here (NFS, delayed allocation)
     await this.fh.close();
   }
 
@@ -152,7 +170,7 @@ export class AtomicOutput {
   async scratch(name: string): Promise<BufferedFile> {
     const p = path.join(this.dir, partialName(name));
     const fh = await open(p, 'w+');
-    const f = new BufferedFile(fh, p);
+    const f = new BufferedFile(fh, p, true);
     this.open.add(f);
     return f;
   }

@@ -76,11 +76,16 @@ export class SheetFragment {
    * by an aborted export is not created again by a late render.
    */
   async advance(upTo: number | null): Promise<void> {
+    // a table that gained no rows since the last render (most of them, between two of a Property's units): no files opened
+    if (upTo !== null && upTo <= this.read) return;
     const spool = await openScratch(this.spec.spool);
     const out = await open(this.spec.fragment, this.outFlags);
     this.outFlags = 'r+';
     try {
-      const buf = Buffer.allocUnsafe(READ);
+      // sized to what is asked: renders ahead take a few KB every 16 units, and a fresh 1 MB each time
+      // was memory outside the heap that the workbook workers' collector chased
+      const first = upTo === null ? READ : Math.min(READ, upTo - this.read);
+      const buf = Buffer.allocUnsafe(Math.max(first, 0));
       for (;;) {
         const want = upTo === null ? READ : Math.min(READ, upTo - this.read);
         if (want <= 0) break;
