@@ -56,7 +56,11 @@ function startValue(seg: DeviceSegment): Entry {
 function firstValue(seg: DeviceSegment, from: string): Entry {
   const { start } = windowOf(seg);
   // Installed during the month: its own start value, unless that is dated after the
-  // installation (a first reading), which says nothing of the days before it.
+  // installation (a first reading), which says nothing of the days before it. A first known
+  // value inside the month of a device whose installation nobody documented (baseline rule 1)
+  // is no installation: the device may have counted since before it, so the month-end reading
+  // the month starts from is what is missing, not a part month to be shown as a whole one.
+  if (start > from && seg.installed_at === null) return { reason: 'no_reading' };
   if (start > from) return seg.baseline_date > start ? { reason: 'no_start_value' } : startValue(seg);
   return seg.baseline_date === from ? startValue(seg) : readingAt(seg, from);
 }
