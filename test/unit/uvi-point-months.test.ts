@@ -239,6 +239,12 @@ describe('a device of unknown installation', () => {
     // installed on the 15th, documented: the start value is the new device's own, March counts from it
     const documented = pointMonths(point('hca', [aSegment({ ...first, installed_at: '2025-03-15', baseline_origin: 'recorded' })]), MONTHS, 1);
     expect([values(documented)[4], reasons(documented)[3]]).toEqual([50, 'no_device']);
+    // undocumented, but the previous device was removed that day: it measured the days before, March is whole
+    const old = series(10, [20, 30, 40, 50, null, null, null, null, null, null, null, null, null], {
+      deinstalled_at: '2025-03-15',
+      period_consumption: { end_value: 55, billable_value: 45, status: 'measured' },
+    });
+    expect(values(pointMonths(point('hca', [old, undocumented]), MONTHS, 1))[4]).toBe(55);
   });
 });
 
