@@ -52,21 +52,29 @@ function startValue(seg: DeviceSegment): Entry {
   return judged(seg.baseline_value, 'measured', seg.baseline_origin === 'assumed_zero' || (seg.baseline_origin != null && !known));
 }
 
-/** The value a segment starts the month with (`from`: the month end before it). */
-function firstValue(seg: DeviceSegment, from: string): Entry {
+/**
+ * The value a segment starts the month with (`from`: the month end before it). `handover`: the point's
+ * previous device was removed on the day this one's window starts, or the day before.
+ */
+function firstValue(seg: DeviceSegment, from: string, handover: boolean): Entry {
   const { start } = windowOf(seg);
   // Installed during the month: its own start value, unless that is dated after the
-  // installation (a first reading), which says nothing of the days before it.
+  // installation (a first reading), which says nothing of the days before it. A first known
+  // value inside the month of a device whose installation nobody documented (baseline rule 1)
+  // is no installation: the device may have counted since before it, so the month-end reading
+  // the month starts from is what is missing, not a part month to be shown as a whole one.
+  // Unless the previous device measured the days before it (removed that day or the day before).
+  if (start > from && seg.installed_at === null && !handover) return { reason: 'no_reading' };
   if (start > from) return seg.baseline_date > start ? { reason: 'no_start_value' } : startValue(seg);
   return seg.baseline_date === from ? startValue(seg) : readingAt(seg, from);
 }
 
 /** What one segment that covers the month contributes: (end − start) × factor. */
-function segmentMonth(seg: DeviceSegment, month: Month): Entry<Decimal> {
+function segmentMonth(seg: DeviceSegment, month: Month, handover: boolean): Entry<Decimal> {
   const from = monthEnd(addMonths(month, -1));
   const to = monthEnd(month);
   const { end } = windowOf(seg);
-  const first = firstValue(seg, from);
+  const first = firstValue(seg, from, handover);
   // Removed during the month: the value on the removal day, with the segment's own status.
   const last = end !== null && end <= to ? judged(seg.period_consumption.end_value, seg.period_consumption.status, false) : readingAt(seg, to);
   if (!isValue(first)) return first;
@@ -146,9 +154,28 @@ function gapsOf(segments: readonly DeviceSegment[]): { first: string; last: stri
   return out;
 }
 
+/**
+ * Whether another device of the point was removed on the day a segment's window starts or the day
+ * before: it measured the days up to the handover. Found once per point, not once per month.
+ */
+function handoversOf(segments: readonly DeviceSegment[]): (s: DeviceSegment) => boolean {
+  const endingAt = new Map<string, DeviceSegment[]>();
+  for (const p of segments) {
+    const { end } = windowOf(p);
+    if (end === null) continue;
+    for (const day of [end, nextDay(end, 1)]) {
+      const list = endingAt.get(day);
+      if (list) list.push(p);
+      else endingAt.set(day, [p]);
+    }
+  }
+  return (s) => (endingAt.get(windowOf(s).start) ?? []).some((p) => p !== s);
+}
+
 function pointMonth(
   segments: readonly DeviceSegment[],
   gaps: readonly { first: string; last: string }[],
+  handedOver: (s: DeviceSegment) => boolean,
   month: Month,
   share: Decimal,
   removed: boolean,
@@ -159,7 +186,7 @@ function pointMonth(
   if (covering.length === 0) return uncovered(segments, month, from, to, removed);
   if (overlapping(covering)) return missingMonth(month, 'overlapping_segments');
   if (gaps.some((g) => g.first <= to && g.last > from)) return missingMonth(month, 'device_gap');
-  const parts = covering.map((s) => segmentMonth(s, month));
+  const parts = covering.map((s) => segmentMonth(s, month, handedOver(s)));
   const failed = parts.filter((p) => !isValue(p)).map((p) => (p as { reason: MissingReason }).reason);
   if (failed.length > 0) return missingMonth(month, ...failed);
   const values = parts as { value: Decimal; estimated: boolean }[];
@@ -189,7 +216,8 @@ export function pointMonths(c: MeasuringPointConsumption, months: readonly Month
   const share = unitShare === null ? dec(1) : dec(unitShare);
   const segments = sortSegments(c.segments);
   const gaps = gapsOf(segments);
-  return { ...base, months: months.map((m) => pointMonth(segments, gaps, m, share, removed)) };
+  const handedOver = handoversOf(segments);
+  return { ...base, months: months.map((m) => pointMonth(segments, gaps, handedOver, m, share, removed)) };
 }
 
 /**

@@ -11,6 +11,7 @@ import { bounded, implausibleArea, usableArea } from './bounds.js';
 import { type Month } from './months.js';
 import { distinctPointMonths, minus, missingMonth, notInstalled, sumMonths } from './point-months.js';
 import { warmWaterKwh } from './ww-formula.js';
+import { distinctUnits, useOf, type Metric, type UnitMetrics, type Use } from './unit-metrics.js';
 
 export { WW_FACTOR, COLD_WATER_C, warmWaterKwh } from './ww-formula.js';
 import type { Finding, FindingCode, Method, MissingReason, PointMonth, Service, ServiceMonth, UnitService, UnitUvi } from './types.js';
@@ -58,55 +59,6 @@ export interface PropertyUvi {
 /** A finding (a uvi finding, not an error code: the letter or review.csv shows it). */
 function finding(code: FindingCode, scope: Omit<Finding, 'code' | 'facts'>, facts?: Record<string, string>): Finding {
   return facts ? { code, ...scope, facts } : { code, ...scope };
-}
-
-type Metric = 'heat' | 'hca' | 'water_warm' | 'water_cold';
-
-/** A unit's months per metric (share-weighted); undefined where it has no point of the metric. */
-type UnitMetrics = Partial<Record<Metric, PointMonth[]>> & { unit: UsageUnit };
-
-type Refused = NonNullable<UviPropertyInput['refused']>;
-/** What the answers' points are taken as: refused by billing, or removed by the Property's list. */
-type Use = { refused: Refused; removed: ReadonlySet<string> };
-const useOf = (input: UviPropertyInput): Use => ({ refused: input.refused ?? (() => false), removed: input.removed ?? new Set() });
-
-function unitMetrics(unit: UsageUnit, consumption: UnitConsumption, months: readonly Month[], use: Use): UnitMetrics {
-  const out: UnitMetrics = { unit };
-  for (const metric of ['heat', 'hca', 'water_warm', 'water_cold'] as const) {
-    const points = consumption.measuring_points.filter((p) => p.metric === metric);
-    if (points.length > 0)
-      out[metric] = sumMonths(
-        distinctPointMonths(
-          points,
-          months,
-          (p) => p.unit_share ?? 1,
-          (id) => use.refused(unit.id, id),
-          use.removed,
-        ),
-        months,
-      );
-  }
-  return out;
-}
-
-/**
- * Each unit once. The same unit twice with the same answer counts once; with different
- * answers none of its figures count (its allocators then leave the Property's sum incomplete).
- */
-function distinctUnits(entries: UviPropertyInput['units'], months: readonly Month[], use: Use): UnitMetrics[] {
-  const byId = new Map<string, UviPropertyInput['units'][number][]>();
-  for (const e of entries) byId.set(e.unit.id, [...(byId.get(e.unit.id) ?? []), e]);
-  return [...byId.values()].map((copies) => {
-    const first = copies[0]!;
-    const metrics = unitMetrics(first.unit, first.consumption, months, use);
-    if (copies.every((c) => JSON.stringify(c) === JSON.stringify(first))) return metrics;
-    const conflict: UnitMetrics = { unit: first.unit };
-    for (const c of copies)
-      for (const [metric, m] of Object.entries(unitMetrics(c.unit, c.consumption, months, use))) {
-        if (metric !== 'unit') conflict[metric as Metric] = (m as PointMonth[]).map((x) => missingMonth(x.month, 'duplicate_point'));
-      }
-    return conflict;
-  });
 }
 
 /** The sum over points, or null where the Property has none of them. */
@@ -199,9 +151,18 @@ function shareOf(part: PointMonth, whole: PointMonth | undefined, total: PointMo
 }
 
 function row(native: PointMonth, kwh: PointMonth | null, converted: boolean): Omit<ServiceMonth, 'benchmark_kwh'> {
-  // Without kWh the letter shows the unit's own figure: its mark is the figure's own.
+  // Each figure carries the mark of what it rests on: a calculated reading of another unit marks the
+  // converted kWh (the Property's sum), never the unit's own allocator units.
   const estimated = kwh?.value != null ? kwh.estimated : native.estimated;
-  return { month: native.month, kwh: kwh?.value ?? null, native: native.value, converted, estimated, reasons: kwh ? kwh.reasons : native.reasons };
+  return {
+    month: native.month,
+    kwh: kwh?.value ?? null,
+    native: native.value,
+    converted,
+    estimated,
+    native_estimated: native.value !== null && native.estimated,
+    reasons: kwh ? kwh.reasons : native.reasons,
+  };
 }
 
 function heating(

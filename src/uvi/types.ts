@@ -22,6 +22,7 @@ export const MISSING_REASONS = [
   'implausible_share', // unit_share outside (0, 1]
   'difference_meter', // the service sends no values for a difference meter
   'duplicate_point', // the same point twice in one answer with different contents
+  'own_point_not_sent', // a meter the Property lists for this unit is not in the unit's answer: its figure would be short of that meter
   'not_billed', // billing does not bill the point (a contract break, an unknown unit of measure): review.csv names the finding
   'above_bound', // a kWh figure above the plausibility bound (bounds.ts): a typo or a wrong factor, not a fact
   // Conversion of the Property's figures
@@ -77,7 +78,10 @@ export interface ServiceMonth {
   native: Decimal | null;
   /** Set where kwh is computed rather than measured in kWh. */
   converted: boolean;
+  /** The mark of `kwh` (its conversion's inputs too: the Property's sums, the plant heat); without kWh, that of `native`. */
   estimated: boolean;
+  /** The mark of `native` alone: the unit's own readings. A figure shown in the unit's own units carries this one, never the kWh's. */
+  native_estimated: boolean;
   reasons: MissingReason[];
   /** The average user's kWh for the month, scaled to the unit's area; null without area or value. */
   benchmark_kwh: Decimal | null;

@@ -4,7 +4,8 @@
 // in uvi.csv: the heating figure is missing with its reason, never the doubled or a million-fold
 // one, and review.csv says why in billing's words; the clean run gives WE 01 its figure. A heat
 // meter in MWh is no kWh figure either, and an unknown value only the Property's point list
-// carries is a review line, as the export's unknown-values step finds it. An allocator read
+// carries is a review line, as the export's unknown-values step finds it. WE 01's own heat meter
+// left out of its answer makes its heating month missing, never a letter without heating. An allocator read
 // after its removal, or sent without segments and without `data_gap`, leaves the whole Property's
 // allocator conversion of the month undone.
 import { readFileSync } from 'node:fs';
@@ -104,6 +105,18 @@ describe('uvi behind a server breaking the contract', () => {
     });
     expect(factor.heating).toMatchObject({ amount: '', native_amount: '', errors: 'above_bound' });
     expect(factor.review).toContainEqual(expect.objectContaining({ letter: 'incomplete', code: 'MONTH_MISSING' }));
+  }, 600_000);
+
+  it('WE 01’s only heat meter, listed for it, not in its answer: its heating is missing with the reason, and its letter counts as incomplete', async () => {
+    const clean = await uvi('clean-own');
+    const dropped = await uvi('own-dropped', { change: (heat, points) => points.splice(points.indexOf(heat), 1) });
+    expect(dropped.r.code).toBe(0);
+    // before: no heating row at all (a letter without heating), review only a check line, the letter counted complete
+    expect(dropped.heating).toMatchObject({ amount: '', native_amount: '', errors: 'own_point_not_sent' });
+    expect(dropped.review).toContainEqual(expect.objectContaining({ letter: 'check', code: 'POINT_NOT_SENT' }));
+    expect(dropped.review).toContainEqual(expect.objectContaining({ letter: 'incomplete', code: 'MONTH_MISSING', service: 'HEATING' }));
+    const incomplete = (r: { stdout: string }) => JSON.parse(r.stdout).incomplete_units as number;
+    expect(incomplete(dropped.r)).toBe(incomplete(clean.r) + 1);
   }, 600_000);
 
   it('a heat meter in MWh is no kWh figure, and an unknown value only the point list carries is a review line as in the export', async () => {

@@ -26,6 +26,7 @@ export function service(
       native: m.native === null ? null : dec(m.native),
       converted,
       estimated: m.estimated ?? false,
+      native_estimated: m.estimated ?? false,
       reasons: m.reasons ?? (m.kwh === null ? ['no_reading'] : []),
       benchmark_kwh: m.bench == null ? null : dec(m.bench),
     })),

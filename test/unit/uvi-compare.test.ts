@@ -16,6 +16,7 @@ function service(kwh: (number | null)[], bench: number | null = null, native?: (
     native: (native ?? kwh)[i] == null ? null : dec((native ?? kwh)[i]!),
     converted: false,
     estimated: false,
+    native_estimated: false,
     reasons: [],
     benchmark_kwh: bench === null ? null : dec(bench),
   }));

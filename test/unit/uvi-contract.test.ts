@@ -3,61 +3,12 @@
 // feeds, which is then missing, never 0; its finding is in the letters' review in billing's
 // words. Each case is an answer that reached a letter with a wrong figure before.
 import { describe, expect, it } from 'vitest';
-import type { DeviceSegment, MeasuringPoint, MeasuringPointConsumption } from '../../src/api/types.js';
-import { billProperty, flagMessage, type Flag } from '../../src/billing/index.js';
-import { DEFAULT_BENCHMARK } from '../../src/uvi/benchmark.js';
-import { classifyPlant } from '../../src/uvi/plant.js';
+import type { DeviceSegment } from '../../src/api/types.js';
+import { flagMessage, type Flag } from '../../src/billing/index.js';
 import { uviReviewRows } from '../../src/uvi/portal/index.js';
-import { propertyUvi } from '../../src/uvi/property.js';
-import type { Service } from '../../src/uvi/types.js';
-import { absentPoints, removedPoints } from '../../src/uvi/absent.js';
-import { shownFinding, uviVerdict } from '../../src/uvi/verdict.js';
-import { PROPERTY, aPlantPoint, aSegment, aUnitEntry, pointListOf } from '../helpers/builders.js';
-import { MONTHS, cumulative, n, point, series } from '../helpers/uvi-fixtures.js';
-
-const RANGE13 = { from: '2024-11-01', to: '2025-11-30' };
-type Entry = ReturnType<typeof aUnitEntry>;
-type Plant = ReturnType<typeof aPlantPoint>;
-const flat = (v: number) => Array<number>(13).fill(v);
-
-function metered(metric: string, monthly: number[], share = 1, more: Partial<MeasuringPointConsumption> = {}, start = 1000): MeasuringPointConsumption {
-  return point(metric, [series(start, cumulative(start, monthly))], share, more);
-}
-
-function unit(name: string, points: MeasuringPointConsumption[]): Entry {
-  const e = aUnitEntry(name, points);
-  return { unit: e.unit, consumption: { ...e.consumption, ...RANGE13 } };
-}
-
-function plantHeat(id: string, monthly: number[], localization = 'Heizzentrale'): Plant {
-  const c = metered('heat', monthly, 1, { measuring_point_id: id }, 5000);
-  const { unit_share: _none, ...consumption } = c;
-  return aPlantPoint({ point: { id, metric: 'heat', unit: 'kWh', localization }, consumption });
-}
-
-/** Billing and the uvi over the same answers, as the uvi step runs them. */
-function run(units: Entry[], plant: Plant[] = [], points: MeasuringPoint[] = pointListOf({ property: PROPERTY, units, plant })) {
-  const bill = billProperty({ property: PROPERTY, range: RANGE13, units, plantPoints: plant, points });
-  const r = propertyUvi({
-    property_id: PROPERTY.id,
-    months: MONTHS,
-    units,
-    plant: classifyPlant(plant),
-    benchmark: DEFAULT_BENCHMARK,
-    refused: uviVerdict(bill).refused,
-    absent: absentPoints(points, units),
-    removed: removedPoints(points),
-  });
-  return { bill, r };
-}
-
-type Run = ReturnType<typeof run>;
-/** The letter's month (November 2025) of one unit's service. */
-function nov({ r }: Run, i: number, s: Service) {
-  const m = r.units[i]!.services.find((x) => x.service === s)!.months[12]!;
-  return { kwh: n(m.kwh), reasons: m.reasons };
-}
-const codes = ({ bill }: Run) => bill.flags.map((f) => f.code);
+import { shownFinding } from '../../src/uvi/verdict.js';
+import { PROPERTY, aSegment, pointListOf } from '../helpers/builders.js';
+import { codes, flat, metered, nov, plantHeat, run, unit } from '../helpers/uvi-billed.js';
 
 describe('a meter billing refuses is in no uvi figure', () => {
   it('a zero-length segment inside another device’s window (SEGMENTS_OVERLAP): the heating is missing, not 5,000 kWh more', () => {
@@ -167,7 +118,8 @@ describe('a meter billing refuses is in no uvi figure', () => {
     points.push({ id: 'mp-gone', usage_unit_id: units[1]!.unit.id, property_id: PROPERTY.id, metric: 'hca' });
     const r = run(units, [main], points);
     expect(nov(r, 0, 'HEATING')).toEqual({ kwh: null, reasons: ['allocator_sum_incomplete'] });
-    expect(nov(r, 1, 'HEATING')).toEqual({ kwh: null, reasons: ['allocator_sum_incomplete'] });
+    // WE 02's own figure would lack the meter: its month is missing for that reason, not another unit's
+    expect(nov(r, 1, 'HEATING')).toEqual({ kwh: null, reasons: ['own_point_not_sent'] });
     expect(r.r.findings).toContainEqual(expect.objectContaining({ code: 'POINT_NOT_SENT', usage_unit_id: units[1]!.unit.id }));
     const portal = {
       property: PROPERTY,
@@ -193,7 +145,8 @@ describe('a meter billing refuses is in no uvi figure', () => {
       { id: 'mp-heat', usage_unit_id: units[0]!.unit.id, property_id: PROPERTY.id, metric: 'heat' },
     ];
     const r = run(units, [main], points);
-    expect(nov(r, 0, 'HEATING')).toEqual({ kwh: null, reasons: ['unit_heat_incomplete'] });
+    expect(nov(r, 0, 'HEATING')).toEqual({ kwh: null, reasons: ['own_point_not_sent', 'unit_heat_incomplete'] });
+    expect(nov(r, 1, 'HEATING')).toEqual({ kwh: null, reasons: ['unit_heat_incomplete'] });
   });
 
   it('a shared allocator one of its units does not carry: no allocator flat gets kWh (the others got 4,347.8 instead of 4,000)', () => {
@@ -210,7 +163,8 @@ describe('a meter billing refuses is in no uvi figure', () => {
     const allocations = [0.5, 0.3, 0.2].map((share, i) => ({ usage_unit_id: units[i]!.unit.id, share }));
     const points = pointListOf({ property: PROPERTY, units: units.slice(1), plant: [main] }).map((p) => (p.id === 'mp-s' ? { ...p, allocations } : p));
     const r = run(units, [main], points);
-    for (const i of [0, 1, 2, 3]) expect(nov(r, i, 'HEATING')).toEqual({ kwh: null, reasons: ['allocator_sum_incomplete'] });
+    for (const i of [0, 1, 3]) expect(nov(r, i, 'HEATING')).toEqual({ kwh: null, reasons: ['allocator_sum_incomplete'] });
+    expect(nov(r, 2, 'HEATING')).toEqual({ kwh: null, reasons: ['own_point_not_sent'] });
     expect(r.r.findings.filter((f) => f.code === 'POINT_NOT_SENT')).toEqual([
       expect.objectContaining({ code: 'POINT_NOT_SENT', usage_unit_id: units[2]!.unit.id, facts: { measuring_point_id: 'mp-s', metric: 'hca' } }),
     ]);

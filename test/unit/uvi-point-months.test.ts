@@ -227,6 +227,25 @@ describe('a device of unknown installation', () => {
     expect(values(p)).toEqual([null, null, null, null, null, 5, 2, 1, 1, 1, 2, 3, 5]);
     expect(new Set(reasons(p).slice(0, 5))).toEqual(new Set(['no_reading']));
   });
+
+  it('a first known value in mid-March is no installation: March is missing (not 50 measured from the 15th), and so is the sum it is in', () => {
+    const values13 = [null, null, null, null, 150, 160, 170, 180, 190, 200, 210, 220, 230];
+    const first = { baseline_value: 100, baseline_date: '2025-03-15', readings: readings(values13) };
+    const undocumented = aSegment({ ...first, installed_at: null, baseline_origin: 'first_known_in_range' });
+    const p = pointMonths(point('hca', [undocumented]), MONTHS, 1);
+    expect([values(p)[4], reasons(p)[4], values(p)[5]]).toEqual([null, 'no_reading', 10]);
+    const other = pointMonths(point('hca', [series(0, cumulative(0, Array(13).fill(7)))]), MONTHS, 1);
+    expect(sumMonths([p, other], MONTHS)[4]!.reasons).toEqual(['no_reading']);
+    // installed on the 15th, documented: the start value is the new device's own, March counts from it
+    const documented = pointMonths(point('hca', [aSegment({ ...first, installed_at: '2025-03-15', baseline_origin: 'recorded' })]), MONTHS, 1);
+    expect([values(documented)[4], reasons(documented)[3]]).toEqual([50, 'no_device']);
+    // undocumented, but the previous device was removed that day: it measured the days before, March is whole
+    const old = series(10, [20, 30, 40, 50, null, null, null, null, null, null, null, null, null], {
+      deinstalled_at: '2025-03-15',
+      period_consumption: { end_value: 55, billable_value: 45, status: 'measured' },
+    });
+    expect(values(pointMonths(point('hca', [old, undocumented]), MONTHS, 1))[4]).toBe(55);
+  });
 });
 
 describe('sums over points', () => {

@@ -175,6 +175,9 @@ function serviceNotes(
   return out;
 }
 
+/** The mark of the figure shown: the kWh's where the letter is in kWh, else the unit's own readings' (never the kWh's for a figure in units). */
+const marked = (m: ServiceMonth | undefined, inKwh: boolean): boolean => (m ? (inKwh ? m.kwh !== null && m.estimated : m.native_estimated) : false);
+
 function chartBars(s: UnitService, inKwh: boolean, lang: Lang): ChartBar[] {
   const names = inLanguage(uviTexts, lang).monthNames.split('|');
   return s.months.map((m) => {
@@ -183,7 +186,7 @@ function chartBars(s: UnitService, inKwh: boolean, lang: Lang): ChartBar[] {
       month: m.month,
       label: names[monthNumber(m.month) - 1]!.slice(0, 3),
       value: value === null ? null : value.toNumber(),
-      estimated: value !== null && m.estimated,
+      estimated: value !== null && marked(m, inKwh),
       average: inKwh && m.benchmark_kwh !== null ? m.benchmark_kwh.toNumber() : null,
     };
   });
@@ -202,11 +205,11 @@ function serviceSection(s: UnitService, input: LetterInput, t: typeof letterText
   const row = (label: string, c: { month: Month | null; other: Decimal | null; words: string }): LetterRow => ({
     label,
     when: monthWords(c.month!, lang),
-    figure: shown(c.other, at(c.month)?.estimated ?? false, unit, unitLabel, lang),
+    figure: shown(c.other, marked(at(c.month), inKwh), unit, unitLabel, lang),
     words: c.words,
   });
   const rows: LetterRow[] = [
-    { label: t.rowThisMonth, when: monthWords(month, lang), figure: shown(previous!.value, current?.estimated ?? false, unit, unitLabel, lang), words: '' },
+    { label: t.rowThisMonth, when: monthWords(month, lang), figure: shown(previous!.value, marked(current, inKwh), unit, unitLabel, lang), words: '' },
     row(t.rowPreviousMonth, previous!),
     row(t.rowLastYear, lastYear!),
   ];

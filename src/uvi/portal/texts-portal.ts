@@ -21,7 +21,7 @@ export const portalTexts = catalogue(
     areaImplausible: (p: { service: string; area: string }) =>
       `Letter incomplete: the area for ${p.service} (${p.area} m²) cannot be a usage unit's (below 1 m² or above 10,000 m²), so no comparison with the average user; have the area corrected at the metering service.`,
     pointNotSent: (p: { id: string; metric: string }) =>
-      `Check: the property lists meter ${p.id} (${p.metric}) for this unit, but this unit's consumption data do not contain it; without it the property's sums over its units are not formed, so the figures resting on them are missing. Ask the metering service for the meter's data.`,
+      `Check: the property lists meter ${p.id} (${p.metric}) for this unit, but this unit's consumption data do not contain it; without it this unit's figure of that kind and the property's sums over its units are not formed, so these and the figures resting on them are missing. Ask the metering service for the meter's data.`,
     warmWaterHeatNotKnown:
       "Check: the property has allocators but no hot-water heat meter and no hot-water volume; the main heat meter's whole heat was shared as heating heat.",
     plantMeterNameUnclear: (p: { name: string }) =>
@@ -46,7 +46,7 @@ export const portalTexts = catalogue(
     areaImplausible: (p) =>
       `Schreiben unvollständig: die Fläche für ${p.service} (${p.area} m²) kann nicht die einer Nutzeinheit sein (unter 1 m² oder über 10.000 m²), daher kein Vergleich mit dem Durchschnittsnutzer; Fläche beim Messdienst berichtigen lassen.`,
     pointNotSent: (p) =>
-      `Prüfen: die Liegenschaft führt den Zähler ${p.id} (${p.metric}) für diese Nutzeinheit, ihre Verbrauchsdaten enthalten ihn aber nicht; ohne ihn werden die Summen der Liegenschaft über die Nutzeinheiten nicht gebildet, die darauf beruhenden Werte fehlen. Daten des Zählers beim Messdienst anfordern.`,
+      `Prüfen: die Liegenschaft führt den Zähler ${p.id} (${p.metric}) für diese Nutzeinheit, ihre Verbrauchsdaten enthalten ihn aber nicht; ohne ihn fehlen der Wert dieser Nutzeinheit für diese Zählerart, die Summen der Liegenschaft über die Nutzeinheiten und die darauf beruhenden Werte. Daten des Zählers beim Messdienst anfordern.`,
     warmWaterHeatNotKnown:
       'Prüfen: die Liegenschaft hat Heizkostenverteiler, aber weder einen Wärmezähler für Warmwasser noch eine Warmwassermenge; die gesamte Wärmemenge des Hauptwärmezählers wurde als Heizwärme verteilt.',
     plantMeterNameUnclear: (p) =>
