@@ -4,12 +4,13 @@
 // the month's sum of allocator units, times the unit's units. Warm water: the warm-water
 // heat meter by the unit's share of the volume, else § 9 Abs. 2 HeizkostenV. Pure.
 import type { MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
-import { judgedWarmWaterMonths, plausibleWarmWaterMeter, type UnclearPlantName } from './plant.js';
+import { judgedWarmWaterMonths, plantMeterNames, plausibleWarmWaterMeter, type UnclearPlantName } from './plant.js';
 import { benchmarkMonth, type BenchmarkService, type BenchmarkTable } from './benchmark.js';
 import { absentFindings, type AbsentPoint } from './absent.js';
 import { bounded, implausibleArea, usableArea } from './bounds.js';
 import { type Month } from './months.js';
-import { distinctPointMonths, minus, missingMonth, notInstalled, sumMonths } from './point-months.js';
+import { distinctPointMonths, missingMonth, notInstalled, sumMonths } from './point-months.js';
+import { heatingHeatMonths, plantHeatMonths, plantSum } from './plant-heat.js';
 import { warmWaterKwh } from './ww-formula.js';
 
 export { WW_FACTOR, COLD_WATER_C, warmWaterKwh } from './ww-formula.js';
@@ -25,6 +26,8 @@ export interface PlantPoints {
   warmWaterVolume: MeasuringPointConsumption[];
   /** Heat meters whose name mentions warm water but also heating or a negation: read as `heat`, listed for review. */
   unclearNames?: UnclearPlantName[];
+  /** The plant heat meters' localization by id (classifyPlant), for review.csv to name them. */
+  names?: Readonly<Record<string, string>>;
 }
 
 export interface UviPropertyInput {
@@ -109,22 +112,6 @@ function distinctUnits(entries: UviPropertyInput['units'], months: readonly Mont
   });
 }
 
-/** The sum over points, or null where the Property has none of them. */
-function plantSum(points: readonly MeasuringPointConsumption[], months: readonly Month[], use: Use): PointMonth[] | null {
-  return points.length === 0
-    ? null
-    : sumMonths(
-        distinctPointMonths(
-          points,
-          months,
-          () => null,
-          (id) => use.refused(null, id),
-          use.removed,
-        ),
-        months,
-      );
-}
-
 /** The sum over the units that have the metric; a unit without a device yet adds 0, any other unit's missing month leaves it missing (the reason given instead). */
 function unitsSum(
   units: readonly UnitMetrics[],
@@ -170,16 +157,13 @@ function propertyFigures(input: UviPropertyInput, units: readonly UnitMetrics[],
       m.value === null ? missingMonth(m.month, 'warm_water_heat_missing') : meter ? m : { ...m, value: warmWaterKwh(m.value, tw) },
     ) ?? null;
   const warmWaterHeat = meter && known ? judgedWarmWaterMonths(known, volume) : known;
-  const plantHeat = plantSum(plant.heat, months, use);
+  const { months: plantHeat, several } = plantHeatMonths(plant.heat, months, use);
   const hasAllocators = units.some((u) => u.hca !== undefined);
-  if (hasAllocators && plantHeat !== null && warmWaterHeat === null) {
-    findings.push(finding('WARM_WATER_HEAT_NOT_KNOWN', { property_id: input.property_id, usage_unit_id: null, service: 'HEATING' }));
-  }
+  const scope = { property_id: input.property_id, usage_unit_id: null, service: 'HEATING' } as const;
+  if (hasAllocators && plantHeat !== null && warmWaterHeat === null) findings.push(finding('WARM_WATER_HEAT_NOT_KNOWN', scope));
+  if (hasAllocators && several) findings.push(finding('PLANT_HEAT_METERS_SEVERAL', scope, { meters: plantMeterNames(plant) }));
   const unitHeat = unitsSum(units, 'heat', months, 'unit_heat_incomplete', absent);
-  const heatingHeat =
-    plantHeat === null
-      ? null
-      : minus(plantHeat, [warmWaterHeat, unitHeat], 'heating_heat_negative', ['plant_heat_missing', 'warm_water_heat_missing', 'unit_heat_incomplete']);
+  const heatingHeat = plantHeat === null ? null : heatingHeatMonths(plantHeat, warmWaterHeat, unitHeat);
   const allocatorSum = unitsSum(units, 'hca', months, 'allocator_sum_incomplete', absent);
   return { heatingHeat, warmWaterHeat, allocatorSum, volumeSum, hasWarmWaterHeatMeter: meter !== null };
 }

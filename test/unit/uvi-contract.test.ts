@@ -3,19 +3,15 @@
 // feeds, which is then missing, never 0; its finding is in the letters' review in billing's
 // words. Each case is an answer that reached a letter with a wrong figure before.
 import { describe, expect, it } from 'vitest';
-import type { DeviceSegment, MeasuringPoint, MeasuringPointConsumption } from '../../src/api/types.js';
-import { billProperty, flagMessage, type Flag } from '../../src/billing/index.js';
-import { DEFAULT_BENCHMARK } from '../../src/uvi/benchmark.js';
-import { classifyPlant } from '../../src/uvi/plant.js';
+import type { DeviceSegment, MeasuringPointConsumption } from '../../src/api/types.js';
+import { flagMessage, type Flag } from '../../src/billing/index.js';
 import { uviReviewRows } from '../../src/uvi/portal/index.js';
-import { propertyUvi } from '../../src/uvi/property.js';
 import type { Service } from '../../src/uvi/types.js';
-import { absentPoints, removedPoints } from '../../src/uvi/absent.js';
-import { shownFinding, uviVerdict } from '../../src/uvi/verdict.js';
+import { shownFinding } from '../../src/uvi/verdict.js';
 import { PROPERTY, aPlantPoint, aSegment, aUnitEntry, pointListOf } from '../helpers/builders.js';
-import { MONTHS, cumulative, n, point, series } from '../helpers/uvi-fixtures.js';
+import { cumulative, n, point, series } from '../helpers/uvi-fixtures.js';
+import { RANGE13, billedUvi } from '../helpers/uvi-billed.js';
 
-const RANGE13 = { from: '2024-11-01', to: '2025-11-30' };
 type Entry = ReturnType<typeof aUnitEntry>;
 type Plant = ReturnType<typeof aPlantPoint>;
 const flat = (v: number) => Array<number>(13).fill(v);
@@ -36,20 +32,7 @@ function plantHeat(id: string, monthly: number[], localization = 'Heizzentrale')
 }
 
 /** Billing and the uvi over the same answers, as the uvi step runs them. */
-function run(units: Entry[], plant: Plant[] = [], points: MeasuringPoint[] = pointListOf({ property: PROPERTY, units, plant })) {
-  const bill = billProperty({ property: PROPERTY, range: RANGE13, units, plantPoints: plant, points });
-  const r = propertyUvi({
-    property_id: PROPERTY.id,
-    months: MONTHS,
-    units,
-    plant: classifyPlant(plant),
-    benchmark: DEFAULT_BENCHMARK,
-    refused: uviVerdict(bill).refused,
-    absent: absentPoints(points, units),
-    removed: removedPoints(points),
-  });
-  return { bill, r };
-}
+const run = billedUvi;
 
 type Run = ReturnType<typeof run>;
 /** The letter's month (November 2025) of one unit's service. */
