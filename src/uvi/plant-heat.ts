@@ -27,11 +27,11 @@ export function plantSum(points: readonly MeasuringPointConsumption[], months: r
 }
 
 /**
- * The plant heat meters' months. Two or more that measured in the same month cannot be added up: the
- * contract does not say whether one measures behind another (a warm-water heat meter whose name was not
- * recognised, a sub-meter of one wing) or beside it (two boiler circuits), and summed, a sub-meter's heat
- * counts twice. Such a month is missing (`plant_heat_meters_several`), never a sum; one meter replacing
- * another at another point (the old one no longer installed) is no such case.
+ * The plant heat meters' (or warm-water heat meters') months. Two or more that measured in the same month
+ * cannot be added up: the contract does not say whether one measures behind another (a warm-water heat meter
+ * whose name was not recognised, a sub-meter of one wing or of the circulation) or beside it (two boiler
+ * circuits), and summed, a sub-meter's heat counts twice. Such a month is missing (`plant_heat_meters_several`),
+ * never a sum; one meter replacing another at another point (the old one no longer installed) is no such case.
  */
 export function plantHeatMonths(
   points: readonly MeasuringPointConsumption[],

@@ -65,9 +65,9 @@ export function classifyPlant(points: readonly { point: MeasuringPoint; consumpt
   return out;
 }
 
-/** How many plant heat meters the Property has, and up to five of their names (else ids), for review.csv: JSON. */
-export function plantMeterNames(plant: PlantPoints): string {
-  const ids = [...new Set(plant.heat.map((c) => idKey(c.measuring_point_id)))];
+/** How many of these plant meters there are, and up to five of their names (else ids), for review.csv: JSON. */
+export function plantMeterNames(points: readonly MeasuringPointConsumption[], plant: PlantPoints): string {
+  const ids = [...new Set(points.map((c) => idKey(c.measuring_point_id)))];
   return JSON.stringify({ count: ids.length, names: ids.slice(0, 5).map((id) => plant.names?.[id] || id) });
 }
 

@@ -148,9 +148,13 @@ function propertyFigures(input: UviPropertyInput, units: readonly UnitMetrics[],
   const volumeSum = unitsSum(units, 'water_warm', months, 'warm_water_volume_incomplete', absent);
   const plantVolume = plantSum(plant.warmWaterVolume, months, use);
   const volume = plantVolume ?? volumeSum;
-  for (const u of plant.unclearNames ?? [])
-    findings.push(finding('PLANT_METER_NAME_UNCLEAR', { property_id: input.property_id, usage_unit_id: null, service: 'HEATING' }, { ...u }));
-  const meter = plausibleWarmWaterMeter(input.property_id, plantSum(plant.warmWaterHeat, months, use), volume, findings);
+  const scope = { property_id: input.property_id, usage_unit_id: null, service: 'HEATING' } as const;
+  for (const u of plant.unclearNames ?? []) findings.push(finding('PLANT_METER_NAME_UNCLEAR', scope, { ...u }));
+  const wwMeters = plantHeatMonths(plant.warmWaterHeat, months, use);
+  // several warm-water heat meters at once cannot be summed either: § 9 Abs. 2 then, as for an implausible one
+  if (wwMeters.several)
+    findings.push(finding('WARM_WATER_HEAT_METERS_SEVERAL', { ...scope, service: 'HOT_WATER' }, { meters: plantMeterNames(plant.warmWaterHeat, plant) }));
+  const meter = wwMeters.several ? null : plausibleWarmWaterMeter(input.property_id, wwMeters.months, volume, findings);
   // A month missing here is the Property's, not the unit's: the letter says so rather than "a reading is missing".
   const known =
     (meter ?? volume)?.map((m) =>
@@ -159,9 +163,8 @@ function propertyFigures(input: UviPropertyInput, units: readonly UnitMetrics[],
   const warmWaterHeat = meter && known ? judgedWarmWaterMonths(known, volume) : known;
   const { months: plantHeat, several } = plantHeatMonths(plant.heat, months, use);
   const hasAllocators = units.some((u) => u.hca !== undefined);
-  const scope = { property_id: input.property_id, usage_unit_id: null, service: 'HEATING' } as const;
   if (hasAllocators && plantHeat !== null && warmWaterHeat === null) findings.push(finding('WARM_WATER_HEAT_NOT_KNOWN', scope));
-  if (hasAllocators && several) findings.push(finding('PLANT_HEAT_METERS_SEVERAL', scope, { meters: plantMeterNames(plant) }));
+  if (hasAllocators && several) findings.push(finding('PLANT_HEAT_METERS_SEVERAL', scope, { meters: plantMeterNames(plant.heat, plant) }));
   const unitHeat = unitsSum(units, 'heat', months, 'unit_heat_incomplete', absent);
   const heatingHeat = plantHeat === null ? null : heatingHeatMonths(plantHeat, warmWaterHeat, unitHeat);
   const allocatorSum = unitsSum(units, 'hca', months, 'allocator_sum_incomplete', absent);

@@ -113,6 +113,20 @@ describe('several plant heat meters not recognised as warm water', () => {
   });
 });
 
+describe('several warm-water heat meters measuring in one month', () => {
+  it('are not added up either: hot water by § 9 Abs. 2 instead, with a check row naming them', () => {
+    const r = run(twoFlats(), [main(), plantHeat('mp-ww', flat(500), 'WMZ Warmwasser'), plantHeat('mp-zirk', flat(100), 'WW-Zirkulation')]);
+    // summed, 600 kWh of warm water: WE 01 300 kWh of hot water and (3,000 − 600) / 2 of heating
+    expect(n(month(r, 0, 'HOT_WATER').kwh)).toBeCloseTo(250, 9);
+    expect(r.r.units[0]!.services.find((x) => x.service === 'HOT_WATER')!.method).toBe('formula_9_2');
+    expect(n(month(r, 0, 'HEATING').kwh)).toBeCloseTo(1250, 9);
+    expect(r.r.findings.map((f) => f.code)).toEqual(['WARM_WATER_HEAT_METERS_SEVERAL']);
+    const de = r.review('de').find((x) => x.code === 'WARM_WATER_HEAT_METERS_SEVERAL')!;
+    expect([de.letter, de.service]).toEqual(['check', 'HOT_WATER']);
+    expect(de.message).toContain('2 Wärmezähler für Warmwasser im selben Monat gemessen („WMZ Warmwasser“, „WW-Zirkulation“)');
+  });
+});
+
 describe('a heating heat below 0 names what was subtracted', () => {
   // The main heat meter 1,000 kWh a month; the allocator flats WE 01 and WE 02 share what is left.
   const plant = () => [plantHeat('mp-p', flat(1000), 'Heizzentrale')];
