@@ -23,8 +23,8 @@ const WARM_WATER = new RegExp(
     'trinkwasser',
     'brauchwasser',
     'frischwasser',
-    String.raw`(?<!puffer\s*-?\s*)speicher\s*-?\s*lad`,
-    String.raw`(?<!(?:main|gas|oil|central|heating)\s*)boiler(?!\s*-?\s*(?:room|house|plant))`,
+    String.raw`speicher(?<!puffer\s*-?\s*speicher)\s*-?\s*lad`,
+    String.raw`boiler(?<!(?:main|gas|oil|central|heating)\s*boiler)(?!\s*-?\s*(?:room|house|plant))`,
     String.raw`\b(?:t?ww|wwb|wwe|twe|pwh)\b`,
     String.raw`hot\s*-?\s*water`,
     String.raw`\bdhw\b`,
@@ -38,8 +38,13 @@ const HEATING = /heizung(?!s?\s*-?(?:raum|keller|zentrale))|heizkreis|heizwaerme
 // Not "no", "non": "No. 2" numbers a meter.
 const NEGATION = /\bohne\b|\bnicht\b|\bkein|\bexkl|\bexcl|\bwithout\b|w\/o/;
 
-/** A name as the patterns read it: lower case, umlauts and ß spelt out (composed or not: "Waerme", "Wärme"). */
-const nameKey = (name: string) => name.normalize('NFC').toLowerCase().replace(/ä/g, 'ae').replace(/ö/g, 'oe').replace(/ü/g, 'ue').replace(/ß/g, 'ss');
+/**
+ * A name as the patterns read it: lower case, umlauts and ß spelt out (composed or not: "Waerme", "Wärme"),
+ * each run of white space one space. A hostile answer's 100,000 spaces between "warm" and "x" made the
+ * patterns' `\s*-?\s*` try every split: 29 s for one name; a run of one space has none to try.
+ */
+const nameKey = (name: string) =>
+  name.normalize('NFC').toLowerCase().replace(/ä/g, 'ae').replace(/ö/g, 'oe').replace(/ü/g, 'ue').replace(/ß/g, 'ss').replace(/\s+/g, ' ');
 
 /** A plant heat meter's name that mentions warm water but was not read as the warm-water heat meter. */
 export interface UnclearPlantName {
