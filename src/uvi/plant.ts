@@ -1,8 +1,9 @@
 // Which of a Property's points without a unit feed the conversion. The contract has no
 // field saying a plant-room heat meter measures warm water only, so its localization is
-// read ("Wärmezähler Warmwasser", "WMZ TWW"); docs/uvi.md says so, and a later option may
-// let the landlord name the point instead. Pure.
+// read ("Wärmezähler Warmwasser", "WMZ TWW", "WMZ Speicherladung"); docs/uvi.md says so, and a
+// later option may let the landlord name the point instead. Pure.
 import type { MeasuringPoint, MeasuringPointConsumption } from '../api/types.js';
+import { idKey } from '../billing/contract.js';
 import { dec, type Decimal } from '../billing/decimal.js';
 import { WW_TEMPERATURE_MAX } from './inputs/month.js';
 import type { Month } from './months.js';
@@ -11,14 +12,39 @@ import { KWH_PER_M3_WARM_WATER } from './bounds.js';
 import { missingMonth } from './point-months.js';
 import type { Finding, PointMonth } from './types.js';
 
-const WARM_WATER = /warm\s*-?\s*wasser|trinkwasser|\bt?ww\b|hot\s*water|\bdhw\b/i;
+// The names installers and metering services give the heat meter of the warm-water heating (Warmwasser-
+// or Trinkwassererwärmung, WW, TWW, TWE, the store's Speicherladung or Boiler, a Frischwasserstation;
+// Brauchwasser is the older word), read on the lower-cased name with ä, ö, ü, ß spelt out (nameKey). A
+// Pufferspeicher holds heating water, and an English "boiler room" or "gas boiler" is the heating plant,
+// not the German Boiler (a warm-water store). A name none of these fits is the plant's heat meter.
+const WARM_WATER = new RegExp(
+  [
+    String.raw`warm\s*-?\s*wasser`,
+    'trinkwasser',
+    'brauchwasser',
+    'frischwasser',
+    String.raw`speicher(?<!puffer\s*-?\s*speicher)\s*-?\s*lad`,
+    String.raw`boiler(?<!(?:main|gas|oil|central|heating)\s*boiler)(?!\s*-?\s*(?:room|house|plant))`,
+    String.raw`\b(?:t?ww|wwb|wwe|twe|pwh)\b`,
+    String.raw`hot\s*-?\s*water`,
+    String.raw`\bdhw\b`,
+  ].join('|'),
+);
 // A name that also speaks of heating ("Heizung und Warmwasser", "Heizzentrale inkl. TWW") is
 // the whole plant's meter; one that negates warm water ("ohne Warmwasser") is not warm water's.
 // Reading such a name as the warm-water heat meter moves the heating heat into warm water.
 // The heating service, not the rooms a plant meter sits in (Heizraum, Heizungskeller, Heizzentrale).
-const HEATING = /heizung(?!s?\s*-?(?:raum|keller|zentrale))|heizkreis|heizwärme|raumwärme|heating(?!\s*room)|space\s*heat|\bhzg\b/i;
+const HEATING = /heizung(?!s?\s*-?(?:raum|keller|zentrale))|heizkreis|heizwaerme|raumwaerme|heating(?!\s*room)|space\s*heat|\bhzg\b/;
 // Not "no", "non": "No. 2" numbers a meter.
-const NEGATION = /\bohne\b|\bnicht\b|\bkein|\bexkl|\bexcl|\bwithout\b|w\/o/i;
+const NEGATION = /\bohne\b|\bnicht\b|\bkein|\bexkl|\bexcl|\bwithout\b|w\/o/;
+
+/**
+ * A name as the patterns read it: lower case, umlauts and ß spelt out (composed or not: "Waerme", "Wärme"),
+ * each run of white space one space. A hostile answer's 100,000 spaces between "warm" and "x" made the
+ * patterns' `\s*-?\s*` try every split: 29 s for one name; a run of one space has none to try.
+ */
+const nameKey = (name: string) =>
+  name.normalize('NFC').toLowerCase().replace(/ä/g, 'ae').replace(/ö/g, 'oe').replace(/ü/g, 'ue').replace(/ß/g, 'ss').replace(/\s+/g, ' ');
 
 /** A plant heat meter's name that mentions warm water but was not read as the warm-water heat meter. */
 export interface UnclearPlantName {
@@ -28,18 +54,26 @@ export interface UnclearPlantName {
 
 /** The points without a unit by what they measure, and the names that mention warm water yet were read as the plant's heat meter. */
 export function classifyPlant(points: readonly { point: MeasuringPoint; consumption: MeasuringPointConsumption }[]): PlantPoints {
-  const out: PlantPoints = { heat: [], warmWaterHeat: [], warmWaterVolume: [], unclearNames: [] };
+  const out: PlantPoints = { heat: [], warmWaterHeat: [], warmWaterVolume: [], unclearNames: [], names: {} };
   for (const { point, consumption } of points) {
     if (point.usage_unit_id != null) continue;
     const name = point.localization ?? '';
     if (consumption.metric === 'water_warm') out.warmWaterVolume.push(consumption);
     if (consumption.metric !== 'heat') continue;
-    const namesWarmWater = WARM_WATER.test(name);
-    const unclear = namesWarmWater && (HEATING.test(name) || NEGATION.test(name));
+    const key = nameKey(name);
+    const namesWarmWater = WARM_WATER.test(key);
+    const unclear = namesWarmWater && (HEATING.test(key) || NEGATION.test(key));
     (namesWarmWater && !unclear ? out.warmWaterHeat : out.heat).push(consumption);
+    (out.names as Record<string, string>)[idKey(consumption.measuring_point_id)] = name;
     if (unclear) out.unclearNames!.push({ measuring_point_id: consumption.measuring_point_id, localization: name });
   }
   return out;
+}
+
+/** How many of these plant meters there are, and up to five of their names (else ids), for review.csv: JSON. */
+export function plantMeterNames(points: readonly MeasuringPointConsumption[], plant: PlantPoints): string {
+  const ids = [...new Set(points.map((c) => idKey(c.measuring_point_id)))];
+  return JSON.stringify({ count: ids.length, names: ids.slice(0, 5).map((id) => plant.names?.[id] || id) });
 }
 
 /** § 9 Abs. 2 Satz 2 HeizkostenV's factor, kWh/(m³·K). */

@@ -4,12 +4,13 @@
 // the month's sum of allocator units, times the unit's units. Warm water: the warm-water
 // heat meter by the unit's share of the volume, else § 9 Abs. 2 HeizkostenV. Pure.
 import type { MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
-import { judgedWarmWaterMonths, plausibleWarmWaterMeter, type UnclearPlantName } from './plant.js';
+import { judgedWarmWaterMonths, plantMeterNames, plausibleWarmWaterMeter, type UnclearPlantName } from './plant.js';
 import { benchmarkMonth, type BenchmarkService, type BenchmarkTable } from './benchmark.js';
 import { absentFindings, type AbsentPoint } from './absent.js';
 import { bounded, implausibleArea, usableArea } from './bounds.js';
 import { type Month } from './months.js';
-import { distinctPointMonths, minus, missingMonth, notInstalled, sumMonths } from './point-months.js';
+import { distinctPointMonths, missingMonth, notInstalled, sumMonths } from './point-months.js';
+import { heatingHeatMonths, plantHeatMonths, plantSum } from './plant-heat.js';
 import { warmWaterKwh } from './ww-formula.js';
 import { distinctUnits, useOf, type Metric, type UnitMetrics, type Use } from './unit-metrics.js';
 
@@ -26,6 +27,8 @@ export interface PlantPoints {
   warmWaterVolume: MeasuringPointConsumption[];
   /** Heat meters whose name mentions warm water but also heating or a negation: read as `heat`, listed for review. */
   unclearNames?: UnclearPlantName[];
+  /** The plant heat meters' localization by id (classifyPlant), for review.csv to name them. */
+  names?: Readonly<Record<string, string>>;
 }
 
 export interface UviPropertyInput {
@@ -59,22 +62,6 @@ export interface PropertyUvi {
 /** A finding (a uvi finding, not an error code: the letter or review.csv shows it). */
 function finding(code: FindingCode, scope: Omit<Finding, 'code' | 'facts'>, facts?: Record<string, string>): Finding {
   return facts ? { code, ...scope, facts } : { code, ...scope };
-}
-
-/** The sum over points, or null where the Property has none of them. */
-function plantSum(points: readonly MeasuringPointConsumption[], months: readonly Month[], use: Use): PointMonth[] | null {
-  return points.length === 0
-    ? null
-    : sumMonths(
-        distinctPointMonths(
-          points,
-          months,
-          () => null,
-          (id) => use.refused(null, id),
-          use.removed,
-        ),
-        months,
-      );
 }
 
 /** The sum over the units that have the metric; a unit without a device yet adds 0, any other unit's missing month leaves it missing (the reason given instead). */
@@ -113,25 +100,25 @@ function propertyFigures(input: UviPropertyInput, units: readonly UnitMetrics[],
   const volumeSum = unitsSum(units, 'water_warm', months, 'warm_water_volume_incomplete', absent);
   const plantVolume = plantSum(plant.warmWaterVolume, months, use);
   const volume = plantVolume ?? volumeSum;
-  for (const u of plant.unclearNames ?? [])
-    findings.push(finding('PLANT_METER_NAME_UNCLEAR', { property_id: input.property_id, usage_unit_id: null, service: 'HEATING' }, { ...u }));
-  const meter = plausibleWarmWaterMeter(input.property_id, plantSum(plant.warmWaterHeat, months, use), volume, findings);
+  const scope = { property_id: input.property_id, usage_unit_id: null, service: 'HEATING' } as const;
+  for (const u of plant.unclearNames ?? []) findings.push(finding('PLANT_METER_NAME_UNCLEAR', scope, { ...u }));
+  const wwMeters = plantHeatMonths(plant.warmWaterHeat, months, use);
+  // several warm-water heat meters at once cannot be summed either: § 9 Abs. 2 then, as for an implausible one
+  if (wwMeters.several)
+    findings.push(finding('WARM_WATER_HEAT_METERS_SEVERAL', { ...scope, service: 'HOT_WATER' }, { meters: plantMeterNames(plant.warmWaterHeat, plant) }));
+  const meter = wwMeters.several ? null : plausibleWarmWaterMeter(input.property_id, wwMeters.months, volume, findings);
   // A month missing here is the Property's, not the unit's: the letter says so rather than "a reading is missing".
   const known =
     (meter ?? volume)?.map((m) =>
       m.value === null ? missingMonth(m.month, 'warm_water_heat_missing') : meter ? m : { ...m, value: warmWaterKwh(m.value, tw) },
     ) ?? null;
   const warmWaterHeat = meter && known ? judgedWarmWaterMonths(known, volume) : known;
-  const plantHeat = plantSum(plant.heat, months, use);
+  const { months: plantHeat, several } = plantHeatMonths(plant.heat, months, use);
   const hasAllocators = units.some((u) => u.hca !== undefined);
-  if (hasAllocators && plantHeat !== null && warmWaterHeat === null) {
-    findings.push(finding('WARM_WATER_HEAT_NOT_KNOWN', { property_id: input.property_id, usage_unit_id: null, service: 'HEATING' }));
-  }
+  if (hasAllocators && plantHeat !== null && warmWaterHeat === null) findings.push(finding('WARM_WATER_HEAT_NOT_KNOWN', scope));
+  if (hasAllocators && several) findings.push(finding('PLANT_HEAT_METERS_SEVERAL', scope, { meters: plantMeterNames(plant.heat, plant) }));
   const unitHeat = unitsSum(units, 'heat', months, 'unit_heat_incomplete', absent);
-  const heatingHeat =
-    plantHeat === null
-      ? null
-      : minus(plantHeat, [warmWaterHeat, unitHeat], 'heating_heat_negative', ['plant_heat_missing', 'warm_water_heat_missing', 'unit_heat_incomplete']);
+  const heatingHeat = plantHeat === null ? null : heatingHeatMonths(plantHeat, warmWaterHeat, unitHeat);
   const allocatorSum = unitsSum(units, 'hca', months, 'allocator_sum_incomplete', absent);
   return { heatingHeat, warmWaterHeat, allocatorSum, volumeSum, hasWarmWaterHeatMeter: meter !== null };
 }

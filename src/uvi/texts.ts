@@ -47,7 +47,11 @@ export const uviTexts = catalogue(
     reason_warm_water_heat_missing: 'the heat for hot water is not known for this month',
     reason_warm_water_heat_above_bound: "the building's heat meter for hot water shows more heat this month than the hot water can have taken",
     reason_warm_water_heat_unjudged: "the building's heat meter for hot water cannot be checked this month: the amount of hot water is not known",
+    reason_plant_heat_meters_several:
+      "the building has several heat meters in the plant room, and whether one of them measures part of another's heat (such as the hot water's) cannot be told, so allocator units cannot be given in kWh",
     reason_heating_heat_negative: 'the heat for hot water exceeds the heat meter of the building',
+    reason_heating_heat_negative_unit_heat: "the heat meters of individual units together show more heat than the building's heat meter",
+    reason_heating_heat_negative_both: "the heat for hot water and the heat meters of individual units together show more heat than the building's heat meter",
     reason_unit_heat_incomplete: "another unit's heat meter has no value for this month",
     reason_allocator_sum_incomplete: "another unit's allocator has no value for this month",
     reason_allocator_sum_zero: 'no allocator in the building counted anything this month',
@@ -96,7 +100,12 @@ export const uviTexts = catalogue(
     reason_warm_water_heat_missing: 'die Wärmemenge für Warmwasser ist für diesen Monat nicht bekannt',
     reason_warm_water_heat_above_bound: 'der Wärmezähler für Warmwasser zeigt in diesem Monat mehr Wärme, als das Warmwasser aufgenommen haben kann',
     reason_warm_water_heat_unjudged: 'der Wärmezähler für Warmwasser lässt sich für diesen Monat nicht prüfen, weil die Warmwassermenge nicht bekannt ist',
+    reason_plant_heat_meters_several:
+      'in der Heizzentrale sind mehrere Wärmezähler erfasst; ob einer davon einen Teil der Wärme eines anderen misst (etwa für Warmwasser), ist nicht erkennbar, daher keine Umrechnung der Einheiten der Heizkostenverteiler in kWh',
     reason_heating_heat_negative: 'die Wärmemenge für Warmwasser übersteigt den Verbrauch am Hauptwärmezähler der Liegenschaft',
+    reason_heating_heat_negative_unit_heat: 'die Wärmezähler einzelner Nutzeinheiten zeigen zusammen mehr Wärme als der Hauptwärmezähler der Liegenschaft',
+    reason_heating_heat_negative_both:
+      'die Wärmemenge für Warmwasser und die Wärmemengen der Wärmezähler einzelner Nutzeinheiten sind zusammen größer als der Verbrauch am Hauptwärmezähler der Liegenschaft',
     reason_unit_heat_incomplete: 'der Wärmezähler einer anderen Nutzeinheit hat für diesen Monat keinen Wert',
     reason_allocator_sum_incomplete: 'ein Heizkostenverteiler einer anderen Nutzeinheit hat für diesen Monat keinen Wert',
     reason_allocator_sum_zero: 'kein Heizkostenverteiler der Liegenschaft hat in diesem Monat etwas erfasst',

@@ -31,7 +31,10 @@ export const MISSING_REASONS = [
   'warm_water_heat_missing', // warm-water heat (meter or § 9 Abs. 2 volume) has no value for the month
   'warm_water_heat_above_bound', // the warm-water heat meter's month lies above 450 kWh per m³ of the Property's warm water
   'warm_water_heat_unjudged', // the warm-water heat meter measured heat in a month whose warm-water volume is missing or 0
-  'heating_heat_negative', // plant heat less warm-water heat and unit heat meters is below 0
+  'plant_heat_meters_several', // two or more plant heat meters measured: whether one measures behind another cannot be told
+  'heating_heat_negative', // the warm-water heat alone exceeds the plant heat
+  'heating_heat_negative_unit_heat', // the units' own heat meters alone exceed the plant heat
+  'heating_heat_negative_both', // only the warm-water heat and the units' own heat meters together exceed the plant heat (or each alone does)
   'unit_heat_incomplete', // some unit's heat meter is missing: the heat left for the allocators is unknown
   'allocator_sum_incomplete', // some unit's allocator units are missing: the Property's sum is unknown
   'allocator_sum_zero', // no allocator counted in the Property: nothing to divide by
@@ -103,6 +106,8 @@ export const FINDING_CODES = [
   'POINT_NOT_SENT', // a meter the Property lists for a unit is not in that unit's answer: the sums over units of its metric are not formed
   'WARM_WATER_HEAT_NOT_KNOWN', // no warm-water heat meter and no warm-water volume: plant heat taken as heating heat
   'PLANT_METER_NAME_UNCLEAR', // a plant heat meter's name mentions warm water and heating (or "ohne"): read as the whole plant's
+  'PLANT_HEAT_METERS_SEVERAL', // two or more plant heat meters not read as warm water's measured in a month: no heating heat then (plant-heat.ts)
+  'WARM_WATER_HEAT_METERS_SEVERAL', // two or more warm-water heat meters measured in a month: not added up, § 9 Abs. 2 used instead
   'WARM_WATER_HEAT_IMPLAUSIBLE', // the warm-water heat meter gives more than 200 kWh per m³ over the months (WW_MAX_KWH_PER_M3): § 9 Abs. 2 used instead
   'MONTH_MISSING', // the letter's month has no value for the service
   'MONTH_ESTIMATED', // the letter's month rests on a calculated reading or an assumed start value

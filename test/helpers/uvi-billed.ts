@@ -55,3 +55,4 @@ export function nov({ r }: Run, i: number, s: Service) {
   return { kwh: n(m.kwh), reasons: m.reasons };
 }
 export const codes = ({ bill }: Run) => bill.flags.map((f) => f.code);
+export { run as billedUvi };

@@ -56,12 +56,15 @@ describe('a plant heat meter named for heating and warm water', () => {
     const r = run([plantHeat('WMZ Heizung + TWW', flat(9000)), plantHeat(long, flat(9000))]);
     const p = { property: PROPERTY, month: '2025-11', findings: r.findings, units: [] } as unknown as Parameters<typeof uviReviewRows>[0];
     const en = uviReviewRows(p, 'en');
+    // both read as the plant's heat meters: several of them, never added up (uvi-plant-heat.test.ts)
     expect(en.map((x) => [x.letter, x.code])).toEqual([
       ['check', 'PLANT_METER_NAME_UNCLEAR'],
       ['check', 'PLANT_METER_NAME_UNCLEAR'],
+      ['check', 'PLANT_HEAT_METERS_SEVERAL'],
     ]);
     expect(en[0]!.message).toContain('"WMZ Heizung + TWW"');
     expect(en[1]!.message.length).toBeLessThan(500);
+    expect(en[2]!.message.length).toBeLessThan(1000);
     expect(uviReviewRows(p, 'de')[0]!.message).toContain('„WMZ Heizung + TWW“');
   });
 });

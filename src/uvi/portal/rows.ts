@@ -103,6 +103,8 @@ export const REVIEW_CODES = [
   'AREA_IMPLAUSIBLE',
   'POINT_NOT_SENT',
   'PLANT_METER_NAME_UNCLEAR',
+  'PLANT_HEAT_METERS_SEVERAL',
+  'WARM_WATER_HEAT_METERS_SEVERAL',
   'WARM_WATER_HEAT_IMPLAUSIBLE',
 ] as const;
 export type ReviewCode = (typeof REVIEW_CODES)[number];
@@ -169,6 +171,22 @@ function shortName(name: string): string {
   return chars.length <= 120 ? name : `${chars.slice(0, 119).join('')}…`;
 }
 
+/** The several plant heat meters' finding in words: their names quoted and cut (plantMeterNames: up to five, and how many). */
+function severalMeters(warmWater: boolean, meters: string, lang: Lang): string {
+  let facts: { count?: unknown; names?: unknown } = {};
+  try {
+    facts = JSON.parse(meters) as typeof facts;
+  } catch {
+    // a finding built elsewhere without the facts: no names to quote
+  }
+  const names = Array.isArray(facts.names) ? facts.names.map((x) => String(x)) : [];
+  const count = typeof facts.count === 'number' ? facts.count : names.length;
+  const quoted = names.map((x) => (lang === 'de' ? `„${shortName(x)}“` : `"${shortName(x)}"`));
+  if (count > names.length) quoted.push('…');
+  const t = inLanguage(portalTexts, lang);
+  return (warmWater ? t.warmWaterHeatMetersSeveral : t.plantHeatMetersSeveral)({ count: String(count), names: quoted.join(', ') });
+}
+
 /** One of the Property's own findings (its assumptions, a meter it lacks or cannot read) in words of `lang`; none for the units' findings. */
 function propertyRows(p: PortalProperty, f: Finding, lang: Lang, scope: Scope, at: (unitId: string | null) => Scope): UviReviewRow[] {
   const t = inLanguage(portalTexts, lang);
@@ -176,6 +194,8 @@ function propertyRows(p: PortalProperty, f: Finding, lang: Lang, scope: Scope, a
   if (f.code === 'WARM_WATER_HEAT_NOT_KNOWN') return [review('check', f.code, scope, f.service, t.warmWaterHeatNotKnown)];
   if (f.code === 'PLANT_METER_NAME_UNCLEAR')
     return [review('check', f.code, scope, f.service, t.plantMeterNameUnclear({ name: shortName(facts.localization ?? '') }))];
+  if (f.code === 'PLANT_HEAT_METERS_SEVERAL' || f.code === 'WARM_WATER_HEAT_METERS_SEVERAL')
+    return [review('check', f.code, scope, f.service, severalMeters(f.code === 'WARM_WATER_HEAT_METERS_SEVERAL', facts.meters ?? '', lang))];
   if (f.code === 'WARM_WATER_HEAT_IMPLAUSIBLE') {
     const when = t.fromTo({ from: monthWords(facts.from ?? p.month, lang), to: monthWords(facts.to ?? p.month, lang) });
     const perM3 = num(Number(facts.kwh_per_m3), lang);

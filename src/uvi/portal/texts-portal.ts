@@ -28,6 +28,10 @@ export const portalTexts = catalogue(
       `Check: the plant-room heat meter "${p.name}" names hot water beside heating (or without it), so it was taken as the main heat meter, not as the hot-water heat meter; if it measures hot water only, have the metering service name its location so.`,
     warmWaterHeatImplausible: (p: { when: string; perM3: string; max: string }) =>
       `Check: the hot-water heat meter gives ${p.perM3} kWh per m³ of hot water from ${p.when}, more than the ${p.max} kWh/m³ § 9 Abs. 2 HeizkostenV gives at 80 °C from water at 0 °C; hot water was converted by § 9 Abs. 2 instead. Have the metering service check which heat meter measures hot water.`,
+    plantHeatMetersSeveral: (p: { count: string; names: string }) =>
+      `Check: the plant room has ${p.count} heat meters that are not recognised as the hot-water heat meter (${p.names}); whether one of them measures part of another's heat cannot be told, and added up such a sub-meter would count twice, so heat cost allocator units are not given in kWh. Have the metering service name the location of a hot-water heat meter so (e.g. "WMZ Warmwasser"), or state which meter measures the whole plant.`,
+    warmWaterHeatMetersSeveral: (p: { count: string; names: string }) =>
+      `Check: the plant room has ${p.count} hot-water heat meters (${p.names}) that measured in the same month; whether one of them measures part of another's heat cannot be told, and added up such a sub-meter would count twice, so hot water was converted by § 9 Abs. 2 HeizkostenV instead. Have the metering service state which meter measures all the heat for hot water.`,
     fromTo: (p: { from: string; to: string }) => `${p.from} to ${p.to}`,
   },
   {
@@ -53,6 +57,10 @@ export const portalTexts = catalogue(
       `Prüfen: der Wärmezähler der Heizzentrale „${p.name}“ nennt Warmwasser neben der Heizung (oder schließt es aus); er wurde daher als Hauptwärmezähler gewertet, nicht als Wärmezähler für Warmwasser. Misst er nur Warmwasser, den Einbauort beim Messdienst so benennen lassen.`,
     warmWaterHeatImplausible: (p) =>
       `Prüfen: der Wärmezähler für Warmwasser zeigt von ${p.when} ${p.perM3} kWh je m³ Warmwasser, mehr als die ${p.max} kWh/m³, die § 9 Abs. 2 HeizkostenV bei 80 °C und Kaltwasser von 0 °C ergibt; Warmwasser wurde deshalb nach § 9 Abs. 2 umgerechnet. Beim Messdienst klären, welcher Wärmezähler das Warmwasser misst.`,
+    plantHeatMetersSeveral: (p) =>
+      `Prüfen: in der Heizzentrale sind ${p.count} Wärmezähler erfasst, von denen keiner als Wärmezähler für Warmwasser erkennbar ist (${p.names}); ob einer davon einen Teil der Wärme eines anderen misst, lässt sich nicht feststellen, und zusammengezählt würde ein solcher Unterzähler doppelt gerechnet. Die Einheiten der Heizkostenverteiler werden daher nicht in kWh umgerechnet. Den Einbauort eines Wärmezählers für Warmwasser beim Messdienst so benennen lassen (etwa „WMZ Warmwasser“) oder klären, welcher Zähler die gesamte Wärme der Heizzentrale misst.`,
+    warmWaterHeatMetersSeveral: (p) =>
+      `Prüfen: in der Heizzentrale haben ${p.count} Wärmezähler für Warmwasser im selben Monat gemessen (${p.names}); ob einer davon einen Teil der Wärme eines anderen misst, lässt sich nicht feststellen, und zusammengezählt würde ein solcher Unterzähler doppelt gerechnet. Warmwasser wurde deshalb nach § 9 Abs. 2 HeizkostenV umgerechnet. Beim Messdienst klären, welcher Zähler die gesamte Wärme für Warmwasser misst.`,
     fromTo: (p) => `${p.from} bis ${p.to}`,
   },
 );

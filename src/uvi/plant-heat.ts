@@ -1,0 +1,73 @@
+// The Property's heating heat for its allocators: the plant-room heat meter less the warm-water
+// heat less the units' own heat meters (docs/uvi.md, "How each kWh figure is found"). Pure.
+import type { MeasuringPointConsumption } from '../api/types.js';
+import type { Month } from './months.js';
+import { distinctPointMonths, minus, missingMonth, notInstalled, sumMonths } from './point-months.js';
+import type { MissingReason, PointMonth, PointMonths } from './types.js';
+
+/** Whether a plant point is refused by billing, and the points the Property's list shows removed (idKey). */
+export interface PlantUse {
+  refused: (unitId: string | null, pointId: string) => boolean;
+  removed: ReadonlySet<string>;
+}
+
+function plantPointMonths(points: readonly MeasuringPointConsumption[], months: readonly Month[], use: PlantUse): PointMonths[] {
+  return distinctPointMonths(
+    points,
+    months,
+    () => null,
+    (id) => use.refused(null, id),
+    use.removed,
+  );
+}
+
+/** The sum over points, or null where the Property has none of them. */
+export function plantSum(points: readonly MeasuringPointConsumption[], months: readonly Month[], use: PlantUse): PointMonth[] | null {
+  return points.length === 0 ? null : sumMonths(plantPointMonths(points, months, use), months);
+}
+
+/**
+ * The plant heat meters' (or warm-water heat meters') months. Two or more that measured in the same month
+ * cannot be added up: the contract does not say whether one measures behind another (a warm-water heat meter
+ * whose name was not recognised, a sub-meter of one wing or of the circulation) or beside it (two boiler
+ * circuits), and summed, a sub-meter's heat counts twice. Such a month is missing (`plant_heat_meters_several`),
+ * never a sum; one meter replacing another at another point (the old one no longer installed) is no such case.
+ */
+export function plantHeatMonths(
+  points: readonly MeasuringPointConsumption[],
+  months: readonly Month[],
+  use: PlantUse,
+): { months: PointMonth[] | null; several: boolean } {
+  if (points.length === 0) return { months: null, several: false };
+  const each = plantPointMonths(points, months, use);
+  const sum = sumMonths(each, months);
+  let several = false;
+  const out = sum.map((m, i) => {
+    if (each.filter((p) => !notInstalled(p.months[i]!)).length < 2) return m;
+    several = true;
+    return missingMonth(m.month, 'plant_heat_meters_several');
+  });
+  return { months: out, several };
+}
+
+/**
+ * Why the heat left for heating fell below 0, in what the letter can truly say: the warm-water heat alone
+ * exceeding the plant heat, the units' own heat meters alone, or only the two together (or each alone).
+ */
+function negativeReason(plant: PointMonth, warmWater: PointMonth | undefined, unitHeat: PointMonth | undefined): MissingReason {
+  const exceeds = (m: PointMonth | undefined) => plant.value !== null && m?.value != null && m.value.greaterThan(plant.value);
+  if (exceeds(warmWater) && !exceeds(unitHeat)) return 'heating_heat_negative';
+  if (exceeds(unitHeat) && !exceeds(warmWater)) return 'heating_heat_negative_unit_heat';
+  return 'heating_heat_negative_both';
+}
+
+/** Plant heat less warm-water heat less the units' heat meters, per month; a month of several plant meters stays missing for that reason. */
+export function heatingHeatMonths(plantHeat: PointMonth[], warmWater: PointMonth[] | null, unitHeat: PointMonth[] | null): PointMonth[] {
+  const left = minus(plantHeat, [warmWater, unitHeat], 'heating_heat_negative', ['plant_heat_missing', 'warm_water_heat_missing', 'unit_heat_incomplete']);
+  return left.map((m, i) => {
+    if (plantHeat[i]!.reasons.includes('plant_heat_meters_several')) return plantHeat[i]!;
+    return m.reasons.length === 1 && m.reasons[0] === 'heating_heat_negative'
+      ? missingMonth(m.month, negativeReason(plantHeat[i]!, warmWater?.[i], unitHeat?.[i]))
+      : m;
+  });
+}
