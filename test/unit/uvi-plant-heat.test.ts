@@ -118,6 +118,8 @@ describe('several plant heat meters not recognised as warm water', () => {
       baseline_date: '2025-03-01',
       baseline_origin: 'recorded',
       readings: readings([...Array<null>(4).fill(null), ...cumulative(0, flat(3000).slice(4))]),
+      // its end value is its last month-end reading (else billing refuses it: END_VALUE_NOT_AS_READ)
+      period_consumption: { end_value: 27000, billable_value: 27000, weighted_billable_value: undefined, status: 'measured' },
     });
     const r = run(twoFlats(), [plantPoint('mp-old', 'WMZ Heizzentrale alt', [removed], false), plantPoint('mp-new', 'WMZ Heizzentrale', [installed])]);
     expect(r.r.findings).toEqual([]);
