@@ -150,7 +150,10 @@ export function billUnit(input: UnitInput): UnitBill {
       c.unit_share ?? 1,
     );
   });
-  points.push(...pointsNotSent(unit, consumption, { absent: input.listedAbsent, listed: input.listedPoints, kinds: input.listedKinds }, unitScope));
+  const notSent = pointsNotSent(unit, consumption, { absent: input.listedAbsent, listed: input.listedPoints, kinds: input.listedKinds }, unitScope);
+  // a meter whose metric neither list names has no row to stand in: its finding is the unit's
+  points.push(...notSent.filter((p) => p.metric !== ''));
+  unitFlags.push(...notSent.filter((p) => p.metric === '').flatMap((p) => p.flags));
 
   const groups = new Map<string, PointBill[]>();
   for (const p of points) {

@@ -41,6 +41,13 @@ describe('a meter the Property lists for a unit that its answer leaves out', () 
     expect(billProperty({ property: PROPERTY, range: RANGE, units: [whole], plantPoints: [], points }).flags).toEqual([]);
   });
 
+  it("a meter whose metric neither list names has no row of its own: each of the unit's rows carries the finding", () => {
+    const list = points.map((p) => (p.id === cold.measuring_point_id ? { id: p.id, property_id: p.property_id, usage_unit_id: p.usage_unit_id } : p));
+    const bill = billProperty({ property: PROPERTY, range: RANGE, units: [short], plantPoints: [], points: list });
+    expect(bill.billing.map((r) => [r.metric, r.billable_value, r.review_flags])).toEqual([['heat', '10', ['LISTED_POINT_NOT_SENT']]]);
+    expect(bill.flags.map((f) => [f.code, f.measuring_point_id])).toEqual([['LISTED_POINT_NOT_SENT', cold.measuring_point_id]]);
+  });
+
   it('a meter of a metric the run did not ask for (--metric) is rightly not in the answer', () => {
     const summary = aPointSummary({ measuring_point_id: cold.measuring_point_id, metric: 'water_cold', unit: 'm3' });
     const unit = { ...short, unit: { ...short.unit, measuring_points: [summary] } };
