@@ -131,7 +131,9 @@ export function billUnit(input: UnitInput): UnitBill {
     const cross = input.crossBreaks?.get(idKey(c.measuring_point_id));
     const own = [...(breaks.get(idKey(c.measuring_point_id)) ?? []), ...(cross ? [cross] : [])];
     const extraFlags = own.map((b) => makeFlag(b.code, scope, b.facts));
-    const device = deviceNotSent(c, input.listedAbsent?.devices.get(idKey(c.measuring_point_id)), range);
+    // a copy not listed for the unit is not the listed meter's answer: the list's device says nothing about it
+    const unlisted = own.some((b) => b.code === 'POINT_NOT_LISTED');
+    const device = unlisted ? null : deviceNotSent(c, input.listedAbsent?.devices.get(idKey(c.measuring_point_id)), range);
     if (device) extraFlags.push(makeFlag('LISTED_DEVICE_NOT_SENT', scope, device));
     // a copy not listed for the unit is not in the share sum (shareTotals), so the sum is not about it
     if (shareMismatch(total) && !own.some((b) => b.code === 'POINT_NOT_LISTED')) {

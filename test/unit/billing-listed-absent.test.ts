@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Device, MeasuringPoint } from '../../src/api/types.js';
 import { billProperty, flagMessage } from '../../src/billing/index.js';
-import { PROPERTY, RANGE, aPointConsumption, aPointSummary, aReading, aSegment, aUnitEntry, pointListOf } from '../helpers/builders.js';
+import { PROPERTY, RANGE, aPlantPoint, aPointConsumption, aPointSummary, aReading, aSegment, aUnitEntry, pointListOf } from '../helpers/builders.js';
 
 const device = (over: Partial<Device> = {}): Device => ({
   id: 'd-new',
@@ -138,6 +138,17 @@ describe("a replacement's new device the answer leaves out while the Property's 
     // the old device is the listed one (by serial; an id in capitals is the same device)
     expect(bill(device({ id: old.device_id.toUpperCase(), serial: 'other' })).billing.map((r) => r.billable_value)).toEqual(['50']);
     expect(bill(device({ id: 'x', serial: old.serial })).billing.map((r) => r.billable_value)).toEqual(['50']);
+  });
+});
+
+describe('a plant-room meter whose new device the readings answer leaves out', () => {
+  it('is not billed in plant-points.csv, naming the device; with the device sent it is', () => {
+    const plant = aPlantPoint();
+    const listed = (d: Device) => ({ ...plant, point: { ...plant.point, active_device: d } });
+    const billed = (d: Device) => billProperty({ property: PROPERTY, range: RANGE, units: [], plantPoints: [listed(d)], points: [listed(d).point] }).plant;
+    expect(billed(device()).map((r) => [r.billable_value, r.review_flags])).toEqual([['0', ['LISTED_DEVICE_NOT_SENT', 'UNALLOCATED_POINT']]]);
+    const sent = plant.consumption.segments[0]!;
+    expect(billed(device({ id: sent.device_id, serial: sent.serial })).map((r) => r.review_flags)).toEqual([['UNALLOCATED_POINT']]);
   });
 });
 
