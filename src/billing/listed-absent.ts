@@ -4,7 +4,7 @@
 // device with no segment although it was installed by the end of the period (a replacement's new
 // device left out). Billed as sent, each would make the unit's or the Property's figure silently
 // smaller: nothing the answer lacks is billed as if it were whole. Pure.
-import type { Device, MeasuringPoint, MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
+import { METRICS, isKnown, type Device, type MeasuringPoint, type MeasuringPointConsumption, type UnitConsumption, type UsageUnit } from '../api/types.js';
 import { ZERO } from './decimal.js';
 import { idKey, listedForUnit, type ListedKinds, type ListedPoints } from './contract.js';
 import { makeFlag, type FlagScope } from './flags.js';
@@ -22,9 +22,13 @@ export interface ListedAbsent {
   wanted: (metric: string | undefined) => boolean;
 }
 
-/** `metrics`: the metrics the answers were asked for; empty or none: all. */
+/**
+ * `metrics`: the metrics the answers were asked for; empty or none: all. A meter of a metric the contract does not
+ * list is not asked for: billing cannot bill it, and the export names its list entry (UNKNOWN_ENUM_VALUE).
+ */
 export function listedAbsentOf(points: readonly MeasuringPoint[], metrics: readonly string[] = []): ListedAbsent {
-  const wanted = (m: string | undefined) => metrics.length === 0 || (m !== undefined && metrics.includes(m));
+  const known = (m: string | undefined) => m === undefined || isKnown(METRICS, m);
+  const wanted = (m: string | undefined) => known(m) && (metrics.length === 0 || (m !== undefined && metrics.includes(m)));
   const byUnit = new Map<string, Map<string, string>>();
   for (const p of points) {
     // a plant-room or main meter with allocations is billed nowhere and named at the Property (PLANT_POINT_ALLOCATED)

@@ -54,6 +54,9 @@ describe('a meter the Property lists for a unit that its answer leaves out', () 
     const bill = billProperty({ property: PROPERTY, range: RANGE, units: [unit], plantPoints: [], points, metrics: ['heat'] });
     expect(bill.flags).toEqual([]);
     expect(billProperty({ property: PROPERTY, range: RANGE, units: [unit], plantPoints: [], points, metrics: ['heat', 'water_cold'] }).flags).toHaveLength(1);
+    // nor is one of a metric the contract does not list: billing could not bill it (the export names its list entry)
+    const unknown = points.map((p) => (p.id === cold.measuring_point_id ? { ...p, metric: 'district_cooling' as never } : p));
+    expect(billProperty({ property: PROPERTY, range: RANGE, units: [short], plantPoints: [], points: unknown }).flags).toEqual([]);
   });
 
   it("named only by the unit's own list of meters (the Property's list has no entry for it) it is not billed either", () => {
