@@ -5,6 +5,7 @@ import { formatDecimal } from './decimal.js';
 import { kindBreak, type ContractBreak } from './contract.js';
 import { codesOf, makeFlag } from './flags.js';
 import { billPoint, sortSegments } from './point.js';
+import { deviceNotSent } from './listed-absent.js';
 import type { Flag, PlantPointRow, ReadingRow, SegmentRow } from './types.js';
 
 export interface PlantInput {
@@ -29,13 +30,16 @@ export function billPlantPoint({ property, point, consumption, range, cross }: P
   const unallocated = makeFlag('UNALLOCATED_POINT', scope);
   // the readings answer relabelling the listed meter (heat in m3): not billed
   const relabelled = kindBreak(consumption, point);
+  // the list's active device without a segment (a replacement's new device left out): not billed, as under a unit
+  const device = range && point.active_device ? deviceNotSent(consumption, point.active_device, range) : null;
+  const missing = device ? [makeFlag('LISTED_DEVICE_NOT_SENT', scope, device)] : [];
   const bill = billPoint(
     consumption,
     {
       property_id: property.id,
       usage_unit_id: null,
       is_system_linked: point.is_system_linked,
-      extraFlags: [unallocated, ...[relabelled, cross].filter((b) => !!b).map((b) => makeFlag(b.code, scope, b.facts))],
+      extraFlags: [unallocated, ...[relabelled, cross].filter((b) => !!b).map((b) => makeFlag(b.code, scope, b.facts)), ...missing],
       range,
     },
     null,

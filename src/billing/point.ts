@@ -98,6 +98,8 @@ export function segmentFlags(
     unitShare?: number | null;
     rangeTo?: string | undefined;
     broken?: boolean;
+    /** The Property's list shows a device installed that the answer lacks: "no device follows" is untrue. */
+    deviceNotSent?: boolean;
     metric?: string;
   },
 ): Flag[] {
@@ -124,7 +126,7 @@ export function segmentFlags(
     flags.push(makeFlag('DEVICE_REPLACED', s, { ...serial, segments: String(ctx.segmentCount) }));
   }
   // "Removed without replacement" only where no device follows and the service does not say it was replaced.
-  if (ctx.isLast && inRange && reason !== 'DeviceReplacement' && (reason === 'DeviceRemoval' || seg.deinstalled_at)) {
+  if (ctx.isLast && inRange && !ctx.deviceNotSent && reason !== 'DeviceReplacement' && (reason === 'DeviceRemoval' || seg.deinstalled_at)) {
     flags.push(makeFlag('DEVICE_REMOVED', s, { ...serial, deinstalled_at: seg.deinstalled_at ?? '' }));
   }
   for (const r of seg.readings) {
@@ -150,8 +152,10 @@ export function billPoint(c: MeasuringPointConsumption, ctx: PointContext, unitS
   const badShare = unitShare === null ? null : shareProblem(unitShare);
   const breaks = segmentBreaks(c, ctx.range?.from && ctx.range.to ? ctx.range : undefined).map((b) => makeFlag(b.code, scope, b.facts));
   const own = [...(ctx.extraFlags ?? []), ...breaks, ...pointFlags(c, scope, linked), ...(badShare ? [makeFlag(badShare.code, scope, badShare.facts)] : [])];
-  // A point whose answer breaks the contract (overlapping segments, a meter nobody lists) bills none of its segments.
-  const broken = own.some((f) => isContractBreak(f.code));
+  // A point whose answer breaks the contract (overlapping segments, a meter nobody lists), or lacks the device the
+  // Property's list shows installed (listed-absent.ts), bills none of its segments.
+  const deviceNotSent = own.some((f) => f.code === 'LISTED_DEVICE_NOT_SENT');
+  const broken = deviceNotSent || own.some((f) => isContractBreak(f.code));
   const base = {
     property_id: ctx.property_id,
     usage_unit_id: ctx.usage_unit_id,
@@ -185,6 +189,7 @@ export function billPoint(c: MeasuringPointConsumption, ctx: PointContext, unitS
         unitShare,
         rangeTo: ctx.range?.to,
         broken,
+        deviceNotSent,
         metric: c.metric,
       }),
     ]);

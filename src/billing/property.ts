@@ -4,15 +4,16 @@ import type { MeasuringPoint, MeasuringPointConsumption, UnitConsumption, UsageU
 import { dedupeFlags, makeFlag } from './flags.js';
 import { billPlantPoint } from './plant.js';
 import { compareUnits } from './order.js';
-import { cmp, tieBreak, type PointBill } from './point.js';
+import { cmp, tieBreak } from './point.js';
 import type { BillingRow, Flag, PlantPointRow, ReadingRow, SegmentRow } from './types.js';
 import { allocatedPlantPoints, idKey, unplacedPlantPoints, listedForUnit, listedKindsOf } from './contract.js';
 import { disagreeingCopies } from './copies.js';
 import { devicesAtTwoPoints } from './devices.js';
-import { billUnit, listedPointsOf, shareMismatch, shareTotals, type UnitBill } from './unit.js';
+import { billUnit, copyBilled, listedPointsOf, shareMismatch, shareTotals, type UnitBill } from './unit.js';
+import { listedAbsentOf, unitsNotListed } from './listed-absent.js';
 
 export interface PropertyInput {
-  property: { id: string; name: string };
+  property: { id: string; name: string; usage_unit_count?: number | null | undefined };
   /** Effective range echoed by the server. */
   range: { from: string; to: string };
   units: { unit: UsageUnit; consumption: UnitConsumption }[];
@@ -20,6 +21,8 @@ export interface PropertyInput {
   plantPoints: { point: MeasuringPoint; consumption: MeasuringPointConsumption }[];
   /** The Property's measuring-point list, where fetched: its is_system_linked also counts for unit points (rule 7). */
   points?: readonly MeasuringPoint[];
+  /** The metrics the answers were asked for (--metric); empty or none: all. A listed meter of another is not missing. */
+  metrics?: readonly string[];
 }
 
 export interface PropertyBill {
@@ -44,8 +47,7 @@ export interface EarlyBill {
   bill: UnitBill;
 }
 
-/** Whether billing accepted a unit's copy of a point: one not listed for the unit is not billed (POINT_NOT_LISTED). */
-export const copyBilled = (p: Pick<PointBill, 'flags'>): boolean => !p.flags.some((f) => f.code === 'POINT_NOT_LISTED');
+export { copyBilled };
 
 /** The copies billing refused, by unit id and point (idKey), from a bill's findings: see copyBilled. */
 export function refusedCopies(flags: readonly Flag[]): (unitId: string | null, pointId: string) => boolean {
@@ -73,6 +75,7 @@ export function billProperty(input: PropertyInput, early?: (entry: UnitEntry) =>
   const listedLinks = listedLinksOf(input.points);
   const listedPoints = input.points ? listedPointsOf(input.points) : undefined;
   const listedKinds = input.points ? listedKindsOf(input.points) : undefined;
+  const listedAbsent = input.points ? listedAbsentOf(input.points, input.metrics) : undefined;
   const listedFor = new Map(units.map((u) => [u.consumption, listedPoints ? listedForUnit(u.unit, listedPoints) : () => true]));
   const shares = shareTotals(
     units.map((u) => u.consumption),
@@ -102,7 +105,7 @@ export function billProperty(input: PropertyInput, early?: (entry: UnitEntry) =>
       shares,
       listedLinks,
       crossBreaks,
-      ...(listedPoints ? { listedPoints, listedKinds } : {}),
+      ...(listedPoints ? { listedPoints, listedKinds, listedAbsent } : {}),
     });
   });
   const plantBills = input.plantPoints
@@ -136,7 +139,12 @@ export function billProperty(input: PropertyInput, early?: (entry: UnitEntry) =>
     segments: [...unitBills.flatMap((u) => u.segments), ...plantBills.flatMap((p) => p.segments)],
     readings,
     plant: plantBills.map((p) => p.row),
-    flags: dedupeFlags([...unitBills.flatMap((u) => u.flags), ...plantBills.flatMap((p) => p.flags), ...unbilled]),
+    flags: dedupeFlags([
+      ...unitsNotListed(property, input.units, input.points),
+      ...unitBills.flatMap((u) => u.flags),
+      ...plantBills.flatMap((p) => p.flags),
+      ...unbilled,
+    ]),
     units: unitBills,
   };
 }

@@ -51,6 +51,10 @@ export const factLabels = catalogue(
     overlap_from: 'both installed from',
     other_point: 'also sent under meter',
     other_place: 'at',
+    unit_id: 'unit id',
+    points: 'meters listed for it',
+    units_listed: 'units listed',
+    unit_count: 'units of the Property',
   },
   {
     field: 'Feld',
@@ -98,6 +102,10 @@ export const factLabels = catalogue(
     overlap_from: 'beide eingebaut ab',
     other_point: 'auch geliefert unter Messstelle',
     other_place: 'bei',
+    unit_id: 'Kennung der Nutzeinheit',
+    points: 'dafür verzeichnete Zähler',
+    units_listed: 'gelieferte Nutzeinheiten',
+    unit_count: 'Nutzeinheiten der Liegenschaft',
   },
 );
 

@@ -40,6 +40,11 @@ export const BILLING_SEVERITY = {
   CONTRADICTORY_VALUES: 'not_billed',
   READINGS_MISSING: 'not_billed',
   END_VALUE_NOT_AS_READ: 'not_billed',
+  // What the Property's lists show and the answers leave out (src/billing/listed-absent.ts).
+  LISTED_POINT_NOT_SENT: 'not_billed',
+  LISTED_DEVICE_NOT_SENT: 'not_billed',
+  UNIT_NOT_IN_LIST: 'not_billed',
+  UNITS_FEWER_THAN_COUNT: 'not_billed',
   ASSUMED_ZERO_BASELINE: 'review',
   BILLABLE_VALUE_DIFFERS: 'review',
   NOT_SYSTEM_LINKED: 'review',

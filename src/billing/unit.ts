@@ -6,6 +6,7 @@ import { BY_ANY_UNIT, BY_OWN_SUMMARY, idKey, unitPointBreaks, type ContractBreak
 import { codesOf, dedupeFlags, enumFlag, makeFlag, type FlagScope } from './flags.js';
 import { SHARE_TOLERANCE, receivedText, representable } from './plausible.js';
 import { billPoint, cmp, tieBreak, type PointBill } from './point.js';
+import { deviceNotSent, pointsNotSent, type ListedAbsent } from './listed-absent.js';
 import type { BillingRow, Flag, ReadingRow, SegmentRow } from './types.js';
 
 export { SHARE_TOLERANCE };
@@ -33,6 +34,8 @@ export interface UnitInput {
   listedKinds?: ListedKinds;
   /** Breaks found across the Property's units, by point (idKey): a shared meter whose copies disagree (disagreeingCopies). */
   crossBreaks?: ReadonlyMap<string, ContractBreak>;
+  /** listedAbsentOf the Property's point list: a listed point or active device the answer lacks is not billed. Without it: not checked. */
+  listedAbsent?: ListedAbsent;
 }
 
 export interface UnitBill {
@@ -103,6 +106,12 @@ function addShare(units: Map<string, number | undefined>, unit: string, share: n
   units.set(unit, known === undefined || share === undefined || known === share ? (known ?? share) : NaN);
 }
 
+/**
+ * Whether billing accepted a unit's copy of a point: one not listed for the unit (POINT_NOT_LISTED), or
+ * listed but not in its answer (LISTED_POINT_NOT_SENT, no copy at all), is not billed and gives no readings.
+ */
+export const copyBilled = (p: Pick<PointBill, 'flags'>): boolean => !p.flags.some((f) => f.code === 'POINT_NOT_LISTED' || f.code === 'LISTED_POINT_NOT_SENT');
+
 export function shareMismatch(total: ShareTotal | undefined): boolean {
   return total !== undefined && total.shared && total.sum.minus(1).abs().greaterThan(SHARE_TOLERANCE);
 }
@@ -122,6 +131,10 @@ export function billUnit(input: UnitInput): UnitBill {
     const cross = input.crossBreaks?.get(idKey(c.measuring_point_id));
     const own = [...(breaks.get(idKey(c.measuring_point_id)) ?? []), ...(cross ? [cross] : [])];
     const extraFlags = own.map((b) => makeFlag(b.code, scope, b.facts));
+    // a copy not listed for the unit is not the listed meter's answer: the list's device says nothing about it
+    const unlisted = own.some((b) => b.code === 'POINT_NOT_LISTED');
+    const device = unlisted ? null : deviceNotSent(c, input.listedAbsent?.devices.get(idKey(c.measuring_point_id)), range);
+    if (device) extraFlags.push(makeFlag('LISTED_DEVICE_NOT_SENT', scope, device));
     // a copy not listed for the unit is not in the share sum (shareTotals), so the sum is not about it
     if (shareMismatch(total) && !own.some((b) => b.code === 'POINT_NOT_LISTED')) {
       extraFlags.push(
@@ -139,6 +152,10 @@ export function billUnit(input: UnitInput): UnitBill {
       c.unit_share ?? 1,
     );
   });
+  const notSent = pointsNotSent(unit, consumption, { absent: input.listedAbsent, listed: input.listedPoints, kinds: input.listedKinds }, unitScope);
+  // a meter whose metric neither list names has no row to stand in: its finding is the unit's
+  points.push(...notSent.filter((p) => p.metric !== ''));
+  unitFlags.push(...notSent.filter((p) => p.metric === '').flatMap((p) => p.flags));
 
   const groups = new Map<string, PointBill[]>();
   for (const p of points) {
@@ -159,7 +176,7 @@ export function billUnit(input: UnitInput): UnitBill {
     from: range.from,
     to: range.to,
     billable_value: formatDecimal(sum(group.map((p) => p.billed))),
-    points: new Set(group.filter((p) => !p.flags.some((f) => f.code === 'POINT_NOT_LISTED')).map((p) => idKey(p.measuring_point_id))).size,
+    points: new Set(group.filter(copyBilled).map((p) => idKey(p.measuring_point_id))).size,
     review_flags: codesOf([...unitFlags, ...group.flatMap((p) => p.flags)]),
   }));
   return {

@@ -155,7 +155,7 @@ export function createBrowseData(deps: BrowseDataDeps): BrowseData {
     // The export's input and its extra review flags (src/export/steps), so a unit
     // shows here what the billing sheet and review.csv say about it.
     const billed = await deps.billProperty({
-      property: { id: property.id, name: property.name },
+      property: { id: property.id, name: property.name, usage_unit_count: property.usage_unit_count },
       range: effective,
       units,
       plantPoints: plant,

@@ -7,6 +7,7 @@
 import type { MeasuringPoint, UnitConsumption } from '../api/types.js';
 import { idKey } from '../billing/contract.js';
 import { shareMismatch, shareTotals } from '../billing/unit.js';
+import type { Flag } from '../billing/types.js';
 import type { Finding, FindingCode } from './types.js';
 
 /** A uvi finding review.csv shows, not an error code (src/core/codes.ts). */
@@ -95,4 +96,13 @@ export function absentFindings(property_id: string, absent: readonly AbsentPoint
       service: null,
       facts: { measuring_point_id: a.measuring_point_id, metric: a.metric },
     }));
+}
+
+/**
+ * Billing's LISTED_POINT_NOT_SENT about a meter and unit the uvi names itself (POINT_NOT_SENT): review.csv
+ * says it once, in the uvi's words, which also say the Property's sums are not formed.
+ */
+export function namedByUvi(absent: readonly AbsentPoint[]): (f: Flag) => boolean {
+  const named = new Set(absent.filter((a) => !a.shareShort).map((a) => `${idKey(a.usage_unit_id)}\n${idKey(a.measuring_point_id)}`));
+  return (f) => f.code === 'LISTED_POINT_NOT_SENT' && named.has(`${idKey(f.usage_unit_id ?? '')}\n${idKey(f.measuring_point_id ?? '')}`);
 }

@@ -172,4 +172,21 @@ describe('uvi behind a server breaking the contract', () => {
     for (const name of ['WE 02', 'WE 03', 'WE 04', 'WE 05', 'WE 06'])
       expect(empty.heatingOf.get(name)).toMatchObject({ amount: '', errors: 'allocator_sum_incomplete' });
   }, 600_000);
+
+  it("a meter WE 01's answer leaves out is named once in review.csv: the uvi's POINT_NOT_SENT, not billing's LISTED_POINT_NOT_SENT beside it", async () => {
+    const dropped = await uvi('heat-left-out', { change: (heat, points) => points.splice(points.indexOf(heat), 1) });
+    expect(dropped.r.code).toBe(0);
+    const codes = dropped.review.map((x) => x.code);
+    expect(codes.filter((c) => c === 'POINT_NOT_SENT')).toHaveLength(1);
+    expect(codes).not.toContain('LISTED_POINT_NOT_SENT');
+    // a meter the uvi does not sum over units (cold water) keeps billing's finding
+    const cold = await uvi('cold-left-out', {
+      metric: 'water_cold',
+      change: (water, points) => {
+        if (!water) throw new Error("WE 01's answer has no cold-water meter");
+        points.splice(points.indexOf(water), 1);
+      },
+    });
+    expect(cold.review.map((x) => x.code)).toContain('LISTED_POINT_NOT_SENT');
+  }, 600_000);
 });

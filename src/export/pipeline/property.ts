@@ -18,7 +18,10 @@ export interface WrittenProperty {
   flags: Flag[];
 }
 
-/** `onlyUnit`: the Property is billed and reviewed whole, then only that unit's rows and findings are written (one-unit.ts). */
+/**
+ * `onlyUnit`: the Property is billed and reviewed whole, then only that unit's rows and findings are written (one-unit.ts).
+ * `metrics`: the metrics asked for (--metric; empty: all), so a listed meter of another is not missing from the answers.
+ */
 export async function writeProperty(
   output: OutputSet,
   steps: readonly ExportStep[],
@@ -26,10 +29,18 @@ export async function writeProperty(
   range: { from: string; to: string },
   stream: PropertyStream | undefined,
   onlyUnit?: string,
+  metrics: readonly string[] = [],
 ): Promise<WrittenProperty> {
   const { property } = whole;
   const wholeBill = billProperty(
-    { property: { id: property.id, name: property.name }, range, units: whole.units, plantPoints: whole.plantPoints, points: whole.points },
+    {
+      property: { id: property.id, name: property.name, usage_unit_count: property.usage_unit_count },
+      range,
+      units: whole.units,
+      plantPoints: whole.plantPoints,
+      points: whole.points,
+      metrics,
+    },
     stream?.earlyBill,
   );
   const wholeFound: StepFindings[] = steps.flatMap((s) => (s.findings ? [s.findings({ answers: whole, bill: wholeBill, range })] : []));

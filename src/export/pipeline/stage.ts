@@ -135,6 +135,7 @@ async function walkProperties(run: Run): Promise<StagedExport> {
         range ?? expectedRange(args.from, args.to, new Date()),
         walk.takeStream(i),
         deps.onlyUnit,
+        args.metrics,
       );
       await renderAhead?.(false);
       api.forgetProperty(property.id); // no request names its units or points again

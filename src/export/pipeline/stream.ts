@@ -10,6 +10,7 @@ import type { UnitConsumption, UsageUnit, MeasuringPoint } from '../../api/types
 import { compareUnits } from '../../billing/order.js';
 import { copyBilled, listedLinksOf, refusedCopies, type EarlyBill, type PropertyBill } from '../../billing/property.js';
 import { billUnit, listedPointsOf, type UnitBill } from '../../billing/unit.js';
+import { listedAbsentOf, type ListedAbsent } from '../../billing/listed-absent.js';
 import { idKey, listedKindsOf, type ListedKinds, type ListedPoints } from '../../billing/contract.js';
 import type { ReadingRow } from '../../billing/types.js';
 import type { OutputMark, OutputSet } from '../output/index.js';
@@ -34,6 +35,8 @@ const RENDER_EVERY = 16;
 export interface StreamDeps {
   output: OutputSet;
   property: { id: string; name: string };
+  /** The metrics asked for (--metric; empty or none: all): a listed meter of another is not missing. */
+  metrics?: readonly string[];
   /** The steps' row changes for this Property's units, once its point list is known. */
   early: (points: readonly MeasuringPoint[]) => Early;
   /** Renders the rows spooled so far ahead of the workbook (the portfolio); none: nothing to do. */
@@ -61,6 +64,7 @@ export class PropertyStream {
   private links = new Map<string, boolean>();
   private listedPoints: ListedPoints = new Map();
   private listedKinds: ListedKinds = new Map();
+  private listedAbsent: ListedAbsent = listedAbsentOf([]);
   /** What is written: each unit's bill in order, rows per table, the first reading per point as written. */
   private readonly bills: UnitBill[] = [];
   private readonly written = { billing: 0, segments: 0, readings: 0, units: new Set<string>() };
@@ -79,6 +83,7 @@ export class PropertyStream {
     this.links = listedLinksOf(points);
     this.listedPoints = listedPointsOf(points);
     this.listedKinds = listedKindsOf(points);
+    this.listedAbsent = listedAbsentOf(points, this.deps.metrics);
     this.shape = this.deps.early(points);
     const order = units.map((_, i) => i).sort((a, b) => compareUnits(units[a]!, units[b]!));
     const strict = order.every((i, k) => k === 0 || compareUnits(units[order[k - 1]!]!, units[i]!) < 0);
@@ -161,7 +166,16 @@ export class PropertyStream {
       return;
     }
     const range = this.range;
-    const bill = billUnit({ property, unit, consumption, range, listedLinks: this.links, listedPoints: this.listedPoints, listedKinds: this.listedKinds });
+    const bill = billUnit({
+      property,
+      unit,
+      consumption,
+      range,
+      listedLinks: this.links,
+      listedPoints: this.listedPoints,
+      listedKinds: this.listedKinds,
+      listedAbsent: this.listedAbsent,
+    });
     this.early.set(consumption, { range, bill, unit });
     this.bills.push(bill);
     shape.unit(unit, consumption, refusedCopies(bill.flags));

@@ -91,6 +91,7 @@ export class PropertyWalk {
     return new PropertyStream({
       output,
       property: p,
+      metrics: this.deps.args.metrics,
       early: (points) => composeEarly(steps.flatMap((s) => (s.early ? [s.early(p, points)] : []))),
       onFailure: (e) => this.stopWalks.abort(e),
       ...(renderAhead ? { renderAhead: () => renderAhead(true) } : {}),

@@ -105,7 +105,10 @@ export async function reviewStep(args: ExportArgs, review: ReviewArgs, who: WhoA
       let comparison: Figure[] | null = null;
       if (folder) comparison = folder.byProperty.get(property.id) ?? [];
       else if (c)
-        comparison = figuresOf(billProperty({ property: ids, range: c.range, units: c.units, plantPoints: c.plantPoints, points: answers.points }), ids);
+        comparison = figuresOf(
+          billProperty({ property: ids, range: c.range, units: c.units, plantPoints: c.plantPoints, points: answers.points, metrics: args.metrics }),
+          ids,
+        );
       const current = currentFigures(
         bill,
         ids,

@@ -5,7 +5,7 @@
 import type { Flag } from '../../../billing/types.js';
 import type { Lang } from '../../../i18n/index.js';
 import { classifyPlant, propertyUvi } from '../../../uvi/index.js';
-import { absentPoints, removedPoints } from '../../../uvi/absent.js';
+import { absentPoints, namedByUvi, removedPoints } from '../../../uvi/absent.js';
 import { shownFinding, uviVerdict } from '../../../uvi/verdict.js';
 import type { UviInputs } from '../../../uvi/inputs/index.js';
 import { letterModel } from '../../../uvi/letter/index.js';
@@ -78,7 +78,8 @@ export function uviStep(o: UviStepOptions): ExportStep & { counts: UviCounts } {
       const { answers, bill } = billed;
       const portal = portalOf(billed, o);
       // Billing's findings the uvi acts on, and unknown values as the export's unknown-values step finds them.
-      const shown = [...bill.flags, ...o.unknownValues(answers, bill.flags)].filter(shownFinding);
+      const twice = namedByUvi(absentPoints(answers.points, answers.units));
+      const shown = [...bill.flags, ...o.unknownValues(answers, bill.flags)].filter((f) => shownFinding(f) && !twice(f));
       const review = uviReviewRows(portal, o.lang, shown);
       counts.reviewRows = review.length;
       counts.incomplete += new Set(review.filter((r) => r.letter !== 'check').map((r) => r.usage_unit_id)).size;
