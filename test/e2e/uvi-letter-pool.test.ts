@@ -1,13 +1,16 @@
 // The letters' own files drawn in a worker thread (the built CLI's, src/export/steps/uvi/letter-pool.ts):
-// the same bytes as a letter drawn in this thread, on disk once close() returns; a letter it cannot
-// write fails the run naming it; abort leaves no temporary file and nothing written afterwards.
+// the same bytes as a letter drawn in this thread, on disk once close() returns; while it is behind,
+// the next letter is drawn here; what it drew makes the combined PDF without drawing it again; a
+// letter it cannot write fails the run naming it; abort leaves no temporary file and nothing written afterwards.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { letterFonts, letterModel, writeLetter } from '../../src/uvi/letter/index.js';
+import { letterFonts, letterModel, LetterPdf, writeLetter } from '../../src/uvi/letter/index.js';
 import { assertBuilt, ROOT } from '../helpers/bin.js';
+import { requireTool } from '../helpers/tools.js';
 import { aLetterInput } from '../helpers/uvi-letter-fixtures.js';
 
 type Pool = typeof import('../../src/export/steps/uvi/letter-pool.js');
@@ -33,6 +36,56 @@ describe("the letters' worker thread", () => {
     const here = readFileSync(path.join(d, 'here.pdf'));
     for (let i = 0; i < 20; i++) expect(readFileSync(path.join(d, `${i}.pdf`)).equals(here), `${i}.pdf`).toBe(true);
     expect(readdirSync(d).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('while the worker is 16 letters behind, the next letter is drawn here (the same bytes), not waited for; every letter is on disk after close()', async () => {
+    const d = dir();
+    const pool = new LetterPool({ createdAt: createdAt.getTime(), lang: 'de' });
+    const m = model();
+    const opts = { fonts: await letterFonts(), createdAt, title: m.title, lang: 'de' as const };
+    const drawnHere: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const file = path.join(d, `${i}.pdf`);
+      await pool.write({ file, title: m.title, model: m }, async () => {
+        drawnHere.push(i);
+        return writeLetter(file, m, opts);
+      });
+    }
+    await pool.close();
+    // Handed over without a turn of the event loop, the worker has answered none of the first 16 when the 17th comes.
+    expect(drawnHere[0]).toBe(16);
+    expect(drawnHere.length).toBeLessThan(40 - 16);
+    const first = readFileSync(path.join(d, '0.pdf'));
+    for (let i = 0; i < 40; i++) expect(readFileSync(path.join(d, `${i}.pdf`)).equals(first), `${i}.pdf`).toBe(true);
+    expect(readdirSync(d).sort()).toEqual(Array.from({ length: 40 }, (_, i) => `${i}.pdf`).sort());
+    rmSync(d, { recursive: true });
+  });
+
+  it("the combined PDF from the worker's drawings has the bytes of drawing it here, and a letter drawn here afterwards still names each character", async (ctx) => {
+    requireTool(ctx, 'pdftotext', 'reads the letter back');
+    const d = dir();
+    const pool = new LetterPool({ createdAt: createdAt.getTime(), lang: 'de' });
+    // Characters no letter of this test file drew in this thread: the combined PDF's glyphs come only from the worker.
+    const input = aLetterInput();
+    const m = letterModel({ ...input, unit: { ...input.unit, name: 'WE 07 Ŧħŋ Ŀŀ Ŋ' } });
+    const opts = { fonts: await letterFonts(), createdAt, title: m.title, lang: 'de' as const };
+    const handed = [];
+    for (let i = 0; i < 2; i++) handed.push(await pool.write({ file: path.join(d, `${i}.pdf`), title: m.title, model: m }));
+    const drawn = await Promise.all(handed.map((h) => h.drawn));
+    await pool.close();
+    expect(drawn.every((x) => x !== null && x.pages === 2)).toBe(true);
+    const replayed = LetterPdf.open(path.join(d, 'replayed.pdf'), opts);
+    for (const x of drawn) await replayed.addDrawn(m, x);
+    await replayed.close();
+    // The combined PDF's close encoded glyphs this thread never laid out: a letter drawn here now is the worker's, byte for byte.
+    await writeLetter(path.join(d, 'here.pdf'), m, opts);
+    expect(readFileSync(path.join(d, 'here.pdf')).equals(readFileSync(path.join(d, '0.pdf')))).toBe(true);
+    expect(execFileSync('pdftotext', [path.join(d, 'here.pdf'), '-'], { encoding: 'utf8' })).toContain('WE 07 Ŧħŋ Ŀŀ Ŋ');
+    const again = LetterPdf.open(path.join(d, 'drawn.pdf'), opts);
+    for (let i = 0; i < 2; i++) await again.add(m);
+    await again.close();
+    expect(readFileSync(path.join(d, 'replayed.pdf')).equals(readFileSync(path.join(d, 'drawn.pdf')))).toBe(true);
+    rmSync(d, { recursive: true });
   });
 
   it('a letter it cannot write (its folder is gone): the next write or close fails naming the letter, and the worker ends', async () => {

@@ -13,6 +13,7 @@ import { renameReplacing } from '../../core/replace.js';
 import type { LetterFonts } from './fonts.js';
 import type { LetterModel } from './model.js';
 import { A4, MARGIN, renderLetter } from './render.js';
+import { drawKept, replay, subsetFonts, type DrawnLetter } from './replay.js';
 
 export interface PdfOptions {
   fonts: LetterFonts;
@@ -26,7 +27,7 @@ export interface PdfOptions {
 /** Written before waiting for the disk: a combined PDF holds at most about this much in memory. */
 const HIGH_WATER = 1 << 20;
 
-function openDocument(opts: PdfOptions): PDFKit.PDFDocument {
+function openDocument(opts: PdfOptions): { doc: PDFKit.PDFDocument; fonts: ReturnType<typeof subsetFonts> } {
   // `font: null`: pdfkit loads no font when it starts, not its built-in Helvetica (whose
   // metrics the single executable does not carry); every text names Regular or Bold. Not the
   // TTF itself either: a registered font whose name pdfkit already knows is opened (parsed)
@@ -41,6 +42,7 @@ function openDocument(opts: PdfOptions): PDFKit.PDFDocument {
     displayTitle: true,
     info: { Title: opts.title, Producer: 'meterdata', Creator: 'meterdata', CreationDate: opts.createdAt },
   });
+  const fonts: unknown[] = [];
   for (const [name, bytes] of [
     ['Regular', opts.fonts.regular],
     ['Bold', opts.fonts.bold],
@@ -53,8 +55,9 @@ function openDocument(opts: PdfOptions): PDFKit.PDFDocument {
     const embedded = (doc.font(name) as unknown as { _font?: EmbeddedFont })._font;
     if (!parsed.has(bytes) && typeof embedded?.font?.layout === 'function') parsed.set(bytes, embedded.font);
     shareLayouts(embedded, bytes);
+    fonts.push(embedded);
   }
-  return doc;
+  return { doc, fonts: subsetFonts(fonts) };
 }
 
 /** Fonts parsed once per process, by their bytes: parsing DejaVu Sans costs about 40 ms of CPU per document, 4 times a letter's drawing. */
@@ -87,6 +90,8 @@ const layouts = new WeakMap<Uint8Array, { words: Record<string, unknown>; docume
 /** A PDF being written to a temporary file beside `file`, renamed to it by close(). */
 export class LetterPdf {
   private readonly doc: PDFKit.PDFDocument;
+  /** Its fonts as replay renumbers glyphs (null: pdfkit's inside differs, every letter is drawn). */
+  private readonly fonts: ReturnType<typeof subsetFonts>;
   private readonly out: WriteStream;
   private readonly tmp: string;
   private failed: unknown = null;
@@ -103,7 +108,7 @@ export class LetterPdf {
       if (e.path === this.tmp) e.path = file;
       this.failed ??= located(e, file);
     });
-    this.doc = openDocument(opts);
+    ({ doc: this.doc, fonts: this.fonts } = openDocument(opts));
     this.doc.on('error', (e) => (this.failed ??= e));
     this.doc.pipe(this.out);
   }
@@ -114,8 +119,30 @@ export class LetterPdf {
 
   /** Appends one letter on new pages; waits while the disk is behind. */
   async add(model: LetterModel): Promise<void> {
+    await this.append(() => renderLetter(this.doc, model));
+  }
+
+  /** As add, and hands back what the letter wrote, for another document (addDrawn); null where it cannot be kept. */
+  async addKept(model: LetterModel): Promise<DrawnLetter | null> {
+    const fonts = this.fonts;
+    if (!fonts) return this.add(model).then(() => null);
+    let drawn: DrawnLetter | null = null;
+    await this.append(() => (drawn = drawKept(this.doc, fonts, () => renderLetter(this.doc, model))));
+    return drawn;
+  }
+
+  /** Appends the letter `drawn` kept (the same pages, not drawn again); draws `model` where nothing was kept. */
+  async addDrawn(model: LetterModel, drawn: DrawnLetter | null): Promise<void> {
+    const fonts = this.fonts;
+    await this.append(() => {
+      if (drawn && fonts && replay(this.doc, fonts, drawn)) this.doc.flushPages();
+      else renderLetter(this.doc, model);
+    });
+  }
+
+  private async append(render: () => void): Promise<void> {
     if (this.failed) throw this.failed;
-    renderLetter(this.doc, model);
+    render();
     this.letters++;
     if (this.failed) throw this.failed;
     // Bounded: drain, or the stream's end by an error (which sets `failed`).
@@ -163,14 +190,16 @@ export class LetterPdf {
   }
 }
 
-/** One unit's letter, written whole to `file`. */
-export async function writeLetter(file: string, model: LetterModel, opts: PdfOptions): Promise<void> {
+/** One unit's letter, written whole to `file`; what it wrote is handed back for its Property's combined PDF (LetterPdf.addDrawn). */
+export async function writeLetter(file: string, model: LetterModel, opts: PdfOptions): Promise<DrawnLetter | null> {
   const pdf = LetterPdf.open(file, opts);
+  let drawn: DrawnLetter | null;
   try {
-    await pdf.add(model);
+    drawn = await pdf.addKept(model);
   } catch (e) {
     await pdf.abort();
     throw e;
   }
   await pdf.close();
+  return drawn;
 }

@@ -6,9 +6,9 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { LetterPdf, type LetterModel, type PdfOptions } from '../../../uvi/letter/index.js';
+import { LetterPdf, writeLetter, type LetterModel, type PdfOptions } from '../../../uvi/letter/index.js';
 import { partialName, type BufferedFile } from '../../folder/index.js';
-import { LetterPool } from './letter-pool.js';
+import { LetterPool, type Handed } from './letter-pool.js';
 import {
   EXPORT_FORMATS,
   type FileEntry,
@@ -110,7 +110,9 @@ async function entryOf(name: string, file: string): Promise<FileEntry> {
 
 /**
  * The letters: each row to its own PDF and to its Property's combined one. `ownInWorker`: the
- * units' own files are drawn in a worker thread where the build has one (letter-pool.ts).
+ * units' own files are drawn in a worker thread where the build has one (letter-pool.ts). Each
+ * letter is drawn once, into its own file; the combined PDF takes the same pages from that
+ * drawing as it comes, in the units' order (src/uvi/letter/replay.ts).
  */
 function lettersFormat(pdf: () => Promise<Omit<PdfOptions, 'title'>>, ownInWorker: boolean): OutputFormat {
   return {
@@ -123,32 +125,42 @@ function lettersFormat(pdf: () => Promise<Omit<PdfOptions, 'title'>>, ownInWorke
       const written: [string, string][] = [];
       let combined: LetterPdf | null = null;
       let pool: LetterPool | null | undefined;
+      /** The combined PDF's letters, appended in order as their drawings come; its first failure. */
+      let appended: Promise<void> = Promise.resolve();
+      let failed: unknown = null;
       /** The temporary path behind `name`, registered to be committed (the PDF writer puts its file there). */
       const place = async (name: string) => {
         await atomic.closeFile(await atomic.create(name));
         written.push([name, path.join(dir, partialName(name))]);
         return written.at(-1)![1];
       };
-      /** A unit's own file: by the worker thread where there is one, else here. */
-      const own = async (file: string, model: LetterModel, opts: Omit<PdfOptions, 'title'>) => {
+      /** A unit's own file: by the worker thread where there is one (here while it is behind), else here. */
+      const own = async (file: string, model: LetterModel, opts: Omit<PdfOptions, 'title'>): Promise<Handed> => {
         pool ??= ownInWorker && LetterPool.available() ? new LetterPool({ createdAt: opts.createdAt.getTime(), lang: opts.lang }, { signal }) : null;
-        if (pool) return pool.write({ file, title: model.title, model });
-        const one = LetterPdf.open(file, { ...opts, title: model.title });
-        await one.add(model).catch(async (e: unknown) => Promise.reject(await one.abort().then(() => e)));
-        await one.close();
+        const here = () => writeLetter(file, model, { ...opts, title: model.title });
+        return pool ? pool.write({ file, title: model.title, model }, here) : { drawn: Promise.resolve(await here()) };
       };
       return {
         async row(table: TableName, row: Row) {
           if (table !== LETTERS_TABLE) return;
+          // Ctrl-C while a Property's letters are handed over: none more is drawn here (the run ends with 130).
+          signal?.throwIfAborted();
           const r = row as unknown as LetterFileRow;
           const opts = await pdf();
           combined ??= LetterPdf.open(await place(r.combined), { ...opts, title: r.combined });
+          const into = combined;
           try {
-            await own(await place(r.file), r.model, opts);
-            await combined.add(r.model);
-            if (r.last) await combined.close();
+            if (failed) throw failed;
+            const { drawn } = await own(await place(r.file), r.model, opts);
+            appended = appended.then(async () => into.addDrawn(r.model, await drawn));
+            appended.catch((e: unknown) => (failed ??= e));
+            if (r.last) {
+              await appended;
+              await into.close();
+            }
           } catch (e) {
-            await combined.abort();
+            await appended.catch(() => undefined);
+            await into.abort();
             throw e;
           } finally {
             if (r.last) combined = null;
@@ -161,6 +173,7 @@ function lettersFormat(pdf: () => Promise<Omit<PdfOptions, 'title'>>, ownInWorke
         },
         async stage() {
           await pool?.close(signal); // every letter handed to the worker is on disk before it is hashed
+          await appended;
           const files: FileEntry[] = [];
           for (const [name, file] of written) files.push(await entryOf(name, file));
           return { files };
@@ -168,6 +181,7 @@ function lettersFormat(pdf: () => Promise<Omit<PdfOptions, 'title'>>, ownInWorke
         // The worker's letter under way ends before the run's temporary files are removed.
         abort: async () => {
           await pool?.abort();
+          await appended.catch(() => undefined);
           await combined?.abort();
         },
       };

@@ -1,11 +1,12 @@
 // The letters' own files drawn in a worker thread while this thread draws each Property's
 // combined PDF: every letter is drawn twice, and its own file's drawing was most of the run's
-// CPU (bench/README.md, figure 6), the last Property's coming after the last request. Only the
+// CPU (bench/README.md, figure 6), the last Property's coming after the last request; where the
+// worker is IN_FLIGHT letters behind, the calling thread draws the next one itself. Only the
 // built CLI has the compiled worker (as core/isolate.ts); elsewhere each letter is drawn here.
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { deserializeError, type SerializedError } from '../../../core/isolate.js';
-import type { LetterModel } from '../../../uvi/letter/index.js';
+import type { DrawnLetter, LetterModel } from '../../../uvi/letter/index.js';
 
 const ENTRY = new URL('./letter-worker.js', import.meta.url);
 /** Letters handed over and not yet written: what waits in the worker's queue is bounded. */
@@ -26,7 +27,23 @@ export interface LetterWorkerData {
   lang: 'en' | 'de';
 }
 
-export type LetterReply = { id: number; error?: SerializedError };
+/** The worker's answer: the letter written (with what it drew, for the combined PDF), failed, or skipped after a stop. */
+export type LetterReply = { id: number; error?: SerializedError; drawn?: DrawnLetter | null; skipped?: true };
+
+/** A letter handed over: `drawn` settles once it is written (rejects where it failed or was skipped). */
+export interface Handed {
+  drawn: Promise<DrawnLetter | null>;
+}
+
+interface Settlers {
+  resolve: (d: DrawnLetter | null) => void;
+  reject: (e: unknown) => void;
+}
+
+interface Pending {
+  done: Promise<void>;
+  settle: (r: LetterReply | null) => void;
+}
 
 /**
  * How long a stopped worker may take to end the letter under way (a letter is drawn in well under
@@ -47,7 +64,7 @@ export class LetterPool {
   private readonly worker: Worker;
   private next = 0;
   /** Letters handed over, oldest first, each settled by its answer (or the worker's end). */
-  private readonly pending = new Map<number, { done: Promise<void>; resolve: () => void }>();
+  private readonly pending = new Map<number, Pending>();
   private failure: Error | null = null;
   /** Set before terminate(): that exit (code 1) is ours, not a failure. */
   private ending = false;
@@ -69,26 +86,42 @@ export class LetterPool {
     this.signal?.addEventListener('abort', this.onSignal, { once: true });
     this.worker.on('message', (r: LetterReply) => {
       if (r.error) this.failure ??= deserializeError(r.error);
-      this.settle(r.id);
+      this.settle(r.id, r);
     });
     this.worker.on('error', (e: Error) => (this.failure ??= e));
     // An ended worker answers nothing more: whoever waits is let go, with the failure.
     this.worker.on('exit', (code) => {
       if (!this.ending) this.failure ??= new Error(`the letters' worker thread ended (exit ${code})`);
-      for (const id of [...this.pending.keys()]) this.settle(id);
+      for (const id of [...this.pending.keys()]) this.settle(id, null);
     });
   }
 
-  /** Hands one letter over; waits while IN_FLIGHT are not written yet. Throws an earlier letter's failure, or why the pool was stopped. */
-  async write(job: LetterJob): Promise<void> {
+  /**
+   * Hands one letter over. While IN_FLIGHT are not written yet, `here` draws it in the calling
+   * thread instead (without it: waits): once a Property's letters come all at once, two threads
+   * draw them, not one while the other waits (bench/README.md, figure 6). Throws an earlier
+   * letter's failure, or why the pool was stopped.
+   */
+  async write(job: LetterJob, here?: () => Promise<DrawnLetter | null>): Promise<Handed> {
     this.throwIfEnded();
+    if (here && this.pending.size >= IN_FLIGHT) return { drawn: Promise.resolve(await here()) };
     while (this.pending.size >= IN_FLIGHT && !this.failure && !this.stopped) await this.oldest();
     this.throwIfEnded();
     const id = this.next++;
-    let resolve!: () => void;
-    const done = new Promise<void>((r) => (resolve = r));
-    this.pending.set(id, { done, resolve });
+    let drawnOf!: Settlers;
+    const drawn = new Promise<DrawnLetter | null>((resolve, reject) => (drawnOf = { resolve, reject }));
+    drawn.catch(() => undefined); // a failure is also thrown by the next write or close: no unhandled rejection while nobody awaits it
+    let settle!: Pending['settle'];
+    const done = new Promise<void>((resolve) => (settle = (r) => resolve(this.answer(r, drawnOf))));
+    this.pending.set(id, { done, settle });
     this.worker.postMessage({ id, ...job });
+    return { drawn };
+  }
+
+  /** Settles a letter's `drawn` by its answer (null: the worker ended without one). */
+  private answer(r: LetterReply | null, drawn: Settlers): void {
+    if (r && !r.error && !r.skipped) drawn.resolve(r.drawn ?? null);
+    else drawn.reject(r?.error ? deserializeError(r.error) : (this.failure ?? new Error(`the letter was not written (the run stopped)`)));
   }
 
   /**
@@ -144,8 +177,8 @@ export class LetterPool {
     return this.pending.values().next().value!.done;
   }
 
-  private settle(id: number): void {
-    this.pending.get(id)?.resolve();
+  private settle(id: number, r: LetterReply | null): void {
+    this.pending.get(id)?.settle(r);
     this.pending.delete(id);
   }
 }

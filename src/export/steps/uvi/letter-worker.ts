@@ -1,6 +1,7 @@
 // The worker side of LetterPool: draws each letter it is handed to its own file, one after
-// another in the order given, and answers with the letter's id (and its error, if any).
-// After { stop: true } the letters not begun are skipped (answered without a file).
+// another in the order given, and answers with the letter's id and what it drew (for the
+// Property's combined PDF), or its error. After { stop: true } the letters not begun are
+// skipped (answered as skipped, without a file).
 import { parentPort, workerData } from 'node:worker_threads';
 import { serializeError } from '../../../core/isolate.js';
 import { letterFonts, writeLetter } from '../../../uvi/letter/index.js';
@@ -19,7 +20,9 @@ port.on('message', (m: { stop: true } | (LetterJob & { id: number })) => {
   chain = chain.then(async () => {
     const reply: LetterReply = { id: m.id };
     try {
-      if (!stopped) await writeLetter(m.file, m.model, { fonts: await letterFonts(), createdAt: new Date(data.createdAt), title: m.title, lang: data.lang });
+      if (stopped) reply.skipped = true;
+      else
+        reply.drawn = await writeLetter(m.file, m.model, { fonts: await letterFonts(), createdAt: new Date(data.createdAt), title: m.title, lang: data.lang });
     } catch (e) {
       reply.error = serializeError(e);
     }
