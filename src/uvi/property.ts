@@ -9,10 +9,10 @@ import { benchmarkMonth, type BenchmarkService, type BenchmarkTable } from './be
 import { absentFindings, type AbsentPoint } from './absent.js';
 import { bounded, implausibleArea, usableArea } from './bounds.js';
 import { type Month } from './months.js';
-import { distinctPointMonths, missingMonth, notInstalled, sumMonths } from './point-months.js';
+import { missingMonth, notInstalled, sumMonths } from './point-months.js';
 import { heatingHeatMonths, plantHeatMonths, plantSum } from './plant-heat.js';
 import { warmWaterKwh } from './ww-formula.js';
-import { distinctUnits, useOf, type Metric, type UnitMetrics, type Use } from './unit-metrics.js';
+import { distinctUnits, useOf, type Metric, type UnitMetrics } from './unit-metrics.js';
 
 export { WW_FACTOR, COLD_WATER_C, warmWaterKwh } from './ww-formula.js';
 import type { Finding, FindingCode, Method, MissingReason, PointMonth, Service, ServiceMonth, UnitService, UnitUvi } from './types.js';
