@@ -174,7 +174,7 @@ export function billPoint(c: MeasuringPointConsumption, ctx: PointContext, unitS
   const values: Decimal[] = [];
   segments.forEach((seg, i) => {
     const billable = BILLABLE_STATUSES.includes(seg.period_consumption.status);
-    const problems = billable ? segmentProblems(seg, badShare ? null : unitShare) : unrepresentable(seg);
+    const problems = billable ? segmentProblems(seg, badShare ? null : unitShare, broken ? null : c.metric) : unrepresentable(seg);
     const v = billable && !badShare && !broken && problems.length === 0 ? segmentValue(seg, unitShare) : { billed: ZERO, weightedAbsent: false };
     const found = problems.map((p) => makeFlag(p.code, { ...scope, device_id: seg.device_id }, { serial: seg.serial, ...p.facts }));
     // a hint that the billed value may be wrong: only where it is billed

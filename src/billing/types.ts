@@ -22,6 +22,7 @@ export const BILLING_SEVERITY = {
   IMPLAUSIBLE_VALUE: 'not_billed',
   IMPLAUSIBLE_SHARE: 'not_billed',
   WEIGHTED_VALUE_MISMATCH: 'not_billed',
+  REGISTER_BACKWARDS: 'not_billed',
   // Answers the contract rules out (src/billing/contract.ts): never added up.
   SEGMENTS_OVERLAP: 'not_billed',
   DEVICE_REPEATED: 'not_billed',
