@@ -73,6 +73,8 @@ export const flagExplanations = catalogue(
       'The meter has no values at all in the requested period, so nothing is billed for it. Request readings from the metering service or agree an estimate with the landlord.',
     DIFFERENCE_METER:
       'This measuring point is a difference meter: it has no device and no values of its own, so nothing is billed for it here. Derive its consumption from the related meters if your allocation needs it.',
+    DEVICE_GAP:
+      "Between the removal of one device and the installation of the next (dates given) no device measured this meter's consumption, though the meter's water, gas or electricity may well have gone on being used. The value billed covers only the days a device was installed, adding up the old and the new device. Check with the landlord and the metering service why no device was installed and agree an estimate for these days before the bill is sent.",
     DEVICE_REPLACED:
       'The device was exchanged; the consumption of the old and the new device is added up, each from its own start value. No action needed unless the values look implausible.',
     DEVICE_REMOVED:
@@ -186,6 +188,8 @@ export const flagExplanations = catalogue(
       'Für diesen Zähler liegen im gewählten Zeitraum keine Werte vor; es wird nichts abgerechnet. Ablesewerte beim Messdienst anfordern oder eine Schätzung mit dem Eigentümer abstimmen.',
     DIFFERENCE_METER:
       'Diese Messstelle ist ein Differenzzähler ohne eigenes Gerät und ohne eigene Werte; hier wird nichts abgerechnet. Den Verbrauch bei Bedarf aus den zugehörigen Zählern ermitteln.',
+    DEVICE_GAP:
+      'Zwischen dem Ausbau des einen und dem Einbau des nächsten Zählers (Daten angegeben) hat kein Gerät den Verbrauch dieser Messstelle erfasst, obwohl weiter verbraucht worden sein kann. Der abgerechnete Wert umfasst nur die Tage mit eingebautem Zähler (alter und neuer Zähler zusammengerechnet). Bitte mit dem Eigentümer und dem Messdienst klären, warum kein Zähler eingebaut war, und für diese Tage vor dem Versand eine Schätzung abstimmen.',
     DEVICE_REPLACED:
       'Das Gerät wurde getauscht; die Verbräuche des alten und des neuen Geräts sind addiert, jeweils ab dem eigenen Anfangsstand. Kein Handlungsbedarf, sofern die Werte plausibel sind.',
     DEVICE_REMOVED:

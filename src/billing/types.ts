@@ -52,6 +52,7 @@ export const BILLING_SEVERITY = {
   UNKNOWN_ENUM_VALUE: 'review',
   SHARE_SUM_MISMATCH: 'review',
   DATA_GAP: 'review',
+  DEVICE_GAP: 'review',
   DIFFERENCE_METER: 'info',
   DEVICE_REPLACED: 'info',
   DEVICE_REMOVED: 'info',
