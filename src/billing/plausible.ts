@@ -3,6 +3,7 @@
 // number cell, because a spreadsheet reads Infinity or an overflowing sum as 0 or an error.
 import type { DeviceSegment } from '../api/types.js';
 import { Dec, dec, formatDecimal, type Decimal } from './decimal.js';
+import { registerBackwards } from './register.js';
 import type { DecimalString, FlagCode } from './types.js';
 
 /** |sum of shares - 1| above this is a SHARE_SUM_MISMATCH: shares are taken as exact to half of it. */
@@ -13,7 +14,7 @@ export const METER_LIMIT = 1e12;
 
 /** One value that cannot be right: the flag it raises and what the message shows. */
 export interface Implausible {
-  code: Extract<FlagCode, 'IMPLAUSIBLE_VALUE' | 'IMPLAUSIBLE_SHARE' | 'WEIGHTED_VALUE_MISMATCH'>;
+  code: Extract<FlagCode, 'IMPLAUSIBLE_VALUE' | 'IMPLAUSIBLE_SHARE' | 'WEIGHTED_VALUE_MISMATCH' | 'REGISTER_BACKWARDS'>;
   facts: Record<string, string>;
 }
 
@@ -69,9 +70,10 @@ export function unrepresentable(seg: DeviceSegment): Implausible[] {
 /**
  * Why one segment with a billable status cannot be billed, if it cannot. unitShare: the
  * unit's share (a share already found impossible is passed as null, so it is not blamed
- * twice), or null for a plant point.
+ * twice), or null for a plant point. metric: the point's (register.ts: which registers only count up), or
+ * null where the point's segments break the contract (readings twice, say): named there, they are no series to judge.
  */
-export function segmentProblems(seg: DeviceSegment, unitShare: number | null): Implausible[] {
+export function segmentProblems(seg: DeviceSegment, unitShare: number | null, metric: string | null): Implausible[] {
   const out = unrepresentable(seg);
   if (out.length > 0) return out; // the checks below compare these numbers
   const pc = seg.period_consumption;
@@ -86,6 +88,8 @@ export function segmentProblems(seg: DeviceSegment, unitShare: number | null): I
   // A K-factor weights a radiator's or meter's count up (1 for most meters): at 0 nothing would count, and a
   // negative one turns a register running backwards (end below start) into a positive value to bill.
   if (!(seg.factor > 0)) out.push(problem('factor', seg.factor));
+  const backwards = out.length === 0 && metric !== null ? registerBackwards(seg, metric) : null;
+  if (backwards) out.push({ code: 'REGISTER_BACKWARDS', facts: backwards });
   if (out.length === 0 && unitShare !== null && typeof weighted === 'number') {
     const expected = dec(pc.billable_value).times(unitShare);
     // A share such as 1/3 is sent rounded (0.3333): the service may weight with the exact one.

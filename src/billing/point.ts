@@ -4,6 +4,7 @@ import type { DeviceSegment, MeasuringPointConsumption } from '../api/types.js';
 import { ZERO, dec, formatDecimal, sum, type Decimal } from './decimal.js';
 import { isContractBreak, segmentBreaks } from './contract.js';
 import { codesOf, dedupeFlags, enumFlag, makeFlag, type FlagScope } from './flags.js';
+import { deviceGaps } from './gaps.js';
 import { meterDifferenceOff, receivedText, segmentProblems, shareProblem, shownValue, unrepresentable } from './plausible.js';
 import { BILLABLE_STATUSES, type Flag, type ReadingRow, type SegmentRow } from './types.js';
 
@@ -168,13 +169,14 @@ export function billPoint(c: MeasuringPointConsumption, ctx: PointContext, unitS
     is_difference_meter: c.is_difference_meter,
   };
   const segments = sortSegments(c.segments);
-  const flags = [...own];
+  const gaps = broken || !ctx.range?.from || !ctx.range.to ? [] : deviceGaps(segments, ctx.range);
+  const flags = [...own, ...gaps.map((g) => makeFlag('DEVICE_GAP', scope, c.metric ? { ...g, point_metric: c.metric } : g))];
   const rows: SegmentRow[] = [];
   const readings: ReadingRow[] = [];
   const values: Decimal[] = [];
   segments.forEach((seg, i) => {
     const billable = BILLABLE_STATUSES.includes(seg.period_consumption.status);
-    const problems = billable ? segmentProblems(seg, badShare ? null : unitShare) : unrepresentable(seg);
+    const problems = billable ? segmentProblems(seg, badShare ? null : unitShare, broken ? null : c.metric) : unrepresentable(seg);
     const v = billable && !badShare && !broken && problems.length === 0 ? segmentValue(seg, unitShare) : { billed: ZERO, weightedAbsent: false };
     const found = problems.map((p) => makeFlag(p.code, { ...scope, device_id: seg.device_id }, { serial: seg.serial, ...p.facts }));
     // a hint that the billed value may be wrong: only where it is billed

@@ -13,6 +13,8 @@ export const flagExplanations = catalogue(
       "The service sent a value no meter can show for this period: a negative consumption or meter value, an end value below the start value, a K-factor of 0 or below, or a number beyond what a meter can hold (more than 1,000,000,000,000). It is not billed (counted as 0). Ask the metering service to check and correct this device's data, then export again; until then agree an estimate with the landlord.",
     IMPLAUSIBLE_SHARE:
       "The service sent a share for this unit outside the possible range (more than 0 up to 1, i.e. more than 0 % up to 100 %), so no part of this meter's consumption can be allocated to the unit from it. It is not billed (counted as 0). Ask the metering service to correct the allocation, then export again.",
+    REGISTER_BACKWARDS:
+      "A heat or water meter only counts up, but this device shows a lower value after a higher one: a month-end reading below its start value or an earlier reading, or an end value below its last reading. Such values cannot all be the device's own, so even a plausible-looking consumption (end value minus start value) may be wrong. It is not billed (counted as 0). Ask the metering service to check the device's readings, then export again. Heat cost allocators are not checked this way, since an electronic allocator starts again from 0 on its reading date.",
     WEIGHTED_VALUE_MISMATCH:
       "The service's weighted value for this unit differs from the billable value × this unit's share by more than rounding, so one of the two is wrong and either could over- or under-charge the unit. It is not billed (counted as 0). Ask the metering service which value is right, then export again.",
     BILLABLE_VALUE_DIFFERS:
@@ -71,6 +73,8 @@ export const flagExplanations = catalogue(
       'The meter has no values at all in the requested period, so nothing is billed for it. Request readings from the metering service or agree an estimate with the landlord.',
     DIFFERENCE_METER:
       'This measuring point is a difference meter: it has no device and no values of its own, so nothing is billed for it here. Derive its consumption from the related meters if your allocation needs it.',
+    DEVICE_GAP:
+      "Between the removal of one device and the installation of the next (dates given) no device measured this meter's consumption, though the meter's water, gas or electricity may well have gone on being used. The value billed covers only the days a device was installed, adding up the old and the new device. Check with the landlord and the metering service why no device was installed and agree an estimate for these days before the bill is sent.",
     DEVICE_REPLACED:
       'The device was exchanged; the consumption of the old and the new device is added up, each from its own start value. No action needed unless the values look implausible.',
     DEVICE_REMOVED:
@@ -124,6 +128,8 @@ export const flagExplanations = catalogue(
       'Der Messdienst hat einen Wert geliefert, den kein Zähler für diesen Zeitraum anzeigen kann: einen negativen Verbrauch oder Zählerstand, einen Endstand unter dem Anfangsstand, einen Bewertungsfaktor (K-Faktor) von 0 oder darunter oder eine Zahl, die größer ist, als ein Zählwerk anzeigen kann (über 1.000.000.000.000). Der Verbrauch wurde mit 0 angesetzt und nicht abgerechnet. Bitte die Gerätedaten beim Messdienst prüfen und berichtigen lassen und danach erneut exportieren; bis dahin eine Schätzung mit dem Eigentümer abstimmen.',
     IMPLAUSIBLE_SHARE:
       'Der Messdienst hat für diese Nutzeinheit einen Anteil außerhalb des möglichen Bereichs geliefert (größer als 0 bis höchstens 1, also über 0 % bis 100 %); danach lässt sich der Verbrauch dieses Zählers der Einheit nicht zuordnen. Der Verbrauch wurde mit 0 angesetzt und nicht abgerechnet. Bitte die Aufteilung beim Messdienst berichtigen lassen und danach erneut exportieren.',
+    REGISTER_BACKWARDS:
+      'Ein Wärme- oder Wasserzähler zählt nur vorwärts; dieses Gerät zeigt aber nach einem höheren Stand einen niedrigeren: einen Monatsablesewert unter dem Anfangsstand oder einem früheren Ablesewert, oder einen Endstand unter dem letzten Ablesewert. Diese Stände können nicht alle vom selben Zähler stammen; auch ein unauffälliger Verbrauch (Endstand minus Anfangsstand) kann daher falsch sein. Der Verbrauch wurde mit 0 angesetzt und nicht abgerechnet. Bitte die Ablesewerte beim Messdienst prüfen lassen und danach erneut exportieren. Heizkostenverteiler werden so nicht geprüft: Ein elektronischer Heizkostenverteiler beginnt am Stichtag wieder bei 0.',
     WEIGHTED_VALUE_MISMATCH:
       'Der gewichtete Wert des Messdienstes für diese Nutzeinheit weicht um mehr als eine Rundung vom abrechenbaren Wert × Anteil dieser Einheit ab; einer der beiden Werte ist falsch, die Einheit würde zu viel oder zu wenig belastet. Der Verbrauch wurde mit 0 angesetzt und nicht abgerechnet. Bitte beim Messdienst klären, welcher Wert stimmt, und danach erneut exportieren.',
     BILLABLE_VALUE_DIFFERS:
@@ -182,6 +188,8 @@ export const flagExplanations = catalogue(
       'Für diesen Zähler liegen im gewählten Zeitraum keine Werte vor; es wird nichts abgerechnet. Ablesewerte beim Messdienst anfordern oder eine Schätzung mit dem Eigentümer abstimmen.',
     DIFFERENCE_METER:
       'Diese Messstelle ist ein Differenzzähler ohne eigenes Gerät und ohne eigene Werte; hier wird nichts abgerechnet. Den Verbrauch bei Bedarf aus den zugehörigen Zählern ermitteln.',
+    DEVICE_GAP:
+      'Zwischen dem Ausbau des einen und dem Einbau des nächsten Zählers (Daten angegeben) hat kein Gerät den Verbrauch dieser Messstelle erfasst, obwohl weiter verbraucht worden sein kann. Der abgerechnete Wert umfasst nur die Tage mit eingebautem Zähler (alter und neuer Zähler zusammengerechnet). Bitte mit dem Eigentümer und dem Messdienst klären, warum kein Zähler eingebaut war, und für diese Tage vor dem Versand eine Schätzung abstimmen.',
     DEVICE_REPLACED:
       'Das Gerät wurde getauscht; die Verbräuche des alten und des neuen Geräts sind addiert, jeweils ab dem eigenen Anfangsstand. Kein Handlungsbedarf, sofern die Werte plausibel sind.',
     DEVICE_REMOVED:

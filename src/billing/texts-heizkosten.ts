@@ -14,9 +14,13 @@ export const heizkostenExplanations = catalogue(
   {
     CALIBRATION_EXPIRED:
       "The device's calibration period had ended, so its consumption for this period is not billed (counted as 0). Arrange for the device to be replaced. Under § 9a (1) HeizkostenV the consumption is then determined from the same rooms' consumption in comparable periods, comparable rooms or the building's average; where such units make up more than 25 % of the floor area, § 9a (2) distributes the costs by the fixed keys only. Agree this with the landlord before the bill is sent.",
+    DEVICE_GAP:
+      "Between the removal of one device and the installation of the next (dates given) no device measured this meter's consumption, though heat or warm water went on being used. The value billed covers only the days a device was installed, adding up the old and the new device. Under § 9a (1) HeizkostenV consumption that could not be properly recorded is determined by the building owner from the same rooms' consumption in comparable periods, comparable rooms or the building's average. Agree the estimate for these days with the landlord before the bill is sent.",
   } satisfies Partial<Record<FlagCode, string>>,
   {
     CALIBRATION_EXPIRED:
       'Die Eichfrist des Geräts war abgelaufen; der Verbrauch für diesen Zeitraum wurde mit 0 angesetzt und nicht abgerechnet. Bitte den Gerätetausch veranlassen. Nach § 9a Abs. 1 HeizkostenV ist der Verbrauch dann aus dem Verbrauch der Räume in vergleichbaren Zeiträumen, vergleichbarer anderer Räume oder dem Durchschnitt des Gebäudes zu ermitteln; betrifft das mehr als 25 % der Fläche, sind die Kosten nach § 9a Abs. 2 nur nach den festen Maßstäben zu verteilen. Vor dem Versand mit dem Eigentümer abstimmen.',
+    DEVICE_GAP:
+      'Zwischen dem Ausbau des einen und dem Einbau des nächsten Zählers (Daten angegeben) hat kein Gerät den Verbrauch dieser Messstelle erfasst, obwohl weiter geheizt bzw. Warmwasser entnommen wurde. Der abgerechnete Wert umfasst nur die Tage mit eingebautem Zähler (alter und neuer Zähler zusammengerechnet). Nach § 9a Abs. 1 HeizkostenV hat der Gebäudeeigentümer nicht ordnungsgemäß erfassten Verbrauch aus dem Verbrauch der Räume in vergleichbaren Zeiträumen, vergleichbarer anderer Räume oder dem Durchschnitt des Gebäudes zu ermitteln. Die Schätzung für diese Tage vor dem Versand mit dem Eigentümer abstimmen.',
   },
 );

@@ -22,6 +22,7 @@ export const BILLING_SEVERITY = {
   IMPLAUSIBLE_VALUE: 'not_billed',
   IMPLAUSIBLE_SHARE: 'not_billed',
   WEIGHTED_VALUE_MISMATCH: 'not_billed',
+  REGISTER_BACKWARDS: 'not_billed',
   // Answers the contract rules out (src/billing/contract.ts): never added up.
   SEGMENTS_OVERLAP: 'not_billed',
   DEVICE_REPEATED: 'not_billed',
@@ -51,6 +52,7 @@ export const BILLING_SEVERITY = {
   UNKNOWN_ENUM_VALUE: 'review',
   SHARE_SUM_MISMATCH: 'review',
   DATA_GAP: 'review',
+  DEVICE_GAP: 'review',
   DIFFERENCE_METER: 'info',
   DEVICE_REPLACED: 'info',
   DEVICE_REMOVED: 'info',

@@ -1,0 +1,36 @@
+// A meter's register only counts up: heat and water meters add what flowed through them, so a
+// month-end reading below the start value or below an earlier reading, or an end value below the
+// last reading, cannot be that device's count (a mis-read register, or another device's values).
+// The difference of end and start alone may still look honest (a June reading of 5,000 beside an
+// end value of 110 over a start value of 100 billed 10). A heat cost allocator is left out: an
+// electronic one starts again from 0 on its annual reading date (Stichtag), which the contract
+// does not give, so its readings may fall within a range. Pure.
+import type { DeviceSegment } from '../api/types.js';
+import { formatDecimal } from './decimal.js';
+
+/** The metric whose register may start again inside a range: the heat cost allocator's. */
+const RESETS = new Set(['hca']);
+
+/**
+ * The first place a billed segment's register runs backwards, in date order: a reading below the
+ * value before it (the start value, or the earlier reading), or the end value below the last
+ * reading, with both values and their dates. A reading marked `missing` shows no count (its value
+ * is a placeholder) and is passed over; a reading before baseline_date came before the start value
+ * and is not compared. null: the register counts up, or the metric is left out.
+ */
+export function registerBackwards(seg: DeviceSegment, metric: string): Record<string, string> | null {
+  if (RESETS.has(metric)) return null;
+  const read = seg.readings.filter((r) => r.status !== 'missing' && r.at >= seg.baseline_date).sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  let before = { at: seg.baseline_date, value: seg.baseline_value };
+  for (const r of read) {
+    if (r.value < before.value) return { reading_date: r.at, value: formatDecimal(r.value), ...earlier(before) };
+    before = r;
+  }
+  const end = seg.period_consumption.end_value;
+  return end < before.value ? { end_value: formatDecimal(end), ...earlier(before) } : null;
+}
+
+const earlier = (before: { at: string; value: number }): Record<string, string> => ({
+  before_date: before.at,
+  before_value: formatDecimal(before.value),
+});
