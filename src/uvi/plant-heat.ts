@@ -1,8 +1,10 @@
 // The Property's heating heat for its allocators: the plant-room heat meter less the warm-water
 // heat less the units' own heat meters (docs/uvi.md, "How each kWh figure is found"). Pure.
 import type { MeasuringPointConsumption } from '../api/types.js';
-import type { Month } from './months.js';
-import { distinctPointMonths, minus, missingMonth, notInstalled, sumMonths } from './point-months.js';
+import { idKey } from '../billing/contract.js';
+import { sortSegments } from '../billing/point.js';
+import { addMonths, monthEnd, type Month } from './months.js';
+import { covers, distinctPointMonths, gapsOf, minus, missingMonth, notInstalled, overlapping, sumMonths } from './point-months.js';
 import type { MissingReason, PointMonth, PointMonths } from './types.js';
 
 /** Whether a plant point is refused by billing, and the points the Property's list shows removed (idKey). */
@@ -27,11 +29,28 @@ export function plantSum(points: readonly MeasuringPointConsumption[], months: r
 }
 
 /**
- * The plant heat meters' (or warm-water heat meters') months. Two or more that measured in the same month
+ * Why the meters of several plant points cannot be summed in a month, judged from their installation
+ * windows as a replacement inside one point is (point-months.ts): windows sharing days beyond a handover
+ * day are meters measuring side by side (`plant_heat_meters_several`); one removed and another installed
+ * on the same or the next day is a replacement, summed; days between a removal and the next installation
+ * went unmeasured (`device_gap`). Each point's first copy: a copy differing makes the sum missing anyway.
+ */
+function windowsClash(points: readonly MeasuringPointConsumption[], month: Month): 'plant_heat_meters_several' | 'device_gap' | null {
+  const firsts = new Map<string, MeasuringPointConsumption>();
+  for (const p of points) if (!firsts.has(idKey(p.measuring_point_id))) firsts.set(idKey(p.measuring_point_id), p);
+  const segments = sortSegments([...firsts.values()].flatMap((p) => p.segments));
+  const from = monthEnd(addMonths(month, -1));
+  const to = monthEnd(month);
+  if (overlapping(segments.filter((s) => covers(s, from, to)))) return 'plant_heat_meters_several';
+  return gapsOf(segments).some((g) => g.first <= to && g.last > from) ? 'device_gap' : null;
+}
+
+/**
+ * The plant heat meters' (or warm-water heat meters') months. Two or more that measured on the same days
  * cannot be added up: the contract does not say whether one measures behind another (a warm-water heat meter
  * whose name was not recognised, a sub-meter of one wing or of the circulation) or beside it (two boiler
  * circuits), and summed, a sub-meter's heat counts twice. Such a month is missing (`plant_heat_meters_several`),
- * never a sum; one meter replacing another at another point (the old one no longer installed) is no such case.
+ * never a sum; one meter replacing another at another point, also within a month, is no such case.
  */
 export function plantHeatMonths(
   points: readonly MeasuringPointConsumption[],
@@ -44,8 +63,9 @@ export function plantHeatMonths(
   let several = false;
   const out = sum.map((m, i) => {
     if (each.filter((p) => !notInstalled(p.months[i]!)).length < 2) return m;
-    several = true;
-    return missingMonth(m.month, 'plant_heat_meters_several');
+    const clash = windowsClash(points, m.month);
+    if (clash === 'plant_heat_meters_several') several = true;
+    return clash === null ? m : missingMonth(m.month, clash);
   });
   return { months: out, several };
 }

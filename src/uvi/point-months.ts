@@ -85,7 +85,7 @@ function segmentMonth(seg: DeviceSegment, month: Month, handover: boolean): Entr
 }
 
 /** Whether the segment measured some day of the month after `from` (the month end before) up to `to`. */
-function covers(seg: DeviceSegment, from: string, to: string): boolean {
+export function covers(seg: DeviceSegment, from: string, to: string): boolean {
   const { start, end } = windowOf(seg);
   return start < to && (end === null || end > from);
 }
@@ -97,7 +97,7 @@ function covers(seg: DeviceSegment, from: string, to: string): boolean {
  * when it starts before the latest end so far or repeats the window before it: O(n log n), where
  * comparing every pair blocked the event loop for seconds at 16,000 segments.
  */
-function overlapping(segs: readonly DeviceSegment[]): boolean {
+export function overlapping(segs: readonly DeviceSegment[]): boolean {
   const end = (w: { end: string | null }) => w.end ?? FAR_FUTURE;
   const windows = segs.map(windowOf).sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : end(a) < end(b) ? -1 : end(a) > end(b) ? 1 : 0));
   let latest: string | null = null;
@@ -142,7 +142,7 @@ const nextDay = (date: string, n: number): string => new Date(Date.parse(`${date
  * by start): unmeasured, though the point was in use. A device removed and its successor installed
  * on the same or the next day leaves no such days. Found once per point, not once per month.
  */
-function gapsOf(segments: readonly DeviceSegment[]): { first: string; last: string }[] {
+export function gapsOf(segments: readonly DeviceSegment[]): { first: string; last: string }[] {
   const out: { first: string; last: string }[] = [];
   for (let i = 1; i < segments.length; i++) {
     const removed = windowOf(segments[i - 1]!).end;

@@ -46,16 +46,22 @@ function unitMetrics(unit: UsageUnit, consumption: UnitConsumption, months: read
 }
 
 /**
- * Each unit once. The same unit twice with the same answer counts once; with different
- * answers none of its figures count (its allocators then leave the Property's sum incomplete).
+ * Each unit once. Ids compare as billing compares them (idKey: an id in capitals is the same unit).
+ * The same unit twice with the same answer counts once; with different answers none of its figures
+ * count (its allocators then leave the Property's sum incomplete).
  */
 export function distinctUnits(entries: UviPropertyInput['units'], months: readonly Month[], use: Use): UnitMetrics[] {
   const byId = new Map<string, UviPropertyInput['units'][number][]>();
-  for (const e of entries) byId.set(e.unit.id, [...(byId.get(e.unit.id) ?? []), e]);
+  for (const e of entries) byId.set(idKey(e.unit.id), [...(byId.get(idKey(e.unit.id)) ?? []), e]);
+  const content = (e: UviPropertyInput['units'][number]) =>
+    JSON.stringify({
+      unit: { ...e.unit, id: idKey(e.unit.id) },
+      consumption: { ...e.consumption, usage_unit_id: idKey(e.consumption.usage_unit_id) },
+    });
   return [...byId.values()].map((copies) => {
     const first = copies[0]!;
     const metrics = unitMetrics(first.unit, first.consumption, months, use);
-    if (copies.every((c) => JSON.stringify(c) === JSON.stringify(first))) return metrics;
+    if (copies.every((c) => content(c) === content(first))) return metrics;
     const conflict: UnitMetrics = { unit: first.unit };
     for (const c of copies)
       for (const [metric, m] of Object.entries(unitMetrics(c.unit, c.consumption, months, use))) {

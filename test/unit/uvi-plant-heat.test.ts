@@ -138,7 +138,7 @@ describe('several warm-water heat meters measuring in one month', () => {
     expect(r.r.findings.map((f) => f.code)).toEqual(['WARM_WATER_HEAT_METERS_SEVERAL']);
     const de = r.review('de').find((x) => x.code === 'WARM_WATER_HEAT_METERS_SEVERAL')!;
     expect([de.letter, de.service]).toEqual(['check', 'HOT_WATER']);
-    expect(de.message).toContain('2 Wärmezähler für Warmwasser im selben Monat gemessen („WMZ Warmwasser“, „WW-Zirkulation“)');
+    expect(de.message).toContain('2 Wärmezähler für Warmwasser an denselben Tagen gemessen („WMZ Warmwasser“, „WW-Zirkulation“)');
   });
 });
 

@@ -164,6 +164,25 @@ describe('the same unit twice in the input', () => {
   });
 });
 
+describe('the same unit twice with its id in other case', () => {
+  const upper = (e: ReturnType<typeof aUnitEntry>) => ({
+    unit: { ...e.unit, id: e.unit.id.toUpperCase() },
+    consumption: { ...e.consumption, usage_unit_id: e.consumption.usage_unit_id.toUpperCase() },
+  });
+  it('counts once where both copies are the same, and gives no month where they differ, as billing compares ids', () => {
+    const one = aUnitEntry('WE 01', [metered('hca', flat(10))]);
+    const two = aUnitEntry('WE 02', [metered('hca', flat(30))]);
+    const plantHeat = { ...noPlant, heat: [plant('heat', flat(1000))] };
+    const same = run([one, two, upper(structuredClone(one))], plantHeat);
+    expect(same.units).toHaveLength(2);
+    expect(kwh(same, 1, 'HEATING')).toEqual(flat(750));
+    const changed = upper({ unit: one.unit, consumption: { ...one.consumption, measuring_points: [metered('hca', flat(20))] } });
+    const r = run([one, two, changed], plantHeat);
+    expect(r.units).toHaveLength(2);
+    expect(svc(r, 0, 'HEATING').months[0]!.reasons).toEqual(['duplicate_point']);
+  });
+});
+
 describe('estimated months', () => {
   it("a calculated reading of one unit's allocator marks every unit's converted kWh of that month estimated (the sum rests on it)", () => {
     const a = metered('hca', flat(10));
