@@ -28,6 +28,8 @@ export const CONTRACT_BREAKS = [
   'CONTRADICTORY_VALUES',
   'READINGS_MISSING',
   'END_VALUE_NOT_AS_READ',
+  'DEVICE_NOT_AS_LISTED',
+  'DIFFERENCE_NOT_AS_LISTED',
 ] as const satisfies readonly FlagCode[];
 export type BreakCode = (typeof CONTRACT_BREAKS)[number];
 

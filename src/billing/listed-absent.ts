@@ -8,7 +8,8 @@ import { METRICS, isKnown, type Device, type MeasuringPoint, type MeasuringPoint
 import { ZERO } from './decimal.js';
 import { idKey, listedForUnit, type ListedKinds, type ListedPoints } from './contract.js';
 import { makeFlag, type FlagScope } from './flags.js';
-import type { PointBill } from './point.js';
+import { isListedDevice } from './listed-facts.js';
+import { sortSegments, type PointBill } from './point.js';
 import type { Flag } from './types.js';
 
 /**
@@ -18,6 +19,8 @@ import type { Flag } from './types.js';
 export interface ListedAbsent {
   byUnit: ReadonlyMap<string, ReadonlyMap<string, string>>;
   devices: ReadonlyMap<string, Device>;
+  /** Per point (idKey): whether the list calls it a difference meter, where it says (listed-facts.ts). */
+  difference: ReadonlyMap<string, boolean>;
   /** Whether the run asked for a metric (--metric): a meter of another one is rightly not in the answers. */
   wanted: (metric: string | undefined) => boolean;
 }
@@ -39,7 +42,11 @@ export function listedAbsentOf(points: readonly MeasuringPoint[], metrics: reado
       byUnit.set(u, own);
     }
   }
-  return { byUnit, devices: listedDevicesOf(points), wanted };
+  const difference = new Map<string, boolean>();
+  for (const p of points)
+    if (typeof p.id === 'string' && typeof p.is_difference_meter === 'boolean' && !difference.has(idKey(p.id)))
+      difference.set(idKey(p.id), p.is_difference_meter);
+  return { byUnit, devices: listedDevicesOf(points), difference, wanted };
 }
 
 /** The units a list entry names: each of its allocations and its usage_unit_id (idKey). */
@@ -96,17 +103,25 @@ function listedDevicesOf(points: readonly MeasuringPoint[]): Map<string, Device>
  * The listed active device's facts where the point's answer has no segment of it (by id or serial)
  * although it was installed by the period's end: the period's value is then short of that device.
  * An undocumented installation day (installed_at null) counts as within the period unless the answer
- * shows another device still installed at the period's end: then the listed one came after it.
+ * shows another device still installed at the period's end, or its last device removed within the period
+ * without replacement (DeviceRemoval) with none after it: then the listed one came after it (the point was
+ * empty until the period's end as the answer says, and the fitting is after the period).
  * A difference meter or a point without coverage (data_gap) bills nothing and is not judged here.
  */
 export function deviceNotSent(c: MeasuringPointConsumption, device: Device | undefined, range: { to: string }): Record<string, string> | null {
   if (!device || c.is_difference_meter || c.data_gap === true || !range.to) return null;
-  const sent = c.segments.some((s) => (typeof device.id === 'string' && idKey(s.device_id ?? '') === idKey(device.id)) || s.serial === device.serial);
-  if (sent) return null;
+  if (c.segments.some((s) => isListedDevice(s, device))) return null;
   if (typeof device.installed_at === 'string') {
     if (device.installed_at > range.to) return null;
   } else if (c.segments.some((s) => s.deinstalled_at === null || s.deinstalled_at >= range.to)) return null;
+  else if (removedForGood(c.segments)) return null;
   return { serial: String(device.serial ?? device.id), installed_at: device.installed_at ?? '' };
+}
+
+/** Whether the answer's last segment was removed within the period for good (DeviceRemoval) and none follows it. */
+function removedForGood(segments: MeasuringPointConsumption['segments']): boolean {
+  const last = sortSegments(segments).at(-1);
+  return last !== undefined && typeof last.deinstalled_at === 'string' && last.replacement_reason === 'DeviceRemoval';
 }
 
 /**

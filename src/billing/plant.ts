@@ -6,6 +6,7 @@ import { kindBreak, type ContractBreak } from './contract.js';
 import { codesOf, makeFlag } from './flags.js';
 import { billPoint, sortSegments } from './point.js';
 import { deviceNotSent } from './listed-absent.js';
+import { notAsListed } from './listed-facts.js';
 import type { Flag, PlantPointRow, ReadingRow, SegmentRow } from './types.js';
 
 export interface PlantInput {
@@ -33,13 +34,14 @@ export function billPlantPoint({ property, point, consumption, range, cross }: P
   // the list's active device without a segment (a replacement's new device left out): not billed, as under a unit
   const device = range && point.active_device ? deviceNotSent(consumption, point.active_device, range) : null;
   const missing = device ? [makeFlag('LISTED_DEVICE_NOT_SENT', scope, device)] : [];
+  const contradicted = notAsListed(consumption, { device: point.active_device ?? undefined, difference: point.is_difference_meter }, scope);
   const bill = billPoint(
     consumption,
     {
       property_id: property.id,
       usage_unit_id: null,
       is_system_linked: point.is_system_linked,
-      extraFlags: [unallocated, ...[relabelled, cross].filter((b) => !!b).map((b) => makeFlag(b.code, scope, b.facts)), ...missing],
+      extraFlags: [unallocated, ...[relabelled, cross].filter((b) => !!b).map((b) => makeFlag(b.code, scope, b.facts)), ...missing, ...contradicted],
       range,
     },
     null,

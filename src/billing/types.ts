@@ -44,6 +44,9 @@ export const BILLING_SEVERITY = {
   // What the Property's lists show and the answers leave out (src/billing/listed-absent.ts).
   LISTED_POINT_NOT_SENT: 'not_billed',
   LISTED_DEVICE_NOT_SENT: 'not_billed',
+  // What an answer says of a listed meter that the list says otherwise (src/billing/listed-facts.ts).
+  DEVICE_NOT_AS_LISTED: 'not_billed',
+  DIFFERENCE_NOT_AS_LISTED: 'not_billed',
   UNIT_NOT_IN_LIST: 'not_billed',
   UNITS_FEWER_THAN_COUNT: 'not_billed',
   ASSUMED_ZERO_BASELINE: 'review',

@@ -7,6 +7,7 @@ import { codesOf, dedupeFlags, enumFlag, makeFlag, type FlagScope } from './flag
 import { SHARE_TOLERANCE, receivedText, representable } from './plausible.js';
 import { billPoint, cmp, tieBreak, type PointBill } from './point.js';
 import { deviceNotSent, pointsNotSent, type ListedAbsent } from './listed-absent.js';
+import { notAsListed } from './listed-facts.js';
 import type { BillingRow, Flag, ReadingRow, SegmentRow } from './types.js';
 
 export { SHARE_TOLERANCE };
@@ -133,8 +134,11 @@ export function billUnit(input: UnitInput): UnitBill {
     const extraFlags = own.map((b) => makeFlag(b.code, scope, b.facts));
     // a copy not listed for the unit is not the listed meter's answer: the list's device says nothing about it
     const unlisted = own.some((b) => b.code === 'POINT_NOT_LISTED');
-    const device = unlisted ? null : deviceNotSent(c, input.listedAbsent?.devices.get(idKey(c.measuring_point_id)), range);
+    const listedDevice = unlisted ? undefined : input.listedAbsent?.devices.get(idKey(c.measuring_point_id));
+    const device = deviceNotSent(c, listedDevice, range);
     if (device) extraFlags.push(makeFlag('LISTED_DEVICE_NOT_SENT', scope, device));
+    if (!unlisted)
+      extraFlags.push(...notAsListed(c, { device: listedDevice, difference: input.listedAbsent?.difference.get(idKey(c.measuring_point_id)) }, scope));
     // a copy not listed for the unit is not in the share sum (shareTotals), so the sum is not about it
     if (shareMismatch(total) && !own.some((b) => b.code === 'POINT_NOT_LISTED')) {
       extraFlags.push(

@@ -126,6 +126,8 @@ const SCENARIOS: Scenario[] = [
     }),
     finding: 'SEGMENTS_OVERLAP',
     expect: () => ({ billable_value: '0', points: '1' }),
+    // the listed device's installation and removal day moved as well (DEVICE_NOT_AS_LISTED twice): not billed either
+    notBilled: 3,
   },
   {
     name: '1,000 copies under fresh device ids',
@@ -144,6 +146,8 @@ const SCENARIOS: Scenario[] = [
     }),
     finding: 'READING_OUTSIDE_WINDOW',
     expect: () => ({ billable_value: '0', points: '1' }),
+    // the listed device, active in the list, said to be removed (DEVICE_NOT_AS_LISTED): not billed either
+    notBilled: 2,
   },
   {
     name: 'a month end read twice',
@@ -158,12 +162,16 @@ const SCENARIOS: Scenario[] = [
     rewrite: proxyRewrite({ unitPoint: (pt) => Object.assign(pt.segments[0], { deinstalled_at: '2024-06-30', readings: [] }) }),
     finding: 'SEGMENT_OUTSIDE_RANGE',
     expect: () => ({ billable_value: '0', points: '1' }),
+    // the listed device, active in the list, said to be removed (DEVICE_NOT_AS_LISTED): not billed either
+    notBilled: 2,
   },
   {
     name: 'a difference meter with values',
     rewrite: proxyRewrite({ unitPoint: (pt) => (pt.is_difference_meter = true) }),
     finding: 'CONTRADICTORY_VALUES',
     expect: () => ({ billable_value: '0', points: '1' }),
+    // the list calls it a metered meter (DIFFERENCE_NOT_AS_LISTED): not billed either
+    notBilled: 2,
   },
   {
     name: 'data_gap with values',

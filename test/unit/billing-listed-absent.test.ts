@@ -138,9 +138,11 @@ describe("a replacement's new device the answer leaves out while the Property's 
     expect(bill(device({ installed_at: '2026-01-15' })).flags.map((f) => f.code)).toEqual(['DEVICE_REPLACED']);
     expect(bill(null).flags.map((f) => f.code)).toEqual(['DEVICE_REPLACED']);
     expect(bill(null).billing.map((r) => r.billable_value)).toEqual(['50']);
-    // the old device is the listed one (by serial; an id in capitals is the same device)
-    expect(bill(device({ id: old.device_id.toUpperCase(), serial: 'other' })).billing.map((r) => r.billable_value)).toEqual(['50']);
-    expect(bill(device({ id: 'x', serial: old.serial })).billing.map((r) => r.billable_value)).toEqual(['50']);
+    // the old device is the listed one (by serial; an id in capitals is the same device), listed as the answer sends it
+    // (a list showing it not removed contradicts the answer: DEVICE_NOT_AS_LISTED, billing-listed-facts)
+    const same = { installed_at: old.installed_at, deinstalled_at: old.deinstalled_at };
+    expect(bill(device({ ...same, id: old.device_id.toUpperCase(), serial: 'other' })).billing.map((r) => r.billable_value)).toEqual(['50']);
+    expect(bill(device({ ...same, id: 'x', serial: old.serial })).billing.map((r) => r.billable_value)).toEqual(['50']);
   });
 });
 
@@ -151,7 +153,9 @@ describe('a plant-room meter whose new device the readings answer leaves out', (
     const billed = (d: Device) => billProperty({ property: PROPERTY, range: RANGE, units: [], plantPoints: [listed(d)], points: [listed(d).point] }).plant;
     expect(billed(device()).map((r) => [r.billable_value, r.review_flags])).toEqual([['0', ['LISTED_DEVICE_NOT_SENT', 'UNALLOCATED_POINT']]]);
     const sent = plant.consumption.segments[0]!;
-    expect(billed(device({ id: sent.device_id, serial: sent.serial })).map((r) => r.review_flags)).toEqual([['UNALLOCATED_POINT']]);
+    expect(billed(device({ id: sent.device_id, serial: sent.serial, installed_at: sent.installed_at })).map((r) => r.review_flags)).toEqual([
+      ['UNALLOCATED_POINT'],
+    ]);
   });
 });
 
