@@ -11,7 +11,7 @@ import { cumulative, n, point, readings, series } from '../helpers/uvi-fixtures.
 
 type Entry = ReturnType<typeof aUnitEntry>;
 type Plant = ReturnType<typeof aPlantPoint>;
-type Month = { kwh: unknown; reasons: string[] };
+type Month = { kwh: Parameters<typeof n>[0]; reasons: string[] };
 const flat = (v: number) => Array<number>(13).fill(v);
 const metered = (metric: string, monthly: number[], start = 1000) => point(metric, [series(start, cumulative(start, monthly))], 1);
 const JUNE = 7;
