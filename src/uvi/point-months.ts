@@ -144,12 +144,18 @@ const nextDay = (date: string, n: number): string => new Date(Date.parse(`${date
  */
 export function gapsOf(segments: readonly DeviceSegment[]): { first: string; last: string }[] {
   const out: { first: string; last: string }[] = [];
-  for (let i = 1; i < segments.length; i++) {
-    const removed = windowOf(segments[i - 1]!).end;
-    if (removed === null) continue;
-    const first = nextDay(removed, 1);
-    const last = nextDay(windowOf(segments[i]!).start, -1);
-    if (first <= last) out.push({ first, last });
+  // The latest removal so far (null: a device still installed), not the previous window's: across several
+  // plant points a meter removed for good while another still measures leaves no day unmeasured.
+  let reach: string | null | undefined;
+  for (const seg of segments) {
+    const w = windowOf(seg);
+    if (reach === null) break;
+    if (reach !== undefined) {
+      const first = nextDay(reach, 1);
+      const last = nextDay(w.start, -1);
+      if (first <= last) out.push({ first, last });
+    }
+    if (reach === undefined || w.end === null || w.end > reach) reach = w.end;
   }
   return out;
 }

@@ -70,6 +70,27 @@ describe('a plant heat meter replaced mid-month at a new point', () => {
     expect(n(month(r, 'HEATING', JUNE + 1).kwh)).toBe(n(month(r, 'HEATING', JUNE - 1).kwh));
   });
 
+  it('is summed where a third plant meter was removed for good earlier in the year (its removal leaves no gap while the first still measured)', () => {
+    const early = cumulative(9000, flat(1000)).slice(0, 3);
+    const third = plantPoint(
+      'mp-third',
+      'WMZ Heizkreis Süd',
+      [
+        series(9000, [...early, ...Array<null>(10).fill(null)], {
+          installed_at: '2019-06-01',
+          deinstalled_at: '2025-01-31',
+          replacement_reason: 'DeviceRemoval',
+          period_consumption: { end_value: early.at(-1)!, billable_value: early.at(-1)! - 9000, weighted_billable_value: undefined, status: 'measured' },
+        }),
+      ],
+      false,
+    );
+    const { r } = billedUvi(twoFlats(), [...replaced('mp', 3000, 'WMZ Heizzentrale', '2025-06-15', '2025-06-15'), third]);
+    // before: the third meter's removal and the new meter's installation were paired, a "gap" from 1 February to 14 June
+    expect(n(month(r, 'HEATING', JUNE).kwh)).toBe(1250);
+    expect(month(r, 'HEATING', JUNE - 2).reasons).not.toContain('device_gap');
+  });
+
   it('stays several where two meters were installed together', () => {
     const { r } = billedUvi(twoFlats(), [plantHeat('mp-a', 3000, 'WMZ Heizkreis Nord'), plantHeat('mp-b', 3000, 'WMZ Heizkreis Süd')]);
     expect(month(r, 'HEATING', JUNE).kwh).toBeNull();
