@@ -1,7 +1,7 @@
 // The uvi over a Property's answers as the uvi step runs it: billing's verdict on the same
 // answers (billProperty → uviVerdict), the meters the Property lists but a unit's answer lacks
 // (absentPoints) and the removed ones (removedPoints). Shared by the tests that build such answers.
-import type { MeasuringPoint, MeasuringPointConsumption } from '../../src/api/types.js';
+import type { DeviceSegment, MeasuringPoint, MeasuringPointConsumption } from '../../src/api/types.js';
 import { billProperty } from '../../src/billing/index.js';
 import { DEFAULT_BENCHMARK } from '../../src/uvi/benchmark.js';
 import { classifyPlant } from '../../src/uvi/plant.js';
@@ -32,6 +32,12 @@ export function plantHeat(id: string, monthly: number[], localization = 'Heizzen
   return aPlantPoint({ point: { id, metric: 'heat', unit: 'kWh', localization }, consumption });
 }
 
+/** A plant-room heat meter of the given segments; `active: false` where the list shows its device removed. */
+export function plantPoint(id: string, localization: string, segments: DeviceSegment[], active = true): Plant {
+  const { unit_share: _none, ...consumption } = point('heat', segments, 1, { measuring_point_id: id });
+  return aPlantPoint({ point: { id, metric: 'heat', unit: 'kWh', localization, ...(active ? {} : { active_device: null }) }, consumption });
+}
+
 /** Billing and the uvi over the same answers, as the uvi step runs them. */
 export function run(units: Entry[], plant: Plant[] = [], points: MeasuringPoint[] = pointListOf({ property: PROPERTY, units, plant })) {
   const bill = billProperty({ property: PROPERTY, range: RANGE13, units, plantPoints: plant, points });
@@ -55,4 +61,3 @@ export function nov({ r }: Run, i: number, s: Service) {
   return { kwh: n(m.kwh), reasons: m.reasons };
 }
 export const codes = ({ bill }: Run) => bill.flags.map((f) => f.code);
-export { run as billedUvi };

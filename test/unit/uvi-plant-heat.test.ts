@@ -3,34 +3,15 @@
 // meters that measured together are never added up (one may measure behind another), and a heating heat
 // below 0 says what was subtracted. Billing and the uvi run over the same answers, as the uvi step runs them.
 import { describe, expect, it } from 'vitest';
-import type { DeviceSegment, MeasuringPointConsumption } from '../../src/api/types.js';
 import { reasonWords } from '../../src/uvi/compare.js';
 import { classifyPlant } from '../../src/uvi/plant.js';
 import { uviReviewRows } from '../../src/uvi/portal/index.js';
 import type { Service } from '../../src/uvi/types.js';
 import { shownFinding } from '../../src/uvi/verdict.js';
-import { PROPERTY, aPlantPoint, aSegment, aUnitEntry } from '../helpers/builders.js';
-import { RANGE13, billedUvi } from '../helpers/uvi-billed.js';
-import { cumulative, n, point, readings, series } from '../helpers/uvi-fixtures.js';
+import { PROPERTY, aSegment } from '../helpers/builders.js';
+import { flat, metered, plantPoint, run as billedUvi, unit, type Entry, type Plant } from '../helpers/uvi-billed.js';
+import { cumulative, n, readings, series } from '../helpers/uvi-fixtures.js';
 
-type Entry = ReturnType<typeof aUnitEntry>;
-type Plant = ReturnType<typeof aPlantPoint>;
-const flat = (v: number) => Array<number>(13).fill(v);
-
-function metered(metric: string, monthly: number[], start = 1000): MeasuringPointConsumption {
-  return point(metric, [series(start, cumulative(start, monthly))], 1);
-}
-
-function unit(name: string, points: MeasuringPointConsumption[]): Entry {
-  const e = aUnitEntry(name, points);
-  return { unit: e.unit, consumption: { ...e.consumption, ...RANGE13 } };
-}
-
-function plantPoint(id: string, localization: string, segments: DeviceSegment[], active = true): Plant {
-  const { unit_share: _none, ...consumption } = point('heat', segments, 1, { measuring_point_id: id });
-  const device = active ? {} : { active_device: null };
-  return aPlantPoint({ point: { id, metric: 'heat', unit: 'kWh', localization, ...device }, consumption });
-}
 const plantHeat = (id: string, monthly: number[], localization: string) => plantPoint(id, localization, [series(5000, cumulative(5000, monthly))]);
 
 function run(units: Entry[], plant: Plant[]) {

@@ -3,28 +3,13 @@
 // plus the new one's from its installation, as a replacement at one point is summed. Meters whose
 // installation windows share days stay "several"; days between removal and installation are a gap.
 import { describe, expect, it } from 'vitest';
-import type { DeviceSegment } from '../../src/api/types.js';
 import type { Service } from '../../src/uvi/types.js';
-import { aPlantPoint, aSegment, aUnitEntry } from '../helpers/builders.js';
-import { RANGE13, billedUvi } from '../helpers/uvi-billed.js';
-import { cumulative, n, point, readings, series } from '../helpers/uvi-fixtures.js';
+import { aSegment } from '../helpers/builders.js';
+import { flat, metered, plantPoint, run as billedUvi, unit, type Plant } from '../helpers/uvi-billed.js';
+import { cumulative, n, readings, series } from '../helpers/uvi-fixtures.js';
 
-type Entry = ReturnType<typeof aUnitEntry>;
-type Plant = ReturnType<typeof aPlantPoint>;
 type Month = { kwh: Parameters<typeof n>[0]; reasons: string[] };
-const flat = (v: number) => Array<number>(13).fill(v);
-const metered = (metric: string, monthly: number[], start = 1000) => point(metric, [series(start, cumulative(start, monthly))], 1);
 const JUNE = 7;
-
-function unit(name: string, points: ReturnType<typeof metered>[]): Entry {
-  const e = aUnitEntry(name, points);
-  return { unit: e.unit, consumption: { ...e.consumption, ...RANGE13 } };
-}
-
-function plantPoint(id: string, localization: string, segments: DeviceSegment[], active = true): Plant {
-  const { unit_share: _none, ...consumption } = point('heat', segments, 1, { measuring_point_id: id });
-  return aPlantPoint({ point: { id, metric: 'heat', unit: 'kWh', localization, ...(active ? {} : { active_device: null }) }, consumption });
-}
 
 const plantHeat = (id: string, monthly: number, localization: string) => plantPoint(id, localization, [series(5000, cumulative(5000, flat(monthly)))]);
 const twoFlats = () => [0, 1].map((i) => unit(`WE 0${i + 1}`, [metered('hca', flat(50)), metered('water_warm', flat(2))]));
