@@ -23,11 +23,6 @@ function plantPointMonths(points: readonly MeasuringPointConsumption[], months: 
   );
 }
 
-/** The sum over points, or null where the Property has none of them. */
-export function plantSum(points: readonly MeasuringPointConsumption[], months: readonly Month[], use: PlantUse): PointMonth[] | null {
-  return points.length === 0 ? null : sumMonths(plantPointMonths(points, months, use), months);
-}
-
 /**
  * Why the meters of several plant points cannot be summed in a month, judged from their installation
  * windows as a replacement inside one point is (point-months.ts): windows sharing days beyond a handover

@@ -58,7 +58,10 @@ export function classifyPlant(points: readonly { point: MeasuringPoint; consumpt
   for (const { point, consumption } of points) {
     if (point.usage_unit_id != null) continue;
     const name = point.localization ?? '';
-    if (consumption.metric === 'water_warm') out.warmWaterVolume.push(consumption);
+    if (consumption.metric === 'water_warm') {
+      out.warmWaterVolume.push(consumption);
+      (out.names as Record<string, string>)[idKey(consumption.measuring_point_id)] = name;
+    }
     if (consumption.metric !== 'heat') continue;
     const key = nameKey(name);
     const namesWarmWater = WARM_WATER.test(key);

@@ -10,7 +10,7 @@ import { absentFindings, type AbsentPoint } from './absent.js';
 import { bounded, implausibleArea, usableArea } from './bounds.js';
 import { type Month } from './months.js';
 import { missingMonth, notInstalled, sumMonths } from './point-months.js';
-import { heatingHeatMonths, plantHeatMonths, plantSum } from './plant-heat.js';
+import { heatingHeatMonths, plantHeatMonths } from './plant-heat.js';
 import { warmWaterKwh } from './ww-formula.js';
 import { distinctUnits, useOf, type Metric, type UnitMetrics } from './unit-metrics.js';
 
@@ -98,9 +98,13 @@ function propertyFigures(input: UviPropertyInput, units: readonly UnitMetrics[],
   const absent = input.absent ?? [];
   findings.push(...absentFindings(input.property_id, absent));
   const volumeSum = unitsSum(units, 'water_warm', months, 'warm_water_volume_incomplete', absent);
-  const plantVolume = plantSum(plant.warmWaterVolume, months, use);
-  const volume = plantVolume ?? volumeSum;
   const scope = { property_id: input.property_id, usage_unit_id: null, service: 'HEATING' } as const;
+  // Several plant warm-water meters that measured together are not added up either (one may sit behind
+  // another, as a circulation's): the units' own warm-water meters give the volume then, as without one.
+  const plantVolume = plantHeatMonths(plant.warmWaterVolume, months, use);
+  if (plantVolume.several)
+    findings.push(finding('WARM_WATER_VOLUME_METERS_SEVERAL', { ...scope, service: 'HOT_WATER' }, { meters: plantMeterNames(plant.warmWaterVolume, plant) }));
+  const volume = plantVolume.several ? (volumeSum ?? plantVolume.months) : (plantVolume.months ?? volumeSum);
   for (const u of plant.unclearNames ?? []) findings.push(finding('PLANT_METER_NAME_UNCLEAR', scope, { ...u }));
   const wwMeters = plantHeatMonths(plant.warmWaterHeat, months, use);
   // several warm-water heat meters at once cannot be summed either: § 9 Abs. 2 then, as for an implausible one

@@ -108,6 +108,7 @@ export const FINDING_CODES = [
   'PLANT_METER_NAME_UNCLEAR', // a plant heat meter's name mentions warm water and heating (or "ohne"): read as the whole plant's
   'PLANT_HEAT_METERS_SEVERAL', // two or more plant heat meters not read as warm water's measured in a month: no heating heat then (plant-heat.ts)
   'WARM_WATER_HEAT_METERS_SEVERAL', // two or more warm-water heat meters measured in a month: not added up, § 9 Abs. 2 used instead
+  'WARM_WATER_VOLUME_METERS_SEVERAL', // two or more plant warm-water meters (m³) measured in a month: not added up, the units' warm-water meters used instead
   'WARM_WATER_HEAT_IMPLAUSIBLE', // the warm-water heat meter gives more than 200 kWh per m³ over the months (WW_MAX_KWH_PER_M3): § 9 Abs. 2 used instead
   'MONTH_MISSING', // the letter's month has no value for the service
   'MONTH_ESTIMATED', // the letter's month rests on a calculated reading or an assumed start value

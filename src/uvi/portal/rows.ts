@@ -105,6 +105,7 @@ export const REVIEW_CODES = [
   'PLANT_METER_NAME_UNCLEAR',
   'PLANT_HEAT_METERS_SEVERAL',
   'WARM_WATER_HEAT_METERS_SEVERAL',
+  'WARM_WATER_VOLUME_METERS_SEVERAL',
   'WARM_WATER_HEAT_IMPLAUSIBLE',
 ] as const;
 export type ReviewCode = (typeof REVIEW_CODES)[number];
@@ -171,8 +172,16 @@ function shortName(name: string): string {
   return chars.length <= 120 ? name : `${chars.slice(0, 119).join('')}…`;
 }
 
-/** The several plant heat meters' finding in words: their names quoted and cut (plantMeterNames: up to five, and how many). */
-function severalMeters(warmWater: boolean, meters: string, lang: Lang): string {
+const SEVERAL = {
+  PLANT_HEAT_METERS_SEVERAL: 'plantHeatMetersSeveral',
+  WARM_WATER_HEAT_METERS_SEVERAL: 'warmWaterHeatMetersSeveral',
+  WARM_WATER_VOLUME_METERS_SEVERAL: 'warmWaterVolumeMetersSeveral',
+} as const;
+
+const isSeveral = (code: string): code is keyof typeof SEVERAL => Object.hasOwn(SEVERAL, code);
+
+/** The several plant meters' finding in words: their names quoted and cut (plantMeterNames: up to five, and how many). */
+function severalMeters(code: keyof typeof SEVERAL, meters: string, lang: Lang): string {
   let facts: { count?: unknown; names?: unknown } = {};
   try {
     facts = JSON.parse(meters) as typeof facts;
@@ -184,7 +193,7 @@ function severalMeters(warmWater: boolean, meters: string, lang: Lang): string {
   const quoted = names.map((x) => (lang === 'de' ? `„${shortName(x)}“` : `"${shortName(x)}"`));
   if (count > names.length) quoted.push('…');
   const t = inLanguage(portalTexts, lang);
-  return (warmWater ? t.warmWaterHeatMetersSeveral : t.plantHeatMetersSeveral)({ count: String(count), names: quoted.join(', ') });
+  return t[SEVERAL[code]]({ count: String(count), names: quoted.join(', ') });
 }
 
 /** One of the Property's own findings (its assumptions, a meter it lacks or cannot read) in words of `lang`; none for the units' findings. */
@@ -194,8 +203,7 @@ function propertyRows(p: PortalProperty, f: Finding, lang: Lang, scope: Scope, a
   if (f.code === 'WARM_WATER_HEAT_NOT_KNOWN') return [review('check', f.code, scope, f.service, t.warmWaterHeatNotKnown)];
   if (f.code === 'PLANT_METER_NAME_UNCLEAR')
     return [review('check', f.code, scope, f.service, t.plantMeterNameUnclear({ name: shortName(facts.localization ?? '') }))];
-  if (f.code === 'PLANT_HEAT_METERS_SEVERAL' || f.code === 'WARM_WATER_HEAT_METERS_SEVERAL')
-    return [review('check', f.code, scope, f.service, severalMeters(f.code === 'WARM_WATER_HEAT_METERS_SEVERAL', facts.meters ?? '', lang))];
+  if (isSeveral(f.code)) return [review('check', f.code, scope, f.service, severalMeters(f.code, facts.meters ?? '', lang))];
   if (f.code === 'WARM_WATER_HEAT_IMPLAUSIBLE') {
     const when = t.fromTo({ from: monthWords(facts.from ?? p.month, lang), to: monthWords(facts.to ?? p.month, lang) });
     const perM3 = num(Number(facts.kwh_per_m3), lang);

@@ -32,6 +32,8 @@ export const portalTexts = catalogue(
       `Check: the plant room has ${p.count} heat meters that are not recognised as the hot-water heat meter (${p.names}); whether one of them measures part of another's heat cannot be told, and added up such a sub-meter would count twice, so heat cost allocator units are not given in kWh. Have the metering service name the location of a hot-water heat meter so (e.g. "WMZ Warmwasser"), or state which meter measures the whole plant.`,
     warmWaterHeatMetersSeveral: (p: { count: string; names: string }) =>
       `Check: the plant room has ${p.count} hot-water heat meters (${p.names}) that measured on the same days; whether one of them measures part of another's heat cannot be told, and added up such a sub-meter would count twice, so hot water was converted by § 9 Abs. 2 HeizkostenV instead. Have the metering service state which meter measures all the heat for hot water.`,
+    warmWaterVolumeMetersSeveral: (p: { count: string; names: string }) =>
+      `Check: the plant room has ${p.count} hot-water meters (${p.names}) that measured on the same days; whether one of them measures part of another's water cannot be told, and added up such a sub-meter would count twice, so the hot-water volume is the sum of the units' hot-water meters instead (where that is missing, the heat for hot water is not known that month). Have the metering service state which meter measures all the hot water.`,
     fromTo: (p: { from: string; to: string }) => `${p.from} to ${p.to}`,
   },
   {
@@ -61,6 +63,8 @@ export const portalTexts = catalogue(
       `Prüfen: in der Heizzentrale sind ${p.count} Wärmezähler erfasst, von denen keiner als Wärmezähler für Warmwasser erkennbar ist (${p.names}); ob einer davon einen Teil der Wärme eines anderen misst, lässt sich nicht feststellen, und zusammengezählt würde ein solcher Unterzähler doppelt gerechnet. Die Einheiten der Heizkostenverteiler werden daher nicht in kWh umgerechnet. Den Einbauort eines Wärmezählers für Warmwasser beim Messdienst so benennen lassen (etwa „WMZ Warmwasser“) oder klären, welcher Zähler die gesamte Wärme der Heizzentrale misst.`,
     warmWaterHeatMetersSeveral: (p) =>
       `Prüfen: in der Heizzentrale haben ${p.count} Wärmezähler für Warmwasser an denselben Tagen gemessen (${p.names}); ob einer davon einen Teil der Wärme eines anderen misst, lässt sich nicht feststellen, und zusammengezählt würde ein solcher Unterzähler doppelt gerechnet. Warmwasser wurde deshalb nach § 9 Abs. 2 HeizkostenV umgerechnet. Beim Messdienst klären, welcher Zähler die gesamte Wärme für Warmwasser misst.`,
+    warmWaterVolumeMetersSeveral: (p) =>
+      `Prüfen: in der Heizzentrale haben ${p.count} Warmwasserzähler an denselben Tagen gemessen (${p.names}); ob einer davon einen Teil des Wassers eines anderen misst, lässt sich nicht feststellen, und zusammengezählt würde ein solcher Unterzähler doppelt gerechnet. Als Warmwassermenge gilt deshalb die Summe der Warmwasserzähler der Nutzeinheiten (fehlt sie, ist die Wärme für Warmwasser in diesem Monat nicht bekannt). Beim Messdienst klären, welcher Zähler das gesamte Warmwasser misst.`,
     fromTo: (p) => `${p.from} bis ${p.to}`,
   },
 );
