@@ -7,6 +7,8 @@
 // average); the monthly information calls such months `device_gap` (src/uvi/point-months.ts). Pure.
 import type { DeviceSegment } from '../api/types.js';
 import { installationWindow } from './contract.js';
+import { makeFlag, type FlagScope } from './flags.js';
+import type { Flag } from './types.js';
 
 /** The day n days on, or null for a text that is no date (the contract checks name it; it must not throw here). */
 const nextDay = (date: string, n: number): string | null => {
@@ -33,4 +35,45 @@ export function deviceGaps(segments: readonly DeviceSegment[], range: { from: st
     if (first <= last) out.push({ serial: segments[i - 1]!.serial, gap_from: first, gap_to: last });
   }
   return out;
+}
+
+/**
+ * Per device whose start value (baseline_value at baseline_date) was taken after it began to count, the
+ * days inside the range that stand in no device's figure: the device measures from baseline_date, so
+ * whatever flowed from its installation day (or the day after its predecessor's removal, or the range's
+ * start) up to the day before was measured by nobody (a first reading months after the installation).
+ * A start value on the installation day, or on or before the range start for a device installed before
+ * it (month_end_before_range), leaves no day. A successor without installed_at starts where DEVICE_GAP
+ * ends (at baseline_date): nothing more here. A point's first device without installed_at and a start
+ * value inside the range (baseline rule 1, first_known_in_range) may have counted since before it: its
+ * days from the range start are named too, as a review that may be unnecessary rather than days silently
+ * missing. segments: sorted by start (sortSegments).
+ */
+export function startValueGaps(segments: readonly DeviceSegment[], range: { from: string; to: string }): Record<string, string>[] {
+  const out: Record<string, string>[] = [];
+  segments.forEach((seg, i) => {
+    const removed = i > 0 ? segments[i - 1]!.deinstalled_at : null;
+    if (seg.installed_at === null && i > 0) return;
+    const before = nextDay(seg.baseline_date, -1);
+    const afterRemoval = removed === null ? null : nextDay(removed, 1);
+    if (before === null || (removed !== null && afterRemoval === null)) return;
+    const first = [range.from, seg.installed_at ?? '', afterRemoval ?? ''].reduce((a, b) => (b > a ? b : a));
+    const last = [range.to, seg.deinstalled_at ?? range.to].reduce((a, b) => (b < a ? b : a), before);
+    if (first <= last) out.push({ serial: seg.serial, baseline_date: seg.baseline_date, gap_from: first, gap_to: last });
+  });
+  return out;
+}
+
+/** The days no device measured inside the range: between two devices, and before a device's late start value (gaps.ts). */
+export function unmeasured(
+  segments: readonly DeviceSegment[],
+  range: { from: string; to: string } | undefined,
+  scope: FlagScope,
+  metric: string | undefined,
+): Flag[] {
+  if (!range?.from || !range.to) return [];
+  const withMetric = (g: Record<string, string>) => (metric ? { ...g, point_metric: metric } : g);
+  const between = deviceGaps(segments, range).map((g) => makeFlag('DEVICE_GAP', scope, withMetric(g)));
+  const late = startValueGaps(segments, range).map((g) => makeFlag('START_VALUE_LATE', scope, withMetric(g)));
+  return [...between, ...late];
 }

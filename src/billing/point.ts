@@ -4,7 +4,7 @@ import type { DeviceSegment, MeasuringPointConsumption } from '../api/types.js';
 import { ZERO, dec, formatDecimal, sum, type Decimal } from './decimal.js';
 import { isContractBreak, segmentBreaks } from './contract.js';
 import { codesOf, dedupeFlags, enumFlag, makeFlag, type FlagScope } from './flags.js';
-import { deviceGaps } from './gaps.js';
+import { unmeasured } from './gaps.js';
 import { meterDifferenceOff, receivedText, segmentProblems, shareProblem, shownValue, unrepresentable } from './plausible.js';
 import { BILLABLE_STATUSES, type Flag, type ReadingRow, type SegmentRow } from './types.js';
 
@@ -169,8 +169,7 @@ export function billPoint(c: MeasuringPointConsumption, ctx: PointContext, unitS
     is_difference_meter: c.is_difference_meter,
   };
   const segments = sortSegments(c.segments);
-  const gaps = broken || !ctx.range?.from || !ctx.range.to ? [] : deviceGaps(segments, ctx.range);
-  const flags = [...own, ...gaps.map((g) => makeFlag('DEVICE_GAP', scope, c.metric ? { ...g, point_metric: c.metric } : g))];
+  const flags = [...own, ...unmeasured(segments, broken ? undefined : ctx.range, scope, c.metric)];
   const rows: SegmentRow[] = [];
   const readings: ReadingRow[] = [];
   const values: Decimal[] = [];

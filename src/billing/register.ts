@@ -13,22 +13,32 @@ const RESETS = new Set(['hca']);
 
 /**
  * The first place a billed segment's register runs backwards, in date order: a reading below the
- * value before it (the start value, or the earlier reading), or the end value below the last
- * reading, with both values and their dates. A reading marked `missing` shows no count (its value
- * is a placeholder) and is passed over; a reading before baseline_date came before the start value
- * and is not compared. null: the register counts up, or the metric is left out.
+ * value before it (the start value, or the earlier reading), the start value below a reading dated
+ * before it, or the end value below the last reading, with both values and their dates. A reading
+ * marked `missing` shows no count (its value is a placeholder) and is passed over. A reading before
+ * baseline_date is still this device's count (one before installed_at is another window's, refused as
+ * READING_OUTSIDE_WINDOW before this runs): a late start value does not hide a June reading of 5,000.
+ * null: the register counts up, or the metric is left out.
  */
 export function registerBackwards(seg: DeviceSegment, metric: string): Record<string, string> | null {
   if (RESETS.has(metric)) return null;
-  const read = seg.readings.filter((r) => r.status !== 'missing' && r.at >= seg.baseline_date).sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
-  let before = { at: seg.baseline_date, value: seg.baseline_value };
-  for (const r of read) {
-    if (r.value < before.value) return { reading_date: r.at, value: formatDecimal(r.value), ...earlier(before) };
-    before = r;
+  const start: Count = { at: seg.baseline_date, value: seg.baseline_value, start: true };
+  // the start value before a reading of its own day: that reading is compared with it, as before
+  const counts = [start, ...seg.readings.filter((r) => r.status !== 'missing')].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  let before = counts[0]!;
+  for (const c of counts.slice(1)) {
+    if (c.value < before.value) {
+      const what: Record<string, string> =
+        'start' in c ? { baseline_date: c.at, baseline_value: formatDecimal(c.value) } : { reading_date: c.at, value: formatDecimal(c.value) };
+      return { ...what, ...earlier(before) };
+    }
+    before = c;
   }
   const end = seg.period_consumption.end_value;
   return end < before.value ? { end_value: formatDecimal(end), ...earlier(before) } : null;
 }
+
+type Count = { at: string; value: number; start?: true };
 
 const earlier = (before: { at: string; value: number }): Record<string, string> => ({
   before_date: before.at,

@@ -78,7 +78,9 @@ export const flagExplanations = catalogue(
     DIFFERENCE_METER:
       'This measuring point is a difference meter: it has no device and no values of its own, so nothing is billed for it here. Derive its consumption from the related meters if your allocation needs it.',
     DEVICE_GAP:
-      "Between the removal of one device and the installation of the next (dates given) no device measured this meter's consumption, though the meter's water, gas or electricity may well have gone on being used. The value billed covers only the days a device was installed, adding up the old and the new device. Check with the landlord and the metering service why no device was installed and agree an estimate for these days before the bill is sent.",
+      "Between the removal of one device and the installation of the next, or where its installation is not documented its first known value (dates given), no device measured this meter's consumption, though the meter's water, gas or electricity may well have gone on being used. The value billed covers only the days a device was installed, adding up the old and the new device. Check with the landlord and the metering service why no device was installed and agree an estimate for these days before the bill is sent.",
+    START_VALUE_LATE:
+      "This device's start value (the meter reading its consumption is counted from) was taken only on the start date given, after the device was installed (or after its predecessor was removed, or, where the installation is not documented, after the period began). Whatever was used on the days before it (dates given) is in no device's figure: the value billed covers only the days from the start value on. Ask the metering service for a reading on the installation day; otherwise agree an estimate for these days with the landlord before the bill is sent.",
     DEVICE_REPLACED:
       'The device was exchanged; the consumption of the old and the new device is added up, each from its own start value. No action needed unless the values look implausible.',
     DEVICE_REMOVED:
@@ -197,7 +199,9 @@ export const flagExplanations = catalogue(
     DIFFERENCE_METER:
       'Diese Messstelle ist ein Differenzzähler ohne eigenes Gerät und ohne eigene Werte; hier wird nichts abgerechnet. Den Verbrauch bei Bedarf aus den zugehörigen Zählern ermitteln.',
     DEVICE_GAP:
-      'Zwischen dem Ausbau des einen und dem Einbau des nächsten Zählers (Daten angegeben) hat kein Gerät den Verbrauch dieser Messstelle erfasst, obwohl weiter verbraucht worden sein kann. Der abgerechnete Wert umfasst nur die Tage mit eingebautem Zähler (alter und neuer Zähler zusammengerechnet). Bitte mit dem Eigentümer und dem Messdienst klären, warum kein Zähler eingebaut war, und für diese Tage vor dem Versand eine Schätzung abstimmen.',
+      'Zwischen dem Ausbau des einen und dem Einbau des nächsten Zählers bzw., wo dessen Einbau nicht dokumentiert ist, seinem ersten bekannten Stand (Daten angegeben) hat kein Gerät den Verbrauch dieser Messstelle erfasst, obwohl weiter verbraucht worden sein kann. Der abgerechnete Wert umfasst nur die Tage mit eingebautem Zähler (alter und neuer Zähler zusammengerechnet). Bitte mit dem Eigentümer und dem Messdienst klären, warum kein Zähler eingebaut war, und für diese Tage vor dem Versand eine Schätzung abstimmen.',
+    START_VALUE_LATE:
+      'Der Anfangsstand dieses Zählers (der Stand, ab dem sein Verbrauch gezählt wird) wurde erst am angegebenen Stichtag erfasst, nach dem Einbau (bzw. nach dem Ausbau des Vorgängers oder, wo der Einbau nicht dokumentiert ist, nach Beginn des Zeitraums). Der Verbrauch der Tage davor (Daten angegeben) steckt in keinem Zählerwert: Der abgerechnete Wert umfasst nur die Tage ab dem Anfangsstand. Bitte beim Messdienst einen Stand zum Einbautag anfordern; sonst für diese Tage vor dem Versand eine Schätzung mit dem Eigentümer abstimmen.',
     DEVICE_REPLACED:
       'Das Gerät wurde getauscht; die Verbräuche des alten und des neuen Geräts sind addiert, jeweils ab dem eigenen Anfangsstand. Kein Handlungsbedarf, sofern die Werte plausibel sind.',
     DEVICE_REMOVED:

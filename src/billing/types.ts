@@ -56,6 +56,7 @@ export const BILLING_SEVERITY = {
   SHARE_SUM_MISMATCH: 'review',
   DATA_GAP: 'review',
   DEVICE_GAP: 'review',
+  START_VALUE_LATE: 'review',
   DIFFERENCE_METER: 'info',
   DEVICE_REPLACED: 'info',
   DEVICE_REMOVED: 'info',

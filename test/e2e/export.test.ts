@@ -98,6 +98,21 @@ describe('meterdata export (built binary, sandbox)', () => {
     }
     expect([...plantWant.values()].some((v) => v.gt(0))).toBe(true);
 
+    // Two cold-water meters count from a start value taken after they began to count: the days before are
+    // named (src/billing/gaps.ts startValueGaps), and no other meter's; the billed figures above stay as sent.
+    const late = clean
+      .get('review.csv')!
+      .toString('utf8')
+      .split('\r\n')
+      .filter((l) => l.includes(',START_VALUE_LATE,'))
+      .map((l) =>
+        /,(WE \d+),[^,]*,(\w+),.*\(device: [^,]+, start date: ([\d-]+), not measured from: ([\d-]+), not measured until: ([\d-]+)\)/.exec(l)?.slice(1),
+      );
+    expect(late).toEqual([
+      ['WE 07', 'water_cold', '2025-04-30', '2025-01-01', '2025-04-29'],
+      ['WE 13', 'water_cold', '2025-10-31', '2025-10-08', '2025-10-30'],
+    ]);
+
     // No request made twice: per endpoint exactly what the walk needs, no retries in a clean run.
     const pages = (n: number) => Math.max(1, Math.ceil(n / 200));
     const props = ds.properties(ds.tenants()[0]!.id);

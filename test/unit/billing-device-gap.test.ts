@@ -42,6 +42,9 @@ describe('an unmeasured stretch between two devices', () => {
   it('an undocumented successor first known on 31 October: the gap runs to 30 October', () => {
     const { flags } = bill([old('2025-03-31'), next(null, '2025-10-31')]);
     expect(flags.map((f) => [f.facts?.gap_from, f.facts?.gap_to])).toEqual([['2025-04-01', '2025-10-30']]);
+    // its installation is nobody's word: the text names its first known value as the other end
+    expect(flagMessage(flags[0]!, 'de')).toMatch(/wo dessen Einbau nicht dokumentiert ist, seinem ersten bekannten Stand/);
+    expect(flagMessage(flags[0]!, 'en')).toMatch(/where its installation is not documented its first known value/);
   });
 
   it('a successor installed on the removal day or the next day leaves no gap', () => {

@@ -85,3 +85,39 @@ describe('a register that runs backwards', () => {
     expect([value, flags]).toEqual(['10', []]);
   });
 });
+
+describe('a start value dated after readings of the same device', () => {
+  const late = (baselineDate: string, june: { value: number; status?: string }) =>
+    aSegment({
+      baseline_value: 100,
+      baseline_date: baselineDate,
+      readings: [aReading({ at: '2025-06-30', ...june } as never), aReading({ at: '2025-12-31', value: 110 })],
+      period_consumption: { end_value: 110, billable_value: 10, weighted_billable_value: 10 },
+    });
+
+  it('a June reading of 5,000 before a start value of 100 dated 31 July or 31 December is not billed', () => {
+    for (const date of ['2025-07-31', '2025-12-31']) {
+      const { value, flags } = bill([late(date, { value: 5000 })]);
+      expect(value).toBe('0');
+      expect(flags.map((f) => f.facts)).toEqual([
+        { serial: expect.any(String), baseline_date: date, baseline_value: '100', before_date: '2025-06-30', before_value: '5000' },
+      ]);
+    }
+  });
+
+  it('a June reading marked missing (a placeholder, no count) before the late start value is passed over', () => {
+    expect(bill([late('2025-12-31', { value: 5000, status: 'missing' })])).toEqual({ value: '10', flags: [] });
+  });
+
+  it('a June reading below the late start value, and a late first_reading start value with no earlier reading, are billed', () => {
+    expect(bill([late('2025-07-31', { value: 60 })])).toEqual({ value: '10', flags: [] });
+    const first = aSegment({
+      baseline_value: 300,
+      baseline_date: '2025-09-30',
+      baseline_origin: 'first_reading',
+      readings: [aReading({ at: '2025-09-30', value: 300 }), aReading({ at: '2025-12-31', value: 325 })],
+      period_consumption: { end_value: 325, billable_value: 25, weighted_billable_value: 25 },
+    });
+    expect(bill([first], 'heat', 'kWh')).toEqual({ value: '25', flags: [] });
+  });
+});
