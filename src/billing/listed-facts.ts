@@ -38,7 +38,8 @@ function devicesNotAsListed(
     const removal = device.deinstalled_at;
     if (typeof s.deinstalled_at === 'string' && (removal === null || (typeof removal === 'string' && s.deinstalled_at !== removal)))
       add('deinstalled_at', s.deinstalled_at, removal);
-    if (typeof device.factor === 'number' && Number(s.factor) !== device.factor) add('factor', s.factor, device.factor);
+    // a factor not sent is named once, as the contract break it is (IMPLAUSIBLE_VALUE, plausible.ts)
+    if (typeof device.factor === 'number' && typeof s.factor === 'number' && s.factor !== device.factor) add('factor', s.factor, device.factor);
   }
   return out;
 }

@@ -33,6 +33,12 @@ function bill(sent: Partial<DeviceSegment>, device: Partial<Device> = {}, point:
   }));
   return billProperty({ property: PROPERTY, range: RANGE, units: [e], plantPoints: [], points });
 }
+/** WE 01's cold water with the given segments, the list showing `device` as the point's active device. */
+function billSegments(segments: DeviceSegment[], device: Device) {
+  const e = aUnitEntry('WE 01', [aPointConsumption({ metric: 'water_cold', unit: 'm3', segments })]);
+  const points = pointListOf({ property: PROPERTY, units: [e] }).map((p) => ({ ...p, active_device: device, is_difference_meter: false }));
+  return billProperty({ property: PROPERTY, range: RANGE, units: [e], plantPoints: [], points });
+}
 const rows = (b: ReturnType<typeof bill>) => b.billing.map((r) => [r.billable_value, r.review_flags]);
 const found = (b: ReturnType<typeof bill>, code: string) => b.flags.filter((f) => f.code === code).map((f) => [f.severity, f.facts]);
 
@@ -148,5 +154,17 @@ describe('a device removed for good within the year, the next one fitted after i
     expect(billProperty({ property: PROPERTY, range: RANGE, units: [replaced], plantPoints: [], points }).billing[0]!.review_flags).toContain(
       'LISTED_DEVICE_NOT_SENT',
     );
+  });
+});
+
+describe('a segment without its K-factor', () => {
+  it('is not billed with one finding naming the factor as not sent (never "undefined" or "-∞")', () => {
+    const seg = aSegment({ period_consumption: { billable_value: 10, weighted_billable_value: 10 } });
+    const { factor: _, ...rest } = seg;
+    const b = billSegments([rest as DeviceSegment], listed(seg));
+    expect(b.billing.map((r) => [r.billable_value, r.review_flags])).toEqual([['0', ['IMPLAUSIBLE_VALUE']]]);
+    expect(b.flags.map((f) => [f.code, f.facts?.field, f.facts?.received])).toEqual([['IMPLAUSIBLE_VALUE', 'factor', 'not_sent']]);
+    expect(flagMessage(b.flags[0]!, 'de')).toMatch(/Feld: K-Faktor.*geliefert: nicht geliefert/);
+    expect(flagMessage(b.flags[0]!, 'en')).toMatch(/field: K-factor.*received: not sent/);
   });
 });
