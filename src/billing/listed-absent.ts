@@ -8,7 +8,7 @@ import { METRICS, isKnown, type Device, type MeasuringPoint, type MeasuringPoint
 import { ZERO } from './decimal.js';
 import { idKey, listedForUnit, type ListedKinds, type ListedPoints } from './contract.js';
 import { makeFlag, type FlagScope } from './flags.js';
-import { isListedDevice } from './listed-facts.js';
+import { ofListedWindow } from './listed-facts.js';
 import { sortSegments, type PointBill } from './point.js';
 import type { Flag } from './types.js';
 
@@ -100,20 +100,22 @@ function listedDevicesOf(points: readonly MeasuringPoint[]): Map<string, Device>
 }
 
 /**
- * The listed active device's facts where the point's answer has no segment of it (by id or serial)
+ * The listed active device's facts where the point's answer has no segment of its current window (ofListedWindow)
  * although it was installed by the period's end: the period's value is then short of that device.
- * An undocumented installation day (installed_at null) counts as within the period unless the answer
- * shows another device still installed at the period's end, or its last device removed within the period
- * without replacement (DeviceRemoval) with none after it: then the listed one came after it (the point was
- * empty until the period's end as the answer says, and the fitting is after the period).
+ * An undocumented installation day (installed_at null) counts as within the period unless the answer dates
+ * another device's removal on or after the period's end (then the listed one came after it), or shows its last
+ * device removed within the period without replacement (DeviceRemoval) with none after it (the point was empty
+ * until the period's end as the answer says, and the fitting is after the period). Another device the answer shows
+ * still installed (deinstalled_at null) contradicts the list, which shows the listed one installed now: nothing in
+ * the answer says when it replaced the other, so the figure is not billed.
  * A difference meter or a point without coverage (data_gap) bills nothing and is not judged here.
  */
 export function deviceNotSent(c: MeasuringPointConsumption, device: Device | undefined, range: { to: string }): Record<string, string> | null {
   if (!device || c.is_difference_meter || c.data_gap === true || !range.to) return null;
-  if (c.segments.some((s) => isListedDevice(s, device))) return null;
+  if (c.segments.some((s) => ofListedWindow(s, device))) return null;
   if (typeof device.installed_at === 'string') {
     if (device.installed_at > range.to) return null;
-  } else if (c.segments.some((s) => s.deinstalled_at === null || s.deinstalled_at >= range.to)) return null;
+  } else if (c.segments.some((s) => typeof s.deinstalled_at === 'string' && s.deinstalled_at >= range.to)) return null;
   else if (removedForGood(c.segments)) return null;
   return { serial: String(device.serial ?? device.id), installed_at: device.installed_at ?? '' };
 }

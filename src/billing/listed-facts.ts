@@ -8,13 +8,29 @@ import { idKey } from './contract.js';
 import { makeFlag, type FlagScope } from './flags.js';
 import type { Flag } from './types.js';
 
-/** A segment of the listed device: the same id (ids compare case-insensitively) or the same serial. */
-export const isListedDevice = (s: Pick<DeviceSegment, 'device_id' | 'serial'>, device: Pick<Device, 'id' | 'serial'>): boolean =>
-  (typeof device.id === 'string' && typeof s.device_id === 'string' && idKey(s.device_id) === idKey(device.id)) ||
-  (typeof device.serial === 'string' && s.serial === device.serial);
+/**
+ * A segment of the listed device: the same id (ids compare case-insensitively). The id is the device's identity
+ * (required in both); a serial is the manufacturer's and may come again on another device (an identical model
+ * re-used, a serial re-issued), so it identifies the device only where the list gives no id.
+ */
+const isListedDevice = (s: Pick<DeviceSegment, 'device_id' | 'serial'>, device: Pick<Device, 'id' | 'serial'>): boolean =>
+  typeof device.id === 'string'
+    ? typeof s.device_id === 'string' && idKey(s.device_id) === idKey(device.id)
+    : typeof device.serial === 'string' && s.serial === device.serial;
 
 /**
- * Per segment of the listed active device, each of installed_at, deinstalled_at and factor that the answer gives
+ * A segment of the listed device's current window, the one the list shows: the list is queried now, so a window of
+ * the same device that ended on or before the list's installation day (removed for repair, fitted again later) is an
+ * earlier one, true beside the list. Without a day on either side nothing tells them apart: the segment is current.
+ */
+export const ofListedWindow = (
+  s: Pick<DeviceSegment, 'device_id' | 'serial' | 'deinstalled_at'>,
+  device: Pick<Device, 'id' | 'serial' | 'installed_at'>,
+): boolean =>
+  isListedDevice(s, device) && !(typeof s.deinstalled_at === 'string' && typeof device.installed_at === 'string' && s.deinstalled_at <= device.installed_at);
+
+/**
+ * Per segment of the listed active device's current window (ofListedWindow), each of installed_at, deinstalled_at and factor that the answer gives
  * otherwise (facts serial, field, received, listed). installed_at is compared only where both give a day: the
  * contract lets either leave an undocumented day null, and null is then no claim. deinstalled_at: the list's
  * active device is current, so while the list shows it not removed (null) any removal day in the answer
@@ -26,7 +42,7 @@ function devicesNotAsListed(
 ): { device_id: string; facts: Record<string, string> }[] {
   if (!device || !Array.isArray(c.segments)) return [];
   const out: { device_id: string; facts: Record<string, string> }[] = [];
-  for (const s of c.segments.filter((x) => isListedDevice(x, device))) {
+  for (const s of c.segments.filter((x) => ofListedWindow(x, device))) {
     const serial = String(s.serial ?? s.device_id);
     const add = (field: string, received: unknown, listed: unknown) =>
       out.push({
@@ -38,7 +54,8 @@ function devicesNotAsListed(
     const removal = device.deinstalled_at;
     if (typeof s.deinstalled_at === 'string' && (removal === null || (typeof removal === 'string' && s.deinstalled_at !== removal)))
       add('deinstalled_at', s.deinstalled_at, removal);
-    if (typeof device.factor === 'number' && Number(s.factor) !== device.factor) add('factor', s.factor, device.factor);
+    // a factor not sent is named once, as the contract break it is (IMPLAUSIBLE_VALUE, plausible.ts)
+    if (typeof device.factor === 'number' && typeof s.factor === 'number' && s.factor !== device.factor) add('factor', s.factor, device.factor);
   }
   return out;
 }

@@ -52,7 +52,10 @@ const problem = (field: string, v: number, more: Record<string, string> = {}): I
   facts: { field, received: receivedText(v), ...more },
 });
 
-/** Numbers of a segment no meter can show (whatever its status): they never reach a row. */
+/** The segment's numbers the contract requires: one not sent breaks it (received: not_sent, a fact word). */
+const REQUIRED = new Set(['billable_value', 'end_value', 'baseline_value', 'factor']);
+
+/** Numbers of a segment no meter can show (whatever its status), or required ones not sent: they never reach a row. */
 export function unrepresentable(seg: DeviceSegment): Implausible[] {
   const pc = seg.period_consumption;
   const numbers: [string, number | undefined, Record<string, string>?][] = [
@@ -64,7 +67,10 @@ export function unrepresentable(seg: DeviceSegment): Implausible[] {
     // The date as a fact of its own, so a German message shows it as dd.mm.yyyy.
     ...seg.readings.map((r): [string, number, Record<string, string>] => ['readings.value', r.value, { reading_date: r.at }]),
   ];
-  return numbers.filter(([, v]) => typeof v === 'number' && !representable(v)).map(([field, v, more]) => problem(field, v!, more));
+  return numbers.flatMap(([field, v, more]) => {
+    if (typeof v === 'number') return representable(v) ? [] : [problem(field, v, more)];
+    return REQUIRED.has(field) && v === undefined ? [{ code: 'IMPLAUSIBLE_VALUE' as const, facts: { field, received: 'not_sent', ...more } }] : [];
+  });
 }
 
 /**

@@ -94,6 +94,39 @@ describe("WE 01's cold water sent otherwise than the Property's list shows it", 
     300_000,
   );
 
+  it("the list's device with no installation day, the answer another device installed all year: not billed (LISTED_DEVICE_NOT_SENT)", async () => {
+    // before, the other device's 4,041.489 m³ were billed without a finding and --strict passed
+    const seen = { muster: null as string | null, units: new Map<string, string>() };
+    const consumption = we01Cold((mp) => {
+      const seg = mp.segments.at(-1);
+      Object.assign(seg, { device_id: '5f0d9a34-1c2e-4b7a-9d3f-00000000beef', serial: 'OTHER-1', installed_at: '2019-01-01' });
+      seg.period_consumption.end_value += 3997.096;
+      for (const r of seg.readings) if (r.at === '2025-12-31') r.value = seg.period_consumption.end_value;
+      rebill(mp, seg);
+    });
+    const rewrite: Rewrite = (p, json, query) => {
+      if (p === '/v1/properties') seen.muster = (json.data as Json[]).find((x) => x.name === MUSTER)?.id ?? seen.muster;
+      if (p === '/v1/usage-units' && query.get('property_id') === seen.muster) for (const u of json.data as Json[]) seen.units.set(u.name, u.id);
+      if (p === `/v1/properties/${seen.muster}/measuring-points`) {
+        const listed = (json.data as Json[]).find((x) => x.usage_unit_id === seen.units.get('WE 01') && x.metric === 'water_cold');
+        if (!listed) return undefined;
+        listed.active_device.installed_at = null;
+        return json;
+      }
+      return consumption(p, json, query);
+    };
+    const out = await exportBehindProxy(f.sandbox, f.env, f.token, ARGS, path.join(f.home, 'other-device'), rewrite);
+    const billing = csvRows(out.files.get('billing.csv')!.toString('utf8'));
+    const review = csvRows(out.files.get('review.csv')!.toString('utf8'));
+    console.log(
+      `[faults]   WE 01's cold water from another device all year → exit ${out.r.code}, ${row(billing)?.billable_value} ${row(billing)?.review_flags}`,
+    );
+    expect(out.rewritten).toBe(2);
+    expect([row(billing)?.billable_value, row(billing)?.review_flags]).toEqual(['0', 'LISTED_DEVICE_NOT_SENT']);
+    expect(review.filter((r) => r.code === 'LISTED_DEVICE_NOT_SENT').map((r) => r.severity)).toEqual(['not_billed']);
+    expect(out.r.code).toBe(6);
+  }, 300_000);
+
   it('the same export unchanged bills 44.393 m³ without either finding', async () => {
     const out = await exportBehindProxy(f.sandbox, f.env, f.token, ARGS, path.join(f.home, 'clean'), () => undefined);
     expect(row(csvRows(out.files.get('billing.csv')!.toString('utf8')))?.billable_value).toBe('44.393');

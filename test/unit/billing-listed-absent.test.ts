@@ -127,22 +127,37 @@ describe("a replacement's new device the answer leaves out while the Property's 
     expect(b.flags.map((f) => f.code)).toEqual(['LISTED_DEVICE_NOT_SENT']);
   });
 
-  it('an undocumented installation day counts as within the period, unless another device is still installed at its end', () => {
+  it("an undocumented installation day counts as within the period, unless the answer dates another device's removal after it", () => {
     expect(bill(device({ installed_at: null })).flags.map((f) => f.code)).toEqual(['LISTED_DEVICE_NOT_SENT']);
-    const current = aUnitEntry('WE 01', [aPointConsumption({ metric: 'water_cold', unit: 'm3' })]);
-    const points = pointListOf({ property: PROPERTY, units: [current] }).map((p) => ({ ...p, active_device: device({ installed_at: null }) }));
-    expect(billProperty({ property: PROPERTY, range: RANGE, units: [current], plantPoints: [], points }).flags).toEqual([]);
+    const until = (deinstalled_at: string | null) => {
+      const other = aSegment({ deinstalled_at, replacement_reason: deinstalled_at ? 'DeviceReplacement' : null });
+      const current = aUnitEntry('WE 01', [aPointConsumption({ metric: 'water_cold', unit: 'm3', segments: [other] })]);
+      const points = pointListOf({ property: PROPERTY, units: [current] }).map((p) => ({ ...p, active_device: device({ installed_at: null }) }));
+      return billProperty({ property: PROPERTY, range: RANGE, units: [current], plantPoints: [], points }).billing.map((r) => [
+        r.billable_value,
+        r.review_flags,
+      ]);
+    };
+    // replaced after the period: the listed device came after the one billed
+    expect(until('2026-02-01')).toEqual([['10', []]]);
+    // the answer's only device still installed while the list shows another one installed now: nothing says
+    // when that one replaced it (before, 4,041.489 m³ of a device not the list's were billed without a finding)
+    expect(until(null)).toEqual([['0', ['LISTED_DEVICE_NOT_SENT']]]);
   });
 
   it('a device installed after the period, a removal the list confirms (active_device null), and the device sent are billed as before', () => {
     expect(bill(device({ installed_at: '2026-01-15' })).flags.map((f) => f.code)).toEqual(['DEVICE_REPLACED']);
     expect(bill(null).flags.map((f) => f.code)).toEqual(['DEVICE_REPLACED']);
     expect(bill(null).billing.map((r) => r.billable_value)).toEqual(['50']);
-    // the old device is the listed one (by serial; an id in capitals is the same device), listed as the answer sends it
-    // (a list showing it not removed contradicts the answer: DEVICE_NOT_AS_LISTED, billing-listed-facts)
+    // the old device is the listed one (by id, in capitals the same; a serial only where the list has no id), listed as
+    // the answer sends it (a list showing it not removed contradicts the answer: DEVICE_NOT_AS_LISTED, billing-listed-facts)
     const same = { installed_at: old.installed_at, deinstalled_at: old.deinstalled_at };
     expect(bill(device({ ...same, id: old.device_id.toUpperCase(), serial: 'other' })).billing.map((r) => r.billable_value)).toEqual(['50']);
-    expect(bill(device({ ...same, id: 'x', serial: old.serial })).billing.map((r) => r.billable_value)).toEqual(['50']);
+    expect(bill(device({ ...same, id: undefined as unknown as string, serial: old.serial })).billing.map((r) => r.billable_value)).toEqual(['50']);
+    // another id with the old device's serial is another device (serials may repeat; the id is the identity): not sent
+    expect(bill(device({ ...same, id: 'x', serial: old.serial })).billing.map((r) => [r.billable_value, r.review_flags])).toEqual([
+      ['0', ['LISTED_DEVICE_NOT_SENT']],
+    ]);
   });
 });
 

@@ -33,17 +33,30 @@ function bill(sent: Partial<DeviceSegment>, device: Partial<Device> = {}, point:
   }));
   return billProperty({ property: PROPERTY, range: RANGE, units: [e], plantPoints: [], points });
 }
+/** WE 01's cold water with the given segments, the list showing `device` as the point's active device. */
+function billSegments(segments: DeviceSegment[], device: Device) {
+  const e = aUnitEntry('WE 01', [aPointConsumption({ metric: 'water_cold', unit: 'm3', segments })]);
+  const points = pointListOf({ property: PROPERTY, units: [e] }).map((p) => ({ ...p, active_device: device, is_difference_meter: false }));
+  return billProperty({ property: PROPERTY, range: RANGE, units: [e], plantPoints: [], points });
+}
 const rows = (b: ReturnType<typeof bill>) => b.billing.map((r) => [r.billable_value, r.review_flags]);
 const found = (b: ReturnType<typeof bill>, code: string) => b.flags.filter((f) => f.code === code).map((f) => [f.severity, f.facts]);
 
 describe("the listed active device's facts in the answer", () => {
-  it('an honest answer raises nothing (the same id in capitals, or only the same serial, is the same device)', () => {
+  it('an honest answer raises nothing (the same id in capitals is the same device; without an id in the list, the same serial)', () => {
     expect(rows(bill({}))).toEqual([['44.393', []]]);
-    const b = bill({});
-    const id = b.segments[0]!.device_id!;
-    expect(rows(bill({}, { id: id.toUpperCase() }))).toEqual([['44.393', []]]);
+    const id = '0b7c2f4e-aaaa-4bbb-8ccc-0000000000d1';
+    expect(rows(bill({ device_id: id }, { id: id.toUpperCase() }))).toEqual([['44.393', []]]);
+    expect(rows(bill({}, { id: undefined as unknown as string }))).toEqual([['44.393', []]]);
     expect(rows(bill({}, { installed_at: null }))).toEqual([['44.393', []]]);
     expect(rows(bill({ installed_at: null }))).toEqual([['44.393', []]]);
+  });
+
+  it("another device id with the listed serial is another device: the listed one is not sent, whatever the other's facts", () => {
+    // the id is the device's identity; before, the serial alone made it the listed device and its facts were compared
+    const renamed = bill({ factor: 2.55 }, { id: '0b7c2f4e-0000-4000-8000-000000000001', factor: 0.85 });
+    expect(rows(renamed)).toEqual([['0', ['LISTED_DEVICE_NOT_SENT']]]);
+    expect(found(renamed, 'DEVICE_NOT_AS_LISTED')).toEqual([]);
   });
 
   it('a removal the list contradicts (active, deinstalled_at null) is not billed: its end value is free of any reading', () => {
@@ -148,5 +161,58 @@ describe('a device removed for good within the year, the next one fitted after i
     expect(billProperty({ property: PROPERTY, range: RANGE, units: [replaced], plantPoints: [], points }).billing[0]!.review_flags).toContain(
       'LISTED_DEVICE_NOT_SENT',
     );
+  });
+});
+
+describe('a replacement, or a device fitted again, beside the list of the device installed now', () => {
+  // removed on 30 June for a replacement (30 m³ from 100 to 130), the next device read 25 m³ by 31 Dec
+  const old = aSegment({
+    installed_at: '2019-01-01',
+    deinstalled_at: '2025-06-30',
+    replacement_reason: 'DeviceReplacement',
+    readings: [aReading({ at: '2025-06-30', value: 130 })],
+    period_consumption: { end_value: 130, billable_value: 30, weighted_billable_value: 30, status: 'measured' },
+  });
+  const next = aSegment({
+    installed_at: '2025-06-30',
+    baseline_value: 0,
+    baseline_date: '2025-06-30',
+    readings: [aReading({ at: '2025-12-31', value: 25 })],
+    period_consumption: { end_value: 25, billable_value: 25, weighted_billable_value: 25, status: 'measured' },
+  });
+
+  it("bills an honest replacement whose old device (another id) carries the new device's serial", () => {
+    const b = billSegments(
+      [
+        { ...old, serial: 'W-77' },
+        { ...next, serial: 'W-77' },
+      ],
+      listed({ ...next, serial: 'W-77' }),
+    );
+    expect(b.billing.map((r) => [r.billable_value, r.review_flags])).toEqual([['55', ['DEVICE_REPLACED']]]);
+  });
+
+  it('bills a device removed in the year and fitted again after it (the list shows its current window)', () => {
+    const stand = { ...next, deinstalled_at: '2026-02-01', replacement_reason: 'DeviceReplacement' as const };
+    const b = billSegments([old, stand], listed(old, { installed_at: '2026-02-01' }));
+    expect(b.billing.map((r) => [r.billable_value, r.review_flags])).toEqual([['55', ['DEVICE_REPLACED']]]);
+    // fitted again within the year, its current window must be sent: an earlier window alone is short of it
+    const short = billSegments([old, stand], listed(old, { installed_at: '2025-09-01' }));
+    expect(short.billing.map((r) => [r.billable_value, r.review_flags])).toEqual([['0', ['LISTED_DEVICE_NOT_SENT']]]);
+    // a window reaching past the list's installation day is the current one, compared as before
+    const moved = billSegments([{ ...old, deinstalled_at: '2025-12-30' }], listed(old, { installed_at: '2025-06-01' }));
+    expect(moved.flags.filter((f) => f.code === 'DEVICE_NOT_AS_LISTED').map((f) => f.facts?.field)).toEqual(['installed_at', 'deinstalled_at']);
+  });
+});
+
+describe('a segment without its K-factor', () => {
+  it('is not billed with one finding naming the factor as not sent (never "undefined" or "-∞")', () => {
+    const seg = aSegment({ period_consumption: { billable_value: 10, weighted_billable_value: 10 } });
+    const { factor: _, ...rest } = seg;
+    const b = billSegments([rest as DeviceSegment], listed(seg));
+    expect(b.billing.map((r) => [r.billable_value, r.review_flags])).toEqual([['0', ['IMPLAUSIBLE_VALUE']]]);
+    expect(b.flags.map((f) => [f.code, f.facts?.field, f.facts?.received])).toEqual([['IMPLAUSIBLE_VALUE', 'factor', 'not_sent']]);
+    expect(flagMessage(b.flags[0]!, 'de')).toMatch(/Feld: K-Faktor.*geliefert: nicht geliefert/);
+    expect(flagMessage(b.flags[0]!, 'en')).toMatch(/field: K-factor.*received: not sent/);
   });
 });
