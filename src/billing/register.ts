@@ -15,7 +15,7 @@ const RESETS = new Set(['hca']);
  * The first place a billed segment's register runs backwards, in date order: a reading below the
  * value before it (the start value, or the earlier reading), the start value below a reading dated
  * before it, or the end value below the last reading, with both values and their dates. A reading
- * marked `missing` shows no count (its value is a placeholder) and is passed over. A reading before
+ * that is no count (isCount: missing, or an estimate) is passed over. A reading before
  * baseline_date is still this device's count (one before installed_at is another window's, refused as
  * READING_OUTSIDE_WINDOW before this runs): a late start value does not hide a June reading of 5,000.
  * null: the register counts up, or the metric is left out.
@@ -24,7 +24,7 @@ export function registerBackwards(seg: DeviceSegment, metric: string): Record<st
   if (RESETS.has(metric)) return null;
   const start: Count = { at: seg.baseline_date, value: seg.baseline_value, start: true };
   // the start value before a reading of its own day: that reading is compared with it, as before
-  const counts = [start, ...seg.readings.filter((r) => r.status !== 'missing')].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  const counts = [start, ...seg.readings.filter(isCount)].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   let before = counts[0]!;
   for (const c of counts.slice(1)) {
     if (c.value < before.value) {
@@ -39,6 +39,15 @@ export function registerBackwards(seg: DeviceSegment, metric: string): Record<st
 }
 
 type Count = { at: string; value: number; start?: true };
+
+/**
+ * A reading that is the device's own count: measured, or read after the calibration period ended. A
+ * `missing` one's value is a placeholder; a `calculated` (or substituted, or any `is_synthetic`) one is
+ * an estimate between two counts, and a degree-day estimate may lie above the next measured count (31
+ * March calculated 150, 30 April measured 145) without any register running backwards. A status the
+ * contract does not know yet is no count either.
+ */
+const isCount = (r: DeviceSegment['readings'][number]): boolean => (r.status === 'measured' || r.status === 'calibration_expired') && r.is_synthetic !== true;
 
 const earlier = (before: { at: string; value: number }): Record<string, string> => ({
   before_date: before.at,

@@ -121,3 +121,39 @@ describe('a start value dated after readings of the same device', () => {
     expect(bill([first], 'heat', 'kWh')).toEqual({ value: '25', flags: [] });
   });
 });
+
+describe('an estimated month-end value is no count of the register', () => {
+  const calculated = (at: string, value: number) =>
+    aReading({ at, value, status: 'calculated', is_synthetic: true, substitution_method: 'degree_day_weighted' } as Partial<ReturnType<typeof aReading>>);
+  const heatYear = (readings: ReturnType<typeof aReading>[], end = 200) =>
+    aSegment({
+      baseline_value: 100,
+      baseline_date: '2024-12-31',
+      readings,
+      period_consumption: { end_value: end, billable_value: end - 100, weighted_billable_value: end - 100 },
+    });
+
+  it('a degree-day estimate for 31 March above the measured 30 April count is billed (start and end are measured)', () => {
+    const seg = heatYear([calculated('2025-03-31', 150), aReading({ at: '2025-04-30', value: 145 }), aReading({ at: '2025-12-31', value: 200 })]);
+    expect(bill([seg], 'heat', 'kWh')).toEqual({ value: '100', flags: [] });
+  });
+
+  it('a measured count below the measured one before it is still refused, with an estimate between them', () => {
+    const seg = heatYear([
+      aReading({ at: '2025-03-31', value: 150 }),
+      calculated('2025-04-30', 160),
+      aReading({ at: '2025-05-31', value: 145 }),
+      aReading({ at: '2025-12-31', value: 200 }),
+    ]);
+    const { value, flags } = bill([seg], 'heat', 'kWh');
+    expect(value).toBe('0');
+    expect(flags.map((f) => f.facts)).toEqual([
+      { serial: expect.any(String), reading_date: '2025-05-31', value: '145', before_date: '2025-03-31', before_value: '150' },
+    ]);
+  });
+
+  it('an end value below the last measured count is still refused, whatever an estimate after it says', () => {
+    const seg = heatYear([aReading({ at: '2025-06-30', value: 5000 }), calculated('2025-11-30', 100), aReading({ at: '2025-12-31', value: 110 })], 110);
+    expect(bill([seg], 'heat', 'kWh').value).toBe('0');
+  });
+});
