@@ -30,13 +30,21 @@ const WARM_WATER = new RegExp(
     String.raw`\bdhw\b`,
   ].join('|'),
 );
-// A name that also speaks of heating ("Heizung und Warmwasser", "Heizzentrale inkl. TWW") is
-// the whole plant's meter; one that negates warm water ("ohne Warmwasser") is not warm water's.
-// Reading such a name as the warm-water heat meter moves the heating heat into warm water.
+// A name that also speaks of heating ("Heizung und Warmwasser") is the whole plant's meter; one that
+// negates warm water ("ohne Warmwasser") is not warm water's. Reading such a name as the warm-water heat
+// meter moves the heating heat into warm water.
 // The heating service, not the rooms a plant meter sits in (Heizraum, Heizungskeller, Heizzentrale).
 const HEATING = /heizung(?!s?\s*-?(?:raum|keller|zentrale))|heizkreis|heizwaerme|raumwaerme|heating(?!\s*room)|space\s*heat|\bhzg\b/;
 // Not "no", "non": "No. 2" numbers a meter.
 const NEGATION = /\bohne\b|\bnicht\b|\bkein|\bexkl|\bexcl|\bwithout\b|w\/o/;
+// Warm water alongside something else ("Heizzentrale inkl. TWW", "Übergabestation mit TWW", "WW + Zirkulation"):
+// the meter measures more than warm water. "inkl"/"incl" also begin inklusive, inclusive, including.
+const ALONGSIDE = /\binkl|\bincl|\beinschl|\bmit\b|\bund\b|\bwith\b|\band\b|\bplus\b|\+|&/;
+// The whole supply's meter ("Hauptwärmezähler", "Gesamt-WMZ", "WMZ Fernwärme", "Übergabestation", "Hausanschluss",
+// "main", "total"), wherever warm water is named beside it.
+const WHOLE_SUPPLY = /haupt|gesamt|fernwaerme|uebergabe|hausanschluss|\bmain\b|\btotal\b/;
+/** Warm water named, but beside heating, something else or the whole supply, or negated: the whole plant's meter, for review. */
+const unclearWarmWater = (key: string) => HEATING.test(key) || NEGATION.test(key) || ALONGSIDE.test(key) || WHOLE_SUPPLY.test(key);
 
 /**
  * A name as the patterns read it: lower case, umlauts and ß spelt out (composed or not: "Waerme", "Wärme"),
@@ -65,7 +73,7 @@ export function classifyPlant(points: readonly { point: MeasuringPoint; consumpt
     if (consumption.metric !== 'heat') continue;
     const key = nameKey(name);
     const namesWarmWater = WARM_WATER.test(key);
-    const unclear = namesWarmWater && (HEATING.test(key) || NEGATION.test(key));
+    const unclear = namesWarmWater && unclearWarmWater(key);
     (namesWarmWater && !unclear ? out.warmWaterHeat : out.heat).push(consumption);
     (out.names as Record<string, string>)[idKey(consumption.measuring_point_id)] = name;
     if (unclear) out.unclearNames!.push({ measuring_point_id: consumption.measuring_point_id, localization: name });

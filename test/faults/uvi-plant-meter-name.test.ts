@@ -3,7 +3,8 @@
 // WE 01's 1.327 m³ of warm water 1,116.02 kWh (841 kWh/m³) and left the allocators without kWh,
 // review.csv asking to "add the main heat meter" although it was there. Now it stays the plant's
 // heat meter: warm water by § 9 Abs. 2 (2.5 × m³ × 50 K), heating converted as with the clean
-// name, and review.csv lists the meter's name for checking.
+// name, and review.csv lists the meter's name for checking. Likewise "Heizzentrale inkl. TWW" (warm water
+// included alongside the heating): read as warm water's, WE 01's hot water was the plant's heat by its m³.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +13,6 @@ import { startRewritingProxy, type Rewrite } from '../helpers/rewriting-proxy.js
 
 const ARGS = ['uvi', '--month', '2025-11', '--rate-limit', '3000'];
 const PROP = 'Rheinuferstraße 12';
-const NAME = 'Wärmemengenzähler Heizung und Warmwasser';
 const f = proxyFixture({ beforeAll, afterAll }, RHEINBLICK);
 
 type Json = Record<string, any>;
@@ -28,35 +28,41 @@ async function uviBehind(name: string, rewrite: Rewrite) {
   }
 }
 
+let clean: Promise<Awaited<ReturnType<typeof uviBehind>>> | null = null;
+
 describe("a whole plant's heat meter named for heating and warm water", () => {
-  it("stays the plant's heat meter: warm water by § 9 Abs. 2, heating in kWh as with the clean name, the name in review.csv", async () => {
-    let prop: string | null = null;
-    const renamed: Rewrite = (p, json) => {
-      if (p === '/v1/properties') prop = (json.data as Json[]).find((x) => x.name === PROP)?.id ?? prop;
-      if (p !== `/v1/properties/${prop}/measuring-points`) return undefined;
-      for (const x of json.data as Json[]) if (x.metric === 'heat' && x.usage_unit_id == null && !x.allocations?.length) x.localization = NAME;
-      return json;
-    };
-    const clean = await uviBehind('clean', () => undefined);
-    const got = await uviBehind('renamed', renamed);
-    expect([clean.r.code, got.r.code, got.rewritten]).toEqual([0, 0, 1]);
-    const rows = (dir: string) =>
-      csvRows(readFileSync(path.join(f.home, dir, '2025-11', 'uvi.csv'), 'utf8')).filter(
-        (r) => r.property_name === PROP && r.usage_unit_name === 'WE 01' && r.letter_month === 'true',
-      );
-    const of = (dir: string, service: string) => rows(dir).find((r) => r.service === service)!;
-    const ww = of('renamed', 'HOT_WATER');
-    expect(ww.method).toBe('formula_9_2');
-    expect(Number(ww.amount)).toBeCloseTo(2.5 * Number(ww.native_amount) * 50, 3);
-    expect(of('renamed', 'HOT_WATER')).toEqual(of('clean', 'HOT_WATER'));
-    expect(of('renamed', 'HEATING')).toEqual(of('clean', 'HEATING'));
-    expect(Number(of('renamed', 'HEATING').amount)).toBeGreaterThan(0);
-    const review = readFileSync(path.join(f.home, 'renamed', '2025-11', 'review.csv'), 'utf8');
-    const codes = csvRows(review)
-      .filter((r) => r.property_name === PROP)
-      .map((r) => r.code);
-    expect(codes).toContain('PLANT_METER_NAME_UNCLEAR');
-    expect(codes).not.toContain('NO_PLANT_HEAT_METER');
-    expect(review).toContain(NAME);
-  }, 600_000);
+  it.each(['Wärmemengenzähler Heizung und Warmwasser', 'Heizzentrale inkl. TWW'])(
+    '"%s" stays the plant\'s heat meter: warm water by § 9 Abs. 2, heating in kWh as with the clean name, the name in review.csv',
+    async (NAME) => {
+      let prop: string | null = null;
+      const renamed: Rewrite = (p, json) => {
+        if (p === '/v1/properties') prop = (json.data as Json[]).find((x) => x.name === PROP)?.id ?? prop;
+        if (p !== `/v1/properties/${prop}/measuring-points`) return undefined;
+        for (const x of json.data as Json[]) if (x.metric === 'heat' && x.usage_unit_id == null && !x.allocations?.length) x.localization = NAME;
+        return json;
+      };
+      clean ??= uviBehind('clean', () => undefined);
+      const got = await uviBehind(NAME, renamed);
+      expect([(await clean).r.code, got.r.code, got.rewritten]).toEqual([0, 0, 1]);
+      const rows = (dir: string) =>
+        csvRows(readFileSync(path.join(f.home, dir, '2025-11', 'uvi.csv'), 'utf8')).filter(
+          (r) => r.property_name === PROP && r.usage_unit_name === 'WE 01' && r.letter_month === 'true',
+        );
+      const of = (dir: string, service: string) => rows(dir).find((r) => r.service === service)!;
+      const ww = of(NAME, 'HOT_WATER');
+      expect(ww.method).toBe('formula_9_2');
+      expect(Number(ww.amount)).toBeCloseTo(2.5 * Number(ww.native_amount) * 50, 3);
+      expect(of(NAME, 'HOT_WATER')).toEqual(of('clean', 'HOT_WATER'));
+      expect(of(NAME, 'HEATING')).toEqual(of('clean', 'HEATING'));
+      expect(Number(of(NAME, 'HEATING').amount)).toBeGreaterThan(0);
+      const review = readFileSync(path.join(f.home, NAME, '2025-11', 'review.csv'), 'utf8');
+      const codes = csvRows(review)
+        .filter((r) => r.property_name === PROP)
+        .map((r) => r.code);
+      expect(codes).toContain('PLANT_METER_NAME_UNCLEAR');
+      expect(codes).not.toContain('NO_PLANT_HEAT_METER');
+      expect(review).toContain(NAME);
+    },
+    600_000,
+  );
 });

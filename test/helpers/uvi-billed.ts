@@ -8,7 +8,8 @@ import { classifyPlant } from '../../src/uvi/plant.js';
 import { propertyUvi } from '../../src/uvi/property.js';
 import type { Service } from '../../src/uvi/types.js';
 import { absentPoints, removedPoints } from '../../src/uvi/absent.js';
-import { uviVerdict } from '../../src/uvi/verdict.js';
+import { uviReviewRows } from '../../src/uvi/portal/index.js';
+import { shownFinding, uviVerdict } from '../../src/uvi/verdict.js';
 import { PROPERTY, aPlantPoint, aUnitEntry, pointListOf } from './builders.js';
 import { MONTHS, cumulative, n, point, series } from './uvi-fixtures.js';
 
@@ -61,3 +62,10 @@ export function nov({ r }: Run, i: number, s: Service) {
   return { kwh: n(m.kwh), reasons: m.reasons };
 }
 export const codes = ({ bill }: Run) => bill.flags.map((f) => f.code);
+
+/** run(), and the uvi's review.csv rows over it: its own findings, then billing's it shows (shownFinding), as the uvi step builds them. */
+export function reviewed(units: Entry[], plant: Plant[] = []) {
+  const { bill, r } = run(units, plant);
+  const portal = { property: PROPERTY, month: '2025-11', units: r.units.map((uvi, i) => ({ unit: units[i]!.unit, erpRef: null, uvi })), findings: r.findings };
+  return { bill, r, review: (lang: 'en' | 'de') => uviReviewRows(portal, lang, bill.flags.filter(shownFinding)) };
+}

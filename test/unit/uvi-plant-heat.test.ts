@@ -5,21 +5,14 @@
 import { describe, expect, it } from 'vitest';
 import { reasonWords } from '../../src/uvi/compare.js';
 import { classifyPlant } from '../../src/uvi/plant.js';
-import { uviReviewRows } from '../../src/uvi/portal/index.js';
 import type { Service } from '../../src/uvi/types.js';
-import { shownFinding } from '../../src/uvi/verdict.js';
-import { PROPERTY, aSegment } from '../helpers/builders.js';
-import { flat, metered, plantPoint, run as billedUvi, unit, type Entry, type Plant } from '../helpers/uvi-billed.js';
+import { aSegment } from '../helpers/builders.js';
+import { flat, metered, plantPoint, reviewed, unit, type Entry, type Plant } from '../helpers/uvi-billed.js';
 import { cumulative, n, readings, series } from '../helpers/uvi-fixtures.js';
 
 const plantHeat = (id: string, monthly: number[], localization: string) => plantPoint(id, localization, [series(5000, cumulative(5000, monthly))]);
 
-function run(units: Entry[], plant: Plant[]) {
-  const { bill, r } = billedUvi(units, plant);
-  const portal = { property: PROPERTY, month: '2025-11', units: r.units.map((uvi, i) => ({ unit: units[i]!.unit, erpRef: null, uvi })), findings: r.findings };
-  const review = (lang: 'en' | 'de') => uviReviewRows(portal, lang, bill.flags.filter(shownFinding));
-  return { r, review };
-}
+const run = (units: Entry[], plant: Plant[]) => reviewed(units, plant);
 type Run = ReturnType<typeof run>;
 const month = ({ r }: Run, i: number, s: Service, at = 12) => r.units[i]!.services.find((x) => x.service === s)!.months[at]!;
 
@@ -59,12 +52,12 @@ describe("a warm-water heat meter behind the main heat meter, by its installer's
 describe('a hostile meter name', () => {
   it('of 100,000 spaces is read in linear time, and the name is kept as sent', () => {
     const spaces = ' '.repeat(100_000);
-    const names = [`warm${spaces}x`, `speicher${spaces}x`, `${spaces}${'speicherlad'.repeat(5000)}`, `gas${spaces}boiler`];
+    const names = [`warm${spaces}x`, `speicher${spaces}x`, `${spaces}${'speicherlad'.repeat(5000)}`, `gas${spaces}boiler`, `ww${spaces}inkl${spaces}haupt`];
     const started = performance.now();
     const plant = classifyPlant(names.map((name, i) => plantHeat(`mp-${i}`, flat(1), name)));
     // 73 s on this machine before white space was folded (the patterns' \s*-?\s* tried every split; "warm" alone 29 s)
     expect(performance.now() - started).toBeLessThan(2000);
-    expect([plant.heat.length, plant.warmWaterHeat.length]).toEqual([3, 1]);
+    expect([plant.heat.length, plant.warmWaterHeat.length]).toEqual([4, 1]);
     expect(plant.names?.['mp-0']).toBe(names[0]);
   });
 });
@@ -85,6 +78,13 @@ describe('several plant heat meters not recognised as warm water', () => {
     expect(reasonWords(m.reasons, 'de')[0]).toContain('mehrere Wärmezähler');
     // warm water by § 9 Abs. 2 is untouched: 2 m³ × 2.5 × (60 − 10)
     expect(n(month(r, 0, 'HOT_WATER').kwh)).toBeCloseTo(250, 9);
+  });
+
+  it('a warm-water heat meter whose name includes something else ("inkl.") is read as a second plant heat meter: no heating kWh, never a wrong one', () => {
+    const r = run(twoFlats(), [main(), plantHeat('mp-ww', flat(500), 'WMZ Warmwasser inkl. Zirkulation')]);
+    // read as warm water's it would subtract its 500 kWh: (3,000 − 500) / 2 = 1,250 kWh, right only if the name is
+    expect([month(r, 0, 'HEATING').kwh, month(r, 0, 'HEATING').reasons]).toEqual([null, ['plant_heat_meters_several']]);
+    expect(r.r.findings.map((f) => f.code)).toEqual(['PLANT_METER_NAME_UNCLEAR', 'PLANT_HEAT_METERS_SEVERAL']);
   });
 
   it('one replacing another at a new point (the old removed in February, the new one installed on 1 March) is no such case', () => {

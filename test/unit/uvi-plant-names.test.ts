@@ -24,7 +24,23 @@ const run = (plant: ReturnType<typeof plantHeat>[]) =>
 const nov = (r: ReturnType<typeof run>, s: string) => r.units[0]!.services.find((x) => x.service === s)!.months[12]!;
 
 describe('a plant heat meter named for heating and warm water', () => {
-  for (const name of ['Wärmemengenzähler Heizung und Warmwasser', 'WMZ Heizung + TWW', 'Heizzentrale (ohne Warmwasser)', 'Kessel Heizung/Trinkwasser']) {
+  for (const name of [
+    'Wärmemengenzähler Heizung und Warmwasser',
+    'WMZ Heizung + TWW',
+    'Heizzentrale (ohne Warmwasser)',
+    'Kessel Heizung/Trinkwasser',
+    // warm water alongside something else, or beside the whole supply's meter
+    'Heizzentrale inkl. TWW',
+    'Hauptwärmezähler inkl. Warmwasser',
+    'Gesamt-WMZ inkl. WW',
+    'WMZ Fernwärme incl. Warmwasser',
+    'Fernwärme-Übergabestation mit TWW',
+    'Wärmemengenzähler Hausanschluss (mit Warmwasserbereitung)',
+    'Hauptzähler Fernwärme (Heizung + WW)',
+    'WMZ Speicherladung einschl. Zirkulation',
+    'Main heat meter including DHW',
+    'Total heat & hot water',
+  ]) {
     it(`"${name}" is the whole plant's heat meter, with a finding naming it`, () => {
       const r = run([plantHeat(name, flat(9000))]);
       // Warm water by § 9 Abs. 2 at 60 °C: 2 m³ × 2.5 × 50 = 250 kWh; the Property's 3 m³: 375 kWh.
@@ -43,6 +59,10 @@ describe('a plant heat meter named for heating and warm water', () => {
     'Wärmezähler TWW Heizraum',
     'WMZ Heizzentrale Warmwasser',
     'WMZ Warmwasser No. 2',
+    'WMZ Warmwasser Heizzentrale',
+    'Heizraum WMZ TWW',
+    'WMZ TWW',
+    'WMZ Speicherladung',
   ])('"%s" (warm water alone, the plant room named or a number) stays the warm-water heat meter, without a finding', (name) => {
     const r = run([plantHeat('Heizzentrale', flat(9000)), plantHeat(name, flat(360))]);
     // 360 kWh for 3 m³ (120 kWh/m³): WE 01's 2 m³ get 240.
@@ -50,6 +70,25 @@ describe('a plant heat meter named for heating and warm water', () => {
     expect(n(nov(r, 'HEATING').kwh)).toBeCloseTo((9000 - 360) / 2, 9);
     expect(r.findings).toEqual([]);
   });
+
+  it.each(['Heizzentrale inkl. TWW', 'Heizzentrale'])(
+    '"%s" with flats of their own heat meters: hot water by § 9 Abs. 2, not the whole plant\'s heat by m³',
+    (name) => {
+      // 600 kWh of heating and 360 kWh of warm water a month; each flat 300 kWh on its heat meter and 3 m³ of warm water.
+      const flats = [1, 2].map((i) => aUnitEntry(`WE 0${i}`, [metered('heat', flat(300)), metered('water_warm', flat(3), 10)]));
+      const r = propertyUvi({
+        property_id: PROPERTY.id,
+        months: MONTHS,
+        units: flats,
+        plant: classifyPlant([plantHeat(name, flat(960))]),
+        benchmark: DEFAULT_BENCHMARK,
+      });
+      // 2.5 × 3 m³ × 50 K = 375 kWh; read as the warm-water heat meter the plant's 960 kWh by 3 of 6 m³ gave 480
+      expect(n(nov(r, 'HOT_WATER').kwh)).toBeCloseTo(375, 9);
+      expect(n(nov(r, 'HEATING').kwh)).toBeCloseTo(300, 9);
+      expect(r.findings.map((f) => f.code)).toEqual(name === 'Heizzentrale' ? [] : ['PLANT_METER_NAME_UNCLEAR']);
+    },
+  );
 
   it('review.csv names the unclear meter in a check row, in both languages, and cuts a hostile name', () => {
     const long = `Heizung Warmwasser ${'x'.repeat(5000)}`;

@@ -2,11 +2,9 @@
 // warm-water heat meter exists: two that measured on the same days are not added up (one may sit
 // behind another, as a circulation's meter does), as several heat meters are not (uvi-plant-heat).
 import { describe, expect, it } from 'vitest';
-import { uviReviewRows } from '../../src/uvi/portal/index.js';
 import type { Service } from '../../src/uvi/types.js';
-import { shownFinding } from '../../src/uvi/verdict.js';
-import { PROPERTY, aPlantPoint } from '../helpers/builders.js';
-import { flat, metered, plantHeat, run as billedUvi, unit, type Entry, type Plant } from '../helpers/uvi-billed.js';
+import { aPlantPoint } from '../helpers/builders.js';
+import { flat, metered, plantHeat, reviewed, unit, type Entry, type Plant } from '../helpers/uvi-billed.js';
 import { n } from '../helpers/uvi-fixtures.js';
 
 function plantWater(id: string, monthly: number[], localization: string): Plant {
@@ -14,11 +12,7 @@ function plantWater(id: string, monthly: number[], localization: string): Plant 
   return aPlantPoint({ point: { id, metric: 'water_warm', unit: 'm3', localization }, consumption });
 }
 
-function run(units: Entry[], plant: Plant[]) {
-  const { bill, r } = billedUvi(units, plant);
-  const portal = { property: PROPERTY, month: '2025-11', units: r.units.map((uvi, i) => ({ unit: units[i]!.unit, erpRef: null, uvi })), findings: r.findings };
-  return { bill, r, review: (lang: 'en' | 'de') => uviReviewRows(portal, lang, bill.flags.filter(shownFinding)) };
-}
+const run = (units: Entry[], plant: Plant[]) => reviewed(units, plant);
 const month = ({ r }: ReturnType<typeof run>, i: number, s: Service) => r.units[i]!.services.find((x) => x.service === s)!.months[12]!;
 
 // Two allocator flats with 2 m³ of warm water a month each; the main heat meter 3,000 kWh a month, no warm-water heat meter:

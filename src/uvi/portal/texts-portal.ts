@@ -25,7 +25,7 @@ export const portalTexts = catalogue(
     warmWaterHeatNotKnown:
       "Check: the property has allocators but no hot-water heat meter and no hot-water volume; the main heat meter's whole heat was shared as heating heat.",
     plantMeterNameUnclear: (p: { name: string }) =>
-      `Check: the plant-room heat meter "${p.name}" names hot water beside heating (or without it), so it was taken as the main heat meter, not as the hot-water heat meter; if it measures hot water only, have the metering service name its location so.`,
+      `Check: the plant-room heat meter "${p.name}" names hot water with something else (heating, "incl.", "with") or the whole supply ("main", district heating), or excludes it, so it was taken as the main heat meter, not as the hot-water heat meter; if it measures hot water only, have the metering service name its location so.`,
     warmWaterHeatImplausible: (p: { when: string; perM3: string; max: string }) =>
       `Check: the hot-water heat meter gives ${p.perM3} kWh per m³ of hot water from ${p.when}, more than the ${p.max} kWh/m³ § 9 Abs. 2 HeizkostenV gives at 80 °C from water at 0 °C; hot water was converted by § 9 Abs. 2 instead. Have the metering service check which heat meter measures hot water.`,
     plantHeatMetersSeveral: (p: { count: string; names: string }) =>
@@ -56,7 +56,7 @@ export const portalTexts = catalogue(
     warmWaterHeatNotKnown:
       'Prüfen: die Liegenschaft hat Heizkostenverteiler, aber weder einen Wärmezähler für Warmwasser noch eine Warmwassermenge; die gesamte Wärmemenge des Hauptwärmezählers wurde als Heizwärme verteilt.',
     plantMeterNameUnclear: (p) =>
-      `Prüfen: der Wärmezähler der Heizzentrale „${p.name}“ nennt Warmwasser neben der Heizung (oder schließt es aus); er wurde daher als Hauptwärmezähler gewertet, nicht als Wärmezähler für Warmwasser. Misst er nur Warmwasser, den Einbauort beim Messdienst so benennen lassen.`,
+      `Prüfen: der Wärmezähler der Heizzentrale „${p.name}“ nennt Warmwasser zusammen mit anderem (Heizung, „inkl.“, „mit“) oder mit der gesamten Versorgung (Haupt-, Gesamt-, Fernwärme) oder schließt es aus; er wurde daher als Hauptwärmezähler gewertet, nicht als Wärmezähler für Warmwasser. Misst er nur Warmwasser, den Einbauort beim Messdienst so benennen lassen.`,
     warmWaterHeatImplausible: (p) =>
       `Prüfen: der Wärmezähler für Warmwasser zeigt von ${p.when} ${p.perM3} kWh je m³ Warmwasser, mehr als die ${p.max} kWh/m³, die § 9 Abs. 2 HeizkostenV bei 80 °C und Kaltwasser von 0 °C ergibt; Warmwasser wurde deshalb nach § 9 Abs. 2 umgerechnet. Beim Messdienst klären, welcher Wärmezähler das Warmwasser misst.`,
     plantHeatMetersSeveral: (p) =>
