@@ -65,11 +65,6 @@ export interface WalkOptions {
   /** Each unit's answer as it comes, with the unit's index in the list. */
   onAnswer?: (index: number, entry: { unit: UsageUnit; consumption: UnitConsumption }) => void;
   /**
-   * With onAnswer: the walk keeps no unit's answer itself and its units are what this gives back at
-   * its end, in list order (the export holds an answer already billed and written as JSON only).
-   */
-  heldAnswers?: () => { unit: UsageUnit; consumption: UnitConsumption }[];
-  /**
    * No request is started once this is aborted: the export stopped (a failure at another
    * Property), and answers nobody writes would spend the connection's requests.
    */
@@ -98,7 +93,7 @@ export async function collectProperty(api: ApiClient, property: Property, opts: 
       async (i) => {
         const unit = units[i]!;
         const entry = { unit, consumption: await api.unitConsumption(unit.id, query) };
-        if (!opts.heldAnswers) unitAnswers[i] = entry;
+        unitAnswers[i] = entry;
         opts.onUnit?.(unit);
         opts.onAnswer?.(i, entry);
       },
@@ -106,7 +101,7 @@ export async function collectProperty(api: ApiClient, property: Property, opts: 
     ),
     mapPool(plant, limit, async (point) => ({ point, consumption: await api.pointReadings(point.id, opts.range) }), opts.stop),
   ]);
-  return { property, units: opts.heldAnswers?.() ?? unitAnswers, points, plantPoints: plantAnswers };
+  return { property, units: unitAnswers, points, plantPoints: plantAnswers };
 }
 
 /**

@@ -6,10 +6,6 @@
 // rows are checked against that bill, the rest follows, and when anything differs (a share
 // sum off 1, a point under two units, a period that changed) the early rows are dropped
 // and the Property is written the usual way. The bytes are the same either way.
-// A unit's parsed answer is let go once its rows are written: until the walk ends only its JSON
-// (which the journal saves anyway) and its bill stay, parsed again for the Property's end. The
-// parsed answers of every large Property being walked were most of the walks' heap, each one
-// copied twice by the scavenger and marked again at every full collection (bench/README.md).
 import type { UnitConsumption, UsageUnit, MeasuringPoint } from '../../api/types.js';
 import { compareUnits } from '../../billing/order.js';
 import { copyBilled, listedLinksOf, refusedCopies, type EarlyBill, type PropertyBill } from '../../billing/property.js';
@@ -53,15 +49,10 @@ export class PropertyStream {
   private units: UsageUnit[] = [];
   /** Unit indexes in unit order; null: this Property is written at its end (duplicate ids, or units without one order). */
   private order: number[] | null = null;
-  /** The answers not yet written, and at the walk's end all of them (see `heldAnswers`). */
   private readonly answers = new Map<number, Entry>();
   /** Each answer as the journal saves it, made as it came. */
   private readonly json = new Map<number, string>();
-  /** Each written unit's bill by its index, until `heldAnswers` keys it by the answer billProperty is given. */
-  private readonly earlyAt = new Map<number, EarlyBill & { unit: UsageUnit }>();
   private readonly early = new Map<UnitConsumption, EarlyBill & { unit: UsageUnit }>();
-  /** The walk ended (`heldAnswers`): a unit written from here on keeps its answer, which billProperty is given. */
-  private walked = false;
   private cursor = 0;
   private active = false;
   private stopped = false;
@@ -123,26 +114,6 @@ export class PropertyStream {
   }
 
   /**
-   * The units' answers at the walk's end, in list order: those written early parsed again from their
-   * JSON (the journal's, so as a resumed run reads them), each with its early bill.
-   */
-  readonly heldAnswers = (): Entry[] => {
-    this.walked = true;
-    return this.units.map((unit, k) => {
-      let entry = this.answers.get(k);
-      if (!entry) {
-        const json = this.json.get(k);
-        if (json === undefined) throw new Error(`unit ${k} of ${this.units.length} has no answer`); // the walk asked for every unit
-        entry = { unit, consumption: (JSON.parse(json) as Entry).consumption };
-        this.answers.set(k, entry);
-      }
-      const early = this.earlyAt.get(k);
-      if (early) this.early.set(entry.consumption, early);
-      return entry;
-    });
-  };
-
-  /**
    * The units' answers as JSON for the journal (journal.ts answersJson), where each of `units`
    * came through here; asked for once, so the strings go with the journal's save.
    */
@@ -168,11 +139,9 @@ export class PropertyStream {
       if (this.failure) return;
       try {
         while (!this.stopped && this.order && this.cursor < this.order.length) {
-          const k = this.order[this.cursor]!;
-          const entry = this.answers.get(k);
+          const entry = this.answers.get(this.order[this.cursor]!);
           if (!entry) break;
-          if (!(await this.writeUnit(k, entry))) break;
-          if (!this.walked) this.answers.delete(k); // its JSON and its bill are what the Property's end needs of it
+          await this.writeUnit(entry);
           this.cursor++;
           if (++this.sinceRender >= RENDER_EVERY && this.deps.renderAhead) {
             this.sinceRender = 0;
@@ -186,8 +155,7 @@ export class PropertyStream {
     });
   }
 
-  /** false: not written (the period differs), and nothing after it will be. */
-  private async writeUnit(index: number, { unit, consumption }: Entry): Promise<boolean> {
+  private async writeUnit({ unit, consumption }: Entry): Promise<void> {
     const { output, property } = this.deps;
     const shape = this.shape!; // set with the lists, before any answer is written
     const period = { from: consumption.from, to: consumption.to };
@@ -195,7 +163,7 @@ export class PropertyStream {
     // one folder, one period: the Property's end says which unit differs, in list order
     if (period.from !== this.range.from || period.to !== this.range.to) {
       this.stopped = true;
-      return false;
+      return;
     }
     const range = this.range;
     const bill = billUnit({
@@ -208,9 +176,7 @@ export class PropertyStream {
       listedKinds: this.listedKinds,
       listedAbsent: this.listedAbsent,
     });
-    const early = { range, bill, unit };
-    this.earlyAt.set(index, early);
-    if (this.walked) this.early.set(consumption, early);
+    this.early.set(consumption, { range, bill, unit });
     this.bills.push(bill);
     shape.unit(unit, consumption, refusedCopies(bill.flags));
     const billing = shape.billing(bill.billing);
@@ -231,7 +197,6 @@ export class PropertyStream {
     }
     await output.addOverview(billing, property, shape.units([unit]));
     this.written.units.add(unit.id);
-    return true;
   }
 
   /** Stops writing (the walk failed): settles once nothing is being written. */

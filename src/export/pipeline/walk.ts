@@ -79,14 +79,7 @@ export class PropertyWalk {
       range: { from: args.from, to: args.to },
       metrics: args.metrics,
       ...progress,
-      ...(stream
-        ? {
-            onLists: (u, p) => stream.lists(u, p),
-            askOrder: (u) => stream.askOrder(u),
-            onAnswer: (k, e) => stream.answer(k, e),
-            heldAnswers: stream.heldAnswers,
-          }
-        : {}),
+      ...(stream ? { onLists: (u, p) => stream.lists(u, p), askOrder: (u) => stream.askOrder(u), onAnswer: (k, e) => stream.answer(k, e) } : {}),
     });
     for (const step of this.deps.steps) if (step.fetch) answers = await step.fetch(api, answers, progress);
     return answers;
