@@ -113,47 +113,55 @@ async function walkProperties(run: Run): Promise<StagedExport> {
   const counted = steps.some((s) => s.progressUnits);
   let range: { from: string; to: string } | null = null;
   let done = 0;
+  /** Property `i`, fetched: checked, billed, written and counted. */
+  const writeOne = async (i: number, fetched: PropertyAnswers): Promise<void> => {
+    if (deps.signal?.aborted) throw deps.signal.reason;
+    const { property } = fetched;
+    for (const { unit, consumption: c } of fetched.units) {
+      range ??= { from: c.from, to: c.to };
+      if (c.from !== range.from || c.to !== range.to) throw periodChanged(range, c, property.name, unit.name);
+    }
+    const { answers, bill, flags } = await writeProperty(
+      output,
+      steps,
+      fetched,
+      range ?? expectedRange(args.from, args.to, new Date()),
+      walk.takeStream(i),
+      deps.onlyUnit,
+      args.metrics,
+    );
+    await renderAhead?.(false);
+    api.forgetProperty(property.id); // no request names its units or points again
+    tally.findings(flags);
+    tally.property(answers, bill);
+    walk.release(i);
+    const work = counted ? { work: progressUnits(steps, answers.units.length)! } : {};
+    reporter.property({
+      index: i + 1,
+      total: properties.length,
+      name: property.name,
+      units: answers.units.length,
+      plantPoints: bill.plant.length,
+      flags: flags.length,
+      fromJournal: walk.fromJournal.has(i),
+      ...work,
+    });
+  };
   try {
     await output.start();
     let pending: Promise<PropertyAnswers> | null = properties.length ? walk.fetch(0) : null;
     pending?.catch(() => undefined); // surfaced when awaited: a failure while the stream is activated is not unhandled
     for (let i = 0; i < properties.length; i++) {
       await walk.activate(i, range);
-      const fetched = await pending!;
-      pending = i + 1 < properties.length ? walk.fetch(i + 1) : null;
-      pending?.catch(() => undefined); // surfaced when awaited in the next round
-      if (deps.signal?.aborted) throw deps.signal.reason;
-      const { property } = fetched;
-      for (const { unit, consumption: c } of fetched.units) {
-        range ??= { from: c.from, to: c.to };
-        if (c.from !== range.from || c.to !== range.to) throw periodChanged(range, c, property.name, unit.name);
-      }
-      const { answers, bill, flags } = await writeProperty(
-        output,
-        steps,
-        fetched,
-        range ?? expectedRange(args.from, args.to, new Date()),
-        walk.takeStream(i),
-        deps.onlyUnit,
-        args.metrics,
-      );
-      await renderAhead?.(false);
-      api.forgetProperty(property.id); // no request names its units or points again
-      tally.findings(flags);
-      tally.property(answers, bill);
-      walk.release(i);
-      done = i + 1;
-      const work = counted ? { work: progressUnits(steps, answers.units.length)! } : {};
-      reporter.property({
-        index: i + 1,
-        total: properties.length,
-        name: property.name,
-        units: answers.units.length,
-        plantPoints: bill.plant.length,
-        flags: flags.length,
-        fromJournal: walk.fromJournal.has(i),
-        ...work,
+      // Through then(), so that this loop, suspended while the next Property is walked, never held the
+      // Property before: V8 keeps an async function's finished locals alive until their registers are
+      // reused, and they were that Property's answers and bill, whole, through the whole next walk.
+      await pending!.then((fetched) => {
+        pending = i + 1 < properties.length ? walk.fetch(i + 1) : null;
+        pending?.catch(() => undefined); // surfaced when awaited in the next round
+        return writeOne(i, fetched);
       });
+      done = i + 1;
     }
     // Findings known only now (lines of --unit-refs for units no Property had): after every Property's.
     const late = steps.flatMap((s) => s.finish?.() ?? []);
