@@ -77,6 +77,10 @@ export const tokenTexts = catalogue(
     spentListBusy:
       'This process stalled while noting the refresh token it was about to send, and another process took over the list meanwhile; nothing was sent.',
     spentListBusyHint: 'Run the command again.',
+    sharedConnection: (p: { profile: string }) =>
+      p.profile === '?'
+        ? 'the list of refresh tokens already sent cannot be read, so it cannot be told whether another profile uses this connection'
+        : `it is the connection of the profile "${p.profile}" too (a copied sign-in), and revoking it would end that profile's`,
     lockTimeout: 'Another meterdata process has been refreshing this sign-in for too long.',
     lockTimeoutHint: (p: { file: string }) => `Try again in a minute; if it persists, remove ${p.file}.`,
   },
@@ -155,6 +159,10 @@ export const tokenTexts = catalogue(
     spentListBusy:
       'Dieser Prozess stockte, während er das zu sendende Refresh-Token vermerkte, und ein anderer Prozess hat die Liste inzwischen übernommen; es wurde nichts gesendet.',
     spentListBusyHint: 'Führen Sie den Befehl erneut aus.',
+    sharedConnection: (p) =>
+      p.profile === '?'
+        ? 'die Liste der bereits gesendeten Refresh-Tokens ist nicht lesbar, daher lässt sich nicht feststellen, ob ein anderes Profil diese Verbindung nutzt'
+        : `sie ist auch die Verbindung des Profils „${p.profile}“ (eine kopierte Anmeldung), und ein Widerruf würde die Verbindung jenes Profils beenden`,
     lockTimeout: 'Ein anderer meterdata-Prozess erneuert diese Anmeldung schon zu lange.',
     lockTimeoutHint: (p) => `Bitte in einer Minute erneut versuchen; wenn es anhält, entfernen Sie ${p.file}.`,
   },

@@ -6,7 +6,8 @@
 import { copyFileSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, spawnCli } from '../helpers/browser.js';
+import { setProfileFields } from '../../src/core/config.js';
+import { assertBuilt, deliver, followToRedirect, spawnCli } from '../helpers/browser.js';
 import { sandboxBehindProxy, setAccessExpiry, storeFile } from '../helpers/signed-in.js';
 
 const at = sandboxBehindProxy({ autoConsent: true, admin: true, clock: '2026-11-22', oauthRateLimitPerMinute: 0, units: 10 }, 'md-copied-');
@@ -25,6 +26,14 @@ async function withBeta(record: 'copy' | 'link') {
 }
 
 const run = (args: string[], env: NodeJS.ProcessEnv) => spawnCli(args, env).done;
+/** `meterdata login --profile X` (the fix the message names) at the sandbox, where the profile then points too (so login revokes what it replaces); its result. */
+async function login(profile: string, env: NodeJS.ProcessEnv) {
+  await setProfileFields(env, profile, { auth_url: at.sb.url, base_url: at.sb.apiBase });
+  const child = spawnCli(['login', '--no-browser', '--profile', profile, '--auth-url', at.sb.url], env);
+  await deliver(await followToRedirect(await child.url));
+  return child.done;
+}
+
 const stored = (env: NodeJS.ProcessEnv, profile: string) => JSON.parse(readFileSync(storeFile(env, profile), 'utf8')) as Record<string, unknown>;
 
 describe('a sign-in record copied to a second profile', () => {
@@ -54,7 +63,33 @@ describe('a sign-in record copied to a second profile', () => {
     expect(b2.code, b2.stderr).toBe(0);
     expect(at.tokenPosts()).toBe(afterBeta + 1);
     expect(at.stateOf(sid)).toBe('connected');
+
+    // the fix the message names: default signs in anew; beta's connection is not revoked on the way
+    const relogin = await login('default', env);
+    expect(relogin.code, relogin.stderr).toBe(0);
+    expect(relogin.stderr + relogin.stdout).toMatch(/not revoked \(it is the connection of the profile "beta" too/);
+    expect(at.stateOf(sid)).toBe('connected');
+    setAccessExpiry(storeFile(env, 'beta'));
+    expect((await run(['token', '--profile', 'beta'], env)).code).toBe(0);
+    setAccessExpiry(storeFile(env, 'default'));
+    expect((await run(['token'], env)).code).toBe(0);
   }, 240_000);
+
+  for (const when of ['after beta refreshed', 'before either refreshed'] as const) {
+    it(`logout of the copy ${when} deletes it without revoking the connection beta still uses, and says so`, async () => {
+      const { env, sid } = await withBeta('copy');
+      if (when === 'after beta refreshed') {
+        setAccessExpiry(storeFile(env, 'beta'));
+        expect((await run(['token', '--profile', 'beta'], env)).code).toBe(0);
+      }
+      const out = await run(['logout'], env);
+      expect(out.code, out.stderr).toBe(0);
+      expect(out.stderr).toMatch(/NOT revoked at the server \(it is the connection of the profile "beta" too/);
+      expect(at.stateOf(sid)).toBe('connected');
+      setAccessExpiry(storeFile(env, 'beta'));
+      expect((await run(['token', '--profile', 'beta'], env)).code).toBe(0);
+    }, 240_000);
+  }
 
   it('status tells the truth: the copy whose token beta already sent is not working (exit 3), though its access token still reads /whoami', async () => {
     const { env, sid } = await withBeta('copy');
