@@ -5,9 +5,14 @@
 // rotated refresh token revokes the landlord's whole connection.
 import { copyFileSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setProfileFields } from '../../src/core/config.js';
 import { assertBuilt, deliver, followToRedirect, spawnCli } from '../helpers/browser.js';
+import { ROOT } from '../helpers/bin.js';
+import { hasKeyringTools, requireKeyringTools, startKeyringSession, type KeyringSession } from '../helpers/keyring-session.js';
 import { sandboxBehindProxy, setAccessExpiry, storeFile } from '../helpers/signed-in.js';
 
 const at = sandboxBehindProxy({ autoConsent: true, admin: true, clock: '2026-11-22', oauthRateLimitPerMinute: 0, units: 10 }, 'md-copied-');
@@ -138,5 +143,49 @@ describe("a sign-in record that is a symbolic link to another profile's", () => 
     expect(at.tokenPosts()).toBe(before + 1);
     expect(at.stateOf(sid)).toBe('connected');
     expect((await run(['status', '--profile', 'beta'], env)).code).toBe(3);
+  }, 240_000);
+});
+
+describe('a keychain sign-in copied to a second profile', () => {
+  let ks: KeyringSession | undefined;
+  beforeAll(async () => {
+    if (hasKeyringTools()) ks = await startKeyringSession();
+  });
+  afterAll(async () => ks?.stop());
+
+  /** Writes `rec` as the keychain entry of `profile` (what a person copying the entry with a keychain tool does), access token expired. */
+  const putEntry = (env: NodeJS.ProcessEnv, profile: string, rec: Record<string, unknown>) => {
+    const text = JSON.stringify({ ...rec, access_expires_at: new Date(Date.now() - 1000).toISOString() });
+    const script = `const { AsyncEntry } = require('@napi-rs/keyring');
+      new AsyncEntry('meterdata', process.argv[1], { linux: { store: 'secret-service' } }).setPassword(process.argv[2]).catch((e) => { console.error(e); process.exit(1); });`;
+    execFileSync(process.execPath, ['-e', script, `${profile}@${env.METERDATA_HOME}`, text], { env: { PATH: process.env.PATH, ...env }, cwd: ROOT });
+  };
+
+  it('beta refreshes; default then sends nothing (exit 3, naming beta), the connection stays connected', async (ctx) => {
+    requireKeyringTools(ctx, 'the keychain store runs against a real Secret Service');
+    const home = mkdtempSync(path.join(os.tmpdir(), 'md-copied-kc-'));
+    const env = { ...ks!.env, METERDATA_HOME: home };
+    const before = new Set(at.sb.admin.connections().map((c) => c.sid));
+    const signIn = spawnCli(['login', '--no-browser', '--auth-url', at.sb.url], env);
+    await deliver(await followToRedirect(await signIn.url));
+    expect((await signIn.done).code).toBe(0);
+    const sid = at.sb.admin.connections().find((c) => !before.has(c.sid))!.sid;
+    const cfgFile = path.join(home, 'config', 'config.json');
+    const cfg = JSON.parse(readFileSync(cfgFile, 'utf8'));
+    cfg.profiles.beta = { ...cfg.profiles.default, name: 'beta' };
+    writeFileSync(cfgFile, JSON.stringify(cfg, null, 2), { mode: 0o600 });
+    const rec = JSON.parse(ks!.secretTool(['lookup', 'service', 'meterdata', 'username', `default@${home}`])) as Record<string, unknown>;
+    putEntry(env, 'beta', rec);
+
+    const b = await run(['token', '--profile', 'beta'], env);
+    expect(b.code, b.stderr).toBe(0);
+    putEntry(env, 'default', rec);
+    const a = await run(['token'], env);
+    expect(a.code).toBe(3);
+    expect(a.stderr).toMatch(/already sent at .* by the profile "beta"/);
+    expect(at.stateOf(sid)).toBe('connected');
+    const b2 = await run(['token', '--profile', 'beta'], env);
+    expect(b2.code, b2.stderr).toBe(0);
+    expect(at.stateOf(sid)).toBe('connected');
   }, 240_000);
 });
