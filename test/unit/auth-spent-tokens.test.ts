@@ -79,6 +79,14 @@ describe('sendOnce', () => {
     expect((e as MeterdataError).hint).toBe(relogin);
   });
 
+  it('a token this profile sent itself (its record restored from a backup) is not sent again either, and the message says so', async () => {
+    const env = home();
+    await claimRefreshToken(env, 'rt-old', 'default', AT);
+    const e = await sendOnce(env, 'rt-old', 'default', AT, relogin, async () => 'sent').catch((x: unknown) => x);
+    expect((e as MeterdataError).code).toBe('AUTH_REFRESH_SPENT');
+    expect((e as MeterdataError).message).toMatch(/already sent at 2026-11-27T10:00:00.000Z: this sign-in was restored from a backup/);
+  });
+
   it('a send that failed before the token was used gives the claim back; an answer lost after sending keeps it', async () => {
     const env = home();
     const refused = new ServiceUnavailableError('connection refused', { code: 'AUTH_SERVER_UNREACHABLE' });
