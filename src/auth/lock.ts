@@ -35,8 +35,12 @@ export function lockPathFor(env: NodeJS.ProcessEnv, profile: string): string {
  * `signal` (Ctrl-C, SIGTERM) ends that wait at once: a run told to stop must not start a refresh
  * a minute later, where a kill that follows would lose its answer.
  */
-export async function withRefreshLock<T>(env: NodeJS.ProcessEnv, profile: string, fn: (lock: RefreshLock) => Promise<T>, signal?: AbortSignal): Promise<T> {
-  const file = lockPathFor(env, profile);
+export function withRefreshLock<T>(env: NodeJS.ProcessEnv, profile: string, fn: (lock: RefreshLock) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  return withLockAt(env, lockPathFor(env, profile), fn, signal);
+}
+
+/** As withRefreshLock, for the lock at `file` (proper-lockfile's `<file>.lock`). */
+export async function withLockAt<T>(env: NodeJS.ProcessEnv, file: string, fn: (lock: RefreshLock) => Promise<T>, signal?: AbortSignal): Promise<T> {
   await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const { stale, update } = timings(env);
   let compromised = false;

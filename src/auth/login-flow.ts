@@ -21,6 +21,8 @@ import { Session } from './session.js';
 import { connectionFor } from './connection.js';
 import { dpopHandle, recordFromTokens, redeemCode, revokeToken } from './token-exchange.js';
 import { signInTexts as t } from './texts.js';
+import { tokenTexts as tt } from './texts-tokens.js';
+import { otherHolder } from './shared-record.js';
 
 export interface LoginOptions {
   openBrowser: boolean;
@@ -106,14 +108,20 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   // A new login replaces the profile's connection: end the old one at the server too, so
   // the landlord does not keep seeing a connection nobody uses.
   if (previous && previous.refresh_token !== record.refresh_token && before?.auth_url === profile.auth_url && before.client_id === profile.client_id) {
-    try {
-      await revokeToken(config, previous.refresh_token);
-      result.previous = { revoked: true };
-    } catch (e) {
-      result.previous = { revoked: false, reason: describeError(e) };
-    }
+    // a copied record's token is another profile's connection too: not ours to end
+    const other = await otherHolder(io.env, previous.refresh_token, profile.name);
+    result.previous = other !== null ? { revoked: false, reason: tt.sharedConnection({ profile: other }) } : await revoked(config, previous.refresh_token);
   }
   return result;
+}
+
+async function revoked(config: Parameters<typeof revokeToken>[0], token: string): Promise<NonNullable<LoginResult['previous']>> {
+  try {
+    await revokeToken(config, token);
+    return { revoked: true };
+  } catch (e) {
+    return { revoked: false, reason: describeError(e) };
+  }
 }
 
 function stripConnectionFacts(p: Profile): Profile {

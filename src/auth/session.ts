@@ -1,10 +1,10 @@
 // A signed-in connection at run time: hands out access tokens, refreshes them shortly
 // before expiry or after a 401, and keeps every process on the same token family.
-//
 // Refresh protocol (per profile): single-flight inside the process, then the cross-process
 // lock; under the lock the store is read again, and if another process already refreshed,
-// its token is used. The new refresh token is persisted (durably) before the new access
-// token is used. A transient failure never touches the stored record.
+// its token is used. The token is claimed store-wide before it is sent (spent-tokens.ts), so a
+// copied record never sends it again. The new refresh token is persisted (durably) before the
+// new access token is used. A transient failure never touches the stored record.
 import type * as oidc from 'openid-client';
 import type { Credentials } from '../core/credentials.js';
 import { loadProfile, saveProfile, setProfileFields, type Profile } from '../core/config.js';
@@ -17,10 +17,11 @@ import { dpopProof, importDpopKey, type DpopKey } from './dpop.js';
 import { SingleFlight, withRefreshLock, type RefreshLock } from './lock.js';
 import { intentOf, refreshInFlight, refreshUncertain, stillInFlight } from './refresh-intent.js';
 import { markedUncertain, replaceIntent, type RecordPlace } from './refresh-outcome.js';
+import { markedError, sendOnce, settledAfter, unrefreshable } from './spent-tokens.js';
 import { usable } from './lifetime.js';
 import { RefreshBudget } from './refresh-budget.js';
 import { pauseAt, testNumber } from './test-hooks.js';
-import { dpopHandle, keptAnswerLost, recordFromTokens, refreshGrant, RefreshAnswerLostError, type TokenSet } from './token-exchange.js';
+import { dpopHandle, keptAnswerLost, recordFromTokens, refreshGrant, type TokenSet } from './token-exchange.js';
 import { ts } from './texts-session.js';
 
 export { MAX_REJECTED_REFRESHES } from './refresh-budget.js';
@@ -40,9 +41,7 @@ export function loginHint(profile: string): string {
   return ts.runLogin({ login: loginCommand(profile) });
 }
 
-function lockLost(): ServiceUnavailableError {
-  return new ServiceUnavailableError(ts.lockLost, { code: 'AUTH_LOCK_LOST', hint: ts.lockLostHint });
-}
+const lockLost = () => new ServiceUnavailableError(ts.lockLost, { code: 'AUTH_LOCK_LOST', hint: ts.lockLostHint });
 
 export function notSignedIn(profile: string): NotSignedInError {
   return new NotSignedInError(ts.notSignedIn({ profile }), { code: 'AUTH_NOT_SIGNED_IN', hint: loginHint(profile) });
@@ -133,7 +132,7 @@ export class Session {
     const replacedByOther = rejectedToken === undefined ? true : current.access_token !== rejectedToken;
     if (replacedByOther && usable(current, Date.now())) return { record: current, refreshed: false };
     const relogin = loginHint(this.profile.name);
-    if (current.refresh_uncertain_since) throw refreshUncertain(current.refresh_uncertain_since, 'lost', relogin);
+    if (current.refresh_uncertain_since) throw markedError(this.env, current, this.profile.name, relogin);
     if (current.refresh_intent) {
       // A refresh was sent and never settled: its holder is stalled (we took its lock over) or died.
       if (stillInFlight(current.refresh_intent)) throw refreshInFlight(current.refresh_intent, relogin);
@@ -156,13 +155,12 @@ export class Session {
     if (!(await lock.stillHeld())) return this.takenOverDuringIntent(intended, relogin);
     let tokens: TokenSet;
     try {
-      // told to stop while waiting for the lock or writing the intent: no refresh starts now
+      // told to stop while waiting for the lock or writing the intent: no refresh starts now; claimed store-wide before it is sent
       if (this.signal?.aborted) throw this.signal.reason;
-      tokens = await refreshGrant(config, current.refresh_token, dpopHandle(config, key), this.profile, this.signal, this.mayWait);
+      const send = () => refreshGrant(config, current.refresh_token, dpopHandle(config, key), this.profile, this.signal, this.mayWait);
+      tokens = await sendOnce(this.env, current.refresh_token, this.profile.name, intended.refresh_intent!.at, relogin, send);
     } catch (e) {
-      // Lost after sending: remember it, so nobody resends the token. Otherwise the token was not used.
-      const settled = e instanceof RefreshAnswerLostError ? markedUncertain(current) : current;
-      await replaceIntent(this.place(), lock, intended, () => settled).catch(() => undefined);
+      await replaceIntent(this.place(), lock, intended, () => settledAfter(e, current)).catch(() => undefined);
       throw e;
     }
     try {
@@ -228,6 +226,12 @@ export class Session {
         cause: e,
       });
     }
+  }
+
+  /** Why the stored refresh token can no longer be sent (marked, or already sent by a copy), found without sending; null when it can. */
+  async unrefreshable(): Promise<NotSignedInError | null> {
+    const rec = await this.store.read(this.profile.name);
+    return rec && unrefreshable(this.env, rec, this.profile.name, loginHint(this.profile.name));
   }
 
   /** The record in use: its access token is the one the next request sends, unless it is about to expire. */

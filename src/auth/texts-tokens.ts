@@ -63,6 +63,24 @@ export const tokenTexts = catalogue(
       `An earlier refresh of this connection (${p.since}) was sent by a process that ended before saving its answer; the server may have replaced the refresh token, and sending the old one again would end the connection.`,
     uncertainTakenOver: (p: { since: string }) =>
       `This process stalled while starting a refresh (${p.since}) and another meterdata process took over meanwhile; the tokens that process may have saved could not be kept; the server may have replaced the refresh token, and sending the old one again would end the connection.`,
+    spentByOther: (p: { at: string; by: string }) =>
+      `The refresh token stored for this profile was already sent at ${p.at} by the profile "${p.by}": this sign-in is a copy of that profile's (or restored from a backup), and sending the token again would end the landlord's connection, so this run does not.`,
+    spentBySelf: (p: { at: string }) =>
+      `The refresh token stored for this profile was already sent at ${p.at}: this sign-in was restored from a backup or copied back, and sending the token again would end the landlord's connection, so this run does not.`,
+    spentListDamaged: (p: { file: string; problem: string }) =>
+      `The list of refresh tokens already sent, ${p.file}, is damaged: ${p.problem}. No refresh is sent while it cannot be read.`,
+    spentListDamagedHint:
+      'Correct the file, or move it away and run the command again: the sign-ins stay valid, but copies of a sign-in made earlier are then no longer recognised.',
+    spentListNotWritten: (p: { file: string; reason: string }) =>
+      `The sign-in could not be refreshed: the list of refresh tokens already sent, ${p.file}, could not be written (${p.reason}); no refresh was sent.`,
+    spentListNotWrittenHint: 'Free disk space in that folder (or make it writable), then run the command again.',
+    spentListBusy:
+      'This process stalled while noting the refresh token it was about to send, and another process took over the list meanwhile; nothing was sent.',
+    spentListBusyHint: 'Run the command again.',
+    sharedConnection: (p: { profile: string }) =>
+      p.profile === '?'
+        ? 'the list of refresh tokens already sent cannot be read, so it cannot be told whether another profile uses this connection'
+        : `it is the connection of the profile "${p.profile}" too (a copied sign-in), and revoking it would end that profile's`,
     lockTimeout: 'Another meterdata process has been refreshing this sign-in for too long.',
     lockTimeoutHint: (p: { file: string }) => `Try again in a minute; if it persists, remove ${p.file}.`,
   },
@@ -127,6 +145,24 @@ export const tokenTexts = catalogue(
       `Eine frühere Erneuerung dieser Verbindung (${p.since}) kam von einem Prozess, der vor dem Speichern der Antwort beendet wurde; der Server hat das Refresh-Token möglicherweise ersetzt, und das alte erneut zu senden würde die Verbindung beenden.`,
     uncertainTakenOver: (p) =>
       `Dieser Prozess stockte beim Start einer Erneuerung (${p.since}), und ein anderer meterdata-Prozess hat inzwischen übernommen; die Tokens, die jener Prozess gespeichert haben mag, ließen sich nicht behalten; der Server hat das Refresh-Token möglicherweise ersetzt, und das alte erneut zu senden würde die Verbindung beenden.`,
+    spentByOther: (p) =>
+      `Das für dieses Profil gespeicherte Refresh-Token wurde bereits am ${p.at} vom Profil „${p.by}“ gesendet: Diese Anmeldung ist eine Kopie der Anmeldung jenes Profils (oder aus einer Sicherung zurückgespielt). Das Token erneut zu senden würde die Verbindung zum Eigentümer beenden, daher tut dieser Aufruf es nicht.`,
+    spentBySelf: (p) =>
+      `Das für dieses Profil gespeicherte Refresh-Token wurde bereits am ${p.at} gesendet: Diese Anmeldung wurde aus einer Sicherung zurückgespielt oder zurückkopiert. Das Token erneut zu senden würde die Verbindung zum Eigentümer beenden, daher tut dieser Aufruf es nicht.`,
+    spentListDamaged: (p) =>
+      `Die Liste der bereits gesendeten Refresh-Tokens, ${p.file}, ist beschädigt: ${p.problem}. Solange sie nicht lesbar ist, wird keine Anmeldung erneuert.`,
+    spentListDamagedHint:
+      'Berichtigen Sie die Datei oder verschieben Sie sie und führen Sie den Befehl erneut aus: Die Anmeldungen bleiben gültig, früher angelegte Kopien einer Anmeldung werden dann aber nicht mehr erkannt.',
+    spentListNotWritten: (p) =>
+      `Die Anmeldung konnte nicht erneuert werden: Die Liste der bereits gesendeten Refresh-Tokens, ${p.file}, ließ sich nicht schreiben (${p.reason}); es wurde keine Erneuerung gesendet.`,
+    spentListNotWrittenHint: 'Bitte in diesem Ordner Speicherplatz freigeben (oder ihn beschreibbar machen) und den Befehl erneut ausführen.',
+    spentListBusy:
+      'Dieser Prozess stockte, während er das zu sendende Refresh-Token vermerkte, und ein anderer Prozess hat die Liste inzwischen übernommen; es wurde nichts gesendet.',
+    spentListBusyHint: 'Führen Sie den Befehl erneut aus.',
+    sharedConnection: (p) =>
+      p.profile === '?'
+        ? 'die Liste der bereits gesendeten Refresh-Tokens ist nicht lesbar, daher lässt sich nicht feststellen, ob ein anderes Profil diese Verbindung nutzt'
+        : `sie ist auch die Verbindung des Profils „${p.profile}“ (eine kopierte Anmeldung), und ein Widerruf würde die Verbindung jenes Profils beenden`,
     lockTimeout: 'Ein anderer meterdata-Prozess erneuert diese Anmeldung schon zu lange.',
     lockTimeoutHint: (p) => `Bitte in einer Minute erneut versuchen; wenn es anhält, entfernen Sie ${p.file}.`,
   },

@@ -103,6 +103,8 @@ export const ERROR_CODES = {
   AUTH_ANSWER_LOST: { exit: [SIGNED_OUT], area: 'auth' },
   AUTH_REFRESH_IN_FLIGHT: { exit: [UNAVAILABLE], area: 'auth' },
   AUTH_REFRESH_UNCERTAIN: { exit: [SIGNED_OUT], area: 'auth' },
+  AUTH_REFRESH_SPENT: { exit: [SIGNED_OUT], area: 'auth' },
+  AUTH_SPENT_LIST_DAMAGED: { exit: [UNAVAILABLE], area: 'auth' },
   AUTH_LOCK_TIMEOUT: { exit: [UNAVAILABLE], area: 'auth' },
   AUTH_LOCK_LOST: { exit: [UNAVAILABLE], area: 'auth' },
   AUTH_TOKENS_REJECTED: { exit: [UNAVAILABLE], area: 'auth' },

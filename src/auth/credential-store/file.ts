@@ -18,6 +18,15 @@ async function tighten(file: string): Promise<void> {
   if ((mode & 0o077) !== 0) await fsp.chmod(file, 0o600).catch(() => undefined);
 }
 
+async function isLink(file: string): Promise<boolean> {
+  try {
+    return (await fsp.lstat(file)).isSymbolicLink();
+  } catch {
+    // not there (or not reachable): the read that follows says what it finds
+    return false;
+  }
+}
+
 export class FileCredentialStore implements CredentialStore {
   readonly kind = 'file' as const;
   private readonly dir: string;
@@ -36,6 +45,9 @@ export class FileCredentialStore implements CredentialStore {
 
   async read(profile: string): Promise<StoredRecord | null> {
     const file = this.fileFor(profile);
+    // A link to another profile's record would be read as this profile's and written back as a plain
+    // file: two records holding one refresh token, and the second to refresh would end the connection.
+    if (await isLink(file)) throw damagedRecord(t.fileLinked({ file, target: await fsp.readlink(file).catch(() => '?') }), profile);
     const read = readOwnFile(file);
     if (read === null) return null;
     if ('problem' in read) throw damagedRecord(t.fileDamaged({ file, problem: read.problem }), profile);

@@ -5,6 +5,8 @@ export const storeTexts = catalogue(
   'auth-store',
   {
     fileDamaged: (p: { file: string; problem: string }) => `The stored sign-in in ${p.file} is damaged: ${p.problem}.`,
+    fileLinked: (p: { file: string; target: string }) =>
+      `The stored sign-in ${p.file} is a symbolic link (to ${p.target}); meterdata does not use a sign-in through a link, since refreshing it would leave two records holding one refresh token.`,
     keychainDamaged: (p: { problem: string }) => `The sign-in stored in the keychain is damaged: ${p.problem}.`,
     damagedHint: (p: { login: string; logout: string }) => `Run \`${p.login}\` to replace it (\`${p.logout}\` deletes it).`,
     describeFile: (p: { file: string }) => `file ${p.file} (mode 0600)`,
@@ -25,6 +27,8 @@ export const storeTexts = catalogue(
   },
   {
     fileDamaged: (p) => `Die gespeicherte Anmeldung in ${p.file} ist beschädigt: ${p.problem}.`,
+    fileLinked: (p) =>
+      `Die gespeicherte Anmeldung ${p.file} ist eine symbolische Verknüpfung (auf ${p.target}); meterdata verwendet keine Anmeldung über eine Verknüpfung, denn nach einer Erneuerung hielten zwei Dateien dasselbe Refresh-Token.`,
     keychainDamaged: (p) => `Die im Schlüsselbund gespeicherte Anmeldung ist beschädigt: ${p.problem}.`,
     damagedHint: (p) => `Führen Sie \`${p.login}\` aus, um sie zu ersetzen (\`${p.logout}\` löscht sie).`,
     describeFile: (p) => `Datei ${p.file} (Modus 0600)`,

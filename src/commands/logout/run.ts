@@ -4,6 +4,8 @@ import { loadProfile, removeProfileFields, resolveProfileName } from '../../core
 import { clientAuthFor, clientSecretFrom } from '../../auth/client-auth.js';
 import { describeError, discover } from '../../auth/discovery.js';
 import { revokeToken } from '../../auth/token-exchange.js';
+import { otherHolder } from '../../auth/shared-record.js';
+import { tokenTexts as tt } from '../../auth/texts-tokens.js';
 import type { StoredRecord } from '../../auth/credential-store/types.js';
 import { MeterdataError } from '../../core/errors.js';
 import type { Profile } from '../../core/config.js';
@@ -46,9 +48,13 @@ export async function run(opts: LogoutFlags, ctx: CommandContext): Promise<numbe
     io.stderr.write(`${t.notSignedIn({ profile: name })}\n`);
     return 0;
   }
+  // a copied record's token is another profile's connection too: not ours to end
+  const other = opts.localOnly ? null : await otherHolder(io.env, record.refresh_token, name);
   let revoked: string;
   if (opts.localOnly) {
     revoked = t.localOnly;
+  } else if (other !== null) {
+    revoked = t.notRevoked({ reason: tt.sharedConnection({ profile: other }) });
   } else {
     try {
       const config = await discover(profile, await clientAuthFor(profile, clientSecretFrom(io.env, record.client_secret)));

@@ -58,6 +58,9 @@ async function check(name: string, ctx: CommandContext, all: boolean): Promise<S
     report.signed_in = true;
     const fresh = await conn.reconcile({ refreshOn401: true }).finally(() => conn.close());
     Object.assign(report, facts(fresh));
+    // A copied or restored record still reads /whoami with its access token, but its refresh token was sent before: not working.
+    const unsendable = await conn.session?.unrefreshable();
+    if (unsendable) throw unsendable;
     report.working = true;
   } catch (e) {
     // Interrupted is no finding about the profile: the command stops (130).

@@ -1,0 +1,187 @@
+// The state folder's record of refresh tokens already sent, kept as SHA-256 hashes (never the
+// token). A sign-in record copied to a second profile, or restored from a backup, holds a
+// refresh token that the server may already have rotated; presenting it revokes the landlord's
+// whole connection. The refresh lock and the intent are per profile and cannot see a copy, so
+// every refresh first claims its token here, durably and under this file's own lock, before the
+// request leaves: a token found already claimed is never sent, whatever profile holds it. One
+// list serves the file store and the keychain alike.
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import * as v from 'valibot';
+import { writeFileAtomic } from '../core/atomic-file.js';
+import { readOwnFile } from '../core/bounded-read.js';
+import { NotSignedInError, ServiceUnavailableError } from '../core/errors.js';
+import { checkJson } from '../core/file-schema.js';
+import { dirs } from '../core/paths.js';
+import type { StoredRecord } from './credential-store/index.js';
+import { withLockAt } from './lock.js';
+import { refreshUncertain } from './refresh-intent.js';
+import { markedUncertain } from './refresh-outcome.js';
+import { RefreshAnswerLostError } from './token-exchange.js';
+import { tokenTexts as t } from './texts-tokens.js';
+
+/** Entries kept at most; the oldest go first (an hourly refresh for more than a year of one profile). */
+export const SPENT_MAX_ENTRIES = 10_000;
+/** Entries older than this go (the contract's connection dies after 90 days unused; kept well beyond). */
+export const SPENT_MAX_AGE_MS = 400 * 86_400_000;
+/** 10,000 entries are about 1.2 MB. */
+const SPENT_MAX_BYTES = 4 << 20;
+
+export interface SpentEntry {
+  /** SHA-256 of the refresh token, hex. */
+  h: string;
+  /** When the refresh was about to be sent (the intent's time). */
+  at: string;
+  /** The profile that sent it. */
+  profile: string;
+}
+
+const EntrySchema = v.looseObject({
+  h: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
+  at: v.pipe(v.string(), v.isoTimestamp()),
+  profile: v.string(),
+});
+const ListSchema = v.looseObject({ v: v.literal(1), spent: v.array(EntrySchema) });
+
+export function spentFile(env: NodeJS.ProcessEnv): string {
+  return path.join(dirs(env).state, 'refresh-tokens-spent.json');
+}
+
+export function tokenHash(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** The list with `entry` added, without entries older than the age bound, at most SPENT_MAX_ENTRIES (newest kept). */
+export function withEntry(list: readonly SpentEntry[], entry: SpentEntry, now: number): SpentEntry[] {
+  // An entry dated ahead of this clock (a clock stepped back) is kept: dropping it early would lose the guard.
+  const kept = list.filter((e) => now - Date.parse(e.at) < SPENT_MAX_AGE_MS);
+  return [...kept, entry].slice(-SPENT_MAX_ENTRIES);
+}
+
+export function findSpent(list: readonly SpentEntry[], token: string): SpentEntry | undefined {
+  const h = tokenHash(token);
+  return list.find((e) => e.h === h);
+}
+
+/** Parsed list, or what is wrong with it (in the run's language). */
+export function parseSpent(text: string): { ok: true; value: SpentEntry[] } | { ok: false; problem: string } {
+  const checked = checkJson(ListSchema, text);
+  return checked.ok ? { ok: true, value: checked.value.spent } : checked;
+}
+
+/**
+ * The list; none yet is an empty one. A damaged list stops the refresh (exit 5) instead of being
+ * started afresh: a fresh list would no longer know the tokens already sent, and a copied record
+ * would then revoke its connection. Nothing is sent or marked, so no connection is lost.
+ */
+export function readSpent(env: NodeJS.ProcessEnv): SpentEntry[] {
+  const file = spentFile(env);
+  const read = readOwnFile(file, SPENT_MAX_BYTES);
+  if (read === null) return [];
+  const parsed = 'problem' in read ? { ok: false as const, problem: read.problem } : parseSpent(read.text);
+  if (parsed.ok) return parsed.value;
+  throw new ServiceUnavailableError(t.spentListDamaged({ file, problem: parsed.problem }), {
+    code: 'AUTH_SPENT_LIST_DAMAGED',
+    hint: t.spentListDamagedHint,
+  });
+}
+
+async function writeSpent(env: NodeJS.ProcessEnv, list: SpentEntry[]): Promise<void> {
+  await writeFileAtomic(spentFile(env), JSON.stringify({ v: 1, spent: list }), { mode: 0o600 });
+}
+
+/**
+ * Claims `token` for a refresh about to be sent: returns the entry of whoever sent it before
+ * (then nothing is written and the token must not be sent), or null once our entry is durable.
+ */
+export function claimRefreshToken(env: NodeJS.ProcessEnv, token: string, profile: string, at: string): Promise<SpentEntry | null> {
+  return withLockAt(env, spentFile(env), async (lock) => {
+    const list = readSpent(env);
+    const found = findSpent(list, token);
+    if (found) return found;
+    const next = withEntry(list, { h: tokenHash(token), at, profile }, Date.now());
+    // Taken over while stalled: another holder may have added an entry that this write would drop.
+    if (!(await lock.stillHeld())) throw new ServiceUnavailableError(t.spentListBusy, { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });
+    try {
+      await writeSpent(env, next);
+    } catch (e) {
+      const reason = e instanceof Error ? e.message : String(e);
+      throw new ServiceUnavailableError(t.spentListNotWritten({ file: spentFile(env), reason }), {
+        code: 'AUTH_STORE_WRITE_FAILED',
+        hint: t.spentListNotWrittenHint,
+        cause: e,
+      });
+    }
+    return null;
+  });
+}
+
+/** Gives our claim back: the refresh failed before its request could reach the server. */
+export function releaseClaim(env: NodeJS.ProcessEnv, token: string, at: string): Promise<void> {
+  return withLockAt(env, spentFile(env), async () => {
+    const list = readSpent(env);
+    const h = tokenHash(token);
+    const rest = list.filter((e) => !(e.h === h && e.at === at));
+    if (rest.length !== list.length) await writeSpent(env, rest);
+  });
+}
+
+/** Who sent `token` before, if anyone (read without the lock: for status and messages). */
+export function spentBy(env: NodeJS.ProcessEnv, token: string): SpentEntry | undefined {
+  return findSpent(readSpent(env), token);
+}
+
+/** Exit 3: this record's refresh token was sent before (a copied or restored record); it is never sent again. */
+export class RefreshTokenSpentError extends NotSignedInError {
+  constructor(
+    readonly entry: SpentEntry,
+    profile: string,
+    relogin: string,
+  ) {
+    const message = entry.profile === profile ? t.spentBySelf({ at: entry.at }) : t.spentByOther({ at: entry.at, by: entry.profile });
+    super(message, { code: 'AUTH_REFRESH_SPENT', hint: relogin });
+  }
+}
+
+/**
+ * Claims `token`, then sends it with `send`: a token sent before (by any profile) is never sent
+ * (RefreshTokenSpentError). A send that failed before the token could be used gives the claim
+ * back; an answer lost after sending keeps it, as the record's mark does.
+ */
+export async function sendOnce<T>(env: NodeJS.ProcessEnv, token: string, profile: string, at: string, relogin: string, send: () => Promise<T>): Promise<T> {
+  const earlier = await claimRefreshToken(env, token, profile, at);
+  if (earlier) throw new RefreshTokenSpentError(earlier, profile, relogin);
+  try {
+    return await send();
+  } catch (e) {
+    if (!(e instanceof RefreshAnswerLostError)) await releaseClaim(env, token, at).catch(() => undefined);
+    throw e;
+  }
+}
+
+/** The record after a refresh that failed with `e`: marked when its token was sent (an answer lost after sending) or sent before by a copy, so nobody sends it again; as it was otherwise (the token was not used). */
+export function settledAfter(e: unknown, current: StoredRecord): StoredRecord {
+  if (e instanceof RefreshAnswerLostError) return markedUncertain(current);
+  return e instanceof RefreshTokenSpentError ? markedUncertain(current, e.entry.at) : current;
+}
+
+/** A record marked as not to be refreshed: sent before by another profile says so; otherwise an answer was lost. */
+export function markedError(env: NodeJS.ProcessEnv, rec: StoredRecord, profile: string, relogin: string): NotSignedInError {
+  let entry: SpentEntry | undefined;
+  try {
+    entry = spentBy(env, rec.refresh_token);
+  } catch {
+    // a damaged list only changes which sentence is shown: the record is marked either way
+  }
+  if (entry && entry.profile !== profile) return new RefreshTokenSpentError(entry, profile, relogin);
+  return refreshUncertain(rec.refresh_uncertain_since ?? rec.updated_at, 'lost', relogin);
+}
+
+/** For `status`: why this record's refresh token can no longer be sent, found without sending; null when it can or a refresh is under way. */
+export function unrefreshable(env: NodeJS.ProcessEnv, rec: StoredRecord, profile: string, relogin: string): NotSignedInError | null {
+  if (rec.refresh_uncertain_since) return markedError(env, rec, profile, relogin);
+  // our own claim while a refresh of this record is in flight
+  if (rec.refresh_intent) return null;
+  const entry = spentBy(env, rec.refresh_token);
+  return entry ? new RefreshTokenSpentError(entry, profile, relogin) : null;
+}
