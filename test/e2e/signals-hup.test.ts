@@ -35,16 +35,22 @@ const manifestFiles = (dir: string): string[] =>
     'meterdata-manifest.json',
   ].sort();
 
-/** Starts `args` and sends SIGHUP once `when` holds for the folder's files. */
-async function hungUp(args: string[], out: string, when: (files: string[]) => boolean) {
+/**
+ * Starts `args` and sends SIGHUP once `when` holds for the folder's files. `readerGone`: the
+ * reader of its stdout and stderr ends first (`meterdata … 2>&1 | tee log`, tee hung up as well).
+ */
+async function hungUp(args: string[], out: string, when: (files: string[]) => boolean, readerGone = false) {
   const child = spawn(process.execPath, [BIN, ...args, '--out', out], { env: { ...process.env, ...env }, cwd: home, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const done = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (code, sig) => resolve([code, sig])));
+  const done = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('exit', (code, sig) => resolve([code, sig])));
   let sent = false;
   for (let i = 0; i < 6000 && !sent && child.exitCode === null; i++) {
-    if (when(filesUnder(out))) sent = child.kill('SIGHUP');
-    else await new Promise((r) => setTimeout(r, 5));
+    if (!when(filesUnder(out))) await new Promise((r) => setTimeout(r, 5));
+    else {
+      if (readerGone) for (const s of [child.stdout, child.stderr]) s.destroy();
+      sent = child.kill('SIGHUP');
+    }
   }
   const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
   const [code, signal] = await done;
@@ -80,6 +86,22 @@ describe('SIGHUP while a complete set of files is replaced', () => {
     },
     400_000,
   );
+});
+
+describe('SIGHUP with the reader of the output gone as well (meterdata … 2>&1 | tee log)', () => {
+  it('uvi: exit 130 (the message that finds the pipe closed comes after the clean-up), no lock left, a re-run exits 0', async () => {
+    const args = ['uvi', '--month', '2025-11', '--profile', 'nord'];
+    const out = path.join(home, 'out-tee');
+    expect((await runBin([...args, '--out', out], env)).code).toBe(0);
+    const before = snapshot(out);
+    const r = await hungUp(args, out, (files) => files.some((f) => !(f in before) && /letter-.*\.pdf/.test(f)), true);
+    expect(r.sent).toBe(true);
+    expect([r.code, r.signal]).toEqual([130, null]);
+    expect(snapshot(out)).toEqual(before);
+    expect(filesUnder(env.METERDATA_HOME!).filter((f) => /\.lock$/.test(f))).toEqual([]);
+    const again = await runBin([...args, '--out', out], env);
+    expect(again.code, again.stderr).toBe(0);
+  }, 400_000);
 });
 
 describe('the terminal closes under a running uvi (tmux ends: SIGHUP, and the terminal is gone for stderr)', () => {
