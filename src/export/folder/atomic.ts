@@ -112,7 +112,7 @@ export function partialName(finalName: string): string {
 const PDF_TEMPORARY = /^\.\..+\.partial\.\d+\.\d+\.[a-z0-9]*\.tmp$/;
 
 /** A name only meterdata's temporary files in an out folder have: removed as an earlier run's leftover. */
-export function isLeftover(name: string): boolean {
+function isLeftover(name: string): boolean {
   return (name.startsWith('.') && name.endsWith('.partial')) || PDF_TEMPORARY.test(name);
 }
 
