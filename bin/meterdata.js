@@ -39,6 +39,9 @@ const { main } = await import('../dist/bundle/cli.js');
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (e) => {
     if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    // The terminal is gone (an ssh session dropped, the window closed): its messages go with it, not the
+    // run, which ends as the SIGHUP that came with it says (130, nothing half-written, locks freed).
+    if (e.code === 'EIO') return;
     throw e;
   });
 }

@@ -146,7 +146,7 @@ function processIo(): Io {
   // A dependency's deprecated call (DEP0005 in the executable's bundle) is no concern of the user's.
   quietNodeWarnings();
   const controller = new AbortController();
-  // The first Ctrl-C asks the running command to stop cleanly (temp files removed,
+  // The first Ctrl-C (or SIGTERM, SIGHUP) asks the running command to stop cleanly (temp files removed,
   // journal kept); a second one ends the process at once. Listeners stay installed:
   // with `once`, proper-lockfile's signal-exit handler would re-raise the signal and
   // kill the process before the command could clean up.
@@ -161,8 +161,10 @@ function processIo(): Io {
     }
     controller.abort(new InterruptedError(cliTexts.interruptedBy({ signal }), { hint: cliTexts.interruptedHint }));
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  // SIGHUP (the terminal closed, an ssh session dropped) as SIGTERM: killed by it, a run left its
+  // locks and said nothing. Node.js undoes an ignore inherited from `nohup` when it starts (the
+  // process dies of SIGHUP without a listener), so a nohup start cannot be told apart: docs/export.md.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
   return {
     stdout: process.stdout,
     stderr: process.stderr,

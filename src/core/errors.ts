@@ -69,7 +69,7 @@ export class ServiceUnavailableError extends MeterdataError {
 }
 
 /**
- * Ctrl-C or SIGTERM: the reason the entry point aborts io.signal with, so whatever rethrows
+ * Ctrl-C, SIGTERM or SIGHUP: the reason the entry point aborts io.signal with, so whatever rethrows
  * the abort (a request, the pacer, a worker) ends with 130 and no stack trace.
  */
 export class InterruptedError extends MeterdataError {

@@ -11,7 +11,7 @@ export interface Io {
   stdin: Readable & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
   cwd: string;
-  /** Aborted on SIGINT/SIGTERM so long-running commands can stop cleanly. */
+  /** Aborted on SIGINT, SIGTERM or SIGHUP so long-running commands can stop cleanly. */
   signal: AbortSignal;
   /** Run the export's heavy phases in worker threads with their own heap limits (core/isolate.ts): set by the built CLI's entry point. */
   isolate?: boolean;

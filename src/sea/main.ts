@@ -18,6 +18,9 @@ useEmbeddedResources((JSON.parse(text('package.json')) as { version: string }).v
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    // The terminal is gone (an ssh session dropped, the window closed): its messages go with it, not the
+    // run, which ends as the SIGHUP that came with it says (130, nothing half-written, locks freed).
+    if (e.code === 'EIO') return;
     throw e;
   });
 }

@@ -3,6 +3,7 @@
 // info" became "0 / 0") and put the month folders inside the export's profile folders; single runs
 // nested the same way in either order. Each is refused before any request, in one line, exit 2.
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +57,50 @@ describe('export and uvi into one --out', () => {
     },
     120_000,
   );
+
+  // uvi --month 2025-10 --out Y/2025-11 wrote October's letters into Y/2025-11/2025-10/, inside November's folder.
+  it.each([
+    [
+      'uvi of another month into a uvi month folder',
+      uviRun,
+      SINGLE,
+      (y: string) => ['uvi', '--month', '2025-10', ...FAST, ...SINGLE, '--out', path.join(y, '2025-11')],
+    ],
+    ['uvi into a folder inside a uvi month folder', uviRun, SINGLE, (y: string) => uviRun(path.join(y, '2025-11', 'oktober'), SINGLE)],
+    ['uvi portfolio into a uvi portfolio’s month folder', uviRun, PORTFOLIO, (y: string) => uviRun(path.join(y, 'nord', '2025-11'), PORTFOLIO)],
+    ['export into a folder inside a uvi month folder', uviRun, SINGLE, (y: string) => exportRun(path.join(y, '2025-11', 'export'), SINGLE)],
+  ] as [string, Argv, string[], (y: string) => string[]][])(
+    "%s: refused in one line with exit 2 before any request, nothing written inside the month's folder",
+    async (name, first, firstWho, second) => {
+      const y = path.join(home, name.replace(/\W+/g, '-'));
+      expect((await runCli(first(y, firstWho), { env, cwd: home })).code).toBe(0);
+      const before = await snapshot(y);
+      const dirs = (await readdir(y, { recursive: true })).length;
+      const requests = sandbox.log.total;
+      const again = await runCli([...second(y), '--json'], { env, cwd: home });
+      expect(again.code, again.stderr).toBe(2);
+      expect(again.stderr.split('\n')[0]).toMatch(
+        /is \(or lies in\) the folder of one month's consumption information \(.*2025-11\); only that month's files go there\.$/,
+      );
+      expect(again.stderr).toMatch(/Give uvi the same --out for every month/);
+      expect(JSON.parse(again.stdout.trim().split('\n').at(-1)!)).toMatchObject({ error: { code: 'EXPORT_OUT_IN_USE' } });
+      expect(sandbox.log.total).toBe(requests);
+      expect(await snapshot(y)).toEqual(before);
+      expect((await readdir(y, { recursive: true })).length).toBe(dirs);
+    },
+    120_000,
+  );
+
+  it('says the month folder in German', async () => {
+    const y = path.join(home, 'de-month');
+    expect((await runCli(uviRun(y, SINGLE), { env, cwd: home })).code).toBe(0);
+    const again = await runCli(['uvi', '--month', '2025-10', ...FAST, ...SINGLE, '--out', path.join(y, '2025-11'), '--lang', 'de'], { env, cwd: home });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(
+      /ist der Ordner der Verbrauchsinformation eines Monats oder liegt darin \(.*2025-11\); dorthin gehören nur die Dateien dieses Monats\./,
+    );
+    expect(existsSync(path.join(y, '2025-11', '2025-10'))).toBe(false);
+  }, 120_000);
 
   it('says it in German', async () => {
     const out = path.join(home, 'de');

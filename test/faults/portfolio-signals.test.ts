@@ -1,5 +1,5 @@
 // The portfolio export against the impatient operator and the dying process (issue 15):
-// Ctrl-C, a TERM or kill -9 while the workbook workers write. No final file written half,
+// Ctrl-C, a TERM, a HUP (the terminal closed) or kill -9 while the workbook workers write. No final file written half,
 // no scratch file left after a signal (a kill -9 leaves its scratch files to the re-run,
 // which removes them), and the re-run finishes every profile. Needs `npm run build`.
 import { existsSync } from 'node:fs';
@@ -70,7 +70,7 @@ async function rerunFinishes(out: string): Promise<void> {
   expect((await files(out)).filter((f) => f.endsWith('.partial'))).toEqual([]);
 }
 
-describe.each(['SIGINT', 'SIGTERM'] as const)('%s while the workbook workers write', (signal) => {
+describe.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('%s while the workbook workers write', (signal) => {
   it('exit 130, no workbook and no scratch file left behind; the re-run finishes both profiles', async () => {
     const out = path.join(home, `out-${signal}`);
     const run = await interrupted(out, signal);

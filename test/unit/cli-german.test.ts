@@ -55,9 +55,9 @@ describe('--help in German', () => {
     expect(login).toContain('(Auswahl: "none", "client_secret_basic", "private_key_jwt")');
     const exp = (await runCli(['export', '--help', '--lang', 'de'])).stdout.replace(/\s+/g, ' ');
     expect(exp).toContain('csv, xlsx oder beides (Vorgabe: "csv,xlsx")');
-    expect(exp).toContain('130 abgebrochen (Strg+C oder SIGTERM)');
+    expect(exp).toContain('130 abgebrochen (Strg+C, SIGTERM oder SIGHUP)');
     const sandbox = (await runCli(['sandbox', '--help', '--lang', 'de'])).stdout;
-    expect(sandbox).toMatch(/\n {2}0 {2}mit Strg\+C oder SIGTERM beendet/);
+    expect(sandbox).toMatch(/\n {2}0 {2}mit Strg\+C, SIGTERM oder SIGHUP beendet/);
   });
 
   it.each(COMMANDS)('`%s --help --lang en` is the English help, as without a locale', async (cmd) => {

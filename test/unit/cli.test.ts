@@ -38,9 +38,9 @@ describe('meterdata CLI wiring', () => {
   });
 
   it('says per command what Ctrl-C ends with: 130, the sandbox 0 (a signal is how it stops)', async () => {
-    expect((await runCli(['export', '--help'])).stdout).toMatch(/\n  130 interrupted \(Ctrl-C or SIGTERM\)/);
-    expect((await runCli(['browse', '--help'])).stdout).toMatch(/\n  0  quit with q\n[\s\S]*\n  130 interrupted \(Ctrl-C or SIGTERM\)/);
-    expect((await runCli(['sandbox', '--help'])).stdout).toMatch(/\n  0  stopped by Ctrl-C or SIGTERM/);
+    expect((await runCli(['export', '--help'])).stdout).toMatch(/\n  130 interrupted \(Ctrl-C, SIGTERM or SIGHUP\)/);
+    expect((await runCli(['browse', '--help'])).stdout).toMatch(/\n  0  quit with q\n[\s\S]*\n  130 interrupted \(Ctrl-C, SIGTERM or SIGHUP\)/);
+    expect((await runCli(['sandbox', '--help'])).stdout).toMatch(/\n  0  stopped by Ctrl-C, SIGTERM or SIGHUP/);
     expect((await runCli(['status', '--help'])).stdout).toMatch(/\n  3  not signed in, or the connection does not work/);
   });
 

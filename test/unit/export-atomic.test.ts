@@ -123,3 +123,20 @@ describe('atomic output', () => {
     expect(await readFile(path.join(dir, 'segments.csv'), 'utf8')).toBe('new segments');
   });
 });
+
+describe("the next run's clean-up of what a killed one left", () => {
+  it("removes the PDF writer's temporary file behind a letter's partial name, and keeps names that only look alike", async () => {
+    const dir = await tmp();
+    const ours = ['..letters-Rheinuferstraße_12-0efbc34d.pdf.partial.4242.1764270000000.k3j9x2.tmp', '.uvi.csv.partial'];
+    const theirs = [
+      '.letters.pdf.4242.1764270000000.k3j9x2.tmp', // not behind a partial name
+      '..notes.partial.tmp',
+      'letter.pdf.partial.1.2.x.tmp', // not hidden
+      '..letter.pdf.partial.1.2.x.tmp.bak',
+      '..letter.pdf.partial.1.x.y.tmp',
+    ];
+    for (const n of [...ours, ...theirs]) await writeFile(path.join(dir, n), 'x');
+    await new AtomicOutput(dir).prepare();
+    expect((await readdir(dir)).sort()).toEqual([...theirs].sort());
+  });
+});

@@ -104,6 +104,19 @@ export function partialName(finalName: string): string {
 }
 
 /**
+ * The PDF writer's own temporary file behind one of ours (src/uvi/letter/write.ts:
+ * "..letter-….pdf.partial.<pid>.<ms>.<random>.tmp"), which a kill leaves as well. Narrow: a
+ * hidden name of a hidden name, then ".partial." and the writer's three parts (digits, digits,
+ * base 36) and ".tmp"; no file of a person's or another program's is named so by chance.
+ */
+const PDF_TEMPORARY = /^\.\..+\.partial\.\d+\.\d+\.[a-z0-9]*\.tmp$/;
+
+/** A name only meterdata's temporary files in an out folder have: removed as an earlier run's leftover. */
+function isLeftover(name: string): boolean {
+  return (name.startsWith('.') && name.endsWith('.partial')) || PDF_TEMPORARY.test(name);
+}
+
+/**
  * Where commit moves the previous export's manifest while it replaces the files: a crash
  * mid-commit then leaves no valid-looking manifest beside a mix of old and new files, yet
  * checkOutDir still knows the folder holds an export of these arguments.
@@ -144,7 +157,7 @@ export class AtomicOutput {
     return out;
   }
 
-  /** Removes leftovers of an earlier interrupted run (only our own ".*.partial" names). */
+  /** Removes leftovers of an earlier interrupted run (only our own names: ".*.partial" and the PDF writer's, see isLeftover). */
   async prepare(): Promise<void> {
     this.created = (await mkdir(this.dir, { recursive: true })) ?? this.created;
     await this.removePartials();
@@ -152,7 +165,7 @@ export class AtomicOutput {
 
   private async removePartials(): Promise<void> {
     for (const name of await readdir(this.dir)) {
-      if (name.startsWith('.') && name.endsWith('.partial')) await rm(path.join(this.dir, name), { force: true });
+      if (isLeftover(name)) await rm(path.join(this.dir, name), { force: true });
     }
   }
 

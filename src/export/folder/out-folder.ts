@@ -191,10 +191,23 @@ function otherRunIn(root: string, kind: RunKind): string | null {
 }
 
 /**
+ * The uvi month folder `root` is or lies in (for an export: lies in; its own manifest is its own
+ * check's), null where none: `uvi --month 2025-10 --out Y/2025-11` put October inside November's letters.
+ */
+function uviMonthAround(root: string, kind: RunKind): string | null {
+  for (let d = kind === 'uvi' ? root : path.dirname(root); ; d = path.dirname(d)) {
+    if (manifestKind(d) === 'uvi') return d;
+    if (path.dirname(d) === d) return null;
+  }
+}
+
+/**
  * Refuses a `kind` run into `root` (its --out, or a portfolio profile's folder) where the other
- * command has written (EXPORT_OUT_IN_USE, exit 2), before any request.
+ * command has written, or inside a uvi run's month folder (EXPORT_OUT_IN_USE, exit 2), before any request.
  */
 export function checkNotOtherCommand(root: string, kind: RunKind): void {
+  const month = uviMonthAround(path.resolve(root), kind);
+  if (month) throw new UsageError(t.inUviMonth({ dir: root, found: month }), t.inUviMonthHint, 'EXPORT_OUT_IN_USE');
   const found = otherRunIn(root, kind);
   if (!found) return;
   const message = kind === 'uvi' ? t.holdsExport({ dir: root, found }) : t.holdsUvi({ dir: root, found });

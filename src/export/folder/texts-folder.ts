@@ -29,6 +29,9 @@ export const outText = catalogue(
     holdsUvi: (p: { dir: string; found: string }) =>
       `--out ${p.dir} holds monthly consumption information (${p.found}); an export does not go into the monthly information's folder.`,
     otherCommandHint: 'Give export and uvi each an --out folder of its own (for example --out exports and --out uvi).',
+    inUviMonth: (p: { dir: string; found: string }) =>
+      `--out ${p.dir} is (or lies in) the folder of one month's consumption information (${p.found}); only that month's files go there.`,
+    inUviMonthHint: 'Give uvi the same --out for every month (for example --out uvi: each month gets its own folder in it), and export an --out of its own.',
   },
   {
     otherArguments: (p) => `${p.where} enthält bereits einen Export mit anderen Einstellungen${p.changes ? `: ${p.changes}` : ''}.`,
@@ -52,6 +55,10 @@ export const outText = catalogue(
     holdsExport: (p) => `--out ${p.dir} enthält einen Export (${p.found}); die monatliche Verbrauchsinformation gehört nicht in den Ordner eines Exports.`,
     holdsUvi: (p) => `--out ${p.dir} enthält monatliche Verbrauchsinformationen (${p.found}); ein Export gehört nicht in deren Ordner.`,
     otherCommandHint: 'Geben Sie export und uvi je einen eigenen Zielordner mit --out (etwa --out exporte und --out uvi).',
+    inUviMonth: (p) =>
+      `--out ${p.dir} ist der Ordner der Verbrauchsinformation eines Monats oder liegt darin (${p.found}); dorthin gehören nur die Dateien dieses Monats.`,
+    inUviMonthHint:
+      'Geben Sie uvi für jeden Monat denselben Zielordner mit --out (etwa --out uvi: jeder Monat erhält darin einen eigenen Ordner) und export einen eigenen.',
   },
 );
 
