@@ -35,13 +35,18 @@ module.enableCompileCache?.(path.join(dirs().cache, 'compile-cache'));
 
 const { main } = await import('../dist/bundle/cli.js');
 
-// `meterdata --help | head` closes the pipe early: that is not an error.
+// The reader of the output went away (`meterdata --help | head`, a log reader that died: EPIPE) or the
+// terminal did (an ssh session dropped, the window closed: EIO): the messages go with it, not the run,
+// which ends with the status its work gives (a SIGHUP that came along: 130, nothing half-written, locks
+// freed). Exiting here once ended an export mid-walk with 0 and nothing written. Once a stream has
+// failed, its later writes fail too and are dropped the same way.
+const gone = new Set();
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (e) => {
-    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    // The terminal is gone (an ssh session dropped, the window closed): its messages go with it, not the
-    // run, which ends as the SIGHUP that came with it says (130, nothing half-written, locks freed).
-    if (e.code === 'EIO') return;
+    if (e.code === 'EPIPE' || e.code === 'EIO' || gone.has(stream)) {
+      gone.add(stream);
+      return;
+    }
     throw e;
   });
 }
