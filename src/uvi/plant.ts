@@ -37,14 +37,18 @@ const WARM_WATER = new RegExp(
 const HEATING = /heizung(?!s?\s*-?(?:raum|keller|zentrale))|heizkreis|heizwaerme|raumwaerme|heating(?!\s*room)|space\s*heat|\bhzg\b/;
 // Not "no", "non": "No. 2" numbers a meter.
 const NEGATION = /\bohne\b|\bnicht\b|\bkein|\bexkl|\bexcl|\bwithout\b|w\/o/;
-// Warm water alongside something else ("Heizzentrale inkl. TWW", "Übergabestation mit TWW", "WW + Zirkulation"):
-// the meter measures more than warm water. "inkl"/"incl" also begin inklusive, inclusive, including.
-const ALONGSIDE = /\binkl|\bincl|\beinschl|\bmit\b|\bund\b|\bwith\b|\band\b|\bplus\b|\+|&/;
-// The whole supply's meter ("Hauptwärmezähler", "Gesamt-WMZ", "WMZ Fernwärme", "Übergabestation", "Hausanschluss",
-// "main", "total"), wherever warm water is named beside it.
-const WHOLE_SUPPLY = /haupt|gesamt|fernwaerme|uebergabe|hausanschluss|\bmain\b|\btotal\b/;
-/** Warm water named, but beside heating, something else or the whole supply, or negated: the whole plant's meter, for review. */
-const unclearWarmWater = (key: string) => HEATING.test(key) || NEGATION.test(key) || ALONGSIDE.test(key) || WHOLE_SUPPLY.test(key);
+// Warm water named as included in something else ("Heizzentrale inkl. TWW", "Übergabestation mit TWW",
+// "Hausanschluss (mit Warmwasserbereitung)", "Total heat & hot water"): the meter measures more than warm
+// water. Only the word before the warm water decides: "TWW inkl. Zirkulation", "WMZ Warmwasser Haus 1 und 2"
+// or "Aufgang A+B" name a warm-water heat meter (its circulation, the houses it serves), and reading such a
+// one as the whole plant's puts warm-water heat into every allocator flat's heating. "inkl"/"incl" also
+// begin inklusive, inclusive, including.
+const INCLUDED = new RegExp(String.raw`(?:\binkl|\bincl|\beinschl|\bmit\b|\bund\b|\bwith\b|\band\b|\bplus\b|\+|&)[a-z]*\.? ?[(/-]? ?(?:${WARM_WATER.source})`);
+// The whole supply's meter by its own word ("Hauptwärmezähler", "Gesamt-WMZ", "main heat meter", "total heat"),
+// not a street, house or place ("Hauptstraße", "Haupthaus", "Frankfurt am Main", "Warmwasser Gesamt").
+const WHOLE_SUPPLY = /(?:haupt|gesamt) ?-? ?(?:waerme(?:mengen)?zaehler|wmz)|\bmain ?heat\b|\btotal ?heat\b/;
+/** Warm water named, but beside heating, included in something else or beside the whole supply's word, or negated: the whole plant's meter, for review. */
+const unclearWarmWater = (key: string) => HEATING.test(key) || NEGATION.test(key) || INCLUDED.test(key) || WHOLE_SUPPLY.test(key);
 
 /**
  * A name as the patterns read it: lower case, umlauts and ß spelt out (composed or not: "Waerme", "Wärme"),

@@ -37,7 +37,7 @@ describe('a plant heat meter named for heating and warm water', () => {
     'Fernwärme-Übergabestation mit TWW',
     'Wärmemengenzähler Hausanschluss (mit Warmwasserbereitung)',
     'Hauptzähler Fernwärme (Heizung + WW)',
-    'WMZ Speicherladung einschl. Zirkulation',
+    'Hauptwärmezähler Warmwasser',
     'Main heat meter including DHW',
     'Total heat & hot water',
   ]) {
@@ -63,6 +63,23 @@ describe('a plant heat meter named for heating and warm water', () => {
     'Heizraum WMZ TWW',
     'WMZ TWW',
     'WMZ Speicherladung',
+    // what it includes, the houses it serves, a street or place: still warm water's own meter
+    'WMZ Speicherladung einschl. Zirkulation',
+    'TWW mit Zirkulation',
+    'TWW inkl. Zirkulation',
+    'WMZ Warmwasser Haus 1 und 2',
+    'WMZ Warmwasser Vorder- und Hinterhaus',
+    'WMZ Trinkwassererwärmung Haus A & B',
+    'WMZ WW Aufgang A+B',
+    'WMZ Warmwasser (Funk, mit Fühlertauchhülse)',
+    'Frischwasserstation Haus 1 und 2',
+    'WMZ Warmwasser Hauptstraße 5',
+    'WMZ TWW Hauptstr. 12',
+    'Warmwasserbereitung Haupthaus',
+    'WMZ Warmwasser Frankfurt am Main',
+    'Wärmezähler Warmwasser Gesamt',
+    'WMZ Warmwasser Gesamtanlage',
+    'WW-Bereitung Totalstraße',
   ])('"%s" (warm water alone, the plant room named or a number) stays the warm-water heat meter, without a finding', (name) => {
     const r = run([plantHeat('Heizzentrale', flat(9000)), plantHeat(name, flat(360))]);
     // 360 kWh for 3 m³ (120 kWh/m³): WE 01's 2 m³ get 240.
