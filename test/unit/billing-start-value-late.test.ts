@@ -79,7 +79,7 @@ describe('a start value taken after the device began to count', () => {
   it('the German text names the Anfangsstand, the days and § 9a Abs. 1 HeizkostenV for heat; cold water names no paragraph', () => {
     const [heat] = bill([one('2020-03-15', '2025-09-30')]).flags;
     expect(flagMessage(heat!, 'de')).toMatch(
-      /Anfangsstand erst nach dem Einbau.*Stichtag: 30\.09\.2025.*nicht erfasst vom: 01\.01\.2025, nicht erfasst bis: 29\.09\.2025.*§ 9a Abs\. 1 HeizkostenV/,
+      /Anfangsstand erst später erfasst: Tage davor in keinem Zählerwert.*Stichtag: 30\.09\.2025.*nicht erfasst vom: 01\.01\.2025, nicht erfasst bis: 29\.09\.2025.*§ 9a Abs\. 1 HeizkostenV/,
     );
     const [cold] = bill([one('2020-03-15', '2025-09-30')], 'water_cold', 'm3').flags;
     expect(flagMessage(cold!, 'en')).toMatch(/start value .* taken only on the start date given/);
