@@ -15,7 +15,7 @@ import { checkJson } from '../core/file-schema.js';
 import { dirs } from '../core/paths.js';
 import type { StoredRecord } from './credential-store/index.js';
 import { withLockAt } from './lock.js';
-import { refreshUncertain } from './refresh-intent.js';
+import { refreshUncertain, stillInFlight } from './refresh-intent.js';
 import { markedUncertain } from './refresh-outcome.js';
 import { RefreshAnswerLostError } from './token-exchange.js';
 import { tokenTexts as t } from './texts-tokens.js';
@@ -116,14 +116,26 @@ export function claimRefreshToken(env: NodeJS.ProcessEnv, token: string, profile
   });
 }
 
-/** Gives our claim back: the refresh failed before its request could reach the server. */
-export function releaseClaim(env: NodeJS.ProcessEnv, token: string, at: string): Promise<void> {
-  return withLockAt(env, spentFile(env), async () => {
-    const list = readSpent(env);
-    const h = tokenHash(token);
-    const rest = list.filter((e) => !(e.h === h && e.at === at));
-    if (rest.length !== list.length) await writeSpent(env, rest);
-  });
+/**
+ * Gives our claim back: the refresh failed before its request could reach the server. Taken over
+ * while stalled between reading and writing, the list is read again under a new lock, since our
+ * write would drop a claim the new holder added; taken over twice, the claim stays (the safe side:
+ * the next run asks for a sign-in instead of sending).
+ */
+export async function releaseClaim(env: NodeJS.ProcessEnv, token: string, at: string): Promise<void> {
+  const h = tokenHash(token);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const done = await withLockAt(env, spentFile(env), async (lock) => {
+      const list = readSpent(env);
+      const rest = list.filter((e) => !(e.h === h && e.at === at));
+      if (rest.length === list.length) return true;
+      if (!(await lock.stillHeld())) return false;
+      await writeSpent(env, rest);
+      return true;
+    });
+    if (done) return;
+  }
+  throw new ServiceUnavailableError(t.spentListBusy, { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });
 }
 
 /** Who sent `token` before, if anyone (read without the lock: for status and messages). */
@@ -177,11 +189,18 @@ export function markedError(env: NodeJS.ProcessEnv, rec: StoredRecord, profile: 
   return refreshUncertain(rec.refresh_uncertain_since ?? rec.updated_at, 'lost', relogin);
 }
 
-/** For `status`: why this record's refresh token can no longer be sent, found without sending; null when it can or a refresh is under way. */
+/**
+ * For `status`: why this record's next refresh will not send its token, found without sending (the
+ * refresh path's order: marked, an intent, then the list); null when it can or a refresh is under way.
+ */
 export function unrefreshable(env: NodeJS.ProcessEnv, rec: StoredRecord, profile: string, relogin: string): NotSignedInError | null {
   if (rec.refresh_uncertain_since) return markedError(env, rec, profile, relogin);
-  // our own claim while a refresh of this record is in flight
-  if (rec.refresh_intent) return null;
+  if (rec.refresh_intent) {
+    // A live refresh's intent is followed by our own claim in the list: it is no copy's.
+    if (stillInFlight(rec.refresh_intent)) return null;
+    // Left by a process that died between intent and settle: the next refresh refuses the record (exit 3).
+    return refreshUncertain(rec.refresh_intent.at, 'abandoned', relogin);
+  }
   const entry = spentBy(env, rec.refresh_token);
   return entry ? new RefreshTokenSpentError(entry, profile, relogin) : null;
 }

@@ -32,6 +32,8 @@ export const tokenTexts = catalogue(
     noAnswerInTime: 'no answer in time',
     cutOff: (p: { status: number; reason: string }) => `the answer (HTTP ${p.status}) arrived cut off or unreadable: ${p.reason}`,
     noNewRefreshToken: (p: { status: number }) => `the answer (HTTP ${p.status}) carried no new refresh token`,
+    notRotated:
+      'it gave back the refresh token it had just been sent instead of a new one, though by the contract every refresh retires the token sent, and sending a retired token again ends the connection',
     failedAfterSending: (p: { status: number }) =>
       `the server failed with HTTP ${p.status} after the request reached it, possibly after it had already replaced the refresh token`,
     noTokenAnswer: (p: { status: number }) =>
@@ -113,6 +115,8 @@ export const tokenTexts = catalogue(
     noAnswerInTime: 'keine Antwort in der vorgesehenen Zeit',
     cutOff: (p) => `die Antwort (HTTP ${p.status}) kam abgeschnitten oder unlesbar an: ${p.reason}`,
     noNewRefreshToken: (p) => `die Antwort (HTTP ${p.status}) enthielt kein neues Refresh-Token`,
+    notRotated:
+      'er hat das eben gesendete Refresh-Token zurückgegeben statt eines neuen, obwohl laut Schnittstellenvertrag jede Erneuerung das gesendete Token entwertet und ein entwertetes Token erneut zu senden die Verbindung beendet',
     failedAfterSending: (p) =>
       `der Server ist mit HTTP ${p.status} gescheitert, nachdem die Anfrage ihn erreicht hatte, womöglich erst nach dem Ersetzen des Refresh-Tokens`,
     noTokenAnswer: (p) =>

@@ -80,6 +80,8 @@ export async function refreshGrant(
         const tokens = await oidc.refreshTokenGrant(config, refreshToken, undefined, dpop ? { DPoP: dpop } : undefined);
         // Every refresh rotates (contract): an answer without the new token lost it, and keeping the old one would present a rotated token.
         if (!tokens.refresh_token) throw answerLost(undefined, 'refresh', profile, t.noNewRefreshToken({ status: wire.status ?? 200 }));
+        // The token just sent, given back: retired by this refresh under the contract whatever the server answered; kept, the next run would send it.
+        if (tokens.refresh_token === refreshToken) throw answerUnusable(undefined, profile, wire.status ?? 200, t.notRotated);
         const bad = unusableAnswer(tokens, wire);
         if (bad) throw answerUnusable(undefined, profile, wire.status ?? 200, bad);
         return tokens;

@@ -158,6 +158,45 @@ describe('the refresh intent', () => {
     expect(stateOf(sid)).toBe('connected');
   });
 
+  it('left behind by a process that ended: status says what the next refresh will do (not working, exit 3, sign in), sends nothing, writes nothing', async () => {
+    const { env, file, sid, stored } = await signedIn();
+    // an access token /whoami still takes: before, status called the record working (exit 0)
+    const rec = setAccessExpiry(file, 3_600_000);
+    const dead = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => dead.on('exit', resolve));
+    const withIntent = { ...rec, refresh_intent: { at: new Date().toISOString(), pid: dead.pid, host: os.hostname() } };
+    writeFileSync(file, JSON.stringify(withIntent), { mode: 0o600 });
+    const posts = tokenPosts();
+    const st = await runCli(['status', '--lang', 'en'], { env });
+    expect(st.code, st.stdout + st.stderr).toBe(3);
+    expect(st.stdout).toMatch(/sent by a process that ended before saving its answer/);
+    expect(st.stdout).toMatch(/Run `meterdata login`/);
+    const json = JSON.parse((await runCli(['status', '--json'], { env })).stdout) as Record<string, unknown>;
+    expect(json).toMatchObject({ signed_in: true, working: false, problem: { code: 'AUTH_REFRESH_UNCERTAIN' } });
+    expect(tokenPosts()).toBe(posts);
+    expect(stored()).toEqual(withIntent);
+    // and the next refresh does what status said
+    setAccessExpiry(file);
+    const r = await runCli(['token'], { env });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/sent by a process that ended before saving its answer/);
+    expect(stateOf(sid)).toBe('connected');
+  });
+
+  it('of a process still running: status says working (a refresh under way is no finding)', async () => {
+    const { env, file } = await signedIn();
+    const rec = setAccessExpiry(file, 3_600_000);
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+    try {
+      writeFileSync(file, JSON.stringify({ ...rec, refresh_intent: { at: new Date().toISOString(), pid: holder.pid, host: os.hostname() } }), { mode: 0o600 });
+      const st = await runCli(['status', '--json'], { env });
+      expect(st.code, st.stdout + st.stderr).toBe(0);
+      expect(JSON.parse(st.stdout)).toMatchObject({ working: true });
+    } finally {
+      holder.kill('SIGKILL');
+    }
+  });
+
   it('of a process still running (stalled past the lock): not sent, exit 5 naming it, the record untouched', async () => {
     const { env, file, rec, stored } = await signedIn();
     const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);

@@ -107,6 +107,21 @@ describe('answers the contract does not allow, after the server rotated', () => 
     await neverSentAgain(env, sid, posts, stored, rec);
   });
 
+  it('the refresh token it was sent, given back instead of a new one: exit 3 saying so (never "restored from a backup"), marked, never sent again', async () => {
+    const { env, rec, sid, stored } = await signedIn();
+    // the sandbox rotated; the answer names the token just sent as the new one
+    tokenAnswerWith('refresh_token', JSON.stringify(rec.refresh_token));
+    const posts = tokenPosts();
+    const r = await runCli(['token', '--lang', 'en'], { env });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/cannot be used: it gave back the refresh token it had just been sent instead of a new one/);
+    expect(r.stderr).toMatch(/will not send it again\. Run `meterdata login` to sign in again/);
+    expect(tokenPosts()).toBe(posts + 1);
+    await neverSentAgain(env, sid, posts, stored, rec);
+    expect((await runCli(['token', '--lang', 'en'], { env })).stderr).not.toMatch(/restored from a backup/);
+  });
+
   it.each([
     ['a lifetime of 0', 'expires_in', '0', /lifetime \(expires_in\) is 0/],
     ['a lifetime in hexadecimal text', 'expires_in', '"0x10"', /lifetime \(expires_in\) is "0x10"/],

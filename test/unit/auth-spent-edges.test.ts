@@ -1,0 +1,107 @@
+// The edges of the list of refresh tokens already sent (src/auth/spent-tokens.ts):
+// - what `status` says of a record with a refresh intent: the next refresh refuses one left by a
+//   process that died (exit 3), so status must not call it working; a live refresh's intent is no finding;
+// - giving a claim back after the list's lock was taken over while this process stalled: the
+//   write would drop the claim the new holder added, so the list is read again under a new lock.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { StoredRecord } from '../../src/auth/credential-store/index.js';
+import type { RefreshLock } from '../../src/auth/lock.js';
+import { claimRefreshToken, readSpent, releaseClaim, spentFile, tokenHash, unrefreshable } from '../../src/auth/spent-tokens.js';
+
+/** Called with each lock the list's holder gets; false makes `stillHeld` say the lock was taken over. */
+const lockHook = vi.hoisted(() => ({ beforeCheck: undefined as undefined | (() => Promise<boolean>) }));
+
+// the real lock, whose `stillHeld` a test can answer (a stall past the stale limit cannot be staged in one process)
+vi.mock('../../src/auth/lock.js', async (real) => {
+  const mod = await real<typeof import('../../src/auth/lock.js')>();
+  const withLockAt: typeof mod.withLockAt = (env, file, fn, signal) =>
+    mod.withLockAt(
+      env,
+      file,
+      (lock) => fn({ stillHeld: () => (lockHook.beforeCheck ? lockHook.beforeCheck() : lock.stillHeld()) } satisfies RefreshLock),
+      signal,
+    );
+  return { ...mod, withLockAt };
+});
+
+const home = () => ({ METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-spent-edges-')) }) as NodeJS.ProcessEnv;
+const AT = '2026-11-27T10:00:00.000Z';
+const relogin = 'Run `meterdata login`.';
+const children: ChildProcess[] = [];
+
+afterEach(() => {
+  lockHook.beforeCheck = undefined;
+  for (const c of children.splice(0)) c.kill('SIGKILL');
+});
+
+function record(intentPid: number): StoredRecord {
+  return {
+    v: 1,
+    access_token: 'a',
+    refresh_token: 'rt-intent',
+    token_type: 'Bearer',
+    updated_at: AT,
+    access_expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+    refresh_intent: { at: new Date().toISOString(), pid: intentPid, host: os.hostname() },
+  };
+}
+
+async function deadPid(): Promise<number> {
+  const dead = spawn(process.execPath, ['-e', '']);
+  await new Promise((resolve) => dead.on('exit', resolve));
+  return dead.pid!;
+}
+
+function livePid(): number {
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+  children.push(child);
+  return child.pid!;
+}
+
+describe('status on a record with a refresh intent', () => {
+  it('left by a process that ended: not refreshable, AUTH_REFRESH_UNCERTAIN exit 3 with the sign-in hint, as the next refresh says', async () => {
+    const env = home();
+    const e = unrefreshable(env, record(await deadPid()), 'default', relogin);
+    expect(e?.code).toBe('AUTH_REFRESH_UNCERTAIN');
+    expect(e?.exitCode).toBe(3);
+    expect(e?.message).toMatch(/sent by a process that ended before saving its answer/);
+    expect(e?.hint).toBe(relogin);
+  });
+
+  it('of a process still running: a refresh under way, no finding, even with its own claim in the list', async () => {
+    const env = home();
+    const rec = record(livePid());
+    await claimRefreshToken(env, rec.refresh_token, 'default', rec.refresh_intent!.at);
+    expect(unrefreshable(env, rec, 'default', relogin)).toBeNull();
+  });
+});
+
+describe('giving a claim back', () => {
+  it('taken over between reading and writing: the claim the new holder added stays, ours goes', async () => {
+    const env = home();
+    await claimRefreshToken(env, 'rt-ours', 'default', AT);
+    let checks = 0;
+    lockHook.beforeCheck = async () => {
+      if (++checks > 1) return true;
+      // this process stalled: another took the lock over as stale and wrote its claim meanwhile
+      const theirs = { h: tokenHash('rt-theirs'), at: AT, profile: 'beta' };
+      writeFileSync(spentFile(env), JSON.stringify({ v: 1, spent: [...readSpent(env), theirs] }));
+      return false;
+    };
+    await releaseClaim(env, 'rt-ours', AT);
+    expect(readSpent(env).map((e) => e.h)).toEqual([tokenHash('rt-theirs')]);
+    expect(checks).toBe(2);
+  });
+
+  it('taken over at every try: nothing is written, the claim stays (the token is never sent again) and the error says the lock was lost', async () => {
+    const env = home();
+    await claimRefreshToken(env, 'rt-ours', 'default', AT);
+    lockHook.beforeCheck = async () => false;
+    await expect(releaseClaim(env, 'rt-ours', AT)).rejects.toMatchObject({ code: 'AUTH_LOCK_LOST' });
+    expect(readSpent(env).map((e) => e.h)).toEqual([tokenHash('rt-ours')]);
+  });
+});
