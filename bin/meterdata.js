@@ -35,20 +35,6 @@ module.enableCompileCache?.(path.join(dirs().cache, 'compile-cache'));
 
 const { main } = await import('../dist/bundle/cli.js');
 
-// The reader of the output went away (`meterdata --help | head`, a log reader that died: EPIPE) or the
-// terminal did (an ssh session dropped, the window closed: EIO): the messages go with it, not the run,
-// which ends with the status its work gives (a SIGHUP that came along: 130, nothing half-written, locks
-// freed). Exiting here once ended an export mid-walk with 0 and nothing written. Once a stream has
-// failed, its later writes fail too and are dropped the same way.
-const gone = new Set();
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (e) => {
-    if (e.code === 'EPIPE' || e.code === 'EIO' || gone.has(stream)) {
-      gone.add(stream);
-      return;
-    }
-    throw e;
-  });
-}
+// A failed write to stdout or stderr (a reader gone, a full disk) is the CLI's to handle: src/cli.ts, guardOutput.
 
 process.exitCode = await main(process.argv.slice(2));

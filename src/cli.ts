@@ -7,7 +7,7 @@ import { createContext, type CommandContext, type ContextParts } from './command
 import type { AnyCommand } from './commands/define.js';
 import { COMMANDS } from './commands/list.js';
 import { diskError } from './core/disk.js';
-import { describeError, ExitCode, failureJson, formatError, InterruptedError, isMeterdataError, wasToldInJson } from './core/errors.js';
+import { describeError, ExitCode, failureJson, formatError, InterruptedError, isMeterdataError, MeterdataError, wasToldInJson } from './core/errors.js';
 import type { Io } from './core/io.js';
 import { quietNodeWarnings } from './core/node-warnings.js';
 import { packageVersion } from './core/resources.js';
@@ -115,7 +115,7 @@ export async function main(argv: string[], io?: Io, parts: ContextParts = {}): P
   const program = build(ctx, parts, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return exitCode;
+    return await outputKept(ctx, exitCode);
   } catch (e) {
     if (e instanceof CommanderError && e.exitCode === 0) return ExitCode.OK; // help and version
     // `meterdata` alone: commander has already printed the help (to stderr)
@@ -142,9 +142,44 @@ export async function main(argv: string[], io?: Io, parts: ContextParts = {}): P
   }
 }
 
+/** Why stdout failed, where it did not merely lose its reader (guardOutput); undefined while it works. */
+let stdoutFailed: string | undefined;
+let guarded = false;
+
+/**
+ * A failed write to stdout or stderr ends nothing: the reader went away (`| head`, a log reader that died:
+ * EPIPE), the terminal did (EIO), or the disk under a redirected log is full (ENOSPC) — the messages are
+ * dropped and the run finishes with the status its work gives. Exiting at the first EPIPE once ended an
+ * export mid-walk with 0 and nothing written; rethrowing ENOSPC ended it with a stack and its partial files.
+ * stdout lost otherwise than by its reader leaving is told at the end (outputKept): a script's answer is gone.
+ */
+function guardOutput(): void {
+  if (guarded) return;
+  guarded = true;
+  process.stderr.on('error', () => {});
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE' && e.code !== 'EIO') stdoutFailed ??= e.code ?? e.message;
+  });
+}
+
+/** The run's status, or OUTPUT_WRITE_FAILED (exit 1) where it succeeded but what it printed on stdout was lost. */
+async function outputKept(ctx: Io, code: number): Promise<number> {
+  // a failed write is told by an event after it: the last lines' (the --json answer) come a turn later
+  if (code === ExitCode.OK && guarded) await new Promise((resolve) => setImmediate(resolve));
+  if (code !== ExitCode.OK || stdoutFailed === undefined) return code;
+  const lost = new MeterdataError(cliTexts.outputLost({ reason: stdoutFailed }), {
+    code: 'OUTPUT_WRITE_FAILED',
+    exitCode: ExitCode.UNEXPECTED,
+    hint: cliTexts.outputLostHint,
+  });
+  ctx.stderr.write(`${formatError(lost).text}\n`);
+  return lost.exitCode;
+}
+
 function processIo(): Io {
   // A dependency's deprecated call (DEP0005 in the executable's bundle) is no concern of the user's.
   quietNodeWarnings();
+  guardOutput();
   const controller = new AbortController();
   // The first Ctrl-C (or SIGTERM, SIGHUP) asks the running command to stop cleanly (temp files removed,
   // journal kept); a second one ends the process at once. Listeners stay installed:
@@ -155,7 +190,11 @@ function processIo(): Io {
       // Exiting at once leaves no turn for the command's error path: a script given --json still reads why (written before exit returns).
       if (jsonAsked === true && !failurePrinted) {
         const interrupted = new InterruptedError(cliTexts.interruptedBy({ signal }), { hint: cliTexts.interruptedHint });
-        writeSync(1, `${failureJson({ ...describeError(interrupted), exitCode: ExitCode.INTERRUPTED })}\n`);
+        try {
+          writeSync(1, `${failureJson({ ...describeError(interrupted), exitCode: ExitCode.INTERRUPTED })}\n`);
+        } catch {
+          // stdout gone or full: the status below still says it
+        }
       }
       process.exit(ExitCode.INTERRUPTED);
     }

@@ -41,6 +41,9 @@ export const cliTexts = catalogue(
     emptyValue: (p: { flag: string }) => `${p.flag}: the value is empty.`,
     emptyValueHint: (p: { flag: string }) => `Give a value, or leave ${p.flag} out (check the variable your script passes).`,
     interrupted: 'Interrupted.',
+    outputLost: (p: { reason: string }) =>
+      `The run's own output could not be written (${p.reason}): what it printed on stdout is incomplete, although its work is done.`,
+    outputLostHint: 'Free space where stdout goes (or point it elsewhere), then run the same command again.',
     interruptedBy: (p: { signal: string }) => `Interrupted by ${p.signal}.`,
     interruptedHint: 'Nothing was half-written; run the same command again to continue.',
     // Exit codes: every command lists those it can end with.
@@ -95,6 +98,9 @@ export const cliTexts = catalogue(
     emptyValue: (p) => `${p.flag}: Der Wert ist leer.`,
     emptyValueHint: (p) => `Geben Sie einen Wert an oder lassen Sie ${p.flag} weg (prüfen Sie die Variable, die Ihr Skript übergibt).`,
     interrupted: 'Abgebrochen.',
+    outputLost: (p) =>
+      `Die Ausgabe des Laufs konnte nicht geschrieben werden (${p.reason}): was er auf stdout ausgegeben hat, ist unvollständig, obwohl seine Arbeit getan ist.`,
+    outputLostHint: 'Platz schaffen, wohin stdout geht (oder es umleiten), dann denselben Befehl noch einmal ausführen.',
     interruptedBy: (p) => `Abgebrochen durch ${p.signal}.`,
     interruptedHint: 'Nichts wurde halb geschrieben; führen Sie denselben Befehl erneut aus, um fortzufahren.',
     exit0: 'erfolgreich',

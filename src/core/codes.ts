@@ -52,6 +52,7 @@ export const ERROR_CODES = {
   // Flags, as commander and the entry point see them
   USAGE_EMPTY_VALUE: { exit: [USAGE], area: 'cli' },
   USAGE_UNKNOWN_OPTION: { exit: [USAGE], area: 'cli' },
+  OUTPUT_WRITE_FAILED: { exit: [BUG], area: 'cli' },
   USAGE_UNKNOWN_COMMAND: { exit: [USAGE], area: 'cli' },
   USAGE_MISSING_ARGUMENT: { exit: [USAGE], area: 'cli' },
   USAGE_OPTION_MISSING_ARGUMENT: { exit: [USAGE], area: 'cli' },

@@ -3,7 +3,7 @@
 // work gives, the whole set written. Before, the first failed write (EPIPE) exited at once with 0:
 // a cron job saw success for an export stopped mid-walk with nothing written.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
@@ -50,4 +50,41 @@ describe('the reader of the output gone at the first line', () => {
   it('`--help` with the reader gone: exit 0', async () => {
     expect(await readerGoneAtFirstLine(['--help'])).toEqual([0, null]);
   }, 60_000);
+});
+
+/** Runs `args` with stdout and stderr to the given files (`/dev/full`: a disk that is full); its exit code and signal. */
+async function redirected(args: string[], stdout: string, stderr: string): Promise<[number | null, NodeJS.Signals | null]> {
+  const [out, err] = [openSync(stdout, 'w'), openSync(stderr, 'w')];
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, cwd: home, stdio: ['ignore', out, err] });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
+  const result = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('exit', (c, s) => resolve([c, s])));
+  clearTimeout(timer);
+  [out, err].forEach((fd) => closeSync(fd));
+  return result;
+}
+
+const manifestComplete = (out: string) => {
+  const files = (JSON.parse(readFileSync(path.join(out, 'meterdata-manifest.json'), 'utf8')) as { files: { name: string }[] }).files.map((f) => f.name);
+  return files.length > 0 && files.every((f) => existsSync(path.join(out, f)));
+};
+
+describe('stdout or stderr on a full disk (a cron log under a full quota)', () => {
+  it('stderr full: the run finishes, every file written, exit 0 (before: exit 1 with a stack at the first progress line)', async () => {
+    const out = path.join(home, 'out-stderr-full');
+    expect(await redirected(['export', '--year', '2025', '--rate-limit', '900', '--out', out], path.join(home, 'stdout-1.log'), '/dev/full')).toEqual([
+      0,
+      null,
+    ]);
+    expect(manifestComplete(out)).toBe(true);
+  }, 300_000);
+
+  it('stdout full under --json: the files written, but exit 1 (OUTPUT_WRITE_FAILED) with one line on stderr (the answer a script reads is lost)', async () => {
+    const out = path.join(home, 'out-stdout-full');
+    const log = path.join(home, 'stderr-2.log');
+    expect(await redirected(['export', '--year', '2025', '--rate-limit', '900', '--json', '--out', out], '/dev/full', log)).toEqual([1, null]);
+    expect(manifestComplete(out)).toBe(true);
+    const stderr = readFileSync(log, 'utf8');
+    expect(stderr).toMatch(/^meterdata: The run's own output could not be written \(ENOSPC\)/m);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  }, 300_000);
 });
