@@ -47,7 +47,8 @@ type Count = { at: string; value: number; start?: true };
  * March calculated 150, 30 April measured 145) without any register running backwards. A status the
  * contract does not know yet is no count either.
  */
-const isCount = (r: DeviceSegment['readings'][number]): boolean => (r.status === 'measured' || r.status === 'calibration_expired') && r.is_synthetic !== true;
+export const isCount = (r: DeviceSegment['readings'][number]): boolean =>
+  (r.status === 'measured' || r.status === 'calibration_expired') && r.is_synthetic !== true;
 
 const earlier = (before: { at: string; value: number }): Record<string, string> => ({
   before_date: before.at,

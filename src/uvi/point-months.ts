@@ -4,11 +4,12 @@
 // end), times its factor; the point's month is the sum over the segments that cover it,
 // times the unit's share. Nothing is carried across a gap: a month needs both its
 // readings, so the month after a missing one is missing too. Pure.
-import { BASELINE_ORIGINS, isKnown, type DeviceSegment, type MeasuringPointConsumption } from '../api/types.js';
+import type { DeviceSegment, MeasuringPointConsumption } from '../api/types.js';
 import { dec, sum, type Decimal } from '../billing/decimal.js';
 import { BILLABLE_STATUSES, sortSegments } from '../billing/point.js';
 import { idKey } from '../billing/contract.js';
 import { representable, shareProblem } from '../billing/plausible.js';
+import { contradicted, isEstimate, startEstimated } from './contradicted.js';
 import { addMonths, monthEnd, type Month } from './months.js';
 import type { MissingReason, PointMonth, PointMonths } from './types.js';
 
@@ -27,7 +28,7 @@ function judged(value: number, status: string, synthetic: boolean): Entry {
   if (status === 'missing') return { reason: 'missing' };
   if (!BILLABLE_STATUSES.includes(status)) return { reason: 'unknown_status' };
   if (typeof value !== 'number' || !representable(value) || value < 0) return { reason: 'implausible_value' };
-  return { value, estimated: status === 'calculated' || synthetic };
+  return { value, estimated: isEstimate(status, synthetic) };
 }
 
 /** The segment's reading at a month end; two different readings at one date are no reading. */
@@ -37,19 +38,18 @@ function readingAt(seg: DeviceSegment, date: string): Entry {
   const first = found[0]!;
   const same = found.every((r) => Object.is(r.value, first.value) && r.status === first.status);
   if (!same) return { reason: 'duplicate_reading' };
-  return judged(
+  const e = judged(
     first.value,
     first.status,
     found.some((r) => r.is_synthetic),
   );
+  // both months resting on an estimate the device's own counts rule out (contradicted.ts) are unknown
+  return isValue(e) && e.estimated && contradicted(seg, date, e.value) ? { reason: 'estimate_contradicted' } : e;
 }
 
 function startValue(seg: DeviceSegment): Entry {
   if (seg.baseline_origin === 'none') return { reason: 'no_start_value' };
-  // An assumed start value (a replacement allocator's, taken as 0) is an estimate, not a reading; so is
-  // one of an origin the contract does not name (UNKNOWN_ENUM_VALUE): nobody can say it was read.
-  const known = typeof seg.baseline_origin === 'string' && isKnown(BASELINE_ORIGINS, seg.baseline_origin);
-  return judged(seg.baseline_value, 'measured', seg.baseline_origin === 'assumed_zero' || (seg.baseline_origin != null && !known));
+  return judged(seg.baseline_value, 'measured', startEstimated(seg));
 }
 
 /**

@@ -17,6 +17,7 @@ export const MISSING_REASONS = [
   'unknown_status', // … has a status the contract does not name
   'negative', // the end value is below the start value (counts down, or a replacement mixed up)
   'duplicate_reading', // two different readings at one month end
+  'estimate_contradicted', // an estimated month-end reading lies above the device's next read count or below its previous one
   'overlapping_segments', // two devices of the point claim the same days
   'implausible_value', // a number no meter can show, or a factor that is not positive
   'implausible_share', // unit_share outside (0, 1]
