@@ -38,15 +38,19 @@ const HEATING = /heizung(?!s?\s*-?(?:raum|keller|zentrale))|heizkreis|heizwaerme
 // Not "no", "non": "No. 2" numbers a meter.
 const NEGATION = /\bohne\b|\bnicht\b|\bkein|\bexkl|\bexcl|\bwithout\b|w\/o/;
 // Warm water named as included in something else ("Heizzentrale inkl. TWW", "Übergabestation mit TWW",
-// "Hausanschluss (mit Warmwasserbereitung)", "Total heat & hot water"): the meter measures more than warm
-// water. Only the word before the warm water decides: "TWW inkl. Zirkulation", "WMZ Warmwasser Haus 1 und 2"
-// or "Aufgang A+B" name a warm-water heat meter (its circulation, the houses it serves), and reading such a
-// one as the whole plant's puts warm-water heat into every allocator flat's heating. "inkl"/"incl" also
-// begin inklusive, inclusive, including.
-const INCLUDED = new RegExp(String.raw`(?:\binkl|\bincl|\beinschl|\bmit\b|\bund\b|\bwith\b|\band\b|\bplus\b|\+|&)[a-z]*\.? ?[(/-]? ?(?:${WARM_WATER.source})`);
-// The whole supply's meter by its own word ("Hauptwärmezähler", "Gesamt-WMZ", "main heat meter", "total heat"),
-// not a street, house or place ("Hauptstraße", "Haupthaus", "Frankfurt am Main", "Warmwasser Gesamt").
-const WHOLE_SUPPLY = /(?:haupt|gesamt) ?-? ?(?:waerme(?:mengen)?zaehler|wmz)|\bmain ?heat\b|\btotal ?heat\b/;
+// "Hausanschluss (mit Warmwasserbereitung)", "Fernwärme zzgl. TWW", "Heizzentrale inkl. zentraler
+// Warmwasserbereitung", "Total heat & hot water", "Fernwärme/Warmwasser", "Warmwasser inbegriffen"): the meter
+// measures more than warm water. The inclusion word stands before the warm-water word, at most two words
+// apart: "TWW inkl. Zirkulation", "WMZ Warmwasser Haus 1 und 2" or "Aufgang A+B" name a warm-water heat meter
+// (its circulation, the houses it serves), and reading such a one as the whole plant's puts warm-water heat
+// into every allocator flat's heating. "inkl"/"incl" also begin inklusive, inclusive, including.
+const INCLUDED = new RegExp(
+  String.raw`(?:\binkl|\bincl|\beinschl|\bzzgl|\bzuzgl|\bsamt\b|\bmit\b|\bund\b|\bwith\b|\band\b|\bplus\b|\+|&|/)[a-z]*\.?,? ?(?:[a-z0-9.]+ ){0,2}[(/-]? ?(?:${WARM_WATER.source})|inbegriffen|\bincluded\b`,
+);
+// The whole supply's meter by its own word ("Hauptwärmezähler", "Wärme-Hauptzähler", "Gesamt-WMZ", "Wärmeerzeuger",
+// "Fernwärme", "main heat meter", "total heat"), not a street, house or place ("Hauptstraße", "Haupthaus",
+// "Frankfurt am Main", "Warmwasser Gesamt").
+const WHOLE_SUPPLY = /(?:haupt|gesamt) ?-? ?(?:waerme(?:mengen)?zaehler|wmz|zaehler)|waerme ?-? ?haupt|erzeuger|fernwaerme|\bmain ?heat\b|\btotal ?heat\b/;
 /** Warm water named, but beside heating, included in something else or beside the whole supply's word, or negated: the whole plant's meter, for review. */
 const unclearWarmWater = (key: string) => HEATING.test(key) || NEGATION.test(key) || INCLUDED.test(key) || WHOLE_SUPPLY.test(key);
 

@@ -38,6 +38,16 @@ describe('a plant heat meter named for heating and warm water', () => {
     'Wärmemengenzähler Hausanschluss (mit Warmwasserbereitung)',
     'Hauptzähler Fernwärme (Heizung + WW)',
     'Hauptwärmezähler Warmwasser',
+    // the included warm water a word or two after the inclusion, other inclusion words, the supply's own word
+    'Heizzentrale inkl. zentraler Warmwasserbereitung',
+    'Übergabestation inkl. der Warmwasserbereitung',
+    'Fernwärme zzgl. TWW',
+    'Fernwärme Übergabe samt Warmwasser',
+    'Fernwärme/Warmwasser',
+    'Fernwärme, Warmwasser inbegriffen',
+    'Wärme-Hauptzähler Warmwasser',
+    'Wärmehauptzähler TWW',
+    'Wärmeerzeuger gesamt (TWW)',
     'Main heat meter including DHW',
     'Total heat & hot water',
   ]) {
