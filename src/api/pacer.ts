@@ -94,17 +94,19 @@ export class RateBudget {
   }
 
   /**
-   * One caller's wait of `ms` from `now` (a retry's backoff after a 5xx or a network failure):
-   * counted against maxPausedMs as a pause is, without holding the other callers; false, and not
-   * counted, when it would pass the total. A service failing every request must end the run too.
+   * One caller's wait of `ms` from `now` (a retry's backoff after a 5xx or a network failure) and
+   * the `failedMs` before `now` that the failed attempt took: counted against maxPausedMs as a
+   * pause is, without holding the other callers; false, and not counted, when it would pass the
+   * total. A service failing every request must end the run too, and one that never answers
+   * (each attempt waits out its timeout, 30 s) spends the run's time in the attempts, not the backoffs.
    */
-  wait(now: number, ms: number): boolean {
-    return this.count(now, ms);
+  wait(now: number, ms: number, failedMs = 0): boolean {
+    return this.count(now, ms, failedMs);
   }
 
-  /** Counts the time [now, now + ms] adds to what pauses and waits already cover: many callers waiting at once count once. */
-  private count(now: number, ms: number): boolean {
-    const adds = Math.max(0, now + ms - Math.max(now, this.pausedUntil, this.countedUntil));
+  /** Counts the time [now - before, now + ms] adds to what pauses and waits already cover: many callers waiting at once count once. */
+  private count(now: number, ms: number, before = 0): boolean {
+    const adds = Math.max(0, now + ms - Math.max(now - before, this.pausedUntil, this.countedUntil));
     if (this.pausedMs(now) + adds > this.maxPausedMs) return false;
     if (adds > 0) this.pauses.push({ at: now, ms: adds });
     this.countedUntil = Math.max(this.countedUntil, now + ms);
@@ -189,9 +191,9 @@ export class Scheduler {
     return true;
   }
 
-  /** Counts one caller's backoff of `ms` against the run's total (RateBudget.wait); false when it would pass it. */
-  countWait(ms: number): boolean {
-    return this.budget.wait(this.now(), ms);
+  /** Counts one caller's failed attempt of `failedMs` and its backoff of `ms` against the run's total (RateBudget.wait); false when it would pass it. */
+  countWait(ms: number, failedMs = 0): boolean {
+    return this.budget.wait(this.now(), ms, failedMs);
   }
 
   private pump(): void {

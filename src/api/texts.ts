@@ -34,7 +34,7 @@ export const t = catalogue(
       `The metering service did not answer ${p.endpoint} after ${p.attempts} attempts (last: ${p.last}${p.trace}).`,
     unavailableHint: 'Try again later; if it persists, check the service status.',
     retryBudgetSpent: (p: { spent: string; endpoint: string; last: string; max: string }) =>
-      `The metering service has had this run wait ${p.spent} in all (pauses it asked for and retries after failed answers); ${p.endpoint} failed again (${p.last}), and another retry would pass the ${p.max} meterdata waits in one run; stopped instead of waiting.`,
+      `The metering service has had this run wait ${p.spent} in all (pauses it asked for, failed attempts and the waits before retrying them); ${p.endpoint} failed again (${p.last}), and another retry would pass the ${p.max} meterdata waits in one run; stopped instead of waiting.`,
     // problems.ts: error answers
     permission: (p: { scope: string }) => `the permission "${p.scope}"`,
     somePermission: 'a permission',
@@ -145,7 +145,7 @@ export const t = catalogue(
     noAnswer: (p) => `Der Messdienst hat ${p.endpoint} nach ${count(p.attempts, 'Versuch', 'Versuchen')} nicht beantwortet (zuletzt: ${p.last}${p.trace}).`,
     unavailableHint: 'Bitte später erneut versuchen; wenn es bestehen bleibt, den Status des Messdienstes prüfen.',
     retryBudgetSpent: (p) =>
-      `Der Messdienst hat diesen Lauf schon ${p.spent} warten lassen (verlangte Pausen und Wiederholungen nach fehlgeschlagenen Antworten); ${p.endpoint} ist erneut fehlgeschlagen (${p.last}), und eine weitere Wiederholung ginge über die ${p.max}, die meterdata in einem Lauf wartet; abgebrochen statt zu warten.`,
+      `Der Messdienst hat diesen Lauf schon ${p.spent} warten lassen (verlangte Pausen, fehlgeschlagene Versuche und die Wartezeit vor ihrer Wiederholung); ${p.endpoint} ist erneut fehlgeschlagen (${p.last}), und eine weitere Wiederholung ginge über die ${p.max}, die meterdata in einem Lauf wartet; abgebrochen statt zu warten.`,
     permission: (p) => `die Berechtigung "${p.scope}"`,
     somePermission: 'eine Berechtigung',
     insufficientScope: (p) => `Die Anmeldung enthält ${p.needed} nicht, die ${p.endpoint} benötigt${p.trace}.`,

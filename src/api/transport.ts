@@ -100,14 +100,14 @@ export class Transport {
         case 'done':
           return verdict.json;
         case 'retry':
-          failures = await this.backoff(endpoint, failures, verdict.transient, attempt);
+          failures = await this.backoff(endpoint, failures, verdict.transient, attempt, { failedMs: sent.ms });
           continue;
         case 'pause': {
           // A 429 paused the budget before its body was read; another status carrying the code pauses now.
           const pauseMs = verdict.transient.status === 429 ? sent.pauseMs : this.pauseAll(verdict.retryAfter, failures, endpoint);
           this.o.onEvent({ type: 'rate-limited', waitMs: pauseMs });
           // The pause is the wait: the scheduler holds every caller until it ends.
-          failures = await this.backoff(endpoint, failures, verdict.transient, attempt, 0);
+          failures = await this.backoff(endpoint, failures, verdict.transient, attempt, { paused: true });
           continue;
         }
         case 'fresh-proof':
@@ -184,14 +184,17 @@ export class Transport {
     return `GET ${this.basePath}${path.split('?')[0]}`;
   }
 
-  /** Counts a failure; throws once attempts are used up, else waits (backoff with jitter). */
-  private async backoff(endpoint: string, failures: number, t: Transient, attempt: number, waitOverride?: number): Promise<number> {
+  /**
+   * Counts a failure; throws once attempts are used up or the run's wait budget is spent, else
+   * waits (backoff with jitter). `paused`: a 429's pause, counted already, is the wait. `failedMs`:
+   * how long the failed attempt took, counted with its backoff (six timeouts of 30 s are 3 minutes).
+   */
+  private async backoff(endpoint: string, failures: number, t: Transient, attempt: number, how: { paused?: true; failedMs?: number }): Promise<number> {
     const n = failures + 1;
     if (n >= this.o.maxAttempts) throw exhausted(endpoint, n, t);
-    const wait = waitOverride ?? this.delay(n);
-    // a pause (waitOverride) is counted already; a backoff counts in the same total
+    const wait = how.paused ? 0 : this.delay(n);
     const { scheduler } = this.o;
-    if (waitOverride === undefined && !scheduler.countWait(wait)) throw retryBudgetSpent(endpoint, t, scheduler.pausedMs(), scheduler.budget.maxPausedMs);
+    if (!how.paused && !scheduler.countWait(wait, how.failedMs)) throw retryBudgetSpent(endpoint, t, scheduler.pausedMs(), scheduler.budget.maxPausedMs);
     this.stats.retries++;
     this.o.onEvent({ type: 'retry', path: endpoint.slice(4), status: t.status, reason: t.reason, waitMs: wait, attempt });
     if (wait > 0) await sleep(wait, undefined, { signal: this.o.signal }).catch((e: unknown) => Promise.reject(this.o.signal?.reason ?? e));

@@ -47,7 +47,7 @@ export interface Shared {
  */
 export function exportDeps(
   parts: { api: ExportDeps['api']; args: ExportArgs; template: Template; reporter: Reporter; io: Io },
-  more: Pick<ExportDeps, 'now' | 'onlyUnit' | 'slots' | 'renderAhead' | 'streamUnits'> = {},
+  more: Pick<ExportDeps, 'now' | 'slots' | 'renderAhead' | 'streamUnits'> = {},
 ): ExportDeps {
   const { io, ...rest } = parts;
   return { ...rest, stateDir: dirs(io.env).state, toolVersion: packageVersion(), signal: io.signal, ...more };

@@ -149,8 +149,10 @@ describe('meterdata browse in a terminal', () => {
 
       // `e` on a unit writes the export command's files for that unit only
       await t.keys('Escape', 'e');
-      await seen(await t.waitFor((p) => new RegExp(`${w.exported} \\./meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5-WE-09`).test(p), 'the unit export'));
-      const unitBilling = await readFile(path.join(home, 'meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5-WE-09', 'billing.csv'), 'utf8');
+      // the folder ends in the start of the unit id's hash: two units of one name never share a folder
+      const unitFolder = /meterdata-2025-01-01_2025-12-31-Musterstrasse-1-5-WE-09-[0-9a-f]{8}\b/;
+      const exported = await seen(await t.waitFor((p) => new RegExp(`${w.exported} \\./${unitFolder.source}`).test(p), 'the unit export'));
+      const unitBilling = await readFile(path.join(home, unitFolder.exec(exported)![0], 'billing.csv'), 'utf8');
       expect(unitBilling).toContain('WE 09');
       expect(unitBilling).not.toContain('WE 03');
 

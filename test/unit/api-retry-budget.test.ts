@@ -1,7 +1,9 @@
 // The backoffs after a 5xx or a network failure (up to about 7.75 s per request) were waited
 // outside the run's total for waits, which bounded only the 429 pauses: a service failing most
 // attempts of every request kept a cron job waiting for hours. They now count in the same total
-// (the connection's, RETRY_AFTER_TOTAL_MS): past it the run ends with one line, exit 5.
+// (the connection's, RETRY_AFTER_TOTAL_MS): past it the run ends with one line, exit 5. So does
+// the time of the failed attempts themselves: a service that never answers spends the run's time
+// in attempts waiting out their timeout (6 of 30 s per request), which counted toward no total.
 import { describe, expect, it } from 'vitest';
 import { RateBudget } from '../../src/api/pacer.js';
 import { problem } from '../helpers/fake-api-server.js';
@@ -22,7 +24,7 @@ describe("retries' backoffs count in the run's total of waits", () => {
     expect(api.hits('/v1/whoami').length).toBeGreaterThanOrEqual(6);
     expect(api.hits('/v1/whoami').length).toBeLessThanOrEqual(11);
     expect(e.message).toMatch(
-      /^The metering service has had this run wait \S+ (milliseconds?|seconds?) in all \(pauses it asked for and retries after failed answers\); GET \/v1\/whoami failed again \(.+\), and another retry would pass the 1 second meterdata waits in one run; stopped instead of waiting\.$/,
+      /^The metering service has had this run wait \S+ (milliseconds?|seconds?) in all \(pauses it asked for, failed attempts and the waits before retrying them\); GET \/v1\/whoami failed again \(.+\), and another retry would pass the 1 second meterdata waits in one run; stopped instead of waiting\.$/,
     );
     expect(e.details).toMatchObject({ budgetMs: 1000, lastStatus: 503 });
     expect(e.details.waitedMs).toBeLessThanOrEqual(1000);
@@ -39,6 +41,21 @@ describe("retries' backoffs count in the run's total of waits", () => {
     expect([e.code, e.details.waitedMs]).toEqual(['SERVICE_UNAVAILABLE', 1000]);
   });
 
+  it('attempts that time out count toward the total: four requests that never answer end after a bounded count and time', async () => {
+    // each attempt waits out its 300 ms timeout; backoffs are 5-10 ms, so the total of 1 s is spent in the attempts
+    const { api, client } = await rig({ retryAfterTotalMs: 1000, maxAttempts: 6, retryBaseMs: 10, retryMaxMs: 10, requestTimeoutMs: 300 });
+    api.route('/v1/whoami', { json: aWhoAmI(), delayMs: 5000 });
+    const started = Date.now();
+    const errors = await Promise.all([0, 1, 2, 3].map(() => failure(client.whoami())));
+    const ms = Date.now() - started;
+    // before: every request made all 6 attempts (24 in all, 1.8 s), the backoffs' 60 ms counted
+    expect(errors.map((e) => [e.code, e.exitCode])).toEqual(Array(4).fill(['SERVICE_UNAVAILABLE', 5]));
+    expect(errors.every((e) => e.details.budgetMs === 1000 && e.details.waitedMs <= 1000)).toBe(true);
+    // 1000 ms hold three rounds of 300 ms attempts (and their backoffs): a fourth attempt's retry would pass it
+    expect(api.hits('/v1/whoami').length).toBeLessThanOrEqual(16);
+    expect(ms).toBeLessThan(1_750);
+  }, 60_000);
+
   it('a backoff within the total is waited, and the request answered', async () => {
     const { api, client } = await rig({ retryAfterTotalMs: 1000, retryBaseMs: 100, retryMaxMs: 100 });
     api.route('/v1/whoami', { json: aWhoAmI() });
@@ -54,5 +71,14 @@ describe('RateBudget.wait', () => {
     expect([b.wait(0, 600), b.wait(100, 600), b.pausedMs(100)]).toEqual([true, true, 700]);
     expect([b.wait(800, 400), b.pausedMs(800)]).toEqual([false, 700]);
     expect([b.pause(800, 300), b.pausedMs(800)]).toEqual([true, 1000]);
+  });
+
+  it("counts a failed attempt's time before its backoff, callers failing at once once", () => {
+    const b = new RateBudget({ perMinute: 60, maxPausedMs: 1000 });
+    // two attempts timed out over [0, 300], each backing off 10 ms: 310 ms, not 620 and not 20
+    expect([b.wait(300, 10, 300), b.wait(300, 10, 300), b.pausedMs(300)]).toEqual([true, true, 310]);
+    expect([b.wait(610, 10, 300), b.pausedMs(610)]).toEqual([true, 620]);
+    expect([b.wait(920, 10, 300), b.pausedMs(920)]).toEqual([true, 930]);
+    expect([b.wait(1230, 10, 300), b.pausedMs(1230)]).toEqual([false, 930]);
   });
 });

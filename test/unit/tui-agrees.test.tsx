@@ -33,7 +33,7 @@ describe('`e` exports what the screen shows', () => {
     const flags = browseExportFlags({ property, range: { from: '2025-01-01', to: '2025-12-31' }, unitId: 'u1', unitName: 'WE 09' }, 'en', undefined);
     expect(flags).toMatchObject({ template: 'generic' });
     expect(flags).not.toHaveProperty('compareFrom');
-    expect(flags.out).toMatch(/^meterdata-2025-01-01_2025-12-31-.+-WE-09$/);
+    expect(flags.out).toMatch(/^meterdata-2025-01-01_2025-12-31-.+-WE-09-[0-9a-f]{8}$/);
     expect(parseExportArgs(flags, '/w', {}).review).toEqual({ compare: null, threshold: '25' });
   });
 

@@ -1,6 +1,7 @@
 // `meterdata browse`: the clerks' terminal UI. Ink and React load only here, and
 // only after the checks that need no terminal, so `--help` and errors stay light.
 import { ExitCode, UsageError } from '../../core/errors.js';
+import { idTag } from '../../core/id-tag.js';
 import path from 'node:path';
 import type { ApiClient } from '../../api/contracts.js';
 import type { ExportSelection } from '../../tui/data.js';
@@ -68,7 +69,8 @@ function slug(text: string, fallback: string): string {
  * same folder.
  */
 export function browseExportFlags(s: ExportSelection, lang: Lang, profile: string | undefined): ExportFlags {
-  const unitPart = s.unitId ? `-${slug(s.unitName ?? '', s.unitId)}` : '';
+  // Two units of one name ("EG links" in two entrances, "WE 1/2" and "WE 1-2") never share a folder.
+  const unitPart = s.unitId ? `-${slug(s.unitName ?? '', 'unit')}-${idTag(s.unitId)}` : '';
   const c = s.range.compare;
   const vsPart = c ? `-vs-${c.from}_${c.to}` : '';
   const out = `meterdata-${s.range.from}_${s.range.to}-${slug(s.property.name, s.property.id)}${unitPart}${vsPart}`;
@@ -80,6 +82,7 @@ export function browseExportFlags(s: ExportSelection, lang: Lang, profile: strin
     quiet: true,
     profile,
     template: lang === 'de' ? 'de' : 'generic',
+    ...(s.unitId ? { unit: s.unitId } : {}),
     ...(c ? { compareFrom: c.from, compareTo: c.to } : {}),
   };
 }
@@ -90,7 +93,7 @@ export function browseExportFlags(s: ExportSelection, lang: Lang, profile: strin
  * output, which would scribble over the screen. On a unit screen the Property is
  * billed and reviewed whole, as the screen bills it, then only that unit's rows are
  * written (billing, segments, readings, review; no plant-room meters), into a folder
- * named after the unit.
+ * named after the unit and the start of its id's hash.
  */
 async function exportFromBrowser(s: ExportSelection, ctx: { api: ApiClient; io: CommandContext['io']; profile: string | undefined }): Promise<string> {
   const [{ exportDeps, prepareExport }, { runExport }, { createReporter }] = await Promise.all([
@@ -101,7 +104,7 @@ async function exportFromBrowser(s: ExportSelection, ctx: { api: ApiClient; io: 
   const opts = browseExportFlags(s, language(), ctx.profile);
   const { args, template } = await prepareExport(opts, ctx.io);
   const reporter = createReporter(ctx.io, { quiet: true, requests: () => ctx.api.stats().requests });
-  const summary = await runExport(exportDeps({ api: ctx.api, args, template, reporter, io: ctx.io }, s.unitId ? { onlyUnit: s.unitId } : {}));
+  const summary = await runExport(exportDeps({ api: ctx.api, args, template, reporter, io: ctx.io }));
   const where = path.relative(ctx.io.cwd, summary.out);
   const shown = where && !where.startsWith('..') && !path.isAbsolute(where) ? `./${where}` : summary.out;
   return t.exportedFiles({ n: summary.files.length, where: shown });

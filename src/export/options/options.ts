@@ -34,6 +34,13 @@ export interface ExportArgs {
   review: ReviewArgs | null;
   /** --unit-refs: the ERP references, read and checked with the flags (src/export/steps/unit-refs/). */
   unitRefs: UnitRefs | null;
+  /**
+   * Browse's `e` on a unit screen: each Property is billed and reviewed whole (a shared meter's
+   * copies and shares, the plausibility medians), then only this unit's rows and findings are
+   * written, without plant-room meters (pipeline/one-unit.ts). Part of the identity: another
+   * unit's export never passes for a re-run of this one.
+   */
+  unit?: string;
 }
 
 /** Read here by browse too (src/commands/browse.ts): one reader of --year/--from/--to. */
@@ -68,6 +75,8 @@ export type ExportFlags = {
   threshold?: string;
   plausibility?: boolean;
   unitRefs?: string;
+  /** Not a flag of the command: browse's `e` on a unit screen (ExportArgs.unit). */
+  unit?: string;
 };
 
 /**
@@ -110,6 +119,7 @@ export function parseExportArgs(opts: ExportFlags, cwd: string, env: NodeJS.Proc
     strict: opts.strict === true,
     review,
     unitRefs: readUnitRefs(opts.unitRefs, cwd),
+    ...(opts.unit ? { unit: opts.unit } : {}),
   };
 }
 
@@ -135,6 +145,7 @@ export function identity(a: ExportArgs): Record<string, unknown> {
     formats: a.formats,
     template: a.template,
     ...(a.review ? { review: a.review } : {}),
+    ...(a.unit ? { unit: a.unit } : {}),
   };
 }
 

@@ -43,7 +43,7 @@ const MAX_VALUE = 60;
 const MAX_CHANGES = 6;
 const clip = (s: string) => ([...s].length > MAX_VALUE ? `${[...s].slice(0, MAX_VALUE - 1).join('')}…` : s);
 
-const KNOWN = new Set(['from', 'to', 'profile', 'properties', 'metrics', 'formats', 'template', 'review']);
+const KNOWN = new Set(['from', 'to', 'profile', 'properties', 'metrics', 'formats', 'template', 'review', 'unit']);
 
 /**
  * One "setting old → new" per setting that differs, the period first; empty when `before`
@@ -68,6 +68,8 @@ export function settingChanges(before: unknown, now: Identity): string[] {
   add(t.metrics, metricWords(before.metrics), metricWords(now.metrics), [before.metrics, now.metrics]);
   add(t.formats, listWords(before.formats, t.unset), listWords(now.formats, t.unset), [before.formats, now.formats]);
   add(t.template, text(before.template), text(now.template), [before.template, now.template]);
+  const unitWords = (v: unknown) => (v === undefined ? t.wholeProperty : text(v));
+  add(t.unit, unitWords(before.unit), unitWords(now.unit), [before.unit, now.unit]);
   const [ra, rb] = [reviewWords(before.review), reviewWords(now.review)];
   if (ra !== rb) out.push(t.change({ setting: t.review, before: clip(ra), after: clip(rb) }));
   const [ta, tb] = [thresholdWords(before.review), thresholdWords(now.review)];

@@ -108,7 +108,7 @@ async function walkProperties(run: Run): Promise<StagedExport> {
       }
     : null;
   // A step that changes rows at a Property's end but not as its units come would leave the rows written early unchanged.
-  const stream = !deps.onlyUnit && deps.streamUnits !== false && steps.every((s) => !s.shape || s.early);
+  const stream = !args.unit && deps.streamUnits !== false && steps.every((s) => !s.shape || s.early);
   const walk = new PropertyWalk({ api, args, reporter, journal, properties, output, steps, stream, slots: deps.slots, renderAhead });
   const counted = steps.some((s) => s.progressUnits);
   let range: { from: string; to: string } | null = null;
@@ -127,7 +127,7 @@ async function walkProperties(run: Run): Promise<StagedExport> {
       fetched,
       range ?? expectedRange(args.from, args.to, new Date()),
       walk.takeStream(i),
-      deps.onlyUnit,
+      args.unit,
       args.metrics,
     );
     await renderAhead?.(false);

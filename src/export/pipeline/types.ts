@@ -19,12 +19,6 @@ export interface ExportDeps {
   toolVersion: string;
   signal?: AbortSignal;
   now?: () => Date;
-  /**
-   * The browser's export of one unit: each Property is billed and reviewed whole (a shared
-   * meter's copies and shares, the plausibility medians), then only this unit's rows and
-   * findings are written, without plant-room meters (one-unit.ts); the journal keeps the answers whole.
-   */
-  onlyUnit?: string;
   /** Caps the Properties held in memory across several exports (the portfolio export); none: at most two. */
   slots?: Slots;
   /** A run's own output formats, every one of them written (the monthly information's); none: those --format names from the export's registry. */

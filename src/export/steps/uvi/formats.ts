@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LetterPdf, writeLetter, type LetterModel, type PdfOptions } from '../../../uvi/letter/index.js';
 import { partialName, type BufferedFile } from '../../folder/index.js';
+import { idTag } from '../../../core/id-tag.js';
 import { LetterPool, type Handed } from './letter-pool.js';
 import {
   EXPORT_FORMATS,
@@ -99,8 +100,7 @@ function namePart(text: string): string {
 
 /** "letter-Rheinuferstraße_12-WE_01-0efbc34d.pdf": what a clerk finds the flat by, and the id's start, which keeps two flats of one name apart. */
 export function letterName(prefix: string, names: readonly string[], id: string): string {
-  const tag = createHash('sha256').update(id).digest('hex').slice(0, 8);
-  return `${prefix}-${[...names.map(namePart), tag].join('-')}.pdf`;
+  return `${prefix}-${[...names.map(namePart), idTag(id)].join('-')}.pdf`;
 }
 
 async function entryOf(name: string, file: string): Promise<FileEntry> {
