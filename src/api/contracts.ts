@@ -34,7 +34,7 @@ export interface ApiClientOptions {
   concurrency?: number;
   /** Give up retrying a request after this many attempts (default 6). */
   maxAttempts?: number;
-  /** All Retry-After pauses of the client's pacer together (default RETRY_AFTER_TOTAL_MS, 15 min); beyond it: RATE_LIMIT_BUDGET_SPENT. */
+  /** All waits of the client's pacer within an hour together (default RETRY_AFTER_TOTAL_MS, 15 min); beyond it: RATE_LIMIT_BUDGET_SPENT. */
   retryAfterTotalMs?: number;
   signal?: AbortSignal;
   onEvent?: (e: ApiEvent) => void;

@@ -8,11 +8,17 @@ import { t } from './texts.js';
 /** The longest Retry-After meterdata waits out; a longer one ends the run (exit 5) saying when to come back. */
 export const RETRY_AFTER_MAX_MS = 5 * 60_000;
 /**
- * All 429 pauses of one connection in one run together (each single one capped above, each
- * request tried 6 times): three of the longest waits, a real run's full minute of requests
- * many times over, yet a nightly job whose service keeps answering 429 ends within it.
+ * All waits of one connection within any hour (RETRY_AFTER_WINDOW_MS) together: 429 pauses (each
+ * single one capped above), failed attempts and the backoffs before their retries (each request
+ * tried 6 times). Three of the longest waits, a real run's full minute of requests many times over,
+ * yet a nightly job whose service keeps failing ends within the hour.
  */
 export const RETRY_AFTER_TOTAL_MS = 15 * 60_000;
+/**
+ * The sliding window RETRY_AFTER_TOTAL_MS counts in: a long run (a three-hour export or portfolio)
+ * with a timeout now and then is not ended by their sum, yet loses at most a quarter of any hour.
+ */
+export const RETRY_AFTER_WINDOW_MS = 60 * 60_000;
 /**
  * The largest answer read: a full page of 200 units or a year of one unit's readings is well
  * under 1 MiB, so 32 MiB is no real answer's limit, yet it keeps a hostile one out of memory.
@@ -51,7 +57,7 @@ export function waitTooLong(endpoint: string, waitMs: number, now: number): Serv
   });
 }
 
-/** The run's 429 pauses would pass RETRY_AFTER_TOTAL_MS (or the connection's own budget) with this one. */
+/** The 429 pauses of the last hour would pass RETRY_AFTER_TOTAL_MS (or the connection's own budget) with this one. */
 export function waitBudgetSpent(endpoint: string, waitMs: number, spentMs: number, budgetMs: number, now: number): ServiceUnavailableError {
   const at = retryAt(now, waitMs);
   return new ServiceUnavailableError(t.waitBudgetSpent({ spent: duration(spentMs), wait: duration(waitMs), endpoint, max: duration(budgetMs) }), {
@@ -61,7 +67,7 @@ export function waitBudgetSpent(endpoint: string, waitMs: number, spentMs: numbe
   });
 }
 
-/** Another retry's backoff would take the run's waits (429 pauses and backoffs) past their total. */
+/** Another retry's backoff would take the last hour's waits (429 pauses, failed attempts and backoffs) past their total. */
 export function retryBudgetSpent(
   endpoint: string,
   last: { status: number | null; reason: string },

@@ -4,7 +4,7 @@
 // start more than L requests in any rolling window of 60 s plus a safety margin (the
 // server timestamps arrival, not our start, so network jitter would otherwise let two
 // starts 60 s apart land 59.9 s apart). Every attempt, retries included, takes a slot.
-import { RETRY_AFTER_TOTAL_MS } from './limits.js';
+import { RETRY_AFTER_TOTAL_MS, RETRY_AFTER_WINDOW_MS } from './limits.js';
 
 /** Pure rate arithmetic, time passed in: easy to check against a simulated clock. */
 export class RateBudget {
@@ -23,7 +23,7 @@ export class RateBudget {
   /** When each Retry-After pause was added and the time it added, against maxPausedMs. */
   private readonly pauses: { at: number; ms: number }[] = [];
   readonly maxPausedMs: number;
-  /** Only pauses added this recently count (default: every pause of the run). */
+  /** Only pauses and waits added this recently count (default RETRY_AFTER_WINDOW_MS, an hour). */
   readonly pauseWindowMs: number;
 
   constructor(opts: { perMinute: number; burst?: number; windowMs?: number; marginMs?: number; maxPausedMs?: number; pauseWindowMs?: number }) {
@@ -34,7 +34,7 @@ export class RateBudget {
     this.spacingMs = (opts.windowMs ?? 60_000) / this.perWindow;
     this.tokens = this.burst;
     this.maxPausedMs = opts.maxPausedMs ?? RETRY_AFTER_TOTAL_MS;
-    this.pauseWindowMs = opts.pauseWindowMs ?? Infinity;
+    this.pauseWindowMs = opts.pauseWindowMs ?? RETRY_AFTER_WINDOW_MS;
   }
 
   /** The time the pauses that count now (see pauseWindowMs) added. */
@@ -83,7 +83,7 @@ export class RateBudget {
   }
 
   /**
-   * A 429's pause of `ms` from `now` if the run's pauses stay within maxPausedMs with it; false,
+   * A 429's pause of `ms` from `now` if the pauses of the window stay within maxPausedMs with it; false,
    * and no pause, otherwise. Only what it adds to a pause already running counts: many
    * callers answered 429 at once wait once, not once each.
    */
@@ -99,6 +99,7 @@ export class RateBudget {
    * pause is, without holding the other callers; false, and not counted, when it would pass the
    * total. A service failing every request must end the run too, and one that never answers
    * (each attempt waits out its timeout, 30 s) spends the run's time in the attempts, not the backoffs.
+   * Counted within the sliding window only: a three-hour run's isolated timeouts do not add up to its end.
    */
   wait(now: number, ms: number, failedMs = 0): boolean {
     return this.count(now, ms, failedMs);
@@ -184,14 +185,14 @@ export class Scheduler {
     return this.budget.pausedMs(this.now());
   }
 
-  /** Pauses every caller for `ms` (a 429's Retry-After); false, and no pause, when the run's pauses would pass their budget. */
+  /** Pauses every caller for `ms` (a 429's Retry-After); false, and no pause, when the last hour's waits would pass their budget. */
   pauseFor(ms: number): boolean {
     if (!this.budget.pause(this.now(), ms)) return false;
     this.pump();
     return true;
   }
 
-  /** Counts one caller's failed attempt of `failedMs` and its backoff of `ms` against the run's total (RateBudget.wait); false when it would pass it. */
+  /** Counts one caller's failed attempt of `failedMs` and its backoff of `ms` against the last hour's total (RateBudget.wait); false when it would pass it. */
   countWait(ms: number, failedMs = 0): boolean {
     return this.budget.wait(this.now(), ms, failedMs);
   }

@@ -34,7 +34,7 @@ export const t = catalogue(
       `The metering service did not answer ${p.endpoint} after ${p.attempts} attempts (last: ${p.last}${p.trace}).`,
     unavailableHint: 'Try again later; if it persists, check the service status.',
     retryBudgetSpent: (p: { spent: string; endpoint: string; last: string; max: string }) =>
-      `The metering service has had this run wait ${p.spent} in all (pauses it asked for, failed attempts and the waits before retrying them); ${p.endpoint} failed again (${p.last}), and another retry would pass the ${p.max} meterdata waits in one run; stopped instead of waiting.`,
+      `The metering service has had this run wait ${p.spent} within the last hour (pauses it asked for, failed attempts and the waits before retrying them); ${p.endpoint} failed again (${p.last}), and another retry would pass the ${p.max} meterdata waits in any hour; stopped instead of waiting.`,
     // problems.ts: error answers
     permission: (p: { scope: string }) => `the permission "${p.scope}"`,
     somePermission: 'a permission',
@@ -71,7 +71,7 @@ export const t = catalogue(
     waitTooLong: (p: { wait: string; endpoint: string; max: number }) =>
       `The metering service asked to wait ${p.wait} before the next request to ${p.endpoint} (HTTP 429, Retry-After), longer than the ${p.max} minutes meterdata waits; stopped instead of waiting.`,
     waitBudgetSpent: (p: { spent: string; wait: string; endpoint: string; max: string }) =>
-      `The metering service has had this run wait ${p.spent} in all (HTTP 429, Retry-After) and now asks for ${p.wait} more before the next request to ${p.endpoint}: more than the ${p.max} meterdata waits in one run; stopped instead of waiting.`,
+      `The metering service has had this run wait ${p.spent} within the last hour (HTTP 429, Retry-After) and now asks for ${p.wait} more before the next request to ${p.endpoint}: more than the ${p.max} meterdata waits in any hour; stopped instead of waiting.`,
     tooLarge: (p: { endpoint: string; size: string }) =>
       `The metering service's answer to ${p.endpoint} is larger than ${p.size}, meterdata's limit for one answer (a full page of 200 items is far smaller); stopped reading it.`,
     tooLargeHint: `${LATER} (no answer of contract 1.0.0-rc.3 is this large).`,
@@ -145,7 +145,7 @@ export const t = catalogue(
     noAnswer: (p) => `Der Messdienst hat ${p.endpoint} nach ${count(p.attempts, 'Versuch', 'Versuchen')} nicht beantwortet (zuletzt: ${p.last}${p.trace}).`,
     unavailableHint: 'Bitte später erneut versuchen; wenn es bestehen bleibt, den Status des Messdienstes prüfen.',
     retryBudgetSpent: (p) =>
-      `Der Messdienst hat diesen Lauf schon ${p.spent} warten lassen (verlangte Pausen, fehlgeschlagene Versuche und die Wartezeit vor ihrer Wiederholung); ${p.endpoint} ist erneut fehlgeschlagen (${p.last}), und eine weitere Wiederholung ginge über die ${p.max}, die meterdata in einem Lauf wartet; abgebrochen statt zu warten.`,
+      `Der Messdienst hat diesen Lauf in der letzten Stunde schon ${p.spent} warten lassen (verlangte Pausen, fehlgeschlagene Versuche und die Wartezeit vor ihrer Wiederholung); ${p.endpoint} ist erneut fehlgeschlagen (${p.last}), und eine weitere Wiederholung ginge über die ${p.max}, die meterdata in einer Stunde höchstens wartet; abgebrochen statt zu warten.`,
     permission: (p) => `die Berechtigung "${p.scope}"`,
     somePermission: 'eine Berechtigung',
     insufficientScope: (p) => `Die Anmeldung enthält ${p.needed} nicht, die ${p.endpoint} benötigt${p.trace}.`,
@@ -177,7 +177,7 @@ export const t = catalogue(
     waitTooLong: (p) =>
       `Der Messdienst verlangt vor der nächsten Abfrage an ${p.endpoint} eine Wartezeit von ${p.wait} (HTTP 429, Retry-After), länger als die ${p.max} Minuten, die meterdata wartet; abgebrochen statt zu warten.`,
     waitBudgetSpent: (p) =>
-      `Der Messdienst hat diesen Lauf schon ${p.spent} warten lassen (HTTP 429, Retry-After) und verlangt vor der nächsten Abfrage an ${p.endpoint} weitere ${p.wait}: mehr als die ${p.max}, die meterdata in einem Lauf wartet; abgebrochen statt zu warten.`,
+      `Der Messdienst hat diesen Lauf in der letzten Stunde schon ${p.spent} warten lassen (HTTP 429, Retry-After) und verlangt vor der nächsten Abfrage an ${p.endpoint} weitere ${p.wait}: mehr als die ${p.max}, die meterdata in einer Stunde höchstens wartet; abgebrochen statt zu warten.`,
     tooLarge: (p) =>
       `Die Antwort des Messdienstes auf ${p.endpoint} ist größer als ${p.size}, die Grenze von meterdata für eine Antwort (eine volle Seite mit 200 Einträgen ist weit kleiner); das Lesen wurde abgebrochen.`,
     tooLargeHint: `${SPÄTER} (keine Antwort nach Vertrag 1.0.0-rc.3 ist so groß).`,

@@ -185,7 +185,7 @@ export class Transport {
   }
 
   /**
-   * Counts a failure; throws once attempts are used up or the run's wait budget is spent, else
+   * Counts a failure; throws once attempts are used up or the last hour's wait budget is spent, else
    * waits (backoff with jitter). `paused`: a 429's pause, counted already, is the wait. `failedMs`:
    * how long the failed attempt took, counted with its backoff (six timeouts of 30 s are 3 minutes).
    */

@@ -50,11 +50,6 @@ export interface ConnectionOptions {
   warn?: (line: string) => void;
   /** Requests per minute for this connection (export's --rate-limit; default 300, the contract's limit). */
   rateLimitPerMinute?: number;
-  /**
-   * Retry-After pauses count against their total (RETRY_AFTER_TOTAL_MS) only this long after
-   * they were added; default: for the whole run. A browse session, open for hours, counts the last hour.
-   */
-  pauseWindowMs?: number;
 }
 
 class Link implements Connection {
@@ -190,7 +185,6 @@ async function budgetFor(o: ConnectionOptions, profile: string): Promise<{ budge
     ...(windowMs ? { windowMs, marginMs: Math.min(1000, windowMs / 10) } : {}),
     ...(burst ? { burst } : {}),
     ...(maxPausedMs ? { maxPausedMs } : {}),
-    ...(o.pauseWindowMs ? { pauseWindowMs: o.pauseWindowMs } : {}),
   });
   return { budget, seeded: await readWindow(sharedWindowFile(o.env, profile), Date.now(), budget.windowMs) };
 }

@@ -11,6 +11,9 @@ import { formatDecimal } from './decimal.js';
 /** The metric whose register may start again inside a range: the heat cost allocator's. */
 const RESETS = new Set(['hca']);
 
+/** Whether the metric's register may start again inside a range (the heat cost allocator's, on its Stichtag). */
+export const mayRestart = (metric: string): boolean => RESETS.has(metric);
+
 /**
  * The first place a billed segment's register runs backwards, in date order: a reading below the
  * value before it (the start value, or the earlier reading), the start value below a reading dated
@@ -21,7 +24,7 @@ const RESETS = new Set(['hca']);
  * null: the register counts up, or the metric is left out.
  */
 export function registerBackwards(seg: DeviceSegment, metric: string): Record<string, string> | null {
-  if (RESETS.has(metric)) return null;
+  if (mayRestart(metric)) return null;
   const start: Count = { at: seg.baseline_date, value: seg.baseline_value, start: true };
   // the start value before a reading of its own day: that reading is compared with it, as before
   const counts = [start, ...seg.readings.filter(isCount)].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));

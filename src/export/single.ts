@@ -21,7 +21,7 @@ export async function prepareExport(opts: ExportFlags, io: Io) {
   const template = await loadTemplate(args.template, io.cwd);
   await checkOutDir(args.out, identity(args), finalNames(activeTemplate(template, args.review), args.formats), args);
   const compare = args.review?.compare;
-  if (compare && 'dir' in compare) checkComparisonManifest(compare.dir);
+  if (compare && 'dir' in compare) checkComparisonManifest(compare.dir, args);
   return { args, template };
 }
 

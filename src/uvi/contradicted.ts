@@ -36,8 +36,12 @@ function countsOf(seg: DeviceSegment): Count[] {
   return [...start, ...readings, ...end].filter((c) => typeof c.value === 'number' && Number.isFinite(c.value));
 }
 
-/** Whether the segment's own counts before and after `at` rule out the estimate `value` there. */
-export function contradicted(seg: DeviceSegment, at: string, value: number): boolean {
+/**
+ * Whether the segment's own counts before and after `at` rule out the estimate `value` there.
+ * `restarts`: the register may start again from 0 (a heat cost allocator, once a year on its
+ * reading date, which the contract does not give); a heat or water meter's never does.
+ */
+export function contradicted(seg: DeviceSegment, at: string, value: number, restarts: boolean): boolean {
   let before: Count | undefined;
   let after: Count | undefined;
   for (const c of countsOf(seg)) {
@@ -46,9 +50,12 @@ export function contradicted(seg: DeviceSegment, at: string, value: number): boo
   }
   const above = after !== undefined && value > after.value;
   const below = before !== undefined && value < before.value;
-  // The later count below the earlier: a register that started again in between (an electronic
-  // allocator on its annual reading date, which the contract does not give). The estimate may lie
-  // before the restart (at or above the earlier count) or after it (at or below the later one).
-  if (before !== undefined && after !== undefined && after.value < before.value) return above && below;
-  return above || below;
+  if (!restarts) return above || below;
+  // Below the earlier count: the register may have started again before the estimate (450 read,
+  // 30 calculated, 500 read), and then counts on up to the later count, which it must not exceed.
+  if (below) return above;
+  // Above the later count only where the counts themselves went down (450 read, 500 calculated, 20
+  // read): a restart after the estimate. Where they did not, nothing but the estimate says the
+  // register started again, and a spike (9,000 between 1,700 and 1,900) would pass as one.
+  return above && !(before !== undefined && after!.value < before.value);
 }

@@ -10,6 +10,7 @@ import { BILLABLE_STATUSES, sortSegments } from '../billing/point.js';
 import { idKey } from '../billing/contract.js';
 import { representable, shareProblem } from '../billing/plausible.js';
 import { contradicted, isEstimate, startEstimated } from './contradicted.js';
+import { mayRestart } from '../billing/register.js';
 import { addMonths, monthEnd, type Month } from './months.js';
 import type { MissingReason, PointMonth, PointMonths } from './types.js';
 
@@ -32,7 +33,7 @@ function judged(value: number, status: string, synthetic: boolean): Entry {
 }
 
 /** The segment's reading at a month end; two different readings at one date are no reading. */
-function readingAt(seg: DeviceSegment, date: string): Entry {
+function readingAt(seg: DeviceSegment, date: string, restarts: boolean): Entry {
   const found = seg.readings.filter((r) => r.at === date);
   if (found.length === 0) return { reason: 'no_reading' };
   const first = found[0]!;
@@ -44,7 +45,7 @@ function readingAt(seg: DeviceSegment, date: string): Entry {
     found.some((r) => r.is_synthetic),
   );
   // both months resting on an estimate the device's own counts rule out (contradicted.ts) are unknown
-  return isValue(e) && e.estimated && contradicted(seg, date, e.value) ? { reason: 'estimate_contradicted' } : e;
+  return isValue(e) && e.estimated && contradicted(seg, date, e.value, restarts) ? { reason: 'estimate_contradicted' } : e;
 }
 
 function startValue(seg: DeviceSegment): Entry {
@@ -56,7 +57,7 @@ function startValue(seg: DeviceSegment): Entry {
  * The value a segment starts the month with (`from`: the month end before it). `handover`: the point's
  * previous device was removed on the day this one's window starts, or the day before.
  */
-function firstValue(seg: DeviceSegment, from: string, handover: boolean): Entry {
+function firstValue(seg: DeviceSegment, from: string, handover: boolean, restarts: boolean): Entry {
   const { start } = windowOf(seg);
   // Installed during the month: its own start value, unless that is dated after the
   // installation (a first reading), which says nothing of the days before it. A first known
@@ -66,17 +67,17 @@ function firstValue(seg: DeviceSegment, from: string, handover: boolean): Entry 
   // Unless the previous device measured the days before it (removed that day or the day before).
   if (start > from && seg.installed_at === null && !handover) return { reason: 'no_reading' };
   if (start > from) return seg.baseline_date > start ? { reason: 'no_start_value' } : startValue(seg);
-  return seg.baseline_date === from ? startValue(seg) : readingAt(seg, from);
+  return seg.baseline_date === from ? startValue(seg) : readingAt(seg, from, restarts);
 }
 
 /** What one segment that covers the month contributes: (end − start) × factor. */
-function segmentMonth(seg: DeviceSegment, month: Month, handover: boolean): Entry<Decimal> {
+function segmentMonth(seg: DeviceSegment, month: Month, handover: boolean, restarts: boolean): Entry<Decimal> {
   const from = monthEnd(addMonths(month, -1));
   const to = monthEnd(month);
   const { end } = windowOf(seg);
-  const first = firstValue(seg, from, handover);
+  const first = firstValue(seg, from, handover, restarts);
   // Removed during the month: the value on the removal day, with the segment's own status.
-  const last = end !== null && end <= to ? judged(seg.period_consumption.end_value, seg.period_consumption.status, false) : readingAt(seg, to);
+  const last = end !== null && end <= to ? judged(seg.period_consumption.end_value, seg.period_consumption.status, false) : readingAt(seg, to, restarts);
   if (!isValue(first)) return first;
   if (!isValue(last)) return last;
   if (!Number.isFinite(seg.factor) || seg.factor <= 0 || !representable(seg.factor)) return { reason: 'implausible_value' };
@@ -185,6 +186,7 @@ function pointMonth(
   month: Month,
   share: Decimal,
   removed: boolean,
+  restarts: boolean,
 ): PointMonth {
   const from = monthEnd(addMonths(month, -1));
   const to = monthEnd(month);
@@ -192,7 +194,7 @@ function pointMonth(
   if (covering.length === 0) return uncovered(segments, month, from, to, removed);
   if (overlapping(covering)) return missingMonth(month, 'overlapping_segments');
   if (gaps.some((g) => g.first <= to && g.last > from)) return missingMonth(month, 'device_gap');
-  const parts = covering.map((s) => segmentMonth(s, month, handedOver(s)));
+  const parts = covering.map((s) => segmentMonth(s, month, handedOver(s), restarts));
   const failed = parts.filter((p) => !isValue(p)).map((p) => (p as { reason: MissingReason }).reason);
   if (failed.length > 0) return missingMonth(month, ...failed);
   const values = parts as { value: Decimal; estimated: boolean }[];
@@ -223,7 +225,7 @@ export function pointMonths(c: MeasuringPointConsumption, months: readonly Month
   const segments = sortSegments(c.segments);
   const gaps = gapsOf(segments);
   const handedOver = handoversOf(segments);
-  return { ...base, months: months.map((m) => pointMonth(segments, gaps, handedOver, m, share, removed)) };
+  return { ...base, months: months.map((m) => pointMonth(segments, gaps, handedOver, m, share, removed, mayRestart(c.metric))) };
 }
 
 /**

@@ -214,7 +214,7 @@ describe('token endpoint answers', () => {
     const tok = await runCli(['token'], { env: { ...env, METERDATA_TEST_HOOKS: '1', METERDATA_TEST_RETRY_AFTER_TOTAL_MS: '1500' } });
     expect(tok.code, tok.stderr).toBe(5);
     expect(tok.stderr).toMatch(
-      /has had this run wait 1 second in all \(HTTP 429, Retry-After\) and now asks for 1 second more before the next request to POST http:\/\/[^ ]+\/oauth\/token/,
+      /has had this run wait 1 second within the last hour \(HTTP 429, Retry-After\) and now asks for 1 second more before the next request to POST http:\/\/[^ ]+\/oauth\/token/,
     );
     expect(tokenPosts()).toBe(posts + 2);
     expect(readFileSync(file, 'utf8')).toBe(before);

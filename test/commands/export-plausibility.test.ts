@@ -139,7 +139,17 @@ describe('export with the plausibility review', () => {
     expect(await readFile(path.join(b, 'review.csv'), 'utf8')).toBe(review);
     expect(await readFile(path.join(b, 'plausibility.csv'), 'utf8')).toBe(await readFile(path.join(a, 'plausibility.csv'), 'utf8'));
     expect(rows(review).some((x) => x.code === 'CONSUMPTION_CHANGE' || x.code === 'COMPARISON_NOT_BILLED')).toBe(true);
-  }, 90_000);
+    // an export of heat alone against that folder of every metric: compared on heat only, as --compare 2024 (before: every
+    // other metric of every unit GONE_SINCE_COMPARISON)
+    const heat = async (compare: string, out: string) => {
+      const r = await runCli(['export', '--year', '2025', '--metric', 'heat', '--compare', compare, '--format', 'csv', '--out', out], { env, cwd: home });
+      expect(r.code, r.stderr).toBe(0);
+      return readFile(path.join(out, 'review.csv'), 'utf8');
+    };
+    const heatReview = await heat(de, path.join(home, 'cmp-heat-folder'));
+    expect(heatReview).toBe(await heat('2024', path.join(home, 'cmp-heat-fetched')));
+    expect(rows(heatReview).filter((x) => x.code === 'GONE_SINCE_COMPARISON')).toEqual([]);
+  }, 180_000);
 
   it('a German template names the new columns in German; a user template can rename them', async () => {
     const out = path.join(home, 'de-review');

@@ -69,7 +69,7 @@ describe('a run waits out Retry-After for a bounded total', () => {
     expect(api.hits('/v1/whoami')).toHaveLength(3);
     expect(Date.now() - started).toBeLessThan(2_900);
     expect(e.message).toBe(
-      'The metering service has had this run wait 2 seconds in all (HTTP 429, Retry-After) and now asks for 1 second more before the next request to GET /v1/whoami: more than the 3 seconds meterdata waits in one run; stopped instead of waiting.',
+      'The metering service has had this run wait 2 seconds within the last hour (HTTP 429, Retry-After) and now asks for 1 second more before the next request to GET /v1/whoami: more than the 3 seconds meterdata waits in any hour; stopped instead of waiting.',
     );
     expect(e.hint).toMatch(/^Run the command again after \S+ \(UTC\)\.$/);
     expect(e.details).toMatchObject({ waitedMs: 2000, budgetMs: 2500, retryAfterMs: 1000 });

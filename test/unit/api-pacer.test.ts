@@ -121,7 +121,7 @@ describe('pacing over HTTP', () => {
   });
 });
 
-describe("the run's total of Retry-After pauses", () => {
+describe('the total of Retry-After pauses within an hour', () => {
   it('counts what each pause adds, so callers paused at once count once, and refuses the pause that would pass it', () => {
     const budget = new RateBudget({ perMinute: 300, maxPausedMs: 10_000 });
     expect(budget.pause(0, 4000)).toBe(true);
@@ -137,17 +137,17 @@ describe("the run's total of Retry-After pauses", () => {
     expect(budget.nextStart(20_000)).toBe(20_000);
   });
 
-  it('with a window (a browse session), only the pauses of the last window count: a day later it waits again', () => {
+  it('counts only the pauses of the last hour, by default for every command: an hour later it waits again', () => {
     const hour = 60 * 60_000;
-    const budget = new RateBudget({ perMinute: 300, maxPausedMs: 10_000, pauseWindowMs: hour });
+    const budget = new RateBudget({ perMinute: 300, maxPausedMs: 10_000 });
+    expect(budget.pauseWindowMs).toBe(hour);
     expect(budget.pause(0, 10_000)).toBe(true);
     expect(budget.pause(30_000, 1000)).toBe(false);
     expect(budget.pause(hour + 1, 1000)).toBe(true);
     expect(budget.pausedMs(hour + 1)).toBe(1000);
-    // without a window the run's first pauses count for good
-    const run = new RateBudget({ perMinute: 300, maxPausedMs: 10_000 });
-    expect(run.pause(0, 10_000)).toBe(true);
-    expect(run.pause(24 * hour, 1000)).toBe(false);
+    // a shorter window where one is given
+    const short = new RateBudget({ perMinute: 300, maxPausedMs: 10_000, pauseWindowMs: 60_000 });
+    expect([short.pause(0, 10_000), short.pause(30_000, 1000), short.pause(60_001, 1000)]).toEqual([true, false, true]);
   });
 
   it('is 15 minutes by default: three of the longest single waits', () => {

@@ -10,7 +10,7 @@ import { problem } from '../helpers/fake-api-server.js';
 import { failure, rig } from '../helpers/api-fixtures.js';
 import { aWhoAmI } from '../helpers/builders.js';
 
-describe("retries' backoffs count in the run's total of waits", () => {
+describe("retries' backoffs count in the total of waits", () => {
   it('a service answering 503 to every attempt ends the run once the total is used, not after every attempt', async () => {
     // backoffs of 100-200 ms: 2 s of retries would take about 15 of the 100 attempts
     const { api, client } = await rig({ retryAfterTotalMs: 1000, maxAttempts: 100, retryBaseMs: 200, retryMaxMs: 200 });
@@ -24,7 +24,7 @@ describe("retries' backoffs count in the run's total of waits", () => {
     expect(api.hits('/v1/whoami').length).toBeGreaterThanOrEqual(6);
     expect(api.hits('/v1/whoami').length).toBeLessThanOrEqual(11);
     expect(e.message).toMatch(
-      /^The metering service has had this run wait \S+ (milliseconds?|seconds?) in all \(pauses it asked for, failed attempts and the waits before retrying them\); GET \/v1\/whoami failed again \(.+\), and another retry would pass the 1 second meterdata waits in one run; stopped instead of waiting\.$/,
+      /^The metering service has had this run wait \S+ (milliseconds?|seconds?) within the last hour \(pauses it asked for, failed attempts and the waits before retrying them\); GET \/v1\/whoami failed again \(.+\), and another retry would pass the 1 second meterdata waits in any hour; stopped instead of waiting\.$/,
     );
     expect(e.details).toMatchObject({ budgetMs: 1000, lastStatus: 503 });
     expect(e.details.waitedMs).toBeLessThanOrEqual(1000);
@@ -80,5 +80,28 @@ describe('RateBudget.wait', () => {
     expect([b.wait(610, 10, 300), b.pausedMs(610)]).toEqual([true, 620]);
     expect([b.wait(920, 10, 300), b.pausedMs(920)]).toEqual([true, 930]);
     expect([b.wait(1230, 10, 300), b.pausedMs(1230)]).toEqual([false, 930]);
+  });
+
+  // A simulated clock: a failed attempt that timed out after 30 s, then a backoff of 4 s, every `every` ms from `start`.
+  const MIN = 60_000;
+  const timeouts = (b: RateBudget, n: number, every: number, start = 0) =>
+    Array.from({ length: n }, (_, i) => b.wait(start + i * every + 30_000, 4000, 30_000));
+
+  it('isolated failures over three hours all pass: each hour of the run loses 34 s every 6 minutes, not a 15-minute total of the run', () => {
+    const b = new RateBudget({ perMinute: 300 });
+    // 30 failures, 17 minutes of failed attempts and backoffs in all, at most 5.7 minutes in any hour
+    const passed = timeouts(b, 30, 6 * MIN);
+    expect(passed).toEqual(Array(30).fill(true));
+    expect(b.pausedMs(180 * MIN)).toBeLessThanOrEqual(11 * 34_000);
+  });
+
+  it('dense failures within one hour still end the run once they pass 15 minutes in that hour', () => {
+    const b = new RateBudget({ perMinute: 300 });
+    // three in the run's first hour, then one a minute from its second: 34 s each, so the 27th would pass 15 minutes
+    // within its hour (the first hour's three no longer count; counted for the whole run, the 24th was refused)
+    expect(timeouts(b, 3, 6 * MIN)).toEqual([true, true, true]);
+    const dense = timeouts(b, 40, MIN, 60 * MIN);
+    expect(dense.indexOf(false)).toBe(26);
+    expect(b.pausedMs(86 * MIN + 30_000)).toBe(26 * 34_000);
   });
 });

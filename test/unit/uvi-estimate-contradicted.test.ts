@@ -103,6 +103,37 @@ describe('estimates the read counts allow keep their figure, marked *', () => {
   });
 });
 
+describe("an allocator's register that starts again between two read counts (its yearly reading date)", () => {
+  // 31 May reads 450; the allocator starts again from 0 in June; 30 June calculated 30; 31 July reads 500.
+  const restarted: R[] = [150, 200, 250, 300, 350, 400, 450, [30, 'calculated'], 500, 540, 560, 580, 600];
+
+  it('an estimate after the restart below the earlier count keeps July (470*), though the later count outgrew the earlier', () => {
+    const m = months(series(100, restarted), 'hca');
+    expect(m.slice(6, 10).map((x) => [n(x.value), x.estimated, x.reasons.join(',')])).toEqual([
+      [50, false, ''],
+      [null, false, 'negative'],
+      [470, true, ''],
+      [40, false, ''],
+    ]);
+  });
+
+  it('the same counts on a heat meter, whose register never starts again, rule the estimate out', () => {
+    expect(reasons(series(100, restarted), 'heat').slice(7, 9)).toEqual(['estimate_contradicted', 'estimate_contradicted']);
+    // and one above a later count that fell: no restart explains it either (before, taken as one: June 50 kWh*)
+    const fell: R[] = [150, 200, 250, 300, 350, 400, 450, [500, 'calculated'], 20, 40, 60, 80, 100];
+    expect(reasons(series(100, fell), 'heat').slice(7, 9)).toEqual(['estimate_contradicted', 'estimate_contradicted']);
+  });
+
+  it("an allocator's calculated spike above both counts is still ruled out (9,000 between 1,700 and 1,900)", () => {
+    expect(reasons(series(1000, withJune([9000, 'calculated'])), 'hca')).toEqual(contradictedAt([7, 8]));
+  });
+
+  it("an allocator's estimate below the earlier count and above the later one is ruled out: no one restart gives both", () => {
+    const both: R[] = [150, 200, 250, 300, 350, 400, 450, [300, 'calculated'], 200, 240, 260, 280, 300];
+    expect(reasons(series(100, both), 'hca').slice(7, 9)).toEqual(['estimate_contradicted', 'estimate_contradicted']);
+  });
+});
+
 describe("the Property's sums", () => {
   const flat = (v: number) => Array<number>(13).fill(v);
 

@@ -26,8 +26,7 @@ export async function run(opts: BrowseFlags, ctx: CommandContext): Promise<numbe
     import('../../tui/data.js'),
     import('../../tui/run.js'),
   ]);
-  // A session stays open for hours: the 429 pauses of the last hour count, not all of them (api/limits.ts)
-  const connection = await ctx.connect({ ...(typeof opts.profile === 'string' ? { profile: opts.profile } : {}), pauseWindowMs: 60 * 60_000 });
+  const connection = await ctx.connect(typeof opts.profile === 'string' ? { profile: opts.profile } : {});
   const hub = eventHub();
   const api = connection.api({ onEvent: hub.emit });
   const profile = typeof opts.profile === 'string' ? opts.profile : undefined;

@@ -20,7 +20,7 @@ export interface FolderComparison {
 
 interface Manifest {
   tool?: unknown;
-  identity?: { template?: unknown };
+  identity?: { template?: unknown; properties?: unknown; metrics?: unknown; unit?: unknown };
   tenant?: { id?: unknown; name?: unknown };
   range?: { from?: unknown; to?: unknown };
   files?: unknown;
@@ -72,12 +72,38 @@ function filesOf(dir: string, m: Manifest): ListedEntry[] {
   throw refuse(dir, listed.problem === 'twice' ? t.listedTwice({ manifest: MANIFEST, file: listed.name }) : t.notFileList({ manifest: MANIFEST }), t.another);
 }
 
+/** What an export covers, as its manifest's identity records it (no Property or metric listed: all of them). */
+export interface Coverage {
+  propertyIds: readonly string[];
+  metrics: readonly string[];
+  /** browse's export of one unit on its screen */
+  unit?: string;
+}
+
+/**
+ * What this run covers that the earlier export left out, or null. A narrower folder is no
+ * comparison: everything it left out (every other unit of a one-unit browse export, every
+ * other Property or metric) would show as new since the comparison.
+ */
+function leftOut(theirs: Manifest['identity'], ours: Coverage): 'narrowerUnit' | 'narrowerProperties' | 'narrowerMetrics' | null {
+  if (theirs?.unit !== undefined && theirs.unit !== ours.unit) return 'narrowerUnit';
+  const covers = (listed: unknown, wanted: readonly string[]) =>
+    listed === undefined || (Array.isArray(listed) && (listed.length === 0 || (wanted.length > 0 && wanted.every((w) => listed.includes(w)))));
+  if (!covers(theirs?.properties, ours.propertyIds)) return 'narrowerProperties';
+  if (!covers(theirs?.metrics, ours.metrics)) return 'narrowerMetrics';
+  return null;
+}
+
 /**
  * What of a --compare DIR can be checked before any request: a manifest of meterdata's with its
- * list of files in shape (the tenant, the period and the files themselves follow with /whoami).
+ * list of files in shape, of an export covering at least what this one covers (the tenant, the
+ * period and the files themselves follow with /whoami).
  */
-export function checkComparisonManifest(dir: string): void {
-  filesOf(dir, readManifest(dir));
+export function checkComparisonManifest(dir: string, ours: Coverage): void {
+  const m = readManifest(dir);
+  filesOf(dir, m);
+  const gap = leftOut(m.identity, ours);
+  if (gap) throw refuse(dir, t[gap], t.narrowerHint, 'EXPORT_COMPARE_MISMATCH');
 }
 
 /** The template the earlier export was written with: a built-in, or its file beside the folder or under the current directory. */

@@ -85,6 +85,10 @@ export const compareText = catalogue(
     changed: (p: { file: string }) => `${p.file} does not match the manifest (missing or changed after the export).`,
     tooLarge: (p: { file: string; mib: number }) => `${p.file} is larger than the ${p.mib} MiB meterdata reads back from an export.`,
     noBilling: 'it has no billing CSV to compare with (exported without csv, or its template leaves billing out).',
+    narrowerUnit: "that export is browse's export of one unit: every other unit would show as having no data in the comparison period.",
+    narrowerProperties: 'that export covers fewer Properties (--property) than this one: the others would show as having no data in the comparison period.',
+    narrowerMetrics: 'that export covers fewer metrics (--metric) than this one: the others would show as having no data in the comparison period.',
+    narrowerHint: "Compare with the folder of the full export (at least this export's Properties and metrics), or --compare with a year.",
   },
   {
     refused: (p) => `--compare ${p.dir}: ${p.what}`,
@@ -107,5 +111,10 @@ export const compareText = catalogue(
     changed: (p) => `${p.file} passt nicht zum Manifest (fehlt oder wurde nach dem Export geändert).`,
     tooLarge: (p) => `${p.file} ist größer als die ${p.mib} MiB, die meterdata aus einem Export zurückliest.`,
     noBilling: 'Er enthält keine Abrechnungs-CSV zum Vergleich (ohne csv exportiert, oder seine Vorlage lässt billing aus).',
+    narrowerUnit: 'Jener Export aus browse umfasst nur eine Nutzeinheit: Alle anderen stünden ohne Daten im Vergleichszeitraum da.',
+    narrowerProperties: 'Jener Export umfasst weniger Liegenschaften (--property) als dieser: Die übrigen stünden ohne Daten im Vergleichszeitraum da.',
+    narrowerMetrics: 'Jener Export umfasst weniger Verbrauchsarten (--metric) als dieser: Die übrigen stünden ohne Daten im Vergleichszeitraum da.',
+    narrowerHint:
+      'Vergleichen Sie mit dem Ordner des vollständigen Exports (mindestens die Liegenschaften und Verbrauchsarten dieses Exports), oder --compare mit einem Jahr.',
   },
 );

@@ -54,6 +54,9 @@ export function withFindings(rows: readonly PlausibilityRow[], lang: Lang): (Pla
   return rows.map((r) => ({ ...r, findings: r.checks.map((c) => (Object.hasOwn(titles, c) ? titles[c]! : c)).join('; ') }));
 }
 
+/** Whether `metric` is one of the export's (`--metric`; none given: all). */
+const covered = (metrics: readonly string[], metric: string): boolean => metrics.length === 0 || metrics.includes(metric);
+
 /**
  * The step of a review (index.ts without one): the comparison period fetched with each
  * Property or read from a folder, loaded (and checked) before anything is fetched.
@@ -103,7 +106,8 @@ export async function reviewStep(args: ExportArgs, review: ReviewArgs, who: WhoA
       const ids = { id: property.id, name: property.name };
       const c = (answers as AnswersWithComparison).comparison;
       let comparison: Figure[] | null = null;
-      if (folder) comparison = folder.byProperty.get(property.id) ?? [];
+      // a folder covering more metrics than this export (compare-folder.ts refuses one covering fewer): only what both cover
+      if (folder) comparison = (folder.byProperty.get(property.id) ?? []).filter((f) => covered(args.metrics, f.metric));
       else if (c)
         comparison = figuresOf(
           billProperty({ property: ids, range: c.range, units: c.units, plantPoints: c.plantPoints, points: answers.points, metrics: args.metrics }),
