@@ -11,6 +11,7 @@ import { KWH_PER_M3_WARM_WATER } from './bounds.js';
 import { missingMonth } from './point-months.js';
 import { readPlantName } from './plant-names.js';
 import type { Finding, PointMonth } from './types.js';
+import type { PlantMeterEntry } from './inputs/plant-meters.js';
 
 /** A plant heat meter's name that mentions warm water but was not read as the warm-water heat meter. */
 export interface UnclearPlantName {
@@ -18,8 +19,33 @@ export interface UnclearPlantName {
   localization: string;
 }
 
-/** The points without a unit by what they measure, and the names that mention warm water yet were read as the plant's heat meter. */
-export function classifyPlant(points: readonly { point: MeasuringPoint; consumption: MeasuringPointConsumption }[]): PlantPoints {
+/** A line of --plant-meters whose point the Property has not as a heat meter without a unit: its names are read instead. */
+export interface UnlistedPlantMeter {
+  measuring_point_id: string;
+  role: string;
+  line: string;
+}
+
+type Points = readonly { point: MeasuringPoint; consumption: MeasuringPointConsumption }[];
+
+/**
+ * The points without a unit by what they measure, and the names that mention warm water yet were read as
+ * the plant's heat meter. `listed` (--plant-meters, this Property's lines): the landlord's word instead of
+ * the names, when every listed point is one of its plant heat meters; else the lines it lacks, and the names.
+ */
+export function classifyPlant(points: Points, listed?: readonly PlantMeterEntry[]): PlantPoints {
+  const heatIds = new Set(
+    points.filter((p) => p.point.usage_unit_id == null && p.consumption.metric === 'heat').map((p) => idKey(p.consumption.measuring_point_id)),
+  );
+  const unlisted = (listed ?? []).filter((e) => !heatIds.has(idKey(e.measuring_point_id)));
+  const warmWater =
+    listed && unlisted.length === 0 ? new Set(listed.filter((e) => e.role === 'warm_water_heat').map((e) => idKey(e.measuring_point_id))) : null;
+  const out = sortPlant(points, (id, name) => (warmWater ? (warmWater.has(id) ? 'warm_water' : 'plant') : readPlantName(name)));
+  if (unlisted.length > 0) out.unlisted = unlisted.map((e) => ({ measuring_point_id: e.measuring_point_id, role: e.role, line: String(e.line) }));
+  return out;
+}
+
+function sortPlant(points: Points, read: (id: string, name: string) => ReturnType<typeof readPlantName>): PlantPoints {
   const out: PlantPoints = { heat: [], warmWaterHeat: [], warmWaterVolume: [], unclearNames: [], names: {} };
   for (const { point, consumption } of points) {
     if (point.usage_unit_id != null) continue;
@@ -29,9 +55,9 @@ export function classifyPlant(points: readonly { point: MeasuringPoint; consumpt
       (out.names as Record<string, string>)[idKey(consumption.measuring_point_id)] = name;
     }
     if (consumption.metric !== 'heat') continue;
-    const read = readPlantName(name);
-    const unclear = read === 'unclear';
-    (read === 'warm_water' ? out.warmWaterHeat : out.heat).push(consumption);
+    const as = read(idKey(consumption.measuring_point_id), name);
+    const unclear = as === 'unclear';
+    (as === 'warm_water' ? out.warmWaterHeat : out.heat).push(consumption);
     (out.names as Record<string, string>)[idKey(consumption.measuring_point_id)] = name;
     if (unclear) out.unclearNames!.push({ measuring_point_id: consumption.measuring_point_id, localization: name });
   }
