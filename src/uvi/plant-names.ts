@@ -34,18 +34,22 @@ const PARTS = [
   // warm water
   'warmwasser trinkwarmwasser trinkwasser brauchwasser frischwasser wasser tww ww wwb wwe twe pwh dhw boiler hot water domestic',
   // its parts
-  'erwaermung bereitung erzeugung versorgung speicher ladung lade system station zirkulations? kreis anlage leitung',
+  'erwaermung erwaermer bereitung bereiter erzeugung versorgung speicher ladung lade system station zirkulations? kreis anlage leitung',
   // the meter and its fittings
-  'wmz wz waermezaehler waermemengenzaehler mengenzaehler unterzaehler zaehler messung messstelle messpunkt meter funk fuehler tauch huelse',
+  'wmz wz waermezaehler waermemengenzaehler mengenzaehler unterzaehler zaehler messung messstelle messpunkt nummer meter funk fuehler tauch huelse',
 ]
   .join(' ')
   .split(' ');
 const COMPOSED = new RegExp(`^(?:${PARTS.join('|')})(?:-?(?:${PARTS.join('|')}))*$`);
-// Where the meter sits: a house, entrance or wing of the Property, a floor, a side, a riser, a street,
-// a number or letter ("Haus 1", "Aufgang A+B", "2. OG links", "Hinterhaus", "Hauptstr. 12", "No. 2"); and
-// which of two meters it is ("WMZ Warmwasser alt", a replaced one).
+// Where the meter sits: a house, entrance or wing of the Property, a floor, a side, a riser, a street
+// ("Haus 1", "2. OG links", "Hinterhaus", "Hauptstr. 12", "No. 2"); and which of two meters it is ("WMZ
+// Warmwasser alt", a replaced one).
 const PLACE =
-  /^(?:(?:vorder|hinter|neben|haupt|garten|quer|seiten|mittel|alt|neu)?-?(?:haus|gebaeude|fluegel|bau)|alt|neu|(?:vorder|hinter|neben|seiten)-|aufgang|eingang|treppenhaus|stiege|block|keller|dach|hof|strang|links|rechts|mitte|nord|sued|ost|west|eg|ug|kg|og|dg|nr|no|nummer|im|in|am|\d+[a-z]?|[a-z]|[a-z]+(?:strasse|str|weg|gasse|platz|allee))$/;
+  /^(?:(?:vorder|hinter|neben|haupt|garten|quer|seiten|mittel|alt|neu)?-?(?:haus|gebaeude|fluegel|bau)|alt|neu|(?:vorder|hinter|neben|seiten)-|aufgang|eingang|treppenhaus|stiege|block|keller|dach|hof|strang|links|rechts|mitte|nord|sued|ost|west|eg|ug|kg|og|dg|nr|no|nummer|im|in|am|[a-z]+(?:strasse|str|weg|gasse|platz|allee))$/;
+// A number or a letter labels a house, entrance or meter ("Haus A", "Aufgang A+B", "Speicher 2"): a letter only after
+// such a place or another label ("WW+H" or "WMZ H WW" may mean heating), and either after an "und"/"+" only when one
+// stands before it ("Haus 1 und 2", not "TWW + 2").
+const LABEL = /^(?:\d+[a-z]?|[a-z])$/;
 // The plant room the warm-water heat meter sits in ("Heizungskeller", "Heizzentrale", "Kesselhaus"): harmless
 // before any "und"/"mit", not after one ("TWW und Heizzentrale" names the plant beside warm water).
 const ROOM = /^(?:heiz(?:ungs?)?|hzg|kessel|technik|betriebs)-?(?:raum|keller|zentrale|haus)$/;
@@ -83,6 +87,12 @@ const townOrStreet = (words: readonly string[], i: number) => {
   return town(word) && (STREET.test(next) || RIVER.test(next) || (next === 'am' && RIVER.test(after)));
 };
 
+const labelled = (words: readonly string[], i: number) => {
+  const [before, word] = [words[i - 1] ?? '', words[i]!];
+  if (JOINER.test(before)) return LABEL.test(words[i - 2] ?? '');
+  return /^\d/.test(word) || PLACE.test(before) || LABEL.test(before);
+};
+
 /** Whether every word of a name that mentions warm water is harmless there, in its place (see above). */
 function onlyWarmWater(key: string): boolean {
   const words = wordsOf(key);
@@ -93,6 +103,7 @@ function onlyWarmWater(key: string): boolean {
     if (JOINER.test(word)) return (joined = warmWaterBefore);
     if (AFTER_WARM_WATER.test(word)) return warmWaterBefore;
     if (ROOM.test(word)) return !joined;
+    if (LABEL.test(word)) return labelled(words, i);
     return COMPOSED.test(word) || PLACE.test(word) || townOrStreet(words, i);
   });
 }

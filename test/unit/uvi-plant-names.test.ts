@@ -68,7 +68,9 @@ describe('a plant heat meter named for heating and warm water', () => {
     'hot water heating plant',
     'WW Radiatoren',
     'TWW Heizen',
-    // the plant room after an "und": the plant beside warm water
+    // a letter after warm water and "+" or "/" may be heating's H; the plant room after an "und": the plant beside warm water
+    'WMZ WW+H',
+    'WW/H',
     'WMZ TWW und Heizzentrale',
     // a negation, or a word of the meter's state meterdata does not know: checked rather than guessed
     'WMZ Warmwasser ohne Zirkulation',
@@ -129,6 +131,9 @@ describe('a plant heat meter named for heating and warm water', () => {
     'WMZ TWW Berliner Straße 7',
     'WMZ TWW 2. OG links',
     'Warmwasser Halle (Saale)',
+    'WMZ Warmwasserbereiter',
+    'Wärmezähler Trinkwassererwärmer',
+    'WMZ Warmwasser - Zählernummer 12345',
   ])('"%s" (warm water alone, the plant room named or a number) stays the warm-water heat meter, without a finding', (name) => {
     const r = run([plantHeat('Heizzentrale', flat(9000)), plantHeat(name, flat(360))]);
     // 360 kWh for 3 m³ (120 kWh/m³): WE 01's 2 m³ get 240.
