@@ -160,6 +160,7 @@ export const ERROR_CODES = {
   UVI_MONTH_INVALID: { exit: [USAGE], area: 'uvi' },
   UVI_WW_TEMPERATURE_INVALID: { exit: [USAGE], area: 'uvi' },
   UVI_BENCHMARK_INVALID: { exit: [USAGE], area: 'uvi' },
+  UVI_PLANT_METERS_INVALID: { exit: [USAGE], area: 'uvi' },
   // The local sandbox
   SANDBOX_PORT_IN_USE: { exit: [USAGE], area: 'sandbox' },
   SANDBOX_CLIENTS_INVALID: { exit: [USAGE], area: 'sandbox' },

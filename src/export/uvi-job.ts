@@ -31,6 +31,7 @@ export async function uviJob(opts: UviFlags, io: Io, now: Date): Promise<Portfol
       ...filesKey(base.args),
       ww_temperature: base.inputs.wwTemperature,
       benchmark: sha256(JSON.stringify(base.inputs.benchmark)),
+      ...(base.inputs.plantMeters ? { plant_meters: sha256(JSON.stringify(base.inputs.plantMeters.entries)) } : {}),
     },
     writesWorkbooks: false,
     words: { exported: t.portfolioWritten, kept: t.portfolioKept, finished: t.portfolioFinished },

@@ -31,6 +31,7 @@ export interface UviFlags {
   benchmark?: string;
   wwTemperature?: string;
   unitRefs?: string;
+  plantMeters?: string;
 }
 
 export interface UviRun {

@@ -1,7 +1,6 @@
 // Which of a Property's points without a unit feed the conversion. The contract has no
 // field saying a plant-room heat meter measures warm water only, so its localization is
-// read ("Wärmezähler Warmwasser", "WMZ TWW", "WMZ Speicherladung"); docs/uvi.md says so, and a
-// later option may let the landlord name the point instead. Pure.
+// read ("Wärmezähler Warmwasser", "WMZ TWW", "WMZ Speicherladung": plant-names.ts); docs/uvi.md says so. Pure.
 import type { MeasuringPoint, MeasuringPointConsumption } from '../api/types.js';
 import { idKey } from '../billing/contract.js';
 import { dec, type Decimal } from '../billing/decimal.js';
@@ -10,57 +9,9 @@ import type { Month } from './months.js';
 import type { PlantPoints } from './property.js';
 import { KWH_PER_M3_WARM_WATER } from './bounds.js';
 import { missingMonth } from './point-months.js';
+import { readPlantName } from './plant-names.js';
 import type { Finding, PointMonth } from './types.js';
-
-// The names installers and metering services give the heat meter of the warm-water heating (Warmwasser-
-// or Trinkwassererwärmung, WW, TWW, TWE, the store's Speicherladung or Boiler, a Frischwasserstation;
-// Brauchwasser is the older word), read on the lower-cased name with ä, ö, ü, ß spelt out (nameKey). A
-// Pufferspeicher holds heating water, and an English "boiler room" or "gas boiler" is the heating plant,
-// not the German Boiler (a warm-water store). A name none of these fits is the plant's heat meter.
-const WARM_WATER = new RegExp(
-  [
-    String.raw`warm\s*-?\s*wasser`,
-    'trinkwasser',
-    'brauchwasser',
-    'frischwasser',
-    String.raw`speicher(?<!puffer\s*-?\s*speicher)\s*-?\s*lad`,
-    String.raw`boiler(?<!(?:main|gas|oil|central|heating)\s*boiler)(?!\s*-?\s*(?:room|house|plant))`,
-    String.raw`\b(?:t?ww|wwb|wwe|twe|pwh)\b`,
-    String.raw`hot\s*-?\s*water`,
-    String.raw`\bdhw\b`,
-  ].join('|'),
-);
-// A name that also speaks of heating ("Heizung und Warmwasser") is the whole plant's meter; one that
-// negates warm water ("ohne Warmwasser") is not warm water's. Reading such a name as the warm-water heat
-// meter moves the heating heat into warm water.
-// The heating service, not the rooms a plant meter sits in (Heizraum, Heizungskeller, Heizzentrale).
-const HEATING = /heizung(?!s?\s*-?(?:raum|keller|zentrale))|heizkreis|heizwaerme|raumwaerme|heating(?!\s*room)|space\s*heat|\bhzg\b/;
-// Not "no", "non": "No. 2" numbers a meter.
-const NEGATION = /\bohne\b|\bnicht\b|\bkein|\bexkl|\bexcl|\bwithout\b|w\/o/;
-// Warm water named as included in something else ("Heizzentrale inkl. TWW", "Übergabestation mit TWW",
-// "Hausanschluss (mit Warmwasserbereitung)", "Fernwärme zzgl. TWW", "Heizzentrale inkl. zentraler
-// Warmwasserbereitung", "Total heat & hot water", "Fernwärme/Warmwasser", "Warmwasser inbegriffen"): the meter
-// measures more than warm water. The inclusion word stands before the warm-water word, at most two words
-// apart: "TWW inkl. Zirkulation", "WMZ Warmwasser Haus 1 und 2" or "Aufgang A+B" name a warm-water heat meter
-// (its circulation, the houses it serves), and reading such a one as the whole plant's puts warm-water heat
-// into every allocator flat's heating. "inkl"/"incl" also begin inklusive, inclusive, including.
-const INCLUDED = new RegExp(
-  String.raw`(?:\binkl|\bincl|\beinschl|\bzzgl|\bzuzgl|\bsamt\b|\bmit\b|\bund\b|\bwith\b|\band\b|\bplus\b|\+|&|/)[a-z]*\.?,? ?(?:[a-z0-9.]+ ){0,2}[(/-]? ?(?:${WARM_WATER.source})|inbegriffen|\bincluded\b`,
-);
-// The whole supply's meter by its own word ("Hauptwärmezähler", "Wärme-Hauptzähler", "Gesamt-WMZ", "Wärmeerzeuger",
-// "Fernwärme", "main heat meter", "total heat"), not a street, house or place ("Hauptstraße", "Haupthaus",
-// "Frankfurt am Main", "Warmwasser Gesamt").
-const WHOLE_SUPPLY = /(?:haupt|gesamt) ?-? ?(?:waerme(?:mengen)?zaehler|wmz|zaehler)|waerme ?-? ?haupt|erzeuger|fernwaerme|\bmain ?heat\b|\btotal ?heat\b/;
-/** Warm water named, but beside heating, included in something else or beside the whole supply's word, or negated: the whole plant's meter, for review. */
-const unclearWarmWater = (key: string) => HEATING.test(key) || NEGATION.test(key) || INCLUDED.test(key) || WHOLE_SUPPLY.test(key);
-
-/**
- * A name as the patterns read it: lower case, umlauts and ß spelt out (composed or not: "Waerme", "Wärme"),
- * each run of white space one space. A hostile answer's 100,000 spaces between "warm" and "x" made the
- * patterns' `\s*-?\s*` try every split: 29 s for one name; a run of one space has none to try.
- */
-const nameKey = (name: string) =>
-  name.normalize('NFC').toLowerCase().replace(/ä/g, 'ae').replace(/ö/g, 'oe').replace(/ü/g, 'ue').replace(/ß/g, 'ss').replace(/\s+/g, ' ');
+import type { PlantMeterEntry } from './inputs/plant-meters.js';
 
 /** A plant heat meter's name that mentions warm water but was not read as the warm-water heat meter. */
 export interface UnclearPlantName {
@@ -68,8 +19,33 @@ export interface UnclearPlantName {
   localization: string;
 }
 
-/** The points without a unit by what they measure, and the names that mention warm water yet were read as the plant's heat meter. */
-export function classifyPlant(points: readonly { point: MeasuringPoint; consumption: MeasuringPointConsumption }[]): PlantPoints {
+/** A line of --plant-meters whose point the Property has not as a heat meter without a unit: its names are read instead. */
+export interface UnlistedPlantMeter {
+  measuring_point_id: string;
+  role: string;
+  line: string;
+}
+
+type Points = readonly { point: MeasuringPoint; consumption: MeasuringPointConsumption }[];
+
+/**
+ * The points without a unit by what they measure, and the names that mention warm water yet were read as
+ * the plant's heat meter. `listed` (--plant-meters, this Property's lines): the landlord's word instead of
+ * the names, when every listed point is one of its plant heat meters; else the lines it lacks, and the names.
+ */
+export function classifyPlant(points: Points, listed?: readonly PlantMeterEntry[]): PlantPoints {
+  const heatIds = new Set(
+    points.filter((p) => p.point.usage_unit_id == null && p.consumption.metric === 'heat').map((p) => idKey(p.consumption.measuring_point_id)),
+  );
+  const unlisted = (listed ?? []).filter((e) => !heatIds.has(idKey(e.measuring_point_id)));
+  const warmWater =
+    listed && unlisted.length === 0 ? new Set(listed.filter((e) => e.role === 'warm_water_heat').map((e) => idKey(e.measuring_point_id))) : null;
+  const out = sortPlant(points, (id, name) => (warmWater ? (warmWater.has(id) ? 'warm_water' : 'plant') : readPlantName(name)));
+  if (unlisted.length > 0) out.unlisted = unlisted.map((e) => ({ measuring_point_id: e.measuring_point_id, role: e.role, line: String(e.line) }));
+  return out;
+}
+
+function sortPlant(points: Points, read: (id: string, name: string) => ReturnType<typeof readPlantName>): PlantPoints {
   const out: PlantPoints = { heat: [], warmWaterHeat: [], warmWaterVolume: [], unclearNames: [], names: {} };
   for (const { point, consumption } of points) {
     if (point.usage_unit_id != null) continue;
@@ -79,10 +55,9 @@ export function classifyPlant(points: readonly { point: MeasuringPoint; consumpt
       (out.names as Record<string, string>)[idKey(consumption.measuring_point_id)] = name;
     }
     if (consumption.metric !== 'heat') continue;
-    const key = nameKey(name);
-    const namesWarmWater = WARM_WATER.test(key);
-    const unclear = namesWarmWater && unclearWarmWater(key);
-    (namesWarmWater && !unclear ? out.warmWaterHeat : out.heat).push(consumption);
+    const as = read(idKey(consumption.measuring_point_id), name);
+    const unclear = as === 'unclear';
+    (as === 'warm_water' ? out.warmWaterHeat : out.heat).push(consumption);
     (out.names as Record<string, string>)[idKey(consumption.measuring_point_id)] = name;
     if (unclear) out.unclearNames!.push({ measuring_point_id: consumption.measuring_point_id, localization: name });
   }

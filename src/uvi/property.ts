@@ -4,7 +4,7 @@
 // the month's sum of allocator units, times the unit's units. Warm water: the warm-water
 // heat meter by the unit's share of the volume, else § 9 Abs. 2 HeizkostenV. Pure.
 import type { MeasuringPointConsumption, UnitConsumption, UsageUnit } from '../api/types.js';
-import { judgedWarmWaterMonths, plantMeterNames, plausibleWarmWaterMeter, type UnclearPlantName } from './plant.js';
+import { judgedWarmWaterMonths, plantMeterNames, plausibleWarmWaterMeter, type UnclearPlantName, type UnlistedPlantMeter } from './plant.js';
 import { benchmarkMonth, type BenchmarkService, type BenchmarkTable } from './benchmark.js';
 import { absentFindings, type AbsentPoint } from './absent.js';
 import { bounded, implausibleArea, usableArea } from './bounds.js';
@@ -27,6 +27,8 @@ export interface PlantPoints {
   warmWaterVolume: MeasuringPointConsumption[];
   /** Heat meters whose name mentions warm water but also heating or a negation: read as `heat`, listed for review. */
   unclearNames?: UnclearPlantName[];
+  /** Lines of --plant-meters naming a point the Property has not as a heat meter without a unit: its names were read instead. */
+  unlisted?: UnlistedPlantMeter[];
   /** The plant heat meters' localization by id (classifyPlant), for review.csv to name them. */
   names?: Readonly<Record<string, string>>;
 }
@@ -105,6 +107,7 @@ function propertyFigures(input: UviPropertyInput, units: readonly UnitMetrics[],
   if (plantVolume.several)
     findings.push(finding('WARM_WATER_VOLUME_METERS_SEVERAL', { ...scope, service: 'HOT_WATER' }, { meters: plantMeterNames(plant.warmWaterVolume, plant) }));
   const volume = plantVolume.several ? (volumeSum ?? plantVolume.months) : (plantVolume.months ?? volumeSum);
+  for (const u of plant.unlisted ?? []) findings.push(finding('PLANT_METER_LISTED_UNKNOWN', scope, { ...u }));
   for (const u of plant.unclearNames ?? []) findings.push(finding('PLANT_METER_NAME_UNCLEAR', scope, { ...u }));
   const wwMeters = plantHeatMonths(plant.warmWaterHeat, months, use);
   // several warm-water heat meters at once cannot be summed either: § 9 Abs. 2 then, as for an implausible one

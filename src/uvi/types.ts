@@ -106,7 +106,8 @@ export const FINDING_CODES = [
   'NO_PLANT_HEAT_METER', // allocators without a plant heat meter: allocator units only
   'POINT_NOT_SENT', // a meter the Property lists for a unit is not in that unit's answer: the sums over units of its metric are not formed
   'WARM_WATER_HEAT_NOT_KNOWN', // no warm-water heat meter and no warm-water volume: plant heat taken as heating heat
-  'PLANT_METER_NAME_UNCLEAR', // a plant heat meter's name mentions warm water beside heating, something else or the whole supply (or "ohne"): read as the whole plant's
+  'PLANT_METER_NAME_UNCLEAR', // a plant heat meter's name mentions warm water beside a word not known to be harmless there (plant-names.ts): read as the whole plant's
+  'PLANT_METER_LISTED_UNKNOWN', // a --plant-meters line names a point the Property has not as a heat meter without a unit: its names are read instead
   'PLANT_HEAT_METERS_SEVERAL', // two or more plant heat meters not read as warm water's measured in a month: no heating heat then (plant-heat.ts)
   'WARM_WATER_HEAT_METERS_SEVERAL', // two or more warm-water heat meters measured in a month: not added up, § 9 Abs. 2 used instead
   'WARM_WATER_VOLUME_METERS_SEVERAL', // two or more plant warm-water meters (m³) measured in a month: not added up, the units' warm-water meters used instead

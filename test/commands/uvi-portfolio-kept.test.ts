@@ -41,6 +41,7 @@ describe('a uvi portfolio re-run with arguments that change the letters or table
     ['--lang de', ['--lang', 'de']],
     ['--benchmark', ['--benchmark', 'bench.csv']],
     ['--unit-refs', ['--unit-refs', 'refs.csv']],
+    ['--plant-meters', ['--plant-meters', 'plant.csv']],
   ])(
     '%s added: written again, not kept',
     async (name, more) => {
@@ -49,6 +50,11 @@ describe('a uvi portfolio re-run with arguments that change the letters or table
         'unit_type,service,kwh_per_m2_year,source\nresidential,HEATING,90,Heizspiegel Musterstadt 2024\nresidential,HOT_WATER,20,Heizspiegel Musterstadt 2024\n',
       );
       await writeFile(path.join(home, 'refs.csv'), 'usage_unit_id,erp_ref\n');
+      // a Property of another landlord: nord's letters are as before, yet the run is not the recorded one
+      await writeFile(
+        path.join(home, 'plant.csv'),
+        'property_id,measuring_point_id,role\n00000000-0000-4000-8000-000000000001,00000000-0000-4000-8000-000000000002,plant_heat\n',
+      );
       const out = await recorded(name.replace(/\W+/g, '-'));
       const again = await runCli(argv(out, more), { env, cwd: home });
       expect([again.code, outcomeOf(again.stdout)]).toEqual([0, 'exported']);

@@ -1,5 +1,5 @@
-// Which plant-room heat meter is the warm-water heat meter: a name that speaks of heating as
-// well as warm water, or negates warm water, is the whole plant's meter (listed for review);
+// Which plant-room heat meter is the warm-water heat meter: a name with any word beside warm water
+// that meterdata does not know to be harmless there is the whole plant's meter (listed for review);
 // a warm-water heat meter giving more kWh per m³ than § 9 Abs. 2 allows at 80 °C is not used.
 import { describe, expect, it } from 'vitest';
 import type { MeasuringPointConsumption } from '../../src/api/types.js';
@@ -50,6 +50,31 @@ describe('a plant heat meter named for heating and warm water', () => {
     'Wärmeerzeuger gesamt (TWW)',
     'Main heat meter including DHW',
     'Total heat & hot water',
+    // heating, its radiators or the supply in a word meterdata does not know, anywhere in the name
+    'WMZ Warmwasser und Heizkörper',
+    'WW + HK',
+    'TWW und HK',
+    'WW/HK',
+    'Heizkörper, Warmwasser',
+    'Nahwärme TWW',
+    'Wärmeerzeugung gesamt (TWW)',
+    'WMZ Kessel für Heizkörper und Warmwasser',
+    'Wärmemengenzähler Gaskessel (Raumheizung + Trinkwassererwärmung)',
+    'Primärzähler Fernwärme inkl.TWW',
+    'Fernwärme + WW-Bereitung',
+    'Gesamtwärmezähler TWW',
+    'Heizungswarmwasser',
+    'WMZ Warmwasser Nahwärme Heizwerk',
+    'hot water heating plant',
+    'WW Radiatoren',
+    'TWW Heizen',
+    // a letter after warm water and "+" or "/" may be heating's H; the plant room after an "und": the plant beside warm water
+    'WMZ WW+H',
+    'WW/H',
+    'WMZ TWW und Heizzentrale',
+    // a negation, or a word of the meter's state meterdata does not know: checked rather than guessed
+    'WMZ Warmwasser ohne Zirkulation',
+    'WMZ TWW (nicht geeicht)',
   ]) {
     it(`"${name}" is the whole plant's heat meter, with a finding naming it`, () => {
       const r = run([plantHeat(name, flat(9000))]);
@@ -90,6 +115,25 @@ describe('a plant heat meter named for heating and warm water', () => {
     'Wärmezähler Warmwasser Gesamt',
     'WMZ Warmwasser Gesamtanlage',
     'WW-Bereitung Totalstraße',
+    // what the warm-water heating consists of, the houses and rooms it serves
+    'Trinkwassererwärmung mit Speicherladesystem',
+    'Warmwasserbereitung mit Frischwasserstation',
+    'WMZ Speicherladung und Zirkulation',
+    'WMZ WW-Speicher mit Warmwasser-Zirkulation',
+    'WMZ Trinkwassererwärmung & Warmwasserspeicher',
+    'WMZ Warmwasserspeicher 1 und Warmwasserspeicher 2',
+    'Warmwasser Haus 1 + Warmwasser Haus 2',
+    'WMZ TWW Haus A und TWW Haus B',
+    'WMZ TWW Heizungs-Keller',
+    'WMZ Warmwasser im Heizungskeller',
+    'WMZ Warmwasser Kesselhaus',
+    'WMZ Warmwasser HZG-Raum',
+    'WMZ TWW Berliner Straße 7',
+    'WMZ TWW 2. OG links',
+    'Warmwasser Halle (Saale)',
+    'WMZ Warmwasserbereiter',
+    'Wärmezähler Trinkwassererwärmer',
+    'WMZ Warmwasser - Zählernummer 12345',
   ])('"%s" (warm water alone, the plant room named or a number) stays the warm-water heat meter, without a finding', (name) => {
     const r = run([plantHeat('Heizzentrale', flat(9000)), plantHeat(name, flat(360))]);
     // 360 kWh for 3 m³ (120 kWh/m³): WE 01's 2 m³ get 240.
@@ -98,7 +142,7 @@ describe('a plant heat meter named for heating and warm water', () => {
     expect(r.findings).toEqual([]);
   });
 
-  it.each(['Heizzentrale inkl. TWW', 'Heizzentrale'])(
+  it.each(['Heizzentrale inkl. TWW', 'WW + HK', 'Heizzentrale'])(
     '"%s" with flats of their own heat meters: hot water by § 9 Abs. 2, not the whole plant\'s heat by m³',
     (name) => {
       // 600 kWh of heating and 360 kWh of warm water a month; each flat 300 kWh on its heat meter and 3 m³ of warm water.

@@ -21,6 +21,7 @@ const flags = {
   benchmark: flag.text('--benchmark <file>', 'benchmark'),
   wwTemperature: flag.text('--ww-temperature <celsius>', 'wwTemperature'),
   unitRefs: flag.text('--unit-refs <file>', 'unitRefs'),
+  plantMeters: flag.text('--plant-meters <file>', 'plantMeters'),
 };
 export type UviCommandFlags = FlagValues<typeof flags>;
 

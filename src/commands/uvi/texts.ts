@@ -17,6 +17,8 @@ export const helpTexts = catalogue(
     benchmark: 'CSV of the average user (unit_type, service, kwh_per_m2_year, source); default: the table in docs/uvi.md',
     wwTemperature: 'mean warm-water temperature in °C for § 9 Abs. 2 HeizkostenV (default 60)',
     unitRefs: 'CSV of usage_unit_id and erp_ref: the ERP number on each letter and in uvi.csv',
+    plantMeters:
+      'CSV of property_id, measuring_point_id and role (warm_water_heat or plant_heat): which plant-room heat meter is which, instead of reading their names',
   },
   {
     uvi: 'monatliche Verbrauchsinformation je Nutzeinheit (§ 6a HeizkostenV)',
@@ -32,5 +34,7 @@ export const helpTexts = catalogue(
     benchmark: 'CSV mit den Werten des Durchschnittsnutzers (unit_type, service, kwh_per_m2_year, source); Vorgabe: die Tabelle in docs/uvi.md',
     wwTemperature: 'mittlere Warmwassertemperatur in °C für § 9 Abs. 2 HeizkostenV (Vorgabe 60)',
     unitRefs: 'CSV mit usage_unit_id und erp_ref: die ERP-Nummer auf jedem Schreiben und in uvi.csv',
+    plantMeters:
+      'CSV mit property_id, measuring_point_id und role (warm_water_heat oder plant_heat): welcher Wärmezähler der Heizzentrale welche Aufgabe hat, statt ihre Bezeichnung zu lesen',
   },
 );

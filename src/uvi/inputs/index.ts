@@ -1,20 +1,23 @@
 // The monthly consumption information's inputs, checked before any request (docs/uvi.md,
-// "The command's inputs"): --month, --ww-temperature and the --benchmark file. What the
+// "The command's inputs"): --month, --ww-temperature, the --benchmark and --plant-meters files. What the
 // `uvi` command will declare its flags with; nothing here is wired to the command line yet.
 import type { BenchmarkTable } from '../benchmark.js';
 import { DEFAULT_BENCHMARK } from '../benchmark.js';
 import { thirteenMonths, type Month } from '../months.js';
 import { readBenchmarkFile } from './benchmark-file.js';
 import { parseMonth, parseWwTemperature } from './month.js';
+import { readPlantMeters, type PlantMeters } from './plant-meters.js';
 
 export { BENCHMARK_COLUMNS, MAX_SOURCE, parseBenchmarkCsv } from './benchmark-csv.js';
 export { readBenchmarkFile } from './benchmark-file.js';
+export { PLANT_METERS_CODE, parsePlantMeters, plantMetersOf, readPlantMeters, type PlantMeterEntry, type PlantMeters } from './plant-meters.js';
 export { FIRST_MONTH, WW_TEMPERATURE_DEFAULT, WW_TEMPERATURE_MAX, WW_TEMPERATURE_MIN, lastCompletedMonth, parseMonth, parseWwTemperature } from './month.js';
 
 export interface UviFlags {
   month?: string;
   benchmark?: string;
   wwTemperature?: string;
+  plantMeters?: string;
 }
 
 export interface UviInputs {
@@ -25,6 +28,8 @@ export interface UviInputs {
   /** Whether the table is the landlord's (--benchmark) or meterdata's default. */
   benchmarkGiven: boolean;
   wwTemperature: number;
+  /** --plant-meters: which plant heat meter is which, by the landlord; null: their names are read. */
+  plantMeters: PlantMeters | null;
 }
 
 /** Every input checked, the month first; the first bad one is the error (exit 2). */
@@ -32,5 +37,6 @@ export function parseUviInputs(flags: UviFlags, cwd: string, now = new Date()): 
   const month = parseMonth(flags.month, now);
   const wwTemperature = parseWwTemperature(flags.wwTemperature);
   const given = readBenchmarkFile(flags.benchmark, cwd);
-  return { month, months: thirteenMonths(month), benchmark: given ?? DEFAULT_BENCHMARK, benchmarkGiven: given !== null, wwTemperature };
+  const plantMeters = readPlantMeters(flags.plantMeters, cwd);
+  return { month, months: thirteenMonths(month), benchmark: given ?? DEFAULT_BENCHMARK, benchmarkGiven: given !== null, wwTemperature, plantMeters };
 }

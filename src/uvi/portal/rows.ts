@@ -103,6 +103,7 @@ export const REVIEW_CODES = [
   'AREA_IMPLAUSIBLE',
   'POINT_NOT_SENT',
   'PLANT_METER_NAME_UNCLEAR',
+  'PLANT_METER_LISTED_UNKNOWN',
   'PLANT_HEAT_METERS_SEVERAL',
   'WARM_WATER_HEAT_METERS_SEVERAL',
   'WARM_WATER_VOLUME_METERS_SEVERAL',
@@ -201,6 +202,8 @@ function propertyRows(p: PortalProperty, f: Finding, lang: Lang, scope: Scope, a
   const t = inLanguage(portalTexts, lang);
   const facts = f.facts ?? {};
   if (f.code === 'WARM_WATER_HEAT_NOT_KNOWN') return [review('check', f.code, scope, f.service, t.warmWaterHeatNotKnown)];
+  if (f.code === 'PLANT_METER_LISTED_UNKNOWN')
+    return [review('check', f.code, scope, f.service, t.plantMeterListedUnknown({ line: facts.line ?? '', id: facts.measuring_point_id ?? '' }))];
   if (f.code === 'PLANT_METER_NAME_UNCLEAR')
     return [review('check', f.code, scope, f.service, t.plantMeterNameUnclear({ name: shortName(facts.localization ?? '') }))];
   if (isSeveral(f.code)) return [review('check', f.code, scope, f.service, severalMeters(f.code, facts.meters ?? '', lang))];

@@ -25,7 +25,9 @@ export const portalTexts = catalogue(
     warmWaterHeatNotKnown:
       "Check: the property has allocators but no hot-water heat meter and no hot-water volume; the main heat meter's whole heat was shared as heating heat.",
     plantMeterNameUnclear: (p: { name: string }) =>
-      `Check: the plant-room heat meter "${p.name}" names hot water with something else (heating, "incl.", "with") or the whole supply ("main", district heating), or excludes it, so it was taken as the main heat meter, not as the hot-water heat meter; if it measures hot water only, have the metering service name its location so.`,
+      `Check: the plant-room heat meter "${p.name}" names hot water beside a word not known in a hot-water heat meter's name (e.g. heating, radiators, the whole supply, "incl." before hot water), so it was taken as the main heat meter; if it measures hot water only, list it in a --plant-meters file as warm_water_heat or have the metering service name its location so.`,
+    plantMeterListedUnknown: (p: { line: string; id: string }) =>
+      `Check: line ${p.line} of the --plant-meters file names meter ${p.id}, which this property has not as a plant-room heat meter; its plant-room heat meters were therefore sorted by their names. Correct the line (the ids as in meterdata browse).`,
     warmWaterHeatImplausible: (p: { when: string; perM3: string; max: string }) =>
       `Check: the hot-water heat meter gives ${p.perM3} kWh per m³ of hot water from ${p.when}, more than the ${p.max} kWh/m³ § 9 Abs. 2 HeizkostenV gives at 80 °C from water at 0 °C; hot water was converted by § 9 Abs. 2 instead. Have the metering service check which heat meter measures hot water.`,
     plantHeatMetersSeveral: (p: { count: string; names: string }) =>
@@ -56,7 +58,9 @@ export const portalTexts = catalogue(
     warmWaterHeatNotKnown:
       'Prüfen: die Liegenschaft hat Heizkostenverteiler, aber weder einen Wärmezähler für Warmwasser noch eine Warmwassermenge; die gesamte Wärmemenge des Hauptwärmezählers wurde als Heizwärme verteilt.',
     plantMeterNameUnclear: (p) =>
-      `Prüfen: der Wärmezähler der Heizzentrale „${p.name}“ nennt Warmwasser zusammen mit anderem (Heizung, „inkl.“, „mit“) oder mit der gesamten Versorgung (Haupt-, Gesamt-, Fernwärme) oder schließt es aus; er wurde daher als Hauptwärmezähler gewertet, nicht als Wärmezähler für Warmwasser. Misst er nur Warmwasser, den Einbauort beim Messdienst so benennen lassen.`,
+      `Prüfen: der Wärmezähler der Heizzentrale „${p.name}“ nennt neben Warmwasser ein Wort, das in der Bezeichnung eines Wärmezählers für Warmwasser nicht bekannt ist (etwa Heizung, Heizkörper, die gesamte Versorgung, „inkl.“ vor Warmwasser); er wurde daher als Hauptwärmezähler gewertet. Misst er nur Warmwasser, ihn in einer Datei für --plant-meters als warm_water_heat angeben oder den Einbauort beim Messdienst so benennen lassen.`,
+    plantMeterListedUnknown: (p) =>
+      `Prüfen: Zeile ${p.line} der Datei für --plant-meters nennt den Zähler ${p.id}, den diese Liegenschaft nicht als Wärmezähler der Heizzentrale führt; ihre Wärmezähler der Heizzentrale wurden daher nach ihrer Bezeichnung zugeordnet. Die Zeile berichtigen (die Kennungen wie in meterdata browse).`,
     warmWaterHeatImplausible: (p) =>
       `Prüfen: der Wärmezähler für Warmwasser zeigt von ${p.when} ${p.perM3} kWh je m³ Warmwasser, mehr als die ${p.max} kWh/m³, die § 9 Abs. 2 HeizkostenV bei 80 °C und Kaltwasser von 0 °C ergibt; Warmwasser wurde deshalb nach § 9 Abs. 2 umgerechnet. Beim Messdienst klären, welcher Wärmezähler das Warmwasser misst.`,
     plantHeatMetersSeveral: (p) =>

@@ -7,7 +7,7 @@ import type { Lang } from '../../../i18n/index.js';
 import { classifyPlant, propertyUvi } from '../../../uvi/index.js';
 import { absentPoints, namedByUvi, removedPoints } from '../../../uvi/absent.js';
 import { shownFinding, uviVerdict } from '../../../uvi/verdict.js';
-import type { UviInputs } from '../../../uvi/inputs/index.js';
+import { plantMetersOf, type UviInputs } from '../../../uvi/inputs/index.js';
 import { letterModel } from '../../../uvi/letter/index.js';
 import { UVI_FILES, uviColumns, uviReviewRows, uviRows, type PortalProperty, type UviTable } from '../../../uvi/portal/index.js';
 import type { Template } from '../../output/index.js';
@@ -55,7 +55,7 @@ function portalOf({ answers, bill }: BilledProperty, o: UviStepOptions): PortalP
     property_id: property.id,
     months: inputs.months,
     units: answers.units,
-    plant: classifyPlant(answers.plantPoints),
+    plant: classifyPlant(answers.plantPoints, plantMetersOf(inputs.plantMeters, property.id)),
     benchmark: inputs.benchmark,
     wwTemperature: inputs.wwTemperature,
   });
