@@ -143,7 +143,10 @@ export function spentBy(env: NodeJS.ProcessEnv, token: string): SpentEntry | und
   return findSpent(readSpent(env), token);
 }
 
-/** Exit 3: this record's refresh token was sent before (a copied or restored record); it is never sent again. */
+/**
+ * Exit 3: this record's refresh token was sent before (a copied or restored record, or this profile's own
+ * earlier run whose answer was lost or whose claim could not be given back); it is never sent again.
+ */
 export class RefreshTokenSpentError extends NotSignedInError {
   constructor(
     readonly entry: SpentEntry,

@@ -68,7 +68,7 @@ export const tokenTexts = catalogue(
     spentByOther: (p: { at: string; by: string }) =>
       `The refresh token stored for this profile was already sent at ${p.at} by the profile "${p.by}": this sign-in is a copy of that profile's (or restored from a backup), and sending the token again would end the landlord's connection, so this run does not.`,
     spentBySelf: (p: { at: string }) =>
-      `The refresh token stored for this profile was already sent at ${p.at}: this sign-in was restored from a backup or copied back, and sending the token again would end the landlord's connection, so this run does not.`,
+      `The refresh token stored for this profile was already taken for a refresh at ${p.at} by this profile itself: an earlier run of this profile sent it and its answer was lost (or the run could not record that its request never left), or this sign-in is an older copy of itself, put back from a backup or an earlier copy. Whether the server has replaced the token cannot be told, and sending a replaced one would end the landlord's connection, so this run does not send it; sign in again for a new one.`,
     spentListDamaged: (p: { file: string; problem: string }) =>
       `The list of refresh tokens already sent, ${p.file}, is damaged: ${p.problem}. No refresh is sent while it cannot be read.`,
     spentListDamagedHint:
@@ -152,7 +152,7 @@ export const tokenTexts = catalogue(
     spentByOther: (p) =>
       `Das für dieses Profil gespeicherte Refresh-Token wurde bereits am ${p.at} vom Profil „${p.by}“ gesendet: Diese Anmeldung ist eine Kopie der Anmeldung jenes Profils (oder aus einer Sicherung zurückgespielt). Das Token erneut zu senden würde die Verbindung zum Eigentümer beenden, daher tut dieser Aufruf es nicht.`,
     spentBySelf: (p) =>
-      `Das für dieses Profil gespeicherte Refresh-Token wurde bereits am ${p.at} gesendet: Diese Anmeldung wurde aus einer Sicherung zurückgespielt oder zurückkopiert. Das Token erneut zu senden würde die Verbindung zum Eigentümer beenden, daher tut dieser Aufruf es nicht.`,
+      `Das für dieses Profil gespeicherte Refresh-Token wurde bereits am ${p.at} von diesem Profil selbst für eine Erneuerung verwendet: Ein früherer Lauf dieses Profils hat es gesendet, und die Antwort ging verloren (oder der Lauf konnte nicht festhalten, dass seine Anfrage nie abging), oder diese Anmeldung ist ein älterer Stand ihrer selbst, aus einer Sicherung oder einer früheren Kopie zurückgespielt. Ob der Server das Token bereits ersetzt hat, lässt sich nicht feststellen; ein ersetztes Token erneut zu senden würde die Verbindung zum Eigentümer beenden, daher sendet dieser Aufruf es nicht. Bitte melden Sie sich neu an, um ein neues Token zu erhalten.`,
     spentListDamaged: (p) =>
       `Die Liste der bereits gesendeten Refresh-Tokens, ${p.file}, ist beschädigt: ${p.problem}. Solange sie nicht lesbar ist, wird keine Anmeldung erneuert.`,
     spentListDamagedHint:

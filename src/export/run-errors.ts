@@ -3,6 +3,7 @@
 import { diskError } from '../core/disk.js';
 import { ExitCode, MeterdataError, isMeterdataError } from '../core/errors.js';
 import { diskText as d } from './texts-disk.js';
+import { stopWords } from './run-words.js';
 import { runText as t } from './texts-run.js';
 
 /**
@@ -19,10 +20,10 @@ function typed(e: unknown): MeterdataError | null {
   return isMeterdataError(e) ? e : diskProblem(e);
 }
 
-/** A failure after every Property was fetched: the files could not be finished. */
-export function unfinished(e: unknown, out: string, signal: AbortSignal | undefined): unknown {
+/** A failure after every Property was fetched: the files could not be finished. `template`: the run's (its words: run-words.ts). */
+export function unfinished(e: unknown, out: string, signal: AbortSignal | undefined, template?: unknown): unknown {
   const what = `${t.allFetched} ${t.notPut({ out })}`;
-  const again = t.finishAgain;
+  const again = stopWords(template).finishAgain;
   if (signal?.aborted && (!isMeterdataError(e) || e.exitCode === ExitCode.INTERRUPTED)) {
     return new MeterdataError(`${t.interruptedWriting} ${what}`, { code: 'EXPORT_INTERRUPTED', exitCode: ExitCode.INTERRUPTED, hint: again });
   }
@@ -37,10 +38,11 @@ export function unfinished(e: unknown, out: string, signal: AbortSignal | undefi
   });
 }
 
-/** The failure, plus what is missing and how to continue. Keeps the cause's exit status. */
-export function incomplete(e: unknown, done: number, names: string[], out: string, signal: AbortSignal | undefined): unknown {
-  const what = `${t.stoppedAfter({ done, total: names.length, missing: nameList(names.slice(done)) })} ${t.notPut({ out })}`;
-  const again = t.continueAgain;
+/** The failure, plus what is missing and how to continue. Keeps the cause's exit status. `template`: the run's (its words). */
+export function incomplete(e: unknown, done: number, names: string[], out: string, signal: AbortSignal | undefined, template?: unknown): unknown {
+  const words = stopWords(template);
+  const what = `${words.stoppedAfter({ done, total: names.length, missing: nameList(names.slice(done)) })} ${t.notPut({ out })}`;
+  const again = words.continueAgain;
   if (signal?.aborted && (!isMeterdataError(e) || e.exitCode === ExitCode.INTERRUPTED)) {
     return new MeterdataError(`${t.interrupted} ${what}`, { code: 'EXPORT_INTERRUPTED', exitCode: ExitCode.INTERRUPTED, hint: again });
   }

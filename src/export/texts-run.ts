@@ -4,7 +4,7 @@
 import { catalogue, count, day, num } from '../i18n/index.js';
 
 /** "2026-11-22T10:00:00Z" → "22.11.2026, 10:00:00 UTC" (German only; anything else as is). */
-function moment(iso: string | number): string {
+export function moment(iso: string | number): string {
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})Z$/.exec(String(iso));
   return m ? `${day(m[1]!, 'de')}, ${m[2]} UTC` : String(iso);
 }

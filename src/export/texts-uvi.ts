@@ -1,6 +1,7 @@
 // What `meterdata uvi` says: a refused layout and the summary of a run (src/export/uvi.ts).
 import { catalogue, count, num } from '../i18n/index.js';
 import { plural } from '../core/plural.js';
+import { moment } from './texts-run.js';
 
 /** What a portfolio's line says of one profile (portfolio-summary.ts). */
 interface ProfileLine {
@@ -53,5 +54,27 @@ export const uviRunTexts = catalogue(
       `Profil ${p.profile}: Verbrauchsinformation im früheren Lauf geschrieben, beibehalten${p.strict}: „${p.tenant}“, ${count(p.properties, 'Liegenschaft', 'Liegenschaften')}, ${count(p.units, 'Nutzeinheit', 'Nutzeinheiten')}, davon ${num(p.review)} ohne oder mit unvollständigem Schreiben (review.csv), ${count(p.requests, 'Abfrage', 'Abfragen')} -> ${p.out}`,
     portfolioFinished: (p) =>
       `Portfolio: Verbrauchsinformation für ${num(p.done)} von ${count(p.total, 'Profil', 'Profilen')} geschrieben${p.failed ? ` (fehlgeschlagen: ${p.failed}; führen Sie denselben Befehl erneut aus, um diese fortzusetzen)` : ''}; Übersicht in ${p.summary}\n`,
+  },
+);
+
+/** What a stopped or resumed monthly run says in place of the export's words (run-words.ts). */
+export const uviStopTexts = catalogue(
+  'uvi-run.stop',
+  {
+    stoppedAfter: (p: { done: number; total: number; missing: string }) =>
+      `The monthly information run stopped after ${p.done} of ${count(p.total, 'Property', 'Properties')} (not finished: ${p.missing});`,
+    resuming: (p: { started: string }) => `resuming the monthly information run started at ${p.started}: Properties fetched then are not fetched again.`,
+    continueAgain: 'Run the same `meterdata uvi` command again to continue: what was fetched is kept.',
+    finishAgain: 'Run the same `meterdata uvi` command again: it continues from what was fetched.',
+    running: 'Another `meterdata uvi` with the same arguments is running.',
+  },
+  {
+    stoppedAfter: (p) =>
+      `Die Erstellung der Verbrauchsinformation endete nach ${num(p.done)} von ${count(p.total, 'Liegenschaft', 'Liegenschaften')} (nicht fertig: ${p.missing});`,
+    resuming: (p) =>
+      `Die am ${moment(p.started)} begonnene Erstellung der Verbrauchsinformation wird fortgesetzt: Bereits abgerufene Liegenschaften werden nicht erneut abgerufen.`,
+    continueAgain: 'Führen Sie denselben Befehl `meterdata uvi` erneut aus, um fortzusetzen: Bereits Abgerufenes bleibt erhalten.',
+    finishAgain: 'Führen Sie denselben Befehl `meterdata uvi` erneut aus: Er setzt mit dem bereits Abgerufenen fort.',
+    running: 'Ein anderer Lauf von `meterdata uvi` mit denselben Angaben läuft bereits.',
   },
 );

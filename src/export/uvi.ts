@@ -15,7 +15,7 @@ import { loadTemplate, type Template } from './output/index.js';
 import { finishExport, stagePipeline, type ExportDeps, type ExportSummary, type StagedExport } from './pipeline/index.js';
 import { createReporter, type Reporter } from './progress.js';
 import { exportConnection, isolation, withExportDeps, type Connect, type Shared } from './single.js';
-import { uviFormats, uviSteps, uviTemplate, type UviCounts } from './steps/index.js';
+import { uviFindings, uviFormats, uviSteps, uviTemplate, type UviCounts } from './steps/index.js';
 import { uviRunTexts as t } from './texts-uvi.js';
 
 /** The command's flags as src/commands/uvi/index.ts declares them. */
@@ -99,7 +99,7 @@ export async function checkUviOut(run: UviRun): Promise<void> {
 /** The portfolio's display and the Properties it holds across profiles (src/export/uvi-job.ts). */
 export type UviShared = Pick<Shared, 'reporter' | 'slots'>;
 
-export interface UviSummary extends ExportSummary, Omit<UviCounts, 'reviewRows'> {
+export interface UviSummary extends ExportSummary, Pick<UviCounts, 'letters' | 'incomplete'> {
   month: string;
 }
 
@@ -156,7 +156,10 @@ async function stageUvi(run: UviRun, io: Io, conn: Awaited<ReturnType<Connect>>,
     const { letterFonts } = await import('../uvi/letter/index.js');
     const formats = uviFormats(async () => ({ fonts: await letterFonts(), createdAt: created, lang }), !shared.reporter);
     const staged = await stagePipeline({ ...deps, formats }, async () => steps);
-    return { staged, letters: counts.letters, incomplete: counts.incomplete };
+    // The manifest and the summary count review.csv's lines, not billing's findings of the 13 months.
+    const { flags, codes } = uviFindings(counts);
+    const counted = { ...staged, manifest: { ...staged.manifest, flags }, summary: { ...staged.summary, flags, codes } };
+    return { staged: counted, letters: counts.letters, incomplete: counts.incomplete };
   };
   return withExportDeps(run.args, run.template, io, conn, stage, { streamUnits: false, reporter, ...held });
 }

@@ -30,7 +30,7 @@ describe('meterdata uvi --json', () => {
       counts: { units: number; properties: number; plant_points: number };
     };
     const dir = path.join(out, '2025-11');
-    const manifest = JSON.parse(readFileSync(path.join(dir, 'meterdata-manifest.json'), 'utf8')) as { files: unknown[] };
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'meterdata-manifest.json'), 'utf8')) as { files: unknown[]; flags: unknown };
     expect(s).toMatchObject({
       month: '2025-11',
       out: dir,
@@ -44,6 +44,10 @@ describe('meterdata uvi --json', () => {
     expect(s.counts).toMatchObject({ properties: 3, units: 16 });
     // WE 06 without floor area and Am Leinpfad 3's four flats without a plant heat meter.
     expect(s.incomplete_units).toBe(5);
+    // The manifest counts review.csv's lines (before: billing's findings of the 13 months, which no file lists).
+    const reviewLines = readFileSync(path.join(dir, 'review.csv'), 'utf8').trim().split('\n').length - 1;
+    expect(reviewLines).toBeGreaterThan(0);
+    expect(manifest).toMatchObject({ flags: { not_billed: 0, review: reviewLines, info: 0 }, counts: { rows: { 'uvi-review': reviewLines } } });
     // One consumption request per unit for the 13 months, one per plant point, and the lists (pages).
     expect(s.requests).toBeLessThanOrEqual(16 + s.counts.plant_points + 3 * 2 + 2);
   });

@@ -76,7 +76,8 @@ describe('SIGHUP while a complete set of files is replaced', () => {
       expect([r.code, r.signal], r.stderr).toEqual([130, null]);
       expect(r.stderr).toMatch(/^meterdata: Interrupted/m);
       expect(r.stderr.match(/^meterdata:/gm), r.stderr).toHaveLength(1);
-      expect(r.stderr).toMatch(/run the same command again/i);
+      // the command to run again is named for the monthly information ("Run the same `meterdata uvi` command again")
+      expect(r.stderr).toMatch(cmd === 'uvi' ? /run the same `meterdata uvi` command again/i : /run the same command again/i);
       expect(r.stderr).not.toMatch(/\n\s+at /);
       expect(snapshot(out)).toEqual(before);
       expect(filesUnder(env.METERDATA_HOME!).filter((f) => /\.lock$/.test(f))).toEqual([]);

@@ -50,6 +50,8 @@ describe('uvi interrupted while the letters are drawn', () => {
       expect(sent, stderr).toBe(true);
       expect(code, stderr).toBe(130);
       expect(stderr).not.toMatch(/\n\s+at /);
+      expect(stderr).toContain('Run the same `meterdata uvi` command again');
+      expect(stderr).not.toMatch(/export/i);
       expect(filesUnder(out)).toEqual([]);
     },
     180_000,

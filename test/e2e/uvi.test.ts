@@ -343,6 +343,10 @@ describe('meterdata uvi interrupted and run again', () => {
       },
     });
     expect([first.code, first.signal], first.stderr).toEqual([130, null]);
+    // the monthly information's words, not the export's (src/export/run-words.ts)
+    expect(first.stderr).toMatch(/Interrupted\. The monthly information run stopped after 1 of 3 Properties \(not finished: /);
+    expect(first.stderr).toContain('Run the same `meterdata uvi` command again to continue');
+    expect(first.stderr).not.toMatch(/export/i);
     const left = existsSync(path.join(stopped, '2025-11')) ? await readdir(path.join(stopped, '2025-11')) : [];
     expect(left).toEqual([]);
     const again = await runBin(['uvi', '--month', '2025-11', '--out', stopped, '--json', '--quiet'], epoch, { timeoutMs: 120_000 });

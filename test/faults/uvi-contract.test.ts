@@ -2,7 +2,7 @@
 // Rheinblick eG through a proxy that plants, in WE 01's answer of Rheinuferstraße 14, a heat
 // meter nobody lists, or a factor of 10⁶ on its heat meter. Neither reaches the letter's month
 // in uvi.csv: the heating figure is missing with its reason, never the doubled or a million-fold
-// one, and review.csv says why in billing's words; the clean run gives WE 01 its figure. A heat
+// one, and review.csv says why in words for a letter (billing's finding, never "not billed"); the clean run gives WE 01 its figure. A heat
 // meter in MWh is no kWh figure either, and an unknown value only the Property's point list
 // carries is a review line, as the export's unknown-values step finds it. WE 01's own heat meter
 // left out of its answer makes its heating month missing, never a letter without heating. An allocator read
@@ -107,6 +107,12 @@ describe('uvi behind a server breaking the contract', () => {
     expect(factor.heating).toMatchObject({ amount: '', native_amount: '', errors: 'not_billed' });
     expect(factor.review).toContainEqual(expect.objectContaining({ code: 'DEVICE_NOT_AS_LISTED' }));
     expect(factor.review).toContainEqual(expect.objectContaining({ letter: 'incomplete', code: 'MONTH_MISSING' }));
+    // billing's findings in words for a letter, not for a bill
+    for (const planted of [unlisted, factor]) {
+      const checks = planted.lines.filter((l) => /POINT_NOT_LISTED|DEVICE_NOT_AS_LISTED/.test(l));
+      expect(checks.length).toBeGreaterThan(0);
+      for (const line of checks) expect(line).not.toMatch(/bill(?!able)|Abrechnung|abgerechnet/i);
+    }
   }, 600_000);
 
   it('WE 01’s only heat meter, listed for it, not in its answer: its heating is missing with the reason, and its letter counts as incomplete', async () => {

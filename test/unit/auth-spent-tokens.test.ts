@@ -1,11 +1,13 @@
 // The state folder's list of refresh tokens already sent (src/auth/spent-tokens.ts): a token is
 // claimed durably before it is sent, a second claim of it (another profile holding a copy of the
 // record) is refused, only hashes are kept, the list stays bounded, and a damaged list stops the
-// refresh without being written over.
+// refresh without being written over. The refusal's message says who took the token: another profile
+// (this record is a copy of that profile's), or this profile itself (an earlier run's answer lost, a claim not given
+// back, or an older copy of itself).
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { writeFileAtomic } from '../../src/core/atomic-file.js';
 import { MeterdataError, ServiceUnavailableError } from '../../src/core/errors.js';
 import {
@@ -22,6 +24,7 @@ import {
   type SpentEntry,
 } from '../../src/auth/spent-tokens.js';
 import { RefreshAnswerLostError } from '../../src/auth/token-exchange.js';
+import { setLanguage, type Lang } from '../../src/i18n/index.js';
 
 // the real writer, but a test can make one write fail (a full disk)
 vi.mock('../../src/core/atomic-file.js', async (real) => {
@@ -79,12 +82,14 @@ describe('sendOnce', () => {
     expect((e as MeterdataError).hint).toBe(relogin);
   });
 
-  it('a token this profile sent itself (its record restored from a backup) is not sent again either, and the message says so', async () => {
+  it('a token this profile sent itself (its record restored from a backup) is not sent again either, and the message says this profile took it', async () => {
     const env = home();
     await claimRefreshToken(env, 'rt-old', 'default', AT);
     const e = await sendOnce(env, 'rt-old', 'default', AT, relogin, async () => 'sent').catch((x: unknown) => x);
     expect((e as MeterdataError).code).toBe('AUTH_REFRESH_SPENT');
-    expect((e as MeterdataError).message).toMatch(/already sent at 2026-11-27T10:00:00.000Z: this sign-in was restored from a backup/);
+    expect((e as MeterdataError).message).toMatch(
+      /taken for a refresh at 2026-11-27T10:00:00.000Z by this profile itself: .* or this sign-in is an older copy of itself/,
+    );
   });
 
   it('a send that failed before the token was used gives the claim back; an answer lost after sending keeps it', async () => {
@@ -157,5 +162,55 @@ describe('a list that cannot be written', () => {
     expect((e as MeterdataError).message).toContain(spentFile(env));
     expect((e as MeterdataError).message).toContain('no space left');
     expect(readSpent(env).map((x) => x.h)).toEqual([tokenHash('other')]);
+  });
+});
+
+async function refusal(env: NodeJS.ProcessEnv, lang: Lang): Promise<MeterdataError> {
+  setLanguage(lang);
+  let sent = 0;
+  const e = await sendOnce(env, 'rt', 'default', '2026-11-27T11:00:00.000Z', relogin, async () => ++sent).catch((x: unknown) => x);
+  expect(sent).toBe(0);
+  expect(e).toBeInstanceOf(MeterdataError);
+  expect([(e as MeterdataError).code, (e as MeterdataError).exitCode, (e as MeterdataError).hint]).toEqual(['AUTH_REFRESH_SPENT', 3, relogin]);
+  return e as MeterdataError;
+}
+
+describe('the message of a token taken before, by whom (AUTH_REFRESH_SPENT), in English and German', () => {
+  afterEach(() => setLanguage('en'));
+
+  it('an earlier run whose claim could not be given back: the message names this profile’s own earlier run, not only a backup', async () => {
+    const env = home();
+    const refused = new ServiceUnavailableError('connection refused', { code: 'AUTH_SERVER_UNREACHABLE' });
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    // the request never left, but giving the claim back fails: the claim stays
+    const first = sendOnce(env, 'rt', 'default', AT, relogin, () => {
+      vi.mocked(writeFileAtomic).mockRejectedValueOnce(full);
+      return Promise.reject(refused);
+    });
+    await expect(first).rejects.toBe(refused);
+    expect(readSpent(env)).toHaveLength(1);
+    const en = (await refusal(env, 'en')).message;
+    expect(en).toContain(`at ${AT} by this profile itself: an earlier run of this profile sent it and its answer was lost`);
+    expect(en).toContain('or this sign-in is an older copy of itself');
+    expect(en).toContain('sign in again');
+    expect(en).not.toContain('this sign-in was restored from a backup or copied back');
+    const de = (await refusal(env, 'de')).message;
+    expect(de).toContain(
+      `am ${AT} von diesem Profil selbst für eine Erneuerung verwendet: Ein früherer Lauf dieses Profils hat es gesendet, und die Antwort ging verloren`,
+    );
+    expect(de).toContain('ein älterer Stand ihrer selbst');
+    expect(de).toContain('Bitte melden Sie sich neu an');
+    expect(de).not.toContain('Diese Anmeldung wurde aus einer Sicherung zurückgespielt oder zurückkopiert');
+  });
+
+  it('the message names that profile: this sign-in is a copy of its record', async () => {
+    const env = home();
+    await claimRefreshToken(env, 'rt', 'beta', AT);
+    const en = (await refusal(env, 'en')).message;
+    expect(en).toContain(`already sent at ${AT} by the profile "beta": this sign-in is a copy of that profile's`);
+    expect(en).not.toContain('this profile itself');
+    const de = (await refusal(env, 'de')).message;
+    expect(de).toContain(`bereits am ${AT} vom Profil „beta“ gesendet: Diese Anmeldung ist eine Kopie der Anmeldung jenes Profils`);
+    expect(de).not.toContain('diesem Profil selbst');
   });
 });

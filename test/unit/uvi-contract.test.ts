@@ -4,8 +4,8 @@
 // words. Each case is an answer that reached a letter with a wrong figure before.
 import { describe, expect, it } from 'vitest';
 import type { DeviceSegment } from '../../src/api/types.js';
-import { flagMessage, type Flag } from '../../src/billing/index.js';
-import { uviReviewRows } from '../../src/uvi/portal/index.js';
+import type { Flag } from '../../src/billing/index.js';
+import { uviFlagMessage, uviReviewRows } from '../../src/uvi/portal/index.js';
 import { shownFinding } from '../../src/uvi/verdict.js';
 import { PROPERTY, aSegment, pointListOf } from '../helpers/builders.js';
 import { codes, flat, metered, nov, plantHeat, run, unit } from '../helpers/uvi-billed.js';
@@ -254,7 +254,7 @@ describe('the letters’ review names billing’s finding in its words', () => {
     const rows = uviReviewRows(portal, 'de', shown);
     const notListed = shown.find((f: Flag) => f.code === 'POINT_NOT_LISTED' && f.measuring_point_id === stranger.measuring_point_id)!;
     expect(rows).toContainEqual(
-      expect.objectContaining({ letter: 'check', code: 'POINT_NOT_LISTED', usage_unit_name: 'WE 01', message: flagMessage(notListed, 'de') }),
+      expect.objectContaining({ letter: 'check', code: 'POINT_NOT_LISTED', usage_unit_name: 'WE 01', message: uviFlagMessage(notListed, 'de') }),
     );
     expect(rows.some((x) => x.code === 'UNKNOWN_ENUM_VALUE' && x.message.includes('steam'))).toBe(true);
     // billing's info findings stay in the export's review.csv

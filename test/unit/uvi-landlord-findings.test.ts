@@ -1,9 +1,9 @@
 // What the contract asks to put to the landlord (billing rules 6 and 7) reaches the uvi's review.csv:
 // a meter not linked to a heating or water system (is_system_linked: false) and a replacement
-// allocator's start value assumed to be 0. Both get billing's check row and words; the meter's
+// allocator's start value assumed to be 0. Both get billing's check row, in words for a letter; the meter's
 // figures stay in the letters (information, not a bill) and in the Property's sums.
 import { describe, expect, it } from 'vitest';
-import { flagMessage } from '../../src/billing/findings.js';
+import { uviFlagMessage } from '../../src/uvi/portal/index.js';
 import { aSegment } from '../helpers/builders.js';
 import { flat, metered, plantHeat, reviewed, unit } from '../helpers/uvi-billed.js';
 import { cumulative, n, point, readings, series } from '../helpers/uvi-fixtures.js';
@@ -29,7 +29,7 @@ function replacedAssumedZero() {
 const heating = (r: ReturnType<typeof reviewed>, i: number, at = 12) => r.r.units[i]!.services.find((s) => s.service === 'HEATING')!.months[at]!;
 
 describe("billing's findings for the landlord in the uvi's review.csv", () => {
-  it('a meter not linked to a heating system: a check row in billing’s words, its figures kept in the letter and the sums', () => {
+  it('a meter not linked to a heating system: a check row in words for a letter, its figures kept in the letter and the sums', () => {
     const r = reviewed(
       [unit('WE 01', [metered('hca', flat(50), 1, { is_system_linked: false })]), unit('WE 02', [metered('hca', flat(50))])],
       [plantHeat('p1', flat(1000))],
@@ -37,19 +37,21 @@ describe("billing's findings for the landlord in the uvi's review.csv", () => {
     const flag = r.bill.flags.find((f) => f.code === 'NOT_SYSTEM_LINKED')!;
     for (const lang of ['en', 'de'] as const) {
       const row = r.review(lang).find((x) => x.code === 'NOT_SYSTEM_LINKED');
-      expect(row).toMatchObject({ letter: 'check', usage_unit_name: 'WE 01', message: flagMessage(flag, lang) });
+      expect(row).toMatchObject({ letter: 'check', usage_unit_name: 'WE 01', message: uviFlagMessage(flag, lang) });
+      expect(row!.message).not.toMatch(/bill(?!able)|Abrechnung|abgerechnet/i);
     }
     expect(r.review('de').find((x) => x.code === 'NOT_SYSTEM_LINKED')!.message).toContain('keiner Heizungs- oder Wasseranlage zugeordnet');
     // the plant's 1,000 kWh by 50 of 100 units (no warm water): WE 01's allocator still counts
     expect([n(heating(r, 0).kwh), n(heating(r, 1).kwh)]).toEqual([500, 500]);
   });
 
-  it('a start value assumed to be 0: a check row in billing’s words, the month it starts marked estimated', () => {
+  it('a start value assumed to be 0: a check row in words for a letter, the month it starts marked estimated', () => {
     const r = reviewed([unit('WE 01', [replacedAssumedZero()]), unit('WE 02', [metered('hca', flat(50))])], [plantHeat('p1', flat(1000))]);
     const flag = r.bill.flags.find((f) => f.code === 'ASSUMED_ZERO_BASELINE')!;
     for (const lang of ['en', 'de'] as const) {
       const row = r.review(lang).find((x) => x.code === 'ASSUMED_ZERO_BASELINE');
-      expect(row).toMatchObject({ letter: 'check', usage_unit_name: 'WE 01', message: flagMessage(flag, lang) });
+      expect(row).toMatchObject({ letter: 'check', usage_unit_name: 'WE 01', message: uviFlagMessage(flag, lang) });
+      expect(row!.message).not.toMatch(/bill(?!able)|Abrechnung|abgerechnet/i);
     }
     expect(r.review('de').find((x) => x.code === 'ASSUMED_ZERO_BASELINE')!.message).toContain('Anfangsstand mit 0 angenommen');
     // March 2025 (the 12th to the 31st from 0: 50 units) is estimated; November is WE 01's 50 of 100 units

@@ -9,7 +9,7 @@ import { readOwnFile } from '../../core/bounded-read.js';
 import { UsageError } from '../../core/errors.js';
 import { asideName } from './atomic.js';
 import { listedEntries } from './listed-files.js';
-import { settingChanges } from '../options/index.js';
+import { runKind, settingChanges, type RunKind } from '../options/index.js';
 import { outText as t } from './texts-folder.js';
 
 export const MANIFEST = 'meterdata-manifest.json';
@@ -47,8 +47,7 @@ export async function checkOutDir(dir: string, identity: Record<string, unknown>
  * <root>/<month>, and its root is where an export must not be; an export's is its --out.
  */
 export function commandRoot(dir: string, identity: Record<string, unknown>): string {
-  const uvi = typeof identity.template === 'string' && identity.template.startsWith('uvi-');
-  return uvi ? path.dirname(dir) : dir;
+  return runKind(identity.template) === 'uvi' ? path.dirname(dir) : dir;
 }
 
 /**
@@ -147,7 +146,6 @@ function isRegularFile(p: string): boolean {
 // month folder's identity names a template "uvi-…", an export's any other. Only manifests are
 // read (bounded, plain files only); a folder may hold any number of entries, so each listing
 // is cut at MAX_ENTRIES.
-export type RunKind = 'export' | 'uvi';
 
 const MAX_ENTRIES = 10_000;
 const MONTH_FOLDER = /^\d{4}-\d{2}$/;
@@ -159,7 +157,7 @@ function manifestKind(dir: string): RunKind | null {
     if (!read || 'problem' in read) continue;
     try {
       const template = (JSON.parse(read.text) as { identity?: { template?: unknown } } | null)?.identity?.template;
-      if (typeof template === 'string') return template.startsWith('uvi-') ? 'uvi' : 'export';
+      if (typeof template === 'string') return runKind(template);
     } catch {
       // not a manifest of ours: the folder's own check judges it
     }

@@ -16,6 +16,7 @@ import { JournalDamage, readAnswers, readMeta, type JournalMeta } from './journa
 import { commandRoot, outLockFile, takeLock } from '../folder/index.js';
 import { gzipAnswers } from './journal-json.js';
 import { runText as t } from '../texts-run.js';
+import { stopWords } from '../run-words.js';
 
 export type { JournalMeta };
 export { answersJson } from './journal-json.js';
@@ -66,7 +67,10 @@ export class Journal {
   static async open(stateDir: string, identity: Record<string, unknown>, who: WhoAmI, now: Date, out: string): Promise<Journal> {
     const dir = path.join(stateDir, 'exports', journalKey(identity));
     // The journal first: a second run with the same arguments is told just that.
-    const unlockJournal = await takeLock(`${dir}.lock`, new UsageError(t.running, t.runningHint({ lock: `${dir}.lock` }), 'EXPORT_ALREADY_RUNNING'));
+    const unlockJournal = await takeLock(
+      `${dir}.lock`,
+      new UsageError(stopWords(identity.template).running, t.runningHint({ lock: `${dir}.lock` }), 'EXPORT_ALREADY_RUNNING'),
+    );
     let folders: Awaited<ReturnType<typeof lockFolders>>;
     try {
       folders = await lockFolders(stateDir, out, commandRoot(out, identity));

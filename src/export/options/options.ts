@@ -149,6 +149,12 @@ export function identity(a: ExportArgs): Record<string, unknown> {
   };
 }
 
+/** The command a run belongs to, by its template: the monthly information's are `uvi-…` (src/export/uvi.ts). */
+export type RunKind = 'export' | 'uvi';
+export function runKind(template: unknown): RunKind {
+  return typeof template === 'string' && template.startsWith('uvi-') ? 'uvi' : 'export';
+}
+
 /**
  * SOURCE_DATE_EPOCH (seconds, the reproducible-builds convention) fixes the export time
  * written into the files, so separate runs over the same data give the same bytes.

@@ -95,6 +95,6 @@ export async function finishExport(
   } catch (e) {
     await discardOutput(staged.output).catch(() => undefined);
     await Journal.release(staged.journal, false);
-    throw unfinished(e, summary.out, opts.signal);
+    throw unfinished(e, summary.out, opts.signal, (staged.manifest.identity as { template?: unknown } | undefined)?.template);
   }
 }

@@ -14,6 +14,7 @@ import { expectedRange, identity } from '../options/index.js';
 import { checkOutDir } from '../folder/index.js';
 import { OutputSet, formatsNamed, type OutputFormat } from '../output/index.js';
 import { diskProblem, incomplete, periodChanged } from '../run-errors.js';
+import { stopWords } from '../run-words.js';
 import { runText as t } from '../texts-run.js';
 import type { Template } from '../output/index.js';
 import { closeRun } from './finish.js';
@@ -68,7 +69,7 @@ async function openRun(deps: ExportDeps, stepsOf: StepsOf): Promise<Run> {
     throw e;
   }
   if (journal.restartReason) reporter.note(t.startingOver({ reason: journal.restartReason }));
-  if (journal.resumed) reporter.note(t.resuming({ started: journal.meta.startedAt }));
+  if (journal.resumed) reporter.note(stopWords(args.template).resuming({ started: journal.meta.startedAt }));
   try {
     const properties = journal.meta.properties ?? (await propertiesInScope(api, args.propertyIds));
     if (!journal.meta.properties) await journal.setProperties(properties);
@@ -183,6 +184,7 @@ async function walkProperties(run: Run): Promise<StagedExport> {
       properties.map((p) => p.name),
       args.out,
       deps.signal,
+      args.template,
     );
   }
 }

@@ -10,7 +10,7 @@ import { unitRefCodes, unitRefsStep } from './unit-refs/index.js';
 import { unknownValueFlags, unknownValuesStep } from './unknown-values/index.js';
 import { uviStep, type UviStepOptions } from './uvi/index.js';
 
-export { uviFormats, uviTemplate, type UviCounts, type UviStepOptions } from './uvi/index.js';
+export { uviFindings, uviFormats, uviTemplate, type UviCounts, type UviStepOptions } from './uvi/index.js';
 
 /** The finding codes of the steps that raise codes of their own, each declared in its step. */
 export const STEP_CODES = [unitRefCodes] as const satisfies readonly CodeDeclaration[];

@@ -5,13 +5,13 @@
 import type { UsageUnit } from '../../api/types.js';
 import { Dec, formatDecimal, type Decimal } from '../../billing/decimal.js';
 import { idKey } from '../../billing/contract.js';
-import { flagMessage } from '../../billing/findings.js';
 import { valueWord } from '../../billing/texts-values.js';
 import type { Flag, FlagCode } from '../../billing/types.js';
 import { inLanguage, num, type Lang } from '../../i18n/index.js';
 import { monthWords, reasonWords } from '../compare.js';
 import type { Month } from '../months.js';
 import { SERVICES, type Finding, type Method, type MissingReason, type Service, type UnitUvi } from '../types.js';
+import { uviFlagMessage } from './findings.js';
 import { portalTexts } from './texts-portal.js';
 
 /** Decimals kept in the file: Wh for kWh, a tenth of a litre for m³, allocator units to a thousandth (a share can be 1/3). */
@@ -219,7 +219,7 @@ function propertyRows(p: PortalProperty, f: Finding, lang: Lang, scope: Scope, a
 
 /**
  * The units whose letter is missing or incomplete, and the Property's assumptions, in words of `lang`;
- * then billing's findings the uvi takes over (verdict.ts: shownFinding), worded as the export's review.csv words them.
+ * then billing's findings the uvi takes over (verdict.ts: shownFinding), in words for a letter (findings.ts: uviFlagMessage).
  */
 export function uviReviewRows(p: PortalProperty, lang: Lang, billed: readonly Flag[] = []): UviReviewRow[] {
   const scope = { property_id: p.property.id, property_name: p.property.name, usage_unit_id: null, usage_unit_name: null, erp_ref: null };
@@ -229,6 +229,6 @@ export function uviReviewRows(p: PortalProperty, lang: Lang, billed: readonly Fl
     return { ...scope, usage_unit_id: unitId, usage_unit_name: u?.unit.name ?? null, erp_ref: u?.erpRef ?? null };
   };
   const property = p.findings.flatMap((f) => propertyRows(p, f, lang, scope, at));
-  const found = billed.map((f) => review('check', f.code, at(f.usage_unit_id), null, flagMessage(f, lang)));
+  const found = billed.map((f) => review('check', f.code, at(f.usage_unit_id), null, uviFlagMessage(f, lang)));
   return [...property, ...p.units.flatMap((u) => unitReview(p, u, lang)), ...found];
 }

@@ -2,7 +2,7 @@
 // export's driver: per Property the pure core (src/uvi: propertyUvi) on the answers the walk
 // fetched for the 13 months, and its rows for the template of its own tables (uviTemplate):
 // uvi.csv, review.csv and the letters, which its formats write (formats.ts: CSV, uvi.json, PDF).
-import type { Flag } from '../../../billing/types.js';
+import type { Flag, Severity } from '../../../billing/types.js';
 import type { Lang } from '../../../i18n/index.js';
 import { classifyPlant, propertyUvi } from '../../../uvi/index.js';
 import { absentPoints, namedByUvi, removedPoints } from '../../../uvi/absent.js';
@@ -35,6 +35,18 @@ export interface UviCounts {
   incomplete: number;
   /** The lines in review.csv of the Property written last (its progress line). */
   reviewRows: number;
+  /** review.csv's lines per code, every Property's: the manifest's and the summary's findings (uviFindings). */
+  reviewCodes: Record<string, number>;
+}
+
+/**
+ * The run's findings as the manifest and the summary count them: review.csv's lines, all `review`
+ * (a letter to check before it is sent). Billing's findings of the 13 months are in no file of the
+ * run; those the uvi acts on are lines of review.csv and counted there.
+ */
+export function uviFindings(counts: Pick<UviCounts, 'reviewCodes'>): { flags: Record<Severity, number>; codes: Record<string, number> } {
+  const review = Object.values(counts.reviewCodes).reduce((a, b) => a + b, 0);
+  return { flags: { not_billed: 0, review, info: 0 }, codes: { ...counts.reviewCodes } };
 }
 
 /** The export's layout (separator, decimals, dates) with the monthly information's tables in place of the export's. */
@@ -70,7 +82,7 @@ function portalOf({ answers, bill }: BilledProperty, o: UviStepOptions): PortalP
 
 export function uviStep(o: UviStepOptions): ExportStep & { counts: UviCounts } {
   const { inputs } = o;
-  const counts: UviCounts = { letters: 0, incomplete: 0, reviewRows: 0 };
+  const counts: UviCounts = { letters: 0, incomplete: 0, reviewRows: 0, reviewCodes: {} };
   return {
     counts,
     template: (t) => uviTemplate(t, o.layout),
@@ -82,6 +94,7 @@ export function uviStep(o: UviStepOptions): ExportStep & { counts: UviCounts } {
       const shown = [...bill.flags, ...o.unknownValues(answers, bill.flags)].filter((f) => shownFinding(f) && !twice(f));
       const review = uviReviewRows(portal, o.lang, shown);
       counts.reviewRows = review.length;
+      for (const r of review) counts.reviewCodes[r.code] = (counts.reviewCodes[r.code] ?? 0) + 1;
       counts.incomplete += new Set(review.filter((r) => r.letter !== 'check').map((r) => r.usage_unit_id)).size;
       const units = new Map(answers.units.map((u) => [u.unit.id, u.unit]));
       // A unit with neither heating nor warm water gets no letter (review.csv says so).
