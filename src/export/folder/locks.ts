@@ -20,6 +20,11 @@ export const LOCK_DAMAGED_STALE_MS = 30_000;
  */
 const PROCESS_STARTED = Math.round(Date.now() - process.uptime() * 1000);
 
+/** What a lock this process holds says: its pid, host and start. */
+export function ownRecord(): string {
+  return JSON.stringify({ pid: process.pid, host: os.hostname(), started: PROCESS_STARTED });
+}
+
 function alive(pid: number, started: unknown): boolean {
   if (pid === process.pid) return typeof started !== 'number' || Math.abs(started - PROCESS_STARTED) < 2_000;
   return processAlive(pid);
@@ -62,11 +67,20 @@ export function look(file: string): Seen | null {
   }
 }
 
-/** Whether the holder is gone: a dead process on this host, or a damaged file left long ago. */
-function stale(seen: Seen): boolean {
+/** Who holds a lock, as its file names them (null: damaged). */
+export type LockHolder = { pid: number; host: string } | null;
+
+export interface LockOptions {
+  /** A lock of another host is taken over once it has not been touched for this long (undefined: never). */
+  foreignStaleMs?: number;
+}
+
+/** Whether the holder is gone: a dead process on this host, a silent one of another (opts), or a damaged file left long ago. */
+function stale(seen: Seen, opts: LockOptions): boolean {
   const holder = readLockHolder(seen.text);
   if (!holder) return Date.now() - seen.mtimeMs > LOCK_DAMAGED_STALE_MS;
-  return holder.host === os.hostname() && !alive(holder.pid, holder.started);
+  if (holder.host !== os.hostname()) return opts.foreignStaleMs !== undefined && Date.now() - seen.mtimeMs > opts.foreignStaleMs;
+  return !alive(holder.pid, holder.started);
 }
 
 /**
@@ -76,14 +90,13 @@ function stale(seen: Seen): boolean {
  * into place), so a kill never leaves an empty lock behind; a damaged one (another tool, a full
  * disk) is taken over once it is older than LOCK_DAMAGED_STALE_MS.
  */
-export async function takeLock(file: string, busy: Error): Promise<() => Promise<void>> {
+export async function takeLock(file: string, busy: Error | ((holder: LockHolder) => Error), opts: LockOptions = {}): Promise<() => Promise<void>> {
+  const refuse = (seen: Seen | null) => (typeof busy === 'function' ? busy(seen && readLockHolder(seen.text)) : busy);
   await mkdir(path.dirname(file), { recursive: true });
   // unique, so two takers in one process (and a pid another container reuses) never share it
   const mine = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
   try {
-    await writeFile(mine, JSON.stringify({ pid: process.pid, host: os.hostname(), started: PROCESS_STARTED })).catch((e: unknown) =>
-      Promise.reject(located(e, mine)),
-    );
+    await writeFile(mine, ownRecord()).catch((e: unknown) => Promise.reject(located(e, mine)));
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         await placeLock(mine, file);
@@ -92,9 +105,9 @@ export async function takeLock(file: string, busy: Error): Promise<() => Promise
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       }
       const seen = look(file);
-      if (seen !== null && !(stale(seen) && (await removeStale(file, seen, mine, 0)))) throw busy;
+      if (seen !== null && !(stale(seen, opts) && (await removeStale(file, seen, mine, 0, opts)))) throw refuse(seen);
     }
-    throw busy;
+    throw refuse(look(file));
   } finally {
     await rm(mine, { force: true });
   }
@@ -108,7 +121,7 @@ export async function takeLock(file: string, busy: Error): Promise<() => Promise
  * busy, or find the claim gone and the lock replaced), and none removes a lock placed meanwhile.
  * A claim whose own holder died is stale in turn and is claimed the same way (bounded depth).
  */
-async function removeStale(file: string, seen: Seen, mine: string, depth: number): Promise<boolean> {
+async function removeStale(file: string, seen: Seen, mine: string, depth: number, opts: LockOptions): Promise<boolean> {
   if (depth > 3) return false;
   const claim = `${file}.${seen.id}.claim`;
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -117,7 +130,7 @@ async function removeStale(file: string, seen: Seen, mine: string, depth: number
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const other = look(claim);
-      if (other !== null && !(stale(other) && (await removeStale(claim, other, mine, depth + 1)))) return false;
+      if (other !== null && !(stale(other, opts) && (await removeStale(claim, other, mine, depth + 1, opts)))) return false;
       continue;
     }
     try {
