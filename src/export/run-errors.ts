@@ -1,5 +1,6 @@
 // What a failed export says: which Properties are missing, that nothing was put under a
 // final name, and how to continue; the cause's exit status stays.
+import path from 'node:path';
 import { diskError } from '../core/disk.js';
 import { ExitCode, MeterdataError, isMeterdataError } from '../core/errors.js';
 import { diskText as d } from './texts-disk.js';
@@ -15,9 +16,20 @@ export function diskProblem(e: unknown): MeterdataError | null {
   return diskError(e, { code: 'EXPORT_WRITE_FAILED', notWritten: d.notWritten, notWrittenAnywhere: d.notWrittenAnywhere, hint: d.hint });
 }
 
-/** The failure as a MeterdataError where it is one or the disk's; else null (a bug: its stack is shown). */
+/** The failure as a MeterdataError where it is one, the disk's or a scratch file gone; else null (a bug: its stack is shown). */
 function typed(e: unknown): MeterdataError | null {
-  return isMeterdataError(e) ? e : diskProblem(e);
+  return isMeterdataError(e) ? e : (diskProblem(e) ?? scratchGone(e));
+}
+
+/**
+ * One of the run's own temporary files (".<name>.partial", the PDF writer's behind it) vanished
+ * under it: something else cleaned the --out folder (a second meterdata run whose lock this one
+ * did not see, a clean-up job). Said as such, never "a bug".
+ */
+function scratchGone(e: unknown): MeterdataError | null {
+  const { code, path: file } = e as NodeJS.ErrnoException;
+  if (code !== 'ENOENT' || typeof file !== 'string' || !/^\..+\.partial(\.|$)/.test(path.basename(file))) return null;
+  return new MeterdataError(t.scratchGone({ file }), { code: 'EXPORT_SCRATCH_DAMAGED', exitCode: ExitCode.UNEXPECTED, hint: t.scratchGoneHint, cause: e });
 }
 
 /** A failure after every Property was fetched: the files could not be finished. `template`: the run's (its words: run-words.ts). */

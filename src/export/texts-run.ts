@@ -71,6 +71,11 @@ export const runText = catalogue(
     runningHint: (p: { lock: string }) => `Wait for it to finish; if none runs, delete ${p.lock}.`,
     outBusy: (p: { out: string }) => `Another \`meterdata export\` or \`meterdata uvi\` is writing to ${p.out}; one run owns a folder at a time.`,
     outBusyHint: (p: { lock: string }) => `Wait for it to finish, or choose another --out folder; if none runs, delete ${p.lock}.`,
+    scratchGone: (p: { file: string }) => `The export's temporary file ${p.file} was removed while the export ran.`,
+    scratchGoneHint:
+      'Another program, or meterdata run by another user, cleaned up or wrote into the --out folder meanwhile: make sure none does, then run the same command again.',
+    outBusyHolderHint: (p: { lock: string; pid: number; host: string }) =>
+      `It is process ${p.pid} on ${p.host}. Wait for it to finish, or choose another --out folder; if none runs there, delete ${p.lock}.`,
     notPut: (p: { out: string }) => `no files were put under their final names in ${p.out}.`,
     stoppedAfter: (p: { done: number; total: number; missing: string }) =>
       `The export stopped after ${p.done} of ${count(p.total, 'Property', 'Properties')} (not finished: ${p.missing});`,
@@ -112,6 +117,11 @@ export const runText = catalogue(
     outBusy: (p) =>
       `Ein anderer Lauf von \`meterdata export\` oder \`meterdata uvi\` schreibt gerade in ${p.out}; in einen Zielordner schreibt immer nur ein Lauf.`,
     outBusyHint: (p) => `Warten Sie, bis er fertig ist, oder wählen Sie einen anderen Zielordner für --out; läuft keiner, löschen Sie ${p.lock}.`,
+    scratchGone: (p) => `Die Arbeitsdatei ${p.file} des Exports wurde während des Laufs entfernt.`,
+    scratchGoneHint:
+      'Ein anderes Programm oder meterdata unter einem anderen Benutzer hat im Zielordner (--out) aufgeräumt oder geschrieben: Stellen Sie sicher, dass das nicht geschieht, und starten Sie denselben Befehl erneut.',
+    outBusyHolderHint: (p) =>
+      `Es ist Prozess ${p.pid} auf ${p.host}. Warten Sie, bis er fertig ist, oder wählen Sie einen anderen Zielordner für --out; läuft dort keiner, löschen Sie ${p.lock}.`,
     notPut: (p) => `in ${p.out} wurde keine Datei unter ihrem endgültigen Namen abgelegt.`,
     stoppedAfter: (p) => `Der Export endete nach ${num(p.done)} von ${count(p.total, 'Liegenschaft', 'Liegenschaften')} (nicht fertig: ${p.missing});`,
     allFetched: 'Alle Liegenschaften wurden abgerufen, aber die Dateien konnten nicht fertiggestellt werden;',

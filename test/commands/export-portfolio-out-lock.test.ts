@@ -12,6 +12,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dirs } from '../../src/core/paths.js';
+import { FOLDER_LOCK } from '../../src/export/folder/index.js';
 import { lockOutFolder } from '../../src/export/journal/index.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { signedInNord } from '../helpers/portfolio.js';
@@ -81,9 +82,10 @@ describe('a portfolio holds its --out root for the whole run', () => {
     expect(JSON.parse(r.stdout.trim().split('\n').at(-1)!)).toMatchObject({ outcome: 'failed', exit_code: 2, error: { code: 'EXPORT_OUT_BUSY' } });
     expect(r.stderr.split('\n')[0]).toBe(busy(out));
     expect(sandbox.log.total).toBe(before);
-    expect(existsSync(out)).toBe(false);
+    expect(await readdir(out)).toEqual([FOLDER_LOCK]); // the holder's lock only, which made the folder
     expect(existsSync(held.file)).toBe(true);
     await held.unlock();
+    expect(existsSync(out)).toBe(false); // and took it away, empty
   });
 
   it('a portfolio holds the root while it runs and releases it when a signal stops it', async () => {

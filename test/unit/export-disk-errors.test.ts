@@ -3,6 +3,8 @@
 // run the same command again, in English and German; never an unexpected error with a stack.
 // Other errors stay what they are. A workbook written in a worker thread keeps the system
 // error's code and file across the thread.
+import { readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatError, isMeterdataError, MeterdataError } from '../../src/core/errors.js';
 import { deserializeError, serializeError } from '../../src/core/isolate.js';
@@ -109,5 +111,24 @@ describe('an export whose disk fills up', () => {
     expect((failed as MeterdataError).hint).toBe(
       'Free space on that disk (or make it writable again). Run the same command again: it continues from what was fetched.',
     );
+  });
+});
+
+describe('an export whose temporary files another program removes', () => {
+  it('before they are put in place: EXPORT_SCRATCH_DAMAGED naming the file, in both languages; never "a bug"', async () => {
+    const s = await setup();
+    const staged = await stageExport({ api: api([building(3, 33)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
+    const partials = (await readdir(s.args.out)).filter((n) => n.endsWith('.partial'));
+    expect(partials.length).toBeGreaterThan(0);
+    for (const n of partials) await rm(path.join(s.args.out, n)); // what a second account's run did as "leftovers"
+    setLanguage('de');
+    const failed = await finishExport(staged, { writeWorkbook: async () => undefined }).catch((e: unknown) => e);
+    expect(isMeterdataError(failed) && [failed.code, failed.exitCode]).toEqual(['EXPORT_SCRATCH_DAMAGED', 1]);
+    const { text } = formatError(failed);
+    expect(text).toMatch(/^meterdata: Die Arbeitsdatei .*\/\.[\w.-]+\.partial des Exports wurde während des Laufs entfernt\./);
+    expect(text).toContain('meterdata unter einem anderen Benutzer');
+    expect(text).not.toMatch(/this is a bug|\n\s+at /);
+    setLanguage('en');
+    expect(formatError(failed).text).not.toMatch(/this is a bug/);
   });
 });

@@ -5,3 +5,4 @@ export * from './atomic.js';
 export * from './texts-folder.js';
 export * from './compare-folder.js';
 export * from './listed-files.js';
+export * from './folder-lock.js';

@@ -2,7 +2,7 @@
 // (one export per folder). One holder at a time; the lock of a holder that is gone is taken
 // over by exactly one of the processes that find it, however many find it at once.
 import { createHash, randomUUID } from 'node:crypto';
-import { link, mkdir, opendir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { readBounded } from '../../core/bounded-read.js';
@@ -19,6 +19,11 @@ export const LOCK_DAMAGED_STALE_MS = 30_000;
  * a container every cron run may be pid 7, and a killed one must not block the next forever.
  */
 const PROCESS_STARTED = Math.round(Date.now() - process.uptime() * 1000);
+
+/** What a lock this process holds says: its pid, host and start. */
+export function ownRecord(): string {
+  return JSON.stringify({ pid: process.pid, host: os.hostname(), started: PROCESS_STARTED });
+}
 
 function alive(pid: number, started: unknown): boolean {
   if (pid === process.pid) return typeof started !== 'number' || Math.abs(started - PROCESS_STARTED) < 2_000;
@@ -62,11 +67,20 @@ export function look(file: string): Seen | null {
   }
 }
 
-/** Whether the holder is gone: a dead process on this host, or a damaged file left long ago. */
-function stale(seen: Seen): boolean {
+/** Who holds a lock, as its file names them (null: damaged). */
+export type LockHolder = { pid: number; host: string } | null;
+
+export interface LockOptions {
+  /** A lock of another host is taken over once it has not been touched for this long (undefined: never). */
+  foreignStaleMs?: number;
+}
+
+/** Whether the holder is gone: a dead process on this host, a silent one of another (opts), or a damaged file left long ago. */
+function stale(seen: Seen, opts: LockOptions): boolean {
   const holder = readLockHolder(seen.text);
   if (!holder) return Date.now() - seen.mtimeMs > LOCK_DAMAGED_STALE_MS;
-  return holder.host === os.hostname() && !alive(holder.pid, holder.started);
+  if (holder.host !== os.hostname()) return opts.foreignStaleMs !== undefined && Date.now() - seen.mtimeMs > opts.foreignStaleMs;
+  return !alive(holder.pid, holder.started);
 }
 
 /**
@@ -76,14 +90,13 @@ function stale(seen: Seen): boolean {
  * into place), so a kill never leaves an empty lock behind; a damaged one (another tool, a full
  * disk) is taken over once it is older than LOCK_DAMAGED_STALE_MS.
  */
-export async function takeLock(file: string, busy: Error): Promise<() => Promise<void>> {
+export async function takeLock(file: string, busy: Error | ((holder: LockHolder) => Error), opts: LockOptions = {}): Promise<() => Promise<void>> {
+  const refuse = (seen: Seen | null) => (typeof busy === 'function' ? busy(seen && readLockHolder(seen.text)) : busy);
   await mkdir(path.dirname(file), { recursive: true });
   // unique, so two takers in one process (and a pid another container reuses) never share it
   const mine = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
   try {
-    await writeFile(mine, JSON.stringify({ pid: process.pid, host: os.hostname(), started: PROCESS_STARTED })).catch((e: unknown) =>
-      Promise.reject(located(e, mine)),
-    );
+    await writeFile(mine, ownRecord()).catch((e: unknown) => Promise.reject(located(e, mine)));
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         await placeLock(mine, file);
@@ -92,9 +105,9 @@ export async function takeLock(file: string, busy: Error): Promise<() => Promise
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       }
       const seen = look(file);
-      if (seen !== null && !(stale(seen) && (await removeStale(file, seen, mine, 0)))) throw busy;
+      if (seen !== null && !(stale(seen, opts) && (await removeStale(file, seen, mine, 0, opts)))) throw refuse(seen);
     }
-    throw busy;
+    throw refuse(look(file));
   } finally {
     await rm(mine, { force: true });
   }
@@ -108,7 +121,7 @@ export async function takeLock(file: string, busy: Error): Promise<() => Promise
  * busy, or find the claim gone and the lock replaced), and none removes a lock placed meanwhile.
  * A claim whose own holder died is stale in turn and is claimed the same way (bounded depth).
  */
-async function removeStale(file: string, seen: Seen, mine: string, depth: number): Promise<boolean> {
+async function removeStale(file: string, seen: Seen, mine: string, depth: number, opts: LockOptions): Promise<boolean> {
   if (depth > 3) return false;
   const claim = `${file}.${seen.id}.claim`;
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -117,7 +130,7 @@ async function removeStale(file: string, seen: Seen, mine: string, depth: number
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const other = look(claim);
-      if (other !== null && !(stale(other) && (await removeStale(claim, other, mine, depth + 1)))) return false;
+      if (other !== null && !(stale(other, opts) && (await removeStale(claim, other, mine, depth + 1, opts)))) return false;
       continue;
     }
     try {
@@ -134,59 +147,38 @@ async function removeStale(file: string, seen: Seen, mine: string, depth: number
  * One export writes into a folder at a time, whatever its arguments: the journal's own
  * lock is per arguments, so two exports with different arguments into one --out would
  * otherwise delete each other's temporary files and leave files that disagree with the
- * manifest. Keyed on the folder's real path, so a symlink or "./x" vs "x" is one folder, and
- * where the file system ignores case, "Out" and "out" are one folder too (outLockKey).
+ * manifest. Keyed on the folder's real path, so a symlink or "./x" vs "x" is one folder, with
+ * its case always folded (outLockKey): whether a file system ignores case cannot be told of an
+ * empty folder (a fresh FAT stick, an SMB share), and guessing "keeps case" there gave "Out" and
+ * "out" two locks for one folder. On a case-keeping file system two folders whose names differ
+ * only in case share a lock: the second export is told busy, never two share a folder.
  */
-export async function outLockFile(stateDir: string, out: string, platform: NodeJS.Platform = process.platform): Promise<string> {
-  const { real, existing } = await realOut(out);
-  // the names below the nearest existing folder are looked up there; an empty one says nothing, its parent may
-  const caseless =
-    platform === 'win32' || platform === 'darwin' || ((await namesIgnoreCase(existing)) ?? (await namesIgnoreCase(path.dirname(existing)))) === true;
-  return path.join(stateDir, 'exports', `out-${createHash('sha256').update(outLockKey(real, caseless)).digest('hex').slice(0, 32)}.lock`);
+export async function outLockFile(stateDir: string, out: string): Promise<string> {
+  const real = await realOut(out);
+  return path.join(stateDir, 'exports', `out-${createHash('sha256').update(outLockKey(real)).digest('hex').slice(0, 32)}.lock`);
 }
 
 /**
- * The path the --out lock is keyed on. Where names ignore case (Windows, macOS by default, FAT
- * drives, Linux folders with casefold) the case is folded, through upper then lower case so that
+ * The path the --out lock is keyed on: case folded through upper then lower case so that
  * letters with two lower forms (σ, ς) meet, and NFC so that macOS's decomposed names meet the
- * composed ones. Folding more than the file system does only makes two folders share a lock.
+ * composed ones.
  */
-export function outLockKey(real: string, caseless: boolean): string {
-  return caseless ? real.normalize('NFC').toUpperCase().toLowerCase() : real;
+export function outLockKey(real: string): string {
+  return real.normalize('NFC').toUpperCase().toLowerCase();
 }
 
-/** The real path of `out`, or of its nearest existing ancestor joined with the rest; and that ancestor. */
-async function realOut(out: string): Promise<{ real: string; existing: string }> {
+/** The real path of `out`, or of its nearest existing ancestor joined with the rest. */
+async function realOut(out: string): Promise<string> {
   const rest: string[] = [];
   let dir = path.resolve(out);
   for (;;) {
     try {
-      const existing = await realpath(dir);
-      return { real: path.join(existing, ...rest), existing };
+      return path.join(await realpath(dir), ...rest);
     } catch {
       const up = path.dirname(dir);
-      if (up === dir) return { real: path.resolve(out), existing: up };
+      if (up === dir) return path.resolve(out);
       rest.unshift(path.basename(dir));
       dir = up;
     }
   }
-}
-
-/**
- * Whether names in `dir` ignore case: an entry's name with its case swapped leads to the same
- * file. null when none of its first entries has a letter to try (or it cannot be read).
- */
-export async function namesIgnoreCase(dir: string): Promise<boolean | null> {
-  const entries = await opendir(dir).catch(() => null);
-  if (!entries) return null;
-  let looked = 0;
-  for await (const e of entries) {
-    const swapped = [...e.name].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
-    if (swapped !== e.name) {
-      const [a, b] = await Promise.all([stat(path.join(dir, e.name)).catch(() => null), stat(path.join(dir, swapped)).catch(() => null)]);
-      if (a) return b !== null && a.dev === b.dev && a.ino === b.ino;
-    }
-    if (++looked >= 64) break;
-  }
-  return null;
 }

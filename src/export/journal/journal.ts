@@ -13,7 +13,7 @@ import { gunzipSync } from 'node:zlib';
 import { UsageError } from '../../core/errors.js';
 import type { Property, WhoAmI } from '../../api/types.js';
 import { JournalDamage, readAnswers, readMeta, type JournalMeta } from './journal-check.js';
-import { commandRoot, outLockFile, takeLock } from '../folder/index.js';
+import { checkWritable, commandRoot, FOLDER_LOCK, lockInFolder, outLockFile, removeCreated, takeLock } from '../folder/index.js';
 import { gzipAnswers } from './journal-json.js';
 import { runText as t } from '../texts-run.js';
 import { stopWords } from '../run-words.js';
@@ -47,6 +47,21 @@ export interface JournalHandle {
   outLockFile: string;
   /** A uvi run's lock of its --out root (see commandRoot), null for an export. */
   rootLockFile: string | null;
+  /** The locks inside those folders, and the folder each created. */
+  insideLocks: InsideLock[];
+}
+
+/** A lock inside an --out folder, as another thread releases it. */
+export interface InsideLock {
+  dir: string;
+  file: string;
+  created: string | null;
+}
+
+interface OutLocks {
+  out: string;
+  root: string | null;
+  inside: InsideLock[];
 }
 
 export class Journal {
@@ -57,7 +72,7 @@ export class Journal {
     readonly restartReason: string | null,
     readonly resumed: boolean,
     private readonly unlock: () => Promise<void>,
-    private readonly outLocks: { out: string; root: string | null },
+    private readonly outLocks: OutLocks,
   ) {}
 
   /**
@@ -194,7 +209,7 @@ export class Journal {
 
   /** Keeps the lock held (the process still runs) and gives it to `Journal.release` in another thread. */
   handOver(): JournalHandle {
-    return { dir: this.dir, lockFile: `${this.dir}.lock`, outLockFile: this.outLocks.out, rootLockFile: this.outLocks.root };
+    return { dir: this.dir, lockFile: `${this.dir}.lock`, outLockFile: this.outLocks.out, rootLockFile: this.outLocks.root, insideLocks: this.outLocks.inside };
   }
 
   /** Ends a handed-over journal: removes it after success, keeps it for a resume otherwise; the lock is released either way. */
@@ -203,6 +218,10 @@ export class Journal {
     await rm(handle.lockFile, { force: true }).catch(() => undefined);
     await rm(handle.outLockFile, { force: true }).catch(() => undefined);
     if (handle.rootLockFile !== null) await rm(handle.rootLockFile, { force: true }).catch(() => undefined);
+    for (const l of handle.insideLocks) {
+      await rm(l.file, { force: true }).catch(() => undefined);
+      await removeCreated(l.dir, l.created);
+    }
   }
 
   /** Keeps the journal for a later resume and lets another run take it. */
@@ -223,21 +242,34 @@ export class Journal {
  * their check of the other at start and then both commit, mixing the folder. Holding the root
  * for the run makes them exclusive, and so two months into one root run one after the other.
  */
-async function lockFolders(stateDir: string, out: string, root: string): Promise<{ unlock: () => Promise<void>; files: { out: string; root: string | null } }> {
+async function lockFolders(stateDir: string, out: string, root: string): Promise<{ unlock: () => Promise<void>; files: OutLocks }> {
   const own = await lockOutFolder(stateDir, out);
-  if (root === out) return { unlock: own.unlock, files: { out: own.file, root: null } };
+  if (root === out) return { unlock: own.unlock, files: { out: own.file, root: null, inside: [own.inside] } };
   const rootLock = await lockOutFolder(stateDir, root).catch(async (e: unknown) => {
     await own.unlock();
     throw e;
   });
-  return { unlock: () => rootLock.unlock().finally(own.unlock), files: { out: own.file, root: rootLock.file } };
+  return { unlock: () => rootLock.unlock().finally(own.unlock), files: { out: own.file, root: rootLock.file, inside: [rootLock.inside, own.inside] } };
 }
 
 /**
- * The lock a run into `folder` holds while it runs (EXPORT_OUT_BUSY while another holds it): a
- * single run's of its --out, and a portfolio's of its --out root for the whole run.
+ * The locks a run into `folder` holds while it runs (EXPORT_OUT_BUSY while another holds one): a
+ * single run's of its --out, and a portfolio's of its --out root for the whole run. One in this
+ * account's state folder, one inside the folder itself for runs of other accounts (folder-lock.ts).
  */
-export async function lockOutFolder(stateDir: string, folder: string): Promise<{ file: string; unlock: () => Promise<void> }> {
+export async function lockOutFolder(stateDir: string, folder: string): Promise<{ file: string; inside: InsideLock; unlock: () => Promise<void> }> {
   const file = await outLockFile(stateDir, folder);
-  return { file, unlock: await takeLock(file, new UsageError(t.outBusy({ out: folder }), t.outBusyHint({ lock: file }), 'EXPORT_OUT_BUSY')) };
+  const unlockState = await takeLock(file, new UsageError(t.outBusy({ out: folder }), t.outBusyHint({ lock: file }), 'EXPORT_OUT_BUSY'));
+  try {
+    await checkWritable(folder); // the lock inside creates the folder: one that cannot be written is named as such
+    const inside = await lockInFolder(folder, (holder) => {
+      const lock = path.join(folder, FOLDER_LOCK);
+      const hint = holder ? t.outBusyHolderHint({ lock, pid: holder.pid, host: holder.host }) : t.outBusyHint({ lock });
+      return new UsageError(t.outBusy({ out: folder }), hint, 'EXPORT_OUT_BUSY');
+    });
+    return { file, inside: { dir: folder, file: inside.file, created: inside.created }, unlock: () => inside.unlock().finally(unlockState) };
+  } catch (e) {
+    await unlockState();
+    throw e;
+  }
 }
