@@ -14,6 +14,8 @@ export interface ReviewInput {
   devices: readonly DeviceFact[];
   /** The same Property's figures in the comparison period; null without a comparison. */
   comparison: readonly Figure[] | null;
+  /** Which figures the comparison speaks of (default: all); others get no comparison, and no finding of one. */
+  compared?: (f: Figure) => boolean;
 }
 
 export interface ReviewResult {
@@ -25,7 +27,7 @@ function contextOf(input: ReviewInput, opts: ReviewOptions): RuleContext {
   const current = new Map(input.current.map((f) => [figureKey(f), f]));
   const comparison = input.comparison ? new Map(input.comparison.map((f) => [figureKey(f), f])) : null;
   const keys = [...current.keys(), ...[...(comparison?.keys() ?? [])].filter((k) => !current.has(k))];
-  return { figures: input.current, current, comparison, keys, devices: input.devices, opts };
+  return { figures: input.current, current, comparison, keys, devices: input.devices, opts, compared: input.compared ?? (() => true) };
 }
 
 function rowOf(f: Figure, cur: CurrentFigure | undefined, c: RuleColumns): PlausibilityRow {

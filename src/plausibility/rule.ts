@@ -16,6 +16,8 @@ export interface RuleContext {
   keys: readonly string[];
   devices: readonly DeviceFact[];
   opts: ReviewOptions;
+  /** Whether the comparison speaks of this figure (a folder written without plant-points.csv does not of the plant's). */
+  compared: (f: Figure) => boolean;
 }
 
 export interface Finding {

@@ -41,6 +41,17 @@ const PARTS = [
   .join(' ')
   .split(' ');
 const COMPOSED = new RegExp(`^(?:${PARTS.join('|')})(?:-?(?:${PARTS.join('|')}))*$`);
+// After an "und", "+" or ",", only warm water itself, its store and its circulation, alone or as the first part of
+// its station or system ("TWW inkl. Zirkulation", "mit Speicherladesystem", "mit Frischwasserstation"), and the
+// meter's fittings ("Funk, mit Fühlertauchhülse"): an Anlage, Kreis, Erzeugung, Versorgung, System, Station or Boiler
+// standing alone there may be the heating's ("TWW + Gesamtanlage", "TWW und Kreis 1", "Hot water + boiler": round 17
+// read them as warm water's, 480 kWh of hot water for 375).
+const WARM_WATER_PARTS =
+  'warmwasser trinkwarmwasser trinkwasser brauchwasser frischwasser wasser tww ww wwb wwe twe pwh dhw erwaermung bereitung speicher ladung lade zirkulations?';
+const JOINED = new RegExp(
+  `^(?:(?:${WARM_WATER_PARTS.split(' ').join('|')})(?:-?(?:${WARM_WATER_PARTS.split(' ').join('|')}))*(?:-?(?:system|station|anlage|kreis|bereiter|erwaermer))?|funk|fuehler-?tauch-?huelse|fuehler|tauchhuelse)$`,
+);
+
 // Where the meter sits: a house, entrance or wing of the Property, a floor, a side, a riser, a street
 // ("Haus 1", "2. OG links", "Hinterhaus", "Hauptstr. 12", "No. 2"); and which of two meters it is ("WMZ
 // Warmwasser alt", a replaced one).
@@ -56,7 +67,8 @@ const ROOM = /^(?:heiz(?:ungs?)?|hzg|kessel|technik|betriebs)-?(?:raum|keller|ze
 // What warm water includes or what else it serves ("TWW inkl. Zirkulation", "Haus 1 und 2", "A+B"): harmless
 // after the warm-water word; before it, warm water is what is included ("Heizzentrale inkl. TWW").
 const JOINER = /^(?:und|mit|inkl|inklusive|einschl|einschliesslich|samt|plus|zzgl|and|with|incl|\+|&|\/|,)$/;
-// All the warm water ("Warmwasser Gesamt", "Gesamtanlage"): after the warm-water word only ("Gesamt-WMZ TWW" is the whole supply's).
+// All the warm water ("Warmwasser Gesamt", "Gesamtanlage"): after the warm-water word only ("Gesamt-WMZ TWW" is the whole
+// supply's), and not after an "und"/"+" ("WW + gesamt" is warm water and the whole).
 const AFTER_WARM_WATER = /^(?:gesamt|gesamtanlage)$/;
 // A town or street named by its own word ("Frankfurt am Main", "Halle (Saale)", "Berliner Straße"): a word of
 // letters before a river or a street word, unless it speaks of heat or the whole supply.
@@ -101,9 +113,10 @@ function onlyWarmWater(key: string): boolean {
   return words.every((word, i) => {
     const warmWaterBefore = WARM_WATER.test(words.slice(0, i).join(' '));
     if (JOINER.test(word)) return (joined = warmWaterBefore);
-    if (AFTER_WARM_WATER.test(word)) return warmWaterBefore;
+    if (AFTER_WARM_WATER.test(word)) return warmWaterBefore && !joined;
     if (ROOM.test(word)) return !joined;
     if (LABEL.test(word)) return labelled(words, i);
+    if (joined && COMPOSED.test(word)) return JOINED.test(word);
     return COMPOSED.test(word) || PLACE.test(word) || townOrStreet(words, i);
   });
 }

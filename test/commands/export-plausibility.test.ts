@@ -151,6 +151,37 @@ describe('export with the plausibility review', () => {
     expect(rows(heatReview).filter((x) => x.code === 'GONE_SINCE_COMPARISON')).toEqual([]);
   }, 180_000);
 
+  it('--compare DIR: a folder naming every Property and metric is a comparison; one narrowed to some Properties is refused at the first other; one written without plant-points.csv compares the units alone', async () => {
+    const tenant = sandbox.dataset.tenants()[0]!.id;
+    const properties = sandbox.dataset.propertiesOf(tenant);
+    const exportTo = async (out: string, ...more: string[]) => {
+      const r = await runCli(['export', '--format', 'csv', '--out', path.join(home, out), ...more], { env, cwd: home });
+      return { ...r, review: r.code === 0 ? await readFile(path.join(home, out, 'review.csv'), 'utf8') : '' };
+    };
+    const fetched = await exportTo('cover-fetched', '--year', '2025', '--compare', '2024');
+    expect(fetched.code, fetched.stderr).toBe(0);
+    // every Property and every metric named: the same export as none named (before: refused as "fewer metrics")
+    const named = ['--property', properties.map((p) => p.id).join(','), '--metric', 'heat,hca,water_cold,water_warm,electricity,gas,water_outdoor'];
+    const named2024 = await exportTo('cover-named-2024', '--year', '2024', ...named);
+    expect(named2024.code, named2024.stderr).toBe(0);
+    const againstNamed = await exportTo('cover-named', '--year', '2025', '--compare', path.join(home, 'cover-named-2024'));
+    expect(againstNamed.code, againstNamed.stderr).toBe(0);
+    expect(againstNamed.review).toBe(fetched.review);
+    // narrowed to the first Property: refused once the walk reaches the second, naming it
+    expect((await exportTo('cover-first-2024', '--year', '2024', '--property', properties[0]!.id)).code).toBe(0);
+    const againstFirst = await exportTo('cover-first', '--year', '2025', '--compare', path.join(home, 'cover-first-2024'));
+    expect(againstFirst.code).toBe(2);
+    expect(againstFirst.stderr).toContain(`leaves out "${properties[1]!.name}"`);
+    // a template without the plant-room and main meters' table: those meters are not compared (before: each NEW_SINCE_COMPARISON)
+    await writeFile(path.join(home, 'no-plant.json'), JSON.stringify({ extends: 'generic', files: { 'plant-points': false } }));
+    expect((await exportTo('cover-noplant-2024', '--year', '2024', '--template', './no-plant.json')).code).toBe(0);
+    const againstNoPlant = await exportTo('cover-noplant', '--year', '2025', '--compare', path.join(home, 'cover-noplant-2024'));
+    expect(againstNoPlant.code, againstNoPlant.stderr).toBe(0);
+    const unitsOnly = (csv: string) => rows(csv).filter((x) => x.usage_unit_id !== '' || !/COMPARISON|CONSUMPTION_CHANGE/.test(x.code!));
+    expect(rows(againstNoPlant.review).filter((x) => x.code === 'NEW_SINCE_COMPARISON' && x.usage_unit_id === '')).toEqual([]);
+    expect(unitsOnly(againstNoPlant.review)).toEqual(unitsOnly(fetched.review));
+  }, 300_000);
+
   it('a German template names the new columns in German; a user template can rename them', async () => {
     const out = path.join(home, 'de-review');
     // --template de lays out the files; --lang de writes the messages in German (independent of each other).

@@ -12,6 +12,7 @@ import { browseExportFlags } from '../../src/commands/browse/run.js';
 import { ExitCode } from '../../src/core/errors.js';
 import { identity, parseExportArgs, type ExportFlags } from '../../src/export/options/index.js';
 import { prepareExport } from '../../src/export/single.js';
+import { checkFolderCovers } from '../../src/export/folder/index.js';
 
 const P = '00000000-0000-4000-8000-000000000001';
 const UNIT = '00000000-0000-4000-8000-0000000000a2';
@@ -63,14 +64,21 @@ describe('--compare with a folder that covers less than this export', () => {
     }
   });
 
-  it('refuses a one-Property folder for an export of every Property, and accepts it for that Property', async () => {
+  it('refuses a one-Property folder for an export of other Properties; for every Property, at the first Property it left out', async () => {
     const dir = await folderOf(wholeProperty());
-    const e = (await refusal(dir))!;
-    expect([e.code, e.exitCode]).toEqual(['EXPORT_COMPARE_MISMATCH', ExitCode.USAGE]);
-    expect(e.message).toMatch(/covers fewer Properties \(--property\) than this one/);
     expect(await refusal(dir, { property: [P] })).toBeNull();
     const other = '00000000-0000-4000-8000-000000000002';
-    expect((await refusal(dir, { property: [P, other] }))?.code).toBe('EXPORT_COMPARE_MISMATCH');
+    const e = (await refusal(dir, { property: [P, other] }))!;
+    expect([e.code, e.exitCode]).toEqual(['EXPORT_COMPARE_MISMATCH', ExitCode.USAGE]);
+    expect(e.message).toMatch(/covers fewer Properties \(--property\) than this one/);
+    // every Property: which they are is known only once the walk lists them
+    expect(await refusal(dir)).toBeNull();
+    const folder = { dir, range, byProperty: new Map(), properties: [P], plantPoints: true };
+    expect(() => checkFolderCovers(folder, { id: P, name: 'Haus hinten' })).not.toThrow();
+    expect(() => checkFolderCovers(folder, { id: other, name: 'Haus vorn' })).toThrow(
+      `--compare ${dir}: that export was narrowed to other Properties (--property) and leaves out "Haus vorn": its units would show as having no data in the comparison period.`,
+    );
+    expect(() => checkFolderCovers({ ...folder, properties: null }, { id: other, name: 'Haus vorn' })).not.toThrow();
   });
 
   it('refuses a --metric narrowed folder for an export of more metrics; a wider folder is accepted', async () => {
@@ -78,6 +86,9 @@ describe('--compare with a folder that covers less than this export', () => {
     expect((await refusal(heat))?.message).toMatch(/covers fewer metrics \(--metric\) than this one/);
     expect((await refusal(heat, { metric: 'heat,water_warm' }))?.code).toBe('EXPORT_COMPARE_MISMATCH');
     expect(await refusal(heat, { metric: 'heat' })).toBeNull();
+    // every metric named is every metric (before: refused as "fewer metrics" against an export naming none)
+    const named = await folderOf({ from: '2024-01-01', to: '2024-12-31', metric: 'heat,hca,water_cold,water_warm,electricity,gas,water_outdoor' });
+    expect(await refusal(named)).toBeNull();
     const all = await folderOf({ from: '2024-01-01', to: '2024-12-31' });
     expect(await refusal(all)).toBeNull();
     expect(await refusal(all, { metric: 'heat', property: [P] })).toBeNull();

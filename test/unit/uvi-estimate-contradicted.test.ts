@@ -107,14 +107,22 @@ describe("an allocator's register that starts again between two read counts (its
   // 31 May reads 450; the allocator starts again from 0 in June; 30 June calculated 30; 31 July reads 500.
   const restarted: R[] = [150, 200, 250, 300, 350, 400, 450, [30, 'calculated'], 500, 540, 560, 580, 600];
 
-  it('an estimate after the restart below the earlier count keeps July (470*), though the later count outgrew the earlier', () => {
+  it('an estimate below the earlier count where the later count outgrew it: only the estimate says a restart came, so both months are missing', () => {
     const m = months(series(100, restarted), 'hca');
     expect(m.slice(6, 10).map((x) => [n(x.value), x.estimated, x.reasons.join(',')])).toEqual([
       [50, false, ''],
-      [null, false, 'negative'],
-      [470, true, ''],
+      [null, false, 'estimate_contradicted'],
+      [null, false, 'estimate_contradicted'],
       [40, false, ''],
     ]);
+    // a steady allocator: 100 calculated between 1,700 and 1,900 printed July as 1,800* (and shrank every other flat's July through the sum)
+    expect(reasons(series(1000, withJune([100, 'calculated'])), 'hca')).toEqual(contradictedAt([7, 8]));
+  });
+
+  it('an estimate after a restart the read counts show (450 read, 30 calculated, 20 read) keeps its figure', () => {
+    const fell: R[] = [150, 200, 250, 300, 350, 400, 450, [10, 'calculated'], 20, 40, 60, 80, 100];
+    const m = months(series(100, fell), 'hca');
+    expect(m.slice(8, 9).map((x) => [n(x.value), x.estimated])).toEqual([[10, true]]);
   });
 
   it('the same counts on a heat meter, whose register never starts again, rule the estimate out', () => {

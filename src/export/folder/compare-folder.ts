@@ -2,7 +2,7 @@
 // says tenant, range and template; every file it lists must still have its recorded size
 // and SHA-256, so a folder edited after the export (or another tenant's) is refused.
 import path from 'node:path';
-import type { WhoAmI } from '../../api/types.js';
+import { METRICS, type WhoAmI } from '../../api/types.js';
 import { readOwnFile } from '../../core/bounded-read.js';
 import { checkListed, listedEntries, LISTED_FILE_MAX, LISTED_TEXT_MAX, type ListedEntry } from './listed-files.js';
 import { UsageError, isMeterdataError, type ErrorCode } from '../../core/errors.js';
@@ -16,6 +16,10 @@ export interface FolderComparison {
   dir: string;
   range: { from: string; to: string };
   byProperty: Map<string, Figure[]>;
+  /** The Properties the earlier export was narrowed to (`--property`); null: all of them. */
+  properties: readonly string[] | null;
+  /** Whether its template wrote the plant-room and main meters' table (plant-points): without it they are not compared. */
+  plantPoints: boolean;
 }
 
 interface Manifest {
@@ -87,11 +91,22 @@ export interface Coverage {
  */
 function leftOut(theirs: Manifest['identity'], ours: Coverage): 'narrowerUnit' | 'narrowerProperties' | 'narrowerMetrics' | null {
   if (theirs?.unit !== undefined && theirs.unit !== ours.unit) return 'narrowerUnit';
-  const covers = (listed: unknown, wanted: readonly string[]) =>
-    listed === undefined || (Array.isArray(listed) && (listed.length === 0 || (wanted.length > 0 && wanted.every((w) => listed.includes(w)))));
-  if (!covers(theirs?.properties, ours.propertyIds)) return 'narrowerProperties';
-  if (!covers(theirs?.metrics, ours.metrics)) return 'narrowerMetrics';
+  // `everything`: what "none named" means for this run. The service's Properties are not known before
+  // the walk, so a run of all of them is checked Property by Property (checkFolderCovers).
+  const covers = (listed: unknown, wanted: readonly string[], everything: readonly string[] | null) => {
+    if (listed === undefined || (Array.isArray(listed) && listed.length === 0)) return true;
+    if (!Array.isArray(listed)) return false;
+    if (wanted.length === 0) return everything === null || everything.every((w) => listed.includes(w));
+    return wanted.every((w) => listed.includes(w));
+  };
+  if (!covers(theirs?.properties, ours.propertyIds, null)) return 'narrowerProperties';
+  if (!covers(theirs?.metrics, ours.metrics, METRICS)) return 'narrowerMetrics';
   return null;
+}
+
+/** The Properties an identity names, or null for all of them (none named, or an older manifest without the field). */
+function listed(properties: unknown): readonly string[] | null {
+  return Array.isArray(properties) && properties.length > 0 ? properties.filter((p): p is string => typeof p === 'string') : null;
 }
 
 /**
@@ -104,6 +119,17 @@ export function checkComparisonManifest(dir: string, ours: Coverage): void {
   filesOf(dir, m);
   const gap = leftOut(m.identity, ours);
   if (gap) throw refuse(dir, t[gap], t.narrowerHint, 'EXPORT_COMPARE_MISMATCH');
+}
+
+/**
+ * A Property this run exports that the folder's export was narrowed away from (`--property`): refused as
+ * checkComparisonManifest refuses a narrower list, once the walk names it (an export of every Property
+ * against a folder that lists each of them is a comparison; every unit of a Property it left out would be new).
+ */
+export function checkFolderCovers(folder: FolderComparison, property: { id: string; name: string }): void {
+  if (folder.properties && !folder.properties.includes(property.id)) {
+    throw refuse(folder.dir, t.propertyLeftOut({ name: property.name }), t.narrowerHint, 'EXPORT_COMPARE_MISMATCH');
+  }
 }
 
 /** The template the earlier export was written with: a built-in, or its file beside the folder or under the current directory. */
@@ -174,5 +200,5 @@ export async function loadComparisonFolder(dir: string, who: WhoAmI, own?: { fro
     list.push(f);
     byProperty.set(f.property_id, list);
   }
-  return { dir, range: { from: range.from, to: range.to }, byProperty };
+  return { dir, range: { from: range.from, to: range.to }, byProperty, properties: listed(m.identity?.properties), plantPoints: plant !== null };
 }

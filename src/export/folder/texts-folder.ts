@@ -88,6 +88,8 @@ export const compareText = catalogue(
     narrowerUnit: "that export is browse's export of one unit: every other unit would show as having no data in the comparison period.",
     narrowerProperties: 'that export covers fewer Properties (--property) than this one: the others would show as having no data in the comparison period.',
     narrowerMetrics: 'that export covers fewer metrics (--metric) than this one: the others would show as having no data in the comparison period.',
+    propertyLeftOut: (p: { name: string }) =>
+      `that export was narrowed to other Properties (--property) and leaves out "${p.name}": its units would show as having no data in the comparison period.`,
     narrowerHint: "Compare with the folder of the full export (at least this export's Properties and metrics), or --compare with a year.",
   },
   {
@@ -114,6 +116,8 @@ export const compareText = catalogue(
     narrowerUnit: 'Jener Export aus browse umfasst nur eine Nutzeinheit: Alle anderen stünden ohne Daten im Vergleichszeitraum da.',
     narrowerProperties: 'Jener Export umfasst weniger Liegenschaften (--property) als dieser: Die übrigen stünden ohne Daten im Vergleichszeitraum da.',
     narrowerMetrics: 'Jener Export umfasst weniger Verbrauchsarten (--metric) als dieser: Die übrigen stünden ohne Daten im Vergleichszeitraum da.',
+    propertyLeftOut: (p) =>
+      `Jener Export war auf andere Liegenschaften beschränkt (--property) und enthält „${p.name}“ nicht: Deren Nutzeinheiten stünden ohne Daten im Vergleichszeitraum da.`,
     narrowerHint:
       'Vergleichen Sie mit dem Ordner des vollständigen Exports (mindestens die Liegenschaften und Verbrauchsarten dieses Exports), oder --compare mit einem Jahr.',
   },

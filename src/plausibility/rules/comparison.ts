@@ -88,7 +88,8 @@ export const comparisonRule: PlausibilityRule<typeof codes> = {
   check(ctx) {
     const previous = ctx.comparison;
     if (!previous) return { findings: [] };
-    const comparisons = new Map(ctx.keys.map((k) => [k, compareFigure(ctx.current.get(k), previous.get(k), ctx.opts.threshold)]));
+    const keys = ctx.keys.filter((k) => ctx.compared(ctx.current.get(k) ?? previous.get(k)!));
+    const comparisons = new Map(keys.map((k) => [k, compareFigure(ctx.current.get(k), previous.get(k), ctx.opts.threshold)]));
     const whole: Partial<Record<Code, Set<string>>> = {
       NEW_SINCE_COMPARISON: wholeUnits(ctx, comparisons, 'NEW_SINCE_COMPARISON'),
       GONE_SINCE_COMPARISON: wholeUnits(ctx, comparisons, 'GONE_SINCE_COMPARISON'),

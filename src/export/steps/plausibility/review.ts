@@ -8,7 +8,7 @@ import { billProperty } from '../../../billing/index.js';
 import { ExitCode, MeterdataError, isMeterdataError } from '../../../core/errors.js';
 import { currentFigures, devicesOf, figuresOf, reviewProperty, type Figure, type PlausibilityRow } from '../../../plausibility/index.js';
 import { flagTitles } from '../../../billing/texts-findings.js';
-import { loadComparisonFolder, type FolderComparison } from '../../folder/index.js';
+import { checkFolderCovers, loadComparisonFolder, type FolderComparison } from '../../folder/index.js';
 import type { PropertyAnswers } from '../../../api/walk.js';
 import { expectedRange, type ExportArgs } from '../../options/index.js';
 import type { ExportStep } from '../../pipeline/index.js';
@@ -107,6 +107,7 @@ export async function reviewStep(args: ExportArgs, review: ReviewArgs, who: WhoA
       const c = (answers as AnswersWithComparison).comparison;
       let comparison: Figure[] | null = null;
       // a folder covering more metrics than this export (compare-folder.ts refuses one covering fewer): only what both cover
+      if (folder) checkFolderCovers(folder, property);
       if (folder) comparison = (folder.byProperty.get(property.id) ?? []).filter((f) => covered(args.metrics, f.metric));
       else if (c)
         comparison = figuresOf(
@@ -119,7 +120,10 @@ export async function reviewStep(args: ExportArgs, review: ReviewArgs, who: WhoA
         answers.units.map((u) => u.unit),
         range,
       );
-      const { rows, flags } = reviewProperty({ current, devices: devicesOf(bill), comparison }, { threshold: review.threshold, range });
+      // a folder written without the plant-room and main meters' table says nothing of them: not compared, not new
+      const compared = folder && !folder.plantPoints ? (f: Figure) => f.kind !== 'plant' : undefined;
+      const input = { current, devices: devicesOf(bill), comparison, ...(compared ? { compared } : {}) };
+      const { rows, flags } = reviewProperty(input, { threshold: review.threshold, range });
       return { tables: [['plausibility', withFindings(rows, language())]], flags, marks: rows };
     },
     about() {
@@ -127,6 +131,7 @@ export async function reviewStep(args: ExportArgs, review: ReviewArgs, who: WhoA
       const checks: [string, string][] = [];
       if (fetched) checks.push([t.comparisonPeriod, t.range({ from: day(fetched.from), to: day(fetched.to) })]);
       if (folder) checks.push([t.comparisonFolder, `${folder.dir} (${t.range({ from: day(folder.range.from), to: day(folder.range.to) })})`]);
+      if (folder && !folder.plantPoints) checks.push([t.plantNotCompared, t.plantNotComparedWhy]);
       if (compare) checks.push([t.threshold, review.threshold]);
       return { checks };
     },
