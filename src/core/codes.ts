@@ -47,6 +47,7 @@ export const ERROR_CODES = {
   FILE_IN_USE: { exit: [UNAVAILABLE], area: 'core' },
   DISK_WRITE_FAILED: { exit: [BUG], area: 'core' },
   CONFIG_INVALID: { exit: [USAGE], area: 'core' },
+  CONFIG_LOCKED: { exit: [UNAVAILABLE], area: 'core' },
   CONFIG_PROFILE_INVALID: { exit: [USAGE], area: 'core' },
   PROFILE_NAME_INVALID: { exit: [USAGE], area: 'core' },
   // Flags, as commander and the entry point see them
