@@ -73,6 +73,9 @@ export const fileTexts = catalogue(
       `Try again in a minute; if it persists and no other meterdata process is running, remove ${p.lock}. The settings were not changed.`,
     fileInPathHint: (p: { at: string }) =>
       `Move or rename ${p.at}: meterdata keeps its files in folders there (METERDATA_HOME, where set, must name a folder). Then run the command again.`,
+    kernelFs: (p: { variable: string; dir: string }) =>
+      `Cannot keep meterdata's files in ${p.dir} (from ${p.variable}): it lies on /proc or /sys, the kernel's view of the system, not a disk.`,
+    kernelFsHint: (p: { variable: string }) => `Set ${p.variable} to a folder on a disk, or unset it, then run the command again.`,
     profileDamaged: (p: { profile: string; file: string; problem: string }) => `The profile "${p.profile}" in ${p.file} cannot be used: ${p.problem}.`,
     profileHint: (p: { profile: string }) =>
       `Correct that field in the file, or replace the profile: \`meterdata login --profile ${p.profile}\` with --env or --auth-url.`,
@@ -121,6 +124,10 @@ export const fileTexts = catalogue(
       `Bitte in einer Minute erneut versuchen; wenn es anhält und kein anderer meterdata-Prozess läuft, entfernen Sie ${p.lock}. Die Einstellungen wurden nicht geändert.`,
     fileInPathHint: (p) =>
       `Bitte verschieben oder benennen Sie ${p.at} um: meterdata legt dort seine Dateien in Ordnern ab (METERDATA_HOME muss, wo gesetzt, einen Ordner nennen). Rufen Sie den Befehl danach erneut auf.`,
+    kernelFs: (p) =>
+      `Die Dateien von meterdata lassen sich nicht in ${p.dir} ablegen (aus ${p.variable}): der Ordner liegt unter /proc oder /sys, der Systemsicht des Kernels, nicht auf einem Datenträger.`,
+    kernelFsHint: (p) =>
+      `Bitte setzen Sie ${p.variable} auf einen Ordner auf einem Datenträger oder entfernen Sie die Variable; rufen Sie den Befehl danach erneut auf.`,
     profileDamaged: (p) => `Das Profil „${p.profile}“ in ${p.file} ist nicht verwendbar: ${p.problem}.`,
     profileHint: (p) =>
       `Bitte korrigieren Sie das Feld in der Datei, oder ersetzen Sie das Profil: \`meterdata login --profile ${p.profile}\` mit --env oder --auth-url.`,
