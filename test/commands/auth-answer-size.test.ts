@@ -1,8 +1,11 @@
 // Every answer of the sign-in server is read up to 1 MiB (src/auth/capped-fetch.ts): an endless
 // refresh answer was read until the 30 s timeout and took 8.3 GB of memory. A 2xx refresh answer
 // over the cap is a lost answer (the server may have rotated): marked, never re-sent, exit 3.
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loginLive } from '../helpers/browser.js';
 import { runCli } from '../helpers/run-cli.js';
 import { sandboxBehindProxy, setAccessExpiry } from '../helpers/signed-in.js';
 
@@ -64,5 +67,19 @@ describe('the server metadata over 1 MiB', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /); // no stack
     expect(at.tokenPosts()).toBe(posts);
     expect(stored()).toEqual(before);
+  }, 30_000);
+});
+
+describe('the login code exchange answered over 1 MiB', () => {
+  it('is "could not be used" (exit 5) naming the bound, nothing stored', async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'md-size-login-'));
+    const env = { METERDATA_HOME: home, METERDATA_CREDENTIAL_STORE: 'file' };
+    at.proxy.lose = (r) => (r.path === '/oauth/token' ? 'flood' : undefined);
+    const r = await loginLive(['login', '--no-browser', '--auth-url', at.proxy.url, '--base-url', `${at.sb.url}/v1`], env);
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stderr.split('\n').find((l) => l.startsWith('meterdata:'))).toMatch(
+      /^meterdata: The sign-in server's answer could not be used while trying to redeem the sign-in code \(the answer \(HTTP 200\) is larger than 1 MiB/,
+    );
+    expect(existsSync(path.join(home, 'state', 'credentials', 'default.json'))).toBe(false);
   }, 30_000);
 });
