@@ -30,8 +30,10 @@ if (older) {
 // is part of every start (bench/README.md, "Start-up"). Node.js checks each entry against its source
 // and only reports (never throws) when the folder cannot be made or written: read-only or
 // missing, meterdata runs as without it. NODE_COMPILE_CACHE, where set, decides instead.
-const { dirs } = await import('../dist/bundle/paths.js');
-module.enableCompileCache?.(path.join(dirs().cache, 'compile-cache'));
+// Not on /proc or /sys (XDG_CACHE_HOME or METERDATA_HOME there): Node's mkdir of it would never return, at full CPU.
+const { dirs, onKernelFs } = await import('../dist/bundle/paths.js');
+const compileCache = path.join(dirs().cache, 'compile-cache');
+if (!onKernelFs(compileCache)) module.enableCompileCache?.(compileCache);
 
 const { main } = await import('../dist/bundle/cli.js');
 

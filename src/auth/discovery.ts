@@ -3,6 +3,7 @@ import * as oidc from 'openid-client';
 import type { Profile } from '../core/config.js';
 import { MeterdataError, ExitCode, ServiceUnavailableError, UsageError } from '../core/errors.js';
 import { isLoopbackHost, isLoopbackHttp } from '../core/secure-url.js';
+import { cappedFetch, tooLargeIn } from './capped-fetch.js';
 import { signInTexts as t } from './texts.js';
 
 export { isLoopbackHttp };
@@ -40,7 +41,13 @@ export async function discover(profile: Profile, clientAuth: oidc.ClientAuth): P
   const execute = isLoopbackHttp(issuer) ? [oidc.allowInsecureRequests] : [];
   let config: oidc.Configuration;
   try {
-    config = await oidc.discovery(issuer, profile.client_id, undefined, clientAuth, { algorithm: 'oauth2', execute, timeout: 30 });
+    config = await oidc.discovery(issuer, profile.client_id, undefined, clientAuth, {
+      algorithm: 'oauth2',
+      execute,
+      timeout: 30,
+      // kept by the configuration: every later call to the server (code, refresh, revocation) reads through the cap too
+      [oidc.customFetch]: cappedFetch,
+    });
   } catch (e) {
     throw new ServiceUnavailableError(t.discoveryFailed({ url: `${issuer.origin}/.well-known/oauth-authorization-server`, reason: describeError(e) }), {
       code: 'AUTH_DISCOVERY_FAILED',
@@ -70,6 +77,8 @@ export function assertServerCapabilities(config: oidc.Configuration): void {
 
 /** A short description of a failure that never includes request bodies or tokens. */
 export function describeError(e: unknown): string {
+  const tooLarge = tooLargeIn(e);
+  if (tooLarge) return tooLarge.message;
   if (e instanceof oidc.ResponseBodyError) return `${e.error}${e.error_description ? `: ${e.error_description}` : ''} (HTTP ${e.status})`;
   if (e instanceof oidc.WWWAuthenticateChallengeError) {
     const p = e.cause[0]?.parameters;

@@ -31,6 +31,8 @@ export const tokenTexts = catalogue(
     loginAgain: 'Run `meterdata login` again.',
     noAnswerInTime: 'no answer in time',
     cutOff: (p: { status: number; reason: string }) => `the answer (HTTP ${p.status}) arrived cut off or unreadable: ${p.reason}`,
+    answerTooLarge: (p: { status: number; size: string }) =>
+      `the answer (HTTP ${p.status}) is larger than ${p.size}, far more than any answer of a sign-in server, so meterdata stopped reading it`,
     noNewRefreshToken: (p: { status: number }) => `the answer (HTTP ${p.status}) carried no new refresh token`,
     notRotated:
       'it gave back the refresh token it had just been sent instead of a new one, though by the contract every refresh retires the token sent, and sending a retired token again ends the connection',
@@ -114,6 +116,8 @@ export const tokenTexts = catalogue(
     loginAgain: 'Führen Sie `meterdata login` erneut aus.',
     noAnswerInTime: 'keine Antwort in der vorgesehenen Zeit',
     cutOff: (p) => `die Antwort (HTTP ${p.status}) kam abgeschnitten oder unlesbar an: ${p.reason}`,
+    answerTooLarge: (p) =>
+      `die Antwort (HTTP ${p.status}) ist größer als ${p.size}, weit mehr als jede Antwort eines Anmeldeservers; meterdata hat sie nicht weiter gelesen`,
     noNewRefreshToken: (p) => `die Antwort (HTTP ${p.status}) enthielt kein neues Refresh-Token`,
     notRotated:
       'er hat das eben gesendete Refresh-Token zurückgegeben statt eines neuen, obwohl laut Schnittstellenvertrag jede Erneuerung das gesendete Token entwertet und ein entwertetes Token erneut zu senden die Verbindung beendet',

@@ -5,6 +5,7 @@ import * as oidc from 'openid-client';
 import type { Profile } from '../core/config.js';
 import { ExitCode, MeterdataError, NotSignedInError, ServiceUnavailableError } from '../core/errors.js';
 import { describeError } from './discovery.js';
+import { tooLargeIn } from './capped-fetch.js';
 import type { DpopKey } from './dpop.js';
 import type { StoredRecord } from './credential-store/types.js';
 import { duration, retryAt, retryHint } from '../api/limits.js';
@@ -158,6 +159,7 @@ function lostReason(e: unknown, wire: Wire | undefined): string {
   if (codes.includes('OAUTH_TIMEOUT') || codes.includes('TimeoutError')) return t.noAnswerInTime;
   if (wire?.status !== undefined && wire.status >= 500) return t.failedAfterSending({ status: wire.status });
   if (wire?.status !== undefined && !isSuccess(wire.status)) return t.noTokenAnswer({ status: wire.status });
+  if (tooLargeIn(e)) return describeError(e);
   if (wire?.status !== undefined) return t.cutOff({ status: wire.status, reason: describeError(e) });
   return describeError(e);
 }

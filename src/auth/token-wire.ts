@@ -2,6 +2,7 @@
 // failure can be judged "never sent" (the refresh token was not used) or "lost after sending"
 // (the server may have rotated it).
 import * as oidc from 'openid-client';
+import { cappedFetch } from './capped-fetch.js';
 
 /** What one token request did on the wire: whether it left, and the status of the answer if one came. */
 export interface Wire {
@@ -20,7 +21,7 @@ const refusedUnused = (status: number) => status >= 400 && status < 500;
 export async function watched<T>(config: oidc.Configuration, fn: (wire: Wire) => Promise<T>): Promise<T> {
   const wire: Wire = { sent: false, status: undefined };
   const previous = config[oidc.customFetch] as oidc.CustomFetch | undefined;
-  const send = previous ?? (fetch as unknown as oidc.CustomFetch);
+  const send = previous ?? cappedFetch;
   // openid-client sends the request again by itself after a DPoP nonce challenge on any status but 200 (a 503
   // or 201 included): such a retry gets the first answer once more, so it fails as that answer does.
   let replay: Response | undefined;

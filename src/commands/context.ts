@@ -6,8 +6,10 @@ import type { Connection, ConnectionOptions } from '../auth/connection.js';
 import type { CredentialStore } from '../auth/credential-store/types.js';
 import type { CredentialStoreKind } from '../core/config.js';
 import type { Io } from '../core/io.js';
-import { dirs, type Dirs } from '../core/paths.js';
+import { UsageError } from '../core/errors.js';
+import { dirs, folderOnKernelFs, type Dirs } from '../core/paths.js';
 import { packageVersion } from '../core/resources.js';
+import { fileTexts as ft } from '../core/texts.js';
 
 export interface CommandContext {
   /** The process's streams, environment, folder and abort signal. */
@@ -28,6 +30,9 @@ export interface CommandContext {
 export type ContextParts = Partial<Omit<CommandContext, 'io'>>;
 
 export function createContext(io: Io, parts: ContextParts = {}): CommandContext {
+  // Before any command makes a folder: on /proc or /sys that mkdir would spin for ever.
+  const kernel = folderOnKernelFs(io.env);
+  if (kernel) throw new UsageError(ft.kernelFs(kernel), ft.kernelFsHint(kernel), 'HOME_ON_KERNEL_FS');
   let paths: Dirs | undefined;
   return {
     io,

@@ -47,6 +47,8 @@ export const ERROR_CODES = {
   FILE_IN_USE: { exit: [UNAVAILABLE], area: 'core' },
   DISK_WRITE_FAILED: { exit: [BUG], area: 'core' },
   CONFIG_INVALID: { exit: [USAGE], area: 'core' },
+  CONFIG_LOCKED: { exit: [UNAVAILABLE], area: 'core' },
+  HOME_ON_KERNEL_FS: { exit: [USAGE], area: 'core' },
   CONFIG_PROFILE_INVALID: { exit: [USAGE], area: 'core' },
   PROFILE_NAME_INVALID: { exit: [USAGE], area: 'core' },
   // Flags, as commander and the entry point see them

@@ -4,7 +4,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { readOwnFile } from './bounded-read.js';
-import { UsageError } from './errors.js';
+import { ServiceUnavailableError, UsageError } from './errors.js';
 import { checkJson, checkValue } from './file-schema.js';
 import { ConfigSchema, ProfileSchema } from './config-schema.js';
 import { coreTexts as t, fileTexts as ft } from './texts.js';
@@ -146,12 +146,35 @@ function checkedProfile(env: NodeJS.ProcessEnv, name: string, raw: unknown): Pro
 export async function updateConfig(env: NodeJS.ProcessEnv, change: (c: ConfigFile) => ConfigFile): Promise<void> {
   const file = configFile(env);
   await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const release = await lockfile.lock(file, { realpath: false, stale: 10_000, retries: { retries: 40, minTimeout: 25, maxTimeout: 250 } });
+  const release = await lockConfig(file);
   try {
     const next = change(await readConfig(env));
     await writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
   } finally {
     await release();
+  }
+}
+
+/** A lock not refreshed for this long is a killed writer's (proper-lockfile refreshes a held one every 5 s). */
+const CONFIG_LOCK_STALE_MS = 10_000;
+
+/**
+ * config.json's lock. The retries (about 17 s) outlast the stale bound, so a lock left by a writer killed just
+ * before is taken over rather than refused. A lock held longer, or one that is no lock folder (a file or pipe
+ * left there), is CONFIG_LOCKED naming the lock to remove (before: "unexpected failure", exit 1).
+ */
+async function lockConfig(file: string): Promise<() => Promise<void>> {
+  const lock = `${file}.lock`;
+  // proper-lockfile would retry a file or pipe there for the whole 17 s before failing to remove it.
+  const found = await fsp.lstat(lock).catch(() => undefined);
+  if (found && !found.isDirectory())
+    throw new ServiceUnavailableError(ft.configLockDamaged({ lock, reason: ft.notLockFolder }), { code: 'CONFIG_LOCKED', hint: ft.configLockHint({ lock }) });
+  try {
+    return await lockfile.lock(file, { realpath: false, stale: CONFIG_LOCK_STALE_MS, retries: { retries: 70, minTimeout: 25, maxTimeout: 250 } });
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    const message = code === 'ELOCKED' ? ft.configLockHeld({ file }) : ft.configLockDamaged({ lock, reason: typeof code === 'string' ? code : String(e) });
+    throw new ServiceUnavailableError(message, { code: 'CONFIG_LOCKED', hint: ft.configLockHint({ lock }), cause: e });
   }
 }
 

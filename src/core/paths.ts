@@ -1,3 +1,4 @@
+import { statfsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -40,4 +41,39 @@ export function dirs(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Plat
     state: path.join(xdg('XDG_STATE_HOME', path.join(userHome, '.local', 'state')), 'meterdata'),
     cache: path.join(xdg('XDG_CACHE_HOME', path.join(userHome, '.cache')), 'meterdata'),
   };
+}
+
+/** statfs types of Linux's kernel file systems: procfs and sysfs. */
+const KERNEL_FS = new Set([0x9fa0, 0x62656572]);
+
+/**
+ * Whether `dir` (or its nearest existing folder) lies on /proc or /sys, where Node's recursive mkdir
+ * never returns (ENOENT there makes it try the parent again and again, at full CPU).
+ */
+export function onKernelFs(dir: string, platform: NodeJS.Platform = process.platform): boolean {
+  if (platform !== 'linux') return false;
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    try {
+      return KERNEL_FS.has(statfsSync(at).type);
+    } catch {
+      // not there (yet): its parent decides
+    }
+    if (path.dirname(at) === at) return false;
+  }
+}
+
+/** The first of meterdata's folders on /proc or /sys, and the variable that put it there; undefined when none is. */
+export function folderOnKernelFs(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): { variable: string; dir: string } | undefined {
+  const d = dirs(env, platform);
+  const xdg = { config: 'XDG_CONFIG_HOME', state: 'XDG_STATE_HOME', cache: 'XDG_CACHE_HOME' } as const;
+  for (const key of ['config', 'state', 'cache'] as const) {
+    if (!onKernelFs(d[key], platform)) continue;
+    const own = env[xdg[key]];
+    const variable = env.METERDATA_HOME ? 'METERDATA_HOME' : own && path.isAbsolute(own) ? xdg[key] : 'HOME';
+    return { variable, dir: d[key] };
+  }
+  return undefined;
 }

@@ -66,8 +66,16 @@ export const fileTexts = catalogue(
     tooLarge: (p: { mib: number }) => `it is larger than ${p.mib} MiB, far more than any such file holds`,
     configDamaged: (p: { file: string; problem: string }) => `The configuration file ${p.file} cannot be used: ${p.problem}.`,
     configHint: 'Correct the file, or move it away and sign in again with `meterdata login`.',
+    configLockHeld: (p: { file: string }) => `Another meterdata process has been changing the settings in ${p.file} for too long.`,
+    configLockDamaged: (p: { lock: string; reason: string }) => `The lock ${p.lock} of the settings file cannot be used (${p.reason}).`,
+    notLockFolder: 'it is a file, not the folder meterdata locks with',
+    configLockHint: (p: { lock: string }) =>
+      `Try again in a minute; if it persists and no other meterdata process is running, remove ${p.lock}. The settings were not changed.`,
     fileInPathHint: (p: { at: string }) =>
       `Move or rename ${p.at}: meterdata keeps its files in folders there (METERDATA_HOME, where set, must name a folder). Then run the command again.`,
+    kernelFs: (p: { variable: string; dir: string }) =>
+      `Cannot keep meterdata's files in ${p.dir} (from ${p.variable}): it lies on /proc or /sys, the kernel's view of the system, not a disk.`,
+    kernelFsHint: (p: { variable: string }) => `Set ${p.variable} to a folder on a disk, or unset it, then run the command again.`,
     profileDamaged: (p: { profile: string; file: string; problem: string }) => `The profile "${p.profile}" in ${p.file} cannot be used: ${p.problem}.`,
     profileHint: (p: { profile: string }) =>
       `Correct that field in the file, or replace the profile: \`meterdata login --profile ${p.profile}\` with --env or --auth-url.`,
@@ -109,8 +117,17 @@ export const fileTexts = catalogue(
     tooLarge: (p) => `sie ist größer als ${p.mib} MiB, weit mehr, als eine solche Datei enthält`,
     configDamaged: (p) => `Die Konfigurationsdatei ${p.file} ist nicht verwendbar: ${p.problem}.`,
     configHint: 'Bitte korrigieren Sie die Datei, oder verschieben Sie sie und melden Sie sich mit `meterdata login` neu an.',
+    configLockHeld: (p) => `Ein anderer meterdata-Prozess ändert die Einstellungen in ${p.file} schon zu lange.`,
+    configLockDamaged: (p) => `Die Sperre ${p.lock} der Einstellungsdatei ist nicht verwendbar (${p.reason}).`,
+    notLockFolder: 'sie ist eine Datei, nicht der Ordner, mit dem meterdata sperrt',
+    configLockHint: (p) =>
+      `Bitte in einer Minute erneut versuchen; wenn es anhält und kein anderer meterdata-Prozess läuft, entfernen Sie ${p.lock}. Die Einstellungen wurden nicht geändert.`,
     fileInPathHint: (p) =>
       `Bitte verschieben oder benennen Sie ${p.at} um: meterdata legt dort seine Dateien in Ordnern ab (METERDATA_HOME muss, wo gesetzt, einen Ordner nennen). Rufen Sie den Befehl danach erneut auf.`,
+    kernelFs: (p) =>
+      `Die Dateien von meterdata lassen sich nicht in ${p.dir} ablegen (aus ${p.variable}): der Ordner liegt unter /proc oder /sys, der Systemsicht des Kernels, nicht auf einem Datenträger.`,
+    kernelFsHint: (p) =>
+      `Bitte setzen Sie ${p.variable} auf einen Ordner auf einem Datenträger oder entfernen Sie die Variable; rufen Sie den Befehl danach erneut auf.`,
     profileDamaged: (p) => `Das Profil „${p.profile}“ in ${p.file} ist nicht verwendbar: ${p.problem}.`,
     profileHint: (p) =>
       `Bitte korrigieren Sie das Feld in der Datei, oder ersetzen Sie das Profil: \`meterdata login --profile ${p.profile}\` mit --env oder --auth-url.`,

@@ -165,12 +165,22 @@ export interface SandboxProxy {
   /**
    * After the sandbox has answered a forwarded request: 'stall' never passes its answer on, 'cut' sends half of it and
    * drops the connection, `{ fail: status }` answers that status instead (a server that failed after acting on it), with
-   * `body` and `headers` when given (`{"error":"server_error"}` otherwise).
+   * `body` and `headers` when given (`{"error":"server_error"}` otherwise). 'flood' sends the sandbox's status, then
+   * JSON whitespace without end until the client hangs up (an answer with no size limit).
    */
-  lose: ((r: ProxiedRequest) => 'stall' | 'cut' | { fail: number; body?: string; headers?: Record<string, string> } | undefined) | undefined;
+  lose: ((r: ProxiedRequest) => 'stall' | 'cut' | 'flood' | { fail: number; body?: string; headers?: Record<string, string> } | undefined) | undefined;
   /** Changes a forwarded answer's body after the sandbox has acted on the request (a server that answers other than it did). */
   rewrite: ((r: ProxiedRequest, body: string) => string) | undefined;
   close(): Promise<void>;
+}
+
+/** Writes `status`, then 1 MiB chunks of spaces as fast as the client takes them, until it hangs up. */
+async function flood(res: ServerResponse, status: number, headers: Record<string, string | string[]>): Promise<void> {
+  res.writeHead(status, { ...headers, 'content-type': 'application/json' });
+  const chunk = Buffer.alloc(1024 * 1024, 0x20);
+  while (!res.destroyed && !res.writableEnded) {
+    if (!res.write(chunk)) await new Promise((r) => (res.once('drain', r), res.once('close', r)));
+  }
 }
 
 /**
@@ -226,6 +236,7 @@ export async function proxySandbox(target: string): Promise<SandboxProxy> {
         res.end(lose.body ?? '{"error":"server_error"}');
         return;
       }
+      if (lose === 'flood') return flood(res, up.status, out);
       res.writeHead(up.status, lose === 'cut' ? { ...out, 'content-length': String(text.length) } : out);
       if (lose === 'cut') res.write(text.subarray(0, Math.floor(text.length / 2)), () => res.destroy());
       else res.end(text);
