@@ -2,12 +2,15 @@
 // --to 2025-09-10 --compare 2024` compared 7 months with 12 and raised 489 CONSUMPTION_CHANGE
 // findings on honest data). `--compare YYYY` takes the export's months in that year; a range,
 // folder or prompt comparison of another number of months is refused before any request.
+import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { monthsSpanned, sameMonthsIn } from '../../src/core/dates.js';
 import { parseExportArgs } from '../../src/export/options/index.js';
+import { prepareExport } from '../../src/export/single.js';
 import { setLanguage } from '../../src/i18n/index.js';
 import { parseRangeInput, rangeFlags } from '../../src/tui/range.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -79,6 +82,41 @@ describe('a comparison range of another number of months', () => {
       /covers 2 months, the export 1/,
     );
     expect(() => compareOf({ year: '2025', compareFrom: '2024-02-01', compareTo: '2024-02-29' })).toThrow(/covers 1 month, the export 12/);
+  });
+});
+
+/** An earlier export folder whose manifest names `range`; what the export of `flags` makes of it before any request (null: accepted). */
+async function folderVerdict(range: unknown, flags: Record<string, string>) {
+  const dir = await mkdtemp(path.join(home, 'folder-'));
+  const billing = 'property_id,usage_unit_id,metric,unit,billable_value\r\n';
+  const files = [{ name: 'billing.csv', bytes: Buffer.byteLength(billing), sha256: createHash('sha256').update(billing).digest('hex') }];
+  await writeFile(path.join(dir, 'billing.csv'), billing);
+  await writeFile(path.join(dir, 'meterdata-manifest.json'), JSON.stringify({ tool: 'meterdata', identity: {}, tenant: { id: 't-1' }, range, files }));
+  try {
+    await prepareExport({ ...flags, compare: dir, out: path.join(dir, 'out') }, { cwd: home, env: {} } as never);
+    return null;
+  } catch (e) {
+    return e as { code: string; message: string; hint?: string };
+  }
+}
+
+describe('a --compare folder of another number of months', () => {
+  const range = { from: '2025-03-01', to: '2025-09-30' };
+
+  it('is refused before any request, naming both lengths and the year of the same months', async () => {
+    const e = (await folderVerdict({ from: '2024-01-01', to: '2024-12-31' }, range))!;
+    expect(e.code).toBe('EXPORT_COMPARE_MISMATCH');
+    expect(e.message).toMatch(
+      /: that export covers 12 months \(2024-01-01 to 2024-12-31\), this one 7: periods of different length would show changes where there are none\.$/,
+    );
+    expect(e.hint).toBe('Compare with the folder of an export of as many months, or with --compare 2024 for the same months of 2024.');
+  });
+
+  it('is accepted with as many months (a leap February too); a range it cannot read is left to the later check', async () => {
+    expect(await folderVerdict({ from: '2024-03-01', to: '2024-09-30' }, range)).toBeNull();
+    expect(await folderVerdict({ from: '2024-02-01', to: '2024-02-29' }, { from: '2025-02-01', to: '2025-02-28' })).toBeNull();
+    for (const hostile of [{ from: '2024-13-01', to: '2024-12-31' }, { from: '2024-12-31', to: '2024-01-01' }, { from: 2024 }, null])
+      expect(await folderVerdict(hostile, range)).toBeNull();
   });
 });
 

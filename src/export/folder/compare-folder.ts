@@ -113,9 +113,9 @@ export function checkComparisonManifest(dir: string, ours: Coverage): void {
 
 /** A folder of another number of months than this export: 7 months beside 12 show every figure as changed (round 16). */
 function refuseOtherLength(dir: string, range: Manifest['range'], ours: Range): void {
-  const date = (v: unknown): v is string => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v);
+  const date = (v: unknown): v is string => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v));
   // a manifest without a range is refused once the tenant is known (loadComparisonFolder)
-  if (!date(range?.from) || !date(range.to)) return;
+  if (!date(range?.from) || !date(range.to) || range.to < range.from) return;
   const theirs = { from: range.from, to: range.to };
   const [n, own] = [monthsSpanned(theirs), monthsSpanned(ours)];
   if (n === own) return;
