@@ -82,6 +82,10 @@ describe('a comparison range of another number of months', () => {
       /covers 2 months, the export 1/,
     );
     expect(() => compareOf({ year: '2025', compareFrom: '2024-02-01', compareTo: '2024-02-29' })).toThrow(/covers 1 month, the export 12/);
+    // the first year meterdata reads: the example of as many months is the year after, never a date it refuses
+    expect(() => compareOf({ from: '1900-03-01', to: '1900-09-30', compareFrom: '1901-01-01', compareTo: '1901-12-31' })).toThrow(
+      /covers 12 months, the export 7/,
+    );
   });
 });
 

@@ -3,7 +3,7 @@
 // leave it out. Checked before any request.
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
-import { monthsSpanned, sameMonthsIn, wholeMonths, type Range } from '../../core/dates.js';
+import { FIRST_YEAR, monthsSpanned, sameMonthsIn, wholeMonths, type Range } from '../../core/dates.js';
 import { day } from '../../i18n/index.js';
 import { optionTexts as t } from './texts-options.js';
 import { thresholdFlag } from './flags/index.js';
@@ -60,7 +60,9 @@ export function parseReviewArgs(opts: ReviewFlags, cwd: string, period: Range): 
 export function refuseOtherLength(compare: Range, period: Range, flag: string): void {
   const [theirs, ours] = [monthsSpanned(compare), monthsSpanned(period)];
   if (theirs === ours) return;
-  const like = sameMonthsIn(period, String(Number(period.from.slice(0, 4)) - 1), null);
+  // the example: the same months a year earlier, a year later where that would be before FIRST_YEAR
+  const year = Number(period.from.slice(0, 4));
+  const like = sameMonthsIn(period, String(year > FIRST_YEAR ? year - 1 : year + 1), null);
   throw new UsageError(
     t.compareOtherLength({ flag, theirs, ours, from: day(period.from), to: day(period.to) }),
     t.compareOtherLengthHint({ from: like.from, to: like.to, year: like.from.slice(0, 4) }),
