@@ -100,3 +100,22 @@ export function parseClock(value: string): Date {
 /** Commander parsers (`.argParser`): the value checked as it is read, the error naming the flag. */
 export const dateFlag = (flag: string) => (value: string) => parseDate(value, flag);
 export const yearFlag = (flag: string) => (value: string) => parseYear(value, flag);
+
+/** Calendar months a range touches: a leap February is one month like any other, so 2024 and 2025 are both 12. */
+export function monthsSpanned(r: Range): number {
+  const month = (d: string) => Number(d.slice(0, 4)) * 12 + Number(d.slice(5, 7));
+  return month(r.to) - month(r.from) + 1;
+}
+
+/**
+ * `--compare YYYY` (and `vs 2024` at browse's prompt): the same whole months, moved by whole
+ * years so that they start in `year` (an export of March to September 2025 against 2024 is
+ * compared with March to September 2024; October 2024 to March 2025 against 2023 with October
+ * 2023 to March 2024). A whole calendar year gives that whole year, as before. Comparing
+ * periods of other lengths reports changes that are none (round 16: 489 CONSUMPTION_CHANGE).
+ */
+export function sameMonthsIn(period: Range, year: string, names: PairNames): Range {
+  const shift = Number(year) - Number(period.from.slice(0, 4));
+  const moved = (d: string) => `${String(Number(d.slice(0, 4)) + shift).padStart(4, '0')}${d.slice(4, 8)}01`;
+  return wholeMonths(moved(period.from), moved(period.to), names);
+}

@@ -1,7 +1,7 @@
 // The billing range of the browser: a whole calendar year or a from/to pair.
 // The `y` prompt reads it with src/core/dates.ts, like export's and browse's flags:
 // the same bounds and the same messages for the same mistakes.
-import { datePair, parseDate, parseYear, yearRange as fromYear } from '../core/dates.js';
+import { datePair, monthsSpanned, parseDate, parseYear, sameMonthsIn, yearRange as fromYear } from '../core/dates.js';
 import { UsageError } from '../core/errors.js';
 import { rangeTexts as t } from './texts-range.js';
 
@@ -42,11 +42,16 @@ export function parseRangeInput(input: string): RangeResult {
   if (more.length > 0) return { ok: false, message: t.oneComparison };
   const r = parseOne(main ?? '');
   if (!r.ok || compare === undefined) return r;
-  const c = parseOne(compare);
+  // A year is the range's months in that year, as `export --compare 2024` takes them (src/core/dates.ts).
+  const c = /^\d{4}$/.test(compare.trim()) ? checked(() => sameMonthsIn(r.range, parseYear(compare.trim(), '', '2024'), null)) : parseOne(compare);
   if (!c.ok) return { ok: false, message: t.comparison({ message: c.message }) };
+  const example = `${main?.trim()} vs ${Number(r.range.from.slice(0, 4)) - 1}`;
   // The same period twice shows no change, and export (`e`) refuses it as --compare with its own period.
-  if (c.range.from === r.range.from && c.range.to === r.range.to)
-    return { ok: false, message: t.sameComparison({ example: `${main?.trim()} vs ${Number(r.range.from.slice(0, 4)) - 1}` }) };
+  const [own, other] = [sameMonthsIn(r.range, r.range.from.slice(0, 4), null), sameMonthsIn(c.range, c.range.from.slice(0, 4), null)];
+  if (other.from === own.from && other.to === own.to) return { ok: false, message: t.sameComparison({ example }) };
+  // 7 months beside 12 show every figure as changed; export (`e`) refuses it too.
+  const [theirs, ours] = [monthsSpanned(c.range), monthsSpanned(r.range)];
+  if (theirs !== ours) return { ok: false, message: t.otherLength({ theirs, ours, example }) };
   return { ok: true, range: { ...r.range, compare: c.range } };
 }
 
@@ -97,8 +102,11 @@ export function rangeFlags(r: DateRange): string {
   const whole = rangeLabel({ from: r.from, to: r.to });
   const flags = whole.length === 4 ? `--year ${whole}` : `--from ${r.from} --to ${r.to}`;
   if (!r.compare) return flags;
-  const c = rangeLabel(r.compare);
-  return `${flags} ${c.length === 4 ? `--compare ${c}` : `--compare-from ${r.compare.from} --compare-to ${r.compare.to}`}`;
+  // --compare YYYY names the range's own months in that year (src/core/dates.ts), not always the whole year
+  const year = r.compare.from.slice(0, 4);
+  const same = sameMonthsIn(r, year, null);
+  const byYear = same.from === r.compare.from && same.to === r.compare.to;
+  return `${flags} ${byYear ? `--compare ${year}` : `--compare-from ${r.compare.from} --compare-to ${r.compare.to}`}`;
 }
 
 export function rangeKey(r: DateRange): string {

@@ -69,7 +69,7 @@ describe('--help in German', () => {
   });
 
   // The help as the English-only tool printed it (captured from the build before issue 11; the
-  // command list since has `completion`, issue 23, and `uvi`, issue 24):
+  // command list since has `completion`, issue 23, and `uvi`, issue 24; --compare names the same months, round 16):
   // the same bytes with --lang en, also where the locale is German.
   it.each([
     [[], 'help-en-meterdata.txt'],

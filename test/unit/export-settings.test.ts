@@ -24,6 +24,15 @@ describe('settingChanges', () => {
     expect(settingChanges(id({ plausibility: false }), id())).toEqual(['Plausibilitätsprüfung keine → ohne Vergleich']);
   });
 
+  it('tells a folder of March to September compared with the whole of 2024 (before round 16) from one compared with the same months', () => {
+    const range = { year: undefined, from: '2025-03-01', to: '2025-09-30', compare: '2024' };
+    const now = id(range);
+    const before = { ...now, review: { compare: { from: '2024-01-01', to: '2024-12-31' }, threshold: '25' } };
+    expect(settingChanges(before, now)).toEqual(['plausibility review compared with 2024 → compared with 2024-03-01–2024-09-30']);
+    setLanguage('de');
+    expect(settingChanges(before, now)).toEqual(['Plausibilitätsprüfung Vergleich mit 2024 → Vergleich mit 01.03.2024–30.09.2024']);
+  });
+
   it("names every setting that differs, period first, in the reader's words", () => {
     const before = id({ year: '2024', compare: '2023', threshold: '30' });
     const now = id({ template: 'de', format: 'csv', metric: 'heat,water_warm', compare: '2023', property: ['11111111-1111-4111-8111-111111111111'] });

@@ -119,7 +119,9 @@ describe('odd answers while units are written as they come: the bytes of an expo
     const p = aPointConsumption({ unit_share: 0.5 });
     push(b, 'WE 3', p);
     push(b, 'WE 13', { ...p, segments: [aSegment()] });
-    const streamed = await sameBothWays([building(3, 822), b], (a) => Object.assign(a, { review: parseReviewArgs({ compare: '2024' }, '/') }));
+    const streamed = await sameBothWays([building(3, 822), b], (a) =>
+      Object.assign(a, { review: parseReviewArgs({ compare: '2024' }, '/', { from: '2025-01-01', to: '2025-12-31' }) }),
+    );
     expect(Object.keys(streamed.files!)).toContain('plausibility.csv');
   });
 

@@ -340,11 +340,13 @@ describe('facts in the reader’s words', () => {
   });
 });
 
+const YEAR_2025 = { from: '2025-01-01', to: '2025-12-31' };
+
 describe('the review runs by default', () => {
   it('every export reviews its period; --no-plausibility leaves it out and cannot be combined with --compare', () => {
-    expect(parseReviewArgs({}, '/tmp')).toEqual({ compare: null, threshold: '25' });
-    expect(parseReviewArgs({ plausibility: true }, '/tmp')).toEqual({ compare: null, threshold: '25' });
-    expect(parseReviewArgs({ plausibility: false }, '/tmp')).toBeNull();
-    expect(() => parseReviewArgs({ plausibility: false, compare: '2024' }, '/tmp')).toThrow(/--no-plausibility/);
+    expect(parseReviewArgs({}, '/tmp', YEAR_2025)).toEqual({ compare: null, threshold: '25' });
+    expect(parseReviewArgs({ plausibility: true }, '/tmp', YEAR_2025)).toEqual({ compare: null, threshold: '25' });
+    expect(parseReviewArgs({ plausibility: false }, '/tmp', YEAR_2025)).toBeNull();
+    expect(() => parseReviewArgs({ plausibility: false, compare: '2024' }, '/tmp', YEAR_2025)).toThrow(/--no-plausibility/);
   });
 });

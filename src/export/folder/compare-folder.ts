@@ -11,6 +11,7 @@ import { MANIFEST } from './out-folder.js';
 import { loadTemplate, type Template } from '../output/index.js';
 import { compareText as t } from './texts-folder.js';
 import { day } from '../../i18n/index.js';
+import { monthsSpanned, type Range } from '../../core/dates.js';
 
 export interface FolderComparison {
   dir: string;
@@ -82,6 +83,9 @@ export interface Coverage {
   metrics: readonly string[];
   /** browse's export of one unit on its screen */
   unit?: string;
+  /** the export's own period, widened to whole months */
+  from: string;
+  to: string;
 }
 
 /**
@@ -119,6 +123,19 @@ export function checkComparisonManifest(dir: string, ours: Coverage): void {
   filesOf(dir, m);
   const gap = leftOut(m.identity, ours);
   if (gap) throw refuse(dir, t[gap], t.narrowerHint, 'EXPORT_COMPARE_MISMATCH');
+  refuseOtherLength(dir, m.range, ours);
+}
+
+/** A folder of another number of months than this export: 7 months beside 12 show every figure as changed (round 16). */
+function refuseOtherLength(dir: string, range: Manifest['range'], ours: Range): void {
+  const date = (v: unknown): v is string => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v));
+  // a manifest without a range is refused once the tenant is known (loadComparisonFolder)
+  if (!date(range?.from) || !date(range.to) || range.to < range.from) return;
+  const theirs = { from: range.from, to: range.to };
+  const [n, own] = [monthsSpanned(theirs), monthsSpanned(ours)];
+  if (n === own) return;
+  const [from, to, year] = [day(theirs.from), day(theirs.to), theirs.from.slice(0, 4)];
+  throw refuse(dir, t.otherLength({ n, from, to, own }), t.otherLengthHint({ year }), 'EXPORT_COMPARE_MISMATCH');
 }
 
 /**

@@ -90,6 +90,10 @@ export const compareText = catalogue(
     narrowerMetrics: 'that export covers fewer metrics (--metric) than this one: the others would show as having no data in the comparison period.',
     propertyLeftOut: (p: { name: string }) =>
       `that export was narrowed to other Properties (--property) and leaves out "${p.name}": its units would show as having no data in the comparison period.`,
+    otherLength: (p: { n: number; from: string; to: string; own: number }) =>
+      `that export covers ${p.n} ${p.n === 1 ? 'month' : 'months'} (${p.from} to ${p.to}), this one ${p.own}: periods of different length would show changes where there are none.`,
+    otherLengthHint: (p: { year: string }) =>
+      `Compare with the folder of an export of as many months, or with --compare ${p.year} for the same months of ${p.year}.`,
     narrowerHint: "Compare with the folder of the full export (at least this export's Properties and metrics), or --compare with a year.",
   },
   {
@@ -118,6 +122,10 @@ export const compareText = catalogue(
     narrowerMetrics: 'Jener Export umfasst weniger Verbrauchsarten (--metric) als dieser: Die übrigen stünden ohne Daten im Vergleichszeitraum da.',
     propertyLeftOut: (p) =>
       `Jener Export war auf andere Liegenschaften beschränkt (--property) und enthält „${p.name}“ nicht: Deren Nutzeinheiten stünden ohne Daten im Vergleichszeitraum da.`,
+    otherLength: (p) =>
+      `Jener Export umfasst ${p.n} ${p.n === 1 ? 'Monat' : 'Monate'} (${p.from} bis ${p.to}), dieser ${p.own}: Zeiträume unterschiedlicher Länge zeigten Veränderungen, wo keine sind.`,
+    otherLengthHint: (p) =>
+      `Vergleichen Sie mit dem Ordner eines Exports gleich vieler Monate oder mit denselben Monaten des Jahres ${p.year}: --compare ${p.year}.`,
     narrowerHint:
       'Vergleichen Sie mit dem Ordner des vollständigen Exports (mindestens die Liegenschaften und Verbrauchsarten dieses Exports), oder --compare mit einem Jahr.',
   },

@@ -101,7 +101,7 @@ export function parseExportArgs(opts: ExportFlags, cwd: string, env: NodeJS.Proc
   const expected = expectedRange(from, to, now);
   const out = path.resolve(cwd, opts.out ?? `meterdata-${expected.from}_${expected.to}`);
   const profile = opts.profile ?? env.METERDATA_PROFILE;
-  const review = parseReviewArgs(opts, cwd);
+  const review = parseReviewArgs(opts, cwd, { from, to });
   refuseSelfComparison(opts, review, { from, to });
   return {
     from,

@@ -3,7 +3,8 @@
 // leave it out. Checked before any request.
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
-import { wholeMonths } from '../../core/dates.js';
+import { FIRST_YEAR, monthsSpanned, sameMonthsIn, wholeMonths, type Range } from '../../core/dates.js';
+import { day } from '../../i18n/index.js';
 import { optionTexts as t } from './texts-options.js';
 import { thresholdFlag } from './flags/index.js';
 import type { Template } from '../output/index.js';
@@ -25,18 +26,23 @@ interface ReviewFlags {
   plausibility?: boolean;
 }
 
-/** null with --no-plausibility (the review runs by default). Both ranges follow the one rule of src/core/dates.ts. */
-export function parseReviewArgs(opts: ReviewFlags, cwd: string): ReviewArgs | null {
+/**
+ * null with --no-plausibility (the review runs by default). Both ranges follow the one rule of
+ * src/core/dates.ts; `period` is the export's own, widened to whole months: `--compare YYYY` takes
+ * its months in that year, and a comparison range of another number of months is refused.
+ */
+export function parseReviewArgs(opts: ReviewFlags, cwd: string, period: Range): ReviewArgs | null {
   const { compare, compareFrom: cFrom, compareTo: cTo } = opts;
   let target: ReviewArgs['compare'] = null;
   if (compare !== undefined) {
     if (cFrom !== undefined || cTo !== undefined) throw new UsageError(t.compareWithPair, t.compareWithPairHint);
-    if (/^\d{4}$/.test(compare)) target = wholeMonths(`${compare}-01-01`, `${compare}-12-31`, ['--compare', '--compare']);
+    if (/^\d{4}$/.test(compare)) target = sameMonthsIn(period, compare, ['--compare', '--compare']);
     else target = { dir: path.resolve(cwd, compare) };
   } else if (cFrom !== undefined || cTo !== undefined) {
     if (cFrom === undefined) throw new UsageError(t.compareFromMissing, t.comparePairHint);
     if (cTo === undefined) throw new UsageError(t.compareToMissing, t.comparePairHint);
     target = wholeMonths(cFrom, cTo, ['--compare-from', '--compare-to']);
+    refuseOtherLength(target, period, `--compare-from ${cFrom} --compare-to ${cTo}`);
   }
   if (target === null && opts.threshold !== undefined) throw new UsageError(t.thresholdAlone, t.thresholdAloneHint);
   if (opts.plausibility === false) {
@@ -44,6 +50,23 @@ export function parseReviewArgs(opts: ReviewFlags, cwd: string): ReviewArgs | nu
     return null;
   }
   return { compare: target, threshold: thresholdFlag(opts.threshold ?? DEFAULT_THRESHOLD) };
+}
+
+/**
+ * A comparison of another number of months than the export sets, say, 7 months beside 12 and
+ * reports every figure as changed (round 16). Whole months on both sides, so a leap February
+ * is the same month as any other February.
+ */
+export function refuseOtherLength(compare: Range, period: Range, flag: string): void {
+  const [theirs, ours] = [monthsSpanned(compare), monthsSpanned(period)];
+  if (theirs === ours) return;
+  // the example: the same months a year earlier, a year later where that would be before FIRST_YEAR
+  const year = Number(period.from.slice(0, 4));
+  const like = sameMonthsIn(period, String(year > FIRST_YEAR ? year - 1 : year + 1), null);
+  throw new UsageError(
+    t.compareOtherLength({ flag, theirs, ours, from: day(period.from), to: day(period.to) }),
+    t.compareOtherLengthHint({ from: like.from, to: like.to, year: like.from.slice(0, 4) }),
+  );
 }
 
 /** The template as this export writes it: plausibility.csv and its sheet only when the review runs. */

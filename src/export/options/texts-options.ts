@@ -29,6 +29,10 @@ export const optionTexts = catalogue(
     thresholdAloneHint: 'Add --compare 2024 (or an earlier export folder), or leave --threshold out.',
     compareSame: (p: { flag: string }) => `${p.flag} is the export's own period: a comparison with itself shows no change.`,
     compareSameHint: (p: { example: string }) => `Compare with an earlier period, e.g. --compare ${p.example}.`,
+    compareOtherLength: (p: { flag: string; theirs: number; ours: number; from: string; to: string }) =>
+      `${p.flag} covers ${p.theirs} ${p.theirs === 1 ? 'month' : 'months'}, the export ${p.ours} (${p.from} to ${p.to}): periods of different length would show changes where there are none.`,
+    compareOtherLengthHint: (p: { from: string; to: string; year: string }) =>
+      `Compare as many months, e.g. --compare-from ${p.from} --compare-to ${p.to}, or --compare ${p.year} for the same months of ${p.year}.`,
     compareWithoutReview: '--no-plausibility leaves out the review that --compare adds to.',
     compareWithoutReviewHint: 'Leave out --no-plausibility to compare, or --compare to export without the review.',
     badThreshold: (p: { value: string }) => `--threshold: "${p.value}" is not a percentage above 0 and up to 1000.`,
@@ -60,6 +64,10 @@ export const optionTexts = catalogue(
     thresholdAloneHint: 'Ergänzen Sie --compare 2024 (oder einen früheren Exportordner) oder lassen Sie --threshold weg.',
     compareSame: (p) => `${p.flag} ist der Zeitraum des Exports selbst: Ein Vergleich mit sich selbst zeigt keine Veränderung.`,
     compareSameHint: (p) => `Vergleichen Sie mit einem früheren Zeitraum, z. B. --compare ${p.example}.`,
+    compareOtherLength: (p) =>
+      `${p.flag} umfasst ${p.theirs} ${p.theirs === 1 ? 'Monat' : 'Monate'}, der Export ${p.ours} (${p.from} bis ${p.to}): Zeiträume unterschiedlicher Länge zeigten Veränderungen, wo keine sind.`,
+    compareOtherLengthHint: (p) =>
+      `Vergleichen Sie gleich viele Monate, z. B. --compare-from ${p.from} --compare-to ${p.to}, oder mit --compare ${p.year} dieselben Monate des Jahres ${p.year}.`,
     compareWithoutReview: '--no-plausibility schaltet die Prüfung ab, die --compare ergänzen soll.',
     compareWithoutReviewHint: 'Für den Vergleich --no-plausibility weglassen, für einen Export ohne Prüfung --compare weglassen.',
     badThreshold: (p) => `--threshold: „${p.value}“ ist kein Prozentsatz über 0 und bis 1000.`,
