@@ -86,11 +86,11 @@ export function periodChanged(
   });
 }
 
-/** Up to five names in quotes, then "and N more". */
+/** Up to five names in quotes (German „…“ in German), then "and N more". */
 export function nameList(names: string[], max = 5): string {
   const shown = names
     .slice(0, max)
-    .map((n) => `"${n}"`)
+    .map((name) => t.quoted({ name }))
     .join(', ');
   return names.length > max ? t.andMore({ shown, n: names.length - max }) : shown;
 }

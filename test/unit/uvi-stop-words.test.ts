@@ -40,7 +40,7 @@ describe('Ctrl-C or SIGTERM during a monthly run', () => {
     setLanguage('de');
     const e = stopped('uvi-de', aborted());
     expect(e.message).toBe(
-      'Abgebrochen. Die Erstellung der Verbrauchsinformation endete nach 1 von 3 Liegenschaften (nicht fertig: "Lindenhof", "Lessingstraße 7"); in /srv/uvi/2025-11 wurde keine Datei unter ihrem endgültigen Namen abgelegt.',
+      'Abgebrochen. Die Erstellung der Verbrauchsinformation endete nach 1 von 3 Liegenschaften (nicht fertig: „Lindenhof“, „Lessingstraße 7“); in /srv/uvi/2025-11 wurde keine Datei unter ihrem endgültigen Namen abgelegt.',
     );
     expect(e.message).not.toMatch(/Export/);
     expect(e.hint).toBe('Führen Sie denselben Befehl `meterdata uvi` erneut aus, um fortzusetzen: Bereits Abgerufenes bleibt erhalten.');
