@@ -70,20 +70,27 @@ export function incomplete(e: unknown, done: number, names: string[], out: strin
 }
 
 /** One folder never mixes two periods: the service's last completed month moved on during the run (or since the saved progress). */
-export function periodChanged(first: { from: string; to: string }, now: { from: string; to: string }, property: string, unit: string): MeterdataError {
-  return new MeterdataError(t.periodChanged({ from: now.from, to: now.to, firstFrom: first.from, firstTo: first.to, unit, property }), {
+export function periodChanged(
+  first: { from: string; to: string },
+  now: { from: string; to: string },
+  property: string,
+  unit: string,
+  template?: unknown,
+): MeterdataError {
+  const words = stopWords(template);
+  return new MeterdataError(words.periodChanged({ from: now.from, to: now.to, firstFrom: first.from, firstTo: first.to, unit, property }), {
     code: 'EXPORT_PERIOD_CHANGED',
     exitCode: ExitCode.UNAVAILABLE,
-    hint: t.periodChangedHint,
+    hint: words.periodChangedHint,
     details: { first, now },
   });
 }
 
-/** Up to five names in quotes, then "and N more". */
+/** Up to five names in quotes (German „…“ in German), then "and N more". */
 export function nameList(names: string[], max = 5): string {
   const shown = names
     .slice(0, max)
-    .map((n) => `"${n}"`)
+    .map((name) => t.quoted({ name }))
     .join(', ');
   return names.length > max ? t.andMore({ shown, n: names.length - max }) : shown;
 }

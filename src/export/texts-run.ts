@@ -85,6 +85,7 @@ export const runText = catalogue(
     continueAgain: 'Run the same command again to continue: what was fetched is kept.',
     finishAgain: 'Run the same command again: it continues from what was fetched.',
     andMore: (p: { shown: string; n: number }) => `${p.shown} and ${p.n} more`,
+    quoted: (p: { name: string }) => `"${p.name}"`,
     periodChanged: (p: { from: string; to: string; firstFrom: string; firstTo: string; unit: string; property: string }) =>
       `The service answered for ${p.from} to ${p.to} for unit "${p.unit}" of "${p.property}", but for ${p.firstFrom} to ${p.firstTo} earlier in this export (a month ended in between, or the service answers units for different periods): one export must not mix two periods.`,
     periodChangedHint:
@@ -130,6 +131,7 @@ export const runText = catalogue(
     continueAgain: 'Führen Sie denselben Befehl erneut aus, um fortzusetzen: Bereits Abgerufenes bleibt erhalten.',
     finishAgain: 'Führen Sie denselben Befehl erneut aus: Er setzt mit dem bereits Abgerufenen fort.',
     andMore: (p) => `${p.shown} und ${num(p.n)} weitere`,
+    quoted: (p) => `„${p.name}“`,
     periodChanged: (p) =>
       `Der Dienst lieferte für die Nutzeinheit „${p.unit}“ der Liegenschaft „${p.property}“ den Zeitraum ${day(p.from)} bis ${day(p.to)}, zuvor in diesem Export aber ${day(p.firstFrom)} bis ${day(p.firstTo)} (dazwischen ist ein Monat abgeschlossen worden, oder der Dienst liefert den Nutzeinheiten unterschiedliche Zeiträume): Ein Export darf keine zwei Zeiträume mischen.`,
     periodChangedHint:

@@ -1,5 +1,5 @@
 // What `meterdata uvi` says: a refused layout and the summary of a run (src/export/uvi.ts).
-import { catalogue, count, num } from '../i18n/index.js';
+import { catalogue, count, day, num } from '../i18n/index.js';
 import { plural } from '../core/plural.js';
 import { moment } from './texts-run.js';
 
@@ -67,6 +67,10 @@ export const uviStopTexts = catalogue(
     continueAgain: 'Run the same `meterdata uvi` command again to continue: what was fetched is kept.',
     finishAgain: 'Run the same `meterdata uvi` command again: it continues from what was fetched.',
     running: 'Another `meterdata uvi` with the same arguments is running.',
+    periodChanged: (p: { from: string; to: string; firstFrom: string; firstTo: string; unit: string; property: string }) =>
+      `The service answered for ${p.from} to ${p.to} for unit "${p.unit}" of "${p.property}", but for ${p.firstFrom} to ${p.firstTo} earlier in this run (it answers units for different periods): one month's letters must not rest on two periods.`,
+    periodChangedHint:
+      'Run the same `meterdata uvi` command again: it starts over (the progress saved was dropped). If it stops so again, report it to the metering service.',
   },
   {
     stoppedAfter: (p) =>
@@ -76,5 +80,9 @@ export const uviStopTexts = catalogue(
     continueAgain: 'Führen Sie denselben Befehl `meterdata uvi` erneut aus, um fortzusetzen: Bereits Abgerufenes bleibt erhalten.',
     finishAgain: 'Führen Sie denselben Befehl `meterdata uvi` erneut aus: Er setzt mit dem bereits Abgerufenen fort.',
     running: 'Ein anderer Lauf von `meterdata uvi` mit denselben Angaben läuft bereits.',
+    periodChanged: (p) =>
+      `Der Dienst lieferte für die Nutzeinheit „${p.unit}“ der Liegenschaft „${p.property}“ den Zeitraum ${day(p.from)} bis ${day(p.to)}, zuvor in diesem Lauf aber ${day(p.firstFrom)} bis ${day(p.firstTo)} (er liefert den Nutzeinheiten unterschiedliche Zeiträume): Die Schreiben eines Monats dürfen nicht auf zwei Zeiträumen beruhen.`,
+    periodChangedHint:
+      'Führen Sie denselben Befehl `meterdata uvi` erneut aus: Er beginnt neu (der Zwischenstand wurde verworfen). Bricht er erneut so ab, melden Sie es dem Messdienst.',
   },
 );

@@ -203,9 +203,9 @@ describe("the export's errors in German", () => {
       (x: unknown) => x,
     )) as { message: string; hint: string };
     expect(e.message).toMatch(
-      /Der Export endete nach 2 von 3 Liegenschaften \(nicht fertig: "Haus 3"\); in .* wurde keine Datei unter ihrem endgültigen Namen abgelegt\.$/,
+      /Der Export endete nach 2 von 3 Liegenschaften \(nicht fertig: „Haus 3“\); in .* wurde keine Datei unter ihrem endgültigen Namen abgelegt\.$/,
     );
     expect(e.hint).toMatch(/Führen Sie denselben Befehl erneut aus, um fortzusetzen: Bereits Abgerufenes bleibt erhalten\.$/);
-    expect(nameList(['A', 'B', 'C', 'D', 'E', 'F', 'G'])).toBe('"A", "B", "C", "D", "E" und 2 weitere');
+    expect(nameList(['A', 'B', 'C', 'D', 'E', 'F', 'G'])).toBe('„A“, „B“, „C“, „D“, „E“ und 2 weitere');
   });
 });

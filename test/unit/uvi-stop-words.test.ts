@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InterruptedError, MeterdataError, ServiceUnavailableError } from '../../src/core/errors.js';
 import { Journal } from '../../src/export/journal/index.js';
-import { incomplete, unfinished } from '../../src/export/run-errors.js';
+import { incomplete, periodChanged, unfinished } from '../../src/export/run-errors.js';
 import { stopWords } from '../../src/export/run-words.js';
 import { setLanguage } from '../../src/i18n/index.js';
 
@@ -40,7 +40,7 @@ describe('Ctrl-C or SIGTERM during a monthly run', () => {
     setLanguage('de');
     const e = stopped('uvi-de', aborted());
     expect(e.message).toBe(
-      'Abgebrochen. Die Erstellung der Verbrauchsinformation endete nach 1 von 3 Liegenschaften (nicht fertig: "Lindenhof", "Lessingstraße 7"); in /srv/uvi/2025-11 wurde keine Datei unter ihrem endgültigen Namen abgelegt.',
+      'Abgebrochen. Die Erstellung der Verbrauchsinformation endete nach 1 von 3 Liegenschaften (nicht fertig: „Lindenhof“, „Lessingstraße 7“); in /srv/uvi/2025-11 wurde keine Datei unter ihrem endgültigen Namen abgelegt.',
     );
     expect(e.message).not.toMatch(/Export/);
     expect(e.hint).toBe('Führen Sie denselben Befehl `meterdata uvi` erneut aus, um fortzusetzen: Bereits Abgerufenes bleibt erhalten.');
@@ -85,5 +85,25 @@ describe('a resumed monthly run, and a second one with the same arguments', () =
       message: 'Another `meterdata uvi` with the same arguments is running.',
     });
     await first.close();
+  });
+});
+
+describe('units answered for two periods in one run', () => {
+  const first = { from: '2024-11-01', to: '2025-11-30' };
+  const now = { from: '2024-12-01', to: '2025-12-31' };
+  it('a monthly run speaks of its letters and of `meterdata uvi`; the export keeps its words', () => {
+    const e = periodChanged(first, now, 'Lindenhof', 'WE 02', 'uvi-generic');
+    expect([e.code, e.exitCode]).toEqual(['EXPORT_PERIOD_CHANGED', 5]);
+    expect(e.message).toBe(
+      'The service answered for 2024-12-01 to 2025-12-31 for unit "WE 02" of "Lindenhof", but for 2024-11-01 to 2025-11-30 earlier in this run (it answers units for different periods): one month\'s letters must not rest on two periods.',
+    );
+    expect(e.hint).toMatch(/^Run the same `meterdata uvi` command again: it starts over/);
+    expect(periodChanged(first, now, 'Lindenhof', 'WE 02', 'generic').message).toMatch(/earlier in this export .*one export must not mix two periods\.$/);
+    setLanguage('de');
+    const de = periodChanged(first, now, 'Lindenhof', 'WE 02', 'uvi-de');
+    expect(de.message).toMatch(
+      /zuvor in diesem Lauf aber 01\.11\.2024 bis 30\.11\.2025 .*Die Schreiben eines Monats dürfen nicht auf zwei Zeiträumen beruhen\.$/,
+    );
+    expect(de.message).not.toMatch(/Export/);
   });
 });

@@ -120,7 +120,7 @@ async function walkProperties(run: Run): Promise<StagedExport> {
     const { property } = fetched;
     for (const { unit, consumption: c } of fetched.units) {
       range ??= { from: c.from, to: c.to };
-      if (c.from !== range.from || c.to !== range.to) throw periodChanged(range, c, property.name, unit.name);
+      if (c.from !== range.from || c.to !== range.to) throw periodChanged(range, c, property.name, unit.name, args.template);
     }
     const { answers, bill, flags } = await writeProperty(
       output,
