@@ -182,6 +182,26 @@ describe('export with the plausibility review', () => {
     expect(unitsOnly(againstNoPlant.review)).toEqual(unitsOnly(fetched.review));
   }, 300_000);
 
+  it('the current year, answered up to the last completed month: --compare YYYY takes the same months; a folder of the whole year is refused, naming them', async () => {
+    // the sandbox's clock is 2026-11-22: 2026 is answered for January to October
+    const run = async (out: string, ...more: string[]) => {
+      const r = await runCli(['export', '--format', 'csv', '--out', path.join(home, out), ...more], { env, cwd: home });
+      return { ...r, plausibility: r.code === 0 ? await readFile(path.join(home, out, 'plausibility.csv'), 'utf8') : '' };
+    };
+    const byYear = await run('capped-year', '--year', '2026', '--compare', '2025');
+    expect(byYear.code, byYear.stderr).toBe(0);
+    const byMonths = await run('capped-months', '--from', '2026-01-01', '--to', '2026-10-31', '--compare-from', '2025-01-01', '--compare-to', '2025-10-31');
+    expect(byMonths.code, byMonths.stderr).toBe(0);
+    expect(byYear.plausibility).toBe(byMonths.plausibility);
+    expect((await run('capped-2025', '--year', '2025')).code).toBe(0);
+    const byFolder = await run('capped-folder', '--year', '2026', '--compare', path.join(home, 'capped-2025'));
+    expect(byFolder.code).toBe(2);
+    expect(byFolder.stderr).toContain(
+      'The service answered for 2026-01-01 to 2026-10-31 (10 months, up to its last completed month), the comparison covers 2025-01-01 to 2025-12-31 (12 months)',
+    );
+    expect(byFolder.stderr).toContain('--compare-from 2025-01-01 --compare-to 2025-10-31');
+  }, 300_000);
+
   it('a German template names the new columns in German; a user template can rename them', async () => {
     const out = path.join(home, 'de-review');
     // --template de lays out the files; --lang de writes the messages in German (independent of each other).

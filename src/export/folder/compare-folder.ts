@@ -12,6 +12,7 @@ import { loadTemplate, type Template } from '../output/index.js';
 import { compareText as t } from './texts-folder.js';
 import { day } from '../../i18n/index.js';
 import { monthsSpanned, type Range } from '../../core/dates.js';
+import { lastCompletedMonthEnd } from '../../api/answers.js';
 
 export interface FolderComparison {
   dir: string;
@@ -134,6 +135,9 @@ function refuseOtherLength(dir: string, range: Manifest['range'], ours: Range): 
   const theirs = { from: range.from, to: range.to };
   const [n, own] = [monthsSpanned(theirs), monthsSpanned(ours)];
   if (n === own) return;
+  // this year's export is answered up to the last completed month: a folder of as many months is a comparison
+  const last = lastCompletedMonthEnd(new Date());
+  if (ours.to > last && last >= ours.from && n === monthsSpanned({ from: ours.from, to: last })) return;
   const [from, to, year] = [day(theirs.from), day(theirs.to), theirs.from.slice(0, 4)];
   throw refuse(dir, t.otherLength({ n, from, to, own }), t.otherLengthHint({ year }), 'EXPORT_COMPARE_MISMATCH');
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { FIRST_YEAR, monthsSpanned, sameMonthsIn, wholeMonths, type Range } from '../../core/dates.js';
 import { day } from '../../i18n/index.js';
+import { lastCompletedMonthEnd } from '../../api/answers.js';
 import { optionTexts as t } from './texts-options.js';
 import { thresholdFlag } from './flags/index.js';
 import type { Template } from '../output/index.js';
@@ -57,9 +58,13 @@ export function parseReviewArgs(opts: ReviewFlags, cwd: string, period: Range): 
  * reports every figure as changed (round 16). Whole months on both sides, so a leap February
  * is the same month as any other February.
  */
-export function refuseOtherLength(compare: Range, period: Range, flag: string): void {
+export function refuseOtherLength(compare: Range, period: Range, flag: string, now = new Date()): void {
   const [theirs, ours] = [monthsSpanned(compare), monthsSpanned(period)];
   if (theirs === ours) return;
+  // the months the service will answer for (this year's up to the last completed month): a comparison
+  // of as many is right (same-length.ts checks each Property's answer)
+  const last = lastCompletedMonthEnd(now);
+  if (period.to > last && last >= period.from && theirs === monthsSpanned({ from: period.from, to: last })) return;
   // the example: the same months a year earlier, a year later where that would be before FIRST_YEAR
   const year = Number(period.from.slice(0, 4));
   const like = sameMonthsIn(period, String(year > FIRST_YEAR ? year - 1 : year + 1), null);

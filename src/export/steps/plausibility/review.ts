@@ -18,6 +18,7 @@ import { checkPlantPeriod, contractRange, onePeriod } from '../../../api/answers
 import { day, inLanguage, language, type Lang } from '../../../i18n/index.js';
 import { aboutTexts } from '../../output/index.js';
 import { plausibilityTexts as pt } from './texts.js';
+import { checkSameLength, comparisonFor } from './same-length.js';
 
 /** The comparison period's answers for the same units and plant points. */
 export interface ComparisonAnswers {
@@ -65,8 +66,11 @@ export async function reviewStep(args: ExportArgs, review: ReviewArgs, who: WhoA
   const compare = review.compare;
   const folder: FolderComparison | null =
     compare && 'dir' in compare ? await loadComparisonFolder(compare.dir, who, expectedRange(args.from, args.to, new Date())) : null;
-  const fetched = compare && 'from' in compare ? compare : null;
-  const query = fetched ? { from: fetched.from, to: fetched.to, ...(args.metrics.length ? { metrics: args.metrics } : {}) } : null;
+  const asked = compare && 'from' in compare ? compare : null;
+  const requested = { from: args.from, to: args.to };
+  // what the comparison will be beside the period the service is expected to answer (announce, About sheet);
+  // each Property's own answer decides it (comparisonFor in fetch)
+  const fetched = asked ? comparisonFor(asked, requested, expectedRange(args.from, args.to, new Date())) : null;
 
   return {
     // each unit twice when the comparison is fetched
@@ -78,9 +82,12 @@ export async function reviewStep(args: ExportArgs, review: ReviewArgs, who: WhoA
       reporter.note(pt.announce({ from: day(fetched.from), to: day(fetched.to), more, minutes }));
     },
     async fetch(api, answers, { onUnit, stop }): Promise<AnswersWithComparison> {
-      if (!fetched || !query) return answers;
+      if (!asked) return answers;
+      const own = answers.units[0]?.consumption;
+      const target = comparisonFor(asked, requested, own ? { from: own.from, to: own.to } : contractRange(requested, new Date()));
+      const query = { from: target.from, to: target.to, ...(args.metrics.length ? { metrics: args.metrics } : {}) };
       const [units, plantPoints] = await comparisonRequests(
-        fetched,
+        target,
         Promise.all([
           mapPool(
             answers.units,
@@ -92,14 +99,14 @@ export async function reviewStep(args: ExportArgs, review: ReviewArgs, who: WhoA
             },
             stop,
           ),
-          mapPool(answers.plantPoints, 8, async ({ point }) => ({ point, consumption: await api.pointReadings(point.id!, fetched) }), stop),
+          mapPool(answers.plantPoints, 8, async ({ point }) => ({ point, consumption: await api.pointReadings(point.id!, target) }), stop),
         ]),
       );
       // one comparison period for every unit, as the export's own period (EXPORT_PERIOD_CHANGED)
-      const echo = onePeriod(answers.property.name, units, fetched);
+      const echo = onePeriod(answers.property.name, units, target);
       // the readings of its plant-room meters too (their answers echo no period: their readings' dates)
-      for (const { consumption } of plantPoints) checkPlantPeriod(answers.property.name, consumption, echo ?? contractRange(fetched, new Date()));
-      return { ...answers, comparison: { range: echo ?? fetched, units, plantPoints } };
+      for (const { consumption } of plantPoints) checkPlantPeriod(answers.property.name, consumption, echo ?? contractRange(target, new Date()));
+      return { ...answers, comparison: { range: echo ?? target, units, plantPoints } };
     },
     findings({ answers, bill, range }) {
       const { property } = answers;
@@ -108,6 +115,8 @@ export async function reviewStep(args: ExportArgs, review: ReviewArgs, who: WhoA
       let comparison: Figure[] | null = null;
       // a folder covering more metrics than this export (compare-folder.ts refuses one covering fewer): only what both cover
       if (folder) checkFolderCovers(folder, property);
+      // the period the service answered for beside the comparison's: as many months, or no comparison
+      if (folder || c) checkSameLength(range, c ? c.range : folder!.range);
       if (folder) comparison = (folder.byProperty.get(property.id) ?? []).filter((f) => covered(args.metrics, f.metric));
       else if (c)
         comparison = figuresOf(

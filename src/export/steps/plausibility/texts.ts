@@ -11,6 +11,9 @@ export const plausibilityTexts = catalogue(
     minutes: (p: { minutes: number; rate: number }) => `, about ${count(p.minutes, 'minute', 'minutes', 'en')} more at ${p.rate} requests a minute`,
     refused: (p: { from: string; to: string; message: string }) => `Comparison period ${p.from} to ${p.to}: ${p.message}`,
     refusedHint: 'Check --compare (or --compare-from/--compare-to): the comparison period must end at or before the last completed month.',
+    otherLength: (p: { from: string; to: string; ours: number; cFrom: string; cTo: string; theirs: number }) =>
+      `The service answered for ${p.from} to ${p.to} (${count(p.ours, 'month', 'months', 'en')}, up to its last completed month), the comparison covers ${p.cFrom} to ${p.cTo} (${count(p.theirs, 'month', 'months', 'en')}): periods of different length would show changes where there are none.`,
+    otherLengthHint: (p: { from: string; to: string }) => `Compare the same months: --compare-from ${p.from} --compare-to ${p.to}, or --compare with a year.`,
   },
   {
     announce: (p) =>
@@ -21,5 +24,8 @@ export const plausibilityTexts = catalogue(
     refused: (p) => `Vergleichszeitraum ${p.from} bis ${p.to}: ${p.message}`,
     refusedHint:
       'Bitte --compare (oder --compare-from/--compare-to) prüfen: Der Vergleichszeitraum muss spätestens mit dem letzten abgeschlossenen Monat enden.',
+    otherLength: (p) =>
+      `Der Dienst lieferte ${p.from} bis ${p.to} (${count(p.ours, 'Monat', 'Monate', 'de')}, bis zu seinem letzten abgeschlossenen Monat), der Vergleich umfasst ${p.cFrom} bis ${p.cTo} (${count(p.theirs, 'Monat', 'Monate', 'de')}): Zeiträume unterschiedlicher Länge zeigten Veränderungen, wo keine sind.`,
+    otherLengthHint: (p) => `Vergleichen Sie dieselben Monate: --compare-from ${p.from} --compare-to ${p.to}, oder --compare mit einem Jahr.`,
   },
 );
