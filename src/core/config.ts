@@ -3,6 +3,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { readOwnFile } from './bounded-read.js';
 import { ServiceUnavailableError, UsageError } from './errors.js';
 import { checkJson, checkValue } from './file-schema.js';
@@ -10,6 +11,7 @@ import { ConfigSchema, ProfileSchema } from './config-schema.js';
 import { coreTexts as t, fileTexts as ft } from './texts.js';
 import { dirs } from './paths.js';
 import { writeFileAtomic } from './atomic-file.js';
+import { diskRefusal } from './disk.js';
 
 export type ClientAuthMethod = 'none' | 'client_secret_basic' | 'private_key_jwt';
 export type CredentialStoreKind = 'keychain' | 'file';
@@ -158,23 +160,36 @@ export async function updateConfig(env: NodeJS.ProcessEnv, change: (c: ConfigFil
 /** A lock not refreshed for this long is a killed writer's (proper-lockfile refreshes a held one every 5 s). */
 const CONFIG_LOCK_STALE_MS = 10_000;
 
+/** How long a held lock is waited for: past the stale bound, so a killed writer's lock is taken over. */
+const CONFIG_LOCK_WAIT_MS = 17_000;
+
 /**
- * config.json's lock. The retries (about 17 s) outlast the stale bound, so a lock left by a writer killed just
- * before is taken over rather than refused. A lock held longer, or one that is no lock folder (a file or pipe
- * left there), is CONFIG_LOCKED naming the lock to remove (before: "unexpected failure", exit 1).
+ * config.json's lock. A held lock is waited for (about 17 s), past the stale bound, so a lock left by a
+ * writer killed just before is taken over rather than refused. A lock held longer, or one that is no lock
+ * folder (a file or pipe left there), is CONFIG_LOCKED naming the lock to remove (before: "unexpected
+ * failure", exit 1). Only a held lock is waited for: a settings folder the disk will not write (read-only,
+ * no permission, full) is told at once as such (disk.ts), not after 17 s as a lock to remove.
  */
 async function lockConfig(file: string): Promise<() => Promise<void>> {
   const lock = `${file}.lock`;
-  // proper-lockfile would retry a file or pipe there for the whole 17 s before failing to remove it.
+  // proper-lockfile would take a file or pipe there for a held lock until the wait ran out.
   const found = await fsp.lstat(lock).catch(() => undefined);
   if (found && !found.isDirectory())
     throw new ServiceUnavailableError(ft.configLockDamaged({ lock, reason: ft.notLockFolder }), { code: 'CONFIG_LOCKED', hint: ft.configLockHint({ lock }) });
-  try {
-    return await lockfile.lock(file, { realpath: false, stale: CONFIG_LOCK_STALE_MS, retries: { retries: 70, minTimeout: 25, maxTimeout: 250 } });
-  } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    const message = code === 'ELOCKED' ? ft.configLockHeld({ file }) : ft.configLockDamaged({ lock, reason: typeof code === 'string' ? code : String(e) });
-    throw new ServiceUnavailableError(message, { code: 'CONFIG_LOCKED', hint: ft.configLockHint({ lock }), cause: e });
+  const until = Date.now() + CONFIG_LOCK_WAIT_MS;
+  for (let pause = 25; ; pause = Math.min(250, pause * 2)) {
+    try {
+      return await lockfile.lock(file, { realpath: false, stale: CONFIG_LOCK_STALE_MS, retries: 0 });
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      if (code === 'ELOCKED' && Date.now() < until) {
+        await sleep(pause);
+        continue;
+      }
+      if (diskRefusal(e)) throw e;
+      const message = code === 'ELOCKED' ? ft.configLockHeld({ file }) : ft.configLockDamaged({ lock, reason: typeof code === 'string' ? code : String(e) });
+      throw new ServiceUnavailableError(message, { code: 'CONFIG_LOCKED', hint: ft.configLockHint({ lock }), cause: e });
+    }
   }
 }
 

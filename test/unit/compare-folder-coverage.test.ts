@@ -79,6 +79,8 @@ describe('--compare with a folder that covers less than this export', () => {
       `--compare ${dir}: that export was narrowed to other Properties (--property) and leaves out "Haus vorn": its units would show as having no data in the comparison period.`,
     );
     expect(() => checkFolderCovers({ ...folder, properties: null }, { id: other, name: 'Haus vorn' })).not.toThrow();
+    // the service may write the id in capitals (before: the folder of this very Property refused after the whole walk)
+    expect(() => checkFolderCovers(folder, { id: P.toUpperCase(), name: 'Haus hinten' })).not.toThrow();
   });
 
   it('refuses a --metric narrowed folder for an export of more metrics; a wider folder is accepted', async () => {

@@ -3,6 +3,7 @@
 // and SHA-256, so a folder edited after the export (or another tenant's) is refused.
 import path from 'node:path';
 import { METRICS, type WhoAmI } from '../../api/types.js';
+import { idKey } from '../../billing/contract.js';
 import { readOwnFile } from '../../core/bounded-read.js';
 import { checkListed, listedEntries, LISTED_FILE_MAX, LISTED_TEXT_MAX, type ListedEntry } from './listed-files.js';
 import { UsageError, isMeterdataError, type ErrorCode } from '../../core/errors.js';
@@ -102,7 +103,7 @@ function leftOut(theirs: Manifest['identity'], ours: Coverage): 'narrowerUnit' |
     if (listed === undefined || (Array.isArray(listed) && listed.length === 0)) return true;
     if (!Array.isArray(listed)) return false;
     if (wanted.length === 0) return everything === null || everything.every((w) => listed.includes(w));
-    return wanted.every((w) => listed.includes(w));
+    return wanted.every((w) => listed.some((l) => typeof l === 'string' && idKey(l) === idKey(w)));
   };
   if (!covers(theirs?.properties, ours.propertyIds, null)) return 'narrowerProperties';
   if (!covers(theirs?.metrics, ours.metrics, METRICS)) return 'narrowerMetrics';
@@ -148,7 +149,8 @@ function refuseOtherLength(dir: string, range: Manifest['range'], ours: Range): 
  * against a folder that lists each of them is a comparison; every unit of a Property it left out would be new).
  */
 export function checkFolderCovers(folder: FolderComparison, property: { id: string; name: string }): void {
-  if (folder.properties && !folder.properties.includes(property.id)) {
+  // ids compared as everywhere else (idKey): the service may write a UUID in capitals, --property keeps it as typed
+  if (folder.properties && !folder.properties.some((id) => idKey(id) === idKey(property.id))) {
     throw refuse(folder.dir, t.propertyLeftOut({ name: property.name }), t.narrowerHint, 'EXPORT_COMPARE_MISMATCH');
   }
 }
