@@ -24,7 +24,8 @@ export function sideState(f: Figure | undefined): ComparisonState {
 
 /** One row of plausibility.csv: the same figure in both periods has the same key. */
 export function figureKey(f: { kind: string; usage_unit_id: string | null; measuring_point_id: string | null; metric: string; unit: string }): string {
-  return JSON.stringify([f.kind, f.usage_unit_id, f.measuring_point_id, f.metric, f.unit]);
+  // ids as billing compares them (idKey): a folder written when the service sent them in another case is the same figure
+  return JSON.stringify([f.kind, f.usage_unit_id?.toLowerCase() ?? null, f.measuring_point_id?.toLowerCase() ?? null, f.metric, f.unit]);
 }
 
 /** The scope of a finding about one figure. */

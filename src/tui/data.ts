@@ -11,6 +11,7 @@ import { unknownValueFlags } from '../export/steps/unknown-values/index.js';
 import { collectProperty, propertiesInScope } from '../api/walk.js';
 import { onePeriod } from '../api/answers.js';
 import { reviewBundle, type BundleReview } from './compare.js';
+import { checkSameLength, comparisonFor } from '../export/steps/plausibility/index.js';
 import { rangeKey, type DateRange } from './range.js';
 import { t } from './texts.js';
 
@@ -165,8 +166,11 @@ export function createBrowseData(deps: BrowseDataDeps): BrowseData {
     const points = new Map(answers.points.filter((p) => p.id).map((p) => [p.id!, p]));
     let review: BundleReview | undefined;
     if (range.compare) {
-      // The comparison period is an ordinary load of its own range (cached like any other).
-      const previous = await load(property, range.compare, onProgress);
+      // The comparison period is an ordinary load of its own range (cached like any other); where the service
+      // answered for fewer months (this year's up to its last completed month), the same months of the
+      // comparison year, as the export takes them (same-length.ts): ten months beside twelve are no comparison.
+      const previous = await load(property, comparisonFor(range.compare, { from: range.from, to: range.to }, effective), onProgress);
+      checkSameLength(effective, previous.effective);
       review = reviewBundle({ property, effective, units, bill }, previous);
       bill = { ...bill, flags: [...bill.flags, ...review.flags] };
     }

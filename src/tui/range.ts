@@ -4,6 +4,7 @@
 import { datePair, monthsSpanned, parseDate, parseYear, sameMonthsIn, yearRange as fromYear } from '../core/dates.js';
 import { UsageError } from '../core/errors.js';
 import { rangeTexts as t } from './texts-range.js';
+import { answeredMonths } from '../export/options/index.js';
 
 export interface DateRange {
   from: string;
@@ -51,7 +52,8 @@ export function parseRangeInput(input: string): RangeResult {
   if (other.from === own.from && other.to === own.to) return { ok: false, message: t.sameComparison({ example }) };
   // 7 months beside 12 show every figure as changed; export (`e`) refuses it too.
   const [theirs, ours] = [monthsSpanned(c.range), monthsSpanned(r.range)];
-  if (theirs !== ours) return { ok: false, message: t.otherLength({ theirs, ours, example }) };
+  // as many months as the service will answer for the range (this year's up to its last completed month) are a comparison too
+  if (theirs !== ours && theirs !== answeredMonths(r.range)) return { ok: false, message: t.otherLength({ theirs, ours, example }) };
   return { ok: true, range: { ...r.range, compare: c.range } };
 }
 

@@ -79,4 +79,29 @@ describe('a comparison range', () => {
     expect(text).toMatch(/Compared with 2024-01-01\.\.2024-12-31: .*\+100\.0 %/);
     expect(text).toContain('Consumption changed markedly against the comparison period');
   });
+
+  it("a range the service answered for fewer months (this year's up to its last completed month) is compared with the same months of the comparison year", async () => {
+    const fixture = bundleFor(aProperty(), Y2025);
+    const asked: string[] = [];
+    async function* each<T>(items: T[]) {
+      yield* items;
+    }
+    const api = {
+      listUsageUnits: () => each(fixture.units.map((u) => u.unit)),
+      listPropertyMeasuringPoints: () => each(pointListOf(fixture)),
+      unitConsumption: async (id: string, range: { from: string; to: string }) => {
+        asked.push(`${range.from}..${range.to}`);
+        const c = fixture.units.find((u) => u.unit.id === id)!.consumption;
+        // 2025 answered up to October, as the service answers the current year in November
+        return { ...c, from: range.from, to: range.from.startsWith('2025') ? '2025-10-31' : range.to };
+      },
+      pointReadings: async () => fixture.plant[0]!.consumption,
+      forgetProperty: () => undefined,
+    } as unknown as ApiClient;
+    const data = createBrowseData({ api, billProperty, flagText });
+    const b = await data.loadProperty(fixture.property, { ...Y2025, compare: Y2024 });
+    // before: all of 2024 beside ten months of 2025
+    expect(b.review!.compare).toEqual({ from: '2024-01-01', to: '2024-10-31' });
+    expect(asked.filter((a) => a.startsWith('2024'))).toEqual(fixture.units.map(() => '2024-01-01..2024-10-31'));
+  });
 });

@@ -13,7 +13,7 @@ import { loadTemplate, type Template } from '../output/index.js';
 import { compareText as t } from './texts-folder.js';
 import { day } from '../../i18n/index.js';
 import { monthsSpanned, type Range } from '../../core/dates.js';
-import { lastCompletedMonthEnd } from '../../api/answers.js';
+import { answeredMonths } from '../options/index.js';
 
 export interface FolderComparison {
   dir: string;
@@ -137,8 +137,7 @@ function refuseOtherLength(dir: string, range: Manifest['range'], ours: Range): 
   const [n, own] = [monthsSpanned(theirs), monthsSpanned(ours)];
   if (n === own) return;
   // this year's export is answered up to the last completed month: a folder of as many months is a comparison
-  const last = lastCompletedMonthEnd(new Date());
-  if (ours.to > last && last >= ours.from && n === monthsSpanned({ from: ours.from, to: last })) return;
+  if (n === answeredMonths(ours)) return;
   const [from, to, year] = [day(theirs.from), day(theirs.to), theirs.from.slice(0, 4)];
   throw refuse(dir, t.otherLength({ n, from, to, own }), t.otherLengthHint({ year }), 'EXPORT_COMPARE_MISMATCH');
 }
@@ -218,10 +217,11 @@ export async function loadComparisonFolder(dir: string, who: WhoAmI, own?: { fro
     throw refuse(dir, `${(e as Error).message}.`, t.another, 'EXPORT_COMPARE_MISMATCH');
   }
   const byProperty = new Map<string, Figure[]>();
+  // keyed as ids are compared everywhere (idKey): the service may write a UUID in another case than when the folder was written
   for (const f of figures) {
-    const list = byProperty.get(f.property_id) ?? [];
+    const list = byProperty.get(idKey(f.property_id)) ?? [];
     list.push(f);
-    byProperty.set(f.property_id, list);
+    byProperty.set(idKey(f.property_id), list);
   }
   return { dir, range: { from: range.from, to: range.to }, byProperty, properties: listed(m.identity?.properties), plantPoints: plant !== null };
 }

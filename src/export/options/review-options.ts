@@ -61,10 +61,8 @@ export function parseReviewArgs(opts: ReviewFlags, cwd: string, period: Range): 
 export function refuseOtherLength(compare: Range, period: Range, flag: string, now = new Date()): void {
   const [theirs, ours] = [monthsSpanned(compare), monthsSpanned(period)];
   if (theirs === ours) return;
-  // the months the service will answer for (this year's up to the last completed month): a comparison
-  // of as many is right (same-length.ts checks each Property's answer)
-  const last = lastCompletedMonthEnd(now);
-  if (period.to > last && last >= period.from && theirs === monthsSpanned({ from: period.from, to: last })) return;
+  // as many months as the service will answer for (same-length.ts checks each Property's answer)
+  if (theirs === answeredMonths(period, now)) return;
   // the example: the same months a year earlier, a year later where that would be before FIRST_YEAR
   const year = Number(period.from.slice(0, 4));
   const like = sameMonthsIn(period, String(year > FIRST_YEAR ? year - 1 : year + 1), null);
@@ -72,6 +70,15 @@ export function refuseOtherLength(compare: Range, period: Range, flag: string, n
     t.compareOtherLength({ flag, theirs, ours, from: day(period.from), to: day(period.to) }),
     t.compareOtherLengthHint({ from: like.from, to: like.to, year: like.from.slice(0, 4) }),
   );
+}
+
+/**
+ * How many months the service will answer for `period` by this computer's clock: this year's up to its last
+ * completed month (`--year 2026` in November: 10). A comparison of as many is right before any request.
+ */
+export function answeredMonths(period: Range, now = new Date()): number {
+  const last = lastCompletedMonthEnd(now);
+  return monthsSpanned(period.to > last && last >= period.from ? { from: period.from, to: last } : period);
 }
 
 /** The template as this export writes it: plausibility.csv and its sheet only when the review runs. */

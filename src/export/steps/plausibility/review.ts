@@ -5,6 +5,7 @@
 // About sheet.
 import type { MeasuringPointConsumption, MeasuringPoint, UnitConsumption, UsageUnit, WhoAmI } from '../../../api/types.js';
 import { billProperty } from '../../../billing/index.js';
+import { idKey } from '../../../billing/contract.js';
 import { ExitCode, MeterdataError, isMeterdataError } from '../../../core/errors.js';
 import { currentFigures, devicesOf, figuresOf, reviewProperty, type Figure, type PlausibilityRow } from '../../../plausibility/index.js';
 import { flagTitles } from '../../../billing/texts-findings.js';
@@ -18,7 +19,7 @@ import { checkPlantPeriod, contractRange, onePeriod } from '../../../api/answers
 import { day, inLanguage, language, type Lang } from '../../../i18n/index.js';
 import { aboutTexts } from '../../output/index.js';
 import { plausibilityTexts as pt } from './texts.js';
-import { checkSameLength, comparisonFor } from './same-length.js';
+import { checkSameLength, comparisonFor, sameLength } from './same-length.js';
 
 /** The comparison period's answers for the same units and plant points. */
 export interface ComparisonAnswers {
@@ -84,7 +85,8 @@ export async function reviewStep(args: ExportArgs, review: ReviewArgs, who: WhoA
     async fetch(api, answers, { onUnit, stop }): Promise<AnswersWithComparison> {
       if (!asked) return answers;
       const own = answers.units[0]?.consumption;
-      const target = comparisonFor(asked, requested, own ? { from: own.from, to: own.to } : contractRange(requested, new Date()));
+      // a Property without units has no answer of its own period: the one the export bills it for without units (stage.ts)
+      const target = comparisonFor(asked, requested, own ? { from: own.from, to: own.to } : expectedRange(args.from, args.to, new Date()));
       const query = { from: target.from, to: target.to, ...(args.metrics.length ? { metrics: args.metrics } : {}) };
       const [units, plantPoints] = await comparisonRequests(
         target,
@@ -116,8 +118,13 @@ export async function reviewStep(args: ExportArgs, review: ReviewArgs, who: WhoA
       // a folder covering more metrics than this export (compare-folder.ts refuses one covering fewer): only what both cover
       if (folder) checkFolderCovers(folder, property);
       // the period the service answered for beside the comparison's: as many months, or no comparison
-      if (folder || c) checkSameLength(range, c ? c.range : folder!.range);
-      if (folder) comparison = (folder.byProperty.get(property.id) ?? []).filter((f) => covered(args.metrics, f.metric));
+      // (a Property without units is billed for the period of those before it, which its own comparison,
+      // fetched before, may not match: its plant meters are then not compared rather than the export refused)
+      const theirs = c ? c.range : (folder?.range ?? null);
+      const other = theirs !== null && !sameLength(range, theirs);
+      if (other && answers.units.length > 0) checkSameLength(range, theirs);
+      if (other) comparison = null;
+      else if (folder) comparison = (folder.byProperty.get(idKey(property.id)) ?? []).filter((f) => covered(args.metrics, f.metric));
       else if (c)
         comparison = figuresOf(
           billProperty({ property: ids, range: c.range, units: c.units, plantPoints: c.plantPoints, points: answers.points, metrics: args.metrics }),

@@ -19,6 +19,9 @@ export function comparisonFor(asked: Range, requested: Range, own: Range): Range
   return same.from === asked.from && same.to === asked.to ? sameMonthsIn(own, year, null) : asked;
 }
 
+/** Whether the two periods have as many months. */
+export const sameLength = (a: Range, b: Range): boolean => monthsSpanned(a) === monthsSpanned(b);
+
 /** Refuses a comparison of another number of months than the period the service answered for. */
 export function checkSameLength(own: Range, comparison: Range): void {
   const [ours, theirs] = [monthsSpanned(own), monthsSpanned(comparison)];
