@@ -4,6 +4,7 @@
 // its end removed the other run's lock; now it stops before its commit (EXPORT_OUT_TAKEN_OVER,
 // exit 2), puts nothing under a final name, leaves the other's lock, and a re-run once the other
 // is done continues from its journal.
+import { existsSync } from 'node:fs';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,15 +25,20 @@ afterAll(async () => sandbox?.close());
 const OTHER = JSON.stringify({ pid: 4242, host: 'otherhost', started: 1 });
 const exportRun = (out: string) => ['export', '--year', '2025', '--format', 'csv', '--rate-limit', '60', '--profile', 'nord', '--out', out];
 
+/** Runs `argv`, planting another host's record into `lock` after the run's third request. */
+async function takenOver(argv: string[], lock: string) {
+  const before = sandbox.log.total;
+  const running = runCli(argv, { env, cwd: home });
+  const deadline = Date.now() + 120_000;
+  while (sandbox.log.total < before + 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await writeFile(lock, OTHER);
+  return running;
+}
+
 describe('an export whose --out folder another host took over while it ran', () => {
   it('commits nothing (exit 2), leaves the new holder its lock; run again afterwards, it completes', async () => {
     const out = path.join(home, 'taken');
-    const before = sandbox.log.total;
-    const running = runCli(exportRun(out), { env, cwd: home });
-    const deadline = Date.now() + 120_000;
-    while (sandbox.log.total < before + 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    await writeFile(path.join(out, FOLDER_LOCK), OTHER);
-    const done = await running;
+    const done = await takenOver(exportRun(out), path.join(out, FOLDER_LOCK));
     expect(done.code, done.stderr).toBe(2);
     expect(done.stderr.split('\n').find((l) => l.startsWith('meterdata:'))).toMatch(
       new RegExp(
@@ -48,5 +54,25 @@ describe('an export whose --out folder another host took over while it ran', () 
     expect(again.code, again.stderr).toBe(0);
     const manifest = JSON.parse(await readFile(path.join(out, 'meterdata-manifest.json'), 'utf8')) as { files: { name: string }[] };
     expect((await readdir(out)).sort()).toEqual([...manifest.files.map((f) => f.name), 'meterdata-manifest.json'].sort());
+  }, 300_000);
+
+  it("uvi: its --out root's lock replaced, the month folder is not committed (exit 2)", async () => {
+    const root = path.join(home, 'uvi-root');
+    const done = await takenOver(['uvi', '--profile', 'nord', '--month', '2025-11', '--rate-limit', '60', '--out', root], path.join(root, FOLDER_LOCK));
+    expect(done.code, done.stderr).toBe(2);
+    expect(done.stderr).toContain(`Another meterdata run took over ${root} while this one was paused`);
+    expect(existsSync(path.join(root, '2025-11', 'meterdata-manifest.json'))).toBe(false);
+    expect(await readFile(path.join(root, FOLDER_LOCK), 'utf8')).toBe(OTHER);
+  }, 300_000);
+
+  it("portfolio: its --out root's lock replaced, no profile is committed and no summary written (exit 2)", async () => {
+    const root = path.join(home, 'portfolio-root');
+    const argv = ['export', '--profiles', 'nord', '--year', '2025', '--format', 'csv', '--rate-limit', '60', '--out', root];
+    const done = await takenOver(argv, path.join(root, FOLDER_LOCK));
+    expect(done.code, done.stderr).toBe(2);
+    expect(done.stderr).toContain(`Another meterdata run took over ${root} while this one was paused`);
+    expect(existsSync(path.join(root, 'portfolio-summary.csv'))).toBe(false);
+    expect(existsSync(path.join(root, 'nord', 'meterdata-manifest.json'))).toBe(false);
+    expect(await readFile(path.join(root, FOLDER_LOCK), 'utf8')).toBe(OTHER);
   }, 300_000);
 });

@@ -79,7 +79,7 @@ export async function closeRun(run: Run, output: OutputSet, tally: Tally, range:
  */
 export async function finishExport(
   staged: StagedExport,
-  opts: { writeWorkbook?: WorkbookWriter; signal?: AbortSignal | undefined } = {},
+  opts: { writeWorkbook?: WorkbookWriter; signal?: AbortSignal | undefined; held?: () => void } = {},
 ): Promise<ExportSummary> {
   const { summary } = staged;
   try {
@@ -90,7 +90,10 @@ export async function finishExport(
       write,
       undefined,
       opts.signal, // a Ctrl-C during the workbook or any finishing pass: nothing is committed
-      () => Journal.checkHeld(staged.journal.insideLocks),
+      () => {
+        Journal.checkHeld(staged.journal.insideLocks);
+        opts.held?.(); // a portfolio's profile: its root as well
+      },
     );
     await Journal.release(staged.journal, true);
     return { ...summary, files };

@@ -208,6 +208,7 @@ async function runProfiles(job: PortfolioJob, profiles: string[], cap: number, i
         reporter: (requests) => display.reporter(profile, requests),
         slots,
         workbooks,
+        held,
         ...(workers ? { writeWorkbook: workers.write, renderAhead: workers.ahead } : {}),
       });
       const result: ProfileResult = { profile, out: args.out, outcome: 'exported', exitCode, seconds: seconds(), summary, ...(error ? { error } : {}) };
