@@ -142,6 +142,7 @@ export const ERROR_CODES = {
   // Export
   EXPORT_ALREADY_RUNNING: { exit: [USAGE], area: 'export' },
   EXPORT_OUT_BUSY: { exit: [USAGE], area: 'export' },
+  EXPORT_OUT_TAKEN_OVER: { exit: [USAGE], area: 'export' },
   EXPORT_OUT_IN_USE: { exit: [USAGE], area: 'export' },
   EXPORT_OUT_NOT_A_FOLDER: { exit: [USAGE], area: 'export' },
   EXPORT_OUT_NOT_WRITABLE: { exit: [USAGE], area: 'export' },

@@ -38,6 +38,8 @@ export interface Shared {
   renderAhead?: RenderAhead;
   /** false: each Property is written at its end (a run whose step writes files of its own per Property). */
   streamUnits?: boolean;
+  /** Throws unless the portfolio still holds its --out root (see Journal.checkHeld): checked with the run's own folder locks. */
+  held?: () => void;
 }
 
 /**
@@ -180,7 +182,7 @@ export async function exportProfile(args: ExportArgs, template: Template, io: Io
   const release = await shared.workbooks.acquire();
   try {
     const writeWorkbook = shared.writeWorkbook ?? (io.isolate && isolationAvailable() ? await workbookWriter(args, io) : undefined);
-    return await finishExport(staged, { signal: io.signal, ...(writeWorkbook ? { writeWorkbook } : {}) });
+    return await finishExport(staged, { signal: io.signal, ...(writeWorkbook ? { writeWorkbook } : {}), ...(shared.held ? { held: shared.held } : {}) });
   } finally {
     release();
   }

@@ -71,6 +71,10 @@ export const runText = catalogue(
     runningHint: (p: { lock: string }) => `Wait for it to finish; if none runs, delete ${p.lock}.`,
     outBusy: (p: { out: string }) => `Another \`meterdata export\` or \`meterdata uvi\` is writing to ${p.out}; one run owns a folder at a time.`,
     outBusyHint: (p: { lock: string }) => `Wait for it to finish, or choose another --out folder; if none runs, delete ${p.lock}.`,
+    outTakenOver: (p: { out: string }) =>
+      `Another meterdata run took over ${p.out} while this one was paused for more than 10 minutes (a closed laptop, a suspended virtual machine).`,
+    outTakenOverHint:
+      'The folder now belongs to that run: check its result there, then run this command again, into another --out folder if both exports are needed.',
     scratchGone: (p: { file: string }) => `The export's temporary file ${p.file} was removed while the export ran.`,
     scratchGoneHint:
       'Another program, or meterdata run by another user, cleaned up or wrote into the --out folder meanwhile: make sure none does, then run the same command again.',
@@ -118,6 +122,10 @@ export const runText = catalogue(
     outBusy: (p) =>
       `Ein anderer Lauf von \`meterdata export\` oder \`meterdata uvi\` schreibt gerade in ${p.out}; in einen Zielordner schreibt immer nur ein Lauf.`,
     outBusyHint: (p) => `Warten Sie, bis er fertig ist, oder wählen Sie einen anderen Zielordner für --out; läuft keiner, löschen Sie ${p.lock}.`,
+    outTakenOver: (p) =>
+      `Ein anderer meterdata-Lauf hat den Zielordner ${p.out} übernommen, während dieser Lauf länger als 10 Minuten angehalten war (zugeklappter Laptop, pausierte virtuelle Maschine).`,
+    outTakenOverHint:
+      'Der Ordner gehört jetzt jenem Lauf: Prüfen Sie dort dessen Ergebnis und starten Sie diesen Befehl danach erneut, mit einem anderen Zielordner für --out, wenn beide Exporte gebraucht werden.',
     scratchGone: (p) => `Die Arbeitsdatei ${p.file} des Exports wurde während des Laufs entfernt.`,
     scratchGoneHint:
       'Ein anderes Programm oder meterdata unter einem anderen Benutzer hat im Zielordner (--out) aufgeräumt oder geschrieben: Stellen Sie sicher, dass das nicht geschieht, und starten Sie denselben Befehl erneut.',

@@ -37,8 +37,8 @@ export async function uviJob(opts: UviFlags, io: Io, now: Date): Promise<Portfol
     words: { exported: t.portfolioWritten, kept: t.portfolioKept, finished: t.portfolioFinished },
     argsFor: (profile) => ({ ...base.args, profile, out: path.join(root, profile, base.inputs.month) }),
     check: (args) => checkUviOut({ ...base, args }),
-    async run(args, profileIo, { reporter, slots }) {
-      const summary = await runUvi({ ...base, args }, profileIo, undefined, { reporter, slots });
+    async run(args, profileIo, { reporter, slots, held }) {
+      const summary = await runUvi({ ...base, args }, profileIo, undefined, { reporter, slots, ...(held ? { held } : {}) });
       return { summary: asProfileSummary(summary), exitCode: ExitCode.OK };
     },
   };

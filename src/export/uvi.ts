@@ -97,7 +97,7 @@ export async function checkUviOut(run: UviRun): Promise<void> {
 }
 
 /** The portfolio's display and the Properties it holds across profiles (src/export/uvi-job.ts). */
-export type UviShared = Pick<Shared, 'reporter' | 'slots'>;
+export type UviShared = Pick<Shared, 'reporter' | 'slots' | 'held'>;
 
 export interface UviSummary extends ExportSummary, Pick<UviCounts, 'letters' | 'incomplete'> {
   month: string;
@@ -119,7 +119,7 @@ export async function runUvi(run: UviRun, io: Io, open?: Connect, shared: UviSha
   const { isolationAvailable } = await import('../core/isolate.js');
   const isolated = io.isolate === true && isolationAvailable() && !shared.reporter && !shared.slots;
   const staged = isolated ? await stageIsolated(run, io) : await stageUvi(run, io, await connectUvi(run, io, open), shared);
-  const summary = await finishExport(staged.staged, { signal: io.signal });
+  const summary = await finishExport(staged.staged, { signal: io.signal, ...(shared.held ? { held: shared.held } : {}) });
   return { ...summary, month: run.inputs.month, letters: staged.letters, incomplete: staged.incomplete };
 }
 

@@ -4,14 +4,18 @@
 // removed the other's temporary files. Held besides the state folder's lock for the whole run.
 import { mkdir, rmdir, utimes } from 'node:fs/promises';
 import path from 'node:path';
-import { look, ownRecord, takeLock, type LockHolder } from './locks.js';
+import { holdsLock, takeLock, type LockHolder } from './locks.js';
 
 /** The lock's name in the folder: hidden, ours (never a leftover to remove, never a file of another export). */
 export const FOLDER_LOCK = '.meterdata-lock';
 
 /** A holder on another host can only be judged by its silence: it touches its lock this often while it runs, */
 const HEARTBEAT_MS = 60_000;
-/** and one not touched for this long (ten missed touches: a crashed or switched-off machine) is taken over. */
+/**
+ * and one not touched for this long (ten missed touches: a crashed or switched-off machine) is taken over. A run
+ * only paused that long (a closed laptop, a suspended VM) finds on waking that the lock is no longer its own:
+ * it commits nothing (Journal.checkHeld before the commit) and leaves the new holder's lock alone (releaseLock).
+ */
 export const FOREIGN_LOCK_STALE_MS = 10 * 60_000;
 
 export interface FolderLock {
@@ -49,9 +53,8 @@ export async function lockInFolder(dir: string, busy: (holder: LockHolder) => Er
  * released it in another thread). Unref'd: it never keeps the process alive.
  */
 function heartbeat(file: string): NodeJS.Timeout {
-  const mine = ownRecord();
   const timer = setInterval(() => {
-    if (look(file)?.text !== mine) clearInterval(timer);
+    if (!holdsLock(file)) clearInterval(timer);
     else {
       const now = new Date();
       utimes(file, now, now).catch(() => clearInterval(timer));

@@ -25,6 +25,28 @@ export function ownRecord(): string {
   return JSON.stringify({ pid: process.pid, host: os.hostname(), started: PROCESS_STARTED });
 }
 
+/**
+ * Whether the lock `file` still names this process. Its record is parsed rather than compared as
+ * text: another thread of the process (the one that commits) computes PROCESS_STARTED anew and
+ * may round it a millisecond apart.
+ */
+export function holdsLock(file: string): boolean {
+  const seen = look(file);
+  const holder = seen && readLockHolder(seen.text);
+  return !!holder && holder.pid === process.pid && holder.host === os.hostname() && alive(holder.pid, holder.started);
+}
+
+/**
+ * Removes the lock `file` only while it is still this process's. A run suspended (a closed laptop,
+ * a paused VM) past the 10-minute rule of another host finds its folder's lock taken over; removing
+ * it regardless let a third run start beside the new holder. Read, compare, remove is not one
+ * step, but a lock this process holds is taken over only once it was silent for minutes, never in
+ * the microseconds between the read and the removal of a process that runs.
+ */
+export async function releaseLock(file: string): Promise<void> {
+  if (holdsLock(file)) await rm(file, { force: true });
+}
+
 function alive(pid: number, started: unknown): boolean {
   if (pid === process.pid) return typeof started !== 'number' || Math.abs(started - PROCESS_STARTED) < 2_000;
   return processAlive(pid);
@@ -100,7 +122,7 @@ export async function takeLock(file: string, busy: Error | ((holder: LockHolder)
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         await placeLock(mine, file);
-        return () => rm(file, { force: true });
+        return () => releaseLock(file);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       }

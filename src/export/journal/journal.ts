@@ -13,7 +13,7 @@ import { gunzipSync } from 'node:zlib';
 import { UsageError } from '../../core/errors.js';
 import type { Property, WhoAmI } from '../../api/types.js';
 import { JournalDamage, readAnswers, readMeta, type JournalMeta } from './journal-check.js';
-import { checkWritable, commandRoot, FOLDER_LOCK, lockInFolder, outLockFile, removeCreated, takeLock } from '../folder/index.js';
+import { checkWritable, commandRoot, FOLDER_LOCK, holdsLock, lockInFolder, outLockFile, releaseLock, removeCreated, takeLock } from '../folder/index.js';
 import { gzipAnswers } from './journal-json.js';
 import { runText as t } from '../texts-run.js';
 import { stopWords } from '../run-words.js';
@@ -215,13 +215,22 @@ export class Journal {
   /** Ends a handed-over journal: removes it after success, keeps it for a resume otherwise; the lock is released either way. */
   static async release(handle: JournalHandle, done: boolean): Promise<void> {
     if (done) await rm(handle.dir, { recursive: true, force: true });
-    await rm(handle.lockFile, { force: true }).catch(() => undefined);
-    await rm(handle.outLockFile, { force: true }).catch(() => undefined);
-    if (handle.rootLockFile !== null) await rm(handle.rootLockFile, { force: true }).catch(() => undefined);
+    await releaseLock(handle.lockFile).catch(() => undefined);
+    await releaseLock(handle.outLockFile).catch(() => undefined);
+    if (handle.rootLockFile !== null) await releaseLock(handle.rootLockFile).catch(() => undefined);
     for (const l of handle.insideLocks) {
-      await rm(l.file, { force: true }).catch(() => undefined);
+      await releaseLock(l.file).catch(() => undefined);
       await removeCreated(l.dir, l.created);
     }
+  }
+
+  /**
+   * Throws EXPORT_OUT_TAKEN_OVER unless every folder lock of the run is still its own: a run paused past the
+   * 10-minute rule (folder-lock.ts) whose folder another host's run took over meanwhile must not commit into it.
+   */
+  static checkHeld(locks: readonly InsideLock[]): void {
+    const lost = locks.find((l) => !holdsLock(l.file));
+    if (lost) throw new UsageError(t.outTakenOver({ out: lost.dir }), t.outTakenOverHint, 'EXPORT_OUT_TAKEN_OVER');
   }
 
   /** Keeps the journal for a later resume and lets another run take it. */

@@ -28,7 +28,9 @@ export async function completeOutput(
   writers: WorkbookWriter | FinishWriters = writeWorkbookHere,
   registry: readonly OutputFormat[] = EXPORT_FORMATS,
   signal?: AbortSignal,
+  held: () => void = () => undefined,
 ): Promise<FileEntry[]> {
+  held(); // a run that lost its folder (see Journal.checkHeld) writes not even the workbook's temporary file there
   const atomic = AtomicOutput.adopt(staged.dir, staged.pending);
   const files = [...staged.files];
   const by: Partial<Record<string, (input: never) => Promise<void>>> = typeof writers === 'function' ? { xlsx: writers } : writers;
@@ -41,6 +43,7 @@ export async function completeOutput(
   await atomic.closeFile(m);
   // The last point a Ctrl-C stops the run; the commit, once begun, completes (its renames are quick and final).
   if (signal?.aborted) throw signal.reason;
+  held();
   await atomic.commit(MANIFEST, staleFiles(staged.dir, files));
   await atomic.abort(); // removes the spools; final files are never touched
   return files;

@@ -1,6 +1,7 @@
 // The end of an export: the About sheet, the manifest and the summary once every Property is
 // written (closeRun), then the workbook and every file put in place at once (finishExport).
 import { CONTRACT_VERSION } from '../../api/types.js';
+import { isMeterdataError } from '../../core/errors.js';
 import { Journal } from '../journal/index.js';
 import { expectedRange, identity } from '../options/index.js';
 import { completeOutput, discardOutput, writeWorkbookHere, type OutputSet, type WorkbookWriter } from '../output/index.js';
@@ -78,7 +79,7 @@ export async function closeRun(run: Run, output: OutputSet, tally: Tally, range:
  */
 export async function finishExport(
   staged: StagedExport,
-  opts: { writeWorkbook?: WorkbookWriter; signal?: AbortSignal | undefined } = {},
+  opts: { writeWorkbook?: WorkbookWriter; signal?: AbortSignal | undefined; held?: () => void } = {},
 ): Promise<ExportSummary> {
   const { summary } = staged;
   try {
@@ -89,11 +90,16 @@ export async function finishExport(
       write,
       undefined,
       opts.signal, // a Ctrl-C during the workbook or any finishing pass: nothing is committed
+      () => {
+        Journal.checkHeld(staged.journal.insideLocks);
+        opts.held?.(); // a portfolio's profile: its root as well
+      },
     );
     await Journal.release(staged.journal, true);
     return { ...summary, files };
   } catch (e) {
-    await discardOutput(staged.output).catch(() => undefined);
+    // The temporary files' names are the new holder's too: a run that lost its folder removes none of them.
+    if (!isMeterdataError(e) || e.code !== 'EXPORT_OUT_TAKEN_OVER') await discardOutput(staged.output).catch(() => undefined);
     await Journal.release(staged.journal, false);
     throw unfinished(e, summary.out, opts.signal, (staged.manifest.identity as { template?: unknown } | undefined)?.template);
   }

@@ -17,7 +17,7 @@ import { dirs } from '../../core/paths.js';
 import { terminalSafeJson } from '../../core/terminal-text.js';
 import { Slots } from '../pipeline/index.js';
 import { checkNotOtherCommand, checkWritable } from '../folder/index.js';
-import { lockOutFolder } from '../journal/index.js';
+import { Journal, lockOutFolder } from '../journal/index.js';
 import { loadWorkbookWorkers, WORKBOOK_WORKERS_MODULE } from '../output/index.js';
 import { prepareJob, type JobName, type PortfolioJob } from './portfolio-job.js';
 import { createPortfolioDisplay, type PortfolioDisplay } from './portfolio-progress.js';
@@ -182,14 +182,14 @@ async function portfolioHere(input: PortfolioInput, io: Io): Promise<number> {
     // The summary goes there: an --out that cannot be written is the user's to fix (exit 2), before any profile starts,
     // not a failure of every profile followed by the summary's (a read-only disk: mkdir says ENOENT, a stack)
     await checkWritable(job.out);
-    return await runProfiles(job, profiles, cap, io);
+    return await runProfiles(job, profiles, cap, io, () => Journal.checkHeld([root.inside]));
   } finally {
     await root.unlock().catch(() => undefined);
   }
 }
 
 /** Every profile's run at once under the root's lock, then the summary; the worst exit code. */
-async function runProfiles(job: PortfolioJob, profiles: string[], cap: number, io: Io): Promise<number> {
+async function runProfiles(job: PortfolioJob, profiles: string[], cap: number, io: Io, held: () => void): Promise<number> {
   const record = await FinishedRecord.open(dirs(io.env).state, job.recordKey);
   const display = createPortfolioDisplay(io, profiles, { quiet: job.quiet });
   const slots = new Slots(cap);
@@ -208,6 +208,7 @@ async function runProfiles(job: PortfolioJob, profiles: string[], cap: number, i
         reporter: (requests) => display.reporter(profile, requests),
         slots,
         workbooks,
+        held,
         ...(workers ? { writeWorkbook: workers.write, renderAhead: workers.ahead } : {}),
       });
       const result: ProfileResult = { profile, out: args.out, outcome: 'exported', exitCode, seconds: seconds(), summary, ...(error ? { error } : {}) };
@@ -232,15 +233,24 @@ async function runProfiles(job: PortfolioJob, profiles: string[], cap: number, i
   );
   await workers?.close();
   display.close();
-  return finish(job, results, record, io);
+  return finish(job, results, record, io, held);
 }
 
 /** The summary file, the record of finished profiles, and what the run says at its end; the worst exit code. */
-async function finish(base: Pick<PortfolioJob, 'out' | 'quiet' | 'json' | 'words'>, results: ProfileResult[], record: FinishedRecord, io: Io): Promise<number> {
+async function finish(
+  base: Pick<PortfolioJob, 'out' | 'quiet' | 'json' | 'words'>,
+  results: ProfileResult[],
+  record: FinishedRecord,
+  io: Io,
+  held: () => void = () => undefined,
+): Promise<number> {
   const summaryFile = path.join(base.out, SUMMARY_FILE);
   // What the profiles' lines and objects tell is printed even where the summary cannot be
   // written (a full disk at the end of a night): its failure follows them.
-  const unwritten = await mkdir(base.out, { recursive: true })
+  // a portfolio paused past the 10-minute rule whose root another run took over (folder-lock.ts) writes no summary there
+  const unwritten = await Promise.resolve()
+    .then(held)
+    .then(() => mkdir(base.out, { recursive: true }))
     .then(() => writeFileAtomic(summaryFile, summaryCsv(results), { mode: 0o644 }))
     .then(
       () => null,
