@@ -11,6 +11,7 @@ import { ExitCode, MeterdataError, type ErrorCode } from './errors.js';
 import { isErrorCode } from './codes.js';
 import { language, type Lang } from '../i18n/index.js';
 import { coreTexts } from './texts.js';
+import { runOwner } from './run-owner.js';
 
 export interface HeapLimits {
   /** V8's young generation (both semi-spaces and more), MB. */
@@ -142,6 +143,7 @@ export function runIsolated<T>(module: URL, name: string, input: unknown, opts: 
       rows: io.stdout.rows,
     },
   };
+  runOwner(); // before the worker copies process.env: its locks are this process's (run-owner.ts)
   const worker = new Worker(ENTRY, {
     workerData: request,
     ...(opts.transfer ? { transferList: opts.transfer } : {}),

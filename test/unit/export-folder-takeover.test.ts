@@ -5,11 +5,12 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { formatError, isMeterdataError } from '../../src/core/errors.js';
 import { setLanguage } from '../../src/i18n/index.js';
 import { FOLDER_LOCK, lockInFolder } from '../../src/export/folder/folder-lock.js';
-import { takeLock } from '../../src/export/folder/locks.js';
+import { holdsLock, ownRecord, releaseLock, takeLock } from '../../src/export/folder/locks.js';
 import { Journal } from '../../src/export/journal/journal.js';
 import { finishExport, stageExport } from '../../src/export/run.js';
 import { T0, reporter, setup } from '../helpers/export-fixtures.js';
@@ -103,5 +104,23 @@ describe('a run whose --out folder another run took over before its commit', () 
     await finishExport(staged, { writeWorkbook: async () => undefined });
     expect(finals(out)).toContain('meterdata-manifest.json');
     expect(existsSync(path.join(out, FOLDER_LOCK))).toBe(false);
+  });
+});
+
+describe("a lock of this process after its host's name changed (a laptop that joined another network)", () => {
+  it('is still its own: held, released by it, and not stale to it; the same pid with another mark is not', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'md-lock-rename-'));
+    const file = path.join(dir, 'x.lock');
+    await writeFile(file, ownRecord());
+    const renamed = vi.spyOn(os, 'hostname').mockReturnValue('MacBook.fritz.box');
+    try {
+      expect(holdsLock(file)).toBe(true);
+      await releaseLock(file);
+      expect(existsSync(file)).toBe(false);
+      await writeFile(file, JSON.stringify({ ...JSON.parse(ownRecord()), owner: `${process.pid}.0000000000000000` }));
+      expect(holdsLock(file)).toBe(false);
+    } finally {
+      renamed.mockRestore();
+    }
   });
 });

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { readBounded } from '../../core/bounded-read.js';
 import { located } from '../../core/disk.js';
 import { processAlive } from '../../core/pid.js';
+import { runOwner } from '../../core/run-owner.js';
 import { readLockHolder } from '../journal/index.js';
 
 /** A lock file that cannot be read as ours is taken over once it is this old. */
@@ -20,9 +21,9 @@ export const LOCK_DAMAGED_STALE_MS = 30_000;
  */
 const PROCESS_STARTED = Math.round(Date.now() - process.uptime() * 1000);
 
-/** What a lock this process holds says: its pid, host and start. */
+/** What a lock this process holds says: its pid, host and start, and its mark (run-owner.ts). */
 export function ownRecord(): string {
-  return JSON.stringify({ pid: process.pid, host: os.hostname(), started: PROCESS_STARTED });
+  return JSON.stringify({ pid: process.pid, host: os.hostname(), started: PROCESS_STARTED, owner: runOwner() });
 }
 
 /**
@@ -33,7 +34,10 @@ export function ownRecord(): string {
 export function holdsLock(file: string): boolean {
   const seen = look(file);
   const holder = seen && readLockHolder(seen.text);
-  return !!holder && holder.pid === process.pid && holder.host === os.hostname() && alive(holder.pid, holder.started);
+  if (!holder || holder.pid !== process.pid) return false;
+  // by its mark where it has one: the host's name may have changed since (run-owner.ts)
+  if (holder.owner !== undefined) return holder.owner === runOwner();
+  return holder.host === os.hostname() && alive(holder.pid, holder.started);
 }
 
 /**
@@ -101,6 +105,8 @@ export interface LockOptions {
 function stale(seen: Seen, opts: LockOptions): boolean {
   const holder = readLockHolder(seen.text);
   if (!holder) return Date.now() - seen.mtimeMs > LOCK_DAMAGED_STALE_MS;
+  // this process's own mark: held (whatever the host is called now); the same pid with another mark: an earlier process's
+  if (holder.pid === process.pid && holder.owner !== undefined) return holder.owner !== runOwner();
   if (holder.host !== os.hostname()) return opts.foreignStaleMs !== undefined && Date.now() - seen.mtimeMs > opts.foreignStaleMs;
   return !alive(holder.pid, holder.started);
 }

@@ -75,7 +75,12 @@ export function readAnswers<T>(text: string, expected: Pick<Property, 'id'>): T 
 }
 
 // pid 0 and -1 are no process: kill(0|-1, 0) signals a group and succeeds, which read as a holder alive for ever.
-const LockHolder = v.object({ pid: v.pipe(v.number(), v.integer(), v.minValue(1)), host: v.string(), started: v.optional(v.number()) });
+const LockHolder = v.object({
+  pid: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  host: v.string(),
+  started: v.optional(v.number()),
+  owner: v.optional(v.string()),
+});
 
 /** Who holds a lock file; null when the file is not a holder record (damaged, or another tool's). */
 export function readLockHolder(text: string): v.InferOutput<typeof LockHolder> | null {
