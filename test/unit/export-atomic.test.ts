@@ -139,4 +139,14 @@ describe("the next run's clean-up of what a killed one left", () => {
     await new AtomicOutput(dir).prepare();
     expect((await readdir(dir)).sort()).toEqual([...theirs].sort());
   });
+
+  it("removes a dead process's folder-lock record written aside (a kill between writing and placing it), not a live one's", async () => {
+    const dir = await tmp();
+    const dead = '.meterdata-lock.4000000.6a7cc5cb.tmp'; // above Linux's highest pid: no process
+    const live = `.meterdata-lock.${process.pid}.0badc0de.tmp`;
+    const alike = ['.meterdata-lock.12.6a7cc5cb.tmp.bak', 'meterdata-lock.4000000.6a7cc5cb.tmp', '.meterdata-lock'];
+    for (const n of [dead, live, ...alike]) await writeFile(path.join(dir, n), 'x');
+    await new AtomicOutput(dir).prepare();
+    expect((await readdir(dir)).sort()).toEqual([live, ...alike].sort());
+  });
 });

@@ -7,6 +7,7 @@ import { mkdir, open, readdir, rm, rmdir, unlink, type FileHandle } from 'node:f
 import path from 'node:path';
 import { checkReplaceable, renameReplacing, type ReplaceDeps } from '../../core/replace.js';
 import { located } from '../../core/disk.js';
+import { processAlive } from '../../core/pid.js';
 
 const FLUSH_AT = 1 << 16;
 
@@ -111,8 +112,17 @@ export function partialName(finalName: string): string {
  */
 const PDF_TEMPORARY = /^\.\..+\.partial\.\d+\.\d+\.[a-z0-9]*\.tmp$/;
 
+/**
+ * The folder lock's record written aside before it is linked into place (locks.ts takeLock:
+ * ".meterdata-lock.<pid>.<8 hex>.tmp"), which a kill between the two leaves. Only a dead process's:
+ * a live one may be taking the lock this moment (it is then told busy and removes its own).
+ */
+const LOCK_TEMPORARY = /^\.meterdata-lock\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+
 /** A name only meterdata's temporary files in an out folder have: removed as an earlier run's leftover. */
 function isLeftover(name: string): boolean {
+  const lock = LOCK_TEMPORARY.exec(name);
+  if (lock) return Number(lock[1]) !== process.pid && !processAlive(Number(lock[1]));
   return (name.startsWith('.') && name.endsWith('.partial')) || PDF_TEMPORARY.test(name);
 }
 
