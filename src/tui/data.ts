@@ -14,6 +14,7 @@ import { reviewBundle, type BundleReview } from './compare.js';
 import { checkSameLength, comparisonFor } from '../export/steps/plausibility/index.js';
 import { rangeKey, type DateRange } from './range.js';
 import { t } from './texts.js';
+import type { UviSettings } from '../uvi/inputs/index.js';
 
 /** What billProperty (src/billing) returns; the browser reads totals and flags from it. */
 export type BillResult = PropertyBill;
@@ -62,6 +63,8 @@ export interface BrowseData {
    * absent when this build has no export module to call.
    */
   exportSelection?: (s: ExportSelection) => Promise<string>;
+  /** The monthly screen's inputs as `meterdata uvi` takes them (--benchmark, --ww-temperature, --plant-meters); absent: its defaults. */
+  uviSettings?: UviSettings;
 }
 
 export interface ExportSelection {
@@ -95,6 +98,7 @@ export interface BrowseDataDeps {
   exportSelection?: (s: ExportSelection) => Promise<string>;
   /** The access token the next request would use (Credentials.currentToken): a change triggers the scope re-check. */
   currentToken?: () => Promise<string>;
+  uviSettings?: UviSettings;
 }
 
 /** What browse keeps between loads, and the access token it was fetched with. */
@@ -210,5 +214,6 @@ export function createBrowseData(deps: BrowseDataDeps): BrowseData {
       return deps.subscribe ? deps.subscribe(listener) : () => {};
     },
     ...(deps.exportSelection ? { exportSelection: deps.exportSelection } : {}),
+    ...(deps.uviSettings ? { uviSettings: deps.uviSettings } : {}),
   };
 }

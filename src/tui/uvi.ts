@@ -5,6 +5,7 @@
 import type { Property } from '../api/types.js';
 import { DEFAULT_BENCHMARK, classifyPlant, propertyUvi, rangeOf, thirteenMonths, type BenchmarkTable, type Month, type PropertyUvi } from '../uvi/index.js';
 import { WW_TEMPERATURE_DEFAULT, lastCompletedMonth } from '../uvi/inputs/month.js';
+import { plantMetersOf } from '../uvi/inputs/plant-meters.js';
 import { absentPoints, removedPoints } from '../uvi/absent.js';
 import { uviVerdict } from '../uvi/verdict.js';
 import type { BrowseData, LoadProgress, PropertyBundle } from './data.js';
@@ -43,8 +44,9 @@ export async function loadUvi(data: BrowseData, property: Property, month: Month
   const bundle = await data.loadProperty(property, uviRange(month), onProgress);
   let view = computed.get(bundle);
   if (!view) {
-    const benchmark = DEFAULT_BENCHMARK;
-    const wwTemperature = WW_TEMPERATURE_DEFAULT;
+    // the letter's inputs where the clerk gave them (browse --benchmark, --ww-temperature, --plant-meters)
+    const benchmark = data.uviSettings?.benchmark ?? DEFAULT_BENCHMARK;
+    const wwTemperature = data.uviSettings?.wwTemperature ?? WW_TEMPERATURE_DEFAULT;
     const uvi = propertyUvi({
       // as the letter: no meter billing refuses (the bundle's bill is over the same 13 months)
       refused: uviVerdict(bundle.bill).refused,
@@ -53,7 +55,7 @@ export async function loadUvi(data: BrowseData, property: Property, month: Month
       property_id: property.id,
       months: thirteenMonths(month),
       units: bundle.units,
-      plant: classifyPlant(bundle.plant),
+      plant: classifyPlant(bundle.plant, plantMetersOf(data.uviSettings?.plantMeters, property.id)),
       benchmark,
       wwTemperature,
     });

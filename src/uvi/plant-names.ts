@@ -75,6 +75,8 @@ const AFTER_WARM_WATER = /^(?:gesamt|gesamtanlage)$/;
 const RIVER = /^(?:main|rhein|oder|elbe|donau|saale|havel|spree|lahn|neckar|mosel|ruhr|weser|isar|inn|lech|ilm|werra|fulda)$/;
 const STREET = /^(?:strasse|str|weg|gasse|platz|allee)$/;
 const NOT_A_TOWN = /heiz|hk|radiat|waerme|warm|wasser|kessel|erzeug|gesamt|total|anlage|haupt|fern|nah|kreis|heat|plant/;
+// The English meter word ("DHW heat meter", "heat-meter"): "heat" is no part of its own, it may name the heating.
+const HEAT_METER = /^heat-?meter$/;
 /** Longer words and names are no installer's: unclear, and each word's test stays short. */
 const MAX_WORD = 64;
 const MAX_WORDS = 40;
@@ -116,6 +118,9 @@ function onlyWarmWater(key: string): boolean {
     if (AFTER_WARM_WATER.test(word)) return warmWaterBefore && !joined;
     if (ROOM.test(word)) return !joined;
     if (LABEL.test(word)) return labelled(words, i);
+    // English "heat" only as the meter's own word ("DHW heat meter"), never standing alone ("Hot water heat", "DHW + heat")
+    if (HEAT_METER.test(word)) return !joined;
+    if (word === 'heat') return !joined && words[i + 1] === 'meter';
     if (joined && COMPOSED.test(word)) return JOINED.test(word);
     return COMPOSED.test(word) || PLACE.test(word) || townOrStreet(words, i);
   });

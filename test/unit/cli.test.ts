@@ -116,6 +116,19 @@ describe('meterdata CLI wiring', () => {
     expect(r.stderr).toContain('meterdata export --year 1999');
   });
 
+  it.each([
+    [['--ww-temperature', '200'], '--ww-temperature'],
+    [['--plant-meters', 'no-such-file.csv'], '--plant-meters'],
+    [['--benchmark', 'no-such-file.csv'], '--benchmark'],
+  ])("browse refuses uvi's monthly-screen input %j as uvi does, before it needs a terminal", async (flags, name) => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'md-browse-uvi-'));
+    const browse = await runCli(['browse', ...flags], { env: { METERDATA_HOME: home }, cwd: home, tty: false });
+    const uvi = await runCli(['uvi', '--month', '2025-11', ...flags], { env: { METERDATA_HOME: home }, cwd: home });
+    expect(browse.code).toBe(2);
+    expect(browse.stderr.split('\n')[0]).toContain(name);
+    expect(browse.stderr).toBe(uvi.stderr);
+  });
+
   // An unset variable in a cron script ("--property $PROP") must never widen an export
   // to every Property, write into the current folder, or pick the default profile.
   it.each([

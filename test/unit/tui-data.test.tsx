@@ -7,6 +7,7 @@ import { billProperty, flagText } from '../../src/billing/index.js';
 import { AccessWithdrawnError, ServiceUnavailableError } from '../../src/core/errors.js';
 import { createBrowseData, eventHub, type BillInput } from '../../src/tui/data.js';
 import { loadUvi } from '../../src/tui/uvi.js';
+import { parsePlantMeters, parseUviSettings } from '../../src/uvi/inputs/index.js';
 import { RANGE } from '../helpers/builders.js';
 import { aProperty, bundleFor, MARKT } from '../helpers/tui-fake.js';
 
@@ -104,6 +105,22 @@ describe('BrowseData', () => {
     expect(first.uvi.units).toHaveLength(2);
     expect(await loadUvi(data, aProperty(), '2025-11')).toBe(first);
     expect(calls).toHaveLength(5);
+  });
+
+  it("computes the monthly screen with browse's --plant-meters and --ww-temperature, as uvi's letters do", async () => {
+    const { api, fixture } = memoryApi();
+    const plain = await loadUvi(createBrowseData({ api, billProperty, flagText }), aProperty(), '2025-11');
+    expect(plain.wwTemperature).toBe(60);
+    expect(plain.uvi.findings).toEqual([]);
+    // the landlord's file names a meter this Property has not as a plant heat meter: the letter's check row, here too
+    const unknown = '00000000-0000-4000-8000-00000000abcd';
+    const plantMeters = parsePlantMeters(`property_id,measuring_point_id,role\n${fixture.property.id},${unknown},warm_water_heat\n`, 'plant.csv');
+    const data = createBrowseData({ api, billProperty, flagText, uviSettings: { ...parseUviSettings({}, '/'), wwTemperature: 45, plantMeters } });
+    const listed = await loadUvi(data, aProperty(), '2025-11');
+    expect(listed.wwTemperature).toBe(45);
+    expect(listed.uvi.findings).toEqual([
+      expect.objectContaining({ code: 'PLANT_METER_LISTED_UNKNOWN', facts: expect.objectContaining({ measuring_point_id: unknown }) }),
+    ]);
   });
 
   it("refuses a comparison period whose units' answers echo two periods (a half year beside a whole one is no comparison)", async () => {

@@ -85,6 +85,12 @@ describe('a plant heat meter named for heating and warm water', () => {
     'Warmwasser samt Anlage',
     'DHW and boiler',
     'Hot water + boiler',
+    // English "heat" other than as the meter's own word: it may be the heating's
+    'Hot water heat',
+    'DHW + heat',
+    'DHW heat and heating',
+    'Heat DHW',
+    'Hot water and heat meter',
     // a negation, or a word of the meter's state meterdata does not know: checked rather than guessed
     'WMZ Warmwasser ohne Zirkulation',
     'WMZ TWW (nicht geeicht)',
@@ -147,6 +153,11 @@ describe('a plant heat meter named for heating and warm water', () => {
     'WMZ Warmwasserbereiter',
     'Wärmezähler Trinkwassererwärmer',
     'WMZ Warmwasser - Zählernummer 12345',
+    // the English meter word
+    'DHW heat meter',
+    'Hot water heat meter',
+    'Heat meter DHW',
+    'Domestic hot water heat-meter',
   ])('"%s" (warm water alone, the plant room named or a number) stays the warm-water heat meter, without a finding', (name) => {
     const r = run([plantHeat('Heizzentrale', flat(9000)), plantHeat(name, flat(360))]);
     // 360 kWh for 3 m³ (120 kWh/m³): WE 01's 2 m³ get 240.

@@ -8,6 +8,10 @@ const flag = flagsFrom(h);
 const flags = {
   profile: profileFlag(),
   ...periodFlags(flag, { year: 'browseYear', from: 'browseFrom', to: 'browseTo' }),
+  // the monthly screen's figures as `meterdata uvi` computes them with the same files
+  benchmark: flag.text('--benchmark <file>', 'benchmark'),
+  wwTemperature: flag.text('--ww-temperature <celsius>', 'wwTemperature'),
+  plantMeters: flag.text('--plant-meters <file>', 'plantMeters'),
 };
 export type BrowseFlags = FlagValues<typeof flags>;
 

@@ -18,6 +18,9 @@ export async function run(opts: BrowseFlags, ctx: CommandContext): Promise<numbe
   // The same flags as export, read by the same code: the same messages, naming the flag.
   const named = periodFlags(opts);
   const range = named ?? defaultRange(ctx.now());
+  // checked before the terminal, as uvi checks them: a bad file is one line and exit 2, not a screen
+  const { parseUviSettings } = await import('../../uvi/inputs/index.js');
+  const uviSettings = parseUviSettings(opts, io.cwd);
   if (!io.stdout.isTTY || !io.stdin.isTTY) {
     throw new UsageError(t.notATerminal, t.notATerminalHint({ flags: rangeFlags(range) }), 'USAGE_NOT_A_TERMINAL');
   }
@@ -37,6 +40,7 @@ export async function run(opts: BrowseFlags, ctx: CommandContext): Promise<numbe
     subscribe: hub.subscribe,
     exportSelection: (s) => exportFromBrowser(s, { api, io, profile }),
     currentToken: () => connection.credentials.currentToken(),
+    uviSettings,
   });
   let how: 'quit' | 'interrupted';
   try {

@@ -32,11 +32,19 @@ export interface UviInputs {
   plantMeters: PlantMeters | null;
 }
 
-/** Every input checked, the month first; the first bad one is the error (exit 2). */
-export function parseUviInputs(flags: UviFlags, cwd: string, now = new Date()): UviInputs {
-  const month = parseMonth(flags.month, now);
+/** How the figures are converted and compared, whatever the month: `uvi`'s letters and browse's monthly screen alike. */
+export type UviSettings = Omit<UviInputs, 'month' | 'months'>;
+
+/** --ww-temperature, --benchmark and --plant-meters checked in this order; the first bad one is the error (exit 2). */
+export function parseUviSettings(flags: Omit<UviFlags, 'month'>, cwd: string): UviSettings {
   const wwTemperature = parseWwTemperature(flags.wwTemperature);
   const given = readBenchmarkFile(flags.benchmark, cwd);
   const plantMeters = readPlantMeters(flags.plantMeters, cwd);
-  return { month, months: thirteenMonths(month), benchmark: given ?? DEFAULT_BENCHMARK, benchmarkGiven: given !== null, wwTemperature, plantMeters };
+  return { benchmark: given ?? DEFAULT_BENCHMARK, benchmarkGiven: given !== null, wwTemperature, plantMeters };
+}
+
+/** Every input checked, the month first; the first bad one is the error (exit 2). */
+export function parseUviInputs(flags: UviFlags, cwd: string, now = new Date()): UviInputs {
+  const month = parseMonth(flags.month, now);
+  return { month, months: thirteenMonths(month), ...parseUviSettings(flags, cwd) };
 }
