@@ -13,6 +13,7 @@ import { renameReplacing } from '../../core/replace.js';
 import type { LetterFonts } from './fonts.js';
 import type { LetterModel } from './model.js';
 import { A4, MARGIN, renderLetter } from './render.js';
+import { decodeGlyphsOnce } from './glyph-decode.js';
 import { drawKept, replay, subsetFonts, type DrawnLetter } from './replay.js';
 
 export interface PdfOptions {
@@ -55,6 +56,7 @@ function openDocument(opts: PdfOptions): { doc: PDFKit.PDFDocument; fonts: Retur
     const embedded = (doc.font(name) as unknown as { _font?: EmbeddedFont })._font;
     if (!parsed.has(bytes) && typeof embedded?.font?.layout === 'function') parsed.set(bytes, embedded.font);
     shareLayouts(embedded, bytes);
+    decodeGlyphsOnce(embedded?.font);
     fonts.push(embedded);
   }
   return { doc, fonts: subsetFonts(fonts) };
