@@ -4,12 +4,10 @@
 // plausibility.csv, its findings and the Overview cells they mark, its settings on the
 // About sheet.
 import type { MeasuringPointConsumption, MeasuringPoint, UnitConsumption, UsageUnit, WhoAmI } from '../../../api/types.js';
-import { billProperty } from '../../../billing/index.js';
-import { idKey } from '../../../billing/contract.js';
 import { ExitCode, MeterdataError, isMeterdataError } from '../../../core/errors.js';
-import { currentFigures, devicesOf, figuresOf, reviewProperty, type Figure, type PlausibilityRow } from '../../../plausibility/index.js';
+import { currentFigures, devicesOf, reviewProperty, type PlausibilityRow } from '../../../plausibility/index.js';
 import { flagTitles } from '../../../billing/texts-findings.js';
-import { checkFolderCovers, loadComparisonFolder, type FolderComparison } from '../../folder/index.js';
+import { loadComparisonFolder, type FolderComparison } from '../../folder/index.js';
 import type { PropertyAnswers } from '../../../api/walk.js';
 import { expectedRange, type ExportArgs } from '../../options/index.js';
 import type { ExportStep } from '../../pipeline/index.js';
@@ -19,7 +17,8 @@ import { checkPlantPeriod, contractRange, onePeriod } from '../../../api/answers
 import { day, inLanguage, language, type Lang } from '../../../i18n/index.js';
 import { aboutTexts } from '../../output/index.js';
 import { plausibilityTexts as pt } from './texts.js';
-import { checkSameLength, comparisonFor, sameLength } from './same-length.js';
+import { comparisonFor } from './same-length.js';
+import { comparedFigures } from './compared-figures.js';
 
 /** The comparison period's answers for the same units and plant points. */
 export interface ComparisonAnswers {
@@ -55,9 +54,6 @@ export function withFindings(rows: readonly PlausibilityRow[], lang: Lang): (Pla
   const titles = inLanguage(flagTitles, lang) as Record<string, string>;
   return rows.map((r) => ({ ...r, findings: r.checks.map((c) => (Object.hasOwn(titles, c) ? titles[c]! : c)).join('; ') }));
 }
-
-/** Whether `metric` is one of the export's (`--metric`; none given: all). */
-const covered = (metrics: readonly string[], metric: string): boolean => metrics.length === 0 || metrics.includes(metric);
 
 /**
  * The step of a review (index.ts without one): the comparison period fetched with each
@@ -111,33 +107,14 @@ export async function reviewStep(args: ExportArgs, review: ReviewArgs, who: WhoA
       return { ...answers, comparison: { range: echo ?? target, units, plantPoints } };
     },
     findings({ answers, bill, range }) {
-      const { property } = answers;
-      const ids = { id: property.id, name: property.name };
-      const c = (answers as AnswersWithComparison).comparison;
-      let comparison: Figure[] | null = null;
-      // a folder covering more metrics than this export (compare-folder.ts refuses one covering fewer): only what both cover
-      if (folder) checkFolderCovers(folder, property);
-      // the period the service answered for beside the comparison's: as many months, or no comparison
-      // (a Property without units is billed for the period of those before it, which its own comparison,
-      // fetched before, may not match: its plant meters are then not compared rather than the export refused)
-      const theirs = c ? c.range : (folder?.range ?? null);
-      const other = theirs !== null && !sameLength(range, theirs);
-      if (other && answers.units.length > 0) checkSameLength(range, theirs);
-      if (other) comparison = null;
-      else if (folder) comparison = (folder.byProperty.get(idKey(property.id)) ?? []).filter((f) => covered(args.metrics, f.metric));
-      else if (c)
-        comparison = figuresOf(
-          billProperty({ property: ids, range: c.range, units: c.units, plantPoints: c.plantPoints, points: answers.points, metrics: args.metrics }),
-          ids,
-        );
+      const ids = { id: answers.property.id, name: answers.property.name };
+      const { comparison, compared } = comparedFigures(answers, range, (answers as AnswersWithComparison).comparison, folder, args.metrics);
       const current = currentFigures(
         bill,
         ids,
         answers.units.map((u) => u.unit),
         range,
       );
-      // a folder written without the plant-room and main meters' table says nothing of them: not compared, not new
-      const compared = folder && !folder.plantPoints ? (f: Figure) => f.kind !== 'plant' : undefined;
       const input = { current, devices: devicesOf(bill), comparison, ...(compared ? { compared } : {}) };
       const { rows, flags } = reviewProperty(input, { threshold: review.threshold, range });
       return { tables: [['plausibility', withFindings(rows, language())]], flags, marks: rows };
