@@ -4,7 +4,7 @@ import type { PropertyAnswers } from '../../../api/walk.js';
 import { billProperty } from '../../../billing/index.js';
 import { idKey } from '../../../billing/contract.js';
 import type { Range } from '../../../core/dates.js';
-import { figuresOf, type Figure } from '../../../plausibility/index.js';
+import { figuresOf, type Figure, type OtherLength } from '../../../plausibility/index.js';
 import { checkFolderCovers, type FolderComparison } from '../../folder/index.js';
 import type { ComparisonAnswers } from './review.js';
 import { checkSameLength, otherLength } from './same-length.js';
@@ -14,6 +14,8 @@ export interface AppliedComparison {
   comparison: Figure[] | null;
   /** Which figures the comparison speaks of; absent: all. */
   compared?: (f: Figure) => boolean;
+  /** Not compared for another number of months (a Property without units): the review says why. */
+  otherLength?: OtherLength;
 }
 
 /** Whether `metric` is one of the export's (`--metric`; none given: all). */
@@ -38,9 +40,10 @@ export function comparedFigures(
   // (a Property without units is billed for the period of those before it, which its own comparison,
   // fetched before, may not match: its plant meters are then not compared rather than the export refused)
   const theirs = c ? c.range : (folder?.range ?? null);
-  if (theirs !== null && otherLength(range, theirs)) {
-    if (answers.units.length > 0) checkSameLength(range, theirs);
-    return { comparison: null };
+  const other = theirs !== null ? otherLength(range, theirs) : null;
+  if (other) {
+    if (answers.units.length > 0) checkSameLength(range, theirs!);
+    return { comparison: null, otherLength: { property_id: property.id, ...other } };
   }
   // a folder written without the plant-room and main meters' table says nothing of them: not compared, not new
   const compared = folder && !folder.plantPoints ? { compared: (f: Figure) => f.kind !== 'plant' } : {};

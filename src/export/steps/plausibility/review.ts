@@ -108,14 +108,14 @@ export async function reviewStep(args: ExportArgs, review: ReviewArgs, who: WhoA
     },
     findings({ answers, bill, range }) {
       const ids = { id: answers.property.id, name: answers.property.name };
-      const { comparison, compared } = comparedFigures(answers, range, (answers as AnswersWithComparison).comparison, folder, args.metrics);
+      const { comparison, compared, otherLength } = comparedFigures(answers, range, (answers as AnswersWithComparison).comparison, folder, args.metrics);
       const current = currentFigures(
         bill,
         ids,
         answers.units.map((u) => u.unit),
         range,
       );
-      const input = { current, devices: devicesOf(bill), comparison, ...(compared ? { compared } : {}) };
+      const input = { current, devices: devicesOf(bill), comparison, ...(compared ? { compared } : {}), ...(otherLength ? { otherLength } : {}) };
       const { rows, flags } = reviewProperty(input, { threshold: review.threshold, range });
       return { tables: [['plausibility', withFindings(rows, language())]], flags, marks: rows };
     },
