@@ -14,6 +14,7 @@ import type { ExportStep } from '../../pipeline/index.js';
 import type { ReviewArgs } from '../../options/index.js';
 import { mapPool } from '../../../api/walk.js';
 import { checkPlantPeriod, contractRange, onePeriod } from '../../../api/answers.js';
+import type { Range } from '../../../core/dates.js';
 import { day, inLanguage, language, type Lang } from '../../../i18n/index.js';
 import { aboutTexts } from '../../output/index.js';
 import { plausibilityTexts as pt } from './texts.js';
@@ -55,6 +56,21 @@ export function withFindings(rows: readonly PlausibilityRow[], lang: Lang): (Pla
   return rows.map((r) => ({ ...r, findings: r.checks.map((c) => (Object.hasOwn(titles, c) ? titles[c]! : c)).join('; ') }));
 }
 
+const sameRange = (a: Range, b: Range): boolean => a.from === b.from && a.to === b.to;
+
+/**
+ * The About sheet's comparison period: the months the Properties were compared with, as the service answered for
+ * each (`fetched`, the clock's expectation, where none was compared); where they differ, each with its count.
+ */
+function comparedMonths(fetched: Range, compared: readonly { range: Range; n: number }[]): string {
+  const t = aboutTexts;
+  const range = (r: Range) => t.range({ from: day(r.from), to: day(r.to) });
+  if (compared.length === 0) return range(fetched);
+  if (compared.length === 1) return range(compared[0]!.range);
+  const sorted = [...compared].sort((a, b) => (a.range.from + a.range.to < b.range.from + b.range.to ? -1 : 1));
+  return t.comparisonByProperty({ ranges: sorted.map((c) => t.rangeOf({ range: range(c.range), n: c.n })).join('; ') });
+}
+
 /**
  * The step of a review (index.ts without one): the comparison period fetched with each
  * Property or read from a folder, loaded (and checked) before anything is fetched.
@@ -68,6 +84,10 @@ export async function reviewStep(args: ExportArgs, review: ReviewArgs, who: WhoA
   // what the comparison will be beside the period the service is expected to answer (announce, About sheet);
   // each Property's own answer decides it (comparisonFor in fetch)
   const fetched = asked ? comparisonFor(asked, requested, expectedRange(args.from, args.to, new Date())) : null;
+  // whether those months follow the clock's expectation rather than the request (this year's, capped): then said so
+  const expected = asked !== null && fetched !== null && !sameRange(fetched, comparisonFor(asked, requested, requested));
+  // the comparison periods the Properties were compared with, and how many of each (the About sheet, written after the walk)
+  const compared = new Map<string, { range: Range; n: number }>();
 
   return {
     // each unit twice when the comparison is fetched
@@ -76,7 +96,7 @@ export async function reviewStep(args: ExportArgs, review: ReviewArgs, who: WhoA
       if (!fetched) return;
       const more = hint === null ? pt.perUnit : pt.requests({ n: hint });
       const minutes = hint === null ? '' : pt.minutes({ minutes: Math.max(1, Math.ceil(hint / args.rateLimit)), rate: args.rateLimit });
-      reporter.note(pt.announce({ from: day(fetched.from), to: day(fetched.to), more, minutes }));
+      reporter.note(pt.announce({ from: day(fetched.from), to: day(fetched.to), expected: expected ? pt.expected : '', more, minutes }));
     },
     async fetch(api, answers, { onUnit, stop }): Promise<AnswersWithComparison> {
       if (!asked) return answers;
@@ -108,21 +128,26 @@ export async function reviewStep(args: ExportArgs, review: ReviewArgs, who: WhoA
     },
     findings({ answers, bill, range }) {
       const ids = { id: answers.property.id, name: answers.property.name };
-      const { comparison, compared, otherLength } = comparedFigures(answers, range, (answers as AnswersWithComparison).comparison, folder, args.metrics);
+      const c = (answers as AnswersWithComparison).comparison;
+      const { comparison, compared: speaksOf, otherLength } = comparedFigures(answers, range, c, folder, args.metrics);
+      if (c && comparison) {
+        const key = `${c.range.from}..${c.range.to}`;
+        compared.set(key, { range: c.range, n: (compared.get(key)?.n ?? 0) + 1 });
+      }
       const current = currentFigures(
         bill,
         ids,
         answers.units.map((u) => u.unit),
         range,
       );
-      const input = { current, devices: devicesOf(bill), comparison, ...(compared ? { compared } : {}), ...(otherLength ? { otherLength } : {}) };
+      const input = { current, devices: devicesOf(bill), comparison, ...(speaksOf ? { compared: speaksOf } : {}), ...(otherLength ? { otherLength } : {}) };
       const { rows, flags } = reviewProperty(input, { threshold: review.threshold, range });
       return { tables: [['plausibility', withFindings(rows, language())]], flags, marks: rows };
     },
     about() {
       const t = aboutTexts;
       const checks: [string, string][] = [];
-      if (fetched) checks.push([t.comparisonPeriod, t.range({ from: day(fetched.from), to: day(fetched.to) })]);
+      if (fetched) checks.push([t.comparisonPeriod, comparedMonths(fetched, [...compared.values()])]);
       if (folder) checks.push([t.comparisonFolder, `${folder.dir} (${t.range({ from: day(folder.range.from), to: day(folder.range.to) })})`]);
       if (folder && !folder.plantPoints) checks.push([t.plantNotCompared, t.plantNotComparedWhy]);
       if (compare) checks.push([t.threshold, review.threshold]);
