@@ -34,7 +34,7 @@ export function comparedFigures(
 ): AppliedComparison {
   const { property } = answers;
   const ids = { id: property.id, name: property.name };
-  // a folder covering more metrics than this export (compare-folder.ts refuses one covering fewer): only what both cover
+  // a folder narrowed (--property) to other Properties than this one is refused
   if (folder) checkFolderCovers(folder, property);
   // the period the service answered for beside the comparison's: as many months, or no comparison
   // (a Property without units is billed for the period of those before it, which its own comparison,
@@ -47,6 +47,7 @@ export function comparedFigures(
   }
   // a folder written without the plant-room and main meters' table says nothing of them: not compared, not new
   const compared = folder && !folder.plantPoints ? { compared: (f: Figure) => f.kind !== 'plant' } : {};
+  // a folder covering more metrics than this export (compare-folder.ts refuses one covering fewer): only what both cover
   if (folder) return { comparison: (folder.byProperty.get(idKey(property.id)) ?? []).filter((f) => covered(metrics, f.metric)), ...compared };
   if (!c) return { comparison: null };
   const bill = billProperty({ property: ids, range: c.range, units: c.units, plantPoints: c.plantPoints, points: answers.points, metrics: [...metrics] });
