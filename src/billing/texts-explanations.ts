@@ -102,6 +102,8 @@ export const flagExplanations = catalogue(
       'This unit or meter had consumption in the comparison period but has no data now. Check whether it was removed, merged or is missing from this export.',
     COMPARISON_NOT_BILLED:
       "In one of the two periods this figure was not billed, or not all of it: a value missing, the calibration expired, or an answer meterdata does not bill (in the comparison period for instance a meter only that period's answers name, which the Property's current list of measuring points no longer lists because it was removed since). So it is not compared, and not treated as 0. Judge the change by hand if needed.",
+    COMPARISON_OTHER_LENGTH:
+      "This Property has no units of its own and is billed for the months the service answered for the Properties before it; its comparison period (fetched for the period this computer's clock expected, or an earlier export folder) covers another number of months. A comparison of, say, 10 months with 11 would show every figure as changed, so its plant-room and main meters are not compared. Judge their consumption by hand, or export again once the service answers the full period.",
     ZERO_CONSUMPTION:
       'A device was installed over the whole period but recorded no consumption. Check for vacancy or a faulty or stopped meter before billing.',
     PER_M2_OUTLIER:
@@ -224,6 +226,8 @@ export const flagExplanations = catalogue(
       'Diese Nutzeinheit bzw. dieser Zähler hatte im Vergleichszeitraum Verbrauch, im aktuellen Zeitraum liegen keine Daten vor. Prüfen, ob sie aufgelöst, zusammengelegt wurde oder in diesem Export fehlt.',
     COMPARISON_NOT_BILLED:
       'In einem der beiden Zeiträume wurde dieser Wert nicht oder nicht vollständig abgerechnet: Ein Wert fehlt, die Eichfrist ist abgelaufen, oder meterdata rechnet die Lieferung nicht ab (im Vergleichszeitraum etwa einen Zähler, den nur die Lieferung dieses Zeitraums nennt und den das heutige Messstellenverzeichnis der Liegenschaft nicht mehr führt, weil er inzwischen ausgebaut wurde). Er wird daher nicht verglichen und nicht als 0 gewertet. Die Veränderung bei Bedarf von Hand beurteilen.',
+    COMPARISON_OTHER_LENGTH:
+      'Diese Liegenschaft hat keine eigenen Nutzeinheiten und wird für die Monate abgerechnet, die der Messdienst für die vorherigen Liegenschaften geliefert hat. Ihr Vergleichszeitraum (abgerufen für den nach der Uhr dieses Rechners erwarteten Zeitraum, oder ein früherer Exportordner) umfasst eine andere Zahl von Monaten. Ein Vergleich von etwa 10 mit 11 Monaten wiese jeden Wert als verändert aus; ihre Technikraum- und Hauptzähler werden daher nicht verglichen. Den Verbrauch bei Bedarf von Hand beurteilen oder erneut exportieren, sobald der Messdienst den vollständigen Zeitraum liefert.',
     ZERO_CONSUMPTION:
       'Ein Gerät war über den gesamten Zeitraum eingebaut, hat aber keinen Verbrauch erfasst. Vor der Abrechnung auf Leerstand oder einen defekten bzw. stehenden Zähler prüfen.',
     PER_M2_OUTLIER:

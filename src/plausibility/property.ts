@@ -7,7 +7,7 @@ import type { Flag } from '../billing/types.js';
 import type { Finding, PlausibilityRule, RuleColumns, RuleContext } from './rule.js';
 import { RULES } from './rules.js';
 import { figureKey } from './sides.js';
-import type { CurrentFigure, DeviceFact, Figure, PlausibilityRow, ReviewOptions } from './types.js';
+import type { CurrentFigure, DeviceFact, Figure, OtherLength, PlausibilityRow, ReviewOptions } from './types.js';
 
 export interface ReviewInput {
   current: readonly CurrentFigure[];
@@ -16,6 +16,8 @@ export interface ReviewInput {
   comparison: readonly Figure[] | null;
   /** Which figures the comparison speaks of (default: all); others get no comparison, and no finding of one. */
   compared?: (f: Figure) => boolean;
+  /** A comparison of another number of months than the billed period, not compared (then `comparison` is null). */
+  otherLength?: OtherLength;
 }
 
 export interface ReviewResult {
@@ -27,7 +29,16 @@ function contextOf(input: ReviewInput, opts: ReviewOptions): RuleContext {
   const current = new Map(input.current.map((f) => [figureKey(f), f]));
   const comparison = input.comparison ? new Map(input.comparison.map((f) => [figureKey(f), f])) : null;
   const keys = [...current.keys(), ...[...(comparison?.keys() ?? [])].filter((k) => !current.has(k))];
-  return { figures: input.current, current, comparison, keys, devices: input.devices, opts, compared: input.compared ?? (() => true) };
+  return {
+    figures: input.current,
+    current,
+    comparison,
+    keys,
+    devices: input.devices,
+    opts,
+    compared: input.compared ?? (() => true),
+    otherLength: input.otherLength ?? null,
+  };
 }
 
 function rowOf(f: Figure, cur: CurrentFigure | undefined, c: RuleColumns): PlausibilityRow {

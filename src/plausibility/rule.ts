@@ -2,7 +2,7 @@
 // and devices and says what it found; the review (property.ts) runs the list in rules.ts and
 // knows no rule by name. A rule declares its codes and their severity itself (`codes`). Pure: no fs, network or process in a rule.
 import type { CodeDeclaration, Flag, FlagCode } from '../billing/types.js';
-import type { CurrentFigure, DeviceFact, Figure, PlausibilityRow, ReviewOptions } from './types.js';
+import type { CurrentFigure, DeviceFact, Figure, OtherLength, PlausibilityRow, ReviewOptions } from './types.js';
 
 /** What the rules read: one Property in the period being billed and, where given, the comparison period. */
 export interface RuleContext {
@@ -18,6 +18,8 @@ export interface RuleContext {
   opts: ReviewOptions;
   /** Whether the comparison speaks of this figure (a folder written without plant-points.csv does not of the plant's). */
   compared: (f: Figure) => boolean;
+  /** The comparison was of another number of months than the billed period: none (`comparison` null). */
+  otherLength: OtherLength | null;
 }
 
 export interface Finding {

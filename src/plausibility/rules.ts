@@ -6,6 +6,7 @@ import { joinCodes } from '../billing/flags.js';
 import type { DeclaredCodes } from '../billing/types.js';
 import { calibrationRule } from './rules/calibration.js';
 import { comparisonRule } from './rules/comparison.js';
+import { otherLengthRule } from './rules/other-length.js';
 import { estimatedAreaRule } from './rules/estimated-area.js';
 import { estimatedShareRule } from './rules/estimated-share.js';
 import { perM2Rule } from './rules/per-m2.js';
@@ -14,6 +15,7 @@ import type { PlausibilityRule } from './rule.js';
 
 export const RULES = [
   comparisonRule,
+  otherLengthRule,
   zeroConsumptionRule,
   perM2Rule,
   estimatedShareRule,

@@ -75,3 +75,10 @@ export interface PlausibilityRow extends Pick<
   median_per_m2: DecimalString | null;
   checks: FlagCode[];
 }
+
+/** A comparison not of as many months as the billed period (`ours`, `theirs`): nothing compared, and a finding saying why. */
+export interface OtherLength {
+  property_id: string;
+  ours: number;
+  theirs: number;
+}

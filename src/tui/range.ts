@@ -1,10 +1,11 @@
 // The billing range of the browser: a whole calendar year or a from/to pair.
 // The `y` prompt reads it with src/core/dates.ts, like export's and browse's flags:
 // the same bounds and the same messages for the same mistakes.
-import { datePair, monthsSpanned, parseDate, parseYear, sameMonthsIn, yearRange as fromYear } from '../core/dates.js';
+import { datePair, parseDate, parseYear, sameMonthsIn, yearRange as fromYear } from '../core/dates.js';
 import { UsageError } from '../core/errors.js';
 import { rangeTexts as t } from './texts-range.js';
-import { answeredMonths } from '../export/options/index.js';
+import { expectedRange } from '../export/options/index.js';
+import { otherLength } from '../export/steps/plausibility/index.js';
 
 export interface DateRange {
   from: string;
@@ -51,9 +52,9 @@ export function parseRangeInput(input: string): RangeResult {
   const [own, other] = [sameMonthsIn(r.range, r.range.from.slice(0, 4), null), sameMonthsIn(c.range, c.range.from.slice(0, 4), null)];
   if (other.from === own.from && other.to === own.to) return { ok: false, message: t.sameComparison({ example }) };
   // 7 months beside 12 show every figure as changed; export (`e`) refuses it too.
-  const [theirs, ours] = [monthsSpanned(c.range), monthsSpanned(r.range)];
   // as many months as the service will answer for the range (this year's up to its last completed month) are a comparison too
-  if (theirs !== ours && theirs !== answeredMonths(r.range)) return { ok: false, message: t.otherLength({ theirs, ours, example }) };
+  const lengths = otherLength(r.range, c.range, expectedRange(r.range.from, r.range.to, new Date()));
+  if (lengths) return { ok: false, message: t.otherLength({ ...lengths, example }) };
   return { ok: true, range: { ...r.range, compare: c.range } };
 }
 

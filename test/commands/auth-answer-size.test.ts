@@ -1,25 +1,18 @@
 // Every answer of the sign-in server is read up to 1 MiB (src/auth/capped-fetch.ts): an endless
 // refresh answer was read until the 30 s timeout and took 8.3 GB of memory. A 2xx refresh answer
 // over the cap is a lost answer (the server may have rotated): marked, never re-sent, exit 3.
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loginLive } from '../helpers/browser.js';
 import { runCli } from '../helpers/run-cli.js';
-import { sandboxBehindProxy, setAccessExpiry } from '../helpers/signed-in.js';
+import { sandboxBehindProxy } from '../helpers/signed-in.js';
 
 const at = sandboxBehindProxy({ autoConsent: true, admin: true, clock: '2026-11-22', oauthRateLimitPerMinute: 0 }, 'md-size-');
 
-/** Signed in at the sandbox, then pointed at the proxy; the access token expired locally. */
-async function signedIn() {
-  const before = new Set(at.sb.admin.connections().map((c) => c.sid));
-  // Without the cap an endless answer is read until this timeout (30 s in a real run).
-  const { env, file } = await at.signedIn({ METERDATA_TEST_HOOKS: '1', METERDATA_TEST_TOKEN_TIMEOUT_MS: '3000' });
-  const rec = setAccessExpiry(file);
-  const sid = at.sb.admin.connections().find((c) => !before.has(c.sid))!.sid;
-  return { env, rec, sid, stored: () => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown> };
-}
+// Without the cap an endless answer is read until the token timeout (30 s in a real run).
+const signedIn = () => at.refreshDue(3_000);
 
 const SPACES = ' '.repeat(4 * 1024 * 1024);
 

@@ -3,7 +3,7 @@
 // again (exit 3), and the token is never sent again, so the server never sees a rotated token
 // and the connection is not revoked by meterdata's doing. The intent is recorded before sending.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
@@ -11,17 +11,9 @@ import { sandboxBehindProxy, setAccessExpiry } from '../helpers/signed-in.js';
 
 const at = sandboxBehindProxy({ autoConsent: true, admin: true, clock: '2026-11-22', oauthRateLimitPerMinute: 0 }, 'md-lost-');
 
-/** Signed in at the sandbox, then pointed at the proxy; the access token expired locally. */
-async function signedIn() {
-  const before = new Set(at.sb.admin.connections().map((c) => c.sid));
-  const { env, file } = await at.signedIn({ METERDATA_TEST_HOOKS: '1', METERDATA_TEST_TOKEN_TIMEOUT_MS: '700' });
-  const rec = setAccessExpiry(file);
-  const sid = at.sb.admin.connections().find((c) => !before.has(c.sid))!.sid;
-  return { env, file, rec, sid, stored: () => JSON.parse(readFileSync(file, 'utf8')) };
-}
+const signedIn = () => at.refreshDue(700);
 
-const tokenPosts = () => at.proxy.count('POST', '/oauth/token');
-const stateOf = (sid: string) => at.sb.admin.connections().find((c) => c.sid === sid)?.state;
+const { tokenPosts, stateOf } = at;
 
 describe('an answer lost after sending', () => {
   it.each([

@@ -157,10 +157,24 @@ export interface BehindProxy {
   readonly proxy: SandboxProxy;
   /** A fresh METERDATA_HOME (file store) whose default profile signed in at the sandbox and now talks to the proxy; `sid` names its connection at the sandbox. */
   signedIn(extra?: NodeJS.ProcessEnv, loginArgs?: string[]): Promise<{ env: NodeJS.ProcessEnv; file: string; sid: string }>;
+  /**
+   * As `signedIn` with the test hooks on, the token timeout `tokenTimeoutMs` and the access token expired
+   * locally, so the next command refreshes through the proxy; `stored` reads the record again.
+   */
+  refreshDue(tokenTimeoutMs: number): Promise<RefreshDue>;
   /** Token requests that reached the proxy so far. */
   tokenPosts(): number;
   /** The connection's state at the sandbox (its admin interface): "connected", or "revoked" after a re-sent rotated token. */
   stateOf(sid: string): string | undefined;
+}
+
+export interface RefreshDue {
+  env: NodeJS.ProcessEnv;
+  file: string;
+  sid: string;
+  /** The record as signed in, before the command refreshes. */
+  rec: ReturnType<typeof setAccessExpiry>;
+  stored(): Record<string, unknown>;
 }
 
 /**
@@ -195,6 +209,11 @@ export function sandboxBehindProxy(options: SandboxOptions, homePrefix: string):
       const { env, file, sid } = await signedIn({ at: sb!, login: loginArgs, credentialStore: 'file', env: extra, homePrefix });
       await pointAt(env, proxy!.url);
       return { env, file, sid };
+    },
+    async refreshDue(tokenTimeoutMs) {
+      const { env, file, sid } = await this.signedIn({ METERDATA_TEST_HOOKS: '1', METERDATA_TEST_TOKEN_TIMEOUT_MS: String(tokenTimeoutMs) });
+      const rec = setAccessExpiry(file);
+      return { env, file, sid, rec, stored: () => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown> };
     },
     tokenPosts: () => proxy!.count('POST', '/oauth/token'),
     stateOf: (sid) => sb!.admin.connections().find((c) => c.sid === sid)?.state,

@@ -13,6 +13,20 @@ import { aProperty, bundleFor } from '../helpers/tui-fake.js';
 const Y2025 = { from: '2025-01-01', to: '2025-12-31' };
 const Y2024 = { from: '2024-01-01', to: '2024-12-31' };
 
+/** The service of `fixture`'s Property, each unit's consumption for a range as `answer` makes it of the fixture's. */
+function fakeApi(fixture: ReturnType<typeof bundleFor>, answer: (c: UnitConsumption, range: { from: string; to: string }) => UnitConsumption): ApiClient {
+  async function* each<T>(items: T[]) {
+    yield* items;
+  }
+  return {
+    listUsageUnits: () => each(fixture.units.map((u) => u.unit)),
+    listPropertyMeasuringPoints: () => each(pointListOf(fixture)),
+    unitConsumption: async (id: string, range: { from: string; to: string }) => answer(fixture.units.find((u) => u.unit.id === id)!.consumption, range),
+    pointReadings: async () => fixture.plant[0]!.consumption,
+    forgetProperty: () => undefined,
+  } as unknown as ApiClient;
+}
+
 describe('a comparison range', () => {
   it('y accepts "<range> vs <range>" and refuses a bad comparison with the reason', () => {
     expect(parseRangeInput('2025 vs 2024')).toEqual({ ok: true, range: { ...Y2025, compare: Y2024 } });
@@ -43,21 +57,11 @@ describe('a comparison range', () => {
         })),
       })),
     });
-    async function* each<T>(items: T[]) {
-      yield* items;
-    }
-    const api = {
-      listUsageUnits: () => each(fixture.units.map((u) => u.unit)),
-      listPropertyMeasuringPoints: () => each(pointListOf(fixture)),
-      unitConsumption: async (id: string, range: { from: string; to: string }) => {
-        calls.push(`consumption ${range.from}`);
-        const c = fixture.units.find((u) => u.unit.id === id)!.consumption;
-        // 2024 had half of 2025's consumption: +100 %.
-        return { ...scale(c, range.from.startsWith('2024') ? 0.5 : 1, range.from.slice(0, 4)), from: range.from, to: range.to };
-      },
-      pointReadings: async () => fixture.plant[0]!.consumption,
-      forgetProperty: () => undefined,
-    } as unknown as ApiClient;
+    const api = fakeApi(fixture, (c, range) => {
+      calls.push(`consumption ${range.from}`);
+      // 2024 had half of 2025's consumption: +100 %.
+      return { ...scale(c, range.from.startsWith('2024') ? 0.5 : 1, range.from.slice(0, 4)), from: range.from, to: range.to };
+    });
     const data = createBrowseData({ api, billProperty, flagText });
     const b = await data.loadProperty(fixture.property, { ...Y2025, compare: Y2024 });
     expect(calls.filter((c) => c.endsWith('2024-01-01'))).toHaveLength(fixture.units.length);
@@ -83,21 +87,11 @@ describe('a comparison range', () => {
   it("a range the service answered for fewer months (this year's up to its last completed month) is compared with the same months of the comparison year", async () => {
     const fixture = bundleFor(aProperty(), Y2025);
     const asked: string[] = [];
-    async function* each<T>(items: T[]) {
-      yield* items;
-    }
-    const api = {
-      listUsageUnits: () => each(fixture.units.map((u) => u.unit)),
-      listPropertyMeasuringPoints: () => each(pointListOf(fixture)),
-      unitConsumption: async (id: string, range: { from: string; to: string }) => {
-        asked.push(`${range.from}..${range.to}`);
-        const c = fixture.units.find((u) => u.unit.id === id)!.consumption;
-        // 2025 answered up to October, as the service answers the current year in November
-        return { ...c, from: range.from, to: range.from.startsWith('2025') ? '2025-10-31' : range.to };
-      },
-      pointReadings: async () => fixture.plant[0]!.consumption,
-      forgetProperty: () => undefined,
-    } as unknown as ApiClient;
+    const api = fakeApi(fixture, (c, range) => {
+      asked.push(`${range.from}..${range.to}`);
+      // 2025 answered up to October, as the service answers the current year in November
+      return { ...c, from: range.from, to: range.from.startsWith('2025') ? '2025-10-31' : range.to };
+    });
     const data = createBrowseData({ api, billProperty, flagText });
     const b = await data.loadProperty(fixture.property, { ...Y2025, compare: Y2024 });
     // before: all of 2024 beside ten months of 2025

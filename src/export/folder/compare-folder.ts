@@ -12,8 +12,9 @@ import { MANIFEST } from './out-folder.js';
 import { loadTemplate, type Template } from '../output/index.js';
 import { compareText as t } from './texts-folder.js';
 import { day } from '../../i18n/index.js';
-import { monthsSpanned, type Range } from '../../core/dates.js';
-import { answeredMonths } from '../options/index.js';
+import { type Range } from '../../core/dates.js';
+import { expectedRange } from '../options/index.js';
+import { otherLength } from '../steps/plausibility/index.js';
 
 export interface FolderComparison {
   dir: string;
@@ -134,10 +135,10 @@ function refuseOtherLength(dir: string, range: Manifest['range'], ours: Range): 
   // a manifest without a range is refused once the tenant is known (loadComparisonFolder)
   if (!date(range?.from) || !date(range.to) || range.to < range.from) return;
   const theirs = { from: range.from, to: range.to };
-  const [n, own] = [monthsSpanned(theirs), monthsSpanned(ours)];
-  if (n === own) return;
   // this year's export is answered up to the last completed month: a folder of as many months is a comparison
-  if (n === answeredMonths(ours)) return;
+  const other = otherLength(ours, theirs, expectedRange(ours.from, ours.to, new Date()));
+  if (!other) return;
+  const [n, own] = [other.theirs, other.ours];
   const [from, to, year] = [day(theirs.from), day(theirs.to), theirs.from.slice(0, 4)];
   throw refuse(dir, t.otherLength({ n, from, to, own }), t.otherLengthHint({ year }), 'EXPORT_COMPARE_MISMATCH');
 }

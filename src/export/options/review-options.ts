@@ -3,9 +3,10 @@
 // leave it out. Checked before any request.
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
-import { FIRST_YEAR, monthsSpanned, sameMonthsIn, wholeMonths, type Range } from '../../core/dates.js';
+import { FIRST_YEAR, sameMonthsIn, wholeMonths, type Range } from '../../core/dates.js';
 import { day } from '../../i18n/index.js';
-import { lastCompletedMonthEnd } from '../../api/answers.js';
+import { otherLength } from '../steps/plausibility/index.js';
+import { expectedRange } from './options.js';
 import { optionTexts as t } from './texts-options.js';
 import { thresholdFlag } from './flags/index.js';
 import type { Template } from '../output/index.js';
@@ -59,10 +60,10 @@ export function parseReviewArgs(opts: ReviewFlags, cwd: string, period: Range): 
  * is the same month as any other February.
  */
 export function refuseOtherLength(compare: Range, period: Range, flag: string, now = new Date()): void {
-  const [theirs, ours] = [monthsSpanned(compare), monthsSpanned(period)];
-  if (theirs === ours) return;
-  // as many months as the service will answer for (same-length.ts checks each Property's answer)
-  if (theirs === answeredMonths(period, now)) return;
+  // as many months as the service will answer for are a comparison too (same-length.ts checks each Property's answer)
+  const other = otherLength(period, compare, expectedRange(period.from, period.to, now));
+  if (!other) return;
+  const { theirs, ours } = other;
   // the example: the same months a year earlier, a year later where that would be before FIRST_YEAR
   const year = Number(period.from.slice(0, 4));
   const like = sameMonthsIn(period, String(year > FIRST_YEAR ? year - 1 : year + 1), null);
@@ -70,15 +71,6 @@ export function refuseOtherLength(compare: Range, period: Range, flag: string, n
     t.compareOtherLength({ flag, theirs, ours, from: day(period.from), to: day(period.to) }),
     t.compareOtherLengthHint({ from: like.from, to: like.to, year: like.from.slice(0, 4) }),
   );
-}
-
-/**
- * How many months the service will answer for `period` by this computer's clock: this year's up to its last
- * completed month (`--year 2026` in November: 10). A comparison of as many is right before any request.
- */
-export function answeredMonths(period: Range, now = new Date()): number {
-  const last = lastCompletedMonthEnd(now);
-  return monthsSpanned(period.to > last && last >= period.from ? { from: period.from, to: last } : period);
 }
 
 /** The template as this export writes it: plausibility.csv and its sheet only when the review runs. */

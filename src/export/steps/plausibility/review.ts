@@ -4,22 +4,22 @@
 // plausibility.csv, its findings and the Overview cells they mark, its settings on the
 // About sheet.
 import type { MeasuringPointConsumption, MeasuringPoint, UnitConsumption, UsageUnit, WhoAmI } from '../../../api/types.js';
-import { billProperty } from '../../../billing/index.js';
-import { idKey } from '../../../billing/contract.js';
 import { ExitCode, MeterdataError, isMeterdataError } from '../../../core/errors.js';
-import { currentFigures, devicesOf, figuresOf, reviewProperty, type Figure, type PlausibilityRow } from '../../../plausibility/index.js';
+import { currentFigures, devicesOf, reviewProperty, type PlausibilityRow } from '../../../plausibility/index.js';
 import { flagTitles } from '../../../billing/texts-findings.js';
-import { checkFolderCovers, loadComparisonFolder, type FolderComparison } from '../../folder/index.js';
+import { loadComparisonFolder, type FolderComparison } from '../../folder/index.js';
 import type { PropertyAnswers } from '../../../api/walk.js';
 import { expectedRange, type ExportArgs } from '../../options/index.js';
 import type { ExportStep } from '../../pipeline/index.js';
 import type { ReviewArgs } from '../../options/index.js';
 import { mapPool } from '../../../api/walk.js';
 import { checkPlantPeriod, contractRange, onePeriod } from '../../../api/answers.js';
+import type { Range } from '../../../core/dates.js';
 import { day, inLanguage, language, type Lang } from '../../../i18n/index.js';
 import { aboutTexts } from '../../output/index.js';
 import { plausibilityTexts as pt } from './texts.js';
-import { checkSameLength, comparisonFor, sameLength } from './same-length.js';
+import { comparisonFor } from './same-length.js';
+import { comparedFigures } from './compared-figures.js';
 
 /** The comparison period's answers for the same units and plant points. */
 export interface ComparisonAnswers {
@@ -56,8 +56,20 @@ export function withFindings(rows: readonly PlausibilityRow[], lang: Lang): (Pla
   return rows.map((r) => ({ ...r, findings: r.checks.map((c) => (Object.hasOwn(titles, c) ? titles[c]! : c)).join('; ') }));
 }
 
-/** Whether `metric` is one of the export's (`--metric`; none given: all). */
-const covered = (metrics: readonly string[], metric: string): boolean => metrics.length === 0 || metrics.includes(metric);
+const sameRange = (a: Range, b: Range): boolean => a.from === b.from && a.to === b.to;
+
+/**
+ * The About sheet's comparison period: the months the Properties were compared with, as the service answered for
+ * each (`fetched`, the clock's expectation, where none was compared); where they differ, each with its count.
+ */
+function comparedMonths(fetched: Range, compared: readonly { range: Range; n: number }[]): string {
+  const t = aboutTexts;
+  const range = (r: Range) => t.range({ from: day(r.from), to: day(r.to) });
+  if (compared.length === 0) return range(fetched);
+  if (compared.length === 1) return range(compared[0]!.range);
+  const sorted = [...compared].sort((a, b) => (a.range.from + a.range.to < b.range.from + b.range.to ? -1 : 1));
+  return t.comparisonByProperty({ ranges: sorted.map((c) => t.rangeOf({ range: range(c.range), n: c.n })).join('; ') });
+}
 
 /**
  * The step of a review (index.ts without one): the comparison period fetched with each
@@ -72,6 +84,10 @@ export async function reviewStep(args: ExportArgs, review: ReviewArgs, who: WhoA
   // what the comparison will be beside the period the service is expected to answer (announce, About sheet);
   // each Property's own answer decides it (comparisonFor in fetch)
   const fetched = asked ? comparisonFor(asked, requested, expectedRange(args.from, args.to, new Date())) : null;
+  // whether those months follow the clock's expectation rather than the request (this year's, capped): then said so
+  const expected = asked !== null && fetched !== null && !sameRange(fetched, comparisonFor(asked, requested, requested));
+  // the comparison periods the Properties were compared with, and how many of each (the About sheet, written after the walk)
+  const compared = new Map<string, { range: Range; n: number }>();
 
   return {
     // each unit twice when the comparison is fetched
@@ -80,7 +96,7 @@ export async function reviewStep(args: ExportArgs, review: ReviewArgs, who: WhoA
       if (!fetched) return;
       const more = hint === null ? pt.perUnit : pt.requests({ n: hint });
       const minutes = hint === null ? '' : pt.minutes({ minutes: Math.max(1, Math.ceil(hint / args.rateLimit)), rate: args.rateLimit });
-      reporter.note(pt.announce({ from: day(fetched.from), to: day(fetched.to), more, minutes }));
+      reporter.note(pt.announce({ from: day(fetched.from), to: day(fetched.to), expected: expected ? pt.expected : '', more, minutes }));
     },
     async fetch(api, answers, { onUnit, stop }): Promise<AnswersWithComparison> {
       if (!asked) return answers;
@@ -111,41 +127,27 @@ export async function reviewStep(args: ExportArgs, review: ReviewArgs, who: WhoA
       return { ...answers, comparison: { range: echo ?? target, units, plantPoints } };
     },
     findings({ answers, bill, range }) {
-      const { property } = answers;
-      const ids = { id: property.id, name: property.name };
+      const ids = { id: answers.property.id, name: answers.property.name };
       const c = (answers as AnswersWithComparison).comparison;
-      let comparison: Figure[] | null = null;
-      // a folder covering more metrics than this export (compare-folder.ts refuses one covering fewer): only what both cover
-      if (folder) checkFolderCovers(folder, property);
-      // the period the service answered for beside the comparison's: as many months, or no comparison
-      // (a Property without units is billed for the period of those before it, which its own comparison,
-      // fetched before, may not match: its plant meters are then not compared rather than the export refused)
-      const theirs = c ? c.range : (folder?.range ?? null);
-      const other = theirs !== null && !sameLength(range, theirs);
-      if (other && answers.units.length > 0) checkSameLength(range, theirs);
-      if (other) comparison = null;
-      else if (folder) comparison = (folder.byProperty.get(idKey(property.id)) ?? []).filter((f) => covered(args.metrics, f.metric));
-      else if (c)
-        comparison = figuresOf(
-          billProperty({ property: ids, range: c.range, units: c.units, plantPoints: c.plantPoints, points: answers.points, metrics: args.metrics }),
-          ids,
-        );
+      const { comparison, compared: speaksOf, otherLength } = comparedFigures(answers, range, c, folder, args.metrics);
+      if (c && comparison) {
+        const key = `${c.range.from}..${c.range.to}`;
+        compared.set(key, { range: c.range, n: (compared.get(key)?.n ?? 0) + 1 });
+      }
       const current = currentFigures(
         bill,
         ids,
         answers.units.map((u) => u.unit),
         range,
       );
-      // a folder written without the plant-room and main meters' table says nothing of them: not compared, not new
-      const compared = folder && !folder.plantPoints ? (f: Figure) => f.kind !== 'plant' : undefined;
-      const input = { current, devices: devicesOf(bill), comparison, ...(compared ? { compared } : {}) };
+      const input = { current, devices: devicesOf(bill), comparison, ...(speaksOf ? { compared: speaksOf } : {}), ...(otherLength ? { otherLength } : {}) };
       const { rows, flags } = reviewProperty(input, { threshold: review.threshold, range });
       return { tables: [['plausibility', withFindings(rows, language())]], flags, marks: rows };
     },
     about() {
       const t = aboutTexts;
       const checks: [string, string][] = [];
-      if (fetched) checks.push([t.comparisonPeriod, t.range({ from: day(fetched.from), to: day(fetched.to) })]);
+      if (fetched) checks.push([t.comparisonPeriod, comparedMonths(fetched, [...compared.values()])]);
       if (folder) checks.push([t.comparisonFolder, `${folder.dir} (${t.range({ from: day(folder.range.from), to: day(folder.range.to) })})`]);
       if (folder && !folder.plantPoints) checks.push([t.plantNotCompared, t.plantNotComparedWhy]);
       if (compare) checks.push([t.threshold, review.threshold]);

@@ -19,13 +19,23 @@ export function comparisonFor(asked: Range, requested: Range, own: Range): Range
   return same.from === asked.from && same.to === asked.to ? sameMonthsIn(own, year, null) : asked;
 }
 
-/** Whether the two periods have as many months. */
-export const sameLength = (a: Range, b: Range): boolean => monthsSpanned(a) === monthsSpanned(b);
+/**
+ * The one rule of a comparison's length, wherever it is checked (--compare-from/--compare-to, a folder's
+ * manifest, the `y` prompt, each Property's answer): 7 months beside 12 show every figure as changed
+ * (round 16). `answered`: before any request, the period the service is expected to answer for `own`
+ * (expectedRange: this year's up to its last completed month), whose length is a comparison too.
+ * null when the comparison applies, else both lengths for the caller's words (its flag, folder or prompt).
+ */
+export function otherLength(own: Range, comparison: Range, answered: Range | null = null): { ours: number; theirs: number } | null {
+  const [ours, theirs] = [monthsSpanned(own), monthsSpanned(comparison)];
+  return ours === theirs || (answered !== null && theirs === monthsSpanned(answered)) ? null : { ours, theirs };
+}
 
 /** Refuses a comparison of another number of months than the period the service answered for. */
 export function checkSameLength(own: Range, comparison: Range): void {
-  const [ours, theirs] = [monthsSpanned(own), monthsSpanned(comparison)];
-  if (ours === theirs) return;
+  const other = otherLength(own, comparison);
+  if (!other) return;
+  const { ours, theirs } = other;
   const like = sameMonthsIn(own, comparison.from.slice(0, 4), null);
   throw new MeterdataError(pt.otherLength({ from: day(own.from), to: day(own.to), ours, cFrom: day(comparison.from), cTo: day(comparison.to), theirs }), {
     code: 'EXPORT_COMPARE_MISMATCH',

@@ -4,8 +4,10 @@ import { catalogue, count } from '../../../i18n/index.js';
 export const plausibilityTexts = catalogue(
   'plausibility',
   {
-    announce: (p: { from: string; to: string; more: string; minutes: string }) =>
-      `comparing with ${p.from} to ${p.to}: one more consumption request per unit and per plant-room/main meter (${p.more} for the units${p.minutes}).`,
+    announce: (p: { from: string; to: string; expected: string; more: string; minutes: string }) =>
+      `comparing with ${p.from} to ${p.to}${p.expected}: one more consumption request per unit and per plant-room/main meter (${p.more} for the units${p.minutes}).`,
+    expected:
+      " (the months this computer's clock expects the service to answer for; each Property is compared with the same months of the period the service answers it for)",
     perUnit: 'one per unit',
     requests: (p: { n: number }) => count(p.n, 'request', 'requests', 'en'),
     minutes: (p: { minutes: number; rate: number }) => `, about ${count(p.minutes, 'minute', 'minutes', 'en')} more at ${p.rate} requests a minute`,
@@ -17,7 +19,9 @@ export const plausibilityTexts = catalogue(
   },
   {
     announce: (p) =>
-      `Vergleich mit ${p.from} bis ${p.to}: eine weitere Verbrauchsabfrage je Nutzeinheit und je Haupt- bzw. Anlagenzähler (${p.more} für die Nutzeinheiten${p.minutes}).`,
+      `Vergleich mit ${p.from} bis ${p.to}${p.expected}: eine weitere Verbrauchsabfrage je Nutzeinheit und je Haupt- bzw. Anlagenzähler (${p.more} für die Nutzeinheiten${p.minutes}).`,
+    expected:
+      ' (die Monate, die der Messdienst nach der Uhr dieses Rechners liefern wird; jede Liegenschaft wird mit denselben Monaten des Zeitraums verglichen, den er für sie tatsächlich liefert)',
     perUnit: 'eine je Nutzeinheit',
     requests: (p) => count(p.n, 'Abfrage', 'Abfragen', 'de'),
     minutes: (p) => `, etwa ${count(p.minutes, 'Minute', 'Minuten', 'de')} mehr bei ${p.rate} Abfragen je Minute`,
