@@ -114,4 +114,26 @@ describe('the --out folder lock', () => {
     expect(existsSync(path.join(out, 'meterdata-manifest.json'))).toBe(false);
     expect(readFileSync(lock, 'utf8')).toBe(OTHER);
   }, 300_000);
+
+  it('portfolio: its root taken over during the walk, every profile stops at once (exit 2) and no summary is written', async () => {
+    const root = path.join(home, 'taken-portfolio');
+    const lock = path.join(root, FOLDER_LOCK);
+    const start = sandbox.log.total;
+    let planted: { at: number; requests: number } | null = null;
+    const argv = ['export', '--profiles', 'nord', '--year', '2025', '--format', 'csv', '--rate-limit', '60', '--out', root];
+    const done = await run(argv, scaled(0), () => {
+      if (planted || sandbox.log.total < start + 4 || !existsSync(lock)) return;
+      writeFileSync(lock, OTHER);
+      planted = { at: Date.now(), requests: sandbox.log.total };
+    });
+    expect(planted, 'the lock was never planted').not.toBeNull();
+    expect(done.code, done.stderr).toBe(2);
+    expect(done.stderr).toContain(`Another meterdata run took over ${root} while this one was paused`);
+    // before: the profile's walk went on to its end and was refused only at its commit check
+    expect(Date.now() - planted!.at).toBeLessThan(20 * HEARTBEAT_MS);
+    expect(sandbox.log.total - planted!.requests).toBeLessThanOrEqual(3);
+    expect(existsSync(path.join(root, 'portfolio-summary.csv'))).toBe(false);
+    expect(existsSync(path.join(root, 'nord', 'meterdata-manifest.json'))).toBe(false);
+    expect(readFileSync(lock, 'utf8')).toBe(OTHER);
+  }, 300_000);
 });

@@ -20,7 +20,7 @@ import { runText as t } from '../texts-run.js';
 import { stopWords } from '../run-words.js';
 
 export type { JournalMeta };
-export { lockOutFolder, takenOver, type InsideLock } from './out-locks.js';
+export { lockOutFolder, takenOver, takenOverReason, type InsideLock } from './out-locks.js';
 export { answersJson } from './journal-json.js';
 export { LOCK_DAMAGED_STALE_MS, outLockFile } from '../folder/index.js';
 

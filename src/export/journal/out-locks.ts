@@ -1,7 +1,7 @@
 // The locks of a run's --out folders: one in this account's state folder, one inside the folder
 // itself (folder-lock.ts), and for a uvi run its root's as well. Held by the journal (journal.ts).
 import path from 'node:path';
-import { UsageError } from '../../core/errors.js';
+import { isMeterdataError, type MeterdataError, UsageError } from '../../core/errors.js';
 import { checkWritable, FOLDER_LOCK, lockInFolder, outLockFile, takeLock } from '../folder/index.js';
 import { runText as t } from '../texts-run.js';
 
@@ -16,6 +16,12 @@ export interface OutLocks {
   out: string;
   root: string | null;
   inside: InsideLock[];
+}
+
+/** The EXPORT_OUT_TAKEN_OVER a run's `signal` was aborted with (its folder's or a portfolio's root's heartbeat), else null. */
+export function takenOverReason(signal: AbortSignal | undefined): MeterdataError | null {
+  const reason: unknown = signal?.aborted ? signal.reason : null;
+  return isMeterdataError(reason) && reason.code === 'EXPORT_OUT_TAKEN_OVER' ? reason : null;
 }
 
 /** EXPORT_OUT_TAKEN_OVER for the folder `dir`. */

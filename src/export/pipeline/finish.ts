@@ -2,7 +2,7 @@
 // written (closeRun), then the workbook and every file put in place at once (finishExport).
 import { CONTRACT_VERSION } from '../../api/types.js';
 import { isMeterdataError } from '../../core/errors.js';
-import { Journal } from '../journal/index.js';
+import { Journal, takenOverReason } from '../journal/index.js';
 import { expectedRange, identity } from '../options/index.js';
 import { completeOutput, discardOutput, writeWorkbookHere, type OutputSet, type WorkbookWriter } from '../output/index.js';
 import { unfinished } from '../run-errors.js';
@@ -103,7 +103,7 @@ export async function finishExport(
     await Journal.release(staged.journal, true);
     return { ...summary, files };
   } catch (caught) {
-    const e: unknown = lost.signal.aborted ? lost.signal.reason : caught;
+    const e: unknown = takenOverReason(signal) ?? caught;
     // The temporary files' names are the new holder's too: a run that lost its folder removes none of them.
     if (!isMeterdataError(e) || e.code !== 'EXPORT_OUT_TAKEN_OVER') await discardOutput(staged.output).catch(() => undefined);
     await Journal.release(staged.journal, false);

@@ -9,7 +9,7 @@ import { propertiesInScope, type PropertyAnswers } from '../../api/walk.js';
 import { reviewRows } from '../../billing/index.js';
 import { isMeterdataError } from '../../core/errors.js';
 import { language } from '../../i18n/index.js';
-import { Journal } from '../journal/index.js';
+import { Journal, takenOverReason } from '../journal/index.js';
 import { expectedRange, identity } from '../options/index.js';
 import { checkOutDir } from '../folder/index.js';
 import { OutputSet, formatsNamed, type OutputFormat } from '../output/index.js';
@@ -34,8 +34,6 @@ export interface Run {
   template: Template;
   journal: Journal;
   properties: Property[];
-  /** Aborted (with EXPORT_OUT_TAKEN_OVER) once another run took one of this run's folders over; part of deps.signal. */
-  lost: AbortSignal;
 }
 
 /** The walk, billing and every CSV and spool, under temporary names (see StagedExport). */
@@ -80,7 +78,7 @@ async function openRun(given: ExportDeps, stepsOf: StepsOf): Promise<Run> {
   try {
     const properties = journal.meta.properties ?? (await propertiesInScope(api, args.propertyIds));
     if (!journal.meta.properties) await journal.setProperties(properties);
-    return { deps, steps, template, journal, properties, lost: lost.signal };
+    return { deps, steps, template, journal, properties };
   } catch (e) {
     await journal.close();
     throw diskProblem(e) ?? e;
@@ -118,7 +116,7 @@ async function walkProperties(run: Run): Promise<StagedExport> {
   // A step that changes rows at a Property's end but not as its units come would leave the rows written early unchanged.
   const stream = !args.unit && deps.streamUnits !== false && steps.every((s) => !s.shape || s.early);
   const walk = new PropertyWalk({ api, args, reporter, journal, properties, output, steps, stream, slots: deps.slots, renderAhead });
-  run.lost.addEventListener('abort', () => walk.stop(run.lost.reason), { once: true }); // the requests under way too, not only the next write
+  deps.signal?.addEventListener('abort', () => takenOverReason(deps.signal) && walk.stop(deps.signal?.reason), { once: true }); // its requests too
   const counted = steps.some((s) => s.progressUnits);
   let range: { from: string; to: string } | null = null;
   let done = 0;
@@ -180,11 +178,11 @@ async function walkProperties(run: Run): Promise<StagedExport> {
     if (deps.signal?.aborted) throw deps.signal.reason;
     return await closeRun(run, output, tally, range);
   } catch (caught) {
-    const e: unknown = run.lost.aborted ? run.lost.reason : caught;
+    const e: unknown = takenOverReason(deps.signal) ?? caught;
     walk.stop(e);
     reporter.end();
     await walk.settled();
-    if (!run.lost.aborted) await output.abort().catch(() => undefined); // lost: the temporary files' names are the new holder's too
+    if (!takenOverReason(deps.signal)) await output.abort().catch(() => undefined); // their names are the new holder's too
     await walk.saved();
     await (isMeterdataError(e) && e.code === 'EXPORT_PERIOD_CHANGED' ? journal.discard() : journal.close());
     throw incomplete(
