@@ -119,10 +119,11 @@ export class Session {
    */
   private async afterRefresh(rec: StoredRecord): Promise<void> {
     this.onRefresh?.(rec);
+    // Only a note for `status`: the new tokens are stored already, so a held config lock or a full disk must not end the run.
     await setProfileFields(this.env, this.profile.name, {
       last_refresh_at: rec.updated_at,
       ...(rec.access_expires_at ? { access_expires_at: rec.access_expires_at } : {}),
-    });
+    }).catch((e: unknown) => this.warn(ts.refreshNotNoted({ reason: e instanceof Error ? e.message : String(e) })));
     await this.whenRefreshed?.(rec);
   }
 

@@ -29,6 +29,8 @@ export const ts = catalogue(
     otherTenantHint: (p: { login: string }) => `Check which landlord this profile should read, then run \`${p.login}\`.`,
     whoamiFailed: (p: { reason: string }) =>
       `Warning: the access token was refreshed and saved, but checking the connection (/whoami) failed: ${p.reason} The tenant and property scope shown by \`meterdata status\` may be out of date.\n`,
+    refreshNotNoted: (p: { reason: string }) =>
+      `Warning: the sign-in was refreshed and the new tokens are saved, but the time of the refresh could not be noted in config.json: ${p.reason} \`meterdata status\` may show an earlier refresh.\n`,
     scopeUnknown: 'unknown',
     scopeAll: 'all Properties (including future ones)',
     noBaseUrl: 'METERDATA_ACCESS_TOKEN is set but the API base URL is unknown.',
@@ -61,6 +63,8 @@ export const ts = catalogue(
     otherTenantHint: (p) => `Bitte prüfen Sie, welchen Eigentümer dieses Profil lesen soll, und führen Sie dann \`${p.login}\` aus.`,
     whoamiFailed: (p) =>
       `Warnung: Das Zugriffstoken wurde erneuert und gespeichert, die Prüfung der Verbindung (/whoami) ist aber fehlgeschlagen: ${p.reason} Mandant und Liegenschaften, die \`meterdata status\` zeigt, sind womöglich nicht aktuell.\n`,
+    refreshNotNoted: (p) =>
+      `Warnung: Die Anmeldung wurde erneuert und die neuen Tokens sind gespeichert, der Zeitpunkt der Erneuerung ließ sich aber nicht in config.json vermerken: ${p.reason} \`meterdata status\` zeigt womöglich eine frühere Erneuerung.\n`,
     scopeUnknown: 'unbekannt',
     scopeAll: 'alle Liegenschaften (auch künftige)',
     noBaseUrl: 'METERDATA_ACCESS_TOKEN ist gesetzt, die API-Adresse ist aber unbekannt.',

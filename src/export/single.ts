@@ -147,7 +147,13 @@ async function exportIsolated(args: ExportArgs, template: Template, io: Io): Pro
 async function workbookWriter(args: ExportArgs, io: Io) {
   const { runIsolated } = await import('../core/isolate.js');
   const { limits, outOfMemory } = isolation(args, io);
-  return (input: unknown) => runIsolated<void>(WORKBOOK_MODULE, 'writeXlsx', input, { limits, io, outOfMemory: outOfMemory('workbook'), onAbort: 'terminate' });
+  return (input: unknown, signal?: AbortSignal) =>
+    runIsolated<void>(WORKBOOK_MODULE, 'writeXlsx', input, {
+      limits,
+      io: signal ? { ...io, signal } : io,
+      outOfMemory: outOfMemory('workbook'),
+      onAbort: 'terminate',
+    });
 }
 
 /** What a run's worker says when it needs more than its old-space cap (the export's own words by default). */

@@ -1,5 +1,5 @@
 // Refresh, and every way a connection ends, in-process against the sandbox (file store).
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,6 +42,22 @@ describe('refresh', () => {
     const st = await runCli(['status'], { env });
     expect(st.code, st.stdout).toBe(0);
     noSecrets([tok.stderr, st.stdout, st.stderr], [old.refresh_token, now.refresh_token, old.access_token]);
+  });
+
+  it('a refresh whose time cannot be noted in config.json (its lock is held by a stray file) warns once and goes on with the saved tokens', async () => {
+    const { env, file } = await signedIn();
+    const old = expireLocally(file);
+    const config = path.join(env.METERDATA_HOME!, 'config', 'config.json');
+    const before = readFileSync(config, 'utf8');
+    writeFileSync(`${config}.lock`, 'not a lock folder');
+    const tok = await runCli(['token'], { env });
+    expect(tok.code, tok.stderr).toBe(0);
+    const now = JSON.parse(readFileSync(file, 'utf8'));
+    expect(tok.stdout.trim()).toBe(now.access_token);
+    expect(now.refresh_token).not.toBe(old.refresh_token);
+    expect(tok.stderr.match(/the time of the refresh could not be noted in config\.json/g)).toHaveLength(1);
+    expect(readFileSync(config, 'utf8')).toBe(before);
+    expect(live().some((c) => c.state === 'revoked')).toBe(false);
   });
 
   it('after a 401, concurrent callers in one process share one refresh; a replaced token is not refreshed again', async () => {

@@ -4,7 +4,7 @@
 // removed the other's temporary files. Held besides the state folder's lock for the whole run.
 import { mkdir, rmdir, utimes } from 'node:fs/promises';
 import path from 'node:path';
-import { holdsLock, takeLock, type LockHolder } from './locks.js';
+import { holdsLock, look, takeLock, type LockHolder } from './locks.js';
 
 /** The lock's name in the folder: hidden, ours (never a leftover to remove, never a file of another export). */
 export const FOLDER_LOCK = '.meterdata-lock';
@@ -25,8 +25,8 @@ export interface FolderLock {
   unlock: () => Promise<void>;
 }
 
-/** Takes the lock inside `dir`, creating the folder if needed; `busy` makes the refusal, naming the holder. */
-export async function lockInFolder(dir: string, busy: (holder: LockHolder) => Error): Promise<FolderLock> {
+/** Takes the lock inside `dir`, creating the folder if needed; `busy` makes the refusal, naming the holder; `onTakenOver`: see keepTouching. */
+export async function lockInFolder(dir: string, busy: (holder: LockHolder) => Error, onTakenOver?: () => void): Promise<FolderLock> {
   const created = (await mkdir(dir, { recursive: true })) ?? null;
   const file = path.join(dir, FOLDER_LOCK);
   let release: () => Promise<void>;
@@ -36,32 +36,52 @@ export async function lockInFolder(dir: string, busy: (holder: LockHolder) => Er
     await removeCreated(dir, created);
     throw e;
   }
-  const beat = heartbeat(file);
+  keepTouching(file, onTakenOver);
   return {
     file,
     created,
     unlock: async () => {
-      clearInterval(beat);
+      stopTouching(file);
       await release();
       await removeCreated(dir, created);
     },
   };
 }
 
+/** The folder locks this thread touches. A worker's timers end with it: the thread a run hands its locks to takes the touching over. */
+const touching = new Map<string, NodeJS.Timeout>();
+
 /**
- * Touches the lock while it is still this process's; stops once it is gone or another's (a run
- * released it in another thread). Unref'd: it never keeps the process alive.
+ * Touches the lock `file` every HEARTBEAT_MS while it is this process's, from this thread until
+ * stopTouching (a lock already touched here is left as it is). It stops by itself once the lock is
+ * gone, and calls `onTakenOver` once it names another run: a run that goes on would write its
+ * temporary files under the new holder's names. Unref'd: it never keeps the process alive.
  */
-function heartbeat(file: string): NodeJS.Timeout {
+export function keepTouching(file: string, onTakenOver?: () => void): void {
+  if (touching.has(file)) return;
   const timer = setInterval(() => {
-    if (!holdsLock(file)) clearInterval(timer);
-    else {
+    if (!holdsLock(file)) {
+      stopTouching(file);
+      if (look(file) !== null) onTakenOver?.();
+    } else {
       const now = new Date();
-      utimes(file, now, now).catch(() => clearInterval(timer));
+      utimes(file, now, now).catch(() => stopTouching(file));
     }
-  }, HEARTBEAT_MS);
+  }, heartbeatMs());
   timer.unref();
-  return timer;
+  touching.set(file, timer);
+}
+
+/** Ends this thread's touching of `file` (the run released it, or hands it to another thread). */
+export function stopTouching(file: string): void {
+  clearInterval(touching.get(file));
+  touching.delete(file);
+}
+
+/** HEARTBEAT_MS, or for the tests that scale time METERDATA_TEST_LOCK_HEARTBEAT_MS (with METERDATA_TEST_HOOKS=1). */
+function heartbeatMs(): number {
+  const n = process.env.METERDATA_TEST_HOOKS === '1' ? Number(process.env.METERDATA_TEST_LOCK_HEARTBEAT_MS) : NaN;
+  return Number.isInteger(n) && n > 0 ? n : HEARTBEAT_MS;
 }
 
 /** Removes the folders from `dir` up to `created` that are empty (a run refused or failed before writing); never a folder with content. */

@@ -13,12 +13,14 @@ import { gunzipSync } from 'node:zlib';
 import { UsageError } from '../../core/errors.js';
 import type { Property, WhoAmI } from '../../api/types.js';
 import { JournalDamage, readAnswers, readMeta, type JournalMeta } from './journal-check.js';
-import { checkWritable, commandRoot, FOLDER_LOCK, holdsLock, lockInFolder, outLockFile, releaseLock, removeCreated, takeLock } from '../folder/index.js';
+import { commandRoot, holdsLock, keepTouching, releaseLock, removeCreated, stopTouching, takeLock } from '../folder/index.js';
+import { lockFolders, takenOver, type InsideLock, type OutLocks } from './out-locks.js';
 import { gzipAnswers } from './journal-json.js';
 import { runText as t } from '../texts-run.js';
 import { stopWords } from '../run-words.js';
 
 export type { JournalMeta };
+export { lockOutFolder, takenOver, takenOverReason, type InsideLock } from './out-locks.js';
 export { answersJson } from './journal-json.js';
 export { LOCK_DAMAGED_STALE_MS, outLockFile } from '../folder/index.js';
 
@@ -51,19 +53,6 @@ export interface JournalHandle {
   insideLocks: InsideLock[];
 }
 
-/** A lock inside an --out folder, as another thread releases it. */
-export interface InsideLock {
-  dir: string;
-  file: string;
-  created: string | null;
-}
-
-interface OutLocks {
-  out: string;
-  root: string | null;
-  inside: InsideLock[];
-}
-
 export class Journal {
   private constructor(
     readonly dir: string,
@@ -78,8 +67,16 @@ export class Journal {
   /**
    * Opens the journal of `identity`, resuming it when it was made under the same tenant
    * and property scope; otherwise starts a new one (and says why the old one was dropped).
+   * `onTakenOver` is told when another run took one of its folders over (see keepTouching).
    */
-  static async open(stateDir: string, identity: Record<string, unknown>, who: WhoAmI, now: Date, out: string): Promise<Journal> {
+  static async open(
+    stateDir: string,
+    identity: Record<string, unknown>,
+    who: WhoAmI,
+    now: Date,
+    out: string,
+    onTakenOver?: (e: UsageError) => void,
+  ): Promise<Journal> {
     const dir = path.join(stateDir, 'exports', journalKey(identity));
     // The journal first: a second run with the same arguments is told just that.
     const unlockJournal = await takeLock(
@@ -88,7 +85,7 @@ export class Journal {
     );
     let folders: Awaited<ReturnType<typeof lockFolders>>;
     try {
-      folders = await lockFolders(stateDir, out, commandRoot(out, identity));
+      folders = await lockFolders(stateDir, out, commandRoot(out, identity), onTakenOver);
     } catch (e) {
       await unlockJournal();
       throw e;
@@ -207,13 +204,23 @@ export class Journal {
     await writeAtomic(this.file(index), await gzipAnswers(answers, unitsJson));
   }
 
-  /** Keeps the lock held (the process still runs) and gives it to `Journal.release` in another thread. */
+  /** Keeps the lock held (the process still runs) and gives it to `Journal.release` in another thread, which touches the folder locks from now on (Journal.keep). */
   handOver(): JournalHandle {
+    for (const l of this.outLocks.inside) stopTouching(l.file);
     return { dir: this.dir, lockFile: `${this.dir}.lock`, outLockFile: this.outLocks.out, rootLockFile: this.outLocks.root, insideLocks: this.outLocks.inside };
+  }
+
+  /**
+   * Touches a handed-over journal's folder locks from this thread until Journal.release: the workbook and the commit
+   * may take minutes on a slow share, and a lock left silent that long is taken over by another host's run.
+   */
+  static keep(handle: JournalHandle, onTakenOver: (e: UsageError) => void): void {
+    for (const l of handle.insideLocks) keepTouching(l.file, () => onTakenOver(takenOver(l.dir)));
   }
 
   /** Ends a handed-over journal: removes it after success, keeps it for a resume otherwise; the lock is released either way. */
   static async release(handle: JournalHandle, done: boolean): Promise<void> {
+    for (const l of handle.insideLocks) stopTouching(l.file);
     if (done) await rm(handle.dir, { recursive: true, force: true });
     await releaseLock(handle.lockFile).catch(() => undefined);
     await releaseLock(handle.outLockFile).catch(() => undefined);
@@ -230,7 +237,7 @@ export class Journal {
    */
   static checkHeld(locks: readonly InsideLock[]): void {
     const lost = locks.find((l) => !holdsLock(l.file));
-    if (lost) throw new UsageError(t.outTakenOver({ out: lost.dir }), t.outTakenOverHint, 'EXPORT_OUT_TAKEN_OVER');
+    if (lost) throw takenOver(lost.dir);
   }
 
   /** Keeps the journal for a later resume and lets another run take it. */
@@ -242,43 +249,5 @@ export class Journal {
   async discard(): Promise<void> {
     await rm(this.dir, { recursive: true, force: true }).catch(() => undefined);
     await this.close();
-  }
-}
-
-/**
- * The --out folder's lock, and for a uvi run (whose folder is <root>/<month>) its root's as well:
- * an export into the root and the monthly information into a month folder of it would each pass
- * their check of the other at start and then both commit, mixing the folder. Holding the root
- * for the run makes them exclusive, and so two months into one root run one after the other.
- */
-async function lockFolders(stateDir: string, out: string, root: string): Promise<{ unlock: () => Promise<void>; files: OutLocks }> {
-  const own = await lockOutFolder(stateDir, out);
-  if (root === out) return { unlock: own.unlock, files: { out: own.file, root: null, inside: [own.inside] } };
-  const rootLock = await lockOutFolder(stateDir, root).catch(async (e: unknown) => {
-    await own.unlock();
-    throw e;
-  });
-  return { unlock: () => rootLock.unlock().finally(own.unlock), files: { out: own.file, root: rootLock.file, inside: [rootLock.inside, own.inside] } };
-}
-
-/**
- * The locks a run into `folder` holds while it runs (EXPORT_OUT_BUSY while another holds one): a
- * single run's of its --out, and a portfolio's of its --out root for the whole run. One in this
- * account's state folder, one inside the folder itself for runs of other accounts (folder-lock.ts).
- */
-export async function lockOutFolder(stateDir: string, folder: string): Promise<{ file: string; inside: InsideLock; unlock: () => Promise<void> }> {
-  const file = await outLockFile(stateDir, folder);
-  const unlockState = await takeLock(file, new UsageError(t.outBusy({ out: folder }), t.outBusyHint({ lock: file }), 'EXPORT_OUT_BUSY'));
-  try {
-    await checkWritable(folder); // the lock inside creates the folder: one that cannot be written is named as such
-    const inside = await lockInFolder(folder, (holder) => {
-      const lock = path.join(folder, FOLDER_LOCK);
-      const hint = holder ? t.outBusyHolderHint({ lock, pid: holder.pid, host: holder.host }) : t.outBusyHint({ lock });
-      return new UsageError(t.outBusy({ out: folder }), hint, 'EXPORT_OUT_BUSY');
-    });
-    return { file, inside: { dir: folder, file: inside.file, created: inside.created }, unlock: () => inside.unlock().finally(unlockState) };
-  } catch (e) {
-    await unlockState();
-    throw e;
   }
 }

@@ -2,7 +2,7 @@
 // written (closeRun), then the workbook and every file put in place at once (finishExport).
 import { CONTRACT_VERSION } from '../../api/types.js';
 import { isMeterdataError } from '../../core/errors.js';
-import { Journal } from '../journal/index.js';
+import { Journal, takenOverReason } from '../journal/index.js';
 import { expectedRange, identity } from '../options/index.js';
 import { completeOutput, discardOutput, writeWorkbookHere, type OutputSet, type WorkbookWriter } from '../output/index.js';
 import { unfinished } from '../run-errors.js';
@@ -82,14 +82,19 @@ export async function finishExport(
   opts: { writeWorkbook?: WorkbookWriter; signal?: AbortSignal | undefined; held?: () => void } = {},
 ): Promise<ExportSummary> {
   const { summary } = staged;
+  // This thread holds the run's folders now: it touches their locks, and another run taking one over stops the workbook at once.
+  const lost = new AbortController();
+  Journal.keep(staged.journal, (e) => lost.abort(e));
+  // a Ctrl-C during the workbook or any finishing pass: nothing is committed
+  const signal = opts.signal ? AbortSignal.any([opts.signal, lost.signal]) : lost.signal;
   try {
     const write = opts.writeWorkbook ?? writeWorkbookHere;
     const files = await completeOutput(
       staged.output,
       (files) => ({ ...staged.manifest, files }),
-      write,
+      (input) => write(input, signal),
       undefined,
-      opts.signal, // a Ctrl-C during the workbook or any finishing pass: nothing is committed
+      signal,
       () => {
         Journal.checkHeld(staged.journal.insideLocks);
         opts.held?.(); // a portfolio's profile: its root as well
@@ -97,7 +102,8 @@ export async function finishExport(
     );
     await Journal.release(staged.journal, true);
     return { ...summary, files };
-  } catch (e) {
+  } catch (caught) {
+    const e: unknown = takenOverReason(signal) ?? caught;
     // The temporary files' names are the new holder's too: a run that lost its folder removes none of them.
     if (!isMeterdataError(e) || e.code !== 'EXPORT_OUT_TAKEN_OVER') await discardOutput(staged.output).catch(() => undefined);
     await Journal.release(staged.journal, false);

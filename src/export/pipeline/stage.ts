@@ -9,7 +9,7 @@ import { propertiesInScope, type PropertyAnswers } from '../../api/walk.js';
 import { reviewRows } from '../../billing/index.js';
 import { isMeterdataError } from '../../core/errors.js';
 import { language } from '../../i18n/index.js';
-import { Journal } from '../journal/index.js';
+import { Journal, takenOverReason } from '../journal/index.js';
 import { expectedRange, identity } from '../options/index.js';
 import { checkOutDir } from '../folder/index.js';
 import { OutputSet, formatsNamed, type OutputFormat } from '../output/index.js';
@@ -46,7 +46,10 @@ export async function stagePipeline(deps: ExportDeps, stepsOf: StepsOf): Promise
   return walkProperties(run);
 }
 
-async function openRun(deps: ExportDeps, stepsOf: StepsOf): Promise<Run> {
+async function openRun(given: ExportDeps, stepsOf: StepsOf): Promise<Run> {
+  // Another run that took a folder of this one over stops it before its next write (see keepTouching).
+  const lost = new AbortController();
+  const deps = { ...given, signal: given.signal ? AbortSignal.any([given.signal, lost.signal]) : lost.signal };
   const { api, args, reporter } = deps;
   const now = deps.now ?? (() => new Date());
   const id = identity(args);
@@ -55,7 +58,9 @@ async function openRun(deps: ExportDeps, stepsOf: StepsOf): Promise<Run> {
   const steps = await stepsOf(who);
   const template = steps.reduce((tpl, step) => step.template?.(tpl) ?? tpl, deps.template);
   // The saved progress may be on a full disk before anything is fetched: one line naming its file, no stack.
-  const journal = await Journal.open(deps.stateDir, { ...id, out: args.out }, who, now(), args.out).catch((e: unknown) => Promise.reject(diskProblem(e) ?? e));
+  const journal = await Journal.open(deps.stateDir, { ...id, out: args.out }, who, now(), args.out, (e) => lost.abort(e)).catch((e: unknown) =>
+    Promise.reject(diskProblem(e) ?? e),
+  );
   try {
     // Checked again under the folder's lock: another export may have finished there since.
     await checkOutDir(
@@ -111,6 +116,7 @@ async function walkProperties(run: Run): Promise<StagedExport> {
   // A step that changes rows at a Property's end but not as its units come would leave the rows written early unchanged.
   const stream = !args.unit && deps.streamUnits !== false && steps.every((s) => !s.shape || s.early);
   const walk = new PropertyWalk({ api, args, reporter, journal, properties, output, steps, stream, slots: deps.slots, renderAhead });
+  deps.signal?.addEventListener('abort', () => takenOverReason(deps.signal) && walk.stop(deps.signal?.reason), { once: true }); // its requests too
   const counted = steps.some((s) => s.progressUnits);
   let range: { from: string; to: string } | null = null;
   let done = 0;
@@ -171,11 +177,12 @@ async function walkProperties(run: Run): Promise<StagedExport> {
     // The last Property's signal: the loop checks only before each Property is written.
     if (deps.signal?.aborted) throw deps.signal.reason;
     return await closeRun(run, output, tally, range);
-  } catch (e) {
+  } catch (caught) {
+    const e: unknown = takenOverReason(deps.signal) ?? caught;
     walk.stop(e);
     reporter.end();
     await walk.settled();
-    await output.abort().catch(() => undefined);
+    if (!takenOverReason(deps.signal)) await output.abort().catch(() => undefined); // their names are the new holder's too
     await walk.saved();
     await (isMeterdataError(e) && e.code === 'EXPORT_PERIOD_CHANGED' ? journal.discard() : journal.close());
     throw incomplete(

@@ -167,7 +167,9 @@ async function portfolioHere(input: PortfolioInput, io: Io): Promise<number> {
   const cap = heldPropertiesCap(io.env);
   // The root's lock (a single run's into that folder) for the whole run, taken before the checks of the folder: a single
   // run or another portfolio into it started at the same moment passed them as well, and both wrote into it.
-  const root = await lockOutFolder(dirs(io.env).state, job.out);
+  // A heartbeat finding the root taken over stops every profile at once (their runs see the reason on io.signal).
+  const lost = new AbortController();
+  const root = await lockOutFolder(dirs(io.env).state, job.out, (e) => lost.abort(e));
   try {
     // Before the portfolio starts (a refused profile would still get its summary row written over the other command's).
     checkNotOtherCommand(job.out, input.job);
@@ -182,7 +184,8 @@ async function portfolioHere(input: PortfolioInput, io: Io): Promise<number> {
     // The summary goes there: an --out that cannot be written is the user's to fix (exit 2), before any profile starts,
     // not a failure of every profile followed by the summary's (a read-only disk: mkdir says ENOENT, a stack)
     await checkWritable(job.out);
-    return await runProfiles(job, profiles, cap, io, () => Journal.checkHeld([root.inside]));
+    const signal = AbortSignal.any([io.signal, lost.signal]);
+    return await runProfiles(job, profiles, cap, { ...io, signal }, () => Journal.checkHeld([root.inside]));
   } finally {
     await root.unlock().catch(() => undefined);
   }

@@ -15,5 +15,5 @@ export type RenderSpec = Pick<XlsxInput, 'file' | 'template' | 'spools'> & { run
  */
 export type RenderAhead = (spec: RenderSpec, upTo: Partial<Record<TableName, number>>) => void;
 
-/** Writes billing.xlsx from its input (in this thread, or in a worker with its own heap limits). */
-export type WorkbookWriter = (input: XlsxInput) => Promise<void>;
+/** Writes billing.xlsx from its input (in this thread, or in a worker with its own heap limits, stopped at once on `signal`). */
+export type WorkbookWriter = (input: XlsxInput, signal?: AbortSignal) => Promise<void>;

@@ -1,0 +1,81 @@
+// The locks of a run's --out folders: one in this account's state folder, one inside the folder
+// itself (folder-lock.ts), and for a uvi run its root's as well. Held by the journal (journal.ts).
+import path from 'node:path';
+import { isMeterdataError, type MeterdataError, UsageError } from '../../core/errors.js';
+import { checkWritable, FOLDER_LOCK, lockInFolder, outLockFile, takeLock } from '../folder/index.js';
+import { runText as t } from '../texts-run.js';
+
+/** A lock inside an --out folder, as another thread releases it. */
+export interface InsideLock {
+  dir: string;
+  file: string;
+  created: string | null;
+}
+
+export interface OutLocks {
+  out: string;
+  root: string | null;
+  inside: InsideLock[];
+}
+
+/** The EXPORT_OUT_TAKEN_OVER a run's `signal` was aborted with (its folder's or a portfolio's root's heartbeat), else null. */
+export function takenOverReason(signal: AbortSignal | undefined): MeterdataError | null {
+  const reason: unknown = signal?.aborted ? signal.reason : null;
+  return isMeterdataError(reason) && reason.code === 'EXPORT_OUT_TAKEN_OVER' ? reason : null;
+}
+
+/** EXPORT_OUT_TAKEN_OVER for the folder `dir`. */
+export function takenOver(dir: string): UsageError {
+  return new UsageError(t.outTakenOver({ out: dir }), t.outTakenOverHint, 'EXPORT_OUT_TAKEN_OVER');
+}
+
+/**
+ * The --out folder's lock, and for a uvi run (whose folder is <root>/<month>) its root's as well:
+ * an export into the root and the monthly information into a month folder of it would each pass
+ * their check of the other at start and then both commit, mixing the folder. Holding the root
+ * for the run makes them exclusive, and so two months into one root run one after the other.
+ */
+export async function lockFolders(
+  stateDir: string,
+  out: string,
+  root: string,
+  onTakenOver?: (e: UsageError) => void,
+): Promise<{ unlock: () => Promise<void>; files: OutLocks }> {
+  const own = await lockOutFolder(stateDir, out, onTakenOver);
+  if (root === out) return { unlock: own.unlock, files: { out: own.file, root: null, inside: [own.inside] } };
+  const rootLock = await lockOutFolder(stateDir, root, onTakenOver).catch(async (e: unknown) => {
+    await own.unlock();
+    throw e;
+  });
+  return { unlock: () => rootLock.unlock().finally(own.unlock), files: { out: own.file, root: rootLock.file, inside: [rootLock.inside, own.inside] } };
+}
+
+/**
+ * The locks a run into `folder` holds while it runs (EXPORT_OUT_BUSY while another holds one): a
+ * single run's of its --out, and a portfolio's of its --out root for the whole run. One in this
+ * account's state folder, one inside the folder itself for runs of other accounts (folder-lock.ts).
+ */
+export async function lockOutFolder(
+  stateDir: string,
+  folder: string,
+  onTakenOver?: (e: UsageError) => void,
+): Promise<{ file: string; inside: InsideLock; unlock: () => Promise<void> }> {
+  const file = await outLockFile(stateDir, folder);
+  const unlockState = await takeLock(file, new UsageError(t.outBusy({ out: folder }), t.outBusyHint({ lock: file }), 'EXPORT_OUT_BUSY'));
+  try {
+    await checkWritable(folder); // the lock inside creates the folder: one that cannot be written is named as such
+    const inside = await lockInFolder(
+      folder,
+      (holder) => {
+        const lock = path.join(folder, FOLDER_LOCK);
+        const hint = holder ? t.outBusyHolderHint({ lock, pid: holder.pid, host: holder.host }) : t.outBusyHint({ lock });
+        return new UsageError(t.outBusy({ out: folder }), hint, 'EXPORT_OUT_BUSY');
+      },
+      onTakenOver && (() => onTakenOver(takenOver(folder))),
+    );
+    return { file, inside: { dir: folder, file: inside.file, created: inside.created }, unlock: () => inside.unlock().finally(unlockState) };
+  } catch (e) {
+    await unlockState();
+    throw e;
+  }
+}
