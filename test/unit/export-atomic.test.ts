@@ -6,6 +6,7 @@ import { AtomicOutput } from '../../src/export/folder/atomic.js';
 import { checkOutDir, probeFile } from '../../src/export/folder/out-folder.js';
 import { OutputSet } from '../../src/export/output/index.js';
 import { loadTemplate } from '../../src/export/output/templates.js';
+import { runOwner } from '../../src/core/run-owner.js';
 
 const tmp = () => mkdtemp(path.join(os.tmpdir(), 'md-atomic-'));
 
@@ -143,10 +144,20 @@ describe("the next run's clean-up of what a killed one left", () => {
   it("removes a dead process's folder-lock record written aside (a kill between writing and placing it), not a live one's", async () => {
     const dir = await tmp();
     const dead = '.meterdata-lock.4000000.6a7cc5cb.tmp'; // above Linux's highest pid: no process
-    const live = `.meterdata-lock.${process.pid}.0badc0de.tmp`;
+    const live = `.meterdata-lock.${runOwner()}.0badc0de.tmp`;
     const alike = ['.meterdata-lock.12.6a7cc5cb.tmp.bak', 'meterdata-lock.4000000.6a7cc5cb.tmp', '.meterdata-lock'];
     for (const n of [dead, live, ...alike]) await writeFile(path.join(dir, n), 'x');
     await new AtomicOutput(dir).prepare();
     expect((await readdir(dir)).sort()).toEqual([live, ...alike].sort());
+  });
+
+  it("removes a record an earlier process of this very pid left (a restarted container's pid 1), not this process's own", async () => {
+    const dir = await tmp();
+    const earlier = `.meterdata-lock.${process.pid}.0123456789abcdef.6a7cc5cb.tmp`;
+    const older = `.meterdata-lock.${process.pid}.6a7cc5cb.tmp`; // an older version's name: no mark
+    const own = `.meterdata-lock.${runOwner()}.0badc0de.tmp`;
+    for (const n of [earlier, older, own]) await writeFile(path.join(dir, n), 'x');
+    await new AtomicOutput(dir).prepare();
+    expect(await readdir(dir)).toEqual([own]);
   });
 });

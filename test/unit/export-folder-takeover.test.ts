@@ -124,3 +124,21 @@ describe("a lock of this process after its host's name changed (a laptop that jo
     }
   });
 });
+
+describe('a lock of another host whose process has this pid (every container runs node as pid 1)', () => {
+  it("is that host's live lock: busy while it is touched, taken over only after the 10-minute rule", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'md-lock-samepid-'));
+    const file = path.join(dir, 'x.lock');
+    const theirs = JSON.stringify({ pid: process.pid, host: 'hostB', started: 1, owner: `${process.pid}.0123456789abcdef` });
+    await writeFile(file, theirs);
+    await expect(takeLock(file, busy(), { foreignStaleMs: 10 * 60_000 })).rejects.toThrow('busy');
+    await expect(takeLock(file, busy())).rejects.toThrow('busy');
+    expect(readFileSync(file, 'utf8')).toBe(theirs);
+    // this host's earlier process of this pid (a restarted container) is gone: taken over at once
+    await writeFile(file, JSON.stringify({ ...JSON.parse(theirs), host: os.hostname() }));
+    await (
+      await takeLock(file, busy())
+    )();
+    expect(existsSync(file)).toBe(false);
+  });
+});

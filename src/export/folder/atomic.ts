@@ -8,6 +8,7 @@ import path from 'node:path';
 import { checkReplaceable, renameReplacing, type ReplaceDeps } from '../../core/replace.js';
 import { located } from '../../core/disk.js';
 import { processAlive } from '../../core/pid.js';
+import { runOwner } from '../../core/run-owner.js';
 
 const FLUSH_AT = 1 << 16;
 
@@ -117,12 +118,14 @@ const PDF_TEMPORARY = /^\.\..+\.partial\.\d+\.\d+\.[a-z0-9]*\.tmp$/;
  * ".meterdata-lock.<pid>.<8 hex>.tmp"), which a kill between the two leaves. Only a dead process's:
  * a live one may be taking the lock this moment (it is then told busy and removes its own).
  */
-const LOCK_TEMPORARY = /^\.meterdata-lock\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+// `.meterdata-lock.<pid>.<mark>.<hex>.tmp` (locks.ts takeLock; `<mark>` absent in older versions' names)
+const LOCK_TEMPORARY = /^\.meterdata-lock\.((\d+)(?:\.[0-9a-f]{16})?)\.[0-9a-f]{8}\.tmp$/;
 
 /** A name only meterdata's temporary files in an out folder have: removed as an earlier run's leftover. */
 function isLeftover(name: string): boolean {
   const lock = LOCK_TEMPORARY.exec(name);
-  if (lock) return Number(lock[1]) !== process.pid && !processAlive(Number(lock[1]));
+  // another pid's where it no longer runs; this pid's unless it carries this process's mark (a container's earlier pid 1 wrote it)
+  if (lock) return Number(lock[2]) === process.pid ? lock[1] !== runOwner() : !processAlive(Number(lock[2]));
   return (name.startsWith('.') && name.endsWith('.partial')) || PDF_TEMPORARY.test(name);
 }
 

@@ -105,9 +105,12 @@ export interface LockOptions {
 function stale(seen: Seen, opts: LockOptions): boolean {
   const holder = readLockHolder(seen.text);
   if (!holder) return Date.now() - seen.mtimeMs > LOCK_DAMAGED_STALE_MS;
-  // this process's own mark: held (whatever the host is called now); the same pid with another mark: an earlier process's
-  if (holder.pid === process.pid && holder.owner !== undefined) return holder.owner !== runOwner();
+  // this process's own mark: held, whatever the host is called now
+  if (holder.owner !== undefined && holder.owner === runOwner()) return false;
+  // another host's, even with this pid (every container's node is pid 1): only its silence tells it is gone
   if (holder.host !== os.hostname()) return opts.foreignStaleMs !== undefined && Date.now() - seen.mtimeMs > opts.foreignStaleMs;
+  // this host, this pid, another mark: an earlier process whose pid this one now has (a restarted container)
+  if (holder.pid === process.pid && holder.owner !== undefined) return true;
   return !alive(holder.pid, holder.started);
 }
 
@@ -121,8 +124,10 @@ function stale(seen: Seen, opts: LockOptions): boolean {
 export async function takeLock(file: string, busy: Error | ((holder: LockHolder) => Error), opts: LockOptions = {}): Promise<() => Promise<void>> {
   const refuse = (seen: Seen | null) => (typeof busy === 'function' ? busy(seen && readLockHolder(seen.text)) : busy);
   await mkdir(path.dirname(file), { recursive: true });
-  // unique, so two takers in one process (and a pid another container reuses) never share it
-  const mine = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+  // unique, so two takers in one process (and a pid another container reuses) never share it; named
+  // with the process's mark, so a later process of the same pid (a container's pid 1) knows one a
+  // killed run left behind (atomic.ts isLeftover)
+  const mine = `${file}.${runOwner()}.${randomUUID().slice(0, 8)}.tmp`;
   try {
     await writeFile(mine, ownRecord()).catch((e: unknown) => Promise.reject(located(e, mine)));
     for (let attempt = 0; attempt < 3; attempt++) {
