@@ -119,3 +119,15 @@ export function sameMonthsIn(period: Range, year: string, names: PairNames): Ran
   const moved = (d: string) => `${String(Number(d.slice(0, 4)) + shift).padStart(4, '0')}${d.slice(4, 8)}01`;
   return wholeMonths(moved(period.from), moved(period.to), names);
 }
+
+/**
+ * The one rule of a comparison's length, wherever it is checked (--compare-from/--compare-to, a folder's
+ * manifest, the `y` prompt, each Property's answer): 7 months beside 12 show every figure as changed
+ * (round 16). `answered`: before any request, the period the service is expected to answer for `own`
+ * (expectedRange: this year's up to its last completed month), whose length is a comparison too.
+ * null when the comparison applies, else both lengths for the caller's words (its flag, folder or prompt).
+ */
+export function otherLength(own: Range, comparison: Range, answered: Range | null = null): { ours: number; theirs: number } | null {
+  const [ours, theirs] = [monthsSpanned(own), monthsSpanned(comparison)];
+  return ours === theirs || (answered !== null && theirs === monthsSpanned(answered)) ? null : { ours, theirs };
+}

@@ -1,11 +1,10 @@
 // The billing range of the browser: a whole calendar year or a from/to pair.
 // The `y` prompt reads it with src/core/dates.ts, like export's and browse's flags:
 // the same bounds and the same messages for the same mistakes.
-import { datePair, parseDate, parseYear, sameMonthsIn, yearRange as fromYear } from '../core/dates.js';
+import { FIRST_YEAR, datePair, otherLength, parseDate, parseYear, sameMonthsIn, yearRange as fromYear } from '../core/dates.js';
 import { UsageError } from '../core/errors.js';
 import { rangeTexts as t } from './texts-range.js';
 import { expectedRange } from '../export/options/index.js';
-import { otherLength } from '../export/steps/plausibility/index.js';
 
 export interface DateRange {
   from: string;
@@ -47,7 +46,9 @@ export function parseRangeInput(input: string): RangeResult {
   // A year is the range's months in that year, as `export --compare 2024` takes them (src/core/dates.ts).
   const c = /^\d{4}$/.test(compare.trim()) ? checked(() => sameMonthsIn(r.range, parseYear(compare.trim(), '', '2024'), null)) : parseOne(compare);
   if (!c.ok) return { ok: false, message: t.comparison({ message: c.message }) };
-  const example = `${main?.trim()} vs ${Number(r.range.from.slice(0, 4)) - 1}`;
+  // the same months a year earlier, a year later where that would be before FIRST_YEAR (as review-options.ts)
+  const year = Number(r.range.from.slice(0, 4));
+  const example = `${main?.trim()} vs ${year > FIRST_YEAR ? year - 1 : year + 1}`;
   // The same period twice shows no change, and export (`e`) refuses it as --compare with its own period.
   const [own, other] = [sameMonthsIn(r.range, r.range.from.slice(0, 4), null), sameMonthsIn(c.range, c.range.from.slice(0, 4), null)];
   if (other.from === own.from && other.to === own.to) return { ok: false, message: t.sameComparison({ example }) };

@@ -140,6 +140,11 @@ describe("browse's prompt", () => {
     });
   });
 
+  it('suggests a year that exists: a year later for the first year meterdata takes (1900)', () => {
+    expect(parseRangeInput('1900 vs 1900')).toEqual({ ok: false, message: expect.stringContaining('e.g. 1900 vs 1901') });
+    expect(parseRangeInput('1901 vs 1901')).toEqual({ ok: false, message: expect.stringContaining('e.g. 1901 vs 1900') });
+  });
+
   it("hands export flags that mean the prompt's comparison", () => {
     const range = { from: '2025-02-01', to: '2026-01-31', compare: { from: '2024-01-01', to: '2024-12-31' } };
     // --compare 2024 would now mean February 2024 to January 2025

@@ -12,9 +12,8 @@ import { MANIFEST } from './out-folder.js';
 import { loadTemplate, type Template } from '../output/index.js';
 import { compareText as t } from './texts-folder.js';
 import { day } from '../../i18n/index.js';
-import { type Range } from '../../core/dates.js';
+import { otherLength, type Range } from '../../core/dates.js';
 import { expectedRange } from '../options/index.js';
-import { otherLength } from '../steps/plausibility/index.js';
 
 export interface FolderComparison {
   dir: string;

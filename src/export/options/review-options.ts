@@ -3,9 +3,8 @@
 // leave it out. Checked before any request.
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
-import { FIRST_YEAR, sameMonthsIn, wholeMonths, type Range } from '../../core/dates.js';
+import { FIRST_YEAR, otherLength, sameMonthsIn, wholeMonths, type Range } from '../../core/dates.js';
 import { day } from '../../i18n/index.js';
-import { otherLength } from '../steps/plausibility/index.js';
 import { expectedRange } from './options.js';
 import { optionTexts as t } from './texts-options.js';
 import { thresholdFlag } from './flags/index.js';

@@ -7,7 +7,8 @@ import type { Range } from '../../../core/dates.js';
 import { figuresOf, type Figure, type OtherLength } from '../../../plausibility/index.js';
 import { checkFolderCovers, type FolderComparison } from '../../folder/index.js';
 import type { ComparisonAnswers } from './review.js';
-import { checkSameLength, otherLength } from './same-length.js';
+import { otherLength } from '../../../core/dates.js';
+import { checkSameLength } from './same-length.js';
 
 export interface AppliedComparison {
   /** The comparison's figures; null: none (no comparison, or one of another number of months). */

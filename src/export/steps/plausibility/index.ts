@@ -7,7 +7,7 @@ import { activeTemplate } from '../../options/index.js';
 import { reviewStep } from './review.js';
 
 export { withFindings, type AnswersWithComparison, type ComparisonAnswers } from './review.js';
-export { checkSameLength, comparisonFor, otherLength } from './same-length.js';
+export { checkSameLength, comparisonFor } from './same-length.js';
 
 export async function plausibilityStep(args: ExportArgs, who: WhoAmI): Promise<ExportStep> {
   if (!args.review) return { template: (template) => activeTemplate(template, null) };

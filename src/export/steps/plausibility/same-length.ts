@@ -4,7 +4,7 @@
 // as changed (round 16's flood, by another way). Where the comparison is the export's own months in
 // another year, it follows the answer: the same months of that year. Any other comparison of
 // another number of months than the answer is refused. Pure.
-import { monthsSpanned, sameMonthsIn, type Range } from '../../../core/dates.js';
+import { otherLength, sameMonthsIn, type Range } from '../../../core/dates.js';
 import { MeterdataError, ExitCode } from '../../../core/errors.js';
 import { day } from '../../../i18n/index.js';
 import { plausibilityTexts as pt } from './texts.js';
@@ -17,18 +17,6 @@ export function comparisonFor(asked: Range, requested: Range, own: Range): Range
   const year = asked.from.slice(0, 4);
   const same = sameMonthsIn(requested, year, null);
   return same.from === asked.from && same.to === asked.to ? sameMonthsIn(own, year, null) : asked;
-}
-
-/**
- * The one rule of a comparison's length, wherever it is checked (--compare-from/--compare-to, a folder's
- * manifest, the `y` prompt, each Property's answer): 7 months beside 12 show every figure as changed
- * (round 16). `answered`: before any request, the period the service is expected to answer for `own`
- * (expectedRange: this year's up to its last completed month), whose length is a comparison too.
- * null when the comparison applies, else both lengths for the caller's words (its flag, folder or prompt).
- */
-export function otherLength(own: Range, comparison: Range, answered: Range | null = null): { ours: number; theirs: number } | null {
-  const [ours, theirs] = [monthsSpanned(own), monthsSpanned(comparison)];
-  return ours === theirs || (answered !== null && theirs === monthsSpanned(answered)) ? null : { ours, theirs };
 }
 
 /** Refuses a comparison of another number of months than the period the service answered for. */
