@@ -139,7 +139,9 @@ class Link implements Connection {
     const api = this.pinned(rec);
     try {
       const who = await this.whoamiAfterRefresh(rec.access_token ?? '');
-      this.profile = await this.session!.saveReconciled((latest) => profileFrom(latest, who, api));
+      // the new tokens are stored and /whoami answered: a config.json that cannot note it must not end the run
+      const unsaved = (e: unknown) => this.session!.warn(ts.connectionNotNoted({ reason: e instanceof Error ? e.message : String(e) }));
+      this.profile = await this.session!.saveReconciled((latest) => profileFrom(latest, who, api), unsaved);
     } catch (e) {
       if (!(e instanceof ServiceUnavailableError)) throw e;
       this.session!.warn(ts.whoamiFailed({ reason: e.message }));

@@ -241,11 +241,12 @@ export class Session {
   }
 
   /** Stores what /whoami said (`facts` of the latest saved profile) and the token's expiry in the profile. */
-  async saveReconciled(facts: (latest: Profile) => Promise<Profile>): Promise<Profile> {
+  /** `unsaved`: where config.json cannot take the facts (a held lock, a full disk), told instead of thrown; the run goes on with them. */
+  async saveReconciled(facts: (latest: Profile) => Promise<Profile>, unsaved?: (e: unknown) => void): Promise<Profile> {
     const latest = (await loadProfile(this.env, this.profile.name)) ?? this.profile;
     const next = await facts({ ...latest, credential_store: this.profile.credential_store });
     if (this.record.access_expires_at) next.access_expires_at = this.record.access_expires_at;
-    await saveProfile(this.env, next);
+    await saveProfile(this.env, next).catch((e: unknown) => (unsaved ? unsaved(e) : Promise.reject(e)));
     this.profile = next;
     return next;
   }

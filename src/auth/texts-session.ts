@@ -29,6 +29,8 @@ export const ts = catalogue(
     otherTenantHint: (p: { login: string }) => `Check which landlord this profile should read, then run \`${p.login}\`.`,
     whoamiFailed: (p: { reason: string }) =>
       `Warning: the access token was refreshed and saved, but checking the connection (/whoami) failed: ${p.reason} The tenant and property scope shown by \`meterdata status\` may be out of date.\n`,
+    connectionNotNoted: (p: { reason: string }) =>
+      `Warning: the sign-in was refreshed and the connection checked (/whoami), but its tenant and property scope could not be noted in config.json: ${p.reason} \`meterdata status\` may show them out of date; the next run notes them again.\n`,
     refreshNotNoted: (p: { reason: string }) =>
       `Warning: the sign-in was refreshed and the new tokens are saved, but the time of the refresh could not be noted in config.json: ${p.reason} \`meterdata status\` may show an earlier refresh.\n`,
     scopeUnknown: 'unknown',
@@ -63,6 +65,8 @@ export const ts = catalogue(
     otherTenantHint: (p) => `Bitte prüfen Sie, welchen Eigentümer dieses Profil lesen soll, und führen Sie dann \`${p.login}\` aus.`,
     whoamiFailed: (p) =>
       `Warnung: Das Zugriffstoken wurde erneuert und gespeichert, die Prüfung der Verbindung (/whoami) ist aber fehlgeschlagen: ${p.reason} Mandant und Liegenschaften, die \`meterdata status\` zeigt, sind womöglich nicht aktuell.\n`,
+    connectionNotNoted: (p) =>
+      `Warnung: Die Anmeldung wurde erneuert und die Verbindung geprüft (/whoami), Mandant und Liegenschaften ließen sich aber nicht in config.json vermerken: ${p.reason} \`meterdata status\` zeigt sie womöglich veraltet; der nächste Lauf vermerkt sie erneut.\n`,
     refreshNotNoted: (p) =>
       `Warnung: Die Anmeldung wurde erneuert und die neuen Tokens sind gespeichert, der Zeitpunkt der Erneuerung ließ sich aber nicht in config.json vermerken: ${p.reason} \`meterdata status\` zeigt womöglich eine frühere Erneuerung.\n`,
     scopeUnknown: 'unbekannt',

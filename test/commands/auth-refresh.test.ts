@@ -56,6 +56,9 @@ describe('refresh', () => {
     expect(tok.stdout.trim()).toBe(now.access_token);
     expect(now.refresh_token).not.toBe(old.refresh_token);
     expect(tok.stderr.match(/the time of the refresh could not be noted in config\.json/g)).toHaveLength(1);
+    // the /whoami after it answered: its facts are what config.json could not note, not a failed check
+    expect(tok.stderr.match(/its tenant and property scope could not be noted in config\.json/g)).toHaveLength(1);
+    expect(tok.stderr).not.toContain('checking the connection (/whoami) failed');
     expect(readFileSync(config, 'utf8')).toBe(before);
     expect(live().some((c) => c.state === 'revoked')).toBe(false);
   });
