@@ -23,6 +23,7 @@ import { RefreshBudget } from './refresh-budget.js';
 import { pauseAt, testNumber } from './test-hooks.js';
 import { dpopHandle, keptAnswerLost, recordFromTokens, refreshGrant, type TokenSet } from './token-exchange.js';
 import { ts } from './texts-session.js';
+import { diskRefusal } from '../core/disk.js';
 
 export { MAX_REJECTED_REFRESHES } from './refresh-budget.js';
 
@@ -123,7 +124,7 @@ export class Session {
     await setProfileFields(this.env, this.profile.name, {
       last_refresh_at: rec.updated_at,
       ...(rec.access_expires_at ? { access_expires_at: rec.access_expires_at } : {}),
-    }).catch((e: unknown) => this.warn(ts.refreshNotNoted({ reason: e instanceof Error ? e.message : String(e) })));
+    }).catch((e: unknown) => this.warn(ts.refreshNotNoted({ reason: notNotedReason(e) })));
     await this.whenRefreshed?.(rec);
   }
 
@@ -298,4 +299,10 @@ export class Session {
       },
     };
   }
+}
+
+/** Why config.json took no note: the disk's refusal in the run's words ("the disk is full."), else the error's own message. */
+export function notNotedReason(e: unknown): string {
+  const disk = diskRefusal(e);
+  return disk ? `${disk.why}.` : e instanceof Error ? e.message : String(e);
 }

@@ -1,7 +1,8 @@
 // config.json's lock (`<home>/config/config.json.lock`, src/core/config.ts lockConfig) held or damaged: before,
 // every run that wrote the settings (each refresh notes itself there) ended "unexpected failure (this is a bug)",
 // exit 1 with a stack, and a lock left by a writer killed just before failed `status` after 9.7 s, since the
-// retries stopped short of the 10 s stale bound. Now: exit 5 CONFIG_LOCKED naming the lock, or the lock taken over.
+// retries stopped short of the 10 s stale bound. Now: exit 5 CONFIG_LOCKED naming the lock, or the lock taken over;
+// a refresh's notes after its tokens are stored only warn (the run goes on).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -25,21 +26,18 @@ const clear = () => execFileSync('rm', ['-rf', lockOf()]);
 const lockedMessage = () => `The lock ${lockOf()} of the settings file cannot be used (it is a file, not the folder meterdata locks with).`;
 
 describe('config.json.lock that is no lock folder', () => {
-  it('a plain file (old): `export --json` whose refresh notes itself exits 5 with CONFIG_LOCKED on stdout, at once; the refresh is kept', async () => {
+  it('a plain file (old): `export --json` whose refresh cannot note itself goes on, warning twice with the lock to remove; the refresh is kept', async () => {
     clear();
     setAccessExpiry(at.file);
     writeFileSync(lockOf(), 'x');
     utimesSync(lockOf(), new Date('2020-01-01'), new Date('2020-01-01'));
     const out = mkdtempSync(path.join(os.tmpdir(), 'md-config-lock-out-'));
-    const started = Date.now();
     const r = await runCli(['export', '--json', '--year', '2025', '--out', path.join(out, 'o')], { env: at.env });
-    expect(r.code, r.stdout + r.stderr).toBe(5);
-    expect(Date.now() - started).toBeLessThan(10_000);
-    const err = (JSON.parse(r.stdout) as { error: { code: string; message: string; hint: string } }).error;
-    expect(err.code).toBe('CONFIG_LOCKED');
-    expect(err.message).toBe(lockedMessage());
-    expect(err.hint).toContain(`remove ${lockOf()}`);
-    expect(r.stderr).not.toMatch(/this is a bug|\n\s+at /);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { exit_code: number }).exit_code).toBe(0);
+    // the time of the refresh and /whoami's facts: each not noted, each naming the lock, never "/whoami failed"
+    expect(r.stderr.split(lockedMessage()).length - 1).toBe(2);
+    expect(r.stderr).not.toMatch(/this is a bug|\n\s+at |checking the connection \(\/whoami\) failed/);
 
     clear();
     const next = await runCli(['status', '--json'], { env: at.env });
