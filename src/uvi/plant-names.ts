@@ -92,7 +92,8 @@ export const nameKey = (name: string) =>
 /** The words of a name key: "+", "&", "/" and "," are words of their own; brackets, dots, quotes and lone dashes separate. */
 const wordsOf = (key: string) => (key.match(/[+&/,]|[^\s.()[\]:;"'„“”#+&/,]+/g) ?? []).filter((w) => !/^[-–—_]+$/.test(w));
 
-const town = (word: string | undefined) => word !== undefined && /^[a-z]{3,}$/.test(word) && !NOT_A_TOWN.test(word);
+// a word of the meter's own name is no town ("DHW main": the main meter, not the river Main after a town "DHW")
+const town = (word: string | undefined) => word !== undefined && /^[a-z]{3,}$/.test(word) && !NOT_A_TOWN.test(word) && !COMPOSED.test(word);
 /** The town's or street's own word, or the river after it ("am" is a place's word). */
 const townOrStreet = (words: readonly string[], i: number) => {
   const [before, word, next, after] = [words[i - 1], words[i]!, words[i + 1] ?? '', words[i + 2] ?? ''];
@@ -112,7 +113,10 @@ function onlyWarmWater(key: string): boolean {
   const words = wordsOf(key);
   if (words.length > MAX_WORDS || words.some((w) => w.length > MAX_WORD)) return false;
   let joined = false;
+  // a name in English ("… heat meter"): its "boiler" is the heating's ("Boiler heat meter"), not the German warm-water store
+  const english = words.some((w) => w === 'heat' || HEAT_METER.test(w));
   return words.every((word, i) => {
+    if (english && word.includes('boiler')) return false;
     const warmWaterBefore = WARM_WATER.test(words.slice(0, i).join(' '));
     if (JOINER.test(word)) return (joined = warmWaterBefore);
     if (AFTER_WARM_WATER.test(word)) return warmWaterBefore && !joined;

@@ -91,6 +91,15 @@ describe('a plant heat meter named for heating and warm water', () => {
     'DHW heat and heating',
     'Heat DHW',
     'Hot water and heat meter',
+    // an English name's boiler is the heating's; "main" after a meter word is the main meter, not the river
+    'Boiler heat meter',
+    'Boiler 2 heat meter',
+    'Heat meter boiler',
+    'Hot water boiler heat meter',
+    'Boiler system heat meter',
+    'DHW main heat meter',
+    'Hot water main',
+    'DHW main',
     // a negation, or a word of the meter's state meterdata does not know: checked rather than guessed
     'WMZ Warmwasser ohne Zirkulation',
     'WMZ TWW (nicht geeicht)',
