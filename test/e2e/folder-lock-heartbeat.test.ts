@@ -3,7 +3,7 @@
 // (METERDATA_TEST_LOCK_HEARTBEAT_MS); 10 minutes of silence would be 2 s. Runs the built CLI,
 // whose walk and workbook are worker threads that end before the main thread commits.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FOLDER_LOCK } from '../../src/export/folder/folder-lock.js';
@@ -113,6 +113,29 @@ describe('the --out folder lock', () => {
     expect(Date.now() - at).toBeLessThan(20 * HEARTBEAT_MS);
     expect(existsSync(path.join(out, 'meterdata-manifest.json'))).toBe(false);
     expect(readFileSync(lock, 'utf8')).toBe(OTHER);
+  }, 300_000);
+
+  it('deleted during the workbook (the busy hint followed on another host): the run stops at once (exit 2) naming the deleted lock', async () => {
+    const out = path.join(home, 'deleted-workbook');
+    const lock = path.join(out, FOLDER_LOCK);
+    const mark = path.join(home, 'workbook-started-deleted');
+    let at = 0;
+    const done = await run(
+      ['export', '--year', '2025', '--profile', 'nord', '--out', out],
+      { ...scaled(40 * HEARTBEAT_MS), METERDATA_SLOW_WORKBOOK_MARK: mark },
+      () => {
+        if (at || !existsSync(mark)) return;
+        rmSync(lock);
+        at = Date.now();
+      },
+    );
+    expect(at, 'the workbook never started').toBeGreaterThan(0);
+    expect(done.code, done.stderr).toBe(2);
+    expect(done.stderr).toContain(`meterdata: The lock ${lock} was deleted while this run was writing into ${out}`);
+    // before: the heartbeat stopped without a word; the run waited for its 8 s workbook and its commit check refused with the "paused" text
+    expect(Date.now() - at).toBeLessThan(20 * HEARTBEAT_MS);
+    expect(existsSync(path.join(out, 'meterdata-manifest.json'))).toBe(false);
+    expect(existsSync(lock)).toBe(false);
   }, 300_000);
 
   it('portfolio: its root taken over during the walk, every profile stops at once (exit 2) and no summary is written', async () => {
