@@ -131,7 +131,7 @@ export const runText = catalogue(
     outTakenOverHint:
       'Der Ordner gehört jetzt jenem Lauf: Prüfen Sie dort dessen Ergebnis und starten Sie diesen Befehl danach erneut, mit einem anderen Zielordner für --out, wenn beide Exporte gebraucht werden.',
     outLockDeleted: (p) =>
-      `Die Sperrdatei ${p.lock} wurde gelöscht, während dieser Lauf in ${p.out} schrieb: Sie wurde für einen Rest gehalten, und womöglich beginnt dort gerade ein anderer Lauf.`,
+      `Die Sperrdatei ${p.lock} wurde gelöscht, während dieser Lauf in ${p.out} schrieb: Sie wurde offenbar für einen Überrest gehalten, und möglicherweise beginnt dort gerade ein anderer Lauf.`,
     outLockDeletedHint:
       'Löschen Sie die Sperrdatei eines Zielordners nur, wenn auf keinem Rechner ein meterdata-Lauf in ihn schreibt. Prüfen Sie, dass kein anderer Lauf den Ordner nutzt, und starten Sie diesen Befehl danach erneut.',
     scratchGone: (p) => `Die Arbeitsdatei ${p.file} des Exports wurde während des Laufs entfernt.`,
