@@ -179,19 +179,15 @@ export function isolation(args: ExportArgs, io: Io, texts: MemoryTexts = { memor
 /**
  * One profile of the portfolio export (src/export/portfolio/portfolio.ts): the walk in this thread,
  * holding `slots` for its Properties, then billing.xlsx (in a worker where the built CLI
- * isolates) while holding one of `workbooks`. Same files as a single export.
+ * isolates) while holding one of `workbooks` (finishExport waits for it, touching the folder locks). Same files as a single export.
  */
 export async function exportProfile(args: ExportArgs, template: Template, io: Io, shared: Shared & { workbooks: Slots }): Promise<ExportSummary> {
   const { stageExport, finishExport } = await import('./run.js');
   const { isolationAvailable } = await import('../core/isolate.js');
   const staged = await withExportDeps(args, template, io, await connect(args, io), stageExport, shared);
-  const release = await shared.workbooks.acquire();
-  try {
-    const writeWorkbook = shared.writeWorkbook ?? (io.isolate && isolationAvailable() ? await workbookWriter(args, io) : undefined);
-    return await finishExport(staged, { signal: io.signal, ...(writeWorkbook ? { writeWorkbook } : {}), ...(shared.held ? { held: shared.held } : {}) });
-  } finally {
-    release();
-  }
+  const writeWorkbook = shared.writeWorkbook ?? (io.isolate && isolationAvailable() ? await workbookWriter(args, io) : undefined);
+  const slot = () => shared.workbooks.acquire();
+  return finishExport(staged, { signal: io.signal, slot, ...(writeWorkbook ? { writeWorkbook } : {}), ...(shared.held ? { held: shared.held } : {}) });
 }
 
 /**

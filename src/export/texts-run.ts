@@ -75,6 +75,10 @@ export const runText = catalogue(
       `Another meterdata run took over ${p.out} while this one was paused for more than 10 minutes (a closed laptop, a suspended virtual machine).`,
     outTakenOverHint:
       'The folder now belongs to that run: check its result there, then run this command again, into another --out folder if both exports are needed.',
+    outLockDeleted: (p: { out: string; lock: string }) =>
+      `The lock ${p.lock} was deleted while this run was writing into ${p.out}: someone took it for a leftover, and another run may be starting there now.`,
+    outLockDeletedHint:
+      'Delete the lock of an --out folder only when no meterdata run writes into it on any computer. Check that no other run uses the folder, then run this command again.',
     scratchGone: (p: { file: string }) => `The export's temporary file ${p.file} was removed while the export ran.`,
     scratchGoneHint:
       'Another program, or meterdata run by another user, cleaned up or wrote into the --out folder meanwhile: make sure none does, then run the same command again.',
@@ -126,6 +130,10 @@ export const runText = catalogue(
       `Ein anderer meterdata-Lauf hat den Zielordner ${p.out} übernommen, während dieser Lauf länger als 10 Minuten angehalten war (zugeklappter Laptop, pausierte virtuelle Maschine).`,
     outTakenOverHint:
       'Der Ordner gehört jetzt jenem Lauf: Prüfen Sie dort dessen Ergebnis und starten Sie diesen Befehl danach erneut, mit einem anderen Zielordner für --out, wenn beide Exporte gebraucht werden.',
+    outLockDeleted: (p) =>
+      `Die Sperrdatei ${p.lock} wurde gelöscht, während dieser Lauf in ${p.out} schrieb: Sie wurde offenbar für einen Überrest gehalten, und möglicherweise beginnt dort gerade ein anderer Lauf.`,
+    outLockDeletedHint:
+      'Löschen Sie die Sperrdatei eines Zielordners nur, wenn auf keinem Rechner ein meterdata-Lauf in ihn schreibt. Prüfen Sie, dass kein anderer Lauf den Ordner nutzt, und starten Sie diesen Befehl danach erneut.',
     scratchGone: (p) => `Die Arbeitsdatei ${p.file} des Exports wurde während des Laufs entfernt.`,
     scratchGoneHint:
       'Ein anderes Programm oder meterdata unter einem anderen Benutzer hat im Zielordner (--out) aufgeräumt oder geschrieben: Stellen Sie sicher, dass das nicht geschieht, und starten Sie denselben Befehl erneut.',

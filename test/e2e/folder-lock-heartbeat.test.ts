@@ -3,7 +3,7 @@
 // (METERDATA_TEST_LOCK_HEARTBEAT_MS); 10 minutes of silence would be 2 s. Runs the built CLI,
 // whose walk and workbook are worker threads that end before the main thread commits.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FOLDER_LOCK } from '../../src/export/folder/folder-lock.js';
@@ -92,27 +92,42 @@ describe('the --out folder lock', () => {
     for (const [name, text] of files) expect(readFileSync(path.join(out, name), 'utf8')).toBe(text);
   }, 300_000);
 
-  it('taken over during the workbook: the run stops at once (exit 2), its workbook is stopped and nothing is committed', async () => {
-    const out = path.join(home, 'taken-workbook');
+  /** An export into `name` with an 8 s workbook; `act` is done to its lock once the workbook started. */
+  const duringWorkbook = async (name: string, act: (lock: string) => void) => {
+    const out = path.join(home, name);
     const lock = path.join(out, FOLDER_LOCK);
-    const mark = path.join(home, 'workbook-started');
+    const mark = path.join(home, `${name}-workbook-started`);
     let at = 0;
     const done = await run(
       ['export', '--year', '2025', '--profile', 'nord', '--out', out],
       { ...scaled(40 * HEARTBEAT_MS), METERDATA_SLOW_WORKBOOK_MARK: mark },
       () => {
         if (at || !existsSync(mark)) return;
-        writeFileSync(lock, OTHER);
+        act(lock);
         at = Date.now();
       },
     );
     expect(at, 'the workbook never started').toBeGreaterThan(0);
     expect(done.code, done.stderr).toBe(2);
-    expect(done.stderr).toMatch(/meterdata: Another meterdata run took over /);
+    return { out, lock, stderr: done.stderr, took: Date.now() - at };
+  };
+
+  it('taken over during the workbook: the run stops at once (exit 2), its workbook is stopped and nothing is committed', async () => {
+    const { out, lock, stderr, took } = await duringWorkbook('taken-workbook', (lock) => writeFileSync(lock, OTHER));
+    expect(stderr).toMatch(/meterdata: Another meterdata run took over /);
     // before: the run waited for its 8 s workbook and refused only at its commit check
-    expect(Date.now() - at).toBeLessThan(20 * HEARTBEAT_MS);
+    expect(took).toBeLessThan(20 * HEARTBEAT_MS);
     expect(existsSync(path.join(out, 'meterdata-manifest.json'))).toBe(false);
     expect(readFileSync(lock, 'utf8')).toBe(OTHER);
+  }, 300_000);
+
+  it('deleted during the workbook (the busy hint followed on another host): the run stops at once (exit 2) naming the deleted lock', async () => {
+    const { out, lock, stderr, took } = await duringWorkbook('deleted-workbook', (lock) => rmSync(lock));
+    expect(stderr).toContain(`meterdata: The lock ${lock} was deleted while this run was writing into ${out}`);
+    // before: the heartbeat stopped without a word; the run waited for its 8 s workbook and its commit check refused with the "paused" text
+    expect(took).toBeLessThan(20 * HEARTBEAT_MS);
+    expect(existsSync(path.join(out, 'meterdata-manifest.json'))).toBe(false);
+    expect(existsSync(lock)).toBe(false);
   }, 300_000);
 
   it('portfolio: its root taken over during the walk, every profile stops at once (exit 2) and no summary is written', async () => {

@@ -2,6 +2,7 @@
 // one account; two accounts (a cron user and a clerk, two clerks on a file server) sharing an
 // --out each have their own state folder, so without this both wrote into the folder and each
 // removed the other's temporary files. Held besides the state folder's lock for the whole run.
+import { lstatSync } from 'node:fs';
 import { mkdir, rmdir, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { holdsLock, look, takeLock, type LockHolder } from './locks.js';
@@ -26,7 +27,7 @@ export interface FolderLock {
 }
 
 /** Takes the lock inside `dir`, creating the folder if needed; `busy` makes the refusal, naming the holder; `onTakenOver`: see keepTouching. */
-export async function lockInFolder(dir: string, busy: (holder: LockHolder) => Error, onTakenOver?: () => void): Promise<FolderLock> {
+export async function lockInFolder(dir: string, busy: (holder: LockHolder) => Error, onTakenOver?: (how: LockLoss) => void): Promise<FolderLock> {
   const created = (await mkdir(dir, { recursive: true })) ?? null;
   const file = path.join(dir, FOLDER_LOCK);
   let release: () => Promise<void>;
@@ -48,28 +49,48 @@ export async function lockInFolder(dir: string, busy: (holder: LockHolder) => Er
   };
 }
 
+/** How a run lost its folder's lock: another run's record in its place, or no lock at all. */
+export type LockLoss = 'replaced' | 'deleted';
+
 /** The folder locks this thread touches. A worker's timers end with it: the thread a run hands its locks to takes the touching over. */
 const touching = new Map<string, NodeJS.Timeout>();
 
 /**
  * Touches the lock `file` every HEARTBEAT_MS while it is this process's, from this thread until
- * stopTouching (a lock already touched here is left as it is). It stops by itself once the lock is
- * gone, and calls `onTakenOver` once it names another run: a run that goes on would write its
- * temporary files under the new holder's names. Unref'd: it never keeps the process alive.
+ * stopTouching (a lock already touched here is left as it is). A touch that fails (EIO, ESTALE: a
+ * network share's hiccup) is tried again at the next beat: stopping for good left the lock silent
+ * until another host took the live run over. `onTakenOver` is called once the lock names another
+ * run or is gone (deleted by someone who followed the busy hint on another host, who may start a
+ * run there now): a run that goes on would write its temporary files under the new holder's names.
+ * The run's own release stops the touching before it removes the lock (same thread, synchronously),
+ * so it is never reported. Unref'd: it never keeps the process alive.
  */
-export function keepTouching(file: string, onTakenOver?: () => void): void {
+export function keepTouching(file: string, onTakenOver?: (how: LockLoss) => void): void {
   if (touching.has(file)) return;
   const timer = setInterval(() => {
-    if (!holdsLock(file)) {
-      stopTouching(file);
-      if (look(file) !== null) onTakenOver?.();
-    } else {
+    if (holdsLock(file)) {
       const now = new Date();
-      utimes(file, now, now).catch(() => stopTouching(file));
-    }
+      utimes(file, now, now).catch(() => undefined);
+    } else if (look(file) !== null) {
+      stopTouching(file);
+      onTakenOver?.('replaced');
+    } else if (gone(file)) {
+      stopTouching(file);
+      onTakenOver?.('deleted');
+    } // else unreadable just now: the next beat looks again
   }, heartbeatMs());
   timer.unref();
   touching.set(file, timer);
+}
+
+/** Whether `file` is no longer there (not merely unreadable for a moment). */
+function gone(file: string): boolean {
+  try {
+    lstatSync(file);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT';
+  }
 }
 
 /** Ends this thread's touching of `file` (the run released it, or hands it to another thread). */

@@ -215,7 +215,7 @@ export class Journal {
    * may take minutes on a slow share, and a lock left silent that long is taken over by another host's run.
    */
   static keep(handle: JournalHandle, onTakenOver: (e: UsageError) => void): void {
-    for (const l of handle.insideLocks) keepTouching(l.file, () => onTakenOver(takenOver(l.dir)));
+    for (const l of handle.insideLocks) keepTouching(l.file, (how) => onTakenOver(takenOver(l.dir, how)));
   }
 
   /** Ends a handed-over journal: removes it after success, keeps it for a resume otherwise; the lock is released either way. */

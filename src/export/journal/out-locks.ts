@@ -2,7 +2,7 @@
 // itself (folder-lock.ts), and for a uvi run its root's as well. Held by the journal (journal.ts).
 import path from 'node:path';
 import { isMeterdataError, type MeterdataError, UsageError } from '../../core/errors.js';
-import { checkWritable, FOLDER_LOCK, lockInFolder, outLockFile, takeLock } from '../folder/index.js';
+import { checkWritable, FOLDER_LOCK, lockInFolder, outLockFile, takeLock, type LockLoss } from '../folder/index.js';
 import { runText as t } from '../texts-run.js';
 
 /** A lock inside an --out folder, as another thread releases it. */
@@ -24,8 +24,10 @@ export function takenOverReason(signal: AbortSignal | undefined): MeterdataError
   return isMeterdataError(reason) && reason.code === 'EXPORT_OUT_TAKEN_OVER' ? reason : null;
 }
 
-/** EXPORT_OUT_TAKEN_OVER for the folder `dir`. */
-export function takenOver(dir: string): UsageError {
+/** EXPORT_OUT_TAKEN_OVER for the folder `dir`: its lock names another run, or (`deleted`) is gone while the run was live. */
+export function takenOver(dir: string, how: LockLoss = 'replaced'): UsageError {
+  if (how === 'deleted')
+    return new UsageError(t.outLockDeleted({ out: dir, lock: path.join(dir, FOLDER_LOCK) }), t.outLockDeletedHint, 'EXPORT_OUT_TAKEN_OVER');
   return new UsageError(t.outTakenOver({ out: dir }), t.outTakenOverHint, 'EXPORT_OUT_TAKEN_OVER');
 }
 
@@ -71,7 +73,7 @@ export async function lockOutFolder(
         const hint = holder ? t.outBusyHolderHint({ lock, pid: holder.pid, host: holder.host }) : t.outBusyHint({ lock });
         return new UsageError(t.outBusy({ out: folder }), hint, 'EXPORT_OUT_BUSY');
       },
-      onTakenOver && (() => onTakenOver(takenOver(folder))),
+      onTakenOver && ((how) => onTakenOver(takenOver(folder, how))),
     );
     return { file, inside: { dir: folder, file: inside.file, created: inside.created }, unlock: () => inside.unlock().finally(unlockState) };
   } catch (e) {

@@ -79,7 +79,7 @@ export async function closeRun(run: Run, output: OutputSet, tally: Tally, range:
  */
 export async function finishExport(
   staged: StagedExport,
-  opts: { writeWorkbook?: WorkbookWriter; signal?: AbortSignal | undefined; held?: () => void } = {},
+  opts: { writeWorkbook?: WorkbookWriter; signal?: AbortSignal | undefined; held?: () => void; slot?: () => Promise<() => void> } = {},
 ): Promise<ExportSummary> {
   const { summary } = staged;
   // This thread holds the run's folders now: it touches their locks, and another run taking one over stops the workbook at once.
@@ -87,7 +87,10 @@ export async function finishExport(
   Journal.keep(staged.journal, (e) => lost.abort(e));
   // a Ctrl-C during the workbook or any finishing pass: nothing is committed
   const signal = opts.signal ? AbortSignal.any([opts.signal, lost.signal]) : lost.signal;
+  let free: (() => void) | undefined;
   try {
+    // A portfolio's profile waits here for a workbook slot, its locks touched: a wait of minutes left them silent for another host to take over.
+    free = await opts.slot?.();
     const write = opts.writeWorkbook ?? writeWorkbookHere;
     const files = await completeOutput(
       staged.output,
@@ -108,5 +111,7 @@ export async function finishExport(
     if (!isMeterdataError(e) || e.code !== 'EXPORT_OUT_TAKEN_OVER') await discardOutput(staged.output).catch(() => undefined);
     await Journal.release(staged.journal, false);
     throw unfinished(e, summary.out, opts.signal, (staged.manifest.identity as { template?: unknown } | undefined)?.template);
+  } finally {
+    free?.();
   }
 }
