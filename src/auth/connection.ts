@@ -13,7 +13,8 @@ import { staticCredentials, type Credentials } from '../core/credentials.js';
 import { AccessWithdrawnError, ServiceUnavailableError, UsageError } from '../core/errors.js';
 import { tokenSafeUrl } from '../core/secure-url.js';
 import type { StoredRecord } from './credential-store/index.js';
-import { loginCommand, notNotedReason, notSignedIn, Session } from './session.js';
+import { loginCommand, notSignedIn, Session } from './session.js';
+import { refusalWords } from '../core/disk.js';
 import { testNumber } from './test-hooks.js';
 import { ts } from './texts-session.js';
 import { profileFrom } from './whoami.js';
@@ -140,7 +141,7 @@ class Link implements Connection {
     try {
       const who = await this.whoamiAfterRefresh(rec.access_token ?? '');
       // the new tokens are stored and /whoami answered: a config.json that cannot note it must not end the run
-      const unsaved = (e: unknown) => this.session!.warn(ts.connectionNotNoted({ reason: notNotedReason(e) }));
+      const unsaved = (e: unknown) => this.session!.warn(ts.connectionNotNoted({ reason: refusalWords(e) }));
       this.profile = await this.session!.saveReconciled((latest) => profileFrom(latest, who, api), unsaved);
     } catch (e) {
       if (!(e instanceof ServiceUnavailableError)) throw e;

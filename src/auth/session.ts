@@ -23,7 +23,7 @@ import { RefreshBudget } from './refresh-budget.js';
 import { pauseAt, testNumber } from './test-hooks.js';
 import { dpopHandle, keptAnswerLost, recordFromTokens, refreshGrant, type TokenSet } from './token-exchange.js';
 import { ts } from './texts-session.js';
-import { diskRefusal } from '../core/disk.js';
+import { refusalWords } from '../core/disk.js';
 
 export { MAX_REJECTED_REFRESHES } from './refresh-budget.js';
 
@@ -114,17 +114,14 @@ export class Session {
     });
   }
 
-  /**
-   * Outside the lock (a slow /whoami or a large landlord must not block other processes):
-   * note the refresh in the profile, then let the connection read /whoami for the new token.
-   */
+  /** Outside the lock (a slow /whoami must not block other processes): the refresh noted, then /whoami for the new token. */
   private async afterRefresh(rec: StoredRecord): Promise<void> {
     this.onRefresh?.(rec);
     // Only a note for `status`: the new tokens are stored already, so a held config lock or a full disk must not end the run.
     await setProfileFields(this.env, this.profile.name, {
       last_refresh_at: rec.updated_at,
       ...(rec.access_expires_at ? { access_expires_at: rec.access_expires_at } : {}),
-    }).catch((e: unknown) => this.warn(ts.refreshNotNoted({ reason: notNotedReason(e) })));
+    }).catch((e: unknown) => this.warn(ts.refreshNotNoted({ reason: refusalWords(e) })));
     await this.whenRefreshed?.(rec);
   }
 
@@ -241,8 +238,7 @@ export class Session {
     return this.record;
   }
 
-  /** Stores what /whoami said (`facts` of the latest saved profile) and the token's expiry in the profile. */
-  /** `unsaved`: where config.json cannot take the facts (a held lock, a full disk), told instead of thrown; the run goes on with them. */
+  /** Stores what /whoami said (`facts` of the latest saved profile) and the token's expiry; `unsaved`: a write config.json refused, told, not thrown. */
   async saveReconciled(facts: (latest: Profile) => Promise<Profile>, unsaved?: (e: unknown) => void): Promise<Profile> {
     const latest = (await loadProfile(this.env, this.profile.name)) ?? this.profile;
     const next = await facts({ ...latest, credential_store: this.profile.credential_store });
@@ -299,10 +295,4 @@ export class Session {
       },
     };
   }
-}
-
-/** Why config.json took no note: the disk's refusal in the run's words ("the disk is full."), else the error's own message. */
-export function notNotedReason(e: unknown): string {
-  const disk = diskRefusal(e);
-  return disk ? `${disk.why}.` : e instanceof Error ? e.message : String(e);
 }

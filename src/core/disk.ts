@@ -21,6 +21,12 @@ export function diskRefusal(e: unknown): { why: string; file: string | null; err
   return { why: WHY[code]!(), file: typeof path === 'string' && path !== '' ? path : null, errno: code };
 }
 
+/** Why a write failed, for a warning: the disk's refusal in the run's words ("the disk is full."), else the error's own message. */
+export function refusalWords(e: unknown): string {
+  const disk = diskRefusal(e);
+  return disk ? `${disk.why}.` : e instanceof Error ? e.message : String(e);
+}
+
 /** How a caller tells the disk's refusal: its code and words (the export names its own files). */
 export interface DiskWords {
   code: 'DISK_WRITE_FAILED' | 'EXPORT_WRITE_FAILED';
