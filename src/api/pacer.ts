@@ -87,8 +87,8 @@ export class RateBudget {
    * and no pause, otherwise. Only what it adds to a pause already running counts: many
    * callers answered 429 at once wait once, not once each.
    */
-  pause(now: number, ms: number): boolean {
-    if (!this.count(now, ms)) return false;
+  pause(now: number, ms: number, failedMs = 0): boolean {
+    if (!this.count(now, ms, failedMs)) return false;
     this.pauseUntil(now + ms);
     return true;
   }
@@ -186,8 +186,8 @@ export class Scheduler {
   }
 
   /** Pauses every caller for `ms` (a 429's Retry-After); false, and no pause, when the last hour's waits would pass their budget. */
-  pauseFor(ms: number): boolean {
-    if (!this.budget.pause(this.now(), ms)) return false;
+  pauseFor(ms: number, failedMs = 0): boolean {
+    if (!this.budget.pause(this.now(), ms, failedMs)) return false;
     this.pump();
     return true;
   }

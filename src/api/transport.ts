@@ -104,7 +104,7 @@ export class Transport {
           continue;
         case 'pause': {
           // A 429 paused the budget before its body was read; another status carrying the code pauses now.
-          const pauseMs = verdict.transient.status === 429 ? sent.pauseMs : this.pauseAll(verdict.retryAfter, failures, endpoint);
+          const pauseMs = verdict.transient.status === 429 ? sent.pauseMs : this.pauseAll(verdict.retryAfter, failures, endpoint, sent.ms);
           this.o.onEvent({ type: 'rate-limited', waitMs: pauseMs });
           // The pause is the wait: the scheduler holds every caller until it ends.
           failures = await this.backoff(endpoint, failures, verdict.transient, attempt, { paused: true });
@@ -148,7 +148,7 @@ export class Transport {
       });
       const { statusCode: status, headers } = res;
       // Pause before this caller's slot is released, so no queued caller slips through.
-      if (status === 429) pauseMs = this.pauseAll(header(headers, 'retry-after'), failures, endpoint);
+      if (status === 429) pauseMs = this.pauseAll(header(headers, 'retry-after'), failures, endpoint, performance.now() - started);
       const text = await readCapped(res.body, header(headers, 'content-length'), this.o.maxAnswerBytes);
       if (text === null) throw tooLarge(endpoint, this.o.maxAnswerBytes);
       return { outcome: { status, headers, text }, token, pauseMs, ms: Math.round(performance.now() - started) };
@@ -167,15 +167,17 @@ export class Transport {
    * A 429: Retry-After (or a backoff step when absent) pauses every caller of this client.
    * A wait beyond RETRY_AFTER_MAX_MS, or one that takes the connection's pauses in this run
    * beyond their total (RETRY_AFTER_TOTAL_MS), is not waited out: a cron job must end, not hang.
+   * `failedMs`: how long the attempt took to be told 429, counted with the pause as a failed
+   * attempt's time is (429s sent after 29 s each spent no budget: 2.4 minutes per request, uncounted).
    */
-  private pauseAll(retryAfter: string | undefined, failures: number, endpoint: string): number {
+  private pauseAll(retryAfter: string | undefined, failures: number, endpoint: string, failedMs: number): number {
     const now = Date.now();
     const asked = retryAfterMs(retryAfter, now);
     if (asked !== undefined && asked > RETRY_AFTER_MAX_MS) throw waitTooLong(endpoint, asked, now);
     const wait = asked ?? this.delay(failures + 1);
     this.stats.rateLimited++;
     const { scheduler } = this.o;
-    if (!scheduler.pauseFor(wait)) throw waitBudgetSpent(endpoint, wait, scheduler.pausedMs(), scheduler.budget.maxPausedMs, now);
+    if (!scheduler.pauseFor(wait, failedMs)) throw waitBudgetSpent(endpoint, wait, scheduler.pausedMs(), scheduler.budget.maxPausedMs, now);
     return wait;
   }
 
