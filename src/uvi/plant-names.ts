@@ -108,15 +108,22 @@ const labelled = (words: readonly string[], i: number) => {
   return /^\d/.test(word) || PLACE.test(before) || LABEL.test(before);
 };
 
+// "Boiler" is the German warm-water store only in a German name; in English it is the heating's ("Boiler incl. DHW",
+// "Boiler heat meter", "Hot water boiler meter": round 22 and 23 read them as warm water's). A German name has a German
+// word of the meter, warm water, its parts, a joiner or a place, and no English one.
+const GERMAN_WORD = /zaehler|wasser|speicher|ladung|erwaerm|bereit|^(?:wmz|wz|tww|ww|twe|wwb|wwe|und|mit|inkl|inklusive|einschl|einschliesslich|samt|zzgl)$/;
+const ENGLISH_WORD = /^(?:dhw|hot|water|domestic|meter|heat|heat-?meter|and|with|incl|including|plus|system|station|main)$/;
+const germanName = (words: readonly string[]) =>
+  words.some((w) => GERMAN_WORD.test(w) || (PLACE.test(w) && !/^(?:in|no)$/.test(w))) && !words.some((w) => ENGLISH_WORD.test(w));
+
 /** Whether every word of a name that mentions warm water is harmless there, in its place (see above). */
 function onlyWarmWater(key: string): boolean {
   const words = wordsOf(key);
   if (words.length > MAX_WORDS || words.some((w) => w.length > MAX_WORD)) return false;
   let joined = false;
-  // a name in English ("… heat meter"): its "boiler" is the heating's ("Boiler heat meter"), not the German warm-water store
-  const english = words.some((w) => w === 'heat' || HEAT_METER.test(w));
+  const boilerIsStore = germanName(words);
   return words.every((word, i) => {
-    if (english && word.includes('boiler')) return false;
+    if (word.includes('boiler') && !boilerIsStore) return false;
     const warmWaterBefore = WARM_WATER.test(words.slice(0, i).join(' '));
     if (JOINER.test(word)) return (joined = warmWaterBefore);
     if (AFTER_WARM_WATER.test(word)) return warmWaterBefore && !joined;
