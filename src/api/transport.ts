@@ -47,6 +47,8 @@ interface Sent {
   /** A 429's pause, already set on the scheduler. */
   pauseMs: number;
   ms: number;
+  /** How long into the attempt the 429's pause was set (its headers); the body's read after it is counted apart. */
+  pausedAtMs?: number;
 }
 
 export class Transport {
@@ -107,7 +109,9 @@ export class Transport {
           const pauseMs = verdict.transient.status === 429 ? sent.pauseMs : this.pauseAll(verdict.retryAfter, failures, endpoint, sent.ms);
           this.o.onEvent({ type: 'rate-limited', waitMs: pauseMs });
           // The pause is the wait: the scheduler holds every caller until it ends.
-          failures = await this.backoff(endpoint, failures, verdict.transient, attempt, { paused: true });
+          // what the 429's body took after its pause was set (a body sent slowly) counts too
+          const bodyMs = sent.pausedAtMs === undefined ? 0 : sent.ms - sent.pausedAtMs;
+          failures = await this.backoff(endpoint, failures, verdict.transient, attempt, { paused: true, failedMs: bodyMs });
           continue;
         }
         case 'fresh-proof':
@@ -136,6 +140,7 @@ export class Transport {
     if (this.lastToken !== null && token !== this.lastToken) this.o.onTokenChanged?.(token);
     this.lastToken = token;
     let pauseMs = 0;
+    let pausedAtMs: number | undefined;
     try {
       this.stats.requests++;
       const timeout = AbortSignal.timeout(this.o.requestTimeoutMs);
@@ -148,10 +153,19 @@ export class Transport {
       });
       const { statusCode: status, headers } = res;
       // Pause before this caller's slot is released, so no queued caller slips through.
-      if (status === 429) pauseMs = this.pauseAll(header(headers, 'retry-after'), failures, endpoint, performance.now() - started);
+      if (status === 429) {
+        pausedAtMs = Math.round(performance.now() - started);
+        pauseMs = this.pauseAll(header(headers, 'retry-after'), failures, endpoint, pausedAtMs);
+      }
       const text = await readCapped(res.body, header(headers, 'content-length'), this.o.maxAnswerBytes);
       if (text === null) throw tooLarge(endpoint, this.o.maxAnswerBytes);
-      return { outcome: { status, headers, text }, token, pauseMs, ms: Math.round(performance.now() - started) };
+      return {
+        outcome: { status, headers, text },
+        token,
+        pauseMs,
+        ms: Math.round(performance.now() - started),
+        ...(pausedAtMs !== undefined ? { pausedAtMs } : {}),
+      };
     } catch (e) {
       if (this.o.signal?.aborted) throw this.o.signal.reason;
       // Our own verdicts on the answer (too large, a wait beyond the cap) are final, not the network's.
@@ -196,7 +210,8 @@ export class Transport {
     if (n >= this.o.maxAttempts) throw exhausted(endpoint, n, t);
     const wait = how.paused ? 0 : this.delay(n);
     const { scheduler } = this.o;
-    if (!how.paused && !scheduler.countWait(wait, how.failedMs)) throw retryBudgetSpent(endpoint, t, scheduler.pausedMs(), scheduler.budget.maxPausedMs);
+    if ((!how.paused || how.failedMs) && !scheduler.countWait(wait, how.failedMs))
+      throw retryBudgetSpent(endpoint, t, scheduler.pausedMs(), scheduler.budget.maxPausedMs);
     this.stats.retries++;
     this.o.onEvent({ type: 'retry', path: endpoint.slice(4), status: t.status, reason: t.reason, waitMs: wait, attempt });
     if (wait > 0) await sleep(wait, undefined, { signal: this.o.signal }).catch((e: unknown) => Promise.reject(this.o.signal?.reason ?? e));

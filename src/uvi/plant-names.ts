@@ -110,11 +110,11 @@ const labelled = (words: readonly string[], i: number) => {
 
 // "Boiler" is the German warm-water store only in a German name; in English it is the heating's ("Boiler incl. DHW",
 // "Boiler heat meter", "Hot water boiler meter": round 22 and 23 read them as warm water's). A German name has a German
-// word of the meter, warm water, its parts, a joiner or a place, and no English one.
+// word of the meter, warm water, its parts, a joiner or a place ("west" and "block" are English too), and no English one.
 const GERMAN_WORD = /zaehler|wasser|speicher|ladung|erwaerm|bereit|^(?:wmz|wz|tww|ww|twe|wwb|wwe|und|mit|inkl|inklusive|einschl|einschliesslich|samt|zzgl)$/;
 const ENGLISH_WORD = /^(?:dhw|hot|water|domestic|meter|heat|heat-?meter|and|with|incl|including|plus|system|station|main)$/;
 const germanName = (words: readonly string[]) =>
-  words.some((w) => GERMAN_WORD.test(w) || (PLACE.test(w) && !/^(?:in|no)$/.test(w))) && !words.some((w) => ENGLISH_WORD.test(w));
+  words.some((w) => GERMAN_WORD.test(w) || (PLACE.test(w) && !/^(?:in|no|west|block)$/.test(w))) && !words.some((w) => ENGLISH_WORD.test(w));
 
 /** Whether every word of a name that mentions warm water is harmless there, in its place (see above). */
 function onlyWarmWater(key: string): boolean {

@@ -4,6 +4,8 @@
 // (the connection's, RETRY_AFTER_TOTAL_MS): past it the run ends with one line, exit 5. So does
 // the time of the failed attempts themselves: a service that never answers spends the run's time
 // in attempts waiting out their timeout (6 of 30 s per request), which counted toward no total.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { RateBudget } from '../../src/api/pacer.js';
 import { problem } from '../helpers/fake-api-server.js';
@@ -70,6 +72,29 @@ describe("retries' backoffs count in the total of waits", () => {
     expect(e.details).toMatchObject({ budgetMs: 1000 });
     expect(api.hits('/v1/whoami').length).toBeLessThanOrEqual(5);
     expect(Date.now() - started).toBeLessThan(5_000);
+  }, 60_000);
+
+  it("a 429 whose headers come at once and its body slowly counts the body's time toward the total too", async () => {
+    // headers (429, Retry-After: 0) at once, the body 300 ms later: 1000 ms hold about three such attempts
+    const server = createServer((_req, res) => {
+      res.writeHead(429, { 'content-type': 'application/problem+json', 'retry-after': '0' });
+      res.flushHeaders();
+      setTimeout(() => res.end((problem(429, 'too-many-requests') as { body: string }).body), 300);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const { client } = await rig({ baseUrl: `http://127.0.0.1:${port}/v1`, retryAfterTotalMs: 1000, maxAttempts: 100, retryBaseMs: 10, retryMaxMs: 10 });
+      const started = Date.now();
+      const e = await failure(client.whoami());
+      // before: all 100 attempts (30 s), none of the bodies' time counted
+      expect(e.exitCode).toBe(5);
+      expect(e.details).toMatchObject({ budgetMs: 1000 });
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   }, 60_000);
 
   it('a backoff within the total is waited, and the request answered', async () => {

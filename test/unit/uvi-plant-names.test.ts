@@ -121,6 +121,11 @@ describe('a plant heat meter named for heating and warm water', () => {
     'Hot water boiler',
     'Hot water boiler meter',
     'Boiler 1 + 2',
+    'Boiler West',
+    'West Boiler',
+    'Boiler Block 2',
+    'Block A Boiler',
+    'Boiler + Block 2',
     // a negation, or a word of the meter's state meterdata does not know: checked rather than guessed
     'WMZ Warmwasser ohne Zirkulation',
     'WMZ TWW (nicht geeicht)',
