@@ -5,6 +5,7 @@
 import { lstatSync } from 'node:fs';
 import { mkdir, rmdir, utimes } from 'node:fs/promises';
 import path from 'node:path';
+import { testNumber } from '../../auth/test-hooks.js';
 import { holdsLock, look, takeLock, type LockHolder } from './locks.js';
 
 /** The lock's name in the folder: hidden, ours (never a leftover to remove, never a file of another export). */
@@ -101,8 +102,7 @@ export function stopTouching(file: string): void {
 
 /** HEARTBEAT_MS, or for the tests that scale time METERDATA_TEST_LOCK_HEARTBEAT_MS (with METERDATA_TEST_HOOKS=1). */
 function heartbeatMs(): number {
-  const n = process.env.METERDATA_TEST_HOOKS === '1' ? Number(process.env.METERDATA_TEST_LOCK_HEARTBEAT_MS) : NaN;
-  return Number.isInteger(n) && n > 0 ? n : HEARTBEAT_MS;
+  return testNumber(process.env, 'LOCK_HEARTBEAT_MS') ?? HEARTBEAT_MS;
 }
 
 /** Removes the folders from `dir` up to `created` that are empty (a run refused or failed before writing); never a folder with content. */
