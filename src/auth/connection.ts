@@ -76,8 +76,8 @@ class Link implements Connection {
       session.whenRefreshed = (rec) => this.refreshed(rec);
       // The token endpoint's 429 pauses are this connection's too: one total for the run (or browse's hour).
       const { scheduler } = this;
-      session.mayWait = (ms, endpoint) =>
-        scheduler.pauseFor(ms) ? null : waitBudgetSpent(endpoint, ms, scheduler.pausedMs(), scheduler.budget.maxPausedMs, Date.now());
+      session.mayWait = (ms, endpoint, failedMs) =>
+        scheduler.pauseFor(ms, failedMs) ? null : waitBudgetSpent(endpoint, ms, scheduler.pausedMs(), scheduler.budget.maxPausedMs, Date.now());
     }
   }
 

@@ -59,7 +59,7 @@ export class Session {
   /** The one subscriber to "tokens refreshed" (the connection: one /whoami for the new token), awaited before the token is used. */
   whenRefreshed: ((rec: StoredRecord) => Promise<void>) | undefined;
   /** Asked before a token-endpoint 429 is waited out (the connection's total of Retry-After pauses); an error ends the refresh. */
-  mayWait: ((ms: number, endpoint: string) => Error | null) | undefined;
+  mayWait: ((ms: number, endpoint: string, failedMs: number) => Error | null) | undefined;
 
   constructor(
     public profile: Profile,

@@ -64,8 +64,9 @@ const RETRY_AFTER_MAX_S = 30;
  * refresh token. A 5xx or a lost answer may come after a rotation, so it is never resent.
  */
 /**
- * `mayWait`: asked before each 429 wait, with its length and the endpoint; an error ends the
- * refresh instead (the run's Retry-After pauses have a total, the token endpoint's count too).
+ * `mayWait`: asked before each 429 wait, with its length, the endpoint and how long the refused
+ * attempt took (a 429 sent after 25 s is 25 s of this run's waiting too, as the API's are); an
+ * error ends the refresh instead (the run's Retry-After pauses have a total, the token endpoint's count too).
  */
 export async function refreshGrant(
   config: oidc.Configuration,
@@ -73,10 +74,11 @@ export async function refreshGrant(
   dpop: oidc.DPoPHandle | undefined,
   profile: Profile,
   signal?: AbortSignal,
-  mayWait?: (ms: number, endpoint: string) => Error | null,
+  mayWait?: (ms: number, endpoint: string, failedMs: number) => Error | null,
 ): Promise<TokenSet> {
   return watched(config, async (wire) => {
     for (let attempt = 0; ; attempt++) {
+      const sentAt = performance.now();
       try {
         const tokens = await oidc.refreshTokenGrant(config, refreshToken, undefined, dpop ? { DPoP: dpop } : undefined);
         // Every refresh rotates (contract): an answer without the new token lost it, and keeping the old one would present a rotated token.
@@ -91,7 +93,8 @@ export async function refreshGrant(
         const wait = httpStatusOf(e) === 429 ? retryAfterSeconds(e) : undefined;
         if (wait !== undefined && wait > RETRY_AFTER_MAX_S) throw tokenWaitTooLong(wait);
         if (wait === undefined || attempt >= REFRESH_429_RETRIES) throw tokenError(e, 'refresh', profile, undefined, wire);
-        const refused = mayWait?.(wait * 1000, `POST ${config.serverMetadata().token_endpoint ?? profile.auth_url}`);
+        const endpoint = `POST ${config.serverMetadata().token_endpoint ?? profile.auth_url}`;
+        const refused = mayWait?.(wait * 1000, endpoint, performance.now() - sentAt);
         if (refused) throw refused;
         // Ctrl-C ends the wait (no request is on its way then); never a request in flight.
         await sleep(wait * 1000, undefined, { signal }).catch((err: unknown) => Promise.reject(signal?.reason ?? err));

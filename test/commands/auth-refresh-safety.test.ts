@@ -220,6 +220,26 @@ describe('token endpoint answers', () => {
     expect(readFileSync(file, 'utf8')).toBe(before);
   }, 20_000);
 
+  it('a 429 sent only after a slow attempt: the attempt counts against the total though Retry-After is 0 (RATE_LIMIT_BUDGET_SPENT, exit 5, the store untouched)', async () => {
+    const { env, file } = await signedIn();
+    expiresIn(file, -1000);
+    const before = readFileSync(file, 'utf8');
+    at.proxy.intercept = async (r) => {
+      if (r.path !== '/oauth/token') return undefined;
+      await new Promise((ok) => setTimeout(ok, 1_000));
+      return { ...tooMany, headers: { ...tooMany.headers, 'retry-after': '0' } };
+    };
+    const posts = tokenPosts();
+    // a total of 1.5 s: the first refused attempt (1 s) fits, the second does not (counting only Retry-After: 4 posts, "rate-limiting requests")
+    const tok = await runCli(['token'], { env: { ...env, METERDATA_TEST_HOOKS: '1', METERDATA_TEST_RETRY_AFTER_TOTAL_MS: '1500' } });
+    expect(tok.code, tok.stderr).toBe(5);
+    expect(tok.stderr).toMatch(
+      /has had this run wait 1 second within the last hour \(HTTP 429, Retry-After\) and now asks for .* more before the next request to POST http:\/\/[^ ]+\/oauth\/token/,
+    );
+    expect(tokenPosts()).toBe(posts + 2);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+  }, 20_000);
+
   it('a 429 asking for more than 30 s: not waited, exit 5 saying when to run again, the store untouched', async () => {
     const { env, file } = await signedIn();
     expiresIn(file, -1000);
