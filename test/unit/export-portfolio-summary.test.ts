@@ -1,7 +1,9 @@
 // What the portfolio summary writes from server text: a tenant name is data, never a formula
 // or a terminal control sequence.
 import { describe, expect, it } from 'vitest';
-import { profileLine, summaryCsv, type ProfileResult } from '../../src/export/portfolio/portfolio-summary.js';
+import { describeFailure, profileLine, summaryCsv, type ProfileResult } from '../../src/export/portfolio/portfolio-summary.js';
+import { InterruptedError } from '../../src/core/errors.js';
+import { takenOver } from '../../src/export/journal/index.js';
 
 const hostile = '=HYPERLINK("http://x","\u001b[2Jclick")\u202e';
 
@@ -40,5 +42,21 @@ describe('portfolio summary', () => {
     expect(line).not.toMatch(/[\u001b\u202e]/);
     expect(line).toContain('\\u{1b}[2J');
     expect(line).toContain('\\u{202e}');
+  });
+});
+
+describe("a profile stopped because the portfolio's folder was taken over", () => {
+  it('is told as the folder taken over (exit 2), not as interrupted (130), even while still signing in', () => {
+    const signal = AbortSignal.abort(takenOver('/srv/2025'));
+    for (const e of [new InterruptedError(), new Error('aborted'), signal.reason]) {
+      const { exitCode, error } = describeFailure(e, signal);
+      expect([exitCode, error.code]).toEqual([2, 'EXPORT_OUT_TAKEN_OVER']);
+      expect(error.message).toContain('/srv/2025');
+    }
+  });
+
+  it('Ctrl-C is still an interruption', () => {
+    const { exitCode } = describeFailure(new Error('aborted'), AbortSignal.abort(new InterruptedError()));
+    expect(exitCode).toBe(130);
   });
 });

@@ -3,6 +3,7 @@
 // exit status of the whole run is the worst of the profiles' (WORST_FIRST).
 import { describeError, ExitCode, isMeterdataError, type Failure } from '../../core/errors.js';
 import { terminalSafe } from '../../core/terminal-text.js';
+import { takenOverReason } from '../journal/index.js';
 import { csvLine, neutraliseFormula } from '../output/index.js';
 import type { ExportSummary } from '../run.js';
 import { portfolioText as t } from '../texts-summary.js';
@@ -44,6 +45,9 @@ export function worstExitCode(codes: number[]): number {
 
 /** A failure as the summary shows it (core's describeError); an interruption before the profile started is no bug. */
 export function describeFailure(e: unknown, signal?: AbortSignal): Failure {
+  // The root taken over stopped every profile: one still signing in was no Ctrl-C (130), it lost the folder.
+  const lost = takenOverReason(signal);
+  if (lost) return describeError(lost);
   // Ctrl-C or SIGTERM while a profile was still signing in: an interruption, not a bug.
   if (!isMeterdataError(e) && signal?.aborted)
     return { exitCode: ExitCode.INTERRUPTED, error: { code: 'EXPORT_INTERRUPTED', message: t.interrupted, hint: t.interruptedHint } };
