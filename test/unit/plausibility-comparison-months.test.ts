@@ -76,4 +76,9 @@ describe('the comparison months an export names', () => {
       'differs by Property, as the service answered for each: 2025-01-01 – 2025-09-30 (1 Property); 2025-01-01 – 2025-10-31 (2 Properties)',
     );
   });
+
+  it('no Property compared: the About sheet says so, naming the months asked for (given bare, they read as compared)', async () => {
+    const step = await stepFor('2026', '2025');
+    expect(comparisonLine(step)).toBe('no Property compared (months asked for: 2025-01-01 – 2025-10-31)');
+  });
 });

@@ -60,12 +60,13 @@ const sameRange = (a: Range, b: Range): boolean => a.from === b.from && a.to ===
 
 /**
  * The About sheet's comparison period: the months the Properties were compared with, as the service answered for
- * each (`fetched`, the clock's expectation, where none was compared); where they differ, each with its count.
+ * each; where they differ, each with its count. Where none was compared, the months asked for (`fetched`, the
+ * clock's expectation) are named as such: given bare, they read as months compared.
  */
 function comparedMonths(fetched: Range, compared: readonly { range: Range; n: number }[]): string {
   const t = aboutTexts;
   const range = (r: Range) => t.range({ from: day(r.from), to: day(r.to) });
-  if (compared.length === 0) return range(fetched);
+  if (compared.length === 0) return t.comparisonNone({ range: range(fetched) });
   if (compared.length === 1) return range(compared[0]!.range);
   const sorted = [...compared].sort((a, b) => (a.range.from + a.range.to < b.range.from + b.range.to ? -1 : 1));
   return t.comparisonByProperty({ ranges: sorted.map((c) => t.rangeOf({ range: range(c.range), n: c.n })).join('; ') });
