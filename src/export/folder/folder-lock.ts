@@ -2,11 +2,10 @@
 // one account; two accounts (a cron user and a clerk, two clerks on a file server) sharing an
 // --out each have their own state folder, so without this both wrote into the folder and each
 // removed the other's temporary files. Held besides the state folder's lock for the whole run.
-import { lstatSync } from 'node:fs';
 import { mkdir, rmdir, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { testNumber } from '../../auth/test-hooks.js';
-import { holdsLock, look, takeLock, type LockHolder } from './locks.js';
+import { holdsLock, lockGone, look, takeLock, type LockHolder } from './locks.js';
 
 /** The lock's name in the folder: hidden, ours (never a leftover to remove, never a file of another export). */
 export const FOLDER_LOCK = '.meterdata-lock';
@@ -75,23 +74,13 @@ export function keepTouching(file: string, onTakenOver?: (how: LockLoss) => void
     } else if (look(file) !== null) {
       stopTouching(file);
       onTakenOver?.('replaced');
-    } else if (gone(file)) {
+    } else if (lockGone(file)) {
       stopTouching(file);
       onTakenOver?.('deleted');
     } // else unreadable just now: the next beat looks again
   }, heartbeatMs());
   timer.unref();
   touching.set(file, timer);
-}
-
-/** Whether `file` is no longer there (not merely unreadable for a moment). */
-function gone(file: string): boolean {
-  try {
-    lstatSync(file);
-    return false;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT';
-  }
 }
 
 /** Ends this thread's touching of `file` (the run released it, or hands it to another thread). */

@@ -2,6 +2,7 @@
 // (one export per folder). One holder at a time; the lock of a holder that is gone is taken
 // over by exactly one of the processes that find it, however many find it at once.
 import { createHash, randomUUID } from 'node:crypto';
+import { lstatSync } from 'node:fs';
 import { link, mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -93,6 +94,16 @@ export function look(file: string): Seen | null {
   }
 }
 
+/** Whether `file` is no longer there (not merely unreadable for a moment). */
+export function lockGone(file: string): boolean {
+  try {
+    lstatSync(file);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
 /** Who holds a lock, as its file names them (null: damaged). */
 export type LockHolder = { pid: number; host: string } | null;
 
@@ -135,6 +146,11 @@ export async function takeLock(file: string, busy: Error | ((holder: LockHolder)
         await placeLock(mine, file);
         return () => releaseLock(file);
       } catch (e) {
+        // our record gone before its link: another host's run, tidying its folder, took it for a leftover (atomic.ts isLeftover)
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT' && lockGone(mine)) {
+          await writeFile(mine, ownRecord()).catch((err: unknown) => Promise.reject(located(err, mine)));
+          continue;
+        }
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       }
       const seen = look(file);
