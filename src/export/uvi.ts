@@ -153,8 +153,9 @@ async function stageUvi(run: UviRun, io: Io, conn: Awaited<ReturnType<Connect>>,
   const held = shared.slots ? { slots: shared.slots } : {};
   const stage = async (deps: ExportDeps): Promise<StagedUvi> => {
     const created = fixedExportTime(io.env) ?? deps.now?.() ?? new Date();
-    const { letterFonts } = await import('../uvi/letter/index.js');
-    const formats = uviFormats(async () => ({ fonts: await letterFonts(), createdAt: created, lang }), !shared.reporter);
+    // the fonts (and the PDF library, formats.ts) at the first letter: not before the first request
+    const fonts = async () => (await import('../uvi/letter/fonts.js')).letterFonts();
+    const formats = uviFormats(async () => ({ fonts: await fonts(), createdAt: created, lang }), !shared.reporter);
     const staged = await stagePipeline({ ...deps, formats }, async () => steps);
     // The manifest and the summary count review.csv's lines, not billing's findings of the 13 months.
     const { flags, codes } = uviFindings(counts);

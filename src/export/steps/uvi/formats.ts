@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { LetterPdf, writeLetter, type LetterModel, type PdfOptions } from '../../../uvi/letter/index.js';
+import type { LetterModel, LetterPdf, PdfOptions } from '../../../uvi/letter/index.js';
 import { partialName, type BufferedFile } from '../../folder/index.js';
 import { idTag } from '../../../core/id-tag.js';
 import { LetterPool, type Handed } from './letter-pool.js';
@@ -109,6 +109,14 @@ async function entryOf(name: string, file: string): Promise<FileEntry> {
 }
 
 /**
+ * pdfkit and fontkit, loaded at the first letter rather than with the run: loading them
+ * (about a tenth of a second of CPU, in the run's thread and the thread it starts) came before
+ * the first request, and the walk is paced from it (bench/README.md, figure 6).
+ */
+let pdfLibrary: Promise<typeof import('../../../uvi/letter/write.js')> | undefined;
+const pdfLib = () => (pdfLibrary ??= import('../../../uvi/letter/write.js'));
+
+/**
  * The letters: each row to its own PDF and to its Property's combined one. `ownInWorker`: the
  * units' own files are drawn in a worker thread where the build has one (letter-pool.ts). Each
  * letter is drawn once, into its own file; the combined PDF takes the same pages from that
@@ -137,6 +145,7 @@ function lettersFormat(pdf: () => Promise<Omit<PdfOptions, 'title'>>, ownInWorke
       /** A unit's own file: by the worker thread where there is one (here while it is behind), else here. */
       const own = async (file: string, model: LetterModel, opts: Omit<PdfOptions, 'title'>): Promise<Handed> => {
         pool ??= ownInWorker && LetterPool.available() ? new LetterPool({ createdAt: opts.createdAt.getTime(), lang: opts.lang }, { signal }) : null;
+        const { writeLetter } = await pdfLib();
         const here = () => writeLetter(file, model, { ...opts, title: model.title });
         return pool ? pool.write({ file, title: model.title, model }, here) : { drawn: Promise.resolve(await here()) };
       };
@@ -147,7 +156,7 @@ function lettersFormat(pdf: () => Promise<Omit<PdfOptions, 'title'>>, ownInWorke
           signal?.throwIfAborted();
           const r = row as unknown as LetterFileRow;
           const opts = await pdf();
-          combined ??= LetterPdf.open(await place(r.combined), { ...opts, title: r.combined });
+          combined ??= (await pdfLib()).LetterPdf.open(await place(r.combined), { ...opts, title: r.combined });
           const into = combined;
           try {
             if (failed) throw failed;

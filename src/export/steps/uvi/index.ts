@@ -8,7 +8,7 @@ import { classifyPlant, propertyUvi } from '../../../uvi/index.js';
 import { absentPoints, namedByUvi, removedPoints } from '../../../uvi/absent.js';
 import { shownFinding, uviVerdict } from '../../../uvi/verdict.js';
 import { plantMetersOf, type UviInputs } from '../../../uvi/inputs/index.js';
-import { letterModel } from '../../../uvi/letter/index.js';
+import { letterModel } from '../../../uvi/letter/model.js';
 import { UVI_FILES, uviColumns, uviReviewRows, uviRows, type PortalProperty, type UviTable } from '../../../uvi/portal/index.js';
 import type { Template } from '../../output/index.js';
 import type { BilledProperty, ExportStep } from '../../pipeline/index.js';
