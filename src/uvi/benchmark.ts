@@ -13,8 +13,11 @@ export interface BenchmarkRow {
   kwh_per_m2_year: number;
 }
 
+/** A source is printed on every letter: a citation, not a paragraph (a --benchmark file's, per row). */
+export const MAX_SOURCE = 200;
+
 export interface BenchmarkTable {
-  /** Named on every letter. */
+  /** Named on every letter, whole: the rows' distinct sources joined by "; ". */
   source: string;
   rows: BenchmarkRow[];
 }

@@ -9,18 +9,18 @@ import { UNIT_TYPES } from '../../api/types.js';
 import { UsageError } from '../../core/errors.js';
 import { hasControlCharacter } from '../../core/terminal-text.js';
 import { parseCsvRecords } from '../../plausibility/index.js';
-import { BENCHMARK_LIMIT, BENCHMARK_MIN, type BenchmarkRow, type BenchmarkService, type BenchmarkTable } from '../benchmark.js';
+import { BENCHMARK_LIMIT, BENCHMARK_MIN, MAX_SOURCE, type BenchmarkRow, type BenchmarkService, type BenchmarkTable } from '../benchmark.js';
 import { inputTexts as t } from './texts-inputs.js';
 
 export const BENCHMARK_CODE = 'UVI_BENCHMARK_INVALID';
 export const BENCHMARK_COLUMNS = ['unit_type', 'service', 'kwh_per_m2_year', 'source'] as const;
 const SERVICES: readonly string[] = ['HEATING', 'HOT_WATER'] satisfies BenchmarkService[];
-/** A source is printed on every letter: a citation, not a paragraph. */
-export const MAX_SOURCE = 200;
 /** Zero-width characters and a stray byte order mark: invisible on the letter, yet part of the text. */
 const INVISIBLE = /[\u200b-\u200d\u2060\ufeff]/;
 /** Digits with one decimal comma or point, a sign allowed so that a negative is told as such. */
 const NUMBER = /^([-−+]?)(\d+)(?:([.,])(\d+))?$/;
+
+export { MAX_SOURCE };
 
 const refuse = (message: string, hint: string) => new UsageError(message, hint, BENCHMARK_CODE);
 

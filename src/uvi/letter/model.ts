@@ -3,11 +3,12 @@
 // Figures follow comparisons() (one computation): kWh where the letter's month has kWh,
 // else the unit's own figure (allocator units, m³). A missing month is "–", never 0; an
 // estimated one carries "*". Pure.
-import type { Address, UsageUnit } from '../../api/types.js';
+import { UNIT_TYPES, type Address, type UsageUnit } from '../../api/types.js';
 import type { Decimal } from '../../billing/decimal.js';
 import { terminalSafe } from '../../core/terminal-text.js';
 import { inLanguage, num, type Lang } from '../../i18n/index.js';
 import { comparisons, monthWords, reasonWords } from '../compare.js';
+import { MAX_SOURCE } from '../benchmark.js';
 import { monthNumber, type Month } from '../months.js';
 import { uviTexts } from '../texts.js';
 import type { Finding, Service, ServiceMonth, UnitService, UnitUvi } from '../types.js';
@@ -104,6 +105,13 @@ function bounded(text: string, max = LETTER_TEXT_MAX): string {
 
 /** Text from the server as sent, on one line: a control or bidi character shown as \u{…}, never acted on (a line break, a reversed name); at most LETTER_TEXT_MAX characters. */
 const sent = (text: string | null | undefined): string => bounded(terminalSafe(bounded(String(text ?? ''), 4 * LETTER_TEXT_MAX)).trim());
+
+/**
+ * The benchmark's sources are printed whole: ours, or a --benchmark file's, checked there (one citation of at most
+ * MAX_SOURCE per row, joined by "; "). Cut at LETTER_TEXT_MAX, the shipped table's two sources lost the hot-water
+ * figure, and a file's second source (often the other service's) vanished from every letter.
+ */
+const SOURCES_MAX = UNIT_TYPES.length * 2 * (MAX_SOURCE + 2);
 
 function addressLine(a: Address): string {
   const house = [a.house_number, a.house_number_addition].map(sent).filter(Boolean).join(' ');
@@ -243,7 +251,7 @@ export function letterModel(input: LetterInput): LetterModel {
   const services = [...input.uvi.services].sort((a, b) => order.indexOf(a.service) - order.indexOf(b.service)).map((s) => serviceSection(s, input, t));
   const metered = services.some((s) => s.service !== 'COLD_WATER');
   const notes = [t.noteNotABill, t.noteMarks, t.noteTenant, t.noteSeason];
-  if (metered) notes.push(t.noteBenchmark({ source: sent(input.benchmarkSource) }));
+  if (metered) notes.push(t.noteBenchmark({ source: bounded(terminalSafe(bounded(input.benchmarkSource, SOURCES_MAX)).trim(), SOURCES_MAX) }));
   return {
     lang: input.lang,
     title: t.title,
