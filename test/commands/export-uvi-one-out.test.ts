@@ -91,6 +91,56 @@ describe('export and uvi into one --out', () => {
     120_000,
   );
 
+  // `uvi --out <export>/uvi` passed (it looked only down its --out), and the export's next run into its own folder was refused for good.
+  it.each([
+    ['uvi into a folder inside an export', SINGLE, (out: string) => path.join(out, 'uvi')],
+    ['uvi into a folder deep inside an export', SINGLE, (out: string) => path.join(out, 'a', 'b', 'uvi')],
+    ['uvi into a folder inside an export portfolio’s root', PORTFOLIO, (out: string) => path.join(out, 'uvi')],
+    ['uvi into a folder inside an export portfolio’s profile', PORTFOLIO, (out: string) => path.join(out, 'nord', 'uvi')],
+  ] as [string, string[], (out: string) => string][])(
+    "%s: refused in one line with exit 2 before any request; the export's next run into its folder still passes",
+    async (name, exportWho, inside) => {
+      const out = path.join(home, name.replace(/\W+/g, '-'));
+      expect((await runCli(exportRun(out, exportWho), { env, cwd: home })).code).toBe(0);
+      const before = await snapshot(out);
+      const requests = sandbox.log.total;
+      const again = await runCli([...uviRun(inside(out), SINGLE), '--json'], { env, cwd: home });
+      expect(again.code, again.stderr).toBe(2);
+      expect(again.stderr.split('\n')[0]).toMatch(/lies in the folder of an export \(.*\); the monthly information does not go into an export's folder\.$/);
+      expect(JSON.parse(again.stdout.trim().split('\n').at(-1)!)).toMatchObject({ error: { code: 'EXPORT_OUT_IN_USE' } });
+      expect(sandbox.log.total).toBe(requests);
+      expect(await snapshot(out)).toEqual(before);
+      expect(existsSync(inside(out))).toBe(false);
+      expect((await runCli(exportRun(out, exportWho), { env, cwd: home })).code).toBe(0);
+    },
+    120_000,
+  );
+
+  // Started together, each passed its check at the start (nothing committed yet) and both committed: checked again before the commit.
+  it('an export and a uvi run into its folder started together: the one committing second is refused, nothing of it committed', async () => {
+    const out = path.join(home, 'together');
+    const before = sandbox.log.total;
+    const slowExport = runCli(['export', '--year', '2025', '--format', 'csv', '--rate-limit', '90', ...SINGLE, '--out', out], { env, cwd: home });
+    const deadline = Date.now() + 30_000;
+    while (sandbox.log.total < before + 6 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const uvi = await runCli(uviRun(path.join(out, 'uvi'), SINGLE), { env, cwd: home });
+    const exported = await slowExport;
+    // The export is paced to last seconds longer, so the uvi run commits first; either way exactly one commits.
+    expect([uvi.code, exported.code].sort(), `${uvi.stderr}\n${exported.stderr}`).toEqual([0, 2]);
+    const loser = uvi.code === 2 ? uvi : exported;
+    expect(loser.stderr).toMatch(uvi.code === 2 ? /lies in the folder of an export/ : /holds monthly consumption information \(.*2025-11\)/);
+    expect(existsSync(path.join(out, 'meterdata-manifest.json'))).toBe(exported.code === 0);
+    expect(existsSync(path.join(out, 'billing.csv'))).toBe(exported.code === 0);
+    expect(existsSync(path.join(out, 'uvi', '2025-11', 'meterdata-manifest.json'))).toBe(uvi.code === 0);
+  }, 120_000);
+
+  it('a uvi folder beside an export, in a folder that is neither, is not refused', async () => {
+    const parent = path.join(home, 'beside');
+    expect((await runCli(exportRun(path.join(parent, 'export'), SINGLE), { env, cwd: home })).code).toBe(0);
+    expect((await runCli(uviRun(path.join(parent, 'uvi'), SINGLE), { env, cwd: home })).code).toBe(0);
+    expect((await runCli(exportRun(path.join(parent, 'export'), SINGLE), { env, cwd: home })).code).toBe(0);
+  }, 120_000);
+
   it('says the month folder in German', async () => {
     const y = path.join(home, 'de-month');
     expect((await runCli(uviRun(y, SINGLE), { env, cwd: home })).code).toBe(0);

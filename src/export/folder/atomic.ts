@@ -3,12 +3,15 @@
 // manifest last. A run that fails or is interrupted leaves no file under a final name
 // that could be mistaken for a complete export.
 import { createHash, type Hash } from 'node:crypto';
+import { lstatSync } from 'node:fs';
 import { mkdir, open, readdir, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { checkReplaceable, renameReplacing, type ReplaceDeps } from '../../core/replace.js';
 import { located } from '../../core/disk.js';
 import { processAlive } from '../../core/pid.js';
 import { runOwner } from '../../core/run-owner.js';
+import { UsageError } from '../../core/errors.js';
+import { outText as t } from './texts-folder.js';
 
 const FLUSH_AT = 1 << 16;
 
@@ -138,6 +141,18 @@ export function asideName(finalName: string): string {
   return `.${finalName}.replaced`;
 }
 
+/**
+ * A folder where the run writes a file of that name: its rename at the commit would fail (EISDIR), after every
+ * request, leaving the folder between two manifests. Refused before any request, and again before the first
+ * rename (AtomicOutput.commit: a letter's name is known only then). A link, a FIFO or a file is replaced whole.
+ */
+export function checkNoFolderAt(dir: string, names: readonly string[]): void {
+  for (const n of names) {
+    const st = lstatSync(path.join(dir, n), { throwIfNoEntry: false });
+    if (st?.isDirectory()) throw new UsageError(t.nameIsFolder({ dir, file: n }), t.nameIsFolderHint, 'EXPORT_OUT_IN_USE');
+  }
+}
+
 export class AtomicOutput {
   private readonly pending = new Map<string, string>(); // final name -> partial path
   private readonly open = new Set<BufferedFile>();
@@ -223,6 +238,8 @@ export class AtomicOutput {
       [...names, ...stale].map((n) => path.join(this.dir, n)),
       this.replace,
     );
+    // A folder put under one of the names since the start (a letter's name is known only now) fails here, before any rename.
+    checkNoFolderAt(this.dir, names);
     if (this.pending.has(last)) {
       const moved = await renameReplacing(path.join(this.dir, last), aside, this.replace).then(
         () => true,

@@ -7,12 +7,14 @@ import { access, open, readlink, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readOwnFile } from '../../core/bounded-read.js';
 import { UsageError } from '../../core/errors.js';
-import { asideName } from './atomic.js';
+import { asideName, checkNoFolderAt } from './atomic.js';
 import { listedEntries } from './listed-files.js';
 import { runKind, settingChanges, type RunKind } from '../options/index.js';
 import { outText as t } from './texts-folder.js';
 
 export const MANIFEST = 'meterdata-manifest.json';
+/** The summary a portfolio writes into its --out root (portfolio-summary.ts), beside its profiles' folders. */
+export const PORTFOLIO_SUMMARY = 'portfolio-summary.csv';
 
 /**
  * Refuses an --out folder that holds another export (its manifest names other arguments,
@@ -25,6 +27,7 @@ export async function checkOutDir(dir: string, identity: Record<string, unknown>
   await checkWritable(dir);
   const root = commandRoot(dir, identity);
   checkNotOtherCommand(root, root === dir ? 'export' : 'uvi');
+  checkNoFolderAt(dir, names);
   // A commit that crashed half-way left the previous manifest aside: the folder is still that export's.
   const manifest = readManifest(dir, MANIFEST) ?? readManifest(dir, asideName(MANIFEST));
   if (manifest) {
@@ -200,12 +203,29 @@ function uviMonthAround(root: string, kind: RunKind): string | null {
 }
 
 /**
+ * The export folder a uvi root lies in: an export's (its manifest) or an export portfolio's root (its summary beside
+ * profile folders holding exports), null where none. `uvi --out <export>/uvi` passed, and the export's next run into
+ * its own folder was then refused for good (it finds the month folder below it).
+ */
+function exportAround(root: string): string | null {
+  for (let d = path.dirname(root); ; d = path.dirname(d)) {
+    if (manifestKind(d) === 'export') return d;
+    if (lstatSync(path.join(d, PORTFOLIO_SUMMARY), { throwIfNoEntry: false })?.isFile() && folders(d).some((c) => manifestKind(c) === 'export')) return d;
+    if (path.dirname(d) === d) return null;
+  }
+}
+
+/**
  * Refuses a `kind` run into `root` (its --out, or a portfolio profile's folder) where the other
- * command has written, or inside a uvi run's month folder (EXPORT_OUT_IN_USE, exit 2), before any request.
+ * command has written, inside a uvi run's month folder, or (uvi) inside an export's folder
+ * (EXPORT_OUT_IN_USE, exit 2): before any request, and again before the commit (finish.ts), so that
+ * an export and a uvi run started together into nested folders do not both commit.
  */
 export function checkNotOtherCommand(root: string, kind: RunKind): void {
   const month = uviMonthAround(path.resolve(root), kind);
   if (month) throw new UsageError(t.inUviMonth({ dir: root, found: month }), t.inUviMonthHint, 'EXPORT_OUT_IN_USE');
+  const exported = kind === 'uvi' ? exportAround(path.resolve(root)) : null;
+  if (exported) throw new UsageError(t.inExport({ dir: root, found: exported }), t.otherCommandHint, 'EXPORT_OUT_IN_USE');
   const found = otherRunIn(root, kind);
   if (!found) return;
   const message = kind === 'uvi' ? t.holdsExport({ dir: root, found }) : t.holdsUvi({ dir: root, found });

@@ -32,6 +32,11 @@ export const outText = catalogue(
     inUviMonth: (p: { dir: string; found: string }) =>
       `--out ${p.dir} is (or lies in) the folder of one month's consumption information (${p.found}); only that month's files go there.`,
     inUviMonthHint: 'Give uvi the same --out for every month (for example --out uvi: each month gets its own folder in it), and export an --out of its own.',
+    inExport: (p: { dir: string; found: string }) =>
+      `--out ${p.dir} lies in the folder of an export (${p.found}); the monthly information does not go into an export's folder.`,
+    nameIsFolder: (p: { dir: string; file: string }) =>
+      `--out ${p.dir} holds a folder named ${p.file}, where meterdata writes its file of that name; it cannot replace a folder.`,
+    nameIsFolderHint: "Move or rename that folder (it is not meterdata's), then run the same command again.",
   },
   {
     otherArguments: (p) => `${p.where} enthält bereits einen Export mit anderen Einstellungen${p.changes ? `: ${p.changes}` : ''}.`,
@@ -59,6 +64,11 @@ export const outText = catalogue(
       `--out ${p.dir} ist der Ordner der Verbrauchsinformation eines Monats oder liegt darin (${p.found}); dorthin gehören nur die Dateien dieses Monats.`,
     inUviMonthHint:
       'Geben Sie uvi für jeden Monat denselben Zielordner mit --out (etwa --out uvi: jeder Monat erhält darin einen eigenen Ordner) und export einen eigenen.',
+    inExport: (p) =>
+      `--out ${p.dir} liegt im Ordner eines Exports (${p.found}); die monatliche Verbrauchsinformation gehört nicht in den Ordner eines Exports.`,
+    nameIsFolder: (p) =>
+      `--out ${p.dir} enthält einen Ordner mit dem Namen ${p.file}; dort schreibt meterdata seine gleichnamige Datei und kann den Ordner nicht ersetzen.`,
+    nameIsFolderHint: 'Verschieben oder benennen Sie diesen Ordner um (er stammt nicht von meterdata) und starten Sie denselben Befehl erneut.',
   },
 );
 

@@ -2,6 +2,7 @@
 // written (closeRun), then the workbook and every file put in place at once (finishExport).
 import { CONTRACT_VERSION } from '../../api/types.js';
 import { isMeterdataError } from '../../core/errors.js';
+import { checkNotOtherCommand, commandRoot } from '../folder/index.js';
 import { Journal, takenOverReason } from '../journal/index.js';
 import { expectedRange, identity } from '../options/index.js';
 import { completeOutput, discardOutput, writeWorkbookHere, type OutputSet, type WorkbookWriter } from '../output/index.js';
@@ -101,6 +102,10 @@ export async function finishExport(
       () => {
         Journal.checkHeld(staged.journal.insideLocks);
         opts.held?.(); // a portfolio's profile: its root as well
+        // an export and a uvi run started together into nested folders each passed this at their start
+        const id = staged.manifest.identity as Record<string, unknown>;
+        const root = commandRoot(staged.output.dir, id);
+        checkNotOtherCommand(root, root === staged.output.dir ? 'export' : 'uvi');
       },
     );
     await Journal.release(staged.journal, true);

@@ -8,7 +8,7 @@ import { csvLine, neutraliseFormula } from '../output/index.js';
 import type { ExportSummary } from '../run.js';
 import { portfolioText as t } from '../texts-summary.js';
 
-export const SUMMARY_FILE = 'portfolio-summary.csv';
+export { PORTFOLIO_SUMMARY as SUMMARY_FILE } from '../folder/index.js';
 
 /** A profile's result. `exported` this run, `kept` finished by an earlier run of the same portfolio export, or `failed`. */
 export interface ProfileResult {
