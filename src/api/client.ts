@@ -45,7 +45,7 @@ export function createApiClient(opts: ApiClientOptions): ApiClient {
   tokenSafeUrl(opts.baseUrl, t.apiBaseUrl, t.useHttps);
   // The fetcher re-reads /whoami through the client itself, so a withdrawal seen there is remembered too.
   const fetcher = checkedFetcher(opts, () => client.whoami());
-  const client = endpoints(fetcher, opts.now ?? (() => new Date()));
+  const client = endpoints(fetcher, opts.now ?? (() => new Date()), opts.checkWho);
   return client;
 }
 
@@ -168,7 +168,7 @@ function rangeQuery(r: RangeQuery, metrics?: Metric[]): string {
 }
 
 /** The nine endpoints, each checking that the answer is about what it asked for. */
-function endpoints(f: Fetcher, now: () => Date): ApiClient {
+function endpoints(f: Fetcher, now: () => Date, checkWho: (who: WhoAmI) => void = () => undefined): ApiClient {
   const { transport, seen, list } = f;
   return {
     async whoami() {
@@ -179,6 +179,7 @@ function endpoints(f: Fetcher, now: () => Date): ApiClient {
           details: { endpoint: transport.endpoint('/whoami'), field: '$.property_scope' },
         });
       }
+      checkWho(who);
       f.rememberScope(who);
       return who;
     },

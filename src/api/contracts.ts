@@ -68,6 +68,11 @@ export interface ApiClientOptions {
    * check); without it the client asks /whoami itself.
    */
   whoamiAfterRefresh?: (token: string) => Promise<import('./types.js').WhoAmI>;
+  /**
+   * Every /whoami answer of this client before anyone reads it: the connection throws where it names another
+   * landlord than the profile's (AUTH_OTHER_TENANT), so no command reads that landlord's data into this profile.
+   */
+  checkWho?: (who: import('./types.js').WhoAmI) => void;
 }
 
 export interface ApiClient {

@@ -85,7 +85,8 @@ class Link implements Connection {
     return this.client(this.credentials, opts);
   }
 
-  private client(credentials: Credentials, opts: ClientOptions): ApiClient {
+  /** `checked`: every /whoami answer compared with the profile's tenant (a refresh's own /whoami says so in its words). */
+  private client(credentials: Credentials, opts: ClientOptions, checked = true): ApiClient {
     return createApiClient({
       ...(this.o.signal ? { signal: this.o.signal } : {}),
       ...opts,
@@ -93,12 +94,15 @@ class Link implements Connection {
       credentials,
       scheduler: this.scheduler,
       whoamiAfterRefresh: (token) => this.whoamiAfterRefresh(token),
+      // a stored sign-in's every /whoami, not only a refresh's: a token of another landlord stored under this profile
+      // (a token endpoint that handed one out, a refresh whose own check failed) stops every later command too
+      ...(this.session && checked ? { checkWho: (who: WhoAmI) => void this.sameTenant(who, false) } : {}),
     });
   }
 
   /** A client fixed to `rec`'s token, ahead of the queue: what a refresh uses while callers hold every slot waiting for it. */
   private pinned(rec: StoredRecord): ApiClient {
-    return this.client(this.session!.pinnedCredentials(rec), { urgent: true });
+    return this.client(this.session!.pinnedCredentials(rec), { urgent: true }, false);
   }
 
   whoamiAfterRefresh(token: string): Promise<WhoAmI> {
@@ -121,14 +125,16 @@ class Link implements Connection {
   }
 
   /**
-   * A refreshed token of the same connection cannot belong to another landlord: if /whoami
-   * says so, nothing more is read with it (their data would land in this profile's files)
-   * and the profile keeps the tenant it had.
+   * A token of this profile's connection cannot belong to another landlord: if /whoami says so
+   * (after a refresh, or at any command's start), nothing more is read with it (their data would
+   * land in this profile's files) and the profile keeps the tenant it had. Only `meterdata login`,
+   * which starts from a profile without a tenant, may sign the profile in to another landlord.
    */
-  private sameTenant(who: WhoAmI): WhoAmI {
+  private sameTenant(who: WhoAmI, afterRefresh = true): WhoAmI {
     const before = this.profile.tenant_id;
     if (before === undefined || who.tenant_id === before) return who;
-    throw new AccessWithdrawnError(ts.otherTenant({ now: who.tenant_name, before: this.profile.tenant_name ?? before }), {
+    const names = { now: who.tenant_name, before: this.profile.tenant_name ?? before, profile: this.profile.name };
+    throw new AccessWithdrawnError(afterRefresh ? ts.otherTenant(names) : ts.otherTenantStored(names), {
       code: 'AUTH_OTHER_TENANT',
       hint: ts.otherTenantHint({ login: loginCommand(this.profile.name) }),
       details: { tenantId: who.tenant_id, before },
@@ -158,6 +164,7 @@ class Link implements Connection {
       // A refresh on the way (the token had expired) has just read /whoami for the new token: its answer is used.
       const token = opts.refreshOn401 ? await this.credentials.currentToken() : null;
       const who = token !== null && this.latestWho?.token === token ? await this.latestWho.who : await api.whoami();
+      if (session) this.sameTenant(who, false); // never written into the profile: only login (a profile without a tenant) signs it in elsewhere
       if (!session) return await profileFrom(this.profile, who, api);
       this.profile = await session.saveReconciled((latest) => profileFrom(latest, who, api));
       return this.profile;

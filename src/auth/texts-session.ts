@@ -27,6 +27,8 @@ export const ts = catalogue(
     otherTenant: (p: { now: string; before: string }) =>
       `After the token refresh the API names another tenant ("${p.now}", before "${p.before}"); the run stops so no other landlord's data is mixed into it.`,
     otherTenantHint: (p: { login: string }) => `Check which landlord this profile should read, then run \`${p.login}\`.`,
+    otherTenantStored: (p: { now: string; before: string; profile: string }) =>
+      `The API names another tenant ("${p.now}") than the one profile ${p.profile} was signed in to ("${p.before}"); nothing is read, so no other landlord's data goes into this profile's files.`,
     whoamiFailed: (p: { reason: string }) =>
       `Warning: the access token was refreshed and saved, but checking the connection (/whoami) failed: ${p.reason} The tenant and property scope shown by \`meterdata status\` may be out of date.\n`,
     connectionNotNoted: (p: { reason: string }) =>
@@ -63,6 +65,8 @@ export const ts = catalogue(
     otherTenant: (p) =>
       `Nach der Erneuerung des Tokens nennt die Schnittstelle einen anderen Mandanten („${p.now}“, vorher „${p.before}“); der Lauf bricht ab, damit keine Daten eines anderen Eigentümers hineingeraten.`,
     otherTenantHint: (p) => `Bitte prüfen Sie, welchen Eigentümer dieses Profil lesen soll, und führen Sie dann \`${p.login}\` aus.`,
+    otherTenantStored: (p) =>
+      `Die Schnittstelle nennt einen anderen Mandanten („${p.now}“) als den, bei dem das Profil ${p.profile} angemeldet wurde („${p.before}“); es wird nichts gelesen, damit keine Daten eines anderen Eigentümers in die Dateien dieses Profils gelangen.`,
     whoamiFailed: (p) =>
       `Warnung: Das Zugriffstoken wurde erneuert und gespeichert, die Prüfung der Verbindung (/whoami) ist aber fehlgeschlagen: ${p.reason} Mandant und Liegenschaften, die \`meterdata status\` zeigt, sind womöglich nicht aktuell.\n`,
     connectionNotNoted: (p) =>

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_REJECTED_REFRESHES } from '../../src/auth/session.js';
 import { runCli } from '../helpers/run-cli.js';
-import { sandboxBehindProxy } from '../helpers/signed-in.js';
+import { sandboxBehindProxy, setAccessExpiry } from '../helpers/signed-in.js';
 import { findEnglish } from '../helpers/catalogues.js';
 
 const at = sandboxBehindProxy(
@@ -88,6 +88,104 @@ describe('a refreshed token whose /whoami names another landlord', () => {
     const r = await runCli(['export', '--year', '2025', '--out', path.join(env.METERDATA_HOME!, 'out'), '--quiet'], { env: { ...env, LANG: 'de_DE.UTF-8' } });
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toContain('Nach der Erneuerung des Tokens nennt die Schnittstelle einen anderen Mandanten („Fremdverwaltung GmbH“');
+    expect(await findEnglish(r.stderr)).toEqual([]);
+  });
+});
+
+/** Every /whoami names another tenant: the token stored under the profile is another landlord's (a refresh answer that handed one out). */
+function otherTenantStored(): () => string[] {
+  const paths: string[] = [];
+  at.proxy.intercept = async (r) => {
+    if (!r.path.startsWith('/v1/')) return undefined;
+    paths.push(r.path);
+    if (r.path === '/v1/whoami') return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(OTHER) };
+    return undefined;
+  };
+  return () => paths;
+}
+
+/** The `nth` /v1 request is answered 401 (a refresh follows); the next `failing` /whoami answer 503, every later one names another tenant. */
+function otherTenantAfterFailedCheck(nth: number, failing: number): () => string[] {
+  const after: string[] = [];
+  let n = 0;
+  let whoamis = 0;
+  at.proxy.intercept = async (r) => {
+    if (!r.path.startsWith('/v1/')) return undefined;
+    n++;
+    if (n === nth)
+      return {
+        status: 401,
+        headers: { 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer error="invalid_token"' },
+        body: JSON.stringify({ type: 'https://developer.example/errors/#invalid-token', title: 'invalid token', status: 401 }),
+      };
+    if (n < nth) return undefined;
+    after.push(r.path);
+    if (r.path !== '/v1/whoami') return undefined;
+    if (++whoamis <= failing)
+      return {
+        status: 503,
+        headers: { 'content-type': 'application/problem+json', 'retry-after': '0' },
+        body: JSON.stringify({ type: 'https://developer.example/errors/#unavailable', title: 'unavailable', status: 503 }),
+      };
+    return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(OTHER) };
+  };
+  return () => after;
+}
+
+// Round 26: the check ran only on a refresh's own /whoami. The other landlord's token stayed stored, and the next
+// run (or the same run, where the refresh's check failed) exported that landlord into this profile's folder, and
+// status wrote the other tenant into the profile, so the check could never fire again.
+describe("a stored token whose /whoami names another landlord than the profile's", () => {
+  it('export reads nothing else (exit 4), writes nothing, and the profile keeps its tenant', async () => {
+    const env = await signedIn();
+    const before = profileOf(env);
+    const out = path.join(env.METERDATA_HOME!, 'out');
+    const paths = otherTenantStored();
+    const r = await runCli(['export', '--year', '2025', '--out', out, '--quiet', '--lang', 'en'], { env });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain(
+      `The API names another tenant ("Fremdverwaltung GmbH") than the one profile default was signed in to ("${before.tenant_name}"); nothing is read`,
+    );
+    expect(r.stderr).toContain('meterdata login');
+    expect(paths().filter((p) => p !== '/v1/whoami')).toEqual([]);
+    expect(profileOf(env).tenant_id).toBe(before.tenant_id);
+    expect(() => readFileSync(path.join(out, 'billing.csv'))).toThrow();
+  });
+
+  it('uvi refuses it the same way, status names it as the problem (not working); the profile stays as it was', async () => {
+    const env = await signedIn();
+    const before = profileOf(env);
+    otherTenantStored();
+    const uvi = await runCli(['uvi', '--month', '2025-11', '--out', path.join(env.METERDATA_HOME!, 'uvi'), '--quiet', '--lang', 'en'], { env });
+    expect(uvi.code, uvi.stderr).toBe(4);
+    const status = await runCli(['status', '--lang', 'en'], { env });
+    expect(status.code, status.stderr).toBe(3); // status: a profile not working is exit 3, its problem named
+    expect(`${status.stdout}${status.stderr}`).toContain('Fremdverwaltung GmbH');
+    expect(profileOf(env)).toEqual(before);
+  });
+
+  it.each([
+    ['mid-run (a 401)', 4],
+    ['at the start (the stored access token expired)', 0],
+  ])("a refresh %s whose own check failed (503s) does not let the same run read the other landlord's data", async (_when, nth) => {
+    const { env, file } = await at.signedIn();
+    if (nth === 0) setAccessExpiry(file);
+    const before = profileOf(env);
+    const out = path.join(env.METERDATA_HOME!, 'out');
+    otherTenantAfterFailedCheck(nth, 6);
+    const r = await runCli(['export', '--year', '2025', '--out', out, '--quiet', '--lang', 'en'], { env });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain('another tenant ("Fremdverwaltung GmbH"');
+    expect(profileOf(env).tenant_id).toBe(before.tenant_id);
+    expect(() => readFileSync(path.join(out, 'billing.csv'))).toThrow();
+  });
+
+  it('says so in German', async () => {
+    const env = await signedIn();
+    otherTenantStored();
+    const r = await runCli(['export', '--year', '2025', '--out', path.join(env.METERDATA_HOME!, 'out'), '--quiet'], { env: { ...env, LANG: 'de_DE.UTF-8' } });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain('Die Schnittstelle nennt einen anderen Mandanten („Fremdverwaltung GmbH“) als den, bei dem das Profil default angemeldet wurde');
     expect(await findEnglish(r.stderr)).toEqual([]);
   });
 });
