@@ -3,6 +3,8 @@
 // stays, since overwriting it could throw away a working connection.
 import type { CredentialStore, StoredRecord } from './credential-store/index.js';
 import { withRefreshLock, type RefreshLock } from './lock.js';
+import { claimRefreshToken, RefreshTokenSpentError, releaseClaim } from './spent-tokens.js';
+import type { Between429 } from './token-exchange.js';
 
 export interface RecordPlace {
   store: CredentialStore;
@@ -36,4 +38,36 @@ export async function replaceIntent(
 export function markedUncertain(now: StoredRecord, since = new Date().toISOString()): StoredRecord {
   const { refresh_intent: _ours, ...rest } = now;
   return { ...rest, refresh_uncertain_since: since };
+}
+
+/** Thrown out of a 429's wait when another process took the refresh lock over meanwhile: it refreshes, we do not resend. */
+export const LOCK_LOST_WAITING = new Error('refresh lock taken over during a 429 wait');
+
+/**
+ * A 429 turned the refresh token away unused: for the wait, the record goes back to what it was (no intent) and the
+ * store-wide claim is released, so a kill during the wait (up to 30 s, three times) leaves a token the next run may
+ * send, not one it must refuse as possibly rotated (round 26); both are written again before the next attempt, while
+ * the lock is still ours (a holder that took it over meanwhile found no intent and refreshes itself: we never resend).
+ */
+export function between429(
+  place: RecordPlace,
+  intended: StoredRecord,
+  lock: RefreshLock,
+  relogin: string,
+  persist: (r: StoredRecord) => Promise<void>,
+): Between429 {
+  const at = intended.refresh_intent!.at;
+  const { refresh_intent: _ours, ...before } = intended;
+  return {
+    refused: async () => {
+      await persist(before);
+      await releaseClaim(place.env, intended.refresh_token, at);
+    },
+    resend: async () => {
+      if (!(await lock.stillHeld())) throw LOCK_LOST_WAITING;
+      await persist(intended);
+      const earlier = await claimRefreshToken(place.env, intended.refresh_token, place.profile, at);
+      if (earlier) throw new RefreshTokenSpentError(earlier, place.profile, relogin);
+    },
+  };
 }

@@ -16,7 +16,7 @@ import { discover } from './discovery.js';
 import { dpopProof, importDpopKey, type DpopKey } from './dpop.js';
 import { SingleFlight, withRefreshLock, type RefreshLock } from './lock.js';
 import { intentOf, refreshInFlight, refreshUncertain, stillInFlight } from './refresh-intent.js';
-import { markedUncertain, replaceIntent, type RecordPlace } from './refresh-outcome.js';
+import { between429, LOCK_LOST_WAITING, markedUncertain, replaceIntent, type RecordPlace } from './refresh-outcome.js';
 import { markedError, sendOnce, settledAfter, unrefreshable } from './spent-tokens.js';
 import { usable } from './lifetime.js';
 import { RefreshBudget } from './refresh-budget.js';
@@ -156,9 +156,11 @@ export class Session {
     try {
       // told to stop while waiting for the lock or writing the intent: no refresh starts now; claimed store-wide before it is sent
       if (this.signal?.aborted) throw this.signal.reason;
-      const send = () => refreshGrant(config, current.refresh_token, dpopHandle(config, key), this.profile, this.signal, this.mayWait);
+      const between = between429(this.place(), intended, lock, relogin, (r) => this.persist(r, 'intent'));
+      const send = () => refreshGrant(config, current.refresh_token, dpopHandle(config, key), this.profile, this.signal, this.mayWait, between);
       tokens = await sendOnce(this.env, current.refresh_token, this.profile.name, intended.refresh_intent!.at, relogin, send);
     } catch (e) {
+      if (e === LOCK_LOST_WAITING) return 'lock-lost'; // taken over during a 429's wait (intent and claim withdrawn): the new holder refreshes
       await replaceIntent(this.place(), lock, intended, () => settledAfter(e, current)).catch(() => undefined);
       throw e;
     }

@@ -55,6 +55,12 @@ export async function redeemCode(
   return tokens;
 }
 
+/** Around a 429's wait: what says the refresh is on its way is withdrawn for the wait (refresh-outcome.ts between429). */
+export interface Between429 {
+  refused(): Promise<void>;
+  resend(): Promise<void>;
+}
+
 /** A 429 is retried this many times, each wait at most RETRY_AFTER_MAX_S. */
 export const REFRESH_429_RETRIES = 3;
 const RETRY_AFTER_MAX_S = 30;
@@ -62,8 +68,6 @@ const RETRY_AFTER_MAX_S = 30;
 /**
  * A 429 is the only failure retried: the server turned the request away before using the
  * refresh token. A 5xx or a lost answer may come after a rotation, so it is never resent.
- */
-/**
  * `mayWait`: asked before each 429 wait, with its length, the endpoint and how long the refused
  * attempt took (a 429 sent after 25 s is 25 s of this run's waiting too, as the API's are); an
  * error ends the refresh instead (the run's Retry-After pauses have a total, the token endpoint's count too).
@@ -75,6 +79,7 @@ export async function refreshGrant(
   profile: Profile,
   signal?: AbortSignal,
   mayWait?: (ms: number, endpoint: string, failedMs: number) => Error | null,
+  between?: Between429,
 ): Promise<TokenSet> {
   return watched(config, async (wire) => {
     for (let attempt = 0; ; attempt++) {
@@ -96,8 +101,10 @@ export async function refreshGrant(
         const endpoint = `POST ${config.serverMetadata().token_endpoint ?? profile.auth_url}`;
         const refused = mayWait?.(wait * 1000, endpoint, performance.now() - sentAt);
         if (refused) throw refused;
+        await between?.refused();
         // Ctrl-C ends the wait (no request is on its way then); never a request in flight.
         await sleep(wait * 1000, undefined, { signal }).catch((err: unknown) => Promise.reject(signal?.reason ?? err));
+        await between?.resend();
       }
     }
   });

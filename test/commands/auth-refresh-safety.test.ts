@@ -9,6 +9,7 @@ import { createApiClient } from '../../src/api/client.js';
 import { loadProfile } from '../../src/core/config.js';
 import { openStore, type CredentialStore, type StoredRecord } from '../../src/auth/credential-store/index.js';
 import { withRefreshLock } from '../../src/auth/lock.js';
+import { spentBy } from '../../src/auth/spent-tokens.js';
 import { Session } from '../../src/auth/session.js';
 import { InterruptedError } from '../../src/core/errors.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -271,6 +272,36 @@ describe('token endpoint answers', () => {
     expect(tokenPosts()).toBe(posts + 1);
     // no intent: the next run may refresh (the token was turned away, never used)
     expect(readFileSync(file, 'utf8')).toBe(before);
+  }, 20_000);
+
+  // Round 26: the intent written before the first attempt stayed through the 429 waits (up to 3 × 30 s), so a run
+  // killed there (SIGKILL, an OOM kill, a container stopped) left a record the next run refused as possibly
+  // rotated, for a token the server had turned away unused: a sign-in lost for nothing.
+  it('while a 429 is waited out, neither the intent nor the claim of the token stands (a kill then loses nothing); both are back for the next attempt', async () => {
+    const { env, file } = await signedIn();
+    const old = expiresIn(file, -1000);
+    let served = 0;
+    at.proxy.intercept = async (r) => {
+      if (r.path !== '/oauth/token' || served++ > 0) return undefined;
+      return { ...tooMany, headers: { ...tooMany.headers, 'retry-after': '2' } };
+    };
+    const posts = tokenPosts();
+    const run = runCli(['token'], { env });
+    const deadline = Date.now() + 10_000;
+    while (served === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 700));
+    const midWait = JSON.parse(readFileSync(file, 'utf8')) as StoredRecord;
+    const claimed = spentBy(env, old.refresh_token);
+    const tok = await run;
+    expect(tok.code, tok.stderr).toBe(0);
+    expect(tokenPosts()).toBe(posts + 2);
+    expect(midWait.refresh_token).toBe(old.refresh_token);
+    expect(midWait.refresh_intent).toBeUndefined();
+    expect(midWait.refresh_uncertain_since).toBeUndefined();
+    expect(claimed).toBeUndefined();
+    // the attempt after the wait claimed it again: the spent list names it now, as after every refresh
+    expect(spentBy(env, old.refresh_token)).toBeDefined();
+    expect(JSON.parse(readFileSync(file, 'utf8')).refresh_token).not.toBe(old.refresh_token);
   }, 20_000);
 
   it("Ctrl-C while waiting for another process's refresh lock: exit 130 at once, no refresh sent, the record untouched", async () => {

@@ -109,7 +109,7 @@ function otherTenantAfterFailedCheck(nth: number, failing: number): () => string
   const after: string[] = [];
   let n = 0;
   let whoamis = 0;
-  at.proxy.intercept = async (r) => {
+  at.proxy.intercept = async (r): Promise<{ status: number; headers: Record<string, string>; body: string } | undefined> => {
     if (!r.path.startsWith('/v1/')) return undefined;
     n++;
     if (n === nth)
