@@ -4,11 +4,13 @@
 // printing, rendered row by row and streamed to disk, never all held). Every file is written
 // under the output folder's temporary name and committed with the others, manifest last.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LetterModel, LetterPdf, PdfOptions } from '../../../uvi/letter/index.js';
 import { partialName, type BufferedFile } from '../../folder/index.js';
+import { openPlain } from '../../../core/bounded-read.js';
 import { idTag } from '../../../core/id-tag.js';
+import { ExitCode, MeterdataError } from '../../../core/errors.js';
+import { uviRunTexts } from '../../texts-uvi.js';
 import { LetterPool, type Handed } from './letter-pool.js';
 import {
   EXPORT_FORMATS,
@@ -103,9 +105,27 @@ export function letterName(prefix: string, names: readonly string[], id: string)
   return `${prefix}-${[...names.map(namePart), idTag(id)].join('-')}.pdf`;
 }
 
-async function entryOf(name: string, file: string): Promise<FileEntry> {
-  const bytes = await readFile(file);
-  return { name, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+/**
+ * A letter's entry in the manifest, read back from its temporary file: only as a plain file (a FIFO put in its place
+ * in a shared --out hung the run deaf to Ctrl-C and SIGTERM, round 26), in pieces, never whole in memory.
+ */
+export async function letterEntry(name: string, file: string): Promise<FileEntry> {
+  const opened = await openPlain(file);
+  if ('problem' in opened)
+    throw new MeterdataError(uviRunTexts.letterReplaced({ file, problem: opened.problem }), {
+      code: 'EXPORT_SCRATCH_DAMAGED',
+      exitCode: ExitCode.UNEXPECTED,
+      hint: uviRunTexts.letterReplacedHint,
+    });
+  const hash = createHash('sha256');
+  const buf = Buffer.allocUnsafe(1 << 16);
+  let bytes = 0;
+  try {
+    for (let n; (n = (await opened.handle.read(buf, 0, buf.length, bytes)).bytesRead) > 0; bytes += n) hash.update(buf.subarray(0, n));
+  } finally {
+    await opened.handle.close();
+  }
+  return { name, bytes, sha256: hash.digest('hex') };
 }
 
 /**
@@ -184,7 +204,7 @@ function lettersFormat(pdf: () => Promise<Omit<PdfOptions, 'title'>>, ownInWorke
           await pool?.close(signal); // every letter handed to the worker is on disk before it is hashed
           await appended;
           const files: FileEntry[] = [];
-          for (const [name, file] of written) files.push(await entryOf(name, file));
+          for (const [name, file] of written) files.push(await letterEntry(name, file));
           return { files };
         },
         // The worker's letter under way ends before the run's temporary files are removed.
