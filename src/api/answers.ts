@@ -114,3 +114,30 @@ export function checkPlantPeriod(property: string, answer: MeasuringPointConsump
     details: { point: answer.measuring_point_id, received: echoed, readingsOutside: outside.length, period },
   });
 }
+
+/** What /whoami granted this connection: its tenant, and the Properties it may read ('all', or a whitelist). */
+export interface Grant {
+  tenantId: string;
+  scope: readonly string[] | 'all';
+}
+
+/**
+ * A Property or unit an answer lists belongs to the connection: its tenant, and (a whitelist scope) one of the
+ * Properties the landlord consented to (spec: tokens are scoped per tenant and Property whitelist). A server that
+ * mixes landlords up would otherwise put another landlord's meters on this one's bills (round 26).
+ */
+export function checkGranted(endpoint: string, kind: KindWord, x: { id: string; tenant_id: string }, propertyId: string, grant: Grant | null): void {
+  if (!grant) return;
+  if (x.tenant_id.toLowerCase() !== grant.tenantId.toLowerCase())
+    throw new ServiceUnavailableError(t.otherTenant({ endpoint, kind: kinds[kind], id: x.id, tenant: x.tenant_id, own: grant.tenantId }), {
+      code: 'API_WRONG_OBJECT',
+      hint: t.notBilledHint,
+      details: { endpoint, field: 'tenant_id', received: x.tenant_id, requested: grant.tenantId },
+    });
+  if (grant.scope !== 'all' && !grant.scope.some((p) => p.toLowerCase() === propertyId.toLowerCase()))
+    throw new ServiceUnavailableError(t.outOfScope({ endpoint, kind: kinds[kind], id: x.id, property: propertyId }), {
+      code: 'API_WRONG_OBJECT',
+      hint: t.notBilledHint,
+      details: { endpoint, field: 'property_scope', received: propertyId },
+    });
+}

@@ -2,7 +2,8 @@
 // answers checked against the contract, and 404s on ids seen earlier in the run read as
 // withdrawn access (spec "Property scope" rule 4). Pacing and retries live in transport.
 import { ServiceUnavailableError } from '../core/errors.js';
-import { checkEchoedRange, checkSubject } from './answers.js';
+import { checkEchoedRange, checkGranted, checkSubject, type Grant } from './answers.js';
+import { DevicePlaces } from './device-places.js';
 import { tokenSafeUrl } from '../core/secure-url.js';
 import type { ApiClient, ApiClientOptions, RangeQuery, UnknownValue } from './contracts.js';
 import { MAX_ANSWER_BYTES, MAX_PAGES } from './limits.js';
@@ -77,6 +78,8 @@ interface Fetcher {
   get(path: string, schema: Schema, subject?: Subject, userInput?: boolean): Promise<unknown>;
   list<T>(path: string, item: Schema, rememberItem: (x: T) => void, subject?: Subject): ReturnType<typeof paginate<T>>;
   rememberScope(who: WhoAmI): void;
+  /** The last /whoami's grant: every Property and unit listed or fetched is checked against it (answers.ts checkGranted). */
+  grant: Grant | null;
 }
 
 function checkedFetcher(opts: ApiClientOptions, whoami: () => Promise<WhoAmI>): Fetcher {
@@ -109,6 +112,7 @@ function checkedFetcher(opts: ApiClientOptions, whoami: () => Promise<WhoAmI>): 
 
   function rememberScope(who: WhoAmI): void {
     if (Array.isArray(who.property_scope)) for (const p of who.property_scope) seen.remember('property', p);
+    fetcher.grant = { tenantId: who.tenant_id, scope: who.property_scope };
   }
 
   async function get(path: string, schema: Schema, subject?: Subject, userInput = false): Promise<unknown> {
@@ -144,7 +148,8 @@ function checkedFetcher(opts: ApiClientOptions, whoami: () => Promise<WhoAmI>): 
   const maxPages = opts.maxPages ?? MAX_PAGES;
   const list = <T>(path: string, item: Schema, rememberItem: (x: T) => void, subject?: Subject) =>
     paginate<T>((p, schema) => get(p, schema, subject), transport.endpoint(path), path, item, rememberItem, maxPages);
-  return { transport, seen, get, list, rememberScope };
+  const fetcher: Fetcher = { transport, seen, get, list, rememberScope, grant: null };
+  return fetcher;
 }
 
 // An id goes into a URL path only when it is the UUID the contract promises: a server
@@ -170,6 +175,7 @@ function rangeQuery(r: RangeQuery, metrics?: Metric[]): string {
 /** The nine endpoints, each checking that the answer is about what it asked for. */
 function endpoints(f: Fetcher, now: () => Date, checkWho: (who: WhoAmI) => void = () => undefined): ApiClient {
   const { transport, seen, list } = f;
+  const devices = new DevicePlaces();
   return {
     async whoami() {
       const who = (await f.get('/whoami', S.whoAmI)) as WhoAmI;
@@ -184,12 +190,14 @@ function endpoints(f: Fetcher, now: () => Date, checkWho: (who: WhoAmI) => void 
       return who;
     },
     listProperties() {
-      return list<Property>('/properties', S.property, (x) => seen.rememberProperty(x));
+      const endpoint = transport.endpoint('/properties');
+      return list<Property>('/properties', S.property, (x) => (checkGranted(endpoint, 'Property', x, x.id, f.grant), seen.rememberProperty(x)));
     },
     async getProperty(pid) {
       const path = `/properties/${id(pid, 'property')}`;
       const p = (await f.get(path, S.property, { kind: 'property', id: pid })) as Property;
       checkSubject(transport.endpoint(path), 'property', 'id', pid, p.id);
+      checkGranted(transport.endpoint(path), 'Property', p, p.id, f.grant);
       seen.rememberProperty(p);
       return p;
     },
@@ -202,14 +210,17 @@ function endpoints(f: Fetcher, now: () => Date, checkWho: (who: WhoAmI) => void 
     },
     listUsageUnits(query = {}) {
       const pid = query.propertyId;
-      if (pid === undefined) return list<UsageUnit>('/usage-units', S.usageUnit, (x) => seen.rememberUnit(x));
+      const granted = (endpoint: string, u: UsageUnit) => checkGranted(endpoint, 'usageUnit', u, u.property_id, f.grant);
+      if (pid === undefined) return list<UsageUnit>('/usage-units', S.usageUnit, (x) => (granted(transport.endpoint('/usage-units'), x), seen.rememberUnit(x)));
       const path = `/usage-units?property_id=${id(pid, 'property')}`;
-      return list<UsageUnit>(path, S.usageUnit, (u) => (ownedBy(transport.endpoint(path), pid, u), seen.rememberUnit(u)), { kind: 'property', id: pid });
+      const endpoint = transport.endpoint(path);
+      return list<UsageUnit>(path, S.usageUnit, (u) => (ownedBy(endpoint, pid, u), granted(endpoint, u), seen.rememberUnit(u)), { kind: 'property', id: pid });
     },
     async getUsageUnit(uid) {
       const path = `/usage-units/${id(uid, 'unit')}`;
       const u = (await f.get(path, S.usageUnit, { kind: 'unit', id: uid })) as UsageUnit;
       checkSubject(transport.endpoint(path), 'usageUnit', 'id', uid, u.id);
+      checkGranted(transport.endpoint(path), 'usageUnit', u, u.property_id, f.grant);
       seen.rememberUnit(u);
       return u;
     },
@@ -220,6 +231,8 @@ function endpoints(f: Fetcher, now: () => Date, checkWho: (who: WhoAmI) => void 
       checkEchoedRange(transport.endpoint(path), range, c, now());
       seen.remember('unit', c.usage_unit_id);
       for (const p of c.measuring_points) seen.rememberConsumption(p);
+      const property = seen.get(uid)?.propertyId;
+      for (const p of c.measuring_points) devices.note(transport.endpoint(path), property, p.measuring_point_id, p.segments);
       return c;
     },
     async getMeasuringPoint(pid) {
@@ -234,6 +247,7 @@ function endpoints(f: Fetcher, now: () => Date, checkWho: (who: WhoAmI) => void 
       const c = (await f.get(path, S.pointConsumption, { kind: 'point', id: pid }, true)) as MeasuringPointConsumption;
       checkSubject(transport.endpoint(path), 'point', 'measuring_point_id', pid, c.measuring_point_id);
       seen.rememberConsumption(c);
+      devices.note(transport.endpoint(path), seen.get(pid)?.propertyId, pid, c.segments);
       return c;
     },
     forgetProperty(propertyId) {

@@ -99,6 +99,8 @@ export const t = catalogue(
     badAnswer: (p: { endpoint: string; problem: string }) => `The metering service sent an answer to ${p.endpoint} that breaks the API contract: ${p.problem}.`,
     badAnswerHint: `${LATER} (the answer does not match contract 1.0.0-rc.3).`,
     badScope: (p: { value: string }) => `property_scope is "${p.value}", expected "all" or a list`,
+    deviceTwoProperties: (p: { serial: string; device: string; point: string; property: string; otherPoint: string; otherProperty: string }) =>
+      `device ${p.serial} (${p.device}) is placed at measuring point ${p.point} of Property ${p.property} and at the same time at measuring point ${p.otherPoint} of Property ${p.otherProperty}; one meter cannot be billed in two buildings`,
     badId: (p: { kind: string; id: string }) =>
       `The metering service sent a ${p.kind} id that is not a UUID (${p.id}); meterdata will not put it into a request.`,
     badIdHint: `${LATER} (ids must be UUIDs under contract 1.0.0-rc.3).`,
@@ -119,6 +121,10 @@ export const t = catalogue(
     wrongObject: (p: { endpoint: string; kind: string; received: string; requested: string }) =>
       `The metering service answered ${p.endpoint} for ${p.kind} ${p.received} instead of ${p.requested}, the one requested; stopped so that no ${p.kind} is billed with another one's consumption.`,
     notBilledHint: NOT_BILLED,
+    otherTenant: (p: { endpoint: string; kind: string; id: string; tenant: string; own: string }) =>
+      `The metering service answered ${p.endpoint} with ${p.kind} ${p.id} of another tenant (${p.tenant}), not of this connection's (${p.own}); stopped so that no other landlord's data is billed.`,
+    outOfScope: (p: { endpoint: string; kind: string; id: string; property: string }) =>
+      `The metering service answered ${p.endpoint} with ${p.kind} ${p.id} of Property ${p.property}, which is not among the Properties this connection may read (the Property scope /whoami names); stopped so that nothing outside the landlord's consent is billed.`,
     range: (p: { from: string; to: string }) => `${p.from} to ${p.to}`,
     wrongRange: (p: { endpoint: string; echoed: string; asked: string; why: string }) =>
       `The metering service answered ${p.endpoint} for ${p.echoed} when ${p.asked} was requested, which the API's range rules cannot produce: ${p.why}; stopped so that no other period is billed.`,
@@ -202,6 +208,8 @@ export const t = catalogue(
     badAnswer: (p) => `Der Messdienst hat auf ${p.endpoint} eine Antwort gesendet, die den API-Vertrag verletzt: ${p.problem}.`,
     badAnswerHint: `${SPÄTER} (die Antwort entspricht nicht Vertrag 1.0.0-rc.3).`,
     badScope: (p) => `property_scope ist "${p.value}", erwartet wird "all" oder eine Liste`,
+    deviceTwoProperties: (p) =>
+      `das Gerät ${p.serial} (${p.device}) hängt an der Messstelle ${p.point} der Liegenschaft ${p.property} und zur selben Zeit an der Messstelle ${p.otherPoint} der Liegenschaft ${p.otherProperty}; ein Zähler kann nicht in zwei Gebäuden abgerechnet werden`,
     badId: (p) => `Der Messdienst hat als ID einer ${p.kind} einen Wert gesendet, der keine UUID ist (${p.id}); meterdata setzt ihn in keine Abfrage ein.`,
     badIdHint: `${SPÄTER} (IDs müssen nach Vertrag 1.0.0-rc.3 UUIDs sein).`,
     apiBaseUrl: 'Die API-Adresse',
@@ -220,6 +228,10 @@ export const t = catalogue(
     wrongObject: (p) =>
       `Der Messdienst hat ${p.endpoint} für die ${p.kind} ${p.received} beantwortet statt für die angefragte ${p.requested}; abgebrochen, damit keine ${p.kind} mit dem Verbrauch einer anderen abgerechnet wird.`,
     notBilledHint: NICHT_ABGERECHNET,
+    otherTenant: (p) =>
+      `Der Messdienst hat ${p.endpoint} mit der ${p.kind} ${p.id} eines anderen Mandanten (${p.tenant}) beantwortet, nicht dieser Verbindung (${p.own}); abgebrochen, damit keine Daten eines anderen Eigentümers abgerechnet werden.`,
+    outOfScope: (p) =>
+      `Der Messdienst hat ${p.endpoint} mit der ${p.kind} ${p.id} der Liegenschaft ${p.property} beantwortet, die nicht zu den Liegenschaften gehört, die diese Verbindung lesen darf (laut /whoami); abgebrochen, damit nichts außerhalb der Zustimmung des Eigentümers abgerechnet wird.`,
     range: (p) => `${day(p.from)} bis ${day(p.to)}`,
     wrongRange: (p) =>
       `Der Messdienst hat ${p.endpoint} für ${p.echoed} beantwortet, angefragt war ${p.asked}; das kann nach den Zeitraumregeln der API nicht sein: ${p.why}; abgebrochen, damit kein anderer Zeitraum abgerechnet wird.`,
