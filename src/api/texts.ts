@@ -99,8 +99,8 @@ export const t = catalogue(
     badAnswer: (p: { endpoint: string; problem: string }) => `The metering service sent an answer to ${p.endpoint} that breaks the API contract: ${p.problem}.`,
     badAnswerHint: `${LATER} (the answer does not match contract 1.0.0-rc.3).`,
     badScope: (p: { value: string }) => `property_scope is "${p.value}", expected "all" or a list`,
-    deviceTwoProperties: (p: { serial: string; device: string; point: string; property: string; otherPoint: string; otherProperty: string }) =>
-      `device ${p.serial} (${p.device}) is placed at measuring point ${p.point} of Property ${p.property} and at the same time at measuring point ${p.otherPoint} of Property ${p.otherProperty}; one meter cannot be billed in two buildings`,
+    deviceTwoProperties: (p: { serial: string; device: string; point: string; property: string; otherProperty: string }) =>
+      `device ${p.serial} (${p.device}) is placed at measuring point ${p.point} of Property ${p.property} and at the same time at a measuring point of Property ${p.otherProperty}; one meter cannot be billed in two buildings`,
     badId: (p: { kind: string; id: string }) =>
       `The metering service sent a ${p.kind} id that is not a UUID (${p.id}); meterdata will not put it into a request.`,
     badIdHint: `${LATER} (ids must be UUIDs under contract 1.0.0-rc.3).`,
@@ -209,7 +209,7 @@ export const t = catalogue(
     badAnswerHint: `${SPÄTER} (die Antwort entspricht nicht Vertrag 1.0.0-rc.3).`,
     badScope: (p) => `property_scope ist "${p.value}", erwartet wird "all" oder eine Liste`,
     deviceTwoProperties: (p) =>
-      `das Gerät ${p.serial} (${p.device}) hängt an der Messstelle ${p.point} der Liegenschaft ${p.property} und zur selben Zeit an der Messstelle ${p.otherPoint} der Liegenschaft ${p.otherProperty}; ein Zähler kann nicht in zwei Gebäuden abgerechnet werden`,
+      `das Gerät ${p.serial} (${p.device}) hängt an der Messstelle ${p.point} der Liegenschaft ${p.property} und zur selben Zeit an einer Messstelle der Liegenschaft ${p.otherProperty}; ein Zähler kann nicht in zwei Gebäuden abgerechnet werden`,
     badId: (p) => `Der Messdienst hat als ID einer ${p.kind} einen Wert gesendet, der keine UUID ist (${p.id}); meterdata setzt ihn in keine Abfrage ein.`,
     badIdHint: `${SPÄTER} (IDs müssen nach Vertrag 1.0.0-rc.3 UUIDs sein).`,
     apiBaseUrl: 'Die API-Adresse',
