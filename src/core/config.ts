@@ -216,7 +216,11 @@ export async function removeProfileFields(env: NodeJS.ProcessEnv, name: string, 
 }
 
 // Not ending in a dot: Windows drops it from a folder's name, so a portfolio's <out>/alpha. would be <out>/alpha.
-const PROFILE_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,62}[A-Za-z0-9_-])?$/;
+// Not a Windows device name (con, nul, aux, prn, com1-9, lpt1-9, in any case, with or without an extension part):
+// <out>\con is the console, and credentials\nul.json a device on Windows 10 and older (round 26).
+const PROFILE_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,62}[A-Za-z0-9_-])?$/;
+const WINDOWS_DEVICE = /^(con|nul|aux|prn|com[1-9¹²³]|lpt[1-9¹²³])(\.|$)/i;
+const PROFILE_NAME = { test: (name: string) => PROFILE_PATTERN.test(name) && !WINDOWS_DEVICE.test(name) };
 
 export function resolveProfileName(opts: { profile?: unknown }, env: NodeJS.ProcessEnv): string {
   const name = (typeof opts.profile === 'string' && opts.profile) || env.METERDATA_PROFILE || 'default';

@@ -11,7 +11,8 @@ export const coreTexts = catalogue(
     interruptedHint: 'Nothing was half-written; run the same command again to continue.',
     unavailableHint: 'Try again later; if it persists, check the service status.',
     profileNameInvalid: (p: { name: string }) => `"${p.name}" is not a valid profile name.`,
-    profileNameHint: 'Use letters, digits, ".", "_" or "-" (at most 64 characters, not ending in a dot).',
+    profileNameHint:
+      'Use letters, digits, ".", "_" or "-" (at most 64 characters, not ending in a dot, not a Windows device name such as con, nul, aux, prn, com1 or lpt1).',
     notAUrl: (p: { what: string; value: string }) => `${p.what} "${p.value}" is not a URL.`,
     insecureUrl: (p: { what: string; origin: string }) =>
       `${p.what} ${p.origin} is not https; meterdata sends tokens over plain http only to 127.0.0.1, localhost or [::1].`,
@@ -28,7 +29,8 @@ export const coreTexts = catalogue(
     interruptedHint: 'Es wurde nichts halb geschrieben; führen Sie denselben Befehl erneut aus, um fortzufahren.',
     unavailableHint: 'Bitte versuchen Sie es später erneut; wenn der Fehler bleibt, prüfen Sie den Status des Dienstes.',
     profileNameInvalid: (p) => `„${p.name}“ ist kein gültiger Profilname.`,
-    profileNameHint: 'Verwenden Sie Buchstaben, Ziffern, „.“, „_“ oder „-“ (höchstens 64 Zeichen, nicht mit einem Punkt am Ende).',
+    profileNameHint:
+      'Verwenden Sie Buchstaben, Ziffern, „.“, „_“ oder „-“ (höchstens 64 Zeichen, nicht mit einem Punkt am Ende, kein Windows-Gerätename wie con, nul, aux, prn, com1 oder lpt1).',
     notAUrl: (p) => `${p.what} „${p.value}“ ist keine URL.`,
     insecureUrl: (p) => `${p.what} ${p.origin} nutzt kein https; meterdata sendet Tokens über unverschlüsseltes http nur an 127.0.0.1, localhost oder [::1].`,
     fileInUse: (p) => `${p.file} kann nicht ersetzt werden: ein anderes Programm hat die Datei geöffnet.`,
@@ -85,7 +87,7 @@ export const fileTexts = catalogue(
     profileKeyInvalid: (p: { profile: string; file: string }) =>
       `The profile entry "${p.profile}" in ${p.file} cannot be used: its name is not a valid profile name.`,
     profileKeyHint: (p: { profile: string }) =>
-      `Rename or remove the entry profiles."${p.profile}" in that file (names use letters, digits, ".", "_" or "-", at most 64 characters, not ending in a dot).`,
+      `Rename or remove the entry profiles."${p.profile}" in that file (names use letters, digits, ".", "_" or "-", at most 64 characters, not ending in a dot, not a Windows device name such as con or nul).`,
     caseTwin: (p: { name: string; twin: string; file: string }) =>
       `The profile name "${p.name}" differs from the profile "${p.twin}" in ${p.file} only in upper and lower case: on Windows and macOS both would use one sign-in and one folder.`,
     caseTwinHint: (p: { twin: string }) => `Use --profile ${p.twin}, or choose a name that differs in more than case.`,
@@ -136,7 +138,7 @@ export const fileTexts = catalogue(
       `Bitte setzen Sie „name“ in profiles.${p.profile} auf „${p.profile}“, wenn es eine eigene Verbindung sein soll, oder entfernen Sie den Eintrag und melden Sie sich mit \`meterdata login --profile ${p.profile}\` an.`,
     profileKeyInvalid: (p) => `Der Profileintrag „${p.profile}“ in ${p.file} ist nicht verwendbar: sein Name ist kein gültiger Profilname.`,
     profileKeyHint: (p) =>
-      `Bitte benennen Sie den Eintrag profiles.„${p.profile}“ in dieser Datei um oder entfernen Sie ihn (Namen aus Buchstaben, Ziffern, „.“, „_“ oder „-“, höchstens 64 Zeichen, nicht mit einem Punkt am Ende).`,
+      `Bitte benennen Sie den Eintrag profiles.„${p.profile}“ in dieser Datei um oder entfernen Sie ihn (Namen aus Buchstaben, Ziffern, „.“, „_“ oder „-“, höchstens 64 Zeichen, nicht mit einem Punkt am Ende, kein Windows-Gerätename wie con oder nul).`,
     caseTwin: (p) =>
       `Der Profilname „${p.name}“ unterscheidet sich vom Profil „${p.twin}“ in ${p.file} nur in Groß- und Kleinschreibung: unter Windows und macOS würden beide dieselbe Anmeldung und denselben Ordner verwenden.`,
     caseTwinHint: (p) => `Bitte verwenden Sie --profile ${p.twin}, oder wählen Sie einen Namen, der sich nicht nur in der Schreibweise unterscheidet.`,

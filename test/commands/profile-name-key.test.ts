@@ -71,6 +71,36 @@ describe('a profile whose stored name is not its key', () => {
     expect(st.stdout + st.stderr).toContain('"../up"');
   });
 
+  // Round 26: <out>\con is the console on Windows, credentials\nul.json a device on Windows 10 and older.
+  it.each(['con', 'NUL', 'aux', 'prn', 'com1', 'LPT9', 'nul.x', 'con.txt'])(
+    'a Windows device name, %s: refused as --profile (exit 2, PROFILE_NAME_INVALID) and as an entry of config.json',
+    async (name) => {
+      const { env, file } = await copiedProfiles({ [name]: name });
+      const seen = at.proxy.requests.length;
+      for (const cmd of [['status'], ['logout'], ['export', '--year', '2025', '--out', path.join(env.METERDATA_HOME!, 'o')]]) {
+        const r = await runCli([...cmd, '--profile', name], { env, cwd: env.METERDATA_HOME });
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stderr).toContain(`"${name}" is not a valid profile name.`);
+        expect(r.stderr).toContain('not a Windows device name such as con, nul');
+      }
+      const all = await runCli(['export', '--all-profiles', '--year', '2025', '--out', path.join(env.METERDATA_HOME!, 'all')], {
+        env,
+        cwd: env.METERDATA_HOME,
+      });
+      expect(all.code, all.stderr).toBe(2);
+      expect(all.stderr).toContain(`The profile entry "${name}" in ${file} cannot be used: its name is not a valid profile name.`);
+      expect(at.proxy.requests.length).toBe(seen);
+    },
+  );
+
+  it('names that only begin like a device stay valid: console, nullable, com10, lpt0, auxiliary', async () => {
+    const { env } = await copiedProfiles({});
+    for (const name of ['console', 'nullable', 'com10', 'lpt0', 'auxiliary', 'prnt']) {
+      const r = await runCli(['status', '--profile', name], { env });
+      expect(r.stderr).not.toContain('is not a valid profile name');
+    }
+  });
+
   it('German: the entry and the fix in the German words', async () => {
     const { env } = await copiedProfiles({ gamma: 'default' });
     const r = await runCli(['token', '--profile', 'gamma', '--lang', 'de'], { env });
