@@ -53,7 +53,9 @@ export function unfinished(e: unknown, out: string, signal: AbortSignal | undefi
 /** The failure, plus what is missing and how to continue. Keeps the cause's exit status. `template`: the run's (its words). */
 export function incomplete(e: unknown, done: number, names: string[], out: string, signal: AbortSignal | undefined, template?: unknown): unknown {
   const words = stopWords(template);
-  const what = `${words.stoppedAfter({ done, total: names.length, missing: nameList(names.slice(done)) })} ${t.notPut({ out })}`;
+  // every Property fetched (a disk full at the walk's end): no empty list of unfinished ones, "(not finished: )"
+  const stopped = done >= names.length ? t.allFetched : words.stoppedAfter({ done, total: names.length, missing: nameList(names.slice(done)) });
+  const what = `${stopped} ${t.notPut({ out })}`;
   const again = words.continueAgain;
   if (signal?.aborted && (!isMeterdataError(e) || e.exitCode === ExitCode.INTERRUPTED)) {
     return new MeterdataError(`${t.interrupted} ${what}`, { code: 'EXPORT_INTERRUPTED', exitCode: ExitCode.INTERRUPTED, hint: again });

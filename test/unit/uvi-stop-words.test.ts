@@ -107,3 +107,19 @@ describe('units answered for two periods in one run', () => {
     expect(de.message).not.toMatch(/Export/);
   });
 });
+
+// Round 26: a disk full after every Property was fetched said "stopped after 3 of 3 Properties (not finished: )".
+describe('a failure after every Property was fetched', () => {
+  it.each(['generic', 'uvi-generic'])('%s: says every Property was fetched, with no empty list of unfinished ones', (template) => {
+    const cause = new MeterdataError('A file could not be written: the disk is full.', { code: 'EXPORT_WRITE_FAILED', exitCode: 1 });
+    const e = incomplete(cause, NAMES.length, NAMES, OUT, undefined, template) as MeterdataError;
+    expect(e.message).toBe(
+      `A file could not be written: the disk is full. Every Property was fetched, but the files could not be finished; no files were put under their final names in ${OUT}.`,
+    );
+    expect(e.message).not.toMatch(/not finished: \)/);
+    setLanguage('de');
+    const de = incomplete(cause, NAMES.length, NAMES, OUT, undefined, template) as MeterdataError;
+    expect(de.message).toContain('Alle Liegenschaften wurden abgerufen, aber die Dateien konnten nicht fertiggestellt werden;');
+    expect(de.message).not.toMatch(/nicht fertig: \)/);
+  });
+});
