@@ -120,3 +120,33 @@ describe('using the references', () => {
     expect(unitRefIndex(null).flags('p', [U1])).toEqual([]);
   });
 });
+
+// Round 26: one ERP file for every landlord names mostly other landlords' units; a row per such line (900,000 in a
+// file within the bounds) ran the export out of memory after its requests.
+describe('many lines for units not in the export', () => {
+  const ids = Array.from({ length: 2500 }, (_, i) => `${String(i).padStart(8, '0')}-aaaa-4aaa-8aaa-aaaaaaaaaaaa`);
+  const big = parseUnitRefs(`usage_unit_id,erp_ref\n${ids.map((id, i) => `${id},R${i}`).join('\n')}\n`, 'erp.csv');
+
+  it('review.csv lists the first 1,000, in file order; the count is all of them', () => {
+    const index = unitRefIndex(big);
+    index.flags('p', [ids[0]!, ids[1]!]);
+    const unknown = index.unknown();
+    expect(unknown).toHaveLength(1000);
+    expect(unknown[0]!.usage_unit_id).toBe(ids[2]);
+    expect(unknown.at(-1)!.facts).toEqual({ erp_ref: 'R1001', lines: '1003' });
+    expect(index.unknownCount()).toBe(2498);
+  });
+
+  it('the About sheet says how many and that the first 1,000 are listed, in both languages', async () => {
+    const { unitRefsStep } = await import('../../src/export/steps/unit-refs/index.js');
+    const step = unitRefsStep(big);
+    const about = () => (step.about!({} as never) as { facts: [string, string][] }).facts[0]![1];
+    expect(about()).toBe('erp.csv (2500 units); 2,500 of its lines name units not in this export, the first 1,000 are listed in review.csv');
+    setLanguage('de');
+    expect(about()).toBe(
+      'erp.csv (2500 Nutzeinheiten); 2.500 ihrer Zeilen nennen Nutzeinheiten, die nicht in diesem Export sind, die ersten 1.000 stehen in review.csv',
+    );
+    const small = unitRefsStep(parseUnitRefs(`usage_unit_id,erp_ref\n${U1},1\n`, 'r.csv'));
+    expect((small.about!({} as never) as { facts: [string, string][] }).facts[0]![1]).toBe('r.csv (1 Nutzeinheit)');
+  });
+});

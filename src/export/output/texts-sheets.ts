@@ -158,6 +158,8 @@ export const aboutTexts = catalogue(
     info: 'Flags: info',
     unitRefs: 'ERP references (--unit-refs)',
     unitRefsValue: (p: { file: string; n: number }) => `${p.file} (${p.n} ${p.n === 1 ? 'unit' : 'units'})`,
+    unitRefsUnknown: (p: { n: number; listed: number }) =>
+      `; ${p.n.toLocaleString('en')} of its lines name units not in this export, the first ${p.listed.toLocaleString('en')} are listed in review.csv`,
     comparisonPeriod: 'Comparison period',
     comparisonByProperty: (p: { ranges: string }) => `differs by Property, as the service answered for each: ${p.ranges}`,
     comparisonNone: (p: { range: string }) => `no Property compared (months asked for: ${p.range})`,
@@ -190,6 +192,8 @@ export const aboutTexts = catalogue(
     info: 'Hinweise: Info',
     unitRefs: 'ERP-Nummern (--unit-refs)',
     unitRefsValue: (p) => `${p.file} (${p.n} ${p.n === 1 ? 'Nutzeinheit' : 'Nutzeinheiten'})`,
+    unitRefsUnknown: (p) =>
+      `; ${p.n.toLocaleString('de-DE')} ihrer Zeilen nennen Nutzeinheiten, die nicht in diesem Export sind, die ersten ${p.listed.toLocaleString('de-DE')} stehen in review.csv`,
     comparisonPeriod: 'Vergleichszeitraum',
     comparisonByProperty: (p) => `je Liegenschaft verschieden, nach den gelieferten Monaten: ${p.ranges}`,
     comparisonNone: (p) => `keine Liegenschaft verglichen (angefragte Monate: ${p.range})`,

@@ -3,7 +3,7 @@
 // did not have are findings; the About sheet names the file.
 import type { ExportStep } from '../../pipeline/index.js';
 import { aboutTexts } from '../../output/index.js';
-import { unitRefIndex, withUnitRefs, type UnitRefs } from './refs.js';
+import { MAX_UNKNOWN_LISTED, unitRefIndex, withUnitRefs, type UnitRefs } from './refs.js';
 
 export { unitRefCodes, parseUnitRefs, readUnitRefs, unitRefIndex, withUnitRefs, type UnitRefIndex, type UnitRefs } from './refs.js';
 
@@ -21,6 +21,11 @@ export function unitRefsStep(refs: UnitRefs): ExportStep {
       ),
     }),
     finish: () => index.unknown(),
-    about: () => ({ facts: [[aboutTexts.unitRefs, aboutTexts.unitRefsValue({ file: refs.file, n: refs.entries.length })]] }),
+    about: () => {
+      const unknown = index.unknownCount();
+      const value = aboutTexts.unitRefsValue({ file: refs.file, n: refs.entries.length });
+      const more = unknown > MAX_UNKNOWN_LISTED ? aboutTexts.unitRefsUnknown({ n: unknown, listed: MAX_UNKNOWN_LISTED }) : '';
+      return { facts: [[aboutTexts.unitRefs, `${value}${more}`]] };
+    },
   };
 }

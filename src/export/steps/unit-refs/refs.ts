@@ -135,9 +135,18 @@ export interface UnitRefIndex {
   withRef<R extends { usage_unit_id?: string; id?: string }>(rows: readonly R[]): (R & { erp_ref?: string | null })[];
   /** UNIT_REF_MISSING and UNIT_REF_SHARED for the units of one Property. */
   flags(propertyId: string, unitIds: readonly string[]): Flag[];
-  /** UNIT_REF_UNKNOWN for every line whose unit no Property of the export had. */
+  /** UNIT_REF_UNKNOWN for the lines whose unit no Property of the export had: the first MAX_UNKNOWN_LISTED of them. */
   unknown(): Flag[];
+  /** How many lines name a unit no Property of the export had (after the walk). */
+  unknownCount(): number;
 }
+
+/**
+ * Lines for units the export did not have are listed in review.csv up to this many: one ERP file for every landlord
+ * (a portfolio's --unit-refs) names mostly other landlords' units, and a row per line (900,000 of them in a file
+ * within the bounds) ran the export out of memory after its requests (round 26). The About sheet gives the count.
+ */
+export const MAX_UNKNOWN_LISTED = 1000;
 
 export function unitRefIndex(refs: UnitRefs | null): UnitRefIndex {
   const byUnit = new Map((refs?.entries ?? []).map(([id, ref, line]) => [id, { ref, line }]));
@@ -160,17 +169,16 @@ export function unitRefIndex(refs: UnitRefs | null): UnitRefIndex {
         return lines.length > 1 ? [makeFlag('UNIT_REF_SHARED', scope, { erp_ref: found.ref, lines: lines.join(', ') })] : [];
       });
     },
+    unknownCount() {
+      return (refs?.entries ?? []).reduce((n, [id]) => (exported.has(id) ? n : n + 1), 0);
+    },
     unknown() {
       if (!refs) return [];
-      return refs.entries
-        .filter(([id]) => !exported.has(id))
-        .map(([id, ref, line]) =>
-          makeFlag(
-            'UNIT_REF_UNKNOWN',
-            { property_id: '', usage_unit_id: id, measuring_point_id: null, device_id: null },
-            { erp_ref: ref, lines: String(line) },
-          ),
-        );
+      const listed: (typeof refs.entries)[number][] = [];
+      for (const e of refs.entries) if (!exported.has(e[0]) && listed.push(e) >= MAX_UNKNOWN_LISTED) break;
+      return listed.map(([id, ref, line]) =>
+        makeFlag('UNIT_REF_UNKNOWN', { property_id: '', usage_unit_id: id, measuring_point_id: null, device_id: null }, { erp_ref: ref, lines: String(line) }),
+      );
     },
   };
 }
