@@ -53,6 +53,8 @@ export const ERROR_CODES = {
   PROFILE_NAME_INVALID: { exit: [USAGE], area: 'core' },
   // Flags, as commander and the entry point see them
   USAGE_EMPTY_VALUE: { exit: [USAGE], area: 'cli' },
+  USAGE_BAD_DATE: { exit: [USAGE], area: 'cli' },
+  USAGE_NO_PERIOD: { exit: [USAGE], area: 'cli' },
   USAGE_UNKNOWN_OPTION: { exit: [USAGE], area: 'cli' },
   OUTPUT_WRITE_FAILED: { exit: [BUG], area: 'cli' },
   USAGE_UNKNOWN_COMMAND: { exit: [USAGE], area: 'cli' },

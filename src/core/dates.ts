@@ -28,21 +28,23 @@ function example(flag: string): string {
 }
 
 function inBounds(year: number, what: string, value: string): void {
-  if (year < FIRST_YEAR || year > LAST_YEAR) throw new UsageError(t.outOfBounds({ what, value, first: FIRST_YEAR, last: LAST_YEAR }));
+  if (year < FIRST_YEAR || year > LAST_YEAR)
+    throw new UsageError(t.outOfBounds({ what, value, first: FIRST_YEAR, last: LAST_YEAR }), t.dateHint, 'USAGE_BAD_DATE');
 }
 
 /** A real calendar date yyyy-mm-dd (2025-02-30 is not one) within the years above; `what` is the flag. */
 export function parseDate(value: string, what: string): string {
   const m = DATE.exec(value);
   const [y, mo, d] = m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [0, 0, 0];
-  if (!m || mo < 1 || mo > 12 || d < 1 || d > lastDay(y, mo)) throw new UsageError(t.notADate({ what, value, example: example(what) }));
+  if (!m || mo < 1 || mo > 12 || d < 1 || d > lastDay(y, mo))
+    throw new UsageError(t.notADate({ what, value, example: example(what) }), t.dateHint, 'USAGE_BAD_DATE');
   inBounds(y, what, value);
   return value;
 }
 
 /** Four digits within the years above; `example` is how a good value is typed ("--year 2025"). */
 export function parseYear(value: string, what: string, exampleText = `${what} 2025`): string {
-  if (!/^\d{4}$/.test(value)) throw new UsageError(t.notAYear({ what, value, example: exampleText }));
+  if (!/^\d{4}$/.test(value)) throw new UsageError(t.notAYear({ what, value, example: exampleText }), t.dateHint, 'USAGE_BAD_DATE');
   inBounds(Number(value), what, value);
   return value;
 }
@@ -55,7 +57,12 @@ export function yearRange(year: string | number): Range {
 export function datePair(from: string, to: string, names: PairNames): Range {
   parseDate(from, names?.[0] ?? '');
   parseDate(to, names?.[1] ?? '');
-  if (to < from) throw new UsageError(names ? t.endBeforeStart({ to: names[1], toValue: to, from: names[0], fromValue: from }) : t.reversed({ from, to }));
+  if (to < from)
+    throw new UsageError(
+      names ? t.endBeforeStart({ to: names[1], toValue: to, from: names[0], fromValue: from }) : t.reversed({ from, to }),
+      t.pairHint,
+      'USAGE_BAD_DATE',
+    );
   return { from, to };
 }
 

@@ -17,6 +17,7 @@ export const dateTexts = catalogue(
     fromMissing: (p: { from: string; to: string }) => `${p.from} is missing: ${p.to} needs a start date too.`,
     toMissing: (p: { from: string; to: string }) => `${p.to} is missing: ${p.from} needs an end date too.`,
     pairHint: 'e.g. --from 2025-01-01 --to 2025-12-31, or --year 2025.',
+    dateHint: 'Dates are written yyyy-mm-dd (2025-03-31), years with four digits (2025).',
     clockNotADate: (p: { value: string }) => `--clock: "${p.value}" is neither a date (yyyy-mm-dd) nor an ISO 8601 timestamp.`,
     clockHint: 'Example: --clock 2026-11-22',
     /** The browser's `y` prompt, where no flag names the two dates. */
@@ -32,6 +33,7 @@ export const dateTexts = catalogue(
     fromMissing: (p) => `${p.from} fehlt: zu ${p.to} gehört auch ein Anfangsdatum.`,
     toMissing: (p) => `${p.to} fehlt: zu ${p.from} gehört auch ein Enddatum.`,
     pairHint: 'z. B. --from 2025-01-01 --to 2025-12-31 oder --year 2025.',
+    dateHint: 'Datumsangaben als jjjj-mm-tt (2025-03-31), Jahre vierstellig (2025).',
     clockNotADate: (p) => `--clock: „${p.value}“ ist weder ein Datum (jjjj-mm-tt) noch ein Zeitpunkt nach ISO 8601.`,
     clockHint: 'Beispiel: --clock 2026-11-22',
     reversed: (p) => `Das Ende ${p.to} liegt vor dem Beginn ${p.from}.`,

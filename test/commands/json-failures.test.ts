@@ -50,6 +50,21 @@ describe('export --json that fails', () => {
     }
   });
 
+  // Round 26: these carried the code USAGE and no hint.
+  it('a year or date that is none, or no period at all: USAGE_BAD_DATE / USAGE_NO_PERIOD, each with a hint', async () => {
+    for (const [argv, code] of [
+      [['export', '--json', '--year', '20x5'], 'USAGE_BAD_DATE'],
+      [['export', '--json', '--from', '2025-02-30', '--to', '2025-12-31'], 'USAGE_BAD_DATE'],
+      [['export', '--json', '--from', '2025-12-01', '--to', '2025-01-31'], 'USAGE_BAD_DATE'],
+      [['export', '--json', '--year', '1066'], 'USAGE_BAD_DATE'],
+      [['export', '--json'], 'USAGE_NO_PERIOD'],
+    ] as [string[], string][]) {
+      const o = failureOf(await runCli(argv, { env, cwd: home }));
+      expect([o.exit_code, o.error.code], argv.join(' ')).toEqual([2, code]);
+      expect(o.error.hint, argv.join(' ')).toBeTruthy();
+    }
+  });
+
   it("a --lang commander refuses, before the command or after it (parsed as the program's flag): USAGE_INVALID_ARGUMENT", async () => {
     for (const argv of [
       ['export', '--json', '--lang', 'xx'],
@@ -59,8 +74,8 @@ describe('export --json that fails', () => {
     }
   });
 
-  it('a value a flag refuses, and a missing period: USAGE, exit 2', async () => {
-    expect(failureOf(await runCli(['export', '--year', '25', '--json'], { env, cwd: home })).error.code).toBe('USAGE');
+  it('a value a flag refuses, and a missing period: exit 2', async () => {
+    expect(failureOf(await runCli(['export', '--year', '25', '--json'], { env, cwd: home })).error.code).toBe('USAGE_BAD_DATE');
     expect(failureOf(await runCli(['export', '--json'], { env, cwd: home })).exit_code).toBe(2);
   });
 

@@ -38,7 +38,10 @@ test('sandbox in German: its own lines in German, the "listening on" line that s
 
 test.each([
   [['--port', '70000'], 'meterdata: --port muss eine ganze Zahl von 0 bis 65535 sein, nicht „70000“.\n  Beispiel: --port 0 (ein beliebiger freier Port)\n'],
-  [['--clock', '2026-02-30'], 'meterdata: --clock: „2026-02-30“ ist kein Datum; bitte als jjjj-mm-tt angeben, z. B. 2025-01-01.\n'],
+  [
+    ['--clock', '2026-02-30'],
+    'meterdata: --clock: „2026-02-30“ ist kein Datum; bitte als jjjj-mm-tt angeben, z. B. 2025-01-01.\n  Datumsangaben als jjjj-mm-tt (2025-03-31), Jahre vierstellig (2025).\n',
+  ],
 ])('sandbox %j is refused in German', async (args, text) => {
   const r = await runCli(['sandbox', ...args, '--lang', 'de']);
   expect(r.code).toBe(2);

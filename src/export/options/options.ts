@@ -91,7 +91,7 @@ export function expectedRange(from: string, to: string, now: Date): { from: stri
 
 export function parseExportArgs(opts: ExportFlags, cwd: string, env: NodeJS.ProcessEnv, now = new Date()): ExportArgs {
   const period = periodFlags(opts);
-  if (!period) throw new UsageError(t.whichPeriod);
+  if (!period) throw new UsageError(t.whichPeriod, t.whichPeriodHint, 'USAGE_NO_PERIOD');
   const { from, to } = wholeMonths(period.from, period.to, ['--from', '--to']);
   const propertyIds = (opts.property ?? []).reduce<string[]>((ids, v) => propertyFlag(v, ids), []);
   const metrics = typeof opts.metric === 'string' ? metricFlag(opts.metric) : (opts.metric ?? []);

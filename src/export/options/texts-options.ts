@@ -5,6 +5,7 @@ export const optionTexts = catalogue(
   'export-options',
   {
     whichPeriod: 'Which period? Give --year (e.g. --year 2025) or --from and --to (yyyy-mm-dd).',
+    whichPeriodHint: 'Without a period nothing is fetched; `meterdata export --help` lists the flags.',
     propertyEmpty: '--property: the list is empty.',
     propertyEmptyHint:
       'Give Property ids (e.g. --property <id>,<id>), or leave --property out to export every Property (check the variables your script passes).',
@@ -40,6 +41,7 @@ export const optionTexts = catalogue(
   },
   {
     whichPeriod: 'Welcher Zeitraum? Bitte --year (z. B. --year 2025) oder --from und --to (jjjj-mm-tt) angeben.',
+    whichPeriodHint: 'Ohne Zeitraum wird nichts abgerufen; `meterdata export --help` nennt die Angaben.',
     propertyEmpty: '--property: Die Liste ist leer.',
     propertyEmptyHint:
       'Geben Sie Liegenschafts-IDs an (z. B. --property <id>,<id>) oder lassen Sie --property weg, um alle Liegenschaften zu exportieren (prüfen Sie die Variablen Ihres Skripts).',
