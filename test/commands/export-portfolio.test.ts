@@ -305,6 +305,14 @@ describe('the portfolio export in German (--lang de)', () => {
       /--profiles und --profile können nicht zusammen angegeben werden\..*Lassen Sie --profile weg/s,
     ],
     ['an empty list', ['--profiles', ' , '], {}, 2, /--profiles: Die Liste ist leer\./],
+    // round 26: nord was exported first, and NORD refused when its turn came
+    [
+      'two names that differ only in case',
+      ['--profiles', 'nord,NORD'],
+      {},
+      2,
+      /--profiles nennt nord und NORD, die sich nur in der Groß- und Kleinschreibung unterscheiden.*Bitte jedes Profil einmal nennen/s,
+    ],
     [
       'the summary file as a profile',
       ['--profiles', 'portfolio-summary.csv'],
@@ -322,9 +330,11 @@ describe('the portfolio export in German (--lang de)', () => {
     ],
   ];
   for (const [what, argv, extra, code, msg] of cases) {
-    it(`refuses ${what} in German, without an English phrase`, async () => {
+    it(`refuses ${what} in German, without an English phrase, before any request`, async () => {
+      const requests = sandbox.log.total;
       const r = await runCli(['export', '--year', '2025', ...FAST, ...de, ...argv], { env: { ...env, ...extra }, cwd: home });
       expect(r.code).toBe(code);
+      expect(sandbox.log.total).toBe(requests);
       expect(r.stderr).toMatch(msg);
       expect(await findEnglish(r.stderr)).toEqual([]);
     });

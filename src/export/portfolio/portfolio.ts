@@ -70,9 +70,14 @@ async function chooseProfiles(opts: Record<string, unknown>, io: Io): Promise<st
     ];
     if (names.length === 0) throw new UsageError(t.emptyList, t.emptyListHint);
   }
+  const lower = new Map<string, string>();
   for (const n of names) {
     resolveProfileName({ profile: n }, {});
     if (n === SUMMARY_FILE) throw new UsageError(t.summaryName({ name: n }), t.summaryNameHint);
+    // before any request: a twin found when its turn came had the first one exported already
+    const twin = lower.get(n.toLowerCase());
+    if (twin !== undefined) throw new UsageError(t.caseTwins({ a: twin, b: n }), t.caseTwinsHint, 'PROFILE_NAME_INVALID');
+    lower.set(n.toLowerCase(), n);
   }
   return names;
 }

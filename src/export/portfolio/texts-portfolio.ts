@@ -17,6 +17,9 @@ export const t = catalogue(
     noneSignedInHint: 'Sign in each landlord connection first: meterdata login --profile <name>.',
     emptyList: '--profiles: the list is empty.',
     emptyListHint: 'e.g. --profiles hausverwaltung-a,hausverwaltung-b, or --all-profiles.',
+    caseTwins: (p: { a: string; b: string }) =>
+      `--profiles names ${p.a} and ${p.b}, which differ only in case: on Windows and macOS both would write into one folder of --out.`,
+    caseTwinsHint: 'Name each profile once, as `meterdata status --all` lists it.',
     summaryName: (p: { name: string }) => `The profile "${p.name}" has the name of the portfolio summary file.`,
     summaryNameHint: 'Export it on its own with --profile.',
     singleInOut: (p: { out: string }) => `--out ${p.out} holds a single-profile export; the portfolio export writes one folder per profile below --out.`,
@@ -52,6 +55,9 @@ export const t = catalogue(
     noneSignedInHint: 'Melden Sie zuerst jede Verbindung zu einem Eigentümer an: meterdata login --profile <name>.',
     emptyList: '--profiles: Die Liste ist leer.',
     emptyListHint: 'z. B. --profiles hausverwaltung-a,hausverwaltung-b, oder --all-profiles.',
+    caseTwins: (p) =>
+      `--profiles nennt ${p.a} und ${p.b}, die sich nur in der Groß- und Kleinschreibung unterscheiden: Unter Windows und macOS schrieben beide in denselben Ordner von --out.`,
+    caseTwinsHint: 'Bitte jedes Profil einmal nennen, so wie `meterdata status --all` es aufführt.',
     summaryName: (p) => `Das Profil "${p.name}" trägt den Namen der Übersichtsdatei des Portfolio-Exports.`,
     summaryNameHint: 'Exportieren Sie es einzeln mit --profile.',
     singleInOut: (p) => `Der Zielordner --out ${p.out} enthält den Export eines einzelnen Profils; der Portfolio-Export legt darin einen Ordner je Profil an.`,
