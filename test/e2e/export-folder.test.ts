@@ -138,7 +138,7 @@ describe('a disk that fills up during the export (a small tmpfs in a private mou
     expect((await readFile(path.join(logs, 'first.code'), 'utf8')).trim(), first).toBe('1');
     expect(first).toMatch(
       new RegExp(
-        `^meterdata: A file of the export could not be written \\(${out}/[^)]+\\): the disk is full\\. The export stopped after \\d+ of \\d+ Propert`,
+        `^meterdata: A file of this run could not be written \\(${out}/[^)]+\\): the disk is full\\. The export stopped after \\d+ of \\d+ Propert`,
         'm',
       ),
     );

@@ -112,7 +112,7 @@ describe('the saved progress fills up during a real export (state/exports on a s
       expect(status, err).toBe(0);
       const first = await read(logs, 'first.err');
       expect((await read(logs, 'first.code')).trim(), first).toBe('1');
-      expect(first).toMatch(new RegExp(`^meterdata: A file of the export could not be written \\(${exportsDir}/[^)]+\\): the disk is full\\.`, 'm'));
+      expect(first).toMatch(new RegExp(`^meterdata: A file of this run could not be written \\(${exportsDir}/[^)]+\\): the disk is full\\.`, 'm'));
       expect(first).not.toMatch(/unexpected|^\s+at /m);
       expect((await read(logs, 'first.ls')).trim()).toBe('');
       expect(await read(logs, 'state.ls')).not.toMatch(/\.tmp$/m);
@@ -150,7 +150,7 @@ describe("the portfolio summary on a full disk (--out a full tmpfs, the profile'
       .map((l) => JSON.parse(l) as { outcome: string; exit_code?: number; error?: { code: string } });
     expect(profileObject!.outcome).toBe('exported');
     expect([failure!.outcome, failure!.exit_code, failure!.error?.code, more.length]).toEqual(['failed', 1, 'EXPORT_WRITE_FAILED', 0]);
-    expect(first).toContain(`meterdata: A file of the export could not be written (${out}/portfolio-summary.csv): the disk is full.`);
+    expect(first).toContain(`meterdata: A file of this run could not be written (${out}/portfolio-summary.csv): the disk is full.`);
     expect(first).not.toMatch(/unexpected|^\s+at /m);
     expect((await read(logs, 'first.ls')).trim().split('\n').sort()).toEqual(['default', 'fill']); // no half-written summary
     const second = await read(logs, 'second.err');

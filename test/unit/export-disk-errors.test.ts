@@ -33,19 +33,19 @@ describe('diskProblem', () => {
     expect([e.code, e.exitCode, e.message, e.hint]).toEqual([
       'EXPORT_WRITE_FAILED',
       1,
-      `A file of the export could not be written (/srv/out/.billing.csv.partial): ${en}.`,
+      `A file of this run could not be written (/srv/out/.billing.csv.partial): ${en}.`,
       'Free space on that disk (or make it writable again).',
     ]);
     setLanguage('de');
     const g = diskProblem(sysError(code, '/srv/out/.billing.csv.partial'))!;
     expect([g.message, g.hint]).toEqual([
-      `Eine Datei des Exports konnte nicht geschrieben werden (/srv/out/.billing.csv.partial): ${de}.`,
+      `Eine Datei dieses Laufs konnte nicht geschrieben werden (/srv/out/.billing.csv.partial): ${de}.`,
       'Bitte schaffen Sie auf diesem Datenträger Platz (bzw. machen Sie ihn wieder beschreibbar).',
     ]);
   });
 
   it('without a file (a write on an open file): says so without one', () => {
-    expect(diskProblem(sysError('ENOSPC'))!.message).toBe('A file of the export could not be written: the disk is full.');
+    expect(diskProblem(sysError('ENOSPC'))!.message).toBe('A file of this run could not be written: the disk is full.');
   });
 
   it('leaves every other error alone', () => {
@@ -64,7 +64,7 @@ describe('diskProblem', () => {
 
   it('a workbook worker’s ENOSPC keeps its code and file across the thread', () => {
     const back = deserializeError(serializeError(sysError('ENOSPC', '/srv/out/.billing.xlsx.partial')));
-    expect(diskProblem(back)?.message).toBe('A file of the export could not be written (/srv/out/.billing.xlsx.partial): the disk is full.');
+    expect(diskProblem(back)?.message).toBe('A file of this run could not be written (/srv/out/.billing.xlsx.partial): the disk is full.');
     expect(deserializeError(serializeError(new Error('plain'))) as NodeJS.ErrnoException).not.toHaveProperty('code');
   });
 });
@@ -93,7 +93,7 @@ describe('an export whose disk fills up', () => {
     const { text, exitCode } = formatError(failed);
     expect(exitCode).toBe(1);
     expect(text).toBe(
-      `meterdata: A file of the export could not be written (${s.args.out}/.plant-points.csv.partial): the disk is full. The export stopped after 0 of 2 Properties (not finished: "Haus A", "Haus B"); no files were put under their final names in ${s.args.out}.\n` +
+      `meterdata: A file of this run could not be written (${s.args.out}/.plant-points.csv.partial): the disk is full. The export stopped after 0 of 2 Properties (not finished: "Haus A", "Haus B"); no files were put under their final names in ${s.args.out}.\n` +
         '  Free space on that disk (or make it writable again). Run the same command again to continue: what was fetched is kept.',
     );
   });

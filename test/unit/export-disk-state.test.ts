@@ -53,7 +53,7 @@ describe('a full disk under the saved progress', () => {
     const { text } = formatError(failed);
     expect(text).toMatch(
       new RegExp(
-        `^meterdata: A file of the export could not be written \\(${s.stateDir}/exports/[0-9a-f]+/meta\\.json\\.tmp\\): the disk is full\\.\\n  Free space`,
+        `^meterdata: A file of this run could not be written \\(${s.stateDir}/exports/[0-9a-f]+/meta\\.json\\.tmp\\): the disk is full\\.\\n  Free space`,
       ),
     );
     expect(text).not.toMatch(/unexpected|^\s+at /m);
@@ -82,7 +82,7 @@ describe('a full disk under the saved progress', () => {
     expect(isMeterdataError(failed) && [failed.code, failed.exitCode]).toEqual(['EXPORT_WRITE_FAILED', 1]);
     expect((failed as Error).message).toMatch(
       new RegExp(
-        `^A file of the export could not be written \\(${s.stateDir}/exports/[0-9a-f]+/property-00000\\d\\.json\\.gz\\.tmp\\): the disk is full\\. The export stopped after 0 of 2 Properties`,
+        `^A file of this run could not be written \\(${s.stateDir}/exports/[0-9a-f]+/property-00000\\d\\.json\\.gz\\.tmp\\): the disk is full\\. The export stopped after 0 of 2 Properties`,
       ),
     );
     expect((await filesUnder(path.join(s.stateDir, 'exports'))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
@@ -98,7 +98,7 @@ describe('a full disk while the workbook is written', () => {
     );
     expect(isMeterdataError(failed) && failed.code).toBe('EXPORT_WRITE_FAILED');
     expect((failed as Error).message).toMatch(
-      new RegExp(`^A file of the export could not be written \\(${s.args.out}/\\.billing\\.xlsx\\.partial\\): the disk is full\\.`),
+      new RegExp(`^A file of this run could not be written \\(${s.args.out}/\\.billing\\.xlsx\\.partial\\): the disk is full\\.`),
     );
   });
 

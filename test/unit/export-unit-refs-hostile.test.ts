@@ -70,7 +70,7 @@ describe('a --unit-refs path that is no file to read', () => {
     execFileSync('mkfifo', [path.join(dir, 'pipe.csv')]);
     const started = Date.now();
     expect(refusedBy(() => readUnitRefs('pipe.csv', dir)).message).toBe(
-      '--unit-refs pipe.csv is not a file (a pipe or a device cannot be read before the export).',
+      '--unit-refs pipe.csv is not a file (a pipe or a device cannot be read before the run).',
     );
     expect(refusedBy(() => readUnitRefs('/dev/zero', dir)).message).toMatch(/^--unit-refs \/dev\/zero is not a file/);
     expect(Date.now() - started).toBeLessThan(5_000);

@@ -6,7 +6,7 @@ export const unitRefTexts = catalogue(
   {
     cannotRead: (p: { file: string; error: string }) => `--unit-refs: cannot read ${p.file} (${p.error}).`,
     isFolder: (p: { file: string }) => `--unit-refs ${p.file} is a folder, not a file.`,
-    notAFile: (p: { file: string }) => `--unit-refs ${p.file} is not a file (a pipe or a device cannot be read before the export).`,
+    notAFile: (p: { file: string }) => `--unit-refs ${p.file} is not a file (a pipe or a device cannot be read before the run).`,
     cannotReadHint: 'Give the path of a CSV file with the columns usage_unit_id and erp_ref.',
     tooLarge: (p: { file: string; mb: number }) => `--unit-refs ${p.file}: the file is larger than ${p.mb} MB.`,
     tooLargeHint: 'Give a CSV file with one line per unit (usage_unit_id and erp_ref).',
@@ -32,7 +32,7 @@ export const unitRefTexts = catalogue(
   {
     cannotRead: (p) => `--unit-refs: ${p.file} kann nicht gelesen werden (${p.error}).`,
     isFolder: (p) => `--unit-refs ${p.file} ist ein Ordner, keine Datei.`,
-    notAFile: (p) => `--unit-refs ${p.file} ist keine Datei (eine Pipe oder ein Gerät kann vor dem Export nicht gelesen werden).`,
+    notAFile: (p) => `--unit-refs ${p.file} ist keine Datei (eine Pipe oder ein Gerät kann vor dem Lauf nicht gelesen werden).`,
     cannotReadHint: 'Geben Sie den Pfad einer CSV-Datei mit den Spalten usage_unit_id und erp_ref an.',
     tooLarge: (p) => `--unit-refs ${p.file}: Die Datei ist größer als ${p.mb} MB.`,
     tooLargeHint: 'Geben Sie eine CSV-Datei mit einer Zeile je Nutzeinheit an (usage_unit_id und erp_ref).',
