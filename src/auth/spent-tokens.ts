@@ -14,10 +14,11 @@ import { NotSignedInError, ServiceUnavailableError } from '../core/errors.js';
 import { checkJson } from '../core/file-schema.js';
 import { dirs } from '../core/paths.js';
 import type { StoredRecord } from './credential-store/index.js';
+import type { Profile } from '../core/config.js';
 import { withLockAt } from './lock.js';
 import { refreshUncertain, stillInFlight } from './refresh-intent.js';
 import { markedUncertain } from './refresh-outcome.js';
-import { RefreshAnswerLostError } from './token-exchange.js';
+import { answerUnusable, RefreshAnswerLostError } from './token-exchange.js';
 import { tokenTexts as t } from './texts-tokens.js';
 
 /** Entries kept at most; the oldest go first (an hourly refresh for more than a year of one profile). */
@@ -206,4 +207,15 @@ export function unrefreshable(env: NodeJS.ProcessEnv, rec: StoredRecord, profile
   }
   const entry = spentBy(env, rec.refresh_token);
   return entry ? new RefreshTokenSpentError(entry, profile, relogin) : null;
+}
+
+/**
+ * The record a refresh answer makes, unless its new refresh token is one the spent list names: every refresh issues
+ * a new token, and one sent before (the server gave back an older token of this connection) would be refused by
+ * the next run as a backup's (round 26). Thrown as the answer unusable: the record is marked, exit 3.
+ */
+export function notSpentBefore(env: NodeJS.ProcessEnv, next: StoredRecord, profile: Profile): StoredRecord {
+  const before = spentBy(env, next.refresh_token);
+  if (before) throw answerUnusable(undefined, profile, 200, t.spentGivenBack({ at: before.at }));
+  return next;
 }

@@ -34,6 +34,8 @@ export const tokenTexts = catalogue(
     answerTooLarge: (p: { status: number; size: string }) =>
       `the answer (HTTP ${p.status}) is larger than ${p.size}, far more than any answer of a sign-in server, so meterdata stopped reading it`,
     noNewRefreshToken: (p: { status: number }) => `the answer (HTTP ${p.status}) carried no new refresh token`,
+    spentGivenBack: (p: { at: string }) =>
+      `it gave back as the new refresh token one that was already sent for a refresh (at ${p.at}), though every refresh issues a new one, and sending a spent token again ends the connection`,
     notRotated:
       'it gave back the refresh token it had just been sent instead of a new one, though by the contract every refresh retires the token sent, and sending a retired token again ends the connection',
     failedAfterSending: (p: { status: number }) =>
@@ -119,6 +121,8 @@ export const tokenTexts = catalogue(
     answerTooLarge: (p) =>
       `die Antwort (HTTP ${p.status}) ist größer als ${p.size}, weit mehr als jede Antwort eines Anmeldeservers; meterdata hat sie nicht weiter gelesen`,
     noNewRefreshToken: (p) => `die Antwort (HTTP ${p.status}) enthielt kein neues Refresh-Token`,
+    spentGivenBack: (p) =>
+      `er hat als neues Refresh-Token eines zurückgegeben, das bereits für eine Erneuerung gesendet wurde (am ${p.at}), obwohl jede Erneuerung ein neues ausgibt und ein verbrauchtes Token erneut zu senden die Verbindung beendet`,
     notRotated:
       'er hat das eben gesendete Refresh-Token zurückgegeben statt eines neuen, obwohl laut Schnittstellenvertrag jede Erneuerung das gesendete Token entwertet und ein entwertetes Token erneut zu senden die Verbindung beendet',
     failedAfterSending: (p) =>

@@ -254,7 +254,7 @@ function answerLost(e: unknown, action: TokenAction, profile: Profile | undefine
 }
 
 /** A 2xx refresh answer that cannot be used: the server rotated, so it counts as lost (exit 3, never re-sent). */
-function answerUnusable(e: unknown, profile: Profile | undefined, status: number, reason: string): RefreshAnswerLostError {
+export function answerUnusable(e: unknown, profile: Profile | undefined, status: number, reason: string): RefreshAnswerLostError {
   return new RefreshAnswerLostError(t.answerUnusable({ status, reason }), {
     code: 'AUTH_ANSWER_LOST',
     hint: t.answerLostHint({ login: loginCommand(profile) }),

@@ -304,6 +304,27 @@ describe('token endpoint answers', () => {
     expect(JSON.parse(readFileSync(file, 'utf8')).refresh_token).not.toBe(old.refresh_token);
   }, 20_000);
 
+  // Round 26: an older refresh token of this connection given back as the new one was stored with exit 0, and the
+  // next run refused it, blaming an earlier run or a backup.
+  it('a refresh answer naming as the new refresh token one already sent: exit 3 at once, the record marked, never sent', async () => {
+    const { env, file } = await signedIn();
+    const first = expiresIn(file, -1000);
+    expect((await runCli(['token'], { env })).code).toBe(0); // first.refresh_token is spent now
+    expiresIn(file, -1000);
+    at.proxy.rewrite = (r, body) => (r.path === '/oauth/token' ? JSON.stringify({ ...JSON.parse(body), refresh_token: first.refresh_token }) : body);
+    const posts = tokenPosts();
+    const tok = await runCli(['token'], { env });
+    expect(tok.code, tok.stderr).toBe(3);
+    expect(tok.stderr).toMatch(/it gave back as the new refresh token one that was already sent for a refresh \(at /);
+    expect(tokenPosts()).toBe(posts + 1);
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as StoredRecord;
+    expect(stored.refresh_uncertain_since).toBeDefined();
+    at.proxy.rewrite = undefined;
+    const next = await runCli(['token'], { env });
+    expect(next.code).toBe(3);
+    expect(tokenPosts()).toBe(posts + 1);
+  }, 20_000);
+
   it("Ctrl-C while waiting for another process's refresh lock: exit 130 at once, no refresh sent, the record untouched", async () => {
     const { env, file } = await signedIn();
     expiresIn(file, -1000);
