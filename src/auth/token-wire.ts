@@ -80,7 +80,17 @@ const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREA
 const HANDSHAKE_FAILED =
   /^(ERR_TLS_CERT_ALTNAME_INVALID|ERR_SSL_WRONG_VERSION_NUMBER|ERR_SSL_UNSUPPORTED_PROTOCOL|ERR_SSL_\w*HANDSHAKE_FAILURE|ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION|CERT_\w+|\w*SELF_SIGNED_CERT\w*|UNABLE_TO_\w+|HOSTNAME_MISMATCH|INVALID_CA)$/;
 
-export const neverSent = (e: unknown) => causeCodes(e).some((c) => NEVER_SENT.has(c) || HANDSHAKE_FAILED.test(c));
+/**
+ * Failures that by their kind come before any byte of the request was written (round 26: each was taken as a lost
+ * answer, the record marked, a valid sign-in thrown away): the socket's own connect failed or was reset (`syscall:
+ * 'connect'`: undici writes nothing before it connected, its TLS handshake included), a TLS socket closed before the
+ * handshake ended, and fetch's refusal of a port it never connects to.
+ */
+const BEFORE_WRITE = /^(Client network socket disconnected before secure TLS connection was established|bad port)$/;
+
+export const neverSent = (e: unknown) =>
+  causeCodes(e).some((c) => NEVER_SENT.has(c) || HANDSHAKE_FAILED.test(c)) ||
+  causeChain(e).some((c) => c.syscall === 'connect' || (typeof c.message === 'string' && BEFORE_WRITE.test(c.message)));
 
 /**
  * The request left and no usable answer came back: none at all, a 2xx we could not read, a 5xx
@@ -92,6 +102,15 @@ export function lostAfterSending(e: unknown, wire: Wire): boolean {
   if (!wire.sent) return false;
   if (wire.status === undefined) return !neverSent(e);
   return !refusedUnused(wire.status);
+}
+
+function causeChain(e: unknown): { syscall?: unknown; message?: unknown }[] {
+  const chain: { syscall?: unknown; message?: unknown }[] = [];
+  for (let cur = e as { syscall?: unknown; message?: unknown; cause?: unknown } | undefined, i = 0; cur && typeof cur === 'object' && i < 6; i++) {
+    chain.push(cur);
+    cur = cur.cause as typeof cur;
+  }
+  return chain;
 }
 
 export function causeCodes(e: unknown): string[] {

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { createServer as createNet, type AddressInfo, type Server } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { sandboxBehindProxy, setAccessExpiry } from '../helpers/signed-in.js';
@@ -66,6 +67,40 @@ describe('never sent', () => {
     expect(stored()).toEqual(before);
 
     at.proxy.rewrite = undefined;
+    const next = await runCli(['token'], { env });
+    expect(next.code, next.stderr).toBe(0);
+    expect(stored().refresh_token).not.toBe(rec.refresh_token);
+  });
+});
+
+// Round 26: a reset before the TLS handshake ended, and a port fetch never connects to, were taken as lost answers.
+describe('never sent, by the kind of failure', () => {
+  it.each([
+    ['an https endpoint resetting every new connection', 'reset'],
+    ["a port fetch refuses to connect to ('bad port')", 'bad-port'],
+  ])('%s: exit 5, the record untouched, the next run refreshes', async (_what, kind) => {
+    const { env, rec, stored } = await signedIn();
+    const before = stored();
+    let target = 'https://127.0.0.1:6000/oauth/token';
+    let server: Server | null = null;
+    if (kind === 'reset') {
+      server = createNet((s) => s.resetAndDestroy());
+      await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+      target = `https://127.0.0.1:${(server.address() as AddressInfo).port}/oauth/token`;
+    }
+    try {
+      at.proxy.rewrite = (r, body) => (r.path.startsWith('/.well-known/') ? body.replace(`"${at.proxy.url}/oauth/token"`, `"${target}"`) : body);
+      const posts = tokenPosts();
+      const r = await runCli(['token'], { env });
+      expect(r.code, r.stderr).toBe(5);
+      expect(r.stderr).toMatch(/Cannot reach the sign-in server to refresh the access token/);
+      expect(r.stderr).not.toMatch(/was lost/);
+      expect(tokenPosts()).toBe(posts);
+      expect(stored()).toEqual(before);
+    } finally {
+      at.proxy.rewrite = undefined;
+      if (server) await new Promise((r) => server!.close(r));
+    }
     const next = await runCli(['token'], { env });
     expect(next.code, next.stderr).toBe(0);
     expect(stored().refresh_token).not.toBe(rec.refresh_token);
