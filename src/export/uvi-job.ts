@@ -6,7 +6,7 @@ import path from 'node:path';
 import { ExitCode } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { identity } from './options/index.js';
-import { MANIFEST } from './folder/index.js';
+import { checkNotLinked, MANIFEST } from './folder/index.js';
 import { filesKey, sha256, type PortfolioJob } from './portfolio/index.js';
 import type { ExportSummary } from './run.js';
 import { uviRunTexts as t } from './texts-uvi.js';
@@ -36,7 +36,7 @@ export async function uviJob(opts: UviFlags, io: Io, now: Date): Promise<Portfol
     writesWorkbooks: false,
     words: { exported: t.portfolioWritten, kept: t.portfolioKept, finished: t.portfolioFinished },
     argsFor: (profile) => ({ ...base.args, profile, out: path.join(root, profile, base.inputs.month) }),
-    check: (args) => checkUviOut({ ...base, args }),
+    check: (args) => (checkNotLinked(root, args.out), checkUviOut({ ...base, args })),
     async run(args, profileIo, { reporter, slots, held }) {
       const summary = await runUvi({ ...base, args }, profileIo, undefined, { reporter, slots, ...(held ? { held } : {}) });
       return { summary: asProfileSummary(summary), exitCode: ExitCode.OK };

@@ -10,7 +10,7 @@ import { language } from '../i18n/index.js';
 import { monthEnd } from '../uvi/months.js';
 import { parseUviInputs, type UviInputs } from '../uvi/inputs/index.js';
 import { fixedExportTime, identity, parseExportArgs, type ExportArgs } from './options/index.js';
-import { checkOutDir } from './folder/index.js';
+import { checkNotLinked, checkOutDir } from './folder/index.js';
 import { loadTemplate, type Template } from './output/index.js';
 import { finishExport, stagePipeline, type ExportDeps, type ExportSummary, type StagedExport } from './pipeline/index.js';
 import { createReporter, type Reporter } from './progress.js';
@@ -93,6 +93,7 @@ export async function checkUviOut(run: UviRun): Promise<void> {
   const names = uviFormats(async () => Promise.reject(new Error('no letter before the walk'))).flatMap((f) =>
     f.finalNames(uviTemplate(run.template, run.layout)),
   );
+  checkNotLinked(path.dirname(run.args.out), run.args.out); // the month's folder is meterdata's
   await checkOutDir(run.args.out, identity(run.args), names, {});
 }
 

@@ -1,8 +1,9 @@
 // The portfolio's read-back files with a FIFO put in their place (anyone who may write into a
 // shared --out or the state folder): the record of finished profiles and a kept profile's
 // manifest. Neither may stop the run waiting for a writer; a hang fails by the test timeout.
+import { failSummary } from '../helpers/summary-fails.js';
 import { execFileSync } from 'node:child_process';
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
@@ -33,9 +34,8 @@ const argv = (out: string) => ['export', '--year', '2025', '--rate-limit', '3000
 /** A portfolio run whose summary could not be written: nord is finished and recorded for the re-run. */
 async function recorded(name: string): Promise<string> {
   const out = path.join(home, name);
-  await mkdir(path.join(out, 'portfolio-summary.csv', 'in-the-way'), { recursive: true });
+  failSummary.once = true;
   expect((await runCli(argv(out), { env, cwd: home })).code).toBe(1);
-  await rm(path.join(out, 'portfolio-summary.csv'), { recursive: true });
   return out;
 }
 

@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { failSummary } from '../helpers/summary-fails.js';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -225,7 +226,7 @@ describe('portfolio export against one sandbox with two landlords', () => {
 
   it("a summary that cannot be written: each profile's object is printed first, then the failure, exit 1", async () => {
     const out = path.join(home, 'summary-blocked');
-    await mkdir(path.join(out, 'portfolio-summary.csv', 'in-the-way'), { recursive: true }); // a folder where the summary goes
+    failSummary.once = true; // a full disk when the summary is written
     const r = await runCli(['export', '--year', '2025', ...FAST, '--profiles', 'nord', '--out', out, '--json'], { env, cwd: home });
     expect(r.code).toBe(1);
     const [profile, failure, ...more] = r.stdout
@@ -239,10 +240,9 @@ describe('portfolio export against one sandbox with two landlords', () => {
 
   it('a summary that cannot be written keeps the record of the finished profiles: the re-run keeps them and only writes the summary', async () => {
     const out = path.join(home, 'summary-blocked-again');
-    await mkdir(path.join(out, 'portfolio-summary.csv', 'in-the-way'), { recursive: true });
+    failSummary.once = true;
     const first = await runCli(['export', '--year', '2025', ...FAST, '--profiles', 'nord', '--out', out, '--json'], { env, cwd: home });
     expect(first.code).toBe(1);
-    await rm(path.join(out, 'portfolio-summary.csv'), { recursive: true });
     const before = sandbox.log.total;
     const again = await runCli(['export', '--year', '2025', ...FAST, '--profiles', 'nord', '--out', out, '--json'], { env, cwd: home });
     expect(again.code).toBe(0);

@@ -1,7 +1,8 @@
 // A `uvi --all-profiles` re-run keeps a finished profile's month folder only when it is what this
 // run would write. The record of finished profiles was keyed by the folder's identity alone: a
 // re-run with --ww-temperature 50 --lang de kept the letters at 60 °C in English (exit 0).
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { failSummary } from '../helpers/summary-fails.js';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
@@ -23,9 +24,8 @@ const outcomeOf = (stdout: string) => (JSON.parse(stdout.split('\n')[0]!) as { o
 /** A portfolio run whose summary could not be written: nord is finished and recorded for the re-run. */
 async function recorded(name: string): Promise<string> {
   const out = path.join(home, name);
-  await mkdir(path.join(out, 'portfolio-summary.csv', 'in-the-way'), { recursive: true });
+  failSummary.once = true;
   expect((await runCli(argv(out), { env, cwd: home })).code).toBe(1);
-  await rm(path.join(out, 'portfolio-summary.csv'), { recursive: true });
   return out;
 }
 

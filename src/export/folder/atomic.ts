@@ -3,15 +3,13 @@
 // manifest last. A run that fails or is interrupted leaves no file under a final name
 // that could be mistaken for a complete export.
 import { createHash, type Hash } from 'node:crypto';
-import { lstatSync } from 'node:fs';
 import { mkdir, open, readdir, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { checkReplaceable, renameReplacing, type ReplaceDeps } from '../../core/replace.js';
 import { located } from '../../core/disk.js';
 import { processAlive } from '../../core/pid.js';
 import { runOwner } from '../../core/run-owner.js';
-import { UsageError } from '../../core/errors.js';
-import { outText as t } from './texts-folder.js';
+import { checkNoFolderAt, folderThere } from './planted.js';
 
 const FLUSH_AT = 1 << 16;
 
@@ -141,18 +139,6 @@ export function asideName(finalName: string): string {
   return `.${finalName}.replaced`;
 }
 
-/**
- * A folder where the run writes a file of that name: its rename at the commit would fail (EISDIR), after every
- * request, leaving the folder between two manifests. Refused before any request, and again before the first
- * rename (AtomicOutput.commit: a letter's name is known only then). A link, a FIFO or a file is replaced whole.
- */
-export function checkNoFolderAt(dir: string, names: readonly string[]): void {
-  for (const n of names) {
-    const st = lstatSync(path.join(dir, n), { throwIfNoEntry: false });
-    if (st?.isDirectory()) throw new UsageError(t.nameIsFolder({ dir, file: n }), t.nameIsFolderHint, 'EXPORT_OUT_IN_USE');
-  }
-}
-
 export class AtomicOutput {
   private readonly pending = new Map<string, string>(); // final name -> partial path
   private readonly open = new Set<BufferedFile>();
@@ -191,16 +177,17 @@ export class AtomicOutput {
     await this.removePartials();
   }
 
+  /** Only files and links: a folder named like a leftover is not one of ours (round 26: EISDIR, "a bug", on every run). */
   private async removePartials(): Promise<void> {
-    for (const name of await readdir(this.dir)) {
-      if (isLeftover(name)) await rm(path.join(this.dir, name), { force: true });
+    for (const e of await readdir(this.dir, { withFileTypes: true })) {
+      if (isLeftover(e.name) && !e.isDirectory()) await rm(path.join(this.dir, e.name), { force: true });
     }
   }
 
   /** Opens the temporary file behind `finalName`. */
   async create(finalName: string): Promise<BufferedFile> {
     const p = path.join(this.dir, partialName(finalName));
-    const fh = await open(p, 'w');
+    const fh = await open(p, 'w').catch((e: unknown) => Promise.reject(folderThere(e, this.dir, p)));
     const f = new BufferedFile(fh, p);
     this.pending.set(finalName, p);
     this.open.add(f);
@@ -210,7 +197,7 @@ export class AtomicOutput {
   /** A scratch file that is never renamed into place (spools); removed by commit/abort. */
   async scratch(name: string): Promise<BufferedFile> {
     const p = path.join(this.dir, partialName(name));
-    const fh = await open(p, 'w+');
+    const fh = await open(p, 'w+').catch((e: unknown) => Promise.reject(folderThere(e, this.dir, p)));
     const f = new BufferedFile(fh, p, true);
     this.open.add(f);
     return f;

@@ -2,6 +2,7 @@
 export * from './locks.js';
 export * from './out-folder.js';
 export * from './atomic.js';
+export * from './planted.js';
 export * from './texts-folder.js';
 export * from './compare-folder.js';
 export * from './listed-files.js';

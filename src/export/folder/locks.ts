@@ -80,6 +80,8 @@ interface Seen {
   /** Device, inode, change time and content: a lock placed after this one was removed differs. */
   id: string;
   mtimeMs: number;
+  /** Not a file: a folder put there is not meterdata's to remove (round 26: EISDIR, "a bug", on every run). */
+  folder: boolean;
 }
 
 /** The lock file now, read through one descriptor (null: gone); a FIFO or a device there reads as damaged, never waited on. */
@@ -88,7 +90,8 @@ export function look(file: string): Seen | null {
     const read = readBounded(file, 4096);
     const text = read.ok ? read.bytes.toString('utf8') : '';
     const { dev, ino, ctimeMs, mtimeMs } = read.stat;
-    return { text, mtimeMs, id: createHash('sha256').update(`${dev}:${ino}:${ctimeMs}:${text}`).digest('hex').slice(0, 16) };
+    const folder = read.stat.isDirectory();
+    return { text, mtimeMs, folder, id: createHash('sha256').update(`${dev}:${ino}:${ctimeMs}:${text}`).digest('hex').slice(0, 16) };
   } catch {
     return null; // gone between our attempt and this look (or unreadable: the next attempt says busy)
   }
@@ -114,6 +117,7 @@ export interface LockOptions {
 
 /** Whether the holder is gone: a dead process on this host, a silent one of another (opts), or a damaged file left long ago. */
 function stale(seen: Seen, opts: LockOptions): boolean {
+  if (seen.folder) return false; // told as a damaged lock to remove, never removed here
   const holder = readLockHolder(seen.text);
   if (!holder) return Date.now() - seen.mtimeMs > LOCK_DAMAGED_STALE_MS;
   // this process's own mark: held, whatever the host is called now

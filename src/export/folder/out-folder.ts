@@ -7,7 +7,8 @@ import { access, open, readlink, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readOwnFile } from '../../core/bounded-read.js';
 import { UsageError } from '../../core/errors.js';
-import { asideName, checkNoFolderAt } from './atomic.js';
+import { asideName, partialName } from './atomic.js';
+import { checkNoFolderAt } from './planted.js';
 import { listedEntries } from './listed-files.js';
 import { runKind, settingChanges, type RunKind } from '../options/index.js';
 import { outText as t } from './texts-folder.js';
@@ -27,7 +28,7 @@ export async function checkOutDir(dir: string, identity: Record<string, unknown>
   await checkWritable(dir);
   const root = commandRoot(dir, identity);
   checkNotOtherCommand(root, root === dir ? 'export' : 'uvi');
-  checkNoFolderAt(dir, names);
+  checkNoFolderAt(dir, [...names, ...names.map(partialName)]);
   // A commit that crashed half-way left the previous manifest aside: the folder is still that export's.
   const manifest = readManifest(dir, MANIFEST) ?? readManifest(dir, asideName(MANIFEST));
   if (manifest) {

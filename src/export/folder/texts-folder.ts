@@ -37,6 +37,9 @@ export const outText = catalogue(
     nameIsFolder: (p: { dir: string; file: string }) =>
       `--out ${p.dir} holds a folder named ${p.file}, where meterdata writes its file of that name; it cannot replace a folder.`,
     nameIsFolderHint: "Move or rename that folder (it is not meterdata's), then run the same command again.",
+    namedFolderLinked: (p: { dir: string }) =>
+      `${p.dir} is a symbolic link, where meterdata keeps a folder of its own; it writes nothing through a link it did not make.`,
+    namedFolderLinkedHint: 'Remove the link (its target stays as it is), then run the same command again.',
   },
   {
     otherArguments: (p) => `${p.where} enthält bereits einen Export mit anderen Einstellungen${p.changes ? `: ${p.changes}` : ''}.`,
@@ -69,6 +72,9 @@ export const outText = catalogue(
     nameIsFolder: (p) =>
       `--out ${p.dir} enthält einen Ordner mit dem Namen ${p.file}; dort schreibt meterdata seine gleichnamige Datei und kann den Ordner nicht ersetzen.`,
     nameIsFolderHint: 'Verschieben oder benennen Sie diesen Ordner um (er stammt nicht von meterdata) und starten Sie denselben Befehl erneut.',
+    namedFolderLinked: (p) =>
+      `${p.dir} ist eine symbolische Verknüpfung, wo meterdata einen eigenen Ordner führt; durch eine Verknüpfung, die es nicht selbst angelegt hat, schreibt es nichts.`,
+    namedFolderLinkedHint: 'Entfernen Sie die Verknüpfung (ihr Ziel bleibt unverändert) und starten Sie denselben Befehl erneut.',
   },
 );
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ExitCode } from '../../core/errors.js';
 import type { Io } from '../../core/io.js';
 import { identity, parseExportArgs, type ExportArgs } from '../options/index.js';
-import { checkOutDir, MANIFEST } from '../folder/index.js';
+import { checkNotLinked, checkOutDir, MANIFEST } from '../folder/index.js';
 import { finalNames, findingsPlace, loadTemplate } from '../output/index.js';
 import type { JobOutcome, PortfolioJob } from './portfolio-job.js';
 import { filesKey } from './files-key.js';
@@ -26,7 +26,7 @@ export async function exportJob(opts: Record<string, unknown>, io: Io): Promise<
     recordKey: { out: base.out, ...shared, ...filesKey(base) },
     writesWorkbooks: true,
     argsFor: (profile) => ({ ...base, profile, out: path.join(base.out, profile) }),
-    check: (args) => checkOutDir(args.out, identity(args), finalNames(template, args.formats), args),
+    check: (args) => (checkNotLinked(base.out, args.out), checkOutDir(args.out, identity(args), finalNames(template, args.formats), args)),
     async run(args, profileIo, profileShared): Promise<JobOutcome> {
       const { exportProfile } = await import('../single.js');
       const summary = await exportProfile(args, template, profileIo, profileShared);

@@ -16,7 +16,7 @@ import type { Io } from '../../core/io.js';
 import { dirs } from '../../core/paths.js';
 import { terminalSafeJson } from '../../core/terminal-text.js';
 import { Slots } from '../pipeline/index.js';
-import { checkNotOtherCommand, checkWritable } from '../folder/index.js';
+import { checkNoFolderAt, checkNotOtherCommand, checkWritable } from '../folder/index.js';
 import { Journal, lockOutFolder } from '../journal/index.js';
 import { loadWorkbookWorkers, WORKBOOK_WORKERS_MODULE } from '../output/index.js';
 import { prepareJob, type JobName, type PortfolioJob } from './portfolio-job.js';
@@ -189,6 +189,7 @@ async function portfolioHere(input: PortfolioInput, io: Io): Promise<number> {
     // The summary goes there: an --out that cannot be written is the user's to fix (exit 2), before any profile starts,
     // not a failure of every profile followed by the summary's (a read-only disk: mkdir says ENOENT, a stack)
     await checkWritable(job.out);
+    checkNoFolderAt(job.out, [SUMMARY_FILE]); // its rename failed after every profile, told as a bug (round 26)
     const signal = AbortSignal.any([io.signal, lost.signal]);
     return await runProfiles(job, profiles, cap, { ...io, signal }, () => Journal.checkHeld([root.inside]));
   } finally {

@@ -1,0 +1,41 @@
+// Folders planted in --out under the names a run writes (its files, their temporary names): a rename or open there
+// failed with EISDIR after every request, told as "a bug" (round 26). Each is refused, naming the folder.
+import { lstatSync } from 'node:fs';
+import path from 'node:path';
+import { UsageError } from '../../core/errors.js';
+import { outText as t } from './texts-folder.js';
+
+/**
+ * A folder where the run writes a file of that name: its rename at the commit would fail (EISDIR), after every
+ * request, leaving the folder between two manifests. Refused before any request, and again before the first
+ * rename (AtomicOutput.commit: a letter's name is known only then). A link, a FIFO or a file is replaced whole.
+ */
+export function checkNoFolderAt(dir: string, names: readonly string[]): void {
+  for (const n of names) {
+    const st = lstatSync(path.join(dir, n), { throwIfNoEntry: false });
+    if (st?.isDirectory()) throw new UsageError(t.nameIsFolder({ dir, file: n }), t.nameIsFolderHint, 'EXPORT_OUT_IN_USE');
+  }
+}
+
+/** A folder planted under one of our temporary names (a letter's, a spool's: not known before the run): one line naming it. */
+export function folderThere(e: unknown, dir: string, file: string): unknown {
+  if ((e as NodeJS.ErrnoException).code !== 'EISDIR') return e;
+  return new UsageError(t.nameIsFolder({ dir, file: path.basename(file) }), t.nameIsFolderHint, 'EXPORT_OUT_IN_USE');
+}
+
+/**
+ * The folders meterdata names and creates below the user's `root` (a portfolio's `<out>/<profile>`, a month's
+ * `<out>/<month>`) are folders, never links: a link planted there in a shared --out sent a landlord's billing data
+ * and the tenants' letters into a folder of the planter's choice, and its ".partial" files were removed as ours
+ * (round 26). The user's own --out may be a link: that is theirs to choose.
+ */
+export function checkNotLinked(root: string, dir: string): void {
+  const below = path.relative(path.resolve(root), path.resolve(dir));
+  if (below === '' || below.startsWith('..') || path.isAbsolute(below)) return;
+  let at = path.resolve(root);
+  for (const part of below.split(path.sep)) {
+    at = path.join(at, part);
+    if (lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink())
+      throw new UsageError(t.namedFolderLinked({ dir: at }), t.namedFolderLinkedHint, 'EXPORT_OUT_IN_USE');
+  }
+}
