@@ -25,6 +25,13 @@ const OTHER = {
   property_scope: 'all',
 };
 
+/** A 401 that makes the client refresh its token. */
+const INVALID_TOKEN = {
+  status: 401,
+  headers: { 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer error="invalid_token"' },
+  body: JSON.stringify({ type: 'https://developer.example/errors/#invalid-token', title: 'invalid token', status: 401 }),
+};
+
 /** The `nth` /v1 request from now is answered 401 (a refresh follows); every /whoami after it names another tenant. */
 function otherTenantAfterRefresh(nth: number): () => number {
   let n = 0;
@@ -32,12 +39,7 @@ function otherTenantAfterRefresh(nth: number): () => number {
   at.proxy.intercept = async (r): Promise<{ status: number; headers: Record<string, string>; body: string } | undefined> => {
     if (!r.path.startsWith('/v1/')) return undefined;
     n++;
-    if (n === nth)
-      return {
-        status: 401,
-        headers: { 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer error="invalid_token"' },
-        body: JSON.stringify({ type: 'https://developer.example/errors/#invalid-token', title: 'invalid token', status: 401 }),
-      };
+    if (n === nth) return INVALID_TOKEN;
     if (n > nth) after++;
     if (n > nth && r.path === '/v1/whoami') return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(OTHER) };
     return undefined;
@@ -112,12 +114,7 @@ function otherTenantAfterFailedCheck(nth: number, failing: number): () => string
   at.proxy.intercept = async (r): Promise<{ status: number; headers: Record<string, string>; body: string } | undefined> => {
     if (!r.path.startsWith('/v1/')) return undefined;
     n++;
-    if (n === nth)
-      return {
-        status: 401,
-        headers: { 'content-type': 'application/problem+json', 'www-authenticate': 'Bearer error="invalid_token"' },
-        body: JSON.stringify({ type: 'https://developer.example/errors/#invalid-token', title: 'invalid token', status: 401 }),
-      };
+    if (n === nth) return INVALID_TOKEN;
     if (n < nth) return undefined;
     after.push(r.path);
     if (r.path !== '/v1/whoami') return undefined;

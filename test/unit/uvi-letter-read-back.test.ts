@@ -29,13 +29,17 @@ describe("a letter's temporary file read back for the manifest", () => {
     ['a FIFO', (p: string) => execFileSync('mkfifo', [p])],
     ['a link to /dev/zero', (p: string) => symlinkSync('/dev/zero', p)],
     ['a folder', (p: string) => mkdirSync(p)],
-  ])('%s in its place: refused at once (EXPORT_SCRATCH_DAMAGED naming it), never waited on', async (_what, plant) => {
-    const file = path.join(dir, `.letter-${_what.replace(/\W+/g, '_')}.pdf.partial`);
-    plant(file);
-    const t0 = performance.now();
-    const err = await letterEntry('letter.pdf', file).catch((e: unknown) => e);
-    expect(performance.now() - t0).toBeLessThan(2000);
-    expect(err).toMatchObject({ code: 'EXPORT_SCRATCH_DAMAGED' });
-    expect((err as Error).message).toContain(file);
-  }, 5000);
+  ])(
+    '%s in its place: refused at once (EXPORT_SCRATCH_DAMAGED naming it), never waited on',
+    async (_what, plant) => {
+      const file = path.join(dir, `.letter-${_what.replace(/\W+/g, '_')}.pdf.partial`);
+      plant(file);
+      const t0 = performance.now();
+      const err = await letterEntry('letter.pdf', file).catch((e: unknown) => e);
+      expect(performance.now() - t0).toBeLessThan(2000);
+      expect(err).toMatchObject({ code: 'EXPORT_SCRATCH_DAMAGED' });
+      expect((err as Error).message).toContain(file);
+    },
+    5000,
+  );
 });
