@@ -66,7 +66,7 @@ export const OWN_FILE_MAX = 1 << 20;
  * Such a file's bytes; null when it does not exist; `problem` (in the run's language) when it
  * cannot be one of ours. `maxBytes`: for one that may hold more (the saved progress).
  */
-export function readOwnBytes(file: string, maxBytes = OWN_FILE_MAX): { bytes: Buffer } | { problem: string; fileInPath?: string } | null {
+export function readOwnBytes(file: string, maxBytes = OWN_FILE_MAX): { bytes: Buffer } | { problem: string; fileInPath?: string; unreadable?: true } | null {
   let read: BoundedRead;
   try {
     read = readBounded(file, maxBytes);
@@ -76,6 +76,8 @@ export function readOwnBytes(file: string, maxBytes = OWN_FILE_MAX): { bytes: Bu
     // a file where a folder of the path should be (METERDATA_HOME or the config folder made a file): named, not a crash
     const blocker = code === 'ENOTDIR' ? fileInPath(file) : null;
     if (blocker !== null) return { problem: ft.fileInPath({ at: blocker }), fileInPath: blocker };
+    // another user's file (a `sudo meterdata login`): told as not readable, not as a disk that could not be written (round 26)
+    if (code === 'EACCES' || code === 'EPERM') return { problem: ft.notReadable, unreadable: true };
     throw e;
   }
   if (read.ok) return { bytes: read.bytes };
@@ -97,7 +99,7 @@ function fileInPath(file: string): string | null {
 }
 
 /** Such a file's text (see readOwnBytes). */
-export function readOwnFile(file: string, maxBytes = OWN_FILE_MAX): { text: string } | { problem: string; fileInPath?: string } | null {
+export function readOwnFile(file: string, maxBytes = OWN_FILE_MAX): { text: string } | { problem: string; fileInPath?: string; unreadable?: true } | null {
   const read = readOwnBytes(file, maxBytes);
   return read && 'bytes' in read ? { text: read.bytes.toString('utf8') } : read;
 }

@@ -68,7 +68,7 @@ export async function readConfig(env: NodeJS.ProcessEnv): Promise<ConfigFile> {
   const read = readOwnFile(file);
   if (read === null) return {};
   if ('problem' in read) {
-    const hint = read.fileInPath === undefined ? ft.configHint : ft.fileInPathHint({ at: read.fileInPath });
+    const hint = read.unreadable ? ft.notReadableHint : read.fileInPath === undefined ? ft.configHint : ft.fileInPathHint({ at: read.fileInPath });
     throw new UsageError(ft.configDamaged({ file, problem: read.problem }), hint, 'CONFIG_INVALID');
   }
   const checked = checkJson(ConfigSchema, read.text);

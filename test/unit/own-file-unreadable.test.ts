@@ -1,0 +1,65 @@
+// config.json or a sign-in record another user owns (a `sudo meterdata login`, files left 0600 root's) cannot be
+// read. Every command said "A file meterdata keeps could not be written … Free space on that disk", exit 1
+// (round 26). It says the file cannot be read and how to give it back: exit 2 for config.json, 3 for a sign-in.
+// Tests run as root, whom file modes do not stop, so the refusal comes from a mocked open.
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+const denied = vi.hoisted(() => ({ suffix: '' }));
+vi.mock('node:fs', async (original) => {
+  const fs = await original<typeof import('node:fs')>();
+  const openSync = ((file: string, ...rest: unknown[]) => {
+    if (denied.suffix && String(file).endsWith(denied.suffix))
+      throw Object.assign(new Error(`EACCES: permission denied, open '${file}'`), { code: 'EACCES', syscall: 'open', path: file });
+    return (fs.openSync as (...a: unknown[]) => number)(file, ...rest);
+  }) as typeof fs.openSync;
+  return { ...fs, default: { ...fs, openSync }, openSync };
+});
+
+const { readConfig } = await import('../../src/core/config.js');
+const { FileCredentialStore } = await import('../../src/auth/credential-store/file.js');
+const { setLanguage } = await import('../../src/i18n/index.js');
+
+afterEach(() => {
+  denied.suffix = '';
+  setLanguage('en');
+});
+
+function home(): NodeJS.ProcessEnv {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'md-unreadable-'));
+  mkdirSync(path.join(dir, 'config'), { recursive: true });
+  writeFileSync(path.join(dir, 'config', 'config.json'), '{"profiles":{}}');
+  return { METERDATA_HOME: dir };
+}
+
+describe("a file of meterdata's that cannot be read", () => {
+  it('config.json: CONFIG_INVALID, exit 2, "cannot be read (permission denied …)", the hint to give it back', async () => {
+    const env = home();
+    denied.suffix = 'config.json';
+    const e = (await readConfig(env).catch((err: unknown) => err)) as { code: string; exitCode: number; message: string; hint: string };
+    expect([e.code, e.exitCode]).toEqual(['CONFIG_INVALID', 2]);
+    expect(e.message).toMatch(
+      /config\.json cannot be used: it cannot be read \(permission denied: it may belong to another user, for instance after `sudo meterdata login`\)/,
+    );
+    expect(e.hint).toBe('Give the file back to this user (chown), or run meterdata as the user it belongs to.');
+    expect(e.message).not.toMatch(/written|free space/i);
+    setLanguage('de');
+    const de = (await readConfig(env).catch((err: unknown) => err)) as { message: string; hint: string };
+    expect(de.message).toMatch(/sie ist nicht lesbar \(keine Berechtigung/);
+    expect(de.hint).toMatch(/^Bitte geben Sie die Datei diesem Benutzer zurück/);
+  });
+
+  it('a sign-in record: AUTH_STORE_DAMAGED, exit 3, "cannot be read"', async () => {
+    const env = home();
+    const dir = path.join(env.METERDATA_HOME!, 'state', 'credentials');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'alpha.json'), '{}', { mode: 0o600 });
+    denied.suffix = 'alpha.json';
+    const store = new FileCredentialStore(env);
+    const e = (await store.read('alpha').catch((err: unknown) => err)) as { code: string; exitCode: number; message: string };
+    expect([e.code, e.exitCode]).toEqual(['AUTH_STORE_DAMAGED', 3]);
+    expect(e.message).toMatch(/it cannot be read \(permission denied/);
+  });
+});
