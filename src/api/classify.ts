@@ -70,7 +70,8 @@ const ACTION_OF_STATUS: Record<number, Action> = { 429: 'pause', 401: 'refresh',
  * anyway: repeating a read is harmless.
  */
 export function actionFor(status: number, code: string | null): Action {
-  if (code !== null) {
+  // a Problem without a type fragment (RFC 9457's about:blank, a gateway's): its status says what happened (round 26)
+  if (code !== null && code !== '') {
     const byCode = ACTION_OF_CODE[code];
     if (byCode) return byCode;
     return RETRY_STATUSES.has(status) ? 'backoff' : 'unexpected';

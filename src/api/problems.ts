@@ -107,7 +107,10 @@ export function invalidRequest(endpoint: string, problem: Problem | null, userIn
 
 /** A status the contract does not list for this API. */
 export function unexpectedStatus(endpoint: string, status: number, problem: Problem | null): ApiProblemError {
-  const what = problem ? `${problem.title}${problem.detail ? `: ${problem.detail}` : ''}` : t.noProblemDetails;
+  // a title or detail that is no text (a gateway's body) is left out, never printed as "undefined"
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+  const parts = problem ? [text(problem.title), text(problem.detail)].filter((x): x is string => x !== null) : [];
+  const what = parts.length > 0 ? parts.join(': ') : t.noProblemDetails;
   return new ApiProblemError(t.unexpectedStatus({ endpoint, status, what, trace: traceNote(problem) }), {
     code: 'API_UNEXPECTED_STATUS',
     exitCode: ExitCode.UNEXPECTED,
