@@ -88,7 +88,8 @@ export const tokenTexts = catalogue(
         ? 'the list of refresh tokens already sent cannot be read, so it cannot be told whether another profile uses this connection'
         : `it is the connection of the profile "${p.profile}" too (a copied sign-in), and revoking it would end that profile's`,
     lockTimeout: 'Another meterdata process has been refreshing this sign-in for too long.',
-    lockTimeoutHint: (p: { file: string }) => `Try again in a minute; if it persists, remove ${p.file}.`,
+    lockTimeoutHint: (p: { file: string }) =>
+      `Try again in a minute; if it persists and no other meterdata process is running (one may be waiting out the sign-in server's 429s), remove ${p.file}.`,
   },
   {
     redeem: 'Einlösen des Anmeldecodes',
@@ -176,6 +177,7 @@ export const tokenTexts = catalogue(
         ? 'die Liste der bereits gesendeten Refresh-Tokens ist nicht lesbar, daher lässt sich nicht feststellen, ob ein anderes Profil diese Verbindung nutzt'
         : `sie ist auch die Verbindung des Profils „${p.profile}“ (eine kopierte Anmeldung), und ein Widerruf würde die Verbindung jenes Profils beenden`,
     lockTimeout: 'Ein anderer meterdata-Prozess erneuert diese Anmeldung schon zu lange.',
-    lockTimeoutHint: (p) => `Bitte in einer Minute erneut versuchen; wenn es anhält, entfernen Sie ${p.file}.`,
+    lockTimeoutHint: (p) =>
+      `Bitte in einer Minute erneut versuchen; wenn es anhält und kein anderer meterdata-Prozess läuft (einer wartet womöglich die 429-Antworten des Anmeldeservers ab), entfernen Sie ${p.file}.`,
   },
 );

@@ -58,6 +58,7 @@ function bodyProblem(body: Record<string, unknown>, lifetimeText?: string): stri
   const lifetime = typeof given === 'string' ? (DECIMAL.test(given) ? parseFloat(given) : Number.NaN) : given;
   if (typeof lifetimeOf(lifetime) !== 'number')
     return t.badLifetime({ value: typeof given === 'number' && lifetimeText !== undefined ? lifetimeText : shown(given) });
+  if (body.access_token === '') return t.fieldEmpty({ what: t.accessToken }); // said to hold a space before (round 26)
   if (typeof body.access_token === 'string' && !SENDABLE.test(body.access_token)) return t.notSendable;
   for (const [field, what] of TOO_LONG) {
     const value = body[field];

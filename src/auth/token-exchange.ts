@@ -221,7 +221,7 @@ export function tokenError(e: unknown, action: TokenAction, profile: Profile | u
       hint: t.rateLimitedHint,
     });
   }
-  const bad = unusableAnswer(e);
+  const bad = unusableAnswer(e, wire); // with the wire: a lifetime as sent (1e400, not "null": round 26)
   // Its body was read, so the answer arrived: after a refresh the token is spent.
   if (bad && wire) return answerUnusable(e, profile, wire.status ?? 200, bad);
   if (bad)

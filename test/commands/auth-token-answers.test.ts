@@ -94,6 +94,10 @@ describe('answers the contract does not allow, after the server rotated', () => 
     // Kept, it was sent (the API answered 431) and the next run found the record "damaged" (over the store's 1 MiB).
     // (under the 1 MiB every answer is read up to: auth-answer-size.test.ts)
     ['an access token of 100 KB', 'access_token', `"${'a'.repeat(100_000)}"`, /its access token is 98 KiB long, more than the 64 KiB meterdata keeps/],
+    // round 26: openid-client refuses the non-finite number itself, and that path said "is null"
+    ['a lifetime of 1e400 (Infinity)', 'expires_in', '1e400', /lifetime \(expires_in\) is 1e400, not a positive number/],
+    // round 26: said to contain "a space, a control character or a character outside ASCII"
+    ['an empty access token', 'access_token', '""', /its access token is empty/],
   ])('%s: exit 3 saying what the answer carried, the record marked, the token never sent again', async (_name, field, value, reason) => {
     const { env, rec, sid, stored } = await signedIn();
     tokenAnswerWith(field, value);
