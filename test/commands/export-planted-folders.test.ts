@@ -123,3 +123,20 @@ describe('a symbolic link where meterdata keeps a folder of its own', () => {
     expect(existsSync(path.join(target, 'billing.csv'))).toBe(true);
   }, 120_000);
 });
+
+// Round 26: a damaged manifest was told as "an export made with other arguments", sending the user to hunt for them.
+describe('a manifest in --out that meterdata did not write', () => {
+  it.each(['garbage{', '{}', '[]', '{"tool":"meterdata"}'])(
+    "%s: refused (exit 2) as no manifest of meterdata's, not as other arguments",
+    async (text) => {
+      const out = path.join(home, `manifest-${text.replace(/\W+/g, '_') || 'x'}`);
+      await mkdir(out, { recursive: true });
+      writeFileSync(path.join(out, 'meterdata-manifest.json'), text);
+      const r = await runCli(exportRun(out), { env, cwd: home });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/holds meterdata-manifest\.json, which cannot be an export's manifest: it is not a manifest meterdata wrote/);
+      expect(r.stderr).not.toMatch(/other arguments/);
+    },
+    120_000,
+  );
+});

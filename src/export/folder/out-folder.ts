@@ -33,6 +33,10 @@ export async function checkOutDir(dir: string, identity: Record<string, unknown>
   const manifest = readManifest(dir, MANIFEST) ?? readManifest(dir, asideName(MANIFEST));
   if (manifest) {
     if (JSON.stringify(manifest.identity) === JSON.stringify(identity)) return;
+    // no manifest of meterdata's at all (garbage, [], {}): said so, not "another export's arguments" to hunt for (round 26)
+    const id = manifest.identity;
+    if (typeof id !== 'object' || id === null || Array.isArray(id))
+      throw new UsageError(t.manifestUnusable({ dir, file: MANIFEST, problem: t.notAManifest }), t.foreignFileHint, 'EXPORT_OUT_IN_USE');
     const where = opts.defaultOut ? t.defaultFolder({ dir }) : t.outFolder({ dir });
     const changes = settingChanges(manifest.identity, identity).join('; ');
     throw new UsageError(t.otherArguments({ where, changes }), opts.defaultOut ? t.defaultFolderHint : t.otherArgumentsHint, 'EXPORT_OUT_IN_USE');

@@ -14,6 +14,7 @@ export const outText = catalogue(
     foreignFileHint: 'Choose another --out folder, or move those files away first.',
     manifestUnusable: (p: { dir: string; file: string; problem: string }) =>
       `--out ${p.dir} holds ${p.file}, which cannot be an export's manifest: ${p.problem}.`,
+    notAManifest: "it is not a manifest meterdata wrote (damaged, or another program's file)",
     isFile: (p: { dir: string }) => `--out ${p.dir} is a file, not a folder.`,
     parentIsFile: (p: { dir: string; at: string }) => `--out ${p.dir} cannot be created: ${p.at} is a file, not a folder.`,
     danglingLink: (p: { dir: string; at: string; target: string }) =>
@@ -51,6 +52,7 @@ export const outText = catalogue(
     foreignFile: (p) => `--out ${p.dir} enthält bereits die Datei ${p.file}, die nicht aus einem vollständigen meterdata-Export stammt.`,
     foreignFileHint: 'Wählen Sie einen anderen Zielordner für --out, oder verschieben Sie diese Dateien zuerst.',
     manifestUnusable: (p) => `--out ${p.dir} enthält ${p.file}, und das kann nicht das Manifest eines Exports sein: ${p.problem}.`,
+    notAManifest: 'sie ist kein Manifest, das meterdata geschrieben hat (beschädigt oder die Datei eines anderen Programms)',
     isFile: (p) => `--out ${p.dir} ist eine Datei, kein Ordner.`,
     parentIsFile: (p) => `--out ${p.dir} kann nicht angelegt werden: ${p.at} ist eine Datei, kein Ordner.`,
     danglingLink: (p) => `--out ${p.dir} kann nicht angelegt werden: ${p.at} verweist auf ${p.target}, und dieses Ziel gibt es nicht.`,
