@@ -23,7 +23,9 @@ export function tokenSafeUrl(value: string, what: string, hint: string): URL {
     throw new UsageError(t.notAUrl({ what, value }), hint, 'USAGE_URL');
   }
   if (u.protocol !== 'https:' && !isLoopbackHttp(u)) {
-    throw new UsageError(t.insecureUrl({ what, origin: u.origin }), hint, 'USAGE_INSECURE_URL');
+    // a scheme without an origin (file:, data:) has "null" for one: the URL is named as given (round 26)
+    const origin = u.origin === 'null' ? JSON.stringify(value.slice(0, 200)) : u.origin;
+    throw new UsageError(t.insecureUrl({ what, origin }), hint, 'USAGE_INSECURE_URL');
   }
   return u;
 }
