@@ -59,4 +59,13 @@ describe("a profile stopped because the portfolio's folder was taken over", () =
     const { exitCode } = describeFailure(new Error('aborted'), AbortSignal.abort(new InterruptedError()));
     expect(exitCode).toBe(130);
   });
+
+  // Round 26: a profile waiting for its refresh lock got the signal's own INTERRUPTED, the walking ones EXPORT_INTERRUPTED.
+  it("one Ctrl-C is one code: a profile stopped in its refresh lock's wait is EXPORT_INTERRUPTED too", () => {
+    const signal = AbortSignal.abort(new InterruptedError());
+    for (const e of [signal.reason, new Error('aborted')]) {
+      const { exitCode, error } = describeFailure(e, signal);
+      expect([exitCode, error.code]).toEqual([130, 'EXPORT_INTERRUPTED']);
+    }
+  });
 });

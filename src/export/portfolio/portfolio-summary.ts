@@ -48,8 +48,9 @@ export function describeFailure(e: unknown, signal?: AbortSignal): Failure {
   // The root taken over stopped every profile: one still signing in was no Ctrl-C (130), it lost the folder.
   const lost = takenOverReason(signal);
   if (lost) return describeError(lost);
-  // Ctrl-C or SIGTERM while a profile was still signing in: an interruption, not a bug.
-  if (!isMeterdataError(e) && signal?.aborted)
+  // Ctrl-C or SIGTERM while a profile was still signing in (waiting for its refresh lock: the signal's own
+  // INTERRUPTED): an interruption, not a bug, with the code the walking profiles get (round 26: two codes, one signal).
+  if ((!isMeterdataError(e) || e.code === 'INTERRUPTED') && signal?.aborted)
     return { exitCode: ExitCode.INTERRUPTED, error: { code: 'EXPORT_INTERRUPTED', message: t.interrupted, hint: t.interruptedHint } };
   return describeError(e);
 }
