@@ -89,13 +89,27 @@ describe('a run whose --out folder another run took over before its commit', () 
     expect(readFileSync(path.join(out, FOLDER_LOCK), 'utf8')).toBe(OTHER);
   });
 
-  it('lock gone (the other run already finished): refused as well, in German too', async () => {
+  // Gone, with no other run's record there: deleted (someone followed the busy hint, or a run that took over finished).
+  // Told with the heartbeat's words, never as a takeover of a run paused for 10 minutes (round 26: it never paused).
+  it('lock gone: refused as well, told as deleted, not as taken over after a pause', async () => {
+    const { out, staged } = await stage();
+    rmSync(path.join(out, FOLDER_LOCK));
+    const failed = await finishExport(staged, { writeWorkbook: async () => undefined }).catch((e: unknown) => e);
+    expect(isMeterdataError(failed) && [failed.code, failed.exitCode]).toEqual(['EXPORT_OUT_TAKEN_OVER', 2]);
+    const { text } = formatError(failed);
+    expect(text.split('\n')[0]).toContain(`meterdata: The lock ${path.join(out, FOLDER_LOCK)} was deleted while this run was writing into ${out}`);
+    expect(text).not.toMatch(/took over|paused/);
+    expect(finals(out)).toEqual([]);
+  });
+
+  it('lock gone, in German too', async () => {
     const { out, staged } = await stage();
     rmSync(path.join(out, FOLDER_LOCK));
     setLanguage('de');
     const failed = await finishExport(staged, { writeWorkbook: async () => undefined }).catch((e: unknown) => e);
     expect(isMeterdataError(failed) && failed.code).toBe('EXPORT_OUT_TAKEN_OVER');
-    expect(formatError(failed).text).toContain(`Ein anderer meterdata-Lauf hat den Zielordner ${out} übernommen`);
+    expect(formatError(failed).text).toContain(`Die Sperrdatei ${path.join(out, FOLDER_LOCK)} wurde gelöscht, während dieser Lauf in ${out} schrieb`);
+    expect(formatError(failed).text).not.toContain('übernommen');
     expect(finals(out)).toEqual([]);
   });
 

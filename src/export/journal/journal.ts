@@ -13,7 +13,7 @@ import { gunzipSync } from 'node:zlib';
 import { UsageError } from '../../core/errors.js';
 import type { Property, WhoAmI } from '../../api/types.js';
 import { JournalDamage, readAnswers, readMeta, type JournalMeta } from './journal-check.js';
-import { commandRoot, holdsLock, keepTouching, releaseLock, removeCreated, stopTouching, takeLock } from '../folder/index.js';
+import { commandRoot, holdsLock, keepTouching, lockGone, releaseLock, removeCreated, stopTouching, takeLock } from '../folder/index.js';
 import { lockFolders, takenOver, type InsideLock, type OutLocks } from './out-locks.js';
 import { gzipAnswers } from './journal-json.js';
 import { runText as t } from '../texts-run.js';
@@ -234,10 +234,12 @@ export class Journal {
   /**
    * Throws EXPORT_OUT_TAKEN_OVER unless every folder lock of the run is still its own: a run paused past the
    * 10-minute rule (folder-lock.ts) whose folder another host's run took over meanwhile must not commit into it.
+   * A lock that is gone is told as deleted, as the heartbeat tells it: nobody's record is there, and a run shorter
+   * than a heartbeat was told "took over … paused for more than 10 minutes" when it never paused (round 26).
    */
   static checkHeld(locks: readonly InsideLock[]): void {
     const lost = locks.find((l) => !holdsLock(l.file));
-    if (lost) throw takenOver(lost.dir);
+    if (lost) throw takenOver(lost.dir, lockGone(lost.file) ? 'deleted' : 'replaced');
   }
 
   /** Keeps the journal for a later resume and lets another run take it. */
