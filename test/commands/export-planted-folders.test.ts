@@ -5,6 +5,8 @@ import { existsSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dirs } from '../../src/core/paths.js';
+import { outLockFile } from '../../src/export/folder/locks.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { signedInNord } from '../helpers/portfolio.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -71,6 +73,35 @@ describe("a folder where the --out folder's lock goes", () => {
     expect(sandbox.log.total - requests).toBeLessThanOrEqual(1); // the sign-in's /whoami comes before the folder's lock
     expect(existsSync(path.join(lock, 'kept'))).toBe(true);
   }, 120_000);
+
+  // Told as the folder it is, with the fix: "another run is writing … wait for it" sent the user after a run that does not exist.
+  it.each([
+    ['inside --out', (out: string) => Promise.resolve(path.join(out, '.meterdata-lock'))],
+    ["in the state folder (that --out's out-<hash>.lock)", (out: string) => outLockFile(dirs(env).state, out)],
+  ] as [string, (out: string) => Promise<string>][])(
+    '%s: one line naming the folder and its removal, no run said to be writing',
+    async (name, at) => {
+      const out = path.join(home, `lock-folder-${name.replace(/\W+/g, '_')}`);
+      await mkdir(out, { recursive: true });
+      const lock = await at(out);
+      await mkdir(path.join(lock, 'kept'), { recursive: true });
+      const hourAgo = new Date(Date.now() - 3600_000);
+      utimesSync(lock, hourAgo, hourAgo);
+      const r = await runCli(
+        exportRun(out).filter((a) => a !== '--json'),
+        { env, cwd: home },
+      );
+      expect(r.code, r.stderr).toBe(2);
+      const lines = r.stderr.split('\n').filter((l) => l.startsWith('meterdata:'));
+      expect(lines).toEqual([
+        `meterdata: ${lock} is a folder, where meterdata keeps a lock file; it is not meterdata's, and meterdata removes no folder it did not make.`,
+      ]);
+      expect(r.stderr).toContain(`Remove the folder ${lock}`);
+      expect(r.stderr).not.toMatch(/is writing|this is a bug|EISDIR|\n\s+at /);
+      expect(existsSync(path.join(lock, 'kept'))).toBe(true);
+    },
+    120_000,
+  );
 });
 
 describe('a portfolio root holding a folder named portfolio-summary.csv', () => {

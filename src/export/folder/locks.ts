@@ -8,9 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { readBounded } from '../../core/bounded-read.js';
 import { located } from '../../core/disk.js';
+import { isMeterdataError, UsageError } from '../../core/errors.js';
 import { processAlive } from '../../core/pid.js';
 import { runOwner } from '../../core/run-owner.js';
 import { readLockHolder } from '../journal/index.js';
+import { outText as t } from './texts-folder.js';
 
 /** A lock file that cannot be read as ours is taken over once it is this old. */
 export const LOCK_DAMAGED_STALE_MS = 30_000;
@@ -137,7 +139,10 @@ function stale(seen: Seen, opts: LockOptions): boolean {
  * disk) is taken over once it is older than LOCK_DAMAGED_STALE_MS.
  */
 export async function takeLock(file: string, busy: Error | ((holder: LockHolder) => Error), opts: LockOptions = {}): Promise<() => Promise<void>> {
-  const refuse = (seen: Seen | null) => (typeof busy === 'function' ? busy(seen && readLockHolder(seen.text)) : busy);
+  const refuse = (seen: Seen | null) => {
+    const told = typeof busy === 'function' ? busy(seen && readLockHolder(seen.text)) : busy;
+    return seen?.folder ? lockIsFolder(file, told) : told;
+  };
   await mkdir(path.dirname(file), { recursive: true });
   // unique, so two takers in one process (and a pid another container reuses) never share it; named
   // with the process's mark, so a later process of the same pid (a container's pid 1) knows one a
@@ -164,6 +169,14 @@ export async function takeLock(file: string, busy: Error | ((holder: LockHolder)
   } finally {
     await rm(mine, { force: true });
   }
+}
+
+/**
+ * A folder where a lock file goes is nobody's lock: "another run is writing" would send the user to wait for a run
+ * that does not exist. Named as the folder it is, with the busy refusal's code (round 26: it was EISDIR, "a bug").
+ */
+function lockIsFolder(file: string, busy: Error): UsageError {
+  return new UsageError(t.lockIsFolder({ lock: file }), t.lockIsFolderHint({ lock: file }), isMeterdataError(busy) ? busy.code : 'EXPORT_OUT_BUSY');
 }
 
 /**
