@@ -1,7 +1,7 @@
 // Folders planted in a shared --out under names meterdata tidies or locks with: each made every run fail with
 // EISDIR, "unexpected failure (this is a bug)" (round 26). A folder named like a leftover is not one of ours and
 // stays; a folder where the folder lock goes is a damaged lock, refused (exit 2) and never removed.
-import { existsSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +48,20 @@ describe('a folder named like a leftover in --out', () => {
     },
     120_000,
   );
+
+  // Tidied without following: a link is removed as the link it is (open 'w' would write through it), its target kept.
+  it('a link named like a leftover is removed, never followed: its target stays as it was', async () => {
+    const out = path.join(home, 'leftover-link');
+    const target = path.join(home, 'leftover-link-target.txt');
+    await mkdir(out, { recursive: true });
+    writeFileSync(target, 'mine');
+    symlinkSync(target, path.join(out, '.billing.csv.partial'));
+    writeFileSync(path.join(out, '.old.partial'), 'left by a killed run');
+    const r = await runCli(exportRun(out), { env, cwd: home });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(target, 'utf8')).toBe('mine');
+    expect(readdirSync(out).filter((n) => n.endsWith('.partial'))).toEqual([]);
+  }, 120_000);
 
   it('the same in a uvi month folder', async () => {
     const out = path.join(home, 'leftover-uvi');
@@ -116,6 +130,18 @@ describe('a portfolio root holding a folder named portfolio-summary.csv', () => 
     expect(sandbox.log.total).toBe(requests);
     expect(existsSync(path.join(out, 'nord'))).toBe(false);
   }, 120_000);
+
+  it('the same for a uvi portfolio', async () => {
+    const out = path.join(home, 'summary-folder-uvi');
+    await mkdir(path.join(out, 'portfolio-summary.csv'), { recursive: true });
+    const requests = sandbox.log.total;
+    const r = await runCli(['uvi', '--month', '2025-11', '--rate-limit', '3000', '--profiles', 'nord', '--out', out], { env, cwd: home });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/holds a folder named portfolio-summary\.csv/);
+    expect(r.stderr).not.toMatch(/this is a bug|EISDIR/);
+    expect(sandbox.log.total).toBe(requests);
+    expect(existsSync(path.join(out, 'nord'))).toBe(false);
+  }, 120_000);
 });
 
 // A link planted where meterdata keeps a folder of its own sent the billing data and the letters elsewhere, and
@@ -125,6 +151,7 @@ describe('a symbolic link where meterdata keeps a folder of its own', () => {
     ["a portfolio's profile folder", (out: string) => path.join(out, 'nord'), ['export', '--year', '2025', '--format', 'csv', '--profiles', 'nord']],
     ["a uvi month's folder", (out: string) => path.join(out, '2025-11'), ['uvi', '--month', '2025-11', '--profile', 'nord']],
     ["a uvi portfolio's profile folder", (out: string) => path.join(out, 'nord'), ['uvi', '--month', '2025-11', '--profiles', 'nord']],
+    ["a uvi portfolio's month folder", (out: string) => path.join(out, 'nord', '2025-11'), ['uvi', '--month', '2025-11', '--profiles', 'nord']],
   ] as [string, (out: string) => string, string[]][])(
     '%s: refused before any request (exit 2), nothing written through it',
     async (name, at, argv) => {
@@ -133,6 +160,7 @@ describe('a symbolic link where meterdata keeps a folder of its own', () => {
       await mkdir(victim, { recursive: true });
       writeFileSync(path.join(victim, '.draft.partial'), 'mine');
       await mkdir(out, { recursive: true });
+      await mkdir(path.dirname(at(out)), { recursive: true });
       symlinkSync(victim, at(out));
       const requests = sandbox.log.total;
       const r = await runCli([...argv, '--rate-limit', '3000', '--out', out], { env, cwd: home });
