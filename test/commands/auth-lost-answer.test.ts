@@ -77,16 +77,17 @@ describe('never sent', () => {
 describe('never sent, by the kind of failure', () => {
   it.each([
     ['an https endpoint resetting every new connection', 'reset'],
+    ['a plain-http endpoint on loopback resetting every new connection at accept', 'reset-http'],
     ["a port fetch refuses to connect to ('bad port')", 'bad-port'],
   ])('%s: exit 5, the record untouched, the next run refreshes', async (_what, kind) => {
     const { env, rec, stored } = await signedIn();
     const before = stored();
     let target = 'https://127.0.0.1:6000/oauth/token';
     let server: Server | null = null;
-    if (kind === 'reset') {
+    if (kind !== 'bad-port') {
       server = createNet((s) => s.resetAndDestroy());
       await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
-      target = `https://127.0.0.1:${(server.address() as AddressInfo).port}/oauth/token`;
+      target = `${kind === 'reset' ? 'https' : 'http'}://127.0.0.1:${(server.address() as AddressInfo).port}/oauth/token`;
     }
     try {
       at.proxy.rewrite = (r, body) => (r.path.startsWith('/.well-known/') ? body.replace(`"${at.proxy.url}/oauth/token"`, `"${target}"`) : body);

@@ -44,6 +44,13 @@ describe('a token request that never left', () => {
     expect(neverSent(e)).toBe(true);
   });
 
+  it('plain http to a server that resets every new connection at accept: never sent (the connect itself was reset)', async () => {
+    const port = await listen(createNet((s: Socket) => s.resetAndDestroy()));
+    const e = await failureOf(`http://127.0.0.1:${port}/oauth/token`);
+    expect(neverSent(e)).toBe(true);
+    expect(lostAfterSending(e, sent)).toBe(false);
+  });
+
   it("a port fetch refuses to connect to ('bad port'): never sent", async () => {
     const e = await failureOf('http://127.0.0.1:6000/oauth/token');
     expect(neverSent(e)).toBe(true);
@@ -59,6 +66,13 @@ describe('a token request that never left', () => {
 });
 
 describe('a token request the server read', () => {
+  it('plain http, the server accepts and closes ("other side closed"): lost, since the request may have been written', async () => {
+    const port = await listen(createNet((s: Socket) => s.destroy()));
+    const e = await failureOf(`http://127.0.0.1:${port}/oauth/token`);
+    expect(neverSent(e)).toBe(false);
+    expect(lostAfterSending(e, sent)).toBe(true);
+  });
+
   it('http, the server reads the request and closes without an answer: lost (it may have rotated)', async () => {
     let read = false;
     const port = await listen(
