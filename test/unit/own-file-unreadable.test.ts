@@ -51,15 +51,26 @@ describe("a file of meterdata's that cannot be read", () => {
     expect(de.hint).toMatch(/^Bitte geben Sie die Datei diesem Benutzer zurück/);
   });
 
-  it('a sign-in record: AUTH_STORE_DAMAGED, exit 3, "cannot be read"', async () => {
+  it('a sign-in record: AUTH_STORE_DAMAGED, exit 3, "cannot be read", not "damaged", the hint to give it back or sign in as this user', async () => {
     const env = home();
     const dir = path.join(env.METERDATA_HOME!, 'state', 'credentials');
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, 'alpha.json'), '{}', { mode: 0o600 });
     denied.suffix = 'alpha.json';
     const store = new FileCredentialStore(env);
-    const e = (await store.read('alpha').catch((err: unknown) => err)) as { code: string; exitCode: number; message: string };
+    const e = (await store.read('alpha').catch((err: unknown) => err)) as { code: string; exitCode: number; message: string; hint: string };
     expect([e.code, e.exitCode]).toEqual(['AUTH_STORE_DAMAGED', 3]);
-    expect(e.message).toMatch(/it cannot be read \(permission denied/);
+    expect(e.message).toMatch(/alpha\.json cannot be used: it cannot be read \(permission denied/);
+    expect(e.message).not.toMatch(/damaged/);
+    // round 26: it said "is damaged" and "Run `meterdata login` to replace it (`meterdata logout` deletes it)"
+    expect(e.hint).toBe(
+      'Give the file back to this user (chown), or sign in again as this user with `meterdata login --profile alpha` (it replaces the file).',
+    );
+    setLanguage('de');
+    const de = (await store.read('alpha').catch((err: unknown) => err)) as { message: string; hint: string };
+    expect(de.message).toMatch(/alpha\.json ist nicht verwendbar: sie ist nicht lesbar \(keine Berechtigung/);
+    expect(de.hint).toMatch(
+      /^Bitte geben Sie die Datei diesem Benutzer zurück \(chown\) oder melden Sie sich als dieser Benutzer mit `meterdata login --profile alpha` neu an/,
+    );
   });
 });

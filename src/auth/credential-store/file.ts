@@ -50,7 +50,10 @@ export class FileCredentialStore implements CredentialStore {
     if (await isLink(file)) throw damagedRecord(t.fileLinked({ file, target: await fsp.readlink(file).catch(() => '?') }), profile);
     const read = readOwnFile(file);
     if (read === null) return null;
-    if ('problem' in read) throw damagedRecord(t.fileDamaged({ file, problem: read.problem }), profile);
+    if ('problem' in read)
+      throw read.unreadable
+        ? damagedRecord(t.fileUnreadable({ file, problem: read.problem }), profile, true)
+        : damagedRecord(t.fileDamaged({ file, problem: read.problem }), profile);
     await tighten(file);
     const checked = parseRecord(read.text);
     if (!checked.ok) throw damagedRecord(t.fileDamaged({ file, problem: checked.problem }), profile);

@@ -9,6 +9,9 @@ export const storeTexts = catalogue(
       `The stored sign-in ${p.file} is a symbolic link (to ${p.target}); meterdata does not use a sign-in through a link, since refreshing it would leave two records holding one refresh token.`,
     keychainDamaged: (p: { problem: string }) => `The sign-in stored in the keychain is damaged: ${p.problem}.`,
     damagedHint: (p: { login: string; logout: string }) => `Run \`${p.login}\` to replace it (\`${p.logout}\` deletes it).`,
+    fileUnreadable: (p: { file: string; problem: string }) => `The stored sign-in in ${p.file} cannot be used: ${p.problem}.`,
+    unreadableHint: (p: { login: string }) =>
+      `Give the file back to this user (chown), or sign in again as this user with \`${p.login}\` (it replaces the file).`,
     describeFile: (p: { file: string }) => `file ${p.file} (mode 0600)`,
     describeKeychain: (p: { backend: string; service: string; account: string }) =>
       `system keychain (${p.backend}), service "${p.service}", account "${p.account}"`,
@@ -31,6 +34,9 @@ export const storeTexts = catalogue(
       `Die gespeicherte Anmeldung ${p.file} ist eine symbolische Verknüpfung (auf ${p.target}); meterdata verwendet keine Anmeldung über eine Verknüpfung, denn nach einer Erneuerung hielten zwei Dateien dasselbe Refresh-Token.`,
     keychainDamaged: (p) => `Die im Schlüsselbund gespeicherte Anmeldung ist beschädigt: ${p.problem}.`,
     damagedHint: (p) => `Führen Sie \`${p.login}\` aus, um sie zu ersetzen (\`${p.logout}\` löscht sie).`,
+    fileUnreadable: (p) => `Die gespeicherte Anmeldung in ${p.file} ist nicht verwendbar: ${p.problem}.`,
+    unreadableHint: (p) =>
+      `Bitte geben Sie die Datei diesem Benutzer zurück (chown) oder melden Sie sich als dieser Benutzer mit \`${p.login}\` neu an (das ersetzt die Datei).`,
     describeFile: (p) => `Datei ${p.file} (Modus 0600)`,
     describeKeychain: (p) => `Schlüsselbund des Systems (${p.backend}), Dienst „${p.service}“, Konto „${p.account}“`,
     keychainUnavailable: (p) => `Der Schlüsselbund des Systems ist gesperrt oder nicht erreichbar (${p.what}).`,

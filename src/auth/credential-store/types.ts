@@ -68,10 +68,12 @@ export function parseRecord(text: string): Checked<StoredRecord> {
 }
 
 /** Exit 3: the record holds no sign-in this run can use; login replaces it (nothing else writes over it). */
-export function damagedRecord(message: string, profile: string): NotSignedInError {
+export function damagedRecord(message: string, profile: string, unreadable = false): NotSignedInError {
   const flag = profile !== 'default' ? ` --profile ${profile}` : '';
+  const login = `meterdata login${flag}`;
   return new NotSignedInError(message, {
     code: 'AUTH_STORE_DAMAGED',
-    hint: t.damagedHint({ login: `meterdata login${flag}`, logout: `meterdata logout${flag}` }),
+    // another user's record (a `sudo meterdata login`) is not damaged: it is given back, or replaced as this user (round 26)
+    hint: unreadable ? t.unreadableHint({ login }) : t.damagedHint({ login, logout: `meterdata logout${flag}` }),
   });
 }
