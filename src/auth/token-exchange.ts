@@ -7,12 +7,11 @@ import { ExitCode, MeterdataError, NotSignedInError, ServiceUnavailableError } f
 import { describeError } from './discovery.js';
 import { tooLargeIn } from './capped-fetch.js';
 import type { DpopKey } from './dpop.js';
-import type { StoredRecord } from './credential-store/types.js';
 import { duration, retryAt, retryHint } from '../api/limits.js';
 import { clockSkewError } from '../core/clock-skew.js';
-import { lifetimeOf } from './lifetime.js';
 import { tokenTexts as t } from './texts-tokens.js';
 import { unusableAnswer } from './token-answer.js';
+export { recordFromTokens } from './token-record.js';
 import { causeCodes, lostAfterSending, neverSent, watched, type Wire } from './token-wire.js';
 
 export type TokenSet = oidc.TokenEndpointResponse;
@@ -42,7 +41,7 @@ export async function redeemCode(
         wire,
       };
     } catch (e) {
-      throw tokenError(e, 'redeem', undefined, !!dpop);
+      throw tokenError(e, 'redeem', undefined, !!dpop, undefined, wire); // the wire for the lifetime as sent only
     }
   });
   const bad = unusableAnswer(tokens, wire);
@@ -175,7 +174,15 @@ function lostReason(e: unknown, wire: Wire | undefined): string {
 }
 
 /** `wire` (refreshes only): what the request did, so a timeout or a cut-off 2xx counts as an answer lost after sending. */
-export function tokenError(e: unknown, action: TokenAction, profile: Profile | undefined, dpopUsed = profile?.dpop ?? false, wire?: Wire): MeterdataError {
+/** `asSent`: a code exchange's answer as sent (its lifetime's characters), where no `wire` makes it a lost refresh. */
+export function tokenError(
+  e: unknown,
+  action: TokenAction,
+  profile: Profile | undefined,
+  dpopUsed = profile?.dpop ?? false,
+  wire?: Wire,
+  asSent = wire,
+): MeterdataError {
   const relogin = t.connectAgain({ login: loginCommand(profile) });
   const what = t[action];
   const oauthError = oauthErrorOf(e);
@@ -221,7 +228,7 @@ export function tokenError(e: unknown, action: TokenAction, profile: Profile | u
       hint: t.rateLimitedHint,
     });
   }
-  const bad = unusableAnswer(e, wire); // with the wire: a lifetime as sent (1e400, not "null": round 26)
+  const bad = unusableAnswer(e, asSent); // a lifetime as sent (1e400, not "null": round 26, also at login)
   // Its body was read, so the answer arrived: after a refresh the token is spent.
   if (bad && wire) return answerUnusable(e, profile, wire.status ?? 200, bad);
   if (bad)
@@ -269,31 +276,4 @@ export function answerUnusable(e: unknown, profile: Profile | undefined, status:
 export function keptAnswerLost(e: unknown, profile: Profile): MeterdataError {
   if (e instanceof MeterdataError && e.exitCode === ExitCode.NOT_SIGNED_IN) return e;
   return answerUnusable(e, profile, 200, t.notKept({ reason: describeError(e) }));
-}
-
-/** The stored record after a token answer; the refresh token is kept if the server sent none. */
-export function recordFromTokens(tokens: TokenSet, prev: Partial<StoredRecord>, now = Date.now()): StoredRecord {
-  const refresh = tokens.refresh_token ?? prev.refresh_token;
-  if (!refresh) {
-    throw new MeterdataError(t.noRefreshToken, {
-      code: 'AUTH_NO_REFRESH_TOKEN',
-      exitCode: ExitCode.NOT_SIGNED_IN,
-      hint: t.noRefreshTokenHint,
-    });
-  }
-  const expiresIn = lifetimeOf(tokens.expires_in);
-  // Checked where the answer arrives (unusableAnswer); here only so no invalid date is ever stored.
-  if (typeof expiresIn !== 'number') throw new Error(t.badLifetime({ value: expiresIn.bad }));
-  const rec: StoredRecord = {
-    v: 1,
-    refresh_token: refresh,
-    access_token: tokens.access_token,
-    access_expires_at: new Date(now + expiresIn * 1000).toISOString(),
-    token_type: String(tokens.token_type).toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer',
-    updated_at: new Date(now).toISOString(),
-  };
-  if (prev.dpop_jwk) rec.dpop_jwk = prev.dpop_jwk;
-  if (prev.client_secret) rec.client_secret = prev.client_secret;
-  if (tokens.scope) rec.scope = tokens.scope;
-  return rec;
 }
