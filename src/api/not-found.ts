@@ -20,7 +20,8 @@ export interface Subject {
 export function readNotFound(subject: Subject, known: Known | undefined, e: ApiProblemError): Error | 'withdrawn' {
   // Only the contract's resource-not-found says "gone": a proxy's HTML 404 or another fragment does not.
   if (known && e.problemCode !== 'resource-not-found') return unexpectedNotFound(e.endpoint, e.problem);
-  if (!known) return e.problemCode === 'resource-not-found' || e.problem === null ? notFound(e.endpoint, subject.kind, subject.id, e.problem) : e;
+  // no fragment ('': no Problem, or a gateway's about:blank) says no more than the status (round 26)
+  if (!known) return e.problemCode === 'resource-not-found' || e.problemCode === '' ? notFound(e.endpoint, subject.kind, subject.id, e.problem) : e;
   return 'withdrawn';
 }
 

@@ -135,15 +135,17 @@ export function notFound(endpoint: string, kind: KindWord, id: string, problem: 
 
 /**
  * 404 on an id seen earlier in the run, but not the contract's resource-not-found: no proof
- * the access was withdrawn. No Problem body (something between us and the service answered):
+ * the access was withdrawn. No Problem body or one without a fragment (something between us and the service answered):
  * unavailable, exit 5; another fragment: an answer this version does not understand, exit 1.
  */
 export function unexpectedNotFound(endpoint: string, problem: Problem | null): ApiProblemError {
-  const what = problem ? t.otherProblemType({ code: problemCode(problem) }) : t.noProblemBody;
+  // a Problem without a fragment (a gateway's about:blank) tells no more than a proxy's page (round 26: exit 1 'type ""')
+  const code = problem ? problemCode(problem) : '';
+  const what = code ? t.otherProblemType({ code }) : t.noProblemBody;
   return new ApiProblemError(t.unexpectedNotFound({ endpoint, what, trace: traceNote(problem) }), {
     code: 'API_UNEXPECTED_NOT_FOUND',
-    exitCode: problem ? ExitCode.UNEXPECTED : ExitCode.UNAVAILABLE,
-    hint: problem ? t.reportHint : t.networkHint,
+    exitCode: code ? ExitCode.UNEXPECTED : ExitCode.UNAVAILABLE,
+    hint: code ? t.reportHint : t.networkHint,
     status: 404,
     problem,
     endpoint,
