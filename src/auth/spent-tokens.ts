@@ -13,6 +13,7 @@ import { readOwnFile } from '../core/bounded-read.js';
 import { NotSignedInError, ServiceUnavailableError } from '../core/errors.js';
 import { checkJson } from '../core/file-schema.js';
 import { dirs } from '../core/paths.js';
+import { fileTexts as ft } from '../core/texts.js';
 import type { StoredRecord } from './credential-store/index.js';
 import type { Profile } from '../core/config.js';
 import { withLockAt } from './lock.js';
@@ -81,9 +82,11 @@ export function readSpent(env: NodeJS.ProcessEnv): SpentEntry[] {
   if (read === null) return [];
   const parsed = 'problem' in read ? { ok: false as const, problem: read.problem } : parseSpent(read.text);
   if (parsed.ok) return parsed.value;
-  throw new ServiceUnavailableError(t.spentListDamaged({ file, problem: parsed.problem }), {
+  // another user's list (root's after a `sudo meterdata export`) is not damaged: it is given back (round 26)
+  const unreadable = 'problem' in read && read.unreadable === true;
+  throw new ServiceUnavailableError((unreadable ? t.spentListUnreadable : t.spentListDamaged)({ file, problem: parsed.problem }), {
     code: 'AUTH_SPENT_LIST_DAMAGED',
-    hint: t.spentListDamagedHint,
+    hint: unreadable ? ft.notReadableHint : t.spentListDamagedHint,
   });
 }
 

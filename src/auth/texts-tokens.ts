@@ -75,6 +75,8 @@ export const tokenTexts = catalogue(
       `The refresh token stored for this profile was already taken for a refresh at ${p.at} by this profile itself: an earlier run of this profile sent it and its answer was lost (or the run could not record that its request never left), or this sign-in is an older copy of itself, put back from a backup or an earlier copy. Whether the server has replaced the token cannot be told, and sending a replaced one would end the landlord's connection, so this run does not send it; sign in again for a new one.`,
     spentListDamaged: (p: { file: string; problem: string }) =>
       `The list of refresh tokens already sent, ${p.file}, is damaged: ${p.problem}. No refresh is sent while it cannot be read.`,
+    spentListUnreadable: (p: { file: string; problem: string }) =>
+      `The list of refresh tokens already sent, ${p.file}, cannot be used: ${p.problem}. No refresh is sent while it cannot be read.`,
     spentListDamagedHint:
       'Correct the file, or move it away and run the command again: the sign-ins stay valid, but copies of a sign-in made earlier are then no longer recognised.',
     spentListNotWritten: (p: { file: string; reason: string }) =>
@@ -164,6 +166,8 @@ export const tokenTexts = catalogue(
       `Das für dieses Profil gespeicherte Refresh-Token wurde bereits am ${p.at} von diesem Profil selbst für eine Erneuerung verwendet: Ein früherer Lauf dieses Profils hat es gesendet, und die Antwort ging verloren (oder der Lauf konnte nicht festhalten, dass seine Anfrage nie abging), oder diese Anmeldung ist ein älterer Stand ihrer selbst, aus einer Sicherung oder einer früheren Kopie zurückgespielt. Ob der Server das Token bereits ersetzt hat, lässt sich nicht feststellen; ein ersetztes Token erneut zu senden würde die Verbindung zum Eigentümer beenden, daher sendet dieser Aufruf es nicht. Bitte melden Sie sich neu an, um ein neues Token zu erhalten.`,
     spentListDamaged: (p) =>
       `Die Liste der bereits gesendeten Refresh-Tokens, ${p.file}, ist beschädigt: ${p.problem}. Solange sie nicht lesbar ist, wird keine Anmeldung erneuert.`,
+    spentListUnreadable: (p) =>
+      `Die Liste der bereits gesendeten Refresh-Tokens, ${p.file}, ist nicht verwendbar: ${p.problem}. Solange sie nicht lesbar ist, wird keine Anmeldung erneuert.`,
     spentListDamagedHint:
       'Berichtigen Sie die Datei oder verschieben Sie sie und führen Sie den Befehl erneut aus: Die Anmeldungen bleiben gültig, früher angelegte Kopien einer Anmeldung werden dann aber nicht mehr erkannt.',
     spentListNotWritten: (p) =>

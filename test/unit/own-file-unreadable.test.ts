@@ -21,6 +21,7 @@ vi.mock('node:fs', async (original) => {
 const { readConfig } = await import('../../src/core/config.js');
 const { FileCredentialStore } = await import('../../src/auth/credential-store/file.js');
 const { setLanguage } = await import('../../src/i18n/index.js');
+const { readSpent } = await import('../../src/auth/spent-tokens.js');
 
 afterEach(() => {
   denied.suffix = '';
@@ -72,5 +73,24 @@ describe("a file of meterdata's that cannot be read", () => {
     expect(de.hint).toMatch(
       /^Bitte geben Sie die Datei diesem Benutzer zurück \(chown\) oder melden Sie sich als dieser Benutzer mit `meterdata login --profile alpha` neu an/,
     );
+  });
+
+  it('the list of refresh tokens already sent: AUTH_SPENT_LIST_DAMAGED, exit 5, "cannot be used", not "damaged", the hint to give it back', () => {
+    const env = home();
+    mkdirSync(path.join(env.METERDATA_HOME!, 'state'), { recursive: true });
+    writeFileSync(path.join(env.METERDATA_HOME!, 'state', 'refresh-tokens-spent.json'), '{"v":1,"spent":[]}', { mode: 0o600 });
+    denied.suffix = 'refresh-tokens-spent.json';
+    const e = (() => {
+      try {
+        return readSpent(env);
+      } catch (err) {
+        return err;
+      }
+    })() as { code: string; exitCode: number; message: string; hint: string };
+    expect([e.code, e.exitCode]).toEqual(['AUTH_SPENT_LIST_DAMAGED', 5]);
+    expect(e.message).toMatch(/refresh-tokens-spent\.json, cannot be used: it cannot be read \(permission denied/);
+    // round 26: "is damaged: …", hint "Correct the file, or move it away"
+    expect(e.message).not.toMatch(/damaged/);
+    expect(e.hint).toBe('Give the file back to this user (chown), or run meterdata as the user it belongs to.');
   });
 });
