@@ -126,9 +126,10 @@ export function classify(outcome: Outcome, a: Attempt): Verdict {
     case 'refresh':
       if (authParam(wwwAuth, 'error') === 'invalid_dpop_proof') {
         // This clock too far off the service's: a fresh proof fails the same way, and signing in again would not help.
-        const skew = clockSkewError(header(headers, 'date') ?? null);
+        const date = header(headers, 'date') ?? null;
+        const skew = clockSkewError(date);
         if (skew) return { act: 'fail', error: skew };
-        return a.freshProofTried ? { act: 'fail', error: rejectedSignIn(a.endpoint, problem, true) } : { act: 'fresh-proof' };
+        return a.freshProofTried ? { act: 'fail', error: rejectedSignIn(a.endpoint, problem, true, date) } : { act: 'fresh-proof' };
       }
       return a.refreshed ? { act: 'fail', error: rejectedSignIn(a.endpoint, problem, false) } : { act: 'refresh' };
     case 'scope':

@@ -1,5 +1,6 @@
 // Turning /v1 error answers (application/problem+json, RFC 7807) into the tool's typed
 // errors. Branch on the fragment after `#` in `type`, never on title or detail text.
+import { dpopRefusedHint } from '../core/clock-skew.js';
 import { ExitCode, MeterdataError, NotSignedInError, type ErrorCode } from '../core/errors.js';
 import { problemCode, type Problem } from './types.js';
 import { kinds, t, type KindWord } from './texts.js';
@@ -152,9 +153,15 @@ export function unexpectedNotFound(endpoint: string, problem: Problem | null): A
   });
 }
 
-/** A second 401 after one refresh (or one fresh DPoP proof): the connection is gone. */
-export function rejectedSignIn(endpoint: string, problem: Problem | null, dpop: boolean): NotSignedInError {
+/**
+ * A second 401 after one refresh (or one fresh DPoP proof): the connection is gone, unless a refused proof may be
+ * this clock's fault (`date`, the answer's Date header, missing: round 27).
+ */
+export function rejectedSignIn(endpoint: string, problem: Problem | null, dpop: boolean, date: string | null = null): NotSignedInError {
   return dpop
-    ? new NotSignedInError(t.dpopRejected({ endpoint, trace: traceNote(problem) }), { code: 'AUTH_DPOP_REJECTED', hint: t.dpopHint })
+    ? new NotSignedInError(t.dpopRejected({ endpoint, trace: traceNote(problem) }), {
+        code: 'AUTH_DPOP_REJECTED',
+        hint: dpopRefusedHint(date, 'meterdata login'),
+      })
     : new NotSignedInError(t.signInRejected({ trace: traceNote(problem) }), { code: 'AUTH_REJECTED', hint: t.signInRejectedHint });
 }

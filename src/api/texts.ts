@@ -57,7 +57,6 @@ export const t = catalogue(
       `The service answered ${p.endpoint} with HTTP 404 ${p.what}${p.trace}; this is not read as withdrawn access.`,
     networkHint: 'Try again later; if it persists, check the network path to the metering service (proxy, firewall).',
     dpopRejected: (p: { endpoint: string; trace: string }) => `The service rejected the DPoP proof for ${p.endpoint} twice${p.trace}.`,
-    dpopHint: "Check the computer's clock (proofs are valid for 60 s), then run `meterdata login` again.",
     signInRejected: (p: { trace: string }) => `The service no longer accepts this sign-in, even after a token refresh${p.trace}.`,
     signInRejectedHint: 'The connection was revoked or has ended: run `meterdata login` to connect again.',
     // limits.ts: the bounds of a wait and of an answer
@@ -170,7 +169,6 @@ export const t = catalogue(
     unexpectedNotFound: (p) => `Der Messdienst hat ${p.endpoint} mit HTTP 404 ${p.what} beantwortet${p.trace}; das gilt nicht als entzogene Freigabe.`,
     networkHint: 'Bitte später erneut versuchen; wenn es bestehen bleibt, den Netzwerkweg zum Messdienst prüfen (Proxy, Firewall).',
     dpopRejected: (p) => `Der Messdienst hat den DPoP-Nachweis für ${p.endpoint} zweimal abgelehnt${p.trace}.`,
-    dpopHint: 'Bitte die Uhr dieses Computers prüfen (Nachweise gelten 60 s) und dann `meterdata login` erneut ausführen.',
     signInRejected: (p) => `Der Messdienst nimmt diese Anmeldung nicht mehr an, auch nicht nach Erneuerung des Tokens${p.trace}.`,
     signInRejectedHint: 'Die Verbindung wurde widerrufen oder ist beendet: Bitte `meterdata login` ausführen, um sie neu herzustellen.',
     seconds: (p) => count(p.n, 'Sekunde', 'Sekunden'),

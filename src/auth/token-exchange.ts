@@ -8,7 +8,7 @@ import { describeError } from './discovery.js';
 import { tooLargeIn } from './capped-fetch.js';
 import type { DpopKey } from './dpop.js';
 import { duration, retryAt, retryHint } from '../api/limits.js';
-import { clockSkewError } from '../core/clock-skew.js';
+import { clockKnown, clockSkewError, dpopRefusedHint } from '../core/clock-skew.js';
 import { tokenTexts as t } from './texts-tokens.js';
 import { unusableAnswer } from './token-answer.js';
 export { recordFromTokens } from './token-record.js';
@@ -192,8 +192,11 @@ export function tokenError(
   if (wire && wire.status !== undefined && (!isSuccess(wire.status) || oauthError) && lostAfterSending(e, wire)) return answerLost(e, action, profile, wire);
   if (oauthError?.error === 'invalid_dpop_proof') {
     // A proof refused while this clock is off the server's: the sign-in is fine once the clock is right.
-    const skew = clockSkewError(responseOf(e)?.headers.get('date') ?? null);
+    const date = responseOf(e)?.headers.get('date') ?? null;
+    const skew = clockSkewError(date);
     if (skew) return skew;
+    // No Date to compare with: the clock may still be the cause, so signing in again is not the first advice.
+    if (!clockKnown(date)) return refusedAnswer(e, action, dpopRefusedHint(date, loginCommand(profile)));
   }
   if (oauthError && /dpop/i.test(describeError(e)) && !dpopUsed) {
     return new MeterdataError(t.dpopRequired({ reason: describeError(e) }), {
@@ -220,7 +223,7 @@ export function tokenError(
     if (oauthError.status === 429 || oauthError.status >= 500) {
       return new ServiceUnavailableError(t.serverUnavailable({ what, reason: describeError(e) }), { code: 'AUTH_SERVER_UNAVAILABLE' });
     }
-    return new MeterdataError(t.refused({ what, reason: describeError(e) }), { code: 'AUTH_TOKEN_REFUSED', exitCode: ExitCode.NOT_SIGNED_IN, hint: relogin });
+    return refusedAnswer(e, action, relogin);
   }
   if (httpStatusOf(e) === 429) {
     return new ServiceUnavailableError(t.rateLimited({ what }), {
@@ -251,6 +254,10 @@ export function tokenError(
 export type TokenAction = 'redeem' | 'refresh';
 
 const loginCommand = (profile: Profile | undefined) => `meterdata login${profile && profile.name !== 'default' ? ` --profile ${profile.name}` : ''}`;
+
+function refusedAnswer(e: unknown, action: TokenAction, hint: string): MeterdataError {
+  return new MeterdataError(t.refused({ what: t[action], reason: describeError(e) }), { code: 'AUTH_TOKEN_REFUSED', exitCode: ExitCode.NOT_SIGNED_IN, hint });
+}
 
 function answerLost(e: unknown, action: TokenAction, profile: Profile | undefined, wire: Wire | string | undefined): RefreshAnswerLostError {
   return new RefreshAnswerLostError(t.answerLost({ what: t[action], reason: typeof wire === 'string' ? wire : lostReason(e, wire) }), {

@@ -10,6 +10,19 @@ export const DPOP_IAT_TOLERANCE_S = 60;
 /** The `Date` header has whole seconds and the answer took some time to arrive: a little less than the tolerance counts. */
 const SKEW_MS = (DPOP_IAT_TOLERANCE_S - 5) * 1000;
 
+/** True when `date` (an answer's Date header) tells the service's time; without it a refused proof may still be the clock's fault. */
+export function clockKnown(date: string | null): boolean {
+  return Number.isFinite(date ? Date.parse(date) : NaN);
+}
+
+/**
+ * The hint for a proof refused while this clock is within the tolerance (`date` usable) or cannot be compared
+ * (`date` missing or unreadable, e.g. dropped by a gateway): only in the first case is signing in again the fix.
+ */
+export function dpopRefusedHint(date: string | null, login: string): string {
+  return clockKnown(date) ? t.clockRightHint({ login }) : t.clockUnknownHint({ login, tolerance: DPOP_IAT_TOLERANCE_S });
+}
+
 /** The error for a refused proof when `date` (the answer's Date header) is too far from `now`; undefined otherwise. */
 export function clockSkewError(date: string | null, now = Date.now()): ServiceUnavailableError | undefined {
   const server = date ? Date.parse(date) : NaN;
