@@ -125,16 +125,17 @@ export async function main(argv: string[], io?: Io, parts: ContextParts = {}): P
     let { text, exitCode: code } = formatError(shown);
     // Whatever a command made of the abort, the run was interrupted: 130, never a stack trace.
     if (ctx.signal.aborted && !(e instanceof CommanderError)) {
-      if (!isMeterdataError(e))
-        ({ text } = formatError(
-          (shown =
-            ctx.signal.reason instanceof InterruptedError ? ctx.signal.reason : new InterruptedError(cliTexts.interrupted, { hint: cliTexts.interruptedHint })),
-        ));
+      const interrupted =
+        ctx.signal.reason instanceof InterruptedError ? ctx.signal.reason : new InterruptedError(cliTexts.interrupted, { hint: cliTexts.interruptedHint });
+      if (!isMeterdataError(e)) ({ text } = formatError((shown = interrupted)));
+      // Another failure met on the way out (the root taken over): told too, but the code is the signal's, as its
+      // status is (round 27: one object paired EXPORT_OUT_TAKEN_OVER with 130).
+      else if (e.exitCode !== ExitCode.INTERRUPTED) text = `${formatError((shown = interrupted)).text}\n${text}`;
       code = ExitCode.INTERRUPTED;
     }
     ctx.stderr.write(`${text}\n`);
     // Scripts read the failure of a command given --json on stdout, as its other answers.
-    if ((jsonAsked ?? asksJson(program, argv)) && !wasToldInJson(shown)) {
+    if ((jsonAsked ?? asksJson(program, argv)) && !wasToldInJson(shown) && !wasToldInJson(e)) {
       failurePrinted = true;
       ctx.stdout.write(`${failureJson({ ...describeError(shown), exitCode: code })}\n`);
     }

@@ -76,3 +76,29 @@ describe('an export whose --out folder another host took over while it ran', () 
     expect(await readFile(path.join(root, FOLDER_LOCK), 'utf8')).toBe(OTHER);
   }, 300_000);
 });
+
+describe('a portfolio whose root was taken over, then interrupted', () => {
+  it('one code for the signal: the closing JSON object is INTERRUPTED with exit 130, and stderr still tells the takeover', async () => {
+    const root = path.join(home, 'portfolio-ctrl-c');
+    const argv = ['export', '--profiles', 'nord', '--year', '2025', '--format', 'csv', '--rate-limit', '60', '--out', root, '--json'];
+    const ctrlC = new AbortController();
+    const before = sandbox.log.total;
+    const running = runCli(argv, { env, cwd: home, signal: ctrlC.signal });
+    const deadline = Date.now() + 120_000;
+    while (sandbox.log.total < before + 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await writeFile(path.join(root, FOLDER_LOCK), OTHER);
+    while (sandbox.log.total < before + 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    ctrlC.abort();
+    const done = await running;
+    expect(done.code, done.stderr).toBe(130);
+    const objects = done.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { exit_code: number; error?: { code: string } });
+    for (const o of objects) if (o.exit_code === 130) expect(o.error?.code).toMatch(/INTERRUPTED$/);
+    expect(objects.at(-1)).toMatchObject({ outcome: 'failed', exit_code: 130, error: { code: 'INTERRUPTED' } });
+    expect(done.stderr).toContain(`Another meterdata run took over ${root}`);
+    expect(existsSync(path.join(root, 'portfolio-summary.csv'))).toBe(false);
+    expect(await readFile(path.join(root, FOLDER_LOCK), 'utf8')).toBe(OTHER);
+  }, 300_000);
+});
