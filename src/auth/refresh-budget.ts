@@ -3,6 +3,7 @@
 // are rejected right after issue, or expire within seconds, stops the run with a typed error
 // instead of getting a token request before nearly every API request.
 import { ServiceUnavailableError } from '../core/errors.js';
+import type { StoredRecord } from './credential-store/types.js';
 import { ts } from './texts-session.js';
 
 /**
@@ -46,16 +47,37 @@ export class RefreshBudget {
     });
   }
 
+  /**
+   * A refresh of `rec` about to be sent, under the profile's refresh lock: counted in this run and in the record, which
+   * every process refreshing the profile shares (round 27: K runs on one profile sent 6·K a minute). Returns the
+   * record with this refresh counted; nothing is sent and nothing stored when this throws.
+   */
+  counting(rec: StoredRecord, wallNow = Date.now()): StoredRecord {
+    const lifetimeMs = Date.parse(rec.access_expires_at ?? '') - Date.parse(rec.updated_at);
+    this.sending(lifetimeMs);
+    // The wall clock, as other processes share it; a time ahead of it (a clock stepped back) is dropped, not kept in.
+    const times = Array.isArray(rec.refreshes_sent) ? rec.refreshes_sent.map((x) => (typeof x === 'string' ? Date.parse(x) : NaN)) : [];
+    const recent = times.filter((t) => t > wallNow - MINUTE_MS && t <= wallNow + CLOCK_SLACK_MS);
+    if (recent.length >= MAX_REFRESHES_PER_MINUTE) throw tooOften(ts.profileRefreshedTooOften, recent.length, lifetimeMs);
+    const kept = [...recent.sort((a, b) => a - b), wallNow].slice(-MAX_REFRESHES_PER_MINUTE);
+    return { ...rec, refreshes_sent: kept.map((t) => new Date(t).toISOString()) };
+  }
+
   /** A refresh request about to be sent (nothing is sent and nothing stored when this throws). */
   sending(lifetimeMs: number, now = elapsed()): void {
     this.sentAt = within(this.sentAt, MINUTE_MS, now);
-    if (this.sentAt.length >= MAX_REFRESHES_PER_MINUTE) {
-      const seconds = Number.isFinite(lifetimeMs) ? Math.max(0, Math.round(lifetimeMs / 1000)) : undefined;
-      throw new ServiceUnavailableError(ts.refreshingTooOften({ n: this.sentAt.length, lifetime: seconds === undefined ? '?' : String(seconds) }), {
-        code: 'AUTH_REFRESH_TOO_OFTEN',
-        hint: ts.refreshingTooOftenHint,
-      });
-    }
+    if (this.sentAt.length >= MAX_REFRESHES_PER_MINUTE) throw tooOften(ts.refreshingTooOften, this.sentAt.length, lifetimeMs);
     this.sentAt.push(now);
   }
+}
+
+/** Times a little ahead of this clock (another process's, a few ms on) still count. */
+const CLOCK_SLACK_MS = 5_000;
+
+function tooOften(text: (p: { n: number; lifetime: string }) => string, n: number, lifetimeMs: number): ServiceUnavailableError {
+  const seconds = Number.isFinite(lifetimeMs) ? Math.max(0, Math.round(lifetimeMs / 1000)) : undefined;
+  return new ServiceUnavailableError(text({ n, lifetime: seconds === undefined ? '?' : String(seconds) }), {
+    code: 'AUTH_REFRESH_TOO_OFTEN',
+    hint: ts.refreshingTooOftenHint,
+  });
 }

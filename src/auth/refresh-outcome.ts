@@ -44,7 +44,7 @@ export function markedUncertain(now: StoredRecord, since = new Date().toISOStrin
 export const LOCK_LOST_WAITING = new Error('refresh lock taken over during a 429 wait');
 
 /**
- * A 429 turned the refresh token away unused: for the wait, the record goes back to what it was (no intent) and the
+ * A 429 turned the refresh token away unused: for the wait, the record goes back to what it was (`before`: no intent, this refresh not counted) and the
  * store-wide claim is released, so a kill during the wait (up to 30 s, three times) leaves a token the next run may
  * send, not one it must refuse as possibly rotated (round 26); both are written again before the next attempt, while
  * the lock is still ours (a holder that took it over meanwhile found no intent and refreshes itself: we never resend).
@@ -55,9 +55,9 @@ export function between429(
   lock: RefreshLock,
   relogin: string,
   persist: (r: StoredRecord) => Promise<void>,
+  before: StoredRecord,
 ): Between429 {
   const at = intended.refresh_intent!.at;
-  const { refresh_intent: _ours, ...before } = intended;
   return {
     refused: async () => {
       await persist(before);

@@ -138,16 +138,16 @@ export class Session {
       await this.store.write(this.profile.name, { ...current, refresh_uncertain_since: current.refresh_intent.at }).catch(() => undefined);
       throw refreshUncertain(current.refresh_intent.at, 'abandoned', relogin);
     }
+    // Bounded per minute in this run and for the profile, before anything is written or sent: tokens that last seconds would otherwise be refreshed before nearly every request.
+    const counted = this.budget.counting(current);
     this.record = current;
-    // Bounded per minute, before anything is written or sent: tokens that last seconds would otherwise be refreshed before nearly every request.
-    this.budget.sending(Date.parse(current.access_expires_at ?? '') - Date.parse(current.updated_at));
     const config = await this.configuration();
     const key = await this.key();
     await pauseAt(this.env, 'BEFORE_REFRESH', this.warn);
     // Taken over while stalled: the new holder may be refreshing with this very token.
     if (!(await lock.stillHeld())) return 'lock-lost';
     // Durable before the request leaves, so whoever takes this lock over while we stall sees it.
-    const intended: StoredRecord = { ...current, refresh_intent: intentOf() };
+    const intended: StoredRecord = { ...counted, refresh_intent: intentOf() };
     await pauseAt(this.env, 'BEFORE_INTENT', this.warn);
     await this.persist(intended, 'intent');
     // Stalled past the stale limit while writing it: the new holder may be refreshing with this token.
@@ -156,7 +156,7 @@ export class Session {
     try {
       // told to stop while waiting for the lock or writing the intent: no refresh starts now; claimed store-wide before it is sent
       if (this.signal?.aborted) throw this.signal.reason;
-      const between = between429(this.place(), intended, lock, relogin, (r) => this.persist(r, 'intent'));
+      const between = between429(this.place(), intended, lock, relogin, (r) => this.persist(r, 'intent'), current);
       const send = () => refreshGrant(config, current.refresh_token, dpopHandle(config, key), this.profile, this.signal, this.mayWait, between);
       tokens = await sendOnce(this.env, current.refresh_token, this.profile.name, intended.refresh_intent!.at, relogin, send);
     } catch (e) {
@@ -165,7 +165,7 @@ export class Session {
       throw e;
     }
     try {
-      return await this.keep(tokens, current, lock);
+      return await this.keep(tokens, counted, lock);
     } catch (e) {
       // The server rotated: whatever failed after its answer (building the record, the store, the lock), the
       // token we sent is spent. Mark the record unless the new one landed; if even that fails, the intent stays.

@@ -15,6 +15,8 @@ export const ts = catalogue(
     keptRejectingHint: (p: { status: string }) => `Try again later; if it repeats, run \`${p.status}\` and check the computer's clock.`,
     refreshingTooOften: (p: { n: number; lifetime: string }) =>
       `This run has refreshed the sign-in ${p.n} times within a minute: the sign-in server's access tokens last only ${p.lifetime} s (the contract's last an hour). No further refresh is sent, since each one replaces the refresh token.`,
+    profileRefreshedTooOften: (p: { n: number; lifetime: string }) =>
+      `This sign-in has been refreshed ${p.n} times within a minute, by this and other meterdata runs: the sign-in server's access tokens last only ${p.lifetime} s (the contract's last an hour). No further refresh is sent, since each one replaces the refresh token.`,
     refreshingTooOftenHint: 'Try again later; if it repeats, tell the service provider how short-lived its access tokens are.',
     intentNotWritten: (p: { reason: string }) =>
       `The sign-in could not be refreshed: the credential store could not be written (${p.reason}); no refresh was sent.`,
@@ -53,6 +55,8 @@ export const ts = catalogue(
     keptRejectingHint: (p) => `Bitte später erneut versuchen; wenn es wieder auftritt, \`${p.status}\` ausführen und die Uhrzeit des Rechners prüfen.`,
     refreshingTooOften: (p) =>
       `Dieser Aufruf hat die Anmeldung innerhalb einer Minute schon ${p.n}-mal erneuert: Die Zugriffstoken des Anmeldeservers gelten nur ${p.lifetime} s (laut Schnittstellenvertrag eine Stunde). Es wird keine weitere Erneuerung gesendet, da jede das Refresh-Token ersetzt.`,
+    profileRefreshedTooOften: (p) =>
+      `Diese Anmeldung wurde innerhalb einer Minute schon ${p.n}-mal erneuert, von diesem und anderen meterdata-Aufrufen: Die Zugriffstoken des Anmeldeservers gelten nur ${p.lifetime} s (laut Schnittstellenvertrag eine Stunde). Es wird keine weitere Erneuerung gesendet, da jede das Refresh-Token ersetzt.`,
     refreshingTooOftenHint: 'Bitte später erneut versuchen; wenn es wieder auftritt, den Messdienst auf die kurze Gültigkeit seiner Zugriffstoken hinweisen.',
     intentNotWritten: (p) =>
       `Die Anmeldung konnte nicht erneuert werden: Der Anmeldespeicher ließ sich nicht schreiben (${p.reason}); es wurde keine Erneuerung gesendet.`,

@@ -28,6 +28,8 @@ export function recordFromTokens(tokens: oidc.TokenEndpointResponse, prev: Parti
   };
   if (prev.dpop_jwk) rec.dpop_jwk = prev.dpop_jwk;
   if (prev.client_secret) rec.client_secret = prev.client_secret;
+  // the profile's count of refreshes goes on with the new tokens (a login starts it afresh)
+  if (prev.refreshes_sent !== undefined) rec.refreshes_sent = prev.refreshes_sent;
   if (tokens.scope) rec.scope = tokens.scope;
   return rec;
 }

@@ -1,7 +1,7 @@
 // Short access-token lifetimes: the refresh margin fits the lifetime (the smaller of 60 s and
 // half of it), so a 30 s token is not refreshed before nearly every request; and a run sends at
 // most MAX_REFRESHES_PER_MINUTE refreshes a minute, then stops with a typed error, not a loop.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -87,9 +87,52 @@ describe('refreshes per minute', () => {
     expect(rec.refresh_intent).toBeUndefined();
     expect(rec.refresh_uncertain_since).toBeUndefined();
     expect(stateOf(sid)).toBe('connected');
-    // a later run starts with a fresh budget and the stored (latest) refresh token
+    // the count is the profile's (kept in the record): a later run within the minute is refused too, nothing sent
+    expect(rec.refreshes_sent).toHaveLength(MAX_REFRESHES_PER_MINUTE);
     at.proxy.rewrite = undefined;
+    const refused = await runCli(['token'], { env });
+    expect(refused.code, refused.stderr).toBe(5);
+    expect(refused.stderr).toMatch(/refreshed \d times within a minute, by this and other meterdata runs/);
+    expect(tokenPosts() - posts).toBe(MAX_REFRESHES_PER_MINUTE);
+    // a minute later (the record's times moved back) a run refreshes with the stored (latest) refresh token
+    const kept = JSON.parse(readFileSync(file, 'utf8'));
+    kept.refreshes_sent = kept.refreshes_sent.map((t: string) => new Date(Date.parse(t) - 61_000).toISOString());
+    writeFileSync(file, JSON.stringify(kept), { mode: 0o600 });
     const next = await runCli(['token'], { env });
     expect(next.code, next.stderr).toBe(0);
+    expect(stateOf(sid)).toBe('connected');
   }, 30_000);
+
+  it(`one profile refreshed by runs one after another (each a new count of its own): ${MAX_REFRESHES_PER_MINUTE} a minute for the profile, then AUTH_REFRESH_TOO_OFTEN`, async () => {
+    const { env, file, sid } = await signedIn();
+    lifetime(1);
+    const posts = tokenPosts();
+    const codes: number[] = [];
+    for (let i = 0; i < MAX_REFRESHES_PER_MINUTE + 2; i++) {
+      setAccessExpiry(file);
+      const r = await runCli(['token'], { env });
+      codes.push(r.code);
+      if (r.code !== 0) expect(r.stderr).toMatch(/by this and other meterdata runs/);
+    }
+    expect(codes).toEqual([...Array(MAX_REFRESHES_PER_MINUTE).fill(0), 5, 5]);
+    expect(tokenPosts() - posts).toBe(MAX_REFRESHES_PER_MINUTE);
+    const rec = JSON.parse(readFileSync(file, 'utf8'));
+    expect(rec.refresh_intent).toBeUndefined();
+    expect(rec.refresh_uncertain_since).toBeUndefined();
+    expect(stateOf(sid)).toBe('connected');
+  }, 60_000);
+
+  it('a list of refresh times meterdata cannot read only restarts the count: the sign-in is kept and refreshed', async () => {
+    const { env, file } = await signedIn();
+    for (const damaged of ['"yesterday"', '[1, null, "no date", {"a": 1}]', '{"x": 1}']) {
+      const rec = JSON.parse(readFileSync(file, 'utf8'));
+      writeFileSync(file, `${JSON.stringify(rec).slice(0, -1)},"refreshes_sent":${damaged}}`, { mode: 0o600 });
+      setAccessExpiry(file);
+      const r = await runCli(['token'], { env });
+      expect(r.code, `${damaged}: ${r.stderr}`).toBe(0);
+      const times = JSON.parse(readFileSync(file, 'utf8')).refreshes_sent as string[];
+      expect(times).toHaveLength(1);
+      expect(Math.abs(Date.parse(times[0]!) - Date.now())).toBeLessThan(30_000);
+    }
+  }, 60_000);
 });

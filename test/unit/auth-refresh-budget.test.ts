@@ -41,3 +41,27 @@ describe('RefreshBudget', () => {
     expect(() => budget.rejected()).not.toThrow();
   });
 });
+
+describe('RefreshBudget.counting: the profile’s count, shared by every run through the record', () => {
+  const rec = (times: unknown) => ({
+    v: 1 as const,
+    refresh_token: 'r',
+    updated_at: new Date(Date.now() - LIFETIME_MS).toISOString(),
+    access_expires_at: new Date().toISOString(),
+    refreshes_sent: times,
+  });
+  const ago = (s: number) => new Date(Date.now() - s * 1000).toISOString();
+
+  it('six within the minute from other runs: a fresh run’s first refresh is refused; one older than a minute is not counted', () => {
+    const six = [50, 40, 30, 20, 10, 1].map(ago);
+    expect(() => new RefreshBudget('s').counting(rec(six))).toThrow(expect.objectContaining({ code: 'AUTH_REFRESH_TOO_OFTEN' }));
+    const counted = new RefreshBudget('s').counting(rec([61, 40, 30, 20, 10, 1].map(ago)));
+    expect(counted.refreshes_sent).toHaveLength(MAX_REFRESHES_PER_MINUTE);
+    expect((counted.refreshes_sent as string[]).at(-1)).toBe(new Date().toISOString());
+  });
+
+  it('times ahead of this clock (it was stepped back 5 minutes) are dropped, not kept inside the window', () => {
+    const ahead = [300, 290, 280, 270, 260, 250].map((s) => ago(-s));
+    expect(new RefreshBudget('s').counting(rec(ahead)).refreshes_sent).toEqual([new Date().toISOString()]);
+  });
+});

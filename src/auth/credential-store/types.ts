@@ -22,6 +22,11 @@ export interface StoredRecord {
   refresh_uncertain_since?: string;
   /** Written (durably) before a refresh request is sent, removed with its outcome (src/auth/refresh-intent.ts). */
   refresh_intent?: { at: string; pid: number; host: string };
+  /**
+   * When this profile's last refreshes were sent, by any process (ISO times, at most 6; src/auth/refresh-budget.ts).
+   * Read leniently: a list meterdata cannot read only restarts the count, it never costs the sign-in.
+   */
+  refreshes_sent?: unknown;
   updated_at: string;
 }
 
@@ -59,6 +64,7 @@ export const RecordSchema = v.looseObject({
   refresh_uncertain_since: v.optional(text),
   // pid 0 and -1 are no process: kill(0|-1, 0) signals a group and succeeds, which read as a refresh in flight.
   refresh_intent: v.optional(v.looseObject({ at: moment, pid: v.pipe(v.number(), v.safeInteger(), v.minValue(1)), host: text })),
+  refreshes_sent: v.optional(v.unknown()),
   updated_at: text,
 });
 
@@ -67,13 +73,20 @@ export function parseRecord(text: string): Checked<StoredRecord> {
   return checkJson(RecordSchema, text, { secret: true });
 }
 
+const unreadableRecords = new WeakSet<Error>();
+
+/** A record this user may not read (another user's): it may hold a live connection, so logout does not just delete it. */
+export const isUnreadableRecord = (e: unknown): boolean => e instanceof Error && unreadableRecords.has(e);
+
 /** Exit 3: the record holds no sign-in this run can use; login replaces it (nothing else writes over it). */
 export function damagedRecord(message: string, profile: string, unreadable = false): NotSignedInError {
   const flag = profile !== 'default' ? ` --profile ${profile}` : '';
   const login = `meterdata login${flag}`;
-  return new NotSignedInError(message, {
+  const e = new NotSignedInError(message, {
     code: 'AUTH_STORE_DAMAGED',
     // another user's record (a `sudo meterdata login`) is not damaged: it is given back, or replaced as this user (round 26)
     hint: unreadable ? t.unreadableHint({ login }) : t.damagedHint({ login, logout: `meterdata logout${flag}` }),
   });
+  if (unreadable) unreadableRecords.add(e);
+  return e;
 }
