@@ -81,6 +81,12 @@ export const logoutTexts = catalogue(
     notSignedIn: (p: { profile: string }) => `Profile "${p.profile}" is not signed in; nothing to revoke or delete.`,
     damaged: (p: { profile: string; where: string }) =>
       `Signed out profile "${p.profile}": the stored sign-in was damaged, so nothing could be revoked at the server (the landlord can disconnect it in the portal, or it expires after 90 days unused); the damaged record was deleted from the ${p.where}.`,
+    unreadable: (p: { profile: string; problem: string }) =>
+      `Profile "${p.profile}" was not signed out: ${p.problem} Its connection may still be live, so the record is kept until it can be revoked.`,
+    unreadableDeleted: (p: { profile: string; where: string }) =>
+      `Signed out profile "${p.profile}" (--local-only): its stored sign-in could not be read, so nothing was revoked at the server (the landlord can disconnect it in the portal, or it expires after 90 days unused); the record was deleted from the ${p.where}.`,
+    unreadableHint: (p: { logout: string }) =>
+      `Give the file back to this user (chown) and run \`${p.logout}\` again, or run it as the user the file belongs to; \`${p.logout} --local-only\` deletes it without revoking.`,
     signedOut: (p: { profile: string; revoked: string; where: string }) =>
       `Signed out profile "${p.profile}": connection ${p.revoked}; local sign-in deleted from the ${p.where}.`,
     file: 'credential file',
@@ -95,6 +101,12 @@ export const logoutTexts = catalogue(
     notSignedIn: (p) => `Das Profil „${p.profile}“ ist nicht angemeldet; nichts zu widerrufen oder zu löschen.`,
     damaged: (p) =>
       `Profil „${p.profile}“ abgemeldet: die gespeicherte Anmeldung war beschädigt, daher konnte beim Server nichts widerrufen werden (der Eigentümer kann die Verbindung im Portal trennen, sonst läuft sie nach 90 Tagen ohne Nutzung ab); der beschädigte Eintrag wurde aus ${p.where} gelöscht.`,
+    unreadable: (p) =>
+      `Das Profil „${p.profile}“ wurde nicht abgemeldet: ${p.problem} Die Verbindung kann noch bestehen; der Eintrag bleibt daher, bis sie widerrufen werden kann.`,
+    unreadableDeleted: (p) =>
+      `Profil „${p.profile}“ abgemeldet (--local-only): die gespeicherte Anmeldung war nicht lesbar, daher wurde beim Server nichts widerrufen (der Eigentümer kann die Verbindung im Portal trennen, sonst läuft sie nach 90 Tagen ohne Nutzung ab); der Eintrag wurde aus ${p.where} gelöscht.`,
+    unreadableHint: (p) =>
+      `Bitte geben Sie die Datei diesem Benutzer zurück (chown) und führen Sie \`${p.logout}\` erneut aus, oder führen Sie es als der Benutzer aus, dem die Datei gehört; \`${p.logout} --local-only\` löscht sie ohne Widerruf.`,
     signedOut: (p) => `Profil „${p.profile}“ abgemeldet: Verbindung ${p.revoked}; die lokale Anmeldung wurde aus ${p.where} gelöscht.`,
     file: 'der Anmeldedatei',
     keychain: 'dem Schlüsselbund',

@@ -2,7 +2,7 @@
 // read. Every command said "A file meterdata keeps could not be written … Free space on that disk", exit 1
 // (round 26). It says the file cannot be read and how to give it back: exit 2 for config.json, 3 for a sign-in.
 // Tests run as root, whom file modes do not stop, so the refusal comes from a mocked open.
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -22,6 +22,7 @@ const { readConfig } = await import('../../src/core/config.js');
 const { FileCredentialStore } = await import('../../src/auth/credential-store/file.js');
 const { setLanguage } = await import('../../src/i18n/index.js');
 const { readSpent } = await import('../../src/auth/spent-tokens.js');
+const { runCli } = await import('../helpers/run-cli.js');
 
 afterEach(() => {
   denied.suffix = '';
@@ -92,5 +93,56 @@ describe("a file of meterdata's that cannot be read", () => {
     // round 26: "is damaged: …", hint "Correct the file, or move it away"
     expect(e.message).not.toMatch(/damaged/);
     expect(e.hint).toBe('Give the file back to this user (chown), or run meterdata as the user it belongs to.');
+  });
+});
+
+describe('logout of a sign-in record this user may not read', () => {
+  const withRecord = () => {
+    const env = home();
+    writeFileSync(
+      path.join(env.METERDATA_HOME!, 'config', 'config.json'),
+      JSON.stringify({
+        profiles: {
+          alpha: {
+            name: 'alpha',
+            auth_url: 'https://auth.example.test',
+            base_url: 'https://api.example.test/v1',
+            resource: 'https://api.example.test',
+            client_id: 'meterdata',
+            client_auth: 'none',
+            dpop: false,
+            scopes: ['read:units'],
+            credential_store: 'file',
+          },
+        },
+      }),
+    );
+    const dir = path.join(env.METERDATA_HOME!, 'state', 'credentials');
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'alpha.json');
+    writeFileSync(file, '{}', { mode: 0o600 });
+    return { env: { ...env, METERDATA_CREDENTIAL_STORE: 'file' }, file };
+  };
+
+  it('keeps it (its connection may be live), exit 3, saying how to revoke it; not "damaged"', async () => {
+    const { env, file } = withRecord();
+    denied.suffix = 'alpha.json';
+    const r = await runCli(['logout', '--profile', 'alpha'], { env });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/Profile "alpha" was not signed out: .*alpha\.json cannot be used: it cannot be read \(permission denied/);
+    expect(r.stderr).toMatch(
+      /Give the file back to this user \(chown\) and run `meterdata logout --profile alpha` again.*`meterdata logout --profile alpha --local-only` deletes it without revoking/s,
+    );
+    expect(r.stderr).not.toMatch(/damaged/);
+    expect(existsSync(file)).toBe(true);
+  });
+
+  it('--local-only deletes it, saying it could not be read and nothing was revoked', async () => {
+    const { env, file } = withRecord();
+    denied.suffix = 'alpha.json';
+    const r = await runCli(['logout', '--profile', 'alpha', '--local-only'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/Signed out profile "alpha" \(--local-only\): its stored sign-in could not be read, so nothing was revoked at the server/);
+    expect(existsSync(file)).toBe(false);
   });
 });

@@ -6,8 +6,8 @@ import { describeError, discover } from '../../auth/discovery.js';
 import { revokeToken } from '../../auth/token-exchange.js';
 import { otherHolder } from '../../auth/shared-record.js';
 import { tokenTexts as tt } from '../../auth/texts-tokens.js';
-import type { StoredRecord } from '../../auth/credential-store/types.js';
-import { MeterdataError } from '../../core/errors.js';
+import { isUnreadableRecord, type StoredRecord } from '../../auth/credential-store/types.js';
+import { MeterdataError, NotSignedInError } from '../../core/errors.js';
 import type { Profile } from '../../core/config.js';
 import { logoutTexts as t } from '../texts-auth.js';
 import type { CommandContext } from '../context.js';
@@ -39,9 +39,11 @@ export async function run(opts: LogoutFlags, ctx: CommandContext): Promise<numbe
   } catch (e) {
     // A damaged record holds no usable token to revoke, but logout must still be able to clear it.
     if (!(e instanceof MeterdataError && e.code === 'AUTH_STORE_DAMAGED')) throw e;
+    // Another user's record (a `sudo meterdata login`) may hold a live connection: deleted unrevoked only when asked (round 27).
+    if (isUnreadableRecord(e) && !opts.localOnly) throw notSignedOutUnreadable(e, name);
     await store.remove(name);
     await removeProfileFields(io.env, name, CONNECTION_FACTS);
-    io.stderr.write(`${t.damaged({ profile: name, where: t[store.kind] })}\n`);
+    io.stderr.write(`${(isUnreadableRecord(e) ? t.unreadableDeleted : t.damaged)({ profile: name, where: t[store.kind] })}\n`);
     return 0;
   }
   if (!record) {
@@ -68,4 +70,12 @@ export async function run(opts: LogoutFlags, ctx: CommandContext): Promise<numbe
   await removeProfileFields(io.env, name, CONNECTION_FACTS);
   io.stderr.write(`${t.signedOut({ profile: name, revoked, where: t[store.kind] })}\n`);
   return 0;
+}
+
+function notSignedOutUnreadable(e: MeterdataError, profile: string): NotSignedInError {
+  const flag = profile !== 'default' ? ` --profile ${profile}` : '';
+  return new NotSignedInError(t.unreadable({ profile, problem: e.message }), {
+    code: 'AUTH_STORE_DAMAGED',
+    hint: t.unreadableHint({ logout: `meterdata logout${flag}` }),
+  });
 }
