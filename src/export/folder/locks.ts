@@ -163,13 +163,23 @@ export async function takeLock(file: string, busy: Error | ((holder: LockHolder)
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       }
       const seen = look(file);
-      if (seen !== null && !(stale(seen, opts) && (await removeStale(file, seen, mine, 0, opts)))) throw refuse(seen);
+      const removed = seen !== null && stale(seen, opts) && (await removeStale(file, seen, mine, 0, opts).catch(folderAtClaim(refuse(seen))));
+      if (seen !== null && !removed) throw refuse(seen);
     }
     throw refuse(look(file));
   } finally {
     await rm(mine, { force: true });
   }
 }
+
+/** A folder found where the removal of a dead holder's lock is claimed (round 27). */
+class FolderAtLock extends Error {
+  constructor(readonly at: string) {
+    super(`folder at ${at}`);
+  }
+}
+
+const folderAtClaim = (busy: Error) => (e: unknown) => Promise.reject(e instanceof FolderAtLock ? lockIsFolder(e.at, busy) : e);
 
 /**
  * A folder where a lock file goes is nobody's lock: "another run is writing" would send the user to wait for a run
@@ -196,6 +206,8 @@ async function removeStale(file: string, seen: Seen, mine: string, depth: number
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const other = look(claim);
+      // a folder planted at the claim would leave the dead holder's lock for ever, told as a run that is writing
+      if (other?.folder) throw new FolderAtLock(claim);
       if (other !== null && !(stale(other, opts) && (await removeStale(claim, other, mine, depth + 1, opts)))) return false;
       continue;
     }
