@@ -253,6 +253,20 @@ function endpoints(f: Fetcher, now: () => Date, checkWho: (who: WhoAmI) => void 
     forgetProperty(propertyId) {
       seen.forgetProperty(propertyId);
     },
+    noteSaved(answers) {
+      const property = answers.property.id;
+      for (const { unit, consumption } of answers.units) {
+        const endpoint = transport.endpoint(`/usage-units/${unit.id}/consumption`);
+        for (const p of consumption.measuring_points) devices.note(endpoint, property, p.measuring_point_id, p.segments);
+      }
+      for (const { point, consumption } of answers.plantPoints)
+        devices.note(
+          transport.endpoint(`/measuring-points/${point.id ?? consumption.measuring_point_id}/readings`),
+          property,
+          consumption.measuring_point_id,
+          consumption.segments,
+        );
+    },
     stats() {
       return { ...transport.stats };
     },

@@ -95,6 +95,11 @@ export interface ApiClient {
    * asks about; the Property itself stays known.
    */
   forgetProperty(propertyId: string): void;
+  /**
+   * A Property's answers a resumed run read from its journal instead of asking: their devices' places are noted
+   * as if fetched, so one of them placed at a Property fetched afterwards is still found (round 27).
+   */
+  noteSaved?(answers: import('./walk.js').PropertyAnswers): void;
   /** Requests made so far (for summaries and benchmarks). */
   stats(): { requests: number; retries: number; rateLimited: number };
   close(): Promise<void>;

@@ -94,3 +94,44 @@ describe('one device at points of two Properties', () => {
     );
   }, 120_000);
 });
+
+describe('one device at points of two Properties, the first read back from the journal', () => {
+  it('a resumed run still finds it: API_BAD_ANSWER, exit 5, nothing committed', async () => {
+    const out = path.join(home, 'resumed');
+    // run 1: the first Property is fetched and saved; every consumption answer of another Property names another
+    // unit, so the run stops there (exit 5) and leaves its journal; a device of the first Property is noted
+    const propertyOf = new Map<string, string>();
+    let first: { property: string; device: string; serial: string } | null = null;
+    const learnThenFail: Rewrite = (p, json, query) => {
+      if (p === '/v1/usage-units') for (const u of json.data as Json[]) propertyOf.set(u.id as string, query.get('property_id') ?? (u.property_id as string));
+      const m = /^\/v1\/usage-units\/([^/]+)\/consumption$/.exec(p);
+      if (!m) return undefined;
+      const property = propertyOf.get(m[1]!)!;
+      const segment = (json.measuring_points as Json[]).flatMap((mp) => mp.segments as Json[]).find((sg) => sg.installed_at !== null);
+      if (first === null && segment) first = { property, device: segment.device_id as string, serial: segment.serial as string };
+      if (first !== null && property !== first.property) return { ...json, usage_unit_id: '00000000-0000-4000-8000-00000000beef' };
+      return undefined;
+    };
+    const failed = await exportBehind(learnThenFail, out);
+    expect(failed.code, failed.stderr).toBe(5);
+    expect(first).not.toBeNull();
+    // run 2: resumed; the second Property's first answer carries the first Property's device over the same time
+    let placed = false;
+    const sameDevice: Rewrite = (p, json, query) => {
+      if (p === '/v1/usage-units') for (const u of json.data as Json[]) propertyOf.set(u.id as string, query.get('property_id') ?? (u.property_id as string));
+      const m = /^\/v1\/usage-units\/([^/]+)\/consumption$/.exec(p);
+      if (!m || placed || propertyOf.get(m[1]!) === first!.property) return undefined;
+      const segment = (json.measuring_points as Json[]).flatMap((mp) => mp.segments as Json[]).find((sg) => sg.installed_at !== null);
+      if (!segment) return undefined;
+      placed = true;
+      Object.assign(segment, { device_id: first!.device, serial: first!.serial });
+      return json;
+    };
+    const resumed = await exportBehind(sameDevice, out);
+    expect(placed).toBe(true);
+    expect(resumed.stderr).toMatch(/resum|journal/i);
+    expect(resumed.code, resumed.stderr).toBe(5);
+    expect(resumed.stderr).toMatch(/at the same time at a measuring point of Property /);
+    expect(existsSync(path.join(out, 'billing.csv'))).toBe(false);
+  }, 180_000);
+});

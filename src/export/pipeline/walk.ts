@@ -54,6 +54,7 @@ export class PropertyWalk {
     try {
       const saved = await journal.load(i, property, (file, why) => reporter.note(t.answersDamaged({ name: property.name, file, why })));
       if (saved) {
+        this.deps.api.noteSaved?.(saved); // the devices of a Property read back count against those fetched after it
         this.fromJournal.add(i);
         return saved;
       }
