@@ -119,29 +119,24 @@ describe("a folder where the --out folder's lock goes", () => {
 });
 
 describe('a portfolio root holding a folder named portfolio-summary.csv', () => {
-  it('refused before any profile runs (EXPORT_OUT_IN_USE, exit 2), not "a bug" after every profile', async () => {
-    const out = path.join(home, 'summary-folder');
-    await mkdir(path.join(out, 'portfolio-summary.csv', 'kept'), { recursive: true });
-    const requests = sandbox.log.total;
-    const r = await runCli(['export', '--year', '2025', '--format', 'csv', '--rate-limit', '3000', '--profiles', 'nord', '--out', out], { env, cwd: home });
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/holds a folder named portfolio-summary\.csv/);
-    expect(r.stderr).not.toMatch(/this is a bug|EISDIR/);
-    expect(sandbox.log.total).toBe(requests);
-    expect(existsSync(path.join(out, 'nord'))).toBe(false);
-  }, 120_000);
-
-  it('the same for a uvi portfolio', async () => {
-    const out = path.join(home, 'summary-folder-uvi');
-    await mkdir(path.join(out, 'portfolio-summary.csv'), { recursive: true });
-    const requests = sandbox.log.total;
-    const r = await runCli(['uvi', '--month', '2025-11', '--rate-limit', '3000', '--profiles', 'nord', '--out', out], { env, cwd: home });
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/holds a folder named portfolio-summary\.csv/);
-    expect(r.stderr).not.toMatch(/this is a bug|EISDIR/);
-    expect(sandbox.log.total).toBe(requests);
-    expect(existsSync(path.join(out, 'nord'))).toBe(false);
-  }, 120_000);
+  it.each([
+    ['an export portfolio', 'summary-folder', ['export', '--year', '2025', '--format', 'csv']],
+    ['a uvi portfolio', 'summary-folder-uvi', ['uvi', '--month', '2025-11']],
+  ])(
+    '%s: refused before any profile runs (EXPORT_OUT_IN_USE, exit 2), not "a bug" after every profile',
+    async (_what, name, command) => {
+      const out = path.join(home, name);
+      await mkdir(path.join(out, 'portfolio-summary.csv', 'kept'), { recursive: true });
+      const requests = sandbox.log.total;
+      const r = await runCli([...command, '--rate-limit', '3000', '--profiles', 'nord', '--out', out], { env, cwd: home });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/holds a folder named portfolio-summary\.csv/);
+      expect(r.stderr).not.toMatch(/this is a bug|EISDIR/);
+      expect(sandbox.log.total).toBe(requests);
+      expect(existsSync(path.join(out, 'nord'))).toBe(false);
+    },
+    120_000,
+  );
 });
 
 // A link planted where meterdata keeps a folder of its own sent the billing data and the letters elsewhere, and
