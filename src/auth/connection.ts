@@ -10,11 +10,12 @@ import { readWindow, sharedWindowFile, writeWindow } from '../api/shared-window.
 import type { WhoAmI } from '../api/types.js';
 import { DEFAULT_SCOPES, loadProfile, resolveProfileName, type Profile } from '../core/config.js';
 import { staticCredentials, type Credentials } from '../core/credentials.js';
-import { AccessWithdrawnError, ServiceUnavailableError, UsageError } from '../core/errors.js';
+import { AccessWithdrawnError, NotSignedInError, ServiceUnavailableError, UsageError } from '../core/errors.js';
 import { tokenSafeUrl } from '../core/secure-url.js';
 import type { StoredRecord } from './credential-store/index.js';
 import { loginCommand, notSignedIn, Session } from './session.js';
 import { refusalWords } from '../core/disk.js';
+import { withRefreshLock } from './lock.js';
 import { testNumber } from './test-hooks.js';
 import { ts } from './texts-session.js';
 import { profileFrom } from './whoami.js';
@@ -51,6 +52,8 @@ export interface ConnectionOptions {
   warn?: (line: string) => void;
   /** Requests per minute for this connection (export's --rate-limit; default 300, the contract's limit). */
   rateLimitPerMinute?: number;
+  /** `meterdata login`: the profile has no tenant yet, and this connection's first /whoami names it. */
+  signingIn?: boolean;
 }
 
 class Link implements Connection {
@@ -132,8 +135,20 @@ class Link implements Connection {
    */
   private sameTenant(who: WhoAmI, afterRefresh = true): WhoAmI {
     const before = this.profile.tenant_id;
-    if (before === undefined || who.tenant_id === before) return who;
-    const names = { now: who.tenant_name, before: this.profile.tenant_name ?? before, profile: this.profile.name };
+    // A stored sign-in whose login never learnt its tenant (its /whoami failed, or it was stopped) pins nothing: any
+    // landlord's token would pass, and the first later /whoami would write that landlord in (round 27).
+    if (before === undefined) {
+      if (this.o.signingIn) return who;
+      throw loginIncomplete(this.profile.name);
+    }
+    // ids compared as the API client compares them (a UUID's case means nothing)
+    if (who.tenant_id.toLowerCase() === before.toLowerCase()) return who;
+    const same = who.tenant_name === (this.profile.tenant_name ?? before);
+    const names = {
+      now: same ? `${who.tenant_name}, ${who.tenant_id}` : who.tenant_name,
+      before: same ? `${this.profile.tenant_name}, ${before}` : (this.profile.tenant_name ?? before),
+      profile: this.profile.name,
+    };
     throw new AccessWithdrawnError(afterRefresh ? ts.otherTenant(names) : ts.otherTenantStored(names), {
       code: 'AUTH_OTHER_TENANT',
       hint: ts.otherTenantHint({ login: loginCommand(this.profile.name) }),
@@ -150,6 +165,8 @@ class Link implements Connection {
       const unsaved = (e: unknown) => this.session!.warn(ts.connectionNotNoted({ reason: refusalWords(e) }));
       this.profile = await this.session!.saveReconciled((latest) => profileFrom(latest, who, api), unsaved);
     } catch (e) {
+      // another landlord's access token is not kept for `meterdata token` (which asks no /whoami) to hand out (round 27)
+      if (e instanceof AccessWithdrawnError && e.code === 'AUTH_OTHER_TENANT') await withdrawAccess(this.o.env, this.session!, rec).catch(() => undefined);
       if (!(e instanceof ServiceUnavailableError)) throw e;
       this.session!.warn(ts.whoamiFailed({ reason: e.message }));
     } finally {
@@ -197,6 +214,24 @@ async function budgetFor(o: ConnectionOptions, profile: string): Promise<{ budge
     ...(maxPausedMs ? { maxPausedMs } : {}),
   });
   return { budget, seeded: await readWindow(sharedWindowFile(o.env, profile), Date.now(), budget.windowMs) };
+}
+
+/** Drops `rec`'s access token from the store (the refresh token stays: it is the latest), so the next command refreshes. */
+async function withdrawAccess(env: NodeJS.ProcessEnv, session: Session, rec: StoredRecord): Promise<void> {
+  await withRefreshLock(env, session.profile.name, async () => {
+    const now = await session.store.read(session.profile.name);
+    if (!now || now.access_token !== rec.access_token) return;
+    const { access_token: _dropped, ...kept } = now;
+    await session.store.write(session.profile.name, { ...kept, access_expires_at: now.updated_at });
+  });
+}
+
+/** Exit 3: a stored sign-in without a tenant in its profile is no sign-in a command may use. */
+function loginIncomplete(profile: string): NotSignedInError {
+  return new NotSignedInError(ts.loginIncomplete({ profile }), {
+    code: 'AUTH_LOGIN_INCOMPLETE',
+    hint: ts.loginIncompleteHint({ login: loginCommand(profile) }),
+  });
 }
 
 /** A connection over a session opened by the caller (sign-in, right after the tokens were stored). */

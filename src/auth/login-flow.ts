@@ -102,7 +102,7 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   const bare: Profile = { ...stripConnectionFacts(profile), last_refresh_at: record.updated_at };
   await saveProfile(io.env, bare);
   const session = new Session(bare, store, record, io.env, (l) => io.stderr.write(l), io.signal);
-  const conn = await connectionFor(session, { env: io.env, signal: io.signal });
+  const conn = await connectionFor(session, { env: io.env, signal: io.signal, signingIn: true });
   const reconciled = await conn.reconcile().finally(() => conn.close());
   const result: LoginResult = { profile: reconciled, store };
   // A new login replaces the profile's connection: end the old one at the server too, so

@@ -15,9 +15,10 @@ import { clientAuthFor, clientSecretFrom } from './client-auth.js';
 import { discover } from './discovery.js';
 import { dpopProof, importDpopKey, type DpopKey } from './dpop.js';
 import { SingleFlight, withRefreshLock, type RefreshLock } from './lock.js';
+import { notHeldElsewhere } from './shared-record.js';
 import { intentOf, refreshInFlight, refreshUncertain, stillInFlight } from './refresh-intent.js';
 import { between429, LOCK_LOST_WAITING, markedUncertain, replaceIntent, type RecordPlace } from './refresh-outcome.js';
-import { markedError, notSpentBefore, sendOnce, settledAfter, unrefreshable } from './spent-tokens.js';
+import { markedError, sendOnce, settledAfter, unrefreshable } from './spent-tokens.js';
 import { usable } from './lifetime.js';
 import { RefreshBudget } from './refresh-budget.js';
 import { pauseAt, testNumber } from './test-hooks.js';
@@ -95,8 +96,7 @@ export class Session {
 
   /** A record whose access token has more than a minute left. */
   async fresh(): Promise<StoredRecord> {
-    if (usable(this.record, Date.now())) return this.record;
-    return this.refresh(undefined);
+    return usable(this.record, Date.now()) ? this.record : this.refresh(undefined);
   }
 
   /** Refreshes unless someone already replaced `rejectedToken` (or the token is still fresh and not rejected). */
@@ -176,7 +176,7 @@ export class Session {
 
   /** Builds and saves the record of a 2xx answer (the server has rotated the refresh token). */
   private async keep(tokens: TokenSet, current: StoredRecord, lock: RefreshLock): Promise<{ record: StoredRecord; refreshed: boolean }> {
-    const next = notSpentBefore(this.env, recordFromTokens(tokens, current), this.profile);
+    const next = await notHeldElsewhere(this.env, recordFromTokens(tokens, current), this.profile);
     await pauseAt(this.env, 'AFTER_REFRESH', this.warn);
     if (await lock.stillHeld()) {
       // Durable before use: a crash after this line loses nothing.

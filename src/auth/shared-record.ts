@@ -4,7 +4,11 @@
 // profile still uses: RFC 7009 revocation of a refresh token ends its whole token family.
 import { loadProfile, readConfig } from '../core/config.js';
 import { openStore } from './credential-store/index.js';
-import { spentBy } from './spent-tokens.js';
+import type { StoredRecord } from './credential-store/index.js';
+import type { Profile } from '../core/config.js';
+import { notSpentBefore, spentBy } from './spent-tokens.js';
+import { answerUnusable } from './token-exchange.js';
+import { tokenTexts as t } from './texts-tokens.js';
 
 /**
  * The other profile whose connection `token` belongs to, if any: the one that sent it (the list
@@ -32,4 +36,16 @@ export async function otherHolder(env: NodeJS.ProcessEnv, token: string, profile
     if (rec?.refresh_token === token) return name;
   }
   return null;
+}
+
+/**
+ * The record a refresh answer makes, unless its new refresh token was sent before (notSpentBefore) or is the one another profile's record holds now: the
+ * server handed out another connection's token, and sending it would run this profile on that connection and end
+ * the other profile's sign-in, blamed on a copy (round 27). Thrown as the answer unusable: the record is marked, exit 3.
+ */
+export async function notHeldElsewhere(env: NodeJS.ProcessEnv, next: StoredRecord, profile: Profile): Promise<StoredRecord> {
+  notSpentBefore(env, next, profile);
+  const holder = await otherHolder(env, next.refresh_token, profile.name);
+  if (holder !== null && holder !== '?') throw answerUnusable(undefined, profile, 200, t.heldByOther({ profile: holder }));
+  return next;
 }

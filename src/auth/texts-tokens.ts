@@ -36,6 +36,8 @@ export const tokenTexts = catalogue(
     noNewRefreshToken: (p: { status: number }) => `the answer (HTTP ${p.status}) carried no new refresh token`,
     spentGivenBack: (p: { at: string }) =>
       `it gave back as the new refresh token one that was already sent for a refresh (at ${p.at}), though every refresh issues a new one, and sending a spent token again ends the connection`,
+    heldByOther: (p: { profile: string }) =>
+      `it gave as the new refresh token the one the profile "${p.profile}" holds now, another connection's: sending it would end that profile's sign-in`,
     notRotated:
       'it gave back the refresh token it had just been sent instead of a new one, though by the contract every refresh retires the token sent, and sending a retired token again ends the connection',
     failedAfterSending: (p: { status: number }) =>
@@ -126,6 +128,8 @@ export const tokenTexts = catalogue(
     noNewRefreshToken: (p) => `die Antwort (HTTP ${p.status}) enthielt kein neues Refresh-Token`,
     spentGivenBack: (p) =>
       `er hat als neues Refresh-Token eines zurückgegeben, das bereits für eine Erneuerung gesendet wurde (am ${p.at}), obwohl jede Erneuerung ein neues ausgibt und ein verbrauchtes Token erneut zu senden die Verbindung beendet`,
+    heldByOther: (p) =>
+      `er hat als neues Refresh-Token das des Profils „${p.profile}“ ausgegeben, das zu einer anderen Verbindung gehört: es zu senden würde die Anmeldung dieses Profils beenden`,
     notRotated:
       'er hat das eben gesendete Refresh-Token zurückgegeben statt eines neuen, obwohl laut Schnittstellenvertrag jede Erneuerung das gesendete Token entwertet und ein entwertetes Token erneut zu senden die Verbindung beendet',
     failedAfterSending: (p) =>

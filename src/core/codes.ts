@@ -78,6 +78,7 @@ export const ERROR_CODES = {
   AUTH_NOT_SIGNED_IN: { exit: [SIGNED_OUT], area: 'auth' },
   AUTH_CONNECTION_ENDED: { exit: [SIGNED_OUT], area: 'auth' },
   AUTH_OTHER_TENANT: { exit: [WITHDRAWN], area: 'auth' },
+  AUTH_LOGIN_INCOMPLETE: { exit: [SIGNED_OUT], area: 'auth' },
   AUTH_CODE_REFUSED: { exit: [SIGNED_OUT], area: 'auth' },
   AUTH_ACCESS_DENIED: { exit: [SIGNED_OUT], area: 'auth' },
   AUTH_REDIRECT_ERROR: { exit: [SIGNED_OUT], area: 'auth' },

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loginLive } from '../helpers/browser.js';
 import { runCli } from '../helpers/run-cli.js';
-import { sandboxBehindProxy, setAccessExpiry, storeFile } from '../helpers/signed-in.js';
+import { sandboxBehindProxy, setAccessExpiry, signInTo, storeFile } from '../helpers/signed-in.js';
 
 const at = sandboxBehindProxy({ autoConsent: true, admin: true, clock: '2026-11-22', oauthRateLimitPerMinute: 0 }, 'md-answers-');
 
@@ -222,5 +222,29 @@ describe("openid-client's own re-send after a DPoP nonce challenge", () => {
     expect(tokenPosts()).toBe(posts + 2);
     expect(stored().refresh_uncertain_since).toBeUndefined();
     expect(stored().refresh_intent).toBeUndefined();
+  });
+});
+
+// Round 27: a token endpoint handing out another profile's current refresh token as this one's new token. Stored,
+// this profile ran on the other's connection, and the other profile's next refresh was refused as "a copy".
+describe("a refresh answer whose new refresh token is another profile's current one", () => {
+  it('is not stored: exit 3, the record marked; the other profile keeps working', async () => {
+    const { env, rec, sid, stored } = await signedIn();
+    await signInTo(at.sb, env, 'beta');
+    const beta = () => JSON.parse(readFileSync(storeFile(env, 'beta'), 'utf8')) as { refresh_token: string };
+    const betaToken = beta().refresh_token;
+    at.proxy.rewrite = (r, body) =>
+      r.path === '/oauth/token' && body.includes('"access_token"') ? JSON.stringify({ ...JSON.parse(body), refresh_token: betaToken }) : body;
+    const r = await runCli(['token'], { env });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toContain(`it gave as the new refresh token the one the profile "beta" holds now`);
+    expect(stored().refresh_token).toBe(rec.refresh_token);
+    expect(stored().refresh_uncertain_since).toBeTruthy();
+    at.proxy.rewrite = undefined;
+    setAccessExpiry(storeFile(env, 'beta'));
+    const other = await runCli(['token', '--profile', 'beta'], { env });
+    expect(other.code, other.stderr).toBe(0);
+    expect(beta().refresh_token).not.toBe(betaToken);
+    expect(stateOf(sid)).toBe('connected');
   });
 });

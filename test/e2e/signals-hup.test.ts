@@ -93,10 +93,11 @@ describe('SIGHUP with the reader of the output gone as well (meterdata … 2>&1 
   it('uvi: exit 130 (the message that finds the pipe closed comes after the clean-up), no lock left, a re-run exits 0', async () => {
     const args = ['uvi', '--month', '2025-11', '--profile', 'nord'];
     const out = path.join(home, 'out-tee');
-    expect((await runBin([...args, '--out', out], env)).code).toBe(0);
+    const first = await runBin([...args, '--out', out], env);
+    expect(first.code, first.stderr).toBe(0);
     const before = snapshot(out);
     const r = await hungUp(args, out, (files) => files.some((f) => !(f in before) && /letter-.*\.pdf/.test(f)), true);
-    expect(r.sent).toBe(true);
+    expect(r.sent, `exit ${r.code}: ${r.stderr}`).toBe(true);
     expect([r.code, r.signal]).toEqual([130, null]);
     expect(snapshot(out)).toEqual(before);
     expect(filesUnder(env.METERDATA_HOME!).filter((f) => /\.lock$/.test(f))).toEqual([]);
@@ -110,7 +111,8 @@ describe('the terminal closes under a running uvi (tmux ends: SIGHUP, and the te
     requireTool(ctx, 'tmux', 'a closed terminal is a tmux server ended under the run');
     const args = ['uvi', '--month', '2025-11', '--profile', 'nord'];
     const out = path.join(home, 'out-tmux');
-    expect((await runBin([...args, '--out', out], env)).code).toBe(0);
+    const first = await runBin([...args, '--out', out], env);
+    expect(first.code, first.stderr).toBe(0);
     const before = snapshot(out);
     // A closed terminal signals its session's leader; a login shell passes SIGHUP on to its jobs. Here the
     // tmux server ends (the terminal is gone: meterdata's writes to stderr fail with EIO), then the test

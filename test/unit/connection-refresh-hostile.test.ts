@@ -4,7 +4,7 @@
 // - a server that rejects every token it just issued: each rejection used to cost a refresh
 //   (a token request and an urgent /whoami ahead of the queue) for every request of the run;
 //   now a handful in ten minutes ends the run (exit 5).
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_REJECTED_REFRESHES } from '../../src/auth/session.js';
@@ -208,5 +208,84 @@ describe('a server that rejects every token right after issuing it', () => {
     expect(r.code, r.stderr).toBe(5);
     expect(r.stderr).toContain('Die Schnittstelle hat innerhalb von 10 Minuten 6 Zugriffstoken abgelehnt');
     expect(await findEnglish(r.stderr)).toEqual([]);
+  });
+});
+
+const configFileOf = (env: NodeJS.ProcessEnv) => path.join(env.METERDATA_HOME!, 'config', 'config.json');
+function editProfile(env: NodeJS.ProcessEnv, edit: (p: Record<string, unknown>) => void): void {
+  const config = JSON.parse(readFileSync(configFileOf(env), 'utf8'));
+  edit(config.profiles.default);
+  writeFileSync(configFileOf(env), JSON.stringify(config));
+}
+
+// Round 27: a login whose /whoami failed (or was stopped) kept its sign-in but no tenant, and a profile without a
+// tenant accepted any: a refresh handing out another landlord's token exported that landlord and wrote it in.
+describe('a stored sign-in whose profile has no tenant (a login that never learnt it)', () => {
+  it('export, uvi and status read nothing with it (exit 3, AUTH_LOGIN_INCOMPLETE), write no tenant in; login again fixes it', async () => {
+    const env = await signedIn();
+    const before = profileOf(env);
+    editProfile(env, (p) => {
+      delete p.tenant_id;
+      delete p.tenant_name;
+    });
+    const paths = otherTenantStored();
+    const out = path.join(env.METERDATA_HOME!, 'out');
+    const r = await runCli(['export', '--year', '2025', '--out', out, '--json', '--lang', 'en'], { env });
+    expect(r.code, r.stderr).toBe(3);
+    expect(JSON.parse(r.stdout.trim().split('\n').at(-1)!).error).toMatchObject({ code: 'AUTH_LOGIN_INCOMPLETE', hint: 'Run `meterdata login` again.' });
+    expect(r.stderr).toContain('The sign-in of profile default was never completed');
+    const uvi = await runCli(['uvi', '--month', '2025-11', '--out', path.join(env.METERDATA_HOME!, 'uvi'), '--quiet'], { env });
+    expect(uvi.code, uvi.stderr).toBe(3);
+    const status = await runCli(['status', '--lang', 'en'], { env });
+    expect(status.code).toBe(3);
+    expect(paths().filter((p) => p !== '/v1/whoami')).toEqual([]);
+    expect(profileOf(env).tenant_id).toBeUndefined();
+    expect(() => readFileSync(path.join(out, 'billing.csv'))).toThrow();
+    at.proxy.intercept = undefined;
+    expect(before.tenant_id).toBeTruthy();
+  });
+});
+
+describe('the profile’s tenant id in another case', () => {
+  it('is the same tenant (ids compared as the API client compares them): exit 0', async () => {
+    const env = await signedIn();
+    editProfile(env, (p) => void (p.tenant_id = String(p.tenant_id).toUpperCase()));
+    const r = await runCli(['status', '--lang', 'en'], { env });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+  });
+
+  it('another tenant of the same name is told with both ids, not the same name twice', async () => {
+    const env = await signedIn();
+    const before = profileOf(env);
+    at.proxy.intercept = async (r) =>
+      r.path === '/v1/whoami'
+        ? { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...OTHER, tenant_name: before.tenant_name }) }
+        : undefined;
+    const r = await runCli(['export', '--year', '2025', '--out', path.join(env.METERDATA_HOME!, 'out'), '--quiet', '--lang', 'en'], { env });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain(
+      `("${before.tenant_name}, ${OTHER.tenant_id}") than the one profile default was signed in to ("${before.tenant_name}, ${before.tenant_id}")`,
+    );
+  });
+});
+
+describe('a refresh answer carrying another landlord’s access token, then `meterdata token`', () => {
+  it('the refresh stops (exit 4) and the token is not kept: `token` refreshes again rather than print it', async () => {
+    const { env, file } = await at.signedIn();
+    setAccessExpiry(file);
+    let otherToken = '';
+    at.proxy.intercept = async (r) => {
+      if (r.path !== '/v1/whoami') return undefined;
+      otherToken = (r.authorization ?? '').replace(/^Bearer /, '');
+      return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(OTHER) };
+    };
+    const first = await runCli(['token'], { env });
+    expect(first.code, first.stderr).toBe(4);
+    expect(otherToken).not.toBe('');
+    const stored = JSON.parse(readFileSync(file, 'utf8'));
+    expect(stored.access_token).toBeUndefined();
+    const second = await runCli(['token'], { env });
+    expect(second.stdout).not.toContain(otherToken);
+    expect(second.code, second.stderr).toBe(4);
   });
 });
