@@ -1,7 +1,7 @@
 // The refresh's guarantees, observed from outside: last refresh is a real refresh, /whoami
 // runs after the lock is released, a token is never used before it is saved, 429s are
 // retried and nothing else is, the 60 s margin. A counting proxy sits in front of the sandbox.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -303,6 +303,30 @@ describe('token endpoint answers', () => {
     expect(spentBy(env, old.refresh_token)).toBeDefined();
     expect(JSON.parse(readFileSync(file, 'utf8')).refresh_token).not.toBe(old.refresh_token);
   }, 20_000);
+
+  // Round 27: logout took no lock, so a refresh waiting out a 429 (or whose answer was on its way) wrote the deleted
+  // record back after the logout and sent the revoked token again.
+  it('logout while another run waits out a 429: it waits for that refresh, then revokes and deletes what it left; nothing is written back', async () => {
+    const { env, file, sid } = await at.signedIn();
+    expiresIn(file, -1000);
+    let served = 0;
+    at.proxy.intercept = async (r) => {
+      if (r.path !== '/oauth/token' || served++ > 0) return undefined;
+      return { ...tooMany, headers: { ...tooMany.headers, 'retry-after': '2' } };
+    };
+    const posts = tokenPosts();
+    const run = runCli(['token'], { env });
+    const deadline = Date.now() + 10_000;
+    while (served === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const logout = await runCli(['logout'], { env });
+    expect(logout.code, logout.stderr).toBe(0);
+    expect(logout.stderr).toMatch(/connection revoked at the server; local sign-in deleted/);
+    const tok = await run;
+    expect(tok.code, tok.stderr).toBe(0);
+    expect(tokenPosts()).toBe(posts + 2);
+    expect(existsSync(file)).toBe(false);
+    expect(at.stateOf(sid)).toBe('revoked');
+  }, 30_000);
 
   // Round 26: an older refresh token of this connection given back as the new one was stored with exit 0, and the
   // next run refused it, blaming an earlier run or a backup.

@@ -6,7 +6,8 @@ import { describeError, discover } from '../../auth/discovery.js';
 import { revokeToken } from '../../auth/token-exchange.js';
 import { otherHolder } from '../../auth/shared-record.js';
 import { tokenTexts as tt } from '../../auth/texts-tokens.js';
-import { isUnreadableRecord, type StoredRecord } from '../../auth/credential-store/types.js';
+import { isUnreadableRecord, type CredentialStore, type StoredRecord } from '../../auth/credential-store/types.js';
+import { withRefreshLock } from '../../auth/lock.js';
 import { MeterdataError, NotSignedInError } from '../../core/errors.js';
 import type { Profile } from '../../core/config.js';
 import { logoutTexts as t } from '../texts-auth.js';
@@ -33,6 +34,13 @@ export async function run(opts: LogoutFlags, ctx: CommandContext): Promise<numbe
     return 0;
   }
   const store = await ctx.store(profile.credential_store);
+  // Under the refresh lock: a refresh of this profile in another process (waiting out a 429, its answer on the way)
+  // ends first, and the record it leaves is the one revoked and deleted; none is written back after the logout (round 27).
+  return withRefreshLock(io.env, name, () => signOut(opts, ctx, profile, store), io.signal);
+}
+
+async function signOut(opts: LogoutFlags, { io }: CommandContext, profile: Profile, store: CredentialStore): Promise<number> {
+  const { name } = profile;
   let record: StoredRecord | null;
   try {
     record = await store.read(name);
