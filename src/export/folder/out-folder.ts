@@ -28,15 +28,19 @@ export async function checkOutDir(dir: string, identity: Record<string, unknown>
   await checkWritable(dir);
   const root = commandRoot(dir, identity);
   checkNotOtherCommand(root, root === dir ? 'export' : 'uvi');
+  // a single run into a portfolio's root lay beside the profiles' folders, and the portfolio was refused after (round 27)
+  if (portfolioRootAt(root)) throw new UsageError(t.portfolioRoot({ dir: root }), t.portfolioRootHint, 'EXPORT_OUT_IN_USE');
   checkNoFolderAt(dir, [...names, ...names.map(partialName)]);
   // A commit that crashed half-way left the previous manifest aside: the folder is still that export's.
-  const manifest = readManifest(dir, MANIFEST) ?? readManifest(dir, asideName(MANIFEST));
+  const aside = asideName(MANIFEST);
+  const main = readManifest(dir, MANIFEST);
+  const [manifest, file] = main ? [main, MANIFEST] : [readManifest(dir, aside), aside];
   if (manifest) {
     if (JSON.stringify(manifest.identity) === JSON.stringify(identity)) return;
     // no manifest of meterdata's at all (garbage, [], {}): said so, not "another export's arguments" to hunt for (round 26)
     const id = manifest.identity;
     if (typeof id !== 'object' || id === null || Array.isArray(id))
-      throw new UsageError(t.manifestUnusable({ dir, file: MANIFEST, problem: t.notAManifest }), t.foreignFileHint, 'EXPORT_OUT_IN_USE');
+      throw new UsageError(t.manifestUnusable({ dir, file, problem: t.notAManifest }), t.foreignFileHint, 'EXPORT_OUT_IN_USE');
     const where = opts.defaultOut ? t.defaultFolder({ dir }) : t.outFolder({ dir });
     const changes = settingChanges(manifest.identity, identity).join('; ');
     throw new UsageError(t.otherArguments({ where, changes }), opts.defaultOut ? t.defaultFolderHint : t.otherArgumentsHint, 'EXPORT_OUT_IN_USE');
@@ -220,6 +224,25 @@ function exportAround(root: string): string | null {
   }
 }
 
+/** Whether `dir` is a portfolio's root: its summary beside profile folders holding an export or a uvi month. */
+function portfolioRootAt(dir: string): boolean {
+  if (!lstatSync(path.join(dir, PORTFOLIO_SUMMARY), { throwIfNoEntry: false })?.isFile()) return false;
+  return folders(dir).some((p) => manifestKind(p) === 'export' || folders(p, MONTH_FOLDER).some((m) => manifestKind(m) === 'uvi'));
+}
+
+/**
+ * The uvi root an export's folder lies in: a folder whose month folders (or, in a uvi portfolio's root, whose profile
+ * folders' month folders) hold the monthly information; null where none. `export --out <uvi root>/exports` passed,
+ * and the next month's uvi into its own root was refused for good (round 27).
+ */
+function uviRootAround(root: string): string | null {
+  const holdsMonths = (d: string) => folders(d, MONTH_FOLDER).some((m) => manifestKind(m) === 'uvi');
+  for (let d = path.dirname(root); ; d = path.dirname(d)) {
+    if (holdsMonths(d) || (lstatSync(path.join(d, PORTFOLIO_SUMMARY), { throwIfNoEntry: false })?.isFile() && folders(d).some(holdsMonths))) return d;
+    if (path.dirname(d) === d) return null;
+  }
+}
+
 /**
  * Refuses a `kind` run into `root` (its --out, or a portfolio profile's folder) where the other
  * command has written, inside a uvi run's month folder, or (uvi) inside an export's folder
@@ -231,6 +254,8 @@ export function checkNotOtherCommand(root: string, kind: RunKind): void {
   if (month) throw new UsageError(t.inUviMonth({ dir: root, found: month }), t.inUviMonthHint, 'EXPORT_OUT_IN_USE');
   const exported = kind === 'uvi' ? exportAround(path.resolve(root)) : null;
   if (exported) throw new UsageError(t.inExport({ dir: root, found: exported }), t.otherCommandHint, 'EXPORT_OUT_IN_USE');
+  const letters = kind === 'export' ? uviRootAround(path.resolve(root)) : null;
+  if (letters) throw new UsageError(t.inUviRoot({ dir: root, found: letters }), t.otherCommandHint, 'EXPORT_OUT_IN_USE');
   const found = otherRunIn(root, kind);
   if (!found) return;
   const message = kind === 'uvi' ? t.holdsExport({ dir: root, found }) : t.holdsUvi({ dir: root, found });

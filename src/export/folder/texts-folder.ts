@@ -33,6 +33,11 @@ export const outText = catalogue(
     inUviMonth: (p: { dir: string; found: string }) =>
       `--out ${p.dir} is (or lies in) the folder of one month's consumption information (${p.found}); only that month's files go there.`,
     inUviMonthHint: 'Give uvi the same --out for every month (for example --out uvi: each month gets its own folder in it), and export an --out of its own.',
+    inUviRoot: (p: { dir: string; found: string }) =>
+      `--out ${p.dir} lies in the folder of the monthly information (${p.found}); an export does not go into it.`,
+    portfolioRoot: (p: { dir: string }) =>
+      `--out ${p.dir} is the folder of a portfolio (its portfolio-summary.csv beside the profiles' folders); a run of one profile does not go beside them.`,
+    portfolioRootHint: 'Use the same --profiles for that folder, or give this run an --out of its own.',
     inExport: (p: { dir: string; found: string }) =>
       `--out ${p.dir} lies in the folder of an export (${p.found}); the monthly information does not go into an export's folder.`,
     nameIsFolder: (p: { dir: string; file: string }) =>
@@ -72,6 +77,10 @@ export const outText = catalogue(
       `--out ${p.dir} ist der Ordner der Verbrauchsinformation eines Monats oder liegt darin (${p.found}); dorthin gehören nur die Dateien dieses Monats.`,
     inUviMonthHint:
       'Geben Sie uvi für jeden Monat denselben Zielordner mit --out (etwa --out uvi: jeder Monat erhält darin einen eigenen Ordner) und export einen eigenen.',
+    inUviRoot: (p) => `--out ${p.dir} liegt im Ordner der monatlichen Verbrauchsinformationen (${p.found}); ein Export gehört nicht in diesen Ordner.`,
+    portfolioRoot: (p) =>
+      `--out ${p.dir} ist der Ordner eines Portfolio-Exports (seine portfolio-summary.csv neben den Ordnern der Profile); der Lauf eines einzelnen Profils gehört nicht daneben.`,
+    portfolioRootHint: 'Verwenden Sie für diesen Ordner dieselben --profiles, oder geben Sie diesem Lauf einen eigenen Zielordner mit --out.',
     inExport: (p) =>
       `--out ${p.dir} liegt im Ordner eines Exports (${p.found}); die monatliche Verbrauchsinformation gehört nicht in den Ordner eines Exports.`,
     nameIsFolder: (p) =>
