@@ -2,7 +2,7 @@
 // stderr: {outcome: "failed", exit_code, error{code, message, hint}}, the keys of the
 // portfolio's failed profile, so that a script reads the failure's code (e.g. a full disk's
 // EXPORT_WRITE_FAILED) where it reads the command's answers. Before, stdout stayed empty.
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -104,6 +104,22 @@ describe('export --json that fails', () => {
     expect([o.exit_code, o.error.code]).toEqual([1, 'EXPORT_WRITE_FAILED']);
     expect(o.error.message).toContain('the disk is full');
     expect(o.error.hint).toMatch(/^Free space on that disk/);
+  });
+
+  // Round 27: round 26's check that <out>/<month> is no link ran first and took ENOTDIR and ELOOP for a bug.
+  it('uvi with --out a file, a path through a file, or a link loop: refused as no folder (a loop: not writable), exit 2, no stack', async () => {
+    const file = path.join(home, 'c-file');
+    await writeFile(file, 'x');
+    const loop = path.join(home, 'loop');
+    await symlink(loop, loop);
+    const before = sandbox.log.total;
+    for (const out of [file, path.join(file, 'x'), loop]) {
+      const r = await runCli(['uvi', '--month', '2025-11', '--out', out, '--json'], { env, cwd: home });
+      const o = failureOf(r);
+      expect([o.exit_code, o.error.code], `${out}: ${r.stderr}`).toEqual([2, out === loop ? 'EXPORT_OUT_NOT_WRITABLE' : 'EXPORT_OUT_NOT_A_FOLDER']);
+      expect(r.stderr).not.toMatch(/this is a bug|\n\s+at /);
+    }
+    expect(sandbox.log.total).toBe(before);
   });
 
   it('the portfolio refusing its arguments before any profile: one failure object', async () => {

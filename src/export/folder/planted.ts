@@ -23,6 +23,15 @@ export function folderThere(e: unknown, dir: string, file: string): unknown {
   return new UsageError(t.nameIsFolder({ dir, file: path.basename(file) }), t.nameIsFolderHint, 'EXPORT_OUT_IN_USE');
 }
 
+/** What is at `p`; undefined where nothing can be (a path through a file, a link loop): the folder checks after this name it (round 27). */
+function lstatQuiet(p: string): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(p, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The folders meterdata names and creates below the user's `root` (a portfolio's `<out>/<profile>`, a month's
  * `<out>/<month>`) are folders, never links: a link planted there in a shared --out sent a landlord's billing data
@@ -35,7 +44,6 @@ export function checkNotLinked(root: string, dir: string): void {
   let at = path.resolve(root);
   for (const part of below.split(path.sep)) {
     at = path.join(at, part);
-    if (lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink())
-      throw new UsageError(t.namedFolderLinked({ dir: at }), t.namedFolderLinkedHint, 'EXPORT_OUT_IN_USE');
+    if (lstatQuiet(at)?.isSymbolicLink()) throw new UsageError(t.namedFolderLinked({ dir: at }), t.namedFolderLinkedHint, 'EXPORT_OUT_IN_USE');
   }
 }
