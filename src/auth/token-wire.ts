@@ -84,9 +84,12 @@ const HANDSHAKE_FAILED =
  * Failures that by their kind come before any byte of the request was written (round 26: each was taken as a lost
  * answer, the record marked, a valid sign-in thrown away): the socket's own connect failed or was reset (`syscall:
  * 'connect'`: undici writes nothing before it connected, its TLS handshake included), a TLS socket closed before the
- * handshake ended, and fetch's refusal of a port it never connects to.
+ * handshake ended, and fetch's refusal of a port it never connects to; and an HTTPS proxy that refused the tunnel
+ * (round 27: `NODE_USE_ENV_PROXY` with `HTTPS_PROXY`, which Node's fetch reads itself; the request goes only through
+ * an established tunnel).
  */
-const BEFORE_WRITE = /^(Client network socket disconnected before secure TLS connection was established|bad port)$/;
+const BEFORE_WRITE =
+  /^(Client network socket disconnected before secure TLS connection was established|bad port|Proxy response \(\d+\) !== 200 when HTTP Tunneling)$/;
 
 export const neverSent = (e: unknown) =>
   causeCodes(e).some((c) => NEVER_SENT.has(c) || HANDSHAKE_FAILED.test(c)) ||

@@ -5,6 +5,7 @@
 import { createServer as createNet, type Server, type Socket } from 'node:net';
 import { createServer as createHttp } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ProxyAgent, fetch as undiciFetch } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lostAfterSending, neverSent } from '../../src/auth/token-wire.js';
 
@@ -62,6 +63,30 @@ describe('a token request that never left', () => {
     await new Promise((r) => s.close(r));
     servers.splice(servers.indexOf(s), 1);
     expect(neverSent(await failureOf(`http://127.0.0.1:${port}/oauth/token`))).toBe(true);
+  });
+});
+
+// Round 27: behind an HTTPS proxy (NODE_USE_ENV_PROXY with HTTPS_PROXY, which Node's fetch reads itself) a proxy
+// refusing the tunnel to the token endpoint was a lost answer: the record marked, though the request never left.
+describe('a token request whose proxy refused the tunnel', () => {
+  it.each([502, 403])('CONNECT answered %i: never sent', async (status) => {
+    const port = await listen(
+      createNet((s: Socket) => {
+        s.once('data', () => s.end(`HTTP/1.1 ${status} No\r\ncontent-length: 0\r\n\r\n`));
+      }),
+    );
+    const e = await undiciFetch('https://127.0.0.1:44443/oauth/token', {
+      method: 'POST',
+      body: 'grant_type=refresh_token&refresh_token=r',
+      dispatcher: new ProxyAgent(`http://127.0.0.1:${port}`),
+      signal: AbortSignal.timeout(5000),
+    }).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(e).not.toBeNull();
+    expect(neverSent(e)).toBe(true);
+    expect(lostAfterSending(e, sent)).toBe(false);
   });
 });
 
