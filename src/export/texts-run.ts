@@ -65,6 +65,9 @@ export const runText = catalogue(
     tooDeep: (p: { max: number }) => `nested deeper than ${p.max} levels`,
     badField: (p: { field: string }) => `field ${p.field} is missing or has the wrong type`,
     otherProperty: 'it holds the answers of another Property',
+    answersFolder: (p: { file: string }) =>
+      `${p.file} is a folder, where meterdata keeps the saved answers of a Property of this run; it is not meterdata's, and meterdata removes no folder it did not make.`,
+    answersFolderHint: (p: { file: string }) => `Remove the folder ${p.file} (or move it elsewhere), then run the same command again.`,
     answersDamaged: (p: { name: string; file: string; why: string }) =>
       `property "${p.name}": the saved answers in ${p.file} are damaged (${p.why}); fetching them again.`,
     running: 'Another `meterdata export` with the same arguments is running.',
@@ -120,6 +123,9 @@ export const runText = catalogue(
     tooDeep: (p) => `tiefer als ${p.max} Ebenen verschachtelt`,
     badField: (p) => `Feld ${p.field} fehlt oder hat den falschen Typ`,
     otherProperty: 'sie enthält die Antworten einer anderen Liegenschaft',
+    answersFolder: (p) =>
+      `${p.file} ist ein Ordner an der Stelle, an der meterdata die gespeicherten Antworten einer Liegenschaft dieses Laufs ablegt; er stammt nicht von meterdata, und meterdata löscht keinen Ordner, den es nicht angelegt hat.`,
+    answersFolderHint: (p) => `Bitte den Ordner ${p.file} löschen (oder verschieben) und den Befehl dann erneut ausführen.`,
     answersDamaged: (p) => `Liegenschaft „${p.name}“: Die gespeicherten Antworten in ${p.file} sind beschädigt (${p.why}); sie werden erneut abgerufen.`,
     running: 'Ein anderer `meterdata export` mit denselben Angaben läuft bereits.',
     runningHint: (p) => `Warten Sie, bis er fertig ist; läuft keiner, löschen Sie ${p.lock}.`,

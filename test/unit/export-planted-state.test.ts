@@ -3,7 +3,7 @@
 // or fetches that Property again), or a lock it cannot read, never a read that waits for a
 // writer or fills the memory. A hang fails by the test's timeout.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -71,4 +71,25 @@ describe('the saved progress, files replaced', () => {
     plant(path.join(state, 'exports', `${journalKey(id)}.lock`), 'fifo');
     await expect(Journal.open(state, id, who, now, path.join(tmp(), 'out'))).rejects.toMatchObject({ code: 'EXPORT_ALREADY_RUNNING' });
   }, 10_000);
+
+  // Round 27: it was told as damage and fetched again, then saving over it failed (EISDIR, "a bug") on every run.
+  it("a Property's saved answers a folder: refused before fetching it (EXPORT_OUT_IN_USE, exit 2), the folder named and kept", async () => {
+    const state = tmp();
+    const j = await Journal.open(state, id, who, now, path.join(tmp(), 'out'));
+    const file = path.join(j.dir, 'property-000000.json.gz');
+    mkdirSync(path.join(file, 'kept'), { recursive: true });
+    const e = (await j.load(0, { id: 'p-1' }, () => undefined).catch((err: unknown) => err)) as {
+      code: string;
+      exitCode: number;
+      message: string;
+      hint: string;
+    };
+    expect([e.code, e.exitCode]).toEqual(['EXPORT_OUT_IN_USE', 2]);
+    expect(e.message).toBe(
+      `${file} is a folder, where meterdata keeps the saved answers of a Property of this run; it is not meterdata's, and meterdata removes no folder it did not make.`,
+    );
+    expect(e.hint).toMatch(/^Remove the folder/);
+    expect(existsSync(path.join(file, 'kept'))).toBe(true);
+    await j.close();
+  });
 });

@@ -5,6 +5,7 @@
 // and fetches only the Properties not yet there; the files are then rebuilt from the
 // journal, so they are byte-identical to an uninterrupted run. Removed after success.
 import { createHash } from 'node:crypto';
+import { lstatSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { readOwnBytes, readOwnFile } from '../../core/bounded-read.js';
 import { writeFileAtomic } from '../../core/atomic-file.js';
@@ -165,6 +166,9 @@ export class Journal {
    */
   async load(index: number, expected: Pick<Property, 'id'>, onDamaged: (file: string, why: string) => void): Promise<PropertyAnswers | null> {
     const file = this.file(index);
+    // the answers fetched again could not be saved over it (EISDIR after every request, "a bug"; round 27)
+    if (lstatSync(file, { throwIfNoEntry: false })?.isDirectory())
+      throw new UsageError(t.answersFolder({ file }), t.answersFolderHint({ file }), 'EXPORT_OUT_IN_USE');
     let text: string;
     try {
       // only a plain file, within the bound: a FIFO or a device in the state folder is damage, not a wait
