@@ -12,6 +12,7 @@ import { checkCallback, buildAuthorizationRequest } from './authorize.js';
 import { openBrowser } from './browser.js';
 import { clientAuthFor } from './client-auth.js';
 import { openStore, type CredentialStore } from './credential-store/index.js';
+import { FileCredentialStore } from './credential-store/file.js';
 import { KeychainCredentialStore } from './credential-store/keychain.js';
 import { assertServerCapabilities, describeError, discover } from './discovery.js';
 import { withRefreshLock } from './lock.js';
@@ -44,6 +45,8 @@ export interface LoginResult {
 export async function login(profile: Profile, io: Io, opts: LoginOptions): Promise<LoginResult> {
   const store = openStore(profile.credential_store, io.env);
   if (store instanceof KeychainCredentialStore) await store.probe();
+  // before the browser step: a code redeemed into tokens that cannot be stored is a connection lost (round 27)
+  if (store instanceof FileCredentialStore) store.checkNoFolder(profile.name);
   const config = await discover(profile, await clientAuthFor(profile, opts.clientSecret));
   assertServerCapabilities(config);
   const issuer = config.serverMetadata().issuer;

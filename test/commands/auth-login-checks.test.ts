@@ -193,6 +193,18 @@ describe('server and settings checks', () => {
     expect(r.stderr).not.toMatch(/example\.net\/authorize\?/);
   });
 
+  // Round 27: it said "This sign-in replaces it", redeemed the code, then failed (EISDIR, "a bug"): the tokens lost.
+  it('a folder where the sign-in is kept: refused before any address is printed (exit 2), the folder kept', async () => {
+    const env = freshEnv();
+    const record = path.join(env.METERDATA_HOME!, 'state', 'credentials', 'delta.json');
+    mkdirSync(path.join(record, 'kept'), { recursive: true });
+    const r = await runCli(['login', '--no-browser', '--profile', 'delta', '--auth-url', sb.url], { env });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`${record} is a folder, where meterdata keeps this profile's sign-in`);
+    expect(r.stderr).not.toMatch(/https?:\/\/\S+\/authorize|this is a bug/);
+    expect(existsSync(path.join(record, 'kept'))).toBe(true);
+  });
+
   it('an unreachable server is "unavailable" (exit 5) and names the URL', async () => {
     const r = await runCli(['login', '--no-browser', '--auth-url', 'http://127.0.0.1:9'], { env: freshEnv() });
     expect(r.code).toBe(5);

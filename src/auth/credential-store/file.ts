@@ -1,7 +1,8 @@
 // Opt-in file store: one JSON file per profile, mode 0600, in the state directory,
 // replaced atomically so a crash leaves the old or the new record, never half of one.
-import { promises as fsp } from 'node:fs';
+import { lstatSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
+import { UsageError } from '../../core/errors.js';
 import { readOwnFile } from '../../core/bounded-read.js';
 import { writeFileAtomic } from '../../core/atomic-file.js';
 import { dirs } from '../../core/paths.js';
@@ -37,6 +38,13 @@ export class FileCredentialStore implements CredentialStore {
 
   fileFor(profile: string): string {
     return path.join(this.dir, `${profile}.json`);
+  }
+
+  /** A folder at the record's place (not meterdata's: never removed) would fail the write after the tokens were issued. */
+  checkNoFolder(profile: string): void {
+    const file = this.fileFor(profile);
+    if (lstatSync(file, { throwIfNoEntry: false })?.isDirectory())
+      throw new UsageError(t.recordIsFolder({ file }), t.recordIsFolderHint({ file }), 'CONFIG_INVALID');
   }
 
   describe(profile: string): string {

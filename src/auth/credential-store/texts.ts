@@ -12,6 +12,9 @@ export const storeTexts = catalogue(
     fileUnreadable: (p: { file: string; problem: string }) => `The stored sign-in in ${p.file} cannot be used: ${p.problem}.`,
     unreadableHint: (p: { login: string }) =>
       `Give the file back to this user (chown), or sign in again as this user with \`${p.login}\` (it replaces the file).`,
+    recordIsFolder: (p: { file: string }) =>
+      `${p.file} is a folder, where meterdata keeps this profile's sign-in; it is not meterdata's, and meterdata removes no folder it did not make. Nothing was sent to the sign-in server.`,
+    recordIsFolderHint: (p: { file: string }) => `Remove the folder ${p.file} (or move it elsewhere), then sign in again.`,
     describeFile: (p: { file: string }) => `file ${p.file} (mode 0600)`,
     describeKeychain: (p: { backend: string; service: string; account: string }) =>
       `system keychain (${p.backend}), service "${p.service}", account "${p.account}"`,
@@ -37,6 +40,9 @@ export const storeTexts = catalogue(
     fileUnreadable: (p) => `Die gespeicherte Anmeldung in ${p.file} ist nicht verwendbar: ${p.problem}.`,
     unreadableHint: (p) =>
       `Bitte geben Sie die Datei diesem Benutzer zurück (chown) oder melden Sie sich als dieser Benutzer mit \`${p.login}\` neu an (das ersetzt die Datei).`,
+    recordIsFolder: (p) =>
+      `${p.file} ist ein Ordner an der Stelle, an der meterdata die Anmeldung dieses Profils ablegt; er stammt nicht von meterdata, und meterdata löscht keinen Ordner, den es nicht angelegt hat. An den Anmeldeserver wurde nichts gesendet.`,
+    recordIsFolderHint: (p) => `Bitte den Ordner ${p.file} löschen (oder verschieben) und sich dann erneut anmelden.`,
     describeFile: (p) => `Datei ${p.file} (Modus 0600)`,
     describeKeychain: (p) => `Schlüsselbund des Systems (${p.backend}), Dienst „${p.service}“, Konto „${p.account}“`,
     keychainUnavailable: (p) => `Der Schlüsselbund des Systems ist gesperrt oder nicht erreichbar (${p.what}).`,
