@@ -4,6 +4,7 @@
 import { ServiceUnavailableError } from '../core/errors.js';
 import { checkEchoedRange, checkGranted, checkSubject, type Grant } from './answers.js';
 import { DevicePlaces } from './device-places.js';
+import type { PropertyAnswers } from './walk.js';
 import { tokenSafeUrl } from '../core/secure-url.js';
 import type { ApiClient, ApiClientOptions, RangeQuery, UnknownValue } from './contracts.js';
 import { MAX_ANSWER_BYTES, MAX_PAGES } from './limits.js';
@@ -172,6 +173,17 @@ function rangeQuery(r: RangeQuery, metrics?: Metric[]): string {
   );
 }
 
+/** The devices of a Property's answers read back from a journal, noted as if fetched (see ApiClient.noteSaved). */
+function noteSaved(devices: DevicePlaces, endpoint: (path: string) => string, answers: PropertyAnswers): void {
+  const property = answers.property.id;
+  for (const { unit, consumption } of answers.units) {
+    const at = endpoint(`/usage-units/${unit.id}/consumption`);
+    for (const p of consumption.measuring_points) devices.note(at, property, p.measuring_point_id, p.segments);
+  }
+  for (const { consumption: c } of answers.plantPoints)
+    devices.note(endpoint(`/measuring-points/${c.measuring_point_id}/readings`), property, c.measuring_point_id, c.segments);
+}
+
 /** The nine endpoints, each checking that the answer is about what it asked for. */
 function endpoints(f: Fetcher, now: () => Date, checkWho: (who: WhoAmI) => void = () => undefined): ApiClient {
   const { transport, seen, list } = f;
@@ -253,20 +265,7 @@ function endpoints(f: Fetcher, now: () => Date, checkWho: (who: WhoAmI) => void 
     forgetProperty(propertyId) {
       seen.forgetProperty(propertyId);
     },
-    noteSaved(answers) {
-      const property = answers.property.id;
-      for (const { unit, consumption } of answers.units) {
-        const endpoint = transport.endpoint(`/usage-units/${unit.id}/consumption`);
-        for (const p of consumption.measuring_points) devices.note(endpoint, property, p.measuring_point_id, p.segments);
-      }
-      for (const { point, consumption } of answers.plantPoints)
-        devices.note(
-          transport.endpoint(`/measuring-points/${point.id ?? consumption.measuring_point_id}/readings`),
-          property,
-          consumption.measuring_point_id,
-          consumption.segments,
-        );
-    },
+    noteSaved: (answers) => noteSaved(devices, (p) => transport.endpoint(p), answers),
     stats() {
       return { ...transport.stats };
     },

@@ -125,3 +125,36 @@ export async function openPlain(file: string): Promise<{ handle: FileHandle } | 
   await handle.close();
   return { problem: st.isDirectory() ? ft.isFolder : ft.notPlainFile };
 }
+
+/**
+ * Why `st` is not a file this process made and still holds under its name: a link, no plain file, another user's,
+ * or a file with other names too (a hard link); null when it is. A file of the run put under its temporary name
+ * in a shared --out (a forged letter, a link to a file elsewhere) would be hashed and committed as the run's
+ * (round 27); one this user may not write it could not have made.
+ */
+export function notOurs(st: Stats): string | null {
+  if (st.isSymbolicLink()) return ft.isLink;
+  if (!st.isFile()) return st.isDirectory() ? ft.isFolder : ft.notPlainFile;
+  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return ft.otherOwner;
+  return st.nlink > 1 ? ft.otherNames : null;
+}
+
+/** A file this run wrote, opened to be read back (a spool, the workbook, a letter): only if it is still its own (notOurs). */
+export async function openOwn(file: string): Promise<{ handle: FileHandle } | { problem: string }> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
+  } catch (e) {
+    if (NO_FILE_OF_OURS.has((e as NodeJS.ErrnoException).code ?? ''))
+      return { problem: (e as NodeJS.ErrnoException).code === 'ELOOP' ? ft.isLink : ft.notPlainFile };
+    throw e;
+  }
+  const st = await handle.stat().catch(async (e: unknown) => {
+    await handle.close();
+    throw e;
+  });
+  const problem = notOurs(st);
+  if (problem === null) return { handle };
+  await handle.close();
+  return { problem };
+}

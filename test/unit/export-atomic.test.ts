@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rename as fsRename, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -98,14 +98,19 @@ describe('atomic output', () => {
       await f.write(text);
       await out.closeFile(f);
     };
-    const rerun = new AtomicOutput(dir);
+    // The crash: the rename of segments.csv fails after the one of billing.csv replaced billing.csv (a failing disk:
+    // the commit checks every temporary file before the first rename, so a missing one is no longer the way in).
+    const rerun = new AtomicOutput(dir, {
+      rename: async (from, to) =>
+        path.basename(from) === '.segments.csv.partial'
+          ? Promise.reject(Object.assign(new Error('EIO: i/o error, rename'), { code: 'EIO' }))
+          : fsRename(from, to),
+    });
     await rerun.prepare();
     await write(rerun, 'billing.csv', 'new billing');
     await write(rerun, 'segments.csv', 'new segments');
     await write(rerun, 'meterdata-manifest.json', JSON.stringify({ identity: id, run: 'new' }));
-    // The crash: the second rename fails after the first one replaced billing.csv.
-    await rm(path.join(dir, '.segments.csv.partial'));
-    await expect(rerun.commit('meterdata-manifest.json')).rejects.toThrow(/ENOENT/);
+    await expect(rerun.commit('meterdata-manifest.json')).rejects.toThrow(/EIO/);
 
     expect(await readFile(path.join(dir, 'billing.csv'), 'utf8')).toBe('new billing');
     expect(await readFile(path.join(dir, 'segments.csv'), 'utf8')).toBe('old segments');

@@ -3,13 +3,15 @@
 // manifest last. A run that fails or is interrupted leaves no file under a final name
 // that could be mistaken for a complete export.
 import { createHash, type Hash } from 'node:crypto';
+import { constants, lstatSync } from 'node:fs';
 import { mkdir, open, readdir, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { checkReplaceable, renameReplacing, type ReplaceDeps } from '../../core/replace.js';
+import { notOurs } from '../../core/bounded-read.js';
 import { located } from '../../core/disk.js';
 import { processAlive } from '../../core/pid.js';
 import { runOwner } from '../../core/run-owner.js';
-import { checkNoFolderAt, folderThere } from './planted.js';
+import { checkNoFolderAt, FRESH, notOurFile, planted } from './planted.js';
 
 const FLUSH_AT = 1 << 16;
 
@@ -184,10 +186,14 @@ export class AtomicOutput {
     }
   }
 
-  /** Opens the temporary file behind `finalName`. */
+  /**
+   * Opens the temporary file behind `finalName`, made here and now: never through a link or into a file someone put
+   * under that name since the tidy-up (round 27: a link planted at `.billing.xlsx.partial` had the workbook written
+   * over its target, a letter's emptied its target).
+   */
   async create(finalName: string): Promise<BufferedFile> {
     const p = path.join(this.dir, partialName(finalName));
-    const fh = await open(p, 'w').catch((e: unknown) => Promise.reject(folderThere(e, this.dir, p)));
+    const fh = await open(p, FRESH | constants.O_WRONLY).catch((e: unknown) => Promise.reject(planted(e, this.dir, p)));
     const f = new BufferedFile(fh, p);
     this.pending.set(finalName, p);
     this.open.add(f);
@@ -197,7 +203,7 @@ export class AtomicOutput {
   /** A scratch file that is never renamed into place (spools); removed by commit/abort. */
   async scratch(name: string): Promise<BufferedFile> {
     const p = path.join(this.dir, partialName(name));
-    const fh = await open(p, 'w+').catch((e: unknown) => Promise.reject(folderThere(e, this.dir, p)));
+    const fh = await open(p, FRESH | constants.O_RDWR).catch((e: unknown) => Promise.reject(planted(e, this.dir, p)));
     const f = new BufferedFile(fh, p, true);
     this.open.add(f);
     return f;
@@ -227,6 +233,12 @@ export class AtomicOutput {
     );
     // A folder put under one of the names since the start (a letter's name is known only now) fails here, before any rename.
     checkNoFolderAt(this.dir, names);
+    // Each temporary file still the run's own: not a link, a file of another user's or another file swapped in (round 27).
+    for (const n of names) {
+      const p = this.pending.get(n)!;
+      const why = notOurs(lstatSync(p));
+      if (why) throw notOurFile(p, why);
+    }
     if (this.pending.has(last)) {
       const moved = await renameReplacing(path.join(this.dir, last), aside, this.replace).then(
         () => true,

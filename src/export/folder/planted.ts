@@ -1,8 +1,10 @@
 // Folders planted in --out under the names a run writes (its files, their temporary names): a rename or open there
 // failed with EISDIR after every request, told as "a bug" (round 26). Each is refused, naming the folder.
-import { lstatSync } from 'node:fs';
+import { constants, lstatSync } from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../../core/errors.js';
+import { notOurs } from '../../core/bounded-read.js';
+import { ExitCode, MeterdataError, UsageError } from '../../core/errors.js';
+import { fileTexts as ft } from '../../core/texts.js';
 import { outText as t } from './texts-folder.js';
 
 /**
@@ -46,4 +48,20 @@ export function checkNotLinked(root: string, dir: string): void {
     at = path.join(at, part);
     if (lstatQuiet(at)?.isSymbolicLink()) throw new UsageError(t.namedFolderLinked({ dir: at }), t.namedFolderLinkedHint, 'EXPORT_OUT_IN_USE');
   }
+}
+
+/** Created by this open, never followed through a link: O_EXCL refuses whatever is there, a dangling link too. */
+export const FRESH = constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+
+export function notOurFile(file: string, why: string): MeterdataError {
+  return new MeterdataError(t.notOurFile({ file, why }), { code: 'EXPORT_SCRATCH_DAMAGED', exitCode: ExitCode.UNEXPECTED, hint: t.notOurFileHint });
+}
+
+/** A name taken since the tidy-up: a folder as before, anything else as not the run's file. */
+export function planted(e: unknown, dir: string, file: string): unknown {
+  if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return folderThere(e, dir, file);
+  const st = lstatSync(file, { throwIfNoEntry: false });
+  return st?.isDirectory()
+    ? folderThere(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }), dir, file)
+    : notOurFile(file, (st && notOurs(st)) ?? ft.appeared);
 }

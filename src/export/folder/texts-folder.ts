@@ -46,6 +46,8 @@ export const outText = catalogue(
     namedFolderLinked: (p: { dir: string }) =>
       `${p.dir} is a symbolic link, where meterdata keeps a folder of its own; it writes nothing through a link it did not make.`,
     namedFolderLinkedHint: 'Remove the link (its target stays as it is), then run the same command again.',
+    notOurFile: (p: { file: string; why: string }) => `${p.file} is no longer the file this run wrote (${p.why}); no files were put under their final names.`,
+    notOurFileHint: 'Check that no other program or person writes into the --out folder during the run, then run the same command again.',
     lockIsFolder: (p: { lock: string }) =>
       `${p.lock} is a folder, where meterdata keeps a lock file; it is not meterdata's, and meterdata removes no folder it did not make.`,
     lockIsFolderHint: (p: { lock: string }) => `Remove the folder ${p.lock} (or move it elsewhere), then run the same command again.`,
@@ -89,6 +91,10 @@ export const outText = catalogue(
     namedFolderLinked: (p) =>
       `${p.dir} ist eine symbolische Verknüpfung, wo meterdata einen eigenen Ordner führt; durch eine Verknüpfung, die es nicht selbst angelegt hat, schreibt es nichts.`,
     namedFolderLinkedHint: 'Entfernen Sie die Verknüpfung (ihr Ziel bleibt unverändert) und starten Sie denselben Befehl erneut.',
+    notOurFile: (p) =>
+      `${p.file} ist nicht mehr die Datei, die dieser Lauf geschrieben hat (${p.why}); es wurden keine Dateien unter ihren endgültigen Namen abgelegt.`,
+    notOurFileHint:
+      'Bitte prüfen Sie, dass während des Laufs kein anderes Programm und keine andere Person in den Zielordner (--out) schreibt, und führen Sie den Befehl dann erneut aus.',
     lockIsFolder: (p) =>
       `${p.lock} ist ein Ordner, wo meterdata eine Sperrdatei führt; er stammt nicht von meterdata, und meterdata entfernt keinen Ordner, den es nicht selbst angelegt hat.`,
     lockIsFolderHint: (p) => `Entfernen Sie den Ordner ${p.lock} (oder verschieben Sie ihn an einen anderen Ort) und starten Sie denselben Befehl erneut.`,

@@ -3,11 +3,14 @@
 // all (temporary name in the same folder, fsync, rename, as src/core/atomic-file.ts does
 // for a buffer); pages go to the disk letter by letter, never all letters in memory.
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { open, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import PDFDocument from 'pdfkit';
 import { fsyncDir } from '../../core/atomic-file.js';
+import { openOwn } from '../../core/bounded-read.js';
+import { ExitCode, MeterdataError } from '../../core/errors.js';
+import { outText as ot } from '../../export/folder/texts-folder.js';
 import { located } from '../../core/disk.js';
 import { renameReplacing } from '../../core/replace.js';
 import type { LetterFonts } from './fonts.js';
@@ -166,7 +169,15 @@ export class LetterPdf {
       await finished(this.out);
       if (this.failed) throw this.failed;
       // fsync before the rename: it must not publish a file whose pages are still in the cache.
-      const handle = await open(this.tmp, 'r+');
+      // its own file still: a FIFO or a link put in its place is refused, never fsynced as the letter (round 27)
+      const opened = await openOwn(this.tmp);
+      if ('problem' in opened)
+        throw new MeterdataError(ot.notOurFile({ file: this.tmp, why: opened.problem }), {
+          code: 'EXPORT_SCRATCH_DAMAGED',
+          exitCode: ExitCode.UNEXPECTED,
+          hint: ot.notOurFileHint,
+        });
+      const handle = opened.handle;
       await handle.sync().finally(() => handle.close());
       await renameReplacing(this.tmp, this.file);
     } catch (e) {

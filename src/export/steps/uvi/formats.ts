@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { LetterModel, LetterPdf, PdfOptions } from '../../../uvi/letter/index.js';
 import { partialName, type BufferedFile } from '../../folder/index.js';
-import { openPlain } from '../../../core/bounded-read.js';
+import { openOwn } from '../../../core/bounded-read.js';
 import { idTag } from '../../../core/id-tag.js';
 import { ExitCode, MeterdataError } from '../../../core/errors.js';
 import { uviRunTexts } from '../../texts-uvi.js';
@@ -110,7 +110,7 @@ export function letterName(prefix: string, names: readonly string[], id: string)
  * in a shared --out hung the run deaf to Ctrl-C and SIGTERM, round 26), in pieces, never whole in memory.
  */
 export async function letterEntry(name: string, file: string): Promise<FileEntry> {
-  const opened = await openPlain(file);
+  const opened = await openOwn(file); // the run's own file still, not a letter or a link put in its place (round 27)
   if ('problem' in opened)
     throw new MeterdataError(uviRunTexts.letterReplaced({ file, problem: opened.problem }), {
       code: 'EXPORT_SCRATCH_DAMAGED',

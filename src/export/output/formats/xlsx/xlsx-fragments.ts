@@ -6,7 +6,7 @@
 // then only copies the fragment into its sheet (xlsx-writer.ts).
 import { open, type FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
-import { openPlain } from '../../../../core/bounded-read.js';
+import { openOwn } from '../../../../core/bounded-read.js';
 import { ExitCode, MeterdataError } from '../../../../core/errors.js';
 import { cellOf, type Row, type TableName } from '../../tables.js';
 import { scratchText as t } from './texts-scratch.js';
@@ -184,9 +184,12 @@ export function scratchDamaged(file: string, why: string): MeterdataError {
   return new MeterdataError(t.damaged({ file, why }), { code: 'EXPORT_SCRATCH_DAMAGED', exitCode: ExitCode.UNEXPECTED, hint: t.hint });
 }
 
-/** A scratch file of this export opened to be read back: a FIFO or a device put in its place (a shared --out) is refused, never waited on. */
+/**
+ * A scratch file of this export opened to be read back: a FIFO or a device put in its place (a shared --out) is
+ * refused, never waited on; so is a link or another user's file (round 27: read as the run's own, into the workbook).
+ */
 export async function openScratch(file: string): Promise<FileHandle> {
-  const opened = await openPlain(file);
+  const opened = await openOwn(file);
   if ('problem' in opened) throw scratchDamaged(file, opened.problem);
   return opened.handle;
 }

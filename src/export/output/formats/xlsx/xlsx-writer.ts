@@ -6,7 +6,8 @@
 // after the other. The Overview's rows are spooled too (only its column list is held), so
 // memory stays flat whatever the number of units.
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
+import { constants, createWriteStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { createInterface } from 'node:readline';
 import type ExcelJS from 'exceljs';
@@ -21,6 +22,7 @@ import { filter, header, sheet } from './xlsx-page.js';
 import { fragmentOf, openScratch, scratchDamaged, SheetFragment, type TableSheet } from './xlsx-fragments.js';
 import { MarksReader } from '../../../overview-marks.js';
 import { scratchText } from './texts-scratch.js';
+import { fileTexts } from '../../../../core/texts.js';
 import { rowXml, StyleTable, type CellValue, type StyleRegistry } from './xlsx-rows.js';
 import { aboutTexts } from '../../texts-sheets.js';
 
@@ -234,7 +236,11 @@ export async function writeXlsxAhead(input: XlsxInput, ahead?: ReadonlyMap<Table
     await f.advance(null);
     rendered.push(f.result(input.rows?.[f.spec.table])); // a damaged spool fails before billing.xlsx is opened
   }
-  const stream = createWriteStream(input.file);
+  // the run's own empty file (AtomicOutput.create): never written through a link put in its place (round 27)
+  const fd = await open(input.file, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0)).catch((e: unknown) =>
+    Promise.reject((e as NodeJS.ErrnoException).code === 'ELOOP' ? scratchDamaged(input.file, fileTexts.isLink) : e),
+  );
+  const stream = createWriteStream(input.file, { fd });
   const done = new Promise<void>((resolve, reject) => {
     stream.on('close', resolve);
     stream.on('error', reject);
