@@ -130,6 +130,35 @@ describe('atomic output', () => {
   });
 });
 
+// Round 27: a first run into a folder had no manifest to set aside, so a kill or a failing disk between its renames
+// left final files without a manifest, and every re-run was refused ("not from a complete meterdata export").
+describe('a first run whose commit fails between renames', () => {
+  it('leaves its own manifest aside: the same arguments may run again and finish; other arguments are refused', async () => {
+    const dir = await tmp();
+    const id = { year: 2025 };
+    const failing = new AtomicOutput(dir, {
+      rename: async (from, to) =>
+        path.basename(from) === '.segments.csv.partial'
+          ? Promise.reject(Object.assign(new Error('EIO: i/o error, rename'), { code: 'EIO' }))
+          : fsRename(from, to),
+    });
+    await failing.prepare();
+    for (const [name, text] of [
+      ['billing.csv', 'new billing'],
+      ['segments.csv', 'new segments'],
+      ['meterdata-manifest.json', JSON.stringify({ identity: id, run: 'new' })],
+    ]) {
+      const f = await failing.create(name!);
+      await f.write(text!);
+      await failing.closeFile(f);
+    }
+    await expect(failing.commit('meterdata-manifest.json')).rejects.toThrow(/EIO/);
+    expect((await readdir(dir)).filter((n) => !n.startsWith('.'))).toEqual(['billing.csv']);
+    await checkOutDir(dir, id, ['billing.csv', 'segments.csv']);
+    await expect(checkOutDir(dir, { year: 2024 }, ['billing.csv'])).rejects.toThrow(/other arguments/);
+  });
+});
+
 describe("the next run's clean-up of what a killed one left", () => {
   it("removes the PDF writer's temporary file behind a letter's partial name, and keeps names that only look alike", async () => {
     const dir = await tmp();

@@ -4,7 +4,7 @@
 // that could be mistaken for a complete export.
 import { createHash, type Hash } from 'node:crypto';
 import { constants, lstatSync } from 'node:fs';
-import { mkdir, open, readdir, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { checkReplaceable, renameReplacing, type ReplaceDeps } from '../../core/replace.js';
 import { notOurs } from '../../core/bounded-read.js';
@@ -244,7 +244,9 @@ export class AtomicOutput {
         () => true,
         (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? false : Promise.reject(e)),
       );
-      if (moved) await this.syncDir();
+      // a first run has nothing to set aside: its own manifest stands there, so the same arguments may finish it (round 27)
+      if (!moved) await copyFile(this.pending.get(last)!, aside);
+      await this.syncDir();
     }
     // Files of the export being replaced that this one does not write: gone once its manifest is aside.
     // unlink, never rm: a name that became a folder since staleFiles looked (EISDIR; EPERM on macOS) is left, not a crash without a manifest.
