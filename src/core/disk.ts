@@ -43,7 +43,9 @@ export function diskError(
   const r = diskRefusal(e);
   if (!r) return null;
   const message = r.file ? words.notWritten({ file: r.file, why: r.why }) : words.notWrittenAnywhere({ why: r.why });
-  return new MeterdataError(message, { code: words.code, exitCode: ExitCode.UNEXPECTED, hint: words.hint, cause: e, details: { errno: r.errno } });
+  // no space to free: another user's file or folder (a `sudo meterdata export` left the state folder root's; round 27)
+  const hint = r.errno === 'EACCES' || r.errno === 'EPERM' ? w.deniedHint : words.hint;
+  return new MeterdataError(message, { code: words.code, exitCode: ExitCode.UNEXPECTED, hint, cause: e, details: { errno: r.errno } });
 }
 
 /** A write on an open file says no file (ENOSPC, EIO): the one it was to, for the messages above. */

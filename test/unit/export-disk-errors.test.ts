@@ -20,13 +20,17 @@ const sysError = (code: string, file?: string) =>
 
 afterEach(() => setLanguage('en'));
 
+// round 27: a state folder left root's by `sudo meterdata export` was told as a full disk, the hint to free space
+const DENIED_EN = 'permission denied (it or its folder may belong to another user, for instance after `sudo meterdata …`)';
+const DENIED_DE = 'keine Berechtigung (die Datei oder ihr Ordner gehört womöglich einem anderen Benutzer, etwa nach `sudo meterdata …`)';
+
 describe('diskProblem', () => {
   it.each([
     ['ENOSPC', 'the disk is full', 'der Datenträger ist voll'],
     ['EDQUOT', 'the disk quota is used up', 'das Speicherkontingent (Quota) ist ausgeschöpft'],
     ['EROFS', 'the file system is read-only', 'das Dateisystem ist schreibgeschützt'],
-    ['EACCES', 'permission denied', 'keine Berechtigung'],
-    ['EPERM', 'permission denied', 'keine Berechtigung'],
+    ['EACCES', DENIED_EN, DENIED_DE],
+    ['EPERM', DENIED_EN, DENIED_DE],
     ['EIO', 'the disk reported an input/output error', 'der Datenträger hat einen Lese- oder Schreibfehler gemeldet'],
   ])('%s names the file and why, in both languages', (code, en, de) => {
     const e = diskProblem(sysError(code, '/srv/out/.billing.csv.partial'))!;
@@ -34,13 +38,17 @@ describe('diskProblem', () => {
       'EXPORT_WRITE_FAILED',
       1,
       `A file of this run could not be written (/srv/out/.billing.csv.partial): ${en}.`,
-      'Free space on that disk (or make it writable again).',
+      en === DENIED_EN
+        ? 'Give the file or folder back to this user (chown -R), or run meterdata as the user it belongs to.'
+        : 'Free space on that disk (or make it writable again).',
     ]);
     setLanguage('de');
     const g = diskProblem(sysError(code, '/srv/out/.billing.csv.partial'))!;
     expect([g.message, g.hint]).toEqual([
       `Eine Datei dieses Laufs konnte nicht geschrieben werden (/srv/out/.billing.csv.partial): ${de}.`,
-      'Bitte schaffen Sie auf diesem Datenträger Platz (bzw. machen Sie ihn wieder beschreibbar).',
+      de === DENIED_DE
+        ? 'Bitte geben Sie die Datei oder den Ordner diesem Benutzer zurück (chown -R) oder führen Sie meterdata als der Benutzer aus, dem sie gehören.'
+        : 'Bitte schaffen Sie auf diesem Datenträger Platz (bzw. machen Sie ihn wieder beschreibbar).',
     ]);
   });
 
