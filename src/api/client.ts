@@ -11,7 +11,7 @@ import { MAX_ANSWER_BYTES, MAX_PAGES } from './limits.js';
 import { RateBudget, Scheduler } from './pacer.js';
 import { readNotFound, scopeLeft, withdrawnAccess, type Subject } from './not-found.js';
 import { ownedBy, paginate } from './paginate.js';
-import { ApiProblemError } from './problems.js';
+import { ApiProblemError, endpointNotFound } from './problems.js';
 import { check, MAX_DEPTH, SchemaViolation, tooDeep, type Schema } from './schema.js';
 import * as S from './schemas.js';
 import { SeenIds, type Kind } from './seen.js';
@@ -129,7 +129,7 @@ function checkedFetcher(opts: ApiClientOptions, whoami: () => Promise<WhoAmI>): 
     try {
       json = await transport.getJson(path, userInput);
     } catch (e) {
-      if (e instanceof ApiProblemError && e.status === 404 && subject) throw await vanished(subject, e);
+      if (e instanceof ApiProblemError && e.status === 404) throw subject ? await vanished(subject, e) : endpointNotFound(e);
       throw e;
     }
     try {

@@ -135,6 +135,21 @@ export function notFound(endpoint: string, kind: KindWord, id: string, problem: 
 }
 
 /**
+ * 404 on an endpoint that names no id (/whoami, a list): not "no such resource whoami, check the id" (round 27), but an
+ * API base URL that points elsewhere, or a proxy that does not pass the path on. Exit 5, as for a proxy's answer.
+ */
+export function endpointNotFound(e: ApiProblemError): ApiProblemError {
+  return new ApiProblemError(t.noEndpoint({ endpoint: e.endpoint, trace: traceNote(e.problem) }), {
+    code: 'API_UNEXPECTED_NOT_FOUND',
+    exitCode: ExitCode.UNAVAILABLE,
+    hint: t.noEndpointHint,
+    status: 404,
+    problem: e.problem,
+    endpoint: e.endpoint,
+  });
+}
+
+/**
  * 404 on an id seen earlier in the run, but not the contract's resource-not-found: no proof
  * the access was withdrawn. No Problem body or one without a fragment (something between us and the service answered):
  * unavailable, exit 5; another fragment: an answer this version does not understand, exit 1.

@@ -55,6 +55,10 @@ export const t = catalogue(
     noProblemBody: 'without the problem details the service sends (perhaps a proxy answered)',
     unexpectedNotFound: (p: { endpoint: string; what: string; trace: string }) =>
       `The service answered ${p.endpoint} with HTTP 404 ${p.what}${p.trace}; this is not read as withdrawn access.`,
+    noEndpoint: (p: { endpoint: string; trace: string }) =>
+      `The service answered ${p.endpoint} with HTTP 404${p.trace}: the API base URL does not lead to the metering service's API, or a proxy in between does not pass it on.`,
+    noEndpointHint:
+      'Check the API base URL (`meterdata status` shows it; `meterdata login --base-url …` sets it); if it is right, check the network path (proxy, firewall).',
     networkHint: 'Try again later; if it persists, check the network path to the metering service (proxy, firewall).',
     dpopRejected: (p: { endpoint: string; trace: string }) => `The service rejected the DPoP proof for ${p.endpoint} twice${p.trace}.`,
     signInRejected: (p: { trace: string }) => `The service no longer accepts this sign-in, even after a token refresh${p.trace}.`,
@@ -167,6 +171,10 @@ export const t = catalogue(
     otherProblemType: (p) => `mit dem Fehlertyp "${p.code}" statt resource-not-found`,
     noProblemBody: 'ohne die Fehlerbeschreibung, die der Messdienst sendet (vielleicht hat ein Proxy geantwortet)',
     unexpectedNotFound: (p) => `Der Messdienst hat ${p.endpoint} mit HTTP 404 ${p.what} beantwortet${p.trace}; das gilt nicht als entzogene Freigabe.`,
+    noEndpoint: (p) =>
+      `Der Messdienst hat ${p.endpoint} mit HTTP 404 beantwortet${p.trace}: Die Basis-URL der Schnittstelle führt nicht zur Schnittstelle des Messdienstes, oder ein Proxy dazwischen leitet sie nicht weiter.`,
+    noEndpointHint:
+      'Bitte die Basis-URL der Schnittstelle prüfen (`meterdata status` zeigt sie, `meterdata login --base-url …` setzt sie); stimmt sie, den Netzwerkweg prüfen (Proxy, Firewall).',
     networkHint: 'Bitte später erneut versuchen; wenn es bestehen bleibt, den Netzwerkweg zum Messdienst prüfen (Proxy, Firewall).',
     dpopRejected: (p) => `Der Messdienst hat den DPoP-Nachweis für ${p.endpoint} zweimal abgelehnt${p.trace}.`,
     signInRejected: (p) => `Der Messdienst nimmt diese Anmeldung nicht mehr an, auch nicht nach Erneuerung des Tokens${p.trace}.`,
