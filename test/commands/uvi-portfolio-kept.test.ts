@@ -2,7 +2,7 @@
 // run would write. The record of finished profiles was keyed by the folder's identity alone: a
 // re-run with --ww-temperature 50 --lang de kept the letters at 60 °C in English (exit 0).
 import { failSummary } from '../helpers/summary-fails.js';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
@@ -61,4 +61,16 @@ describe('a uvi portfolio re-run with arguments that change the letters or table
     },
     120_000,
   );
+
+  // Round 27: the record ignored the landlord: a profile signed in to another landlord since kept the folder of the
+  // one it stood for before ("kept", exit 0). Here the kept folder's manifest names another tenant than the profile.
+  it("a folder holding another landlord than the profile's now: written again, not kept", async () => {
+    const out = await recorded('other-tenant');
+    const file = path.join(out, 'nord', '2025-11', 'meterdata-manifest.json');
+    const manifest = JSON.parse(await readFile(file, 'utf8'));
+    manifest.tenant.id = '0b7e1c52-3f4d-4c1a-9d7e-5a6b7c8d9e0f';
+    await writeFile(file, JSON.stringify(manifest, null, 2));
+    const again = await runCli(argv(out), { env, cwd: home });
+    expect([again.code, outcomeOf(again.stdout)]).toEqual([0, 'exported']);
+  }, 120_000);
 });

@@ -71,6 +71,7 @@ function finishedIn(saved: unknown): Record<string, ProfileResult> | null {
 
 interface KeptManifest {
   identity?: unknown;
+  tenant?: { id?: unknown };
   exported_at?: unknown;
   files?: unknown;
 }
@@ -78,13 +79,17 @@ interface KeptManifest {
 /**
  * A profile finished by an earlier run whose folder still holds exactly that export: its manifest,
  * and every file it lists with the size and SHA-256 recorded (as --compare DIR checks them); a
- * file deleted or edited since means the profile is exported again.
+ * file deleted or edited since, or a profile that names another tenant (`tenantId`, its config's) now, means the
+ * profile is exported again.
  */
-export async function keptResult(rec: FinishedRecord, args: ExportArgs): Promise<ProfileResult | null> {
+export async function keptResult(rec: FinishedRecord, args: ExportArgs, tenantId: string | undefined): Promise<ProfileResult | null> {
   const done = rec.finished[args.profile!];
   if (!done?.summary) return null;
   const manifest = readJson(path.join(args.out, MANIFEST)) as KeptManifest | null;
   if (!manifest || JSON.stringify(manifest.identity) !== JSON.stringify(identity(args)) || manifest.exported_at !== done.summary.exportedAt) return null;
+  // a profile signed in to another landlord since: its folder holds the landlord it stood for before (round 27)
+  const held = manifest.tenant?.id;
+  if (typeof held !== 'string' || tenantId === undefined || held.toLowerCase() !== tenantId.toLowerCase()) return null;
   // a list meterdata did not write (an entry without a name, a name twice) is not its export
   const listed = listedEntries(manifest.files);
   if (!('entries' in listed) || listed.entries.length === 0) return null;

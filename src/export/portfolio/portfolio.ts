@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { writeFileAtomic } from '../../core/atomic-file.js';
-import { loadProfiles, resolveProfileName } from '../../core/config.js';
+import { loadProfile, loadProfiles, resolveProfileName } from '../../core/config.js';
 import { ExitCode, MeterdataError, NotSignedInError, UsageError } from '../../core/errors.js';
 import type { Io } from '../../core/io.js';
 import { dirs } from '../../core/paths.js';
@@ -210,7 +210,7 @@ async function runProfiles(job: PortfolioJob, profiles: string[], cap: number, i
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
     try {
-      const kept = await keptResult(record, args);
+      const kept = await keptResult(record, args, (await loadProfile(io.env, profile).catch(() => undefined))?.tenant_id);
       if (kept) return job.rejudge ? job.rejudge(args, kept) : kept;
       await job.check(args);
       const { summary, exitCode, error } = await job.run(args, profileIo(io, profile, display), {
