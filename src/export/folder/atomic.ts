@@ -11,7 +11,7 @@ import { notOurs } from '../../core/bounded-read.js';
 import { located } from '../../core/disk.js';
 import { processAlive } from '../../core/pid.js';
 import { runOwner } from '../../core/run-owner.js';
-import { checkNoFolderAt, FRESH, notOurFile, planted } from './planted.js';
+import { checkNoFolderAt, FRESH, notOurFile, planted, removeLeft } from './planted.js';
 
 const FLUSH_AT = 1 << 16;
 
@@ -182,7 +182,7 @@ export class AtomicOutput {
   /** Only files and links: a folder named like a leftover is not one of ours (round 26: EISDIR, "a bug", on every run). */
   private async removePartials(): Promise<void> {
     for (const e of await readdir(this.dir, { withFileTypes: true })) {
-      if (isLeftover(e.name) && !e.isDirectory()) await rm(path.join(this.dir, e.name), { force: true });
+      if (isLeftover(e.name) && !e.isDirectory()) await removeLeft(path.join(this.dir, e.name));
     }
   }
 

@@ -12,6 +12,7 @@ import { isMeterdataError, UsageError } from '../../core/errors.js';
 import { processAlive } from '../../core/pid.js';
 import { runOwner } from '../../core/run-owner.js';
 import { readLockHolder } from '../journal/index.js';
+import { removeLeft } from './planted.js';
 import { outText as t } from './texts-folder.js';
 
 /** A lock file that cannot be read as ours is taken over once it is this old. */
@@ -212,7 +213,7 @@ async function removeStale(file: string, seen: Seen, mine: string, depth: number
       continue;
     }
     try {
-      if (look(file)?.id === seen.id) await rm(file, { force: true });
+      if (look(file)?.id === seen.id) await removeLeft(file);
       return true;
     } finally {
       await rm(claim, { force: true });

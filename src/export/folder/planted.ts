@@ -1,6 +1,7 @@
 // Folders planted in --out under the names a run writes (its files, their temporary names): a rename or open there
 // failed with EISDIR after every request, told as "a bug" (round 26). Each is refused, naming the folder.
 import { constants, lstatSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { notOurs } from '../../core/bounded-read.js';
 import { ExitCode, MeterdataError, UsageError } from '../../core/errors.js';
@@ -64,4 +65,17 @@ export function planted(e: unknown, dir: string, file: string): unknown {
   return st?.isDirectory()
     ? folderThere(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }), dir, file)
     : notOurFile(file, (st && notOurs(st)) ?? ft.appeared);
+}
+
+/**
+ * Removes a file or link another run left (a leftover, a dead run's lock). In a folder where only a file's owner may
+ * remove it (the sticky bit: /tmp, a team share), another user's is told as such, never as "a bug": Node's rm read
+ * the refusal as a folder and failed with ENOTDIR (round 27).
+ */
+export async function removeLeft(file: string): Promise<void> {
+  await unlink(file).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return;
+    if (e.code === 'EPERM' || e.code === 'EACCES') throw new UsageError(t.leftByOther({ file }), t.leftByOtherHint({ file }), 'EXPORT_OUT_IN_USE');
+    throw e;
+  });
 }
