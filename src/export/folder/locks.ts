@@ -12,7 +12,7 @@ import { isMeterdataError, UsageError } from '../../core/errors.js';
 import { processAlive } from '../../core/pid.js';
 import { runOwner } from '../../core/run-owner.js';
 import { readLockHolder } from '../journal/index.js';
-import { removeLeft } from './planted.js';
+import { lstatQuiet, removeLeft } from './planted.js';
 import { outText as t } from './texts-folder.js';
 
 /** A lock file that cannot be read as ours is taken over once it is this old. */
@@ -96,7 +96,16 @@ export function look(file: string): Seen | null {
     const folder = read.stat.isDirectory();
     return { text, mtimeMs, folder, id: createHash('sha256').update(`${dev}:${ino}:${ctimeMs}:${text}`).digest('hex').slice(0, 16) };
   } catch {
-    return null; // gone between our attempt and this look (or unreadable: the next attempt says busy)
+    // there but unreadable (a dangling link, another user's file): a damaged lock, judged by its own age, not a run that
+    // writes for ever (round 27); gone between our attempt and this look: null
+    const st = lstatQuiet(file);
+    if (!st) return null;
+    return {
+      text: '',
+      mtimeMs: st.mtimeMs,
+      folder: st.isDirectory(),
+      id: createHash('sha256').update(`${st.dev}:${st.ino}:${st.ctimeMs}:`).digest('hex').slice(0, 16),
+    };
   }
 }
 

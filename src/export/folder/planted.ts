@@ -1,6 +1,6 @@
 // Folders planted in --out under the names a run writes (its files, their temporary names): a rename or open there
 // failed with EISDIR after every request, told as "a bug" (round 26). Each is refused, naming the folder.
-import { constants, lstatSync } from 'node:fs';
+import { constants, lstatSync, type Stats } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { notOurs } from '../../core/bounded-read.js';
@@ -27,7 +27,7 @@ export function folderThere(e: unknown, dir: string, file: string): unknown {
 }
 
 /** What is at `p`; undefined where nothing can be (a path through a file, a link loop): the folder checks after this name it (round 27). */
-function lstatQuiet(p: string): ReturnType<typeof lstatSync> | undefined {
+export function lstatQuiet(p: string): Stats | undefined {
   try {
     return lstatSync(p, { throwIfNoEntry: false });
   } catch {
