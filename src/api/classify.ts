@@ -73,10 +73,15 @@ export function actionFor(status: number, code: string | null): Action {
   // a Problem without a type fragment (RFC 9457's about:blank, a gateway's): its status says what happened (round 26)
   if (code !== null && code !== '') {
     const byCode = ACTION_OF_CODE[code];
+    // invalid-token is the contract's 401: on a 429 or a 5xx it would cost a refresh (a rotation) and then "sign in
+    // again" for a sign-in that works; the status decides there (round 27)
+    if (byCode === 'refresh' && status !== 401) return RETRY_STATUSES.has(status) ? 'backoff' : (ACTION_OF_STATUS[status] ?? 'unexpected');
     if (byCode) return byCode;
     return RETRY_STATUSES.has(status) ? 'backoff' : 'unexpected';
   }
   if (RETRY_STATUSES.has(status)) return 'backoff';
+  // a 400 without the contract's invalid-request (a gateway's or a WAF's) is no proof meterdata sent a bad request (round 27)
+  if (status === 400) return 'unexpected';
   return ACTION_OF_STATUS[status] ?? 'unexpected';
 }
 

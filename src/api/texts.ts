@@ -127,7 +127,7 @@ export const t = catalogue(
     otherTenant: (p: { endpoint: string; kind: string; id: string; tenant: string; own: string }) =>
       `The metering service answered ${p.endpoint} with ${p.kind} ${p.id} of another tenant (${p.tenant}), not of this connection's (${p.own}); stopped so that no other landlord's data is billed.`,
     outOfScope: (p: { endpoint: string; kind: string; id: string; property: string }) =>
-      `The metering service answered ${p.endpoint} with ${p.kind} ${p.id} of Property ${p.property}, which is not among the Properties this connection may read (the Property scope /whoami names); stopped so that nothing outside the landlord's consent is billed.`,
+      `The metering service answered ${p.endpoint} with ${p.id === p.property ? `Property ${p.id}` : `${p.kind} ${p.id} of Property ${p.property}`}, which is not among the Properties this connection may read (the Property scope /whoami names); stopped so that nothing outside the landlord's consent is billed.`,
     range: (p: { from: string; to: string }) => `${p.from} to ${p.to}`,
     wrongRange: (p: { endpoint: string; echoed: string; asked: string; why: string }) =>
       `The metering service answered ${p.endpoint} for ${p.echoed} when ${p.asked} was requested, which the API's range rules cannot produce: ${p.why}; stopped so that no other period is billed.`,
@@ -237,7 +237,7 @@ export const t = catalogue(
     otherTenant: (p) =>
       `Der Messdienst hat ${p.endpoint} mit der ${p.kind} ${p.id} eines anderen Mandanten (${p.tenant}) beantwortet, nicht dieser Verbindung (${p.own}); abgebrochen, damit keine Daten eines anderen Eigentümers abgerechnet werden.`,
     outOfScope: (p) =>
-      `Der Messdienst hat ${p.endpoint} mit der ${p.kind} ${p.id} der Liegenschaft ${p.property} beantwortet, die nicht zu den Liegenschaften gehört, die diese Verbindung lesen darf (laut /whoami); abgebrochen, damit nichts außerhalb der Zustimmung des Eigentümers abgerechnet wird.`,
+      `Der Messdienst hat ${p.endpoint} mit ${p.id === p.property ? `der Liegenschaft ${p.id}` : `der ${p.kind} ${p.id} der Liegenschaft ${p.property}`} beantwortet, die nicht zu den Liegenschaften gehört, die diese Verbindung lesen darf (laut /whoami); abgebrochen, damit nichts außerhalb der Zustimmung des Eigentümers abgerechnet wird.`,
     range: (p) => `${day(p.from)} bis ${day(p.to)}`,
     wrongRange: (p) =>
       `Der Messdienst hat ${p.endpoint} für ${p.echoed} beantwortet, angefragt war ${p.asked}; das kann nach den Zeitraumregeln der API nicht sein: ${p.why}; abgebrochen, damit kein anderer Zeitraum abgerechnet wird.`,
