@@ -320,6 +320,15 @@ describe('the portfolio export in German (--lang de)', () => {
       2,
       /Das Profil "portfolio-summary\.csv" trägt den Namen der Übersichtsdatei.*Exportieren Sie es einzeln mit --profile/s,
     ],
+    // round 27: a folder of these names in the root read as a single run's manifest or a month's letters
+    [
+      'the manifest’s name as a profile',
+      ['--profiles', 'nord,meterdata-manifest.json'],
+      {},
+      2,
+      /Das Profil "meterdata-manifest\.json" trägt einen Namen, den meterdata eigenen Dateien und Ordnern gibt/,
+    ],
+    ['a month as a profile', ['--profiles', 'nord,2025-11'], {}, 2, /Das Profil "2025-11" trägt einen Namen, den meterdata eigenen Dateien und Ordnern gibt/],
     ['a static token', ['--all-profiles'], { METERDATA_ACCESS_TOKEN: 'x' }, 2, /METERDATA_ACCESS_TOKEN ist gesetzt.*Entfernen Sie die Variable/s],
     [
       'a bad cap',

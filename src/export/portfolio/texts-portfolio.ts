@@ -22,6 +22,8 @@ export const t = catalogue(
     caseTwinsHint: 'Name each profile once, as `meterdata status --all` lists it.',
     summaryName: (p: { name: string }) => `The profile "${p.name}" has the name of the portfolio summary file.`,
     summaryNameHint: 'Export it on its own with --profile.',
+    reservedName: (p: { name: string }) =>
+      `The profile "${p.name}" has a name meterdata gives its own files and folders (the manifest, a month's folder); its folder in the portfolio's --out would be taken for one.`,
     singleInOut: (p: { out: string }) => `--out ${p.out} holds a single-profile export; the portfolio export writes one folder per profile below --out.`,
     singleInOutHint: 'Choose another --out folder.',
     strict: (p: { n: number }) => `--strict: ${plural(p.n, 'finding')} ${pluralWord(p.n, 'needs', 'need')} attention; the files were written.`,
@@ -60,6 +62,8 @@ export const t = catalogue(
     caseTwinsHint: 'Bitte jedes Profil einmal nennen, so wie `meterdata status --all` es aufführt.',
     summaryName: (p) => `Das Profil "${p.name}" trägt den Namen der Übersichtsdatei des Portfolio-Exports.`,
     summaryNameHint: 'Exportieren Sie es einzeln mit --profile.',
+    reservedName: (p) =>
+      `Das Profil "${p.name}" trägt einen Namen, den meterdata eigenen Dateien und Ordnern gibt (dem Manifest, dem Ordner eines Monats); sein Ordner im Zielordner des Portfolios würde dafür gehalten.`,
     singleInOut: (p) => `Der Zielordner --out ${p.out} enthält den Export eines einzelnen Profils; der Portfolio-Export legt darin einen Ordner je Profil an.`,
     singleInOutHint: 'Wählen Sie einen anderen Zielordner für --out.',
     strict: (p) => `--strict: ${count(p.n, 'Hinweis muss', 'Hinweise müssen')} geprüft werden; die Dateien wurden geschrieben.`,
