@@ -75,7 +75,7 @@ export const runText = catalogue(
     outBusy: (p: { out: string }) => `Another \`meterdata export\` or \`meterdata uvi\` is writing to ${p.out}; one run owns a folder at a time.`,
     outBusyHint: (p: { lock: string }) => `Wait for it to finish, or choose another --out folder; if none runs, delete ${p.lock}.`,
     outTakenOver: (p: { out: string }) =>
-      `Another meterdata run took over ${p.out} while this one was paused for more than 10 minutes (a closed laptop, a suspended virtual machine).`,
+      `The lock of ${p.out} was replaced while this run was writing into it: another meterdata run took the folder over (as one does when a run was paused for more than 10 minutes: a closed laptop, a suspended virtual machine), or something else was put in the lock's place.`,
     outTakenOverHint:
       'The folder now belongs to that run: check its result there, then run this command again, into another --out folder if both exports are needed.',
     outLockDeleted: (p: { out: string; lock: string }) =>
@@ -133,7 +133,7 @@ export const runText = catalogue(
       `Ein anderer Lauf von \`meterdata export\` oder \`meterdata uvi\` schreibt gerade in ${p.out}; in einen Zielordner schreibt immer nur ein Lauf.`,
     outBusyHint: (p) => `Warten Sie, bis er fertig ist, oder wählen Sie einen anderen Zielordner für --out; läuft keiner, löschen Sie ${p.lock}.`,
     outTakenOver: (p) =>
-      `Ein anderer meterdata-Lauf hat den Zielordner ${p.out} übernommen, während dieser Lauf länger als 10 Minuten angehalten war (zugeklappter Laptop, pausierte virtuelle Maschine).`,
+      `Die Sperre des Zielordners ${p.out} wurde ersetzt, während dieser Lauf hineinschrieb: Ein anderer meterdata-Lauf hat den Ordner übernommen (wie es geschieht, wenn ein Lauf länger als 10 Minuten angehalten war: zugeklappter Laptop, pausierte virtuelle Maschine), oder an die Stelle der Sperre wurde etwas anderes gelegt.`,
     outTakenOverHint:
       'Der Ordner gehört jetzt jenem Lauf: Prüfen Sie dort dessen Ergebnis und starten Sie diesen Befehl danach erneut, mit einem anderen Zielordner für --out, wenn beide Exporte gebraucht werden.',
     outLockDeleted: (p) =>

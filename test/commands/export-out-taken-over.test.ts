@@ -42,7 +42,7 @@ describe('an export whose --out folder another host took over while it ran', () 
     expect(done.code, done.stderr).toBe(2);
     expect(done.stderr.split('\n').find((l) => l.startsWith('meterdata:'))).toMatch(
       new RegExp(
-        `^meterdata: Another meterdata run took over ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} while this one was paused for more than 10 minutes`,
+        `^meterdata: The lock of ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} was replaced while this run was writing into it: another meterdata run took the folder over`,
       ),
     );
     expect(done.stderr).not.toMatch(/\n\s+at |this is a bug/);
@@ -60,7 +60,7 @@ describe('an export whose --out folder another host took over while it ran', () 
     const root = path.join(home, 'uvi-root');
     const done = await takenOver(['uvi', '--profile', 'nord', '--month', '2025-11', '--rate-limit', '60', '--out', root], path.join(root, FOLDER_LOCK));
     expect(done.code, done.stderr).toBe(2);
-    expect(done.stderr).toContain(`Another meterdata run took over ${root} while this one was paused`);
+    expect(done.stderr).toContain(`The lock of ${root} was replaced while this run was writing into it: another meterdata run took the folder over`);
     expect(existsSync(path.join(root, '2025-11', 'meterdata-manifest.json'))).toBe(false);
     expect(await readFile(path.join(root, FOLDER_LOCK), 'utf8')).toBe(OTHER);
   }, 300_000);
@@ -70,7 +70,7 @@ describe('an export whose --out folder another host took over while it ran', () 
     const argv = ['export', '--profiles', 'nord', '--year', '2025', '--format', 'csv', '--rate-limit', '60', '--out', root];
     const done = await takenOver(argv, path.join(root, FOLDER_LOCK));
     expect(done.code, done.stderr).toBe(2);
-    expect(done.stderr).toContain(`Another meterdata run took over ${root} while this one was paused`);
+    expect(done.stderr).toContain(`The lock of ${root} was replaced while this run was writing into it: another meterdata run took the folder over`);
     expect(existsSync(path.join(root, 'portfolio-summary.csv'))).toBe(false);
     expect(existsSync(path.join(root, 'nord', 'meterdata-manifest.json'))).toBe(false);
     expect(await readFile(path.join(root, FOLDER_LOCK), 'utf8')).toBe(OTHER);
@@ -97,7 +97,7 @@ describe('a portfolio whose root was taken over, then interrupted', () => {
       .map((l) => JSON.parse(l) as { exit_code: number; error?: { code: string } });
     for (const o of objects) if (o.exit_code === 130) expect(o.error?.code).toMatch(/INTERRUPTED$/);
     expect(objects.at(-1)).toMatchObject({ outcome: 'failed', exit_code: 130, error: { code: 'INTERRUPTED' } });
-    expect(done.stderr).toContain(`Another meterdata run took over ${root}`);
+    expect(done.stderr).toContain(`The lock of ${root} was replaced while this run was writing into it`);
     expect(existsSync(path.join(root, 'portfolio-summary.csv'))).toBe(false);
     expect(await readFile(path.join(root, FOLDER_LOCK), 'utf8')).toBe(OTHER);
   }, 300_000);

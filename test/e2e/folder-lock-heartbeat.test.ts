@@ -83,7 +83,9 @@ describe('the --out folder lock', () => {
     expect(planted, 'the lock was never planted').not.toBeNull();
     const { at, requests, files } = planted!;
     expect(done.code, done.stderr).toBe(2);
-    expect(done.stderr.split('\n').find((l) => l.startsWith('meterdata:'))).toMatch(/^meterdata: Another meterdata run took over /);
+    expect(done.stderr.split('\n').find((l) => l.startsWith('meterdata:'))).toMatch(
+      /^meterdata: The lock of .* was replaced while this run was writing into it: another meterdata run took the folder over/,
+    );
     // before: the walk went on to its end (a request a second) and stopped only at its commit check
     expect(Date.now() - at).toBeLessThan(30 * HEARTBEAT_MS);
     expect(sandbox.log.total - requests).toBeLessThanOrEqual(3);
@@ -114,7 +116,7 @@ describe('the --out folder lock', () => {
 
   it('taken over during the workbook: the run stops at once (exit 2), its workbook is stopped and nothing is committed', async () => {
     const { out, lock, stderr, took } = await duringWorkbook('taken-workbook', (lock) => writeFileSync(lock, OTHER));
-    expect(stderr).toMatch(/meterdata: Another meterdata run took over /);
+    expect(stderr).toMatch(/meterdata: The lock of .* was replaced while this run was writing into it/);
     // before: the run waited for its 8 s workbook and refused only at its commit check
     expect(took).toBeLessThan(20 * HEARTBEAT_MS);
     expect(existsSync(path.join(out, 'meterdata-manifest.json'))).toBe(false);
@@ -143,7 +145,7 @@ describe('the --out folder lock', () => {
     });
     expect(planted, 'the lock was never planted').not.toBeNull();
     expect(done.code, done.stderr).toBe(2);
-    expect(done.stderr).toContain(`Another meterdata run took over ${root} while this one was paused`);
+    expect(done.stderr).toContain(`The lock of ${root} was replaced while this run was writing into it: another meterdata run took the folder over`);
     // before: the profile's walk went on to its end and was refused only at its commit check
     expect(Date.now() - planted!.at).toBeLessThan(30 * HEARTBEAT_MS);
     expect(sandbox.log.total - planted!.requests).toBeLessThanOrEqual(3);

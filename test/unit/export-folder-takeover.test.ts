@@ -73,7 +73,7 @@ describe('a run whose --out folder another run took over before its commit', () 
     expect(isMeterdataError(failed) && [failed.code, failed.exitCode]).toEqual(['EXPORT_OUT_TAKEN_OVER', 2]);
     const { text } = formatError(failed);
     expect(text.split('\n')[0]).toBe(
-      `meterdata: Another meterdata run took over ${out} while this one was paused for more than 10 minutes (a closed laptop, a suspended virtual machine). ` +
+      `meterdata: The lock of ${out} was replaced while this run was writing into it: another meterdata run took the folder over (as one does when a run was paused for more than 10 minutes: a closed laptop, a suspended virtual machine), or something else was put in the lock's place. ` +
         `Every Property was fetched, but the files could not be finished; no files were put under their final names in ${out}.`,
     );
     expect(finals(out)).toEqual([]);
