@@ -42,6 +42,14 @@ export function withRefreshLock<T>(env: NodeJS.ProcessEnv, profile: string, fn: 
 /** As withRefreshLock, for the lock at `file` (proper-lockfile's `<file>.lock`). */
 export async function withLockAt<T>(env: NodeJS.ProcessEnv, file: string, fn: (lock: RefreshLock) => Promise<T>, signal?: AbortSignal): Promise<T> {
   await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  // proper-lockfile's lock is a folder: a file or link there (a hand edit, another tool) read as held, a minute's wait
+  // blamed on another process, every run (round 27)
+  const found = await fsp.lstat(`${file}.lock`).catch(() => undefined);
+  if (found && !found.isDirectory())
+    throw new ServiceUnavailableError(t.lockNotFolder({ file: `${file}.lock` }), {
+      code: 'AUTH_LOCK_TIMEOUT',
+      hint: t.lockNotFolderHint({ file: `${file}.lock` }),
+    });
   const { stale, update } = timings(env);
   let compromised = false;
   let release: () => Promise<void>;

@@ -91,6 +91,8 @@ export const tokenTexts = catalogue(
       p.profile === '?'
         ? 'the list of refresh tokens already sent cannot be read, so it cannot be told whether another profile uses this connection'
         : `it is the connection of the profile "${p.profile}" too (a copied sign-in), and revoking it would end that profile's`,
+    lockNotFolder: (p: { file: string }) => `${p.file} is a file or a link, where meterdata keeps a lock folder: no meterdata process holds it.`,
+    lockNotFolderHint: (p: { file: string }) => `Remove ${p.file}, then run the command again.`,
     lockTimeout: 'Another meterdata process has been refreshing this sign-in for too long.',
     lockTimeoutHint: (p: { file: string }) =>
       `Try again in a minute; if it persists and no other meterdata process is running (one may be waiting out the sign-in server's 429s), remove ${p.file}.`,
@@ -184,6 +186,8 @@ export const tokenTexts = catalogue(
       p.profile === '?'
         ? 'die Liste der bereits gesendeten Refresh-Tokens ist nicht lesbar, daher lässt sich nicht feststellen, ob ein anderes Profil diese Verbindung nutzt'
         : `sie ist auch die Verbindung des Profils „${p.profile}“ (eine kopierte Anmeldung), und ein Widerruf würde die Verbindung jenes Profils beenden`,
+    lockNotFolder: (p) => `${p.file} ist eine Datei oder Verknüpfung an der Stelle, an der meterdata einen Sperrordner anlegt: Kein meterdata-Prozess hält sie.`,
+    lockNotFolderHint: (p) => `Bitte ${p.file} entfernen und den Befehl dann erneut ausführen.`,
     lockTimeout: 'Ein anderer meterdata-Prozess erneuert diese Anmeldung schon zu lange.',
     lockTimeoutHint: (p) =>
       `Bitte in einer Minute erneut versuchen; wenn es anhält und kein anderer meterdata-Prozess läuft (einer wartet womöglich die 429-Antworten des Anmeldeservers ab), entfernen Sie ${p.file}.`,

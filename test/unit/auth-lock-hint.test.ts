@@ -1,7 +1,11 @@
 // The hint to a process that waited too long for the refresh lock: its holder may be alive and waiting out the
 // sign-in server's 429s (up to 30 s, three times), so removing the lock is advised only when no other meterdata
 // process runs (round 26: "if it persists, remove …" invited breaking a live refresh's lock).
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { lockPathFor, withRefreshLock } from '../../src/auth/lock.js';
 import { tokenTexts } from '../../src/auth/texts-tokens.js';
 import { setLanguage } from '../../src/i18n/index.js';
 
@@ -14,5 +18,23 @@ describe('the refresh lock held too long', () => {
     );
     setLanguage('de');
     expect(tokenTexts.lockTimeoutHint({ file: '/s/l' })).toMatch(/wenn es anhält und kein anderer meterdata-Prozess läuft .*entfernen Sie \/s\/l\.$/);
+  });
+});
+
+// Round 27: a file or a dangling link where the refresh lock's folder goes read as a held lock: every command that
+// had to refresh waited a minute, then blamed another process.
+describe('a file or a link where the refresh lock folder goes', () => {
+  it.each(['a file', 'a dangling link'])('%s: refused at once, named, nothing waited for', async (what) => {
+    const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-lock-file-')) };
+    const lock = `${lockPathFor(env, 'beta')}.lock`;
+    mkdirSync(path.dirname(lock), { recursive: true });
+    if (what === 'a file') writeFileSync(lock, 'junk');
+    else symlinkSync('/nonexistent-target', lock);
+    const started = Date.now();
+    const e = (await withRefreshLock(env, 'beta', async () => 'held').catch((err: unknown) => err)) as { code: string; message: string; hint: string };
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(e.code).toBe('AUTH_LOCK_TIMEOUT');
+    expect(e.message).toBe(`${lock} is a file or a link, where meterdata keeps a lock folder: no meterdata process holds it.`);
+    expect(e.hint).toBe(`Remove ${lock}, then run the command again.`);
   });
 });
