@@ -126,3 +126,15 @@ describe("a letter's temporary file read back for its hash", () => {
     });
   });
 });
+
+describe('the message of a run stopped by a file not its own', () => {
+  it('says once that no file was put under its final name (27b F10: it said so twice)', async () => {
+    const { letterEntry } = await import('../../src/export/steps/uvi/formats.js');
+    const { unfinished } = await import('../../src/export/run-errors.js');
+    const dir = tmp();
+    const link = path.join(dir, '.letter-c.pdf.partial');
+    symlinkSync(path.join(dir, 'x'), link);
+    const e = unfinished(await letterEntry('letter-c.pdf', link).catch((err: unknown) => err), dir, undefined) as Error;
+    expect(e.message.match(/no files were put under their final names/g)).toHaveLength(1);
+  });
+});
