@@ -2,6 +2,7 @@
 // final name, and how to continue; the cause's exit status stays.
 import path from 'node:path';
 import { diskError } from '../core/disk.js';
+import { wasMidCommit } from './folder/planted.js';
 import { ExitCode, MeterdataError, isMeterdataError } from '../core/errors.js';
 import { diskText as d } from './texts-disk.js';
 import { stopWords } from './run-words.js';
@@ -34,7 +35,8 @@ function scratchGone(e: unknown): MeterdataError | null {
 
 /** A failure after every Property was fetched: the files could not be finished. `template`: the run's (its words: run-words.ts). */
 export function unfinished(e: unknown, out: string, signal: AbortSignal | undefined, template?: unknown): unknown {
-  const what = `${t.allFetched} ${t.notPut({ out })}`;
+  // the commit's renames had begun: a re-run with the same arguments finishes them (the manifest aside lets it in)
+  const what = `${t.allFetched} ${wasMidCommit(e) ? t.partlyPut({ out }) : t.notPut({ out })}`;
   const again = stopWords(template).finishAgain;
   if (signal?.aborted && (!isMeterdataError(e) || e.exitCode === ExitCode.INTERRUPTED)) {
     return new MeterdataError(`${t.interruptedWriting} ${what}`, { code: 'EXPORT_INTERRUPTED', exitCode: ExitCode.INTERRUPTED, hint: again });

@@ -29,8 +29,7 @@ export const uviRunTexts = catalogue(
     memory: (p: { mb: number; out: string }) =>
       `The monthly information needed more than ${p.mb} MB of memory while fetching and writing the letters; no files were put under their final names in ${p.out}.`,
     memoryHint: (p: { raise: string }) => `Run the same command again with ${p.raise} set; what was fetched is kept.`,
-    letterReplaced: (p: { file: string; problem: string }) =>
-      `The letter's temporary file ${p.file} is no longer the file meterdata wrote (${p.problem}).`,
+    letterReplaced: (p: { file: string; problem: string }) => `The letter's temporary file ${p.file} is no longer the file meterdata wrote (${p.problem}).`,
     letterReplacedHint: 'Check that no other program or person writes into the --out folder during the run.',
     portfolioWritten: (p: ProfileLine & { seconds: string }) =>
       `profile ${p.profile}: monthly information written in ${p.seconds}s${p.strict}: "${p.tenant}", ${count(p.properties, 'Property', 'Properties')}, ${count(p.units, 'unit', 'units')}, ${p.review} with no or an incomplete letter (review.csv), ${count(p.requests, 'request', 'requests')} -> ${p.out}`,
@@ -53,8 +52,7 @@ export const uviRunTexts = catalogue(
     memoryHint: (p: { raise: string }) => `Führen Sie denselben Befehl mit ${p.raise} erneut aus; bereits Abgerufenes bleibt erhalten.`,
     letterReplaced: (p: { file: string; problem: string }) =>
       `Die temporäre Datei ${p.file} eines Schreibens ist nicht mehr die Datei, die meterdata geschrieben hat (${p.problem}).`,
-    letterReplacedHint:
-      'Bitte prüfen Sie, dass während des Laufs kein anderes Programm und niemand sonst in den Zielordner (--out) schreibt.',
+    letterReplacedHint: 'Bitte prüfen Sie, dass während des Laufs kein anderes Programm und niemand sonst in den Zielordner (--out) schreibt.',
     portfolioWritten: (p) =>
       `Profil ${p.profile}: Verbrauchsinformation geschrieben in ${String(p.seconds).replace('.', ',')} s${p.strict}: „${p.tenant}“, ${count(p.properties, 'Liegenschaft', 'Liegenschaften')}, ${count(p.units, 'Nutzeinheit', 'Nutzeinheiten')}, davon ${num(p.review)} ohne oder mit unvollständigem Schreiben (review.csv), ${count(p.requests, 'Abfrage', 'Abfragen')} -> ${p.out}`,
     portfolioKept: (p) =>

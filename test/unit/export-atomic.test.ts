@@ -2,6 +2,7 @@ import { mkdtemp, readdir, readFile, rename as fsRename, symlink, writeFile } fr
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { unfinished } from '../../src/export/run-errors.js';
 import { AtomicOutput } from '../../src/export/folder/atomic.js';
 import { checkOutDir, probeFile } from '../../src/export/folder/out-folder.js';
 import { OutputSet } from '../../src/export/output/index.js';
@@ -152,8 +153,13 @@ describe('a first run whose commit fails between renames', () => {
       await f.write(text!);
       await failing.closeFile(f);
     }
-    await expect(failing.commit('meterdata-manifest.json')).rejects.toThrow(/EIO/);
+    const e = await failing.commit('meterdata-manifest.json').catch((err: unknown) => err);
+    expect(e).toMatchObject({ code: 'EIO' });
     expect((await readdir(dir)).filter((n) => !n.startsWith('.'))).toEqual(['billing.csv']);
+    // said as it is: some files under their final names already (it said none were)
+    const told = unfinished(e, dir, undefined) as Error;
+    expect(told.message).toContain(`some files of this run are under their final names in ${dir} already, but not all and without the manifest.`);
+    expect(told.message).not.toContain('no files were put under their final names');
     await checkOutDir(dir, id, ['billing.csv', 'segments.csv']);
     await expect(checkOutDir(dir, { year: 2024 }, ['billing.csv'])).rejects.toThrow(/other arguments/);
   });

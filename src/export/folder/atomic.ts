@@ -11,7 +11,7 @@ import { notOurs } from '../../core/bounded-read.js';
 import { located } from '../../core/disk.js';
 import { processAlive } from '../../core/pid.js';
 import { runOwner } from '../../core/run-owner.js';
-import { checkNoFolderAt, FRESH, notOurFile, planted, removeLeft } from './planted.js';
+import { checkNoFolderAt, FRESH, midCommit, notOurFile, planted, removeLeft } from './planted.js';
 
 const FLUSH_AT = 1 << 16;
 
@@ -254,7 +254,8 @@ export class AtomicOutput {
       await unlink(path.join(this.dir, old)).catch((e: NodeJS.ErrnoException) =>
         e.code === 'ENOENT' || e.code === 'EISDIR' || e.code === 'EPERM' ? undefined : Promise.reject(e),
       );
-    for (const n of names) await renameReplacing(this.pending.get(n)!, path.join(this.dir, n), this.replace);
+    for (const [i, n] of names.entries())
+      await renameReplacing(this.pending.get(n)!, path.join(this.dir, n), this.replace).catch((e: unknown) => Promise.reject(i > 0 ? midCommit(e) : e));
     this.pending.clear();
     await this.syncDir();
     await rm(aside, { force: true });
@@ -273,9 +274,8 @@ export class AtomicOutput {
   }
 
   /**
-   * Removes every temporary file; final names are never touched. A folder this export
-   * created is removed again when nothing is left in it: a refused or failed run leaves
-   * no empty folder that looks like an export.
+   * Removes every temporary file; final names are never touched. A folder this export created is removed again
+   * when nothing is left in it: a refused or failed run leaves no empty folder that looks like an export.
    */
   async abort(): Promise<void> {
     for (const f of this.open) await f.discard();

@@ -79,3 +79,13 @@ export async function removeLeft(file: string): Promise<void> {
     throw e;
   });
 }
+
+const stoppedMidCommit = new WeakSet<object>();
+
+/** A failure after the commit's first rename: some files are under their final names already (round 27: told as none). */
+export function midCommit(e: unknown): unknown {
+  if (typeof e === 'object' && e !== null) stoppedMidCommit.add(e);
+  return e;
+}
+
+export const wasMidCommit = (e: unknown): boolean => typeof e === 'object' && e !== null && stoppedMidCommit.has(e);

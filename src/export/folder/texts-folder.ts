@@ -97,10 +97,8 @@ export const outText = catalogue(
     leftByOther: (p) =>
       `${p.file}, von einem früheren Lauf eines anderen Benutzers zurückgelassen, kann hier nicht entfernt werden (in diesem Ordner darf nur der Eigentümer einer Datei sie löschen).`,
     leftByOtherHint: (p) => `Bitte den Eigentümer bitten, ${p.file} zu löschen, oder die Datei als root löschen; dann den Befehl erneut ausführen.`,
-    notOurFile: (p) =>
-      `${p.file} ist nicht mehr die Datei, die dieser Lauf geschrieben hat (${p.why}).`,
-    notOurFileHint:
-      'Bitte prüfen Sie, dass während des Laufs kein anderes Programm und keine andere Person in den Zielordner (--out) schreibt.',
+    notOurFile: (p) => `${p.file} ist nicht mehr die Datei, die dieser Lauf geschrieben hat (${p.why}).`,
+    notOurFileHint: 'Bitte prüfen Sie, dass während des Laufs kein anderes Programm und keine andere Person in den Zielordner (--out) schreibt.',
     lockIsFolder: (p) =>
       `${p.lock} ist ein Ordner, wo meterdata eine Sperrdatei führt; er stammt nicht von meterdata, und meterdata entfernt keinen Ordner, den es nicht selbst angelegt hat.`,
     lockIsFolderHint: (p) => `Entfernen Sie den Ordner ${p.lock} (oder verschieben Sie ihn an einen anderen Ort) und starten Sie denselben Befehl erneut.`,
