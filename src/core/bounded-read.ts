@@ -2,7 +2,7 @@
 // (config.json, the stored sign-in, the manifest in --out, the saved progress, its spools).
 // Only a plain file is read, and never past a bound: a FIFO or /dev/stdin would block the
 // run, /dev/zero would be read until memory runs out, a file growing meanwhile never ends.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, unlinkSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { fileTexts as ft } from './texts.js';
@@ -132,11 +132,37 @@ export async function openPlain(file: string): Promise<{ handle: FileHandle } | 
  * in a shared --out (a forged letter, a link to a file elsewhere) would be hashed and committed as the run's
  * (round 27); one this user may not write it could not have made.
  */
-export function notOurs(st: Stats): string | null {
+export function notOurs(st: Stats, dir: string): string | null {
   if (st.isSymbolicLink()) return ft.isLink;
   if (!st.isFile()) return st.isDirectory() ? ft.isFolder : ft.notPlainFile;
-  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return ft.otherOwner;
+  if (st.uid !== ownUidIn(dir)) return ft.otherOwner;
   return st.nlink > 1 ? ft.otherNames : null;
+}
+
+const ownUids = new Map<string, number>();
+
+/**
+ * The owner the files this process makes in `dir` get: its own uid, except where the file system maps it (an NFS
+ * share's root_squash makes root's files nobody's), found once per folder with a probe of a leftover's name.
+ */
+function ownUidIn(dir: string): number | undefined {
+  const known = ownUids.get(dir);
+  if (known !== undefined || typeof process.getuid !== 'function') return known ?? process.getuid?.();
+  const probe = path.join(dir, `.meterdata-owner.${process.pid}.partial`);
+  let uid = process.getuid();
+  try {
+    const fd = openSync(probe, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0), 0o600);
+    try {
+      uid = fstatSync(fd).uid;
+    } finally {
+      closeSync(fd);
+      unlinkSync(probe);
+    }
+  } catch {
+    // a folder it cannot write: the files it holds were not made here now; the process's uid stands
+  }
+  ownUids.set(dir, uid);
+  return uid;
 }
 
 /** A file this run wrote, opened to be read back (a spool, the workbook, a letter): only if it is still its own (notOurs). */
@@ -153,7 +179,7 @@ export async function openOwn(file: string): Promise<{ handle: FileHandle } | { 
     await handle.close();
     throw e;
   });
-  const problem = notOurs(st);
+  const problem = notOurs(st, path.dirname(file));
   if (problem === null) return { handle };
   await handle.close();
   return { problem };

@@ -236,7 +236,7 @@ export class AtomicOutput {
     // Each temporary file still the run's own: not a link, a file of another user's or another file swapped in (round 27).
     for (const n of names) {
       const p = this.pending.get(n)!;
-      const why = notOurs(lstatSync(p));
+      const why = notOurs(lstatSync(p), this.dir);
       if (why) throw notOurFile(p, why);
     }
     if (this.pending.has(last)) {

@@ -64,7 +64,7 @@ export function planted(e: unknown, dir: string, file: string): unknown {
   const st = lstatSync(file, { throwIfNoEntry: false });
   return st?.isDirectory()
     ? folderThere(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }), dir, file)
-    : notOurFile(file, (st && notOurs(st)) ?? ft.appeared);
+    : notOurFile(file, (st && notOurs(st, dir)) ?? ft.appeared);
 }
 
 /**
