@@ -149,4 +149,15 @@ describe('many lines for units not in the export', () => {
     const small = unitRefsStep(parseUnitRefs(`usage_unit_id,erp_ref\n${U1},1\n`, 'r.csv'));
     expect((small.about!() as { facts: [string, string][] }).facts[0]![1]).toBe('r.csv (1 Nutzeinheit)');
   });
+
+  // Round 27: the --json object and the summary line counted the 1,000 listed, not all of them.
+  it('the summary counts all of them: the ones beyond the 1,000 listed are the step’s unlisted findings', async () => {
+    const { unitRefsStep } = await import('../../src/export/steps/unit-refs/index.js');
+    const { Tally } = await import('../../src/export/pipeline/tally.js');
+    const step = unitRefsStep(big);
+    const tally = new Tally(0);
+    tally.findings(step.finish!(), step.unlisted!());
+    expect(tally.codes.UNIT_REF_UNKNOWN).toBe(2500);
+    expect(tally.flags.info).toBe(2500);
+  });
 });

@@ -173,7 +173,7 @@ async function walkProperties(run: Run): Promise<StagedExport> {
     // Findings known only now (lines of --unit-refs for units no Property had): after every Property's.
     const late = steps.flatMap((s) => s.finish?.() ?? []);
     await output.write('review', reviewRows(late, language()));
-    tally.findings(late);
+    tally.findings(late, unlistedOf(steps));
     // The last Property's signal: the loop checks only before each Property is written.
     if (deps.signal?.aborted) throw deps.signal.reason;
     return await closeRun(run, output, tally, range);
@@ -195,3 +195,6 @@ async function walkProperties(run: Run): Promise<StagedExport> {
     );
   }
 }
+
+/** The steps' findings counted beyond the ones they list (see ExportStep.unlisted). */
+const unlistedOf = (steps: readonly ExportStep[]) => steps.flatMap((s) => s.unlisted?.() ?? []);

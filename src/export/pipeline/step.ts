@@ -7,7 +7,7 @@ import type { MeasuringPoint, UnitConsumption, UsageUnit } from '../../api/types
 import type { PropertyAnswers } from '../../api/walk.js';
 import type { FindingPlace } from '../../billing/findings.js';
 import type { PropertyBill } from '../../billing/property.js';
-import type { BillingRow, Flag, ReadingRow, SegmentRow } from '../../billing/types.js';
+import type { BillingRow, Flag, ReadingRow, SegmentRow, Severity } from '../../billing/types.js';
 import type { Reporter } from '../progress.js';
 import type { TableName } from '../output/index.js';
 import type { Template } from '../output/index.js';
@@ -83,6 +83,8 @@ export interface ExportStep {
   findings?(p: BilledProperty): StepFindings;
   /** Findings known only once every Property is written. */
   finish?(): Flag[];
+  /** Findings counted but not listed in review.csv (beyond a cap), so the summary's counts stay true (round 27). */
+  unlisted?(): { code: string; severity: Severity; count: number }[];
   about?(): AboutLines;
 }
 

@@ -16,10 +16,15 @@ export class Tally {
     this.counts = { properties, units: 0, measuring_points: 0, plant_points: 0 };
   }
 
-  findings(flags: readonly Flag[]): void {
+  /** `unlisted`: findings counted beyond the ones listed (a step's cap). */
+  findings(flags: readonly Flag[], unlisted: readonly { code: string; severity: Severity; count: number }[] = []): void {
     for (const f of flags) {
       this.flags[f.severity]++;
       this.codes[f.code] = (this.codes[f.code] ?? 0) + 1;
+    }
+    for (const m of unlisted) {
+      this.flags[m.severity] += m.count;
+      this.codes[m.code] = (this.codes[m.code] ?? 0) + m.count;
     }
   }
 

@@ -21,6 +21,10 @@ export function unitRefsStep(refs: UnitRefs): ExportStep {
       ),
     }),
     finish: () => index.unknown(),
+    unlisted: () => {
+      const beyond = index.unknownCount() - MAX_UNKNOWN_LISTED;
+      return beyond > 0 ? [{ code: 'UNIT_REF_UNKNOWN', severity: 'info', count: beyond }] : [];
+    },
     about: () => {
       const unknown = index.unknownCount();
       const value = aboutTexts.unitRefsValue({ file: refs.file, n: refs.entries.length });
