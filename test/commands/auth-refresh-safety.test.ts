@@ -274,21 +274,27 @@ describe('token endpoint answers', () => {
     expect(readFileSync(file, 'utf8')).toBe(before);
   }, 20_000);
 
+  /** `token` started with the token endpoint's first answer a 429 (Retry-After 2 s); returned once that answer went out. */
+  async function tokenRunIn429Wait(env: NodeJS.ProcessEnv) {
+    let served = 0;
+    at.proxy.intercept = async (r) => {
+      if (r.path !== '/oauth/token' || served++ > 0) return undefined;
+      return { ...tooMany, headers: { ...tooMany.headers, 'retry-after': '2' } };
+    };
+    const run = runCli(['token'], { env });
+    const deadline = Date.now() + 10_000;
+    while (served === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    return { run };
+  }
+
   // Round 26: the intent written before the first attempt stayed through the 429 waits (up to 3 × 30 s), so a run
   // killed there (SIGKILL, an OOM kill, a container stopped) left a record the next run refused as possibly
   // rotated, for a token the server had turned away unused: a sign-in lost for nothing.
   it('while a 429 is waited out, neither the intent nor the claim of the token stands (a kill then loses nothing); both are back for the next attempt', async () => {
     const { env, file } = await signedIn();
     const old = expiresIn(file, -1000);
-    let served = 0;
-    at.proxy.intercept = async (r) => {
-      if (r.path !== '/oauth/token' || served++ > 0) return undefined;
-      return { ...tooMany, headers: { ...tooMany.headers, 'retry-after': '2' } };
-    };
     const posts = tokenPosts();
-    const run = runCli(['token'], { env });
-    const deadline = Date.now() + 10_000;
-    while (served === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const { run } = await tokenRunIn429Wait(env);
     await new Promise((r) => setTimeout(r, 700));
     const midWait = JSON.parse(readFileSync(file, 'utf8')) as StoredRecord;
     const claimed = spentBy(env, old.refresh_token);
@@ -309,15 +315,8 @@ describe('token endpoint answers', () => {
   it('logout while another run waits out a 429: it waits for that refresh, then revokes and deletes what it left; nothing is written back', async () => {
     const { env, file, sid } = await at.signedIn();
     expiresIn(file, -1000);
-    let served = 0;
-    at.proxy.intercept = async (r) => {
-      if (r.path !== '/oauth/token' || served++ > 0) return undefined;
-      return { ...tooMany, headers: { ...tooMany.headers, 'retry-after': '2' } };
-    };
     const posts = tokenPosts();
-    const run = runCli(['token'], { env });
-    const deadline = Date.now() + 10_000;
-    while (served === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const { run } = await tokenRunIn429Wait(env);
     const logout = await runCli(['logout'], { env });
     expect(logout.code, logout.stderr).toBe(0);
     expect(logout.stderr).toMatch(/connection revoked at the server; local sign-in deleted/);
