@@ -227,7 +227,7 @@ async function withdrawAccess(env: NodeJS.ProcessEnv, session: Session, rec: Sto
 }
 
 /** Exit 3: a stored sign-in without a tenant in its profile is no sign-in a command may use. */
-function loginIncomplete(profile: string): NotSignedInError {
+export function loginIncomplete(profile: string): NotSignedInError {
   return new NotSignedInError(ts.loginIncomplete({ profile }), {
     code: 'AUTH_LOGIN_INCOMPLETE',
     hint: ts.loginIncompleteHint({ login: loginCommand(profile) }),

@@ -221,7 +221,7 @@ function editProfile(env: NodeJS.ProcessEnv, edit: (p: Record<string, unknown>) 
 // Round 27: a login whose /whoami failed (or was stopped) kept its sign-in but no tenant, and a profile without a
 // tenant accepted any: a refresh handing out another landlord's token exported that landlord and wrote it in.
 describe('a stored sign-in whose profile has no tenant (a login that never learnt it)', () => {
-  it('export, uvi and status read nothing with it (exit 3, AUTH_LOGIN_INCOMPLETE), write no tenant in; login again fixes it', async () => {
+  it('export, uvi, status and token read nothing with it (exit 3, AUTH_LOGIN_INCOMPLETE) and write no tenant in', async () => {
     const env = await signedIn();
     const before = profileOf(env);
     editProfile(env, (p) => {
@@ -238,6 +238,10 @@ describe('a stored sign-in whose profile has no tenant (a login that never learn
     expect(uvi.code, uvi.stderr).toBe(3);
     const status = await runCli(['status', '--lang', 'en'], { env });
     expect(status.code).toBe(3);
+    // round 28: `token` asks no /whoami, and printed the token
+    const token = await runCli(['token', '--lang', 'en'], { env });
+    expect([token.code, token.stdout], token.stderr).toEqual([3, '']);
+    expect(token.stderr).toContain('The sign-in of profile default was never completed');
     expect(paths().filter((p) => p !== '/v1/whoami')).toEqual([]);
     expect(profileOf(env).tenant_id).toBeUndefined();
     expect(() => readFileSync(path.join(out, 'billing.csv'))).toThrow();

@@ -1,4 +1,5 @@
 // `meterdata token`: a valid access token on stdout for scripts (refreshed if needed).
+import { loginIncomplete } from '../../auth/connection.js';
 import type { CommandContext } from '../context.js';
 import type { TokenFlags } from './index.js';
 
@@ -10,6 +11,8 @@ export async function run(opts: TokenFlags, ctx: CommandContext): Promise<number
     return 0;
   }
   const conn = await ctx.connect({ profile: opts.profile, warn: (l) => io.stderr.write(l) });
+  // it asks no /whoami: a sign-in whose login never learnt its tenant is refused here, before any refresh (round 28)
+  if (conn.session && conn.profile.tenant_id === undefined) throw loginIncomplete(conn.profile.name);
   io.stdout.write(`${await conn.credentials.currentToken()}\n`);
   return 0;
 }
