@@ -186,7 +186,8 @@ export const tokenTexts = catalogue(
       p.profile === '?'
         ? 'die Liste der bereits gesendeten Refresh-Tokens ist nicht lesbar, daher lässt sich nicht feststellen, ob ein anderes Profil diese Verbindung nutzt'
         : `sie ist auch die Verbindung des Profils „${p.profile}“ (eine kopierte Anmeldung), und ein Widerruf würde die Verbindung jenes Profils beenden`,
-    lockNotFolder: (p) => `${p.file} ist eine Datei oder Verknüpfung an der Stelle, an der meterdata einen Sperrordner anlegt: Kein meterdata-Prozess hält sie.`,
+    lockNotFolder: (p) =>
+      `${p.file} ist eine Datei oder Verknüpfung an der Stelle, an der meterdata einen Sperrordner anlegt: Kein meterdata-Prozess hält sie.`,
     lockNotFolderHint: (p) => `Bitte ${p.file} entfernen und den Befehl dann erneut ausführen.`,
     lockTimeout: 'Ein anderer meterdata-Prozess erneuert diese Anmeldung schon zu lange.',
     lockTimeoutHint: (p) =>

@@ -2,7 +2,7 @@
 // final name, and how to continue; the cause's exit status stays.
 import path from 'node:path';
 import { diskError } from '../core/disk.js';
-import { wasMidCommit } from './folder/planted.js';
+import { wasMidCommit } from './folder/index.js';
 import { ExitCode, MeterdataError, isMeterdataError } from '../core/errors.js';
 import { diskText as d } from './texts-disk.js';
 import { stopWords } from './run-words.js';

@@ -329,6 +329,13 @@ describe('the portfolio export in German (--lang de)', () => {
       /Das Profil "meterdata-manifest\.json" trägt einen Namen, den meterdata eigenen Dateien und Ordnern gibt/,
     ],
     ['a month as a profile', ['--profiles', 'nord,2025-11'], {}, 2, /Das Profil "2025-11" trägt einen Namen, den meterdata eigenen Dateien und Ordnern gibt/],
+    [
+      'the summary file in capitals as a profile (one name on a disk that ignores case)',
+      ['--profiles', 'nord,Portfolio-Summary.csv'],
+      {},
+      2,
+      /Das Profil "Portfolio-Summary\.csv" trägt den Namen der Übersichtsdatei/,
+    ],
     ['a static token', ['--all-profiles'], { METERDATA_ACCESS_TOKEN: 'x' }, 2, /METERDATA_ACCESS_TOKEN ist gesetzt.*Entfernen Sie die Variable/s],
     [
       'a bad cap',

@@ -76,7 +76,12 @@ const table: [string, Outcome, Partial<Attempt>, string][] = [
   ['a 429 carrying invalid-token', answer(429, problem(429, 'invalid-token'), { 'retry-after': '1' }), {}, 'pause HTTP 429 too-many-requests'],
   ['a 503 carrying invalid-token', answer(503, problem(503, 'invalid-token')), {}, 'retry HTTP 503 invalid-token'],
   ['a 400 carrying invalid-token', answer(400, problem(400, 'invalid-token')), {}, 'fail API_INVALID_REQUEST'],
-  ['a 400 from a gateway (about:blank, no fragment)', answer(400, '{"type":"about:blank","title":"Bad Request","status":400}'), {}, 'fail API_UNEXPECTED_STATUS'],
+  [
+    'a 400 from a gateway (about:blank, no fragment)',
+    answer(400, '{"type":"about:blank","title":"Bad Request","status":400}'),
+    {},
+    'fail API_UNEXPECTED_STATUS',
+  ],
   ['a 400 from a proxy (no problem)', answer(400, '<html>bad request</html>'), {}, 'fail API_UNEXPECTED_STATUS'],
   ['a 401 with another fragment', answer(401, problem(401, 'account-locked')), {}, 'fail API_UNEXPECTED_STATUS'],
   [

@@ -138,3 +138,17 @@ describe('the message of a run stopped by a file not its own', () => {
     expect(e.message.match(/no files were put under their final names/g)).toHaveLength(1);
   });
 });
+
+// Round 28: two more files the run writes in --out followed a link put in their place.
+describe('the first commit’s aside copy of its manifest', () => {
+  it('is made new: a link planted at its name is not written through (its target keeps its bytes)', async () => {
+    const dir = tmp();
+    const out = await staged(dir);
+    const victim = path.join(tmp(), 'victim.txt');
+    writeFileSync(victim, 'precious');
+    symlinkSync(victim, path.join(dir, '.meterdata-manifest.json.replaced'));
+    await out.commit('meterdata-manifest.json');
+    expect(readFileSync(victim, 'utf8')).toBe('precious');
+    expect(finalNames(dir).sort()).toEqual(['billing.csv', 'meterdata-manifest.json']);
+  });
+});

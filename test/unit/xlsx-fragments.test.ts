@@ -2,7 +2,7 @@
 // workers) must be the same bytes as rendered all at once at the end (a single export):
 // cut anywhere, inside a line and inside a multi-byte character included.
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat, writeFile, appendFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, symlink, writeFile, appendFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -110,6 +110,22 @@ describe('table rows rendered ahead', () => {
     await rm(spec.fragment);
     await f.advance(Buffer.byteLength(text));
     expect(f.result(3).bytes).toBe(xml.length);
+  });
+
+  // Round 28: the fragment was reopened with 'r+', through a link put in its place: the rows went into its target.
+  it('refuse a fragment swapped for a link before writing through it (EXPORT_SCRATCH_DAMAGED), its target untouched', async () => {
+    const template = await loadTemplate('de', dir);
+    const text = `${lines(3).join('\n')}\n`;
+    const spec = await sheetFor('billing', text, 'linked');
+    const victim = path.join(dir, 'victim.txt');
+    await writeFile(victim, 'precious');
+    await symlink(victim, spec.fragment);
+    const f = new SheetFragment(spec, template, new StyleTable(template.dateFormat));
+    await expect(f.advance(Buffer.byteLength(text))).rejects.toMatchObject({
+      code: 'EXPORT_SCRATCH_DAMAGED',
+      message: expect.stringContaining('it is a symbolic link'),
+    });
+    expect(await readFile(victim, 'utf8')).toBe('precious');
   });
 
   it('never make a fragment again that an aborted export removed', async () => {

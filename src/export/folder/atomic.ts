@@ -4,14 +4,14 @@
 // that could be mistaken for a complete export.
 import { createHash, type Hash } from 'node:crypto';
 import { constants, lstatSync } from 'node:fs';
-import { copyFile, mkdir, open, readdir, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { checkReplaceable, renameReplacing, type ReplaceDeps } from '../../core/replace.js';
 import { notOurs } from '../../core/bounded-read.js';
 import { located } from '../../core/disk.js';
 import { processAlive } from '../../core/pid.js';
 import { runOwner } from '../../core/run-owner.js';
-import { checkNoFolderAt, FRESH, midCommit, notOurFile, planted, removeLeft } from './planted.js';
+import { checkNoFolderAt, copyAside, FRESH, midCommit, notOurFile, planted, removeLeft } from './planted.js';
 
 const FLUSH_AT = 1 << 16;
 
@@ -245,7 +245,7 @@ export class AtomicOutput {
         (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? false : Promise.reject(e)),
       );
       // a first run has nothing to set aside: its own manifest stands there, so the same arguments may finish it (round 27)
-      if (!moved) await copyFile(this.pending.get(last)!, aside);
+      if (!moved) await copyAside(this.pending.get(last)!, aside);
       await this.syncDir();
     }
     // Files of the export being replaced that this one does not write: gone once its manifest is aside.

@@ -1,7 +1,7 @@
 // Folders planted in --out under the names a run writes (its files, their temporary names): a rename or open there
 // failed with EISDIR after every request, told as "a bug" (round 26). Each is refused, naming the folder.
 import { constants, lstatSync, type Stats } from 'node:fs';
-import { unlink } from 'node:fs/promises';
+import { copyFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { notOurs } from '../../core/bounded-read.js';
 import { ExitCode, MeterdataError, UsageError } from '../../core/errors.js';
@@ -63,7 +63,7 @@ export function planted(e: unknown, dir: string, file: string): unknown {
   if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return folderThere(e, dir, file);
   const st = lstatSync(file, { throwIfNoEntry: false });
   return st?.isDirectory()
-    ? folderThere(Object.assign(new Error('EISDIR'), { code: 'EISDIR' }), dir, file)
+    ? new UsageError(t.nameIsFolder({ dir, file: path.basename(file) }), t.nameIsFolderHint, 'EXPORT_OUT_IN_USE')
     : notOurFile(file, (st && notOurs(st, dir)) ?? ft.appeared);
 }
 
@@ -89,3 +89,9 @@ export function midCommit(e: unknown): unknown {
 }
 
 export const wasMidCommit = (e: unknown): boolean => typeof e === 'object' && e !== null && stoppedMidCommit.has(e);
+
+/** The first commit's copy of its own manifest set aside (atomic.ts): made new, never through a link put there (round 28). */
+export async function copyAside(from: string, aside: string): Promise<void> {
+  await unlink(aside).catch(() => undefined);
+  await copyFile(from, aside, constants.COPYFILE_EXCL);
+}

@@ -73,7 +73,7 @@ async function chooseProfiles(opts: Record<string, unknown>, io: Io): Promise<st
   const lower = new Map<string, string>();
   for (const n of names) {
     resolveProfileName({ profile: n }, {});
-    if (n === SUMMARY_FILE) throw new UsageError(t.summaryName({ name: n }), t.summaryNameHint);
+    if (n.toLowerCase() === SUMMARY_FILE) throw new UsageError(t.summaryName({ name: n }), t.summaryNameHint);
     // its folder in the root would read as a single run's manifest or a month's letters, and every re-run be refused (round 27)
     if (n.toLowerCase() === MANIFEST || /^\d{4}-\d{2}$/.test(n)) throw new UsageError(t.reservedName({ name: n }), t.summaryNameHint);
     // before any request: a twin found when its turn came had the first one exported already

@@ -10,7 +10,7 @@ import PDFDocument from 'pdfkit';
 import { fsyncDir } from '../../core/atomic-file.js';
 import { openOwn } from '../../core/bounded-read.js';
 import { ExitCode, MeterdataError } from '../../core/errors.js';
-import { outText as ot } from '../../export/folder/texts-folder.js';
+import { fileTexts as ft } from '../../core/texts.js';
 import { located } from '../../core/disk.js';
 import { renameReplacing } from '../../core/replace.js';
 import type { LetterFonts } from './fonts.js';
@@ -172,10 +172,10 @@ export class LetterPdf {
       // its own file still: a FIFO or a link put in its place is refused, never fsynced as the letter (round 27)
       const opened = await openOwn(this.tmp);
       if ('problem' in opened)
-        throw new MeterdataError(ot.notOurFile({ file: this.tmp, why: opened.problem }), {
+        throw new MeterdataError(ft.runFileReplaced({ file: this.tmp, why: opened.problem }), {
           code: 'EXPORT_SCRATCH_DAMAGED',
           exitCode: ExitCode.UNEXPECTED,
-          hint: ot.notOurFileHint,
+          hint: ft.runFileReplacedHint,
         });
       const handle = opened.handle;
       await handle.sync().finally(() => handle.close());

@@ -3,7 +3,9 @@
 // did not have are findings; the About sheet names the file.
 import type { ExportStep } from '../../pipeline/index.js';
 import { aboutTexts } from '../../output/index.js';
-import { MAX_UNKNOWN_LISTED, unitRefIndex, withUnitRefs, type UnitRefs } from './refs.js';
+import { MAX_UNKNOWN_LISTED, unitRefCodes, unitRefIndex, withUnitRefs, type UnitRefs } from './refs.js';
+
+const UNKNOWN = 'UNIT_REF_UNKNOWN' satisfies keyof typeof unitRefCodes;
 
 export { unitRefCodes, parseUnitRefs, readUnitRefs, unitRefIndex, withUnitRefs, type UnitRefIndex, type UnitRefs } from './refs.js';
 
@@ -23,7 +25,8 @@ export function unitRefsStep(refs: UnitRefs): ExportStep {
     finish: () => index.unknown(),
     unlisted: () => {
       const beyond = index.unknownCount() - MAX_UNKNOWN_LISTED;
-      return beyond > 0 ? [{ code: 'UNIT_REF_UNKNOWN', severity: 'info', count: beyond }] : [];
+      // a finding's code (unitRefCodes), not an error's
+      return beyond > 0 ? [{ code: UNKNOWN, severity: unitRefCodes[UNKNOWN], count: beyond }] : [];
     },
     about: () => {
       const unknown = index.unknownCount();

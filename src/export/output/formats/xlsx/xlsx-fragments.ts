@@ -4,9 +4,12 @@
 // Properties finish), or all at once at the end: the bytes are the same either way, since
 // a row's XML depends only on the row, its number and the fixed style table. The workbook
 // then only copies the fragment into its sheet (xlsx-writer.ts).
+import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { openOwn } from '../../../../core/bounded-read.js';
+import { notOurs, openOwn } from '../../../../core/bounded-read.js';
+import { fileTexts } from '../../../../core/texts.js';
 import { ExitCode, MeterdataError } from '../../../../core/errors.js';
 import { cellOf, type Row, type TableName } from '../../tables.js';
 import { scratchText as t } from './texts-scratch.js';
@@ -79,7 +82,16 @@ export class SheetFragment {
     // a table that gained no rows since the last render (most of them, between two of a Property's units): no files opened
     if (upTo !== null && upTo <= this.read) return;
     const spool = await openScratch(this.spec.spool);
-    const out = await open(this.spec.fragment, this.outFlags);
+    // never through a link swapped in, and only the run's own file (round 28: the rows were written through a link)
+    const flags = (this.outFlags === 'w' ? constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC : constants.O_RDWR) | (constants.O_NOFOLLOW ?? 0);
+    const out = await open(this.spec.fragment, flags).catch((e: NodeJS.ErrnoException) =>
+      Promise.reject(e.code === 'ELOOP' ? scratchDamaged(this.spec.fragment, fileTexts.isLink) : e),
+    );
+    const why = notOurs(await out.stat(), path.dirname(this.spec.fragment));
+    if (why) {
+      await out.close();
+      throw scratchDamaged(this.spec.fragment, why);
+    }
     this.outFlags = 'r+';
     try {
       // sized to what is asked: renders ahead take a few KB every 16 units, and a fresh 1 MB each time
