@@ -110,20 +110,27 @@ export function readOwnFile(file: string, maxBytes = OWN_FILE_MAX): { text: stri
  * neither block the run nor be read forever. Errors of the file system are thrown.
  */
 export async function openPlain(file: string): Promise<{ handle: FileHandle } | { problem: string }> {
+  return openJudged(file, 0, (st) => (st.isFile() ? null : st.isDirectory() ? ft.isFolder : ft.notPlainFile));
+}
+
+/** `file` opened for reading without waiting on a FIFO (and `flags`), kept only where `judge` finds nothing wrong with it. */
+async function openJudged(file: string, flags: number, judge: (st: Stats) => string | null): Promise<{ handle: FileHandle } | { problem: string }> {
   let handle: FileHandle;
   try {
-    handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | flags);
   } catch (e) {
-    if (NO_FILE_OF_OURS.has((e as NodeJS.ErrnoException).code ?? '')) return { problem: ft.notPlainFile };
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    if (NO_FILE_OF_OURS.has(code)) return { problem: code === 'ELOOP' && flags !== 0 ? ft.isLink : ft.notPlainFile };
     throw e;
   }
   const st = await handle.stat().catch(async (e: unknown) => {
     await handle.close();
     throw e;
   });
-  if (st.isFile()) return { handle };
+  const problem = judge(st);
+  if (problem === null) return { handle };
   await handle.close();
-  return { problem: st.isDirectory() ? ft.isFolder : ft.notPlainFile };
+  return { problem };
 }
 
 /**
@@ -167,20 +174,5 @@ function ownUidIn(dir: string): number | undefined {
 
 /** A file this run wrote, opened to be read back (a spool, the workbook, a letter): only if it is still its own (notOurs). */
 export async function openOwn(file: string): Promise<{ handle: FileHandle } | { problem: string }> {
-  let handle: FileHandle;
-  try {
-    handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0));
-  } catch (e) {
-    if (NO_FILE_OF_OURS.has((e as NodeJS.ErrnoException).code ?? ''))
-      return { problem: (e as NodeJS.ErrnoException).code === 'ELOOP' ? ft.isLink : ft.notPlainFile };
-    throw e;
-  }
-  const st = await handle.stat().catch(async (e: unknown) => {
-    await handle.close();
-    throw e;
-  });
-  const problem = notOurs(st, path.dirname(file));
-  if (problem === null) return { handle };
-  await handle.close();
-  return { problem };
+  return openJudged(file, constants.O_NOFOLLOW ?? 0, (st) => notOurs(st, path.dirname(file)));
 }

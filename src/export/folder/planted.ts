@@ -23,8 +23,10 @@ export function checkNoFolderAt(dir: string, names: readonly string[]): void {
 /** A folder planted under one of our temporary names (a letter's, a spool's: not known before the run): one line naming it. */
 export function folderThere(e: unknown, dir: string, file: string): unknown {
   if ((e as NodeJS.ErrnoException).code !== 'EISDIR') return e;
-  return new UsageError(t.nameIsFolder({ dir, file: path.basename(file) }), t.nameIsFolderHint, 'EXPORT_OUT_IN_USE');
+  return nameIsFolder(dir, file);
 }
+
+const nameIsFolder = (dir: string, file: string) => new UsageError(t.nameIsFolder({ dir, file: path.basename(file) }), t.nameIsFolderHint, 'EXPORT_OUT_IN_USE');
 
 /** What is at `p`; undefined where nothing can be (a path through a file, a link loop): the folder checks after this name it (round 27). */
 export function lstatQuiet(p: string): Stats | undefined {
@@ -55,16 +57,14 @@ export function checkNotLinked(root: string, dir: string): void {
 export const FRESH = constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 
 export function notOurFile(file: string, why: string): MeterdataError {
-  return new MeterdataError(t.notOurFile({ file, why }), { code: 'EXPORT_SCRATCH_DAMAGED', exitCode: ExitCode.UNEXPECTED, hint: t.notOurFileHint });
+  return new MeterdataError(ft.runFileReplaced({ file, why }), { code: 'EXPORT_SCRATCH_DAMAGED', exitCode: ExitCode.UNEXPECTED, hint: ft.runFileReplacedHint });
 }
 
 /** A name taken since the tidy-up: a folder as before, anything else as not the run's file. */
 export function planted(e: unknown, dir: string, file: string): unknown {
   if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return folderThere(e, dir, file);
   const st = lstatSync(file, { throwIfNoEntry: false });
-  return st?.isDirectory()
-    ? new UsageError(t.nameIsFolder({ dir, file: path.basename(file) }), t.nameIsFolderHint, 'EXPORT_OUT_IN_USE')
-    : notOurFile(file, (st && notOurs(st, dir)) ?? ft.appeared);
+  return st?.isDirectory() ? nameIsFolder(dir, file) : notOurFile(file, (st && notOurs(st, dir)) ?? ft.appeared);
 }
 
 /**

@@ -49,8 +49,6 @@ export const outText = catalogue(
     leftByOther: (p: { file: string }) =>
       `${p.file}, left by an earlier run of another user, cannot be removed here (in this folder only a file's owner may remove it).`,
     leftByOtherHint: (p: { file: string }) => `Ask its owner to remove ${p.file}, or remove it as root; then run the same command again.`,
-    notOurFile: (p: { file: string; why: string }) => `${p.file} is no longer the file this run wrote (${p.why}).`,
-    notOurFileHint: 'Check that no other program or person writes into the --out folder during the run.',
     lockIsFolder: (p: { lock: string }) =>
       `${p.lock} is a folder, where meterdata keeps a lock file; it is not meterdata's, and meterdata removes no folder it did not make.`,
     lockIsFolderHint: (p: { lock: string }) => `Remove the folder ${p.lock} (or move it elsewhere), then run the same command again.`,
@@ -97,8 +95,6 @@ export const outText = catalogue(
     leftByOther: (p) =>
       `${p.file}, von einem früheren Lauf eines anderen Benutzers zurückgelassen, kann hier nicht entfernt werden (in diesem Ordner darf nur der Eigentümer einer Datei sie löschen).`,
     leftByOtherHint: (p) => `Bitte den Eigentümer bitten, ${p.file} zu löschen, oder die Datei als root löschen; dann den Befehl erneut ausführen.`,
-    notOurFile: (p) => `${p.file} ist nicht mehr die Datei, die dieser Lauf geschrieben hat (${p.why}).`,
-    notOurFileHint: 'Bitte prüfen Sie, dass während des Laufs kein anderes Programm und keine andere Person in den Zielordner (--out) schreibt.',
     lockIsFolder: (p) =>
       `${p.lock} ist ein Ordner, wo meterdata eine Sperrdatei führt; er stammt nicht von meterdata, und meterdata entfernt keinen Ordner, den es nicht selbst angelegt hat.`,
     lockIsFolderHint: (p) => `Entfernen Sie den Ordner ${p.lock} (oder verschieben Sie ihn an einen anderen Ort) und starten Sie denselben Befehl erneut.`,
