@@ -3,7 +3,7 @@
 // stays, since overwriting it could throw away a working connection.
 import type { CredentialStore, StoredRecord } from './credential-store/index.js';
 import { withRefreshLock, type RefreshLock } from './lock.js';
-import { claimRefreshToken, RefreshTokenSpentError, releaseClaim } from './spent-tokens.js';
+import { claimRefreshToken, RefreshTokenSpentError, releaseClaim, type ClaimState } from './spent-tokens.js';
 import type { Between429 } from './token-exchange.js';
 
 export interface RecordPlace {
@@ -48,6 +48,8 @@ export const LOCK_LOST_WAITING = new Error('refresh lock taken over during a 429
  * store-wide claim is released, so a kill during the wait (up to 30 s, three times) leaves a token the next run may
  * send, not one it must refuse as possibly rotated (round 26); both are written again before the next attempt, while
  * the lock is still ours (a holder that took it over meanwhile found no intent and refreshes itself: we never resend).
+ * The record names the claim before it is given back: if the list's lock is held by a stuck process, the claim stays,
+ * and the next run takes it over rather than refusing a token that was never used (round 27 F9).
  */
 export function between429(
   place: RecordPlace,
@@ -56,17 +58,21 @@ export function between429(
   relogin: string,
   persist: (r: StoredRecord) => Promise<void>,
   before: StoredRecord,
-): Between429 {
+): Between429 & { claim: ClaimState } {
   const at = intended.refresh_intent!.at;
+  // an earlier run's claim turned away unused may be taken over (spent-tokens.ts claimRefreshToken)
+  const claim: ClaimState = { takeOver: before.refresh_claim_unused };
   return {
+    claim,
     refused: async () => {
-      await persist(before);
+      if (claim.id !== undefined) await persist({ ...before, refresh_claim_unused: claim.id });
       await releaseClaim(place.env, intended.refresh_token, at);
+      await persist(before); // given back: the record as it was
     },
     resend: async () => {
       if (!(await lock.stillHeld())) throw LOCK_LOST_WAITING;
       await persist(intended);
-      const earlier = await claimRefreshToken(place.env, intended.refresh_token, place.profile, at);
+      const earlier = await claimRefreshToken(place.env, intended.refresh_token, place.profile, at, claim);
       if (earlier) throw new RefreshTokenSpentError(earlier, place.profile, relogin);
     },
   };

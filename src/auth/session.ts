@@ -158,7 +158,7 @@ export class Session {
       if (this.signal?.aborted) throw this.signal.reason;
       const between = between429(this.place(), intended, lock, relogin, (r) => this.persist(r, 'intent'), current);
       const send = () => refreshGrant(config, current.refresh_token, dpopHandle(config, key), this.profile, this.signal, this.mayWait, between);
-      tokens = await sendOnce(this.env, current.refresh_token, this.profile.name, intended.refresh_intent!.at, relogin, send);
+      tokens = await sendOnce(this.env, current.refresh_token, this.profile.name, intended.refresh_intent!.at, relogin, send, between.claim);
     } catch (e) {
       if (e === LOCK_LOST_WAITING) return 'lock-lost'; // taken over during a 429's wait (intent and claim withdrawn): the new holder refreshes
       await replaceIntent(this.place(), lock, intended, () => settledAfter(e, current)).catch(() => undefined);

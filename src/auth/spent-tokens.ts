@@ -5,7 +5,7 @@
 // every refresh first claims its token here, durably and under this file's own lock, before the
 // request leaves: a token found already claimed is never sent, whatever profile holds it. One
 // list serves the file store and the keychain alike.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import * as v from 'valibot';
 import { writeFileAtomic } from '../core/atomic-file.js';
@@ -36,12 +36,21 @@ export interface SpentEntry {
   at: string;
   /** The profile that sent it. */
   profile: string;
+  /** This claim's own id (new for every claim): a record may name it as turned away unused (`refresh_claim_unused`). */
+  c?: string;
+}
+
+/** One refresh's claims: the id of its latest, and the claim of this profile's it may take over (turned away unused). */
+export interface ClaimState {
+  id?: string;
+  takeOver?: string;
 }
 
 const EntrySchema = v.looseObject({
   h: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
   at: v.pipe(v.string(), v.isoTimestamp()),
   profile: v.string(),
+  c: v.optional(v.string()),
 });
 const ListSchema = v.looseObject({ v: v.literal(1), spent: v.array(EntrySchema) });
 
@@ -97,13 +106,18 @@ async function writeSpent(env: NodeJS.ProcessEnv, list: SpentEntry[]): Promise<v
 /**
  * Claims `token` for a refresh about to be sent: returns the entry of whoever sent it before
  * (then nothing is written and the token must not be sent), or null once our entry is durable.
+ * An entry of this profile's whose id `state.takeOver` names was turned away unused and could not be given back
+ * (round 27 F9): it is replaced by the new claim, not taken for a sent token. A claim's id is new every time, so a
+ * record restored from a backup that names an older claim never matches a later one.
  */
-export function claimRefreshToken(env: NodeJS.ProcessEnv, token: string, profile: string, at: string): Promise<SpentEntry | null> {
+export function claimRefreshToken(env: NodeJS.ProcessEnv, token: string, profile: string, at: string, state: ClaimState = {}): Promise<SpentEntry | null> {
   return withLockAt(env, spentFile(env), async (lock) => {
     const list = readSpent(env);
     const found = findSpent(list, token);
-    if (found) return found;
-    const next = withEntry(list, { h: tokenHash(token), at, profile }, Date.now());
+    const unused = found !== undefined && state.takeOver !== undefined && found.c === state.takeOver && found.profile === profile;
+    if (found && !unused) return found;
+    const id = randomBytes(8).toString('hex');
+    const next = withEntry(unused ? list.filter((e) => e !== found) : list, { h: tokenHash(token), at, profile, c: id }, Date.now());
     // Taken over while stalled: another holder may have added an entry that this write would drop.
     if (!(await lock.stillHeld())) throw new ServiceUnavailableError(t.spentListBusy, { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });
     try {
@@ -116,6 +130,8 @@ export function claimRefreshToken(env: NodeJS.ProcessEnv, token: string, profile
         cause: e,
       });
     }
+    // turned away, this claim is ours to take over (between429's resend); it was never a token sent
+    state.id = state.takeOver = id;
     return null;
   });
 }
@@ -167,22 +183,43 @@ export class RefreshTokenSpentError extends NotSignedInError {
  * (RefreshTokenSpentError). A send that failed before the token could be used gives the claim
  * back; an answer lost after sending keeps it, as the record's mark does.
  */
-export async function sendOnce<T>(env: NodeJS.ProcessEnv, token: string, profile: string, at: string, relogin: string, send: () => Promise<T>): Promise<T> {
-  const earlier = await claimRefreshToken(env, token, profile, at);
+export async function sendOnce<T>(
+  env: NodeJS.ProcessEnv,
+  token: string,
+  profile: string,
+  at: string,
+  relogin: string,
+  send: () => Promise<T>,
+  state: ClaimState = {},
+): Promise<T> {
+  const earlier = await claimRefreshToken(env, token, profile, at, state);
   if (earlier) throw new RefreshTokenSpentError(earlier, profile, relogin);
   try {
     return await send();
   } catch (e) {
-    if (!(e instanceof RefreshAnswerLostError)) await releaseClaim(env, token, at).catch(() => undefined);
+    if (!(e instanceof RefreshAnswerLostError)) await releaseClaim(env, token, at).catch(() => keep(e, state.id));
     throw e;
   }
+}
+
+const keptClaims = new WeakMap<object, string>();
+
+/** A claim of a token never used that could not be given back: the record names it (settledAfter), so the next run may take it over. */
+function keep(e: unknown, id: string | undefined): void {
+  if (typeof e === 'object' && e !== null && id !== undefined) keptClaims.set(e, id);
 }
 
 /** The record after a refresh that failed with `e`: marked when its token was sent (an answer lost after sending) or sent before by a copy, so nobody sends it again; as it was otherwise (the token was not used). */
 export function settledAfter(e: unknown, current: StoredRecord): StoredRecord {
   if (e instanceof RefreshAnswerLostError) return markedUncertain(current);
-  return e instanceof RefreshTokenSpentError ? markedUncertain(current, e.entry.at) : current;
+  if (e instanceof RefreshTokenSpentError) return markedUncertain(current, e.entry.at);
+  const kept = typeof e === 'object' && e !== null ? keptClaims.get(e) : undefined;
+  return kept === undefined ? current : { ...current, refresh_claim_unused: kept };
 }
+
+/** The list's entry is this record's own claim of a token turned away unused (ClaimState.takeOver): not a token sent. */
+export const unusedClaimOf = (entry: SpentEntry, rec: StoredRecord, profile: string): boolean =>
+  entry.c !== undefined && entry.c === rec.refresh_claim_unused && entry.profile === profile;
 
 /** A record marked as not to be refreshed: sent before by another profile says so; otherwise an answer was lost. */
 export function markedError(env: NodeJS.ProcessEnv, rec: StoredRecord, profile: string, relogin: string): NotSignedInError {
@@ -209,7 +246,7 @@ export function unrefreshable(env: NodeJS.ProcessEnv, rec: StoredRecord, profile
     return refreshUncertain(rec.refresh_intent.at, 'abandoned', relogin);
   }
   const entry = spentBy(env, rec.refresh_token);
-  return entry ? new RefreshTokenSpentError(entry, profile, relogin) : null;
+  return entry && !unusedClaimOf(entry, rec, profile) ? new RefreshTokenSpentError(entry, profile, relogin) : null;
 }
 
 /**

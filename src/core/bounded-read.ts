@@ -152,7 +152,7 @@ const ownUids = new Map<string, number>();
  * The owner the files this process makes in `dir` get: its own uid, except where the file system maps it (an NFS
  * share's root_squash makes root's files nobody's), found once per folder with a probe of a leftover's name.
  */
-function ownUidIn(dir: string): number | undefined {
+export function ownUidIn(dir: string): number | undefined {
   const known = ownUids.get(dir);
   if (known !== undefined || typeof process.getuid !== 'function') return known ?? process.getuid?.();
   const probe = path.join(dir, `.meterdata-owner.${process.pid}.partial`);

@@ -1,7 +1,7 @@
 // The refresh's guarantees, observed from outside: last refresh is a real refresh, /whoami
 // runs after the lock is released, a token is never used before it is saved, 429s are
 // retried and nothing else is, the 60 s margin. A counting proxy sits in front of the sandbox.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { createApiClient } from '../../src/api/client.js';
 import { loadProfile } from '../../src/core/config.js';
 import { openStore, type CredentialStore, type StoredRecord } from '../../src/auth/credential-store/index.js';
 import { withRefreshLock } from '../../src/auth/lock.js';
-import { spentBy } from '../../src/auth/spent-tokens.js';
+import { readSpent, spentBy, spentFile } from '../../src/auth/spent-tokens.js';
 import { Session } from '../../src/auth/session.js';
 import { InterruptedError } from '../../src/core/errors.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -309,6 +309,44 @@ describe('token endpoint answers', () => {
     expect(spentBy(env, old.refresh_token)).toBeDefined();
     expect(JSON.parse(readFileSync(file, 'utf8')).refresh_token).not.toBe(old.refresh_token);
   }, 20_000);
+
+  // Round 27 (F9): where the claim could not be given back for the wait (the list's lock held by a stuck process), the
+  // record lost its intent but the list kept the claim, and the next run refused the never-used token (exit 3). The
+  // lock is a file here: refused at once, as a stuck holder's lock is after a minute's wait.
+  it("a claim that cannot be given back during a 429's wait: the record names it, the next run takes it over and refreshes; a backup naming it does not", async () => {
+    const { env, file, sid } = await at.signedIn();
+    const old = expiresIn(file, -1000);
+    const lock = `${spentFile(env)}.lock`;
+    let served = 0;
+    at.proxy.intercept = async (r) => {
+      if (r.path !== '/oauth/token' || served++ > 0) return undefined;
+      writeFileSync(lock, 'held');
+      return tooMany;
+    };
+    const posts = tokenPosts();
+    const stuck = await runCli(['token'], { env });
+    expect(stuck.code, stuck.stderr).toBe(5);
+    expect(tokenPosts()).toBe(posts + 1);
+    const named = JSON.parse(readFileSync(file, 'utf8')) as StoredRecord;
+    expect([named.refresh_intent, named.refresh_uncertain_since, named.refresh_token]).toEqual([undefined, undefined, old.refresh_token]);
+    expect(named.refresh_claim_unused).toBe(spentBy(env, old.refresh_token)?.c);
+    rmSync(lock);
+
+    const next = await runCli(['token'], { env });
+    expect(next.code, next.stderr).toBe(0);
+    expect(tokenPosts()).toBe(posts + 2);
+    expect(at.stateOf(sid)).toBe('connected');
+    // one entry for the token: the taken-over claim was replaced, under a new id
+    expect(readSpent(env).filter((e) => e.h === spentBy(env, old.refresh_token)?.h)).toHaveLength(1);
+    expect(spentBy(env, old.refresh_token)?.c).not.toBe(named.refresh_claim_unused);
+
+    // the record of the wait put back (a backup): its token was sent since, so it is refused, never sent
+    writeFileSync(file, JSON.stringify(named), { mode: 0o600 });
+    const restored = await runCli(['token'], { env });
+    expect(restored.code, restored.stderr).toBe(3);
+    expect(tokenPosts()).toBe(posts + 2);
+    expect(at.stateOf(sid)).toBe('connected');
+  }, 30_000);
 
   // Round 27: logout took no lock, so a refresh waiting out a 429 (or whose answer was on its way) wrote the deleted
   // record back after the logout and sent the revoked token again.

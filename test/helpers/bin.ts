@@ -29,11 +29,14 @@ export interface Run {
 export function runBin(
   args: string[],
   env: NodeJS.ProcessEnv,
-  opts: { onStderr?: (text: string, child: ChildProcess) => void; killAfterMs?: number; timeoutMs?: number; cwd?: string } = {},
+  opts: { onStderr?: (text: string, child: ChildProcess) => void; killAfterMs?: number; timeoutMs?: number; cwd?: string; uid?: number } = {},
 ): Promise<Run> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [BIN, ...args], {
+    // `uid`: as another user (tests run as root), its group the same number and no other groups
+    const as = opts.uid === undefined ? [] : ['setpriv', `--reuid=${opts.uid}`, `--regid=${opts.uid}`, '--clear-groups'];
+    const [cmd, ...argv] = [...as, process.execPath, BIN, ...args];
+    const child = spawn(cmd!, argv, {
       env: { PATH: process.env.PATH, HOME: env.METERDATA_HOME, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
       ...(opts.cwd ? { cwd: opts.cwd } : {}),

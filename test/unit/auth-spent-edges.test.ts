@@ -4,13 +4,13 @@
 // - giving a claim back after the list's lock was taken over while this process stalled: the
 //   write would drop the claim the new holder added, so the list is read again under a new lock.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StoredRecord } from '../../src/auth/credential-store/index.js';
 import type { RefreshLock } from '../../src/auth/lock.js';
-import { claimRefreshToken, readSpent, releaseClaim, spentFile, tokenHash, unrefreshable } from '../../src/auth/spent-tokens.js';
+import { claimRefreshToken, readSpent, releaseClaim, sendOnce, settledAfter, spentFile, tokenHash, unrefreshable } from '../../src/auth/spent-tokens.js';
 
 /** Called with each lock the list's holder gets; false makes `stillHeld` say the lock was taken over. */
 const lockHook = vi.hoisted(() => ({ beforeCheck: undefined as undefined | (() => Promise<boolean>) }));
@@ -103,5 +103,42 @@ describe('giving a claim back', () => {
     lockHook.beforeCheck = async () => false;
     await expect(releaseClaim(env, 'rt-ours', AT)).rejects.toMatchObject({ code: 'AUTH_LOCK_LOST' });
     expect(readSpent(env).map((e) => e.h)).toEqual([tokenHash('rt-ours')]);
+  });
+});
+
+// Round 27 (F9): a claim whose token was never used (the send failed before the request left) but which could not be
+// given back (the list's lock held by a stuck process; a file there is refused at once) stood in the list with no
+// intent in the record, and the next run refused the token. The record names the claim now; only that claim is
+// taken over, by this profile.
+describe('a claim that could not be given back', () => {
+  const unsent = new Error('connect ECONNREFUSED');
+  async function keptClaim(env: NodeJS.ProcessEnv) {
+    const rec = { ...record(1), refresh_intent: undefined, refresh_token: 'rt-kept' };
+    const e = await sendOnce(env, 'rt-kept', 'default', AT, relogin, async () => {
+      writeFileSync(`${spentFile(env)}.lock`, 'stuck');
+      throw unsent;
+    }).catch((x: unknown) => x);
+    expect(e).toBe(unsent);
+    rmSync(`${spentFile(env)}.lock`);
+    return { rec, settled: settledAfter(e, rec) };
+  }
+
+  it('is named by the settled record; status and the next claim of this profile take it for unused, not sent', async () => {
+    const env = home();
+    const { rec, settled } = await keptClaim(env);
+    const entry = readSpent(env).find((e) => e.h === tokenHash('rt-kept'))!;
+    expect(settled).toEqual({ ...rec, refresh_claim_unused: entry.c });
+    expect(unrefreshable(env, rec, 'default', relogin)?.code).toBe('AUTH_REFRESH_SPENT');
+    expect(unrefreshable(env, settled, 'default', relogin)).toBeNull();
+    expect(await claimRefreshToken(env, 'rt-kept', 'default', AT, { takeOver: settled.refresh_claim_unused })).toBeNull();
+    expect(readSpent(env).filter((e) => e.h === tokenHash('rt-kept'))).toHaveLength(1);
+  });
+
+  it('is not taken over by another profile holding a copy, nor by a claim id that is not its own', async () => {
+    const env = home();
+    const { settled } = await keptClaim(env);
+    expect(await claimRefreshToken(env, 'rt-kept', 'beta', AT, { takeOver: settled.refresh_claim_unused })).toMatchObject({ profile: 'default' });
+    expect(await claimRefreshToken(env, 'rt-kept', 'default', AT, { takeOver: 'ffffffffffffffff' })).toMatchObject({ profile: 'default' });
+    expect(unrefreshable(env, settled, 'beta', relogin)?.code).toBe('AUTH_REFRESH_SPENT');
   });
 });

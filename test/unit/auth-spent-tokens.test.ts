@@ -41,7 +41,7 @@ describe('claiming a refresh token', () => {
     const env = home();
     expect(await claimRefreshToken(env, 'rt-secret-1', 'beta', AT)).toBeNull();
     const again = await claimRefreshToken(env, 'rt-secret-1', 'default', '2026-11-27T11:00:00.000Z');
-    expect(again).toEqual({ h: tokenHash('rt-secret-1'), at: AT, profile: 'beta' });
+    expect(again).toEqual({ h: tokenHash('rt-secret-1'), at: AT, profile: 'beta', c: expect.stringMatching(/^[0-9a-f]{16}$/) });
     const text = readFileSync(spentFile(env), 'utf8');
     expect(text).not.toContain('rt-secret-1');
     expect(text).toContain(tokenHash('rt-secret-1'));

@@ -27,6 +27,12 @@ export interface StoredRecord {
    * Read leniently: a list meterdata cannot read only restarts the count, it never costs the sign-in.
    */
   refreshes_sent?: unknown;
+  /**
+   * The id of this profile's claim in the spent list (src/auth/spent-tokens.ts) whose token was turned away unused (a
+   * 429) but which could not be given back (the list's lock held by a stuck process): the next refresh takes that
+   * claim over instead of refusing its own never-sent token.
+   */
+  refresh_claim_unused?: string;
   updated_at: string;
 }
 
@@ -65,6 +71,7 @@ export const RecordSchema = v.looseObject({
   // pid 0 and -1 are no process: kill(0|-1, 0) signals a group and succeeds, which read as a refresh in flight.
   refresh_intent: v.optional(v.looseObject({ at: moment, pid: v.pipe(v.number(), v.safeInteger(), v.minValue(1)), host: text })),
   refreshes_sent: v.optional(v.unknown()),
+  refresh_claim_unused: v.optional(text),
   updated_at: text,
 });
 

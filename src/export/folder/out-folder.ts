@@ -8,7 +8,7 @@ import path from 'node:path';
 import { readOwnFile } from '../../core/bounded-read.js';
 import { UsageError } from '../../core/errors.js';
 import { asideName, partialName } from './atomic.js';
-import { checkNoFolderAt } from './planted.js';
+import { checkNoFolderAt, checkNotOthersIn } from './planted.js';
 import { listedEntries } from './listed-files.js';
 import { runKind, settingChanges, type RunKind } from '../options/index.js';
 import { outText as t } from './texts-folder.js';
@@ -31,6 +31,7 @@ export async function checkOutDir(dir: string, identity: Record<string, unknown>
   // a single run into a portfolio's root lay beside the profiles' folders, and the portfolio was refused after (round 27)
   if (portfolioRootAt(root)) throw new UsageError(t.portfolioRoot({ dir: root }), t.portfolioRootHint, 'EXPORT_OUT_IN_USE');
   checkNoFolderAt(dir, [...names, ...names.map(partialName)]);
+  checkNotOthersIn(dir, [MANIFEST, asideName(MANIFEST), ...names]);
   // A commit that crashed half-way left the previous manifest aside: the folder is still that export's.
   const aside = asideName(MANIFEST);
   const main = readManifest(dir, MANIFEST);

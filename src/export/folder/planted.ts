@@ -3,7 +3,7 @@
 import { constants, lstatSync, type Stats } from 'node:fs';
 import { copyFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { notOurs } from '../../core/bounded-read.js';
+import { notOurs, ownUidIn } from '../../core/bounded-read.js';
 import { ExitCode, MeterdataError, UsageError } from '../../core/errors.js';
 import { fileTexts as ft } from '../../core/texts.js';
 import { outText as t } from './texts-folder.js';
@@ -17,6 +17,26 @@ export function checkNoFolderAt(dir: string, names: readonly string[]): void {
   for (const n of names) {
     const st = lstatSync(path.join(dir, n), { throwIfNoEntry: false });
     if (st?.isDirectory()) throw new UsageError(t.nameIsFolder({ dir, file: n }), t.nameIsFolderHint, 'EXPORT_OUT_IN_USE');
+  }
+}
+
+/** The sticky bit: in such a folder only a file's owner (or the folder's, or root) may rename, replace or remove it. */
+const STICKY = 0o1000;
+
+/**
+ * Another user's export in a shared folder with the sticky bit (/tmp, a team share): neither its manifest's move
+ * aside nor the commit's renames over its files can succeed, so the run failed after every request, exit 1, and
+ * "run the same command again" failed the same way (round 28). Refused before any request, naming the file.
+ */
+export function checkNotOthersIn(dir: string, names: readonly string[]): void {
+  const st = lstatQuiet(dir);
+  if (!st?.isDirectory() || !(st.mode & STICKY)) return;
+  // the uid our files get there: root's own unless a share maps it (root_squash), when the sticky bit holds for it too
+  const me = ownUidIn(dir);
+  if (me === undefined || me === 0 || st.uid === me) return;
+  for (const file of names) {
+    const f = lstatQuiet(path.join(dir, file));
+    if (f && f.uid !== me) throw new UsageError(t.othersFile({ dir, file }), t.othersFileHint, 'EXPORT_OUT_IN_USE');
   }
 }
 

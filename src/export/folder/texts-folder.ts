@@ -49,6 +49,9 @@ export const outText = catalogue(
     leftByOther: (p: { file: string }) =>
       `${p.file}, left by an earlier run of another user, cannot be removed here (in this folder only a file's owner may remove it).`,
     leftByOtherHint: (p: { file: string }) => `Ask its owner to remove ${p.file}, or remove it as root; then run the same command again.`,
+    othersFile: (p: { dir: string; file: string }) =>
+      `--out ${p.dir} holds ${p.file} of another user's export; in this shared folder only its owner may replace it, so this export could not be put there.`,
+    othersFileHint: 'Give this export an --out folder of its own, or ask that user to move their export elsewhere; then run the same command again.',
     lockIsFolder: (p: { lock: string }) =>
       `${p.lock} is a folder, where meterdata keeps a lock file; it is not meterdata's, and meterdata removes no folder it did not make.`,
     lockIsFolderHint: (p: { lock: string }) => `Remove the folder ${p.lock} (or move it elsewhere), then run the same command again.`,
@@ -95,6 +98,10 @@ export const outText = catalogue(
     leftByOther: (p) =>
       `${p.file}, von einem früheren Lauf eines anderen Benutzers zurückgelassen, kann hier nicht entfernt werden (in diesem Ordner darf nur der Eigentümer einer Datei sie löschen).`,
     leftByOtherHint: (p) => `Bitte den Eigentümer bitten, ${p.file} zu löschen, oder die Datei als root löschen; dann den Befehl erneut ausführen.`,
+    othersFile: (p) =>
+      `--out ${p.dir} enthält ${p.file} aus dem Export eines anderen Benutzers; in diesem gemeinsamen Ordner darf nur dessen Eigentümer die Datei ersetzen, daher kann dieser Export dort nicht abgelegt werden.`,
+    othersFileHint:
+      'Geben Sie diesem Export einen eigenen Ordner mit --out, oder bitten Sie den anderen Benutzer, seinen Export zu verschieben; dann denselben Befehl erneut ausführen.',
     lockIsFolder: (p) =>
       `${p.lock} ist ein Ordner, wo meterdata eine Sperrdatei führt; er stammt nicht von meterdata, und meterdata entfernt keinen Ordner, den es nicht selbst angelegt hat.`,
     lockIsFolderHint: (p) => `Entfernen Sie den Ordner ${p.lock} (oder verschieben Sie ihn an einen anderen Ort) und starten Sie denselben Befehl erneut.`,

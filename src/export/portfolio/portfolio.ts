@@ -16,7 +16,7 @@ import type { Io } from '../../core/io.js';
 import { dirs } from '../../core/paths.js';
 import { terminalSafeJson } from '../../core/terminal-text.js';
 import { Slots } from '../pipeline/index.js';
-import { checkNoFolderAt, checkNotOtherCommand, checkWritable, MANIFEST } from '../folder/index.js';
+import { checkNoFolderAt, checkNotOtherCommand, checkNotOthersIn, checkWritable, MANIFEST } from '../folder/index.js';
 import { Journal, lockOutFolder } from '../journal/index.js';
 import { loadWorkbookWorkers, WORKBOOK_WORKERS_MODULE } from '../output/index.js';
 import { prepareJob, type JobName, type PortfolioJob } from './portfolio-job.js';
@@ -192,6 +192,7 @@ async function portfolioHere(input: PortfolioInput, io: Io): Promise<number> {
     // not a failure of every profile followed by the summary's (a read-only disk: mkdir says ENOENT, a stack)
     await checkWritable(job.out);
     checkNoFolderAt(job.out, [SUMMARY_FILE]); // its rename failed after every profile, told as a bug (round 26)
+    checkNotOthersIn(job.out, [SUMMARY_FILE]);
     const signal = AbortSignal.any([io.signal, lost.signal]);
     return await runProfiles(job, profiles, cap, { ...io, signal }, () => Journal.checkHeld([root.inside]));
   } finally {

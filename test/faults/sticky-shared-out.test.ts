@@ -1,0 +1,55 @@
+// Two users exporting into one shared folder with the sticky bit (/tmp, a team share): there only a file's owner may
+// replace it, so the second user's commit could never move the first one's export aside or rename over its files. It
+// failed after every request with exit 1 ("a file could not be written … run the same command again: it continues"),
+// and again on every re-run (round 28 F3). It is refused before any request now, naming the other user's file.
+import { chmodSync, chownSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRewritingProxy } from '../helpers/rewriting-proxy.js';
+import { folder, proxyFixture, runBin } from '../helpers/faults.js';
+
+const f = proxyFixture({ beforeAll, afterAll });
+const ARGS = ['export', '--year', '2025', '--rate-limit', '6000'];
+const asRoot = process.getuid?.() === 0;
+if (!asRoot && process.env.CI !== 'true') console.warn('sticky-shared-out: skipped, needs root to play two users with setpriv');
+
+/** A home of the user's own, and how many API answers the run asked for (through a counting proxy). */
+async function exportAs(uid: number, out: string, extra: string[] = []) {
+  const home = mkdtempSync(path.join(os.tmpdir(), `md-user${uid}-`));
+  chownSync(home, uid, uid);
+  let asked = 0;
+  const proxy = await startRewritingProxy(f.sandbox.url, () => void asked++);
+  try {
+    const env = { HOME: home, METERDATA_HOME: home, METERDATA_ACCESS_TOKEN: f.token, METERDATA_BASE_URL: proxy.base };
+    const r = await runBin([...ARGS, '--out', out, ...extra], env, { uid });
+    return { r, asked };
+  } finally {
+    await proxy.close();
+  }
+}
+
+describe.skipIf(!asRoot && process.env.CI !== 'true')("another user's export in a sticky shared --out", () => {
+  it('is refused before any request (EXPORT_OUT_IN_USE, exit 2, naming the file); its files stay; its owner re-runs it', async () => {
+    const shared = mkdtempSync(path.join(os.tmpdir(), 'md-sticky-out-'));
+    chmodSync(shared, 0o1777);
+    const out = path.join(shared, 'common');
+    const first = await exportAs(1001, out);
+    expect(first.r.code, first.r.stderr).toBe(0);
+    chmodSync(out, 0o1777); // the team's folder: everyone may write, only owners replace
+    const before = await folder(out);
+
+    const second = await exportAs(1002, out, ['--json']);
+    expect(second.r.code, second.r.stderr).toBe(2);
+    expect(second.asked).toBe(0);
+    const line = JSON.parse(second.r.stdout.trim()) as { error: { code: string; message: string } };
+    expect(line.error.code).toBe('EXPORT_OUT_IN_USE');
+    expect(line.error.message).toBe(
+      `--out ${out} holds meterdata-manifest.json of another user's export; in this shared folder only its owner may replace it, so this export could not be put there.`,
+    );
+    expect([...(await folder(out)).keys()]).toEqual([...before.keys()]);
+
+    const again = await exportAs(1001, out);
+    expect(again.r.code, again.r.stderr).toBe(0);
+  }, 120_000);
+});
