@@ -66,19 +66,25 @@ const ACTION_OF_STATUS: Record<number, Action> = { 429: 'pause', 401: 'refresh',
 /**
  * What to do with an error answer. The contract says clients branch on the Problem's type
  * fragment (`code`), so it decides; the status only when the body is no Problem (a proxy's
- * page). An unknown fragment is an unexpected answer, except on a 5xx, which is retried
- * anyway: repeating a read is harmless.
+ * page) or a Problem without a fragment. An unknown fragment is an unexpected answer, except on a 5xx, which is
+ * retried anyway (repeating a read is harmless), and on a 429, which is waited out (a gateway's own rate limit,
+ * `#throttled`: round 29, it failed the run with exit 1).
  */
 export function actionFor(status: number, code: string | null): Action {
-  // a Problem without a type fragment (RFC 9457's about:blank, a gateway's): its status says what happened (round 26)
   if (code !== null && code !== '') {
     const byCode = ACTION_OF_CODE[code];
     // invalid-token is the contract's 401: on a 429 or a 5xx it would cost a refresh (a rotation) and then "sign in
-    // again" for a sign-in that works; the status decides there (round 27)
-    if (byCode === 'refresh' && status !== 401) return RETRY_STATUSES.has(status) ? 'backoff' : (ACTION_OF_STATUS[status] ?? 'unexpected');
+    // again" for a sign-in that works; the status decides there, as without a fragment (round 27; round 29: a 400
+    // with it was "a bug in meterdata")
+    if (byCode === 'refresh' && status !== 401) return byStatus(status);
     if (byCode) return byCode;
-    return RETRY_STATUSES.has(status) ? 'backoff' : 'unexpected';
+    return RETRY_STATUSES.has(status) ? 'backoff' : status === 429 ? 'pause' : 'unexpected';
   }
+  return byStatus(status);
+}
+
+/** A Problem without a type fragment (RFC 9457's about:blank, a gateway's): its status says what happened (round 26). */
+function byStatus(status: number): Action {
   if (RETRY_STATUSES.has(status)) return 'backoff';
   // a 400 without the contract's invalid-request (a gateway's or a WAF's) is no proof meterdata sent a bad request (round 27)
   if (status === 400) return 'unexpected';

@@ -75,7 +75,10 @@ const table: [string, Outcome, Partial<Attempt>, string][] = [
   // round 27: a fragment that contradicts its status costs no refresh (a rotation) and no "sign in again"
   ['a 429 carrying invalid-token', answer(429, problem(429, 'invalid-token'), { 'retry-after': '1' }), {}, 'pause HTTP 429 too-many-requests'],
   ['a 503 carrying invalid-token', answer(503, problem(503, 'invalid-token')), {}, 'retry HTTP 503 invalid-token'],
-  ['a 400 carrying invalid-token', answer(400, problem(400, 'invalid-token')), {}, 'fail API_INVALID_REQUEST'],
+  // round 29: only the contract's invalid-request on a 400 says meterdata sent a bad request
+  ['a 400 carrying invalid-token', answer(400, problem(400, 'invalid-token')), {}, 'fail API_UNEXPECTED_STATUS'],
+  // round 29: a gateway's own rate limit (a fragment the contract does not know) is waited out, not exit 1
+  ['a 429 with an unknown fragment', answer(429, problem(429, 'throttled'), { 'retry-after': '1' }), {}, 'pause HTTP 429 too-many-requests'],
   [
     'a 400 from a gateway (about:blank, no fragment)',
     answer(400, '{"type":"about:blank","title":"Bad Request","status":400}'),
