@@ -46,7 +46,8 @@ export function unfinished(e: unknown, out: string, signal: AbortSignal | undefi
   return new MeterdataError(`${err.message} ${what}`, {
     code: err.code,
     exitCode: err.exitCode,
-    hint: [err.hint, again].filter(Boolean).join(' '),
+    // the user's to fix first: its hint says to run the command again once fixed, not twice (round 29)
+    hint: err.exitCode === ExitCode.USAGE ? err.hint : [err.hint, again].filter(Boolean).join(' '),
     cause: err,
     details: err.details,
   });

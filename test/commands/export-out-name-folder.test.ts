@@ -29,6 +29,9 @@ describe('a folder under a name the run writes', () => {
     ['export', 'billing.csv', exportRun, (out: string) => out],
     ['export', 'billing.xlsx', exportRun, (out: string) => out],
     ['uvi', 'uvi.csv', uviRun, (out: string) => path.join(out, '2025-11')],
+    // round 29: the manifest's temporary name was refused only after every request
+    ['export', '.meterdata-manifest.json.partial', exportRun, (out: string) => out],
+    ['uvi', '.meterdata-manifest.json.partial', uviRun, (out: string) => path.join(out, '2025-11')],
   ] as const)(
     '%s with a folder at %s: refused before any request, exit 2, the earlier run untouched',
     async (_cmd, name, argv, dirOf) => {
@@ -36,7 +39,7 @@ describe('a folder under a name the run writes', () => {
       expect((await runCli(argv(out), { env, cwd: home })).code).toBe(0);
       const dir = dirOf(out);
       const manifest = readFileSync(path.join(dir, 'meterdata-manifest.json'), 'utf8');
-      await rm(path.join(dir, name));
+      await rm(path.join(dir, name), { force: true });
       await mkdir(path.join(dir, name, 'kept'), { recursive: true });
       const requests = sandbox.log.total;
       const again = await runCli(argv(out), { env, cwd: home });
@@ -66,6 +69,8 @@ describe('a folder under a name the run writes', () => {
     const again = await runCli(uviRun(out), { env, cwd: home });
     expect(again.code, again.stderr).toBe(2);
     expect(again.stderr).toMatch(new RegExp(`holds a folder named ${letter.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    // the hint says once to run the command again (round 29: the folder's hint, then the run's own)
+    expect(again.stderr.match(/run the same .*command again/gi)).toHaveLength(1);
     expect(again.stderr).not.toMatch(/this is a bug|at .*\.js:\d+/);
     expect(JSON.parse(again.stdout.trim().split('\n').at(-1)!)).toMatchObject({ exit_code: 2, error: { code: 'EXPORT_OUT_IN_USE' } });
     expect(readFileSync(path.join(dir, 'meterdata-manifest.json'), 'utf8')).toBe(manifest);

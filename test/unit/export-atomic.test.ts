@@ -201,3 +201,20 @@ describe("the next run's clean-up of what a killed one left", () => {
     expect(await readdir(dir)).toEqual([own]);
   });
 });
+
+// Round 29: a folder planted at a name the commit writes, found after every Property was fetched, said "run the same
+// command again" twice: the folder's own hint, then the run's "it continues from what was fetched".
+describe("a refusal of the user's to fix, after every Property was fetched", () => {
+  it('keeps its own hint alone: one "run the same command again"', async () => {
+    const { UsageError } = await import('../../src/core/errors.js');
+    const e = new UsageError(
+      '--out x holds a folder named .billing.csv.partial',
+      "Move or rename that folder (it is not meterdata's), then run the same command again.",
+      'EXPORT_OUT_IN_USE',
+    );
+    const told = unfinished(e, '/tmp/x', undefined) as { hint: string; exitCode: number; message: string };
+    expect(told.exitCode).toBe(2);
+    expect(told.message).toMatch(/^--out x holds a folder named .billing.csv.partial Every Property was fetched/);
+    expect(told.hint.match(/run the same command again/gi)).toHaveLength(1);
+  });
+});

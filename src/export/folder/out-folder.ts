@@ -30,7 +30,8 @@ export async function checkOutDir(dir: string, identity: Record<string, unknown>
   checkNotOtherCommand(root, root === dir ? 'export' : 'uvi');
   // a single run into a portfolio's root lay beside the profiles' folders, and the portfolio was refused after (round 27)
   if (portfolioRootAt(root)) throw new UsageError(t.portfolioRoot({ dir: root }), t.portfolioRootHint, 'EXPORT_OUT_IN_USE');
-  checkNoFolderAt(dir, [...names, ...names.map(partialName)]);
+  // the manifest's temporary name too: a folder there was refused only after every request (round 29)
+  checkNoFolderAt(dir, [...names, ...[...names, MANIFEST].map(partialName)]);
   checkNotOthersIn(dir, [MANIFEST, asideName(MANIFEST), ...names]);
   // A commit that crashed half-way left the previous manifest aside: the folder is still that export's.
   const aside = asideName(MANIFEST);
