@@ -50,6 +50,13 @@ export async function withLockAt<T>(env: NodeJS.ProcessEnv, file: string, fn: (l
       code: 'AUTH_LOCK_TIMEOUT',
       hint: t.lockNotFolderHint({ file: `${file}.lock` }),
     });
+  // the lock is an empty folder: one holding anything is not a holder's, and a takeover cannot remove it (round 29: a
+  // minute's wait, then blamed on another process)
+  if (found && (await fsp.readdir(`${file}.lock`).catch(() => [])).length > 0)
+    throw new ServiceUnavailableError(t.lockNotEmpty({ file: `${file}.lock` }), {
+      code: 'AUTH_LOCK_TIMEOUT',
+      hint: t.lockNotEmptyHint({ file: `${file}.lock` }),
+    });
   const { stale, update } = timings(env);
   let compromised = false;
   let release: () => Promise<void>;

@@ -93,6 +93,8 @@ export const tokenTexts = catalogue(
         : `it is the connection of the profile "${p.profile}" too (a copied sign-in), and revoking it would end that profile's`,
     lockNotFolder: (p: { file: string }) => `${p.file} is a file or a link, where meterdata keeps a lock folder: no meterdata process holds it.`,
     lockNotFolderHint: (p: { file: string }) => `Remove ${p.file}, then run the command again.`,
+    lockNotEmpty: (p: { file: string }) => `${p.file} holds files, where meterdata keeps an empty lock folder: no meterdata process holds it.`,
+    lockNotEmptyHint: (p: { file: string }) => `Look at what ${p.file} holds, remove the folder, then run the command again.`,
     lockTimeout: 'Another meterdata process has been refreshing this sign-in for too long.',
     lockTimeoutHint: (p: { file: string }) =>
       `Try again in a minute; if it persists and no other meterdata process is running (one may be waiting out the sign-in server's 429s), remove ${p.file}.`,
@@ -189,6 +191,8 @@ export const tokenTexts = catalogue(
     lockNotFolder: (p) =>
       `${p.file} ist eine Datei oder Verknüpfung an der Stelle, an der meterdata einen Sperrordner anlegt: Kein meterdata-Prozess hält sie.`,
     lockNotFolderHint: (p) => `Bitte ${p.file} entfernen und den Befehl dann erneut ausführen.`,
+    lockNotEmpty: (p) => `${p.file} enthält Dateien, an der Stelle, an der meterdata einen leeren Sperrordner anlegt: Kein meterdata-Prozess hält ihn.`,
+    lockNotEmptyHint: (p) => `Bitte prüfen, was ${p.file} enthält, den Ordner entfernen und den Befehl dann erneut ausführen.`,
     lockTimeout: 'Ein anderer meterdata-Prozess erneuert diese Anmeldung schon zu lange.',
     lockTimeoutHint: (p) =>
       `Bitte in einer Minute erneut versuchen; wenn es anhält und kein anderer meterdata-Prozess läuft (einer wartet womöglich die 429-Antworten des Anmeldeservers ab), entfernen Sie ${p.file}.`,

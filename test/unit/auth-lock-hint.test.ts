@@ -1,7 +1,7 @@
 // The hint to a process that waited too long for the refresh lock: its holder may be alive and waiting out the
 // sign-in server's 429s (up to 30 s, three times), so removing the lock is advised only when no other meterdata
 // process runs (round 26: "if it persists, remove …" invited breaking a live refresh's lock).
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -36,5 +36,26 @@ describe('a file or a link where the refresh lock folder goes', () => {
     expect(e.code).toBe('AUTH_LOCK_TIMEOUT');
     expect(e.message).toBe(`${lock} is a file or a link, where meterdata keeps a lock folder: no meterdata process holds it.`);
     expect(e.hint).toBe(`Remove ${lock}, then run the command again.`);
+  });
+});
+
+// Round 29: a lock folder holding something (a hand-made folder, another tool's) cannot be taken over when stale:
+// it was waited on for a minute, then blamed on another meterdata process.
+describe('a lock folder that holds files', () => {
+  it('stale or not: refused at once, named as not a holder, nothing waited for; an empty stale one is still taken over', async () => {
+    const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-lock-full-')) };
+    const lock = `${lockPathFor(env, 'beta')}.lock`;
+    mkdirSync(path.join(lock, 'sub'), { recursive: true });
+    const old = new Date(Date.now() - 300_000);
+    utimesSync(lock, old, old);
+    const started = Date.now();
+    const e = (await withRefreshLock(env, 'beta', async () => 'held').catch((err: unknown) => err)) as { code: string; message: string; hint: string };
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(e.code).toBe('AUTH_LOCK_TIMEOUT');
+    expect(e.message).toBe(`${lock} holds files, where meterdata keeps an empty lock folder: no meterdata process holds it.`);
+    expect(e.hint).toBe(`Look at what ${lock} holds, remove the folder, then run the command again.`);
+    rmSync(path.join(lock, 'sub'), { recursive: true });
+    utimesSync(lock, old, old);
+    expect(await withRefreshLock(env, 'beta', async () => 'held')).toBe('held');
   });
 });
