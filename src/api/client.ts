@@ -185,7 +185,7 @@ function noteSaved(devices: DevicePlaces, endpoint: (path: string) => string, an
 }
 
 /** The nine endpoints, each checking that the answer is about what it asked for. */
-function endpoints(f: Fetcher, now: () => Date, checkWho: (who: WhoAmI) => void = () => undefined): ApiClient {
+function endpoints(f: Fetcher, now: () => Date, checkWho: (who: WhoAmI) => void | Promise<void> = () => undefined): ApiClient {
   const { transport, seen, list } = f;
   const devices = new DevicePlaces();
   return {
@@ -197,7 +197,7 @@ function endpoints(f: Fetcher, now: () => Date, checkWho: (who: WhoAmI) => void 
           details: { endpoint: transport.endpoint('/whoami'), field: '$.property_scope' },
         });
       }
-      checkWho(who);
+      await checkWho(who);
       f.rememberScope(who);
       return who;
     },

@@ -72,7 +72,7 @@ export interface ApiClientOptions {
    * Every /whoami answer of this client before anyone reads it: the connection throws where it names another
    * landlord than the profile's (AUTH_OTHER_TENANT), so no command reads that landlord's data into this profile.
    */
-  checkWho?: (who: import('./types.js').WhoAmI) => void;
+  checkWho?: (who: import('./types.js').WhoAmI) => void | Promise<void>;
 }
 
 export interface ApiClient {

@@ -43,6 +43,8 @@ export interface Connection {
   reconcile(opts?: { refreshOn401?: boolean }): Promise<Profile>;
   /** Leaves this run's request times for the next process of the profile (src/api/shared-window.ts). */
   close(): Promise<void>;
+  /** Why the access token this run refreshed could not be checked against the profile's landlord (its /whoami failed), if so. */
+  readonly unchecked?: Error;
 }
 
 export interface ConnectionOptions {
@@ -62,6 +64,7 @@ class Link implements Connection {
   /** performance.now() + offset = epoch ms, fixed once so starts convert back exactly. */
   private readonly offset = Date.now() - performance.now();
   private readonly windowFile: string;
+  unchecked?: Error;
 
   constructor(
     public profile: Profile,
@@ -99,7 +102,7 @@ class Link implements Connection {
       whoamiAfterRefresh: (token) => this.whoamiAfterRefresh(token),
       // a stored sign-in's every /whoami, not only a refresh's: a token of another landlord stored under this profile
       // (a token endpoint that handed one out, a refresh whose own check failed) stops every later command too
-      ...(this.session && checked ? { checkWho: (who: WhoAmI) => void this.sameTenant(who, false) } : {}),
+      ...(this.session && checked ? { checkWho: (who: WhoAmI) => this.checkedStored(who) } : {}),
     });
   }
 
@@ -156,7 +159,21 @@ class Link implements Connection {
     });
   }
 
-  /** The one subscriber to "tokens refreshed": the new token's /whoami into the profile; a passing failure only warns. */
+  /** A stored token's /whoami (any command's): another landlord's token is dropped from the store too, so `token` never hands it out (round 29). */
+  private async checkedStored(who: WhoAmI): Promise<void> {
+    try {
+      this.sameTenant(who, false);
+    } catch (e) {
+      if (e instanceof AccessWithdrawnError) await withdrawAccess(this.o.env, this.session!, this.session!.current()).catch(() => undefined);
+      throw e;
+    }
+  }
+
+  /**
+   * The one subscriber to "tokens refreshed": the new token's /whoami into the profile; a passing failure only warns,
+   * and the token, not checked against the profile's landlord, is dropped from the store: the next command refreshes
+   * and checks again, and `token` does not print it (round 29: it printed another landlord's token with exit 0).
+   */
   private async refreshed(rec: StoredRecord): Promise<void> {
     const api = this.pinned(rec);
     try {
@@ -168,6 +185,8 @@ class Link implements Connection {
       // another landlord's access token is not kept for `meterdata token` (which asks no /whoami) to hand out (round 27)
       if (e instanceof AccessWithdrawnError && e.code === 'AUTH_OTHER_TENANT') await withdrawAccess(this.o.env, this.session!, rec).catch(() => undefined);
       if (!(e instanceof ServiceUnavailableError)) throw e;
+      this.unchecked = e;
+      await withdrawAccess(this.o.env, this.session!, rec).catch(() => undefined);
       this.session!.warn(ts.whoamiFailed({ reason: e.message }));
     } finally {
       await api.close();
@@ -181,7 +200,7 @@ class Link implements Connection {
       // A refresh on the way (the token had expired) has just read /whoami for the new token: its answer is used.
       const token = opts.refreshOn401 ? await this.credentials.currentToken() : null;
       const who = token !== null && this.latestWho?.token === token ? await this.latestWho.who : await api.whoami();
-      if (session) this.sameTenant(who, false); // never written into the profile: only login (a profile without a tenant) signs it in elsewhere
+      if (session) await this.checkedStored(who); // never written into the profile: only login (a profile without a tenant) signs it in elsewhere
       if (!session) return await profileFrom(this.profile, who, api);
       this.profile = await session.saveReconciled((latest) => profileFrom(latest, who, api));
       return this.profile;

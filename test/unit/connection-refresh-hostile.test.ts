@@ -158,7 +158,10 @@ describe("a stored token whose /whoami names another landlord than the profile's
     const status = await runCli(['status', '--lang', 'en'], { env });
     expect(status.code, status.stderr).toBe(3); // status: a profile not working is exit 3, its problem named
     expect(`${status.stdout}${status.stderr}`).toContain('Fremdverwaltung GmbH');
-    expect(profileOf(env)).toEqual(before);
+    // its tenant and scope as they were (uvi dropped the token, so status refreshed: only the refresh's time moved)
+    const { last_refresh_at: _a, access_expires_at: _b, ...now } = profileOf(env);
+    const { last_refresh_at: _c, access_expires_at: _d, ...was } = before;
+    expect(now).toEqual(was);
   });
 
   it.each([
@@ -292,4 +295,45 @@ describe('a refresh answer carrying another landlord’s access token, then `met
     expect(second.stdout).not.toContain(otherToken);
     expect(second.code, second.stderr).toBe(4);
   });
+});
+
+// Round 29: the refresh's own /whoami failing (503) left the new token stored and printed by `token` with exit 0,
+// unchecked; and a stored token that a command's first /whoami found to be another landlord's stayed stored, so the
+// next `token` printed it.
+describe('a refreshed token whose landlord could not be checked, or a stored one found to be another landlord’s', () => {
+  const unavailable = { status: 503, headers: { 'content-type': 'text/plain' }, body: 'down' };
+
+  it('`token` does not print a token whose /whoami failed (exit 5), nor keep it; the next `token` refreshes and checks again', async () => {
+    const { env, file } = await at.signedIn();
+    setAccessExpiry(file);
+    let whoamis = 0;
+    at.proxy.intercept = async (r) => (r.path === '/v1/whoami' && ++whoamis > 0 ? unavailable : undefined);
+    const posts = at.tokenPosts();
+    const first = await runCli(['token'], { env });
+    expect(first.code, first.stderr).toBe(5);
+    expect(first.stdout).toBe('');
+    expect(first.stderr).toMatch(/whether it belongs to this profile's landlord could not be checked \(\/whoami failed: .*\); it is not printed/);
+    expect(at.tokenPosts()).toBe(posts + 1);
+    expect(JSON.parse(readFileSync(file, 'utf8')).access_token).toBeUndefined();
+    // the API back: refreshed again, checked, printed
+    at.proxy.intercept = undefined;
+    const second = await runCli(['token'], { env });
+    expect(second.code, second.stderr).toBe(0);
+    expect(at.tokenPosts()).toBe(posts + 2);
+    expect(second.stdout.trim()).toBe(JSON.parse(readFileSync(file, 'utf8')).access_token);
+  }, 60_000);
+
+  it('export refusing a stored token as another landlord’s (exit 4) drops it: the next `token` refreshes rather than print it', async () => {
+    const { env, file } = await at.signedIn();
+    const stored = JSON.parse(readFileSync(file, 'utf8')).access_token as string;
+    at.proxy.intercept = async (r) =>
+      r.path === '/v1/whoami' ? { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(OTHER) } : undefined;
+    const r = await runCli(['export', '--year', '2025', '--out', path.join(env.METERDATA_HOME!, 'o'), '--quiet'], { env });
+    expect(r.code, r.stderr).toBe(4);
+    expect(JSON.parse(readFileSync(file, 'utf8')).access_token).toBeUndefined();
+    const posts = at.tokenPosts();
+    const tok = await runCli(['token'], { env });
+    expect(tok.stdout).not.toContain(stored);
+    expect(at.tokenPosts()).toBe(posts + 1);
+  }, 60_000);
 });
