@@ -40,3 +40,7 @@ const { main } = await import('../dist/bundle/cli.js');
 // A failed write to stdout or stderr (a reader gone, a full disk) is the CLI's to handle: src/cli.ts, guardOutput.
 
 process.exitCode = await main(process.argv.slice(2));
+// Said and done: nothing the CLI left open may keep the process alive (round 29: a socket of Node's proxy agent,
+// whose CONNECT the proxy never answered, kept a cron job running for ever after its error). The event loop gets
+// a moment to drain (a pipe's last write on Windows), then the process ends with the code chosen.
+setTimeout(() => process.exit(), 2000).unref();

@@ -12,7 +12,7 @@ import { clockKnown, clockSkewError, dpopRefusedHint } from '../core/clock-skew.
 import { tokenTexts as t } from './texts-tokens.js';
 import { unusableAnswer } from './token-answer.js';
 export { recordFromTokens } from './token-record.js';
-import { causeCodes, lostAfterSending, neverSent, watched, type Wire } from './token-wire.js';
+import { causeCodes, lostAfterSending, neverLeft, watched, type Wire } from './token-wire.js';
 
 export type TokenSet = oidc.TokenEndpointResponse;
 
@@ -237,7 +237,7 @@ export function tokenError(
   if (bad)
     return new MeterdataError(t.badAnswer({ what, reason: bad }), { code: 'AUTH_BAD_SERVER_ANSWER', exitCode: ExitCode.UNAVAILABLE, hint: t.badAnswerHint });
   if (wire && lostAfterSending(e, wire)) return answerLost(e, action, profile, wire);
-  if (neverSent(e)) {
+  if (neverLeft(e, wire)) {
     return new ServiceUnavailableError(t.unreachable({ what, reason: describeError(e) }), { code: 'AUTH_SERVER_UNREACHABLE' });
   }
   if (e instanceof oidc.ClientError || (e as { name?: string }).name === 'OperationProcessingError') {

@@ -1,6 +1,7 @@
 // What one token request did on the wire: whether it left and which status came back, so a
 // failure can be judged "never sent" (the refresh token was not used) or "lost after sending"
 // (the server may have rotated it).
+import dc from 'node:diagnostics_channel';
 import * as oidc from 'openid-client';
 import { cappedFetch } from './capped-fetch.js';
 
@@ -12,6 +13,12 @@ export interface Wire {
   lifetime?: unknown;
   /** A numeric `expires_in` as its characters were sent: JSON reads 1e400 as Infinity (shown "null") and -0 as 0. */
   lifetimeText?: string;
+  /**
+   * Whether fetch wrote the request's headers (undici's `sendHeaders`): false when it made the request but never
+   * wrote it (a proxy's tunnel or a TLS handshake that never completed before the timeout), undefined when fetch
+   * told nothing (then only the failure's kind judges it: neverSent).
+   */
+  written?: boolean;
 }
 
 /** A 4xx turned the refresh token away unused (a 429, a DPoP nonce asked for); after any other answer it may be rotated. */
@@ -32,8 +39,9 @@ export async function watched<T>(config: oidc.Configuration, fn: (wire: Wire) =>
     }
     wire.sent = true;
     wire.status = undefined;
+    wire.written = undefined;
     // A redirect of the token request is never followed: its answer is the 3xx itself, a lost answer (lostAfterSending).
-    const res = await send(url, { ...options, redirect: 'manual' });
+    const res = await writing(url, wire, () => send(url, { ...options, redirect: 'manual' }));
     wire.status = res.status;
     if (res.ok)
       Object.assign(
@@ -53,6 +61,31 @@ export async function watched<T>(config: oidc.Configuration, fn: (wire: Wire) =>
   } finally {
     // openid-client falls back to the global fetch when none is set.
     config[oidc.customFetch] = previous as oidc.CustomFetch;
+  }
+}
+
+/**
+ * Runs `send` watching undici's diagnostics for the POST to `url`: made, and its headers written or not. A request
+ * that timed out before that (an HTTPS proxy that never answers the CONNECT, a TLS handshake left hanging) never
+ * left, and judged lost it threw a valid sign-in away (round 29). Another POST to the same URL at the same moment
+ * (two profiles of one token endpoint) can only make it look written: the safe side.
+ */
+async function writing<T>(url: string, wire: Wire, send: () => Promise<T>): Promise<T> {
+  const target = new URL(url);
+  type Req = { request?: { method?: unknown; origin?: unknown; path?: unknown } };
+  const ours = (m: unknown) => {
+    const r = (m as Req).request;
+    return r?.method === 'POST' && r.origin === target.origin && r.path === `${target.pathname}${target.search}`;
+  };
+  const made = (m: unknown) => void (ours(m) && (wire.written ??= false));
+  const headers = (m: unknown) => void (ours(m) && (wire.written = true));
+  dc.subscribe('undici:request:create', made);
+  dc.subscribe('undici:client:sendHeaders', headers);
+  try {
+    return await send();
+  } finally {
+    dc.unsubscribe('undici:request:create', made);
+    dc.unsubscribe('undici:client:sendHeaders', headers);
   }
 }
 
@@ -103,9 +136,12 @@ export const neverSent = (e: unknown) =>
  */
 export function lostAfterSending(e: unknown, wire: Wire): boolean {
   if (!wire.sent) return false;
-  if (wire.status === undefined) return !neverSent(e);
+  if (wire.status === undefined) return !neverLeft(e, wire);
   return !refusedUnused(wire.status);
 }
+
+/** No answer came, and the request never left: by the failure's kind, or because fetch never wrote it (writing). */
+export const neverLeft = (e: unknown, wire: Wire | undefined): boolean => wire?.written === false || neverSent(e);
 
 function causeChain(e: unknown): { syscall?: unknown; message?: unknown }[] {
   const chain: { syscall?: unknown; message?: unknown }[] = [];

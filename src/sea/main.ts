@@ -20,4 +20,6 @@ void (async () => {
   // Only the terminal UI lays out with Yoga; --version and cron exports skip compiling it.
   if (process.argv.slice(2).some((a) => a === 'browse')) await initYoga();
   process.exitCode = await main(process.argv.slice(2));
+  // as bin/meterdata.js: nothing left open keeps the process alive once it has said everything (round 29)
+  setTimeout(() => process.exit(), 2000).unref();
 })();
