@@ -9,9 +9,20 @@ import path from 'node:path';
 import { checkReplaceable, renameReplacing, type ReplaceDeps } from '../../core/replace.js';
 import { notOurs } from '../../core/bounded-read.js';
 import { located } from '../../core/disk.js';
-import { processAlive } from '../../core/pid.js';
-import { runOwner } from '../../core/run-owner.js';
-import { checkNoFolderAt, copyAside, FRESH, midCommit, notOurFile, planted, removeLeft } from './planted.js';
+import { isLeftover } from './leftovers.js';
+import {
+  checkNoFolderAt,
+  checkSameFolder,
+  copyAside,
+  folderId,
+  FRESH,
+  midCommit,
+  notOurFile,
+  planted,
+  removeLeft,
+  syncFolder,
+  type FolderId,
+} from './planted.js';
 
 const FLUSH_AT = 1 << 16;
 
@@ -109,30 +120,6 @@ export function partialName(finalName: string): string {
 }
 
 /**
- * The PDF writer's own temporary file behind one of ours (src/uvi/letter/write.ts:
- * "..letter-….pdf.partial.<pid>.<ms>.<random>.tmp"), which a kill leaves as well. Narrow: a
- * hidden name of a hidden name, then ".partial." and the writer's three parts (digits, digits,
- * base 36) and ".tmp"; no file of a person's or another program's is named so by chance.
- */
-const PDF_TEMPORARY = /^\.\..+\.partial\.\d+\.\d+\.[a-z0-9]*\.tmp$/;
-
-/**
- * The folder lock's record written aside before it is linked into place (locks.ts takeLock:
- * ".meterdata-lock.<pid>.<8 hex>.tmp"), which a kill between the two leaves. Only a dead process's:
- * a live one may be taking the lock this moment (it is then told busy and removes its own).
- */
-// `.meterdata-lock.<pid>.<mark>.<hex>.tmp` (locks.ts takeLock; `<mark>` absent in older versions' names)
-const LOCK_TEMPORARY = /^\.meterdata-lock\.((\d+)(?:\.[0-9a-f]{16})?)\.[0-9a-f]{8}\.tmp$/;
-
-/** A name only meterdata's temporary files in an out folder have: removed as an earlier run's leftover. */
-function isLeftover(name: string): boolean {
-  const lock = LOCK_TEMPORARY.exec(name);
-  // another pid's where it no longer runs; this pid's unless it carries this process's mark (a container's earlier pid 1 wrote it)
-  if (lock) return Number(lock[2]) === process.pid ? lock[1] !== runOwner() : !processAlive(Number(lock[2]));
-  return (name.startsWith('.') && name.endsWith('.partial')) || PDF_TEMPORARY.test(name);
-}
-
-/**
  * Where commit moves the previous export's manifest while it replaces the files: a crash
  * mid-commit then leaves no valid-looking manifest beside a mix of old and new files, yet
  * checkOutDir still knows the folder holds an export of these arguments.
@@ -147,6 +134,8 @@ export class AtomicOutput {
 
   /** The outermost folder `prepare` created (null: `dir` existed), removed again by abort when left empty. */
   private created: string | null = null;
+  /** The folder `prepare` made or found: every new file and the commit go there only while it is still that one. */
+  home: FolderId | undefined;
 
   /** `replace`: the platform and file operations, for tests of the Windows behaviour. */
   constructor(
@@ -166,9 +155,10 @@ export class AtomicOutput {
   }
 
   /** The output of `staged()`, ready to commit or abort here. */
-  static adopt(dir: string, pending: [string, string][], created: string | null = null): AtomicOutput {
+  static adopt(dir: string, pending: [string, string][], created: string | null = null, home?: FolderId): AtomicOutput {
     const out = new AtomicOutput(dir);
     out.created = created;
+    out.home = home;
     for (const [name, p] of pending) out.pending.set(name, p);
     return out;
   }
@@ -176,6 +166,7 @@ export class AtomicOutput {
   /** Removes leftovers of an earlier interrupted run (only our own names: ".*.partial" and the PDF writer's, see isLeftover). */
   async prepare(): Promise<void> {
     this.created = (await mkdir(this.dir, { recursive: true })) ?? this.created;
+    this.home = folderId(this.dir);
     await this.removePartials();
   }
 
@@ -193,6 +184,7 @@ export class AtomicOutput {
    */
   async create(finalName: string): Promise<BufferedFile> {
     const p = path.join(this.dir, partialName(finalName));
+    checkSameFolder(this.dir, this.home);
     const fh = await open(p, FRESH | constants.O_WRONLY).catch((e: unknown) => Promise.reject(planted(e, this.dir, p)));
     const f = new BufferedFile(fh, p);
     this.pending.set(finalName, p);
@@ -203,6 +195,7 @@ export class AtomicOutput {
   /** A scratch file that is never renamed into place (spools); removed by commit/abort. */
   async scratch(name: string): Promise<BufferedFile> {
     const p = path.join(this.dir, partialName(name));
+    checkSameFolder(this.dir, this.home);
     const fh = await open(p, FRESH | constants.O_RDWR).catch((e: unknown) => Promise.reject(planted(e, this.dir, p)));
     const f = new BufferedFile(fh, p, true);
     this.open.add(f);
@@ -232,6 +225,7 @@ export class AtomicOutput {
       this.replace,
     );
     // A folder put under one of the names since the start (a letter's name is known only now) fails here, before any rename.
+    checkSameFolder(this.dir, this.home);
     checkNoFolderAt(this.dir, names);
     // Each temporary file still the run's own: not a link, a file of another user's or another file swapped in (round 27).
     for (const n of names) {
@@ -262,15 +256,8 @@ export class AtomicOutput {
     return names;
   }
 
-  private async syncDir(): Promise<void> {
-    const dh = await open(this.dir, 'r');
-    try {
-      await dh.sync();
-    } catch {
-      // some file systems cannot fsync a directory; the renames are still atomic
-    } finally {
-      await dh.close();
-    }
+  private syncDir(): Promise<void> {
+    return syncFolder(this.dir);
   }
 
   /**

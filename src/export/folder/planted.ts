@@ -1,7 +1,7 @@
 // Folders planted in --out under the names a run writes (its files, their temporary names): a rename or open there
 // failed with EISDIR after every request, told as "a bug" (round 26). Each is refused, naming the folder.
-import { constants, lstatSync, type Stats } from 'node:fs';
-import { copyFile, unlink } from 'node:fs/promises';
+import { constants, lstatSync, statSync, type Stats } from 'node:fs';
+import { copyFile, open, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { notOurs, ownUidIn } from '../../core/bounded-read.js';
 import { ExitCode, MeterdataError, UsageError } from '../../core/errors.js';
@@ -114,4 +114,36 @@ export const wasMidCommit = (e: unknown): boolean => typeof e === 'object' && e 
 export async function copyAside(from: string, aside: string): Promise<void> {
   await unlink(aside).catch(() => undefined);
   await copyFile(from, aside, constants.COPYFILE_EXCL);
+}
+
+/** What a run's folder is: a link or not, and the folder it leads to. */
+export interface FolderId {
+  link: boolean;
+  dev: number;
+  ino: number;
+}
+
+export function folderId(dir: string): FolderId | undefined {
+  const l = lstatQuiet(dir);
+  const to = l?.isSymbolicLink() ? (() => statSync(dir, { throwIfNoEntry: false }))() : l;
+  return l && to ? { link: l.isSymbolicLink(), dev: to.dev, ino: to.ino } : undefined;
+}
+
+/**
+ * The run's folder is still the one it made or found: in a shared --out, `<out>/<profile>` or `<out>/<month>` moved
+ * away mid-run and a link put in its place (to the moved folder or elsewhere) carried the run's files, letters and
+ * commit to the link's target, exit 0 (round 29). Checked before each new file and before the commit.
+ */
+export function checkSameFolder(dir: string, was: FolderId | undefined): void {
+  if (!was) return;
+  const now = folderId(dir);
+  if (now && now.link === was.link && now.dev === was.dev && now.ino === was.ino) return;
+  throw new UsageError(t.folderReplaced({ dir }), t.folderReplacedHint({ parent: path.dirname(dir) }), 'EXPORT_OUT_TAKEN_OVER');
+}
+
+/** The folder's renames made durable; some file systems cannot fsync a directory (the renames are still atomic). */
+export async function syncFolder(dir: string): Promise<void> {
+  const dh = await open(dir, 'r');
+  await dh.sync().catch(() => undefined);
+  await dh.close();
 }

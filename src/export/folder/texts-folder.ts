@@ -49,6 +49,10 @@ export const outText = catalogue(
     leftByOther: (p: { file: string }) =>
       `${p.file}, left by an earlier run of another user, cannot be removed here (in this folder only a file's owner may remove it).`,
     leftByOtherHint: (p: { file: string }) => `Ask its owner to remove ${p.file}, or remove it as root; then run the same command again.`,
+    folderReplaced: (p: { dir: string }) =>
+      `${p.dir} is no longer the folder this run wrote into: it was moved away or replaced (a link put in its place) while the run worked; nothing was put there.`,
+    folderReplacedHint: (p: { parent: string }) =>
+      `Find out who else writes into ${p.parent}, put the folder back or remove what stands in its place, then run the same command again.`,
     othersFile: (p: { dir: string; file: string }) =>
       `--out ${p.dir} holds ${p.file} of another user's export; in this shared folder only its owner may replace it, so this export could not be put there.`,
     othersFileHint: 'Give this export an --out folder of its own, or ask that user to move their export elsewhere; then run the same command again.',
@@ -98,6 +102,10 @@ export const outText = catalogue(
     leftByOther: (p) =>
       `${p.file}, von einem früheren Lauf eines anderen Benutzers zurückgelassen, kann hier nicht entfernt werden (in diesem Ordner darf nur der Eigentümer einer Datei sie löschen).`,
     leftByOtherHint: (p) => `Bitte den Eigentümer bitten, ${p.file} zu löschen, oder die Datei als root löschen; dann den Befehl erneut ausführen.`,
+    folderReplaced: (p) =>
+      `${p.dir} ist nicht mehr der Ordner, in den dieser Lauf geschrieben hat: Er wurde während des Laufs verschoben oder ersetzt (eine Verknüpfung an seine Stelle gesetzt); dort wurde nichts abgelegt.`,
+    folderReplacedHint: (p) =>
+      `Bitte klären, wer außerdem in ${p.parent} schreibt, den Ordner zurücklegen oder entfernen, was an seiner Stelle steht, und denselben Befehl erneut ausführen.`,
     othersFile: (p) =>
       `--out ${p.dir} enthält ${p.file} aus dem Export eines anderen Benutzers; in diesem gemeinsamen Ordner darf nur dessen Eigentümer die Datei ersetzen, daher kann dieser Export dort nicht abgelegt werden.`,
     othersFileHint:

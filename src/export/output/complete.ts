@@ -1,6 +1,6 @@
 // After the walk: the finishing passes (the workbook), the manifest, then every file renamed
 // into place at once; or, on failure, the temporary files removed.
-import { AtomicOutput } from '../folder/index.js';
+import { AtomicOutput, checkSameFolder, type FolderId } from '../folder/index.js';
 import { MANIFEST, staleFiles } from '../folder/index.js';
 import type { FileEntry, OutputFormat } from './format.js';
 import { writeWorkbookHere, type WorkbookWriter } from './formats/xlsx/index.js';
@@ -15,6 +15,8 @@ export interface StagedOutput extends FinishInputs {
   files: FileEntry[];
   /** The folder this export created, removed again if it fails (see AtomicOutput.abort). */
   created: string | null;
+  /** The folder as the run made or found it (AtomicOutput.home): nothing is written or committed once it is another. */
+  home?: FolderId;
 }
 
 /**
@@ -31,7 +33,8 @@ export async function completeOutput(
   held: () => void = () => undefined,
 ): Promise<FileEntry[]> {
   held(); // a run that lost its folder (see Journal.checkHeld) writes not even the workbook's temporary file there
-  const atomic = AtomicOutput.adopt(staged.dir, staged.pending);
+  const atomic = AtomicOutput.adopt(staged.dir, staged.pending, null, staged.home);
+  checkSameFolder(staged.dir, staged.home); // before the workbook's writer puts its file there
   const files = [...staged.files];
   const by: Partial<Record<string, (input: never) => Promise<void>>> = typeof writers === 'function' ? { xlsx: writers } : writers;
   for (const f of registry) {

@@ -95,7 +95,7 @@ export class OutputSet {
       files.push(...staged.files);
       if (staged.finish !== undefined) finish[format.name] = staged.finish;
     }
-    return { dir: this.dir, pending: this.atomic!.staged(), files, ...(finish as FinishInputs), created: this.atomic!.createdDir };
+    return { dir: this.dir, pending: this.atomic!.staged(), files, ...(finish as FinishInputs), created: this.atomic!.createdDir, home: this.atomic!.home };
   }
 
   async abort(): Promise<void> {
