@@ -167,6 +167,25 @@ describe('a symbolic link where meterdata keeps a folder of its own', () => {
     120_000,
   );
 
+  // Round 29: a file there was "--out … is a file, not a folder" with the hint to choose another --out, which was fine
+  it.each([
+    ["a portfolio's profile folder", (out: string) => path.join(out, 'nord'), ['export', '--year', '2025', '--format', 'csv', '--profiles', 'nord']],
+    ["a uvi month's folder", (out: string) => path.join(out, '2025-11'), ['uvi', '--month', '2025-11', '--profile', 'nord', '--json']],
+  ] as [string, (out: string) => string, string[]][])(
+    'a file at %s: named as a file where meterdata keeps a folder, hint to move it (exit 2)',
+    async (name, at, argv) => {
+      const out = path.join(home, `file-${name.replace(/\W+/g, '_')}`);
+      await mkdir(out, { recursive: true });
+      writeFileSync(at(out), 'mine');
+      const r = await runCli([...argv, '--rate-limit', '3000', '--out', out], { env, cwd: home });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`${at(out)} is a file (or a pipe or device), where meterdata keeps a folder of its own; it is not meterdata's.`);
+      expect(r.stderr).toMatch(/Move or rename that file/);
+      expect(r.stderr).not.toMatch(/Choose a folder/);
+    },
+    120_000,
+  );
+
   it("the user's own --out may be a link: the export writes into its target", async () => {
     const target = path.join(home, 'own-target');
     await mkdir(target, { recursive: true });

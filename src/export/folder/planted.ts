@@ -69,7 +69,10 @@ export function checkNotLinked(root: string, dir: string): void {
   let at = path.resolve(root);
   for (const part of below.split(path.sep)) {
     at = path.join(at, part);
-    if (lstatQuiet(at)?.isSymbolicLink()) throw new UsageError(t.namedFolderLinked({ dir: at }), t.namedFolderLinkedHint, 'EXPORT_OUT_IN_USE');
+    const st = lstatQuiet(at);
+    if (st?.isSymbolicLink()) throw new UsageError(t.namedFolderLinked({ dir: at }), t.namedFolderLinkedHint, 'EXPORT_OUT_IN_USE');
+    // not "--out … is a file" with the hint to choose another --out: the user's --out is fine (round 29)
+    if (st && !st.isDirectory()) throw new UsageError(t.namedFolderFile({ dir: at }), t.namedFolderFileHint, 'EXPORT_OUT_NOT_A_FOLDER');
   }
 }
 

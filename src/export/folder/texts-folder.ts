@@ -46,6 +46,8 @@ export const outText = catalogue(
     namedFolderLinked: (p: { dir: string }) =>
       `${p.dir} is a symbolic link, where meterdata keeps a folder of its own; it writes nothing through a link it did not make.`,
     namedFolderLinkedHint: 'Remove the link (its target stays as it is), then run the same command again.',
+    namedFolderFile: (p: { dir: string }) => `${p.dir} is a file (or a pipe or device), where meterdata keeps a folder of its own; it is not meterdata's.`,
+    namedFolderFileHint: 'Move or rename that file, then run the same command again.',
     leftByOther: (p: { file: string }) =>
       `${p.file}, left by an earlier run of another user, cannot be removed here (in this folder only a file's owner may remove it).`,
     leftByOtherHint: (p: { file: string }) => `Ask its owner to remove ${p.file}, or remove it as root; then run the same command again.`,
@@ -99,6 +101,8 @@ export const outText = catalogue(
     namedFolderLinked: (p) =>
       `${p.dir} ist eine symbolische Verknüpfung, wo meterdata einen eigenen Ordner führt; durch eine Verknüpfung, die es nicht selbst angelegt hat, schreibt es nichts.`,
     namedFolderLinkedHint: 'Entfernen Sie die Verknüpfung (ihr Ziel bleibt unverändert) und starten Sie denselben Befehl erneut.',
+    namedFolderFile: (p) => `${p.dir} ist eine Datei (oder eine Pipe oder ein Gerät), wo meterdata einen eigenen Ordner führt; sie stammt nicht von meterdata.`,
+    namedFolderFileHint: 'Verschieben oder benennen Sie diese Datei um und starten Sie denselben Befehl erneut.',
     leftByOther: (p) =>
       `${p.file}, von einem früheren Lauf eines anderen Benutzers zurückgelassen, kann hier nicht entfernt werden (in diesem Ordner darf nur der Eigentümer einer Datei sie löschen).`,
     leftByOtherHint: (p) => `Bitte den Eigentümer bitten, ${p.file} zu löschen, oder die Datei als root löschen; dann den Befehl erneut ausführen.`,
