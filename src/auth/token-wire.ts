@@ -141,7 +141,9 @@ export function lostAfterSending(e: unknown, wire: Wire): boolean {
 }
 
 /** No answer came, and the request never left: by the failure's kind, or because fetch never wrote it (writing). */
-export const neverLeft = (e: unknown, wire: Wire | undefined): boolean => wire?.written === false || neverSent(e);
+export const neverLeft = (e: unknown, wire: Wire | undefined): boolean =>
+  // headers known written: whatever the failure looks like afterwards (a renegotiation's handshake alert), it may have been read (round 30)
+  wire?.written === false || (wire?.written !== true && neverSent(e));
 
 function causeChain(e: unknown): { syscall?: unknown; message?: unknown }[] {
   const chain: { syscall?: unknown; message?: unknown }[] = [];

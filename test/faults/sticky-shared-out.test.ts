@@ -2,7 +2,7 @@
 // replace it, so the second user's commit could never move the first one's export aside or rename over its files. It
 // failed after every request with exit 1 ("a file could not be written … run the same command again: it continues"),
 // and again on every re-run (round 28 F3). It is refused before any request now, naming the other user's file.
-import { chmodSync, chownSync, mkdtempSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +48,13 @@ describe.skipIf(!asRoot && process.env.CI !== 'true')("another user's export in 
       `--out ${out} holds meterdata-manifest.json of another user's export; in this shared folder only its owner may replace it, so this export could not be put there.`,
     );
     expect([...(await folder(out)).keys()]).toEqual([...before.keys()]);
+    // round 30: an --out that is a link to the shared folder is the same folder
+    const link = path.join(shared, 'team-link');
+    symlinkSync(out, link);
+    const linked = await exportAs(1002, link, ['--json']);
+    expect(linked.r.code, linked.r.stderr).toBe(2);
+    expect(linked.asked).toBe(0);
+    expect((JSON.parse(linked.r.stdout.trim()) as { error: { code: string } }).error.code).toBe('EXPORT_OUT_IN_USE');
 
     const again = await exportAs(1001, out);
     expect(again.r.code, again.r.stderr).toBe(0);

@@ -115,3 +115,19 @@ describe('a token request the server read', () => {
     expect(lostAfterSending(e, sent)).toBe(true);
   });
 });
+
+// Round 30: once undici said the request's headers were written, a failure that looks like a handshake's or a
+// connect's (a TLS renegotiation's alert after the server read the request) was still "never sent", and the next run
+// would have re-sent a token the server may have rotated. Written decides; unknown leaves it to the failure's kind.
+describe('a token request whose headers fetch wrote', () => {
+  const handshake = Object.assign(new TypeError('fetch failed'), { cause: { code: 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE' } });
+  const connect = Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNRESET', syscall: 'connect' } });
+  it.each([
+    ['a handshake alert', handshake],
+    ['a reset told as the connect', connect],
+  ])('%s after it: lost (it may have been read); before it (not written): never sent; unknown: by its kind', (_what, e) => {
+    expect(lostAfterSending(e, { ...sent, written: true })).toBe(true);
+    expect(lostAfterSending(e, { ...sent, written: false })).toBe(false);
+    expect(lostAfterSending(e, sent)).toBe(false);
+  });
+});

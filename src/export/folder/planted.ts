@@ -29,7 +29,8 @@ const STICKY = 0o1000;
  * "run the same command again" failed the same way (round 28). Refused before any request, naming the file.
  */
 export function checkNotOthersIn(dir: string, names: readonly string[]): void {
-  const st = lstatQuiet(dir);
+  // followed: the user's --out may be a link to the shared folder (round 30)
+  const st = statQuiet(dir);
   if (!st?.isDirectory() || !(st.mode & STICKY)) return;
   // the uid our files get there: root's own unless a share maps it (root_squash), when the sticky bit holds for it too
   const me = ownUidIn(dir);
@@ -47,6 +48,14 @@ export function folderThere(e: unknown, dir: string, file: string): unknown {
 }
 
 const nameIsFolder = (dir: string, file: string) => new UsageError(t.nameIsFolder({ dir, file: path.basename(file) }), t.nameIsFolderHint, 'EXPORT_OUT_IN_USE');
+
+const statQuiet = (p: string): Stats | undefined => {
+  try {
+    return statSync(p, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+};
 
 /** What is at `p`; undefined where nothing can be (a path through a file, a link loop): the folder checks after this name it (round 27). */
 export function lstatQuiet(p: string): Stats | undefined {
