@@ -35,12 +35,10 @@ const { dirs, onKernelFs } = await import('../dist/bundle/paths.js');
 const compileCache = path.join(dirs().cache, 'compile-cache');
 if (!onKernelFs(compileCache)) module.enableCompileCache?.(compileCache);
 
-const { main } = await import('../dist/bundle/cli.js');
+const { main, endWhenDrained } = await import('../dist/bundle/cli.js');
 
 // A failed write to stdout or stderr (a reader gone, a full disk) is the CLI's to handle: src/cli.ts, guardOutput.
 
 process.exitCode = await main(process.argv.slice(2));
-// Said and done: nothing the CLI left open may keep the process alive (round 29: a socket of Node's proxy agent,
-// whose CONNECT the proxy never answered, kept a cron job running for ever after its error). The event loop gets
-// a moment to drain (a pipe's last write on Windows), then the process ends with the code chosen.
-setTimeout(() => process.exit(), 2000).unref();
+// Said and done: nothing the CLI left open keeps the process alive, once stdout and stderr are written (src/core/process-end.ts).
+endWhenDrained();

@@ -15,6 +15,9 @@ import { isLang, languageFromArgv, languageFromEnv, LANGUAGES, setLanguage } fro
 import { cliTexts } from './texts-cli.js';
 import { helpTexts as h } from './texts-cli-options.js';
 
+/** For the launcher (bin/meterdata.js, src/sea/main.ts): the process's end once the CLI is done. */
+export { endWhenDrained } from './core/process-end.js';
+
 let exitCode: number = ExitCode.OK;
 let failedCommand: string | undefined;
 /** As the command parsed its flags: --json given. Unset where parsing failed (then argv tells). */

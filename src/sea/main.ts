@@ -4,7 +4,7 @@
 // (its module needs top-level await, which a CommonJS bundle cannot have), then runs
 // the same main() as bin/meterdata.js.
 import { getAsset } from 'node:sea';
-import { main } from '../cli.js';
+import { endWhenDrained, main } from '../cli.js';
 import { useEmbeddedResources } from '../core/resources.js';
 import { initYoga } from './yoga.js';
 
@@ -20,6 +20,6 @@ void (async () => {
   // Only the terminal UI lays out with Yoga; --version and cron exports skip compiling it.
   if (process.argv.slice(2).some((a) => a === 'browse')) await initYoga();
   process.exitCode = await main(process.argv.slice(2));
-  // as bin/meterdata.js: nothing left open keeps the process alive once it has said everything (round 29)
-  setTimeout(() => process.exit(), 2000).unref();
+  // as bin/meterdata.js: nothing left open keeps the process alive once it has said everything (src/core/process-end.ts)
+  endWhenDrained();
 })();

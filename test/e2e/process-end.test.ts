@@ -1,0 +1,65 @@
+// The launcher's end of the process (src/core/process-end.ts): a socket left open by the CLI cannot keep it alive
+// (round 29: a proxy agent's, a cron job running for ever), and a slow reader of a pipe still gets every byte (round
+// 30: an exit on a 2-second clock cut what Node had not yet written into the pipe, 64 KiB kept of 4 MiB, exit 0).
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { endWhenDrained } from '../../src/core/process-end.js';
+import { assertBuilt, ROOT } from '../helpers/bin.js';
+
+beforeAll(() => assertBuilt());
+
+/** A child that writes `bytes` to stdout, leaves a server listening and hands its end to the built endWhenDrained. */
+function child(bytes: number) {
+  const cli = path.join(ROOT, 'dist', 'bundle', 'cli.js');
+  const code = `const { endWhenDrained } = await import(${JSON.stringify(cli)});
+    const net = await import('node:net');
+    net.createServer().listen(0, '127.0.0.1');
+    process.stdout.write('x'.repeat(${bytes}) + '\\nEND\\n');
+    process.exitCode = 7;
+    endWhenDrained(process, 200);`;
+  return spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+}
+
+describe('the end of the process', () => {
+  it('with a socket left open and a reader 3 s late: every byte of 4 MiB arrives, then the process ends with its code', async () => {
+    const c = child(4 << 20);
+    c.stdout.pause();
+    await new Promise((r) => setTimeout(r, 3000));
+    let got = 0;
+    let tail = '';
+    c.stdout.on('data', (b: Buffer) => {
+      got += b.length;
+      tail = (tail + b.toString('latin1')).slice(-8);
+    });
+    c.stdout.resume();
+    const [code] = (await Promise.race([
+      new Promise((r) => c.on('close', (...a) => r(a))),
+      new Promise((r) => setTimeout(() => (c.kill('SIGKILL'), r(['killed'])), 20_000)),
+    ])) as [number | string];
+    expect(code).toBe(7);
+    expect(got).toBe((4 << 20) + 5);
+    expect(tail).toMatch(/END\n$/);
+  }, 30_000);
+
+  it('waits while stdout or stderr still hold bytes, ends once both are written', async () => {
+    const proc = {
+      stdout: { writableLength: 10 },
+      stderr: { writableLength: 0 },
+      exits: 0,
+      exit() {
+        this.exits++;
+      },
+    };
+    endWhenDrained(proc, 20);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(proc.exits).toBe(0);
+    proc.stdout.writableLength = 0;
+    proc.stderr.writableLength = 3;
+    await new Promise((r) => setTimeout(r, 80));
+    expect(proc.exits).toBe(0);
+    proc.stderr.writableLength = 0;
+    await new Promise((r) => setTimeout(r, 80));
+    expect(proc.exits).toBeGreaterThan(0);
+  });
+});
