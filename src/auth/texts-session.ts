@@ -35,7 +35,7 @@ export const ts = catalogue(
     otherTenantStored: (p: { now: string; before: string; profile: string }) =>
       `The API names another tenant ("${p.now}") than the one profile ${p.profile} was signed in to ("${p.before}"); nothing is read, so no other landlord's data goes into this profile's files.`,
     whoamiFailed: (p: { reason: string }) =>
-      `Warning: the access token was refreshed, but checking the connection (/whoami) failed: ${p.reason} This run goes on with it; it is not kept for the next command, which refreshes and checks again. The tenant and property scope shown by \`meterdata status\` may be out of date.\n`,
+      `Warning: the access token was refreshed, but checking the connection (/whoami) failed: ${p.reason} It is not kept for the next command, which refreshes and checks again. The tenant and property scope shown by \`meterdata status\` may be out of date.\n`,
     tokenUnchecked: (p: { reason: string }) =>
       `The access token was refreshed, but whether it belongs to this profile's landlord could not be checked (/whoami failed: ${p.reason}); it is not printed.`,
     tokenUncheckedHint: 'Run the same command again in a few minutes: it refreshes and checks again.',
@@ -81,7 +81,7 @@ export const ts = catalogue(
     otherTenantStored: (p) =>
       `Die Schnittstelle nennt einen anderen Mandanten („${p.now}“) als den, bei dem das Profil ${p.profile} angemeldet wurde („${p.before}“); es wird nichts gelesen, damit keine Daten eines anderen Eigentümers in die Dateien dieses Profils gelangen.`,
     whoamiFailed: (p) =>
-      `Warnung: Das Zugriffstoken wurde erneuert, die Prüfung der Verbindung (/whoami) ist aber fehlgeschlagen: ${p.reason} Dieser Lauf arbeitet damit weiter; für den nächsten Befehl wird es nicht aufbewahrt, er erneuert es und prüft erneut. Mandant und Liegenschaften, die \`meterdata status\` zeigt, sind womöglich nicht aktuell.\n`,
+      `Warnung: Das Zugriffstoken wurde erneuert, die Prüfung der Verbindung (/whoami) ist aber fehlgeschlagen: ${p.reason} Für den nächsten Befehl wird es nicht aufbewahrt; er erneuert es und prüft erneut. Mandant und Liegenschaften, die \`meterdata status\` zeigt, sind womöglich nicht aktuell.\n`,
     tokenUnchecked: (p) =>
       `Das Zugriffstoken wurde erneuert, es konnte aber nicht geprüft werden, ob es zum Vermieter dieses Profils gehört (/whoami fehlgeschlagen: ${p.reason}); es wird nicht ausgegeben.`,
     tokenUncheckedHint: 'Führen Sie denselben Befehl in einigen Minuten erneut aus: Er erneuert das Token und prüft erneut.',

@@ -116,7 +116,7 @@ describe('/whoami after a refresh', () => {
     expect(rec.refresh_token).not.toBe(old.refresh_token);
     expect(rec.access_token).toBeUndefined();
     expect(tok.stderr).toMatch(
-      /Warning: the access token was refreshed, but checking the connection \(\/whoami\) failed: .* This run goes on with it; it is not kept for the next command/,
+      /Warning: the access token was refreshed, but checking the connection \(\/whoami\) failed: .* It is not kept for the next command/,
     );
     at.proxy.intercept = undefined;
     const posts = tokenPosts();

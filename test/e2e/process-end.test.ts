@@ -42,6 +42,22 @@ describe('the end of the process', () => {
     expect(tail).toMatch(/END\n$/);
   }, 30_000);
 
+  // Round 31: with the reader not reading, the CLI's first SIGTERM only asked a command that had ended to stop: the
+  // process lingered for as long as the reader did not read.
+  it('a SIGTERM while a reader does not read: the process ends at once with 130 (its output did not reach the reader whole)', async () => {
+    const c = child(4 << 20);
+    c.stdout.pause();
+    await new Promise((r) => setTimeout(r, 1000));
+    const t0 = Date.now();
+    c.kill('SIGTERM');
+    const [code] = (await Promise.race([
+      new Promise((r) => c.on('close', (...a) => r(a))),
+      new Promise((r) => setTimeout(() => (c.kill('SIGKILL'), r(['killed'])), 10_000)),
+    ])) as [number | string];
+    expect(code).toBe(130);
+    expect(Date.now() - t0).toBeLessThan(5000);
+  }, 30_000);
+
   it('waits while stdout or stderr still hold bytes, ends once both are written', async () => {
     const proc = {
       stdout: { writableLength: 10 },
@@ -50,6 +66,7 @@ describe('the end of the process', () => {
       exit() {
         this.exits++;
       },
+      on: () => undefined,
     };
     endWhenDrained(proc, 20);
     await new Promise((r) => setTimeout(r, 80));
