@@ -114,7 +114,7 @@ export function claimRefreshToken(env: NodeJS.ProcessEnv, token: string, profile
   return withLockAt(env, spentFile(env), async (lock) => {
     const list = readSpent(env);
     const found = findSpent(list, token);
-    const unused = found !== undefined && state.takeOver !== undefined && found.c === state.takeOver && found.profile === profile;
+    const unused = found !== undefined && isClaim(found, state.takeOver, profile);
     if (found && !unused) return found;
     const id = randomBytes(8).toString('hex');
     const next = withEntry(unused ? list.filter((e) => e !== found) : list, { h: tokenHash(token), at, profile, c: id }, Date.now());
@@ -218,8 +218,10 @@ export function settledAfter(e: unknown, current: StoredRecord): StoredRecord {
 }
 
 /** The list's entry is this record's own claim of a token turned away unused (ClaimState.takeOver): not a token sent. */
-export const unusedClaimOf = (entry: SpentEntry, rec: StoredRecord, profile: string): boolean =>
-  entry.c !== undefined && entry.c === rec.refresh_claim_unused && entry.profile === profile;
+export const unusedClaimOf = (entry: SpentEntry, rec: StoredRecord, profile: string): boolean => isClaim(entry, rec.refresh_claim_unused, profile);
+
+/** The entry is the claim `id` of `profile`'s (never an entry without an id). */
+const isClaim = (entry: SpentEntry, id: string | undefined, profile: string): boolean => id !== undefined && entry.c === id && entry.profile === profile;
 
 /** A record marked as not to be refreshed: sent before by another profile says so; otherwise an answer was lost. */
 export function markedError(env: NodeJS.ProcessEnv, rec: StoredRecord, profile: string, relogin: string): NotSignedInError {

@@ -49,22 +49,16 @@ export function folderThere(e: unknown, dir: string, file: string): unknown {
 
 const nameIsFolder = (dir: string, file: string) => new UsageError(t.nameIsFolder({ dir, file: path.basename(file) }), t.nameIsFolderHint, 'EXPORT_OUT_IN_USE');
 
-const statQuiet = (p: string): Stats | undefined => {
+/** What is at `p` (`follow`: through a link); undefined where nothing can be (a path through a file, a link loop): the folder checks after this name it (round 27). */
+export function lstatQuiet(p: string, follow = false): Stats | undefined {
   try {
-    return statSync(p, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
-};
-
-/** What is at `p`; undefined where nothing can be (a path through a file, a link loop): the folder checks after this name it (round 27). */
-export function lstatQuiet(p: string): Stats | undefined {
-  try {
-    return lstatSync(p, { throwIfNoEntry: false });
+    return (follow ? statSync : lstatSync)(p, { throwIfNoEntry: false });
   } catch {
     return undefined;
   }
 }
+
+const statQuiet = (p: string) => lstatQuiet(p, true);
 
 /**
  * The folders meterdata names and creates below the user's `root` (a portfolio's `<out>/<profile>`, a month's
@@ -137,7 +131,7 @@ export interface FolderId {
 
 export function folderId(dir: string): FolderId | undefined {
   const l = lstatQuiet(dir);
-  const to = l?.isSymbolicLink() ? (() => statSync(dir, { throwIfNoEntry: false }))() : l;
+  const to = l?.isSymbolicLink() ? statQuiet(dir) : l;
   return l && to ? { link: l.isSymbolicLink(), dev: to.dev, ino: to.ino } : undefined;
 }
 
