@@ -34,7 +34,7 @@ export async function uviJob(opts: UviFlags, io: Io, now: Date): Promise<Portfol
       ...(base.inputs.plantMeters ? { plant_meters: sha256(JSON.stringify(base.inputs.plantMeters.entries)) } : {}),
     },
     writesWorkbooks: false,
-    words: { exported: t.portfolioWritten, kept: t.portfolioKept, finished: t.portfolioFinished },
+    words: { exported: t.portfolioWritten, kept: t.portfolioKept, finished: t.portfolioFinished, singleInOut: t.portfolioSingleInOut },
     argsFor: (profile) => ({ ...base.args, profile, out: path.join(root, profile, base.inputs.month) }),
     check: (args) => (checkNotLinked(root, args.out), checkUviOut({ ...base, args })),
     async run(args, profileIo, { reporter, slots, held }) {

@@ -74,3 +74,19 @@ describe('a uvi portfolio re-run with arguments that change the letters or table
     expect([again.code, outcomeOf(again.stdout)]).toEqual([0, 'exported']);
   }, 120_000);
 });
+
+// Round 31 F3: a portfolio into a folder holding a single profile's month was refused with the export's words
+// ("holds a single-profile export"), which sent the reader looking for billing sheets.
+describe('a uvi portfolio into a folder holding a single profile monthly information', () => {
+  it('is refused in the monthly information own words, before any request', async () => {
+    const out = path.join(home, 'single-uvi');
+    const single = await runCli(['uvi', '--month', '2025-11', '--rate-limit', '3000', '--profile', 'nord', '--out', out], { env, cwd: home });
+    expect(single.code).toBe(0);
+    const before = sandbox.log.total;
+    const r = await runCli(argv(out), { env, cwd: home });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/holds the monthly information of a single profile/);
+    expect(r.stderr).not.toMatch(/export/);
+    expect(sandbox.log.total).toBe(before);
+  }, 120_000);
+});

@@ -43,7 +43,11 @@ export interface PortfolioJob {
   /** A kept result's exit as this run's flags give it (--strict), when they can change it. */
   rejudge?(args: ExportArgs, kept: ProfileResult): ProfileResult;
   /** The lines after each profile and after the run in the job's own words; none: the export's. */
-  words?: ProfileWords & { finished: (p: { done: number; total: number; failed: string; summary: string }) => string };
+  words?: ProfileWords & {
+    finished: (p: { done: number; total: number; failed: string; summary: string }) => string;
+    /** --out holds what a single-profile run of this command wrote there. */
+    singleInOut: (p: { out: string }) => string;
+  };
 }
 
 /** The named job's flags checked; `now` is the command's clock (a month default, a future month). */

@@ -186,7 +186,7 @@ async function portfolioHere(input: PortfolioInput, io: Io): Promise<number> {
         () => false,
       )
     ) {
-      throw new UsageError(t.singleInOut({ out: job.out }), t.singleInOutHint, 'EXPORT_OUT_IN_USE');
+      throw new UsageError((job.words ?? t).singleInOut({ out: job.out }), t.singleInOutHint, 'EXPORT_OUT_IN_USE');
     }
     // The summary goes there: an --out that cannot be written is the user's to fix (exit 2), before any profile starts,
     // not a failure of every profile followed by the summary's (a read-only disk: mkdir says ENOENT, a stack)
