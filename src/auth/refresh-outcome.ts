@@ -3,7 +3,7 @@
 // stays, since overwriting it could throw away a working connection.
 import type { CredentialStore, StoredRecord } from './credential-store/index.js';
 import { withRefreshLock, type RefreshLock } from './lock.js';
-import { claimRefreshToken, RefreshTokenSpentError, releaseClaim, type ClaimState } from './spent-tokens.js';
+import { claimRefreshToken, giveBack, RefreshTokenSpentError, type ClaimState } from './spent-tokens.js';
 import type { Between429 } from './token-exchange.js';
 
 export interface RecordPlace {
@@ -66,7 +66,7 @@ export function between429(
     claim,
     refused: async () => {
       if (claim.id !== undefined) await persist({ ...before, refresh_claim_unused: claim.id });
-      await releaseClaim(place.env, intended.refresh_token, at);
+      await giveBack(place.env, intended.refresh_token, at, claim.id);
       await persist(before); // given back: the record as it was
     },
     resend: async () => {

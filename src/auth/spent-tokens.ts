@@ -197,7 +197,18 @@ export async function sendOnce<T>(
   try {
     return await send();
   } catch (e) {
-    if (!(e instanceof RefreshAnswerLostError)) await releaseClaim(env, token, at).catch(() => keep(e, state.id));
+    // a claim the 429's wait could not give back (giveBack) is not tried again: another minute on a held lock (round 31 F4)
+    if (!(e instanceof RefreshAnswerLostError) && !keptClaims.has(e as object)) await releaseClaim(env, token, at).catch(() => keep(e, state.id));
+    throw e;
+  }
+}
+
+/** Gives the claim `id` back (a 429's wait); where it cannot be, the failure carries the claim for the record (settledAfter) and is thrown. */
+export async function giveBack(env: NodeJS.ProcessEnv, token: string, at: string, id: string | undefined): Promise<void> {
+  try {
+    await releaseClaim(env, token, at);
+  } catch (e) {
+    keep(e, id);
     throw e;
   }
 }

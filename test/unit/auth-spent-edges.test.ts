@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StoredRecord } from '../../src/auth/credential-store/index.js';
 import type { RefreshLock } from '../../src/auth/lock.js';
+import { between429, type RecordPlace } from '../../src/auth/refresh-outcome.js';
 import { claimRefreshToken, readSpent, releaseClaim, sendOnce, settledAfter, spentFile, tokenHash, unrefreshable } from '../../src/auth/spent-tokens.js';
 
 /** Called with each lock the list's holder gets; false makes `stillHeld` say the lock was taken over. */
@@ -140,5 +141,34 @@ describe('a claim that could not be given back', () => {
     expect(await claimRefreshToken(env, 'rt-kept', 'beta', AT, { takeOver: settled.refresh_claim_unused })).toMatchObject({ profile: 'default' });
     expect(await claimRefreshToken(env, 'rt-kept', 'default', AT, { takeOver: 'ffffffffffffffff' })).toMatchObject({ profile: 'default' });
     expect(unrefreshable(env, settled, 'beta', relogin)?.code).toBe('AUTH_REFRESH_SPENT');
+  });
+
+  // Round 31 F4: the 429's wait could not give the claim back (a minute on a held lock), and the send's failure then
+  // tried once more: another minute before the exit. Here the lock goes away between the two: a second try would
+  // take the claim out of the list.
+  it("given back in vain during a 429's wait, is not tried again when the refresh then fails", async () => {
+    const env = home();
+    const before = { ...record(1), refresh_intent: undefined, refresh_token: 'rt-429' };
+    const intended = { ...before, refresh_intent: { at: AT, pid: process.pid, host: os.hostname() } };
+    const persisted: StoredRecord[] = [];
+    const place = { env, profile: 'default', store: undefined as never } satisfies RecordPlace;
+    const between = between429(place, intended, { stillHeld: async () => true }, relogin, async (r) => void persisted.push(r), before);
+    const e = await sendOnce(
+      env,
+      'rt-429',
+      'default',
+      AT,
+      relogin,
+      async () => {
+        writeFileSync(`${spentFile(env)}.lock`, 'stuck');
+        await between.refused().finally(() => rmSync(`${spentFile(env)}.lock`));
+      },
+      between.claim,
+    ).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: 'AUTH_LOCK_TIMEOUT' });
+    const entry = readSpent(env).find((x) => x.h === tokenHash('rt-429'));
+    expect(entry?.c).toBe(between.claim.id);
+    expect(persisted).toEqual([{ ...before, refresh_claim_unused: entry?.c }]);
+    expect(settledAfter(e, before)).toEqual({ ...before, refresh_claim_unused: entry?.c });
   });
 });
