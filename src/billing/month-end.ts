@@ -5,7 +5,7 @@
 // (range rule 4). A value to bill whose last month-end reading is absent stands on nothing of this
 // period (one reading anywhere, or one between two month ends, passed before); one whose end value
 // is not the reading of its end day cannot be the device's consumption.
-import type { DeviceSegment } from '../api/types.js';
+import type { DeviceSegment, MeasuringPointConsumption } from '../api/types.js';
 import type { ContractBreak } from './contract.js';
 import { receivedText } from './plausible.js';
 import { BILLABLE_STATUSES } from './types.js';
@@ -53,4 +53,17 @@ export function monthEndBreak(seg: DeviceSegment, window: { start: string; end: 
     };
   }
   return null;
+}
+
+/**
+ * The earliest reading of the point not dated at a calendar month end (MeterReading.at: "month end"), with its
+ * device. Billing's value stands on the month-end readings (monthEndBreak) and is not changed by it; the monthly
+ * information has no figure for the months on either side of the missing month end (round 29 F6), and says why.
+ */
+export function offMonthEnd(c: MeasuringPointConsumption): { serial: string; reading_date: string } | null {
+  let found: { serial: string; reading_date: string } | null = null;
+  for (const seg of c.segments)
+    for (const r of seg.readings)
+      if (monthEndOnOrBefore(r.at) !== r.at && (found === null || r.at < found.reading_date)) found = { serial: seg.serial, reading_date: r.at };
+  return found;
 }

@@ -7,6 +7,7 @@ import { codesOf, dedupeFlags, enumFlag, makeFlag, type FlagScope } from './flag
 import { unmeasured } from './gaps.js';
 import { meterDifferenceOff, receivedText, segmentProblems, shareProblem, shownValue, unrepresentable } from './plausible.js';
 import { BILLABLE_STATUSES, type Flag, type ReadingRow, type SegmentRow } from './types.js';
+import { offMonthEnd } from './month-end.js';
 
 export { BILLABLE_STATUSES };
 
@@ -83,6 +84,8 @@ export function pointFlags(c: MeasuringPointConsumption, scope: FlagScope, linke
   if (c.metric === 'water_outdoor') flags.push(makeFlag('WATER_OUTDOOR', scope));
   if (!linked) flags.push(makeFlag('NOT_SYSTEM_LINKED', scope));
   if (c.is_difference_meter) flags.push(makeFlag('DIFFERENCE_METER', scope));
+  const offDate = offMonthEnd(c);
+  if (offDate) flags.push(makeFlag('READING_NOT_AT_MONTH_END', scope, offDate));
   // A point with no segments that is not a difference meter has no coverage at all, whatever data_gap says.
   if (c.data_gap === true || (c.segments.length === 0 && !c.is_difference_meter)) flags.push(makeFlag('DATA_GAP', scope));
   return flags.filter((f): f is Flag => f !== null);

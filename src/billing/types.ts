@@ -63,6 +63,7 @@ export const BILLING_SEVERITY = {
   SYNTHETIC_VALUE: 'info',
   WEIGHTED_VALUE_ABSENT: 'info',
   WATER_OUTDOOR: 'info',
+  READING_NOT_AT_MONTH_END: 'info',
   UNALLOCATED_POINT: 'info',
 } as const satisfies CodeDeclaration;
 

@@ -26,10 +26,17 @@ export function refuses(f: Flag): boolean {
  * Billing's review findings the uvi shows: values the contract does not know (an unknown metric is left out),
  * shares of a shared meter adding up to less than 1, which leave the Property's sums of its metric unformed
  * (absent.ts), and what the contract asks to put to the landlord (billing rules 6 and 7): a meter not linked to
- * a heating or water system and a start value assumed to be 0. Such a meter's figures stay in the letters
+ * a heating or water system and a start value assumed to be 0; and a reading dated off a month end, which leaves
+ * the months on either side of that month end without a figure (round 29 F6: they read as an ordinary gap). Such a meter's figures stay in the letters
  * (information, not a bill; docs/uvi.md), and the check row tells the clerk before they are sent.
  */
-const SHOWN: ReadonlySet<FlagCode> = new Set<FlagCode>(['UNKNOWN_ENUM_VALUE', 'SHARE_SUM_MISMATCH', 'NOT_SYSTEM_LINKED', 'ASSUMED_ZERO_BASELINE']);
+const SHOWN: ReadonlySet<FlagCode> = new Set<FlagCode>([
+  'UNKNOWN_ENUM_VALUE',
+  'SHARE_SUM_MISMATCH',
+  'NOT_SYSTEM_LINKED',
+  'ASSUMED_ZERO_BASELINE',
+  'READING_NOT_AT_MONTH_END',
+]);
 
 /** What the uvi shows of billing's findings: what it refuses, and the review findings above. */
 export const shownFinding = (f: Flag): boolean => refuses(f) || SHOWN.has(f.code);

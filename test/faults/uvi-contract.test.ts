@@ -197,4 +197,22 @@ describe('uvi behind a server breaking the contract', () => {
     });
     expect(cold.review.map((x) => x.code)).toContain('LISTED_POINT_NOT_SENT');
   }, 600_000);
+
+  // Round 29 F6: a reading dated off its month end left the months around it without a figure ("no_reading", true)
+  // and no line of review.csv said why: the clerk saw an ordinary gap.
+  it('a reading dated off its month end is a check line naming the device and the date; the letter’s month keeps its figure', async () => {
+    let moved = '';
+    const off = await uvi('reading-off-month-end', {
+      change: (heat) => {
+        const reading = (heat.segments as Json[])[0]!.readings[1] as Json;
+        reading.at = moved = `${String(reading.at).slice(0, 8)}15`;
+      },
+    });
+    expect(off.r.code).toBe(0);
+    const line = off.lines.find((l) => l.startsWith('check,READING_NOT_AT_MONTH_END,'));
+    expect(line).toBeDefined();
+    expect(line).toContain(moved);
+    expect(line).not.toMatch(/bill(?!able)|Abrechnung|abgerechnet/i);
+    expect(Number(off.heating.amount)).toBeGreaterThan(0);
+  }, 600_000);
 });

@@ -12,7 +12,13 @@ const NOT_BILLED = /: (?:not billed|value must not be billed|nicht abgerechnet|W
 
 type Texts = typeof uviFindingTexts;
 const OWN_TITLES = ['SEGMENT_OUTSIDE_RANGE'] as const satisfies readonly (keyof Texts)[];
-const OWN_EXPLANATIONS = ['ASSUMED_ZERO_BASELINE', 'NOT_SYSTEM_LINKED', 'UNKNOWN_ENUM_VALUE', 'SHARE_SUM_MISMATCH'] as const satisfies readonly (keyof Texts)[];
+const OWN_EXPLANATIONS = [
+  'ASSUMED_ZERO_BASELINE',
+  'NOT_SYSTEM_LINKED',
+  'UNKNOWN_ENUM_VALUE',
+  'SHARE_SUM_MISMATCH',
+  'READING_NOT_AT_MONTH_END',
+] as const satisfies readonly (keyof Texts)[];
 const isOwn = <K extends string>(list: readonly K[], code: string): code is K => (list as readonly string[]).includes(code);
 
 function title(f: Flag, t: Texts, lang: Lang): string {
