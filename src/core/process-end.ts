@@ -6,6 +6,7 @@ export interface Ending {
   stderr: { writableLength: number };
   exit(code?: number): void;
   on(signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP', listener: () => void): unknown;
+  on(event: 'exit', listener: (code: number) => void): unknown;
 }
 
 /** The status of a run stopped by a signal (ExitCode.INTERRUPTED; not imported, so the launcher's start loads nothing more). */
@@ -28,4 +29,8 @@ export function endWhenDrained(proc: Ending = process, everyMs = 1000): void {
   timer.unref();
   const stop = () => proc.exit(drained() ? undefined : INTERRUPTED);
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) proc.on(signal, stop);
+  // Node's teardown after the 'exit' event closes the signal handles, which gives a signal its default action back: a
+  // SIGTERM in those milliseconds killed a finished run (143, round 29 F5). Exit from this listener, the last one,
+  // goes straight to the end with the handles kept.
+  proc.on('exit', (code) => proc.exit(code));
 }
