@@ -15,7 +15,7 @@ import { tokenSafeUrl } from '../core/secure-url.js';
 import type { StoredRecord } from './credential-store/index.js';
 import { loginCommand, notSignedIn, Session } from './session.js';
 import { refusalWords } from '../core/disk.js';
-import { withRefreshLock } from './lock.js';
+import { withdrawAccess } from './refresh-outcome.js';
 import { testNumber } from './test-hooks.js';
 import { ts } from './texts-session.js';
 import { profileFrom } from './whoami.js';
@@ -182,11 +182,19 @@ class Link implements Connection {
       const unsaved = (e: unknown) => this.session!.warn(ts.connectionNotNoted({ reason: refusalWords(e) }));
       this.profile = await this.session!.saveReconciled((latest) => profileFrom(latest, who, api), unsaved);
     } catch (e) {
-      // another landlord's access token is not kept for `meterdata token` (which asks no /whoami) to hand out (round 27)
-      if (e instanceof AccessWithdrawnError && e.code === 'AUTH_OTHER_TENANT') await withdrawAccess(this.o.env, this.session!, rec).catch(() => undefined);
+      // A token whose check failed, whatever failed it (another landlord's, a 5xx, a 401, a 404), is not kept for
+      // `meterdata token`, which asks no /whoami, to hand out (rounds 27 and 29; 32a F5: a 4xx kept it).
+      await withdrawAccess(this.o.env, this.session!, rec).catch(() => undefined);
+      // The API refusing a token the sign-in server issued a moment ago says nothing of the connection: the next
+      // command's refresh does (32a F5: "the connection ended, sign in again", and the next run worked).
+      if (e instanceof NotSignedInError && e.code === 'AUTH_CONNECTION_ENDED')
+        throw new ServiceUnavailableError(ts.newTokenRefused, {
+          code: 'AUTH_NEW_TOKEN_REFUSED',
+          hint: ts.newTokenRefusedHint({ login: loginCommand(this.profile.name) }),
+          cause: e,
+        });
       if (!(e instanceof ServiceUnavailableError)) throw e;
       this.unchecked = e;
-      await withdrawAccess(this.o.env, this.session!, rec).catch(() => undefined);
       this.session!.warn(ts.whoamiFailed({ reason: e.message }));
     } finally {
       await api.close();
@@ -233,16 +241,6 @@ async function budgetFor(o: ConnectionOptions, profile: string): Promise<{ budge
     ...(maxPausedMs ? { maxPausedMs } : {}),
   });
   return { budget, seeded: await readWindow(sharedWindowFile(o.env, profile), Date.now(), budget.windowMs) };
-}
-
-/** Drops `rec`'s access token from the store (the refresh token stays: it is the latest), so the next command refreshes. */
-async function withdrawAccess(env: NodeJS.ProcessEnv, session: Session, rec: StoredRecord): Promise<void> {
-  await withRefreshLock(env, session.profile.name, async () => {
-    const now = await session.store.read(session.profile.name);
-    if (!now || now.access_token !== rec.access_token) return;
-    const { access_token: _dropped, ...kept } = now;
-    await session.store.write(session.profile.name, { ...kept, access_expires_at: now.updated_at });
-  });
 }
 
 /** Exit 3: a stored sign-in without a tenant in its profile is no sign-in a command may use. */

@@ -5,6 +5,7 @@ import type { CredentialStore, StoredRecord } from './credential-store/index.js'
 import { withRefreshLock, type RefreshLock } from './lock.js';
 import { claimRefreshToken, giveBack, RefreshTokenSpentError, type ClaimState } from './spent-tokens.js';
 import type { Between429 } from './token-exchange.js';
+import type { Session } from './session.js';
 
 export interface RecordPlace {
   store: CredentialStore;
@@ -76,4 +77,14 @@ export function between429(
       if (earlier) throw new RefreshTokenSpentError(earlier, place.profile, relogin);
     },
   };
+}
+
+/** Drops `rec`'s access token from the store (the refresh token stays: it is the latest), so the next command refreshes. */
+export async function withdrawAccess(env: NodeJS.ProcessEnv, session: Pick<Session, 'profile' | 'store'>, rec: StoredRecord): Promise<void> {
+  await withRefreshLock(env, session.profile.name, async () => {
+    const now = await session.store.read(session.profile.name);
+    if (!now || now.access_token !== rec.access_token) return;
+    const { access_token: _dropped, ...kept } = now;
+    await session.store.write(session.profile.name, { ...kept, access_expires_at: now.updated_at });
+  });
 }

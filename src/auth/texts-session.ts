@@ -39,6 +39,10 @@ export const ts = catalogue(
     tokenUnchecked: (p: { reason: string }) =>
       `The access token was refreshed, but whether it belongs to this profile's landlord could not be checked (/whoami failed: ${p.reason}); it is not printed.`,
     tokenUncheckedHint: 'Run the same command again in a few minutes: it refreshes and checks again.',
+    newTokenRefused:
+      'The sign-in server issued a new access token, but the API refused it at once (HTTP 401 on /whoami); it is not kept, and nothing was read with it.',
+    newTokenRefusedHint: (p: { login: string }) =>
+      `Run the same command again: it refreshes and checks again. If the API refuses the new token again, run \`${p.login}\`.`,
     connectionNotNoted: (p: { reason: string }) =>
       `Warning: the sign-in was refreshed and the connection checked (/whoami), but its tenant and property scope could not be noted in config.json: ${p.reason} \`meterdata status\` may show them out of date; the next run notes them again.\n`,
     refreshNotNoted: (p: { reason: string }) =>
@@ -85,6 +89,10 @@ export const ts = catalogue(
     tokenUnchecked: (p) =>
       `Das Zugriffstoken wurde erneuert, es konnte aber nicht geprüft werden, ob es zum Vermieter dieses Profils gehört (/whoami fehlgeschlagen: ${p.reason}); es wird nicht ausgegeben.`,
     tokenUncheckedHint: 'Führen Sie denselben Befehl in einigen Minuten erneut aus: Er erneuert das Token und prüft erneut.',
+    newTokenRefused:
+      'Der Anmeldeserver hat ein neues Zugriffstoken ausgestellt, die Schnittstelle hat es aber sofort abgelehnt (HTTP 401 bei /whoami); es wird nicht aufbewahrt, und es wurde nichts damit gelesen.',
+    newTokenRefusedHint: (p) =>
+      `Führen Sie denselben Befehl erneut aus: Er erneuert das Token und prüft erneut. Lehnt die Schnittstelle auch das neue Token ab, führen Sie \`${p.login}\` aus.`,
     connectionNotNoted: (p) =>
       `Warnung: Die Anmeldung wurde erneuert und die Verbindung geprüft (/whoami), Mandant und Liegenschaften ließen sich aber nicht in config.json vermerken: ${p.reason} \`meterdata status\` zeigt sie womöglich veraltet; der nächste Lauf vermerkt sie erneut.\n`,
     refreshNotNoted: (p) =>

@@ -115,6 +115,7 @@ export const ERROR_CODES = {
   AUTH_LOCK_LOST: { exit: [UNAVAILABLE], area: 'auth' },
   AUTH_TOKENS_REJECTED: { exit: [UNAVAILABLE], area: 'auth' },
   AUTH_TOKEN_UNCHECKED: { exit: [UNAVAILABLE], area: 'auth' },
+  AUTH_NEW_TOKEN_REFUSED: { exit: [UNAVAILABLE], area: 'auth' },
   AUTH_KEYCHAIN_UNAVAILABLE: { exit: [UNAVAILABLE], area: 'auth' },
   AUTH_STORE_DAMAGED: { exit: [SIGNED_OUT], area: 'auth' },
   AUTH_STORE_WRITE_FAILED: { exit: [UNAVAILABLE], area: 'auth' },

@@ -336,4 +336,32 @@ describe('a refreshed token whose landlord could not be checked, or a stored one
     expect(tok.stdout).not.toContain(stored);
     expect(at.tokenPosts()).toBe(posts + 1);
   }, 60_000);
+
+  // Round 32a F5: only a 5xx, a timeout or a broken body dropped the token; a 401, 403 or 404 answer to the refreshed
+  // token's /whoami left it stored, and the next `token` printed it with exit 0, unchecked. A single 401 also said
+  // "the connection ended, sign in again", and the next run worked without a sign-in.
+  it.each([
+    ['401', INVALID_TOKEN, 5, /the API refused it at once \(HTTP 401 on \/whoami\); it is not kept/],
+    ['403', { status: 403, headers: { 'content-type': 'text/plain' }, body: 'no' }, 3, /.+/],
+    ['404', { status: 404, headers: { 'content-type': 'text/plain' }, body: 'no' }, 5, /.+/],
+  ])(
+    'a %s to the refreshed token’s /whoami: not kept, never printed; the next `token` refreshes, checks and prints',
+    async (_name, answer, exit, words) => {
+      const { env, file } = await at.signedIn();
+      setAccessExpiry(file);
+      let whoamis = 0;
+      at.proxy.intercept = async (r) => (r.path === '/v1/whoami' && ++whoamis === 1 ? answer : undefined);
+      const posts = at.tokenPosts();
+      const first = await runCli(['token'], { env });
+      expect([first.code, first.stdout]).toEqual([exit, '']);
+      expect(first.stderr).toMatch(words);
+      expect(first.stderr).not.toMatch(/no longer accepts this connection/);
+      expect(JSON.parse(readFileSync(file, 'utf8')).access_token).toBeUndefined();
+      const second = await runCli(['token'], { env });
+      expect(second.code, second.stderr).toBe(0);
+      expect(at.tokenPosts()).toBe(posts + 2);
+      expect(second.stdout.trim()).toBe(JSON.parse(readFileSync(file, 'utf8')).access_token);
+    },
+    60_000,
+  );
 });
