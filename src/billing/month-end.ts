@@ -56,14 +56,16 @@ export function monthEndBreak(seg: DeviceSegment, window: { start: string; end: 
 }
 
 /**
- * The earliest reading of the point not dated at a calendar month end (MeterReading.at: "month end"), with its
- * device. Billing's value stands on the month-end readings (monthEndBreak) and is not changed by it; the monthly
- * information has no figure for the months on either side of the missing month end (round 29 F6), and says why.
+ * The earliest reading of the point dated at none of the range's month ends (MeterReading.at: "month end; one
+ * reading per calendar month end in the range"): between two month ends, or (where the range is known) outside
+ * it. Billing's value stands on the readings at the range's end and at a removal (monthEndBreak) and is not changed
+ * by it; the monthly information uses no such reading (uvi point-months.ts seriesOnly) and says why its months
+ * around it have no figure (round 29 F6; round 32 F1, F3: one such reading decided allocator letters).
  */
-export function offMonthEnd(c: MeasuringPointConsumption): { serial: string; reading_date: string } | null {
+export function notInSeries(c: MeasuringPointConsumption, range?: { from: string; to: string }): { serial: string; reading_date: string } | null {
+  const off = (at: string) => monthEndOnOrBefore(at) !== at || (range !== undefined && (at < range.from || at > range.to));
   let found: { serial: string; reading_date: string } | null = null;
   for (const seg of c.segments)
-    for (const r of seg.readings)
-      if (monthEndOnOrBefore(r.at) !== r.at && (found === null || r.at < found.reading_date)) found = { serial: seg.serial, reading_date: r.at };
+    for (const r of seg.readings) if (off(r.at) && (found === null || r.at < found.reading_date)) found = { serial: seg.serial, reading_date: r.at };
   return found;
 }

@@ -7,7 +7,7 @@ import { codesOf, dedupeFlags, enumFlag, makeFlag, type FlagScope } from './flag
 import { unmeasured } from './gaps.js';
 import { meterDifferenceOff, receivedText, segmentProblems, shareProblem, shownValue, unrepresentable } from './plausible.js';
 import { BILLABLE_STATUSES, type Flag, type ReadingRow, type SegmentRow } from './types.js';
-import { offMonthEnd } from './month-end.js';
+import { notInSeries } from './month-end.js';
 
 export { BILLABLE_STATUSES };
 
@@ -79,13 +79,13 @@ export function tieBreak(a: unknown, b: unknown): number {
 }
 
 /** Flags about the point as a whole (device_id null). */
-export function pointFlags(c: MeasuringPointConsumption, scope: FlagScope, linked: boolean): Flag[] {
+export function pointFlags(c: MeasuringPointConsumption, scope: FlagScope, linked: boolean, range?: { from: string; to: string }): Flag[] {
   const flags: (Flag | null)[] = [enumFlag('metric', c.metric, scope), enumFlag('unit', c.unit, scope)];
   if (c.metric === 'water_outdoor') flags.push(makeFlag('WATER_OUTDOOR', scope));
   if (!linked) flags.push(makeFlag('NOT_SYSTEM_LINKED', scope));
   if (c.is_difference_meter) flags.push(makeFlag('DIFFERENCE_METER', scope));
-  const offDate = offMonthEnd(c);
-  if (offDate) flags.push(makeFlag('READING_NOT_AT_MONTH_END', scope, offDate));
+  const offDate = notInSeries(c, range);
+  if (offDate) flags.push(makeFlag('READING_NOT_IN_SERIES', scope, offDate));
   // A point with no segments that is not a difference meter has no coverage at all, whatever data_gap says.
   if (c.data_gap === true || (c.segments.length === 0 && !c.is_difference_meter)) flags.push(makeFlag('DATA_GAP', scope));
   return flags.filter((f): f is Flag => f !== null);
@@ -155,7 +155,12 @@ export function billPoint(c: MeasuringPointConsumption, ctx: PointContext, unitS
   // An impossible share blocks every segment of the point; it is blamed once, on the point.
   const badShare = unitShare === null ? null : shareProblem(unitShare);
   const breaks = segmentBreaks(c, ctx.range?.from && ctx.range.to ? ctx.range : undefined).map((b) => makeFlag(b.code, scope, b.facts));
-  const own = [...(ctx.extraFlags ?? []), ...breaks, ...pointFlags(c, scope, linked), ...(badShare ? [makeFlag(badShare.code, scope, badShare.facts)] : [])];
+  const own = [
+    ...(ctx.extraFlags ?? []),
+    ...breaks,
+    ...pointFlags(c, scope, linked, ctx.range?.from && ctx.range.to ? ctx.range : undefined),
+    ...(badShare ? [makeFlag(badShare.code, scope, badShare.facts)] : []),
+  ];
   // A point whose answer breaks the contract (overlapping segments, a meter nobody lists), or lacks the device the
   // Property's list shows installed (listed-absent.ts), bills none of its segments.
   const deviceNotSent = own.some((f) => f.code === 'LISTED_DEVICE_NOT_SENT');

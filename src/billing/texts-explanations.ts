@@ -89,8 +89,8 @@ export const flagExplanations = catalogue(
       'Some month-end values were calculated (interpolated) by the metering service instead of read from the device. They are billed as delivered; mention this if a tenant queries the bill.',
     WEIGHTED_VALUE_ABSENT:
       "The service sent no weighted value for this unit, so meterdata billed the billable value × this unit's share, which is how the contract defines the weighted value (for a meter the unit does not share, the share is 1 and this is the billable value itself). Billing the full billable value would charge a shared meter in full to every unit. No action needed unless the share looks wrong.",
-    READING_NOT_AT_MONTH_END:
-      "The service sent a reading of this device dated on a day that is not a month end, although the interface gives one reading per month end and no other. The value billed rests on the readings at the end of the period (and at the device's removal) and is not changed by it; readings.csv lists the reading as sent. Point the metering service to the reading's date.",
+    READING_NOT_IN_SERIES:
+      "The service sent a reading of this device dated at none of the month ends of the period asked for (between two month ends, or outside the period), although the interface gives one reading per month end of the period and no other. The value billed rests on the readings at the end of the period (and at the device's removal) and is not changed by it; readings.csv lists the reading as sent. Point the metering service to the reading's date.",
     WATER_OUTDOOR:
       'Outdoor and garden water has its own row and is never added to the water billed to residents. Allocate it as the leases say (e.g. to the landlord or to garden users).',
     UNALLOCATED_POINT:
@@ -214,8 +214,8 @@ export const flagExplanations = catalogue(
       'Einzelne Monatsendwerte wurden vom Messdienst rechnerisch ermittelt (interpoliert) statt vom Gerät abgelesen. Sie werden wie geliefert abgerechnet; bei Rückfragen von Mietern darauf hinweisen.',
     WEIGHTED_VALUE_ABSENT:
       'Der Messdienst hat für diese Nutzeinheit keinen gewichteten Wert geliefert; meterdata hat den abrechenbaren Wert × Anteil dieser Einheit abgerechnet. So definiert die Schnittstelle den gewichteten Wert (bei einem nicht geteilten Zähler ist der Anteil 1, also der abrechenbare Wert selbst). Den vollen abrechenbaren Wert anzusetzen, würde einen gemeinsamen Zähler jeder Einheit voll berechnen. Kein Handlungsbedarf, sofern der Anteil stimmt.',
-    READING_NOT_AT_MONTH_END:
-      'Der Messdienst hat für dieses Gerät einen Ablesewert geliefert, der nicht auf ein Monatsende datiert ist, obwohl die Schnittstelle nur einen Ablesewert je Monatsende liefert. Der abgerechnete Verbrauch beruht auf den Ablesewerten zum Ende des Zeitraums (und zum Ausbau des Geräts) und ändert sich dadurch nicht; readings.csv enthält den Ablesewert wie geliefert. Bitte den Messdienst auf das Datum des Ablesewerts hinweisen.',
+    READING_NOT_IN_SERIES:
+      'Der Messdienst hat für dieses Gerät einen Ablesewert geliefert, der auf keines der Monatsenden des abgefragten Zeitraums datiert ist (zwischen zwei Monatsenden oder außerhalb des Zeitraums), obwohl die Schnittstelle nur einen Ablesewert je Monatsende des Zeitraums liefert. Der abgerechnete Verbrauch beruht auf den Ablesewerten zum Ende des Zeitraums (und zum Ausbau des Geräts) und ändert sich dadurch nicht; readings.csv enthält den Ablesewert wie geliefert. Bitte den Messdienst auf das Datum des Ablesewerts hinweisen.',
     WATER_OUTDOOR:
       'Außen- und Gartenwasser steht in einer eigenen Zeile und wird nie zum Wasserverbrauch der Bewohner addiert. Bitte nach Mietvertrag zuordnen (z. B. Eigentümer oder Gartennutzer).',
     UNALLOCATED_POINT:

@@ -63,7 +63,7 @@ export const BILLING_SEVERITY = {
   SYNTHETIC_VALUE: 'info',
   WEIGHTED_VALUE_ABSENT: 'info',
   WATER_OUTDOOR: 'info',
-  READING_NOT_AT_MONTH_END: 'info',
+  READING_NOT_IN_SERIES: 'info',
   UNALLOCATED_POINT: 'info',
 } as const satisfies CodeDeclaration;
 

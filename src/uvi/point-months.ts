@@ -207,6 +207,18 @@ function pointMonth(
 }
 
 /**
+ * The segments with the readings the contract gives: one per month end of the range (MeterReading.at), the
+ * range being the months asked for (rangeOf). Any other reading, dated between two month ends or outside the
+ * range, decides nothing here: not a month (readingAt reads month ends only) and not the bounds of an estimate
+ * (contradicted.ts), where one such reading turned a ruled-out allocator estimate into a figure in every
+ * allocator letter of the Property (round 32 F1, F3). Billing names it (READING_NOT_IN_SERIES).
+ */
+function seriesOnly(segments: readonly DeviceSegment[], months: readonly Month[]): readonly DeviceSegment[] {
+  const ends = new Set(months.map(monthEnd));
+  return segments.map((seg) => (seg.readings.every((r) => ends.has(r.at)) ? seg : { ...seg, readings: seg.readings.filter((r) => ends.has(r.at)) }));
+}
+
+/**
  * The point's months. unitShare: the unit's share from the unit consumption endpoint
  * (default 1), or null for a plant-room point from the readings endpoint.
  */
@@ -222,7 +234,7 @@ export function pointMonths(c: MeasuringPointConsumption, months: readonly Month
   if (c.segments.some((seg) => (windowOf(seg).end ?? '9999-12-31') < windowOf(seg).start))
     return { ...base, months: months.map((m) => missingMonth(m, 'implausible_value')) };
   const share = unitShare === null ? dec(1) : dec(unitShare);
-  const segments = sortSegments(c.segments);
+  const segments = sortSegments(seriesOnly(c.segments, months));
   const gaps = gapsOf(segments);
   const handedOver = handoversOf(segments);
   return { ...base, months: months.map((m) => pointMonth(segments, gaps, handedOver, m, share, removed, mayRestart(c.metric))) };

@@ -35,7 +35,7 @@ const SHOWN: ReadonlySet<FlagCode> = new Set<FlagCode>([
   'SHARE_SUM_MISMATCH',
   'NOT_SYSTEM_LINKED',
   'ASSUMED_ZERO_BASELINE',
-  'READING_NOT_AT_MONTH_END',
+  'READING_NOT_IN_SERIES',
 ]);
 
 /** What the uvi shows of billing's findings: what it refuses, and the review findings above. */

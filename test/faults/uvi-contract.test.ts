@@ -73,14 +73,18 @@ async function uvi(name: string, plant: Planted = {}) {
   const proxy = await startRewritingProxy(sandbox.url, rewriteWe01(ids, plant));
   const r = await runBin([...ARGS, '--out', out], { ...env, METERDATA_ACCESS_TOKEN: token, METERDATA_BASE_URL: proxy.base }).finally(() => proxy.close());
   const dir = path.join(out, '2025-11');
-  const rows = csvRows(readFileSync(path.join(dir, 'uvi.csv'), 'utf8')).filter((x) => x.letter_month === 'true' && x.service === 'HEATING');
+  const heatingRows = csvRows(readFileSync(path.join(dir, 'uvi.csv'), 'utf8')).filter((x) => x.service === 'HEATING');
+  const rows = heatingRows.filter((x) => x.letter_month === 'true');
+  /** A month's heating of each unit of the Property, by name. */
+  const monthOf = (month: string) =>
+    new Map(heatingRows.filter((x) => x.month === month && ids.units.has(x.usage_unit_id!)).map((x) => [ids.units.get(x.usage_unit_id!)!, x]));
   /** The letter month's heating of each unit of the Property, by name. */
   const heatingOf = new Map(rows.filter((x) => ids.units.has(x.usage_unit_id!)).map((x) => [ids.units.get(x.usage_unit_id!)!, x]));
   const reviewText = readFileSync(path.join(dir, 'review.csv'), 'utf8');
   // the columns before the message (which holds commas) split cleanly; the message is read from the line
   const review = csvRows(reviewText).filter((x) => x.usage_unit_id === ids.we01);
   const lines = reviewText.split('\r\n').filter((l) => l.includes(ids.we01!));
-  return { r, heating: heatingOf.get('WE 01')!, heatingOf, review, lines };
+  return { r, heating: heatingOf.get('WE 01')!, heatingOf, monthOf, review, lines };
 }
 
 describe('uvi behind a server breaking the contract', () => {
@@ -209,10 +213,44 @@ describe('uvi behind a server breaking the contract', () => {
       },
     });
     expect(off.r.code).toBe(0);
-    const line = off.lines.find((l) => l.startsWith('check,READING_NOT_AT_MONTH_END,'));
+    const line = off.lines.find((l) => l.startsWith('check,READING_NOT_IN_SERIES,'));
     expect(line).toBeDefined();
     expect(line).toContain(moved);
     expect(line).not.toMatch(/bill(?!able)|Abrechnung|abgerechnet/i);
     expect(Number(off.heating.amount)).toBeGreaterThan(0);
+  }, 600_000);
+
+  // Round 32 F1: the reading beside the month ends decided figures after all. WE 01's allocator estimate of 30
+  // September at half of August's count is ruled out (below the count before it); one measured reading on 15
+  // September just below it made it "allowed": WE 01's October 3,920.674 kWh* and every other allocator flat's
+  // October from that sum.
+  it('an allocator reading between two month ends decides no figure: a ruled-out estimate stays ruled out in every allocator flat', async () => {
+    const prop = 'Rheinuferstraße 12';
+    const halfAugust = (hca: Json) => {
+      const seg = (hca.segments as Json[])[0]!;
+      const aug = (seg.readings as Json[]).find((r) => r.at === '2025-08-31')!;
+      const sep = (seg.readings as Json[]).find((r) => r.at === '2025-09-30')!;
+      Object.assign(sep, { status: 'calculated', value: Math.round(aug.value / 2) });
+      return { seg, sep };
+    };
+    const ruledOut = await uvi('hca-estimate', { prop, metric: 'hca', change: (hca) => void halfAugust(hca) });
+    const beside = await uvi('hca-estimate-beside', {
+      prop,
+      metric: 'hca',
+      change: (hca) => {
+        const { seg, sep } = halfAugust(hca);
+        (seg.readings as Json[]).push({ ...sep, at: '2025-09-15', status: 'measured', is_synthetic: false, value: sep.value - 1 });
+      },
+    });
+    expect(beside.r.code).toBe(0);
+    for (const name of ['WE 01', 'WE 02', 'WE 03', 'WE 04', 'WE 05', 'WE 06']) {
+      expect(ruledOut.monthOf('2025-10').get(name)!.amount).toBe('');
+      expect([name, beside.monthOf('2025-10').get(name)!.amount, beside.monthOf('2025-10').get(name)!.errors]).toEqual([
+        name,
+        '',
+        ruledOut.monthOf('2025-10').get(name)!.errors,
+      ]);
+    }
+    expect(beside.review).toContainEqual(expect.objectContaining({ letter: 'check', code: 'READING_NOT_IN_SERIES' }));
   }, 600_000);
 });

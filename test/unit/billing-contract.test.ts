@@ -14,7 +14,7 @@ import {
   unitPointBreaks,
   type Flag,
 } from '../../src/billing/index.js';
-import { offMonthEnd } from '../../src/billing/month-end.js';
+import { notInSeries } from '../../src/billing/month-end.js';
 import { consumptionJson, pointJson, unitJson } from '../../src/sandbox/api/serialize.js';
 import { mi, monthEnd, monthStart } from '../../src/sandbox/data/dates.js';
 import { generateDataset } from '../../src/sandbox/data/index.js';
@@ -214,7 +214,7 @@ describe('segments of one point', () => {
 
   // Round 29 F6: the contract dates every reading at a month end. The value stands on the month-end readings and is
   // billed; the monthly information has no figure around such a reading, and both say why.
-  it('a reading dated off its month end: billed as before, READING_NOT_AT_MONTH_END (info) with the earliest such date', () => {
+  it('a reading dated off its month end: billed as before, READING_NOT_IN_SERIES (info) with the earliest such date', () => {
     const read = (...at: string[]) =>
       cold(41.394, {
         readings: [
@@ -227,12 +227,18 @@ describe('segments of one point', () => {
     const off = billSegments(read('2025-02-28', '2025-06-15', '2025-04-30', '2025-02-29'));
     expect(off.billing[0]!.billable_value).toBe('41.394');
     expect(off.flags.map((f) => [f.code, f.severity, f.facts])).toEqual([
-      ['READING_NOT_AT_MONTH_END', 'info', { serial: 'KWZ-41.394', reading_date: '2025-02-29' }],
+      ['READING_NOT_IN_SERIES', 'info', { serial: 'KWZ-41.394', reading_date: '2025-02-29' }],
     ]);
     expect(off.readings.map((r) => r.at)).toContain('2025-06-15');
+    // a month end outside the period is none of its month ends either (round 32 F3)
+    const before = billSegments(read('2024-12-31'));
+    expect([before.billing[0]!.billable_value, before.flags.map((f) => [f.code, f.facts?.reading_date])]).toEqual([
+      '41.394',
+      [['READING_NOT_IN_SERIES', '2024-12-31']],
+    ]);
     // 29 February is a month end in a leap year
     const leap = aPointConsumption({ segments: [cold(1, { readings: [aReading({ at: '2024-02-29' })] })] });
-    expect(offMonthEnd(leap)).toBeNull();
+    expect(notInSeries(leap)).toBeNull();
   });
 
   it('values for a difference meter or a point with data_gap: not billed, CONTRADICTORY_VALUES; without a value to bill no finding', () => {
@@ -429,8 +435,8 @@ describe("the sandbox's answers", () => {
           const c = consumptionJson(ds, ds.consumption(pt, f, t)) as never;
           answers++;
           for (const b of segmentBreaks(c, { from: monthStart(f), to: monthEnd(t) })) found.push(`${b.code} ${JSON.stringify(b.facts)}`);
-          const off = offMonthEnd(c);
-          if (off) found.push(`READING_NOT_AT_MONTH_END ${JSON.stringify(off)}`);
+          const off = notInSeries(c, { from: monthStart(f), to: monthEnd(t) });
+          if (off) found.push(`READING_NOT_IN_SERIES ${JSON.stringify(off)}`);
         }
       }
       for (let idx = p.unitStart; idx < p.unitEnd; idx++) {

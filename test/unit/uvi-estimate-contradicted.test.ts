@@ -7,7 +7,7 @@ import { DEFAULT_BENCHMARK } from '../../src/uvi/benchmark.js';
 import { classifyPlant } from '../../src/uvi/plant.js';
 import { pointMonths } from '../../src/uvi/point-months.js';
 import { propertyUvi } from '../../src/uvi/property.js';
-import { PROPERTY, aPlantPoint, aUnitEntry } from '../helpers/builders.js';
+import { PROPERTY, aPlantPoint, aReading, aUnitEntry } from '../helpers/builders.js';
 import { MONTHS, type R, cumulative, n, point, series } from '../helpers/uvi-fixtures.js';
 
 // 100 a month from 1,000: 31 May 2025 (index 6) reads 1,700, 30 June 1,800, 31 July 1,900.
@@ -163,5 +163,33 @@ describe("the Property's sums", () => {
     expect(heating(0)[JUNE]!.kwh).toBeNull();
     expect(heating(0)[JUNE]!.native).toBeNull();
     expect(heating(0)[JUNE]!.reasons).toContain('estimate_contradicted');
+  });
+});
+
+// Round 32 F1, F3: a reading the contract does not give (dated between two month ends, or at a month end outside the
+// range) became the count before an estimate, and an allocator estimate the month-end counts rule out got its
+// figures back: 1,333.8 units* in one flat's October and every other allocator flat's October from that sum.
+describe('a reading at none of the range’s month ends', () => {
+  const extra = (seg: DeviceSegment, at: string, value: number): DeviceSegment => ({
+    ...seg,
+    readings: [...seg.readings, aReading({ at, value, status: 'measured', is_synthetic: false })],
+  });
+
+  it('between two month ends, just below a ruled-out allocator estimate: the estimate stays ruled out', () => {
+    const september = BASE.map((v, i): R => (i === 10 ? [1000, 'calculated'] : v));
+    const seg = extra(series(1000, september), '2025-09-15', 999);
+    expect(reasons(seg, 'hca').slice(10, 12)).toEqual(['estimate_contradicted', 'estimate_contradicted']);
+    expect(values(seg, 'hca').slice(10, 12)).toEqual([null, null]);
+  });
+
+  it('at the month end before the range, just below a ruled-out first estimate: the estimate stays ruled out', () => {
+    const november = BASE.map((v, i): R => (i === 0 ? [710, 'calculated'] : v));
+    const seg = extra(series(1000, november), '2024-10-31', 709);
+    expect(reasons(seg, 'hca').slice(0, 2)).toEqual(['estimate_contradicted', 'estimate_contradicted']);
+  });
+
+  it('beside the month-end readings of a heat meter: every month as without it', () => {
+    const seg = extra(series(1000, BASE), '2025-06-15', 1750);
+    expect(values(seg)).toEqual(hundreds([]));
   });
 });

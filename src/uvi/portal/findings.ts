@@ -17,7 +17,7 @@ const OWN_EXPLANATIONS = [
   'NOT_SYSTEM_LINKED',
   'UNKNOWN_ENUM_VALUE',
   'SHARE_SUM_MISMATCH',
-  'READING_NOT_AT_MONTH_END',
+  'READING_NOT_IN_SERIES',
 ] as const satisfies readonly (keyof Texts)[];
 const isOwn = <K extends string>(list: readonly K[], code: string): code is K => (list as readonly string[]).includes(code);
 

@@ -23,8 +23,8 @@ export const uviFindingTexts = catalogue(
       'The service sent a value this version of meterdata does not know. A month-end reading of an unknown status gives its month no figure, a meter of an unknown kind is in no figure of the letters, and a start value of unknown origin marks its month as estimated. Check the entry with the metering service and update meterdata.',
     SHARE_SUM_MISMATCH:
       "This meter is shared by several units, but the shares of the units in this run add up to less than 1, so part of its consumption belongs to no unit here: the Property's sum of this kind of meter is not formed, and the figures resting on it are missing in the letters. Check the allocation with the landlord (units outside the selected Properties also cause this).",
-    READING_NOT_AT_MONTH_END:
-      "The service sent a reading of this device dated on a day that is not a month end, although the interface gives one reading per month end and no other. The monthly information takes each month from the readings at its two month ends and does not use this one: where it stands in place of a month end's reading, the months on either side of that month end have no figure of this meter (shown as –, never as 0; in uvi.csv as no_reading). Point the metering service to the reading's date, then run meterdata uvi again.",
+    READING_NOT_IN_SERIES:
+      "The service sent a reading of this device dated at none of the month ends of the 13 months (between two month ends, or outside them), although the interface gives one reading per month end and no other. The monthly information does not use it: where it stands in place of a month end's reading, the months on either side of that month end have no figure of this meter (shown as –, never as 0; in uvi.csv as no_reading). Point the metering service to the reading's date, then run meterdata uvi again.",
   },
   {
     notUsed: 'nicht in die Verbrauchsinformation übernommen',
@@ -41,7 +41,7 @@ export const uviFindingTexts = catalogue(
       'Der Messdienst hat einen Wert geliefert, den diese Version von meterdata nicht kennt. Ein Ablesewert zum Monatsende mit unbekanntem Status ergibt für seinen Monat keinen Wert, ein Zähler unbekannter Art geht in keinen Wert der Schreiben ein, und ein Anfangsstand unbekannter Herkunft kennzeichnet seinen Monat als geschätzt. Bitte beim Messdienst nachfragen und meterdata aktualisieren.',
     SHARE_SUM_MISMATCH:
       'Dieser Zähler wird von mehreren Nutzeinheiten geteilt, die Anteile der Nutzeinheiten in diesem Lauf ergeben aber weniger als 1; ein Teil seines Verbrauchs gehört hier keiner Nutzeinheit: Die Summe der Liegenschaft für diese Zählerart wird nicht gebildet, die darauf beruhenden Werte fehlen in den Schreiben. Bitte die Aufteilung mit dem Eigentümer prüfen (auch Nutzeinheiten außerhalb der freigegebenen Liegenschaften führen dazu).',
-    READING_NOT_AT_MONTH_END:
-      'Der Messdienst hat für dieses Gerät einen Ablesewert geliefert, der nicht auf ein Monatsende datiert ist, obwohl die Schnittstelle nur einen Ablesewert je Monatsende liefert. Die Verbrauchsinformation bildet jeden Monat aus den Ablesewerten zu seinen beiden Monatsenden und verwendet diesen Ablesewert nicht: Steht er anstelle des Ablesewerts zu einem Monatsende, fehlt für die beiden Monate an diesem Monatsende der Wert dieses Zählers (im Schreiben als –, nie als 0; in uvi.csv als no_reading). Bitte den Messdienst auf das Datum des Ablesewerts hinweisen und danach meterdata uvi erneut ausführen.',
+    READING_NOT_IN_SERIES:
+      'Der Messdienst hat für dieses Gerät einen Ablesewert geliefert, der auf keines der Monatsenden der 13 Monate datiert ist (zwischen zwei Monatsenden oder außerhalb davon), obwohl die Schnittstelle nur einen Ablesewert je Monatsende liefert. Die Verbrauchsinformation verwendet ihn nicht: Steht er anstelle des Ablesewerts zu einem Monatsende, fehlt für die beiden Monate an diesem Monatsende der Wert dieses Zählers (im Schreiben als –, nie als 0; in uvi.csv als no_reading). Bitte den Messdienst auf das Datum des Ablesewerts hinweisen und danach meterdata uvi erneut ausführen.',
   },
 );
