@@ -59,7 +59,7 @@ export function monthEndBreak(seg: DeviceSegment, window: { start: string; end: 
  * The earliest reading of the point dated at none of the range's month ends (MeterReading.at: "month end; one
  * reading per calendar month end in the range"): between two month ends, or (where the range is known) outside
  * it. Billing's value stands on the readings at the range's end and at a removal (monthEndBreak) and is not changed
- * by it; the monthly information uses no such reading (uvi point-months.ts seriesOnly) and says why its months
+ * by it; the monthly information uses no such reading (uvi series.ts seriesOnly) and says why its months
  * around it have no figure (round 29 F6; round 32 F1, F3: one such reading decided allocator letters).
  */
 export function notInSeries(c: MeasuringPointConsumption, range?: { from: string; to: string }): { serial: string; reading_date: string } | null {

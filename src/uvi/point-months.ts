@@ -12,6 +12,7 @@ import { representable, shareProblem } from '../billing/plausible.js';
 import { contradicted, isEstimate, startEstimated } from './contradicted.js';
 import { mayRestart } from '../billing/register.js';
 import { addMonths, monthEnd, type Month } from './months.js';
+import { seriesOnly } from './series.js';
 import type { MissingReason, PointMonth, PointMonths } from './types.js';
 
 /** A value a month starts or ends with (or a segment's part of the month), or why there is none. */
@@ -204,18 +205,6 @@ function pointMonth(
     estimated: values.some((v) => v.estimated),
     reasons: [],
   };
-}
-
-/**
- * The segments with the readings the contract gives: one per month end of the range (MeterReading.at), the
- * range being the months asked for (rangeOf). Any other reading, dated between two month ends or outside the
- * range, decides nothing here: not a month (readingAt reads month ends only) and not the bounds of an estimate
- * (contradicted.ts), where one such reading turned a ruled-out allocator estimate into a figure in every
- * allocator letter of the Property (round 32 F1, F3). Billing names it (READING_NOT_IN_SERIES).
- */
-function seriesOnly(segments: readonly DeviceSegment[], months: readonly Month[]): readonly DeviceSegment[] {
-  const ends = new Set(months.map(monthEnd));
-  return segments.map((seg) => (seg.readings.every((r) => ends.has(r.at)) ? seg : { ...seg, readings: seg.readings.filter((r) => ends.has(r.at)) }));
 }
 
 /**
