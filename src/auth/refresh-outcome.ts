@@ -3,7 +3,7 @@
 // stays, since overwriting it could throw away a working connection.
 import type { CredentialStore, StoredRecord } from './credential-store/index.js';
 import { withRefreshLock, type RefreshLock } from './lock.js';
-import { claimRefreshToken, giveBack, RefreshTokenSpentError, type ClaimState } from './spent-tokens.js';
+import { giveBack, reclaim, RefreshTokenSpentError, type ClaimState } from './spent-tokens.js';
 import type { Between429 } from './token-exchange.js';
 import type { Session } from './session.js';
 
@@ -73,7 +73,7 @@ export function between429(
     resend: async () => {
       if (!(await lock.stillHeld())) throw LOCK_LOST_WAITING;
       await persist(intended);
-      const earlier = await claimRefreshToken(place.env, intended.refresh_token, place.profile, at, claim);
+      const earlier = await reclaim(place.env, intended.refresh_token, place.profile, at, claim);
       if (earlier) throw new RefreshTokenSpentError(earlier, place.profile, relogin);
     },
   };

@@ -197,8 +197,10 @@ export async function sendOnce<T>(
   try {
     return await send();
   } catch (e) {
-    // a claim the 429's wait could not give back (giveBack) is not tried again: another minute on a held lock (round 31 F4)
-    if (!(e instanceof RefreshAnswerLostError) && !keptClaims.has(e as object)) await releaseClaim(env, token, at).catch(() => keep(e, state.id));
+    // a claim the 429's wait could not give back (giveBack), or could not take again (reclaim), is not tried again:
+    // another minute on a held lock (round 31 F4, round 32 F2)
+    const settled = keptClaims.has(e as object) || unclaimed.has(e as object);
+    if (!(e instanceof RefreshAnswerLostError) && !settled) await releaseClaim(env, token, at).catch(() => keep(e, state.id));
     throw e;
   }
 }
@@ -214,6 +216,18 @@ export async function giveBack(env: NodeJS.ProcessEnv, token: string, at: string
 }
 
 const keptClaims = new WeakMap<object, string>();
+/** Failures of a claim taken again after a 429's wait that wrote nothing: the claim was given back before the wait. */
+const unclaimed = new WeakSet<object>();
+
+/** Claims `token` again after a 429's wait (between429's resend): a lock that could not be had or was lost leaves nothing to give back. */
+export async function reclaim(env: NodeJS.ProcessEnv, token: string, profile: string, at: string, state: ClaimState): Promise<SpentEntry | null> {
+  try {
+    return await claimRefreshToken(env, token, profile, at, state);
+  } catch (e) {
+    if (e instanceof ServiceUnavailableError && (e.code === 'AUTH_LOCK_TIMEOUT' || e.code === 'AUTH_LOCK_LOST')) unclaimed.add(e);
+    throw e;
+  }
+}
 
 /** A claim of a token never used that could not be given back: the record names it (settledAfter), so the next run may take it over. */
 function keep(e: unknown, id: string | undefined): void {

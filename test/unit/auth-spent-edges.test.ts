@@ -171,4 +171,32 @@ describe('a claim that could not be given back', () => {
     expect(persisted).toEqual([{ ...before, refresh_claim_unused: entry?.c }]);
     expect(settledAfter(e, before)).toEqual({ ...before, refresh_claim_unused: entry?.c });
   });
+
+  // Round 32 F2: the claim given back for the wait could not be taken again (the list's lock held): the send's
+  // failure handler then waited for the lock once more to give back a claim that was not there (about 2 minutes in
+  // all), and the record named that claim as kept.
+  it("taken again in vain after a 429's wait: nothing to give back, so no second wait, and no claim named", async () => {
+    const env = home();
+    const before = { ...record(1), refresh_intent: undefined, refresh_token: 'rt-again' };
+    const intended = { ...before, refresh_intent: { at: AT, pid: process.pid, host: os.hostname() } };
+    const place = { env, profile: 'default', store: undefined as never } satisfies RecordPlace;
+    const between = between429(place, intended, { stillHeld: async () => true }, relogin, async () => undefined, before);
+    const e = await sendOnce(
+      env,
+      'rt-again',
+      'default',
+      AT,
+      relogin,
+      async () => {
+        await between.refused();
+        writeFileSync(`${spentFile(env)}.lock`, 'stuck');
+        await between.resend();
+      },
+      between.claim,
+    ).catch((x: unknown) => x);
+    rmSync(`${spentFile(env)}.lock`);
+    expect(e).toMatchObject({ code: 'AUTH_LOCK_TIMEOUT' });
+    expect(readSpent(env).filter((x) => x.h === tokenHash('rt-again'))).toEqual([]);
+    expect(settledAfter(e, before)).toEqual(before);
+  });
 });
