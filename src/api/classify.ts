@@ -28,6 +28,8 @@ export interface Attempt {
   path: string;
   /** The query carries the user's dates or metrics, so a 400 is theirs to fix. */
   userInput: boolean;
+  /** The query carries a page_cursor the service issued: a 400 may be that cursor's, not meterdata's fault. */
+  cursor?: boolean;
   refreshed: boolean;
   freshProofTried: boolean;
   requestTimeoutMs: number;
@@ -148,7 +150,7 @@ export function classify(outcome: Outcome, a: Attempt): Verdict {
     case 'not-found':
       return { act: 'fail', error: notFound(a.endpoint, 'resource', a.path.split('/').pop() ?? '', problem) };
     case 'invalid':
-      return { act: 'fail', error: invalidRequest(a.endpoint, problem, a.userInput) };
+      return { act: 'fail', error: invalidRequest(a.endpoint, problem, a.userInput, a.cursor) };
     default:
       return { act: 'fail', error: unexpectedStatus(a.endpoint, status, problem) };
   }

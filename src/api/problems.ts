@@ -84,9 +84,22 @@ export function insufficientScope(endpoint: string, problem: Problem | null, www
   });
 }
 
-/** 400: `userInput` says the request carried the user's dates or metrics, so it is their input to fix. */
-export function invalidRequest(endpoint: string, problem: Problem | null, userInput: boolean): ApiProblemError {
+/**
+ * 400: `userInput` says the request carried the user's dates or metrics, so it is their input to fix; `cursor`, that
+ * it carried the service's own page cursor (passed on as given), which it may refuse when the cursor expired or the
+ * list changed: not meterdata's bug (round 32 F4).
+ */
+export function invalidRequest(endpoint: string, problem: Problem | null, userInput: boolean, cursor = false): ApiProblemError {
   const detail = problem?.detail ? `: ${problem.detail}` : '';
+  if (cursor && !userInput)
+    return new ApiProblemError(t.cursorRefused({ endpoint, detail, trace: traceNote(problem) }), {
+      code: 'API_CURSOR_REFUSED',
+      exitCode: ExitCode.UNAVAILABLE,
+      hint: t.cursorRefusedHint,
+      status: 400,
+      problem,
+      endpoint,
+    });
   return userInput
     ? new ApiProblemError(t.invalidRange({ detail, trace: traceNote(problem) }), {
         code: 'API_INVALID_RANGE',

@@ -45,6 +45,9 @@ export const t = catalogue(
     invalidRangeHint: 'Check --year/--from/--to (yyyy-MM-dd, a range that ends at or before the last completed month) and --metric.',
     invalidRequest: (p: { endpoint: string; detail: string; trace: string }) => `The service refused the tool's request ${p.endpoint}${p.detail}${p.trace}.`,
     bugHint: 'This is a bug in meterdata; please report it with the trace id.',
+    cursorRefused: (p: { endpoint: string; detail: string; trace: string }) =>
+      `The service refused the next page of ${p.endpoint} by the page cursor it had given itself${p.detail}${p.trace}; the cursor may have expired or the list changed meanwhile.`,
+    cursorRefusedHint: 'Run the same command again: it asks for the list from its first page. If this persists, report it with the trace id.',
     noProblemDetails: 'no problem details',
     unexpectedStatus: (p: { endpoint: string; status: number; what: string; trace: string }) =>
       `The service answered ${p.endpoint} with HTTP ${p.status} (${p.what})${p.trace}.`,
@@ -163,6 +166,10 @@ export const t = catalogue(
     invalidRangeHint: 'Bitte --year/--from/--to (yyyy-MM-dd, ein Zeitraum, der spätestens mit dem letzten abgeschlossenen Monat endet) und --metric prüfen.',
     invalidRequest: (p) => `Der Messdienst hat die Abfrage ${p.endpoint} von meterdata abgelehnt${p.detail}${p.trace}.`,
     bugHint: 'Das ist ein Fehler in meterdata; bitte mit der Trace-ID melden.',
+    cursorRefused: (p) =>
+      `Der Messdienst hat die nächste Seite von ${p.endpoint} mit dem Seiten-Cursor abgelehnt, den er selbst vergeben hatte${p.detail}${p.trace}; der Cursor ist womöglich abgelaufen oder die Liste hat sich inzwischen geändert.`,
+    cursorRefusedHint:
+      'Führen Sie denselben Befehl erneut aus: Er fragt die Liste ab der ersten Seite ab. Tritt der Fehler wieder auf, bitte mit der Trace-ID melden.',
     noProblemDetails: 'ohne Fehlerbeschreibung',
     unexpectedStatus: (p) => `Der Messdienst hat ${p.endpoint} mit HTTP ${p.status} beantwortet (${p.what})${p.trace}.`,
     reportHint: 'Wenn es bestehen bleibt, bitte mit der Trace-ID melden.',

@@ -82,6 +82,7 @@ export class Transport {
       endpoint,
       path: requestPath.split('?')[0]!,
       userInput,
+      cursor: /[?&]page_cursor=/.test(path),
       refreshed: false,
       freshProofTried: false,
       requestTimeoutMs: this.o.requestTimeoutMs,

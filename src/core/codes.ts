@@ -142,6 +142,7 @@ export const ERROR_CODES = {
   API_TOO_MANY_PAGES: { exit: [UNAVAILABLE], area: 'api' },
   API_INVALID_RANGE: { exit: [USAGE], area: 'api' },
   API_INVALID_REQUEST: { exit: [BUG], area: 'api' },
+  API_CURSOR_REFUSED: { exit: [UNAVAILABLE], area: 'api' },
   API_UNEXPECTED_STATUS: { exit: [BUG], area: 'api' },
   API_UNEXPECTED_NOT_FOUND: { exit: [BUG, UNAVAILABLE], area: 'api' },
   // Export

@@ -264,6 +264,21 @@ describe('403, 404 and 400', () => {
     expect(api.hits('/v1/properties')).toHaveLength(1);
   });
 
+  // Round 32 F4: the service refusing its own next_cursor (expired, the list changed) was "a bug in meterdata".
+  it('a 400 on a page asked for by the service’s own cursor is the service’s (exit 5, run again), not a bug in meterdata', async () => {
+    const { api, client } = await rig();
+    api.route('/v1/properties', (req) =>
+      req.url.includes('page_cursor=')
+        ? problem(400, 'invalid-request', { detail: 'page_cursor is not a cursor of this list' })
+        : pageOf([aProperty({ id: uuid(), name: 'Lindenhof' })], 'c-1'),
+    );
+    const e = await failure(collect(client.listProperties()));
+    expect([e.code, e.exitCode]).toEqual(['API_CURSOR_REFUSED', 5]);
+    expect(e.message).toContain('page_cursor is not a cursor of this list');
+    expect(`${e.message} ${e.hint}`).not.toMatch(/bug in meterdata/);
+    expect(e.hint).toMatch(/Run the same command again/);
+  });
+
   it('seen ids come from property lists too', async () => {
     const { api, client } = await rig();
     const p = aProperty({ id: uuid(), name: 'Lindenhof' });
