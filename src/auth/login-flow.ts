@@ -20,7 +20,7 @@ import { generateDpopKey } from './dpop.js';
 import { startCallbackServer, type CallbackPage } from './loopback-callback.js';
 import { Session } from './session.js';
 import { connectionFor } from './connection.js';
-import { dpopHandle, recordFromTokens, redeemCode, revokeToken } from './token-exchange.js';
+import { dpopHandle, recordFromTokens, redeemCode, revocationUnsure, revokeToken } from './token-exchange.js';
 import { signInTexts as t } from './texts.js';
 import { tokenTexts as tt } from './texts-tokens.js';
 import { otherHolder } from './shared-record.js';
@@ -39,7 +39,8 @@ export interface LoginResult {
   profile: Profile;
   store: CredentialStore;
   /** What happened to the connection this login replaced, if there was one. */
-  previous?: { revoked: true } | { revoked: false; reason: string };
+  /** `unsure`: the revocation was sent and its answer lost: it may have been revoked. */
+  previous?: { revoked: true } | { revoked: false; reason: string; unsure?: boolean };
 }
 
 export async function login(profile: Profile, io: Io, opts: LoginOptions): Promise<LoginResult> {
@@ -123,7 +124,7 @@ async function revoked(config: Parameters<typeof revokeToken>[0], token: string)
     await revokeToken(config, token);
     return { revoked: true };
   } catch (e) {
-    return { revoked: false, reason: describeError(e) };
+    return { revoked: false, reason: describeError(e), ...(revocationUnsure(e) ? { unsure: true } : {}) };
   }
 }
 

@@ -140,8 +140,21 @@ function retryAfterSeconds(e: unknown): number {
 }
 
 export async function revokeToken(config: oidc.Configuration, token: string): Promise<void> {
-  await oidc.tokenRevocation(config, token);
+  await watched(config, async (wire) => {
+    try {
+      await oidc.tokenRevocation(config, token);
+    } catch (e) {
+      // sent, and no answer (a timeout after writing, a cut answer) or a 5xx after it: the server may have acted (round 32 F6)
+      if (typeof e === 'object' && e !== null && lostAfterSending(e, wire)) unsureRevocations.add(e);
+      throw e;
+    }
+  });
 }
+
+const unsureRevocations = new WeakSet<object>();
+
+/** A revocation that failed after its request left: the connection may be revoked or not, nobody can tell. */
+export const revocationUnsure = (e: unknown): boolean => typeof e === 'object' && e !== null && unsureRevocations.has(e);
 
 /**
  * A refresh request that left, whose answer was lost (no answer in time, a dropped connection,

@@ -15,6 +15,8 @@ export const loginTexts = catalogue(
     dpopOff: 'off',
     previousRevoked: "The profile's previous connection was revoked at the server.",
     previousNotRevoked: (p: { reason: string }) => `The profile's previous connection was not revoked (${p.reason}) at the server.`,
+    previousPerhapsRevoked: (p: { reason: string }) =>
+      `The revocation of the profile's previous connection was sent, but its answer was lost (${p.reason}): the landlord can see in the portal whether it is still there.`,
     damagedReplaced: (p: { problem: string }) => `${p.problem} This sign-in replaces the profile.`,
     secretStdinEmpty: '--client-secret-stdin was given but standard input was empty.',
     secretStdinHint: 'Pipe the secret in, e.g. `pass show erp-client | meterdata login --client-secret-stdin …`.',
@@ -49,6 +51,8 @@ export const loginTexts = catalogue(
     dpopOff: 'aus',
     previousRevoked: 'Die bisherige Verbindung des Profils wurde beim Server widerrufen.',
     previousNotRevoked: (p) => `Die bisherige Verbindung des Profils wurde beim Server nicht widerrufen (${p.reason}).`,
+    previousPerhapsRevoked: (p) =>
+      `Der Widerruf der bisherigen Verbindung des Profils wurde gesendet, die Antwort ging aber verloren (${p.reason}); der Eigentümer sieht im Portal, ob sie noch besteht.`,
     damagedReplaced: (p) => `${p.problem} Diese Anmeldung ersetzt das Profil.`,
     secretStdinEmpty: '--client-secret-stdin wurde angegeben, aber die Standardeingabe war leer.',
     secretStdinHint: 'Bitte das Secret per Pipe übergeben, z. B. `pass show erp-client | meterdata login --client-secret-stdin …`.',
@@ -95,6 +99,8 @@ export const logoutTexts = catalogue(
     revoked: 'revoked at the server',
     notRevoked: (p: { reason: string }) =>
       `NOT revoked at the server (${p.reason}); the landlord can disconnect it in the portal, or it expires after 90 days unused`,
+    perhapsRevoked: (p: { reason: string }) =>
+      `perhaps not revoked at the server: the request was sent, but its answer was lost (${p.reason}); the landlord can see in the portal whether it is still there and disconnect it, or it expires after 90 days unused`,
   },
   {
     noProfile: (p) => `Das Profil „${p.profile}“ gibt es nicht; nichts zu tun.`,
@@ -113,6 +119,8 @@ export const logoutTexts = catalogue(
     localOnly: 'beim Server nicht widerrufen (--local-only); der Eigentümer sieht die Verbindung im Portal, bis sie abläuft oder getrennt wird',
     revoked: 'beim Server widerrufen',
     notRevoked: (p) => `beim Server NICHT widerrufen (${p.reason}); der Eigentümer kann sie im Portal trennen, sonst läuft sie nach 90 Tagen ohne Nutzung ab`,
+    perhapsRevoked: (p) =>
+      `beim Server womöglich nicht widerrufen: Die Anfrage wurde gesendet, die Antwort ging aber verloren (${p.reason}); der Eigentümer sieht im Portal, ob die Verbindung noch besteht, und kann sie dort trennen, sonst läuft sie nach 90 Tagen ohne Nutzung ab`,
   },
 );
 

@@ -50,7 +50,11 @@ export async function run(opts: LoginFlags, ctx: CommandContext): Promise<number
   });
   const p = result.profile;
   const { row } = aligned([t.scopes, t.propertyScope, t.dpop, t.storedIn]);
-  const previous = result.previous && (result.previous.revoked ? t.previousRevoked : t.previousNotRevoked({ reason: result.previous.reason }));
+  const previous =
+    result.previous &&
+    (result.previous.revoked
+      ? t.previousRevoked
+      : (result.previous.unsure ? t.previousPerhapsRevoked : t.previousNotRevoked)({ reason: result.previous.reason }));
   io.stdout.write(
     [
       t.connected({ profile: p.name, tenant: `${terminalSafe(p.tenant_name ?? t.theLandlord)}${p.tenant_id ? ` (${terminalSafe(p.tenant_id)})` : ''}` }),

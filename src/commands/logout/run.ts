@@ -3,7 +3,7 @@
 import { loadProfile, removeProfileFields, resolveProfileName } from '../../core/config.js';
 import { clientAuthFor, clientSecretFrom } from '../../auth/client-auth.js';
 import { describeError, discover } from '../../auth/discovery.js';
-import { revokeToken } from '../../auth/token-exchange.js';
+import { revocationUnsure, revokeToken } from '../../auth/token-exchange.js';
 import { otherHolder } from '../../auth/shared-record.js';
 import { tokenTexts as tt } from '../../auth/texts-tokens.js';
 import { isUnreadableRecord, type CredentialStore, type StoredRecord } from '../../auth/credential-store/types.js';
@@ -71,7 +71,7 @@ async function signOut(opts: LogoutFlags, { io }: CommandContext, profile: Profi
       await revokeToken(config, record.refresh_token);
       revoked = t.revoked;
     } catch (e) {
-      revoked = t.notRevoked({ reason: describeError(e) });
+      revoked = (revocationUnsure(e) ? t.perhapsRevoked : t.notRevoked)({ reason: describeError(e) });
     }
   }
   await store.remove(name);

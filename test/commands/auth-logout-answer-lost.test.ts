@@ -1,0 +1,36 @@
+// `logout` whose revocation left but whose answer was lost (round 32 F6): "NOT revoked at the server" was untrue
+// where the server had acted (a 500 or a gateway's 502 after revoking); the outcome is unknown, and logout says so.
+// A revocation that never left (the server unreachable) is still "NOT revoked".
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { sandboxBehindProxy } from '../helpers/signed-in.js';
+
+const at = sandboxBehindProxy({ autoConsent: true, admin: true, clock: '2026-11-22' }, 'md-logout-lost-');
+
+describe('logout whose revocation was sent and whose answer was lost', () => {
+  it.each([
+    ['a 500 after the server revoked', { fail: 500 }],
+    ['a gateway’s 502 page after it', { fail: 502, body: '<html>Bad Gateway</html>', headers: { 'content-type': 'text/html' } }],
+  ])('%s: "perhaps not revoked", never "NOT revoked"; the local sign-in is deleted', async (_name, lose) => {
+    const { env, file, sid } = await at.signedIn();
+    at.proxy.lose = (r) => (r.method === 'POST' && r.path.startsWith('/oauth/revoke') ? lose : undefined);
+    const out = await runCli(['logout'], { env });
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).toMatch(/perhaps not revoked at the server: the request was sent, but its answer was lost/);
+    expect(out.stderr).not.toMatch(/NOT revoked/);
+    expect(at.stateOf(sid)).toBe('revoked');
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('a revocation the server refused (400) is NOT revoked', async () => {
+    const { env, sid } = await at.signedIn();
+    at.proxy.intercept = async (r) =>
+      r.method === 'POST' && r.path.startsWith('/oauth/revoke')
+        ? { status: 400, headers: { 'content-type': 'application/json' }, body: '{"error":"invalid_request"}' }
+        : undefined;
+    const out = await runCli(['logout'], { env });
+    expect(out.stderr).toMatch(/NOT revoked at the server/);
+    expect(at.stateOf(sid)).toBe('connected');
+  });
+});
