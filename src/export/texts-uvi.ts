@@ -37,8 +37,8 @@ export const uviRunTexts = catalogue(
       `profile ${p.profile}: monthly information written by the earlier run, kept${p.strict}: "${p.tenant}", ${count(p.properties, 'Property', 'Properties')}, ${count(p.units, 'unit', 'units')}, ${p.review} with no or an incomplete letter (review.csv), ${count(p.requests, 'request', 'requests')} -> ${p.out}`,
     portfolioFinished: (p: { done: number; total: number; failed: string; summary: string }) =>
       `portfolio: monthly information written for ${p.done} of ${plural(p.total, 'profile')}${p.failed ? ` (failed: ${p.failed}; run the same command again to continue them)` : ''}; summary in ${p.summary}\n`,
-    portfolioSingleInOut: (p: { out: string }) =>
-      `--out ${p.out} holds the monthly information of a single profile; with --all-profiles or --profiles it is written into one folder per profile below --out.`,
+    portfolioSingleInOut: (p: { out: string; found: string }) =>
+      `--out ${p.out} holds the monthly information of a single profile (${p.found}); with --all-profiles or --profiles it is written into one folder per profile below --out.`,
   },
   {
     template: (p: { value: string }) => `--template ${p.value}: für die Verbrauchsinformation gibt es die Layouts generic und de`,
@@ -62,7 +62,7 @@ export const uviRunTexts = catalogue(
     portfolioFinished: (p) =>
       `Portfolio: Verbrauchsinformation für ${num(p.done)} von ${count(p.total, 'Profil', 'Profilen')} geschrieben${p.failed ? ` (fehlgeschlagen: ${p.failed}; führen Sie denselben Befehl erneut aus, um diese fortzusetzen)` : ''}; Übersicht in ${p.summary}\n`,
     portfolioSingleInOut: (p) =>
-      `Der Zielordner --out ${p.out} enthält die Verbrauchsinformation eines einzelnen Profils; mit --all-profiles oder --profiles wird sie darin in einen Ordner je Profil geschrieben.`,
+      `Der Zielordner --out ${p.out} enthält die Verbrauchsinformation eines einzelnen Profils (${p.found}); mit --all-profiles oder --profiles wird sie darin in einen Ordner je Profil geschrieben.`,
   },
 );
 

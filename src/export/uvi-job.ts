@@ -6,11 +6,11 @@ import path from 'node:path';
 import { ExitCode } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { identity } from './options/index.js';
-import { checkNotLinked, MANIFEST } from './folder/index.js';
+import { checkNotLinked, singleRunIn } from './folder/index.js';
 import { filesKey, sha256, type PortfolioJob } from './portfolio/index.js';
 import type { ExportSummary } from './run.js';
 import { uviRunTexts as t } from './texts-uvi.js';
-import { checkUviOut, parseUvi, runUvi, uviRoot, type UviFlags, type UviSummary } from './uvi.js';
+import { checkUviOut, parseUvi, runUvi, uviNames, uviRoot, type UviFlags, type UviSummary } from './uvi.js';
 
 export async function uviJob(opts: UviFlags, io: Io, now: Date): Promise<PortfolioJob> {
   const base = await parseUvi({ ...opts, profile: undefined }, io, now);
@@ -20,8 +20,8 @@ export async function uviJob(opts: UviFlags, io: Io, now: Date): Promise<Portfol
     out: root,
     quiet: base.args.quiet,
     json: base.args.json,
-    // A single run's month folder: its profiles' folders must not be mixed into it.
-    singleManifest: path.join(base.args.out, MANIFEST),
+    // A single run's month folder, of any month: its profiles' folders must not be mixed into it.
+    singleIn: () => singleRunIn(root, 'uvi', uviNames(base)),
     // Beyond the folder's identity, what changes the letters and tables: the export's (language,
     // --unit-refs) and the computation's inputs, so a kept month folder is what this run would write.
     recordKey: {

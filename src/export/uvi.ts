@@ -89,10 +89,13 @@ export function uviRoot(opts: UviFlags, io: Io): string {
 }
 
 /** The run's folder is ours or new, and none of its files is there from elsewhere (the export's ownership check). */
+/** The files a run of the monthly information writes under fixed names (the letters' names depend on the units). */
+export function uviNames(run: Pick<UviRun, 'template' | 'layout'>): string[] {
+  return uviFormats(async () => Promise.reject(new Error('no letter before the walk'))).flatMap((f) => f.finalNames(uviTemplate(run.template, run.layout)));
+}
+
 export async function checkUviOut(run: UviRun): Promise<void> {
-  const names = uviFormats(async () => Promise.reject(new Error('no letter before the walk'))).flatMap((f) =>
-    f.finalNames(uviTemplate(run.template, run.layout)),
-  );
+  const names = uviNames(run);
   checkNotLinked(path.dirname(run.args.out), run.args.out); // the month's folder is meterdata's
   await checkOutDir(run.args.out, identity(run.args), names, {});
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { failSummary } from '../helpers/summary-fails.js';
 import os from 'node:os';
 import path from 'node:path';
@@ -255,6 +255,16 @@ describe('portfolio export against one sandbox with two landlords', () => {
     const r = await runCli(['export', '--year', '2025', ...FAST, '--all-profiles', '--out', path.join(home, 'single-nord')], { env, cwd: home });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/holds a single-profile export/);
+  });
+
+  // Round 32 F7: a single export killed before its manifest's rename (its files under final names) was not seen.
+  it('refuses an --out folder that holds a single export killed before its manifest was renamed', async () => {
+    const out = path.join(home, 'single-killed');
+    await cp(path.join(home, 'single-nord'), out, { recursive: true });
+    await rename(path.join(out, 'meterdata-manifest.json'), path.join(out, '.meterdata-manifest.json.partial'));
+    const r = await runCli(['export', '--year', '2025', ...FAST, '--all-profiles', '--out', out], { env, cwd: home });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/holds a single-profile export \(.*(billing|\.meterdata-manifest)/);
   });
 
   it('20 profiles whose access tokens all expired refresh at the same moment without stalling, each with its own record', async () => {

@@ -2,7 +2,7 @@
 // run would write. The record of finished profiles was keyed by the folder's identity alone: a
 // re-run with --ww-temperature 50 --lang de kept the letters at 60 °C in English (exit 0).
 import { failSummary } from '../helpers/summary-fails.js';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
@@ -89,4 +89,34 @@ describe('a uvi portfolio into a folder holding a single profile monthly informa
     expect(r.stderr).not.toMatch(/export/);
     expect(sandbox.log.total).toBe(before);
   }, 120_000);
+
+  // Round 32 F1, F6: only a complete single run of the portfolio's own month was seen; one of another month, or one
+  // killed in its commit (final files, no manifest), lay beside the profiles, its re-run refused for good.
+  it.each([
+    ['of another month', async (out: string) => void (await runSingle(out, '2025-10'))],
+    [
+      'killed in its commit (its files under final names, the manifest still temporary)',
+      async (out: string) => {
+        await runSingle(out, '2025-11');
+        await rename(path.join(out, '2025-11', 'meterdata-manifest.json'), path.join(out, '2025-11', '.meterdata-manifest.json.partial'));
+      },
+    ],
+  ])(
+    'a single run %s is refused before any request',
+    async (name, plant) => {
+      const out = path.join(home, `single-${name.slice(0, 8).replace(/\W+/g, '-')}`);
+      await plant(out);
+      const before = sandbox.log.total;
+      const r = await runCli(argv(out), { env, cwd: home });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/holds the monthly information of a single profile \(.*20\d\d-\d\d/);
+      expect(sandbox.log.total).toBe(before);
+    },
+    120_000,
+  );
 });
+
+async function runSingle(out: string, month: string) {
+  const r = await runCli(['uvi', '--month', month, '--rate-limit', '3000', '--profile', 'nord', '--out', out], { env, cwd: home });
+  expect(r.code, r.stderr).toBe(0);
+}

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { readOwnFile } from '../../core/bounded-read.js';
 import { UsageError } from '../../core/errors.js';
 import { asideName, partialName } from './atomic.js';
+import { FOLDER_LOCK } from './folder-lock.js';
 import { checkNoFolderAt, checkNotOthersIn } from './planted.js';
 import { listedEntries } from './listed-files.js';
 import { runKind, settingChanges, type RunKind } from '../options/index.js';
@@ -221,9 +222,15 @@ function uviMonthAround(root: string, kind: RunKind): string | null {
 function exportAround(root: string): string | null {
   for (let d = path.dirname(root); ; d = path.dirname(d)) {
     if (manifestKind(d) === 'export') return d;
-    if (lstatSync(path.join(d, PORTFOLIO_SUMMARY), { throwIfNoEntry: false })?.isFile() && folders(d).some((c) => manifestKind(c) === 'export')) return d;
+    if (portfolioAt(d) && folders(d).some((c) => manifestKind(c) === 'export')) return d;
     if (path.dirname(d) === d) return null;
   }
+}
+
+/** `dir` may be a portfolio's root: its summary is there, or its lock (one under way has none yet: a nested run took it
+ * for a plain parent between the first profile's commit and the summary, and both commands committed; round 32 F9, F10). */
+function portfolioAt(dir: string): boolean {
+  return [PORTFOLIO_SUMMARY, FOLDER_LOCK].some((n) => lstatSync(path.join(dir, n), { throwIfNoEntry: false })?.isFile());
 }
 
 /** Whether `dir` is a portfolio's root: its summary beside profile folders holding an export or a uvi month. */
@@ -240,7 +247,7 @@ function portfolioRootAt(dir: string): boolean {
 function uviRootAround(root: string): string | null {
   const holdsMonths = (d: string) => folders(d, MONTH_FOLDER).some((m) => manifestKind(m) === 'uvi');
   for (let d = path.dirname(root); ; d = path.dirname(d)) {
-    if (holdsMonths(d) || (lstatSync(path.join(d, PORTFOLIO_SUMMARY), { throwIfNoEntry: false })?.isFile() && folders(d).some(holdsMonths))) return d;
+    if (holdsMonths(d) || (portfolioAt(d) && folders(d).some(holdsMonths))) return d;
     if (path.dirname(d) === d) return null;
   }
 }
@@ -262,4 +269,30 @@ export function checkNotOtherCommand(root: string, kind: RunKind): void {
   if (!found) return;
   const message = kind === 'uvi' ? t.holdsExport({ dir: root, found }) : t.holdsUvi({ dir: root, found });
   throw new UsageError(message, t.otherCommandHint, 'EXPORT_OUT_IN_USE');
+}
+
+/**
+ * A single `kind` run's file in a portfolio's root (export) or its month folders (uvi): a manifest, one set aside, any of
+ * `names`, or a commit's `.<name>.partial`. Not only a complete run of the portfolio's own month: another month's, or
+ * one killed in its commit, lay beside the profiles, its re-run refused for good (round 32 F1, F6, F7).
+ */
+export function singleRunIn(root: string, kind: RunKind, names: readonly string[]): string | null {
+  const own = new Set([MANIFEST, asideName(MANIFEST), ...names]);
+  const traces = (dir: string) => {
+    const entries = (() => {
+      try {
+        return readdirSync(dir).slice(0, MAX_ENTRIES);
+      } catch {
+        return [];
+      }
+    })();
+    const hit = entries.find((n) => own.has(n) || (n.startsWith('.') && n.endsWith('.partial')));
+    return hit === undefined ? null : path.join(dir, hit);
+  };
+  if (kind === 'export') return traces(root);
+  for (const month of folders(root, MONTH_FOLDER)) {
+    const found = traces(month);
+    if (found) return found;
+  }
+  return null;
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ExitCode } from '../../core/errors.js';
 import type { Io } from '../../core/io.js';
 import { identity, parseExportArgs, type ExportArgs } from '../options/index.js';
-import { checkNotLinked, checkOutDir, MANIFEST } from '../folder/index.js';
+import { checkNotLinked, checkOutDir, singleRunIn } from '../folder/index.js';
 import { finalNames, findingsPlace, loadTemplate } from '../output/index.js';
 import type { JobOutcome, PortfolioJob } from './portfolio-job.js';
 import { filesKey } from './files-key.js';
@@ -20,7 +20,7 @@ export async function exportJob(opts: Record<string, unknown>, io: Io): Promise<
     out: base.out,
     quiet: base.quiet,
     json: base.json,
-    singleManifest: path.join(base.out, MANIFEST),
+    singleIn: () => singleRunIn(base.out, 'export', finalNames(template, base.formats)),
     // Beyond the folder's identity, what changes the files: the language of their texts and the
     // --unit-refs content (erp_ref), so a kept folder is what this run would write.
     recordKey: { out: base.out, ...shared, ...filesKey(base) },

@@ -29,8 +29,8 @@ export interface PortfolioJob {
   out: string;
   quiet: boolean;
   json: boolean;
-  /** Where a single-profile run of the same command into --out would have put its manifest. */
-  singleManifest: string;
+  /** What a single-profile run of the same command left in --out (singleRunIn), if anything: the portfolio does not go beside it. */
+  singleIn(): string | null;
   /** Identifies the same portfolio run again (the record of finished profiles). */
   recordKey: unknown;
   /** Whether its profiles write workbooks (the portfolio then starts the workbook workers). */
@@ -46,7 +46,7 @@ export interface PortfolioJob {
   words?: ProfileWords & {
     finished: (p: { done: number; total: number; failed: string; summary: string }) => string;
     /** --out holds what a single-profile run of this command wrote there. */
-    singleInOut: (p: { out: string }) => string;
+    singleInOut: (p: { out: string; found: string }) => string;
   };
 }
 

@@ -5,7 +5,7 @@
 // and so its own rate budget; what they share is the cap on Properties held in memory
 // (pipeline/held.ts) and the workbooks written at once (workbooksAtOnce). A profile that fails
 // does not stop the others.
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -180,21 +180,18 @@ async function portfolioHere(input: PortfolioInput, io: Io): Promise<number> {
   try {
     // Before the portfolio starts (a refused profile would still get its summary row written over the other command's).
     checkNotOtherCommand(job.out, input.job);
-    if (
-      await stat(job.singleManifest).then(
-        () => true,
-        () => false,
-      )
-    ) {
-      throw new UsageError((job.words ?? t).singleInOut({ out: job.out }), t.singleInOutHint, 'EXPORT_OUT_IN_USE');
-    }
+    const single = job.singleIn();
+    if (single) throw new UsageError((job.words ?? t).singleInOut({ out: job.out, found: single }), t.singleInOutHint, 'EXPORT_OUT_IN_USE');
     // The summary goes there: an --out that cannot be written is the user's to fix (exit 2), before any profile starts,
     // not a failure of every profile followed by the summary's (a read-only disk: mkdir says ENOENT, a stack)
     await checkWritable(job.out);
     checkNoFolderAt(job.out, [SUMMARY_FILE]); // its rename failed after every profile, told as a bug (round 26)
     checkNotOthersIn(job.out, [SUMMARY_FILE]);
     const signal = AbortSignal.any([io.signal, lost.signal]);
-    return await runProfiles(job, profiles, cap, { ...io, signal }, () => Journal.checkHeld([root.inside]));
+    // Before each profile's commit: the root still ours, and the other command not committed into it meanwhile (a
+    // single run below the root started after this one: both committed, round 32 F9, F10).
+    const held = () => (Journal.checkHeld([root.inside]), checkNotOtherCommand(job.out, input.job));
+    return await runProfiles(job, profiles, cap, { ...io, signal }, held);
   } finally {
     await root.unlock().catch(() => undefined);
   }

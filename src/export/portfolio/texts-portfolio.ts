@@ -24,7 +24,8 @@ export const t = catalogue(
     summaryNameHint: 'Export it on its own with --profile.',
     reservedName: (p: { name: string }) =>
       `The profile "${p.name}" has a name meterdata gives its own files and folders (the manifest, a month's folder); its folder in the portfolio's --out would be taken for one.`,
-    singleInOut: (p: { out: string }) => `--out ${p.out} holds a single-profile export; the portfolio export writes one folder per profile below --out.`,
+    singleInOut: (p: { out: string; found: string }) =>
+      `--out ${p.out} holds a single-profile export (${p.found}); the portfolio export writes one folder per profile below --out.`,
     singleInOutHint: 'Choose another --out folder.',
     strict: (p: { n: number }) => `--strict: ${plural(p.n, 'finding')} ${pluralWord(p.n, 'needs', 'need')} attention; the files were written.`,
     strictHint: (p: { place: string; out: string }) => `See ${p.place} in ${p.out}.`,
@@ -64,7 +65,8 @@ export const t = catalogue(
     summaryNameHint: 'Exportieren Sie es einzeln mit --profile.',
     reservedName: (p) =>
       `Das Profil "${p.name}" trägt einen Namen, den meterdata eigenen Dateien und Ordnern gibt (dem Manifest, dem Ordner eines Monats); sein Ordner im Zielordner des Portfolios würde dafür gehalten.`,
-    singleInOut: (p) => `Der Zielordner --out ${p.out} enthält den Export eines einzelnen Profils; der Portfolio-Export legt darin einen Ordner je Profil an.`,
+    singleInOut: (p) =>
+      `Der Zielordner --out ${p.out} enthält den Export eines einzelnen Profils (${p.found}); der Portfolio-Export legt darin einen Ordner je Profil an.`,
     singleInOutHint: 'Wählen Sie einen anderen Zielordner für --out.',
     strict: (p) => `--strict: ${count(p.n, 'Hinweis muss', 'Hinweise müssen')} geprüft werden; die Dateien wurden geschrieben.`,
     strictHint: (p) => `Details: ${p.place} im Zielordner ${p.out}.`,
