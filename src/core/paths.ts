@@ -19,7 +19,9 @@ export function dirs(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Plat
   if (home) {
     return { config: path.join(home, 'config'), state: path.join(home, 'state'), cache: path.join(home, 'cache') };
   }
-  const userHome = env.HOME ?? os.homedir();
+  // An empty or relative HOME counts as unset, as XDG's variables below: it put config.json and the refresh token in the
+  // working folder, and the next command from another folder was "not signed in" (round 32 F8).
+  const userHome = env.HOME && path.isAbsolute(env.HOME) ? env.HOME : accountHome();
   if (platform === 'darwin') {
     const base = path.join(userHome, 'Library', 'Application Support', 'meterdata');
     return { config: base, state: path.join(base, 'state'), cache: path.join(userHome, 'Library', 'Caches', 'meterdata') };
@@ -76,4 +78,13 @@ export function folderOnKernelFs(
     return { variable, dir: d[key] };
   }
   return undefined;
+}
+
+/** The home folder of the user's account (its passwd entry), not $HOME; os.homedir() where the system gives none. */
+function accountHome(): string {
+  try {
+    return os.userInfo().homedir;
+  } catch {
+    return os.homedir();
+  }
 }

@@ -1,4 +1,5 @@
 // Where meterdata keeps its files on each platform (pure: env and platform are arguments).
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dirs } from '../../src/core/paths.js';
@@ -36,6 +37,16 @@ describe('dirs', () => {
       state: '/h/.local/state/meterdata',
       cache: '/h/.cache/meterdata',
     });
+  });
+
+  // Round 32 F8: `HOME= meterdata login` wrote config.json and the refresh token into the working folder.
+  it('an empty or relative HOME counts as unset: the account’s home folder, never the working folder', () => {
+    const account = os.userInfo().homedir;
+    for (const HOME of ['', 'rel', './x']) {
+      const d = dirs({ HOME }, 'linux');
+      expect(d.config).toBe(path.join(account, '.config', 'meterdata'));
+      expect(path.isAbsolute(d.state) && path.isAbsolute(d.cache)).toBe(true);
+    }
   });
 
   it('macOS: Application Support and Caches', () => {
