@@ -117,6 +117,9 @@ export async function main(argv: string[], io?: Io, parts: ContextParts = {}): P
   setLanguage(isLang(asked) ? asked : languageFromEnv(ctx.env, ctx.locale));
   const program = build(ctx, parts, argv);
   try {
+    // Anything relative (a path, Node's own path.resolve) needs it: one line, not a stack of process.cwd() (round 32 F12).
+    if (io === undefined && workingFolderGone)
+      throw new MeterdataError(cliTexts.noWorkingFolder, { code: 'WORKING_FOLDER_GONE', exitCode: ExitCode.USAGE, hint: cliTexts.noWorkingFolderHint });
     await program.parseAsync(argv, { from: 'user' });
     return await outputKept(ctx, exitCode);
   } catch (e) {
@@ -143,6 +146,18 @@ export async function main(argv: string[], io?: Io, parts: ContextParts = {}): P
       ctx.stdout.write(`${failureJson({ ...describeError(shown), exitCode: code })}\n`);
     }
     return code;
+  }
+}
+
+/** The working folder was removed (or moved) under the process: main refuses to run (process.cwd() throws). */
+let workingFolderGone = false;
+
+function workingFolder(): string {
+  try {
+    return process.cwd();
+  } catch {
+    workingFolderGone = true;
+    return '/';
   }
 }
 
@@ -216,7 +231,7 @@ function processIo(): Io {
       return process.stdin;
     },
     env: process.env,
-    cwd: process.cwd(),
+    cwd: workingFolder(),
     signal: controller.signal,
     isolate: true,
   };

@@ -46,6 +46,8 @@ export const cliTexts = catalogue(
     outputLostHint: 'Free space where stdout goes (or point it elsewhere), then run the same command again.',
     interruptedBy: (p: { signal: string }) => `Interrupted by ${p.signal}.`,
     interruptedHint: 'Nothing was half-written; run the same command again to continue.',
+    noWorkingFolder: 'The folder this command was started in no longer exists (it was removed or moved meanwhile).',
+    noWorkingFolderHint: 'Change to an existing folder (e.g. `cd ~`) and run the command again.',
     // Exit codes: every command lists those it can end with.
     exit0: 'success',
     exit0Status: "success: the connection works (with --all: every profile's)",
@@ -103,6 +105,8 @@ export const cliTexts = catalogue(
     outputLostHint: 'Platz schaffen, wohin stdout geht (oder es umleiten), dann denselben Befehl noch einmal ausführen.',
     interruptedBy: (p) => `Abgebrochen durch ${p.signal}.`,
     interruptedHint: 'Nichts wurde halb geschrieben; führen Sie denselben Befehl erneut aus, um fortzufahren.',
+    noWorkingFolder: 'Der Ordner, in dem dieser Befehl gestartet wurde, existiert nicht mehr (er wurde inzwischen gelöscht oder verschoben).',
+    noWorkingFolderHint: 'Wechseln Sie in einen vorhandenen Ordner (z. B. `cd ~`) und führen Sie den Befehl erneut aus.',
     exit0: 'erfolgreich',
     exit0Status: 'erfolgreich: die Verbindung funktioniert (mit --all: die jedes Profils)',
     exit0Browse: 'mit q beendet',
