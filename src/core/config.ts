@@ -222,6 +222,13 @@ const PROFILE_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,62}[A-Za-z0-9_-])?$/;
 const WINDOWS_DEVICE = /^(con|nul|aux|prn|com[1-9¹²³]|lpt[1-9¹²³])(\.|$)/i;
 const PROFILE_NAME = { test: (name: string) => PROFILE_PATTERN.test(name) && !WINDOWS_DEVICE.test(name) };
 
+/**
+ * A name a portfolio's root gives its own files and folders (the summary, the manifest, a month's folder): a profile so
+ * named is refused by every --all-profiles (its folder would be taken for one), so `login` does not make one (round 32 F2).
+ */
+export const reservedInPortfolio = (name: string): boolean =>
+  ['portfolio-summary.csv', 'meterdata-manifest.json'].includes(name.toLowerCase()) || /^\d{4}-\d{2}$/.test(name);
+
 export function resolveProfileName(opts: { profile?: unknown }, env: NodeJS.ProcessEnv): string {
   const name = (typeof opts.profile === 'string' && opts.profile) || env.METERDATA_PROFILE || 'default';
   if (!PROFILE_NAME.test(name)) {

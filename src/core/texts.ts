@@ -13,6 +13,9 @@ export const coreTexts = catalogue(
     profileNameInvalid: (p: { name: string }) => `"${p.name}" is not a valid profile name.`,
     profileNameHint:
       'Use letters, digits, ".", "_" or "-" (at most 64 characters, not ending in a dot, not a Windows device name such as con, nul, aux, prn, com1 or lpt1).',
+    profileNameReserved: (p: { name: string }) =>
+      `"${p.name}" is a name meterdata gives its own files and folders (a month's folder, the portfolio's summary or manifest): every \`--all-profiles\` would refuse a profile so named.`,
+    profileNameReservedHint: 'Sign in under another name, e.g. with a letter in front (hv-2026-09).',
     notAUrl: (p: { what: string; value: string }) => `${p.what} "${p.value}" is not a URL.`,
     insecureUrl: (p: { what: string; origin: string }) =>
       `${p.what} ${p.origin} is not https; meterdata sends tokens over plain http only to 127.0.0.1, localhost or [::1].`,
@@ -31,6 +34,9 @@ export const coreTexts = catalogue(
     profileNameInvalid: (p) => `„${p.name}“ ist kein gültiger Profilname.`,
     profileNameHint:
       'Verwenden Sie Buchstaben, Ziffern, „.“, „_“ oder „-“ (höchstens 64 Zeichen, nicht mit einem Punkt am Ende, kein Windows-Gerätename wie con, nul, aux, prn, com1 oder lpt1).',
+    profileNameReserved: (p) =>
+      `„${p.name}“ ist ein Name, den meterdata eigenen Dateien und Ordnern gibt (dem Ordner eines Monats, der Übersicht oder dem Manifest eines Portfolios): Jeder Aufruf mit \`--all-profiles\` würde ein so benanntes Profil ablehnen.`,
+    profileNameReservedHint: 'Melden Sie es unter einem anderen Namen an, z. B. mit einem Buchstaben davor (hv-2026-09).',
     notAUrl: (p) => `${p.what} „${p.value}“ ist keine URL.`,
     insecureUrl: (p) => `${p.what} ${p.origin} nutzt kein https; meterdata sendet Tokens über unverschlüsseltes http nur an 127.0.0.1, localhost oder [::1].`,
     fileInUse: (p) => `${p.file} kann nicht ersetzt werden: ein anderes Programm hat die Datei geöffnet.`,

@@ -124,3 +124,18 @@ describe('logout when the server cannot be reached', () => {
     expect(again.stdout).toMatch(/Scopes: +read:units\n/);
   });
 });
+
+// Round 32 F2: a profile named like a month (or the portfolio's summary or manifest) was signed in, and every later
+// `--all-profiles` of every landlord was refused as a whole for it.
+describe('login under a name meterdata gives its own files and folders', () => {
+  it.each(['2026-09', 'Portfolio-Summary.csv', 'meterdata-manifest.json'])('%s: refused (exit 2) before anything is asked or stored', async (name) => {
+    const env = freshEnv();
+    const before = sb.admin.connections().length;
+    const r = await runCli(['login', '--no-browser', '--auth-url', sb.url, '--profile', name], { env });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`"${name}" is a name meterdata gives its own files and folders`);
+    expect(r.stderr).toMatch(/Sign in under another name/);
+    expect(sb.admin.connections().length).toBe(before);
+    expect(existsSync(path.join(env.METERDATA_HOME!, 'config', 'config.json'))).toBe(false);
+  });
+});

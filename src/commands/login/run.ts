@@ -2,8 +2,19 @@
 // profile, then runs the browser sign-in (src/auth/login-flow.ts) and says who is connected.
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { DEFAULT_SCOPES, SANDBOX_CLIENT_ID, configFile, loadProfile, readConfig, resolveProfileName, type Preset, type Profile } from '../../core/config.js';
+import {
+  DEFAULT_SCOPES,
+  SANDBOX_CLIENT_ID,
+  configFile,
+  loadProfile,
+  readConfig,
+  reservedInPortfolio,
+  resolveProfileName,
+  type Preset,
+  type Profile,
+} from '../../core/config.js';
 import { MeterdataError, UsageError } from '../../core/errors.js';
+import { coreTexts as ct } from '../../core/texts.js';
 import { terminalSafe } from '../../core/terminal-text.js';
 import type { Io } from '../../core/io.js';
 import { chooseStoreKind } from '../../auth/credential-store/index.js';
@@ -19,6 +30,7 @@ const KNOWN_SCOPES = new Set(DEFAULT_SCOPES);
 export async function run(opts: LoginFlags, ctx: CommandContext): Promise<number> {
   const { io } = ctx;
   const name = resolveProfileName(opts, io.env);
+  if (reservedInPortfolio(name)) throw new UsageError(ct.profileNameReserved({ name }), ct.profileNameReservedHint, 'PROFILE_NAME_INVALID');
   const existing = await loadProfile(io.env, name).catch((e: unknown) => {
     // Signing in again is how a damaged profile is replaced: its settings come from the flags.
     if (!(e instanceof MeterdataError && e.code === 'CONFIG_PROFILE_INVALID')) throw e;

@@ -10,13 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { writeFileAtomic } from '../../core/atomic-file.js';
-import { loadProfile, loadProfiles, resolveProfileName } from '../../core/config.js';
+import { loadProfile, loadProfiles, reservedInPortfolio, resolveProfileName } from '../../core/config.js';
 import { ExitCode, MeterdataError, NotSignedInError, UsageError } from '../../core/errors.js';
 import type { Io } from '../../core/io.js';
 import { dirs } from '../../core/paths.js';
 import { terminalSafeJson } from '../../core/terminal-text.js';
 import { Slots } from '../pipeline/index.js';
-import { checkNoFolderAt, checkNotOtherCommand, checkNotOthersIn, checkWritable, MANIFEST } from '../folder/index.js';
+import { checkNoFolderAt, checkNotOtherCommand, checkNotOthersIn, checkWritable } from '../folder/index.js';
 import { Journal, lockOutFolder } from '../journal/index.js';
 import { loadWorkbookWorkers, WORKBOOK_WORKERS_MODULE } from '../output/index.js';
 import { prepareJob, type JobName, type PortfolioJob } from './portfolio-job.js';
@@ -75,7 +75,7 @@ async function chooseProfiles(opts: Record<string, unknown>, io: Io): Promise<st
     resolveProfileName({ profile: n }, {});
     if (n.toLowerCase() === SUMMARY_FILE) throw new UsageError(t.summaryName({ name: n }), t.summaryNameHint);
     // its folder in the root would read as a single run's manifest or a month's letters, and every re-run be refused (round 27)
-    if (n.toLowerCase() === MANIFEST || /^\d{4}-\d{2}$/.test(n)) throw new UsageError(t.reservedName({ name: n }), t.summaryNameHint);
+    if (reservedInPortfolio(n)) throw new UsageError(t.reservedName({ name: n }), t.summaryNameHint);
     // before any request: a twin found when its turn came had the first one exported already
     const twin = lower.get(n.toLowerCase());
     if (twin !== undefined) throw new UsageError(t.caseTwins({ a: twin, b: n }), t.caseTwinsHint, 'PROFILE_NAME_INVALID');
