@@ -16,7 +16,10 @@ import { cliTexts } from './texts-cli.js';
 import { helpTexts as h } from './texts-cli-options.js';
 
 /** For the launcher (bin/meterdata.js, src/sea/main.ts): the process's end once the CLI is done. */
-export { endWhenDrained } from './core/process-end.js';
+import { endWhenDrained as endAfter, type Ending } from './core/process-end.js';
+
+/** The launcher's end of the process (src/core/process-end.ts), saying in the run's language why a signal cut its output. */
+export const endWhenDrained = (proc: Ending = process, everyMs = 1000): void => endAfter(proc, everyMs, cliTexts.outputCutBySignal);
 
 let exitCode: number = ExitCode.OK;
 let failedCommand: string | undefined;

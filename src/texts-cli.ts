@@ -47,6 +47,8 @@ export const cliTexts = catalogue(
     interruptedBy: (p: { signal: string }) => `Interrupted by ${p.signal}.`,
     interruptedHint: 'Nothing was half-written; run the same command again to continue.',
     noWorkingFolder: 'The folder this command was started in no longer exists (it was removed or moved meanwhile).',
+    outputCutBySignal: (p: { signal: string }) =>
+      `meterdata: stopped by ${p.signal} after the run had finished, before its output reached the reader whole; the files are complete.`,
     noWorkingFolderHint: 'Change to an existing folder (e.g. `cd ~`) and run the command again.',
     // Exit codes: every command lists those it can end with.
     exit0: 'success',
@@ -106,6 +108,8 @@ export const cliTexts = catalogue(
     interruptedBy: (p) => `Abgebrochen durch ${p.signal}.`,
     interruptedHint: 'Nichts wurde halb geschrieben; führen Sie denselben Befehl erneut aus, um fortzufahren.',
     noWorkingFolder: 'Der Ordner, in dem dieser Befehl gestartet wurde, existiert nicht mehr (er wurde inzwischen gelöscht oder verschoben).',
+    outputCutBySignal: (p) =>
+      `meterdata: nach dem Ende des Laufs durch ${p.signal} beendet, bevor die Ausgabe vollständig beim Leser ankam; die Dateien sind vollständig.`,
     noWorkingFolderHint: 'Wechseln Sie in einen vorhandenen Ordner (z. B. `cd ~`) und führen Sie den Befehl erneut aus.',
     exit0: 'erfolgreich',
     exit0Status: 'erfolgreich: die Verbindung funktioniert (mit --all: die jedes Profils)',

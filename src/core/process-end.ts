@@ -1,11 +1,12 @@
 // How the launcher ends the process once the CLI has returned its code.
+import { writeSync } from 'node:fs';
 
 /** What `endWhenDrained` reads and calls (the process; a test's stand-in). */
 export interface Ending {
   stdout: { writableLength: number };
   stderr: { writableLength: number };
   exit(code?: number): void;
-  on(signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP', listener: () => void): unknown;
+  on(signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP', listener: (signal: string) => void): unknown;
   on(event: 'exit', listener: (code: number) => void): unknown;
 }
 
@@ -21,13 +22,23 @@ const INTERRUPTED = 130;
  * Ctrl-C or SIGTERM only asks a running command to stop, and none runs any more): with its code where everything
  * was written, else 130, since its output did not reach the reader whole.
  */
-export function endWhenDrained(proc: Ending = process, everyMs = 1000): void {
+export function endWhenDrained(proc: Ending = process, everyMs = 1000, cut?: (p: { signal: string }) => string): void {
   const drained = () => proc.stdout.writableLength === 0 && proc.stderr.writableLength === 0;
   const timer = setInterval(() => {
     if (drained()) proc.exit();
   }, everyMs);
   timer.unref();
-  const stop = () => proc.exit(drained() ? undefined : INTERRUPTED);
+  const stop = (signal: string) => {
+    if (drained()) return proc.exit();
+    // the files are complete; what a reader has not read yet is not (round 32 F4: 130 said nothing). Written at once,
+    // or not at all where stderr itself is full.
+    try {
+      if (cut) writeSync(2, `${cut({ signal })}\n`);
+    } catch {
+      // stderr full or gone: the status says it
+    }
+    proc.exit(INTERRUPTED);
+  };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) proc.on(signal, stop);
   // Node's teardown after the 'exit' event closes the signal handles, which gives a signal its default action back: a
   // SIGTERM in those milliseconds killed a finished run (143, round 29 F5). Exit from this listener, the last one,
