@@ -1,4 +1,5 @@
-import { cp, mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { failSummary } from '../helpers/summary-fails.js';
 import os from 'node:os';
 import path from 'node:path';
@@ -255,6 +256,20 @@ describe('portfolio export against one sandbox with two landlords', () => {
     const r = await runCli(['export', '--year', '2025', ...FAST, '--all-profiles', '--out', path.join(home, 'single-nord')], { env, cwd: home });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/holds a single-profile export/);
+  });
+
+  // Round 32 F11: a summary write killed between its open and its rename left its temporary file in the root for good.
+  it('removes a dead run’s temporary summary file from the root, and keeps a live one’s', async () => {
+    const out = path.join(home, 'summary-leftover');
+    await mkdir(out, { recursive: true });
+    const dead = path.join(out, '.portfolio-summary.csv.99999999.1795886000000.abcdefgh.tmp');
+    const live = path.join(out, `.portfolio-summary.csv.${process.ppid}.1795886000000.ijklmnop.tmp`);
+    await writeFile(dead, 'x');
+    await writeFile(live, 'x');
+    const r = await runCli(['export', '--year', '2025', ...FAST, '--profiles', 'nord', '--out', out], { env, cwd: home });
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(dead)).toBe(false);
+    expect(existsSync(live)).toBe(true);
   });
 
   // Round 32 F7: a single export killed before its manifest's rename (its files under final names) was not seen.

@@ -1,7 +1,10 @@
 // What the portfolio export reports per profile: a summary line on stderr, one JSON
 // object per profile with --json, and portfolio-summary.csv in the --out folder. The
 // exit status of the whole run is the worst of the profiles' (WORST_FIRST).
+import { readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { describeError, ExitCode, isMeterdataError, type Failure } from '../../core/errors.js';
+import { processAlive } from '../../core/pid.js';
 import { terminalSafe } from '../../core/terminal-text.js';
 import { takenOverReason } from '../journal/index.js';
 import { csvLine, neutraliseFormula } from '../output/index.js';
@@ -158,4 +161,16 @@ export function summaryCsv(results: ProfileResult[]): string {
     ];
   });
   return [COLUMNS, ...rows].map((f) => csvLine(f, ',', '\r\n')).join('');
+}
+
+/** writeFileAtomic's temporary name for the summary (src/core/atomic-file.ts): `.portfolio-summary.csv.<pid>.<ms>.<random>.tmp`. */
+const SUMMARY_TEMPORARY = /^\.portfolio-summary\.csv\.(\d+)\.\d+\.[a-z0-9]*\.tmp$/;
+
+/** Removes the summary's temporary files a killed run left in the root (round 32 F11: they stayed for good); a live run's stay. */
+export async function tidySummaryLeftovers(dir: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const n of names) {
+    const m = SUMMARY_TEMPORARY.exec(n);
+    if (m && Number(m[1]) !== process.pid && !processAlive(Number(m[1]))) await rm(path.join(dir, n), { force: true }).catch(() => undefined);
+  }
 }

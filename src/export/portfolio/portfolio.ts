@@ -24,7 +24,16 @@ import { createPortfolioDisplay, type PortfolioDisplay } from './portfolio-progr
 import { FinishedRecord, keptResult } from './portfolio-record.js';
 import { diskProblem } from '../run-errors.js';
 import { located } from '../../core/disk.js';
-import { describeFailure, profileJson, profileLine, summaryCsv, SUMMARY_FILE, worstExitCode, type ProfileResult } from './portfolio-summary.js';
+import {
+  describeFailure,
+  profileJson,
+  profileLine,
+  summaryCsv,
+  SUMMARY_FILE,
+  tidySummaryLeftovers,
+  worstExitCode,
+  type ProfileResult,
+} from './portfolio-summary.js';
 import { t } from './texts-portfolio.js';
 
 export const DEFAULT_HELD_PROPERTIES = 32;
@@ -188,8 +197,7 @@ async function portfolioHere(input: PortfolioInput, io: Io): Promise<number> {
     checkNoFolderAt(job.out, [SUMMARY_FILE]); // its rename failed after every profile, told as a bug (round 26)
     checkNotOthersIn(job.out, [SUMMARY_FILE]);
     const signal = AbortSignal.any([io.signal, lost.signal]);
-    // Before each profile's commit: the root still ours, and the other command not committed into it meanwhile (a
-    // single run below the root started after this one: both committed, round 32 F9, F10).
+    // Before each commit: the root still ours, and no run of the other command committed below it (round 32 F9, F10).
     const held = () => (Journal.checkHeld([root.inside]), checkNotOtherCommand(job.out, input.job));
     return await runProfiles(job, profiles, cap, { ...io, signal }, held);
   } finally {
@@ -260,6 +268,7 @@ async function finish(
   const unwritten = await Promise.resolve()
     .then(held)
     .then(() => mkdir(base.out, { recursive: true }))
+    .then(() => tidySummaryLeftovers(base.out))
     .then(() => writeFileAtomic(summaryFile, summaryCsv(results), { mode: 0o644 }))
     .then(
       () => null,
