@@ -11,6 +11,8 @@ const WHY: Record<string, () => string> = {
   EACCES: () => w.denied,
   EPERM: () => w.denied,
   EIO: () => w.failed,
+  // a letter's temporary name below an --out of ~4,000 bytes: "a bug" on every re-run (round 32 F13)
+  ENAMETOOLONG: () => w.nameTooLong,
 };
 
 /** The disk's refusal in the run's words, with the file and the system's code; null for any other error. */
@@ -44,7 +46,7 @@ export function diskError(
   if (!r) return null;
   const message = r.file ? words.notWritten({ file: r.file, why: r.why }) : words.notWrittenAnywhere({ why: r.why });
   // no space to free: another user's file or folder (a `sudo meterdata export` left the state folder root's; round 27)
-  const hint = r.errno === 'EACCES' || r.errno === 'EPERM' ? w.deniedHint : words.hint;
+  const hint = r.errno === 'EACCES' || r.errno === 'EPERM' ? w.deniedHint : r.errno === 'ENAMETOOLONG' ? w.nameTooLongHint : words.hint;
   return new MeterdataError(message, { code: words.code, exitCode: ExitCode.UNEXPECTED, hint, cause: e, details: { errno: r.errno } });
 }
 

@@ -33,6 +33,15 @@ describe('diskError', () => {
     expect(diskRefusal(sysError('EIO'))).toEqual({ why: 'the disk reported an input/output error', file: null, errno: 'EIO' });
   });
 
+  // Round 32 F13: a letter's temporary name below an --out of ~4,000 bytes failed as "a bug", on every re-run.
+  it('a path longer than the file system allows: named with the hint to choose a shorter --out, not a bug', () => {
+    const e = diskError(sysError('ENAMETOOLONG', '/deep/..letter-x.pdf.partial.1.2.ab.tmp'));
+    expect(e).toMatchObject({ code: 'DISK_WRITE_FAILED', exitCode: 1, details: { errno: 'ENAMETOOLONG' } });
+    expect(formatError(e).text).toBe(
+      'meterdata: A file meterdata keeps could not be written (/deep/..letter-x.pdf.partial.1.2.ab.tmp): its path is longer than the file system allows.\n  Choose a folder with a shorter path (--out), then run the command again.',
+    );
+  });
+
   it('leaves every other error alone: a bug keeps its stack', () => {
     for (const e of [
       new Error('boom'),
