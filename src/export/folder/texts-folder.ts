@@ -56,8 +56,8 @@ export const outText = catalogue(
     folderReplacedHint: (p: { parent: string }) =>
       `Find out who else writes into ${p.parent}, put the folder back or remove what stands in its place, then run the same command again.`,
     othersFile: (p: { dir: string; file: string }) =>
-      `--out ${p.dir} holds ${p.file} of another user's export; in this shared folder only its owner may replace it, so this export could not be put there.`,
-    othersFileHint: 'Give this export an --out folder of its own, or ask that user to move their export elsewhere; then run the same command again.',
+      `${p.dir} holds ${p.file}, written by another user's meterdata run; in this shared folder only its owner may replace it, so this run's files could not be put there.`,
+    othersFileHint: 'Give this run an --out folder of its own, or ask that user to move their files elsewhere; then run the same command again.',
     lockIsFolder: (p: { lock: string }) =>
       `${p.lock} is a folder, where meterdata keeps a lock file; it is not meterdata's, and meterdata removes no folder it did not make.`,
     lockIsFolderHint: (p: { lock: string }) => `Remove the folder ${p.lock} (or move it elsewhere), then run the same command again.`,
@@ -111,9 +111,9 @@ export const outText = catalogue(
     folderReplacedHint: (p) =>
       `Bitte klären, wer außerdem in ${p.parent} schreibt, den Ordner zurücklegen oder entfernen, was an seiner Stelle steht, und denselben Befehl erneut ausführen.`,
     othersFile: (p) =>
-      `--out ${p.dir} enthält ${p.file} aus dem Export eines anderen Benutzers; in diesem gemeinsamen Ordner darf nur dessen Eigentümer die Datei ersetzen, daher kann dieser Export dort nicht abgelegt werden.`,
+      `${p.dir} enthält ${p.file}, geschrieben von einem meterdata-Lauf eines anderen Benutzers; in diesem gemeinsamen Ordner darf nur dessen Eigentümer die Datei ersetzen, daher können die Dateien dieses Laufs dort nicht abgelegt werden.`,
     othersFileHint:
-      'Geben Sie diesem Export einen eigenen Ordner mit --out, oder bitten Sie den anderen Benutzer, seinen Export zu verschieben; dann denselben Befehl erneut ausführen.',
+      'Geben Sie diesem Lauf einen eigenen Ordner mit --out, oder bitten Sie den anderen Benutzer, seine Dateien zu verschieben; dann denselben Befehl erneut ausführen.',
     lockIsFolder: (p) =>
       `${p.lock} ist ein Ordner, wo meterdata eine Sperrdatei führt; er stammt nicht von meterdata, und meterdata entfernt keinen Ordner, den es nicht selbst angelegt hat.`,
     lockIsFolderHint: (p) => `Entfernen Sie den Ordner ${p.lock} (oder verschieben Sie ihn an einen anderen Ort) und starten Sie denselben Befehl erneut.`,
