@@ -8,12 +8,13 @@ import { readOwnFile } from '../../core/bounded-read.js';
 import { checkListed, listedEntries, LISTED_FILE_MAX, LISTED_TEXT_MAX, type ListedEntry } from './listed-files.js';
 import { UsageError, isMeterdataError, type ErrorCode } from '../../core/errors.js';
 import { figuresFromTables, parseCsv, type Figure, type TableLayout } from '../../plausibility/index.js';
-import { MANIFEST } from './out-folder.js';
+import { lstatSync } from 'node:fs';
+import { MANIFEST, PORTFOLIO_SUMMARY } from './out-folder.js';
 import { loadTemplate, type Template } from '../output/index.js';
 import { compareText as t } from './texts-folder.js';
 import { day } from '../../i18n/index.js';
 import { otherLength, type Range } from '../../core/dates.js';
-import { expectedRange } from '../options/index.js';
+import { expectedRange, runKind } from '../options/index.js';
 
 export interface FolderComparison {
   dir: string;
@@ -60,6 +61,9 @@ function readManifest(dir: string): Manifest {
   } catch {
     read = null;
   }
+  // a portfolio's folder holds its profiles' exports one level down (round 32 F5: "no export there")
+  if (read === null && lstatSync(path.join(dir, PORTFOLIO_SUMMARY), { throwIfNoEntry: false })?.isFile())
+    throw refuse(dir, t.portfolioThere, t.portfolioThereHint({ example: path.join(dir, '<profile>') }));
   if (read === null) throw refuse(dir, t.noExport({ manifest: MANIFEST }), t.another);
   if ('problem' in read) throw refuse(dir, t.manifestUnusable({ manifest: MANIFEST, problem: read.problem }), t.another);
   let m: Manifest | null = null;
@@ -69,6 +73,8 @@ function readManifest(dir: string): Manifest {
     // reported below
   }
   if (!m || typeof m !== 'object' || m.tool !== 'meterdata') throw refuse(dir, t.notManifest({ manifest: MANIFEST }), t.another);
+  // the monthly information's folder has a manifest too (round 32 F5: told as "fewer metrics")
+  if (runKind((m as { identity?: { template?: unknown } }).identity?.template) === 'uvi') throw refuse(dir, t.uviThere, t.another);
   return m;
 }
 
