@@ -3,13 +3,11 @@
 // folder. Now the one started second is refused while the first runs (EXPORT_OUT_BUSY, exit 2, one
 // line naming the folder), and the first's folder holds only its own files. The first runs in this
 // process at 60 requests a minute; the second, the built binary, starts after its third request.
-import { execFile } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { signedInNord } from '../helpers/portfolio.js';
+import { binaryIn, signedInNord } from '../helpers/portfolio.js';
 import { runCli } from '../helpers/run-cli.js';
 
 let sandbox: Sandbox;
@@ -24,13 +22,7 @@ afterAll(async () => sandbox?.close());
 const exportRun = (rate: string) => ['export', '--year', '2025', '--format', 'csv', '--rate-limit', rate, '--profile', 'nord'];
 const uviRun = (rate: string) => ['uvi', '--month', '2025-11', '--rate-limit', rate, '--profile', 'nord'];
 
-async function binary(argv: string[]): Promise<{ code: number; stderr: string }> {
-  const run = promisify(execFile)(process.execPath, [path.resolve('bin/meterdata.js'), ...argv], { env: { ...process.env, ...env }, cwd: home });
-  return run.then(
-    (r) => ({ code: 0, stderr: r.stderr }),
-    (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
-  );
-}
+const binary = (argv: string[]) => binaryIn(home, env, argv);
 
 describe('export and uvi started together into one --out', () => {
   it.each([

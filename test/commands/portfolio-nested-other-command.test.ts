@@ -2,13 +2,11 @@
 // run, one profile at 3,000 requests a minute, committed first; the portfolio's profile then committed beside it, both
 // exit 0, and each folder was refused by both commands from then on. Now the portfolio checks its root against the
 // other command before each profile's commit: the second to commit is refused (exit 2), nothing of it committed.
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { signedInNord } from '../helpers/portfolio.js';
+import { binaryIn, signedInNord } from '../helpers/portfolio.js';
 import { runCli } from '../helpers/run-cli.js';
 
 let sandbox: Sandbox;
@@ -20,13 +18,7 @@ beforeAll(async () => {
 });
 afterAll(async () => sandbox?.close());
 
-async function binary(argv: string[]): Promise<{ code: number; stderr: string }> {
-  const run = promisify(execFile)(process.execPath, [path.resolve('bin/meterdata.js'), ...argv], { env: { ...process.env, ...env }, cwd: home });
-  return run.then(
-    (r) => ({ code: 0, stderr: r.stderr }),
-    (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
-  );
-}
+const binary = (argv: string[]) => binaryIn(home, env, argv);
 
 describe('a portfolio and a single run of the other command below its root, started together', () => {
   it.each([

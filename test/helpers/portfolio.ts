@@ -1,6 +1,8 @@
 // Several landlord connections signed in to one sandbox: a public test client per
 // tenant whose auto-consent picks that tenant (clients file `auto_consent_tenant`).
+import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { signedIn, signInTo, tenantClients, TENANT_CLIENTS } from './signed-in.js';
@@ -37,4 +39,13 @@ export async function signedInNord(homePrefix: string): Promise<{ sandbox: Sandb
     homePrefix,
     env: { SOURCE_DATE_EPOCH: '1795000000' },
   });
+}
+
+/** The built binary run from `home` with `env` added, to exit: its code and stderr (a second process beside an in-process run). */
+export async function binaryIn(home: string, env: NodeJS.ProcessEnv, argv: string[]): Promise<{ code: number; stderr: string }> {
+  const run = promisify(execFile)(process.execPath, [path.resolve('bin/meterdata.js'), ...argv], { env: { ...process.env, ...env }, cwd: home });
+  return run.then(
+    (r) => ({ code: 0, stderr: r.stderr }),
+    (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
+  );
 }
