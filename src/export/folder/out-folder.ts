@@ -279,13 +279,14 @@ export function checkNotOtherCommand(root: string, kind: RunKind): void {
 export function singleRunIn(root: string, kind: RunKind, names: readonly string[]): string | null {
   const own = new Set([MANIFEST, asideName(MANIFEST), ...names]);
   const traces = (dir: string) => {
-    const entries = (() => {
-      try {
-        return readdirSync(dir).slice(0, MAX_ENTRIES);
-      } catch {
-        return [];
-      }
-    })();
+    let entries: string[] = [];
+    try {
+      // files only: a profile's folder may be named like one (round 33 F2: a profile "billing.csv")
+      entries = readdirSync(dir, { withFileTypes: true })
+        .slice(0, MAX_ENTRIES)
+        .filter((e) => !e.isDirectory())
+        .map((e) => e.name);
+    } catch {} // not listable: nothing of a run seen there
     const hit = entries.find((n) => own.has(n) || (n.startsWith('.') && n.endsWith('.partial')));
     return hit === undefined ? null : path.join(dir, hit);
   };
