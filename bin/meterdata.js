@@ -32,8 +32,13 @@ if (older) {
 // missing, meterdata runs as without it. NODE_COMPILE_CACHE, where set, decides instead.
 // Not on /proc or /sys (XDG_CACHE_HOME or METERDATA_HOME there): Node's mkdir of it would never return, at full CPU.
 const { dirs, onKernelFs } = await import('../dist/bundle/paths.js');
-const compileCache = path.join(dirs().cache, 'compile-cache');
-if (!onKernelFs(compileCache)) module.enableCompileCache?.(compileCache);
+let compileCache = null;
+try {
+  compileCache = path.join(dirs().cache, 'compile-cache');
+} catch {
+  // no home folder to be found: the CLI says so (src/core/paths.ts HomeUnknownError)
+}
+if (compileCache && !onKernelFs(compileCache)) module.enableCompileCache?.(compileCache);
 
 const { main, endWhenDrained } = await import('../dist/bundle/cli.js');
 

@@ -10,6 +10,7 @@ import { diskError } from './core/disk.js';
 import { describeError, ExitCode, failureJson, formatError, InterruptedError, isMeterdataError, MeterdataError, wasToldInJson } from './core/errors.js';
 import type { Io } from './core/io.js';
 import { quietNodeWarnings } from './core/node-warnings.js';
+import { HomeUnknownError } from './core/paths.js';
 import { packageVersion } from './core/resources.js';
 import { isLang, languageFromArgv, languageFromEnv, LANGUAGES, setLanguage } from './i18n/index.js';
 import { cliTexts } from './texts-cli.js';
@@ -130,7 +131,7 @@ export async function main(argv: string[], io?: Io, parts: ContextParts = {}): P
     // `meterdata` alone: commander has already printed the help (to stderr)
     if (e instanceof CommanderError && e.code === 'commander.help') return ExitCode.USAGE;
     // a file of meterdata's own on a full or failing disk (config.json after a refresh …): told as such, not as a bug
-    let shown = e instanceof CommanderError ? commanderUsageError(e, failedCommand) : (diskError(e) ?? e);
+    let shown = e instanceof CommanderError ? commanderUsageError(e, failedCommand) : (diskError(e) ?? homeUnknown(e) ?? e);
     let { text, exitCode: code } = formatError(shown);
     // Whatever a command made of the abort, the run was interrupted: 130, never a stack trace.
     if (ctx.signal.aborted && !(e instanceof CommanderError)) {
@@ -150,6 +151,12 @@ export async function main(argv: string[], io?: Io, parts: ContextParts = {}): P
     }
     return code;
   }
+}
+
+/** No home folder to keep meterdata's files in (src/core/paths.ts): told as the user's to fix, not as a bug. */
+function homeUnknown(e: unknown): MeterdataError | null {
+  if (!(e instanceof HomeUnknownError)) return null;
+  return new MeterdataError(cliTexts.noHome, { code: 'HOME_UNKNOWN', exitCode: ExitCode.USAGE, hint: cliTexts.noHomeHint });
 }
 
 /** The working folder was removed (or moved) under the process: main refuses to run (process.cwd() throws). */

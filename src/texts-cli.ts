@@ -47,6 +47,9 @@ export const cliTexts = catalogue(
     interruptedBy: (p: { signal: string }) => `Interrupted by ${p.signal}.`,
     interruptedHint: 'Nothing was half-written; run the same command again to continue.',
     noWorkingFolder: 'The folder this command was started in no longer exists (it was removed or moved meanwhile).',
+    noHome:
+      'There is no home folder to keep the sign-in and settings in: HOME is empty or not a full path, and this user has no account entry to take one from.',
+    noHomeHint: 'Set HOME to a full path (e.g. HOME=/home/abrechnung), or METERDATA_HOME to the folder meterdata should use.',
     outputCutBySignal: (p: { signal: string }) =>
       `meterdata: stopped by ${p.signal} after the run had finished, before its output reached the reader whole; the files are complete.`,
     noWorkingFolderHint: 'Change to an existing folder (e.g. `cd ~`) and run the command again.',
@@ -108,6 +111,9 @@ export const cliTexts = catalogue(
     interruptedBy: (p) => `Abgebrochen durch ${p.signal}.`,
     interruptedHint: 'Nichts wurde halb geschrieben; führen Sie denselben Befehl erneut aus, um fortzufahren.',
     noWorkingFolder: 'Der Ordner, in dem dieser Befehl gestartet wurde, existiert nicht mehr (er wurde inzwischen gelöscht oder verschoben).',
+    noHome:
+      'Es gibt keinen Benutzerordner für Anmeldung und Einstellungen: HOME ist leer oder kein vollständiger Pfad, und für diesen Benutzer gibt es keinen Kontoeintrag, dem er sich entnehmen ließe.',
+    noHomeHint: 'Setzen Sie HOME auf einen vollständigen Pfad (z. B. HOME=/home/abrechnung) oder METERDATA_HOME auf den Ordner, den meterdata verwenden soll.',
     outputCutBySignal: (p) =>
       `meterdata: nach dem Ende des Laufs durch ${p.signal} beendet, bevor die Ausgabe vollständig beim Leser ankam; die Dateien sind vollständig.`,
     noWorkingFolderHint: 'Wechseln Sie in einen vorhandenen Ordner (z. B. `cd ~`) und führen Sie den Befehl erneut aus.',

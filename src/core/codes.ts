@@ -58,6 +58,7 @@ export const ERROR_CODES = {
   USAGE_UNKNOWN_OPTION: { exit: [USAGE], area: 'cli' },
   OUTPUT_WRITE_FAILED: { exit: [BUG], area: 'cli' },
   WORKING_FOLDER_GONE: { exit: [USAGE], area: 'cli' },
+  HOME_UNKNOWN: { exit: [USAGE], area: 'cli' },
   USAGE_UNKNOWN_COMMAND: { exit: [USAGE], area: 'cli' },
   USAGE_MISSING_ARGUMENT: { exit: [USAGE], area: 'cli' },
   USAGE_OPTION_MISSING_ARGUMENT: { exit: [USAGE], area: 'cli' },

@@ -21,7 +21,9 @@ export function dirs(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Plat
   }
   // An empty or relative HOME counts as unset, as XDG's variables below: it put config.json and the refresh token in the
   // working folder, and the next command from another folder was "not signed in" (round 32 F8).
-  const userHome = env.HOME && path.isAbsolute(env.HOME) ? env.HOME : accountHome();
+  // Without either (a container's user with no account entry and such a HOME: round 33 F1) nothing is guessed.
+  const userHome = [env.HOME, accountHome()].find((h): h is string => !!h && path.isAbsolute(h));
+  if (userHome === undefined) throw new HomeUnknownError();
   if (platform === 'darwin') {
     const base = path.join(userHome, 'Library', 'Application Support', 'meterdata');
     return { config: base, state: path.join(base, 'state'), cache: path.join(userHome, 'Library', 'Caches', 'meterdata') };
@@ -80,11 +82,19 @@ export function folderOnKernelFs(
   return undefined;
 }
 
-/** The home folder of the user's account (its passwd entry), not $HOME; os.homedir() where the system gives none. */
-function accountHome(): string {
+/** The home folder of the user's account (its passwd entry), not $HOME (which os.homedir() would give back); none where the system has no entry. */
+function accountHome(): string | undefined {
   try {
     return os.userInfo().homedir;
   } catch {
-    return os.homedir();
+    return undefined;
+  }
+}
+
+/** Neither HOME nor the user's account gives an absolute home folder: where meterdata keeps its files cannot be told (cli.ts says so). */
+export class HomeUnknownError extends Error {
+  readonly code = 'HOME_UNKNOWN';
+  constructor() {
+    super('no absolute home folder: HOME is empty or relative, and the user has no account entry');
   }
 }
