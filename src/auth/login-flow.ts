@@ -124,7 +124,8 @@ async function revoked(config: Parameters<typeof revokeToken>[0], token: string)
     await revokeToken(config, token);
     return { revoked: true };
   } catch (e) {
-    return { revoked: false, reason: describeError(e), ...(revocationUnsure(e) ? { unsure: true } : {}) };
+    const unsure = revocationUnsure(e);
+    return { revoked: false, reason: unsure?.status ? `HTTP ${unsure.status}` : describeError(e), ...(unsure ? { unsure: true } : {}) };
   }
 }
 

@@ -145,16 +145,17 @@ export async function revokeToken(config: oidc.Configuration, token: string): Pr
       await oidc.tokenRevocation(config, token);
     } catch (e) {
       // sent, and no answer (a timeout after writing, a cut answer) or a 5xx after it: the server may have acted (round 32 F6)
-      if (typeof e === 'object' && e !== null && lostAfterSending(e, wire)) unsureRevocations.add(e);
+      if (typeof e === 'object' && e !== null && lostAfterSending(e, wire)) unsureRevocations.set(e, wire.status);
       throw e;
     }
   });
 }
 
-const unsureRevocations = new WeakSet<object>();
+const unsureRevocations = new WeakMap<object, number | undefined>();
 
-/** A revocation that failed after its request left: the connection may be revoked or not, nobody can tell. */
-export const revocationUnsure = (e: unknown): boolean => typeof e === 'object' && e !== null && unsureRevocations.has(e);
+/** A revocation that failed after its request left: the connection may be revoked or not; the answer's status where one came (a 5xx). */
+export const revocationUnsure = (e: unknown): { status: number | undefined } | null =>
+  typeof e === 'object' && e !== null && unsureRevocations.has(e) ? { status: unsureRevocations.get(e) } : null;
 
 /**
  * A refresh request that left, whose answer was lost (no answer in time, a dropped connection,

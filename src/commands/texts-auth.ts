@@ -16,7 +16,7 @@ export const loginTexts = catalogue(
     previousRevoked: "The profile's previous connection was revoked at the server.",
     previousNotRevoked: (p: { reason: string }) => `The profile's previous connection was not revoked (${p.reason}) at the server.`,
     previousPerhapsRevoked: (p: { reason: string }) =>
-      `The revocation of the profile's previous connection was sent, but its answer was lost (${p.reason}): the landlord can see in the portal whether it is still there.`,
+      `The revocation of the profile's previous connection was sent, but no answer said it was done (${p.reason}): the landlord can see in the portal whether it is still there.`,
     damagedReplaced: (p: { problem: string }) => `${p.problem} This sign-in replaces the profile.`,
     secretStdinEmpty: '--client-secret-stdin was given but standard input was empty.',
     secretStdinHint: 'Pipe the secret in, e.g. `pass show erp-client | meterdata login --client-secret-stdin …`.',
@@ -52,7 +52,7 @@ export const loginTexts = catalogue(
     previousRevoked: 'Die bisherige Verbindung des Profils wurde beim Server widerrufen.',
     previousNotRevoked: (p) => `Die bisherige Verbindung des Profils wurde beim Server nicht widerrufen (${p.reason}).`,
     previousPerhapsRevoked: (p) =>
-      `Der Widerruf der bisherigen Verbindung des Profils wurde gesendet, die Antwort ging aber verloren (${p.reason}); der Eigentümer sieht im Portal, ob sie noch besteht.`,
+      `Der Widerruf der bisherigen Verbindung des Profils wurde gesendet, aber keine Antwort hat ihn bestätigt (${p.reason}); der Eigentümer sieht im Portal, ob sie noch besteht.`,
     damagedReplaced: (p) => `${p.problem} Diese Anmeldung ersetzt das Profil.`,
     secretStdinEmpty: '--client-secret-stdin wurde angegeben, aber die Standardeingabe war leer.',
     secretStdinHint: 'Bitte das Secret per Pipe übergeben, z. B. `pass show erp-client | meterdata login --client-secret-stdin …`.',
@@ -100,7 +100,7 @@ export const logoutTexts = catalogue(
     notRevoked: (p: { reason: string }) =>
       `NOT revoked at the server (${p.reason}); the landlord can disconnect it in the portal, or it expires after 90 days unused`,
     perhapsRevoked: (p: { reason: string }) =>
-      `perhaps not revoked at the server: the request was sent, but its answer was lost (${p.reason}); the landlord can see in the portal whether it is still there and disconnect it, or it expires after 90 days unused`,
+      `perhaps not revoked at the server: the request was sent, but no answer said it was done (${p.reason}); the landlord can see in the portal whether it is still there and disconnect it, or it expires after 90 days unused`,
   },
   {
     noProfile: (p) => `Das Profil „${p.profile}“ gibt es nicht; nichts zu tun.`,
@@ -120,7 +120,7 @@ export const logoutTexts = catalogue(
     revoked: 'beim Server widerrufen',
     notRevoked: (p) => `beim Server NICHT widerrufen (${p.reason}); der Eigentümer kann sie im Portal trennen, sonst läuft sie nach 90 Tagen ohne Nutzung ab`,
     perhapsRevoked: (p) =>
-      `beim Server womöglich nicht widerrufen: Die Anfrage wurde gesendet, die Antwort ging aber verloren (${p.reason}); der Eigentümer sieht im Portal, ob die Verbindung noch besteht, und kann sie dort trennen, sonst läuft sie nach 90 Tagen ohne Nutzung ab`,
+      `beim Server womöglich nicht widerrufen: Die Anfrage wurde gesendet, aber keine Antwort hat den Widerruf bestätigt (${p.reason}); der Eigentümer sieht im Portal, ob die Verbindung noch besteht, und kann sie dort trennen, sonst läuft sie nach 90 Tagen ohne Nutzung ab`,
   },
 );
 

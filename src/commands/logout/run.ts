@@ -71,7 +71,8 @@ async function signOut(opts: LogoutFlags, { io }: CommandContext, profile: Profi
       await revokeToken(config, record.refresh_token);
       revoked = t.revoked;
     } catch (e) {
-      revoked = (revocationUnsure(e) ? t.perhapsRevoked : t.notRevoked)({ reason: describeError(e) });
+      const unsure = revocationUnsure(e);
+      revoked = unsure ? t.perhapsRevoked({ reason: unsure.status ? `HTTP ${unsure.status}` : describeError(e) }) : t.notRevoked({ reason: describeError(e) });
     }
   }
   await store.remove(name);
