@@ -272,6 +272,23 @@ describe('portfolio export against one sandbox with two landlords', () => {
     expect(existsSync(live)).toBe(true);
   });
 
+  // Round 32 F15: a file where the state's folder of finished-profile notes belongs: both profiles exported, and the
+  // warning told to delete a file inside that file. No note can be below a file: nothing to say at the end.
+  it('a file at the state’s folder of finished-profile notes: exported, no warning naming a file inside it', async () => {
+    const notes = path.join(env.METERDATA_HOME!, 'state', 'portfolio');
+    const aside = `${notes}.aside`;
+    await rename(notes, aside).catch(() => undefined);
+    await writeFile(notes, 'x');
+    try {
+      const r = await runCli(['export', '--year', '2025', ...FAST, '--profiles', 'nord', '--out', path.join(home, 'notes-file')], { env, cwd: home });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).not.toMatch(/delete \S*portfolio\/\w+\.json/);
+    } finally {
+      await rm(notes, { force: true });
+      await rename(aside, notes).catch(() => undefined);
+    }
+  });
+
   // Round 32 F7: a single export killed before its manifest's rename (its files under final names) was not seen.
   it('refuses an --out folder that holds a single export killed before its manifest was renamed', async () => {
     const out = path.join(home, 'single-killed');
