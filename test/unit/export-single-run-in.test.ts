@@ -18,6 +18,13 @@ describe('singleRunIn', () => {
     }
   });
 
+  it('a write probe a killed run left (also ".partial") or another program’s .partial file is no trace', () => {
+    const r = root();
+    writeFileSync(path.join(r, '.meterdata-write-test-7-0b7e1c52-3f4d-4c1a-9d7e-5a6b7c8d9e0f.partial'), '');
+    writeFileSync(path.join(r, '.notes.txt.partial'), '');
+    expect(singleRunIn(r, 'export', ['billing.csv'])).toBeNull();
+  });
+
   it('the portfolio’s own profile folders are no trace, whatever their names; nor is its summary', () => {
     const r = root();
     for (const p of ['billing.csv', 'meterdata-manifest.json', 'nord']) mkdirSync(path.join(r, p));

@@ -271,13 +271,12 @@ export function checkNotOtherCommand(root: string, kind: RunKind): void {
   throw new UsageError(message, t.otherCommandHint, 'EXPORT_OUT_IN_USE');
 }
 
-/**
- * A single `kind` run's file in a portfolio's root (export) or its month folders (uvi): a manifest, one set aside, any of
- * `names`, or a commit's `.<name>.partial`. Not only a complete run of the portfolio's own month: another month's, or
- * one killed in its commit, lay beside the profiles, its re-run refused for good (round 32 F1, F6, F7).
- */
+/** A single `kind` run's file in a portfolio's root (export) or month folders (uvi): its manifest (or one set aside), `names`, or
+ * their commit's `.<name>.partial`; another month's or a killed run's lay beside the profiles (round 32 F1, F6, F7). */
 export function singleRunIn(root: string, kind: RunKind, names: readonly string[]): string | null {
-  const own = new Set([MANIFEST, asideName(MANIFEST), ...names]);
+  const files = [MANIFEST, ...names];
+  // the commit's temporary names of these files only: a write probe a kill left (also ".partial") is no run's file
+  const own = new Set([asideName(MANIFEST), ...files, ...files.map(partialName)]);
   const traces = (dir: string) => {
     let entries: string[] = [];
     try {
@@ -287,7 +286,7 @@ export function singleRunIn(root: string, kind: RunKind, names: readonly string[
         .filter((e) => !e.isDirectory())
         .map((e) => e.name);
     } catch {} // not listable: nothing of a run seen there
-    const hit = entries.find((n) => own.has(n) || (n.startsWith('.') && n.endsWith('.partial')));
+    const hit = entries.find((n) => own.has(n));
     return hit === undefined ? null : path.join(dir, hit);
   };
   if (kind === 'export') return traces(root);
