@@ -10,6 +10,7 @@ import { diskError } from './core/disk.js';
 import { describeError, ExitCode, failureJson, formatError, InterruptedError, isMeterdataError, MeterdataError, wasToldInJson } from './core/errors.js';
 import type { Io } from './core/io.js';
 import { quietNodeWarnings } from './core/node-warnings.js';
+import { pauseAt } from './auth/test-hooks.js';
 import { HomeUnknownError } from './core/paths.js';
 import { packageVersion } from './core/resources.js';
 import { isLang, languageFromArgv, languageFromEnv, LANGUAGES, setLanguage } from './i18n/index.js';
@@ -26,8 +27,11 @@ let exitCode: number = ExitCode.OK;
 let failedCommand: string | undefined;
 /** As the command parsed its flags: --json given. Unset where parsing failed (then argv tells). */
 let jsonAsked: boolean | undefined;
-/** The failure's JSON object is on stdout: a second Ctrl-C after it prints no second one. */
-let failurePrinted = false;
+/**
+ * Something reached stdout (an answer, a multi-profile run's objects, the failure's object): a second Ctrl-C
+ * after it adds no object of its own, which a script reading one object per profile could not place (round 32 F14).
+ */
+let stdoutWritten = false;
 
 function action(context: () => CommandContext, load: AnyCommand['load']) {
   return async (...params: unknown[]) => {
@@ -115,7 +119,7 @@ export async function main(argv: string[], io?: Io, parts: ContextParts = {}): P
   exitCode = ExitCode.OK;
   failedCommand = undefined;
   jsonAsked = undefined;
-  failurePrinted = false;
+  stdoutWritten = false;
   // Before the program is built: its help texts are rendered in this language.
   const asked = languageFromArgv(argv);
   setLanguage(isLang(asked) ? asked : languageFromEnv(ctx.env, ctx.locale));
@@ -146,10 +150,12 @@ export async function main(argv: string[], io?: Io, parts: ContextParts = {}): P
     ctx.stderr.write(`${text}\n`);
     // Scripts read the failure of a command given --json on stdout, as its other answers.
     if ((jsonAsked ?? asksJson(program, argv)) && !wasToldInJson(shown) && !wasToldInJson(e)) {
-      failurePrinted = true;
       ctx.stdout.write(`${failureJson({ ...describeError(shown), exitCode: code })}\n`);
     }
     return code;
+  } finally {
+    // where the kill tests send a second signal after the command's own output (src/auth/test-hooks.ts)
+    await pauseAt(ctx.env, 'CLI_END', (l) => ctx.stderr.write(l));
   }
 }
 
@@ -185,6 +191,7 @@ let guarded = false;
 function guardOutput(): void {
   if (guarded) return;
   guarded = true;
+  noteStdoutWrites();
   process.stderr.on('error', () => {});
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code !== 'EPIPE' && e.code !== 'EIO') stdoutFailed ??= e.code ?? e.message;
@@ -205,6 +212,15 @@ async function outputKept(ctx: Io, code: number): Promise<number> {
   return lost.exitCode;
 }
 
+/** Every write to stdout, the worker threads' forwarded ones included, noted for the second signal's stop. */
+function noteStdoutWrites(): void {
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((...args: Parameters<typeof write>) => {
+    stdoutWritten = true;
+    return write(...args);
+  }) as typeof process.stdout.write;
+}
+
 function processIo(): Io {
   // A dependency's deprecated call (DEP0005 in the executable's bundle) is no concern of the user's.
   quietNodeWarnings();
@@ -217,7 +233,7 @@ function processIo(): Io {
   const stop = (signal: NodeJS.Signals) => {
     if (controller.signal.aborted) {
       // Exiting at once leaves no turn for the command's error path: a script given --json still reads why (written before exit returns).
-      if (jsonAsked === true && !failurePrinted) {
+      if (jsonAsked === true && !stdoutWritten) {
         const interrupted = new InterruptedError(cliTexts.interruptedBy({ signal }), { hint: cliTexts.interruptedHint });
         try {
           writeSync(1, `${failureJson({ ...describeError(interrupted), exitCode: ExitCode.INTERRUPTED })}\n`);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { BIN, assertBuilt } from '../helpers/bin.js';
-import { signedInNord } from '../helpers/portfolio.js';
+import { signedInNord, signIn } from '../helpers/portfolio.js';
 
 let sandbox: Sandbox;
 let home: string;
@@ -15,6 +15,7 @@ let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   assertBuilt();
   ({ sandbox, home, env } = await signedInNord('md-second-signal-'));
+  await signIn(sandbox, env, 'sued', 1);
 }, 120_000);
 afterAll(async () => sandbox?.close());
 
@@ -55,4 +56,39 @@ describe('a second Ctrl-C under --json', () => {
     },
     60_000,
   );
+
+  // Round 32 F14: the first signal's run printed one object per profile; a second signal while the process
+  // ended added an object without a profile, which a script reading one object per profile could not place.
+  it('after a multi-profile run printed its profiles’ objects: no object of its own', async () => {
+    const out = path.join(home, 'after-objects');
+    const child = spawn(process.execPath, [BIN, 'uvi', '--month', '2025-11', '--profiles', 'nord,sued', '--rate-limit', '60', '--json', '--out', out], {
+      cwd: home,
+      env: { ...env, METERDATA_TEST_HOOKS: '1', METERDATA_TEST_PAUSE_CLI_END_MS: '20000' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const before = sandbox.log.total;
+    for (let i = 0; i < 600 && sandbox.log.total < before + 4; i++) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGTERM');
+    // the run has ended and printed what it had; the launcher waits at the test hook
+    for (let i = 0; i < 600 && !stderr.includes('test-hook: CLI_END'); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(stderr).toContain('test-hook: CLI_END');
+    const printed = stdout;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const code = await done;
+    clearTimeout(timer);
+    expect(code, stderr).toBe(130);
+    expect(stdout).toBe(printed);
+    const objects = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { profile?: string; exit_code: number });
+    expect(objects.map((o) => o.profile).sort()).toEqual(['nord', 'sued']);
+    expect(objects.every((o) => o.exit_code === 130)).toBe(true);
+  }, 60_000);
 });
