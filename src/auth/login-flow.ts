@@ -125,7 +125,7 @@ async function revoked(config: Parameters<typeof revokeToken>[0], token: string)
     return { revoked: true };
   } catch (e) {
     const unsure = revocationUnsure(e);
-    return { revoked: false, reason: unsure?.status ? `HTTP ${unsure.status}` : describeError(e), ...(unsure ? { unsure: true } : {}) };
+    return { revoked: false, reason: unsure?.reason ?? describeError(e), ...(unsure ? { unsure: true } : {}) };
   }
 }
 

@@ -125,9 +125,7 @@ function responseOf(e: unknown): Response | undefined {
   return undefined;
 }
 
-function httpStatusOf(e: unknown): number | undefined {
-  return oauthErrorOf(e)?.status ?? responseOf(e)?.status;
-}
+const httpStatusOf = (e: unknown): number | undefined => oauthErrorOf(e)?.status ?? responseOf(e)?.status;
 
 /** Retry-After in whole seconds (delta form; an HTTP date is converted); 1 when absent. */
 function retryAfterSeconds(e: unknown): number {
@@ -145,17 +143,18 @@ export async function revokeToken(config: oidc.Configuration, token: string): Pr
       await oidc.tokenRevocation(config, token);
     } catch (e) {
       // sent, and no answer (a timeout after writing, a cut answer) or a 5xx after it: the server may have acted (round 32 F6)
-      if (typeof e === 'object' && e !== null && lostAfterSending(e, wire)) unsureRevocations.set(e, wire.status);
+      if (typeof e === 'object' && e !== null && lostAfterSending(e, wire)) unsureRevocations.set(e, wire.status ? `HTTP ${wire.status}` : describeError(e));
       throw e;
     }
   });
 }
 
-const unsureRevocations = new WeakMap<object, number | undefined>();
+/** Why each such failure leaves the revocation unsure: the answer's status where one came (a 5xx), else the failure's words. */
+const unsureRevocations = new WeakMap<object, string>();
 
-/** A revocation that failed after its request left: the connection may be revoked or not; the answer's status where one came (a 5xx). */
-export const revocationUnsure = (e: unknown): { status: number | undefined } | null =>
-  typeof e === 'object' && e !== null && unsureRevocations.has(e) ? { status: unsureRevocations.get(e) } : null;
+/** A revocation that failed after its request left: the connection may be revoked or not. */
+export const revocationUnsure = (e: unknown): { reason: string } | null =>
+  typeof e === 'object' && e !== null && unsureRevocations.has(e) ? { reason: unsureRevocations.get(e)! } : null;
 
 /**
  * A refresh request that left, whose answer was lost (no answer in time, a dropped connection,

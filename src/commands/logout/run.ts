@@ -72,7 +72,7 @@ async function signOut(opts: LogoutFlags, { io }: CommandContext, profile: Profi
       revoked = t.revoked;
     } catch (e) {
       const unsure = revocationUnsure(e);
-      revoked = unsure ? t.perhapsRevoked({ reason: unsure.status ? `HTTP ${unsure.status}` : describeError(e) }) : t.notRevoked({ reason: describeError(e) });
+      revoked = unsure ? t.perhapsRevoked(unsure) : t.notRevoked({ reason: describeError(e) });
     }
   }
   await store.remove(name);
