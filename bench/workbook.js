@@ -29,7 +29,7 @@ try {
       'export/options/options.js',
       'export/output/templates.js',
       'export/single.js',
-      'export/output/output-set.js',
+      'export/output/complete.js',
       'export/output/formats/xlsx/xlsx-writer.js',
     ].map(dist),
   );
