@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderCsv } from '../../src/export/output/formats/csv/csv-writer.js';
-import { loadTemplate } from '../../src/export/output/templates.js';
+import { loadTemplate, OWN_FILES } from '../../src/export/output/templates.js';
+import { PORTFOLIO_SUMMARY } from '../../src/export/folder/out-folder.js';
 import { UsageError } from '../../src/core/errors.js';
 import { inLanguage, setLanguage } from '../../src/i18n/index.js';
 import { columnHeaders } from '../../src/export/output/texts-sheets.js';
@@ -94,6 +95,16 @@ describe('templates', () => {
     expect(await problem({ files: { billing: false, segments: false, readings: false, 'plant-points': false, review: false } })).toMatch(
       /leaves out every table/,
     );
+  });
+
+  // round 34 F1: a table named like the multi-profile run's summary had every later run into that root refused
+  it('refuses a table file named like a file meterdata writes of its own, in any case', async () => {
+    expect(OWN_FILES).toEqual([PORTFOLIO_SUMMARY]);
+    for (const file of ['portfolio-summary.csv', 'Portfolio-Summary.csv'])
+      expect(await problem({ files: { review: { file } } })).toMatch(
+        new RegExp(`files\\.review: file name ${file.replace('.', '\\.')} is meterdata's own: an export of several profiles writes its summary there`),
+      );
+    expect(await problem({ files: { review: { file: 'portfolio-summary-2025.csv' } } }).catch((e: Error) => e.message)).toBe('template was accepted');
   });
 
   it('names the setting and the fix for damaged values at any depth (valibot schema)', async () => {

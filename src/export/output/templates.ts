@@ -120,6 +120,8 @@ export function applyTemplate(raw: unknown, base: Template | null): Template {
     names.add(key.toLowerCase());
   };
   for (const f of files) {
+    // a multi-profile run's summary beside the profiles' folders: a table of that name was taken for a single run's (round 34 F1)
+    if (OWN_FILES.includes(f.file.toLowerCase())) fail(`files.${f.table}`, tt.fileOwn({ name: f.file }));
     once(`file:${f.file}`, `files.${f.table}`, tt.fileTwice({ name: f.file }));
     once(`sheet:${f.sheet}`, `files.${f.table}`, tt.sheetTwice({ name: f.sheet }));
   }
@@ -127,6 +129,9 @@ export function applyTemplate(raw: unknown, base: Template | null): Template {
   const name = doc.name ?? base?.name ?? 'custom';
   return { name, language, words, separator, decimal, dateFormat, booleans, bom, eol: eolName === 'lf' ? '\n' : '\r\n', sheets, files };
 }
+
+/** The CSV files meterdata writes of its own beside a run's tables (PORTFOLIO_SUMMARY, src/export/folder/out-folder.ts). */
+export const OWN_FILES: readonly string[] = ['portfolio-summary.csv'];
 
 async function readJson(read: () => Promise<string>, label: string): Promise<unknown> {
   let text: string;
