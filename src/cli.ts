@@ -32,6 +32,8 @@ let jsonAsked: boolean | undefined;
  * after it adds no object of its own, which a script reading one object per profile could not place (round 32 F14).
  */
 let stdoutWritten = false;
+/** main() has returned: a signal is the launcher's to handle now (src/core/process-end.ts), whatever came before it. */
+let returned = false;
 
 function action(context: () => CommandContext, load: AnyCommand['load']) {
   return async (...params: unknown[]) => {
@@ -120,6 +122,7 @@ export async function main(argv: string[], io?: Io, parts: ContextParts = {}): P
   failedCommand = undefined;
   jsonAsked = undefined;
   stdoutWritten = false;
+  returned = false;
   // Before the program is built: its help texts are rendered in this language.
   const asked = languageFromArgv(argv);
   setLanguage(isLang(asked) ? asked : languageFromEnv(ctx.env, ctx.locale));
@@ -156,6 +159,7 @@ export async function main(argv: string[], io?: Io, parts: ContextParts = {}): P
   } finally {
     // where the kill tests send a second signal after the command's own output (src/auth/test-hooks.ts)
     await pauseAt(ctx.env, 'CLI_END', (l) => ctx.stderr.write(l));
+    returned = true;
   }
 }
 
@@ -231,6 +235,9 @@ function processIo(): Io {
   // with `once`, proper-lockfile's signal-exit handler would re-raise the signal and
   // kill the process before the command could clean up.
   const stop = (signal: NodeJS.Signals) => {
+    // round 34 F2: a first signal absorbed by the commit made a second one after the run a bare 130, the launcher's
+    // line (the files are complete) never said
+    if (returned) return;
     if (controller.signal.aborted) {
       // Exiting at once leaves no turn for the command's error path: a script given --json still reads why (written before exit returns).
       if (jsonAsked === true && !stdoutWritten) {

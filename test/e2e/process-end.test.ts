@@ -64,6 +64,33 @@ describe('the end of the process', () => {
 
   // Round 29 F5: a SIGTERM in the milliseconds after a finished run's last line killed it (143): Node's teardown after
   // the 'exit' event closes the signal handles, which gives the signal its default action back. 17 of 40 before.
+  // Round 34 F2: a first signal the command absorbed (here: while the CLI ends, at its test hook; in the field: during
+  // the commit) left the CLI's own handler acting after main() returned: the second one ended the run with a bare 130.
+  it('a second SIGTERM after main() returned, its first absorbed: the launcher’s line, not a bare 130', async () => {
+    const cli = path.join(ROOT, 'dist', 'bundle', 'cli.js');
+    const code = `const { main, endWhenDrained } = await import(${JSON.stringify(cli)});
+      process.exitCode = await main(['completion', 'bash']);
+      process.stdout.write('x'.repeat(4 << 20));
+      endWhenDrained();`;
+    const c = spawn(process.execPath, ['--input-type=module', '-e', code], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, METERDATA_TEST_HOOKS: '1', METERDATA_TEST_PAUSE_CLI_END_MS: '1500' },
+    });
+    c.stdout.pause();
+    let stderr = '';
+    c.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    for (let i = 0; i < 200 && !stderr.includes('test-hook: CLI_END'); i++) await new Promise((r) => setTimeout(r, 50));
+    c.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 2500)); // main() has returned, the reader still reads nothing
+    c.kill('SIGTERM');
+    const [status] = (await Promise.race([
+      new Promise((r) => c.on('close', (...a) => r(a))),
+      new Promise((r) => setTimeout(() => (c.kill('SIGKILL'), r(['killed'])), 10_000)),
+    ])) as [number | string];
+    expect(status).toBe(130);
+    expect(stderr).toMatch(/stopped by SIGTERM after the run had finished, before its output reached the reader whole; the files are complete/);
+  }, 30_000);
+
   it('a SIGTERM 0–12 ms after the last line of a finished run: its own code every time, never killed by the signal', async () => {
     const outcomes: (number | string | null)[] = [];
     for (let i = 0; i < 40; i++) {

@@ -89,6 +89,5 @@ describe('a second Ctrl-C under --json', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as { profile?: string; exit_code: number });
     expect(objects.map((o) => o.profile).sort()).toEqual(['nord', 'sued']);
-    expect(objects.every((o) => o.exit_code === 130)).toBe(true);
   }, 60_000);
 });
