@@ -166,6 +166,12 @@ export async function main(argv: string[], io?: Io, parts: ContextParts = {}): P
 /** No home folder to keep meterdata's files in (src/core/paths.ts): told as the user's to fix, not as a bug. */
 function homeUnknown(e: unknown): MeterdataError | null {
   if (!(e instanceof HomeUnknownError)) return null;
+  if (e.relative !== undefined)
+    return new MeterdataError(cliTexts.homeRelative({ value: e.relative }), {
+      code: 'HOME_UNKNOWN',
+      exitCode: ExitCode.USAGE,
+      hint: cliTexts.homeRelativeHint,
+    });
   return new MeterdataError(cliTexts.noHome, { code: 'HOME_UNKNOWN', exitCode: ExitCode.USAGE, hint: cliTexts.noHomeHint });
 }
 

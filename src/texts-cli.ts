@@ -50,6 +50,9 @@ export const cliTexts = catalogue(
     noHome:
       'There is no home folder to keep the sign-in and settings in: HOME is empty or not a full path, and this user has no account entry to take one from.',
     noHomeHint: 'Set HOME to a full path (e.g. HOME=/home/abrechnung), or METERDATA_HOME to the folder meterdata should use.',
+    homeRelative: (p: { value: string }) =>
+      `METERDATA_HOME is not a full path (${p.value}): the sign-in and settings would land in whichever folder a command runs in.`,
+    homeRelativeHint: 'Set METERDATA_HOME to a full path (e.g. METERDATA_HOME=/srv/meterdata).',
     outputCutBySignal: (p: { signal: string }) =>
       `meterdata: stopped by ${p.signal} after the run had finished, before its output reached the reader whole; the files are complete.`,
     noWorkingFolderHint: 'Change to an existing folder (e.g. `cd ~`) and run the command again.',
@@ -114,6 +117,9 @@ export const cliTexts = catalogue(
     noHome:
       'Es gibt keinen Benutzerordner für Anmeldung und Einstellungen: HOME ist leer oder kein vollständiger Pfad, und für diesen Benutzer gibt es keinen Kontoeintrag, dem er sich entnehmen ließe.',
     noHomeHint: 'Setzen Sie HOME auf einen vollständigen Pfad (z. B. HOME=/home/abrechnung) oder METERDATA_HOME auf den Ordner, den meterdata verwenden soll.',
+    homeRelative: (p) =>
+      `METERDATA_HOME ist kein vollständiger Pfad (${p.value}): Anmeldung und Einstellungen lägen in dem Ordner, in dem gerade ein Befehl läuft.`,
+    homeRelativeHint: 'Setzen Sie METERDATA_HOME auf einen vollständigen Pfad (z. B. METERDATA_HOME=/srv/meterdata).',
     outputCutBySignal: (p) =>
       `meterdata: nach dem Ende des Laufs durch ${p.signal} beendet, bevor die Ausgabe vollständig beim Leser ankam; die Dateien sind vollständig.`,
     noWorkingFolderHint: 'Wechseln Sie in einen vorhandenen Ordner (z. B. `cd ~`) und führen Sie den Befehl erneut aus.',

@@ -17,34 +17,36 @@ export interface Dirs {
 export function dirs(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): Dirs {
   const home = env.METERDATA_HOME;
   if (home) {
+    // relative, it put config.json and the refresh token under whichever folder a command ran in (round 34 F3)
+    if (!path.isAbsolute(home)) throw new HomeUnknownError(home);
     return { config: path.join(home, 'config'), state: path.join(home, 'state'), cache: path.join(home, 'cache') };
   }
   // An empty or relative HOME counts as unset, as XDG's variables below: it put config.json and the refresh token in the
   // working folder, and the next command from another folder was "not signed in" (round 32 F8).
-  // Without either (a container's user with no account entry and such a HOME: round 33 F1) nothing is guessed.
-  const userHome = [env.HOME, accountHome()].find((h): h is string => !!h && path.isAbsolute(h));
-  if (userHome === undefined) throw new HomeUnknownError();
+  // Without either (a container's user with no account entry and such a HOME: round 33 F1) nothing is guessed, where a
+  // folder needs it (not where XDG's variables name all three: round 34 F4).
+  const userHome = (): string => {
+    const found = [env.HOME, accountHome()].find((h): h is string => !!h && path.isAbsolute(h));
+    if (found === undefined) throw new HomeUnknownError();
+    return found;
+  };
   if (platform === 'darwin') {
-    const base = path.join(userHome, 'Library', 'Application Support', 'meterdata');
-    return { config: base, state: path.join(base, 'state'), cache: path.join(userHome, 'Library', 'Caches', 'meterdata') };
+    const base = path.join(userHome(), 'Library', 'Application Support', 'meterdata');
+    return { config: base, state: path.join(base, 'state'), cache: path.join(userHome(), 'Library', 'Caches', 'meterdata') };
   }
   if (platform === 'win32') {
     // An empty variable counts as unset (as XDG's do below): '' would put the files in the working folder.
-    const appData = env.APPDATA || path.join(userHome, 'AppData', 'Roaming');
-    const local = env.LOCALAPPDATA || path.join(userHome, 'AppData', 'Local');
+    const appData = env.APPDATA || path.join(userHome(), 'AppData', 'Roaming');
+    const local = env.LOCALAPPDATA || path.join(userHome(), 'AppData', 'Local');
     return { config: path.join(appData, 'meterdata'), state: path.join(local, 'meterdata', 'state'), cache: path.join(local, 'meterdata', 'cache') };
   }
   // The XDG Base Directory spec: a relative path in these variables is invalid and must be ignored
   // (it would put meterdata's folders, the compile cache on every start, in the working folder).
-  const xdg = (name: string, fallback: string) => {
+  const xdg = (name: string, ...below: string[]) => {
     const value = env[name];
-    return value && path.isAbsolute(value) ? value : fallback;
+    return path.join(value && path.isAbsolute(value) ? value : path.join(userHome(), ...below), 'meterdata');
   };
-  return {
-    config: path.join(xdg('XDG_CONFIG_HOME', path.join(userHome, '.config')), 'meterdata'),
-    state: path.join(xdg('XDG_STATE_HOME', path.join(userHome, '.local', 'state')), 'meterdata'),
-    cache: path.join(xdg('XDG_CACHE_HOME', path.join(userHome, '.cache')), 'meterdata'),
-  };
+  return { config: xdg('XDG_CONFIG_HOME', '.config'), state: xdg('XDG_STATE_HOME', '.local', 'state'), cache: xdg('XDG_CACHE_HOME', '.cache') };
 }
 
 /** statfs types of Linux's kernel file systems: procfs and sysfs. */
@@ -94,7 +96,12 @@ function accountHome(): string | undefined {
 /** Neither HOME nor the user's account gives an absolute home folder: where meterdata keeps its files cannot be told (cli.ts says so). */
 export class HomeUnknownError extends Error {
   readonly code = 'HOME_UNKNOWN';
-  constructor() {
-    super('no absolute home folder: HOME is empty or relative, and the user has no account entry');
+  /** `relative`: METERDATA_HOME as given, not a full path. */
+  constructor(readonly relative?: string) {
+    super(
+      relative === undefined
+        ? 'no absolute home folder: HOME is empty or relative, and the user has no account entry'
+        : `METERDATA_HOME is relative: ${relative}`,
+    );
   }
 }

@@ -22,4 +22,27 @@ describe.skipIf(!asRoot && process.env.CI !== 'true')('a user without an account
     expect(JSON.parse(r.stdout.trim())).toMatchObject({ error: { code: 'HOME_UNKNOWN' } });
     expect(readdirSync(cwd)).toEqual([]);
   });
+
+  // Round 34 F4: HOME is only the fallback of XDG's three folders; with all three named it is not needed.
+  it('HOME empty, the three XDG variables full paths: they are used, no HOME_UNKNOWN', async () => {
+    const cwd = mkdtempSync(path.join(os.tmpdir(), 'md-home-unknown-'));
+    chmodSync(cwd, 0o777);
+    const xdg = { XDG_CONFIG_HOME: path.join(cwd, 'c'), XDG_STATE_HOME: path.join(cwd, 's'), XDG_CACHE_HOME: path.join(cwd, 'k') };
+    const r = await runBin(['status', '--json'], { HOME: '', METERDATA_LANG: 'en', ...xdg }, { uid: 54321, cwd });
+    expect(r.stderr).not.toMatch(/home folder/);
+    expect(JSON.parse(r.stdout.trim())).toMatchObject({ signed_in: false, problem: { code: 'AUTH_NOT_SIGNED_IN' } });
+    expect(readdirSync(cwd).filter((n) => !['c', 's', 'k'].includes(n))).toEqual([]);
+  });
+});
+
+// Round 34 F3: a relative METERDATA_HOME put config.json, the refresh token and the compile cache under the working folder.
+describe('a relative METERDATA_HOME', () => {
+  it.each([['relhome'], ['.']])('METERDATA_HOME=%j: refused (HOME_UNKNOWN, exit 2) naming it, nothing in the working folder', async (home) => {
+    const cwd = mkdtempSync(path.join(os.tmpdir(), 'md-home-relative-'));
+    const r = await runBin(['status', '--json'], { METERDATA_HOME: home, HOME: '/root', METERDATA_LANG: 'en' }, { cwd });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`meterdata: METERDATA_HOME is not a full path (${home})`);
+    expect(JSON.parse(r.stdout.trim())).toMatchObject({ error: { code: 'HOME_UNKNOWN' } });
+    expect(readdirSync(cwd)).toEqual([]);
+  });
 });

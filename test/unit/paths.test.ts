@@ -2,7 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dirs } from '../../src/core/paths.js';
+import { dirs, HomeUnknownError } from '../../src/core/paths.js';
 
 describe('dirs', () => {
   it('METERDATA_HOME overrides everything, on every platform', () => {
@@ -47,6 +47,21 @@ describe('dirs', () => {
       expect(d.config).toBe(path.join(account, '.config', 'meterdata'));
       expect(path.isAbsolute(d.state) && path.isAbsolute(d.cache)).toBe(true);
     }
+  });
+
+  // Round 34 F3: a relative METERDATA_HOME put config.json and the refresh token under the working folder.
+  it('a relative METERDATA_HOME is refused, naming itself, on every platform', () => {
+    for (const platform of ['linux', 'darwin', 'win32'] as const)
+      for (const METERDATA_HOME of ['relhome', '.', './x']) {
+        expect(() => dirs({ METERDATA_HOME, HOME: '/h' }, platform)).toThrow(HomeUnknownError);
+        expect(() => dirs({ METERDATA_HOME, HOME: '/h' }, platform)).toThrow(`METERDATA_HOME is relative: ${METERDATA_HOME}`);
+      }
+  });
+
+  // Round 34 F4: HOME is only the XDG folders' fallback; with all three named, no HOME is needed.
+  it('Linux: no home folder needed where the three XDG variables are full paths', () => {
+    const env = { HOME: '', XDG_CONFIG_HOME: '/xc', XDG_STATE_HOME: '/xs', XDG_CACHE_HOME: '/xk' };
+    expect(dirs(env, 'linux')).toEqual({ config: '/xc/meterdata', state: '/xs/meterdata', cache: '/xk/meterdata' });
   });
 
   it('macOS: Application Support and Caches', () => {
