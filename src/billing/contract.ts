@@ -196,16 +196,17 @@ export function kindBreak(
 }
 
 /**
- * Whether a unit's answer may name a point: the Property's list names it for this unit, or
- * (an entry without allocations, or a point the list lacks) the unit's own measuring_points do.
- * A point the list gives to other units only is not this unit's, whatever its share.
+ * Whether a unit's answer may name a point: the Property's list names it for this unit, or (an
+ * entry without allocations) the unit's own measuring_points do. A point the list gives to other
+ * units only is not this unit's, whatever its share. A point the list lacks is nobody's: the
+ * contract calls the Property's list complete, so no unit summary makes it billable.
  */
 export function listedForUnit(unit: UsageUnit, listed: ListedPoints): (pointId: string) => boolean {
   const own = new Set((unit.measuring_points ?? []).map((p) => idKey(p.measuring_point_id)));
   const self = idKey(unit.id);
   return (pointId) => {
     const units = listed.get(idKey(pointId));
-    return units === undefined ? own.has(idKey(pointId)) : units.has(self) || units.has(BY_ANY_UNIT) || (units.has(BY_OWN_SUMMARY) && own.has(idKey(pointId)));
+    return units === undefined ? false : units.has(self) || units.has(BY_ANY_UNIT) || (units.has(BY_OWN_SUMMARY) && own.has(idKey(pointId)));
   };
 }
 

@@ -58,7 +58,7 @@ function entryUnits(p: Pick<MeasuringPoint, 'usage_unit_id' | 'allocations'>): s
 /**
  * The unit's points the answer does not carry, as bills of nothing (0, not counted in the row's
  * points) with a not_billed finding: each point the Property's list gives the unit (allocations,
- * usage_unit_id), and each its own measuring_points name where the list lets the unit have it
+ * usage_unit_id), and each its own measuring_points name unless the list gives it to others only
  * (listedForUnit). Without the Property's list nothing is checked, as for POINT_NOT_LISTED.
  */
 export function pointsNotSent(
@@ -75,7 +75,9 @@ export function pointsNotSent(
   const wanted = new Map(absent.byUnit.get(idKey(unit.id)) ?? []);
   for (const [key, s] of own) {
     const metric = kinds?.get(key)?.metric ?? s.metric;
-    if (isListed(s.measuring_point_id) && absent.wanted(metric) && !wanted.has(key)) wanted.set(key, s.measuring_point_id);
+    // One the list lacks is not billed where sent (POINT_NOT_LISTED), but the unit still says it has that meter.
+    const mine = isListed(s.measuring_point_id) || !listed.has(key);
+    if (mine && absent.wanted(metric) && !wanted.has(key)) wanted.set(key, s.measuring_point_id);
   }
   const out: PointBill[] = [];
   for (const [key, id] of wanted) {

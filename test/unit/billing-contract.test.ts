@@ -279,7 +279,9 @@ describe('points of a unit answer', () => {
     const point = aPointConsumption({ measuring_point_id: 'abcdef00-0000-4000-8000-00000000abcd', metric: 'water_cold', unit: 'm3', segments: [cold(41.394)] });
     const copy = { ...structuredClone(point), measuring_point_id: point.measuring_point_id.toUpperCase() };
     const { unit, consumption } = aUnitEntry('WE 01', [point, copy], { measuring_points: [aPointSummary({ measuring_point_id: point.measuring_point_id })] });
-    const bill = billProperty(aPropertyInput({ units: [{ unit, consumption }], points: [] }));
+    const bill = billProperty(
+      aPropertyInput({ units: [{ unit, consumption }], points: [{ id: point.measuring_point_id, property_id: PROPERTY.id, usage_unit_id: unit.id }] }),
+    );
     expect(bill.billing[0]).toMatchObject({ billable_value: '0', points: 1, review_flags: ['POINT_REPEATED'] });
     // each copy is named by the id it was sent with
     expect(bill.flags.map((f) => [f.code, f.facts, f.measuring_point_id])).toEqual([
@@ -317,33 +319,44 @@ describe('points of a unit answer', () => {
     expect([bill.billing[0]!.billable_value, bill.billing[0]!.points, bill.flags.length]).toEqual(['0', 0, 40_000]);
   }, 12_000);
 
-  it('a point neither the unit nor the Property lists is not billed, named, and not counted; listed on either side it is billed', () => {
+  it('a point the Property does not list is not billed, named, and not counted; in its list it is billed', () => {
     const listed = aPointConsumption({ metric: 'water_cold', unit: 'm3', segments: [cold(41.394)] });
     const stranger = aPointConsumption({ metric: 'water_cold', unit: 'm3', segments: [cold(41.394, { device_id: uuid() })] });
     const unit = aUnit({ measuring_points: [aPointSummary({ measuring_point_id: listed.measuring_point_id, metric: 'water_cold', unit: 'm3' })] });
     const entry = { unit, consumption: { usage_unit_id: unit.id, external_ref: null, ...RANGE, measuring_points: [listed, stranger] } };
-    const bill = billProperty(aPropertyInput({ units: [entry], points: [] }));
+    const listedEntry = { id: listed.measuring_point_id, property_id: PROPERTY.id, usage_unit_id: unit.id };
+    const bill = billProperty(aPropertyInput({ units: [entry], points: [listedEntry] }));
     expect(bill.billing[0]).toMatchObject({ billable_value: '41.394', points: 1, review_flags: ['POINT_NOT_LISTED'] });
     expect(bill.flags).toEqual([
       expect.objectContaining({ code: 'POINT_NOT_LISTED', severity: 'not_billed', measuring_point_id: stranger.measuring_point_id }),
     ]);
     // in the Property's point list (a point of the unit the summary leaves out): billed
-    const inList = billProperty(aPropertyInput({ units: [entry], points: [{ id: stranger.measuring_point_id, property_id: PROPERTY.id }] }));
+    const inList = billProperty(aPropertyInput({ units: [entry], points: [listedEntry, { id: stranger.measuring_point_id, property_id: PROPERTY.id }] }));
     expect(inList.billing[0]).toMatchObject({ billable_value: '82.788', points: 2, review_flags: [] });
     // listed as a plant-room or main meter (no unit, no allocations): never a unit's, billed with the plant points
     const asPlant = billProperty(
-      aPropertyInput({ units: [entry], points: [{ id: stranger.measuring_point_id, property_id: PROPERTY.id, usage_unit_id: null, allocations: [] }] }),
+      aPropertyInput({
+        units: [entry],
+        points: [listedEntry, { id: stranger.measuring_point_id, property_id: PROPERTY.id, usage_unit_id: null, allocations: [] }],
+      }),
     );
     expect(asPlant.billing[0]).toMatchObject({ billable_value: '41.394', points: 1, review_flags: ['POINT_NOT_LISTED'] });
-    // also where the unit's own measuring_points name it: the Property's list says whose it is
+    // also where the unit's own measuring_points name it: the Property's list, complete by the contract, says whose it is
     const claimed = {
       ...entry,
       unit: { ...unit, measuring_points: [...unit.measuring_points, aPointSummary({ measuring_point_id: stranger.measuring_point_id })] },
     };
     const claimedPlant = billProperty(
-      aPropertyInput({ units: [claimed], points: [{ id: stranger.measuring_point_id, property_id: PROPERTY.id, usage_unit_id: null, allocations: [] }] }),
+      aPropertyInput({
+        units: [claimed],
+        points: [listedEntry, { id: stranger.measuring_point_id, property_id: PROPERTY.id, usage_unit_id: null, allocations: [] }],
+      }),
     );
     expect(claimedPlant.billing[0]).toMatchObject({ billable_value: '41.394', points: 1, review_flags: ['POINT_NOT_LISTED'] });
+    // and where the list lacks it altogether (review 34a F1: billed twice over, 82.788)
+    const claimedUnlisted = billProperty(aPropertyInput({ units: [claimed], points: [listedEntry] }));
+    expect(claimedUnlisted.billing[0]).toMatchObject({ billable_value: '41.394', points: 1, review_flags: ['POINT_NOT_LISTED'] });
+    expect(claimedUnlisted.flags.map((f) => [f.code, f.measuring_point_id])).toEqual([['POINT_NOT_LISTED', stranger.measuring_point_id]]);
     // without the Property's list (a caller that has none) the listing is not checked
     expect(billUnit({ property: PROPERTY, ...entry }).billing[0]!.billable_value).toBe('82.788');
   });

@@ -7,7 +7,7 @@ import type { DeviceSegment } from '../../src/api/types.js';
 import type { Flag } from '../../src/billing/index.js';
 import { uviFlagMessage, uviReviewRows } from '../../src/uvi/portal/index.js';
 import { shownFinding } from '../../src/uvi/verdict.js';
-import { PROPERTY, aSegment, pointListOf } from '../helpers/builders.js';
+import { PROPERTY, aPointSummary, aSegment, pointListOf } from '../helpers/builders.js';
 import { codes, flat, metered, nov, plantHeat, run, unit } from '../helpers/uvi-billed.js';
 
 describe('a meter billing refuses is in no uvi figure', () => {
@@ -31,6 +31,17 @@ describe('a meter billing refuses is in no uvi figure', () => {
     const we01 = unit('WE 01', [own]);
     const points = pointListOf({ property: PROPERTY, units: [we01] });
     we01.consumption.measuring_points.push(metered('heat', flat(100)));
+    const r = run([we01], [], points);
+    expect(codes(r)).toContain('POINT_NOT_LISTED');
+    expect(nov(r, 0, 'HEATING')).toEqual({ kwh: null, reasons: ['not_billed'] });
+  });
+
+  it('a point the Property does not list, though the unit’s own measuring_points name it: missing, not doubled (review 34a F1)', () => {
+    const we01 = unit('WE 01', [metered('heat', flat(100))]);
+    const points = pointListOf({ property: PROPERTY, units: [we01] });
+    const extra = metered('heat', flat(100));
+    we01.consumption.measuring_points.push(extra);
+    we01.unit.measuring_points.push(aPointSummary({ measuring_point_id: extra.measuring_point_id, metric: 'heat', unit: 'kWh' }));
     const r = run([we01], [], points);
     expect(codes(r)).toContain('POINT_NOT_LISTED');
     expect(nov(r, 0, 'HEATING')).toEqual({ kwh: null, reasons: ['not_billed'] });
