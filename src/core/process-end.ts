@@ -5,6 +5,8 @@ import { writeSync } from 'node:fs';
 export interface Ending {
   stdout: { writableLength: number };
   stderr: { writableLength: number };
+  /** The code the CLI returned (set before endWhenDrained is called). */
+  exitCode?: number | string | null | undefined;
   exit(code?: number): void;
   on(signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP', listener: (signal: string) => void): unknown;
   on(event: 'exit', listener: (code: number) => void): unknown;
@@ -20,7 +22,9 @@ const INTERRUPTED = 130;
  * (round 30: an exit on a clock cut what Node had not yet written to the pipe). The timer holds nothing open: a
  * process with nothing left ends at once, as before. A signal meanwhile ends it at once (round 31: the CLI's first
  * Ctrl-C or SIGTERM only asks a running command to stop, and none runs any more): with its code where everything
- * was written, else 130, since its output did not reach the reader whole.
+ * was written or the run had failed (round 35b F1: a failed run's 3 or 5 became 130, "the files are complete",
+ * where there were none; its message is on stderr already), else 130, since a finished run's output did not reach
+ * the reader whole.
  */
 export function endWhenDrained(proc: Ending = process, everyMs = 1000, cut?: (p: { signal: string }) => string): void {
   const drained = () => proc.stdout.writableLength === 0 && proc.stderr.writableLength === 0;
@@ -29,7 +33,8 @@ export function endWhenDrained(proc: Ending = process, everyMs = 1000, cut?: (p:
   }, everyMs);
   timer.unref();
   const stop = (signal: string) => {
-    if (drained()) return proc.exit();
+    const code = Number(proc.exitCode ?? 0);
+    if (drained() || code !== 0) return proc.exit(code || undefined);
     // the files are complete; what a reader has not read yet is not (round 32 F4: 130 said nothing). Written at once,
     // or not at all where stderr itself is full.
     try {

@@ -9,14 +9,14 @@ import { assertBuilt, BIN, ROOT } from '../helpers/bin.js';
 
 beforeAll(() => assertBuilt());
 
-/** A child that writes `bytes` to stdout, leaves a server listening and hands its end to the built endWhenDrained. */
-function child(bytes: number) {
+/** A child that writes `bytes` to stdout, leaves a server listening and hands its end, with `status`, to the built endWhenDrained. */
+function child(bytes: number, status = 7) {
   const cli = path.join(ROOT, 'dist', 'bundle', 'cli.js');
   const code = `const { endWhenDrained } = await import(${JSON.stringify(cli)});
     const net = await import('node:net');
     net.createServer().listen(0, '127.0.0.1');
     process.stdout.write('x'.repeat(${bytes}) + '\\nEND\\n');
-    process.exitCode = 7;
+    process.exitCode = ${status};
     endWhenDrained(process, 200);`;
   return spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'pipe'] });
 }
@@ -44,8 +44,9 @@ describe('the end of the process', () => {
 
   // Round 31: with the reader not reading, the CLI's first SIGTERM only asked a command that had ended to stop: the
   // process lingered for as long as the reader did not read.
-  it('a SIGTERM while a reader does not read: the process ends at once with 130 (its output did not reach the reader whole)', async () => {
-    const c = child(4 << 20);
+  /** Ends a child whose reader does not read with SIGTERM: its status, what it said on stderr, and how long it took. */
+  async function termWhileUnread(status: number) {
+    const c = child(4 << 20, status);
     c.stdout.pause();
     await new Promise((r) => setTimeout(r, 1000));
     let stderr = '';
@@ -56,10 +57,24 @@ describe('the end of the process', () => {
       new Promise((r) => c.on('close', (...a) => r(a))),
       new Promise((r) => setTimeout(() => (c.kill('SIGKILL'), r(['killed'])), 10_000)),
     ])) as [number | string];
+    return { code, stderr, ms: Date.now() - t0 };
+  }
+
+  it('a SIGTERM while a reader does not read: the process ends at once with 130 (its output did not reach the reader whole)', async () => {
+    const { code, stderr, ms } = await termWhileUnread(0);
     expect(code).toBe(130);
-    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(ms).toBeLessThan(5000);
     // round 32 F4: 130 with nothing saying why, after a run whose files were complete
     expect(stderr).toMatch(/stopped by SIGTERM after the run had finished, before its output reached the reader whole; the files are complete/);
+  }, 30_000);
+
+  // Round 35b F1: a run refused (not signed in) or stopped (an API failure) whose --json object waited on a slow reader
+  // ended with 130 and "the files are complete", where there were none.
+  it('the same after a failed run: its own code at once, and no word of complete files', async () => {
+    const { code, stderr, ms } = await termWhileUnread(3);
+    expect(code).toBe(3);
+    expect(ms).toBeLessThan(5000);
+    expect(stderr).not.toMatch(/complete/);
   }, 30_000);
 
   // Round 29 F5: a SIGTERM in the milliseconds after a finished run's last line killed it (143): Node's teardown after
