@@ -3,7 +3,7 @@
 // transport around it only acquires a slot, sends, and acts on the verdict, so every
 // answer the service (or a proxy, or a hostile server) can give is a row of a unit test.
 import { clockSkewError } from '../core/clock-skew.js';
-import { authParam, insufficientScope, invalidRequest, notFound, parseProblem, rejectedSignIn, unexpectedStatus } from './problems.js';
+import { authParam, insufficientScope, invalidRequest, notFound, parseProblem, redirected, rejectedSignIn, unexpectedStatus } from './problems.js';
 import { problemCode, type Problem } from './types.js';
 import { t } from './texts.js';
 
@@ -125,6 +125,7 @@ export function classify(outcome: Outcome, a: Attempt): Verdict {
     }
   }
   const problem = parseProblem(text);
+  if (status >= 300 && status < 400) return { act: 'fail', error: redirected(a.endpoint, status, header(headers, 'location'), problem) };
   const code = problem ? problemCode(problem) : '';
   const wwwAuth = header(headers, 'www-authenticate');
   switch (actionFor(status, problem === null ? null : code)) {

@@ -163,6 +163,28 @@ export function endpointNotFound(e: ApiProblemError): ApiProblemError {
 }
 
 /**
+ * A redirect (3xx): not followed, since the sign-in would go along to wherever it points (round 35a: told as "report
+ * it", exit 1). Its likely cause is a wrong base URL (http where the service wants https, an API that moved), as for
+ * a 404 on /whoami: exit 5 with the hint to check it. Only the target's origin is named, never a hostile path.
+ */
+export function redirected(endpoint: string, status: number, location: string | undefined, problem: Problem | null): ApiProblemError {
+  let to = '';
+  try {
+    if (location) to = new URL(location).origin;
+  } catch {
+    // a relative or unreadable Location: the same server, or nothing worth naming
+  }
+  return new ApiProblemError(t.redirected({ endpoint, status, to: to === 'null' ? '' : to, trace: traceNote(problem) }), {
+    code: 'API_REDIRECTED',
+    exitCode: ExitCode.UNAVAILABLE,
+    hint: t.noEndpointHint,
+    status,
+    problem,
+    endpoint,
+  });
+}
+
+/**
  * 404 on an id seen earlier in the run, but not the contract's resource-not-found: no proof
  * the access was withdrawn. No Problem body or one without a fragment (something between us and the service answered):
  * unavailable, exit 5; another fragment: an answer this version does not understand, exit 1.

@@ -60,6 +60,8 @@ export const t = catalogue(
       `The service answered ${p.endpoint} with HTTP 404 ${p.what}${p.trace}; this is not read as withdrawn access.`,
     noEndpoint: (p: { endpoint: string; trace: string }) =>
       `The service answered ${p.endpoint} with HTTP 404${p.trace}: the API base URL does not lead to the metering service's API, or a proxy in between does not pass it on.`,
+    redirected: (p: { endpoint: string; status: number; to: string; trace: string }) =>
+      `The service answered ${p.endpoint} with HTTP ${p.status}, a redirect${p.to ? ` to ${p.to}` : ''}${p.trace}: meterdata follows no redirect of an API request (the sign-in would go along), so the API base URL is probably not the one the metering service uses now.`,
     noEndpointHint:
       'Check the API base URL (`meterdata status` shows it; `meterdata login --base-url …` sets it); if it is right, check the network path (proxy, firewall).',
     networkHint: 'Try again later; if it persists, check the network path to the metering service (proxy, firewall).',
@@ -180,6 +182,8 @@ export const t = catalogue(
     unexpectedNotFound: (p) => `Der Messdienst hat ${p.endpoint} mit HTTP 404 ${p.what} beantwortet${p.trace}; das gilt nicht als entzogene Freigabe.`,
     noEndpoint: (p) =>
       `Der Messdienst hat ${p.endpoint} mit HTTP 404 beantwortet${p.trace}: Die Basis-URL der Schnittstelle führt nicht zur Schnittstelle des Messdienstes, oder ein Proxy dazwischen leitet sie nicht weiter.`,
+    redirected: (p) =>
+      `Der Messdienst hat ${p.endpoint} mit HTTP ${p.status} beantwortet, einer Weiterleitung${p.to ? ` nach ${p.to}` : ''}${p.trace}: meterdata folgt bei Anfragen an die Schnittstelle keiner Weiterleitung (die Anmeldung ginge mit), die Basis-URL der Schnittstelle ist daher vermutlich nicht die, die der Messdienst heute verwendet.`,
     noEndpointHint:
       'Bitte die Basis-URL der Schnittstelle prüfen (`meterdata status` zeigt sie, `meterdata login --base-url …` setzt sie); stimmt sie, den Netzwerkweg prüfen (Proxy, Firewall).',
     networkHint: 'Bitte später erneut versuchen; wenn es bestehen bleibt, den Netzwerkweg zum Messdienst prüfen (Proxy, Firewall).',

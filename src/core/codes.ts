@@ -147,6 +147,7 @@ export const ERROR_CODES = {
   API_CURSOR_REFUSED: { exit: [UNAVAILABLE], area: 'api' },
   API_UNEXPECTED_STATUS: { exit: [BUG], area: 'api' },
   API_UNEXPECTED_NOT_FOUND: { exit: [BUG, UNAVAILABLE], area: 'api' },
+  API_REDIRECTED: { exit: [UNAVAILABLE], area: 'api' },
   // Export
   EXPORT_ALREADY_RUNNING: { exit: [USAGE], area: 'export' },
   EXPORT_OUT_BUSY: { exit: [USAGE], area: 'export' },

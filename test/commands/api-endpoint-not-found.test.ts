@@ -28,3 +28,28 @@ describe('a 404 on an endpoint that names no id', () => {
     }
   });
 });
+
+// Round 35a: a redirect was "an unexpected answer … report it with the trace id", exit 1. Its likely cause is the same
+// wrong base URL (http where the service wants https, an API that moved); meterdata follows none, the sign-in would go along.
+describe('a redirect from the API', () => {
+  it.each([301, 307, 308])(
+    'HTTP %s on /v1/whoami: exit 5 API_REDIRECTED naming where it points and the base URL to check; nothing followed',
+    async (status) => {
+      const { env } = await at.signedIn();
+      let followed = 0;
+      at.proxy.intercept = async (r) => {
+        if (r.path.startsWith('/elsewhere')) followed++;
+        return r.path === '/v1/whoami' ? { status, headers: { location: `${at.proxy.url}/elsewhere/v1/whoami` }, body: '' } : undefined;
+      };
+      const r = await runCli(['export', '--year', '2025', '--out', path.join(env.METERDATA_HOME!, 'out'), '--json', '--lang', 'en'], { env });
+      const o = JSON.parse(r.stdout.trim().split('\n').at(-1)!);
+      expect([r.code, o.error.code], r.stderr).toEqual([5, 'API_REDIRECTED']);
+      expect(o.error.message).toContain(
+        `answered GET /v1/whoami with HTTP ${status}, a redirect to ${new URL(at.proxy.url).origin}: meterdata follows no redirect`,
+      );
+      expect(o.error.hint).toMatch(/Check the API base URL/);
+      expect(followed).toBe(0);
+      expect(r.stderr).not.toMatch(/report it/);
+    },
+  );
+});
