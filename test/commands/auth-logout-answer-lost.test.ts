@@ -34,3 +34,31 @@ describe('logout whose revocation was sent and whose answer was lost', () => {
     expect(at.stateOf(sid)).toBe('connected');
   });
 });
+
+// Round 35b F2: while the revocation waited for an answer (up to 30 s), a first Ctrl-C went unheard; a second one
+// ended the process with nothing said and the record kept.
+describe('logout stopped while its revocation waits for an answer', () => {
+  it('ends at once with 130, says the connection may be revoked already, and keeps the local sign-in', async () => {
+    const { env, file } = await at.signedIn();
+    let reached!: () => void;
+    const atServer = new Promise<void>((r) => (reached = r));
+    at.proxy.intercept = async (r) => {
+      if (!(r.method === 'POST' && r.path.startsWith('/oauth/revoke'))) return undefined;
+      reached();
+      await new Promise((w) => setTimeout(w, 8000)); // no answer for now
+      return { status: 503, body: '' };
+    };
+    const stop = new AbortController();
+    const out = runCli(['logout', '--lang', 'en'], { env, signal: stop.signal });
+    await atServer;
+    const t0 = Date.now();
+    stop.abort();
+    const r = await out;
+    expect([r.code, Date.now() - t0 < 3000], r.stderr).toEqual([130, true]);
+    expect(r.stderr).toMatch(
+      /Sign-out of profile "default" stopped while waiting for the server: the connection may already be revoked there; the local sign-in is kept\./,
+    );
+    expect(r.stderr).toMatch(/Run `meterdata logout` again to finish/);
+    expect(existsSync(file)).toBe(true);
+  }, 20_000);
+});
