@@ -12,14 +12,13 @@ export const PAGE_LIMIT = 200;
 
 export type FetchPage = (path: string, schema: Schema) => Promise<unknown>;
 
-/** A listing that would never end: exit 5 naming the endpoint. */
-function endless(endpoint: string, code: ErrorCode, what: string, pages: number): ServiceUnavailableError {
-  return new ServiceUnavailableError(t.endless({ endpoint, what, pages }), {
-    code,
-    hint: t.paginationHint,
-    details: { endpoint, pages },
-  });
+/** A listing that breaks the contract's pagination: exit 5 naming the endpoint. */
+function broken(endpoint: string, code: ErrorCode, message: string, pages: number): ServiceUnavailableError {
+  return new ServiceUnavailableError(message, { code, hint: t.paginationHint, details: { endpoint, pages } });
 }
+
+/** A listing that would never end. */
+const endless = (endpoint: string, code: ErrorCode, what: string, pages: number) => broken(endpoint, code, t.endless({ endpoint, what, pages }), pages);
 
 /**
  * Follows next_cursor to the end, one page ahead of nobody: the next page is fetched when
@@ -48,7 +47,9 @@ export async function* paginate<T>(
       if (typeof itemId !== 'string') continue;
       // UUIDs compare case-insensitively: a meter listed again in capitals would be billed twice
       const key = itemId.toLowerCase();
-      if (listed.has(key)) throw endless(endpoint, 'API_PAGE_REPEATS', t.listedAgain({ id: itemId, page: pages }), pages);
+      // on the first page no loop is involved (round 34a: "instead of looping forever"), only a list naming an item twice
+      const twice = () => (pages === 1 ? broken(endpoint, 'API_PAGE_REPEATS', t.listedTwice({ endpoint, id: itemId }), pages) : null);
+      if (listed.has(key)) throw twice() ?? endless(endpoint, 'API_PAGE_REPEATS', t.listedAgain({ id: itemId, page: pages }), pages);
       listed.add(key);
     }
     for (const x of page.data) rememberItem(x);

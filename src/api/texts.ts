@@ -87,6 +87,8 @@ export const t = catalogue(
     endless: (p: { endpoint: string; what: string; pages: number }) =>
       `The metering service's list ${p.endpoint} does not end: it ${p.what}; stopped after ${p.pages} ${p.pages === 1 ? 'page' : 'pages'} instead of looping forever.`,
     listedAgain: (p: { id: string; page: number }) => `listed ${p.id} again on page ${p.page}`,
+    listedTwice: (p: { endpoint: string; id: string }) =>
+      `The metering service's list ${p.endpoint} names ${p.id} twice; an entry listed twice would be billed twice, so the list was not used.`,
     emptyPage: (p: { page: number }) => `sent page ${p.page} without items but with a cursor to another page`,
     cursorTwice: 'returned the same page cursor twice',
     tooManyPages: (p: { max: number; items: number }) => `still named a next page after ${p.max} pages (${p.items} items, far more than any landlord's data)`,
@@ -207,6 +209,8 @@ export const t = catalogue(
     endless: (p) =>
       `Die Liste ${p.endpoint} des Messdienstes endet nicht: ${p.what}; nach ${count(p.pages, 'Seite', 'Seiten')} abgebrochen statt endlos weiterzulesen.`,
     listedAgain: (p) => `Sie führt ${p.id} auf Seite ${p.page} ein zweites Mal auf`,
+    listedTwice: (p) =>
+      `Die Liste ${p.endpoint} des Messdienstes führt ${p.id} zweimal auf; ein doppelt aufgeführter Eintrag würde doppelt abgerechnet, daher wurde die Liste nicht verwendet.`,
     emptyPage: (p) => `Seite ${p.page} kommt ohne Einträge, verweist aber auf eine weitere Seite`,
     cursorTwice: 'Sie liefert denselben Seitenverweis zweimal',
     tooManyPages: (p) => `Sie nennt nach ${num(p.max)} Seiten (${num(p.items)} Einträge, weit mehr als die Daten jedes Eigentümers) noch eine weitere Seite`,

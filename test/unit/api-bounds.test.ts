@@ -115,14 +115,17 @@ describe('pagination ends', () => {
     expect(seen).toEqual(items.map((p) => p.id));
   });
 
-  it('a meter listed again with its id in capitals (a plant meter would be billed twice): API_PAGE_REPEATS', async () => {
+  it('a meter listed again with its id in capitals on one page (a plant meter would be billed twice): API_PAGE_REPEATS, told as a list naming it twice', async () => {
     const { api, client } = await rig();
     const pid = uuid();
     const plant = { id: 'abcdef00-0000-4000-8000-00000000abcd', usage_unit_id: null, property_id: pid, allocations: [] };
     api.route(`/v1/properties/${pid}/measuring-points`, pageOf([plant, { ...plant, id: plant.id.toUpperCase() }], null));
     const e = await failure(collect(client.listPropertyMeasuringPoints(pid)));
     expect([e.code, e.exitCode]).toEqual(['API_PAGE_REPEATS', 5]);
-    expect(e.message).toContain('listed ABCDEF00-0000-4000-8000-00000000ABCD again on page 1');
+    // one page, no loop (round 34a: it said "instead of looping forever")
+    expect(e.message).toBe(
+      `The metering service's list GET /v1/properties/${pid}/measuring-points names ABCDEF00-0000-4000-8000-00000000ABCD twice; an entry listed twice would be billed twice, so the list was not used.`,
+    );
   });
 
   it('more pages than any data can need: API_TOO_MANY_PAGES at maxPages', async () => {
