@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { look, outLockFile, outLockKey, takeLock } from '../../src/export/folder/locks.js';
+import { lockOutFolder } from '../../src/export/journal/out-locks.js';
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'md-locks-'));
 const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid!;
@@ -28,6 +29,21 @@ describe('the --out lock where names ignore case', () => {
     symlinkSync('Out', path.join(usb, 'oUT')); // what a case-insensitive stick answers for "oUT"
     expect(await outLockFile(state, path.join(usb, 'out'))).toBe(first);
     expect(readdirSync(usb).length).toBe(2); // nothing was written there to find out
+  });
+
+  // Round 34b: `--out casea` while a run wrote to CaseA was told "is writing to …/casea", a folder that does not exist.
+  it('a run into "casea" while one writes to "CaseA" is refused naming CaseA, the folder that run writes to', async () => {
+    const [state, base] = [tmp(), tmp()];
+    const first = await lockOutFolder(state, path.join(base, 'CaseA'));
+    await expect(lockOutFolder(state, path.join(base, 'casea'))).rejects.toMatchObject({
+      code: 'EXPORT_OUT_BUSY',
+      message: `Another \`meterdata export\` or \`meterdata uvi\` is writing to ${path.join(base, 'CaseA')}; one run owns a folder at a time.`,
+    });
+    // the same spelling: its own name, as before
+    await expect(lockOutFolder(state, path.join(base, 'CaseA'))).rejects.toMatchObject({
+      message: expect.stringContaining(`writing to ${path.join(base, 'CaseA')};`),
+    });
+    await first.unlock();
   });
 
   it('folds through upper case and NFC: σ/ς and a decomposed ü meet', () => {

@@ -1,8 +1,9 @@
 // The locks of a run's --out folders: one in this account's state folder, one inside the folder
 // itself (folder-lock.ts), and for a uvi run its root's as well. Held by the journal (journal.ts).
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { isMeterdataError, type MeterdataError, UsageError } from '../../core/errors.js';
-import { checkWritable, FOLDER_LOCK, lockInFolder, outLockFile, takeLock, type LockLoss } from '../folder/index.js';
+import { checkWritable, FOLDER_LOCK, lockInFolder, outLockFile, outLockKey, takeLock, type LockLoss } from '../folder/index.js';
 import { runText as t } from '../texts-run.js';
 
 /** A lock inside an --out folder, as another thread releases it. */
@@ -63,7 +64,10 @@ export async function lockOutFolder(
   onTakenOver?: (e: UsageError) => void,
 ): Promise<{ file: string; inside: InsideLock; unlock: () => Promise<void> }> {
   const file = await outLockFile(stateDir, folder);
-  const unlockState = await takeLock(file, new UsageError(t.outBusy({ out: folder }), t.outBusyHint({ lock: file }), 'EXPORT_OUT_BUSY'));
+  const unlockState = await takeLock(
+    file,
+    () => new UsageError(t.outBusy({ out: otherSpelling(folder) ?? folder }), t.outBusyHint({ lock: file }), 'EXPORT_OUT_BUSY'),
+  );
   try {
     await checkWritable(folder); // the lock inside creates the folder: one that cannot be written is named as such
     const inside = await lockInFolder(
@@ -79,5 +83,23 @@ export async function lockOutFolder(
   } catch (e) {
     await unlockState();
     throw e;
+  }
+}
+
+/**
+ * The folder another run writes to when the state lock, keyed case-blind, is held but `folder` is not there: the one
+ * spelled otherwise (`--out CaseA` while this run asks for `casea`; round 34b named the missing folder). Null where
+ * `folder` exists or no such one does: then it is `folder` itself (or its run has not made it yet).
+ */
+function otherSpelling(folder: string): string | null {
+  const parent = path.dirname(folder);
+  const name = path.basename(folder);
+  try {
+    const names = readdirSync(parent);
+    if (names.includes(name)) return null;
+    const other = names.find((n) => outLockKey(n) === outLockKey(name));
+    return other === undefined ? null : path.join(parent, other);
+  } catch {
+    return null;
   }
 }
