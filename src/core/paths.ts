@@ -25,10 +25,13 @@ export function dirs(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Plat
   // working folder, and the next command from another folder was "not signed in" (round 32 F8).
   // Without either (a container's user with no account entry and such a HOME: round 33 F1) nothing is guessed, where a
   // folder needs it (not where XDG's variables name all three: round 34 F4).
+  const absolute = (h: string | undefined) => (h && path.isAbsolute(h) ? h : undefined);
+  let known: string | undefined;
   const userHome = (): string => {
-    const found = [env.HOME, accountHome()].find((h): h is string => !!h && path.isAbsolute(h));
-    if (found === undefined) throw new HomeUnknownError();
-    return found;
+    // once per dirs(): without HOME each folder read the account database again
+    known ??= absolute(env.HOME) ?? absolute(accountHome());
+    if (known === undefined) throw new HomeUnknownError();
+    return known;
   };
   if (platform === 'darwin') {
     const base = path.join(userHome(), 'Library', 'Application Support', 'meterdata');

@@ -1,7 +1,7 @@
 // Where meterdata keeps its files on each platform (pure: env and platform are arguments).
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { dirs, HomeUnknownError } from '../../src/core/paths.js';
 
 describe('dirs', () => {
@@ -83,5 +83,21 @@ describe('dirs', () => {
       state: path.join('/home/u', 'AppData', 'Local', 'meterdata', 'state'),
       cache: path.join('/home/u', 'AppData', 'Local', 'meterdata', 'cache'),
     });
+  });
+});
+
+describe('the account’s home folder', () => {
+  it('is read from the account database once per lookup, and not at all where HOME is set', () => {
+    const spy = vi.spyOn(os, 'userInfo');
+    try {
+      const d = dirs({}, 'linux');
+      expect(d.state.startsWith(os.userInfo().homedir)).toBe(true);
+      expect(spy).toHaveBeenCalledTimes(2); // dirs() once, this test once
+      spy.mockClear();
+      dirs({ HOME: '/h' }, 'linux');
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
