@@ -19,6 +19,26 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => sandbox?.close());
 
+/** The built binary run with `args` in the sandbox's home, what it printed so far, and its end; `walking()` waits until it has made 4 requests. */
+function started(args: string[], extraEnv: NodeJS.ProcessEnv = {}) {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: home, env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const got = { stdout: '', stderr: '' };
+  child.stdout.on('data', (c: Buffer) => (got.stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (got.stderr += c.toString()));
+  const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const before = sandbox.log.total;
+  const walking = async () => {
+    for (let i = 0; i < 600 && sandbox.log.total < before + 4; i++) await new Promise((r) => setTimeout(r, 50));
+  };
+  const end = async () => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const code = await done;
+    clearTimeout(timer);
+    return code;
+  };
+  return { child, got, walking, end };
+}
+
 describe('a second Ctrl-C under --json', () => {
   it.each([
     ['uvi --profiles', ['uvi', '--month', '2025-11', '--profiles', 'nord']],
@@ -28,27 +48,16 @@ describe('a second Ctrl-C under --json', () => {
     async (name, args) => {
       const out = path.join(home, name.replace(/\W+/g, '-'));
       // Paced slowly, so the signals land during the walk.
-      const child = spawn(process.execPath, [BIN, ...args, '--rate-limit', '60', '--json', '--out', out], {
-        cwd: home,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-      const before = sandbox.log.total;
-      for (let i = 0; i < 600 && sandbox.log.total < before + 4; i++) await new Promise((r) => setTimeout(r, 50));
+      const { child, got, walking, end } = started([...args, '--rate-limit', '60', '--json', '--out', out]);
+      await walking();
       // Both delivered at once (held while the process is stopped), so the second lands while the
       // first is being handled. Two SIGINTs held so are one: a pending signal is not queued twice.
       child.kill('SIGSTOP');
       child.kill('SIGINT');
       child.kill('SIGTERM');
       child.kill('SIGCONT');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-      const code = await done;
-      clearTimeout(timer);
+      const code = await end();
+      const { stdout, stderr } = got;
       expect(code, stderr).toBe(130);
       const lines = stdout.trim().split('\n');
       expect(lines, stderr).toHaveLength(1);
@@ -61,27 +70,19 @@ describe('a second Ctrl-C under --json', () => {
   // ended added an object without a profile, which a script reading one object per profile could not place.
   it('after a multi-profile run printed its profiles’ objects: no object of its own', async () => {
     const out = path.join(home, 'after-objects');
-    const child = spawn(process.execPath, [BIN, 'uvi', '--month', '2025-11', '--profiles', 'nord,sued', '--rate-limit', '60', '--json', '--out', out], {
-      cwd: home,
-      env: { ...env, METERDATA_TEST_HOOKS: '1', METERDATA_TEST_PAUSE_CLI_END_MS: '20000' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const { child, got, walking, end } = started(['uvi', '--month', '2025-11', '--profiles', 'nord,sued', '--rate-limit', '60', '--json', '--out', out], {
+      METERDATA_TEST_HOOKS: '1',
+      METERDATA_TEST_PAUSE_CLI_END_MS: '20000',
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    const before = sandbox.log.total;
-    for (let i = 0; i < 600 && sandbox.log.total < before + 4; i++) await new Promise((r) => setTimeout(r, 50));
+    await walking();
     child.kill('SIGTERM');
     // the run has ended and printed what it had; the launcher waits at the test hook
-    for (let i = 0; i < 600 && !stderr.includes('test-hook: CLI_END'); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(stderr).toContain('test-hook: CLI_END');
-    const printed = stdout;
+    for (let i = 0; i < 600 && !got.stderr.includes('test-hook: CLI_END'); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(got.stderr).toContain('test-hook: CLI_END');
+    const printed = got.stdout;
     child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    const code = await done;
-    clearTimeout(timer);
+    const code = await end();
+    const { stdout, stderr } = got;
     expect(code, stderr).toBe(130);
     expect(stdout).toBe(printed);
     const objects = stdout
