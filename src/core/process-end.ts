@@ -14,6 +14,8 @@ export interface Ending {
 
 /** The status of a run stopped by a signal (ExitCode.INTERRUPTED; not imported, so the launcher's start loads nothing more). */
 const INTERRUPTED = 130;
+/** Findings to review under --strict (ExitCode.NEEDS_REVIEW): the files are complete, as after a success. */
+const NEEDS_REVIEW = 6;
 
 /**
  * Ends the process, with the code the CLI chose, once stdout and stderr have written everything, checked every
@@ -23,8 +25,8 @@ const INTERRUPTED = 130;
  * process with nothing left ends at once, as before. A signal meanwhile ends it at once (round 31: the CLI's first
  * Ctrl-C or SIGTERM only asks a running command to stop, and none runs any more): with its code where everything
  * was written or the run had failed (round 35b F1: a failed run's 3 or 5 became 130, "the files are complete",
- * where there were none; its message is on stderr already), else 130, since a finished run's output did not reach
- * the reader whole.
+ * where there were none; its message is on stderr already), else 130, since the output of a run whose files are
+ * complete (0, or 6 under --strict) did not reach the reader whole.
  */
 export function endWhenDrained(proc: Ending = process, everyMs = 1000, cut?: (p: { signal: string }) => string): void {
   const drained = () => proc.stdout.writableLength === 0 && proc.stderr.writableLength === 0;
@@ -34,7 +36,7 @@ export function endWhenDrained(proc: Ending = process, everyMs = 1000, cut?: (p:
   timer.unref();
   const stop = (signal: string) => {
     const code = Number(proc.exitCode ?? 0);
-    if (drained() || code !== 0) return proc.exit(code || undefined);
+    if (drained() || (code !== 0 && code !== NEEDS_REVIEW)) return proc.exit(code || undefined);
     // the files are complete; what a reader has not read yet is not (round 32 F4: 130 said nothing). Written at once,
     // or not at all where stderr itself is full.
     try {
