@@ -20,6 +20,7 @@ import { generateDpopKey } from './dpop.js';
 import { startCallbackServer, type CallbackPage } from './loopback-callback.js';
 import { Session } from './session.js';
 import { connectionFor } from './connection.js';
+import { unlessAborted, stoppedBy } from '../core/abort.js';
 import { dpopHandle, recordFromTokens, redeemCode, revocationUnsure, revokeToken } from './token-exchange.js';
 import { signInTexts as t } from './texts.js';
 import { tokenTexts as tt } from './texts-tokens.js';
@@ -114,16 +115,19 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   if (previous && previous.refresh_token !== record.refresh_token && before?.auth_url === profile.auth_url && before.client_id === profile.client_id) {
     // a copied record's token is another profile's connection too: not ours to end
     const other = await otherHolder(io.env, previous.refresh_token, profile.name);
-    result.previous = other !== null ? { revoked: false, reason: tt.sharedConnection({ profile: other }) } : await revoked(config, previous.refresh_token);
+    result.previous =
+      other !== null ? { revoked: false, reason: tt.sharedConnection({ profile: other }) } : await revoked(config, previous.refresh_token, io.signal);
   }
   return result;
 }
 
-async function revoked(config: Parameters<typeof revokeToken>[0], token: string): Promise<NonNullable<LoginResult['previous']>> {
+async function revoked(config: Parameters<typeof revokeToken>[0], token: string, signal: AbortSignal): Promise<NonNullable<LoginResult['previous']>> {
   try {
-    await revokeToken(config, token);
+    // Ctrl-C ends the wait for the old connection's answer (round 36b F3: unheard for 30 s); the new sign-in is stored
+    await unlessAborted(revokeToken(config, token), signal);
     return { revoked: true };
   } catch (e) {
+    if (stoppedBy(e, signal)) return { revoked: false, reason: tt.revocationNotAwaited, unsure: true };
     const unsure = revocationUnsure(e);
     return { revoked: false, reason: unsure?.reason ?? describeError(e), ...(unsure ? { unsure: true } : {}) };
   }

@@ -87,6 +87,7 @@ export const tokenTexts = catalogue(
     spentListBusy:
       'This process stalled while noting the refresh token it was about to send, and another process took over the list meanwhile; nothing was sent.',
     spentListBusyHint: 'Run the command again.',
+    revocationNotAwaited: 'its answer was not awaited after the command was interrupted',
     sharedConnection: (p: { profile: string }) =>
       p.profile === '?'
         ? 'the list of refresh tokens already sent cannot be read, so it cannot be told whether another profile uses this connection'
@@ -184,6 +185,7 @@ export const tokenTexts = catalogue(
     spentListBusy:
       'Dieser Prozess stockte, während er das zu sendende Refresh-Token vermerkte, und ein anderer Prozess hat die Liste inzwischen übernommen; es wurde nichts gesendet.',
     spentListBusyHint: 'Führen Sie den Befehl erneut aus.',
+    revocationNotAwaited: 'die Antwort wurde nach dem Abbruch des Befehls nicht mehr abgewartet',
     sharedConnection: (p) =>
       p.profile === '?'
         ? 'die Liste der bereits gesendeten Refresh-Tokens ist nicht lesbar, daher lässt sich nicht feststellen, ob ein anderes Profil diese Verbindung nutzt'

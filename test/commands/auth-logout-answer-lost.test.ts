@@ -3,6 +3,8 @@
 // A revocation that never left (the server unreachable) is still "NOT revoked".
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { InterruptedError } from '../../src/core/errors.js';
+import { loginLive } from '../helpers/browser.js';
 import { runCli } from '../helpers/run-cli.js';
 import { sandboxBehindProxy } from '../helpers/signed-in.js';
 
@@ -61,4 +63,29 @@ describe('logout stopped while its revocation waits for an answer', () => {
     expect(r.stderr).toMatch(/Run `meterdata logout` again to finish/);
     expect(existsSync(file)).toBe(true);
   }, 20_000);
+});
+
+// Round 36b F3: the same for `login` over an existing sign-in, whose old connection's revocation waited unheard.
+describe('login stopped while the old connection’s revocation waits for an answer', () => {
+  it('ends the wait at once: the new sign-in is kept and works, the old connection’s revocation told as unsure', async () => {
+    const { env, file, sid } = await at.signedIn();
+    const stop = new AbortController();
+    at.proxy.intercept = async (r) => {
+      if (!(r.method === 'POST' && r.path.startsWith('/oauth/revoke'))) return undefined;
+      setTimeout(() => stop.abort(new InterruptedError('Interrupted by SIGINT.')), 100);
+      await new Promise((w) => setTimeout(w, 8000)); // no answer for now
+      return { status: 503, body: '' };
+    };
+    const t0 = Date.now();
+    const r = await loginLive(['login', '--no-browser', '--auth-url', at.proxy.url, '--base-url', at.sb.apiBase, '--lang', 'en'], env, { signal: stop.signal });
+    expect(Date.now() - t0).toBeLessThan(6000);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).toMatch(
+      /previous connection was sent, but no answer said it was done \(its answer was not awaited after the command was interrupted\)/,
+    );
+    expect(existsSync(file)).toBe(true);
+    at.proxy.intercept = undefined;
+    expect((await runCli(['status'], { env })).code).toBe(0);
+    expect(at.stateOf(sid)).toBe('connected'); // held at the proxy: the old connection is still there, hence "unsure"
+  }, 30_000);
 });

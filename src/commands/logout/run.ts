@@ -8,6 +8,7 @@ import { otherHolder } from '../../auth/shared-record.js';
 import { tokenTexts as tt } from '../../auth/texts-tokens.js';
 import { isUnreadableRecord, type CredentialStore, type StoredRecord } from '../../auth/credential-store/types.js';
 import { withRefreshLock } from '../../auth/lock.js';
+import { unlessAborted, stoppedBy } from '../../core/abort.js';
 import { InterruptedError, MeterdataError, NotSignedInError } from '../../core/errors.js';
 import type { Profile } from '../../core/config.js';
 import { logoutTexts as t } from '../texts-auth.js';
@@ -67,18 +68,17 @@ async function signOut(opts: LogoutFlags, { io }: CommandContext, profile: Profi
     revoked = t.notRevoked({ reason: tt.sharedConnection({ profile: other }) });
   } else {
     try {
-      // Ctrl-C ends the wait (up to 30 s for an answer), not the request: the record is kept, as the outcome is unknown.
-      await untilStopped(
+      // Ctrl-C ends the wait (up to 30 s for an answer), not the request (round 35b F2: a first one went unheard)
+      await unlessAborted(
         (async () => {
           const config = await discover(profile, await clientAuthFor(profile, clientSecretFrom(io.env, record.client_secret)));
           await revokeToken(config, record.refresh_token);
         })(),
         io.signal,
-        name,
       );
       revoked = t.revoked;
     } catch (e) {
-      if (e instanceof InterruptedError) throw e;
+      if (stoppedBy(e, io.signal)) throw stopped(name);
       const unsure = revocationUnsure(e);
       revoked = unsure ? t.perhapsRevoked(unsure) : t.notRevoked({ reason: describeError(e) });
     }
@@ -89,24 +89,10 @@ async function signOut(opts: LogoutFlags, { io }: CommandContext, profile: Profi
   return 0;
 }
 
-/** `work`, or an InterruptedError as soon as `signal` aborts (round 35b F2: a first Ctrl-C went unheard for 30 s). */
-async function untilStopped(work: Promise<void>, signal: AbortSignal, profile: string): Promise<void> {
-  const stopped = () => {
-    const flag = profile !== 'default' ? ` --profile ${profile}` : '';
-    return new InterruptedError(t.stopped({ profile }), { hint: t.stoppedHint({ logout: `meterdata logout${flag}` }) });
-  };
-  if (signal.aborted) throw stopped();
-  let onAbort = () => {};
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(stopped());
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  work.catch(() => {}); // settled after the stop: nobody waits for it any more
-  try {
-    await Promise.race([work, aborted]);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
+/** The sign-out stopped while the server's answer was awaited: the record is kept, as the outcome is unknown. */
+function stopped(profile: string): InterruptedError {
+  const flag = profile !== 'default' ? ` --profile ${profile}` : '';
+  return new InterruptedError(t.stopped({ profile }), { hint: t.stoppedHint({ logout: `meterdata logout${flag}` }) });
 }
 
 function notSignedOutUnreadable(e: MeterdataError, profile: string): NotSignedInError {

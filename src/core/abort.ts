@@ -1,0 +1,25 @@
+// Ending a wait at Ctrl-C where the work itself cannot be given the signal (openid-client's revocation takes none).
+
+/**
+ * `work`'s result, or `signal`'s reason as soon as it aborts (the InterruptedError the entry point aborts with): a
+ * wait of up to 30 s for an answer that may never come ends at once (round 35b F2, round 36b F3). The work goes on
+ * unobserved; what it did is unknown, and the caller says so.
+ */
+export async function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  work.catch(() => {}); // settled after the stop: nobody waits for it any more
+  if (signal.aborted) throw signal.reason;
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Whether `e` is the reason `signal` was aborted with: the wait was stopped, not failed. */
+export const stoppedBy = (e: unknown, signal: AbortSignal | undefined): boolean => signal?.aborted === true && e === signal.reason;
