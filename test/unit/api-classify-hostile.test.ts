@@ -50,10 +50,10 @@ describe('odd answers: what classify decides', () => {
     ['a 200 with an empty body: retry (bounded by the attempts)', answer(200, ''), {}, 'retry'],
     ['a 204: retry, never an empty result taken as data', answer(204, ''), {}, 'retry'],
     [
-      'a 301 redirect: not followed, an unexpected answer',
+      'a 301 redirect: not followed, a base URL to check (API_REDIRECTED)',
       answer(301, '', { location: 'https://elsewhere.example/v1/whoami' }),
       {},
-      'fail:API_UNEXPECTED_STATUS',
+      'fail:API_REDIRECTED',
     ],
     // The contract issues no DPoP nonces: such a 401 is an ordinary rejection, refreshed once.
     ['a 401 asking for a DPoP nonce: refresh once', answer(401, '', { 'www-authenticate': 'DPoP error="use_dpop_nonce"', 'dpop-nonce': 'n1' }), {}, 'refresh'],

@@ -97,7 +97,7 @@ const table: [string, Outcome, Partial<Attempt>, string][] = [
   ['a 400 on the tool’s own request', answer(400, problem(400, 'invalid-request')), {}, 'fail API_INVALID_REQUEST'],
   ['a 400 on the user’s range', answer(400, problem(400, 'invalid-request')), { userInput: true }, 'fail API_INVALID_RANGE'],
   ['a 418', answer(418, 'teapot'), {}, 'fail API_UNEXPECTED_STATUS'],
-  ['a 200-less redirect', answer(302, ''), {}, 'fail API_UNEXPECTED_STATUS'],
+  ['a 200-less redirect', answer(302, ''), {}, 'fail API_REDIRECTED'],
   ['no answer in time', { failed: timeout }, {}, 'retry no answer within 30 s'],
   ['a dropped connection', { failed: reset }, {}, 'retry connection failed (ECONNRESET)'],
   ['a bug on the way (not the network)', { failed: new TypeError('x is not a function') }, {}, 'rethrow x is not a function'],
