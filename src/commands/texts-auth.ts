@@ -103,6 +103,8 @@ export const logoutTexts = catalogue(
       `perhaps not revoked at the server: the request was sent, but no answer said it was done (${p.reason}); the landlord can see in the portal whether it is still there and disconnect it, or it expires after 90 days unused`,
     stopped: (p: { profile: string }) =>
       `Sign-out of profile "${p.profile}" stopped while waiting for the server: the connection may already be revoked there; the local sign-in is kept.`,
+    stoppedBeforeSending: (p: { profile: string }) =>
+      `Sign-out of profile "${p.profile}" stopped before the revocation was sent: the connection is still there, and so is the local sign-in.`,
     stoppedHint: (p: { logout: string }) =>
       `Run \`${p.logout}\` again to finish (a second revocation does no harm), or \`${p.logout} --local-only\` to delete only the local sign-in.`,
   },
@@ -127,6 +129,8 @@ export const logoutTexts = catalogue(
       `beim Server womöglich nicht widerrufen: Die Anfrage wurde gesendet, aber keine Antwort hat den Widerruf bestätigt (${p.reason}); der Eigentümer sieht im Portal, ob die Verbindung noch besteht, und kann sie dort trennen, sonst läuft sie nach 90 Tagen ohne Nutzung ab`,
     stopped: (p) =>
       `Abmeldung des Profils „${p.profile}“ beim Warten auf den Server abgebrochen: Die Verbindung ist dort womöglich schon widerrufen; die lokale Anmeldung bleibt erhalten.`,
+    stoppedBeforeSending: (p) =>
+      `Abmeldung des Profils „${p.profile}“ abgebrochen, bevor der Widerruf gesendet wurde: Die Verbindung besteht weiter, die lokale Anmeldung ebenso.`,
     stoppedHint: (p) =>
       `Führen Sie \`${p.logout}\` erneut aus, um die Abmeldung abzuschließen (ein zweiter Widerruf schadet nicht), oder \`${p.logout} --local-only\`, um nur die lokale Anmeldung zu löschen.`,
   },

@@ -89,3 +89,25 @@ describe('login stopped while the old connection’s revocation waits for an ans
     expect(at.stateOf(sid)).toBe('connected'); // held at the proxy: the old connection is still there, hence "unsure"
   }, 30_000);
 });
+
+// Round 36b F5: stopped while the discovery hung, it said the connection "may already be revoked", though nothing was sent.
+describe('logout stopped while the server’s metadata does not come', () => {
+  it('says nothing was sent: the connection and the local sign-in are still there', async () => {
+    const { env, file, sid } = await at.signedIn();
+    const stop = new AbortController();
+    let revocations = 0;
+    at.proxy.intercept = async (r) => {
+      if (r.path.startsWith('/oauth/revoke')) revocations++;
+      if (!r.path.startsWith('/.well-known/')) return undefined;
+      setTimeout(() => stop.abort(new InterruptedError('Interrupted by SIGINT.')), 100);
+      await new Promise((w) => setTimeout(w, 8000));
+      return { status: 503, body: '' };
+    };
+    const r = await runCli(['logout', '--lang', 'en'], { env, signal: stop.signal });
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toMatch(
+      /Sign-out of profile "default" stopped before the revocation was sent: the connection is still there, and so is the local sign-in\./,
+    );
+    expect([revocations, existsSync(file), at.stateOf(sid)]).toEqual([0, true, 'connected']);
+  }, 20_000);
+});

@@ -67,18 +67,17 @@ async function signOut(opts: LogoutFlags, { io }: CommandContext, profile: Profi
   } else if (other !== null) {
     revoked = t.notRevoked({ reason: tt.sharedConnection({ profile: other }) });
   } else {
+    let sending = false;
     try {
       // Ctrl-C ends the wait (up to 30 s for an answer), not the request (round 35b F2: a first one went unheard)
-      await unlessAborted(
-        (async () => {
-          const config = await discover(profile, await clientAuthFor(profile, clientSecretFrom(io.env, record.client_secret)));
-          await revokeToken(config, record.refresh_token);
-        })(),
-        io.signal,
-      );
+      const secret = clientSecretFrom(io.env, record.client_secret);
+      const config = await unlessAborted((async () => discover(profile, await clientAuthFor(profile, secret)))(), io.signal);
+      io.signal.throwIfAborted();
+      sending = true;
+      await unlessAborted(revokeToken(config, record.refresh_token), io.signal);
       revoked = t.revoked;
     } catch (e) {
-      if (stoppedBy(e, io.signal)) throw stopped(name);
+      if (stoppedBy(e, io.signal)) throw stopped(name, sending);
       const unsure = revocationUnsure(e);
       revoked = unsure ? t.perhapsRevoked(unsure) : t.notRevoked({ reason: describeError(e) });
     }
@@ -89,10 +88,11 @@ async function signOut(opts: LogoutFlags, { io }: CommandContext, profile: Profi
   return 0;
 }
 
-/** The sign-out stopped while the server's answer was awaited: the record is kept, as the outcome is unknown. */
-function stopped(profile: string): InterruptedError {
+/** The sign-out stopped while the server's answer was awaited: the record is kept, as the outcome is unknown or nothing was sent. */
+function stopped(profile: string, sending: boolean): InterruptedError {
   const flag = profile !== 'default' ? ` --profile ${profile}` : '';
-  return new InterruptedError(t.stopped({ profile }), { hint: t.stoppedHint({ logout: `meterdata logout${flag}` }) });
+  // before the revocation was sent (round 36b F5: a hanging discovery was told "may already be revoked")
+  return new InterruptedError((sending ? t.stopped : t.stoppedBeforeSending)({ profile }), { hint: t.stoppedHint({ logout: `meterdata logout${flag}` }) });
 }
 
 function notSignedOutUnreadable(e: MeterdataError, profile: string): NotSignedInError {
