@@ -39,6 +39,15 @@ describe('the --out lock where names ignore case', () => {
       code: 'EXPORT_OUT_BUSY',
       message: `Another \`meterdata export\` or \`meterdata uvi\` is writing to ${path.join(base, 'CaseA')}; one run owns a folder at a time.`,
     });
+    // a file of another spelling beside it is no folder a run writes to; with two folders which one cannot be told (round 36b F4)
+    writeFileSync(path.join(base, 'CASEA'), '');
+    await expect(lockOutFolder(state, path.join(base, 'casea'))).rejects.toMatchObject({
+      message: expect.stringContaining(`writing to ${path.join(base, 'CaseA')};`),
+    });
+    mkdirSync(path.join(base, 'cASEA'));
+    await expect(lockOutFolder(state, path.join(base, 'casea'))).rejects.toMatchObject({
+      message: expect.stringContaining(`writing to ${path.join(base, 'casea')};`),
+    });
     // the same spelling: its own name, as before
     await expect(lockOutFolder(state, path.join(base, 'CaseA'))).rejects.toMatchObject({
       message: expect.stringContaining(`writing to ${path.join(base, 'CaseA')};`),

@@ -89,16 +89,18 @@ export async function lockOutFolder(
 /**
  * The folder another run writes to when the state lock, keyed case-blind, is held but `folder` is not there: the one
  * spelled otherwise (`--out CaseA` while this run asks for `casea`; round 34b named the missing folder). Null where
- * `folder` exists or no such one does: then it is `folder` itself (or its run has not made it yet).
+ * `folder` exists, or no such folder or more than one does: then it is `folder` itself (or its run has not made it
+ * yet), or which one cannot be told.
  */
 function otherSpelling(folder: string): string | null {
   const parent = path.dirname(folder);
   const name = path.basename(folder);
   try {
-    const names = readdirSync(parent);
-    if (names.includes(name)) return null;
-    const other = names.find((n) => outLockKey(n) === outLockKey(name));
-    return other === undefined ? null : path.join(parent, other);
+    const entries = readdirSync(parent, { withFileTypes: true });
+    if (entries.some((e) => e.name === name)) return null;
+    // only a folder, and only where one spelling fits: another could be anybody's (round 36b F4: a file was named)
+    const others = entries.filter((e) => e.isDirectory() && outLockKey(e.name) === outLockKey(name));
+    return others.length === 1 ? path.join(parent, others[0]!.name) : null;
   } catch {
     return null;
   }
