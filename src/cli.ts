@@ -20,8 +20,22 @@ import { helpTexts as h } from './texts-cli-options.js';
 /** For the launcher (bin/meterdata.js, src/sea/main.ts): the process's end once the CLI is done. */
 import { endWhenDrained as endAfter, type Ending } from './core/process-end.js';
 
-/** The launcher's end of the process (src/core/process-end.ts), saying in the run's language why a signal cut its output. */
-export const endWhenDrained = (proc: Ending = process, everyMs = 1000): void => endAfter(proc, everyMs, cliTexts.outputCutBySignal);
+/** The commands whose success means files written: after them a cut output's line says the files are complete. */
+const FILE_COMMANDS = new Set(['export', 'uvi', 'demo']);
+
+/**
+ * The launcher's end of the process (src/core/process-end.ts), saying in the run's language why a signal cut its
+ * output: the files are complete only after a command that writes them (round 36b F6: said after `status` too).
+ * `command`: the one main() ran (a test names it).
+ */
+export const endWhenDrained = (proc: Ending = process, everyMs = 1000, command = commandRun): void =>
+  endAfter(proc, everyMs, ({ signal, code, complete }) =>
+    !complete
+      ? cliTexts.outputCutFailed({ signal, code })
+      : FILE_COMMANDS.has(command ?? '')
+        ? cliTexts.outputCutBySignal({ signal })
+        : cliTexts.outputCut({ signal }),
+  );
 
 let exitCode: number = ExitCode.OK;
 let failedCommand: string | undefined;
@@ -34,10 +48,13 @@ let jsonAsked: boolean | undefined;
 let stdoutWritten = false;
 /** main() has returned: a signal is the launcher's to handle now (src/core/process-end.ts), whatever came before it. */
 let returned = false;
+/** The command main() ran last (for the launcher's line: endWhenDrained). */
+let commandRun: string | undefined;
 
 function action(context: () => CommandContext, load: AnyCommand['load']) {
   return async (...params: unknown[]) => {
     const cmd = params[params.length - 1] as Command;
+    commandRun = cmd.name();
     const { run } = await load();
     const opts = cmd.optsWithGlobals<Record<string, unknown>>();
     jsonAsked = opts.json === true;
@@ -123,6 +140,7 @@ export async function main(argv: string[], io?: Io, parts: ContextParts = {}): P
   jsonAsked = undefined;
   stdoutWritten = false;
   returned = false;
+  commandRun = undefined;
   // Before the program is built: its help texts are rendered in this language.
   const asked = languageFromArgv(argv);
   setLanguage(isLang(asked) ? asked : languageFromEnv(ctx.env, ctx.locale));

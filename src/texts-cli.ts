@@ -55,6 +55,9 @@ export const cliTexts = catalogue(
     homeRelativeHint: 'Set METERDATA_HOME to a full path (e.g. METERDATA_HOME=/srv/meterdata).',
     outputCutBySignal: (p: { signal: string }) =>
       `meterdata: stopped by ${p.signal} after the run had finished, before its output reached the reader whole; the files are complete.`,
+    outputCut: (p: { signal: string }) => `meterdata: stopped by ${p.signal} after the command had finished, before its output reached the reader whole.`,
+    outputCutFailed: (p: { signal: string; code: number }) =>
+      `meterdata: stopped by ${p.signal} after the command had ended with exit status ${p.code}, before its output reached the reader whole.`,
     noWorkingFolderHint: 'Change to an existing folder (e.g. `cd ~`) and run the command again.',
     // Exit codes: every command lists those it can end with.
     exit0: 'success',
@@ -122,6 +125,9 @@ export const cliTexts = catalogue(
     homeRelativeHint: 'Setzen Sie METERDATA_HOME auf einen vollständigen Pfad (z. B. METERDATA_HOME=/srv/meterdata).',
     outputCutBySignal: (p) =>
       `meterdata: nach dem Ende des Laufs durch ${p.signal} beendet, bevor die Ausgabe vollständig beim Leser ankam; die Dateien sind vollständig.`,
+    outputCut: (p) => `meterdata: nach dem Ende des Befehls durch ${p.signal} beendet, bevor die Ausgabe vollständig beim Leser ankam.`,
+    outputCutFailed: (p) =>
+      `meterdata: nach dem Ende des Befehls mit Exit-Status ${p.code} durch ${p.signal} beendet, bevor die Ausgabe vollständig beim Leser ankam.`,
     noWorkingFolderHint: 'Wechseln Sie in einen vorhandenen Ordner (z. B. `cd ~`) und führen Sie den Befehl erneut aus.',
     exit0: 'erfolgreich',
     exit0Status: 'erfolgreich: die Verbindung funktioniert (mit --all: die jedes Profils)',

@@ -25,26 +25,27 @@ const NEEDS_REVIEW = 6;
  * process with nothing left ends at once, as before. A signal meanwhile ends it at once (round 31: the CLI's first
  * Ctrl-C or SIGTERM only asks a running command to stop, and none runs any more): with its code where everything
  * was written or the run had failed (round 35b F1: a failed run's 3 or 5 became 130, "the files are complete",
- * where there were none; its message is on stderr already), else 130, since the output of a run whose files are
- * complete (0, or 6 under --strict) did not reach the reader whole.
+ * where there were none), else 130, since the output of a run that did its work (0, or 6 under --strict: the files
+ * are complete) did not reach the reader whole. `cut` says which, in a line.
  */
-export function endWhenDrained(proc: Ending = process, everyMs = 1000, cut?: (p: { signal: string }) => string): void {
+export function endWhenDrained(proc: Ending = process, everyMs = 1000, cut?: (p: { signal: string; code: number; complete: boolean }) => string): void {
   const drained = () => proc.stdout.writableLength === 0 && proc.stderr.writableLength === 0;
   const timer = setInterval(() => {
     if (drained()) proc.exit();
   }, everyMs);
   timer.unref();
   const stop = (signal: string) => {
-    const code = Number(proc.exitCode ?? 0);
-    if (drained() || (code !== 0 && code !== NEEDS_REVIEW)) return proc.exit(code || undefined);
-    // the files are complete; what a reader has not read yet is not (round 32 F4: 130 said nothing). Written at once,
-    // or not at all where stderr itself is full.
+    const code = Number(proc.exitCode ?? 0) || 0;
+    if (drained()) return proc.exit(code || undefined);
+    const complete = code === 0 || code === NEEDS_REVIEW;
+    // what a reader has not read yet is cut (round 32 F4: 130 said nothing; round 36b: a failed portfolio's objects
+    // were cut without a word). Written at once, or not at all where stderr itself is full.
     try {
-      if (cut) writeSync(2, `${cut({ signal })}\n`);
+      if (cut) writeSync(2, `${cut({ signal, code, complete })}\n`);
     } catch {
       // stderr full or gone: the status says it
     }
-    proc.exit(INTERRUPTED);
+    proc.exit(complete ? INTERRUPTED : code);
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) proc.on(signal, stop);
   // Node's teardown after the 'exit' event closes the signal handles, which gives a signal its default action back: a

@@ -10,14 +10,14 @@ import { assertBuilt, BIN, ROOT } from '../helpers/bin.js';
 beforeAll(() => assertBuilt());
 
 /** A child that writes `bytes` to stdout, leaves a server listening and hands its end, with `status`, to the built endWhenDrained. */
-function child(bytes: number, status = 7) {
+function child(bytes: number, status = 7, command = 'export') {
   const cli = path.join(ROOT, 'dist', 'bundle', 'cli.js');
   const code = `const { endWhenDrained } = await import(${JSON.stringify(cli)});
     const net = await import('node:net');
     net.createServer().listen(0, '127.0.0.1');
     process.stdout.write('x'.repeat(${bytes}) + '\\nEND\\n');
     process.exitCode = ${status};
-    endWhenDrained(process, 200);`;
+    endWhenDrained(process, 200, ${JSON.stringify(command)});`;
   return spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
@@ -45,8 +45,8 @@ describe('the end of the process', () => {
   // Round 31: with the reader not reading, the CLI's first SIGTERM only asked a command that had ended to stop: the
   // process lingered for as long as the reader did not read.
   /** Ends a child whose reader does not read with SIGTERM: its status, what it said on stderr, and how long it took. */
-  async function termWhileUnread(status: number) {
-    const c = child(4 << 20, status);
+  async function termWhileUnread(status: number, command?: string) {
+    const c = child(4 << 20, status, command);
     c.stdout.pause();
     await new Promise((r) => setTimeout(r, 1000));
     let stderr = '';
@@ -61,7 +61,7 @@ describe('the end of the process', () => {
   }
 
   it.each([0, 6])(
-    'a SIGTERM while a reader does not read, after a run that ended %s: at once 130 (its output did not reach the reader whole)',
+    'a SIGTERM while a reader does not read, after an export that ended %s: at once 130 (its output did not reach the reader whole)',
     async (status) => {
       const { code, stderr, ms } = await termWhileUnread(status);
       expect(code).toBe(130);
@@ -72,12 +72,20 @@ describe('the end of the process', () => {
     30_000,
   );
 
+  // Round 36b F6: `status` and `token` write no files, but were told "the files are complete".
+  it('the same after a command that writes no files: 130, and no word of files', async () => {
+    const { code, stderr } = await termWhileUnread(0, 'status');
+    expect(code).toBe(130);
+    expect(stderr).toMatch(/stopped by SIGTERM after the command had finished, before its output reached the reader whole\.\n$/);
+  }, 30_000);
+
   // Round 35b F1: a run refused (not signed in) or stopped (an API failure) whose --json object waited on a slow reader
-  // ended with 130 and "the files are complete", where there were none.
-  it('the same after a failed run: its own code at once, and no word of complete files', async () => {
+  // ended with 130 and "the files are complete", where there were none. Round 36b: the cut was not told at all.
+  it('the same after a failed run: its own code at once, the cut told, and no word of complete files', async () => {
     const { code, stderr, ms } = await termWhileUnread(3);
     expect(code).toBe(3);
     expect(ms).toBeLessThan(5000);
+    expect(stderr).toMatch(/stopped by SIGTERM after the command had ended with exit status 3, before its output reached the reader whole\./);
     expect(stderr).not.toMatch(/complete/);
   }, 30_000);
 
@@ -107,7 +115,7 @@ describe('the end of the process', () => {
       new Promise((r) => setTimeout(() => (c.kill('SIGKILL'), r(['killed'])), 10_000)),
     ])) as [number | string];
     expect(status).toBe(130);
-    expect(stderr).toMatch(/stopped by SIGTERM after the run had finished, before its output reached the reader whole; the files are complete/);
+    expect(stderr).toMatch(/stopped by SIGTERM after the command had finished, before its output reached the reader whole/);
   }, 30_000);
 
   it('a SIGTERM 0–12 ms after the last line of a finished run: its own code every time, never killed by the signal', async () => {
