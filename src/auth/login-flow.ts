@@ -122,12 +122,17 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
 }
 
 async function revoked(config: Parameters<typeof revokeToken>[0], token: string, signal: AbortSignal): Promise<NonNullable<LoginResult['previous']>> {
+  let sent = false;
   try {
     // Ctrl-C ends the wait for the old connection's answer (round 36b F3: unheard for 30 s); the new sign-in is stored
-    await unlessAborted(revokeToken(config, token), signal);
+    await unlessAborted(() => {
+      sent = true;
+      return revokeToken(config, token);
+    }, signal);
     return { revoked: true };
   } catch (e) {
-    if (stoppedBy(e, signal)) return { revoked: false, reason: tt.revocationNotAwaited, unsure: true };
+    if (stoppedBy(e, signal))
+      return sent ? { revoked: false, reason: tt.revocationNotAwaited, unsure: true } : { revoked: false, reason: tt.revocationNotSent };
     const unsure = revocationUnsure(e);
     return { revoked: false, reason: unsure?.reason ?? describeError(e), ...(unsure ? { unsure: true } : {}) };
   }

@@ -1,14 +1,16 @@
 // Ending a wait at Ctrl-C where the work itself cannot be given the signal (openid-client's revocation takes none).
 
 /**
- * `work`'s result, or `signal`'s reason as soon as it aborts (the InterruptedError the entry point aborts with): a
- * wait of up to 30 s for an answer that may never come ends at once (round 35b F2, round 36b F3). The work goes on
- * unobserved; what it did is unknown, and the caller says so.
+ * `start()`'s result, or `signal`'s reason as soon as it aborts (the InterruptedError the entry point aborts with): a
+ * wait of up to 30 s for an answer that may never come ends at once (round 35b F2, round 36b F3). Nothing is started
+ * once the signal has aborted (round 36b F8: a request went out after "stopped", and its failure, unhandled, made
+ * the exit 1); what was started goes on unobserved, and the caller says that its outcome is unknown.
  */
-export async function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+export async function unlessAborted<T>(start: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal?.aborted) throw signal.reason;
+  const work = start();
   if (!signal) return work;
   work.catch(() => {}); // settled after the stop: nobody waits for it any more
-  if (signal.aborted) throw signal.reason;
   let onAbort = () => {};
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () => reject(signal.reason);

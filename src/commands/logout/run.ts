@@ -71,10 +71,11 @@ async function signOut(opts: LogoutFlags, { io }: CommandContext, profile: Profi
     try {
       // Ctrl-C ends the wait (up to 30 s for an answer), not the request (round 35b F2: a first one went unheard)
       const secret = clientSecretFrom(io.env, record.client_secret);
-      const config = await unlessAborted((async () => discover(profile, await clientAuthFor(profile, secret)))(), io.signal);
-      io.signal.throwIfAborted();
-      sending = true;
-      await unlessAborted(revokeToken(config, record.refresh_token), io.signal);
+      const config = await unlessAborted(async () => discover(profile, await clientAuthFor(profile, secret)), io.signal);
+      await unlessAborted(() => {
+        sending = true;
+        return revokeToken(config, record.refresh_token);
+      }, io.signal);
       revoked = t.revoked;
     } catch (e) {
       if (stoppedBy(e, io.signal)) throw stopped(name, sending);
