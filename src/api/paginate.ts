@@ -34,7 +34,7 @@ export async function* paginate<T>(
   maxPages: number,
 ): AsyncGenerator<T> {
   const cursors = new Set<string>();
-  const listed = new Set<string>();
+  const listed = new Map<string, number>(); // id → the page it was first listed on
   let cursor: string | null = null;
   let pages = 0;
   const sep = path.includes('?') ? '&' : '?';
@@ -47,10 +47,13 @@ export async function* paginate<T>(
       if (typeof itemId !== 'string') continue;
       // UUIDs compare case-insensitively: a meter listed again in capitals would be billed twice
       const key = itemId.toLowerCase();
-      // on the first page no loop is involved (round 34a: "instead of looping forever"), only a list naming an item twice
-      const twice = () => (pages === 1 ? broken(endpoint, 'API_PAGE_REPEATS', t.listedTwice({ endpoint, id: itemId }), pages) : null);
-      if (listed.has(key)) throw twice() ?? endless(endpoint, 'API_PAGE_REPEATS', t.listedAgain({ id: itemId, page: pages }), pages);
-      listed.add(key);
+      const first = listed.get(key);
+      // a loop only where an earlier page comes back and names a next one; within a page, or on the last, a list that
+      // names an item twice (round 34a, 36a: "instead of looping forever")
+      if (first === pages || (first !== undefined && page.next_cursor === null))
+        throw broken(endpoint, 'API_PAGE_REPEATS', t.listedTwice({ endpoint, id: itemId }), pages);
+      if (first !== undefined) throw endless(endpoint, 'API_PAGE_REPEATS', t.listedAgain({ id: itemId, page: pages }), pages);
+      listed.set(key, pages);
     }
     for (const x of page.data) rememberItem(x);
     yield* page.data;

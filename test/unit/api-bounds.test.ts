@@ -128,6 +128,21 @@ describe('pagination ends', () => {
     );
   });
 
+  // Round 36a F2: a repeat on a later page that ends the list, or within one page, was still "does not end … looping forever"
+  it('an item twice on the last page, or again on it, is a list naming it twice, not an endless one', async () => {
+    const [a, b] = [aUnit(), aUnit()];
+    for (const last of [
+      [b, b],
+      [b, a],
+    ]) {
+      const { api, client } = await rig();
+      api.route('/v1/usage-units', (req: { url: string }) => (req.url.includes('page_cursor') ? pageOf(last, null) : pageOf([a], 'c2')));
+      const e = await failure(collect(client.listUsageUnits()));
+      expect([e.code, e.exitCode]).toEqual(['API_PAGE_REPEATS', 5]);
+      expect(e.message).toMatch(/^The metering service's list GET \/v1\/usage-units names \S+ twice; an entry listed twice would be billed twice/);
+    }
+  });
+
   it('more pages than any data can need: API_TOO_MANY_PAGES at maxPages', async () => {
     const { api, client } = await rig({ maxPages: 4 });
     let n = 0;
