@@ -76,7 +76,7 @@ export const cliTexts = catalogue(
     exit5Keychain: 'the keychain or the sign-in server is unavailable (try again later)',
     exit6: 'export --strict: files written, but values were not billed or need review',
     exit130: 'interrupted (Ctrl-C, SIGTERM or SIGHUP): nothing half-written; run the same command again',
-    exit130Logout: 'stopped by a second Ctrl-C (after the first, logout finishes revoking and deleting)',
+    exit130Logout: 'interrupted (Ctrl-C) while waiting for the server: the local sign-in is kept; run logout again to finish',
     exit130Sandbox: 'a second Ctrl-C, SIGTERM or SIGHUP while it shuts down',
   },
   {
@@ -146,7 +146,7 @@ export const cliTexts = catalogue(
     exit5Keychain: 'Schlüsselbund oder Anmeldeserver nicht erreichbar (später erneut versuchen)',
     exit6: 'export --strict: Dateien geschrieben, aber Werte wurden nicht abgerechnet oder sind zu prüfen',
     exit130: 'abgebrochen (Strg+C, SIGTERM oder SIGHUP): nichts halb geschrieben; denselben Befehl erneut ausführen',
-    exit130Logout: 'mit einem zweiten Strg+C abgebrochen (nach dem ersten werden Widerruf und Löschen noch beendet)',
+    exit130Logout: 'beim Warten auf den Server abgebrochen (Strg+C): die lokale Anmeldung bleibt erhalten; logout erneut ausführen, um die Abmeldung abzuschließen',
     exit130Sandbox: 'ein zweites Strg+C, SIGTERM oder SIGHUP während des Beendens',
   },
 );

@@ -16,7 +16,7 @@ export const logout = defineCommand({
   name: 'logout',
   help: () => h.logout,
   flags,
-  // A first Ctrl-C lets logout finish the revocation it started.
+  // Ctrl-C while the server's answer is awaited ends logout at once and keeps the record (run.ts).
   exits: [
     [OK, 'exit0'],
     [UNEXPECTED, 'exit1'],
