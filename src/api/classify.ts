@@ -108,6 +108,9 @@ export function networkFailure(e: unknown, timeoutMs: number): Transient | null 
   if (typeof err?.code === 'string' && /^(UND_ERR|E[A-Z]+)/.test(err.code)) {
     return { ...base, reason: t.connectionFailed({ code: err.code }) };
   }
+  // an answer that is no HTTP (a control byte in a header, a broken status line): the server's or a proxy's fault,
+  // read again as any cut answer; it was "unexpected failure (a bug)" with undici's stack (round 36a F1)
+  if (err?.name === 'HTTPParserError') return { ...base, reason: t.notHttp };
   return null;
 }
 

@@ -24,6 +24,7 @@ export const t = catalogue(
     // transport and classify: why an attempt is tried again, and when it is given up
     noAnswerWithin: (p: { time: string }) => `no answer within ${p.time}`,
     connectionFailed: (p: { code: string }) => `connection failed (${p.code})`,
+    notHttp: 'an answer that does not follow HTTP (perhaps a proxy in between)',
     badJson: 'truncated or invalid JSON body',
     traceId: (p: { id: string }) => ` (trace id ${p.id})`,
     traceIdAfter: (p: { id: string }) => `, trace id ${p.id}`,
@@ -152,6 +153,7 @@ export const t = catalogue(
   {
     noAnswerWithin: (p) => `keine Antwort innerhalb von ${p.time}`,
     connectionFailed: (p) => `Verbindung fehlgeschlagen (${p.code})`,
+    notHttp: 'eine Antwort, die nicht dem HTTP-Protokoll folgt (womöglich von einem Proxy dazwischen)',
     badJson: 'abgeschnittene oder ungültige JSON-Antwort',
     traceId: (p) => ` (Trace-ID ${p.id})`,
     traceIdAfter: (p) => `, Trace-ID ${p.id}`,
