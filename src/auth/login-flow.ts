@@ -113,17 +113,23 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   // A new login replaces the profile's connection: end the old one at the server too, so
   // the landlord does not keep seeing a connection nobody uses.
   if (previous && previous.refresh_token !== record.refresh_token && before?.auth_url === profile.auth_url && before.client_id === profile.client_id) {
-    // a copied record's token is another profile's connection too: not ours to end
-    const other = await otherHolder(io.env, previous.refresh_token, profile.name);
-    result.previous =
-      other !== null ? { revoked: false, reason: tt.sharedConnection({ profile: other }) } : await revoked(config, previous.refresh_token, io.signal);
+    result.previous = await revoked(config, previous.refresh_token, io.env, profile.name, io.signal);
   }
   return result;
 }
 
-async function revoked(config: Parameters<typeof revokeToken>[0], token: string, signal: AbortSignal): Promise<NonNullable<LoginResult['previous']>> {
+async function revoked(
+  config: Parameters<typeof revokeToken>[0],
+  token: string,
+  env: NodeJS.ProcessEnv,
+  profile: string,
+  signal: AbortSignal,
+): Promise<NonNullable<LoginResult['previous']>> {
   let sent = false;
   try {
+    // a copied record's token is another profile's connection too: not ours to end
+    const other = await otherHolder(env, token, profile, signal);
+    if (other !== null) return { revoked: false, reason: tt.sharedConnection({ profile: other }) };
     // Ctrl-C ends the wait for the old connection's answer (round 36b F3: unheard for 30 s); the new sign-in is stored
     await unlessAborted(() => {
       sent = true;

@@ -2,7 +2,7 @@
 // profile's connection too? A sign-in record copied to a second profile holds that profile's
 // refresh token (or one it has since rotated), and revoking it ends the connection the other
 // profile still uses: RFC 7009 revocation of a refresh token ends its whole token family.
-import { loadProfile, readConfig } from '../core/config.js';
+import { loadableProfiles } from '../core/config.js';
 import { openStore } from './credential-store/index.js';
 import type { StoredRecord } from './credential-store/index.js';
 import type { Profile } from '../core/config.js';
@@ -16,7 +16,7 @@ import { tokenTexts as t } from './texts-tokens.js';
  * (the list is damaged): revoking is then left out, since leaving a connection to expire costs
  * less than ending one in use.
  */
-export async function otherHolder(env: NodeJS.ProcessEnv, token: string, profile: string): Promise<string | null> {
+export async function otherHolder(env: NodeJS.ProcessEnv, token: string, profile: string, signal?: AbortSignal): Promise<string | null> {
   let sender: string | undefined;
   try {
     sender = spentBy(env, token)?.profile;
@@ -24,16 +24,14 @@ export async function otherHolder(env: NodeJS.ProcessEnv, token: string, profile
     return '?';
   }
   if (sender !== undefined && sender !== profile) return sender;
-  const names = Object.keys((await readConfig(env).catch(() => ({ profiles: {} }))).profiles ?? {});
-  for (const name of names.filter((n) => n !== profile)) {
-    // a profile or record that cannot be read holds nothing we can compare
-    const other = await loadProfile(env, name).catch(() => undefined);
-    const rec =
-      other &&
-      (await openStore(other.credential_store, env)
-        .read(name)
-        .catch(() => null));
-    if (rec?.refresh_token === token) return name;
+  // a profile or record that cannot be read holds nothing we can compare
+  const others = (await loadableProfiles(env).catch(() => [])).filter((p) => p.name !== profile);
+  for (const other of others) {
+    signal?.throwIfAborted(); // many profiles, or a store that blocks: Ctrl-C is heard between them (round 37b F1)
+    const rec = await openStore(other.credential_store, env)
+      .read(other.name)
+      .catch(() => null);
+    if (rec?.refresh_token === token) return other.name;
   }
   return null;
 }

@@ -88,7 +88,7 @@ export const tokenTexts = catalogue(
       'This process stalled while noting the refresh token it was about to send, and another process took over the list meanwhile; nothing was sent.',
     spentListBusyHint: 'Run the command again.',
     revocationNotAwaited: 'its answer was not awaited after the command was interrupted',
-    revocationNotSent: 'the command was interrupted before it was sent',
+    revocationNotSent: 'the command was interrupted before it was sent; the landlord can disconnect it in the portal, or it expires after 90 days unused',
     sharedConnection: (p: { profile: string }) =>
       p.profile === '?'
         ? 'the list of refresh tokens already sent cannot be read, so it cannot be told whether another profile uses this connection'
@@ -187,7 +187,8 @@ export const tokenTexts = catalogue(
       'Dieser Prozess stockte, während er das zu sendende Refresh-Token vermerkte, und ein anderer Prozess hat die Liste inzwischen übernommen; es wurde nichts gesendet.',
     spentListBusyHint: 'Führen Sie den Befehl erneut aus.',
     revocationNotAwaited: 'die Antwort wurde nach dem Abbruch des Befehls nicht mehr abgewartet',
-    revocationNotSent: 'der Befehl wurde abgebrochen, bevor er gesendet wurde',
+    revocationNotSent:
+      'der Befehl wurde abgebrochen, bevor er gesendet wurde; der Eigentümer kann sie im Portal trennen, sonst läuft sie nach 90 Tagen ohne Nutzung ab',
     sharedConnection: (p) =>
       p.profile === '?'
         ? 'die Liste der bereits gesendeten Refresh-Tokens ist nicht lesbar, daher lässt sich nicht feststellen, ob ein anderes Profil diese Verbindung nutzt'

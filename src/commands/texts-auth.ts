@@ -14,7 +14,7 @@ export const loginTexts = catalogue(
     dpopOn: 'on (tokens bound to a key kept with them)',
     dpopOff: 'off',
     previousRevoked: "The profile's previous connection was revoked at the server.",
-    previousNotRevoked: (p: { reason: string }) => `The profile's previous connection was not revoked (${p.reason}) at the server.`,
+    previousNotRevoked: (p: { reason: string }) => `The profile's previous connection was not revoked at the server (${p.reason}).`,
     previousPerhapsRevoked: (p: { reason: string }) =>
       `The revocation of the profile's previous connection was sent, but no answer said it was done (${p.reason}): the landlord can see in the portal whether it is still there.`,
     damagedReplaced: (p: { problem: string }) => `${p.problem} This sign-in replaces the profile.`,

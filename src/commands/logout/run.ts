@@ -60,7 +60,11 @@ async function signOut(opts: LogoutFlags, { io }: CommandContext, profile: Profi
     return 0;
   }
   // a copied record's token is another profile's connection too: not ours to end
-  const other = opts.localOnly ? null : await otherHolder(io.env, record.refresh_token, name);
+  const other = opts.localOnly
+    ? null
+    : await otherHolder(io.env, record.refresh_token, name, io.signal).catch((e: unknown) =>
+        Promise.reject(stoppedBy(e, io.signal) ? stopped(name, false) : e),
+      );
   let revoked: string;
   if (opts.localOnly) {
     revoked = t.localOnly;
