@@ -146,7 +146,8 @@ export const cliTexts = catalogue(
     exit5Keychain: 'Schlüsselbund oder Anmeldeserver nicht erreichbar (später erneut versuchen)',
     exit6: 'export --strict: Dateien geschrieben, aber Werte wurden nicht abgerechnet oder sind zu prüfen',
     exit130: 'abgebrochen (Strg+C, SIGTERM oder SIGHUP): nichts halb geschrieben; denselben Befehl erneut ausführen',
-    exit130Logout: 'beim Warten auf den Server abgebrochen (Strg+C): die lokale Anmeldung bleibt erhalten; logout erneut ausführen, um die Abmeldung abzuschließen',
+    exit130Logout:
+      'beim Warten auf den Server abgebrochen (Strg+C): die lokale Anmeldung bleibt erhalten; logout erneut ausführen, um die Abmeldung abzuschließen',
     exit130Sandbox: 'ein zweites Strg+C, SIGTERM oder SIGHUP während des Beendens',
   },
 );
