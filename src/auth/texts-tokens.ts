@@ -88,7 +88,8 @@ export const tokenTexts = catalogue(
       'This process stalled while noting the refresh token it was about to send, and another process took over the list meanwhile; nothing was sent.',
     spentListBusyHint: 'Run the command again.',
     revocationNotAwaited: 'its answer was not awaited after the command was interrupted',
-    revocationNotSent: 'the command was interrupted before it was sent; the landlord can disconnect it in the portal, or it expires after 90 days unused',
+    revocationNotSent:
+      'the command was interrupted before the revocation was sent; the landlord can disconnect it in the portal, or it expires after 90 days unused',
     sharedConnection: (p: { profile: string }) =>
       p.profile === '?'
         ? 'the list of refresh tokens already sent cannot be read, so it cannot be told whether another profile uses this connection'

@@ -105,6 +105,8 @@ export const logoutTexts = catalogue(
       `Sign-out of profile "${p.profile}" stopped while waiting for the server: the connection may already be revoked there; the local sign-in is kept.`,
     stoppedBeforeSending: (p: { profile: string }) =>
       `Sign-out of profile "${p.profile}" stopped before the revocation was sent: the connection is still there, and so is the local sign-in.`,
+    stoppedBeforeSendingHint: (p: { logout: string }) =>
+      `Run \`${p.logout}\` again to sign out, or \`${p.logout} --local-only\` to delete only the local sign-in.`,
     stoppedHint: (p: { logout: string }) =>
       `Run \`${p.logout}\` again to finish (a second revocation does no harm), or \`${p.logout} --local-only\` to delete only the local sign-in.`,
   },
@@ -131,6 +133,8 @@ export const logoutTexts = catalogue(
       `Abmeldung des Profils „${p.profile}“ beim Warten auf den Server abgebrochen: Die Verbindung ist dort womöglich schon widerrufen; die lokale Anmeldung bleibt erhalten.`,
     stoppedBeforeSending: (p) =>
       `Abmeldung des Profils „${p.profile}“ abgebrochen, bevor der Widerruf gesendet wurde: Die Verbindung besteht weiter, die lokale Anmeldung ebenso.`,
+    stoppedBeforeSendingHint: (p) =>
+      `Führen Sie \`${p.logout}\` erneut aus, um sich abzumelden, oder \`${p.logout} --local-only\`, um nur die lokale Anmeldung zu löschen.`,
     stoppedHint: (p) =>
       `Führen Sie \`${p.logout}\` erneut aus, um die Abmeldung abzuschließen (ein zweiter Widerruf schadet nicht), oder \`${p.logout} --local-only\`, um nur die lokale Anmeldung zu löschen.`,
   },

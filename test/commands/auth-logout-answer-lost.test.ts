@@ -108,6 +108,7 @@ describe('logout stopped while the server’s metadata does not come', () => {
     expect(r.stderr).toMatch(
       /Sign-out of profile "default" stopped before the revocation was sent: the connection is still there, and so is the local sign-in\./,
     );
+    expect(r.stderr).toMatch(/Run `meterdata logout` again to sign out/); // not "a second revocation does no harm": none was sent (round 37b F5)
     expect([revocations, existsSync(file), at.stateOf(sid)]).toEqual([0, true, 'connected']);
   }, 20_000);
 });

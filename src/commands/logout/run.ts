@@ -97,7 +97,10 @@ async function signOut(opts: LogoutFlags, { io }: CommandContext, profile: Profi
 function stopped(profile: string, sending: boolean): InterruptedError {
   const flag = profile !== 'default' ? ` --profile ${profile}` : '';
   // before the revocation was sent (round 36b F5: a hanging discovery was told "may already be revoked")
-  return new InterruptedError((sending ? t.stopped : t.stoppedBeforeSending)({ profile }), { hint: t.stoppedHint({ logout: `meterdata logout${flag}` }) });
+  const logout = `meterdata logout${flag}`;
+  return sending
+    ? new InterruptedError(t.stopped({ profile }), { hint: t.stoppedHint({ logout }) })
+    : new InterruptedError(t.stoppedBeforeSending({ profile }), { hint: t.stoppedBeforeSendingHint({ logout }) });
 }
 
 function notSignedOutUnreadable(e: MeterdataError, profile: string): NotSignedInError {
