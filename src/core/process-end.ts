@@ -30,8 +30,11 @@ const NEEDS_REVIEW = 6;
  */
 export function endWhenDrained(proc: Ending = process, everyMs = 1000, cut?: (p: { signal: string; code: number; complete: boolean }) => string): void {
   const drained = () => proc.stdout.writableLength === 0 && proc.stderr.writableLength === 0;
+  // a run a signal already stopped (the CLI took that signal): its person asked it to end, so its error object gets
+  // two ticks, not as long as a reader does not read (round 37b F4: alive until a second signal)
+  const giveUpAt = Number(proc.exitCode) === INTERRUPTED ? Date.now() + 2 * everyMs : Infinity;
   const timer = setInterval(() => {
-    if (drained()) proc.exit();
+    if (drained() || Date.now() >= giveUpAt) proc.exit();
   }, everyMs);
   timer.unref();
   const stop = (signal: string) => {

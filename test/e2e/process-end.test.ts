@@ -89,6 +89,19 @@ describe('the end of the process', () => {
     expect(stderr).not.toMatch(/complete/);
   }, 30_000);
 
+  // Round 37b F4: a run stopped by one SIGTERM, its --json error object waiting on a reader that does not read, stayed
+  // alive until a second signal.
+  it('after a run a signal stopped: ends with 130 within moments, though the reader does not read', async () => {
+    const c = child(4 << 20, 130);
+    c.stdout.pause();
+    const t0 = Date.now();
+    const [code] = (await Promise.race([
+      new Promise((r) => c.on('close', (...a) => r(a))),
+      new Promise((r) => setTimeout(() => (c.kill('SIGKILL'), r(['killed'])), 10_000)),
+    ])) as [number | string];
+    expect([code, Date.now() - t0 < 5000]).toEqual([130, true]);
+  }, 30_000);
+
   // Round 29 F5: a SIGTERM in the milliseconds after a finished run's last line killed it (143): Node's teardown after
   // the 'exit' event closes the signal handles, which gives the signal its default action back. 17 of 40 before.
   // Round 34 F2: a first signal the command absorbed (here: while the CLI ends, at its test hook; in the field: during
