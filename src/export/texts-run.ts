@@ -73,6 +73,7 @@ export const runText = catalogue(
     running: 'Another `meterdata export` with the same arguments is running.',
     runningHint: (p: { lock: string }) => `Wait for it to finish; if none runs, delete ${p.lock}.`,
     outBusy: (p: { out: string }) => `Another \`meterdata export\` or \`meterdata uvi\` is writing to ${p.out}; one run owns a folder at a time.`,
+    orWord: ' or ',
     outBusyHint: (p: { lock: string }) => `Wait for it to finish, or choose another --out folder; if none runs, delete ${p.lock}.`,
     outTakenOver: (p: { out: string }) =>
       `The lock of ${p.out} was replaced while this run was writing into it: another meterdata run took the folder over (as one does when a run was paused for more than 10 minutes: a closed laptop, a suspended virtual machine), or something else was put in the lock's place.`,
@@ -132,6 +133,7 @@ export const runText = catalogue(
     runningHint: (p) => `Warten Sie, bis er fertig ist; läuft keiner, löschen Sie ${p.lock}.`,
     outBusy: (p) =>
       `Ein anderer Lauf von \`meterdata export\` oder \`meterdata uvi\` schreibt gerade in ${p.out}; in einen Zielordner schreibt immer nur ein Lauf.`,
+    orWord: ' oder ',
     outBusyHint: (p) => `Warten Sie, bis er fertig ist, oder wählen Sie einen anderen Zielordner für --out; läuft keiner, löschen Sie ${p.lock}.`,
     outTakenOver: (p) =>
       `Die Sperre des Zielordners ${p.out} wurde ersetzt, während dieser Lauf hineinschrieb: Ein anderer meterdata-Lauf hat den Ordner übernommen (wie es geschieht, wenn ein Lauf länger als 10 Minuten angehalten war: zugeklappter Laptop, pausierte virtuelle Maschine), oder an die Stelle der Sperre wurde etwas anderes gelegt.`,

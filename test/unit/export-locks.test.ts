@@ -44,14 +44,20 @@ describe('the --out lock where names ignore case', () => {
     await expect(lockOutFolder(state, path.join(base, 'casea'))).rejects.toMatchObject({
       message: expect.stringContaining(`writing to ${path.join(base, 'CaseA')};`),
     });
+    // two folders of that name: both named, as the lock cannot tell which (round 37b F3: the one asked for was named alone)
     mkdirSync(path.join(base, 'cASEA'));
-    await expect(lockOutFolder(state, path.join(base, 'casea'))).rejects.toMatchObject({
-      message: expect.stringContaining(`writing to ${path.join(base, 'casea')};`),
-    });
-    // the same spelling: its own name, as before
-    await expect(lockOutFolder(state, path.join(base, 'CaseA'))).rejects.toMatchObject({
-      message: expect.stringContaining(`writing to ${path.join(base, 'CaseA')};`),
-    });
+    const both = await lockOutFolder(state, path.join(base, 'casea')).catch((e: Error) => e.message);
+    const [a, b] = [path.join(base, 'CaseA'), path.join(base, 'cASEA')];
+    expect(
+      [`writing to ${a} or ${b};`, `writing to ${b} or ${a};`].some((w) => String(both).includes(w)),
+      String(both),
+    ).toBe(true);
+    // the same spelling while both are there: both, as well
+    const same = await lockOutFolder(state, path.join(base, 'CaseA')).catch((e: Error) => e.message);
+    expect(
+      [`writing to ${a} or ${b};`, `writing to ${b} or ${a};`].some((w) => String(same).includes(w)),
+      String(same),
+    ).toBe(true);
     await first.unlock();
   });
 

@@ -87,20 +87,17 @@ export async function lockOutFolder(
 }
 
 /**
- * The folder another run writes to when the state lock, keyed case-blind, is held but `folder` is not there: the one
- * spelled otherwise (`--out CaseA` while this run asks for `casea`; round 34b named the missing folder). Null where
- * `folder` exists, or no such folder or more than one does: then it is `folder` itself (or its run has not made it
- * yet), or which one cannot be told.
+ * The folder another run writes to when the state lock, keyed case-blind, is held: the folders of `folder`'s name in
+ * any spelling (`--out CaseA` while this run asks for `casea`: round 34b named `casea`, which did not exist; round 37b:
+ * nor was it the one written to where both existed). One such folder: that one; several: all, as the lock cannot say
+ * which; none (its run has not made it yet): `folder` itself. A file of that name is no run's folder (round 36b F4).
  */
 function otherSpelling(folder: string): string | null {
   const parent = path.dirname(folder);
   const name = path.basename(folder);
   try {
-    const entries = readdirSync(parent, { withFileTypes: true });
-    if (entries.some((e) => e.name === name)) return null;
-    // only a folder, and only where one spelling fits: another could be anybody's (round 36b F4: a file was named)
-    const others = entries.filter((e) => e.isDirectory() && outLockKey(e.name) === outLockKey(name));
-    return others.length === 1 ? path.join(parent, others[0]!.name) : null;
+    const same = readdirSync(parent, { withFileTypes: true }).filter((e) => e.isDirectory() && outLockKey(e.name) === outLockKey(name));
+    return same.length === 0 ? null : same.map((e) => path.join(parent, e.name)).join(t.orWord);
   } catch {
     return null;
   }
