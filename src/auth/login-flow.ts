@@ -108,15 +108,32 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   await saveProfile(io.env, bare);
   const session = new Session(bare, store, record, io.env, (l) => io.stderr.write(l), io.signal);
   const conn = await connectionFor(session, { env: io.env, signal: io.signal, signingIn: true });
-  const reconciled = await conn.reconcile().finally(() => conn.close());
-  const result: LoginResult = { profile: reconciled, store };
   // A new login replaces the profile's connection: end the old one at the server too, so
   // the landlord does not keep seeing a connection nobody uses.
-  if (previous && previous.refresh_token !== record.refresh_token && before?.auth_url === profile.auth_url && before.client_id === profile.client_id) {
-    result.previous = await revoked(config, previous.refresh_token, io.env, profile.name, io.signal);
-  }
+  const replaced =
+    previous && previous.refresh_token !== record.refresh_token && before?.auth_url === profile.auth_url && before.client_id === profile.client_id
+      ? previous.refresh_token
+      : null;
+  const endPrevious = () => revoked(config, replaced!, io.env, profile.name, io.signal);
+  const reconciled = await conn
+    .reconcile()
+    .finally(() => conn.close())
+    .catch(async (e: unknown) => {
+      // the old record is replaced already: its token is stored nowhere any more, so it is ended now or never, and
+      // said either way (round 37b F2: a Ctrl-C or a failed /whoami here left it alive without a word)
+      if (replaced !== null && typeof e === 'object' && e !== null)
+        previousFates.set(e, io.signal.aborted ? { revoked: false, reason: tt.revocationNotSent } : await endPrevious());
+      throw e;
+    });
+  const result: LoginResult = { profile: reconciled, store };
+  if (replaced !== null) result.previous = await endPrevious();
   return result;
 }
+
+const previousFates = new WeakMap<object, NonNullable<LoginResult['previous']>>();
+
+/** What became of the replaced connection where login failed after storing the new sign-in (the command says it). */
+export const previousFate = (e: unknown): LoginResult['previous'] => (typeof e === 'object' && e !== null ? previousFates.get(e) : undefined);
 
 async function revoked(
   config: Parameters<typeof revokeToken>[0],

@@ -112,3 +112,39 @@ describe('logout stopped while the server’s metadata does not come', () => {
     expect([revocations, existsSync(file), at.stateOf(sid)]).toEqual([0, true, 'connected']);
   }, 20_000);
 });
+
+// Round 37b F2: the new sign-in stored, login stopped (or failed) at its /whoami left the replaced connection alive,
+// its token stored nowhere any more, and said "Nothing was half-written".
+describe('login over an existing sign-in that ends after storing the new one', () => {
+  const relogin = (env: NodeJS.ProcessEnv, signal?: AbortSignal) =>
+    loginLive(['login', '--no-browser', '--auth-url', at.proxy.url, '--base-url', at.sb.apiBase, '--lang', 'en'], env, signal ? { signal } : {});
+  /** Once the new tokens are issued (the token answer passes the proxy), `then` runs with the new connection's id. */
+  const onNewTokens = (then: (sid: string) => void) => {
+    const before = new Set(at.sb.admin.connections().map((c) => c.sid));
+    at.proxy.rewrite = (r, body) => {
+      if (r.method === 'POST' && r.path.startsWith('/oauth/token')) then(at.sb.admin.connections().find((c) => !before.has(c.sid))!.sid);
+      return body;
+    };
+  };
+
+  it('stopped before its /whoami: 130, and it says the previous connection was not revoked and how to end it', async () => {
+    const { env, sid } = await at.signedIn();
+    const stop = new AbortController();
+    onNewTokens(() => stop.abort(new InterruptedError('Interrupted by SIGINT.')));
+    const r = await relogin(env, stop.signal);
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toMatch(
+      /previous connection was not revoked at the server \(the command was interrupted before the revocation was sent; the landlord can disconnect it in the portal/,
+    );
+    expect(at.stateOf(sid)).toBe('connected');
+  }, 30_000);
+
+  it('failed at its /whoami (the new connection ended at once): the replaced connection is revoked all the same, and said so', async () => {
+    const { env, sid } = await at.signedIn();
+    onNewTokens((fresh) => void at.sb.admin.disconnect(fresh));
+    const r = await relogin(env);
+    expect(r.code, r.stderr).not.toBe(0);
+    expect(r.stderr).toMatch(/previous connection was revoked at the server/);
+    expect(at.stateOf(sid)).toBe('revoked');
+  }, 60_000);
+});

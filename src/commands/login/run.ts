@@ -19,7 +19,7 @@ import { terminalSafe } from '../../core/terminal-text.js';
 import type { Io } from '../../core/io.js';
 import { chooseStoreKind } from '../../auth/credential-store/index.js';
 import { isLoopbackHttp } from '../../auth/discovery.js';
-import { login } from '../../auth/login-flow.js';
+import { login, previousFate, type LoginResult } from '../../auth/login-flow.js';
 import { describePropertyScope } from '../../auth/whoami.js';
 import { aligned, loginTexts as t } from '../texts-auth.js';
 import type { CommandContext } from '../context.js';
@@ -59,14 +59,14 @@ export async function run(opts: LoginFlags, ctx: CommandContext): Promise<number
     timeoutMs: (opts.timeout ?? 300) * 1000,
     clientSecret: secret,
     storeClientSecret: storeSecret,
+  }).catch((e: unknown) => {
+    const fate = previousFate(e);
+    if (fate) io.stderr.write(`${previousText(fate)}\n`);
+    throw e;
   });
   const p = result.profile;
   const { row } = aligned([t.scopes, t.propertyScope, t.dpop, t.storedIn]);
-  const previous =
-    result.previous &&
-    (result.previous.revoked
-      ? t.previousRevoked
-      : (result.previous.unsure ? t.previousPerhapsRevoked : t.previousNotRevoked)({ reason: result.previous.reason }));
+  const previous = result.previous && previousText(result.previous);
   io.stdout.write(
     [
       t.connected({ profile: p.name, tenant: `${terminalSafe(p.tenant_name ?? t.theLandlord)}${p.tenant_id ? ` (${terminalSafe(p.tenant_id)})` : ''}` }),
@@ -172,4 +172,9 @@ async function firstLine(io: Io): Promise<string | undefined> {
   } finally {
     rl.close();
   }
+}
+
+/** What became of the profile's previous connection, in a line. */
+function previousText(p: NonNullable<LoginResult['previous']>): string {
+  return p.revoked ? t.previousRevoked : (p.unsure ? t.previousPerhapsRevoked : t.previousNotRevoked)({ reason: p.reason });
 }
