@@ -7,18 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { otherHolder } from '../../src/auth/shared-record.js';
 import { FileCredentialStore } from '../../src/auth/credential-store/file.js';
 import { saveProfile, type Profile } from '../../src/core/config.js';
+import { aProfile } from '../helpers/profile.js';
 
-const profile = (name: string): Profile => ({
-  name,
-  auth_url: 'http://127.0.0.1:9',
-  base_url: 'http://127.0.0.1:9/v1',
-  resource: 'http://127.0.0.1:9',
-  client_id: 'sandbox-demo-client',
-  client_auth: 'none',
-  dpop: false,
-  scopes: ['read:units'],
-  credential_store: 'file',
-});
+const profile = aProfile;
 
 async function homeWith(names: string[]) {
   const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-holder-')) };

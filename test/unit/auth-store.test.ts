@@ -4,23 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../src/core/atomic-file.js';
-import { loadProfiles, resolveProfileName, saveProfile, type Profile } from '../../src/core/config.js';
+import { loadProfiles, resolveProfileName, saveProfile } from '../../src/core/config.js';
 import { FileCredentialStore } from '../../src/auth/credential-store/file.js';
 import { chooseStoreKind } from '../../src/auth/credential-store/index.js';
 import { SingleFlight, withRefreshLock } from '../../src/auth/lock.js';
+import { aProfile } from '../helpers/profile.js';
 
 const home = () => ({ METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-store-')) });
-const profile = (name: string): Profile => ({
-  name,
-  auth_url: 'http://127.0.0.1:9',
-  base_url: 'http://127.0.0.1:9/v1',
-  resource: 'http://127.0.0.1:9',
-  client_id: 'sandbox-demo-client',
-  client_auth: 'none',
-  dpop: false,
-  scopes: ['read:units'],
-  credential_store: 'file',
-});
+const profile = aProfile;
 
 describe('profiles', () => {
   it('resolves the name from --profile, METERDATA_PROFILE, then "default", and refuses odd names', () => {
