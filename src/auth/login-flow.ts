@@ -118,7 +118,11 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   const reconciled = await conn
     .reconcile()
     .finally(() => conn.close())
-    .catch(async (e: unknown) => {
+    .catch(async (failure: unknown) => {
+      // stored, not confirmed: not "nothing was half-written" (round 38 F4)
+      const e = io.signal.aborted
+        ? new InterruptedError(t.interruptedUnchecked, { code: 'AUTH_LOGIN_INTERRUPTED', hint: t.interruptedUncheckedHint({ relogin }) })
+        : failure;
       // the old record is replaced already: its token is stored nowhere any more, so it is ended now or never, and
       // said either way (round 37b F2: a Ctrl-C or a failed /whoami here left it alive without a word)
       if (replaced !== null && typeof e === 'object' && e !== null)

@@ -89,7 +89,7 @@ export const tokenTexts = catalogue(
     spentListBusyHint: 'Run the command again.',
     revocationNotAwaited: 'its answer was not awaited after the command was interrupted',
     revocationNotSent:
-      'the command was interrupted before the revocation was sent; the landlord can disconnect it in the portal, or it expires after 90 days unused',
+      'the command was interrupted before the revocation was sent; unless another profile uses this connection, the landlord can disconnect it in the portal, or it expires after 90 days unused',
     sharedConnection: (p: { profile: string }) =>
       p.profile === '?'
         ? 'the list of refresh tokens already sent cannot be read, so it cannot be told whether another profile uses this connection'
@@ -189,7 +189,7 @@ export const tokenTexts = catalogue(
     spentListBusyHint: 'Führen Sie den Befehl erneut aus.',
     revocationNotAwaited: 'die Antwort wurde nach dem Abbruch des Befehls nicht mehr abgewartet',
     revocationNotSent:
-      'der Befehl wurde abgebrochen, bevor er gesendet wurde; der Eigentümer kann sie im Portal trennen, sonst läuft sie nach 90 Tagen ohne Nutzung ab',
+      'der Befehl wurde abgebrochen, bevor der Widerruf gesendet wurde; nutzt kein anderes Profil diese Verbindung, kann der Eigentümer sie im Portal trennen, sonst läuft sie nach 90 Tagen ohne Nutzung ab',
     sharedConnection: (p) =>
       p.profile === '?'
         ? 'die Liste der bereits gesendeten Refresh-Tokens ist nicht lesbar, daher lässt sich nicht feststellen, ob ein anderes Profil diese Verbindung nutzt'

@@ -134,8 +134,11 @@ describe('login over an existing sign-in that ends after storing the new one', (
     const r = await relogin(env, stop.signal);
     expect(r.code, r.stderr).toBe(130);
     expect(r.stderr).toMatch(
-      /previous connection was not revoked at the server \(the command was interrupted before the revocation was sent; the landlord can disconnect it in the portal/,
+      /previous connection was not revoked at the server \(the command was interrupted before the revocation was sent; unless another profile uses this connection, the landlord can disconnect it in the portal/,
     );
+    // stored, not confirmed: not "Nothing was half-written" (round 38 F4)
+    expect(r.stderr).toMatch(/Sign-in interrupted after the new sign-in was stored, before the service confirmed it\./);
+    expect(r.stderr).not.toMatch(/Nothing was half-written/);
     expect(at.stateOf(sid)).toBe('connected');
   }, 30_000);
 
