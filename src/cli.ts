@@ -28,14 +28,12 @@ const FILE_COMMANDS = new Set(['export', 'uvi', 'demo']);
  * output: the files are complete only after a command that writes them (round 36b F6: said after `status` too).
  * `command`: the one main() ran (a test names it).
  */
-export const endWhenDrained = (proc: Ending = process, everyMs = 1000, command = commandRun): void =>
-  endAfter(proc, everyMs, ({ signal, code, complete }) =>
-    !complete
-      ? cliTexts.outputCutFailed({ signal, code })
-      : FILE_COMMANDS.has(command ?? '')
-        ? cliTexts.outputCutBySignal({ signal })
-        : cliTexts.outputCut({ signal }),
-  );
+export const endWhenDrained = (proc: Ending = process, everyMs = 1000, command = commandRun): void => {
+  const files = FILE_COMMANDS.has(command ?? '');
+  const line = (p: { signal: string; code: number; complete: boolean }) =>
+    !p.complete ? cliTexts.outputCutFailed(p) : files ? cliTexts.outputCutBySignal(p) : cliTexts.outputCut(p);
+  endAfter(proc, everyMs, line, signalled);
+};
 
 let exitCode: number = ExitCode.OK;
 let failedCommand: string | undefined;
@@ -50,6 +48,8 @@ let stdoutWritten = false;
 let returned = false;
 /** The command main() ran last (for the launcher's line: endWhenDrained). */
 let commandRun: string | undefined;
+/** A signal has asked this process to stop (the launcher then waits for a slow reader only briefly). */
+let signalled = false;
 
 function action(context: () => CommandContext, load: AnyCommand['load']) {
   return async (...params: unknown[]) => {
@@ -274,6 +274,7 @@ function processIo(): Io {
       }
       process.exit(ExitCode.INTERRUPTED);
     }
+    signalled = true;
     controller.abort(new InterruptedError(cliTexts.interruptedBy({ signal }), { hint: cliTexts.interruptedHint }));
   };
   // SIGHUP (the terminal closed, an ssh session dropped) as SIGTERM: killed by it, a run left its

@@ -28,11 +28,17 @@ const NEEDS_REVIEW = 6;
  * where there were none), else 130, since the output of a run that did its work (0, or 6 under --strict: the files
  * are complete) did not reach the reader whole. `cut` says which, in a line.
  */
-export function endWhenDrained(proc: Ending = process, everyMs = 1000, cut?: (p: { signal: string; code: number; complete: boolean }) => string): void {
+export function endWhenDrained(
+  proc: Ending = process,
+  everyMs = 1000,
+  cut?: (p: { signal: string; code: number; complete: boolean }) => string,
+  stopped = false,
+): void {
   const drained = () => proc.stdout.writableLength === 0 && proc.stderr.writableLength === 0;
-  // a run a signal already stopped (the CLI took that signal): its person asked it to end, so its error object gets
-  // two ticks, not as long as a reader does not read (round 37b F4: alive until a second signal)
-  const giveUpAt = Number(proc.exitCode) === INTERRUPTED ? Date.now() + 2 * everyMs : Infinity;
+  // a run a signal already stopped (`stopped`: the CLI took that signal, whatever code the run then ended with): its
+  // person asked it to end, so its output gets two ticks, not as long as a reader does not read (round 37b F4: alive
+  // until a second signal; round 38 F7: also after a login or sandbox that ended with 0)
+  const giveUpAt = stopped || Number(proc.exitCode) === INTERRUPTED ? Date.now() + 2 * everyMs : Infinity;
   const timer = setInterval(() => {
     if (drained() || Date.now() >= giveUpAt) proc.exit();
   }, everyMs);

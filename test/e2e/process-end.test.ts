@@ -142,6 +142,26 @@ describe('the end of the process', () => {
     expect(outcomes.filter((o) => o !== 0)).toEqual([]);
   }, 120_000);
 
+  // Round 38 F7: a login stopped by Ctrl-C (exit 0, the new sign-in kept) or a sandbox stopped by SIGTERM (exit 0)
+  // waited for a second signal while stdout could not take its bytes.
+  it('after a signal stopped the run, whatever its code: two ticks for the reader, then the end', async () => {
+    const fake = () => ({
+      stdout: { writableLength: 10 },
+      stderr: { writableLength: 0 },
+      exitCode: 0,
+      exits: 0,
+      exit() {
+        this.exits++;
+      },
+      on: () => undefined,
+    });
+    const [stopped, unstopped] = [fake(), fake()];
+    endWhenDrained(stopped, 20, undefined, true);
+    endWhenDrained(unstopped, 20);
+    await new Promise((r) => setTimeout(r, 150));
+    expect([stopped.exits > 0, unstopped.exits]).toEqual([true, 0]);
+  });
+
   it('waits while stdout or stderr still hold bytes, ends once both are written', async () => {
     const proc = {
       stdout: { writableLength: 10 },
