@@ -72,7 +72,7 @@ describe('a sign-in record copied to a second profile', () => {
     // the fix the message names: default signs in anew; beta's connection is not revoked on the way
     const relogin = await login('default', env);
     expect(relogin.code, relogin.stderr).toBe(0);
-    expect(relogin.stderr + relogin.stdout).toMatch(/not revoked \(it is the connection of the profile "beta" too/);
+    expect(relogin.stderr + relogin.stdout).toMatch(/not revoked at the server \(it is the connection of the profile "beta" too/);
     expect(at.stateOf(sid)).toBe('connected');
     setAccessExpiry(storeFile(env, 'beta'));
     expect((await run(['token', '--profile', 'beta'], env)).code).toBe(0);
