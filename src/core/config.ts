@@ -65,7 +65,7 @@ export function configFile(env: NodeJS.ProcessEnv): string {
 
 export async function readConfig(env: NodeJS.ProcessEnv): Promise<ConfigFile> {
   const file = configFile(env);
-  const read = readOwnFile(file, CONFIG_MAX);
+  const read = readOwnFile(file);
   if (read === null) return {};
   if ('problem' in read) {
     const hint = read.unreadable ? ft.notReadableHint : read.fileInPath === undefined ? ft.configHint : ft.fileInPathHint({ at: read.fileInPath });
@@ -162,22 +162,14 @@ function checkedProfile(env: NodeJS.ProcessEnv, name: string, raw: unknown): Pro
   return checked.value;
 }
 
-/**
- * The most config.json may hold: bounded (a FIFO or /dev/zero in its place neither blocks nor fills the memory), yet
- * room for some 40,000 profiles; 1 MiB held 2,300, and a login past that wrote a file every later command refused
- * (round 37c). Nothing larger is written.
- */
-const CONFIG_MAX = 16 << 20;
-
-/** Read-modify-write of config.json under a lock, written atomically; never one it would refuse to read back. */
+/** Read-modify-write of config.json under a lock, written atomically. */
 export async function updateConfig(env: NodeJS.ProcessEnv, change: (c: ConfigFile) => ConfigFile): Promise<void> {
   const file = configFile(env);
   await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const release = await lockConfig(file);
   try {
-    const text = `${JSON.stringify(change(await readConfig(env)), null, 2)}\n`;
-    if (Buffer.byteLength(text) > CONFIG_MAX) throw new UsageError(ft.configFull({ file, mib: CONFIG_MAX >> 20 }), ft.configFullHint, 'CONFIG_INVALID');
-    await writeFileAtomic(file, text, { mode: 0o600 });
+    const next = change(await readConfig(env));
+    await writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
   } finally {
     await release();
   }
