@@ -95,18 +95,19 @@ async function signOut(opts: LogoutFlags, { io }: CommandContext, profile: Profi
 
 /** The sign-out stopped while the server's answer was awaited: the record is kept, as the outcome is unknown or nothing was sent. */
 function stopped(profile: string, sending: boolean): InterruptedError {
-  const flag = profile !== 'default' ? ` --profile ${profile}` : '';
+  const logout = logoutCommand(profile);
   // before the revocation was sent (round 36b F5: a hanging discovery was told "may already be revoked")
-  const logout = `meterdata logout${flag}`;
   return sending
     ? new InterruptedError(t.stopped({ profile }), { hint: t.stoppedHint({ logout }) })
     : new InterruptedError(t.stoppedBeforeSending({ profile }), { hint: t.stoppedBeforeSendingHint({ logout }) });
 }
 
+/** The logout command for this profile, as a hint names it. */
+const logoutCommand = (profile: string) => `meterdata logout${profile !== 'default' ? ` --profile ${profile}` : ''}`;
+
 function notSignedOutUnreadable(e: MeterdataError, profile: string): NotSignedInError {
-  const flag = profile !== 'default' ? ` --profile ${profile}` : '';
   return new NotSignedInError(t.unreadable({ profile, problem: e.message }), {
     code: 'AUTH_STORE_DAMAGED',
-    hint: t.unreadableHint({ logout: `meterdata logout${flag}` }),
+    hint: t.unreadableHint({ logout: logoutCommand(profile) }),
   });
 }
