@@ -48,8 +48,8 @@ let stdoutWritten = false;
 let returned = false;
 /** The command main() ran last (for the launcher's line: endWhenDrained). */
 let commandRun: string | undefined;
-/** A signal has asked this process to stop (the launcher then waits for a slow reader only briefly). */
-let signalled = false;
+/** The signal that asked this process to stop (the launcher then waits for a slow reader only briefly). */
+let signalled: NodeJS.Signals | undefined;
 
 function action(context: () => CommandContext, load: AnyCommand['load']) {
   return async (...params: unknown[]) => {
@@ -274,7 +274,7 @@ function processIo(): Io {
       }
       process.exit(ExitCode.INTERRUPTED);
     }
-    signalled = true;
+    signalled = signal;
     controller.abort(new InterruptedError(cliTexts.interruptedBy({ signal }), { hint: cliTexts.interruptedHint }));
   };
   // SIGHUP (the terminal closed, an ssh session dropped) as SIGTERM: killed by it, a run left its

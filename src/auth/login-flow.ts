@@ -3,7 +3,7 @@
 // /whoami reconciliation.
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { loadProfile, saveProfile, type Profile } from '../core/config.js';
+import { assertRoomFor, loadProfile, saveProfile, type Profile } from '../core/config.js';
 import { InterruptedError, MeterdataError, NotSignedInError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { count } from '../i18n/index.js';
@@ -49,6 +49,7 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   if (store instanceof KeychainCredentialStore) await store.probe();
   // before the browser step: a code redeemed into tokens that cannot be stored is a connection lost (round 27)
   if (store instanceof FileCredentialStore) store.checkNoFolder(profile.name);
+  await assertRoomFor(io.env, stripConnectionFacts(profile));
   const config = await discover(profile, await clientAuthFor(profile, opts.clientSecret));
   assertServerCapabilities(config);
   const issuer = config.serverMetadata().issuer;
@@ -103,11 +104,6 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   const before = await loadProfile(io.env, profile.name).catch((e: unknown) =>
     e instanceof MeterdataError && e.code === 'CONFIG_PROFILE_INVALID' ? undefined : Promise.reject(e),
   );
-  // Tokens were issued: this is the connection's latest refresh (a /whoami is not).
-  const bare: Profile = { ...stripConnectionFacts(profile), last_refresh_at: record.updated_at };
-  await saveProfile(io.env, bare);
-  const session = new Session(bare, store, record, io.env, (l) => io.stderr.write(l), io.signal);
-  const conn = await connectionFor(session, { env: io.env, signal: io.signal, signingIn: true });
   // A new login replaces the profile's connection: end the old one at the server too, so
   // the landlord does not keep seeing a connection nobody uses.
   const replaced =
@@ -115,20 +111,28 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
       ? previous.refresh_token
       : null;
   const endPrevious = () => revoked(config, replaced!, io.env, profile.name, io.signal);
+  const status = `meterdata status${profile.name !== 'default' ? ` --profile ${profile.name}` : ''}`;
+  // the old record is replaced already: its token is stored nowhere any more, so whatever ends login from here on, it
+  // is ended now or never, and said either way (round 37b F2: a Ctrl-C or a failed /whoami left it alive without a
+  // word; round 39: so did config.json refusing the new profile)
+  const failed = async (failure: unknown): Promise<never> => {
+    // stored, not confirmed: not "nothing was half-written" (round 38 F4)
+    const e = io.signal.aborted
+      ? new InterruptedError(t.interruptedUnchecked, { code: 'AUTH_LOGIN_INTERRUPTED', hint: t.interruptedUncheckedHint({ relogin, status }) })
+      : failure;
+    if (replaced !== null && typeof e === 'object' && e !== null)
+      previousFates.set(e, io.signal.aborted ? { revoked: false, reason: tt.revocationNotSent } : await endPrevious());
+    throw e;
+  };
+  // Tokens were issued: this is the connection's latest refresh (a /whoami is not).
+  const bare: Profile = { ...stripConnectionFacts(profile), last_refresh_at: record.updated_at };
+  await saveProfile(io.env, bare).catch(failed);
+  const session = new Session(bare, store, record, io.env, (l) => io.stderr.write(l), io.signal);
+  const conn = await connectionFor(session, { env: io.env, signal: io.signal, signingIn: true }).catch(failed);
   const reconciled = await conn
     .reconcile()
     .finally(() => conn.close())
-    .catch(async (failure: unknown) => {
-      // stored, not confirmed: not "nothing was half-written" (round 38 F4)
-      const e = io.signal.aborted
-        ? new InterruptedError(t.interruptedUnchecked, { code: 'AUTH_LOGIN_INTERRUPTED', hint: t.interruptedUncheckedHint({ relogin }) })
-        : failure;
-      // the old record is replaced already: its token is stored nowhere any more, so it is ended now or never, and
-      // said either way (round 37b F2: a Ctrl-C or a failed /whoami here left it alive without a word)
-      if (replaced !== null && typeof e === 'object' && e !== null)
-        previousFates.set(e, io.signal.aborted ? { revoked: false, reason: tt.revocationNotSent } : await endPrevious());
-      throw e;
-    });
+    .catch(failed);
   const result: LoginResult = { profile: reconciled, store };
   if (replaced !== null) result.previous = await endPrevious();
   return result;

@@ -48,6 +48,7 @@ export const ERROR_CODES = {
   DISK_WRITE_FAILED: { exit: [BUG], area: 'core' },
   CONFIG_INVALID: { exit: [USAGE], area: 'core' },
   CONFIG_LOCKED: { exit: [UNAVAILABLE], area: 'core' },
+  CONFIG_FULL: { exit: [USAGE], area: 'core' },
   HOME_ON_KERNEL_FS: { exit: [USAGE], area: 'core' },
   CONFIG_PROFILE_INVALID: { exit: [USAGE], area: 'core' },
   PROFILE_NAME_INVALID: { exit: [USAGE], area: 'core' },

@@ -4,7 +4,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readOwnFile } from './bounded-read.js';
+import { OWN_FILE_MAX, readOwnFile } from './bounded-read.js';
 import { ServiceUnavailableError, UsageError } from './errors.js';
 import { checkJson, checkValue } from './file-schema.js';
 import { ConfigSchema, ProfileSchema } from './config-schema.js';
@@ -83,8 +83,9 @@ export async function readConfig(env: NodeJS.ProcessEnv): Promise<ConfigFile> {
  */
 export async function loadProfiles(env: NodeJS.ProcessEnv): Promise<Record<string, Profile>> {
   const profiles = (await readConfig(env)).profiles ?? {};
+  const spellings = caseSpellings(profiles);
   for (const name of Object.keys(profiles)) {
-    const twin = caseTwin(profiles, name);
+    const twin = spellings.get(name.toLowerCase())!.find((k) => k !== name);
     if (twin !== undefined) throw new UsageError(ft.caseTwins({ a: name, b: twin, file: configFile(env) }), ft.caseTwinsHint, 'CONFIG_PROFILE_INVALID');
     checkedProfile(env, name, profiles[name]);
   }
@@ -117,8 +118,9 @@ export async function loadProfile(env: NodeJS.ProcessEnv, name: string): Promise
 export async function loadableProfiles(env: NodeJS.ProcessEnv): Promise<Profile[]> {
   const profiles = (await readConfig(env)).profiles ?? {};
   const out: Profile[] = [];
+  const spellings = caseSpellings(profiles);
   for (const name of Object.keys(profiles)) {
-    if (caseTwin(profiles, name) !== undefined) continue;
+    if (spellings.get(name.toLowerCase())!.length > 1) continue;
     try {
       out.push(checkedProfile(env, name, profiles[name]));
     } catch {
@@ -129,6 +131,18 @@ export async function loadableProfiles(env: NodeJS.ProcessEnv): Promise<Profile[
 }
 
 /** Another entry whose name is `name` in other letter case. */
+/** Each name's spellings in config.json, by its lower case: found in one pass (caseTwin per name is quadratic, round 39 F5). */
+function caseSpellings(profiles: Record<string, unknown>): Map<string, string[]> {
+  const spellings = new Map<string, string[]>();
+  for (const name of Object.keys(profiles)) {
+    const folded = name.toLowerCase();
+    const seen = spellings.get(folded);
+    if (seen) seen.push(name);
+    else spellings.set(folded, [name]);
+  }
+  return spellings;
+}
+
 function caseTwin(profiles: Record<string, unknown> | undefined, name: string): string | undefined {
   const folded = name.toLowerCase();
   return Object.keys(profiles ?? {}).find((k) => k !== name && k.toLowerCase() === folded);
@@ -162,17 +176,39 @@ function checkedProfile(env: NodeJS.ProcessEnv, name: string, raw: unknown): Pro
   return checked.value;
 }
 
-/** Read-modify-write of config.json under a lock, written atomically. */
+/** Read-modify-write of config.json under a lock, written atomically; never one it would refuse to read back. */
 export async function updateConfig(env: NodeJS.ProcessEnv, change: (c: ConfigFile) => ConfigFile): Promise<void> {
   const file = configFile(env);
   await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const release = await lockConfig(file);
   try {
-    const next = change(await readConfig(env));
-    await writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+    await writeFileAtomic(file, configText(change(await readConfig(env)), file), { mode: 0o600 });
   } finally {
     await release();
   }
+}
+
+/**
+ * config.json as written: indented, and never beyond what readConfig reads back (round 37c F1: a login past about
+ * 2,300 profiles wrote a file every later command refused). `reserve`: bytes kept free for what is yet to come.
+ */
+function configText(config: ConfigFile, file: string, reserve = 0): string {
+  const text = `${JSON.stringify(config, null, 2)}\n`;
+  if (Buffer.byteLength(text) + reserve > OWN_FILE_MAX)
+    throw new UsageError(ft.configFull({ file, mib: OWN_FILE_MAX >> 20 }), ft.configFullHint, 'CONFIG_FULL');
+  return text;
+}
+
+/** Room kept for what /whoami adds to a new sign-in's profile (its tenant, scopes and Property names). */
+const FACTS_RESERVE = 64 << 10;
+
+/**
+ * Refused before a login's browser step where config.json has no room for the profile it writes: refused only after
+ * the code was redeemed, the new sign-in would be stored for a profile the file does not name (round 39 F2).
+ */
+export async function assertRoomFor(env: NodeJS.ProcessEnv, profile: Profile): Promise<void> {
+  const c = await readConfig(env);
+  configText({ ...c, profiles: { ...c.profiles, [profile.name]: { ...profile, last_refresh_at: new Date().toISOString() } } }, configFile(env), FACTS_RESERVE);
 }
 
 /** A lock not refreshed for this long is a killed writer's (proper-lockfile refreshes a held one every 5 s). */

@@ -32,20 +32,22 @@ export function endWhenDrained(
   proc: Ending = process,
   everyMs = 1000,
   cut?: (p: { signal: string; code: number; complete: boolean }) => string,
-  stopped = false,
+  stoppedBy?: string,
 ): void {
   const drained = () => proc.stdout.writableLength === 0 && proc.stderr.writableLength === 0;
-  // a run a signal already stopped (`stopped`: the CLI took that signal, whatever code the run then ended with): its
+  // a run a signal already stopped (`stoppedBy`: the signal the CLI took, whatever code the run then ended with): its
   // person asked it to end, so its output gets two ticks, not as long as a reader does not read (round 37b F4: alive
   // until a second signal; round 38 F7: also after a login or sandbox that ended with 0)
-  const giveUpAt = stopped || Number(proc.exitCode) === INTERRUPTED ? Date.now() + 2 * everyMs : Infinity;
+  const giveUpAt = stoppedBy !== undefined || Number(proc.exitCode) === INTERRUPTED ? Date.now() + 2 * everyMs : Infinity;
   const timer = setInterval(() => {
-    if (drained() || Date.now() >= giveUpAt) proc.exit();
+    if (drained()) proc.exit();
+    // cut as a signal cuts it, with its line and status (round 39 F1: the run's 0, without a word)
+    else if (Date.now() >= giveUpAt) cutShort(stoppedBy ?? 'SIGINT');
   }, everyMs);
   timer.unref();
-  const stop = (signal: string) => {
+  const stop = (signal: string) => (drained() ? proc.exit(Number(proc.exitCode ?? 0) || undefined) : cutShort(signal));
+  const cutShort = (signal: string) => {
     const code = Number(proc.exitCode ?? 0) || 0;
-    if (drained()) return proc.exit(code || undefined);
     const complete = code === 0 || code === NEEDS_REVIEW;
     // what a reader has not read yet is cut (round 32 F4: 130 said nothing; round 36b: a failed portfolio's objects
     // were cut without a word). Written at once, or not at all where stderr itself is full.

@@ -82,6 +82,9 @@ export const fileTexts = catalogue(
     tooLarge: (p: { mib: number }) => `it is larger than ${p.mib} MiB, far more than any such file holds`,
     configDamaged: (p: { file: string; problem: string }) => `The configuration file ${p.file} cannot be used: ${p.problem}.`,
     configHint: 'Correct the file, or move it away and sign in again with `meterdata login`.',
+    configFull: (p: { file: string; mib: number }) =>
+      `The settings were not changed: ${p.file} would grow beyond ${p.mib} MiB, more than meterdata reads back.`,
+    configFullHint: 'Remove the entries of profiles no longer used from the file (after `meterdata logout --profile …`), then run the command again.',
     configLockHeld: (p: { file: string }) => `Another meterdata process has been changing the settings in ${p.file} for too long.`,
     configLockDamaged: (p: { lock: string; reason: string }) => `The lock ${p.lock} of the settings file cannot be used (${p.reason}).`,
     notLockFolder: 'it is a file, not the folder meterdata locks with',
@@ -141,6 +144,9 @@ export const fileTexts = catalogue(
     tooLarge: (p) => `sie ist größer als ${p.mib} MiB, weit mehr, als eine solche Datei enthält`,
     configDamaged: (p) => `Die Konfigurationsdatei ${p.file} ist nicht verwendbar: ${p.problem}.`,
     configHint: 'Bitte korrigieren Sie die Datei, oder verschieben Sie sie und melden Sie sich mit `meterdata login` neu an.',
+    configFull: (p) => `Die Einstellungen wurden nicht geändert: ${p.file} würde größer als ${p.mib} MiB, mehr als meterdata wieder einliest.`,
+    configFullHint:
+      'Bitte entfernen Sie die Einträge nicht mehr genutzter Profile aus der Datei (nach `meterdata logout --profile …`) und führen Sie den Befehl erneut aus.',
     configLockHeld: (p) => `Ein anderer meterdata-Prozess ändert die Einstellungen in ${p.file} schon zu lange.`,
     configLockDamaged: (p) => `Die Sperre ${p.lock} der Einstellungsdatei ist nicht verwendbar (${p.reason}).`,
     notLockFolder: 'sie ist eine Datei, nicht der Ordner, mit dem meterdata sperrt',

@@ -116,8 +116,8 @@ describe('logout stopped while the server’s metadata does not come', () => {
 // Round 37b F2: the new sign-in stored, login stopped (or failed) at its /whoami left the replaced connection alive,
 // its token stored nowhere any more, and said "Nothing was half-written".
 describe('login over an existing sign-in that ends after storing the new one', () => {
-  const relogin = (env: NodeJS.ProcessEnv, signal?: AbortSignal) =>
-    loginLive(['login', '--no-browser', '--auth-url', at.proxy.url, '--base-url', at.sb.apiBase, '--lang', 'en'], env, signal ? { signal } : {});
+  const relogin = (env: NodeJS.ProcessEnv, signal?: AbortSignal, more: string[] = []) =>
+    loginLive(['login', '--no-browser', '--auth-url', at.proxy.url, '--base-url', at.sb.apiBase, '--lang', 'en', ...more], env, signal ? { signal } : {});
   /** Once the new tokens are issued (the token answer passes the proxy), `then` runs with the new connection's id. */
   const onNewTokens = (then: (sid: string) => void) => {
     const before = new Set(at.sb.admin.connections().map((c) => c.sid));
@@ -139,7 +139,17 @@ describe('login over an existing sign-in that ends after storing the new one', (
     // stored, not confirmed: not "Nothing was half-written" (round 38 F4)
     expect(r.stderr).toMatch(/Sign-in interrupted after the new sign-in was stored, before the service confirmed it\./);
     expect(r.stderr).not.toMatch(/Nothing was half-written/);
+    expect(r.stderr).toMatch(/\(`meterdata status` shows whether it works\)/);
     expect(at.stateOf(sid)).toBe('connected');
+  }, 30_000);
+
+  it('a profile other than default stopped there: the hint names its own status command (round 39 F4)', async () => {
+    const { env } = await at.signedIn();
+    const stop = new AbortController();
+    onNewTokens(() => stop.abort(new InterruptedError('Interrupted by SIGINT.')));
+    const r = await relogin(env, stop.signal, ['--profile', 'beta']);
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toMatch(/\(`meterdata status --profile beta` shows whether it works\)/);
   }, 30_000);
 
   it('failed at its /whoami (the new connection ended at once): the replaced connection is revoked all the same, and said so', async () => {

@@ -143,23 +143,28 @@ describe('the end of the process', () => {
   }, 120_000);
 
   // Round 38 F7: a login stopped by Ctrl-C (exit 0, the new sign-in kept) or a sandbox stopped by SIGTERM (exit 0)
-  // waited for a second signal while stdout could not take its bytes.
-  it('after a signal stopped the run, whatever its code: two ticks for the reader, then the end', async () => {
-    const fake = () => ({
+  // waited for a second signal while stdout could not take its bytes. Round 39 F1: it then ended with its 0, and no
+  // line said its output was cut.
+  it('after a signal stopped the run, whatever its code: two ticks for the reader, then the end, cut as a signal cuts it', async () => {
+    const fake = (exitCode: number) => ({
       stdout: { writableLength: 10 },
       stderr: { writableLength: 0 },
-      exitCode: 0,
-      exits: 0,
-      exit() {
-        this.exits++;
+      exitCode,
+      codes: [] as (number | undefined)[],
+      exit(code?: number) {
+        this.codes.push(code);
       },
       on: () => undefined,
     });
-    const [stopped, unstopped] = [fake(), fake()];
-    endWhenDrained(stopped, 20, undefined, true);
-    endWhenDrained(unstopped, 20);
+    const [stopped, failed, unstopped] = [fake(0), fake(5), fake(0)];
+    const lines: string[] = [];
+    const cut = (p: { signal: string; code: number; complete: boolean }) => (lines.push(`${p.signal} ${p.code} ${p.complete}`), '');
+    endWhenDrained(stopped, 20, cut, 'SIGTERM');
+    endWhenDrained(failed, 20, cut, 'SIGINT');
+    endWhenDrained(unstopped, 20, cut);
     await new Promise((r) => setTimeout(r, 150));
-    expect([stopped.exits > 0, unstopped.exits]).toEqual([true, 0]);
+    expect([stopped.codes[0], failed.codes[0], unstopped.codes]).toEqual([130, 5, []]);
+    expect(lines.slice(0, 2).sort()).toEqual(['SIGINT 5 false', 'SIGTERM 0 true']);
   });
 
   it('waits while stdout or stderr still hold bytes, ends once both are written', async () => {
