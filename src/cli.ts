@@ -20,16 +20,13 @@ import { helpTexts as h } from './texts-cli-options.js';
 /** For the launcher (bin/meterdata.js, src/sea/main.ts): the process's end once the CLI is done. */
 import { endWhenDrained as endAfter, type Ending } from './core/process-end.js';
 
-/** The commands whose success means files written: after them a cut output's line says the files are complete. */
-const FILE_COMMANDS = new Set(['export', 'uvi', 'demo']);
-
 /**
  * The launcher's end of the process (src/core/process-end.ts), saying in the run's language why a signal cut its
  * output: the files are complete only after a command that writes them (round 36b F6: said after `status` too).
  * `command`: the one main() ran (a test names it).
  */
 export const endWhenDrained = (proc: Ending = process, everyMs = 1000, command = commandRun): void => {
-  const files = FILE_COMMANDS.has(command ?? '');
+  const files = COMMANDS.some((c) => c.name === command && c.writesFiles === true);
   const line = (p: { signal: string; code: number; complete: boolean }) =>
     !p.complete ? cliTexts.outputCutFailed(p) : files ? cliTexts.outputCutBySignal(p) : cliTexts.outputCut(p);
   endAfter(proc, everyMs, line, signalled);

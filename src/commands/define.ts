@@ -23,6 +23,8 @@ export interface CommandDeclaration<F extends Flags> {
   args?: { name: string; help: () => string; choices: readonly string[] }[];
   /** What the command can end with, in its --help (cron jobs and scripts branch on these). */
   exits: readonly (readonly [number, ExitText])[];
+  /** Its success means files written: where a signal cut its output, the line says the files are complete (round 36b F6). */
+  writesFiles?: true;
   load: () => Promise<{ run: Handler<FlagValues<F>> }>;
 }
 

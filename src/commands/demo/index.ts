@@ -33,5 +33,6 @@ export const demo = defineCommand({
     [UNAVAILABLE, 'exit5'],
     [INTERRUPTED, 'exit130'],
   ],
+  writesFiles: true,
   load: () => import('./run.js'),
 });

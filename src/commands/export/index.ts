@@ -55,5 +55,6 @@ export const exportCommand = defineCommand({
     [NEEDS_REVIEW, 'exit6'],
     [INTERRUPTED, 'exit130'],
   ],
+  writesFiles: true,
   load: () => import('./run.js'),
 });

@@ -39,5 +39,6 @@ export const uvi = defineCommand({
     [UNAVAILABLE, 'exit5'],
     [INTERRUPTED, 'exit130'],
   ],
+  writesFiles: true,
   load: () => import('./run.js'),
 });
