@@ -126,7 +126,17 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   };
   // Tokens were issued: this is the connection's latest refresh (a /whoami is not).
   const bare: Profile = { ...stripConnectionFacts(profile), last_refresh_at: record.updated_at };
-  await saveProfile(io.env, bare).catch(failed);
+  // a profile config.json does not name can neither use, sign out nor replace its sign-in (a later login overwrites it
+  // unrevoked): a new profile's sign-in the file refused is ended again, not left alive where nobody sees it
+  const unsaved = async (e: unknown): Promise<never> => {
+    if (before === undefined && !io.signal.aborted && record.refresh_token) {
+      const fate = await revoked(config, record.refresh_token, io.env, profile.name, io.signal);
+      if (fate.revoked) await store.remove(profile.name).catch(() => false);
+      io.stderr.write(`${fate.revoked ? t.newSignInEnded : t.newSignInNotEnded({ reason: fate.reason })}\n`);
+    }
+    return failed(e);
+  };
+  await saveProfile(io.env, bare).catch(unsaved);
   const session = new Session(bare, store, record, io.env, (l) => io.stderr.write(l), io.signal);
   const conn = await connectionFor(session, { env: io.env, signal: io.signal, signingIn: true }).catch(failed);
   const reconciled = await conn

@@ -25,6 +25,9 @@ export const signInTexts = catalogue(
     received: 'meterdata received the sign-in.',
     damagedRecordReplaced: (p: { problem: string }) =>
       `${p.problem} This sign-in replaces it; its connection was not revoked (the landlord can disconnect it in the portal, or it expires after 90 days unused).`,
+    newSignInEnded: 'The new sign-in was ended again at the server, as config.json could not take its profile; nothing of it is kept.',
+    newSignInNotEnded: (p: { reason: string }) =>
+      `The new sign-in could not be ended again at the server (${p.reason}); the landlord can disconnect it in the portal.`,
     ignored: (p: { message: string }) => `Ignored a sign-in answer: ${p.message} Still waiting.`,
     openAddress: 'To connect meterdata, open this address in a browser and approve access:',
     waitingForPaste: 'Waiting for the sign-in. Without a browser on this machine, paste the address the browser ends up on here and press Enter.',
@@ -93,6 +96,8 @@ export const signInTexts = catalogue(
     received: 'meterdata hat die Anmeldung erhalten.',
     damagedRecordReplaced: (p) =>
       `${p.problem} Diese Anmeldung ersetzt sie; ihre Verbindung wurde nicht widerrufen (der Eigentümer kann sie im Portal trennen, sonst läuft sie nach 90 Tagen ohne Nutzung ab).`,
+    newSignInEnded: 'Die neue Anmeldung wurde beim Server wieder beendet, da config.json ihr Profil nicht aufnehmen konnte; von ihr ist nichts gespeichert.',
+    newSignInNotEnded: (p) => `Die neue Anmeldung ließ sich beim Server nicht wieder beenden (${p.reason}); der Eigentümer kann sie im Portal trennen.`,
     ignored: (p) => `Eine Antwort der Anmeldung wurde nicht beachtet: ${p.message} Es wird weiter gewartet.`,
     openAddress: 'Um meterdata zu verbinden, öffnen Sie diese Adresse in einem Browser und geben Sie den Zugriff frei:',
     waitingForPaste:

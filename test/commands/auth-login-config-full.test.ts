@@ -1,7 +1,7 @@
 // A login where config.json has no room for its profile (round 37c F1: past about 2,300 profiles a login rewrote the
 // file beyond the 1 MiB meterdata reads back, and every later command refused it; round 39 F2/F3: refused after the
 // new sign-in was stored, the replaced connection was left alive without a word).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loginLive } from '../helpers/browser.js';
@@ -65,5 +65,20 @@ describe('login where config.json has no room for the profile', () => {
     expect(r.stderr).toMatch(/previous connection was revoked at the server/);
     expect(at.stateOf(sid)).toBe('revoked');
     expect(readFileSync(path.join(env.METERDATA_HOME!, 'config', 'config.json')).equals(filled!)).toBe(true);
+  }, 60_000);
+
+  it('a new profile’s sign-in refused there is ended again at the server and not kept', async () => {
+    const { env } = await at.signedIn();
+    const before = new Set(at.sb.admin.connections().map((c) => c.sid));
+    at.proxy.rewrite = (r, body) => {
+      if (r.method === 'POST' && r.path.startsWith('/oauth/token')) fill(env, 0.99 * 2 ** 20);
+      return body;
+    };
+    const r = await loginLive([...loginArgs(at), '--profile', 'extra'], env);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/The new sign-in was ended again at the server, as config\.json could not take its profile; nothing of it is kept\./);
+    const fresh = at.sb.admin.connections().filter((c) => !before.has(c.sid));
+    expect(fresh.map((c) => c.state)).toEqual(['revoked']);
+    expect(existsSync(path.join(env.METERDATA_HOME!, 'state', 'credentials', 'extra.json'))).toBe(false);
   }, 60_000);
 });
