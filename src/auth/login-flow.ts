@@ -12,6 +12,7 @@ import { checkCallback, buildAuthorizationRequest } from './authorize.js';
 import { openBrowser } from './browser.js';
 import { clientAuthFor } from './client-auth.js';
 import { openStore, type CredentialStore } from './credential-store/index.js';
+import type { StoredRecord } from './credential-store/types.js';
 import { FileCredentialStore } from './credential-store/file.js';
 import { KeychainCredentialStore } from './credential-store/keychain.js';
 import { assertServerCapabilities, describeError, discover } from './discovery.js';
@@ -126,17 +127,10 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   };
   // Tokens were issued: this is the connection's latest refresh (a /whoami is not).
   const bare: Profile = { ...stripConnectionFacts(profile), last_refresh_at: record.updated_at };
-  // a profile config.json does not name can neither use, sign out nor replace its sign-in (a later login overwrites it
-  // unrevoked): a new profile's sign-in the file refused is ended again, not left alive where nobody sees it
-  const unsaved = async (e: unknown): Promise<never> => {
-    if (before === undefined && !io.signal.aborted && record.refresh_token) {
-      const fate = await revoked(config, record.refresh_token, io.env, profile.name, io.signal);
-      if (fate.revoked) await store.remove(profile.name).catch(() => false);
-      io.stderr.write(`${fate.revoked ? t.newSignInEnded : t.newSignInNotEnded({ reason: fate.reason })}\n`);
-    }
+  await saveProfile(io.env, bare).catch(async (e: unknown) => {
+    if (before === undefined && !io.signal.aborted) await endUnnamed(config, record, store, profile.name, io);
     return failed(e);
-  };
-  await saveProfile(io.env, bare).catch(unsaved);
+  });
   const session = new Session(bare, store, record, io.env, (l) => io.stderr.write(l), io.signal);
   const conn = await connectionFor(session, { env: io.env, signal: io.signal, signingIn: true }).catch(failed);
   const reconciled = await conn
@@ -146,6 +140,17 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   const result: LoginResult = { profile: reconciled, store };
   if (replaced !== null) result.previous = await endPrevious();
   return result;
+}
+
+/**
+ * A new profile's sign-in config.json refused to name: no command could use or sign out a profile the file does not
+ * name, and a later login of the name overwrites its record unrevoked, so it is ended again, not left alive unseen.
+ */
+async function endUnnamed(config: Parameters<typeof revokeToken>[0], record: StoredRecord, store: CredentialStore, name: string, io: Io): Promise<void> {
+  if (!record.refresh_token) return;
+  const fate = await revoked(config, record.refresh_token, io.env, name, io.signal);
+  if (fate.revoked) await store.remove(name).catch(() => false);
+  io.stderr.write(`${fate.revoked ? t.newSignInEnded : t.newSignInNotEnded({ reason: fate.reason })}\n`);
 }
 
 const previousFates = new WeakMap<object, NonNullable<LoginResult['previous']>>();
