@@ -27,8 +27,14 @@ import { endWhenDrained as endAfter, type Ending } from './core/process-end.js';
  */
 export const endWhenDrained = (proc: Ending = process, everyMs = 1000, command = commandRun): void => {
   const files = COMMANDS.some((c) => c.name === command && c.writesFiles === true);
-  const line = (p: { signal: string; code: number; complete: boolean }) =>
-    !p.complete ? cliTexts.outputCutFailed(p) : files ? cliTexts.outputCutBySignal(p) : cliTexts.outputCut(p);
+  const line = (p: { signal: string; code: number; complete: boolean; stopped: boolean }) =>
+    p.stopped
+      ? cliTexts.outputUnread({ signal: p.signal, files: files && p.complete })
+      : !p.complete
+        ? cliTexts.outputCutFailed(p)
+        : files
+          ? cliTexts.outputCutBySignal(p)
+          : cliTexts.outputCut(p);
   endAfter(proc, everyMs, line, signalled);
 };
 

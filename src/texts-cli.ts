@@ -55,6 +55,8 @@ export const cliTexts = catalogue(
     homeRelativeHint: 'Set METERDATA_HOME to a full path (e.g. METERDATA_HOME=/srv/meterdata).',
     outputCutBySignal: (p: { signal: string }) =>
       `meterdata: stopped by ${p.signal} after the run had finished, before its output reached the reader whole; the files are complete.`,
+    outputUnread: (p: { signal: string; files: boolean }) =>
+      `meterdata: stopped by ${p.signal}; its output did not reach the reader whole.${p.files ? ' The files are complete.' : ''}`,
     outputCut: (p: { signal: string }) => `meterdata: stopped by ${p.signal} after the command had finished, before its output reached the reader whole.`,
     outputCutFailed: (p: { signal: string; code: number }) =>
       `meterdata: stopped by ${p.signal} after the command had ended with exit status ${p.code}, before its output reached the reader whole.`,
@@ -125,6 +127,8 @@ export const cliTexts = catalogue(
     homeRelativeHint: 'Setzen Sie METERDATA_HOME auf einen vollständigen Pfad (z. B. METERDATA_HOME=/srv/meterdata).',
     outputCutBySignal: (p) =>
       `meterdata: nach dem Ende des Laufs durch ${p.signal} beendet, bevor die Ausgabe vollständig beim Leser ankam; die Dateien sind vollständig.`,
+    outputUnread: (p) =>
+      `meterdata: durch ${p.signal} beendet; die Ausgabe kam nicht vollständig beim Leser an.${p.files ? ' Die Dateien sind vollständig.' : ''}`,
     outputCut: (p) => `meterdata: nach dem Ende des Befehls durch ${p.signal} beendet, bevor die Ausgabe vollständig beim Leser ankam.`,
     outputCutFailed: (p) =>
       `meterdata: nach dem Ende des Befehls mit Exit-Status ${p.code} durch ${p.signal} beendet, bevor die Ausgabe vollständig beim Leser ankam.`,

@@ -210,7 +210,10 @@ class Link implements Connection {
       const who = token !== null && this.latestWho?.token === token ? await this.latestWho.who : await api.whoami();
       if (session) await this.checkedStored(who); // never written into the profile: only login (a profile without a tenant) signs it in elsewhere
       if (!session) return await profileFrom(this.profile, who, api);
-      this.profile = await session.saveReconciled((latest) => profileFrom(latest, who, api));
+      // only login needs the facts on record (a profile without its tenant is a sign-in never completed); to any other
+      // command a config.json that cannot note them is a warning, not a connection that does not work (round 40a F2)
+      const unsaved = this.o.signingIn ? undefined : (e: unknown) => session.warn(ts.checkNotNoted({ reason: refusalWords(e) }));
+      this.profile = await session.saveReconciled((latest) => profileFrom(latest, who, api), unsaved);
       return this.profile;
     } finally {
       await api.close();

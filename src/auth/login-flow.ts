@@ -4,10 +4,11 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { assertRoomFor, loadProfile, saveProfile, type Profile } from '../core/config.js';
-import { InterruptedError, MeterdataError, NotSignedInError } from '../core/errors.js';
+import { InterruptedError, MeterdataError, NotSignedInError, UsageError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { count } from '../i18n/index.js';
 import { terminalSafe } from '../core/terminal-text.js';
+import { OWN_FILE_MAX } from '../core/bounded-read.js';
 import { checkCallback, buildAuthorizationRequest } from './authorize.js';
 import { openBrowser } from './browser.js';
 import { clientAuthFor } from './client-auth.js';
@@ -117,12 +118,13 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   // is ended now or never, and said either way (round 37b F2: a Ctrl-C or a failed /whoami left it alive without a
   // word; round 39: so did config.json refusing the new profile)
   const failed = async (failure: unknown): Promise<never> => {
-    // stored, not confirmed: not "nothing was half-written" (round 38 F4)
+    const fate = replaced === null ? undefined : io.signal.aborted ? { revoked: false as const, reason: tt.revocationNotSent } : await endPrevious();
+    // stored, not confirmed: not "nothing was half-written" (round 38 F4), also where the stop came while the replaced
+    // connection's revocation was awaited (round 40a F5)
     const e = io.signal.aborted
       ? new InterruptedError(t.interruptedUnchecked, { code: 'AUTH_LOGIN_INTERRUPTED', hint: t.interruptedUncheckedHint({ relogin, status }) })
       : failure;
-    if (replaced !== null && typeof e === 'object' && e !== null)
-      previousFates.set(e, io.signal.aborted ? { revoked: false, reason: tt.revocationNotSent } : await endPrevious());
+    if (fate && typeof e === 'object' && e !== null) previousFates.set(e, fate);
     throw e;
   };
   // Tokens were issued: this is the connection's latest refresh (a /whoami is not).
@@ -136,7 +138,7 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   const reconciled = await conn
     .reconcile()
     .finally(() => conn.close())
-    .catch(failed);
+    .catch((e: unknown) => failed(factsRefused(e, relogin)));
   const result: LoginResult = { profile: reconciled, store };
   if (replaced !== null) result.previous = await endPrevious();
   return result;
@@ -151,6 +153,16 @@ async function endUnnamed(config: Parameters<typeof revokeToken>[0], record: Sto
   const fate = await revoked(config, record.refresh_token, io.env, name, io.signal);
   if (fate.revoked) await store.remove(name).catch(() => false);
   io.stderr.write(`${fate.revoked ? t.newSignInEnded : t.newSignInNotEnded({ reason: fate.reason })}\n`);
+}
+
+/**
+ * config.json refusing what /whoami said of the new connection (its tenant and Properties, beyond the room login kept
+ * for them): the new sign-in is stored and its profile named, so "the settings were not changed" is not true (round
+ * 40a F3); without its tenant on record the profile is a sign-in never completed, which `status` shows.
+ */
+function factsRefused(failure: unknown, relogin: string): unknown {
+  if (!(failure instanceof MeterdataError) || failure.code !== 'CONFIG_FULL') return failure;
+  return new UsageError(t.factsNotNoted({ mib: OWN_FILE_MAX >> 20 }), t.factsNotNotedHint({ relogin }), 'CONFIG_FULL');
 }
 
 const previousFates = new WeakMap<object, NonNullable<LoginResult['previous']>>();

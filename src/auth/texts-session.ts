@@ -45,6 +45,8 @@ export const ts = catalogue(
       `Run the same command again: it refreshes and checks again. If the API refuses the new token again, run \`${p.login}\`.`,
     connectionNotNoted: (p: { reason: string }) =>
       `Warning: the sign-in was refreshed and the connection checked (/whoami), but its tenant and property scope could not be noted in config.json: ${p.reason} \`meterdata status\` may show them out of date; the next run notes them again.\n`,
+    checkNotNoted: (p: { reason: string }) =>
+      `Warning: the connection was checked (/whoami), but its tenant and property scope could not be noted in config.json: ${p.reason} \`meterdata status\` may show them out of date; the next run notes them again.\n`,
     refreshNotNoted: (p: { reason: string }) =>
       `Warning: the sign-in was refreshed and the new tokens are saved, but the time of the refresh could not be noted in config.json: ${p.reason} \`meterdata status\` may show an earlier refresh.\n`,
     scopeUnknown: 'unknown',
@@ -95,6 +97,8 @@ export const ts = catalogue(
       `Führen Sie denselben Befehl erneut aus: Er erneuert das Token und prüft erneut. Lehnt die Schnittstelle auch das neue Token ab, führen Sie \`${p.login}\` aus.`,
     connectionNotNoted: (p) =>
       `Warnung: Die Anmeldung wurde erneuert und die Verbindung geprüft (/whoami), Mandant und Liegenschaften ließen sich aber nicht in config.json vermerken: ${p.reason} \`meterdata status\` zeigt sie womöglich veraltet; der nächste Lauf vermerkt sie erneut.\n`,
+    checkNotNoted: (p) =>
+      `Warnung: Die Verbindung wurde geprüft (/whoami), Mandant und Liegenschaften ließen sich aber nicht in config.json vermerken: ${p.reason} \`meterdata status\` zeigt sie womöglich veraltet; der nächste Lauf vermerkt sie erneut.\n`,
     refreshNotNoted: (p) =>
       `Warnung: Die Anmeldung wurde erneuert und die neuen Tokens sind gespeichert, der Zeitpunkt der Erneuerung ließ sich aber nicht in config.json vermerken: ${p.reason} \`meterdata status\` zeigt womöglich eine frühere Erneuerung.\n`,
     scopeUnknown: 'unbekannt',

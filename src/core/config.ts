@@ -189,14 +189,18 @@ export async function updateConfig(env: NodeJS.ProcessEnv, change: (c: ConfigFil
 }
 
 /**
- * config.json as written: indented, and never beyond what readConfig reads back (round 37c F1: a login past about
- * 2,300 profiles wrote a file every later command refused). `reserve`: bytes kept free for what is yet to come.
+ * config.json as written: indented where that fits what readConfig reads back, else compact (a file made compact by a
+ * person or a tool, or grown near the bound, stays writable: a logout removing fields of a compact file was refused,
+ * round 40a F1), and never beyond the bound (round 37c F1: a login past about 2,300 profiles wrote a file every later
+ * command refused). `reserve`: bytes kept free for what is yet to come.
  */
 function configText(config: ConfigFile, file: string, reserve = 0): string {
-  const text = `${JSON.stringify(config, null, 2)}\n`;
-  if (Buffer.byteLength(text) + reserve > OWN_FILE_MAX)
-    throw new UsageError(ft.configFull({ file, mib: OWN_FILE_MAX >> 20 }), ft.configFullHint, 'CONFIG_FULL');
-  return text;
+  const fits = (text: string) => Buffer.byteLength(text) + reserve <= OWN_FILE_MAX;
+  const indented = `${JSON.stringify(config, null, 2)}\n`;
+  if (fits(indented)) return indented;
+  const compact = `${JSON.stringify(config)}\n`;
+  if (fits(compact)) return compact;
+  throw new UsageError(ft.configFull({ file, mib: OWN_FILE_MAX >> 20 }), ft.configFullHint, 'CONFIG_FULL');
 }
 
 /** Room kept for what /whoami adds to a new sign-in's profile (its tenant, scopes and Property names). */

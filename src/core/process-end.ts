@@ -31,7 +31,7 @@ const NEEDS_REVIEW = 6;
 export function endWhenDrained(
   proc: Ending = process,
   everyMs = 1000,
-  cut?: (p: { signal: string; code: number; complete: boolean }) => string,
+  cut?: (p: { signal: string; code: number; complete: boolean; stopped: boolean }) => string,
   stoppedBy?: string,
 ): void {
   const drained = () => proc.stdout.writableLength === 0 && proc.stderr.writableLength === 0;
@@ -42,17 +42,18 @@ export function endWhenDrained(
   const timer = setInterval(() => {
     if (drained()) proc.exit();
     // cut as a signal cuts it, with its line and status (round 39 F1: the run's 0, without a word)
-    else if (Date.now() >= giveUpAt) cutShort(stoppedBy ?? 'SIGINT');
+    else if (Date.now() >= giveUpAt) cutShort(stoppedBy ?? 'SIGINT', true);
   }, everyMs);
   timer.unref();
   const stop = (signal: string) => (drained() ? proc.exit(Number(proc.exitCode ?? 0) || undefined) : cutShort(signal));
-  const cutShort = (signal: string) => {
+  // `stopped`: the signal that stopped the run, not one after its end (round 40a F4: "after the command had finished")
+  const cutShort = (signal: string, stopped = false) => {
     const code = Number(proc.exitCode ?? 0) || 0;
     const complete = code === 0 || code === NEEDS_REVIEW;
     // what a reader has not read yet is cut (round 32 F4: 130 said nothing; round 36b: a failed portfolio's objects
     // were cut without a word). Written at once, or not at all where stderr itself is full.
     try {
-      if (cut) writeSync(2, `${cut({ signal, code, complete })}\n`);
+      if (cut) writeSync(2, `${cut({ signal, code, complete, stopped })}\n`);
     } catch {
       // stderr full or gone: the status says it
     }

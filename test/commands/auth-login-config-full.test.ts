@@ -1,84 +1,126 @@
-// A login where config.json has no room for its profile (round 37c F1: past about 2,300 profiles a login rewrote the
-// file beyond the 1 MiB meterdata reads back, and every later command refused it; round 39 F2/F3: refused after the
-// new sign-in was stored, the replaced connection was left alive without a word).
+// config.json near the 1 MiB meterdata reads back (round 37c F1: past about 2,300 profiles a login rewrote the file
+// beyond it, and every later command refused it; round 39 F2/F3: refused after the new sign-in was stored, the replaced
+// connection was left alive without a word; round 40a: status called a working connection not working, a logout that
+// had signed out said nothing was changed, a login whose /whoami facts did not fit said the same).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { InterruptedError } from '../../src/core/errors.js';
 import { loginLive } from '../helpers/browser.js';
 import { runCli } from '../helpers/run-cli.js';
 import { sandboxBehindProxy } from '../helpers/signed-in.js';
 
 const at = sandboxBehindProxy({ autoConsent: true, admin: true, clock: '2026-11-22' }, 'md-login-config-full-');
+const MiB = 1 << 20;
+const configOf = (env: NodeJS.ProcessEnv) => path.join(env.METERDATA_HOME!, 'config', 'config.json');
 
 /**
- * config.json filled with copies of the default profile to about `bytes`: indented, as meterdata writes it, or compact
- * (as another tool may), which an indented rewrite makes far larger.
+ * config.json filled with profiles not signed in to exactly `bytes`, written compactly (as a tool may write it; too
+ * large to indent, meterdata writes it so too): `room` bytes are left for whatever comes next.
  */
-function fill(env: NodeJS.ProcessEnv, bytes: number, indent?: number): Buffer {
-  const file = path.join(env.METERDATA_HOME!, 'config', 'config.json');
-  const config = JSON.parse(readFileSync(file, 'utf8')) as { profiles: Record<string, { name: string }> };
-  const size = () => JSON.stringify(config, null, indent).length;
-  const empty = size();
-  config.profiles.p0 = { ...config.profiles.default!, name: 'p0' };
-  const entry = size() - empty;
-  for (let i = 0; i < Math.floor(bytes / entry); i++) config.profiles[`p${i}`] = { ...config.profiles.default!, name: `p${i}` };
-  writeFileSync(file, `${JSON.stringify(config, null, indent)}\n`);
-  return readFileSync(file);
+function fill(env: NodeJS.ProcessEnv, room: number): Buffer {
+  const config = JSON.parse(readFileSync(configOf(env), 'utf8')) as { profiles: Record<string, { name: string; tenant_name?: string }> };
+  const filler = (i: number) => ({ ...config.profiles.default!, name: `p${i}`, tenant_name: '' });
+  const target = MiB - room;
+  const entry = JSON.stringify({ p99999: filler(99999) }).length - 1; // `"p99999":{…},`, the longest name
+  const count = Math.floor((target - JSON.stringify(config).length - 4096) / entry);
+  for (let i = 0; i < count; i++) config.profiles[`p${i}`] = filler(i);
+  config.profiles.pad = { ...filler(0), name: 'pad' };
+  config.profiles.pad.tenant_name = 'x'.repeat(target - (JSON.stringify(config).length + 1));
+  writeFileSync(configOf(env), `${JSON.stringify(config)}\n`);
+  const written = readFileSync(configOf(env));
+  expect(written.length).toBe(target);
+  return written;
 }
 
-const loginArgs = (at: { proxy: { url: string }; sb: { apiBase: string } }) => [
-  'login',
-  '--no-browser',
-  '--auth-url',
-  at.proxy.url,
-  '--base-url',
-  at.sb.apiBase,
-  '--lang',
-  'en',
-];
+/** The default profile's entry without what /whoami noted (as a login's first write leaves it): its facts then add to the file. */
+function withoutFacts(env: NodeJS.ProcessEnv): void {
+  const config = JSON.parse(readFileSync(configOf(env), 'utf8')) as { profiles: Record<string, Record<string, unknown>> };
+  for (const k of ['tenant_id', 'tenant_name', 'client_id_seen', 'granted_scopes', 'property_scope', 'property_names', 'access_expires_at'])
+    delete config.profiles.default![k];
+  writeFileSync(configOf(env), JSON.stringify(config, null, 2));
+}
+
+const loginArgs = ['login', '--no-browser', '--base-url', '', '--auth-url', '', '--lang', 'en'];
+const args = (more: string[] = []) => loginArgs.map((a, i) => (i === 3 ? at.sb.apiBase : i === 5 ? at.proxy.url : a)).concat(more);
+const onPost = (prefix: string, then: () => void) =>
+  (at.proxy.rewrite = (r, body) => {
+    if (r.path.startsWith(prefix)) then();
+    return body;
+  });
 
 describe('login where config.json has no room for the profile', () => {
   it('is refused before the browser step: exit 2 CONFIG_FULL, no new connection, the old one and the file untouched', async () => {
     const { env, sid } = await at.signedIn();
-    const before = fill(env, 0.97 * 2 ** 20, 2);
-    expect(before.length).toBeLessThan(2 ** 20);
+    const before = fill(env, 32 * 1024);
     const connections = at.sb.admin.connections().length;
-    const r = await runCli([...loginArgs(at), '--profile', 'extra'], { env, signal: AbortSignal.timeout(10_000) });
+    const r = await runCli(args(['--profile', 'extra']), { env, signal: AbortSignal.timeout(10_000) });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/The settings were not changed: .*config\.json would grow beyond 1 MiB, more than meterdata reads back\./);
     expect([at.sb.admin.connections().length, at.stateOf(sid)]).toEqual([connections, 'connected']);
-    expect(readFileSync(path.join(env.METERDATA_HOME!, 'config', 'config.json')).equals(before)).toBe(true);
+    expect(readFileSync(configOf(env)).equals(before)).toBe(true);
     const st = await runCli(['status', '--profile', 'default'], { env });
     expect(st.code, st.stderr + st.stdout).toBe(0);
   }, 60_000);
 
-  it('filled by another process after the code was redeemed: refused, the replaced connection revoked and said so', async () => {
+  it('filled by another process before /whoami’s facts are noted: refused truly, the replaced connection revoked and said so', async () => {
     const { env, sid } = await at.signedIn();
-    let filled: Buffer | undefined;
-    at.proxy.rewrite = (r, body) => {
-      if (r.method === 'POST' && r.path.startsWith('/oauth/token')) filled = fill(env, 0.99 * 2 ** 20);
-      return body;
-    };
-    const r = await loginLive(loginArgs(at), env);
+    withoutFacts(env);
+    onPost('/oauth/token', () => fill(env, 10));
+    const r = await loginLive(args(), env);
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/would grow beyond 1 MiB/);
+    expect(r.stderr).toMatch(/The new sign-in is stored, but config\.json cannot take its landlord and Properties \(it would grow beyond 1 MiB/);
+    expect(r.stderr).not.toMatch(/The settings were not changed/);
     expect(r.stderr).toMatch(/previous connection was revoked at the server/);
     expect(at.stateOf(sid)).toBe('revoked');
-    expect(readFileSync(path.join(env.METERDATA_HOME!, 'config', 'config.json')).equals(filled!)).toBe(true);
   }, 60_000);
 
   it('a new profile’s sign-in refused there is ended again at the server and not kept', async () => {
     const { env } = await at.signedIn();
     const before = new Set(at.sb.admin.connections().map((c) => c.sid));
-    at.proxy.rewrite = (r, body) => {
-      if (r.method === 'POST' && r.path.startsWith('/oauth/token')) fill(env, 0.99 * 2 ** 20);
-      return body;
-    };
-    const r = await loginLive([...loginArgs(at), '--profile', 'extra'], env);
+    onPost('/oauth/token', () => fill(env, 10));
+    const r = await loginLive(args(['--profile', 'extra']), env);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/The new sign-in was ended again at the server, as config\.json could not take its profile; nothing of it is kept\./);
     const fresh = at.sb.admin.connections().filter((c) => !before.has(c.sid));
     expect(fresh.map((c) => c.state)).toEqual(['revoked']);
     expect(existsSync(path.join(env.METERDATA_HOME!, 'state', 'credentials', 'extra.json'))).toBe(false);
+  }, 60_000);
+
+  it('stopped while the replaced connection’s revocation is awaited after the refusal: the stored sign-in said, never “nothing was half-written”', async () => {
+    const { env } = await at.signedIn();
+    const stop = new AbortController();
+    withoutFacts(env);
+    onPost('/oauth/token', () => fill(env, 10));
+    at.proxy.intercept = async (r) => {
+      if (!r.path.startsWith('/oauth/revoke')) return undefined;
+      stop.abort(new InterruptedError('Interrupted by SIGINT.'));
+      await new Promise((w) => setTimeout(w, 3000));
+      return { status: 503, body: '' };
+    };
+    const r = await loginLive(args(), env, { signal: stop.signal });
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toMatch(/Sign-in interrupted after the new sign-in was stored, before the service confirmed it\./);
+    expect(r.stderr).not.toMatch(/Nothing was half-written/);
+  }, 60_000);
+});
+
+describe('other commands with config.json full', () => {
+  it('status: a connection that works is working, and the facts not noted are a warning', async () => {
+    const { env } = await at.signedIn();
+    fill(env, 10);
+    at.proxy.rewrite = (r, body) => (r.path.startsWith('/v1/whoami') ? JSON.stringify({ ...JSON.parse(body), tenant_name: 'N'.repeat(1000) }) : body);
+    const st = await runCli(['status', '--profile', 'default', '--json'], { env });
+    expect(st.code, st.stderr).toBe(0);
+    expect(JSON.parse(st.stdout)).toMatchObject({ working: true });
+    expect(st.stderr).toMatch(/^Warning: the connection was checked \(\/whoami\), but its tenant and property scope could not be noted in config\.json: /);
+  }, 60_000);
+
+  it('logout signs out and says so (its removal is written compact)', async () => {
+    const { env, sid, file } = await at.signedIn();
+    fill(env, 10);
+    const out = await runCli(['logout'], { env });
+    expect(out.code, out.stderr).toBe(0);
+    expect([at.stateOf(sid), existsSync(file)]).toEqual(['revoked', false]);
   }, 60_000);
 });

@@ -94,12 +94,16 @@ describe('the end of the process', () => {
   it('after a run a signal stopped: ends with 130 within moments, though the reader does not read', async () => {
     const c = child(4 << 20, 130);
     c.stdout.pause();
+    let stderr = '';
+    c.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const t0 = Date.now();
     const [code] = (await Promise.race([
       new Promise((r) => c.on('close', (...a) => r(a))),
       new Promise((r) => setTimeout(() => (c.kill('SIGKILL'), r(['killed'])), 10_000)),
     ])) as [number | string];
     expect([code, Date.now() - t0 < 5000]).toEqual([130, true]);
+    // the signal that stopped it, not one "after the command had finished" (round 40a F4)
+    expect(stderr).toBe('meterdata: stopped by SIGINT; its output did not reach the reader whole.\n');
   }, 30_000);
 
   // Round 29 F5: a SIGTERM in the milliseconds after a finished run's last line killed it (143): Node's teardown after
@@ -158,13 +162,16 @@ describe('the end of the process', () => {
     });
     const [stopped, failed, unstopped] = [fake(0), fake(5), fake(0)];
     const lines: string[] = [];
-    const cut = (p: { signal: string; code: number; complete: boolean }) => (lines.push(`${p.signal} ${p.code} ${p.complete}`), '');
+    const cut = (p: { signal: string; code: number; complete: boolean; stopped: boolean }) => (
+      lines.push(`${p.signal} ${p.code} ${p.complete} ${p.stopped}`),
+      ''
+    );
     endWhenDrained(stopped, 20, cut, 'SIGTERM');
     endWhenDrained(failed, 20, cut, 'SIGINT');
     endWhenDrained(unstopped, 20, cut);
     await new Promise((r) => setTimeout(r, 150));
     expect([stopped.codes[0], failed.codes[0], unstopped.codes]).toEqual([130, 5, []]);
-    expect(lines.slice(0, 2).sort()).toEqual(['SIGINT 5 false', 'SIGTERM 0 true']);
+    expect(lines.slice(0, 2).sort()).toEqual(['SIGINT 5 false true', 'SIGTERM 0 true true']);
   });
 
   it('waits while stdout or stderr still hold bytes, ends once both are written', async () => {

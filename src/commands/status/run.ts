@@ -35,7 +35,11 @@ export async function run(opts: StatusFlags, ctx: CommandContext): Promise<numbe
   // As `export --all-profiles`: none signed in is a failure (exit 3), which --json prints as its error object, not `[]`.
   if (names.length === 0) throw new NotSignedInError(t.noProfiles, { hint: t.noProfilesHint });
   const reports: StatusReport[] = [];
-  for (const name of names) reports.push(await check(name, ctx, opts.all === true));
+  // each profile reads config.json anew: a long --all list hears Ctrl-C between two (round 40a: 60,000 entries, deaf for minutes)
+  for (const name of names) {
+    io.signal.throwIfAborted();
+    reports.push(await check(name, ctx, opts.all === true));
+  }
   if (opts.json) io.stdout.write(`${terminalSafeJson(opts.all ? reports : reports[0], 2)}\n`);
   else io.stdout.write(reports.map(render).join('\n'));
   return reports.every((r) => r.working) ? ExitCode.OK : ExitCode.NOT_SIGNED_IN;
