@@ -194,13 +194,13 @@ export async function updateConfig(env: NodeJS.ProcessEnv, change: (c: ConfigFil
  * round 40a F1), and never beyond the bound (round 37c F1: a login past about 2,300 profiles wrote a file every later
  * command refused). `reserve`: bytes kept free for what is yet to come.
  */
-function configText(config: ConfigFile, file: string, reserve = 0): string {
+function configText(config: ConfigFile, file: string, reserve = 0, refusal = ft.configFull): string {
   const fits = (text: string) => Buffer.byteLength(text) + reserve <= OWN_FILE_MAX;
   const indented = `${JSON.stringify(config, null, 2)}\n`;
   if (fits(indented)) return indented;
   const compact = `${JSON.stringify(config)}\n`;
   if (fits(compact)) return compact;
-  throw new UsageError(ft.configFull({ file, mib: OWN_FILE_MAX >> 20 }), ft.configFullHint, 'CONFIG_FULL');
+  throw new UsageError(refusal({ file, mib: OWN_FILE_MAX >> 20 }), ft.configFullHint, 'CONFIG_FULL');
 }
 
 /** Room kept for what /whoami adds to a new sign-in's profile (its tenant, scopes and Property names). */
@@ -212,7 +212,9 @@ const FACTS_RESERVE = 64 << 10;
  */
 export async function assertRoomFor(env: NodeJS.ProcessEnv, profile: Profile): Promise<void> {
   const c = await readConfig(env);
-  configText({ ...c, profiles: { ...c.profiles, [profile.name]: { ...profile, last_refresh_at: new Date().toISOString() } } }, configFile(env), FACTS_RESERVE);
+  const next = { ...c, profiles: { ...c.profiles, [profile.name]: { ...profile, last_refresh_at: new Date().toISOString() } } };
+  // "would grow" is not true of a profile signed in again, whose entry is replaced (round 40a F6)
+  configText(next, configFile(env), FACTS_RESERVE, ft.configNoRoom);
 }
 
 /** A lock not refreshed for this long is a killed writer's (proper-lockfile refreshes a held one every 5 s). */

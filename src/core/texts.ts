@@ -84,6 +84,8 @@ export const fileTexts = catalogue(
     configHint: 'Correct the file, or move it away and sign in again with `meterdata login`.',
     configFull: (p: { file: string; mib: number }) =>
       `The settings were not changed: ${p.file} would grow beyond ${p.mib} MiB, more than meterdata reads back.`,
+    configNoRoom: (p: { file: string; mib: number }) =>
+      `Nothing was changed: ${p.file} has too little room left for a sign-in (meterdata reads it up to ${p.mib} MiB).`,
     configFullHint: 'Remove the entries of profiles no longer used from the file (after `meterdata logout --profile …`), then run the command again.',
     configLockHeld: (p: { file: string }) => `Another meterdata process has been changing the settings in ${p.file} for too long.`,
     configLockDamaged: (p: { lock: string; reason: string }) => `The lock ${p.lock} of the settings file cannot be used (${p.reason}).`,
@@ -145,6 +147,7 @@ export const fileTexts = catalogue(
     configDamaged: (p) => `Die Konfigurationsdatei ${p.file} ist nicht verwendbar: ${p.problem}.`,
     configHint: 'Bitte korrigieren Sie die Datei, oder verschieben Sie sie und melden Sie sich mit `meterdata login` neu an.',
     configFull: (p) => `Die Einstellungen wurden nicht geändert: ${p.file} würde größer als ${p.mib} MiB, mehr als meterdata wieder einliest.`,
+    configNoRoom: (p) => `Es wurde nichts geändert: ${p.file} hat zu wenig Platz für eine Anmeldung (meterdata liest die Datei nur bis ${p.mib} MiB ein).`,
     configFullHint:
       'Bitte entfernen Sie die Einträge nicht mehr genutzter Profile aus der Datei (nach `meterdata logout --profile …`) und führen Sie den Befehl erneut aus.',
     configLockHeld: (p) => `Ein anderer meterdata-Prozess ändert die Einstellungen in ${p.file} schon zu lange.`,

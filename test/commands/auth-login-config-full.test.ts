@@ -56,7 +56,7 @@ describe('login where config.json has no room for the profile', () => {
     const connections = at.sb.admin.connections().length;
     const r = await runCli(args(['--profile', 'extra']), { env, signal: AbortSignal.timeout(10_000) });
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/The settings were not changed: .*config\.json would grow beyond 1 MiB, more than meterdata reads back\./);
+    expect(r.stderr).toMatch(/Nothing was changed: .*config\.json has too little room left for a sign-in \(meterdata reads it up to 1 MiB\)\./);
     expect([at.sb.admin.connections().length, at.stateOf(sid)]).toEqual([connections, 'connected']);
     expect(readFileSync(configOf(env)).equals(before)).toBe(true);
     const st = await runCli(['status', '--profile', 'default'], { env });
