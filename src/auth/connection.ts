@@ -10,7 +10,7 @@ import { readWindow, sharedWindowFile, writeWindow } from '../api/shared-window.
 import type { WhoAmI } from '../api/types.js';
 import { DEFAULT_SCOPES, loadProfile, resolveProfileName, type Profile } from '../core/config.js';
 import { staticCredentials, type Credentials } from '../core/credentials.js';
-import { AccessWithdrawnError, NotSignedInError, ServiceUnavailableError, UsageError } from '../core/errors.js';
+import { AccessWithdrawnError, MeterdataError, NotSignedInError, ServiceUnavailableError, UsageError } from '../core/errors.js';
 import { tokenSafeUrl } from '../core/secure-url.js';
 import type { StoredRecord } from './credential-store/index.js';
 import { loginCommand, notSignedIn, Session } from './session.js';
@@ -211,8 +211,12 @@ class Link implements Connection {
       if (session) await this.checkedStored(who); // never written into the profile: only login (a profile without a tenant) signs it in elsewhere
       if (!session) return await profileFrom(this.profile, who, api);
       // only login needs the facts on record (a profile without its tenant is a sign-in never completed); to any other
-      // command a config.json that cannot note them is a warning, not a connection that does not work (round 40a F2)
-      const unsaved = this.o.signingIn ? undefined : (e: unknown) => session.warn(ts.checkNotNoted({ reason: refusalWords(e) }));
+      // command a config.json too full to note them is a warning, not a connection that does not work (round 40a F2).
+      // A lock or disk that refuses the write stays status's problem (docs/auth.md), as before.
+      const unsaved = (e: unknown) =>
+        !this.o.signingIn && e instanceof MeterdataError && e.code === 'CONFIG_FULL'
+          ? session.warn(ts.checkNotNoted({ reason: refusalWords(e) }))
+          : Promise.reject(e);
       this.profile = await session.saveReconciled((latest) => profileFrom(latest, who, api), unsaved);
       return this.profile;
     } finally {

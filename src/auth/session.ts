@@ -240,8 +240,8 @@ export class Session {
     return this.record;
   }
 
-  /** Stores what /whoami said (`facts` of the latest saved profile) and the token's expiry; `unsaved`: a write config.json refused, told, not thrown. */
-  async saveReconciled(facts: (latest: Profile) => Promise<Profile>, unsaved?: (e: unknown) => void): Promise<Profile> {
+  /** Stores what /whoami said (`facts` of the latest saved profile) and the token's expiry; `unsaved`: a write config.json refused, told (or thrown again). */
+  async saveReconciled(facts: (latest: Profile) => Promise<Profile>, unsaved?: (e: unknown) => unknown): Promise<Profile> {
     const latest = (await loadProfile(this.env, this.profile.name)) ?? this.profile;
     const next = await facts({ ...latest, credential_store: this.profile.credential_store });
     if (this.record.access_expires_at) next.access_expires_at = this.record.access_expires_at;
