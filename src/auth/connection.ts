@@ -210,13 +210,11 @@ class Link implements Connection {
       const who = token !== null && this.latestWho?.token === token ? await this.latestWho.who : await api.whoami();
       if (session) await this.checkedStored(who); // never written into the profile: only login (a profile without a tenant) signs it in elsewhere
       if (!session) return await profileFrom(this.profile, who, api);
-      // only login needs the facts on record (a profile without its tenant is a sign-in never completed); to any other
-      // command a config.json too full to note them is a warning, not a connection that does not work (round 40a F2).
-      // A lock or disk that refuses the write stays status's problem (docs/auth.md), as before.
-      const unsaved = (e: unknown) =>
-        !this.o.signingIn && e instanceof MeterdataError && e.code === 'CONFIG_FULL'
-          ? session.warn(ts.checkNotNoted({ reason: refusalWords(e) }))
-          : Promise.reject(e);
+      // a config.json too full to note the facts is a warning, not a connection that does not work (round 40a F2),
+      // except to login (a profile without its tenant is a sign-in never completed); a lock or disk refusing the write
+      // stays status's problem (docs/auth.md)
+      const full = (e: unknown) => !this.o.signingIn && e instanceof MeterdataError && e.code === 'CONFIG_FULL';
+      const unsaved = (e: unknown) => (full(e) ? session.warn(ts.checkNotNoted({ reason: refusalWords(e) })) : Promise.reject(e));
       this.profile = await session.saveReconciled((latest) => profileFrom(latest, who, api), unsaved);
       return this.profile;
     } finally {
