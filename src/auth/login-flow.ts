@@ -24,6 +24,7 @@ import { Session } from './session.js';
 import { connectionFor } from './connection.js';
 import { unlessAborted, stoppedBy } from '../core/abort.js';
 import { dpopHandle, recordFromTokens, redeemCode, revocationUnsure, revokeToken } from './token-exchange.js';
+import { issuedRefresh } from './token-answer.js';
 import { signInTexts as t } from './texts.js';
 import { tokenTexts as tt } from './texts-tokens.js';
 import { otherHolder } from './shared-record.js';
@@ -85,7 +86,8 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   if (!verdict.ok) throw verdict.error;
   const callbackUrl = new URL(server.redirectUri);
   for (const [k, v] of params) callbackUrl.searchParams.append(k, v);
-  const tokens = await redeemCode(config, callbackUrl, { verifier: request.verifier, state: request.state }, profile.resource, dpopHandle(config, dpop?.key));
+  const pkce = { verifier: request.verifier, state: request.state };
+  const tokens = await redeemCode(config, callbackUrl, pkce, profile.resource, dpopHandle(config, dpop?.key)).catch(endOpened(config, io.signal));
 
   const record = recordFromTokens(tokens, {
     ...(dpop ? { dpop_jwk: dpop.privateJwk } : {}),
@@ -142,6 +144,18 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   const result: LoginResult = { profile: reconciled, store };
   if (replaced !== null) result.previous = await endPrevious();
   return result;
+}
+
+/**
+ * A code's answer refused for its form (a lifetime of 0, a token type not known) still opened a connection at the
+ * server: it is ended again, not left alive with nobody holding it, one more at each try (round 40b F1).
+ */
+function endOpened(config: Parameters<typeof revokeToken>[0], signal: AbortSignal): (e: unknown) => Promise<never> {
+  return async (e) => {
+    const opened = issuedRefresh(e);
+    if (opened) await unlessAborted(() => revokeToken(config, opened), signal).catch(() => undefined);
+    throw e;
+  };
 }
 
 /**

@@ -24,7 +24,7 @@ export const ts = catalogue(
     tokensNotSaved: (p: { reason: string }) =>
       `The sign-in server issued new tokens, but they could not be saved (${p.reason}); they were not used. The server has replaced the stored refresh token, so this connection probably has to be signed in again.`,
     fixStoreThenStatus: (p: { status: string; login: string }) =>
-      `Fix the credential store (free disk space, unlock the keychain), then run \`${p.status}\`; if it says not signed in, run \`${p.login}\`.`,
+      `Fix the credential store (free disk space, unlock the keychain), then run \`${p.status}\`; unless it says the connection is working, run \`${p.login}\`.`,
     connectionEnded: 'The API no longer accepts this connection (the landlord disconnected it or their API access ended).',
     otherTenant: (p: { now: string; before: string }) =>
       `After the token refresh the API names another tenant ("${p.now}", before "${p.before}"); the run stops so no other landlord's data is mixed into it.`,
@@ -76,7 +76,7 @@ export const ts = catalogue(
     tokensNotSaved: (p) =>
       `Der Anmeldeserver hat neue Tokens ausgestellt, sie konnten aber nicht gespeichert werden (${p.reason}); sie wurden nicht verwendet. Der Server hat das gespeicherte Refresh-Token ersetzt, die Verbindung muss daher vermutlich neu angemeldet werden.`,
     fixStoreThenStatus: (p) =>
-      `Bitte den Anmeldespeicher in Ordnung bringen (Speicherplatz freigeben, Schlüsselbund entsperren) und dann \`${p.status}\` ausführen; meldet er „nicht angemeldet“, \`${p.login}\` ausführen.`,
+      `Bitte den Anmeldespeicher in Ordnung bringen (Speicherplatz freigeben, Schlüsselbund entsperren) und dann \`${p.status}\` ausführen; meldet er die Verbindung nicht als funktionierend, \`${p.login}\` ausführen.`,
     connectionEnded: 'Die Schnittstelle nimmt diese Verbindung nicht mehr an (der Eigentümer hat sie getrennt oder sein API-Zugang ist beendet).',
     otherTenant: (p) =>
       `Nach der Erneuerung des Tokens nennt die Schnittstelle einen anderen Mandanten („${p.now}“, vorher „${p.before}“); der Lauf bricht ab, damit keine Daten eines anderen Eigentümers hineingeraten.`,

@@ -6,7 +6,7 @@ import { lifetimeOf } from './lifetime.js';
 import { tokenTexts as t } from './texts-tokens.js';
 
 /** The body openid-client refused, from its error's cause chain (`cause.body`). */
-function refusedBody(e: unknown): Record<string, unknown> | undefined {
+export function refusedBody(e: unknown): Record<string, unknown> | undefined {
   let cur = e as { cause?: unknown } | undefined;
   for (let i = 0; cur && i < 6; i++) {
     const body = (cur.cause as { body?: unknown } | undefined)?.body;
@@ -88,4 +88,14 @@ function invalidField(e: Error): string | undefined {
   const key = FIELDS[m[1]!];
   const what = key ? t[key] : t.field({ name: m[1]! });
   return m[2] === 'not be empty' ? t.fieldEmpty({ what }) : t.fieldNotText({ what });
+}
+
+const issued = new WeakMap<object, string>();
+
+/** The refresh token of a code's answer that was refused for its form (it still opened a connection at the server). */
+export const issuedRefresh = (e: unknown): string | undefined => (typeof e === 'object' && e !== null ? issued.get(e) : undefined);
+
+export function issuing<E extends object>(e: E, refresh: unknown): E {
+  if (typeof refresh === 'string' && refresh !== '') issued.set(e, refresh);
+  return e;
 }

@@ -10,7 +10,7 @@ import type { DpopKey } from './dpop.js';
 import { duration, retryAt, retryHint } from '../api/limits.js';
 import { clockKnown, clockSkewError, dpopRefusedHint } from '../core/clock-skew.js';
 import { tokenTexts as t } from './texts-tokens.js';
-import { unusableAnswer } from './token-answer.js';
+import { issuing, refusedBody, unusableAnswer } from './token-answer.js';
 export { recordFromTokens } from './token-record.js';
 import { causeCodes, lostAfterSending, neverLeft, watched, type Wire } from './token-wire.js';
 
@@ -41,16 +41,14 @@ export async function redeemCode(
         wire,
       };
     } catch (e) {
-      throw tokenError(e, 'redeem', undefined, !!dpop, undefined, wire); // the wire for the lifetime as sent only
+      throw issuing(tokenError(e, 'redeem', undefined, !!dpop, undefined, wire), refusedBody(e)?.refresh_token); // the wire for the lifetime as sent only
     }
   });
   const bad = unusableAnswer(tokens, wire);
-  if (bad)
-    throw new MeterdataError(t.badAnswer({ what: t.redeem, reason: bad }), {
-      code: 'AUTH_BAD_SERVER_ANSWER',
-      exitCode: ExitCode.UNAVAILABLE,
-      hint: t.badAnswerHint,
-    });
+  const refused =
+    bad &&
+    new MeterdataError(t.badAnswer({ what: t.redeem, reason: bad }), { code: 'AUTH_BAD_SERVER_ANSWER', exitCode: ExitCode.UNAVAILABLE, hint: t.badAnswerHint });
+  if (refused) throw issuing(refused, tokens.refresh_token);
   return tokens;
 }
 

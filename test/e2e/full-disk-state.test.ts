@@ -75,7 +75,7 @@ describe('the file credential store fills up right after a refresh answered', ()
       /^meterdata: The sign-in server issued new tokens, but they could not be saved \(ENOSPC: no space left on device, write\); they were not used\./m,
     );
     expect(first).toContain(
-      'Fix the credential store (free disk space, unlock the keychain), then run `meterdata status`; if it says not signed in, run `meterdata login`.',
+      'Fix the credential store (free disk space, unlock the keychain), then run `meterdata status`; unless it says the connection is working, run `meterdata login`.',
     );
     // the store keeps the old (rotated) refresh token, marked with the intent; no half-written record is left
     const after = JSON.parse(await read(logs, 'after.json')) as { refresh_token: string; refresh_intent?: unknown };

@@ -1,0 +1,30 @@
+// A code's token answer login refuses for its form (round 40b F1): nothing is stored, as before, and the connection
+// that answer opened at the server is ended again; before, it stayed alive with nobody holding it, one more at each try.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loginLive } from '../helpers/browser.js';
+import { sandboxBehindProxy } from '../helpers/signed-in.js';
+
+const at = sandboxBehindProxy({ autoConsent: true, admin: true, clock: '2026-11-22' }, 'md-login-bad-answer-');
+
+describe('login refusing the answer to its code', () => {
+  it.each([
+    ['a lifetime of 0', { expires_in: 0 }, /lifetime/],
+    ['a token type it does not know', { token_type: 'mac' }, /mac/],
+  ])(
+    '%s: nothing stored, and the connection it opened is revoked at the server',
+    async (_name, change, words) => {
+      const { env } = await at.signedIn();
+      const before = new Set(at.sb.admin.connections().map((c) => c.sid));
+      at.proxy.rewrite = (r, body) => (r.path.startsWith('/oauth/token') ? JSON.stringify({ ...JSON.parse(body), ...change }) : body);
+      const r = await loginLive(['login', '--no-browser', '--auth-url', at.proxy.url, '--base-url', at.sb.apiBase, '--profile', 'extra', '--lang', 'en'], env);
+      expect(r.code, r.stderr).not.toBe(0);
+      expect(r.stderr).toMatch(words);
+      const opened = at.sb.admin.connections().filter((c) => !before.has(c.sid));
+      expect(opened.map((c) => c.state)).toEqual(['revoked']);
+      expect(existsSync(path.join(env.METERDATA_HOME!, 'state', 'credentials', 'extra.json'))).toBe(false);
+    },
+    60_000,
+  );
+});
