@@ -133,14 +133,15 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   const bare: Profile = { ...stripConnectionFacts(profile), last_refresh_at: record.updated_at };
   await saveProfile(io.env, bare).catch(async (e: unknown) => {
     if (before === undefined && !io.signal.aborted) await endUnnamed(config, record, store, profile.name, io);
-    return failed(e);
+    // a profile the file names keeps the new sign-in: "not changed" is not all there is to say (round 41 L4)
+    return failed(before === undefined ? e : factsRefused(e, relogin, status));
   });
   const session = new Session(bare, store, record, io.env, (l) => io.stderr.write(l), io.signal);
   const conn = await connectionFor(session, { env: io.env, signal: io.signal, signingIn: true }).catch(failed);
   const reconciled = await conn
     .reconcile()
     .finally(() => conn.close())
-    .catch((e: unknown) => failed(factsRefused(e, relogin)));
+    .catch((e: unknown) => failed(factsRefused(e, relogin, status)));
   const result: LoginResult = { profile: reconciled, store };
   if (replaced !== null) result.previous = await endPrevious();
   return result;
@@ -174,9 +175,9 @@ async function endUnnamed(config: Parameters<typeof revokeToken>[0], record: Sto
  * for them): the new sign-in is stored and its profile named, so "the settings were not changed" is not true (round
  * 40a F3); without its tenant on record the profile is a sign-in never completed, which `status` shows.
  */
-function factsRefused(failure: unknown, relogin: string): unknown {
+function factsRefused(failure: unknown, relogin: string, status: string): unknown {
   if (!(failure instanceof MeterdataError) || failure.code !== 'CONFIG_FULL') return failure;
-  return new UsageError(t.factsNotNoted({ mib: OWN_FILE_MAX >> 20 }), t.factsNotNotedHint({ relogin }), 'CONFIG_FULL');
+  return new UsageError(t.factsNotNoted({ mib: OWN_FILE_MAX >> 20, status }), t.factsNotNotedHint({ relogin }), 'CONFIG_FULL');
 }
 
 const previousFates = new WeakMap<object, NonNullable<LoginResult['previous']>>();

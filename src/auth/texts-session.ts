@@ -30,7 +30,7 @@ export const ts = catalogue(
       `After the token refresh the API names another tenant ("${p.now}", before "${p.before}"); the run stops so no other landlord's data is mixed into it.`,
     otherTenantHint: (p: { login: string }) => `Check which landlord this profile should read, then run \`${p.login}\`.`,
     loginIncomplete: (p: { profile: string }) =>
-      `The sign-in of profile ${p.profile} was never completed: the landlord (tenant) it belongs to is not on record, because the service did not answer when it was made. Nothing is read with it, so no other landlord's data can go into this profile's files.`,
+      `The sign-in of profile ${p.profile} was never completed: the landlord (tenant) it belongs to is not on record (the service did not answer when it was made, or config.json could not take it). Nothing is read with it, so no other landlord's data can go into this profile's files.`,
     loginIncompleteHint: (p: { login: string }) => `Run \`${p.login}\` again.`,
     otherTenantStored: (p: { now: string; before: string; profile: string }) =>
       `The API names another tenant ("${p.now}") than the one profile ${p.profile} was signed in to ("${p.before}"); nothing is read, so no other landlord's data goes into this profile's files.`,
@@ -82,7 +82,7 @@ export const ts = catalogue(
       `Nach der Erneuerung des Tokens nennt die Schnittstelle einen anderen Mandanten („${p.now}“, vorher „${p.before}“); der Lauf bricht ab, damit keine Daten eines anderen Eigentümers hineingeraten.`,
     otherTenantHint: (p) => `Bitte prüfen Sie, welchen Eigentümer dieses Profil lesen soll, und führen Sie dann \`${p.login}\` aus.`,
     loginIncomplete: (p) =>
-      `Die Anmeldung des Profils ${p.profile} wurde nie abgeschlossen: Der Eigentümer (Mandant), zu dem sie gehört, ist nicht vermerkt, weil der Messdienst bei der Anmeldung nicht geantwortet hat. Mit ihr wird nichts gelesen, damit keine Daten eines anderen Eigentümers in die Dateien dieses Profils gelangen.`,
+      `Die Anmeldung des Profils ${p.profile} wurde nie abgeschlossen: Der Eigentümer (Mandant), zu dem sie gehört, ist nicht vermerkt (der Messdienst hat bei der Anmeldung nicht geantwortet, oder config.json konnte ihn nicht aufnehmen). Mit ihr wird nichts gelesen, damit keine Daten eines anderen Eigentümers in die Dateien dieses Profils gelangen.`,
     loginIncompleteHint: (p) => `Bitte \`${p.login}\` erneut ausführen.`,
     otherTenantStored: (p) =>
       `Die Schnittstelle nennt einen anderen Mandanten („${p.now}“) als den, bei dem das Profil ${p.profile} angemeldet wurde („${p.before}“); es wird nichts gelesen, damit keine Daten eines anderen Eigentümers in die Dateien dieses Profils gelangen.`,

@@ -25,8 +25,8 @@ export const signInTexts = catalogue(
     received: 'meterdata received the sign-in.',
     damagedRecordReplaced: (p: { problem: string }) =>
       `${p.problem} This sign-in replaces it; its connection was not revoked (the landlord can disconnect it in the portal, or it expires after 90 days unused).`,
-    factsNotNoted: (p: { mib: number }) =>
-      `The new sign-in is stored, but config.json cannot take its landlord and Properties (it would grow beyond ${p.mib} MiB, more than meterdata reads back), so the profile cannot be used yet.`,
+    factsNotNoted: (p: { mib: number; status: string }) =>
+      `The new sign-in is stored, but config.json cannot take its details (it would grow beyond ${p.mib} MiB, more than meterdata reads back); \`${p.status}\` shows whether the profile can be used.`,
     factsNotNotedHint: (p: { relogin: string }) => `Remove the entries of profiles no longer used from config.json. ${p.relogin}.`,
     newSignInEnded: 'The new sign-in was ended again at the server, as config.json could not take its profile; nothing of it is kept.',
     newSignInNotEnded: (p: { reason: string }) =>
@@ -100,7 +100,7 @@ export const signInTexts = catalogue(
     damagedRecordReplaced: (p) =>
       `${p.problem} Diese Anmeldung ersetzt sie; ihre Verbindung wurde nicht widerrufen (der Eigentümer kann sie im Portal trennen, sonst läuft sie nach 90 Tagen ohne Nutzung ab).`,
     factsNotNoted: (p) =>
-      `Die neue Anmeldung ist gespeichert, config.json kann Eigentümer und Liegenschaften aber nicht mehr aufnehmen (die Datei würde größer als ${p.mib} MiB, mehr als meterdata wieder einliest); das Profil ist daher noch nicht verwendbar.`,
+      `Die neue Anmeldung ist gespeichert, config.json kann ihre Angaben aber nicht mehr aufnehmen (die Datei würde größer als ${p.mib} MiB, mehr als meterdata wieder einliest); \`${p.status}\` zeigt, ob das Profil verwendbar ist.`,
     factsNotNotedHint: (p) => `Bitte entfernen Sie die Einträge nicht mehr genutzter Profile aus config.json. ${p.relogin}.`,
     newSignInEnded: 'Die neue Anmeldung wurde beim Server wieder beendet, da config.json ihr Profil nicht aufnehmen konnte; von ihr ist nichts gespeichert.',
     newSignInNotEnded: (p) => `Die neue Anmeldung ließ sich beim Server nicht wieder beenden (${p.reason}); der Eigentümer kann sie im Portal trennen.`,

@@ -91,6 +91,8 @@ export const logoutTexts = catalogue(
       `Signed out profile "${p.profile}" (--local-only): its stored sign-in could not be read, so nothing was revoked at the server (the landlord can disconnect it in the portal, or it expires after 90 days unused); the record was deleted from the ${p.where}.`,
     unreadableHint: (p: { logout: string }) =>
       `Give the file back to this user (chown) and run \`${p.logout}\` again, or run it as the user the file belongs to; \`${p.logout} --local-only\` deletes it without revoking.`,
+    factsKept: (p: { reason: string }) =>
+      `Warning: the connection's tenant and Properties could not be removed from config.json: ${p.reason} \`meterdata status\` does not show them while the profile is signed out.`,
     signedOut: (p: { profile: string; revoked: string; where: string }) =>
       `Signed out profile "${p.profile}": connection ${p.revoked}; local sign-in deleted from the ${p.where}.`,
     file: 'credential file',
@@ -121,6 +123,8 @@ export const logoutTexts = catalogue(
       `Profil „${p.profile}“ abgemeldet (--local-only): die gespeicherte Anmeldung war nicht lesbar, daher wurde beim Server nichts widerrufen (der Eigentümer kann die Verbindung im Portal trennen, sonst läuft sie nach 90 Tagen ohne Nutzung ab); der Eintrag wurde aus ${p.where} gelöscht.`,
     unreadableHint: (p) =>
       `Bitte geben Sie die Datei diesem Benutzer zurück (chown) und führen Sie \`${p.logout}\` erneut aus, oder führen Sie es als der Benutzer aus, dem die Datei gehört; \`${p.logout} --local-only\` löscht sie ohne Widerruf.`,
+    factsKept: (p) =>
+      `Warnung: Mandant und Liegenschaften der Verbindung ließen sich nicht aus config.json entfernen: ${p.reason} \`meterdata status\` zeigt sie nicht, solange das Profil abgemeldet ist.`,
     signedOut: (p) => `Profil „${p.profile}“ abgemeldet: Verbindung ${p.revoked}; die lokale Anmeldung wurde aus ${p.where} gelöscht.`,
     file: 'der Anmeldedatei',
     keychain: 'dem Schlüsselbund',

@@ -69,7 +69,9 @@ describe('login where config.json has no room for the profile', () => {
     onPost('/oauth/token', () => fill(env, 10));
     const r = await loginLive(args(), env);
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toMatch(/The new sign-in is stored, but config\.json cannot take its landlord and Properties \(it would grow beyond 1 MiB/);
+    expect(r.stderr).toMatch(
+      /The new sign-in is stored, but config\.json cannot take its details \(it would grow beyond 1 MiB, more than meterdata reads back\); `meterdata status` shows whether the profile can be used\./,
+    );
     expect(r.stderr).not.toMatch(/The settings were not changed/);
     expect(r.stderr).toMatch(/previous connection was revoked at the server/);
     expect(at.stateOf(sid)).toBe('revoked');
@@ -105,6 +107,17 @@ describe('login where config.json has no room for the profile', () => {
   }, 60_000);
 });
 
+describe('login of a profile the file names, signed out, refused after the code was redeemed', () => {
+  it('says its new sign-in is stored, not only that the settings were not changed (round 41 L4)', async () => {
+    const { env } = await at.signedIn();
+    expect((await runCli(['logout'], { env })).code).toBe(0);
+    onPost('/oauth/token', () => fill(env, 10));
+    const r = await loginLive(args(), env);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/The new sign-in is stored, but config\.json cannot take its details/);
+  }, 60_000);
+});
+
 describe('other commands with config.json full', () => {
   it('status: a connection that works is working, and the facts not noted are a warning', async () => {
     const { env } = await at.signedIn();
@@ -114,6 +127,16 @@ describe('other commands with config.json full', () => {
     expect(st.code, st.stderr).toBe(0);
     expect(JSON.parse(st.stdout)).toMatchObject({ working: true });
     expect(st.stderr).toMatch(/^Warning: the connection was checked \(\/whoami\), but its tenant and property scope could not be noted in config\.json: /);
+  }, 60_000);
+
+  it('logout where config.json will not take the removal at all (its lock a plain file): signed out, said so, a warning', async () => {
+    const { env, sid, file } = await at.signedIn();
+    writeFileSync(`${configOf(env)}.lock`, '');
+    const out = await runCli(['logout'], { env });
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).toMatch(/^Warning: the connection's tenant and Properties could not be removed from config\.json: /);
+    expect(out.stderr).toMatch(/Signed out profile "default": connection revoked/);
+    expect([at.stateOf(sid), existsSync(file)]).toEqual(['revoked', false]);
   }, 60_000);
 
   it('logout signs out and says so (its removal is written compact)', async () => {

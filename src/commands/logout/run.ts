@@ -10,6 +10,7 @@ import { isUnreadableRecord, type CredentialStore, type StoredRecord } from '../
 import { withRefreshLock } from '../../auth/lock.js';
 import { unlessAborted, stoppedBy } from '../../core/abort.js';
 import { InterruptedError, MeterdataError, NotSignedInError } from '../../core/errors.js';
+import { refusalWords } from '../../core/disk.js';
 import type { Profile } from '../../core/config.js';
 import { logoutTexts as t } from '../texts-auth.js';
 import type { CommandContext } from '../context.js';
@@ -51,7 +52,7 @@ async function signOut(opts: LogoutFlags, { io }: CommandContext, profile: Profi
     // Another user's record (a `sudo meterdata login`) may hold a live connection: deleted unrevoked only when asked (round 27).
     if (isUnreadableRecord(e) && !opts.localOnly) throw notSignedOutUnreadable(e, name);
     await store.remove(name);
-    await removeProfileFields(io.env, name, CONNECTION_FACTS);
+    await forgetFacts(io, name);
     io.stderr.write(`${(isUnreadableRecord(e) ? t.unreadableDeleted : t.damaged)({ profile: name, where: t[store.kind] })}\n`);
     return 0;
   }
@@ -88,9 +89,18 @@ async function signOut(opts: LogoutFlags, { io }: CommandContext, profile: Profi
     }
   }
   await store.remove(name);
-  await removeProfileFields(io.env, name, CONNECTION_FACTS);
+  await forgetFacts(io, name);
   io.stderr.write(`${t.signedOut({ profile: name, revoked, where: t[store.kind] })}\n`);
   return 0;
+}
+
+/**
+ * The profile's connection facts out of config.json, after the sign-out: a file that will not take the change (full,
+ * locked, a disk refusing it) is a warning, not a failure of a sign-out that happened (round 41 M2: "The settings
+ * were not changed", exit 2, after the revocation). Facts left there are not shown for a profile not signed in.
+ */
+async function forgetFacts(io: CommandContext['io'], name: string): Promise<void> {
+  await removeProfileFields(io.env, name, CONNECTION_FACTS).catch((e: unknown) => io.stderr.write(`${t.factsKept({ reason: refusalWords(e) })}\n`));
 }
 
 /** The sign-out stopped while the server's answer was awaited: the record is kept, as the outcome is unknown or nothing was sent. */

@@ -1,0 +1,25 @@
+// `status --all` over a config.json of many damaged entries (round 40a, 41 M1): each is read without waiting on
+// anything, so Ctrl-C was not heard until the whole list was done (60,000 entries: minutes), and the stop then came
+// with a profile's "not signed in" beside it (41 L5).
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { InterruptedError } from '../../src/core/errors.js';
+import { runCli } from '../helpers/run-cli.js';
+
+describe('status --all over thousands of damaged profiles', () => {
+  it('stopped by Ctrl-C: ends with 130 at once, and tells the stop alone', async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'md-status-all-stop-'));
+    mkdirSync(path.join(home, 'config'), { recursive: true });
+    const profiles = Object.fromEntries(Array.from({ length: 6000 }, (_, i) => [`j${i}`, {}]));
+    writeFileSync(path.join(home, 'config', 'config.json'), JSON.stringify({ profiles }));
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(new InterruptedError('Interrupted by SIGINT.')), 300);
+    const t0 = Date.now();
+    const r = await runCli(['status', '--all', '--lang', 'en'], { env: { METERDATA_HOME: home }, signal: stop.signal });
+    expect([r.code, Date.now() - t0 < 3000], r.stderr.slice(0, 300)).toEqual([130, true]);
+    expect(r.stderr).toMatch(/Interrupted by SIGINT/);
+    expect(r.stderr).not.toMatch(/not signed in/);
+  }, 120_000);
+});
