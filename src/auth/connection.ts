@@ -1,7 +1,6 @@
-// The one connection of a run: it owns the credentials and the single rate budget, and
-// every request of the run goes through it (export, browse, status, sign-in, and the
-// /whoami a refresh makes). It is the one subscriber to "tokens refreshed": one /whoami
-// per new token feeds both the profile reconcile and every client's withdrawn-access check.
+// The one connection of a run: it owns the credentials and the single rate budget, and every request of the run goes
+// through it (export, browse, status, sign-in, and the /whoami a refresh makes). It is the one subscriber to "tokens
+// refreshed": one /whoami per new token feeds both the profile reconcile and every client's withdrawn-access check.
 import { defaultConcurrency, createApiClient } from '../api/client.js';
 import type { ApiClient, ApiClientOptions } from '../api/contracts.js';
 import { waitBudgetSpent } from '../api/limits.js';
@@ -64,6 +63,8 @@ class Link implements Connection {
   /** performance.now() + offset = epoch ms, fixed once so starts convert back exactly. */
   private readonly offset = Date.now() - performance.now();
   private readonly windowFile: string;
+  /** The refresh's /whoami could not be noted in config.json, and that was said. */
+  private unnoted = false;
   unchecked?: Error;
 
   constructor(
@@ -179,7 +180,7 @@ class Link implements Connection {
     try {
       const who = await this.whoamiAfterRefresh(rec.access_token ?? '');
       // the new tokens are stored and /whoami answered: a config.json that cannot note it must not end the run
-      const unsaved = (e: unknown) => this.session!.warn(ts.connectionNotNoted({ reason: refusalWords(e) }));
+      const unsaved = (e: unknown) => ((this.unnoted = true), this.session!.warn(ts.connectionNotNoted({ reason: refusalWords(e) })));
       this.profile = await this.session!.saveReconciled((latest) => profileFrom(latest, who, api), unsaved);
     } catch (e) {
       // A token whose check failed, whatever failed it (another landlord's, a 5xx, a 401, a 404), is not kept for
@@ -210,11 +211,10 @@ class Link implements Connection {
       const who = token !== null && this.latestWho?.token === token ? await this.latestWho.who : await api.whoami();
       if (session) await this.checkedStored(who); // never written into the profile: only login (a profile without a tenant) signs it in elsewhere
       if (!session) return await profileFrom(this.profile, who, api);
-      // a config.json too full to note the facts is a warning, not a connection that does not work (round 40a F2),
-      // except to login (a profile without its tenant is a sign-in never completed); a lock or disk refusing the write
-      // stays status's problem (docs/auth.md)
+      // a config.json too full to note the facts is a warning (once: round 41 L1), not a connection that does not work
+      // (40a F2), except to login (a sign-in never completed); a lock or disk refusing it stays status's problem
       const full = (e: unknown) => !this.o.signingIn && e instanceof MeterdataError && e.code === 'CONFIG_FULL';
-      const unsaved = (e: unknown) => (full(e) ? session.warn(ts.checkNotNoted({ reason: refusalWords(e) })) : Promise.reject(e));
+      const unsaved = (e: unknown) => (!full(e) ? Promise.reject(e) : this.unnoted ? undefined : session.warn(ts.checkNotNoted({ reason: refusalWords(e) })));
       this.profile = await session.saveReconciled((latest) => profileFrom(latest, who, api), unsaved);
       return this.profile;
     } finally {

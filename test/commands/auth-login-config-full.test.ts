@@ -129,6 +129,15 @@ describe('other commands with config.json full', () => {
     expect(st.stderr).toMatch(/^Warning: the connection was checked \(\/whoami\), but its tenant and property scope could not be noted in config\.json: /);
   }, 60_000);
 
+  it('status after a refresh on a full file: one warning for the one /whoami (round 41 L1)', async () => {
+    const { env } = await at.refreshDue(5000);
+    fill(env, 10);
+    at.proxy.rewrite = (r, body) => (r.path.startsWith('/v1/whoami') ? JSON.stringify({ ...JSON.parse(body), tenant_name: 'N'.repeat(1000) }) : body);
+    const st = await runCli(['status', '--profile', 'default'], { env });
+    expect(st.code, st.stderr).toBe(0);
+    expect(st.stderr.match(/tenant and property scope could not be noted in config\.json/g), st.stderr).toHaveLength(1);
+  }, 60_000);
+
   it('logout where config.json will not take the removal at all (its lock a plain file): signed out, said so, a warning', async () => {
     const { env, sid, file } = await at.signedIn();
     writeFileSync(`${configOf(env)}.lock`, '');
