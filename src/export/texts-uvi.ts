@@ -36,7 +36,7 @@ export const uviRunTexts = catalogue(
     portfolioKept: (p: ProfileLine) =>
       `profile ${p.profile}: monthly information written by the earlier run, kept${p.strict}: "${p.tenant}", ${count(p.properties, 'Property', 'Properties')}, ${count(p.units, 'unit', 'units')}, ${p.review} with no or an incomplete letter (review.csv), ${count(p.requests, 'request', 'requests')} -> ${p.out}`,
     portfolioFinished: (p: { done: number; total: number; failed: string; summary: string }) =>
-      `portfolio: monthly information written for ${p.done} of ${plural(p.total, 'profile')}${p.failed ? ` (failed: ${p.failed}; run the same command again to continue them)` : ''}; summary in ${p.summary}\n`,
+      `portfolio: monthly information written for ${p.done} of ${plural(p.total, 'profile')}${p.failed ? ` (failed: ${p.failed}; do what each one's line above says, then run the same command again to continue them)` : ''}; summary in ${p.summary}\n`,
     portfolioSingleInOut: (p: { out: string; found: string }) =>
       `--out ${p.out} holds the monthly information of a single profile (${p.found}); with --all-profiles or --profiles it is written into one folder per profile below --out.`,
   },
@@ -60,7 +60,7 @@ export const uviRunTexts = catalogue(
     portfolioKept: (p) =>
       `Profil ${p.profile}: Verbrauchsinformation im früheren Lauf geschrieben, beibehalten${p.strict}: „${p.tenant}“, ${count(p.properties, 'Liegenschaft', 'Liegenschaften')}, ${count(p.units, 'Nutzeinheit', 'Nutzeinheiten')}, davon ${num(p.review)} ohne oder mit unvollständigem Schreiben (review.csv), ${count(p.requests, 'Abfrage', 'Abfragen')} -> ${p.out}`,
     portfolioFinished: (p) =>
-      `Portfolio: Verbrauchsinformation für ${num(p.done)} von ${count(p.total, 'Profil', 'Profilen')} geschrieben${p.failed ? ` (fehlgeschlagen: ${p.failed}; führen Sie denselben Befehl erneut aus, um diese fortzusetzen)` : ''}; Übersicht in ${p.summary}\n`,
+      `Portfolio: Verbrauchsinformation für ${num(p.done)} von ${count(p.total, 'Profil', 'Profilen')} geschrieben${p.failed ? ` (fehlgeschlagen: ${p.failed}; beheben Sie, was die Zeile des jeweiligen Profils oben nennt, und führen Sie dann denselben Befehl erneut aus, um diese fortzusetzen)` : ''}; Übersicht in ${p.summary}\n`,
     portfolioSingleInOut: (p) =>
       `Der Zielordner --out ${p.out} enthält die Verbrauchsinformation eines einzelnen Profils (${p.found}); mit --all-profiles oder --profiles wird sie darin in einen Ordner je Profil geschrieben.`,
   },

@@ -141,7 +141,7 @@ describe('portfolio export against one sandbox with two landlords', () => {
     ]);
     expect(objs[2]!.error!.hint).toMatch(/meterdata login/);
     expect(first.stderr).toMatch(/^profile spaet: failed \(exit 3, /m);
-    expect(first.stderr).toMatch(/failed: spaet, ghost; run the same command again to continue them/);
+    expect(first.stderr).toMatch(/failed: spaet, ghost; do what each one's line above says, then run the same command again to continue them/);
     expect((await readdir(out)).sort()).toEqual(['nord', 'portfolio-summary.csv', 'sued']);
     // --quiet: nothing but the failures
     const quiet = await runCli([...argv('nord,ghost'), '--quiet'], { env, cwd: home });

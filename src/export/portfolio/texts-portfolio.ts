@@ -37,7 +37,7 @@ export const t = catalogue(
     notCleared: (p: { why: string; file: string }) =>
       `warning: could not remove the note of finished profiles (${p.why}); delete ${p.file} so that the next run exports every profile again.\n`,
     finished: (p: { done: number; total: number; failed: string; summary: string }) =>
-      `portfolio: ${p.done} of ${plural(p.total, 'profile')} exported${p.failed ? ` (failed: ${p.failed}; run the same command again to continue them)` : ''}; summary in ${p.summary}\n`,
+      `portfolio: ${p.done} of ${plural(p.total, 'profile')} exported${p.failed ? ` (failed: ${p.failed}; do what each one's line above says, then run the same command again to continue them)` : ''}; summary in ${p.summary}\n`,
     stoppedWaiting: 'the export stopped while this Property waited for memory',
     outOfMemory: (p: { mb: number }) =>
       `The portfolio export needed more than ${p.mb} MB of memory; profiles it finished keep their files, no other files were put under their final names.`,
@@ -79,7 +79,7 @@ export const t = catalogue(
     notCleared: (p) =>
       `Warnung: Der Vermerk über fertige Profile konnte nicht entfernt werden (${p.why}); löschen Sie ${p.file}, damit der nächste Lauf wieder alle Profile exportiert.\n`,
     finished: (p) =>
-      `Portfolio: ${num(p.done)} von ${count(p.total, 'Profil', 'Profilen')} exportiert${p.failed ? ` (fehlgeschlagen: ${p.failed}; führen Sie denselben Befehl erneut aus, um diese fortzusetzen)` : ''}; Übersicht in ${p.summary}\n`,
+      `Portfolio: ${num(p.done)} von ${count(p.total, 'Profil', 'Profilen')} exportiert${p.failed ? ` (fehlgeschlagen: ${p.failed}; beheben Sie, was die Zeile des jeweiligen Profils oben nennt, und führen Sie dann denselben Befehl erneut aus, um diese fortzusetzen)` : ''}; Übersicht in ${p.summary}\n`,
     stoppedWaiting: 'Der Export wurde beendet, während diese Liegenschaft auf Arbeitsspeicher wartete.',
     outOfMemory: (p) =>
       `Der Portfolio-Export brauchte mehr als ${num(p.mb)} MB Arbeitsspeicher; fertige Profile behalten ihre Dateien, weitere Dateien wurden nicht unter ihren endgültigen Namen abgelegt.`,
