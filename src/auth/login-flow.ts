@@ -134,7 +134,7 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   await saveProfile(io.env, bare).catch(async (e: unknown) => {
     if (before === undefined && !io.signal.aborted) await endUnnamed(config, record, store, profile.name, io);
     // a profile the file names keeps the new sign-in: "not changed" is not all there is to say (round 41 L4)
-    return failed(before === undefined ? e : factsRefused(e, relogin, status));
+    return failed(before === undefined ? e : factsRefused(e, relogin, status, true));
   });
   const session = new Session(bare, store, record, io.env, (l) => io.stderr.write(l), io.signal);
   const conn = await connectionFor(session, { env: io.env, signal: io.signal, signingIn: true }).catch(failed);
@@ -155,6 +155,8 @@ function endOpened(config: Parameters<typeof revokeToken>[0], signal: AbortSigna
   return async (e) => {
     const opened = issuedRefresh(e);
     if (opened) await unlessAborted(() => revokeToken(config, opened), signal).catch(() => undefined);
+    // stopped during that revocation: the stop is told, with the connection perhaps left (round 42 L1: two error blocks)
+    if (opened && signal.aborted) throw new InterruptedError(t.interruptedOpened, { code: 'AUTH_LOGIN_INTERRUPTED', hint: t.interruptedOpenedHint });
     throw e;
   };
 }
@@ -175,9 +177,13 @@ async function endUnnamed(config: Parameters<typeof revokeToken>[0], record: Sto
  * for them): the new sign-in is stored and its profile named, so "the settings were not changed" is not true (round
  * 40a F3); without its tenant on record the profile is a sign-in never completed, which `status` shows.
  */
-function factsRefused(failure: unknown, relogin: string, status: string): unknown {
-  if (!(failure instanceof MeterdataError) || failure.code !== 'CONFIG_FULL') return failure;
-  return new UsageError(t.factsNotNoted({ mib: OWN_FILE_MAX >> 20, status }), t.factsNotNotedHint({ relogin }), 'CONFIG_FULL');
+function factsRefused(failure: unknown, relogin: string, status: string, anyRefusal = false): unknown {
+  if (!(failure instanceof MeterdataError)) return failure;
+  if (failure.code === 'CONFIG_FULL')
+    return new UsageError(t.factsNotNoted({ mib: OWN_FILE_MAX >> 20, status }), t.factsNotNotedHint({ relogin }), 'CONFIG_FULL');
+  // the first write refused otherwise (a lock, a disk) for a profile the file names: its new sign-in is stored too (round 42 L2)
+  if (!anyRefusal) return failure;
+  return new MeterdataError(t.storedNotNoted({ problem: failure.message, status }), { code: failure.code, exitCode: failure.exitCode, hint: failure.hint });
 }
 
 const previousFates = new WeakMap<object, NonNullable<LoginResult['previous']>>();

@@ -28,6 +28,11 @@ export const signInTexts = catalogue(
     factsNotNoted: (p: { mib: number; status: string }) =>
       `The new sign-in is stored, but config.json cannot take its details (it would grow beyond ${p.mib} MiB, more than meterdata reads back); \`${p.status}\` shows whether the profile can be used.`,
     factsNotNotedHint: (p: { relogin: string }) => `Remove the entries of profiles no longer used from config.json. ${p.relogin}.`,
+    storedNotNoted: (p: { problem: string; status: string }) =>
+      `The new sign-in is stored, but config.json could not be changed: ${p.problem} \`${p.status}\` shows whether the profile can be used.`,
+    interruptedOpened:
+      'Sign-in interrupted while the connection opened by an answer meterdata could not use was being ended; it may still be open, and nothing was stored.',
+    interruptedOpenedHint: 'The landlord can disconnect it in the portal; sign in again once the service answers properly.',
     newSignInEnded: 'The new sign-in was ended again at the server, as config.json could not take its profile; nothing of it is kept.',
     newSignInNotEnded: (p: { reason: string }) =>
       `The new sign-in could not be ended again at the server (${p.reason}); the landlord can disconnect it in the portal.`,
@@ -102,6 +107,11 @@ export const signInTexts = catalogue(
     factsNotNoted: (p) =>
       `Die neue Anmeldung ist gespeichert, config.json kann ihre Angaben aber nicht mehr aufnehmen (die Datei würde größer als ${p.mib} MiB, mehr als meterdata wieder einliest); \`${p.status}\` zeigt, ob das Profil verwendbar ist.`,
     factsNotNotedHint: (p) => `Bitte entfernen Sie die Einträge nicht mehr genutzter Profile aus config.json. ${p.relogin}.`,
+    storedNotNoted: (p) =>
+      `Die neue Anmeldung ist gespeichert, config.json ließ sich aber nicht ändern: ${p.problem} \`${p.status}\` zeigt, ob das Profil verwendbar ist.`,
+    interruptedOpened:
+      'Anmeldung abgebrochen, während die Verbindung beendet wurde, die eine für meterdata unbrauchbare Antwort geöffnet hatte; sie ist womöglich noch offen, gespeichert wurde nichts.',
+    interruptedOpenedHint: 'Der Eigentümer kann sie im Portal trennen; melden Sie sich erneut an, sobald der Dienst wieder ordnungsgemäß antwortet.',
     newSignInEnded: 'Die neue Anmeldung wurde beim Server wieder beendet, da config.json ihr Profil nicht aufnehmen konnte; von ihr ist nichts gespeichert.',
     newSignInNotEnded: (p) => `Die neue Anmeldung ließ sich beim Server nicht wieder beenden (${p.reason}); der Eigentümer kann sie im Portal trennen.`,
     ignored: (p) => `Eine Antwort der Anmeldung wurde nicht beachtet: ${p.message} Es wird weiter gewartet.`,

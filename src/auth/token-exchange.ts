@@ -41,14 +41,15 @@ export async function redeemCode(
         wire,
       };
     } catch (e) {
-      throw issuing(tokenError(e, 'redeem', undefined, !!dpop, undefined, wire), refusedBody(e)?.refresh_token); // the wire for the lifetime as sent only
+      // the wire for the lifetime as sent, and the token of an answer openid-client refused (an id_token it cannot read: round 42 F1)
+      throw issuing(tokenError(e, 'redeem', undefined, !!dpop, undefined, wire), wire.opened ?? refusedBody(e)?.refresh_token);
     }
   });
   const bad = unusableAnswer(tokens, wire);
   const refused =
     bad &&
     new MeterdataError(t.badAnswer({ what: t.redeem, reason: bad }), { code: 'AUTH_BAD_SERVER_ANSWER', exitCode: ExitCode.UNAVAILABLE, hint: t.badAnswerHint });
-  if (refused) throw issuing(refused, tokens.refresh_token);
+  if (refused) throw issuing(refused, wire.opened ?? tokens.refresh_token);
   return tokens;
 }
 

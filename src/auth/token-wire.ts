@@ -19,6 +19,8 @@ export interface Wire {
    * told nothing (then only the failure's kind judges it: neverSent).
    */
   written?: boolean;
+  /** A 2xx answer's refresh token, else its access token: what ends the connection it opened, whatever then refuses it. */
+  opened?: string;
 }
 
 /** A 4xx turned the refresh token away unused (a 429, a DPoP nonce asked for); after any other answer it may be rotated. */
@@ -46,7 +48,7 @@ export async function watched<T>(config: oidc.Configuration, fn: (wire: Wire) =>
     if (res.ok)
       Object.assign(
         wire,
-        sentLifetime(
+        answered(
           await res
             .clone()
             .text()
@@ -87,6 +89,20 @@ async function writing<T>(url: string, wire: Wire, send: () => Promise<T>): Prom
     dc.unsubscribe('undici:request:create', made);
     dc.unsubscribe('undici:client:sendHeaders', headers);
   }
+}
+
+/** What meterdata keeps of a 2xx token answer's body as sent (sentLifetime; the token that would end its connection). */
+function answered(body: string): Pick<Wire, 'lifetime' | 'lifetimeText' | 'opened'> {
+  type Answer = { refresh_token?: unknown; access_token?: unknown } | null;
+  const read = ((): Answer => {
+    try {
+      return JSON.parse(body) as Answer;
+    } catch {
+      return null; // openid-client says what is wrong with a body it cannot read
+    }
+  })();
+  const token = [read?.refresh_token, read?.access_token].find((v): v is string => typeof v === 'string' && v !== '');
+  return { ...sentLifetime(body), ...(token !== undefined ? { opened: token } : {}) };
 }
 
 /** A number as JSON writes it. */

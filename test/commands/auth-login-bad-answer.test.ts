@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { InterruptedError } from '../../src/core/errors.js';
 import { loginLive } from '../helpers/browser.js';
 import { sandboxBehindProxy } from '../helpers/signed-in.js';
 
@@ -12,6 +13,9 @@ describe('login refusing the answer to its code', () => {
   it.each([
     ['a lifetime of 0', { expires_in: 0 }, /lifetime/],
     ['a token type it does not know', { token_type: 'mac' }, /mac/],
+    // refused by openid-client itself, no body on its error: the token as sent is what ends it (round 42 F1)
+    ['an id_token it cannot read', { id_token: 'x.y.z' }, /JWT/],
+    ['no refresh token (the access token ends the connection)', { refresh_token: undefined, expires_in: 0 }, /lifetime/],
   ])(
     '%s: nothing stored, and the connection it opened is revoked at the server',
     async (_name, change, words) => {
@@ -27,4 +31,22 @@ describe('login refusing the answer to its code', () => {
     },
     60_000,
   );
+
+  it('stopped while that connection is being ended: 130, the stop told alone, the connection perhaps open (round 42 L1)', async () => {
+    const { env } = await at.signedIn();
+    const stop = new AbortController();
+    at.proxy.rewrite = (r, body) => (r.path.startsWith('/oauth/token') ? JSON.stringify({ ...JSON.parse(body), expires_in: 0 }) : body);
+    at.proxy.intercept = async (r) => {
+      if (!r.path.startsWith('/oauth/revoke')) return undefined;
+      stop.abort(new InterruptedError('Interrupted by SIGINT.'));
+      await new Promise((w) => setTimeout(w, 3000));
+      return { status: 503, body: '' };
+    };
+    const r = await loginLive(['login', '--no-browser', '--auth-url', at.proxy.url, '--base-url', at.sb.apiBase, '--profile', 'extra', '--lang', 'en'], env, {
+      signal: stop.signal,
+    });
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toMatch(/it may still be open, and nothing was stored\./);
+    expect(r.stderr).not.toMatch(/lifetime|Nothing was half-written/);
+  }, 60_000);
 });

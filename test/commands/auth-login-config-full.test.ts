@@ -118,6 +118,17 @@ describe('login of a profile the file names, signed out, refused after the code 
   }, 60_000);
 });
 
+describe('login of a profile the file names whose first write is refused otherwise', () => {
+  it('a lock that is a plain file: says its new sign-in is stored (round 42 L2)', async () => {
+    const { env } = await at.signedIn();
+    expect((await runCli(['logout'], { env })).code).toBe(0);
+    onPost('/oauth/token', () => writeFileSync(`${configOf(env)}.lock`, ''));
+    const r = await loginLive(args(), env);
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stderr).toMatch(/The new sign-in is stored, but config\.json could not be changed: The lock .* cannot be used/);
+  }, 60_000);
+});
+
 describe('other commands with config.json full', () => {
   it('status: a connection that works is working, and the facts not noted are a warning', async () => {
     const { env } = await at.signedIn();
