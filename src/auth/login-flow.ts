@@ -1,14 +1,13 @@
 // The browser sign-in: discovery → loopback server → authorize URL (printed, browser
 // opened) → one callback (or a pasted URL) → checks → code redemption → durable store →
 // /whoami reconciliation.
-import { createInterface } from 'node:readline';
+import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import { assertRoomFor, loadProfile, saveProfile, type Profile } from '../core/config.js';
-import { InterruptedError, MeterdataError, NotSignedInError, UsageError } from '../core/errors.js';
+import { InterruptedError, MeterdataError, NotSignedInError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
 import { count } from '../i18n/index.js';
 import { terminalSafe } from '../core/terminal-text.js';
-import { OWN_FILE_MAX } from '../core/bounded-read.js';
 import { checkCallback, buildAuthorizationRequest } from './authorize.js';
 import { openBrowser } from './browser.js';
 import { clientAuthFor } from './client-auth.js';
@@ -24,7 +23,8 @@ import { Session } from './session.js';
 import { connectionFor } from './connection.js';
 import { unlessAborted, stoppedBy } from '../core/abort.js';
 import { dpopHandle, recordFromTokens, redeemCode, revocationUnsure, revokeToken } from './token-exchange.js';
-import { issuedRefresh } from './token-answer.js';
+import { issuing } from './token-answer.js';
+import { endOpened, factsRefused } from './login-ends.js';
 import { signInTexts as t } from './texts.js';
 import { tokenTexts as tt } from './texts-tokens.js';
 import { otherHolder } from './shared-record.js';
@@ -88,22 +88,15 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   for (const [k, v] of params) callbackUrl.searchParams.append(k, v);
   const pkce = { verifier: request.verifier, state: request.state };
   const tokens = await redeemCode(config, callbackUrl, pkce, profile.resource, dpopHandle(config, dpop?.key)).catch(endOpened(config, io.signal));
-
-  const record = recordFromTokens(tokens, {
+  // until the record is stored, a failure (no refresh token, a store that will not write) leaves the connection the
+  // answer opened held by nobody: it is ended too (round 43 F1, F5)
+  const unstored = (e: unknown) =>
+    endOpened(config, io.signal)(typeof e === 'object' && e !== null ? issuing(e, tokens.refresh_token || tokens.access_token) : e);
+  const extras = {
     ...(dpop ? { dpop_jwk: dpop.privateJwk } : {}),
     ...(opts.storeClientSecret && opts.clientSecret ? { client_secret: opts.clientSecret } : {}),
-  });
-  // The refresh token is durable before anything uses the access token. Under the refresh
-  // lock, so a refresh of the previous connection running in a cron job cannot overwrite it.
-  const previous = await withRefreshLock(io.env, profile.name, async () => {
-    const old = await store.read(profile.name).catch((e: unknown) => {
-      // Nothing in a damaged record can be revoked; replacing it is the fix, and it is said, not silent.
-      if (e instanceof MeterdataError && e.code === 'AUTH_STORE_DAMAGED') io.stderr.write(`${t.damagedRecordReplaced({ problem: e.message })}\n`);
-      return null;
-    });
-    await store.write(profile.name, record);
-    return old;
-  });
+  };
+  const { record, previous } = await stored(tokens, extras, store, profile.name, io).catch(unstored);
   // A damaged profile (login replaces it) cannot tell which server the old connection was at: it is not revoked.
   const before = await loadProfile(io.env, profile.name).catch((e: unknown) =>
     e instanceof MeterdataError && e.code === 'CONFIG_PROFILE_INVALID' ? undefined : Promise.reject(e),
@@ -148,17 +141,21 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
 }
 
 /**
- * A code's answer refused for its form (a lifetime of 0, a token type not known) still opened a connection at the
- * server: it is ended again, not left alive with nobody holding it, one more at each try (round 40b F1).
+ * The new sign-in's record, durable before anything uses the access token. Under the refresh lock, so a refresh of the
+ * previous connection running in a cron job cannot overwrite it. Gives the record it replaced.
  */
-function endOpened(config: Parameters<typeof revokeToken>[0], signal: AbortSignal): (e: unknown) => Promise<never> {
-  return async (e) => {
-    const opened = issuedRefresh(e);
-    if (opened) await unlessAborted(() => revokeToken(config, opened), signal).catch(() => undefined);
-    // stopped during that revocation: the stop is told, with the connection perhaps left (round 42 L1: two error blocks)
-    if (opened && signal.aborted) throw new InterruptedError(t.interruptedOpened, { code: 'AUTH_LOGIN_INTERRUPTED', hint: t.interruptedOpenedHint });
-    throw e;
-  };
+async function stored(tokens: Awaited<ReturnType<typeof redeemCode>>, extras: Partial<StoredRecord>, store: CredentialStore, name: string, io: Io) {
+  const record = recordFromTokens(tokens, extras);
+  const previous = await withRefreshLock(io.env, name, async () => {
+    const old = await store.read(name).catch((e: unknown) => {
+      // Nothing in a damaged record can be revoked; replacing it is the fix, and it is said, not silent.
+      if (e instanceof MeterdataError && e.code === 'AUTH_STORE_DAMAGED') io.stderr.write(`${t.damagedRecordReplaced({ problem: e.message })}\n`);
+      return null;
+    });
+    await store.write(name, record);
+    return old;
+  });
+  return { record, previous };
 }
 
 /**
@@ -170,20 +167,6 @@ async function endUnnamed(config: Parameters<typeof revokeToken>[0], record: Sto
   const fate = await revoked(config, record.refresh_token, io.env, name, io.signal);
   if (fate.revoked) await store.remove(name).catch(() => false);
   io.stderr.write(`${fate.revoked ? t.newSignInEnded : t.newSignInNotEnded({ reason: fate.reason })}\n`);
-}
-
-/**
- * config.json refusing what /whoami said of the new connection (its tenant and Properties, beyond the room login kept
- * for them): the new sign-in is stored and its profile named, so "the settings were not changed" is not true (round
- * 40a F3); without its tenant on record the profile is a sign-in never completed, which `status` shows.
- */
-function factsRefused(failure: unknown, relogin: string, status: string, anyRefusal = false): unknown {
-  if (!(failure instanceof MeterdataError)) return failure;
-  if (failure.code === 'CONFIG_FULL')
-    return new UsageError(t.factsNotNoted({ mib: OWN_FILE_MAX >> 20, status }), t.factsNotNotedHint({ relogin }), 'CONFIG_FULL');
-  // the first write refused otherwise (a lock, a disk) for a profile the file names: its new sign-in is stored too (round 42 L2)
-  if (!anyRefusal) return failure;
-  return new MeterdataError(t.storedNotNoted({ problem: failure.message, status }), { code: failure.code, exitCode: failure.exitCode, hint: failure.hint });
 }
 
 const previousFates = new WeakMap<object, NonNullable<LoginResult['previous']>>();
@@ -269,20 +252,34 @@ function waitForAnswer(
   return Promise.race(racers).finally(() => cleanups.forEach((c) => c()));
 }
 
+/** The longest pasted line looked at: far beyond any redirect address; a longer one (`< /dev/zero`) is dropped unread. */
+const PASTE_MAX = 64 << 10;
+
 /** Resolves with the query of the first pasted redirect URL that belongs to this sign-in; never resolves otherwise. */
 function pastedAnswer(stdin: Readable, cleanups: (() => void)[], judge: (p: URLSearchParams) => CallbackPage): Promise<URLSearchParams> {
   return new Promise((resolve) => {
-    const rl = createInterface({ input: stdin, crlfDelay: Infinity });
-    cleanups.push(() => rl.close());
-    rl.on('line', (line) => {
-      const text = line.trim();
-      if (!text) return;
-      try {
-        const u = new URL(text);
-        if ((u.searchParams.has('code') || u.searchParams.has('error')) && judge(u.searchParams).final) resolve(u.searchParams);
-      } catch {
-        // not a URL: ignore and keep waiting
+    // lines split here, not by readline, which joins a line without end until the string is too long (round 43 F3)
+    const decoder = new StringDecoder('utf8');
+    let line = '';
+    const onData = (chunk: Buffer | string) => {
+      const parts = (line + (typeof chunk === 'string' ? chunk : decoder.write(chunk))).split('\n');
+      line = parts.pop()!;
+      if (line.length > PASTE_MAX) line = '';
+      for (const part of parts) {
+        const text = part.length > PASTE_MAX ? '' : part.trim();
+        if (!text) continue;
+        try {
+          const u = new URL(text);
+          if ((u.searchParams.has('code') || u.searchParams.has('error')) && judge(u.searchParams).final) resolve(u.searchParams);
+        } catch {
+          // not a URL: ignore and keep waiting
+        }
       }
+    };
+    stdin.on('data', onData);
+    cleanups.push(() => {
+      stdin.off('data', onData);
+      stdin.pause();
     });
   });
 }

@@ -101,7 +101,11 @@ function answered(body: string): Pick<Wire, 'lifetime' | 'lifetimeText' | 'opene
       return null; // openid-client says what is wrong with a body it cannot read
     }
   })();
-  const token = [read?.refresh_token, read?.access_token].find((v): v is string => typeof v === 'string' && v !== '');
+  // a body JSON does not read as one object (cut, wrapped, trailing bytes) may hold live tokens all the same (round 43 F2)
+  const inText = (field: string) => new RegExp(`"${field}"\\s*:\\s*"([^"\\\\]+)"`).exec(body.slice(0, 1 << 20))?.[1];
+  const token = [read?.refresh_token, read?.access_token, inText('refresh_token'), inText('access_token')].find(
+    (v): v is string => typeof v === 'string' && v !== '',
+  );
   return { ...sentLifetime(body), ...(token !== undefined ? { opened: token } : {}) };
 }
 

@@ -1,6 +1,6 @@
 // A code's token answer login refuses for its form (round 40b F1): nothing is stored, as before, and the connection
 // that answer opened at the server is ended again; before, it stayed alive with nobody holding it, one more at each try.
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../src/core/errors.js';
@@ -15,7 +15,9 @@ describe('login refusing the answer to its code', () => {
     ['a token type it does not know', { token_type: 'mac' }, /mac/],
     // refused by openid-client itself, no body on its error: the token as sent is what ends it (round 42 F1)
     ['an id_token it cannot read', { id_token: 'x.y.z' }, /JWT/],
-    ['no refresh token (the access token ends the connection)', { refresh_token: undefined, expires_in: 0 }, /lifetime/],
+    ['no refresh token and a lifetime of 0 (the access token ends the connection)', { refresh_token: undefined, expires_in: 0 }, /lifetime/],
+    // refused only where the record is made, after the answer was taken (round 43 F1)
+    ['no refresh token at all', { refresh_token: undefined }, /issued no refresh token/],
   ])(
     '%s: nothing stored, and the connection it opened is revoked at the server',
     async (_name, change, words) => {
@@ -31,6 +33,42 @@ describe('login refusing the answer to its code', () => {
     },
     60_000,
   );
+
+  it('an answer that is no JSON object (wrapped in an array) holding live tokens: revoked all the same (round 43 F2)', async () => {
+    const { env } = await at.signedIn();
+    const before = new Set(at.sb.admin.connections().map((c) => c.sid));
+    at.proxy.rewrite = (r, body) => (r.path.startsWith('/oauth/token') ? `[${body}]` : body);
+    const r = await loginLive(['login', '--no-browser', '--auth-url', at.proxy.url, '--base-url', at.sb.apiBase, '--profile', 'extra', '--lang', 'en'], env);
+    expect(r.code, r.stderr).not.toBe(0);
+    expect(
+      at.sb.admin
+        .connections()
+        .filter((c) => !before.has(c.sid))
+        .map((c) => c.state),
+    ).toEqual(['revoked']);
+  }, 60_000);
+
+  it('a credential store that will not write the record: the connection it would hold is revoked (round 43 F5)', async () => {
+    const { env } = await at.signedIn();
+    const before = new Set(at.sb.admin.connections().map((c) => c.sid));
+    at.proxy.rewrite = (r, body) => {
+      // the credentials folder becomes a plain file once the code is redeemed: the record cannot be written
+      if (r.path.startsWith('/oauth/token')) {
+        const dir = path.join(env.METERDATA_HOME!, 'state', 'credentials');
+        rmSync(dir, { recursive: true, force: true });
+        writeFileSync(dir, '');
+      }
+      return body;
+    };
+    const r = await loginLive(['login', '--no-browser', '--auth-url', at.proxy.url, '--base-url', at.sb.apiBase, '--profile', 'extra', '--lang', 'en'], env);
+    expect(r.code, r.stderr).not.toBe(0);
+    expect(
+      at.sb.admin
+        .connections()
+        .filter((c) => !before.has(c.sid))
+        .map((c) => c.state),
+    ).toEqual(['revoked']);
+  }, 60_000);
 
   it('stopped while that connection is being ended: 130, the stop told alone, the connection perhaps open (round 42 L1)', async () => {
     const { env } = await at.signedIn();

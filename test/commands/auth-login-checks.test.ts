@@ -1,5 +1,6 @@
 // What login refuses: a forged answer (iss/state) before redemption, servers without
 // S256 or the iss parameter, missing presets, plain http; and the pasted-URL path.
+import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -94,6 +95,19 @@ describe('--no-browser', () => {
     expect(r.stderr).toMatch(/Ignored a sign-in answer: .*state mismatch/);
     expect((await runCli(['status'], { env })).code).toBe(0);
   });
+
+  // Round 43 F3: `login < /dev/zero` ended in a stack trace (readline joined the line without end until the string
+  // was too long for V8). A line beyond any address is dropped, and the sign-in goes on.
+  it('a pasted line of 600 MB without end is dropped, and the address pasted after it signs in', async () => {
+    const env = freshEnv();
+    const run = runLive(['login', '--no-browser', '--auth-url', sb.url], env);
+    const redirect = await followToRedirect(await run.url);
+    const chunk = '\0'.repeat(8 << 20);
+    for (let i = 0; i < 75; i++) if (!run.stdin.write(chunk)) await once(run.stdin, 'drain');
+    run.stdin.write(`\n${redirect.href}\n`);
+    const r = await run.done;
+    expect(r.code, r.stderr).toBe(0);
+  }, 60_000);
 
   it('never starts $BROWSER (and without --no-browser it does, so this test can fail)', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'md-browser-'));

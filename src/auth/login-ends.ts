@@ -1,0 +1,45 @@
+// How login ends where it fails after the code was redeemed: what the server opened is ended, and what was stored
+// is said (login-flow.ts).
+import { OWN_FILE_MAX } from '../core/bounded-read.js';
+import { diskRefusal, refusalWords } from '../core/disk.js';
+import { ExitCode, InterruptedError, MeterdataError, UsageError } from '../core/errors.js';
+import { diskWords } from '../core/texts-disk.js';
+import { unlessAborted } from '../core/abort.js';
+import { revokeToken } from './token-exchange.js';
+import { issuedRefresh } from './token-answer.js';
+import { signInTexts as t } from './texts.js';
+
+/**
+ * A code's answer refused for its form (a lifetime of 0, a token type not known) still opened a connection at the
+ * server: it is ended again, not left alive with nobody holding it, one more at each try (round 40b F1).
+ */
+export function endOpened(config: Parameters<typeof revokeToken>[0], signal: AbortSignal): (e: unknown) => Promise<never> {
+  return async (e) => {
+    const opened = issuedRefresh(e);
+    if (opened) await unlessAborted(() => revokeToken(config, opened), signal).catch(() => undefined);
+    // stopped during that revocation: the stop is told, with the connection perhaps left (round 42 L1: two error blocks)
+    if (opened && signal.aborted) throw new InterruptedError(t.interruptedOpened, { code: 'AUTH_LOGIN_INTERRUPTED', hint: t.interruptedOpenedHint });
+    throw e;
+  };
+}
+
+/**
+ * config.json refusing what /whoami said of the new connection (its tenant and Properties, beyond the room login kept
+ * for them): the new sign-in is stored and its profile named, so "the settings were not changed" is not true (round
+ * 40a F3); without its tenant on record the profile is a sign-in never completed, which `status` shows.
+ */
+export function factsRefused(failure: unknown, relogin: string, status: string, anyRefusal = false): unknown {
+  // a disk refusing the write comes as the system's error (round 43 F4: told as a file not written, the sign-in unsaid)
+  if (anyRefusal && diskRefusal(failure))
+    return new MeterdataError(t.storedNotNoted({ problem: refusalWords(failure), status }), {
+      code: 'DISK_WRITE_FAILED',
+      exitCode: ExitCode.UNEXPECTED,
+      hint: diskWords.hint,
+    });
+  if (!(failure instanceof MeterdataError)) return failure;
+  if (failure.code === 'CONFIG_FULL')
+    return new UsageError(t.factsNotNoted({ mib: OWN_FILE_MAX >> 20, status }), t.factsNotNotedHint({ relogin }), 'CONFIG_FULL');
+  // the first write refused otherwise (a lock, a disk) for a profile the file names: its new sign-in is stored too (round 42 L2)
+  if (!anyRefusal) return failure;
+  return new MeterdataError(t.storedNotNoted({ problem: failure.message, status }), { code: failure.code, exitCode: failure.exitCode, hint: failure.hint });
+}
