@@ -8,6 +8,19 @@ import { loginLive } from '../helpers/browser.js';
 import { sandboxBehindProxy } from '../helpers/signed-in.js';
 
 const at = sandboxBehindProxy({ autoConsent: true, admin: true, clock: '2026-11-22' }, 'md-login-bad-answer-');
+const login = (env: NodeJS.ProcessEnv, signal?: AbortSignal) =>
+  loginLive(
+    ['login', '--no-browser', '--auth-url', at.proxy.url, '--base-url', at.sb.apiBase, '--profile', 'extra', '--lang', 'en'],
+    env,
+    signal ? { signal } : {},
+  );
+/** The states of the connections made since `before` (the sids then). */
+const madeSince = (before: Set<string>) =>
+  at.sb.admin
+    .connections()
+    .filter((c) => !before.has(c.sid))
+    .map((c) => c.state);
+const sids = () => new Set(at.sb.admin.connections().map((c) => c.sid));
 
 describe('login refusing the answer to its code', () => {
   it.each([
@@ -22,13 +35,12 @@ describe('login refusing the answer to its code', () => {
     '%s: nothing stored, and the connection it opened is revoked at the server',
     async (_name, change, words) => {
       const { env } = await at.signedIn();
-      const before = new Set(at.sb.admin.connections().map((c) => c.sid));
+      const before = sids();
       at.proxy.rewrite = (r, body) => (r.path.startsWith('/oauth/token') ? JSON.stringify({ ...JSON.parse(body), ...change }) : body);
-      const r = await loginLive(['login', '--no-browser', '--auth-url', at.proxy.url, '--base-url', at.sb.apiBase, '--profile', 'extra', '--lang', 'en'], env);
+      const r = await login(env);
       expect(r.code, r.stderr).not.toBe(0);
       expect(r.stderr).toMatch(words);
-      const opened = at.sb.admin.connections().filter((c) => !before.has(c.sid));
-      expect(opened.map((c) => c.state)).toEqual(['revoked']);
+      expect(madeSince(before)).toEqual(['revoked']);
       expect(existsSync(path.join(env.METERDATA_HOME!, 'state', 'credentials', 'extra.json'))).toBe(false);
     },
     60_000,
@@ -36,21 +48,16 @@ describe('login refusing the answer to its code', () => {
 
   it('an answer that is no JSON object (wrapped in an array) holding live tokens: revoked all the same (round 43 F2)', async () => {
     const { env } = await at.signedIn();
-    const before = new Set(at.sb.admin.connections().map((c) => c.sid));
+    const before = sids();
     at.proxy.rewrite = (r, body) => (r.path.startsWith('/oauth/token') ? `[${body}]` : body);
-    const r = await loginLive(['login', '--no-browser', '--auth-url', at.proxy.url, '--base-url', at.sb.apiBase, '--profile', 'extra', '--lang', 'en'], env);
+    const r = await login(env);
     expect(r.code, r.stderr).not.toBe(0);
-    expect(
-      at.sb.admin
-        .connections()
-        .filter((c) => !before.has(c.sid))
-        .map((c) => c.state),
-    ).toEqual(['revoked']);
+    expect(madeSince(before)).toEqual(['revoked']);
   }, 60_000);
 
   it('a credential store that will not write the record: the connection it would hold is revoked (round 43 F5)', async () => {
     const { env } = await at.signedIn();
-    const before = new Set(at.sb.admin.connections().map((c) => c.sid));
+    const before = sids();
     at.proxy.rewrite = (r, body) => {
       // the credentials folder becomes a plain file once the code is redeemed: the record cannot be written
       if (r.path.startsWith('/oauth/token')) {
@@ -60,14 +67,9 @@ describe('login refusing the answer to its code', () => {
       }
       return body;
     };
-    const r = await loginLive(['login', '--no-browser', '--auth-url', at.proxy.url, '--base-url', at.sb.apiBase, '--profile', 'extra', '--lang', 'en'], env);
+    const r = await login(env);
     expect(r.code, r.stderr).not.toBe(0);
-    expect(
-      at.sb.admin
-        .connections()
-        .filter((c) => !before.has(c.sid))
-        .map((c) => c.state),
-    ).toEqual(['revoked']);
+    expect(madeSince(before)).toEqual(['revoked']);
   }, 60_000);
 
   it('stopped while that connection is being ended: 130, the stop told alone, the connection perhaps open (round 42 L1)', async () => {
