@@ -130,7 +130,6 @@ export async function loadableProfiles(env: NodeJS.ProcessEnv): Promise<Profile[
   return out;
 }
 
-/** Another entry whose name is `name` in other letter case. */
 /** Each name's spellings in config.json, by its lower case: found in one pass (caseTwin per name is quadratic, round 39 F5). */
 function caseSpellings(profiles: Record<string, unknown>): Map<string, string[]> {
   const spellings = new Map<string, string[]>();
@@ -143,6 +142,7 @@ function caseSpellings(profiles: Record<string, unknown>): Map<string, string[]>
   return spellings;
 }
 
+/** Another entry whose name is `name` in other letter case. */
 function caseTwin(profiles: Record<string, unknown> | undefined, name: string): string | undefined {
   const folded = name.toLowerCase();
   return Object.keys(profiles ?? {}).find((k) => k !== name && k.toLowerCase() === folded);
