@@ -1,9 +1,8 @@
 // How login ends where it fails after the code was redeemed: what the server opened is ended, and what was stored
 // is said (login-flow.ts).
 import { OWN_FILE_MAX } from '../core/bounded-read.js';
-import { diskRefusal, refusalWords } from '../core/disk.js';
+import { diskRefusal, refusalHint, refusalWords } from '../core/disk.js';
 import { ExitCode, InterruptedError, MeterdataError, UsageError } from '../core/errors.js';
-import { diskWords } from '../core/texts-disk.js';
 import { unlessAborted } from '../core/abort.js';
 import { revokeToken } from './token-exchange.js';
 import { issuedRefresh } from './token-answer.js';
@@ -13,12 +12,17 @@ import { signInTexts as t } from './texts.js';
  * A code's answer refused for its form (a lifetime of 0, a token type not known) still opened a connection at the
  * server: it is ended again, not left alive with nobody holding it, one more at each try (round 40b F1).
  */
-export function endOpened(config: Parameters<typeof revokeToken>[0], signal: AbortSignal): (e: unknown) => Promise<never> {
+export function endOpened(
+  config: Parameters<typeof revokeToken>[0],
+  signal: AbortSignal,
+  stopped = () => new InterruptedError(t.interruptedOpened, { code: 'AUTH_LOGIN_INTERRUPTED', hint: t.interruptedOpenedHint }),
+): (e: unknown) => Promise<never> {
   return async (e) => {
     const opened = issuedRefresh(e);
+    // nothing is sent after a stop (unlessAborted): a stop before this is told as the stop it was
     if (opened) await unlessAborted(() => revokeToken(config, opened), signal).catch(() => undefined);
     // stopped during that revocation: the stop is told, with the connection perhaps left (round 42 L1: two error blocks)
-    if (opened && signal.aborted) throw new InterruptedError(t.interruptedOpened, { code: 'AUTH_LOGIN_INTERRUPTED', hint: t.interruptedOpenedHint });
+    if (opened && signal.aborted) throw stopped();
     throw e;
   };
 }
@@ -34,7 +38,7 @@ export function factsRefused(failure: unknown, relogin: string, status: string, 
     return new MeterdataError(t.storedNotNoted({ problem: refusalWords(failure), status }), {
       code: 'DISK_WRITE_FAILED',
       exitCode: ExitCode.UNEXPECTED,
-      hint: diskWords.hint,
+      hint: refusalHint(failure), // "permission denied" is not fixed by freeing space (round 44 N3)
     });
   if (!(failure instanceof MeterdataError)) return failure;
   if (failure.code === 'CONFIG_FULL')

@@ -21,7 +21,7 @@ import { generateDpopKey } from './dpop.js';
 import { startCallbackServer, type CallbackPage } from './loopback-callback.js';
 import { Session } from './session.js';
 import { connectionFor } from './connection.js';
-import { unlessAborted, stoppedBy } from '../core/abort.js';
+import { unlessAborted, stoppedBy, withGrace } from '../core/abort.js';
 import { dpopHandle, recordFromTokens, redeemCode, revocationUnsure, revokeToken } from './token-exchange.js';
 import { issuing } from './token-answer.js';
 import { endOpened, factsRefused } from './login-ends.js';
@@ -90,8 +90,11 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   const tokens = await redeemCode(config, callbackUrl, pkce, profile.resource, dpopHandle(config, dpop?.key)).catch(endOpened(config, io.signal));
   // until the record is stored, a failure (no refresh token, a store that will not write) leaves the connection the
   // answer opened held by nobody: it is ended too (round 43 F1, F5)
+  // a stop here (Ctrl-C while another process holds the refresh lock, round 44 N2) stored nothing: said so, not as an
+  // answer meterdata could not use
+  const notStored = () => new InterruptedError(t.interruptedUnstored, { code: 'AUTH_LOGIN_INTERRUPTED', hint: t.interruptedUnstoredHint({ relogin }) });
   const unstored = (e: unknown) =>
-    endOpened(config, io.signal)(typeof e === 'object' && e !== null ? issuing(e, tokens.refresh_token || tokens.access_token) : e);
+    endOpened(config, io.signal, notStored)(typeof e === 'object' && e !== null ? issuing(e, tokens.refresh_token || tokens.access_token) : e);
   const extras = {
     ...(dpop ? { dpop_jwk: dpop.privateJwk } : {}),
     ...(opts.storeClientSecret && opts.clientSecret ? { client_secret: opts.clientSecret } : {}),
@@ -140,21 +143,31 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   return result;
 }
 
+/** How long after a stop login still tries to take the refresh lock to store the tokens it was issued. */
+const STORE_GRACE_MS = 1000;
+
 /**
  * The new sign-in's record, durable before anything uses the access token. Under the refresh lock, so a refresh of the
  * previous connection running in a cron job cannot overwrite it. Gives the record it replaced.
  */
 async function stored(tokens: Awaited<ReturnType<typeof redeemCode>>, extras: Partial<StoredRecord>, store: CredentialStore, name: string, io: Io) {
   const record = recordFromTokens(tokens, extras);
-  const previous = await withRefreshLock(io.env, name, async () => {
-    const old = await store.read(name).catch((e: unknown) => {
-      // Nothing in a damaged record can be revoked; replacing it is the fix, and it is said, not silent.
-      if (e instanceof MeterdataError && e.code === 'AUTH_STORE_DAMAGED') io.stderr.write(`${t.damagedRecordReplaced({ problem: e.message })}\n`);
-      return null;
-    });
-    await store.write(name, record);
-    return old;
-  });
+  // Ctrl-C ends a wait for another process's lock (round 44 N2: unheard for up to a minute); a free lock is still taken
+  // and the issued tokens kept, as a stop at this point always did (round 37b F2)
+  const previous = await withRefreshLock(
+    io.env,
+    name,
+    async () => {
+      const old = await store.read(name).catch((e: unknown) => {
+        // Nothing in a damaged record can be revoked; replacing it is the fix, and it is said, not silent.
+        if (e instanceof MeterdataError && e.code === 'AUTH_STORE_DAMAGED') io.stderr.write(`${t.damagedRecordReplaced({ problem: e.message })}\n`);
+        return null;
+      });
+      await store.write(name, record);
+      return old;
+    },
+    withGrace(io.signal, STORE_GRACE_MS),
+  );
   return { record, previous };
 }
 

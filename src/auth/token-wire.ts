@@ -3,7 +3,7 @@
 // (the server may have rotated it).
 import dc from 'node:diagnostics_channel';
 import * as oidc from 'openid-client';
-import { cappedFetch } from './capped-fetch.js';
+import { MAX_AUTH_ANSWER_BYTES, cappedFetch } from './capped-fetch.js';
 
 /** What one token request did on the wire: whether it left, and the status of the answer if one came. */
 export interface Wire {
@@ -45,16 +45,7 @@ export async function watched<T>(config: oidc.Configuration, fn: (wire: Wire) =>
     // A redirect of the token request is never followed: its answer is the 3xx itself, a lost answer (lostAfterSending).
     const res = await writing(url, wire, () => send(url, { ...options, redirect: 'manual' }));
     wire.status = res.status;
-    if (res.ok)
-      Object.assign(
-        wire,
-        answered(
-          await res
-            .clone()
-            .text()
-            .catch(() => ''),
-        ),
-      );
+    if (res.ok) Object.assign(wire, answered(await asFarAsItCame(res)));
     replay = res.status !== 200 && !refusedUnused(res.status) ? res.clone() : undefined;
     return res;
   };
@@ -89,6 +80,29 @@ async function writing<T>(url: string, wire: Wire, send: () => Promise<T>): Prom
     dc.unsubscribe('undici:request:create', made);
     dc.unsubscribe('undici:client:sendHeaders', headers);
   }
+}
+
+/**
+ * The body of `res` as far as it came, read from a copy: an answer cut on the wire or past the cap fails `text()`, and
+ * the token at its start, live at the server, was then never found to be revoked (round 44 N1).
+ */
+async function asFarAsItCame(res: Response): Promise<string> {
+  const reader = res.clone().body?.getReader();
+  if (!reader) return '';
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    // bounded here too: `send` may be a caller's own fetch without cappedFetch's cap
+    while (text.length <= MAX_AUTH_ANSWER_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    void reader.cancel().catch(() => undefined);
+  } catch {
+    // cut, or over the cap: what came before is searched all the same
+  }
+  return text + decoder.decode();
 }
 
 /** What meterdata keeps of a 2xx token answer's body as sent (sentLifetime; the token that would end its connection). */

@@ -25,3 +25,15 @@ export async function unlessAborted<T>(start: () => Promise<T>, signal: AbortSig
 
 /** Whether `e` is the reason `signal` was aborted with: the wait was stopped, not failed. */
 export const stoppedBy = (e: unknown, signal: AbortSignal | undefined): boolean => signal?.aborted === true && e === signal.reason;
+
+/**
+ * `signal`, aborting `ms` after it does: for a short step that should still finish after a stop, if it can at once
+ * (login storing tokens already issued), while a wait on another process is not prolonged beyond `ms`.
+ */
+export function withGrace(signal: AbortSignal, ms: number): AbortSignal {
+  const late = new AbortController();
+  const abort = () => void setTimeout(() => late.abort(signal.reason), ms).unref();
+  if (signal.aborted) abort();
+  else signal.addEventListener('abort', abort, { once: true });
+  return late.signal;
+}

@@ -87,7 +87,7 @@ export function readOwnBytes(file: string, maxBytes = OWN_FILE_MAX): { bytes: Bu
 }
 
 /** The nearest folder of `file`'s path that exists and is no folder, if any. */
-function fileInPath(file: string): string | null {
+export function fileInPath(file: string): string | null {
   for (let at = path.dirname(file); at !== path.dirname(at); at = path.dirname(at)) {
     try {
       if (!statSync(at).isDirectory()) return at;

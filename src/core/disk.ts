@@ -45,9 +45,15 @@ export function diskError(
   const r = diskRefusal(e);
   if (!r) return null;
   const message = r.file ? words.notWritten({ file: r.file, why: r.why }) : words.notWrittenAnywhere({ why: r.why });
-  // no space to free: another user's file or folder (a `sudo meterdata export` left the state folder root's; round 27)
-  const hint = r.errno === 'EACCES' || r.errno === 'EPERM' ? w.deniedHint : r.errno === 'ENAMETOOLONG' ? w.nameTooLongHint : words.hint;
+  const hint = r.errno === 'ENAMETOOLONG' ? w.nameTooLongHint : refusalHint(e, words.hint);
   return new MeterdataError(message, { code: words.code, exitCode: ExitCode.UNEXPECTED, hint, cause: e, details: { errno: r.errno } });
+}
+
+/** What to do about the disk's refusal `e`: `hint` (free space), unless the file is refused to this user. */
+export function refusalHint(e: unknown, hint: string = w.hint): string {
+  const errno = diskRefusal(e)?.errno;
+  // no space to free: another user's file or folder (a `sudo meterdata export` left the state folder root's; round 27)
+  return errno === 'EACCES' || errno === 'EPERM' ? w.deniedHint : hint;
 }
 
 /** A write on an open file says no file (ENOSPC, EIO): the one it was to, for the messages above. */

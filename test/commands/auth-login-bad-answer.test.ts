@@ -3,6 +3,7 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { withRefreshLock } from '../../src/auth/lock.js';
 import { InterruptedError } from '../../src/core/errors.js';
 import { loginLive } from '../helpers/browser.js';
 import { sandboxBehindProxy } from '../helpers/signed-in.js';
@@ -55,6 +56,31 @@ describe('login refusing the answer to its code', () => {
     expect(madeSince(before)).toEqual(['revoked']);
   }, 60_000);
 
+  // the tokens come first, the rest of the body is cut off or beyond the 1 MiB read (round 44 N1: text() of the copy
+  // failed, so no token was found and the connection stayed open)
+  const tokensFirst = (pad: number) => (r: { path: string }, body: string) => {
+    if (!r.path.startsWith('/oauth/token')) return body;
+    const { refresh_token, ...rest } = JSON.parse(body) as { refresh_token: string };
+    return JSON.stringify({ refresh_token, ...rest, padding: ' '.repeat(pad) });
+  };
+  it.each([
+    ['cut on the wire after its tokens', 4096, 'cut' as const],
+    ['over 1 MiB, its tokens at the start', 2 << 20, undefined],
+  ])(
+    'an answer %s: revoked at the server, nothing stored (round 44 N1)',
+    async (_name, pad, lose) => {
+      const { env } = await at.signedIn();
+      const before = sids();
+      at.proxy.rewrite = tokensFirst(pad);
+      at.proxy.lose = (r) => (r.path.startsWith('/oauth/token') ? lose : undefined);
+      const r = await login(env);
+      expect(r.code, r.stderr).not.toBe(0);
+      expect(madeSince(before)).toEqual(['revoked']);
+      expect(existsSync(path.join(env.METERDATA_HOME!, 'state', 'credentials', 'extra.json'))).toBe(false);
+    },
+    60_000,
+  );
+
   it('a credential store that will not write the record: the connection it would hold is revoked (round 43 F5)', async () => {
     const { env } = await at.signedIn();
     const before = sids();
@@ -70,6 +96,34 @@ describe('login refusing the answer to its code', () => {
     const r = await login(env);
     expect(r.code, r.stderr).not.toBe(0);
     expect(madeSince(before)).toEqual(['revoked']);
+  }, 60_000);
+
+  it('Ctrl-C while another process holds the refresh lock: heard at once, 130, told as stopped before storing (round 44 N2)', async () => {
+    const { env } = await at.signedIn();
+    const before = sids();
+    const stop = new AbortController();
+    let release!: () => void;
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    // another process's refresh of the profile, held until the test ends it
+    const holder = withRefreshLock(env, 'extra', () => new Promise<void>((r) => (locked(), (release = r))));
+    await isLocked;
+    let stoppedAt = 0;
+    at.proxy.rewrite = (r, body) => {
+      if (r.path.startsWith('/oauth/token')) setTimeout(() => ((stoppedAt = Date.now()), stop.abort(new InterruptedError('Interrupted by SIGINT.'))), 500);
+      return body;
+    };
+    const r = await login(env, stop.signal);
+    const heardAfter = Date.now() - stoppedAt;
+    release();
+    await holder;
+    expect(r.code, r.stderr).toBe(130);
+    expect(heardAfter).toBeLessThan(2500); // a second of grace for a lock that is free
+    expect(r.stderr).toMatch(/interrupted before the new sign-in was stored; the connection it opened may still be open, and nothing was stored\./);
+    expect(r.stderr).not.toMatch(/could not use/);
+    // nothing is sent after a stop: the connection stays as the server opened it
+    expect(madeSince(before)).toEqual(['connected']);
+    expect(existsSync(path.join(env.METERDATA_HOME!, 'state', 'credentials', 'extra.json'))).toBe(false);
   }, 60_000);
 
   it('stopped while that connection is being ended: 130, the stop told alone, the connection perhaps open (round 42 L1)', async () => {

@@ -15,6 +15,15 @@ describe('factsRefused', () => {
     });
   });
 
+  it.each([
+    ['EACCES', /chown/],
+    ['EPERM', /chown/],
+    ['ENOSPC', /Free space/],
+  ])('a disk refusing it with %s: the hint fits the refusal (round 44 N3: always “free space”)', (code, hint) => {
+    const e = Object.assign(new Error(`${code}: refused, open …/config.json`), { code });
+    expect(factsRefused(e, 'Run `meterdata login` again', 'meterdata status', true)).toMatchObject({ hint: expect.stringMatching(hint) });
+  });
+
   it('the same error after /whoami (not the first write) is passed on as it is', () => {
     const e = diskError();
     expect(factsRefused(e, 'Run `meterdata login` again', 'meterdata status')).toBe(e);

@@ -3,7 +3,8 @@
 import { lstatSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
-import { readOwnFile } from '../../core/bounded-read.js';
+import { fileInPath, readOwnFile } from '../../core/bounded-read.js';
+import { fileTexts as ft } from '../../core/texts.js';
 import { writeFileAtomic } from '../../core/atomic-file.js';
 import { dirs } from '../../core/paths.js';
 import { damagedRecord, parseRecord, type CredentialStore, type StoredRecord } from './types.js';
@@ -28,6 +29,20 @@ async function isLink(file: string): Promise<boolean> {
   }
 }
 
+/**
+ * A file where the credentials folder (or one above it) should be: named with the move that fixes it, not a stack
+ * trace (round 44 N4).
+ */
+const blockedBy = (file: string, at: string) =>
+  new UsageError(t.storeBlocked({ file, problem: ft.fileInPath({ at }) }), ft.fileInPathHint({ at }), 'CONFIG_INVALID');
+
+/** `e` told as blockedBy where a file in the path caused it; any other error as it is. */
+function blocked(file: string, e: unknown): unknown {
+  // mkdir says EEXIST where the folder to make is a file
+  const at = ['ENOTDIR', 'EEXIST'].includes((e as NodeJS.ErrnoException).code ?? '') ? fileInPath(file) : null;
+  return at === null ? e : blockedBy(file, at);
+}
+
 export class FileCredentialStore implements CredentialStore {
   readonly kind = 'file' as const;
   private readonly dir: string;
@@ -43,8 +58,13 @@ export class FileCredentialStore implements CredentialStore {
   /** A folder at the record's place (not meterdata's: never removed) would fail the write after the tokens were issued. */
   checkNoFolder(profile: string): void {
     const file = this.fileFor(profile);
-    if (lstatSync(file, { throwIfNoEntry: false })?.isDirectory())
-      throw new UsageError(t.recordIsFolder({ file }), t.recordIsFolderHint({ file }), 'CONFIG_INVALID');
+    let found;
+    try {
+      found = lstatSync(file, { throwIfNoEntry: false });
+    } catch (e) {
+      throw blocked(file, e);
+    }
+    if (found?.isDirectory()) throw new UsageError(t.recordIsFolder({ file }), t.recordIsFolderHint({ file }), 'CONFIG_INVALID');
   }
 
   describe(profile: string): string {
@@ -59,9 +79,11 @@ export class FileCredentialStore implements CredentialStore {
     const read = readOwnFile(file);
     if (read === null) return null;
     if ('problem' in read)
-      throw read.unreadable
-        ? damagedRecord(t.fileUnreadable({ file, problem: read.problem }), profile, true)
-        : damagedRecord(t.fileDamaged({ file, problem: read.problem }), profile);
+      throw read.fileInPath !== undefined
+        ? blockedBy(file, read.fileInPath)
+        : read.unreadable
+          ? damagedRecord(t.fileUnreadable({ file, problem: read.problem }), profile, true)
+          : damagedRecord(t.fileDamaged({ file, problem: read.problem }), profile);
     await tighten(file);
     const checked = parseRecord(read.text);
     if (!checked.ok) throw damagedRecord(t.fileDamaged({ file, problem: checked.problem }), profile);
@@ -69,8 +91,9 @@ export class FileCredentialStore implements CredentialStore {
   }
 
   async write(profile: string, record: StoredRecord): Promise<void> {
-    await fsp.mkdir(this.dir, { recursive: true, mode: 0o700 });
-    await writeFileAtomic(this.fileFor(profile), JSON.stringify(record), { mode: 0o600 });
+    const file = this.fileFor(profile);
+    await fsp.mkdir(this.dir, { recursive: true, mode: 0o700 }).catch((e: unknown) => Promise.reject(blocked(file, e)));
+    await writeFileAtomic(file, JSON.stringify(record), { mode: 0o600 });
   }
 
   async remove(profile: string): Promise<boolean> {
@@ -79,7 +102,7 @@ export class FileCredentialStore implements CredentialStore {
       return true;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
-      throw e;
+      throw blocked(this.fileFor(profile), e);
     }
   }
 }

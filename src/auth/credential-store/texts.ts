@@ -15,6 +15,7 @@ export const storeTexts = catalogue(
     recordIsFolder: (p: { file: string }) =>
       `${p.file} is a folder, where meterdata keeps this profile's sign-in; it is not meterdata's, and meterdata removes no folder it did not make. Nothing was sent to the sign-in server.`,
     recordIsFolderHint: (p: { file: string }) => `Remove the folder ${p.file} (or move it elsewhere), then sign in again.`,
+    storeBlocked: (p: { file: string; problem: string }) => `meterdata cannot keep this profile's sign-in in ${p.file}: ${p.problem}.`,
     describeFile: (p: { file: string }) => `file ${p.file} (mode 0600)`,
     describeKeychain: (p: { backend: string; service: string; account: string }) =>
       `system keychain (${p.backend}), service "${p.service}", account "${p.account}"`,
@@ -43,6 +44,7 @@ export const storeTexts = catalogue(
     recordIsFolder: (p) =>
       `${p.file} ist ein Ordner an der Stelle, an der meterdata die Anmeldung dieses Profils ablegt; er stammt nicht von meterdata, und meterdata löscht keinen Ordner, den es nicht angelegt hat. An den Anmeldeserver wurde nichts gesendet.`,
     recordIsFolderHint: (p) => `Bitte den Ordner ${p.file} löschen (oder verschieben) und sich dann erneut anmelden.`,
+    storeBlocked: (p) => `meterdata kann die Anmeldung dieses Profils nicht in ${p.file} ablegen: ${p.problem}.`,
     describeFile: (p) => `Datei ${p.file} (Modus 0600)`,
     describeKeychain: (p) => `Schlüsselbund des Systems (${p.backend}), Dienst „${p.service}“, Konto „${p.account}“`,
     keychainUnavailable: (p) => `Der Schlüsselbund des Systems ist gesperrt oder nicht erreichbar (${p.what}).`,
