@@ -5,7 +5,11 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { dirs } from '../core/paths.js';
-import { ServiceUnavailableError } from '../core/errors.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { diskError, diskRefusal } from '../core/disk.js';
+import { ServiceUnavailableError, UsageError } from '../core/errors.js';
+import { fileInPath } from '../core/bounded-read.js';
+import { fileTexts as ft } from '../core/texts.js';
 import { testNumber } from './test-hooks.js';
 import { tokenTexts as t } from './texts-tokens.js';
 
@@ -41,48 +45,14 @@ export function withRefreshLock<T>(env: NodeJS.ProcessEnv, profile: string, fn: 
 
 /** As withRefreshLock, for the lock at `file` (proper-lockfile's `<file>.lock`). */
 export async function withLockAt<T>(env: NodeJS.ProcessEnv, file: string, fn: (lock: RefreshLock) => Promise<T>, signal?: AbortSignal): Promise<T> {
-  await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  // proper-lockfile's lock is a folder: a file or link there (a hand edit, another tool) read as held, a minute's wait
-  // blamed on another process, every run (round 27)
-  const found = await fsp.lstat(`${file}.lock`).catch(() => undefined);
-  if (found && !found.isDirectory())
-    throw new ServiceUnavailableError(t.lockNotFolder({ file: `${file}.lock` }), {
-      code: 'AUTH_LOCK_TIMEOUT',
-      hint: t.lockNotFolderHint({ file: `${file}.lock` }),
-    });
-  // the lock is an empty folder: one holding anything is not a holder's, and a takeover cannot remove it (round 29: a
-  // minute's wait, then blamed on another process)
-  if (found && (await fsp.readdir(`${file}.lock`).catch(() => [])).length > 0)
-    throw new ServiceUnavailableError(t.lockNotEmpty({ file: `${file}.lock` }), {
-      code: 'AUTH_LOCK_TIMEOUT',
-      hint: t.lockNotEmptyHint({ file: `${file}.lock` }),
-    });
   const { stale, update } = timings(env);
   let compromised = false;
-  let release: () => Promise<void>;
-  try {
-    release = await untilAborted(
-      lockfile.lock(file, {
-        realpath: false,
-        stale,
-        update,
-        retries: { retries: 120, factor: 1.2, minTimeout: 20, maxTimeout: 500, randomize: true },
-        onCompromised: () => {
-          // Another process took the lock over as stale (or removed it). The holder checks
-          // this before sending a refresh and before persisting its answer (session.ts).
-          compromised = true;
-        },
-      }),
-      signal,
-    );
-  } catch (e) {
-    if (signal?.aborted) throw signal.reason;
-    throw new ServiceUnavailableError(t.lockTimeout, {
-      code: 'AUTH_LOCK_TIMEOUT',
-      hint: t.lockTimeoutHint({ file: `${file}.lock` }),
-      cause: e,
-    });
-  }
+  const onCompromised = () => {
+    // Another process took the lock over as stale (or removed it). The holder checks
+    // this before sending a refresh and before persisting its answer (session.ts).
+    compromised = true;
+  };
+  const release = await taken(file, { stale, update, onCompromised }, signal);
   let confirmedAt = Date.now();
   const lock: RefreshLock = {
     async stillHeld() {
@@ -103,20 +73,78 @@ export async function withLockAt<T>(env: NodeJS.ProcessEnv, file: string, fn: (l
   }
 }
 
-/** The lock once taken, or the abort's reason; a lock taken after the abort is released at once. */
-function untilAborted(locking: Promise<() => Promise<void>>, signal: AbortSignal | undefined): Promise<() => Promise<void>> {
-  if (!signal) return locking;
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      locking.then((release) => release()).catch(() => undefined);
-      reject(signal.reason);
-    };
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    locking.then(
-      (release) => (signal.removeEventListener('abort', onAbort), resolve(release)),
-      (e: unknown) => (signal.removeEventListener('abort', onAbort), reject(e)),
-    );
+/** How long a lock held by another process is waited for (proper-lockfile's retries took about as long). */
+const LOCK_WAIT_MS = 56_000;
+
+/** Errors of withLockAt thrown before the lock was taken: nothing was done under it (spent-tokens' reclaim). */
+const notTaken = new WeakSet<object>();
+export const lockNotTaken = (e: unknown): e is object => typeof e === 'object' && e !== null && notTaken.has(e);
+
+type Options = Pick<lockfile.LockOptions, 'stale' | 'update' | 'onCompromised'>;
+
+/** The lock taken, or why not (marked notTaken; a stop as the signal's own reason). */
+async function taken(file: string, options: Options, signal: AbortSignal | undefined): Promise<() => Promise<void>> {
+  try {
+    await checkPlace(file);
+    return await acquire(file, options, signal);
+  } catch (e) {
+    if (e !== signal?.reason && typeof e === 'object' && e !== null) notTaken.add(e);
+    throw e;
+  }
+}
+
+/** The lock's folder made, and what is at the lock's place one a holder could have left. */
+async function checkPlace(file: string): Promise<void> {
+  await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 }).catch((e: unknown) => Promise.reject(unusable(file, e)));
+  // proper-lockfile's lock is a folder: a file or link there (a hand edit, another tool) read as held, a minute's wait
+  // blamed on another process, every run (round 27)
+  const found = await fsp.lstat(`${file}.lock`).catch(() => undefined);
+  if (found && !found.isDirectory())
+    throw new ServiceUnavailableError(t.lockNotFolder({ file: `${file}.lock` }), {
+      code: 'AUTH_LOCK_TIMEOUT',
+      hint: t.lockNotFolderHint({ file: `${file}.lock` }),
+    });
+  // the lock is an empty folder: one holding anything is not a holder's, and a takeover cannot remove it (round 29: a
+  // minute's wait, then blamed on another process)
+  if (found && (await fsp.readdir(`${file}.lock`).catch(() => [])).length > 0)
+    throw new ServiceUnavailableError(t.lockNotEmpty({ file: `${file}.lock` }), {
+      code: 'AUTH_LOCK_TIMEOUT',
+      hint: t.lockNotEmptyHint({ file: `${file}.lock` }),
+    });
+}
+
+/**
+ * The lock, waited for while another holder has it (ELOCKED) and only then. Any other failure is told at once as what
+ * it is: a `locks` folder this user may not write waited a minute, then blamed another process (round 44 N5). The
+ * abort's reason as soon as `signal` aborts; a lock taken after the abort is released at once.
+ */
+async function acquire(file: string, options: Options, signal: AbortSignal | undefined): Promise<() => Promise<void>> {
+  const until = Date.now() + LOCK_WAIT_MS;
+  for (let pause = 20; ; pause = Math.min(500, pause * 1.2)) {
+    if (signal?.aborted) throw signal.reason;
+    const release = await lockfile.lock(file, { ...options, realpath: false, retries: 0 }).catch((e: unknown) => {
+      if ((e as { code?: unknown }).code !== 'ELOCKED') throw unusable(file, e);
+      if (Date.now() >= until)
+        throw new ServiceUnavailableError(t.lockTimeout, { code: 'AUTH_LOCK_TIMEOUT', hint: t.lockTimeoutHint({ file: `${file}.lock` }), cause: e });
+      return null;
+    });
+    if (release && signal?.aborted) await release().catch(() => undefined);
+    else if (release) return release;
+    else await sleep(pause * (0.5 + Math.random()), undefined, { signal }).catch(() => undefined);
+  }
+}
+
+/** A lock that cannot be taken for a reason of its own: a file in its path or the disk's refusal as such, else named with its code. */
+function unusable(file: string, e: unknown): unknown {
+  const code = (e as { code?: unknown }).code;
+  // mkdir says EEXIST where the folder to make is a file
+  const at = code === 'ENOTDIR' || code === 'EEXIST' ? fileInPath(`${file}.lock`) : null;
+  if (at !== null) return new UsageError(t.lockUnusable({ file: `${file}.lock`, reason: ft.fileInPath({ at }) }), ft.fileInPathHint({ at }), 'CONFIG_INVALID');
+  if (diskRefusal(e)) return diskError(e);
+  return new ServiceUnavailableError(t.lockUnusable({ file: `${file}.lock`, reason: typeof code === 'string' ? code : String(e) }), {
+    code: 'AUTH_LOCK_TIMEOUT',
+    hint: t.lockTimeoutHint({ file: `${file}.lock` }),
+    cause: e,
   });
 }
 

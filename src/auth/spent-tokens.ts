@@ -16,7 +16,7 @@ import { dirs } from '../core/paths.js';
 import { fileTexts as ft } from '../core/texts.js';
 import type { StoredRecord } from './credential-store/index.js';
 import type { Profile } from '../core/config.js';
-import { withLockAt } from './lock.js';
+import { lockNotTaken, withLockAt } from './lock.js';
 import { refreshUncertain, stillInFlight } from './refresh-intent.js';
 import { markedUncertain } from './refresh-outcome.js';
 import { answerUnusable, RefreshAnswerLostError } from './token-exchange.js';
@@ -224,7 +224,8 @@ export async function reclaim(env: NodeJS.ProcessEnv, token: string, profile: st
   try {
     return await claimRefreshToken(env, token, profile, at, state);
   } catch (e) {
-    if (e instanceof ServiceUnavailableError && (e.code === 'AUTH_LOCK_TIMEOUT' || e.code === 'AUTH_LOCK_LOST')) unclaimed.add(e);
+    // the lock not taken (held, damaged, refused by the disk) or lost
+    if (lockNotTaken(e) || (e instanceof ServiceUnavailableError && e.code === 'AUTH_LOCK_LOST')) unclaimed.add(e);
     throw e;
   }
 }

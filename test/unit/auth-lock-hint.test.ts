@@ -59,3 +59,22 @@ describe('a lock folder that holds files', () => {
     expect(await withRefreshLock(env, 'beta', async () => 'held')).toBe('held');
   });
 });
+
+// Round 44 N5: a `locks` that cannot hold the lock folder waited a minute, then blamed another meterdata process.
+describe('a locks folder that cannot hold the lock', () => {
+  it('a plain file where the folder goes: refused at once, naming the file and its move (exit 2)', async () => {
+    const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-locks-file-')) };
+    const locks = path.dirname(lockPathFor(env, 'beta'));
+    mkdirSync(path.dirname(locks), { recursive: true });
+    writeFileSync(locks, 'junk');
+    const started = Date.now();
+    const e = (await withRefreshLock(env, 'beta', async () => 'held').catch((err: unknown) => err)) as { code: string; message: string; hint: string };
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(e).toMatchObject({
+      code: 'CONFIG_INVALID',
+      exitCode: 2,
+      message: `The lock ${lockPathFor(env, 'beta')}.lock cannot be taken (${locks} is a file, not a folder).`,
+    });
+    expect(e.hint).toMatch(new RegExp(`^Move or rename ${locks}`));
+  });
+});
