@@ -1,12 +1,9 @@
 // The browser sign-in: discovery → loopback server → authorize URL (printed, browser
 // opened) → one callback (or a pasted URL) → checks → code redemption → durable store →
 // /whoami reconciliation.
-import { StringDecoder } from 'node:string_decoder';
-import type { Readable } from 'node:stream';
 import { assertRoomFor, loadProfile, saveProfile, type Profile } from '../core/config.js';
-import { InterruptedError, MeterdataError, NotSignedInError } from '../core/errors.js';
+import { InterruptedError, MeterdataError } from '../core/errors.js';
 import type { Io } from '../core/io.js';
-import { count } from '../i18n/index.js';
 import { terminalSafe } from '../core/terminal-text.js';
 import { checkCallback, buildAuthorizationRequest } from './authorize.js';
 import { openBrowser } from './browser.js';
@@ -25,6 +22,7 @@ import { unlessAborted, stoppedBy, withGrace } from '../core/abort.js';
 import { dpopHandle, recordFromTokens, redeemCode, revocationUnsure, revokeToken } from './token-exchange.js';
 import { issuing } from './token-answer.js';
 import { endOpened, factsRefused } from './login-ends.js';
+import { NOT_OURS, waitForAnswer } from './login-wait.js';
 import { signInTexts as t } from './texts.js';
 import { tokenTexts as tt } from './texts-tokens.js';
 import { otherHolder } from './shared-record.js';
@@ -128,9 +126,14 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   // Tokens were issued: this is the connection's latest refresh (a /whoami is not).
   const bare: Profile = { ...stripConnectionFacts(profile), last_refresh_at: record.updated_at };
   await saveProfile(io.env, bare).catch(async (e: unknown) => {
-    if (before === undefined && !io.signal.aborted) await endUnnamed(config, record, store, profile.name, io);
     // a profile the file names keeps the new sign-in: "not changed" is not all there is to say (round 41 L4)
-    return failed(before === undefined ? e : factsRefused(e, relogin, status, true));
+    if (before !== undefined) return failed(factsRefused(e, relogin, status, true));
+    if (!io.signal.aborted) await endUnnamed(config, record, store, profile.name, io);
+    if (!io.signal.aborted) throw e;
+    // stopped before or during that revocation: nothing more is sent, and nothing is kept that no command could use
+    // or sign out (round 41 M3: left stored for a profile the file does not name; L3: told as "could not be ended")
+    await store.remove(profile.name).catch(() => false);
+    throw notStored();
   });
   const session = new Session(bare, store, record, io.env, (l) => io.stderr.write(l), io.signal);
   const conn = await connectionFor(session, { env: io.env, signal: io.signal, signingIn: true }).catch(failed);
@@ -179,6 +182,7 @@ async function endUnnamed(config: Parameters<typeof revokeToken>[0], record: Sto
   if (!record.refresh_token) return;
   const fate = await revoked(config, record.refresh_token, io.env, name, io.signal);
   if (fate.revoked) await store.remove(name).catch(() => false);
+  else if (io.signal.aborted) return; // the interruption is told, with what it leaves
   io.stderr.write(`${fate.revoked ? t.newSignInEnded : t.newSignInNotEnded({ reason: fate.reason })}\n`);
 }
 
@@ -226,73 +230,4 @@ function stripConnectionFacts(p: Profile): Profile {
     ...rest
   } = p;
   return rest;
-}
-
-/** The sign-in wait as a person reads it: "1 minute", "5 minutes", "30 seconds". */
-export function describeWait(ms: number): string {
-  return ms >= 60_000 ? count(Math.round(ms / 60_000), t.minute, t.minutes) : count(Math.round(ms / 1000), t.second, t.seconds);
-}
-
-/** Answers that do not belong to this sign-in: ignored, the wait goes on. */
-const NOT_OURS = new Set(['AUTH_ISSUER_MISMATCH', 'AUTH_STATE_MISMATCH', 'AUTH_NO_CODE']);
-
-function waitForAnswer(
-  received: Promise<URLSearchParams>,
-  opts: LoginOptions,
-  io: Io,
-  relogin: string,
-  judge: (p: URLSearchParams) => CallbackPage,
-): Promise<URLSearchParams> {
-  const cleanups: (() => void)[] = [];
-  const racers: Promise<URLSearchParams>[] = [received];
-  racers.push(
-    new Promise((_, reject) => {
-      const timer = setTimeout(() => {
-        reject(new NotSignedInError(t.timeout({ wait: describeWait(opts.timeoutMs) }), { code: 'AUTH_LOGIN_TIMEOUT', hint: t.timeoutHint({ relogin }) }));
-      }, opts.timeoutMs);
-      cleanups.push(() => clearTimeout(timer));
-    }),
-  );
-  racers.push(
-    new Promise((_, reject) => {
-      const onAbort = () => reject(new InterruptedError(t.interrupted, { code: 'AUTH_LOGIN_INTERRUPTED', hint: `${relogin}.` }));
-      if (io.signal.aborted) onAbort();
-      io.signal.addEventListener('abort', onAbort, { once: true });
-      cleanups.push(() => io.signal.removeEventListener('abort', onAbort));
-    }),
-  );
-  if (opts.acceptPasted) racers.push(pastedAnswer(io.stdin, cleanups, judge));
-  return Promise.race(racers).finally(() => cleanups.forEach((c) => c()));
-}
-
-/** The longest pasted line looked at: far beyond any redirect address; a longer one (`< /dev/zero`) is dropped unread. */
-const PASTE_MAX = 64 << 10;
-
-/** Resolves with the query of the first pasted redirect URL that belongs to this sign-in; never resolves otherwise. */
-function pastedAnswer(stdin: Readable, cleanups: (() => void)[], judge: (p: URLSearchParams) => CallbackPage): Promise<URLSearchParams> {
-  return new Promise((resolve) => {
-    // lines split here, not by readline, which joins a line without end until the string is too long (round 43 F3)
-    const decoder = new StringDecoder('utf8');
-    let line = '';
-    const onData = (chunk: Buffer | string) => {
-      const parts = (line + (typeof chunk === 'string' ? chunk : decoder.write(chunk))).split('\n');
-      line = parts.pop()!;
-      if (line.length > PASTE_MAX) line = '';
-      for (const part of parts) {
-        const text = part.length > PASTE_MAX ? '' : part.trim();
-        if (!text) continue;
-        try {
-          const u = new URL(text);
-          if ((u.searchParams.has('code') || u.searchParams.has('error')) && judge(u.searchParams).final) resolve(u.searchParams);
-        } catch {
-          // not a URL: ignore and keep waiting
-        }
-      }
-    };
-    stdin.on('data', onData);
-    cleanups.push(() => {
-      stdin.off('data', onData);
-      stdin.pause();
-    });
-  });
 }

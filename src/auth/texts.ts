@@ -33,7 +33,7 @@ export const signInTexts = catalogue(
     interruptedOpened:
       'Sign-in interrupted while the connection opened by an answer meterdata could not use was being ended; it may still be open, and nothing was stored.',
     interruptedOpenedHint: 'The landlord can disconnect it in the portal; sign in again once the service answers properly.',
-    interruptedUnstored: 'Sign-in interrupted before the new sign-in was stored; the connection it opened may still be open, and nothing was stored.',
+    interruptedUnstored: 'Sign-in interrupted: nothing of the new sign-in is kept, and the connection it opened may still be open.',
     interruptedUnstoredHint: (p: { relogin: string }) => `The landlord can disconnect it in the portal. ${p.relogin}.`,
     newSignInEnded: 'The new sign-in was ended again at the server, as config.json could not take its profile; nothing of it is kept.',
     newSignInNotEnded: (p: { reason: string }) =>
@@ -115,7 +115,7 @@ export const signInTexts = catalogue(
       'Anmeldung abgebrochen, während die Verbindung beendet wurde, die eine für meterdata unbrauchbare Antwort geöffnet hatte; sie ist womöglich noch offen, gespeichert wurde nichts.',
     interruptedOpenedHint: 'Der Eigentümer kann sie im Portal trennen; melden Sie sich erneut an, sobald der Dienst wieder ordnungsgemäß antwortet.',
     interruptedUnstored:
-      'Anmeldung abgebrochen, bevor die neue Anmeldung gespeichert war; die Verbindung, die sie geöffnet hat, ist womöglich noch offen, gespeichert wurde nichts.',
+      'Anmeldung abgebrochen: Von der neuen Anmeldung ist nichts gespeichert, und die Verbindung, die sie geöffnet hat, ist womöglich noch offen.',
     interruptedUnstoredHint: (p) => `Der Eigentümer kann sie im Portal trennen. ${p.relogin}.`,
     newSignInEnded: 'Die neue Anmeldung wurde beim Server wieder beendet, da config.json ihr Profil nicht aufnehmen konnte; von ihr ist nichts gespeichert.',
     newSignInNotEnded: (p) => `Die neue Anmeldung ließ sich beim Server nicht wieder beenden (${p.reason}); der Eigentümer kann sie im Portal trennen.`,

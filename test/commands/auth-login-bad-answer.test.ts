@@ -119,7 +119,7 @@ describe('login refusing the answer to its code', () => {
     await holder;
     expect(r.code, r.stderr).toBe(130);
     expect(heardAfter).toBeLessThan(2500); // a second of grace for a lock that is free
-    expect(r.stderr).toMatch(/interrupted before the new sign-in was stored; the connection it opened may still be open, and nothing was stored\./);
+    expect(r.stderr).toMatch(/Sign-in interrupted: nothing of the new sign-in is kept, and the connection it opened may still be open\./);
     expect(r.stderr).not.toMatch(/could not use/);
     // nothing is sent after a stop: the connection stays as the server opened it
     expect(madeSince(before)).toEqual(['connected']);

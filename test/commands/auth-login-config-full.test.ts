@@ -89,6 +89,36 @@ describe('login where config.json has no room for the profile', () => {
     expect(existsSync(path.join(env.METERDATA_HOME!, 'state', 'credentials', 'extra.json'))).toBe(false);
   }, 60_000);
 
+  it.each([
+    ['stopped as the refusal comes (round 41 M3)', false],
+    ['stopped while that sign-in’s revocation is awaited (round 41 L3)', true],
+  ])(
+    'a new profile’s sign-in refused there, %s: 130, nothing of it kept, told once',
+    async (_name, duringRevocation) => {
+      const { env } = await at.signedIn();
+      const before = new Set(at.sb.admin.connections().map((c) => c.sid));
+      const stop = new AbortController();
+      const ctrlC = () => stop.abort(new InterruptedError('Interrupted by SIGINT.'));
+      onPost('/oauth/token', () => (fill(env, 10), duringRevocation || ctrlC()));
+      at.proxy.intercept = async (r) => {
+        if (!r.path.startsWith('/oauth/revoke')) return undefined;
+        ctrlC();
+        await new Promise((w) => setTimeout(w, 3000));
+        return { status: 503, body: '' };
+      };
+      const revocations = at.proxy.count('POST', '/oauth/revoke');
+      const r = await loginLive(args(['--profile', 'extra']), env, { signal: stop.signal });
+      expect(r.code, r.stderr).toBe(130);
+      expect(r.stderr).toMatch(/Sign-in interrupted: nothing of the new sign-in is kept, and the connection it opened may still be open\./);
+      expect(r.stderr).not.toMatch(/could not be ended|after the new sign-in was stored/);
+      expect(existsSync(path.join(env.METERDATA_HOME!, 'state', 'credentials', 'extra.json'))).toBe(false);
+      // nothing is sent after the stop: a revocation only where it was already on its way
+      expect(at.sb.admin.connections().filter((c) => !before.has(c.sid)).length).toBe(1);
+      expect(at.proxy.count('POST', '/oauth/revoke') - revocations).toBe(duringRevocation ? 1 : 0);
+    },
+    60_000,
+  );
+
   it('stopped while the replaced connection’s revocation is awaited after the refusal: the stored sign-in said, never “nothing was half-written”', async () => {
     const { env } = await at.signedIn();
     const stop = new AbortController();

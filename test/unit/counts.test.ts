@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { strictFailure, summaryText } from '../../src/export/summary.js';
-import { describeWait } from '../../src/auth/login-flow.js';
+import { describeWait } from '../../src/auth/login-wait.js';
 import { describePropertyScope } from '../../src/auth/whoami.js';
 import { plural, pluralWord } from '../../src/core/plural.js';
 import type { ExportSummary } from '../../src/export/run.js';
