@@ -39,10 +39,15 @@ const SENDABLE = /^[\x21-\x7e]+$/;
 const shown = (value: unknown) => JSON.stringify(value)?.slice(0, 40) ?? String(value);
 
 /** Why `answer` (the tokens, or openid-client's error about their body) cannot be used; undefined if it can, or if that is not the reason. */
-export function unusableAnswer(answer: unknown, wire?: Pick<Wire, 'lifetime' | 'lifetimeText'>): string | undefined {
+export function unusableAnswer(answer: unknown, wire?: Pick<Wire, 'lifetime' | 'lifetimeText' | 'tokenType'>): string | undefined {
   const read = answer instanceof Error ? refusedBody(answer) : (answer as Record<string, unknown> | undefined);
-  // openid-client has already turned a lifetime given as text into a number ("0x10" into 0): the text as sent is said
-  const body = read && wire?.lifetime !== undefined ? { ...read, expires_in: wire.lifetime } : read;
+  // openid-client has already turned a lifetime given as text into a number ("0x10" into 0), and the token type into
+  // lower case (round 40b F3: "Bearer " quoted as "bearer "): the values as sent are said
+  const body = read && {
+    ...read,
+    ...(wire?.lifetime !== undefined ? { expires_in: wire.lifetime } : {}),
+    ...(typeof wire?.tokenType === 'string' ? { token_type: wire.tokenType } : {}),
+  };
   // what the body shows is said in meterdata's words; else the field openid-client refused
   return (body && bodyProblem(body, wire?.lifetimeText)) ?? (answer instanceof Error ? invalidField(answer) : undefined);
 }

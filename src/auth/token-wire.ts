@@ -19,6 +19,8 @@ export interface Wire {
    * told nothing (then only the failure's kind judges it: neverSent).
    */
   written?: boolean;
+  /** `token_type` as a 2xx answer's body gave it: openid-client hands it on in lower case ("Bearer " as "bearer "). */
+  tokenType?: unknown;
   /** A 2xx answer's refresh token, else its access token: what ends the connection it opened, whatever then refuses it. */
   opened?: string;
 }
@@ -106,8 +108,8 @@ async function asFarAsItCame(res: Response): Promise<string> {
 }
 
 /** What meterdata keeps of a 2xx token answer's body as sent (sentLifetime; the token that would end its connection). */
-function answered(body: string): Pick<Wire, 'lifetime' | 'lifetimeText' | 'opened'> {
-  type Answer = { refresh_token?: unknown; access_token?: unknown } | null;
+function answered(body: string): Pick<Wire, 'lifetime' | 'lifetimeText' | 'opened' | 'tokenType'> {
+  type Answer = { refresh_token?: unknown; access_token?: unknown; token_type?: unknown } | null;
   const read = ((): Answer => {
     try {
       return JSON.parse(body) as Answer;
@@ -120,7 +122,11 @@ function answered(body: string): Pick<Wire, 'lifetime' | 'lifetimeText' | 'opene
   const token = [read?.refresh_token, read?.access_token, inText('refresh_token'), inText('access_token')].find(
     (v): v is string => typeof v === 'string' && v !== '',
   );
-  return { ...sentLifetime(body), ...(token !== undefined ? { opened: token } : {}) };
+  return {
+    ...sentLifetime(body),
+    ...(token !== undefined ? { opened: token } : {}),
+    ...(read?.token_type !== undefined ? { tokenType: read.token_type } : {}),
+  };
 }
 
 /** A number as JSON writes it. */

@@ -89,6 +89,8 @@ describe('answers the contract does not allow, after the server rotated', () => 
     // openid-client reads the text "0x10" as 0: the message said "is 0"
     ['a lifetime in hexadecimal text', 'expires_in', '"0x10"', /lifetime \(expires_in\) is "0x10", not a positive number/],
     ['a token type meterdata cannot send', 'token_type', '"mac"', /issued a token of type "mac", which meterdata does not support: only Bearer and DPoP/],
+    // openid-client hands the type on in lower case: it was quoted "bearer " (round 40b F3)
+    ['a token type with a space after it', 'token_type', '"Bearer "', /issued a token of type "Bearer ", which meterdata does not support/],
     // Kept, every API request failed before leaving and was retried as "the service did not answer", for an hour.
     ['an access token with a newline', 'access_token', '"a\\nb"', /its access token contains a space, a control character or a character outside ASCII/],
     // Kept, it was sent (the API answered 431) and the next run found the record "damaged" (over the store's 1 MiB).
