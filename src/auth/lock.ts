@@ -1,14 +1,14 @@
 // Serialises refreshes of one connection across processes (cron jobs, parallel exports).
 // proper-lockfile takes an mkdir lock next to the file and refreshes its mtime while held;
 // a lock not refreshed for `stale` ms (its holder died) is taken over.
-import { promises as fsp } from 'node:fs';
+import { constants as fsConstants, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { dirs } from '../core/paths.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { diskError, diskRefusal } from '../core/disk.js';
 import { ServiceUnavailableError, UsageError } from '../core/errors.js';
-import { fileInPath } from '../core/bounded-read.js';
+import { pathBlocker } from '../core/bounded-read.js';
 import { fileTexts as ft } from '../core/texts.js';
 import { testNumber } from './test-hooks.js';
 import { tokenTexts as t } from './texts-tokens.js';
@@ -93,6 +93,16 @@ async function taken(file: string, options: Options, signal: AbortSignal | undef
   }
 }
 
+/**
+ * What withRefreshLock would refuse at once, checked ahead (login, before the browser step: round 45 F2), and whether
+ * this user may make the lock there; a lock another process holds is no refusal.
+ */
+export async function checkLockPlace(env: NodeJS.ProcessEnv, profile: string): Promise<void> {
+  const file = lockPathFor(env, profile);
+  await checkPlace(file);
+  await fsp.access(path.dirname(file), fsConstants.W_OK | fsConstants.X_OK).catch((e: unknown) => Promise.reject(unusable(file, e)));
+}
+
 /** The lock's folder made, and what is at the lock's place one a holder could have left. */
 async function checkPlace(file: string): Promise<void> {
   await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 }).catch((e: unknown) => Promise.reject(unusable(file, e)));
@@ -123,7 +133,14 @@ async function acquire(file: string, options: Options, signal: AbortSignal | und
   for (let pause = 20; ; pause = Math.min(500, pause * 1.2)) {
     if (signal?.aborted) throw signal.reason;
     const release = await lockfile.lock(file, { ...options, realpath: false, retries: 0 }).catch((e: unknown) => {
-      if ((e as { code?: unknown }).code !== 'ELOCKED') throw unusable(file, e);
+      const code = (e as { code?: unknown }).code;
+      // the locks folder removed meanwhile (a hand, a clean-up): made again, and tried on (round 45 F6)
+      if (code === 'ENOENT' && Date.now() < until && pathBlocker(`${file}.lock`, code) === null)
+        return fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 }).then(
+          () => null,
+          (m: unknown) => Promise.reject(unusable(file, m)),
+        );
+      if (code !== 'ELOCKED') throw unusable(file, e);
       if (Date.now() >= until)
         throw new ServiceUnavailableError(t.lockTimeout, { code: 'AUTH_LOCK_TIMEOUT', hint: t.lockTimeoutHint({ file: `${file}.lock` }), cause: e });
       return null;
@@ -137,9 +154,9 @@ async function acquire(file: string, options: Options, signal: AbortSignal | und
 /** A lock that cannot be taken for a reason of its own: a file in its path or the disk's refusal as such, else named with its code. */
 function unusable(file: string, e: unknown): unknown {
   const code = (e as { code?: unknown }).code;
-  // mkdir says EEXIST where the folder to make is a file
-  const at = code === 'ENOTDIR' || code === 'EEXIST' ? fileInPath(`${file}.lock`) : null;
-  if (at !== null) return new UsageError(t.lockUnusable({ file: `${file}.lock`, reason: ft.fileInPath({ at }) }), ft.fileInPathHint({ at }), 'CONFIG_INVALID');
+  // mkdir says EEXIST where the folder to make is a file; a link to nowhere or in a circle: ENOENT, ELOOP (round 45 F6)
+  const b = pathBlocker(`${file}.lock`, code);
+  if (b !== null) return new UsageError(t.lockUnusable({ file: `${file}.lock`, reason: b.problem }), ft.fileInPathHint({ at: b.at }), 'CONFIG_INVALID');
   if (diskRefusal(e)) return diskError(e);
   return new ServiceUnavailableError(t.lockUnusable({ file: `${file}.lock`, reason: typeof code === 'string' ? code : String(e) }), {
     code: 'AUTH_LOCK_TIMEOUT',

@@ -5,24 +5,38 @@ import { diskRefusal, refusalHint, refusalWords } from '../core/disk.js';
 import { ExitCode, InterruptedError, MeterdataError, UsageError } from '../core/errors.js';
 import { unlessAborted } from '../core/abort.js';
 import { revokeToken } from './token-exchange.js';
-import { issuedRefresh } from './token-answer.js';
+import { issuedRefresh, perhapsOpened } from './token-answer.js';
+import { describeError } from './discovery.js';
+import type { Io } from '../core/io.js';
 import { signInTexts as t } from './texts.js';
 
 /**
  * A code's answer refused for its form (a lifetime of 0, a token type not known) still opened a connection at the
- * server: it is ended again, not left alive with nobody holding it, one more at each try (round 40b F1).
+ * server: it is ended again, not left alive with nobody holding it, one more at each try (round 40b F1). Where that
+ * fails, or no whole token came to end it with, it is said (round 45 F1). `stopped(sent)`: the stop, told as what it
+ * left.
  */
 export function endOpened(
   config: Parameters<typeof revokeToken>[0],
-  signal: AbortSignal,
-  stopped = () => new InterruptedError(t.interruptedOpened, { code: 'AUTH_LOGIN_INTERRUPTED', hint: t.interruptedOpenedHint }),
+  io: Pick<Io, 'signal' | 'stderr'>,
+  stopped = (sent: boolean) =>
+    new InterruptedError(sent ? t.interruptedOpened : t.interruptedOpenedUnsent, { code: 'AUTH_LOGIN_INTERRUPTED', hint: t.interruptedOpenedHint }),
 ): (e: unknown) => Promise<never> {
   return async (e) => {
     const opened = issuedRefresh(e);
+    if (opened === undefined) {
+      if (perhapsOpened(e)) io.stderr.write(`${t.perhapsOpened}\n`);
+      throw e;
+    }
+    let sent = false;
     // nothing is sent after a stop (unlessAborted): a stop before this is told as the stop it was
-    if (opened) await unlessAborted(() => revokeToken(config, opened), signal).catch(() => undefined);
+    const failure = await unlessAborted(() => ((sent = true), revokeToken(config, opened)), io.signal).then(
+      () => undefined,
+      (f: unknown) => f ?? new Error('revocation failed'),
+    );
     // stopped during that revocation: the stop is told, with the connection perhaps left (round 42 L1: two error blocks)
-    if (opened && signal.aborted) throw stopped();
+    if (io.signal.aborted) throw stopped(sent);
+    if (failure !== undefined) io.stderr.write(`${t.openedNotEnded({ reason: describeError(failure) })}\n`);
     throw e;
   };
 }

@@ -13,7 +13,7 @@ import type { StoredRecord } from './credential-store/types.js';
 import { FileCredentialStore } from './credential-store/file.js';
 import { KeychainCredentialStore } from './credential-store/keychain.js';
 import { assertServerCapabilities, describeError, discover } from './discovery.js';
-import { withRefreshLock } from './lock.js';
+import { checkLockPlace, withRefreshLock } from './lock.js';
 import { generateDpopKey } from './dpop.js';
 import { startCallbackServer, type CallbackPage } from './loopback-callback.js';
 import { Session } from './session.js';
@@ -46,12 +46,9 @@ export interface LoginResult {
 }
 
 export async function login(profile: Profile, io: Io, opts: LoginOptions): Promise<LoginResult> {
-  const store = openStore(profile.credential_store, io.env);
-  if (store instanceof KeychainCredentialStore) await store.probe();
-  // before the browser step: a code redeemed into tokens that cannot be stored is a connection lost (round 27)
-  if (store instanceof FileCredentialStore) store.checkNoFolder(profile.name);
-  await assertRoomFor(io.env, stripConnectionFacts(profile));
-  const config = await discover(profile, await clientAuthFor(profile, opts.clientSecret));
+  const store = await storeChecked(profile, io);
+  // nothing is on its way yet: Ctrl-C ends this wait at once (round 45 F5: unheard until the 30 s timeout)
+  const config = await unlessAborted(async () => discover(profile, await clientAuthFor(profile, opts.clientSecret)), io.signal);
   assertServerCapabilities(config);
   const issuer = config.serverMetadata().issuer;
   const dpop = profile.dpop ? await generateDpopKey() : undefined;
@@ -85,14 +82,14 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   const callbackUrl = new URL(server.redirectUri);
   for (const [k, v] of params) callbackUrl.searchParams.append(k, v);
   const pkce = { verifier: request.verifier, state: request.state };
-  const tokens = await redeemCode(config, callbackUrl, pkce, profile.resource, dpopHandle(config, dpop?.key)).catch(endOpened(config, io.signal));
+  const notStored = (sent: boolean, words = t.interruptedUnstored({ sent })) =>
+    new InterruptedError(words, { code: 'AUTH_LOGIN_INTERRUPTED', hint: t.interruptedUnstoredHint({ relogin }) });
+  const tokens = await redeemed(config, () => redeemCode(config, callbackUrl, pkce, profile.resource, dpopHandle(config, dpop?.key)), io, notStored);
   // until the record is stored, a failure (no refresh token, a store that will not write) leaves the connection the
-  // answer opened held by nobody: it is ended too (round 43 F1, F5)
-  // a stop here (Ctrl-C while another process holds the refresh lock, round 44 N2) stored nothing: said so, not as an
-  // answer meterdata could not use
-  const notStored = () => new InterruptedError(t.interruptedUnstored, { code: 'AUTH_LOGIN_INTERRUPTED', hint: t.interruptedUnstoredHint({ relogin }) });
+  // answer opened held by nobody: it is ended too (round 43 F1, F5); a stop here (Ctrl-C while another process holds
+  // the refresh lock, round 44 N2) stored nothing: said so, not as an answer meterdata could not use
   const unstored = (e: unknown) =>
-    endOpened(config, io.signal, notStored)(typeof e === 'object' && e !== null ? issuing(e, tokens.refresh_token || tokens.access_token) : e);
+    endOpened(config, io, notStored)(typeof e === 'object' && e !== null ? issuing(e, tokens.refresh_token || tokens.access_token) : e);
   const extras = {
     ...(dpop ? { dpop_jwk: dpop.privateJwk } : {}),
     ...(opts.storeClientSecret && opts.clientSecret ? { client_secret: opts.clientSecret } : {}),
@@ -128,12 +125,12 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   await saveProfile(io.env, bare).catch(async (e: unknown) => {
     // a profile the file names keeps the new sign-in: "not changed" is not all there is to say (round 41 L4)
     if (before !== undefined) return failed(factsRefused(e, relogin, status, true));
-    if (!io.signal.aborted) await endUnnamed(config, record, store, profile.name, io);
+    const fate = io.signal.aborted ? undefined : await endUnnamed(config, record, store, profile.name, io);
     if (!io.signal.aborted) throw e;
     // stopped before or during that revocation: nothing more is sent, and nothing is kept that no command could use
     // or sign out (round 41 M3: left stored for a profile the file does not name; L3: told as "could not be ended")
     await store.remove(profile.name).catch(() => false);
-    throw notStored();
+    throw notStored(fate?.revoked === true || fate?.unsure === true);
   });
   const session = new Session(bare, store, record, io.env, (l) => io.stderr.write(l), io.signal);
   const conn = await connectionFor(session, { env: io.env, signal: io.signal, signingIn: true }).catch(failed);
@@ -144,6 +141,35 @@ export async function login(profile: Profile, io: Io, opts: LoginOptions): Promi
   const result: LoginResult = { profile: reconciled, store };
   if (replaced !== null) result.previous = await endPrevious();
   return result;
+}
+
+/**
+ * The profile's credential store, and what the sign-in will need after the browser step checked before it: a code
+ * redeemed into tokens that cannot be stored is a connection lost (round 27), or ended again at best.
+ */
+async function storeChecked(profile: Profile, io: Io): Promise<CredentialStore> {
+  const store = openStore(profile.credential_store, io.env);
+  if (store instanceof KeychainCredentialStore) await store.probe();
+  if (store instanceof FileCredentialStore) store.checkNoFolder(profile.name);
+  // the refresh lock the new record is written under: a locks folder that is a file or not this user's (round 45 F2)
+  await checkLockPlace(io.env, profile.name);
+  await assertRoomFor(io.env, stripConnectionFacts(profile));
+  return store;
+}
+
+/**
+ * The code's tokens. A stop while they are awaited waits a second more for them, then is told (round 45 F5: unheard
+ * until the 30 s timeout, then told as a connection being ended that nothing was sent to end).
+ */
+function redeemed(
+  config: Parameters<typeof revokeToken>[0],
+  redeem: () => ReturnType<typeof redeemCode>,
+  io: Io,
+  notStored: (sent: boolean, words: string) => InterruptedError,
+): ReturnType<typeof redeemCode> {
+  return unlessAborted(redeem, withGrace(io.signal, STORE_GRACE_MS)).catch((e: unknown) =>
+    stoppedBy(e, io.signal) ? Promise.reject(notStored(true, t.interruptedRedeeming)) : endOpened(config, io)(e),
+  );
 }
 
 /** How long after a stop login still tries to take the refresh lock to store the tokens it was issued. */
@@ -178,12 +204,19 @@ async function stored(tokens: Awaited<ReturnType<typeof redeemCode>>, extras: Pa
  * A new profile's sign-in config.json refused to name: no command could use or sign out a profile the file does not
  * name, and a later login of the name overwrites its record unrevoked, so it is ended again, not left alive unseen.
  */
-async function endUnnamed(config: Parameters<typeof revokeToken>[0], record: StoredRecord, store: CredentialStore, name: string, io: Io): Promise<void> {
-  if (!record.refresh_token) return;
+async function endUnnamed(
+  config: Parameters<typeof revokeToken>[0],
+  record: StoredRecord,
+  store: CredentialStore,
+  name: string,
+  io: Io,
+): Promise<LoginResult['previous']> {
+  if (!record.refresh_token) return undefined;
   const fate = await revoked(config, record.refresh_token, io.env, name, io.signal);
   if (fate.revoked) await store.remove(name).catch(() => false);
-  else if (io.signal.aborted) return; // the interruption is told, with what it leaves
+  else if (io.signal.aborted) return fate; // the interruption is told, with what it leaves
   io.stderr.write(`${fate.revoked ? t.newSignInEnded : t.newSignInNotEnded({ reason: fate.reason })}\n`);
+  return fate;
 }
 
 const previousFates = new WeakMap<object, NonNullable<LoginResult['previous']>>();

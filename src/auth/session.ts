@@ -1,14 +1,14 @@
-// A signed-in connection at run time: hands out access tokens, refreshes them shortly
-// before expiry or after a 401, and keeps every process on the same token family.
-// Refresh protocol (per profile): single-flight inside the process, then the cross-process
-// lock; under the lock the store is read again, and if another process already refreshed,
-// its token is used. The token is claimed store-wide before it is sent (spent-tokens.ts), so a
-// copied record never sends it again. The new refresh token is persisted (durably) before the
-// new access token is used. A transient failure never touches the stored record.
+// A signed-in connection at run time: hands out access tokens, refreshes them shortly before expiry or after a 401,
+// and keeps every process on the same token family. Refresh protocol (per profile): single-flight inside the
+// process, then the cross-process lock; under the lock the store is read again, and if another process already
+// refreshed, its token is used. The token is claimed store-wide before it is sent (spent-tokens.ts), so a copied
+// record never sends it again. The new refresh token is persisted (durably) before the new access token is used.
+// A transient failure never touches the stored record.
 import type * as oidc from 'openid-client';
 import type { Credentials } from '../core/credentials.js';
 import { loadProfile, saveProfile, setProfileFields, type Profile } from '../core/config.js';
 import { NotSignedInError, ServiceUnavailableError } from '../core/errors.js';
+import { unlessAborted } from '../core/abort.js';
 import { terminalSafeLines } from '../core/terminal-text.js';
 import { openStore, type CredentialStore, type StoredRecord } from './credential-store/index.js';
 import { clientAuthFor, clientSecretFrom } from './client-auth.js';
@@ -158,7 +158,7 @@ export class Session {
       if (this.signal?.aborted) throw this.signal.reason;
       const between = between429(this.place(), intended, lock, relogin, (r) => this.persist(r, 'intent'), current);
       const send = () => refreshGrant(config, current.refresh_token, dpopHandle(config, key), this.profile, this.signal, this.mayWait, between);
-      tokens = await sendOnce(this.env, current.refresh_token, this.profile.name, intended.refresh_intent!.at, relogin, send, between.claim);
+      tokens = await sendOnce(this.env, current.refresh_token, this.profile.name, intended.refresh_intent!.at, relogin, send, between.claim, this.signal);
     } catch (e) {
       if (e === LOCK_LOST_WAITING) return 'lock-lost'; // taken over during a 429's wait (intent and claim withdrawn): the new holder refreshes
       await replaceIntent(this.place(), lock, intended, () => settledAfter(e, current)).catch(() => undefined);
@@ -253,7 +253,7 @@ export class Session {
   private async configuration(): Promise<oidc.Configuration> {
     if (this.config) return this.config;
     const auth = await clientAuthFor(this.profile, clientSecretFrom(this.env, this.record.client_secret));
-    this.config = await discover(this.profile, auth);
+    this.config = await unlessAborted(() => discover(this.profile, auth), this.signal); // nothing sent yet: a stop ends the wait (round 45 F5)
     // Tests shorten the token endpoint's timeout to provoke an answer lost after sending.
     const timeoutMs = testNumber(this.env, 'TOKEN_TIMEOUT_MS');
     if (timeoutMs) this.config.timeout = timeoutMs / 1000;

@@ -16,7 +16,7 @@ import { dirs } from '../core/paths.js';
 import { fileTexts as ft } from '../core/texts.js';
 import type { StoredRecord } from './credential-store/index.js';
 import type { Profile } from '../core/config.js';
-import { lockNotTaken, withLockAt } from './lock.js';
+import { lockNotTaken, withLockAt, type RefreshLock } from './lock.js';
 import { refreshUncertain, stillInFlight } from './refresh-intent.js';
 import { markedUncertain } from './refresh-outcome.js';
 import { answerUnusable, RefreshAnswerLostError } from './token-exchange.js';
@@ -110,30 +110,33 @@ async function writeSpent(env: NodeJS.ProcessEnv, list: SpentEntry[]): Promise<v
  * (round 27 F9): it is replaced by the new claim, not taken for a sent token. A claim's id is new every time, so a
  * record restored from a backup that names an older claim never matches a later one.
  */
-export function claimRefreshToken(env: NodeJS.ProcessEnv, token: string, profile: string, at: string, state: ClaimState = {}): Promise<SpentEntry | null> {
-  return withLockAt(env, spentFile(env), async (lock) => {
-    const list = readSpent(env);
-    const found = findSpent(list, token);
-    const unused = found !== undefined && isClaim(found, state.takeOver, profile);
-    if (found && !unused) return found;
-    const id = randomBytes(8).toString('hex');
-    const next = withEntry(unused ? list.filter((e) => e !== found) : list, { h: tokenHash(token), at, profile, c: id }, Date.now());
-    // Taken over while stalled: another holder may have added an entry that this write would drop.
-    if (!(await lock.stillHeld())) throw new ServiceUnavailableError(t.spentListBusy, { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });
-    try {
-      await writeSpent(env, next);
-    } catch (e) {
-      const reason = e instanceof Error ? e.message : String(e);
-      throw new ServiceUnavailableError(t.spentListNotWritten({ file: spentFile(env), reason }), {
-        code: 'AUTH_STORE_WRITE_FAILED',
-        hint: t.spentListNotWrittenHint,
-        cause: e,
-      });
-    }
-    // turned away, this claim is ours to take over (between429's resend); it was never a token sent
-    state.id = state.takeOver = id;
-    return null;
-  });
+export function claimRefreshToken(env: NodeJS.ProcessEnv, token: string, profile: string, at: string, state: ClaimState = {}, signal?: AbortSignal) {
+  // a stop ends the wait for the list's lock: nothing has been sent yet (round 45 F4: heard after 57 s)
+  return withLockAt(env, spentFile(env), (lock) => claimHeld(env, token, profile, at, state, lock), signal);
+}
+
+async function claimHeld(env: NodeJS.ProcessEnv, token: string, profile: string, at: string, state: ClaimState, lock: RefreshLock): Promise<SpentEntry | null> {
+  const list = readSpent(env);
+  const found = findSpent(list, token);
+  const unused = found !== undefined && isClaim(found, state.takeOver, profile);
+  if (found && !unused) return found;
+  const id = randomBytes(8).toString('hex');
+  const next = withEntry(unused ? list.filter((e) => e !== found) : list, { h: tokenHash(token), at, profile, c: id }, Date.now());
+  // Taken over while stalled: another holder may have added an entry that this write would drop.
+  if (!(await lock.stillHeld())) throw new ServiceUnavailableError(t.spentListBusy, { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });
+  try {
+    await writeSpent(env, next);
+  } catch (e) {
+    const reason = e instanceof Error ? e.message : String(e);
+    throw new ServiceUnavailableError(t.spentListNotWritten({ file: spentFile(env), reason }), {
+      code: 'AUTH_STORE_WRITE_FAILED',
+      hint: t.spentListNotWrittenHint,
+      cause: e,
+    });
+  }
+  // turned away, this claim is ours to take over (between429's resend); it was never a token sent
+  state.id = state.takeOver = id;
+  return null;
 }
 
 /**
@@ -191,8 +194,9 @@ export async function sendOnce<T>(
   relogin: string,
   send: () => Promise<T>,
   state: ClaimState = {},
+  signal?: AbortSignal,
 ): Promise<T> {
-  const earlier = await claimRefreshToken(env, token, profile, at, state);
+  const earlier = await claimRefreshToken(env, token, profile, at, state, signal);
   if (earlier) throw new RefreshTokenSpentError(earlier, profile, relogin);
   try {
     return await send();

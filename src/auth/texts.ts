@@ -33,7 +33,16 @@ export const signInTexts = catalogue(
     interruptedOpened:
       'Sign-in interrupted while the connection opened by an answer meterdata could not use was being ended; it may still be open, and nothing was stored.',
     interruptedOpenedHint: 'The landlord can disconnect it in the portal; sign in again once the service answers properly.',
-    interruptedUnstored: 'Sign-in interrupted: nothing of the new sign-in is kept, and the connection it opened may still be open.',
+    interruptedUnstored: (p: { sent: boolean }) =>
+      `Sign-in interrupted: nothing of the new sign-in is kept, and the connection it opened ${p.sent ? 'may still be open' : 'is still open'}.`,
+    interruptedOpenedUnsent:
+      'Sign-in interrupted before the connection opened by an answer meterdata could not use was ended; it is still open, and nothing was stored.',
+    interruptedRedeeming:
+      "Sign-in interrupted while the sign-in server's answer to the code was awaited; it may have opened a connection, and nothing was stored.",
+    perhapsOpened:
+      'The sign-in server may have opened a connection with this answer, which meterdata could not read whole; the landlord can disconnect it in the portal.',
+    openedNotEnded: (p: { reason: string }) =>
+      `The connection this answer opened could not be ended again at the server (${p.reason}); the landlord can disconnect it in the portal.`,
     interruptedUnstoredHint: (p: { relogin: string }) => `The landlord can disconnect it in the portal. ${p.relogin}.`,
     newSignInEnded: 'The new sign-in was ended again at the server, as config.json could not take its profile; nothing of it is kept.',
     newSignInNotEnded: (p: { reason: string }) =>
@@ -114,8 +123,16 @@ export const signInTexts = catalogue(
     interruptedOpened:
       'Anmeldung abgebrochen, während die Verbindung beendet wurde, die eine für meterdata unbrauchbare Antwort geöffnet hatte; sie ist womöglich noch offen, gespeichert wurde nichts.',
     interruptedOpenedHint: 'Der Eigentümer kann sie im Portal trennen; melden Sie sich erneut an, sobald der Dienst wieder ordnungsgemäß antwortet.',
-    interruptedUnstored:
-      'Anmeldung abgebrochen: Von der neuen Anmeldung ist nichts gespeichert, und die Verbindung, die sie geöffnet hat, ist womöglich noch offen.',
+    interruptedUnstored: (p) =>
+      `Anmeldung abgebrochen: Von der neuen Anmeldung ist nichts gespeichert, und die Verbindung, die sie geöffnet hat, ist ${p.sent ? 'womöglich noch offen' : 'noch offen'}.`,
+    interruptedOpenedUnsent:
+      'Anmeldung abgebrochen, bevor die Verbindung beendet wurde, die eine für meterdata unbrauchbare Antwort geöffnet hatte; sie ist noch offen, gespeichert wurde nichts.',
+    interruptedRedeeming:
+      'Anmeldung abgebrochen, während die Antwort des Anmeldeservers auf den Code noch ausstand; er hat womöglich eine Verbindung geöffnet, gespeichert wurde nichts.',
+    perhapsOpened:
+      'Der Anmeldeserver hat mit dieser Antwort womöglich eine Verbindung geöffnet; meterdata konnte die Antwort nicht vollständig lesen. Der Eigentümer kann die Verbindung im Portal trennen.',
+    openedNotEnded: (p) =>
+      `Die Verbindung, die diese Antwort geöffnet hat, ließ sich beim Server nicht wieder beenden (${p.reason}); der Eigentümer kann sie im Portal trennen.`,
     interruptedUnstoredHint: (p) => `Der Eigentümer kann sie im Portal trennen. ${p.relogin}.`,
     newSignInEnded: 'Die neue Anmeldung wurde beim Server wieder beendet, da config.json ihr Profil nicht aufnehmen konnte; von ihr ist nichts gespeichert.',
     newSignInNotEnded: (p) => `Die neue Anmeldung ließ sich beim Server nicht wieder beenden (${p.reason}); der Eigentümer kann sie im Portal trennen.`,

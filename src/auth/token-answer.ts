@@ -104,3 +104,13 @@ export function issuing<E extends object>(e: E, refresh: unknown): E {
   if (typeof refresh === 'string' && refresh !== '') issued.set(e, refresh);
   return e;
 }
+
+const unread = new WeakSet<object>();
+
+/** A code's answer that came (or may have) without a whole token meterdata could read: a connection may be open that nothing can end. */
+export const perhapsOpened = (e: unknown): boolean => typeof e === 'object' && e !== null && unread.has(e);
+
+export function unreadAnswer<E extends object>(e: E): E {
+  unread.add(e);
+  return e;
+}

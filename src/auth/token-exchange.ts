@@ -10,7 +10,7 @@ import type { DpopKey } from './dpop.js';
 import { duration, retryAt, retryHint } from '../api/limits.js';
 import { clockKnown, clockSkewError, dpopRefusedHint } from '../core/clock-skew.js';
 import { tokenTexts as t } from './texts-tokens.js';
-import { issuing, refusedBody, unusableAnswer } from './token-answer.js';
+import { issuing, refusedBody, unreadAnswer, unusableAnswer } from './token-answer.js';
 export { recordFromTokens } from './token-record.js';
 import { causeCodes, lostAfterSending, neverLeft, watched, type Wire } from './token-wire.js';
 
@@ -42,7 +42,9 @@ export async function redeemCode(
       };
     } catch (e) {
       // the wire for the lifetime as sent, and the token of an answer openid-client refused (an id_token it cannot read: round 42 F1)
-      throw issuing(tokenError(e, 'redeem', undefined, !!dpop, undefined, wire), wire.opened ?? refusedBody(e)?.refresh_token);
+      const opened = wire.opened ?? refusedBody(e)?.refresh_token;
+      const failure = issuing(tokenError(e, 'redeem', undefined, !!dpop, undefined, wire), opened);
+      throw opened === undefined && lostAfterSending(e, wire) ? unreadAnswer(failure) : failure; // cut in its first token, or no answer (round 45 F1)
     }
   });
   const bad = unusableAnswer(tokens, wire);

@@ -21,7 +21,8 @@ export function readBounded(file: string, maxBytes: number): BoundedRead {
     first = statSync(file);
   } catch (e) {
     // a link that leads round in a circle is no file of ours, as a pipe is not (the link itself is the file found)
-    if ((e as NodeJS.ErrnoException).code === 'ELOOP') return { ok: false, why: 'not-a-file', stat: lstatSync(file) };
+    // (a loop in a folder above it leaves no file to stat: that is told as what it is, readOwnBytes)
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP') return { ok: false, why: 'not-a-file', stat: lstatOr(file, e) };
     throw e;
   }
   if (first.isDirectory()) return { ok: false, why: 'folder', stat: first };
@@ -74,8 +75,9 @@ export function readOwnBytes(file: string, maxBytes = OWN_FILE_MAX): { bytes: Bu
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return null;
     // a file where a folder of the path should be (METERDATA_HOME or the config folder made a file): named, not a crash
-    const blocker = code === 'ENOTDIR' ? fileInPath(file) : null;
-    if (blocker !== null) return { problem: ft.fileInPath({ at: blocker }), fileInPath: blocker };
+    // …or a link that leads nowhere or round in a circle (round 45 F3: a loop above the file, a stack trace)
+    const blocker = code === 'ENOTDIR' || code === 'ELOOP' ? pathBlocker(file, code) : null;
+    if (blocker !== null) return { problem: blocker.problem, fileInPath: blocker.at };
     // another user's file (a `sudo meterdata login`): told as not readable, not as a disk that could not be written (round 26)
     if (code === 'EACCES' || code === 'EPERM') return { problem: ft.notReadable, unreadable: true };
     throw e;
@@ -84,6 +86,38 @@ export function readOwnBytes(file: string, maxBytes = OWN_FILE_MAX): { bytes: Bu
   return {
     problem: read.why === 'folder' ? ft.isFolder : read.why === 'not-a-file' ? ft.notPlainFile : ft.tooLarge({ mib: Math.round(maxBytes / (1 << 20)) }),
   };
+}
+
+const lstatOr = (file: string, e: unknown): Stats => {
+  try {
+    return lstatSync(file);
+  } catch {
+    throw e;
+  }
+};
+
+/** The nearest folder of `file`'s path that is a link leading nowhere or round in a circle, if any. */
+export function brokenLinkInPath(file: string): string | null {
+  for (let at = path.dirname(file); at !== path.dirname(at); at = path.dirname(at)) {
+    // not there, or below the broken link: look further up
+    if (lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink() !== true) continue;
+    try {
+      statSync(at);
+    } catch {
+      return at;
+    }
+  }
+  return null;
+}
+
+/**
+ * What in `file`'s path makes the system's `code` (a file where a folder goes, a link to nowhere or in a circle), in
+ * words; null where nothing there does.
+ */
+export function pathBlocker(file: string, code: unknown): { at: string; problem: string } | null {
+  const at = code === 'ENOTDIR' || code === 'EEXIST' ? fileInPath(file) : code === 'ENOENT' || code === 'ELOOP' ? brokenLinkInPath(file) : null;
+  if (at === null) return null;
+  return { at, problem: code === 'ENOTDIR' || code === 'EEXIST' ? ft.fileInPath({ at }) : ft.brokenLink({ at }) };
 }
 
 /** The nearest folder of `file`'s path that exists and is no folder, if any. */

@@ -81,6 +81,30 @@ describe('login refusing the answer to its code', () => {
     60_000,
   );
 
+  // round 45 F1: where it could not be ended, or no whole token came to end it with, nothing said so
+  it('its revocation refused by the server: said, with the portal as the way to end it', async () => {
+    const { env } = await at.signedIn();
+    const before = sids();
+    at.proxy.rewrite = (r, body) => (r.path.startsWith('/oauth/token') ? JSON.stringify({ ...JSON.parse(body), expires_in: 0 }) : body);
+    at.proxy.intercept = async (r) => (r.path.startsWith('/oauth/revoke') ? { status: 503, body: '{"error":"temporarily_unavailable"}' } : undefined);
+    const r = await login(env);
+    expect(r.code, r.stderr).not.toBe(0);
+    expect(r.stderr).toMatch(/The connection this answer opened could not be ended again at the server \(.+\); the landlord can disconnect it in the portal\./);
+    expect(madeSince(before)).toEqual(['connected']);
+  }, 60_000);
+
+  it('no whole token in what came (over 1 MiB before its tokens): a connection perhaps open, said', async () => {
+    const { env } = await at.signedIn();
+    const before = sids();
+    at.proxy.rewrite = (r, body) => (r.path.startsWith('/oauth/token') ? JSON.stringify({ padding: ' '.repeat(2 << 20), ...JSON.parse(body) }) : body);
+    const r = await login(env);
+    expect(r.code, r.stderr).not.toBe(0);
+    expect(r.stderr).toMatch(
+      /The sign-in server may have opened a connection with this answer, which meterdata could not read whole; the landlord can disconnect it/,
+    );
+    expect(madeSince(before)).toEqual(['connected']);
+  }, 60_000);
+
   it('a credential store that will not write the record: the connection it would hold is revoked (round 43 F5)', async () => {
     const { env } = await at.signedIn();
     const before = sids();
@@ -119,7 +143,8 @@ describe('login refusing the answer to its code', () => {
     await holder;
     expect(r.code, r.stderr).toBe(130);
     expect(heardAfter).toBeLessThan(2500); // a second of grace for a lock that is free
-    expect(r.stderr).toMatch(/Sign-in interrupted: nothing of the new sign-in is kept, and the connection it opened may still be open\./);
+    // nothing was sent to end it: "is still open", not "may be" (round 45 F7)
+    expect(r.stderr).toMatch(/Sign-in interrupted: nothing of the new sign-in is kept, and the connection it opened is still open\./);
     expect(r.stderr).not.toMatch(/could not use/);
     // nothing is sent after a stop: the connection stays as the server opened it
     expect(madeSince(before)).toEqual(['connected']);

@@ -48,4 +48,19 @@ describe.skipIf(!asRoot && process.env.CI !== 'true')('a locks folder this user 
     const again = await runCli(['token'], { env: at.env });
     expect(again.code, again.stderr).toBe(0);
   }, 120_000);
+
+  it('login refuses before any address is printed: no connection opened to be ended again (round 45 F2)', async () => {
+    chownAll(at.home, USER);
+    const locks = path.join(at.home, 'state', 'locks');
+    mkdirSync(locks, { recursive: true, mode: 0o755 });
+    chownSync(locks, 0, 0);
+    const connections = at.sandbox.admin.connections().length;
+    const argv = ['login', '--no-browser', '--profile', 'other', '--auth-url', at.sandbox.url, '--lang', 'en'];
+    const r = await runBin(argv, { METERDATA_HOME: at.home, METERDATA_CREDENTIAL_STORE: 'file' }, { uid: USER, timeoutMs: 60_000 });
+    chownAll(at.home, 0);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`A file meterdata keeps could not be written (${locks}): permission denied`);
+    expect(r.stderr).not.toMatch(/\/authorize\?|this is a bug/);
+    expect(at.sandbox.admin.connections().length).toBe(connections);
+  }, 90_000);
 });

@@ -78,3 +78,22 @@ describe('a locks folder that cannot hold the lock', () => {
     expect(e.hint).toMatch(new RegExp(`^Move or rename ${locks}`));
   });
 });
+
+// Round 45 F6: a locks folder removed while a lock in it was waited for failed at once "(ENOENT)", with a hint to remove
+// a lock that was not there; it is made again and the lock taken.
+describe('the locks folder removed during the wait', () => {
+  it('is made again and the lock taken once its holder is gone', async () => {
+    const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-locks-gone-')) };
+    let release!: () => void;
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const holder = withRefreshLock(env, 'beta', () => new Promise<void>((r) => (locked(), (release = r))));
+    await isLocked;
+    const waiter = withRefreshLock(env, 'beta', async () => 'taken');
+    await new Promise((r) => setTimeout(r, 300));
+    rmSync(path.dirname(lockPathFor(env, 'beta')), { recursive: true, force: true });
+    expect(await waiter).toBe('taken');
+    release();
+    await holder;
+  });
+});

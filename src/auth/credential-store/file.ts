@@ -3,7 +3,7 @@
 import { lstatSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
-import { fileInPath, readOwnFile } from '../../core/bounded-read.js';
+import { pathBlocker, readOwnFile } from '../../core/bounded-read.js';
 import { fileTexts as ft } from '../../core/texts.js';
 import { writeFileAtomic } from '../../core/atomic-file.js';
 import { dirs } from '../../core/paths.js';
@@ -30,17 +30,21 @@ async function isLink(file: string): Promise<boolean> {
 }
 
 /**
- * A file where the credentials folder (or one above it) should be: named with the move that fixes it, not a stack
- * trace (round 44 N4).
+ * A file where the credentials folder (or one above it) should be, or a link there that leads nowhere or in a circle:
+ * named with the move that fixes it, not a stack trace (round 44 N4, round 45 F3).
  */
-const blockedBy = (file: string, at: string) =>
-  new UsageError(t.storeBlocked({ file, problem: ft.fileInPath({ at }) }), ft.fileInPathHint({ at }), 'CONFIG_INVALID');
+const blockedBy = (file: string, at: string, problem: string) => new UsageError(t.storeBlocked({ file, problem }), ft.fileInPathHint({ at }), 'CONFIG_INVALID');
 
-/** `e` told as blockedBy where a file in the path caused it; any other error as it is. */
+/** `e` told as blockedBy where something in the path caused it; any other error as it is. */
 function blocked(file: string, e: unknown): unknown {
-  // mkdir says EEXIST where the folder to make is a file
-  const at = ['ENOTDIR', 'EEXIST'].includes((e as NodeJS.ErrnoException).code ?? '') ? fileInPath(file) : null;
-  return at === null ? e : blockedBy(file, at);
+  const b = pathBlocker(file, (e as NodeJS.ErrnoException).code);
+  return b === null ? e : blockedBy(file, b.at, b.problem);
+}
+
+/** A link to nowhere in the path, which reads as "no record" (ENOENT): told, before any sign-in starts or as the read's finding. */
+function checkLinks(file: string): void {
+  const b = pathBlocker(file, 'ENOENT');
+  if (b !== null) throw blockedBy(file, b.at, b.problem);
 }
 
 export class FileCredentialStore implements CredentialStore {
@@ -64,6 +68,7 @@ export class FileCredentialStore implements CredentialStore {
     } catch (e) {
       throw blocked(file, e);
     }
+    if (found === undefined) checkLinks(file);
     if (found?.isDirectory()) throw new UsageError(t.recordIsFolder({ file }), t.recordIsFolderHint({ file }), 'CONFIG_INVALID');
   }
 
@@ -77,10 +82,10 @@ export class FileCredentialStore implements CredentialStore {
     // file: two records holding one refresh token, and the second to refresh would end the connection.
     if (await isLink(file)) throw damagedRecord(t.fileLinked({ file, target: await fsp.readlink(file).catch(() => '?') }), profile);
     const read = readOwnFile(file);
-    if (read === null) return null;
+    if (read === null) return (checkLinks(file), null);
     if ('problem' in read)
       throw read.fileInPath !== undefined
-        ? blockedBy(file, read.fileInPath)
+        ? blockedBy(file, read.fileInPath, read.problem)
         : read.unreadable
           ? damagedRecord(t.fileUnreadable({ file, problem: read.problem }), profile, true)
           : damagedRecord(t.fileDamaged({ file, problem: read.problem }), profile);

@@ -1,0 +1,105 @@
+// Ctrl-C or SIGTERM during a wait that round 45 found deaf (F4, F5): the sign-in server's metadata that never comes,
+// the code's answer that never comes, the lock of the list of refresh tokens already sent. Each was heard only when the
+// 30 s timeout or the 56 s lock wait ran out, and then told with a second error block or as a connection being ended
+// that nothing was sent to end. Now heard at once (nothing is on its way) or after a second (the code's answer).
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { withLockAt } from '../../src/auth/lock.js';
+import { spentFile } from '../../src/auth/spent-tokens.js';
+import { InterruptedError } from '../../src/core/errors.js';
+import { loginLive } from '../helpers/browser.js';
+import { runCli } from '../helpers/run-cli.js';
+import { sandboxBehindProxy } from '../helpers/signed-in.js';
+
+const at = sandboxBehindProxy({ autoConsent: true, admin: true, clock: '2026-11-22', oauthRateLimitPerMinute: 0 }, 'md-stop-waits-');
+const login = (env: NodeJS.ProcessEnv, signal: AbortSignal) =>
+  loginLive(['login', '--no-browser', '--auth-url', at.proxy.url, '--base-url', at.sb.apiBase, '--profile', 'extra', '--lang', 'en'], env, { signal });
+const sids = () => new Set(at.sb.admin.connections().map((c) => c.sid));
+
+/** Aborts `stop` `ms` after `start()` is called; the time of the abort, once it came. */
+function ctrlCAfter(stop: AbortController, ms: number): { start(): void; at(): number } {
+  let when = 0;
+  return {
+    start: () => void setTimeout(() => ((when = Date.now()), stop.abort(new InterruptedError('Interrupted by SIGINT.'))), ms),
+    at: () => when,
+  };
+}
+/** An answer the proxy holds back for longer than any test waits. */
+const never = () => new Promise<undefined>((r) => setTimeout(() => r(undefined), 45_000));
+
+describe('a stop while the code’s answer is awaited', () => {
+  it('the answer never comes: 130 within about a second, told as awaited, a connection perhaps open', async () => {
+    const { env } = await at.signedIn();
+    const before = sids();
+    const stop = new AbortController();
+    const ctrlC = ctrlCAfter(stop, 300);
+    at.proxy.lose = (r) => (r.path.startsWith('/oauth/token') ? (ctrlC.start(), 'stall') : undefined);
+    const r = await login(env, stop.signal);
+    expect(r.code, r.stderr).toBe(130);
+    expect(Date.now() - ctrlC.at()).toBeLessThan(3000); // heard after the 30 s timeout before
+    expect(r.stderr).toMatch(
+      /Sign-in interrupted while the sign-in server's answer to the code was awaited; it may have opened a connection, and nothing was stored\./,
+    );
+    expect(r.stderr).not.toMatch(/was being ended|Nothing was half-written/);
+    // the sandbox redeemed the code: that connection is open, and was said to perhaps be
+    expect(
+      at.sb.admin
+        .connections()
+        .filter((c) => !before.has(c.sid))
+        .map((c) => c.state),
+    ).toEqual(['connected']);
+  }, 60_000);
+});
+
+describe('a stop while the sign-in server’s metadata is awaited (nothing sent yet)', () => {
+  it('login: 130 at once, one block', async () => {
+    const { env } = await at.signedIn();
+    const stop = new AbortController();
+    const ctrlC = ctrlCAfter(stop, 300);
+    at.proxy.intercept = async (r) => (r.path.startsWith('/.well-known/') ? (ctrlC.start(), never()) : undefined);
+    const r = await runCli(['login', '--no-browser', '--auth-url', at.proxy.url, '--base-url', at.sb.apiBase, '--profile', 'extra', '--lang', 'en'], {
+      env,
+      signal: stop.signal,
+    });
+    expect(r.code, r.stderr).toBe(130);
+    expect(Date.now() - ctrlC.at()).toBeLessThan(2000);
+    expect(r.stderr).toMatch(/^meterdata: Interrupted by SIGINT\./);
+    expect(r.stderr).not.toMatch(/OAUTH_TIMEOUT|could not be used|authorize\?/);
+  }, 60_000);
+
+  it('a refresh, under the refresh lock: 130 at once, nothing sent, the record as it was', async () => {
+    const { env, file } = await at.refreshDue(30_000);
+    const before = readFileSync(file, 'utf8');
+    const posts = at.tokenPosts();
+    const stop = new AbortController();
+    const ctrlC = ctrlCAfter(stop, 300);
+    at.proxy.intercept = async (r) => (r.path.startsWith('/.well-known/') ? (ctrlC.start(), never()) : undefined);
+    const r = await runCli(['token'], { env, signal: stop.signal });
+    expect(r.code, r.stderr).toBe(130);
+    expect(Date.now() - ctrlC.at()).toBeLessThan(2000);
+    expect([at.tokenPosts(), readFileSync(file, 'utf8')]).toEqual([posts, before]);
+  }, 60_000);
+});
+
+describe('a stop while another process holds the list of refresh tokens already sent', () => {
+  it('130 at once, one block, no refresh sent (round 45 F4: 57 s, and "refreshing for too long" beside it)', async () => {
+    const { env } = await at.refreshDue(30_000);
+    const posts = at.tokenPosts();
+    let release!: () => void;
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const holder = withLockAt(env, spentFile(env), () => new Promise<void>((r) => (locked(), (release = r))));
+    await isLocked;
+    const stop = new AbortController();
+    const ctrlC = ctrlCAfter(stop, 500);
+    ctrlC.start();
+    const r = await runCli(['token'], { env, signal: stop.signal });
+    const heard = Date.now() - ctrlC.at();
+    release();
+    await holder;
+    expect(r.code, r.stderr).toBe(130);
+    expect(heard).toBeLessThan(2000);
+    expect(r.stderr).not.toMatch(/for too long/);
+    expect(at.tokenPosts()).toBe(posts);
+  }, 90_000);
+});
