@@ -161,12 +161,14 @@ async function storeChecked(profile: Profile, io: Io): Promise<CredentialStore> 
  * The code's tokens. A stop while they are awaited waits a second more for them, then is told (round 45 F5: unheard
  * until the 30 s timeout, then told as a connection being ended that nothing was sent to end).
  */
-function redeemed(
+export function redeemed(
   config: Parameters<typeof revokeToken>[0],
   redeem: () => ReturnType<typeof redeemCode>,
   io: Io,
   notStored: (sent: boolean, words: string) => InterruptedError,
 ): ReturnType<typeof redeemCode> {
+  // stopped before the code was sent: it is not sent (the grace is for an answer on its way)
+  if (io.signal.aborted) return Promise.reject(io.signal.reason);
   return unlessAborted(redeem, withGrace(io.signal, STORE_GRACE_MS)).catch((e: unknown) =>
     stoppedBy(e, io.signal) ? Promise.reject(notStored(true, t.interruptedRedeeming)) : endOpened(config, io)(e),
   );
