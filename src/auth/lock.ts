@@ -134,12 +134,6 @@ async function acquire(file: string, options: Options, signal: AbortSignal | und
     if (signal?.aborted) throw signal.reason;
     const release = await lockfile.lock(file, { ...options, realpath: false, retries: 0 }).catch((e: unknown) => {
       const code = (e as { code?: unknown }).code;
-      // the locks folder removed meanwhile (a hand, a clean-up): made again, and tried on (round 45 F6)
-      if (code === 'ENOENT' && Date.now() < until && pathBlocker(`${file}.lock`, code) === null)
-        return fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 }).then(
-          () => null,
-          (m: unknown) => Promise.reject(unusable(file, m)),
-        );
       if (code !== 'ELOCKED') throw unusable(file, e);
       if (Date.now() >= until)
         throw new ServiceUnavailableError(t.lockTimeout, { code: 'AUTH_LOCK_TIMEOUT', hint: t.lockTimeoutHint({ file: `${file}.lock` }), cause: e });
@@ -157,6 +151,10 @@ function unusable(file: string, e: unknown): unknown {
   // mkdir says EEXIST where the folder to make is a file; a link to nowhere or in a circle: ENOENT, ELOOP (round 45 F6)
   const b = pathBlocker(`${file}.lock`, code);
   if (b !== null) return new UsageError(t.lockUnusable({ file: `${file}.lock`, reason: b.problem }), ft.fileInPathHint({ at: b.at }), 'CONFIG_INVALID');
+  // its folder removed meanwhile (by hand, a clean-up): not made again while a holder may still run, whose lock went
+  // with it (round 46 M1: two holders, a new refresh token lost)
+  if (code === 'ENOENT')
+    return new ServiceUnavailableError(t.lockFolderGone({ folder: path.dirname(file) }), { code: 'AUTH_LOCK_TIMEOUT', hint: t.lockFolderGoneHint, cause: e });
   if (diskRefusal(e)) return diskError(e);
   return new ServiceUnavailableError(t.lockUnusable({ file: `${file}.lock`, reason: typeof code === 'string' ? code : String(e) }), {
     code: 'AUTH_LOCK_TIMEOUT',

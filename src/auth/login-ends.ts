@@ -26,7 +26,8 @@ export function endOpened(
     const opened = issuedRefresh(e);
     if (opened === undefined) {
       if (perhapsOpened(e)) io.stderr.write(`${t.perhapsOpened}\n`);
-      throw e;
+      // stopped meanwhile (an answer cut within the grace after a stop): the stop is told, not the answer too (round 46 L1)
+      throw io.signal.aborted ? io.signal.reason : e;
     }
     let sent = false;
     // nothing is sent after a stop (unlessAborted): a stop before this is told as the stop it was

@@ -35,6 +35,9 @@ export async function replaceIntent(
   return withRefreshLock(place.env, place.profile, replace);
 }
 
+/** Whether the store still holds `rec` as it was read: its tokens, intent and marks (the keys in the store's order). */
+export const sameRecord = (now: StoredRecord | null, rec: StoredRecord): boolean => now !== null && JSON.stringify(now) === JSON.stringify(rec);
+
 /** The record without our intent, marked: the refresh token may have been rotated, so it is never sent again. */
 export function markedUncertain(now: StoredRecord, since = new Date().toISOString()): StoredRecord {
   const { refresh_intent: _ours, ...rest } = now;

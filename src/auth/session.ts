@@ -17,7 +17,7 @@ import { dpopProof, importDpopKey, type DpopKey } from './dpop.js';
 import { SingleFlight, withRefreshLock, type RefreshLock } from './lock.js';
 import { notHeldElsewhere } from './shared-record.js';
 import { intentOf, refreshInFlight, refreshUncertain, stillInFlight } from './refresh-intent.js';
-import { between429, LOCK_LOST_WAITING, markedUncertain, replaceIntent, type RecordPlace } from './refresh-outcome.js';
+import { between429, LOCK_LOST_WAITING, markedUncertain, replaceIntent, sameRecord, type RecordPlace } from './refresh-outcome.js';
 import { markedError, sendOnce, settledAfter, unrefreshable } from './spent-tokens.js';
 import { usable } from './lifetime.js';
 import { RefreshBudget } from './refresh-budget.js';
@@ -144,8 +144,8 @@ export class Session {
     const config = await this.configuration();
     const key = await this.key();
     await pauseAt(this.env, 'BEFORE_REFRESH', this.warn);
-    // Taken over while stalled: the new holder may be refreshing with this very token.
-    if (!(await lock.stillHeld())) return 'lock-lost';
+    // Taken over while stalled, or changed by a holder the lock did not keep out (its folder removed: round 46 M1).
+    if (!(await lock.stillHeld()) || !sameRecord(await this.store.read(this.profile.name), current)) return 'lock-lost';
     // Durable before the request leaves, so whoever takes this lock over while we stall sees it.
     const intended: StoredRecord = { ...counted, refresh_intent: intentOf() };
     await pauseAt(this.env, 'BEFORE_INTENT', this.warn);

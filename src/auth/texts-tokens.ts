@@ -99,6 +99,9 @@ export const tokenTexts = catalogue(
     lockNotEmpty: (p: { file: string }) => `${p.file} holds files, where meterdata keeps an empty lock folder: no meterdata process holds it.`,
     lockNotEmptyHint: (p: { file: string }) => `Look at what ${p.file} holds, remove the folder, then run the command again.`,
     lockUnusable: (p: { file: string; reason: string }) => `The lock ${p.file} cannot be taken (${p.reason}).`,
+    lockFolderGone: (p: { folder: string }) =>
+      `The folder ${p.folder} was removed while meterdata was using it (by hand, or by a clean-up); nothing was sent to the sign-in server.`,
+    lockFolderGoneHint: 'Run the command again; do not remove meterdata’s state folder while meterdata runs.',
     lockTimeout: 'Another meterdata process has been refreshing this sign-in for too long.',
     lockTimeoutHint: (p: { file: string }) =>
       `Try again in a minute; if it persists and no other meterdata process is running (one may be waiting out the sign-in server's 429s), remove ${p.file}.`,
@@ -201,6 +204,9 @@ export const tokenTexts = catalogue(
     lockNotEmpty: (p) => `${p.file} enthält Dateien, an der Stelle, an der meterdata einen leeren Sperrordner anlegt: Kein meterdata-Prozess hält ihn.`,
     lockNotEmptyHint: (p) => `Bitte prüfen, was ${p.file} enthält, den Ordner entfernen und den Befehl dann erneut ausführen.`,
     lockUnusable: (p) => `Die Sperre ${p.file} lässt sich nicht setzen (${p.reason}).`,
+    lockFolderGone: (p) =>
+      `Der Ordner ${p.folder} wurde entfernt, während meterdata ihn verwendete (von Hand oder durch ein Aufräumprogramm); an den Anmeldeserver wurde nichts gesendet.`,
+    lockFolderGoneHint: 'Bitte führen Sie den Befehl erneut aus und entfernen Sie den Zustandsordner von meterdata nicht, während meterdata läuft.',
     lockTimeout: 'Ein anderer meterdata-Prozess erneuert diese Anmeldung schon zu lange.',
     lockTimeoutHint: (p) =>
       `Bitte in einer Minute erneut versuchen; wenn es anhält und kein anderer meterdata-Prozess läuft (einer wartet womöglich die 429-Antworten des Anmeldeservers ab), entfernen Sie ${p.file}.`,

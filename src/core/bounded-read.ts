@@ -96,11 +96,19 @@ const lstatOr = (file: string, e: unknown): Stats => {
   }
 };
 
+const isLink = (at: string): boolean => {
+  try {
+    return lstatSync(at).isSymbolicLink();
+  } catch {
+    return false;
+  }
+};
+
 /** The nearest folder of `file`'s path that is a link leading nowhere or round in a circle, if any. */
 export function brokenLinkInPath(file: string): string | null {
   for (let at = path.dirname(file); at !== path.dirname(at); at = path.dirname(at)) {
-    // not there, or below the broken link: look further up
-    if (lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink() !== true) continue;
+    // not there, or below the broken link (ENOENT, ELOOP, ENOTDIR: round 46 M2): look further up
+    if (!isLink(at)) continue;
     try {
       statSync(at);
     } catch {

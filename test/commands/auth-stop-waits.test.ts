@@ -2,7 +2,7 @@
 // the code's answer that never comes, the lock of the list of refresh tokens already sent. Each was heard only when the
 // 30 s timeout or the 56 s lock wait ran out, and then told with a second error block or as a connection being ended
 // that nothing was sent to end. Now heard at once (nothing is on its way) or after a second (the code's answer).
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { withLockAt } from '../../src/auth/lock.js';
 import { spentFile } from '../../src/auth/spent-tokens.js';
@@ -102,4 +102,43 @@ describe('a stop while another process holds the list of refresh tokens already 
     expect(r.stderr).not.toMatch(/for too long/);
     expect(at.tokenPosts()).toBe(posts);
   }, 90_000);
+});
+
+// Round 46 L1: an answer cut inside its first token arriving within the second's grace after a stop was told in three
+// blocks (the connection perhaps open, "Interrupted … Nothing was half-written", the answer's own failure).
+describe('a stop, then within the grace an answer with no whole token', () => {
+  it('the connection perhaps open and the stop: no third block about the answer', async () => {
+    const { env } = await at.signedIn();
+    const stop = new AbortController();
+    at.proxy.rewrite = (r, body) => {
+      if (!r.path.startsWith('/oauth/token')) return body;
+      stop.abort(new InterruptedError('Interrupted by SIGINT.'));
+      return JSON.stringify({ padding: ' '.repeat(2 << 20), ...JSON.parse(body) });
+    };
+    const r = await login(env, stop.signal);
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toMatch(/The sign-in server may have opened a connection with this answer, which meterdata could not read whole/);
+    expect(r.stderr).toMatch(/Interrupted by SIGINT\./);
+    expect(r.stderr).not.toMatch(/larger than 1 MiB|could not be used/);
+  }, 60_000);
+});
+
+// Round 46 M1: a holder the lock did not keep out (the locks folder removed under it) stored new tokens while this run
+// was about to refresh; its intent, written from what it had read before, overwrote them: a new refresh token lost.
+describe('the record changed by another holder before the intent is written', () => {
+  it('nothing is written over it and nothing sent: the other holder’s fresh token is used', async () => {
+    const { env, file } = await at.refreshDue(30_000);
+    const posts = at.tokenPosts();
+    const theirs = {
+      ...JSON.parse(readFileSync(file, 'utf8')),
+      access_token: 'theirs-access',
+      access_expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+    };
+    setTimeout(() => writeFileSync(file, JSON.stringify(theirs), { mode: 0o600 }), 400);
+    const r = await runCli(['token'], { env: { ...env, METERDATA_TEST_PAUSE_BEFORE_REFRESH_MS: '1000' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('theirs-access');
+    expect(at.tokenPosts()).toBe(posts);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(theirs);
+  }, 60_000);
 });

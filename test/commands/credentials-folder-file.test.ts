@@ -93,3 +93,24 @@ describe('the credentials or locks folder a link to nowhere, a loop, or a file',
     }
   });
 });
+
+// Round 46 M2: METERDATA_HOME a loop of two links failed every command with a stack trace from the look for a broken link.
+describe('METERDATA_HOME a loop of two links', () => {
+  it.each([['status'], ['token'], ['logout'], ['login', '--no-browser', '--auth-url', '<sandbox>']])(
+    '%s: one line naming it (exit 2), no stack trace',
+    async (...argv) => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'md-home-loop-'));
+      const home = path.join(dir, 'a');
+      symlinkSync(path.join(dir, 'b'), home);
+      symlinkSync(home, path.join(dir, 'b'));
+      const r = await runCli(
+        argv.map((a) => (a === '<sandbox>' ? at.sandbox.url : a)),
+        { env: { METERDATA_HOME: home, METERDATA_CREDENTIAL_STORE: 'file' } },
+      );
+      const said = r.stdout + r.stderr;
+      expect(r.code, said).toBe(2);
+      expect(said).toContain(`${home} is a link that leads nowhere (or round in a circle)`);
+      expect(said).not.toMatch(/ELOOP|this is a bug|\/authorize\?/);
+    },
+  );
+});

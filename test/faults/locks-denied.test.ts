@@ -1,7 +1,7 @@
 // A `locks` folder this user may not write (another user's, after a `sudo meterdata …`): a run that had to refresh
 // waited 56 s, then said another meterdata process had been refreshing "for too long" (round 44 N5). Now it stops at
 // once, naming the folder, the refusal and the chown that fixes it; nothing is sent, and the sign-in still works.
-import { chownSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBin } from '../helpers/bin.js';
@@ -49,18 +49,27 @@ describe.skipIf(!asRoot && process.env.CI !== 'true')('a locks folder this user 
     expect(again.code, again.stderr).toBe(0);
   }, 120_000);
 
-  it('login refuses before any address is printed: no connection opened to be ended again (round 45 F2)', async () => {
-    chownAll(at.home, USER);
-    const locks = path.join(at.home, 'state', 'locks');
-    mkdirSync(locks, { recursive: true, mode: 0o755 });
-    chownSync(locks, 0, 0);
-    const connections = at.sandbox.admin.connections().length;
-    const argv = ['login', '--no-browser', '--profile', 'other', '--auth-url', at.sandbox.url, '--lang', 'en'];
-    const r = await runBin(argv, { METERDATA_HOME: at.home, METERDATA_CREDENTIAL_STORE: 'file' }, { uid: USER, timeoutMs: 60_000 });
-    chownAll(at.home, 0);
-    expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toContain(`A file meterdata keeps could not be written (${locks}): permission denied`);
-    expect(r.stderr).not.toMatch(/\/authorize\?|this is a bug/);
-    expect(at.sandbox.admin.connections().length).toBe(connections);
-  }, 90_000);
+  // login refuses before any address is printed: no connection is opened to be ended again
+  it.each([
+    ['locks', 'round 45 F2'],
+    ['credentials', 'round 46 L3'],
+  ])(
+    'login with a %s folder this user may not write (readable, root’s): refused before the browser step (%s)',
+    async (name) => {
+      chownAll(at.home, USER);
+      const folder = path.join(at.home, 'state', name);
+      mkdirSync(folder, { recursive: true });
+      chownSync(folder, 0, 0);
+      chmodSync(folder, 0o755);
+      const connections = at.sandbox.admin.connections().length;
+      const argv = ['login', '--no-browser', '--profile', 'other', '--auth-url', at.sandbox.url, '--lang', 'en'];
+      const r = await runBin(argv, { METERDATA_HOME: at.home, METERDATA_CREDENTIAL_STORE: 'file' }, { uid: USER, timeoutMs: 60_000 });
+      chownAll(at.home, 0);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain(`A file meterdata keeps could not be written (${folder}): permission denied`);
+      expect(r.stderr).not.toMatch(/\/authorize\?|this is a bug/);
+      expect(at.sandbox.admin.connections().length).toBe(connections);
+    },
+    90_000,
+  );
 });

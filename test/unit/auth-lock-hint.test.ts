@@ -80,19 +80,28 @@ describe('a locks folder that cannot hold the lock', () => {
 });
 
 // Round 45 F6: a locks folder removed while a lock in it was waited for failed at once "(ENOENT)", with a hint to remove
-// a lock that was not there; it is made again and the lock taken.
+// a lock that was not there. Made again, it handed the lock to a waiter while its holder still ran (round 46 M1: a
+// new refresh token lost): the wait ends, saying what happened, and the folder is left to the holder.
 describe('the locks folder removed during the wait', () => {
-  it('is made again and the lock taken once its holder is gone', async () => {
+  it('the waiter stops, naming the removed folder, and takes no lock', async () => {
     const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-locks-gone-')) };
+    const locks = path.dirname(lockPathFor(env, 'beta'));
     let release!: () => void;
     let locked!: () => void;
     const isLocked = new Promise<void>((r) => (locked = r));
     const holder = withRefreshLock(env, 'beta', () => new Promise<void>((r) => (locked(), (release = r))));
     await isLocked;
-    const waiter = withRefreshLock(env, 'beta', async () => 'taken');
+    let ran = false;
+    const waiter = withRefreshLock(env, 'beta', async () => void (ran = true)).catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 300));
-    rmSync(path.dirname(lockPathFor(env, 'beta')), { recursive: true, force: true });
-    expect(await waiter).toBe('taken');
+    rmSync(locks, { recursive: true, force: true });
+    const e = (await waiter) as { code: string; message: string; hint: string };
+    expect(ran).toBe(false);
+    expect(e).toMatchObject({
+      code: 'AUTH_LOCK_TIMEOUT',
+      message: `The folder ${locks} was removed while meterdata was using it (by hand, or by a clean-up); nothing was sent to the sign-in server.`,
+    });
+    expect(e.hint).toMatch(/^Run the command again; do not remove/);
     release();
     await holder;
   });

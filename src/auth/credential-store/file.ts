@@ -1,6 +1,7 @@
 // Opt-in file store: one JSON file per profile, mode 0600, in the state directory,
 // replaced atomically so a crash leaves the old or the new record, never half of one.
-import { lstatSync, promises as fsp } from 'node:fs';
+import { accessSync, constants, lstatSync, promises as fsp } from 'node:fs';
+import { diskError } from '../../core/disk.js';
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { pathBlocker, readOwnFile } from '../../core/bounded-read.js';
@@ -70,6 +71,13 @@ export class FileCredentialStore implements CredentialStore {
     }
     if (found === undefined) checkLinks(file);
     if (found?.isDirectory()) throw new UsageError(t.recordIsFolder({ file }), t.recordIsFolderHint({ file }), 'CONFIG_INVALID');
+    // a folder this user may not write (root's, after a `sudo meterdata login`) failed only once the code was redeemed (round 46 L3)
+    if (lstatSync(this.dir, { throwIfNoEntry: false })?.isDirectory())
+      try {
+        accessSync(this.dir, constants.W_OK | constants.X_OK);
+      } catch (e) {
+        throw diskError(e) ?? e;
+      }
   }
 
   describe(profile: string): string {
