@@ -51,8 +51,10 @@ async function interrupted(out: string, signal: NodeJS.Signals) {
   // Bounded: the poll ends with the run (at most the run's own timeout).
   const poll = setInterval(() => {
     if (sent || !child) return;
+    // one signal only: with both profiles' workbooks begun in the same tick (a loaded machine) the loop sent two, and a
+    // second signal ends the run at once, leaving its scratch files (as documented): the test's, not the run's, fault
     for (const p of ['nord', 'sued']) {
-      if (existsSync(path.join(out, p, '.billing.xlsx.partial'))) sent = child.kill(signal);
+      if (!sent && existsSync(path.join(out, p, '.billing.xlsx.partial'))) sent = child.kill(signal);
     }
   }, 5);
   const run = await runBin([...ARGS, '--out', out], env, { cwd: home, timeoutMs: 120_000, onStderr: (_t, c) => (child = c) }).finally(() =>
