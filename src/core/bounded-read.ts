@@ -105,7 +105,7 @@ const isLink = (at: string): boolean => {
 };
 
 /** The nearest folder of `file`'s path that is a link leading nowhere or round in a circle, if any. */
-export function brokenLinkInPath(file: string): string | null {
+function brokenLinkInPath(file: string): string | null {
   for (let at = path.dirname(file); at !== path.dirname(at); at = path.dirname(at)) {
     // not there, or below the broken link (ENOENT, ELOOP, ENOTDIR: round 46 M2): look further up
     if (!isLink(at)) continue;
@@ -123,13 +123,14 @@ export function brokenLinkInPath(file: string): string | null {
  * words; null where nothing there does.
  */
 export function pathBlocker(file: string, code: unknown): { at: string; problem: string } | null {
-  const at = code === 'ENOTDIR' || code === 'EEXIST' ? fileInPath(file) : code === 'ENOENT' || code === 'ELOOP' ? brokenLinkInPath(file) : null;
+  const notFolder = code === 'ENOTDIR' || code === 'EEXIST';
+  const at = notFolder ? fileInPath(file) : code === 'ENOENT' || code === 'ELOOP' ? brokenLinkInPath(file) : null;
   if (at === null) return null;
-  return { at, problem: code === 'ENOTDIR' || code === 'EEXIST' ? ft.fileInPath({ at }) : ft.brokenLink({ at }) };
+  return { at, problem: notFolder ? ft.fileInPath({ at }) : ft.brokenLink({ at }) };
 }
 
 /** The nearest folder of `file`'s path that exists and is no folder, if any. */
-export function fileInPath(file: string): string | null {
+function fileInPath(file: string): string | null {
   for (let at = path.dirname(file); at !== path.dirname(at); at = path.dirname(at)) {
     try {
       if (!statSync(at).isDirectory()) return at;
