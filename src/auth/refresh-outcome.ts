@@ -3,7 +3,7 @@
 // stays, since overwriting it could throw away a working connection.
 import type { CredentialStore, StoredRecord } from './credential-store/index.js';
 import { withRefreshLock, type RefreshLock } from './lock.js';
-import { giveBack, reclaim, RefreshTokenSpentError, type ClaimState } from './spent-tokens.js';
+import { claimedError, giveBack, reclaim, type ClaimState } from './spent-tokens.js';
 import type { Between429 } from './token-exchange.js';
 import type { Session } from './session.js';
 
@@ -44,8 +44,8 @@ export function markedUncertain(now: StoredRecord, since = new Date().toISOStrin
   return { ...rest, refresh_uncertain_since: since };
 }
 
-/** Thrown out of a 429's wait when another process took the refresh lock over meanwhile: it refreshes, we do not resend. */
-export const LOCK_LOST_WAITING = new Error('refresh lock taken over during a 429 wait');
+/** Thrown before the token is sent (a 429's wait, the intent's write) when another process took the lock over or wrote the record meanwhile: we do not send. */
+export const LOCK_LOST_BEFORE_SENDING = new Error('refresh lock taken over before the refresh was sent');
 
 /**
  * A 429 turned the refresh token away unused: for the wait, the record goes back to what it was (`before`: no intent, this refresh not counted) and the
@@ -74,10 +74,11 @@ export function between429(
       await persist(before); // given back: the record as it was
     },
     resend: async () => {
-      if (!(await lock.stillHeld())) throw LOCK_LOST_WAITING;
-      await persist(intended);
+      if (!(await lock.stillHeld())) throw LOCK_LOST_BEFORE_SENDING;
+      // claimed first, as sendOnce does: only the claim's winner writes the intent over the record
       const earlier = await reclaim(place.env, intended.refresh_token, place.profile, at, claim);
-      if (earlier) throw new RefreshTokenSpentError(earlier, place.profile, relogin);
+      if (earlier) throw claimedError(earlier, place.profile, relogin);
+      await persist(intended);
     },
   };
 }

@@ -7,7 +7,8 @@
 import type * as oidc from 'openid-client';
 import type { Credentials } from '../core/credentials.js';
 import { loadProfile, saveProfile, setProfileFields, type Profile } from '../core/config.js';
-import { NotSignedInError, ServiceUnavailableError } from '../core/errors.js';
+import { MeterdataError, NotSignedInError, ServiceUnavailableError } from '../core/errors.js';
+import { loginCommand, loginHint, notSignedIn, statusCommand } from './profile-commands.js';
 import { unlessAborted } from '../core/abort.js';
 import { terminalSafeLines } from '../core/terminal-text.js';
 import { openStore, type CredentialStore, type StoredRecord } from './credential-store/index.js';
@@ -17,8 +18,9 @@ import { dpopProof, importDpopKey, type DpopKey } from './dpop.js';
 import { SingleFlight, withRefreshLock, type RefreshLock } from './lock.js';
 import { notHeldElsewhere } from './shared-record.js';
 import { intentOf, refreshInFlight, refreshUncertain, stillInFlight } from './refresh-intent.js';
-import { between429, LOCK_LOST_WAITING, markedUncertain, replaceIntent, sameRecord, type RecordPlace } from './refresh-outcome.js';
-import { markedError, sendOnce, settledAfter, unrefreshable } from './spent-tokens.js';
+import { between429, LOCK_LOST_BEFORE_SENDING, markedUncertain, replaceIntent, sameRecord, type RecordPlace } from './refresh-outcome.js';
+import { sendOnce, settledAfter } from './spent-tokens.js';
+import { markedError, unrefreshable } from './refresh-refusals.js';
 import { usable } from './lifetime.js';
 import { RefreshBudget } from './refresh-budget.js';
 import { pauseAt, testNumber } from './test-hooks.js';
@@ -26,28 +28,11 @@ import { dpopHandle, keptAnswerLost, recordFromTokens, refreshGrant, type TokenS
 import { ts } from './texts-session.js';
 import { refusalWords } from '../core/disk.js';
 
-export { MAX_REJECTED_REFRESHES } from './refresh-budget.js';
+export { loginCommand, notSignedIn } from './profile-commands.js';
 
 const flights = new SingleFlight<StoredRecord>();
 
-/** `meterdata login` for `profile`, as a person types it. */
-export function loginCommand(profile: string): string {
-  return `meterdata login${profile !== 'default' ? ` --profile ${profile}` : ''}`;
-}
-
-function statusCommand(profile: string): string {
-  return `meterdata status${profile !== 'default' ? ` --profile ${profile}` : ''}`;
-}
-
-export function loginHint(profile: string): string {
-  return ts.runLogin({ login: loginCommand(profile) });
-}
-
 const lockLost = () => new ServiceUnavailableError(ts.lockLost, { code: 'AUTH_LOCK_LOST', hint: ts.lockLostHint });
-
-export function notSignedIn(profile: string): NotSignedInError {
-  return new NotSignedInError(ts.notSignedIn({ profile }), { code: 'AUTH_NOT_SIGNED_IN', hint: loginHint(profile) });
-}
 
 export class Session {
   private record: StoredRecord;
@@ -104,9 +89,10 @@ export class Session {
     return flights.run(`${this.env.METERDATA_HOME ?? ''}\0${this.profile.name}`, async () => {
       if (rejectedToken !== undefined && this.record.access_token !== rejectedToken && usable(this.record, Date.now())) return this.record;
       if (rejectedToken !== undefined) this.budget.rejected();
-      let outcome = await withRefreshLock(this.env, this.profile.name, (lock) => this.refreshLocked(rejectedToken, lock), this.signal);
+      const attempt = (last: boolean) => withRefreshLock(this.env, this.profile.name, (lock) => this.refreshLocked(rejectedToken, lock, last), this.signal);
       // Lost the lock before sending: another process is refreshing; wait for it and use its result.
-      if (outcome === 'lock-lost') outcome = await withRefreshLock(this.env, this.profile.name, (lock) => this.refreshLocked(rejectedToken, lock), this.signal);
+      let outcome = await attempt(false);
+      if (outcome === 'lock-lost') outcome = await attempt(true);
       if (outcome === 'lock-lost') throw lockLost();
       this.record = outcome.record;
       if (outcome.refreshed) await this.afterRefresh(outcome.record);
@@ -125,7 +111,11 @@ export class Session {
     await this.whenRefreshed?.(rec);
   }
 
-  private async refreshLocked(rejectedToken: string | undefined, lock: RefreshLock): Promise<{ record: StoredRecord; refreshed: boolean } | 'lock-lost'> {
+  private async refreshLocked(
+    rejectedToken: string | undefined,
+    lock: RefreshLock,
+    last: boolean,
+  ): Promise<{ record: StoredRecord; refreshed: boolean } | 'lock-lost'> {
     const current = await this.store.read(this.profile.name);
     if (!current) throw notSignedIn(this.profile.name);
     const replacedByOther = rejectedToken === undefined ? true : current.access_token !== rejectedToken;
@@ -146,22 +136,32 @@ export class Session {
     await pauseAt(this.env, 'BEFORE_REFRESH', this.warn);
     // Taken over while stalled, or changed by a holder the lock did not keep out (its folder removed: round 46 M1).
     if (!(await lock.stillHeld()) || !sameRecord(await this.store.read(this.profile.name), current)) return 'lock-lost';
-    // Durable before the request leaves, so whoever takes this lock over while we stall sees it.
     const intended: StoredRecord = { ...counted, refresh_intent: intentOf() };
-    await pauseAt(this.env, 'BEFORE_INTENT', this.warn);
-    await this.persist(intended, 'intent');
-    // Stalled past the stale limit while writing it: the new holder may be refreshing with this token.
-    if (!(await lock.stillHeld())) return this.takenOverDuringIntent(intended, relogin);
+    let written = false;
+    // Durable before the request leaves, so whoever takes this lock over while we stall sees it. Written once the token
+    // is claimed store-wide (no other process can then refresh with it), over the record as we read it (round 47 M1′).
+    const writeIntent = async () => {
+      await pauseAt(this.env, 'BEFORE_INTENT', this.warn);
+      if (!sameRecord(await this.store.read(this.profile.name), current)) throw LOCK_LOST_BEFORE_SENDING;
+      await this.persist(intended, 'intent');
+      written = true;
+      // Stalled past the stale limit: the new holder could not send our claimed token, but may have written since.
+      if (!(await lock.stillHeld()) && !sameRecord(await this.store.read(this.profile.name), intended)) throw LOCK_LOST_BEFORE_SENDING;
+    };
     let tokens: TokenSet;
     try {
-      // told to stop while waiting for the lock or writing the intent: no refresh starts now; claimed store-wide before it is sent
+      // told to stop while waiting for the lock: no refresh starts now
       if (this.signal?.aborted) throw this.signal.reason;
       const between = between429(this.place(), intended, lock, relogin, (r) => this.persist(r, 'intent'), current);
       const send = () => refreshGrant(config, current.refresh_token, dpopHandle(config, key), this.profile, this.signal, this.mayWait, between);
-      tokens = await sendOnce(this.env, current.refresh_token, this.profile.name, intended.refresh_intent!.at, relogin, send, between.claim, this.signal);
+      const { at } = intended.refresh_intent!;
+      tokens = await sendOnce(this.env, current.refresh_token, this.profile.name, at, relogin, send, between.claim, this.signal, writeIntent);
     } catch (e) {
-      if (e === LOCK_LOST_WAITING) return 'lock-lost'; // taken over during a 429's wait (intent and claim withdrawn): the new holder refreshes
-      await replaceIntent(this.place(), lock, intended, () => settledAfter(e, current)).catch(() => undefined);
+      // taken over or written before sending, or the token claimed by a refresh on its way in another process (told the second time)
+      if (e === LOCK_LOST_BEFORE_SENDING || (!last && e instanceof MeterdataError && e.code === 'AUTH_REFRESH_IN_FLIGHT')) return 'lock-lost';
+      const after = settledAfter(e, current);
+      // our intent replaced, or the record (never sent by us) marked where its token was sent before
+      if (written || after !== current) await replaceIntent(this.place(), lock, written ? intended : current, () => after).catch(() => undefined);
       throw e;
     }
     try {
@@ -194,18 +194,6 @@ export class Session {
       if (!now) throw notSignedIn(this.profile.name);
       return { record: now, refreshed: false };
     });
-  }
-
-  /**
-   * Our intent landed after the lock was taken over. If the store still holds it, it may have
-   * replaced tokens the new holder refreshed and saved meanwhile, and they cannot be told apart
-   * from none: mark the record (sign in again). Otherwise someone wrote after it: use that.
-   */
-  private async takenOverDuringIntent(intended: StoredRecord, relogin: string): Promise<'lock-lost'> {
-    const at = intended.refresh_intent!.at;
-    const ours = await replaceIntent(this.place(), undefined, intended, (now) => markedUncertain(now, at));
-    if (ours) throw refreshUncertain(at, 'taken-over', relogin);
-    return 'lock-lost';
   }
 
   private place(): RecordPlace {

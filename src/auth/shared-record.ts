@@ -6,7 +6,8 @@ import { loadableProfiles } from '../core/config.js';
 import { openStore } from './credential-store/index.js';
 import type { StoredRecord } from './credential-store/index.js';
 import type { Profile } from '../core/config.js';
-import { notSpentBefore, spentBy } from './spent-tokens.js';
+import { spentBy } from './spent-tokens.js';
+import { notSpentBefore } from './refresh-refusals.js';
 import { answerUnusable } from './token-exchange.js';
 import { tokenTexts as t } from './texts-tokens.js';
 

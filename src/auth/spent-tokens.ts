@@ -6,6 +6,7 @@
 // request leaves: a token found already claimed is never sent, whatever profile holds it. One
 // list serves the file store and the keychain alike.
 import { createHash, randomBytes } from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
 import * as v from 'valibot';
 import { writeFileAtomic } from '../core/atomic-file.js';
@@ -15,11 +16,10 @@ import { checkJson } from '../core/file-schema.js';
 import { dirs } from '../core/paths.js';
 import { fileTexts as ft } from '../core/texts.js';
 import type { StoredRecord } from './credential-store/index.js';
-import type { Profile } from '../core/config.js';
 import { lockNotTaken, withLockAt, type RefreshLock } from './lock.js';
-import { refreshUncertain, stillInFlight } from './refresh-intent.js';
+import { refreshInFlight, stillInFlight } from './refresh-intent.js';
 import { markedUncertain } from './refresh-outcome.js';
-import { answerUnusable, RefreshAnswerLostError } from './token-exchange.js';
+import { RefreshAnswerLostError } from './token-exchange.js';
 import { tokenTexts as t } from './texts-tokens.js';
 
 /** Entries kept at most; the oldest go first (an hourly refresh for more than a year of one profile). */
@@ -38,6 +38,9 @@ export interface SpentEntry {
   profile: string;
   /** This claim's own id (new for every claim): a record may name it as turned away unused (`refresh_claim_unused`). */
   c?: string;
+  /** The claiming process and its machine: a claim of a process still running may be a refresh on its way (claimedInFlight). */
+  pid?: number;
+  host?: string;
 }
 
 /** One refresh's claims: the id of its latest, and the claim of this profile's it may take over (turned away unused). */
@@ -51,6 +54,8 @@ const EntrySchema = v.looseObject({
   at: v.pipe(v.string(), v.isoTimestamp()),
   profile: v.string(),
   c: v.optional(v.string()),
+  pid: v.optional(v.number()),
+  host: v.optional(v.string()),
 });
 const ListSchema = v.looseObject({ v: v.literal(1), spent: v.array(EntrySchema) });
 
@@ -121,7 +126,11 @@ async function claimHeld(env: NodeJS.ProcessEnv, token: string, profile: string,
   const unused = found !== undefined && isClaim(found, state.takeOver, profile);
   if (found && !unused) return found;
   const id = randomBytes(8).toString('hex');
-  const next = withEntry(unused ? list.filter((e) => e !== found) : list, { h: tokenHash(token), at, profile, c: id }, Date.now());
+  const next = withEntry(
+    unused ? list.filter((e) => e !== found) : list,
+    { h: tokenHash(token), at, profile, c: id, pid: process.pid, host: os.hostname() },
+    Date.now(),
+  );
   // Taken over while stalled: another holder may have added an entry that this write would drop.
   if (!(await lock.stillHeld())) throw new ServiceUnavailableError(t.spentListBusy, { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });
   try {
@@ -182,9 +191,27 @@ export class RefreshTokenSpentError extends NotSignedInError {
 }
 
 /**
- * Claims `token`, then sends it with `send`: a token sent before (by any profile) is never sent
- * (RefreshTokenSpentError). A send that failed before the token could be used gives the claim
- * back; an answer lost after sending keeps it, as the record's mark does.
+ * A claim of `profile`'s, a short while ago, by another process on this machine that still runs: its refresh may be on
+ * its way, so the token is not sent, but the record is no copy's either (the refresh lock did not keep the two apart:
+ * a holder stalled past the stale limit, or the lock's folder removed while both ran: round 47 M1′).
+ */
+export function claimedInFlight(entry: SpentEntry, profile: string): boolean {
+  const { pid, host } = entry;
+  return entry.profile === profile && pid !== undefined && host !== undefined && stillInFlight({ at: entry.at, pid, host });
+}
+
+/** The error for a token found claimed: a refresh on its way in another process of this profile (exit 5, AUTH_REFRESH_IN_FLIGHT), or sent before (exit 3). */
+export function claimedError(earlier: SpentEntry, profile: string, relogin: string): Error {
+  const { pid, host } = earlier;
+  if (pid !== undefined && host !== undefined && claimedInFlight(earlier, profile)) return refreshInFlight({ at: earlier.at, pid, host }, relogin);
+  return new RefreshTokenSpentError(earlier, profile, relogin);
+}
+
+/**
+ * Claims `token`, then (`beforeSend`: the record's intent) sends it with `send`: a token sent before (by any profile)
+ * is never sent (RefreshTokenSpentError). Whatever fails before the token could be used gives the claim back; an
+ * answer lost after sending keeps it, as the record's mark does. The claim comes first: it is the one step another
+ * process cannot pass at the same moment, so only its winner writes an intent over the record (round 47 M1′).
  */
 export async function sendOnce<T>(
   env: NodeJS.ProcessEnv,
@@ -195,10 +222,12 @@ export async function sendOnce<T>(
   send: () => Promise<T>,
   state: ClaimState = {},
   signal?: AbortSignal,
+  beforeSend?: () => Promise<void>,
 ): Promise<T> {
   const earlier = await claimRefreshToken(env, token, profile, at, state, signal);
-  if (earlier) throw new RefreshTokenSpentError(earlier, profile, relogin);
+  if (earlier) throw claimedError(earlier, profile, relogin);
   try {
+    await beforeSend?.();
     return await send();
   } catch (e) {
     // a claim the 429's wait could not give back (giveBack), or could not take again (reclaim), is not tried again:
@@ -252,42 +281,3 @@ export const unusedClaimOf = (entry: SpentEntry, rec: StoredRecord, profile: str
 
 /** The entry is the claim `id` of `profile`'s (never an entry without an id). */
 const isClaim = (entry: SpentEntry, id: string | undefined, profile: string): boolean => id !== undefined && entry.c === id && entry.profile === profile;
-
-/** A record marked as not to be refreshed: sent before by another profile says so; otherwise an answer was lost. */
-export function markedError(env: NodeJS.ProcessEnv, rec: StoredRecord, profile: string, relogin: string): NotSignedInError {
-  let entry: SpentEntry | undefined;
-  try {
-    entry = spentBy(env, rec.refresh_token);
-  } catch {
-    // a damaged list only changes which sentence is shown: the record is marked either way
-  }
-  if (entry && entry.profile !== profile) return new RefreshTokenSpentError(entry, profile, relogin);
-  return refreshUncertain(rec.refresh_uncertain_since ?? rec.updated_at, 'lost', relogin);
-}
-
-/**
- * For `status`: why this record's next refresh will not send its token, found without sending (the
- * refresh path's order: marked, an intent, then the list); null when it can or a refresh is under way.
- */
-export function unrefreshable(env: NodeJS.ProcessEnv, rec: StoredRecord, profile: string, relogin: string): NotSignedInError | null {
-  if (rec.refresh_uncertain_since) return markedError(env, rec, profile, relogin);
-  if (rec.refresh_intent) {
-    // A live refresh's intent is followed by our own claim in the list: it is no copy's.
-    if (stillInFlight(rec.refresh_intent)) return null;
-    // Left by a process that died between intent and settle: the next refresh refuses the record (exit 3).
-    return refreshUncertain(rec.refresh_intent.at, 'abandoned', relogin);
-  }
-  const entry = spentBy(env, rec.refresh_token);
-  return entry && !unusedClaimOf(entry, rec, profile) ? new RefreshTokenSpentError(entry, profile, relogin) : null;
-}
-
-/**
- * The record a refresh answer makes, unless its new refresh token is one the spent list names: every refresh issues
- * a new token, and one sent before (the server gave back an older token of this connection) would be refused by
- * the next run as a backup's (round 26). Thrown as the answer unusable: the record is marked, exit 3.
- */
-export function notSpentBefore(env: NodeJS.ProcessEnv, next: StoredRecord, profile: Profile): StoredRecord {
-  const before = spentBy(env, next.refresh_token);
-  if (before) throw answerUnusable(undefined, profile, 200, t.spentGivenBack({ at: before.at }));
-  return next;
-}

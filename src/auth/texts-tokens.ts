@@ -62,15 +62,13 @@ export const tokenTexts = catalogue(
     noRefreshToken: 'The sign-in server issued no refresh token.',
     noRefreshTokenHint: 'meterdata needs a refresh token to keep the connection; check the client registration.',
     inFlight: (p: { pid: number; at: string }) =>
-      `Another meterdata process (pid ${p.pid}) sent a refresh of this sign-in at ${p.at} and has not saved its answer; sending the same refresh token again would end the connection, so this run does not.`,
+      `Another meterdata process (pid ${p.pid}) started a refresh of this sign-in at ${p.at} and has not saved its answer; sending the same refresh token again would end the connection, so this run does not.`,
     inFlightHint: (p: { relogin: string }) =>
       `Run the command again once that process has finished (it may be suspended or stopped). If it was killed, the next run says whether you must sign in again: ${p.relogin}`,
     uncertainLost: (p: { since: string }) =>
       `The answer to an earlier refresh of this connection (${p.since}) was lost or could not be used; the server may have replaced the refresh token, and sending the old one again would end the connection.`,
     uncertainAbandoned: (p: { since: string }) =>
       `An earlier refresh of this connection (${p.since}) was sent by a process that ended before saving its answer; the server may have replaced the refresh token, and sending the old one again would end the connection.`,
-    uncertainTakenOver: (p: { since: string }) =>
-      `This process stalled while starting a refresh (${p.since}) and another meterdata process took over meanwhile; the tokens that process may have saved could not be kept; the server may have replaced the refresh token, and sending the old one again would end the connection.`,
     spentByOther: (p: { at: string; by: string }) =>
       `The refresh token stored for this profile was already sent at ${p.at} by the profile "${p.by}": this sign-in is a copy of that profile's (or restored from a backup), and sending the token again would end the landlord's connection, so this run does not.`,
     spentBySelf: (p: { at: string }) =>
@@ -99,9 +97,8 @@ export const tokenTexts = catalogue(
     lockNotEmpty: (p: { file: string }) => `${p.file} holds files, where meterdata keeps an empty lock folder: no meterdata process holds it.`,
     lockNotEmptyHint: (p: { file: string }) => `Look at what ${p.file} holds, remove the folder, then run the command again.`,
     lockUnusable: (p: { file: string; reason: string }) => `The lock ${p.file} cannot be taken (${p.reason}).`,
-    lockFolderGone: (p: { folder: string }) =>
-      `The folder ${p.folder} was removed while meterdata was using it (by hand, or by a clean-up); nothing was sent to the sign-in server.`,
-    lockFolderGoneHint: 'Run the command again; do not remove meterdata’s state folder while meterdata runs.',
+    lockFolderGone: (p: { folder: string }) => `The folder ${p.folder} was removed while meterdata was using it, by hand or by a clean-up.`,
+    lockFolderGoneHint: 'Nothing was sent to the sign-in server. Run the command again; do not remove meterdata’s state folder while meterdata runs.',
     lockTimeout: 'Another meterdata process has been refreshing this sign-in for too long.',
     lockTimeoutHint: (p: { file: string }) =>
       `Try again in a minute; if it persists and no other meterdata process is running (one may be waiting out the sign-in server's 429s), remove ${p.file}.`,
@@ -166,15 +163,13 @@ export const tokenTexts = catalogue(
     noRefreshToken: 'Der Anmeldeserver hat kein Refresh-Token ausgestellt.',
     noRefreshTokenHint: 'meterdata braucht ein Refresh-Token, um die Verbindung zu halten; prüfen Sie die Registrierung des Clients.',
     inFlight: (p) =>
-      `Ein anderer meterdata-Prozess (PID ${p.pid}) hat um ${p.at} eine Erneuerung dieser Anmeldung gesendet und seine Antwort nicht gespeichert; dasselbe Refresh-Token erneut zu senden würde die Verbindung beenden, daher tut dieser Aufruf es nicht.`,
+      `Ein anderer meterdata-Prozess (PID ${p.pid}) hat um ${p.at} eine Erneuerung dieser Anmeldung begonnen und seine Antwort nicht gespeichert; dasselbe Refresh-Token erneut zu senden würde die Verbindung beenden, daher tut dieser Aufruf es nicht.`,
     inFlightHint: (p) =>
       `Führen Sie den Befehl erneut aus, sobald dieser Prozess beendet ist (er kann angehalten oder gestoppt sein). Wurde er abgebrochen, sagt der nächste Aufruf, ob Sie sich neu anmelden müssen: ${p.relogin}`,
     uncertainLost: (p) =>
       `Die Antwort auf eine frühere Erneuerung dieser Verbindung (${p.since}) ging verloren oder war nicht verwendbar; der Server hat das Refresh-Token möglicherweise ersetzt, und das alte erneut zu senden würde die Verbindung beenden.`,
     uncertainAbandoned: (p) =>
       `Eine frühere Erneuerung dieser Verbindung (${p.since}) kam von einem Prozess, der vor dem Speichern der Antwort beendet wurde; der Server hat das Refresh-Token möglicherweise ersetzt, und das alte erneut zu senden würde die Verbindung beenden.`,
-    uncertainTakenOver: (p) =>
-      `Dieser Prozess stockte beim Start einer Erneuerung (${p.since}), und ein anderer meterdata-Prozess hat inzwischen übernommen; die Tokens, die jener Prozess gespeichert haben mag, ließen sich nicht behalten; der Server hat das Refresh-Token möglicherweise ersetzt, und das alte erneut zu senden würde die Verbindung beenden.`,
     spentByOther: (p) =>
       `Das für dieses Profil gespeicherte Refresh-Token wurde bereits am ${p.at} vom Profil „${p.by}“ gesendet: Diese Anmeldung ist eine Kopie der Anmeldung jenes Profils (oder aus einer Sicherung zurückgespielt). Das Token erneut zu senden würde die Verbindung zum Eigentümer beenden, daher tut dieser Aufruf es nicht.`,
     spentBySelf: (p) =>
@@ -204,9 +199,9 @@ export const tokenTexts = catalogue(
     lockNotEmpty: (p) => `${p.file} enthält Dateien, an der Stelle, an der meterdata einen leeren Sperrordner anlegt: Kein meterdata-Prozess hält ihn.`,
     lockNotEmptyHint: (p) => `Bitte prüfen, was ${p.file} enthält, den Ordner entfernen und den Befehl dann erneut ausführen.`,
     lockUnusable: (p) => `Die Sperre ${p.file} lässt sich nicht setzen (${p.reason}).`,
-    lockFolderGone: (p) =>
-      `Der Ordner ${p.folder} wurde entfernt, während meterdata ihn verwendete (von Hand oder durch ein Aufräumprogramm); an den Anmeldeserver wurde nichts gesendet.`,
-    lockFolderGoneHint: 'Bitte führen Sie den Befehl erneut aus und entfernen Sie den Zustandsordner von meterdata nicht, während meterdata läuft.',
+    lockFolderGone: (p) => `Der Ordner ${p.folder} wurde entfernt, während meterdata ihn verwendete, von Hand oder durch ein Aufräumprogramm.`,
+    lockFolderGoneHint:
+      'An den Anmeldeserver wurde nichts gesendet. Bitte führen Sie den Befehl erneut aus und entfernen Sie den Zustandsordner von meterdata nicht, während meterdata läuft.',
     lockTimeout: 'Ein anderer meterdata-Prozess erneuert diese Anmeldung schon zu lange.',
     lockTimeoutHint: (p) =>
       `Bitte in einer Minute erneut versuchen; wenn es anhält und kein anderer meterdata-Prozess läuft (einer wartet womöglich die 429-Antworten des Anmeldeservers ab), entfernen Sie ${p.file}.`,

@@ -290,11 +290,10 @@ export function answerUnusable(e: unknown, profile: Profile | undefined, status:
   });
 }
 
-/**
- * Anything that failed after a 2xx refresh answer (building the record, the store, the lock):
- * the token we sent is spent. Errors that already say "sign in again" stay as they are.
- */
+/** Anything that failed after a 2xx refresh answer (building the record, the store, the lock): the token we sent is spent. Errors that already say "sign in again" stay. */
 export function keptAnswerLost(e: unknown, profile: Profile): MeterdataError {
   if (e instanceof MeterdataError && e.exitCode === ExitCode.NOT_SIGNED_IN) return e;
-  return answerUnusable(e, profile, 200, t.notKept({ reason: describeError(e) }));
+  // our own errors in words (a removed lock folder), not as a bare code (round 47 L-c), as a clause of the sentence
+  const reason = e instanceof MeterdataError ? e.message.charAt(0).toLowerCase() + e.message.slice(1).replace(/\.$/, '') : describeError(e);
+  return answerUnusable(e, profile, 200, t.notKept({ reason }));
 }

@@ -234,7 +234,7 @@ describe('the refresh intent', () => {
       const posts = tokenPosts();
       const r = await runCli(['token'], { env });
       expect(r.code).toBe(5);
-      expect(r.stderr).toMatch(new RegExp(`Another meterdata process \\(pid ${holder.pid}\\) sent a refresh`));
+      expect(r.stderr).toMatch(new RegExp(`Another meterdata process \\(pid ${holder.pid}\\) started a refresh`));
       expect(tokenPosts()).toBe(posts);
       expect(stored()).toEqual(withIntent);
     } finally {

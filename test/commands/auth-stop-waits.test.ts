@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { withLockAt } from '../../src/auth/lock.js';
-import { spentFile } from '../../src/auth/spent-tokens.js';
+import { readSpent, spentFile, tokenHash } from '../../src/auth/spent-tokens.js';
 import { InterruptedError } from '../../src/core/errors.js';
 import { loginLive } from '../helpers/browser.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -140,5 +140,21 @@ describe('the record changed by another holder before the intent is written', ()
     expect(r.stdout.trim()).toBe('theirs-access');
     expect(at.tokenPosts()).toBe(posts);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(theirs);
+  }, 60_000);
+
+  // Round 47 M1′: the token is claimed store-wide first, then the record read once more right before the intent: a
+  // write in between is found there; the claim is given back, so the token stays sendable.
+  it('written after the claim, before the intent: nothing written over it, nothing sent, the claim given back', async () => {
+    const { env, file, rec } = await at.refreshDue(30_000);
+    const posts = at.tokenPosts();
+    const theirs = { ...rec, access_token: 'theirs-later', access_expires_at: new Date(Date.now() + 3_600_000).toISOString() };
+    setTimeout(() => writeFileSync(file, JSON.stringify(theirs), { mode: 0o600 }), 400);
+    const r = await runCli(['token'], { env: { ...env, METERDATA_TEST_PAUSE_BEFORE_INTENT_MS: '1000' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/test-hook: BEFORE_INTENT/);
+    expect(r.stdout.trim()).toBe('theirs-later');
+    expect(at.tokenPosts()).toBe(posts);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(theirs);
+    expect(readSpent(env).some((e) => e.h === tokenHash(rec.refresh_token))).toBe(false);
   }, 60_000);
 });

@@ -2,10 +2,12 @@
 // fixed points, and a lock holder stalled past the stale limit. The sandbox's reuse detection
 // is the judge: presenting a rotated refresh token (or two refreshes with one token) revokes
 // the whole connection. A counting proxy in front of the sandbox counts token requests.
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { setProfileFields } from '../../src/core/config.js';
+import { dirs } from '../../src/core/paths.js';
 import { assertBuilt, proxySandbox, type SandboxProxy, spawnCli } from '../helpers/browser.js';
 import { setAccessExpiry, signedIn as signedInFixture, storeFile } from '../helpers/signed-in.js';
 
@@ -134,17 +136,18 @@ describe('a lock holder stalled past the stale limit', () => {
     try {
       await sleep(2600);
       const b = await spawnCli(['token'], hooks(env)).done;
-      expect(b.code, b.stderr).toBe(0);
-      expect(refreshes()).toBe(before + 1);
+      const refreshesByB = refreshes() - before;
       a.child.kill('SIGCONT');
-      return { env, sid, before, b, ra: await a.done };
+      return { env, sid, before, b, refreshesByB, ra: await a.done, pid: a.child.pid };
     } finally {
       a.child.kill('SIGCONT');
     }
   }
 
   it('stalled before sending: it does not refresh with the token the new holder already rotated; it uses the new token', async () => {
-    const { sid, before, b, ra } = await stalledAt('BEFORE_REFRESH');
+    const { sid, before, b, refreshesByB, ra } = await stalledAt('BEFORE_REFRESH');
+    expect(b.code, b.stderr).toBe(0);
+    expect(refreshesByB).toBe(1);
     expect(ra.code, ra.stderr).toBe(0);
     expect(ra.stdout.trim()).toBe(b.stdout.trim());
     expect(refreshes()).toBe(before + 1);
@@ -152,16 +155,22 @@ describe('a lock holder stalled past the stale limit', () => {
     expect((await whoami(b.stdout.trim())).status).toBe(200);
   }, 60_000);
 
-  it('stalled after its last lock check, before its intent was written: it does not send the token the new holder rotated', async () => {
-    const { env, sid, before, ra } = await stalledAt('BEFORE_INTENT');
-    // A's intent may have replaced B's saved tokens: it never sends, it says to sign in again.
-    expect(ra.code, ra.stderr).toBe(3);
-    expect(ra.stderr).toMatch(/took over/);
-    expect(ra.stderr).toMatch(/meterdata login/);
+  // Round 47 M1′: A claims the token store-wide before it writes its intent, so the new holder cannot refresh with it
+  // (before, B refreshed and A's intent then replaced B's saved tokens: A said to sign in again, B's tokens lost).
+  it('stalled after its last lock check, before its intent was written: the new holder does not send the token A claimed; A refreshes', async () => {
+    const { env, sid, before, b, refreshesByB, ra, pid } = await stalledAt('BEFORE_INTENT');
+    expect(b.code, b.stderr).toBe(5);
+    expect(b.stderr).toMatch(new RegExp(`Another meterdata process \\(pid ${pid}\\) started a refresh`));
+    expect(refreshesByB).toBe(0);
+    expect(ra.code, ra.stderr).toBe(0);
     expect(refreshes()).toBe(before + 1);
     expect(stateOf(sid)).toBe('connected');
+    const rec = stored(env);
+    expect(ra.stdout.trim()).toBe(rec.access_token);
+    expect(rec).not.toHaveProperty('refresh_uncertain_since');
     const c = await spawnCli(['token'], hooks(env)).done;
-    expect(c.code).toBe(3);
+    expect(c.code, c.stderr).toBe(0);
+    expect(c.stdout.trim()).toBe(rec.access_token);
     expect(refreshes()).toBe(before + 1);
   }, 60_000);
 
@@ -187,7 +196,7 @@ describe('a lock holder stalled past the stale limit', () => {
       await sleep(2600);
       const b = await spawnCli(['token'], hooks(env)).done;
       expect(b.code, b.stderr).toBe(5);
-      expect(b.stderr).toMatch(new RegExp(`Another meterdata process \\(pid ${a.child.pid}\\) sent a refresh`));
+      expect(b.stderr).toMatch(new RegExp(`Another meterdata process \\(pid ${a.child.pid}\\) started a refresh`));
       expect(refreshes()).toBe(before + 1); // only A's request
       release();
       a.child.kill('SIGCONT');
@@ -252,5 +261,35 @@ describe('a lock holder stalled past the stale limit', () => {
     } finally {
       a.child.kill('SIGCONT');
     }
+  }, 60_000);
+});
+
+// Round 47 M1′: `<state>/locks` removed (by hand, a clean-up) while a holder was between its last check and its intent;
+// a run started then makes the folder again and takes the lock. Before, it refreshed and stored, and the holder's intent
+// then replaced those tokens (a new refresh token lost, the holder told to sign in again). The token is claimed in the
+// list of tokens already sent before the intent is written; that list has its own lock outside `locks`.
+describe('the locks folder removed while a refresh is under way', () => {
+  it('the run started meanwhile does not refresh (exit 5, naming the holder); the holder refreshes and keeps its tokens', async () => {
+    const { env, sid } = await signedIn('md-locks-gone-');
+    const old = expireLocally(env);
+    const before = refreshes();
+    const a = spawnCli(['token'], hooks(env, { METERDATA_TEST_PAUSE_BEFORE_INTENT_MS: '2500' }));
+    await a.waitForStderr(/test-hook: BEFORE_INTENT/);
+    rmSync(path.join(dirs(env).state, 'locks'), { recursive: true, force: true });
+    const c = await spawnCli(['token'], hooks(env)).done;
+    expect(c.code, c.stderr).toBe(5);
+    expect(c.stderr).toMatch(new RegExp(`Another meterdata process \\(pid ${a.child.pid}\\) started a refresh`));
+    expect(c.stderr).not.toMatch(/already taken|sign in again for a new one/);
+    const ra = await a.done;
+    expect(ra.code, ra.stderr).toBe(0);
+    expect(refreshes()).toBe(before + 1);
+    const rec = stored(env);
+    expect(rec.refresh_token).not.toBe(old.refresh_token);
+    expect(rec).not.toHaveProperty('refresh_uncertain_since');
+    expect(ra.stdout.trim()).toBe(rec.access_token);
+    expect(stateOf(sid)).toBe('connected');
+    const next = await spawnCli(['token'], env).done;
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stdout.trim()).toBe(rec.access_token);
   }, 60_000);
 });

@@ -1,7 +1,8 @@
 // A `locks` folder this user may not write (another user's, after a `sudo meterdata …`): a run that had to refresh
 // waited 56 s, then said another meterdata process had been refreshing "for too long" (round 44 N5). Now it stops at
 // once, naming the folder, the refusal and the chown that fixes it; nothing is sent, and the sign-in still works.
-import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBin } from '../helpers/bin.js';
@@ -72,4 +73,23 @@ describe.skipIf(!asRoot && process.env.CI !== 'true')('a locks folder this user 
     },
     90_000,
   );
+
+  // Round 47 L-b: no `credentials` folder yet, in a `state` folder this user may not write: the record's write failed
+  // only once the code was redeemed (the connection it opened was ended again, the user not told why)
+  it('login with no credentials folder yet, inside a state folder this user may not write: refused before the browser step', async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'md-state-denied-'));
+    const state = path.join(home, 'state');
+    mkdirSync(path.join(state, 'locks'), { recursive: true });
+    chownAll(home, USER);
+    chownSync(state, 0, 0);
+    chmodSync(state, 0o755);
+    const connections = at.sandbox.admin.connections().length;
+    const argv = ['login', '--no-browser', '--auth-url', at.sandbox.url, '--lang', 'en'];
+    const r = await runBin(argv, { METERDATA_HOME: home, METERDATA_CREDENTIAL_STORE: 'file' }, { uid: USER, timeoutMs: 60_000 });
+    rmSync(home, { recursive: true, force: true });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`A file meterdata keeps could not be written (${state}): permission denied`);
+    expect(r.stderr).not.toMatch(/\/authorize\?|this is a bug/);
+    expect(at.sandbox.admin.connections().length).toBe(connections);
+  }, 90_000);
 });

@@ -7,6 +7,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lockPathFor, withRefreshLock } from '../../src/auth/lock.js';
 import { tokenTexts } from '../../src/auth/texts-tokens.js';
+import { keptAnswerLost } from '../../src/auth/token-exchange.js';
+import type { Profile } from '../../src/core/config.js';
 import { setLanguage } from '../../src/i18n/index.js';
 
 afterEach(() => setLanguage('en'));
@@ -99,10 +101,16 @@ describe('the locks folder removed during the wait', () => {
     expect(ran).toBe(false);
     expect(e).toMatchObject({
       code: 'AUTH_LOCK_TIMEOUT',
-      message: `The folder ${locks} was removed while meterdata was using it (by hand, or by a clean-up); nothing was sent to the sign-in server.`,
+      message: `The folder ${locks} was removed while meterdata was using it, by hand or by a clean-up.`,
     });
-    expect(e.hint).toMatch(/^Run the command again; do not remove/);
+    expect(e.hint).toMatch(/^Nothing was sent to the sign-in server\. Run the command again; do not remove/);
     release();
     await holder;
+    // Round 47 L-c: met after the server answered (the tokens could not be kept), it was told as a bare code
+    const lost = keptAnswerLost(e, { name: 'beta' } as Profile);
+    expect(lost.message).toBe(
+      `The sign-in server answered the refresh of the access token (HTTP 200), but its answer cannot be used: the new tokens could not be kept (the folder ${locks} was removed while meterdata was using it, by hand or by a clean-up).`,
+    );
+    expect(lost.message).not.toMatch(/AUTH_LOCK_TIMEOUT|ENOENT|Nothing was sent/);
   });
 });

@@ -11,7 +11,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StoredRecord } from '../../src/auth/credential-store/index.js';
 import type { RefreshLock } from '../../src/auth/lock.js';
 import { between429, type RecordPlace } from '../../src/auth/refresh-outcome.js';
-import { claimRefreshToken, readSpent, releaseClaim, sendOnce, settledAfter, spentFile, tokenHash, unrefreshable } from '../../src/auth/spent-tokens.js';
+import { claimRefreshToken, readSpent, releaseClaim, sendOnce, settledAfter, spentFile, tokenHash } from '../../src/auth/spent-tokens.js';
+import { unrefreshable } from '../../src/auth/refresh-refusals.js';
 
 /** Called with each lock the list's holder gets; false makes `stillHeld` say the lock was taken over. */
 const lockHook = vi.hoisted(() => ({ beforeCheck: undefined as undefined | (() => Promise<boolean>) }));
@@ -104,6 +105,45 @@ describe('giving a claim back', () => {
     lockHook.beforeCheck = async () => false;
     await expect(releaseClaim(env, 'rt-ours', AT)).rejects.toMatchObject({ code: 'AUTH_LOCK_LOST' });
     expect(readSpent(env).map((e) => e.h)).toEqual([tokenHash('rt-ours')]);
+  });
+});
+
+// Round 47 M1′, L-a: the token is claimed before the intent is written. A claim of this profile's by another process on
+// this machine that still runs, made a short while ago, is a refresh on its way: not a token sent before (which said
+// "sign in again" to processes whose connection was fine), and not sent again either.
+describe('a claim of this profile by another process still running, its intent not written yet', () => {
+  /** The list's entry for `token` made to be the claim of `pid`, `agoMs` ago. */
+  async function claimedBy(env: NodeJS.ProcessEnv, token: string, pid: number, agoMs = 0) {
+    const at = new Date(Date.now() - agoMs).toISOString();
+    await claimRefreshToken(env, token, 'default', at);
+    const spent = readSpent(env).map((e) => (e.h === tokenHash(token) ? { ...e, pid } : e));
+    writeFileSync(spentFile(env), JSON.stringify({ v: 1, spent }));
+  }
+  const unsent = { ...record(1), refresh_intent: undefined, refresh_token: 'rt-claimed' };
+
+  it('status: under way, no finding; a refresh: exit 5 naming the process, nothing sent', async () => {
+    const env = home();
+    const pid = livePid();
+    await claimedBy(env, 'rt-claimed', pid);
+    expect(unrefreshable(env, unsent, 'default', relogin)).toBeNull();
+    let sent = false;
+    const e = await sendOnce(env, 'rt-claimed', 'default', AT, relogin, async () => void (sent = true)).catch((x: unknown) => x);
+    expect(sent).toBe(false);
+    expect(e).toMatchObject({ code: 'AUTH_REFRESH_IN_FLIGHT', exitCode: 5 });
+    expect((e as Error).message).toContain(`(pid ${pid}) started a refresh`);
+  });
+
+  it('of another profile, of a process that ended, or from long ago: a token sent before (exit 3)', async () => {
+    const other = home();
+    await claimedBy(other, 'rt-claimed', livePid());
+    expect(unrefreshable(other, unsent, 'beta', relogin)?.code).toBe('AUTH_REFRESH_SPENT');
+    const ended = home();
+    await claimedBy(ended, 'rt-claimed', await deadPid());
+    expect(unrefreshable(ended, unsent, 'default', relogin)?.code).toBe('AUTH_REFRESH_SPENT');
+    const old = home();
+    await claimedBy(old, 'rt-claimed', livePid(), 11 * 60_000);
+    const e = await sendOnce(old, 'rt-claimed', 'default', AT, relogin, async () => undefined).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: 'AUTH_REFRESH_SPENT', exitCode: 3 });
   });
 });
 

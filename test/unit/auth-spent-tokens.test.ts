@@ -4,8 +4,8 @@
 // refresh without being written over. The refusal's message says who took the token: another profile
 // (this record is a copy of that profile's), or this profile itself (an earlier run's answer lost, a claim not given
 // back, or an older copy of itself).
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { writeFileAtomic } from '../../src/core/atomic-file.js';
@@ -41,7 +41,14 @@ describe('claiming a refresh token', () => {
     const env = home();
     expect(await claimRefreshToken(env, 'rt-secret-1', 'beta', AT)).toBeNull();
     const again = await claimRefreshToken(env, 'rt-secret-1', 'default', '2026-11-27T11:00:00.000Z');
-    expect(again).toEqual({ h: tokenHash('rt-secret-1'), at: AT, profile: 'beta', c: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(again).toEqual({
+      h: tokenHash('rt-secret-1'),
+      at: AT,
+      profile: 'beta',
+      c: expect.stringMatching(/^[0-9a-f]{16}$/),
+      pid: process.pid,
+      host: os.hostname(),
+    });
     const text = readFileSync(spentFile(env), 'utf8');
     expect(text).not.toContain('rt-secret-1');
     expect(text).toContain(tokenHash('rt-secret-1'));

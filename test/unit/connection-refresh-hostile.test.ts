@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_REJECTED_REFRESHES } from '../../src/auth/session.js';
+import { MAX_REJECTED_REFRESHES } from '../../src/auth/refresh-budget.js';
 import { runCli } from '../helpers/run-cli.js';
 import { sandboxBehindProxy, setAccessExpiry } from '../helpers/signed-in.js';
 import { findEnglish } from '../helpers/catalogues.js';

@@ -1,6 +1,6 @@
 // Opt-in file store: one JSON file per profile, mode 0600, in the state directory,
 // replaced atomically so a crash leaves the old or the new record, never half of one.
-import { accessSync, constants, lstatSync, promises as fsp } from 'node:fs';
+import { accessSync, constants, lstatSync, promises as fsp, statSync, type Stats } from 'node:fs';
 import { diskError } from '../../core/disk.js';
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
@@ -48,6 +48,23 @@ function checkLinks(file: string): void {
   if (b !== null) throw blockedBy(file, b.at, b.problem);
 }
 
+/** `dir`, or the nearest folder above it that exists (what a recursive mkdir of `dir` writes in); none where the path cannot be followed. */
+function nearestFolder(dir: string): string | undefined {
+  for (let d = dir; ; d = path.dirname(d)) {
+    const found = statQuiet(d);
+    if (found !== undefined) return found.isDirectory() ? d : undefined;
+    if (path.dirname(d) === d) return undefined;
+  }
+}
+
+function statQuiet(p: string): Stats | undefined {
+  try {
+    return statSync(p, { throwIfNoEntry: false });
+  } catch {
+    return undefined; // a file or a link loop in the path: told by the checks before
+  }
+}
+
 export class FileCredentialStore implements CredentialStore {
   readonly kind = 'file' as const;
   private readonly dir: string;
@@ -71,10 +88,12 @@ export class FileCredentialStore implements CredentialStore {
     }
     if (found === undefined) checkLinks(file);
     if (found?.isDirectory()) throw new UsageError(t.recordIsFolder({ file }), t.recordIsFolderHint({ file }), 'CONFIG_INVALID');
-    // a folder this user may not write (root's, after a `sudo meterdata login`) failed only once the code was redeemed (round 46 L3)
-    if (lstatSync(this.dir, { throwIfNoEntry: false })?.isDirectory())
+    // a folder this user may not write (root's, after a `sudo meterdata login`) failed only once the code was redeemed
+    // (round 46 L3); not made yet, the folder it would be made in (round 47 L-b)
+    const existing = nearestFolder(this.dir);
+    if (existing !== undefined)
       try {
-        accessSync(this.dir, constants.W_OK | constants.X_OK);
+        accessSync(existing, constants.W_OK | constants.X_OK);
       } catch (e) {
         throw diskError(e) ?? e;
       }
