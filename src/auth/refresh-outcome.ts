@@ -27,13 +27,17 @@ export async function replaceIntent(
 ): Promise<boolean> {
   const replace = async () => {
     const now = await place.store.read(place.profile);
-    if (!now || now.refresh_token !== intended.refresh_token || now.refresh_intent?.at !== intended.refresh_intent?.at) return false;
+    if (now === null || !holdsIntent(now, intended)) return false;
     await place.store.write(place.profile, outcome(now)).catch(() => undefined);
     return true;
   };
   if (lock && (await lock.stillHeld())) return replace();
   return withRefreshLock(place.env, place.profile, replace);
 }
+
+/** Whether the store's record `now` still carries the intent of `intended` (its token and time): nobody wrote over it since. */
+export const holdsIntent = (now: StoredRecord | null, intended: StoredRecord): boolean =>
+  now !== null && now.refresh_token === intended.refresh_token && now.refresh_intent?.at === intended.refresh_intent?.at;
 
 /** Whether the store still holds `rec` as it was read: its tokens, intent and marks (the keys in the store's order). */
 export const sameRecord = (now: StoredRecord | null, rec: StoredRecord): boolean => now !== null && JSON.stringify(now) === JSON.stringify(rec);

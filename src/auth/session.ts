@@ -18,7 +18,7 @@ import { dpopProof, importDpopKey, type DpopKey } from './dpop.js';
 import { SingleFlight, withRefreshLock, type RefreshLock } from './lock.js';
 import { notHeldElsewhere } from './shared-record.js';
 import { intentOf, refreshInFlight, refreshUncertain, stillInFlight } from './refresh-intent.js';
-import { between429, LOCK_LOST_BEFORE_SENDING, markedUncertain, replaceIntent, sameRecord, type RecordPlace } from './refresh-outcome.js';
+import { between429, holdsIntent, LOCK_LOST_BEFORE_SENDING, markedUncertain, replaceIntent, sameRecord, type RecordPlace } from './refresh-outcome.js';
 import { sendOnce, settledAfter } from './spent-tokens.js';
 import { markedError, unrefreshable } from './refresh-refusals.js';
 import { usable } from './lifetime.js';
@@ -146,7 +146,7 @@ export class Session {
       await this.persist(intended, 'intent');
       written = true;
       // Stalled past the stale limit: the new holder could not send our claimed token, but may have written since.
-      if (!(await lock.stillHeld()) && !sameRecord(await this.store.read(this.profile.name), intended)) throw LOCK_LOST_BEFORE_SENDING;
+      if (!(await lock.stillHeld()) && !holdsIntent(await this.store.read(this.profile.name), intended)) throw LOCK_LOST_BEFORE_SENDING;
     };
     let tokens: TokenSet;
     try {
