@@ -53,10 +53,14 @@ export async function withLockAt<T>(env: NodeJS.ProcessEnv, file: string, fn: (l
     compromised = true;
   };
   const release = await taken(file, { stale, update, onCompromised }, signal);
+  const ours = await identity(file);
   let confirmedAt = Date.now();
   const lock: RefreshLock = {
     async stillHeld() {
       if (compromised) return false;
+      // The lock folder made anew (taken over as stale, or removed and made again: round 48 F1) is another one. Where
+      // the file system keeps birth times this is told at once, also for a young lock; else by an update cycle below.
+      if (ours !== null) return sameLock(ours, await identity(file));
       // Nobody can see the lock as stale before `stale` ms after our last stamp.
       if (Date.now() - confirmedAt < stale / 2) return true;
       // Held a long time (or stalled): give proper-lockfile one update cycle to compare the
@@ -72,6 +76,19 @@ export async function withLockAt<T>(env: NodeJS.ProcessEnv, file: string, fn: (l
     await release().catch(() => undefined);
   }
 }
+
+interface LockIdentity {
+  ino: number;
+  birth: number;
+}
+
+/** The lock folder's inode and birth time, null where either is unknown (a reused inode is told apart by its birth). */
+async function identity(file: string): Promise<LockIdentity | null> {
+  const st = await fsp.stat(`${file}.lock`).catch(() => null);
+  return st && st.birthtimeMs > 0 ? { ino: st.ino, birth: st.birthtimeMs } : null;
+}
+
+const sameLock = (a: LockIdentity, b: LockIdentity | null): boolean => b !== null && a.ino === b.ino && a.birth === b.birth;
 
 /** How long a lock held by another process is waited for (proper-lockfile's retries took about as long). */
 const LOCK_WAIT_MS = 56_000;

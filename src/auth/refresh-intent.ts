@@ -35,7 +35,7 @@ export function refreshInFlight(intent: RefreshIntent, relogin: string): Service
 }
 
 /** The refresh token may have been rotated by a request whose answer nobody saved: exit 3. */
-export function refreshUncertain(since: string, how: 'lost' | 'abandoned', relogin: string): NotSignedInError {
-  const message = { lost: t.uncertainLost, abandoned: t.uncertainAbandoned }[how]({ since });
+export function refreshUncertain(since: string, how: 'lost' | 'abandoned' | 'taken-over', relogin: string): NotSignedInError {
+  const message = { lost: t.uncertainLost, abandoned: t.uncertainAbandoned, 'taken-over': t.uncertainTakenOver }[how]({ since });
   return new NotSignedInError(message, { code: 'AUTH_REFRESH_UNCERTAIN', hint: relogin });
 }

@@ -2,8 +2,11 @@
 // wrote the record meanwhile (a new login, another process after taking the lock over), theirs
 // stays, since overwriting it could throw away a working connection.
 import type { CredentialStore, StoredRecord } from './credential-store/index.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { withRefreshLock, type RefreshLock } from './lock.js';
-import { claimedError, giveBack, reclaim, type ClaimState } from './spent-tokens.js';
+import { refreshUncertain } from './refresh-intent.js';
+import { claimedError, giveBack, reclaim, RefreshTokenSpentError, type ClaimState } from './spent-tokens.js';
+import { MeterdataError } from '../core/errors.js';
 import type { Between429 } from './token-exchange.js';
 import type { Session } from './session.js';
 
@@ -46,6 +49,47 @@ export const sameRecord = (now: StoredRecord | null, rec: StoredRecord): boolean
 export function markedUncertain(now: StoredRecord, since = new Date().toISOString()): StoredRecord {
   const { refresh_intent: _ours, ...rest } = now;
   return { ...rest, refresh_uncertain_since: since };
+}
+
+/**
+ * Taken over while our intent was being written (a stall inside the write): the new holder cannot have refreshed with
+ * our claimed token, but a new login may have saved its record, which our write then replaced and which cannot be told
+ * from nothing: mark the record (sign in again), never run on the older connection (round 48 F2). Where the store no
+ * longer holds our intent, someone wrote after it: that is used (LOCK_LOST_BEFORE_SENDING).
+ */
+export async function takenOverDuringIntent(place: RecordPlace, intended: StoredRecord, relogin: string): Promise<never> {
+  const at = intended.refresh_intent!.at;
+  const ours = await replaceIntent(place, undefined, intended, (now) => markedUncertain(now, at));
+  throw ours ? refreshUncertain(at, 'taken-over', relogin) : LOCK_LOST_BEFORE_SENDING;
+}
+
+/**
+ * Whether a refresh that failed with `e` before its token was sent is tried once more: taken over or written before
+ * sending; or the token claimed by another process of this profile, on its way ('claimed': waited for with
+ * storeChanged) or done, its tokens saved (round 48 F3: told to sign in again).
+ */
+export async function tryAgainAfter(e: unknown, last: boolean, place: RecordPlace, current: StoredRecord): Promise<'lock-lost' | 'claimed' | null> {
+  if (e === LOCK_LOST_BEFORE_SENDING) return 'lock-lost';
+  if (last) return null;
+  if (e instanceof MeterdataError && e.code === 'AUTH_REFRESH_IN_FLIGHT') return 'claimed';
+  const mine = e instanceof RefreshTokenSpentError && e.entry.profile === place.profile;
+  return mine && !sameRecord(await place.store.read(place.profile), current) ? 'lock-lost' : null;
+}
+
+/** How long a refresh on its way in another process is waited for, its outcome looked for this often. */
+const CLAIM_WAIT_MS = 10_000;
+const CLAIM_POLL_MS = 100;
+
+/**
+ * Waits, bounded, until the store no longer holds `rec` (the other process saved its outcome), the wait is over, or the
+ * run is stopped (round 48 F4: the retry came at once, and most runs beside one refresh ended with exit 5).
+ */
+export async function storeChanged(place: RecordPlace, rec: StoredRecord, signal?: AbortSignal): Promise<void> {
+  for (let i = 0; i < CLAIM_WAIT_MS / CLAIM_POLL_MS && !signal?.aborted; i++) {
+    const now = await place.store.read(place.profile).catch(() => null);
+    if (!sameRecord(now, rec)) return;
+    await sleep(CLAIM_POLL_MS, undefined, { signal }).catch(() => undefined);
+  }
 }
 
 /** Thrown before the token is sent (a 429's wait, the intent's write) when another process took the lock over or wrote the record meanwhile: we do not send. */

@@ -16,7 +16,9 @@ export function markedError(env: NodeJS.ProcessEnv, rec: StoredRecord, profile: 
   } catch {
     // a damaged list only changes which sentence is shown: the record is marked either way
   }
-  if (entry && entry.profile !== profile) return new RefreshTokenSpentError(entry, profile, relogin);
+  // marked for a token found sent before (settledAfter dates the mark with the entry's time), by this profile too: said
+  // as such, not as an answer lost (round 48 F6: a run killed between its claim and its intent)
+  if (entry && (entry.profile !== profile || rec.refresh_uncertain_since === entry.at)) return new RefreshTokenSpentError(entry, profile, relogin);
   return refreshUncertain(rec.refresh_uncertain_since ?? rec.updated_at, 'lost', relogin);
 }
 

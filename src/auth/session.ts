@@ -7,7 +7,7 @@
 import type * as oidc from 'openid-client';
 import type { Credentials } from '../core/credentials.js';
 import { loadProfile, saveProfile, setProfileFields, type Profile } from '../core/config.js';
-import { MeterdataError, NotSignedInError, ServiceUnavailableError } from '../core/errors.js';
+import { NotSignedInError, ServiceUnavailableError } from '../core/errors.js';
 import { loginCommand, loginHint, notSignedIn, statusCommand } from './profile-commands.js';
 import { unlessAborted } from '../core/abort.js';
 import { terminalSafeLines } from '../core/terminal-text.js';
@@ -18,7 +18,17 @@ import { dpopProof, importDpopKey, type DpopKey } from './dpop.js';
 import { SingleFlight, withRefreshLock, type RefreshLock } from './lock.js';
 import { notHeldElsewhere } from './shared-record.js';
 import { intentOf, refreshInFlight, refreshUncertain, stillInFlight } from './refresh-intent.js';
-import { between429, holdsIntent, LOCK_LOST_BEFORE_SENDING, markedUncertain, replaceIntent, sameRecord, type RecordPlace } from './refresh-outcome.js';
+import {
+  between429,
+  markedUncertain,
+  replaceIntent,
+  sameRecord,
+  storeChanged,
+  takenOverDuringIntent,
+  tryAgainAfter,
+  type RecordPlace,
+} from './refresh-outcome.js';
+import { LOCK_LOST_BEFORE_SENDING } from './refresh-outcome.js';
 import { sendOnce, settledAfter } from './spent-tokens.js';
 import { markedError, unrefreshable } from './refresh-refusals.js';
 import { usable } from './lifetime.js';
@@ -31,6 +41,8 @@ import { refusalWords } from '../core/disk.js';
 export { loginCommand, notSignedIn } from './profile-commands.js';
 
 const flights = new SingleFlight<StoredRecord>();
+
+type Refreshed = { record: StoredRecord; refreshed: boolean };
 
 const lockLost = () => new ServiceUnavailableError(ts.lockLost, { code: 'AUTH_LOCK_LOST', hint: ts.lockLostHint });
 
@@ -90,10 +102,11 @@ export class Session {
       if (rejectedToken !== undefined && this.record.access_token !== rejectedToken && usable(this.record, Date.now())) return this.record;
       if (rejectedToken !== undefined) this.budget.rejected();
       const attempt = (last: boolean) => withRefreshLock(this.env, this.profile.name, (lock) => this.refreshLocked(rejectedToken, lock, last), this.signal);
-      // Lost the lock before sending: another process is refreshing; wait for it and use its result.
-      let outcome = await attempt(false);
-      if (outcome === 'lock-lost') outcome = await attempt(true);
-      if (outcome === 'lock-lost') throw lockLost();
+      // Lost the lock before sending, or the token claimed by a refresh on its way: wait for it and use its result.
+      const first = await attempt(false);
+      if (first === 'claimed') await storeChanged(this.place(), this.record, this.signal);
+      const outcome = first === 'lock-lost' || first === 'claimed' ? await attempt(true) : first;
+      if (outcome === 'lock-lost' || outcome === 'claimed') throw lockLost();
       this.record = outcome.record;
       if (outcome.refreshed) await this.afterRefresh(outcome.record);
       return outcome.record;
@@ -111,11 +124,7 @@ export class Session {
     await this.whenRefreshed?.(rec);
   }
 
-  private async refreshLocked(
-    rejectedToken: string | undefined,
-    lock: RefreshLock,
-    last: boolean,
-  ): Promise<{ record: StoredRecord; refreshed: boolean } | 'lock-lost'> {
+  private async refreshLocked(rejectedToken: string | undefined, lock: RefreshLock, last: boolean): Promise<Refreshed | 'lock-lost' | 'claimed'> {
     const current = await this.store.read(this.profile.name);
     if (!current) throw notSignedIn(this.profile.name);
     const replacedByOther = rejectedToken === undefined ? true : current.access_token !== rejectedToken;
@@ -139,14 +148,14 @@ export class Session {
     const intended: StoredRecord = { ...counted, refresh_intent: intentOf() };
     let written = false;
     // Durable before the request leaves, so whoever takes this lock over while we stall sees it. Written once the token
-    // is claimed store-wide (no other process can then refresh with it), over the record as we read it (round 47 M1′).
+    // is claimed store-wide (no other process can then refresh with it), over the record as we read it (round 47 M1′),
+    // under a lock still ours: a new login of this profile may have taken it over (round 48 F2).
     const writeIntent = async () => {
       await pauseAt(this.env, 'BEFORE_INTENT', this.warn);
-      if (!sameRecord(await this.store.read(this.profile.name), current)) throw LOCK_LOST_BEFORE_SENDING;
+      if (!sameRecord(await this.store.read(this.profile.name), current) || !(await lock.stillHeld())) throw LOCK_LOST_BEFORE_SENDING;
       await this.persist(intended, 'intent');
       written = true;
-      // Stalled past the stale limit: the new holder could not send our claimed token, but may have written since.
-      if (!(await lock.stillHeld()) && !holdsIntent(await this.store.read(this.profile.name), intended)) throw LOCK_LOST_BEFORE_SENDING;
+      if (!(await lock.stillHeld())) await takenOverDuringIntent(this.place(), intended, relogin);
     };
     let tokens: TokenSet;
     try {
@@ -157,8 +166,8 @@ export class Session {
       const { at } = intended.refresh_intent!;
       tokens = await sendOnce(this.env, current.refresh_token, this.profile.name, at, relogin, send, between.claim, this.signal, writeIntent);
     } catch (e) {
-      // taken over or written before sending, or the token claimed by a refresh on its way in another process (told the second time)
-      if (e === LOCK_LOST_BEFORE_SENDING || (!last && e instanceof MeterdataError && e.code === 'AUTH_REFRESH_IN_FLIGHT')) return 'lock-lost';
+      const again = await tryAgainAfter(e, last, this.place(), current);
+      if (again) return again;
       const after = settledAfter(e, current);
       // our intent replaced, or the record (never sent by us) marked where its token was sent before
       if (written || after !== current) await replaceIntent(this.place(), lock, written ? intended : current, () => after).catch(() => undefined);

@@ -143,6 +143,9 @@ async function claimHeld(env: NodeJS.ProcessEnv, token: string, profile: string,
       cause: e,
     });
   }
+  // Taken over while the list was written: our write may have replaced a claim made meanwhile, of this very token too
+  // (round 48 F1: sent twice). Not sent, and our entry stays: it may be the only one left of that claim.
+  if (!(await lock.stillHeld())) throw new ServiceUnavailableError(t.spentListBusy, { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });
   // turned away, this claim is ours to take over (between429's resend); it was never a token sent
   state.id = state.takeOver = id;
   return null;
@@ -197,7 +200,9 @@ export class RefreshTokenSpentError extends NotSignedInError {
  */
 export function claimedInFlight(entry: SpentEntry, profile: string): boolean {
   const { pid, host } = entry;
-  return entry.profile === profile && pid !== undefined && host !== undefined && stillInFlight({ at: entry.at, pid, host });
+  // a pid from 1 only: kill(0) and kill(-n) ask about a process group, which a hand-edited list must not stand for (round 48 F5)
+  const aPid = pid !== undefined && Number.isSafeInteger(pid) && pid > 0;
+  return entry.profile === profile && aPid && host !== undefined && stillInFlight({ at: entry.at, pid, host });
 }
 
 /** The error for a token found claimed: a refresh on its way in another process of this profile (exit 5, AUTH_REFRESH_IN_FLIGHT), or sent before (exit 3). */

@@ -69,6 +69,8 @@ export const tokenTexts = catalogue(
       `The answer to an earlier refresh of this connection (${p.since}) was lost or could not be used; the server may have replaced the refresh token, and sending the old one again would end the connection.`,
     uncertainAbandoned: (p: { since: string }) =>
       `An earlier refresh of this connection (${p.since}) was sent by a process that ended before saving its answer; the server may have replaced the refresh token, and sending the old one again would end the connection.`,
+    uncertainTakenOver: (p: { since: string }) =>
+      `This process stalled while starting a refresh (${p.since}), and another meterdata process took over meanwhile; what that process saved in the meantime (a new sign-in) may have been written over and cannot be told from nothing, so this sign-in is no longer used. No refresh was sent.`,
     spentByOther: (p: { at: string; by: string }) =>
       `The refresh token stored for this profile was already sent at ${p.at} by the profile "${p.by}": this sign-in is a copy of that profile's (or restored from a backup), and sending the token again would end the landlord's connection, so this run does not.`,
     spentBySelf: (p: { at: string }) =>
@@ -170,6 +172,8 @@ export const tokenTexts = catalogue(
       `Die Antwort auf eine frühere Erneuerung dieser Verbindung (${p.since}) ging verloren oder war nicht verwendbar; der Server hat das Refresh-Token möglicherweise ersetzt, und das alte erneut zu senden würde die Verbindung beenden.`,
     uncertainAbandoned: (p) =>
       `Eine frühere Erneuerung dieser Verbindung (${p.since}) kam von einem Prozess, der vor dem Speichern der Antwort beendet wurde; der Server hat das Refresh-Token möglicherweise ersetzt, und das alte erneut zu senden würde die Verbindung beenden.`,
+    uncertainTakenOver: (p) =>
+      `Dieser Prozess stockte beim Start einer Erneuerung (${p.since}), und ein anderer meterdata-Prozess hat inzwischen übernommen; was jener Prozess in der Zwischenzeit gespeichert hat (eine neue Anmeldung), wurde möglicherweise überschrieben und lässt sich nicht von nichts unterscheiden, daher wird diese Anmeldung nicht mehr verwendet. Es wurde keine Erneuerung gesendet.`,
     spentByOther: (p) =>
       `Das für dieses Profil gespeicherte Refresh-Token wurde bereits am ${p.at} vom Profil „${p.by}“ gesendet: Diese Anmeldung ist eine Kopie der Anmeldung jenes Profils (oder aus einer Sicherung zurückgespielt). Das Token erneut zu senden würde die Verbindung zum Eigentümer beenden, daher tut dieser Aufruf es nicht.`,
     spentBySelf: (p) =>

@@ -365,7 +365,9 @@ describe('token endpoint answers', () => {
     expect(logout.code, logout.stderr).toBe(0);
     expect(logout.stderr).toMatch(/connection revoked at the server; local sign-in deleted/);
     const tok = await run;
-    expect(tok.code, tok.stderr).toBe(0);
+    // its /whoami comes after the lock is given back, so the logout's revocation may come first (under load): then the
+    // new token is refused there and not kept; either way nothing is written back
+    if (tok.code !== 0) expect(tok.stderr).toMatch(/the API refused it at once \(HTTP 401 on \/whoami\); it is not kept/);
     expect(tokenPosts()).toBe(posts + 2);
     expect(existsSync(file)).toBe(false);
     expect(at.stateOf(sid)).toBe('revoked');
