@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { setProfileFields } from '../../src/core/config.js';
 import { dirs } from '../../src/core/paths.js';
-import { assertBuilt, proxySandbox, type SandboxProxy, spawnCli } from '../helpers/browser.js';
+import { assertBuilt, proxySandbox, ROOT, type SandboxProxy, spawnCli } from '../helpers/browser.js';
 import { setAccessExpiry, signedIn as signedInFixture, storeFile } from '../helpers/signed-in.js';
 
 let sb: Sandbox;
@@ -292,5 +292,33 @@ describe('the locks folder removed while a refresh is under way', () => {
     const next = await spawnCli(['token'], env).done;
     expect(next.code, next.stderr).toBe(0);
     expect(next.stdout.trim()).toBe(rec.access_token);
+  }, 60_000);
+});
+
+// Round 48 F2: a stall inside the intent's write, past the stale limit, and a new sign-in of the profile meanwhile:
+// the late write replaced the new record, and the refresh went on with the old connection's token (refused, since the
+// sign-in revoked it; or, with that revocation failed, the profile silently back on the old connection). Taken over
+// while writing, the holder cannot tell a replaced sign-in from nothing: it sends nothing and marks the record.
+describe('a new sign-in while a refresh is stalled inside its intent’s write', () => {
+  it('nothing is sent; the record is marked (sign in again), never run on the older connection', async () => {
+    const { env, again } = await signedIn('md-intent-login-');
+    expireLocally(env);
+    const before = refreshes();
+    const preload = path.join(ROOT, 'test', 'e2e', 'fixtures', 'stall-record-write.mjs');
+    const a = spawnCli(['token'], hooks(env, { NODE_OPTIONS: `--import ${preload}`, METERDATA_STALL_RECORD_WRITE_MS: '7000' }));
+    await a.waitForStderr(/stall: record write/);
+    await sleep(2600);
+    await again(hooks({}));
+    const ra = await a.done;
+    expect(ra.code, ra.stderr).toBe(3);
+    expect(ra.stderr).toMatch(
+      /another meterdata process took over meanwhile; what that process saved in the meantime \(a new sign-in\) may have been written over/,
+    );
+    expect(ra.stderr).toMatch(/No refresh was sent\./);
+    expect(refreshes()).toBe(before);
+    expect(stored(env)).toHaveProperty('refresh_uncertain_since');
+    const next = await spawnCli(['token'], env).done;
+    expect(next.code).toBe(3);
+    expect(refreshes()).toBe(before);
   }, 60_000);
 });

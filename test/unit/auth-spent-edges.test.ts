@@ -10,9 +10,18 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StoredRecord } from '../../src/auth/credential-store/index.js';
 import type { RefreshLock } from '../../src/auth/lock.js';
-import { between429, type RecordPlace } from '../../src/auth/refresh-outcome.js';
-import { claimRefreshToken, readSpent, releaseClaim, sendOnce, settledAfter, spentFile, tokenHash } from '../../src/auth/spent-tokens.js';
-import { unrefreshable } from '../../src/auth/refresh-refusals.js';
+import { between429, tryAgainAfter, type RecordPlace } from '../../src/auth/refresh-outcome.js';
+import {
+  claimRefreshToken,
+  readSpent,
+  RefreshTokenSpentError,
+  releaseClaim,
+  sendOnce,
+  settledAfter,
+  spentFile,
+  tokenHash,
+} from '../../src/auth/spent-tokens.js';
+import { markedError, unrefreshable } from '../../src/auth/refresh-refusals.js';
 
 /** Called with each lock the list's holder gets; false makes `stillHeld` say the lock was taken over. */
 const lockHook = vi.hoisted(() => ({ beforeCheck: undefined as undefined | (() => Promise<boolean>) }));
@@ -105,6 +114,23 @@ describe('giving a claim back', () => {
     lockHook.beforeCheck = async () => false;
     await expect(releaseClaim(env, 'rt-ours', AT)).rejects.toMatchObject({ code: 'AUTH_LOCK_LOST' });
     expect(readSpent(env).map((e) => e.h)).toEqual([tokenHash('rt-ours')]);
+  });
+});
+
+// Round 48 F1: the claim was the one step two processes could not pass at once only while the list's lock held: a
+// process stalled (or slowed by the disk) during the list's write, its lock taken over meanwhile, wrote a list without
+// the claim the new holder had made of the same token, and both sent it.
+describe('a claim whose lock was taken over while the list was written', () => {
+  it('is not taken: nothing may be sent (exit 5, the lock lost), and our entry stays, as it may be the only one left', async () => {
+    const env = home();
+    let checks = 0;
+    lockHook.beforeCheck = async () => ++checks === 1; // held before the write, taken over after it
+    let sent = false;
+    const e = await sendOnce(env, 'rt-raced', 'default', AT, relogin, async () => void (sent = true)).catch((x: unknown) => x);
+    expect(sent).toBe(false);
+    expect(e).toMatchObject({ code: 'AUTH_LOCK_LOST', exitCode: 5 });
+    expect(checks).toBe(2);
+    expect(readSpent(env).map((x) => x.h)).toEqual([tokenHash('rt-raced')]);
   });
 });
 
@@ -238,5 +264,53 @@ describe('a claim that could not be given back', () => {
     expect(e).toMatchObject({ code: 'AUTH_LOCK_TIMEOUT' });
     expect(readSpent(env).filter((x) => x.h === tokenHash('rt-again'))).toEqual([]);
     expect(settledAfter(e, before)).toEqual(before);
+  });
+});
+
+// Round 48 F5: a hand-edited pid of 0 or below stood for a process group that runs (kill(0) and kill(-n) ask about
+// one): a refresh on its way, every run exit 5. Only a pid from 1 can be a refresh on its way.
+describe('a claim naming no process that can be', () => {
+  it.each([0, -1, 1.5])('pid %s: not a refresh on its way, a token sent before', async (pid) => {
+    const env = home();
+    await claimRefreshToken(env, 'rt-odd', 'default', new Date().toISOString());
+    const spent = readSpent(env).map((x) => ({ ...x, pid }));
+    writeFileSync(spentFile(env), JSON.stringify({ v: 1, spent }));
+    const e = await sendOnce(env, 'rt-odd', 'default', AT, relogin, async () => undefined).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: 'AUTH_REFRESH_SPENT' });
+  });
+});
+
+// Round 48 F6: a record marked because its token was found taken by this profile (a run killed between its claim and
+// its intent) was told on later runs as an answer that was lost, though nothing had been sent.
+describe('a record marked for a token this profile took before', () => {
+  it('is told as taken before, not as a lost answer; a lost answer’s mark still is', async () => {
+    const env = home();
+    const at = new Date(Date.now() - 60_000).toISOString();
+    await claimRefreshToken(env, 'rt-taken', 'default', at);
+    const rec = { ...record(1), refresh_intent: undefined, refresh_token: 'rt-taken' };
+    const taken = markedError(env, { ...rec, refresh_uncertain_since: at }, 'default', relogin);
+    expect(taken.code).toBe('AUTH_REFRESH_SPENT');
+    expect(taken.message).toMatch(/already taken for a refresh at .* by this profile itself/);
+    const lost = markedError(env, { ...rec, refresh_uncertain_since: new Date().toISOString() }, 'default', relogin);
+    expect(lost.code).toBe('AUTH_REFRESH_UNCERTAIN');
+  });
+});
+
+// Round 48 F3: a run that lost the claim to a refresh of this profile that has since saved its tokens and ended was
+// told to sign in again; it tries once more and uses them. A token taken before with the record unchanged is refused.
+describe('whether a refresh that found its token taken tries once more', () => {
+  const mine = new RefreshTokenSpentError({ h: tokenHash('rt-x'), at: AT, profile: 'default' }, 'default', relogin);
+  const rec = { ...record(1), refresh_intent: undefined, refresh_token: 'rt-x' };
+  const placeHolding = (now: StoredRecord | null): RecordPlace => ({ env: home(), profile: 'default', store: { read: async () => now } as never });
+
+  it('taken by this profile, the record changed since: once more (the tokens saved are used)', async () => {
+    expect(await tryAgainAfter(mine, false, placeHolding({ ...rec, refresh_token: 'rt-new' }), rec)).toBe('lock-lost');
+  });
+
+  it('the record as it was, the last try, or another profile’s: no (exit 3 as before)', async () => {
+    expect(await tryAgainAfter(mine, false, placeHolding(rec), rec)).toBeNull();
+    expect(await tryAgainAfter(mine, true, placeHolding({ ...rec, refresh_token: 'rt-new' }), rec)).toBeNull();
+    const theirs = new RefreshTokenSpentError({ h: tokenHash('rt-x'), at: AT, profile: 'beta' }, 'default', relogin);
+    expect(await tryAgainAfter(theirs, false, placeHolding({ ...rec, refresh_token: 'rt-new' }), rec)).toBeNull();
   });
 });
