@@ -82,7 +82,10 @@ interface LockIdentity {
   birth: number;
 }
 
-/** The lock folder's inode and birth time, null where either is unknown (a reused inode is told apart by its birth). */
+/**
+ * The lock folder's inode and birth time, null where the file system keeps no birth time (Linux then gives 0). A reused
+ * inode is told apart by its birth, to the file system's clock tick (a few ms).
+ */
 async function identity(file: string): Promise<LockIdentity | null> {
   const st = await fsp.stat(`${file}.lock`).catch(() => null);
   return st && st.birthtimeMs > 0 ? { ino: st.ino, birth: st.birthtimeMs } : null;

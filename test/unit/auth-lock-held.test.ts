@@ -20,6 +20,7 @@ describe('a young refresh lock', () => {
     const env = home();
     const folder = `${lockPathFor(env, 'beta')}.lock`;
     const held = await withRefreshLock(env, 'beta', async (lock) => {
+      await new Promise((r) => setTimeout(r, 30)); // past the file system's clock tick: a birth time of its own
       rmSync(folder, { recursive: true });
       mkdirSync(folder);
       const t0 = Date.now();
