@@ -20,6 +20,7 @@ import { notHeldElsewhere } from './shared-record.js';
 import { intentOf, refreshInFlight, refreshUncertain, stillInFlight } from './refresh-intent.js';
 import {
   between429,
+  LOCK_LOST_BEFORE_SENDING,
   markedUncertain,
   replaceIntent,
   sameRecord,
@@ -28,7 +29,6 @@ import {
   tryAgainAfter,
   type RecordPlace,
 } from './refresh-outcome.js';
-import { LOCK_LOST_BEFORE_SENDING } from './refresh-outcome.js';
 import { sendOnce, settledAfter } from './spent-tokens.js';
 import { markedError, unrefreshable } from './refresh-refusals.js';
 import { usable } from './lifetime.js';
