@@ -165,6 +165,10 @@ async function acquire(file: string, options: Options, signal: AbortSignal | und
   }
 }
 
+const folderGone = new WeakSet<object>();
+/** The lock not taken because its folder was removed meanwhile (by hand, a clean-up), not because anyone holds it. */
+export const lockFolderGone = (e: unknown): boolean => typeof e === 'object' && e !== null && folderGone.has(e);
+
 /** A lock that cannot be taken for a reason of its own: a file in its path or the disk's refusal as such, else named with its code. */
 function unusable(file: string, e: unknown): unknown {
   const code = (e as { code?: unknown }).code;
@@ -173,8 +177,14 @@ function unusable(file: string, e: unknown): unknown {
   if (b !== null) return new UsageError(t.lockUnusable({ file: `${file}.lock`, reason: b.problem }), ft.fileInPathHint({ at: b.at }), 'CONFIG_INVALID');
   // its folder removed meanwhile (by hand, a clean-up): not made again while a holder may still run, whose lock went
   // with it (round 46 M1: two holders, a new refresh token lost)
-  if (code === 'ENOENT')
-    return new ServiceUnavailableError(t.lockFolderGone({ folder: path.dirname(file) }), { code: 'AUTH_LOCK_TIMEOUT', hint: t.lockFolderGoneHint, cause: e });
+  if (code === 'ENOENT') {
+    const gone = new ServiceUnavailableError(t.lockFolderGone({ folder: path.dirname(file) }), {
+      code: 'AUTH_LOCK_TIMEOUT',
+      hint: t.lockFolderGoneHint,
+      cause: e,
+    });
+    return (folderGone.add(gone), gone);
+  }
   if (diskRefusal(e)) return diskError(e);
   return new ServiceUnavailableError(t.lockUnusable({ file: `${file}.lock`, reason: typeof code === 'string' ? code : String(e) }), {
     code: 'AUTH_LOCK_TIMEOUT',

@@ -15,7 +15,7 @@ import { openStore, type CredentialStore, type StoredRecord } from './credential
 import { clientAuthFor, clientSecretFrom } from './client-auth.js';
 import { discover } from './discovery.js';
 import { dpopProof, importDpopKey, type DpopKey } from './dpop.js';
-import { SingleFlight, withRefreshLock, type RefreshLock } from './lock.js';
+import { lockFolderGone, SingleFlight, withRefreshLock, type RefreshLock } from './lock.js';
 import { notHeldElsewhere } from './shared-record.js';
 import { intentOf, refreshInFlight, refreshUncertain, stillInFlight } from './refresh-intent.js';
 import {
@@ -184,7 +184,7 @@ export class Session {
   }
 
   /** Builds and saves the record of a 2xx answer (the server has rotated the refresh token). */
-  private async keep(tokens: TokenSet, current: StoredRecord, lock: RefreshLock): Promise<{ record: StoredRecord; refreshed: boolean }> {
+  private async keep(tokens: TokenSet, current: StoredRecord, lock: RefreshLock): Promise<Refreshed> {
     const next = await notHeldElsewhere(this.env, recordFromTokens(tokens, current), this.profile);
     await pauseAt(this.env, 'AFTER_REFRESH', this.warn);
     if (await lock.stillHeld()) {
@@ -194,15 +194,14 @@ export class Session {
     }
     // The server already rotated: our answer holds the only live refresh token, unless someone
     // else changed the store meanwhile (a new login, or a refresh that ended the connection).
-    return withRefreshLock(this.env, this.profile.name, async () => {
+    const keepUnlessChanged = async (): Promise<Refreshed> => {
       const now = await this.store.read(this.profile.name);
-      if (now && now.refresh_token === current.refresh_token) {
-        await this.persist(next);
-        return { record: next, refreshed: true };
-      }
+      if (now && now.refresh_token === current.refresh_token) return (await this.persist(next), { record: next, refreshed: true });
       if (!now) throw notSignedIn(this.profile.name);
       return { record: now, refreshed: false };
-    });
+    };
+    // its folder removed meanwhile (a clean-up): no lock keeps anyone out then, and dropping the answer loses the token (round 49 N1)
+    return withRefreshLock(this.env, this.profile.name, keepUnlessChanged).catch((e: unknown) => (lockFolderGone(e) ? keepUnlessChanged() : Promise.reject(e)));
   }
 
   private place(): RecordPlace {

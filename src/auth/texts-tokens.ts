@@ -85,7 +85,7 @@ export const tokenTexts = catalogue(
       `The sign-in could not be refreshed: the list of refresh tokens already sent, ${p.file}, could not be written (${p.reason}); no refresh was sent.`,
     spentListNotWrittenHint: 'Free disk space in that folder (or make it writable), then run the command again.',
     spentListBusy:
-      'This process stalled while noting the refresh token it was about to send, and another process took over the list meanwhile; nothing was sent.',
+      'While this process noted the refresh token it was about to send, the list’s lock was taken over or removed (a stall, or a clean-up); nothing was sent.',
     spentListBusyHint: 'Run the command again.',
     revocationNotAwaited: 'its answer was not awaited after the command was interrupted',
     revocationNotSent:
@@ -188,7 +188,7 @@ export const tokenTexts = catalogue(
       `Die Anmeldung konnte nicht erneuert werden: Die Liste der bereits gesendeten Refresh-Tokens, ${p.file}, ließ sich nicht schreiben (${p.reason}); es wurde keine Erneuerung gesendet.`,
     spentListNotWrittenHint: 'Bitte in diesem Ordner Speicherplatz freigeben (oder ihn beschreibbar machen) und den Befehl erneut ausführen.',
     spentListBusy:
-      'Dieser Prozess stockte, während er das zu sendende Refresh-Token vermerkte, und ein anderer Prozess hat die Liste inzwischen übernommen; es wurde nichts gesendet.',
+      'Während dieser Prozess das zu sendende Refresh-Token vermerkte, wurde die Sperre der Liste übernommen oder entfernt (ein Stocken oder ein Aufräumprogramm); es wurde nichts gesendet.',
     spentListBusyHint: 'Führen Sie den Befehl erneut aus.',
     revocationNotAwaited: 'die Antwort wurde nach dem Abbruch des Befehls nicht mehr abgewartet',
     revocationNotSent:

@@ -52,6 +52,17 @@ const hooks = (env: NodeJS.ProcessEnv, extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
+/** One refresh made and kept: the new token stored, unmarked, printed by every run, the connection still connected. */
+function expectRefreshedOnce(env: NodeJS.ProcessEnv, oldRefreshToken: string, before: number, sid: string, ...runs: { stdout: string }[]) {
+  expect(refreshes()).toBe(before + 1);
+  const rec = stored(env);
+  expect(rec.refresh_token).not.toBe(oldRefreshToken);
+  expect(rec).not.toHaveProperty('refresh_uncertain_since');
+  for (const r of runs) expect(r.stdout.trim()).toBe(rec.access_token);
+  expect(stateOf(sid)).toBe('connected');
+  return rec;
+}
+
 describe('parallel processes share one refresh', () => {
   it('8 `meterdata token` processes started together make exactly one refresh and keep the connection', async () => {
     const { env, sid } = await signedIn('md-race-');
@@ -282,13 +293,7 @@ describe('the locks folder removed while a refresh is under way', () => {
     // round 48 F4: it waits for the claim's outcome (before, it ended at once with exit 5)
     expect(rc.code, rc.stderr).toBe(0);
     expect(ra.code, ra.stderr).toBe(0);
-    expect(refreshes()).toBe(before + 1);
-    const rec = stored(env);
-    expect(rec.refresh_token).not.toBe(old.refresh_token);
-    expect(rec).not.toHaveProperty('refresh_uncertain_since');
-    expect(ra.stdout.trim()).toBe(rec.access_token);
-    expect(rc.stdout.trim()).toBe(rec.access_token);
-    expect(stateOf(sid)).toBe('connected');
+    const rec = expectRefreshedOnce(env, old.refresh_token, before, sid, ra, rc);
     const next = await spawnCli(['token'], env).done;
     expect(next.code, next.stderr).toBe(0);
     expect(next.stdout.trim()).toBe(rec.access_token);
@@ -320,5 +325,24 @@ describe('a new sign-in while a refresh is stalled inside its intent’s write',
     const next = await spawnCli(['token'], env).done;
     expect(next.code).toBe(3);
     expect(refreshes()).toBe(before);
+  }, 60_000);
+});
+
+// Round 49 N1: a holder whose lock folder was removed after the server answered took the lock again to save the
+// answer; with the folder removed again meanwhile, the answer was dropped: exit 3 and a new sign-in for a token that
+// was fine. The folder gone, no lock keeps anyone out: the answer is saved where the store still holds the token sent.
+describe('the locks folder removed, again and again, while a refresh’s answer is being saved', () => {
+  it('the answer is kept: exit 0, the new token stored and working, one refresh', async () => {
+    const { env, sid } = await signedIn('md-keep-gone-');
+    const old = expireLocally(env);
+    const before = refreshes();
+    const locks = path.join(dirs(env).state, 'locks');
+    const preload = path.join(ROOT, 'test', 'e2e', 'fixtures', 'locks-vanish.mjs');
+    const a = spawnCli(['token'], hooks(env, { METERDATA_TEST_PAUSE_AFTER_REFRESH_MS: '1000', NODE_OPTIONS: `--import ${preload}` }));
+    await a.waitForStderr(/test-hook: AFTER_REFRESH/);
+    rmSync(locks, { recursive: true, force: true });
+    const ra = await a.done;
+    expect(ra.code, ra.stderr).toBe(0);
+    expectRefreshedOnce(env, old.refresh_token, before, sid, ra);
   }, 60_000);
 });

@@ -131,6 +131,13 @@ describe('a claim whose lock was taken over while the list was written', () => {
     expect(e).toMatchObject({ code: 'AUTH_LOCK_LOST', exitCode: 5 });
     expect(checks).toBe(2);
     expect(readSpent(env).map((x) => x.h)).toEqual([tokenHash('rt-raced')]);
+    // round 49 N3: the record names that claim, so this profile's next run takes it over: "run again" holds
+    const rec = { ...record(1), refresh_intent: undefined, refresh_token: 'rt-raced' };
+    const settled = settledAfter(e, rec);
+    expect(settled.refresh_claim_unused).toBe(readSpent(env)[0]!.c);
+    lockHook.beforeCheck = undefined;
+    expect(unrefreshable(env, settled, 'default', relogin)).toBeNull();
+    expect(await claimRefreshToken(env, 'rt-raced', 'default', AT, { takeOver: settled.refresh_claim_unused })).toBeNull();
   });
 });
 
