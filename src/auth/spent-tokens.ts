@@ -144,14 +144,9 @@ async function claimHeld(env: NodeJS.ProcessEnv, token: string, profile: string,
     });
   }
   // Taken over while the list was written: our write may have replaced a claim made meanwhile, of this very token too
-  // (round 48 F1: sent twice). Not sent, and our entry stays: it may be the only one left of that claim. The record
-  // names it (settledAfter), so this profile's next run takes it over instead of refusing a token never sent (round 49
-  // N3); where a refresh of this profile is on its way with it, that one's intent replaces the name.
-  if (!(await lock.stillHeld())) {
-    const lost = new ServiceUnavailableError(t.spentListBusy, { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });
-    keep(lost, id);
-    throw lost;
-  }
+  // (round 48 F1: sent twice). Not sent, and our entry stays: it may be the only one left of that claim, so it is
+  // never named as unused either (round 50: a copy's claim dropped, then taken over by name: sent twice).
+  if (!(await lock.stillHeld())) throw new ServiceUnavailableError(t.spentListBusy, { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });
   // turned away, this claim is ours to take over (between429's resend); it was never a token sent
   state.id = state.takeOver = id;
   return null;

@@ -86,7 +86,8 @@ export const tokenTexts = catalogue(
     spentListNotWrittenHint: 'Free disk space in that folder (or make it writable), then run the command again.',
     spentListBusy:
       'While this process noted the refresh token it was about to send, the list’s lock was taken over or removed (a stall, or a clean-up); nothing was sent.',
-    spentListBusyHint: 'Run the command again.',
+    spentListBusyHint:
+      'Run the command again. If it then says the refresh token was already taken, sign in again: whether another run sent it meanwhile cannot be told.',
     revocationNotAwaited: 'its answer was not awaited after the command was interrupted',
     revocationNotSent:
       'the command was interrupted before the revocation was sent; unless another profile uses this connection, the landlord can disconnect it in the portal, or it expires after 90 days unused',
@@ -189,7 +190,8 @@ export const tokenTexts = catalogue(
     spentListNotWrittenHint: 'Bitte in diesem Ordner Speicherplatz freigeben (oder ihn beschreibbar machen) und den Befehl erneut ausführen.',
     spentListBusy:
       'Während dieser Prozess das zu sendende Refresh-Token vermerkte, wurde die Sperre der Liste übernommen oder entfernt (ein Stocken oder ein Aufräumprogramm); es wurde nichts gesendet.',
-    spentListBusyHint: 'Führen Sie den Befehl erneut aus.',
+    spentListBusyHint:
+      'Führen Sie den Befehl erneut aus. Meldet er dann, das Refresh-Token sei bereits verwendet worden, melden Sie sich neu an: ob ein anderer Aufruf es inzwischen gesendet hat, lässt sich nicht feststellen.',
     revocationNotAwaited: 'die Antwort wurde nach dem Abbruch des Befehls nicht mehr abgewartet',
     revocationNotSent:
       'der Befehl wurde abgebrochen, bevor der Widerruf gesendet wurde; nutzt kein anderes Profil diese Verbindung, kann der Eigentümer sie im Portal trennen, sonst läuft sie nach 90 Tagen ohne Nutzung ab',
