@@ -17,6 +17,8 @@ import { dirs } from '../core/paths.js';
 import { fileTexts as ft } from '../core/texts.js';
 import type { StoredRecord } from './credential-store/index.js';
 import { lockNotTaken, withLockAt, type RefreshLock } from './lock.js';
+import { EntrySchema, type SpentEntry } from './spent-entry.js';
+import { pruneGates, readGate, removeGate, replaceGate, takeGate } from './claim-gate.js';
 import { refreshInFlight, stillInFlight } from './refresh-intent.js';
 import { markedUncertain } from './refresh-outcome.js';
 import { RefreshAnswerLostError } from './token-exchange.js';
@@ -29,19 +31,7 @@ export const SPENT_MAX_AGE_MS = 400 * 86_400_000;
 /** 10,000 entries are about 1.2 MB. */
 const SPENT_MAX_BYTES = 4 << 20;
 
-export interface SpentEntry {
-  /** SHA-256 of the refresh token, hex. */
-  h: string;
-  /** When the refresh was about to be sent (the intent's time). */
-  at: string;
-  /** The profile that sent it. */
-  profile: string;
-  /** This claim's own id (new for every claim): a record may name it as turned away unused (`refresh_claim_unused`). */
-  c?: string;
-  /** The claiming process and its machine: a claim of a process still running may be a refresh on its way (claimedInFlight). */
-  pid?: number;
-  host?: string;
-}
+export type { SpentEntry } from './spent-entry.js';
 
 /** One refresh's claims: the id of its latest, and the claim of this profile's it may take over (turned away unused). */
 export interface ClaimState {
@@ -49,14 +39,6 @@ export interface ClaimState {
   takeOver?: string;
 }
 
-const EntrySchema = v.looseObject({
-  h: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
-  at: v.pipe(v.string(), v.isoTimestamp()),
-  profile: v.string(),
-  c: v.optional(v.string()),
-  pid: v.optional(v.number()),
-  host: v.optional(v.string()),
-});
 const ListSchema = v.looseObject({ v: v.literal(1), spent: v.array(EntrySchema) });
 
 export function spentFile(env: NodeJS.ProcessEnv): string {
@@ -122,20 +104,22 @@ export function claimRefreshToken(env: NodeJS.ProcessEnv, token: string, profile
 
 async function claimHeld(env: NodeJS.ProcessEnv, token: string, profile: string, at: string, state: ClaimState, lock: RefreshLock): Promise<SpentEntry | null> {
   const list = readSpent(env);
-  const found = findSpent(list, token);
+  const h = tokenHash(token);
+  const found = findSpent(list, token) ?? readGate(env, h);
   const unused = found !== undefined && isClaim(found, state.takeOver, profile);
   if (found && !unused) return found;
-  const id = randomBytes(8).toString('hex');
-  const next = withEntry(
-    unused ? list.filter((e) => e !== found) : list,
-    { h: tokenHash(token), at, profile, c: id, pid: process.pid, host: os.hostname() },
-    Date.now(),
-  );
+  const entry: SpentEntry = { h, at, profile, c: randomBytes(8).toString('hex'), pid: process.pid, host: os.hostname() };
   // Taken over while stalled: another holder may have added an entry that this write would drop.
   if (!(await lock.stillHeld())) throw new ServiceUnavailableError(t.spentListBusy, { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });
   try {
-    await writeSpent(env, next);
+    // The one step two claims of a token cannot both pass, whatever became of the list's lock (claim-gate.ts). A claim
+    // turned away unused is taken over in place, under the list's lock.
+    const other = unused ? await replaceGate(env, entry) : await takeGate(env, entry);
+    if (other) return other;
+    await writeSpent(env, withEntry(unused ? list.filter((e) => e !== found) : list, entry, Date.now()));
   } catch (e) {
+    if (e instanceof ServiceUnavailableError) throw e; // a damaged gate, or one that came and went twice
+    await removeGate(env, h, at).catch(() => undefined); // nothing sent: the gate goes with the claim
     const reason = e instanceof Error ? e.message : String(e);
     throw new ServiceUnavailableError(t.spentListNotWritten({ file: spentFile(env), reason }), {
       code: 'AUTH_STORE_WRITE_FAILED',
@@ -143,12 +127,9 @@ async function claimHeld(env: NodeJS.ProcessEnv, token: string, profile: string,
       cause: e,
     });
   }
-  // Taken over while the list was written: our write may have replaced a claim made meanwhile, of this very token too
-  // (round 48 F1: sent twice). Not sent, and our entry stays: it may be the only one left of that claim, so it is
-  // never named as unused either (round 50: a copy's claim dropped, then taken over by name: sent twice).
-  if (!(await lock.stillHeld())) throw new ServiceUnavailableError(t.spentListBusy, { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });
+  await pruneGates(env, SPENT_MAX_AGE_MS, Date.now()).catch(() => undefined);
   // turned away, this claim is ours to take over (between429's resend); it was never a token sent
-  state.id = state.takeOver = id;
+  state.id = state.takeOver = entry.c;
   return null;
 }
 
@@ -164,9 +145,11 @@ export async function releaseClaim(env: NodeJS.ProcessEnv, token: string, at: st
     const done = await withLockAt(env, spentFile(env), async (lock) => {
       const list = readSpent(env);
       const rest = list.filter((e) => !(e.h === h && e.at === at));
-      if (rest.length === list.length) return true;
-      if (!(await lock.stillHeld())) return false;
-      await writeSpent(env, rest);
+      if (rest.length !== list.length) {
+        if (!(await lock.stillHeld())) return false;
+        await writeSpent(env, rest);
+      }
+      await removeGate(env, h, at);
       return true;
     });
     if (done) return;
@@ -176,7 +159,7 @@ export async function releaseClaim(env: NodeJS.ProcessEnv, token: string, at: st
 
 /** Who sent `token` before, if anyone (read without the lock: for status and messages). */
 export function spentBy(env: NodeJS.ProcessEnv, token: string): SpentEntry | undefined {
-  return findSpent(readSpent(env), token);
+  return findSpent(readSpent(env), token) ?? readGate(env, tokenHash(token));
 }
 
 /**

@@ -86,6 +86,8 @@ export const tokenTexts = catalogue(
     spentListNotWrittenHint: 'Free disk space in that folder (or make it writable), then run the command again.',
     spentListBusy:
       'While this process noted the refresh token it was about to send, the list’s lock was taken over or removed (a stall, or a clean-up); nothing was sent.',
+    spentGateDamagedHint: (p: { file: string }) =>
+      `If no meterdata process is running, look at ${p.file}: a claim of a refresh token that a process killed at that moment left unfinished. Remove it only if you then sign in again, as the token may have been sent.`,
     spentListBusyHint:
       'Run the command again. If it then says the refresh token was already taken, sign in again: whether another run sent it meanwhile cannot be told.',
     revocationNotAwaited: 'its answer was not awaited after the command was interrupted',
@@ -190,6 +192,8 @@ export const tokenTexts = catalogue(
     spentListNotWrittenHint: 'Bitte in diesem Ordner Speicherplatz freigeben (oder ihn beschreibbar machen) und den Befehl erneut ausführen.',
     spentListBusy:
       'Während dieser Prozess das zu sendende Refresh-Token vermerkte, wurde die Sperre der Liste übernommen oder entfernt (ein Stocken oder ein Aufräumprogramm); es wurde nichts gesendet.',
+    spentGateDamagedHint: (p) =>
+      `Läuft kein meterdata-Prozess, sehen Sie sich ${p.file} an: den unvollendeten Vermerk eines Refresh-Tokens von einem Prozess, der in diesem Moment abgebrochen wurde. Entfernen Sie ihn nur, wenn Sie sich danach neu anmelden, denn das Token kann gesendet worden sein.`,
     spentListBusyHint:
       'Führen Sie den Befehl erneut aus. Meldet er dann, das Refresh-Token sei bereits verwendet worden, melden Sie sich neu an: ob ein anderer Aufruf es inzwischen gesendet hat, lässt sich nicht feststellen.',
     revocationNotAwaited: 'die Antwort wurde nach dem Abbruch des Befehls nicht mehr abgewartet',

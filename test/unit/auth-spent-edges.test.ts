@@ -4,7 +4,7 @@
 // - giving a claim back after the list's lock was taken over while this process stalled: the
 //   write would drop the claim the new holder added, so the list is read again under a new lock.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -117,26 +117,45 @@ describe('giving a claim back', () => {
   });
 });
 
-// Round 48 F1: the claim was the one step two processes could not pass at once only while the list's lock held: a
-// process stalled (or slowed by the disk) during the list's write, its lock taken over meanwhile, wrote a list without
-// the claim the new holder had made of the same token, and both sent it.
-describe('a claim whose lock was taken over while the list was written', () => {
-  it('is not taken: nothing may be sent (exit 5, the lock lost), and our entry stays, as it may be the only one left', async () => {
+// Round 48 F1, round 49 N2 and N4: the claim rested on the list's lock. A process whose lock was taken over while it
+// wrote the list (a stall, a slow disk, the lock's folder removed; on a file system without birth times even a young
+// lock) wrote a list without a claim made meanwhile: of the same token (sent twice), or of another profile's (whose
+// restored backup then sent a spent token). Each claim also makes one file per token with an exclusive create.
+describe('the gate of a claimed token', () => {
+  /** The list as a late write leaves it: without the entry of `token`. */
+  const dropFromList = (env: NodeJS.ProcessEnv, token: string) =>
+    writeFileSync(spentFile(env), JSON.stringify({ v: 1, spent: readSpent(env).filter((x) => x.h !== tokenHash(token)) }));
+
+  it('a claim the list lost (a late write) still stands: the same token is not claimed twice, by any profile', async () => {
     const env = home();
-    let checks = 0;
-    lockHook.beforeCheck = async () => ++checks === 1; // held before the write, taken over after it
+    expect(await claimRefreshToken(env, 'rt-gated', 'beta', AT)).toBeNull();
+    dropFromList(env, 'rt-gated');
     let sent = false;
-    const e = await sendOnce(env, 'rt-raced', 'default', AT, relogin, async () => void (sent = true)).catch((x: unknown) => x);
+    const e = await sendOnce(env, 'rt-gated', 'default', AT, relogin, async () => void (sent = true)).catch((x: unknown) => x);
     expect(sent).toBe(false);
-    expect(e).toMatchObject({ code: 'AUTH_LOCK_LOST', exitCode: 5 });
-    expect(checks).toBe(2);
-    expect(readSpent(env).map((x) => x.h)).toEqual([tokenHash('rt-raced')]);
-    // round 50: never named as unused (round 49 N3 named it, and a copy's claim that our write had dropped was then
-    // taken over by name: one token sent twice); the next run refuses the token, as a token perhaps sent
-    const rec = { ...record(1), refresh_intent: undefined, refresh_token: 'rt-raced' };
-    expect(settledAfter(e, rec)).toEqual(rec);
-    lockHook.beforeCheck = undefined;
+    expect(e).toMatchObject({ code: 'AUTH_REFRESH_SPENT' });
+    expect((e as Error).message).toContain('by the profile "beta"');
+    // status and a restored backup of the other profile see it too (round 49 N4)
+    const rec = { ...record(1), refresh_intent: undefined, refresh_token: 'rt-gated' };
     expect(unrefreshable(env, rec, 'default', relogin)?.code).toBe('AUTH_REFRESH_SPENT');
+  });
+
+  it('given back with its claim (the token never used): the next claim takes it', async () => {
+    const env = home();
+    expect(await claimRefreshToken(env, 'rt-back', 'default', AT)).toBeNull();
+    await releaseClaim(env, 'rt-back', AT);
+    expect(readdirSync(path.join(env.METERDATA_HOME!, 'state', 'refresh-claims'))).toEqual([]);
+    expect(await claimRefreshToken(env, 'rt-back', 'default', AT)).toBeNull();
+  });
+
+  it('damaged (a process killed between making and writing it): told, naming it; never taken for no claim', async () => {
+    const env = home();
+    const gates = path.join(env.METERDATA_HOME!, 'state', 'refresh-claims');
+    mkdirSync(gates, { recursive: true });
+    writeFileSync(path.join(gates, tokenHash('rt-torn')), '');
+    const e = await sendOnce(env, 'rt-torn', 'default', AT, relogin, async () => undefined).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: 'AUTH_SPENT_LIST_DAMAGED', exitCode: 5 });
+    expect((e as Error).message).toContain(path.join(gates, tokenHash('rt-torn')));
   });
 });
 

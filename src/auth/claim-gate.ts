@@ -1,0 +1,99 @@
+// One file per refresh token claimed, `<state>/refresh-claims/<sha256>`, made with an exclusive create: of two
+// processes claiming one token at one moment exactly one makes it, whatever became of the list's lock (its folder
+// removed, a holder stalled past the stale limit, a file system without birth times: rounds 48 F1 and 49 N2). It also
+// keeps a claim that a late write of the list dropped (round 49 N4). The list (spent-tokens.ts) keeps the entries
+// made before the gates and is read first.
+import { promises as fsp, statSync } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../core/atomic-file.js';
+import { readOwnFile } from '../core/bounded-read.js';
+import { ServiceUnavailableError } from '../core/errors.js';
+import { checkJson } from '../core/file-schema.js';
+import { dirs } from '../core/paths.js';
+import { EntrySchema, type SpentEntry } from './spent-entry.js';
+import { tokenTexts as t } from './texts-tokens.js';
+
+export function gateFolder(env: NodeJS.ProcessEnv): string {
+  return path.join(dirs(env).state, 'refresh-claims');
+}
+
+const gateFile = (env: NodeJS.ProcessEnv, hash: string): string => path.join(gateFolder(env), hash);
+
+/** Makes the gate of `entry`'s token, durably; false where one is there already (another claim of the token). */
+async function openGate(env: NodeJS.ProcessEnv, entry: SpentEntry): Promise<boolean> {
+  const file = gateFile(env, entry.h);
+  await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const handle = await fsp.open(file, 'wx', 0o600).catch((e: unknown) => ((e as NodeJS.ErrnoException).code === 'EEXIST' ? null : Promise.reject(e)));
+  if (handle === null) return false;
+  try {
+    await handle.writeFile(JSON.stringify(entry), 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  return true;
+}
+
+/** Claims by making the gate: null once it is ours, else the claim there (one given back meanwhile: tried once more). */
+export async function takeGate(env: NodeJS.ProcessEnv, entry: SpentEntry): Promise<SpentEntry | null> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (await openGate(env, entry)) return null;
+    const there = readGate(env, entry.h);
+    if (there) return there;
+  }
+  throw new ServiceUnavailableError(t.spentListBusy, { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });
+}
+
+/** Puts `entry` in place of a claim turned away unused (taken over under the list's lock). */
+export async function replaceGate(env: NodeJS.ProcessEnv, entry: SpentEntry): Promise<void> {
+  await fsp.mkdir(gateFolder(env), { recursive: true, mode: 0o700 });
+  await writeFileAtomic(gateFile(env, entry.h), JSON.stringify(entry), { mode: 0o600 });
+}
+
+/**
+ * The claim the gate of `hash` holds, if any. A gate that cannot be read (a process killed between making it and
+ * writing it, a hand edit) is told as damaged, naming it: it is never taken for no claim.
+ */
+export function readGate(env: NodeJS.ProcessEnv, hash: string): SpentEntry | undefined {
+  const file = gateFile(env, hash);
+  const read = readOwnFile(file, 4096);
+  if (read === null) return undefined;
+  const checked = 'problem' in read ? { ok: false as const, problem: read.problem } : checkJson(EntrySchema, read.text);
+  if (checked.ok && checked.value.h === hash) return checked.value;
+  const problem = checked.ok ? 'the hash it holds is not its name' : checked.problem;
+  throw new ServiceUnavailableError(t.spentListDamaged({ file, problem }), { code: 'AUTH_SPENT_LIST_DAMAGED', hint: t.spentGateDamagedHint({ file }) });
+}
+
+/** Removes the gate of `hash` where it holds the claim made at `at` (given back: the token was never used). */
+export async function removeGate(env: NodeJS.ProcessEnv, hash: string, at: string): Promise<void> {
+  let held: SpentEntry | undefined;
+  try {
+    held = readGate(env, hash);
+  } catch {
+    return; // a damaged gate stays: the next claim says so
+  }
+  if (held?.at === at) await fsp.rm(gateFile(env, hash), { force: true });
+}
+
+/** Gates older than `maxAgeMs` go (the list's entries age out alike). At most `limit` a call: a claim stays quick. */
+export async function pruneGates(env: NodeJS.ProcessEnv, maxAgeMs: number, now: number, limit = 200): Promise<void> {
+  const names = await fsp.readdir(gateFolder(env)).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of names) {
+    if (removed >= limit) return;
+    const file = gateFile(env, name);
+    const mtime = statQuiet(file);
+    if (mtime !== undefined && now - mtime > maxAgeMs) {
+      await fsp.rm(file, { force: true }).catch(() => undefined);
+      removed++;
+    }
+  }
+}
+
+function statQuiet(file: string): number | undefined {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
