@@ -3,6 +3,7 @@
 // removed, a holder stalled past the stale limit, a file system without birth times: rounds 48 F1 and 49 N2). It also
 // keeps a claim that a late write of the list dropped (round 49 N4). The list (spent-tokens.ts) keeps the entries
 // made before the gates and is read first.
+import { randomBytes } from 'node:crypto';
 import { promises as fsp, statSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../core/atomic-file.js';
@@ -19,19 +20,30 @@ export function gateFolder(env: NodeJS.ProcessEnv): string {
 
 const gateFile = (env: NodeJS.ProcessEnv, hash: string): string => path.join(gateFolder(env), hash);
 
-/** Makes the gate of `entry`'s token, durably; false where one is there already (another claim of the token). */
+/**
+ * Makes the gate of `entry`'s token, durably and whole; false where one is there already (another claim of the token).
+ * Written aside, then linked to its name (a link, like an exclusive create, fails where the name is taken): a full
+ * disk or a kill while writing leaves no torn gate that refuses a token never sent (round 51 G2), only a scratch file.
+ */
 async function openGate(env: NodeJS.ProcessEnv, entry: SpentEntry): Promise<boolean> {
   const file = gateFile(env, entry.h);
   await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const handle = await fsp.open(file, 'wx', 0o600).catch((e: unknown) => ((e as NodeJS.ErrnoException).code === 'EEXIST' ? null : Promise.reject(e)));
-  if (handle === null) return false;
+  const scratch = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    await handle.writeFile(JSON.stringify(entry), 'utf8');
-    await handle.sync();
+    const handle = await fsp.open(scratch, 'wx', 0o600);
+    try {
+      await handle.writeFile(JSON.stringify(entry), 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    return await fsp.link(scratch, file).then(
+      () => true,
+      (e: unknown) => ((e as NodeJS.ErrnoException).code === 'EEXIST' ? false : Promise.reject(e)),
+    );
   } finally {
-    await handle.close();
+    await fsp.rm(scratch, { force: true }).catch(() => undefined);
   }
-  return true;
 }
 
 /** Claims by making the gate: null once it is ours, else the claim there (one given back meanwhile: tried once more). */
@@ -83,7 +95,8 @@ export async function pruneGates(env: NodeJS.ProcessEnv, maxAgeMs: number, now: 
     if (removed >= limit) return;
     const file = gateFile(env, name);
     const mtime = statQuiet(file);
-    if (mtime !== undefined && now - mtime > maxAgeMs) {
+    const bound = name.endsWith('.tmp') ? 3_600_000 : maxAgeMs; // a scratch file a killed claim left
+    if (mtime !== undefined && now - mtime > bound) {
       await fsp.rm(file, { force: true }).catch(() => undefined);
       removed++;
     }
