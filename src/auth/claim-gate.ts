@@ -6,12 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fsp, statSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../core/atomic-file.js';
 import { readOwnFile } from '../core/bounded-read.js';
 import { ServiceUnavailableError } from '../core/errors.js';
 import { checkJson } from '../core/file-schema.js';
 import { dirs } from '../core/paths.js';
 import { EntrySchema, type SpentEntry } from './spent-entry.js';
+import { fileTexts as ft } from '../core/texts.js';
 import { tokenTexts as t } from './texts-tokens.js';
 
 export function gateFolder(env: NodeJS.ProcessEnv): string {
@@ -56,10 +56,29 @@ export async function takeGate(env: NodeJS.ProcessEnv, entry: SpentEntry): Promi
   throw new ServiceUnavailableError(t.spentListBusy, { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });
 }
 
-/** Puts `entry` in place of a claim turned away unused (taken over under the list's lock). */
-export async function replaceGate(env: NodeJS.ProcessEnv, entry: SpentEntry): Promise<void> {
-  await fsp.mkdir(gateFolder(env), { recursive: true, mode: 0o700 });
-  await writeFileAtomic(gateFile(env, entry.h), JSON.stringify(entry), { mode: 0o600 });
+/**
+ * Takes over the claim `unusedId` (turned away unused, and named so by this profile's record): its gate is moved
+ * aside by a rename, which only one process can do to one name, and the new gate is made as any claim's (round 51 G1:
+ * replaced in place, two takeovers beside a broken list lock both passed). A gate moved aside that is not that claim
+ * (another process's, made meanwhile) goes back and wins. Null once the claim is ours, else the claim that stands.
+ */
+export async function takeOverGate(env: NodeJS.ProcessEnv, entry: SpentEntry, unusedId: string): Promise<SpentEntry | null> {
+  const file = gateFile(env, entry.h);
+  const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.taken.tmp`;
+  const moved = await fsp.rename(file, aside).then(
+    () => true,
+    (e: unknown) => ((e as NodeJS.ErrnoException).code === 'ENOENT' ? false : Promise.reject(e)),
+  );
+  if (moved) {
+    const was = gateAt(aside, entry.h);
+    if (was?.c !== unusedId) {
+      await fsp.link(aside, file).catch(() => undefined);
+      await fsp.rm(aside, { force: true });
+      return was ?? readGate(env, entry.h) ?? entry;
+    }
+    await fsp.rm(aside, { force: true });
+  }
+  return takeGate(env, entry);
 }
 
 /**
@@ -67,9 +86,18 @@ export async function replaceGate(env: NodeJS.ProcessEnv, entry: SpentEntry): Pr
  * writing it, a hand edit) is told as damaged, naming it: it is never taken for no claim.
  */
 export function readGate(env: NodeJS.ProcessEnv, hash: string): SpentEntry | undefined {
-  const file = gateFile(env, hash);
+  return gateAt(gateFile(env, hash), hash);
+}
+
+function gateAt(file: string, hash: string): SpentEntry | undefined {
   const read = readOwnFile(file, 4096);
   if (read === null) return undefined;
+  // another user's gate, or a file where the folder goes: said as such, not as a killed process's (round 51 G3)
+  if ('problem' in read && (read.unreadable || read.fileInPath !== undefined))
+    throw new ServiceUnavailableError(t.spentListUnreadable({ file, problem: read.problem }), {
+      code: 'AUTH_SPENT_LIST_DAMAGED',
+      hint: read.fileInPath !== undefined ? ft.fileInPathHint({ at: read.fileInPath }) : ft.notReadableHint,
+    });
   const checked = 'problem' in read ? { ok: false as const, problem: read.problem } : checkJson(EntrySchema, read.text);
   if (checked.ok && checked.value.h === hash) return checked.value;
   const problem = checked.ok ? 'the hash it holds is not its name' : checked.problem;

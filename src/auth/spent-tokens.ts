@@ -18,7 +18,7 @@ import { fileTexts as ft } from '../core/texts.js';
 import type { StoredRecord } from './credential-store/index.js';
 import { lockNotTaken, withLockAt, type RefreshLock } from './lock.js';
 import { EntrySchema, type SpentEntry } from './spent-entry.js';
-import { pruneGates, readGate, removeGate, replaceGate, takeGate } from './claim-gate.js';
+import { pruneGates, readGate, removeGate, takeGate, takeOverGate } from './claim-gate.js';
 import { refreshInFlight, stillInFlight } from './refresh-intent.js';
 import { markedUncertain } from './refresh-outcome.js';
 import { RefreshAnswerLostError } from './token-exchange.js';
@@ -114,7 +114,7 @@ async function claimHeld(env: NodeJS.ProcessEnv, token: string, profile: string,
   try {
     // The one step two claims of a token cannot both pass, whatever became of the list's lock (claim-gate.ts). A claim
     // turned away unused is taken over in place, under the list's lock.
-    const other = unused ? await replaceGate(env, entry) : await takeGate(env, entry);
+    const other = unused ? await takeOverGate(env, entry, state.takeOver!) : await takeGate(env, entry);
     if (other) return other;
     await writeSpent(env, withEntry(unused ? list.filter((e) => e !== found) : list, entry, Date.now()));
   } catch (e) {

@@ -21,6 +21,7 @@ import {
   spentFile,
   tokenHash,
 } from '../../src/auth/spent-tokens.js';
+import { readGate, takeGate, takeOverGate } from '../../src/auth/claim-gate.js';
 import { markedError, unrefreshable } from '../../src/auth/refresh-refusals.js';
 
 /** Called with each lock the list's holder gets; false makes `stillHeld` say the lock was taken over. */
@@ -337,5 +338,37 @@ describe('whether a refresh that found its token taken tries once more', () => {
     expect(await tryAgainAfter(mine, true, placeHolding({ ...rec, refresh_token: 'rt-new' }), rec)).toBeNull();
     const theirs = new RefreshTokenSpentError({ h: tokenHash('rt-x'), at: AT, profile: 'beta' }, 'default', relogin);
     expect(await tryAgainAfter(theirs, false, placeHolding({ ...rec, refresh_token: 'rt-new' }), rec)).toBeNull();
+  });
+});
+
+// Round 51 G1: a claim turned away unused was taken over by replacing its gate in place; two takeovers beside a broken
+// list lock both passed, and the token was sent twice. The gate is moved aside by a rename, then made anew.
+describe('taking over a claim turned away unused, twice at one moment', () => {
+  it('exactly one takeover passes; the other finds the winner’s claim', async () => {
+    const env = home();
+    const h = tokenHash('rt-unused');
+    const claim = (c: string, pid: number) => ({ h, at: AT, profile: 'default', c, pid, host: os.hostname() });
+    expect(await takeGate(env, claim('unused1', 1))).toBeNull();
+    for (let round = 0; round < 20; round++) {
+      const results = await Promise.all([takeOverGate(env, claim(`a${round}`, 2), 'unused1'), takeOverGate(env, claim(`b${round}`, 3), 'unused1')]);
+      expect(results.filter((r) => r === null)).toHaveLength(1);
+      const winner = readGate(env, h)!;
+      expect(results.find((r) => r !== null)).toMatchObject({ c: winner.c });
+      // the next round starts from an unused claim again
+      rmSync(path.join(env.METERDATA_HOME!, 'state', 'refresh-claims', h));
+      expect(await takeGate(env, claim('unused1', 1))).toBeNull();
+    }
+  });
+});
+
+// Round 51 G3: a file where the gates' folder goes was told as a damaged gate with the advice for a killed process.
+describe('a file where the gates’ folder goes', () => {
+  it('is named as what it is, with the hint to move it', async () => {
+    const env = home();
+    mkdirSync(path.join(env.METERDATA_HOME!, 'state'), { recursive: true });
+    writeFileSync(path.join(env.METERDATA_HOME!, 'state', 'refresh-claims'), 'not a folder');
+    const e = await sendOnce(env, 'rt-blocked', 'default', AT, relogin, async () => undefined).catch((x: unknown) => x);
+    expect(e).toMatchObject({ exitCode: 5 });
+    expect((e as { hint: string }).hint).not.toMatch(/killed/);
   });
 });
