@@ -39,11 +39,32 @@ async function openGate(env: NodeJS.ProcessEnv, entry: SpentEntry): Promise<bool
     }
     return await fsp.link(scratch, file).then(
       () => true,
-      (e: unknown) => ((e as NodeJS.ErrnoException).code === 'EEXIST' ? false : Promise.reject(e)),
+      (e: unknown) => {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'EEXIST') return false;
+        // a file system without hard links (FAT, exFAT, some shares): the exclusive create itself, written after
+        return code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS' ? createdWhole(file, entry) : Promise.reject(e);
+      },
     );
   } finally {
     await fsp.rm(scratch, { force: true }).catch(() => undefined);
   }
+}
+
+/** The gate made by an exclusive create, then written; one whose write fails goes again (a full disk leaves none). */
+async function createdWhole(file: string, entry: SpentEntry): Promise<boolean> {
+  const handle = await fsp.open(file, 'wx', 0o600).catch((e: unknown) => ((e as NodeJS.ErrnoException).code === 'EEXIST' ? null : Promise.reject(e)));
+  if (handle === null) return false;
+  let whole = false;
+  try {
+    await handle.writeFile(JSON.stringify(entry), 'utf8');
+    await handle.sync();
+    whole = true;
+  } finally {
+    await handle.close();
+    if (!whole) await fsp.rm(file, { force: true }).catch(() => undefined);
+  }
+  return true;
 }
 
 /** Claims by making the gate: null once it is ours, else the claim there (one given back meanwhile: tried once more). */

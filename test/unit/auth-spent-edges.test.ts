@@ -4,7 +4,7 @@
 // - giving a claim back after the list's lock was taken over while this process stalled: the
 //   write would drop the claim the new holder added, so the list is read again under a new lock.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, promises as fsPromises, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -39,6 +39,10 @@ vi.mock('../../src/auth/lock.js', async (real) => {
     );
   return { ...mod, withLockAt };
 });
+
+/** The list as a late write leaves it: without the entry of `token`. */
+const dropFromListOf = (env: NodeJS.ProcessEnv, token: string) =>
+  writeFileSync(spentFile(env), JSON.stringify({ v: 1, spent: readSpent(env).filter((x) => x.h !== tokenHash(token)) }));
 
 const home = () => ({ METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-spent-edges-')) }) as NodeJS.ProcessEnv;
 const AT = '2026-11-27T10:00:00.000Z';
@@ -123,14 +127,10 @@ describe('giving a claim back', () => {
 // lock) wrote a list without a claim made meanwhile: of the same token (sent twice), or of another profile's (whose
 // restored backup then sent a spent token). Each claim also makes one file per token with an exclusive create.
 describe('the gate of a claimed token', () => {
-  /** The list as a late write leaves it: without the entry of `token`. */
-  const dropFromList = (env: NodeJS.ProcessEnv, token: string) =>
-    writeFileSync(spentFile(env), JSON.stringify({ v: 1, spent: readSpent(env).filter((x) => x.h !== tokenHash(token)) }));
-
   it('a claim the list lost (a late write) still stands: the same token is not claimed twice, by any profile', async () => {
     const env = home();
     expect(await claimRefreshToken(env, 'rt-gated', 'beta', AT)).toBeNull();
-    dropFromList(env, 'rt-gated');
+    dropFromListOf(env, 'rt-gated');
     let sent = false;
     const e = await sendOnce(env, 'rt-gated', 'default', AT, relogin, async () => void (sent = true)).catch((x: unknown) => x);
     expect(sent).toBe(false);
@@ -370,5 +370,22 @@ describe('a file where the gates’ folder goes', () => {
     const e = await sendOnce(env, 'rt-blocked', 'default', AT, relogin, async () => undefined).catch((x: unknown) => x);
     expect(e).toMatchObject({ exitCode: 5 });
     expect((e as { hint: string }).hint).not.toMatch(/killed/);
+  });
+});
+
+// A file system without hard links (FAT, exFAT, some shares): the gate, linked to its name elsewhere, is made by the
+// exclusive create itself there; before, every refresh failed with the link's refusal.
+describe('the gate on a file system without hard links', () => {
+  it('is made by an exclusive create: the claim passes once, a second claim of the token finds it', async () => {
+    const env = home();
+    const link = vi.spyOn(fsPromises, 'link').mockRejectedValue(Object.assign(new Error('operation not permitted'), { code: 'EPERM' }));
+    try {
+      expect(await claimRefreshToken(env, 'rt-fat', 'default', AT)).toBeNull();
+      expect(link).toHaveBeenCalled();
+      dropFromListOf(env, 'rt-fat');
+      expect(await claimRefreshToken(env, 'rt-fat', 'beta', AT)).toMatchObject({ profile: 'default' });
+    } finally {
+      link.mockRestore();
+    }
   });
 });
