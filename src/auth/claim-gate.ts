@@ -14,7 +14,7 @@ import { EntrySchema, type SpentEntry } from './spent-entry.js';
 import { fileTexts as ft } from '../core/texts.js';
 import { tokenTexts as t } from './texts-tokens.js';
 
-export function gateFolder(env: NodeJS.ProcessEnv): string {
+function gateFolder(env: NodeJS.ProcessEnv): string {
   return path.join(dirs(env).state, 'refresh-claims');
 }
 
@@ -30,20 +30,14 @@ async function openGate(env: NodeJS.ProcessEnv, entry: SpentEntry): Promise<bool
   await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const scratch = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    const handle = await fsp.open(scratch, 'wx', 0o600);
-    try {
-      await handle.writeFile(JSON.stringify(entry), 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await writtenNew(scratch, entry);
     return await fsp.link(scratch, file).then(
       () => true,
       (e: unknown) => {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'EEXIST') return false;
         // a file system without hard links (FAT, exFAT, some shares): the exclusive create itself, written after
-        return code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS' ? createdWhole(file, entry) : Promise.reject(e);
+        return code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS' ? writtenNew(file, entry) : Promise.reject(e);
       },
     );
   } finally {
@@ -51,8 +45,8 @@ async function openGate(env: NodeJS.ProcessEnv, entry: SpentEntry): Promise<bool
   }
 }
 
-/** The gate made by an exclusive create, then written; one whose write fails goes again (a full disk leaves none). */
-async function createdWhole(file: string, entry: SpentEntry): Promise<boolean> {
+/** `entry` in a file made by an exclusive create, synced; false where the name is taken. A failed write removes it. */
+async function writtenNew(file: string, entry: SpentEntry): Promise<boolean> {
   const handle = await fsp.open(file, 'wx', 0o600).catch((e: unknown) => ((e as NodeJS.ErrnoException).code === 'EEXIST' ? null : Promise.reject(e)));
   if (handle === null) return false;
   let whole = false;
@@ -103,8 +97,8 @@ export async function takeOverGate(env: NodeJS.ProcessEnv, entry: SpentEntry, un
 }
 
 /**
- * The claim the gate of `hash` holds, if any. A gate that cannot be read (a process killed between making it and
- * writing it, a hand edit) is told as damaged, naming it: it is never taken for no claim.
+ * The claim the gate of `hash` holds, if any. A gate that cannot be read (a hand edit; on a file system without hard
+ * links, a process killed between making and writing it) is told as damaged, naming it: never taken for no claim.
  */
 export function readGate(env: NodeJS.ProcessEnv, hash: string): SpentEntry | undefined {
   return gateAt(gateFile(env, hash), hash);

@@ -112,8 +112,8 @@ async function claimHeld(env: NodeJS.ProcessEnv, token: string, profile: string,
   // Taken over while stalled: another holder may have added an entry that this write would drop.
   if (!(await lock.stillHeld())) throw new ServiceUnavailableError(t.spentListBusy, { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });
   try {
-    // The one step two claims of a token cannot both pass, whatever became of the list's lock (claim-gate.ts). A claim
-    // turned away unused is taken over in place, under the list's lock.
+    // The one step two claims of a token cannot both pass, whatever became of the list's lock (claim-gate.ts), also
+    // where a claim turned away unused is taken over.
     const other = unused ? await takeOverGate(env, entry, state.takeOver!) : await takeGate(env, entry);
     if (other) return other;
     await writeSpent(env, withEntry(unused ? list.filter((e) => e !== found) : list, entry, Date.now()));
@@ -182,7 +182,7 @@ export class RefreshTokenSpentError extends NotSignedInError {
  * its way, so the token is not sent, but the record is no copy's either (the refresh lock did not keep the two apart:
  * a holder stalled past the stale limit, or the lock's folder removed while both ran: round 47 M1′).
  */
-export function claimedInFlight(entry: SpentEntry, profile: string): boolean {
+export function claimedInFlight(entry: SpentEntry, profile: string): entry is SpentEntry & { pid: number; host: string } {
   const { pid, host } = entry;
   // a pid from 1 only: kill(0) and kill(-n) ask about a process group, which a hand-edited list must not stand for (round 48 F5)
   const aPid = pid !== undefined && Number.isSafeInteger(pid) && pid > 0;
@@ -191,8 +191,7 @@ export function claimedInFlight(entry: SpentEntry, profile: string): boolean {
 
 /** The error for a token found claimed: a refresh on its way in another process of this profile (exit 5, AUTH_REFRESH_IN_FLIGHT), or sent before (exit 3). */
 export function claimedError(earlier: SpentEntry, profile: string, relogin: string): Error {
-  const { pid, host } = earlier;
-  if (pid !== undefined && host !== undefined && claimedInFlight(earlier, profile)) return refreshInFlight({ at: earlier.at, pid, host }, relogin);
+  if (claimedInFlight(earlier, profile)) return refreshInFlight({ at: earlier.at, pid: earlier.pid, host: earlier.host }, relogin);
   return new RefreshTokenSpentError(earlier, profile, relogin);
 }
 
