@@ -2,7 +2,7 @@
 // export (its manifest, read back as a plain file within a bound) and no foreign files under
 // our names; and at the commit, which files of the export it replaces are left over.
 import { randomUUID } from 'node:crypto';
-import { constants, lstatSync, readdirSync } from 'node:fs';
+import { constants, lstatSync } from 'node:fs';
 import { access, open, readlink, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readOwnFile } from '../../core/bounded-read.js';
@@ -11,6 +11,7 @@ import { asideName, partialName } from './atomic.js';
 import { FOLDER_LOCK } from './folder-lock.js';
 import { checkNoFolderAt, checkNotOthersIn } from './planted.js';
 import { listedEntries } from './listed-files.js';
+import { fileNames, folders } from './listings.js';
 import { runKind, settingChanges, type RunKind } from '../options/index.js';
 import { outText as t } from './texts-folder.js';
 
@@ -162,7 +163,6 @@ function isRegularFile(p: string): boolean {
 // read (bounded, plain files only); a folder may hold any number of entries, so each listing
 // is cut at MAX_ENTRIES.
 
-const MAX_ENTRIES = 10_000;
 const MONTH_FOLDER = /^\d{4}-\d{2}$/;
 
 /** The run a folder's manifest belongs to; null where there is none or it is not readable as one. */
@@ -178,18 +178,6 @@ function manifestKind(dir: string): RunKind | null {
     }
   }
   return null;
-}
-
-/** The sub-folders of `dir` (not links), at most MAX_ENTRIES; none where it cannot be listed. */
-function folders(dir: string, only?: RegExp): string[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true })
-      .slice(0, MAX_ENTRIES)
-      .filter((e) => e.isDirectory() && (!only || only.test(e.name)))
-      .map((e) => path.join(dir, e.name));
-  } catch {
-    return [];
-  }
 }
 
 /** Where under `root` the other command has written: an export's folder (root or its profile folders) for a uvi run; a uvi month folder (<root>/<month> or <root>/<profile>/<month>) for an export. */
@@ -278,14 +266,8 @@ export function singleRunIn(root: string, kind: RunKind, names: readonly string[
   // the commit's temporary names of these files only: a write probe a kill left (also ".partial") is no run's file
   const own = new Set([asideName(MANIFEST), ...files, ...files.map(partialName)]);
   const traces = (dir: string) => {
-    let entries: string[] = [];
-    try {
-      // files only: a profile's folder may be named like one (round 33 F2: a profile "billing.csv")
-      entries = readdirSync(dir, { withFileTypes: true })
-        .slice(0, MAX_ENTRIES)
-        .filter((e) => !e.isDirectory())
-        .map((e) => e.name);
-    } catch {} // not listable: nothing of a run seen there
+    // files only: a profile's folder may be named like one (round 33 F2: a profile "billing.csv")
+    const entries = fileNames(dir);
     const hit = entries.find((n) => own.has(n));
     return hit === undefined ? null : path.join(dir, hit);
   };
