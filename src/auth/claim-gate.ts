@@ -14,7 +14,8 @@ import { EntrySchema, type SpentEntry } from './spent-entry.js';
 import { fileTexts as ft } from '../core/texts.js';
 import { tokenTexts as t } from './texts-tokens.js';
 
-function gateFolder(env: NodeJS.ProcessEnv): string {
+/** Where the gates are: named when one cannot be made. */
+export function gateFolder(env: NodeJS.ProcessEnv): string {
   return path.join(dirs(env).state, 'refresh-claims');
 }
 
@@ -66,6 +67,8 @@ export async function takeGate(env: NodeJS.ProcessEnv, entry: SpentEntry): Promi
   for (let attempt = 0; attempt < 2; attempt++) {
     if (await openGate(env, entry)) return null;
     const there = readGate(env, entry.h);
+    // our own claim: the link was made, but its reply was lost and told as EEXIST (NFS; round 52 L4)
+    if (there && there.c !== undefined && there.c === entry.c) return null;
     if (there) return there;
   }
   throw new ServiceUnavailableError(t.spentListBusy, { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });
@@ -137,18 +140,20 @@ export async function pruneGates(env: NodeJS.ProcessEnv, maxAgeMs: number, now: 
   for (const name of names) {
     if (removed >= limit) return;
     const file = gateFile(env, name);
-    const mtime = statQuiet(file);
-    const bound = name.endsWith('.tmp') ? 3_600_000 : maxAgeMs; // a scratch file a killed claim left
-    if (mtime !== undefined && now - mtime > bound) {
+    // a scratch file a killed claim left: by its ctime, as a gate moved aside by a takeover keeps the gate's mtime (round 52 L3)
+    const scratch = name.endsWith('.tmp');
+    const since = statQuiet(file, scratch);
+    if (since !== undefined && now - since > (scratch ? 3_600_000 : maxAgeMs)) {
       await fsp.rm(file, { force: true }).catch(() => undefined);
       removed++;
     }
   }
 }
 
-function statQuiet(file: string): number | undefined {
+function statQuiet(file: string, ctime: boolean): number | undefined {
   try {
-    return statSync(file).mtimeMs;
+    const st = statSync(file);
+    return ctime ? st.ctimeMs : st.mtimeMs;
   } catch {
     return undefined;
   }

@@ -18,7 +18,7 @@ import { fileTexts as ft } from '../core/texts.js';
 import type { StoredRecord } from './credential-store/index.js';
 import { lockNotTaken, withLockAt, type RefreshLock } from './lock.js';
 import { EntrySchema, type SpentEntry } from './spent-entry.js';
-import { pruneGates, readGate, removeGate, takeGate, takeOverGate } from './claim-gate.js';
+import { gateFolder, pruneGates, readGate, removeGate, takeGate, takeOverGate } from './claim-gate.js';
 import { refreshInFlight, stillInFlight } from './refresh-intent.js';
 import { markedUncertain } from './refresh-outcome.js';
 import { RefreshAnswerLostError } from './token-exchange.js';
@@ -102,6 +102,15 @@ export function claimRefreshToken(env: NodeJS.ProcessEnv, token: string, profile
   return withLockAt(env, spentFile(env), (lock) => claimHeld(env, token, profile, at, state, lock), signal);
 }
 
+/** A claim not noted (its gate or the list not written): nothing is sent, and its gate goes with it. */
+async function notNoted(env: NodeJS.ProcessEnv, h: string, at: string, e: unknown, message: (reason: string) => string): Promise<never> {
+  if (e instanceof ServiceUnavailableError) throw e; // a damaged gate, or one that came and went twice
+  await removeGate(env, h, at).catch(() => undefined);
+  const code = (e as NodeJS.ErrnoException).code;
+  const hint = code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? t.notWritableHint : t.spentListNotWrittenHint;
+  throw new ServiceUnavailableError(message(e instanceof Error ? e.message : String(e)), { code: 'AUTH_STORE_WRITE_FAILED', hint, cause: e });
+}
+
 async function claimHeld(env: NodeJS.ProcessEnv, token: string, profile: string, at: string, state: ClaimState, lock: RefreshLock): Promise<SpentEntry | null> {
   const list = readSpent(env);
   const h = tokenHash(token);
@@ -111,22 +120,15 @@ async function claimHeld(env: NodeJS.ProcessEnv, token: string, profile: string,
   const entry: SpentEntry = { h, at, profile, c: randomBytes(8).toString('hex'), pid: process.pid, host: os.hostname() };
   // Taken over while stalled: another holder may have added an entry that this write would drop.
   if (!(await lock.stillHeld())) throw new ServiceUnavailableError(t.spentListBusy, { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });
-  try {
-    // The one step two claims of a token cannot both pass, whatever became of the list's lock (claim-gate.ts), also
-    // where a claim turned away unused is taken over.
-    const other = unused ? await takeOverGate(env, entry, state.takeOver!) : await takeGate(env, entry);
-    if (other) return other;
-    await writeSpent(env, withEntry(unused ? list.filter((e) => e !== found) : list, entry, Date.now()));
-  } catch (e) {
-    if (e instanceof ServiceUnavailableError) throw e; // a damaged gate, or one that came and went twice
-    await removeGate(env, h, at).catch(() => undefined); // nothing sent: the gate goes with the claim
-    const reason = e instanceof Error ? e.message : String(e);
-    throw new ServiceUnavailableError(t.spentListNotWritten({ file: spentFile(env), reason }), {
-      code: 'AUTH_STORE_WRITE_FAILED',
-      hint: t.spentListNotWrittenHint,
-      cause: e,
-    });
-  }
+  // The one step two claims of a token cannot both pass, whatever became of the list's lock (claim-gate.ts), also
+  // where a claim turned away unused is taken over.
+  const other = await (unused ? takeOverGate(env, entry, state.takeOver!) : takeGate(env, entry)).catch((e: unknown) =>
+    notNoted(env, h, at, e, (reason) => t.spentClaimNotWritten({ folder: gateFolder(env), reason })),
+  );
+  if (other) return other;
+  await writeSpent(env, withEntry(unused ? list.filter((e) => e !== found) : list, entry, Date.now())).catch((e: unknown) =>
+    notNoted(env, h, at, e, (reason) => t.spentListNotWritten({ file: spentFile(env), reason })),
+  );
   await pruneGates(env, SPENT_MAX_AGE_MS, Date.now()).catch(() => undefined);
   // turned away, this claim is ours to take over (between429's resend); it was never a token sent
   state.id = state.takeOver = entry.c;

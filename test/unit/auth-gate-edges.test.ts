@@ -1,0 +1,77 @@
+// The claim's gate (src/auth/claim-gate.ts) at the edges round 52 found:
+// - L3: a gate moved aside by a takeover keeps the gate's mtime; the prune of scratch files went by that mtime and
+//   removed it before the takeover read it, which then took it for another claim (exit 3 for good, nothing sent);
+// - L4: a link made whose reply was lost (told as EEXIST, as over NFS) had the run refuse its own gate from then on;
+// - L5: a gate that could not be made was told as the list of tokens sent not written, with advice to free disk space
+//   whatever the cause.
+import { mkdirSync, mkdtempSync, promises as fsPromises, readdirSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { claimRefreshToken, tokenHash } from '../../src/auth/spent-tokens.js';
+import { pruneGates } from '../../src/auth/claim-gate.js';
+
+const home = () => ({ METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-gate-edges-')) }) as NodeJS.ProcessEnv;
+const gates = (env: NodeJS.ProcessEnv) => path.join(env.METERDATA_HOME!, 'state', 'refresh-claims');
+const AT = '2026-11-29T10:00:00.000Z';
+const errno = (code: string) => Object.assign(new Error(`${code}: refused`), { code });
+
+describe('the prune of the gates’ scratch files', () => {
+  it('leaves a gate just moved aside by a takeover, however old its mtime; removes scratch files an hour old', async () => {
+    const env = home();
+    mkdirSync(gates(env), { recursive: true });
+    const h = tokenHash('rt-old');
+    const gate = path.join(gates(env), h);
+    writeFileSync(gate, JSON.stringify({ h, at: AT, profile: 'default', c: 'unused1' }));
+    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    utimesSync(gate, twoHoursAgo, twoHoursAgo);
+    const aside = `${gate}.4242.0a1b2c3d.taken.tmp`;
+    renameSync(gate, aside); // what takeOverGate does: the mtime stays two hours old, the ctime is now
+    await pruneGates(env, 400 * 86_400_000, Date.now());
+    expect(readdirSync(gates(env))).toEqual([path.basename(aside)]);
+    // an hour on (the ctime then an hour old too), a killed takeover's file goes
+    await pruneGates(env, 400 * 86_400_000, Date.now() + 3_700_000);
+    expect(readdirSync(gates(env))).toEqual([]);
+  });
+});
+
+describe('a gate linked whose reply was lost (EEXIST over NFS)', () => {
+  it('is this run’s own claim: it passes, and a second claim of the token finds it', async () => {
+    const env = home();
+    const realLink = fsPromises.link.bind(fsPromises);
+    const link = vi.spyOn(fsPromises, 'link').mockImplementation(async (from, to) => {
+      await realLink(from, to);
+      throw errno('EEXIST');
+    });
+    try {
+      expect(await claimRefreshToken(env, 'rt-nfs', 'default', AT)).toBeNull();
+    } finally {
+      link.mockRestore();
+    }
+    expect(await claimRefreshToken(env, 'rt-nfs', 'beta', AT)).toMatchObject({ profile: 'default' });
+  });
+});
+
+describe('a gate that cannot be made', () => {
+  it('is told as the note of the claim in the gates’ folder, not as the list; the hint fits the cause; nothing stays', async () => {
+    for (const [code, hint] of [
+      ['ENOSPC', /Free disk space/],
+      ['EROFS', /writable/],
+      ['EACCES', /writable/],
+    ] as const) {
+      const env = home();
+      const link = vi.spyOn(fsPromises, 'link').mockRejectedValue(errno(code));
+      const e = await claimRefreshToken(env, 'rt-full', 'default', AT)
+        .catch((x: unknown) => x)
+        .finally(() => link.mockRestore());
+      expect(e).toMatchObject({ code: 'AUTH_STORE_WRITE_FAILED', exitCode: 5 });
+      expect((e as Error).message).toContain(gates(env));
+      expect((e as Error).message).not.toContain('refresh-tokens-spent.json');
+      expect((e as { hint: string }).hint).toMatch(hint);
+      if (code !== 'ENOSPC') expect((e as { hint: string }).hint).not.toMatch(/disk space/);
+      expect(readdirSync(gates(env))).toEqual([]);
+      // the cause gone, the token is claimed
+      expect(await claimRefreshToken(env, 'rt-full', 'default', AT)).toBeNull();
+    }
+  });
+});
