@@ -19,6 +19,10 @@ export function gateFolder(env: NodeJS.ProcessEnv): string {
   return path.join(dirs(env).state, 'refresh-claims');
 }
 
+/** How long a takeover that finds no gate waits for one moved aside to come back (a check takes milliseconds). */
+const REAPPEAR_MS = 1_000;
+const REAPPEAR_POLL_MS = 25;
+
 const gateFile = (env: NodeJS.ProcessEnv, hash: string): string => path.join(gateFolder(env), hash);
 
 /**
@@ -95,8 +99,23 @@ export async function takeOverGate(env: NodeJS.ProcessEnv, entry: SpentEntry, un
       return was ?? readGate(env, entry.h) ?? entry;
     }
     await fsp.rm(aside, { force: true });
+  } else {
+    // No gate: another takeover may have it aside this moment, to check it and put it back (round 52 L2: a third
+    // made its own gate in that gap, the one put back was lost, and a live connection was told to sign in again).
+    const back = await reappearing(env, entry.h);
+    if (back) return back;
   }
   return takeGate(env, entry);
+}
+
+/** The claim whose gate shows up within REAPPEAR_MS (polled), if any. */
+async function reappearing(env: NodeJS.ProcessEnv, hash: string): Promise<SpentEntry | undefined> {
+  for (let waited = 0; waited < REAPPEAR_MS; waited += REAPPEAR_POLL_MS) {
+    await new Promise((resolve) => setTimeout(resolve, REAPPEAR_POLL_MS));
+    const there = readGate(env, hash);
+    if (there) return there;
+  }
+  return undefined;
 }
 
 /**

@@ -2,6 +2,8 @@
 // - L3: a gate moved aside by a takeover keeps the gate's mtime; the prune of scratch files went by that mtime and
 //   removed it before the takeover read it, which then took it for another claim (exit 3 for good, nothing sent);
 // - L4: a link made whose reply was lost (told as EEXIST, as over NFS) had the run refuse its own gate from then on;
+// - L2: a takeover finding no gate made its own while another takeover had the gate aside to check it; the gate put
+//   back then failed, and a live connection was told to sign in again;
 // - L5: a gate that could not be made was told as the list of tokens sent not written, with advice to free disk space
 //   whatever the cause.
 import { mkdirSync, mkdtempSync, promises as fsPromises, readdirSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
@@ -9,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { claimRefreshToken, tokenHash } from '../../src/auth/spent-tokens.js';
-import { pruneGates } from '../../src/auth/claim-gate.js';
+import { pruneGates, readGate, takeGate, takeOverGate } from '../../src/auth/claim-gate.js';
 
 const home = () => ({ METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-gate-edges-')) }) as NodeJS.ProcessEnv;
 const gates = (env: NodeJS.ProcessEnv) => path.join(env.METERDATA_HOME!, 'state', 'refresh-claims');
@@ -73,5 +75,31 @@ describe('a gate that cannot be made', () => {
       // the cause gone, the token is claimed
       expect(await claimRefreshToken(env, 'rt-full', 'default', AT)).toBeNull();
     }
+  });
+});
+
+describe('a takeover that finds no gate, while another has it aside', () => {
+  it('waits for it to come back and finds the claim that stands, making no gate of its own', async () => {
+    const env = home();
+    const h = tokenHash('rt-aside');
+    const claim = (c: string, pid: number) => ({ h, at: AT, profile: 'default', c, pid, host: os.hostname() });
+    // the claim that took over the unused one already
+    expect(await takeGate(env, claim('first', 2))).toBeNull();
+    const gate = path.join(gates(env), h);
+    const aside = `${gate}.3.0a1b2c3d.taken.tmp`;
+    renameSync(gate, aside); // a second takeover has it aside, to check it
+    const third = takeOverGate(env, claim('third', 4), 'unused1');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await fsPromises.link(aside, gate); // not the unused claim: put back
+    await fsPromises.rm(aside);
+    expect(await third).toMatchObject({ c: 'first' });
+    expect(readGate(env, h)).toMatchObject({ c: 'first' });
+  });
+
+  it('no gate comes back (a claim older than the gates): the takeover makes its own', async () => {
+    const env = home();
+    const h = tokenHash('rt-list-only');
+    expect(await takeOverGate(env, { h, at: AT, profile: 'default', c: 'new', pid: 2, host: os.hostname() }, 'unused1')).toBeNull();
+    expect(readGate(env, h)).toMatchObject({ c: 'new' });
   });
 });
