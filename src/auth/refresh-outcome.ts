@@ -5,7 +5,7 @@ import type { CredentialStore, StoredRecord } from './credential-store/index.js'
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withRefreshLock, type RefreshLock } from './lock.js';
 import { refreshUncertain } from './refresh-intent.js';
-import { claimedError, giveBack, reclaim, RefreshTokenSpentError, type ClaimState } from './spent-tokens.js';
+import { claimedError, claimedInFlight, giveBack, reclaim, RefreshTokenSpentError, spentBy, type ClaimState } from './spent-tokens.js';
 import { MeterdataError } from '../core/errors.js';
 import type { Between429 } from './token-exchange.js';
 import type { Session } from './session.js';
@@ -81,14 +81,28 @@ const CLAIM_WAIT_MS = 10_000;
 const CLAIM_POLL_MS = 100;
 
 /**
- * Waits, bounded, until the store no longer holds `rec` (the other process saved its outcome), the wait is over, or the
+ * Waits, bounded, until the store no longer holds `rec` (the other process saved its outcome), that process no longer
+ * holds its claim on its way (ended, or gave it back), the wait is over, or the
  * run is stopped (round 48 F4: the retry came at once, and most runs beside one refresh ended with exit 5).
  */
 export async function storeChanged(place: RecordPlace, rec: StoredRecord, signal?: AbortSignal): Promise<void> {
   for (let i = 0; i < CLAIM_WAIT_MS / CLAIM_POLL_MS && !signal?.aborted; i++) {
     const now = await place.store.read(place.profile).catch(() => null);
     if (!sameRecord(now, rec)) return;
+    // its claimant ended without saving (killed) or gave the claim back: what the wait's end would find, found now (round 49 N6)
+    if (!claimOnItsWay(place, rec)) return;
     await sleep(CLAIM_POLL_MS, undefined, { signal }).catch(() => undefined);
+  }
+}
+
+/** Whether `rec`'s refresh token is claimed by a process of this profile still running; an unreadable list: yes. */
+function claimOnItsWay(place: RecordPlace, rec: StoredRecord): boolean {
+  if (!rec.refresh_token) return false;
+  try {
+    const claim = spentBy(place.env, rec.refresh_token);
+    return claim !== undefined && claimedInFlight(claim, place.profile);
+  } catch {
+    return true;
   }
 }
 
