@@ -152,8 +152,19 @@ export async function removeGate(env: NodeJS.ProcessEnv, hash: string, at: strin
   if (held?.at === at) await fsp.rm(gateFile(env, hash), { force: true });
 }
 
-/** Gates older than `maxAgeMs` go (the list's entries age out alike). At most `limit` a call: a claim stays quick. */
+/** How often the gates are pruned: each prune stats every gate, and a year of many profiles' refreshes leaves tens of thousands. */
+const PRUNE_EVERY_MS = 3_600_000;
+
+/**
+ * Gates older than `maxAgeMs` go (the list's entries age out alike), at most once an hour (the time of the last prune
+ * is the mtime of `refresh-claims.pruned` beside the folder; one dated ahead of `now` does not hold a prune back). At
+ * most `limit` a call: a claim stays quick.
+ */
 export async function pruneGates(env: NodeJS.ProcessEnv, maxAgeMs: number, now: number, limit = 200): Promise<void> {
+  const marker = `${gateFolder(env)}.pruned`;
+  const last = statQuiet(marker, false);
+  if (last !== undefined && last <= now && now - last < PRUNE_EVERY_MS) return;
+  await fsp.writeFile(marker, '', { mode: 0o600 }).catch(() => undefined);
   const names = await fsp.readdir(gateFolder(env)).catch(() => [] as string[]);
   let removed = 0;
   for (const name of names) {

@@ -103,3 +103,29 @@ describe('a takeover that finds no gate, while another has it aside', () => {
     expect(readGate(env, h)).toMatchObject({ c: 'new' });
   });
 });
+
+// Each prune stats every gate, and a year of many profiles' refreshes leaves tens of thousands: once an hour is enough.
+describe('the prune of old gates', () => {
+  it('runs at the first claim, then not again within the hour; an hour on it does', async () => {
+    const env = home();
+    mkdirSync(gates(env), { recursive: true });
+    const old = (name: string) => {
+      const file = path.join(gates(env), tokenHash(name));
+      writeFileSync(file, JSON.stringify({ h: tokenHash(name), at: AT, profile: 'default' }));
+      const past = new Date(Date.now() - 401 * 86_400_000);
+      utimesSync(file, past, past);
+      return path.basename(file);
+    };
+    old('rt-a');
+    expect(await claimRefreshToken(env, 'rt-1', 'default', AT)).toBeNull();
+    expect(readdirSync(gates(env))).toEqual([tokenHash('rt-1')]);
+    const b = old('rt-b');
+    expect(await claimRefreshToken(env, 'rt-2', 'default', AT)).toBeNull();
+    expect(readdirSync(gates(env))).toContain(b);
+    const marker = `${gates(env)}.pruned`;
+    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    utimesSync(marker, twoHoursAgo, twoHoursAgo);
+    expect(await claimRefreshToken(env, 'rt-3', 'default', AT)).toBeNull();
+    expect(readdirSync(gates(env)).sort()).toEqual([tokenHash('rt-1'), tokenHash('rt-2'), tokenHash('rt-3')].sort());
+  });
+});
