@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fsp, statSync } from 'node:fs';
 import path from 'node:path';
 import { readOwnFile } from '../core/bounded-read.js';
+import { processAlive } from '../core/pid.js';
 import { ServiceUnavailableError } from '../core/errors.js';
 import { checkJson } from '../core/file-schema.js';
 import { dirs } from '../core/paths.js';
@@ -35,14 +36,14 @@ async function openGate(env: NodeJS.ProcessEnv, entry: SpentEntry): Promise<bool
   await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const scratch = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    await writtenNew(scratch, entry);
+    await writtenNew(scratch, JSON.stringify(entry));
     return await fsp.link(scratch, file).then(
       () => true,
       (e: unknown) => {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'EEXIST') return false;
         // a file system without hard links (FAT, exFAT, some shares): the exclusive create itself, written after
-        return code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS' ? writtenNew(file, entry) : Promise.reject(e);
+        return NO_LINKS.has(code ?? '') ? writtenNew(file, JSON.stringify(entry)) : Promise.reject(e);
       },
     );
   } finally {
@@ -50,13 +51,16 @@ async function openGate(env: NodeJS.ProcessEnv, entry: SpentEntry): Promise<bool
   }
 }
 
-/** `entry` in a file made by an exclusive create, synced; false where the name is taken. A failed write removes it. */
-async function writtenNew(file: string, entry: SpentEntry): Promise<boolean> {
+/** What a file system without hard links (FAT, exFAT, some shares) answers a link with. */
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+
+/** `text` in a file made by an exclusive create, synced; false where the name is taken. A failed write removes it. */
+async function writtenNew(file: string, text: string): Promise<boolean> {
   const handle = await fsp.open(file, 'wx', 0o600).catch((e: unknown) => ((e as NodeJS.ErrnoException).code === 'EEXIST' ? null : Promise.reject(e)));
   if (handle === null) return false;
   let whole = false;
   try {
-    await handle.writeFile(JSON.stringify(entry), 'utf8');
+    await handle.writeFile(text, 'utf8');
     await handle.sync();
     whole = true;
   } finally {
@@ -82,7 +86,8 @@ export async function takeGate(env: NodeJS.ProcessEnv, entry: SpentEntry): Promi
  * Takes over the claim `unusedId` (turned away unused, and named so by this profile's record): its gate is moved
  * aside by a rename, which only one process can do to one name, and the new gate is made as any claim's (round 51 G1:
  * replaced in place, two takeovers beside a broken list lock both passed). A gate moved aside that is not that claim
- * (another process's, made meanwhile) goes back and wins. Null once the claim is ours, else the claim that stands.
+ * (another process's, made meanwhile), or that cannot be read, is put back where its name is still free. Null once the
+ * claim is ours, else the claim that stands.
  */
 export async function takeOverGate(env: NodeJS.ProcessEnv, entry: SpentEntry, unusedId: string): Promise<SpentEntry | null> {
   const file = gateFile(env, entry.h);
@@ -91,21 +96,42 @@ export async function takeOverGate(env: NodeJS.ProcessEnv, entry: SpentEntry, un
     () => true,
     (e: unknown) => ((e as NodeJS.ErrnoException).code === 'ENOENT' ? false : Promise.reject(e)),
   );
-  if (moved) {
-    const was = gateAt(aside, entry.h);
-    if (was?.c !== unusedId) {
-      await fsp.link(aside, file).catch(() => undefined);
-      await fsp.rm(aside, { force: true });
-      return was ?? readGate(env, entry.h) ?? entry;
-    }
-    await fsp.rm(aside, { force: true });
-  } else {
+  if (!moved) {
     // No gate: another takeover may have it aside this moment, to check it and put it back (round 52 L2: a third
     // made its own gate in that gap, the one put back was lost, and a live connection was told to sign in again).
-    const back = await reappearing(env, entry.h);
-    if (back) return back;
+    return (await reappearing(env, entry.h)) ?? takeGate(env, entry);
   }
-  return takeGate(env, entry);
+  let was: SpentEntry | undefined;
+  try {
+    was = gateAt(aside, entry.h, file);
+  } catch (e) {
+    await putBack(aside, file); // a damaged gate stays where it was: never taken for no claim (round 53 N3)
+    throw e;
+  }
+  // moved aside and gone before it was read (another program): whose it was cannot be told, so nothing is claimed
+  if (was === undefined) throw new ServiceUnavailableError(t.spentListBusy, { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });
+  if (was.c === unusedId) {
+    await fsp.rm(aside, { force: true });
+    return takeGate(env, entry);
+  }
+  await putBack(aside, file);
+  return was;
+}
+
+/**
+ * Puts a gate moved aside back under its name where that is still free, then removes the aside: by a link, or where
+ * links are refused by an exclusive create of its bytes (round 53 N1: the link-back always failed there, and the other
+ * claim's gate was removed). A name taken meanwhile is a third claim's, which stands.
+ */
+async function putBack(aside: string, file: string): Promise<void> {
+  await fsp.link(aside, file).catch(async (e: unknown) => {
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    if (code === 'EEXIST') return;
+    if (!NO_LINKS.has(code)) throw e;
+    const read = readOwnFile(aside, 4096);
+    await writtenNew(file, read && 'text' in read ? read.text : '');
+  });
+  await fsp.rm(aside, { force: true });
 }
 
 /** The claim whose gate shows up within REAPPEAR_MS (polled), if any. */
@@ -126,19 +152,20 @@ export function readGate(env: NodeJS.ProcessEnv, hash: string): SpentEntry | und
   return gateAt(gateFile(env, hash), hash);
 }
 
-function gateAt(file: string, hash: string): SpentEntry | undefined {
-  const read = readOwnFile(file, 4096);
+/** The claim the gate at `at` holds; `file`: the name the messages give (a gate moved aside is told by the name it goes back to). */
+function gateAt(at: string, hash: string, file = at): SpentEntry | undefined {
+  const read = readOwnFile(at, 4096);
   if (read === null) return undefined;
   // another user's gate, or a file where the folder goes: said as such, not as a killed process's (round 51 G3)
   if ('problem' in read && (read.unreadable || read.fileInPath !== undefined))
-    throw new ServiceUnavailableError(t.spentListUnreadable({ file, problem: read.problem }), {
+    throw new ServiceUnavailableError(t.gateUnreadable({ file, problem: read.problem }), {
       code: 'AUTH_SPENT_LIST_DAMAGED',
       hint: read.fileInPath !== undefined ? ft.fileInPathHint({ at: read.fileInPath }) : ft.notReadableHint,
     });
   const checked = 'problem' in read ? { ok: false as const, problem: read.problem } : checkJson(EntrySchema, read.text);
   if (checked.ok && checked.value.h === hash) return checked.value;
   const problem = checked.ok ? 'the hash it holds is not its name' : checked.problem;
-  throw new ServiceUnavailableError(t.spentListDamaged({ file, problem }), { code: 'AUTH_SPENT_LIST_DAMAGED', hint: t.spentGateDamagedHint({ file }) });
+  throw new ServiceUnavailableError(t.gateDamaged({ file, problem }), { code: 'AUTH_SPENT_LIST_DAMAGED', hint: t.spentGateDamagedHint({ file }) });
 }
 
 /** Removes the gate of `hash` where it holds the claim made at `at` (given back: the token was never used). */
@@ -172,6 +199,9 @@ export async function pruneGates(env: NodeJS.ProcessEnv, maxAgeMs: number, now: 
     const file = gateFile(env, name);
     // a scratch file a killed claim left: by its ctime, as a gate moved aside by a takeover keeps the gate's mtime (round 52 L3)
     const scratch = name.endsWith('.tmp');
+    // nor one of a process still running here (its name carries the pid): FAT may keep no ctime of its own (round 53 N6)
+    const owner = scratch ? /^[0-9a-f]{64}\.(\d+)\./.exec(name) : null;
+    if (owner && Number(owner[1]) > 0 && processAlive(Number(owner[1]))) continue;
     const since = statQuiet(file, scratch);
     if (since !== undefined && now - since > (scratch ? 3_600_000 : maxAgeMs)) {
       await fsp.rm(file, { force: true }).catch(() => undefined);

@@ -15,6 +15,8 @@ import { NotSignedInError, ServiceUnavailableError } from '../core/errors.js';
 import { checkJson } from '../core/file-schema.js';
 import { dirs } from '../core/paths.js';
 import { fileTexts as ft } from '../core/texts.js';
+import { refusalWords } from '../core/disk.js';
+import { diskWords as dw } from '../core/texts-disk.js';
 import type { StoredRecord } from './credential-store/index.js';
 import { lockNotTaken, withLockAt, type RefreshLock } from './lock.js';
 import { EntrySchema, type SpentEntry } from './spent-entry.js';
@@ -102,13 +104,18 @@ export function claimRefreshToken(env: NodeJS.ProcessEnv, token: string, profile
   return withLockAt(env, spentFile(env), (lock) => claimHeld(env, token, profile, at, state, lock), signal);
 }
 
-/** A claim not noted (its gate or the list not written): nothing is sent, and its gate goes with it. */
-async function notNoted(env: NodeJS.ProcessEnv, h: string, at: string, e: unknown, message: (reason: string) => string): Promise<never> {
+/** A claim not noted (its gate or the list not written, `at` the path): nothing is sent, and its gate goes with it. */
+async function notNoted(env: NodeJS.ProcessEnv, h: string, claimed: string, e: unknown, at: string, message: (reason: string) => string): Promise<never> {
   if (e instanceof ServiceUnavailableError) throw e; // a damaged gate, or one that came and went twice
-  await removeGate(env, h, at).catch(() => undefined);
-  const code = (e as NodeJS.ErrnoException).code;
-  const hint = code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? t.notWritableHint : t.spentListNotWrittenHint;
-  throw new ServiceUnavailableError(message(e instanceof Error ? e.message : String(e)), { code: 'AUTH_STORE_WRITE_FAILED', hint, cause: e });
+  await removeGate(env, h, claimed).catch(() => undefined);
+  const code = (e as NodeJS.ErrnoException).code ?? '';
+  // the hint fits the cause (round 53 N5: a link left where the folder goes was told to free disk space, a read-only mount to chown)
+  const hint = ['EACCES', 'EPERM'].includes(code)
+    ? dw.deniedHint
+    : ['ENOENT', 'ENOTDIR', 'EEXIST', 'ELOOP'].includes(code)
+      ? ft.fileInPathHint({ at })
+      : dw.hint;
+  throw new ServiceUnavailableError(message(refusalWords(e)), { code: 'AUTH_STORE_WRITE_FAILED', hint, cause: e });
 }
 
 async function claimHeld(env: NodeJS.ProcessEnv, token: string, profile: string, at: string, state: ClaimState, lock: RefreshLock): Promise<SpentEntry | null> {
@@ -123,11 +130,11 @@ async function claimHeld(env: NodeJS.ProcessEnv, token: string, profile: string,
   // The one step two claims of a token cannot both pass, whatever became of the list's lock (claim-gate.ts), also
   // where a claim turned away unused is taken over.
   const other = await (unused ? takeOverGate(env, entry, state.takeOver!) : takeGate(env, entry)).catch((e: unknown) =>
-    notNoted(env, h, at, e, (reason) => t.spentClaimNotWritten({ folder: gateFolder(env), reason })),
+    notNoted(env, h, at, e, gateFolder(env), (reason) => t.spentClaimNotWritten({ folder: gateFolder(env), reason })),
   );
   if (other) return other;
   await writeSpent(env, withEntry(unused ? list.filter((e) => e !== found) : list, entry, Date.now())).catch((e: unknown) =>
-    notNoted(env, h, at, e, (reason) => t.spentListNotWritten({ file: spentFile(env), reason })),
+    notNoted(env, h, at, e, spentFile(env), (reason) => t.spentListNotWritten({ file: spentFile(env), reason })),
   );
   await pruneGates(env, SPENT_MAX_AGE_MS, Date.now()).catch(() => undefined);
   // turned away, this claim is ours to take over (between429's resend); it was never a token sent

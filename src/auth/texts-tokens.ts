@@ -84,9 +84,12 @@ export const tokenTexts = catalogue(
     spentListNotWritten: (p: { file: string; reason: string }) =>
       `The sign-in could not be refreshed: the list of refresh tokens already sent, ${p.file}, could not be written (${p.reason}); no refresh was sent.`,
     spentListNotWrittenHint: 'Free disk space in that folder (or make it writable), then run the command again.',
+    gateDamaged: (p: { file: string; problem: string }) =>
+      `The note of a claimed refresh token, ${p.file}, is damaged: ${p.problem}. No refresh is sent while it cannot be read.`,
+    gateUnreadable: (p: { file: string; problem: string }) =>
+      `The note of a claimed refresh token, ${p.file}, cannot be used: ${p.problem}. No refresh is sent while it cannot be read.`,
     spentClaimNotWritten: (p: { folder: string; reason: string }) =>
       `The sign-in could not be refreshed: the note that this run is sending its refresh token could not be made in ${p.folder} (${p.reason}); no refresh was sent.`,
-    notWritableHint: 'Make that folder writable for this user (or give it back to this user with chown), then run the command again.',
     spentListBusy:
       'While this process noted the refresh token it was about to send, the list’s lock was taken over or removed (a stall, or a clean-up); nothing was sent.',
     spentGateDamagedHint: (p: { file: string }) =>
@@ -193,9 +196,12 @@ export const tokenTexts = catalogue(
     spentListNotWritten: (p) =>
       `Die Anmeldung konnte nicht erneuert werden: Die Liste der bereits gesendeten Refresh-Tokens, ${p.file}, ließ sich nicht schreiben (${p.reason}); es wurde keine Erneuerung gesendet.`,
     spentListNotWrittenHint: 'Bitte in diesem Ordner Speicherplatz freigeben (oder ihn beschreibbar machen) und den Befehl erneut ausführen.',
+    gateDamaged: (p) =>
+      `Der Vermerk eines beanspruchten Refresh-Tokens, ${p.file}, ist beschädigt: ${p.problem}. Solange er nicht lesbar ist, wird keine Anmeldung erneuert.`,
+    gateUnreadable: (p) =>
+      `Der Vermerk eines beanspruchten Refresh-Tokens, ${p.file}, ist nicht verwendbar: ${p.problem}. Solange er nicht lesbar ist, wird keine Anmeldung erneuert.`,
     spentClaimNotWritten: (p) =>
       `Die Anmeldung konnte nicht erneuert werden: Der Vermerk, dass dieser Aufruf sein Refresh-Token sendet, ließ sich in ${p.folder} nicht anlegen (${p.reason}); es wurde keine Erneuerung gesendet.`,
-    notWritableHint: 'Bitte machen Sie diesen Ordner für diesen Benutzer beschreibbar (oder geben Sie ihn ihm mit chown zurück) und führen Sie den Befehl erneut aus.',
     spentListBusy:
       'Während dieser Prozess das zu sendende Refresh-Token vermerkte, wurde die Sperre der Liste übernommen oder entfernt (ein Stocken oder ein Aufräumprogramm); es wurde nichts gesendet.',
     spentGateDamagedHint: (p) =>

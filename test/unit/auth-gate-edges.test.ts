@@ -6,7 +6,8 @@
 //   back then failed, and a live connection was told to sign in again;
 // - L5: a gate that could not be made was told as the list of tokens sent not written, with advice to free disk space
 //   whatever the cause.
-import { mkdirSync, mkdtempSync, promises as fsPromises, readdirSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, promises as fsPromises, readdirSync, renameSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -17,6 +18,11 @@ const home = () => ({ METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-gat
 const gates = (env: NodeJS.ProcessEnv) => path.join(env.METERDATA_HOME!, 'state', 'refresh-claims');
 const AT = '2026-11-29T10:00:00.000Z';
 const errno = (code: string) => Object.assign(new Error(`${code}: refused`), { code });
+async function deadPid(): Promise<number> {
+  const dead = spawn(process.execPath, ['-e', '']);
+  await new Promise((resolve) => dead.on('exit', resolve));
+  return dead.pid!;
+}
 
 describe('the prune of the gates’ scratch files', () => {
   it('leaves a gate just moved aside by a takeover, however old its mtime; removes scratch files an hour old', async () => {
@@ -27,7 +33,7 @@ describe('the prune of the gates’ scratch files', () => {
     writeFileSync(gate, JSON.stringify({ h, at: AT, profile: 'default', c: 'unused1' }));
     const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
     utimesSync(gate, twoHoursAgo, twoHoursAgo);
-    const aside = `${gate}.4242.0a1b2c3d.taken.tmp`;
+    const aside = `${gate}.${await deadPid()}.0a1b2c3d.taken.tmp`;
     renameSync(gate, aside); // what takeOverGate does: the mtime stays two hours old, the ctime is now
     await pruneGates(env, 400 * 86_400_000, Date.now());
     expect(readdirSync(gates(env))).toEqual([path.basename(aside)]);
@@ -57,9 +63,9 @@ describe('a gate linked whose reply was lost (EEXIST over NFS)', () => {
 describe('a gate that cannot be made', () => {
   it('is told as the note of the claim in the gates’ folder, not as the list; the hint fits the cause; nothing stays', async () => {
     for (const [code, hint] of [
-      ['ENOSPC', /Free disk space/],
+      ['ENOSPC', /Free space/],
       ['EROFS', /writable/],
-      ['EACCES', /writable/],
+      ['EACCES', /chown/],
     ] as const) {
       const env = home();
       const link = vi.spyOn(fsPromises, 'link').mockRejectedValue(errno(code));
@@ -70,7 +76,7 @@ describe('a gate that cannot be made', () => {
       expect((e as Error).message).toContain(gates(env));
       expect((e as Error).message).not.toContain('refresh-tokens-spent.json');
       expect((e as { hint: string }).hint).toMatch(hint);
-      if (code !== 'ENOSPC') expect((e as { hint: string }).hint).not.toMatch(/disk space/);
+      if (code === 'EROFS') expect((e as { hint: string }).hint).not.toMatch(/chown/); // a read-only mount (round 53 N5)
       expect(readdirSync(gates(env))).toEqual([]);
       // the cause gone, the token is claimed
       expect(await claimRefreshToken(env, 'rt-full', 'default', AT)).toBeNull();
@@ -127,5 +133,79 @@ describe('the prune of old gates', () => {
     utimesSync(marker, twoHoursAgo, twoHoursAgo);
     expect(await claimRefreshToken(env, 'rt-3', 'default', AT)).toBeNull();
     expect(readdirSync(gates(env)).sort()).toEqual([tokenHash('rt-1'), tokenHash('rt-2'), tokenHash('rt-3')].sort());
+  });
+});
+
+// Round 53: a takeover's gate put back where links are refused (N1), a damaged gate put back (N3), an aside gone before it
+// was read (N6), scratch files of a live process (N6 on FAT), the texts of a gate that cannot be made or read (N5).
+describe('round 53: a takeover that moved another claim’s gate aside', () => {
+  const claim = (h: string, c: string, pid: number) => ({ h, at: AT, profile: 'default', c, pid, host: os.hostname() });
+
+  it('puts it back where links are refused (by an exclusive create of its bytes); the other claim stands', async () => {
+    const env = home();
+    const h = tokenHash('rt-nolink');
+    expect(await takeGate(env, claim(h, 'first', 2))).toBeNull();
+    const link = vi.spyOn(fsPromises, 'link').mockRejectedValue(errno('EPERM'));
+    try {
+      expect(await takeOverGate(env, claim(h, 'second', 3), 'unused1')).toMatchObject({ c: 'first' });
+    } finally {
+      link.mockRestore();
+    }
+    expect(readGate(env, h)).toMatchObject({ c: 'first' });
+    expect(readdirSync(gates(env))).toEqual([h]);
+    expect(await takeOverGate(env, claim(h, 'third', 4), 'unused1')).toMatchObject({ c: 'first' });
+  });
+
+  it('damaged: put back and told, naming the gate, never taken for no claim by the next run', async () => {
+    const env = home();
+    const h = tokenHash('rt-torn-takeover');
+    mkdirSync(gates(env), { recursive: true });
+    writeFileSync(path.join(gates(env), h), '');
+    for (let run = 0; run < 2; run++) {
+      const e = await takeOverGate(env, claim(h, `run${run}`, 2), 'unused1').catch((x: unknown) => x);
+      expect(e).toMatchObject({ code: 'AUTH_SPENT_LIST_DAMAGED' });
+      expect((e as Error).message).toContain(`${path.join(gates(env), h)},`);
+      expect((e as Error).message).toMatch(/note of a claimed refresh token/);
+      expect(readdirSync(gates(env))).toEqual([h]);
+    }
+  });
+
+  it('gone before it was read (another program): nothing claimed, exit 5 to run again; not told as taken by this profile', async () => {
+    const env = home();
+    const h = tokenHash('rt-vanished');
+    expect(await takeGate(env, claim(h, 'unused1', 2))).toBeNull();
+    const realRename = fsPromises.rename.bind(fsPromises);
+    const rename = vi.spyOn(fsPromises, 'rename').mockImplementation(async (from, to) => {
+      await realRename(from, to);
+      await fsPromises.rm(to);
+    });
+    const e = await takeOverGate(env, claim(h, 'mine', 3), 'unused1')
+      .catch((x: unknown) => x)
+      .finally(() => rename.mockRestore());
+    expect(e).toMatchObject({ code: 'AUTH_LOCK_LOST', exitCode: 5 });
+    expect(readdirSync(gates(env))).toEqual([]);
+    // the next run finds no gate, waits its second, and claims
+    expect(await takeOverGate(env, claim(h, 'next', 3), 'unused1')).toBeNull();
+  });
+});
+
+describe('round 53: scratch files and texts', () => {
+  it('a scratch file of a process still running is not pruned, however old', async () => {
+    const env = home();
+    mkdirSync(gates(env), { recursive: true });
+    const mine = path.join(gates(env), `${tokenHash('rt-live')}.${process.pid}.0a1b2c3d.taken.tmp`);
+    writeFileSync(mine, '{}');
+    await pruneGates(env, 400 * 86_400_000, Date.now() + 10 * 3_600_000);
+    expect(readdirSync(gates(env))).toEqual([path.basename(mine)]);
+  });
+
+  it('a link left where the gates’ folder goes: the hint says to move it, not to free disk space', async () => {
+    const env = home();
+    mkdirSync(path.join(env.METERDATA_HOME!, 'state'), { recursive: true });
+    symlinkSync(path.join(env.METERDATA_HOME!, 'nowhere'), gates(env));
+    const e = await claimRefreshToken(env, 'rt-dangling', 'default', AT).catch((x: unknown) => x);
+    expect(e).toMatchObject({ exitCode: 5 });
+    expect((e as { hint: string }).hint).toMatch(/Move or rename/);
+    expect((e as { hint: string }).hint).not.toMatch(/space/);
   });
 });

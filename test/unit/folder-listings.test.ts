@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync, utimesSync, write
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fileNames, folders } from '../../src/export/folder/listings.js';
+import { entriesKeptNow, fileNames, folders } from '../../src/export/folder/listings.js';
 
 const MONTH = /^\d{4}-\d{2}$/;
 const settled = (dir: string) => {
@@ -62,5 +62,19 @@ describe('folders above --out, listed once while unchanged', () => {
   it('a folder that cannot be listed has none', () => {
     expect(folders(path.join(os.tmpdir(), 'md-listings-none', 'x'))).toEqual([]);
     expect(fileNames(path.join(os.tmpdir(), 'md-listings-none', 'x'))).toEqual([]);
+  });
+
+  it('keeps at most 20,000 entries in all, however many large folders a run lists (round 53 N4: 256 × 10,000)', () => {
+    const big = () => {
+      const d = mkdtempSync(path.join(os.tmpdir(), 'md-listings-big-'));
+      for (let i = 0; i < 8_000; i++) writeFileSync(path.join(d, `f${i}`), '');
+      settled(d);
+      return d;
+    };
+    const dirs = [big(), big(), big()];
+    for (const d of dirs) expect(fileNames(d)).toHaveLength(8_000);
+    expect(entriesKeptNow()).toBeLessThanOrEqual(20_000);
+    expect(entriesKeptNow()).toBeGreaterThanOrEqual(8_000);
+    for (const d of dirs) rmSync(d, { recursive: true });
   });
 });

@@ -13,7 +13,9 @@ const MAX_ENTRIES = 10_000;
  * was made, so a change after it cannot share the mtime on a file system that counts in seconds (FAT: 2 s).
  */
 const listings = new Map<string, { stamp: string; entries: { name: string; isDir: boolean }[] }>();
-const LISTINGS_KEPT = 256;
+/** At most this many entries kept in all (about 2 MB): a run into a folder of many large sub-folders kept them all (round 53 N4). */
+const ENTRIES_KEPT = 20_000;
+let entriesKept = 0;
 const SETTLED_MS = 2_000;
 
 function entriesOf(dir: string): { name: string; isDir: boolean }[] {
@@ -24,11 +26,21 @@ function entriesOf(dir: string): { name: string; isDir: boolean }[] {
   const entries = readdirSync(dir, { withFileTypes: true })
     .slice(0, MAX_ENTRIES)
     .map((e) => ({ name: e.name, isDir: e.isDirectory() }));
+  forget(dir);
   if (Date.now() - Number(st.mtimeMs) > SETTLED_MS) {
-    if (listings.size >= LISTINGS_KEPT) listings.clear();
+    if (entriesKept + entries.length > ENTRIES_KEPT) {
+      listings.clear();
+      entriesKept = 0;
+    }
     listings.set(dir, { stamp, entries });
-  } else listings.delete(dir);
+    entriesKept += entries.length;
+  }
   return entries;
+}
+
+function forget(dir: string): void {
+  entriesKept -= listings.get(dir)?.entries.length ?? 0;
+  listings.delete(dir);
 }
 
 /** The sub-folders of `dir` (not links), at most MAX_ENTRIES; none where it cannot be listed. */
@@ -51,4 +63,9 @@ export function fileNames(dir: string): string[] {
   } catch {
     return [];
   }
+}
+
+/** How many entries the kept listings hold (for the tests: the bound on what a run keeps). */
+export function entriesKeptNow(): number {
+  return entriesKept;
 }
