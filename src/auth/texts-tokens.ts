@@ -83,7 +83,6 @@ export const tokenTexts = catalogue(
       'Correct the file, or move it away and run the command again: the sign-ins stay valid, but copies of a sign-in made earlier are then no longer recognised.',
     spentListNotWritten: (p: { file: string; reason: string }) =>
       `The sign-in could not be refreshed: the list of refresh tokens already sent, ${p.file}, could not be written (${p.reason}); no refresh was sent.`,
-    spentListNotWrittenHint: 'Free disk space in that folder (or make it writable), then run the command again.',
     gateDamaged: (p: { file: string; problem: string }) =>
       `The note of a claimed refresh token, ${p.file}, is damaged: ${p.problem}. No refresh is sent while it cannot be read.`,
     gateUnreadable: (p: { file: string; problem: string }) =>
@@ -195,7 +194,6 @@ export const tokenTexts = catalogue(
       'Berichtigen Sie die Datei oder verschieben Sie sie und führen Sie den Befehl erneut aus: Die Anmeldungen bleiben gültig, früher angelegte Kopien einer Anmeldung werden dann aber nicht mehr erkannt.',
     spentListNotWritten: (p) =>
       `Die Anmeldung konnte nicht erneuert werden: Die Liste der bereits gesendeten Refresh-Tokens, ${p.file}, ließ sich nicht schreiben (${p.reason}); es wurde keine Erneuerung gesendet.`,
-    spentListNotWrittenHint: 'Bitte in diesem Ordner Speicherplatz freigeben (oder ihn beschreibbar machen) und den Befehl erneut ausführen.',
     gateDamaged: (p) =>
       `Der Vermerk eines beanspruchten Refresh-Tokens, ${p.file}, ist beschädigt: ${p.problem}. Solange er nicht lesbar ist, wird keine Anmeldung erneuert.`,
     gateUnreadable: (p) =>
