@@ -4,7 +4,7 @@
 // keeps a claim that a late write of the list dropped (round 49 N4). The list (spent-tokens.ts) keeps the entries
 // made before the gates and is read first.
 import { randomBytes } from 'node:crypto';
-import { promises as fsp, statSync } from 'node:fs';
+import { constants, promises as fsp, statSync } from 'node:fs';
 import path from 'node:path';
 import { readOwnFile } from '../core/bounded-read.js';
 import { processAlive } from '../core/pid.js';
@@ -191,7 +191,7 @@ export async function pruneGates(env: NodeJS.ProcessEnv, maxAgeMs: number, now: 
   const marker = `${gateFolder(env)}.pruned`;
   const last = statQuiet(marker, false);
   if (last !== undefined && last <= now && now - last < PRUNE_EVERY_MS) return;
-  await fsp.writeFile(marker, '', { mode: 0o600 }).catch(() => undefined);
+  await touched(marker);
   const names = await fsp.readdir(gateFolder(env)).catch(() => [] as string[]);
   let removed = 0;
   for (const name of names) {
@@ -218,3 +218,16 @@ function statQuiet(file: string, ctime: boolean): number | undefined {
     return undefined;
   }
 }
+
+/** Sets `file`'s times to now, made empty where missing: never through a link put there, never waiting on a FIFO. */
+async function touched(file: string): Promise<void> {
+  const flags = constants.O_WRONLY | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+  const handle = await fsp.open(file, flags, 0o600).catch(() => null);
+  if (!handle) return;
+  const now = new Date();
+  await handle
+    .utimes(now, now)
+    .catch(() => undefined)
+    .finally(() => handle.close());
+}
+

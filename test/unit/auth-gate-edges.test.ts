@@ -6,8 +6,8 @@
 //   back then failed, and a live connection was told to sign in again;
 // - L5: a gate that could not be made was told as the list of tokens sent not written, with advice to free disk space
 //   whatever the cause.
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, promises as fsPromises, readdirSync, renameSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, promises as fsPromises, readdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -207,5 +207,24 @@ describe('round 53: scratch files and texts', () => {
     expect(e).toMatchObject({ exitCode: 5 });
     expect((e as { hint: string }).hint).toMatch(/Move or rename/);
     expect((e as { hint: string }).hint).not.toMatch(/space/);
+  });
+});
+
+describe('the prune’s marker', () => {
+  it('a link put there is not followed (the file it names keeps its bytes); a FIFO there holds no claim up', async () => {
+    const env = home();
+    mkdirSync(gates(env), { recursive: true });
+    const elsewhere = path.join(env.METERDATA_HOME!, 'precious.txt');
+    writeFileSync(elsewhere, 'keep me');
+    const old = new Date(Date.now() - 2 * 3_600_000);
+    utimesSync(elsewhere, old, old);
+    symlinkSync(elsewhere, `${gates(env)}.pruned`);
+    expect(await claimRefreshToken(env, 'rt-link-marker', 'default', AT)).toBeNull();
+    expect(readFileSync(elsewhere, 'utf8')).toBe('keep me');
+    expect(statSync(elsewhere).mtimeMs).toBe(old.getTime());
+    const fifoHome = home();
+    mkdirSync(path.join(fifoHome.METERDATA_HOME!, 'state'), { recursive: true });
+    execFileSync('mkfifo', [`${gates(fifoHome)}.pruned`]);
+    expect(await claimRefreshToken(fifoHome, 'rt-fifo-marker', 'default', AT)).toBeNull();
   });
 });
