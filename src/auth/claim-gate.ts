@@ -230,4 +230,3 @@ async function touched(file: string): Promise<void> {
     .catch(() => undefined)
     .finally(() => handle.close());
 }
-

@@ -7,7 +7,18 @@
 // - L5: a gate that could not be made was told as the list of tokens sent not written, with advice to free disk space
 //   whatever the cause.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, promises as fsPromises, readdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  promises as fsPromises,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
