@@ -4,7 +4,7 @@
 // keeps a claim that a late write of the list dropped (round 49 N4). The list (spent-tokens.ts) keeps the entries
 // made before the gates and is read first.
 import { randomBytes } from 'node:crypto';
-import { constants, promises as fsp, statSync } from 'node:fs';
+import { constants, promises as fsp, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { readOwnFile } from '../core/bounded-read.js';
 import { processAlive } from '../core/pid.js';
@@ -99,7 +99,7 @@ export async function takeOverGate(env: NodeJS.ProcessEnv, entry: SpentEntry, un
   if (!moved) {
     // No gate: another takeover may have it aside this moment, to check it and put it back (round 52 L2: a third
     // made its own gate in that gap, the one put back was lost, and a live connection was told to sign in again).
-    return (await reappearing(env, entry.h)) ?? takeGate(env, entry);
+    return (await reappearing(env, entry.h, unusedId)) ?? takeGate(env, entry);
   }
   let was: SpentEntry | undefined;
   try {
@@ -109,7 +109,7 @@ export async function takeOverGate(env: NodeJS.ProcessEnv, entry: SpentEntry, un
     throw e;
   }
   // moved aside and gone before it was read (another program): whose it was cannot be told, so nothing is claimed
-  if (was === undefined) throw new ServiceUnavailableError(t.spentListBusy, { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });
+  if (was === undefined) throw new ServiceUnavailableError(t.gateVanished({ file }), { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });
   if (was.c === unusedId) {
     await fsp.rm(aside, { force: true });
     return takeGate(env, entry);
@@ -119,27 +119,49 @@ export async function takeOverGate(env: NodeJS.ProcessEnv, entry: SpentEntry, un
 }
 
 /**
- * Puts a gate moved aside back under its name where that is still free, then removes the aside: by a link, or where
- * links are refused by an exclusive create of its bytes (round 53 N1: the link-back always failed there, and the other
- * claim's gate was removed). A name taken meanwhile is a third claim's, which stands.
+ * Puts a gate moved aside back under its name where that is still free, then removes the aside: by a link, else (links
+ * refused: FAT, exFAT, some shares; another user's gate under Linux's protected hard links; a full disk) by renaming
+ * it back, which keeps the file a claim still writing it writes to (round 54 P1: a copy of its bytes made an empty
+ * gate for good). A name taken meanwhile is a third claim's, which stands. Where neither works, the aside stays:
+ * it still counts as the claim (`reappearing`), never as none (round 54 P3).
  */
 async function putBack(aside: string, file: string): Promise<void> {
-  await fsp.link(aside, file).catch(async (e: unknown) => {
-    const code = (e as NodeJS.ErrnoException).code ?? '';
-    if (code === 'EEXIST') return;
-    if (!NO_LINKS.has(code)) throw e;
-    const read = readOwnFile(aside, 4096);
-    await writtenNew(file, read && 'text' in read ? read.text : '');
-  });
-  await fsp.rm(aside, { force: true });
+  const refused = await fsp.link(aside, file).then(
+    () => null,
+    (e: unknown) => (e as NodeJS.ErrnoException).code ?? 'ERR',
+  );
+  // back by the link, or the name taken meanwhile: a third claim's, which stands
+  if (refused === null || refused === 'EEXIST') return fsp.rm(aside, { force: true });
+  // a name taken between this look and the rename would be written over: a moment, where links are refused only
+  if (statQuiet(file, false) === undefined) await fsp.rename(aside, file);
+  else await fsp.rm(aside, { force: true });
 }
 
-/** The claim whose gate shows up within REAPPEAR_MS (polled), if any. */
-async function reappearing(env: NodeJS.ProcessEnv, hash: string): Promise<SpentEntry | undefined> {
-  for (let waited = 0; waited < REAPPEAR_MS; waited += REAPPEAR_POLL_MS) {
+/**
+ * The claim that stands where a takeover found no gate, within REAPPEAR_MS (polled): its gate come back, or a gate
+ * another takeover holds aside that is not the unused claim (round 53 N2: past the wait, a third made its own gate
+ * beside it). None: the takeover claims.
+ */
+async function reappearing(env: NodeJS.ProcessEnv, hash: string, unusedId: string): Promise<SpentEntry | undefined> {
+  for (let waited = 0; ; waited += REAPPEAR_POLL_MS) {
+    const there = readGate(env, hash) ?? heldAside(env, hash, unusedId);
+    if (there || waited >= REAPPEAR_MS) return there;
     await new Promise((resolve) => setTimeout(resolve, REAPPEAR_POLL_MS));
-    const there = readGate(env, hash);
-    if (there) return there;
+  }
+}
+
+/** A claim of `hash` other than `unusedId` in a gate moved aside by a takeover (`<hash>.<pid>.<hex>.taken.tmp`). */
+function heldAside(env: NodeJS.ProcessEnv, hash: string, unusedId: string): SpentEntry | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(gateFolder(env)).filter((n) => n.startsWith(`${hash}.`) && n.endsWith('.taken.tmp'));
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    // a damaged one is told (it throws), never taken for no claim
+    const held = gateAt(path.join(gateFolder(env), name), hash, gateFile(env, hash));
+    if (held && held.c !== unusedId) return held;
   }
   return undefined;
 }
@@ -201,7 +223,8 @@ export async function pruneGates(env: NodeJS.ProcessEnv, maxAgeMs: number, now: 
     const scratch = name.endsWith('.tmp');
     // nor one of a process still running here (its name carries the pid): FAT may keep no ctime of its own (round 53 N6)
     const owner = scratch ? /^[0-9a-f]{64}\.(\d+)\./.exec(name) : null;
-    if (owner && Number(owner[1]) > 0 && processAlive(Number(owner[1]))) continue;
+    // (not this process's own pid: as a container's pid 1, every run has the same; round 54 P5)
+    if (owner && Number(owner[1]) > 0 && Number(owner[1]) !== process.pid && processAlive(Number(owner[1]))) continue;
     const since = statQuiet(file, scratch);
     if (since !== undefined && now - since > (scratch ? 3_600_000 : maxAgeMs)) {
       await fsp.rm(file, { force: true }).catch(() => undefined);

@@ -5,7 +5,8 @@ import type { CredentialStore, StoredRecord } from './credential-store/index.js'
 import { setTimeout as sleep } from 'node:timers/promises';
 import { withRefreshLock, type RefreshLock } from './lock.js';
 import { refreshUncertain } from './refresh-intent.js';
-import { claimedError, claimedInFlight, giveBack, reclaim, RefreshTokenSpentError, spentBy, type ClaimState } from './spent-tokens.js';
+import { claimedError, claimedInFlight, giveBack, reclaim, RefreshTokenSpentError, spentBy, tokenHash, type ClaimState } from './spent-tokens.js';
+import { readGate } from './claim-gate.js';
 import { MeterdataError } from '../core/errors.js';
 import type { Between429 } from './token-exchange.js';
 import type { Session } from './session.js';
@@ -99,7 +100,8 @@ export async function storeChanged(place: RecordPlace, rec: StoredRecord, signal
 function claimOnItsWay(place: RecordPlace, rec: StoredRecord): boolean {
   if (!rec.refresh_token) return false;
   try {
-    const claim = spentBy(place.env, rec.refresh_token);
+    // the gate first: a takeover's live claim is there while the list still names the claim it took over (round 54 P4)
+    const claim = readGate(place.env, tokenHash(rec.refresh_token)) ?? spentBy(place.env, rec.refresh_token);
     return claim !== undefined && claimedInFlight(claim, place.profile);
   } catch {
     return true;

@@ -15,7 +15,7 @@ import { NotSignedInError, ServiceUnavailableError } from '../core/errors.js';
 import { checkJson } from '../core/file-schema.js';
 import { dirs } from '../core/paths.js';
 import { fileTexts as ft } from '../core/texts.js';
-import { refusalWords } from '../core/disk.js';
+import { diskRefusal } from '../core/disk.js';
 import { diskWords as dw } from '../core/texts-disk.js';
 import type { StoredRecord } from './credential-store/index.js';
 import { lockNotTaken, withLockAt, type RefreshLock } from './lock.js';
@@ -110,12 +110,19 @@ async function notNoted(env: NodeJS.ProcessEnv, h: string, claimed: string, e: u
   await removeGate(env, h, claimed).catch(() => undefined);
   const code = (e as NodeJS.ErrnoException).code ?? '';
   // the hint fits the cause (round 53 N5: a link left where the folder goes was told to free disk space, a read-only mount to chown)
-  const hint = ['EACCES', 'EPERM'].includes(code)
-    ? dw.deniedHint
-    : ['ENOENT', 'ENOTDIR', 'EEXIST', 'ELOOP'].includes(code)
-      ? ft.fileInPathHint({ at })
-      : dw.hint;
-  throw new ServiceUnavailableError(message(refusalWords(e)), { code: 'AUTH_STORE_WRITE_FAILED', hint, cause: e });
+  const hint =
+    code === 'EROFS'
+      ? t.readOnlyHint
+      : ['EACCES', 'EPERM'].includes(code)
+        ? dw.deniedHint
+        : ['ENOENT', 'ENOTDIR', 'EEXIST', 'ELOOP'].includes(code)
+          ? ft.fileInPathHint({ at })
+          : dw.hint;
+  throw new ServiceUnavailableError(message(diskRefusal(e)?.why ?? (e instanceof Error ? e.message : String(e))), {
+    code: 'AUTH_STORE_WRITE_FAILED',
+    hint,
+    cause: e,
+  });
 }
 
 async function claimHeld(env: NodeJS.ProcessEnv, token: string, profile: string, at: string, state: ClaimState, lock: RefreshLock): Promise<SpentEntry | null> {

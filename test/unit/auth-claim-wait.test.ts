@@ -2,14 +2,14 @@
 // 48 F4), bounded at 10 s: it ends as soon as that process saved its outcome, and (round 49 N6) as soon as that process
 // no longer holds its claim on its way: killed before it saved anything, the wait used to run its full 10 s.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CredentialStore, StoredRecord } from '../../src/auth/credential-store/index.js';
 import { storeChanged, type RecordPlace } from '../../src/auth/refresh-outcome.js';
 import { takeGate } from '../../src/auth/claim-gate.js';
-import { tokenHash } from '../../src/auth/spent-tokens.js';
+import { spentFile, tokenHash } from '../../src/auth/spent-tokens.js';
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -26,13 +26,15 @@ const rec: StoredRecord = {
 };
 
 /** A profile whose store holds `holds()`, and a claim of its token by a live process, which `claimant` can kill. */
-async function waiting(holds: () => StoredRecord) {
+async function waiting(holds: () => StoredRecord, listed?: { pid: number }) {
   const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-claim-wait-')) } as NodeJS.ProcessEnv;
   const claimant = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
   children.push(claimant);
   await new Promise((resolve) => claimant.once('spawn', resolve));
   const entry = { h: tokenHash(rec.refresh_token), at: new Date().toISOString(), profile: 'default', c: 'theirs', pid: claimant.pid!, host: os.hostname() };
   expect(await takeGate(env, entry)).toBeNull();
+  // the list still naming the claim a takeover replaced (its process ended): the gate holds the live one
+  if (listed) writeFileSync(spentFile(env), JSON.stringify({ v: 1, spent: [{ ...entry, c: 'taken-over', pid: listed.pid }] }));
   const store = { read: async () => holds() } as unknown as CredentialStore;
   const place: RecordPlace = { store, env, profile: 'default' };
   const started = Date.now();
@@ -46,6 +48,13 @@ const within = (p: Promise<number>, ms: number) => Promise.race([p.then(() => tr
 describe('the wait for a refresh on its way in another process', () => {
   it('goes on while that process runs and the record is as it was', async () => {
     const { ended } = await waiting(() => rec);
+    expect(await within(ended, 800)).toBe(false);
+  });
+
+  it('goes on while the list names a claim taken over from a process that ended, the gate that of one running (round 54 P4)', async () => {
+    const dead = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => dead.on('exit', resolve));
+    const { ended } = await waiting(() => rec, { pid: dead.pid! });
     expect(await within(ended, 800)).toBe(false);
   });
 

@@ -75,7 +75,7 @@ describe('a gate that cannot be made', () => {
   it('is told as the note of the claim in the gates’ folder, not as the list; the hint fits the cause; nothing stays', async () => {
     for (const [code, hint] of [
       ['ENOSPC', /Free space/],
-      ['EROFS', /writable/],
+      ['EROFS', /read-only/],
       ['EACCES', /chown/],
     ] as const) {
       const env = home();
@@ -87,7 +87,8 @@ describe('a gate that cannot be made', () => {
       expect((e as Error).message).toContain(gates(env));
       expect((e as Error).message).not.toContain('refresh-tokens-spent.json');
       expect((e as { hint: string }).hint).toMatch(hint);
-      if (code === 'EROFS') expect((e as { hint: string }).hint).not.toMatch(/chown/); // a read-only mount (round 53 N5)
+      if (code === 'EROFS') expect((e as { hint: string }).hint).not.toMatch(/chown|Free space/); // a read-only mount (round 53 N5, 54 P6)
+      expect((e as Error).message).not.toMatch(/\.\)/); // the reason without a stray period
       expect(readdirSync(gates(env))).toEqual([]);
       // the cause gone, the token is claimed
       expect(await claimRefreshToken(env, 'rt-full', 'default', AT)).toBeNull();
@@ -152,10 +153,11 @@ describe('the prune of old gates', () => {
 describe('round 53: a takeover that moved another claim’s gate aside', () => {
   const claim = (h: string, c: string, pid: number) => ({ h, at: AT, profile: 'default', c, pid, host: os.hostname() });
 
-  it('puts it back where links are refused (by an exclusive create of its bytes); the other claim stands', async () => {
+  it('puts it back where links are refused, by a rename: the same file, which a claim still writing it writes to (round 54 P1)', async () => {
     const env = home();
     const h = tokenHash('rt-nolink');
     expect(await takeGate(env, claim(h, 'first', 2))).toBeNull();
+    const inode = statSync(path.join(gates(env), h)).ino;
     const link = vi.spyOn(fsPromises, 'link').mockRejectedValue(errno('EPERM'));
     try {
       expect(await takeOverGate(env, claim(h, 'second', 3), 'unused1')).toMatchObject({ c: 'first' });
@@ -163,7 +165,43 @@ describe('round 53: a takeover that moved another claim’s gate aside', () => {
       link.mockRestore();
     }
     expect(readGate(env, h)).toMatchObject({ c: 'first' });
+    expect(statSync(path.join(gates(env), h)).ino).toBe(inode);
     expect(readdirSync(gates(env))).toEqual([h]);
+    expect(await takeOverGate(env, claim(h, 'third', 4), 'unused1')).toMatchObject({ c: 'first' });
+  });
+
+  it('held aside by a takeover that stalls past the second, it still stands against a third (round 53 N2)', async () => {
+    const env = home();
+    const h = tokenHash('rt-stalled');
+    expect(await takeGate(env, claim(h, 'first', 2))).toBeNull();
+    const gate = path.join(gates(env), h);
+    renameSync(gate, `${gate}.3.0a1b2c3d.taken.tmp`); // the second takeover, stalled with it aside
+    expect(await takeOverGate(env, claim(h, 'third', 4), 'unused1')).toMatchObject({ c: 'first' });
+    expect(readdirSync(gates(env))).toEqual([`${h}.3.0a1b2c3d.taken.tmp`]);
+    // the unused claim aside (a takeover about to make its own gate) is no claim that stands: after the second, one claims
+    const env2 = home();
+    expect(await takeGate(env2, claim(h, 'unused1', 2))).toBeNull();
+    renameSync(path.join(gates(env2), h), `${path.join(gates(env2), h)}.3.0a1b2c3d.taken.tmp`);
+    expect(await takeOverGate(env2, claim(h, 'fourth', 4), 'unused1')).toBeNull();
+  });
+
+  it('not put back at all (the disk fails): the gate aside still stands against the next takeover (round 54 P3)', async () => {
+    const env = home();
+    const h = tokenHash('rt-stuck');
+    expect(await takeGate(env, claim(h, 'first', 2))).toBeNull();
+    const realRename = fsPromises.rename.bind(fsPromises);
+    const link = vi.spyOn(fsPromises, 'link').mockRejectedValue(errno('EIO'));
+    const rename = vi.spyOn(fsPromises, 'rename').mockImplementation(async (from, to) => {
+      if (String(from).endsWith('.taken.tmp')) throw errno('EIO');
+      await realRename(from, to);
+    });
+    const e = await takeOverGate(env, claim(h, 'second', 3), 'unused1')
+      .catch((x: unknown) => x)
+      .finally(() => {
+        link.mockRestore();
+        rename.mockRestore();
+      });
+    expect(e).toMatchObject({ code: 'EIO' });
     expect(await takeOverGate(env, claim(h, 'third', 4), 'unused1')).toMatchObject({ c: 'first' });
   });
 
@@ -194,6 +232,7 @@ describe('round 53: a takeover that moved another claim’s gate aside', () => {
       .catch((x: unknown) => x)
       .finally(() => rename.mockRestore());
     expect(e).toMatchObject({ code: 'AUTH_LOCK_LOST', exitCode: 5 });
+    expect((e as Error).message).not.toMatch(/lock/);
     expect(readdirSync(gates(env))).toEqual([]);
     // the next run finds no gate, waits its second, and claims
     expect(await takeOverGate(env, claim(h, 'next', 3), 'unused1')).toBeNull();
@@ -201,13 +240,21 @@ describe('round 53: a takeover that moved another claim’s gate aside', () => {
 });
 
 describe('round 53: scratch files and texts', () => {
-  it('a scratch file of a process still running is not pruned, however old', async () => {
+  it('a scratch file of another process still running is not pruned, however old; one named with this pid is (round 54 P5)', async () => {
     const env = home();
     mkdirSync(gates(env), { recursive: true });
-    const mine = path.join(gates(env), `${tokenHash('rt-live')}.${process.pid}.0a1b2c3d.taken.tmp`);
-    writeFileSync(mine, '{}');
-    await pruneGates(env, 400 * 86_400_000, Date.now() + 10 * 3_600_000);
-    expect(readdirSync(gates(env))).toEqual([path.basename(mine)]);
+    const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    try {
+      await new Promise((resolve) => live.once('spawn', resolve));
+      const theirs = path.join(gates(env), `${tokenHash('rt-live')}.${live.pid}.0a1b2c3d.taken.tmp`);
+      const ours = path.join(gates(env), `${tokenHash('rt-live')}.${process.pid}.0a1b2c3e.taken.tmp`);
+      writeFileSync(theirs, '{}');
+      writeFileSync(ours, '{}'); // as a container's pid 1, every run has the same pid: left by an earlier one
+      await pruneGates(env, 400 * 86_400_000, Date.now() + 10 * 3_600_000);
+      expect(readdirSync(gates(env))).toEqual([path.basename(theirs)]);
+    } finally {
+      live.kill('SIGKILL');
+    }
   });
 
   it('a link left where the gates’ folder goes: the hint says to move it, not to free disk space', async () => {
@@ -236,6 +283,7 @@ describe('the prune’s marker', () => {
     const fifoHome = home();
     mkdirSync(path.join(fifoHome.METERDATA_HOME!, 'state'), { recursive: true });
     execFileSync('mkfifo', [`${gates(fifoHome)}.pruned`]);
+    utimesSync(`${gates(fifoHome)}.pruned`, old, old); // an hour past: the marker is touched
     expect(await claimRefreshToken(fifoHome, 'rt-fifo-marker', 'default', AT)).toBeNull();
   });
 });
