@@ -167,7 +167,7 @@ describe('a list that cannot be written', () => {
     expect((e as MeterdataError).code).toBe('AUTH_STORE_WRITE_FAILED');
     expect((e as MeterdataError).exitCode).toBe(5);
     expect((e as MeterdataError).message).toContain(spentFile(env));
-    expect((e as MeterdataError).message).toContain('no space left');
+    expect((e as MeterdataError).message).toContain('(the disk is full)'); // the disk's refusal in the run's words
     expect(readSpent(env).map((x) => x.h)).toEqual([tokenHash('other')]);
   });
 });
