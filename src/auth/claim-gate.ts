@@ -20,9 +20,14 @@ export function gateFolder(env: NodeJS.ProcessEnv): string {
   return path.join(dirs(env).state, 'refresh-claims');
 }
 
-/** How long a takeover that finds no gate waits for one moved aside to come back (a check takes milliseconds). */
+/**
+ * How long a takeover that finds no gate waits for one moved aside to come back (a takeover checks it in
+ * milliseconds), looking for its gate every REAPPEAR_POLL_MS and listing the folder for gates held aside every
+ * ASIDE_POLL_MS (a listing of tens of thousands of gates takes a while; round 55 Q6).
+ */
 const REAPPEAR_MS = 1_000;
 const REAPPEAR_POLL_MS = 25;
+const ASIDE_POLL_MS = 250;
 
 const gateFile = (env: NodeJS.ProcessEnv, hash: string): string => path.join(gateFolder(env), hash);
 
@@ -99,7 +104,7 @@ export async function takeOverGate(env: NodeJS.ProcessEnv, entry: SpentEntry, un
   if (!moved) {
     // No gate: another takeover may have it aside this moment, to check it and put it back (round 52 L2: a third
     // made its own gate in that gap, the one put back was lost, and a live connection was told to sign in again).
-    return (await reappearing(env, entry.h, unusedId)) ?? takeGate(env, entry);
+    return (await reappearing(env, entry, unusedId)) ?? takeGate(env, entry);
   }
   let was: SpentEntry | undefined;
   try {
@@ -132,26 +137,44 @@ async function putBack(aside: string, file: string): Promise<void> {
   );
   // back by the link, or the name taken meanwhile: a third claim's, which stands
   if (refused === null || refused === 'EEXIST') return fsp.rm(aside, { force: true });
+  // gone meanwhile: given back by its claim (removeGate), or removed by another program
+  if (refused === 'ENOENT' && statQuiet(aside, false) === undefined)
+    throw new ServiceUnavailableError(t.gateVanished({ file }), { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });
   // a name taken between this look and the rename would be written over: a moment, where links are refused only
   if (statQuiet(file, false) === undefined) await fsp.rename(aside, file);
   else await fsp.rm(aside, { force: true });
 }
 
 /**
- * The claim that stands where a takeover found no gate, within REAPPEAR_MS (polled): its gate come back, or a gate
- * another takeover holds aside that is not the unused claim (round 53 N2: past the wait, a third made its own gate
- * beside it). None: the takeover claims.
+ * The claim that stands where a takeover found no gate, within REAPPEAR_MS: its gate come back, or a gate another
+ * takeover holds aside that is not the unused claim (round 53 N2: past the wait, a third made its own gate beside
+ * it). None: the takeover claims.
  */
-async function reappearing(env: NodeJS.ProcessEnv, hash: string, unusedId: string): Promise<SpentEntry | undefined> {
-  for (let waited = 0; ; waited += REAPPEAR_POLL_MS) {
-    const there = readGate(env, hash) ?? heldAside(env, hash, unusedId);
-    if (there || waited >= REAPPEAR_MS) return there;
+async function reappearing(env: NodeJS.ProcessEnv, entry: SpentEntry, unusedId: string): Promise<SpentEntry | undefined> {
+  const until = Date.now() + REAPPEAR_MS;
+  for (let listed = 0; ;) {
+    const listNow = Date.now() - listed >= ASIDE_POLL_MS || Date.now() >= until;
+    if (listNow) listed = Date.now();
+    const there = readGate(env, entry.h) ?? (listNow ? heldAside(env, entry.h, (held) => held.c !== unusedId && !ownEarlier(held, entry)) : undefined);
+    if (there || (listNow && Date.now() >= until)) return there;
     await new Promise((resolve) => setTimeout(resolve, REAPPEAR_POLL_MS));
   }
 }
 
-/** A claim of `hash` other than `unusedId` in a gate moved aside by a takeover (`<hash>.<pid>.<hex>.taken.tmp`). */
-function heldAside(env: NodeJS.ProcessEnv, hash: string, unusedId: string): SpentEntry | undefined {
+/**
+ * A claim of this profile made earlier by this very process (given back, or lost with its lock): never one that stands
+ * against its own next try, as one refresh of a profile runs at a time in a process (round 55 Q2: such a claim held
+ * aside by another takeover was taken for another's, and a token never sent was told to be signed in again).
+ */
+function ownEarlier(held: SpentEntry, entry: SpentEntry): boolean {
+  return held.profile === entry.profile && held.pid === process.pid && held.host === entry.host && held.c !== entry.c;
+}
+
+/**
+ * A claim of `hash` that `counts` in a gate moved aside by a takeover (`<hash>.<pid>.<hex>.taken.tmp`). A damaged one
+ * is told by its own name (round 55 Q3: the gate's name, which did not exist), never taken for no claim.
+ */
+export function heldAside(env: NodeJS.ProcessEnv, hash: string, counts: (held: SpentEntry) => boolean = () => true): SpentEntry | undefined {
   let names: string[];
   try {
     names = readdirSync(gateFolder(env)).filter((n) => n.startsWith(`${hash}.`) && n.endsWith('.taken.tmp'));
@@ -159,9 +182,8 @@ function heldAside(env: NodeJS.ProcessEnv, hash: string, unusedId: string): Spen
     return undefined;
   }
   for (const name of names) {
-    // a damaged one is told (it throws), never taken for no claim
-    const held = gateAt(path.join(gateFolder(env), name), hash, gateFile(env, hash));
-    if (held && held.c !== unusedId) return held;
+    const held = gateAt(path.join(gateFolder(env), name), hash);
+    if (held && counts(held)) return held;
   }
   return undefined;
 }
@@ -199,10 +221,27 @@ export async function removeGate(env: NodeJS.ProcessEnv, hash: string, at: strin
     return; // a damaged gate stays: the next claim says so
   }
   if (held?.at === at) await fsp.rm(gateFile(env, hash), { force: true });
+  // held aside by a takeover this moment: it goes too, or that takeover would put back a claim given back, never sent
+  // (round 55 Q1: every later run was then told to sign in again); the takeover then finds its aside gone (exit 5)
+  if (held === undefined) {
+    const names = await fsp.readdir(gateFolder(env)).catch(() => [] as string[]);
+    for (const name of names.filter((n) => n.startsWith(`${hash}.`) && n.endsWith('.taken.tmp'))) {
+      const file = path.join(gateFolder(env), name);
+      let aside: SpentEntry | undefined;
+      try {
+        aside = gateAt(file, hash);
+      } catch {
+        continue;
+      }
+      if (aside?.at === at) await fsp.rm(file, { force: true });
+    }
+  }
 }
 
 /** How often the gates are pruned: each prune stats every gate, and a year of many profiles' refreshes leaves tens of thousands. */
 const PRUNE_EVERY_MS = 3_600_000;
+/** A scratch file of a process still running is kept this long at most. */
+const OWNER_KEEPS_MS = 86_400_000;
 
 /**
  * Gates older than `maxAgeMs` go (the list's entries age out alike), at most once an hour (the time of the last prune
@@ -222,10 +261,12 @@ export async function pruneGates(env: NodeJS.ProcessEnv, maxAgeMs: number, now: 
     // a scratch file a killed claim left: by its ctime, as a gate moved aside by a takeover keeps the gate's mtime (round 52 L3)
     const scratch = name.endsWith('.tmp');
     // nor one of a process still running here (its name carries the pid): FAT may keep no ctime of its own (round 53 N6)
+    // (not this process's own pid: as a container's pid 1, every run has the same; round 54 P5), and for a day at most
+    // (a takeover holds a gate aside for milliseconds; pid 1 or a pid used again would keep it for good: round 55 Q7)
     const owner = scratch ? /^[0-9a-f]{64}\.(\d+)\./.exec(name) : null;
-    // (not this process's own pid: as a container's pid 1, every run has the same; round 54 P5)
-    if (owner && Number(owner[1]) > 0 && Number(owner[1]) !== process.pid && processAlive(Number(owner[1]))) continue;
     const since = statQuiet(file, scratch);
+    const young = since !== undefined && now - since < OWNER_KEEPS_MS;
+    if (owner && young && Number(owner[1]) > 0 && Number(owner[1]) !== process.pid && processAlive(Number(owner[1]))) continue;
     if (since !== undefined && now - since > (scratch ? 3_600_000 : maxAgeMs)) {
       await fsp.rm(file, { force: true }).catch(() => undefined);
       removed++;
@@ -244,6 +285,9 @@ function statQuiet(file: string, ctime: boolean): number | undefined {
 
 /** Sets `file`'s times to now, made empty where missing: never through a link put there, never waiting on a FIFO. */
 async function touched(file: string): Promise<void> {
+  // a link, FIFO or socket put there goes (never followed, never waited on), or every claim would prune (round 55 Q7)
+  const there = await fsp.lstat(file).catch(() => null);
+  if (there && (there.isSymbolicLink() || there.isFIFO() || there.isSocket())) await fsp.unlink(file).catch(() => undefined);
   const flags = constants.O_WRONLY | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
   const handle = await fsp.open(file, flags, 0o600).catch(() => null);
   if (!handle) return;

@@ -134,6 +134,8 @@ async function claimHeld(env: NodeJS.ProcessEnv, token: string, profile: string,
   const entry: SpentEntry = { h, at, profile, c: randomBytes(8).toString('hex'), pid: process.pid, host: os.hostname() };
   // Taken over while stalled: another holder may have added an entry that this write would drop.
   if (!(await lock.stillHeld())) throw new ServiceUnavailableError(t.spentListBusy, { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });
+  // before the gate: a gate held aside by a takeover killed long ago, damaged, would otherwise stand for good (round 55 Q3)
+  await pruneGates(env, SPENT_MAX_AGE_MS, Date.now()).catch(() => undefined);
   // The one step two claims of a token cannot both pass, whatever became of the list's lock (claim-gate.ts), also
   // where a claim turned away unused is taken over.
   const other = await (unused ? takeOverGate(env, entry, state.takeOver!) : takeGate(env, entry)).catch((e: unknown) =>
@@ -143,7 +145,6 @@ async function claimHeld(env: NodeJS.ProcessEnv, token: string, profile: string,
   await writeSpent(env, withEntry(unused ? list.filter((e) => e !== found) : list, entry, Date.now())).catch((e: unknown) =>
     notNoted(env, h, at, e, spentFile(env), (reason) => t.spentListNotWritten({ file: spentFile(env), reason })),
   );
-  await pruneGates(env, SPENT_MAX_AGE_MS, Date.now()).catch(() => undefined);
   // turned away, this claim is ours to take over (between429's resend); it was never a token sent
   state.id = state.takeOver = entry.c;
   return null;

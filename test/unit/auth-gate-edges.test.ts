@@ -8,6 +8,7 @@
 //   whatever the cause.
 import { execFileSync, spawn } from 'node:child_process';
 import {
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   promises as fsPromises,
@@ -23,7 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { claimRefreshToken, tokenHash } from '../../src/auth/spent-tokens.js';
-import { pruneGates, readGate, takeGate, takeOverGate } from '../../src/auth/claim-gate.js';
+import { pruneGates, readGate, removeGate, takeGate, takeOverGate } from '../../src/auth/claim-gate.js';
 
 const home = () => ({ METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-gate-edges-')) }) as NodeJS.ProcessEnv;
 const gates = (env: NodeJS.ProcessEnv) => path.join(env.METERDATA_HOME!, 'state', 'refresh-claims');
@@ -285,5 +286,79 @@ describe('the prune’s marker', () => {
     execFileSync('mkfifo', [`${gates(fifoHome)}.pruned`]);
     utimesSync(`${gates(fifoHome)}.pruned`, old, old); // an hour past: the marker is touched
     expect(await claimRefreshToken(fifoHome, 'rt-fifo-marker', 'default', AT)).toBeNull();
+  });
+});
+
+// Round 55: a claim given back while a takeover holds its gate aside (Q1), this process's own earlier claim held aside
+// (Q2), a damaged aside named by its own name (Q3), the prune's marker replaced and scratch files kept a day at most (Q7).
+describe('round 55: gates held aside', () => {
+  const claim = (h: string, c: string, pid: number, at = AT) => ({ h, at, profile: 'default', c, pid, host: os.hostname() });
+
+  it('a claim given back while a takeover holds its gate aside goes from there too; that takeover then puts nothing back', async () => {
+    const env = home();
+    const h = tokenHash('rt-ghost');
+    const at = '2026-11-29T10:00:01.000Z';
+    expect(await takeGate(env, claim(h, 'given', 2, at))).toBeNull();
+    const gate = path.join(gates(env), h);
+    renameSync(gate, `${gate}.3.0a1b2c3d.taken.tmp`); // a takeover has it aside
+    await removeGate(env, h, at);
+    expect(readdirSync(gates(env))).toEqual([]);
+    // a takeover whose aside goes between its look and its put-back: exit 5, nothing put back
+    expect(await takeGate(env, claim(h, 'other', 2))).toBeNull();
+    const realLink = fsPromises.link.bind(fsPromises);
+    const link = vi.spyOn(fsPromises, 'link').mockImplementation(async (from, to) => {
+      await fsPromises.rm(from);
+      return realLink(from, to);
+    });
+    const e = await takeOverGate(env, claim(h, 'mine', 4), 'unused1')
+      .catch((x: unknown) => x)
+      .finally(() => link.mockRestore());
+    expect(e).toMatchObject({ code: 'AUTH_LOCK_LOST', exitCode: 5 });
+    expect(readdirSync(gates(env))).toEqual([]);
+  });
+
+  it('this process’s own earlier claim of the profile, held aside, does not stand against its next try', async () => {
+    const env = home();
+    const h = tokenHash('rt-own-aside');
+    expect(await takeGate(env, claim(h, 'earlier', process.pid))).toBeNull();
+    const gate = path.join(gates(env), h);
+    renameSync(gate, `${gate}.3.0a1b2c3d.taken.tmp`);
+    expect(await takeOverGate(env, claim(h, 'next', process.pid), 'unused1')).toBeNull();
+    // another profile's claim in this process (a portfolio of copies) does stand
+    const env2 = home();
+    expect(await takeGate(env2, { ...claim(h, 'gamma', process.pid), profile: 'gamma' })).toBeNull();
+    renameSync(path.join(gates(env2), h), `${path.join(gates(env2), h)}.3.0a1b2c3d.taken.tmp`);
+    expect(await takeOverGate(env2, claim(h, 'next', process.pid), 'unused1')).toMatchObject({ c: 'gamma' });
+  });
+
+  it('damaged, held aside: told by its own name, which is there to look at', async () => {
+    const env = home();
+    const h = tokenHash('rt-torn-aside');
+    mkdirSync(gates(env), { recursive: true });
+    const aside = path.join(gates(env), `${h}.${await deadPid()}.0a1b2c3d.taken.tmp`);
+    writeFileSync(aside, '');
+    const e = await takeOverGate(env, claim(h, 'mine', 4), 'unused1').catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: 'AUTH_SPENT_LIST_DAMAGED' });
+    expect((e as Error).message).toContain(aside);
+  });
+
+  it('the prune’s marker: a link there is replaced by the marker itself; a scratch file of a live process goes after a day', async () => {
+    const env = home();
+    mkdirSync(gates(env), { recursive: true });
+    const elsewhere = path.join(env.METERDATA_HOME!, 'elsewhere.txt');
+    writeFileSync(elsewhere, 'keep me');
+    symlinkSync(elsewhere, `${gates(env)}.pruned`);
+    const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    try {
+      await new Promise((resolve) => live.once('spawn', resolve));
+      const theirs = path.join(gates(env), `${tokenHash('rt-day')}.${live.pid}.0a1b2c3d.taken.tmp`);
+      writeFileSync(theirs, '{}');
+      await pruneGates(env, 400 * 86_400_000, Date.now() + 2 * 86_400_000);
+      expect(readdirSync(gates(env))).toEqual([]);
+    } finally {
+      live.kill('SIGKILL');
+    }
+    expect(lstatSync(`${gates(env)}.pruned`).isFile()).toBe(true);
+    expect(readFileSync(elsewhere, 'utf8')).toBe('keep me');
   });
 });
