@@ -133,7 +133,7 @@ export async function takeOverGate(env: NodeJS.ProcessEnv, entry: SpentEntry, un
 async function putBack(aside: string, file: string): Promise<void> {
   const refused = await fsp.link(aside, file).then(
     () => null,
-    (e: unknown) => (e as NodeJS.ErrnoException).code ?? 'ERR',
+    (e: unknown) => (e as NodeJS.ErrnoException).code ?? '',
   );
   // back by the link, or the name taken meanwhile: a third claim's, which stands
   if (refused === null || refused === 'EEXIST') return fsp.rm(aside, { force: true });
