@@ -4,10 +4,10 @@
 // keeps a claim that a late write of the list dropped (round 49 N4). The list (spent-tokens.ts) keeps the entries
 // made before the gates and is read first.
 import { randomBytes } from 'node:crypto';
-import { constants, promises as fsp, readdirSync, statSync } from 'node:fs';
+import { promises as fsp, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { readOwnFile } from '../core/bounded-read.js';
-import { processAlive } from '../core/pid.js';
+import { statQuiet } from './gate-prune.js';
 import { ServiceUnavailableError } from '../core/errors.js';
 import { checkJson } from '../core/file-schema.js';
 import { dirs } from '../core/paths.js';
@@ -113,7 +113,7 @@ export async function takeOverGate(env: NodeJS.ProcessEnv, entry: SpentEntry, un
     await putBack(aside, file); // a damaged gate stays where it was: never taken for no claim (round 53 N3)
     throw e;
   }
-  // moved aside and gone before it was read (another program): whose it was cannot be told, so nothing is claimed
+  // moved aside and gone before it was read (given back meanwhile, or another program): whose it was cannot be told, so nothing is claimed
   if (was === undefined) throw new ServiceUnavailableError(t.gateVanished({ file }), { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });
   if (was.c === unusedId) {
     await fsp.rm(aside, { force: true });
@@ -151,23 +151,29 @@ async function putBack(aside: string, file: string): Promise<void> {
  * it). None: the takeover claims.
  */
 async function reappearing(env: NodeJS.ProcessEnv, entry: SpentEntry, unusedId: string): Promise<SpentEntry | undefined> {
-  const until = Date.now() + REAPPEAR_MS;
-  for (let listed = 0; ;) {
-    const listNow = Date.now() - listed >= ASIDE_POLL_MS || Date.now() >= until;
-    if (listNow) listed = Date.now();
-    const there = readGate(env, entry.h) ?? (listNow ? heldAside(env, entry.h, (held) => held.c !== unusedId && !ownEarlier(held, entry)) : undefined);
-    if (there || (listNow && Date.now() >= until)) return there;
+  // by the monotonic clock: a step of the wall clock neither ends the wait at once nor keeps it for an hour (round 56 R2)
+  const until = performance.now() + REAPPEAR_MS;
+  for (let listed = -Infinity; ;) {
+    const now = performance.now();
+    const listNow = now - listed >= ASIDE_POLL_MS || now >= until;
+    if (listNow) listed = now;
+    const there = readGate(env, entry.h) ?? (listNow ? heldAside(env, entry.h, (held) => held.c !== unusedId && !givenBack.has(held.c ?? '')) : undefined);
+    if (there || (listNow && now >= until)) return there;
     await new Promise((resolve) => setTimeout(resolve, REAPPEAR_POLL_MS));
   }
 }
 
 /**
- * A claim of this profile made earlier by this very process (given back, or lost with its lock): never one that stands
- * against its own next try, as one refresh of a profile runs at a time in a process (round 55 Q2: such a claim held
- * aside by another takeover was taken for another's, and a token never sent was told to be signed in again).
+ * The ids of the claims this process gave back (releaseClaim): never sent, so never one that stands against its own next
+ * try (round 55 Q2: such a claim held aside by another takeover was taken for another's, and a token never sent was
+ * told to be signed in again). Kept in memory, not told by pid: a dead process with the same pid (a container's pid 1)
+ * may have sent its claim (round 56 R1).
  */
-function ownEarlier(held: SpentEntry, entry: SpentEntry): boolean {
-  return held.profile === entry.profile && held.pid === process.pid && held.host === entry.host && held.c !== entry.c;
+const givenBack = new Set<string>();
+
+/** Notes that this process gives back its claim `c`: its token was never sent. */
+export function givingBack(c: string): void {
+  givenBack.add(c);
 }
 
 /**
@@ -212,88 +218,32 @@ function gateAt(at: string, hash: string, file = at): SpentEntry | undefined {
   throw new ServiceUnavailableError(t.gateDamaged({ file, problem }), { code: 'AUTH_SPENT_LIST_DAMAGED', hint: t.spentGateDamagedHint({ file }) });
 }
 
-/** Removes the gate of `hash` where it holds the claim made at `at` (given back: the token was never used). */
-export async function removeGate(env: NodeJS.ProcessEnv, hash: string, at: string): Promise<void> {
-  let held: SpentEntry | undefined;
-  try {
-    held = readGate(env, hash);
-  } catch {
-    return; // a damaged gate stays: the next claim says so
-  }
-  if (held?.at === at) await fsp.rm(gateFile(env, hash), { force: true });
-  // held aside by a takeover this moment: it goes too, or that takeover would put back a claim given back, never sent
-  // (round 55 Q1: every later run was then told to sign in again); the takeover then finds its aside gone (exit 5)
-  if (held === undefined) {
-    const names = await fsp.readdir(gateFolder(env)).catch(() => [] as string[]);
-    for (const name of names.filter((n) => n.startsWith(`${hash}.`) && n.endsWith('.taken.tmp'))) {
-      const file = path.join(gateFolder(env), name);
-      let aside: SpentEntry | undefined;
-      try {
-        aside = gateAt(file, hash);
-      } catch {
-        continue;
-      }
-      if (aside?.at === at) await fsp.rm(file, { force: true });
-    }
-  }
-}
-
-/** How often the gates are pruned: each prune stats every gate, and a year of many profiles' refreshes leaves tens of thousands. */
-const PRUNE_EVERY_MS = 3_600_000;
-/** A scratch file of a process still running is kept this long at most. */
-const OWNER_KEEPS_MS = 86_400_000;
-
 /**
- * Gates older than `maxAgeMs` go (the list's entries age out alike), at most once an hour (the time of the last prune
- * is the mtime of `refresh-claims.pruned` beside the folder; one dated ahead of `now` does not hold a prune back). At
- * most `limit` a call: a claim stays quick.
+ * Removes the gate of `hash` where it holds the claim made at `at` (given back: the token was never used), and a gate a
+ * takeover holds aside with that claim, or that takeover would put back a claim never sent (round 55 Q1: every later run
+ * was then told to sign in again; round 56 R3: also where it was moved aside between this look and the removal).
  */
-export async function pruneGates(env: NodeJS.ProcessEnv, maxAgeMs: number, now: number, limit = 200): Promise<void> {
-  const marker = `${gateFolder(env)}.pruned`;
-  const last = statQuiet(marker, false);
-  if (last !== undefined && last <= now && now - last < PRUNE_EVERY_MS) return;
-  await touched(marker);
+export async function removeGate(env: NodeJS.ProcessEnv, hash: string, at: string): Promise<void> {
+  // a second look where the first found it nowhere: moved between the listing and the read, it is at the other name now
+  for (let look = 0; look < 2 && !(await removedFrom(env, hash, at)); look++);
+}
+
+async function removedFrom(env: NodeJS.ProcessEnv, hash: string, at: string): Promise<boolean> {
   const names = await fsp.readdir(gateFolder(env)).catch(() => [] as string[]);
-  let removed = 0;
-  for (const name of names) {
-    if (removed >= limit) return;
-    const file = gateFile(env, name);
-    // a scratch file a killed claim left: by its ctime, as a gate moved aside by a takeover keeps the gate's mtime (round 52 L3)
-    const scratch = name.endsWith('.tmp');
-    // nor one of a process still running here (its name carries the pid): FAT may keep no ctime of its own (round 53 N6)
-    // (not this process's own pid: as a container's pid 1, every run has the same; round 54 P5), and for a day at most
-    // (a takeover holds a gate aside for milliseconds; pid 1 or a pid used again would keep it for good: round 55 Q7)
-    const owner = scratch ? /^[0-9a-f]{64}\.(\d+)\./.exec(name) : null;
-    const since = statQuiet(file, scratch);
-    const young = since !== undefined && now - since < OWNER_KEEPS_MS;
-    if (owner && young && Number(owner[1]) > 0 && Number(owner[1]) !== process.pid && processAlive(Number(owner[1]))) continue;
-    if (since !== undefined && now - since > (scratch ? 3_600_000 : maxAgeMs)) {
-      await fsp.rm(file, { force: true }).catch(() => undefined);
-      removed++;
+  let removed = false;
+  for (const name of [hash, ...names.filter((n) => n.startsWith(`${hash}.`) && n.endsWith('.taken.tmp'))]) {
+    const file = path.join(gateFolder(env), name);
+    let held: SpentEntry | undefined;
+    try {
+      held = gateAt(file, hash);
+    } catch {
+      continue; // a damaged gate stays: the next claim says so
     }
+    if (held?.at !== at) continue;
+    await fsp.rm(file, { force: true });
+    removed = true;
   }
+  return removed;
 }
 
-function statQuiet(file: string, ctime: boolean): number | undefined {
-  try {
-    const st = statSync(file);
-    return ctime ? st.ctimeMs : st.mtimeMs;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Sets `file`'s times to now, made empty where missing: never through a link put there, never waiting on a FIFO. */
-async function touched(file: string): Promise<void> {
-  // a link, FIFO or socket put there goes (never followed, never waited on), or every claim would prune (round 55 Q7)
-  const there = await fsp.lstat(file).catch(() => null);
-  if (there && (there.isSymbolicLink() || there.isFIFO() || there.isSocket())) await fsp.unlink(file).catch(() => undefined);
-  const flags = constants.O_WRONLY | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
-  const handle = await fsp.open(file, flags, 0o600).catch(() => null);
-  if (!handle) return;
-  const now = new Date();
-  await handle
-    .utimes(now, now)
-    .catch(() => undefined)
-    .finally(() => handle.close());
-}
+export { pruneGates } from './gate-prune.js';

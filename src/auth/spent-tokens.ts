@@ -20,7 +20,7 @@ import { diskWords as dw } from '../core/texts-disk.js';
 import type { StoredRecord } from './credential-store/index.js';
 import { lockNotTaken, withLockAt, type RefreshLock } from './lock.js';
 import { EntrySchema, type SpentEntry } from './spent-entry.js';
-import { gateFolder, pruneGates, readGate, removeGate, takeGate, takeOverGate } from './claim-gate.js';
+import { gateFolder, givingBack, pruneGates, readGate, removeGate, takeGate, takeOverGate } from './claim-gate.js';
 import { refreshInFlight, stillInFlight } from './refresh-intent.js';
 import { markedUncertain } from './refresh-outcome.js';
 import { RefreshAnswerLostError } from './token-exchange.js';
@@ -104,6 +104,9 @@ export function claimRefreshToken(env: NodeJS.ProcessEnv, token: string, profile
   return withLockAt(env, spentFile(env), (lock) => claimHeld(env, token, profile, at, state, lock), signal);
 }
 
+/** The ids of this process's claims by token hash and time: a claim given back is known by them (claim-gate.ts givingBack). */
+const claimedHere = new Map<string, string>();
+
 /** A claim not noted (its gate or the list not written, `at` the path): nothing is sent, and its gate goes with it. */
 async function notNoted(env: NodeJS.ProcessEnv, h: string, claimed: string, e: unknown, at: string, message: (reason: string) => string): Promise<never> {
   if (e instanceof ServiceUnavailableError) throw e; // a damaged gate, or one that came and went twice
@@ -132,10 +135,11 @@ async function claimHeld(env: NodeJS.ProcessEnv, token: string, profile: string,
   const unused = found !== undefined && isClaim(found, state.takeOver, profile);
   if (found && !unused) return found;
   const entry: SpentEntry = { h, at, profile, c: randomBytes(8).toString('hex'), pid: process.pid, host: os.hostname() };
+  // before the gate: a gate held aside by a takeover killed long ago, damaged, would otherwise stand for good (round 55
+  // Q3); before the lock's last look, as a prune of many gates takes a while (round 56 R6)
+  await pruneGates(env, SPENT_MAX_AGE_MS, Date.now()).catch(() => undefined);
   // Taken over while stalled: another holder may have added an entry that this write would drop.
   if (!(await lock.stillHeld())) throw new ServiceUnavailableError(t.spentListBusy, { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });
-  // before the gate: a gate held aside by a takeover killed long ago, damaged, would otherwise stand for good (round 55 Q3)
-  await pruneGates(env, SPENT_MAX_AGE_MS, Date.now()).catch(() => undefined);
   // The one step two claims of a token cannot both pass, whatever became of the list's lock (claim-gate.ts), also
   // where a claim turned away unused is taken over.
   const other = await (unused ? takeOverGate(env, entry, state.takeOver!) : takeGate(env, entry)).catch((e: unknown) =>
@@ -145,6 +149,7 @@ async function claimHeld(env: NodeJS.ProcessEnv, token: string, profile: string,
   await writeSpent(env, withEntry(unused ? list.filter((e) => e !== found) : list, entry, Date.now())).catch((e: unknown) =>
     notNoted(env, h, at, e, spentFile(env), (reason) => t.spentListNotWritten({ file: spentFile(env), reason })),
   );
+  claimedHere.set(`${h}\u0000${at}`, entry.c!);
   // turned away, this claim is ours to take over (between429's resend); it was never a token sent
   state.id = state.takeOver = entry.c;
   return null;
@@ -158,6 +163,8 @@ async function claimHeld(env: NodeJS.ProcessEnv, token: string, profile: string,
  */
 export async function releaseClaim(env: NodeJS.ProcessEnv, token: string, at: string): Promise<void> {
   const h = tokenHash(token);
+  const own = claimedHere.get(`${h}\u0000${at}`);
+  if (own !== undefined) givingBack(own);
   for (let attempt = 0; attempt < 2; attempt++) {
     const done = await withLockAt(env, spentFile(env), async (lock) => {
       const list = readSpent(env);

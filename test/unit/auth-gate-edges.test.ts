@@ -23,12 +23,13 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { claimRefreshToken, tokenHash } from '../../src/auth/spent-tokens.js';
+import { claimRefreshToken, releaseClaim, tokenHash } from '../../src/auth/spent-tokens.js';
 import { pruneGates, readGate, removeGate, takeGate, takeOverGate } from '../../src/auth/claim-gate.js';
 
 const home = () => ({ METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-gate-edges-')) }) as NodeJS.ProcessEnv;
 const gates = (env: NodeJS.ProcessEnv) => path.join(env.METERDATA_HOME!, 'state', 'refresh-claims');
 const AT = '2026-11-29T10:00:00.000Z';
+const statQuiet = (file: string) => statSync(file, { throwIfNoEntry: false });
 const errno = (code: string) => Object.assign(new Error(`${code}: refused`), { code });
 async function deadPid(): Promise<number> {
   const dead = spawn(process.execPath, ['-e', '']);
@@ -317,18 +318,47 @@ describe('round 55: gates held aside', () => {
     expect(readdirSync(gates(env))).toEqual([]);
   });
 
-  it('this process’s own earlier claim of the profile, held aside, does not stand against its next try', async () => {
+  it('a claim this process gave back, held aside past the give-back’s look, does not stand against its next try', async () => {
     const env = home();
     const h = tokenHash('rt-own-aside');
-    expect(await takeGate(env, claim(h, 'earlier', process.pid))).toBeNull();
+    expect(await claimRefreshToken(env, 'rt-own-aside', 'default', AT)).toBeNull();
+    const gate = path.join(gates(env), h);
+    // takeovers move it to another name just after each of the give-back's listings: it finds it nowhere
+    const realReaddir = fsPromises.readdir.bind(fsPromises);
+    let at = gate;
+    const readdir = vi.spyOn(fsPromises, 'readdir').mockImplementation((async (dir: string) => {
+      const names = await realReaddir(dir);
+      if (String(dir) === gates(env)) {
+        const next = `${gate}.3.${names.length}${Math.random().toString(16).slice(2, 8)}.taken.tmp`;
+        renameSync(at, next);
+        at = next;
+      }
+      return names;
+    }) as unknown as typeof fsPromises.readdir);
+    await releaseClaim(env, 'rt-own-aside', AT).finally(() => readdir.mockRestore());
+    expect(statQuiet(at)?.isFile()).toBe(true);
+    expect(await takeOverGate(env, claim(h, 'next', process.pid), 'unused1')).toBeNull();
+  });
+
+  it('a claim of a process that ended, with this process’s pid (a container’s pid 1), stands (round 56 R1)', async () => {
+    const env = home();
+    const h = tokenHash('rt-same-pid');
+    expect(await takeGate(env, claim(h, 'before-restart', process.pid))).toBeNull();
     const gate = path.join(gates(env), h);
     renameSync(gate, `${gate}.3.0a1b2c3d.taken.tmp`);
-    expect(await takeOverGate(env, claim(h, 'next', process.pid), 'unused1')).toBeNull();
-    // another profile's claim in this process (a portfolio of copies) does stand
-    const env2 = home();
-    expect(await takeGate(env2, { ...claim(h, 'gamma', process.pid), profile: 'gamma' })).toBeNull();
-    renameSync(path.join(gates(env2), h), `${path.join(gates(env2), h)}.3.0a1b2c3d.taken.tmp`);
-    expect(await takeOverGate(env2, claim(h, 'next', process.pid), 'unused1')).toMatchObject({ c: 'gamma' });
+    expect(await takeOverGate(env, claim(h, 'now', process.pid), 'unused1')).toMatchObject({ c: 'before-restart' });
+  });
+
+  it('the second’s wait is kept by the monotonic clock: a step of the wall clock back does not hold it (round 56 R2)', async () => {
+    const env = home();
+    const h = tokenHash('rt-clock');
+    const realNow = Date.now.bind(Date);
+    let calls = 0; // the clock steps back an hour after the wait began
+    const now = vi.spyOn(Date, 'now').mockImplementation(() => realNow() - (calls++ > 0 ? 3_600_000 : 0));
+    const done = takeOverGate(env, claim(h, 'mine', 4), 'unused1').finally(() => now.mockRestore());
+    const settled = await Promise.race([done.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 4_000))]);
+    now.mockRestore();
+    expect(settled).toBe(true);
   });
 
   it('damaged, held aside: told by its own name, which is there to look at', async () => {
