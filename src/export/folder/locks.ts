@@ -3,7 +3,7 @@
 // over by exactly one of the processes that find it, however many find it at once.
 import { createHash, randomUUID } from 'node:crypto';
 import { lstatSync } from 'node:fs';
-import { link, mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { readBounded } from '../../core/bounded-read.js';
@@ -163,6 +163,7 @@ export async function takeLock(file: string, busy: Error | ((holder: LockHolder)
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         await placeLock(mine, file);
+        await sweepClaims(file, opts);
         return () => releaseLock(file);
       } catch (e) {
         // our record gone before its link: another host's run, tidying its folder, took it for a leftover (atomic.ts isLeftover)
@@ -179,6 +180,21 @@ export async function takeLock(file: string, busy: Error | ((holder: LockHolder)
     throw refuse(look(file));
   } finally {
     await rm(mine, { force: true });
+  }
+}
+
+/**
+ * The claims (removeStale) of runs that died while removing a dead holder's lock: the lock they named is gone, so no
+ * later removal looks at them again, and one stayed in the output folder for good (a uvi run killed then). Only those
+ * whose claimant is gone, judged as a lock is.
+ */
+async function sweepClaims(file: string, opts: LockOptions): Promise<void> {
+  const prefix = `${path.basename(file)}.`;
+  const names = await readdir(path.dirname(file)).catch(() => [] as string[]);
+  for (const name of names.filter((n) => n.startsWith(prefix) && n.endsWith('.claim'))) {
+    const claim = path.join(path.dirname(file), name);
+    const seen = look(claim);
+    if (seen !== null && stale(seen, opts)) await rm(claim, { force: true }).catch(() => undefined);
   }
 }
 
