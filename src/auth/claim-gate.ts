@@ -31,6 +31,12 @@ const ASIDE_POLL_MS = 250;
 
 const gateFile = (env: NodeJS.ProcessEnv, hash: string): string => path.join(gateFolder(env), hash);
 
+/** Whether a name in the gates' folder is a gate of `hash` moved aside by a takeover (`<hash>.<pid>.<hex>.taken.tmp`). */
+const asideOf = (hash: string) => (name: string) => name.startsWith(`${hash}.`) && name.endsWith('.taken.tmp');
+
+/** A gate moved aside gone before it was read or put back: whose claim it held cannot be told, so nothing is claimed. */
+const vanished = (file: string) => new ServiceUnavailableError(t.gateVanished({ file }), { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });
+
 /**
  * Makes the gate of `entry`'s token, durably and whole; false where one is there already (another claim of the token).
  * Written aside, then linked to its name (a link, like an exclusive create, fails where the name is taken): a full
@@ -114,7 +120,7 @@ export async function takeOverGate(env: NodeJS.ProcessEnv, entry: SpentEntry, un
     throw e;
   }
   // moved aside and gone before it was read (given back meanwhile, or another program): whose it was cannot be told, so nothing is claimed
-  if (was === undefined) throw new ServiceUnavailableError(t.gateVanished({ file }), { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });
+  if (was === undefined) throw vanished(file);
   if (was.c === unusedId) {
     await fsp.rm(aside, { force: true });
     return takeGate(env, entry);
@@ -138,8 +144,7 @@ async function putBack(aside: string, file: string): Promise<void> {
   // back by the link, or the name taken meanwhile: a third claim's, which stands
   if (refused === null || refused === 'EEXIST') return fsp.rm(aside, { force: true });
   // gone meanwhile: given back by its claim (removeGate), or removed by another program
-  if (refused === 'ENOENT' && statQuiet(aside, false) === undefined)
-    throw new ServiceUnavailableError(t.gateVanished({ file }), { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });
+  if (refused === 'ENOENT' && statQuiet(aside, false) === undefined) throw vanished(file);
   // a name taken between this look and the rename would be written over: a moment, where links are refused only
   if (statQuiet(file, false) === undefined) await fsp.rename(aside, file);
   else await fsp.rm(aside, { force: true });
@@ -183,7 +188,7 @@ export function givingBack(c: string): void {
 export function heldAside(env: NodeJS.ProcessEnv, hash: string, counts: (held: SpentEntry) => boolean = () => true): SpentEntry | undefined {
   let names: string[];
   try {
-    names = readdirSync(gateFolder(env)).filter((n) => n.startsWith(`${hash}.`) && n.endsWith('.taken.tmp'));
+    names = readdirSync(gateFolder(env)).filter(asideOf(hash));
   } catch {
     return undefined;
   }
@@ -231,7 +236,7 @@ export async function removeGate(env: NodeJS.ProcessEnv, hash: string, at: strin
 async function removedFrom(env: NodeJS.ProcessEnv, hash: string, at: string): Promise<boolean> {
   const names = await fsp.readdir(gateFolder(env)).catch(() => [] as string[]);
   let removed = false;
-  for (const name of [hash, ...names.filter((n) => n.startsWith(`${hash}.`) && n.endsWith('.taken.tmp'))]) {
+  for (const name of [hash, ...names.filter(asideOf(hash))]) {
     const file = path.join(gateFolder(env), name);
     let held: SpentEntry | undefined;
     try {

@@ -30,6 +30,8 @@ const home = () => ({ METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-gat
 const gates = (env: NodeJS.ProcessEnv) => path.join(env.METERDATA_HOME!, 'state', 'refresh-claims');
 const AT = '2026-11-29T10:00:00.000Z';
 const statQuiet = (file: string) => statSync(file, { throwIfNoEntry: false });
+/** A claim of the profile `default`, made at `at` by process `pid`. */
+const claim = (h: string, c: string, pid: number, at = AT) => ({ h, at, profile: 'default', c, pid, host: os.hostname() });
 const errno = (code: string) => Object.assign(new Error(`${code}: refused`), { code });
 async function deadPid(): Promise<number> {
   const dead = spawn(process.execPath, ['-e', '']);
@@ -153,8 +155,6 @@ describe('the prune of old gates', () => {
 // Round 53: a takeover's gate put back where links are refused (N1), a damaged gate put back (N3), an aside gone before it
 // was read (N6), scratch files of a live process (N6 on FAT), the texts of a gate that cannot be made or read (N5).
 describe('round 53: a takeover that moved another claim’s gate aside', () => {
-  const claim = (h: string, c: string, pid: number) => ({ h, at: AT, profile: 'default', c, pid, host: os.hostname() });
-
   it('puts it back where links are refused, by a rename: the same file, which a claim still writing it writes to (round 54 P1)', async () => {
     const env = home();
     const h = tokenHash('rt-nolink');
@@ -293,8 +293,6 @@ describe('the prune’s marker', () => {
 // Round 55: a claim given back while a takeover holds its gate aside (Q1), this process's own earlier claim held aside
 // (Q2), a damaged aside named by its own name (Q3), the prune's marker replaced and scratch files kept a day at most (Q7).
 describe('round 55: gates held aside', () => {
-  const claim = (h: string, c: string, pid: number, at = AT) => ({ h, at, profile: 'default', c, pid, host: os.hostname() });
-
   it('a claim given back while a takeover holds its gate aside goes from there too; that takeover then puts nothing back', async () => {
     const env = home();
     const h = tokenHash('rt-ghost');
