@@ -1,9 +1,9 @@
 // The pruning of the claims' gates (claim-gate.ts): gates older than the list's entries, and scratch files a killed
-// claim or takeover left, at most once an hour.
+// claim or takeover left, and change markers of killed takeovers that change nothing any more, at most once an hour.
 import { constants, promises as fsp, statSync } from 'node:fs';
 import path from 'node:path';
 import { processAlive } from '../core/pid.js';
-import { gateFolder } from './claim-gate.js';
+import { gateFolder, markerOf, readGate } from './claim-gate.js';
 
 /** How often the gates are pruned: each prune stats every gate, and a year of many profiles' refreshes leaves tens of thousands. */
 const PRUNE_EVERY_MS = 3_600_000;
@@ -25,12 +25,16 @@ export async function pruneGates(env: NodeJS.ProcessEnv, maxAgeMs: number, now: 
   for (const name of names) {
     if (removed >= limit) return;
     const file = path.join(gateFolder(env), name);
-    // a scratch file a killed claim left: by its ctime, as a gate moved aside by a takeover keeps the gate's mtime (round 52 L3)
+    if (/^[0-9a-f]{64}\.[0-9a-f]{16}\.took$/.test(name)) {
+      removed += (await markerPruned(env, file, name, now)) ? 1 : 0;
+      continue;
+    }
+    // a scratch file a killed claim left: by its ctime, which its link to the gate's name does not change (round 52 L3)
     const scratch = name.endsWith('.tmp');
     // nor one of a process still running here (its name carries the pid): FAT may keep no ctime of its own (round 53 N6)
     // (not this process's own pid: as a container's pid 1, every run has the same; round 54 P5), and for a day at most
-    // (a takeover holds a gate aside for milliseconds; pid 1 or a pid used again would keep it for good: round 55 Q7)
-    const owner = scratch ? /^[0-9a-f]{64}\.(\d+)\./.exec(name) : null;
+    // (a claim writes it for milliseconds; pid 1 or a pid used again would keep it for good: round 55 Q7)
+    const owner = scratch ? /\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name) : null;
     const since = statQuiet(file, scratch);
     const young = since !== undefined && now - since < OWNER_KEEPS_MS;
     if (owner && young && Number(owner[1]) > 0 && Number(owner[1]) !== process.pid && processAlive(Number(owner[1]))) continue;
@@ -39,6 +43,27 @@ export async function pruneGates(env: NodeJS.ProcessEnv, maxAgeMs: number, now: 
       removed++;
     }
   }
+}
+
+/**
+ * A change marker (claim-gate.ts) left by a process killed while changing a gate, once an hour old: where its gate no
+ * longer holds the claim it is for, it changes nothing; where it cannot be read, it was torn by a kill before any
+ * change. One whose gate still holds its claim stays: its process may be stalled, about to change it (the claim then
+ * stands, the safe side: the next run is asked to sign in again).
+ */
+async function markerPruned(env: NodeJS.ProcessEnv, file: string, name: string, now: number): Promise<boolean> {
+  const since = statQuiet(file, true);
+  if (since === undefined || now - since < 3_600_000) return false;
+  const of = markerOf(file);
+  let gate: string | undefined;
+  try {
+    gate = readGate(env, name.slice(0, 64))?.c;
+  } catch {
+    return false; // a damaged gate: left as it is, with what was changing it
+  }
+  if (of !== undefined && gate === of) return false;
+  await fsp.rm(file, { force: true }).catch(() => undefined);
+  return true;
 }
 
 export function statQuiet(file: string, ctime: boolean): number | undefined {

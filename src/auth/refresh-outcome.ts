@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { withRefreshLock, type RefreshLock } from './lock.js';
 import { refreshUncertain } from './refresh-intent.js';
 import { claimedError, claimedInFlight, giveBack, reclaim, RefreshTokenSpentError, spentBy, tokenHash, type ClaimState } from './spent-tokens.js';
-import { heldAside, readGate } from './claim-gate.js';
+import { readGate } from './claim-gate.js';
 import { MeterdataError } from '../core/errors.js';
 import type { Between429 } from './token-exchange.js';
 import type { Session } from './session.js';
@@ -101,9 +101,7 @@ function claimOnItsWay(place: RecordPlace, rec: StoredRecord): boolean {
   if (!rec.refresh_token) return false;
   try {
     // the gate first: a takeover's live claim is there while the list still names the claim it took over (round 54 P4)
-    // and a gate held aside by a takeover this moment before the list (round 55 Q4)
-    const hash = tokenHash(rec.refresh_token);
-    const claim = readGate(place.env, hash) ?? heldAside(place.env, hash) ?? spentBy(place.env, rec.refresh_token);
+    const claim = readGate(place.env, tokenHash(rec.refresh_token)) ?? spentBy(place.env, rec.refresh_token);
     return claim !== undefined && claimedInFlight(claim, place.profile);
   } catch {
     return true;

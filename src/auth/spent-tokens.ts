@@ -20,7 +20,7 @@ import { diskWords as dw } from '../core/texts-disk.js';
 import type { StoredRecord } from './credential-store/index.js';
 import { lockNotTaken, withLockAt, type RefreshLock } from './lock.js';
 import { EntrySchema, type SpentEntry } from './spent-entry.js';
-import { gateFolder, givingBack, pruneGates, readGate, removeGate, takeGate, takeOverGate } from './claim-gate.js';
+import { gateFolder, pruneGates, readGate, removeGate, takeGate, takeOverGate } from './claim-gate.js';
 import { refreshInFlight, stillInFlight } from './refresh-intent.js';
 import { markedUncertain } from './refresh-outcome.js';
 import { RefreshAnswerLostError } from './token-exchange.js';
@@ -104,13 +104,13 @@ export function claimRefreshToken(env: NodeJS.ProcessEnv, token: string, profile
   return withLockAt(env, spentFile(env), (lock) => claimHeld(env, token, profile, at, state, lock), signal);
 }
 
-/** The ids of this process's claims by token hash and time: a claim given back is known by them (claim-gate.ts givingBack). */
+/** The ids of this process's claims by token hash and time: a claim is given back by its id (round 56 R4). */
 const claimedHere = new Map<string, string>();
 
 /** A claim not noted (its gate or the list not written, `at` the path): nothing is sent, and its gate goes with it. */
-async function notNoted(env: NodeJS.ProcessEnv, h: string, claimed: string, e: unknown, at: string, message: (reason: string) => string): Promise<never> {
+async function notNoted(env: NodeJS.ProcessEnv, claim: SpentEntry, e: unknown, at: string, message: (reason: string) => string): Promise<never> {
   if (e instanceof ServiceUnavailableError) throw e; // a damaged gate, or one that came and went twice
-  await removeGate(env, h, claimed).catch(() => undefined);
+  await removeGate(env, claim.h, claim.c, claim.at).catch(() => undefined);
   const code = (e as NodeJS.ErrnoException).code ?? '';
   // the hint fits the cause (round 53 N5: a link left where the folder goes was told to free disk space, a read-only mount to chown)
   const hint =
@@ -143,11 +143,11 @@ async function claimHeld(env: NodeJS.ProcessEnv, token: string, profile: string,
   // The one step two claims of a token cannot both pass, whatever became of the list's lock (claim-gate.ts), also
   // where a claim turned away unused is taken over.
   const other = await (unused ? takeOverGate(env, entry, state.takeOver!) : takeGate(env, entry)).catch((e: unknown) =>
-    notNoted(env, h, at, e, gateFolder(env), (reason) => t.spentClaimNotWritten({ folder: gateFolder(env), reason })),
+    notNoted(env, entry, e, gateFolder(env), (reason) => t.spentClaimNotWritten({ folder: gateFolder(env), reason })),
   );
   if (other) return other;
   await writeSpent(env, withEntry(unused ? list.filter((e) => e !== found) : list, entry, Date.now())).catch((e: unknown) =>
-    notNoted(env, h, at, e, spentFile(env), (reason) => t.spentListNotWritten({ file: spentFile(env), reason })),
+    notNoted(env, entry, e, spentFile(env), (reason) => t.spentListNotWritten({ file: spentFile(env), reason })),
   );
   claimedHere.set(`${h}\u0000${at}`, entry.c!);
   // turned away, this claim is ours to take over (between429's resend); it was never a token sent
@@ -163,17 +163,16 @@ async function claimHeld(env: NodeJS.ProcessEnv, token: string, profile: string,
  */
 export async function releaseClaim(env: NodeJS.ProcessEnv, token: string, at: string): Promise<void> {
   const h = tokenHash(token);
-  const own = claimedHere.get(`${h}\u0000${at}`);
-  if (own !== undefined) givingBack(own);
+  const c = claimedHere.get(`${h}\u0000${at}`);
   for (let attempt = 0; attempt < 2; attempt++) {
     const done = await withLockAt(env, spentFile(env), async (lock) => {
       const list = readSpent(env);
-      const rest = list.filter((e) => !(e.h === h && e.at === at));
+      const rest = list.filter((e) => !(e.h === h && (c !== undefined ? e.c === c : e.at === at)));
       if (rest.length !== list.length) {
         if (!(await lock.stillHeld())) return false;
         await writeSpent(env, rest);
       }
-      await removeGate(env, h, at);
+      await removeGate(env, h, c, at);
       return true;
     });
     if (done) return;

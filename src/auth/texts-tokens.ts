@@ -87,8 +87,6 @@ export const tokenTexts = catalogue(
       `The note of a claimed refresh token, ${p.file}, is damaged: ${p.problem}. No refresh is sent while it cannot be read.`,
     gateUnreadable: (p: { file: string; problem: string }) =>
       `The note of a claimed refresh token, ${p.file}, cannot be used: ${p.problem}. No refresh is sent while it cannot be read.`,
-    gateVanished: (p: { file: string }) =>
-      `The note of the claimed refresh token ${p.file} went while this run had moved it aside to check it (given back by the run that made it, or removed by another program); whose claim it was cannot be told, so nothing was sent.`,
     readOnlyHint:
       'The file system there is read-only: make it writable again, or set METERDATA_HOME to a folder on a writable disk, then run the command again.',
     spentClaimNotWritten: (p: { folder: string; reason: string }) =>
@@ -202,8 +200,6 @@ export const tokenTexts = catalogue(
       `Der Vermerk eines beanspruchten Refresh-Tokens, ${p.file}, ist beschädigt: ${p.problem}. Solange er nicht lesbar ist, wird keine Anmeldung erneuert.`,
     gateUnreadable: (p) =>
       `Der Vermerk eines beanspruchten Refresh-Tokens, ${p.file}, ist nicht verwendbar: ${p.problem}. Solange er nicht lesbar ist, wird keine Anmeldung erneuert.`,
-    gateVanished: (p) =>
-      `Der Vermerk des beanspruchten Refresh-Tokens ${p.file} verschwand, während dieser Aufruf ihn zur Prüfung beiseitegelegt hatte (vom Aufruf, der ihn angelegt hatte, zurückgegeben oder von einem anderen Programm entfernt); wessen Anspruch es war, lässt sich nicht feststellen, daher wurde nichts gesendet.`,
     readOnlyHint:
       'Das Dateisystem dort ist schreibgeschützt: Bitte machen Sie es wieder beschreibbar oder setzen Sie METERDATA_HOME auf einen Ordner auf einem beschreibbaren Datenträger und führen Sie den Befehl erneut aus.',
     spentClaimNotWritten: (p) =>

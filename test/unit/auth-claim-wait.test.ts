@@ -2,7 +2,7 @@
 // 48 F4), bounded at 10 s: it ends as soon as that process saved its outcome, and (round 49 N6) as soon as that process
 // no longer holds its claim on its way: killed before it saved anything, the wait used to run its full 10 s.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,7 +26,7 @@ const rec: StoredRecord = {
 };
 
 /** A profile whose store holds `holds()`, and a claim of its token by a live process, which `claimant` can kill. */
-async function waiting(holds: () => StoredRecord, listed?: { pid: number; aside?: boolean }) {
+async function waiting(holds: () => StoredRecord, listed?: { pid: number }) {
   const env = { METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-claim-wait-')) } as NodeJS.ProcessEnv;
   const claimant = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
   children.push(claimant);
@@ -35,9 +35,6 @@ async function waiting(holds: () => StoredRecord, listed?: { pid: number; aside?
   expect(await takeGate(env, entry)).toBeNull();
   // the list still naming the claim a takeover replaced (its process ended): the gate holds the live one
   if (listed) writeFileSync(spentFile(env), JSON.stringify({ v: 1, spent: [{ ...entry, c: 'taken-over', pid: listed.pid }] }));
-  // and its gate held aside by another takeover this moment
-  const gate = path.join(env.METERDATA_HOME!, 'state', 'refresh-claims', entry.h);
-  if (listed?.aside) renameSync(gate, `${gate}.3.0a1b2c3d.taken.tmp`);
   const store = { read: async () => holds() } as unknown as CredentialStore;
   const place: RecordPlace = { store, env, profile: 'default' };
   const started = Date.now();
@@ -58,13 +55,6 @@ describe('the wait for a refresh on its way in another process', () => {
     const dead = spawn(process.execPath, ['-e', '']);
     await new Promise((resolve) => dead.on('exit', resolve));
     const { ended } = await waiting(() => rec, { pid: dead.pid! });
-    expect(await within(ended, 800)).toBe(false);
-  });
-
-  it('goes on while a takeover holds that gate aside, the list naming a claim of a process that ended (round 55 Q4)', async () => {
-    const dead = spawn(process.execPath, ['-e', '']);
-    await new Promise((resolve) => dead.on('exit', resolve));
-    const { ended } = await waiting(() => rec, { pid: dead.pid!, aside: true });
     expect(await within(ended, 800)).toBe(false);
   });
 

@@ -342,7 +342,8 @@ describe('whether a refresh that found its token taken tries once more', () => {
 });
 
 // Round 51 G1: a claim turned away unused was taken over by replacing its gate in place; two takeovers beside a broken
-// list lock both passed, and the token was sent twice. The gate is moved aside by a rename, then made anew.
+// list lock both passed, and the token was sent twice. Only the process that makes the claim's change marker writes
+// over it (session 26; rounds 51 to 56 moved it aside by a rename).
 describe('taking over a claim turned away unused, twice at one moment', () => {
   it('exactly one takeover passes; the other finds the winner’s claim', async () => {
     const env = home();
