@@ -180,7 +180,8 @@ class Link implements Connection {
     try {
       const who = await this.whoamiAfterRefresh(rec.access_token ?? '');
       // the new tokens are stored and /whoami answered: a config.json that cannot note it must not end the run
-      const unsaved = (e: unknown) => ((this.unnoted = true), this.session!.warn(ts.connectionNotNoted({ reason: refusalWords(e) })));
+      // a stop ends the wait for config.json's lock: the stop, not the note left out, is what is told
+      const unsaved = (e: unknown) => ((this.unnoted = true), this.o.signal?.aborted || this.session!.warn(ts.connectionNotNoted({ reason: refusalWords(e) })));
       this.profile = await this.session!.saveReconciled((latest) => profileFrom(latest, who, api), unsaved);
     } catch (e) {
       // A token whose check failed, whatever failed it (another landlord's, a 5xx, a 401, a 404), is not kept for

@@ -117,10 +117,13 @@ export class Session {
   private async afterRefresh(rec: StoredRecord): Promise<void> {
     this.onRefresh?.(rec);
     // Only a note for `status`: the new tokens are stored already, so a held config lock or a full disk must not end the run.
-    await setProfileFields(this.env, this.profile.name, {
-      last_refresh_at: rec.updated_at,
-      ...(rec.access_expires_at ? { access_expires_at: rec.access_expires_at } : {}),
-    }).catch((e: unknown) => this.warn(ts.refreshNotNoted({ reason: refusalWords(e) })));
+    // a stop ends the wait for config.json's lock: the note is left out without a word, the stop is what is told
+    await setProfileFields(
+      this.env,
+      this.profile.name,
+      { last_refresh_at: rec.updated_at, ...(rec.access_expires_at ? { access_expires_at: rec.access_expires_at } : {}) },
+      this.signal,
+    ).catch((e: unknown) => (this.signal?.aborted ? undefined : this.warn(ts.refreshNotNoted({ reason: refusalWords(e) }))));
     await this.whenRefreshed?.(rec);
   }
 
@@ -241,7 +244,7 @@ export class Session {
     const latest = (await loadProfile(this.env, this.profile.name)) ?? this.profile;
     const next = await facts({ ...latest, credential_store: this.profile.credential_store });
     if (this.record.access_expires_at) next.access_expires_at = this.record.access_expires_at;
-    await saveProfile(this.env, next).catch((e: unknown) => (unsaved ? unsaved(e) : Promise.reject(e)));
+    await saveProfile(this.env, next, this.signal).catch((e: unknown) => (unsaved ? unsaved(e) : Promise.reject(e)));
     this.profile = next;
     return next;
   }

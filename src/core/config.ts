@@ -177,10 +177,11 @@ function checkedProfile(env: NodeJS.ProcessEnv, name: string, raw: unknown): Pro
 }
 
 /** Read-modify-write of config.json under a lock, written atomically; never one it would refuse to read back. */
-export async function updateConfig(env: NodeJS.ProcessEnv, change: (c: ConfigFile) => ConfigFile): Promise<void> {
+/** `signal` (a stop) ends the wait for the file's lock with its reason; nothing is written then. */
+export async function updateConfig(env: NodeJS.ProcessEnv, change: (c: ConfigFile) => ConfigFile, signal?: AbortSignal): Promise<void> {
   const file = configFile(env);
   await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const release = await lockConfig(file);
+  const release = await lockConfig(file, signal);
   try {
     await writeFileAtomic(file, configText(change(await readConfig(env)), file), { mode: 0o600 });
   } finally {
@@ -230,7 +231,7 @@ const CONFIG_LOCK_WAIT_MS = 17_000;
  * failure", exit 1). Only a held lock is waited for: a settings folder the disk will not write (read-only,
  * no permission, full) is told at once as such (disk.ts), not after 17 s as a lock to remove.
  */
-async function lockConfig(file: string): Promise<() => Promise<void>> {
+async function lockConfig(file: string, signal: AbortSignal | undefined): Promise<() => Promise<void>> {
   const lock = `${file}.lock`;
   // proper-lockfile would take a file or pipe there for a held lock until the wait ran out.
   const found = await fsp.lstat(lock).catch(() => undefined);
@@ -238,12 +239,14 @@ async function lockConfig(file: string): Promise<() => Promise<void>> {
     throw new ServiceUnavailableError(ft.configLockDamaged({ lock, reason: ft.notLockFolder }), { code: 'CONFIG_LOCKED', hint: ft.configLockHint({ lock }) });
   const until = Date.now() + CONFIG_LOCK_WAIT_MS;
   for (let pause = 25; ; pause = Math.min(250, pause * 2)) {
+    // a stop is heard within a pause, not after the whole wait (it was deaf for up to 17 s: session 23's note)
+    if (signal?.aborted) throw signal.reason;
     try {
       return await lockfile.lock(file, { realpath: false, stale: CONFIG_LOCK_STALE_MS, retries: 0 });
     } catch (e) {
       const code = (e as { code?: unknown }).code;
       if (code === 'ELOCKED' && Date.now() < until) {
-        await sleep(pause);
+        await sleep(pause, undefined, { signal }).catch(() => undefined);
         continue;
       }
       if (diskRefusal(e)) throw e;
@@ -253,26 +256,34 @@ async function lockConfig(file: string): Promise<() => Promise<void>> {
   }
 }
 
-export async function saveProfile(env: NodeJS.ProcessEnv, profile: Profile): Promise<void> {
-  await updateConfig(env, (c) => ({ ...c, profiles: { ...c.profiles, [profile.name]: profile } }));
+export async function saveProfile(env: NodeJS.ProcessEnv, profile: Profile, signal?: AbortSignal): Promise<void> {
+  await updateConfig(env, (c) => ({ ...c, profiles: { ...c.profiles, [profile.name]: profile } }), signal);
 }
 
 /** Sets some fields of an existing profile (no-op when the profile is gone). */
-export async function setProfileFields(env: NodeJS.ProcessEnv, name: string, fields: Partial<Omit<Profile, 'name'>>): Promise<void> {
-  await updateConfig(env, (c) => {
-    const p = own(c.profiles, name);
-    return p ? { ...c, profiles: { ...c.profiles, [name]: { ...p, ...fields } } } : c;
-  });
+export async function setProfileFields(env: NodeJS.ProcessEnv, name: string, fields: Partial<Omit<Profile, 'name'>>, signal?: AbortSignal): Promise<void> {
+  await updateConfig(
+    env,
+    (c) => {
+      const p = own(c.profiles, name);
+      return p ? { ...c, profiles: { ...c.profiles, [name]: { ...p, ...fields } } } : c;
+    },
+    signal,
+  );
 }
 
-export async function removeProfileFields(env: NodeJS.ProcessEnv, name: string, fields: (keyof Profile)[]): Promise<void> {
-  await updateConfig(env, (c) => {
-    const p = own(c.profiles, name);
-    if (!p) return c;
-    const copy: Record<string, unknown> = { ...p };
-    for (const f of fields) delete copy[f];
-    return { ...c, profiles: { ...c.profiles, [name]: copy as unknown as Profile } };
-  });
+export async function removeProfileFields(env: NodeJS.ProcessEnv, name: string, fields: (keyof Profile)[], signal?: AbortSignal): Promise<void> {
+  await updateConfig(
+    env,
+    (c) => {
+      const p = own(c.profiles, name);
+      if (!p) return c;
+      const copy: Record<string, unknown> = { ...p };
+      for (const f of fields) delete copy[f];
+      return { ...c, profiles: { ...c.profiles, [name]: copy as unknown as Profile } };
+    },
+    signal,
+  );
 }
 
 // Not ending in a dot: Windows drops it from a folder's name, so a portfolio's <out>/alpha. would be <out>/alpha.

@@ -2,7 +2,7 @@
 // write (read-only, no permission, full) failed the same way after about 17 s of retries, as CONFIG_LOCKED
 // with a hint to remove a lock that did not exist (round 18): now the disk's own error, at once, which the
 // entry point tells as "could not be written … the file system is read-only" (src/core/disk.ts).
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -45,5 +45,20 @@ describe("config.json's lock", () => {
     expect(lock).toHaveBeenCalledTimes(1);
     expect((e as { code?: string }).code).toBe('CONFIG_LOCKED');
     expect((e as Error).message).toMatch(/config\.json\.lock of the settings file cannot be used \(ENOTDIR\)/);
+  });
+
+  it('a stop ends the wait for a held lock at once, with the stop’s reason; nothing is written (it was deaf for 17 s)', async () => {
+    lock.mockImplementation(() => Promise.reject(errno('ELOCKED')));
+    const stop = new AbortController();
+    const reason = new Error('stopped by SIGTERM');
+    setTimeout(() => stop.abort(reason), 200);
+    const started = Date.now();
+    const home = env();
+    const settled = setProfileFields(home, 'default', { last_refresh_at: 'x' }, stop.signal).catch((x: unknown) => x);
+    const e = await Promise.race([settled, new Promise((r) => setTimeout(() => r('still waiting'), 3_000))]);
+    expect(e).toBe(reason);
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(existsSync(path.join(home.METERDATA_HOME, 'config', 'config.json'))).toBe(false);
+    expect(lock.mock.calls.length).toBeLessThan(10);
   });
 });

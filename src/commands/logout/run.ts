@@ -100,7 +100,7 @@ async function signOut(opts: LogoutFlags, { io }: CommandContext, profile: Profi
  * were not changed", exit 2, after the revocation). Facts left there are not shown for a profile not signed in.
  */
 async function forgetFacts(io: CommandContext['io'], name: string): Promise<void> {
-  await removeProfileFields(io.env, name, CONNECTION_FACTS).catch((e: unknown) => io.stderr.write(`${t.factsKept({ reason: refusalWords(e) })}\n`));
+  await removeProfileFields(io.env, name, CONNECTION_FACTS, io.signal).catch((e: unknown) => io.stderr.write(`${t.factsKept({ reason: refusalWords(e) })}\n`));
 }
 
 /** The sign-out stopped while the server's answer was awaited: the record is kept, as the outcome is unknown or nothing was sent. */
