@@ -179,8 +179,7 @@ class Link implements Connection {
     const api = this.pinned(rec);
     try {
       const who = await this.whoamiAfterRefresh(rec.access_token ?? '');
-      // the new tokens are stored and /whoami answered: a config.json that cannot note it must not end the run
-      // a stop ends the wait for config.json's lock: the stop, not the note left out, is what is told
+      // the new tokens are stored, /whoami answered: a config.json not noting it ends no run (a stop is told as the stop)
       const unsaved = (e: unknown) => ((this.unnoted = true), this.o.signal?.aborted || this.session!.warn(ts.connectionNotNoted({ reason: refusalWords(e) })));
       this.profile = await this.session!.saveReconciled((latest) => profileFrom(latest, who, api), unsaved);
     } catch (e) {

@@ -262,28 +262,18 @@ export async function saveProfile(env: NodeJS.ProcessEnv, profile: Profile, sign
 
 /** Sets some fields of an existing profile (no-op when the profile is gone). */
 export async function setProfileFields(env: NodeJS.ProcessEnv, name: string, fields: Partial<Omit<Profile, 'name'>>, signal?: AbortSignal): Promise<void> {
-  await updateConfig(
-    env,
-    (c) => {
-      const p = own(c.profiles, name);
-      return p ? { ...c, profiles: { ...c.profiles, [name]: { ...p, ...fields } } } : c;
-    },
-    signal,
-  );
+  await updateConfig(env, (c) => changedProfile(c, name, (p) => ({ ...p, ...fields })), signal);
 }
 
 export async function removeProfileFields(env: NodeJS.ProcessEnv, name: string, fields: (keyof Profile)[], signal?: AbortSignal): Promise<void> {
-  await updateConfig(
-    env,
-    (c) => {
-      const p = own(c.profiles, name);
-      if (!p) return c;
-      const copy: Record<string, unknown> = { ...p };
-      for (const f of fields) delete copy[f];
-      return { ...c, profiles: { ...c.profiles, [name]: copy as unknown as Profile } };
-    },
-    signal,
-  );
+  const without = (p: Profile) => Object.fromEntries(Object.entries(p).filter(([k]) => !fields.includes(k as keyof Profile))) as unknown as Profile;
+  await updateConfig(env, (c) => changedProfile(c, name, without), signal);
+}
+
+/** `c` with the profile `name` changed; as it was where there is none. */
+function changedProfile(c: ConfigFile, name: string, change: (p: Profile) => Profile): ConfigFile {
+  const p = own(c.profiles, name);
+  return p ? { ...c, profiles: { ...c.profiles, [name]: change(p) } } : c;
 }
 
 // Not ending in a dot: Windows drops it from a folder's name, so a portfolio's <out>/alpha. would be <out>/alpha.
