@@ -1,13 +1,13 @@
-// The one connection of a run: it owns the credentials and the single rate budget, and every request of the run goes
-// through it (export, browse, status, sign-in, and the /whoami a refresh makes). It is the one subscriber to "tokens
-// refreshed": one /whoami per new token feeds both the profile reconcile and every client's withdrawn-access check.
+// The one connection of a run: it owns the credentials and the single rate budget; every request of the run goes through
+// it (export, browse, status, sign-in, a refresh's /whoami), and it is the one subscriber to "tokens refreshed": one
+// /whoami per new token feeds both the profile reconcile and every client's withdrawn-access check.
 import { defaultConcurrency, createApiClient } from '../api/client.js';
 import type { ApiClient, ApiClientOptions } from '../api/contracts.js';
 import { waitBudgetSpent } from '../api/limits.js';
 import { RateBudget, Scheduler } from '../api/pacer.js';
 import { readWindow, sharedWindowFile, writeWindow } from '../api/shared-window.js';
 import type { WhoAmI } from '../api/types.js';
-import { DEFAULT_SCOPES, loadProfile, resolveProfileName, type Profile } from '../core/config.js';
+import { DEFAULT_SCOPES, loadProfile, resolveProfileName, type ConfigFile, type Profile } from '../core/config.js';
 import { staticCredentials, type Credentials } from '../core/credentials.js';
 import { AccessWithdrawnError, MeterdataError, NotSignedInError, ServiceUnavailableError, UsageError } from '../core/errors.js';
 import { tokenSafeUrl } from '../core/secure-url.js';
@@ -49,12 +49,12 @@ export interface Connection {
 export interface ConnectionOptions {
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
-  /** Receives warnings that do not stop the command (one line each, for stderr). */
-  warn?: (line: string) => void;
+  warn?: (line: string) => void; // warnings that do not stop the command (one line each, for stderr)
   /** Requests per minute for this connection (export's --rate-limit; default 300, the contract's limit). */
   rateLimitPerMinute?: number;
   /** `meterdata login`: the profile has no tenant yet, and this connection's first /whoami names it. */
   signingIn?: boolean;
+  config?: ConfigFile; // config.json as read once for many profiles (`status --all`); else it is read for this one
 }
 
 class Link implements Connection {
@@ -270,7 +270,7 @@ export async function connectionFor(session: Session, o: ConnectionOptions): Pro
 export async function openConnection(opts: ConnectionOptions & { profile?: string }): Promise<Connection> {
   const { env } = opts;
   const name = resolveProfileName({ profile: opts.profile }, env);
-  const profile = await loadProfile(env, name);
+  const profile = await loadProfile(env, name, opts.config);
   const staticToken = env.METERDATA_ACCESS_TOKEN;
   if (staticToken) {
     const base = env.METERDATA_BASE_URL || profile?.base_url;

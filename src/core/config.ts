@@ -93,13 +93,13 @@ export async function loadProfiles(env: NodeJS.ProcessEnv): Promise<Record<strin
 }
 
 /**
- * The profile of that name, if config.json has one. A name that differs from another entry only
- * in case is refused, also before a login creates it: the credentials file (`Alpha.json`,
- * `alpha.json`), the keychain entry on Windows and a portfolio's folder ignore case on Windows
- * and macOS, so one profile would use, or a login overwrite, the other's connection.
+ * The profile of that name, if config.json (`read`: as read once for many profiles) has one. A name that differs from
+ * another entry only in case is refused, also before a login creates it: the credentials file (`Alpha.json`,
+ * `alpha.json`), the keychain entry on Windows and a portfolio's folder ignore case on Windows and macOS, so one
+ * profile would use, or a login overwrite, the other's connection.
  */
-export async function loadProfile(env: NodeJS.ProcessEnv, name: string): Promise<Profile | undefined> {
-  const profiles = (await readConfig(env)).profiles;
+export async function loadProfile(env: NodeJS.ProcessEnv, name: string, read?: ConfigFile): Promise<Profile | undefined> {
+  const profiles = (read ?? (await readConfig(env))).profiles;
   const twin = caseTwin(profiles, name);
   if (twin !== undefined) {
     // both entries there: the file is to be corrected (not replaced by a login, which would write the one sign-in both share)
@@ -142,11 +142,12 @@ function caseSpellings(profiles: Record<string, unknown>): Map<string, string[]>
   return spellings;
 }
 
-/** Another entry whose name is `name` in other letter case. */
+/** Another entry whose name is `name` in other letter case (the spellings found once per file as read). */
 function caseTwin(profiles: Record<string, unknown> | undefined, name: string): string | undefined {
-  const folded = name.toLowerCase();
-  return Object.keys(profiles ?? {}).find((k) => k !== name && k.toLowerCase() === folded);
+  if (profiles === undefined) return undefined;
+  return (spelt.get(profiles) ?? spelt.set(profiles, caseSpellings(profiles)).get(profiles)!).get(name.toLowerCase())?.find((k) => k !== name);
 }
+const spelt = new WeakMap<object, Map<string, string[]>>();
 
 /**
  * The profile of that name, if the file has one: `--profile constructor` (a valid name) must
