@@ -104,12 +104,9 @@ export async function takeGate(env: NodeJS.ProcessEnv, entry: SpentEntry): Promi
  */
 export async function takeOverGate(env: NodeJS.ProcessEnv, entry: SpentEntry, unusedId: string): Promise<SpentEntry | null> {
   const marker = markerFile(env, entry.h, unusedId);
-  if (!(await madeWhole(marker, JSON.stringify({ of: unusedId, claim: entry } satisfies Marker)))) {
-    const there = readGate(env, entry.h);
-    // changed already: a claim made after it, or none (given back) to claim as any
-    if (there?.c !== unusedId) return there ?? takeGate(env, entry);
-    return readMarker(marker)?.claim ?? there;
-  }
+  // another change of the claim under way: what stands, else (the gate given back, the change failed) a claim as any
+  if (!(await madeWhole(marker, JSON.stringify({ of: unusedId, claim: entry } satisfies Marker))))
+    return (await standingOver(env, entry.h, unusedId)) ?? takeGate(env, entry);
   try {
     const there = readGate(env, entry.h);
     if (there === undefined) return await takeGate(env, entry); // given back, or a claim older than the gates
@@ -122,7 +119,19 @@ export async function takeOverGate(env: NodeJS.ProcessEnv, entry: SpentEntry, un
   }
 }
 
-/** A change marker's content; none where it went meanwhile or cannot be read (then the gate's claim is told). */
+/**
+ * What stands against a takeover of the claim `c` of `hash`, found without changing anything (also for `status`):
+ * another claim in the gate; where the gate still holds `c` and a change of it is under way (or was killed before its
+ * write), the claim of that takeover, or `c` itself for a give-back; nothing where the takeover would pass.
+ */
+export function standingOver(env: NodeJS.ProcessEnv, hash: string, c: string): SpentEntry | undefined {
+  const there = readGate(env, hash);
+  if (there === undefined || there.c !== c) return there;
+  const changing = readMarker(markerFile(env, hash, c));
+  return changing && (changing.claim ?? there);
+}
+
+/** A change marker's content; none where it went meanwhile or cannot be read. */
 function readMarker(file: string): Marker | undefined {
   const read = readOwnFile(file, 8192);
   if (read === null || 'problem' in read) return undefined;

@@ -6,6 +6,7 @@ import type { NotSignedInError } from '../core/errors.js';
 import { refreshUncertain, stillInFlight } from './refresh-intent.js';
 import { claimedInFlight, RefreshTokenSpentError, spentBy, unusedClaimOf, type SpentEntry } from './spent-tokens.js';
 import { answerUnusable } from './token-exchange.js';
+import { standingOver } from './claim-gate.js';
 import { tokenTexts as t } from './texts-tokens.js';
 
 /** A record marked as not to be refreshed: sent before by another profile says so; otherwise an answer was lost. */
@@ -35,8 +36,11 @@ export function unrefreshable(env: NodeJS.ProcessEnv, rec: StoredRecord, profile
     return refreshUncertain(rec.refresh_intent.at, 'abandoned', relogin);
   }
   const entry = spentBy(env, rec.refresh_token);
+  // this profile's claim turned away unused: what would stand against its takeover (session 26: a takeover killed
+  // between its change marker and its write leaves a claim the refresh refuses, and status said it would work)
+  const standing = entry && unusedClaimOf(entry, rec, profile) ? standingOver(env, entry.h, entry.c!) : entry;
   // claimed by a refresh on its way, its intent not yet written: under way
-  return entry && !unusedClaimOf(entry, rec, profile) && !claimedInFlight(entry, profile) ? new RefreshTokenSpentError(entry, profile, relogin) : null;
+  return standing && !claimedInFlight(standing, profile) ? new RefreshTokenSpentError(standing, profile, relogin) : null;
 }
 
 /**

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { claimRefreshToken, releaseClaim, tokenHash } from '../../src/auth/spent-tokens.js';
 import { markerFile, pruneGates, readGate, removeGate, takeGate, takeOverGate } from '../../src/auth/claim-gate.js';
+import { unrefreshable } from '../../src/auth/refresh-refusals.js';
 
 const home = () => ({ METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-gate-takeover-')) }) as NodeJS.ProcessEnv;
 const gates = (env: NodeJS.ProcessEnv) => path.join(env.METERDATA_HOME!, 'state', 'refresh-claims');
@@ -105,6 +106,18 @@ describe('a takeover while another change of the same claim is under way (its ch
     utimesSync(`${gates(env)}.pruned`, new Date(0), new Date(0));
     await pruneGates(env, 400 * 86_400_000, hourOn());
     expect(readdirSync(gates(env))).toEqual([h]);
+  });
+
+  it('status says what the refresh finds: a takeover killed before its write is a claim that stands (exit 3), not a refresh that will work', async () => {
+    const env = home();
+    expect(await claimRefreshToken(env, 'rt-status', 'default', AT)).toBeNull();
+    const h = tokenHash('rt-status');
+    const unused = readGate(env, h)!.c!;
+    const rec = { v: 1 as const, access_token: 'a', refresh_token: 'rt-status', token_type: 'Bearer' as const, updated_at: AT, refresh_claim_unused: unused };
+    expect(unrefreshable(env, rec, 'default', 'meterdata login')).toBeNull();
+    writeFileSync(markerFile(env, h, unused), JSON.stringify({ of: unused, claim: claim(h, 'killed', await deadPid()) }));
+    expect(unrefreshable(env, rec, 'default', 'meterdata login')?.code).toBe('AUTH_REFRESH_SPENT');
+    expect(await claimRefreshToken(env, 'rt-status', 'default', AT, { takeOver: unused })).toMatchObject({ c: 'killed' });
   });
 
   it('a give-back: the claim given back stands while under way; once done, the takeover claims as any', async () => {
