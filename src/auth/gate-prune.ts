@@ -3,7 +3,8 @@
 import { constants, promises as fsp, statSync } from 'node:fs';
 import path from 'node:path';
 import { processAlive } from '../core/pid.js';
-import { gateFolder, markerOf, readGate } from './claim-gate.js';
+import { gateFolder, readGate } from './claim-gate.js';
+import { MARKER_NAME, readMarker } from './change-marker.js';
 
 /** How often the gates are pruned: each prune stats every gate, and a year of many profiles' refreshes leaves tens of thousands. */
 const PRUNE_EVERY_MS = 3_600_000;
@@ -25,7 +26,7 @@ export async function pruneGates(env: NodeJS.ProcessEnv, maxAgeMs: number, now: 
   for (const name of names) {
     if (removed >= limit) return;
     const file = path.join(gateFolder(env), name);
-    if (/^[0-9a-f]{64}\.[0-9a-f]{16}\.took$/.test(name)) {
+    if (MARKER_NAME.test(name)) {
       removed += (await markerPruned(env, file, name, now)) ? 1 : 0;
       continue;
     }
@@ -46,15 +47,19 @@ export async function pruneGates(env: NodeJS.ProcessEnv, maxAgeMs: number, now: 
 }
 
 /**
- * A change marker (claim-gate.ts) left by a process killed while changing a gate, once an hour old: where its gate no
- * longer holds the claim it is for, it changes nothing; where it cannot be read, it was torn by a kill before any
- * change. One whose gate still holds its claim stays: its process may be stalled, about to change it (the claim then
- * stands, the safe side: the next run is asked to sign in again).
+ * A change marker (change-marker.ts) an hour old: where its gate no longer holds the claim it is for, it changes
+ * nothing; where it cannot be read (torn by a kill where links are refused, or something else put there: a link, a
+ * folder), it would hold every takeover of its claim at exit 5. One whose gate still holds its claim stays: a later
+ * change takes the next generation only while every earlier one is there (a removed one could be made again by a
+ * change that then runs beside a live later one).
  */
 async function markerPruned(env: NodeJS.ProcessEnv, file: string, name: string, now: number): Promise<boolean> {
-  const since = statQuiet(file, true);
+  const since = await fsp.lstat(file).then(
+    (st) => st.ctimeMs,
+    () => undefined,
+  );
   if (since === undefined || now - since < 3_600_000) return false;
-  const of = markerOf(file);
+  const of = readMarker(file)?.of;
   let gate: string | undefined;
   try {
     gate = readGate(env, name.slice(0, 64))?.c;
@@ -62,8 +67,10 @@ async function markerPruned(env: NodeJS.ProcessEnv, file: string, name: string, 
     return false; // a damaged gate: left as it is, with what was changing it
   }
   if (of !== undefined && gate === of) return false;
-  await fsp.rm(file, { force: true }).catch(() => undefined);
-  return true;
+  return fsp.rm(file, { force: true, recursive: true }).then(
+    () => true,
+    () => false,
+  );
 }
 
 export function statQuiet(file: string, ctime: boolean): number | undefined {

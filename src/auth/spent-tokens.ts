@@ -110,7 +110,7 @@ const claimedHere = new Map<string, string>();
 /** A claim not noted (its gate or the list not written, `at` the path): nothing is sent, and its gate goes with it. */
 async function notNoted(env: NodeJS.ProcessEnv, claim: SpentEntry, e: unknown, at: string, message: (reason: string) => string): Promise<never> {
   if (e instanceof ServiceUnavailableError) throw e; // a damaged gate, or one that came and went twice
-  await removeGate(env, claim.h, claim.c, claim.at).catch(() => undefined);
+  await removeGate(env, claim.h, claim.c, claim.at, true).catch(() => undefined);
   const code = (e as NodeJS.ErrnoException).code ?? '';
   // the hint fits the cause (round 53 N5: a link left where the folder goes was told to free disk space, a read-only mount to chown)
   const hint =
@@ -135,8 +135,8 @@ async function claimHeld(env: NodeJS.ProcessEnv, token: string, profile: string,
   const unused = found !== undefined && isClaim(found, state.takeOver, profile);
   if (found && !unused) return found;
   const entry: SpentEntry = { h, at, profile, c: randomBytes(8).toString('hex'), pid: process.pid, host: os.hostname() };
-  // before the gate: a gate held aside by a takeover killed long ago, damaged, would otherwise stand for good (round 55
-  // Q3); before the lock's last look, as a prune of many gates takes a while (round 56 R6)
+  // before the gate: a torn change marker left by a kill goes an hour on (round 57 S4); before the lock's last look, as
+  // a prune of many gates takes a while (round 56 R6)
   await pruneGates(env, SPENT_MAX_AGE_MS, Date.now()).catch(() => undefined);
   // Taken over while stalled: another holder may have added an entry that this write would drop.
   if (!(await lock.stillHeld())) throw new ServiceUnavailableError(t.spentListBusy, { code: 'AUTH_LOCK_LOST', hint: t.spentListBusyHint });

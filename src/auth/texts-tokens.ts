@@ -87,6 +87,10 @@ export const tokenTexts = catalogue(
       `The note of a claimed refresh token, ${p.file}, is damaged: ${p.problem}. No refresh is sent while it cannot be read.`,
     gateUnreadable: (p: { file: string; problem: string }) =>
       `The note of a claimed refresh token, ${p.file}, cannot be used: ${p.problem}. No refresh is sent while it cannot be read.`,
+    changeUnderWay: (p: { file: string; pid?: number }) =>
+      `${p.pid === undefined ? 'Another meterdata process' : `Another meterdata process (pid ${p.pid})`} is taking over or giving back this profile's unused claim of its refresh token this moment (${p.file}); nothing was sent.`,
+    changeUnderWayHint: (p: { file: string }) =>
+      `Run the command again in a minute. If no meterdata process is running and this stays for more than two hours, remove ${p.file} and run the command again.`,
     readOnlyHint:
       'The file system there is read-only: make it writable again, or set METERDATA_HOME to a folder on a writable disk, then run the command again.',
     spentClaimNotWritten: (p: { folder: string; reason: string }) =>
@@ -200,6 +204,10 @@ export const tokenTexts = catalogue(
       `Der Vermerk eines beanspruchten Refresh-Tokens, ${p.file}, ist beschädigt: ${p.problem}. Solange er nicht lesbar ist, wird keine Anmeldung erneuert.`,
     gateUnreadable: (p) =>
       `Der Vermerk eines beanspruchten Refresh-Tokens, ${p.file}, ist nicht verwendbar: ${p.problem}. Solange er nicht lesbar ist, wird keine Anmeldung erneuert.`,
+    changeUnderWay: (p) =>
+      `${p.pid === undefined ? 'Ein anderer meterdata-Prozess' : `Ein anderer meterdata-Prozess (PID ${p.pid})`} übernimmt gerade den nicht verwendeten Anspruch dieses Profils auf sein Refresh-Token oder gibt ihn zurück (${p.file}); es wurde nichts gesendet.`,
+    changeUnderWayHint: (p) =>
+      `Führen Sie den Befehl in einer Minute erneut aus. Läuft kein meterdata-Prozess und bleibt dies länger als zwei Stunden so, entfernen Sie ${p.file} und führen Sie den Befehl erneut aus.`,
     readOnlyHint:
       'Das Dateisystem dort ist schreibgeschützt: Bitte machen Sie es wieder beschreibbar oder setzen Sie METERDATA_HOME auf einen Ordner auf einem beschreibbaren Datenträger und führen Sie den Befehl erneut aus.',
     spentClaimNotWritten: (p) =>

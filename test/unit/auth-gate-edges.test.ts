@@ -107,7 +107,7 @@ describe('the prune of old gates', () => {
 });
 
 describe('round 53: scratch files and texts', () => {
-  it('a scratch file of another process still running is not pruned, however old; one named with this pid is (round 54 P5)', async () => {
+  it('a scratch file of another process still running is not pruned within the day; one named with this pid is (round 54 P5)', async () => {
     const env = home();
     mkdirSync(gates(env), { recursive: true });
     const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);

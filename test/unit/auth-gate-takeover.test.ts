@@ -1,52 +1,75 @@
 // A claim turned away unused, taken over (src/auth/claim-gate.ts takeOverGate), and a claim given back (removeGate),
-// session 26: the gate never leaves its name; the one process that makes the claim's change marker writes over it or
-// removes it. Rounds 52 to 56 found eleven gaps while a takeover moved the gate aside to check it: a third claim made
-// in the gap (L2, N2), a gate put back as empty (P1) or not at all (P3), given back while aside (Q1), a claim of this
-// process or of one with its pid held aside (Q2, R1), a wait held by the wall clock (R2), and more.
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, promises as fsPromises, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+// session 26: the gate never leaves its name; only the process holding the claim's change marker (change-marker.ts)
+// writes over it or removes it. Rounds 52 to 56 found eleven gaps while a takeover moved the gate aside to check it.
+// Round 57 found that a marker left by a killed or stalled change, a torn one, or one whose link's reply was lost was
+// taken for a claim that stands: "sign in again" for a token never sent (S1 to S5); and two tests that missed (S6).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, promises as fsPromises, readdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { writeFileAtomic } from '../../src/core/atomic-file.js';
 import { claimRefreshToken, releaseClaim, tokenHash } from '../../src/auth/spent-tokens.js';
-import { markerFile, pruneGates, readGate, removeGate, takeGate, takeOverGate } from '../../src/auth/claim-gate.js';
+import { pruneGates, readGate, removeGate, takeGate, takeOverGate } from '../../src/auth/claim-gate.js';
+import { markerFile } from '../../src/auth/change-marker.js';
 import { unrefreshable } from '../../src/auth/refresh-refusals.js';
+
+vi.mock('../../src/core/atomic-file.js', async (original) => {
+  const real = await original<typeof import('../../src/core/atomic-file.js')>();
+  return { ...real, writeFileAtomic: vi.fn(real.writeFileAtomic) };
+});
 
 const home = () => ({ METERDATA_HOME: mkdtempSync(path.join(os.tmpdir(), 'md-gate-takeover-')) }) as NodeJS.ProcessEnv;
 const gates = (env: NodeJS.ProcessEnv) => path.join(env.METERDATA_HOME!, 'state', 'refresh-claims');
 const AT = '2026-11-29T10:00:00.000Z';
 /** A claim of the profile `default`, made at `at` by process `pid`. */
 const claim = (h: string, c: string, pid: number, at = AT) => ({ h, at, profile: 'default', c, pid, host: os.hostname() });
+/** A change marker of the claim `of` by process `pid` (a takeover's where it carries `writes`, else a give-back's). */
+const marker = (of: string, pid: number, writes?: object) =>
+  JSON.stringify({ of, by: `by-${pid}`, pid, host: os.hostname(), at: AT, ...(writes ? { claim: writes } : {}) });
 const errno = (code: string) => Object.assign(new Error(`${code}: refused`), { code });
 const hourOn = () => Date.now() + 2 * 3_600_000;
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) c.kill('SIGKILL');
+});
 async function deadPid(): Promise<number> {
   const dead = spawn(process.execPath, ['-e', '']);
   await new Promise((resolve) => dead.on('exit', resolve));
   return dead.pid!;
 }
+async function livePid(): Promise<number> {
+  const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+  children.push(live);
+  await new Promise((resolve) => live.once('spawn', resolve));
+  return live.pid!;
+}
 
 describe('a takeover of a claim turned away unused', () => {
-  it('never leaves the gate’s name empty: after each step of it, a claim of the token finds a claim there', async () => {
+  it('never leaves the gate’s name empty: after each step of it, the rename over the gate too, a claim is there', async () => {
     const env = home();
     const h = tokenHash('rt-never-empty');
     expect(await takeGate(env, claim(h, 'unused1', 2))).toBeNull();
     const gate = path.join(gates(env), h);
-    const seen: boolean[] = [];
+    const seen: string[] = [];
     const spies = (['rename', 'link', 'rm', 'unlink'] as const).map((op) => {
       const real = (fsPromises[op] as (...a: unknown[]) => Promise<unknown>).bind(fsPromises);
       return vi.spyOn(fsPromises, op).mockImplementation((async (...args: unknown[]) => {
         const done = await real(...args);
-        seen.push(statSync(gate, { throwIfNoEntry: false }) !== undefined);
+        seen.push(`${op}:${statSync(gate, { throwIfNoEntry: false }) !== undefined}`);
         return done;
       }) as never);
     });
+    syncBuiltinESMExports(); // the named imports (core/replace.ts's rename) see the spies too
     try {
       expect(await takeOverGate(env, claim(h, 'mine', 3), 'unused1')).toBeNull();
     } finally {
       for (const spy of spies) spy.mockRestore();
+      syncBuiltinESMExports();
     }
-    expect(seen.length).toBeGreaterThan(0);
-    expect(seen.every(Boolean)).toBe(true);
+    expect(seen).toContain('rename:true'); // the write over the gate was looked at
+    expect(seen.every((s) => s.endsWith(':true'))).toBe(true);
     expect(readGate(env, h)).toMatchObject({ c: 'mine' });
     expect(readdirSync(gates(env))).toEqual([h]); // its change marker gone with it
   });
@@ -75,6 +98,24 @@ describe('a takeover of a claim turned away unused', () => {
     expect(readdirSync(gates(env))).toEqual([h]);
   });
 
+  it('its marker linked, the reply lost (EEXIST over NFS): its own marker, the takeover passes (round 57 S5)', async () => {
+    const env = home();
+    const h = tokenHash('rt-nfs-marker');
+    expect(await takeGate(env, claim(h, 'unused1', 2))).toBeNull();
+    const realLink = fsPromises.link.bind(fsPromises);
+    const link = vi.spyOn(fsPromises, 'link').mockImplementation(async (from, to) => {
+      await realLink(from, to);
+      if (String(to).endsWith('.took')) throw errno('EEXIST');
+    });
+    try {
+      expect(await takeOverGate(env, claim(h, 'mine', 3), 'unused1')).toBeNull();
+    } finally {
+      link.mockRestore();
+    }
+    expect(readGate(env, h)).toMatchObject({ c: 'mine' });
+    expect(readdirSync(gates(env))).toEqual([h]);
+  });
+
   it('a damaged gate is told, naming it, and left as it is; never taken for no claim', async () => {
     const env = home();
     const h = tokenHash('rt-torn-takeover');
@@ -89,56 +130,74 @@ describe('a takeover of a claim turned away unused', () => {
   });
 });
 
-describe('a takeover while another change of the same claim is under way (its change marker there)', () => {
-  it('another takeover, stalled or killed before its write: that one’s claim stands, and the marker stays until its gate changes', async () => {
+describe('a takeover while another change of the same claim has its marker (round 57 S2 to S4)', () => {
+  it('of a process still running: exit 5, nothing claimed and no claim that stands; status: under way', async () => {
     const env = home();
-    const h = tokenHash('rt-stalled-taker');
-    expect(await takeGate(env, claim(h, 'unused1', 2))).toBeNull();
-    const taker = claim(h, 'stalled', await deadPid());
-    writeFileSync(markerFile(env, h, 'unused1'), JSON.stringify({ of: 'unused1', claim: taker }));
-    expect(await takeOverGate(env, claim(h, 'mine', 3), 'unused1')).toMatchObject({ c: 'stalled', pid: taker.pid });
-    expect(readGate(env, h)).toMatchObject({ c: 'unused1' });
-    // an hour on the prune leaves it: its process may be stalled, about to write (the safe side: sign in again)
-    await pruneGates(env, 400 * 86_400_000, hourOn());
-    expect(await takeOverGate(env, claim(h, 'mine', 3), 'unused1')).toMatchObject({ c: 'stalled' });
-    // once the gate holds another claim (the user signed in, the old claim aged out), the marker goes an hour on
-    writeFileSync(path.join(gates(env), h), JSON.stringify(claim(h, 'later', 5)));
-    utimesSync(`${gates(env)}.pruned`, new Date(0), new Date(0));
-    await pruneGates(env, 400 * 86_400_000, hourOn());
-    expect(readdirSync(gates(env))).toEqual([h]);
-  });
-
-  it('status says what the refresh finds: a takeover killed before its write is a claim that stands (exit 3), not a refresh that will work', async () => {
-    const env = home();
-    expect(await claimRefreshToken(env, 'rt-status', 'default', AT)).toBeNull();
-    const h = tokenHash('rt-status');
+    expect(await claimRefreshToken(env, 'rt-live-taker', 'default', AT)).toBeNull();
+    const h = tokenHash('rt-live-taker');
     const unused = readGate(env, h)!.c!;
-    const rec = { v: 1 as const, access_token: 'a', refresh_token: 'rt-status', token_type: 'Bearer' as const, updated_at: AT, refresh_claim_unused: unused };
+    const taker = await livePid();
+    writeFileSync(markerFile(env, h, unused), marker(unused, taker, claim(h, 'theirs', taker)));
+    const e = await takeOverGate(env, claim(h, 'mine', 3), unused).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: 'AUTH_REFRESH_IN_FLIGHT', exitCode: 5 });
+    expect((e as Error).message).toContain(`pid ${taker}`);
+    expect(readGate(env, h)).toMatchObject({ c: unused });
+    const rec = {
+      v: 1 as const,
+      access_token: 'a',
+      refresh_token: 'rt-live-taker',
+      token_type: 'Bearer' as const,
+      updated_at: AT,
+      refresh_claim_unused: unused,
+    };
     expect(unrefreshable(env, rec, 'default', 'meterdata login')).toBeNull();
-    writeFileSync(markerFile(env, h, unused), JSON.stringify({ of: unused, claim: claim(h, 'killed', await deadPid()) }));
-    expect(unrefreshable(env, rec, 'default', 'meterdata login')?.code).toBe('AUTH_REFRESH_SPENT');
-    expect(await claimRefreshToken(env, 'rt-status', 'default', AT, { takeOver: unused })).toMatchObject({ c: 'killed' });
   });
 
-  it('a give-back: the claim given back stands while under way; once done, the takeover claims as any', async () => {
+  it('of a process killed before its write (a takeover or a give-back): the next takeover passes, by the next marker', async () => {
+    for (const writes of [true, false]) {
+      const env = home();
+      const h = tokenHash('rt-killed-taker');
+      expect(await takeGate(env, claim(h, 'unused1', 2))).toBeNull();
+      const dead = await deadPid();
+      writeFileSync(markerFile(env, h, 'unused1'), marker('unused1', dead, writes ? claim(h, 'killed', dead) : undefined));
+      expect(await takeOverGate(env, claim(h, 'mine', 3), 'unused1')).toBeNull();
+      expect(readGate(env, h)).toMatchObject({ c: 'mine' });
+      // the killed one's marker stays (never removed while its gate holds its claim); an hour on, the gate changed, it goes
+      expect(readdirSync(gates(env))).toHaveLength(2);
+      await pruneGates(env, 400 * 86_400_000, Date.now() + 10 * 60_000);
+      expect(readdirSync(gates(env))).toHaveLength(2); // not within the hour
+      utimesSync(`${gates(env)}.pruned`, new Date(0), new Date(0));
+      await pruneGates(env, 400 * 86_400_000, hourOn());
+      expect(readdirSync(gates(env))).toEqual([h]);
+    }
+  });
+
+  it('torn (killed while writing it, links refused), a folder or a link: exit 5, never a claim that stands; pruned an hour on', async () => {
+    for (const kind of ['torn', 'folder', 'link'] as const) {
+      const env = home();
+      const h = tokenHash('rt-torn-marker');
+      expect(await takeGate(env, claim(h, 'unused1', 2))).toBeNull();
+      const at = markerFile(env, h, 'unused1');
+      const elsewhere = path.join(env.METERDATA_HOME!, 'elsewhere.json');
+      writeFileSync(elsewhere, marker('unused1', 1, claim(h, 'followed', 1))); // a link is never followed (round 57 S8)
+      if (kind === 'torn') writeFileSync(at, '');
+      if (kind === 'folder') mkdirSync(path.join(at, 'inside'), { recursive: true });
+      if (kind === 'link') symlinkSync(elsewhere, at);
+      const e = await takeOverGate(env, claim(h, 'mine', 3), 'unused1').catch((x: unknown) => x);
+      expect(e, kind).toMatchObject({ code: 'AUTH_REFRESH_IN_FLIGHT', exitCode: 5 });
+      expect((e as Error).message).toContain(at);
+      await pruneGates(env, 400 * 86_400_000, hourOn());
+      expect(await takeOverGate(env, claim(h, 'mine', 3), 'unused1'), kind).toBeNull();
+    }
+  });
+
+  it('given back meanwhile (its gate gone, its marker not yet): the takeover claims as any', async () => {
     const env = home();
-    const h = tokenHash('rt-giving-back');
-    expect(await takeGate(env, claim(h, 'unused1', 2))).toBeNull();
-    writeFileSync(markerFile(env, h, 'unused1'), JSON.stringify({ of: 'unused1' }));
-    expect(await takeOverGate(env, claim(h, 'mine', 3), 'unused1')).toMatchObject({ c: 'unused1' });
-    await fsPromises.rm(path.join(gates(env), h)); // the give-back removes the gate, its marker not yet
+    const h = tokenHash('rt-given-meanwhile');
+    mkdirSync(gates(env), { recursive: true });
+    writeFileSync(markerFile(env, h, 'unused1'), marker('unused1', await livePid()));
     expect(await takeOverGate(env, claim(h, 'mine', 3), 'unused1')).toBeNull();
     expect(readGate(env, h)).toMatchObject({ c: 'mine' });
-  });
-
-  it('a torn marker (killed while writing it, before any change) is pruned an hour on; a readable one is not', async () => {
-    const env = home();
-    const h = tokenHash('rt-torn-marker');
-    expect(await takeGate(env, claim(h, 'unused1', 2))).toBeNull();
-    writeFileSync(markerFile(env, h, 'unused1'), '{"of": "unu');
-    expect(await takeOverGate(env, claim(h, 'mine', 3), 'unused1')).toMatchObject({ c: 'unused1' });
-    await pruneGates(env, 400 * 86_400_000, hourOn());
-    expect(await takeOverGate(env, claim(h, 'mine', 3), 'unused1')).toBeNull();
   });
 });
 
@@ -153,15 +212,45 @@ describe('a claim given back', () => {
     expect(readGate(env, h)).toMatchObject({ c: 'theirs' });
   });
 
-  it('while a takeover of it is under way (its marker there): the gate stays with the takeover', async () => {
+  it('while a live takeover of it has its marker: the gate stays with the takeover', async () => {
     const env = home();
     const h = tokenHash('rt-give-during-takeover');
     expect(await takeGate(env, claim(h, 'given', 2))).toBeNull();
-    writeFileSync(markerFile(env, h, 'given'), JSON.stringify({ of: 'given', claim: claim(h, 'taker', 3) }));
+    const taker = await livePid();
+    writeFileSync(markerFile(env, h, 'given'), marker('given', taker, claim(h, 'taker', taker)));
     await removeGate(env, h, 'given', AT);
     expect(readGate(env, h)).toMatchObject({ c: 'given' });
-    await fsPromises.rm(markerFile(env, h, 'given'));
-    await removeGate(env, h, 'given', AT);
+  });
+
+  it('reads the gate again under its marker: a takeover that wrote over it just before keeps its claim (round 57 S6)', async () => {
+    const env = home();
+    const h = tokenHash('rt-reread');
+    expect(await takeGate(env, claim(h, 'given', 2))).toBeNull();
+    const realLink = fsPromises.link.bind(fsPromises);
+    // between the give-back's first look and its marker, a takeover writes its claim over the gate and ends
+    const link = vi.spyOn(fsPromises, 'link').mockImplementation(async (from, to) => {
+      if (String(to).endsWith('.took')) writeFileSync(path.join(gates(env), h), JSON.stringify(claim(h, 'taker', 3)));
+      return realLink(from, to);
+    });
+    await removeGate(env, h, 'given', AT).finally(() => link.mockRestore());
+    expect(readGate(env, h)).toMatchObject({ c: 'taker' });
+    expect(readdirSync(gates(env))).toEqual([h]);
+  });
+
+  it('its note not made on a full disk that refuses a marker too: the gate goes with it, no marker needed (round 57 S1)', async () => {
+    const env = home();
+    const full = errno('ENOSPC');
+    vi.mocked(writeFileAtomic).mockRejectedValueOnce(full); // the list's write
+    const realLink = fsPromises.link.bind(fsPromises);
+    const spy = vi.spyOn(fsPromises, 'link').mockImplementation(async (from, to) => {
+      if (String(to).endsWith('.took')) throw full;
+      return realLink(from, to);
+    });
+    const e = await claimRefreshToken(env, 'rt-full-note', 'default', AT)
+      .catch((x: unknown) => x)
+      .finally(() => spy.mockRestore());
+    expect(e).toMatchObject({ code: 'AUTH_STORE_WRITE_FAILED', exitCode: 5 });
     expect(readdirSync(gates(env))).toEqual([]);
+    expect(await claimRefreshToken(env, 'rt-full-note', 'default', AT)).toBeNull();
   });
 });
