@@ -71,6 +71,27 @@ describe('an export into a folder below the monthly information', () => {
   );
 });
 
+// Round 58 T5: uvi looked for an export only in its root and the root's sub-folders; `export --out R/2025-11/sub` and
+// `uvi --out R` both committed (also one after the other), and the export was refused for good after.
+describe('a uvi run into a root with an export anywhere below it', () => {
+  it.each([
+    ['a month folder’s sub-folder', ['2025-11', 'sub']],
+    ['two levels down', ['x', 'y', 'z']],
+  ])(
+    '%s: refused before any request (exit 2), naming the export; the export runs there again',
+    async (_what, below) => {
+      const root = path.join(home, `deep-${below.join('-')}`);
+      const exported = path.join(root, ...below);
+      const first = await runCli(exportOf(['--profile', 'nord'], exported), { env, cwd: home });
+      expect(first.code, first.stderr).toBe(0);
+      await refusedBeforeAnyRequest(uviOf(['--profile', 'nord'], root), new RegExp(exported.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+      const again = await runCli(exportOf(['--profile', 'nord'], exported), { env, cwd: home });
+      expect(again.code, again.stderr).toBe(0);
+    },
+    180_000,
+  );
+});
+
 describe('a damaged aside copy of the manifest (a commit stopped half-way)', () => {
   it('is named as the file it is, not as a manifest that is not there', async () => {
     const out = path.join(home, 'aside-damaged');

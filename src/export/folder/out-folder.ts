@@ -182,11 +182,28 @@ function manifestKind(dir: string): RunKind | null {
 
 /** Where under `root` the other command has written: an export's folder (root or its profile folders) for a uvi run; a uvi month folder (<root>/<month> or <root>/<profile>/<month>) for an export. */
 function otherRunIn(root: string, kind: RunKind): string | null {
-  if (kind === 'uvi') return [root, ...folders(root)].find((d) => manifestKind(d) === 'export') ?? null;
+  if (kind === 'uvi') return exportBelow(root);
   for (const child of folders(root)) {
     const months = MONTH_FOLDER.test(path.basename(child)) ? [child] : folders(child, MONTH_FOLDER);
     const found = months.find((d) => manifestKind(d) === 'uvi');
     if (found) return found;
+  }
+  return null;
+}
+
+/** Folders looked at below a uvi root for an export's (a root of months holds a few hundred). */
+const BELOW_MAX = 5_000;
+
+/**
+ * An export's folder in or anywhere below the uvi root `root`, breadth first, at most BELOW_MAX folders: one in a month
+ * folder's sub-folder (`export --out R/2025-10/sub`) or deeper was not looked for, both runs committed, and the export
+ * was then refused for good, as it lies in a uvi root (round 58 T5).
+ */
+function exportBelow(root: string): string | null {
+  const queue = [root];
+  for (let i = 0; i < queue.length && i < BELOW_MAX; i++) {
+    if (manifestKind(queue[i]!) === 'export') return queue[i]!;
+    if (queue.length < BELOW_MAX) queue.push(...folders(queue[i]!));
   }
   return null;
 }
