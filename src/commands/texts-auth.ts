@@ -93,6 +93,8 @@ export const logoutTexts = catalogue(
       `Give the file back to this user (chown) and run \`${p.logout}\` again, or run it as the user the file belongs to; \`${p.logout} --local-only\` deletes it without revoking.`,
     factsKept: (p: { reason: string }) =>
       `Warning: the connection's tenant and Properties could not be removed from config.json: ${p.reason} \`meterdata status\` does not show them while the profile is signed out.`,
+    factsStopped:
+      "Stopped while waiting for config.json: the connection's tenant and Properties are still noted there (the sign-out itself is done). `meterdata status` does not show them while the profile is signed out.",
     signedOut: (p: { profile: string; revoked: string; where: string }) =>
       `Signed out profile "${p.profile}": connection ${p.revoked}; local sign-in deleted from the ${p.where}.`,
     file: 'credential file',
@@ -125,6 +127,8 @@ export const logoutTexts = catalogue(
       `Bitte geben Sie die Datei diesem Benutzer zurück (chown) und führen Sie \`${p.logout}\` erneut aus, oder führen Sie es als der Benutzer aus, dem die Datei gehört; \`${p.logout} --local-only\` löscht sie ohne Widerruf.`,
     factsKept: (p) =>
       `Warnung: Mandant und Liegenschaften der Verbindung ließen sich nicht aus config.json entfernen: ${p.reason} \`meterdata status\` zeigt sie nicht, solange das Profil abgemeldet ist.`,
+    factsStopped:
+      'Beim Warten auf config.json abgebrochen: Mandant und Liegenschaften der Verbindung stehen dort noch (die Abmeldung selbst ist erfolgt). `meterdata status` zeigt sie nicht, solange das Profil abgemeldet ist.',
     signedOut: (p) => `Profil „${p.profile}“ abgemeldet: Verbindung ${p.revoked}; die lokale Anmeldung wurde aus ${p.where} gelöscht.`,
     file: 'der Anmeldedatei',
     keychain: 'dem Schlüsselbund',

@@ -1,7 +1,8 @@
 // logout with a damaged record and with --local-only, and `status --all` with a broken profile.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadProfile, setProfileFields } from '../../src/core/config.js';
+import { configFile, loadProfile, setProfileFields } from '../../src/core/config.js';
+import { InterruptedError } from '../../src/core/errors.js';
 import { runCli } from '../helpers/run-cli.js';
 import { sandboxBehindProxy, signedIn, storeFile } from '../helpers/signed-in.js';
 
@@ -26,6 +27,20 @@ describe('logout', () => {
     const st = await runCli(['status'], { env });
     expect(st.code).toBe(3);
     expect(st.stdout).toMatch(/not signed in/);
+  });
+
+  it('stopped while another process holds config.json: the sign-out is done, the stop told as such (round 58 T3)', async () => {
+    const { env } = await signedInHome();
+    mkdirSync(`${configFile(env)}.lock`); // held, fresh: waited for up to 17 s
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(new InterruptedError('Interrupted by SIGTERM.')), 300);
+    const t0 = Date.now();
+    const out = await runCli(['logout', '--local-only', '--lang', 'en'], { env, signal: stop.signal });
+    expect([out.code, Date.now() - t0 < 3_000], out.stderr).toEqual([0, true]);
+    expect(out.stderr).toMatch(/Stopped while waiting for config\.json: the connection's tenant and Properties are still noted there/);
+    expect(out.stderr).not.toMatch(/could not be removed from config\.json: Interrupted/);
+    expect(out.stderr).toMatch(/Signed out profile "default"/);
+    expect(existsSync(storeFile(env))).toBe(false);
   });
 
   it('--local-only sends nothing to the server and deletes the record; plain logout revokes', async () => {

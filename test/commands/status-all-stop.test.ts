@@ -7,7 +7,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InterruptedError } from '../../src/core/errors.js';
+import { InterruptedError, ServiceUnavailableError } from '../../src/core/errors.js';
 import { aProfile } from '../helpers/profile.js';
 import { runCli } from '../helpers/run-cli.js';
 
@@ -15,7 +15,8 @@ describe('status --all over thousands of damaged profiles', () => {
   it('stopped by Ctrl-C: ends with 130 at once, and tells the stop alone', async () => {
     const home = mkdtempSync(path.join(os.tmpdir(), 'md-status-all-stop-'));
     mkdirSync(path.join(home, 'config'), { recursive: true });
-    const profiles = Object.fromEntries(Array.from({ length: 6000 }, (_, i) => [`j${i}`, {}]));
+    // enough that the run outlasts the stop: read once, 6,000 were done within the 300 ms (session 26)
+    const profiles = Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`j${i}`, {}]));
     writeFileSync(path.join(home, 'config', 'config.json'), JSON.stringify({ profiles }));
     const stop = new AbortController();
     setTimeout(() => stop.abort(new InterruptedError('Interrupted by SIGINT.')), 300);
@@ -51,4 +52,26 @@ describe('status --all over many profiles', () => {
     expect(opens).toBeGreaterThan(0);
     expect(opens).toBeLessThanOrEqual(3);
   }, 60_000);
+});
+
+// Round 58 T1: read once for all, a profile signed in again while the run was at another was judged by its old
+// landlord (AUTH_OTHER_TENANT, its new access token dropped). The file is read again where it changed.
+describe('status --all while another process changes config.json', () => {
+  it('judges each profile by config.json as it is when that profile is checked', async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'md-status-all-changed-'));
+    const file = path.join(home, 'config', 'config.json');
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const write = (tenant: string) =>
+      writeFileSync(file, JSON.stringify({ profiles: { a: aProfile('a'), b: { ...aProfile('b'), tenant_id: tenant } } }), { mode: 0o600 });
+    write('old-landlord');
+    const unavailable = () => new ServiceUnavailableError('the service is down');
+    const connect = async (o: { profile?: string }) => {
+      if (o.profile === 'a') write('new-landlord'); // a login of b in another process, while a is checked
+      throw unavailable();
+    };
+    const r = await runCli(['status', '--all', '--json', '--lang', 'en'], { env: { METERDATA_HOME: home }, parts: { connect } as never });
+    expect(r.code, r.stderr.slice(0, 300)).toBe(3);
+    const reports = JSON.parse(r.stdout) as { profile: string; tenant_id?: string }[];
+    expect(reports.find((x) => x.profile === 'b')?.tenant_id).toBe('new-landlord');
+  });
 });

@@ -100,7 +100,9 @@ async function signOut(opts: LogoutFlags, { io }: CommandContext, profile: Profi
  * were not changed", exit 2, after the revocation). Facts left there are not shown for a profile not signed in.
  */
 async function forgetFacts(io: CommandContext['io'], name: string): Promise<void> {
-  await removeProfileFields(io.env, name, CONNECTION_FACTS, io.signal).catch((e: unknown) => io.stderr.write(`${t.factsKept({ reason: refusalWords(e) })}\n`));
+  // stopped during the wait for config.json's lock: said as the stop, not as a refusal of the file (round 58 T3)
+  const kept = (e: unknown) => (io.signal.aborted ? t.factsStopped : t.factsKept({ reason: refusalWords(e) }));
+  await removeProfileFields(io.env, name, CONNECTION_FACTS, io.signal).catch((e: unknown) => io.stderr.write(`${kept(e)}\n`));
 }
 
 /** The sign-out stopped while the server's answer was awaited: the record is kept, as the outcome is unknown or nothing was sent. */

@@ -1,7 +1,8 @@
 // `meterdata status`: what a profile is connected to and whether the connection works
 // right now (a live /whoami). Exit 0 when it does, 3 otherwise.
 import { setImmediate } from 'node:timers/promises';
-import { loadProfile, readConfig, resolveProfileName, type ConfigFile, type Profile } from '../../core/config.js';
+import { statSync } from 'node:fs';
+import { configFile, loadProfile, readConfig, resolveProfileName, type ConfigFile, type Profile } from '../../core/config.js';
 import { ExitCode, MeterdataError, NotSignedInError } from '../../core/errors.js';
 import { terminalSafe, terminalSafeJson } from '../../core/terminal-text.js';
 import { describePropertyScope } from '../../auth/whoami.js';
@@ -32,8 +33,10 @@ interface StatusReport {
 export async function run(opts: StatusFlags, ctx: CommandContext): Promise<number> {
   const { io } = ctx;
   // --all lists a damaged profile as one with a problem; the others are still checked.
-  // read once for all (read twice per profile, 4,000 profiles took 2 minutes: session 26)
-  const config = opts.all ? await readConfig(io.env) : undefined;
+  // read once for all (read twice per profile, 4,000 profiles took 2 minutes: session 26), and again where it changed
+  // since (a profile signed in again meanwhile was judged by its old landlord, its new access token dropped: round 58 T1)
+  let seen = stamp(io.env);
+  let config = opts.all ? await readConfig(io.env) : undefined;
   const names = config ? Object.keys(config.profiles ?? {}).sort() : [resolveProfileName(opts, io.env)];
   // As `export --all-profiles`: none signed in is a failure (exit 3), which --json prints as its error object, not `[]`.
   if (names.length === 0) throw new NotSignedInError(t.noProfiles, { hint: t.noProfilesHint });
@@ -43,6 +46,7 @@ export async function run(opts: StatusFlags, ctx: CommandContext): Promise<numbe
   for (const name of names) {
     await setImmediate();
     io.signal.throwIfAborted();
+    if (config && stamp(io.env) !== seen) [seen, config] = [stamp(io.env), await readConfig(io.env)];
     reports.push(await check(name, ctx, config));
   }
   if (opts.json) io.stdout.write(`${terminalSafeJson(opts.all ? reports : reports[0], 2)}\n`);
@@ -50,7 +54,17 @@ export async function run(opts: StatusFlags, ctx: CommandContext): Promise<numbe
   return reports.every((r) => r.working) ? ExitCode.OK : ExitCode.NOT_SIGNED_IN;
 }
 
-/** `config`: config.json as read once for `--all`. */
+/** config.json's identity: every write replaces the file (a new inode), and a hand edit changes its time or size. */
+function stamp(env: NodeJS.ProcessEnv): string {
+  try {
+    const st = statSync(configFile(env), { bigint: true, throwIfNoEntry: false });
+    return st ? `${st.dev}:${st.ino}:${st.mtimeNs}:${st.ctimeNs}:${st.size}` : 'none';
+  } catch {
+    return `unknown ${Math.random()}`; // read again: its own read says what is wrong
+  }
+}
+
+/** `config`: config.json as read for `--all`. */
 async function check(name: string, ctx: CommandContext, config: ConfigFile | undefined): Promise<StatusReport> {
   const { io } = ctx;
   const report: StatusReport = { profile: name, signed_in: false, working: false };
