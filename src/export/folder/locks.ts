@@ -185,16 +185,19 @@ export async function takeLock(file: string, busy: Error | ((holder: LockHolder)
 
 /**
  * The claims (removeStale) of runs that died while removing a dead holder's lock: the lock they named is gone, so no
- * later removal looks at them again, and one stayed in the output folder for good (a uvi run killed then). Only those
- * whose claimant is gone, judged as a lock is.
+ * later removal looks at them again, and one stayed in the output folder for good (a uvi run killed then). Those whose
+ * claimant is gone, judged as a lock is, and any a minute old (round 58 T4: a dead claimant's pid used again by a live
+ * process kept it): while this run holds the lock, a claim naming another lock stands against nothing, its removal
+ * looks at the lock's id first. Never one naming this run's own lock.
  */
 async function sweepClaims(file: string, opts: LockOptions): Promise<void> {
   const prefix = `${path.basename(file)}.`;
+  const ours = `${prefix}${look(file)?.id ?? ''}.`;
   const names = await readdir(path.dirname(file)).catch(() => [] as string[]);
-  for (const name of names.filter((n) => n.startsWith(prefix) && n.endsWith('.claim'))) {
+  for (const name of names.filter((n) => n.startsWith(prefix) && n.endsWith('.claim') && !n.startsWith(ours))) {
     const claim = path.join(path.dirname(file), name);
     const seen = look(claim);
-    if (seen !== null && stale(seen, opts)) await rm(claim, { force: true }).catch(() => undefined);
+    if (seen !== null && (stale(seen, opts) || Date.now() - seen.mtimeMs > 60_000)) await rm(claim, { force: true }).catch(() => undefined);
   }
 }
 
