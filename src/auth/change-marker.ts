@@ -3,9 +3,10 @@
 // create whose name the claim's id fixes; two changes of one claim cannot both hold it. A marker whose process ended on
 // this machine (killed between its marker and its change: round 57 S2, S3) changed nothing, as the gate is written
 // only under it: the next change takes the next generation `g`, never removing the old one (a removal could take a
-// live marker made meanwhile for the dead one's).
+// live marker made meanwhile for the dead one's). "This machine" is its boot and pid namespace, not its name: two
+// containers sharing the state folder and a hostname each took the other's live marker for a dead one's (round 59 U1).
 import { createHash, randomBytes } from 'node:crypto';
-import { lstatSync } from 'node:fs';
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as v from 'valibot';
@@ -23,18 +24,32 @@ const MarkerSchema = v.looseObject({
   by: v.string(),
   pid: v.number(),
   host: v.string(),
+  ns: v.optional(v.string()),
   at: v.string(),
   claim: v.optional(EntrySchema),
 });
-/** The claim `of` it changes; `by`: the change's own id; its process; the claim a takeover writes (none: a give-back). */
+/** The claim `of` it changes; `by`: the change's own id; its process, and where its pid means it; the claim a takeover writes (none: a give-back). */
 export interface Marker {
   of: string;
   by: string;
   pid: number;
   host: string;
+  ns?: string;
   at: string;
   claim?: SpentEntry;
 }
+
+/**
+ * Where this process's pid means this process: the boot and the pid namespace (Linux), else the machine's name and the
+ * minute it booted. A marker of another (or none: an unknown one) is never taken for a dead process's.
+ */
+export const PID_SPACE = ((): string => {
+  try {
+    return `${readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()} ${readlinkSync('/proc/self/ns/pid')}`;
+  } catch {
+    return `${os.hostname()} ${Math.round((Date.now() - os.uptime() * 1000) / 60_000)}`;
+  }
+})();
 
 /** The name of generation `g` of the change marker of the claim `c` of `hash` (a record's id is any text, so hashed). */
 export const markerFile = (env: NodeJS.ProcessEnv, hash: string, c: string, g = 0): string =>
@@ -49,6 +64,7 @@ export const changeOf = (of: string, claim?: SpentEntry): Marker => ({
   by: randomBytes(8).toString('hex'),
   pid: process.pid,
   host: os.hostname(),
+  ns: PID_SPACE,
   at: new Date().toISOString(),
   ...(claim ? { claim } : {}),
 });
@@ -78,9 +94,9 @@ export async function takeMarker(env: NodeJS.ProcessEnv, hash: string, mine: Mar
   return { underWay: markerFile(env, hash, mine.of, Math.min(g, GENERATIONS - 1)) };
 }
 
-/** Whether a marker's process ended: on this machine, and not running (this pid is an earlier process's with it: a container's pid 1). */
+/** Whether a marker's process ended: its pid means the same here (PID_SPACE), and it is not running (this pid: an earlier process's with it). */
 function ended(m: Marker): boolean {
-  return m.host === os.hostname() && m.pid > 0 && (m.pid === process.pid || !processAlive(m.pid));
+  return m.ns === PID_SPACE && m.host === os.hostname() && m.pid > 0 && (m.pid === process.pid || !processAlive(m.pid));
 }
 
 /** A change marker's content; none where it went meanwhile or cannot be read (never through a link: round 57 S8). */

@@ -88,7 +88,7 @@ export const tokenTexts = catalogue(
     gateUnreadable: (p: { file: string; problem: string }) =>
       `The note of a claimed refresh token, ${p.file}, cannot be used: ${p.problem}. No refresh is sent while it cannot be read.`,
     changeUnderWay: (p: { file: string; pid?: number }) =>
-      `${p.pid === undefined ? 'Another meterdata process' : `Another meterdata process (pid ${p.pid})`} is taking over or giving back this profile's unused claim of its refresh token this moment (${p.file}); nothing was sent.`,
+      `${p.pid === undefined ? 'A takeover or give-back of this profile’s unused claim of its refresh token is under way, or was stopped half-way' : `Another meterdata process (pid ${p.pid}) is taking over or giving back this profile’s unused claim of its refresh token`} (${p.file}); nothing was sent.`,
     changeUnderWayHint: (p: { file: string }) =>
       `Run the command again in a minute. If no meterdata process is running and this stays for more than two hours, remove ${p.file} and run the command again.`,
     readOnlyHint:
@@ -205,7 +205,7 @@ export const tokenTexts = catalogue(
     gateUnreadable: (p) =>
       `Der Vermerk eines beanspruchten Refresh-Tokens, ${p.file}, ist nicht verwendbar: ${p.problem}. Solange er nicht lesbar ist, wird keine Anmeldung erneuert.`,
     changeUnderWay: (p) =>
-      `${p.pid === undefined ? 'Ein anderer meterdata-Prozess' : `Ein anderer meterdata-Prozess (PID ${p.pid})`} übernimmt gerade den nicht verwendeten Anspruch dieses Profils auf sein Refresh-Token oder gibt ihn zurück (${p.file}); es wurde nichts gesendet.`,
+      `${p.pid === undefined ? 'Der nicht verwendete Anspruch dieses Profils auf sein Refresh-Token wird gerade übernommen oder zurückgegeben, oder das wurde mittendrin abgebrochen' : `Ein anderer meterdata-Prozess (PID ${p.pid}) übernimmt den nicht verwendeten Anspruch dieses Profils auf sein Refresh-Token oder gibt ihn zurück`} (${p.file}); es wurde nichts gesendet.`,
     changeUnderWayHint: (p) =>
       `Führen Sie den Befehl in einer Minute erneut aus. Läuft kein meterdata-Prozess und bleibt dies länger als zwei Stunden so, entfernen Sie ${p.file} und führen Sie den Befehl erneut aus.`,
     readOnlyHint:

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { writeFileAtomic } from '../../src/core/atomic-file.js';
 import { claimRefreshToken, releaseClaim, tokenHash } from '../../src/auth/spent-tokens.js';
 import { pruneGates, readGate, removeGate, takeGate, takeOverGate } from '../../src/auth/claim-gate.js';
-import { markerFile } from '../../src/auth/change-marker.js';
+import { markerFile, PID_SPACE } from '../../src/auth/change-marker.js';
 import { unrefreshable } from '../../src/auth/refresh-refusals.js';
 
 vi.mock('../../src/core/atomic-file.js', async (original) => {
@@ -26,8 +26,8 @@ const AT = '2026-11-29T10:00:00.000Z';
 /** A claim of the profile `default`, made at `at` by process `pid`. */
 const claim = (h: string, c: string, pid: number, at = AT) => ({ h, at, profile: 'default', c, pid, host: os.hostname() });
 /** A change marker of the claim `of` by process `pid` (a takeover's where it carries `writes`, else a give-back's). */
-const marker = (of: string, pid: number, writes?: object) =>
-  JSON.stringify({ of, by: `by-${pid}`, pid, host: os.hostname(), at: AT, ...(writes ? { claim: writes } : {}) });
+const marker = (of: string, pid: number, writes?: object, ns = PID_SPACE) =>
+  JSON.stringify({ of, by: `by-${pid}`, pid, host: os.hostname(), ns, at: AT, ...(writes ? { claim: writes } : {}) });
 const errno = (code: string) => Object.assign(new Error(`${code}: refused`), { code });
 const hourOn = () => Date.now() + 2 * 3_600_000;
 const children: ChildProcess[] = [];
@@ -170,6 +170,36 @@ describe('a takeover while another change of the same claim has its marker (roun
       await pruneGates(env, 400 * 86_400_000, hourOn());
       expect(readdirSync(gates(env))).toEqual([h]);
     }
+  });
+
+  it('of a process in another pid space (a container sharing the folder and the hostname), its pid not running here: exit 5 (round 59 U1)', async () => {
+    const env = home();
+    const h = tokenHash('rt-other-ns');
+    expect(await takeGate(env, claim(h, 'unused1', 2))).toBeNull();
+    const elsewhere = await deadPid(); // not running here: it may be running there
+    writeFileSync(markerFile(env, h, 'unused1'), marker('unused1', elsewhere, claim(h, 'theirs', elsewhere), 'another boot pid:[1]'));
+    expect(await takeOverGate(env, claim(h, 'mine', 3), 'unused1').catch((x: unknown) => x)).toMatchObject({ code: 'AUTH_REFRESH_IN_FLIGHT' });
+    // with this process's pid there (each container's first process has the same): still theirs
+    writeFileSync(markerFile(env, h, 'unused1'), marker('unused1', process.pid, undefined, 'another boot pid:[1]'));
+    expect(await takeOverGate(env, claim(h, 'mine', 3), 'unused1').catch((x: unknown) => x)).toMatchObject({ code: 'AUTH_REFRESH_IN_FLIGHT' });
+    expect(readGate(env, h)).toMatchObject({ c: 'unused1' });
+  });
+
+  it('of an earlier process with this pid in this pid space (a restarted container’s pid 1): ended, the takeover passes', async () => {
+    const env = home();
+    const h = tokenHash('rt-own-pid');
+    expect(await takeGate(env, claim(h, 'unused1', 2))).toBeNull();
+    writeFileSync(markerFile(env, h, 'unused1'), marker('unused1', process.pid));
+    expect(await takeOverGate(env, claim(h, 'mine', 3), 'unused1')).toBeNull();
+  });
+
+  it('ended, its gate still holding its claim: the prune keeps it however old (a later generation may be live)', async () => {
+    const env = home();
+    const h = tokenHash('rt-kept-marker');
+    expect(await takeGate(env, claim(h, 'unused1', 2))).toBeNull();
+    writeFileSync(markerFile(env, h, 'unused1'), marker('unused1', await deadPid()));
+    await pruneGates(env, 400 * 86_400_000, Date.now() + 30 * 86_400_000);
+    expect(readdirSync(gates(env))).toHaveLength(2);
   });
 
   it('torn (killed while writing it, links refused), a folder or a link: exit 5, never a claim that stands; pruned an hour on', async () => {
