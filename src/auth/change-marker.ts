@@ -6,13 +6,13 @@
 // live marker made meanwhile for the dead one's). "This machine" is its boot and pid namespace, not its name: two
 // containers sharing the state folder and a hostname each took the other's live marker for a dead one's (round 59 U1).
 import { createHash, randomBytes } from 'node:crypto';
-import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as v from 'valibot';
 import { readOwnFile } from '../core/bounded-read.js';
 import { checkJson } from '../core/file-schema.js';
-import { processAlive } from '../core/pid.js';
+import { PID_SPACE, processAlive } from '../core/pid.js';
 import { gateFolder, madeWhole } from './gate-files.js';
 import { EntrySchema, type SpentEntry } from './spent-entry.js';
 
@@ -38,18 +38,6 @@ export interface Marker {
   at: string;
   claim?: SpentEntry;
 }
-
-/**
- * Where this process's pid means this process: the boot and the pid namespace (Linux), else the machine's name and the
- * minute it booted. A marker of another (or none: an unknown one) is never taken for a dead process's.
- */
-export const PID_SPACE = ((): string => {
-  try {
-    return `${readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()} ${readlinkSync('/proc/self/ns/pid')}`;
-  } catch {
-    return `${os.hostname()} ${Math.round((Date.now() - os.uptime() * 1000) / 60_000)}`;
-  }
-})();
 
 /** The name of generation `g` of the change marker of the claim `c` of `hash` (a record's id is any text, so hashed). */
 export const markerFile = (env: NodeJS.ProcessEnv, hash: string, c: string, g = 0): string =>
@@ -107,3 +95,5 @@ export function readMarker(file: string): Marker | undefined {
   const checked = checkJson(MarkerSchema, read.text);
   return checked.ok ? checked.value : undefined;
 }
+
+export { PID_SPACE } from '../core/pid.js';
