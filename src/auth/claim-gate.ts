@@ -9,6 +9,7 @@
 // (change-marker.ts). Session 26: before, a takeover moved the gate aside to look at it, and the name's absence
 // meanwhile, the asides and putting them back cost rounds 52 to 56 eleven findings.
 import { promises as fsp } from 'node:fs';
+import os from 'node:os';
 import { writeFileAtomic } from '../core/atomic-file.js';
 import { readOwnFile } from '../core/bounded-read.js';
 import { ServiceUnavailableError } from '../core/errors.js';
@@ -62,7 +63,10 @@ export async function takeOverGate(env: NodeJS.ProcessEnv, entry: SpentEntry, un
 
 /** Exit 5: another process takes over or gives back the same claim this moment (or was killed while writing its marker). */
 function underWay(taken: Extract<Taken, { underWay: string }>): ServiceUnavailableError {
-  return new ServiceUnavailableError(t.changeUnderWay({ file: taken.underWay, pid: taken.marker?.pid }), {
+  const m = taken.marker;
+  // another machine's (or a container's with this host's name): said with its name, as its pid means nothing here
+  const pid = m && (m.host === os.hostname() ? `${m.pid}` : `${m.pid}, ${m.host}`);
+  return new ServiceUnavailableError(t.changeUnderWay({ file: taken.underWay, pid }), {
     code: 'AUTH_REFRESH_IN_FLIGHT',
     hint: t.changeUnderWayHint({ file: taken.underWay }),
   });

@@ -87,7 +87,7 @@ export const tokenTexts = catalogue(
       `The note of a claimed refresh token, ${p.file}, is damaged: ${p.problem}. No refresh is sent while it cannot be read.`,
     gateUnreadable: (p: { file: string; problem: string }) =>
       `The note of a claimed refresh token, ${p.file}, cannot be used: ${p.problem}. No refresh is sent while it cannot be read.`,
-    changeUnderWay: (p: { file: string; pid?: number }) =>
+    changeUnderWay: (p: { file: string; pid?: string }) =>
       `${p.pid === undefined ? 'A takeover or give-back of this profile’s unused claim of its refresh token is under way, or was stopped half-way' : `Another meterdata process (pid ${p.pid}) is taking over or giving back this profile’s unused claim of its refresh token`} (${p.file}); nothing was sent.`,
     changeUnderWayHint: (p: { file: string }) =>
       `Run the command again in a minute. If no meterdata process is running and this stays for more than two hours, remove ${p.file} and run the command again.`,
