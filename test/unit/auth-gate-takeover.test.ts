@@ -14,6 +14,7 @@ import { claimRefreshToken, releaseClaim, tokenHash } from '../../src/auth/spent
 import { pruneGates, readGate, removeGate, takeGate, takeOverGate } from '../../src/auth/claim-gate.js';
 import { markerFile, PID_SPACE } from '../../src/auth/change-marker.js';
 import { unrefreshable } from '../../src/auth/refresh-refusals.js';
+import { pidSpace } from '../../src/core/pid.js';
 
 vi.mock('../../src/core/atomic-file.js', async (original) => {
   const real = await original<typeof import('../../src/core/atomic-file.js')>();
@@ -183,6 +184,22 @@ describe('a takeover while another change of the same claim has its marker (roun
     writeFileSync(markerFile(env, h, 'unused1'), marker('unused1', process.pid, undefined, 'another boot pid:[1]'));
     expect(await takeOverGate(env, claim(h, 'mine', 3), 'unused1').catch((x: unknown) => x)).toMatchObject({ code: 'AUTH_REFRESH_IN_FLIGHT' });
     expect(readGate(env, h)).toMatchObject({ c: 'unused1' });
+  });
+
+  it('the pid space on Linux without a readable /proc: one of this process’s own, never shared by another (round 60 V1)', () => {
+    const throwing = {
+      readFileSync: (() => {
+        throw errno('EACCES');
+      }) as never,
+      readlinkSync: (() => {
+        throw errno('ENOENT');
+      }) as never,
+    };
+    const a = pidSpace('linux', throwing);
+    expect(a).toMatch(/^unknown /);
+    expect(pidSpace('linux', throwing)).not.toBe(a);
+    // no pid namespaces there: the machine's name and boot minute, the same for every process
+    expect(pidSpace('darwin', throwing)).toBe(pidSpace('darwin', throwing));
   });
 
   it('of an earlier process with this pid in this pid space (a restarted container’s pid 1): ended, the takeover passes', async () => {
