@@ -12,10 +12,11 @@ import { FOLDER_LOCK } from './folder-lock.js';
 import { checkNoFolderAt, checkNotOthersIn } from './planted.js';
 import { listedEntries } from './listed-files.js';
 import { fileNames, folders } from './listings.js';
+import { exportBelow, MANIFEST, manifestKind } from './manifest-kind.js';
 import { runKind, settingChanges, type RunKind } from '../options/index.js';
 import { outText as t } from './texts-folder.js';
 
-export const MANIFEST = 'meterdata-manifest.json';
+export { MANIFEST } from './manifest-kind.js';
 /** The summary a portfolio writes into its --out root (portfolio-summary.ts), beside its profiles' folders. */
 export const PORTFOLIO_SUMMARY = 'portfolio-summary.csv';
 
@@ -165,21 +166,6 @@ function isRegularFile(p: string): boolean {
 
 const MONTH_FOLDER = /^\d{4}-\d{2}$/;
 
-/** The run a folder's manifest belongs to; null where there is none or it is not readable as one. */
-function manifestKind(dir: string): RunKind | null {
-  for (const name of [MANIFEST, asideName(MANIFEST)]) {
-    const read = readOwnFile(path.join(dir, name));
-    if (!read || 'problem' in read) continue;
-    try {
-      const template = (JSON.parse(read.text) as { identity?: { template?: unknown } } | null)?.identity?.template;
-      if (typeof template === 'string') return runKind(template);
-    } catch {
-      // not a manifest of ours: the folder's own check judges it
-    }
-  }
-  return null;
-}
-
 /** Where under `root` the other command has written: an export's folder (root or its profile folders) for a uvi run; a uvi month folder (<root>/<month> or <root>/<profile>/<month>) for an export. */
 function otherRunIn(root: string, kind: RunKind): string | null {
   if (kind === 'uvi') return exportBelow(root);
@@ -187,23 +173,6 @@ function otherRunIn(root: string, kind: RunKind): string | null {
     const months = MONTH_FOLDER.test(path.basename(child)) ? [child] : folders(child, MONTH_FOLDER);
     const found = months.find((d) => manifestKind(d) === 'uvi');
     if (found) return found;
-  }
-  return null;
-}
-
-/** Folders looked at below a uvi root for an export's (a root of months holds a few hundred). */
-const BELOW_MAX = 5_000;
-
-/**
- * An export's folder in or anywhere below the uvi root `root`, breadth first, at most BELOW_MAX folders: one in a month
- * folder's sub-folder (`export --out R/2025-10/sub`) or deeper was not looked for, both runs committed, and the export
- * was then refused for good, as it lies in a uvi root (round 58 T5).
- */
-function exportBelow(root: string): string | null {
-  const queue = [root];
-  for (let i = 0; i < queue.length && i < BELOW_MAX; i++) {
-    if (manifestKind(queue[i]!) === 'export') return queue[i]!;
-    if (queue.length < BELOW_MAX) queue.push(...folders(queue[i]!));
   }
   return null;
 }

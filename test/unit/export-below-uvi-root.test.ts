@@ -1,0 +1,43 @@
+// Whether an export lies anywhere below a uvi root (src/export/folder/manifest-kind.ts exportBelow): round 58 T5 found
+// one in a month folder's sub-folder unlooked-for, round 60 V3 one past the 5,000 folders looked at, passed in silence.
+import { mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { exportBelow, MANIFEST, manifestKind } from '../../src/export/folder/manifest-kind.js';
+
+const manifest = (template: string) => JSON.stringify({ identity: { template } });
+
+function tree(folders: number): string {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'md-export-below-'));
+  for (let m = 0; m < folders; m++) {
+    const month = path.join(root, `2025-${String((m % 12) + 1).padStart(2, '0')}`, `p${m}`);
+    mkdirSync(month, { recursive: true });
+  }
+  return root;
+}
+
+describe('an export below a uvi root', () => {
+  it('is found at any depth, breadth first', () => {
+    const root = tree(20);
+    const deep = path.join(root, '2025-03', 'p2', 'a', 'b');
+    mkdirSync(deep, { recursive: true });
+    writeFileSync(path.join(deep, MANIFEST), manifest('billing-v1'));
+    expect(exportBelow(root)).toBe(deep);
+  });
+
+  it('a root of more folders than are looked at is refused, naming the folder, never passed unlooked-at', () => {
+    const root = tree(40);
+    expect(() => exportBelow(root, 30)).toThrow(expect.objectContaining({ code: 'EXPORT_OUT_IN_USE', message: expect.stringContaining(root) }));
+    expect(exportBelow(root, 100)).toBeNull();
+  });
+
+  it('a folder’s answer is kept while its manifest is unchanged, and read again once it is replaced', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'md-kind-'));
+    writeFileSync(path.join(dir, MANIFEST), manifest('uvi-letter-v1'));
+    expect(manifestKind(dir)).toBe('uvi');
+    writeFileSync(path.join(dir, `${MANIFEST}.new`), manifest('billing-v1'));
+    renameSync(path.join(dir, `${MANIFEST}.new`), path.join(dir, MANIFEST));
+    expect(manifestKind(dir)).toBe('export');
+  });
+});
