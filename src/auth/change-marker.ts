@@ -12,7 +12,7 @@ import path from 'node:path';
 import * as v from 'valibot';
 import { readOwnFile } from '../core/bounded-read.js';
 import { checkJson } from '../core/file-schema.js';
-import { PID_SPACE, processAlive } from '../core/pid.js';
+import { BOOT_MS, BOOTED, PID_SPACE, processAlive } from '../core/pid.js';
 import { gateFolder, madeWhole } from './gate-files.js';
 import { EntrySchema, type SpentEntry } from './spent-entry.js';
 
@@ -25,6 +25,7 @@ const MarkerSchema = v.looseObject({
   pid: v.number(),
   host: v.string(),
   ns: v.optional(v.string()),
+  boot: v.optional(v.number()),
   at: v.string(),
   claim: v.optional(EntrySchema),
 });
@@ -35,6 +36,7 @@ export interface Marker {
   pid: number;
   host: string;
   ns?: string;
+  boot?: number;
   at: string;
   claim?: SpentEntry;
 }
@@ -53,6 +55,7 @@ export const changeOf = (of: string, claim?: SpentEntry): Marker => ({
   pid: process.pid,
   host: os.hostname(),
   ns: PID_SPACE,
+  boot: BOOT_MS,
   at: new Date().toISOString(),
   ...(claim ? { claim } : {}),
 });
@@ -61,8 +64,8 @@ export const changeOf = (of: string, claim?: SpentEntry): Marker => ({
 export type Taken = { held: string } | { underWay: string; marker?: Marker };
 
 /**
- * Takes a marker of the claim `mine.of`, else tells the change under way. A marker whose process ended on this machine
- * is passed for the next generation; one holding this change's own id is this change's (its link made, the reply
+ * Takes a marker of the claim `mine.of`, else tells the change under way. A marker whose process ended in this pid
+ * space is passed for the next generation; one holding this change's own id is this change's (its link made, the reply
  * lost: NFS, as round 52 L4; round 57 S5).
  */
 export async function takeMarker(env: NodeJS.ProcessEnv, hash: string, mine: Marker): Promise<Taken> {
@@ -84,7 +87,9 @@ export async function takeMarker(env: NodeJS.ProcessEnv, hash: string, mine: Mar
 
 /** Whether a marker's process ended: its pid means the same here (PID_SPACE), and it is not running (this pid: an earlier process's with it). */
 function ended(m: Marker): boolean {
-  return m.ns === PID_SPACE && m.host === os.hostname() && m.pid > 0 && (m.pid === process.pid || !processAlive(m.pid));
+  // the boot id hidden (ProcSubset=pid): the same boot where the boot times agree within seconds (round 61 W1)
+  const sameBoot = !PID_SPACE.startsWith(`${BOOTED} `) || (m.boot !== undefined && Math.abs(m.boot - BOOT_MS) < 10_000);
+  return m.ns === PID_SPACE && sameBoot && m.host === os.hostname() && m.pid > 0 && (m.pid === process.pid || !processAlive(m.pid));
 }
 
 /** A change marker's content; none where it went meanwhile or cannot be read (never through a link: round 57 S8). */

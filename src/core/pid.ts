@@ -13,19 +13,33 @@ export function processAlive(pid: number): boolean {
 }
 
 /**
- * Where this process's pid means this process: the boot and the pid namespace (Linux), else the machine's name and the
- * minute it booted (no pid namespaces there). A process named by a pid of another pid space is never judged by its pid
- * here (round 59 U1: two containers sharing a folder and a hostname, each in its own pid namespace). On Linux without a
- * readable /proc (`ProcSubset=pid`, none mounted) the pid space cannot be told: one of this process's own, so no other
- * process judges its pids by ours (round 60 V1: the name and boot minute are the same in every namespace).
+ * Where this process's pid means this process: the boot (its id, else the minute it booted) and the pid namespace
+ * (Linux), else the machine's name and boot minute (no pid namespaces there). A process named by a pid of another pid
+ * space is never judged by its pid here (round 59 U1: two containers sharing a folder and a hostname, each in its own
+ * pid namespace). On Linux without the namespace's link (no /proc) the pid space cannot be told: one of this process's
+ * own, so no other process judges its pids by ours (round 60 V1: the name and boot minute are the same in every
+ * namespace). `ProcSubset=pid` hides the boot id but not the link: the boot minute stands in (round 61 W1).
  */
 export function pidSpace(platform: NodeJS.Platform = process.platform, read = { readFileSync, readlinkSync }): string {
-  try {
-    return `${read.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()} ${read.readlinkSync('/proc/self/ns/pid')}`;
-  } catch {
-    if (platform === 'linux') return `unknown ${randomBytes(8).toString('hex')}`;
-    return `${os.hostname()} ${Math.round((Date.now() - os.uptime() * 1000) / 60_000)}`;
-  }
+  if (platform !== 'linux') return `${os.hostname()} ${Math.round(BOOT_MS / 60_000)}`;
+  const quiet = (f: () => string): string | undefined => {
+    try {
+      return f();
+    } catch {
+      return undefined;
+    }
+  };
+  const ns = quiet(() => read.readlinkSync('/proc/self/ns/pid'));
+  if (ns === undefined) return `unknown ${randomBytes(8).toString('hex')}`;
+  // without the boot id, the boot time is compared within seconds (BOOTED, change-marker.ts): a minute's rounding would
+  // split one boot at its edge
+  const boot = quiet(() => read.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()) ?? BOOTED;
+  return `${boot} ${ns}`;
 }
+
+/** When this machine booted, ms since the epoch (as this process reads it: seconds apart between processes). */
+export const BOOT_MS = Date.now() - os.uptime() * 1000;
+/** The pid space's boot part where the boot id is hidden: the boot time then goes beside it (BOOT_MS). */
+export const BOOTED = 'booted';
 
 export const PID_SPACE = pidSpace();

@@ -198,6 +198,10 @@ describe('a takeover while another change of the same claim has its marker (roun
     const a = pidSpace('linux', throwing);
     expect(a).toMatch(/^unknown /);
     expect(pidSpace('linux', throwing)).not.toBe(a);
+    // ProcSubset=pid: the boot id hidden, the namespace's link there: the boot minute stands in, the same for every process (round 61 W1)
+    const subset = { ...throwing, readlinkSync: (() => 'pid:[4026532999]') as never };
+    expect(pidSpace('linux', subset)).toBe('booted pid:[4026532999]');
+    expect(pidSpace('linux', subset)).toBe(pidSpace('linux', subset));
     // no pid namespaces there: the machine's name and boot minute, the same for every process
     expect(pidSpace('darwin', throwing)).toBe(pidSpace('darwin', throwing));
   });

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportBelow, MANIFEST, manifestKind } from '../../src/export/folder/manifest-kind.js';
+import { checkNotOtherCommand } from '../../src/export/folder/out-folder.js';
 
 const manifest = (template: string) => JSON.stringify({ identity: { template } });
 
@@ -30,6 +31,26 @@ describe('an export below a uvi root', () => {
     const root = tree(40);
     expect(() => exportBelow(root, 30)).toThrow(expect.objectContaining({ code: 'EXPORT_OUT_IN_USE', message: expect.stringContaining(root) }));
     expect(exportBelow(root, 100)).toBeNull();
+  });
+
+  it('a folder of more entries than a listing holds: refused by uvi and by an export, never looked past (round 61 W2)', () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'md-export-below-wide-'));
+    for (let i = 0; i < 10_001; i++) mkdirSync(path.join(root, `d${String(i).padStart(5, '0')}`));
+    const refused = expect.objectContaining({
+      code: 'EXPORT_OUT_IN_USE',
+      message: expect.stringContaining('more than 10,000 folders below it, or entries in one folder'),
+    });
+    expect(() => exportBelow(root)).toThrow(refused);
+    expect(() => checkNotOtherCommand(root, 'export')).toThrow(refused);
+  }, 60_000);
+
+  it('a manifest over 1 MiB (a month of thousands of letters) is still told by its kind (round 61 W6)', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'md-kind-big-'));
+    const files = Array.from({ length: 12_000 }, (_, i) => ({ name: `Nutzeinheit ${i}.pdf`, sha256: 'ab'.repeat(32) }));
+    const text = JSON.stringify({ identity: { template: 'uvi-letter-v1' }, files });
+    expect(text.length).toBeGreaterThan(1 << 20);
+    writeFileSync(path.join(dir, MANIFEST), text);
+    expect(manifestKind(dir)).toBe('uvi');
   });
 
   it('a folder’s answer is kept while its manifest is unchanged, and read again once it is replaced', () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 
 /** A folder may hold any number of entries: each listing is cut at this many. */
 const MAX_ENTRIES = 10_000;
+export const MAX_LISTED = MAX_ENTRIES;
 
 /**
  * The listings of folders unchanged since they were listed: every run checks each folder above its --out (before any
@@ -12,7 +13,9 @@ const MAX_ENTRIES = 10_000;
  * whenever an entry is added, removed or renamed in it; a listing is kept only where that mtime was over 2 s old when it
  * was made, so a change after it cannot share the mtime on a file system that counts in seconds (FAT: 2 s).
  */
-const listings = new Map<string, { stamp: string; entries: { name: string; isDir: boolean }[] }>();
+const listings = new Map<string, { stamp: string; entries: { name: string; isDir: boolean }[]; cut: boolean }>();
+/** The folders whose last listing was cut at MAX_ENTRIES: a look for another command's files there cannot be whole. */
+const cutLast = new Set<string>();
 /** At most this many entries kept in all (about 2 MB): a run into a folder of many large sub-folders kept them all (round 53 N4). */
 const ENTRIES_KEPT = 20_000;
 let entriesKept = 0;
@@ -22,17 +25,22 @@ function entriesOf(dir: string): { name: string; isDir: boolean }[] {
   const st = statSync(dir, { bigint: true });
   const stamp = `${st.dev}:${st.ino}:${st.mtimeNs}:${st.ctimeNs}`;
   const kept = listings.get(dir);
-  if (kept?.stamp === stamp) return kept.entries;
-  const entries = readdirSync(dir, { withFileTypes: true })
-    .slice(0, MAX_ENTRIES)
-    .map((e) => ({ name: e.name, isDir: e.isDirectory() }));
+  if (kept?.stamp === stamp) {
+    if (kept.cut) cutLast.add(dir);
+    return kept.entries;
+  }
+  const all = readdirSync(dir, { withFileTypes: true });
+  const cut = all.length > MAX_ENTRIES;
+  if (cut) cutLast.add(dir);
+  else cutLast.delete(dir);
+  const entries = all.slice(0, MAX_ENTRIES).map((e) => ({ name: e.name, isDir: e.isDirectory() }));
   forget(dir);
   if (Date.now() - Number(st.mtimeMs) > SETTLED_MS) {
     if (entriesKept + entries.length > ENTRIES_KEPT) {
       listings.clear();
       entriesKept = 0;
     }
-    listings.set(dir, { stamp, entries });
+    listings.set(dir, { stamp, entries, cut });
     entriesKept += entries.length;
   }
   return entries;
@@ -63,6 +71,11 @@ export function fileNames(dir: string): string[] {
   } catch {
     return [];
   }
+}
+
+/** Whether the last listing of `dir` was cut at MAX_ENTRIES (round 61 W2: a look past it passed in silence). */
+export function listingCut(dir: string): boolean {
+  return cutLast.has(dir);
 }
 
 /** How many entries the kept listings hold (for the tests: the bound on what a run keeps). */

@@ -6,11 +6,13 @@ import path from 'node:path';
 import { readOwnFile } from '../../core/bounded-read.js';
 import { UsageError } from '../../core/errors.js';
 import { asideName } from './atomic.js';
-import { folders } from './listings.js';
+import { folders, listingCut, MAX_LISTED } from './listings.js';
 import { runKind, type RunKind } from '../options/index.js';
 import { outText as t } from './texts-folder.js';
 
 export const MANIFEST = 'meterdata-manifest.json';
+/** A manifest read for its kind: up to this many bytes (a month of 100,000 letters is about 20 MB). */
+const MANIFEST_MAX = 64 << 20;
 
 /** Answers kept, by folder, with the identity of its manifest and its aside copy (at most KEPT_MAX: about 10 MB). */
 const kinds = new Map<string, { stamp: string; kind: RunKind | null }>();
@@ -43,7 +45,8 @@ function manifestStamp(dir: string): string | undefined {
 
 function readKind(dir: string): RunKind | null {
   for (const name of [MANIFEST, asideName(MANIFEST)]) {
-    const read = readOwnFile(path.join(dir, name));
+    // a month of thousands of letters writes a manifest over the 1 MiB of other files read back (round 61 W6)
+    const read = readOwnFile(path.join(dir, name), MANIFEST_MAX);
     if (!read || 'problem' in read) continue;
     try {
       const template = (JSON.parse(read.text) as { identity?: { template?: unknown } } | null)?.identity?.template;
@@ -64,12 +67,16 @@ const BELOW_MAX = 50_000;
  * good, as it lies in a uvi root (round 58 T5). A root of more than BELOW_MAX folders is refused, never passed
  * unlooked-at (round 60 V3: at 5,000 it passed).
  */
+/** Refused where the look cannot be whole: never passed unlooked-at. */
+export const tooMany = (dir: string, max: number) => new UsageError(t.tooManyBelow({ dir, max }), t.tooManyBelowHint, 'EXPORT_OUT_IN_USE');
+
 export function exportBelow(root: string, max = BELOW_MAX): string | null {
   const queue = [root];
   for (let i = 0; i < queue.length; i++) {
-    if (i >= max) throw new UsageError(t.tooManyBelow({ dir: root, max }), t.tooManyBelowHint, 'EXPORT_OUT_IN_USE');
+    if (i >= max) throw tooMany(root, max);
     if (manifestKind(queue[i]!) === 'export') return queue[i]!;
     queue.push(...folders(queue[i]!));
+    if (listingCut(queue[i]!)) throw tooMany(root, MAX_LISTED); // a folder of more entries than are listed (round 61 W2)
   }
   return null;
 }

@@ -11,8 +11,8 @@ import { asideName, partialName } from './atomic.js';
 import { FOLDER_LOCK } from './folder-lock.js';
 import { checkNoFolderAt, checkNotOthersIn } from './planted.js';
 import { listedEntries } from './listed-files.js';
-import { fileNames, folders } from './listings.js';
-import { exportBelow, MANIFEST, manifestKind } from './manifest-kind.js';
+import { fileNames, folders, listingCut, MAX_LISTED } from './listings.js';
+import { exportBelow, MANIFEST, manifestKind, tooMany } from './manifest-kind.js';
 import { runKind, settingChanges, type RunKind } from '../options/index.js';
 import { outText as t } from './texts-folder.js';
 
@@ -169,8 +169,11 @@ const MONTH_FOLDER = /^\d{4}-\d{2}$/;
 /** Where under `root` the other command has written: an export's folder (root or its profile folders) for a uvi run; a uvi month folder (<root>/<month> or <root>/<profile>/<month>) for an export. */
 function otherRunIn(root: string, kind: RunKind): string | null {
   if (kind === 'uvi') return exportBelow(root);
-  for (const child of folders(root)) {
+  const children = folders(root);
+  if (listingCut(root)) throw tooMany(root, MAX_LISTED); // a folder of more entries than are listed (round 61 W2)
+  for (const child of children) {
     const months = MONTH_FOLDER.test(path.basename(child)) ? [child] : folders(child, MONTH_FOLDER);
+    if (listingCut(child)) throw tooMany(root, MAX_LISTED);
     const found = months.find((d) => manifestKind(d) === 'uvi');
     if (found) return found;
   }

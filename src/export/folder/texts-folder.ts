@@ -26,8 +26,8 @@ export const outText = catalogue(
     readOnly: 'it is on a read-only file system',
     denied: 'permission denied',
     tooManyBelow: (p: { dir: string; max: number }) =>
-      `--out ${p.dir} holds more than ${p.max.toLocaleString('en')} folders; whether an export lies among them cannot be checked, and the monthly information does not go into an export's folder.`,
-    tooManyBelowHint: 'Choose a folder for the monthly information that holds only its months (or a new, empty one) and run the command again.',
+      `--out ${p.dir} holds more than ${p.max.toLocaleString('en')} folders below it, or entries in one folder; whether the other command (export or uvi) has written among them cannot be checked, and the two never share a folder.`,
+    tooManyBelowHint: 'Choose an --out folder that holds only this command’s files (or a new, empty one) and run the command again.',
     holdsExport: (p: { dir: string; found: string }) =>
       `--out ${p.dir} holds an export (${p.found}); the monthly information does not go into an export's folder.`,
     holdsUvi: (p: { dir: string; found: string }) =>
@@ -86,9 +86,9 @@ export const outText = catalogue(
     readOnly: 'das Dateisystem ist schreibgeschützt',
     denied: 'keine Berechtigung',
     tooManyBelow: (p) =>
-      `--out ${p.dir} enthält mehr als ${p.max.toLocaleString('de')} Ordner; ob darunter ein Export liegt, lässt sich nicht prüfen, und die monatliche Verbrauchsinformation gehört nicht in den Ordner eines Exports.`,
+      `--out ${p.dir} enthält mehr als ${p.max.toLocaleString('de')} Ordner darunter oder Einträge in einem Ordner; ob der andere Befehl (Export oder uvi) darin geschrieben hat, lässt sich nicht prüfen, und beide teilen sich nie einen Ordner.`,
     tooManyBelowHint:
-      'Bitte wählen Sie für die monatliche Verbrauchsinformation einen Ordner, der nur deren Monate enthält (oder einen neuen, leeren), und führen Sie den Befehl erneut aus.',
+      'Bitte wählen Sie einen --out-Ordner, der nur die Dateien dieses Befehls enthält (oder einen neuen, leeren), und führen Sie den Befehl erneut aus.',
     holdsExport: (p) => `--out ${p.dir} enthält einen Export (${p.found}); die monatliche Verbrauchsinformation gehört nicht in den Ordner eines Exports.`,
     holdsUvi: (p) => `--out ${p.dir} enthält monatliche Verbrauchsinformationen (${p.found}); ein Export gehört nicht in deren Ordner.`,
     otherCommandHint: 'Geben Sie export und uvi je einen eigenen Zielordner mit --out (etwa --out exporte und --out uvi).',
