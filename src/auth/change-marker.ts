@@ -7,6 +7,7 @@
 // containers sharing the state folder and a hostname each took the other's live marker for a dead one's (round 59 U1).
 import { createHash, randomBytes } from 'node:crypto';
 import { lstatSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import * as v from 'valibot';
@@ -72,9 +73,9 @@ export async function takeMarker(env: NodeJS.ProcessEnv, hash: string, mine: Mar
   let g = 0;
   for (let tries = 0; g < GENERATIONS && tries < 2 * GENERATIONS; tries++) {
     const file = markerFile(env, hash, mine.of, g);
-    if (await madeWhole(file, JSON.stringify(mine))) return { held: file };
+    if (await madeWhole(file, JSON.stringify(mine))) return held(file, mine);
     const there = readMarker(file);
-    if (there?.by === mine.by) return { held: file };
+    if (there?.by === mine.by) return held(file, mine);
     if (there === undefined) {
       if (lstatSync(file, { throwIfNoEntry: false }) === undefined) continue; // gone meanwhile: this generation again
       return { underWay: file }; // torn, or no file: the prune removes it an hour on (gate-prune.ts)
@@ -85,11 +86,30 @@ export async function takeMarker(env: NodeJS.ProcessEnv, hash: string, mine: Mar
   return { underWay: markerFile(env, hash, mine.of, Math.min(g, GENERATIONS - 1)) };
 }
 
-/** Whether a marker's process ended: its pid means the same here (PID_SPACE), and it is not running (this pid: an earlier process's with it). */
+/** The changes this process holds a marker for, by id: its own pid on a marker is a live change of its own only then. */
+const heldHere = new Set<string>();
+
+function held(file: string, mine: Marker): Taken {
+  heldHere.add(mine.by);
+  return { held: file };
+}
+
+/** Removes a marker this change held: the change is made, or given up. */
+export async function releaseMarker(file: string, mine: Marker): Promise<void> {
+  await rm(file, { force: true }).catch(() => undefined);
+  heldHere.delete(mine.by);
+}
+
+/**
+ * Whether a marker's process ended: its pid means the same here (PID_SPACE), and it is not running; this process's pid
+ * on it is an earlier process's with it (a restarted container's pid 1), unless this process holds it (two takeovers of
+ * one claim in one process: each took the other's live marker for an ended one).
+ */
 function ended(m: Marker): boolean {
   // the boot id hidden (ProcSubset=pid): the same boot where the boot times agree within seconds (round 61 W1)
   const sameBoot = !PID_SPACE.startsWith(`${BOOTED} `) || (m.boot !== undefined && Math.abs(m.boot - BOOT_MS) < 10_000);
-  return m.ns === PID_SPACE && sameBoot && m.host === os.hostname() && m.pid > 0 && (m.pid === process.pid || !processAlive(m.pid));
+  const gone = m.pid === process.pid ? !heldHere.has(m.by) : !processAlive(m.pid);
+  return m.ns === PID_SPACE && sameBoot && m.host === os.hostname() && m.pid > 0 && gone;
 }
 
 /** A change marker's content; none where it went meanwhile or cannot be read (never through a link: round 57 S8). */

@@ -14,7 +14,7 @@ import { writeFileAtomic } from '../core/atomic-file.js';
 import { readOwnFile } from '../core/bounded-read.js';
 import { ServiceUnavailableError } from '../core/errors.js';
 import { checkJson } from '../core/file-schema.js';
-import { changeOf, takeMarker, type Taken } from './change-marker.js';
+import { changeOf, releaseMarker, takeMarker, type Taken } from './change-marker.js';
 import { gateFile, madeWhole } from './gate-files.js';
 import { EntrySchema, type SpentEntry } from './spent-entry.js';
 import { fileTexts as ft } from '../core/texts.js';
@@ -41,7 +41,8 @@ export async function takeGate(env: NodeJS.ProcessEnv, entry: SpentEntry): Promi
  * change of the claim under way is exit 5, never a claim that stands: nothing was sent (round 57 S2 to S5).
  */
 export async function takeOverGate(env: NodeJS.ProcessEnv, entry: SpentEntry, unusedId: string): Promise<SpentEntry | null> {
-  const taken = await takeMarker(env, entry.h, changeOf(unusedId, entry));
+  const mine = changeOf(unusedId, entry);
+  const taken = await takeMarker(env, entry.h, mine);
   if ('underWay' in taken) {
     // changed meanwhile: another claim stands; given back: a claim as any
     const there = readGate(env, entry.h);
@@ -57,7 +58,7 @@ export async function takeOverGate(env: NodeJS.ProcessEnv, entry: SpentEntry, un
     await writeFileAtomic(gateFile(env, entry.h), JSON.stringify(entry), { mode: 0o600 });
     return null;
   } finally {
-    await fsp.rm(taken.held, { force: true }).catch(() => undefined);
+    await releaseMarker(taken.held, mine);
   }
 }
 
@@ -118,13 +119,14 @@ export async function removeGate(env: NodeJS.ProcessEnv, hash: string, c: string
   const claim = held();
   if (claim === undefined) return;
   if (fresh) return fsp.rm(gateFile(env, hash), { force: true });
-  const taken = await takeMarker(env, hash, changeOf(claim.c ?? ''));
+  const mine = changeOf(claim.c ?? '');
+  const taken = await takeMarker(env, hash, mine);
   if ('underWay' in taken) return;
   try {
     // read again under the marker: a takeover may have written its claim over it before (round 57 S6)
     if (held()?.c === claim.c) await fsp.rm(gateFile(env, hash), { force: true });
   } finally {
-    await fsp.rm(taken.held, { force: true }).catch(() => undefined);
+    await releaseMarker(taken.held, mine);
   }
 }
 
