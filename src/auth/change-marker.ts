@@ -73,9 +73,16 @@ export async function takeMarker(env: NodeJS.ProcessEnv, hash: string, mine: Mar
   let g = 0;
   for (let tries = 0; g < GENERATIONS && tries < 2 * GENERATIONS; tries++) {
     const file = markerFile(env, hash, mine.of, g);
-    if (await madeWhole(file, JSON.stringify(mine))) return held(file, mine);
+    // known as held here before it is on disk: another change of this process reading it meanwhile must not pass it (round 62 X1)
+    heldHere.add(mine.by);
+    const made = await madeWhole(file, JSON.stringify(mine)).catch((e: unknown) => {
+      heldHere.delete(mine.by);
+      return Promise.reject(e);
+    });
+    if (made) return held(file, mine);
     const there = readMarker(file);
     if (there?.by === mine.by) return held(file, mine);
+    heldHere.delete(mine.by);
     if (there === undefined) {
       if (lstatSync(file, { throwIfNoEntry: false }) === undefined) continue; // gone meanwhile: this generation again
       return { underWay: file }; // torn, or no file: the prune removes it an hour on (gate-prune.ts)

@@ -44,6 +44,17 @@ describe('an export below a uvi root', () => {
     expect(() => checkNotOtherCommand(root, 'export')).toThrow(refused);
   }, 60_000);
 
+  it('a month of more letters than a listing holds is no cut: the root is looked through, not refused (round 62 X3)', () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'md-export-below-letters-'));
+    const month = path.join(root, '2025-10');
+    mkdirSync(month);
+    writeFileSync(path.join(month, MANIFEST), manifest('uvi-letter-v1'));
+    for (let i = 0; i < 10_050; i++) writeFileSync(path.join(month, `letter-${i}.pdf`), '');
+    mkdirSync(path.join(month, 'zz-sub'));
+    writeFileSync(path.join(month, 'zz-sub', MANIFEST), manifest('billing-v1'));
+    expect(exportBelow(root)).toBe(path.join(month, 'zz-sub'));
+  }, 60_000);
+
   it('a manifest over 1 MiB (a month of thousands of letters) is still told by its kind (round 61 W6)', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'md-kind-big-'));
     const files = Array.from({ length: 12_000 }, (_, i) => ({ name: `Nutzeinheit ${i}.pdf`, sha256: 'ab'.repeat(32) }));

@@ -29,11 +29,14 @@ function entriesOf(dir: string): { name: string; isDir: boolean }[] {
     if (kept.cut) cutLast.add(dir);
     return kept.entries;
   }
-  const all = readdirSync(dir, { withFileTypes: true });
-  const cut = all.length > MAX_ENTRIES;
+  const all = readdirSync(dir, { withFileTypes: true }).map((e) => ({ name: e.name, isDir: e.isDirectory() }));
+  // folders first: the looks for another command's files need the folders, and a month of more than MAX_ENTRIES
+  // letters cut no folder (round 62 X3: such a uvi root was refused for every later month)
+  const folderCount = all.filter((e) => e.isDir).length;
+  const cut = folderCount > MAX_ENTRIES;
   if (cut) cutLast.add(dir);
   else cutLast.delete(dir);
-  const entries = all.slice(0, MAX_ENTRIES).map((e) => ({ name: e.name, isDir: e.isDirectory() }));
+  const entries = [...all.filter((e) => e.isDir), ...all.filter((e) => !e.isDir)].slice(0, MAX_ENTRIES);
   forget(dir);
   if (Date.now() - Number(st.mtimeMs) > SETTLED_MS) {
     if (entriesKept + entries.length > ENTRIES_KEPT) {
@@ -73,7 +76,7 @@ export function fileNames(dir: string): string[] {
   }
 }
 
-/** Whether the last listing of `dir` was cut at MAX_ENTRIES (round 61 W2: a look past it passed in silence). */
+/** Whether the last listing of `dir` held more than MAX_ENTRIES folders, some cut (round 61 W2: a look past them passed in silence). */
 export function listingCut(dir: string): boolean {
   return cutLast.has(dir);
 }
