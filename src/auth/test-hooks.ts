@@ -1,7 +1,7 @@
 // Deterministic pause points for the kill and lock-takeover tests. Read only when
 // METERDATA_TEST_HOOKS=1, so a stray variable in a user's environment does nothing.
 
-export type PausePoint = 'BEFORE_REFRESH' | 'BEFORE_INTENT' | 'AFTER_REFRESH' | 'CLI_END';
+export type PausePoint = 'BEFORE_REFRESH' | 'BEFORE_INTENT' | 'AFTER_REFRESH' | 'CLI_END' | 'BEFORE_COMMIT';
 
 export function testHooksOn(env: NodeJS.ProcessEnv): boolean {
   return env.METERDATA_TEST_HOOKS === '1';

@@ -72,4 +72,27 @@ describe('an export below a uvi root', () => {
     renameSync(path.join(dir, `${MANIFEST}.new`), path.join(dir, MANIFEST));
     expect(manifestKind(dir)).toBe('export');
   });
+
+  it('a uvi root among 20,000 other folders is found from an export into it: refused, naming the root (round 62 X2)', () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'md-uvi-root-wide-'));
+    for (let i = 0; i < 20_000; i++) mkdirSync(path.join(root, `d${i}`));
+    mkdirSync(path.join(root, '2025-10'));
+    writeFileSync(path.join(root, '2025-10', MANIFEST), manifest('uvi-letter-v1'));
+    expect(() => checkNotOtherCommand(path.join(root, 'exports'), 'export')).toThrow(
+      expect.objectContaining({ code: 'EXPORT_OUT_IN_USE', message: expect.stringContaining(`lies in the folder of the monthly information (${root})`) }),
+    );
+  }, 60_000);
+
+  it('a portfolio’s root of more folders than a listing holds, above an export: refused, never looked past (round 62 X2)', () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'md-portfolio-wide-'));
+    for (let i = 0; i < 10_001; i++) mkdirSync(path.join(root, `p${i}`));
+    writeFileSync(path.join(root, 'portfolio-summary.csv'), '');
+    expect(() => checkNotOtherCommand(path.join(root, 'p1', 'exports'), 'export')).toThrow(
+      expect.objectContaining({ code: 'EXPORT_OUT_IN_USE', message: expect.stringContaining(`${root} holds more than 10,000 folders`) }),
+    );
+    // a parent of as many folders that is no portfolio's root (a /tmp) is looked through, not refused
+    const plain = mkdtempSync(path.join(os.tmpdir(), 'md-plain-wide-'));
+    for (let i = 0; i < 10_001; i++) mkdirSync(path.join(plain, `p${i}`));
+    expect(() => checkNotOtherCommand(path.join(plain, 'p1', 'exports'), 'export')).not.toThrow();
+  }, 60_000);
 });

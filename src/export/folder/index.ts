@@ -7,3 +7,4 @@ export * from './texts-folder.js';
 export * from './compare-folder.js';
 export * from './listed-files.js';
 export * from './folder-lock.js';
+export * from './commit-lock.js';

@@ -5,6 +5,8 @@ import path from 'node:path';
 /** A folder may hold any number of entries: each listing is cut at this many. */
 const MAX_ENTRIES = 10_000;
 export const MAX_LISTED = MAX_ENTRIES;
+/** A uvi month's folder: <root>/<month>. Such folders come first in a listing, so a cut keeps them (round 62 X2). */
+export const MONTH_FOLDER = /^\d{4}-\d{2}$/;
 
 /**
  * The listings of folders unchanged since they were listed: every run checks each folder above its --out (before any
@@ -13,9 +15,14 @@ export const MAX_LISTED = MAX_ENTRIES;
  * whenever an entry is added, removed or renamed in it; a listing is kept only where that mtime was over 2 s old when it
  * was made, so a change after it cannot share the mtime on a file system that counts in seconds (FAT: 2 s).
  */
-const listings = new Map<string, { stamp: string; entries: { name: string; isDir: boolean }[]; cut: boolean }>();
+const listings = new Map<string, { stamp: string; entries: { name: string; isDir: boolean }[]; cut: Cut }>();
+/** Whether a listing lost folders at MAX_ENTRIES: any, or (months) month folders. */
+interface Cut {
+  folders: boolean;
+  months: boolean;
+}
 /** The folders whose last listing was cut at MAX_ENTRIES: a look for another command's files there cannot be whole. */
-const cutLast = new Set<string>();
+const cutLast = new Map<string, Cut>();
 /** At most this many entries kept in all (about 2 MB): a run into a folder of many large sub-folders kept them all (round 53 N4). */
 const ENTRIES_KEPT = 20_000;
 let entriesKept = 0;
@@ -26,17 +33,18 @@ function entriesOf(dir: string): { name: string; isDir: boolean }[] {
   const stamp = `${st.dev}:${st.ino}:${st.mtimeNs}:${st.ctimeNs}`;
   const kept = listings.get(dir);
   if (kept?.stamp === stamp) {
-    if (kept.cut) cutLast.add(dir);
+    noteCut(dir, kept.cut);
     return kept.entries;
   }
   const all = readdirSync(dir, { withFileTypes: true }).map((e) => ({ name: e.name, isDir: e.isDirectory() }));
   // folders first: the looks for another command's files need the folders, and a month of more than MAX_ENTRIES
-  // letters cut no folder (round 62 X3: such a uvi root was refused for every later month)
-  const folderCount = all.filter((e) => e.isDir).length;
-  const cut = folderCount > MAX_ENTRIES;
-  if (cut) cutLast.add(dir);
-  else cutLast.delete(dir);
-  const entries = [...all.filter((e) => e.isDir), ...all.filter((e) => !e.isDir)].slice(0, MAX_ENTRIES);
+  // letters cut no folder (round 62 X3: such a uvi root was refused for every later month); month folders before the
+  // others: a look upward for a uvi root passed one whose months lay past the cut among 10,000 others (round 62 X2)
+  const months = all.filter((e) => e.isDir && MONTH_FOLDER.test(e.name));
+  const others = all.filter((e) => e.isDir && !MONTH_FOLDER.test(e.name));
+  const cut = { folders: months.length + others.length > MAX_ENTRIES, months: months.length > MAX_ENTRIES };
+  noteCut(dir, cut);
+  const entries = [...months, ...others, ...all.filter((e) => !e.isDir)].slice(0, MAX_ENTRIES);
   forget(dir);
   if (Date.now() - Number(st.mtimeMs) > SETTLED_MS) {
     if (entriesKept + entries.length > ENTRIES_KEPT) {
@@ -47,6 +55,11 @@ function entriesOf(dir: string): { name: string; isDir: boolean }[] {
     entriesKept += entries.length;
   }
   return entries;
+}
+
+function noteCut(dir: string, cut: Cut): void {
+  if (cut.folders) cutLast.set(dir, cut);
+  else cutLast.delete(dir);
 }
 
 function forget(dir: string): void {
@@ -76,9 +89,13 @@ export function fileNames(dir: string): string[] {
   }
 }
 
-/** Whether the last listing of `dir` held more than MAX_ENTRIES folders, some cut (round 61 W2: a look past them passed in silence). */
-export function listingCut(dir: string): boolean {
-  return cutLast.has(dir);
+/**
+ * Whether the last listing of `dir` held more than MAX_ENTRIES folders, some cut (round 61 W2: a look past them passed
+ * in silence); with `only` MONTH_FOLDER, whether month folders were cut (they come first).
+ */
+export function listingCut(dir: string, only?: typeof MONTH_FOLDER): boolean {
+  const cut = cutLast.get(dir);
+  return cut !== undefined && (only === MONTH_FOLDER ? cut.months : cut.folders);
 }
 
 /** How many entries the kept listings hold (for the tests: the bound on what a run keeps). */

@@ -11,7 +11,7 @@ import { asideName, partialName } from './atomic.js';
 import { FOLDER_LOCK } from './folder-lock.js';
 import { checkNoFolderAt, checkNotOthersIn } from './planted.js';
 import { listedEntries } from './listed-files.js';
-import { fileNames, folders, listingCut, MAX_LISTED } from './listings.js';
+import { fileNames, folders, listingCut, MAX_LISTED, MONTH_FOLDER } from './listings.js';
 import { exportBelow, MANIFEST, manifestKind, tooMany } from './manifest-kind.js';
 import { runKind, settingChanges, type RunKind } from '../options/index.js';
 import { outText as t } from './texts-folder.js';
@@ -164,16 +164,15 @@ function isRegularFile(p: string): boolean {
 // read (bounded, plain files only); a folder may hold any number of entries, so each listing
 // is cut at MAX_ENTRIES.
 
-const MONTH_FOLDER = /^\d{4}-\d{2}$/;
-
 /** Where under `root` the other command has written: an export's folder (root or its profile folders) for a uvi run; a uvi month folder (<root>/<month> or <root>/<profile>/<month>) for an export. */
 function otherRunIn(root: string, kind: RunKind): string | null {
   if (kind === 'uvi') return exportBelow(root);
   const children = folders(root);
   if (listingCut(root)) throw tooMany(root, MAX_LISTED); // a folder of more entries than are listed (round 61 W2)
   for (const child of children) {
-    const months = MONTH_FOLDER.test(path.basename(child)) ? [child] : folders(child, MONTH_FOLDER);
-    if (listingCut(child)) throw tooMany(root, MAX_LISTED);
+    const isMonth = MONTH_FOLDER.test(path.basename(child));
+    const months = isMonth ? [child] : folders(child, MONTH_FOLDER);
+    if (!isMonth && listingCut(child, MONTH_FOLDER)) throw tooMany(root, MAX_LISTED);
     const found = months.find((d) => manifestKind(d) === 'uvi');
     if (found) return found;
   }
@@ -199,9 +198,20 @@ function uviMonthAround(root: string, kind: RunKind): string | null {
 function exportAround(root: string): string | null {
   for (let d = path.dirname(root); ; d = path.dirname(d)) {
     if (manifestKind(d) === 'export') return d;
-    if (portfolioAt(d) && folders(d).some((c) => manifestKind(c) === 'export')) return d;
+    if (portfolioAt(d) && listedAbove(root, d).some((c) => manifestKind(c) === 'export')) return d;
     if (path.dirname(d) === d) return null;
   }
+}
+
+/**
+ * The folders of `d`, a folder at or above `root` (`only` MONTH_FOLDER: its month folders); refused where the listing
+ * lost some of them at the cut (round 62 X2: the look passed past them). Month folders come first, so only more than
+ * 10,000 months are refused, and a parent of many other folders (a /tmp) only where it is a portfolio's root.
+ */
+function listedAbove(root: string, d: string, only?: typeof MONTH_FOLDER): string[] {
+  const found = folders(d, only);
+  if (listingCut(d, only)) throw new UsageError(t.tooManyAbove({ dir: root, at: d, max: MAX_LISTED }), t.tooManyBelowHint, 'EXPORT_OUT_IN_USE');
+  return found;
 }
 
 /** `dir` may be a portfolio's root: its summary is there, or its lock (one under way has none yet: a nested run took it
@@ -222,9 +232,9 @@ function portfolioRootAt(dir: string): boolean {
  * and the next month's uvi into its own root was refused for good (round 27).
  */
 function uviRootAround(root: string): string | null {
-  const holdsMonths = (d: string) => folders(d, MONTH_FOLDER).some((m) => manifestKind(m) === 'uvi');
+  const holdsMonths = (d: string) => listedAbove(root, d, MONTH_FOLDER).some((m) => manifestKind(m) === 'uvi');
   for (let d = path.dirname(root); ; d = path.dirname(d)) {
-    if (holdsMonths(d) || (portfolioAt(d) && folders(d).some(holdsMonths))) return d;
+    if (holdsMonths(d) || (portfolioAt(d) && listedAbove(root, d).some(holdsMonths))) return d;
     if (path.dirname(d) === d) return null;
   }
 }

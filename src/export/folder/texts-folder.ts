@@ -28,6 +28,8 @@ export const outText = catalogue(
     tooManyBelow: (p: { dir: string; max: number }) =>
       `--out ${p.dir} holds more than ${p.max.toLocaleString('en')} folders below it, or entries in one folder; whether the other command (export or uvi) has written among them cannot be checked, and the two never share a folder.`,
     tooManyBelowHint: 'Choose an --out folder that holds only this command’s files (or a new, empty one) and run the command again.',
+    tooManyAbove: (p: { dir: string; at: string; max: number }) =>
+      `Whether the other command (export or uvi) has written around --out ${p.dir} cannot be checked: ${p.at} holds more than ${p.max.toLocaleString('en')} folders, and the two never share a folder.`,
     holdsExport: (p: { dir: string; found: string }) =>
       `--out ${p.dir} holds an export (${p.found}); the monthly information does not go into an export's folder.`,
     holdsUvi: (p: { dir: string; found: string }) =>
@@ -64,6 +66,10 @@ export const outText = catalogue(
     lockIsFolder: (p: { lock: string }) =>
       `${p.lock} is a folder, where meterdata keeps a lock file; it is not meterdata's, and meterdata removes no folder it did not make.`,
     lockIsFolderHint: (p: { lock: string }) => `Remove the folder ${p.lock} (or move it elsewhere), then run the same command again.`,
+    commitBusy: (p: { minutes: number }) =>
+      `Another meterdata run of this account has been putting its files into place for over ${p.minutes} minutes; this run committed nothing.`,
+    commitBusyHint: (p: { lock: string }) =>
+      `Run the same command again once the other run has ended; what this run fetched is kept. If no meterdata run is running, remove ${p.lock} first.`,
   },
   {
     otherArguments: (p) => `${p.where} enthält bereits einen Export mit anderen Einstellungen${p.changes ? `: ${p.changes}` : ''}.`,
@@ -89,6 +95,8 @@ export const outText = catalogue(
       `--out ${p.dir} enthält mehr als ${p.max.toLocaleString('de')} Ordner darunter oder Einträge in einem Ordner; ob der andere Befehl (Export oder uvi) darin geschrieben hat, lässt sich nicht prüfen, und beide teilen sich nie einen Ordner.`,
     tooManyBelowHint:
       'Bitte wählen Sie einen --out-Ordner, der nur die Dateien dieses Befehls enthält (oder einen neuen, leeren), und führen Sie den Befehl erneut aus.',
+    tooManyAbove: (p) =>
+      `Ob der andere Befehl (Export oder uvi) im Umfeld von --out ${p.dir} geschrieben hat, lässt sich nicht prüfen: ${p.at} enthält mehr als ${p.max.toLocaleString('de')} Ordner, und beide teilen sich nie einen Ordner.`,
     holdsExport: (p) => `--out ${p.dir} enthält einen Export (${p.found}); die monatliche Verbrauchsinformation gehört nicht in den Ordner eines Exports.`,
     holdsUvi: (p) => `--out ${p.dir} enthält monatliche Verbrauchsinformationen (${p.found}); ein Export gehört nicht in deren Ordner.`,
     otherCommandHint: 'Geben Sie export und uvi je einen eigenen Zielordner mit --out (etwa --out exporte und --out uvi).',
@@ -124,6 +132,10 @@ export const outText = catalogue(
     lockIsFolder: (p) =>
       `${p.lock} ist ein Ordner, wo meterdata eine Sperrdatei führt; er stammt nicht von meterdata, und meterdata entfernt keinen Ordner, den es nicht selbst angelegt hat.`,
     lockIsFolderHint: (p) => `Entfernen Sie den Ordner ${p.lock} (oder verschieben Sie ihn an einen anderen Ort) und starten Sie denselben Befehl erneut.`,
+    commitBusy: (p) =>
+      `Ein anderer meterdata-Lauf dieses Benutzerkontos legt seit über ${p.minutes} Minuten seine Dateien ab; dieser Lauf hat keine Datei abgelegt.`,
+    commitBusyHint: (p) =>
+      `Starten Sie denselben Befehl erneut, sobald der andere Lauf beendet ist; was dieser Lauf abgerufen hat, bleibt erhalten. Läuft kein meterdata-Lauf mehr, entfernen Sie vorher ${p.lock}.`,
   },
 );
 

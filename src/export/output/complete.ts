@@ -1,5 +1,6 @@
 // After the walk: the finishing passes (the workbook), the manifest, then every file renamed
 // into place at once; or, on failure, the temporary files removed.
+import { pauseAt } from '../../auth/test-hooks.js';
 import { AtomicOutput, checkSameFolder, type FolderId } from '../folder/index.js';
 import { MANIFEST, staleFiles } from '../folder/index.js';
 import type { FileEntry, OutputFormat } from './format.js';
@@ -30,8 +31,9 @@ export async function completeOutput(
   writers: WorkbookWriter | FinishWriters = writeWorkbookHere,
   registry: readonly OutputFormat[] = EXPORT_FORMATS,
   signal?: AbortSignal,
-  held: () => void = () => undefined,
+  commit: { held?: () => void; lock?: () => Promise<() => Promise<void>> } = {},
 ): Promise<FileEntry[]> {
+  const held = commit.held ?? (() => undefined);
   held(); // a run that lost its folder (see Journal.checkHeld) writes not even the workbook's temporary file there
   const atomic = AtomicOutput.adopt(staged.dir, staged.pending, null, staged.home);
   checkSameFolder(staged.dir, staged.home); // before the workbook's writer puts its file there
@@ -44,10 +46,17 @@ export async function completeOutput(
   const m = await atomic.create(MANIFEST);
   await m.write(`${JSON.stringify(manifest(files), null, 2)}\n`);
   await atomic.closeFile(m);
-  // The last point a Ctrl-C stops the run; the commit, once begun, completes (its renames are quick and final).
-  if (signal?.aborted) throw signal.reason;
-  held();
-  await atomic.commit(MANIFEST, staleFiles(staged.dir, files));
+  // the last look and the renames under one lock (its wait ends at a stop): another run's commit between them went unseen (commit-lock.ts)
+  const unlock = (await commit.lock?.()) ?? (async () => undefined);
+  try {
+    // The last point a Ctrl-C stops the run; the commit, once begun, completes (its renames are quick and final).
+    if (signal?.aborted) throw signal.reason;
+    held();
+    await pauseAt(process.env, 'BEFORE_COMMIT', (line) => process.stderr.write(line));
+    await atomic.commit(MANIFEST, staleFiles(staged.dir, files));
+  } finally {
+    await unlock();
+  }
   await atomic.abort(); // removes the spools; final files are never touched
   return files;
 }

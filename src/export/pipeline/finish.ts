@@ -1,8 +1,9 @@
 // The end of an export: the About sheet, the manifest and the summary once every Property is
 // written (closeRun), then the workbook and every file put in place at once (finishExport).
+import path from 'node:path';
 import { CONTRACT_VERSION } from '../../api/types.js';
 import { isMeterdataError } from '../../core/errors.js';
-import { checkNotOtherCommand, commandRoot } from '../folder/index.js';
+import { checkNotOtherCommand, commandRoot, takeCommitLock } from '../folder/index.js';
 import { Journal, takenOverReason } from '../journal/index.js';
 import { expectedRange, identity } from '../options/index.js';
 import { completeOutput, discardOutput, writeWorkbookHere, type OutputSet, type WorkbookWriter } from '../output/index.js';
@@ -99,13 +100,17 @@ export async function finishExport(
       (input) => write(input, signal),
       undefined,
       signal,
-      () => {
-        Journal.checkHeld(staged.journal.insideLocks);
-        opts.held?.(); // a portfolio's profile: its root as well
-        // an export and a uvi run started together into nested folders each passed this at their start
-        const id = staged.manifest.identity as Record<string, unknown>;
-        const root = commandRoot(staged.output.dir, id);
-        checkNotOtherCommand(root, root === staged.output.dir ? 'export' : 'uvi');
+      {
+        held: () => {
+          Journal.checkHeld(staged.journal.insideLocks);
+          opts.held?.(); // a portfolio's profile: its root as well
+          // an export and a uvi run started together into nested folders each passed this at their start
+          const id = staged.manifest.identity as Record<string, unknown>;
+          const root = commandRoot(staged.output.dir, id);
+          checkNotOtherCommand(root, root === staged.output.dir ? 'export' : 'uvi');
+        },
+        // the journal lies in the state folder's exports folder, where the account's commit lock is
+        lock: () => takeCommitLock(path.dirname(staged.journal.dir), signal),
       },
     );
     await Journal.release(staged.journal, true);

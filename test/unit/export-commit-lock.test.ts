@@ -1,0 +1,60 @@
+// The account's commit lock (commit-lock.ts): a run waits while another commits, takes a dead run's lock over, refuses
+// one held past the wait naming it, and hears a stop while it waits.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { COMMIT_LOCK, takeCommitLock } from '../../src/export/folder/commit-lock.js';
+
+const folder = () => mkdtemp(path.join(os.tmpdir(), 'md-commit-lock-'));
+
+describe('the account’s commit lock', () => {
+  it('a second taker waits until the first lets go, then holds it; the lock is gone after both', async () => {
+    const dir = await folder();
+    const first = await takeCommitLock(dir);
+    let second: (() => Promise<void>) | undefined;
+    const waiting = takeCommitLock(dir).then((u) => (second = u));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(second).toBeUndefined();
+    await first();
+    await waiting;
+    expect(second).toBeDefined();
+    await second!();
+    expect(existsSync(path.join(dir, COMMIT_LOCK))).toBe(false);
+  });
+
+  it('a lock held past the wait: EXPORT_OUT_BUSY naming the lock to remove, the holder’s lock left', async () => {
+    const dir = await folder();
+    const held = await takeCommitLock(dir);
+    const err = (await takeCommitLock(dir, undefined, 400).catch((e: unknown) => e)) as { code?: string; message: string; hint?: string };
+    expect(err.code).toBe('EXPORT_OUT_BUSY');
+    expect(err.message).toMatch(/putting its files into place for over 0 minutes; this run committed nothing/);
+    expect(err.hint).toContain(path.join(dir, COMMIT_LOCK));
+    expect(existsSync(path.join(dir, COMMIT_LOCK))).toBe(true);
+    await held();
+  });
+
+  it('a lock left by a process that ended is taken over at once', async () => {
+    const dir = await folder();
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+    await writeFile(path.join(dir, COMMIT_LOCK), JSON.stringify({ pid: gone, host: os.hostname(), started: Date.now() - 5_000 }));
+    const started = performance.now();
+    const unlock = await takeCommitLock(dir, undefined, 60_000);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    await unlock();
+  });
+
+  it('a stop while it waits ends the wait with the stop’s reason', async () => {
+    const dir = await folder();
+    const held = await takeCommitLock(dir);
+    const stop = new AbortController();
+    const reason = new Error('stopped');
+    setTimeout(() => stop.abort(reason), 200);
+    const started = performance.now();
+    await expect(takeCommitLock(dir, stop.signal, 60_000)).rejects.toBe(reason);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    await held();
+  });
+});
