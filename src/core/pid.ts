@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
 import os from 'node:os';
 
@@ -33,8 +33,20 @@ export function pidSpace(platform: NodeJS.Platform = process.platform, read = { 
   if (ns === undefined) return `unknown ${randomBytes(8).toString('hex')}`;
   // without the boot id, the boot time is compared within seconds (BOOTED, change-marker.ts): a minute's rounding would
   // split one boot at its edge
-  const boot = quiet(() => read.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()) ?? BOOTED;
+  // and the machine's id beside it, hashed (machine-id(5): not to be shown as it is): two machines of one name booted
+  // within seconds, each in its init pid namespace (whose link is the same on every machine), are not one pid space
+  // (round 62 X5); where /etc/machine-id is missing too, '-'
+  const boot = quiet(() => read.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()) ?? `${BOOTED} ${machine(read) ?? '-'}`;
   return `${boot} ${ns}`;
+}
+
+function machine(read: { readFileSync: typeof readFileSync }): string | undefined {
+  try {
+    const id = read.readFileSync('/etc/machine-id', 'utf8').trim();
+    return id === '' ? undefined : createHash('sha256').update(`meterdata pid space ${id}`).digest('hex').slice(0, 16);
+  } catch {
+    return undefined;
+  }
 }
 
 /** When this machine booted, ms since the epoch (as this process reads it: seconds apart between processes). */

@@ -200,8 +200,14 @@ describe('a takeover while another change of the same claim has its marker (roun
     expect(pidSpace('linux', throwing)).not.toBe(a);
     // ProcSubset=pid: the boot id hidden, the namespace's link there: the boot minute stands in, the same for every process (round 61 W1)
     const subset = { ...throwing, readlinkSync: (() => 'pid:[4026532999]') as never };
-    expect(pidSpace('linux', subset)).toBe('booted pid:[4026532999]');
+    expect(pidSpace('linux', subset)).toBe('booted - pid:[4026532999]');
     expect(pidSpace('linux', subset)).toBe(pidSpace('linux', subset));
+    // and the machine's id, hashed: two machines of one name, booted within seconds, in their init pid namespace (round 62 X5)
+    const machineA = { ...subset, readFileSync: ((f: string) => (f === '/etc/machine-id' ? 'a'.repeat(32) : subset.readFileSync(f))) as never };
+    const machineB = { ...subset, readFileSync: ((f: string) => (f === '/etc/machine-id' ? 'b'.repeat(32) : subset.readFileSync(f))) as never };
+    expect(pidSpace('linux', machineA)).toMatch(/^booted [0-9a-f]{16} pid:\[4026532999\]$/);
+    expect(pidSpace('linux', machineA)).not.toContain('a'.repeat(32));
+    expect(pidSpace('linux', machineA)).not.toBe(pidSpace('linux', machineB));
     // no pid namespaces there: the machine's name and boot minute, the same for every process
     expect(pidSpace('darwin', throwing)).toBe(pidSpace('darwin', throwing));
   });
