@@ -203,8 +203,14 @@ describe('a takeover while another change of the same claim has its marker (roun
     expect(pidSpace('linux', subset)).toBe('booted - pid:[4026532999]');
     expect(pidSpace('linux', subset)).toBe(pidSpace('linux', subset));
     // and the machine's id, hashed: two machines of one name, booted within seconds, in their init pid namespace (round 62 X5)
-    const machineA = { ...subset, readFileSync: ((f: string) => (f === '/etc/machine-id' ? 'a'.repeat(32) : subset.readFileSync(f))) as never };
-    const machineB = { ...subset, readFileSync: ((f: string) => (f === '/etc/machine-id' ? 'b'.repeat(32) : subset.readFileSync(f))) as never };
+    const machine = (id: string) => ({
+      ...subset,
+      readFileSync: ((f: string) => {
+        if (f === '/etc/machine-id') return id;
+        throw errno('EACCES');
+      }) as never,
+    });
+    const [machineA, machineB] = [machine('a'.repeat(32)), machine('b'.repeat(32))];
     expect(pidSpace('linux', machineA)).toMatch(/^booted [0-9a-f]{16} pid:\[4026532999\]$/);
     expect(pidSpace('linux', machineA)).not.toContain('a'.repeat(32));
     expect(pidSpace('linux', machineA)).not.toBe(pidSpace('linux', machineB));

@@ -1,6 +1,6 @@
 // Whether an export lies anywhere below a uvi root (src/export/folder/manifest-kind.ts exportBelow): round 58 T5 found
 // one in a month folder's sub-folder unlooked-for, round 60 V3 one past the 5,000 folders looked at, passed in silence.
-import { mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -95,4 +95,22 @@ describe('an export below a uvi root', () => {
     for (let i = 0; i < 10_001; i++) mkdirSync(path.join(plain, `p${i}`));
     expect(() => checkNotOtherCommand(path.join(plain, 'p1', 'exports'), 'export')).not.toThrow();
   }, 60_000);
+
+  it('through a link, an export into a uvi month and a uvi run into an export are refused as where they really go (round 63 Y2)', () => {
+    const base = mkdtempSync(path.join(os.tmpdir(), 'md-linked-'));
+    const month = path.join(base, 'uvi', '2025-11');
+    mkdirSync(path.join(month, 'x'), { recursive: true });
+    writeFileSync(path.join(month, MANIFEST), manifest('uvi-letter-v1'));
+    symlinkSync(path.join(month, 'x'), path.join(base, 'L'));
+    expect(() => checkNotOtherCommand(path.join(base, 'L', 'sub'), 'export')).toThrow(
+      expect.objectContaining({ code: 'EXPORT_OUT_IN_USE', message: expect.stringContaining(`consumption information (${month})`) }),
+    );
+    const exported = path.join(base, 'export');
+    mkdirSync(path.join(exported, 'sub'), { recursive: true });
+    writeFileSync(path.join(exported, MANIFEST), manifest('billing-v1'));
+    symlinkSync(path.join(exported, 'sub'), path.join(base, 'M'));
+    expect(() => checkNotOtherCommand(path.join(base, 'M'), 'uvi')).toThrow(
+      expect.objectContaining({ code: 'EXPORT_OUT_IN_USE', message: expect.stringContaining(`the folder of an export (${exported})`) }),
+    );
+  });
 });

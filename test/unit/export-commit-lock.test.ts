@@ -1,8 +1,8 @@
 // The account's commit lock (commit-lock.ts): a run waits while another commits, takes a dead run's lock over, refuses
 // one held past the wait naming it, and hears a stop while it waits.
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { mkdtemp, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -56,5 +56,40 @@ describe('the account’s commit lock', () => {
     await expect(takeCommitLock(dir, stop.signal, 60_000)).rejects.toBe(reason);
     expect(performance.now() - started).toBeLessThan(5_000);
     await held();
+  });
+
+  it('a lock not touched for over 2 minutes is taken over whoever it names: a live process may have a dead run’s pid (round 63 Y1)', async () => {
+    const dir = await folder();
+    const other = spawn('sleep', ['30']);
+    try {
+      const lock = path.join(dir, COMMIT_LOCK);
+      await writeFile(lock, JSON.stringify({ pid: other.pid, host: os.hostname(), started: Date.now() - 86_400_000, owner: `${other.pid}.0123456789abcdef` }));
+      const fresh = await takeCommitLock(dir, undefined, 300).catch((e: unknown) => e);
+      expect(fresh).toMatchObject({ code: 'EXPORT_OUT_BUSY' }); // touched just now: a live run's commit, waited for
+      const old = new Date(Date.now() - 3 * 60_000);
+      await utimes(lock, old, old);
+      const unlock = await takeCommitLock(dir, undefined, 300);
+      await unlock();
+    } finally {
+      other.kill('SIGKILL');
+    }
+  });
+
+  it('its holder touches it while it commits, so a long commit is not taken for a silent one', async () => {
+    const dir = await folder();
+    process.env.METERDATA_TEST_HOOKS = '1';
+    process.env.METERDATA_TEST_LOCK_HEARTBEAT_MS = '50';
+    try {
+      const unlock = await takeCommitLock(dir);
+      const lock = path.join(dir, COMMIT_LOCK);
+      const old = new Date(Date.now() - 3 * 60_000);
+      await utimes(lock, old, old);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(Date.now() - statSync(lock).mtimeMs).toBeLessThan(10_000);
+      await unlock();
+    } finally {
+      delete process.env.METERDATA_TEST_HOOKS;
+      delete process.env.METERDATA_TEST_LOCK_HEARTBEAT_MS;
+    }
   });
 });

@@ -3,21 +3,30 @@
 // into R hold no folder lock in common: each passed its look while the other had not committed yet, and with one paused
 // between its look and its commit, both committed (round 60 V2). Under this lock the second to commit finds the
 // first's manifest and is refused. Runs of two accounts keep their own state folders and are not kept apart here.
+import { utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { testNumber } from '../../auth/test-hooks.js';
 import { UsageError } from '../../core/errors.js';
-import { FOREIGN_LOCK_STALE_MS } from './folder-lock.js';
-import { takeLock } from './locks.js';
+import { holdsLock, takeLock } from './locks.js';
 import { outText as t } from './texts-folder.js';
 
 export const COMMIT_LOCK = 'commit.lock';
 /** A commit renames a run's files into place: seconds, even for a month of thousands of letters. Waited for this long. */
 const COMMIT_WAIT_MS = 5 * 60_000;
+/**
+ * The holder touches its lock this often while it commits, and a lock not touched for SILENT_MS is taken over whoever
+ * names it: one per account, a lock left by a run killed in its commit whose pid a live process now has (after a
+ * reboot) held every run of the account at EXPORT_OUT_BUSY (round 63 Y1). A holder only suspended that long (a closed
+ * laptop) may go on renaming beside the run that took it over: a commit of seconds, stopped for minutes.
+ */
+const TOUCH_MS = 20_000;
+const SILENT_MS = 2 * 60_000;
 
 /**
  * Takes the account's commit lock in `exportsDir` (the state folder's exports folder), waiting while another run of
- * this account commits; a dead holder's lock is taken over (locks.ts). A stop ends the wait with its reason, nothing
- * committed; a lock held past the wait is EXPORT_OUT_BUSY naming it.
+ * this account commits; a dead or silent holder's lock is taken over (locks.ts). A stop ends the wait with its reason,
+ * nothing committed; a lock held past the wait is EXPORT_OUT_BUSY naming it.
  */
 export async function takeCommitLock(exportsDir: string, signal?: AbortSignal, waitMs = COMMIT_WAIT_MS): Promise<() => Promise<void>> {
   const file = path.join(exportsDir, COMMIT_LOCK);
@@ -26,7 +35,13 @@ export async function takeCommitLock(exportsDir: string, signal?: AbortSignal, w
   for (let pause = 10; ; pause = Math.min(250, pause * 2)) {
     if (signal?.aborted) throw signal.reason;
     try {
-      return await takeLock(file, busy, { foreignStaleMs: FOREIGN_LOCK_STALE_MS });
+      const release = await takeLock(file, busy, { silentStaleMs: SILENT_MS });
+      const touch = setInterval(
+        () => void (holdsLock(file) && utimes(file, new Date(), new Date()).catch(() => undefined)),
+        testNumber(process.env, 'LOCK_HEARTBEAT_MS') ?? TOUCH_MS,
+      );
+      touch.unref();
+      return () => (clearInterval(touch), release());
     } catch (e) {
       if (e !== busy || performance.now() >= until) throw e;
     }

@@ -1,5 +1,5 @@
 // The sub-folders of a folder, for the checks of where the other command has written (out-folder.ts).
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** A folder may hold any number of entries: each listing is cut at this many. */
@@ -101,4 +101,21 @@ export function listingCut(dir: string, only?: typeof MONTH_FOLDER): boolean {
 /** How many entries the kept listings hold (for the tests: the bound on what a run keeps). */
 export function entriesKeptNow(): number {
   return entriesKept;
+}
+
+/**
+ * The real path of `p`, or of its nearest existing ancestor joined with the rest: the looks for the other command's
+ * files go from where a folder really is (round 63 Y2: through a link to a uvi month's sub-folder an export passed the
+ * look upward from the link's own path, and the month's root was refused for good after).
+ */
+export function realNear(p: string): string {
+  const rest: string[] = [];
+  for (let dir = path.resolve(p); ; dir = path.dirname(dir)) {
+    try {
+      return path.join(realpathSync(dir), ...rest);
+    } catch {
+      if (path.dirname(dir) === dir) return path.resolve(p);
+      rest.unshift(path.basename(dir));
+    }
+  }
 }

@@ -125,6 +125,8 @@ export type LockHolder = { pid: number; host: string } | null;
 export interface LockOptions {
   /** A lock of another host is taken over once it has not been touched for this long (undefined: never). */
   foreignStaleMs?: number;
+  /** Any other process's lock is taken over once it has not been touched for this long: its pid may be another's now. */
+  silentStaleMs?: number;
 }
 
 /** Whether the holder is gone: a dead process on this host, a silent one of another (opts), or a damaged file left long ago. */
@@ -134,6 +136,7 @@ function stale(seen: Seen, opts: LockOptions): boolean {
   if (!holder) return Date.now() - seen.mtimeMs > LOCK_DAMAGED_STALE_MS;
   // this process's own mark: held, whatever the host is called now
   if (holder.owner !== undefined && holder.owner === runOwner()) return false;
+  if (opts.silentStaleMs !== undefined && Date.now() - seen.mtimeMs > opts.silentStaleMs) return true;
   // another host's, even with this pid (every container's node is pid 1): only its silence tells it is gone
   if (holder.host !== os.hostname()) return opts.foreignStaleMs !== undefined && Date.now() - seen.mtimeMs > opts.foreignStaleMs;
   // this host, this pid, another mark: an earlier process whose pid this one now has (a restarted container)

@@ -11,7 +11,7 @@ import { asideName, partialName } from './atomic.js';
 import { FOLDER_LOCK } from './folder-lock.js';
 import { checkNoFolderAt, checkNotOthersIn } from './planted.js';
 import { listedEntries } from './listed-files.js';
-import { fileNames, folders, listingCut, MAX_LISTED, MONTH_FOLDER } from './listings.js';
+import { fileNames, folders, listingCut, MAX_LISTED, MONTH_FOLDER, realNear } from './listings.js';
 import { exportBelow, MANIFEST, manifestKind, tooMany } from './manifest-kind.js';
 import { runKind, settingChanges, type RunKind } from '../options/index.js';
 import { outText as t } from './texts-folder.js';
@@ -246,11 +246,12 @@ function uviRootAround(root: string): string | null {
  * an export and a uvi run started together into nested folders do not both commit.
  */
 export function checkNotOtherCommand(root: string, kind: RunKind): void {
-  const month = uviMonthAround(path.resolve(root), kind);
+  const real = realNear(root);
+  const month = uviMonthAround(real, kind);
   if (month) throw new UsageError(t.inUviMonth({ dir: root, found: month }), t.inUviMonthHint, 'EXPORT_OUT_IN_USE');
-  const exported = kind === 'uvi' ? exportAround(path.resolve(root)) : null;
+  const exported = kind === 'uvi' ? exportAround(real) : null;
   if (exported) throw new UsageError(t.inExport({ dir: root, found: exported }), t.otherCommandHint, 'EXPORT_OUT_IN_USE');
-  const letters = kind === 'export' ? uviRootAround(path.resolve(root)) : null;
+  const letters = kind === 'export' ? uviRootAround(real) : null;
   if (letters) throw new UsageError(t.inUviRoot({ dir: root, found: letters }), t.otherCommandHint, 'EXPORT_OUT_IN_USE');
   const found = otherRunIn(root, kind);
   if (!found) return;
