@@ -1,11 +1,11 @@
 // Whether an export lies anywhere below a uvi root (src/export/folder/manifest-kind.ts exportBelow): round 58 T5 found
 // one in a month folder's sub-folder unlooked-for, round 60 V3 one past the 5,000 folders looked at, passed in silence.
-import { mkdirSync, mkdtempSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportBelow, MANIFEST, manifestKind } from '../../src/export/folder/manifest-kind.js';
-import { checkNotOtherCommand } from '../../src/export/folder/out-folder.js';
+import { checkNotOtherCommand, checkOutDir } from '../../src/export/folder/out-folder.js';
 
 const manifest = (template: string) => JSON.stringify({ identity: { template } });
 
@@ -113,4 +113,16 @@ describe('an export below a uvi root', () => {
       expect.objectContaining({ code: 'EXPORT_OUT_IN_USE', message: expect.stringContaining(`the folder of an export (${exported})`) }),
     );
   });
+
+  it('a uvi root that the month folder this run makes takes past 50,000 folders is refused before any request (round 61 W3)', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'md-uvi-50000-'));
+    for (let a = 0; a < 250; a++) for (let b = 0; b < 199; b++) mkdirSync(path.join(root, `a${a}`, `b${b}`), { recursive: true });
+    rmdirSync(path.join(root, 'a0', 'b0')); // 49,999 folders below the root: its month folder makes 50,000
+    const uvi = { template: 'uvi-letter-v1' };
+    await expect(checkOutDir(path.join(root, '2025-11'), uvi, ['x.pdf'])).rejects.toMatchObject({ code: 'EXPORT_OUT_IN_USE' });
+    rmdirSync(path.join(root, 'a0', 'b1')); // 49,998: passes now, and with its month folder at the commit's look
+    await checkOutDir(path.join(root, '2025-11'), uvi, ['x.pdf']);
+    mkdirSync(path.join(root, '2025-11'));
+    expect(() => checkNotOtherCommand(root, 'uvi')).not.toThrow();
+  }, 120_000);
 });

@@ -59,7 +59,7 @@ function readKind(dir: string): RunKind | null {
 }
 
 /** Folders looked at below a uvi root for an export's: a portfolio of a hundred landlords' five years of months is 6,100. */
-const BELOW_MAX = 50_000;
+export const BELOW_MAX = 50_000;
 
 /**
  * An export's folder in or anywhere below the uvi root `root`, breadth first: one in a month folder's sub-folder

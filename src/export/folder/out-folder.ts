@@ -12,7 +12,7 @@ import { FOLDER_LOCK } from './folder-lock.js';
 import { checkNoFolderAt, checkNotOthersIn } from './planted.js';
 import { listedEntries } from './listed-files.js';
 import { fileNames, folders, listingCut, MAX_LISTED, MONTH_FOLDER, realNear } from './listings.js';
-import { exportBelow, MANIFEST, manifestKind, tooMany } from './manifest-kind.js';
+import { BELOW_MAX, exportBelow, MANIFEST, manifestKind, tooMany } from './manifest-kind.js';
 import { runKind, settingChanges, type RunKind } from '../options/index.js';
 import { outText as t } from './texts-folder.js';
 
@@ -30,7 +30,8 @@ export const PORTFOLIO_SUMMARY = 'portfolio-summary.csv';
 export async function checkOutDir(dir: string, identity: Record<string, unknown>, names: string[], opts: { defaultOut?: boolean } = {}): Promise<void> {
   await checkWritable(dir);
   const root = commandRoot(dir, identity);
-  checkNotOtherCommand(root, root === dir ? 'export' : 'uvi');
+  // a uvi month's folder made by this run is one more below its root at the commit's look (round 61 W3)
+  checkNotOtherCommand(root, root === dir ? 'export' : 'uvi', root !== dir && !lstatSync(dir, { throwIfNoEntry: false }) ? 1 : 0);
   // a single run into a portfolio's root lay beside the profiles' folders, and the portfolio was refused after (round 27)
   if (portfolioRootAt(root)) throw new UsageError(t.portfolioRoot({ dir: root }), t.portfolioRootHint, 'EXPORT_OUT_IN_USE');
   // the manifest's temporary name too: a folder there was refused only after every request (round 29)
@@ -165,8 +166,8 @@ function isRegularFile(p: string): boolean {
 // is cut at MAX_ENTRIES.
 
 /** Where under `root` the other command has written: an export's folder (root or its profile folders) for a uvi run; a uvi month folder (<root>/<month> or <root>/<profile>/<month>) for an export. */
-function otherRunIn(root: string, kind: RunKind): string | null {
-  if (kind === 'uvi') return exportBelow(root);
+function otherRunIn(root: string, kind: RunKind, room: number): string | null {
+  if (kind === 'uvi') return exportBelow(root, BELOW_MAX - room);
   const children = folders(root);
   if (listingCut(root)) throw tooMany(root, MAX_LISTED); // a folder of more entries than are listed (round 61 W2)
   for (const child of children) {
@@ -245,7 +246,7 @@ function uviRootAround(root: string): string | null {
  * (EXPORT_OUT_IN_USE, exit 2): before any request, and again before the commit (finish.ts), so that
  * an export and a uvi run started together into nested folders do not both commit.
  */
-export function checkNotOtherCommand(root: string, kind: RunKind): void {
+export function checkNotOtherCommand(root: string, kind: RunKind, room = 0): void {
   const real = realNear(root);
   const month = uviMonthAround(real, kind);
   if (month) throw new UsageError(t.inUviMonth({ dir: root, found: month }), t.inUviMonthHint, 'EXPORT_OUT_IN_USE');
@@ -253,7 +254,7 @@ export function checkNotOtherCommand(root: string, kind: RunKind): void {
   if (exported) throw new UsageError(t.inExport({ dir: root, found: exported }), t.otherCommandHint, 'EXPORT_OUT_IN_USE');
   const letters = kind === 'export' ? uviRootAround(real) : null;
   if (letters) throw new UsageError(t.inUviRoot({ dir: root, found: letters }), t.otherCommandHint, 'EXPORT_OUT_IN_USE');
-  const found = otherRunIn(root, kind);
+  const found = otherRunIn(root, kind, room);
   if (!found) return;
   const message = kind === 'uvi' ? t.holdsExport({ dir: root, found }) : t.holdsUvi({ dir: root, found });
   throw new UsageError(message, t.otherCommandHint, 'EXPORT_OUT_IN_USE');

@@ -187,8 +187,8 @@ async function portfolioHere(input: PortfolioInput, io: Io): Promise<number> {
   const lost = new AbortController();
   const root = await lockOutFolder(dirs(io.env).state, job.out, (e) => lost.abort(e));
   try {
-    // Before the portfolio starts (a refused profile would still get its summary row written over the other command's).
-    checkNotOtherCommand(job.out, input.job);
+    // Before it starts (a refused profile's summary row went over the other's), with room for the folders it makes (W3).
+    checkNotOtherCommand(job.out, input.job, 2 * profiles.length);
     const single = job.singleIn();
     if (single) throw new UsageError((job.words ?? t).singleInOut({ out: job.out, found: single }), t.singleInOutHint, 'EXPORT_OUT_IN_USE');
     // The summary goes there: an --out that cannot be written is the user's to fix (exit 2), before any profile starts,
