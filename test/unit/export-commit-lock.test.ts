@@ -2,7 +2,7 @@
 // one held past the wait naming it, and hears a stop while it waits.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { mkdtemp, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -91,5 +91,20 @@ describe('the account’s commit lock', () => {
       delete process.env.METERDATA_TEST_HOOKS;
       delete process.env.METERDATA_TEST_LOCK_HEARTBEAT_MS;
     }
+  });
+
+  it('this process’s own lock left where its removal failed is taken over once silent, not waited on for good (round 63 Y3)', async () => {
+    const dir = await folder();
+    const unlock = await takeCommitLock(dir);
+    const lock = path.join(dir, COMMIT_LOCK);
+    const record = await readFile(lock, 'utf8'); // this process's mark on it
+    await unlock();
+    await writeFile(lock, record); // as if its removal had failed
+    expect(await takeCommitLock(dir, undefined, 300).catch((e: unknown) => e)).toMatchObject({ code: 'EXPORT_OUT_BUSY' });
+    const old = new Date(Date.now() - 3 * 60_000);
+    await utimes(lock, old, old);
+    await (
+      await takeCommitLock(dir, undefined, 300)
+    )();
   });
 });

@@ -125,7 +125,7 @@ export type LockHolder = { pid: number; host: string } | null;
 export interface LockOptions {
   /** A lock of another host is taken over once it has not been touched for this long (undefined: never). */
   foreignStaleMs?: number;
-  /** Any other process's lock is taken over once it has not been touched for this long: its pid may be another's now. */
+  /** Any lock is taken over once it has not been touched for this long (its pid may be another's now): holders touch theirs. */
   silentStaleMs?: number;
 }
 
@@ -134,9 +134,10 @@ function stale(seen: Seen, opts: LockOptions): boolean {
   if (seen.folder) return false; // told as a damaged lock to remove, never removed here
   const holder = readLockHolder(seen.text);
   if (!holder) return Date.now() - seen.mtimeMs > LOCK_DAMAGED_STALE_MS;
+  // silent for long, whoever it names: a live holder touches it; this process's own too, left where its removal failed
+  if (opts.silentStaleMs !== undefined && Date.now() - seen.mtimeMs > opts.silentStaleMs) return true;
   // this process's own mark: held, whatever the host is called now
   if (holder.owner !== undefined && holder.owner === runOwner()) return false;
-  if (opts.silentStaleMs !== undefined && Date.now() - seen.mtimeMs > opts.silentStaleMs) return true;
   // another host's, even with this pid (every container's node is pid 1): only its silence tells it is gone
   if (holder.host !== os.hostname()) return opts.foreignStaleMs !== undefined && Date.now() - seen.mtimeMs > opts.foreignStaleMs;
   // this host, this pid, another mark: an earlier process whose pid this one now has (a restarted container)

@@ -9,9 +9,9 @@ import { readOwnFile } from '../../core/bounded-read.js';
 import { UsageError } from '../../core/errors.js';
 import { asideName, partialName } from './atomic.js';
 import { FOLDER_LOCK } from './folder-lock.js';
-import { checkNoFolderAt, checkNotOthersIn } from './planted.js';
+import { checkNoFolderAt, checkNotOthersIn, lstatQuiet } from './planted.js';
 import { listedEntries } from './listed-files.js';
-import { fileNames, folders, listingCut, MAX_LISTED, MONTH_FOLDER, realNear } from './listings.js';
+import { folders, listingCut, MAX_LISTED, MONTH_FOLDER, realNear } from './listings.js';
 import { BELOW_MAX, exportBelow, MANIFEST, manifestKind, tooMany } from './manifest-kind.js';
 import { runKind, settingChanges, type RunKind } from '../options/index.js';
 import { outText as t } from './texts-folder.js';
@@ -211,14 +211,22 @@ function exportAround(root: string): string | null {
  */
 function listedAbove(root: string, d: string, only?: typeof MONTH_FOLDER): string[] {
   const found = folders(d, only);
-  if (listingCut(d, only)) throw new UsageError(t.tooManyAbove({ dir: root, at: d, max: MAX_LISTED }), t.tooManyBelowHint, 'EXPORT_OUT_IN_USE');
-  return found;
+  if (!listingCut(d, only)) return found;
+  // a portfolio's root only by a file that may be a leftover: named, so it can be moved away (round 63 Y5)
+  const mark = only ? null : portfolioMark(d);
+  const hint = mark ? t.tooManyAboveMarkHint({ file: path.join(d, mark) }) : t.tooManyBelowHint;
+  throw new UsageError(t.tooManyAbove({ dir: root, at: d, max: MAX_LISTED }), hint, 'EXPORT_OUT_IN_USE');
 }
 
 /** `dir` may be a portfolio's root: its summary is there, or its lock (one under way has none yet: a nested run took it
  * for a plain parent between the first profile's commit and the summary, and both commands committed; round 32 F9, F10). */
 function portfolioAt(dir: string): boolean {
-  return [PORTFOLIO_SUMMARY, FOLDER_LOCK].some((n) => lstatSync(path.join(dir, n), { throwIfNoEntry: false })?.isFile());
+  return portfolioMark(dir) !== null;
+}
+
+/** The file that makes `dir` a portfolio's root (portfolioAt), null where none. */
+function portfolioMark(dir: string): string | null {
+  return [PORTFOLIO_SUMMARY, FOLDER_LOCK].find((n) => lstatSync(path.join(dir, n), { throwIfNoEntry: false })?.isFile()) ?? null;
 }
 
 /** Whether `dir` is a portfolio's root: its summary beside profile folders holding an export or a uvi month. */
@@ -267,9 +275,12 @@ export function singleRunIn(root: string, kind: RunKind, names: readonly string[
   // the commit's temporary names of these files only: a write probe a kill left (also ".partial") is no run's file
   const own = new Set([asideName(MANIFEST), ...files, ...files.map(partialName)]);
   const traces = (dir: string) => {
-    // files only: a profile's folder may be named like one (round 33 F2: a profile "billing.csv")
-    const entries = fileNames(dir);
-    const hit = entries.find((n) => own.has(n));
+    // files only: a profile's folder may be named like one (round 33 F2: a profile "billing.csv"); looked up by name,
+    // not in a listing cut at 10,000 entries (round 63 Y4: a month of more letters hid its manifest past the cut)
+    const hit = [...own].find((n) => {
+      const st = lstatQuiet(path.join(dir, n));
+      return st !== undefined && !st.isDirectory();
+    });
     return hit === undefined ? null : path.join(dir, hit);
   };
   if (kind === 'export') return traces(root);

@@ -28,6 +28,8 @@ export const outText = catalogue(
     tooManyBelow: (p: { dir: string; max: number }) =>
       `--out ${p.dir} holds more than ${p.max.toLocaleString('en')} folders below it, or entries in one folder; whether the other command (export or uvi) has written among them cannot be checked, and the two never share a folder.`,
     tooManyBelowHint: 'Choose an --out folder that holds only this command’s files (or a new, empty one) and run the command again.',
+    tooManyAboveMarkHint: (p: { file: string }) =>
+      `${p.file} makes that folder count as a portfolio's root. If no meterdata run is writing there, move that file away; otherwise choose an --out folder outside it. Then run the command again.`,
     tooManyAbove: (p: { dir: string; at: string; max: number }) =>
       `Whether the other command (export or uvi) has written around --out ${p.dir} cannot be checked: ${p.at} holds more than ${p.max.toLocaleString('en')} folders, and the two never share a folder.`,
     holdsExport: (p: { dir: string; found: string }) =>
@@ -95,6 +97,8 @@ export const outText = catalogue(
       `--out ${p.dir} enthält mehr als ${p.max.toLocaleString('de')} Ordner darunter oder Einträge in einem Ordner; ob der andere Befehl (Export oder uvi) darin geschrieben hat, lässt sich nicht prüfen, und beide teilen sich nie einen Ordner.`,
     tooManyBelowHint:
       'Bitte wählen Sie einen --out-Ordner, der nur die Dateien dieses Befehls enthält (oder einen neuen, leeren), und führen Sie den Befehl erneut aus.',
+    tooManyAboveMarkHint: (p) =>
+      `${p.file} lässt diesen Ordner als Ordner eines Portfolio-Exports gelten. Schreibt dort kein meterdata-Lauf, verschieben Sie diese Datei; andernfalls wählen Sie einen --out-Ordner außerhalb davon. Starten Sie den Befehl dann erneut.`,
     tooManyAbove: (p) =>
       `Ob der andere Befehl (Export oder uvi) im Umfeld von --out ${p.dir} geschrieben hat, lässt sich nicht prüfen: ${p.at} enthält mehr als ${p.max.toLocaleString('de')} Ordner, und beide teilen sich nie einen Ordner.`,
     holdsExport: (p) => `--out ${p.dir} enthält einen Export (${p.found}); die monatliche Verbrauchsinformation gehört nicht in den Ordner eines Exports.`,
