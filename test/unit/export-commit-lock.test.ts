@@ -107,4 +107,20 @@ describe('the account’s commit lock', () => {
       await takeCommitLock(dir, undefined, 300)
     )();
   });
+
+  it('a touched lock of another pid space with this hostname is waited on, whatever its pid is here (round 63 Y6)', async () => {
+    const dir = await folder();
+    const lock = path.join(dir, COMMIT_LOCK);
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+    // a container sharing the state folder and the hostname: its pid 1, or a pid no process here has
+    for (const pid of [1, gone]) {
+      await writeFile(lock, JSON.stringify({ pid, host: os.hostname(), started: Date.now(), owner: `${pid}.0123456789abcdef`, ns: 'another pid space' }));
+      expect(await takeCommitLock(dir, undefined, 300).catch((e: unknown) => e)).toMatchObject({ code: 'EXPORT_OUT_BUSY' });
+    }
+    const old = new Date(Date.now() - 3 * 60_000);
+    await utimes(lock, old, old); // silent: a killed run's, taken over
+    await (
+      await takeCommitLock(dir, undefined, 300)
+    )();
+  });
 });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { readBounded } from '../../core/bounded-read.js';
 import { located } from '../../core/disk.js';
 import { isMeterdataError, UsageError } from '../../core/errors.js';
-import { processAlive } from '../../core/pid.js';
+import { PID_SPACE, processAlive } from '../../core/pid.js';
 import { runOwner } from '../../core/run-owner.js';
 import { readLockHolder } from '../journal/index.js';
 import { lstatQuiet, removeLeft } from './planted.js';
@@ -27,7 +27,7 @@ const PROCESS_STARTED = Math.round(Date.now() - process.uptime() * 1000);
 
 /** What a lock this process holds says: its pid, host and start, and its mark (run-owner.ts). */
 export function ownRecord(): string {
-  return JSON.stringify({ pid: process.pid, host: os.hostname(), started: PROCESS_STARTED, owner: runOwner() });
+  return JSON.stringify({ pid: process.pid, host: os.hostname(), started: PROCESS_STARTED, owner: runOwner(), ns: PID_SPACE });
 }
 
 /**
@@ -138,6 +138,9 @@ function stale(seen: Seen, opts: LockOptions): boolean {
   if (opts.silentStaleMs !== undefined && Date.now() - seen.mtimeMs > opts.silentStaleMs) return true;
   // this process's own mark: held, whatever the host is called now
   if (holder.owner !== undefined && holder.owner === runOwner()) return false;
+  // a touched lock of another pid space (a container sharing the state folder and the hostname): its pid says nothing
+  // here (round 63 Y6: each took the other's live commit lock for a dead one's); judged by its silence alone
+  if (opts.silentStaleMs !== undefined && holder.ns !== undefined && holder.ns !== PID_SPACE) return false;
   // another host's, even with this pid (every container's node is pid 1): only its silence tells it is gone
   if (holder.host !== os.hostname()) return opts.foreignStaleMs !== undefined && Date.now() - seen.mtimeMs > opts.foreignStaleMs;
   // this host, this pid, another mark: an earlier process whose pid this one now has (a restarted container)

@@ -80,6 +80,8 @@ const LockHolder = v.object({
   host: v.string(),
   started: v.optional(v.number()),
   owner: v.optional(v.string()),
+  /** Where its pid means it (core/pid.ts PID_SPACE); none in the records of earlier versions. */
+  ns: v.optional(v.string()),
 });
 
 /** Who holds a lock file; null when the file is not a holder record (damaged, or another tool's). */

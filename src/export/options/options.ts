@@ -149,10 +149,14 @@ export function identity(a: ExportArgs): Record<string, unknown> {
   };
 }
 
-/** The command a run belongs to, by its template: the monthly information's are `uvi-…` (src/export/uvi.ts). */
 export type RunKind = 'export' | 'uvi';
+/**
+ * The command a run belongs to, by its template: the monthly information's are `uvi-<layout>` (src/export/uvi.ts). An
+ * export's is a built-in name or a file's path, which holds a dot or a slash: `--template uvi-mine.json` was taken for
+ * the monthly information's by every folder check (round 63 Y7).
+ */
 export function runKind(template: unknown): RunKind {
-  return typeof template === 'string' && template.startsWith('uvi-') ? 'uvi' : 'export';
+  return typeof template === 'string' && template.startsWith('uvi-') && !/[./\\]/.test(template) ? 'uvi' : 'export';
 }
 
 /**
