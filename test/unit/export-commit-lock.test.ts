@@ -58,7 +58,7 @@ describe('the account’s commit lock', () => {
     await held();
   });
 
-  it('a lock not touched for over 2 minutes is taken over whoever it names: a live process may have a dead run’s pid (round 63 Y1)', async () => {
+  it('a lock not touched for over 10 minutes is taken over whoever it names: a live process may have a dead run’s pid (round 63 Y1)', async () => {
     const dir = await folder();
     const other = spawn('sleep', ['30']);
     try {
@@ -66,7 +66,7 @@ describe('the account’s commit lock', () => {
       await writeFile(lock, JSON.stringify({ pid: other.pid, host: os.hostname(), started: Date.now() - 86_400_000, owner: `${other.pid}.0123456789abcdef` }));
       const fresh = await takeCommitLock(dir, undefined, 300).catch((e: unknown) => e);
       expect(fresh).toMatchObject({ code: 'EXPORT_OUT_BUSY' }); // touched just now: a live run's commit, waited for
-      const old = new Date(Date.now() - 3 * 60_000);
+      const old = new Date(Date.now() - 11 * 60_000);
       await utimes(lock, old, old);
       const unlock = await takeCommitLock(dir, undefined, 300);
       await unlock();
@@ -82,7 +82,7 @@ describe('the account’s commit lock', () => {
     try {
       const unlock = await takeCommitLock(dir);
       const lock = path.join(dir, COMMIT_LOCK);
-      const old = new Date(Date.now() - 3 * 60_000);
+      const old = new Date(Date.now() - 11 * 60_000);
       await utimes(lock, old, old);
       await new Promise((r) => setTimeout(r, 300));
       expect(Date.now() - statSync(lock).mtimeMs).toBeLessThan(10_000);
@@ -101,7 +101,7 @@ describe('the account’s commit lock', () => {
     await unlock();
     await writeFile(lock, record); // as if its removal had failed
     expect(await takeCommitLock(dir, undefined, 300).catch((e: unknown) => e)).toMatchObject({ code: 'EXPORT_OUT_BUSY' });
-    const old = new Date(Date.now() - 3 * 60_000);
+    const old = new Date(Date.now() - 11 * 60_000);
     await utimes(lock, old, old);
     await (
       await takeCommitLock(dir, undefined, 300)
@@ -117,7 +117,7 @@ describe('the account’s commit lock', () => {
       await writeFile(lock, JSON.stringify({ pid, host: os.hostname(), started: Date.now(), owner: `${pid}.0123456789abcdef`, ns: 'another pid space' }));
       expect(await takeCommitLock(dir, undefined, 300).catch((e: unknown) => e)).toMatchObject({ code: 'EXPORT_OUT_BUSY' });
     }
-    const old = new Date(Date.now() - 3 * 60_000);
+    const old = new Date(Date.now() - 11 * 60_000);
     await utimes(lock, old, old); // silent: a killed run's, taken over
     await (
       await takeCommitLock(dir, undefined, 300)

@@ -8,20 +8,23 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { testNumber } from '../../auth/test-hooks.js';
 import { UsageError } from '../../core/errors.js';
+import { FOREIGN_LOCK_STALE_MS } from './folder-lock.js';
 import { holdsLock, takeLock } from './locks.js';
 import { outText as t } from './texts-folder.js';
 
 export const COMMIT_LOCK = 'commit.lock';
-/** A commit renames a run's files into place: seconds, even for a month of thousands of letters. Waited for this long. */
-const COMMIT_WAIT_MS = 5 * 60_000;
+/** A commit renames a run's files into place: seconds, even for a month of thousands of letters. Waited for this long, */
+const COMMIT_WAIT_MS = 12 * 60_000;
 /**
- * The holder touches its lock this often while it commits, and a lock not touched for SILENT_MS is taken over whoever
- * names it: one per account, a lock left by a run killed in its commit whose pid a live process now has (after a
- * reboot) held every run of the account at EXPORT_OUT_BUSY (round 63 Y1). A holder only suspended that long (a closed
- * laptop) may go on renaming beside the run that took it over: a commit of seconds, stopped for minutes.
+ * past SILENT_MS. The holder touches its lock this often while it commits, and a lock not touched for SILENT_MS is
+ * taken over whoever it names: one per account, a lock left by a run killed in its commit whose pid a live process now
+ * has (after a reboot) held every run of the account at EXPORT_OUT_BUSY (round 63 Y1). As long as a folder lock of
+ * another host (folder-lock.ts): the commit's last look runs in the holder's thread without a touch, walking up to
+ * 50,000 folders on what may be a slow share. A holder only suspended that long (a closed laptop) may go on renaming
+ * beside the run that took it over.
  */
 const TOUCH_MS = 20_000;
-const SILENT_MS = 2 * 60_000;
+const SILENT_MS = FOREIGN_LOCK_STALE_MS;
 
 /**
  * Takes the account's commit lock in `exportsDir` (the state folder's exports folder), waiting while another run of
