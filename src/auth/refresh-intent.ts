@@ -6,7 +6,7 @@
 // presented or two refreshes with one token run at once.
 import os from 'node:os';
 import { NotSignedInError, ServiceUnavailableError } from '../core/errors.js';
-import { processAlive } from '../core/pid.js';
+import { PID_SPACE_TAG, processAlive } from '../core/pid.js';
 import type { StoredRecord } from './credential-store/index.js';
 import { tokenTexts as t } from './texts-tokens.js';
 
@@ -23,11 +23,15 @@ export function intentOf(now = new Date()): RefreshIntent {
 }
 
 /** Another process on this machine, still running, that started the refresh a short while ago. */
-export function stillInFlight(intent: RefreshIntent, now = Date.now()): boolean {
+export function stillInFlight(intent: RefreshIntent & { ns?: string }, now = Date.now()): boolean {
   // An intent dated ahead of this clock (edited, or written before the clock went back) is not young:
   // taken as in flight it would refuse every run until that date.
   const age = now - Date.parse(intent.at);
-  return intent.host === os.hostname() && intent.pid !== process.pid && age > -CLOCK_SLACK_MS && age < IN_FLIGHT_MAX_MS && processAlive(intent.pid);
+  if (intent.host !== os.hostname() || !(age > -CLOCK_SLACK_MS && age < IN_FLIGHT_MAX_MS)) return false;
+  // a claim of another pid space (a container sharing the state folder and the hostname): its pid says nothing here, and
+  // a young one may be on its way (round 60 V6: told "sign in again" while the other refresh went on)
+  if (intent.ns !== undefined && intent.ns !== PID_SPACE_TAG) return true;
+  return intent.pid !== process.pid && processAlive(intent.pid);
 }
 
 export function refreshInFlight(intent: RefreshIntent, relogin: string): ServiceUnavailableError {

@@ -14,6 +14,8 @@ export interface SpentEntry {
   /** The claiming process and its machine: a claim of a process still running may be a refresh on its way (claimedInFlight). */
   pid?: number;
   host?: string;
+  /** Where that pid means that process (core/pid.ts PID_SPACE_TAG); none in the claims of earlier versions. */
+  ns?: string;
 }
 
 export const EntrySchema = v.looseObject({
@@ -23,4 +25,5 @@ export const EntrySchema = v.looseObject({
   c: v.optional(v.string()),
   pid: v.optional(v.number()),
   host: v.optional(v.string()),
+  ns: v.optional(v.string()),
 });

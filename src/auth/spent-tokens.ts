@@ -14,6 +14,7 @@ import { readOwnFile } from '../core/bounded-read.js';
 import { NotSignedInError, ServiceUnavailableError } from '../core/errors.js';
 import { checkJson } from '../core/file-schema.js';
 import { dirs } from '../core/paths.js';
+import { PID_SPACE_TAG } from '../core/pid.js';
 import { fileTexts as ft } from '../core/texts.js';
 import { diskRefusal } from '../core/disk.js';
 import { diskWords as dw } from '../core/texts-disk.js';
@@ -134,7 +135,7 @@ async function claimHeld(env: NodeJS.ProcessEnv, token: string, profile: string,
   const found = findSpent(list, token) ?? readGate(env, h);
   const unused = found !== undefined && isClaim(found, state.takeOver, profile);
   if (found && !unused) return found;
-  const entry: SpentEntry = { h, at, profile, c: randomBytes(8).toString('hex'), pid: process.pid, host: os.hostname() };
+  const entry: SpentEntry = { h, at, profile, c: randomBytes(8).toString('hex'), pid: process.pid, host: os.hostname(), ns: PID_SPACE_TAG };
   // before the gate: a torn change marker left by a kill goes an hour on (round 57 S4); before the lock's last look, as
   // a prune of many gates takes a while (round 56 R6)
   await pruneGates(env, SPENT_MAX_AGE_MS, Date.now()).catch(() => undefined);
@@ -206,10 +207,10 @@ export class RefreshTokenSpentError extends NotSignedInError {
  * a holder stalled past the stale limit, or the lock's folder removed while both ran: round 47 M1′).
  */
 export function claimedInFlight(entry: SpentEntry, profile: string): entry is SpentEntry & { pid: number; host: string } {
-  const { pid, host } = entry;
+  const { pid, host, ns } = entry;
   // a pid from 1 only: kill(0) and kill(-n) ask about a process group, which a hand-edited list must not stand for (round 48 F5)
   const aPid = pid !== undefined && Number.isSafeInteger(pid) && pid > 0;
-  return entry.profile === profile && aPid && host !== undefined && stillInFlight({ at: entry.at, pid, host });
+  return entry.profile === profile && aPid && host !== undefined && stillInFlight({ at: entry.at, pid, host, ...(ns === undefined ? {} : { ns }) });
 }
 
 /** The error for a token found claimed: a refresh on its way in another process of this profile (exit 5, AUTH_REFRESH_IN_FLIGHT), or sent before (exit 3). */

@@ -55,3 +55,5 @@ export const BOOT_MS = Date.now() - os.uptime() * 1000;
 export const BOOTED = 'booted';
 
 export const PID_SPACE = pidSpace();
+/** PID_SPACE, short, for the claims of the refresh tokens' list (spent-tokens.ts): ten thousand of them are kept. */
+export const PID_SPACE_TAG = createHash('sha256').update(PID_SPACE).digest('hex').slice(0, 16);

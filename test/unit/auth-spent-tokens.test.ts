@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { writeFileAtomic } from '../../src/core/atomic-file.js';
 import { MeterdataError, ServiceUnavailableError } from '../../src/core/errors.js';
+import { PID_SPACE_TAG } from '../../src/core/pid.js';
 import {
   claimRefreshToken,
   readSpent,
@@ -48,6 +49,7 @@ describe('claiming a refresh token', () => {
       c: expect.stringMatching(/^[0-9a-f]{16}$/),
       pid: process.pid,
       host: os.hostname(),
+      ns: PID_SPACE_TAG,
     });
     const text = readFileSync(spentFile(env), 'utf8');
     expect(text).not.toContain('rt-secret-1');

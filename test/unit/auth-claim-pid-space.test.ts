@@ -1,0 +1,34 @@
+// A claim of a refresh token by a process of another pid space (a container sharing the state folder and the
+// hostname): its pid says nothing here. A young one may be a refresh on its way: exit 5, not "sign in again" (exit 3)
+// while the other container's refresh goes on (round 60 V6). A claim of this pid space is judged by its process.
+import { spawnSync } from 'node:child_process';
+import os from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { claimedError, claimedInFlight } from '../../src/auth/spent-tokens.js';
+import { PID_SPACE_TAG } from '../../src/core/pid.js';
+
+const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+const claim = (extra: object, at = new Date().toISOString()) => ({
+  h: 'ab'.repeat(32),
+  at,
+  profile: 'nord',
+  c: 'c1',
+  pid: gone,
+  host: os.hostname(),
+  ...extra,
+});
+
+describe('a claim by a process of another pid space', () => {
+  it('young: in flight whatever its pid is here (exit 5); old: spent (exit 3)', () => {
+    expect(claimedInFlight(claim({ ns: 'ffffffffffffffff' }), 'nord')).toBe(true);
+    expect(claimedError(claim({ ns: 'ffffffffffffffff' }), 'nord', 'meterdata login --profile nord')).toMatchObject({ code: 'AUTH_REFRESH_IN_FLIGHT' });
+    const old = new Date(Date.now() - 11 * 60_000).toISOString();
+    expect(claimedError(claim({ ns: 'ffffffffffffffff' }, old), 'nord', 'meterdata login --profile nord')).toMatchObject({ code: 'AUTH_REFRESH_SPENT' });
+  });
+
+  it('of this pid space, or of an earlier version without one: judged by its process, which ended (exit 3)', () => {
+    expect(claimedInFlight(claim({ ns: PID_SPACE_TAG }), 'nord')).toBe(false);
+    expect(claimedInFlight(claim({}), 'nord')).toBe(false);
+    expect(claimedInFlight(claim({ ns: PID_SPACE_TAG, pid: process.ppid }), 'nord')).toBe(true);
+  });
+});
