@@ -1,27 +1,35 @@
 // The account's commit lock (commit-lock.ts): a run waits while another commits, takes a dead run's lock over, refuses
-// one held past the wait naming it, and hears a stop while it waits.
+// one held past the wait naming it, hears a stop while it waits, and takes over a lock it has seen unchanged for
+// 10 minutes whoever it names, judged by its own monotonic clock, never by the lock's mtime.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { COMMIT_LOCK, takeCommitLock } from '../../src/export/folder/commit-lock.js';
 
 const folder = () => mkdtemp(path.join(os.tmpdir(), 'md-commit-lock-'));
+const busyIn = async (dir: string) => expect(await takeCommitLock(dir, undefined, 300).catch((e: unknown) => e)).toMatchObject({ code: 'EXPORT_OUT_BUSY' });
+/** This process's monotonic clock, `ms` on: as if it had watched the lock that long. */
+function later(ms: number): void {
+  const real = performance.now.bind(performance);
+  vi.spyOn(performance, 'now').mockImplementation(() => real() + ms);
+}
+afterEach(() => vi.restoreAllMocks());
+const TEN_MINUTES = 10 * 60_000;
 
 describe('the account’s commit lock', () => {
   it('a second taker waits until the first lets go, then holds it; the lock is gone after both', async () => {
     const dir = await folder();
     const first = await takeCommitLock(dir);
-    let second: (() => Promise<void>) | undefined;
-    const waiting = takeCommitLock(dir).then((u) => (second = u));
+    let second: { release: () => Promise<void> } | undefined;
+    const waiting = takeCommitLock(dir).then((l) => (second = l));
     await new Promise((r) => setTimeout(r, 300));
     expect(second).toBeUndefined();
-    await first();
+    await first.release();
     await waiting;
-    expect(second).toBeDefined();
-    await second!();
+    await second!.release();
     expect(existsSync(path.join(dir, COMMIT_LOCK))).toBe(false);
   });
 
@@ -33,7 +41,8 @@ describe('the account’s commit lock', () => {
     expect(err.message).toMatch(/putting its files into place for over 0 minutes; this run committed nothing/);
     expect(err.hint).toContain(path.join(dir, COMMIT_LOCK));
     expect(existsSync(path.join(dir, COMMIT_LOCK))).toBe(true);
-    await held();
+    held.check();
+    await held.release();
   });
 
   it('a lock left by a process that ended is taken over at once', async () => {
@@ -41,9 +50,9 @@ describe('the account’s commit lock', () => {
     const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
     await writeFile(path.join(dir, COMMIT_LOCK), JSON.stringify({ pid: gone, host: os.hostname(), started: Date.now() - 5_000 }));
     const started = performance.now();
-    const unlock = await takeCommitLock(dir, undefined, 60_000);
+    const lock = await takeCommitLock(dir, undefined, 60_000);
     expect(performance.now() - started).toBeLessThan(5_000);
-    await unlock();
+    await lock.release();
   });
 
   it('a stop while it waits ends the wait with the stop’s reason', async () => {
@@ -55,57 +64,76 @@ describe('the account’s commit lock', () => {
     const started = performance.now();
     await expect(takeCommitLock(dir, stop.signal, 60_000)).rejects.toBe(reason);
     expect(performance.now() - started).toBeLessThan(5_000);
-    await held();
+    await held.release();
   });
 
-  it('a lock not touched for over 10 minutes is taken over whoever it names: a live process may have a dead run’s pid (round 63 Y1)', async () => {
+  it('a lock seen unchanged for over 10 minutes is taken over whoever it names: a live process may have a dead run’s pid (round 63 Y1)', async () => {
     const dir = await folder();
     const other = spawn('sleep', ['30']);
     try {
       const lock = path.join(dir, COMMIT_LOCK);
       await writeFile(lock, JSON.stringify({ pid: other.pid, host: os.hostname(), started: Date.now() - 86_400_000, owner: `${other.pid}.0123456789abcdef` }));
-      const fresh = await takeCommitLock(dir, undefined, 300).catch((e: unknown) => e);
-      expect(fresh).toMatchObject({ code: 'EXPORT_OUT_BUSY' }); // touched just now: a live run's commit, waited for
-      const old = new Date(Date.now() - 11 * 60_000);
-      await utimes(lock, old, old);
-      const unlock = await takeCommitLock(dir, undefined, 300);
-      await unlock();
+      await busyIn(dir); // first seen now: a live run's commit, waited for
+      later(TEN_MINUTES + 1_000);
+      await (await takeCommitLock(dir, undefined, 300)).release();
     } finally {
       other.kill('SIGKILL');
     }
   });
 
-  it('its holder touches it while it commits, so a long commit is not taken for a silent one', async () => {
+  it('its mtime says nothing: a lock dated long ago is a live one until this process has seen it unchanged (round 64 Z2)', async () => {
+    const dir = await folder();
+    const held = await takeCommitLock(dir);
+    const lock = path.join(dir, COMMIT_LOCK);
+    const skewed = new Date(Date.now() - 86_400_000); // another host's clock, or a file server's, a day behind
+    await utimes(lock, skewed, skewed);
+    await writeFile(lock, JSON.stringify({ ...JSON.parse(await readFile(lock, 'utf8')), owner: `${process.ppid}.0123456789abcdef`, pid: process.ppid }));
+    await utimes(lock, skewed, skewed);
+    await busyIn(dir);
+    await busyIn(dir);
+    held.release().catch(() => undefined);
+  });
+
+  it('its holder touches it while it commits, so a long commit is not seen unchanged', async () => {
     const dir = await folder();
     process.env.METERDATA_TEST_HOOKS = '1';
     process.env.METERDATA_TEST_LOCK_HEARTBEAT_MS = '50';
     try {
-      const unlock = await takeCommitLock(dir);
+      const held = await takeCommitLock(dir);
       const lock = path.join(dir, COMMIT_LOCK);
       const old = new Date(Date.now() - 11 * 60_000);
       await utimes(lock, old, old);
       await new Promise((r) => setTimeout(r, 300));
       expect(Date.now() - statSync(lock).mtimeMs).toBeLessThan(10_000);
-      await unlock();
+      await held.release();
     } finally {
       delete process.env.METERDATA_TEST_HOOKS;
       delete process.env.METERDATA_TEST_LOCK_HEARTBEAT_MS;
     }
   });
 
-  it('this process’s own lock left where its removal failed is taken over once silent, not waited on for good (round 63 Y3)', async () => {
+  it('a holder whose lock was taken over meanwhile is told so before its first rename (round 64 Z1)', async () => {
     const dir = await folder();
-    const unlock = await takeCommitLock(dir);
+    const held = await takeCommitLock(dir);
+    const lock = path.join(dir, COMMIT_LOCK);
+    await writeFile(lock, JSON.stringify({ pid: process.ppid, host: os.hostname(), started: Date.now(), owner: `${process.ppid}.0123456789abcdef` }));
+    expect(() => held.check()).toThrow(
+      expect.objectContaining({ code: 'EXPORT_OUT_TAKEN_OVER', message: expect.stringContaining('nothing of this run was committed') }),
+    );
+    await held.release();
+    expect(existsSync(lock)).toBe(true); // the new holder's lock is left
+  });
+
+  it('this process’s own lock left where its removal failed is taken over once seen unchanged, not waited on for good (round 63 Y3)', async () => {
+    const dir = await folder();
+    const held = await takeCommitLock(dir);
     const lock = path.join(dir, COMMIT_LOCK);
     const record = await readFile(lock, 'utf8'); // this process's mark on it
-    await unlock();
+    await held.release();
     await writeFile(lock, record); // as if its removal had failed
-    expect(await takeCommitLock(dir, undefined, 300).catch((e: unknown) => e)).toMatchObject({ code: 'EXPORT_OUT_BUSY' });
-    const old = new Date(Date.now() - 11 * 60_000);
-    await utimes(lock, old, old);
-    await (
-      await takeCommitLock(dir, undefined, 300)
-    )();
+    await busyIn(dir);
+    later(TEN_MINUTES + 1_000);
+    await (await takeCommitLock(dir, undefined, 300)).release();
   });
 
   it('a touched lock of another pid space with this hostname is waited on, whatever its pid is here (round 63 Y6)', async () => {
@@ -115,12 +143,9 @@ describe('the account’s commit lock', () => {
     // a container sharing the state folder and the hostname: its pid 1, or a pid no process here has
     for (const pid of [1, gone]) {
       await writeFile(lock, JSON.stringify({ pid, host: os.hostname(), started: Date.now(), owner: `${pid}.0123456789abcdef`, ns: 'another pid space' }));
-      expect(await takeCommitLock(dir, undefined, 300).catch((e: unknown) => e)).toMatchObject({ code: 'EXPORT_OUT_BUSY' });
+      await busyIn(dir);
     }
-    const old = new Date(Date.now() - 11 * 60_000);
-    await utimes(lock, old, old); // silent: a killed run's, taken over
-    await (
-      await takeCommitLock(dir, undefined, 300)
-    )();
+    later(TEN_MINUTES + 1_000); // seen unchanged since: a killed run's, taken over
+    await (await takeCommitLock(dir, undefined, 300)).release();
   });
 });

@@ -118,10 +118,13 @@ describe('a format registered by another command', () => {
     // under a commit lock whose removal fails after the renames (a state folder gone read-only): the files are
     // committed, and the run is told so, not "no files were put under their final names" (round 63 Y3)
     const events: string[] = [];
-    const lock = async () => (events.push('locked'), async () => (events.push('unlock'), Promise.reject(new Error('EROFS: read-only file system'))));
+    const lock = async () => (
+      events.push('locked'),
+      { check: () => void events.push('checked'), release: async () => (events.push('unlock'), Promise.reject(new Error('EROFS: read-only file system'))) }
+    );
     const held = () => void events.push('held');
     const files = await completeOutput(staged, (f) => ({ files: f.map((x) => x.name) }), {}, [lines], undefined, { held, lock });
-    expect(events).toEqual(['held', 'locked', 'held', 'unlock']);
+    expect(events).toEqual(['held', 'locked', 'held', 'checked', 'unlock']);
     expect(files.map((f) => f.name)).toEqual([...t.files.map((f) => `${f.table}.lines`), 'count.txt']);
     expect((await readdir(dir)).sort()).toEqual([...files.map((f) => f.name), 'meterdata-manifest.json'].sort());
     expect(await readFile(path.join(dir, 'billing.lines'), 'utf8')).toBe('{"a":1}\n{"a":2}\n');

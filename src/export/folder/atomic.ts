@@ -213,7 +213,7 @@ export class AtomicOutput {
    * on, the folder has no manifest until the new one lands; `stale` files are removed once
    * the old one is aside.
    */
-  async commit(last: string, stale: readonly string[] = []): Promise<string[]> {
+  async commit(last: string, stale: readonly string[] = [], beforeFirstRename: () => void = () => undefined): Promise<string[]> {
     for (const f of this.open) throw new Error(`file still open at commit: ${f.path}`);
     const names = [...this.pending.keys()].filter((n) => n !== last);
     const aside = path.join(this.dir, asideName(last));
@@ -233,6 +233,7 @@ export class AtomicOutput {
       const why = notOurs(lstatSync(p), this.dir);
       if (why) throw notOurFile(p, why);
     }
+    beforeFirstRename(); // the checks above may take long on a slow share: the commit lock still this run's (commit-lock.ts)
     if (this.pending.has(last)) {
       const moved = await renameReplacing(path.join(this.dir, last), aside, this.replace).then(
         () => true,

@@ -16,38 +16,66 @@ export const COMMIT_LOCK = 'commit.lock';
 /** A commit renames a run's files into place: seconds, even for a month of thousands of letters. Waited for this long, */
 const COMMIT_WAIT_MS = 12 * 60_000;
 /**
- * past SILENT_MS. The holder touches its lock this often while it commits, and a lock not touched for SILENT_MS is
- * taken over whoever it names: one per account, a lock left by a run killed in its commit whose pid a live process now
- * has (after a reboot) held every run of the account at EXPORT_OUT_BUSY (round 63 Y1). As long as a folder lock of
- * another host (folder-lock.ts): the commit's last look runs in the holder's thread without a touch, walking up to
- * 50,000 folders on what may be a slow share. A holder only suspended that long (a closed laptop) may go on renaming
- * beside the run that took it over.
+ * past SILENT_MS. The holder touches its lock this often while it commits, and a lock this process has seen unchanged
+ * for SILENT_MS is taken over whoever it names: one per account, a lock left by a run killed in its commit whose pid a
+ * live process now has (after a reboot) held every run of the account at EXPORT_OUT_BUSY (round 63 Y1). As long as a
+ * folder lock of another host (folder-lock.ts): the commit's last look runs in the holder's thread without a touch,
+ * walking up to 50,000 folders on what may be a slow share (round 64 Z1); and the holder looks again that the lock is
+ * its own right before its first rename (CommitLock.check).
  */
 const TOUCH_MS = 20_000;
 const SILENT_MS = FOREIGN_LOCK_STALE_MS;
+
+/** When this process first saw each commit lock as it is (its id; a touch changes it), by the monotonic clock. */
+const firstSeen = new Map<string, number>();
+
+/**
+ * Whether this process has seen the lock `id` unchanged for SILENT_MS: never its mtime against this clock, as another
+ * host's clock or a file server's, minutes apart, took a live lock for a silent one (round 64 Z2).
+ */
+function silent(id: string): boolean {
+  const now = performance.now();
+  const since = firstSeen.get(id);
+  if (since === undefined) {
+    if (firstSeen.size >= 1_000) firstSeen.clear();
+    firstSeen.set(id, now);
+  }
+  return since !== undefined && now - since > SILENT_MS;
+}
+
+export interface CommitLock {
+  /** Throws EXPORT_OUT_TAKEN_OVER where the lock is no longer this run's (taken over as silent): nothing renamed yet. */
+  check: () => void;
+  release: () => Promise<void>;
+}
 
 /**
  * Takes the account's commit lock in `exportsDir` (the state folder's exports folder), waiting while another run of
  * this account commits; a dead or silent holder's lock is taken over (locks.ts). A stop ends the wait with its reason,
  * nothing committed; a lock held past the wait is EXPORT_OUT_BUSY naming it.
  */
-export async function takeCommitLock(exportsDir: string, signal?: AbortSignal, waitMs = COMMIT_WAIT_MS): Promise<() => Promise<void>> {
+export async function takeCommitLock(exportsDir: string, signal?: AbortSignal, waitMs = COMMIT_WAIT_MS): Promise<CommitLock> {
   const file = path.join(exportsDir, COMMIT_LOCK);
   const busy = new UsageError(t.commitBusy({ minutes: Math.round(waitMs / 60_000) }), t.commitBusyHint({ lock: file }), 'EXPORT_OUT_BUSY');
   const until = performance.now() + waitMs;
   for (let pause = 10; ; pause = Math.min(250, pause * 2)) {
     if (signal?.aborted) throw signal.reason;
     try {
-      const release = await takeLock(file, busy, { silentStaleMs: SILENT_MS });
-      const touch = setInterval(
-        () => void (holdsLock(file) && utimes(file, new Date(), new Date()).catch(() => undefined)),
-        testNumber(process.env, 'LOCK_HEARTBEAT_MS') ?? TOUCH_MS,
-      );
+      const release = await takeLock(file, busy, { silent });
+      const touch = setInterval(() => void (holdsLock(file) && utimes(file, new Date(), new Date()).catch(() => undefined)), touchMs());
       touch.unref();
-      return () => (clearInterval(touch), release());
+      return {
+        check: () => {
+          if (!holdsLock(file)) throw new UsageError(t.commitTakenOver({ lock: file }), t.commitTakenOverHint, 'EXPORT_OUT_TAKEN_OVER');
+        },
+        release: () => (clearInterval(touch), release()),
+      };
     } catch (e) {
       if (e !== busy || performance.now() >= until) throw e;
     }
     await sleep(pause, undefined, signal ? { signal } : undefined).catch(() => undefined);
   }
 }
+
+/** TOUCH_MS, or for the tests METERDATA_TEST_LOCK_HEARTBEAT_MS (with METERDATA_TEST_HOOKS=1). */
+const touchMs = () => testNumber(process.env, 'LOCK_HEARTBEAT_MS') ?? TOUCH_MS;

@@ -125,8 +125,8 @@ export type LockHolder = { pid: number; host: string } | null;
 export interface LockOptions {
   /** A lock of another host is taken over once it has not been touched for this long (undefined: never). */
   foreignStaleMs?: number;
-  /** Any lock is taken over once it has not been touched for this long (its pid may be another's now): holders touch theirs. */
-  silentStaleMs?: number;
+  /** Whether the lock of this id is silent, taken over whoever it names (commit-lock.ts: its pid may be another's now). */
+  silent?: (id: string) => boolean;
 }
 
 /** Whether the holder is gone: a dead process on this host, a silent one of another (opts), or a damaged file left long ago. */
@@ -135,12 +135,12 @@ function stale(seen: Seen, opts: LockOptions): boolean {
   const holder = readLockHolder(seen.text);
   if (!holder) return Date.now() - seen.mtimeMs > LOCK_DAMAGED_STALE_MS;
   // silent for long, whoever it names: a live holder touches it; this process's own too, left where its removal failed
-  if (opts.silentStaleMs !== undefined && Date.now() - seen.mtimeMs > opts.silentStaleMs) return true;
+  if (opts.silent?.(seen.id)) return true;
   // this process's own mark: held, whatever the host is called now
   if (holder.owner !== undefined && holder.owner === runOwner()) return false;
   // a touched lock of another pid space (a container sharing the state folder and the hostname): its pid says nothing
   // here (round 63 Y6: each took the other's live commit lock for a dead one's); judged by its silence alone
-  if (opts.silentStaleMs !== undefined && holder.ns !== undefined && holder.ns !== PID_SPACE) return false;
+  if (opts.silent !== undefined && holder.ns !== undefined && holder.ns !== PID_SPACE) return false;
   // another host's, even with this pid (every container's node is pid 1): only its silence tells it is gone
   if (holder.host !== os.hostname()) return opts.foreignStaleMs !== undefined && Date.now() - seen.mtimeMs > opts.foreignStaleMs;
   // this host, this pid, another mark: an earlier process whose pid this one now has (a restarted container)

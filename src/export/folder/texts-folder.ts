@@ -68,6 +68,9 @@ export const outText = catalogue(
     lockIsFolder: (p: { lock: string }) =>
       `${p.lock} is a folder, where meterdata keeps a lock file; it is not meterdata's, and meterdata removes no folder it did not make.`,
     lockIsFolderHint: (p: { lock: string }) => `Remove the folder ${p.lock} (or move it elsewhere), then run the same command again.`,
+    commitTakenOver: (p: { lock: string }) =>
+      `Another run took over this account's commit lock (${p.lock}) while this run was checking its files, silent for over 10 minutes (a very slow disk or share); nothing of this run was committed.`,
+    commitTakenOverHint: 'Run the same command again once the other run has ended; what this run fetched is kept.',
     commitBusy: (p: { minutes: number }) =>
       `Another meterdata run of this account has been putting its files into place for over ${p.minutes} minutes; this run committed nothing.`,
     commitBusyHint: (p: { lock: string }) =>
@@ -136,6 +139,9 @@ export const outText = catalogue(
     lockIsFolder: (p) =>
       `${p.lock} ist ein Ordner, wo meterdata eine Sperrdatei führt; er stammt nicht von meterdata, und meterdata entfernt keinen Ordner, den es nicht selbst angelegt hat.`,
     lockIsFolderHint: (p) => `Entfernen Sie den Ordner ${p.lock} (oder verschieben Sie ihn an einen anderen Ort) und starten Sie denselben Befehl erneut.`,
+    commitTakenOver: (p) =>
+      `Ein anderer Lauf hat die Sperre übernommen, unter der dieses Benutzerkonto seine Dateien ablegt (${p.lock}), während dieser Lauf seine Dateien prüfte und über 10 Minuten kein Lebenszeichen gab (eine sehr langsame Festplatte oder Netzfreigabe); von diesem Lauf wurde nichts abgelegt.`,
+    commitTakenOverHint: 'Starten Sie denselben Befehl erneut, sobald der andere Lauf beendet ist; was dieser Lauf abgerufen hat, bleibt erhalten.',
     commitBusy: (p) =>
       `Ein anderer meterdata-Lauf dieses Benutzerkontos legt seit über ${p.minutes} Minuten seine Dateien ab; dieser Lauf hat keine Datei abgelegt.`,
     commitBusyHint: (p) =>

@@ -1,7 +1,7 @@
 // After the walk: the finishing passes (the workbook), the manifest, then every file renamed
 // into place at once; or, on failure, the temporary files removed.
 import { pauseAt } from '../../auth/test-hooks.js';
-import { AtomicOutput, checkSameFolder, type FolderId } from '../folder/index.js';
+import { AtomicOutput, checkSameFolder, type CommitLock, type FolderId } from '../folder/index.js';
 import { MANIFEST, staleFiles } from '../folder/index.js';
 import type { FileEntry, OutputFormat } from './format.js';
 import { writeWorkbookHere, type WorkbookWriter } from './formats/xlsx/index.js';
@@ -31,7 +31,7 @@ export async function completeOutput(
   writers: WorkbookWriter | FinishWriters = writeWorkbookHere,
   registry: readonly OutputFormat[] = EXPORT_FORMATS,
   signal?: AbortSignal,
-  commit: { held?: () => void; lock?: () => Promise<() => Promise<void>> } = {},
+  commit: { held?: () => void; lock?: () => Promise<CommitLock> } = {},
 ): Promise<FileEntry[]> {
   const held = commit.held ?? (() => undefined);
   held(); // a run that lost its folder (see Journal.checkHeld) writes not even the workbook's temporary file there
@@ -47,16 +47,16 @@ export async function completeOutput(
   await m.write(`${JSON.stringify(manifest(files), null, 2)}\n`);
   await atomic.closeFile(m);
   // the last look and the renames under one lock (its wait ends at a stop): another run's commit between them went unseen (commit-lock.ts)
-  const unlock = (await commit.lock?.()) ?? (async () => undefined);
+  const lock = await commit.lock?.();
   try {
     // The last point a Ctrl-C stops the run; the commit, once begun, completes (its renames are quick and final).
     if (signal?.aborted) throw signal.reason;
     held();
     await pauseAt(process.env, 'BEFORE_COMMIT', (line) => process.stderr.write(line));
-    await atomic.commit(MANIFEST, staleFiles(staged.dir, files));
+    await atomic.commit(MANIFEST, staleFiles(staged.dir, files), () => lock?.check());
   } finally {
     // the files are in place: a lock that cannot be removed (a state folder gone read-only) is a dead run's for the next
-    await unlock().catch(() => undefined); // (round 63 Y3: told as "no files were put under their final names")
+    await lock?.release().catch(() => undefined); // (round 63 Y3: told as "no files were put under their final names")
   }
   await atomic.abort(); // removes the spools; final files are never touched
   return files;
