@@ -89,6 +89,10 @@ export const runText = catalogue(
     outBusyHolderHint: (p: { lock: string; pid: number; host: string }) =>
       `It is process ${p.pid} on ${p.host}. Wait for it to finish, or choose another --out folder; if none runs there, delete ${p.lock}.`,
     notPut: (p: { out: string }) => `no files were put under their final names in ${p.out}.`,
+    journalLeft: (p: { out: string; dir: string; why: string }) =>
+      `The files in ${p.out} are complete, but this run's journal ${p.dir} could not be removed: ${p.why}`,
+    journalLeftHint: (p: { dir: string }) =>
+      `Remove the folder ${p.dir} before the next run with the same arguments; otherwise that run reuses what this one fetched instead of fetching again.`,
     partlyPut: (p: { out: string }) => `some files of this run are under their final names in ${p.out} already, but not all and without the manifest.`,
     stoppedAfter: (p: { done: number; total: number; missing: string }) =>
       `The export stopped after ${p.done} of ${count(p.total, 'Property', 'Properties')} (not finished: ${p.missing});`,
@@ -149,6 +153,9 @@ export const runText = catalogue(
     outBusyHolderHint: (p) =>
       `Es ist Prozess ${p.pid} auf ${p.host}. Warten Sie, bis er fertig ist, oder wählen Sie einen anderen Zielordner für --out; läuft dort keiner, löschen Sie ${p.lock}.`,
     notPut: (p) => `in ${p.out} wurde keine Datei unter ihrem endgültigen Namen abgelegt.`,
+    journalLeft: (p) => `Die Dateien in ${p.out} sind vollständig, aber das Protokoll dieses Laufs ${p.dir} ließ sich nicht entfernen: ${p.why}`,
+    journalLeftHint: (p) =>
+      `Entfernen Sie den Ordner ${p.dir} vor dem nächsten Lauf mit denselben Angaben; sonst verwendet dieser Lauf die hier abgerufenen Daten, statt sie neu abzurufen.`,
     partlyPut: (p) => `in ${p.out} liegen bereits einige Dateien dieses Laufs unter ihrem endgültigen Namen, aber nicht alle und ohne das Manifest.`,
     stoppedAfter: (p) => `Der Export endete nach ${num(p.done)} von ${count(p.total, 'Liegenschaft', 'Liegenschaften')} (nicht fertig: ${p.missing});`,
     allFetched: 'Alle Liegenschaften wurden abgerufen, aber die Dateien konnten nicht fertiggestellt werden;',

@@ -13,7 +13,10 @@ import { deserializeError, serializeError } from '../../src/core/isolate.js';
 import { T0, reporter, setup } from '../helpers/export-fixtures.js';
 import { api, building } from '../helpers/export-stream-fixtures.js';
 
-const { failWrite } = vi.hoisted(() => ({ failWrite: { when: null as null | ((file: string) => boolean) } }));
+const { failWrite, failRm } = vi.hoisted(() => ({
+  failWrite: { when: null as null | ((file: string) => boolean) },
+  failRm: { when: null as null | ((file: string) => boolean) },
+}));
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:fs/promises')>();
@@ -28,13 +31,20 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     }
     return handle;
   };
-  return { ...real, open, default: { ...real, open } };
+  // a state folder gone read-only: its removals refused
+  const rm: typeof real.rm = async (file, opts) => {
+    if (typeof file === 'string' && failRm.when?.(file))
+      throw Object.assign(new Error(`EROFS: read-only file system, rmdir '${file}'`), { code: 'EROFS', path: file });
+    return real.rm(file, opts);
+  };
+  return { ...real, open, rm, default: { ...real, open, rm } };
 });
 
 const sysError = (code: string) => Object.assign(new Error(`${code}: no space left on device, write`), { code, syscall: 'write' });
 
 afterEach(() => {
   failWrite.when = null;
+  failRm.when = null;
   vi.restoreAllMocks();
 });
 
@@ -110,5 +120,24 @@ describe('a full disk while the workbook is written', () => {
     const failed = await finishExport(staged, { writeWorkbook: async () => Promise.reject(oom) }).catch((e: unknown) => e);
     expect(isMeterdataError(failed) && failed.code).toBe('EXPORT_OUT_OF_MEMORY');
     expect(oom).not.toHaveProperty('path');
+  });
+});
+
+describe('a state folder gone read-only after the commit', () => {
+  it('the journal that cannot be removed is told as such, never as files not put in place; the files stand, the locks go (round 63 Y3)', async () => {
+    const s = await setup();
+    const staged = await stageExport({ api: api([building(3, 47)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
+    failRm.when = (f) => f === staged.journal.dir;
+    const failed = await finishExport(staged, { writeWorkbook: async () => undefined }).catch((e: unknown) => e);
+    failRm.when = null;
+    expect(isMeterdataError(failed) && [failed.code, failed.exitCode]).toEqual(['EXPORT_WRITE_FAILED', 1]);
+    const { text } = formatError(failed);
+    expect(text).toContain(
+      `The files in ${s.args.out} are complete, but this run's journal ${staged.journal.dir} could not be removed: the file system is read-only.`,
+    );
+    expect(text).toContain(`Remove the folder ${staged.journal.dir} before the next run with the same arguments`);
+    expect(text).not.toMatch(/no files were put|^\s+at /m);
+    expect(await readdir(s.args.out)).toContain('meterdata-manifest.json');
+    expect((await filesUnder(path.join(s.stateDir, 'exports'))).filter((f) => f.endsWith('.lock'))).toEqual([]);
   });
 });

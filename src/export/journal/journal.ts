@@ -225,7 +225,13 @@ export class Journal {
   /** Ends a handed-over journal: removes it after success, keeps it for a resume otherwise; the lock is released either way. */
   static async release(handle: JournalHandle, done: boolean): Promise<void> {
     for (const l of handle.insideLocks) stopTouching(l.file);
-    if (done) await rm(handle.dir, { recursive: true, force: true });
+    // the locks go even where the journal cannot (a state folder gone read-only): the run's failure is told after
+    const removal = done
+      ? await rm(handle.dir, { recursive: true, force: true }).then(
+          () => null,
+          (e: unknown) => ({ e }),
+        )
+      : null;
     await releaseLock(handle.lockFile).catch(() => undefined);
     await releaseLock(handle.outLockFile).catch(() => undefined);
     if (handle.rootLockFile !== null) await releaseLock(handle.rootLockFile).catch(() => undefined);
@@ -233,6 +239,7 @@ export class Journal {
       await releaseLock(l.file).catch(() => undefined);
       await removeCreated(l.dir, l.created);
     }
+    if (removal) throw removal.e;
   }
 
   /**

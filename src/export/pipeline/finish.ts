@@ -2,7 +2,9 @@
 // written (closeRun), then the workbook and every file put in place at once (finishExport).
 import path from 'node:path';
 import { CONTRACT_VERSION } from '../../api/types.js';
-import { isMeterdataError } from '../../core/errors.js';
+import { refusalWords } from '../../core/disk.js';
+import { ExitCode, isMeterdataError, MeterdataError } from '../../core/errors.js';
+import { runText as rt } from '../texts-run.js';
 import { checkNotOtherCommand, commandRoot, takeCommitLock } from '../folder/index.js';
 import { Journal, takenOverReason } from '../journal/index.js';
 import { expectedRange, identity } from '../options/index.js';
@@ -113,9 +115,11 @@ export async function finishExport(
         lock: () => takeCommitLock(path.dirname(staged.journal.dir), signal),
       },
     );
-    await Journal.release(staged.journal, true);
+    // committed: a journal that cannot be removed is told as such, never as files not put in place (round 63 Y3)
+    await Journal.release(staged.journal, true).catch((e: unknown) => Promise.reject(new JournalLeft(e)));
     return { ...summary, files };
   } catch (caught) {
+    if (caught instanceof JournalLeft) throw journalLeft(caught.cause, staged.journal.dir, summary.out);
     const e: unknown = takenOverReason(signal) ?? caught;
     // The temporary files' names are the new holder's too: a run that lost its folder removes none of them.
     if (!isMeterdataError(e) || e.code !== 'EXPORT_OUT_TAKEN_OVER') await discardOutput(staged.output).catch(() => undefined);
@@ -124,4 +128,21 @@ export async function finishExport(
   } finally {
     free?.();
   }
+}
+
+/** The journal's removal after the commit failed: the files are in place. */
+class JournalLeft extends Error {
+  constructor(override readonly cause: unknown) {
+    super('journal left');
+  }
+}
+
+function journalLeft(e: unknown, dir: string, out: string): MeterdataError {
+  const why = refusalWords(e);
+  return new MeterdataError(rt.journalLeft({ out, dir, why }), {
+    code: 'EXPORT_WRITE_FAILED',
+    exitCode: ExitCode.UNEXPECTED,
+    hint: rt.journalLeftHint({ dir }),
+    cause: e,
+  });
 }
