@@ -7,7 +7,7 @@ export { finishExport, type ExportDeps, type ExportSummary, type StagedExport } 
 export { nameList } from './run-errors.js';
 
 export async function runExport(deps: ExportDeps): Promise<ExportSummary> {
-  return finishExport(await stageExport(deps), { signal: deps.signal });
+  return finishExport(await stageExport(deps), { signal: deps.signal, note: (line) => deps.reporter.note(line) });
 }
 
 /** The walk, billing and every CSV and spool, under temporary names (see StagedExport). */

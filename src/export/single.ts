@@ -2,7 +2,7 @@
 // profile of the portfolio): the checks before any request, the API client and the
 // reporter around the walk, and the built CLI's worker threads with small heap limits.
 import { ExitCode, MeterdataError, UsageError } from '../core/errors.js';
-import type { Io } from '../core/io.js';
+import { write, type Io } from '../core/io.js';
 import { dirs } from '../core/paths.js';
 import { packageVersion } from '../core/resources.js';
 import { fixedExportTime, identity, parseExportArgs, type ExportArgs, type ExportFlags } from './options/index.js';
@@ -91,6 +91,11 @@ export async function exportWith(args: ExportArgs, template: Template, io: Io, c
   return withExportDeps(args, template, io, conn, runExport);
 }
 
+/** The line a single run says while it waits for another's commit, unless --quiet (a portfolio's display has its own lines). */
+export function waitNote(args: { quiet: boolean }, io: Io): { note?: (line: string) => void } {
+  return args.quiet ? {} : { note: (line) => write(io.stderr, line) };
+}
+
 /** The export's connection options: its profile, its --rate-limit, warnings unless --quiet. */
 export function exportConnection(args: ExportArgs, io: Io) {
   return { profile: args.profile, rateLimitPerMinute: args.rateLimit, ...(args.quiet ? {} : { warn: (l: string) => io.stderr.write(l) }) };
@@ -140,7 +145,7 @@ async function exportIsolated(args: ExportArgs, template: Template, io: Io): Pro
     { args, template },
     { limits, io, outOfMemory: outOfMemory('fetching') },
   );
-  return finishExport(staged, { signal: io.signal, writeWorkbook: await workbookWriter(args, io) });
+  return finishExport(staged, { signal: io.signal, writeWorkbook: await workbookWriter(args, io), ...waitNote(args, io) });
 }
 
 /** billing.xlsx written in a worker thread with the export's heap limits (see exportIsolated). */

@@ -14,7 +14,7 @@ import { checkNotLinked, checkOutDir } from './folder/index.js';
 import { loadTemplate, type Template } from './output/index.js';
 import { finishExport, stagePipeline, type ExportDeps, type ExportSummary, type StagedExport } from './pipeline/index.js';
 import { createReporter, type Reporter } from './progress.js';
-import { exportConnection, isolation, withExportDeps, type Connect, type Shared } from './single.js';
+import { exportConnection, isolation, waitNote, withExportDeps, type Connect, type Shared } from './single.js';
 import { uviFindings, uviFormats, uviSteps, uviTemplate, type UviCounts } from './steps/index.js';
 import { uviRunTexts as t } from './texts-uvi.js';
 
@@ -123,7 +123,8 @@ export async function runUvi(run: UviRun, io: Io, open?: Connect, shared: UviSha
   const { isolationAvailable } = await import('../core/isolate.js');
   const isolated = io.isolate === true && isolationAvailable() && !shared.reporter && !shared.slots;
   const staged = isolated ? await stageIsolated(run, io) : await stageUvi(run, io, await connectUvi(run, io, open), shared);
-  const summary = await finishExport(staged.staged, { signal: io.signal, ...(shared.held ? { held: shared.held } : {}) });
+  const note = shared.reporter ? {} : waitNote(run.args, io);
+  const summary = await finishExport(staged.staged, { signal: io.signal, ...note, ...(shared.held ? { held: shared.held } : {}) });
   return { ...summary, month: run.inputs.month, letters: staged.letters, incomplete: staged.incomplete };
 }
 

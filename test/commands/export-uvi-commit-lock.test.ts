@@ -23,11 +23,11 @@ afterAll(async () => sandbox?.close());
 const exportRun = (out: string) => ['export', '--year', '2025', '--format', 'csv', '--profile', 'nord', '--out', path.join(out, '2025-11', 'sub')];
 const uviRun = (out: string) => ['uvi', '--month', '2025-11', '--profile', 'nord', '--out', out];
 
-/** The built binary, paused 4 s between its last look and its commit; resolves once it is there, then with its end. */
+/** The built binary, paused 7 s between its last look and its commit; resolves once it is there, then with its end. */
 function pausedBinary(argv: string[]): { there: Promise<void>; done: Promise<{ code: number | null; stderr: string }> } {
   const child = spawn(process.execPath, [path.resolve('bin/meterdata.js'), ...argv], {
     cwd: home,
-    env: { ...process.env, ...env, METERDATA_TEST_HOOKS: '1', METERDATA_TEST_PAUSE_BEFORE_COMMIT_MS: '4000' },
+    env: { ...process.env, ...env, METERDATA_TEST_HOOKS: '1', METERDATA_TEST_PAUSE_BEFORE_COMMIT_MS: '7000' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -57,6 +57,8 @@ describe('an export and a uvi run into nested folders, one paused before its com
       const done = await paused.done;
       expect([done.code, refused.code], `${done.stderr}\n${refused.stderr}`).toEqual([0, 2]);
       expect(refused.stderr).toContain(told);
+      // the wait is told once, not a silent hang
+      expect(refused.stderr.match(/Waiting for another meterdata run of this account to put its files into place/g)).toHaveLength(1);
       expect(refused.stderr).not.toMatch(/\n\s+at /);
       const exported = existsSync(path.join(root, '2025-11', 'sub', 'meterdata-manifest.json'));
       const letters = existsSync(path.join(root, '2025-11', 'meterdata-manifest.json'));

@@ -148,4 +148,15 @@ describe('the account’s commit lock', () => {
     later(TEN_MINUTES + 1_000); // seen unchanged since: a killed run's, taken over
     await (await takeCommitLock(dir, undefined, 300)).release();
   });
+
+  it('a wait of over 3 seconds is told once, naming the lock', async () => {
+    const dir = await folder();
+    const held = await takeCommitLock(dir);
+    const lines: string[] = [];
+    await expect(takeCommitLock(dir, undefined, 4_000, (l) => lines.push(l))).rejects.toMatchObject({ code: 'EXPORT_OUT_BUSY' });
+    expect(lines).toEqual([
+      `Waiting for another meterdata run of this account to put its files into place (${path.join(dir, COMMIT_LOCK)}); this run's files follow once it is done.`,
+    ]);
+    await held.release();
+  });
 });

@@ -24,6 +24,7 @@ const COMMIT_WAIT_MS = 12 * 60_000;
  * its own right before its first rename (CommitLock.check).
  */
 const TOUCH_MS = 20_000;
+const WAIT_TOLD_MS = 3_000;
 const SILENT_MS = FOREIGN_LOCK_STALE_MS;
 
 /** When this process first saw each commit lock as it is (its id; a touch changes it), by the monotonic clock. */
@@ -54,10 +55,13 @@ export interface CommitLock {
  * this account commits; a dead or silent holder's lock is taken over (locks.ts). A stop ends the wait with its reason,
  * nothing committed; a lock held past the wait is EXPORT_OUT_BUSY naming it.
  */
-export async function takeCommitLock(exportsDir: string, signal?: AbortSignal, waitMs = COMMIT_WAIT_MS): Promise<CommitLock> {
+export async function takeCommitLock(exportsDir: string, signal?: AbortSignal, waitMs = COMMIT_WAIT_MS, waiting?: (line: string) => void): Promise<CommitLock> {
   const file = path.join(exportsDir, COMMIT_LOCK);
   const busy = new UsageError(t.commitBusy({ minutes: Math.round(waitMs / 60_000) }), t.commitBusyHint({ lock: file }), 'EXPORT_OUT_BUSY');
-  const until = performance.now() + waitMs;
+  const start = performance.now();
+  const until = start + waitMs;
+  // a wait of minutes without a word looked like a hang; told once, after the seconds a portfolio's commits take in turn
+  let told = false;
   for (let pause = 10; ; pause = Math.min(250, pause * 2)) {
     if (signal?.aborted) throw signal.reason;
     try {
@@ -72,6 +76,7 @@ export async function takeCommitLock(exportsDir: string, signal?: AbortSignal, w
       };
     } catch (e) {
       if (e !== busy || performance.now() >= until) throw e;
+      if (!told && waiting && performance.now() - start > WAIT_TOLD_MS) ((told = true), waiting(t.commitWait({ lock: file })));
     }
     await sleep(pause, undefined, signal ? { signal } : undefined).catch(() => undefined);
   }

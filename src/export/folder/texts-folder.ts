@@ -68,6 +68,8 @@ export const outText = catalogue(
     lockIsFolder: (p: { lock: string }) =>
       `${p.lock} is a folder, where meterdata keeps a lock file; it is not meterdata's, and meterdata removes no folder it did not make.`,
     lockIsFolderHint: (p: { lock: string }) => `Remove the folder ${p.lock} (or move it elsewhere), then run the same command again.`,
+    commitWait: (p: { lock: string }) =>
+      `Waiting for another meterdata run of this account to put its files into place (${p.lock}); this run's files follow once it is done.`,
     commitTakenOver: (p: { lock: string }) =>
       `Another run took over this account's commit lock (${p.lock}) while this run was checking its files, silent for over 10 minutes (a very slow disk or share); nothing of this run was committed.`,
     commitTakenOverHint: 'Run the same command again once the other run has ended; what this run fetched is kept.',
@@ -139,6 +141,8 @@ export const outText = catalogue(
     lockIsFolder: (p) =>
       `${p.lock} ist ein Ordner, wo meterdata eine Sperrdatei führt; er stammt nicht von meterdata, und meterdata entfernt keinen Ordner, den es nicht selbst angelegt hat.`,
     lockIsFolderHint: (p) => `Entfernen Sie den Ordner ${p.lock} (oder verschieben Sie ihn an einen anderen Ort) und starten Sie denselben Befehl erneut.`,
+    commitWait: (p) =>
+      `Warte, bis ein anderer meterdata-Lauf dieses Benutzerkontos seine Dateien abgelegt hat (${p.lock}); die Dateien dieses Laufs folgen danach.`,
     commitTakenOver: (p) =>
       `Ein anderer Lauf hat die Sperre übernommen, unter der dieses Benutzerkonto seine Dateien ablegt (${p.lock}), während dieser Lauf seine Dateien prüfte und über 10 Minuten kein Lebenszeichen gab (eine sehr langsame Festplatte oder Netzfreigabe); von diesem Lauf wurde nichts abgelegt.`,
     commitTakenOverHint: 'Starten Sie denselben Befehl erneut, sobald der andere Lauf beendet ist; was dieser Lauf abgerufen hat, bleibt erhalten.',

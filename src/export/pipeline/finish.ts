@@ -83,7 +83,14 @@ export async function closeRun(run: Run, output: OutputSet, tally: Tally, range:
  */
 export async function finishExport(
   staged: StagedExport,
-  opts: { writeWorkbook?: WorkbookWriter; signal?: AbortSignal | undefined; held?: () => void; slot?: () => Promise<() => void> } = {},
+  opts: {
+    writeWorkbook?: WorkbookWriter;
+    signal?: AbortSignal | undefined;
+    held?: () => void;
+    slot?: () => Promise<() => void>;
+    /** A line for the user: this run waits for another's commit (commit-lock.ts). */
+    note?: (line: string) => void;
+  } = {},
 ): Promise<ExportSummary> {
   const { summary } = staged;
   // This thread holds the run's folders now: it touches their locks, and another run taking one over stops the workbook at once.
@@ -112,7 +119,7 @@ export async function finishExport(
           checkNotOtherCommand(root, root === staged.output.dir ? 'export' : 'uvi');
         },
         // the journal lies in the state folder's exports folder, where the account's commit lock is
-        lock: () => takeCommitLock(path.dirname(staged.journal.dir), signal),
+        lock: () => takeCommitLock(path.dirname(staged.journal.dir), signal, undefined, opts.note),
       },
     );
     // committed: a journal that cannot be removed is told as such, never as files not put in place (round 63 Y3)
