@@ -118,7 +118,7 @@ describe('the account’s commit lock', () => {
     const lock = path.join(dir, COMMIT_LOCK);
     await writeFile(lock, JSON.stringify({ pid: process.ppid, host: os.hostname(), started: Date.now(), owner: `${process.ppid}.0123456789abcdef` }));
     expect(() => held.check()).toThrow(
-      expect.objectContaining({ code: 'EXPORT_OUT_TAKEN_OVER', message: expect.stringContaining('nothing of this run was committed') }),
+      expect.objectContaining({ code: 'EXPORT_OUT_BUSY', message: expect.stringContaining('nothing of this run was committed') }),
     );
     await held.release();
     expect(existsSync(lock)).toBe(true); // the new holder's lock is left

@@ -45,7 +45,7 @@ function silent(id: string): boolean {
 }
 
 export interface CommitLock {
-  /** Throws EXPORT_OUT_TAKEN_OVER where the lock is no longer this run's (taken over as silent): nothing renamed yet. */
+  /** Throws EXPORT_OUT_BUSY where the lock is no longer this run's (taken over as silent): nothing renamed yet; its temporary files, its own, go. */
   check: () => void;
   release: () => Promise<void>;
 }
@@ -70,7 +70,7 @@ export async function takeCommitLock(exportsDir: string, signal?: AbortSignal, w
       touch.unref();
       return {
         check: () => {
-          if (!holdsLock(file)) throw new UsageError(t.commitTakenOver({ lock: file }), t.commitTakenOverHint, 'EXPORT_OUT_TAKEN_OVER');
+          if (!holdsLock(file)) throw new UsageError(t.commitTakenOver({ lock: file }), t.commitTakenOverHint, 'EXPORT_OUT_BUSY');
         },
         release: () => (clearInterval(touch), release()),
       };
