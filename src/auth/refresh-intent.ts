@@ -19,16 +19,16 @@ const CLOCK_SLACK_MS = 60_000;
 export type RefreshIntent = NonNullable<StoredRecord['refresh_intent']>;
 
 export function intentOf(now = new Date()): RefreshIntent {
-  return { at: now.toISOString(), pid: process.pid, host: os.hostname() };
+  return { at: now.toISOString(), pid: process.pid, host: os.hostname(), ns: PID_SPACE_TAG };
 }
 
 /** Another process on this machine, still running, that started the refresh a short while ago. */
-export function stillInFlight(intent: RefreshIntent & { ns?: string }, now = Date.now()): boolean {
+export function stillInFlight(intent: RefreshIntent, now = Date.now()): boolean {
   // An intent dated ahead of this clock (edited, or written before the clock went back) is not young:
   // taken as in flight it would refuse every run until that date.
   const age = now - Date.parse(intent.at);
   if (intent.host !== os.hostname() || !(age > -CLOCK_SLACK_MS && age < IN_FLIGHT_MAX_MS)) return false;
-  // a claim of another pid space (a container sharing the state folder and the hostname): its pid says nothing here, and
+  // a claim or intent of another pid space (a container sharing the state folder and the hostname): its pid says nothing here, and
   // a young one may be on its way (round 60 V6: told "sign in again" while the other refresh went on)
   if (intent.ns !== undefined && intent.ns !== PID_SPACE_TAG) return true;
   return intent.pid !== process.pid && processAlive(intent.pid);

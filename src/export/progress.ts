@@ -51,6 +51,7 @@ export function createReporter(io: Io, opts: { quiet: boolean; requests: () => n
   let propsDone = 0;
   let lastDraw = 0;
   let drawn = false;
+  let ended = false;
   const draw = (force = false) => {
     const at = now();
     if (!force && at - lastDraw < 100) return;
@@ -86,11 +87,15 @@ export function createReporter(io: Io, opts: { quiet: boolean; requests: () => n
     },
     note(line) {
       write(`${drawn ? '\r\x1b[2K' : ''}${terminalSafe(line)}\n`);
-      draw(true);
+      // after the end (a wait for another run's commit) the bar is gone and stays gone (round 65 A3)
+      if (ended) drawn = false;
+      else draw(true);
     },
     end() {
       clearInterval(ticker);
       if (drawn) write('\r\x1b[2K');
+      drawn = false;
+      ended = true;
     },
   };
 }

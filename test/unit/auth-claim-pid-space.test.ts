@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { intentOf, stillInFlight } from '../../src/auth/refresh-intent.js';
 import { claimedError, claimedInFlight } from '../../src/auth/spent-tokens.js';
 import { PID_SPACE_TAG } from '../../src/core/pid.js';
 
@@ -30,5 +31,13 @@ describe('a claim by a process of another pid space', () => {
     expect(claimedInFlight(claim({ ns: PID_SPACE_TAG }), 'nord')).toBe(false);
     expect(claimedInFlight(claim({}), 'nord')).toBe(false);
     expect(claimedInFlight(claim({ ns: PID_SPACE_TAG, pid: process.ppid }), 'nord')).toBe(true);
+  });
+
+  it('a refresh’s intent in the record carries the pid space too: one of another pid space is on its way while young (round 65 A2)', () => {
+    const intent = intentOf();
+    expect(intent).toMatchObject({ pid: process.pid, host: os.hostname(), ns: PID_SPACE_TAG });
+    expect(stillInFlight({ ...intent, pid: gone, ns: 'ffffffffffffffff' })).toBe(true);
+    expect(stillInFlight({ ...intent, pid: gone })).toBe(false);
+    expect(stillInFlight({ ...intent, pid: gone, ns: 'ffffffffffffffff', at: new Date(Date.now() - 11 * 60_000).toISOString() })).toBe(false);
   });
 });

@@ -67,4 +67,17 @@ describe('progress', () => {
     await flush();
     expect(t.out()).toBe('');
   });
+
+  it('a line after the end (a wait for another run’s commit) is written alone: the bar is not drawn again (round 65 A3)', async () => {
+    const t = io(true);
+    const r = createReporter(t.fake, { quiet: false, requests: () => 0, now: () => 0 });
+    r.begin(1, 10);
+    r.end();
+    await flush();
+    const before = t.out();
+    r.note('Waiting for another meterdata run of this account');
+    r.end();
+    await flush();
+    expect(t.out().slice(before.length)).toBe('Waiting for another meterdata run of this account\n');
+  });
 });

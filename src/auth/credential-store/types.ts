@@ -21,7 +21,8 @@ export interface StoredRecord {
   /** Set when a refresh request was sent and its answer was lost: the refresh token may be rotated. */
   refresh_uncertain_since?: string;
   /** Written (durably) before a refresh request is sent, removed with its outcome (src/auth/refresh-intent.ts). */
-  refresh_intent?: { at: string; pid: number; host: string };
+  /** `ns`: where that pid means that process (core/pid.ts PID_SPACE_TAG); none in the records of earlier versions. */
+  refresh_intent?: { at: string; pid: number; host: string; ns?: string };
   /**
    * When this profile's last refreshes were sent, by any process (ISO times, at most 6; src/auth/refresh-budget.ts).
    * Read leniently: a list meterdata cannot read only restarts the count, it never costs the sign-in.
@@ -69,7 +70,7 @@ export const RecordSchema = v.looseObject({
   scope: v.optional(text),
   refresh_uncertain_since: v.optional(text),
   // pid 0 and -1 are no process: kill(0|-1, 0) signals a group and succeeds, which read as a refresh in flight.
-  refresh_intent: v.optional(v.looseObject({ at: moment, pid: v.pipe(v.number(), v.safeInteger(), v.minValue(1)), host: text })),
+  refresh_intent: v.optional(v.looseObject({ at: moment, pid: v.pipe(v.number(), v.safeInteger(), v.minValue(1)), host: text, ns: v.optional(text) })),
   refreshes_sent: v.optional(v.unknown()),
   refresh_claim_unused: v.optional(text),
   updated_at: text,
