@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rename as fsRename, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -216,5 +217,53 @@ describe("a refusal of the user's to fix, after every Property was fetched", () 
     expect(told.exitCode).toBe(2);
     expect(told.message).toMatch(/^--out x holds a folder named .billing.csv.partial Every Property was fetched/);
     expect(told.hint.match(/run the same command again/gi)).toHaveLength(1);
+  });
+});
+
+describe('the commit lock looked at once the manifest is aside (round 65 A1)', () => {
+  async function staged(dir: string, manifest: string): Promise<AtomicOutput> {
+    const out = new AtomicOutput(dir);
+    await out.prepare();
+    for (const [name, text] of [
+      ['billing.csv', 'new'],
+      ['manifest.json', manifest],
+    ]) {
+      const f = await out.create(name!);
+      await f.write(text!);
+      await out.closeFile(f);
+    }
+    return out;
+  }
+
+  it('a first run: its manifest stands aside when the lock is looked at; a lock lost then leaves no manifest and no final file', async () => {
+    const dir = await tmp();
+    const out = await staged(dir, '{"new":1}');
+    let seen: string[] = [];
+    const lost = new Error('lock lost');
+    const failed = await out
+      .commit('manifest.json', [], () => {
+        seen = readdirSync(dir).sort();
+        throw lost;
+      })
+      .catch((e: unknown) => e);
+    expect(failed).toBe(lost);
+    expect(seen).toContain('.manifest.json.replaced');
+    expect((await readdir(dir)).sort()).toEqual(['.billing.csv.partial', '.manifest.json.partial']);
+  });
+
+  it('a re-run: the earlier manifest, set aside for the look, is put back where the lock was lost; the earlier files stand', async () => {
+    const dir = await tmp();
+    await writeFile(path.join(dir, 'manifest.json'), '{"old":1}');
+    await writeFile(path.join(dir, 'billing.csv'), 'old');
+    const out = await staged(dir, '{"new":1}');
+    const failed = await out
+      .commit('manifest.json', [], () => {
+        throw new Error('lock lost');
+      })
+      .catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(Error);
+    expect(await readFile(path.join(dir, 'manifest.json'), 'utf8')).toBe('{"old":1}');
+    expect(await readFile(path.join(dir, 'billing.csv'), 'utf8')).toBe('old');
+    expect(readdirSync(dir).filter((n) => n.endsWith('.replaced'))).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
 // that could be mistaken for a complete export.
 import { createHash, type Hash } from 'node:crypto';
 import { constants, lstatSync } from 'node:fs';
-import { mkdir, open, readdir, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { checkReplaceable, renameReplacing, type ReplaceDeps } from '../../core/replace.js';
 import { notOurs } from '../../core/bounded-read.js';
@@ -233,7 +233,7 @@ export class AtomicOutput {
       const why = notOurs(lstatSync(p), this.dir);
       if (why) throw notOurFile(p, why);
     }
-    beforeFirstRename(); // the checks above may take long on a slow share: the commit lock still this run's (commit-lock.ts)
+    let undo = async (): Promise<unknown> => undefined;
     if (this.pending.has(last)) {
       const moved = await renameReplacing(path.join(this.dir, last), aside, this.replace).then(
         () => true,
@@ -242,6 +242,16 @@ export class AtomicOutput {
       // a first run has nothing to set aside: its own manifest stands there, so the same arguments may finish it (round 27)
       if (!moved) await copyAside(this.pending.get(last)!, aside);
       await this.syncDir();
+      undo = () => (moved ? rename(aside, path.join(this.dir, last)) : rm(aside, { force: true }));
+    }
+    // The commit lock still this run's (commit-lock.ts), looked at once the manifest is aside: another run's last look
+    // sees that aside from here on, and a run that took the lock over while this one hung before it is seen here (round
+    // 65 A1: a look before the aside, then a hang of 10 minutes, and both committed). Nothing renamed yet: undone.
+    try {
+      beforeFirstRename();
+    } catch (e) {
+      await undo().catch(() => undefined);
+      throw e;
     }
     // Files of the export being replaced that this one does not write: gone once its manifest is aside.
     // unlink, never rm: a name that became a folder since staleFiles looked (EISDIR; EPERM on macOS) is left, not a crash without a manifest.

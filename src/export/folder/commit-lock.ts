@@ -21,7 +21,7 @@ const COMMIT_WAIT_MS = 12 * 60_000;
  * live process now has (after a reboot) held every run of the account at EXPORT_OUT_BUSY (round 63 Y1). As long as a
  * folder lock of another host (folder-lock.ts): the commit's last look runs in the holder's thread without a touch,
  * walking up to 50,000 folders on what may be a slow share (round 64 Z1); and the holder looks again that the lock is
- * its own right before its first rename (CommitLock.check).
+ * its own once its manifest is set aside, before its first rename (CommitLock.check, atomic.ts; round 65 A1).
  */
 const TOUCH_MS = 20_000;
 const WAIT_TOLD_MS = 3_000;
