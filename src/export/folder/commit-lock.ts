@@ -26,22 +26,26 @@ const COMMIT_WAIT_MS = 12 * 60_000;
 const TOUCH_MS = 20_000;
 const WAIT_TOLD_MS = 3_000;
 const SILENT_MS = FOREIGN_LOCK_STALE_MS;
+const LEFT_MS = 60 * 60_000;
 
 /** When this process first saw each commit lock as it is (its id; a touch changes it), by the monotonic clock. */
 const firstSeen = new Map<string, number>();
 
 /**
- * Whether this process has seen the lock `id` unchanged for SILENT_MS: never its mtime against this clock, as another
- * host's clock or a file server's, minutes apart, took a live lock for a silent one (round 64 Z2).
+ * Whether this process has seen the lock unchanged for SILENT_MS: not its mtime against this clock, as another host's
+ * clock or a file server's, minutes apart, took a live lock for a silent one (round 64 Z2). Or, as each process starts
+ * its count anew, its mtime over an hour behind this clock: a job stopped after less than 10 minutes never got past a
+ * lock a container killed in its commit had left (round 65 A4). A live holder wrongly taken for silent by clocks an hour
+ * apart is refused, never mixed: it looks at the lock after its manifest is set aside, which the taker's look sees.
  */
-function silent(id: string): boolean {
+function silent(seen: { id: string; mtimeMs: number }): boolean {
   const now = performance.now();
-  const since = firstSeen.get(id);
+  const since = firstSeen.get(seen.id);
   if (since === undefined) {
     if (firstSeen.size >= 1_000) firstSeen.clear();
-    firstSeen.set(id, now);
+    firstSeen.set(seen.id, now);
   }
-  return since !== undefined && now - since > SILENT_MS;
+  return (since !== undefined && now - since > SILENT_MS) || Date.now() - seen.mtimeMs > LEFT_MS;
 }
 
 export interface CommitLock {

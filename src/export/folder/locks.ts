@@ -125,8 +125,8 @@ export type LockHolder = { pid: number; host: string } | null;
 export interface LockOptions {
   /** A lock of another host is taken over once it has not been touched for this long (undefined: never). */
   foreignStaleMs?: number;
-  /** Whether the lock of this id is silent, taken over whoever it names (commit-lock.ts: its pid may be another's now). */
-  silent?: (id: string) => boolean;
+  /** Whether the lock seen is silent, taken over whoever it names (commit-lock.ts: its pid may be another's now). */
+  silent?: (seen: { id: string; mtimeMs: number }) => boolean;
 }
 
 /** Whether the holder is gone: a dead process on this host, a silent one of another (opts), or a damaged file left long ago. */
@@ -135,7 +135,7 @@ function stale(seen: Seen, opts: LockOptions): boolean {
   const holder = readLockHolder(seen.text);
   if (!holder) return Date.now() - seen.mtimeMs > LOCK_DAMAGED_STALE_MS;
   // silent for long, whoever it names: a live holder touches it; this process's own too, left where its removal failed
-  if (opts.silent?.(seen.id)) return true;
+  if (opts.silent?.(seen)) return true;
   // this process's own mark: held, whatever the host is called now
   if (holder.owner !== undefined && holder.owner === runOwner()) return false;
   // a touched lock of another pid space (a container sharing the state folder and the hostname): its pid says nothing
