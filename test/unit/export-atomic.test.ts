@@ -221,6 +221,14 @@ describe("a refusal of the user's to fix, after every Property was fetched", () 
 });
 
 describe('the commit lock looked at once the manifest is aside (round 65 A1)', () => {
+  /** The commit of `out`, its lock found lost at the look. */
+  const lockLost = (out: AtomicOutput) =>
+    out
+      .commit('manifest.json', [], () => {
+        throw new Error('lock lost');
+      })
+      .catch((e: unknown) => e);
+
   async function staged(dir: string, manifest: string): Promise<AtomicOutput> {
     const out = new AtomicOutput(dir);
     await out.prepare();
@@ -256,14 +264,25 @@ describe('the commit lock looked at once the manifest is aside (round 65 A1)', (
     await writeFile(path.join(dir, 'manifest.json'), '{"old":1}');
     await writeFile(path.join(dir, 'billing.csv'), 'old');
     const out = await staged(dir, '{"new":1}');
-    const failed = await out
-      .commit('manifest.json', [], () => {
-        throw new Error('lock lost');
-      })
-      .catch((e: unknown) => e);
+    const failed = await lockLost(out);
     expect(failed).toBeInstanceOf(Error);
     expect(await readFile(path.join(dir, 'manifest.json'), 'utf8')).toBe('{"old":1}');
     expect(await readFile(path.join(dir, 'billing.csv'), 'utf8')).toBe('old');
+    expect(readdirSync(dir).filter((n) => n.endsWith('.replaced'))).toEqual([]);
+  });
+
+  it('a re-run where an earlier commit crashed after its step aside: that aside stays, also where the lock was lost (round 66 B1)', async () => {
+    const dir = await tmp();
+    await writeFile(path.join(dir, '.manifest.json.replaced'), '{"old":1}');
+    await writeFile(path.join(dir, 'billing.csv'), 'old');
+    const out = await staged(dir, '{"new":1}');
+    const failed = await lockLost(out);
+    expect(failed).toBeInstanceOf(Error);
+    expect(await readFile(path.join(dir, '.manifest.json.replaced'), 'utf8')).toBe('{"old":1}');
+    // and where the lock is its own, the commit completes over it
+    const again = await staged(dir, '{"new":2}');
+    await again.commit('manifest.json');
+    expect(await readFile(path.join(dir, 'manifest.json'), 'utf8')).toBe('{"new":2}');
     expect(readdirSync(dir).filter((n) => n.endsWith('.replaced'))).toEqual([]);
   });
 });

@@ -239,10 +239,12 @@ export class AtomicOutput {
         () => true,
         (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? false : Promise.reject(e)),
       );
-      // a first run has nothing to set aside: its own manifest stands there, so the same arguments may finish it (round 27)
-      if (!moved) await copyAside(this.pending.get(last)!, aside);
+      // a first run has nothing to set aside: its own manifest stands there, so the same arguments may finish it (round 27);
+      // an aside an earlier commit left (checkOutDir let this run in by it) stays: an undo never takes it (round 66 B1)
+      const kept = !moved && lstatSync(aside, { throwIfNoEntry: false }) !== undefined;
+      if (!moved && !kept) await copyAside(this.pending.get(last)!, aside);
       await this.syncDir();
-      undo = () => (moved ? rename(aside, path.join(this.dir, last)) : rm(aside, { force: true }));
+      undo = () => (moved ? rename(aside, path.join(this.dir, last)) : kept ? Promise.resolve() : rm(aside, { force: true }));
     }
     // The commit lock still this run's (commit-lock.ts), looked at once the manifest is aside: another run's last look
     // sees that aside from here on, and a run that took the lock over while this one hung before it is seen here (round
