@@ -35,7 +35,12 @@ export function stillInFlight(intent: RefreshIntent, now = Date.now()): boolean 
 }
 
 export function refreshInFlight(intent: RefreshIntent, relogin: string): ServiceUnavailableError {
-  return new ServiceUnavailableError(t.inFlight({ pid: intent.pid, at: intent.at }), { code: 'AUTH_REFRESH_IN_FLIGHT', hint: t.inFlightHint({ relogin }) });
+  // a pid of another pid space names no process here (round 66 B3: told as "pid 1")
+  const elsewhere = intent.ns !== undefined && intent.ns !== PID_SPACE_TAG;
+  return new ServiceUnavailableError(t.inFlight({ pid: intent.pid, at: intent.at, elsewhere }), {
+    code: 'AUTH_REFRESH_IN_FLIGHT',
+    hint: t.inFlightHint({ relogin }),
+  });
 }
 
 /** The refresh token may have been rotated by a request whose answer nobody saved: exit 3. */

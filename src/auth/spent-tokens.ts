@@ -215,7 +215,7 @@ export function claimedInFlight(entry: SpentEntry, profile: string): entry is Sp
 
 /** The error for a token found claimed: a refresh on its way in another process of this profile (exit 5, AUTH_REFRESH_IN_FLIGHT), or sent before (exit 3). */
 export function claimedError(earlier: SpentEntry, profile: string, relogin: string): Error {
-  if (claimedInFlight(earlier, profile)) return refreshInFlight({ at: earlier.at, pid: earlier.pid, host: earlier.host }, relogin);
+  if (claimedInFlight(earlier, profile)) return refreshInFlight({ at: earlier.at, pid: earlier.pid, host: earlier.host, ns: earlier.ns }, relogin);
   return new RefreshTokenSpentError(earlier, profile, relogin);
 }
 

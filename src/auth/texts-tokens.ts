@@ -61,8 +61,8 @@ export const tokenTexts = catalogue(
     notKept: (p: { reason: string }) => `the new tokens could not be kept (${p.reason})`,
     noRefreshToken: 'The sign-in server issued no refresh token.',
     noRefreshTokenHint: 'meterdata needs a refresh token to keep the connection; check the client registration.',
-    inFlight: (p: { pid: number; at: string }) =>
-      `Another meterdata process (pid ${p.pid}) started a refresh of this sign-in at ${p.at} and has not saved its answer; sending the same refresh token again would end the connection, so this run does not.`,
+    inFlight: (p: { pid: number; at: string; elsewhere: boolean }) =>
+      `Another meterdata process (${p.elsewhere ? `pid ${p.pid} in another container on this host` : `pid ${p.pid}`}) started a refresh of this sign-in at ${p.at} and has not saved its answer; sending the same refresh token again would end the connection, so this run does not.`,
     inFlightHint: (p: { relogin: string }) =>
       `Run the command again once that process has finished (it may be suspended or stopped). If it was killed, the next run says whether you must sign in again: ${p.relogin}`,
     uncertainLost: (p: { since: string }) =>
@@ -179,7 +179,7 @@ export const tokenTexts = catalogue(
     noRefreshToken: 'Der Anmeldeserver hat kein Refresh-Token ausgestellt.',
     noRefreshTokenHint: 'meterdata braucht ein Refresh-Token, um die Verbindung zu halten; prüfen Sie die Registrierung des Clients.',
     inFlight: (p) =>
-      `Ein anderer meterdata-Prozess (PID ${p.pid}) hat um ${p.at} eine Erneuerung dieser Anmeldung begonnen und seine Antwort nicht gespeichert; dasselbe Refresh-Token erneut zu senden würde die Verbindung beenden, daher tut dieser Aufruf es nicht.`,
+      `Ein anderer meterdata-Prozess (${p.elsewhere ? `PID ${p.pid} in einem anderen Container dieses Rechners` : `PID ${p.pid}`}) hat um ${p.at} eine Erneuerung dieser Anmeldung begonnen und seine Antwort nicht gespeichert; dasselbe Refresh-Token erneut zu senden würde die Verbindung beenden, daher tut dieser Aufruf es nicht.`,
     inFlightHint: (p) =>
       `Führen Sie den Befehl erneut aus, sobald dieser Prozess beendet ist (er kann angehalten oder gestoppt sein). Wurde er abgebrochen, sagt der nächste Aufruf, ob Sie sich neu anmelden müssen: ${p.relogin}`,
     uncertainLost: (p) =>

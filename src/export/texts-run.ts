@@ -55,6 +55,8 @@ export const runText = catalogue(
     startingOver: (p: { reason: string }) => `starting over: the saved progress of an earlier run was dropped because ${p.reason}.`,
     resuming: (p: { started: string }) => `resuming the export started at ${p.started}: Properties fetched then are not fetched again.`,
     otherVersion: 'it was written by another version',
+    committedBefore: (p: { started: string; out: string }) =>
+      `the run started at ${p.started} had already put its files in ${p.out}; only its saved progress had been left behind`,
     otherTenant: (p: { now: string; before: string }) => `the connection now belongs to "${p.now}", not "${p.before}"`,
     otherScope: "the landlord's property selection has changed since",
     unreadable: (p: { file: string; why: string }) => `${p.file} could not be read (${p.why})`,
@@ -92,7 +94,7 @@ export const runText = catalogue(
     journalLeft: (p: { out: string; dir: string; why: string }) =>
       `The files in ${p.out} are complete, but this run's journal ${p.dir} could not be removed: ${p.why}`,
     journalLeftHint: (p: { dir: string }) =>
-      `Remove the folder ${p.dir} before the next run with the same arguments; otherwise that run reuses what this one fetched instead of fetching again.`,
+      `Remove the folder ${p.dir} once its disk is writable again. A later run with the same arguments sees that these files are complete and fetches afresh instead of reusing what this one fetched.`,
     partlyPut: (p: { out: string }) => `some files of this run are under their final names in ${p.out} already, but not all and without the manifest.`,
     stoppedAfter: (p: { done: number; total: number; missing: string }) =>
       `The export stopped after ${p.done} of ${count(p.total, 'Property', 'Properties')} (not finished: ${p.missing});`,
@@ -119,6 +121,8 @@ export const runText = catalogue(
     startingOver: (p) => `Neubeginn: Der gespeicherte Zwischenstand eines früheren Laufs wurde verworfen, weil ${p.reason}.`,
     resuming: (p) => `Der am ${moment(p.started)} begonnene Export wird fortgesetzt: Bereits abgerufene Liegenschaften werden nicht erneut abgerufen.`,
     otherVersion: 'er von einer anderen Programmversion stammt',
+    committedBefore: (p) =>
+      `der am ${moment(p.started)} begonnene Lauf seine Dateien bereits in ${p.out} abgelegt hatte; nur sein Zwischenstand war liegen geblieben`,
     otherTenant: (p) => `die Verbindung jetzt zu „${p.now}“ gehört, nicht zu „${p.before}“`,
     otherScope: 'der Eigentümer die Freigabe der Liegenschaften seither geändert hat',
     unreadable: (p) => `${p.file} nicht gelesen werden konnte (${p.why})`,
@@ -155,7 +159,7 @@ export const runText = catalogue(
     notPut: (p) => `in ${p.out} wurde keine Datei unter ihrem endgültigen Namen abgelegt.`,
     journalLeft: (p) => `Die Dateien in ${p.out} sind vollständig, aber das Protokoll dieses Laufs ${p.dir} ließ sich nicht entfernen: ${p.why}`,
     journalLeftHint: (p) =>
-      `Entfernen Sie den Ordner ${p.dir} vor dem nächsten Lauf mit denselben Angaben; sonst verwendet dieser Lauf die hier abgerufenen Daten, statt sie neu abzurufen.`,
+      `Entfernen Sie den Ordner ${p.dir}, sobald sein Laufwerk wieder beschreibbar ist. Ein späterer Lauf mit denselben Angaben erkennt, dass diese Dateien vollständig sind, und ruft die Daten neu ab, statt die hier abgerufenen zu verwenden.`,
     partlyPut: (p) => `in ${p.out} liegen bereits einige Dateien dieses Laufs unter ihrem endgültigen Namen, aber nicht alle und ohne das Manifest.`,
     stoppedAfter: (p) => `Der Export endete nach ${num(p.done)} von ${count(p.total, 'Liegenschaft', 'Liegenschaften')} (nicht fertig: ${p.missing});`,
     allFetched: 'Alle Liegenschaften wurden abgerufen, aber die Dateien konnten nicht fertiggestellt werden;',

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { intentOf, stillInFlight } from '../../src/auth/refresh-intent.js';
+import { intentOf, refreshInFlight, stillInFlight } from '../../src/auth/refresh-intent.js';
 import { claimedError, claimedInFlight } from '../../src/auth/spent-tokens.js';
 import { PID_SPACE_TAG } from '../../src/core/pid.js';
 
@@ -23,6 +23,10 @@ describe('a claim by a process of another pid space', () => {
   it('young: in flight whatever its pid is here (exit 5); old: spent (exit 3)', () => {
     expect(claimedInFlight(claim({ ns: 'ffffffffffffffff' }), 'nord')).toBe(true);
     expect(claimedError(claim({ ns: 'ffffffffffffffff' }), 'nord', 'meterdata login --profile nord')).toMatchObject({ code: 'AUTH_REFRESH_IN_FLIGHT' });
+    // its pid is one of the other space: said so, never as if it were a process here (round 66 B3)
+    expect(claimedError(claim({ ns: 'ffffffffffffffff', pid: 1 }), 'nord', 'x').message).toContain('(pid 1 in another container on this host)');
+    expect(refreshInFlight({ ...intentOf(), pid: 1, ns: 'ffffffffffffffff' }, 'x').message).toContain('(pid 1 in another container on this host)');
+    expect(refreshInFlight({ ...intentOf(), pid: 7 }, 'x').message).toContain('Another meterdata process (pid 7) started');
     const old = new Date(Date.now() - 11 * 60_000).toISOString();
     expect(claimedError(claim({ ns: 'ffffffffffffffff' }, old), 'nord', 'meterdata login --profile nord')).toMatchObject({ code: 'AUTH_REFRESH_SPENT' });
   });

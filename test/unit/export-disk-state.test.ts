@@ -3,14 +3,14 @@
 // answers are saved. One line naming the file, EXPORT_WRITE_FAILED, never a stack; the
 // journal's locks are let go (a later export of the same process, browse's, is not told that
 // another one runs); no half-written temporary file is left.
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatError, isMeterdataError } from '../../src/core/errors.js';
 import { Journal } from '../../src/export/journal/journal.js';
 import { finishExport, stageExport } from '../../src/export/run.js';
 import { deserializeError, serializeError } from '../../src/core/isolate.js';
-import { T0, reporter, setup } from '../helpers/export-fixtures.js';
+import { T0, T1, reporter, setup } from '../helpers/export-fixtures.js';
 import { api, building } from '../helpers/export-stream-fixtures.js';
 
 const { failWrite, failRm } = vi.hoisted(() => ({
@@ -135,9 +135,39 @@ describe('a state folder gone read-only after the commit', () => {
     expect(text).toContain(
       `The files in ${s.args.out} are complete, but this run's journal ${staged.journal.dir} could not be removed: the file system is read-only.`,
     );
-    expect(text).toContain(`Remove the folder ${staged.journal.dir} before the next run with the same arguments`);
+    expect(text).toContain(`Remove the folder ${staged.journal.dir} once its disk is writable again. A later run with the same arguments sees`);
     expect(text).not.toMatch(/no files were put|^\s+at /m);
     expect(await readdir(s.args.out)).toContain('meterdata-manifest.json');
     expect((await filesUnder(path.join(s.stateDir, 'exports'))).filter((f) => f.endsWith('.lock'))).toEqual([]);
+  });
+
+  it('a journal left after its commit completed is not resumed: the next run starts over and says why (round 65 A5)', async () => {
+    const s = await setup();
+    const staged = await stageExport({ api: api([building(3, 47)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
+    failRm.when = (f) => f === staged.journal.dir;
+    await finishExport(staged, { writeWorkbook: async () => undefined }).catch(() => undefined);
+    failRm.when = null;
+    const notes = reporter();
+    const again = await stageExport({ api: api([building(3, 48)]), ...s, reporter: notes, toolVersion: 't', now: () => T1 });
+    expect(again.summary.resumed).toBe(false);
+    expect(notes.notes.join('\n')).toContain(
+      `the run started at ${T0.toISOString().replace('.000', '')} had already put its files in ${s.args.out}; only its saved progress had been left behind`,
+    );
+    await finishExport(again, { writeWorkbook: async () => undefined });
+    const manifest = JSON.parse(await readFile(path.join(s.args.out, 'meterdata-manifest.json'), 'utf8')) as { exported_at: string };
+    expect(manifest.exported_at).toBe(T1.toISOString().replace('.000', ''));
+    expect(await readFile(path.join(s.args.out, 'billing.csv'), 'utf8')).toContain('Haus 48');
+  });
+
+  it('a journal whose commit did not complete is still resumed, the manifest there being an earlier run’s (round 65 A5)', async () => {
+    const s = await setup();
+    const first = await stageExport({ api: api([building(3, 47)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
+    await finishExport(first, { writeWorkbook: async () => undefined });
+    const staged = await stageExport({ api: api([building(3, 47)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T1 });
+    await Journal.release(staged.journal, false); // stopped before its commit: the journal kept
+    const again = await stageExport({ api: api([building(3, 48)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T1 });
+    expect(again.summary.resumed).toBe(true);
+    await finishExport(again, { writeWorkbook: async () => undefined });
+    expect(await readFile(path.join(s.args.out, 'billing.csv'), 'utf8')).toContain('Haus 47');
   });
 });

@@ -78,17 +78,6 @@ export function folders(dir: string, only?: RegExp): string[] {
   }
 }
 
-/** The names of `dir`'s entries other than folders, at most MAX_ENTRIES; none where it cannot be listed. */
-export function fileNames(dir: string): string[] {
-  try {
-    return entriesOf(dir)
-      .filter((e) => !e.isDir)
-      .map((e) => e.name);
-  } catch {
-    return [];
-  }
-}
-
 /**
  * Whether the last listing of `dir` held more than MAX_ENTRIES folders, some cut (round 61 W2: a look past them passed
  * in silence); with `only` MONTH_FOLDER, whether month folders were cut (they come first).

@@ -14,7 +14,7 @@ import { gunzipSync } from 'node:zlib';
 import { UsageError } from '../../core/errors.js';
 import type { Property, WhoAmI } from '../../api/types.js';
 import { JournalDamage, readAnswers, readMeta, type JournalMeta } from './journal-check.js';
-import { commandRoot, holdsLock, keepTouching, lockGone, releaseLock, removeCreated, stopTouching, takeLock } from '../folder/index.js';
+import { commandRoot, holdsLock, MANIFEST, keepTouching, lockGone, releaseLock, removeCreated, stopTouching, takeLock } from '../folder/index.js';
 import { lockFolders, takenOver, type InsideLock, type OutLocks } from './out-locks.js';
 import { gzipAnswers } from './journal-json.js';
 import { runText as t } from '../texts-run.js';
@@ -52,6 +52,23 @@ export interface JournalHandle {
   rootLockFile: string | null;
   /** The locks inside those folders, and the folder each created. */
   insideLocks: InsideLock[];
+}
+
+/**
+ * Whether `out` holds the files of the run that started at `startedAt`: its commit completed and only the journal's
+ * removal failed or never came (a state folder gone read-only, a kill right after the renames). Resumed, that journal
+ * would commit its old answers again as a fresh export (round 65 A5). Only the manifest under its final name counts:
+ * it is renamed into place last, and the aside copy of a first run's commit that crashed is the new manifest too.
+ * A same-second start of another run reads as committed as well: starting over is always safe.
+ */
+function committedFrom(out: string, startedAt: string): boolean {
+  const read = readOwnFile(path.join(out, MANIFEST), Journal.META_MAX);
+  if (read === null || 'problem' in read) return false;
+  try {
+    return (JSON.parse(read.text) as { exported_at?: unknown } | null)?.exported_at === startedAt;
+  } catch {
+    return false; // not a manifest: the folder's own check judges it
+  }
 }
 
 export class Journal {
@@ -103,6 +120,7 @@ export class Journal {
       else if (meta === 'other-version' || JSON.stringify(meta.identity) !== JSON.stringify(identity)) reason = t.otherVersion;
       else if (meta.tenantId !== who.tenant_id) reason = t.otherTenant({ now: who.tenant_name, before: meta.tenantName });
       else if (!sameScope(meta.propertyScope, who.property_scope)) reason = t.otherScope;
+      else if (committedFrom(out, meta.startedAt)) reason = t.committedBefore({ started: meta.startedAt, out });
       else return new Journal(dir, meta, null, true, unlock, outLock);
     } catch (e) {
       // Damaged progress is only a cache of answers: starting over is always safe, and says which file it was.
