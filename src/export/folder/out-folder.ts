@@ -13,6 +13,7 @@ import { checkNoFolderAt, checkNotOthersIn, lstatQuiet } from './planted.js';
 import { listedEntries } from './listed-files.js';
 import { folders, listingCut, MAX_LISTED, MONTH_FOLDER, realNear } from './listings.js';
 import { BELOW_MAX, exportBelow, MANIFEST, manifestKind, tooMany } from './manifest-kind.js';
+import { pathsOf } from './mount-aliases.js';
 import { runKind, settingChanges, type RunKind } from '../options/index.js';
 import { outText as t } from './texts-folder.js';
 
@@ -255,13 +256,15 @@ function uviRootAround(root: string): string | null {
  * an export and a uvi run started together into nested folders do not both commit.
  */
 export function checkNotOtherCommand(root: string, kind: RunKind, room = 0): void {
-  const real = realNear(root);
-  const month = uviMonthAround(real, kind);
-  if (month) throw new UsageError(t.inUviMonth({ dir: root, found: month }), t.inUviMonthHint, 'EXPORT_OUT_IN_USE');
-  const exported = kind === 'uvi' ? exportAround(real) : null;
-  if (exported) throw new UsageError(t.inExport({ dir: root, found: exported }), t.otherCommandHint, 'EXPORT_OUT_IN_USE');
-  const letters = kind === 'export' ? uviRootAround(real) : null;
-  if (letters) throw new UsageError(t.inUviRoot({ dir: root, found: letters }), t.otherCommandHint, 'EXPORT_OUT_IN_USE');
+  // upward along each path of the folder: its real one and those of other mounts (round 64 Z4: a bind mount)
+  for (const real of pathsOf(realNear(root))) {
+    const month = uviMonthAround(real, kind);
+    if (month) throw new UsageError(t.inUviMonth({ dir: root, found: month }), t.inUviMonthHint, 'EXPORT_OUT_IN_USE');
+    const exported = kind === 'uvi' ? exportAround(real) : null;
+    if (exported) throw new UsageError(t.inExport({ dir: root, found: exported }), t.otherCommandHint, 'EXPORT_OUT_IN_USE');
+    const letters = kind === 'export' ? uviRootAround(real) : null;
+    if (letters) throw new UsageError(t.inUviRoot({ dir: root, found: letters }), t.otherCommandHint, 'EXPORT_OUT_IN_USE');
+  }
   const found = otherRunIn(root, kind, room);
   if (!found) return;
   const message = kind === 'uvi' ? t.holdsExport({ dir: root, found }) : t.holdsUvi({ dir: root, found });
