@@ -14,7 +14,7 @@ import { writeFileAtomic } from '../core/atomic-file.js';
 import { readOwnFile } from '../core/bounded-read.js';
 import { ServiceUnavailableError } from '../core/errors.js';
 import { checkJson } from '../core/file-schema.js';
-import { changeOf, releaseMarker, takeMarker, type Taken } from './change-marker.js';
+import { changeOf, PID_SPACE, releaseMarker, takeMarker, type Marker, type Taken } from './change-marker.js';
 import { gateFile, madeWhole } from './gate-files.js';
 import { EntrySchema, type SpentEntry } from './spent-entry.js';
 import { fileTexts as ft } from '../core/texts.js';
@@ -62,12 +62,19 @@ export async function takeOverGate(env: NodeJS.ProcessEnv, entry: SpentEntry, un
   }
 }
 
+/**
+ * A marker's process as the text names it: another machine's with its name; a container's with this host's name, or one
+ * from before a restart, as such (round 67 F7): its pid means nothing here.
+ */
+export function markerPid(m: Pick<Marker, 'pid' | 'host' | 'ns'> | undefined): string | undefined {
+  if (!m) return undefined;
+  if (m.host !== os.hostname()) return `${m.pid}, ${m.host}`;
+  return m.ns !== undefined && m.ns !== PID_SPACE ? t.pidElsewhere({ pid: m.pid }) : `${m.pid}`;
+}
+
 /** Exit 5: another process takes over or gives back the same claim this moment (or was killed while writing its marker). */
 function underWay(taken: Extract<Taken, { underWay: string }>): ServiceUnavailableError {
-  const m = taken.marker;
-  // another machine's (or a container's with this host's name): said with its name, as its pid means nothing here
-  const pid = m && (m.host === os.hostname() ? `${m.pid}` : `${m.pid}, ${m.host}`);
-  return new ServiceUnavailableError(t.changeUnderWay({ file: taken.underWay, pid }), {
+  return new ServiceUnavailableError(t.changeUnderWay({ file: taken.underWay, pid: markerPid(taken.marker) }), {
     code: 'AUTH_REFRESH_IN_FLIGHT',
     hint: t.changeUnderWayHint({ file: taken.underWay }),
   });

@@ -56,7 +56,7 @@ export const runText = catalogue(
     resuming: (p: { started: string }) => `resuming the export started at ${p.started}: Properties fetched then are not fetched again.`,
     otherVersion: 'it was written by another version',
     committedBefore: (p: { started: string; out: string }) =>
-      `the run started at ${p.started} had already put its files in ${p.out}; only its saved progress had been left behind`,
+      `the run started at ${p.started} had already begun to put its files into ${p.out}, so what it fetched is not used again`,
     otherTenant: (p: { now: string; before: string }) => `the connection now belongs to "${p.now}", not "${p.before}"`,
     otherScope: "the landlord's property selection has changed since",
     unreadable: (p: { file: string; why: string }) => `${p.file} could not be read (${p.why})`,
@@ -88,8 +88,8 @@ export const runText = catalogue(
     scratchGone: (p: { file: string }) => `The export's temporary file ${p.file} was removed while the export ran.`,
     scratchGoneHint:
       'Another program, or meterdata run by another user, cleaned up or wrote into the --out folder meanwhile: make sure none does, then run the same command again.',
-    outBusyHolderHint: (p: { lock: string; pid: number; host: string }) =>
-      `It is process ${p.pid} on ${p.host}. Wait for it to finish, or choose another --out folder; if none runs there, delete ${p.lock}.`,
+    outBusyHolderHint: (p: { lock: string; pid: number; host: string; elsewhere: boolean }) =>
+      `It is process ${p.pid} on ${p.host}${p.elsewhere ? ' (in another container, or from before the last restart)' : ''}. Wait for it to finish, or choose another --out folder; if none runs there, delete ${p.lock}.`,
     notPut: (p: { out: string }) => `no files were put under their final names in ${p.out}.`,
     journalLeft: (p: { out: string; dir: string; why: string }) =>
       `The files in ${p.out} are complete, but this run's journal ${p.dir} could not be removed: ${p.why}`,
@@ -122,7 +122,7 @@ export const runText = catalogue(
     resuming: (p) => `Der am ${moment(p.started)} begonnene Export wird fortgesetzt: Bereits abgerufene Liegenschaften werden nicht erneut abgerufen.`,
     otherVersion: 'er von einer anderen Programmversion stammt',
     committedBefore: (p) =>
-      `der am ${moment(p.started)} begonnene Lauf seine Dateien bereits in ${p.out} abgelegt hatte; nur sein Zwischenstand war liegen geblieben`,
+      `der am ${moment(p.started)} begonnene Lauf bereits begonnen hatte, seine Dateien in ${p.out} abzulegen; was er abgerufen hat, wird daher nicht erneut verwendet`,
     otherTenant: (p) => `die Verbindung jetzt zu „${p.now}“ gehört, nicht zu „${p.before}“`,
     otherScope: 'der Eigentümer die Freigabe der Liegenschaften seither geändert hat',
     unreadable: (p) => `${p.file} nicht gelesen werden konnte (${p.why})`,
@@ -155,7 +155,7 @@ export const runText = catalogue(
     scratchGoneHint:
       'Ein anderes Programm oder meterdata unter einem anderen Benutzer hat im Zielordner (--out) aufgeräumt oder geschrieben: Stellen Sie sicher, dass das nicht geschieht, und starten Sie denselben Befehl erneut.',
     outBusyHolderHint: (p) =>
-      `Es ist Prozess ${p.pid} auf ${p.host}. Warten Sie, bis er fertig ist, oder wählen Sie einen anderen Zielordner für --out; läuft dort keiner, löschen Sie ${p.lock}.`,
+      `Es ist Prozess ${p.pid} auf ${p.host}${p.elsewhere ? ' (in einem anderen Container oder aus der Zeit vor dem letzten Neustart)' : ''}. Warten Sie, bis er fertig ist, oder wählen Sie einen anderen Zielordner für --out; läuft dort keiner, löschen Sie ${p.lock}.`,
     notPut: (p) => `in ${p.out} wurde keine Datei unter ihrem endgültigen Namen abgelegt.`,
     journalLeft: (p) => `Die Dateien in ${p.out} sind vollständig, aber das Protokoll dieses Laufs ${p.dir} ließ sich nicht entfernen: ${p.why}`,
     journalLeftHint: (p) =>

@@ -62,7 +62,7 @@ export interface BrowseData {
    * Writes the export files for one Property (or one unit of it) and says where;
    * absent when this build has no export module to call.
    */
-  exportSelection?: (s: ExportSelection) => Promise<string>;
+  exportSelection?: (s: ExportSelection, onNote?: (line: string) => void) => Promise<string>;
   /** The monthly screen's inputs as `meterdata uvi` takes them (--benchmark, --ww-temperature, --plant-meters); absent: its defaults. */
   uviSettings?: UviSettings;
 }
@@ -95,7 +95,7 @@ export interface BrowseDataDeps {
   flagText: FlagTextFn;
   /** Subscribe to the client's events (see eventHub). */
   subscribe?: (l: (e: ApiEvent) => void) => () => void;
-  exportSelection?: (s: ExportSelection) => Promise<string>;
+  exportSelection?: (s: ExportSelection, onNote?: (line: string) => void) => Promise<string>;
   /** The access token the next request would use (Credentials.currentToken): a change triggers the scope re-check. */
   currentToken?: () => Promise<string>;
   uviSettings?: UviSettings;

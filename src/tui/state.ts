@@ -55,6 +55,7 @@ export type Action =
   | { type: 'count' }
   | { type: 'stop-count' }
   | { type: 'export'; selection: ExportSelection }
+  | { type: 'export-note'; message: string }
   | { type: 'export-ended'; message: string }
   | { type: 'quit' };
 
@@ -126,6 +127,8 @@ export function reduce(s: BrowseState, a: Action): BrowseState {
       return { ...s, message: null };
     case 'export':
       return { ...s, exporting: true, message: exportingText(a.selection) };
+    case 'export-note':
+      return s.exporting ? { ...s, message: a.message } : s; // a late one must not replace where the files went
     case 'export-ended':
       return { ...s, exporting: false, message: a.message };
     case 'stop-count':

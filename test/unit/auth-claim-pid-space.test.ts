@@ -6,7 +6,8 @@ import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { intentOf, refreshInFlight, stillInFlight } from '../../src/auth/refresh-intent.js';
 import { claimedError, claimedInFlight } from '../../src/auth/spent-tokens.js';
-import { PID_SPACE_TAG } from '../../src/core/pid.js';
+import { markerPid } from '../../src/auth/claim-gate.js';
+import { PID_SPACE, PID_SPACE_TAG } from '../../src/core/pid.js';
 
 const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
 const claim = (extra: object, at = new Date().toISOString()) => ({
@@ -24,8 +25,12 @@ describe('a claim by a process of another pid space', () => {
     expect(claimedInFlight(claim({ ns: 'ffffffffffffffff' }), 'nord')).toBe(true);
     expect(claimedError(claim({ ns: 'ffffffffffffffff' }), 'nord', 'meterdata login --profile nord')).toMatchObject({ code: 'AUTH_REFRESH_IN_FLIGHT' });
     // its pid is one of the other space: said so, never as if it were a process here (round 66 B3)
-    expect(claimedError(claim({ ns: 'ffffffffffffffff', pid: 1 }), 'nord', 'x').message).toContain('(pid 1 in another container on this host)');
-    expect(refreshInFlight({ ...intentOf(), pid: 1, ns: 'ffffffffffffffff' }, 'x').message).toContain('(pid 1 in another container on this host)');
+    expect(claimedError(claim({ ns: 'ffffffffffffffff', pid: 1 }), 'nord', 'x').message).toContain(
+      '(pid 1 in another container on this host, or from before its last restart)',
+    );
+    expect(refreshInFlight({ ...intentOf(), pid: 1, ns: 'ffffffffffffffff' }, 'x').message).toContain(
+      '(pid 1 in another container on this host, or from before its last restart)',
+    );
     expect(refreshInFlight({ ...intentOf(), pid: 7 }, 'x').message).toContain('Another meterdata process (pid 7) started');
     const old = new Date(Date.now() - 11 * 60_000).toISOString();
     expect(claimedError(claim({ ns: 'ffffffffffffffff' }, old), 'nord', 'meterdata login --profile nord')).toMatchObject({ code: 'AUTH_REFRESH_SPENT' });
@@ -43,5 +48,13 @@ describe('a claim by a process of another pid space', () => {
     expect(stillInFlight({ ...intent, pid: gone, ns: 'ffffffffffffffff' })).toBe(true);
     expect(stillInFlight({ ...intent, pid: gone })).toBe(false);
     expect(stillInFlight({ ...intent, pid: gone, ns: 'ffffffffffffffff', at: new Date(Date.now() - 11 * 60_000).toISOString() })).toBe(false);
+  });
+
+  it('a claim’s change marker of another pid space with this host’s name is named as such (round 67 F7)', () => {
+    const host = os.hostname();
+    expect(markerPid({ pid: 1, host, ns: 'another pid space' })).toBe('1 in another container on this host, or from before its last restart');
+    expect(markerPid({ pid: 7, host, ns: PID_SPACE })).toBe('7');
+    expect(markerPid({ pid: 7, host })).toBe('7');
+    expect(markerPid({ pid: 7, host: 'elsewhere', ns: 'x' })).toBe('7, elsewhere');
   });
 });

@@ -3,7 +3,7 @@
 // answers are saved. One line naming the file, EXPORT_WRITE_FAILED, never a stack; the
 // journal's locks are let go (a later export of the same process, browse's, is not told that
 // another one runs); no half-written temporary file is left.
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatError, isMeterdataError } from '../../src/core/errors.js';
@@ -141,17 +141,17 @@ describe('a state folder gone read-only after the commit', () => {
     expect((await filesUnder(path.join(s.stateDir, 'exports'))).filter((f) => f.endsWith('.lock'))).toEqual([]);
   });
 
-  it('a journal left after its commit completed is not resumed: the next run starts over and says why (round 65 A5)', async () => {
+  it('a journal left after its commit is not resumed: the next run starts over, even where meta.json stayed (round 65 A5)', async () => {
     const s = await setup();
     const staged = await stageExport({ api: api([building(3, 47)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
-    failRm.when = (f) => f === staged.journal.dir;
+    failRm.when = (f) => f === staged.journal.dir || f.startsWith(`${staged.journal.dir}${path.sep}`); // meta.json too
     await finishExport(staged, { writeWorkbook: async () => undefined }).catch(() => undefined);
     failRm.when = null;
     const notes = reporter();
     const again = await stageExport({ api: api([building(3, 48)]), ...s, reporter: notes, toolVersion: 't', now: () => T1 });
     expect(again.summary.resumed).toBe(false);
     expect(notes.notes.join('\n')).toContain(
-      `the run started at ${T0.toISOString().replace('.000', '')} had already put its files in ${s.args.out}; only its saved progress had been left behind`,
+      `the run started at ${T0.toISOString().replace('.000', '')} had already begun to put its files into ${s.args.out}, so what it fetched is not used again`,
     );
     await finishExport(again, { writeWorkbook: async () => undefined });
     const manifest = JSON.parse(await readFile(path.join(s.args.out, 'meterdata-manifest.json'), 'utf8')) as { exported_at: string };
@@ -159,13 +159,27 @@ describe('a state folder gone read-only after the commit', () => {
     expect(await readFile(path.join(s.args.out, 'billing.csv'), 'utf8')).toContain('Haus 48');
   });
 
-  it('a journal whose commit did not complete is still resumed, the manifest there being an earlier run’s (round 65 A5)', async () => {
+  it('nor once the finished folder was moved away, nor where only meta.json could be removed (round 67 F2, F8)', async () => {
+    const s = await setup();
+    const staged = await stageExport({ api: api([building(3, 47)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
+    failRm.when = (f) => f === staged.journal.dir;
+    await finishExport(staged, { writeWorkbook: async () => undefined }).catch(() => undefined);
+    failRm.when = null;
+    expect(await readdir(staged.journal.dir)).not.toContain('meta.json');
+    await rename(s.args.out, `${s.args.out}-archived`);
+    const again = await stageExport({ api: api([building(3, 48)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T1 });
+    expect(again.summary.resumed).toBe(false);
+    await finishExport(again, { writeWorkbook: async () => undefined });
+    expect(await readFile(path.join(s.args.out, 'billing.csv'), 'utf8')).toContain('Haus 48');
+  });
+
+  it('a journal stopped before its commit is resumed beside an earlier commit, the start time the same (SOURCE_DATE_EPOCH; round 67 F3)', async () => {
     const s = await setup();
     const first = await stageExport({ api: api([building(3, 47)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
     await finishExport(first, { writeWorkbook: async () => undefined });
-    const staged = await stageExport({ api: api([building(3, 47)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T1 });
+    const staged = await stageExport({ api: api([building(3, 47)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
     await Journal.release(staged.journal, false); // stopped before its commit: the journal kept
-    const again = await stageExport({ api: api([building(3, 48)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T1 });
+    const again = await stageExport({ api: api([building(3, 48)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
     expect(again.summary.resumed).toBe(true);
     await finishExport(again, { writeWorkbook: async () => undefined });
     expect(await readFile(path.join(s.args.out, 'billing.csv'), 'utf8')).toContain('Haus 47');

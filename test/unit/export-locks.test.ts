@@ -7,6 +7,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { look, outLockFile, outLockKey, takeLock } from '../../src/export/folder/locks.js';
 import { lockOutFolder } from '../../src/export/journal/out-locks.js';
+import { FOLDER_LOCK } from '../../src/export/folder/folder-lock.js';
+import { PID_SPACE } from '../../src/core/pid.js';
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'md-locks-'));
 const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid!;
@@ -103,5 +105,20 @@ describe('a lock naming no process', () => {
     const release = await takeLock(file, new Error('busy'));
     expect(look(file)!.text).toContain(`"pid":${process.pid}`);
     await release();
+  });
+});
+
+describe('a folder lock of another pid space with this host’s name', () => {
+  it('names its holder as such: its pid is none of this one’s (round 67 F7)', async () => {
+    const [state, out] = [tmp(), tmp()];
+    const record = { pid: process.ppid, host: os.hostname(), started: 1, ns: 'another pid space' };
+    writeFileSync(path.join(out, FOLDER_LOCK), JSON.stringify(record));
+    const refused = await lockOutFolder(state, out).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'EXPORT_OUT_BUSY' });
+    expect((refused as { hint: string }).hint).toContain(
+      `It is process ${process.ppid} on ${os.hostname()} (in another container, or from before the last restart).`,
+    );
+    writeFileSync(path.join(out, FOLDER_LOCK), JSON.stringify({ ...record, ns: PID_SPACE }));
+    expect(await lockOutFolder(state, out).catch((e: { hint: string }) => e.hint)).toContain(`It is process ${process.ppid} on ${os.hostname()}. Wait`);
   });
 });

@@ -23,7 +23,15 @@ describe('the other paths of a folder, from the mount table', () => {
     const mounts = parseMountinfo(table);
     expect(aliasesIn('/mnt/b/out', mounts, all)).toEqual(['/srv/a/R/2025-11/deep/out', '/mnt/again/srv/a/R/2025-11/deep/out']);
     expect(aliasesIn('/srv/a/R', mounts, all)).toEqual(['/mnt/again/srv/a/R']);
-    expect(aliasesIn('/srv/a/R/2025-11/deep/x', mounts, all)).toEqual(['/mnt/b/x', '/mnt/again/srv/a/R/2025-11/deep/x']);
+    expect(aliasesIn('/srv/a/R/2025-11/deep/x', mounts, all)).toEqual(['/mnt/again/srv/a/R/2025-11/deep/x', '/mnt/b/x']);
+  });
+
+  it('the mounts showing most of the file system come first, however many binds of the folder stand before them (round 67 F4)', () => {
+    const binds = Array.from({ length: 100 }, (_, i) => `${50 + i} 22 254:0 /srv/a/R/2025-11/deep /mnt/b${i} rw - ext4 /dev/vda rw`);
+    const mounts = parseMountinfo([...binds, '200 22 254:0 / /mnt/wide rw - ext4 /dev/vda rw'].join('\n'));
+    const found = aliasesIn('/mnt/b0/out', mounts, all);
+    expect(found[0]).toBe('/mnt/wide/srv/a/R/2025-11/deep/out');
+    expect(found).toHaveLength(64);
   });
 
   it('decodes the table’s octal escapes, and keeps another device’s folders apart', () => {

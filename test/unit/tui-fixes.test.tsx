@@ -262,6 +262,22 @@ describe('export from the browser', () => {
       'a second export once the first ended',
     );
   });
+
+  it('shows what the export says on its way (a wait for another run’s commit) in the status line, never after its end', async () => {
+    const done = deferred<string>();
+    let say: ((line: string) => void) | undefined;
+    const app = mount(fakeData({ exportSelection: (_s, onNote) => ((say = onNote), done.promise) }), { width: 140, height: 40 });
+    await openProperty(app);
+    await press(app.stdin, 'e');
+    await app.frame((s) => s.includes('Exporting Lindenstraße 12…'));
+    say!('Waiting for another meterdata run of this account to put its files into place (/s/commit.lock).\n');
+    await app.frame((s) => s.includes('Waiting for another meterdata run of this account'));
+    done.resolve('2 files in ./x');
+    await app.frame((s) => s.includes('Exported: 2 files in ./x'));
+    say!('late');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(app.lastFrame()).toContain('Exported: 2 files in ./x');
+  });
 });
 
 describe('status messages', () => {

@@ -38,7 +38,7 @@ export async function run(opts: BrowseFlags, ctx: CommandContext): Promise<numbe
     billProperty: billing.billProperty,
     flagText: billing.flagText,
     subscribe: hub.subscribe,
-    exportSelection: (s) => exportFromBrowser(s, { api, io, profile }),
+    exportSelection: (s, onNote) => exportFromBrowser(s, { api, io, profile, onNote }),
     currentToken: () => connection.credentials.currentToken(),
     uviSettings,
   });
@@ -98,7 +98,10 @@ export function browseExportFlags(s: ExportSelection, lang: Lang, profile: strin
  * written (billing, segments, readings, review; no plant-room meters), into a folder
  * named after the unit and the start of its id's hash.
  */
-async function exportFromBrowser(s: ExportSelection, ctx: { api: ApiClient; io: CommandContext['io']; profile: string | undefined }): Promise<string> {
+async function exportFromBrowser(
+  s: ExportSelection,
+  ctx: { api: ApiClient; io: CommandContext['io']; profile: string | undefined; onNote?: (line: string) => void },
+): Promise<string> {
   const [{ exportDeps, prepareExport }, { runExport }, { createReporter }] = await Promise.all([
     import('../../export/single.js'),
     import('../../export/run.js'),
@@ -106,7 +109,9 @@ async function exportFromBrowser(s: ExportSelection, ctx: { api: ApiClient; io: 
   ]);
   const opts = browseExportFlags(s, language(), ctx.profile);
   const { args, template } = await prepareExport(opts, ctx.io);
-  const reporter = createReporter(ctx.io, { quiet: true, requests: () => ctx.api.stats().requests });
+  // nothing may write past Ink, but a note (resuming, a wait for another run's commit of up to 12 minutes) goes to the status line
+  const quiet = createReporter(ctx.io, { quiet: true, requests: () => ctx.api.stats().requests });
+  const reporter = { ...quiet, note: (line: string) => ctx.onNote?.(line) };
   const summary = await runExport(exportDeps({ api: ctx.api, args, template, reporter, io: ctx.io }));
   const where = path.relative(ctx.io.cwd, summary.out);
   const shown = where && !where.startsWith('..') && !path.isAbsolute(where) ? `./${where}` : summary.out;

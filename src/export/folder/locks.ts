@@ -120,7 +120,7 @@ export function lockGone(file: string): boolean {
 }
 
 /** Who holds a lock, as its file names them (null: damaged). */
-export type LockHolder = { pid: number; host: string } | null;
+export type LockHolder = { pid: number; host: string; ns?: string | undefined } | null;
 
 export interface LockOptions {
   /** A lock of another host is taken over once it has not been touched for this long (undefined: never). */

@@ -19,7 +19,7 @@ export interface Mount {
 
 /** A mount table of more lines is read no further (a node's table holds hundreds); a folder has at most this many other paths. */
 const MAX_MOUNTS = 100_000;
-const MAX_ALIASES = 16;
+const MAX_ALIASES = 64;
 
 /** mountinfo's fields escape space, tab, newline and backslash in octal. */
 const unescape = (s: string) => s.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
@@ -47,8 +47,11 @@ export function aliasesIn(real: string, mounts: readonly Mount[], same: (a: stri
   if (!home) return [];
   const inFs = path.posix.join(home.root, path.posix.relative(home.at, real));
   const found: string[] = [];
-  for (const m of mounts) {
-    if (m.dev !== home.dev || !within(inFs, m.root)) continue;
+  // the mounts showing most of the file system first: their paths reach the most folders above (round 67 F4: the one
+  // path that showed a uvi month came after 16 binds of a folder inside it, and was never looked at)
+  const widest = mounts.filter((m) => m.dev === home.dev).sort((a, b) => a.root.length - b.root.length);
+  for (const m of widest) {
+    if (!within(inFs, m.root)) continue;
     const alias = path.posix.join(m.at, path.posix.relative(m.root, inFs));
     if (alias === real || found.includes(alias) || !same(alias, real)) continue;
     found.push(alias);

@@ -14,7 +14,7 @@ import { gunzipSync } from 'node:zlib';
 import { UsageError } from '../../core/errors.js';
 import type { Property, WhoAmI } from '../../api/types.js';
 import { JournalDamage, readAnswers, readMeta, type JournalMeta } from './journal-check.js';
-import { commandRoot, holdsLock, MANIFEST, keepTouching, lockGone, releaseLock, removeCreated, stopTouching, takeLock } from '../folder/index.js';
+import { commandRoot, holdsLock, lstatQuiet, keepTouching, lockGone, releaseLock, removeCreated, stopTouching, takeLock } from '../folder/index.js';
 import { lockFolders, takenOver, type InsideLock, type OutLocks } from './out-locks.js';
 import { gzipAnswers } from './journal-json.js';
 import { runText as t } from '../texts-run.js';
@@ -55,21 +55,12 @@ export interface JournalHandle {
 }
 
 /**
- * Whether `out` holds the files of the run that started at `startedAt`: its commit completed and only the journal's
- * removal failed or never came (a state folder gone read-only, a kill right after the renames). Resumed, that journal
- * would commit its old answers again as a fresh export (round 65 A5). Only the manifest under its final name counts:
- * it is renamed into place last, and the aside copy of a first run's commit that crashed is the new manifest too.
- * A same-second start of another run reads as committed as well: starting over is always safe.
+ * Written into the journal right before the first rename of its commit (Journal.markCommitting): a journal left with it
+ * (its removal failed, or a kill came after the renames) is never resumed. Resumed, it committed its old answers again as
+ * a fresh export, over a newer export of another host, into a folder made anew after the finished one was moved away,
+ * and with SOURCE_DATE_EPOCH no date could tell it from a run stopped before its commit (round 65 A5, round 67 F1-F3).
  */
-function committedFrom(out: string, startedAt: string): boolean {
-  const read = readOwnFile(path.join(out, MANIFEST), Journal.META_MAX);
-  if (read === null || 'problem' in read) return false;
-  try {
-    return (JSON.parse(read.text) as { exported_at?: unknown } | null)?.exported_at === startedAt;
-  } catch {
-    return false; // not a manifest: the folder's own check judges it
-  }
-}
+const COMMITTING = 'committing.json';
 
 export class Journal {
   private constructor(
@@ -120,7 +111,7 @@ export class Journal {
       else if (meta === 'other-version' || JSON.stringify(meta.identity) !== JSON.stringify(identity)) reason = t.otherVersion;
       else if (meta.tenantId !== who.tenant_id) reason = t.otherTenant({ now: who.tenant_name, before: meta.tenantName });
       else if (!sameScope(meta.propertyScope, who.property_scope)) reason = t.otherScope;
-      else if (committedFrom(out, meta.startedAt)) reason = t.committedBefore({ started: meta.startedAt, out });
+      else if (lstatQuiet(path.join(dir, COMMITTING))) reason = t.committedBefore({ started: meta.startedAt, out });
       else return new Journal(dir, meta, null, true, unlock, outLock);
     } catch (e) {
       // Damaged progress is only a cache of answers: starting over is always safe, and says which file it was.
@@ -226,6 +217,11 @@ export class Journal {
     await writeAtomic(this.file(index), await gzipAnswers(answers, unitsJson));
   }
 
+  /** Marks a handed-over journal as committing (COMMITTING): from here on it is never resumed. */
+  static async markCommitting(handle: JournalHandle): Promise<void> {
+    await writeAtomic(path.join(handle.dir, COMMITTING), JSON.stringify({ at: new Date().toISOString() }));
+  }
+
   /** Keeps the lock held (the process still runs) and gives it to `Journal.release` in another thread, which touches the folder locks from now on (Journal.keep). */
   handOver(): JournalHandle {
     for (const l of this.outLocks.inside) stopTouching(l.file);
@@ -244,11 +240,14 @@ export class Journal {
   static async release(handle: JournalHandle, done: boolean): Promise<void> {
     for (const l of handle.insideLocks) stopTouching(l.file);
     // the locks go even where the journal cannot (a state folder gone read-only): the run's failure is told after
+    // meta.json first: a removal stopped half-way leaves no journal to resume under the old start (round 67 F8)
     const removal = done
-      ? await rm(handle.dir, { recursive: true, force: true }).then(
-          () => null,
-          (e: unknown) => ({ e }),
-        )
+      ? await rm(path.join(handle.dir, 'meta.json'), { force: true })
+          .then(() => rm(handle.dir, { recursive: true, force: true }))
+          .then(
+            () => null,
+            (e: unknown) => ({ e }),
+          )
       : null;
     await releaseLock(handle.lockFile).catch(() => undefined);
     await releaseLock(handle.outLockFile).catch(() => undefined);

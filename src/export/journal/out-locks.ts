@@ -1,7 +1,9 @@
 // The locks of a run's --out folders: one in this account's state folder, one inside the folder
 // itself (folder-lock.ts), and for a uvi run its root's as well. Held by the journal (journal.ts).
 import { readdirSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { PID_SPACE } from '../../core/pid.js';
 import { isMeterdataError, type MeterdataError, UsageError } from '../../core/errors.js';
 import { checkWritable, FOLDER_LOCK, lockInFolder, outLockFile, outLockKey, takeLock, type LockLoss } from '../folder/index.js';
 import { runText as t } from '../texts-run.js';
@@ -74,7 +76,9 @@ export async function lockOutFolder(
       folder,
       (holder) => {
         const lock = path.join(folder, FOLDER_LOCK);
-        const hint = holder ? t.outBusyHolderHint({ lock, pid: holder.pid, host: holder.host }) : t.outBusyHint({ lock });
+        // a container's of this host's name, or one from before a restart: its pid is none of this one's (round 67 F7)
+        const elsewhere = holder !== null && holder.host === os.hostname() && holder.ns !== undefined && holder.ns !== PID_SPACE;
+        const hint = holder ? t.outBusyHolderHint({ lock, pid: holder.pid, host: holder.host, elsewhere }) : t.outBusyHint({ lock });
         return new UsageError(t.outBusy({ out: folder }), hint, 'EXPORT_OUT_BUSY');
       },
       onTakenOver && ((how) => onTakenOver(takenOver(folder, how))),

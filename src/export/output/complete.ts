@@ -31,7 +31,7 @@ export async function completeOutput(
   writers: WorkbookWriter | FinishWriters = writeWorkbookHere,
   registry: readonly OutputFormat[] = EXPORT_FORMATS,
   signal?: AbortSignal,
-  commit: { held?: () => void; lock?: () => Promise<CommitLock> } = {},
+  commit: { held?: () => void; lock?: () => Promise<CommitLock>; starting?: () => Promise<void> } = {},
 ): Promise<FileEntry[]> {
   const held = commit.held ?? (() => undefined);
   held(); // a run that lost its folder (see Journal.checkHeld) writes not even the workbook's temporary file there
@@ -53,6 +53,7 @@ export async function completeOutput(
     if (signal?.aborted) throw signal.reason;
     held();
     await pauseAt(process.env, 'BEFORE_COMMIT', (line) => process.stderr.write(line));
+    await commit.starting?.(); // the journal marked: from here on it is never resumed (journal.ts COMMITTING)
     await atomic.commit(MANIFEST, staleFiles(staged.dir, files), () => lock?.check());
   } finally {
     // the files are in place: a lock that cannot be removed (a state folder gone read-only) is a dead run's for the next

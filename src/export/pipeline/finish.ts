@@ -120,6 +120,7 @@ export async function finishExport(
         },
         // the journal lies in the state folder's exports folder, where the account's commit lock is
         lock: () => takeCommitLock(path.dirname(staged.journal.dir), signal, undefined, opts.note),
+        starting: () => Journal.markCommitting(staged.journal),
       },
     );
     // committed: a journal that cannot be removed is told as such, never as files not put in place (round 63 Y3)
