@@ -62,7 +62,7 @@ export const tokenTexts = catalogue(
     noRefreshToken: 'The sign-in server issued no refresh token.',
     noRefreshTokenHint: 'meterdata needs a refresh token to keep the connection; check the client registration.',
     inFlight: (p: { pid: number; at: string; elsewhere: boolean }) =>
-      `Another meterdata process (${p.elsewhere ? `pid ${p.pid} in another container on this host, or from before its last restart` : `pid ${p.pid}`}) started a refresh of this sign-in at ${p.at} and has not saved its answer; sending the same refresh token again would end the connection, so this run does not.`,
+      `Another meterdata process (${p.elsewhere ? `pid ${p.pid}, perhaps in another container on this host or from before its last restart` : `pid ${p.pid}`}) started a refresh of this sign-in at ${p.at} and has not saved its answer; sending the same refresh token again would end the connection, so this run does not.`,
     inFlightHint: (p: { relogin: string }) =>
       `Run the command again once that process has finished (it may be suspended or stopped). If it was killed, the next run says whether you must sign in again: ${p.relogin}`,
     uncertainLost: (p: { since: string }) =>
@@ -89,7 +89,7 @@ export const tokenTexts = catalogue(
       `The note of a claimed refresh token, ${p.file}, cannot be used: ${p.problem}. No refresh is sent while it cannot be read.`,
     changeUnderWay: (p: { file: string; pid?: string }) =>
       `${p.pid === undefined ? 'A takeover or give-back of this profile’s unused claim of its refresh token is under way, or was stopped half-way' : `Another meterdata process (pid ${p.pid}) is taking over or giving back this profile’s unused claim of its refresh token`} (${p.file}); nothing was sent.`,
-    pidElsewhere: (p: { pid: number }) => `${p.pid} in another container on this host, or from before its last restart`,
+    pidElsewhere: (p: { pid: number }) => `${p.pid}, perhaps in another container on this host or from before its last restart`,
     changeUnderWayHint: (p: { file: string }) =>
       `Run the command again in a minute. If no meterdata process is running and this stays for more than two hours, remove ${p.file} and run the command again.`,
     readOnlyHint:
@@ -180,7 +180,7 @@ export const tokenTexts = catalogue(
     noRefreshToken: 'Der Anmeldeserver hat kein Refresh-Token ausgestellt.',
     noRefreshTokenHint: 'meterdata braucht ein Refresh-Token, um die Verbindung zu halten; prüfen Sie die Registrierung des Clients.',
     inFlight: (p) =>
-      `Ein anderer meterdata-Prozess (${p.elsewhere ? `PID ${p.pid} in einem anderen Container dieses Rechners oder aus der Zeit vor seinem letzten Neustart` : `PID ${p.pid}`}) hat um ${p.at} eine Erneuerung dieser Anmeldung begonnen und seine Antwort nicht gespeichert; dasselbe Refresh-Token erneut zu senden würde die Verbindung beenden, daher tut dieser Aufruf es nicht.`,
+      `Ein anderer meterdata-Prozess (${p.elsewhere ? `PID ${p.pid}, vielleicht in einem anderen Container dieses Rechners oder aus der Zeit vor seinem letzten Neustart` : `PID ${p.pid}`}) hat um ${p.at} eine Erneuerung dieser Anmeldung begonnen und seine Antwort nicht gespeichert; dasselbe Refresh-Token erneut zu senden würde die Verbindung beenden, daher tut dieser Aufruf es nicht.`,
     inFlightHint: (p) =>
       `Führen Sie den Befehl erneut aus, sobald dieser Prozess beendet ist (er kann angehalten oder gestoppt sein). Wurde er abgebrochen, sagt der nächste Aufruf, ob Sie sich neu anmelden müssen: ${p.relogin}`,
     uncertainLost: (p) =>
@@ -207,7 +207,7 @@ export const tokenTexts = catalogue(
       `Der Vermerk eines beanspruchten Refresh-Tokens, ${p.file}, ist nicht verwendbar: ${p.problem}. Solange er nicht lesbar ist, wird keine Anmeldung erneuert.`,
     changeUnderWay: (p) =>
       `${p.pid === undefined ? 'Der nicht verwendete Anspruch dieses Profils auf sein Refresh-Token wird gerade übernommen oder zurückgegeben, oder das wurde mittendrin abgebrochen' : `Ein anderer meterdata-Prozess (PID ${p.pid}) übernimmt den nicht verwendeten Anspruch dieses Profils auf sein Refresh-Token oder gibt ihn zurück`} (${p.file}); es wurde nichts gesendet.`,
-    pidElsewhere: (p) => `${p.pid} in einem anderen Container dieses Rechners oder aus der Zeit vor seinem letzten Neustart`,
+    pidElsewhere: (p) => `${p.pid}, vielleicht in einem anderen Container dieses Rechners oder aus der Zeit vor seinem letzten Neustart`,
     changeUnderWayHint: (p) =>
       `Führen Sie den Befehl in einer Minute erneut aus. Läuft kein meterdata-Prozess und bleibt dies länger als zwei Stunden so, entfernen Sie ${p.file} und führen Sie den Befehl erneut aus.`,
     readOnlyHint:

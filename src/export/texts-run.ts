@@ -69,6 +69,8 @@ export const runText = catalogue(
     otherProperty: 'it holds the answers of another Property',
     answersFolder: (p: { file: string }) =>
       `${p.file} is a folder, where meterdata keeps the saved answers of a Property of this run; it is not meterdata's, and meterdata removes no folder it did not make.`,
+    markFolder: (p: { file: string }) =>
+      `${p.file} is a folder, where meterdata notes that this run's files are being put into place; it is not meterdata's, and meterdata removes no folder it did not make.`,
     answersFolderHint: (p: { file: string }) => `Remove the folder ${p.file} (or move it elsewhere), then run the same command again.`,
     answersDamaged: (p: { name: string; file: string; why: string }) =>
       `property "${p.name}": the saved answers in ${p.file} are damaged (${p.why}); fetching them again.`,
@@ -89,7 +91,7 @@ export const runText = catalogue(
     scratchGoneHint:
       'Another program, or meterdata run by another user, cleaned up or wrote into the --out folder meanwhile: make sure none does, then run the same command again.',
     outBusyHolderHint: (p: { lock: string; pid: number; host: string; elsewhere: boolean }) =>
-      `It is process ${p.pid} on ${p.host}${p.elsewhere ? ' (in another container, or from before the last restart)' : ''}. Wait for it to finish, or choose another --out folder; if none runs there, delete ${p.lock}.`,
+      `It is process ${p.pid} on ${p.host}${p.elsewhere ? ' (perhaps in another container, or from before the last restart)' : ''}. Wait for it to finish, or choose another --out folder; if none runs there, delete ${p.lock}.`,
     notPut: (p: { out: string }) => `no files were put under their final names in ${p.out}.`,
     journalLeft: (p: { out: string; dir: string; why: string }) =>
       `The files in ${p.out} are complete, but this run's journal ${p.dir} could not be removed: ${p.why}`,
@@ -122,7 +124,7 @@ export const runText = catalogue(
     resuming: (p) => `Der am ${moment(p.started)} begonnene Export wird fortgesetzt: Bereits abgerufene Liegenschaften werden nicht erneut abgerufen.`,
     otherVersion: 'er von einer anderen Programmversion stammt',
     committedBefore: (p) =>
-      `der am ${moment(p.started)} begonnene Lauf bereits begonnen hatte, seine Dateien in ${p.out} abzulegen; was er abgerufen hat, wird daher nicht erneut verwendet`,
+      `der Lauf vom ${moment(p.started)} bereits angefangen hatte, seine Dateien in ${p.out} abzulegen; was er abgerufen hat, wird daher nicht erneut verwendet`,
     otherTenant: (p) => `die Verbindung jetzt zu „${p.now}“ gehört, nicht zu „${p.before}“`,
     otherScope: 'der Eigentümer die Freigabe der Liegenschaften seither geändert hat',
     unreadable: (p) => `${p.file} nicht gelesen werden konnte (${p.why})`,
@@ -135,6 +137,8 @@ export const runText = catalogue(
     otherProperty: 'sie enthält die Antworten einer anderen Liegenschaft',
     answersFolder: (p) =>
       `${p.file} ist ein Ordner an der Stelle, an der meterdata die gespeicherten Antworten einer Liegenschaft dieses Laufs ablegt; er stammt nicht von meterdata, und meterdata löscht keinen Ordner, den es nicht angelegt hat.`,
+    markFolder: (p) =>
+      `${p.file} ist ein Ordner an der Stelle, an der meterdata vermerkt, dass die Dateien dieses Laufs abgelegt werden; er stammt nicht von meterdata, und meterdata löscht keinen Ordner, den es nicht angelegt hat.`,
     answersFolderHint: (p) => `Bitte den Ordner ${p.file} löschen (oder verschieben) und den Befehl dann erneut ausführen.`,
     answersDamaged: (p) => `Liegenschaft „${p.name}“: Die gespeicherten Antworten in ${p.file} sind beschädigt (${p.why}); sie werden erneut abgerufen.`,
     running: 'Ein anderer `meterdata export` mit denselben Angaben läuft bereits.',
@@ -155,7 +159,7 @@ export const runText = catalogue(
     scratchGoneHint:
       'Ein anderes Programm oder meterdata unter einem anderen Benutzer hat im Zielordner (--out) aufgeräumt oder geschrieben: Stellen Sie sicher, dass das nicht geschieht, und starten Sie denselben Befehl erneut.',
     outBusyHolderHint: (p) =>
-      `Es ist Prozess ${p.pid} auf ${p.host}${p.elsewhere ? ' (in einem anderen Container oder aus der Zeit vor dem letzten Neustart)' : ''}. Warten Sie, bis er fertig ist, oder wählen Sie einen anderen Zielordner für --out; läuft dort keiner, löschen Sie ${p.lock}.`,
+      `Es ist Prozess ${p.pid} auf ${p.host}${p.elsewhere ? ' (vielleicht in einem anderen Container oder aus der Zeit vor dem letzten Neustart)' : ''}. Warten Sie, bis er fertig ist, oder wählen Sie einen anderen Zielordner für --out; läuft dort keiner, löschen Sie ${p.lock}.`,
     notPut: (p) => `in ${p.out} wurde keine Datei unter ihrem endgültigen Namen abgelegt.`,
     journalLeft: (p) => `Die Dateien in ${p.out} sind vollständig, aber das Protokoll dieses Laufs ${p.dir} ließ sich nicht entfernen: ${p.why}`,
     journalLeftHint: (p) =>

@@ -26,10 +26,10 @@ describe('a claim by a process of another pid space', () => {
     expect(claimedError(claim({ ns: 'ffffffffffffffff' }), 'nord', 'meterdata login --profile nord')).toMatchObject({ code: 'AUTH_REFRESH_IN_FLIGHT' });
     // its pid is one of the other space: said so, never as if it were a process here (round 66 B3)
     expect(claimedError(claim({ ns: 'ffffffffffffffff', pid: 1 }), 'nord', 'x').message).toContain(
-      '(pid 1 in another container on this host, or from before its last restart)',
+      '(pid 1, perhaps in another container on this host or from before its last restart)',
     );
     expect(refreshInFlight({ ...intentOf(), pid: 1, ns: 'ffffffffffffffff' }, 'x').message).toContain(
-      '(pid 1 in another container on this host, or from before its last restart)',
+      '(pid 1, perhaps in another container on this host or from before its last restart)',
     );
     expect(refreshInFlight({ ...intentOf(), pid: 7 }, 'x').message).toContain('Another meterdata process (pid 7) started');
     const old = new Date(Date.now() - 11 * 60_000).toISOString();
@@ -52,7 +52,7 @@ describe('a claim by a process of another pid space', () => {
 
   it('a claim’s change marker of another pid space with this host’s name is named as such (round 67 F7)', () => {
     const host = os.hostname();
-    expect(markerPid({ pid: 1, host, ns: 'another pid space' })).toBe('1 in another container on this host, or from before its last restart');
+    expect(markerPid({ pid: 1, host, ns: 'another pid space' })).toBe('1, perhaps in another container on this host or from before its last restart');
     expect(markerPid({ pid: 7, host, ns: PID_SPACE })).toBe('7');
     expect(markerPid({ pid: 7, host })).toBe('7');
     expect(markerPid({ pid: 7, host: 'elsewhere', ns: 'x' })).toBe('7, elsewhere');

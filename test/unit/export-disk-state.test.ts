@@ -3,7 +3,7 @@
 // answers are saved. One line naming the file, EXPORT_WRITE_FAILED, never a stack; the
 // journal's locks are let go (a later export of the same process, browse's, is not told that
 // another one runs); no half-written temporary file is left.
-import { readdir, readFile, rename } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatError, isMeterdataError } from '../../src/core/errors.js';
@@ -171,6 +171,34 @@ describe('a state folder gone read-only after the commit', () => {
     expect(again.summary.resumed).toBe(false);
     await finishExport(again, { writeWorkbook: async () => undefined });
     expect(await readFile(path.join(s.args.out, 'billing.csv'), 'utf8')).toContain('Haus 48');
+  });
+
+  it('a commit refused before its first rename (a folder under a file’s name) keeps the journal resumable (round 68 G1)', async () => {
+    const s = await setup();
+    const staged = await stageExport({ api: api([building(3, 47)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
+    await mkdir(path.join(s.args.out, 'billing.csv'));
+    const refused = await finishExport(staged, { writeWorkbook: async () => undefined }).catch((e: unknown) => e);
+    expect(isMeterdataError(refused) && refused.code).toBe('EXPORT_OUT_IN_USE');
+    expect(await readdir(staged.journal.dir)).not.toContain('committing.json');
+    await rmdir(path.join(s.args.out, 'billing.csv'));
+    const again = await stageExport({ api: api([building(3, 48)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T1 });
+    expect(again.summary.resumed).toBe(true);
+  });
+
+  it('a folder planted where the mark goes is named, nothing renamed, and the journal resumed once it is gone (round 68 G3)', async () => {
+    const s = await setup();
+    const staged = await stageExport({ api: api([building(3, 47)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
+    const mark = path.join(staged.journal.dir, 'committing.json');
+    await mkdir(mark);
+    const refused = await finishExport(staged, { writeWorkbook: async () => undefined }).catch((e: unknown) => e);
+    expect(isMeterdataError(refused) && [refused.code, refused.exitCode]).toEqual(['EXPORT_OUT_IN_USE', 2]);
+    const { text } = formatError(refused);
+    expect(text).toContain(`${mark} is a folder, where meterdata notes that this run's files are being put into place`);
+    expect(text).not.toMatch(/this is a bug|^\s+at /m);
+    expect(await readdir(s.args.out).catch(() => [])).not.toContain('billing.csv');
+    await rmdir(mark);
+    const again = await stageExport({ api: api([building(3, 48)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T1 });
+    expect(again.summary.resumed).toBe(true);
   });
 
   it('a journal stopped before its commit is resumed beside an earlier commit, the start time the same (SOURCE_DATE_EPOCH; round 67 F3)', async () => {

@@ -94,8 +94,16 @@ describe('a damaged meta.json: the saved progress is dropped, naming the file an
 
   it('a journal of another format is still "another version", not damaged', async () => {
     const x = await interrupted();
-    await editJson(path.join(x.dir, 'meta.json'), (j) => (j.version = 2));
+    await editJson(path.join(x.dir, 'meta.json'), (j) => (j.version = 3));
     expect((await rerun(x)).notes).toMatch(/dropped because it was written by another version/);
+  });
+
+  it('a journal of format 1, written before the commit mark, is never resumed: it may be one left after its commit (round 68 G2)', async () => {
+    const x = await interrupted();
+    await editJson(path.join(x.dir, 'meta.json'), (j) => (j.version = 1));
+    const r = await rerun(x);
+    expect(r.notes).toMatch(/dropped because it was written by another version/);
+    expect(r.calls).toContain('properties');
   });
 
   it('says so in German, naming the file', async () => {

@@ -116,7 +116,7 @@ describe('a folder lock of another pid space with this host’s name', () => {
     const refused = await lockOutFolder(state, out).catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: 'EXPORT_OUT_BUSY' });
     expect((refused as { hint: string }).hint).toContain(
-      `It is process ${process.ppid} on ${os.hostname()} (in another container, or from before the last restart).`,
+      `It is process ${process.ppid} on ${os.hostname()} (perhaps in another container, or from before the last restart).`,
     );
     writeFileSync(path.join(out, FOLDER_LOCK), JSON.stringify({ ...record, ns: PID_SPACE }));
     expect(await lockOutFolder(state, out).catch((e: { hint: string }) => e.hint)).toContain(`It is process ${process.ppid} on ${os.hostname()}. Wait`);

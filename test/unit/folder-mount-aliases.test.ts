@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, type TestContext } from 'vitest';
 import { checkNotOtherCommand } from '../../src/export/folder/out-folder.js';
-import { aliasesIn, parseMountinfo, pathsOf } from '../../src/export/folder/mount-aliases.js';
+import { aliasesIn, parseMountinfo, pathsOf, type Mount } from '../../src/export/folder/mount-aliases.js';
 
 const table = [
   '22 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw',
@@ -16,36 +16,52 @@ const table = [
   '42 22 254:0 /srv/with\\040space /mnt/sp rw - ext4 /dev/vda rw',
   '43 22 254:0 / /mnt/again rw - ext4 /dev/vda rw',
 ].join('\n');
-const all = () => true;
+/** A folder's identity as the table makes it: its file system and its place there, through the mount that shows it. */
+const idsOf =
+  (mounts: Mount[], hidden: (p: string) => boolean = () => false) =>
+  (p: string): string | null => {
+    if (hidden(p)) return null;
+    let home: Mount | undefined;
+    for (const m of mounts) if ((p === m.at || p.startsWith(m.at === '/' ? '/' : `${m.at}/`)) && (!home || m.at.length >= home.at.length)) home = m;
+    return home ? `${home.dev}:${path.posix.join(home.root, path.posix.relative(home.at, p))}` : null;
+  };
+const aliases = (real: string, mounts: Mount[], hidden?: (p: string) => boolean) => aliasesIn(real, mounts, idsOf(mounts, hidden)).paths;
 
 describe('the other paths of a folder, from the mount table', () => {
   it('a bind mount of a sub-folder leads back to its place, and the whole file system mounted again to both', () => {
     const mounts = parseMountinfo(table);
-    expect(aliasesIn('/mnt/b/out', mounts, all)).toEqual(['/srv/a/R/2025-11/deep/out', '/mnt/again/srv/a/R/2025-11/deep/out']);
-    expect(aliasesIn('/srv/a/R', mounts, all)).toEqual(['/mnt/again/srv/a/R']);
-    expect(aliasesIn('/srv/a/R/2025-11/deep/x', mounts, all)).toEqual(['/mnt/again/srv/a/R/2025-11/deep/x', '/mnt/b/x']);
-  });
-
-  it('the mounts showing most of the file system come first, however many binds of the folder stand before them (round 67 F4)', () => {
-    const binds = Array.from({ length: 100 }, (_, i) => `${50 + i} 22 254:0 /srv/a/R/2025-11/deep /mnt/b${i} rw - ext4 /dev/vda rw`);
-    const mounts = parseMountinfo([...binds, '200 22 254:0 / /mnt/wide rw - ext4 /dev/vda rw'].join('\n'));
-    const found = aliasesIn('/mnt/b0/out', mounts, all);
-    expect(found[0]).toBe('/mnt/wide/srv/a/R/2025-11/deep/out');
-    expect(found).toHaveLength(64);
+    expect(aliases('/mnt/b/out', mounts)).toEqual(['/srv/a/R/2025-11/deep/out', '/mnt/again/srv/a/R/2025-11/deep/out']);
+    expect(aliases('/srv/a/R', mounts)).toEqual(['/mnt/again/srv/a/R']);
+    expect(aliases('/srv/a/R/2025-11/deep/x', mounts)).toEqual(['/mnt/b/x', '/mnt/again/srv/a/R/2025-11/deep/x']);
   });
 
   it('decodes the table’s octal escapes, and keeps another device’s folders apart', () => {
     const mounts = parseMountinfo(table);
-    expect(aliasesIn('/srv/with space/x', mounts, all)).toContain('/mnt/sp/x');
-    expect(aliasesIn('/dev/shm', mounts, all)).toEqual([]);
+    expect(aliases('/srv/with space/x', mounts)).toContain('/mnt/sp/x');
+    expect(aliases('/dev/shm', mounts)).toEqual([]);
   });
 
   it('a path that is not the same folder when looked at (shadowed by a later mount, or the table changed) is none', () => {
-    expect(aliasesIn('/mnt/b/out', parseMountinfo(table), (a) => !a.startsWith('/mnt/again'))).toEqual(['/srv/a/R/2025-11/deep/out']);
+    expect(aliases('/mnt/b/out', parseMountinfo(table), (p) => p.startsWith('/mnt/again'))).toEqual(['/srv/a/R/2025-11/deep/out']);
   });
 
   it('an unreadable or odd table finds none', () => {
-    expect(aliasesIn('/x', parseMountinfo('garbage\n\n1 2 3'), all)).toEqual([]);
+    expect(aliases('/x', parseMountinfo('garbage\n\n1 2 3'))).toEqual([]);
+  });
+
+  it('paths that would see the same folders above are looked at once, however many stand before the one that differs (round 67 F4, round 68 G4)', () => {
+    const wide = Array.from({ length: 300 }, (_, i) => `${100 + i} 22 254:0 / /srv/c/c${i} rw - ext4 /dev/vda rw`);
+    const mounts = parseMountinfo([table.split('\n')[0], ...wide, '900 22 254:0 /srv/a/R/2025-11/deep /srv/m/2025-11/deep rw - ext4 /dev/vda rw'].join('\n'));
+    const found = aliases('/srv/a/R/2025-11/deep/out', mounts);
+    expect(found).toEqual(['/srv/c/c0/srv/a/R/2025-11/deep/out', '/srv/m/2025-11/deep/out']);
+  });
+
+  it('more than 256 paths leading to different folders above: cut, for the caller to refuse', () => {
+    const many = Array.from({ length: 300 }, (_, i) => `${100 + i} 22 254:0 / /srv/c${i}/x rw - ext4 /dev/vda rw`);
+    const mounts = parseMountinfo([table.split('\n')[0], ...many].join('\n'));
+    const result = aliasesIn('/srv/a/out', mounts, idsOf(mounts));
+    expect(result).toMatchObject({ cut: true });
+    expect(result.paths).toHaveLength(256);
   });
 });
 
@@ -79,7 +95,7 @@ describe('the looks for the other command’s folders, through a real bind mount
     manifest(path.join(d, 'R', '2025-11'), 'uvi-letter-v1');
     mkdirSync(path.join(d, 'R', '2025-11', 'deep'));
     bind(path.join(d, 'R', '2025-11', 'deep'), path.join(d, 'b'));
-    expect(pathsOf(path.join(d, 'b', 'out'))).toContain(path.join(d, 'R', '2025-11', 'deep', 'out'));
+    expect(pathsOf(path.join(d, 'b', 'out'), 'x')).toContain(path.join(d, 'R', '2025-11', 'deep', 'out'));
     expect(() => checkNotOtherCommand(path.join(d, 'b', 'out'), 'export')).toThrow(path.join(d, 'R', '2025-11'));
     expect(() => checkNotOtherCommand(path.join(d, 'elsewhere'), 'export')).not.toThrow();
     execFileSync('umount', [mounted.pop()!]);

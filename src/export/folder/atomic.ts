@@ -213,7 +213,7 @@ export class AtomicOutput {
    * on, the folder has no manifest until the new one lands; `stale` files are removed once
    * the old one is aside.
    */
-  async commit(last: string, stale: readonly string[] = [], beforeFirstRename: () => void = () => undefined): Promise<string[]> {
+  async commit(last: string, stale: readonly string[] = [], beforeFirstRename: () => void | Promise<void> = () => undefined): Promise<string[]> {
     for (const f of this.open) throw new Error(`file still open at commit: ${f.path}`);
     const names = [...this.pending.keys()].filter((n) => n !== last);
     const aside = path.join(this.dir, asideName(last));
@@ -250,7 +250,7 @@ export class AtomicOutput {
     // sees that aside from here on, and a run that took the lock over while this one hung before it is seen here (round
     // 65 A1: a look before the aside, then a hang of 10 minutes, and both committed). Nothing renamed yet: undone.
     try {
-      beforeFirstRename();
+      await beforeFirstRename();
     } catch (e) {
       await undo().catch(() => undefined);
       throw e;

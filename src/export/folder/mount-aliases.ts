@@ -2,11 +2,13 @@
 // sub-folder mounted a second time), shows one folder under two paths that no link joins: an export into
 // <bind of a uvi month>/sub looked upward only along its own path and committed inside the monthly information's
 // folders (round 64 Z4). The looks for the other command's folders (out-folder.ts) run from each path found here.
-// Linux only (/proc/self/mountinfo); elsewhere, and for a share mounted twice as two file systems (SMB), none is
-// found: docs/export.md says so.
+// Linux only (/proc/self/mountinfo); elsewhere, for a mount whose source this process cannot see, and for a share
+// mounted twice as two file systems (SMB), none is found: docs/export.md says so.
 import { lstatSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { UsageError } from '../../core/errors.js';
 import { lstatQuiet } from './planted.js';
+import { outText as t } from './texts-folder.js';
 
 export interface Mount {
   /** major:minor of the file system. */
@@ -17,9 +19,10 @@ export interface Mount {
   at: string;
 }
 
-/** A mount table of more lines is read no further (a node's table holds hundreds); a folder has at most this many other paths. */
+/** A mount table of more lines is read no further (a node's table holds hundreds). */
 const MAX_MOUNTS = 100_000;
-const MAX_ALIASES = 64;
+/** Paths of one folder that lead to different folders above it, at most: each is one more upward look. */
+export const MAX_ALIASES = 256;
 
 /** mountinfo's fields escape space, tab, newline and backslash in octal. */
 const unescape = (s: string) => s.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
@@ -37,40 +40,48 @@ export function parseMountinfo(text: string): Mount[] {
 const within = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
 
 /**
- * The other paths of `real` (a real path: realNear) through `mounts`, each checked to be the same folder (`same`):
- * a translation shadowed by a later mount, or a table read while it changed, is no alias.
+ * The other paths of `real` (a real path: realNear) through `mounts`; `idOf` names a folder (device and inode; null
+ * where it is none), so that each path is checked to be the same folder (a translation shadowed by a later mount, or a
+ * table read while it changed, is no alias), and so that paths whose looks would see the same folders are looked at
+ * once: two mounts of one root whose mount points stand in one folder (round 68 G4: 64 binds of a whole disk listed
+ * first hid the one bind that stood in a uvi month). `cut`: more than MAX_ALIASES such paths.
  */
-export function aliasesIn(real: string, mounts: readonly Mount[], same: (a: string, b: string) => boolean): string[] {
+export function aliasesIn(real: string, mounts: readonly Mount[], idOf: (p: string) => string | null): { paths: string[]; cut: boolean } {
   // the mount that shows `real`: the deepest mount point above it, the last of those stacked there
   let home: Mount | undefined;
   for (const m of mounts) if (within(real, m.at) && (!home || m.at.length >= home.at.length)) home = m;
-  if (!home) return [];
+  const target = idOf(real);
+  if (!home || target === null) return { paths: [], cut: false };
   const inFs = path.posix.join(home.root, path.posix.relative(home.at, real));
-  const found: string[] = [];
-  // the mounts showing most of the file system first: their paths reach the most folders above (round 67 F4: the one
-  // path that showed a uvi month came after 16 binds of a folder inside it, and was never looked at)
-  const widest = mounts.filter((m) => m.dev === home.dev).sort((a, b) => a.root.length - b.root.length);
-  for (const m of widest) {
-    if (!within(inFs, m.root)) continue;
+  const seen = new Set([`${home.root}\0${idOf(path.posix.dirname(home.at))}`]);
+  const paths: string[] = [];
+  for (const m of mounts) {
+    if (m.dev !== home.dev || !within(inFs, m.root)) continue;
+    const key = `${m.root}\0${idOf(path.posix.dirname(m.at))}`;
+    if (seen.has(key)) continue;
     const alias = path.posix.join(m.at, path.posix.relative(m.root, inFs));
-    if (alias === real || found.includes(alias) || !same(alias, real)) continue;
-    found.push(alias);
-    if (found.length >= MAX_ALIASES) break;
+    if (alias === real || idOf(alias) !== target) continue;
+    seen.add(key);
+    if (paths.length === MAX_ALIASES) return { paths, cut: true };
+    paths.push(alias);
   }
-  return found;
+  return { paths, cut: false };
 }
 
-function sameFolder(a: string, b: string): boolean {
+function folderId(p: string): string | null {
   try {
-    const [x, y] = [lstatSync(a, { bigint: true }), lstatSync(b, { bigint: true })];
-    return x.isDirectory() && x.dev === y.dev && x.ino === y.ino;
+    const st = lstatSync(p, { bigint: true });
+    return st.isDirectory() ? `${st.dev}:${st.ino}` : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
-/** `real` and its other paths on this machine's mount table (just `real` where there is none to read). */
-export function pathsOf(real: string): string[] {
+/**
+ * `real` and its other paths on this machine's mount table (just `real` where there is none to read); refused where
+ * they are more than MAX_ALIASES (`dir`: --out, named in the refusal).
+ */
+export function pathsOf(real: string, dir: string): string[] {
   if (process.platform !== 'linux') return [real];
   let text: string;
   try {
@@ -82,5 +93,7 @@ export function pathsOf(real: string): string[] {
   let there = real;
   while (!lstatQuiet(there) && path.dirname(there) !== there) there = path.dirname(there);
   const rest = path.relative(there, real);
-  return [real, ...aliasesIn(there, parseMountinfo(text), sameFolder).map((a) => path.join(a, rest))];
+  const { paths, cut } = aliasesIn(there, parseMountinfo(text), folderId);
+  if (cut) throw new UsageError(t.tooManyPaths({ dir, max: MAX_ALIASES }), t.tooManyPathsHint, 'EXPORT_OUT_IN_USE');
+  return [real, ...paths.map((a) => path.join(a, rest))];
 }

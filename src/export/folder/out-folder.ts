@@ -257,7 +257,7 @@ function uviRootAround(root: string): string | null {
  */
 export function checkNotOtherCommand(root: string, kind: RunKind, room = 0): void {
   // upward along each path of the folder: its real one and those of other mounts (round 64 Z4: a bind mount)
-  for (const real of pathsOf(realNear(root))) {
+  for (const real of pathsOf(realNear(root), root)) {
     const month = uviMonthAround(real, kind);
     if (month) throw new UsageError(t.inUviMonth({ dir: root, found: month }), t.inUviMonthHint, 'EXPORT_OUT_IN_USE');
     const exported = kind === 'uvi' ? exportAround(real) : null;

@@ -32,6 +32,9 @@ export const outText = catalogue(
       `${p.file} makes that folder count as a portfolio's root. If no meterdata run is writing there, move that file away; otherwise choose an --out folder outside it. Then run the command again.`,
     tooManyAbove: (p: { dir: string; at: string; max: number }) =>
       `Whether the other command (export or uvi) has written around --out ${p.dir} cannot be checked: ${p.at} holds more than ${p.max.toLocaleString('en')} folders, and the two never share a folder.`,
+    tooManyPaths: (p: { dir: string; max: number }) =>
+      `Whether the other command (export or uvi) has written around --out ${p.dir} cannot be checked: the folder is reached through more than ${p.max} mounts, and the two never share a folder.`,
+    tooManyPathsHint: 'Choose an --out folder on a disk that is mounted fewer times, or unmount the bind mounts of it you do not need.',
     holdsExport: (p: { dir: string; found: string }) =>
       `--out ${p.dir} holds an export (${p.found}); the monthly information does not go into an export's folder.`,
     holdsUvi: (p: { dir: string; found: string }) =>
@@ -106,6 +109,10 @@ export const outText = catalogue(
       `${p.file} lässt diesen Ordner als Ordner eines Portfolio-Exports gelten. Schreibt dort kein meterdata-Lauf, verschieben Sie diese Datei; andernfalls wählen Sie einen --out-Ordner außerhalb davon. Starten Sie den Befehl dann erneut.`,
     tooManyAbove: (p) =>
       `Ob der andere Befehl (Export oder uvi) im Umfeld von --out ${p.dir} geschrieben hat, lässt sich nicht prüfen: ${p.at} enthält mehr als ${p.max.toLocaleString('de')} Ordner, und beide teilen sich nie einen Ordner.`,
+    tooManyPaths: (p) =>
+      `Ob der andere Befehl (Export oder uvi) im Umfeld von --out ${p.dir} geschrieben hat, lässt sich nicht prüfen: Der Ordner ist über mehr als ${p.max} Einhängepunkte erreichbar, und beide teilen sich nie einen Ordner.`,
+    tooManyPathsHint:
+      'Wählen Sie für --out einen Ordner auf einem Laufwerk, das seltener eingehängt ist, oder hängen Sie nicht benötigte Bind-Mounts davon aus.',
     holdsExport: (p) => `--out ${p.dir} enthält einen Export (${p.found}); die monatliche Verbrauchsinformation gehört nicht in den Ordner eines Exports.`,
     holdsUvi: (p) => `--out ${p.dir} enthält monatliche Verbrauchsinformationen (${p.found}); ein Export gehört nicht in deren Ordner.`,
     otherCommandHint: 'Geben Sie export und uvi je einen eigenen Zielordner mit --out (etwa --out exporte und --out uvi).',

@@ -16,7 +16,7 @@ export class JournalDamage extends Error {}
 const ISO_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
 const Meta = v.object({
-  version: v.literal(1),
+  version: v.literal(2),
   identity: v.record(v.string(), v.unknown()),
   startedAt: v.pipe(v.string(), v.regex(ISO_SECONDS)),
   tenantId: v.string(),
@@ -59,7 +59,7 @@ function contract(json: unknown, schema: Parameters<typeof check>[1], path: stri
 /** meta.json's content, or 'other-version' for a journal of another format; throws JournalDamage naming the first field that is wrong. */
 export function readMeta(text: string): JournalMeta | 'other-version' {
   const json = parse(text);
-  if (json !== null && typeof json === 'object' && 'version' in json && json.version !== 1) return 'other-version';
+  if (json !== null && typeof json === 'object' && 'version' in json && json.version !== 2) return 'other-version';
   const r = v.safeParse(Meta, json);
   if (!r.success) throw new JournalDamage(t.badField({ field: v.getDotPath(r.issues[0]) ?? '$' }));
   r.output.properties?.forEach((p, i) => contract(p, property, `properties.${i}`));

@@ -111,7 +111,7 @@ export class Journal {
       else if (meta === 'other-version' || JSON.stringify(meta.identity) !== JSON.stringify(identity)) reason = t.otherVersion;
       else if (meta.tenantId !== who.tenant_id) reason = t.otherTenant({ now: who.tenant_name, before: meta.tenantName });
       else if (!sameScope(meta.propertyScope, who.property_scope)) reason = t.otherScope;
-      else if (lstatQuiet(path.join(dir, COMMITTING))) reason = t.committedBefore({ started: meta.startedAt, out });
+      else if (lstatQuiet(path.join(dir, COMMITTING))?.isFile()) reason = t.committedBefore({ started: meta.startedAt, out });
       else return new Journal(dir, meta, null, true, unlock, outLock);
     } catch (e) {
       // Damaged progress is only a cache of answers: starting over is always safe, and says which file it was.
@@ -122,7 +122,7 @@ export class Journal {
       }
     }
     const meta: JournalMeta = {
-      version: 1,
+      version: 2, // 2: the commit mark (COMMITTING); a journal of 1 may be one left after its commit (round 68 G2)
       identity,
       startedAt: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
       tenantId: who.tenant_id,
@@ -217,9 +217,21 @@ export class Journal {
     await writeAtomic(this.file(index), await gzipAnswers(answers, unitsJson));
   }
 
-  /** Marks a handed-over journal as committing (COMMITTING): from here on it is never resumed. */
+  /**
+   * Marks a handed-over journal as committing (COMMITTING), right before the commit's first rename (after its checks: a
+   * refusal there, a file open in Excel, kept what was fetched; round 68 G1): from here on it is never resumed.
+   */
   static async markCommitting(handle: JournalHandle): Promise<void> {
-    await writeAtomic(path.join(handle.dir, COMMITTING), JSON.stringify({ at: new Date().toISOString() }));
+    const file = path.join(handle.dir, COMMITTING);
+    const there = lstatQuiet(file);
+    // a folder planted there is not meterdata's to remove (round 68 G3: EISDIR, "a bug")
+    if (there && !there.isFile()) throw new UsageError(t.markFolder({ file }), t.answersFolderHint({ file }), 'EXPORT_OUT_IN_USE');
+    await writeAtomic(file, JSON.stringify({ at: new Date().toISOString() }));
+  }
+
+  /** Takes the mark back where the commit failed (nothing, or not all, renamed): the same command continues from the journal. */
+  static async unmark(handle: JournalHandle): Promise<void> {
+    await rm(path.join(handle.dir, COMMITTING)).catch(() => undefined);
   }
 
   /** Keeps the lock held (the process still runs) and gives it to `Journal.release` in another thread, which touches the folder locks from now on (Journal.keep). */

@@ -53,8 +53,8 @@ export async function completeOutput(
     if (signal?.aborted) throw signal.reason;
     held();
     await pauseAt(process.env, 'BEFORE_COMMIT', (line) => process.stderr.write(line));
-    await commit.starting?.(); // the journal marked: from here on it is never resumed (journal.ts COMMITTING)
-    await atomic.commit(MANIFEST, staleFiles(staged.dir, files), () => lock?.check());
+    // right before the first rename: the journal marked (never resumed from here on, journal.ts COMMITTING), then the lock's look
+    await atomic.commit(MANIFEST, staleFiles(staged.dir, files), async () => (await commit.starting?.(), lock?.check()));
   } finally {
     // the files are in place: a lock that cannot be removed (a state folder gone read-only) is a dead run's for the next
     await lock?.release().catch(() => undefined); // (round 63 Y3: told as "no files were put under their final names")

@@ -131,6 +131,7 @@ export async function finishExport(
     const e: unknown = takenOverReason(signal) ?? caught;
     // The temporary files' names are the new holder's too: a run that lost its folder removes none of them.
     if (!isMeterdataError(e) || e.code !== 'EXPORT_OUT_TAKEN_OVER') await discardOutput(staged.output).catch(() => undefined);
+    await Journal.unmark(staged.journal); // not committed: the same command continues from what was fetched
     await Journal.release(staged.journal, false);
     throw unfinished(e, summary.out, opts.signal, (staged.manifest.identity as { template?: unknown } | undefined)?.template);
   } finally {
