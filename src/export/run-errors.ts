@@ -34,10 +34,11 @@ function scratchGone(e: unknown): MeterdataError | null {
 }
 
 /** A failure after every Property was fetched: the files could not be finished. `template`: the run's (its words: run-words.ts). */
-export function unfinished(e: unknown, out: string, signal: AbortSignal | undefined, template?: unknown): unknown {
+export function unfinished(e: unknown, out: string, signal: AbortSignal | undefined, template?: unknown, marked = false): unknown {
   // the commit's renames had begun: a re-run with the same arguments finishes them (the manifest aside lets it in)
   const what = `${t.allFetched} ${wasMidCommit(e) ? t.partlyPut({ out }) : t.notPut({ out })}`;
-  const again = stopWords(template).finishAgain;
+  // the journal still marked: its renames had begun, and the same command starts over (journal.ts COMMITTING)
+  const again = marked ? stopWords(template).fetchAfresh : stopWords(template).finishAgain;
   if (signal?.aborted && (!isMeterdataError(e) || e.exitCode === ExitCode.INTERRUPTED)) {
     return new MeterdataError(`${t.interruptedWriting} ${what}`, { code: 'EXPORT_INTERRUPTED', exitCode: ExitCode.INTERRUPTED, hint: again });
   }

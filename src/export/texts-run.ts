@@ -69,8 +69,10 @@ export const runText = catalogue(
     otherProperty: 'it holds the answers of another Property',
     answersFolder: (p: { file: string }) =>
       `${p.file} is a folder, where meterdata keeps the saved answers of a Property of this run; it is not meterdata's, and meterdata removes no folder it did not make.`,
-    markFolder: (p: { file: string }) =>
-      `${p.file} is a folder, where meterdata notes that this run's files are being put into place; it is not meterdata's, and meterdata removes no folder it did not make.`,
+    markInWay: (p: { file: string }) =>
+      `${p.file} is in the way: there meterdata notes that this run's files are being put into place, and what is there is no file of meterdata's (a folder or a link); meterdata removes nothing it did not make.`,
+    markInWayHint: (p: { file: string }) => `Remove ${p.file} (or move it elsewhere), then run the same command again.`,
+    fetchAfresh: 'Run the same command again: it fetches the data afresh and puts every file in place.',
     answersFolderHint: (p: { file: string }) => `Remove the folder ${p.file} (or move it elsewhere), then run the same command again.`,
     answersDamaged: (p: { name: string; file: string; why: string }) =>
       `property "${p.name}": the saved answers in ${p.file} are damaged (${p.why}); fetching them again.`,
@@ -137,8 +139,10 @@ export const runText = catalogue(
     otherProperty: 'sie enthält die Antworten einer anderen Liegenschaft',
     answersFolder: (p) =>
       `${p.file} ist ein Ordner an der Stelle, an der meterdata die gespeicherten Antworten einer Liegenschaft dieses Laufs ablegt; er stammt nicht von meterdata, und meterdata löscht keinen Ordner, den es nicht angelegt hat.`,
-    markFolder: (p) =>
-      `${p.file} ist ein Ordner an der Stelle, an der meterdata vermerkt, dass die Dateien dieses Laufs abgelegt werden; er stammt nicht von meterdata, und meterdata löscht keinen Ordner, den es nicht angelegt hat.`,
+    markInWay: (p) =>
+      `${p.file} steht im Weg: Dort vermerkt meterdata, dass die Dateien dieses Laufs abgelegt werden, und was dort liegt, ist keine Datei von meterdata (ein Ordner oder eine Verknüpfung); meterdata löscht nichts, was es nicht angelegt hat.`,
+    markInWayHint: (p) => `Bitte ${p.file} löschen (oder verschieben) und den Befehl dann erneut ausführen.`,
+    fetchAfresh: 'Führen Sie denselben Befehl erneut aus: Er ruft die Daten neu ab und legt alle Dateien ab.',
     answersFolderHint: (p) => `Bitte den Ordner ${p.file} löschen (oder verschieben) und den Befehl dann erneut ausführen.`,
     answersDamaged: (p) => `Liegenschaft „${p.name}“: Die gespeicherten Antworten in ${p.file} sind beschädigt (${p.why}); sie werden erneut abgerufen.`,
     running: 'Ein anderer `meterdata export` mit denselben Angaben läuft bereits.',

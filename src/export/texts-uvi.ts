@@ -75,6 +75,7 @@ export const uviStopTexts = catalogue(
     resuming: (p: { started: string }) => `resuming the monthly information run started at ${p.started}: Properties fetched then are not fetched again.`,
     continueAgain: 'Run the same `meterdata uvi` command again to continue: what was fetched is kept.',
     finishAgain: 'Run the same `meterdata uvi` command again: it continues from what was fetched.',
+    fetchAfresh: 'Run the same `meterdata uvi` command again: it fetches the data afresh and puts every file in place.',
     running: 'Another `meterdata uvi` with the same arguments is running.',
     periodChanged: (p: { from: string; to: string; firstFrom: string; firstTo: string; unit: string; property: string }) =>
       `The service answered for ${p.from} to ${p.to} for unit "${p.unit}" of "${p.property}", but for ${p.firstFrom} to ${p.firstTo} earlier in this run (it answers units for different periods): one month's letters must not rest on two periods.`,
@@ -88,6 +89,7 @@ export const uviStopTexts = catalogue(
       `Die am ${moment(p.started)} begonnene Erstellung der Verbrauchsinformation wird fortgesetzt: Bereits abgerufene Liegenschaften werden nicht erneut abgerufen.`,
     continueAgain: 'Führen Sie denselben Befehl `meterdata uvi` erneut aus, um fortzusetzen: Bereits Abgerufenes bleibt erhalten.',
     finishAgain: 'Führen Sie denselben Befehl `meterdata uvi` erneut aus: Er setzt mit dem bereits Abgerufenen fort.',
+    fetchAfresh: 'Führen Sie denselben Befehl `meterdata uvi` erneut aus: Er ruft die Daten neu ab und legt alle Dateien ab.',
     running: 'Ein anderer Lauf von `meterdata uvi` mit denselben Angaben läuft bereits.',
     periodChanged: (p) =>
       `Der Dienst lieferte für die Nutzeinheit „${p.unit}“ der Liegenschaft „${p.property}“ den Zeitraum ${day(p.from)} bis ${day(p.to)}, zuvor in diesem Lauf aber ${day(p.firstFrom)} bis ${day(p.firstTo)} (er liefert den Nutzeinheiten unterschiedliche Zeiträume): Die Schreiben eines Monats dürfen nicht auf zwei Zeiträumen beruhen.`,

@@ -13,9 +13,10 @@ import { deserializeError, serializeError } from '../../src/core/isolate.js';
 import { T0, T1, reporter, setup } from '../helpers/export-fixtures.js';
 import { api, building } from '../helpers/export-stream-fixtures.js';
 
-const { failWrite, failRm } = vi.hoisted(() => ({
+const { failWrite, failRm, failRename } = vi.hoisted(() => ({
   failWrite: { when: null as null | ((file: string) => boolean) },
   failRm: { when: null as null | ((file: string) => boolean) },
+  failRename: { when: null as null | ((to: string) => boolean) },
 }));
 
 vi.mock('node:fs/promises', async (importOriginal) => {
@@ -37,7 +38,12 @@ vi.mock('node:fs/promises', async (importOriginal) => {
       throw Object.assign(new Error(`EROFS: read-only file system, rmdir '${file}'`), { code: 'EROFS', path: file });
     return real.rm(file, opts);
   };
-  return { ...real, open, rm, default: { ...real, open, rm } };
+  // a disk failing mid-commit: one rename into --out refused
+  const rename: typeof real.rename = async (from, to) => {
+    if (typeof to === 'string' && failRename.when?.(to)) throw Object.assign(new Error(`EIO: i/o error, rename '${String(from)}' -> '${to}'`), { code: 'EIO' });
+    return real.rename(from, to);
+  };
+  return { ...real, open, rm, rename, default: { ...real, open, rm, rename } };
 });
 
 const sysError = (code: string) => Object.assign(new Error(`${code}: no space left on device, write`), { code, syscall: 'write' });
@@ -45,6 +51,7 @@ const sysError = (code: string) => Object.assign(new Error(`${code}: no space le
 afterEach(() => {
   failWrite.when = null;
   failRm.when = null;
+  failRename.when = null;
   vi.restoreAllMocks();
 });
 
@@ -193,12 +200,39 @@ describe('a state folder gone read-only after the commit', () => {
     const refused = await finishExport(staged, { writeWorkbook: async () => undefined }).catch((e: unknown) => e);
     expect(isMeterdataError(refused) && [refused.code, refused.exitCode]).toEqual(['EXPORT_OUT_IN_USE', 2]);
     const { text } = formatError(refused);
-    expect(text).toContain(`${mark} is a folder, where meterdata notes that this run's files are being put into place`);
+    expect(text).toContain(`${mark} is in the way: there meterdata notes that this run's files are being put into place`);
     expect(text).not.toMatch(/this is a bug|^\s+at /m);
     expect(await readdir(s.args.out).catch(() => [])).not.toContain('billing.csv');
     await rmdir(mark);
     const again = await stageExport({ api: api([building(3, 48)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T1 });
     expect(again.summary.resumed).toBe(true);
+  });
+
+  it('a commit whose files are all in place but whose old manifest cannot be removed succeeds: the journal goes (round 69 H1)', async () => {
+    const s = await setup();
+    await finishExport(await stageExport({ api: api([building(3, 47)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 }), {
+      writeWorkbook: async () => undefined,
+    });
+    const staged = await stageExport({ api: api([building(3, 48)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T1 });
+    failRm.when = (f) => f.endsWith('.meterdata-manifest.json.replaced'); // an indexer holding it (EBUSY on Windows)
+    await finishExport(staged, { writeWorkbook: async () => undefined });
+    failRm.when = null;
+    expect(await readFile(path.join(s.args.out, 'billing.csv'), 'utf8')).toContain('Haus 48');
+    expect(await readdir(staged.journal.dir).catch(() => 'gone')).toBe('gone');
+  });
+
+  it('a commit that failed after its renames began keeps the mark: the re-run fetches afresh, and the hint says so (round 69 H1)', async () => {
+    const s = await setup();
+    const staged = await stageExport({ api: api([building(3, 47)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
+    failRename.when = (to) => to === path.join(s.args.out, 'readings.csv'); // not the first rename
+    const failed = await finishExport(staged, { writeWorkbook: async () => undefined }).catch((e: unknown) => e);
+    failRename.when = null;
+    const { text } = formatError(failed);
+    expect(text).toContain('some files of this run are under their final names');
+    expect(text).toContain('Run the same command again: it fetches the data afresh and puts every file in place.');
+    expect(text).not.toContain('it continues from what was fetched');
+    const again = await stageExport({ api: api([building(3, 48)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T1 });
+    expect(again.summary.resumed).toBe(false);
   });
 
   it('a journal stopped before its commit is resumed beside an earlier commit, the start time the same (SOURCE_DATE_EPOCH; round 67 F3)', async () => {

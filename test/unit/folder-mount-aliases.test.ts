@@ -56,6 +56,18 @@ describe('the other paths of a folder, from the mount table', () => {
     expect(found).toEqual(['/srv/c/c0/srv/a/R/2025-11/deep/out', '/srv/m/2025-11/deep/out']);
   });
 
+  it('a folder bound (recursively) into a uvi month is one inode under two paths: each path is looked up (round 69 H2)', () => {
+    const mounts = parseMountinfo(
+      [
+        table.split('\n')[0],
+        '50 22 0:50 / /x/p/m1 rw - tmpfs tmpfs rw',
+        '51 22 254:0 /x/p /R/2025-11/y rw - ext4 /dev/vda rw',
+        '52 51 0:50 / /R/2025-11/y/m1 rw - tmpfs tmpfs rw',
+      ].join('\n'),
+    );
+    expect(aliases('/x/p/m1/out', mounts)).toEqual(['/R/2025-11/y/m1/out']);
+  });
+
   it('more than 256 paths leading to different folders above: cut, for the caller to refuse', () => {
     const many = Array.from({ length: 300 }, (_, i) => `${100 + i} 22 254:0 / /srv/c${i}/x rw - ext4 /dev/vda rw`);
     const mounts = parseMountinfo([table.split('\n')[0], ...many].join('\n'));

@@ -265,7 +265,7 @@ export class AtomicOutput {
       await renameReplacing(this.pending.get(n)!, path.join(this.dir, n), this.replace).catch((e: unknown) => Promise.reject(i > 0 ? midCommit(e) : e));
     this.pending.clear();
     await this.syncDir();
-    await rm(aside, { force: true });
+    await rm(aside, { force: true }).catch(() => undefined); // all in place: an aside left is replaced by the next commit
     return names;
   }
 

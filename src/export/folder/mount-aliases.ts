@@ -42,9 +42,10 @@ const within = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWit
 /**
  * The other paths of `real` (a real path: realNear) through `mounts`; `idOf` names a folder (device and inode; null
  * where it is none), so that each path is checked to be the same folder (a translation shadowed by a later mount, or a
- * table read while it changed, is no alias), and so that paths whose looks would see the same folders are looked at
- * once: two mounts of one root whose mount points stand in one folder (round 68 G4: 64 binds of a whole disk listed
- * first hid the one bind that stood in a uvi month). `cut`: more than MAX_ALIASES such paths.
+ * table read while it changed, is no alias). Paths whose looks would pass the same folders are looked at once: two
+ * mounts of one root whose mount points stand in one folder of one path (round 68 G4: 64 binds of a whole disk listed
+ * first hid the one bind that stood in a uvi month). By its path, not its inode: the looks go up by path, and one
+ * folder bound into a uvi month has the month above it on one path only (round 69 H2). `cut`: more than MAX_ALIASES.
  */
 export function aliasesIn(real: string, mounts: readonly Mount[], idOf: (p: string) => string | null): { paths: string[]; cut: boolean } {
   // the mount that shows `real`: the deepest mount point above it, the last of those stacked there
@@ -53,11 +54,11 @@ export function aliasesIn(real: string, mounts: readonly Mount[], idOf: (p: stri
   const target = idOf(real);
   if (!home || target === null) return { paths: [], cut: false };
   const inFs = path.posix.join(home.root, path.posix.relative(home.at, real));
-  const seen = new Set([`${home.root}\0${idOf(path.posix.dirname(home.at))}`]);
+  const seen = new Set([`${home.root}\0${path.posix.dirname(home.at)}`]);
   const paths: string[] = [];
   for (const m of mounts) {
     if (m.dev !== home.dev || !within(inFs, m.root)) continue;
-    const key = `${m.root}\0${idOf(path.posix.dirname(m.at))}`;
+    const key = `${m.root}\0${path.posix.dirname(m.at)}`;
     if (seen.has(key)) continue;
     const alias = path.posix.join(m.at, path.posix.relative(m.root, inFs));
     if (alias === real || idOf(alias) !== target) continue;

@@ -2,3 +2,4 @@
 export * from './journal.js';
 export * from './journal-check.js';
 export * from './journal-json.js';
+export { markCommitting, unmark } from './journal-mark.js';

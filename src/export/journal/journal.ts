@@ -14,9 +14,10 @@ import { gunzipSync } from 'node:zlib';
 import { UsageError } from '../../core/errors.js';
 import type { Property, WhoAmI } from '../../api/types.js';
 import { JournalDamage, readAnswers, readMeta, type JournalMeta } from './journal-check.js';
-import { commandRoot, holdsLock, lstatQuiet, keepTouching, lockGone, releaseLock, removeCreated, stopTouching, takeLock } from '../folder/index.js';
+import { commandRoot, holdsLock, keepTouching, lockGone, releaseLock, removeCreated, stopTouching, takeLock } from '../folder/index.js';
 import { lockFolders, takenOver, type InsideLock, type OutLocks } from './out-locks.js';
 import { gzipAnswers } from './journal-json.js';
+import { isMarked } from './journal-mark.js';
 import { runText as t } from '../texts-run.js';
 import { stopWords } from '../run-words.js';
 
@@ -53,14 +54,6 @@ export interface JournalHandle {
   /** The locks inside those folders, and the folder each created. */
   insideLocks: InsideLock[];
 }
-
-/**
- * Written into the journal right before the first rename of its commit (Journal.markCommitting): a journal left with it
- * (its removal failed, or a kill came after the renames) is never resumed. Resumed, it committed its old answers again as
- * a fresh export, over a newer export of another host, into a folder made anew after the finished one was moved away,
- * and with SOURCE_DATE_EPOCH no date could tell it from a run stopped before its commit (round 65 A5, round 67 F1-F3).
- */
-const COMMITTING = 'committing.json';
 
 export class Journal {
   private constructor(
@@ -111,7 +104,7 @@ export class Journal {
       else if (meta === 'other-version' || JSON.stringify(meta.identity) !== JSON.stringify(identity)) reason = t.otherVersion;
       else if (meta.tenantId !== who.tenant_id) reason = t.otherTenant({ now: who.tenant_name, before: meta.tenantName });
       else if (!sameScope(meta.propertyScope, who.property_scope)) reason = t.otherScope;
-      else if (lstatQuiet(path.join(dir, COMMITTING))?.isFile()) reason = t.committedBefore({ started: meta.startedAt, out });
+      else if (isMarked(dir)) reason = t.committedBefore({ started: meta.startedAt, out });
       else return new Journal(dir, meta, null, true, unlock, outLock);
     } catch (e) {
       // Damaged progress is only a cache of answers: starting over is always safe, and says which file it was.
@@ -122,7 +115,7 @@ export class Journal {
       }
     }
     const meta: JournalMeta = {
-      version: 2, // 2: the commit mark (COMMITTING); a journal of 1 may be one left after its commit (round 68 G2)
+      version: 2, // 2: the commit mark (journal-mark.ts); a journal of 1 may be one left after its commit (round 68 G2)
       identity,
       startedAt: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
       tenantId: who.tenant_id,
@@ -215,23 +208,6 @@ export class Journal {
    */
   async save(index: number, answers: PropertyAnswers, unitsJson?: string[]): Promise<void> {
     await writeAtomic(this.file(index), await gzipAnswers(answers, unitsJson));
-  }
-
-  /**
-   * Marks a handed-over journal as committing (COMMITTING), right before the commit's first rename (after its checks: a
-   * refusal there, a file open in Excel, kept what was fetched; round 68 G1): from here on it is never resumed.
-   */
-  static async markCommitting(handle: JournalHandle): Promise<void> {
-    const file = path.join(handle.dir, COMMITTING);
-    const there = lstatQuiet(file);
-    // a folder planted there is not meterdata's to remove (round 68 G3: EISDIR, "a bug")
-    if (there && !there.isFile()) throw new UsageError(t.markFolder({ file }), t.answersFolderHint({ file }), 'EXPORT_OUT_IN_USE');
-    await writeAtomic(file, JSON.stringify({ at: new Date().toISOString() }));
-  }
-
-  /** Takes the mark back where the commit failed (nothing, or not all, renamed): the same command continues from the journal. */
-  static async unmark(handle: JournalHandle): Promise<void> {
-    await rm(path.join(handle.dir, COMMITTING)).catch(() => undefined);
   }
 
   /** Keeps the lock held (the process still runs) and gives it to `Journal.release` in another thread, which touches the folder locks from now on (Journal.keep). */

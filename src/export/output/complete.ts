@@ -31,7 +31,7 @@ export async function completeOutput(
   writers: WorkbookWriter | FinishWriters = writeWorkbookHere,
   registry: readonly OutputFormat[] = EXPORT_FORMATS,
   signal?: AbortSignal,
-  commit: { held?: () => void; lock?: () => Promise<CommitLock>; starting?: () => Promise<void> } = {},
+  commit: { held?: () => void; lock?: () => Promise<CommitLock>; starting?: () => Promise<void>; unmark?: () => Promise<void> } = {},
 ): Promise<FileEntry[]> {
   const held = commit.held ?? (() => undefined);
   held(); // a run that lost its folder (see Journal.checkHeld) writes not even the workbook's temporary file there
@@ -53,8 +53,19 @@ export async function completeOutput(
     if (signal?.aborted) throw signal.reason;
     held();
     await pauseAt(process.env, 'BEFORE_COMMIT', (line) => process.stderr.write(line));
-    // right before the first rename: the journal marked (never resumed from here on, journal.ts COMMITTING), then the lock's look
-    await atomic.commit(MANIFEST, staleFiles(staged.dir, files), async () => (await commit.starting?.(), lock?.check()));
+    // right before the first rename: the journal marked (never resumed from here on, journal.ts COMMITTING), then the lock's
+    // look; a failure before any rename takes the mark back, one after keeps it (round 69 H1: a commit complete but for the
+    // aside's removal, unmarked, was resumed later over a newer export)
+    let renaming = false;
+    const marked = async () => {
+      await commit.starting?.();
+      lock?.check();
+      renaming = true;
+    };
+    await atomic.commit(MANIFEST, staleFiles(staged.dir, files), marked).catch(async (e: unknown) => {
+      if (!renaming) await commit.unmark?.();
+      throw e;
+    });
   } finally {
     // the files are in place: a lock that cannot be removed (a state folder gone read-only) is a dead run's for the next
     await lock?.release().catch(() => undefined); // (round 63 Y3: told as "no files were put under their final names")

@@ -1,12 +1,13 @@
 // The end of an export: the About sheet, the manifest and the summary once every Property is
 // written (closeRun), then the workbook and every file put in place at once (finishExport).
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { CONTRACT_VERSION } from '../../api/types.js';
 import { refusalWords } from '../../core/disk.js';
 import { ExitCode, isMeterdataError, MeterdataError } from '../../core/errors.js';
 import { runText as rt } from '../texts-run.js';
 import { checkNotOtherCommand, commandRoot, takeCommitLock } from '../folder/index.js';
-import { Journal, takenOverReason } from '../journal/index.js';
+import { Journal, markCommitting, takenOverReason, unmark } from '../journal/index.js';
 import { expectedRange, identity } from '../options/index.js';
 import { completeOutput, discardOutput, writeWorkbookHere, type OutputSet, type WorkbookWriter } from '../output/index.js';
 import { unfinished } from '../run-errors.js';
@@ -99,6 +100,8 @@ export async function finishExport(
   // a Ctrl-C during the workbook or any finishing pass: nothing is committed
   const signal = opts.signal ? AbortSignal.any([opts.signal, lost.signal]) : lost.signal;
   let free: (() => void) | undefined;
+  let marked = false;
+  const markId = randomUUID();
   try {
     // A portfolio's profile waits here for a workbook slot, its locks touched: a wait of minutes left them silent for another host to take over.
     free = await opts.slot?.();
@@ -120,7 +123,13 @@ export async function finishExport(
         },
         // the journal lies in the state folder's exports folder, where the account's commit lock is
         lock: () => takeCommitLock(path.dirname(staged.journal.dir), signal, undefined, opts.note),
-        starting: () => Journal.markCommitting(staged.journal),
+        starting: async () => {
+          marked = true; // before the write: a mark written but not synced is taken back as well
+          await markCommitting(staged.journal.dir, markId);
+        },
+        unmark: async () => {
+          marked = !(await unmark(staged.journal.dir, markId));
+        },
       },
     );
     // committed: a journal that cannot be removed is told as such, never as files not put in place (round 63 Y3)
@@ -131,9 +140,9 @@ export async function finishExport(
     const e: unknown = takenOverReason(signal) ?? caught;
     // The temporary files' names are the new holder's too: a run that lost its folder removes none of them.
     if (!isMeterdataError(e) || e.code !== 'EXPORT_OUT_TAKEN_OVER') await discardOutput(staged.output).catch(() => undefined);
-    await Journal.unmark(staged.journal); // not committed: the same command continues from what was fetched
     await Journal.release(staged.journal, false);
-    throw unfinished(e, summary.out, opts.signal, (staged.manifest.identity as { template?: unknown } | undefined)?.template);
+    // a journal still marked (its renames had begun) is not resumed: the same command fetches afresh
+    throw unfinished(e, summary.out, opts.signal, (staged.manifest.identity as { template?: unknown } | undefined)?.template, marked);
   } finally {
     free?.();
   }

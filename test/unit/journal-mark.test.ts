@@ -1,0 +1,38 @@
+// The journal's commit mark (journal-mark.ts): only the commit that wrote it takes it back (round 69 H3: a run whose
+// journal another had taken over removed that run's mark), and a link or a folder in its place is refused, never
+// written through or removed (round 69 H4).
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isMarked, markCommitting, unmark } from '../../src/export/journal/journal-mark.js';
+
+const journal = () => mkdtempSync(path.join(os.tmpdir(), 'md-mark-'));
+
+describe('the journal’s commit mark', () => {
+  it('is taken back by the commit that wrote it, and by no other', async () => {
+    const dir = journal();
+    await markCommitting(dir, 'mine');
+    expect(isMarked(dir)).toBe(true);
+    expect(await unmark(dir, 'another run')).toBe(false);
+    expect(isMarked(dir)).toBe(true);
+    expect(await unmark(dir, 'mine')).toBe(true);
+    expect(isMarked(dir)).toBe(false);
+    expect(await unmark(dir, 'mine')).toBe(true); // none left
+  });
+
+  it('a link or a folder in its place is refused at the mark, and neither counts nor is removed', async () => {
+    const dir = journal();
+    const file = path.join(dir, 'committing.json');
+    symlinkSync(path.join(dir, 'elsewhere'), file);
+    await expect(markCommitting(dir, 'mine')).rejects.toMatchObject({ code: 'EXPORT_OUT_IN_USE', message: expect.stringContaining(`${file} is in the way`) });
+    expect(isMarked(dir)).toBe(false);
+    expect(await unmark(dir, 'mine')).toBe(true); // unmarked: a link is no mark
+    expect(lstatSync(file).isSymbolicLink()).toBe(true);
+    expect(existsSync(path.join(dir, 'elsewhere'))).toBe(false);
+    const other = journal();
+    mkdirSync(path.join(other, 'committing.json'));
+    await expect(markCommitting(other, 'mine')).rejects.toMatchObject({ code: 'EXPORT_OUT_IN_USE' });
+    expect(isMarked(other)).toBe(false);
+  });
+});
