@@ -48,7 +48,8 @@ export function unfinished(e: unknown, out: string, signal: AbortSignal | undefi
     code: err.code,
     exitCode: err.exitCode,
     // the user's to fix first: its hint says to run the command again once fixed, not twice (round 29)
-    hint: err.exitCode === ExitCode.USAGE ? err.hint : [err.hint, again].filter(Boolean).join(' '),
+    // (a refusal kept the journal's mark, its take-back failing: its "what was fetched is kept" is no longer true; round 70)
+    hint: err.exitCode === ExitCode.USAGE ? [err.hint, marked && t.progressLost].filter(Boolean).join(' ') : [err.hint, again].filter(Boolean).join(' '),
     cause: err,
     details: err.details,
   });

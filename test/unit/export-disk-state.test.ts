@@ -3,6 +3,7 @@
 // answers are saved. One line naming the file, EXPORT_WRITE_FAILED, never a stack; the
 // journal's locks are let go (a later export of the same process, browse's, is not told that
 // another one runs); no half-written temporary file is left.
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -16,13 +17,15 @@ import { api, building } from '../helpers/export-stream-fixtures.js';
 const { failWrite, failRm, failRename } = vi.hoisted(() => ({
   failWrite: { when: null as null | ((file: string) => boolean) },
   failRm: { when: null as null | ((file: string) => boolean) },
-  failRename: { when: null as null | ((to: string) => boolean) },
+  failRename: { when: null as null | ((to: string) => boolean), dirOpen: null as null | ((dir: string) => boolean) },
 }));
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:fs/promises')>();
   // A disk that fills up while the file is written: part of it lands, then ENOSPC (a write on an open file names no file).
   const open: typeof real.open = async (file, flags, mode) => {
+    if (typeof file === 'string' && flags === 'r' && failRename.dirOpen?.(file))
+      throw Object.assign(new Error(`EIO: i/o error, open '${file}'`), { code: 'EIO' });
     const handle = await real.open(file, flags, mode);
     if (typeof file === 'string' && failWrite.when?.(file)) {
       handle.writeFile = async () => {
@@ -52,6 +55,7 @@ afterEach(() => {
   failWrite.when = null;
   failRm.when = null;
   failRename.when = null;
+  failRename.dirOpen = null;
   vi.restoreAllMocks();
 });
 
@@ -219,6 +223,16 @@ describe('a state folder gone read-only after the commit', () => {
     failRm.when = null;
     expect(await readFile(path.join(s.args.out, 'billing.csv'), 'utf8')).toContain('Haus 48');
     expect(await readdir(staged.journal.dir).catch(() => 'gone')).toBe('gone');
+  });
+
+  it('a commit whose folder cannot be synced after its last rename succeeds: every file is in place (round 70)', async () => {
+    const s = await setup();
+    const staged = await stageExport({ api: api([building(3, 48)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T1 });
+    const manifest = path.join(s.args.out, 'meterdata-manifest.json');
+    failRename.dirOpen = (dir) => dir === s.args.out && existsSync(manifest); // only once the manifest is in place
+    await finishExport(staged, { writeWorkbook: async () => undefined });
+    failRename.dirOpen = null;
+    expect(await readFile(path.join(s.args.out, 'billing.csv'), 'utf8')).toContain('Haus 48');
   });
 
   it('a commit that failed after its renames began keeps the mark: the re-run fetches afresh, and the hint says so (round 69 H1)', async () => {

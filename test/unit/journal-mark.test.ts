@@ -36,3 +36,16 @@ describe('the journal’s commit mark', () => {
     expect(isMarked(other)).toBe(false);
   });
 });
+
+describe('a refusal that kept the mark', () => {
+  it('says that the progress is not kept, beside its own hint (round 70)', async () => {
+    const { unfinished } = await import('../../src/export/run-errors.js');
+    const { UsageError } = await import('../../src/core/errors.js');
+    const refusal = () => new UsageError('Another run took the commit over.', 'Run it again later; what this run fetched is kept.', 'EXPORT_OUT_BUSY');
+    const kept = unfinished(refusal(), '/out', undefined, undefined, true) as { hint: string };
+    expect(kept.hint).toBe(
+      'Run it again later; what this run fetched is kept. This run’s progress could not be kept, though: the same command fetches the data afresh.',
+    );
+    expect((unfinished(refusal(), '/out', undefined, undefined, false) as { hint: string }).hint).toBe('Run it again later; what this run fetched is kept.');
+  });
+});

@@ -264,8 +264,8 @@ export class AtomicOutput {
     for (const [i, n] of names.entries())
       await renameReplacing(this.pending.get(n)!, path.join(this.dir, n), this.replace).catch((e: unknown) => Promise.reject(i > 0 ? midCommit(e) : e));
     this.pending.clear();
-    await this.syncDir();
-    await rm(aside, { force: true }).catch(() => undefined); // all in place: an aside left is replaced by the next commit
+    await this.syncDir().catch(() => undefined); // all in place (round 70: told "no files were put"); an aside left goes next time
+    await rm(aside, { force: true }).catch(() => undefined);
     return names;
   }
 

@@ -35,7 +35,12 @@ export async function markCommitting(dir: string, by: string): Promise<void> {
  */
 export async function unmark(dir: string, by: string): Promise<boolean> {
   const file = path.join(dir, COMMITTING);
-  const read = readOwnFile(file, 4096);
+  let read: ReturnType<typeof readOwnFile>;
+  try {
+    read = readOwnFile(file, 4096);
+  } catch {
+    return false; // not readable now (EMFILE, EIO): kept, the same command starts over
+  }
   if (read === null) return true;
   if ('problem' in read || markOf(read.text) !== by) return false;
   return rm(file).then(

@@ -63,7 +63,7 @@ export async function completeOutput(
       renaming = true;
     };
     await atomic.commit(MANIFEST, staleFiles(staged.dir, files), marked).catch(async (e: unknown) => {
-      if (!renaming) await commit.unmark?.();
+      if (!renaming) await commit.unmark?.().catch(() => undefined); // the commit's own failure is the one told
       throw e;
     });
   } finally {
