@@ -3,7 +3,7 @@
 // answers are saved. One line naming the file, EXPORT_WRITE_FAILED, never a stack; the
 // journal's locks are let go (a later export of the same process, browse's, is not told that
 // another one runs); no half-written temporary file is left.
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -17,13 +17,18 @@ import { api, building } from '../helpers/export-stream-fixtures.js';
 const { failWrite, failRm, failRename } = vi.hoisted(() => ({
   failWrite: { when: null as null | ((file: string) => boolean) },
   failRm: { when: null as null | ((file: string) => boolean) },
-  failRename: { when: null as null | ((to: string) => boolean), dirOpen: null as null | ((dir: string) => boolean) },
+  failRename: {
+    when: null as null | ((to: string) => boolean),
+    dirOpen: null as null | ((dir: string) => boolean),
+    onOpen: null as null | ((file: string) => void),
+  },
 }));
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:fs/promises')>();
   // A disk that fills up while the file is written: part of it lands, then ENOSPC (a write on an open file names no file).
   const open: typeof real.open = async (file, flags, mode) => {
+    if (typeof file === 'string') failRename.onOpen?.(file);
     if (typeof file === 'string' && flags === 'r' && failRename.dirOpen?.(file))
       throw Object.assign(new Error(`EIO: i/o error, open '${file}'`), { code: 'EIO' });
     const handle = await real.open(file, flags, mode);
@@ -56,6 +61,7 @@ afterEach(() => {
   failRm.when = null;
   failRename.when = null;
   failRename.dirOpen = null;
+  failRename.onOpen = null;
   vi.restoreAllMocks();
 });
 
@@ -162,7 +168,7 @@ describe('a state folder gone read-only after the commit', () => {
     const again = await stageExport({ api: api([building(3, 48)]), ...s, reporter: notes, toolVersion: 't', now: () => T1 });
     expect(again.summary.resumed).toBe(false);
     expect(notes.notes.join('\n')).toContain(
-      `the run started at ${T0.toISOString().replace('.000', '')} had already begun to put its files into ${s.args.out}, so what it fetched is not used again`,
+      `the run started at ${T0.toISOString().replace('.000', '')} had already begun finishing its files in ${s.args.out}, so what it fetched is not used again`,
     );
     await finishExport(again, { writeWorkbook: async () => undefined });
     const manifest = JSON.parse(await readFile(path.join(s.args.out, 'meterdata-manifest.json'), 'utf8')) as { exported_at: string };
@@ -233,6 +239,24 @@ describe('a state folder gone read-only after the commit', () => {
     await finishExport(staged, { writeWorkbook: async () => undefined });
     failRename.dirOpen = null;
     expect(await readFile(path.join(s.args.out, 'billing.csv'), 'utf8')).toContain('Haus 48');
+  });
+
+  it('a folder taken over by another host’s run while the commit marks its journal: nothing renamed, the journal resumable (round 71 #2)', async () => {
+    const s = await setup();
+    const staged = await stageExport({ api: api([building(3, 47)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T0 });
+    const lock = path.join(s.args.out, '.meterdata-lock');
+    failRename.onOpen = (file) => {
+      if (!file.endsWith('committing.json.tmp')) return;
+      writeFileSync(lock, JSON.stringify({ pid: 4242, host: 'otherhost', started: 1 }));
+    };
+    const failed = await finishExport(staged, { writeWorkbook: async () => undefined }).catch((e: unknown) => e);
+    failRename.onOpen = null;
+    expect(isMeterdataError(failed) && failed.code).toBe('EXPORT_OUT_TAKEN_OVER');
+    expect(await readdir(s.args.out)).not.toContain('billing.csv');
+    expect(await readdir(staged.journal.dir)).not.toContain('committing.json');
+    rmSync(lock);
+    const again = await stageExport({ api: api([building(3, 48)]), ...s, reporter: reporter(), toolVersion: 't', now: () => T1 });
+    expect(again.summary.resumed).toBe(true);
   });
 
   it('a commit that failed after its renames began keeps the mark: the re-run fetches afresh, and the hint says so (round 69 H1)', async () => {

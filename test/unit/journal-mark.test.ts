@@ -1,7 +1,7 @@
 // The journal's commit mark (journal-mark.ts): only the commit that wrote it takes it back (round 69 H3: a run whose
 // journal another had taken over removed that run's mark), and a link or a folder in its place is refused, never
 // written through or removed (round 69 H4).
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -38,14 +38,29 @@ describe('the journal’s commit mark', () => {
 });
 
 describe('a refusal that kept the mark', () => {
-  it('says that the progress is not kept, beside its own hint (round 70)', async () => {
+  it('says that the progress is not kept, in place of its own hint and its promise (rounds 70, 71)', async () => {
     const { unfinished } = await import('../../src/export/run-errors.js');
     const { UsageError } = await import('../../src/core/errors.js');
     const refusal = () => new UsageError('Another run took the commit over.', 'Run it again later; what this run fetched is kept.', 'EXPORT_OUT_BUSY');
     const kept = unfinished(refusal(), '/out', undefined, undefined, true) as { hint: string };
     expect(kept.hint).toBe(
-      'Run it again later; what this run fetched is kept. This run’s progress could not be kept, though: the same command fetches the data afresh.',
+      'Run the same command again once the cause above is dealt with; this run’s progress could not be kept, so it fetches the data afresh.',
     );
     expect((unfinished(refusal(), '/out', undefined, undefined, false) as { hint: string }).hint).toBe('Run it again later; what this run fetched is kept.');
+  });
+});
+
+describe('a folder or a link at the mark', () => {
+  it('leaves the journal unmarked: the take-back answers so, and the hint promises nothing false (round 71 #1)', async () => {
+    const dir = journal();
+    mkdirSync(path.join(dir, 'committing.json'));
+    expect(await unmark(dir, 'mine')).toBe(true);
+    const file = path.join(dir, 'target');
+    await markCommitting(journal(), 'x'); // an ordinary mark elsewhere is untouched by this
+    const linked = journal();
+    writeFileSync(file, '{"by":"mine"}');
+    symlinkSync(file, path.join(linked, 'committing.json'));
+    expect(await unmark(linked, 'mine')).toBe(true);
+    expect(existsSync(file)).toBe(true);
   });
 });

@@ -243,7 +243,7 @@ export class AtomicOutput {
       // an aside an earlier commit left (checkOutDir let this run in by it) stays: an undo never takes it (round 66 B1)
       const kept = !moved && lstatSync(aside, { throwIfNoEntry: false }) !== undefined;
       if (!moved && !kept) await copyAside(this.pending.get(last)!, aside);
-      await this.syncDir();
+      await this.syncDir().catch(() => undefined); // round 71 #3: "a bug", the manifest left aside
       undo = () => (moved ? rename(aside, path.join(this.dir, last)) : kept ? Promise.resolve() : rm(aside, { force: true }));
     }
     // The commit lock still this run's (commit-lock.ts), looked at once the manifest is aside: another run's last look

@@ -34,6 +34,7 @@ export async function markCommitting(dir: string, by: string): Promise<void> {
  * the journal over; round 69 H3) stays. Whether the journal is left unmarked.
  */
 export async function unmark(dir: string, by: string): Promise<boolean> {
+  if (!isMarked(dir)) return true; // nothing, or a folder or link refused at the mark (round 71 #1)
   const file = path.join(dir, COMMITTING);
   let read: ReturnType<typeof readOwnFile>;
   try {

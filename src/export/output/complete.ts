@@ -31,7 +31,7 @@ export async function completeOutput(
   writers: WorkbookWriter | FinishWriters = writeWorkbookHere,
   registry: readonly OutputFormat[] = EXPORT_FORMATS,
   signal?: AbortSignal,
-  commit: { held?: () => void; lock?: () => Promise<CommitLock>; starting?: () => Promise<void>; unmark?: () => Promise<void> } = {},
+  commit: { held?: () => void; lock?: () => Promise<CommitLock>; starting?: () => Promise<void>; unmark?: () => Promise<void>; lastLook?: () => void } = {},
 ): Promise<FileEntry[]> {
   const held = commit.held ?? (() => undefined);
   held(); // a run that lost its folder (see Journal.checkHeld) writes not even the workbook's temporary file there
@@ -60,6 +60,7 @@ export async function completeOutput(
     const marked = async () => {
       await commit.starting?.();
       lock?.check();
+      commit.lastLook?.(); // the run's folders still its own (round 71 #2: taken over during the pause, it committed)
       renaming = true;
     };
     await atomic.commit(MANIFEST, staleFiles(staged.dir, files), marked).catch(async (e: unknown) => {

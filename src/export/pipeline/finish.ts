@@ -127,6 +127,10 @@ export async function finishExport(
           marked = true; // before the write: a mark written but not synced is taken back as well
           await markCommitting(staged.journal.dir, markId);
         },
+        lastLook: () => {
+          Journal.checkHeld(staged.journal.insideLocks);
+          if (lost.signal.aborted) throw lost.signal.reason;
+        },
         unmark: async () => {
           marked = !(await unmark(staged.journal.dir, markId));
         },
