@@ -49,7 +49,7 @@ export function unfinished(e: unknown, out: string, signal: AbortSignal | undefi
     exitCode: err.exitCode,
     // the user's to fix first: its hint says to run the command again once fixed, not twice (round 29)
     // (a refusal kept the journal's mark, its take-back failing: its "what was fetched is kept" is no longer true; round 70)
-    hint: err.exitCode !== ExitCode.USAGE ? [err.hint, again].filter(Boolean).join(' ') : marked ? t.progressLost : err.hint,
+    hint: [err.hint, err.exitCode !== ExitCode.USAGE ? again : marked && t.progressLost].filter(Boolean).join(' '),
     cause: err,
     details: err.details,
   });

@@ -73,7 +73,7 @@ export const runText = catalogue(
       `${p.file} is in the way: there meterdata notes that this run's files are being put into place, and what is there is no file of meterdata's (a folder or a link); meterdata removes nothing it did not make.`,
     markInWayHint: (p: { file: string }) => `Remove ${p.file} (or move it elsewhere), then run the same command again.`,
     fetchAfresh: 'Run the same command again: it fetches the data afresh and puts every file in place.',
-    progressLost: 'Run the same command again once the cause above is dealt with; this run’s progress could not be kept, so it fetches the data afresh.',
+    progressLost: 'This run’s progress could not be kept: the same command fetches the data afresh.',
     answersFolderHint: (p: { file: string }) => `Remove the folder ${p.file} (or move it elsewhere), then run the same command again.`,
     answersDamaged: (p: { name: string; file: string; why: string }) =>
       `property "${p.name}": the saved answers in ${p.file} are damaged (${p.why}); fetching them again.`,
@@ -144,8 +144,7 @@ export const runText = catalogue(
       `${p.file} steht im Weg: Dort vermerkt meterdata, dass die Dateien dieses Laufs abgelegt werden, und was dort liegt, ist keine Datei von meterdata (ein Ordner oder eine Verknüpfung); meterdata löscht nichts, was es nicht angelegt hat.`,
     markInWayHint: (p) => `Bitte ${p.file} löschen (oder verschieben) und den Befehl dann erneut ausführen.`,
     fetchAfresh: 'Führen Sie denselben Befehl erneut aus: Er ruft die Daten neu ab und legt alle Dateien ab.',
-    progressLost:
-      'Führen Sie denselben Befehl erneut aus, sobald die oben genannte Ursache behoben ist; der Zwischenstand dieses Laufs ließ sich nicht erhalten, daher ruft er die Daten neu ab.',
+    progressLost: 'Der Zwischenstand dieses Laufs ließ sich nicht erhalten: Derselbe Befehl ruft die Daten neu ab.',
     answersFolderHint: (p) => `Bitte den Ordner ${p.file} löschen (oder verschieben) und den Befehl dann erneut ausführen.`,
     answersDamaged: (p) => `Liegenschaft „${p.name}“: Die gespeicherten Antworten in ${p.file} sind beschädigt (${p.why}); sie werden erneut abgerufen.`,
     running: 'Ein anderer `meterdata export` mit denselben Angaben läuft bereits.',

@@ -38,15 +38,16 @@ describe('the journal’s commit mark', () => {
 });
 
 describe('a refusal that kept the mark', () => {
-  it('says that the progress is not kept, in place of its own hint and its promise (rounds 70, 71)', async () => {
+  it('keeps its own hint and adds that the progress is not kept (rounds 70, 71, 72)', async () => {
     const { unfinished } = await import('../../src/export/run-errors.js');
     const { UsageError } = await import('../../src/core/errors.js');
-    const refusal = () => new UsageError('Another run took the commit over.', 'Run it again later; what this run fetched is kept.', 'EXPORT_OUT_BUSY');
-    const kept = unfinished(refusal(), '/out', undefined, undefined, true) as { hint: string };
-    expect(kept.hint).toBe(
-      'Run the same command again once the cause above is dealt with; this run’s progress could not be kept, so it fetches the data afresh.',
+    const refusal = () => new UsageError('Another run took the commit over.', 'Run the same command again once the other run has ended.', 'EXPORT_OUT_BUSY');
+    expect((unfinished(refusal(), '/out', undefined, undefined, true) as { hint: string }).hint).toBe(
+      'Run the same command again once the other run has ended. This run’s progress could not be kept: the same command fetches the data afresh.',
     );
-    expect((unfinished(refusal(), '/out', undefined, undefined, false) as { hint: string }).hint).toBe('Run it again later; what this run fetched is kept.');
+    expect((unfinished(refusal(), '/out', undefined, undefined, false) as { hint: string }).hint).toBe(
+      'Run the same command again once the other run has ended.',
+    );
   });
 });
 

@@ -75,7 +75,7 @@ export const outText = catalogue(
       `Waiting for another meterdata run of this account to put its files into place (${p.lock}); this run's files follow once it is done.`,
     commitTakenOver: (p: { lock: string }) =>
       `Another run took over this account's commit lock (${p.lock}) while this run was putting its files in place: to that run the lock looked left behind (unchanged for 10 minutes: a very slow disk or share; or dated over an hour back: are the clocks of the computers sharing the state folder right?); nothing of this run was committed.`,
-    commitTakenOverHint: 'Run the same command again once the other run has ended; what this run fetched is kept.',
+    commitTakenOverHint: 'Run the same command again once the other run has ended.',
     commitBusy: (p: { minutes: number }) =>
       `Another meterdata run of this account has been putting its files into place for over ${p.minutes} minutes; this run committed nothing.`,
     commitBusyHint: (p: { lock: string }) =>
@@ -152,7 +152,7 @@ export const outText = catalogue(
       `Warte, bis ein anderer meterdata-Lauf dieses Benutzerkontos seine Dateien abgelegt hat (${p.lock}); die Dateien dieses Laufs folgen danach.`,
     commitTakenOver: (p) =>
       `Ein anderer Lauf hat die Sperre übernommen, unter der dieses Benutzerkonto seine Dateien ablegt (${p.lock}), während dieser Lauf seine Dateien ablegte: Jenem Lauf schien die Sperre verwaist (10 Minuten unverändert: eine sehr langsame Festplatte oder Netzfreigabe; oder über eine Stunde zurückdatiert: Gehen die Uhren der Rechner richtig, die sich den Zustandsordner teilen?); von diesem Lauf wurde nichts abgelegt.`,
-    commitTakenOverHint: 'Starten Sie denselben Befehl erneut, sobald der andere Lauf beendet ist; was dieser Lauf abgerufen hat, bleibt erhalten.',
+    commitTakenOverHint: 'Starten Sie denselben Befehl erneut, sobald der andere Lauf beendet ist.',
     commitBusy: (p) =>
       `Ein anderer meterdata-Lauf dieses Benutzerkontos legt seit über ${p.minutes} Minuten seine Dateien ab; dieser Lauf hat keine Datei abgelegt.`,
     commitBusyHint: (p) =>

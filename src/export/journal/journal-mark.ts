@@ -4,6 +4,7 @@
 // again as a fresh export, over a newer export of another host, into a folder made anew after the finished one was
 // moved away, and with SOURCE_DATE_EPOCH no date could tell it from a run stopped before its commit (round 65 A5,
 // round 67 F1-F3). Taken back only where the commit failed before its first rename (round 69 H1).
+import { lstatSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../../core/atomic-file.js';
@@ -34,8 +35,14 @@ export async function markCommitting(dir: string, by: string): Promise<void> {
  * the journal over; round 69 H3) stays. Whether the journal is left unmarked.
  */
 export async function unmark(dir: string, by: string): Promise<boolean> {
-  if (!isMarked(dir)) return true; // nothing, or a folder or link refused at the mark (round 71 #1)
   const file = path.join(dir, COMMITTING);
+  let there: ReturnType<typeof lstatSync>;
+  try {
+    there = lstatSync(file, { throwIfNoEntry: false });
+  } catch {
+    return false; // not to be looked at now (EIO): kept, the same command starts over (round 72 #2)
+  }
+  if (!there?.isFile()) return true; // nothing, or a folder or link refused at the mark (round 71 #1)
   let read: ReturnType<typeof readOwnFile>;
   try {
     read = readOwnFile(file, 4096);
