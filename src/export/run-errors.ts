@@ -35,9 +35,9 @@ function scratchGone(e: unknown): MeterdataError | null {
 
 /** A failure after every Property was fetched: the files could not be finished. `template`: the run's (its words: run-words.ts). */
 export function unfinished(e: unknown, out: string, signal: AbortSignal | undefined, template?: unknown, marked = false): unknown {
-  // the commit's renames had begun: a re-run with the same arguments finishes them (the manifest aside lets it in)
+  // the commit's renames had begun: the folder holds some of this run's files beside the earlier manifest set aside
   const what = `${t.allFetched} ${wasMidCommit(e) ? t.partlyPut({ out }) : t.notPut({ out })}`;
-  // the journal still marked: its renames had begun, and the same command starts over (journal.ts COMMITTING)
+  // the journal still marked: its renames had begun, and the same command starts over (journal-mark.ts)
   const again = marked ? stopWords(template).fetchAfresh : stopWords(template).finishAgain;
   if (signal?.aborted && (!isMeterdataError(e) || e.exitCode === ExitCode.INTERRUPTED)) {
     return new MeterdataError(`${t.interruptedWriting} ${what}`, { code: 'EXPORT_INTERRUPTED', exitCode: ExitCode.INTERRUPTED, hint: again });

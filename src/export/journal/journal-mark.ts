@@ -3,7 +3,7 @@
 // removal failed, or a kill came during or after the renames) is never resumed. Resumed, it committed its old answers
 // again as a fresh export, over a newer export of another host, into a folder made anew after the finished one was
 // moved away, and with SOURCE_DATE_EPOCH no date could tell it from a run stopped before its commit (round 65 A5,
-// round 67 F1-F3). Taken back only where the commit failed before its first rename (round 69 H1).
+// round 67 F1-F3). Taken back only where the commit failed before it changed the folder (round 69 H1).
 import { lstatSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';

@@ -53,7 +53,7 @@ export async function completeOutput(
     if (signal?.aborted) throw signal.reason;
     held();
     await pauseAt(process.env, 'BEFORE_COMMIT', (line) => process.stderr.write(line));
-    // right before the first rename: the journal marked (never resumed from here on, journal.ts COMMITTING), then the lock's
+    // right before the first rename: the journal marked (never resumed from here on: journal-mark.ts), then the lock's
     // look; a failure before any rename takes the mark back, one after keeps it (round 69 H1: a commit complete but for the
     // aside's removal, unmarked, was resumed later over a newer export)
     let renaming = false;
